@@ -1,0 +1,10 @@
+/** Jest against Express 5 (the `express` dev dependency). */
+/** @type {import('jest').Config} */
+module.exports = {
+  preset: 'ts-jest',
+  testEnvironment: 'node',
+  roots: ['<rootDir>/__tests__'],
+  testMatch: ['**/*.test.ts'],
+  // Type errors are caught once by `npm run typecheck`; ts-jest only transpiles.
+  transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true, diagnostics: false }] },
+};

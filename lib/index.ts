@@ -1,0 +1,36 @@
+// The public surface of express-mcp-router: named re-exports only.
+
+// The factory, its options and the router type it returns.
+export { mcpRouter, type McpRouter, type McpRouterApi } from './router';
+export { DEFAULT_BODY_LIMIT, DEFAULT_PAGE_SIZE, type McpRouterOptions } from './options';
+export type { McpLogger } from './logger';
+
+// Errors: McpConfigError at boot; JsonRpcError for handlers that want a specific JSON-RPC error.
+export { McpConfigError, type McpConfigErrorCode } from './errors';
+export { ErrorCode, JsonRpcError, type ErrorCodeValue, type JsonRpcErrorObject } from './jsonrpc/errors';
+
+// What handlers receive and what registrations look like.
+export { SUPPORTED_PROTOCOL_VERSIONS, type AuthInfo, type ProtocolVersion, type RequestContext } from './registry/context';
+export type { Icon, McpRegistration } from './registry/definition';
+export type { CallToolResult, JsonSchema, ToolAnnotations, ToolDefinition } from './registry/tools';
+export type { ReadResourceResult, ResourceContentInput, ResourceDefinition, ResourceTemplateDefinition, ResourceValue } from './registry/resources';
+export type { GetPromptResult, PromptArgument, PromptDefinition, PromptMessage, PromptValue } from './registry/prompts';
+export type { Completer, CompletionContext, CompletionResult } from './registry/completion';
+
+// Content helpers for tool results and prompt messages.
+export {
+  audioContent,
+  embeddedResource,
+  imageContent,
+  resourceLink,
+  textContent,
+  type AudioContent,
+  type BinaryData,
+  type ContentAnnotations,
+  type ContentBlock,
+  type EmbeddedResource,
+  type ImageContent,
+  type ResourceContents,
+  type ResourceLink,
+  type TextContent,
+} from './registry/content';

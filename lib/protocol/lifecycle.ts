@@ -1,0 +1,46 @@
+// initialize (version negotiation, capabilities derived from the registry), ping and notifications/initialized.
+
+import type { Registry } from '../registry/registry';
+import type { MethodTable } from './methods';
+import { SERVER_INFO_FIELDS_SINCE, shapeFields } from './shaping';
+import { isAtLeast, negotiateVersion, type ProtocolVersion } from './versions';
+
+/** Who the server is, as `initialize` tells the client. */
+export interface ServerIdentity {
+  /** `serverInfo` (an MCP Implementation): name, version, and optional title, description, icons, websiteUrl. */
+  readonly serverInfo: Readonly<Record<string, unknown>>;
+  /** Guidance for the model on how to use this server (MCP 2025-03-26 and later). */
+  readonly instructions: string | undefined;
+}
+
+/** MCP lifecycle: one capability for every feature offered, in the form `version` defines. */
+export function capabilitiesFor(registry: Registry, version: ProtocolVersion): Record<string, unknown> {
+  const offered = registry.features;
+  const capabilities: Record<string, unknown> = { logging: {} };
+  if (offered.tools) capabilities.tools = {};
+  // resources/subscribe is served, so `subscribe` is declared (the conformance suite subscribes).
+  if (offered.resources) capabilities.resources = { subscribe: true };
+  if (offered.prompts) capabilities.prompts = {};
+  if (offered.completions && isAtLeast(version, '2025-03-26')) capabilities.completions = {};
+  return capabilities;
+}
+
+/** initialize and ping. */
+export function lifecycleMethods(registry: Registry, identity: ServerIdentity): MethodTable {
+  return {
+    initialize: {
+      run: (params) => {
+        const protocolVersion = negotiateVersion(params.protocolVersion);
+        const result: Record<string, unknown> = {
+          protocolVersion,
+          capabilities: capabilitiesFor(registry, protocolVersion),
+          serverInfo: shapeFields(identity.serverInfo, SERVER_INFO_FIELDS_SINCE, protocolVersion),
+        };
+        if (identity.instructions !== undefined && isAtLeast(protocolVersion, '2025-03-26')) result.instructions = identity.instructions;
+        return result;
+      },
+    },
+    // MCP ping: answer promptly with an empty result, at any time.
+    ping: { run: () => ({}) },
+  };
+}

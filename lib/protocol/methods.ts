@@ -1,0 +1,54 @@
+// The method-table contract shared by every protocol module, and the param readers they use.
+
+import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
+import { isObject, type JsonRpcParams } from '../jsonrpc/types';
+import type { Collection } from '../registry/collection';
+import type { RequestContext } from '../registry/context';
+import type { OfferedFeatures } from '../registry/registry';
+
+/** Serves one JSON-RPC method: params in, result out; throws {@link JsonRpcError} to answer with an error. */
+export type MethodHandler = (params: JsonRpcParams, ctx: RequestContext) => Promise<Record<string, unknown>> | Record<string, unknown>;
+
+/** A method, and the feature that must have been offered for it to exist (MCP: undeclared capability → -32601). */
+export interface MethodEntry {
+  readonly feature?: keyof OfferedFeatures;
+  readonly run: MethodHandler;
+}
+
+/** Methods by name. */
+export type MethodTable = Readonly<Record<string, MethodEntry>>;
+
+/** @throws {JsonRpcError} -32602 unless `params[key]` is a non-empty string */
+export function requireString(params: JsonRpcParams, key: string): string {
+  const value = params[key];
+  if (typeof value !== 'string' || value === '') {
+    throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid params: '${key}' must be a non-empty string`);
+  }
+  return value;
+}
+
+/** @throws {JsonRpcError} -32602 unless `params[key]` is absent or an object */
+export function optionalObject(params: JsonRpcParams, key: string): Record<string, unknown> | undefined {
+  const value = params[key];
+  if (value === undefined) return undefined;
+  if (!isObject(value)) throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid params: '${key}' must be an object`);
+  return value;
+}
+
+/**
+ * One page of a paginated list (MCP pagination): `{ [key]: entries, nextCursor? }`.
+ *
+ * @param toEntry - turns an item into its wire entry for this request's revision
+ */
+export function listPage<T>(
+  collection: Collection<T>,
+  params: JsonRpcParams,
+  pageSize: number,
+  key: string,
+  toEntry: (item: T) => unknown,
+): Record<string, unknown> {
+  const page = collection.page(params.cursor, pageSize);
+  const result: Record<string, unknown> = { [key]: page.items.map(toEntry) };
+  if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
+  return result;
+}

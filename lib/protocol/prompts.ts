@@ -1,0 +1,29 @@
+// prompts/list and prompts/get.
+
+import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
+import { getPrompt } from '../registry/prompts';
+import type { Registry } from '../registry/registry';
+import { listPage, requireString, type MethodTable } from './methods';
+import { PROMPT_FIELDS_SINCE, shapeContent, type createEntryShaper } from './shaping';
+
+/** The prompts methods of one router. */
+export function promptMethods(registry: Registry, pageSize: number, shape: ReturnType<typeof createEntryShaper>): MethodTable {
+  return {
+    'prompts/list': {
+      feature: 'prompts',
+      run: (params, ctx) => listPage(registry.prompts, params, pageSize, 'prompts', (item) => shape(item.descriptor, PROMPT_FIELDS_SINCE, ctx.protocolVersion)),
+    },
+    'prompts/get': {
+      feature: 'prompts',
+      run: async (params, ctx) => {
+        const name = requireString(params, 'name');
+        const prompt = registry.prompts.get(name);
+        // MCP prompts › Error Handling: an unknown prompt is -32602.
+        if (prompt === undefined) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`);
+        const result = await getPrompt(prompt, params.arguments, ctx);
+        const messages = result.messages.map((message) => ({ role: message.role, content: shapeContent(message.content, ctx.protocolVersion) }));
+        return { ...result, messages };
+      },
+    },
+  };
+}

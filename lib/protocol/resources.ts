@@ -1,0 +1,36 @@
+// resources/list, resources/templates/list, resources/read, resources/subscribe and resources/unsubscribe.
+
+import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
+import type { Registry } from '../registry/registry';
+import { readResource } from '../registry/resources';
+import { listPage, requireString, type MethodTable } from './methods';
+import { RESOURCE_FIELDS_SINCE, type createEntryShaper } from './shaping';
+
+/** The resources methods of one router. */
+export function resourceMethods(registry: Registry, pageSize: number, shape: ReturnType<typeof createEntryShaper>): MethodTable {
+  return {
+    'resources/list': {
+      feature: 'resources',
+      run: (params, ctx) =>
+        listPage(registry.resources, params, pageSize, 'resources', (item) => shape(item.descriptor, RESOURCE_FIELDS_SINCE, ctx.protocolVersion)),
+    },
+    'resources/templates/list': {
+      feature: 'resources',
+      run: (params, ctx) =>
+        listPage(registry.templates, params, pageSize, 'resourceTemplates', (item) => shape(item.descriptor, RESOURCE_FIELDS_SINCE, ctx.protocolVersion)),
+    },
+    'resources/read': {
+      feature: 'resources',
+      run: async (params, ctx) => {
+        const uri = requireString(params, 'uri');
+        const match = registry.findResource(uri);
+        // MCP resources › Error Handling: unknown resource → -32002 with the URI in data.
+        if (match === undefined) throw new JsonRpcError(ErrorCode.ResourceNotFound, 'Resource not found', { uri });
+        return { ...(await readResource(match.resource, uri, match.variables, ctx)) };
+      },
+    },
+    // Subscriptions are accepted now; updates travel on the session's GET stream.
+    'resources/subscribe': { feature: 'resources', run: (params) => (requireString(params, 'uri'), {}) },
+    'resources/unsubscribe': { feature: 'resources', run: (params) => (requireString(params, 'uri'), {}) },
+  };
+}

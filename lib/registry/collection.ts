@@ -1,0 +1,104 @@
+// An ordered, named collection of registrations with stable, opaque cursors for paginated lists.
+
+import { McpConfigError } from '../errors';
+import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
+
+/** One page of a list. */
+export interface Page<T> {
+  readonly items: readonly T[];
+  /** Present when more items remain (MCP pagination: `nextCursor`). */
+  readonly nextCursor?: string;
+}
+
+interface Slot<T> {
+  readonly seq: number;
+  readonly value: T;
+}
+
+/**
+ * Keeps registrations in registration order. A cursor names the position after the last item of a page
+ * (a sequence number, not an offset), so removing or adding items between two page requests neither
+ * repeats nor skips the items that stayed.
+ */
+export class Collection<T> {
+  private readonly slots = new Map<string, Slot<T>>();
+  private nextSeq = 1;
+  private readonly listeners: Array<() => void> = [];
+
+  /**
+   * @param kind - what is kept, for messages and cursors ("tool", "prompt", …)
+   */
+  constructor(private readonly kind: string) {}
+
+  /** Number of items. */
+  get size(): number {
+    return this.slots.size;
+  }
+
+  /** @throws {McpConfigError} `ERR_MCP_DUPLICATE` when `key` is taken */
+  add(key: string, value: T): void {
+    if (this.slots.has(key)) {
+      throw new McpConfigError('ERR_MCP_DUPLICATE', `a ${this.kind} named '${key}' is already registered; remove it first or pick another name`);
+    }
+    this.slots.set(key, { seq: this.nextSeq++, value });
+    this.changed();
+  }
+
+  /** Removes `key`'s item if it is still the one given; returns whether anything was removed. */
+  remove(key: string, value: T): boolean {
+    if (this.slots.get(key)?.value !== value) return false;
+    this.slots.delete(key);
+    this.changed();
+    return true;
+  }
+
+  get(key: string): T | undefined {
+    return this.slots.get(key)?.value;
+  }
+
+  values(): IterableIterator<T> {
+    return (function* (slots) {
+      for (const slot of slots.values()) yield slot.value;
+    })(this.slots);
+  }
+
+  /** Calls `listener` after every add or remove (the GET stream turns this into `list_changed`). */
+  onChange(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  /**
+   * One page of at most `pageSize` items after `cursor`.
+   *
+   * @throws {JsonRpcError} -32602 for a cursor this collection did not issue (MCP pagination: SHOULD)
+   */
+  page(cursor: unknown, pageSize: number): Page<T> {
+    const after = cursor === undefined ? 0 : this.decodeCursor(cursor);
+    const items: T[] = [];
+    let lastSeq = 0;
+    for (const slot of this.slots.values()) {
+      if (slot.seq <= after) continue;
+      if (items.length === pageSize) return { items, nextCursor: this.encodeCursor(lastSeq) };
+      items.push(slot.value);
+      lastSeq = slot.seq;
+    }
+    return { items };
+  }
+
+  private encodeCursor(seq: number): string {
+    return Buffer.from(`${this.kind}:${seq}`).toString('base64url');
+  }
+
+  private decodeCursor(cursor: unknown): number {
+    const text = typeof cursor === 'string' ? Buffer.from(cursor, 'base64url').toString() : '';
+    const match = /^([a-z ]+):([1-9][0-9]{0,15})$/.exec(text);
+    if (match === null || match[1] !== this.kind || Buffer.from(text).toString('base64url') !== cursor) {
+      throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid cursor: use the nextCursor of a previous ${this.kind} list`);
+    }
+    return Number(match[2]);
+  }
+
+  private changed(): void {
+    for (const listener of this.listeners) listener();
+  }
+}

@@ -1,0 +1,48 @@
+// Checks shared by every registration (tool, resource, template, prompt): shape, handler, names, copies.
+
+import { McpConfigError } from '../errors';
+import { isObject } from '../jsonrpc/types';
+
+/** An icon a client may show (MCP 2025-11-25). */
+export interface Icon {
+  src: string;
+  mimeType?: string;
+  sizes?: string[];
+  theme?: 'light' | 'dark';
+}
+
+/** Returned by every registration: `remove()` takes the item off the router again. */
+export interface McpRegistration {
+  /** Removes the item; later calls and lists no longer see it. Returns false if it was already removed. */
+  remove(): boolean;
+}
+
+/** @throws {McpConfigError} when a registration is not an object */
+export function checkDefinitionObject(definition: unknown, kind: string): asserts definition is Record<string, unknown> {
+  if (!isObject(definition)) {
+    throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `a ${kind} definition must be an object, got ${definition === null ? 'null' : typeof definition}`);
+  }
+}
+
+/** @throws {McpConfigError} when `fn` is not a function */
+export function checkHandler(fn: unknown, label: string, key: string): void {
+  if (typeof fn !== 'function') {
+    throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `${label} needs a '${key}' function`);
+  }
+}
+
+/** @throws {McpConfigError} when `name` is not a non-empty string */
+export function checkName(name: unknown, kind: string): asserts name is string {
+  if (typeof name !== 'string' || name.trim() === '') {
+    throw new McpConfigError('ERR_MCP_INVALID_NAME', `a ${kind} needs a non-empty string 'name', got ${JSON.stringify(name)}`);
+  }
+}
+
+/** A frozen copy of `fields` without its undefined values: the list entry as it goes on the wire. */
+export function copyDefined(fields: Record<string, unknown>): Readonly<Record<string, unknown>> {
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fields)) {
+    if (value !== undefined) copy[key] = typeof value === 'object' && value !== null ? structuredClone(value) : value;
+  }
+  return Object.freeze(copy);
+}

@@ -1,0 +1,132 @@
+// Prompts: the definition users register, argument checks, and getPrompt (→ messages).
+
+import { McpConfigError } from '../errors';
+import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
+import { isObject } from '../jsonrpc/types';
+import { isContentBlock, textContent, type ContentBlock } from './content';
+import type { RequestContext } from './context';
+import { checkCompleter, type Completer } from './completion';
+import { checkDefinitionObject, checkHandler, checkName, copyDefined, type Icon } from './definition';
+
+/** One argument a prompt takes. */
+export interface PromptArgument {
+  name: string;
+  title?: string;
+  description?: string;
+  required?: boolean;
+  /** Suggests values for this argument (`completion/complete`). */
+  complete?: Completer;
+}
+
+/** One message of a prompt; `content` may be a plain string (→ a text block). */
+export interface PromptMessage {
+  role: 'user' | 'assistant';
+  content: ContentBlock | string;
+}
+
+/** What a prompt's `get` may return: text (one user message), messages, or `{ description?, messages }`. */
+export type PromptValue = string | PromptMessage[] | { description?: string; messages: PromptMessage[] };
+
+/** A prompt as registered with `mcp.prompt()`. */
+export interface PromptDefinition<Args extends Record<string, string | undefined> = Record<string, string | undefined>> {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments?: PromptArgument[];
+  icons?: Icon[];
+  _meta?: Record<string, unknown>;
+  /** Builds the messages from the (string) arguments the client sent. */
+  get(args: Args, ctx: RequestContext): PromptValue | Promise<PromptValue>;
+}
+
+/** The result of `prompts/get`. */
+export interface GetPromptResult {
+  description?: string;
+  messages: { role: 'user' | 'assistant'; content: ContentBlock }[];
+}
+
+/** A prompt, checked. */
+export interface RegisteredPrompt {
+  readonly name: string;
+  readonly descriptor: Readonly<Record<string, unknown>>;
+  readonly description: string | undefined;
+  readonly arguments: readonly PromptArgument[];
+  readonly completers: ReadonlyMap<string, Completer>;
+  readonly get: (args: Record<string, string>, ctx: RequestContext) => PromptValue | Promise<PromptValue>;
+}
+
+/** @throws {McpConfigError} for a bad name, a missing `get`, or bad or duplicate arguments */
+export function definePrompt(definition: PromptDefinition<never>): RegisteredPrompt {
+  checkDefinitionObject(definition, 'prompt');
+  checkName(definition.name, 'prompt');
+  const { name } = definition;
+  checkHandler(definition.get, `prompt '${name}'`, 'get');
+  const args = definition.arguments ?? [];
+  if (!Array.isArray(args)) throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `prompt '${name}' arguments must be an array`);
+  const completers = new Map<string, Completer>();
+  const seen = new Set<string>();
+  for (const arg of args) {
+    checkDefinitionObject(arg, `prompt '${name}' argument`);
+    checkName(arg.name, `prompt '${name}' argument`);
+    if (seen.has(arg.name)) throw new McpConfigError('ERR_MCP_DUPLICATE', `prompt '${name}' declares argument '${arg.name}' twice`);
+    seen.add(arg.name);
+    checkCompleter(arg.complete, `prompt '${name}' argument '${arg.name}'`);
+    if (arg.complete) completers.set(arg.name, arg.complete);
+  }
+  const listedArgs = args.map(({ name: argName, title, description, required }) => copyDefined({ name: argName, title, description, required }));
+  const descriptor = copyDefined({
+    name,
+    title: definition.title,
+    description: definition.description,
+    arguments: listedArgs.length > 0 ? listedArgs : undefined,
+    icons: definition.icons,
+    _meta: definition._meta,
+  });
+  return Object.freeze({
+    name,
+    descriptor,
+    description: definition.description,
+    arguments: args.map((arg) => ({ ...arg })),
+    completers,
+    get: definition.get.bind(definition) as RegisteredPrompt['get'],
+  });
+}
+
+/**
+ * Checks the arguments (-32602 for a missing required one or a non-string value, MCP prompts › Error
+ * Handling) and runs the prompt.
+ */
+export async function getPrompt(prompt: RegisteredPrompt, rawArgs: unknown, ctx: RequestContext): Promise<GetPromptResult> {
+  if (rawArgs !== undefined && !isObject(rawArgs)) {
+    throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid params: arguments of prompt '${prompt.name}' must be an object of strings`);
+  }
+  const args: Record<string, string> = {};
+  for (const declared of prompt.arguments) {
+    const value = rawArgs?.[declared.name];
+    if (value === undefined || value === null) {
+      if (declared.required) throw new JsonRpcError(ErrorCode.InvalidParams, `Missing required argument '${declared.name}' for prompt '${prompt.name}'`);
+      continue;
+    }
+    if (typeof value !== 'string') throw new JsonRpcError(ErrorCode.InvalidParams, `Argument '${declared.name}' of prompt '${prompt.name}' must be a string`);
+    args[declared.name] = value;
+  }
+  return toGetPromptResult(await prompt.get(args, ctx), prompt.description);
+}
+
+function toGetPromptResult(value: PromptValue, description: string | undefined): GetPromptResult {
+  const messages = typeof value === 'string' ? [{ role: 'user' as const, content: value }] : Array.isArray(value) ? value : value.messages;
+  const result: GetPromptResult = {
+    messages: messages.map((message) => ({
+      role: message.role,
+      content: typeof message.content === 'string' ? textContent(message.content) : message.content,
+    })),
+  };
+  for (const message of result.messages) {
+    if ((message.role !== 'user' && message.role !== 'assistant') || !isContentBlock(message.content)) {
+      throw new TypeError('a prompt message needs role "user" or "assistant" and a content block or string');
+    }
+  }
+  const text = typeof value === 'object' && !Array.isArray(value) ? (value.description ?? description) : description;
+  if (text !== undefined) result.description = text;
+  return result;
+}

@@ -1,0 +1,155 @@
+// Tools: the definition users register, its compiled form, and callTool (validate → handler → result).
+
+import { McpConfigError } from '../errors';
+import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
+import { isObject } from '../jsonrpc/types';
+import type { CompiledSchema, SchemaValidator } from '../schema/validator';
+import { isContentBlock, textContent, type ContentBlock } from './content';
+import type { RequestContext } from './context';
+import { checkDefinitionObject, checkHandler, copyDefined, type Icon } from './definition';
+
+/** A JSON Schema object (2020-12 unless `$schema` says otherwise). */
+export type JsonSchema = Record<string, unknown>;
+
+/** Hints about a tool's behaviour (MCP 2025-03-26 and later); clients must not trust them for security. */
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+/** The result of `tools/call`. */
+export interface CallToolResult {
+  content: ContentBlock[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+  _meta?: Record<string, unknown>;
+}
+
+/** A tool as registered with `mcp.tool()`. */
+export interface ToolDefinition<Args = Record<string, unknown>> {
+  /** 1–128 characters of `A-Z a-z 0-9 _ . -`, unique in the router (MCP 2025-11-25 tool names). */
+  name: string;
+  /** A human-readable name for UIs. */
+  title?: string;
+  /** What the tool does, for the model: required, since a model cannot use a tool it cannot read about. */
+  description: string;
+  /** JSON Schema of the arguments (`type: 'object'`). Defaults to `{ type: 'object', additionalProperties: false }`. */
+  inputSchema?: JsonSchema;
+  /** JSON Schema of `structuredContent`; when given, every successful result is checked against it. */
+  outputSchema?: JsonSchema;
+  annotations?: ToolAnnotations;
+  icons?: Icon[];
+  _meta?: Record<string, unknown>;
+  /**
+   * Runs the tool. Return a string (→ text), a plain object (→ `structuredContent` plus its JSON as text),
+   * a content block, or a whole {@link CallToolResult}. A throw becomes an `isError` result with the message.
+   */
+  handler(args: Args, ctx: RequestContext): unknown;
+}
+
+/** The `tools/list` entry of a tool, exactly as sent (before per-version shaping). */
+export type ToolDescriptor = Readonly<Record<string, unknown>> & { readonly name: string };
+
+/** A tool, validated and compiled. */
+export interface RegisteredTool {
+  readonly name: string;
+  readonly descriptor: ToolDescriptor;
+  readonly validateInput: CompiledSchema;
+  readonly validateOutput: CompiledSchema | undefined;
+  readonly handler: (args: Record<string, unknown>, ctx: RequestContext) => unknown;
+}
+
+const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+const NO_ARGUMENTS_SCHEMA: JsonSchema = { type: 'object', additionalProperties: false };
+
+/**
+ * Checks and compiles a tool definition; the schemas are copied, so later changes to the caller's objects
+ * change neither validation nor `tools/list`.
+ *
+ * @throws {McpConfigError} for a bad name, a missing description or handler, or a schema that is not an object schema
+ */
+export function defineTool(definition: ToolDefinition<never>, validator: SchemaValidator): RegisteredTool {
+  checkDefinitionObject(definition, 'tool');
+  const { name, description } = definition;
+  if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
+    throw new McpConfigError('ERR_MCP_INVALID_NAME', `tool name ${JSON.stringify(name)} is invalid: use 1–128 characters of A-Z a-z 0-9 _ . -`);
+  }
+  if (typeof description !== 'string' || description.trim() === '') {
+    throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `tool '${name}' needs a description: models pick tools by reading it`);
+  }
+  checkHandler(definition.handler, `tool '${name}'`, 'handler');
+  const inputSchema = objectSchema(definition.inputSchema ?? NO_ARGUMENTS_SCHEMA, `tool '${name}' inputSchema`);
+  const outputSchema = definition.outputSchema === undefined ? undefined : objectSchema(definition.outputSchema, `tool '${name}' outputSchema`);
+  const descriptor = copyDefined({
+    name,
+    title: definition.title,
+    description,
+    inputSchema,
+    outputSchema,
+    annotations: definition.annotations,
+    icons: definition.icons,
+    _meta: definition._meta,
+  }) as ToolDescriptor;
+  return Object.freeze({
+    name,
+    descriptor,
+    validateInput: validator.compile(inputSchema, `tool '${name}' inputSchema`),
+    validateOutput: outputSchema && validator.compile(outputSchema, `tool '${name}' outputSchema`),
+    handler: definition.handler.bind(definition) as RegisteredTool['handler'],
+  });
+}
+
+function objectSchema(schema: unknown, label: string): JsonSchema {
+  // MCP: inputSchema and outputSchema are JSON Schema objects whose root type is "object".
+  if (!isObject(schema) || schema.type !== 'object') {
+    throw new McpConfigError('ERR_MCP_INVALID_SCHEMA', `${label} must be a JSON Schema object with type: 'object'`);
+  }
+  return schema;
+}
+
+/**
+ * Calls a tool: arguments that fail the schema and handlers that throw become `isError` results
+ * (MCP 2025-11-25 tools › Error Handling); before 2025-11-25 invalid arguments are a -32602 error.
+ */
+export async function callTool(tool: RegisteredTool, args: Record<string, unknown>, ctx: RequestContext): Promise<CallToolResult> {
+  const input = tool.validateInput(args);
+  if (!input.ok) {
+    const message = `Invalid arguments for tool '${tool.name}': ${input.message}`;
+    if (ctx.protocolVersion < '2025-11-25') throw new JsonRpcError(ErrorCode.InvalidParams, message);
+    return errorResult(message);
+  }
+  let value: unknown;
+  try {
+    value = await tool.handler(args, ctx);
+  } catch (err) {
+    if (err instanceof JsonRpcError) throw err; // a deliberate protocol error from the handler
+    return errorResult(err instanceof Error ? err.message : String(err));
+  }
+  const result = toCallToolResult(value);
+  if (tool.validateOutput && !result.isError) {
+    // MCP 2025-06-18 tools › Output Schema: structured results MUST conform to the declared schema.
+    const output = result.structuredContent === undefined ? { ok: false as const, message: 'no structured result' } : tool.validateOutput(result.structuredContent);
+    if (!output.ok) return errorResult(`Tool '${tool.name}' returned output that does not match its outputSchema: ${output.message}`);
+  }
+  return result;
+}
+
+/** A result that tells the model the call failed, and why. */
+export function errorResult(message: string): CallToolResult {
+  return { content: [textContent(message)], isError: true };
+}
+
+/** What a handler returned → a {@link CallToolResult}. */
+export function toCallToolResult(value: unknown): CallToolResult {
+  if (value === undefined) return { content: [] };
+  if (typeof value === 'string') return { content: [textContent(value)] };
+  if (isContentBlock(value)) return { content: [value] };
+  if (isObject(value)) {
+    if (Array.isArray(value.content) && value.content.every(isContentBlock)) return value as unknown as CallToolResult;
+    return { content: [textContent(JSON.stringify(value))], structuredContent: value };
+  }
+  return { content: [textContent(JSON.stringify(value) ?? String(value))] };
+}

@@ -1,0 +1,78 @@
+// One Ajv (JSON Schema 2020-12) per router: compiles each schema once and words failures for a model.
+
+import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import draft07MetaSchema from 'ajv/dist/refs/json-schema-draft-07.json';
+import { McpConfigError } from '../errors';
+
+/** The outcome of validating one value. */
+export type ValidationResult = { readonly ok: true } | { readonly ok: false; readonly message: string };
+
+/** A compiled schema: call it with a value. */
+export type CompiledSchema = (value: unknown) => ValidationResult;
+
+/** Compiles JSON Schemas for one router. */
+export interface SchemaValidator {
+  /**
+   * Compiles `schema` now, so requests only run the generated function.
+   *
+   * @param schema - a JSON Schema (2020-12 unless it says otherwise with `$schema`)
+   * @param label - what the schema belongs to, for error messages (`tool "add" inputSchema`)
+   * @throws {McpConfigError} `ERR_MCP_INVALID_SCHEMA` when the schema does not compile
+   */
+  compile(schema: Record<string, unknown>, label: string): CompiledSchema;
+}
+
+/** At most this many problems are listed in one message: enough to fix, short enough to read. */
+const MAX_LISTED_ERRORS = 8;
+
+/**
+ * Creates the validator of one router. Each router has its own Ajv, so two routers share nothing.
+ *
+ * @param ajv - an Ajv2020 instance of the caller's (custom keywords, formats); one is made otherwise
+ */
+export function createSchemaValidator(ajv?: Ajv2020): SchemaValidator {
+  const instance = ajv ?? defaultAjv();
+  return {
+    compile(schema, label) {
+      let validate: ValidateFunction;
+      try {
+        validate = instance.compile(schema);
+      } catch (err) {
+        throw new McpConfigError('ERR_MCP_INVALID_SCHEMA', `${label} is not a valid JSON Schema: ${(err as Error).message}`);
+      }
+      return (value) => (validate(value) ? { ok: true } : { ok: false, message: describeErrors(validate.errors ?? []) });
+    },
+  };
+}
+
+function defaultAjv(): Ajv2020 {
+  const ajv = new Ajv2020({
+    allErrors: true,
+    // Tool schemas in the wild carry annotations Ajv does not know (`example`, vendor keys): accept them.
+    strict: false,
+    // Schemas with an `$id` are not added to the instance, so two tools may share one schema object.
+    addUsedSchema: false,
+  });
+  addFormats(ajv);
+  // Schemas written for MCP before 2025-11-25 (draft-07 by default) may say so with `$schema`.
+  ajv.addMetaSchema(draft07MetaSchema);
+  return ajv;
+}
+
+/** "a: must be number; (root): must have required property 'b'" — what a model needs to retry. */
+export function describeErrors(errors: readonly ErrorObject[]): string {
+  const lines = new Set<string>();
+  for (const error of errors) {
+    const at = error.instancePath === '' ? '(root)' : error.instancePath.slice(1).replace(/\//g, '.');
+    let text = `${at}: ${error.message ?? 'is invalid'}`;
+    if (error.keyword === 'enum') text += ` (${JSON.stringify((error.params as { allowedValues?: unknown }).allowedValues)})`;
+    if (error.keyword === 'additionalProperties') {
+      text += ` '${String((error.params as { additionalProperty?: unknown }).additionalProperty)}'`;
+    }
+    lines.add(text);
+  }
+  const listed = [...lines].slice(0, MAX_LISTED_ERRORS);
+  const more = lines.size - listed.length;
+  return listed.join('; ') + (more > 0 ? `; and ${more} more` : '');
+}

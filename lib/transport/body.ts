@@ -1,0 +1,127 @@
+// The router's own JSON body reader: Content-Type, size limit, UTF-8, nesting depth — or a body the host app already parsed.
+
+import type { IncomingMessage } from 'node:http';
+import { ErrorCode } from '../jsonrpc/errors';
+
+/** A body read as JSON, or the HTTP error to answer with. */
+export type BodyResult =
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly status: number; readonly code: number; readonly message: string };
+
+/** JSON nested deeper than this is refused before parsing: no message needs it, and deep values exhaust stacks later. */
+export const MAX_JSON_DEPTH = 128;
+
+/** What body-parser (`express.json()`) leaves on a request it parsed. */
+type MaybeParsed = IncomingMessage & { body?: unknown; _body?: boolean };
+
+function refuse(status: number, code: number, message: string): BodyResult {
+  return { ok: false, status, code, message };
+}
+
+const PARSE_ERROR = (why: string): BodyResult => refuse(400, ErrorCode.ParseError, `Parse error: ${why}`);
+
+/** MCP transports: the client POSTs `Content-Type: application/json` (UTF-8, JSON-RPC messages are UTF-8). */
+function checkContentType(header: string | undefined): BodyResult | undefined {
+  const [type = '', ...params] = (header ?? '').split(';');
+  if (type.trim().toLowerCase() !== 'application/json') {
+    return refuse(415, ErrorCode.ServerError, `Unsupported Media Type: send Content-Type: application/json (got ${header ? `'${header}'` : 'none'})`);
+  }
+  for (const param of params) {
+    const [key = '', value = ''] = param.split('=');
+    const charset = value.trim().replace(/^"|"$/g, '').toLowerCase();
+    if (key.trim().toLowerCase() === 'charset' && charset !== 'utf-8' && charset !== 'utf8') {
+      return refuse(415, ErrorCode.ServerError, `Unsupported Media Type: JSON-RPC messages are UTF-8 (got charset=${charset})`);
+    }
+  }
+  return undefined;
+}
+
+/** True when a JSON text opens more than `MAX_JSON_DEPTH` arrays/objects at once (strings are skipped). */
+function tooDeepText(text: string): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > MAX_JSON_DEPTH) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
+/** The same check for a value some other middleware already parsed. */
+function tooDeepValue(root: unknown): boolean {
+  const stack: Array<[unknown, number]> = [[root, 1]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop() as [unknown, number];
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth > MAX_JSON_DEPTH) return true;
+    for (const child of Object.values(value)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+function parseText(bytes: Buffer): BodyResult {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return PARSE_ERROR('the body is not valid UTF-8');
+  }
+  if (text.trim() === '') return PARSE_ERROR('the body is empty; send one JSON-RPC message');
+  // Depth can only exceed the limit in a text longer than the limit: short bodies skip the scan.
+  if (text.length > MAX_JSON_DEPTH && tooDeepText(text)) return PARSE_ERROR(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return PARSE_ERROR('the body is not valid JSON');
+  }
+}
+
+function readStream(req: IncomingMessage, limit: number): Promise<BodyResult> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (result: BodyResult): void => {
+      req.removeListener('data', onData).removeListener('end', onEnd).removeListener('error', onError);
+      resolve(result);
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > limit) {
+        finish(refuse(413, ErrorCode.ServerError, `Payload Too Large: the body exceeds ${limit} bytes`));
+        req.resume(); // drain what is still coming, without keeping it
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = (): void => finish(parseText(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size)));
+    const onError = (): void => finish(refuse(400, ErrorCode.ParseError, 'Parse error: the request body could not be read'));
+    req.on('data', onData).on('end', onEnd).on('error', onError);
+  });
+}
+
+/**
+ * Reads the POST body as JSON. When the host app ran `express.json()` (or another parser) first, the
+ * parsed `req.body` is used, since the stream is already spent.
+ *
+ * @param limit - largest body in bytes (HTTP 413 beyond)
+ */
+export async function readJsonBody(req: IncomingMessage, limit: number): Promise<BodyResult> {
+  const contentTypeError = checkContentType(req.headers['content-type']);
+  if (contentTypeError) return contentTypeError;
+  const parsed = req as MaybeParsed;
+  if (parsed._body === true || req.readableEnded) {
+    const { body } = parsed;
+    if (typeof body === 'string' || Buffer.isBuffer(body)) return parseText(Buffer.from(body));
+    if (body === undefined) return refuse(500, ErrorCode.InternalError, 'Internal error: another middleware consumed the request body without parsing it');
+    return tooDeepValue(body) ? PARSE_ERROR(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`) : { ok: true, value: body };
+  }
+  const declared = Number(req.headers['content-length']);
+  if (declared > limit) return refuse(413, ErrorCode.ServerError, `Payload Too Large: the body exceeds ${limit} bytes`);
+  return readStream(req, limit);
+}
