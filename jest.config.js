@@ -6,5 +6,7 @@ module.exports = {
   roots: ['<rootDir>/__tests__'],
   testMatch: ['**/*.test.ts'],
   // Type errors are caught once by `npm run typecheck`; ts-jest only transpiles.
-  transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true, diagnostics: false }] },
+  // Which Express major this run must load (checked by __tests__/express-major.test.ts).
+  globals: { EXPRESS_MAJOR: 5 },
+  transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] },
 };

@@ -8,5 +8,6 @@ const base = require('./jest.config.js');
 module.exports = {
   ...base,
   displayName: 'express4',
-  moduleNameMapper: { '^express$': 'express4' },
+  globals: { EXPRESS_MAJOR: 4 },
+  moduleNameMapper: { '^express$': 'express4', '^express/package\\.json$': 'express4/package.json' },
 };
