@@ -32,7 +32,7 @@ export function createDemoApp(): express.Express {
     inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
     outputSchema: { type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'] },
     annotations: { readOnlyHint: true },
-    handler: ({ a, b }: { a: number; b: number }) => ({ sum: a + b }),
+    handler: ({ a, b }) => ({ sum: a + b }),
   });
 
   mcp.tool({
@@ -46,7 +46,7 @@ export function createDemoApp(): express.Express {
       additionalProperties: false,
     },
     annotations: { readOnlyHint: true },
-    handler: ({ query, inStock }: { query: string; inStock?: boolean }) => {
+    handler: ({ query, inStock }) => {
       const found = products.filter((p) => p.name.toLowerCase().includes(query.toLowerCase()) && (!inStock || p.stock > 0));
       if (found.length === 0) return `No product matches '${query}'.`;
       return { content: found.map((p) => resourceLink({ uri: `product://${p.id}`, name: p.name, mimeType: 'application/json' })) };
@@ -62,7 +62,7 @@ export function createDemoApp(): express.Express {
       required: ['id', 'units'],
     },
     annotations: { idempotentHint: false },
-    handler: ({ id, units }: { id: string; units: number }) => {
+    handler: ({ id, units }) => {
       const product = products.find((p) => p.id === id);
       if (!product) throw new Error(`No product with id '${id}'. Use search_products to find ids.`);
       product.stock += units;

@@ -16,6 +16,7 @@ export type { CallToolResult, JsonSchema, ToolAnnotations, ToolDefinition } from
 export type { ReadResourceResult, ResourceContentInput, ResourceDefinition, ResourceTemplateDefinition, ResourceValue } from './registry/resources';
 export type { GetPromptResult, PromptArgument, PromptDefinition, PromptMessage, PromptValue } from './registry/prompts';
 export type { Completer, CompletionContext, CompletionResult } from './registry/completion';
+export type { InferSchema, InferToolArgs } from './schema/infer';
 
 // Content helpers for tool results and prompt messages.
 export {

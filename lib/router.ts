@@ -8,7 +8,8 @@ import type { McpRegistration } from './registry/definition';
 import type { PromptDefinition } from './registry/prompts';
 import { Registry } from './registry/registry';
 import type { ResourceDefinition, ResourceTemplateDefinition } from './registry/resources';
-import type { ToolDefinition } from './registry/tools';
+import type { JsonSchema, ToolDefinition } from './registry/tools';
+import type { InferSchema, InferToolArgs } from './schema/infer';
 import { createSchemaValidator } from './schema/validator';
 import { sendHttpError } from './transport/http-error';
 import { createMethodNotAllowedHandler } from './transport/not-allowed';
@@ -17,11 +18,12 @@ import { createPostHandler } from './transport/post';
 /** What `mcpRouter()` adds to an `express.Router`: registration of tools, resources and prompts. */
 export interface McpRouterApi {
   /**
-   * Registers a tool. Its schemas are compiled now; a bad definition throws `McpConfigError`.
+   * Registers a tool. Its schemas are compiled now; a bad definition throws `McpConfigError`. When
+   * `inputSchema` is written inline, the handler's arguments are typed from it ({@link InferSchema}).
    *
    * @returns a handle whose `remove()` takes the tool off again
    */
-  tool<Args = Record<string, unknown>>(definition: ToolDefinition<Args>): McpRegistration;
+  tool<const Schema extends JsonSchema = JsonSchema, Args = InferToolArgs<Schema>>(definition: ToolDefinition<Args> & { inputSchema?: Schema }): McpRegistration;
   /** Registers a resource with a fixed URI. */
   resource(definition: ResourceDefinition): McpRegistration;
   /** Registers a family of resources named by an RFC 6570 URI template (`users://{id}/profile`). */

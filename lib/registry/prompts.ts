@@ -102,7 +102,8 @@ export async function getPrompt(prompt: RegisteredPrompt, rawArgs: unknown, ctx:
   }
   const args: Record<string, string> = {};
   for (const declared of prompt.arguments) {
-    const value = rawArgs?.[declared.name];
+    // Own properties only: an argument named 'constructor' must not find Object.prototype's.
+    const value = rawArgs !== undefined && Object.hasOwn(rawArgs, declared.name) ? rawArgs[declared.name] : undefined;
     if (value === undefined || value === null) {
       if (declared.required) throw new JsonRpcError(ErrorCode.InvalidParams, `Missing required argument '${declared.name}' for prompt '${prompt.name}'`);
       continue;
