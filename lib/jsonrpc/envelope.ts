@@ -58,9 +58,10 @@ export function parseMessage(value: unknown): ParsedMessage {
     return { ok: true, message: value as unknown as JsonRpcMessage };
   }
 
-  if (!hasId) return invalid(value, 'a message needs a "method" (request or notification) or an "id" (response)');
   const hasResult = 'result' in value;
   const hasError = 'error' in value;
+  // MCP 2025-11-25 schema: an error response may omit its id (when the request's id was unreadable).
+  if (!hasId && !hasError) return invalid(value, 'a message needs a "method" (request or notification) or an "id" (response)');
   if (hasResult === hasError) return invalid(value, 'a response carries exactly one of "result" and "error"');
   if (hasError) {
     const error = value.error;

@@ -4,7 +4,7 @@
  * Error codes used on the wire. -32700…-32603 are JSON-RPC 2.0's own; the others are MCP's.
  * (-32020…-32022 are never used: MCP 2026-07-28 clients read them as "this server is 2026-only".)
  */
-export const ErrorCode = {
+export const ErrorCode = Object.freeze({
   /** Invalid JSON was received. */
   ParseError: -32700,
   /** The JSON sent is not a valid JSON-RPC request object. */
@@ -19,7 +19,7 @@ export const ErrorCode = {
   ServerError: -32000,
   /** MCP: `resources/read` of an unknown URI. */
   ResourceNotFound: -32002,
-} as const;
+} as const);
 
 /** One of the {@link ErrorCode} values. */
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -92,10 +92,12 @@ export class Collection<T> {
   private decodeCursor(cursor: unknown): number {
     const text = typeof cursor === 'string' ? Buffer.from(cursor, 'base64url').toString() : '';
     const match = /^([a-z ]+):([1-9][0-9]{0,15})$/.exec(text);
-    if (match === null || match[1] !== this.kind || Buffer.from(text).toString('base64url') !== cursor) {
+    const seq = match === null ? 0 : Number(match[2]);
+    // A cursor names a position this collection has reached; anything else was not issued here.
+    if (match === null || match[1] !== this.kind || seq >= this.nextSeq || Buffer.from(text).toString('base64url') !== cursor) {
       throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid cursor: use the nextCursor of a previous ${this.kind} list`);
     }
-    return Number(match[2]);
+    return seq;
   }
 
   private changed(): void {

@@ -3,7 +3,7 @@
 import type { JsonRpcId } from '../jsonrpc/types';
 
 /** The protocol revisions this router speaks, newest first. */
-export const SUPPORTED_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
+export const SUPPORTED_PROTOCOL_VERSIONS = Object.freeze(['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const);
 
 /** One of {@link SUPPORTED_PROTOCOL_VERSIONS}. */
 export type ProtocolVersion = (typeof SUPPORTED_PROTOCOL_VERSIONS)[number];

@@ -96,8 +96,9 @@ export function defineTool(definition: ToolDefinition<never>, validator: SchemaV
   return Object.freeze({
     name,
     descriptor,
-    validateInput: validator.compile(inputSchema, `tool '${name}' inputSchema`),
-    validateOutput: outputSchema && validator.compile(outputSchema, `tool '${name}' outputSchema`),
+    // The descriptor's copies are compiled, so what is validated is exactly what tools/list shows.
+    validateInput: validator.compile(descriptor.inputSchema as JsonSchema, `tool '${name}' inputSchema`),
+    validateOutput: outputSchema && validator.compile(descriptor.outputSchema as JsonSchema, `tool '${name}' outputSchema`),
     handler: definition.handler.bind(definition) as RegisteredTool['handler'],
   });
 }

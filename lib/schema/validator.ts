@@ -1,8 +1,8 @@
 // One Ajv (JSON Schema 2020-12) per router: compiles each schema once and words failures for a model.
 
+import AjvDraft07 from 'ajv';
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import draft07MetaSchema from 'ajv/dist/refs/json-schema-draft-07.json';
 import { McpConfigError } from '../errors';
 
 /** The outcome of validating one value. */
@@ -32,12 +32,16 @@ const MAX_LISTED_ERRORS = 8;
  * @param ajv - an Ajv2020 instance of the caller's (custom keywords, formats); one is made otherwise
  */
 export function createSchemaValidator(ajv?: Ajv2020): SchemaValidator {
-  const instance = ajv ?? defaultAjv();
+  const instance = ajv ?? withFormats(new Ajv2020(AJV_OPTIONS));
+  // Schemas written for MCP before 2025-11-25 (draft-07 by default) may say so with `$schema`; their
+  // `items` arrays and `additionalItems` mean what draft-07 says, so they get a draft-07 Ajv, made on first use.
+  let draft07: AjvDraft07 | undefined;
   return {
     compile(schema, label) {
+      const compiler = ajv === undefined && DRAFT_07.test(String(schema.$schema)) ? (draft07 ??= withFormats(new AjvDraft07(AJV_OPTIONS))) : instance;
       let validate: ValidateFunction;
       try {
-        validate = instance.compile(schema);
+        validate = compiler.compile(schema);
       } catch (err) {
         throw new McpConfigError('ERR_MCP_INVALID_SCHEMA', `${label} is not a valid JSON Schema: ${(err as Error).message}`);
       }
@@ -46,17 +50,18 @@ export function createSchemaValidator(ajv?: Ajv2020): SchemaValidator {
   };
 }
 
-function defaultAjv(): Ajv2020 {
-  const ajv = new Ajv2020({
-    allErrors: true,
-    // Tool schemas in the wild carry annotations Ajv does not know (`example`, vendor keys): accept them.
-    strict: false,
-    // Schemas with an `$id` are not added to the instance, so two tools may share one schema object.
-    addUsedSchema: false,
-  });
+const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
+
+const AJV_OPTIONS = {
+  allErrors: true,
+  // Tool schemas in the wild carry annotations Ajv does not know (`example`, vendor keys): accept them.
+  strict: false,
+  // Schemas with an `$id` are not added to the instance, so two tools may share one schema object.
+  addUsedSchema: false,
+} as const;
+
+function withFormats<T extends AjvDraft07>(ajv: T): T {
   addFormats(ajv);
-  // Schemas written for MCP before 2025-11-25 (draft-07 by default) may say so with `$schema`.
-  ajv.addMetaSchema(draft07MetaSchema);
   return ajv;
 }
 

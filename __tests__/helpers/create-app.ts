@@ -1,0 +1,58 @@
+// Test helpers: a fresh express() app with an MCP router mounted at /mcp, JSON-RPC body builders, and a POST helper.
+
+import express, { type Express } from 'express';
+import request from 'supertest';
+import { mcpRouter, type McpRouter, type McpRouterOptions } from '../../lib';
+
+/** The Accept header every MCP client sends on POST (MCP transports). */
+export const MCP_ACCEPT = 'application/json, text/event-stream';
+
+/** A logger that records instead of printing, so expected failures stay out of the test output. */
+export function silentLogger(): { error: jest.Mock; warn: jest.Mock } {
+  return { error: jest.fn(), warn: jest.fn() };
+}
+
+/**
+ * Builds `express()` with `app.use('/mcp', mcpRouter({ name: 'test', version: '1.0.0', ...options }))`.
+ *
+ * @param options - merged over `{ name: 'test', version: '1.0.0' }`
+ * @param setup - registers tools, resources and prompts on the router (it may keep `mcp` for later)
+ */
+export function createApp(options: Partial<McpRouterOptions> = {}, setup?: (mcp: McpRouter) => void): Express {
+  const mcp = mcpRouter({ name: 'test', version: '1.0.0', ...options });
+  setup?.(mcp);
+  const app = express();
+  app.use('/mcp', mcp);
+  return app;
+}
+
+/** A JSON-RPC request body; `params` is left out when undefined. */
+export function rpc(method: string, params?: Record<string, unknown>, id: string | number = 1): Record<string, unknown> {
+  return params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
+}
+
+/** A JSON-RPC notification body (no id). */
+export function notification(method: string, params?: Record<string, unknown>): Record<string, unknown> {
+  return params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
+}
+
+/**
+ * POSTs `body` with `Content-Type: application/json` and the MCP `Accept` header.
+ *
+ * @param body - an object or array (sent as JSON), or a string / Buffer sent byte for byte
+ * @param headers - extra headers; a header set to `undefined` is not sent at all (e.g. no Content-Type)
+ * @param path - where to POST; defaults to `/mcp`
+ */
+export function post(
+  app: Express,
+  body: unknown,
+  headers: Record<string, string | undefined> = {},
+  path = '/mcp',
+): request.Test {
+  const all: Record<string, string | undefined> = { 'Content-Type': 'application/json', Accept: MCP_ACCEPT, ...headers };
+  const test = request(app).post(path);
+  for (const [name, value] of Object.entries(all)) if (value !== undefined) test.set(name, value);
+  // Strings and Buffers go out exactly as given (superagent would otherwise JSON-encode a Buffer); the rest as JSON text.
+  if (Buffer.isBuffer(body)) return test.serialize((bytes: unknown) => bytes as string).send(body);
+  return test.send(typeof body === 'string' ? body : JSON.stringify(body));
+}
