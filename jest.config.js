@@ -1,12 +1,28 @@
-/** Jest against Express 5 (the `express` dev dependency). */
-/** @type {import('jest').Config} */
-module.exports = {
+/**
+ * One jest run, two projects: the whole suite on Express 5 (the `express` dev dependency) and on
+ * Express 4 (`express4`, an npm alias of express@4, which every `require('express')` resolves to).
+ */
+const shared = {
   preset: 'ts-jest',
   testEnvironment: 'node',
   roots: ['<rootDir>/__tests__'],
   testMatch: ['**/*.test.ts'],
   // Type errors are caught once by `npm run typecheck`; ts-jest only transpiles.
-  // Which Express major this run must load (checked by __tests__/express-major.test.ts).
-  globals: { EXPRESS_MAJOR: 5 },
   transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] },
+};
+
+/** @type {import('jest').Config} */
+module.exports = {
+  projects: [
+    // EXPRESS_MAJOR: which Express this project must load (checked by __tests__/express-major.test.ts).
+    { ...shared, displayName: 'express5', globals: { EXPRESS_MAJOR: 5 } },
+    {
+      ...shared,
+      displayName: 'express4',
+      globals: { EXPRESS_MAJOR: 4 },
+      moduleNameMapper: { '^express$': 'express4', '^express/package\\.json$': 'express4/package.json' },
+      // The packed tarball does not depend on the Express major; it is checked once, in the express5 project.
+      testPathIgnorePatterns: ['/__tests__/package/'],
+    },
+  ],
 };

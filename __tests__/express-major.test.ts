@@ -1,4 +1,4 @@
-// Proves each jest run loads the Express major it claims to test (5 by default, 4 under jest.express4.config.js).
+// Proves each jest project loads the Express major it claims to test (see the projects in jest.config.js).
 
 declare const EXPRESS_MAJOR: number;
 
