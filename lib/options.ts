@@ -3,7 +3,7 @@
 import type Ajv2020 from 'ajv/dist/2020';
 import { McpConfigError } from './errors';
 import type { McpLogger } from './logger';
-import type { Icon } from './registry/definition';
+import { copyJson, type Icon } from './registry/definition';
 
 /** Default `pageSize`: items per page of `tools/list`, `resources/list`, … */
 export const DEFAULT_PAGE_SIZE = 100;
@@ -138,7 +138,7 @@ export function resolveOptions(options: McpRouterOptions): ResolvedConfig {
   if (title !== undefined) serverInfo.title = title;
   if (description !== undefined) serverInfo.description = description;
   if (websiteUrl !== undefined) serverInfo.websiteUrl = websiteUrl;
-  if (icons !== undefined) serverInfo.icons = structuredClone(icons);
+  if (icons !== undefined) serverInfo.icons = copyJson(icons);
   return Object.freeze({
     serverInfo: Object.freeze(serverInfo),
     instructions,

@@ -3,7 +3,6 @@
 import { failure, parseMessage, success } from '../jsonrpc/envelope';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import {
-  isNotification,
   isRequest,
   type JsonRpcFailure,
   type JsonRpcMessage,
@@ -87,10 +86,8 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
   }
 
   async function handle(message: JsonRpcMessage, env: DispatchEnvironment): Promise<JsonRpcResponse | null> {
-    if (isRequest(message)) return answer(message, env);
-    // Notifications (initialized, cancelled, roots/list_changed) and responses need no answer (JSON-RPC; MCP H2: 202).
-    if (isNotification(message)) return null;
-    return null;
+    // Notifications (initialized, cancelled, roots/list_changed) and responses need no answer (JSON-RPC; MCP: 202).
+    return isRequest(message) ? answer(message, env) : null;
   }
 
   async function receiveBatch(items: unknown[], env: DispatchEnvironment): Promise<DispatchOutcome> {

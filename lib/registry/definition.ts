@@ -42,7 +42,12 @@ export function checkName(name: unknown, kind: string): asserts name is string {
 export function copyDefined(fields: Record<string, unknown>): Readonly<Record<string, unknown>> {
   const copy: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(fields)) {
-    if (value !== undefined) copy[key] = typeof value === 'object' && value !== null ? structuredClone(value) : value;
+    if (value !== undefined) copy[key] = copyJson(value);
   }
   return Object.freeze(copy);
+}
+
+/** A deep copy of JSON data (schemas, icons, annotations): what goes on the wire is exactly what was registered. */
+export function copyJson<T>(value: T): T {
+  return typeof value === 'object' && value !== null ? (JSON.parse(JSON.stringify(value)) as T) : value;
 }
