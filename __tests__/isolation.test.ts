@@ -8,8 +8,8 @@ const V = { 'MCP-Protocol-Version': '2025-11-25' };
 const INIT = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } };
 
 function twoRouters() {
-  const a = mcpRouter({ name: 'alpha', version: '1.0.0', logger: silentLogger() });
-  const b = mcpRouter({ name: 'beta', version: '2.0.0', pageSize: 1, logger: silentLogger() });
+  const a = mcpRouter({ name: 'alpha', version: '1.0.0', sessions: false, logger: silentLogger() });
+  const b = mcpRouter({ name: 'beta', version: '2.0.0', pageSize: 1, sessions: false, logger: silentLogger() });
   const app = express();
   app.use('/a', a);
   app.use('/b', b);

@@ -4,11 +4,36 @@ import type Ajv2020 from 'ajv/dist/2020';
 import { McpConfigError } from './errors';
 import type { McpLogger } from './logger';
 import { copyJson, type Icon } from './registry/definition';
+import type { ResponseMode } from './transport/accept';
+import type { SessionHooks } from './transport/sessions';
+import type { EventStore, MessageBus, SessionStore } from './transport/stores';
 
 /** Default `pageSize`: items per page of `tools/list`, `resources/list`, … */
 export const DEFAULT_PAGE_SIZE = 100;
 /** Default `bodyLimit`: 4 MB, as the official SDK. */
 export const DEFAULT_BODY_LIMIT = 4 * 1024 * 1024;
+/** Default `keepAliveMs`: a comment every 15 s keeps proxies from cutting idle SSE streams. */
+export const DEFAULT_KEEP_ALIVE_MS = 15_000;
+/** Default `retryMs`: the reconnection delay advised to SSE clients. */
+export const DEFAULT_RETRY_MS = 1_000;
+/** Default `clientRequestTimeoutMs`: how long ctx.sample / elicit / listRoots wait for the client. */
+export const DEFAULT_CLIENT_REQUEST_TIMEOUT_MS = 60_000;
+
+/** The `sessions` option: how the router keeps MCP sessions. */
+export interface SessionOptions extends SessionHooks {
+  /** Idle time after which a session ends (default store only). Defaults to `1_800_000` (30 min). */
+  idleTtlMs?: number;
+  /** Most sessions kept; a new one evicts the least recently active (default store only). Defaults to `10_000`. */
+  max?: number;
+  /** Whether clients may end their session with DELETE (else 405). Defaults to `true`. */
+  allowDelete?: boolean;
+  /** Where sessions are kept. Defaults to a `MemorySessionStore` with `idleTtlMs` and `max`. */
+  store?: SessionStore;
+  /** Where SSE events are recorded for `Last-Event-ID` resumption, or `false` for none. Defaults to a `MemoryEventStore`. */
+  eventStore?: EventStore | false;
+  /** Carries clients' answers to the handler waiting for them across processes. Defaults to a `MemoryMessageBus`. */
+  bus?: MessageBus;
+}
 
 /** Options of {@link mcpRouter}. */
 export interface McpRouterOptions {
@@ -34,6 +59,20 @@ export interface McpRouterOptions {
   logger?: McpLogger;
   /** An `Ajv2020` instance (for custom keywords or formats) to compile schemas with. Defaults to one per router, with `ajv-formats`. */
   ajv?: Ajv2020;
+  /**
+   * How requests are answered: `'auto'` replies JSON unless the handler emits something while it runs
+   * (progress, a log message, a request to the client), then SSE; `'sse'` and `'json'` force one. A client
+   * that accepts only one of the two types gets that one. Defaults to `'auto'`.
+   */
+  responseMode?: ResponseMode;
+  /** Session settings, or `false` for a stateless server (no `Mcp-Session-Id`, no GET stream). Defaults to `{}`. */
+  sessions?: SessionOptions | false;
+  /** Interval of SSE keep-alive comments, or `false` for none. Defaults to `15_000`. */
+  keepAliveMs?: number | false;
+  /** Reconnection delay advised to SSE clients (`retry:`). Defaults to `1_000`. */
+  retryMs?: number;
+  /** How long `ctx.sample`, `ctx.elicit` and `ctx.listRoots` wait for the client. Defaults to `60_000`. */
+  clientRequestTimeoutMs?: number;
 }
 
 /** The options after checking and defaulting: internal, frozen. */
@@ -44,6 +83,12 @@ export interface ResolvedConfig {
   readonly bodyLimit: number;
   readonly logger: McpLogger;
   readonly ajv: Ajv2020 | undefined;
+  readonly responseMode: ResponseMode;
+  /** Checked session options, or undefined in stateless mode. */
+  readonly sessions: Readonly<SessionOptions> | undefined;
+  readonly keepAliveMs: number | false;
+  readonly retryMs: number;
+  readonly clientRequestTimeoutMs: number;
 }
 
 type KeysEnum<T> = { [P in keyof Required<T>]: true };
@@ -60,6 +105,22 @@ const KNOWN_OPTIONS: KeysEnum<McpRouterOptions> = {
   bodyLimit: true,
   logger: true,
   ajv: true,
+  responseMode: true,
+  sessions: true,
+  keepAliveMs: true,
+  retryMs: true,
+  clientRequestTimeoutMs: true,
+};
+
+const KNOWN_SESSION_OPTIONS: KeysEnum<SessionOptions> = {
+  idleTtlMs: true,
+  max: true,
+  allowDelete: true,
+  store: true,
+  eventStore: true,
+  bus: true,
+  onSessionCreated: true,
+  onSessionClosed: true,
 };
 
 function invalid(option: string, expected: string, value: unknown): McpConfigError {
@@ -134,6 +195,12 @@ export function resolveOptions(options: McpRouterOptions): ResolvedConfig {
   if (typeof logger?.error !== 'function' || typeof logger.warn !== 'function') throw invalid('logger', 'an object with error() and warn()', typeof logger);
   if (ajv !== undefined && typeof ajv?.compile !== 'function') throw invalid('ajv', 'an Ajv2020 instance', typeof ajv);
 
+  const { responseMode = 'auto', keepAliveMs = DEFAULT_KEEP_ALIVE_MS, retryMs = DEFAULT_RETRY_MS, clientRequestTimeoutMs = DEFAULT_CLIENT_REQUEST_TIMEOUT_MS } = options;
+  if (responseMode !== 'auto' && responseMode !== 'sse' && responseMode !== 'json') throw invalid('responseMode', "'auto', 'sse' or 'json'", responseMode);
+  if (keepAliveMs !== false && !isPositiveInteger(keepAliveMs)) throw invalid('keepAliveMs', 'a positive number of milliseconds or false', keepAliveMs);
+  if (!isPositiveInteger(retryMs)) throw invalid('retryMs', 'a positive number of milliseconds', retryMs);
+  if (!isPositiveInteger(clientRequestTimeoutMs)) throw invalid('clientRequestTimeoutMs', 'a positive number of milliseconds', clientRequestTimeoutMs);
+
   const serverInfo: Record<string, unknown> = { name, version };
   if (title !== undefined) serverInfo.title = title;
   if (description !== undefined) serverInfo.description = description;
@@ -146,5 +213,44 @@ export function resolveOptions(options: McpRouterOptions): ResolvedConfig {
     bodyLimit: parseBodyLimit(options.bodyLimit ?? DEFAULT_BODY_LIMIT),
     logger,
     ajv,
+    responseMode,
+    sessions: resolveSessions(options.sessions),
+    keepAliveMs,
+    retryMs,
+    clientRequestTimeoutMs,
   });
+}
+
+function isPositiveInteger(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) > 0;
+}
+
+function hasMethods(value: unknown, ...names: string[]): boolean {
+  return typeof value === 'object' && value !== null && names.every((name) => typeof (value as Record<string, unknown>)[name] === 'function');
+}
+
+function resolveSessions(sessions: SessionOptions | false | undefined): Readonly<SessionOptions> | undefined {
+  if (sessions === false) return undefined;
+  if (sessions === undefined) return Object.freeze({});
+  if (typeof sessions !== 'object' || sessions === null) throw invalid('sessions', 'an object of session options, or false', sessions);
+  for (const key of Object.keys(sessions)) {
+    if (!Object.hasOwn(KNOWN_SESSION_OPTIONS, key)) throw new McpConfigError('ERR_MCP_UNKNOWN_OPTION', `unknown option 'sessions.${key}'`);
+  }
+  const { idleTtlMs, max, allowDelete, store, eventStore, bus, onSessionCreated, onSessionClosed } = sessions;
+  if (idleTtlMs !== undefined && !isPositiveInteger(idleTtlMs)) throw invalid('sessions.idleTtlMs', 'a positive number of milliseconds', idleTtlMs);
+  if (max !== undefined && !isPositiveInteger(max)) throw invalid('sessions.max', 'a positive integer', max);
+  if (allowDelete !== undefined && typeof allowDelete !== 'boolean') throw invalid('sessions.allowDelete', 'a boolean', allowDelete);
+  if (store !== undefined) {
+    if (!hasMethods(store, 'get', 'set', 'touch', 'delete', 'onDrop', 'close')) throw invalid('sessions.store', 'a SessionStore', typeof store);
+    if (idleTtlMs !== undefined || max !== undefined) {
+      throw new McpConfigError('ERR_MCP_INVALID_OPTION', "options 'sessions.idleTtlMs' and 'sessions.max' configure the default store; configure your own 'sessions.store' instead");
+    }
+  }
+  if (eventStore !== undefined && eventStore !== false && !hasMethods(eventStore, 'append', 'replayAfter', 'deleteSession')) {
+    throw invalid('sessions.eventStore', 'an EventStore or false', typeof eventStore);
+  }
+  if (bus !== undefined && !hasMethods(bus, 'publish', 'subscribe')) throw invalid('sessions.bus', 'a MessageBus', typeof bus);
+  if (onSessionCreated !== undefined && typeof onSessionCreated !== 'function') throw invalid('sessions.onSessionCreated', 'a function', typeof onSessionCreated);
+  if (onSessionClosed !== undefined && typeof onSessionClosed !== 'function') throw invalid('sessions.onSessionClosed', 'a function', typeof onSessionClosed);
+  return Object.freeze({ ...sessions });
 }

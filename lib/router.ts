@@ -1,8 +1,10 @@
 // mcpRouter(options): resolves options once, builds registry, validator and dispatcher, and composes the express.Router.
 
-import express, { type ErrorRequestHandler, type Router } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import express, { type ErrorRequestHandler, type RequestHandler, type Router } from 'express';
 import { ErrorCode } from './jsonrpc/errors';
-import { resolveOptions, type McpRouterOptions } from './options';
+import type { McpLogger } from './logger';
+import { resolveOptions, type McpRouterOptions, type SessionOptions } from './options';
 import { createDispatcher } from './protocol/dispatcher';
 import type { McpRegistration } from './registry/definition';
 import type { PromptDefinition } from './registry/prompts';
@@ -12,8 +14,14 @@ import type { JsonSchema, ToolDefinition } from './registry/tools';
 import type { InferSchema, InferToolArgs } from './schema/infer';
 import { createSchemaValidator } from './schema/validator';
 import { sendHttpError } from './transport/http-error';
+import { createDeleteHandler } from './transport/delete';
+import { createGetHandler } from './transport/get';
+import { MemoryEventStore } from './transport/memory-event-store';
+import { MemoryMessageBus } from './transport/memory-message-bus';
+import { MemorySessionStore } from './transport/memory-session-store';
 import { createMethodNotAllowedHandler } from './transport/not-allowed';
 import { createPostHandler } from './transport/post';
+import { SessionManager } from './transport/sessions';
 
 /** What `mcpRouter()` adds to an `express.Router`: registration of tools, resources and prompts. */
 export interface McpRouterApi {
@@ -30,6 +38,10 @@ export interface McpRouterApi {
   resourceTemplate<Vars extends Record<string, string> = Record<string, string>>(definition: ResourceTemplateDefinition<Vars>): McpRegistration;
   /** Registers a prompt. */
   prompt<Args extends Record<string, string | undefined> = Record<string, string | undefined>>(definition: PromptDefinition<Args>): McpRegistration;
+  /** Tells the sessions subscribed to `uri` that it changed (`notifications/resources/updated` on their GET stream). */
+  resourceUpdated(uri: string): void;
+  /** Ends every session: aborts requests in flight, closes streams, stops timers (graceful shutdown, tests). */
+  close(): Promise<void>;
 }
 
 /** An `express.Router` serving MCP at the path it is mounted on, plus {@link McpRouterApi}. */
@@ -61,19 +73,36 @@ export type McpRouter = Router & McpRouterApi;
 export function mcpRouter(options: McpRouterOptions): McpRouter {
   const config = resolveOptions(options);
   const registry = new Registry(createSchemaValidator(config.ajv));
+  const sessions = config.sessions && createSessionManager(config.sessions, config.logger);
   const dispatcher = createDispatcher(registry, {
     identity: { serverInfo: config.serverInfo, instructions: config.instructions },
     pageSize: config.pageSize,
     logger: config.logger,
+    listChanged: sessions !== undefined,
+    clientRequestTimeoutMs: config.clientRequestTimeoutMs,
   });
-  const postHandler = createPostHandler(dispatcher, config);
+  const sse = { keepAliveMs: config.keepAliveMs, retryMs: config.retryMs };
+  const postHandler = createPostHandler(dispatcher, { ...config, sse, sessions });
 
   const router = express.Router();
-  router.post('/', function mcpPost(req, res, next) {
-    // Express 4 does not catch rejected promises; hand failures to the error handler below.
-    postHandler(req, res).catch(next);
-  });
-  router.all('/', createMethodNotAllowedHandler(['POST']));
+  // Express 4 does not catch rejected promises: every async handler hands failures to the error handler below.
+  const handle = (handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>): RequestHandler =>
+    function mcpHandler(req, res, next) {
+      handler(req, res).catch(next);
+    };
+  router.post('/', handle(postHandler));
+  const allowed = ['POST'];
+  if (sessions) {
+    router.get('/', handle(createGetHandler(sessions, sse)));
+    allowed.push('GET');
+    if (config.sessions?.allowDelete !== false) {
+      router.delete('/', handle(createDeleteHandler(sessions)));
+      allowed.push('DELETE');
+    }
+    // MCP: servers that declared listChanged SHOULD announce changes, on the standalone GET stream.
+    registry.onChange((kind) => sessions.broadcast({ jsonrpc: '2.0', method: `notifications/${kind}/list_changed` }));
+  }
+  router.all('/', createMethodNotAllowedHandler(allowed));
   router.use(function mcpErrorHandler(err, _req, res, _next) {
     config.logger.error(err, 'mcpRouter: request failed');
     if (res.headersSent) res.destroy();
@@ -85,6 +114,23 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
     resource: (definition) => registry.addResource(definition),
     resourceTemplate: (definition) => registry.addTemplate(definition as ResourceTemplateDefinition<never>),
     prompt: (definition) => registry.addPrompt(definition as PromptDefinition<never>),
+    resourceUpdated(uri) {
+      // MCP resources › Subscriptions: only to sessions subscribed to this URI.
+      sessions?.broadcast({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri } }, (session) => session.subscriptions.includes(uri));
+    },
+    close: async () => sessions?.close(),
   };
   return Object.assign(router, api);
+}
+
+function createSessionManager(options: Readonly<SessionOptions>, logger: McpLogger): SessionManager {
+  const { store, idleTtlMs, max, eventStore, bus } = options;
+  return new SessionManager({
+    store: store ?? new MemorySessionStore({ idleTtlMs, max }),
+    events: eventStore === false ? undefined : (eventStore ?? new MemoryEventStore()),
+    bus: bus ?? new MemoryMessageBus(),
+    logger,
+    onSessionCreated: options.onSessionCreated,
+    onSessionClosed: options.onSessionClosed,
+  });
 }

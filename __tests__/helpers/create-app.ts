@@ -13,13 +13,14 @@ export function silentLogger(): { error: jest.Mock; warn: jest.Mock } {
 }
 
 /**
- * Builds `express()` with `app.use('/mcp', mcpRouter({ name: 'test', version: '1.0.0', ...options }))`.
+ * Builds `express()` with `app.use('/mcp', mcpRouter({ name: 'test', version: '1.0.0', sessions: false, ...options }))`.
+ * Stateless by default, so every request stands alone; pass `sessions: {}` for the stateful server.
  *
- * @param options - merged over `{ name: 'test', version: '1.0.0' }`
+ * @param options - merged over `{ name: 'test', version: '1.0.0', sessions: false }`
  * @param setup - registers tools, resources and prompts on the router (it may keep `mcp` for later)
  */
 export function createApp(options: Partial<McpRouterOptions> = {}, setup?: (mcp: McpRouter) => void): Express {
-  const mcp = mcpRouter({ name: 'test', version: '1.0.0', ...options });
+  const mcp = mcpRouter({ name: 'test', version: '1.0.0', sessions: false, ...options });
   setup?.(mcp);
   const app = express();
   app.use('/mcp', mcp);

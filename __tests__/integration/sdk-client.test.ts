@@ -1,14 +1,14 @@
 // End to end with the official @modelcontextprotocol/sdk client over Streamable HTTP.
 
 import express from 'express';
-import { audioContent, embeddedResource, imageContent, mcpRouter, resourceLink, type McpRouter } from '../../lib';
+import { audioContent, embeddedResource, imageContent, mcpRouter, resourceLink, type McpRouter, type McpRouterOptions } from '../../lib';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { connectClient, type ConnectedClient } from '../helpers/connect-client';
 
 const PNG_BYTES = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
-function buildRouter(): McpRouter {
-  const mcp = mcpRouter({ name: 'e2e', version: '2.0.0', title: 'E2E server', instructions: 'Use add for sums.', pageSize: 2 });
+function buildRouter(options: Partial<McpRouterOptions> = {}): McpRouter {
+  const mcp = mcpRouter({ name: 'e2e', version: '2.0.0', title: 'E2E server', instructions: 'Use add for sums.', pageSize: 2, ...options });
   mcp.tool({
     name: 'add',
     title: 'Add',
@@ -64,7 +64,13 @@ describe('the official SDK client', () => {
     const { client } = connected;
     expect(client.getServerVersion()).toEqual({ name: 'e2e', version: '2.0.0', title: 'E2E server' });
     expect(client.getInstructions()).toBe('Use add for sums.');
-    expect(client.getServerCapabilities()).toEqual({ logging: {}, tools: {}, resources: { subscribe: true }, prompts: {}, completions: {} });
+    expect(client.getServerCapabilities()).toEqual({
+      logging: {},
+      tools: { listChanged: true },
+      resources: { subscribe: true, listChanged: true },
+      prompts: { listChanged: true },
+      completions: {},
+    });
   });
 
   it('lists tools page by page with schemas verbatim', async () => {
@@ -157,10 +163,11 @@ describe('the official SDK client', () => {
   });
 });
 
-describe('the SDK client on an older revision', () => {
+describe('the SDK client of a stateless server on an older revision', () => {
   it('gets results shaped for 2025-03-26: no structuredContent, no titles', async () => {
     const app = express();
-    app.use('/mcp', buildRouter());
+    // Without sessions each request's MCP-Protocol-Version header says which revision it speaks.
+    app.use('/mcp', buildRouter({ sessions: false }));
     const { client, transport, close } = await connectClient(app);
     try {
       // Every request after initialize now carries MCP-Protocol-Version: 2025-03-26.

@@ -37,7 +37,7 @@ describe('the packed package', () => {
       join(project, 'app.js'),
       `const express = require('express');
 const { mcpRouter } = require('express-mcp-router');
-const mcp = mcpRouter({ name: 'js-app', version: '1.0.0' });
+const mcp = mcpRouter({ name: 'js-app', version: '1.0.0', sessions: false });
 mcp.tool({ name: 'add', description: 'Add', inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } } }, handler: ({ a, b }) => a + b });
 const app = express();
 app.use('/mcp', mcp);

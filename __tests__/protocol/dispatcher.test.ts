@@ -6,6 +6,7 @@ import type { ServerIdentity } from '../../lib/protocol/lifecycle';
 import type { AuthInfo, ProtocolVersion, RequestContext } from '../../lib/registry/context';
 import { Registry } from '../../lib/registry/registry';
 import { createSchemaValidator } from '../../lib/schema/validator';
+import { testEnv } from '../helpers/context';
 
 const ALL_VERSIONS: ProtocolVersion[] = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
 
@@ -25,12 +26,15 @@ function setup(options: { pageSize?: number; identity?: ServerIdentity } = {}) {
     identity: options.identity ?? { serverInfo: FULL_SERVER_INFO, instructions: 'Use the tools wisely.' },
     pageSize: options.pageSize ?? 50,
     logger,
+    listChanged: false,
+    clientRequestTimeoutMs: 1_000,
   });
   return { registry, dispatcher, logger };
 }
 
+/** `versionFromHeader`: the client named its revision, so batches follow it; without a header they are allowed. */
 function env(protocolVersion: ProtocolVersion = '2025-11-25', versionFromHeader = true, extra: Partial<DispatchEnvironment> = {}): DispatchEnvironment {
-  return { protocolVersion, versionFromHeader, signal: new AbortController().signal, sessionId: undefined, auth: undefined, ...extra };
+  return testEnv(protocolVersion, { ...(versionFromHeader ? {} : { batchesAllowed: true }), ...extra });
 }
 
 type Dispatcher = ReturnType<typeof setup>['dispatcher'];
@@ -401,7 +405,8 @@ describe('the RequestContext a handler sees', () => {
     const seen: RequestContext[] = [];
     registry.addTool({ name: 'ctx', description: 'd', inputSchema: { type: 'object' }, handler: (_args: unknown, ctx: RequestContext) => (seen.push(ctx), 'ok') });
     const auth: AuthInfo = { subject: 'user-1', scopes: ['read'] };
-    const environment = env('2025-06-18', true, { sessionId: 'session-9', auth });
+    const transportGone = new AbortController();
+    const environment = env('2025-06-18', true, { sessionId: 'session-9', auth, signal: transportGone.signal });
     const outcome = await dispatcher.receive(
       { jsonrpc: '2.0', id: 'req-42', method: 'tools/call', params: { name: 'ctx', arguments: { a: 1 }, _meta: { progressToken: 'tok-1' } } },
       environment,
@@ -411,10 +416,32 @@ describe('the RequestContext a handler sees', () => {
     const ctx = seen[0] as RequestContext;
     expect(ctx.requestId).toBe('req-42');
     expect(ctx.protocolVersion).toBe('2025-06-18');
-    expect(ctx.signal).toBe(environment.signal);
+    // Each request has its own signal (so it can be cancelled alone), aborted too when the transport gives up.
+    expect(ctx.signal).not.toBe(environment.signal);
+    expect(ctx.signal.aborted).toBe(false);
     expect(ctx.sessionId).toBe('session-9');
     expect(ctx.auth).toBe(auth);
     expect(ctx.meta).toStrictEqual({ progressToken: 'tok-1' });
+  });
+
+  it('aborts the signal of a running handler when the transport gives up, and sends no response', async () => {
+    const { dispatcher, registry } = setup();
+    const transportGone = new AbortController();
+    let started: () => void = () => undefined;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    registry.addTool({
+      name: 'slow',
+      description: 'd',
+      handler: (_args: unknown, ctx: RequestContext) =>
+        new Promise((resolve) => {
+          ctx.signal.addEventListener('abort', () => resolve('stopped'));
+          started();
+        }),
+    });
+    const outcome = dispatcher.receive({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'slow' } }, env('2025-11-25', true, { signal: transportGone.signal }));
+    await running;
+    transportGone.abort();
+    expect(await outcome).toEqual({ kind: 'accepted' });
   });
 
   it.each<[string, unknown]>([

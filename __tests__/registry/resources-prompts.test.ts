@@ -11,16 +11,10 @@ import {
   type ResourceTemplateDefinition,
   type ResourceValue,
 } from '../../lib/registry/resources';
+import { testContext } from '../helpers/context';
 import { configError, rejection } from '../helpers/errors';
 
-const CTX: RequestContext = {
-  requestId: 'r1',
-  protocolVersion: '2025-11-25',
-  signal: new AbortController().signal,
-  sessionId: undefined,
-  auth: undefined,
-  meta: undefined,
-};
+const CTX: RequestContext = testContext('2025-11-25', 'r1');
 
 
 

@@ -3,10 +3,11 @@ import { JsonRpcError } from '../../lib/jsonrpc/errors';
 import type { ProtocolVersion, RequestContext } from '../../lib/registry/context';
 import { callTool, defineTool, toCallToolResult, type ToolDefinition } from '../../lib/registry/tools';
 import { createSchemaValidator } from '../../lib/schema/validator';
+import { testContext } from '../helpers/context';
 import { configError, rejection } from '../helpers/errors';
 
 function ctx(protocolVersion: ProtocolVersion = '2025-11-25'): RequestContext {
-  return { requestId: 1, protocolVersion, signal: new AbortController().signal, sessionId: undefined, auth: undefined, meta: undefined };
+  return testContext(protocolVersion);
 }
 
 function tool(definition: Partial<ToolDefinition<never>> & { handler?: unknown }) {

@@ -13,7 +13,7 @@ const INIT_PARAMS = { protocolVersion: '2025-11-25', capabilities: {}, clientInf
 
 /** A router with one tool, `add`, and a silent logger. */
 function makeRouter(logger = silentLogger()): McpRouter {
-  const mcp = mcpRouter({ name: 'test', version: '1.0.0', logger });
+  const mcp = mcpRouter({ name: 'test', version: '1.0.0', sessions: false, logger });
   mcp.tool({
     name: 'add',
     description: 'Adds two numbers',

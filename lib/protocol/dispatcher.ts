@@ -3,7 +3,10 @@
 import { failure, parseMessage, success } from '../jsonrpc/envelope';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import {
+  isJsonRpcId,
   isRequest,
+  isResponse,
+  type JsonRpcParams,
   type JsonRpcFailure,
   type JsonRpcMessage,
   type JsonRpcRequest,
@@ -12,7 +15,7 @@ import {
 import type { McpLogger } from '../logger';
 import type { Registry } from '../registry/registry';
 import { completionMethods } from './completion';
-import { createRequestContext, type DispatchEnvironment } from './context';
+import { HandlerContext, requestKey, type DispatchEnvironment } from './context';
 import { lifecycleMethods, type ServerIdentity } from './lifecycle';
 import { loggingMethods } from './logging';
 import type { MethodTable } from './methods';
@@ -20,7 +23,7 @@ import { promptMethods } from './prompts';
 import { resourceMethods } from './resources';
 import { createEntryShaper } from './shaping';
 import { toolMethods } from './tools';
-import { isAtLeast, LAST_VERSION_WITH_BATCHES } from './versions';
+import { LAST_VERSION_WITH_BATCHES } from './versions';
 
 /** What became of one POSTed body. */
 export type DispatchOutcome =
@@ -36,6 +39,10 @@ export interface DispatcherConfig {
   readonly identity: ServerIdentity;
   readonly pageSize: number;
   readonly logger: McpLogger;
+  /** Whether list changes are announced (sessions with a GET stream). */
+  readonly listChanged: boolean;
+  /** Default time limit of ctx.sample / elicit / listRoots. */
+  readonly clientRequestTimeoutMs: number;
 }
 
 /** Serves JSON-RPC for one router. */
@@ -55,14 +62,14 @@ function reject(message: string): DispatchOutcome {
  *
  * @example
  * ```ts
- * const dispatcher = createDispatcher(registry, { identity, pageSize: 100, logger: console });
+ * const dispatcher = createDispatcher(registry, { identity, pageSize: 100, logger: console, listChanged: false, clientRequestTimeoutMs: 60_000 });
  * await dispatcher.receive({ jsonrpc: '2.0', id: 1, method: 'ping' }, env); // { kind: 'answered', body: { …, result: {} } }
  * ```
  */
 export function createDispatcher(registry: Registry, config: DispatcherConfig): Dispatcher {
   const shape = createEntryShaper();
   const methods: MethodTable = {
-    ...lifecycleMethods(registry, config.identity),
+    ...lifecycleMethods(registry, config.identity, config.listChanged),
     ...toolMethods(registry, config.pageSize, shape),
     ...resourceMethods(registry, config.pageSize, shape),
     ...promptMethods(registry, config.pageSize, shape),
@@ -70,29 +77,59 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
     ...loggingMethods(),
   };
 
-  async function answer(request: JsonRpcRequest, env: DispatchEnvironment): Promise<JsonRpcResponse> {
+  async function answer(request: JsonRpcRequest, env: DispatchEnvironment): Promise<JsonRpcResponse | null> {
     const entry = Object.hasOwn(methods, request.method) ? methods[request.method] : undefined;
     // JSON-RPC: unknown method → -32601; MCP: so is a method of a capability that was never declared.
     if (entry === undefined || (entry.feature !== undefined && !registry.features[entry.feature])) {
       return failure(request.id, new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`));
     }
+    const controller = new AbortController();
+    const onGone = (): void => controller.abort(env.signal.reason);
+    if (env.signal.aborted) onGone();
+    else env.signal.addEventListener('abort', onGone, { once: true });
+    // MCP cancellation: initialize cannot be cancelled; everything else can, by id, within the session.
+    const key = env.inflight !== undefined && request.method !== 'initialize' ? requestKey(request.id) : undefined;
+    if (key !== undefined) env.inflight?.set(key, controller);
+    const ctx = new HandlerContext(request, env, controller.signal, config.clientRequestTimeoutMs);
     try {
-      return success(request.id, await entry.run(request.params ?? {}, createRequestContext(request, env)));
+      const result = await entry.run(request.params ?? {}, ctx, env);
+      // MCP cancellation: no response is sent for a cancelled request.
+      return controller.signal.aborted ? null : success(request.id, result);
     } catch (err) {
+      if (controller.signal.aborted) return null;
       if (err instanceof JsonRpcError) return failure(request.id, err);
       config.logger.error(err, `mcpRouter: ${request.method} failed`);
       return failure(request.id, new JsonRpcError(ErrorCode.InternalError, 'Internal error'));
+    } finally {
+      ctx.finished = true;
+      env.signal.removeEventListener('abort', onGone);
+      if (key !== undefined && env.inflight?.get(key) === controller) env.inflight.delete(key);
     }
   }
 
+  function cancel(params: JsonRpcParams | undefined, env: DispatchEnvironment): void {
+    const requestId = params?.requestId;
+    // MCP cancellation: unknown or finished ids, and malformed notifications, are ignored.
+    if (!isJsonRpcId(requestId)) return;
+    const reason = typeof params?.reason === 'string' ? params.reason : 'cancelled by the client';
+    env.inflight?.get(requestKey(requestId))?.abort(new Error(reason));
+  }
+
   async function handle(message: JsonRpcMessage, env: DispatchEnvironment): Promise<JsonRpcResponse | null> {
-    // Notifications (initialized, cancelled, roots/list_changed) and responses need no answer (JSON-RPC; MCP: 202).
-    return isRequest(message) ? answer(message, env) : null;
+    if (isRequest(message)) return answer(message, env);
+    if (isResponse(message)) {
+      // The client's answer to a server→client request (sampling, elicitation, roots): to whoever waits for it.
+      await env.channel.deliver(message);
+    } else if (message.method === 'notifications/cancelled') {
+      cancel(message.params, env);
+    }
+    // Notifications and responses need no answer (JSON-RPC; MCP transports: 202).
+    return null;
   }
 
   async function receiveBatch(items: unknown[], env: DispatchEnvironment): Promise<DispatchOutcome> {
     // MCP 2025-06-18 removed batching; 2025-03-26 (and clients that name no revision) may still send arrays.
-    if (env.versionFromHeader && isAtLeast(env.protocolVersion, '2025-06-18')) {
+    if (!env.batchesAllowed) {
       return reject(`Invalid Request: protocol ${env.protocolVersion} does not allow JSON-RPC batches (the last that did is ${LAST_VERSION_WITH_BATCHES})`);
     }
     if (items.length === 0) return reject('Invalid Request: an empty batch');

@@ -1,5 +1,6 @@
 // initialize (version negotiation, capabilities derived from the registry), ping and notifications/initialized.
 
+import { isObject } from '../jsonrpc/types';
 import type { Registry } from '../registry/registry';
 import type { MethodTable } from './methods';
 import { SERVER_INFO_FIELDS_SINCE, shapeFields } from './shaping';
@@ -13,27 +14,35 @@ export interface ServerIdentity {
   readonly instructions: string | undefined;
 }
 
-/** MCP lifecycle: one capability for every feature offered, in the form `version` defines. */
-export function capabilitiesFor(registry: Registry, version: ProtocolVersion): Record<string, unknown> {
+/**
+ * MCP lifecycle: one capability for every feature offered, in the form `version` defines.
+ *
+ * @param listChanged - whether list changes are announced (there is a GET stream to announce them on)
+ */
+export function capabilitiesFor(registry: Registry, version: ProtocolVersion, listChanged: boolean): Record<string, unknown> {
   const offered = registry.features;
+  const lists = listChanged ? { listChanged: true } : {};
   const capabilities: Record<string, unknown> = { logging: {} };
-  if (offered.tools) capabilities.tools = {};
+  if (offered.tools) capabilities.tools = lists;
   // resources/subscribe is served, so `subscribe` is declared (the conformance suite subscribes).
-  if (offered.resources) capabilities.resources = { subscribe: true };
-  if (offered.prompts) capabilities.prompts = {};
+  if (offered.resources) capabilities.resources = { subscribe: true, ...lists };
+  if (offered.prompts) capabilities.prompts = lists;
   if (offered.completions && isAtLeast(version, '2025-03-26')) capabilities.completions = {};
   return capabilities;
 }
 
 /** initialize and ping. */
-export function lifecycleMethods(registry: Registry, identity: ServerIdentity): MethodTable {
+export function lifecycleMethods(registry: Registry, identity: ServerIdentity, listChanged: boolean): MethodTable {
   return {
     initialize: {
-      run: (params) => {
+      run: (params, _ctx, env) => {
         const protocolVersion = negotiateVersion(params.protocolVersion);
+        env.peer.protocolVersion = protocolVersion;
+        env.peer.clientCapabilities = isObject(params.capabilities) ? params.capabilities : {};
+        env.peer.clientInfo = isObject(params.clientInfo) ? params.clientInfo : undefined;
         const result: Record<string, unknown> = {
           protocolVersion,
-          capabilities: capabilitiesFor(registry, protocolVersion),
+          capabilities: capabilitiesFor(registry, protocolVersion, listChanged),
           serverInfo: shapeFields(identity.serverInfo, SERVER_INFO_FIELDS_SINCE, protocolVersion),
         };
         if (identity.instructions !== undefined && isAtLeast(protocolVersion, '2025-03-26')) result.instructions = identity.instructions;

@@ -5,9 +5,17 @@ import { isObject, type JsonRpcParams } from '../jsonrpc/types';
 import type { Collection } from '../registry/collection';
 import type { RequestContext } from '../registry/context';
 import type { OfferedFeatures } from '../registry/registry';
+import type { DispatchEnvironment } from './context';
 
-/** Serves one JSON-RPC method: params in, result out; throws {@link JsonRpcError} to answer with an error. */
-export type MethodHandler = (params: JsonRpcParams, ctx: RequestContext) => Promise<Record<string, unknown>> | Record<string, unknown>;
+/**
+ * Serves one JSON-RPC method: params in, result out; throws {@link JsonRpcError} to answer with an error.
+ * `env` is for the few methods that change what is known of the client (initialize, setLevel, subscribe).
+ */
+export type MethodHandler = (
+  params: JsonRpcParams,
+  ctx: RequestContext,
+  env: DispatchEnvironment,
+) => Promise<Record<string, unknown>> | Record<string, unknown>;
 
 /** A method, and the feature that must have been offered for it to exist (MCP: undeclared capability → -32601). */
 export interface MethodEntry {

@@ -29,8 +29,22 @@ export function resourceMethods(registry: Registry, pageSize: number, shape: Ret
         return { ...(await readResource(match.resource, uri, match.variables, ctx)) };
       },
     },
-    // Subscriptions are accepted now; updates travel on the session's GET stream.
-    'resources/subscribe': { feature: 'resources', run: (params) => (requireString(params, 'uri'), {}) },
-    'resources/unsubscribe': { feature: 'resources', run: (params) => (requireString(params, 'uri'), {}) },
+    // Updates (notifications/resources/updated) travel on the session's GET stream; see mcp.resourceUpdated().
+    'resources/subscribe': {
+      feature: 'resources',
+      run: (params, _ctx, env) => {
+        const uri = requireString(params, 'uri');
+        if (!env.peer.subscriptions.includes(uri)) env.peer.subscriptions = [...env.peer.subscriptions, uri];
+        return {};
+      },
+    },
+    'resources/unsubscribe': {
+      feature: 'resources',
+      run: (params, _ctx, env) => {
+        const uri = requireString(params, 'uri');
+        env.peer.subscriptions = env.peer.subscriptions.filter((subscribed) => subscribed !== uri);
+        return {};
+      },
+    },
   };
 }

@@ -8,6 +8,18 @@ export const SUPPORTED_PROTOCOL_VERSIONS = Object.freeze(['2025-11-25', '2025-06
 /** One of {@link SUPPORTED_PROTOCOL_VERSIONS}. */
 export type ProtocolVersion = (typeof SUPPORTED_PROTOCOL_VERSIONS)[number];
 
+/** RFC 5424 severities, least severe first (MCP logging). */
+export const LOG_LEVELS = Object.freeze(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const);
+
+/** One of {@link LOG_LEVELS}. */
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Options of a request the server sends to the client (`ctx.sample`, `ctx.elicit`, `ctx.listRoots`). */
+export interface ClientRequestOptions {
+  /** Give up (and send `notifications/cancelled`) after this long. Defaults to the router's `clientRequestTimeoutMs`. */
+  timeoutMs?: number;
+}
+
 /** Who is calling, as established by authentication. */
 export interface AuthInfo {
   /** The principal (user or client) the token belongs to. */
@@ -37,4 +49,30 @@ export interface RequestContext {
   readonly auth: AuthInfo | undefined;
   /** The request's `_meta` object (e.g. `progressToken`), as sent. */
   readonly meta: Readonly<Record<string, unknown>> | undefined;
+  /**
+   * Reports progress (`notifications/progress`) when the caller asked for it with `_meta.progressToken`;
+   * otherwise does nothing. Values that do not increase, and calls after the result, are dropped (MCP progress).
+   */
+  progress(progress: number, total?: number, message?: string): Promise<void>;
+  /** Sends a log message (`notifications/message`) unless it is below the level the client set with `logging/setLevel`. */
+  log(level: LogLevel, data: unknown, logger?: string): Promise<void>;
+  /**
+   * Asks the client's model for a completion (`sampling/createMessage`) and resolves with its result.
+   *
+   * @throws Error when the client did not declare `sampling`, the reply cannot be streamed, or it times out
+   */
+  sample(params: { messages: unknown[]; maxTokens: number; [key: string]: unknown }, options?: ClientRequestOptions): Promise<Record<string, unknown>>;
+  /**
+   * Asks the user for input (`elicitation/create`) and resolves with `{ action, content? }`.
+   *
+   * @throws Error when the client did not declare `elicitation` (or its `url` mode for `mode: 'url'`), or it times out
+   */
+  elicit(params: { message: string; [key: string]: unknown }, options?: ClientRequestOptions): Promise<Record<string, unknown>>;
+  /** Asks the client for its roots (`roots/list`). @throws Error when the client did not declare `roots` */
+  listRoots(options?: ClientRequestOptions): Promise<Record<string, unknown>>;
+  /**
+   * Ends the HTTP connection of this request's SSE stream without ending the stream (MCP 2025-11-25 polling):
+   * what follows is kept, and the client resumes with GET + `Last-Event-ID`. Does nothing without sessions.
+   */
+  closeStream(): void;
 }

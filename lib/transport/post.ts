@@ -1,20 +1,56 @@
-// POST: checks MCP-Protocol-Version, reads the body, dispatches, and replies JSON, 202 or an HTTP error.
+// POST: MCP-Protocol-Version, body, session and Accept checks; dispatch; the reply as JSON, SSE, 202 or an HTTP error.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from '../jsonrpc/errors';
+import { isObject } from '../jsonrpc/types';
 import type { McpLogger } from '../logger';
-import type { DispatchEnvironment } from '../protocol/context';
+import type { DispatchEnvironment, PeerState } from '../protocol/context';
 import type { Dispatcher } from '../protocol/dispatcher';
-import { ASSUMED_PROTOCOL_VERSION, isSupportedVersion, SUPPORTED_PROTOCOL_VERSIONS, type ProtocolVersion } from '../protocol/versions';
+import {
+  ASSUMED_PROTOCOL_VERSION,
+  isAtLeast,
+  isSupportedVersion,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type ProtocolVersion,
+} from '../protocol/versions';
+import { negotiateReply, type ResponseMode } from './accept';
 import { readJsonBody } from './body';
-import { PROTOCOL_VERSION_HEADER } from './headers';
+import { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER } from './headers';
 import { sendHttpError } from './http-error';
-import { sendAccepted, sendJson, sendJsonText, serializeResponses } from './reply';
+import { PostReply, type ReplySession } from './post-reply';
+import type { SessionManager } from './sessions';
+import type { SseOptions } from './sse';
+import type { SessionRecord } from './stores';
 
 /** What the POST handler needs, resolved once by the router. */
 export interface PostHandlerConfig {
   readonly bodyLimit: number;
   readonly logger: McpLogger;
+  readonly responseMode: ResponseMode;
+  readonly sse: SseOptions;
+  /** Undefined in stateless mode. */
+  readonly sessions: SessionManager | undefined;
+}
+
+/** A session as a request sees it: loaded (or about to be created by initialize). */
+interface RequestSession {
+  readonly id: string;
+  readonly record: SessionRecord | undefined;
+  readonly reply: ReplySession | undefined;
+}
+
+function freshPeer(protocolVersion: ProtocolVersion): PeerState {
+  return { protocolVersion, clientCapabilities: {}, clientInfo: undefined, logLevel: undefined, subscriptions: [] };
+}
+
+function isInitialize(body: unknown): boolean {
+  return isObject(body) && body.method === 'initialize' && 'id' in body;
+}
+
+/** True when the body holds at least one request (something that will be answered). */
+function holdsRequests(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.some((message) => isObject(message) && 'method' in message && 'id' in message);
 }
 
 /**
@@ -22,21 +58,42 @@ export interface PostHandlerConfig {
  *
  * @example
  * ```ts
- * router.post('/', createPostHandler(dispatcher, { bodyLimit: 4 * 1024 * 1024, logger: console }));
+ * router.post('/', createPostHandler(dispatcher, { bodyLimit, logger, responseMode: 'auto', sse, sessions }));
  * ```
  */
 export function createPostHandler(dispatcher: Dispatcher, config: PostHandlerConfig) {
+  const { sessions } = config;
+
+  /** Finds (or, for initialize, prepares) the session; answers 400/404 itself and returns undefined then. */
+  async function sessionOf(req: IncomingMessage, res: ServerResponse, manager: SessionManager, initialize: boolean): Promise<RequestSession | undefined> {
+    const header = req.headers[SESSION_ID_HEADER];
+    const id = typeof header === 'string' ? header : undefined;
+    const loaded = id === undefined ? undefined : await manager.load(id);
+    if (initialize) {
+      // The SDK's rule (spec-checklist S9): a session is initialized once.
+      if (loaded) sendHttpError(res, 400, ErrorCode.InvalidRequest, 'Invalid Request: this session is already initialized; initialize without Mcp-Session-Id to start a new one');
+      else if (id !== undefined) sendHttpError(res, 404, ErrorCode.ServerError, 'Session not found: initialize without Mcp-Session-Id to start a new session');
+      else return { id: manager.newId(), record: undefined, reply: undefined };
+      return undefined;
+    }
+    // MCP transports › Session Management: no session id → 400; unknown, expired or deleted → 404.
+    if (id === undefined) sendHttpError(res, 400, ErrorCode.ServerError, 'Bad Request: Mcp-Session-Id header is required (initialize first)');
+    else if (loaded === undefined) sendHttpError(res, 404, ErrorCode.ServerError, 'Session not found: it expired or was deleted; initialize a new session');
+    else return { id, record: loaded.record, reply: { manager, live: loaded.live, protocolVersion: loaded.record.protocolVersion } };
+    return undefined;
+  }
+
   return async function mcpPostHandler(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const versionHeader = req.headers[PROTOCOL_VERSION_HEADER];
-    // MCP 2025-06-18 transports: an invalid or unsupported MCP-Protocol-Version MUST be answered 400.
-    // Any supported revision is accepted, not only the negotiated one (clients send older ones; see spec-checklist V4).
-    let protocolVersion: ProtocolVersion = ASSUMED_PROTOCOL_VERSION;
+    let headerVersion: ProtocolVersion | undefined;
     if (versionHeader !== undefined) {
+      // MCP 2025-06-18 transports: an invalid or unsupported MCP-Protocol-Version MUST be answered 400.
+      // Any supported revision is accepted, not only the negotiated one (spec-checklist V4).
       if (!isSupportedVersion(versionHeader)) {
         sendHttpError(res, 400, ErrorCode.ServerError, `Bad Request: unsupported MCP-Protocol-Version '${String(versionHeader)}'; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`);
         return;
       }
-      protocolVersion = versionHeader;
+      headerVersion = versionHeader;
     }
     const body = await readJsonBody(req, config.bodyLimit);
     if (!body.ok) {
@@ -44,22 +101,46 @@ export function createPostHandler(dispatcher: Dispatcher, config: PostHandlerCon
       return;
     }
 
+    const initialize = isInitialize(body.value);
+    const session = sessions === undefined ? undefined : await sessionOf(req, res, sessions, initialize);
+    if (sessions !== undefined && session === undefined) return;
+
+    let mode: ResponseMode = config.responseMode;
+    if (holdsRequests(body.value)) {
+      const negotiated = negotiateReply(req.headers.accept, config.responseMode);
+      if (negotiated === undefined) {
+        sendHttpError(res, 406, ErrorCode.ServerError, 'Not Acceptable: accept application/json or text/event-stream');
+        return;
+      }
+      mode = negotiated;
+    }
+
+    // With a session, its negotiated revision rules; the header only has to be a supported one.
+    const peer = session?.record ?? freshPeer(headerVersion ?? ASSUMED_PROTOCOL_VERSION);
+    const before = { logLevel: peer.logLevel, subscriptions: peer.subscriptions };
     const controller = new AbortController();
-    // Nothing can resume a plain JSON reply, so a caller that hangs up no longer wants the work.
-    res.once('close', () => {
-      if (!res.writableFinished) controller.abort();
-    });
+    const headers: Record<string, string> = session && initialize ? { 'Mcp-Session-Id': session.id } : {};
+    const reply = new PostReply(res, mode, session?.reply, config, headers, controller);
     const env: DispatchEnvironment = {
-      protocolVersion,
-      versionFromHeader: versionHeader !== undefined,
+      protocolVersion: peer.protocolVersion,
+      // MCP 2025-06-18 removed batches; older clients, and stateless clients naming no revision, may send them.
+      batchesAllowed: session?.record ? !isAtLeast(peer.protocolVersion, '2025-06-18') : headerVersion === undefined || !isAtLeast(headerVersion, '2025-06-18'),
       signal: controller.signal,
-      sessionId: undefined,
+      sessionId: session?.id,
       auth: undefined,
+      peer,
+      channel: reply,
+      inflight: session?.reply?.live.inflight,
     };
     const outcome = await dispatcher.receive(body.value, env);
-    if (res.writableEnded || res.destroyed) return;
-    if (outcome.kind === 'accepted') sendAccepted(res);
-    else if (outcome.kind === 'rejected') sendJson(res, 400, outcome.error);
-    else sendJsonText(res, 200, serializeResponses(outcome.body, config.logger));
+
+    if (sessions !== undefined && session !== undefined) {
+      if (initialize && outcome.kind === 'answered' && !('error' in outcome.body)) {
+        await sessions.create(session.id, peer);
+      } else if (session.record && session.reply && (peer.logLevel !== before.logLevel || peer.subscriptions !== before.subscriptions)) {
+        await sessions.save(session.record, session.reply.live);
+      }
+    }
+    await reply.finish(outcome);
   };
 }

@@ -1,0 +1,192 @@
+// MemoryEventStore: event ids, replay after Last-Event-ID, bounded buffers, stream limits and session isolation.
+
+import type { JsonRpcMessage } from '../../lib/jsonrpc/types';
+import { MemoryEventStore, type MemoryEventStoreOptions } from '../../lib/transport/memory-event-store';
+import { configError, rejection } from '../helpers/errors';
+
+const note = (n: number): JsonRpcMessage => ({ jsonrpc: '2.0', method: 'notifications/progress', params: { progress: n } });
+
+/** Appends `count` notifications (progress 1…count) to a stream and returns their ids. */
+async function appendNotes(store: MemoryEventStore, sessionId: string, streamId: string, count: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let n = 1; n <= count; n++) ids.push(await store.append(sessionId, streamId, note(n)));
+  return ids;
+}
+
+/** The progress values of a replay, or undefined. */
+async function replayed(store: MemoryEventStore, sessionId: string, lastEventId: string): Promise<unknown[] | undefined> {
+  const replay = await store.replayAfter(sessionId, lastEventId);
+  return replay?.events.map((event) => (event.message && 'params' in event.message ? event.message.params?.progress : event.message));
+}
+
+describe('MemoryEventStore options', () => {
+  it.each<[string, unknown, string, RegExp]>([
+    ['maxEventsPerStream 0', { maxEventsPerStream: 0 }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: MemoryEventStore option 'maxEventsPerStream' must be a positive integer, got 0$/],
+    ['maxEventsPerStream 1.5', { maxEventsPerStream: 1.5 }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: .*'maxEventsPerStream' must be a positive integer/],
+    ["maxEventsPerStream '10'", { maxEventsPerStream: '10' }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: .*'maxEventsPerStream' must be a positive integer, got "10"$/],
+    ['maxStreamsPerSession -1', { maxStreamsPerSession: -1 }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: MemoryEventStore option 'maxStreamsPerSession' must be a positive integer, got -1$/],
+    ['maxStreamsPerSession Infinity', { maxStreamsPerSession: Infinity }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: .*'maxStreamsPerSession' must be a positive integer/],
+    ['a misspelt key', { maxEvents: 10 }, 'ERR_MCP_UNKNOWN_OPTION', /^mcpRouter: unknown MemoryEventStore option 'maxEvents'$/],
+    ['null options', null, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: MemoryEventStore options must be an object$/],
+  ])('rejects %s', (_label, options, code, message) => {
+    const err = configError(() => new MemoryEventStore(options as MemoryEventStoreOptions));
+    expect(err.code).toBe(code);
+    expect(err.message).toMatch(message);
+  });
+
+  it('defaults to 1000 events per stream and 100 streams per session', async () => {
+    const store = new MemoryEventStore();
+    const ids = await appendNotes(store, 's', 'A', 1001);
+    expect(await store.replayAfter('s', ids[0]!)).toMatchObject({ streamId: 'A' }); // event 2 is still held
+    await store.append('s', 'A', note(1002));
+    expect(await store.replayAfter('s', ids[0]!)).toBeUndefined(); // event 2 is gone
+    for (let i = 1; i < 100; i++) await store.append('s', `S${i}`, null);
+    expect(await store.replayAfter('s', ids[1000]!)).toBeDefined();
+    await store.append('s', 'S100', null);
+    expect(await store.replayAfter('s', ids[1000]!)).toBeUndefined();
+  });
+});
+
+describe('MemoryEventStore ids', () => {
+  it('numbers events <streamId>.<seq> from 1, separately per stream', async () => {
+    const store = new MemoryEventStore();
+    expect(await store.append('s', 'QUJD', note(1))).toBe('QUJD.1');
+    expect(await store.append('s', 'QUJD', note(2))).toBe('QUJD.2');
+    expect(await store.append('s', 'x-y_Z', null)).toBe('x-y_Z.1');
+    expect(await store.append('s', 'QUJD', note(3))).toBe('QUJD.3');
+    expect(await store.append('other', 'QUJD', note(1))).toBe('QUJD.1');
+  });
+
+  it.each(['', 'a.b', 'a b', 'a/b', 'a+b', 'a=', 'ä'])('rejects the non-base64url stream id %j', async (streamId) => {
+    const err = await rejection(new MemoryEventStore().append('s', streamId, null));
+    expect(err).toBeInstanceOf(TypeError);
+    expect((err as Error).message).toMatch(/^MemoryEventStore: stream id must be base64url/);
+  });
+});
+
+describe('MemoryEventStore replayAfter', () => {
+  it('returns the stream and the events after the given one, and none after the last', async () => {
+    const store = new MemoryEventStore();
+    const ids = await appendNotes(store, 's', 'A', 4);
+    await appendNotes(store, 's', 'B', 2);
+    expect(await store.replayAfter('s', ids[1]!)).toEqual({
+      streamId: 'A',
+      events: [
+        { id: 'A.3', message: note(3) },
+        { id: 'A.4', message: note(4) },
+      ],
+    });
+    expect(await store.replayAfter('s', ids[3]!)).toEqual({ streamId: 'A', events: [] });
+    expect(await replayed(store, 's', 'B.1')).toEqual([2]);
+  });
+
+  it('stores priming events as message: null and replays them', async () => {
+    const store = new MemoryEventStore();
+    const priming = await store.append('s', 'A', null);
+    await store.append('s', 'A', note(1));
+    await store.append('s', 'A', null);
+    expect(priming).toBe('A.1');
+    expect(await store.replayAfter('s', priming)).toEqual({
+      streamId: 'A',
+      events: [
+        { id: 'A.2', message: note(1) },
+        { id: 'A.3', message: null },
+      ],
+    });
+  });
+
+  it.each(['', 'A', 'A.', '.1', 'A.0', 'A.01', 'A.-1', 'A.1.5', 'A.x', 'A.1 ', 'A..1', 'A.99999999999999999999'])(
+    'answers undefined for the malformed id %j',
+    async (lastEventId) => {
+      const store = new MemoryEventStore();
+      await appendNotes(store, 's', 'A', 3);
+      expect(await store.replayAfter('s', lastEventId)).toBeUndefined();
+    },
+  );
+
+  it('answers undefined for an unknown stream, an id never issued, and an unknown session', async () => {
+    const store = new MemoryEventStore();
+    await appendNotes(store, 's', 'A', 3);
+    expect(await store.replayAfter('s', 'B.1')).toBeUndefined();
+    expect(await store.replayAfter('s', 'A.4')).toBeUndefined();
+    expect(await store.replayAfter('nobody', 'A.1')).toBeUndefined();
+  });
+
+  it("never replays another session's stream, even one with the same stream id", async () => {
+    const store = new MemoryEventStore();
+    const [theirs] = await appendNotes(store, 'them', 'T', 3);
+    expect(await store.replayAfter('me', theirs!)).toBeUndefined();
+    await appendNotes(store, 'me', 'T', 1);
+    expect(await replayed(store, 'me', 'T.1')).toEqual([]);
+    expect(await replayed(store, 'them', 'T.1')).toEqual([2, 3]);
+  });
+
+  it('copies messages in and out', async () => {
+    const store = new MemoryEventStore();
+    const message = note(1);
+    await store.append('s', 'A', null);
+    await store.append('s', 'A', message);
+    (message as { params: { progress: number } }).params.progress = 99;
+    const first = await store.replayAfter('s', 'A.1');
+    expect(first?.events[0]?.message).toEqual(note(1));
+    (first!.events[0]!.message as { params: { progress: number } }).params.progress = 42;
+    expect(await replayed(store, 's', 'A.1')).toEqual([1]);
+  });
+});
+
+describe('MemoryEventStore bounded buffers', () => {
+  it('replays from an id whose successor is still held, and refuses one whose successors were dropped', async () => {
+    const store = new MemoryEventStore({ maxEventsPerStream: 3 });
+    await appendNotes(store, 's', 'A', 5); // holds A.3, A.4, A.5
+    expect(await store.replayAfter('s', 'A.1')).toBeUndefined(); // A.2 is gone: replaying would skip it
+    expect(await replayed(store, 's', 'A.2')).toEqual([3, 4, 5]); // nothing skipped
+    expect(await replayed(store, 's', 'A.3')).toEqual([4, 5]);
+    expect(await replayed(store, 's', 'A.5')).toEqual([]);
+  });
+
+  it('forgets the least recently written stream when a session opens one too many', async () => {
+    const store = new MemoryEventStore({ maxStreamsPerSession: 2 });
+    await appendNotes(store, 's', 'A', 1);
+    await appendNotes(store, 's', 'B', 1);
+    await appendNotes(store, 's', 'A', 1); // A written last: B is now the oldest
+    await appendNotes(store, 's', 'C', 1);
+    expect(await store.replayAfter('s', 'B.1')).toBeUndefined();
+    expect(await replayed(store, 's', 'A.1')).toEqual([1]);
+    expect(await replayed(store, 's', 'C.1')).toEqual([]);
+    await appendNotes(store, 's', 'D', 1);
+    expect(await store.replayAfter('s', 'A.1')).toBeUndefined();
+  });
+
+  it("counts streams per session: one session's streams never push out another's", async () => {
+    const store = new MemoryEventStore({ maxStreamsPerSession: 1 });
+    await appendNotes(store, 'one', 'A', 1);
+    await appendNotes(store, 'two', 'B', 1);
+    await appendNotes(store, 'two', 'C', 1);
+    expect(await replayed(store, 'one', 'A.1')).toEqual([]);
+    expect(await store.replayAfter('two', 'B.1')).toBeUndefined();
+  });
+
+  it('numbers a forgotten stream afresh if its id is written again (callers use fresh random stream ids)', async () => {
+    const store = new MemoryEventStore({ maxStreamsPerSession: 1 });
+    await appendNotes(store, 's', 'A', 3);
+    await appendNotes(store, 's', 'B', 1);
+    expect(await store.append('s', 'A', null)).toBe('A.1');
+    expect(await store.replayAfter('s', 'A.3')).toBeUndefined();
+  });
+});
+
+describe('MemoryEventStore deleteSession', () => {
+  it("forgets every stream of the session and nothing of the others'", async () => {
+    const store = new MemoryEventStore();
+    await appendNotes(store, 'gone', 'A', 2);
+    await appendNotes(store, 'gone', 'B', 2);
+    await appendNotes(store, 'kept', 'A', 2);
+    expect(store.sessionCount).toBe(2);
+    await store.deleteSession('gone');
+    await store.deleteSession('never-existed');
+    expect(await store.replayAfter('gone', 'A.1')).toBeUndefined();
+    expect(await store.replayAfter('gone', 'B.1')).toBeUndefined();
+    expect(await replayed(store, 'kept', 'A.1')).toEqual([2]);
+    expect(store.sessionCount).toBe(1);
+  });
+});

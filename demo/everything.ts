@@ -1,0 +1,383 @@
+// The "everything" fixture the official MCP conformance suite (@modelcontextprotocol/conformance) drives:
+// exactly the tools, resources and prompts its server scenarios call, built only with the public API.
+// Run it with `PORT=3001 tsx demo/everything.ts`, or through `npm run test:conformance`.
+
+import { setTimeout as sleep } from 'node:timers/promises';
+import express from 'express';
+import { audioContent, embeddedResource, imageContent, mcpRouter, textContent, type RequestContext } from '../lib';
+
+/** MCP logging levels (RFC 5424 severities), lowest first. */
+type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+
+/**
+ * The streaming half of the handler context (progress, logging, server→client requests, stream control).
+ * It is being added to `RequestContext`; until it lands, handlers reach it through {@link streaming}.
+ */
+interface StreamingContext {
+  /** Sends notifications/progress if the request carried a progressToken (no-op otherwise). */
+  progress(progress: number, total?: number, message?: string): Promise<void>;
+  /** Sends notifications/message at `level`. */
+  log(level: LogLevel, data: unknown, logger?: string): Promise<void>;
+  /** Sends sampling/createMessage to the client and resolves with its result. */
+  sample(params: { messages: { role: string; content: unknown }[]; maxTokens: number; [k: string]: unknown }): Promise<Record<string, unknown>>;
+  /** Sends elicitation/create to the client and resolves with its result. */
+  elicit(params: { message: string; requestedSchema: Record<string, unknown>; [k: string]: unknown }): Promise<Record<string, unknown>>;
+  /** Closes this request's SSE connection without ending the stream; the client resumes with GET + Last-Event-ID. */
+  closeStream(): void;
+}
+
+/** The context with its streaming methods typed (they exist at runtime once streaming lands). */
+function streaming(ctx: RequestContext): RequestContext & StreamingContext {
+  return ctx as RequestContext & StreamingContext;
+}
+
+/** A 1×1 red PNG. */
+const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGP4z8DwHwAFAAH/iZk9HQAAAABJRU5ErkJggg==';
+
+/** A minimal WAV file: RIFF header, PCM 8 kHz mono 16-bit, one silent sample. */
+function minimalWav(): Buffer {
+  const data = Buffer.alloc(2);
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0, 'ascii');
+  header.writeUInt32LE(36 + data.length, 4);
+  header.write('WAVE', 8, 'ascii');
+  header.write('fmt ', 12, 'ascii');
+  header.writeUInt32LE(16, 16); // fmt chunk size
+  header.writeUInt16LE(1, 20); // PCM
+  header.writeUInt16LE(1, 22); // channels
+  header.writeUInt32LE(8000, 24); // sample rate
+  header.writeUInt32LE(8000 * 2, 28); // byte rate
+  header.writeUInt16LE(2, 32); // block align
+  header.writeUInt16LE(16, 34); // bits per sample
+  header.write('data', 36, 'ascii');
+  header.writeUInt32LE(data.length, 40);
+  return Buffer.concat([header, data]);
+}
+const WAV = minimalWav();
+
+/** SEP-1613: listed verbatim by tools/list ($schema, $defs, $ref and additionalProperties preserved). */
+const JSON_SCHEMA_2020_12 = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  type: 'object',
+  $defs: {
+    address: { type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } },
+  },
+  properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' } },
+  additionalProperties: false,
+} as const;
+
+/** SEP-1034: a default for every primitive type. */
+const DEFAULTS_SCHEMA = {
+  type: 'object',
+  properties: {
+    name: { type: 'string', description: 'User name', default: 'John Doe' },
+    age: { type: 'integer', description: 'User age', default: 30 },
+    score: { type: 'number', description: 'User score', default: 95.5 },
+    status: { type: 'string', description: 'User status', enum: ['active', 'inactive', 'pending'], default: 'active' },
+    verified: { type: 'boolean', description: 'Verification status', default: true },
+  },
+  required: [],
+};
+
+/** SEP-1330: the five enum shapes (untitled/titled single, legacy enumNames, untitled/titled multi). */
+const ENUMS_SCHEMA = {
+  type: 'object',
+  properties: {
+    untitledSingle: { type: 'string', description: 'Pick one', enum: ['option1', 'option2', 'option3'] },
+    titledSingle: {
+      type: 'string',
+      description: 'Pick one (titled)',
+      oneOf: [
+        { const: 'value1', title: 'First option' },
+        { const: 'value2', title: 'Second option' },
+        { const: 'value3', title: 'Third option' },
+      ],
+    },
+    legacyEnum: { type: 'string', description: 'Pick one (legacy)', enum: ['opt1', 'opt2', 'opt3'], enumNames: ['Option one', 'Option two', 'Option three'] },
+    untitledMulti: { type: 'array', description: 'Pick several', minItems: 1, maxItems: 3, items: { type: 'string', enum: ['option1', 'option2', 'option3'] } },
+    titledMulti: {
+      type: 'array',
+      description: 'Pick several (titled)',
+      minItems: 1,
+      maxItems: 3,
+      items: {
+        anyOf: [
+          { const: 'value1', title: 'First choice' },
+          { const: 'value2', title: 'Second choice' },
+          { const: 'value3', title: 'Third choice' },
+        ],
+      },
+    },
+  },
+  required: [],
+};
+
+/** What the client answered to an elicitation, as text. */
+function describeElicitation(result: Record<string, unknown>): string {
+  return `Elicitation completed: action=${String(result.action)}, content=${JSON.stringify(result.content ?? {})}`;
+}
+
+/** Builds the fixture app (MCP at /mcp); exported so tests can start it on a free port. */
+export function createEverythingApp(): express.Express {
+  const mcp = mcpRouter({
+    name: 'express-mcp-router-everything',
+    version: '0.1.0',
+    title: 'Conformance fixture',
+    description: 'Everything the MCP conformance suite exercises, served by express-mcp-router',
+  });
+
+  // ----- tools -----
+
+  mcp.tool({
+    name: 'test_simple_text',
+    description: 'Returns one text block',
+    handler: () => 'This is a simple text response for testing.',
+  });
+
+  mcp.tool({
+    name: 'test_image_content',
+    description: 'Returns one image block (a 1x1 PNG)',
+    handler: () => imageContent(PNG_BASE64, 'image/png'),
+  });
+
+  mcp.tool({
+    name: 'test_audio_content',
+    description: 'Returns one audio block (a minimal WAV file)',
+    handler: () => audioContent(WAV, 'audio/wav'),
+  });
+
+  mcp.tool({
+    name: 'test_embedded_resource',
+    description: 'Returns one embedded text resource',
+    handler: () => embeddedResource({ uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' }),
+  });
+
+  mcp.tool({
+    name: 'test_multiple_content_types',
+    description: 'Returns text, image and embedded resource blocks together',
+    handler: () => ({
+      content: [
+        textContent('Multiple content types test:'),
+        imageContent(PNG_BASE64, 'image/png'),
+        embeddedResource({ uri: 'test://mixed-content-resource', mimeType: 'application/json', text: JSON.stringify({ test: 'data', value: 123 }) }),
+      ],
+    }),
+  });
+
+  mcp.tool({
+    name: 'test_tool_with_logging',
+    description: 'Emits three info log messages, 50 ms apart, while it runs',
+    handler: async (_args, ctx) => {
+      const live = streaming(ctx);
+      await live.log('info', 'Tool execution started', 'everything');
+      await sleep(50, undefined, { signal: ctx.signal });
+      await live.log('info', 'Tool processing data', 'everything');
+      await sleep(50, undefined, { signal: ctx.signal });
+      await live.log('info', 'Tool execution completed', 'everything');
+      return 'Tool with logging executed successfully';
+    },
+  });
+
+  mcp.tool({
+    name: 'test_tool_with_progress',
+    description: 'Reports progress 0, 50 and 100 of 100 while it runs',
+    handler: async (_args, ctx) => {
+      const live = streaming(ctx);
+      for (const step of [0, 50, 100]) {
+        if (step > 0) await sleep(50, undefined, { signal: ctx.signal });
+        await live.progress(step, 100, `Completed step ${step} of 100`);
+      }
+      return `Progress reported for token ${JSON.stringify(ctx.meta?.progressToken ?? null)}`;
+    },
+  });
+
+  mcp.tool({
+    name: 'test_error_handling',
+    description: 'Always fails: the error becomes an isError result',
+    handler: () => {
+      throw new Error('This tool intentionally returns an error for testing');
+    },
+  });
+
+  mcp.tool({
+    name: 'test_sampling',
+    description: 'Asks the client to sample an LLM completion for the prompt (sampling/createMessage)',
+    inputSchema: {
+      type: 'object',
+      properties: { prompt: { type: 'string', description: 'The prompt to send to the LLM' } },
+      required: ['prompt'],
+    },
+    handler: async ({ prompt }, ctx) => {
+      const result = await streaming(ctx).sample({ messages: [{ role: 'user', content: { type: 'text', text: prompt } }], maxTokens: 100 });
+      const content = result.content as { type?: unknown; text?: unknown } | undefined;
+      return `LLM response: ${typeof content?.text === 'string' ? content.text : JSON.stringify(result)}`;
+    },
+  });
+
+  mcp.tool({
+    name: 'test_elicitation',
+    description: 'Asks the user for a username and an email (elicitation/create)',
+    inputSchema: {
+      type: 'object',
+      properties: { message: { type: 'string', description: 'The message to show the user' } },
+      required: ['message'],
+    },
+    handler: async ({ message }, ctx) => {
+      const result = await streaming(ctx).elicit({
+        message,
+        requestedSchema: {
+          type: 'object',
+          properties: {
+            username: { type: 'string', description: 'Your username' },
+            email: { type: 'string', format: 'email', description: 'Your email address' },
+          },
+          required: ['username', 'email'],
+        },
+      });
+      return describeElicitation(result);
+    },
+  });
+
+  mcp.tool({
+    name: 'test_elicitation_sep1034_defaults',
+    description: 'Elicits a form whose fields all have defaults (SEP-1034)',
+    handler: async (_args, ctx) =>
+      describeElicitation(await streaming(ctx).elicit({ message: 'Please review and update the form fields with defaults', requestedSchema: DEFAULTS_SCHEMA })),
+  });
+
+  mcp.tool({
+    name: 'test_elicitation_sep1330_enums',
+    description: 'Elicits a form with every enum variant (SEP-1330)',
+    handler: async (_args, ctx) =>
+      describeElicitation(await streaming(ctx).elicit({ message: 'Please select options from the enum fields', requestedSchema: ENUMS_SCHEMA })),
+  });
+
+  mcp.tool({
+    name: 'json_schema_2020_12_tool',
+    description: 'Takes arguments described with JSON Schema 2020-12 features ($schema, $defs, $ref) (SEP-1613)',
+    inputSchema: JSON_SCHEMA_2020_12,
+    handler: (args) => `JSON Schema 2020-12 tool called with: ${JSON.stringify(args)}`,
+  });
+
+  mcp.tool({
+    name: 'test_reconnection',
+    description: 'Closes its SSE stream mid-call; the result arrives after the client reconnects (SEP-1699)',
+    handler: async (_args, ctx) => {
+      streaming(ctx).closeStream();
+      await sleep(100, undefined, { signal: ctx.signal });
+      return 'Reconnection test completed successfully. If you received this, the client properly reconnected after stream closure.';
+    },
+  });
+
+  // ----- resources -----
+
+  mcp.resource({
+    uri: 'test://static-text',
+    name: 'static-text',
+    title: 'Static text resource',
+    description: 'A fixed text resource',
+    mimeType: 'text/plain',
+    read: () => 'This is the content of the static text resource.',
+  });
+
+  mcp.resource({
+    uri: 'test://static-binary',
+    name: 'static-binary',
+    title: 'Static binary resource',
+    description: 'A fixed binary resource (a 1x1 PNG)',
+    mimeType: 'image/png',
+    read: () => Buffer.from(PNG_BASE64, 'base64'),
+  });
+
+  mcp.resourceTemplate({
+    uriTemplate: 'test://template/{id}/data',
+    name: 'template',
+    title: 'Resource template',
+    description: 'Data for one id, substituted from the URI',
+    mimeType: 'application/json',
+    read: (_uri, { id }) => JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }),
+  });
+
+  mcp.resource({
+    uri: 'test://watched-resource',
+    name: 'watched-resource',
+    title: 'Watched resource',
+    description: 'A resource clients may subscribe to',
+    mimeType: 'text/plain',
+    read: () => 'Watched resource content',
+  });
+
+  mcp.resource({
+    uri: 'test://example-resource',
+    name: 'example-resource',
+    title: 'Example resource',
+    description: 'The resource test_prompt_with_embedded_resource embeds',
+    mimeType: 'text/plain',
+    read: () => 'Example resource content.',
+  });
+
+  // ----- prompts -----
+
+  mcp.prompt({
+    name: 'test_simple_prompt',
+    title: 'Simple prompt',
+    description: 'A prompt without arguments',
+    get: () => 'This is a simple prompt for testing.',
+  });
+
+  mcp.prompt({
+    name: 'test_prompt_with_arguments',
+    title: 'Prompt with arguments',
+    description: 'A prompt with two required arguments',
+    arguments: [
+      {
+        name: 'arg1',
+        description: 'First test argument',
+        required: true,
+        complete: (prefix) => ['testValue1', 'testValue2', 'test', 'other'].filter((value) => value.startsWith(prefix)),
+      },
+      { name: 'arg2', description: 'Second test argument', required: true },
+    ],
+    get: ({ arg1, arg2 }) => `Prompt with arguments: arg1='${arg1}', arg2='${arg2}'`,
+  });
+
+  mcp.prompt({
+    name: 'test_prompt_with_embedded_resource',
+    title: 'Prompt with embedded resource',
+    description: 'A prompt that embeds the resource named by resourceUri',
+    arguments: [{ name: 'resourceUri', description: 'URI of the resource to embed', required: true }],
+    get: ({ resourceUri }) => [
+      { role: 'user', content: embeddedResource({ uri: resourceUri ?? 'test://example-resource', mimeType: 'text/plain', text: 'Embedded resource content for testing.' }) },
+      { role: 'user', content: 'Please process the embedded resource above.' },
+    ],
+  });
+
+  mcp.prompt({
+    name: 'test_prompt_with_image',
+    title: 'Prompt with image',
+    description: 'A prompt that includes an image',
+    get: () => [
+      { role: 'user', content: imageContent(PNG_BASE64, 'image/png') },
+      { role: 'user', content: 'Please analyze the image above.' },
+    ],
+  });
+
+  const app = express();
+  app.use('/mcp', mcp);
+  return app;
+}
+
+if (require.main === module) {
+  const port = Number(process.env.PORT ?? 3001);
+  const host = '127.0.0.1';
+  const fail = (err: Error): never => {
+    console.error(`everything: cannot listen on ${host}:${port}: ${err.message}`);
+    process.exit(1);
+  };
+  // Express 5 also calls the listen callback with the error (e.g. EADDRINUSE); Express 4 only emits it.
+  const server = createEverythingApp().listen(port, host, (err?: Error) => {
+    if (err) fail(err);
+    else console.log(`MCP conformance fixture at http://${host}:${port}/mcp`);
+  });
+  server.on('error', fail);
+}

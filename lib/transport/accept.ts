@@ -1,0 +1,37 @@
+// Accept negotiation: which reply (JSON, SSE, or JSON upgraded to SSE on demand) a POST gets, leniently.
+
+/** How the router replies to requests: `auto` answers JSON unless the handler emits something while it runs. */
+export type ResponseMode = 'auto' | 'sse' | 'json';
+
+interface Accepts {
+  readonly json: boolean;
+  readonly sse: boolean;
+}
+
+/** Which of the two MCP types an Accept header allows (`*\/*`, `application/*`, `text/*` count; q=0 does not). */
+export function parseAccept(header: string | undefined): Accepts {
+  if (header === undefined || header.trim() === '') return { json: true, sse: true };
+  let json = false;
+  let sse = false;
+  for (const part of header.split(',')) {
+    const [range = '', ...params] = part.trim().toLowerCase().split(';');
+    if (params.some((param) => /^\s*q\s*=\s*0(\.0*)?\s*$/.test(param))) continue;
+    const type = range.trim();
+    if (type === '*/*') json = sse = true;
+    else if (type === 'application/json' || type === 'application/*') json = true;
+    else if (type === 'text/event-stream' || type === 'text/*') sse = true;
+  }
+  return { json, sse };
+}
+
+/**
+ * The reply a POST of requests gets. A client that accepts only one of the two types gets that type
+ * whatever the mode (real clients send odd Accept headers); undefined when it accepts neither (406).
+ */
+export function negotiateReply(header: string | undefined, mode: ResponseMode): ResponseMode | undefined {
+  const accepts = parseAccept(header);
+  if (accepts.json && accepts.sse) return mode;
+  if (accepts.sse) return 'sse';
+  if (accepts.json) return 'json';
+  return undefined;
+}

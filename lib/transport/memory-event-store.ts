@@ -1,0 +1,125 @@
+// MemoryEventStore: the default EventStore, keeping a bounded buffer of recent SSE events per stream in this process.
+
+import { McpConfigError } from '../errors';
+import type { JsonRpcMessage } from '../jsonrpc/types';
+import type { EventStore, StoredEvent } from './stores';
+
+/** How many events of one stream are kept for replay: 1000. */
+export const DEFAULT_MAX_EVENTS_PER_STREAM = 1000;
+/** How many streams of one session are kept for replay: 100. */
+export const DEFAULT_MAX_STREAMS_PER_SESSION = 100;
+
+/** Options of {@link MemoryEventStore}. */
+export interface MemoryEventStoreOptions {
+  /** The most recent events kept per stream; older ones can no longer be replayed. Defaults to `1000`. */
+  maxEventsPerStream?: number;
+  /** The most streams kept per session; a new one forgets the least recently written. Defaults to `100`. */
+  maxStreamsPerSession?: number;
+}
+
+interface Stream {
+  /** The sequence number the next event gets; the first is 1. */
+  nextSeq: number;
+  /** The most recent events, oldest first; the first has sequence number `nextSeq - events.length`. */
+  readonly events: StoredEvent[];
+}
+
+const KNOWN_OPTIONS: { [K in keyof Required<MemoryEventStoreOptions>]: true } = { maxEventsPerStream: true, maxStreamsPerSession: true };
+/** Stream ids are base64url (no '.'), so the '.' of an event id separates the stream from the sequence number. */
+const STREAM_ID = /^[A-Za-z0-9_-]+$/;
+const EVENT_ID = /^([A-Za-z0-9_-]+)\.([1-9][0-9]{0,15})$/;
+
+function positiveInteger(option: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new McpConfigError('ERR_MCP_INVALID_OPTION', `MemoryEventStore option '${option}' must be a positive integer, got ${JSON.stringify(value) ?? typeof value}`);
+  }
+  return value;
+}
+
+/**
+ * Keeps the recent events of every SSE stream of every session, so a client can resume a stream with
+ * `Last-Event-ID` (MCP transports › Resumability). Event ids are `<streamId>.<seq>`, `seq` counting from 1 per
+ * stream, so an id is unique within the session and names its stream (MCP 2025-11-25: SHOULD encode the stream).
+ * Buffers are bounded: when events a resume would need were dropped, `replayAfter` answers undefined rather
+ * than replay with a gap. Messages are copied in and out, as a store that serialises them would.
+ *
+ * @example
+ * ```ts
+ * const events = new MemoryEventStore({ maxEventsPerStream: 200 });
+ * const id = await events.append(sessionId, 'c3RyZWFt', message); // 'c3RyZWFt.1'
+ * const replay = await events.replayAfter(sessionId, id); // { streamId: 'c3RyZWFt', events: [] }
+ * ```
+ */
+export class MemoryEventStore implements EventStore {
+  readonly #maxEvents: number;
+  readonly #maxStreams: number;
+  /** Session id → stream id → stream. Insertion order of a session's streams is the order they were last written. */
+  readonly #sessions = new Map<string, Map<string, Stream>>();
+
+  /** @throws {McpConfigError} `ERR_MCP_UNKNOWN_OPTION` or `ERR_MCP_INVALID_OPTION` for a bad option */
+  constructor(options: MemoryEventStoreOptions = {}) {
+    if (typeof options !== 'object' || options === null) {
+      throw new McpConfigError('ERR_MCP_INVALID_OPTION', 'MemoryEventStore options must be an object');
+    }
+    for (const key of Object.keys(options)) {
+      if (!Object.hasOwn(KNOWN_OPTIONS, key)) throw new McpConfigError('ERR_MCP_UNKNOWN_OPTION', `unknown MemoryEventStore option '${key}'`);
+    }
+    const { maxEventsPerStream = DEFAULT_MAX_EVENTS_PER_STREAM, maxStreamsPerSession = DEFAULT_MAX_STREAMS_PER_SESSION } = options;
+    this.#maxEvents = positiveInteger('maxEventsPerStream', maxEventsPerStream);
+    this.#maxStreams = positiveInteger('maxStreamsPerSession', maxStreamsPerSession);
+  }
+
+  /** How many sessions have at least one stream recorded. */
+  get sessionCount(): number {
+    return this.#sessions.size;
+  }
+
+  /**
+   * @param streamId - base64url (no '.'), chosen by the caller
+   * @param message - the event's message, or null for a priming event
+   * @returns the event id, `<streamId>.<seq>`
+   */
+  async append(sessionId: string, streamId: string, message: JsonRpcMessage | null): Promise<string> {
+    if (!STREAM_ID.test(streamId)) throw new TypeError(`MemoryEventStore: stream id must be base64url, got ${JSON.stringify(streamId)}`);
+    let streams = this.#sessions.get(sessionId);
+    if (streams === undefined) {
+      streams = new Map();
+      this.#sessions.set(sessionId, streams);
+    }
+    let stream = streams.get(streamId);
+    if (stream === undefined) {
+      while (streams.size >= this.#maxStreams) streams.delete(streams.keys().next().value as string);
+      stream = { nextSeq: 1, events: [] };
+    }
+    // Re-insert so the first key stays the least recently written stream, the one to forget.
+    streams.delete(streamId);
+    streams.set(streamId, stream);
+    const id = `${streamId}.${stream.nextSeq++}`;
+    stream.events.push({ id, message: message === null ? null : structuredClone(message) });
+    if (stream.events.length > this.#maxEvents) stream.events.shift();
+    return id;
+  }
+
+  /**
+   * The events of `lastEventId`'s stream after it: an empty list when it was the last one. Undefined when the id
+   * is malformed, belongs to another session or a forgotten stream, was never issued, or when some event after it
+   * has already left the bounded buffer (replaying would skip it).
+   */
+  async replayAfter(sessionId: string, lastEventId: string): Promise<{ streamId: string; events: StoredEvent[] } | undefined> {
+    const match = EVENT_ID.exec(lastEventId);
+    if (match === null) return undefined;
+    const [, streamId = '', seqText = ''] = match;
+    const seq = Number(seqText);
+    const stream = this.#sessions.get(sessionId)?.get(streamId);
+    if (stream === undefined || seq >= stream.nextSeq) return undefined;
+    const firstHeld = stream.nextSeq - stream.events.length;
+    // The event right after `seq` must still be held; the one at `seq` itself may already be gone.
+    if (seq + 1 < firstHeld) return undefined;
+    const events = stream.events.slice(seq + 1 - firstHeld).map((event) => ({ id: event.id, message: structuredClone(event.message) }));
+    return { streamId, events };
+  }
+
+  async deleteSession(sessionId: string): Promise<void> {
+    this.#sessions.delete(sessionId);
+  }
+}

@@ -1,0 +1,132 @@
+// PostReply: the reply to one POST — plain JSON, or an SSE stream opened when something must reach the client first.
+
+import type { ServerResponse } from 'node:http';
+import type { JsonRpcId, JsonRpcMessage, JsonRpcResponse } from '../jsonrpc/types';
+import type { McpLogger } from '../logger';
+import { requestKey, type ClientChannel } from '../protocol/context';
+import type { DispatchOutcome } from '../protocol/dispatcher';
+import { isAtLeast, type ProtocolVersion } from '../protocol/versions';
+import type { ResponseMode } from './accept';
+import { OutboundStream } from './outbound-stream';
+import { sendAccepted, sendJson, sendJsonText, serializeResponses } from './reply';
+import type { LiveSession, SessionManager } from './sessions';
+import { SseConnection, type SseOptions } from './sse';
+
+/** The session a POST belongs to, if the router keeps sessions. */
+export interface ReplySession {
+  readonly manager: SessionManager;
+  readonly live: LiveSession;
+  readonly protocolVersion: ProtocolVersion;
+}
+
+/** Settings shared by every reply of a router. */
+export interface ReplySettings {
+  readonly sse: SseOptions;
+  readonly logger: McpLogger;
+}
+
+/** The bus topic on which the answer to a server→client request travels back. */
+function answerTopic(sessionId: string, id: JsonRpcId): string {
+  return `mcp:answer:${sessionId}:${requestKey(id)}`;
+}
+
+/**
+ * Replies to one POST and is the {@link ClientChannel} of the requests in it: messages they emit open an
+ * SSE stream (unless the reply must be JSON), and the response goes last on it (MCP transports: POST).
+ */
+export class PostReply implements ClientChannel {
+  private stream: OutboundStream | undefined;
+  private finished = false;
+
+  /**
+   * @param mode - the negotiated reply: `json`, `sse`, or `auto` (JSON until something must be streamed)
+   * @param headers - extra headers of the reply (`Mcp-Session-Id` after initialize)
+   * @param controller - aborted when the caller hangs up and nothing can resume the reply
+   */
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly mode: ResponseMode,
+    private readonly session: ReplySession | undefined,
+    private readonly settings: ReplySettings,
+    private readonly headers: Record<string, string>,
+    private readonly controller: AbortController,
+  ) {
+    res.once('close', () => {
+      // MCP transports: a disconnect is not a cancellation while the stream can be resumed.
+      if (!this.finished && !(this.stream !== undefined && this.resumable)) controller.abort(new Error('the client disconnected'));
+    });
+  }
+
+  /** Server→client requests need a stream to go out on and a session to route the answer back. */
+  get canStream(): boolean {
+    return this.mode !== 'json' && this.session !== undefined;
+  }
+
+  private get resumable(): boolean {
+    return this.session?.manager.settings.events !== undefined;
+  }
+
+  async send(message: JsonRpcMessage): Promise<void> {
+    // A JSON reply has no room for messages before the response: they are dropped.
+    if (this.mode === 'json' || this.finished) return;
+    await this.openStream().send(message);
+  }
+
+  nextRequestId(): JsonRpcId {
+    return this.session ? this.session.live.nextRequestId++ : 0;
+  }
+
+  async awaitAnswer(id: JsonRpcId): Promise<{ answer: Promise<JsonRpcResponse>; stop(): void }> {
+    const session = this.session;
+    if (session === undefined) return { answer: new Promise<JsonRpcResponse>(() => undefined), stop: () => undefined };
+    let resolve: (response: JsonRpcResponse) => void = () => undefined;
+    const answer = new Promise<JsonRpcResponse>((done) => (resolve = done));
+    const unsubscribe = await session.manager.settings.bus.subscribe(answerTopic(session.live.id, id), (message) => resolve(message as JsonRpcResponse));
+    return { answer, stop: () => void unsubscribe() };
+  }
+
+  async deliver(response: JsonRpcResponse): Promise<void> {
+    if (this.session === undefined || response.id === null) return;
+    await this.session.manager.settings.bus.publish(answerTopic(this.session.live.id, response.id), response);
+  }
+
+  closeStream(): void {
+    if (!this.resumable || this.mode === 'json' || this.finished) return;
+    // The stream opens first (if it had not), so the client holds an event id to resume from.
+    void this.openStream().detach();
+  }
+
+  /** Writes the outcome: on the stream if one is open (or SSE is forced), else as JSON or 202/400. */
+  async finish(outcome: DispatchOutcome): Promise<void> {
+    this.finished = true;
+    if (this.stream === undefined && this.mode === 'sse' && outcome.kind === 'answered') this.openStream();
+    const stream = this.stream;
+    if (stream !== undefined) {
+      if (outcome.kind === 'answered') {
+        for (const response of Array.isArray(outcome.body) ? outcome.body : [outcome.body]) await stream.send(response);
+      }
+      await stream.end();
+      this.session?.live.streams.delete(stream.id);
+      return;
+    }
+    if (this.res.writableEnded || this.res.destroyed) return;
+    if (outcome.kind === 'accepted') sendAccepted(this.res);
+    else if (outcome.kind === 'rejected') sendJson(this.res, 400, outcome.error, this.headers);
+    else sendJsonText(this.res, 200, serializeResponses(outcome.body, this.settings.logger), this.headers);
+  }
+
+  private openStream(): OutboundStream {
+    if (this.stream !== undefined) return this.stream;
+    const session = this.session;
+    const stream = session ? session.manager.newStream(session.live.id) : new OutboundStream(undefined, this.settings.logger);
+    const touch = session ? () => session.manager.touch(session.live.id) : undefined;
+    stream.attach(new SseConnection(this.res, this.settings.sse, this.headers, touch, () => undefined));
+    if (session) {
+      session.live.streams.set(stream.id, stream);
+      // MCP 2025-11-25: a priming event (id, empty data) first, so the client can resume even before any message.
+      if (this.resumable && isAtLeast(session.protocolVersion, '2025-11-25')) void stream.prime(this.settings.sse.retryMs);
+    }
+    this.stream = stream;
+    return stream;
+  }
+}

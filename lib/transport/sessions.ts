@@ -1,0 +1,129 @@
+// SessionManager: sessions in their store, plus what only this process holds of them (streams, requests in flight).
+
+import { randomUUID } from 'node:crypto';
+import type { JsonRpcMessage } from '../jsonrpc/types';
+import type { McpLogger } from '../logger';
+import type { PeerState } from '../protocol/context';
+import { OutboundStream } from './outbound-stream';
+import type { EventStore, MessageBus, SessionCloseReason, SessionRecord, SessionStore } from './stores';
+
+/** Called when sessions begin and end (for metrics, audit, cleanup of your own per-session data). */
+export interface SessionHooks {
+  /** A client initialized a session. */
+  onSessionCreated?(session: Readonly<SessionRecord>): void;
+  /** A session ended: deleted by the client, expired, evicted, or closed with the router. */
+  onSessionClosed?(sessionId: string, reason: SessionCloseReason): void;
+}
+
+/** What this process holds of a session: never stored, since it cannot be serialised. */
+export interface LiveSession {
+  readonly id: string;
+  /** The standalone GET stream, once the client opened it (it survives reconnections). */
+  standalone: OutboundStream | undefined;
+  /** POST streams still running, by stream id, so a client can resume them. */
+  readonly streams: Map<string, OutboundStream>;
+  /** Requests in flight, for `notifications/cancelled`. */
+  readonly inflight: Map<string, AbortController>;
+  /** A copy of the session's subscriptions, for `notifications/resources/updated`. */
+  subscriptions: readonly string[];
+  /** The next id of a server→client request. */
+  nextRequestId: number;
+}
+
+/** Everything sessions need, resolved once by the router. */
+export interface SessionSettings extends SessionHooks {
+  readonly store: SessionStore;
+  readonly events: EventStore | undefined;
+  readonly bus: MessageBus;
+  readonly logger: McpLogger;
+}
+
+/** Keeps the sessions of one router. */
+export class SessionManager {
+  private readonly live = new Map<string, LiveSession>();
+
+  constructor(readonly settings: SessionSettings) {
+    settings.store.onDrop((id, reason) => void this.closeLive(id, reason));
+  }
+
+  /** A new session id: a random UUID, visible ASCII only (MCP transports: Session Management). */
+  newId(): string {
+    return randomUUID();
+  }
+
+  /** Stores a session that `initialize` just created. */
+  async create(id: string, peer: PeerState): Promise<{ record: SessionRecord; live: LiveSession }> {
+    const record: SessionRecord = { id, ...peer, createdAt: Date.now() };
+    await this.settings.store.set(record);
+    const live = this.liveOf(record);
+    this.settings.onSessionCreated?.(record);
+    return { record, live };
+  }
+
+  /** The session with this id, or undefined when it is unknown, expired or deleted. */
+  async load(id: string): Promise<{ record: SessionRecord; live: LiveSession } | undefined> {
+    const record = await this.settings.store.get(id);
+    if (record === undefined) {
+      void this.closeLive(id, 'expired');
+      return undefined;
+    }
+    return { record, live: this.liveOf(record) };
+  }
+
+  /** Saves what a request changed (log level, subscriptions). */
+  async save(record: SessionRecord, live: LiveSession): Promise<void> {
+    live.subscriptions = record.subscriptions;
+    await this.settings.store.set(record);
+  }
+
+  /** Marks a session active (its stream is open). */
+  touch(id: string): void {
+    this.settings.store.touch(id).catch((err: unknown) => this.settings.logger.warn(err, 'mcpRouter: session store touch failed'));
+  }
+
+  /** Ends a session at the client's request; resolves false when it did not exist. */
+  async delete(id: string): Promise<boolean> {
+    const existed = await this.settings.store.delete(id);
+    await this.closeLive(id, 'deleted');
+    return existed;
+  }
+
+  /** A stream for this session, recorded for resumption when an event store is configured. */
+  newStream(sessionId: string): OutboundStream {
+    const { events, logger } = this.settings;
+    return new OutboundStream(events ? { sessionId, events } : undefined, logger);
+  }
+
+  /** Sends a message on the standalone stream of every live session `select` picks. */
+  broadcast(message: JsonRpcMessage, select: (session: LiveSession) => boolean = () => true): void {
+    for (const session of this.live.values()) {
+      if (session.standalone !== undefined && select(session)) void session.standalone.send(message);
+    }
+  }
+
+  /** Ends every session this process holds (router shutdown). */
+  async close(): Promise<void> {
+    await Promise.all([...this.live.keys()].map((id) => this.closeLive(id, 'closed')));
+    await this.settings.store.close();
+  }
+
+  private liveOf(record: SessionRecord): LiveSession {
+    let live = this.live.get(record.id);
+    if (live === undefined) {
+      live = { id: record.id, standalone: undefined, streams: new Map(), inflight: new Map(), subscriptions: record.subscriptions, nextRequestId: 1 };
+      this.live.set(record.id, live);
+    }
+    return live;
+  }
+
+  /** Aborts the session's requests, ends its streams, forgets its events (no orphaned work, no leaked timers). */
+  private async closeLive(id: string, reason: SessionCloseReason): Promise<void> {
+    const live = this.live.get(id);
+    if (live === undefined) return;
+    this.live.delete(id);
+    for (const controller of live.inflight.values()) controller.abort(new Error(`session ${reason}`));
+    await Promise.all([live.standalone, ...live.streams.values()].map((stream) => stream?.end()));
+    await this.settings.events?.deleteSession(id);
+    this.settings.onSessionClosed?.(id, reason);
+  }
+}

@@ -1,0 +1,85 @@
+// SSE connection: headers, `id:`/`event:`/`data:` framing, priming, `retry:`, keep-alive comments, cleanup on close.
+
+import type { ServerResponse } from 'node:http';
+
+/** Settings of every SSE connection of a router. */
+export interface SseOptions {
+  /** Interval of `: keep-alive` comments, so proxies do not cut an idle stream; false for none. */
+  readonly keepAliveMs: number | false;
+  /** Reconnection delay advised to clients with `retry:` (MCP 2025-11-25 polling). */
+  readonly retryMs: number;
+}
+
+/**
+ * One open `text/event-stream` response. Every event is `event: message` with one `data:` line (clients
+ * such as the official SDK ignore other event names), and an `id:` when the stream is resumable.
+ */
+export class SseConnection {
+  private keepAlive: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  /**
+   * Writes the headers at once, so the client sees the stream open.
+   *
+   * @param onActivity - called on every keep-alive (an open stream keeps its session alive)
+   * @param onClose - called once, when the connection ends for any reason
+   */
+  constructor(
+    private readonly res: ServerResponse,
+    options: SseOptions,
+    headers: Record<string, string>,
+    onActivity: (() => void) | undefined,
+    private readonly onClose: () => void,
+  ) {
+    res.writeHead(200, {
+      ...headers,
+      'Content-Type': 'text/event-stream',
+      // no-transform: compression proxies must not buffer; X-Accel-Buffering: nginx must not either.
+      'Cache-Control': 'no-cache, no-transform',
+      'X-Accel-Buffering': 'no',
+      Connection: 'keep-alive',
+    });
+    res.flushHeaders();
+    res.once('close', () => this.cleanUp());
+    if (options.keepAliveMs !== false) {
+      this.keepAlive = setInterval(() => {
+        res.write(': keep-alive\n\n');
+        onActivity?.();
+      }, options.keepAliveMs);
+      this.keepAlive.unref();
+    }
+  }
+
+  /** True until the connection ends. */
+  get open(): boolean {
+    return !this.closed;
+  }
+
+  /**
+   * Writes one event. Null data is a priming event: an id and empty data (MCP 2025-11-25).
+   *
+   * @param data - one JSON-RPC message as JSON text (JSON text has no raw newlines, so one `data:` line)
+   * @param retryMs - adds `retry:` advice before the data
+   */
+  event(id: string | undefined, data: string | null, retryMs?: number): void {
+    if (this.closed) return;
+    let frame = id === undefined ? '' : `id: ${id}\n`;
+    if (retryMs !== undefined) frame += `retry: ${retryMs}\n`;
+    frame += data === null ? 'data: \n\n' : `event: message\ndata: ${data}\n\n`;
+    this.res.write(frame);
+  }
+
+  /** Ends the response. */
+  end(): void {
+    if (this.closed) return;
+    this.res.end();
+    this.cleanUp();
+  }
+
+  private cleanUp(): void {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.keepAlive);
+    this.onClose();
+  }
+}

@@ -1,0 +1,76 @@
+// The storage interfaces behind sessions: SessionStore, EventStore and MessageBus (async, serialisable, pluggable).
+
+import type { JsonRpcMessage } from '../jsonrpc/types';
+import type { ProtocolVersion } from '../registry/context';
+
+/** What is kept of one MCP session between requests: plain JSON, so a store may keep it anywhere. */
+export interface SessionRecord {
+  /** The `Mcp-Session-Id`: cryptographically random, visible ASCII. */
+  readonly id: string;
+  /** The revision negotiated by `initialize`. */
+  protocolVersion: ProtocolVersion;
+  /** `capabilities` the client declared in `initialize` (sampling, elicitation, roots, …). */
+  clientCapabilities: Record<string, unknown>;
+  /** `clientInfo` the client sent in `initialize`. */
+  clientInfo: Record<string, unknown> | undefined;
+  /** The level set by `logging/setLevel`; undefined until the client sets one. */
+  logLevel: string | undefined;
+  /** URIs the client subscribed to with `resources/subscribe`. */
+  subscriptions: string[];
+  /** When the session was created (ms since the epoch). */
+  readonly createdAt: number;
+}
+
+/** Why a session ended. */
+export type SessionCloseReason = 'deleted' | 'expired' | 'evicted' | 'closed';
+
+/**
+ * Keeps sessions. The default, {@link MemorySessionStore}, keeps them in this process with an idle TTL and a
+ * maximum count; a shared store (Redis, a database) lets several instances serve one session.
+ */
+export interface SessionStore {
+  /** Saves a new or changed session. */
+  set(record: SessionRecord): Promise<void>;
+  /** The session, or undefined when it is unknown, expired or deleted. Counts as activity (the idle TTL restarts). */
+  get(id: string): Promise<SessionRecord | undefined>;
+  /** Marks the session active without reading it (an open stream keeps its session alive). */
+  touch(id: string): Promise<void>;
+  /** Removes the session; resolves true when it existed. */
+  delete(id: string): Promise<boolean>;
+  /** Calls `listener` for every session the store drops by itself (idle TTL, eviction), so its streams can be closed. */
+  onDrop(listener: (id: string, reason: 'expired' | 'evicted') => void): void;
+  /** Stops timers and forgets everything (router shutdown, tests). */
+  close(): Promise<void>;
+}
+
+/** One recorded SSE event: a message, or null for a priming event (an id with empty data). */
+export interface StoredEvent {
+  readonly id: string;
+  readonly message: JsonRpcMessage | null;
+}
+
+/**
+ * Records the events of every SSE stream of a session, so a client that lost its connection can resume
+ * with `Last-Event-ID` (MCP transports › Resumability). Event ids are unique within the session and name
+ * their stream.
+ */
+export interface EventStore {
+  /** Records one event on a stream and returns its id. */
+  append(sessionId: string, streamId: string, message: JsonRpcMessage | null): Promise<string>;
+  /** The stream `lastEventId` belongs to and its events after that one; undefined when the id is unknown to this session. */
+  replayAfter(sessionId: string, lastEventId: string): Promise<{ streamId: string; events: StoredEvent[] } | undefined>;
+  /** Forgets every stream of a session. */
+  deleteSession(sessionId: string): Promise<void>;
+}
+
+/**
+ * Carries messages between the code that produces them and the process holding the connection that
+ * delivers them: a server→client message to the stream it belongs on, and a client's answer back to the
+ * handler waiting for it. In one process the default, {@link MemoryMessageBus}, is a map of listeners.
+ */
+export interface MessageBus {
+  /** Delivers `message` to the listeners of `topic`; resolves once handed over (nobody listening is not an error). */
+  publish(topic: string, message: JsonRpcMessage): Promise<void>;
+  /** Listens on `topic` until the returned function is called. */
+  subscribe(topic: string, listener: (message: JsonRpcMessage) => void): Promise<() => Promise<void>>;
+}
