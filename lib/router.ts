@@ -13,6 +13,7 @@ import type { ResourceDefinition, ResourceTemplateDefinition } from './registry/
 import type { JsonSchema, ToolDefinition } from './registry/tools';
 import type { InferSchema, InferToolArgs } from './schema/infer';
 import { createSchemaValidator } from './schema/validator';
+import { createOriginHostGuard } from './security/origin-host';
 import { sendHttpError } from './transport/http-error';
 import { createDeleteHandler } from './transport/delete';
 import { createGetHandler } from './transport/get';
@@ -85,6 +86,7 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
   const postHandler = createPostHandler(dispatcher, { ...config, sse, sessions });
 
   const router = express.Router();
+  router.use(createOriginHostGuard());
   // Express 4 does not catch rejected promises: every async handler hands failures to the error handler below.
   const handle = (handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>): RequestHandler =>
     function mcpHandler(req, res, next) {
