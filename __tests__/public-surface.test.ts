@@ -7,10 +7,17 @@ describe('public surface', () => {
   it('exports exactly the documented values', () => {
     expect(Object.keys(lib).sort()).toEqual([
       'DEFAULT_BODY_LIMIT',
+      'DEFAULT_CLIENT_REQUEST_TIMEOUT_MS',
+      'DEFAULT_KEEP_ALIVE_MS',
       'DEFAULT_PAGE_SIZE',
+      'DEFAULT_RETRY_MS',
       'ErrorCode',
       'JsonRpcError',
+      'LOG_LEVELS',
       'McpConfigError',
+      'MemoryEventStore',
+      'MemoryMessageBus',
+      'MemorySessionStore',
       'SUPPORTED_PROTOCOL_VERSIONS',
       'audioContent',
       'embeddedResource',
@@ -25,7 +32,7 @@ describe('public surface', () => {
     expect(lib).not.toHaveProperty('default');
   });
 
-  it.each([['mcpRouter'], ['McpConfigError'], ['JsonRpcError'], ['audioContent'], ['embeddedResource'], ['imageContent'], ['resourceLink'], ['textContent']])(
+  it.each([['mcpRouter'], ['McpConfigError'], ['JsonRpcError'], ['MemorySessionStore'], ['MemoryEventStore'], ['MemoryMessageBus'], ['audioContent'], ['embeddedResource'], ['imageContent'], ['resourceLink'], ['textContent']])(
     '%s is a function',
     (name) => {
       expect(typeof lib[name]).toBe('function');

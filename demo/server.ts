@@ -117,10 +117,7 @@ if (require.main === module) {
     const url = `http://${host}:${port}/mcp`;
     console.log(`MCP demo store at ${url}
 
-Try it:
-  curl -s ${url} -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \\
-    -d '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":40}}}'
-
-Or inspect it: npx @modelcontextprotocol/inspector  (transport "Streamable HTTP", URL ${url})`);
+Connect a client to it, e.g. the MCP Inspector: npx @modelcontextprotocol/inspector
+(transport "Streamable HTTP", URL ${url}). README.md has a curl session.`);
   });
 }

@@ -2,7 +2,22 @@
 
 // The factory, its options and the router type it returns.
 export { mcpRouter, type McpRouter, type McpRouterApi } from './router';
-export { DEFAULT_BODY_LIMIT, DEFAULT_PAGE_SIZE, type McpRouterOptions } from './options';
+export {
+  DEFAULT_BODY_LIMIT,
+  DEFAULT_CLIENT_REQUEST_TIMEOUT_MS,
+  DEFAULT_KEEP_ALIVE_MS,
+  DEFAULT_PAGE_SIZE,
+  DEFAULT_RETRY_MS,
+  type McpRouterOptions,
+  type SessionOptions,
+} from './options';
+export type { ResponseMode } from './transport/accept';
+
+// Sessions: the storage interfaces and their in-memory defaults (swap in shared ones for several instances).
+export type { EventStore, MessageBus, SessionCloseReason, SessionRecord, SessionStore, StoredEvent } from './transport/stores';
+export { MemorySessionStore, type MemorySessionStoreOptions } from './transport/memory-session-store';
+export { MemoryEventStore, type MemoryEventStoreOptions } from './transport/memory-event-store';
+export { MemoryMessageBus, type MemoryMessageBusOptions } from './transport/memory-message-bus';
 export type { McpLogger } from './logger';
 
 // Errors: McpConfigError at boot; JsonRpcError for handlers that want a specific JSON-RPC error.
@@ -10,7 +25,15 @@ export { McpConfigError, type McpConfigErrorCode } from './errors';
 export { ErrorCode, JsonRpcError, type ErrorCodeValue, type JsonRpcErrorObject } from './jsonrpc/errors';
 
 // What handlers receive and what registrations look like.
-export { SUPPORTED_PROTOCOL_VERSIONS, type AuthInfo, type ProtocolVersion, type RequestContext } from './registry/context';
+export {
+  LOG_LEVELS,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type AuthInfo,
+  type ClientRequestOptions,
+  type LogLevel,
+  type ProtocolVersion,
+  type RequestContext,
+} from './registry/context';
 export type { Icon, McpRegistration } from './registry/definition';
 export type { CallToolResult, JsonSchema, ToolAnnotations, ToolDefinition } from './registry/tools';
 export type { ReadResourceResult, ResourceContentInput, ResourceDefinition, ResourceTemplateDefinition, ResourceValue } from './registry/resources';
