@@ -1,6 +1,6 @@
 // MemoryEventStore: event ids, replay after Last-Event-ID, bounded buffers, stream limits and session isolation.
 
-import type { JsonRpcMessage } from '../../lib/jsonrpc/types';
+import type { JsonRpcMessage, JsonRpcNotification } from '../../lib/jsonrpc/types';
 import { MemoryEventStore, type MemoryEventStoreOptions } from '../../lib/transport/memory-event-store';
 import { configError, rejection } from '../helpers/errors';
 
@@ -123,13 +123,13 @@ describe('MemoryEventStore replayAfter', () => {
 
   it('copies messages in and out', async () => {
     const store = new MemoryEventStore();
-    const message = note(1);
+    const params = { progress: 1 };
     await store.append('s', 'A', null);
-    await store.append('s', 'A', message);
-    (message as { params: { progress: number } }).params.progress = 99;
+    await store.append('s', 'A', { jsonrpc: '2.0', method: 'notifications/progress', params });
+    params.progress = 99;
     const first = await store.replayAfter('s', 'A.1');
     expect(first?.events[0]?.message).toEqual(note(1));
-    (first!.events[0]!.message as { params: { progress: number } }).params.progress = 42;
+    (first?.events[0]?.message as JsonRpcNotification).params!.progress = 42;
     expect(await replayed(store, 's', 'A.1')).toEqual([1]);
   });
 });

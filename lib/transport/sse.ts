@@ -40,6 +40,11 @@ export class SseConnection {
       Connection: 'keep-alive',
     });
     res.flushHeaders();
+    // A caller already gone will never emit 'close' again: start closed, so no keep-alive timer is left behind.
+    if (res.destroyed || res.writableEnded) {
+      this.cleanUp();
+      return;
+    }
     res.once('close', () => this.cleanUp());
     if (options.keepAliveMs !== false) {
       this.keepAlive = setInterval(() => {
