@@ -250,7 +250,7 @@ function resolveSessions(sessions: SessionOptions | false | undefined): Readonly
     throw invalid('sessions.eventStore', 'an EventStore or false', typeof eventStore);
   }
   if (bus !== undefined && !hasMethods(bus, 'publish', 'subscribe')) throw invalid('sessions.bus', 'a MessageBus', typeof bus);
-  if (onSessionCreated !== undefined && typeof onSessionCreated !== 'function') throw invalid('sessions.onSessionCreated', 'a function', typeof onSessionCreated);
-  if (onSessionClosed !== undefined && typeof onSessionClosed !== 'function') throw invalid('sessions.onSessionClosed', 'a function', typeof onSessionClosed);
+  if (onSessionCreated !== undefined && typeof onSessionCreated !== 'function') throw invalid('sessions.onSessionCreated', 'a function', onSessionCreated);
+  if (onSessionClosed !== undefined && typeof onSessionClosed !== 'function') throw invalid('sessions.onSessionClosed', 'a function', onSessionClosed);
   return Object.freeze({ ...sessions });
 }

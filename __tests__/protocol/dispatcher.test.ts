@@ -146,13 +146,13 @@ describe('initialize: capabilities derived from registrations', () => {
     expect(await capabilities(dispatcher)).toStrictEqual({ logging: {}, tools: {} });
 
     const resource = registry.addResource({ uri: 'docs://a', name: 'a', read: () => 'a' });
-    expect(await capabilities(dispatcher)).toStrictEqual({ logging: {}, tools: {}, resources: { subscribe: true } });
+    expect(await capabilities(dispatcher)).toStrictEqual({ logging: {}, tools: {}, resources: {} });
 
     const prompt = registry.addPrompt({ name: 'p', get: () => 'p' });
-    expect(await capabilities(dispatcher)).toStrictEqual({ logging: {}, tools: {}, resources: { subscribe: true }, prompts: {} });
+    expect(await capabilities(dispatcher)).toStrictEqual({ logging: {}, tools: {}, resources: {}, prompts: {} });
 
     const completing = registry.addPrompt({ name: 'q', arguments: [{ name: 'a', complete: () => [] }], get: () => 'q' });
-    const all = { logging: {}, tools: {}, resources: { subscribe: true }, prompts: {}, completions: {} };
+    const all = { logging: {}, tools: {}, resources: {}, prompts: {}, completions: {} };
     expect(await capabilities(dispatcher)).toStrictEqual(all);
 
     expect(tool.remove()).toBe(true);
@@ -165,11 +165,11 @@ describe('initialize: capabilities derived from registrations', () => {
   it('a resource template declares resources; one with a completer declares completions', async () => {
     const plain = setup();
     plain.registry.addTemplate({ uriTemplate: 'users://{id}', name: 'u', read: () => 'u' });
-    expect(await capabilities(plain.dispatcher)).toStrictEqual({ logging: {}, resources: { subscribe: true } });
+    expect(await capabilities(plain.dispatcher)).toStrictEqual({ logging: {}, resources: {} });
 
     const completing = setup();
     completing.registry.addTemplate({ uriTemplate: 'users://{id}', name: 'u', read: () => 'u', complete: { id: () => [] } });
-    expect(await capabilities(completing.dispatcher)).toStrictEqual({ logging: {}, resources: { subscribe: true }, completions: {} });
+    expect(await capabilities(completing.dispatcher)).toStrictEqual({ logging: {}, resources: {}, completions: {} });
   });
 
   it('a prompt without completers does not declare completions', async () => {
@@ -441,7 +441,7 @@ describe('the RequestContext a handler sees', () => {
     const outcome = dispatcher.receive({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'slow' } }, env('2025-11-25', true, { signal: transportGone.signal }));
     await running;
     transportGone.abort();
-    expect(await outcome).toEqual({ kind: 'accepted' });
+    expect(await outcome).toEqual({ kind: 'unanswered' });
   });
 
   it.each<[string, unknown]>([

@@ -29,6 +29,8 @@ import { LAST_VERSION_WITH_BATCHES } from './versions';
 export type DispatchOutcome =
   /** Only notifications or responses: nothing to answer (HTTP 202). */
   | { readonly kind: 'accepted' }
+  /** Requests, none of which is answered: cancelled, or their session ended (MCP cancellation: no response). */
+  | { readonly kind: 'unanswered' }
   /** The body as a whole is not acceptable (HTTP 400). */
   | { readonly kind: 'rejected'; readonly error: JsonRpcFailure }
   /** One response, or an array of them for a batch. */
@@ -140,7 +142,8 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
     }
     const answers = await Promise.all(parsed.map((item) => (item.ok ? handle(item.message, env) : item.error)));
     const body = answers.filter((response): response is JsonRpcResponse => response !== null);
-    return body.length === 0 ? { kind: 'accepted' } : { kind: 'answered', body };
+    if (body.length > 0) return { kind: 'answered', body };
+    return parsed.some((item) => item.ok && isRequest(item.message)) ? { kind: 'unanswered' } : { kind: 'accepted' };
   }
 
   return {
@@ -150,7 +153,8 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
       const parsed = parseMessage(body);
       if (!parsed.ok) return { kind: 'rejected', error: parsed.error };
       const response = await handle(parsed.message, env);
-      return response === null ? { kind: 'accepted' } : { kind: 'answered', body: response };
+      if (response !== null) return { kind: 'answered', body: response };
+      return isRequest(parsed.message) ? { kind: 'unanswered' } : { kind: 'accepted' };
     },
   };
 }

@@ -17,15 +17,15 @@ export interface ServerIdentity {
 /**
  * MCP lifecycle: one capability for every feature offered, in the form `version` defines.
  *
- * @param listChanged - whether list changes are announced (there is a GET stream to announce them on)
+ * @param listChanged - whether there is a GET stream to announce list changes and resource updates on
  */
 export function capabilitiesFor(registry: Registry, version: ProtocolVersion, listChanged: boolean): Record<string, unknown> {
   const offered = registry.features;
   const lists = listChanged ? { listChanged: true } : {};
   const capabilities: Record<string, unknown> = { logging: {} };
   if (offered.tools) capabilities.tools = lists;
-  // resources/subscribe is served, so `subscribe` is declared (the conformance suite subscribes).
-  if (offered.resources) capabilities.resources = { subscribe: true, ...lists };
+  // Updates to subscribed resources travel on the GET stream: with streams, `subscribe` is declared too.
+  if (offered.resources) capabilities.resources = listChanged ? { subscribe: true, ...lists } : {};
   if (offered.prompts) capabilities.prompts = lists;
   if (offered.completions && isAtLeast(version, '2025-03-26')) capabilities.completions = {};
   return capabilities;

@@ -6,14 +6,15 @@ import { sendHttpError } from '../transport/http-error';
 
 /** True for the names and addresses of this machine's loopback interface. */
 export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+  let host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  // IPv4-mapped IPv6: ::ffff:127.0.0.1, which URL parsing spells ::ffff:7f00:1.
+  if (host.startsWith('::ffff:')) host = host.slice(7);
+  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host) || /^7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(host);
 }
 
 /** True when the connection arrived on a loopback address (IPv4, IPv6, or IPv4-mapped IPv6). */
 function arrivedOnLoopback(req: IncomingMessage): boolean {
-  const local = req.socket.localAddress ?? '';
-  return isLoopbackHost(local.startsWith('::ffff:') ? local.slice(7) : local);
+  return isLoopbackHost(req.socket.localAddress ?? '');
 }
 
 /** The host name of a `Host` header (`example.com:8080` → `example.com`, `[::1]:3000` → `[::1]`). */

@@ -8,6 +8,8 @@ import type { DispatchOutcome } from '../protocol/dispatcher';
 import { isAtLeast, type ProtocolVersion } from '../protocol/versions';
 import type { ResponseMode } from './accept';
 import { OutboundStream } from './outbound-stream';
+import { ErrorCode } from '../jsonrpc/errors';
+import { sendHttpError } from './http-error';
 import { sendAccepted, sendJson, sendJsonText, serializeResponses } from './reply';
 import type { LiveSession, SessionManager } from './sessions';
 import { SseConnection, type SseOptions } from './sse';
@@ -91,7 +93,9 @@ export class PostReply implements ClientChannel {
   }
 
   closeStream(): void {
-    if (!this.resumable || this.mode === 'json' || this.finished) return;
+    // Only 2025-11-25 clients get a priming event to resume from; before it, a stream SHOULD NOT close early.
+    const primed = this.session !== undefined && isAtLeast(this.session.protocolVersion, '2025-11-25');
+    if (!this.resumable || !primed || this.mode === 'json' || this.finished) return;
     // The stream opens first (if it had not), so the client holds an event id to resume from.
     void this.openStream().detach();
   }
@@ -110,9 +114,28 @@ export class PostReply implements ClientChannel {
       return;
     }
     if (this.res.writableEnded || this.res.destroyed) return;
-    if (outcome.kind === 'accepted') sendAccepted(this.res);
+    if (outcome.kind === 'unanswered') this.finishUnanswered();
+    else if (outcome.kind === 'accepted') sendAccepted(this.res);
     else if (outcome.kind === 'rejected') sendJson(this.res, 400, outcome.error, this.headers);
     else sendJsonText(this.res, 200, serializeResponses(outcome.body, this.settings.logger), this.headers);
+  }
+
+  /**
+   * A POST of requests must get JSON or a stream, never 202 (MCP transports), even when no response may be
+   * sent: its session ended → 404; cancelled → a stream that ends without a result, or 204 for a JSON-only reply.
+   */
+  private finishUnanswered(): void {
+    const session = this.session;
+    if (session !== undefined && !session.manager.isOpen(session.live.id)) {
+      sendHttpError(this.res, 404, ErrorCode.ServerError, 'Session not found: it ended while the request ran; initialize a new session');
+    } else if (this.mode !== 'json') {
+      this.openStream();
+      void this.stream?.end();
+      if (this.stream) session?.live.streams.delete(this.stream.id);
+    } else {
+      this.res.writeHead(204);
+      this.res.end();
+    }
   }
 
   private openStream(): OutboundStream {

@@ -43,7 +43,12 @@ export class SessionManager {
   private readonly live = new Map<string, LiveSession>();
 
   constructor(readonly settings: SessionSettings) {
-    settings.store.onDrop((id, reason) => void this.closeLive(id, reason));
+    settings.store.onDrop((id, reason) => this.closeQuietly(id, reason));
+  }
+
+  /** True while this process holds the session (it has not ended here). */
+  isOpen(id: string): boolean {
+    return this.live.has(id);
   }
 
   /** A new session id: a random UUID, visible ASCII only (MCP transports: Session Management). */
@@ -56,7 +61,7 @@ export class SessionManager {
     const record: SessionRecord = { id, ...peer, createdAt: Date.now() };
     await this.settings.store.set(record);
     const live = this.liveOf(record);
-    this.settings.onSessionCreated?.(record);
+    this.callHook('onSessionCreated', () => this.settings.onSessionCreated?.(record));
     return { record, live };
   }
 
@@ -64,7 +69,7 @@ export class SessionManager {
   async load(id: string): Promise<{ record: SessionRecord; live: LiveSession } | undefined> {
     const record = await this.settings.store.get(id);
     if (record === undefined) {
-      void this.closeLive(id, 'expired');
+      this.closeQuietly(id, 'expired');
       return undefined;
     }
     return { record, live: this.liveOf(record) };
@@ -124,6 +129,20 @@ export class SessionManager {
     for (const controller of live.inflight.values()) controller.abort(new Error(`session ${reason}`));
     await Promise.all([live.standalone, ...live.streams.values()].map((stream) => stream?.end()));
     await this.settings.events?.deleteSession(id);
-    this.settings.onSessionClosed?.(id, reason);
+    this.callHook('onSessionClosed', () => this.settings.onSessionClosed?.(id, reason));
+  }
+
+  /** Closes a session from a callback that cannot wait for it; failures are logged, never thrown. */
+  private closeQuietly(id: string, reason: SessionCloseReason): void {
+    this.closeLive(id, reason).catch((err: unknown) => this.settings.logger.error(err, `mcpRouter: closing session ${id} failed`));
+  }
+
+  /** The user's hooks must not break a request, nor escape a timer and end the process. */
+  private callHook(name: string, call: () => void): void {
+    try {
+      call();
+    } catch (err) {
+      this.settings.logger.error(err, `mcpRouter: sessions.${name} threw`);
+    }
   }
 }
