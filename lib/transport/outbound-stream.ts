@@ -44,13 +44,18 @@ export class OutboundStream {
   send(message: JsonRpcMessage): Promise<void> {
     return this.enqueue(async () => {
       const data = 'method' in message ? JSON.stringify(message) : serializeResponses(message, this.logger);
-      this.connection?.event(await this.record(message), data);
+      // Recorded whether or not a connection is attached: a detached stream is what a client resumes.
+      const eventId = await this.record(message);
+      this.connection?.event(eventId, data);
     });
   }
 
   /** The priming event (an id and empty data, with `retry:`) that lets a 2025-11-25 client resume at once. */
   prime(retryMs: number): Promise<void> {
-    return this.enqueue(async () => this.connection?.event(await this.record(null), null, retryMs));
+    return this.enqueue(async () => {
+      const eventId = await this.record(null);
+      this.connection?.event(eventId, null, retryMs);
+    });
   }
 
   /** Writes to `connection` from now on (after what is queued). */
