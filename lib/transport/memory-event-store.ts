@@ -1,8 +1,8 @@
 // MemoryEventStore: the default EventStore, keeping a bounded buffer of recent SSE events per stream in this process.
 
-import { McpConfigError } from '../errors';
 import type { JsonRpcMessage } from '../jsonrpc/types';
 import type { EventStore, StoredEvent } from './stores';
+import { checkStoreOptions, positiveInteger } from './store-options';
 
 /** How many events of one stream are kept for replay: 1000. */
 export const DEFAULT_MAX_EVENTS_PER_STREAM = 1000;
@@ -29,12 +29,6 @@ const KNOWN_OPTIONS: { [K in keyof Required<MemoryEventStoreOptions>]: true } = 
 const STREAM_ID = /^[A-Za-z0-9_-]+$/;
 const EVENT_ID = /^([A-Za-z0-9_-]+)\.([1-9][0-9]{0,15})$/;
 
-function positiveInteger(option: string, value: number): number {
-  if (!Number.isSafeInteger(value) || value < 1) {
-    throw new McpConfigError('ERR_MCP_INVALID_OPTION', `MemoryEventStore option '${option}' must be a positive integer, got ${JSON.stringify(value) ?? typeof value}`);
-  }
-  return value;
-}
 
 /**
  * Keeps the recent events of every SSE stream of every session, so a client can resume a stream with
@@ -58,15 +52,10 @@ export class MemoryEventStore implements EventStore {
 
   /** @throws {McpConfigError} `ERR_MCP_UNKNOWN_OPTION` or `ERR_MCP_INVALID_OPTION` for a bad option */
   constructor(options: MemoryEventStoreOptions = {}) {
-    if (typeof options !== 'object' || options === null) {
-      throw new McpConfigError('ERR_MCP_INVALID_OPTION', 'MemoryEventStore options must be an object');
-    }
-    for (const key of Object.keys(options)) {
-      if (!Object.hasOwn(KNOWN_OPTIONS, key)) throw new McpConfigError('ERR_MCP_UNKNOWN_OPTION', `unknown MemoryEventStore option '${key}'`);
-    }
+    checkStoreOptions('MemoryEventStore', options, KNOWN_OPTIONS);
     const { maxEventsPerStream = DEFAULT_MAX_EVENTS_PER_STREAM, maxStreamsPerSession = DEFAULT_MAX_STREAMS_PER_SESSION } = options;
-    this.#maxEvents = positiveInteger('maxEventsPerStream', maxEventsPerStream);
-    this.#maxStreams = positiveInteger('maxStreamsPerSession', maxStreamsPerSession);
+    this.#maxEvents = positiveInteger('MemoryEventStore', 'maxEventsPerStream', maxEventsPerStream);
+    this.#maxStreams = positiveInteger('MemoryEventStore', 'maxStreamsPerSession', maxStreamsPerSession);
   }
 
   /** How many sessions have at least one stream recorded. */

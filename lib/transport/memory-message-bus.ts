@@ -3,6 +3,7 @@
 import { McpConfigError } from '../errors';
 import type { JsonRpcMessage } from '../jsonrpc/types';
 import type { MessageBus } from './stores';
+import { checkStoreOptions } from './store-options';
 
 /** Options of {@link MemoryMessageBus}. */
 export interface MemoryMessageBusOptions {
@@ -39,12 +40,7 @@ export class MemoryMessageBus implements MessageBus {
 
   /** @throws {McpConfigError} `ERR_MCP_UNKNOWN_OPTION` or `ERR_MCP_INVALID_OPTION` for a bad option */
   constructor(options: MemoryMessageBusOptions = {}) {
-    if (typeof options !== 'object' || options === null) {
-      throw new McpConfigError('ERR_MCP_INVALID_OPTION', 'MemoryMessageBus options must be an object');
-    }
-    for (const key of Object.keys(options)) {
-      if (!Object.hasOwn(KNOWN_OPTIONS, key)) throw new McpConfigError('ERR_MCP_UNKNOWN_OPTION', `unknown MemoryMessageBus option '${key}'`);
-    }
+    checkStoreOptions('MemoryMessageBus', options, KNOWN_OPTIONS);
     const { onListenerError = () => undefined } = options;
     if (typeof onListenerError !== 'function') {
       throw new McpConfigError('ERR_MCP_INVALID_OPTION', `MemoryMessageBus option 'onListenerError' must be a function, got ${typeof onListenerError}`);

@@ -2,6 +2,7 @@
 
 import { McpConfigError } from '../errors';
 import type { SessionRecord, SessionStore } from './stores';
+import { checkStoreOptions, positiveInteger } from './store-options';
 
 /** How long a session may stay idle before it expires: 30 minutes. */
 export const DEFAULT_SESSION_IDLE_TTL_MS = 30 * 60 * 1000;
@@ -30,12 +31,6 @@ interface Entry {
 
 const KNOWN_OPTIONS: { [K in keyof Required<MemorySessionStoreOptions>]: true } = { idleTtlMs: true, max: true, now: true };
 
-function positiveInteger(option: string, value: number): number {
-  if (!Number.isSafeInteger(value) || value < 1) {
-    throw new McpConfigError('ERR_MCP_INVALID_OPTION', `MemorySessionStore option '${option}' must be a positive integer, got ${JSON.stringify(value) ?? typeof value}`);
-  }
-  return value;
-}
 
 /**
  * Keeps sessions in this process. A session idle for longer than `idleTtlMs` is gone (`get` already returns
@@ -63,15 +58,10 @@ export class MemorySessionStore implements SessionStore {
 
   /** @throws {McpConfigError} `ERR_MCP_UNKNOWN_OPTION` or `ERR_MCP_INVALID_OPTION` for a bad option */
   constructor(options: MemorySessionStoreOptions = {}) {
-    if (typeof options !== 'object' || options === null) {
-      throw new McpConfigError('ERR_MCP_INVALID_OPTION', 'MemorySessionStore options must be an object');
-    }
-    for (const key of Object.keys(options)) {
-      if (!Object.hasOwn(KNOWN_OPTIONS, key)) throw new McpConfigError('ERR_MCP_UNKNOWN_OPTION', `unknown MemorySessionStore option '${key}'`);
-    }
+    checkStoreOptions('MemorySessionStore', options, KNOWN_OPTIONS);
     const { idleTtlMs = DEFAULT_SESSION_IDLE_TTL_MS, max = DEFAULT_MAX_SESSIONS, now = Date.now } = options;
-    this.#idleTtlMs = positiveInteger('idleTtlMs', idleTtlMs);
-    this.#max = positiveInteger('max', max);
+    this.#idleTtlMs = positiveInteger('MemorySessionStore', 'idleTtlMs', idleTtlMs);
+    this.#max = positiveInteger('MemorySessionStore', 'max', max);
     if (typeof now !== 'function') throw new McpConfigError('ERR_MCP_INVALID_OPTION', `MemorySessionStore option 'now' must be a function, got ${typeof now}`);
     this.#now = now;
   }
