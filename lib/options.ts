@@ -2,6 +2,7 @@
 
 import type Ajv2020 from 'ajv/dist/2020';
 import { McpConfigError } from './errors';
+import type { AuthOptions } from './auth/bearer';
 import type { McpLogger } from './logger';
 import { copyJson, type Icon } from './registry/definition';
 import type { ResponseMode } from './transport/accept';
@@ -73,6 +74,8 @@ export interface McpRouterOptions {
   retryMs?: number;
   /** How long `ctx.sample`, `ctx.elicit` and `ctx.listRoots` wait for the client. Defaults to `60_000`. */
   clientRequestTimeoutMs?: number;
+  /** Bearer authentication: `{ tokens }`, `{ verify }` or `{ fromRequest }`, plus scopes and RFC 9728 metadata. Defaults to none. */
+  auth?: AuthOptions;
 }
 
 /** The options after checking and defaulting: internal, frozen. */
@@ -89,6 +92,7 @@ export interface ResolvedConfig {
   readonly keepAliveMs: number | false;
   readonly retryMs: number;
   readonly clientRequestTimeoutMs: number;
+  readonly auth: Readonly<AuthOptions> | undefined;
 }
 
 type KeysEnum<T> = { [P in keyof Required<T>]: true };
@@ -110,6 +114,7 @@ const KNOWN_OPTIONS: KeysEnum<McpRouterOptions> = {
   keepAliveMs: true,
   retryMs: true,
   clientRequestTimeoutMs: true,
+  auth: true,
 };
 
 const KNOWN_SESSION_OPTIONS: KeysEnum<SessionOptions> = {
@@ -218,7 +223,38 @@ export function resolveOptions(options: McpRouterOptions): ResolvedConfig {
     keepAliveMs,
     retryMs,
     clientRequestTimeoutMs,
+    auth: resolveAuth(options.auth),
   });
+}
+
+const KNOWN_AUTH_OPTIONS: KeysEnum<AuthOptions> = {
+  tokens: true,
+  verify: true,
+  fromRequest: true,
+  requiredScopes: true,
+  resourceMetadata: true,
+  resourceMetadataUrl: true,
+};
+
+function resolveAuth(auth: AuthOptions | undefined): Readonly<AuthOptions> | undefined {
+  if (auth === undefined) return undefined;
+  if (typeof auth !== 'object' || auth === null) throw invalid('auth', '{ tokens }, { verify } or { fromRequest }', auth);
+  for (const key of Object.keys(auth)) {
+    if (!Object.hasOwn(KNOWN_AUTH_OPTIONS, key)) throw new McpConfigError('ERR_MCP_UNKNOWN_OPTION', `unknown option 'auth.${key}'`);
+  }
+  const { requiredScopes, resourceMetadata, resourceMetadataUrl } = auth;
+  if (requiredScopes !== undefined && (!Array.isArray(requiredScopes) || !requiredScopes.every((scope) => typeof scope === 'string' && scope !== ''))) {
+    throw invalid('auth.requiredScopes', 'an array of scope names', requiredScopes);
+  }
+  if (resourceMetadata !== undefined) {
+    const servers = resourceMetadata?.authorizationServers;
+    // MCP authorization (RFC 9728): the metadata must name at least one authorization server.
+    if (!Array.isArray(servers) || servers.length === 0 || !servers.every((server) => typeof server === 'string')) {
+      throw invalid('auth.resourceMetadata.authorizationServers', 'a non-empty array of URLs', servers);
+    }
+  }
+  if (resourceMetadataUrl !== undefined && typeof resourceMetadataUrl !== 'string') throw invalid('auth.resourceMetadataUrl', 'a URL', resourceMetadataUrl);
+  return Object.freeze({ ...auth });
 }
 
 function isPositiveInteger(value: unknown): value is number {

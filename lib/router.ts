@@ -2,10 +2,14 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type ErrorRequestHandler, type RequestHandler, type Router } from 'express';
+import { createAuthenticator, type AuthOptions } from './auth/bearer';
+import { sendAuthFailure } from './auth/challenge';
+import { createMetadataHandler } from './auth/metadata';
 import { ErrorCode } from './jsonrpc/errors';
 import type { McpLogger } from './logger';
 import { resolveOptions, type McpRouterOptions, type SessionOptions } from './options';
 import { createDispatcher } from './protocol/dispatcher';
+import type { AuthInfo } from './registry/context';
 import type { McpRegistration } from './registry/definition';
 import type { PromptDefinition } from './registry/prompts';
 import { Registry } from './registry/registry';
@@ -43,6 +47,11 @@ export interface McpRouterApi {
   resourceUpdated(uri: string): void;
   /** Ends every session: aborts requests in flight, closes streams, stops timers (graceful shutdown, tests). */
   close(): Promise<void>;
+  /**
+   * The RFC 9728 protected-resource metadata handler (unauthenticated, CORS-readable). Mount it at the app's root:
+   * `app.use('/.well-known/oauth-protected-resource', mcp.authMetadata)`.
+   */
+  authMetadata: RequestHandler;
 }
 
 /** An `express.Router` serving MCP at the path it is mounted on, plus {@link McpRouterApi}. */
@@ -83,10 +92,14 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
     clientRequestTimeoutMs: config.clientRequestTimeoutMs,
   });
   const sse = { keepAliveMs: config.keepAliveMs, retryMs: config.retryMs };
-  const postHandler = createPostHandler(dispatcher, { ...config, sse, sessions });
+  // Who authenticated each request: kept per router, read by the transport (handlers see it as ctx.auth).
+  const principals = new WeakMap<IncomingMessage, AuthInfo>();
+  const authOf = (req: IncomingMessage): AuthInfo | undefined => principals.get(req);
+  const postHandler = createPostHandler(dispatcher, { ...config, sse, sessions, authOf });
 
   const router = express.Router();
   router.use(createOriginHostGuard());
+  if (config.auth) router.use(createAuthMiddleware(config.auth, principals));
   // Express 4 does not catch rejected promises: every async handler hands failures to the error handler below.
   const handle = (handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>): RequestHandler =>
     function mcpHandler(req, res, next) {
@@ -95,10 +108,10 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
   router.post('/', handle(postHandler));
   const allowed = ['POST'];
   if (sessions) {
-    router.get('/', handle(createGetHandler(sessions, sse)));
+    router.get('/', handle(createGetHandler(sessions, sse, authOf)));
     allowed.push('GET');
     if (config.sessions?.allowDelete !== false) {
-      router.delete('/', handle(createDeleteHandler(sessions)));
+      router.delete('/', handle(createDeleteHandler(sessions, authOf)));
       allowed.push('DELETE');
     }
     // MCP: servers that declared listChanged SHOULD announce changes, on the standalone GET stream.
@@ -121,8 +134,22 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
       sessions?.broadcast({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri } }, (session) => session.subscriptions.includes(uri));
     },
     close: async () => sessions?.close(),
+    authMetadata: createMetadataHandler(config.auth?.resourceMetadata),
   };
   return Object.assign(router, api);
+}
+
+/** Authenticates every request before the transport sees it; failures are answered here (401/400/403). */
+function createAuthMiddleware(options: Readonly<AuthOptions>, principals: WeakMap<IncomingMessage, AuthInfo>): RequestHandler {
+  const authenticate = createAuthenticator(options);
+  const challenge = { metadataUrl: options.resourceMetadataUrl, scope: (options.requiredScopes ?? options.resourceMetadata?.scopesSupported ?? []).join(' ') };
+  return function mcpAuth(req, res, next) {
+    authenticate(req).then((outcome) => {
+      if (!outcome.ok) return sendAuthFailure(req, res, outcome.failure, challenge);
+      principals.set(req, outcome.auth);
+      next();
+    }, next);
+  };
 }
 
 function createSessionManager(options: Readonly<SessionOptions>, logger: McpLogger): SessionManager {

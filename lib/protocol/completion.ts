@@ -3,8 +3,9 @@
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isObject, type JsonRpcParams } from '../jsonrpc/types';
 import { toCompletionResult, type Completer } from '../registry/completion';
+import type { RequestContext } from '../registry/context';
 import type { Registry } from '../registry/registry';
-import { optionalObject, requireString, type MethodTable } from './methods';
+import { optionalObject, requireString, usable, type MethodTable } from './methods';
 
 function invalid(message: string): JsonRpcError {
   return new JsonRpcError(ErrorCode.InvalidParams, message);
@@ -15,17 +16,17 @@ function invalid(message: string): JsonRpcError {
  *
  * @throws {JsonRpcError} -32602 for an unknown prompt, template or argument (MCP completion › Error Handling)
  */
-function findCompleter(registry: Registry, ref: Record<string, unknown>, argument: string): Completer | undefined {
+async function findCompleter(registry: Registry, ref: Record<string, unknown>, argument: string, ctx: RequestContext): Promise<Completer | undefined> {
   if (ref.type === 'ref/prompt') {
     const name = requireString(ref, 'name');
-    const prompt = registry.prompts.get(name);
+    const prompt = await usable(registry.prompts.get(name), ctx);
     if (prompt === undefined) throw invalid(`Unknown prompt: ${name}`);
     if (!prompt.arguments.some((arg) => arg.name === argument)) throw invalid(`Prompt '${name}' has no argument '${argument}'`);
     return prompt.completers.get(argument);
   }
   if (ref.type === 'ref/resource') {
     const uri = requireString(ref, 'uri');
-    const template = registry.templates.get(uri);
+    const template = await usable(registry.templates.get(uri), ctx);
     if (template === undefined) throw invalid(`Unknown resource template: ${uri}`);
     if (!template.template.variableNames.includes(argument)) throw invalid(`Resource template '${uri}' has no variable '${argument}'`);
     return template.completers.get(argument);
@@ -52,7 +53,7 @@ export function completionMethods(registry: Registry): MethodTable {
         if (ref === undefined || argument === undefined) throw invalid(`Invalid params: 'ref' and 'argument' are required`);
         const name = requireString(argument, 'name');
         const value = typeof argument.value === 'string' ? argument.value : '';
-        const completer = findCompleter(registry, ref, name);
+        const completer = await findCompleter(registry, ref, name, ctx);
         if (completer === undefined) return { completion: { values: [] } };
         const output = await completer(value, { arguments: stringValues(optionalObject(params, 'context')) }, ctx);
         return { completion: toCompletionResult(output) };

@@ -2,6 +2,7 @@
 
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isObject, type JsonRpcParams } from '../jsonrpc/types';
+import { mayUse, type AccessRule } from '../registry/access';
 import type { Collection } from '../registry/collection';
 import type { RequestContext } from '../registry/context';
 import type { OfferedFeatures } from '../registry/registry';
@@ -44,19 +45,30 @@ export function optionalObject(params: JsonRpcParams, key: string): Record<strin
 }
 
 /**
- * One page of a paginated list (MCP pagination): `{ [key]: entries, nextCursor? }`.
+ * One page of a paginated list (MCP pagination): `{ [key]: entries, nextCursor? }`, without the items the
+ * caller may not use (they look exactly like items that do not exist).
  *
  * @param toEntry - turns an item into its wire entry for this request's revision
  */
-export function listPage<T>(
+export async function listPage<T extends { readonly access: AccessRule | undefined }>(
   collection: Collection<T>,
   params: JsonRpcParams,
   pageSize: number,
   key: string,
   toEntry: (item: T) => unknown,
-): Record<string, unknown> {
+  ctx: RequestContext,
+): Promise<Record<string, unknown>> {
   const page = collection.page(params.cursor, pageSize);
-  const result: Record<string, unknown> = { [key]: page.items.map(toEntry) };
+  const entries: unknown[] = [];
+  for (const item of page.items) {
+    if (item.access === undefined || (await mayUse(item.access, ctx))) entries.push(toEntry(item));
+  }
+  const result: Record<string, unknown> = { [key]: entries };
   if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
   return result;
+}
+
+/** The item if it exists and the caller may use it, else undefined (denied is indistinguishable from unknown). */
+export async function usable<T extends { readonly access: AccessRule | undefined }>(item: T | undefined, ctx: RequestContext): Promise<T | undefined> {
+  return item !== undefined && (item.access === undefined || (await mayUse(item.access, ctx))) ? item : undefined;
 }

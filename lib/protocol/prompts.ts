@@ -3,7 +3,7 @@
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { getPrompt } from '../registry/prompts';
 import type { Registry } from '../registry/registry';
-import { listPage, requireString, type MethodTable } from './methods';
+import { listPage, requireString, usable, type MethodTable } from './methods';
 import { PROMPT_FIELDS_SINCE, shapeContent, type createEntryShaper } from './shaping';
 
 /** The prompts methods of one router. */
@@ -11,13 +11,13 @@ export function promptMethods(registry: Registry, pageSize: number, shape: Retur
   return {
     'prompts/list': {
       feature: 'prompts',
-      run: (params, ctx) => listPage(registry.prompts, params, pageSize, 'prompts', (item) => shape(item.descriptor, PROMPT_FIELDS_SINCE, ctx.protocolVersion)),
+      run: (params, ctx) => listPage(registry.prompts, params, pageSize, 'prompts', (item) => shape(item.descriptor, PROMPT_FIELDS_SINCE, ctx.protocolVersion), ctx),
     },
     'prompts/get': {
       feature: 'prompts',
       run: async (params, ctx) => {
         const name = requireString(params, 'name');
-        const prompt = registry.prompts.get(name);
+        const prompt = await usable(registry.prompts.get(name), ctx);
         // MCP prompts › Error Handling: an unknown prompt is -32602.
         if (prompt === undefined) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`);
         const result = await getPrompt(prompt, params.arguments, ctx);

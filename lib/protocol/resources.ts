@@ -3,7 +3,7 @@
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import type { Registry } from '../registry/registry';
 import { readResource } from '../registry/resources';
-import { listPage, requireString, type MethodTable } from './methods';
+import { listPage, requireString, usable, type MethodTable } from './methods';
 import { RESOURCE_FIELDS_SINCE, type createEntryShaper } from './shaping';
 
 /** The resources methods of one router. */
@@ -12,20 +12,20 @@ export function resourceMethods(registry: Registry, pageSize: number, shape: Ret
     'resources/list': {
       feature: 'resources',
       run: (params, ctx) =>
-        listPage(registry.resources, params, pageSize, 'resources', (item) => shape(item.descriptor, RESOURCE_FIELDS_SINCE, ctx.protocolVersion)),
+        listPage(registry.resources, params, pageSize, 'resources', (item) => shape(item.descriptor, RESOURCE_FIELDS_SINCE, ctx.protocolVersion), ctx),
     },
     'resources/templates/list': {
       feature: 'resources',
       run: (params, ctx) =>
-        listPage(registry.templates, params, pageSize, 'resourceTemplates', (item) => shape(item.descriptor, RESOURCE_FIELDS_SINCE, ctx.protocolVersion)),
+        listPage(registry.templates, params, pageSize, 'resourceTemplates', (item) => shape(item.descriptor, RESOURCE_FIELDS_SINCE, ctx.protocolVersion), ctx),
     },
     'resources/read': {
       feature: 'resources',
       run: async (params, ctx) => {
         const uri = requireString(params, 'uri');
         const match = registry.findResource(uri);
-        // MCP resources › Error Handling: unknown resource → -32002 with the URI in data.
-        if (match === undefined) throw new JsonRpcError(ErrorCode.ResourceNotFound, 'Resource not found', { uri });
+        // MCP resources › Error Handling: unknown resource → -32002 with the URI in data (so is a denied one).
+        if (match === undefined || (await usable(match.resource, ctx)) === undefined) throw new JsonRpcError(ErrorCode.ResourceNotFound, 'Resource not found', { uri });
         return { ...(await readResource(match.resource, uri, match.variables, ctx)) };
       },
     },

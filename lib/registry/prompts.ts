@@ -4,6 +4,7 @@ import { McpConfigError } from '../errors';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isObject } from '../jsonrpc/types';
 import { isContentBlock, textContent, type ContentBlock } from './content';
+import { accessRuleOf, type AccessRule } from './access';
 import type { RequestContext } from './context';
 import { checkCompleter, type Completer } from './completion';
 import { checkDefinitionObject, checkHandler, checkName, copyDefined, type Icon } from './definition';
@@ -28,7 +29,7 @@ export interface PromptMessage {
 export type PromptValue = string | PromptMessage[] | { description?: string; messages: PromptMessage[] };
 
 /** A prompt as registered with `mcp.prompt()`. */
-export interface PromptDefinition<Args extends Record<string, string | undefined> = Record<string, string | undefined>> {
+export interface PromptDefinition<Args extends Record<string, string | undefined> = Record<string, string | undefined>> extends AccessRule {
   name: string;
   title?: string;
   description?: string;
@@ -53,6 +54,8 @@ export interface RegisteredPrompt {
   readonly arguments: readonly PromptArgument[];
   readonly completers: ReadonlyMap<string, Completer>;
   readonly get: (args: Record<string, string>, ctx: RequestContext) => PromptValue | Promise<PromptValue>;
+  /** Who may list and get it; undefined for everyone. */
+  readonly access: AccessRule | undefined;
 }
 
 /** @throws {McpConfigError} for a bad name, a missing `get`, or bad or duplicate arguments */
@@ -89,6 +92,7 @@ export function definePrompt(definition: PromptDefinition<never>): RegisteredPro
     arguments: args.map((arg) => ({ ...arg })),
     completers,
     get: definition.get.bind(definition) as RegisteredPrompt['get'],
+    access: accessRuleOf(definition, `prompt '${name}'`),
   });
 }
 

@@ -3,6 +3,7 @@
 import { McpConfigError } from '../errors';
 import { isObject } from '../jsonrpc/types';
 import { toBase64, type BinaryData, type ContentAnnotations, type ResourceContents } from './content';
+import { accessRuleOf, type AccessRule } from './access';
 import type { RequestContext } from './context';
 import { checkCompleter, type Completer } from './completion';
 import { checkDefinitionObject, checkHandler, checkName, copyDefined, type Icon } from './definition';
@@ -16,7 +17,7 @@ export type ResourceContentInput =
 /** What `read` may return: text, bytes (→ base64 blob), one content, several, or `{ contents }`. */
 export type ResourceValue = string | Uint8Array | ResourceContentInput | ResourceContentInput[] | { contents: ResourceContentInput[] };
 
-interface ResourceFields {
+interface ResourceFields extends AccessRule {
   name: string;
   title?: string;
   description?: string;
@@ -56,6 +57,8 @@ export interface RegisteredResource {
   readonly descriptor: Readonly<Record<string, unknown>>;
   readonly read: (uri: string, variables: Record<string, string>, ctx: RequestContext) => ResourceValue | Promise<ResourceValue>;
   readonly mimeType: string | undefined;
+  /** Who may list and read it; undefined for everyone. */
+  readonly access: AccessRule | undefined;
 }
 
 /** A resource template, parsed and checked. */
@@ -82,6 +85,7 @@ export function defineResource(definition: ResourceDefinition): RegisteredResour
     descriptor: copyDefined({ uri, ...listedFields(definition), size: definition.size }),
     read: (target: string, _variables: Record<string, string>, ctx: RequestContext) => read(target, ctx),
     mimeType: definition.mimeType,
+    access: accessRuleOf(definition, `resource '${uri}'`),
   });
 }
 
@@ -107,6 +111,7 @@ export function defineTemplate(definition: ResourceTemplateDefinition<never>): R
     descriptor: copyDefined({ uriTemplate: template.template, ...listedFields(definition) }),
     read: definition.read.bind(definition) as RegisteredTemplate['read'],
     mimeType: definition.mimeType,
+    access: accessRuleOf(definition, label),
   });
 }
 

@@ -5,6 +5,7 @@ import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isObject } from '../jsonrpc/types';
 import type { CompiledSchema, SchemaValidator } from '../schema/validator';
 import { isContentBlock, textContent, type ContentBlock } from './content';
+import { accessRuleOf, type AccessRule } from './access';
 import type { RequestContext } from './context';
 import { checkDefinitionObject, checkHandler, copyDefined, type Icon } from './definition';
 
@@ -29,7 +30,7 @@ export interface CallToolResult {
 }
 
 /** A tool as registered with `mcp.tool()`. */
-export interface ToolDefinition<Args = Record<string, unknown>> {
+export interface ToolDefinition<Args = Record<string, unknown>> extends AccessRule {
   /** 1–128 characters of `A-Z a-z 0-9 _ . -`, unique in the router (MCP 2025-11-25 tool names). */
   name: string;
   /** A human-readable name for UIs. */
@@ -60,6 +61,8 @@ export interface RegisteredTool {
   readonly validateInput: CompiledSchema;
   readonly validateOutput: CompiledSchema | undefined;
   readonly handler: (args: Record<string, unknown>, ctx: RequestContext) => unknown;
+  /** Who may list and call it; undefined for everyone. */
+  readonly access: AccessRule | undefined;
 }
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -100,6 +103,7 @@ export function defineTool(definition: ToolDefinition<never>, validator: SchemaV
     validateInput: validator.compile(descriptor.inputSchema as JsonSchema, `tool '${name}' inputSchema`),
     validateOutput: outputSchema && validator.compile(descriptor.outputSchema as JsonSchema, `tool '${name}' outputSchema`),
     handler: definition.handler.bind(definition) as RegisteredTool['handler'],
+    access: accessRuleOf(definition, `tool '${name}'`),
   });
 }
 

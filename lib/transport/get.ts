@@ -3,6 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from '../jsonrpc/errors';
 import { isAtLeast } from '../protocol/versions';
+import type { AuthInfo } from '../registry/context';
 import { parseAccept } from './accept';
 import { LAST_EVENT_ID_HEADER, SESSION_ID_HEADER } from './headers';
 import { sendHttpError } from './http-error';
@@ -14,10 +15,10 @@ import { SseConnection, type SseOptions } from './sse';
  *
  * @example
  * ```ts
- * router.get('/', createGetHandler(sessions, sseOptions));
+ * router.get('/', createGetHandler(sessions, sseOptions, authOf));
  * ```
  */
-export function createGetHandler(sessions: SessionManager, sse: SseOptions) {
+export function createGetHandler(sessions: SessionManager, sse: SseOptions, authOf: (req: IncomingMessage) => AuthInfo | undefined) {
   return async function mcpGetHandler(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // MCP transports: the client MUST accept text/event-stream on GET.
     if (!parseAccept(req.headers.accept).sse) {
@@ -29,7 +30,7 @@ export function createGetHandler(sessions: SessionManager, sse: SseOptions) {
       sendHttpError(res, 400, ErrorCode.ServerError, 'Bad Request: Mcp-Session-Id header is required (initialize first)');
       return;
     }
-    const session = await sessions.load(id);
+    const session = await sessions.load(id, authOf(req)?.subject);
     if (session === undefined) {
       sendHttpError(res, 404, ErrorCode.ServerError, 'Session not found: it expired or was deleted; initialize a new session');
       return;

@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from '../jsonrpc/errors';
 import { isObject } from '../jsonrpc/types';
 import type { McpLogger } from '../logger';
+import type { AuthInfo } from '../registry/context';
 import type { DispatchEnvironment, PeerState } from '../protocol/context';
 import type { Dispatcher } from '../protocol/dispatcher';
 import {
@@ -30,6 +31,8 @@ export interface PostHandlerConfig {
   readonly sse: SseOptions;
   /** Undefined in stateless mode. */
   readonly sessions: SessionManager | undefined;
+  /** The authenticated caller of a request, when the router authenticates. */
+  readonly authOf: (req: IncomingMessage) => AuthInfo | undefined;
 }
 
 /** A session as a request sees it: loaded (or about to be created by initialize). */
@@ -68,7 +71,7 @@ export function createPostHandler(dispatcher: Dispatcher, config: PostHandlerCon
   async function sessionOf(req: IncomingMessage, res: ServerResponse, manager: SessionManager, initialize: boolean): Promise<RequestSession | undefined> {
     const header = req.headers[SESSION_ID_HEADER];
     const id = typeof header === 'string' ? header : undefined;
-    const loaded = id === undefined ? undefined : await manager.load(id);
+    const loaded = id === undefined ? undefined : await manager.load(id, config.authOf(req)?.subject);
     if (initialize) {
       // The SDK's rule (spec-checklist S9): a session is initialized once.
       if (loaded) sendHttpError(res, 400, ErrorCode.InvalidRequest, 'Invalid Request: this session is already initialized; initialize without Mcp-Session-Id to start a new one');
@@ -118,6 +121,7 @@ export function createPostHandler(dispatcher: Dispatcher, config: PostHandlerCon
     // With a session, its negotiated revision rules; the header only has to be a supported one.
     const peer = session?.record ?? freshPeer(headerVersion ?? ASSUMED_PROTOCOL_VERSION);
     const before = { logLevel: peer.logLevel, subscriptions: peer.subscriptions };
+    const auth = config.authOf(req);
     const controller = new AbortController();
     const headers: Record<string, string> = session && initialize ? { 'Mcp-Session-Id': session.id } : {};
     const reply = new PostReply(res, mode, session?.reply, config, headers, controller);
@@ -127,7 +131,7 @@ export function createPostHandler(dispatcher: Dispatcher, config: PostHandlerCon
       batchesAllowed: session?.record ? !isAtLeast(peer.protocolVersion, '2025-06-18') : headerVersion === undefined || !isAtLeast(headerVersion, '2025-06-18'),
       signal: controller.signal,
       sessionId: session?.id,
-      auth: undefined,
+      auth,
       peer,
       channel: reply,
       inflight: session?.reply?.live.inflight,
@@ -136,7 +140,7 @@ export function createPostHandler(dispatcher: Dispatcher, config: PostHandlerCon
 
     if (sessions !== undefined && session !== undefined) {
       if (initialize && outcome.kind === 'answered' && !('error' in outcome.body)) {
-        await sessions.create(session.id, peer);
+        await sessions.create(session.id, peer, auth?.subject);
       } else if (session.record && session.reply && (peer.logLevel !== before.logLevel || peer.subscriptions !== before.subscriptions)) {
         await sessions.save(session.record, session.reply.live);
       }

@@ -57,21 +57,25 @@ export class SessionManager {
   }
 
   /** Stores a session that `initialize` just created. */
-  async create(id: string, peer: PeerState): Promise<{ record: SessionRecord; live: LiveSession }> {
-    const record: SessionRecord = { id, ...peer, createdAt: Date.now() };
+  async create(id: string, peer: PeerState, principal: string | undefined): Promise<{ record: SessionRecord; live: LiveSession }> {
+    const record: SessionRecord = { id, ...peer, createdAt: Date.now(), ...(principal === undefined ? {} : { principal }) };
     await this.settings.store.set(record);
     const live = this.liveOf(record);
     this.callHook('onSessionCreated', () => this.settings.onSessionCreated?.(record));
     return { record, live };
   }
 
-  /** The session with this id, or undefined when it is unknown, expired or deleted. */
-  async load(id: string): Promise<{ record: SessionRecord; live: LiveSession } | undefined> {
+  /**
+   * The session with this id, or undefined when it is unknown, expired, deleted, or another principal's: a
+   * stolen session id is worth nothing (MCP security best practices: sessions are bound to their user).
+   */
+  async load(id: string, principal: string | undefined): Promise<{ record: SessionRecord; live: LiveSession } | undefined> {
     const record = await this.settings.store.get(id);
     if (record === undefined) {
       this.closeQuietly(id, 'expired');
       return undefined;
     }
+    if (record.principal !== principal) return undefined;
     return { record, live: this.liveOf(record) };
   }
 
@@ -86,8 +90,9 @@ export class SessionManager {
     this.settings.store.touch(id).catch((err: unknown) => this.settings.logger.warn(err, 'mcpRouter: session store touch failed'));
   }
 
-  /** Ends a session at the client's request; resolves false when it did not exist. */
-  async delete(id: string): Promise<boolean> {
+  /** Ends a session at its principal's request; resolves false when it did not exist (for that principal). */
+  async delete(id: string, principal: string | undefined): Promise<boolean> {
+    if ((await this.load(id, principal)) === undefined) return false;
     const existed = await this.settings.store.delete(id);
     await this.closeLive(id, 'deleted');
     return existed;

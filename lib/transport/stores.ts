@@ -19,6 +19,8 @@ export interface SessionRecord {
   subscriptions: string[];
   /** When the session was created (ms since the epoch). */
   readonly createdAt: number;
+  /** The authenticated subject that created it: only that principal may use it (MCP security: bind sessions to users). */
+  readonly principal?: string;
 }
 
 /** Why a session ended. */

@@ -1,0 +1,117 @@
+// Bearer authentication: static tokens (constant-time), a verify callback, or the host app's own req.auth; RFC 6750 challenges.
+
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { McpConfigError } from '../errors';
+import type { AuthInfo } from '../registry/context';
+
+/** A static token, with the principal and scopes it stands for. */
+export interface StaticToken {
+  token: string;
+  /** Defaults to `token-<index>`: never the token itself, which must not appear in logs. */
+  subject?: string;
+  scopes?: string[];
+}
+
+/** RFC 9728 protected-resource metadata (served by `mcp.authMetadata`, named in every 401 challenge). */
+export interface ResourceMetadataOptions {
+  /** This server's canonical URI; defaults to the URL the client used to reach the MCP endpoint. */
+  resource?: string;
+  /** The authorization servers that issue tokens for this resource (required by MCP). */
+  authorizationServers: string[];
+  scopesSupported?: string[];
+  resourceName?: string;
+  resourceDocumentation?: string;
+}
+
+/** The `auth` option: one of `tokens`, `verify` or `fromRequest`. */
+export interface AuthOptions {
+  /** Static bearer tokens, compared in constant time. */
+  tokens?: ReadonlyArray<string | StaticToken>;
+  /** Checks a token (JWT, introspection, …): the principal, or null to refuse it. */
+  verify?: (token: string, req: IncomingMessage) => AuthInfo | null | undefined | Promise<AuthInfo | null | undefined>;
+  /** Uses what the host app's own middleware established, e.g. `(req) => req.auth` (undefined → 401). */
+  fromRequest?: (req: IncomingMessage) => AuthInfo | null | undefined;
+  /** Scopes every request needs (else 403 insufficient_scope). Defaults to none. */
+  requiredScopes?: string[];
+  /** RFC 9728 metadata; without it, 401 challenges still name the metadata URL. */
+  resourceMetadata?: ResourceMetadataOptions;
+  /** Where the metadata is served; defaults to `<origin>/.well-known/oauth-protected-resource<mount path>`. */
+  resourceMetadataUrl?: string;
+}
+
+/** Why a request is not authenticated (→ 400/401) or not authorized (→ 403). */
+export type AuthFailure = 'missing' | 'invalid' | 'expired' | 'token_in_query' | 'insufficient_scope';
+
+/** The outcome of authenticating one request. */
+export type AuthOutcome = { readonly ok: true; readonly auth: AuthInfo } | { readonly ok: false; readonly failure: AuthFailure };
+
+/** Authenticates requests for one router. */
+export type Authenticate = (req: IncomingMessage) => Promise<AuthOutcome>;
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
+}
+
+/** The token of an `Authorization: Bearer <token>` header (scheme case-insensitive, RFC 7235). */
+function bearerToken(header: string | undefined): string | undefined {
+  const match = header === undefined ? null : /^\s*bearer\s+([^\s]+)\s*$/i.exec(header);
+  return match?.[1];
+}
+
+function staticVerifier(tokens: ReadonlyArray<string | StaticToken>): (token: string) => AuthInfo | undefined {
+  const known = tokens.map((entry, index) => {
+    const { token, subject = `token-${index}`, scopes = [] } = typeof entry === 'string' ? { token: entry } : entry;
+    if (typeof token !== 'string' || token === '') throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option 'auth.tokens[${index}]' must be a non-empty string or { token, subject?, scopes? }`);
+    return { hash: digest(token), auth: Object.freeze({ subject, scopes: Object.freeze([...scopes]) }) };
+  });
+  return (token) => {
+    // Hashing first makes both sides one length, so timingSafeEqual compares in constant time (no length leak).
+    const hash = digest(token);
+    let found: AuthInfo | undefined;
+    for (const entry of known) if (timingSafeEqual(entry.hash, hash)) found = entry.auth;
+    return found;
+  };
+}
+
+/**
+ * Checks the `auth` option and builds the authenticator. Requests carrying the token in the query string
+ * are refused (MCP authorization: tokens go in the Authorization header only).
+ *
+ * @throws {McpConfigError} unless exactly one of `tokens`, `verify`, `fromRequest` is given, well-formed
+ * @example
+ * ```ts
+ * const authenticate = createAuthenticator({ tokens: [process.env.MCP_TOKEN!] });
+ * const outcome = await authenticate(req); // { ok: true, auth: { subject: 'token-0', scopes: [] } }
+ * ```
+ */
+export function createAuthenticator(options: AuthOptions): Authenticate {
+  const sources = (['tokens', 'verify', 'fromRequest'] as const).filter((key) => options[key] !== undefined);
+  if (sources.length !== 1) {
+    throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option 'auth' needs exactly one of 'tokens', 'verify' or 'fromRequest' (got ${sources.length === 0 ? 'none' : sources.join(', ')})`);
+  }
+  if (options.tokens !== undefined && (!Array.isArray(options.tokens) || options.tokens.length === 0)) {
+    throw new McpConfigError('ERR_MCP_INVALID_OPTION', "option 'auth.tokens' must be a non-empty array");
+  }
+  for (const key of ['verify', 'fromRequest'] as const) {
+    if (options[key] !== undefined && typeof options[key] !== 'function') throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option 'auth.${key}' must be a function`);
+  }
+  const required = options.requiredScopes ?? [];
+  const fromStatic = options.tokens && staticVerifier(options.tokens);
+  const { verify, fromRequest } = options;
+
+  return async function authenticate(req) {
+    if (/[?&]access_token=/.test(req.url ?? '')) return { ok: false, failure: 'token_in_query' };
+    let auth: AuthInfo | null | undefined;
+    if (fromRequest) auth = fromRequest(req);
+    else {
+      const token = bearerToken(req.headers.authorization);
+      if (token === undefined) return { ok: false, failure: req.headers.authorization === undefined ? 'missing' : 'invalid' };
+      auth = fromStatic ? fromStatic(token) : await verify?.(token, req);
+    }
+    if (auth === undefined || auth === null || typeof auth.subject !== 'string') return { ok: false, failure: fromRequest ? 'missing' : 'invalid' };
+    if (auth.expiresAt !== undefined && auth.expiresAt * 1000 <= Date.now()) return { ok: false, failure: 'expired' };
+    if (!required.every((scope) => auth.scopes.includes(scope))) return { ok: false, failure: 'insufficient_scope' };
+    return { ok: true, auth };
+  };
+}
