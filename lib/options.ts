@@ -2,9 +2,12 @@
 
 import type Ajv2020 from 'ajv/dist/2020';
 import { McpConfigError } from './errors';
+import type { CorsOptions } from 'cors';
+import type { Options as RateLimitOptions } from 'express-rate-limit';
 import type { AuthOptions } from './auth/bearer';
 import type { McpLogger } from './logger';
 import { copyJson, type Icon } from './registry/definition';
+import type { OriginsOption } from './security/origin-host';
 import type { ResponseMode } from './transport/accept';
 import type { SessionHooks } from './transport/sessions';
 import type { EventStore, MessageBus, SessionStore } from './transport/stores';
@@ -17,6 +20,8 @@ export const DEFAULT_BODY_LIMIT = 4 * 1024 * 1024;
 export const DEFAULT_KEEP_ALIVE_MS = 15_000;
 /** Default `retryMs`: the reconnection delay advised to SSE clients. */
 export const DEFAULT_RETRY_MS = 1_000;
+/** Default `maxBatchLength`: messages in one JSON-RPC batch. */
+export const DEFAULT_MAX_BATCH_LENGTH = 100;
 /** Default `clientRequestTimeoutMs`: how long ctx.sample / elicit / listRoots wait for the client. */
 export const DEFAULT_CLIENT_REQUEST_TIMEOUT_MS = 60_000;
 
@@ -76,6 +81,26 @@ export interface McpRouterOptions {
   clientRequestTimeoutMs?: number;
   /** Bearer authentication: `{ tokens }`, `{ verify }` or `{ fromRequest }`, plus scopes and RFC 9728 metadata. Defaults to none. */
   auth?: AuthOptions;
+  /**
+   * Browser origins allowed to call the endpoint: drives both CORS and the 403 Origin check. `'*'` for any,
+   * a list (`['https://app.example.com']`) or a function. Requests without `Origin` always pass. Defaults to
+   * localhost origins only.
+   */
+  origins?: OriginsOption;
+  /**
+   * Accepted `Host` headers (DNS-rebinding protection), or `false` for no check. Defaults to: when the request
+   * arrives on a loopback address, only loopback hosts (`localhost`, `127.0.0.1`, `[::1]`).
+   */
+  allowedHosts?: string[] | false;
+  /** Options of the `cors` package merged over the router's (origin comes from `origins`), or `false` for no CORS. Defaults to `{}`. */
+  cors?: CorsOptions | false;
+  /**
+   * express-rate-limit options, or `false`. Keyed by principal when authenticated, else by client IP.
+   * Defaults to `{ limit: 1000, windowMs: 60_000 }` with standard `RateLimit` headers.
+   */
+  rateLimit?: Partial<RateLimitOptions> | false;
+  /** Most messages in one JSON-RPC batch (more → 400 -32600). Defaults to `100`. */
+  maxBatchLength?: number;
 }
 
 /** The options after checking and defaulting: internal, frozen. */
@@ -93,6 +118,11 @@ export interface ResolvedConfig {
   readonly retryMs: number;
   readonly clientRequestTimeoutMs: number;
   readonly auth: Readonly<AuthOptions> | undefined;
+  readonly origins: OriginsOption | undefined;
+  readonly allowedHosts: readonly string[] | false | undefined;
+  readonly cors: Readonly<CorsOptions> | false;
+  readonly rateLimit: Readonly<Partial<RateLimitOptions>> | false;
+  readonly maxBatchLength: number;
 }
 
 type KeysEnum<T> = { [P in keyof Required<T>]: true };
@@ -115,6 +145,11 @@ const KNOWN_OPTIONS: KeysEnum<McpRouterOptions> = {
   retryMs: true,
   clientRequestTimeoutMs: true,
   auth: true,
+  origins: true,
+  allowedHosts: true,
+  cors: true,
+  rateLimit: true,
+  maxBatchLength: true,
 };
 
 const KNOWN_SESSION_OPTIONS: KeysEnum<SessionOptions> = {
@@ -224,7 +259,35 @@ export function resolveOptions(options: McpRouterOptions): ResolvedConfig {
     retryMs,
     clientRequestTimeoutMs,
     auth: resolveAuth(options.auth),
+    origins: options.origins,
+    allowedHosts: options.allowedHosts === undefined || options.allowedHosts === false ? options.allowedHosts : Object.freeze([...options.allowedHosts]),
+    cors: resolveCors(options.cors, options.origins),
+    rateLimit: resolveRateLimit(options.rateLimit),
+    maxBatchLength: resolveMaxBatchLength(options.maxBatchLength),
   });
+}
+
+function resolveCors(cors: CorsOptions | false | undefined, origins: OriginsOption | undefined): Readonly<CorsOptions> | false {
+  if (cors === false) return false;
+  if (cors !== undefined && (typeof cors !== 'object' || cors === null)) throw invalid('cors', 'cors package options or false', cors);
+  if (cors?.origin !== undefined) throw new McpConfigError('ERR_MCP_INVALID_OPTION', "option 'cors.origin' is not used: set 'origins', which drives both CORS and the Origin check");
+  // The CORS spec forbids a wildcard origin with credentials; refusing it here beats a browser error later.
+  if (origins === '*' && cors?.credentials === true) {
+    throw new McpConfigError('ERR_MCP_INVALID_OPTION', "options 'origins: \"*\"' and 'cors.credentials: true' cannot go together: list the origins that may send credentials");
+  }
+  return Object.freeze({ ...cors });
+}
+
+function resolveRateLimit(rateLimit: Partial<RateLimitOptions> | false | undefined): Readonly<Partial<RateLimitOptions>> | false {
+  if (rateLimit === false) return false;
+  if (rateLimit !== undefined && (typeof rateLimit !== 'object' || rateLimit === null)) throw invalid('rateLimit', 'express-rate-limit options or false', rateLimit);
+  return Object.freeze({ ...rateLimit });
+}
+
+function resolveMaxBatchLength(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_BATCH_LENGTH;
+  if (!isPositiveInteger(value)) throw invalid('maxBatchLength', 'a positive integer', value);
+  return value;
 }
 
 const KNOWN_AUTH_OPTIONS: KeysEnum<AuthOptions> = {

@@ -1,8 +1,10 @@
 // mcpRouter(options): resolves options once, builds registry, validator and dispatcher, and composes the express.Router.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import cors from 'cors';
 import express, { type ErrorRequestHandler, type RequestHandler, type Router } from 'express';
-import { createAuthenticator, type AuthOptions } from './auth/bearer';
+import { rateLimit } from 'express-rate-limit';
+import { createAuthenticator, type AuthFailure, type AuthOptions } from './auth/bearer';
 import { sendAuthFailure } from './auth/challenge';
 import { createMetadataHandler } from './auth/metadata';
 import { ErrorCode } from './jsonrpc/errors';
@@ -17,7 +19,9 @@ import type { ResourceDefinition, ResourceTemplateDefinition } from './registry/
 import type { JsonSchema, ToolDefinition } from './registry/tools';
 import type { InferSchema, InferToolArgs } from './schema/infer';
 import { createSchemaValidator } from './schema/validator';
-import { createOriginHostGuard } from './security/origin-host';
+import { corsOptions } from './security/cors';
+import { createHostMatcher, createOriginHostGuard, createOriginMatcher } from './security/origin-host';
+import { rateLimitOptions } from './security/rate-limit';
 import { sendHttpError } from './transport/http-error';
 import { createDeleteHandler } from './transport/delete';
 import { createGetHandler } from './transport/get';
@@ -90,6 +94,7 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
     logger: config.logger,
     listChanged: sessions !== undefined,
     clientRequestTimeoutMs: config.clientRequestTimeoutMs,
+    maxBatchLength: config.maxBatchLength,
   });
   const sse = { keepAliveMs: config.keepAliveMs, retryMs: config.retryMs };
   // Who authenticated each request: kept per router, read by the transport (handlers see it as ctx.auth).
@@ -98,8 +103,16 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
   const postHandler = createPostHandler(dispatcher, { ...config, sse, sessions, authOf });
 
   const router = express.Router();
-  router.use(createOriginHostGuard());
-  if (config.auth) router.use(createAuthMiddleware(config.auth, principals));
+  // In order: Origin/Host (403), CORS (preflights end here), who is calling, rate limit by caller, then 401/403.
+  const isAllowedOrigin = createOriginMatcher(config.origins);
+  router.use(createOriginHostGuard(isAllowedOrigin, createHostMatcher(config.allowedHosts)));
+  if (config.cors !== false) router.use(cors(corsOptions(config.origins, isAllowedOrigin, config.cors)));
+  const auth = config.auth && createAuthMiddleware(config.auth, principals);
+  if (auth) router.use(auth.identify);
+  if (config.rateLimit !== false) {
+    router.use(rateLimit(rateLimitOptions(config.rateLimit, { principalOf: (req) => authOf(req)?.subject, bodyLimit: config.bodyLimit })));
+  }
+  if (auth) router.use(auth.enforce);
   // Express 4 does not catch rejected promises: every async handler hands failures to the error handler below.
   const handle = (handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>): RequestHandler =>
     function mcpHandler(req, res, next) {
@@ -139,16 +152,27 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
   return Object.assign(router, api);
 }
 
-/** Authenticates every request before the transport sees it; failures are answered here (401/400/403). */
-function createAuthMiddleware(options: Readonly<AuthOptions>, principals: WeakMap<IncomingMessage, AuthInfo>): RequestHandler {
+/**
+ * Authentication in two steps: `identify` finds the caller (so the rate limit can count per caller, and
+ * failed attempts count per IP), then `enforce` answers failures (401/400/403) before the transport.
+ */
+function createAuthMiddleware(options: Readonly<AuthOptions>, principals: WeakMap<IncomingMessage, AuthInfo>): { identify: RequestHandler; enforce: RequestHandler } {
   const authenticate = createAuthenticator(options);
   const challenge = { metadataUrl: options.resourceMetadataUrl, scope: (options.requiredScopes ?? options.resourceMetadata?.scopesSupported ?? []).join(' ') };
-  return function mcpAuth(req, res, next) {
-    authenticate(req).then((outcome) => {
-      if (!outcome.ok) return sendAuthFailure(req, res, outcome.failure, challenge);
-      principals.set(req, outcome.auth);
-      next();
-    }, next);
+  const failures = new WeakMap<IncomingMessage, AuthFailure>();
+  return {
+    identify: function mcpAuthIdentify(req, _res, next) {
+      authenticate(req).then((outcome) => {
+        if (outcome.ok) principals.set(req, outcome.auth);
+        else failures.set(req, outcome.failure);
+        next();
+      }, next);
+    },
+    enforce: function mcpAuthEnforce(req, res, next) {
+      const failure = failures.get(req);
+      if (failure === undefined) next();
+      else sendAuthFailure(req, res, failure, challenge);
+    },
   };
 }
 

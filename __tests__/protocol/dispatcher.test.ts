@@ -28,6 +28,7 @@ function setup(options: { pageSize?: number; identity?: ServerIdentity } = {}) {
     logger,
     listChanged: false,
     clientRequestTimeoutMs: 1_000,
+    maxBatchLength: 100,
   });
   return { registry, dispatcher, logger };
 }

@@ -45,7 +45,8 @@ function settle(): Promise<void> {
 }
 
 function makeApp(options: Partial<McpRouterOptions> = {}, setup?: (mcp: McpRouter) => void): { app: Express; mcp: McpRouter } {
-  const mcp = mcpRouter({ name: 'test', version: '1.0.0', logger: silentLogger(), sessions: {}, ...options });
+  // No rate limit: these tests open thousands of sessions from one address, and count timers (the limiter has its own).
+  const mcp = mcpRouter({ name: 'test', version: '1.0.0', logger: silentLogger(), sessions: {}, rateLimit: false, ...options });
   routers.push(mcp);
   setup?.(mcp);
   const app = express();

@@ -45,6 +45,8 @@ export interface DispatcherConfig {
   readonly listChanged: boolean;
   /** Default time limit of ctx.sample / elicit / listRoots. */
   readonly clientRequestTimeoutMs: number;
+  /** Most messages in one batch. */
+  readonly maxBatchLength: number;
 }
 
 /** Serves JSON-RPC for one router. */
@@ -64,7 +66,7 @@ function reject(message: string): DispatchOutcome {
  *
  * @example
  * ```ts
- * const dispatcher = createDispatcher(registry, { identity, pageSize: 100, logger: console, listChanged: false, clientRequestTimeoutMs: 60_000 });
+ * const dispatcher = createDispatcher(registry, { identity, pageSize: 100, logger: console, listChanged: false, clientRequestTimeoutMs: 60_000, maxBatchLength: 100 });
  * await dispatcher.receive({ jsonrpc: '2.0', id: 1, method: 'ping' }, env); // { kind: 'answered', body: { …, result: {} } }
  * ```
  */
@@ -135,6 +137,7 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
       return reject(`Invalid Request: protocol ${env.protocolVersion} does not allow JSON-RPC batches (the last that did is ${LAST_VERSION_WITH_BATCHES})`);
     }
     if (items.length === 0) return reject('Invalid Request: an empty batch');
+    if (items.length > config.maxBatchLength) return reject(`Invalid Request: a batch holds at most ${config.maxBatchLength} messages`);
     const parsed = items.map(parseMessage);
     // MCP 2025-03-26 lifecycle: initialize MUST NOT be part of a batch.
     if (parsed.some((item) => item.ok && isRequest(item.message) && item.message.method === 'initialize')) {

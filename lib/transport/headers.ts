@@ -6,3 +6,8 @@ export const PROTOCOL_VERSION_HEADER = 'mcp-protocol-version';
 export const SESSION_ID_HEADER = 'mcp-session-id';
 /** Resumption header of a reconnecting SSE client. */
 export const LAST_EVENT_ID_HEADER = 'last-event-id';
+
+/** Request headers a browser client may send (CORS): MCP's own, plus what JSON and bearer auth need. */
+export const CORS_ALLOWED_HEADERS = Object.freeze(['Content-Type', 'Accept', 'Authorization', 'Mcp-Session-Id', 'MCP-Protocol-Version', 'Last-Event-ID']);
+/** Response headers a browser client must be able to read (CORS): the session id, and the auth challenge. */
+export const CORS_EXPOSED_HEADERS = Object.freeze(['Mcp-Session-Id', 'WWW-Authenticate']);
