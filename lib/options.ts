@@ -20,6 +20,10 @@ export const DEFAULT_BODY_LIMIT = 4 * 1024 * 1024;
 export const DEFAULT_KEEP_ALIVE_MS = 15_000;
 /** Default `retryMs`: the reconnection delay advised to SSE clients. */
 export const DEFAULT_RETRY_MS = 1_000;
+/** Default `sessions.maxStreams`: SSE streams open at once per session. */
+export const DEFAULT_MAX_STREAMS = 100;
+/** Default `sessions.maxPendingRequests`: requests to the client waiting at once per session. */
+export const DEFAULT_MAX_PENDING_REQUESTS = 100;
 /** Default `maxBatchLength`: messages in one JSON-RPC batch. */
 export const DEFAULT_MAX_BATCH_LENGTH = 100;
 /** Default `clientRequestTimeoutMs`: how long ctx.sample / elicit / listRoots wait for the client. */
@@ -33,6 +37,10 @@ export interface SessionOptions extends SessionHooks {
   max?: number;
   /** Whether clients may end their session with DELETE (else 405). Defaults to `true`. */
   allowDelete?: boolean;
+  /** Most SSE streams open at once per session; past it, replies are JSON and messages mid-request are dropped. Defaults to `100`. */
+  maxStreams?: number;
+  /** Most requests to the client (sampling, elicitation, roots) waiting at once per session. Defaults to `100`. */
+  maxPendingRequests?: number;
   /** Where sessions are kept. Defaults to a `MemorySessionStore` with `idleTtlMs` and `max`. */
   store?: SessionStore;
   /** Where SSE events are recorded for `Last-Event-ID` resumption, or `false` for none. Defaults to a `MemoryEventStore`. */
@@ -156,6 +164,8 @@ const KNOWN_SESSION_OPTIONS: KeysEnum<SessionOptions> = {
   idleTtlMs: true,
   max: true,
   allowDelete: true,
+  maxStreams: true,
+  maxPendingRequests: true,
   store: true,
   eventStore: true,
   bus: true,
@@ -339,6 +349,9 @@ function resolveSessions(sessions: SessionOptions | false | undefined): Readonly
   if (idleTtlMs !== undefined && !isPositiveInteger(idleTtlMs)) throw invalid('sessions.idleTtlMs', 'a positive number of milliseconds', idleTtlMs);
   if (max !== undefined && !isPositiveInteger(max)) throw invalid('sessions.max', 'a positive integer', max);
   if (allowDelete !== undefined && typeof allowDelete !== 'boolean') throw invalid('sessions.allowDelete', 'a boolean', allowDelete);
+  for (const key of ['maxStreams', 'maxPendingRequests'] as const) {
+    if (sessions[key] !== undefined && !isPositiveInteger(sessions[key])) throw invalid(`sessions.${key}`, 'a positive integer', sessions[key]);
+  }
   if (store !== undefined) {
     if (!hasMethods(store, 'get', 'set', 'touch', 'delete', 'onDrop', 'close')) throw invalid('sessions.store', 'a SessionStore', typeof store);
     if (idleTtlMs !== undefined || max !== undefined) {

@@ -9,7 +9,7 @@ import { sendAuthFailure } from './auth/challenge';
 import { createMetadataHandler } from './auth/metadata';
 import { ErrorCode } from './jsonrpc/errors';
 import type { McpLogger } from './logger';
-import { resolveOptions, type McpRouterOptions, type SessionOptions } from './options';
+import { DEFAULT_MAX_PENDING_REQUESTS, DEFAULT_MAX_STREAMS, resolveOptions, type McpRouterOptions, type SessionOptions } from './options';
 import { createDispatcher } from './protocol/dispatcher';
 import type { AuthInfo } from './registry/context';
 import type { McpRegistration } from './registry/definition';
@@ -183,6 +183,8 @@ function createSessionManager(options: Readonly<SessionOptions>, logger: McpLogg
     events: eventStore === false ? undefined : (eventStore ?? new MemoryEventStore()),
     bus: bus ?? new MemoryMessageBus(),
     logger,
+    maxStreams: options.maxStreams ?? DEFAULT_MAX_STREAMS,
+    maxPendingRequests: options.maxPendingRequests ?? DEFAULT_MAX_PENDING_REQUESTS,
     onSessionCreated: options.onSessionCreated,
     onSessionClosed: options.onSessionClosed,
   });

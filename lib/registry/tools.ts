@@ -44,6 +44,8 @@ export interface ToolDefinition<Args = Record<string, unknown>> extends AccessRu
   annotations?: ToolAnnotations;
   icons?: Icon[];
   _meta?: Record<string, unknown>;
+  /** Longest a call may run: then its signal aborts and the caller gets an `isError` result. Defaults to no limit. */
+  timeoutMs?: number;
   /**
    * Runs the tool. Return a string (→ text), a plain object (→ `structuredContent` plus its JSON as text),
    * a content block, or a whole {@link CallToolResult}. A throw becomes an `isError` result with the message.
@@ -63,6 +65,7 @@ export interface RegisteredTool {
   readonly handler: (args: Record<string, unknown>, ctx: RequestContext) => unknown;
   /** Who may list and call it; undefined for everyone. */
   readonly access: AccessRule | undefined;
+  readonly timeoutMs: number | undefined;
 }
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -84,6 +87,10 @@ export function defineTool(definition: ToolDefinition<never>, validator: SchemaV
     throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `tool '${name}' needs a description: models pick tools by reading it`);
   }
   checkHandler(definition.handler, `tool '${name}'`, 'handler');
+  const { timeoutMs } = definition;
+  if (timeoutMs !== undefined && !(Number.isSafeInteger(timeoutMs) && timeoutMs > 0)) {
+    throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `tool '${name}' timeoutMs must be a positive number of milliseconds`);
+  }
   const inputSchema = objectSchema(definition.inputSchema ?? NO_ARGUMENTS_SCHEMA, `tool '${name}' inputSchema`);
   const outputSchema = definition.outputSchema === undefined ? undefined : objectSchema(definition.outputSchema, `tool '${name}' outputSchema`);
   const descriptor = copyDefined({
@@ -104,6 +111,7 @@ export function defineTool(definition: ToolDefinition<never>, validator: SchemaV
     validateOutput: outputSchema && validator.compile(descriptor.outputSchema as JsonSchema, `tool '${name}' outputSchema`),
     handler: definition.handler.bind(definition) as RegisteredTool['handler'],
     access: accessRuleOf(definition, `tool '${name}'`),
+    timeoutMs,
   });
 }
 
@@ -128,7 +136,7 @@ export async function callTool(tool: RegisteredTool, args: Record<string, unknow
   }
   let value: unknown;
   try {
-    value = await tool.handler(args, ctx);
+    value = tool.timeoutMs === undefined ? await tool.handler(args, ctx) : await withTimeout(tool, args, ctx, tool.timeoutMs);
   } catch (err) {
     if (err instanceof JsonRpcError) throw err; // a deliberate protocol error from the handler
     return errorResult(err instanceof Error ? err.message : String(err));
@@ -140,6 +148,33 @@ export async function callTool(tool: RegisteredTool, args: Record<string, unknow
     if (!output.ok) return errorResult(`Tool '${tool.name}' returned output that does not match its outputSchema: ${output.message}`);
   }
   return result;
+}
+
+/**
+ * Runs the handler with its own signal, aborted after `timeoutMs` (or with the request's); a timeout rejects
+ * with a message for the model, and the handler is told to stop through its signal.
+ */
+async function withTimeout(tool: RegisteredTool, args: Record<string, unknown>, ctx: RequestContext, timeoutMs: number): Promise<unknown> {
+  const controller = new AbortController();
+  const forward = (): void => controller.abort(ctx.signal.reason);
+  ctx.signal.addEventListener('abort', forward, { once: true });
+  // The handler sees the same context, but with the signal that the timeout aborts.
+  const timed = Object.create(ctx, { signal: { value: controller.signal } }) as RequestContext;
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      const error = new Error(`Tool '${tool.name}' timed out after ${timeoutMs} ms`);
+      // Settle first: a handler that answers its abort at once must not win the race.
+      reject(error);
+      controller.abort(error);
+    }, timeoutMs);
+  });
+  try {
+    return await Promise.race([Promise.resolve(tool.handler(args, timed)), expired]);
+  } finally {
+    clearTimeout(timer);
+    ctx.signal.removeEventListener('abort', forward);
+  }
 }
 
 /** A result that tells the model the call failed, and why. */

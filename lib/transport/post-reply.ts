@@ -47,7 +47,7 @@ export class PostReply implements ClientChannel {
    */
   constructor(
     private readonly res: ServerResponse,
-    private readonly mode: ResponseMode,
+    private mode: ResponseMode,
     private readonly session: ReplySession | undefined,
     private readonly settings: ReplySettings,
     private readonly headers: Record<string, string>,
@@ -61,7 +61,7 @@ export class PostReply implements ClientChannel {
 
   /** Server→client requests need a stream to go out on and a session to route the answer back. */
   get canStream(): boolean {
-    return this.mode !== 'json' && this.session !== undefined;
+    return this.mode !== 'json' && this.session !== undefined && this.mayOpenStream();
   }
 
   private get resumable(): boolean {
@@ -70,7 +70,7 @@ export class PostReply implements ClientChannel {
 
   async send(message: JsonRpcMessage): Promise<void> {
     // A JSON reply has no room for messages before the response: they are dropped.
-    if (this.mode === 'json' || this.finished) return;
+    if (this.mode === 'json' || this.finished || !this.mayOpenStream()) return;
     await this.openStream().send(message);
   }
 
@@ -81,10 +81,21 @@ export class PostReply implements ClientChannel {
   async awaitAnswer(id: JsonRpcId): Promise<{ answer: Promise<JsonRpcResponse>; stop(): void }> {
     const session = this.session;
     if (session === undefined) return { answer: new Promise<JsonRpcResponse>(() => undefined), stop: () => undefined };
+    const { live, manager } = session;
+    if (live.pendingRequests >= manager.settings.maxPendingRequests) {
+      throw new Error(`ctx: ${live.pendingRequests} requests to the client are already waiting in this session (sessions.maxPendingRequests)`);
+    }
     let resolve: (response: JsonRpcResponse) => void = () => undefined;
     const answer = new Promise<JsonRpcResponse>((done) => (resolve = done));
-    const unsubscribe = await session.manager.settings.bus.subscribe(answerTopic(session.live.id, id), (message) => resolve(message as JsonRpcResponse));
-    return { answer, stop: () => void unsubscribe() };
+    const unsubscribe = await manager.settings.bus.subscribe(answerTopic(live.id, id), (message) => resolve(message as JsonRpcResponse));
+    live.pendingRequests++;
+    return {
+      answer,
+      stop: () => {
+        live.pendingRequests--;
+        void unsubscribe();
+      },
+    };
   }
 
   async deliver(response: JsonRpcResponse): Promise<void> {
@@ -95,7 +106,7 @@ export class PostReply implements ClientChannel {
   closeStream(): void {
     // Only 2025-11-25 clients get a priming event to resume from; before it, a stream SHOULD NOT close early.
     const primed = this.session !== undefined && isAtLeast(this.session.protocolVersion, '2025-11-25');
-    if (!this.resumable || !primed || this.mode === 'json' || this.finished) return;
+    if (!this.resumable || !primed || this.mode === 'json' || this.finished || !this.mayOpenStream()) return;
     // The stream opens first (if it had not), so the client holds an event id to resume from.
     void this.openStream().detach();
   }
@@ -103,7 +114,7 @@ export class PostReply implements ClientChannel {
   /** Writes the outcome: on the stream if one is open (or SSE is forced), else as JSON or 202/400. */
   async finish(outcome: DispatchOutcome): Promise<void> {
     this.finished = true;
-    if (this.stream === undefined && this.mode === 'sse' && outcome.kind === 'answered') this.openStream();
+    if (this.stream === undefined && this.mode === 'sse' && outcome.kind === 'answered' && this.mayOpenStream()) this.openStream();
     const stream = this.stream;
     if (stream !== undefined) {
       if (outcome.kind === 'answered') {
@@ -136,6 +147,19 @@ export class PostReply implements ClientChannel {
       this.res.writeHead(204);
       this.res.end();
     }
+  }
+
+  /**
+   * Whether this reply may become (or already is) a stream: a session holds at most `maxStreams` open at once.
+   * Past the cap the reply stays JSON; the first refusal is logged.
+   */
+  private mayOpenStream(): boolean {
+    if (this.stream !== undefined || this.session === undefined) return true;
+    const { live, manager } = this.session;
+    if (live.streams.size < manager.settings.maxStreams) return true;
+    if (this.mode !== 'json') manager.settings.logger.warn(undefined, `mcpRouter: session ${live.id} has ${live.streams.size} open streams (sessions.maxStreams); replying with JSON`);
+    this.mode = 'json';
+    return false;
   }
 
   private openStream(): OutboundStream {

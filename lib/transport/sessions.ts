@@ -28,6 +28,8 @@ export interface LiveSession {
   subscriptions: readonly string[];
   /** The next id of a server→client request. */
   nextRequestId: number;
+  /** Server→client requests waiting for the client's answer. */
+  pendingRequests: number;
 }
 
 /** Everything sessions need, resolved once by the router. */
@@ -36,6 +38,10 @@ export interface SessionSettings extends SessionHooks {
   readonly events: EventStore | undefined;
   readonly bus: MessageBus;
   readonly logger: McpLogger;
+  /** Most SSE streams open at once per session. */
+  readonly maxStreams: number;
+  /** Most server→client requests waiting at once per session. */
+  readonly maxPendingRequests: number;
 }
 
 /** Keeps the sessions of one router. */
@@ -120,7 +126,15 @@ export class SessionManager {
   private liveOf(record: SessionRecord): LiveSession {
     let live = this.live.get(record.id);
     if (live === undefined) {
-      live = { id: record.id, standalone: undefined, streams: new Map(), inflight: new Map(), subscriptions: record.subscriptions, nextRequestId: 1 };
+      live = {
+        id: record.id,
+        standalone: undefined,
+        streams: new Map(),
+        inflight: new Map(),
+        subscriptions: record.subscriptions,
+        nextRequestId: 1,
+        pendingRequests: 0,
+      };
       this.live.set(record.id, live);
     }
     return live;
