@@ -6,11 +6,20 @@ export {
   DEFAULT_BODY_LIMIT,
   DEFAULT_CLIENT_REQUEST_TIMEOUT_MS,
   DEFAULT_KEEP_ALIVE_MS,
+  DEFAULT_MAX_BATCH_LENGTH,
+  DEFAULT_MAX_PENDING_REQUESTS,
+  DEFAULT_MAX_STREAMS,
   DEFAULT_PAGE_SIZE,
   DEFAULT_RETRY_MS,
   type McpRouterOptions,
   type SessionOptions,
 } from './options';
+
+// Security: bearer auth and its metadata, browser origins, rate limits, per-item access rules.
+export type { AuthOptions, ResourceMetadataOptions, StaticToken } from './auth/bearer';
+export type { OriginsOption } from './security/origin-host';
+export { DEFAULT_RATE_LIMIT, DEFAULT_RATE_LIMIT_WINDOW_MS } from './security/rate-limit';
+export type { AccessRule } from './registry/access';
 export type { ResponseMode } from './transport/accept';
 
 // Sessions: the storage interfaces and their in-memory defaults (swap in shared ones for several instances).

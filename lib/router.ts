@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors from 'cors';
 import express, { type ErrorRequestHandler, type RequestHandler, type Router } from 'express';
-import { rateLimit } from 'express-rate-limit';
+import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import { createAuthenticator, type AuthFailure, type AuthOptions } from './auth/bearer';
 import { sendAuthFailure } from './auth/challenge';
 import { createMetadataHandler } from './auth/metadata';
@@ -110,7 +110,7 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
   const auth = config.auth && createAuthMiddleware(config.auth, principals);
   if (auth) router.use(auth.identify);
   if (config.rateLimit !== false) {
-    router.use(rateLimit(rateLimitOptions(config.rateLimit, { principalOf: (req) => authOf(req)?.subject, bodyLimit: config.bodyLimit })));
+    router.use(rateLimit(rateLimitOptions(config.rateLimit, { principalOf: (req) => authOf(req)?.subject, bodyLimit: config.bodyLimit, ipKey: ipKeyGenerator })));
   }
   if (auth) router.use(auth.enforce);
   // Express 4 does not catch rejected promises: every async handler hands failures to the error handler below.

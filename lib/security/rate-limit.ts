@@ -2,7 +2,6 @@
 
 import type { IncomingMessage } from 'node:http';
 import type { Options as RateLimitOptions } from 'express-rate-limit';
-import { ipKeyGenerator } from 'express-rate-limit';
 import { failure } from '../jsonrpc/envelope';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isJsonRpcId, isObject } from '../jsonrpc/types';
@@ -20,6 +19,8 @@ export interface RateLimitSettings {
   readonly principalOf: (req: IncomingMessage) => string | undefined;
   /** The body limit, for reading the id of a refused POST. */
   readonly bodyLimit: number;
+  /** express-rate-limit's `ipKeyGenerator`: groups IPv6 addresses by /56, so one client cannot rotate through its own. */
+  readonly ipKey: (ip: string) => string;
 }
 
 /**
@@ -28,7 +29,7 @@ export interface RateLimitSettings {
  *
  * @example
  * ```ts
- * router.use(rateLimit(rateLimitOptions({ limit: 100 }, { principalOf, bodyLimit })));
+ * router.use(rateLimit(rateLimitOptions({ limit: 100 }, { principalOf, bodyLimit, ipKey: ipKeyGenerator })));
  * ```
  */
 export function rateLimitOptions(user: Partial<RateLimitOptions> | undefined, settings: RateLimitSettings): Partial<RateLimitOptions> {
@@ -41,8 +42,7 @@ export function rateLimitOptions(user: Partial<RateLimitOptions> | undefined, se
     skip: (req) => req.method === 'OPTIONS',
     keyGenerator: (req) => {
       const principal = settings.principalOf(req);
-      // ipKeyGenerator groups IPv6 addresses by /56, so one client cannot rotate through its own addresses.
-      return principal === undefined ? `ip:${ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? '')}` : `principal:${principal}`;
+      return principal === undefined ? `ip:${settings.ipKey(req.ip ?? req.socket.remoteAddress ?? '')}` : `principal:${principal}`;
     },
     handler: async (req, res) => {
       // The refused request's id, when its body can still be read, so the client can match the error to it.
