@@ -106,7 +106,8 @@ export function createAuthenticator(options: AuthOptions): Authenticate {
     if (fromRequest) auth = fromRequest(req);
     else {
       const token = bearerToken(req.headers.authorization);
-      if (token === undefined) return { ok: false, failure: req.headers.authorization === undefined ? 'missing' : 'invalid' };
+      // RFC 6750 §3.1: no credentials, or another scheme (Basic, …), gets a challenge without an error code.
+      if (token === undefined) return { ok: false, failure: /^\s*bearer\b/i.test(req.headers.authorization ?? '') ? 'invalid' : 'missing' };
       auth = fromStatic ? fromStatic(token) : await verify?.(token, req);
     }
     if (auth === undefined || auth === null || typeof auth.subject !== 'string') return { ok: false, failure: fromRequest ? 'missing' : 'invalid' };
