@@ -17,7 +17,7 @@ import {
   type ElicitRequest,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
-import { mcpRouter, type McpRouter, type McpRouterOptions, type ProtocolVersion, type RequestContext } from '../../lib';
+import { mcpRouter, type McpRouter, type McpRouterOptions, type ProtocolVersion, type RequestContext, type ToolDefinition } from '../../lib';
 import { MCP_ACCEPT, notification, rpc, silentLogger } from '../helpers/create-app';
 import { isPriming, messageOf, messagesOf, SseReader, type SseEvent } from '../helpers/sse';
 
@@ -67,6 +67,20 @@ async function serve(options: Partial<McpRouterOptions> = {}, setup?: (mcp: McpR
 interface Deferred<T> {
   promise: Promise<T>;
   resolve(value: T): void;
+}
+
+/** A tool that closes its connection at once, then waits for `gate` before it reports progress and answers. */
+function pollGated(gate: Promise<void>): ToolDefinition {
+  return {
+    name: 'poll_gated',
+    description: 'Closes its connection, then waits for the test',
+    handler: async (_args: unknown, ctx: RequestContext) => {
+      ctx.closeStream();
+      await gate;
+      await ctx.progress(1, 1);
+      return 'after the gate';
+    },
+  };
 }
 
 function deferred<T = void>(): Deferred<T> {
@@ -496,18 +510,7 @@ describe('resumption with Last-Event-ID', () => {
 
   it('a GET that resumes a stream still running continues it live, then ends it after the result', async () => {
     const gate = deferred();
-    const { url } = await serve({}, (mcp) =>
-      mcp.tool({
-        name: 'poll_gated',
-        description: 'Closes its connection, then waits for the test',
-        handler: async (_args, ctx: RequestContext) => {
-          ctx.closeStream();
-          await gate.promise;
-          await ctx.progress(1, 1);
-          return 'after the gate';
-        },
-      }),
-    );
+    const { url } = await serve({}, (mcp) => mcp.tool(pollGated(gate.promise)));
     const headers = await initialize(url);
     const posted = await sseOf(await postJson(url, callTool('poll_gated', 42, 'r42'), headers)).rest();
     expect(posted).toEqual([PRIMING]);
@@ -520,18 +523,7 @@ describe('resumption with Last-Event-ID', () => {
 
   it("a Last-Event-ID of another stream replays only that stream's events", async () => {
     const gate = deferred();
-    const { url } = await serve({}, (mcp) =>
-      mcp.tool({
-        name: 'poll_gated',
-        description: 'Closes its connection, then waits for the test',
-        handler: async (_args, ctx: RequestContext) => {
-          ctx.closeStream();
-          await gate.promise;
-          await ctx.progress(1, 1);
-          return 'after the gate';
-        },
-      }),
-    );
+    const { url } = await serve({}, (mcp) => mcp.tool(pollGated(gate.promise)));
     const headers = await initialize(url);
     const pending = await sseOf(await postJson(url, callTool('poll_gated', 43, 'r43'), headers)).rest();
     const streamA = await sseOf(await postJson(url, callTool('count', 44, 'a44'), headers)).rest();
