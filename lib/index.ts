@@ -20,6 +20,7 @@ export type { AuthOptions, ResourceMetadataOptions, StaticToken } from './auth/b
 export type { OriginsOption } from './security/origin-host';
 export { DEFAULT_RATE_LIMIT, DEFAULT_RATE_LIMIT_WINDOW_MS } from './security/rate-limit';
 export type { AccessRule } from './registry/access';
+export type { CallLimitOptions } from './registry/call-limit';
 export type { ResponseMode } from './transport/accept';
 
 // Sessions: the storage interfaces and their in-memory defaults (swap in shared ones for several instances).

@@ -6,6 +6,7 @@ import { isObject } from '../jsonrpc/types';
 import type { CompiledSchema, SchemaValidator } from '../schema/validator';
 import { isContentBlock, textContent, type ContentBlock } from './content';
 import { accessRuleOf, type AccessRule } from './access';
+import { createCallLimiter, type CallLimiter, type CallLimitOptions } from './call-limit';
 import type { RequestContext } from './context';
 import { checkDefinitionObject, checkHandler, copyDefined, type Icon } from './definition';
 
@@ -46,6 +47,8 @@ export interface ToolDefinition<Args = Record<string, unknown>> extends AccessRu
   _meta?: Record<string, unknown>;
   /** Longest a call may run: then its signal aborts and the caller gets an `isError` result. Defaults to no limit. */
   timeoutMs?: number;
+  /** At most `limit` calls per `windowMs` per caller (principal, else session); more get an `isError` result. Defaults to none. */
+  rateLimit?: CallLimitOptions;
   /**
    * Runs the tool. Return a string (→ text), a plain object (→ `structuredContent` plus its JSON as text),
    * a content block, or a whole {@link CallToolResult}. A throw becomes an `isError` result with the message.
@@ -66,6 +69,7 @@ export interface RegisteredTool {
   /** Who may list and call it; undefined for everyone. */
   readonly access: AccessRule | undefined;
   readonly timeoutMs: number | undefined;
+  readonly limiter: CallLimiter | undefined;
 }
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -112,6 +116,7 @@ export function defineTool(definition: ToolDefinition<never>, validator: SchemaV
     handler: definition.handler.bind(definition) as RegisteredTool['handler'],
     access: accessRuleOf(definition, `tool '${name}'`),
     timeoutMs,
+    limiter: definition.rateLimit === undefined ? undefined : createCallLimiter(definition.rateLimit, `tool '${name}'`),
   });
 }
 
@@ -134,6 +139,8 @@ export async function callTool(tool: RegisteredTool, args: Record<string, unknow
     if (ctx.protocolVersion < '2025-11-25') throw new JsonRpcError(ErrorCode.InvalidParams, message);
     return errorResult(message);
   }
+  const retryAfter = tool.limiter?.take(ctx);
+  if (retryAfter !== undefined) return errorResult(`Tool '${tool.name}' is over its rate limit; try again in ${retryAfter} s`);
   let value: unknown;
   try {
     value = tool.timeoutMs === undefined ? await tool.handler(args, ctx) : await withTimeout(tool, args, ctx, tool.timeoutMs);

@@ -1,0 +1,49 @@
+// Per-tool call limits: counted per principal (else per session), in fixed windows, with a message a model can act on.
+
+import { createCallLimiter } from '../../lib/registry/call-limit';
+import type { AuthInfo, RequestContext } from '../../lib/registry/context';
+import { createApp, post, rpc } from '../helpers/create-app';
+import { testContext } from '../helpers/context';
+
+function caller(auth: AuthInfo | undefined, sessionId: string | undefined): RequestContext {
+  return Object.assign(Object.create(testContext()) as RequestContext, { auth, sessionId });
+}
+
+describe('createCallLimiter', () => {
+  it('allows `limit` calls per window and per caller, then says how long to wait, then resets', () => {
+    let time = 1_000_000;
+    const limiter = createCallLimiter({ limit: 2, windowMs: 10_000 }, "tool 'x'", () => time);
+    const alice = caller({ subject: 'alice', scopes: [] }, 's1');
+    const bob = caller({ subject: 'bob', scopes: [] }, 's1');
+    expect([limiter.take(alice), limiter.take(alice), limiter.take(alice)]).toEqual([undefined, undefined, 10]);
+    expect(limiter.take(bob)).toBeUndefined();
+    time += 7_500;
+    expect(limiter.take(alice)).toBe(3);
+    time += 2_500;
+    expect(limiter.take(alice)).toBeUndefined();
+  });
+
+  it('counts callers without auth by session', () => {
+    const limiter = createCallLimiter({ limit: 1, windowMs: 60_000 }, "tool 'x'");
+    expect(limiter.take(caller(undefined, 'a'))).toBeUndefined();
+    expect(limiter.take(caller(undefined, 'b'))).toBeUndefined();
+    expect(limiter.take(caller(undefined, 'a'))).toBe(60);
+  });
+
+  it.each([[{ limit: 0, windowMs: 1000 }], [{ limit: 1, windowMs: 0 }], [{ limit: 1.5, windowMs: 1000 }], [{ limit: 1 }], [undefined]])('refuses %p at registration', (options) => {
+    expect(() => createCallLimiter(options as never, "tool 'x'")).toThrow(
+      expect.objectContaining({ code: 'ERR_MCP_INVALID_DEFINITION', message: "mcpRouter: tool 'x' rateLimit must be { limit, windowMs } with positive integers" }),
+    );
+  });
+});
+
+describe('a tool rateLimit over HTTP', () => {
+  it('answers the call past the limit with an isError result, and does not run the handler', async () => {
+    const handler = jest.fn(() => 'exported');
+    const app = createApp({ rateLimit: false }, (mcp) => mcp.tool({ name: 'export', description: 'Costly export', rateLimit: { limit: 1, windowMs: 60_000 }, handler }));
+    const call = (id: number) => post(app, rpc('tools/call', { name: 'export', arguments: {} }, id), { 'MCP-Protocol-Version': '2025-11-25' });
+    expect((await call(1)).body.result).toEqual({ content: [{ type: 'text', text: 'exported' }] });
+    expect((await call(2)).body.result).toEqual({ content: [{ type: 'text', text: "Tool 'export' is over its rate limit; try again in 60 s" }], isError: true });
+    expect(handler).toHaveBeenCalledTimes(1);
+  });
+});

@@ -1,0 +1,46 @@
+// Per-tool call limits: a fixed window counted per caller (principal, else session), for tools that are costly to run.
+
+import { McpConfigError } from '../errors';
+import type { RequestContext } from './context';
+
+/** At most `limit` calls per `windowMs`, per caller. */
+export interface CallLimitOptions {
+  limit: number;
+  windowMs: number;
+}
+
+/** Counts calls of one tool. */
+export interface CallLimiter {
+  /** Counts a call; resolves the seconds to wait when the caller is over the limit, else undefined. */
+  take(ctx: RequestContext): number | undefined;
+}
+
+/** Past this many callers, windows that ended are swept, so the counter map cannot grow without bound. */
+const SWEEP_AT = 10_000;
+
+/**
+ * @throws {McpConfigError} for a limit or window that is not a positive integer
+ * @example
+ * ```ts
+ * const limiter = createCallLimiter({ limit: 5, windowMs: 60_000 }, "tool 'export'");
+ * limiter.take(ctx); // undefined five times a minute, then the seconds to wait
+ * ```
+ */
+export function createCallLimiter(options: CallLimitOptions, label: string, now: () => number = Date.now): CallLimiter {
+  const { limit, windowMs } = options ?? ({} as CallLimitOptions);
+  if (!Number.isSafeInteger(limit) || limit < 1 || !Number.isSafeInteger(windowMs) || windowMs < 1) {
+    throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `${label} rateLimit must be { limit, windowMs } with positive integers`);
+  }
+  const windows = new Map<string, { count: number; endsAt: number }>();
+  return {
+    take(ctx) {
+      const key = ctx.auth !== undefined ? `principal:${ctx.auth.subject}` : `session:${ctx.sessionId ?? ''}`;
+      const time = now();
+      if (windows.size > SWEEP_AT) for (const [k, w] of windows) if (w.endsAt <= time) windows.delete(k);
+      let window = windows.get(key);
+      if (window === undefined || window.endsAt <= time) windows.set(key, (window = { count: 0, endsAt: time + windowMs }));
+      window.count++;
+      return window.count > limit ? Math.ceil((window.endsAt - time) / 1000) : undefined;
+    },
+  };
+}
