@@ -1,0 +1,179 @@
+// Default tool names, path-parameter lists and annotations for a route, from its method and Express path.
+
+import { createHash } from 'node:crypto';
+import type { ToolAnnotations } from '../registry/tools';
+
+/** Longest default name: MCP allows 128, but several model APIs cap function names at 64. */
+export const MAX_TOOL_NAME_LENGTH = 64;
+
+const HASH_LENGTH = 8;
+
+/** A JavaScript identifier (Express 5, path-to-regexp 8) or a quoted name (`:"user id"`). */
+const PARAM_NAME = /^(?:([$_\p{ID_Start}][$\u200c\u200d\p{ID_Continue}]*)|"((?:[^"\\]|\\.)*)")/u;
+
+type PathToken =
+  | { readonly kind: 'text'; readonly text: string }
+  | { readonly kind: 'param'; readonly name: string }
+  | { readonly kind: 'splat'; readonly name: string | undefined };
+
+/**
+ * A readable snake_case tool name for a route: the method, the path's words, and `by_<param>` for each
+ * parameter. Always valid for MCP (`[A-Za-z0-9_.-]`, 1–64 characters). When the path is too long, or holds
+ * characters that cannot be spelled in ASCII, a readable prefix is kept and 8 hex characters of
+ * SHA-256(`METHOD path`) are appended, so the name stays stable and distinct.
+ *
+ * @param method - the HTTP method, any case
+ * @param path - an Express 4 or 5 path (`/users/:id`, `/files{/*path}`, `/docs/*`)
+ * @returns the name, e.g. `get_users_by_id`
+ * @example
+ * ```ts
+ * toolNameFor('GET', '/users/:id');                      // 'get_users_by_id'
+ * toolNameFor('GET', '/api/v1/orders/:orderId/items');   // 'get_api_v1_orders_by_order_id_items'
+ * toolNameFor('GET', '/files{/*path}');                  // 'get_files_by_path'
+ * ```
+ */
+export function toolNameFor(method: string, path: string): string {
+  let lossy = false;
+  const wordsOf = (text: string): string[] => {
+    const { words, complete } = asciiWords(text);
+    lossy ||= !complete;
+    return words;
+  };
+  const parts = wordsOf(method);
+  const pathParts = tokensOf(path).flatMap((token) => {
+    if (token.kind === 'text') return wordsOf(safeDecode(token.text));
+    if (token.kind === 'splat' && token.name === undefined) return ['any']; // Express 4's unnamed `*`
+    return ['by', ...wordsOf(token.name ?? '')];
+  });
+  // `/` is the root; a path whose words were all lost (`/用户`) is told apart by the hash instead.
+  parts.push(...(pathParts.length === 0 && !lossy ? ['root'] : pathParts));
+  const name = parts.join('_');
+  if (!lossy && name.length <= MAX_TOOL_NAME_LENGTH) return name;
+  const hash = createHash('sha256').update(`${method.toUpperCase()} ${path}`).digest('hex').slice(0, HASH_LENGTH);
+  return `${readablePrefix(name, MAX_TOOL_NAME_LENGTH - HASH_LENGTH - 1)}_${hash}`.replace(/^_/, '');
+}
+
+/**
+ * The names of a path's parameters, in order: `:name` (Express 4 `:name?` and `:name(\\d+)` too), Express 5
+ * optional `{/:name}`, and `*name` wildcards. Express 4's unnamed `*` has no name and is left out.
+ *
+ * @param path - an Express 4 or 5 path
+ * @returns each name once, in the order it first appears
+ * @example
+ * ```ts
+ * pathParamsOf('/users/:userId/posts{/:postId}'); // ['userId', 'postId']
+ * pathParamsOf('/files/*path');                   // ['path']
+ * ```
+ */
+export function pathParamsOf(path: string): string[] {
+  const names = tokensOf(path).flatMap((token) => (token.kind !== 'text' && token.name !== undefined ? [token.name] : []));
+  return [...new Set(names)];
+}
+
+/**
+ * The default annotations of a route's tool, by HTTP semantics (RFC 9110 §9.2): GET and HEAD are read-only,
+ * PUT is idempotent, DELETE is destructive and idempotent; POST, PATCH and others claim nothing (so clients
+ * assume the MCP defaults: may be destructive, not idempotent). A fresh object each call.
+ *
+ * @param method - the HTTP method, any case
+ * @example
+ * ```ts
+ * annotationsFor('get');    // { readOnlyHint: true }
+ * annotationsFor('DELETE'); // { destructiveHint: true, idempotentHint: true }
+ * ```
+ */
+export function annotationsFor(method: string): ToolAnnotations {
+  switch (method.toUpperCase()) {
+    case 'GET':
+    case 'HEAD':
+      return { readOnlyHint: true };
+    case 'PUT':
+      return { idempotentHint: true };
+    case 'DELETE':
+      return { destructiveHint: true, idempotentHint: true };
+    default:
+      return {};
+  }
+}
+
+/** Splits an Express 4/5 path into literal text, parameters and wildcards. */
+function tokensOf(path: string): PathToken[] {
+  const tokens: PathToken[] = [];
+  let text = '';
+  const flush = (): void => {
+    if (text !== '') tokens.push({ kind: 'text', text });
+    text = '';
+  };
+  let i = 0;
+  while (i < path.length) {
+    const char = path.charAt(i);
+    if (char === '\\') {
+      text += path.charAt(i + 1); // an escaped literal (Express 5: `\\(`)
+      i += 2;
+      continue;
+    }
+    const match = char === ':' || char === '*' ? PARAM_NAME.exec(path.slice(i + 1)) : null;
+    if (char === '*' && match === null) {
+      flush();
+      tokens.push({ kind: 'splat', name: undefined });
+      i += 1;
+      continue;
+    }
+    if (match === null) {
+      if (char !== '{' && char !== '}') text += char; // Express 5 optional groups: the braces are not text
+      i += 1;
+      continue;
+    }
+    flush();
+    const name = match[1] ?? (match[2] ?? '').replace(/\\(.)/g, '$1');
+    tokens.push({ kind: char === ':' ? 'param' : 'splat', name });
+    i += 1 + match[0].length;
+    if (path.charAt(i) === '(') i = afterGroup(path, i); // Express 4: `:id(\\d+)`, the regex is not text
+  }
+  flush();
+  return tokens;
+}
+
+/** The index just past the parenthesised group that opens at `start` (or the end of the path). */
+function afterGroup(path: string, start: number): number {
+  let depth = 0;
+  for (let i = start; i < path.length; i++) {
+    const char = path.charAt(i);
+    if (char === '\\') i++;
+    else if (char === '(') depth++;
+    else if (char === ')' && --depth === 0) return i + 1;
+  }
+  return path.length;
+}
+
+/**
+ * Lower-case ASCII words of `text`: camelCase is split, accents are dropped (`Café` → `cafe`), and anything
+ * else is a separator. `complete` is false when a character could not be spelled in ASCII (`用户`, `ß`).
+ */
+function asciiWords(text: string): { words: string[]; complete: boolean } {
+  const plain = text.normalize('NFKD').replace(/\p{M}/gu, '');
+  const words = plain
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]{2,})([A-Z][a-z])/g, '$1 $2') // HTTPServer → HTTP Server, but OAuth stays one word
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word !== '');
+  return { words, complete: !/[^\x00-\x7f]/.test(plain) };
+}
+
+/** `%20` → space, so encoded paths read like their decoded form; malformed escapes stay as they are. */
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** At most `room` characters of `name`, cut after a whole word unless that would drop more than half. */
+function readablePrefix(name: string, room: number): string {
+  let head = name.slice(0, room);
+  const lastBreak = head.lastIndexOf('_');
+  if (name.length > room && name.charAt(room) !== '_' && lastBreak >= room / 2) head = head.slice(0, lastBreak);
+  return head.replace(/_+$/, '');
+}
