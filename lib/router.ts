@@ -7,6 +7,8 @@ import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import { createAuthenticator, type AuthFailure, type AuthOptions } from './auth/bearer';
 import { sendAuthFailure } from './auth/challenge';
 import { createMetadataHandler } from './auth/metadata';
+import { asDispatcher, type RouteTarget } from './bridge/dispatch';
+import { routeTool, type RouteToolMeta } from './bridge/route-tool';
 import { ErrorCode } from './jsonrpc/errors';
 import type { McpLogger } from './logger';
 import { DEFAULT_MAX_PENDING_REQUESTS, DEFAULT_MAX_STREAMS, resolveOptions, type McpRouterOptions, type SessionOptions } from './options';
@@ -52,10 +54,32 @@ export interface McpRouterApi {
   /** Ends every session: aborts requests in flight, closes streams, stops timers (graceful shutdown, tests). */
   close(): Promise<void>;
   /**
+   * Wraps an existing route's handlers as a tool, and returns them unchanged for Express: the REST route works
+   * as before, and the tool runs the same chain in-process. With a string, it is `express.Router#route`.
+   *
+   * @example
+   * ```ts
+   * app.get('/users/:id', mcp.route({ description: 'Fetch a user', path: '/users/:id' }, requireUser, getUser));
+   * ```
+   */
+  route(meta: BridgedRouteMeta, ...handlers: RequestHandler[]): RequestHandler[];
+  /**
+   * Registers tools that dispatch in-process through the whole `app` by method and path, so the app's own
+   * middleware (auth, body parsing, validation, logging) runs as for a real request. No network is involved.
+   */
+  exposeRoutes(app: RouteTarget, routes: ReadonlyArray<RouteToolMeta & { method: string; path: string }>): McpRegistration[];
+  /**
    * The RFC 9728 protected-resource metadata handler (unauthenticated, CORS-readable). Mount it at the app's root:
    * `app.use('/.well-known/oauth-protected-resource', mcp.authMetadata)`.
    */
   authMetadata: RequestHandler;
+}
+
+/** What `mcp.route()` needs besides {@link RouteToolMeta}: the method (default GET, or POST with a body) and path of the route. */
+export interface BridgedRouteMeta extends RouteToolMeta {
+  method?: string;
+  /** The route's path, for its parameters and the default tool name; defaults to one made of the declared params. */
+  path?: string;
 }
 
 /** An `express.Router` serving MCP at the path it is mounted on, plus {@link McpRouterApi}. */
@@ -147,8 +171,31 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
       sessions?.broadcast({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri } }, (session) => session.subscriptions.includes(uri));
     },
     close: async () => sessions?.close(),
+    route: bridgeRoute,
+    exposeRoutes(app, routes) {
+      // Mounted in an app of its own, a router gets Express's req/res (an app mounted this way keeps its own).
+      const host = express();
+      host.use(app as unknown as RequestHandler);
+      const dispatch = asDispatcher(host as unknown as RouteTarget, config.logger);
+      return routes.map(({ method, path, ...meta }) => registry.addTool(routeTool(meta, method, path, dispatch) as ToolDefinition<never>));
+    },
     authMetadata: createMetadataHandler(config.auth?.resourceMetadata),
   };
+  // `route` keeps serving Express's own router.route(path), which Router#get and friends use internally.
+  const expressRoute = (Object.getPrototypeOf(router) as { route(path: string): unknown }).route;
+  function bridgeRoute(meta: BridgedRouteMeta | string, ...handlers: RequestHandler[]): RequestHandler[] {
+    if (typeof meta === 'string') return expressRoute.call(router, meta) as RequestHandler[];
+    const method = (meta.method ?? (meta.input?.body ? 'POST' : 'GET')).toLowerCase();
+    const declared = Object.keys((meta.input?.params?.properties as Record<string, unknown> | undefined) ?? {});
+    const path = meta.path ?? `/${declared.map((name) => `:${name}`).join('/')}`;
+    // An app of its own runs the wrapped chain: Express's req/res, JSON bodies parsed as the host app would.
+    const chain = express();
+    chain.use(express.json());
+    (chain as unknown as Record<string, (path: string, ...handlers: RequestHandler[]) => void>)[method]?.(path, ...handlers);
+    const { method: _method, path: _path, ...toolMeta } = meta;
+    registry.addTool(routeTool(toolMeta, method, path, asDispatcher(chain as unknown as RouteTarget, config.logger)) as ToolDefinition<never>);
+    return handlers;
+  }
   return Object.assign(router, api);
 }
 

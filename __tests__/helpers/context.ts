@@ -15,6 +15,7 @@ export function testEnv(protocolVersion: ProtocolVersion = '2025-11-25', extra: 
     peer: { protocolVersion, clientCapabilities: {}, clientInfo: undefined, logLevel: undefined, subscriptions: [] },
     channel: NO_STREAM,
     inflight: undefined,
+    headers: {},
     ...extra,
   };
 }

@@ -61,6 +61,8 @@ export interface DispatchEnvironment {
   readonly channel: ClientChannel;
   /** The session's requests in flight, for `notifications/cancelled`; undefined without sessions. */
   readonly inflight: Map<string, AbortController> | undefined;
+  /** The HTTP request's headers. */
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
 }
 
 /** The key of a request id in maps: 1 and "1" are different requests. */
@@ -81,6 +83,7 @@ export class HandlerContext implements RequestContext {
   readonly sessionId: string | undefined;
   readonly auth: AuthInfo | undefined;
   readonly meta: Readonly<Record<string, unknown>> | undefined;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   /** Set once the response is on its way: later progress is dropped (MCP progress: none after the response). */
   finished = false;
   private lastProgress = Number.NEGATIVE_INFINITY;
@@ -100,6 +103,7 @@ export class HandlerContext implements RequestContext {
     this.protocolVersion = env.protocolVersion;
     this.sessionId = env.sessionId;
     this.auth = env.auth;
+    this.headers = env.headers;
     const meta = request.params?._meta;
     this.meta = isObject(meta) ? meta : undefined;
   }

@@ -49,6 +49,8 @@ export interface RequestContext {
   readonly auth: AuthInfo | undefined;
   /** The request's `_meta` object (e.g. `progressToken`), as sent. */
   readonly meta: Readonly<Record<string, unknown>> | undefined;
+  /** The HTTP headers of the MCP request (lower-case names), e.g. to forward `authorization` to an API. */
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   /**
    * Reports progress (`notifications/progress`) when the caller asked for it with `_meta.progressToken`;
    * otherwise does nothing. Values that do not increase, and calls after the result, are dropped (MCP progress).

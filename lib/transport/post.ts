@@ -135,6 +135,7 @@ export function createPostHandler(dispatcher: Dispatcher, config: PostHandlerCon
       peer,
       channel: reply,
       inflight: session?.reply?.live.inflight,
+      headers: req.headers,
     };
     const outcome = await dispatcher.receive(body.value, env);
 

@@ -1,0 +1,106 @@
+// A bridged route's tool input: the schemas of path params, query and body merged into one, and split back per call.
+
+import { McpConfigError } from '../errors';
+import { isObject } from '../jsonrpc/types';
+import type { JsonSchema } from '../registry/tools';
+
+/** The declared inputs of a route, by where they go in the HTTP request. */
+export interface RouteInput {
+  /** Path parameters (strings); derived from the route path when not declared. */
+  params?: JsonSchema;
+  /** Query parameters. */
+  query?: JsonSchema;
+  /** The JSON body: an object schema's properties become arguments; any other body is the argument `body`. */
+  body?: JsonSchema;
+}
+
+/** The tool arguments of one call, put back where the route expects them. */
+export interface SplitArguments {
+  readonly params: Record<string, string>;
+  readonly query: Record<string, unknown>;
+  readonly body: unknown;
+}
+
+/** A route's tool input schema and how to split arguments back into params, query and body. */
+export interface InputLayout {
+  readonly schema: JsonSchema;
+  split(args: Record<string, unknown>): SplitArguments;
+}
+
+function propertiesOf(schema: JsonSchema | undefined): { properties: Record<string, unknown>; required: string[] } {
+  return {
+    properties: isObject(schema?.properties) ? schema.properties : {},
+    required: Array.isArray(schema?.required) ? (schema.required as string[]) : [],
+  };
+}
+
+function pick(args: Record<string, unknown>, names: readonly string[]): Record<string, unknown> {
+  const picked: Record<string, unknown> = {};
+  for (const name of names) if (Object.hasOwn(args, name)) picked[name] = args[name];
+  return picked;
+}
+
+/**
+ * Builds the input of a bridged route. `flat` (the default) merges params, query and body properties into one
+ * object, so a model sees `{ id, limit, name }`; a name in two places is refused at boot, and `nested` keeps
+ * `{ params, query, body }` apart instead.
+ *
+ * @param pathParams - the names of the route path's parameters (`/users/:id` → `['id']`)
+ * @throws {McpConfigError} for a name found in two places (flat layout)
+ * @example
+ * ```ts
+ * const layout = inputLayoutFor({ body: { type: 'object', properties: { name: { type: 'string' } } } }, ['id'], "route 'x'", 'flat');
+ * layout.split({ id: '7', name: 'Ada' }); // { params: { id: '7' }, query: {}, body: { name: 'Ada' } }
+ * ```
+ */
+export function inputLayoutFor(input: RouteInput | undefined, pathParams: readonly string[], label: string, layout: 'flat' | 'nested'): InputLayout {
+  const paramsSchema: JsonSchema = input?.params ?? {
+    type: 'object',
+    properties: Object.fromEntries(pathParams.map((name) => [name, { type: 'string' }])),
+    required: [...pathParams],
+  };
+  const params = propertiesOf(paramsSchema);
+  const query = propertiesOf(input?.query);
+  const bodyIsObject = input?.body !== undefined && input.body.type === 'object';
+  const body = bodyIsObject ? propertiesOf(input?.body) : { properties: input?.body ? { body: input.body } : {}, required: input?.body ? ['body'] : [] };
+
+  if (layout === 'nested') {
+    const properties: Record<string, unknown> = { params: paramsSchema };
+    if (input?.query) properties.query = input.query;
+    if (input?.body) properties.body = input.body;
+    return {
+      schema: { type: 'object', properties, required: ['params', ...(input?.body ? ['body'] : [])] },
+      split: (args) => ({
+        params: (isObject(args.params) ? args.params : {}) as Record<string, string>,
+        query: isObject(args.query) ? args.query : {},
+        body: args.body,
+      }),
+    };
+  }
+
+  const seen = new Map<string, string>();
+  for (const [where, part] of [['params', params], ['query', query], ['body', body]] as const) {
+    for (const name of Object.keys(part.properties)) {
+      const first = seen.get(name);
+      if (first !== undefined) {
+        throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `${label}: '${name}' is both a ${first} and a ${where} input; rename one, or use layout: 'nested'`);
+      }
+      seen.set(name, where);
+    }
+  }
+  const paramNames = Object.keys(params.properties);
+  const queryNames = Object.keys(query.properties);
+  const bodyNames = Object.keys(body.properties);
+  return {
+    schema: {
+      type: 'object',
+      properties: { ...params.properties, ...query.properties, ...body.properties },
+      required: [...params.required, ...query.required, ...body.required],
+    },
+    split: (args) => ({
+      params: Object.fromEntries(Object.entries(pick(args, paramNames)).map(([k, v]) => [k, String(v)])),
+      query: pick(args, queryNames),
+      body: bodyIsObject ? pick(args, bodyNames) : args.body,
+    }),
+  };
+}

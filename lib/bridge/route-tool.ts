@@ -1,0 +1,126 @@
+// A route as a tool: arguments → an in-process request through Express (light-my-request), response → tool result.
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import inject from 'light-my-request';
+import type { RequestContext } from '../registry/context';
+import type { JsonSchema, ToolAnnotations, ToolDefinition } from '../registry/tools';
+import type { AccessRule } from '../registry/access';
+import { inputLayoutFor, type RouteInput } from './input';
+import { annotationsFor, pathParamsOf, toolNameFor } from './naming';
+import { toToolResult } from './result';
+
+/** How a route becomes a tool. */
+export interface RouteToolMeta extends AccessRule {
+  /** Defaults to a readable name from method and path (`get_users_by_id`). */
+  name?: string;
+  title?: string;
+  /** What the route does, for the model. Required. */
+  description: string;
+  /** Schemas of path params, query and body; path params default to the route path's, as strings. */
+  input?: RouteInput;
+  /** `flat` merges params, query and body properties into one object; `nested` keeps them apart. Defaults to `flat`. */
+  layout?: 'flat' | 'nested';
+  /** JSON Schema of a 2xx JSON body: it becomes `outputSchema`, so answers are checked against it as any tool's. */
+  output?: JsonSchema;
+  /** Defaults from the HTTP method: GET → readOnlyHint, PUT → idempotentHint, DELETE → destructiveHint. */
+  annotations?: ToolAnnotations;
+  /** Request headers of the MCP caller passed on to the route besides `authorization` (lower case). Defaults to none. */
+  forwardHeaders?: string[];
+  /** A route that has not answered by then gives an `isError` result. Defaults to `30_000`. */
+  timeoutMs?: number;
+}
+
+/** Something that serves Node requests: an Express app or router (called as `(req, res)`). */
+export type RequestDispatcher = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** Default `timeoutMs` of a bridged route: a handler that never answers must not hold a tool call forever. */
+export const DEFAULT_ROUTE_TIMEOUT_MS = 30_000;
+
+function queryString(query: Record<string, unknown>): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value === undefined || value === null) continue;
+    for (const item of Array.isArray(value) ? value : [value]) search.append(name, typeof item === 'object' ? JSON.stringify(item) : String(item));
+  }
+  const text = search.toString();
+  return text === '' ? '' : `?${text}`;
+}
+
+/**
+ * Express replaces the prototype of every request and response it serves (with its own, which inherits
+ * Node's). light-my-request's request and response capture the body through methods on their own prototypes,
+ * so those methods are copied onto the objects first, where the swap cannot reach them.
+ */
+function keepOwnMethods(target: object): void {
+  const proto = Object.getPrototypeOf(target) as Record<string, unknown>;
+  for (const name of Object.getOwnPropertyNames(proto)) {
+    const value = Object.getOwnPropertyDescriptor(proto, name)?.value as unknown;
+    if (name !== 'constructor' && typeof value === 'function') (target as Record<string, unknown>)[name] = value;
+  }
+}
+
+/** `/users/:id` with `{ id: '7' }` → `/users/7` (values are URL-encoded; an optional part without its value is left out). */
+function fillPath(path: string, params: Record<string, string>): string {
+  return path
+    .replace(/\{([^}]*)\}/g, (_whole, inner: string) => {
+      const name = /[:*]"?([A-Za-z0-9_$]+)/.exec(inner)?.[1];
+      return name !== undefined && params[name] !== undefined ? fillPath(inner, params) : '';
+    })
+    .replace(/:"?([A-Za-z0-9_$]+)"?(\([^)]*\))?\??|\*([A-Za-z0-9_$]+)/g, (_whole, name: string | undefined, _re, splat: string | undefined) =>
+      encodeURIComponent(params[(name ?? splat) as string] ?? ''),
+    );
+}
+
+/**
+ * The tool of one route: each call becomes a request dispatched in-process (no network, no Host header, no
+ * SSRF) through `dispatch`, so every middleware on the way runs as for a real request; the response becomes
+ * the result (4xx → `isError` with the body, 5xx → `isError` without internals).
+ *
+ * @example
+ * ```ts
+ * mcp.tool(routeTool({ description: 'Fetch a user' }, 'GET', '/users/:id', app));
+ * ```
+ */
+export function routeTool(meta: RouteToolMeta, method: string, path: string, dispatch: RequestDispatcher): ToolDefinition {
+  const name = meta.name ?? toolNameFor(method, path);
+  const layout = inputLayoutFor(meta.input, pathParamsOf(path), `route tool '${name}'`, meta.layout ?? 'flat');
+  const forwarded = ['authorization', ...(meta.forwardHeaders ?? []).map((header) => header.toLowerCase())];
+  const verb = method.toUpperCase();
+  return {
+    name,
+    title: meta.title,
+    description: meta.description,
+    inputSchema: layout.schema,
+    outputSchema: meta.output,
+    annotations: meta.annotations ?? annotationsFor(verb),
+    scopes: meta.scopes,
+    canAccess: meta.canAccess,
+    timeoutMs: meta.timeoutMs ?? DEFAULT_ROUTE_TIMEOUT_MS,
+    async handler(args: Record<string, unknown>, ctx: RequestContext) {
+      const { params, query, body } = layout.split(args);
+      const headers: Record<string, string> = { accept: 'application/json' };
+      for (const header of forwarded) {
+        const value = ctx.headers[header];
+        if (typeof value === 'string') headers[header] = value;
+      }
+      const hasBody = body !== undefined && verb !== 'GET' && verb !== 'HEAD';
+      if (hasBody) headers['content-type'] = 'application/json';
+      const response = await inject(
+        // The route sees the tool's context as req.mcp: signal, session, auth, progress, log.
+        (req, res) => {
+          keepOwnMethods(req);
+          keepOwnMethods(res);
+          dispatch(Object.assign(req, { mcp: ctx }), res);
+        },
+        {
+          method: verb as 'GET',
+          url: fillPath(path, params) + queryString(query),
+          headers,
+          ...(hasBody ? { payload: JSON.stringify(body) } : {}),
+          signal: ctx.signal,
+        },
+      );
+      return toToolResult({ status: response.statusCode, headers: response.headers, body: response.rawPayload }, { toolName: name });
+    },
+  };
+}
