@@ -89,14 +89,16 @@ const FILES: LibFile[] = listTs(LIB)
 
 /**
  * The layer of a lib file: imports point to a lower layer, or stay inside the file's own folder.
- * router → options → (auth, security, bridge, decorators: beside the chain) → transport → protocol → registry → schema → leaves.
+ * router → options → decorators → (auth, security, bridge: beside the chain) → transport → protocol → registry → schema → leaves.
  */
 function layerOf(name: string): number {
   const [top] = name.split('/');
   if (name === 'index.ts') return 100;
   if (name === 'router.ts') return 90;
   if (name === 'options.ts') return 80;
-  if (top === 'auth' || top === 'security' || top === 'bridge' || top === 'decorators') return 60;
+  // Decorators bridge Express handlers too, so they sit just above bridge/.
+  if (top === 'decorators') return 65;
+  if (top === 'auth' || top === 'security' || top === 'bridge') return 60;
   if (top === 'transport') return 50;
   if (top === 'protocol') return 40;
   if (top === 'registry') return 30;

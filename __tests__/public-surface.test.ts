@@ -28,8 +28,11 @@ describe('public surface', () => {
       'embeddedResource',
       'imageContent',
       'mcpRouter',
+      'prompt',
+      'resource',
       'resourceLink',
       'textContent',
+      'tool',
     ]);
   });
 

@@ -51,6 +51,12 @@ export type { GetPromptResult, PromptArgument, PromptDefinition, PromptMessage, 
 export type { Completer, CompletionContext, CompletionResult } from './registry/completion';
 export type { InferSchema, InferToolArgs } from './schema/infer';
 
+// Existing Express routes and controller classes as tools (mcp.route, mcp.exposeRoutes, mcp.register).
+export type { BridgedRouteMeta, RouteToolMeta } from './bridge/route-tool';
+export type { RouteInput } from './bridge/input';
+export type { RouteTarget } from './bridge/dispatch';
+export { prompt, resource, tool, type PromptDecoratorMeta, type ResourceDecoratorMeta, type ToolDecoratorMeta } from './decorators/decorators';
+
 // Content helpers for tool results and prompt messages.
 export {
   audioContent,

@@ -8,7 +8,7 @@ import { createAuthenticator, type AuthFailure, type AuthOptions } from './auth/
 import { sendAuthFailure } from './auth/challenge';
 import { createMetadataHandler } from './auth/metadata';
 import { asDispatcher, type RouteTarget } from './bridge/dispatch';
-import { routeTool, type RouteToolMeta } from './bridge/route-tool';
+import { routeTool, type BridgedRouteMeta, type RouteToolMeta } from './bridge/route-tool';
 import { ErrorCode } from './jsonrpc/errors';
 import type { McpLogger } from './logger';
 import { DEFAULT_MAX_PENDING_REQUESTS, DEFAULT_MAX_STREAMS, resolveOptions, type McpRouterOptions, type SessionOptions } from './options';
@@ -18,6 +18,7 @@ import type { McpRegistration } from './registry/definition';
 import type { PromptDefinition } from './registry/prompts';
 import { Registry } from './registry/registry';
 import type { ResourceDefinition, ResourceTemplateDefinition } from './registry/resources';
+import { decoratedMembers } from './decorators/decorators';
 import type { JsonSchema, ToolDefinition } from './registry/tools';
 import type { InferSchema, InferToolArgs } from './schema/infer';
 import { createSchemaValidator } from './schema/validator';
@@ -69,17 +70,20 @@ export interface McpRouterApi {
    */
   exposeRoutes(app: RouteTarget, routes: ReadonlyArray<RouteToolMeta & { method: string; path: string }>): McpRegistration[];
   /**
+   * Registers the `@tool`, `@resource` and `@prompt` methods of a controller instance.
+   *
+   * @example
+   * ```ts
+   * class Users { @tool({ description: 'Fetch a user', method: 'GET', path: '/users/:id' }) get(req: Request, res: Response) { … } }
+   * mcp.register(new Users());
+   * ```
+   */
+  register(controller: object): McpRegistration[];
+  /**
    * The RFC 9728 protected-resource metadata handler (unauthenticated, CORS-readable). Mount it at the app's root:
    * `app.use('/.well-known/oauth-protected-resource', mcp.authMetadata)`.
    */
   authMetadata: RequestHandler;
-}
-
-/** What `mcp.route()` needs besides {@link RouteToolMeta}: the method (default GET, or POST with a body) and path of the route. */
-export interface BridgedRouteMeta extends RouteToolMeta {
-  method?: string;
-  /** The route's path, for its parameters and the default tool name; defaults to one made of the declared params. */
-  path?: string;
 }
 
 /** An `express.Router` serving MCP at the path it is mounted on, plus {@link McpRouterApi}. */
@@ -172,6 +176,20 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
     },
     close: async () => sessions?.close(),
     route: bridgeRoute,
+    register(controller) {
+      return decoratedMembers(controller).map((member): McpRegistration => {
+        const { meta, fn } = member;
+        if (member.kind === 'prompt') return registry.addPrompt({ ...member.meta, get: fn as PromptDefinition<never>['get'] });
+        if (member.kind === 'resource') {
+          return 'uriTemplate' in member.meta
+            ? registry.addTemplate({ ...member.meta, read: fn as ResourceTemplateDefinition<never>['read'] })
+            : registry.addResource({ ...member.meta, read: fn as ResourceDefinition['read'] });
+        }
+        // An Express handler (a route to bridge) says where it lives; a plain method is the tool's handler.
+        if ('method' in meta && 'path' in meta && typeof meta.path === 'string') return addRouteTool(meta as BridgedRouteMeta, [fn as RequestHandler]);
+        return registry.addTool({ ...(meta as Omit<ToolDefinition, 'handler'>), handler: fn as ToolDefinition<never>['handler'] });
+      });
+    },
     exposeRoutes(app, routes) {
       // Mounted in an app of its own, a router gets Express's req/res (an app mounted this way keeps its own).
       const host = express();
@@ -185,6 +203,11 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
   const expressRoute = (Object.getPrototypeOf(router) as { route(path: string): unknown }).route;
   function bridgeRoute(meta: BridgedRouteMeta | string, ...handlers: RequestHandler[]): RequestHandler[] {
     if (typeof meta === 'string') return expressRoute.call(router, meta) as RequestHandler[];
+    addRouteTool(meta, handlers);
+    return handlers;
+  }
+  /** Registers a tool that runs `handlers` in-process, as the route described by `meta`. */
+  function addRouteTool(meta: BridgedRouteMeta, handlers: RequestHandler[]): McpRegistration {
     const method = (meta.method ?? (meta.input?.body ? 'POST' : 'GET')).toLowerCase();
     const declared = Object.keys((meta.input?.params?.properties as Record<string, unknown> | undefined) ?? {});
     const path = meta.path ?? `/${declared.map((name) => `:${name}`).join('/')}`;
@@ -193,8 +216,7 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
     chain.use(express.json());
     (chain as unknown as Record<string, (path: string, ...handlers: RequestHandler[]) => void>)[method]?.(path, ...handlers);
     const { method: _method, path: _path, ...toolMeta } = meta;
-    registry.addTool(routeTool(toolMeta, method, path, asDispatcher(chain as unknown as RouteTarget, config.logger)) as ToolDefinition<never>);
-    return handlers;
+    return registry.addTool(routeTool(toolMeta, method, path, asDispatcher(chain as unknown as RouteTarget, config.logger)) as ToolDefinition<never>);
   }
   return Object.assign(router, api);
 }

@@ -30,6 +30,13 @@ export interface RouteToolMeta extends AccessRule {
   timeoutMs?: number;
 }
 
+/** What `mcp.route()` needs besides {@link RouteToolMeta}: the method (default GET, or POST with a body) and path of the route. */
+export interface BridgedRouteMeta extends RouteToolMeta {
+  method?: string;
+  /** The route's path, for its parameters and the default tool name; defaults to one made of the declared params. */
+  path?: string;
+}
+
 /** Something that serves Node requests: an Express app or router (called as `(req, res)`). */
 export type RequestDispatcher = (req: IncomingMessage, res: ServerResponse) => void;
 
