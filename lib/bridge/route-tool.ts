@@ -66,6 +66,19 @@ function keepOwnMethods(target: object): void {
   }
 }
 
+/** A streamed response (`res.write`) is collected; each chunk is reported as progress when the caller asked for it. */
+function reportWrites(res: ServerResponse, ctx: RequestContext): void {
+  const write = res.write as (...args: unknown[]) => boolean;
+  let chunks = 0;
+  let bytes = 0;
+  res.write = function (this: ServerResponse, ...args: unknown[]): boolean {
+    const [chunk] = args;
+    bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk instanceof Uint8Array ? chunk.byteLength : 0;
+    void ctx.progress(++chunks, undefined, `${bytes} bytes received`);
+    return write.apply(this, args);
+  } as ServerResponse['write'];
+}
+
 /** `/users/:id` with `{ id: '7' }` → `/users/7` (values are URL-encoded; an optional part without its value is left out). */
 function fillPath(path: string, params: Record<string, string>): string {
   return path
@@ -117,6 +130,7 @@ export function routeTool(meta: RouteToolMeta, method: string, path: string, dis
         (req, res) => {
           keepOwnMethods(req);
           keepOwnMethods(res);
+          if (ctx.meta?.progressToken !== undefined) reportWrites(res, ctx);
           dispatch(Object.assign(req, { mcp: ctx }), res);
         },
         {
