@@ -31,6 +31,7 @@ describe('public surface', () => {
       'prompt',
       'resource',
       'resourceLink',
+      'routesFromOpenApi',
       'textContent',
       'tool',
     ]);

@@ -55,6 +55,7 @@ export type { InferSchema, InferToolArgs } from './schema/infer';
 export type { BridgedRouteMeta, RouteToolMeta } from './bridge/route-tool';
 export type { RouteInput } from './bridge/input';
 export type { RouteTarget } from './bridge/dispatch';
+export { routesFromOpenApi } from './bridge/openapi';
 export { prompt, resource, tool, type PromptDecoratorMeta, type ResourceDecoratorMeta, type ToolDecoratorMeta } from './decorators/decorators';
 
 // Content helpers for tool results and prompt messages.

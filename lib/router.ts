@@ -8,6 +8,7 @@ import { createAuthenticator, type AuthFailure, type AuthOptions } from './auth/
 import { sendAuthFailure } from './auth/challenge';
 import { createMetadataHandler } from './auth/metadata';
 import { asDispatcher, type RouteTarget } from './bridge/dispatch';
+import { routesFromOpenApi } from './bridge/openapi';
 import { routeTool, type BridgedRouteMeta, type RouteToolMeta } from './bridge/route-tool';
 import { ErrorCode } from './jsonrpc/errors';
 import type { McpLogger } from './logger';
@@ -69,6 +70,11 @@ export interface McpRouterApi {
    * middleware (auth, body parsing, validation, logging) runs as for a real request. No network is involved.
    */
   exposeRoutes(app: RouteTarget, routes: ReadonlyArray<RouteToolMeta & { method: string; path: string }>): McpRegistration[];
+  /**
+   * Registers a tool for every operation of an OpenAPI 3 document the app serves (see `routesFromOpenApi`),
+   * dispatched like {@link McpRouterApi.exposeRoutes}.
+   */
+  exposeOpenApi(app: RouteTarget, document: unknown): McpRegistration[];
   /**
    * Registers the `@tool`, `@resource` and `@prompt` methods of a controller instance.
    *
@@ -176,6 +182,9 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
     },
     close: async () => sessions?.close(),
     route: bridgeRoute,
+    exposeOpenApi(app, document) {
+      return api.exposeRoutes(app, routesFromOpenApi(document));
+    },
     register(controller) {
       return decoratedMembers(controller).map((member): McpRegistration => {
         const { meta, fn } = member;
