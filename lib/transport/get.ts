@@ -8,6 +8,7 @@ import { parseAccept } from './accept';
 import { LAST_EVENT_ID_HEADER, SESSION_ID_HEADER } from './headers';
 import { sendHttpError } from './http-error';
 import type { SessionManager } from './sessions';
+import { writeRecorded } from './outbound-stream';
 import { SseConnection, type SseOptions } from './sse';
 
 /**
@@ -49,7 +50,7 @@ export function createGetHandler(sessions: SessionManager, sse: SseOptions, auth
         await stream.resume(connection, async () => (await events.replayAfter(id, lastEventId as string))?.events);
       } else {
         // The stream finished: what it recorded is all there is.
-        for (const event of replay.events) connection.event(event.id, event.message === null ? null : JSON.stringify(event.message));
+        writeRecorded(connection, replay.events);
         connection.end();
       }
       return;

@@ -7,6 +7,11 @@ import { serializeResponses } from './reply';
 import type { SseConnection } from './sse';
 import type { EventStore } from './stores';
 
+/** Writes recorded events as they were first sent (priming events as empty data). */
+export function writeRecorded(connection: SseConnection, events: readonly { id: string; message: JsonRpcMessage | null }[]): void {
+  for (const event of events) connection.event(event.id, event.message === null ? null : JSON.stringify(event.message));
+}
+
 /** Where a stream's events are recorded, when the session is resumable. */
 export interface StreamRecording {
   readonly sessionId: string;
@@ -70,9 +75,7 @@ export class OutboundStream {
    */
   resume(connection: SseConnection, replay: () => Promise<readonly { id: string; message: JsonRpcMessage | null }[] | undefined>): Promise<void> {
     return this.enqueue(async () => {
-      for (const event of (await replay()) ?? []) {
-        connection.event(event.id, event.message === null ? null : JSON.stringify(event.message));
-      }
+      writeRecorded(connection, (await replay()) ?? []);
       if (this.ended) connection.end();
       else this.attach(connection);
     });

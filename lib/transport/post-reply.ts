@@ -51,7 +51,7 @@ export class PostReply implements ClientChannel {
     private readonly session: ReplySession | undefined,
     private readonly settings: ReplySettings,
     private readonly headers: Record<string, string>,
-    private readonly controller: AbortController,
+    controller: AbortController,
   ) {
     res.once('close', () => {
       // MCP transports: a disconnect is not a cancellation while the stream can be resumed.
