@@ -1,6 +1,8 @@
 /**
- * One jest run, two projects: the whole suite on Express 5 (the `express` dev dependency) and on
+ * `npm test` runs two projects: the whole suite on Express 5 (the `express` dev dependency) and on
  * Express 4 (`express4`, an npm alias of express@4, which every `require('express')` resolves to).
+ * `npm run test:browser` runs the third, `browser`: the playground in headless Chromium (needs
+ * /usr/bin/chromium or CHROMIUM_PATH), kept apart so `npm test` needs no browser.
  */
 const shared = {
   preset: 'ts-jest',
@@ -24,5 +26,6 @@ module.exports = {
       // The packed tarball does not depend on the Express major; it is checked once, in the express5 project.
       testPathIgnorePatterns: ['/__tests__/package/'],
     },
+    { ...shared, displayName: 'browser', testMatch: ['**/*.e2e.ts'], globals: { EXPRESS_MAJOR: 5 } },
   ],
 };
