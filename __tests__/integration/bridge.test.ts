@@ -76,6 +76,7 @@ describe('mcp.route and mcp.exposeRoutes', () => {
       { method: 'GET', path: '/api/boom', name: 'boom', description: 'Always fails' },
       { method: 'GET', path: '/api/stream', name: 'stream', description: 'Streams text' },
       { method: 'GET', path: '/api/users/:id', name: 'get_user_declared', description: 'Fetch a user through the whole app' },
+      { method: 'GET', path: '/api/stream', name: 'stream_twice', description: 'Streams text, twice a minute', rateLimit: { limit: 2, windowMs: 60_000 } },
     ]);
     connected = await connectClient(app);
   });
@@ -89,7 +90,7 @@ describe('mcp.route and mcp.exposeRoutes', () => {
 
   it('lists the bridged tools with names, schemas and annotations from the routes', async () => {
     const { tools } = await connected.client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(['get_user', 'create_user', 'get_api_users', 'delete_api_users_by_id', 'boom', 'stream', 'get_user_declared']);
+    expect(tools.map((tool) => tool.name)).toEqual(['get_user', 'create_user', 'get_api_users', 'delete_api_users_by_id', 'boom', 'stream', 'get_user_declared', 'stream_twice']);
     expect(tools[0]).toMatchObject({ inputSchema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] }, annotations: { readOnlyHint: true } });
     expect(tools[3]).toMatchObject({ annotations: { destructiveHint: true, idempotentHint: true } });
   });
@@ -115,6 +116,15 @@ describe('mcp.route and mcp.exposeRoutes', () => {
       content: [{ type: 'text', text: 'HTTP 401 Unauthorized: {"error":"unauthorized"}' }],
       isError: true,
     });
+  });
+
+  it('limits calls of a bridged tool with its rateLimit, as any tool', async () => {
+    const { client } = connected;
+    expect(await client.callTool({ name: 'stream_twice', arguments: {} })).toEqual({ content: [{ type: 'text', text: 'abc' }] });
+    expect(await client.callTool({ name: 'stream_twice', arguments: {} })).toEqual({ content: [{ type: 'text', text: 'abc' }] });
+    const third = await client.callTool({ name: 'stream_twice', arguments: {} });
+    expect(third.isError).toBe(true);
+    expect(JSON.stringify(third.content)).toMatch(/try again in \d+ s/i);
   });
 
   it('passes query arrays and body objects where the route expects them', async () => {

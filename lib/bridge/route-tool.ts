@@ -5,6 +5,7 @@ import inject from 'light-my-request';
 import type { RequestContext } from '../registry/context';
 import type { JsonSchema, ToolAnnotations, ToolDefinition } from '../registry/tools';
 import type { AccessRule } from '../registry/access';
+import type { CallLimitOptions } from '../registry/call-limit';
 import { inputLayoutFor, type RouteInput } from './input';
 import { annotationsFor, pathParamsOf, toolNameFor } from './naming';
 import { toToolResult } from './result';
@@ -28,6 +29,8 @@ export interface RouteToolMeta extends AccessRule {
   forwardHeaders?: string[];
   /** A route that has not answered by then gives an `isError` result. Defaults to `30_000`. */
   timeoutMs?: number;
+  /** At most `limit` calls per `windowMs` per caller, as on any tool. Defaults to none. */
+  rateLimit?: CallLimitOptions;
 }
 
 /** What `mcp.route()` needs besides {@link RouteToolMeta}: the method (default GET, or POST with a body) and path of the route. */
@@ -116,6 +119,7 @@ export function routeTool(meta: RouteToolMeta, method: string, path: string, dis
     scopes: meta.scopes,
     canAccess: meta.canAccess,
     timeoutMs: meta.timeoutMs ?? DEFAULT_ROUTE_TIMEOUT_MS,
+    rateLimit: meta.rateLimit,
     async handler(args: Record<string, unknown>, ctx: RequestContext) {
       const { params, query, body } = layout.split(args);
       const headers: Record<string, string> = { accept: 'application/json' };
