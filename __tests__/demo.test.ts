@@ -1,45 +1,173 @@
-// The demo store works from the official SDK client, as a newcomer would use it.
+// The demo store: its legacy REST API still answers as before, and MCP reaches all of it, as a newcomer
+// would use it from the official SDK client.
 
+import request from 'supertest';
+import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createDemoApp } from '../demo/server';
+import { connectionHelp } from '../demo/connect';
 import { connectClient, type ConnectedClient } from './helpers/connect-client';
 
-describe('the demo store', () => {
+const token = 'demo-test-token';
+const bearer = { Authorization: `Bearer ${token}` };
+
+function text(result: { content?: unknown }): string {
+  return (result.content as Array<{ text?: string }>).map((block) => block.text ?? '').join('');
+}
+
+describe('the demo store over MCP', () => {
   let connected: ConnectedClient;
+  const logs: Array<{ level: string; data: unknown }> = [];
   beforeAll(async () => {
-    connected = await connectClient(createDemoApp());
+    connected = await connectClient(createDemoApp({ token }), '/mcp', bearer);
+    connected.client.setNotificationHandler(LoggingMessageNotificationSchema, ({ params }) => {
+      logs.push({ level: params.level, data: params.data });
+    });
   });
   afterAll(() => connected.close());
 
-  it('lists its tools, resources, templates and prompts', async () => {
+  it('lists the tools of all three bridge styles next to its own, and its resources and prompts', async () => {
     const { client } = connected;
-    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['add', 'search_products', 'restock']);
-    expect((await client.listResources()).resources.map((resource) => resource.uri)).toEqual(['store://catalog']);
-    expect((await client.listResourceTemplates()).resourceTemplates.map((template) => template.uriTemplate)).toEqual(['product://{id}']);
-    expect((await client.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual(['recommend']);
-  });
-
-  it('adds, searches and explains a bad product id to the model', async () => {
-    const { client } = connected;
-    expect((await client.callTool({ name: 'add', arguments: { a: 2, b: 40 } })).structuredContent).toEqual({ sum: 42 });
-    expect((await client.callTool({ name: 'search_products', arguments: { query: 'grind' } })).content).toEqual([
-      { type: 'resource_link', uri: 'product://p2', name: 'Grinder', mimeType: 'application/json' },
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual([
+      'audit_inventory',
+      'list_customers', // decorated controller
+      'get_customer',
+      'list_products', // mcp.route wrappers
+      'get_product',
+      'restock_product',
+      'list_orders', // mcp.exposeRoutes
+      'get_order',
+      'place_order',
+      'cancel_order',
     ]);
-    const restock = await client.callTool({ name: 'restock', arguments: { id: 'p9', units: 1 } });
-    expect(restock).toEqual({ content: [{ type: 'text', text: "No product with id 'p9'. Use search_products to find ids." }], isError: true });
+    expect((await client.listResources()).resources.map((resource) => resource.uri)).toEqual(['store://catalog']);
+    expect((await client.listResourceTemplates()).resourceTemplates.map((template) => template.uriTemplate)).toEqual(['product://{id}', 'customer://{id}']);
+    expect((await client.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual(['recommend', 'follow_up_email']);
   });
 
-  it('reads a product through its template and completes product ids', async () => {
+  it('audits the inventory with a progress notification per product and log lines for low stock', async () => {
+    const progress: Array<{ progress: number; total?: number }> = [];
+    logs.length = 0;
+    const result = await connected.client.callTool({ name: 'audit_inventory', arguments: { delayMs: 0 } }, undefined, {
+      onprogress: ({ progress: done, total }) => progress.push({ progress: done, total }),
+    });
+    expect(result.structuredContent).toEqual({ products: 10, units: 111, value: 4881.7, lowStock: ['p2', 'p4', 'p7', 'p9'] });
+    expect(progress).toHaveLength(10);
+    expect(progress.at(-1)).toEqual({ progress: 10, total: 10 });
+    expect(logs.map((log) => log.level)).toEqual(['info', 'warning', 'warning', 'warning', 'warning']);
+    expect(logs[1]?.data).toBe('Filter roast, 250 g: 3 left');
+  });
+
+  it('places and cancels an order through the whole app (its API-key middleware lets MCP calls through)', async () => {
+    const { client } = connected;
+    const placed = await client.callTool({ name: 'place_order', arguments: { customerId: 'c2', lines: [{ productId: 'p5', quantity: 2 }] } });
+    expect(placed.structuredContent).toMatchObject({ id: 'o1003', customerId: 'c2', total: 44, status: 'placed' });
+    expect((await client.callTool({ name: 'get_product', arguments: { id: 'p5' } })).structuredContent).toMatchObject({ stock: 13 });
+    expect((await client.callTool({ name: 'cancel_order', arguments: { id: 'o1003' } })).structuredContent).toMatchObject({ status: 'cancelled' });
+    expect((await client.callTool({ name: 'get_product', arguments: { id: 'p5' } })).structuredContent).toMatchObject({ stock: 15 });
+    const again = await client.callTool({ name: 'cancel_order', arguments: { id: 'o1003' } });
+    expect(again.isError).toBe(true);
+    expect(text(again)).toBe('HTTP 409 Conflict: {"error":"Order o1003 is cancelled; only placed orders can be cancelled."}');
+  });
+
+  it("tells the model what went wrong in the legacy API's own words", async () => {
+    const { client } = connected;
+    const unknown = await client.callTool({ name: 'place_order', arguments: { customerId: 'c9', lines: [{ productId: 'p1', quantity: 1 }] } });
+    expect(unknown).toEqual({ content: [{ type: 'text', text: `HTTP 400 Bad Request: {"error":"Unknown customer 'c9'."}` }], isError: true });
+    const tooMany = await client.callTool({ name: 'place_order', arguments: { customerId: 'c1', lines: [{ productId: 'p7', quantity: 5 }] } });
+    expect(text(tooMany)).toBe(`HTTP 409 Conflict: {"error":"Only 2 of 'Espresso machine' in stock."}`);
+  });
+
+  it('runs the wrapped product routes, with query and body arguments', async () => {
+    const { client } = connected;
+    const brewers = await client.callTool({ name: 'list_products', arguments: { category: 'grinders', inStock: true } });
+    expect(brewers.structuredContent).toEqual({ products: [{ id: 'p3', name: 'Burr grinder', category: 'grinders', price: 189, stock: 6 }] });
+    expect((await client.callTool({ name: 'restock_product', arguments: { id: 'p4', units: 5 } })).structuredContent).toMatchObject({ id: 'p4', stock: 5 });
+    const invalid = await client.callTool({ name: 'restock_product', arguments: { id: 'p4', units: 0 } });
+    expect(invalid.isError).toBe(true);
+    expect(text(invalid)).toContain('units: must be >= 1');
+  });
+
+  it('serves the decorated controller: a customer as a tool, a resource and a prompt', async () => {
+    const { client } = connected;
+    expect((await client.callTool({ name: 'get_customer', arguments: { id: 'c3' } })).structuredContent).toMatchObject({
+      name: 'Grace Hopper',
+      orders: [{ id: 'o1002' }],
+    });
+    const read = await client.readResource({ uri: 'customer://c1' });
+    expect(JSON.parse((read.contents[0] as { text: string }).text)).toMatchObject({ id: 'c1', tier: 'gold' });
+    const prompt = await client.getPrompt({ name: 'follow_up_email', arguments: { customerId: 'c1' } });
+    expect(prompt.messages[0]?.content).toEqual({
+      type: 'text',
+      text: 'Write a short, friendly email to Ada Lovelace <ada@example.com> about their order o1001 (shipped, 49 EUR). Read customer://c1 for details.',
+    });
+  });
+
+  it('reads products by URI and completes product ids and brewing styles', async () => {
     const { client } = connected;
     const read = await client.readResource({ uri: 'product://p1' });
-    expect(JSON.parse((read.contents[0] as { text: string }).text)).toMatchObject({ id: 'p1', name: 'Espresso beans' });
-    const completion = await client.complete({ ref: { type: 'ref/resource', uri: 'product://{id}' }, argument: { name: 'id', value: 'p' } });
-    expect(completion.completion.values).toEqual(['p1', 'p2', 'p3']);
+    expect(JSON.parse((read.contents[0] as { text: string }).text)).toMatchObject({ id: 'p1', name: 'Espresso beans, 1 kg' });
+    await expect(client.readResource({ uri: 'product://p99' })).rejects.toMatchObject({ code: -32002, message: expect.stringContaining("No product 'p99'."), data: { uri: 'product://p99' } });
+    await expect(client.readResource({ uri: 'customer://c9' })).rejects.toMatchObject({ code: -32002 });
+    await expect(client.getPrompt({ name: 'follow_up_email', arguments: { customerId: 'c9' } })).rejects.toMatchObject({ code: -32602 });
+    const ids = await client.complete({ ref: { type: 'ref/resource', uri: 'product://{id}' }, argument: { name: 'id', value: 'p1' } });
+    expect(ids.completion.values).toEqual(['p1', 'p10']);
+    const styles = await client.complete({ ref: { type: 'ref/prompt', name: 'recommend' }, argument: { name: 'style', value: 'f' } });
+    expect(styles.completion.values).toEqual(['filter', 'french press']);
+  });
+});
+
+describe('the demo store over HTTP', () => {
+  const app = createDemoApp({ token, apiKey: 'k', allowedOrigins: ['https://play.example'] });
+
+  it('keeps its REST API behind the API key', async () => {
+    await request(app).get('/api/products/p2').expect(401, { error: 'Send the API key in the x-api-key header.' });
+    const { body } = await request(app).get('/api/products/p2').set('x-api-key', 'k').expect(200);
+    expect(body).toMatchObject({ id: 'p2', stock: 3 });
+    await request(app).get('/api/nothing').set('x-api-key', 'k').expect(404, { error: 'Not found' });
   });
 
-  it('builds the recommend prompt', async () => {
-    const prompt = await connected.client.getPrompt({ name: 'recommend', arguments: { budget: '100', style: 'espresso' } });
-    expect(prompt.messages).toEqual([
-      { role: 'user', content: { type: 'text', text: 'Recommend coffee gear from store://catalog for a budget of 100 euros and espresso brewing.' } },
-    ]);
+  it('refuses MCP calls without the token, with a bearer challenge', async () => {
+    const response = await request(app).post('/mcp').set('Accept', 'application/json, text/event-stream').send({ jsonrpc: '2.0', id: 1, method: 'ping' });
+    expect(response.status).toBe(401);
+    expect(response.headers['www-authenticate']).toMatch(/^Bearer /);
+  });
+
+  it('answers CORS preflights from localhost pages and the listed origins, and refuses others', async () => {
+    for (const origin of ['http://localhost:5173', 'https://play.example']) {
+      const preflight = await request(app).options('/mcp').set('Origin', origin).set('Access-Control-Request-Method', 'POST').set('Access-Control-Request-Headers', 'authorization, content-type, mcp-session-id');
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers['access-control-allow-origin']).toBe(origin);
+    }
+    await request(app).post('/mcp').set('Origin', 'https://evil.example').set(bearer).send({ jsonrpc: '2.0', id: 1, method: 'ping' }).expect(403);
+  });
+
+  it('rate-limits MCP traffic, saying so in the headers', async () => {
+    const response = await request(app).post('/mcp').set(bearer).send({ jsonrpc: '2.0', id: 1, method: 'ping' });
+    expect(response.headers.ratelimit).toMatch(/^"600-in-1min"; r=\d+; t=\d+$/);
+  });
+
+  it('serves the playground, and sends / there', async () => {
+    await request(app).get('/').expect(302).expect('Location', '/playground/');
+    const page = await request(app).get('/playground/').expect(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+  });
+});
+
+describe('the start-up message', () => {
+  const help = connectionHelp({ origin: 'http://127.0.0.1:3000', token: 'tok', apiKey: 'key' });
+
+  it('names the endpoint, the token and the playground link', () => {
+    expect(help).toContain('MCP endpoint   http://127.0.0.1:3000/mcp');
+    expect(help).toContain('Bearer token   tok');
+    expect(help).toContain('http://127.0.0.1:3000/playground/#token=tok');
+  });
+
+  it('gives client configurations that are valid JSON with the URL and the token', () => {
+    const configs = help.split('\n').filter((line) => line.startsWith('    {')).map((line) => JSON.parse(line) as unknown);
+    expect(configs).toHaveLength(3);
+    for (const config of configs) {
+      expect(JSON.stringify(config)).toContain('http://127.0.0.1:3000/mcp');
+      expect(JSON.stringify(config)).toContain('Bearer tok');
+    }
   });
 });

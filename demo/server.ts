@@ -1,123 +1,127 @@
-// The demo: a small store API that serves MCP at /mcp. Start it with `npm run demo` (PORT, default 3000).
+// The demo: a small legacy store API (products, orders, customers; in-memory data, its own routers and an
+// API-key middleware) that gained MCP in a handful of lines. Start it with `npm run demo`.
+//
+//   PORT (3000), HOST (127.0.0.1), MCP_TOKEN (random at each start), API_KEY (demo-api-key),
+//   ALLOWED_ORIGINS (comma-separated browser origins allowed besides localhost ones)
 
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import express from 'express';
-import { mcpRouter, resourceLink } from '../lib';
+import { mcpRouter } from '../lib';
+import { connectionHelp } from './connect';
+import { requireApiKey } from './store/api-key';
+import { CustomersController } from './store/customers';
+import { createStore } from './store/data';
+import { ordersRouter } from './store/orders';
+import { productsRouter } from './store/products';
+import { registerStoreMcp } from './store-mcp';
 
-interface Product {
-  id: string;
-  name: string;
-  price: number;
-  stock: number;
+export interface DemoOptions {
+  /** The bearer token MCP clients must send. */
+  token: string;
+  /** The legacy API's `x-api-key`. Defaults to `demo-api-key`. */
+  apiKey?: string;
+  /** Browser origins allowed besides localhost ones (the playground served from elsewhere, say). */
+  allowedOrigins?: string[];
 }
 
-const products: Product[] = [
-  { id: 'p1', name: 'Espresso beans', price: 14.5, stock: 40 },
-  { id: 'p2', name: 'Grinder', price: 89, stock: 6 },
-  { id: 'p3', name: 'Milk jug', price: 12, stock: 0 },
-];
+const LOCAL_HOSTNAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-/** Builds the demo app; exported so tests can start it on a free port. */
-export function createDemoApp(): express.Express {
+/**
+ * Builds the demo app: the legacy REST API under /api, MCP at /mcp, the playground at /playground.
+ *
+ * @example
+ * ```ts
+ * createDemoApp({ token: 'secret' }).listen(3000);
+ * ```
+ */
+export function createDemoApp({ token, apiKey = 'demo-api-key', allowedOrigins = [] }: DemoOptions): express.Express {
+  const store = createStore();
+
+  // --- MCP: the lines the store added -------------------------------------------------------------
   const mcp = mcpRouter({
     name: 'demo-store',
-    version: '0.1.0',
-    title: 'Demo store',
-    instructions: 'A coffee-gear store. Use search_products to find items and product://{id} for details.',
+    version: '1.0.0',
+    title: 'Demo coffee store',
+    instructions:
+      'A coffee-gear store. list_products and product://{id} show the catalog; place_order needs a customer id (list_customers). ' +
+      'audit_inventory reports progress.',
+    auth: { tokens: [{ token, subject: 'demo-user', scopes: ['store:read', 'store:write'] }] },
+    // CORS and the Origin check: pages on localhost (the playground) and any origin listed.
+    origins: (origin) => allowedOrigins.includes(origin) || LOCAL_HOSTNAMES.has(new URL(origin).hostname),
+    rateLimit: { limit: 600, windowMs: 60_000 },
   });
-
-  mcp.tool({
-    name: 'add',
-    title: 'Add',
-    description: 'Add two numbers',
-    inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
-    outputSchema: { type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'] },
-    annotations: { readOnlyHint: true },
-    handler: ({ a, b }) => ({ sum: a + b }),
-  });
-
-  mcp.tool({
-    name: 'search_products',
-    title: 'Search products',
-    description: 'Find products whose name contains the query; optionally only those in stock',
-    inputSchema: {
-      type: 'object',
-      properties: { query: { type: 'string', minLength: 1 }, inStock: { type: 'boolean' } },
-      required: ['query'],
-      additionalProperties: false,
-    },
-    annotations: { readOnlyHint: true },
-    handler: ({ query, inStock }) => {
-      const found = products.filter((p) => p.name.toLowerCase().includes(query.toLowerCase()) && (!inStock || p.stock > 0));
-      if (found.length === 0) return `No product matches '${query}'.`;
-      return { content: found.map((p) => resourceLink({ uri: `product://${p.id}`, name: p.name, mimeType: 'application/json' })) };
-    },
-  });
-
-  mcp.tool({
-    name: 'restock',
-    description: 'Add units to a product’s stock; fails for an unknown product id',
-    inputSchema: {
-      type: 'object',
-      properties: { id: { type: 'string' }, units: { type: 'integer', minimum: 1, maximum: 1000 } },
-      required: ['id', 'units'],
-    },
-    annotations: { idempotentHint: false },
-    handler: ({ id, units }) => {
-      const product = products.find((p) => p.id === id);
-      if (!product) throw new Error(`No product with id '${id}'. Use search_products to find ids.`);
-      product.stock += units;
-      return { id, stock: product.stock };
-    },
-  });
-
-  mcp.resource({
-    uri: 'store://catalog',
-    name: 'catalog',
-    title: 'Product catalog',
-    mimeType: 'application/json',
-    read: () => JSON.stringify(products),
-  });
-
-  mcp.resourceTemplate({
-    uriTemplate: 'product://{id}',
-    name: 'product',
-    title: 'One product',
-    mimeType: 'application/json',
-    read: (uri, { id }) => {
-      const product = products.find((p) => p.id === id);
-      if (!product) return { text: JSON.stringify({ error: `no product ${id}` }) };
-      return JSON.stringify(product);
-    },
-    complete: { id: (prefix) => products.map((p) => p.id).filter((id) => id.startsWith(prefix)) },
-  });
-
-  mcp.prompt({
-    name: 'recommend',
-    title: 'Recommend gear',
-    description: 'Ask for a recommendation for a budget and a brewing style',
-    arguments: [
-      { name: 'budget', description: 'in euros', required: true },
-      { name: 'style', description: 'espresso, filter, …', complete: (prefix) => ['espresso', 'filter', 'french press'].filter((s) => s.startsWith(prefix)) },
-    ],
-    get: ({ budget, style }) => `Recommend coffee gear from store://catalog for a budget of ${budget} euros${style ? ` and ${style} brewing` : ''}.`,
-  });
+  registerStoreMcp(mcp, store);
+  const customers = new CustomersController(store);
+  mcp.register(customers);
+  // ------------------------------------------------------------------------------------------------
 
   const app = express();
-  app.get('/', (_req, res) => {
-    res.type('text').send('Demo store. MCP endpoint: POST /mcp\n');
-  });
   app.use('/mcp', mcp);
+  app.use('/playground', express.static(path.join(__dirname, 'playground')));
+  app.get('/', (_req, res) => res.redirect('/playground/'));
+
+  // The legacy API, as it was (products.ts wraps three of its routes with mcp.route).
+  const api = express.Router();
+  api.use(express.json(), requireApiKey(apiKey));
+  api.use('/products', productsRouter(store, mcp));
+  api.use('/orders', ordersRouter(store));
+  api.use('/customers', customers.routes());
+  api.use((_req, res) => res.status(404).json({ error: 'Not found' }));
+  app.use('/api', api);
+
+  // The orders routes, declared as tools without touching their code: dispatched through the whole app.
+  const orderLines = {
+    type: 'array',
+    minItems: 1,
+    items: {
+      type: 'object',
+      properties: { productId: { type: 'string' }, quantity: { type: 'integer', minimum: 1 } },
+      required: ['productId', 'quantity'],
+    },
+  };
+  mcp.exposeRoutes(app, [
+    {
+      method: 'GET',
+      path: '/api/orders',
+      name: 'list_orders',
+      description: 'List orders, optionally by status or customer',
+      input: { query: { type: 'object', properties: { status: { enum: ['placed', 'shipped', 'cancelled'] }, customerId: { type: 'string' } } } },
+    },
+    { method: 'GET', path: '/api/orders/:id', name: 'get_order', description: 'Fetch an order by id' },
+    {
+      method: 'POST',
+      path: '/api/orders',
+      name: 'place_order',
+      description: 'Place an order for a customer; takes the units from stock',
+      input: { body: { type: 'object', properties: { customerId: { type: 'string' }, lines: orderLines }, required: ['customerId', 'lines'] } },
+      scopes: ['store:write'],
+      rateLimit: { limit: 20, windowMs: 60_000 },
+    },
+    {
+      method: 'POST',
+      path: '/api/orders/:id/cancel',
+      name: 'cancel_order',
+      description: 'Cancel a placed order and put its units back in stock',
+      annotations: { destructiveHint: true },
+      scopes: ['store:write'],
+    },
+  ]);
   return app;
 }
 
 if (require.main === module) {
   const port = Number(process.env.PORT ?? 3000);
   const host = process.env.HOST ?? '127.0.0.1';
-  createDemoApp().listen(port, host, () => {
-    const url = `http://${host}:${port}/mcp`;
-    console.log(`MCP demo store at ${url}
-
-Connect a client to it, e.g. the MCP Inspector: npx @modelcontextprotocol/inspector
-(transport "Streamable HTTP", URL ${url}). README.md has a curl session.`);
+  const token = process.env.MCP_TOKEN ?? `demo-${randomBytes(12).toString('base64url')}`;
+  const apiKey = process.env.API_KEY ?? 'demo-api-key';
+  const allowedOrigins = (process.env.ALLOWED_ORIGINS ?? '').split(',').filter(Boolean);
+  const server = createDemoApp({ token, apiKey, allowedOrigins }).listen(port, host, () => {
+    const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    console.log(connectionHelp({ origin, token, apiKey }));
+  });
+  server.on('error', (error: NodeJS.ErrnoException) => {
+    console.error(error.code === 'EADDRINUSE' ? `Port ${port} is in use: start with PORT=3001 npm run demo` : error.message);
+    process.exit(1);
   });
 }

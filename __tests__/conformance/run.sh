@@ -3,7 +3,7 @@
 # demo/everything.ts.  Used by `npm run test:conformance`.
 #
 #   1. a Node >= 22 binary (the CLI needs it): the system node if it is >= 22, else the npm package
-#      node@22 installed into $CONFORMANCE_CACHE/node22 (its preinstall script fetches the binary)
+#      node@22 installed into node_modules/.cache/node22 (__tests__/support/scripts.sh)
 #   2. @modelcontextprotocol/conformance@<version> into $CONFORMANCE_CACHE/conformance-<version>
 #   3. demo/everything.ts started with tsx on a free port, killed on exit
 #   4. the passes chosen by CONFORMANCE_PASSES:
@@ -18,7 +18,7 @@
 #
 # Environment:
 #   CONFORMANCE_PASSES   0.1.16 | 0.2 | both                  (default both)
-#   CONFORMANCE_CACHE    where Node 22 and the CLIs go        (default node_modules/.cache/mcp-conformance)
+#   CONFORMANCE_CACHE    where the CLIs go                    (default node_modules/.cache/mcp-conformance)
 #   CONFORMANCE_RESULTS  where results go                     (default $CONFORMANCE_CACHE/results/<timestamp>;
 #                        per pass: run.log and one server-<scenario>-<ts>/checks.json per scenario)
 #   CONFORMANCE_TIMEOUT  wall-clock limit of one pass, seconds (default 600)
@@ -37,30 +37,10 @@ V2=0.2.0-alpha.12
 passed=0
 failed=0
 status=0
-fixture_pid=''
 
-say() { echo "conformance: $*" >&2; }
-# A setup error: the summary line counts it as one failed check.
-die() {
-  say "setup error: $*"
-  echo "conformance: $passed passed, $((failed + 1)) failed"
-  exit 2
-}
-
-stop_fixture() {
-  [[ -n "$fixture_pid" ]] || return 0
-  # The fixture runs in its own process group (setsid): tsx and the node it starts go together.
-  kill -TERM -- "-$fixture_pid" 2>/dev/null
-  for _ in 1 2 3 4 5 6 7 8 9 10; do
-    kill -0 -- "-$fixture_pid" 2>/dev/null || { fixture_pid=''; return 0; }
-    sleep 0.2
-  done
-  kill -KILL -- "-$fixture_pid" 2>/dev/null
-  fixture_pid=''
-}
-trap stop_fixture EXIT
-trap 'stop_fixture; exit 130' INT
-trap 'stop_fixture; exit 143' TERM
+RUNNER=conformance
+# shellcheck source=../support/scripts.sh
+source "$ROOT/__tests__/support/scripts.sh"
 
 case "${CONFORMANCE_PASSES:-both}" in
   both) passes=("$V1" "$V2") ;;
@@ -70,31 +50,9 @@ case "${CONFORMANCE_PASSES:-both}" in
 esac
 
 command -v npm >/dev/null || die "npm not found"
-[[ -f "$FIXTURE" ]] || die "fixture not found: $FIXTURE"
-TSX="$ROOT/node_modules/.bin/tsx"
-[[ -x "$TSX" ]] || die "tsx not found at $TSX (run npm install first)"
-
-# npm install <spec> into its own folder (its own package.json, so nothing touches the project's).
-npm_install_into() {
-  local dir="$1" spec="$2"
-  mkdir -p "$dir" || return 1
-  [[ -f "$dir/package.json" ]] || echo '{"private":true}' >"$dir/package.json"
-  # --ignore-scripts=false: the node package gets its binary from its preinstall script.
-  npm --prefix "$dir" install --no-audit --no-fund --no-package-lock --ignore-scripts=false --loglevel=error "$spec" >&2
-}
-
-node_major() { "$1" -e 'process.stdout.write(process.versions.node.split(".")[0])' 2>/dev/null || echo 0; }
 
 # 1. Node >= 22
-NODE22="$(command -v node || true)"
-if [[ -z "$NODE22" || "$(node_major "$NODE22")" -lt 22 ]]; then
-  NODE22="$CACHE/node22/node_modules/node/bin/node"
-  if [[ "$(node_major "$NODE22")" -lt 22 ]]; then
-    say "system node is older than 22: installing node@22 from npm into $CACHE/node22"
-    npm_install_into "$CACHE/node22" node@22 || die "npm install node@22 failed"
-    [[ "$(node_major "$NODE22")" -ge 22 ]] || die "npm install node@22 gave no working Node 22 at $NODE22"
-  fi
-fi
+ensure_node22 || die "no Node >= 22"
 
 # 2. the conformance CLIs
 cli_path() { echo "$CACHE/conformance-$1/node_modules/@modelcontextprotocol/conformance/dist/index.js"; }
@@ -108,32 +66,12 @@ for version in "${passes[@]}"; do
 done
 
 # 3. the fixture, on the first free port from $PORT
-port="$("$NODE22" -e '
-  const net = require("node:net");
-  const first = Number(process.argv[1]);
-  const tryPort = (p) => {
-    if (p > first + 100) process.exit(1);
-    const s = net.createServer().once("error", () => tryPort(p + 1)).listen(p, "127.0.0.1", () => s.close(() => console.log(p)));
-  };
-  tryPort(first);' "${PORT:-3031}")" || die "no free port from ${PORT:-3031}"
+port="$(free_port "${PORT:-3031}")" || die "no free port from ${PORT:-3031}"
 URL="http://127.0.0.1:$port/mcp"
 mkdir -p "$RESULTS" || die "cannot create $RESULTS"
 FIXTURE_LOG="$RESULTS/fixture.log"
-PORT="$port" setsid "$TSX" "$FIXTURE" >"$FIXTURE_LOG" 2>&1 &
-fixture_pid=$!
-up=''
-for _ in $(seq 1 100); do
-  kill -0 "$fixture_pid" 2>/dev/null || break
-  # Any HTTP status means it is listening (the router answers GET with 405 until streaming lands).
-  code="$(curl -s -o /dev/null -w '%{http_code}' -m 2 "$URL" 2>/dev/null)"
-  if [[ -n "$code" && "$code" != 000 ]]; then up=1; break; fi
-  sleep 0.2
-done
-if [[ -z "$up" ]]; then
-  sed 's/^/fixture: /' "$FIXTURE_LOG" >&2
-  die "the fixture did not answer at $URL within 20 s"
-fi
-say "fixture $(basename "$FIXTURE") at $URL (pid $fixture_pid, log $FIXTURE_LOG); results in $RESULTS"
+start_server "$FIXTURE" "$port" "$FIXTURE_LOG" "$URL" || die "the fixture did not start"
+say "fixture $(basename "$FIXTURE") at $URL (pid $server_pid, log $FIXTURE_LOG); results in $RESULTS"
 
 # 4. the passes
 # Per scenario: passed/failed checks and the first failure (else warning), from each checks.json.
@@ -191,6 +129,6 @@ for version in "${passes[@]}"; do
   [[ $rc -eq 0 && $f -eq 0 ]] || status=1
 done
 
-stop_fixture
+stop_server
 echo "conformance: $passed passed, $failed failed"
 exit "$status"

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# The MCP Inspector's CLI mode (@modelcontextprotocol/inspector --cli), a real client, against the running
+# demo (demo/server.ts): lists and calls tools, reads resources, gets a prompt, and is refused without the
+# token. Used by `npm run test:inspector`.
+#
+#   1. Node >= 22 (the Inspector needs it) and @modelcontextprotocol/inspector@$INSPECTOR_VERSION, both
+#      installed into node_modules/.cache on first use
+#   2. the demo on a free port with a known token (MCP_TOKEN), killed on exit
+#   3. each check: the Inspector command, its output (saved in $INSPECTOR_RESULTS/<check>.txt), and a
+#      condition on that output; last the line
+#        inspector: N passed, M failed
+#
+# Exit code: 0 when every check passed; 1 when one failed; 2 on a setup error.
+# Environment: INSPECTOR_RESULTS (default node_modules/.cache/mcp-inspector/results/<timestamp>),
+#              PORT (first port to try, default 3061)
+set -uo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+INSPECTOR_VERSION=0.22.0
+CACHE="$ROOT/node_modules/.cache/mcp-inspector"
+RESULTS="${INSPECTOR_RESULTS:-$CACHE/results/$(date +%Y%m%dT%H%M%S)}"
+CLI="$CACHE/$INSPECTOR_VERSION/node_modules/@modelcontextprotocol/inspector/cli/build/cli.js"
+export MCP_TOKEN="inspector-check-token"
+
+passed=0
+failed=0
+
+RUNNER=inspector
+# shellcheck source=../support/scripts.sh
+source "$ROOT/__tests__/support/scripts.sh"
+
+# 1. Node 22 and the Inspector
+ensure_node22 || die "no Node >= 22"
+if [[ ! -f "$CLI" ]]; then
+  say "installing @modelcontextprotocol/inspector@$INSPECTOR_VERSION into $CACHE/$INSPECTOR_VERSION"
+  npm_install_into "$CACHE/$INSPECTOR_VERSION" "@modelcontextprotocol/inspector@$INSPECTOR_VERSION" || die "npm install @modelcontextprotocol/inspector@$INSPECTOR_VERSION failed"
+fi
+[[ -f "$CLI" ]] || die "the Inspector CLI is not at $CLI"
+
+# 2. the demo
+port="$(free_port "${PORT:-3061}")" || die "no free port"
+URL="http://127.0.0.1:$port/mcp"
+mkdir -p "$RESULTS" || die "cannot create $RESULTS"
+start_server "$ROOT/demo/server.ts" "$port" "$RESULTS/demo.log" "$URL" || die "the demo did not start"
+say "demo at $URL; outputs in $RESULTS; Inspector $INSPECTOR_VERSION on node $("$NODE22" --version)"
+
+# 3. the checks.  check NAME CONDITION TOKEN ARGS...: runs the Inspector with ARGS and bearer TOKEN, then
+# CONDITION, a JavaScript expression over `out` (the output parsed as JSON, or its text when it is not JSON)
+# and `code` (the exit code), must be true.
+check() {
+  local name="$1" condition="$2" token="$3"
+  shift 3
+  local output="$RESULTS/$name.txt" code
+  echo "\$ npx @modelcontextprotocol/inspector --cli $URL --transport http --header 'Authorization: Bearer …' $*"
+  timeout 60 "$NODE22" "$CLI" --cli "$URL" --transport http --header "Authorization: Bearer $token" "$@" >"$output" 2>&1
+  code=$?
+  if node -e '
+      const fs = require("node:fs");
+      const [file, code, condition] = process.argv.slice(1);
+      const text = fs.readFileSync(file, "utf8");
+      let out = text;
+      try { out = JSON.parse(text); } catch {}
+      const ok = new Function("out", "code", `return (${condition});`)(out, Number(code));
+      // What the Inspector printed, compacted to a few lines.
+      const shown = typeof out === "string" ? out.trim() : JSON.stringify(out);
+      console.log(shown.length > 400 ? `${shown.slice(0, 400)} …` : shown);
+      process.exit(ok ? 0 : 1);' "$output" "$code" "$condition"; then
+    echo "  ok   $name"
+    passed=$((passed + 1))
+  else
+    echo "  FAIL $name (exit $code): expected $condition"
+    failed=$((failed + 1))
+  fi
+}
+
+check tools-list 'code === 0 && out.tools.map((t) => t.name).join() === "audit_inventory,list_customers,get_customer,list_products,get_product,restock_product,list_orders,get_order,place_order,cancel_order"' \
+  "$MCP_TOKEN" --method tools/list
+check call-audit-inventory 'code === 0 && out.structuredContent.products === 10 && out.structuredContent.lowStock.join() === "p2,p4,p7,p9"' \
+  "$MCP_TOKEN" --method tools/call --tool-name audit_inventory --tool-arg delayMs=0
+check call-get-product 'code === 0 && out.structuredContent.name === "Burr grinder"' \
+  "$MCP_TOKEN" --method tools/call --tool-name get_product --tool-arg id=p3
+check call-get-customer 'code === 0 && out.structuredContent.orders[0].id === "o1001"' \
+  "$MCP_TOKEN" --method tools/call --tool-name get_customer --tool-arg id=c1
+check call-bad-arguments 'code === 0 && out.isError === true && /units/.test(out.content[0].text)' \
+  "$MCP_TOKEN" --method tools/call --tool-name restock_product --tool-arg id=p1 units=0
+check resources-list 'code === 0 && out.resources[0].uri === "store://catalog"' \
+  "$MCP_TOKEN" --method resources/list
+check templates-list 'code === 0 && out.resourceTemplates.map((t) => t.uriTemplate).join() === "product://{id},customer://{id}"' \
+  "$MCP_TOKEN" --method resources/templates/list
+check resource-read 'code === 0 && JSON.parse(out.contents[0].text).id === "p1"' \
+  "$MCP_TOKEN" --method resources/read --uri product://p1
+check prompt-get 'code === 0 && /budget of 100 euros and espresso brewing/.test(out.messages[0].content.text)' \
+  "$MCP_TOKEN" --method prompts/get --prompt-name recommend --prompt-args budget=100 style=espresso
+check wrong-token 'code !== 0 && /401|Unauthorized/.test(String(out))' \
+  "not-the-token" --method tools/list
+
+stop_server
+echo "inspector: $passed passed, $failed failed"
+[[ $failed -eq 0 ]]
