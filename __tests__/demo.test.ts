@@ -10,7 +10,7 @@ import { connectClient, type ConnectedClient } from './helpers/connect-client';
 const token = 'demo-test-token';
 const bearer = { Authorization: `Bearer ${token}` };
 
-function text(result: { content?: unknown }): string {
+function text(result: Record<string, unknown>): string {
   return (result.content as Array<{ text?: string }>).map((block) => block.text ?? '').join('');
 }
 
