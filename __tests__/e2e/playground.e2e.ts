@@ -1,0 +1,174 @@
+// The playground in headless Chromium against the demo store: connect with the token from the link, call
+// audit_inventory with live progress and logs, read resources, get a prompt, and show a refused token.
+
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { createDemoApp } from '../../demo/server';
+
+const TOKEN = `e2e-${randomBytes(12).toString('base64url')}`;
+const ARTIFACTS = path.join(__dirname, '..', 'artifacts');
+/** Chromium flags for a sandbox-less container with no network beyond loopback. */
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+// Starting Chromium takes a few seconds; every wait below is for a condition, never a fixed time.
+jest.setTimeout(60_000);
+
+function listen(): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = createDemoApp({ token: TOKEN }).listen(0, '127.0.0.1', () => resolve(server));
+    server.once('error', reject);
+  });
+}
+
+describe('the playground (headless Chromium)', () => {
+  let server: Server;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let origin: string;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    server = await listen();
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    context.setDefaultTimeout(15_000);
+    page = await context.newPage();
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    if (server) {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  const toolView = (name: string) => page.locator(`[data-testid="tool-view"][data-tool="${name}"]`);
+
+  it('connects with the token from the link and lists the demo tools', async () => {
+    await page.goto(`${origin}/playground/#token=${TOKEN}`);
+    await expect(page.inputValue('#endpoint')).resolves.toBe(`${origin}/mcp`);
+    await expect(page.inputValue('#token')).resolves.toBe(TOKEN);
+
+    await page.click('[data-testid="connect"]');
+    await page.waitForSelector('[data-testid="status"][data-state="connected"]');
+    await page.waitForSelector('[data-testid="tool-item"]');
+
+    const tools = await page.locator('[data-testid="tool-item"] .item-title').allTextContents();
+    expect(tools).toEqual(expect.arrayContaining(['audit_inventory', 'list_products', 'get_product', 'place_order', 'list_customers']));
+    expect(await page.textContent('#count-tools')).toBe(String(tools.length));
+    expect(await page.textContent('[data-testid="session-id"]')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await page.textContent('[data-testid="server-name"]')).toBe('Demo coffee store');
+    // The traffic panel shows the handshake, in order.
+    const sent = page.locator('[data-testid="traffic-entry"][data-direction="out"]');
+    expect([await sent.nth(0).getAttribute('data-method'), await sent.nth(1).getAttribute('data-method')]).toEqual(['initialize', 'notifications/initialized']);
+  });
+
+  it('calls audit_inventory from its form, with live progress and log lines, and renders the result', async () => {
+    await page.click('[data-testid="tool-item"][data-name="audit_inventory"]');
+    const view = toolView('audit_inventory');
+    // Defaults from the schema are prefilled; the form has a field per property.
+    await expect(view.locator('[data-testid="field-delayMs"]').inputValue()).resolves.toBe('100');
+    await view.locator('[data-testid="field-delayMs"]').fill('60');
+    await view.locator('[data-testid="field-lowStockBelow"]').fill('4');
+    await view.locator('[data-testid="call-tool"]').click();
+
+    // Progress shows while the call still runs (the Cancel button is up), not only once it is over.
+    await page.waitForSelector('[data-testid="tool-view"][data-tool="audit_inventory"]:has([data-testid="cancel-call"]:not([hidden])) [data-testid="progress"]:not([hidden])');
+    await view.locator('[data-testid="result"]').waitFor();
+
+    const progress = view.locator('[data-testid="progress"]');
+    expect(await progress.getAttribute('data-percent')).toBe('100');
+    expect(Number(await progress.getAttribute('data-updates'))).toBe(10); // one per product of the demo store
+    expect(await view.locator('[data-testid="progress-text"]').textContent()).toMatch(/^10 \/ 10 · Counted /);
+    expect(await page.locator('[data-testid="traffic-entry"][data-method="notifications/progress"]').count()).toBe(10);
+
+    const logs = await page.locator('[data-testid="log-entry"]').allTextContents();
+    expect(logs.some((line) => line.includes('Auditing 10 products'))).toBe(true);
+    // lowStockBelow 4: the products with 3, 2, 0 and 0 units are reported as warnings.
+    expect(await page.locator('[data-testid="log-entry"][data-level="warning"]').count()).toBe(4);
+
+    const result = view.locator('[data-testid="result"]');
+    expect(await result.getAttribute('data-is-error')).toBe('false');
+    const structured = JSON.parse((await result.locator('[data-testid="structured-content"]').textContent()) ?? 'null');
+    expect(structured).toEqual({ products: 10, units: expect.any(Number), value: expect.any(Number), lowStock: ['p2', 'p4', 'p7', 'p9'] });
+
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: path.join(ARTIFACTS, 'playground.png'), fullPage: true });
+  });
+
+  it('shows a tool error result (isError) as an error', async () => {
+    await page.click('[data-testid="tool-item"][data-name="get_product"]');
+    const view = toolView('get_product');
+    await view.locator('[data-testid="field-id"]').fill('nope');
+    await view.locator('[data-testid="call-tool"]').click();
+    const result = view.locator('[data-testid="result"][data-is-error="true"]');
+    await result.waitFor();
+    expect(await result.getAttribute('role')).toBe('alert');
+    expect(await result.textContent()).toMatch(/404/);
+  });
+
+  it('reads store://catalog, and a product through its template with completions', async () => {
+    await page.click('[data-testid="tab-resources"]');
+    await page.click('[data-testid="resource-item"][data-name="store://catalog"]');
+    const contents = page.locator('[data-testid="resource-view"] [data-testid="resource-contents"]');
+    await contents.waitFor();
+    expect(await contents.textContent()).toContain('Espresso beans, 1 kg');
+
+    await page.click('[data-testid="template-item"][data-name="product://{id}"]');
+    const id = page.locator('[data-testid="template-view"] [data-testid="field-id"]');
+    await id.fill('p1');
+    // completion/complete suggests every id starting with p1: p1 and p10.
+    await page.waitForSelector('[data-testid="template-view"] [data-testid="field-id"][data-suggestions="2"]');
+    await id.fill('p3');
+    expect(await page.textContent('[data-testid="expanded-uri"]')).toBe('product://p3');
+    await page.click('[data-testid="read-template"]');
+    const product = page.locator('[data-testid="template-view"] [data-testid="resource-contents"]');
+    await product.waitFor();
+    expect(await product.textContent()).toContain('Burr grinder');
+  });
+
+  it('gets the recommend prompt, after showing the error for its missing argument', async () => {
+    await page.click('[data-testid="tab-prompts"]');
+    await page.click('[data-testid="prompt-item"][data-name="recommend"]');
+    await page.click('[data-testid="get-prompt"]');
+    const error = page.locator('[data-testid="prompt-result"] [data-testid="error"][data-code="-32602"]');
+    await error.waitFor();
+    expect(await error.textContent()).toContain('budget');
+
+    await page.fill('[data-testid="prompt-view"] [data-testid="field-budget"]', '120');
+    await page.fill('[data-testid="prompt-view"] [data-testid="field-style"]', 'espresso');
+    await page.click('[data-testid="get-prompt"]');
+    const message = page.locator('[data-testid="prompt-messages"] [data-testid="prompt-message"]');
+    await message.first().waitFor();
+    expect(await message.count()).toBe(1);
+    expect(await message.textContent()).toContain('for a budget of 120 euros and espresso brewing');
+  });
+
+  it('shows the 401 and its WWW-Authenticate challenge for a bad token', async () => {
+    const other = await context.newPage();
+    other.on('pageerror', (error) => pageErrors.push(error.message));
+    await other.goto(`${origin}/playground/#token=not-the-token`);
+    await other.click('[data-testid="connect"]');
+    const error = other.locator('[data-testid="connection-error"] [data-testid="error"][data-status="401"]');
+    await error.waitFor();
+    const text = (await error.textContent()) ?? '';
+    expect(text).toContain('Unauthorized (HTTP 401)');
+    expect(text).toContain('WWW-Authenticate: Bearer');
+    expect(text).toContain('invalid_token');
+    expect(await other.getAttribute('[data-testid="status"]', 'data-state')).toBe('error');
+    expect(await other.locator('[data-testid="tool-item"]').count()).toBe(0);
+    await other.close();
+  });
+
+  it('threw no uncaught errors in the page', () => {
+    expect(pageErrors).toEqual([]);
+  });
+});
