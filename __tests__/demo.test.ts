@@ -138,7 +138,9 @@ describe('the demo store over HTTP', () => {
       expect(preflight.status).toBe(204);
       expect(preflight.headers['access-control-allow-origin']).toBe(origin);
     }
-    await request(app).post('/mcp').set('Origin', 'https://evil.example').set(bearer).send({ jsonrpc: '2.0', id: 1, method: 'ping' }).expect(403);
+    for (const origin of ['https://evil.example', 'null']) {
+      await request(app).post('/mcp').set('Origin', origin).set(bearer).send({ jsonrpc: '2.0', id: 1, method: 'ping' }).expect(403);
+    }
   });
 
   it('rate-limits MCP traffic, saying so in the headers', async () => {

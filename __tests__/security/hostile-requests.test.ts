@@ -51,7 +51,7 @@ const CHALLENGE = {
   scope: `Bearer error="insufficient_scope", error_description="The access token lacks a required scope", ${METADATA}`,
 };
 const ALLOWED_HEADERS = 'Content-Type,Accept,Authorization,Mcp-Session-Id,MCP-Protocol-Version,Last-Event-ID';
-const EXPOSED_HEADERS = 'Mcp-Session-Id,WWW-Authenticate';
+const EXPOSED_HEADERS = 'Mcp-Session-Id,WWW-Authenticate,Retry-After,RateLimit,RateLimit-Policy';
 
 /** One router on a listening server, recording every response a row gets. */
 class Harness {

@@ -76,6 +76,15 @@ describe('Origin', () => {
     expect((await send(method, {})).status).toBe(PASSED[method]);
   });
 
+  it('an origins predicate that throws refuses the origin with 403, not a 500', async () => {
+    await mcp.close();
+    mcp = mcpRouter({ name: 'test', version: '1.0.0', logger: silentLogger(), origins: (origin) => new URL(origin).hostname === 'app.example.com' });
+    app = express();
+    app.use('/mcp', mcp);
+    forbidden(await send('POST', { Origin: 'null' }));
+    expect((await send('POST', { Origin: 'https://app.example.com' })).status).toBe(200);
+  });
+
   it('a request refused for its Origin creates no session', async () => {
     const onSessionCreated = jest.fn();
     const guarded = mcpRouter({ name: 'test', version: '1.0.0', sessions: { onSessionCreated } });

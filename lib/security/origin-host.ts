@@ -33,7 +33,17 @@ function originHostname(origin: string): string | undefined {
 export function createOriginMatcher(origins: OriginsOption | undefined): (origin: string) => boolean {
   if (origins === undefined) return (origin) => isLoopbackHost(originHostname(origin) ?? '');
   if (origins === '*') return () => true;
-  if (typeof origins === 'function') return (origin) => origins(origin) === true;
+  if (typeof origins === 'function') {
+    // A predicate may throw on what browsers really send (`Origin: null`, say, with `new URL(origin)`):
+    // an origin it cannot judge is not allowed, so the page gets the 403, not a 500.
+    return (origin) => {
+      try {
+        return origins(origin) === true;
+      } catch {
+        return false;
+      }
+    };
+  }
   if (!Array.isArray(origins)) throw new McpConfigError('ERR_MCP_INVALID_OPTION', "option 'origins' must be '*', an array of origins, or a function");
   const allowed = new Set(
     origins.map((origin) => {
