@@ -1,0 +1,71 @@
+// The run's settings, from the environment: the defaults are the issue's (10 connections, 3 repeats, medians).
+
+import path from 'node:path';
+import { detectPinning, type Pinning } from './child';
+
+/** The three scenarios of `npm run bench` (the soak has its own script). */
+export const SCENARIOS = ['throughput', 'stream', 'sessions'] as const;
+export type Scenario = (typeof SCENARIOS)[number];
+
+/** Everything a run is parameterised by; printed into RESULTS.md so a run can be repeated. */
+export interface BenchConfig {
+  /** Seconds of each measured load run. */
+  readonly seconds: number;
+  /** Seconds of load before a server's first measured run. */
+  readonly warmupSeconds: number;
+  readonly repeats: number;
+  readonly connections: number;
+  /** Sessions created (and deleted) per repeat of scenario 3. */
+  readonly sessions: number;
+  readonly scenarios: readonly Scenario[];
+  readonly quick: boolean;
+  readonly pinning: Pinning | undefined;
+  /** Where the servers write `--cpu-prof` profiles, when profiling. */
+  readonly cpuProfileDir: string | undefined;
+  /** Where the results go; undefined prints them only. */
+  readonly output: string | undefined;
+}
+
+function positive(name: string, fallback: number): number {
+  const text = process.env[name];
+  if (text === undefined || text === '') return fallback;
+  const value = Number(text);
+  if (!(value > 0) || !Number.isFinite(value)) throw new Error(`${name} must be a positive number, got '${text}'`);
+  return value;
+}
+
+function scenarios(): Scenario[] {
+  const text = process.env.BENCH_ONLY;
+  if (text === undefined || text === '') return [...SCENARIOS];
+  const chosen = text.split(',').map((name) => name.trim());
+  for (const name of chosen) if (!(SCENARIOS as readonly string[]).includes(name)) throw new Error(`BENCH_ONLY: unknown scenario '${name}' (${SCENARIOS.join(', ')})`);
+  return chosen as Scenario[];
+}
+
+/**
+ * Reads BENCH_QUICK (1: a smoke run of ~1 minute, printed, not written), BENCH_DURATION, BENCH_WARMUP,
+ * BENCH_REPEATS, BENCH_CONNECTIONS, BENCH_SESSIONS, BENCH_ONLY (comma-separated scenarios), BENCH_CPU_PROF
+ * (a directory: servers run with --cpu-prof), BENCH_OUT (results file) and BENCH_NO_PIN (1: no taskset).
+ */
+export function readConfig(): BenchConfig {
+  const quick = process.env.BENCH_QUICK === '1';
+  const profileDir = process.env.BENCH_CPU_PROF;
+  const out = process.env.BENCH_OUT;
+  return {
+    seconds: positive('BENCH_DURATION', quick ? 2 : 10),
+    warmupSeconds: positive('BENCH_WARMUP', quick ? 1 : 3),
+    repeats: Math.round(positive('BENCH_REPEATS', quick ? 1 : 3)),
+    connections: Math.round(positive('BENCH_CONNECTIONS', 10)),
+    sessions: Math.round(positive('BENCH_SESSIONS', quick ? 1000 : 10_000)),
+    scenarios: scenarios(),
+    quick,
+    pinning: detectPinning(),
+    cpuProfileDir: profileDir ? path.resolve(profileDir) : undefined,
+    output: out ? path.resolve(out) : quick ? undefined : path.join(__dirname, '..', 'RESULTS.md'),
+  };
+}
+
+/** Node flags of server children: `--cpu-prof` into the profile directory when profiling. */
+export function serverNodeArgs(config: BenchConfig): string[] {
+  return config.cpuProfileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${config.cpuProfileDir}`];
+}

@@ -1,0 +1,69 @@
+// Measured load runs shared by scenarios 1 and 2: servers checked, warmed up, then loaded in interleaved repeats.
+
+import type { OpenedSession } from '../load/http-client';
+import type { CannonResult } from '../load/tasks';
+import type { ServerSpec } from '../harness/catalog';
+import { serverNodeArgs, type BenchConfig } from '../harness/config';
+import { RunningServer, type LoadGenerator } from '../harness/fleet';
+
+/** One measured run: autocannon's figures plus the server's CPU time per answered request. */
+export interface LoadRun extends CannonResult {
+  readonly cpuMicrosPerRequest: number;
+}
+
+/** Every measured run of one server, in order. */
+export interface ServerRuns {
+  readonly spec: ServerSpec;
+  readonly runs: readonly LoadRun[];
+}
+
+/** The request a scenario sends, and how to tell that a server answered it correctly. */
+export interface ScenarioRequest {
+  /** JSON body; `[<id>]` becomes a unique id per request. */
+  readonly body: string;
+  /** Undefined when the messages of one reply are right, else what is wrong. */
+  check(messages: readonly unknown[]): string | undefined;
+}
+
+function log(text: string): void {
+  process.stderr.write(`${text}\n`);
+}
+
+/**
+ * Starts every server, checks one reply of each, warms each up, then runs `config.repeats` rounds; each round
+ * loads every server once, starting one further along the list, so drift on a shared machine falls on all.
+ * A run with any failed request fails the benchmark: its figures would not mean what they say.
+ */
+export async function measureLoad(config: BenchConfig, load: LoadGenerator, specs: readonly ServerSpec[], request: ScenarioRequest): Promise<ServerRuns[]> {
+  const servers: RunningServer[] = [];
+  try {
+    for (const spec of specs) servers.push(await RunningServer.start(spec, config.pinning, serverNodeArgs(config)));
+    const targets = [];
+    for (const server of servers) {
+      const session: OpenedSession | undefined = server.spec.sessions ? await load.run({ kind: 'open-session', target: server.target() }) : undefined;
+      const target = server.target(session);
+      const probe = await load.run({ kind: 'probe', target, body: request.body.replaceAll('[<id>]', 'probe') });
+      const wrong = probe.status === 200 ? request.check(probe.messages) : `HTTP ${probe.status}`;
+      if (wrong !== undefined) throw new Error(`${server.spec.label} answered wrongly: ${wrong}`);
+      log(`  warm-up ${server.spec.label}`);
+      await load.run({ kind: 'cannon', target, body: request.body, connections: config.connections, seconds: config.warmupSeconds });
+      targets.push(target);
+    }
+    const runs: LoadRun[][] = servers.map(() => []);
+    for (let round = 0; round < config.repeats; round++) {
+      for (let step = 0; step < servers.length; step++) {
+        const index = (step + round) % servers.length;
+        const server = servers[index] as RunningServer;
+        const cpuBefore = await server.cpuMicros();
+        const result = await load.run({ kind: 'cannon', target: targets[index]!, body: request.body, connections: config.connections, seconds: config.seconds });
+        const cpuMicrosPerRequest = (await server.cpuMicros() - cpuBefore) / Math.max(1, result.ok);
+        if (result.failed > 0) throw new Error(`${server.spec.label}: ${result.failed} requests failed in round ${round + 1}`);
+        log(`  round ${round + 1} ${server.spec.label}: ${result.perSecond.toFixed(0)} req/s, p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms, ${cpuMicrosPerRequest.toFixed(0)} µs CPU/req`);
+        runs[index]!.push({ ...result, cpuMicrosPerRequest });
+      }
+    }
+    return servers.map((server, index) => ({ spec: server.spec, runs: runs[index] as LoadRun[] }));
+  } finally {
+    await Promise.all(servers.map((server) => server.stop()));
+  }
+}
