@@ -1,6 +1,7 @@
 // `npm run bench`: scenarios 1–3 against bare Express, the official SDK and this router; writes bench/RESULTS.md.
 
 import { writeFileSync } from 'node:fs';
+import { buildForBench } from './harness/build';
 import { readConfig } from './harness/config';
 import { LoadGenerator } from './harness/fleet';
 import { collectMeta, endLoadAverage } from './harness/meta';
@@ -12,6 +13,8 @@ import { measureThroughput } from './scenarios/throughput';
 async function main(): Promise<void> {
   const config = readConfig();
   const meta = collectMeta('bench', config.pinning);
+  process.stderr.write('compiling lib/ and bench/ with tsc\n');
+  buildForBench();
   const load = await LoadGenerator.start(config.pinning);
   const results: { -readonly [K in keyof BenchResults]: BenchResults[K] } = {};
   try {

@@ -2,7 +2,7 @@
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
-import path from 'node:path';
+import { compiled } from './build';
 
 /** Which CPU the servers and the load generator run on, or undefined when they cannot be pinned. */
 export interface Pinning {
@@ -41,14 +41,14 @@ export class Child {
   }
 
   /**
-   * Starts `node --expose-gc --import tsx <script> ...args` (under `taskset -c <cpu>` when pinned) and waits
-   * for its first message, `{ kind: 'ready', ... }`.
+   * Starts `node --expose-gc <script, compiled> ...args` (under `taskset -c <cpu>` when pinned) and waits for
+   * its first message, `{ kind: 'ready', ... }`. The run must have called `buildForBench()` first.
    *
-   * @param script - relative to bench/
+   * @param script - the TypeScript source, relative to bench/
    * @param nodeArgs - extra Node flags (`--cpu-prof` …)
    */
   static async start<Ready>(name: string, script: string, args: readonly string[], cpu: number | undefined, nodeArgs: readonly string[] = []): Promise<{ child: Child; ready: Ready }> {
-    const command = [process.execPath, '--expose-gc', ...nodeArgs, '--import', 'tsx', path.join(__dirname, '..', script), ...args];
+    const command = [process.execPath, '--expose-gc', ...nodeArgs, compiled(script), ...args];
     if (cpu !== undefined) command.unshift('taskset', '-c', String(cpu));
     const [file, ...rest] = command as [string, ...string[]];
     const proc = spawn(file, rest, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });

@@ -18,6 +18,8 @@ export interface BenchConfig {
   /** Sessions created (and deleted) per repeat of scenario 3. */
   readonly sessions: number;
   readonly scenarios: readonly Scenario[];
+  /** Server keys to run (bare Express always runs: it is the base of every ratio); undefined for all. */
+  readonly servers: readonly string[] | undefined;
   readonly quick: boolean;
   readonly pinning: Pinning | undefined;
   /** Where the servers write `--cpu-prof` profiles, when profiling. */
@@ -44,7 +46,8 @@ function scenarios(): Scenario[] {
 
 /**
  * Reads BENCH_QUICK (1: a smoke run of ~1 minute, printed, not written), BENCH_DURATION, BENCH_WARMUP,
- * BENCH_REPEATS, BENCH_CONNECTIONS, BENCH_SESSIONS, BENCH_ONLY (comma-separated scenarios), BENCH_CPU_PROF
+ * BENCH_REPEATS, BENCH_CONNECTIONS, BENCH_SESSIONS, BENCH_ONLY (comma-separated scenarios), BENCH_SERVERS
+ * (comma-separated server keys, for development), BENCH_CPU_PROF
  * (a directory: servers run with --cpu-prof), BENCH_OUT (results file) and BENCH_NO_PIN (1: no taskset).
  */
 export function readConfig(): BenchConfig {
@@ -58,11 +61,17 @@ export function readConfig(): BenchConfig {
     connections: Math.round(positive('BENCH_CONNECTIONS', 10)),
     sessions: Math.round(positive('BENCH_SESSIONS', quick ? 1000 : 10_000)),
     scenarios: scenarios(),
+    servers: process.env.BENCH_SERVERS ? process.env.BENCH_SERVERS.split(',').map((key) => key.trim()) : undefined,
     quick,
     pinning: detectPinning(),
     cpuProfileDir: profileDir ? path.resolve(profileDir) : undefined,
     output: out ? path.resolve(out) : quick ? undefined : path.join(__dirname, '..', 'RESULTS.md'),
   };
+}
+
+/** The servers of a scenario that this run includes: all, or those BENCH_SERVERS names, and (a) always. */
+export function selectServers<T extends { readonly key: string }>(config: BenchConfig, specs: readonly T[]): T[] {
+  return specs.filter((spec, index) => index === 0 || config.servers === undefined || config.servers.includes(spec.key));
 }
 
 /** Node flags of server children: `--cpu-prof` into the profile directory when profiling. */

@@ -3,7 +3,7 @@
 import type { OpenedSession } from '../load/http-client';
 import type { CannonResult } from '../load/tasks';
 import type { ServerSpec } from '../harness/catalog';
-import { serverNodeArgs, type BenchConfig } from '../harness/config';
+import { selectServers, serverNodeArgs, type BenchConfig } from '../harness/config';
 import { RunningServer, type LoadGenerator } from '../harness/fleet';
 
 /** One measured run: autocannon's figures plus the server's CPU time per answered request. */
@@ -32,12 +32,13 @@ function log(text: string): void {
 /**
  * Starts every server, checks one reply of each, warms each up, then runs `config.repeats` rounds; each round
  * loads every server once, starting one further along the list, so drift on a shared machine falls on all.
+ * The first spec is the base of the ratios, (a).
  * A run with any failed request fails the benchmark: its figures would not mean what they say.
  */
 export async function measureLoad(config: BenchConfig, load: LoadGenerator, specs: readonly ServerSpec[], request: ScenarioRequest): Promise<ServerRuns[]> {
   const servers: RunningServer[] = [];
   try {
-    for (const spec of specs) servers.push(await RunningServer.start(spec, config.pinning, serverNodeArgs(config)));
+    for (const spec of selectServers(config, specs)) servers.push(await RunningServer.start(spec, config.pinning, serverNodeArgs(config)));
     const targets = [];
     for (const server of servers) {
       const session: OpenedSession | undefined = server.spec.sessions ? await load.run({ kind: 'open-session', target: server.target() }) : undefined;

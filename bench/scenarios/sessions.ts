@@ -1,7 +1,7 @@
 // Scenario 3: how fast sessions open, the heap an idle one keeps, and whether deleting them gives it all back.
 
 import { SERVERS, type ServerSpec } from '../harness/catalog';
-import { serverNodeArgs, type BenchConfig } from '../harness/config';
+import { selectServers, serverNodeArgs, type BenchConfig } from '../harness/config';
 import { RunningServer, type LoadGenerator } from '../harness/fleet';
 
 /** One repeat on one server: open `count` sessions, measure, delete them, measure. */
@@ -50,7 +50,7 @@ async function oneRun(server: RunningServer, load: LoadGenerator, config: BenchC
 export async function measureSessions(config: BenchConfig, load: LoadGenerator): Promise<ServerSessionRuns[]> {
   const servers: RunningServer[] = [];
   try {
-    for (const spec of SESSION_SERVERS) {
+    for (const spec of selectServers(config, SESSION_SERVERS)) {
       const server = await RunningServer.start(spec, config.pinning, serverNodeArgs(config));
       servers.push(server);
       const warm = await load.run({ kind: 'open-sessions', target: server.target(), count: WARMUP_SESSIONS, connections: config.connections });

@@ -1,0 +1,101 @@
+// `tsx bench/profile-summary.ts <file.cpuprofile> [top]`: where a server's CPU time went, by package and by function.
+// Profiles come from a run with BENCH_CPU_PROF=<dir> (the servers then run with --cpu-prof).
+
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { formatNumber, markdownTable } from './format';
+import { BUILD_DIR } from './harness/build';
+
+interface ProfileNode {
+  readonly id: number;
+  readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number };
+  readonly children?: readonly number[];
+}
+
+interface CpuProfile {
+  readonly nodes: readonly ProfileNode[];
+  readonly samples: readonly number[];
+  readonly timeDeltas: readonly number[];
+}
+
+const ROOT = path.join(__dirname, '..');
+
+/**
+ * Who a frame belongs to: a file of this repository (`lib/transport/post.js`, compiled), an npm package
+ * (`router (npm)`, Express 5's router), Node itself, or V8's pseudo-frames (`(garbage collector)`).
+ */
+function ownerOf(url: string, functionName: string): string {
+  if (url === '') return functionName.startsWith('(') ? functionName : 'native';
+  if (url.startsWith('node:')) return 'node core';
+  const file = url.replace(/^file:\/\//, '');
+  if (file.startsWith(BUILD_DIR)) return path.relative(BUILD_DIR, file);
+  const modules = file.lastIndexOf('/node_modules/');
+  if (modules >= 0) {
+    const [scope = '', name = ''] = file.slice(modules + '/node_modules/'.length).split('/');
+    return `${scope.startsWith('@') ? `${scope}/${name}` : scope} (npm)`;
+  }
+  const relative = path.relative(ROOT, file);
+  return relative.startsWith('..') ? file : relative;
+}
+
+function labelOf(node: ProfileNode): string {
+  const { functionName, url, lineNumber } = node.callFrame;
+  return `${functionName || '(anonymous)'} ${ownerOf(url, functionName)}:${lineNumber + 1}`;
+}
+
+/** Time with each function anywhere on the stack (counted once per sample, however deep it recurses). */
+function inclusiveTimes(profile: CpuProfile): Map<string, number> {
+  const parent = new Map<number, ProfileNode>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node);
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const inclusive = new Map<string, number>();
+  profile.samples.forEach((id, index) => {
+    const seen = new Set<string>();
+    for (let node = byId.get(id); node !== undefined; node = parent.get(node.id)) seen.add(labelOf(node));
+    if (seen.has('(idle) (idle):0')) return;
+    for (const label of seen) inclusive.set(label, (inclusive.get(label) ?? 0) + (profile.timeDeltas[index] ?? 0));
+  });
+  return inclusive;
+}
+
+function summarise(profile: CpuProfile, top: number): string {
+  const selfMicros = new Map<number, number>();
+  profile.samples.forEach((id, index) => selfMicros.set(id, (selfMicros.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0)));
+  const byOwner = new Map<string, number>();
+  const byFunction = new Map<string, number>();
+  let total = 0;
+  let idle = 0;
+  for (const node of profile.nodes) {
+    const micros = selfMicros.get(node.id) ?? 0;
+    const { functionName, url } = node.callFrame;
+    if (functionName === '(idle)') {
+      idle += micros;
+      continue;
+    }
+    total += micros;
+    const owner = ownerOf(url, functionName);
+    byOwner.set(owner, (byOwner.get(owner) ?? 0) + micros);
+    const label = labelOf(node);
+    byFunction.set(label, (byFunction.get(label) ?? 0) + micros);
+  }
+  const rows = (map: Map<string, number>): string[][] =>
+    [...map.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([name, micros]) => [name, formatNumber(micros / 1000), `${((100 * micros) / total).toFixed(1)}%`]);
+  return [
+    `busy ${formatNumber(total / 1000)} ms, idle ${formatNumber(idle / 1000)} ms`,
+    '',
+    markdownTable(['self time by owner', 'ms', 'share of busy'], rows(byOwner)),
+    '',
+    markdownTable(['self time by function', 'ms', 'share of busy'], rows(byFunction)),
+    '',
+    markdownTable(['time with the function on the stack', 'ms', 'share of busy'], rows(inclusiveTimes(profile))),
+  ].join('\n');
+}
+
+if (require.main === module) {
+  const [file, top = '25'] = process.argv.slice(2);
+  if (file === undefined) throw new Error('usage: tsx bench/profile-summary.ts <file.cpuprofile> [top]');
+  process.stdout.write(`${summarise(JSON.parse(readFileSync(file, 'utf8')) as CpuProfile, Number(top))}\n`);
+}
