@@ -68,10 +68,11 @@ export class PostReply implements ClientChannel {
     return this.session?.manager.settings.events !== undefined;
   }
 
-  async send(message: JsonRpcMessage): Promise<void> {
+  send(message: JsonRpcMessage): Promise<void> {
     // A JSON reply has no room for messages before the response: they are dropped.
-    if (this.mode === 'json' || this.finished || !this.mayOpenStream()) return;
-    await this.openStream().send(message);
+    if (this.mode === 'json' || this.finished || !this.mayOpenStream()) return Promise.resolve();
+    // Not an async function: every progress notification passes here, and each async layer costs a promise.
+    return this.openStream().send(message);
   }
 
   nextRequestId(): JsonRpcId {
