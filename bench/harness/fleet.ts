@@ -2,7 +2,7 @@
 
 import type { ControlReply, ReadyMessage } from '../servers/control';
 import type { OpenedSession, Target } from '../load/http-client';
-import { sessionHeaders } from '../load/http-client';
+import { PROTOCOL_VERSION, sessionHeaders } from '../load/http-client';
 import type { LoadResults, LoadTask } from '../load/tasks';
 import { Child, type Pinning } from './child';
 import type { ServerSpec } from './catalog';
@@ -39,15 +39,19 @@ export class RunningServer {
     return new RunningServer(spec, child, `http://127.0.0.1:${ready.port}/mcp`);
   }
 
-  /** The headers of an MCP client of this server, in `session` if given. */
+  /**
+   * The headers of an MCP client of this server: in `session` if given; to a stateless server, with the
+   * MCP-Protocol-Version that the official client sends after its (sessionless) initialize.
+   */
   target(session?: OpenedSession): Target {
+    const sessionless: Record<string, string> = this.spec.sessions ? {} : { 'mcp-protocol-version': PROTOCOL_VERSION };
     return {
       url: this.url,
       headers: {
         'content-type': 'application/json',
         accept: 'application/json, text/event-stream',
         ...this.spec.headers,
-        ...(session === undefined ? {} : sessionHeaders(session)),
+        ...(session === undefined ? sessionless : sessionHeaders(session)),
       },
     };
   }

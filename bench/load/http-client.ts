@@ -15,12 +15,15 @@ export interface HttpReply {
   readonly body: string;
 }
 
+/** The revision bench clients ask for, and name in MCP-Protocol-Version on stateless servers. */
+export const PROTOCOL_VERSION = '2025-11-25';
+
 /** The body of `initialize` every bench client sends. */
 export const INITIALIZE_BODY = JSON.stringify({
   jsonrpc: '2.0',
   id: 0,
   method: 'initialize',
-  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench-client', version: '1.0.0' } },
+  params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'bench-client', version: '1.0.0' } },
 });
 
 const INITIALIZED_BODY = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' });
