@@ -140,7 +140,19 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
   // In order: Origin/Host (403), CORS (preflights end here), who is calling, rate limit by caller, then 401/403.
   const isAllowedOrigin = createOriginMatcher(config.origins);
   router.use(createOriginHostGuard(isAllowedOrigin, createHostMatcher(config.allowedHosts)));
-  if (config.cors !== false) router.use(cors(corsOptions(config.origins, isAllowedOrigin, config.cors)));
+  if (config.cors !== false) {
+    const handleCors = cors(corsOptions(config.origins, isAllowedOrigin, config.cors));
+    // With an origin predicate, a request without Origin (every non-browser client) gets no CORS header:
+    // skip the package's per-request work (options copy, callbacks) for it. '*' answers even those.
+    router.use(
+      config.origins === '*' && config.cors.credentials !== true
+        ? handleCors
+        : function mcpCors(req, res, next) {
+            if (req.headers.origin === undefined) next();
+            else handleCors(req, res, next);
+          },
+    );
+  }
   const auth = config.auth && createAuthMiddleware(config.auth, principals);
   if (auth) router.use(auth.identify);
   if (config.rateLimit !== false) {
