@@ -1,6 +1,7 @@
 // What the harness asks of the load child, and what it answers (shared by both sides of the IPC channel).
 
 import type { OpenedSession, Target } from './http-client';
+import type { SoakResult, SoakTask } from './soak-traffic';
 
 /** One request, answered whole (to check a server's reply before loading it). */
 export interface ProbeTask {
@@ -40,7 +41,7 @@ export interface CloseSessionsTask {
   readonly connections: number;
 }
 
-export type LoadTask = ProbeTask | OpenSessionTask | CannonTask | OpenSessionsTask | CloseSessionsTask;
+export type LoadTask = ProbeTask | OpenSessionTask | CannonTask | OpenSessionsTask | CloseSessionsTask | SoakTask;
 
 /** The outcome of a {@link CannonTask}. Latencies are exact (autocannon's own histogram keeps whole milliseconds). */
 export interface CannonResult {
@@ -69,4 +70,5 @@ export interface LoadResults {
   cannon: CannonResult;
   'open-sessions': SessionsResult;
   'close-sessions': SessionsResult;
+  soak: SoakResult;
 }

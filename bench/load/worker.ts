@@ -2,6 +2,7 @@
 
 import autocannon from 'autocannon';
 import { closeSession, inParallel, keepAliveAgent, messagesOf, openSession, send, type OpenedSession } from './http-client';
+import { runSoakTraffic } from './soak-traffic';
 import type { CannonResult, CannonTask, LoadResults, LoadTask, SessionsResult } from './tasks';
 import { percentile } from '../stats';
 
@@ -84,6 +85,8 @@ async function run(task: LoadTask): Promise<LoadResults[LoadTask['kind']]> {
       return openSessions(task);
     case 'close-sessions':
       return closeSessions(task);
+    case 'soak':
+      return runSoakTraffic(task);
   }
 }
 
