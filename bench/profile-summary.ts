@@ -38,6 +38,27 @@ function ownerOf(url: string, functionName: string): string {
   return relative.startsWith('..') ? file : relative;
 }
 
+/** npm packages that Express 5 itself brings (and that it runs per request), for the by-layer view. */
+const EXPRESS_PACKAGES = new Set(
+  'express router body-parser raw-body type-is parseurl content-type on-finished finalhandler etag fresh mime-types mime-db iconv-lite debug ms path-to-regexp send qs cookie media-typer proxy-addr forwarded accepts negotiator statuses http-errors depd bytes encodeurl escape-html merge-descriptors content-disposition range-parser safe-buffer safer-buffer setprototypeof toidentifier ipaddr.js unpipe ee-first destroy get-intrinsic call-bind-apply-helpers call-bound side-channel side-channel-map side-channel-list side-channel-weakmap object-inspect dunder-proto get-proto has-symbols function-bind gopd es-errors es-object-atoms es-define-property hasown math-intrinsics once wrappy'.split(' '),
+);
+
+/**
+ * Which layer of the stack a frame's owner belongs to: Node's HTTP machinery, Express, this router's code,
+ * the packages this router uses (cors, express-rate-limit, ajv…), the official SDK, GC, or the bench server.
+ */
+export function layerOf(owner: string): string {
+  if (owner === 'node core' || owner === 'native' || owner === '(program)') return 'Node: HTTP, streams, sockets';
+  if (owner === '(garbage collector)') return 'garbage collection';
+  if (owner.startsWith('lib/')) return 'this router (lib/)';
+  if (owner.startsWith('bench/')) return 'the bench server (tool handlers, bare handler)';
+  const name = owner.endsWith(' (npm)') ? owner.slice(0, -' (npm)'.length) : undefined;
+  if (name === undefined) return 'other';
+  if (EXPRESS_PACKAGES.has(name)) return 'Express (express, router, body-parser, …)';
+  if (name.startsWith('@modelcontextprotocol/') || name.startsWith('zod')) return 'official SDK (+ zod)';
+  return "this router's dependencies (cors, express-rate-limit, ajv, …)";
+}
+
 function labelOf(node: ProfileNode): string {
   const { functionName, url, lineNumber } = node.callFrame;
   return `${functionName || '(anonymous)'} ${ownerOf(url, functionName)}:${lineNumber + 1}`;
@@ -62,6 +83,7 @@ function summarise(profile: CpuProfile, top: number): string {
   const selfMicros = new Map<number, number>();
   profile.samples.forEach((id, index) => selfMicros.set(id, (selfMicros.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0)));
   const byOwner = new Map<string, number>();
+  const byLayer = new Map<string, number>();
   const byFunction = new Map<string, number>();
   let total = 0;
   let idle = 0;
@@ -75,6 +97,7 @@ function summarise(profile: CpuProfile, top: number): string {
     total += micros;
     const owner = ownerOf(url, functionName);
     byOwner.set(owner, (byOwner.get(owner) ?? 0) + micros);
+    byLayer.set(layerOf(owner), (byLayer.get(layerOf(owner)) ?? 0) + micros);
     const label = labelOf(node);
     byFunction.set(label, (byFunction.get(label) ?? 0) + micros);
   }
@@ -85,6 +108,8 @@ function summarise(profile: CpuProfile, top: number): string {
       .map(([name, micros]) => [name, formatNumber(micros / 1000), `${((100 * micros) / total).toFixed(1)}%`]);
   return [
     `busy ${formatNumber(total / 1000)} ms, idle ${formatNumber(idle / 1000)} ms`,
+    '',
+    markdownTable(['self time by layer', 'ms', 'share of busy'], rows(byLayer)),
     '',
     markdownTable(['self time by owner', 'ms', 'share of busy'], rows(byOwner)),
     '',

@@ -56,7 +56,8 @@ export function readConfig(): BenchConfig {
   const out = process.env.BENCH_OUT;
   return {
     seconds: positive('BENCH_DURATION', quick ? 2 : 10),
-    warmupSeconds: positive('BENCH_WARMUP', quick ? 1 : 3),
+    // JIT tiering takes ~5 s of this load before a server's throughput stops climbing (measured per second).
+    warmupSeconds: positive('BENCH_WARMUP', quick ? 1 : 5),
     repeats: Math.round(positive('BENCH_REPEATS', quick ? 1 : 3)),
     connections: Math.round(positive('BENCH_CONNECTIONS', 10)),
     sessions: Math.round(positive('BENCH_SESSIONS', quick ? 1000 : 10_000)),

@@ -147,7 +147,16 @@ function rawRounds(results: BenchResults): string {
   for (const [scenario, entries] of [['1', results.throughput], ['2', results.stream]] as const) {
     for (const entry of entries ?? []) {
       entry.runs.forEach((run, round) =>
-        rows.push([`${scenario}: ${entry.spec.label}`, String(round + 1), formatNumber(run.perSecond), formatNumber(run.p50Ms, 2), formatNumber(run.p99Ms, 2), formatNumber(run.cpuMicrosPerRequest), formatNumber(run.ok)]),
+        rows.push([
+          `${scenario}: ${entry.spec.label}`,
+          String(round + 1),
+          formatNumber(run.perSecond),
+          formatNumber(run.p50Ms, 2),
+          formatNumber(run.p99Ms, 2),
+          formatNumber(run.cpuMicrosPerRequest),
+          `${formatNumber(100 * run.busyShare)}%`,
+          formatNumber(run.ok),
+        ]),
       );
     }
   }
@@ -155,7 +164,7 @@ function rawRounds(results: BenchResults): string {
     entry.runs.map((run, round) => [entry.spec.label, String(round + 1), formatNumber(run.openedPerSecond), formatBytes(run.heapPerSession), formatBytes(run.heapAfterDelete), formatBytes(run.rssAfterDelete)]),
   );
   return [
-    rows.length ? markdownTable(['scenario: server', 'round', 'per s', 'p50 ms', 'p99 ms', 'CPU µs each', 'answered'], rows) : '',
+    rows.length ? markdownTable(['scenario: server', 'round', 'per s', 'p50 ms', 'p99 ms', 'CPU µs each', 'server busy', 'answered'], rows) : '',
     sessionRows.length ? markdownTable(['sessions: server', 'round', 'opened/s', 'heap/session', 'heap after delete', 'RSS after delete'], sessionRows) : '',
   ]
     .filter(Boolean)
@@ -173,7 +182,9 @@ const METHOD = `## How the figures are taken
 - Every request has its own JSON-RPC id (autocannon \`[<id>]\`). One reply of each server is checked before
   its load starts, and a run with any non-2xx reply or socket error fails the benchmark.
 - **Latency** is measured per request by the load process (autocannon's own histogram keeps whole ms only).
-- **CPU µs** is the server process's \`process.cpuUsage()\` (user + system) over the run ÷ answered requests.
+- **CPU µs** is the server process's \`process.cpuUsage()\` (user + system) over the run ÷ answered requests;
+  **server busy** (every round, below) is that CPU time ÷ the run's wall time: a server under 10 connections
+  is busy ~100% of it, and a round well under that had its CPU taken (a shared machine, a VM host's steal).
 - **Stateful servers** (c, e, e′, f) are called in one session, opened with \`initialize\` and
   \`notifications/initialized\` before the warm-up; later requests carry \`Mcp-Session-Id\` and
   \`MCP-Protocol-Version\`. Every client sends \`Accept: application/json, text/event-stream\`.

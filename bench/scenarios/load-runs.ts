@@ -9,6 +9,11 @@ import { RunningServer, type LoadGenerator } from '../harness/fleet';
 /** One measured run: autocannon's figures plus the server's CPU time per answered request. */
 export interface LoadRun extends CannonResult {
   readonly cpuMicrosPerRequest: number;
+  /**
+   * The server's CPU time over the run's wall time. A server loaded by 10 connections is busy ~100% of the
+   * time; much less means it waited, or its CPU was taken from it (another process, a VM host's steal).
+   */
+  readonly busyShare: number;
 }
 
 /** Every measured run of one server, in order. */
@@ -57,10 +62,15 @@ export async function measureLoad(config: BenchConfig, load: LoadGenerator, spec
         const server = servers[index] as RunningServer;
         const cpuBefore = await server.cpuMicros();
         const result = await load.run({ kind: 'cannon', target: targets[index]!, body: request.body, connections: config.connections, seconds: config.seconds });
-        const cpuMicrosPerRequest = (await server.cpuMicros() - cpuBefore) / Math.max(1, result.ok);
+        const cpuMicros = (await server.cpuMicros()) - cpuBefore;
+        const cpuMicrosPerRequest = cpuMicros / Math.max(1, result.ok);
+        const busyShare = cpuMicros / (result.seconds * 1e6);
         if (result.failed > 0) throw new Error(`${server.spec.label}: ${result.failed} requests failed in round ${round + 1}`);
-        log(`  round ${round + 1} ${server.spec.label}: ${result.perSecond.toFixed(0)} req/s, p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms, ${cpuMicrosPerRequest.toFixed(0)} µs CPU/req`);
-        runs[index]!.push({ ...result, cpuMicrosPerRequest });
+        log(
+          `  round ${round + 1} ${server.spec.label}: ${result.perSecond.toFixed(0)} req/s, p50 ${result.p50Ms.toFixed(2)} ms, ` +
+            `p99 ${result.p99Ms.toFixed(2)} ms, ${cpuMicrosPerRequest.toFixed(0)} µs CPU/req, busy ${(100 * busyShare).toFixed(0)}%`,
+        );
+        runs[index]!.push({ ...result, cpuMicrosPerRequest, busyShare });
       }
     }
     return servers.map((server, index) => ({ spec: server.spec, runs: runs[index] as LoadRun[] }));
