@@ -1,6 +1,6 @@
 // Measured load runs shared by scenarios 1 and 2: servers checked, warmed up, then loaded in interleaved repeats.
 
-import type { OpenedSession } from '../load/http-client';
+import type { OpenedSession, Target } from '../load/http-client';
 import type { CannonResult } from '../load/tasks';
 import type { ServerSpec } from '../harness/catalog';
 import { selectServers, serverNodeArgs, type BenchConfig } from '../harness/config';
@@ -14,7 +14,16 @@ export interface LoadRun extends CannonResult {
    * time; much less means it waited, or its CPU was taken from it (another process, a VM host's steal).
    */
   readonly busyShare: number;
+  /** 1, or 2 when the first attempt of this round was disturbed (see {@link DISTURBED_BELOW}). */
+  readonly attempts: number;
 }
+
+/**
+ * A round in which the server was busy less than this share of the wall time lost its CPU to something else
+ * (on this shared VM: another tenant, the host's steal), and is run once more; the second attempt stands,
+ * whatever it shows. The rule is the same for every server, and the rounds table shows the attempts.
+ */
+export const DISTURBED_BELOW = 0.85;
 
 /** Every measured run of one server, in order. */
 export interface ServerRuns {
@@ -44,7 +53,7 @@ export async function measureLoad(config: BenchConfig, load: LoadGenerator, spec
   const servers: RunningServer[] = [];
   try {
     for (const spec of selectServers(config, specs)) servers.push(await RunningServer.start(spec, config.pinning, serverNodeArgs(config)));
-    const targets = [];
+    const targets: Target[] = [];
     for (const server of servers) {
       const session: OpenedSession | undefined = server.spec.sessions ? await load.run({ kind: 'open-session', target: server.target() }) : undefined;
       const target = server.target(session);
@@ -55,22 +64,27 @@ export async function measureLoad(config: BenchConfig, load: LoadGenerator, spec
       await load.run({ kind: 'cannon', target, body: request.body, connections: config.connections, seconds: config.warmupSeconds });
       targets.push(target);
     }
+    const oneRun = async (server: RunningServer, target: Target, attempts: number): Promise<LoadRun> => {
+      const cpuBefore = await server.cpuMicros();
+      const result = await load.run({ kind: 'cannon', target, body: request.body, connections: config.connections, seconds: config.seconds });
+      const cpuMicros = (await server.cpuMicros()) - cpuBefore;
+      return { ...result, cpuMicrosPerRequest: cpuMicros / Math.max(1, result.ok), busyShare: cpuMicros / (result.seconds * 1e6), attempts };
+    };
     const runs: LoadRun[][] = servers.map(() => []);
     for (let round = 0; round < config.repeats; round++) {
       for (let step = 0; step < servers.length; step++) {
         const index = (step + round) % servers.length;
         const server = servers[index] as RunningServer;
-        const cpuBefore = await server.cpuMicros();
-        const result = await load.run({ kind: 'cannon', target: targets[index]!, body: request.body, connections: config.connections, seconds: config.seconds });
-        const cpuMicros = (await server.cpuMicros()) - cpuBefore;
-        const cpuMicrosPerRequest = cpuMicros / Math.max(1, result.ok);
-        const busyShare = cpuMicros / (result.seconds * 1e6);
-        if (result.failed > 0) throw new Error(`${server.spec.label}: ${result.failed} requests failed in round ${round + 1}`);
-        log(
-          `  round ${round + 1} ${server.spec.label}: ${result.perSecond.toFixed(0)} req/s, p50 ${result.p50Ms.toFixed(2)} ms, ` +
-            `p99 ${result.p99Ms.toFixed(2)} ms, ${cpuMicrosPerRequest.toFixed(0)} µs CPU/req, busy ${(100 * busyShare).toFixed(0)}%`,
-        );
-        runs[index]!.push({ ...result, cpuMicrosPerRequest, busyShare });
+        let run: LoadRun | undefined;
+        for (let attempt = 1; run === undefined || (run.busyShare < DISTURBED_BELOW && attempt <= 2); attempt++) {
+          run = await oneRun(server, targets[index]!, attempt);
+          if (run.failed > 0) throw new Error(`${server.spec.label}: ${run.failed} requests failed in round ${round + 1}`);
+          log(
+            `  round ${round + 1}${attempt > 1 ? ` (again: the first was disturbed)` : ''} ${server.spec.label}: ${run.perSecond.toFixed(0)} req/s, ` +
+              `p50 ${run.p50Ms.toFixed(2)} ms, p99 ${run.p99Ms.toFixed(2)} ms, ${run.cpuMicrosPerRequest.toFixed(0)} µs CPU/req, busy ${(100 * run.busyShare).toFixed(0)}%`,
+          );
+        }
+        runs[index]!.push(run);
       }
     }
     return servers.map((server, index) => ({ spec: server.spec, runs: runs[index] as LoadRun[] }));
