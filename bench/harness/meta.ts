@@ -14,6 +14,8 @@ export interface RunMeta {
   readonly command: string;
   /** Load average when the run started and ended: how busy the shared machine was. */
   readonly loadAverage: { start: string; end?: string };
+  /** How long the run took, once it ended. */
+  readonly minutes?: number;
 }
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -25,7 +27,8 @@ function packageVersion(name: string): string {
 function gitCommit(): string {
   try {
     const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'lib', 'bench'], { cwd: ROOT, encoding: 'utf8' }).trim() !== '';
+    // Code only: RESULTS.md, SOAK.md and notes being written do not make the measured code different.
+    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'lib', 'bench', ':!bench/*.md'], { cwd: ROOT, encoding: 'utf8' }).trim() !== '';
     return dirty ? `${commit} + uncommitted changes` : commit;
   } catch {
     return 'unknown';
@@ -65,7 +68,7 @@ export function collectMeta(script: string, pinning: Pinning | undefined): RunMe
   };
 }
 
-/** The load average now, to note at the end of a run. */
+/** The load average and the run's duration, noted at its end. */
 export function endLoadAverage(meta: RunMeta): RunMeta {
-  return { ...meta, loadAverage: { ...meta.loadAverage, end: loadAverage() } };
+  return { ...meta, loadAverage: { ...meta.loadAverage, end: loadAverage() }, minutes: (Date.now() - Date.parse(meta.date)) / 60_000 };
 }

@@ -208,7 +208,7 @@ export function renderResults(results: BenchResults, config: BenchConfig, meta: 
     `- **Machine:** ${meta.machine}; load average (1/5/15 min) ${meta.loadAverage.start} at the start, ${meta.loadAverage.end ?? '?'} at the end`,
     `- **Pinning:** ${meta.pinning}`,
     `- **Command:** \`${meta.command}\``,
-    `- **Settings:** ${config.connections} connections, ${config.warmupSeconds} s warm-up per server, ${config.repeats} rounds of ${config.seconds} s per server, interleaved; ${formatNumber(config.sessions)} sessions per round in scenario 3`,
+    `- **Settings:** ${config.connections} connections, ${config.warmupSeconds} s warm-up per server, ${config.repeats} rounds of ${config.seconds} s per server, interleaved; scenario 3: ${config.sessionRepeats} rounds of ${formatNumber(config.sessions)} sessions; the run took ${formatNumber(meta.minutes ?? Number.NaN, 1)} min`,
     '',
     '## Targets',
     '',

@@ -57,7 +57,7 @@ export async function measureSessions(config: BenchConfig, load: LoadGenerator):
       await load.run({ kind: 'close-sessions', target: server.target(), sessions: warm.sessions, connections: config.connections });
     }
     const runs: SessionRun[][] = servers.map(() => []);
-    for (let round = 0; round < config.repeats; round++) {
+    for (let round = 0; round < config.sessionRepeats; round++) {
       for (let step = 0; step < servers.length; step++) {
         const index = (step + round) % servers.length;
         const server = servers[index] as RunningServer;
