@@ -24,6 +24,24 @@ export function ratio(value: number, base: number): number {
   return base === 0 || !Number.isFinite(base) || !Number.isFinite(value) ? Number.NaN : value / base;
 }
 
+/** One round's figure of a server and of the base server it is compared with, and whether both ran undisturbed. */
+export interface RoundPair {
+  readonly value: number;
+  readonly base: number;
+  readonly clean: boolean;
+}
+
+/**
+ * The median over rounds of value ÷ base, from the rounds in which both servers ran undisturbed; from all
+ * rounds when there is no such round (`allDisturbed` then says so). Rounds of two servers run close in time,
+ * so pairing them cancels slow drift; a round in which either lost its CPU compares nothing.
+ */
+export function pairedRatio(rounds: readonly RoundPair[]): { readonly ratio: number; readonly allDisturbed: boolean } {
+  const clean = rounds.filter((round) => round.clean);
+  const used = clean.length > 0 ? clean : rounds;
+  return { ratio: median(used.map((round) => ratio(round.value, round.base))), allDisturbed: clean.length === 0 && rounds.length > 0 };
+}
+
 /** A sample of a soak: minutes since the start, and a value (bytes). */
 export interface TrendSample {
   readonly minute: number;

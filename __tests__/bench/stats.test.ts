@@ -1,6 +1,6 @@
 // The harness's pure statistics: medians, nearest-rank percentiles, ratios, and the soak's trend test.
 
-import { median, percentile, ratio, trendOf, type TrendSample } from '../../bench/stats';
+import { median, pairedRatio, percentile, ratio, trendOf, type TrendSample } from '../../bench/stats';
 
 describe('median', () => {
   it.each<[number[], number]>([
@@ -77,5 +77,22 @@ describe('trendOf', () => {
 
   it('needs three samples', () => {
     expect(trendOf(series([1, 100 * MB]), MB)).toEqual({ slopePerMinute: 0, rise: 0, thirdsDelta: 0, upward: false });
+  });
+});
+
+describe('pairedRatio', () => {
+  it('is the median of the per-round ratios of the undisturbed rounds', () => {
+    const result = pairedRatio([
+      { value: 90, base: 100, clean: true },
+      { value: 30, base: 100, clean: false }, // this server lost its CPU in round 2
+      { value: 110, base: 100, clean: true },
+      { value: 95, base: 100, clean: true },
+    ]);
+    expect(result).toEqual({ ratio: 0.95, allDisturbed: false });
+  });
+
+  it('falls back to every round, and says so, when no round was undisturbed', () => {
+    expect(pairedRatio([{ value: 1, base: 2, clean: false }])).toEqual({ ratio: 0.5, allDisturbed: true });
+    expect(pairedRatio([]).ratio).toBeNaN();
   });
 });

@@ -3,7 +3,7 @@
 import { formatBytes, formatNumber, formatRatio, markdownTable } from '../format';
 import { DISTURBED_BELOW, type LoadRun, type ServerRuns } from '../scenarios/load-runs';
 import type { ServerSessionRuns, SessionRun } from '../scenarios/sessions';
-import { median, ratio } from '../stats';
+import { median, pairedRatio } from '../stats';
 import { SERVERS, type ServerSpec } from './catalog';
 import type { BenchConfig } from './config';
 import type { RunMeta } from './meta';
@@ -22,13 +22,33 @@ function mid<T>(entry: Runs<T>, pick: (run: T) => number): number {
   return median(entry.runs.map(pick));
 }
 
+/** False for a load round in which the server lost its CPU (busy under {@link DISTURBED_BELOW} of the time). */
+function undisturbed(run: unknown): boolean {
+  return typeof run !== 'object' || run === null || !('busyShare' in run) || (run as LoadRun).busyShare >= DISTURBED_BELOW;
+}
+
 /**
- * The median over rounds of (this server's figure ÷ the other's figure in the same round): rounds run close
- * in time, so pairing them cancels the drift of a shared machine better than a ratio of two medians.
+ * This server's figure against the other's, round by round ({@link pairedRatio}): rounds run close in time,
+ * so pairing them cancels the drift of a shared machine better than a ratio of two medians, and a round in
+ * which either server lost its CPU is left out.
  */
+function pairedWith<T>(entry: Runs<T>, base: Runs<T> | undefined, pick: (run: T) => number): { ratio: number; allDisturbed: boolean } {
+  if (base === undefined) return { ratio: Number.NaN, allDisturbed: false };
+  const rounds = entry.runs.map((run, round) => {
+    const other = base.runs[round];
+    return { value: pick(run), base: other === undefined ? Number.NaN : pick(other), clean: other !== undefined && undisturbed(run) && undisturbed(other) };
+  });
+  return pairedRatio(rounds);
+}
+
 function paired<T>(entry: Runs<T>, base: Runs<T> | undefined, pick: (run: T) => number): number {
-  if (base === undefined) return Number.NaN;
-  return median(entry.runs.map((run, round) => (base.runs[round] === undefined ? Number.NaN : ratio(pick(run), pick(base.runs[round] as T)))));
+  return pairedWith(entry, base, pick).ratio;
+}
+
+/** A paired ratio for a table: marked † when every round of the pair was disturbed. */
+function ratioCell<T>(entry: Runs<T>, base: Runs<T> | undefined, pick: (run: T) => number): string {
+  const { ratio: value, allDisturbed } = pairedWith(entry, base, pick);
+  return `${formatRatio(value)}${allDisturbed ? ' †' : ''}`;
 }
 
 function find<T>(entries: readonly Runs<T>[] | undefined, spec: ServerSpec): Runs<T> | undefined {
@@ -45,13 +65,13 @@ function loadTable(entries: readonly ServerRuns[], unit: string): string {
   const rows = entries.map((entry) => [
     entry.spec.label,
     formatNumber(mid(entry, perSecond)),
-    formatRatio(paired(entry, base, perSecond)),
+    ratioCell(entry, base, perSecond),
     formatNumber(mid(entry, p50), 2),
-    formatRatio(paired(entry, base, p50)),
+    ratioCell(entry, base, p50),
     formatNumber(mid(entry, p99), 2),
-    formatRatio(paired(entry, base, p99)),
+    ratioCell(entry, base, p99),
     formatNumber(mid(entry, cpu)),
-    formatRatio(paired(entry, base, cpu)),
+    ratioCell(entry, base, cpu),
   ]);
   return markdownTable([`server`, `${unit}/s`, '×(a)', 'p50 ms', '×(a)', 'p99 ms', '×(a)', `CPU µs/${unit}`, '×(a)'], rows);
 }
@@ -66,9 +86,9 @@ function sessionsTable(entries: readonly ServerSessionRuns[]): string {
   const rows = entries.map((entry) => [
     entry.spec.label,
     formatNumber(mid(entry, opened)),
-    formatRatio(paired(entry, base, opened)),
+    ratioCell(entry, base, opened),
     formatBytes(mid(entry, perSession)),
-    formatRatio(paired(entry, base, perSession)),
+    ratioCell(entry, base, perSession),
     formatBytes(mid(entry, afterDelete)),
     formatBytes(mid(entry, rssAfterDelete)),
   ]);
@@ -179,7 +199,8 @@ const METHOD = `## How the figures are taken
   another process (\`bench/load/worker.ts\`: autocannon, fixed connections, and a small client for sessions).
 - **×(a)** is the median over rounds of (figure ÷ (a)'s figure in the same round). Rounds load every server
   once, each round starting one server further along, so the drift of a shared machine falls on all of them.
-  The absolute figures are medians over rounds.
+  A round in which either server was disturbed (below) is left out of the pair; a ratio marked † had no
+  undisturbed round and uses them all. The absolute figures are medians over all rounds.
 - Every request has its own JSON-RPC id (autocannon \`[<id>]\`). One reply of each server is checked before
   its load starts, and a run with any non-2xx reply or socket error fails the benchmark.
 - **Latency** is measured per request by the load process (autocannon's own histogram keeps whole ms only).
