@@ -22,5 +22,5 @@ export function testEnv(protocolVersion: ProtocolVersion = '2025-11-25', extra: 
 
 /** A handler context for request `requestId` (nothing can be streamed: a JSON reply). */
 export function testContext(protocolVersion: ProtocolVersion = '2025-11-25', requestId: string | number = 1): RequestContext {
-  return new HandlerContext({ jsonrpc: '2.0', id: requestId, method: 'test' }, testEnv(protocolVersion), new AbortController().signal, 1_000);
+  return new HandlerContext({ jsonrpc: '2.0', id: requestId, method: 'test' }, testEnv(protocolVersion), new AbortController(), 1_000);
 }

@@ -162,6 +162,8 @@ const rows: Row[] = [
   },
   { name: 'JSON nested 10,000 levels deep', send: () => post(app, DEEP), status: 400, code: -32700, id: null, message: /nested/i },
   { name: 'invalid UTF-8 bytes', send: () => post(app, Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x7d])), status: 400, code: -32700, id: null, message: /UTF-8/ },
+  { name: 'a UTF-8 byte-order mark before the JSON (dropped, as TextDecoder does)', send: () => post(app, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(rpc('ping', undefined, 'bom')))])), status: 200, id: 'bom' },
+  { name: 'only a byte-order mark', send: () => post(app, Buffer.from([0xef, 0xbb, 0xbf])), status: 400, code: -32700, id: null, message: /empty/ },
   {
     name: 'batch on MCP-Protocol-Version 2025-06-18',
     send: () => post(app, [rpc('ping', undefined, 1), rpc('ping', undefined, 2)], { 'MCP-Protocol-Version': '2025-06-18' }),

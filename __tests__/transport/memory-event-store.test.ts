@@ -132,6 +132,23 @@ describe('MemoryEventStore replayAfter', () => {
     (first?.events[0]?.message as JsonRpcNotification).params!.progress = 42;
     expect(await replayed(store, 's', 'A.1')).toEqual([1]);
   });
+
+  it('keeps the JSON text it is given (what the stream sent) instead of serialising the message again', async () => {
+    const store = new MemoryEventStore();
+    const sent = '{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Internal error"}}';
+    await store.append('s', 'A', null);
+    await store.append('s', 'A', { jsonrpc: '2.0', id: 1, result: { not: 'what was sent' } }, sent);
+    expect((await store.replayAfter('s', 'A.1'))?.events).toEqual([{ id: 'A.2', message: JSON.parse(sent) }]);
+  });
+
+  it('keeps a structured copy of a message that JSON cannot hold', async () => {
+    const store = new MemoryEventStore();
+    const result = { big: 10n };
+    await store.append('s', 'A', null);
+    await store.append('s', 'A', { jsonrpc: '2.0', id: 1, result });
+    result.big = 0n;
+    expect((await store.replayAfter('s', 'A.1'))?.events).toEqual([{ id: 'A.2', message: { jsonrpc: '2.0', id: 1, result: { big: 10n } } }]);
+  });
 });
 
 describe('MemoryEventStore bounded buffers', () => {

@@ -117,6 +117,18 @@ describe('MemorySessionStore records', () => {
     expect((await store.get('a'))?.subscriptions).toEqual(['file:///x']);
   });
 
+  it("copies a client's JSON exactly, a '__proto__' key included, as data and not as a prototype", async () => {
+    const { store } = storeWithDrops();
+    const clientInfo = JSON.parse('{"name":"c","__proto__":{"polluted":true},"tags":[["a"],{"b":null}]}') as Record<string, unknown>;
+    await store.set({ ...record('a'), clientInfo });
+    const copy = (await store.get('a'))!.clientInfo!;
+    expect(Object.keys(copy)).toEqual(['name', '__proto__', 'tags']);
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect((copy as { polluted?: boolean }).polluted).toBeUndefined();
+    expect(copy).toEqual(clientInfo);
+    expect(copy.tags).not.toBe(clientInfo.tags);
+  });
+
   it('delete resolves true for a known session and false after that, without calling drop listeners', async () => {
     const { store, drops } = storeWithDrops();
     await store.set(record('a'));

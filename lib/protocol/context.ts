@@ -9,6 +9,7 @@ import {
   type ProtocolVersion,
   type RequestContext,
 } from '../registry/context';
+import type { Abortable, AbortSource } from './abort';
 import { isAtLeast } from './versions';
 
 /** What the server knows of its client: negotiated by `initialize`, changed by `logging/setLevel` and subscriptions. */
@@ -53,14 +54,14 @@ export interface DispatchEnvironment {
   /** Whether JSON-RPC batches are allowed (2025-03-26 and older, or a client that named no revision). */
   readonly batchesAllowed: boolean;
   /** Aborted when nothing can deliver the result any more (the caller hung up and cannot resume). */
-  readonly signal: AbortSignal;
+  readonly signal: AbortSource;
   readonly sessionId: string | undefined;
   readonly auth: AuthInfo | undefined;
   /** The client, as far as known; methods such as `initialize` and `logging/setLevel` change it. */
   readonly peer: PeerState;
   readonly channel: ClientChannel;
   /** The session's requests in flight, for `notifications/cancelled`; undefined without sessions. */
-  readonly inflight: Map<string, AbortController> | undefined;
+  readonly inflight: Map<string, Abortable> | undefined;
   /** The HTTP request's headers. */
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
 }
@@ -90,13 +91,14 @@ export class HandlerContext implements RequestContext {
 
   /**
    * @param env - the transport's environment of this request
-   * @param signal - aborted on cancellation or when the caller is gone
+   * @param abort - whose `signal` aborts on cancellation or when the caller is gone (a {@link LazyAbort}
+   *   makes it only if the handler reads `ctx.signal`)
    * @param clientRequestTimeoutMs - default time limit of `sample`, `elicit` and `listRoots`
    */
   constructor(
     request: JsonRpcRequest,
     private readonly env: DispatchEnvironment,
-    readonly signal: AbortSignal,
+    private readonly abort: { readonly signal: AbortSignal },
     private readonly clientRequestTimeoutMs: number,
   ) {
     this.requestId = request.id;
@@ -106,6 +108,10 @@ export class HandlerContext implements RequestContext {
     this.headers = env.headers;
     const meta = request.params?._meta;
     this.meta = isObject(meta) ? meta : undefined;
+  }
+
+  get signal(): AbortSignal {
+    return this.abort.signal;
   }
 
   async progress(progress: number, total?: number, message?: string): Promise<void> {

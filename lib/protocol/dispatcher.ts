@@ -15,6 +15,7 @@ import {
 import type { McpLogger } from '../logger';
 import type { Registry } from '../registry/registry';
 import { completionMethods } from './completion';
+import { LazyAbort } from './abort';
 import { HandlerContext, requestKey, type DispatchEnvironment } from './context';
 import { lifecycleMethods, type ServerIdentity } from './lifecycle';
 import { loggingMethods } from './logging';
@@ -87,27 +88,28 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
     if (entry === undefined || (entry.feature !== undefined && !registry.features[entry.feature])) {
       return failure(request.id, new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`));
     }
-    const controller = new AbortController();
-    const onGone = (): void => controller.abort(env.signal.reason);
+    // The request's own abort (so it can be cancelled alone), aborted too when the transport gives up.
+    const abort = new LazyAbort();
+    const onGone = (): void => abort.abort(env.signal.reason);
     if (env.signal.aborted) onGone();
     else env.signal.addEventListener('abort', onGone, { once: true });
     // MCP cancellation: initialize cannot be cancelled; everything else can, by id, within the session.
     const key = env.inflight !== undefined && request.method !== 'initialize' ? requestKey(request.id) : undefined;
-    if (key !== undefined) env.inflight?.set(key, controller);
-    const ctx = new HandlerContext(request, env, controller.signal, config.clientRequestTimeoutMs);
+    if (key !== undefined) env.inflight?.set(key, abort);
+    const ctx = new HandlerContext(request, env, abort, config.clientRequestTimeoutMs);
     try {
       const result = await entry.run(request.params ?? {}, ctx, env);
       // MCP cancellation: no response is sent for a cancelled request.
-      return controller.signal.aborted ? null : success(request.id, result);
+      return abort.aborted ? null : success(request.id, result);
     } catch (err) {
-      if (controller.signal.aborted) return null;
+      if (abort.aborted) return null;
       if (err instanceof JsonRpcError) return failure(request.id, err);
       config.logger.error(err, `mcpRouter: ${request.method} failed`);
       return failure(request.id, new JsonRpcError(ErrorCode.InternalError, 'Internal error'));
     } finally {
       ctx.finished = true;
       env.signal.removeEventListener('abort', onGone);
-      if (key !== undefined && env.inflight?.get(key) === controller) env.inflight.delete(key);
+      if (key !== undefined && env.inflight?.get(key) === abort) env.inflight.delete(key);
     }
   }
 

@@ -8,8 +8,13 @@ import { sendHttpError } from '../transport/http-error';
 /** The `origins` option: `'*'`, a list of origins (`https://app.example.com`), or a predicate. */
 export type OriginsOption = '*' | readonly string[] | ((origin: string) => boolean);
 
+/** How loopback hosts and local addresses are usually spelt: answered without the parsing below. */
+const COMMON_LOOPBACK = new Set(['localhost', '127.0.0.1', '::1', '[::1]', '::ffff:127.0.0.1']);
+
 /** True for the names and addresses of this machine's loopback interface. */
 export function isLoopbackHost(hostname: string): boolean {
+  // The guard asks twice per request (the local address, the Host header); most ask about these spellings.
+  if (COMMON_LOOPBACK.has(hostname)) return true;
   let host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
   // IPv4-mapped IPv6: ::ffff:127.0.0.1, which URL parsing spells ::ffff:7f00:1.
   if (host.startsWith('::ffff:')) host = host.slice(7);

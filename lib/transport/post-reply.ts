@@ -3,6 +3,7 @@
 import type { ServerResponse } from 'node:http';
 import type { JsonRpcId, JsonRpcMessage, JsonRpcResponse } from '../jsonrpc/types';
 import type { McpLogger } from '../logger';
+import type { Abortable } from '../protocol/abort';
 import { requestKey, type ClientChannel } from '../protocol/context';
 import type { DispatchOutcome } from '../protocol/dispatcher';
 import { isAtLeast, type ProtocolVersion } from '../protocol/versions';
@@ -43,7 +44,7 @@ export class PostReply implements ClientChannel {
   /**
    * @param mode - the negotiated reply: `json`, `sse`, or `auto` (JSON until something must be streamed)
    * @param headers - extra headers of the reply (`Mcp-Session-Id` after initialize)
-   * @param controller - aborted when the caller hangs up and nothing can resume the reply
+   * @param abort - aborted when the caller hangs up and nothing can resume the reply
    */
   constructor(
     private readonly res: ServerResponse,
@@ -51,11 +52,11 @@ export class PostReply implements ClientChannel {
     private readonly session: ReplySession | undefined,
     private readonly settings: ReplySettings,
     private readonly headers: Record<string, string>,
-    controller: AbortController,
+    abort: Abortable,
   ) {
     res.once('close', () => {
       // MCP transports: a disconnect is not a cancellation while the stream can be resumed.
-      if (!this.finished && !(this.stream !== undefined && this.resumable)) controller.abort(new Error('the client disconnected'));
+      if (!this.finished && !(this.stream !== undefined && this.resumable)) abort.abort(new Error('the client disconnected'));
     });
   }
 
@@ -68,10 +69,11 @@ export class PostReply implements ClientChannel {
     return this.session?.manager.settings.events !== undefined;
   }
 
-  async send(message: JsonRpcMessage): Promise<void> {
+  send(message: JsonRpcMessage): Promise<void> {
     // A JSON reply has no room for messages before the response: they are dropped.
-    if (this.mode === 'json' || this.finished || !this.mayOpenStream()) return;
-    await this.openStream().send(message);
+    if (this.mode === 'json' || this.finished || !this.mayOpenStream()) return Promise.resolve();
+    // Not an async function: every progress notification passes here, and each async layer costs a promise.
+    return this.openStream().send(message);
   }
 
   nextRequestId(): JsonRpcId {

@@ -5,6 +5,7 @@ import { ErrorCode } from '../jsonrpc/errors';
 import { isObject } from '../jsonrpc/types';
 import type { McpLogger } from '../logger';
 import type { AuthInfo } from '../registry/context';
+import { LazyAbort } from '../protocol/abort';
 import type { DispatchEnvironment, PeerState } from '../protocol/context';
 import type { Dispatcher } from '../protocol/dispatcher';
 import {
@@ -14,7 +15,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
   type ProtocolVersion,
 } from '../protocol/versions';
-import { negotiateReply, type ResponseMode } from './accept';
+import { createReplyNegotiator, type ResponseMode } from './accept';
 import { readJsonBody } from './body';
 import { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER } from './headers';
 import { sendHttpError } from './http-error';
@@ -66,6 +67,7 @@ function holdsRequests(body: unknown): boolean {
  */
 export function createPostHandler(dispatcher: Dispatcher, config: PostHandlerConfig) {
   const { sessions } = config;
+  const negotiateReply = createReplyNegotiator();
 
   /** Finds (or, for initialize, prepares) the session; answers 400/404 itself and returns undefined then. */
   async function sessionOf(req: IncomingMessage, res: ServerResponse, manager: SessionManager, initialize: boolean): Promise<RequestSession | undefined> {
@@ -122,14 +124,15 @@ export function createPostHandler(dispatcher: Dispatcher, config: PostHandlerCon
     const peer = session?.record ?? freshPeer(headerVersion ?? ASSUMED_PROTOCOL_VERSION);
     const before = { logLevel: peer.logLevel, subscriptions: peer.subscriptions };
     const auth = config.authOf(req);
-    const controller = new AbortController();
+    // Aborted when the caller hangs up; a LazyAbort makes no AbortSignal unless a handler reads ctx.signal.
+    const abort = new LazyAbort();
     const headers: Record<string, string> = session && initialize ? { 'Mcp-Session-Id': session.id } : {};
-    const reply = new PostReply(res, mode, session?.reply, config, headers, controller);
+    const reply = new PostReply(res, mode, session?.reply, config, headers, abort);
     const env: DispatchEnvironment = {
       protocolVersion: peer.protocolVersion,
       // MCP 2025-06-18 removed batches; older clients, and stateless clients naming no revision, may send them.
       batchesAllowed: session?.record ? !isAtLeast(peer.protocolVersion, '2025-06-18') : headerVersion === undefined || !isAtLeast(headerVersion, '2025-06-18'),
-      signal: controller.signal,
+      signal: abort,
       sessionId: session?.id,
       auth,
       peer,

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { JsonRpcMessage } from '../jsonrpc/types';
 import type { McpLogger } from '../logger';
+import type { Abortable } from '../protocol/abort';
 import type { PeerState } from '../protocol/context';
 import { OutboundStream } from './outbound-stream';
 import type { EventStore, MessageBus, SessionCloseReason, SessionRecord, SessionStore } from './stores';
@@ -23,7 +24,7 @@ export interface LiveSession {
   /** POST streams still running, by stream id, so a client can resume them. */
   readonly streams: Map<string, OutboundStream>;
   /** Requests in flight, for `notifications/cancelled`. */
-  readonly inflight: Map<string, AbortController>;
+  readonly inflight: Map<string, Abortable>;
   /** A copy of the session's subscriptions, for `notifications/resources/updated`. */
   subscriptions: readonly string[];
   /** The next id of a server→client request. */

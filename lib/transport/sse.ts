@@ -17,6 +17,11 @@ export interface SseOptions {
 export class SseConnection {
   private keepAlive: NodeJS.Timeout | undefined;
   private closed = false;
+  /**
+   * Frames not yet written. Events of one tick (a handler's burst of progress notifications) go out as one
+   * `res.write`: Node frames and copies every write as its own HTTP chunk, which cost more than the events.
+   */
+  private pending = '';
 
   /**
    * Writes the headers at once, so the client sees the stream open.
@@ -48,7 +53,7 @@ export class SseConnection {
     res.once('close', () => this.cleanUp());
     if (options.keepAliveMs !== false) {
       this.keepAlive = setInterval(() => {
-        res.write(': keep-alive\n\n');
+        this.write(': keep-alive\n\n');
         onActivity?.();
       }, options.keepAliveMs);
       this.keepAlive.unref();
@@ -71,19 +76,34 @@ export class SseConnection {
     let frame = id === undefined ? '' : `id: ${id}\n`;
     if (retryMs !== undefined) frame += `retry: ${retryMs}\n`;
     frame += data === null ? 'data: \n\n' : `event: message\ndata: ${data}\n\n`;
-    this.res.write(frame);
+    this.write(frame);
   }
 
-  /** Ends the response. */
+  /** Ends the response, after what is pending. */
   end(): void {
     if (this.closed) return;
+    this.flush();
     this.res.end();
     this.cleanUp();
+  }
+
+  /** Queues `frame`; the first frame of a tick schedules the write of all of them once the tick's work is done. */
+  private write(frame: string): void {
+    if (this.pending === '') process.nextTick(() => this.flush());
+    this.pending += frame;
+  }
+
+  private flush(): void {
+    if (this.pending === '' || this.closed) return;
+    const chunk = this.pending;
+    this.pending = '';
+    this.res.write(chunk);
   }
 
   private cleanUp(): void {
     if (this.closed) return;
     this.closed = true;
+    this.pending = '';
     clearInterval(this.keepAlive);
     this.onClose();
   }

@@ -57,8 +57,13 @@ export interface StoredEvent {
  * their stream.
  */
 export interface EventStore {
-  /** Records one event on a stream and returns its id. */
-  append(sessionId: string, streamId: string, message: JsonRpcMessage | null): Promise<string>;
+  /**
+   * Records one event on a stream and returns its id.
+   *
+   * @param json - the message as the JSON text the stream sends, when the caller has it: a store that
+   *   serialises can keep it rather than serialise the message again
+   */
+  append(sessionId: string, streamId: string, message: JsonRpcMessage | null, json?: string): Promise<string>;
   /** The stream `lastEventId` belongs to and its events after that one; undefined when the id is unknown to this session. */
   replayAfter(sessionId: string, lastEventId: string): Promise<{ streamId: string; events: StoredEvent[] } | undefined>;
   /** Forgets every stream of a session. */

@@ -1,0 +1,88 @@
+// The servers under test, as the harness starts and calls them, and what each one does (for RESULTS.md).
+
+import { PRODUCTION_ORIGIN, PRODUCTION_TOKEN } from '../servers/common';
+
+/** One server of the comparison. */
+export interface ServerSpec {
+  /** Short key, used in logs and the raw-results table. */
+  readonly key: string;
+  /** The issue's letter and a name: `(a) bare Express`. */
+  readonly label: string;
+  /** Relative to bench/. */
+  readonly script: string;
+  readonly args: readonly string[];
+  /** Whether tools/call needs a session (initialize, then Mcp-Session-Id on every request). */
+  readonly sessions: boolean;
+  /** Headers every request to this server carries, besides Content-Type and Accept. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** What the server does, in one sentence. */
+  readonly description: string;
+}
+
+const ROUTER_TAIL = 'Express 5 `app.use(\'/mcp\', mcpRouter(…))`, tools `add` and `count` registered with JSON Schema';
+
+export const SERVERS = {
+  bare: {
+    key: 'bare',
+    label: '(a) bare Express',
+    script: 'servers/bare.ts',
+    args: [],
+    sessions: false,
+    headers: {},
+    description: 'Express 5, `express.json()` and one POST handler that writes hand-written JSON-RPC replies: `add` as JSON, `count` as 100 SSE progress events and the result, `initialize` storing `{ createdAt }` in a Map under a random UUID (the floor of every figure)',
+  },
+  sdkStateless: {
+    key: 'sdk-stateless',
+    label: '(b) SDK stateless',
+    script: 'servers/sdk.ts',
+    args: ['stateless'],
+    sessions: false,
+    headers: {},
+    description: '`@modelcontextprotocol/sdk` as its stateless example: `createMcpExpressApp()` (Host check + `express.json()`), a new `McpServer` and `StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })` per request, JSON reply',
+  },
+  sdkStateful: {
+    key: 'sdk-stateful',
+    label: '(c) SDK stateful',
+    script: 'servers/sdk.ts',
+    args: ['stateful'],
+    sessions: true,
+    headers: {},
+    description: '`@modelcontextprotocol/sdk` as its stateful example: `createMcpExpressApp()`, one `McpServer` + transport per session in a Map (`sessionIdGenerator: randomUUID`, no event store), replies on the POST\'s SSE stream (its default)',
+  },
+  routerStateless: {
+    key: 'router-stateless',
+    label: '(d) router stateless JSON',
+    script: 'servers/router.ts',
+    args: ['stateless'],
+    sessions: false,
+    headers: {},
+    description: `${ROUTER_TAIL}; \`sessions: false, responseMode: 'json', rateLimit: false\` (Origin/Host check and CORS on, as by default)`,
+  },
+  routerStateful: {
+    key: 'router-stateful',
+    label: '(e) router stateful',
+    script: 'servers/router.ts',
+    args: ['stateful'],
+    sessions: true,
+    headers: {},
+    description: `${ROUTER_TAIL}; sessions on with the default in-memory session and event stores, \`responseMode: 'auto'\` (JSON unless the handler streams), \`rateLimit: false\``,
+  },
+  routerStatefulSse: {
+    key: 'router-stateful-sse',
+    label: "(e′) router stateful, SSE",
+    script: 'servers/router.ts',
+    args: ['stateful-sse'],
+    sessions: true,
+    headers: {},
+    description: `as (e) with \`responseMode: 'sse'\`: every reply on an SSE stream recorded in the event store, as the SDK's stateful default replies`,
+  },
+  routerProduction: {
+    key: 'router-production',
+    label: '(f) router, production defaults',
+    script: 'servers/router.ts',
+    args: ['production'],
+    sessions: true,
+    headers: { Authorization: `Bearer ${PRODUCTION_TOKEN}`, Origin: PRODUCTION_ORIGIN },
+    description: `${ROUTER_TAIL}; the defaults (sessions, Origin/Host check, CORS) plus \`auth: { tokens: [token] }\`, \`origins: ['${PRODUCTION_ORIGIN}']\` and \`rateLimit: { limit: 1e9, windowMs: 60000 }\` (the limiter runs on every request but cannot trigger); clients send the token and the Origin`,
+  },
+} as const satisfies Record<string, ServerSpec>;

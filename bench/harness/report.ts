@@ -1,0 +1,243 @@
+// RESULTS.md of `npm run bench`: the targets, one table per scenario (every figure with its ratio to (a)), raw rounds.
+
+import { formatBytes, formatNumber, formatRatio, markdownTable } from '../format';
+import { DISTURBED_BELOW, type LoadRun, type ServerRuns } from '../scenarios/load-runs';
+import type { ServerSessionRuns, SessionRun } from '../scenarios/sessions';
+import { median, pairedRatio } from '../stats';
+import { SERVERS, type ServerSpec } from './catalog';
+import type { BenchConfig } from './config';
+import type { RunMeta } from './meta';
+
+/** What a run measured; a scenario left out with BENCH_ONLY is undefined. */
+export interface BenchResults {
+  readonly throughput?: readonly ServerRuns[];
+  readonly stream?: readonly ServerRuns[];
+  readonly sessions?: readonly ServerSessionRuns[];
+}
+
+type Runs<T> = { readonly spec: ServerSpec; readonly runs: readonly T[] };
+
+/** The median of a figure over the rounds. */
+function mid<T>(entry: Runs<T>, pick: (run: T) => number): number {
+  return median(entry.runs.map(pick));
+}
+
+/** False for a load round in which the server lost its CPU (busy under {@link DISTURBED_BELOW} of the time). */
+function undisturbed(run: unknown): boolean {
+  return typeof run !== 'object' || run === null || !('busyShare' in run) || (run as LoadRun).busyShare >= DISTURBED_BELOW;
+}
+
+/**
+ * This server's figure against the other's, round by round ({@link pairedRatio}): rounds run close in time,
+ * so pairing them cancels the drift of a shared machine better than a ratio of two medians, and a round in
+ * which either server lost its CPU is left out.
+ */
+function pairedWith<T>(entry: Runs<T>, base: Runs<T> | undefined, pick: (run: T) => number): { ratio: number; allDisturbed: boolean } {
+  if (base === undefined) return { ratio: Number.NaN, allDisturbed: false };
+  const rounds = entry.runs.map((run, round) => {
+    const other = base.runs[round];
+    return { value: pick(run), base: other === undefined ? Number.NaN : pick(other), clean: other !== undefined && undisturbed(run) && undisturbed(other) };
+  });
+  return pairedRatio(rounds);
+}
+
+function paired<T>(entry: Runs<T>, base: Runs<T> | undefined, pick: (run: T) => number): number {
+  return pairedWith(entry, base, pick).ratio;
+}
+
+/** A paired ratio for a table: marked † when every round of the pair was disturbed. */
+function ratioCell<T>(entry: Runs<T>, base: Runs<T> | undefined, pick: (run: T) => number): string {
+  const { ratio: value, allDisturbed } = pairedWith(entry, base, pick);
+  return `${formatRatio(value)}${allDisturbed ? ' †' : ''}`;
+}
+
+function find<T>(entries: readonly Runs<T>[] | undefined, spec: ServerSpec): Runs<T> | undefined {
+  return entries?.find((entry) => entry.spec.key === spec.key);
+}
+
+const perSecond = (run: LoadRun): number => run.perSecond;
+const p50 = (run: LoadRun): number => run.p50Ms;
+const p99 = (run: LoadRun): number => run.p99Ms;
+const cpu = (run: LoadRun): number => run.cpuMicrosPerRequest;
+
+function loadTable(entries: readonly ServerRuns[], unit: string): string {
+  const base = find(entries, SERVERS.bare);
+  const rows = entries.map((entry) => [
+    entry.spec.label,
+    formatNumber(mid(entry, perSecond)),
+    ratioCell(entry, base, perSecond),
+    formatNumber(mid(entry, p50), 2),
+    ratioCell(entry, base, p50),
+    formatNumber(mid(entry, p99), 2),
+    ratioCell(entry, base, p99),
+    formatNumber(mid(entry, cpu)),
+    ratioCell(entry, base, cpu),
+  ]);
+  return markdownTable([`server`, `${unit}/s`, '×(a)', 'p50 ms', '×(a)', 'p99 ms', '×(a)', `CPU µs/${unit}`, '×(a)'], rows);
+}
+
+const opened = (run: SessionRun): number => run.openedPerSecond;
+const perSession = (run: SessionRun): number => run.heapPerSession;
+const afterDelete = (run: SessionRun): number => run.heapAfterDelete;
+const rssAfterDelete = (run: SessionRun): number => run.rssAfterDelete;
+
+function sessionsTable(entries: readonly ServerSessionRuns[]): string {
+  const base = find(entries, SERVERS.bare);
+  const rows = entries.map((entry) => [
+    entry.spec.label,
+    formatNumber(mid(entry, opened)),
+    ratioCell(entry, base, opened),
+    formatBytes(mid(entry, perSession)),
+    ratioCell(entry, base, perSession),
+    formatBytes(mid(entry, afterDelete)),
+    formatBytes(mid(entry, rssAfterDelete)),
+  ]);
+  return markdownTable(['server', 'sessions opened/s', '×(a)', 'heap per idle session', '×(a)', 'heap after deleting all − before', 'RSS after − before'], rows);
+}
+
+/** One line of the targets table. */
+interface TargetRow {
+  readonly figure: string;
+  readonly target: string;
+  readonly measured: string;
+  /** Undefined when the run did not measure it. */
+  readonly met: boolean | undefined;
+}
+
+function verdict(met: boolean | undefined): string {
+  return met === undefined ? 'not measured' : met ? '**met**' : '**missed**';
+}
+
+/** The issue's targets, each checked on paired ratios of this run. */
+export function targetRows(results: BenchResults): TargetRow[] {
+  const t = results.throughput;
+  const rows: TargetRow[] = [];
+  const loadTarget = (figure: string, ours: ServerSpec, minBare: number, sdk?: { spec: ServerSpec; min: number }): void => {
+    const entry = find(t, ours);
+    if (entry === undefined) {
+      rows.push({ figure, target: '', measured: '', met: undefined });
+      return;
+    }
+    const vsBare = paired(entry, find(t, SERVERS.bare), perSecond);
+    const vsSdk = sdk && paired(entry, find(t, sdk.spec), perSecond);
+    rows.push({
+      figure,
+      target: `≥ ${minBare.toFixed(2)}× (a)${sdk ? `, ≥ ${sdk.min}× ${sdk.spec.label.slice(0, 3)}` : ''}`,
+      measured: `${formatRatio(vsBare)} (a)${vsSdk === undefined ? '' : `, ${formatRatio(vsSdk)} ${sdk?.spec.label.slice(0, 3)}`}`,
+      // A comparison whose other server did not run (BENCH_SERVERS) is not measured, rather than missed.
+      met: Number.isNaN(vsSdk) ? undefined : vsBare >= minBare && (sdk === undefined || (vsSdk as number) >= sdk.min),
+    });
+  };
+  loadTarget('stateless JSON `tools/call` req/s (d)', SERVERS.routerStateless, 0.9, { spec: SERVERS.sdkStateless, min: 4 });
+  loadTarget('stateful `tools/call` req/s (e)', SERVERS.routerStateful, 0.85, { spec: SERVERS.sdkStateful, min: 1.8 });
+  loadTarget('stateful `tools/call` req/s, SSE replies (e′)', SERVERS.routerStatefulSse, 0.85, { spec: SERVERS.sdkStateful, min: 1.8 });
+  loadTarget('production defaults on, req/s (f)', SERVERS.routerProduction, 0.8);
+
+  const stateless = find(t, SERVERS.routerStateless);
+  const p99Ratio = stateless ? paired(stateless, find(t, SERVERS.bare), p99) : Number.NaN;
+  rows.push({ figure: 'p99 latency, stateless JSON (d)', target: '≤ 1.20× (a)', measured: `${formatRatio(p99Ratio)} (a)`, met: stateless ? p99Ratio <= 1.2 : undefined });
+
+  const stream = find(results.stream, SERVERS.routerStateful);
+  const vsFloor = stream ? paired(stream, find(results.stream, SERVERS.bare), p50) : Number.NaN;
+  const vsSdk = stream ? paired(stream, find(results.stream, SERVERS.sdkStateful), p50) : Number.NaN;
+  rows.push({
+    figure: '100 progress notifications + result, p50 (e)',
+    target: '≤ 1.50× (a) SSE floor, ≤ 0.50× (c)',
+    measured: `${formatRatio(vsFloor)} (a), ${formatRatio(vsSdk)} (c)`,
+    met: stream && !Number.isNaN(vsSdk) ? vsFloor <= 1.5 && vsSdk <= 0.5 : undefined,
+  });
+
+  const sessions = find(results.sessions, SERVERS.routerStateful);
+  const sdkSessions = find(results.sessions, SERVERS.sdkStateful);
+  const heap = sessions ? mid(sessions, perSession) : Number.NaN;
+  rows.push({
+    figure: 'heap per idle session (e)',
+    target: '≤ 2 KB (SDK ≈ 40 KB)',
+    measured: `${formatBytes(heap)} (SDK measured: ${sdkSessions ? formatBytes(mid(sdkSessions, perSession)) : '–'})`,
+    met: sessions ? heap <= 2048 : undefined,
+  });
+  const left = sessions ? mid(sessions, afterDelete) : Number.NaN;
+  rows.push({ figure: 'heap after deleting all sessions (e)', target: 'within 1 MB of the baseline', measured: formatBytes(left), met: sessions ? Math.abs(left) <= 1024 * 1024 : undefined });
+  rows.push({ figure: 'soak: heap and RSS trend', target: 'no upward trend', measured: 'separate run: `npm run bench:soak`, see SOAK.md', met: undefined });
+  return rows;
+}
+
+function rawRounds(results: BenchResults): string {
+  const rows: string[][] = [];
+  for (const [scenario, entries] of [['1', results.throughput], ['2', results.stream]] as const) {
+    for (const entry of entries ?? []) {
+      entry.runs.forEach((run, round) =>
+        rows.push([
+          `${scenario}: ${entry.spec.label}`,
+          String(round + 1),
+          formatNumber(run.perSecond),
+          formatNumber(run.p50Ms, 2),
+          formatNumber(run.p99Ms, 2),
+          formatNumber(run.cpuMicrosPerRequest),
+          `${formatNumber(100 * run.busyShare)}%`,
+          String(run.attempts),
+          formatNumber(run.ok),
+        ]),
+      );
+    }
+  }
+  const sessionRows = (results.sessions ?? []).flatMap((entry) =>
+    entry.runs.map((run, round) => [entry.spec.label, String(round + 1), formatNumber(run.openedPerSecond), formatBytes(run.heapPerSession), formatBytes(run.heapAfterDelete), formatBytes(run.rssAfterDelete)]),
+  );
+  return [
+    rows.length ? markdownTable(['scenario: server', 'round', 'per s', 'p50 ms', 'p99 ms', 'CPU µs each', 'server busy', 'attempts', 'answered'], rows) : '',
+    sessionRows.length ? markdownTable(['sessions: server', 'round', 'opened/s', 'heap/session', 'heap after delete', 'RSS after delete'], sessionRows) : '',
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+}
+
+/** How the figures are taken: printed under the server list of every RESULTS.md. */
+const METHOD = `## How the figures are taken
+
+- Each server is its own Node process started by the harness (\`bench/harness/child.ts\`); the load runs in
+  another process (\`bench/load/worker.ts\`: autocannon, fixed connections, and a small client for sessions).
+- **×(a)** is the median over rounds of (figure ÷ (a)'s figure in the same round). Rounds load every server
+  once, each round starting one server further along, so the drift of a shared machine falls on all of them.
+  A round in which either server was disturbed (below) is left out of the pair; a ratio marked † had no
+  undisturbed round and uses them all. The absolute figures are medians over all rounds.
+- Every request has its own JSON-RPC id (autocannon \`[<id>]\`). One reply of each server is checked before
+  its load starts, and a run with any non-2xx reply or socket error fails the benchmark.
+- **Latency** is measured per request by the load process (autocannon's own histogram keeps whole ms only).
+- **CPU µs** is the server process's \`process.cpuUsage()\` (user + system) over the run ÷ answered requests;
+  **server busy** (every round, below) is that CPU time ÷ the run's wall time: a server under 10 connections
+  is busy ~100% of it, and a round well under that had its CPU taken (a shared machine, a VM host's steal).
+  A round under ${formatNumber(100 * DISTURBED_BELOW)}% busy is run once more, for every server alike, and the second attempt stands
+  whatever it shows (column *attempts*).
+- **Stateful servers** (c, e, e′, f) are called in one session, opened with \`initialize\` and
+  \`notifications/initialized\` before the warm-up; later requests carry \`Mcp-Session-Id\` and
+  \`MCP-Protocol-Version\`. Every client sends \`Accept: application/json, text/event-stream\`.
+- **Sessions:** heap is \`heapUsed\` in the server after repeated \`gc()\` (the servers run with
+  \`--expose-gc\`), read over IPC: before, with the sessions open, and after deleting them all with DELETE.
+  Each server first opens and deletes 500 sessions, so pools and compiled code are at their working size.
+- **Rate limits:** (d), (e) and (e′) run with \`rateLimit: false\`; (f) keeps the limiter on with a limit of
+  10⁹ per minute, so it counts every request but never refuses one. The SDK servers have no rate limit.`;
+
+/** The whole RESULTS.md. */
+export function renderResults(results: BenchResults, config: BenchConfig, meta: RunMeta): string {
+  const servers = [...new Map([...(results.throughput ?? []), ...(results.stream ?? []), ...(results.sessions ?? [])].map((entry) => [entry.spec.key, entry.spec])).values()];
+  const sections = [
+    '# Benchmark results',
+    '',
+    `- **Date:** ${meta.date}`,
+    `- **Versions:** ${Object.entries(meta.versions).map(([name, version]) => `${name} ${version}`).join(', ')}`,
+    `- **Machine:** ${meta.machine}; load average (1/5/15 min) ${meta.loadAverage.start} at the start, ${meta.loadAverage.end ?? '?'} at the end`,
+    `- **Pinning:** ${meta.pinning}`,
+    `- **Command:** \`${meta.command}\``,
+    `- **Settings:** ${config.connections} connections, ${config.warmupSeconds} s warm-up per server, ${config.repeats} rounds of ${config.seconds} s per server, interleaved; scenario 3: ${config.sessionRepeats} rounds of ${formatNumber(config.sessions)} sessions; the run took ${formatNumber(meta.minutes ?? Number.NaN, 1)} min`,
+    '',
+    '## Targets',
+    '',
+    markdownTable(['figure', 'target', 'measured', 'verdict'], targetRows(results).map((row) => [row.figure, row.target, row.measured, verdict(row.met)])),
+  ];
+  if (results.throughput) sections.push('', '## 1. `tools/call add`: throughput, latency, server CPU', '', loadTable(results.throughput, 'req'));
+  if (results.stream) sections.push('', '## 2. 100 progress notifications, then the result, on the POST\'s SSE stream', '', 'Latency is the time until the client has read the whole stream (all 101 messages).', '', loadTable(results.stream, 'stream'));
+  if (results.sessions) sections.push('', '## 3. Sessions', '', sessionsTable(results.sessions));
+  sections.push('', '## The servers', '', ...servers.map((spec) => `- **${spec.label}**: ${spec.description}.`), '', METHOD, '', '## Every round', '', rawRounds(results), '');
+  return sections.join('\n');
+}

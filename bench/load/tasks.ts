@@ -1,0 +1,74 @@
+// What the harness asks of the load child, and what it answers (shared by both sides of the IPC channel).
+
+import type { OpenedSession, Target } from './http-client';
+import type { SoakResult, SoakTask } from './soak-traffic';
+
+/** One request, answered whole (to check a server's reply before loading it). */
+export interface ProbeTask {
+  readonly kind: 'probe';
+  readonly target: Target;
+  readonly body: string;
+}
+
+/** Opens one session (initialize + notifications/initialized). */
+export interface OpenSessionTask {
+  readonly kind: 'open-session';
+  readonly target: Target;
+}
+
+/** autocannon: `connections` fixed connections POSTing `body` for `seconds`; `[<id>]` in the body becomes a unique id. */
+export interface CannonTask {
+  readonly kind: 'cannon';
+  readonly target: Target;
+  readonly body: string;
+  readonly connections: number;
+  readonly seconds: number;
+}
+
+/** Opens `count` sessions over `connections` keep-alive connections. */
+export interface OpenSessionsTask {
+  readonly kind: 'open-sessions';
+  readonly target: Target;
+  readonly count: number;
+  readonly connections: number;
+}
+
+/** Ends sessions with DELETE over `connections` keep-alive connections. */
+export interface CloseSessionsTask {
+  readonly kind: 'close-sessions';
+  readonly target: Target;
+  readonly sessions: readonly OpenedSession[];
+  readonly connections: number;
+}
+
+export type LoadTask = ProbeTask | OpenSessionTask | CannonTask | OpenSessionsTask | CloseSessionsTask | SoakTask;
+
+/** The outcome of a {@link CannonTask}. Latencies are exact (autocannon's own histogram keeps whole milliseconds). */
+export interface CannonResult {
+  /** Responses with a 2xx status. */
+  readonly ok: number;
+  /** Responses with another status, and connection errors and timeouts. */
+  readonly failed: number;
+  readonly seconds: number;
+  readonly perSecond: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+}
+
+/** The outcome of an {@link OpenSessionsTask} or a {@link CloseSessionsTask}. */
+export interface SessionsResult {
+  readonly sessions: readonly OpenedSession[];
+  readonly seconds: number;
+  /** Sessions the server did not open (or did not know when deleted). */
+  readonly failed: number;
+}
+
+/** What each task answers. */
+export interface LoadResults {
+  probe: { readonly status: number; readonly contentType: string; readonly messages: unknown[] };
+  'open-session': OpenedSession;
+  cannon: CannonResult;
+  'open-sessions': SessionsResult;
+  'close-sessions': SessionsResult;
+  soak: SoakResult;
+}

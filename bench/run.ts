@@ -1,0 +1,47 @@
+// `npm run bench`: scenarios 1–3 against bare Express, the official SDK and this router; writes bench/RESULTS.md.
+
+import { writeFileSync } from 'node:fs';
+import { buildForBench } from './harness/build';
+import { readConfig } from './harness/config';
+import { LoadGenerator } from './harness/fleet';
+import { collectMeta, endLoadAverage } from './harness/meta';
+import { renderResults, type BenchResults } from './harness/report';
+import { measureSessions } from './scenarios/sessions';
+import { measureStream } from './scenarios/stream';
+import { measureThroughput } from './scenarios/throughput';
+
+async function main(): Promise<void> {
+  const config = readConfig();
+  const meta = collectMeta('bench', config.pinning);
+  process.stderr.write('compiling lib/ and bench/ with tsc\n');
+  buildForBench();
+  const load = await LoadGenerator.start(config.pinning);
+  const results: { -readonly [K in keyof BenchResults]: BenchResults[K] } = {};
+  try {
+    if (config.scenarios.includes('throughput')) {
+      process.stderr.write('scenario 1: tools/call throughput\n');
+      results.throughput = await measureThroughput(config, load);
+    }
+    if (config.scenarios.includes('stream')) {
+      process.stderr.write('scenario 2: 100 progress notifications + result\n');
+      results.stream = await measureStream(config, load);
+    }
+    if (config.scenarios.includes('sessions')) {
+      process.stderr.write('scenario 3: sessions\n');
+      results.sessions = await measureSessions(config, load);
+    }
+  } finally {
+    await load.stop();
+  }
+  const markdown = renderResults(results, config, endLoadAverage(meta));
+  process.stdout.write(`${markdown}\n`);
+  if (config.output !== undefined) {
+    writeFileSync(config.output, markdown);
+    process.stderr.write(`written to ${config.output}\n`);
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`bench: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exitCode = 1;
+});

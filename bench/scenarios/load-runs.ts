@@ -1,0 +1,94 @@
+// Measured load runs shared by scenarios 1 and 2: servers checked, warmed up, then loaded in interleaved repeats.
+
+import type { OpenedSession, Target } from '../load/http-client';
+import type { CannonResult } from '../load/tasks';
+import type { ServerSpec } from '../harness/catalog';
+import { selectServers, serverNodeArgs, type BenchConfig } from '../harness/config';
+import { RunningServer, type LoadGenerator } from '../harness/fleet';
+
+/** One measured run: autocannon's figures plus the server's CPU time per answered request. */
+export interface LoadRun extends CannonResult {
+  readonly cpuMicrosPerRequest: number;
+  /**
+   * The server's CPU time over the run's wall time. A server loaded by 10 connections is busy ~100% of the
+   * time; much less means it waited, or its CPU was taken from it (another process, a VM host's steal).
+   */
+  readonly busyShare: number;
+  /** 1, or 2 when the first attempt of this round was disturbed (see {@link DISTURBED_BELOW}). */
+  readonly attempts: number;
+}
+
+/**
+ * A round in which the server was busy less than this share of the wall time lost its CPU to something else
+ * (on this shared VM: another tenant, the host's steal), and is run once more; the second attempt stands,
+ * whatever it shows. The rule is the same for every server, and the rounds table shows the attempts.
+ */
+export const DISTURBED_BELOW = 0.85;
+
+/** Every measured run of one server, in order. */
+export interface ServerRuns {
+  readonly spec: ServerSpec;
+  readonly runs: readonly LoadRun[];
+}
+
+/** The request a scenario sends, and how to tell that a server answered it correctly. */
+export interface ScenarioRequest {
+  /** JSON body; `[<id>]` becomes a unique id per request. */
+  readonly body: string;
+  /** Undefined when the messages of one reply are right, else what is wrong. */
+  check(messages: readonly unknown[]): string | undefined;
+}
+
+function log(text: string): void {
+  process.stderr.write(`${text}\n`);
+}
+
+/**
+ * Starts every server, checks one reply of each, warms each up, then runs `config.repeats` rounds; each round
+ * loads every server once, starting one further along the list, so drift on a shared machine falls on all.
+ * The first spec is the base of the ratios, (a).
+ * A run with any failed request fails the benchmark: its figures would not mean what they say.
+ */
+export async function measureLoad(config: BenchConfig, load: LoadGenerator, specs: readonly ServerSpec[], request: ScenarioRequest): Promise<ServerRuns[]> {
+  const servers: RunningServer[] = [];
+  try {
+    for (const spec of selectServers(config, specs)) servers.push(await RunningServer.start(spec, config.pinning, serverNodeArgs(config)));
+    const targets: Target[] = [];
+    for (const server of servers) {
+      const session: OpenedSession | undefined = server.spec.sessions ? await load.run({ kind: 'open-session', target: server.target() }) : undefined;
+      const target = server.target(session);
+      const probe = await load.run({ kind: 'probe', target, body: request.body.replaceAll('[<id>]', 'probe') });
+      const wrong = probe.status === 200 ? request.check(probe.messages) : `HTTP ${probe.status}`;
+      if (wrong !== undefined) throw new Error(`${server.spec.label} answered wrongly: ${wrong}`);
+      log(`  warm-up ${server.spec.label}`);
+      await load.run({ kind: 'cannon', target, body: request.body, connections: config.connections, seconds: config.warmupSeconds });
+      targets.push(target);
+    }
+    const oneRun = async (server: RunningServer, target: Target, attempts: number): Promise<LoadRun> => {
+      const cpuBefore = await server.cpuMicros();
+      const result = await load.run({ kind: 'cannon', target, body: request.body, connections: config.connections, seconds: config.seconds });
+      const cpuMicros = (await server.cpuMicros()) - cpuBefore;
+      return { ...result, cpuMicrosPerRequest: cpuMicros / Math.max(1, result.ok), busyShare: cpuMicros / (result.seconds * 1e6), attempts };
+    };
+    const runs: LoadRun[][] = servers.map(() => []);
+    for (let round = 0; round < config.repeats; round++) {
+      for (let step = 0; step < servers.length; step++) {
+        const index = (step + round) % servers.length;
+        const server = servers[index] as RunningServer;
+        let run: LoadRun | undefined;
+        for (let attempt = 1; run === undefined || (run.busyShare < DISTURBED_BELOW && attempt <= 2); attempt++) {
+          run = await oneRun(server, targets[index]!, attempt);
+          if (run.failed > 0) throw new Error(`${server.spec.label}: ${run.failed} requests failed in round ${round + 1}`);
+          log(
+            `  round ${round + 1}${attempt > 1 ? ` (again: the first was disturbed)` : ''} ${server.spec.label}: ${run.perSecond.toFixed(0)} req/s, ` +
+              `p50 ${run.p50Ms.toFixed(2)} ms, p99 ${run.p99Ms.toFixed(2)} ms, ${run.cpuMicrosPerRequest.toFixed(0)} µs CPU/req, busy ${(100 * run.busyShare).toFixed(0)}%`,
+          );
+        }
+        runs[index]!.push(run);
+      }
+    }
+    return servers.map((server, index) => ({ spec: server.spec, runs: runs[index] as LoadRun[] }));
+  } finally {
+    await Promise.all(servers.map((server) => server.stop()));
+  }
+}

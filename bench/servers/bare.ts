@@ -1,0 +1,46 @@
+// Server (a), the floor: bare Express that parses JSON and answers with hand-written MCP replies, no MCP library.
+// It keeps sessions in a Map of { createdAt } (the least a session server can keep), and streams `count` as
+// 100 hand-written SSE progress events and the result: the bare-Express SSE floor of scenario 2.
+
+import { randomUUID } from 'node:crypto';
+import express, { type Response } from 'express';
+import { serveForBench } from './control';
+import { addResult, COUNT_RESULT, PROGRESS_STEPS, SERVER_INFO } from './common';
+
+const sessions = new Map<string, { createdAt: number }>();
+
+function sseEvent(res: Response, message: object): void {
+  res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+}
+
+function streamCount(res: Response, id: unknown, progressToken: unknown): void {
+  res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
+  for (let progress = 1; progress <= PROGRESS_STEPS; progress++) {
+    sseEvent(res, { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken, progress, total: PROGRESS_STEPS } });
+  }
+  sseEvent(res, { jsonrpc: '2.0', id, result: COUNT_RESULT });
+  res.end();
+}
+
+const app = express();
+app.post('/mcp', express.json(), (req, res) => {
+  const { id, method, params } = req.body as { id?: unknown; method?: string; params?: Record<string, any> };
+  if (id === undefined) {
+    res.status(202).end();
+  } else if (method === 'initialize') {
+    const sessionId = randomUUID();
+    sessions.set(sessionId, { createdAt: Date.now() });
+    res.set('Mcp-Session-Id', sessionId).json({ jsonrpc: '2.0', id, result: { protocolVersion: params?.protocolVersion, capabilities: { tools: {} }, serverInfo: SERVER_INFO } });
+  } else if (method === 'tools/call' && params?.name === 'count') {
+    streamCount(res, id, params._meta?.progressToken);
+  } else if (method === 'tools/call') {
+    res.json({ jsonrpc: '2.0', id, result: addResult(params?.arguments?.a, params?.arguments?.b) });
+  } else {
+    res.status(400).json({ jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } });
+  }
+});
+app.delete('/mcp', (req, res) => {
+  res.status(sessions.delete(String(req.headers['mcp-session-id'])) ? 200 : 404).end();
+});
+
+serveForBench(app);

@@ -1,0 +1,28 @@
+// What every benchmark server and its clients agree on: the `add` and `count` tools, server info, the production credentials.
+
+/** The JSON Schema of `add`'s arguments (the SDK server states the same with zod). */
+export const ADD_INPUT_SCHEMA = {
+  type: 'object',
+  properties: { a: { type: 'number' }, b: { type: 'number' } },
+  required: ['a', 'b'],
+} as const;
+
+/** `add`'s result everywhere: one text block, as the SDK's own examples return. */
+export function addResult(a: number, b: number): { content: Array<{ type: 'text'; text: string }> } {
+  return { content: [{ type: 'text', text: String(a + b) }] };
+}
+
+/** How many progress notifications `count` sends before its result (scenario 2). */
+export const PROGRESS_STEPS = 100;
+
+/** `count`'s result, after its progress notifications. */
+export const COUNT_RESULT = { content: [{ type: 'text' as const, text: `counted to ${PROGRESS_STEPS}` }] };
+
+/** The server info every benchmark server reports from `initialize`. */
+export const SERVER_INFO = { name: 'bench', version: '1.0.0' } as const;
+
+/** The bearer token that server (f) requires and its clients send. */
+export const PRODUCTION_TOKEN = 'bench-token-0123456789abcdef';
+
+/** The browser origin that server (f) allows and its clients send, so CORS and the Origin check both run. */
+export const PRODUCTION_ORIGIN = 'https://app.example.com';

@@ -1,0 +1,43 @@
+// Servers (d), (e) and (f): this router on Express 5. argv[2] picks the configuration (see ROUTER_VARIANTS).
+
+import express from 'express';
+import { mcpRouter, type McpRouterOptions } from '../../lib';
+import { serveForBench } from './control';
+import { ADD_INPUT_SCHEMA, addResult, COUNT_RESULT, PRODUCTION_ORIGIN, PRODUCTION_TOKEN, PROGRESS_STEPS, SERVER_INFO } from './common';
+
+/**
+ * The router configurations under test. The rate limit is off where the issue asks for it, and set far above
+ * any benchmark's request count for the production server, so that it runs but never refuses.
+ */
+const ROUTER_VARIANTS = {
+  /** (d) stateless, JSON replies. */
+  stateless: { sessions: false, responseMode: 'json', rateLimit: false },
+  /** (e) sessions (the default), replies negotiated (`auto`: JSON unless the handler streams). */
+  stateful: { rateLimit: false },
+  /** (e) with every reply on an SSE stream, like the SDK's stateful default. */
+  'stateful-sse': { rateLimit: false, responseMode: 'sse' },
+  /** (f) production defaults: sessions, Origin/Host check, CORS, bearer auth, and a rate limit that never triggers. */
+  production: { auth: { tokens: [PRODUCTION_TOKEN] }, origins: [PRODUCTION_ORIGIN], rateLimit: { limit: 1_000_000_000, windowMs: 60_000 } },
+} satisfies Record<string, Omit<McpRouterOptions, 'name' | 'version'>>;
+
+type RouterVariant = keyof typeof ROUTER_VARIANTS;
+
+function isVariant(name: string | undefined): name is RouterVariant {
+  return name !== undefined && Object.hasOwn(ROUTER_VARIANTS, name);
+}
+
+const variant = process.argv[2];
+if (!isVariant(variant)) throw new Error(`bench/servers/router.ts: variant must be one of ${Object.keys(ROUTER_VARIANTS).join(', ')}`);
+const mcp = mcpRouter({ ...SERVER_INFO, ...ROUTER_VARIANTS[variant] } as McpRouterOptions);
+mcp.tool({ name: 'add', description: 'Add two numbers', inputSchema: ADD_INPUT_SCHEMA, handler: ({ a, b }) => addResult(a, b) });
+mcp.tool({
+  name: 'count',
+  description: `Reports ${PROGRESS_STEPS} progress steps`,
+  handler: async (_args, ctx) => {
+    for (let progress = 1; progress <= PROGRESS_STEPS; progress++) await ctx.progress(progress, PROGRESS_STEPS);
+    return COUNT_RESULT;
+  },
+});
+const app = express();
+app.use('/mcp', mcp);
+serveForBench(app);
