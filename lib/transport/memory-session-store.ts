@@ -47,7 +47,6 @@ function copyPlain<T>(value: T): T {
   return copy as T;
 }
 
-
 /**
  * Keeps sessions in this process. A session idle for longer than `idleTtlMs` is gone (`get` already returns
  * undefined before the sweep drops it); adding a new session while `max` exist evicts the least recently
