@@ -2,8 +2,6 @@
 
 import express, { type NextFunction, type Request, type Response } from 'express';
 import request from 'supertest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { mcpRouter } from '../../lib';
 import { connectClient, type ConnectedClient } from '../helpers/connect-client';
 import { silentLogger } from '../helpers/create-app';
@@ -141,11 +139,7 @@ describe('mcp.route with the caller’s token', () => {
     const app = express();
     app.use('/mcp', mcp);
     app.get('/users/:id', mcp.route({ description: 'Fetch a user', path: '/users/:id', name: 'get_user' }, api.requireKey, api.getUser));
-    const server = app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    const client = new Client({ name: 't', version: '1' });
-    const { port } = server.address() as { port: number };
-    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), { requestInit: { headers: { Authorization: 'Bearer good' } } }));
+    const { client, close } = await connectClient(app, '/mcp', { Authorization: 'Bearer good' });
     try {
       expect(await client.callTool({ name: 'get_user', arguments: { id: '1' } })).toEqual({
         content: [{ type: 'text', text: '{"id":"1","name":"Ada"}' }],
@@ -153,10 +147,8 @@ describe('mcp.route with the caller’s token', () => {
       });
       expect(await client.callTool({ name: 'get_user', arguments: { id: '9' } })).toEqual({ content: [{ type: 'text', text: 'HTTP 404 Not Found: {"error":"no user 9"}' }], isError: true });
     } finally {
-      await client.close();
+      await close();
       await mcp.close();
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
     }
   });
 });
