@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors from 'cors';
 import express, { type ErrorRequestHandler, type RequestHandler, type Router } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
-import { createAuthenticator, type AuthFailure, type AuthOptions } from './auth/bearer';
+import { createAuthenticator, type AuthFailure, type AuthOptions, type AuthOutcome } from './auth/bearer';
 import { sendAuthFailure } from './auth/challenge';
 import { createMetadataHandler } from './auth/metadata';
 import { asDispatcher, type RouteTarget } from './bridge/dispatch';
@@ -25,7 +25,7 @@ import type { InferSchema, InferToolArgs } from './schema/infer';
 import { createSchemaValidator } from './schema/validator';
 import { corsOptions } from './security/cors';
 import { createHostMatcher, createOriginHostGuard, createOriginMatcher } from './security/origin-host';
-import { rateLimitOptions } from './security/rate-limit';
+import { rateLimitSetup } from './security/rate-limit';
 import { sendHttpError } from './transport/http-error';
 import { createDeleteHandler } from './transport/delete';
 import { createGetHandler } from './transport/get';
@@ -156,28 +156,31 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
   const auth = config.auth && createAuthMiddleware(config.auth, principals);
   if (auth) frontDoor.push(auth.identify);
   if (config.rateLimit !== false) {
-    frontDoor.push(rateLimit(rateLimitOptions(config.rateLimit, { principalOf: (req) => authOf(req)?.subject, bodyLimit: config.bodyLimit, ipKey: ipKeyGenerator })));
+    const limiter = rateLimitSetup(config.rateLimit, { principalOf: (req) => authOf(req)?.subject, bodyLimit: config.bodyLimit, ipKey: ipKeyGenerator });
+    frontDoor.push(rateLimit(limiter.options));
+    const { writeHeaders } = limiter;
+    if (writeHeaders) {
+      frontDoor.push(function mcpRateLimitHeaders(req, res, next) {
+        writeHeaders(req, res, false);
+        next();
+      });
+    }
   }
   if (auth) frontDoor.push(auth.enforce);
-  router.use(inSequence(frontDoor));
   // Express 4 does not catch rejected promises: every async handler hands failures to the error handler below.
   const handle = (handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>): RequestHandler =>
     function mcpHandler(req, res, next) {
       handler(req, res).catch(next);
     };
-  router.post('/', handle(postHandler));
-  const allowed = ['POST'];
+  const byMethod: Record<string, RequestHandler> = { POST: handle(postHandler) };
   if (sessions) {
-    router.get('/', handle(createGetHandler(sessions, sse, authOf)));
-    allowed.push('GET');
-    if (config.sessions?.allowDelete !== false) {
-      router.delete('/', handle(createDeleteHandler(sessions, authOf)));
-      allowed.push('DELETE');
-    }
+    byMethod.GET = handle(createGetHandler(sessions, sse, authOf));
+    if (config.sessions?.allowDelete !== false) byMethod.DELETE = handle(createDeleteHandler(sessions, authOf));
     // MCP: servers that declared listChanged SHOULD announce changes, on the standalone GET stream.
     registry.onChange((kind) => sessions.broadcast({ jsonrpc: '2.0', method: `notifications/${kind}/list_changed` }));
   }
-  router.all('/', createMethodNotAllowedHandler(allowed));
+  // The front door and the endpoint are one Express layer: a request crosses the router's stack once.
+  router.use(inSequence([...frontDoor, createEndpoint(byMethod)]));
   router.use(function mcpErrorHandler(err, _req, res, _next) {
     config.logger.error(err, 'mcpRouter: request failed');
     if (res.headersSent) res.destroy();
@@ -253,11 +256,14 @@ function createAuthMiddleware(options: Readonly<AuthOptions>, principals: WeakMa
   const failures = new WeakMap<IncomingMessage, AuthFailure>();
   return {
     identify: function mcpAuthIdentify(req, _res, next) {
-      authenticate(req).then((outcome) => {
+      const record = (outcome: AuthOutcome): void => {
         if (outcome.ok) principals.set(req, outcome.auth);
         else failures.set(req, outcome.failure);
         next();
-      }, next);
+      };
+      const outcome = authenticate(req);
+      if (outcome instanceof Promise) outcome.then(record, next);
+      else record(outcome);
     },
     enforce: function mcpAuthEnforce(req, res, next) {
       const failure = failures.get(req);
@@ -289,6 +295,20 @@ function inSequence(handlers: readonly RequestHandler[]): RequestHandler {
       }
     };
     step();
+  };
+}
+
+/**
+ * The MCP endpoint, the mount path itself: each HTTP method to its handler, 405 with `Allow` for the others.
+ * HEAD goes to GET, as Express routes it. Other paths under the mount are the host app's (its 404).
+ */
+function createEndpoint(byMethod: Readonly<Record<string, RequestHandler>>): RequestHandler {
+  const notAllowed = createMethodNotAllowedHandler(Object.keys(byMethod));
+  return function mcpEndpoint(req, res, next) {
+    if (req.path !== '/') return next();
+    const handler = byMethod[req.method === 'HEAD' ? 'GET' : req.method];
+    if (handler) handler(req, res, next);
+    else notAllowed(req, res);
   };
 }
 

@@ -253,9 +253,13 @@ describe('sources of the principal', () => {
       expect(res.headers['www-authenticate']).toMatch(/^Bearer error="invalid_token", error_description="The access token is not valid", resource_metadata=/);
     });
 
-    it('a verify that throws → 500 -32603, reported to the logger', async () => {
+    it.each([
+      ['verify that rejects', { verify: async () => Promise.reject(new Error('introspection endpoint down')) }],
+      ['verify that throws at once', { verify: (): never => { throw new Error('introspection endpoint down'); } }],
+      ['fromRequest that throws', { fromRequest: (): never => { throw new Error('introspection endpoint down'); } }],
+    ])('a %s → 500 -32603, reported to the logger', async (_label, auth) => {
       const logger = silentLogger();
-      const mcp = router({ logger, auth: { verify: async () => Promise.reject(new Error('introspection endpoint down')) } });
+      const mcp = router({ logger, auth });
       const res = await call(appWith(mcp), 'some-token', 'initialize', INIT_PARAMS);
       expect(res.status).toBe(500);
       expect(res.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32603, message: 'Internal error' } });

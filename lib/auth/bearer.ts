@@ -1,6 +1,6 @@
 // Bearer authentication: static tokens (constant-time), a verify callback, or the host app's own req.auth; RFC 6750 challenges.
 
-import { createHash, timingSafeEqual } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { McpConfigError } from '../errors';
 import type { AuthInfo } from '../registry/context';
@@ -46,12 +46,14 @@ export type AuthFailure = 'missing' | 'invalid' | 'expired' | 'token_in_query' |
 /** The outcome of authenticating one request. */
 export type AuthOutcome = { readonly ok: true; readonly auth: AuthInfo } | { readonly ok: false; readonly failure: AuthFailure };
 
-/** Authenticates requests for one router. */
-export type Authenticate = (req: IncomingMessage) => Promise<AuthOutcome>;
+/** Authenticates requests for one router: at once for static tokens and `fromRequest`, a promise for `verify`. */
+export type Authenticate = (req: IncomingMessage) => AuthOutcome | Promise<AuthOutcome>;
 
-function digest(text: string): Buffer {
-  return createHash('sha256').update(text).digest();
-}
+// crypto.hash (Node 20.12+) hashes in one call, about twice as fast as a Hash object; Node 18 has only the latter.
+const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encoding: 'buffer') => Buffer }).hash;
+const digest: (text: string) => Buffer = oneShotHash
+  ? (text) => oneShotHash('sha256', text, 'buffer')
+  : (text) => crypto.createHash('sha256').update(text).digest();
 
 /** The token of an `Authorization: Bearer <token>` header (scheme case-insensitive, RFC 7235). */
 function bearerToken(header: string | undefined): string | undefined {
@@ -69,7 +71,7 @@ function staticVerifier(tokens: ReadonlyArray<string | StaticToken>): (token: st
     // Hashing first makes both sides one length, so timingSafeEqual compares in constant time (no length leak).
     const hash = digest(token);
     let found: AuthInfo | undefined;
-    for (const entry of known) if (timingSafeEqual(entry.hash, hash)) found = entry.auth;
+    for (const entry of known) if (crypto.timingSafeEqual(entry.hash, hash)) found = entry.auth;
     return found;
   };
 }
@@ -100,19 +102,21 @@ export function createAuthenticator(options: AuthOptions): Authenticate {
   const fromStatic = options.tokens && staticVerifier(options.tokens);
   const { verify, fromRequest } = options;
 
-  return async function authenticate(req) {
-    if (/[?&]access_token=/.test(req.url ?? '')) return { ok: false, failure: 'token_in_query' };
-    let auth: AuthInfo | null | undefined;
-    if (fromRequest) auth = fromRequest(req);
-    else {
-      const token = bearerToken(req.headers.authorization);
-      // RFC 6750 §3.1: no credentials, or another scheme (Basic, …), gets a challenge without an error code.
-      if (token === undefined) return { ok: false, failure: /^\s*bearer\b/i.test(req.headers.authorization ?? '') ? 'invalid' : 'missing' };
-      auth = fromStatic ? fromStatic(token) : await verify?.(token, req);
-    }
+  function check(auth: AuthInfo | null | undefined): AuthOutcome {
     if (auth === undefined || auth === null || typeof auth.subject !== 'string') return { ok: false, failure: fromRequest ? 'missing' : 'invalid' };
     if (auth.expiresAt !== undefined && auth.expiresAt * 1000 <= Date.now()) return { ok: false, failure: 'expired' };
     if (!required.every((scope) => auth.scopes.includes(scope))) return { ok: false, failure: 'insufficient_scope' };
     return { ok: true, auth };
+  }
+
+  return function authenticate(req) {
+    if (/[?&]access_token=/.test(req.url ?? '')) return { ok: false, failure: 'token_in_query' };
+    if (fromRequest) return check(fromRequest(req));
+    const token = bearerToken(req.headers.authorization);
+    // RFC 6750 §3.1: no credentials, or another scheme (Basic, …), gets a challenge without an error code.
+    if (token === undefined) return { ok: false, failure: /^\s*bearer\b/i.test(req.headers.authorization ?? '') ? 'invalid' : 'missing' };
+    if (fromStatic) return check(fromStatic(token));
+    // A verify callback may answer at once or later; a throw or a rejection is the router's 500, as before.
+    return Promise.resolve(verify?.(token, req)).then(check);
   };
 }

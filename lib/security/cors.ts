@@ -17,9 +17,10 @@ import type { OriginsOption } from './origin-host';
 export function corsOptions(origins: OriginsOption | undefined, isAllowedOrigin: (origin: string) => boolean, user: Readonly<CorsOptions>): CorsOptions {
   return {
     origin: origins === '*' && user.credentials !== true ? '*' : (origin, callback) => callback(null, origin !== undefined && isAllowedOrigin(origin)),
-    methods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
-    allowedHeaders: [...CORS_ALLOWED_HEADERS],
-    exposedHeaders: [...CORS_EXPOSED_HEADERS],
+    // Joined once here: the package joins an array again on every request.
+    methods: 'GET,POST,DELETE,OPTIONS',
+    allowedHeaders: CORS_ALLOWED_HEADERS.join(','),
+    exposedHeaders: CORS_EXPOSED_HEADERS.join(','),
     maxAge: 600,
     ...user,
   };

@@ -7,6 +7,7 @@ import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isJsonRpcId, isObject } from '../jsonrpc/types';
 import { readJsonBody } from '../transport/body';
 import { sendJson } from '../transport/reply';
+import { createRateLimitHeaderWriter, writesOwnRateLimitHeaders, type RateLimitHeaderWriter } from './rate-limit-headers';
 
 /** Default window of the rate limit: one minute. */
 export const DEFAULT_RATE_LIMIT_WINDOW_MS = 60_000;
@@ -23,20 +24,33 @@ export interface RateLimitSettings {
   readonly ipKey: (ip: string) => string;
 }
 
+/** The limiter of a router: express-rate-limit's options, and the writer of its headers when the router writes them. */
+export interface RateLimitSetup {
+  readonly options: Partial<RateLimitOptions>;
+  /** Set unless the caller chose header options of their own (then express-rate-limit writes every header). */
+  readonly writeHeaders?: RateLimitHeaderWriter;
+}
+
 /**
  * The express-rate-limit options of a router: the defaults above, then the caller's (`rateLimit` option).
  * Behind a proxy, set Express's `trust proxy` so `req.ip` is the client's address, not the proxy's.
+ * The draft-8 `RateLimit` and `RateLimit-Policy` headers are the router's to write (see rate-limit-headers.ts),
+ * unless the caller chose header options.
  *
  * @example
  * ```ts
- * router.use(rateLimit(rateLimitOptions({ limit: 100 }, { principalOf, bodyLimit, ipKey: ipKeyGenerator })));
+ * const { options, writeHeaders } = rateLimitSetup({ limit: 100 }, { principalOf, bodyLimit, ipKey: ipKeyGenerator });
+ * router.use(rateLimit(options), (req, res, next) => { writeHeaders?.(req, res, false); next(); });
  * ```
  */
-export function rateLimitOptions(user: Partial<RateLimitOptions> | undefined, settings: RateLimitSettings): Partial<RateLimitOptions> {
-  return {
+export function rateLimitSetup(user: Partial<RateLimitOptions> | undefined, settings: RateLimitSettings): RateLimitSetup {
+  const writeHeaders = writesOwnRateLimitHeaders(user)
+    ? createRateLimitHeaderWriter(user?.windowMs ?? DEFAULT_RATE_LIMIT_WINDOW_MS, user?.requestPropertyName ?? 'rateLimit')
+    : undefined;
+  const options: Partial<RateLimitOptions> = {
     windowMs: DEFAULT_RATE_LIMIT_WINDOW_MS,
     limit: DEFAULT_RATE_LIMIT,
-    standardHeaders: 'draft-8',
+    standardHeaders: writeHeaders ? false : 'draft-8',
     legacyHeaders: false,
     // The key generator below does use ipKeyGenerator (through settings.ipKey), which the library's
     // source-text check cannot see.
@@ -48,6 +62,7 @@ export function rateLimitOptions(user: Partial<RateLimitOptions> | undefined, se
       return principal === undefined ? `ip:${settings.ipKey(req.ip ?? req.socket.remoteAddress ?? '')}` : `principal:${principal}`;
     },
     handler: async (req, res) => {
+      writeHeaders?.(req, res, true);
       // The refused request's id, when its body can still be read, so the client can match the error to it.
       const body = req.method === 'POST' ? await readJsonBody(req, settings.bodyLimit) : undefined;
       const id = body?.ok && isObject(body.value) && isJsonRpcId(body.value.id) ? body.value.id : null;
@@ -55,4 +70,5 @@ export function rateLimitOptions(user: Partial<RateLimitOptions> | undefined, se
     },
     ...user,
   };
+  return { options, writeHeaders };
 }
