@@ -132,8 +132,9 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
   });
   const sse = { keepAliveMs: config.keepAliveMs, retryMs: config.retryMs };
   // Who authenticated each request: kept per router, read by the transport (handlers see it as ctx.auth).
-  const principals = new WeakMap<IncomingMessage, AuthInfo>();
-  const authOf = (req: IncomingMessage): AuthInfo | undefined => principals.get(req);
+  // A property no one else can name: cheaper per request than a WeakMap entry, which the GC must trace.
+  const principal = Symbol('mcpRouter.principal');
+  const authOf = (req: IncomingMessage): AuthInfo | undefined => (req as unknown as Record<symbol, AuthInfo | undefined>)[principal];
   const postHandler = createPostHandler(dispatcher, { ...config, sse, sessions, authOf });
 
   const router = express.Router();
@@ -153,7 +154,7 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
           },
     );
   }
-  const auth = config.auth && createAuthMiddleware(config.auth, principals);
+  const auth = config.auth && createAuthMiddleware(config.auth, (req, auth) => ((req as unknown as Record<symbol, AuthInfo>)[principal] = auth));
   if (auth) frontDoor.push(auth.identify);
   if (config.rateLimit !== false) {
     const limiter = rateLimitSetup(config.rateLimit, { principalOf: (req) => authOf(req)?.subject, bodyLimit: config.bodyLimit, ipKey: ipKeyGenerator });
@@ -250,14 +251,14 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
  * Authentication in two steps: `identify` finds the caller (so the rate limit can count per caller, and
  * failed attempts count per IP), then `enforce` answers failures (401/400/403) before the transport.
  */
-function createAuthMiddleware(options: Readonly<AuthOptions>, principals: WeakMap<IncomingMessage, AuthInfo>): { identify: RequestHandler; enforce: RequestHandler } {
+function createAuthMiddleware(options: Readonly<AuthOptions>, setPrincipal: (req: IncomingMessage, auth: AuthInfo) => void): { identify: RequestHandler; enforce: RequestHandler } {
   const authenticate = createAuthenticator(options);
   const challenge = { metadataUrl: options.resourceMetadataUrl, scope: (options.requiredScopes ?? options.resourceMetadata?.scopesSupported ?? []).join(' ') };
   const failures = new WeakMap<IncomingMessage, AuthFailure>();
   return {
     identify: function mcpAuthIdentify(req, _res, next) {
       const record = (outcome: AuthOutcome): void => {
-        if (outcome.ok) principals.set(req, outcome.auth);
+        if (outcome.ok) setPrincipal(req, outcome.auth);
         else failures.set(req, outcome.failure);
         next();
       };
