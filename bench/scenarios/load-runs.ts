@@ -25,10 +25,18 @@ export interface LoadRun extends CannonResult {
  */
 export const DISTURBED_BELOW = 0.85;
 
+/** One side-by-side round: this server and (a) loaded at the same time, sharing the servers' CPU. */
+export interface SideBySideRun {
+  readonly own: LoadRun;
+  readonly base: LoadRun;
+}
+
 /** Every measured run of one server, in order. */
 export interface ServerRuns {
   readonly spec: ServerSpec;
   readonly runs: readonly LoadRun[];
+  /** Rounds side by side with (a), when the scenario asks for them (never for (a) itself). */
+  readonly sideBySide?: readonly SideBySideRun[];
 }
 
 /** The request a scenario sends, and how to tell that a server answered it correctly. */
@@ -49,7 +57,7 @@ function log(text: string): void {
  * The first spec is the base of the ratios, (a).
  * A run with any failed request fails the benchmark: its figures would not mean what they say.
  */
-export async function measureLoad(config: BenchConfig, load: LoadGenerator, specs: readonly ServerSpec[], request: ScenarioRequest): Promise<ServerRuns[]> {
+export async function measureLoad(config: BenchConfig, load: LoadGenerator, specs: readonly ServerSpec[], request: ScenarioRequest, options: { sideBySide?: boolean } = {}): Promise<ServerRuns[]> {
   const servers: RunningServer[] = [];
   try {
     for (const spec of selectServers(config, specs)) servers.push(await RunningServer.start(spec, config.pinning, serverNodeArgs(config)));
@@ -87,7 +95,19 @@ export async function measureLoad(config: BenchConfig, load: LoadGenerator, spec
         runs[index]!.push(run);
       }
     }
-    return servers.map((server, index) => ({ spec: server.spec, runs: runs[index] as LoadRun[] }));
+    // Side by side: (a) and one other server loaded at once on the same CPU, so a change in the machine's speed
+    // (this VM's swings it 2× within minutes) falls on both alike; each one's CPU per request is its cost.
+    const sideBySide: SideBySideRun[][] = servers.map(() => []);
+    for (let round = 0; options.sideBySide && round < config.repeats; round++) {
+      for (let index = 1; index < servers.length; index++) {
+        const [base, own] = await Promise.all([oneRun(servers[0] as RunningServer, targets[0]!, 1), oneRun(servers[index] as RunningServer, targets[index]!, 1)]);
+        const failed = base.failed + own.failed;
+        if (failed > 0) throw new Error(`${servers[index]!.spec.label} side by side with (a): ${failed} requests failed in round ${round + 1}`);
+        log(`  side by side ${round + 1} ${servers[index]!.spec.label}: ${own.cpuMicrosPerRequest.toFixed(0)} µs CPU/req, (a) ${base.cpuMicrosPerRequest.toFixed(0)} µs`);
+        sideBySide[index]!.push({ own, base });
+      }
+    }
+    return servers.map((server, index) => ({ spec: server.spec, runs: runs[index] as LoadRun[], ...(index > 0 && options.sideBySide ? { sideBySide: sideBySide[index] } : {}) }));
   } finally {
     await Promise.all(servers.map((server) => server.stop()));
   }

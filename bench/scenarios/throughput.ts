@@ -27,5 +27,5 @@ export const THROUGHPUT_SERVERS = [
 ];
 
 export function measureThroughput(config: BenchConfig, load: LoadGenerator): Promise<ServerRuns[]> {
-  return measureLoad(config, load, THROUGHPUT_SERVERS, ADD_CALL);
+  return measureLoad(config, load, THROUGHPUT_SERVERS, ADD_CALL, { sideBySide: true });
 }
