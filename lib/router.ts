@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors from 'cors';
 import express, { type ErrorRequestHandler, type RequestHandler, type Router } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
-import { createAuthenticator, type AuthFailure, type AuthOptions, type AuthOutcome } from './auth/bearer';
+import { createAuthenticator, type AuthOptions, type AuthOutcome } from './auth/bearer';
 import { sendAuthFailure } from './auth/challenge';
 import { createMetadataHandler } from './auth/metadata';
 import { asDispatcher, type RouteTarget } from './bridge/dispatch';
@@ -132,9 +132,8 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
   });
   const sse = { keepAliveMs: config.keepAliveMs, retryMs: config.retryMs };
   // Who authenticated each request: kept per router, read by the transport (handlers see it as ctx.auth).
-  // A property no one else can name: cheaper per request than a WeakMap entry, which the GC must trace.
-  const principal = Symbol('mcpRouter.principal');
-  const authOf = (req: IncomingMessage): AuthInfo | undefined => (req as unknown as Record<symbol, AuthInfo | undefined>)[principal];
+  const auth = config.auth && createAuthMiddleware(config.auth);
+  const authOf = auth ? auth.authOf : (): undefined => undefined;
   const postHandler = createPostHandler(dispatcher, { ...config, sse, sessions, authOf });
 
   const router = express.Router();
@@ -154,7 +153,6 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
           },
     );
   }
-  const auth = config.auth && createAuthMiddleware(config.auth, (req, auth) => ((req as unknown as Record<symbol, AuthInfo>)[principal] = auth));
   if (auth) frontDoor.push(auth.identify);
   if (config.rateLimit !== false) {
     const limiter = rateLimitSetup(config.rateLimit, { principalOf: (req) => authOf(req)?.subject, bodyLimit: config.bodyLimit, ipKey: ipKeyGenerator });
@@ -249,17 +247,20 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
 
 /**
  * Authentication in two steps: `identify` finds the caller (so the rate limit can count per caller, and
- * failed attempts count per IP), then `enforce` answers failures (401/400/403) before the transport.
+ * failed attempts count per IP), then `enforce` answers failures (401/400/403) before the transport;
+ * `authOf` reads the caller back.
  */
-function createAuthMiddleware(options: Readonly<AuthOptions>, setPrincipal: (req: IncomingMessage, auth: AuthInfo) => void): { identify: RequestHandler; enforce: RequestHandler } {
+function createAuthMiddleware(options: Readonly<AuthOptions>): { identify: RequestHandler; enforce: RequestHandler; authOf: (req: IncomingMessage) => AuthInfo | undefined } {
   const authenticate = createAuthenticator(options);
   const challenge = { metadataUrl: options.resourceMetadataUrl, scope: (options.requiredScopes ?? options.resourceMetadata?.scopesSupported ?? []).join(' ') };
-  const failures = new WeakMap<IncomingMessage, AuthFailure>();
+  // Each request's outcome, under a property no one else can name: cheaper per request than a WeakMap entry,
+  // which the GC must trace.
+  const outcomeKey = Symbol('mcpRouter.auth');
+  const outcomeOf = (req: IncomingMessage): AuthOutcome | undefined => (req as unknown as Record<symbol, AuthOutcome | undefined>)[outcomeKey];
   return {
     identify: function mcpAuthIdentify(req, _res, next) {
       const record = (outcome: AuthOutcome): void => {
-        if (outcome.ok) setPrincipal(req, outcome.auth);
-        else failures.set(req, outcome.failure);
+        (req as unknown as Record<symbol, AuthOutcome>)[outcomeKey] = outcome;
         next();
       };
       const outcome = authenticate(req);
@@ -267,9 +268,13 @@ function createAuthMiddleware(options: Readonly<AuthOptions>, setPrincipal: (req
       else record(outcome);
     },
     enforce: function mcpAuthEnforce(req, res, next) {
-      const failure = failures.get(req);
-      if (failure === undefined) next();
-      else sendAuthFailure(req, res, failure, challenge);
+      const outcome = outcomeOf(req);
+      if (outcome === undefined || outcome.ok) next();
+      else sendAuthFailure(req, res, outcome.failure, challenge);
+    },
+    authOf(req) {
+      const outcome = outcomeOf(req);
+      return outcome?.ok ? outcome.auth : undefined;
     },
   };
 }

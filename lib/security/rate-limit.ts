@@ -44,11 +44,10 @@ export interface RateLimitSetup {
  * ```
  */
 export function rateLimitSetup(user: Partial<RateLimitOptions> | undefined, settings: RateLimitSettings): RateLimitSetup {
-  const writeHeaders = writesOwnRateLimitHeaders(user)
-    ? createRateLimitHeaderWriter(user?.windowMs ?? DEFAULT_RATE_LIMIT_WINDOW_MS, user?.requestPropertyName ?? 'rateLimit')
-    : undefined;
+  const windowMs = user?.windowMs ?? DEFAULT_RATE_LIMIT_WINDOW_MS;
+  const writeHeaders = writesOwnRateLimitHeaders(user) ? createRateLimitHeaderWriter(windowMs, user?.requestPropertyName ?? 'rateLimit') : undefined;
   const options: Partial<RateLimitOptions> = {
-    windowMs: DEFAULT_RATE_LIMIT_WINDOW_MS,
+    windowMs,
     limit: DEFAULT_RATE_LIMIT,
     standardHeaders: writeHeaders ? false : 'draft-8',
     legacyHeaders: false,
