@@ -416,6 +416,7 @@ describe('configuration errors at boot', () => {
     ['empty tokens', { auth: { tokens: [] } }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: option 'auth\.tokens' must be a non-empty array$/],
     ['tokens not an array', { auth: { tokens: 'secret' as never } }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: option 'auth\.tokens' must be a non-empty array$/],
     ['an empty token', { auth: { tokens: ['ok', ''] } }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: option 'auth\.tokens\[1\]' must be a non-empty string or \{ token, subject\?, scopes\? \}$/],
+    ['a token listed twice', { auth: { tokens: ['a', 'b', { token: 'a', subject: 'admin' }] } }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: option 'auth\.tokens\[2\]' repeats the token of 'auth\.tokens\[0\]'$/],
     ['a token entry without token', { auth: { tokens: [{ subject: 'x' } as never] } }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: option 'auth\.tokens\[0\]'/],
     ['verify not a function', { auth: { verify: 'jwt' as never } }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: option 'auth\.verify' must be a function$/],
     ['fromRequest not a function', { auth: { fromRequest: {} as never } }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: option 'auth\.fromRequest' must be a function$/],

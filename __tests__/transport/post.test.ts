@@ -1,4 +1,4 @@
-// POST over HTTP: happy paths, 202s, batches, ids, versions, 405s, mount paths, host body parsers, and client aborts.
+// POST over HTTP: happy paths, 202s, batches, ids, versions, 405s, mount paths, routes added to the router, host body parsers, and client aborts.
 
 import express, { type Express } from 'express';
 import { once } from 'node:events';
@@ -187,6 +187,44 @@ describe('mount paths', () => {
     const get = await request(mounted).get(path);
     expect(get.status).toBe(405);
     expect(get.headers.allow).toBe('POST');
+  });
+});
+
+describe('routes the host adds to the router itself', () => {
+  // The router skips Express's Router#handle while its stack is its own; these requests take Express's way.
+  it('serves MCP and the host\'s own routes and middleware on the router', async () => {
+    const seen: string[] = [];
+    const mounted = appWith((host, mcp) => {
+      mcp.use((req, _res, next) => {
+        seen.push(`${req.baseUrl} ${req.url}`);
+        next();
+      });
+      mcp.get('/health', (_req, res) => {
+        res.json({ ok: true });
+      });
+      host.use('/mcp', mcp);
+    });
+    const call = await post(mounted, rpc('tools/call', { name: 'add', arguments: { a: 1, b: 2 } }), { 'MCP-Protocol-Version': '2025-06-18' });
+    expect(call.status).toBe(200);
+    expect(call.body.result.structuredContent).toEqual({ sum: 3 });
+    const health = await request(mounted).get('/mcp/health');
+    expect(health.status).toBe(200);
+    expect(health.body).toEqual({ ok: true });
+    expect((await request(mounted).get('/mcp')).status).toBe(405);
+    // The MCP endpoint answered /mcp itself; the host's middleware saw only the other path.
+    expect(seen).toEqual(['/mcp /health']);
+  });
+
+  it('hands other paths back to the host with its URL as Express leaves it', async () => {
+    const mounted = appWith((host, mcp) => {
+      host.use('/mcp', mcp);
+      host.use('/mcp', (req, res) => {
+        res.json({ baseUrl: req.baseUrl, url: req.url, originalUrl: req.originalUrl });
+      });
+    });
+    const res = await request(mounted).get('/mcp/other?x=1');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ baseUrl: '/mcp', url: '/other?x=1', originalUrl: '/mcp/other?x=1' });
   });
 });
 
