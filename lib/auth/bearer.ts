@@ -1,4 +1,4 @@
-// Bearer authentication: static tokens (constant-time), a verify callback, or the host app's own req.auth; RFC 6750 challenges.
+// Bearer authentication: static tokens (found by digest), a verify callback, or the host app's own req.auth; RFC 6750 challenges.
 
 import * as crypto from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -26,7 +26,7 @@ export interface ResourceMetadataOptions {
 
 /** The `auth` option: one of `tokens`, `verify` or `fromRequest`. */
 export interface AuthOptions {
-  /** Static bearer tokens, compared in constant time. */
+  /** Static bearer tokens, each listed once, found by their SHA-256 (a lookup's timing reveals nothing of them). */
   tokens?: ReadonlyArray<string | StaticToken>;
   /** Checks a token (JWT, introspection, …): the principal, or null to refuse it. */
   verify?: (token: string, req: IncomingMessage) => AuthInfo | null | undefined | Promise<AuthInfo | null | undefined>;
