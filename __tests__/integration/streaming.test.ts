@@ -352,6 +352,40 @@ describe('raw Streamable HTTP: POST replies', () => {
     expect(new Set(idsOf(events)).size).toBe(events.length);
   });
 
+  it("sse: a reply complete when the handler returns leaves in one socket write; a stream opened by progress shows its headers first", async () => {
+    // Every write the server's sockets make, counted where Node hands them to the socket (net.Socket#_write/_writev).
+    let writes = 0;
+    const counted = new WeakSet<object>();
+    const { url } = await serve({ responseMode: 'sse' }, undefined, (app) =>
+      app.use((req, _res, next) => {
+        const socket = req.socket as unknown as Record<'_write' | '_writev', (...args: unknown[]) => unknown>;
+        if (!counted.has(socket)) {
+          counted.add(socket);
+          for (const method of ['_write', '_writev'] as const) {
+            const original = socket[method].bind(socket);
+            socket[method] = (...args: unknown[]) => {
+              writes++;
+              return original(...args);
+            };
+          }
+        }
+        next();
+      }),
+    );
+    const headers = await initialize(url);
+    const writesOf = async (body: Record<string, unknown>): Promise<{ writes: number; events: SseEvent[] }> => {
+      const before = writes;
+      const events = await sseOf(await postJson(url, body, headers)).rest();
+      return { writes: writes - before, events };
+    };
+    const complete = await writesOf(callTool('echo', 2, undefined, { text: 'hi' }));
+    expect(complete.events).toEqual([PRIMING, messageEvent(true)]);
+    expect(complete.writes).toBe(1);
+    const streamed = await writesOf(callTool('count', 3, 'p3'));
+    expect(messagesOf(streamed.events)).toEqual([progress('p3', 0), progress('p3', 50), progress('p3', 100), textResult(3, 'counted')]);
+    expect(streamed.writes).toBeGreaterThan(1);
+  });
+
   it('sends no priming event to a session initialized at 2025-06-18', async () => {
     const { url } = await serve();
     const headers = await initialize(url, '2025-06-18');

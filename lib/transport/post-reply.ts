@@ -116,7 +116,8 @@ export class PostReply implements ClientChannel {
   /** Writes the outcome: on the stream if one is open (or SSE is forced), else as JSON or 202/400. */
   async finish(outcome: DispatchOutcome): Promise<void> {
     this.finished = true;
-    if (this.stream === undefined && this.mode === 'sse' && outcome.kind === 'answered' && this.mayOpenStream()) this.openStream();
+    // A stream opened only now carries a complete reply: its headers need not go out ahead of it.
+    if (this.stream === undefined && this.mode === 'sse' && outcome.kind === 'answered' && this.mayOpenStream()) this.openStream(true);
     const stream = this.stream;
     if (stream !== undefined) {
       if (outcome.kind === 'answered') {
@@ -164,12 +165,13 @@ export class PostReply implements ClientChannel {
     return false;
   }
 
-  private openStream(): OutboundStream {
+  /** @param complete - the reply is complete already (see {@link SseConnection}) */
+  private openStream(complete = false): OutboundStream {
     if (this.stream !== undefined) return this.stream;
     const session = this.session;
     const stream = session ? session.manager.newStream(session.live.id) : new OutboundStream(undefined, this.settings.logger);
     const touch = session ? () => session.manager.touch(session.live.id) : undefined;
-    stream.attach(new SseConnection(this.res, this.settings.sse, this.headers, touch, () => undefined));
+    stream.attach(new SseConnection(this.res, this.settings.sse, this.headers, touch, () => undefined, complete));
     if (session) {
       session.live.streams.set(stream.id, stream);
       // MCP 2025-11-25: a priming event (id, empty data) first, so the client can resume even before any message.

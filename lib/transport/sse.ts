@@ -28,6 +28,8 @@ export class SseConnection {
    *
    * @param onActivity - called on every keep-alive (an open stream keeps its session alive)
    * @param onClose - called once, when the connection ends for any reason
+   * @param complete - the stream carries a reply that is already complete and ends at once: the headers go out
+   *   with its events and the end, in one write instead of three, and no keep-alive timer starts
    */
   constructor(
     private readonly res: ServerResponse,
@@ -35,6 +37,7 @@ export class SseConnection {
     headers: Record<string, string>,
     onActivity: (() => void) | undefined,
     private readonly onClose: () => void,
+    complete = false,
   ) {
     res.writeHead(200, {
       ...headers,
@@ -44,14 +47,14 @@ export class SseConnection {
       'X-Accel-Buffering': 'no',
       Connection: 'keep-alive',
     });
-    res.flushHeaders();
+    if (!complete) res.flushHeaders();
     // A caller already gone will never emit 'close' again: start closed, so no keep-alive timer is left behind.
     if (res.destroyed || res.writableEnded) {
       this.cleanUp();
       return;
     }
     res.once('close', () => this.cleanUp());
-    if (options.keepAliveMs !== false) {
+    if (options.keepAliveMs !== false && !complete) {
       this.keepAlive = setInterval(() => {
         this.write(': keep-alive\n\n');
         onActivity?.();
@@ -79,11 +82,13 @@ export class SseConnection {
     this.write(frame);
   }
 
-  /** Ends the response, after what is pending. */
+  /** Ends the response, after what is pending (in the same write: Node corks the socket for `end(chunk)`). */
   end(): void {
     if (this.closed) return;
-    this.flush();
-    this.res.end();
+    const chunk = this.pending;
+    this.pending = '';
+    if (chunk === '') this.res.end();
+    else this.res.end(chunk);
     this.cleanUp();
   }
 
