@@ -63,16 +63,14 @@ function bearerToken(header: string | undefined): string | undefined {
 }
 
 function staticVerifier(tokens: ReadonlyArray<string | StaticToken>): (token: string) => AuthInfo | undefined {
+  // Entries in the order of the option, so an entry's position in the Map is its index in `auth.tokens`.
   const known = new Map<string, AuthInfo>();
-  const indexOf = new Map<string, number>();
   tokens.forEach((entry, index) => {
     const { token, subject = `token-${index}`, scopes = [] } = typeof entry === 'string' ? { token: entry } : entry;
     if (typeof token !== 'string' || token === '') throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option 'auth.tokens[${index}]' must be a non-empty string or { token, subject?, scopes? }`);
     const hash = digest(token);
-    const earlier = indexOf.get(hash);
     // One token standing for two principals is ambiguous: which subject and scopes would a request get?
-    if (earlier !== undefined) throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option 'auth.tokens[${index}]' repeats the token of 'auth.tokens[${earlier}]'`);
-    indexOf.set(hash, index);
+    if (known.has(hash)) throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option 'auth.tokens[${index}]' repeats the token of 'auth.tokens[${[...known.keys()].indexOf(hash)}]'`);
     known.set(hash, Object.freeze({ subject, scopes: Object.freeze([...scopes]) }));
   });
   // Looked up by the token's SHA-256, never by the token: how long a lookup takes can then tell an attacker

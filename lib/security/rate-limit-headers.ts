@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Options as RateLimitOptions, RateLimitInfo } from 'express-rate-limit';
+import { remembered } from '../transport/remembered';
 
 /**
  * The options that choose or shape headers, and `handler` (a 429 of the caller's own, which this module would not
@@ -60,22 +61,13 @@ function appendHeader(res: ServerResponse, name: string, value: string): void {
 export function createRateLimitHeaderWriter(windowMs: number, property: string): RateLimitHeaderWriter {
   const windowSeconds = Math.ceil(windowMs / 1_000);
   const window = windowName(windowMs);
-  const partitionKeys = new Map<string, string>();
   // The limit may be a function of the request: the policy text is rebuilt only when it changes.
   let policyLimit: number | undefined;
   let name = '';
   let quota = '';
 
-  const partitionKeyOf = (key: string): string => {
-    let partitionKey = partitionKeys.get(key);
-    if (partitionKey === undefined) {
-      // The draft's partition key names the caller's quota without revealing the key (an IP, a principal).
-      partitionKey = Buffer.from(createHash('sha256').update(key).digest('hex').slice(0, 12)).toString('base64');
-      if (partitionKeys.size >= MAX_PARTITION_KEYS) partitionKeys.clear();
-      partitionKeys.set(key, partitionKey);
-    }
-    return partitionKey;
-  };
+  // The draft's partition key names the caller's quota without revealing the key (an IP, a principal).
+  const partitionKeyOf = remembered((key) => Buffer.from(createHash('sha256').update(key).digest('hex').slice(0, 12)).toString('base64'), MAX_PARTITION_KEYS);
 
   return function writeRateLimitHeaders(req, res, refused) {
     const info = (req as unknown as Record<string, RateLimitInfo | undefined>)[property];

@@ -1,5 +1,7 @@
 // Accept negotiation: which reply (JSON, SSE, or JSON upgraded to SSE on demand) a POST gets, leniently.
 
+import { remembered } from './remembered';
+
 /** How the router replies to requests: `auto` answers JSON unless the handler emits something while it runs. */
 export type ResponseMode = 'auto' | 'sse' | 'json';
 
@@ -34,16 +36,8 @@ export const REMEMBERED_ACCEPT_HEADERS = 64;
  * (split, lower-case, a regex per part) was 1% of a `tools/call`.
  */
 export function createReplyNegotiator(): (header: string | undefined, mode: ResponseMode) => ResponseMode | undefined {
-  const parsed = new Map<string, Accepts>();
-  return (header = '', mode) => {
-    let accepts = parsed.get(header);
-    if (accepts === undefined) {
-      if (parsed.size >= REMEMBERED_ACCEPT_HEADERS) parsed.clear();
-      accepts = parseAccept(header);
-      parsed.set(header, accepts);
-    }
-    return replyFor(accepts, mode);
-  };
+  const acceptsOf = remembered(parseAccept, REMEMBERED_ACCEPT_HEADERS);
+  return (header = '', mode) => replyFor(acceptsOf(header), mode);
 }
 
 function replyFor(accepts: Accepts, mode: ResponseMode): ResponseMode | undefined {

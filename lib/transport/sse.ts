@@ -85,8 +85,7 @@ export class SseConnection {
   /** Ends the response, after what is pending (in the same write: Node corks the socket for `end(chunk)`). */
   end(): void {
     if (this.closed) return;
-    const chunk = this.pending;
-    this.pending = '';
+    const chunk = this.takePending();
     if (chunk === '') this.res.end();
     else this.res.end(chunk);
     this.cleanUp();
@@ -99,10 +98,13 @@ export class SseConnection {
   }
 
   private flush(): void {
-    if (this.pending === '' || this.closed) return;
+    if (this.pending !== '' && !this.closed) this.res.write(this.takePending());
+  }
+
+  private takePending(): string {
     const chunk = this.pending;
     this.pending = '';
-    this.res.write(chunk);
+    return chunk;
   }
 
   private cleanUp(): void {
