@@ -24,6 +24,10 @@ export const DEFAULT_RETRY_MS = 1_000;
 export const DEFAULT_MAX_STREAMS = 100;
 /** Default `sessions.maxPendingRequests`: requests to the client waiting at once per session. */
 export const DEFAULT_MAX_PENDING_REQUESTS = 100;
+/** Default `sessions.maxSubscriptions`: resource URIs one session may subscribe to. */
+export const DEFAULT_MAX_SUBSCRIPTIONS = 32;
+/** Default `sessions.maxPerPrincipal`: live sessions of one authenticated principal, a tenth of the default `sessions.max`. */
+export const DEFAULT_MAX_SESSIONS_PER_PRINCIPAL = 1_000;
 /** Default `maxBatchLength`: messages in one JSON-RPC batch. */
 export const DEFAULT_MAX_BATCH_LENGTH = 100;
 /** Default `clientRequestTimeoutMs`: how long ctx.sample / elicit / listRoots wait for the client. */
@@ -41,6 +45,14 @@ export interface SessionOptions extends SessionHooks {
   maxStreams?: number;
   /** Most requests to the client (sampling, elicitation, roots) waiting at once per session. Defaults to `100`. */
   maxPendingRequests?: number;
+  /** Most resource URIs one session may subscribe to; one more is refused with -32602. Defaults to `32`. */
+  maxSubscriptions?: number;
+  /**
+   * Most live sessions of one authenticated principal (auth's `subject`) in this process: a new one ends that
+   * principal's least recently active session, so one token cannot fill the store. Anonymous sessions are
+   * bounded by `max` only. Defaults to `1_000`.
+   */
+  maxPerPrincipal?: number;
   /** Where sessions are kept. Defaults to a `MemorySessionStore` with `idleTtlMs` and `max`. */
   store?: SessionStore;
   /** Where SSE events are recorded for `Last-Event-ID` resumption, or `false` for none. Defaults to a `MemoryEventStore`. */
@@ -166,6 +178,8 @@ const KNOWN_SESSION_OPTIONS: KeysEnum<SessionOptions> = {
   allowDelete: true,
   maxStreams: true,
   maxPendingRequests: true,
+  maxSubscriptions: true,
+  maxPerPrincipal: true,
   store: true,
   eventStore: true,
   bus: true,
@@ -349,7 +363,7 @@ function resolveSessions(sessions: SessionOptions | false | undefined): Readonly
   if (idleTtlMs !== undefined && !isPositiveInteger(idleTtlMs)) throw invalid('sessions.idleTtlMs', 'a positive number of milliseconds', idleTtlMs);
   if (max !== undefined && !isPositiveInteger(max)) throw invalid('sessions.max', 'a positive integer', max);
   if (allowDelete !== undefined && typeof allowDelete !== 'boolean') throw invalid('sessions.allowDelete', 'a boolean', allowDelete);
-  for (const key of ['maxStreams', 'maxPendingRequests'] as const) {
+  for (const key of ['maxStreams', 'maxPendingRequests', 'maxSubscriptions', 'maxPerPrincipal'] as const) {
     if (sessions[key] !== undefined && !isPositiveInteger(sessions[key])) throw invalid(`sessions.${key}`, 'a positive integer', sessions[key]);
   }
   if (store !== undefined) {

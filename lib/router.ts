@@ -11,7 +11,15 @@ import { routesFromOpenApi } from './bridge/openapi';
 import { routeTool, type BridgedRouteMeta, type RouteToolMeta } from './bridge/route-tool';
 import { ErrorCode } from './jsonrpc/errors';
 import type { McpLogger } from './logger';
-import { DEFAULT_MAX_PENDING_REQUESTS, DEFAULT_MAX_STREAMS, resolveOptions, type McpRouterOptions, type SessionOptions } from './options';
+import {
+  DEFAULT_MAX_PENDING_REQUESTS,
+  DEFAULT_MAX_SESSIONS_PER_PRINCIPAL,
+  DEFAULT_MAX_STREAMS,
+  DEFAULT_MAX_SUBSCRIPTIONS,
+  resolveOptions,
+  type McpRouterOptions,
+  type SessionOptions,
+} from './options';
 import { createDispatcher } from './protocol/dispatcher';
 import type { AuthInfo } from './registry/context';
 import type { McpRegistration } from './registry/definition';
@@ -128,6 +136,7 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
     listChanged: sessions !== undefined,
     clientRequestTimeoutMs: config.clientRequestTimeoutMs,
     maxBatchLength: config.maxBatchLength,
+    maxSubscriptions: config.sessions?.maxSubscriptions ?? DEFAULT_MAX_SUBSCRIPTIONS,
   });
   const sse = { keepAliveMs: config.keepAliveMs, retryMs: config.retryMs };
   // Who authenticated each request: kept per router, read by the transport (handlers see it as ctx.auth).
@@ -348,6 +357,7 @@ function createSessionManager(options: Readonly<SessionOptions>, logger: McpLogg
     logger,
     maxStreams: options.maxStreams ?? DEFAULT_MAX_STREAMS,
     maxPendingRequests: options.maxPendingRequests ?? DEFAULT_MAX_PENDING_REQUESTS,
+    maxPerPrincipal: options.maxPerPrincipal ?? DEFAULT_MAX_SESSIONS_PER_PRINCIPAL,
     onSessionCreated: options.onSessionCreated,
     onSessionClosed: options.onSessionClosed,
   });

@@ -29,6 +29,7 @@ function setup(options: { pageSize?: number; identity?: ServerIdentity } = {}) {
     listChanged: false,
     clientRequestTimeoutMs: 1_000,
     maxBatchLength: 100,
+    maxSubscriptions: 3,
   });
   return { registry, dispatcher, logger };
 }

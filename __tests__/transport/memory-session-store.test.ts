@@ -98,23 +98,40 @@ describe('MemorySessionStore records', () => {
 
   it('stores a copy: changing the saved object afterwards changes nothing', async () => {
     const { store } = storeWithDrops();
-    const saved = record('a');
+    const subscriptions: string[] = [];
+    const saved = { ...record('a'), subscriptions };
     await store.set(saved);
-    saved.subscriptions.push('file:///x');
+    subscriptions.push('file:///x');
     saved.logLevel = 'debug';
     expect(await store.get('a')).toMatchObject({ subscriptions: [], logLevel: undefined });
   });
 
-  it('returns copies: changing what get returned changes nothing until it is saved', async () => {
+  it('returns a fresh top level: reassigning a field of what get returned changes nothing until it is saved', async () => {
     const { store } = storeWithDrops();
     await store.set(record('a'));
     const first = (await store.get('a'))!;
-    first.subscriptions.push('file:///x');
-    (first.clientCapabilities as { roots: { listChanged: boolean } }).roots.listChanged = false;
-    expect(await store.get('a')).toMatchObject({ subscriptions: [], clientCapabilities: { roots: { listChanged: true } } });
+    first.subscriptions = [...first.subscriptions, 'file:///x'];
+    first.logLevel = 'debug';
+    expect(await store.get('a')).toMatchObject({ subscriptions: [], logLevel: undefined });
     expect(await store.get('a')).not.toBe(await store.get('a'));
     await store.set(first);
     expect((await store.get('a'))?.subscriptions).toEqual(['file:///x']);
+  });
+
+  it('hands out frozen nested values, not copies: get costs the same whatever the client sent', async () => {
+    const { store } = storeWithDrops();
+    const clientCapabilities = { experimental: Object.fromEntries(Array.from({ length: 1_000 }, (_, i) => [`k${i}`, { i }])) };
+    await store.set({ ...record('a'), clientCapabilities });
+    const [first, second] = [(await store.get('a'))!, (await store.get('a'))!];
+    // The same nested objects on every get: nothing was copied.
+    expect(second.clientCapabilities).toBe(first.clientCapabilities);
+    expect(second.subscriptions).toBe(first.subscriptions);
+    expect(Object.isFrozen(first.clientCapabilities.experimental)).toBe(true);
+    expect(() => (first.subscriptions as string[]).push('file:///x')).toThrow(TypeError);
+    expect(() => {
+      (first.clientCapabilities as { roots?: unknown }).roots = {};
+    }).toThrow(TypeError);
+    expect((await store.get('a'))?.subscriptions).toEqual([]);
   });
 
   it("copies a client's JSON exactly, a '__proto__' key included, as data and not as a prototype", async () => {

@@ -15,10 +15,10 @@ import { isAtLeast } from './versions';
 /** What the server knows of its client: negotiated by `initialize`, changed by `logging/setLevel` and subscriptions. */
 export interface PeerState {
   protocolVersion: ProtocolVersion;
-  clientCapabilities: Record<string, unknown>;
-  clientInfo: Record<string, unknown> | undefined;
+  clientCapabilities: Readonly<Record<string, unknown>>;
+  clientInfo: Readonly<Record<string, unknown>> | undefined;
   logLevel: string | undefined;
-  subscriptions: string[];
+  subscriptions: readonly string[];
 }
 
 /** How messages reach the client while a request runs, and how its answers come back: provided by the transport. */

@@ -4,6 +4,7 @@ import { failure, parseMessage, success } from '../jsonrpc/envelope';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import {
   isJsonRpcId,
+  isObject,
   isRequest,
   isResponse,
   type JsonRpcParams,
@@ -48,18 +49,26 @@ export interface DispatcherConfig {
   readonly clientRequestTimeoutMs: number;
   /** Most messages in one batch. */
   readonly maxBatchLength: number;
+  /** Most resource URIs one session may subscribe to. */
+  readonly maxSubscriptions: number;
 }
 
 /** Serves JSON-RPC for one router. */
 export interface Dispatcher {
   /** Handles a parsed body: one message, or a batch where the revision allows it. */
   receive(body: unknown, env: DispatchEnvironment): Promise<DispatchOutcome>;
+  /**
+   * Why the body as a whole is refused whatever the session or revision (a malformed message; an empty,
+   * oversized or initialize-holding batch), or undefined. The transport asks before it looks up the
+   * session, so one body gets one answer in every session state.
+   */
+  refusal(body: unknown): JsonRpcFailure | undefined;
   /** Handles one valid message; null when nothing is to be answered (notifications, responses). */
   handle(message: JsonRpcMessage, env: DispatchEnvironment): Promise<JsonRpcResponse | null>;
 }
 
-function reject(message: string): DispatchOutcome {
-  return { kind: 'rejected', error: failure(null, new JsonRpcError(ErrorCode.InvalidRequest, message)) };
+function invalidRequest(message: string): JsonRpcFailure {
+  return failure(null, new JsonRpcError(ErrorCode.InvalidRequest, message));
 }
 
 /**
@@ -67,7 +76,7 @@ function reject(message: string): DispatchOutcome {
  *
  * @example
  * ```ts
- * const dispatcher = createDispatcher(registry, { identity, pageSize: 100, logger: console, listChanged: false, clientRequestTimeoutMs: 60_000, maxBatchLength: 100 });
+ * const dispatcher = createDispatcher(registry, { identity, pageSize: 100, logger: console, listChanged: false, clientRequestTimeoutMs: 60_000, maxBatchLength: 100, maxSubscriptions: 32 });
  * await dispatcher.receive({ jsonrpc: '2.0', id: 1, method: 'ping' }, env); // { kind: 'answered', body: { …, result: {} } }
  * ```
  */
@@ -76,7 +85,7 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
   const methods: MethodTable = {
     ...lifecycleMethods(registry, config.identity, config.listChanged),
     ...toolMethods(registry, config.pageSize, shape),
-    ...resourceMethods(registry, config.pageSize, shape),
+    ...resourceMethods(registry, config.pageSize, shape, config.maxSubscriptions),
     ...promptMethods(registry, config.pageSize, shape),
     ...completionMethods(registry),
     ...loggingMethods(),
@@ -133,18 +142,30 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
     return null;
   }
 
+  function batchRefusal(items: unknown[]): JsonRpcFailure | undefined {
+    if (items.length === 0) return invalidRequest('Invalid Request: an empty batch');
+    if (items.length > config.maxBatchLength) return invalidRequest(`Invalid Request: a batch holds at most ${config.maxBatchLength} messages`);
+    // MCP 2025-03-26 lifecycle: initialize MUST NOT be part of a batch.
+    if (items.some((item) => isObject(item) && item.method === 'initialize' && 'id' in item)) {
+      return invalidRequest('Invalid Request: initialize must not be part of a batch');
+    }
+    return undefined;
+  }
+
+  function refusal(body: unknown): JsonRpcFailure | undefined {
+    if (Array.isArray(body)) return batchRefusal(body);
+    const parsed = parseMessage(body);
+    return parsed.ok ? undefined : parsed.error;
+  }
+
   async function receiveBatch(items: unknown[], env: DispatchEnvironment): Promise<DispatchOutcome> {
     // MCP 2025-06-18 removed batching; 2025-03-26 (and clients that name no revision) may still send arrays.
     if (!env.batchesAllowed) {
-      return reject(`Invalid Request: protocol ${env.protocolVersion} does not allow JSON-RPC batches (the last that did is ${LAST_VERSION_WITH_BATCHES})`);
+      return { kind: 'rejected', error: invalidRequest(`Invalid Request: protocol ${env.protocolVersion} does not allow JSON-RPC batches (the last that did is ${LAST_VERSION_WITH_BATCHES})`) };
     }
-    if (items.length === 0) return reject('Invalid Request: an empty batch');
-    if (items.length > config.maxBatchLength) return reject(`Invalid Request: a batch holds at most ${config.maxBatchLength} messages`);
+    const refused = batchRefusal(items);
+    if (refused !== undefined) return { kind: 'rejected', error: refused };
     const parsed = items.map(parseMessage);
-    // MCP 2025-03-26 lifecycle: initialize MUST NOT be part of a batch.
-    if (parsed.some((item) => item.ok && isRequest(item.message) && item.message.method === 'initialize')) {
-      return reject('Invalid Request: initialize must not be part of a batch');
-    }
     const answers = await Promise.all(parsed.map((item) => (item.ok ? handle(item.message, env) : item.error)));
     const body = answers.filter((response): response is JsonRpcResponse => response !== null);
     if (body.length > 0) return { kind: 'answered', body };
@@ -153,6 +174,7 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
 
   return {
     handle,
+    refusal,
     async receive(body, env) {
       if (Array.isArray(body)) return receiveBatch(body, env);
       const parsed = parseMessage(body);

@@ -1,7 +1,7 @@
 // initialize (version negotiation, capabilities derived from the registry), ping and notifications/initialized.
 
-import { isObject } from '../jsonrpc/types';
 import type { Registry } from '../registry/registry';
+import { boundedCapabilities, boundedClientInfo } from './client-data';
 import type { MethodTable } from './methods';
 import { SERVER_INFO_FIELDS_SINCE, shapeFields } from './shaping';
 import { isAtLeast, negotiateVersion, type ProtocolVersion } from './versions';
@@ -37,9 +37,12 @@ export function lifecycleMethods(registry: Registry, identity: ServerIdentity, l
     initialize: {
       run: (params, _ctx, env) => {
         const protocolVersion = negotiateVersion(params.protocolVersion);
+        // Checked before anything changes: a refused initialize leaves the peer (and so the session) as it was.
+        const clientCapabilities = boundedCapabilities(params.capabilities);
+        const clientInfo = boundedClientInfo(params.clientInfo);
         env.peer.protocolVersion = protocolVersion;
-        env.peer.clientCapabilities = isObject(params.capabilities) ? params.capabilities : {};
-        env.peer.clientInfo = isObject(params.clientInfo) ? params.clientInfo : undefined;
+        env.peer.clientCapabilities = clientCapabilities;
+        env.peer.clientInfo = clientInfo;
         const result: Record<string, unknown> = {
           protocolVersion,
           capabilities: capabilitiesFor(registry, protocolVersion, listChanged),

@@ -3,11 +3,16 @@
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import type { Registry } from '../registry/registry';
 import { readResource } from '../registry/resources';
+import { withSubscription } from './client-data';
 import { listPage, requireString, usable, type MethodTable } from './methods';
 import { RESOURCE_FIELDS_SINCE, type createEntryShaper } from './shaping';
 
-/** The resources methods of one router. */
-export function resourceMethods(registry: Registry, pageSize: number, shape: ReturnType<typeof createEntryShaper>): MethodTable {
+/**
+ * The resources methods of one router.
+ *
+ * @param maxSubscriptions - most URIs one session may subscribe to (`sessions.maxSubscriptions`)
+ */
+export function resourceMethods(registry: Registry, pageSize: number, shape: ReturnType<typeof createEntryShaper>, maxSubscriptions: number): MethodTable {
   return {
     'resources/list': {
       feature: 'resources',
@@ -33,8 +38,8 @@ export function resourceMethods(registry: Registry, pageSize: number, shape: Ret
     'resources/subscribe': {
       feature: 'resources',
       run: (params, _ctx, env) => {
-        const uri = requireString(params, 'uri');
-        if (!env.peer.subscriptions.includes(uri)) env.peer.subscriptions = [...env.peer.subscriptions, uri];
+        // What a session keeps is bounded: a URI length and a count (MCP security: bound per-session state).
+        env.peer.subscriptions = withSubscription(env.peer.subscriptions, requireString(params, 'uri'), maxSubscriptions);
         return {};
       },
     },
@@ -42,7 +47,8 @@ export function resourceMethods(registry: Registry, pageSize: number, shape: Ret
       feature: 'resources',
       run: (params, _ctx, env) => {
         const uri = requireString(params, 'uri');
-        env.peer.subscriptions = env.peer.subscriptions.filter((subscribed) => subscribed !== uri);
+        // Unchanged when not subscribed: a new array would make the session be saved for nothing.
+        if (env.peer.subscriptions.includes(uri)) env.peer.subscriptions = env.peer.subscriptions.filter((subscribed) => subscribed !== uri);
         return {};
       },
     },

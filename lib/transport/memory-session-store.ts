@@ -32,34 +32,36 @@ interface Entry {
 const KNOWN_OPTIONS: { [K in keyof Required<MemorySessionStoreOptions>]: true } = { idleTtlMs: true, max: true, now: true };
 
 /**
- * A deep copy of plain data, which is all a session record holds (parsed JSON from the client, strings,
- * numbers): 50× cheaper than `structuredClone` (0.1 µs against 6 µs), and `get` runs on every request.
+ * A deep, frozen copy of plain data, which is all a session record holds (parsed JSON from the client, strings,
+ * numbers). Made once per `set`; frozen so that `get`, which runs on every request, can hand out the nested
+ * values themselves: a request's cost must not grow with what its client sent earlier.
  */
-function copyPlain<T>(value: T): T {
+function frozenCopy<T>(value: T): T {
   if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) return value.map(copyPlain) as T;
+  if (Array.isArray(value)) return Object.freeze(value.map(frozenCopy)) as T;
   const copy: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
     // A client's JSON may hold a "__proto__" key: keep it as data, as JSON.parse did, not as the prototype.
-    if (key === '__proto__') Object.defineProperty(copy, key, { value: copyPlain(item), enumerable: true, writable: true, configurable: true });
-    else copy[key] = copyPlain(item);
+    if (key === '__proto__') Object.defineProperty(copy, key, { value: frozenCopy(item), enumerable: true });
+    else copy[key] = frozenCopy(item);
   }
-  return copy as T;
+  return Object.freeze(copy) as T;
 }
 
 /**
  * Keeps sessions in this process. A session idle for longer than `idleTtlMs` is gone (`get` already returns
  * undefined before the sweep drops it); adding a new session while `max` exist evicts the least recently
  * active one. Both are reported to {@link MemorySessionStore.onDrop} listeners so their streams can be closed.
- * Records are copied in and out, as a store that serialises them would. One unref'd timer runs only while the
- * store holds sessions.
+ * A record is copied in, as a store that serialises it would, and handed out as a fresh top level over frozen
+ * nested values: a caller may reassign the record's fields, never change what the store holds. One unref'd
+ * timer runs only while the store holds sessions.
  *
  * @example
  * ```ts
  * const store = new MemorySessionStore({ idleTtlMs: 10 * 60 * 1000, max: 1000 });
  * store.onDrop((id, reason) => console.log(`session ${id} ${reason}`));
  * await store.set(record);
- * const session = await store.get(record.id); // a copy; the idle TTL restarts
+ * const session = await store.get(record.id); // a copy of the top level (nested values frozen); the idle TTL restarts
  * ```
  */
 export class MemorySessionStore implements SessionStore {
@@ -90,13 +92,14 @@ export class MemorySessionStore implements SessionStore {
     const isNew = this.#live(record.id) === undefined;
     if (isNew) this.#makeRoom();
     this.#entries.delete(record.id);
-    this.#entries.set(record.id, { record: copyPlain(record), lastActive: this.#now() });
+    this.#entries.set(record.id, { record: frozenCopy(record), lastActive: this.#now() });
     this.#schedule();
   }
 
   async get(id: string): Promise<SessionRecord | undefined> {
     const entry = this.#activate(id);
-    return entry && copyPlain(entry.record);
+    // Constant work whatever the record holds: its nested values are frozen, so they need no copy.
+    return entry && { ...entry.record };
   }
 
   async touch(id: string): Promise<void> {

@@ -20,6 +20,7 @@ import { readJsonBody } from './body';
 import { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER } from './headers';
 import { sendHttpError } from './http-error';
 import { PostReply, type ReplySession } from './post-reply';
+import { sendJson } from './reply';
 import type { SessionManager } from './sessions';
 import type { SseOptions } from './sse';
 import type { SessionRecord } from './stores';
@@ -106,6 +107,12 @@ export function createPostHandler(dispatcher: Dispatcher, config: PostHandlerCon
       return;
     }
 
+    // Refusals that hold whatever the session state come first, and cost no session lookup.
+    const refused = dispatcher.refusal(body.value);
+    if (refused !== undefined) {
+      sendJson(res, 400, refused);
+      return;
+    }
     const initialize = isInitialize(body.value);
     const session = sessions === undefined ? undefined : await sessionOf(req, res, sessions, initialize);
     if (sessions !== undefined && session === undefined) return;
@@ -145,6 +152,9 @@ export function createPostHandler(dispatcher: Dispatcher, config: PostHandlerCon
     if (sessions !== undefined && session !== undefined) {
       if (initialize && outcome.kind === 'answered' && !('error' in outcome.body)) {
         await sessions.create(session.id, peer, auth?.subject);
+      } else if (initialize) {
+        // A refused initialize creates no session, so it names none.
+        delete headers['Mcp-Session-Id'];
       } else if (session.record && session.reply && (peer.logLevel !== before.logLevel || peer.subscriptions !== before.subscriptions)) {
         await sessions.save(session.record, session.reply.live);
       }

@@ -19,6 +19,8 @@ export interface SessionHooks {
 /** What this process holds of a session: never stored, since it cannot be serialised. */
 export interface LiveSession {
   readonly id: string;
+  /** The authenticated subject the session belongs to, if any. */
+  readonly principal: string | undefined;
   /** The standalone GET stream, once the client opened it (it survives reconnections). */
   standalone: OutboundStream | undefined;
   /** POST streams still running, by stream id, so a client can resume them. */
@@ -43,11 +45,15 @@ export interface SessionSettings extends SessionHooks {
   readonly maxStreams: number;
   /** Most server→client requests waiting at once per session. */
   readonly maxPendingRequests: number;
+  /** Most live sessions of one authenticated principal in this process. */
+  readonly maxPerPrincipal: number;
 }
 
 /** Keeps the sessions of one router. */
 export class SessionManager {
   private readonly live = new Map<string, LiveSession>();
+  /** The live session ids of each principal, least recently active first (sessions.maxPerPrincipal). */
+  private readonly byPrincipal = new Map<string, Set<string>>();
 
   constructor(readonly settings: SessionSettings) {
     settings.store.onDrop((id, reason) => this.closeQuietly(id, reason));
@@ -69,6 +75,7 @@ export class SessionManager {
     await this.settings.store.set(record);
     const live = this.liveOf(record);
     this.callHook('onSessionCreated', () => this.settings.onSessionCreated?.(record));
+    if (principal !== undefined) await this.evictPastCap(principal);
     return { record, live };
   }
 
@@ -83,7 +90,9 @@ export class SessionManager {
       return undefined;
     }
     if (record.principal !== principal) return undefined;
-    return { record, live: this.liveOf(record) };
+    const live = this.liveOf(record);
+    if (principal !== undefined) this.markActive(principal, id);
+    return { record, live };
   }
 
   /** Saves what a request changed (log level, subscriptions). */
@@ -127,8 +136,10 @@ export class SessionManager {
   private liveOf(record: SessionRecord): LiveSession {
     let live = this.live.get(record.id);
     if (live === undefined) {
+      if (record.principal !== undefined) this.markActive(record.principal, record.id);
       live = {
         id: record.id,
+        principal: record.principal,
         standalone: undefined,
         streams: new Map(),
         inflight: new Map(),
@@ -146,10 +157,42 @@ export class SessionManager {
     const live = this.live.get(id);
     if (live === undefined) return;
     this.live.delete(id);
+    if (live.principal !== undefined) this.forgetOwned(live.principal, id);
     for (const controller of live.inflight.values()) controller.abort(new Error(`session ${reason}`));
     await Promise.all([live.standalone, ...live.streams.values()].map((stream) => stream?.end()));
     await this.settings.events?.deleteSession(id);
     this.callHook('onSessionClosed', () => this.settings.onSessionClosed?.(id, reason));
+  }
+
+  /** Moves a session to the most recently active end of its principal's list. */
+  private markActive(principal: string, id: string): void {
+    let owned = this.byPrincipal.get(principal);
+    if (owned === undefined) {
+      owned = new Set();
+      this.byPrincipal.set(principal, owned);
+    }
+    owned.delete(id);
+    owned.add(id);
+  }
+
+  private forgetOwned(principal: string, id: string): void {
+    const owned = this.byPrincipal.get(principal);
+    owned?.delete(id);
+    if (owned?.size === 0) this.byPrincipal.delete(principal);
+  }
+
+  /**
+   * Past `maxPerPrincipal`, ends the principal's least recently active sessions: one token cannot fill the
+   * store and push out everyone else's sessions; it only ever ends its own.
+   */
+  private async evictPastCap(principal: string): Promise<void> {
+    const owned = this.byPrincipal.get(principal);
+    while (owned !== undefined && owned.size > this.settings.maxPerPrincipal) {
+      const oldest = owned.values().next().value as string;
+      owned.delete(oldest);
+      await this.settings.store.delete(oldest);
+      await this.closeLive(oldest, 'evicted');
+    }
   }
 
   /** Closes a session from a callback that cannot wait for it; failures are logged, never thrown. */

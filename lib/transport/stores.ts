@@ -9,14 +9,14 @@ export interface SessionRecord {
   readonly id: string;
   /** The revision negotiated by `initialize`. */
   protocolVersion: ProtocolVersion;
-  /** `capabilities` the client declared in `initialize` (sampling, elicitation, roots, …). */
-  clientCapabilities: Record<string, unknown>;
-  /** `clientInfo` the client sent in `initialize`. */
-  clientInfo: Record<string, unknown> | undefined;
+  /** `capabilities` the client declared in `initialize`: the ones MCP defines, at most 2,048 characters as JSON. */
+  clientCapabilities: Readonly<Record<string, unknown>>;
+  /** `clientInfo` the client sent in `initialize`: its string fields (name, version, title, description, websiteUrl). */
+  clientInfo: Readonly<Record<string, unknown>> | undefined;
   /** The level set by `logging/setLevel`; undefined until the client sets one. */
   logLevel: string | undefined;
-  /** URIs the client subscribed to with `resources/subscribe`. */
-  subscriptions: string[];
+  /** URIs the client subscribed to with `resources/subscribe` (at most `sessions.maxSubscriptions`). */
+  subscriptions: readonly string[];
   /** When the session was created (ms since the epoch). */
   readonly createdAt: number;
   /** The authenticated subject that created it: only that principal may use it (MCP security: bind sessions to users). */
