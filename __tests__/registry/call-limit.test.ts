@@ -23,6 +23,24 @@ describe('createCallLimiter', () => {
     expect(limiter.take(alice)).toBeUndefined();
   });
 
+  it('sweeps ended windows at most once per window, so a call never walks every caller while all windows run', () => {
+    let time = 1_000_000;
+    const limiter = createCallLimiter({ limit: 1, windowMs: 10_000 }, "tool 'x'", () => time);
+    for (let i = 0; i <= 10_001; i++) limiter.take(caller(undefined, `s${i}`));
+    const walks = jest.spyOn(Map.prototype, Symbol.iterator);
+    try {
+      for (let i = 0; i < 100; i++) limiter.take(caller(undefined, `late${i}`));
+      expect(walks.mock.calls.length).toBeLessThanOrEqual(1);
+      // Once the windows ended, the next call sweeps them: the callers count afresh.
+      time += 10_000;
+      walks.mockClear();
+      expect(limiter.take(caller(undefined, 's0'))).toBeUndefined();
+      expect(walks).toHaveBeenCalledTimes(1);
+    } finally {
+      walks.mockRestore();
+    }
+  });
+
   it('counts callers without auth by session', () => {
     const limiter = createCallLimiter({ limit: 1, windowMs: 60_000 }, "tool 'x'");
     expect(limiter.take(caller(undefined, 'a'))).toBeUndefined();

@@ -32,11 +32,17 @@ export function createCallLimiter(options: CallLimitOptions, label: string, now:
     throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `${label} rateLimit must be { limit, windowMs } with positive integers`);
   }
   const windows = new Map<string, { count: number; endsAt: number }>();
+  let nextSweepAt = 0;
   return {
     take(ctx) {
       const key = ctx.auth !== undefined ? `principal:${ctx.auth.subject}` : `session:${ctx.sessionId ?? ''}`;
       const time = now();
-      if (windows.size > SWEEP_AT) for (const [k, w] of windows) if (w.endsAt <= time) windows.delete(k);
+      // At most one sweep per window: while every window is still running, a sweep per call would cost each
+      // call a walk over all callers.
+      if (windows.size > SWEEP_AT && time >= nextSweepAt) {
+        for (const [k, w] of windows) if (w.endsAt <= time) windows.delete(k);
+        nextSweepAt = time + windowMs;
+      }
       let window = windows.get(key);
       if (window === undefined || window.endsAt <= time) windows.set(key, (window = { count: 0, endsAt: time + windowMs }));
       window.count++;
