@@ -192,6 +192,75 @@ describe('MemoryEventStore bounded buffers', () => {
   });
 });
 
+describe('MemoryEventStore bounded in size: what a client asks for cannot make the store hold more', () => {
+  /** A message whose JSON text is about `size` characters: a large tool result, say. */
+  const large = (size: number, tag: string): JsonRpcMessage => ({ jsonrpc: '2.0', id: tag, result: { text: 'x'.repeat(size) } });
+
+  it('past maxBytesPerSession, forgets the least recently written streams of that session first', async () => {
+    const store = new MemoryEventStore({ maxBytesPerSession: 25_000 });
+    const a = await store.append('s', 'A', large(10_000, 'a'));
+    const b = await store.append('s', 'B', large(10_000, 'b'));
+    await store.append('s', 'C', large(10_000, 'c'));
+    expect(await store.replayAfter('s', a)).toBeUndefined();
+    expect(await store.replayAfter('s', b)).toEqual({ streamId: 'B', events: [] });
+    expect(store.bytes).toBeLessThanOrEqual(25_000);
+  });
+
+  it('then the oldest events of the stream being written, always keeping its newest', async () => {
+    const store = new MemoryEventStore({ maxBytesPerSession: 25_000 });
+    const ids = [];
+    for (let n = 0; n < 5; n++) ids.push(await store.append('s', 'A', large(10_000, `a${n}`)));
+    expect(await store.replayAfter('s', ids[2]!)).toMatchObject({ events: [{ id: ids[3] }, { id: ids[4] }] });
+    expect(await store.replayAfter('s', ids[1]!)).toBeUndefined();
+    // One event larger than the whole budget is still held: a client resuming right now needs it.
+    const huge = await store.append('s', 'B', large(100_000, 'huge'));
+    expect(await store.replayAfter('s', `${huge.split('.')[0]}.0`)).toBeUndefined();
+    expect(store.bytes).toBeGreaterThan(100_000);
+    expect(store.bytes).toBeLessThan(101_000);
+  });
+
+  it("past maxBytes, forgets the least recently written sessions' events, never the session being written", async () => {
+    const store = new MemoryEventStore({ maxBytes: 50_000 });
+    const first = await store.append('s1', 'A', large(20_000, '1'));
+    const second = await store.append('s2', 'A', large(20_000, '2'));
+    await store.append('s3', 'A', large(20_000, '3'));
+    expect(await store.replayAfter('s1', first)).toBeUndefined();
+    expect(await store.replayAfter('s2', second)).toEqual({ streamId: 'A', events: [] });
+    expect(store.sessionCount).toBe(2);
+    expect(store.bytes).toBeLessThanOrEqual(50_000);
+  });
+
+  it('counts what deleteSession and the count limits drop, so the size stays exact', async () => {
+    const store = new MemoryEventStore({ maxEventsPerStream: 2, maxStreamsPerSession: 1 });
+    await appendNotes(store, 's', 'A', 5);
+    await appendNotes(store, 's', 'B', 5);
+    await appendNotes(store, 't', 'A', 1);
+    const one = JSON.stringify(note(1)).length;
+    expect(store.bytes).toBe(3 * one);
+    await store.deleteSession('s');
+    expect(store.bytes).toBe(one);
+    await store.deleteSession('t');
+    expect(store.bytes).toBe(0);
+  });
+
+  it('defaults to 4 MiB per session and 64 MiB in all', async () => {
+    const store = new MemoryEventStore();
+    for (let n = 0; n < 5; n++) await store.append('s', `S${n}`, large(1024 * 1024, `${n}`));
+    expect(store.bytes).toBeLessThanOrEqual(4 * 1024 * 1024);
+    expect(store.bytes).toBeGreaterThan(3 * 1024 * 1024);
+    for (let n = 0; n < 20; n++) await store.append(`t${n}`, 'A', large(4 * 1024 * 1024 - 100, `${n}`));
+    expect(store.bytes).toBeLessThanOrEqual(64 * 1024 * 1024);
+    expect(store.bytes).toBeGreaterThan(56 * 1024 * 1024);
+  });
+
+  it.each([
+    ['maxBytesPerSession 0', { maxBytesPerSession: 0 }],
+    ['maxBytes -1', { maxBytes: -1 }],
+  ])('rejects %s at construction', (_label, options) => {
+    expect(configError(() => new MemoryEventStore(options)).code).toBe('ERR_MCP_INVALID_OPTION');
+  });
+});
+
 describe('MemoryEventStore deleteSession', () => {
   it("forgets every stream of the session and nothing of the others'", async () => {
     const store = new MemoryEventStore();

@@ -32,7 +32,7 @@ function makeApp(options: Partial<McpRouterOptions> = {}): { app: Express; creat
       ...(options.sessions || {}),
     },
   });
-  mcp.resourceTemplate({ uriTemplate: 'notes://{id}', name: 'note', read: ({ id }) => `note ${id}` });
+  mcp.resourceTemplate({ uriTemplate: 'notes://{id}', name: 'note', read: (_uri, { id }) => `note ${id}` });
   routers.push(mcp);
   const app = express();
   app.use('/mcp', mcp);

@@ -8,6 +8,12 @@ import { checkStoreOptions, positiveInteger } from './store-options';
 export const DEFAULT_MAX_EVENTS_PER_STREAM = 1000;
 /** How many streams of one session are kept for replay: 100. */
 export const DEFAULT_MAX_STREAMS_PER_SESSION = 100;
+/** How much JSON text one session's recorded events may hold: 4 MiB, the default body limit. */
+export const DEFAULT_MAX_BYTES_PER_SESSION = 4 * 1024 * 1024;
+/** How much JSON text the whole store may hold: 64 MiB. */
+export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
+/** What an event that JSON could not hold (a BigInt in a result) is counted as. */
+const UNSERIALISED_EVENT_SIZE = 1024;
 
 /** Options of {@link MemoryEventStore}. */
 export interface MemoryEventStoreOptions {
@@ -15,6 +21,13 @@ export interface MemoryEventStoreOptions {
   maxEventsPerStream?: number;
   /** The most streams kept per session; a new one forgets the least recently written. Defaults to `100`. */
   maxStreamsPerSession?: number;
+  /**
+   * The most JSON text (in characters) one session's events may hold; past it, its least recently written
+   * streams are forgotten, then the oldest events of the newest. Defaults to `4194304` (4 MiB).
+   */
+  maxBytesPerSession?: number;
+  /** The most JSON text the store holds for all sessions; past it, the least recently written sessions' events are forgotten. Defaults to `67108864` (64 MiB). */
+  maxBytes?: number;
 }
 
 /**
@@ -32,6 +45,20 @@ interface Stream {
    * not kept: they follow from the position, and a stream of a hundred events keeps a hundred fewer objects.
    */
   readonly events: Held[];
+  /** The size of the events held, as counted by {@link sizeOf}. */
+  bytes: number;
+}
+
+/** One session's streams, in the order they were last written, and the size of all their events. */
+interface SessionEvents {
+  readonly id: string;
+  readonly streams: Map<string, Stream>;
+  bytes: number;
+}
+
+/** An event's size: the length of its JSON text (what a client could make the server hold), not the heap's exact count. */
+function sizeOf(held: Held): number {
+  return held === null ? 0 : typeof held === 'string' ? held.length : UNSERIALISED_EVENT_SIZE;
 }
 
 function hold(message: JsonRpcMessage | null, json: string | undefined): Held {
@@ -48,7 +75,12 @@ function release(held: Held): JsonRpcMessage | null {
   return held === null ? null : typeof held === 'string' ? (JSON.parse(held) as JsonRpcMessage) : structuredClone(held);
 }
 
-const KNOWN_OPTIONS: { [K in keyof Required<MemoryEventStoreOptions>]: true } = { maxEventsPerStream: true, maxStreamsPerSession: true };
+const KNOWN_OPTIONS: { [K in keyof Required<MemoryEventStoreOptions>]: true } = {
+  maxEventsPerStream: true,
+  maxStreamsPerSession: true,
+  maxBytesPerSession: true,
+  maxBytes: true,
+};
 /** Stream ids are base64url (no '.'), so the '.' of an event id separates the stream from the sequence number. */
 const STREAM_ID = /^[A-Za-z0-9_-]+$/;
 const EVENT_ID = /^([A-Za-z0-9_-]+)\.([1-9][0-9]{0,15})$/;
@@ -58,8 +90,9 @@ const EVENT_ID = /^([A-Za-z0-9_-]+)\.([1-9][0-9]{0,15})$/;
  * Keeps the recent events of every SSE stream of every session, so a client can resume a stream with
  * `Last-Event-ID` (MCP transports › Resumability). Event ids are `<streamId>.<seq>`, `seq` counting from 1 per
  * stream, so an id is unique within the session and names its stream (MCP 2025-11-25: SHOULD encode the stream).
- * Buffers are bounded: when events a resume would need were dropped, `replayAfter` answers undefined rather
- * than replay with a gap. Messages are copied in and out, as a store that serialises them would.
+ * Buffers are bounded in count and in size, per stream, per session and in all: a client cannot make the server
+ * hold more by asking for large or many results. When events a resume would need were dropped, `replayAfter`
+ * answers undefined rather than replay with a gap. Messages are copied in and out, as a store that serialises them would.
  *
  * @example
  * ```ts
@@ -71,20 +104,35 @@ const EVENT_ID = /^([A-Za-z0-9_-]+)\.([1-9][0-9]{0,15})$/;
 export class MemoryEventStore implements EventStore {
   readonly #maxEvents: number;
   readonly #maxStreams: number;
-  /** Session id → stream id → stream. Insertion order of a session's streams is the order they were last written. */
-  readonly #sessions = new Map<string, Map<string, Stream>>();
+  readonly #maxSessionBytes: number;
+  readonly #maxBytes: number;
+  /** Session id → its streams. Insertion order (of sessions, and of each session's streams) is the order they were last written. */
+  readonly #sessions = new Map<string, SessionEvents>();
+  #bytes = 0;
 
   /** @throws {McpConfigError} `ERR_MCP_UNKNOWN_OPTION` or `ERR_MCP_INVALID_OPTION` for a bad option */
   constructor(options: MemoryEventStoreOptions = {}) {
     checkStoreOptions('MemoryEventStore', options, KNOWN_OPTIONS);
-    const { maxEventsPerStream = DEFAULT_MAX_EVENTS_PER_STREAM, maxStreamsPerSession = DEFAULT_MAX_STREAMS_PER_SESSION } = options;
+    const {
+      maxEventsPerStream = DEFAULT_MAX_EVENTS_PER_STREAM,
+      maxStreamsPerSession = DEFAULT_MAX_STREAMS_PER_SESSION,
+      maxBytesPerSession = DEFAULT_MAX_BYTES_PER_SESSION,
+      maxBytes = DEFAULT_MAX_BYTES,
+    } = options;
     this.#maxEvents = positiveInteger('MemoryEventStore', 'maxEventsPerStream', maxEventsPerStream);
     this.#maxStreams = positiveInteger('MemoryEventStore', 'maxStreamsPerSession', maxStreamsPerSession);
+    this.#maxSessionBytes = positiveInteger('MemoryEventStore', 'maxBytesPerSession', maxBytesPerSession);
+    this.#maxBytes = positiveInteger('MemoryEventStore', 'maxBytes', maxBytes);
   }
 
   /** How many sessions have at least one stream recorded. */
   get sessionCount(): number {
     return this.#sessions.size;
+  }
+
+  /** The size of every event held, as counted against `maxBytes`. */
+  get bytes(): number {
+    return this.#bytes;
   }
 
   /**
@@ -95,21 +143,29 @@ export class MemoryEventStore implements EventStore {
    */
   async append(sessionId: string, streamId: string, message: JsonRpcMessage | null, json?: string): Promise<string> {
     if (!STREAM_ID.test(streamId)) throw new TypeError(`MemoryEventStore: stream id must be base64url, got ${JSON.stringify(streamId)}`);
-    let streams = this.#sessions.get(sessionId);
-    if (streams === undefined) {
-      streams = new Map();
-      this.#sessions.set(sessionId, streams);
-    }
+    let session = this.#sessions.get(sessionId);
+    if (session === undefined) session = { id: sessionId, streams: new Map(), bytes: 0 };
+    // Re-insert so the first key stays the least recently written session (and stream), the one to forget.
+    this.#sessions.delete(sessionId);
+    this.#sessions.set(sessionId, session);
+    const { streams } = session;
     let stream = streams.get(streamId);
     if (stream === undefined) {
-      while (streams.size >= this.#maxStreams) streams.delete(streams.keys().next().value as string);
-      stream = { nextSeq: 1, events: [] };
+      while (streams.size >= this.#maxStreams) this.#forgetOldestStream(session);
+      stream = { nextSeq: 1, events: [], bytes: 0 };
     }
-    // Re-insert so the first key stays the least recently written stream, the one to forget.
     streams.delete(streamId);
     streams.set(streamId, stream);
-    stream.events.push(hold(message, json));
-    if (stream.events.length > this.#maxEvents) stream.events.shift();
+    const held = hold(message, json);
+    stream.events.push(held);
+    this.#count(session, stream, sizeOf(held));
+    if (stream.events.length > this.#maxEvents) this.#forgetOldestEvent(session, stream);
+    while (session.bytes > this.#maxSessionBytes && this.#shrink(session, stream));
+    while (this.#bytes > this.#maxBytes) {
+      const oldest = this.#sessions.values().next().value as SessionEvents;
+      if (oldest !== session) this.#forgetSession(oldest);
+      else if (!this.#shrink(session, stream)) break;
+    }
     return `${streamId}.${stream.nextSeq++}`;
   }
 
@@ -123,7 +179,7 @@ export class MemoryEventStore implements EventStore {
     if (match === null) return undefined;
     const [, streamId = '', seqText = ''] = match;
     const seq = Number(seqText);
-    const stream = this.#sessions.get(sessionId)?.get(streamId);
+    const stream = this.#sessions.get(sessionId)?.streams.get(streamId);
     if (stream === undefined || seq >= stream.nextSeq) return undefined;
     const firstHeld = stream.nextSeq - stream.events.length;
     // The event right after `seq` must still be held; the one at `seq` itself may already be gone.
@@ -133,6 +189,41 @@ export class MemoryEventStore implements EventStore {
   }
 
   async deleteSession(sessionId: string): Promise<void> {
-    this.#sessions.delete(sessionId);
+    const session = this.#sessions.get(sessionId);
+    if (session !== undefined) this.#forgetSession(session);
+  }
+
+  #count(session: SessionEvents, stream: Stream, size: number): void {
+    stream.bytes += size;
+    session.bytes += size;
+    this.#bytes += size;
+  }
+
+  /**
+   * Frees room in a session: its least recently written other stream, or else the oldest event of `current`
+   * (its newest is kept: it is what a client resuming right now needs). False when nothing more can go.
+   */
+  #shrink(session: SessionEvents, current: Stream): boolean {
+    const oldest = session.streams.values().next().value as Stream;
+    if (oldest !== current) this.#forgetOldestStream(session);
+    else if (current.events.length > 1) this.#forgetOldestEvent(session, current);
+    else return false;
+    return true;
+  }
+
+  #forgetOldestEvent(session: SessionEvents, stream: Stream): void {
+    this.#count(session, stream, -sizeOf(stream.events.shift() as Held));
+  }
+
+  #forgetOldestStream(session: SessionEvents): void {
+    const [id, stream] = session.streams.entries().next().value as [string, Stream];
+    session.streams.delete(id);
+    session.bytes -= stream.bytes;
+    this.#bytes -= stream.bytes;
+  }
+
+  #forgetSession(session: SessionEvents): void {
+    this.#sessions.delete(session.id);
+    this.#bytes -= session.bytes;
   }
 }
