@@ -336,7 +336,9 @@ function runOwnLayersDirectly(router: Router, serve: RequestHandler, onError: Er
 
 /**
  * The MCP endpoint, the mount path itself: each HTTP method to its handler, 405 with `Allow` for the others.
- * HEAD goes to GET, as Express routes it. Other paths under the mount are the host app's (its 404).
+ * HEAD goes to the GET handler, as Express routes it, which answers with GET's status and headers and opens no
+ * stream (RFC 9110 §9.3.2); without GET (`sessions: false`) it gets GET's 405. Other paths under the mount are the
+ * host app's (its 404).
  */
 function createEndpoint(byMethod: Readonly<Record<string, RequestHandler>>): RequestHandler {
   const notAllowed = createMethodNotAllowedHandler(Object.keys(byMethod));

@@ -1,4 +1,4 @@
-// The router's own JSON body reader: Content-Type, size limit, UTF-8, nesting depth — or a body the host app already parsed.
+// The router's own JSON body reader: Content-Type, size limit, UTF-8, nesting depth — or a body the host app already parsed; a bounded prefix for refusals.
 
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
@@ -124,4 +124,52 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
   const declared = Number(req.headers['content-length']);
   if (declared > limit) return refuse(413, ErrorCode.ServerError, `Payload Too Large: the body exceeds ${limit} bytes`);
   return readStream(req, limit);
+}
+
+/** The start of a body, for a refusal that only glances at it. */
+export type BodyPrefix =
+  /** The host app parsed the body already (`express.json()` before the router). */
+  | { readonly kind: 'parsed'; readonly value: unknown }
+  /** At most the first `bytes` of the body, as UTF-8 (a character cut at the end is replaced). */
+  | { readonly kind: 'text'; readonly text: string }
+  /** Not read: not JSON, or declared larger than the limit (then `close`, as its 413 would). */
+  | { readonly kind: 'unread'; readonly close: boolean };
+
+/**
+ * Reads at most the first `bytes` of a JSON body, for an answer that refuses the request (a 429): the rest is
+ * neither kept nor parsed, so the refusal costs less than the work it refuses. Node reads the rest off the
+ * connection and drops it, and the connection serves its next request: closing it instead would cut off a client
+ * still sending, which then sees a reset (EPIPE in Node's http client), not the refusal. A body declared larger
+ * than `limit` is not read at all.
+ *
+ * @param bytes - how much to read at most (whatever the first chunk holds beyond it is ignored)
+ * @param limit - the body limit of the router
+ */
+export function readBodyPrefix(req: IncomingMessage, bytes: number, limit: number): Promise<BodyPrefix> {
+  if (checkContentType(req.headers['content-type']) !== undefined) return Promise.resolve({ kind: 'unread', close: false });
+  const parsed = req as MaybeParsed;
+  if (parsed._body === true || req.readableEnded) {
+    const { body } = parsed;
+    if (typeof body === 'string') return Promise.resolve({ kind: 'text', text: body.slice(0, bytes) });
+    if (Buffer.isBuffer(body)) return Promise.resolve({ kind: 'text', text: body.toString('utf8', 0, bytes) });
+    return Promise.resolve({ kind: 'parsed', value: body });
+  }
+  if (Number(req.headers['content-length']) > limit) return Promise.resolve({ kind: 'unread', close: true });
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (): void => {
+      req.removeListener('data', onData).removeListener('end', finish).removeListener('error', finish).removeListener('close', finish);
+      // Flowing with no listener: what still comes is dropped as it arrives.
+      req.resume();
+      // Buffer.concat stops at its length: at most `bytes` are copied, however large the chunks were.
+      resolve({ kind: 'text', text: Buffer.concat(chunks, Math.min(size, bytes)).toString('utf8') });
+    };
+    const onData = (chunk: Buffer): void => {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= bytes) finish();
+    };
+    req.on('data', onData).on('end', finish).on('error', finish).on('close', finish);
+  });
 }

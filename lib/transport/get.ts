@@ -1,4 +1,4 @@
-// GET: the session's standalone SSE stream, or the resumption of a stream with Last-Event-ID.
+// GET: the session's standalone SSE stream, or the resumption of a stream with Last-Event-ID; HEAD: the same answer, headers only.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from '../jsonrpc/errors';
@@ -7,12 +7,33 @@ import type { AuthInfo } from '../registry/context';
 import { parseAccept } from './accept';
 import { LAST_EVENT_ID_HEADER, SESSION_ID_HEADER } from './headers';
 import { sendHttpError } from './http-error';
-import type { SessionManager } from './sessions';
+import type { LiveSession, SessionManager } from './sessions';
 import { writeRecorded } from './outbound-stream';
 import { SseConnection, type SseOptions } from './sse';
 
+/** MCP transports: one standalone stream per session at a time (the SDK's 409). */
+function sendConflict(res: ServerResponse): void {
+  sendHttpError(res, 409, ErrorCode.ServerError, 'Conflict: this session already has an open GET stream');
+}
+
 /**
- * Creates the GET handler of a router that keeps sessions.
+ * HEAD is GET without content (RFC 9110 §9.3.2): the status and header fields a GET would get, then the end.
+ * A HEAD opens no stream: nothing attaches to the session, no event is replayed or primed, no keep-alive timer
+ * starts, so the connection is free for its next request and a later GET is not refused as a second stream.
+ * With Last-Event-ID the GET would resume, which never conflicts; an id the store does not know is not looked
+ * up (that read is for content HEAD does not send).
+ */
+function answerHead(req: IncomingMessage, res: ServerResponse, live: LiveSession, sse: SseOptions): void {
+  if (typeof req.headers[LAST_EVENT_ID_HEADER] !== 'string' && live.standalone?.connected) {
+    sendConflict(res);
+    return;
+  }
+  // A stream that is complete at opening writes a GET stream's headers, starts no timer, and ends at once.
+  new SseConnection(res, sse, {}, undefined, () => undefined, true).end();
+}
+
+/**
+ * Creates the GET handler of a router that keeps sessions; it answers HEAD too.
  *
  * @example
  * ```ts
@@ -37,10 +58,17 @@ export function createGetHandler(sessions: SessionManager, sse: SseOptions, auth
       return;
     }
     const { live, record } = session;
-    const open = (): SseConnection => new SseConnection(res, sse, {}, () => sessions.touch(id), () => undefined);
+    if (req.method === 'HEAD') {
+      answerHead(req, res, live, sse);
+      return;
+    }
     const lastEventId = req.headers[LAST_EVENT_ID_HEADER];
     const events = sessions.settings.events;
     const replay = typeof lastEventId === 'string' && events ? await events.replayAfter(id, lastEventId) : undefined;
+    // The client may have hung up while the session and its events were read: a stream attached for no one would
+    // take the place of the session's live connection, or record events no client asked for.
+    if (res.destroyed) return;
+    const open = (): SseConnection => new SseConnection(res, sse, {}, () => sessions.touch(id), () => undefined);
     if (replay !== undefined && events !== undefined) {
       // MCP transports › Resumability: replay only the stream the id belongs to, then continue it.
       const stream = live.streams.get(replay.streamId) ?? (live.standalone?.id === replay.streamId ? live.standalone : undefined);
@@ -56,9 +84,8 @@ export function createGetHandler(sessions: SessionManager, sse: SseOptions, auth
       return;
     }
     // An unknown Last-Event-ID never replays another stream's events: it gets a fresh standalone stream.
-    // MCP transports: one standalone stream per session at a time (the SDK's 409).
     if (live.standalone?.connected) {
-      sendHttpError(res, 409, ErrorCode.ServerError, 'Conflict: this session already has an open GET stream');
+      sendConflict(res);
       return;
     }
     const connection = open();
