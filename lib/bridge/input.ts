@@ -16,7 +16,8 @@ export interface RouteInput {
 
 /** The tool arguments of one call, put back where the route expects them. */
 export interface SplitArguments {
-  readonly params: Record<string, string>;
+  /** Path values: numbers and booleans as text, anything else as given (the path template checks them). */
+  readonly params: Record<string, unknown>;
   readonly query: Record<string, unknown>;
   readonly body: unknown;
 }
@@ -45,7 +46,11 @@ function pick(args: Record<string, unknown>, names: readonly string[]): Record<s
  * object, so a model sees `{ id, limit, name }`; a name in two places is refused at boot, and `nested` keeps
  * `{ params, query, body }` apart instead.
  *
+ * Only declared query names and (for an object body) declared body properties go out, in either layout: an
+ * undeclared `_method` must not reach a host that lets it override the method.
+ *
  * @param pathParams - the names of the route path's parameters (`/users/:id` → `['id']`)
+ * @param optionalParams - those of `pathParams` the path lets a call leave out (`/users{/:id}`); not required
  * @throws {McpConfigError} for a name found in two places (flat layout)
  * @example
  * ```ts
@@ -53,27 +58,37 @@ function pick(args: Record<string, unknown>, names: readonly string[]): Record<s
  * layout.split({ id: '7', name: 'Ada' }); // { params: { id: '7' }, query: {}, body: { name: 'Ada' } }
  * ```
  */
-export function inputLayoutFor(input: RouteInput | undefined, pathParams: readonly string[], label: string, layout: 'flat' | 'nested'): InputLayout {
+export function inputLayoutFor(
+  input: RouteInput | undefined,
+  pathParams: readonly string[],
+  label: string,
+  layout: 'flat' | 'nested',
+  optionalParams: readonly string[] = [],
+): InputLayout {
   const paramsSchema: JsonSchema = input?.params ?? {
     type: 'object',
     properties: Object.fromEntries(pathParams.map((name) => [name, { type: 'string' }])),
-    required: [...pathParams],
+    required: pathParams.filter((name) => !optionalParams.includes(name)),
   };
   const params = propertiesOf(paramsSchema);
   const query = propertiesOf(input?.query);
   const bodyIsObject = input?.body !== undefined && input.body.type === 'object';
   const body = bodyIsObject ? propertiesOf(input?.body) : { properties: input?.body ? { body: input.body } : {}, required: input?.body ? ['body'] : [] };
 
+  const queryNames = Object.keys(query.properties);
+  const bodyNames = Object.keys(body.properties);
   if (layout === 'nested') {
     const properties: Record<string, unknown> = { params: paramsSchema };
     if (input?.query) properties.query = input.query;
     if (input?.body) properties.body = input.body;
+    // A body schema that lists its properties and does not open itself to others (`additionalProperties`) sends those only.
+    const listed = bodyIsObject && isObject(input?.body?.properties) && (input?.body?.additionalProperties ?? false) === false;
     return {
       schema: { type: 'object', properties, required: ['params', ...(input?.body ? ['body'] : [])] },
       split: (args) => ({
-        params: (isObject(args.params) ? args.params : {}) as Record<string, string>,
-        query: isObject(args.query) ? args.query : {},
-        body: args.body,
+        params: isObject(args.params) ? args.params : {},
+        query: isObject(args.query) ? pick(args.query, queryNames) : {},
+        body: listed && isObject(args.body) ? pick(args.body, bodyNames) : args.body,
       }),
     };
   }
@@ -89,8 +104,6 @@ export function inputLayoutFor(input: RouteInput | undefined, pathParams: readon
     }
   }
   const paramNames = Object.keys(params.properties);
-  const queryNames = Object.keys(query.properties);
-  const bodyNames = Object.keys(body.properties);
   return {
     schema: {
       type: 'object',
@@ -98,7 +111,7 @@ export function inputLayoutFor(input: RouteInput | undefined, pathParams: readon
       required: [...params.required, ...query.required, ...body.required],
     },
     split: (args) => ({
-      params: Object.fromEntries(Object.entries(pick(args, paramNames)).map(([k, v]) => [k, String(v)])),
+      params: Object.fromEntries(Object.entries(pick(args, paramNames)).map(([k, v]) => [k, typeof v === 'number' || typeof v === 'boolean' ? String(v) : v])),
       query: pick(args, queryNames),
       body: bodyIsObject ? pick(args, bodyNames) : args.body,
     }),

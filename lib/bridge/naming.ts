@@ -2,19 +2,12 @@
 
 import { createHash } from 'node:crypto';
 import type { ToolAnnotations } from '../registry/tools';
+import { pathTokensOf } from './path-template';
 
 /** Longest default name: MCP allows 128, but several model APIs cap function names at 64. */
 export const MAX_TOOL_NAME_LENGTH = 64;
 
 const HASH_LENGTH = 8;
-
-/** A JavaScript identifier (Express 5, path-to-regexp 8) or a quoted name (`:"user id"`). */
-const PARAM_NAME = /^(?:([$_\p{ID_Start}][$\u200c\u200d\p{ID_Continue}]*)|"((?:[^"\\]|\\.)*)")/u;
-
-type PathToken =
-  | { readonly kind: 'text'; readonly text: string }
-  | { readonly kind: 'param'; readonly name: string }
-  | { readonly kind: 'splat'; readonly name: string | undefined };
 
 /**
  * A readable snake_case tool name for a route: the method, the path's words, and `by_<param>` for each
@@ -40,7 +33,7 @@ export function toolNameFor(method: string, path: string): string {
     return words;
   };
   const parts = wordsOf(method);
-  const pathParts = tokensOf(path).flatMap((token) => {
+  const pathParts = pathTokensOf(path).flatMap((token) => {
     if (token.kind === 'text') return wordsOf(safeDecode(token.text));
     if (token.kind === 'splat' && token.name === undefined) return ['any']; // Express 4's unnamed `*`
     return ['by', ...wordsOf(token.name ?? '')];
@@ -66,7 +59,7 @@ export function toolNameFor(method: string, path: string): string {
  * ```
  */
 export function pathParamsOf(path: string): string[] {
-  const names = tokensOf(path).flatMap((token) => (token.kind !== 'text' && token.name !== undefined ? [token.name] : []));
+  const names = pathTokensOf(path).flatMap((token) => (token.kind !== 'text' && token.name !== undefined ? [token.name] : []));
   return [...new Set(names)];
 }
 
@@ -94,56 +87,6 @@ export function annotationsFor(method: string): ToolAnnotations {
     default:
       return {};
   }
-}
-
-/** Splits an Express 4/5 path into literal text, parameters and wildcards. */
-function tokensOf(path: string): PathToken[] {
-  const tokens: PathToken[] = [];
-  let text = '';
-  const flush = (): void => {
-    if (text !== '') tokens.push({ kind: 'text', text });
-    text = '';
-  };
-  let i = 0;
-  while (i < path.length) {
-    const char = path.charAt(i);
-    if (char === '\\') {
-      text += path.charAt(i + 1); // an escaped literal (Express 5: `\\(`)
-      i += 2;
-      continue;
-    }
-    const match = char === ':' || char === '*' ? PARAM_NAME.exec(path.slice(i + 1)) : null;
-    if (char === '*' && match === null) {
-      flush();
-      tokens.push({ kind: 'splat', name: undefined });
-      i += 1;
-      continue;
-    }
-    if (match === null) {
-      if (char !== '{' && char !== '}') text += char; // Express 5 optional groups: the braces are not text
-      i += 1;
-      continue;
-    }
-    flush();
-    const name = match[1] ?? (match[2] ?? '').replace(/\\(.)/g, '$1');
-    tokens.push({ kind: char === ':' ? 'param' : 'splat', name });
-    i += 1 + match[0].length;
-    if (path.charAt(i) === '(') i = afterGroup(path, i); // Express 4: `:id(\\d+)`, the regex is not text
-  }
-  flush();
-  return tokens;
-}
-
-/** The index just past the parenthesised group that opens at `start` (or the end of the path). */
-function afterGroup(path: string, start: number): number {
-  let depth = 0;
-  for (let i = start; i < path.length; i++) {
-    const char = path.charAt(i);
-    if (char === '\\') i++;
-    else if (char === '(') depth++;
-    else if (char === ')' && --depth === 0) return i + 1;
-  }
-  return path.length;
 }
 
 /**

@@ -4,6 +4,7 @@ import { McpConfigError } from '../errors';
 import { isObject } from '../jsonrpc/types';
 import type { JsonSchema } from '../registry/tools';
 import type { RouteInput } from './input';
+import { pathFromTemplate } from './path-template';
 import type { RouteToolMeta } from './route-tool';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head'] as const;
@@ -71,8 +72,8 @@ export function routesFromOpenApi(document: unknown): Array<RouteToolMeta & { me
       const description = [operation.summary, operation.description].filter((text) => typeof text === 'string' && text !== '').join('. ');
       routes.push({
         method: method.toUpperCase(),
-        // OpenAPI templates /users/{id}; Express paths /users/:id.
-        path: openApiPath.replace(/\{([^}]+)\}/g, ':$1'),
+        // OpenAPI templates /users/{id}; Express paths /users/:id (`{user-id}` → `:"user-id"`, so the name is kept whole).
+        path: pathFromTemplate(openApiPath),
         ...(operationId ? { name: operationId } : {}),
         description: description || `${method.toUpperCase()} ${openApiPath}`,
         input,

@@ -3,11 +3,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import inject from 'light-my-request';
 import type { RequestContext } from '../registry/context';
-import type { JsonSchema, ToolAnnotations, ToolDefinition } from '../registry/tools';
+import { errorResult, type JsonSchema, type ToolAnnotations, type ToolDefinition } from '../registry/tools';
 import type { AccessRule } from '../registry/access';
 import type { CallLimitOptions } from '../registry/call-limit';
 import { inputLayoutFor, type RouteInput } from './input';
-import { annotationsFor, pathParamsOf, toolNameFor } from './naming';
+import { annotationsFor, toolNameFor } from './naming';
+import { compilePath } from './path-values';
 import { toToolResult } from './result';
 
 /** How a route becomes a tool. */
@@ -82,22 +83,14 @@ function reportWrites(res: ServerResponse, ctx: RequestContext): void {
   } as ServerResponse['write'];
 }
 
-/** `/users/:id` with `{ id: '7' }` → `/users/7` (values are URL-encoded; an optional part without its value is left out). */
-function fillPath(path: string, params: Record<string, string>): string {
-  return path
-    .replace(/\{([^}]*)\}/g, (_whole, inner: string) => {
-      const name = /[:*]"?([A-Za-z0-9_$]+)/.exec(inner)?.[1];
-      return name !== undefined && params[name] !== undefined ? fillPath(inner, params) : '';
-    })
-    .replace(/:"?([A-Za-z0-9_$]+)"?(\([^)]*\))?\??|\*([A-Za-z0-9_$]+)/g, (_whole, name: string | undefined, _re, splat: string | undefined) =>
-      encodeURIComponent(params[(name ?? splat) as string] ?? ''),
-    );
-}
-
 /**
  * The tool of one route: each call becomes a request dispatched in-process (no network, no Host header, no
  * SSRF) through `dispatch`, so every middleware on the way runs as for a real request; the response becomes
- * the result (4xx → `isError` with the body, 5xx → `isError` without internals).
+ * the result (4xx → `isError` with the body, 5xx → `isError` without internals). An argument can never change
+ * the route that runs: each path value goes, percent-encoded, into its own segment, and one that cannot
+ * (`..`, an empty string, a lone surrogate…) is an `isError` result naming it, before anything is dispatched.
+ *
+ * @throws {McpConfigError} for inputs found in two places, or an Express 4 param pattern that does not compile
  *
  * @example
  * ```ts
@@ -106,7 +99,8 @@ function fillPath(path: string, params: Record<string, string>): string {
  */
 export function routeTool(meta: RouteToolMeta, method: string, path: string, dispatch: RequestDispatcher): ToolDefinition {
   const name = meta.name ?? toolNameFor(method, path);
-  const layout = inputLayoutFor(meta.input, pathParamsOf(path), `route tool '${name}'`, meta.layout ?? 'flat');
+  const template = compilePath(path, `route tool '${name}'`);
+  const layout = inputLayoutFor(meta.input, template.names, `route tool '${name}'`, meta.layout ?? 'flat', template.optional);
   const forwarded = ['authorization', ...(meta.forwardHeaders ?? []).map((header) => header.toLowerCase())];
   const verb = method.toUpperCase();
   return {
@@ -122,6 +116,8 @@ export function routeTool(meta: RouteToolMeta, method: string, path: string, dis
     rateLimit: meta.rateLimit,
     async handler(args: Record<string, unknown>, ctx: RequestContext) {
       const { params, query, body } = layout.split(args);
+      const filled = template.fill(params);
+      if (!filled.ok) return errorResult(filled.message);
       const headers: Record<string, string> = { accept: 'application/json' };
       for (const header of forwarded) {
         const value = ctx.headers[header];
@@ -139,7 +135,7 @@ export function routeTool(meta: RouteToolMeta, method: string, path: string, dis
         },
         {
           method: verb as 'GET',
-          url: fillPath(path, params) + queryString(query),
+          url: filled.path + queryString(query),
           headers,
           ...(hasBody ? { payload: JSON.stringify(body) } : {}),
           signal: ctx.signal,
