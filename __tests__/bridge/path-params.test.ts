@@ -301,7 +301,8 @@ describe('path parameters of bridged routes (issue 13)', () => {
     });
   });
 
-  (EXPRESS_MAJOR === 4 ? describe : describe.skip)('Express 4 regex-constrained params', () => {
+  // Each major's own path syntax, defined only in that major's project (nothing is skipped).
+  if (EXPRESS_MAJOR === 4) describe('Express 4 regex-constrained params', () => {
     it('carries a value the regex matches', async () => {
       expect((await callTool('item', { id: '42' })).isError).toBeUndefined();
       expect(seen.values).toEqual(['42']);
@@ -312,7 +313,7 @@ describe('path parameters of bridged routes (issue 13)', () => {
     });
   });
 
-  (EXPRESS_MAJOR === 5 ? describe : describe.skip)('Express 5 splat params', () => {
+  if (EXPRESS_MAJOR === 5) describe('Express 5 splat params', () => {
     it.each([
       ['a', ['a']],
       ['a/b/c', ['a', 'b', 'c']],

@@ -175,10 +175,18 @@ describe('initialize inside a batch: one answer whatever the session state (MCP 
     expect(response.body).toMatchObject({ id: null, error: { code: -32600 } });
   });
 
-  it('with an unknown session id: 400 -32600, not 404', async () => {
+  it('with an unknown session id: 404, answered before the body is read (MCP transports: unknown session → 404)', async () => {
     const { app } = makeApp();
-    const response = await post(app, BATCH, { ...bearer(TOKENS.alice), 'Mcp-Session-Id': 'no-such-session' }).expect(400);
-    expect(response.body).toMatchObject({ error: { code: -32600 } });
+    const parse = jest.spyOn(JSON, 'parse');
+    try {
+      const big = [INIT(), rpc('tools/call', { name: 'x', arguments: { blob: 'b'.repeat(3 * 1024 * 1024) } }, 2)];
+      const response = await post(app, big, { ...bearer(TOKENS.alice), 'Mcp-Session-Id': 'no-such-session' }).expect(404);
+      expect(response.body).toMatchObject({ id: null, error: { code: -32000, message: expect.stringMatching(/^Session not found/) } });
+      // Only small texts were parsed (the 404 body, by the test client): never the 3 MB request.
+      expect(Math.max(...parse.mock.calls.map(([text]) => String(text).length))).toBeLessThan(4096);
+    } finally {
+      parse.mockRestore();
+    }
   });
 
   it.each([

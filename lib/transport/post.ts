@@ -21,7 +21,7 @@ import { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER } from './headers';
 import { sendHttpError } from './http-error';
 import { PostReply, type ReplySession } from './post-reply';
 import { sendJson } from './reply';
-import type { SessionManager } from './sessions';
+import type { LiveSession, SessionManager } from './sessions';
 import type { SseOptions } from './sse';
 import type { SessionRecord } from './stores';
 
@@ -35,6 +35,13 @@ export interface PostHandlerConfig {
   readonly sessions: SessionManager | undefined;
   /** The authenticated caller of a request, when the router authenticates. */
   readonly authOf: (req: IncomingMessage) => AuthInfo | undefined;
+}
+
+/** A session the request named, as the store and this process hold it. */
+interface LoadedSession {
+  readonly id: string;
+  readonly record: SessionRecord;
+  readonly live: LiveSession;
 }
 
 /** A session as a request sees it: loaded (or about to be created by initialize). */
@@ -70,22 +77,31 @@ export function createPostHandler(dispatcher: Dispatcher, config: PostHandlerCon
   const { sessions } = config;
   const negotiateReply = createReplyNegotiator();
 
-  /** Finds (or, for initialize, prepares) the session; answers 400/404 itself and returns undefined then. */
-  async function sessionOf(req: IncomingMessage, res: ServerResponse, manager: SessionManager, initialize: boolean): Promise<RequestSession | undefined> {
+  /**
+   * Finds the session the request names, before its body is read: an unknown, expired or deleted one (or another
+   * principal's) is answered 404 at once, at no more cost than the lookup (MCP transports › Session Management).
+   * Resolves false when it answered.
+   */
+  async function namedSession(req: IncomingMessage, res: ServerResponse, manager: SessionManager): Promise<LoadedSession | undefined | false> {
     const header = req.headers[SESSION_ID_HEADER];
-    const id = typeof header === 'string' ? header : undefined;
-    const loaded = id === undefined ? undefined : await manager.load(id, config.authOf(req)?.subject);
+    if (typeof header !== 'string') return undefined;
+    const loaded = await manager.load(header, config.authOf(req)?.subject);
+    if (loaded !== undefined) return { id: header, ...loaded };
+    sendHttpError(res, 404, ErrorCode.ServerError, 'Session not found: it expired or was deleted; initialize a new session (without Mcp-Session-Id)');
+    return false;
+  }
+
+  /** The session of a request whose body is read: prepared for initialize; answers 400 itself and returns undefined then. */
+  function sessionOf(res: ServerResponse, manager: SessionManager, loaded: LoadedSession | undefined, initialize: boolean): RequestSession | undefined {
     if (initialize) {
       // The SDK's rule (spec-checklist S9): a session is initialized once.
-      if (loaded) sendHttpError(res, 400, ErrorCode.InvalidRequest, 'Invalid Request: this session is already initialized; initialize without Mcp-Session-Id to start a new one');
-      else if (id !== undefined) sendHttpError(res, 404, ErrorCode.ServerError, 'Session not found: initialize without Mcp-Session-Id to start a new session');
-      else return { id: manager.newId(), record: undefined, reply: undefined };
+      if (loaded === undefined) return { id: manager.newId(), record: undefined, reply: undefined };
+      sendHttpError(res, 400, ErrorCode.InvalidRequest, 'Invalid Request: this session is already initialized; initialize without Mcp-Session-Id to start a new one');
       return undefined;
     }
-    // MCP transports › Session Management: no session id → 400; unknown, expired or deleted → 404.
-    if (id === undefined) sendHttpError(res, 400, ErrorCode.ServerError, 'Bad Request: Mcp-Session-Id header is required (initialize first)');
-    else if (loaded === undefined) sendHttpError(res, 404, ErrorCode.ServerError, 'Session not found: it expired or was deleted; initialize a new session');
-    else return { id, record: loaded.record, reply: { manager, live: loaded.live, protocolVersion: loaded.record.protocolVersion } };
+    // MCP transports › Session Management: no session id → 400.
+    if (loaded !== undefined) return { id: loaded.id, record: loaded.record, reply: { manager, live: loaded.live, protocolVersion: loaded.record.protocolVersion } };
+    sendHttpError(res, 400, ErrorCode.ServerError, 'Bad Request: Mcp-Session-Id header is required (initialize first)');
     return undefined;
   }
 
@@ -101,6 +117,8 @@ export function createPostHandler(dispatcher: Dispatcher, config: PostHandlerCon
       }
       headerVersion = versionHeader;
     }
+    const loaded = sessions === undefined ? undefined : await namedSession(req, res, sessions);
+    if (loaded === false) return;
     const body = await readJsonBody(req, config.bodyLimit);
     if (!body.ok) {
       sendHttpError(res, body.status, body.code, body.message, body.status === 413 ? { Connection: 'close' } : undefined);
@@ -114,7 +132,7 @@ export function createPostHandler(dispatcher: Dispatcher, config: PostHandlerCon
       return;
     }
     const initialize = isInitialize(body.value);
-    const session = sessions === undefined ? undefined : await sessionOf(req, res, sessions, initialize);
+    const session = sessions === undefined ? undefined : sessionOf(res, sessions, loaded, initialize);
     if (sessions !== undefined && session === undefined) return;
 
     let mode: ResponseMode = config.responseMode;
