@@ -41,7 +41,7 @@ export interface AuthOptions {
 }
 
 /** Why a request is not authenticated (→ 400/401) or not authorized (→ 403). */
-export type AuthFailure = 'missing' | 'invalid' | 'expired' | 'token_in_query' | 'insufficient_scope';
+export type AuthFailure = 'missing' | 'invalid' | 'expired' | 'token_in_query' | 'repeated_header' | 'insufficient_scope';
 
 /** The outcome of authenticating one request. */
 export type AuthOutcome = { readonly ok: true; readonly auth: AuthInfo } | { readonly ok: false; readonly failure: AuthFailure };
@@ -60,6 +60,22 @@ const digest: (text: string) => string = oneShotHash
 function bearerToken(header: string | undefined): string | undefined {
   const match = header === undefined ? null : /^\s*bearer\s+([^\s]+)\s*$/i.exec(header);
   return match?.[1];
+}
+
+/**
+ * True when the request carries more than one Authorization header. Node keeps only the first in `headers`, so
+ * a proxy that reads the last one and this router would act for different principals; RFC 6750 §3.1 makes a
+ * request that repeats a credential `invalid_request`.
+ */
+function repeatsAuthorization(rawHeaders: readonly string[]): boolean {
+  let seen = false;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i] as string;
+    if (name.length !== 13 || name.toLowerCase() !== 'authorization') continue;
+    if (seen) return true;
+    seen = true;
+  }
+  return false;
 }
 
 function staticVerifier(tokens: ReadonlyArray<string | StaticToken>): (token: string) => AuthInfo | undefined {
@@ -114,6 +130,7 @@ export function createAuthenticator(options: AuthOptions): Authenticate {
   return function authenticate(req) {
     if (/[?&]access_token=/.test(req.url ?? '')) return { ok: false, failure: 'token_in_query' };
     if (fromRequest) return check(fromRequest(req));
+    if (repeatsAuthorization(req.rawHeaders)) return { ok: false, failure: 'repeated_header' };
     const token = bearerToken(req.headers.authorization);
     // RFC 6750 §3.1: no credentials, or another scheme (Basic, …), gets a challenge without an error code.
     if (token === undefined) return { ok: false, failure: /^\s*bearer\b/i.test(req.headers.authorization ?? '') ? 'invalid' : 'missing' };

@@ -32,6 +32,12 @@ const ANSWERS: Readonly<Record<AuthFailure, { status: number; error?: string; de
     description: 'Send the access token in the Authorization header, not the query string',
     message: 'Bad Request: send the access token in the Authorization header, not the query string',
   },
+  repeated_header: {
+    status: 400,
+    error: 'invalid_request',
+    description: 'Send one Authorization header',
+    message: 'Bad Request: send one Authorization header, not several',
+  },
   insufficient_scope: { status: 403, error: 'insufficient_scope', description: 'The access token lacks a required scope', message: 'Forbidden: the access token lacks a required scope' },
 };
 
