@@ -15,6 +15,14 @@ describe('holdsDotSegment', () => {
     expect(holdsDotSegment(text)).toBe(true);
   });
 
+  it('counts a value encoded more than four times over as holding one, after four passes, not one pass per layer', () => {
+    // 1.5 million layers of %25: one pass per layer would take time quadratic in the length (hours).
+    const deep = `%${'25'.repeat(1_500_000)}41`;
+    expect(holdsDotSegment(deep)).toBe(true);
+    expect(holdsDotSegment(`%${'25'.repeat(6)}41`)).toBe(true);
+    expect(holdsDotSegment(`%${'25'.repeat(4)}41`)).toBe(false);
+  });
+
   it.each(['', '...', '%2e%2e%2e', 'a.', '.a', '/', 'a/b', '.a/b..', '%2', '%2f', '%25', '%%2e', '. ', '%2e%20', '．', '…'])('%p neither is nor holds one', (text) => {
     expect(holdsDotSegment(text)).toBe(false);
   });

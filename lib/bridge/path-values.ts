@@ -85,13 +85,20 @@ export function encodeSegment(text: string): string {
  * or proxy that decodes again, or builds a path from `req.params`, would walk them; no real value is spelled so.
  */
 export function holdsDotSegment(text: string): boolean {
-  for (let current = text; ; ) {
+  let current = text;
+  // Each pass peels one layer of `%25`; a value still encoded after MAX_DECODINGS layers counts as holding one:
+  // no real value is, and an unbounded loop over '%252525…' would cost time quadratic in its length.
+  for (let pass = 0; pass <= MAX_DECODINGS; pass++) {
     if (current.split(/[/\\]/).some((piece) => piece === '.' || piece === '..')) return true;
     const decoded = current.replace(/%25/gi, '%').replace(/%2e/gi, '.').replace(/%2f/gi, '/').replace(/%5c/gi, '\\');
     if (decoded === current) return false;
     current = decoded;
   }
+  return true;
 }
+
+/** How many layers of percent-encoding {@link holdsDotSegment} looks through. */
+const MAX_DECODINGS = 4;
 
 function compileParts(parts: readonly PathPart[], path: string, label: string): Part[] {
   return parts.map((part): Part => {
