@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { annotationsFor, MAX_TOOL_NAME_LENGTH, pathParamsOf, toolNameFor } from '../../lib/bridge/naming';
+import { annotationsFor, MAX_TOOL_NAME_LENGTH, toolNameFor } from '../../lib/bridge/naming';
+import { pathParamsOf } from '../../lib/bridge/path-template';
 
 const VALID_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 const hash8 = (method: string, path: string): string => createHash('sha256').update(`${method.toUpperCase()} ${path}`).digest('hex').slice(0, 8);

@@ -443,7 +443,8 @@ describe('fuzzing the POST endpoint of real express() apps', () => {
         case 0:
           return { depth, body: text };
         case 1:
-          return { depth: depth + 2, body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"keys","arguments":{"deep":${text}}}}` };
+          // Three levels hold it: the message, params and arguments.
+          return { depth: depth + 3, body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"keys","arguments":{"deep":${text}}}}` };
         case 2:
           return { depth: depth + 2, body: `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":${text}}}` };
         case 3:

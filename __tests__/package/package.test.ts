@@ -1,12 +1,28 @@
 // The published package: `npm pack` gives a tarball that a plain JavaScript app can require and a TypeScript app can import with types.
 
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const ROOT = resolve(__dirname, '../..');
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+function packageJson(dir: string): { dependencies?: Record<string, string> } {
+  return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+}
+
+/** The `@types/*` packages among `names` and, transitively, among their dependencies. */
+function typePackagesFrom(names: readonly string[]): Set<string> {
+  const found = new Set<string>();
+  const visit = (name: string): void => {
+    if (!name.startsWith('@types/') || found.has(name)) return;
+    found.add(name);
+    for (const dep of Object.keys(packageJson(join(ROOT, 'node_modules', name)).dependencies ?? {})) visit(dep);
+  };
+  names.forEach(visit);
+  return found;
+}
 
 describe('the packed package', () => {
   let project: string;
@@ -18,8 +34,13 @@ describe('the packed package', () => {
     const installed = join(project, 'node_modules', 'express-mcp-router');
     mkdirSync(installed, { recursive: true });
     execFileSync('tar', ['-xzf', join(project, packed), '-C', installed, '--strip-components=1']);
-    // The package's own dependencies and express come from this repository's node_modules (no network).
-    for (const dep of ['ajv', 'ajv-formats', 'cors', 'express-rate-limit', 'light-my-request', 'express', '@types', 'typescript']) {
+    // The package's own dependencies and express come from this repository's node_modules (no network). Of the
+    // type packages, only what a user has: @types/express, and what it and the package's dependencies pull in.
+    for (const dep of ['ajv', 'ajv-formats', 'cors', 'express-rate-limit', 'light-my-request', 'express', 'typescript']) {
+      symlinkSync(join(ROOT, 'node_modules', dep), join(project, 'node_modules', dep));
+    }
+    mkdirSync(join(project, 'node_modules', '@types'));
+    for (const dep of typePackagesFrom(['@types/express', ...Object.keys(packageJson(ROOT).dependencies ?? {})])) {
       symlinkSync(join(ROOT, 'node_modules', dep), join(project, 'node_modules', dep));
     }
   }, 120_000);
@@ -71,7 +92,8 @@ export const isConfigError = (err: unknown): boolean => err instanceof McpConfig
     );
     writeFileSync(
       join(project, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { strict: true, module: 'node16', moduleResolution: 'node16', target: 'ES2022', esModuleInterop: true, noEmit: true, types: ['node'] }, files: ['app.ts'] }),
+      // skipLibCheck off: every published declaration must resolve with what a user has installed.
+      JSON.stringify({ compilerOptions: { strict: true, module: 'node16', moduleResolution: 'node16', target: 'ES2022', esModuleInterop: true, noEmit: true, skipLibCheck: false, types: ['node'] }, files: ['app.ts'] }),
     );
     // Throws (and fails the test) with the compiler's output if the types do not resolve.
     execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], { cwd: project, encoding: 'utf8' });

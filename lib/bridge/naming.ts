@@ -47,23 +47,6 @@ export function toolNameFor(method: string, path: string): string {
 }
 
 /**
- * The names of a path's parameters, in order: `:name` (Express 4 `:name?` and `:name(\\d+)` too), Express 5
- * optional `{/:name}`, and `*name` wildcards. Express 4's unnamed `*` has no name and is left out.
- *
- * @param path - an Express 4 or 5 path
- * @returns each name once, in the order it first appears
- * @example
- * ```ts
- * pathParamsOf('/users/:userId/posts{/:postId}'); // ['userId', 'postId']
- * pathParamsOf('/files/*path');                   // ['path']
- * ```
- */
-export function pathParamsOf(path: string): string[] {
-  const names = pathTokensOf(path).flatMap((token) => (token.kind !== 'text' && token.name !== undefined ? [token.name] : []));
-  return [...new Set(names)];
-}
-
-/**
  * The default annotations of a route's tool, by HTTP semantics (RFC 9110 §9.2): GET and HEAD are read-only,
  * PUT is idempotent, DELETE is destructive and idempotent; POST, PATCH and others claim nothing (so clients
  * assume the MCP defaults: may be destructive, not idempotent). A fresh object each call.

@@ -51,6 +51,23 @@ export function pathTokensOf(path: string): PathToken[] {
 }
 
 /**
+ * The names of a path's parameters, in order: `:name` (Express 4 `:name?` and `:name(\\d+)` too), Express 5
+ * optional `{/:name}`, and `*name` wildcards. Express 4's unnamed `*` has no name and is left out.
+ *
+ * @param path - an Express 4 or 5 path
+ * @returns each name once, in the order it first appears
+ * @example
+ * ```ts
+ * pathParamsOf('/users/:userId/posts{/:postId}'); // ['userId', 'postId']
+ * pathParamsOf('/files/*path');                   // ['path']
+ * ```
+ */
+export function pathParamsOf(path: string): string[] {
+  const names = pathTokensOf(path).flatMap((token) => (token.kind !== 'text' && token.name !== undefined ? [token.name] : []));
+  return [...new Set(names)];
+}
+
+/**
  * An RFC 6570-style template (`/users/{user-id}`, as OpenAPI writes paths) as a path this parser reads the same
  * way: each `{name}` a parameter of exactly that name (quoted when not an identifier), the text around it literal.
  *

@@ -1,7 +1,7 @@
 // Tool arguments into a route path: each value percent-encoded into its own segment, or refused, naming the argument.
 
 import { McpConfigError } from '../errors';
-import { parsePath, type PathPart } from './path-template';
+import { parsePath, pathParamsOf, type PathPart } from './path-template';
 
 /** A route path, read once, that tool arguments fill. */
 export interface PathTemplate {
@@ -44,21 +44,12 @@ const LONE_SURROGATE = /\p{Surrogate}/u;
  */
 export function compilePath(path: string, label: string): PathTemplate {
   const parts = compileParts(parsePath(path), path, label);
-  const required = new Set<string>();
-  const all = new Set<string>();
-  const collect = (list: readonly Part[], optional: boolean): void => {
-    for (const part of list) {
-      if (part.kind === 'group') collect(part.parts, true);
-      else if (part.kind !== 'text' && part.name !== undefined) {
-        all.add(part.name);
-        if (!optional) required.add(part.name);
-      }
-    }
-  };
-  collect(parts, false);
+  const names = pathParamsOf(path);
+  // A name outside every optional group is required, wherever else it appears.
+  const required = new Set(namesIn(parts.filter((part) => part.kind !== 'group')));
   return {
-    names: [...all],
-    optional: [...all].filter((name) => !required.has(name)),
+    names,
+    optional: names.filter((name) => !required.has(name)),
     fill(values) {
       const filled = fillParts(parts, values);
       return 'message' in filled ? { ok: false, message: filled.message } : { ok: true, path: filled.path };

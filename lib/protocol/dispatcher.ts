@@ -4,7 +4,6 @@ import { failure, parseMessage, success } from '../jsonrpc/envelope';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import {
   isJsonRpcId,
-  isObject,
   isRequest,
   isResponse,
   type JsonRpcParams,
@@ -18,7 +17,7 @@ import type { Registry } from '../registry/registry';
 import { completionMethods } from './completion';
 import { LazyAbort } from './abort';
 import { HandlerContext, requestKey, type DispatchEnvironment } from './context';
-import { lifecycleMethods, type ServerIdentity } from './lifecycle';
+import { isInitializeRequest, lifecycleMethods, type ServerIdentity } from './lifecycle';
 import { loggingMethods } from './logging';
 import type { MethodTable } from './methods';
 import { promptMethods } from './prompts';
@@ -146,7 +145,7 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
     if (items.length === 0) return invalidRequest('Invalid Request: an empty batch');
     if (items.length > config.maxBatchLength) return invalidRequest(`Invalid Request: a batch holds at most ${config.maxBatchLength} messages`);
     // MCP 2025-03-26 lifecycle: initialize MUST NOT be part of a batch.
-    if (items.some((item) => isObject(item) && item.method === 'initialize' && 'id' in item)) {
+    if (items.some(isInitializeRequest)) {
       return invalidRequest('Invalid Request: initialize must not be part of a batch');
     }
     return undefined;

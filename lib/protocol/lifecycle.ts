@@ -1,5 +1,6 @@
 // initialize (version negotiation, capabilities derived from the registry), ping and notifications/initialized.
 
+import { isObject } from '../jsonrpc/types';
 import type { Registry } from '../registry/registry';
 import { boundedCapabilities, boundedClientInfo } from './client-data';
 import type { MethodTable } from './methods';
@@ -29,6 +30,11 @@ export function capabilitiesFor(registry: Registry, version: ProtocolVersion, li
   if (offered.prompts) capabilities.prompts = lists;
   if (offered.completions && isAtLeast(version, '2025-03-26')) capabilities.completions = {};
   return capabilities;
+}
+
+/** True for an `initialize` request (a message with that method and an id): what starts a 2025 session. */
+export function isInitializeRequest(message: unknown): boolean {
+  return isObject(message) && message.method === 'initialize' && 'id' in message;
 }
 
 /** initialize and ping. */

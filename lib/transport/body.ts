@@ -114,16 +114,26 @@ function readStream(req: IncomingMessage, limit: number): Promise<BodyResult> {
 export async function readJsonBody(req: IncomingMessage, limit: number): Promise<BodyResult> {
   const contentTypeError = checkContentType(req.headers['content-type']);
   if (contentTypeError) return contentTypeError;
-  const parsed = req as MaybeParsed;
-  if (parsed._body === true || req.readableEnded) {
-    const { body } = parsed;
+  const consumed = consumedBody(req);
+  if (consumed !== undefined) {
+    const { body } = consumed;
     if (typeof body === 'string' || Buffer.isBuffer(body)) return parseText(Buffer.from(body));
     if (body === undefined) return refuse(500, ErrorCode.InternalError, 'Internal error: another middleware consumed the request body without parsing it');
     return tooDeepValue(body) ? PARSE_ERROR(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`) : { ok: true, value: body };
   }
-  const declared = Number(req.headers['content-length']);
-  if (declared > limit) return refuse(413, ErrorCode.ServerError, `Payload Too Large: the body exceeds ${limit} bytes`);
+  if (declaredOver(req, limit)) return refuse(413, ErrorCode.ServerError, `Payload Too Large: the body exceeds ${limit} bytes`);
   return readStream(req, limit);
+}
+
+/** What a middleware before the router (`express.json()`, …) left of a body it already read: the stream is spent. */
+function consumedBody(req: IncomingMessage): { readonly body: unknown } | undefined {
+  const parsed = req as MaybeParsed;
+  return parsed._body === true || req.readableEnded ? { body: parsed.body } : undefined;
+}
+
+/** True when `Content-Length` says the body is larger than `limit`: it need not be read to be refused. */
+function declaredOver(req: IncomingMessage, limit: number): boolean {
+  return Number(req.headers['content-length']) > limit;
 }
 
 /** The start of a body, for a refusal that only glances at it. */
@@ -147,14 +157,14 @@ export type BodyPrefix =
  */
 export function readBodyPrefix(req: IncomingMessage, bytes: number, limit: number): Promise<BodyPrefix> {
   if (checkContentType(req.headers['content-type']) !== undefined) return Promise.resolve({ kind: 'unread', close: false });
-  const parsed = req as MaybeParsed;
-  if (parsed._body === true || req.readableEnded) {
-    const { body } = parsed;
+  const consumed = consumedBody(req);
+  if (consumed !== undefined) {
+    const { body } = consumed;
     if (typeof body === 'string') return Promise.resolve({ kind: 'text', text: body.slice(0, bytes) });
     if (Buffer.isBuffer(body)) return Promise.resolve({ kind: 'text', text: body.toString('utf8', 0, bytes) });
     return Promise.resolve({ kind: 'parsed', value: body });
   }
-  if (Number(req.headers['content-length']) > limit) return Promise.resolve({ kind: 'unread', close: true });
+  if (declaredOver(req, limit)) return Promise.resolve({ kind: 'unread', close: true });
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;

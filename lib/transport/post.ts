@@ -8,6 +8,7 @@ import type { AuthInfo } from '../registry/context';
 import { LazyAbort } from '../protocol/abort';
 import type { DispatchEnvironment, PeerState } from '../protocol/context';
 import type { Dispatcher } from '../protocol/dispatcher';
+import { isInitializeRequest } from '../protocol/lifecycle';
 import {
   ASSUMED_PROTOCOL_VERSION,
   isAtLeast,
@@ -21,7 +22,7 @@ import { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER } from './headers';
 import { sendHttpError } from './http-error';
 import { PostReply, type ReplySession } from './post-reply';
 import { sendJson } from './reply';
-import type { LiveSession, SessionManager } from './sessions';
+import type { SessionManager } from './sessions';
 import type { SseOptions } from './sse';
 import type { SessionRecord } from './stores';
 
@@ -38,11 +39,7 @@ export interface PostHandlerConfig {
 }
 
 /** A session the request named, as the store and this process hold it. */
-interface LoadedSession {
-  readonly id: string;
-  readonly record: SessionRecord;
-  readonly live: LiveSession;
-}
+type LoadedSession = NonNullable<Awaited<ReturnType<SessionManager['load']>>>;
 
 /** A session as a request sees it: loaded (or about to be created by initialize). */
 interface RequestSession {
@@ -53,10 +50,6 @@ interface RequestSession {
 
 function freshPeer(protocolVersion: ProtocolVersion): PeerState {
   return { protocolVersion, clientCapabilities: {}, clientInfo: undefined, logLevel: undefined, subscriptions: [] };
-}
-
-function isInitialize(body: unknown): boolean {
-  return isObject(body) && body.method === 'initialize' && 'id' in body;
 }
 
 /** True when the body holds at least one request (something that will be answered). */
@@ -86,7 +79,7 @@ export function createPostHandler(dispatcher: Dispatcher, config: PostHandlerCon
     const header = req.headers[SESSION_ID_HEADER];
     if (typeof header !== 'string') return undefined;
     const loaded = await manager.load(header, config.authOf(req)?.subject);
-    if (loaded !== undefined) return { id: header, ...loaded };
+    if (loaded !== undefined) return loaded;
     sendHttpError(res, 404, ErrorCode.ServerError, 'Session not found: it expired or was deleted; initialize a new session (without Mcp-Session-Id)');
     return false;
   }
@@ -100,7 +93,7 @@ export function createPostHandler(dispatcher: Dispatcher, config: PostHandlerCon
       return undefined;
     }
     // MCP transports › Session Management: no session id → 400.
-    if (loaded !== undefined) return { id: loaded.id, record: loaded.record, reply: { manager, live: loaded.live, protocolVersion: loaded.record.protocolVersion } };
+    if (loaded !== undefined) return { id: loaded.record.id, record: loaded.record, reply: { manager, live: loaded.live, protocolVersion: loaded.record.protocolVersion } };
     sendHttpError(res, 400, ErrorCode.ServerError, 'Bad Request: Mcp-Session-Id header is required (initialize first)');
     return undefined;
   }
@@ -131,7 +124,7 @@ export function createPostHandler(dispatcher: Dispatcher, config: PostHandlerCon
       sendJson(res, 400, refused);
       return;
     }
-    const initialize = isInitialize(body.value);
+    const initialize = isInitializeRequest(body.value);
     const session = sessions === undefined ? undefined : sessionOf(res, sessions, loaded, initialize);
     if (sessions !== undefined && session === undefined) return;
 

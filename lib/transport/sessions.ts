@@ -90,9 +90,7 @@ export class SessionManager {
       return undefined;
     }
     if (record.principal !== principal) return undefined;
-    const live = this.liveOf(record);
-    if (principal !== undefined) this.markActive(principal, id);
-    return { record, live };
+    return { record, live: this.liveOf(record) };
   }
 
   /** Saves what a request changed (log level, subscriptions). */
@@ -133,10 +131,11 @@ export class SessionManager {
     await this.settings.store.close();
   }
 
+  /** What this process holds of a session, made on first use; each use makes it its principal's most recently active. */
   private liveOf(record: SessionRecord): LiveSession {
+    if (record.principal !== undefined) this.markActive(record.principal, record.id);
     let live = this.live.get(record.id);
     if (live === undefined) {
-      if (record.principal !== undefined) this.markActive(record.principal, record.id);
       live = {
         id: record.id,
         principal: record.principal,
