@@ -5,6 +5,8 @@
 //   ALLOWED_ORIGINS (comma-separated browser origins allowed besides localhost ones)
 
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import express from 'express';
 import { mcpRouter } from '../lib';
@@ -116,12 +118,21 @@ if (require.main === module) {
   const token = process.env.MCP_TOKEN ?? `demo-${randomBytes(12).toString('base64url')}`;
   const apiKey = process.env.API_KEY ?? 'demo-api-key';
   const allowedOrigins = (process.env.ALLOWED_ORIGINS ?? '').split(',').filter(Boolean);
-  const server = createDemoApp({ token, apiKey, allowedOrigins }).listen(port, host, () => {
-    const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-    console.log(connectionHelp({ origin, token, apiKey }));
-  });
-  server.on('error', (error: NodeJS.ErrnoException) => {
-    console.error(error.code === 'EADDRINUSE' ? `Port ${port} is in use: start with PORT=3001 npm run demo` : error.message);
+  const fail = (error: NodeJS.ErrnoException): never => {
+    console.error(error.code === 'EADDRINUSE' ? `Port ${port} is in use: start with PORT=${port + 1} npm run demo` : error.message);
     process.exit(1);
-  });
+  };
+  // http.createServer, not app.listen: Express 5's app.listen also calls its callback with the error when listening
+  // fails, which printed the banner and the token before the EADDRINUSE hint. Here the callback means listening.
+  const server = createServer(createDemoApp({ token, apiKey, allowedOrigins }));
+  server.on('error', fail);
+  try {
+    server.listen(port, host, () => {
+      // The bound port, so PORT=0 prints the one the system picked.
+      const origin = `http://${host.includes(':') ? `[${host}]` : host}:${(server.address() as AddressInfo).port}`;
+      console.log(connectionHelp({ origin, token, apiKey }));
+    });
+  } catch (error) {
+    fail(error as NodeJS.ErrnoException); // a PORT that is not a port number throws here, before any 'error' event
+  }
 }

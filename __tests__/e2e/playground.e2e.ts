@@ -1,4 +1,4 @@
-// The playground in headless Chromium against the demo store: connect with the token from the link, call
+// The playground in headless Chromium against the demo store: connect on load with the token from the link, call
 // audit_inventory with live progress and logs, read resources, get a prompt, and show a refused token.
 
 import { randomBytes } from 'node:crypto';
@@ -52,12 +52,11 @@ describe('the playground (headless Chromium)', () => {
 
   const toolView = (name: string) => page.locator(`[data-testid="tool-view"][data-tool="${name}"]`);
 
-  it('connects with the token from the link and lists the demo tools', async () => {
+  it('connects on load with the token from the link, without a click, and lists the demo tools', async () => {
     await page.goto(`${origin}/playground/#token=${TOKEN}`);
     await expect(page.inputValue('#endpoint')).resolves.toBe(`${origin}/mcp`);
     await expect(page.inputValue('#token')).resolves.toBe(TOKEN);
 
-    await page.click('[data-testid="connect"]');
     await page.waitForSelector('[data-testid="status"][data-state="connected"]');
     await page.waitForSelector('[data-testid="tool-item"]');
 
@@ -155,8 +154,8 @@ describe('the playground (headless Chromium)', () => {
   it('shows the 401 and its WWW-Authenticate challenge for a bad token', async () => {
     const other = await context.newPage();
     other.on('pageerror', (error) => pageErrors.push(error.message));
+    // The link connects on load, and its failure shows as a click's would.
     await other.goto(`${origin}/playground/#token=not-the-token`);
-    await other.click('[data-testid="connect"]');
     const error = other.locator('[data-testid="connection-error"] [data-testid="error"][data-status="401"]');
     await error.waitFor();
     const text = (await error.textContent()) ?? '';
@@ -165,6 +164,21 @@ describe('the playground (headless Chromium)', () => {
     expect(text).toContain('invalid_token');
     expect(await other.getAttribute('[data-testid="status"]', 'data-state')).toBe('error');
     expect(await other.locator('[data-testid="tool-item"]').count()).toBe(0);
+    await other.close();
+  });
+
+  it('waits for Connect when the link carries no token, then connects with the token typed in', async () => {
+    const other = await context.newPage();
+    other.on('pageerror', (error) => pageErrors.push(error.message));
+    await other.goto(`${origin}/playground/`);
+    // Module scripts run before the load event goto waits for: an auto-connect would have begun by now.
+    expect(await other.getAttribute('[data-testid="status"]', 'data-state')).toBe('disconnected');
+    expect(await other.locator('[data-testid="traffic-entry"]').count()).toBe(0);
+
+    await other.fill('#token', TOKEN);
+    await other.click('[data-testid="connect"]');
+    await other.waitForSelector('[data-testid="status"][data-state="connected"]');
+    await other.waitForSelector('[data-testid="tool-item"][data-name="audit_inventory"]');
     await other.close();
   });
 

@@ -231,6 +231,9 @@ function init() {
   addEventListener('pagehide', () => state.client?.closeOnUnload());
   document.body.dataset.ready = 'true';
   $('connect').focus();
+  // A link that carries a token (what `npm run demo` prints) means "connect to this": no click needed. A failure
+  // shows in the connection bar exactly as after a click.
+  if ($('token').value) connect();
 }
 
 init();
