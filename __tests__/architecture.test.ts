@@ -133,8 +133,8 @@ describe('lib/ architecture', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('imports express as a value only in router.ts; everything else uses import type', () => {
-    const offenders = FILES.filter((file) => file.name !== 'router.ts').flatMap((file) =>
+  it('imports express as a value only in router.ts and bridge/express-host.ts (the one module that knows its internals); everything else uses import type', () => {
+    const offenders = FILES.filter((file) => file.name !== 'router.ts' && file.name !== 'bridge/express-host.ts').flatMap((file) =>
       file.imports.filter((imp) => isExpress(imp.specifier) && !imp.typeOnly).map((imp) => `${file.name} → ${imp.specifier}`),
     );
     expect(offenders).toEqual([]);

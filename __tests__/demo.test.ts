@@ -37,13 +37,13 @@ describe('the demo store over MCP', () => {
       'audit_inventory',
       'list_customers', // decorated controller
       'get_customer',
-      'list_products', // mcp.route wrappers
-      'get_product',
-      'restock_product',
       'list_orders', // mcp.exposeRoutes
       'get_order',
       'place_order',
       'cancel_order',
+      'list_products', // mcp.route wrappers, learned from the app on the first request (so listed last)
+      'get_product',
+      'restock_product',
     ]);
     expect((await client.listResources()).resources.map((resource) => resource.uri)).toEqual(['store://catalog']);
     expect((await client.listResourceTemplates()).resourceTemplates.map((template) => template.uriTemplate)).toEqual(['product://{id}', 'customer://{id}']);

@@ -8,7 +8,9 @@ import { sendAuthFailure } from './auth/challenge';
 import { createMetadataHandler } from './auth/metadata';
 import { asDispatcher, type RouteTarget } from './bridge/dispatch';
 import { routesFromOpenApi } from './bridge/openapi';
+import { appOf, appOfHandlers, appRunning } from './bridge/express-host';
 import { routeTool, type BridgedRouteMeta, type RouteToolMeta } from './bridge/route-tool';
+import { createWrappedRoutes } from './bridge/wrapped-routes';
 import { ErrorCode } from './jsonrpc/errors';
 import type { McpLogger } from './logger';
 import {
@@ -175,7 +177,9 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
     registry.onChange((kind) => sessions.broadcast({ jsonrpc: '2.0', method: `notifications/${kind}/list_changed` }));
   }
   // The front door and the endpoint are one Express layer: a request crosses the router's stack once.
-  const serve = inSequence([...frontDoor, createEndpoint(byMethod)]);
+  // Routes wrapped with mcp.route() are learned from the app that serves the first request (bridge/wrapped-routes.ts).
+  const wrapped = createWrappedRoutes((definition) => registry.addTool(definition), config.logger);
+  const serve = inSequence([...frontDoor, createEndpoint(byMethod, (req) => wrapped.waiting && wrapped.learn(appOf(req)))]);
   const onError: ErrorRequestHandler = function mcpErrorHandler(err, _req, res, _next) {
     config.logger.error(err, 'mcpRouter: request failed');
     if (res.headersSent) res.destroy();
@@ -209,15 +213,16 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
             : registry.addResource({ ...member.meta, read: fn as ResourceDefinition['read'] });
         }
         // An Express handler (a route to bridge) says where it lives; a plain method is the tool's handler.
-        if ('method' in meta && 'path' in meta && typeof meta.path === 'string') return addRouteTool(meta as BridgedRouteMeta, [fn as RequestHandler]);
+        if ('method' in meta && 'path' in meta && typeof meta.path === 'string') {
+          const { method, path, ...toolMeta } = meta as BridgedRouteMeta & { method: string; path: string };
+          const app = appOfHandlers(method, path, [fn as RequestHandler]);
+          return registry.addTool(routeTool(toolMeta, method, path, asDispatcher(app as RouteTarget, config.logger)) as ToolDefinition<never>);
+        }
         return registry.addTool({ ...(meta as Omit<ToolDefinition, 'handler'>), handler: fn as ToolDefinition<never>['handler'] });
       });
     },
     exposeRoutes(app, routes) {
-      // Mounted in an app of its own, a router gets Express's req/res (an app mounted this way keeps its own).
-      const host = express();
-      host.use(app as unknown as RequestHandler);
-      const dispatch = asDispatcher(host as unknown as RouteTarget, config.logger);
+      const dispatch = asDispatcher(appRunning(app) as RouteTarget, config.logger);
       return routes.map(({ method, path, ...meta }) => registry.addTool(routeTool(meta, method, path, dispatch) as ToolDefinition<never>));
     },
     authMetadata: createMetadataHandler(config.auth?.resourceMetadata),
@@ -226,20 +231,7 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
   const expressRoute = (Object.getPrototypeOf(router) as { route(path: string): unknown }).route;
   function bridgeRoute(meta: BridgedRouteMeta | string, ...handlers: RequestHandler[]): RequestHandler[] {
     if (typeof meta === 'string') return expressRoute.call(router, meta) as RequestHandler[];
-    addRouteTool(meta, handlers);
-    return handlers;
-  }
-  /** Registers a tool that runs `handlers` in-process, as the route described by `meta`. */
-  function addRouteTool(meta: BridgedRouteMeta, handlers: RequestHandler[]): McpRegistration {
-    const method = (meta.method ?? (meta.input?.body ? 'POST' : 'GET')).toLowerCase();
-    const declared = Object.keys((meta.input?.params?.properties as Record<string, unknown> | undefined) ?? {});
-    const path = meta.path ?? `/${declared.map((name) => `:${name}`).join('/')}`;
-    // An app of its own runs the wrapped chain: Express's req/res, JSON bodies parsed as the host app would.
-    const chain = express();
-    chain.use(express.json());
-    (chain as unknown as Record<string, (path: string, ...handlers: RequestHandler[]) => void>)[method]?.(path, ...handlers);
-    const { method: _method, path: _path, ...toolMeta } = meta;
-    return registry.addTool(routeTool(toolMeta, method, path, asDispatcher(chain as unknown as RouteTarget, config.logger)) as ToolDefinition<never>);
+    return wrapped.wrap(meta, handlers);
   }
   return Object.assign(router, api);
 }
@@ -340,10 +332,11 @@ function runOwnLayersDirectly(router: Router, serve: RequestHandler, onError: Er
  * stream (RFC 9110 §9.3.2); without GET (`sessions: false`) it gets GET's 405. Other paths under the mount are the
  * host app's (its 404).
  */
-function createEndpoint(byMethod: Readonly<Record<string, RequestHandler>>): RequestHandler {
+function createEndpoint(byMethod: Readonly<Record<string, RequestHandler>>, beforeEach: (req: IncomingMessage) => void): RequestHandler {
   const notAllowed = createMethodNotAllowedHandler(Object.keys(byMethod));
   return function mcpEndpoint(req, res, next) {
     if (req.path !== '/') return next();
+    beforeEach(req);
     const handler = byMethod[req.method === 'HEAD' ? 'GET' : req.method];
     if (handler) handler(req, res, next);
     else notAllowed(req, res);

@@ -125,12 +125,12 @@ export interface LegacyApp {
 
 /**
  * Builds the legacy app: /api → /v1 (router-level auth) → /users and /orders. With `wrapRoutes`, each route's
- * handlers are wrapped with `mcp.route`; the wrapped chain starts with `requireAuth`, since a tool runs only
- * its own chain and not the routers' middleware above it (for REST, the check then simply runs twice).
+ * handlers are wrapped with `mcp.route`, which learns the full path (`/api/v1/users/:id`) from the app; a tool
+ * call runs through the whole app, so the router-level auth checks it as it checks a REST request.
  */
 export function createLegacyApp({ mcp, wrapRoutes = false }: LegacyAppOptions = {}): LegacyApp {
   const { handlers: h, users, orders } = legacyHandlers();
-  const route = (meta: BridgedRouteMeta, ...chain: RequestHandler[]): RequestHandler[] => (wrapRoutes && mcp ? mcp.route(meta, h.requireAuth, ...chain) : chain);
+  const route = (meta: BridgedRouteMeta, ...chain: RequestHandler[]): RequestHandler[] => (wrapRoutes && mcp ? mcp.route(meta, ...chain) : chain);
 
   const usersRouter = express.Router();
   usersRouter.get(
@@ -139,13 +139,12 @@ export function createLegacyApp({ mcp, wrapRoutes = false }: LegacyAppOptions = 
       {
         name: 'search_users',
         description: 'Search users by tags',
-        path: '/',
         input: { query: { type: 'object', properties: { tag: { type: 'array', items: { type: 'string' } }, limit: { type: 'integer' } } } },
       },
       h.searchUsers,
     ),
   );
-  usersRouter.get('/:id', ...route({ name: 'get_user', description: 'Fetch a user by id', path: '/:id' }, h.getUser));
+  usersRouter.get('/:id', ...route({ name: 'get_user', description: 'Fetch a user by id' }, h.getUser));
 
   const ordersRouter = express.Router();
   ordersRouter.post(
@@ -155,18 +154,17 @@ export function createLegacyApp({ mcp, wrapRoutes = false }: LegacyAppOptions = 
         name: 'create_order',
         description: 'Create an order',
         method: 'POST',
-        path: '/',
         input: { body: { type: 'object', properties: { item: { type: 'string' }, quantity: { type: 'integer' } }, required: ['item'] } },
       },
       h.createOrder,
     ),
   );
-  ordersRouter.get('/crash', ...route({ name: 'crash', description: 'Throws', path: '/crash' }, h.crash));
-  ordersRouter.get('/fail', ...route({ name: 'fail', description: 'Calls next(err)', path: '/fail' }, h.fail));
-  ordersRouter.get('/export', ...route({ name: 'export_orders', description: 'Streams the orders export', path: '/export' }, h.exportOrders));
-  ordersRouter.get('/slow', ...route({ name: 'slow', description: 'Never answers', path: '/slow', timeoutMs: 200 }, h.slow));
-  ordersRouter.get('/:id/receipt', ...route({ name: 'receipt', description: 'The receipt image of an order', path: '/:id/receipt' }, h.receipt));
-  ordersRouter.delete('/:id', ...route({ name: 'delete_order', description: 'Delete an order', method: 'DELETE', path: '/:id' }, h.deleteOrder));
+  ordersRouter.get('/crash', ...route({ name: 'crash', description: 'Throws' }, h.crash));
+  ordersRouter.get('/fail', ...route({ name: 'fail', description: 'Calls next(err)' }, h.fail));
+  ordersRouter.get('/export', ...route({ name: 'export_orders', description: 'Streams the orders export' }, h.exportOrders));
+  ordersRouter.get('/slow', ...route({ name: 'slow', description: 'Never answers', timeoutMs: 200 }, h.slow));
+  ordersRouter.get('/:id/receipt', ...route({ name: 'receipt', description: 'The receipt image of an order' }, h.receipt));
+  ordersRouter.delete('/:id', ...route({ name: 'delete_order', description: 'Delete an order', method: 'DELETE' }, h.deleteOrder));
 
   const v1 = express.Router();
   v1.use(h.requireAuth); // router-level auth: everything under /api/v1

@@ -81,7 +81,7 @@ function hostApp(seen: Seen): express.Express {
   });
   const api = express.Router();
   // Way 1: wrapped at the route.
-  api.get('/users/:id/orders', mcp.route({ name: 'user_orders_route', description: 'Orders of a user', path: '/users/:id/orders' }, record('id')));
+  api.get('/users/:id/orders', mcp.route({ name: 'user_orders_route', description: 'Orders of a user' }, record('id')));
   api.get('/orders', requireScope, secret('orders'));
   api.get('/users', requireScope, secret('users'));
   api.get('/users/:id', record('id'));

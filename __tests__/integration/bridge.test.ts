@@ -61,8 +61,8 @@ describe('mcp.route and mcp.exposeRoutes', () => {
     users.delete('/:id', api.remove);
     // Everything after this line needs the API key (router-level middleware, as legacy apps do).
     users.use(api.requireKey);
-    // 1. Wrapped at the route: the REST route is unchanged, the tool runs the same chain.
-    users.get('/:id', mcp.route({ description: 'Fetch a user by id', path: '/:id', name: 'get_user' }, api.requireKey, api.getUser));
+    // 1. Wrapped at the route: the REST route is unchanged; the tool learns /api/users/:id and runs through the app.
+    users.get('/:id', mcp.route({ description: 'Fetch a user by id', name: 'get_user' }, api.requireKey, api.getUser));
     users.post('/', mcp.route({ description: 'Create a user', name: 'create_user', input: { body: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } } }, api.createUser));
     app.use('/api/users', users);
     app.get('/api/boom', api.boom);
@@ -88,9 +88,10 @@ describe('mcp.route and mcp.exposeRoutes', () => {
 
   it('lists the bridged tools with names, schemas and annotations from the routes', async () => {
     const { tools } = await connected.client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(['get_user', 'create_user', 'get_api_users', 'delete_api_users_by_id', 'boom', 'stream', 'get_user_declared', 'stream_twice']);
-    expect(tools[0]).toMatchObject({ inputSchema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] }, annotations: { readOnlyHint: true } });
-    expect(tools[3]).toMatchObject({ annotations: { destructiveHint: true, idempotentHint: true } });
+    // Wrapped routes are learned from the app on the first request, so they come after those declared at boot.
+    expect(tools.map((tool) => tool.name)).toEqual(['get_api_users', 'delete_api_users_by_id', 'boom', 'stream', 'get_user_declared', 'stream_twice', 'get_user', 'create_user']);
+    expect(tools[6]).toMatchObject({ inputSchema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] }, annotations: { readOnlyHint: true } });
+    expect(tools[1]).toMatchObject({ annotations: { destructiveHint: true, idempotentHint: true } });
   });
 
   it('runs a wrapped route in-process with the MCP caller’s Authorization header', async () => {

@@ -1,5 +1,5 @@
 // The legacy products API. Three of its routes became MCP tools by wrapping their handlers in mcp.route():
-// Express gets the same handlers back, and the tools run them in-process.
+// Each tool learns its route's full path (/api/products/:id) and runs through the whole app, API-key check included.
 
 import express, { type RequestHandler, type Router } from 'express';
 import type { McpRouter } from '../../lib';
@@ -52,21 +52,19 @@ export function productsRouter(store: Store, mcp: McpRouter): Router {
       {
         name: 'list_products',
         description: 'List the products, optionally of one category or only those in stock',
-        path: '/products',
         input: { query: { type: 'object', properties: { category: { enum: CATEGORIES }, inStock: { type: 'boolean' } } } },
         output: { type: 'object', properties: { products: { type: 'array', items: productSchema } }, required: ['products'] },
       },
       listProducts,
     ),
   );
-  router.get('/:id', mcp.route({ name: 'get_product', description: 'Fetch one product by id', path: '/products/:id', output: productSchema }, getProduct));
+  router.get('/:id', mcp.route({ name: 'get_product', description: 'Fetch one product by id', output: productSchema }, getProduct));
   router.post(
     '/:id/restock',
     mcp.route(
       {
         name: 'restock_product',
         description: "Add units to a product's stock",
-        path: '/products/:id/restock',
         input: { body: { type: 'object', properties: { units: { type: 'integer', minimum: 1, maximum: 1000 } }, required: ['units'] } },
         scopes: ['store:write'],
       },
