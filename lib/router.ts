@@ -4,11 +4,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type ErrorRequestHandler, type RequestHandler, type Router } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import { createAuthenticator, type AuthOptions, type AuthOutcome } from './auth/bearer';
-import { sendAuthFailure } from './auth/challenge';
-import { createMetadataHandler } from './auth/metadata';
+import { mountMetadataUrl, rootMetadataUrl, sendAuthFailure, type ChallengeSettings } from './auth/challenge';
+import { createMetadataHandler, METADATA_PATH, type ExpressRequest } from './auth/metadata';
 import { asDispatcher, type RouteTarget } from './bridge/dispatch';
 import { routesFromOpenApi } from './bridge/openapi';
-import { appOf, appOfHandlers, appRunning } from './bridge/express-host';
+import { appOf, appOfHandlers, appRunning, locateHandler } from './bridge/express-host';
 import { routeTool, type BridgedRouteMeta, type RouteToolMeta } from './bridge/route-tool';
 import { createWrappedRoutes } from './bridge/wrapped-routes';
 import { ErrorCode } from './jsonrpc/errors';
@@ -95,7 +95,9 @@ export interface McpRouterApi {
    */
   register(controller: object): McpRegistration[];
   /**
-   * The RFC 9728 protected-resource metadata handler (unauthenticated, CORS-readable). Mount it at the app's root:
+   * The RFC 9728 protected-resource metadata handler (unauthenticated, CORS-readable). The router already serves
+   * the document at `<mount path>/.well-known/oauth-protected-resource` and names that URL in its 401s; mount this
+   * at the app's root too for clients that look only where RFC 9728 puts it, and the 401s name that URL instead:
    * `app.use('/.well-known/oauth-protected-resource', mcp.authMetadata)`.
    */
   authMetadata: RequestHandler;
@@ -142,7 +144,10 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
   });
   const sse = { keepAliveMs: config.keepAliveMs, retryMs: config.retryMs };
   // Who authenticated each request: kept per router, read by the transport (handlers see it as ctx.auth).
-  const auth = config.auth && createAuthMiddleware(config.auth);
+  // RFC 9728 metadata: served at the mount path by the router itself; the app may also mount it at its root.
+  const authMetadata = createMetadataHandler(config.auth, (req) => (req.path === undefined || req.path === '/' ? '' : req.path));
+  const ownMetadata = createMetadataHandler(config.auth, (req) => req.baseUrl ?? '');
+  const auth = config.auth && createAuthMiddleware(config.auth, challengeSettings(config.auth, authMetadata));
   const authOf = auth ? auth.authOf : (): undefined => undefined;
   const postHandler = createPostHandler(dispatcher, { ...config, sse, sessions, authOf });
 
@@ -179,7 +184,8 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
   // The front door and the endpoint are one Express layer: a request crosses the router's stack once.
   // Routes wrapped with mcp.route() are learned from the app that serves the first request (bridge/wrapped-routes.ts).
   const wrapped = createWrappedRoutes((definition) => registry.addTool(definition), config.logger);
-  const serve = inSequence([...frontDoor, createEndpoint(byMethod, (req) => wrapped.waiting && wrapped.learn(appOf(req)))]);
+  const endpoint = createEndpoint(byMethod, (req) => wrapped.waiting && wrapped.learn(appOf(req)));
+  const serve = inSequence(auth ? [serveOwnMetadata(ownMetadata), ...frontDoor, endpoint] : [...frontDoor, endpoint]);
   const onError: ErrorRequestHandler = function mcpErrorHandler(err, _req, res, _next) {
     config.logger.error(err, 'mcpRouter: request failed');
     if (res.headersSent) res.destroy();
@@ -225,7 +231,7 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
       const dispatch = asDispatcher(appRunning(app) as RouteTarget, config.logger);
       return routes.map(({ method, path, ...meta }) => registry.addTool(routeTool(meta, method, path, dispatch) as ToolDefinition<never>));
     },
-    authMetadata: createMetadataHandler(config.auth?.resourceMetadata),
+    authMetadata,
   };
   // `route` keeps serving Express's own router.route(path), which Router#get and friends use internally.
   const expressRoute = (Object.getPrototypeOf(router) as { route(path: string): unknown }).route;
@@ -241,9 +247,11 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
  * failed attempts count per IP), then `enforce` answers failures (401/400/403) before the transport;
  * `authOf` reads the caller back.
  */
-function createAuthMiddleware(options: Readonly<AuthOptions>): { identify: RequestHandler; enforce: RequestHandler; authOf: (req: IncomingMessage) => AuthInfo | undefined } {
+function createAuthMiddleware(
+  options: Readonly<AuthOptions>,
+  challenge: ChallengeSettings,
+): { identify: RequestHandler; enforce: RequestHandler; authOf: (req: IncomingMessage) => AuthInfo | undefined } {
   const authenticate = createAuthenticator(options);
-  const challenge = { metadataUrl: options.resourceMetadataUrl, scope: (options.requiredScopes ?? options.resourceMetadata?.scopesSupported ?? []).join(' ') };
   // Each request's outcome, under a property no one else can name: cheaper per request than a WeakMap entry,
   // which the GC must trace.
   const outcomeKey = Symbol('mcpRouter.auth');
@@ -267,6 +275,37 @@ function createAuthMiddleware(options: Readonly<AuthOptions>): { identify: Reque
       const outcome = outcomeOf(req);
       return outcome?.ok ? outcome.auth : undefined;
     },
+  };
+}
+
+/**
+ * What a 401 names: `auth.resourceMetadataUrl` when set; else the app's root well-known URL when the app mounts
+ * `mcp.authMetadata` there; else the router's own `<mount path>/.well-known/oauth-protected-resource`, so the
+ * URL in a challenge always answers the metadata as JSON with one mount line (clients follow the header first).
+ */
+function challengeSettings(options: Readonly<AuthOptions>, authMetadata: unknown): ChallengeSettings {
+  const scope = (options.requiredScopes ?? options.resourceMetadata?.scopesSupported ?? []).join(' ');
+  const preShared = options.tokens !== undefined;
+  const fixed = options.resourceMetadataUrl;
+  if (fixed !== undefined) return { metadataUrlOf: () => fixed, scope, preShared };
+  // Once found at the root, an app keeps it there; until then each challenge looks again (a stack walk is cheap).
+  const atRoot = new WeakSet<object>();
+  const servedAtRoot = (app: unknown): boolean => {
+    if (typeof app !== 'function') return false;
+    if (atRoot.has(app)) return true;
+    const found = locateHandler(app, authMetadata).some((place) => place.ok && place.path.startsWith(METADATA_PATH));
+    if (found) atRoot.add(app);
+    return found;
+  };
+  return { metadataUrlOf: (req) => (servedAtRoot(appOf(req)) ? rootMetadataUrl(req) : mountMetadataUrl(req)), scope, preShared };
+}
+
+/** Serves the metadata at `<mount path>/.well-known/oauth-protected-resource`: GET, HEAD and OPTIONS; 405 otherwise. */
+function serveOwnMetadata(handler: (req: ExpressRequest, res: ServerResponse, next: () => void) => void): RequestHandler {
+  const notAllowed = createMethodNotAllowedHandler(['GET', 'HEAD', 'OPTIONS']);
+  return function mcpOwnMetadata(req, res, next) {
+    if (req.path === METADATA_PATH) handler(req, res, () => notAllowed(req, res));
+    else next();
   };
 }
 

@@ -308,7 +308,7 @@ interface Row {
 
 /** The challenge prefix: RFC 6750 + RFC 9728 (the metadata URL carries the test server's port). */
 const challenge = (error?: string): RegExp =>
-  new RegExp(`^Bearer ${error === undefined ? '' : `error="${error}", error_description="[^"]+", `}resource_metadata="http://127\\.0\\.0\\.1:\\d+/\\.well-known/oauth-protected-resource/mcp", scope="${REQUIRED_SCOPE}"$`);
+  new RegExp(`^Bearer ${error === undefined ? '' : `error="${error}", error_description="[^"]+", `}resource_metadata="http://127\\.0\\.0\\.1:\\d+/mcp/\\.well-known/oauth-protected-resource", scope="${REQUIRED_SCOPE}"$`);
 
 const expectChallenge = (error?: string) => (res: WireResponse): void => {
   expect(res.headers['www-authenticate']).toMatch(challenge(error));

@@ -120,7 +120,7 @@ describe('the SDK client without a token', () => {
     const { client, transport } = clientWith();
     const err = await rejection(client.connect(transport));
     expect(err).toBeInstanceOf(StreamableHTTPError);
-    expect(err).toMatchObject({ code: 401, message: expect.stringMatching(/^Streamable HTTP error: Error POSTing to endpoint: .*Unauthorized: send Authorization: Bearer <token>/) });
+    expect(err).toMatchObject({ code: 401, message: expect.stringMatching(/^Streamable HTTP error: Error POSTing to endpoint: .*Unauthorized: this server takes a pre-shared bearer token .*send Authorization: Bearer <token>/) });
     expect(transport.sessionId).toBeUndefined();
   });
 
@@ -153,5 +153,31 @@ describe('the SDK client without a token', () => {
     };
     expect(await discoverOAuthProtectedResourceMetadata(url, { resourceMetadataUrl: challenge.resourceMetadataUrl })).toEqual(expected);
     expect(await discoverOAuthProtectedResourceMetadata(url)).toEqual(expected);
+  });
+});
+
+describe('with only the one mount line and static tokens', () => {
+  it('names metadata the SDK discovers from the challenge and validates; the 401 says the token is pre-shared', async () => {
+    const own = mcpRouter({ name: 'one-line', version: '1.0.0', sessions: false, logger: { error: jest.fn(), warn: jest.fn() }, auth: { tokens: [READER_TOKEN] } });
+    const app = express();
+    app.use('/api/mcp', own);
+    const listening = app.listen(0, '127.0.0.1');
+    await new Promise<void>((resolve) => listening.once('listening', () => resolve()));
+    try {
+      const endpoint = new URL(`http://127.0.0.1:${(listening.address() as AddressInfo).port}/api/mcp`);
+      const client = new Client({ name: 'one-line', version: '1.0.0' });
+      const err = (await rejection(client.connect(new StreamableHTTPClientTransport(endpoint)))) as StreamableHTTPError;
+      expect(err.code).toBe(401);
+      expect(err.message).toMatch(/pre-shared bearer token/);
+
+      const res = await fetch(endpoint, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
+      const challenge = extractWWWAuthenticateParams(res);
+      await res.body?.cancel();
+      expect(challenge.resourceMetadataUrl?.href).toBe(`${endpoint.href}/.well-known/oauth-protected-resource`);
+      expect(await discoverOAuthProtectedResourceMetadata(endpoint, { resourceMetadataUrl: challenge.resourceMetadataUrl })).toEqual({ resource: endpoint.href, bearer_methods_supported: ['header'] });
+    } finally {
+      listening.closeAllConnections();
+      await new Promise<void>((resolve) => listening.close(() => resolve()));
+    }
   });
 });

@@ -111,13 +111,17 @@ describe('protected-resource metadata (RFC 9728)', () => {
     expect(head.headers['access-control-allow-origin']).toBe('*');
   });
 
-  it.each<[string, Partial<McpRouterOptions>]>([
-    ['auth without resourceMetadata', { auth: { tokens: ['t'] } }],
-    ['no auth at all', {}],
-  ])('is 404 (a JSON-RPC body) with %s', async (_label, options) => {
-    const res = await request(appWith(router(options))).get('/.well-known/oauth-protected-resource/mcp');
+  it('with static tokens and no authorization server: a document saying a bearer token goes in the header', async () => {
+    const { origin, agent } = await listen(appWith(router({ auth: { tokens: ['t'] } })));
+    const res = await agent.get('/.well-known/oauth-protected-resource/mcp');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ resource: `${origin}/mcp`, bearer_methods_supported: ['header'] });
+  });
+
+  it('is 404 (a JSON-RPC body) with no auth at all', async () => {
+    const res = await request(appWith(router({}))).get('/.well-known/oauth-protected-resource/mcp');
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringMatching(/^Not Found: .*'auth\.resourceMetadata'/) } });
+    expect(res.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: "Not Found: this MCP router takes no bearer tokens (option 'auth')" } });
   });
 
   it('round trip: the URL named in the 401 serves metadata whose resource is the endpoint the client called', async () => {
@@ -157,10 +161,16 @@ describe('challenges (RFC 6750 WWW-Authenticate)', () => {
     const res = await call(agent, undefined, 'initialize', INIT_PARAMS, path);
     expect(res.status).toBe(401);
     expect(res.headers['www-authenticate']).toBe(expected.replace('{origin}', origin));
-    expect(res.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Unauthorized: send Authorization: Bearer <token>' } });
+    expect(res.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Unauthorized: this server takes a pre-shared bearer token (no OAuth sign-in): get one from its operator and send Authorization: Bearer <token>' } });
   });
 
-  it('derives the URL from the full mount path of nested routers (/api + /v1/mcp)', async () => {
+  it('with verify (tokens from an authorization server), a 401 says only to send a token', async () => {
+    const { agent } = await listen(appWith(router({ auth: { verify: () => null, resourceMetadata: DOC } })));
+    const res = await call(agent, undefined, 'initialize', INIT_PARAMS);
+    expect(res.body.error).toEqual({ code: -32000, message: 'Unauthorized: send Authorization: Bearer <token>' });
+  });
+
+  it('with only the one mount line, names the URL the router serves itself, under the full mount path of nested routers (/api + /v1/mcp)', async () => {
     const mcp = router({ auth: { tokens: ['secret-token'] } });
     const api = express.Router();
     api.use('/v1/mcp', mcp);
@@ -168,7 +178,30 @@ describe('challenges (RFC 6750 WWW-Authenticate)', () => {
     app.use('/api', api);
     const { origin, agent } = await listen(app);
     const res = await call(agent, undefined, 'initialize', INIT_PARAMS, '/api/v1/mcp');
-    expect(res.headers['www-authenticate']).toBe(`Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/api/v1/mcp"`);
+    expect(res.headers['www-authenticate']).toBe(`Bearer resource_metadata="${origin}/api/v1/mcp/.well-known/oauth-protected-resource"`);
+    // The named URL answers the document as JSON, unauthenticated, from any origin; it names the endpoint.
+    const document = await agent.get('/api/v1/mcp/.well-known/oauth-protected-resource').set('Origin', 'https://evil.example.com');
+    expect(document.status).toBe(200);
+    expect(document.headers['access-control-allow-origin']).toBe('*');
+    expect(document.body).toEqual({ resource: `${origin}/api/v1/mcp`, bearer_methods_supported: ['header'] });
+    // Other methods get a JSON 405, never the host's HTML 404.
+    const posted = await agent.post('/api/v1/mcp/.well-known/oauth-protected-resource').send('{}');
+    expect(posted.status).toBe(405);
+    expect(posted.headers.allow).toBe('GET, HEAD, OPTIONS');
+    expect(posted.body.error.code).toBe(-32000);
+  });
+
+  it('names the root URL once the app mounts mcp.authMetadata there, even after a first challenge', async () => {
+    const mcp = router({ auth: { tokens: ['secret-token'], resourceMetadata: DOC } });
+    const app = express();
+    app.use('/mcp', mcp);
+    const { origin, agent } = await listen(app);
+    const before = await call(agent, undefined, 'initialize', INIT_PARAMS);
+    expect(before.headers['www-authenticate']).toBe(`Bearer resource_metadata="${origin}/mcp/.well-known/oauth-protected-resource"`);
+    expect((await agent.get('/mcp/.well-known/oauth-protected-resource')).body).toEqual({ resource: `${origin}/mcp`, authorization_servers: [AUTH_SERVER], bearer_methods_supported: ['header'] });
+    app.use('/.well-known/oauth-protected-resource', mcp.authMetadata);
+    const after = await call(agent, undefined, 'initialize', INIT_PARAMS);
+    expect(after.headers['www-authenticate']).toBe(`Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`);
   });
 
   it('a bad token: invalid_token with its description, and the scope', async () => {
@@ -178,7 +211,7 @@ describe('challenges (RFC 6750 WWW-Authenticate)', () => {
     expect(res.headers['www-authenticate']).toBe(
       `Bearer error="invalid_token", error_description="The access token is not valid", resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp", scope="x"`,
     );
-    expect(res.body.error).toEqual({ code: -32000, message: 'Unauthorized: the access token is not valid' });
+    expect(res.body.error).toEqual({ code: -32000, message: 'Unauthorized: the access token is not valid; this server takes a pre-shared bearer token (no OAuth sign-in): get one from its operator and send Authorization: Bearer <token>' });
   });
 });
 
@@ -217,7 +250,7 @@ describe('sources of the principal', () => {
     ])('401 without an error code for %s', async (_label, headers) => {
       const res = await call(hostApp(), undefined, 'tools/call', { name: 'whoami' }).set(headers);
       expect(res.status).toBe(401);
-      expect(res.headers['www-authenticate']).toMatch(/^Bearer resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/mcp"$/);
+      expect(res.headers['www-authenticate']).toMatch(/^Bearer resource_metadata="http:\/\/127\.0\.0\.1:\d+\/mcp\/\.well-known\/oauth-protected-resource"$/);
     });
 
     it('checks requiredScopes against what the host set (403 insufficient_scope)', async () => {

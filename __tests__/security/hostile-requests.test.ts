@@ -41,7 +41,8 @@ const INIT = (id: string | number = 'init-1') =>
 
 /** The placeholder for `http://127.0.0.1:<port>` in the expected challenges below. */
 const ORIGIN = '{origin}';
-const METADATA = `resource_metadata="${ORIGIN}/.well-known/oauth-protected-resource/mcp", scope="${REQUIRED_SCOPE}"`;
+// The app mounts only the router, so the challenge names the metadata the router serves at its own path.
+const METADATA = `resource_metadata="${ORIGIN}/mcp/.well-known/oauth-protected-resource", scope="${REQUIRED_SCOPE}"`;
 const CHALLENGE = {
   /** RFC 6750 §3.1: no credentials (or an unsupported scheme) → no error code. */
   missing: `Bearer ${METADATA}`,

@@ -13,7 +13,7 @@ export interface StaticToken {
   scopes?: string[];
 }
 
-/** RFC 9728 protected-resource metadata (served by `mcp.authMetadata`, named in every 401 challenge). */
+/** RFC 9728 protected-resource metadata (served at the mount path and by `mcp.authMetadata`, named in every 401 challenge). */
 export interface ResourceMetadataOptions {
   /** This server's canonical URI; defaults to the URL the client used to reach the MCP endpoint. */
   resource?: string;
@@ -34,9 +34,12 @@ export interface AuthOptions {
   fromRequest?: (req: IncomingMessage) => AuthInfo | null | undefined;
   /** Scopes every request needs (else 403 insufficient_scope). Defaults to none. */
   requiredScopes?: string[];
-  /** RFC 9728 metadata; without it, 401 challenges still name the metadata URL. */
+  /** RFC 9728 metadata: the authorization servers and more. Without it the document has `resource` and `bearer_methods_supported` only. */
   resourceMetadata?: ResourceMetadataOptions;
-  /** Where the metadata is served; defaults to `<origin>/.well-known/oauth-protected-resource<mount path>`. */
+  /**
+   * The metadata URL 401s name. Defaults to `<origin>/.well-known/oauth-protected-resource<mount path>` when the
+   * app mounts `mcp.authMetadata` there, else `<origin><mount path>/.well-known/oauth-protected-resource`, which the router serves itself.
+   */
   resourceMetadataUrl?: string;
 }
 

@@ -4,22 +4,30 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from '../jsonrpc/errors';
 import { sendHttpError } from '../transport/http-error';
 import type { AuthFailure } from './bearer';
+import { METADATA_PATH, originOf, type ExpressRequest } from './metadata';
 
-/** Where the protected-resource metadata is, and which scopes to advertise in challenges. */
+/** Where the protected-resource metadata is, which scopes to advertise, and how a client gets a token. */
 export interface ChallengeSettings {
-  /** A fixed metadata URL, or undefined to derive it from the request. */
-  readonly metadataUrl: string | undefined;
+  /** The metadata URL a challenge names for this request. */
+  readonly metadataUrlOf: (req: IncomingMessage) => string;
   /** The `scope` of challenges: the required scopes, else the supported ones; none when empty. */
   readonly scope: string;
+  /** True with static tokens: no authorization server issues them, so a 401 says to ask for one. */
+  readonly preShared: boolean;
 }
 
-/** What Express adds to a request that the challenge uses (the router always runs under Express). */
-type ExpressRequest = IncomingMessage & { protocol?: string; baseUrl?: string };
-
-/** `<scheme>://<host>/.well-known/oauth-protected-resource<mount path>` (RFC 9728 §3.1), as the client reached us. */
-export function metadataUrlOf(req: ExpressRequest): string {
-  return `${req.protocol ?? 'http'}://${req.headers.host ?? 'localhost'}/.well-known/oauth-protected-resource${req.baseUrl ?? ''}`;
+/** `<origin>/.well-known/oauth-protected-resource<mount path>`: where RFC 9728 §3.1 puts it, at the app's root. */
+export function rootMetadataUrl(req: ExpressRequest): string {
+  return `${originOf(req)}${METADATA_PATH}${req.baseUrl ?? ''}`;
 }
+
+/** `<origin><mount path>/.well-known/oauth-protected-resource`: where the MCP router itself serves it. */
+export function mountMetadataUrl(req: ExpressRequest): string {
+  return `${originOf(req)}${req.baseUrl ?? ''}${METADATA_PATH}`;
+}
+
+/** The 401 message with static tokens: no OAuth flow can get one, so the client's user learns whom to ask. */
+const PRE_SHARED = 'this server takes a pre-shared bearer token (no OAuth sign-in): get one from its operator and send Authorization: Bearer <token>';
 
 const ANSWERS: Readonly<Record<AuthFailure, { status: number; error?: string; description: string; message: string }>> = {
   // RFC 6750 §3.1: a request without credentials gets a challenge without an error code.
@@ -47,8 +55,10 @@ const ANSWERS: Readonly<Record<AuthFailure, { status: number; error?: string; de
  */
 export function sendAuthFailure(req: IncomingMessage, res: ServerResponse, failure: AuthFailure, settings: ChallengeSettings): void {
   const answer = ANSWERS[failure];
-  const params = [`resource_metadata="${settings.metadataUrl ?? metadataUrlOf(req)}"`];
+  const params = [`resource_metadata="${settings.metadataUrlOf(req)}"`];
   if (settings.scope !== '') params.push(`scope="${settings.scope}"`);
   if (answer.error !== undefined) params.unshift(`error="${answer.error}"`, `error_description="${answer.description}"`);
-  sendHttpError(res, answer.status, ErrorCode.ServerError, answer.message, { 'WWW-Authenticate': `Bearer ${params.join(', ')}` });
+  let message = answer.message;
+  if (settings.preShared && answer.status === 401) message = failure === 'missing' ? `Unauthorized: ${PRE_SHARED}` : `${message}; ${PRE_SHARED}`;
+  sendHttpError(res, answer.status, ErrorCode.ServerError, message, { 'WWW-Authenticate': `Bearer ${params.join(', ')}` });
 }

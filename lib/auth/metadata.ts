@@ -1,28 +1,40 @@
-// RFC 9728 protected-resource metadata: the document, and a handler the host app mounts at its root.
+// RFC 9728 protected-resource metadata: the document, served at the app's root and at the router's own mount path.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from '../jsonrpc/errors';
 import { sendHttpError } from '../transport/http-error';
 import { sendJson } from '../transport/reply';
-import type { ResourceMetadataOptions } from './bearer';
+import type { AuthOptions } from './bearer';
 
-type ExpressRequest = IncomingMessage & { protocol?: string; path?: string };
+/** The well-known path of the metadata (RFC 9728 §3). */
+export const METADATA_PATH = '/.well-known/oauth-protected-resource';
+
+/** What Express adds to a request that the metadata uses (the router always runs under Express). */
+export type ExpressRequest = IncomingMessage & { protocol?: string; path?: string; baseUrl?: string };
+
+/** The scheme and host the client used to reach us. */
+export function originOf(req: ExpressRequest): string {
+  return `${req.protocol ?? 'http'}://${req.headers.host ?? 'localhost'}`;
+}
 
 /**
- * Creates the handler of `/.well-known/oauth-protected-resource[/<mount path>]`. Mount it with
- * `app.use('/.well-known/oauth-protected-resource', mcp.authMetadata)`: it is unauthenticated and readable
- * cross-origin (MCP authorization: clients discover the authorization server from it).
+ * Creates a handler of the metadata document. `resourcePathOf` says which resource a request asks about: at the
+ * app's root, the path after the well-known prefix (RFC 9728 §3.1: `/.well-known/oauth-protected-resource/mcp`
+ * → `<origin>/mcp`); at the router's mount path, the mount path. Unauthenticated and readable cross-origin (MCP
+ * authorization: clients discover how to get a token from it). With static tokens the document has no
+ * authorization server: it says the resource takes a bearer token in the header, which its operator hands out.
  *
+ * @param auth - the router's `auth` option; without it every request gets a JSON 404
  * @example
  * ```ts
- * app.use('/.well-known/oauth-protected-resource', mcp.authMetadata);
- * app.use('/mcp', mcp);
+ * app.use('/.well-known/oauth-protected-resource', createMetadataHandler(auth, (req) => req.path ?? ''));
  * ```
  */
-export function createMetadataHandler(options: ResourceMetadataOptions | undefined) {
+export function createMetadataHandler(auth: Readonly<AuthOptions> | undefined, resourcePathOf: (req: ExpressRequest) => string) {
+  const options = auth?.resourceMetadata;
   return function mcpAuthMetadata(req: ExpressRequest, res: ServerResponse, next: () => void): void {
-    if (options === undefined) {
-      sendHttpError(res, 404, ErrorCode.ServerError, "Not Found: no resource metadata configured (option 'auth.resourceMetadata')");
+    if (auth === undefined) {
+      sendHttpError(res, 404, ErrorCode.ServerError, "Not Found: this MCP router takes no bearer tokens (option 'auth')");
       return;
     }
     res.setHeader('Access-Control-Allow-Origin', '*');
@@ -35,16 +47,13 @@ export function createMetadataHandler(options: ResourceMetadataOptions | undefin
       next();
       return;
     }
-    // The path after the well-known prefix names the resource (RFC 9728 §3.1): /mcp → <origin>/mcp.
-    const suffix = req.path === undefined || req.path === '/' ? '' : req.path;
-    const document: Record<string, unknown> = {
-      resource: options.resource ?? `${req.protocol ?? 'http'}://${req.headers.host ?? 'localhost'}${suffix}`,
-      authorization_servers: options.authorizationServers,
-      bearer_methods_supported: ['header'],
-    };
-    if (options.scopesSupported !== undefined) document.scopes_supported = options.scopesSupported;
-    if (options.resourceName !== undefined) document.resource_name = options.resourceName;
-    if (options.resourceDocumentation !== undefined) document.resource_documentation = options.resourceDocumentation;
+    const path = resourcePathOf(req);
+    const document: Record<string, unknown> = { resource: options?.resource ?? `${originOf(req)}${path === '/' ? '' : path}` };
+    if (options !== undefined) document.authorization_servers = options.authorizationServers;
+    document.bearer_methods_supported = ['header'];
+    if (options?.scopesSupported !== undefined) document.scopes_supported = options.scopesSupported;
+    if (options?.resourceName !== undefined) document.resource_name = options.resourceName;
+    if (options?.resourceDocumentation !== undefined) document.resource_documentation = options.resourceDocumentation;
     sendJson(res, 200, document);
   };
 }
