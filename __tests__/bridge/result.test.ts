@@ -10,6 +10,7 @@ function response(status: number, headers: Headers = {}, body: string | Buffer =
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
+const wrapped = (json: string, value: unknown): CallToolResult => ({ content: [{ type: 'text', text: json }], structuredContent: { result: value } });
 const failure = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }], isError: true });
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff]);
 const NOT_UTF8 = Buffer.from([0xff, 0xfe, 0x00, 0x81]);
@@ -27,16 +28,27 @@ describe('toToolResult: 2xx JSON', () => {
     ['a Content-Type given as an array', response(200, { 'content-type': ['application/json', 'text/plain'] }, '{"a":1}'), { content: [{ type: 'text', text: '{"a":1}' }], structuredContent: { a: 1 } }],
     ['a UTF-8 byte-order mark', response(200, JSON_HEADERS, '\ufeff{"a":1}'), { content: [{ type: 'text', text: '{"a":1}' }], structuredContent: { a: 1 } }],
     ['non-ASCII text', response(200, JSON_HEADERS, '{"city":"Zürich 🇨🇭"}'), { content: [{ type: 'text', text: '{"city":"Zürich 🇨🇭"}' }], structuredContent: { city: 'Zürich 🇨🇭' } }],
-    ['an array: text only', response(200, JSON_HEADERS, '[1, 2, 3]'), text('[1,2,3]')],
-    ['an array of objects: text only', response(200, JSON_HEADERS, '[{"id":1}]'), text('[{"id":1}]')],
-    ['a number: text only', response(200, JSON_HEADERS, '42'), text('42')],
-    ['a string: text only', response(200, JSON_HEADERS, '"ok"'), text('"ok"')],
-    ['a boolean: text only', response(200, JSON_HEADERS, 'true'), text('true')],
-    ['null: text only', response(200, JSON_HEADERS, 'null'), text('null')],
+    // MCP: structuredContent is an object, so any other JSON body is sent as { result: body }.
+    ['an array: wrapped', response(200, JSON_HEADERS, '[1, 2, 3]'), wrapped('[1,2,3]', [1, 2, 3])],
+    ['an array of objects: wrapped', response(200, JSON_HEADERS, '[{"id":1}]'), wrapped('[{"id":1}]', [{ id: 1 }])],
+    ['a number: wrapped', response(200, JSON_HEADERS, '42'), wrapped('42', 42)],
+    ['a string: wrapped', response(200, JSON_HEADERS, '"ok"'), wrapped('"ok"', 'ok')],
+    ['a boolean: wrapped', response(200, JSON_HEADERS, 'true'), wrapped('true', true)],
+    ['null: wrapped', response(200, JSON_HEADERS, 'null'), wrapped('null', null)],
     ['unparseable JSON: the raw text', response(200, JSON_HEADERS, '{"id": 7,'), text('{"id": 7,')],
     ['JSON-looking text without a JSON type: text, not parsed', response(200, { 'content-type': 'text/plain' }, '{"a":1}'), text('{"a":1}')],
   ])('%s', (_label, captured, expected) => {
     expect(toToolResult(captured)).toStrictEqual(expected);
+  });
+});
+
+describe('toToolResult: 2xx with wrapResult (an output schema that is not an object schema)', () => {
+  it.each<[string, CapturedResponse, CallToolResult]>([
+    ['an object is wrapped too', response(200, JSON_HEADERS, '{"a":1}'), wrapped('{"a":1}', { a: 1 })],
+    ['an array', response(200, JSON_HEADERS, '[1]'), wrapped('[1]', [1])],
+    ['text stays text', response(200, { 'content-type': 'text/plain' }, 'hi'), text('hi')],
+  ])('%s', (_label, captured, expected) => {
+    expect(toToolResult(captured, { wrapResult: true })).toStrictEqual(expected);
   });
 });
 
@@ -51,10 +63,8 @@ describe('toToolResult: 2xx with validateOutput', () => {
     ['a conforming object passes unchanged', response(200, JSON_HEADERS, '{"sum":3}'), { content: [{ type: 'text', text: '{"sum":3}' }], structuredContent: { sum: 3 } }],
     ['a missing property', response(200, JSON_HEADERS, '{"total":3}'), failure(`${prefix}(root): must have required property 'sum'; (root): must NOT have additional properties 'total'`)],
     ['a wrong type', response(200, JSON_HEADERS, '{"sum":"3"}'), failure(`${prefix}sum: must be number`)],
-    ['an array', response(200, JSON_HEADERS, '[3]'), failure(`${prefix}the response body is a JSON array, not an object`)],
-    ['a number', response(200, JSON_HEADERS, '3'), failure(`${prefix}the response body is a JSON number, not an object`)],
-    ['a string', response(200, JSON_HEADERS, '"3"'), failure(`${prefix}the response body is a JSON string, not an object`)],
-    ['null', response(200, JSON_HEADERS, 'null'), failure(`${prefix}the response body is JSON null, not an object`)],
+    ['an array', response(200, JSON_HEADERS, '[3]'), failure(`${prefix}(root): must have required property 'sum'; (root): must NOT have additional properties 'result'`)],
+    ['null', response(200, JSON_HEADERS, 'null'), failure(`${prefix}(root): must have required property 'sum'; (root): must NOT have additional properties 'result'`)],
     ['unparseable JSON', response(200, JSON_HEADERS, '{"sum":'), failure(`${prefix}the response body is not valid JSON`)],
     ['a text body', response(200, { 'content-type': 'text/plain' }, '3'), failure(`${prefix}the response is text/plain, not JSON`)],
     ['an untyped body', response(200, {}, '3'), failure(`${prefix}the response is untyped, not JSON`)],
@@ -67,7 +77,7 @@ describe('toToolResult: 2xx with validateOutput', () => {
 
   it('says "The tool" when no toolName is given', () => {
     expect(toToolResult(response(200, JSON_HEADERS, '[]'), { validateOutput })).toStrictEqual(
-      failure('The tool returned output that does not match its outputSchema: the response body is a JSON array, not an object'),
+      failure("The tool returned output that does not match its outputSchema: (root): must have required property 'sum'; (root): must NOT have additional properties 'result'"),
     );
   });
 

@@ -37,7 +37,13 @@ describe('defineTool: config errors', () => {
     ['an inputSchema without type', { name: 'echo', description: 'd', handler, inputSchema: { properties: {} } }, 'ERR_MCP_INVALID_SCHEMA', /tool 'echo' inputSchema must be a JSON Schema object/],
     ['an inputSchema that is a string', { name: 'echo', description: 'd', handler, inputSchema: 'object' }, 'ERR_MCP_INVALID_SCHEMA', /tool 'echo' inputSchema must be a JSON Schema object/],
     ['an inputSchema that is an array', { name: 'echo', description: 'd', handler, inputSchema: [] }, 'ERR_MCP_INVALID_SCHEMA', /tool 'echo' inputSchema must be/],
-    ['an outputSchema of type array', { name: 'echo', description: 'd', handler, outputSchema: { type: 'array' } }, 'ERR_MCP_INVALID_SCHEMA', /tool 'echo' outputSchema must be a JSON Schema object/],
+    ['an outputSchema that is not an object', { name: 'echo', description: 'd', handler, outputSchema: 'array' }, 'ERR_MCP_INVALID_SCHEMA', /tool 'echo' outputSchema must be a JSON Schema object/],
+    [
+      'an outputSchema with object keywords but no type',
+      { name: 'echo', description: 'd', handler, outputSchema: { properties: { a: {} } } },
+      'ERR_MCP_INVALID_SCHEMA',
+      /tool 'echo' outputSchema lists object keywords without type: 'object'/,
+    ],
     [
       'an inputSchema that does not compile',
       { name: 'echo', description: 'd', handler, inputSchema: { type: 'object', properties: { a: { type: 'nope' } } } },
@@ -200,11 +206,14 @@ describe('callTool: results', () => {
     ['a CallToolResult with isError → as is', { content: [{ type: 'text', text: 'no' }], isError: true }, { content: [{ type: 'text', text: 'no' }], isError: true }],
     ['a CallToolResult with empty content', { content: [] }, { content: [] }],
     ['undefined → empty content', undefined, { content: [] }],
-    ['a number → its text', 42, { content: [{ type: 'text', text: '42' }] }],
-    ['zero → "0"', 0, { content: [{ type: 'text', text: '0' }] }],
-    ['true → "true"', true, { content: [{ type: 'text', text: 'true' }] }],
-    ['null → "null"', null, { content: [{ type: 'text', text: 'null' }] }],
-    ['an array → its JSON as text (no structuredContent)', [1, 'a'], { content: [{ type: 'text', text: '[1,"a"]' }] }],
+    // MCP: structuredContent is an object, so other JSON values are sent as { result: value }.
+    ['a number → its text, and { result }', 42, { content: [{ type: 'text', text: '42' }], structuredContent: { result: 42 } }],
+    ['zero → "0"', 0, { content: [{ type: 'text', text: '0' }], structuredContent: { result: 0 } }],
+    ['true → "true"', true, { content: [{ type: 'text', text: 'true' }], structuredContent: { result: true } }],
+    ['null → "null"', null, { content: [{ type: 'text', text: 'null' }], structuredContent: { result: null } }],
+    ['an array → its JSON as text, and { result }', [1, 'a'], { content: [{ type: 'text', text: '[1,"a"]' }], structuredContent: { result: [1, 'a'] } }],
+    ['NaN → its text only (not JSON)', Number.NaN, { content: [{ type: 'text', text: 'NaN' }] }],
+    ['a bigint → its text only (not JSON)', 10n, { content: [{ type: 'text', text: '10' }] }],
     [
       'an object whose content is not blocks → structured',
       { content: 'text' },
@@ -347,6 +356,37 @@ describe('callTool: outputSchema', () => {
       },
     });
     expect(await callTool(registered, {}, ctx())).toStrictEqual({ content: [{ type: 'text', text: 'nope' }], isError: true });
+  });
+});
+
+describe('callTool: an outputSchema that is not an object schema', () => {
+  const items = { type: 'array', items: { type: 'integer' } };
+  const wrappedItems = { type: 'object', properties: { result: items }, required: ['result'] };
+
+  it('is listed wrapped, as { result: <schema> }, and its results are sent as { result: value }', async () => {
+    const registered = tool({ name: 'ids', outputSchema: items, handler: () => [1, 2] });
+    expect(registered.descriptor.outputSchema).toStrictEqual(wrappedItems);
+    expect(await callTool(registered, {}, ctx())).toStrictEqual({ content: [{ type: 'text', text: '[1,2]' }], structuredContent: { result: [1, 2] } });
+  });
+
+  it('checks the wrapped value: an array of strings fails an array of integers', async () => {
+    const registered = tool({ name: 'ids', outputSchema: items, handler: () => ['a'] });
+    expect(await callTool(registered, {}, ctx())).toStrictEqual({
+      content: [{ type: 'text', text: "Tool 'ids' returned output that does not match its outputSchema: result.0: must be integer" }],
+      isError: true,
+    });
+  });
+
+  it('wraps a string and an object too, since the schema says what the value is', async () => {
+    expect(await callTool(tool({ name: 'greet', outputSchema: { type: 'string' }, handler: () => 'hi' }), {}, ctx())).toStrictEqual({
+      content: [{ type: 'text', text: 'hi' }],
+      structuredContent: { result: 'hi' },
+    });
+    const anyOf = { anyOf: [{ type: 'object' }, { type: 'null' }] };
+    expect(await callTool(tool({ name: 'maybe', outputSchema: anyOf, handler: () => ({ a: 1 }) }), {}, ctx())).toStrictEqual({
+      content: [{ type: 'text', text: '{"a":1}' }],
+      structuredContent: { result: { a: 1 } },
+    });
   });
 });
 

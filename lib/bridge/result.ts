@@ -1,9 +1,8 @@
 // Captured HTTP response → CallToolResult (2xx → text/structuredContent, 3xx and ≥400 → isError: true).
 
 import { isUtf8 } from 'node:buffer';
-import { isObject } from '../jsonrpc/types';
 import { audioContent, embeddedResource, imageContent, textContent } from '../registry/content';
-import { errorResult, type CallToolResult } from '../registry/tools';
+import { errorResult, jsonResult, type CallToolResult } from '../registry/tools';
 import type { CompiledSchema } from '../schema/validator';
 
 /** What a route sent, as captured by an in-process run: plain data, no Express objects. */
@@ -20,6 +19,8 @@ export interface ToToolResultOptions {
   validateOutput?: CompiledSchema;
   /** The tool's name, for messages. */
   toolName?: string;
+  /** True when the tool's output schema is not an object schema: any JSON body is sent as `{ result: body }`. */
+  wrapResult?: boolean;
 }
 
 /** Error bodies longer than this (in UTF-8 bytes) are cut, so one bad response cannot flood the model's context. */
@@ -51,10 +52,10 @@ interface MediaType {
 }
 
 /**
- * Turns what a bridged route sent into a tool result. 2xx JSON objects become `structuredContent` plus their
- * JSON as text; text, images, audio and other bytes become the matching content block; 3xx and 4xx become
- * `isError` results a model can act on (4xx with the body, cut after 8 KB); 5xx become `isError` results
- * that say nothing about the server's internals.
+ * Turns what a bridged route sent into a tool result. 2xx JSON becomes its JSON as text plus `structuredContent`:
+ * an object as is, any other value (or any value, with `wrapResult`) as `{ result: value }`. Text, images, audio
+ * and other bytes become the matching content block; 3xx and 4xx become `isError` results a model can act on
+ * (4xx with the body, cut after 8 KB); 5xx become `isError` results that say nothing of the server's internals.
  *
  * @param response - the captured status, headers and body
  * @param options - `validateOutput` (the tool's compiled outputSchema) and `toolName` for messages
@@ -82,7 +83,7 @@ export function toToolResult(response: CapturedResponse, options: ToToolResultOp
     if (location === undefined) return errorResult(`${statusLine(status)} (no Location header; redirects are not followed)`);
     return errorResult(`${statusLine(status)}: redirects to ${location} (redirects are not followed)`);
   }
-  const { result, notObject } = successResult(status, body, media);
+  const { result, notObject } = successResult(status, body, media, options.wrapResult === true);
   const { validateOutput, toolName } = options;
   if (validateOutput === undefined) return result;
   const who = toolName === undefined ? 'The tool' : `Tool '${toolName}'`;
@@ -95,7 +96,7 @@ export function toToolResult(response: CapturedResponse, options: ToToolResultOp
 }
 
 /** A 2xx body as content; `notObject` says why there is no `structuredContent`, when there is none. */
-function successResult(status: number, body: Buffer, media: MediaType): { result: CallToolResult; notObject?: string } {
+function successResult(status: number, body: Buffer, media: MediaType, wrap: boolean): { result: CallToolResult; notObject?: string } {
   if (status === 204 || body.length === 0) {
     return { result: { content: [textContent(`Done (HTTP ${status}, no content)`)] }, notObject: 'the response has no body' };
   }
@@ -104,10 +105,8 @@ function successResult(status: number, body: Buffer, media: MediaType): { result
     const text = decode(body, media.charset);
     const parsed = parseJson(text);
     if (!parsed.ok) return { result: { content: [textContent(text)] }, notObject: 'the response body is not valid JSON' };
-    const json = JSON.stringify(parsed.value);
-    // MCP: structuredContent is an object; arrays and primitives are sent as their JSON text only.
-    if (isObject(parsed.value)) return { result: { content: [textContent(json)], structuredContent: parsed.value } };
-    return { result: { content: [textContent(json)] }, notObject: `the response body is ${kindOf(parsed.value)}, not an object` };
+    // MCP: structuredContent is an object; any other JSON body travels as { result: body }, as plain tools' values do.
+    return { result: jsonResult(parsed.value, wrap) };
   }
   const notObject = `the response is ${type ?? 'untyped'}, not JSON`;
   if (isText(body, media)) return { result: { content: [textContent(decode(body, media.charset))] }, notObject };
@@ -144,12 +143,6 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   } catch {
     return { ok: false };
   }
-}
-
-/** `a JSON array`, `a JSON string`, `JSON null`: what a non-object JSON body is, for messages. */
-function kindOf(value: unknown): string {
-  if (value === null) return 'JSON null';
-  return Array.isArray(value) ? 'a JSON array' : `a JSON ${typeof value}`;
 }
 
 /** Decodes in the declared charset (UTF-8 when none or unknown); a leading byte-order mark is dropped. */

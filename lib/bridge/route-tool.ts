@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import inject from 'light-my-request';
 import type { RequestContext } from '../registry/context';
-import { errorResult, type JsonSchema, type ToolAnnotations, type ToolDefinition } from '../registry/tools';
+import { errorResult, wrapsOutput, type JsonSchema, type ToolAnnotations, type ToolDefinition } from '../registry/tools';
 import type { AccessRule } from '../registry/access';
 import type { CallLimitOptions } from '../registry/call-limit';
 import { inputLayoutFor, type RouteInput } from './input';
@@ -22,7 +22,10 @@ export interface RouteToolMeta extends AccessRule {
   input?: RouteInput;
   /** `flat` merges params, query and body properties into one object; `nested` keeps them apart. Defaults to `flat`. */
   layout?: 'flat' | 'nested';
-  /** JSON Schema of a 2xx JSON body: it becomes `outputSchema`, so answers are checked against it as any tool's. */
+  /**
+   * JSON Schema of a 2xx JSON body: it becomes `outputSchema`, so answers are checked against it as any tool's.
+   * A schema that is not an object's (`{ type: 'array' }`) is sent wrapped, and so is the body: `{ result: body }`.
+   */
   output?: JsonSchema;
   /** Defaults from the HTTP method: GET → readOnlyHint, PUT → idempotentHint, DELETE → destructiveHint. */
   annotations?: ToolAnnotations;
@@ -103,6 +106,7 @@ export function routeTool(meta: RouteToolMeta, method: string, path: string, dis
   const layout = inputLayoutFor(meta.input, template.names, `route tool '${name}'`, meta.layout ?? 'flat', template.optional);
   const forwarded = ['authorization', ...(meta.forwardHeaders ?? []).map((header) => header.toLowerCase())];
   const verb = method.toUpperCase();
+  const wrapResult = meta.output !== undefined && wrapsOutput(meta.output, `route tool '${name}' output`);
   return {
     name,
     title: meta.title,
@@ -141,7 +145,7 @@ export function routeTool(meta: RouteToolMeta, method: string, path: string, dis
           signal: ctx.signal,
         },
       );
-      return toToolResult({ status: response.statusCode, headers: response.headers, body: response.rawPayload }, { toolName: name });
+      return toToolResult({ status: response.statusCode, headers: response.headers, body: response.rawPayload }, { toolName: name, wrapResult });
     },
   };
 }

@@ -65,6 +65,8 @@ export interface RegisteredTool {
   readonly descriptor: ToolDescriptor;
   readonly validateInput: CompiledSchema;
   readonly validateOutput: CompiledSchema | undefined;
+  /** True when the declared outputSchema is not an object schema: every result value is sent as `{ result: value }`. */
+  readonly wrapsResult: boolean;
   readonly handler: (args: Record<string, unknown>, ctx: RequestContext) => unknown;
   /** Who may list and call it; undefined for everyone. */
   readonly access: AccessRule | undefined;
@@ -96,7 +98,8 @@ export function defineTool(definition: ToolDefinition<never>, validator: SchemaV
     throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `tool '${name}' timeoutMs must be a positive number of milliseconds`);
   }
   const inputSchema = objectSchema(definition.inputSchema ?? NO_ARGUMENTS_SCHEMA, `tool '${name}' inputSchema`);
-  const outputSchema = definition.outputSchema === undefined ? undefined : objectSchema(definition.outputSchema, `tool '${name}' outputSchema`);
+  const wrapsResult = definition.outputSchema !== undefined && wrapsOutput(definition.outputSchema, `tool '${name}' outputSchema`);
+  const outputSchema = definition.outputSchema === undefined ? undefined : wrapsResult ? wrappedSchema(definition.outputSchema) : objectSchema(definition.outputSchema, `tool '${name}' outputSchema`);
   const descriptor = copyDefined({
     name,
     title: definition.title,
@@ -113,11 +116,33 @@ export function defineTool(definition: ToolDefinition<never>, validator: SchemaV
     // The descriptor's copies are compiled, so what is validated is exactly what tools/list shows.
     validateInput: validator.compile(descriptor.inputSchema as JsonSchema, `tool '${name}' inputSchema`),
     validateOutput: outputSchema && validator.compile(descriptor.outputSchema as JsonSchema, `tool '${name}' outputSchema`),
+    wrapsResult,
     handler: definition.handler.bind(definition) as RegisteredTool['handler'],
     access: accessRuleOf(definition, `tool '${name}'`),
     timeoutMs,
     limiter: definition.rateLimit === undefined ? undefined : createCallLimiter(definition.rateLimit, `tool '${name}'`),
   });
+}
+
+/**
+ * True when an output schema describes something other than an object (`{ type: 'array' }`, `{ type: 'string' }`,
+ * `{ enum: [...] }`): MCP wants `structuredContent` to be an object, so such results travel as `{ result: value }`
+ * under `{ type: 'object', properties: { result: schema }, required: ['result'] }`, as the Python SDKs do.
+ *
+ * @throws {McpConfigError} for a schema that is not an object, or that lists object keywords without `type: 'object'`
+ */
+export function wrapsOutput(schema: unknown, label: string): boolean {
+  if (!isObject(schema)) throw new McpConfigError('ERR_MCP_INVALID_SCHEMA', `${label} must be a JSON Schema object`);
+  if (schema.type === 'object') return false;
+  if (schema.type === undefined && ('properties' in schema || 'required' in schema || 'additionalProperties' in schema)) {
+    throw new McpConfigError('ERR_MCP_INVALID_SCHEMA', `${label} lists object keywords without type: 'object'; add it (any other schema is sent as { result: <value> })`);
+  }
+  return true;
+}
+
+/** The object schema a non-object output schema is sent as (see {@link wrapsOutput}). */
+function wrappedSchema(schema: JsonSchema): JsonSchema {
+  return { type: 'object', properties: { result: schema }, required: ['result'] };
 }
 
 function objectSchema(schema: unknown, label: string): JsonSchema {
@@ -148,7 +173,7 @@ export async function callTool(tool: RegisteredTool, args: Record<string, unknow
     if (err instanceof JsonRpcError) throw err; // a deliberate protocol error from the handler
     return errorResult(err instanceof Error ? err.message : String(err));
   }
-  const result = toCallToolResult(value);
+  const result = toCallToolResult(value, tool.wrapsResult);
   if (tool.validateOutput && !result.isError) {
     // MCP 2025-06-18 tools › Output Schema: structured results MUST conform to the declared schema.
     const output = result.structuredContent === undefined ? { ok: false as const, message: 'no structured result' } : tool.validateOutput(result.structuredContent);
@@ -189,14 +214,37 @@ export function errorResult(message: string): CallToolResult {
   return { content: [textContent(message)], isError: true };
 }
 
-/** What a handler returned → a {@link CallToolResult}. */
-export function toCallToolResult(value: unknown): CallToolResult {
+/**
+ * What a handler returned → a {@link CallToolResult}. MCP wants `structuredContent` to be an object: a plain
+ * object is sent as it is, an array, finite number, boolean or null as `{ result: value }`, each with its JSON as
+ * text. A string is text only, unless `wrap` (a non-object outputSchema) asks for `{ result: value }` for all.
+ *
+ * @param value - what the handler returned
+ * @param wrap - true when the tool's outputSchema is not an object schema ({@link wrapsOutput})
+ */
+export function toCallToolResult(value: unknown, wrap = false): CallToolResult {
   if (value === undefined) return { content: [] };
-  if (typeof value === 'string') return { content: [textContent(value)] };
+  if (typeof value === 'string') return wrap ? { content: [textContent(value)], structuredContent: { result: value } } : { content: [textContent(value)] };
   if (isContentBlock(value)) return { content: [value] };
-  if (isObject(value)) {
-    if (Array.isArray(value.content) && value.content.every(isContentBlock)) return value as unknown as CallToolResult;
-    return { content: [textContent(JSON.stringify(value))], structuredContent: value };
-  }
-  return { content: [textContent(JSON.stringify(value) ?? String(value))] };
+  if (isObject(value) && Array.isArray(value.content) && value.content.every(isContentBlock)) return value as unknown as CallToolResult;
+  return isJsonValue(value) ? jsonResult(value, wrap) : { content: [textContent(String(value))] };
+}
+
+/**
+ * A JSON value as a result: its JSON as text, and as `structuredContent` itself when it is a plain object (and
+ * `wrap` is off), else as `{ result: value }` (MCP: structuredContent is an object).
+ *
+ * @example
+ * ```ts
+ * jsonResult([1, 2], false); // { content: [{ type: 'text', text: '[1,2]' }], structuredContent: { result: [1, 2] } }
+ * ```
+ */
+export function jsonResult(value: unknown, wrap: boolean): CallToolResult {
+  const content = [textContent(JSON.stringify(value))];
+  return isObject(value) && !wrap ? { content, structuredContent: value } : { content, structuredContent: { result: value } };
+}
+
+/** A value JSON carries as itself: objects, arrays, finite numbers, booleans and null (not NaN, bigint, functions). */
+function isJsonValue(value: unknown): boolean {
+  return value === null || typeof value === 'boolean' || typeof value === 'object' || (typeof value === 'number' && Number.isFinite(value));
 }
