@@ -1,61 +1,128 @@
-// The published package: `npm pack` gives a tarball that a plain JavaScript app can require and a TypeScript app can import with types.
+// The published package: `npm pack` gives a tarball that a fresh Express 5 TypeScript app and a fresh Express 4
+// CommonJS app, with only express, @types/express and typescript beside it, can require, compile README's runnable
+// examples against with skipLibCheck off, and run them so that the official SDK client gets what README promises.
 
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, relative } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { rejection } from '../helpers/errors';
+import { createFreshApp, packInto, ROOT, tsc, type FreshAppSpec } from './fresh-app';
+import { readmeExamples, startExample, type RunningExample } from './readme-examples';
 
-const ROOT = resolve(__dirname, '../..');
-const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+// Packing, two compilations and six child processes: about 30 s on two cores; generous for a loaded machine.
+jest.setTimeout(90_000);
 
-function packageJson(dir: string): { dependencies?: Record<string, string> } {
-  return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
-}
+const TOKEN = 'readme-example-token-7f3a';
+const bearer = (token: string): Record<string, string> => ({ Authorization: `Bearer ${token}` });
+const text = (result: Record<string, unknown>): string => (result.content as Array<{ text?: string }>).map((block) => block.text ?? '').join('');
+const call = (client: Client, name: string, args: Record<string, unknown> = {}) => client.callTool({ name, arguments: args }) as Promise<Record<string, unknown>>;
 
-/** The `@types/*` packages among `names` and, transitively, among their dependencies. */
-function typePackagesFrom(names: readonly string[]): Set<string> {
-  const found = new Set<string>();
-  const visit = (name: string): void => {
-    if (!name.startsWith('@types/') || found.has(name)) return;
-    found.add(name);
-    for (const dep of Object.keys(packageJson(join(ROOT, 'node_modules', name)).dependencies ?? {})) visit(dep);
-  };
-  names.forEach(visit);
-  return found;
-}
+/** What the SDK client must get from each README example marked `(runs as is)`: one entry per example, no more. */
+const CHECKS: Record<string, (example: RunningExample) => Promise<void>> = {
+  'hello.ts': async (example) => {
+    const client = await example.connect();
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['add']);
+    expect((await call(client, 'add', { a: 2, b: 40 })).structuredContent).toEqual({ sum: 42 });
+    expect((await client.readResource({ uri: 'docs://readme' })).contents).toEqual([{ uri: 'docs://readme', mimeType: 'text/markdown', text: '# Inventory' }]);
+  },
+  'existing-api.ts': async (example) => {
+    const client = await example.connect(bearer(example.token));
+    const tools = (await client.listTools()).tools;
+    expect(tools.map((tool) => tool.name).sort()).toEqual(['create_user', 'get_api_users_by_id', 'get_orders', 'get_reports_by_id', 'sales_total']);
+    // A route of an express.Router mounted at /api: the tool learned the full path and its param.
+    expect(tools.find((tool) => tool.name === 'get_api_users_by_id')?.inputSchema).toEqual({ type: 'object', properties: { id: { type: 'string' } }, required: ['id'] });
+    expect(await call(client, 'get_api_users_by_id', { id: '1' })).toMatchObject({ structuredContent: { id: '1', name: 'Ada' } });
+    const missing = await call(client, 'get_api_users_by_id', { id: '9' });
+    expect(missing).toMatchObject({ isError: true });
+    expect(text(missing)).toBe('HTTP 404 Not Found: {"error":"no user 9"}');
+    expect(await call(client, 'create_user', { name: 'Bo' })).toMatchObject({ structuredContent: { id: '2', name: 'Bo' } });
+    const open = await call(client, 'get_orders', { status: 'open' });
+    expect(text(open)).toBe('[{"id":"o1","status":"open"}]');
+    // README: JSON that is not an object becomes structuredContent `{ "result": <value> }` plus its text.
+    expect(open.structuredContent).toEqual({ result: [{ id: 'o1', status: 'open' }] });
+    expect((await call(client, 'sales_total')).structuredContent).toEqual({ total: 1234.5 });
+    expect((await call(client, 'get_reports_by_id', { id: 'r9' })).structuredContent).toEqual({ id: 'r9' });
 
-describe('the packed package', () => {
-  let project: string;
+    const challenges: Array<string | null> = [];
+    const recording: FetchLike = async (url, init) => {
+      const res = await fetch(url, init);
+      challenges.push(res.headers.get('www-authenticate'));
+      return res;
+    };
+    const unauthorized = await rejection(example.connect({}, recording));
+    expect(unauthorized).toMatchObject({ code: 401 });
+    const metadataUrl = `${example.origin}/mcp/.well-known/oauth-protected-resource`;
+    expect(challenges[0]).toBe(`Bearer resource_metadata="${metadataUrl}"`);
+    const metadata = await fetch(metadataUrl);
+    expect(metadata.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await metadata.json()).toMatchObject({ resource: `${example.origin}/mcp` });
+  },
+  'auth.ts': async (example) => {
+    const client = await example.connect(bearer(example.token));
+    expect((await call(client, 'whoami')).structuredContent).toEqual({ subject: 'ops' });
+    expect((await call(client, 'restock', { item: 'a', units: 2 })).structuredContent).toEqual({ item: 'a', stock: 12 });
+    expect(await rejection(example.connect(bearer('not-the-token')))).toMatchObject({ code: 401 });
+  },
+};
 
-  beforeAll(() => {
-    project = mkdtempSync(join(tmpdir(), 'emr-pack-'));
-    // `npm pack` runs `prepack` (the build) and writes the tarball that `npm publish` would upload.
-    const packed = execFileSync(NPM, ['pack', '--silent', '--pack-destination', project], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n').pop() as string;
-    const installed = join(project, 'node_modules', 'express-mcp-router');
-    mkdirSync(installed, { recursive: true });
-    execFileSync('tar', ['-xzf', join(project, packed), '-C', installed, '--strip-components=1']);
-    // The package's own dependencies and express come from this repository's node_modules (no network). Of the
-    // type packages, only what a user has: @types/express, and what it and the package's dependencies pull in.
-    for (const dep of ['ajv', 'ajv-formats', 'cors', 'express-rate-limit', 'light-my-request', 'express', 'typescript']) {
-      symlinkSync(join(ROOT, 'node_modules', dep), join(project, 'node_modules', dep));
-    }
-    mkdirSync(join(project, 'node_modules', '@types'));
-    for (const dep of typePackagesFrom(['@types/express', ...Object.keys(packageJson(ROOT).dependencies ?? {})])) {
-      symlinkSync(join(ROOT, 'node_modules', dep), join(project, 'node_modules', dep));
-    }
-  }, 120_000);
+const COMPILER_OPTIONS = { strict: true, skipLibCheck: false, target: 'ES2022', rootDir: 'src', outDir: 'dist' };
+const APPS: Array<FreshAppSpec & { app: string }> = [
+  { app: 'Express 5 TypeScript app', express: 'express', typesExpress: '@types/express', compilerOptions: { ...COMPILER_OPTIONS, module: 'node16', moduleResolution: 'node16' } },
+  {
+    app: 'Express 4 CommonJS app',
+    express: 'express4',
+    typesExpress: '@types/express4',
+    // TypeScript 6 deprecates node10 (the resolution `module: commonjs` has always implied) unless told to ignore it.
+    compilerOptions: { ...COMPILER_OPTIONS, module: 'commonjs', moduleResolution: 'node10', ignoreDeprecations: '6.0' },
+  },
+];
 
-  afterAll(() => rmSync(project, { recursive: true, force: true }));
+const examples = readmeExamples();
+let work: string | undefined;
+const dirOf = (app: string): string => join(work as string, app.replace(/\W+/g, '-'));
+/** Each app's tsc run, started for both apps at once in beforeAll. */
+const compiled = new Map<string, Promise<{ code: number; output: string }>>();
+const running: RunningExample[] = [];
 
-  it('ships only the build output and the package files', () => {
-    const files = readdirSync(join(project, 'node_modules', 'express-mcp-router')).sort();
-    expect(files).toEqual(['README.md', 'dist', 'package.json']);
-    expect(readdirSync(join(project, 'node_modules', 'express-mcp-router', 'dist'))).toEqual(expect.arrayContaining(['index.js', 'index.d.ts', 'router.js']));
-  });
+beforeAll(() => {
+  // Outside the repository, so nothing in the apps can resolve a module from its node_modules.
+  work = realpathSync(mkdtempSync(join(tmpdir(), 'emr-pack-')));
+  const tarball = packInto(work);
+  for (const spec of APPS) {
+    const dir = dirOf(spec.app);
+    createFreshApp(dir, tarball, spec);
+    mkdirSync(join(dir, 'src'));
+    for (const { name, code } of examples) writeFileSync(join(dir, 'src', name), code);
+    compiled.set(spec.app, tsc(dir));
+  }
+}, 120_000);
 
-  it('serves MCP from a plain JavaScript Express app that requires it', () => {
+afterAll(async () => {
+  await Promise.all(running.map((example) => example.stop()));
+  await Promise.all(compiled.values());
+  if (work !== undefined) rmSync(work, { recursive: true, force: true });
+});
+
+it('ships only the build output and the package files', () => {
+  const installed = join(dirOf(APPS[0]!.app), 'node_modules', 'express-mcp-router');
+  expect(readdirSync(installed).sort()).toEqual(['README.md', 'dist', 'package.json']);
+  expect(readdirSync(join(installed, 'dist'))).toEqual(expect.arrayContaining(['index.js', 'index.d.ts', 'router.js']));
+});
+
+it("finds README's runnable examples, at least three, and has a check for each of them and for no other", () => {
+  expect(examples.length).toBeGreaterThanOrEqual(3);
+  expect(Object.keys(CHECKS).sort()).toEqual(examples.map(({ name }) => name).sort());
+});
+
+describe.each(APPS)('in a fresh $app', ({ app }) => {
+  const dir = (): string => dirOf(app);
+
+  it('serves MCP from plain JavaScript that requires the package', () => {
     writeFileSync(
-      join(project, 'app.js'),
+      join(dir(), 'app.js'),
       `const express = require('express');
 const { mcpRouter } = require('express-mcp-router');
 const mcp = mcpRouter({ name: 'js-app', version: '1.0.0', sessions: false });
@@ -73,29 +140,35 @@ const server = app.listen(0, '127.0.0.1', async () => {
 });
 `,
     );
-    const output = execFileSync(process.execPath, ['app.js'], { cwd: project, encoding: 'utf8' });
-    expect(output.trim()).toBe('200 {"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"5"}]}}');
+    const output = execFileSync(process.execPath, ['app.js'], { cwd: dir(), encoding: 'utf8', env: { PATH: process.env.PATH } });
+    // README: a number is "structuredContent: { result: <value> } plus its JSON as a text block".
+    expect(output.trim()).toBe('200 {"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"5"}],"structuredContent":{"result":5}}}');
   });
 
-  it('type-checks a TypeScript app that imports it', () => {
-    writeFileSync(
-      join(project, 'app.ts'),
-      `import express from 'express';
-import { mcpRouter, textContent, McpConfigError, type RequestContext, type ToolDefinition } from 'express-mcp-router';
-const tool: ToolDefinition<{ a: number }> = { name: 'twice', description: 'Twice', handler: ({ a }, ctx: RequestContext) => textContent(String(a * 2) + ctx.protocolVersion) };
-const mcp = mcpRouter({ name: 'ts-app', version: '1.0.0' });
-mcp.tool(tool);
-const app = express();
-app.use('/mcp', mcp);
-export const isConfigError = (err: unknown): boolean => err instanceof McpConfigError;
-`,
-    );
-    writeFileSync(
-      join(project, 'tsconfig.json'),
-      // skipLibCheck off: every published declaration must resolve with what a user has installed.
-      JSON.stringify({ compilerOptions: { strict: true, module: 'node16', moduleResolution: 'node16', target: 'ES2022', esModuleInterop: true, noEmit: true, skipLibCheck: false, types: ['node'] }, files: ['app.ts'] }),
-    );
-    // Throws (and fails the test) with the compiler's output if the types do not resolve.
-    execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], { cwd: project, encoding: 'utf8' });
+  it("compiles README's examples with skipLibCheck off: its own tsc exits 0 and prints nothing", async () => {
+    expect(await compiled.get(app)).toEqual({ code: 0, output: '' });
+  });
+
+  it('reads no file from outside the app but the compiler and its lib, and no node_modules above it', async () => {
+    for (let up = dirname(dir()); up !== dirname(up); up = dirname(up)) expect(existsSync(join(up, 'node_modules'))).toBe(false);
+    expect(relative(ROOT, dir())).toMatch(/^\.\.\//);
+    const { code, output } = await tsc(dir(), '--listFilesOnly');
+    expect(code).toBe(0);
+    const typescript = realpathSync(join(dir(), 'node_modules', 'typescript'));
+    const outside = output.split('\n').filter((file) => file !== '' && !file.startsWith(`${dir()}/`) && !file.startsWith(`${typescript}/`));
+    expect(outside).toEqual([]);
+  });
+
+  it.each(examples.map(({ name }) => name))('runs %s so that the SDK client gets what README says', async (name) => {
+    const check = CHECKS[name];
+    if (check === undefined) throw new Error(`README example ${name} has no entry in CHECKS`);
+    if ((await compiled.get(app))?.code !== 0) throw new Error(`${app} did not compile README's examples`);
+    const example = await startExample(dir(), name, TOKEN);
+    running.push(example);
+    try {
+      await check(example);
+    } finally {
+      await example.stop();
+    }
   });
 });

@@ -1,0 +1,98 @@
+// README's runnable examples: finds them by their marker, runs a compiled one as a child process, and connects the SDK client to it.
+
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ROOT } from './fresh-app';
+
+/** A complete program in README.md, marked `<!-- example: <name> (runs as is) -->` on the line before its fence. */
+export interface ReadmeExample {
+  name: string;
+  code: string;
+}
+
+const MARKER = /^<!-- example: .* \(runs as is\) -->$/gm;
+const EXAMPLE = /^<!-- example: (\S+) \(runs as is\) -->\n```ts\n([\s\S]*?)^```$/gm;
+
+/** README's runnable examples; throws if a marker is not followed by a ```ts fence, so none is skipped unseen. */
+export function readmeExamples(): ReadmeExample[] {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const examples = [...readme.matchAll(EXAMPLE)].map(([, name, code]) => ({ name: name as string, code: code as string }));
+  const markers = readme.match(MARKER) ?? [];
+  if (markers.length !== examples.length) throw new Error(`README.md has ${markers.length} "(runs as is)" markers but ${examples.length} of them open a \`\`\`ts fence on the next line`);
+  return examples;
+}
+
+/** A port nothing listens on right now: the one the OS hands out for port 0. */
+export async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+async function answers(port: number): Promise<boolean> {
+  const socket = connect(port, '127.0.0.1');
+  try {
+    await once(socket, 'connect');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    socket.destroy();
+  }
+}
+
+/** A compiled example running as `node dist/<name>.js`, what the SDK client sees of it, and how to stop it. */
+export interface RunningExample {
+  /** `http://127.0.0.1:<PORT>` */
+  origin: string;
+  /** The `MCP_TOKEN` it was started with. */
+  token: string;
+  /** An SDK client connected to `<origin>/mcp` with `headers`, closed by `stop()`; rejects as `client.connect` does. */
+  connect(headers?: Record<string, string>, fetch?: FetchLike): Promise<Client>;
+  /** Closes the clients, then ends the process. Safe to call twice. */
+  stop(): Promise<void>;
+}
+
+/** Starts `dist/<name>.js` in `app` with only PATH, PORT and MCP_TOKEN set, and resolves once its port answers. */
+export async function startExample(app: string, name: string, token: string): Promise<RunningExample> {
+  const port = await freePort();
+  const env = { PATH: process.env.PATH, PORT: String(port), MCP_TOKEN: token };
+  const child = spawn(process.execPath, [join('dist', name.replace(/\.ts$/, '.js'))], { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  const clients: Client[] = [];
+  const running: RunningExample = {
+    origin: `http://127.0.0.1:${port}`,
+    token,
+    async connect(headers = {}, fetch) {
+      const client = new Client({ name: 'readme-example-test', version: '1.0.0' });
+      clients.push(client);
+      await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', running.origin), { requestInit: { headers }, fetch }));
+      return client;
+    },
+    async stop() {
+      await Promise.all(clients.splice(0).map((client) => client.close()));
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill();
+      await once(child, 'exit');
+    },
+  };
+  for (const deadline = Date.now() + 10_000; !(await answers(port)); ) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      await running.stop();
+      throw new Error(`${name} did not listen on PORT=${port}: ${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return running;
+}
