@@ -46,7 +46,13 @@ describe('toToolResult: 2xx with wrapResult (an output schema that is not an obj
   it.each<[string, CapturedResponse, CallToolResult]>([
     ['an object is wrapped too', response(200, JSON_HEADERS, '{"a":1}'), wrapped('{"a":1}', { a: 1 })],
     ['an array', response(200, JSON_HEADERS, '[1]'), wrapped('[1]', [1])],
-    ['text stays text', response(200, { 'content-type': 'text/plain' }, 'hi'), text('hi')],
+    ['a number', response(200, JSON_HEADERS, '42'), wrapped('42', 42)],
+    // The schema says what the value is, so text is wrapped too, as a plain tool's string is.
+    ['text/plain', response(200, { 'content-type': 'text/plain' }, 'hi'), wrapped('hi', 'hi')],
+    ["text/html (Express's res.send(string))", response(200, { 'content-type': 'text/html; charset=utf-8' }, '<b>hi</b>'), wrapped('<b>hi</b>', '<b>hi</b>')],
+    ['unparseable JSON stays text', response(200, JSON_HEADERS, '[1,'), text('[1,')],
+    ['an image stays an image', response(200, { 'content-type': 'image/png' }, PNG), { content: [{ type: 'image', data: PNG.toString('base64'), mimeType: 'image/png' }] }],
+    ['204 stays a note', response(204), text('Done (HTTP 204, no content)')],
   ])('%s', (_label, captured, expected) => {
     expect(toToolResult(captured, { wrapResult: true })).toStrictEqual(expected);
   });

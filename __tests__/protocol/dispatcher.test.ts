@@ -321,6 +321,23 @@ describe('tools/call', () => {
     expect(await result(dispatcher, 'tools/call', { name: 'sum' }, version)).toStrictEqual(expected);
   });
 
+  // MCP 2025-06-18 brought structuredContent and outputSchema: a wrapped array is { result } from then, text only before.
+  const ids = { type: 'array', items: { type: 'integer' } };
+  const idsText = { content: [{ type: 'text', text: '[1,2]' }] };
+  const idsWrapped = { type: 'object', properties: { result: ids }, required: ['result'] };
+  it.each<[ProtocolVersion, unknown, Record<string, unknown>]>([
+    ['2025-11-25', idsWrapped, { ...idsText, structuredContent: { result: [1, 2] } }],
+    ['2025-06-18', idsWrapped, { ...idsText, structuredContent: { result: [1, 2] } }],
+    ['2025-03-26', undefined, idsText],
+    ['2024-11-05', undefined, idsText],
+  ])('an array outputSchema on %s: listed wrapped and sent as { result } from 2025-06-18, left out before', async (version, listedSchema, expected) => {
+    const { dispatcher, registry } = setup();
+    registry.addTool({ name: 'ids', description: 'd', outputSchema: ids, handler: () => [1, 2] });
+    const [listed] = (await result(dispatcher, 'tools/list', {}, version)).tools as Record<string, unknown>[];
+    expect(listed?.outputSchema).toStrictEqual(listedSchema);
+    expect(await result(dispatcher, 'tools/call', { name: 'ids' }, version)).toStrictEqual(expected);
+  });
+
   const audio = { type: 'audio', data: 'UklGRg==', mimeType: 'audio/wav' };
   const link = { type: 'resource_link', uri: 'docs://readme', name: 'readme' };
   const text = { type: 'text', text: 'plain' };

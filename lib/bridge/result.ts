@@ -2,7 +2,7 @@
 
 import { isUtf8 } from 'node:buffer';
 import { audioContent, embeddedResource, imageContent, textContent } from '../registry/content';
-import { errorResult, jsonResult, type CallToolResult } from '../registry/tools';
+import { errorResult, jsonResult, toCallToolResult, type CallToolResult } from '../registry/tools';
 import type { CompiledSchema } from '../schema/validator';
 
 /** What a route sent, as captured by an in-process run: plain data, no Express objects. */
@@ -19,7 +19,7 @@ export interface ToToolResultOptions {
   validateOutput?: CompiledSchema;
   /** The tool's name, for messages. */
   toolName?: string;
-  /** True when the tool's output schema is not an object schema: any JSON body is sent as `{ result: body }`. */
+  /** True when the tool's output schema is not an object schema: a JSON or text body is sent as `{ result: body }`. */
   wrapResult?: boolean;
 }
 
@@ -53,12 +53,13 @@ interface MediaType {
 
 /**
  * Turns what a bridged route sent into a tool result. 2xx JSON becomes its JSON as text plus `structuredContent`:
- * an object as is, any other value (or any value, with `wrapResult`) as `{ result: value }`. Text, images, audio
- * and other bytes become the matching content block; 3xx and 4xx become `isError` results a model can act on
- * (4xx with the body, cut after 8 KB); 5xx become `isError` results that say nothing of the server's internals.
+ * an object as is, any other value (or any value, with `wrapResult`) as `{ result: value }`. Text becomes a text
+ * block (plus `{ result: text }` with `wrapResult`); images, audio and other bytes become the matching block.
+ * 3xx and 4xx become `isError` results a model can act on (4xx with the body, cut after 8 KB); 5xx become
+ * `isError` results that say nothing of the server's internals.
  *
  * @param response - the captured status, headers and body
- * @param options - `validateOutput` (the tool's compiled outputSchema) and `toolName` for messages
+ * @param options - `validateOutput` (the tool's compiled outputSchema), `toolName` for messages, and `wrapResult`
  * @returns the result to send for `tools/call`
  * @example
  * ```ts
@@ -109,7 +110,8 @@ function successResult(status: number, body: Buffer, media: MediaType, wrap: boo
     return { result: jsonResult(parsed.value, wrap) };
   }
   const notObject = `the response is ${type ?? 'untyped'}, not JSON`;
-  if (isText(body, media)) return { result: { content: [textContent(decode(body, media.charset))] }, notObject };
+  // Text stays text, unless the tool's output schema is not an object schema: it then describes this text too.
+  if (isText(body, media)) return { result: toCallToolResult(decode(body, media.charset), wrap), notObject };
   if (type?.startsWith('image/')) return { result: { content: [imageContent(body, type)] }, notObject };
   if (type?.startsWith('audio/')) return { result: { content: [audioContent(body, type)] }, notObject };
   const blob = embeddedResource({ uri: RESPONSE_BODY_URI, mimeType: type ?? 'application/octet-stream', blob: body });
