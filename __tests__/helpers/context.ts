@@ -1,8 +1,9 @@
 // Builds dispatch environments and handler contexts for tests of the pure layers.
 
 import { HandlerContext, NO_STREAM, type DispatchEnvironment } from '../../lib/protocol/context';
-import { isAtLeast } from '../../lib/protocol/versions';
-import type { ProtocolVersion, RequestContext } from '../../lib/registry/context';
+import { isAtLeast } from '../../lib/versions';
+import type { RequestContext } from '../../lib/registry/context';
+import type { ProtocolVersion } from '../../lib/versions';
 
 /** An environment as the transport builds it for a stateless request on `protocolVersion`. */
 export function testEnv(protocolVersion: ProtocolVersion = '2025-11-25', extra: Partial<DispatchEnvironment> = {}): DispatchEnvironment {

@@ -3,7 +3,8 @@ import type { JsonRpcFailure, JsonRpcResponse, JsonRpcSuccess } from '../../lib/
 import type { DispatchEnvironment } from '../../lib/protocol/context';
 import { createDispatcher, type DispatchOutcome } from '../../lib/protocol/dispatcher';
 import type { ServerIdentity } from '../../lib/protocol/lifecycle';
-import type { AuthInfo, ProtocolVersion, RequestContext } from '../../lib/registry/context';
+import type { AuthInfo, RequestContext } from '../../lib/registry/context';
+import type { ProtocolVersion } from '../../lib/versions';
 import { Registry } from '../../lib/registry/registry';
 import { createSchemaValidator } from '../../lib/schema/validator';
 import { testEnv } from '../helpers/context';

@@ -1,16 +1,9 @@
 // The handler context: request facts, plus progress, logging and server→client requests over the caller's stream.
 
 import { isObject, type JsonRpcId, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../jsonrpc/types';
-import {
-  LOG_LEVELS,
-  type AuthInfo,
-  type ClientRequestOptions,
-  type LogLevel,
-  type ProtocolVersion,
-  type RequestContext,
-} from '../registry/context';
+import { LOG_LEVELS, type AuthInfo, type ClientRequestOptions, type LogLevel, type RequestContext } from '../registry/context';
+import { isAtLeast, type ProtocolVersion } from '../versions';
 import type { Abortable, AbortSource } from './abort';
-import { isAtLeast } from './versions';
 
 /** What the server knows of its client: negotiated by `initialize`, changed by `logging/setLevel` and subscriptions. */
 export interface PeerState {

@@ -24,7 +24,7 @@ import { promptMethods } from './prompts';
 import { resourceMethods } from './resources';
 import { createEntryShaper } from './shaping';
 import { toolMethods } from './tools';
-import { LAST_VERSION_WITH_BATCHES } from './versions';
+import { LAST_VERSION_WITH_BATCHES } from '../versions';
 
 /** What became of one POSTed body. */
 export type DispatchOutcome =

@@ -5,7 +5,7 @@ import type { Registry } from '../registry/registry';
 import { boundedCapabilities, boundedClientInfo } from './client-data';
 import type { MethodTable } from './methods';
 import { SERVER_INFO_FIELDS_SINCE, shapeFields } from './shaping';
-import { isAtLeast, negotiateVersion, type ProtocolVersion } from './versions';
+import { isAtLeast, negotiateVersion, type ProtocolVersion } from '../versions';
 
 /** Who the server is, as `initialize` tells the client. */
 export interface ServerIdentity {

@@ -2,7 +2,7 @@
 
 import { textContent, type ContentBlock } from '../registry/content';
 import type { CallToolResult } from '../registry/tools';
-import { isAtLeast, type ProtocolVersion } from './versions';
+import { isAtLeast, type ProtocolVersion } from '../versions';
 
 /** For each field that some revisions lack: the revision that introduced it. */
 export type FieldsSince = Readonly<Record<string, ProtocolVersion>>;

@@ -1,12 +1,7 @@
 // RequestContext: what every tool, resource, prompt and completion handler receives besides its arguments.
 
 import type { JsonRpcId } from '../jsonrpc/types';
-
-/** The protocol revisions this router speaks, newest first. */
-export const SUPPORTED_PROTOCOL_VERSIONS = Object.freeze(['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const);
-
-/** One of {@link SUPPORTED_PROTOCOL_VERSIONS}. */
-export type ProtocolVersion = (typeof SUPPORTED_PROTOCOL_VERSIONS)[number];
+import type { ProtocolVersion } from '../versions';
 
 /** RFC 5424 severities, least severe first (MCP logging). */
 export const LOG_LEVELS = Object.freeze(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const);

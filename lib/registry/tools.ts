@@ -4,6 +4,7 @@ import { McpConfigError } from '../errors';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isObject } from '../jsonrpc/types';
 import type { CompiledSchema, SchemaValidator } from '../schema/validator';
+import { isAtLeast } from '../versions';
 import { isContentBlock, textContent, type ContentBlock } from './content';
 import { accessRuleOf, type AccessRule } from './access';
 import { createCallLimiter, type CallLimiter, type CallLimitOptions } from './call-limit';
@@ -161,7 +162,7 @@ export async function callTool(tool: RegisteredTool, args: Record<string, unknow
   const input = tool.validateInput(args);
   if (!input.ok) {
     const message = `Invalid arguments for tool '${tool.name}': ${input.message}`;
-    if (ctx.protocolVersion < '2025-11-25') throw new JsonRpcError(ErrorCode.InvalidParams, message);
+    if (!isAtLeast(ctx.protocolVersion, '2025-11-25')) throw new JsonRpcError(ErrorCode.InvalidParams, message);
     return errorResult(message);
   }
   const retryAfter = tool.limiter?.take(ctx);

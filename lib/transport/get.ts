@@ -2,7 +2,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from '../jsonrpc/errors';
-import { isAtLeast } from '../protocol/versions';
+import { isAtLeast } from '../versions';
 import type { AuthInfo } from '../registry/context';
 import { parseAccept } from './accept';
 import { LAST_EVENT_ID_HEADER, SESSION_ID_HEADER } from './headers';

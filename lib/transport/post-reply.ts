@@ -6,7 +6,7 @@ import type { McpLogger } from '../logger';
 import type { Abortable } from '../protocol/abort';
 import { requestKey, type ClientChannel } from '../protocol/context';
 import type { DispatchOutcome } from '../protocol/dispatcher';
-import { isAtLeast, type ProtocolVersion } from '../protocol/versions';
+import { isAtLeast, type ProtocolVersion } from '../versions';
 import type { ResponseMode } from './accept';
 import { OutboundStream } from './outbound-stream';
 import { ErrorCode } from '../jsonrpc/errors';

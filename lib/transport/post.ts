@@ -15,7 +15,7 @@ import {
   isSupportedVersion,
   SUPPORTED_PROTOCOL_VERSIONS,
   type ProtocolVersion,
-} from '../protocol/versions';
+} from '../versions';
 import { createReplyNegotiator, type ResponseMode } from './accept';
 import { readJsonBody } from './body';
 import { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER } from './headers';

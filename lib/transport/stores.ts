@@ -1,7 +1,7 @@
 // The storage interfaces behind sessions: SessionStore, EventStore and MessageBus (async, serialisable, pluggable).
 
 import type { JsonRpcMessage } from '../jsonrpc/types';
-import type { ProtocolVersion } from '../registry/context';
+import type { ProtocolVersion } from '../versions';
 
 /** What is kept of one MCP session between requests: plain JSON, so a store may keep it anywhere. */
 export interface SessionRecord {

@@ -1,8 +1,21 @@
-// Protocol revisions: which ones we speak, how initialize negotiates one, and what a request without one assumes.
+// Protocol revisions by era: which ones we speak, how they compare, how initialize negotiates one, what a bare request assumes.
 
-import { SUPPORTED_PROTOCOL_VERSIONS, type ProtocolVersion } from '../registry/context';
+/**
+ * The revisions this router speaks, by era, newest first. The 2025 era (2024-11-05 … 2025-11-25) has initialize
+ * and sessions; the 2026 era (2026-07-28: stateless requests with `_meta`) is not served yet.
+ */
+export const VERSIONS_BY_ERA = Object.freeze({
+  '2025': Object.freeze(['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const),
+});
 
-export { SUPPORTED_PROTOCOL_VERSIONS, type ProtocolVersion };
+/** A protocol era: the revisions that share a lifecycle (see {@link VERSIONS_BY_ERA}). */
+export type Era = keyof typeof VERSIONS_BY_ERA;
+
+/** The protocol revisions this router speaks, newest first. */
+export const SUPPORTED_PROTOCOL_VERSIONS = VERSIONS_BY_ERA['2025'];
+
+/** One of {@link SUPPORTED_PROTOCOL_VERSIONS}. */
+export type ProtocolVersion = (typeof SUPPORTED_PROTOCOL_VERSIONS)[number];
 
 /** The newest revision: offered when a client asks for one we do not speak. */
 export const LATEST_PROTOCOL_VERSION: ProtocolVersion = SUPPORTED_PROTOCOL_VERSIONS[0];
@@ -19,6 +32,11 @@ export const LAST_VERSION_WITH_BATCHES: ProtocolVersion = '2025-03-26';
 /** True for a revision this router speaks. */
 export function isSupportedVersion(value: unknown): value is ProtocolVersion {
   return typeof value === 'string' && (SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(value);
+}
+
+/** The era a revision belongs to. */
+export function eraOf(version: ProtocolVersion): Era {
+  return (Object.keys(VERSIONS_BY_ERA) as Era[]).find((era) => (VERSIONS_BY_ERA[era] as readonly string[]).includes(version)) as Era;
 }
 
 /**
