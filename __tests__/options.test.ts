@@ -23,6 +23,7 @@ describe('mcpRouter options: config errors', () => {
     ['pageSize 0', { ...BASE, pageSize: 0 }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: option 'pageSize' must be a positive integer, got 0$/],
     ['pageSize -1', { ...BASE, pageSize: -1 }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: option 'pageSize' must be a positive integer, got -1$/],
     ['pageSize 1.5', { ...BASE, pageSize: 1.5 }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: option 'pageSize' must be a positive integer, got 1\.5$/],
+    ['pageSize beyond the safe integers', { ...BASE, pageSize: 2 ** 53 }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: option 'pageSize' must be a positive integer, got 9007199254740992$/],
     ["pageSize '10'", { ...BASE, pageSize: '10' }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: option 'pageSize' must be a positive integer, got "10"$/],
     ['pageSize NaN', { ...BASE, pageSize: NaN }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: option 'pageSize' must be a positive integer/],
     ['bodyLimit 0', { ...BASE, bodyLimit: 0 }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: option 'bodyLimit' must be a positive number of bytes or text like '4mb', got 0$/],

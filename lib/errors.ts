@@ -35,3 +35,8 @@ export class McpConfigError extends Error {
     super(message.startsWith('mcpRouter:') ? message : `mcpRouter: ${message}`);
   }
 }
+
+/** True for a positive safe integer: the one check of every count, limit and duration option. */
+export function isPositiveInteger(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) > 0;
+}

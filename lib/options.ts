@@ -1,7 +1,7 @@
 // McpRouterOptions (public, with defaults) and resolveOptions(): checked once, frozen, never written back.
 
 import type Ajv2020 from 'ajv/dist/2020';
-import { McpConfigError } from './errors';
+import { isPositiveInteger, McpConfigError } from './errors';
 import type { CorsOptions } from 'cors';
 import type { Options as RateLimitOptions } from 'express-rate-limit';
 import type { AuthOptions } from './auth/bearer';
@@ -220,7 +220,7 @@ const UNIT: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 *
 function parseBodyLimit(value: number | string): number {
   const match = typeof value === 'string' ? SIZE.exec(value.trim()) : null;
   const bytes = typeof value === 'number' ? value : match ? Math.floor(Number(match[1]) * (UNIT[(match[2] ?? 'b').toLowerCase()] ?? 1)) : NaN;
-  if (!Number.isSafeInteger(bytes) || bytes < 1) throw invalid('bodyLimit', "a positive number of bytes or text like '4mb'", value);
+  if (!isPositiveInteger(bytes)) throw invalid('bodyLimit', "a positive number of bytes or text like '4mb'", value);
   return bytes;
 }
 
@@ -255,7 +255,7 @@ export function resolveOptions(options: McpRouterOptions): ResolvedConfig {
   if (icons !== undefined && (!Array.isArray(icons) || !icons.every((icon) => typeof icon?.src === 'string'))) {
     throw invalid('icons', "an array of { src, mimeType?, sizes? }", icons);
   }
-  if (!Number.isInteger(pageSize) || pageSize < 1) throw invalid('pageSize', 'a positive integer', pageSize);
+  if (!isPositiveInteger(pageSize)) throw invalid('pageSize', 'a positive integer', pageSize);
   if (typeof logger?.error !== 'function' || typeof logger.warn !== 'function') throw invalid('logger', 'an object with error() and warn()', typeof logger);
   if (ajv !== undefined && typeof ajv?.compile !== 'function') throw invalid('ajv', 'an Ajv2020 instance', typeof ajv);
 
@@ -342,10 +342,6 @@ function resolveAuth(auth: AuthOptions | undefined): Readonly<AuthOptions> | und
   }
   if (resourceMetadataUrl !== undefined && typeof resourceMetadataUrl !== 'string') throw invalid('auth.resourceMetadataUrl', 'a URL', resourceMetadataUrl);
   return Object.freeze({ ...auth });
-}
-
-function isPositiveInteger(value: unknown): value is number {
-  return Number.isSafeInteger(value) && (value as number) > 0;
 }
 
 function hasMethods(value: unknown, ...names: string[]): boolean {

@@ -1,6 +1,6 @@
 // Per-tool call limits: a fixed window counted per caller (principal, else session), for tools that are costly to run.
 
-import { McpConfigError } from '../errors';
+import { isPositiveInteger, McpConfigError } from '../errors';
 import type { RequestContext } from './context';
 
 /** At most `limit` calls per `windowMs`, per caller. */
@@ -28,7 +28,7 @@ const SWEEP_AT = 10_000;
  */
 export function createCallLimiter(options: CallLimitOptions, label: string, now: () => number = Date.now): CallLimiter {
   const { limit, windowMs } = options ?? ({} as CallLimitOptions);
-  if (!Number.isSafeInteger(limit) || limit < 1 || !Number.isSafeInteger(windowMs) || windowMs < 1) {
+  if (!isPositiveInteger(limit) || !isPositiveInteger(windowMs)) {
     throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `${label} rateLimit must be { limit, windowMs } with positive integers`);
   }
   const windows = new Map<string, { count: number; endsAt: number }>();

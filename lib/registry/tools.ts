@@ -1,6 +1,6 @@
 // Tools: the definition users register, its compiled form, and callTool (validate → handler → result).
 
-import { McpConfigError } from '../errors';
+import { isPositiveInteger, McpConfigError } from '../errors';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isObject } from '../jsonrpc/types';
 import type { CompiledSchema, SchemaValidator } from '../schema/validator';
@@ -95,7 +95,7 @@ export function defineTool(definition: ToolDefinition<never>, validator: SchemaV
   }
   checkHandler(definition.handler, `tool '${name}'`, 'handler');
   const { timeoutMs } = definition;
-  if (timeoutMs !== undefined && !(Number.isSafeInteger(timeoutMs) && timeoutMs > 0)) {
+  if (timeoutMs !== undefined && !isPositiveInteger(timeoutMs)) {
     throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `tool '${name}' timeoutMs must be a positive number of milliseconds`);
   }
   const inputSchema = objectSchema(definition.inputSchema ?? NO_ARGUMENTS_SCHEMA, `tool '${name}' inputSchema`);

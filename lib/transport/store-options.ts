@@ -1,6 +1,6 @@
 // Option checks shared by the in-memory stores: an object of known keys, positive integers.
 
-import { McpConfigError } from '../errors';
+import { isPositiveInteger, McpConfigError } from '../errors';
 
 /**
  * @param owner - the class, for messages (`MemoryEventStore`)
@@ -18,7 +18,7 @@ export function checkStoreOptions(owner: string, options: unknown, known: Readon
 
 /** @throws {McpConfigError} `ERR_MCP_INVALID_OPTION` unless `value` is a positive safe integer */
 export function positiveInteger(owner: string, option: string, value: number): number {
-  if (!Number.isSafeInteger(value) || value < 1) {
+  if (!isPositiveInteger(value)) {
     throw new McpConfigError('ERR_MCP_INVALID_OPTION', `${owner} option '${option}' must be a positive integer, got ${JSON.stringify(value) ?? typeof value}`);
   }
   return value;
