@@ -5,11 +5,11 @@ import express, { type ErrorRequestHandler, type RequestHandler, type Router } f
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import { createAuthenticator, type AuthOptions, type AuthOutcome } from './auth/bearer';
 import { mountMetadataUrl, rootMetadataUrl, sendAuthFailure, type ChallengeSettings } from './auth/challenge';
-import { createMetadataHandler, METADATA_PATH, type ExpressRequest } from './auth/metadata';
+import { createMetadataHandler, createOwnMetadataHandler, METADATA_PATH } from './auth/metadata';
 import { asDispatcher, type RouteTarget } from './bridge/dispatch';
 import { routesFromOpenApi } from './bridge/openapi';
-import { appOf, appOfHandlers, appRunning, locateHandler } from './bridge/express-host';
-import { routeTool, type BridgedRouteMeta, type RouteToolMeta } from './bridge/route-tool';
+import { appOf, appOfHandlers, appRunning, locateHandler, rootLayerCount } from './bridge/express-host';
+import { routeTool, type BridgedRouteMeta, type RequestDispatcher, type RouteToolMeta } from './bridge/route-tool';
 import { createWrappedRoutes } from './bridge/wrapped-routes';
 import { ErrorCode } from './jsonrpc/errors';
 import type { McpLogger } from './logger';
@@ -146,7 +146,6 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
   // Who authenticated each request: kept per router, read by the transport (handlers see it as ctx.auth).
   // RFC 9728 metadata: served at the mount path by the router itself; the app may also mount it at its root.
   const authMetadata = createMetadataHandler(config.auth, (req) => (req.path === undefined || req.path === '/' ? '' : req.path));
-  const ownMetadata = createMetadataHandler(config.auth, (req) => req.baseUrl ?? '');
   const auth = config.auth && createAuthMiddleware(config.auth, challengeSettings(config.auth, authMetadata));
   const authOf = auth ? auth.authOf : (): undefined => undefined;
   const postHandler = createPostHandler(dispatcher, { ...config, sse, sessions, authOf });
@@ -182,10 +181,13 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
     registry.onChange((kind) => sessions.broadcast({ jsonrpc: '2.0', method: `notifications/${kind}/list_changed` }));
   }
   // The front door and the endpoint are one Express layer: a request crosses the router's stack once.
+  // A route as a tool, dispatched in-process through `dispatch`: every bridge way registers its tools here.
+  const addRouteTool = (meta: RouteToolMeta, method: string, path: string, dispatch: RequestDispatcher): McpRegistration =>
+    registry.addTool(routeTool(meta, method, path, dispatch) as ToolDefinition<never>);
   // Routes wrapped with mcp.route() are learned from the app that serves the first request (bridge/wrapped-routes.ts).
-  const wrapped = createWrappedRoutes((definition) => registry.addTool(definition), config.logger);
+  const wrapped = createWrappedRoutes(addRouteTool, config.logger);
   const endpoint = createEndpoint(byMethod, (req) => wrapped.waiting && wrapped.learn(appOf(req)));
-  const serve = inSequence(auth ? [serveOwnMetadata(ownMetadata), ...frontDoor, endpoint] : [...frontDoor, endpoint]);
+  const serve = inSequence(auth ? [createOwnMetadataHandler(config.auth), ...frontDoor, endpoint] : [...frontDoor, endpoint]);
   const onError: ErrorRequestHandler = function mcpErrorHandler(err, _req, res, _next) {
     config.logger.error(err, 'mcpRouter: request failed');
     if (res.headersSent) res.destroy();
@@ -221,15 +223,14 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
         // An Express handler (a route to bridge) says where it lives; a plain method is the tool's handler.
         if ('method' in meta && 'path' in meta && typeof meta.path === 'string') {
           const { method, path, ...toolMeta } = meta as BridgedRouteMeta & { method: string; path: string };
-          const app = appOfHandlers(method, path, [fn as RequestHandler]);
-          return registry.addTool(routeTool(toolMeta, method, path, asDispatcher(app as RouteTarget, config.logger)) as ToolDefinition<never>);
+          return addRouteTool(toolMeta, method, path, asDispatcher(appOfHandlers(method, path, [fn as RequestHandler]) as RouteTarget, config.logger));
         }
         return registry.addTool({ ...(meta as Omit<ToolDefinition, 'handler'>), handler: fn as ToolDefinition<never>['handler'] });
       });
     },
     exposeRoutes(app, routes) {
       const dispatch = asDispatcher(appRunning(app) as RouteTarget, config.logger);
-      return routes.map(({ method, path, ...meta }) => registry.addTool(routeTool(meta, method, path, dispatch) as ToolDefinition<never>));
+      return routes.map(({ method, path, ...meta }) => addRouteTool(meta, method, path, dispatch));
     },
     authMetadata,
   };
@@ -288,25 +289,19 @@ function challengeSettings(options: Readonly<AuthOptions>, authMetadata: unknown
   const preShared = options.tokens !== undefined;
   const fixed = options.resourceMetadataUrl;
   if (fixed !== undefined) return { metadataUrlOf: () => fixed, scope, preShared };
-  // Once found at the root, an app keeps it there; until then each challenge looks again (a stack walk is cheap).
-  const atRoot = new WeakSet<object>();
+  // Once found at the root, an app keeps it there; until then the stack is walked again only when the app's own
+  // router has gained layers since the last look, so a flood of 401s does not walk it once each.
+  const layersSeen = new WeakMap<object, number | 'at root'>();
   const servedAtRoot = (app: unknown): boolean => {
     if (typeof app !== 'function') return false;
-    if (atRoot.has(app)) return true;
+    const seen = layersSeen.get(app);
+    const layers = rootLayerCount(app);
+    if (seen === 'at root' || seen === layers) return seen === 'at root';
     const found = locateHandler(app, authMetadata).some((place) => place.ok && place.path.startsWith(METADATA_PATH));
-    if (found) atRoot.add(app);
+    layersSeen.set(app, found ? 'at root' : layers);
     return found;
   };
   return { metadataUrlOf: (req) => (servedAtRoot(appOf(req)) ? rootMetadataUrl(req) : mountMetadataUrl(req)), scope, preShared };
-}
-
-/** Serves the metadata at `<mount path>/.well-known/oauth-protected-resource`: GET, HEAD and OPTIONS; 405 otherwise. */
-function serveOwnMetadata(handler: (req: ExpressRequest, res: ServerResponse, next: () => void) => void): RequestHandler {
-  const notAllowed = createMethodNotAllowedHandler(['GET', 'HEAD', 'OPTIONS']);
-  return function mcpOwnMetadata(req, res, next) {
-    if (req.path === METADATA_PATH) handler(req, res, () => notAllowed(req, res));
-    else next();
-  };
 }
 
 /**

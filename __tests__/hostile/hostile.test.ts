@@ -292,6 +292,19 @@ function useFakeClock(): void {
   jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
 }
 
+/** alice's answer to `body`, sent right after a ping used up her limit of one request a second. */
+async function overTheLimit(body: unknown): Promise<WireResponse> {
+  useFakeClock();
+  const host = await Host.start({ sessions: false, rateLimit: { limit: 1, windowMs: 1_000 } });
+  try {
+    expect((await host.post('alice', rpc('ping', undefined, 'first'))).status).toBe(200);
+    return await host.post('alice', body);
+  } finally {
+    await host.close();
+    jest.useRealTimers();
+  }
+}
+
 interface Row {
   /** Sends the row's request(s); resolves with the response under test. */
   run: (s: Suite) => Promise<WireResponse>;
@@ -571,17 +584,7 @@ const ROWS: Array<[string, Row]> = [
   [
     'a 2 MB body over the rate limit: 429 too, with its id',
     {
-      run: async () => {
-        useFakeClock();
-        const host = await Host.start({ sessions: false, rateLimit: { limit: 1, windowMs: 1_000 } });
-        try {
-          expect((await host.post('alice', rpc('ping', undefined, 'first'))).status).toBe(200);
-          return await host.post('alice', rpc('tools/list', { pad: 'p'.repeat(2 * 1024 * 1024) }, 'big'));
-        } finally {
-          await host.close();
-          jest.useRealTimers();
-        }
-      },
+      run: () => overTheLimit(rpc('tools/list', { pad: 'p'.repeat(2 * 1024 * 1024) }, 'big')),
       status: 429,
       type: 'json',
       error: { code: -32000, id: ['big', null] },
@@ -591,17 +594,7 @@ const ROWS: Array<[string, Row]> = [
   [
     'a 3 MB body over the rate limit with its id after the padding: 429, with its id or null',
     {
-      run: async () => {
-        useFakeClock();
-        const host = await Host.start({ sessions: false, rateLimit: { limit: 1, windowMs: 1_000 } });
-        try {
-          expect((await host.post('alice', rpc('ping', undefined, 'first'))).status).toBe(200);
-          return await host.post('alice', `{"jsonrpc":"2.0","method":"tools/list","params":{"pad":"${'p'.repeat(3 * 1024 * 1024)}"},"id":"late"}`);
-        } finally {
-          await host.close();
-          jest.useRealTimers();
-        }
-      },
+      run: () => overTheLimit(`{"jsonrpc":"2.0","method":"tools/list","params":{"pad":"${'p'.repeat(3 * 1024 * 1024)}"},"id":"late"}`),
       status: 429,
       type: 'json',
       error: { code: -32000, id: ['late', null] },

@@ -3,6 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from '../jsonrpc/errors';
 import { sendHttpError } from '../transport/http-error';
+import { createMethodNotAllowedHandler } from '../transport/not-allowed';
 import { sendJson } from '../transport/reply';
 import type { AuthOptions } from './bearer';
 
@@ -55,5 +56,23 @@ export function createMetadataHandler(auth: Readonly<AuthOptions> | undefined, r
     if (options?.resourceName !== undefined) document.resource_name = options.resourceName;
     if (options?.resourceDocumentation !== undefined) document.resource_documentation = options.resourceDocumentation;
     sendJson(res, 200, document);
+  };
+}
+
+/**
+ * The metadata the MCP router serves itself, at `<mount path>/.well-known/oauth-protected-resource`, about the
+ * resource at its mount path: GET, HEAD and OPTIONS, a JSON 405 otherwise. Other paths are handed on.
+ *
+ * @example
+ * ```ts
+ * router.use(createOwnMetadataHandler(auth)); // before the front door: the document is public
+ * ```
+ */
+export function createOwnMetadataHandler(auth: Readonly<AuthOptions> | undefined) {
+  const serve = createMetadataHandler(auth, (req) => req.baseUrl ?? '');
+  const notAllowed = createMethodNotAllowedHandler(['GET', 'HEAD', 'OPTIONS']);
+  return function mcpOwnMetadata(req: ExpressRequest, res: ServerResponse, next: () => void): void {
+    if (req.path === METADATA_PATH) serve(req, res, () => notAllowed(req, res));
+    else next();
   };
 }

@@ -40,7 +40,9 @@ type Prefix = { readonly ok: true; readonly path: string } | { readonly ok: fals
  */
 export function locateHandler(app: unknown, handler: unknown): Location[] {
   const found: Location[] = [];
-  const walk = (stack: readonly Layer[], prefix: Prefix, seen: ReadonlySet<unknown>): void => {
+  // The routers on the way to the current one: a router mounted inside itself is walked once per branch.
+  const onPath = new Set<unknown>();
+  const walk = (stack: readonly Layer[], prefix: Prefix): void => {
     for (const layer of stack) {
       const route = layer.route;
       if (route !== undefined) {
@@ -51,13 +53,20 @@ export function locateHandler(app: unknown, handler: unknown): Location[] {
       }
       if (layer.handle === handler) found.push(locationOf(join(prefix, mountPathOf(layer)), undefined));
       const nested = stackOf(layer.handle);
-      // A router mounted inside itself would loop: each router is walked once per branch.
-      if (nested !== undefined && !seen.has(layer.handle)) walk(nested, join(prefix, mountPathOf(layer)), new Set([...seen, layer.handle]));
+      if (nested === undefined || onPath.has(layer.handle)) continue;
+      onPath.add(layer.handle);
+      walk(nested, join(prefix, mountPathOf(layer)));
+      onPath.delete(layer.handle);
     }
   };
   const root = rootStackOf(app);
-  if (root !== undefined) walk(root, { ok: true, path: '' }, new Set());
+  if (root !== undefined) walk(root, { ok: true, path: '' });
   return found;
+}
+
+/** How many layers the app's own router holds: a cheap sign that the app has mounted something since. */
+export function rootLayerCount(app: unknown): number {
+  return rootStackOf(app)?.length ?? 0;
 }
 
 /** True when `target` is an Express app (a router is not): it runs a request from the top, prototypes and all. */

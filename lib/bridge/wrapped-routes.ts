@@ -3,10 +3,9 @@
 import type { RequestHandler } from 'express';
 import type { McpLogger } from '../logger';
 import type { McpRegistration } from '../registry/definition';
-import type { ToolDefinition } from '../registry/tools';
 import { asDispatcher, type RouteTarget } from './dispatch';
 import { locateHandler, type Location } from './express-host';
-import { routeTool, type BridgedRouteMeta, type RequestDispatcher } from './route-tool';
+import type { BridgedRouteMeta, RequestDispatcher, RouteToolMeta } from './route-tool';
 
 /** The routes wrapped by one MCP router's `route()`. */
 export interface WrappedRoutes {
@@ -40,12 +39,15 @@ interface Waiting {
  *
  * @example
  * ```ts
- * const wrapped = createWrappedRoutes(registry.addTool.bind(registry), logger);
+ * const wrapped = createWrappedRoutes((meta, method, path, dispatch) => registry.addTool(routeTool(meta, method, path, dispatch)), logger);
  * api.get('/items/:id', wrapped.wrap({ description: 'Fetch an item' }, [getItem]));
  * wrapped.learn(req.app); // on the first request
  * ```
  */
-export function createWrappedRoutes(addTool: (definition: ToolDefinition<never>) => McpRegistration, logger: McpLogger): WrappedRoutes {
+export function createWrappedRoutes(
+  addRouteTool: (meta: RouteToolMeta, method: string, path: string, dispatch: RequestDispatcher) => McpRegistration,
+  logger: McpLogger,
+): WrappedRoutes {
   const waiting: Waiting[] = [];
   let host: RequestDispatcher | undefined;
   // Calls go through the app seen on the first request; a tool registered before then waits for it.
@@ -55,7 +57,7 @@ export function createWrappedRoutes(addTool: (definition: ToolDefinition<never>)
   };
   const register = (meta: BridgedRouteMeta, method: string, path: string): McpRegistration => {
     const { method: _method, path: _path, ...toolMeta } = meta;
-    return addTool(routeTool(toolMeta, method, path, throughHost) as ToolDefinition<never>);
+    return addRouteTool(toolMeta, method, path, throughHost);
   };
   return {
     wrap(meta, handlers) {
@@ -99,9 +101,13 @@ function placeOf(found: readonly Location[], meta: BridgedRouteMeta): { path: st
   if (paths.size > 1) return `it is mounted at ${paths.size} places; a tool calls one route`;
   const [place] = places as [Location, ...Location[]];
   if (!place.ok) return place.reason;
-  const methods = places.map((entry) => entry.method);
-  const fallback = defaultMethod(meta);
-  return { path: place.path, method: wanted ?? (places.length === 1 ? place.method : undefined) ?? (methods.includes(fallback) || methods.includes(undefined) ? fallback : (methods[0] ?? fallback)) };
+  return { path: place.path, method: wanted ?? methodAmong(places.map((entry) => entry.method), defaultMethod(meta)) };
+}
+
+/** The method of a route found under `methods` (undefined: `use()` or `all()`): its own, or `fallback` when it takes that one. */
+function methodAmong(methods: ReadonlyArray<string | undefined>, fallback: string): string {
+  if (methods.length === 1) return methods[0] ?? fallback;
+  return methods.includes(fallback) || methods.includes(undefined) ? fallback : (methods[0] ?? fallback);
 }
 
 function defaultMethod(meta: BridgedRouteMeta): string {

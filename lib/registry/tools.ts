@@ -99,8 +99,10 @@ export function defineTool(definition: ToolDefinition<never>, validator: SchemaV
     throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `tool '${name}' timeoutMs must be a positive number of milliseconds`);
   }
   const inputSchema = objectSchema(definition.inputSchema ?? NO_ARGUMENTS_SCHEMA, `tool '${name}' inputSchema`);
-  const wrapsResult = definition.outputSchema !== undefined && wrapsOutput(definition.outputSchema, `tool '${name}' outputSchema`);
-  const outputSchema = definition.outputSchema === undefined ? undefined : wrapsResult ? wrappedSchema(definition.outputSchema) : objectSchema(definition.outputSchema, `tool '${name}' outputSchema`);
+  const declared = definition.outputSchema;
+  // wrapsOutput has checked the schema: an object schema as declared, any other sent as { result: schema }.
+  const wrapsResult = declared !== undefined && wrapsOutput(declared, `tool '${name}' outputSchema`);
+  const outputSchema = declared === undefined ? undefined : wrapsResult ? wrappedSchema(declared) : declared;
   const descriptor = copyDefined({
     name,
     title: definition.title,
