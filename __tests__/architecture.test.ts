@@ -89,7 +89,9 @@ const FILES: LibFile[] = listTs(LIB)
 
 /**
  * The layer of a lib file: imports point to a lower layer, or stay inside the file's own folder.
- * router → options → decorators → (auth, security, bridge: beside the chain) → transport → protocol → registry → schema → leaves.
+ * router → options → decorators → (auth, security, bridge: beside the chain) → transport → sessions → http → protocol
+ * → registry → schema → leaves. http/ holds generic HTTP helpers (auth/ and security/ use them too); sessions/ the 2025
+ * sessions and their stores; transport/ the MCP endpoint's handlers.
  */
 function layerOf(name: string): number {
   const [top] = name.split('/');
@@ -100,6 +102,8 @@ function layerOf(name: string): number {
   if (top === 'decorators') return 65;
   if (top === 'auth' || top === 'security' || top === 'bridge') return 60;
   if (top === 'transport') return 50;
+  if (top === 'sessions') return 46;
+  if (top === 'http') return 44;
   if (top === 'protocol') return 40;
   if (top === 'registry') return 30;
   if (top === 'schema') return 20;

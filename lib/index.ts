@@ -21,13 +21,13 @@ export type { OriginsOption } from './security/origin-host';
 export { DEFAULT_RATE_LIMIT, DEFAULT_RATE_LIMIT_WINDOW_MS } from './security/rate-limit';
 export type { AccessRule } from './registry/access';
 export type { CallLimitOptions } from './registry/call-limit';
-export type { ResponseMode } from './transport/accept';
+export type { ResponseMode } from './http/accept';
 
 // Sessions: the storage interfaces and their in-memory defaults (swap in shared ones for several instances).
-export type { EventStore, MessageBus, SessionCloseReason, SessionRecord, SessionStore, StoredEvent } from './transport/stores';
-export { MemorySessionStore, type MemorySessionStoreOptions } from './transport/memory-session-store';
-export { MemoryEventStore, type MemoryEventStoreOptions } from './transport/memory-event-store';
-export { MemoryMessageBus, type MemoryMessageBusOptions } from './transport/memory-message-bus';
+export type { EventStore, MessageBus, SessionCloseReason, SessionRecord, SessionStore, StoredEvent } from './sessions/stores';
+export { MemorySessionStore, type MemorySessionStoreOptions } from './sessions/memory-session-store';
+export { MemoryEventStore, type MemoryEventStoreOptions } from './sessions/memory-event-store';
+export { MemoryMessageBus, type MemoryMessageBusOptions } from './sessions/memory-message-bus';
 export type { McpLogger } from './logger';
 
 // Errors: McpConfigError at boot; JsonRpcError for handlers that want a specific JSON-RPC error.

@@ -8,9 +8,9 @@ import type { AuthOptions } from './auth/bearer';
 import type { McpLogger } from './logger';
 import { copyJson, type Icon } from './registry/definition';
 import type { OriginsOption } from './security/origin-host';
-import type { ResponseMode } from './transport/accept';
-import type { SessionHooks } from './transport/sessions';
-import type { EventStore, MessageBus, SessionStore } from './transport/stores';
+import type { ResponseMode } from './http/accept';
+import type { SessionHooks } from './sessions/sessions';
+import type { EventStore, MessageBus, SessionStore } from './sessions/stores';
 
 /** Default `pageSize`: items per page of `tools/list`, `resources/list`, … */
 export const DEFAULT_PAGE_SIZE = 100;

@@ -35,15 +35,15 @@ import { createSchemaValidator } from './schema/validator';
 import { createCorsHandler } from './security/cors';
 import { createHostMatcher, createOriginHostGuard, createOriginMatcher } from './security/origin-host';
 import { rateLimitSetup } from './security/rate-limit';
-import { sendHttpError } from './transport/http-error';
+import { sendHttpError } from './http/http-error';
 import { createDeleteHandler } from './transport/delete';
 import { createGetHandler } from './transport/get';
-import { MemoryEventStore } from './transport/memory-event-store';
-import { MemoryMessageBus } from './transport/memory-message-bus';
-import { MemorySessionStore } from './transport/memory-session-store';
-import { createMethodNotAllowedHandler } from './transport/not-allowed';
+import { MemoryEventStore } from './sessions/memory-event-store';
+import { MemoryMessageBus } from './sessions/memory-message-bus';
+import { MemorySessionStore } from './sessions/memory-session-store';
+import { createMethodNotAllowedHandler } from './http/not-allowed';
 import { createPostHandler } from './transport/post';
-import { SessionManager } from './transport/sessions';
+import { SessionManager } from './sessions/sessions';
 
 /** What `mcpRouter()` adds to an `express.Router`: registration of tools, resources and prompts. */
 export interface McpRouterApi {

@@ -15,7 +15,7 @@ import { parseMessage } from '../../lib/jsonrpc/envelope';
 import { createDispatcher } from '../../lib/protocol/dispatcher';
 import { Registry } from '../../lib/registry/registry';
 import { createSchemaValidator } from '../../lib/schema/validator';
-import { MAX_JSON_DEPTH, readJsonBody } from '../../lib/transport/body';
+import { MAX_JSON_DEPTH, readJsonBody } from '../../lib/http/body';
 import { testEnv } from '../helpers/context';
 import { MCP_ACCEPT, silentLogger } from '../helpers/create-app';
 import { messagesOf, SseReader } from '../helpers/sse';

@@ -2,7 +2,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from '../jsonrpc/errors';
-import { sendHttpError } from '../transport/http-error';
+import { sendHttpError } from '../http/http-error';
 import type { AuthFailure } from './bearer';
 import { METADATA_PATH, originOf, type ExpressRequest } from './metadata';
 

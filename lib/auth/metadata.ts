@@ -2,9 +2,9 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from '../jsonrpc/errors';
-import { sendHttpError } from '../transport/http-error';
-import { createMethodNotAllowedHandler } from '../transport/not-allowed';
-import { sendJson } from '../transport/reply';
+import { sendHttpError } from '../http/http-error';
+import { createMethodNotAllowedHandler } from '../http/not-allowed';
+import { sendJson } from '../http/reply';
 import type { AuthOptions } from './bearer';
 
 /** The well-known path of the metadata (RFC 9728 §3). */

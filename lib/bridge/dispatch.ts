@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from '../jsonrpc/errors';
 import type { McpLogger } from '../logger';
-import { sendHttpError } from '../transport/http-error';
+import { sendHttpError } from '../http/http-error';
 import type { RequestDispatcher } from './route-tool';
 
 /**

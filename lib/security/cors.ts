@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors, { type CorsOptions } from 'cors';
 import type { RequestHandler } from 'express';
-import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS } from '../transport/headers';
+import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS } from '../http/headers';
 import type { OriginsOption } from './origin-host';
 
 /**

@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpConfigError } from '../errors';
 import { ErrorCode } from '../jsonrpc/errors';
-import { sendHttpError } from '../transport/http-error';
+import { sendHttpError } from '../http/http-error';
 
 /** The `origins` option: `'*'`, a list of origins (`https://app.example.com`), or a predicate. */
 export type OriginsOption = '*' | readonly string[] | ((origin: string) => boolean);

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Options as RateLimitOptions, RateLimitInfo } from 'express-rate-limit';
-import { remembered } from '../transport/remembered';
+import { remembered } from '../http/remembered';
 
 /**
  * The options that choose or shape headers, and `handler` (a 429 of the caller's own, which this module would not

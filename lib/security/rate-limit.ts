@@ -5,8 +5,8 @@ import type { Options as RateLimitOptions } from 'express-rate-limit';
 import { failure } from '../jsonrpc/envelope';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isJsonRpcId, isObject, type JsonRpcId } from '../jsonrpc/types';
-import { readBodyPrefix, type BodyPrefix } from '../transport/body';
-import { sendJson } from '../transport/reply';
+import { readBodyPrefix, type BodyPrefix } from '../http/body';
+import { sendJson } from '../http/reply';
 import { createRateLimitHeaderWriter, writesOwnRateLimitHeaders, type RateLimitHeaderWriter } from './rate-limit-headers';
 
 /** Default window of the rate limit: one minute. */

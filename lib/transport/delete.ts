@@ -1,11 +1,9 @@
 // DELETE: the client ends its session (MCP transports › Session Management).
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ErrorCode } from '../jsonrpc/errors';
 import type { AuthInfo } from '../registry/context';
-import { SESSION_ID_HEADER } from './headers';
-import { sendHttpError } from './http-error';
-import type { SessionManager } from './sessions';
+import type { SessionManager } from '../sessions/sessions';
+import { requiredSessionId, sendSessionNotFound } from './session-lookup';
 
 /**
  * Creates the DELETE handler of a router that keeps sessions and lets clients end them.
@@ -17,13 +15,10 @@ import type { SessionManager } from './sessions';
  */
 export function createDeleteHandler(sessions: SessionManager, authOf: (req: IncomingMessage) => AuthInfo | undefined) {
   return async function mcpDeleteHandler(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const id = req.headers[SESSION_ID_HEADER];
-    if (typeof id !== 'string') {
-      sendHttpError(res, 400, ErrorCode.ServerError, 'Bad Request: Mcp-Session-Id header is required');
-      return;
-    }
+    const id = requiredSessionId(req, res);
+    if (id === undefined) return;
     if (!(await sessions.delete(id, authOf(req)?.subject))) {
-      sendHttpError(res, 404, ErrorCode.ServerError, 'Session not found: it expired or was already deleted');
+      sendSessionNotFound(res);
       return;
     }
     res.writeHead(200, { 'Content-Length': 0 });

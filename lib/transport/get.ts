@@ -4,12 +4,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from '../jsonrpc/errors';
 import { isAtLeast } from '../versions';
 import type { AuthInfo } from '../registry/context';
-import { parseAccept } from './accept';
-import { LAST_EVENT_ID_HEADER, SESSION_ID_HEADER } from './headers';
-import { sendHttpError } from './http-error';
-import type { LiveSession, SessionManager } from './sessions';
-import { writeRecorded } from './outbound-stream';
-import { SseConnection, type SseOptions } from './sse';
+import { parseAccept } from '../http/accept';
+import { LAST_EVENT_ID_HEADER } from '../http/headers';
+import { sendHttpError } from '../http/http-error';
+import type { LiveSession, SessionManager } from '../sessions/sessions';
+import { writeRecorded } from '../sessions/outbound-stream';
+import { SseConnection, type SseOptions } from '../http/sse';
+import { loadNamedSession } from './session-lookup';
 
 /** MCP transports: one standalone stream per session at a time (the SDK's 409). */
 function sendConflict(res: ServerResponse): void {
@@ -47,17 +48,10 @@ export function createGetHandler(sessions: SessionManager, sse: SseOptions, auth
       sendHttpError(res, 406, ErrorCode.ServerError, 'Not Acceptable: a GET stream needs Accept: text/event-stream');
       return;
     }
-    const id = req.headers[SESSION_ID_HEADER];
-    if (typeof id !== 'string') {
-      sendHttpError(res, 400, ErrorCode.ServerError, 'Bad Request: Mcp-Session-Id header is required (initialize first)');
-      return;
-    }
-    const session = await sessions.load(id, authOf(req)?.subject);
-    if (session === undefined) {
-      sendHttpError(res, 404, ErrorCode.ServerError, 'Session not found: it expired or was deleted; initialize a new session');
-      return;
-    }
+    const session = await loadNamedSession(req, res, sessions, authOf(req)?.subject, true);
+    if (session === false || session === undefined) return;
     const { live, record } = session;
+    const id = record.id;
     if (req.method === 'HEAD') {
       answerHead(req, res, live, sse);
       return;

@@ -7,13 +7,13 @@ import type { Abortable } from '../protocol/abort';
 import { requestKey, type ClientChannel } from '../protocol/context';
 import type { DispatchOutcome } from '../protocol/dispatcher';
 import { isAtLeast, type ProtocolVersion } from '../versions';
-import type { ResponseMode } from './accept';
-import { OutboundStream } from './outbound-stream';
+import type { ResponseMode } from '../http/accept';
+import { OutboundStream } from '../sessions/outbound-stream';
 import { ErrorCode } from '../jsonrpc/errors';
-import { sendHttpError } from './http-error';
-import { sendAccepted, sendJson, sendJsonText, serializeResponses } from './reply';
-import type { LiveSession, SessionManager } from './sessions';
-import { SseConnection, type SseOptions } from './sse';
+import { sendHttpError } from '../http/http-error';
+import { sendAccepted, sendJson, sendJsonText, serializeResponses } from '../http/reply';
+import type { LiveSession, SessionManager } from '../sessions/sessions';
+import { SseConnection, type SseOptions } from '../http/sse';
 
 /** The session a POST belongs to, if the router keeps sessions. */
 export interface ReplySession {

@@ -16,15 +16,16 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
   type ProtocolVersion,
 } from '../versions';
-import { createReplyNegotiator, type ResponseMode } from './accept';
-import { readJsonBody } from './body';
-import { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER } from './headers';
-import { sendHttpError } from './http-error';
+import { createReplyNegotiator, type ResponseMode } from '../http/accept';
+import { readJsonBody } from '../http/body';
+import { PROTOCOL_VERSION_HEADER } from '../http/headers';
+import { sendHttpError } from '../http/http-error';
 import { PostReply, type ReplySession } from './post-reply';
-import { sendJson } from './reply';
-import type { SessionManager } from './sessions';
-import type { SseOptions } from './sse';
-import type { SessionRecord } from './stores';
+import { sendJson } from '../http/reply';
+import type { SessionManager } from '../sessions/sessions';
+import type { SseOptions } from '../http/sse';
+import type { SessionRecord } from '../sessions/stores';
+import { loadNamedSession, sendSessionRequired, type LoadedSession } from './session-lookup';
 
 /** What the POST handler needs, resolved once by the router. */
 export interface PostHandlerConfig {
@@ -37,9 +38,6 @@ export interface PostHandlerConfig {
   /** The authenticated caller of a request, when the router authenticates. */
   readonly authOf: (req: IncomingMessage) => AuthInfo | undefined;
 }
-
-/** A session the request named, as the store and this process hold it. */
-type LoadedSession = NonNullable<Awaited<ReturnType<SessionManager['load']>>>;
 
 /** A session as a request sees it: loaded (or about to be created by initialize). */
 interface RequestSession {
@@ -70,20 +68,6 @@ export function createPostHandler(dispatcher: Dispatcher, config: PostHandlerCon
   const { sessions } = config;
   const negotiateReply = createReplyNegotiator();
 
-  /**
-   * Finds the session the request names, before its body is read: an unknown, expired or deleted one (or another
-   * principal's) is answered 404 at once, at no more cost than the lookup (MCP transports › Session Management).
-   * Resolves false when it answered.
-   */
-  async function namedSession(req: IncomingMessage, res: ServerResponse, manager: SessionManager): Promise<LoadedSession | undefined | false> {
-    const header = req.headers[SESSION_ID_HEADER];
-    if (typeof header !== 'string') return undefined;
-    const loaded = await manager.load(header, config.authOf(req)?.subject);
-    if (loaded !== undefined) return loaded;
-    sendHttpError(res, 404, ErrorCode.ServerError, 'Session not found: it expired or was deleted; initialize a new session (without Mcp-Session-Id)');
-    return false;
-  }
-
   /** The session of a request whose body is read: prepared for initialize; answers 400 itself and returns undefined then. */
   function sessionOf(res: ServerResponse, manager: SessionManager, loaded: LoadedSession | undefined, initialize: boolean): RequestSession | undefined {
     if (initialize) {
@@ -94,7 +78,7 @@ export function createPostHandler(dispatcher: Dispatcher, config: PostHandlerCon
     }
     // MCP transports › Session Management: no session id → 400.
     if (loaded !== undefined) return { id: loaded.record.id, record: loaded.record, reply: { manager, live: loaded.live, protocolVersion: loaded.record.protocolVersion } };
-    sendHttpError(res, 400, ErrorCode.ServerError, 'Bad Request: Mcp-Session-Id header is required (initialize first)');
+    sendSessionRequired(res);
     return undefined;
   }
 
@@ -110,7 +94,7 @@ export function createPostHandler(dispatcher: Dispatcher, config: PostHandlerCon
       }
       headerVersion = versionHeader;
     }
-    const loaded = sessions === undefined ? undefined : await namedSession(req, res, sessions);
+    const loaded = sessions === undefined ? undefined : await loadNamedSession(req, res, sessions, config.authOf(req)?.subject, false);
     if (loaded === false) return;
     const body = await readJsonBody(req, config.bodyLimit);
     if (!body.ok) {

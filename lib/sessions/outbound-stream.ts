@@ -3,8 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import type { JsonRpcMessage } from '../jsonrpc/types';
 import type { McpLogger } from '../logger';
-import { serializeResponses } from './reply';
-import type { SseConnection } from './sse';
+import { serializeResponses } from '../http/reply';
+import type { SseConnection } from '../http/sse';
 import type { EventStore } from './stores';
 
 /** Writes recorded events as they were first sent (priming events as empty data). */

@@ -1,7 +1,7 @@
 // MemorySessionStore: options, copies, idle TTL (lazy and swept), LRU eviction, drop listeners and the one timer.
 
-import { MemorySessionStore, type MemorySessionStoreOptions } from '../../lib/transport/memory-session-store';
-import type { SessionRecord } from '../../lib/transport/stores';
+import { MemorySessionStore, type MemorySessionStoreOptions } from '../../lib/sessions/memory-session-store';
+import type { SessionRecord } from '../../lib/sessions/stores';
 import { configError } from '../helpers/errors';
 
 const MINUTE = 60 * 1000;
