@@ -35,7 +35,7 @@ export { McpConfigError, type McpConfigErrorCode } from './errors';
 export { ErrorCode, JsonRpcError, type ErrorCodeValue, type JsonRpcErrorObject } from './jsonrpc/errors';
 
 // What handlers receive and what registrations look like.
-export { LOG_LEVELS, type AuthInfo, type ClientRequestOptions, type LogLevel, type RequestContext } from './registry/context';
+export { LOG_LEVELS, type AuthInfo, type ClientRequestOptions, type LogLevel, type RequestContext } from './registry/request-context';
 export { SUPPORTED_PROTOCOL_VERSIONS, type ProtocolVersion } from './versions';
 export type { Icon, McpRegistration } from './registry/definition';
 export type { CallToolResult, JsonSchema, ToolAnnotations, ToolDefinition } from './registry/tools';

@@ -23,7 +23,7 @@ import {
   type SessionOptions,
 } from './options';
 import { createDispatcher } from './protocol/dispatcher';
-import type { AuthInfo } from './registry/context';
+import type { AuthInfo } from './registry/request-context';
 import type { McpRegistration } from './registry/definition';
 import type { PromptDefinition } from './registry/prompts';
 import { Registry } from './registry/registry';

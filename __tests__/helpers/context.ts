@@ -1,8 +1,8 @@
 // Builds dispatch environments and handler contexts for tests of the pure layers.
 
-import { HandlerContext, NO_STREAM, type DispatchEnvironment } from '../../lib/protocol/context';
+import { HandlerContext, NO_STREAM, type DispatchEnvironment } from '../../lib/protocol/handler-context';
 import { isAtLeast } from '../../lib/versions';
-import type { RequestContext } from '../../lib/registry/context';
+import type { RequestContext } from '../../lib/registry/request-context';
 import type { ProtocolVersion } from '../../lib/versions';
 
 /** An environment as the transport builds it for a stateless request on `protocolVersion`. */

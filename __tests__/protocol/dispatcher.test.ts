@@ -1,9 +1,9 @@
 import { JsonRpcError } from '../../lib/jsonrpc/errors';
 import type { JsonRpcFailure, JsonRpcResponse, JsonRpcSuccess } from '../../lib/jsonrpc/types';
-import type { DispatchEnvironment } from '../../lib/protocol/context';
+import type { DispatchEnvironment } from '../../lib/protocol/handler-context';
 import { createDispatcher, type DispatchOutcome } from '../../lib/protocol/dispatcher';
 import type { ServerIdentity } from '../../lib/protocol/lifecycle';
-import type { AuthInfo, RequestContext } from '../../lib/registry/context';
+import type { AuthInfo, RequestContext } from '../../lib/registry/request-context';
 import type { ProtocolVersion } from '../../lib/versions';
 import { Registry } from '../../lib/registry/registry';
 import { createSchemaValidator } from '../../lib/schema/validator';

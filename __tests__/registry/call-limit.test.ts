@@ -1,7 +1,7 @@
 // Per-tool call limits: counted per principal (else per session), in fixed windows, with a message a model can act on.
 
 import { createCallLimiter } from '../../lib/registry/call-limit';
-import type { AuthInfo, RequestContext } from '../../lib/registry/context';
+import type { AuthInfo, RequestContext } from '../../lib/registry/request-context';
 import { createApp, post, rpc } from '../helpers/create-app';
 import { testContext } from '../helpers/context';
 

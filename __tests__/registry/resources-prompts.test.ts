@@ -1,7 +1,7 @@
 import { McpConfigError } from '../../lib/errors';
 import { JsonRpcError } from '../../lib/jsonrpc/errors';
 import { MAX_COMPLETION_VALUES, toCompletionResult, type CompletionResult } from '../../lib/registry/completion';
-import type { RequestContext } from '../../lib/registry/context';
+import type { RequestContext } from '../../lib/registry/request-context';
 import { definePrompt, getPrompt, type PromptDefinition } from '../../lib/registry/prompts';
 import {
   defineResource,

@@ -1,6 +1,6 @@
 import { McpConfigError } from '../../lib/errors';
 import { JsonRpcError } from '../../lib/jsonrpc/errors';
-import type { RequestContext } from '../../lib/registry/context';
+import type { RequestContext } from '../../lib/registry/request-context';
 import type { ProtocolVersion } from '../../lib/versions';
 import { callTool, defineTool, toCallToolResult, type ToolDefinition } from '../../lib/registry/tools';
 import { createSchemaValidator } from '../../lib/schema/validator';

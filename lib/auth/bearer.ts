@@ -3,7 +3,7 @@
 import * as crypto from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { McpConfigError } from '../errors';
-import type { AuthInfo } from '../registry/context';
+import type { AuthInfo } from '../registry/request-context';
 
 /** A static token, with the principal and scopes it stands for. */
 export interface StaticToken {

@@ -2,7 +2,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import inject from 'light-my-request';
-import type { RequestContext } from '../registry/context';
+import type { RequestContext } from '../registry/request-context';
 import { errorResult, wrapsOutput, type JsonSchema, type ToolAnnotations, type ToolDefinition } from '../registry/tools';
 import type { AccessRule } from '../registry/access';
 import type { CallLimitOptions } from '../registry/call-limit';

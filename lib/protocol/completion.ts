@@ -3,7 +3,7 @@
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isObject, type JsonRpcParams } from '../jsonrpc/types';
 import { toCompletionResult, type Completer } from '../registry/completion';
-import type { RequestContext } from '../registry/context';
+import type { RequestContext } from '../registry/request-context';
 import type { Registry } from '../registry/registry';
 import { optionalObject, requireString, usable, type MethodTable } from './methods';
 

@@ -16,7 +16,7 @@ import type { McpLogger } from '../logger';
 import type { Registry } from '../registry/registry';
 import { completionMethods } from './completion';
 import { LazyAbort } from './abort';
-import { HandlerContext, requestKey, type DispatchEnvironment } from './context';
+import { HandlerContext, requestKey, type DispatchEnvironment } from './handler-context';
 import { isInitializeRequest, lifecycleMethods, type ServerIdentity } from './lifecycle';
 import { loggingMethods } from './logging';
 import type { MethodTable } from './methods';

@@ -1,7 +1,7 @@
 // logging/setLevel and the eight syslog levels MCP uses.
 
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
-import { LOG_LEVELS, type LogLevel } from '../registry/context';
+import { LOG_LEVELS, type LogLevel } from '../registry/request-context';
 import type { MethodTable } from './methods';
 
 export { LOG_LEVELS, type LogLevel };

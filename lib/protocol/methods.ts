@@ -4,9 +4,9 @@ import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isObject, type JsonRpcParams } from '../jsonrpc/types';
 import { mayUse, type AccessRule } from '../registry/access';
 import type { Collection } from '../registry/collection';
-import type { RequestContext } from '../registry/context';
+import type { RequestContext } from '../registry/request-context';
 import type { OfferedFeatures } from '../registry/registry';
-import type { DispatchEnvironment } from './context';
+import type { DispatchEnvironment } from './handler-context';
 
 /**
  * Serves one JSON-RPC method: params in, result out; throws {@link JsonRpcError} to answer with an error.

@@ -1,7 +1,7 @@
 // Access rules of tools, resources and prompts: required scopes and a canAccess check, the first guards.
 
 import { McpConfigError } from '../errors';
-import type { RequestContext } from './context';
+import type { RequestContext } from './request-context';
 
 /** Who may see and use an item. Denied looks exactly like not found, so callers cannot probe. */
 export interface AccessRule {

@@ -1,7 +1,7 @@
 // Per-tool call limits: a fixed window counted per caller (principal, else session), for tools that are costly to run.
 
 import { isPositiveInteger, McpConfigError } from '../errors';
-import type { RequestContext } from './context';
+import type { RequestContext } from './request-context';
 
 /** At most `limit` calls per `windowMs`, per caller. */
 export interface CallLimitOptions {

@@ -1,7 +1,7 @@
 // Completers for prompt arguments and template variables, and the shape of their answer.
 
 import { McpConfigError } from '../errors';
-import type { RequestContext } from './context';
+import type { RequestContext } from './request-context';
 
 /** What `completion/complete` answers (MCP: at most 100 values). */
 export interface CompletionResult {

@@ -5,7 +5,7 @@ import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isObject } from '../jsonrpc/types';
 import { isContentBlock, textContent, type ContentBlock } from './content';
 import { accessRuleOf, type AccessRule } from './access';
-import type { RequestContext } from './context';
+import type { RequestContext } from './request-context';
 import { checkCompleter, type Completer } from './completion';
 import { checkDefinitionObject, checkHandler, checkName, copyDefined, type Icon } from './definition';
 

@@ -4,7 +4,7 @@ import { McpConfigError } from '../errors';
 import { isObject } from '../jsonrpc/types';
 import { toBase64, type BinaryData, type ContentAnnotations, type ResourceContents } from './content';
 import { accessRuleOf, type AccessRule } from './access';
-import type { RequestContext } from './context';
+import type { RequestContext } from './request-context';
 import { checkCompleter, type Completer } from './completion';
 import { checkDefinitionObject, checkHandler, checkName, copyDefined, type Icon } from './definition';
 import { parseUriTemplate, type UriTemplate } from './uri-template';

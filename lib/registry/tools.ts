@@ -8,7 +8,7 @@ import { isAtLeast } from '../versions';
 import { isContentBlock, textContent, type ContentBlock } from './content';
 import { accessRuleOf, type AccessRule } from './access';
 import { createCallLimiter, type CallLimiter, type CallLimitOptions } from './call-limit';
-import type { RequestContext } from './context';
+import type { RequestContext } from './request-context';
 import { checkDefinitionObject, checkHandler, copyDefined, type Icon } from './definition';
 
 /** A JSON Schema object (2020-12 unless `$schema` says otherwise). */

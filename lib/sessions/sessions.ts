@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { JsonRpcMessage } from '../jsonrpc/types';
 import type { McpLogger } from '../logger';
 import type { Abortable } from '../protocol/abort';
-import type { PeerState } from '../protocol/context';
+import type { PeerState } from '../protocol/handler-context';
 import { OutboundStream } from './outbound-stream';
 import type { EventStore, MessageBus, SessionCloseReason, SessionRecord, SessionStore } from './stores';
 

@@ -1,7 +1,7 @@
 // DELETE: the client ends its session (MCP transports › Session Management).
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AuthInfo } from '../registry/context';
+import type { AuthInfo } from '../registry/request-context';
 import type { SessionManager } from '../sessions/sessions';
 import { requiredSessionId, sendSessionNotFound } from './session-lookup';
 

@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from '../jsonrpc/errors';
 import { isAtLeast } from '../versions';
-import type { AuthInfo } from '../registry/context';
+import type { AuthInfo } from '../registry/request-context';
 import { parseAccept } from '../http/accept';
 import { LAST_EVENT_ID_HEADER } from '../http/headers';
 import { sendHttpError } from '../http/http-error';

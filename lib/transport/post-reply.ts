@@ -4,7 +4,7 @@ import type { ServerResponse } from 'node:http';
 import type { JsonRpcId, JsonRpcMessage, JsonRpcResponse } from '../jsonrpc/types';
 import type { McpLogger } from '../logger';
 import type { Abortable } from '../protocol/abort';
-import { requestKey, type ClientChannel } from '../protocol/context';
+import { requestKey, type ClientChannel } from '../protocol/handler-context';
 import type { DispatchOutcome } from '../protocol/dispatcher';
 import { isAtLeast, type ProtocolVersion } from '../versions';
 import type { ResponseMode } from '../http/accept';

@@ -4,9 +4,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from '../jsonrpc/errors';
 import { isObject } from '../jsonrpc/types';
 import type { McpLogger } from '../logger';
-import type { AuthInfo } from '../registry/context';
+import type { AuthInfo } from '../registry/request-context';
 import { LazyAbort } from '../protocol/abort';
-import type { DispatchEnvironment, PeerState } from '../protocol/context';
+import type { DispatchEnvironment, PeerState } from '../protocol/handler-context';
 import type { Dispatcher } from '../protocol/dispatcher';
 import { isInitializeRequest } from '../protocol/lifecycle';
 import {

@@ -1,7 +1,7 @@
 // The handler context: request facts, plus progress, logging and server→client requests over the caller's stream.
 
 import { isObject, type JsonRpcId, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../jsonrpc/types';
-import { LOG_LEVELS, type AuthInfo, type ClientRequestOptions, type LogLevel, type RequestContext } from '../registry/context';
+import { LOG_LEVELS, type AuthInfo, type ClientRequestOptions, type LogLevel, type RequestContext } from '../registry/request-context';
 import { isAtLeast, type ProtocolVersion } from '../versions';
 import type { Abortable, AbortSource } from './abort';
 
