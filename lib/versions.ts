@@ -1,17 +1,21 @@
 // Protocol revisions by era: which ones we speak, how they compare, how initialize negotiates one, what a bare request assumes.
 
 /**
- * The revisions this router speaks, by era, newest first. The 2025 era (2024-11-05 … 2025-11-25) has initialize
- * and sessions; the 2026 era (2026-07-28: stateless requests with `_meta`) is not served yet.
+ * The revisions of MCP, by era, newest first. The 2025 era (2024-11-05 … 2025-11-25) has initialize and
+ * sessions; the 2026 era (2026-07-28) has stateless requests that carry the client's state in `_meta`.
  */
 export const VERSIONS_BY_ERA = Object.freeze({
   '2025': Object.freeze(['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const),
+  '2026': Object.freeze(['2026-07-28'] as const),
 });
 
 /** A protocol era: the revisions that share a lifecycle (see {@link VERSIONS_BY_ERA}). */
 export type Era = keyof typeof VERSIONS_BY_ERA;
 
-/** The protocol revisions this router speaks, newest first. */
+/** Any revision of {@link VERSIONS_BY_ERA}, served or not: what per-version tables (shaping, method eras) are written in. */
+export type Revision = (typeof VERSIONS_BY_ERA)[Era][number];
+
+/** The protocol revisions this router speaks, newest first: the 2025 era (its 2026 request path is not built yet). */
 export const SUPPORTED_PROTOCOL_VERSIONS = VERSIONS_BY_ERA['2025'];
 
 /** One of {@link SUPPORTED_PROTOCOL_VERSIONS}. */
@@ -29,13 +33,18 @@ export const ASSUMED_PROTOCOL_VERSION: ProtocolVersion = '2025-03-26';
 /** The last revision that allows JSON-RPC batches (2025-06-18 removed them). */
 export const LAST_VERSION_WITH_BATCHES: ProtocolVersion = '2025-03-26';
 
+/** Whether a request under `version` may be a JSON-RPC batch (MCP 2025-06-18 removed batching). */
+export function allowsBatches(version: Revision): boolean {
+  return version <= LAST_VERSION_WITH_BATCHES;
+}
+
 /** True for a revision this router speaks. */
 export function isSupportedVersion(value: unknown): value is ProtocolVersion {
   return typeof value === 'string' && (SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(value);
 }
 
 /** The era a revision belongs to. */
-export function eraOf(version: ProtocolVersion): Era {
+export function eraOf(version: Revision): Era {
   return (Object.keys(VERSIONS_BY_ERA) as Era[]).find((era) => (VERSIONS_BY_ERA[era] as readonly string[]).includes(version)) as Era;
 }
 
@@ -48,6 +57,6 @@ export function negotiateVersion(requested: unknown): ProtocolVersion {
 }
 
 /** True when `version` is `since` or newer (revisions are ISO dates, so text order is time order). */
-export function isAtLeast(version: ProtocolVersion, since: ProtocolVersion): boolean {
+export function isAtLeast(version: Revision, since: Revision): boolean {
   return version >= since;
 }

@@ -5,7 +5,7 @@ import { isObject, type JsonRpcParams } from '../jsonrpc/types';
 import { toCompletionResult, type Completer } from '../registry/completion';
 import type { RequestContext } from '../registry/request-context';
 import type { Registry } from '../registry/registry';
-import { optionalObject, requireString, usable, type MethodTable } from './methods';
+import { BOTH_ERAS, optionalObject, requireString, usable, type MethodTable } from './methods';
 
 function invalid(message: string): JsonRpcError {
   return new JsonRpcError(ErrorCode.InvalidParams, message);
@@ -46,7 +46,8 @@ function stringValues(context: Record<string, unknown> | undefined): Record<stri
 export function completionMethods(registry: Registry): MethodTable {
   return {
     'completion/complete': {
-      feature: 'completions',
+      eras: BOTH_ERAS,
+      capability: 'completions',
       run: async (params: JsonRpcParams, ctx) => {
         const ref = optionalObject(params, 'ref');
         const argument = optionalObject(params, 'argument');

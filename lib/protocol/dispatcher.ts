@@ -1,6 +1,6 @@
 // The dispatcher: JSON-RPC message (or batch) in, response(s) or nothing out — the only place thrown values become JSON-RPC errors.
 
-import { failure, parseMessage, success } from '../jsonrpc/envelope';
+import { failure, success, type ParsedMessage } from '../jsonrpc/envelope';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import {
   isJsonRpcId,
@@ -16,18 +16,25 @@ import type { McpLogger } from '../logger';
 import type { Registry } from '../registry/registry';
 import { completionMethods } from './completion';
 import { LazyAbort } from './abort';
-import { HandlerContext, requestKey, type DispatchEnvironment } from './handler-context';
-import { isInitializeRequest, lifecycleMethods, type ServerIdentity } from './lifecycle';
+import { createClassifier, type ClassifiedPost, type Classifier } from './classify';
+import { ClientUpdate, HandlerContext, requestKey, type ClientState, type ClientView, type DispatchEnvironment } from './handler-context';
+import { lifecycleMethods, type ServerIdentity } from './lifecycle';
 import { loggingMethods } from './logging';
 import type { MethodTable } from './methods';
 import { promptMethods } from './prompts';
 import { resourceMethods } from './resources';
 import { createEntryShaper } from './shaping';
 import { toolMethods } from './tools';
-import { LAST_VERSION_WITH_BATCHES } from '../versions';
+import { allowsBatches, LAST_VERSION_WITH_BATCHES } from '../versions';
 
 /** What became of one POSTed body. */
-export type DispatchOutcome =
+export type DispatchOutcome = DispatchVerdict & {
+  /** The client state after the POST, present only when a method changed it: for the transport to keep. */
+  readonly client?: ClientState;
+};
+
+/** The answer part of a {@link DispatchOutcome}. */
+export type DispatchVerdict =
   /** Only notifications or responses: nothing to answer (HTTP 202). */
   | { readonly kind: 'accepted' }
   /** Requests, none of which is answered: cancelled, or their session ended (MCP cancellation: no response). */
@@ -54,21 +61,16 @@ export interface DispatcherConfig {
 
 /** Serves JSON-RPC for one router. */
 export interface Dispatcher {
-  /** Handles a parsed body: one message, or a batch where the revision allows it. */
+  /** The router's request classifier (see `classify.ts`): the transport runs it once per POST. */
+  readonly classifier: Classifier;
+  /** Serves a classified POST: its message, or its batch where the revision in force allows batches. */
+  dispatch(post: ClassifiedPost, env: DispatchEnvironment): Promise<DispatchOutcome>;
+  /** Classifies a parsed body (no MCP headers) and serves it: for callers without HTTP (tests, embedding). */
   receive(body: unknown, env: DispatchEnvironment): Promise<DispatchOutcome>;
-  /**
-   * Why the body as a whole is refused whatever the session or revision (a malformed message; an empty,
-   * oversized or initialize-holding batch), or undefined. The transport asks before it looks up the
-   * session, so one body gets one answer in every session state.
-   */
-  refusal(body: unknown): JsonRpcFailure | undefined;
   /** Handles one valid message; null when nothing is to be answered (notifications, responses). */
-  handle(message: JsonRpcMessage, env: DispatchEnvironment): Promise<JsonRpcResponse | null>;
+  handle(message: JsonRpcMessage, env: DispatchEnvironment, view?: ClientView): Promise<JsonRpcResponse | null>;
 }
 
-function invalidRequest(message: string): JsonRpcFailure {
-  return failure(null, new JsonRpcError(ErrorCode.InvalidRequest, message));
-}
 
 /**
  * Builds the method table once; every request then costs one lookup.
@@ -81,6 +83,7 @@ function invalidRequest(message: string): JsonRpcFailure {
  */
 export function createDispatcher(registry: Registry, config: DispatcherConfig): Dispatcher {
   const shape = createEntryShaper();
+  const classifier = createClassifier({ maxBatchLength: config.maxBatchLength });
   const methods: MethodTable = {
     ...lifecycleMethods(registry, config.identity, config.listChanged),
     ...toolMethods(registry, config.pageSize, shape),
@@ -90,10 +93,10 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
     ...loggingMethods(),
   };
 
-  async function answer(request: JsonRpcRequest, env: DispatchEnvironment): Promise<JsonRpcResponse | null> {
+  async function answer(request: JsonRpcRequest, env: DispatchEnvironment, view: ClientView): Promise<JsonRpcResponse | null> {
     const entry = Object.hasOwn(methods, request.method) ? methods[request.method] : undefined;
-    // JSON-RPC: unknown method → -32601; MCP: so is a method of a capability that was never declared.
-    if (entry === undefined || (entry.feature !== undefined && !registry.features[entry.feature])) {
+    // JSON-RPC: unknown method → -32601; MCP: so is a method its era does not have, or of a capability never declared.
+    if (entry === undefined || !entry.eras.includes(env.era) || (entry.capability !== undefined && !registry.features[entry.capability])) {
       return failure(request.id, new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`));
     }
     // The request's own abort (so it can be cancelled alone), aborted too when the transport gives up.
@@ -104,9 +107,15 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
     // MCP cancellation: initialize cannot be cancelled; everything else can, by id, within the session.
     const key = env.inflight !== undefined && request.method !== 'initialize' ? requestKey(request.id) : undefined;
     if (key !== undefined) env.inflight?.set(key, abort);
-    const ctx = new HandlerContext(request, env, abort, config.clientRequestTimeoutMs);
+    const ctx = new HandlerContext(request, env, view, abort, config.clientRequestTimeoutMs);
     try {
-      const result = await entry.run(request.params ?? {}, ctx, env);
+      let output = entry.run(request.params ?? {}, ctx, view.client);
+      // Applied at once, as the method returns: the next message of a batch sees the change.
+      if (output instanceof ClientUpdate) {
+        view.client = { ...view.client, ...output.changes };
+        output = output.result;
+      }
+      const result = await output;
       // MCP cancellation: no response is sent for a cancelled request.
       return abort.aborted ? null : success(request.id, result);
     } catch (err) {
@@ -129,8 +138,8 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
     env.inflight?.get(requestKey(requestId))?.abort(new Error(reason));
   }
 
-  async function handle(message: JsonRpcMessage, env: DispatchEnvironment): Promise<JsonRpcResponse | null> {
-    if (isRequest(message)) return answer(message, env);
+  async function handle(message: JsonRpcMessage, env: DispatchEnvironment, view: ClientView = { client: env.client }): Promise<JsonRpcResponse | null> {
+    if (isRequest(message)) return answer(message, env, view);
     if (isResponse(message)) {
       // The client's answer to a server→client request (sampling, elicitation, roots): to whoever waits for it.
       await env.channel.deliver(message);
@@ -141,46 +150,38 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
     return null;
   }
 
-  function batchRefusal(items: unknown[]): JsonRpcFailure | undefined {
-    if (items.length === 0) return invalidRequest('Invalid Request: an empty batch');
-    if (items.length > config.maxBatchLength) return invalidRequest(`Invalid Request: a batch holds at most ${config.maxBatchLength} messages`);
-    // MCP 2025-03-26 lifecycle: initialize MUST NOT be part of a batch.
-    if (items.some(isInitializeRequest)) {
-      return invalidRequest('Invalid Request: initialize must not be part of a batch');
+  async function serve(post: ClassifiedPost, env: DispatchEnvironment, view: ClientView): Promise<DispatchVerdict> {
+    const { messages } = post;
+    if (!Array.isArray(messages)) {
+      const response = await handle(messages as JsonRpcMessage, env, view);
+      if (response !== null) return { kind: 'answered', body: response };
+      return post.holdsRequests ? { kind: 'unanswered' } : { kind: 'accepted' };
     }
-    return undefined;
-  }
-
-  function refusal(body: unknown): JsonRpcFailure | undefined {
-    if (Array.isArray(body)) return batchRefusal(body);
-    const parsed = parseMessage(body);
-    return parsed.ok ? undefined : parsed.error;
-  }
-
-  async function receiveBatch(items: unknown[], env: DispatchEnvironment): Promise<DispatchOutcome> {
     // MCP 2025-06-18 removed batching; 2025-03-26 (and clients that name no revision) may still send arrays.
-    if (!env.batchesAllowed) {
-      return { kind: 'rejected', error: invalidRequest(`Invalid Request: protocol ${env.protocolVersion} does not allow JSON-RPC batches (the last that did is ${LAST_VERSION_WITH_BATCHES})`) };
+    if (!allowsBatches(env.protocolVersion)) {
+      const message = `Invalid Request: protocol ${env.protocolVersion} does not allow JSON-RPC batches (the last that did is ${LAST_VERSION_WITH_BATCHES})`;
+      return { kind: 'rejected', error: failure(null, new JsonRpcError(ErrorCode.InvalidRequest, message)) };
     }
-    const refused = batchRefusal(items);
-    if (refused !== undefined) return { kind: 'rejected', error: refused };
-    const parsed = items.map(parseMessage);
-    const answers = await Promise.all(parsed.map((item) => (item.ok ? handle(item.message, env) : item.error)));
+    const items = messages as readonly ParsedMessage[];
+    const answers = await Promise.all(items.map((item) => (item.ok ? handle(item.message, env, view) : item.error)));
     const body = answers.filter((response): response is JsonRpcResponse => response !== null);
     if (body.length > 0) return { kind: 'answered', body };
-    return parsed.some((item) => item.ok && isRequest(item.message)) ? { kind: 'unanswered' } : { kind: 'accepted' };
+    return items.some((item) => item.ok && isRequest(item.message)) ? { kind: 'unanswered' } : { kind: 'accepted' };
+  }
+
+  async function dispatch(post: ClassifiedPost, env: DispatchEnvironment): Promise<DispatchOutcome> {
+    const view: ClientView = { client: env.client };
+    const verdict = await serve(post, env, view);
+    return view.client === env.client ? verdict : { ...verdict, client: view.client };
   }
 
   return {
+    classifier,
+    dispatch,
     handle,
-    refusal,
     async receive(body, env) {
-      if (Array.isArray(body)) return receiveBatch(body, env);
-      const parsed = parseMessage(body);
-      if (!parsed.ok) return { kind: 'rejected', error: parsed.error };
-      const response = await handle(parsed.message, env);
-      if (response !== null) return { kind: 'answered', body: response };
-      return isRequest(parsed.message) ? { kind: 'unanswered' } : { kind: 'accepted' };
+      const classified = classifier.body(body, undefined);
+      return classified.ok ? dispatch(classified.post, env) : { kind: 'rejected', error: classified.error };
     },
   };
 }

@@ -1,58 +1,56 @@
-// The handler context: request facts, plus progress, logging and server→client requests over the caller's stream.
+// The handler context and what it runs in: request facts, the client state, progress, logging, and asks of the client.
 
-import { isObject, type JsonRpcId, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../jsonrpc/types';
+import { isObject, type JsonRpcId, type JsonRpcRequest } from '../jsonrpc/types';
 import { LOG_LEVELS, type AuthInfo, type ClientRequestOptions, type LogLevel, type RequestContext } from '../registry/request-context';
-import { isAtLeast, type ProtocolVersion } from '../versions';
+import { isAtLeast, type Era, type ProtocolVersion } from '../versions';
 import type { Abortable, AbortSource } from './abort';
+import { CLIENT_REQUEST_CAPABILITY, type ClientChannel, type ClientRequestMethod, type ClientRequests } from './client-requests';
 
-/** What the server knows of its client: negotiated by `initialize`, changed by `logging/setLevel` and subscriptions. */
-export interface PeerState {
-  protocolVersion: ProtocolVersion;
-  clientCapabilities: Readonly<Record<string, unknown>>;
-  clientInfo: Readonly<Record<string, unknown>> | undefined;
-  logLevel: string | undefined;
-  subscriptions: readonly string[];
+/**
+ * What the server knows of its client: in 2025 negotiated by `initialize` and kept by the session; changed only by
+ * the methods that return a {@link ClientUpdate} (initialize, logging/setLevel, resources/(un)subscribe), which the
+ * transport then keeps. Where it comes from is the transport's business (the session; a 2026 request's `_meta`).
+ */
+export interface ClientState {
+  readonly protocolVersion: ProtocolVersion;
+  readonly clientCapabilities: Readonly<Record<string, unknown>>;
+  readonly clientInfo: Readonly<Record<string, unknown>> | undefined;
+  readonly logLevel: string | undefined;
+  readonly subscriptions: readonly string[];
 }
 
-/** How messages reach the client while a request runs, and how its answers come back: provided by the transport. */
-export interface ClientChannel {
-  /** Whether anything can reach the client during this request (its reply can be an SSE stream). */
-  readonly canStream: boolean;
-  /** Sends a notification or a request on the stream of the request being served. */
-  send(message: JsonRpcNotification | JsonRpcRequest): Promise<void>;
-  /** A fresh id for a server→client request, never reused in the session (MCP: J4). */
-  nextRequestId(): JsonRpcId;
-  /** Starts waiting for the client's answer to the server→client request `id`; `stop()` gives up waiting. */
-  awaitAnswer(id: JsonRpcId): Promise<{ readonly answer: Promise<JsonRpcResponse>; stop(): void }>;
-  /** Hands a response the client POSTed to whoever waits for it. */
-  deliver(response: JsonRpcResponse): Promise<void>;
-  /** Ends the connection of this request's stream, keeping the stream resumable. */
-  closeStream(): void;
+/** A method's result, and the changes it makes to the client state (for the transport to keep). */
+export class ClientUpdate {
+  constructor(
+    readonly result: Record<string, unknown>,
+    readonly changes: Partial<ClientState>,
+  ) {}
 }
 
-/** A channel for requests that cannot stream (JSON replies, stateless mode): nothing reaches the client mid-request. */
-export const NO_STREAM: ClientChannel = Object.freeze({
-  canStream: false,
-  send: async () => undefined,
-  nextRequestId: () => 0,
-  awaitAnswer: async () => ({ answer: new Promise<JsonRpcResponse>(() => undefined), stop: () => undefined }),
-  deliver: async () => undefined,
-  closeStream: () => undefined,
-});
+/**
+ * The client state the messages of one POST see. Each {@link ClientUpdate} replaces `client` (never changes it), so
+ * a later message of a batch sees an earlier one's change, and the state the request came with stays as it was.
+ */
+export interface ClientView {
+  client: ClientState;
+}
 
 /** What the transport knows about the HTTP request a message arrived in. */
 export interface DispatchEnvironment {
+  /** The era of the request, as the classifier found it. */
+  readonly era: Era;
   /** The revision in force: the session's, or from `MCP-Protocol-Version`, or the assumed default. */
   readonly protocolVersion: ProtocolVersion;
-  /** Whether JSON-RPC batches are allowed (2025-03-26 and older, or a client that named no revision). */
-  readonly batchesAllowed: boolean;
   /** Aborted when nothing can deliver the result any more (the caller hung up and cannot resume). */
   readonly signal: AbortSource;
   readonly sessionId: string | undefined;
   readonly auth: AuthInfo | undefined;
-  /** The client, as far as known; methods such as `initialize` and `logging/setLevel` change it. */
-  readonly peer: PeerState;
+  /** The client as the request comes with it: from its session, or a fresh one. */
+  readonly client: ClientState;
+  /** Messages to the client while the request runs (progress, logs), and its answers to server→client requests. */
   readonly channel: ClientChannel;
+  /** How `ctx.sample`, `ctx.elicit` and `ctx.listRoots` reach the client (the era's strategy). */
+  readonly clientRequests: ClientRequests;
   /** The session's requests in flight, for `notifications/cancelled`; undefined without sessions. */
   readonly inflight: Map<string, Abortable> | undefined;
   /** The HTTP request's headers. */
@@ -64,15 +62,10 @@ export function requestKey(id: JsonRpcId): string {
   return typeof id === 'number' ? `n${id}` : `s${id}`;
 }
 
-const CAPABILITY_OF: Readonly<Record<string, string>> = {
-  'sampling/createMessage': 'sampling',
-  'elicitation/create': 'elicitation',
-  'roots/list': 'roots',
-};
-
 /** The handler context of one request. A class, so a request costs one object rather than a set of closures. */
 export class HandlerContext implements RequestContext {
   readonly requestId: JsonRpcId;
+  readonly era: Era;
   readonly protocolVersion: ProtocolVersion;
   readonly sessionId: string | undefined;
   readonly auth: AuthInfo | undefined;
@@ -84,6 +77,7 @@ export class HandlerContext implements RequestContext {
 
   /**
    * @param env - the transport's environment of this request
+   * @param view - the client state as this request sees it (a batch's earlier messages may have changed it)
    * @param abort - whose `signal` aborts on cancellation or when the caller is gone (a {@link LazyAbort}
    *   makes it only if the handler reads `ctx.signal`)
    * @param clientRequestTimeoutMs - default time limit of `sample`, `elicit` and `listRoots`
@@ -91,10 +85,12 @@ export class HandlerContext implements RequestContext {
   constructor(
     request: JsonRpcRequest,
     private readonly env: DispatchEnvironment,
+    private readonly view: ClientView,
     private readonly abort: { readonly signal: AbortSignal },
     private readonly clientRequestTimeoutMs: number,
   ) {
     this.requestId = request.id;
+    this.era = env.era;
     this.protocolVersion = env.protocolVersion;
     this.sessionId = env.sessionId;
     this.auth = env.auth;
@@ -119,7 +115,7 @@ export class HandlerContext implements RequestContext {
   }
 
   async log(level: LogLevel, data: unknown, logger?: string): Promise<void> {
-    const threshold = this.env.peer.logLevel;
+    const threshold = this.view.client.logLevel;
     const severity = LOG_LEVELS.indexOf(level);
     if (severity < 0) throw new TypeError(`ctx.log: unknown level '${String(level)}'; use one of ${LOG_LEVELS.join(', ')}`);
     // MCP logging: after logging/setLevel, only messages at that level or more severe are sent.
@@ -155,49 +151,15 @@ export class HandlerContext implements RequestContext {
   }
 
   private capability(name: string): Record<string, unknown> | undefined {
-    const value = this.env.peer.clientCapabilities[name];
+    const value = this.view.client.clientCapabilities[name];
     return isObject(value) ? value : undefined;
   }
 
-  /** Sends a request to the client on this request's stream and waits for its answer, its time limit, or an abort. */
-  private async request(method: string, params: Record<string, unknown> | undefined, options: ClientRequestOptions | undefined): Promise<Record<string, unknown>> {
-    const capability = CAPABILITY_OF[method] as string;
+  /** Asks the client through the era's strategy, once it declared the capability the request needs. */
+  private async request(method: ClientRequestMethod, params: Record<string, unknown> | undefined, options: ClientRequestOptions | undefined): Promise<Record<string, unknown>> {
+    const capability = CLIENT_REQUEST_CAPABILITY[method];
     // MCP 2025-06-18 lifecycle: use only capabilities the client declared.
     if (this.capability(capability) === undefined) throw new Error(`ctx: the client did not declare the '${capability}' capability, so ${method} cannot be sent`);
-    if (!this.env.channel.canStream) {
-      throw new Error(`ctx: ${method} needs a streamed reply: the client must accept text/event-stream, the router must keep sessions, and responseMode must not be 'json'`);
-    }
-    if (this.signal.aborted) throw new Error(`ctx: ${method} not sent, the request was cancelled`);
-    const id = this.env.channel.nextRequestId();
-    const waiting = await this.env.channel.awaitAnswer(id);
-    const timeoutMs = options?.timeoutMs ?? this.clientRequestTimeoutMs;
-    let timer: NodeJS.Timeout | undefined;
-    let onAbort: (() => void) | undefined;
-    let givenUpWhy: string | undefined;
-    const givenUp = new Promise<never>((_resolve, reject) => {
-      const giveUp = (why: string): void => {
-        givenUpWhy = why;
-        reject(new Error(`ctx: ${why}`));
-      };
-      timer = setTimeout(() => giveUp(`the client did not answer ${method} within ${timeoutMs} ms`), timeoutMs);
-      onAbort = () => giveUp(`${method} abandoned, the request was cancelled`);
-      this.signal.addEventListener('abort', onAbort, { once: true });
-    });
-    try {
-      await this.env.channel.send({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
-      const response = await Promise.race([waiting.answer, givenUp]);
-      if ('error' in response) throw new Error(`ctx: the client answered ${method} with error ${response.error.code}: ${response.error.message}`);
-      return response.result;
-    } catch (err) {
-      // MCP lifecycle › Timeouts: on giving up, the server SHOULD send notifications/cancelled.
-      if (givenUpWhy !== undefined) {
-        await this.env.channel.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: givenUpWhy } }).catch(() => undefined);
-      }
-      throw err;
-    } finally {
-      clearTimeout(timer);
-      if (onAbort) this.signal.removeEventListener('abort', onAbort);
-      waiting.stop();
-    }
+    return this.env.clientRequests.request(method, params, options?.timeoutMs ?? this.clientRequestTimeoutMs, this.signal);
   }
 }

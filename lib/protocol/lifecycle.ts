@@ -3,8 +3,9 @@
 import { isObject } from '../jsonrpc/types';
 import type { Registry } from '../registry/registry';
 import { boundedCapabilities, boundedClientInfo } from './client-data';
-import type { MethodTable } from './methods';
-import { SERVER_INFO_FIELDS_SINCE, shapeFields } from './shaping';
+import { ClientUpdate } from './handler-context';
+import { ERA_2025_ONLY, type MethodTable } from './methods';
+import { SERVER_INFO_FIELDS, shapeFields } from './shaping';
 import { isAtLeast, negotiateVersion, type ProtocolVersion } from '../versions';
 
 /** Who the server is, as `initialize` tells the client. */
@@ -41,24 +42,22 @@ export function isInitializeRequest(message: unknown): boolean {
 export function lifecycleMethods(registry: Registry, identity: ServerIdentity, listChanged: boolean): MethodTable {
   return {
     initialize: {
-      run: (params, _ctx, env) => {
+      eras: ERA_2025_ONLY,
+      run: (params) => {
         const protocolVersion = negotiateVersion(params.protocolVersion);
-        // Checked before anything changes: a refused initialize leaves the peer (and so the session) as it was.
+        // Checked before anything is returned: a refused initialize changes nothing (and so creates no session).
         const clientCapabilities = boundedCapabilities(params.capabilities);
         const clientInfo = boundedClientInfo(params.clientInfo);
-        env.peer.protocolVersion = protocolVersion;
-        env.peer.clientCapabilities = clientCapabilities;
-        env.peer.clientInfo = clientInfo;
         const result: Record<string, unknown> = {
           protocolVersion,
           capabilities: capabilitiesFor(registry, protocolVersion, listChanged),
-          serverInfo: shapeFields(identity.serverInfo, SERVER_INFO_FIELDS_SINCE, protocolVersion),
+          serverInfo: shapeFields(identity.serverInfo, SERVER_INFO_FIELDS, protocolVersion),
         };
         if (identity.instructions !== undefined && isAtLeast(protocolVersion, '2025-03-26')) result.instructions = identity.instructions;
-        return result;
+        return new ClientUpdate(result, { protocolVersion, clientCapabilities, clientInfo });
       },
     },
     // MCP ping: answer promptly with an empty result, at any time.
-    ping: { run: () => ({}) },
+    ping: { eras: ERA_2025_ONLY, run: () => ({}) },
   };
 }

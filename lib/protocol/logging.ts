@@ -2,7 +2,8 @@
 
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { LOG_LEVELS, type LogLevel } from '../registry/request-context';
-import type { MethodTable } from './methods';
+import { ClientUpdate } from './handler-context';
+import { ERA_2025_ONLY, type MethodTable } from './methods';
 
 export { LOG_LEVELS, type LogLevel };
 
@@ -15,13 +16,13 @@ export function isLogLevel(value: unknown): value is LogLevel {
 export function loggingMethods(): MethodTable {
   return {
     'logging/setLevel': {
-      run: (params, _ctx, env) => {
+      eras: ERA_2025_ONLY,
+      run: (params) => {
         // MCP logging › Error Handling: an invalid level is -32602.
         if (!isLogLevel(params.level)) {
           throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid params: 'level' must be one of ${LOG_LEVELS.join(', ')}`);
         }
-        env.peer.logLevel = params.level;
-        return {};
+        return new ClientUpdate({}, { logLevel: params.level });
       },
     },
   };

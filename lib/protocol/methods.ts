@@ -6,21 +6,32 @@ import { mayUse, type AccessRule } from '../registry/access';
 import type { Collection } from '../registry/collection';
 import type { RequestContext } from '../registry/request-context';
 import type { OfferedFeatures } from '../registry/registry';
-import type { DispatchEnvironment } from './handler-context';
+import type { Era } from '../versions';
+import type { ClientState, ClientUpdate } from './handler-context';
 
 /**
- * Serves one JSON-RPC method: params in, result out; throws {@link JsonRpcError} to answer with an error.
- * `env` is for the few methods that change what is known of the client (initialize, setLevel, subscribe).
+ * Serves one JSON-RPC method: params in, result out; throws {@link JsonRpcError} to answer with an error. It reads the
+ * client state it is given and never changes it: a method that changes it (initialize, logging/setLevel,
+ * resources/(un)subscribe) returns a {@link ClientUpdate}, synchronously, for the transport to keep.
  */
 export type MethodHandler = (
   params: JsonRpcParams,
   ctx: RequestContext,
-  env: DispatchEnvironment,
-) => Promise<Record<string, unknown>> | Record<string, unknown>;
+  client: ClientState,
+) => Promise<Record<string, unknown>> | Record<string, unknown> | ClientUpdate;
 
-/** A method, and the feature that must have been offered for it to exist (MCP: undeclared capability → -32601). */
+/** The eras that serve every method of the 2025 lifecycle, and none of 2026 (MCP 2026-07-28 removed it). */
+export const ERA_2025_ONLY: readonly Era[] = Object.freeze(['2025'] as const);
+/** The eras that serve a method both lifecycles have. */
+export const BOTH_ERAS: readonly Era[] = Object.freeze(['2025', '2026'] as const);
+
+/**
+ * A method, as data: the eras that serve it, and the server capability that must have been offered for it to exist.
+ * The dispatcher answers -32601 for a method not served in the request's era, or whose capability was never declared.
+ */
 export interface MethodEntry {
-  readonly feature?: keyof OfferedFeatures;
+  readonly eras: readonly Era[];
+  readonly capability?: keyof OfferedFeatures;
   readonly run: MethodHandler;
 }
 

@@ -3,18 +3,20 @@
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { getPrompt } from '../registry/prompts';
 import type { Registry } from '../registry/registry';
-import { listPage, requireString, usable, type MethodTable } from './methods';
-import { PROMPT_FIELDS_SINCE, shapeContent, type createEntryShaper } from './shaping';
+import { BOTH_ERAS, listPage, requireString, usable, type MethodTable } from './methods';
+import { PROMPT_FIELDS, shapeContent, type createEntryShaper } from './shaping';
 
 /** The prompts methods of one router. */
 export function promptMethods(registry: Registry, pageSize: number, shape: ReturnType<typeof createEntryShaper>): MethodTable {
   return {
     'prompts/list': {
-      feature: 'prompts',
-      run: (params, ctx) => listPage(registry.prompts, params, pageSize, 'prompts', (item) => shape(item.descriptor, PROMPT_FIELDS_SINCE, ctx.protocolVersion), ctx),
+      eras: BOTH_ERAS,
+      capability: 'prompts',
+      run: (params, ctx) => listPage(registry.prompts, params, pageSize, 'prompts', (item) => shape(item.descriptor, PROMPT_FIELDS, ctx.protocolVersion), ctx),
     },
     'prompts/get': {
-      feature: 'prompts',
+      eras: BOTH_ERAS,
+      capability: 'prompts',
       run: async (params, ctx) => {
         const name = requireString(params, 'name');
         const prompt = await usable(registry.prompts.get(name), ctx);

@@ -4,8 +4,9 @@ import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import type { Registry } from '../registry/registry';
 import { readResource } from '../registry/resources';
 import { withSubscription } from './client-data';
-import { listPage, requireString, usable, type MethodTable } from './methods';
-import { RESOURCE_FIELDS_SINCE, type createEntryShaper } from './shaping';
+import { ClientUpdate } from './handler-context';
+import { BOTH_ERAS, ERA_2025_ONLY, listPage, requireString, usable, type MethodTable } from './methods';
+import { RESOURCE_FIELDS, type createEntryShaper } from './shaping';
 
 /**
  * The resources methods of one router.
@@ -15,17 +16,20 @@ import { RESOURCE_FIELDS_SINCE, type createEntryShaper } from './shaping';
 export function resourceMethods(registry: Registry, pageSize: number, shape: ReturnType<typeof createEntryShaper>, maxSubscriptions: number): MethodTable {
   return {
     'resources/list': {
-      feature: 'resources',
+      eras: BOTH_ERAS,
+      capability: 'resources',
       run: (params, ctx) =>
-        listPage(registry.resources, params, pageSize, 'resources', (item) => shape(item.descriptor, RESOURCE_FIELDS_SINCE, ctx.protocolVersion), ctx),
+        listPage(registry.resources, params, pageSize, 'resources', (item) => shape(item.descriptor, RESOURCE_FIELDS, ctx.protocolVersion), ctx),
     },
     'resources/templates/list': {
-      feature: 'resources',
+      eras: BOTH_ERAS,
+      capability: 'resources',
       run: (params, ctx) =>
-        listPage(registry.templates, params, pageSize, 'resourceTemplates', (item) => shape(item.descriptor, RESOURCE_FIELDS_SINCE, ctx.protocolVersion), ctx),
+        listPage(registry.templates, params, pageSize, 'resourceTemplates', (item) => shape(item.descriptor, RESOURCE_FIELDS, ctx.protocolVersion), ctx),
     },
     'resources/read': {
-      feature: 'resources',
+      eras: BOTH_ERAS,
+      capability: 'resources',
       run: async (params, ctx) => {
         const uri = requireString(params, 'uri');
         const match = registry.findResource(uri);
@@ -36,20 +40,22 @@ export function resourceMethods(registry: Registry, pageSize: number, shape: Ret
     },
     // Updates (notifications/resources/updated) travel on the session's GET stream; see mcp.resourceUpdated().
     'resources/subscribe': {
-      feature: 'resources',
-      run: (params, _ctx, env) => {
+      eras: ERA_2025_ONLY,
+      capability: 'resources',
+      run: (params, _ctx, client) => {
         // What a session keeps is bounded: a URI length and a count (MCP security: bound per-session state).
-        env.peer.subscriptions = withSubscription(env.peer.subscriptions, requireString(params, 'uri'), maxSubscriptions);
-        return {};
+        const subscriptions = withSubscription(client.subscriptions, requireString(params, 'uri'), maxSubscriptions);
+        // Unchanged when already subscribed: a change would make the session be saved for nothing.
+        return subscriptions === client.subscriptions ? {} : new ClientUpdate({}, { subscriptions });
       },
     },
     'resources/unsubscribe': {
-      feature: 'resources',
-      run: (params, _ctx, env) => {
+      eras: ERA_2025_ONLY,
+      capability: 'resources',
+      run: (params, _ctx, client) => {
         const uri = requireString(params, 'uri');
-        // Unchanged when not subscribed: a new array would make the session be saved for nothing.
-        if (env.peer.subscriptions.includes(uri)) env.peer.subscriptions = env.peer.subscriptions.filter((subscribed) => subscribed !== uri);
-        return {};
+        if (!client.subscriptions.includes(uri)) return {};
+        return new ClientUpdate({}, { subscriptions: client.subscriptions.filter((subscribed) => subscribed !== uri) });
       },
     },
   };

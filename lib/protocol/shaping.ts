@@ -1,33 +1,45 @@
-// Per-version shaping: what the negotiated revision's schema lacks is not sent (MCP 2025-06-18 lifecycle: MUST respect the negotiated version).
+// Per-version shaping: what the negotiated revision's schema lacks is not sent, whether it came later or was dropped (MCP lifecycle: MUST respect the negotiated version).
 
 import { textContent, type ContentBlock } from '../registry/content';
 import type { CallToolResult } from '../registry/tools';
-import { isAtLeast, type ProtocolVersion } from '../versions';
+import { isAtLeast, type ProtocolVersion, type Revision } from '../versions';
 
-/** For each field that some revisions lack: the revision that introduced it. */
-export type FieldsSince = Readonly<Record<string, ProtocolVersion>>;
+/** The revisions that have a field: from `since` (the one that introduced it) up to, not including, `until` (the first that dropped it). */
+export interface FieldLife {
+  readonly since?: Revision;
+  readonly until?: Revision;
+}
 
-export const TOOL_FIELDS_SINCE: FieldsSince = {
-  title: '2025-06-18',
-  outputSchema: '2025-06-18',
-  annotations: '2025-03-26',
-  icons: '2025-11-25',
-  execution: '2025-11-25',
+/** For each field that some revisions lack: when it lives. Fields not listed are in every revision. */
+export type FieldLives = Readonly<Record<string, FieldLife>>;
+
+export const TOOL_FIELDS: FieldLives = {
+  title: { since: '2025-06-18' },
+  outputSchema: { since: '2025-06-18' },
+  annotations: { since: '2025-03-26' },
+  icons: { since: '2025-11-25' },
+  // MCP 2026-07-28 moved tasks to an extension: `execution.taskSupport` is gone from the tool.
+  execution: { since: '2025-11-25', until: '2026-07-28' },
 };
-export const PROMPT_FIELDS_SINCE: FieldsSince = { title: '2025-06-18', icons: '2025-11-25' };
-export const RESOURCE_FIELDS_SINCE: FieldsSince = { title: '2025-06-18', icons: '2025-11-25', size: '2025-03-26' };
-export const SERVER_INFO_FIELDS_SINCE: FieldsSince = {
-  title: '2025-06-18',
-  description: '2025-11-25',
-  icons: '2025-11-25',
-  websiteUrl: '2025-11-25',
+export const PROMPT_FIELDS: FieldLives = { title: { since: '2025-06-18' }, icons: { since: '2025-11-25' } };
+export const RESOURCE_FIELDS: FieldLives = { title: { since: '2025-06-18' }, icons: { since: '2025-11-25' }, size: { since: '2025-03-26' } };
+export const SERVER_INFO_FIELDS: FieldLives = {
+  title: { since: '2025-06-18' },
+  description: { since: '2025-11-25' },
+  icons: { since: '2025-11-25' },
+  websiteUrl: { since: '2025-11-25' },
 };
+
+/** Whether `version` has a field that lives as `life` says. */
+export function livesIn(life: FieldLife, version: Revision): boolean {
+  return (life.since === undefined || isAtLeast(version, life.since)) && (life.until === undefined || !isAtLeast(version, life.until));
+}
 
 /** `entry` without the fields `version` lacks; the same object when nothing has to go. */
-export function shapeFields<T extends Readonly<Record<string, unknown>>>(entry: T, since: FieldsSince, version: ProtocolVersion): T {
+export function shapeFields<T extends Readonly<Record<string, unknown>>>(entry: T, lives: FieldLives, version: Revision): T {
   let copy: Record<string, unknown> | undefined;
-  for (const field in since) {
-    if (field in entry && !isAtLeast(version, since[field] as ProtocolVersion)) {
+  for (const field in lives) {
+    if (field in entry && !livesIn(lives[field] as FieldLife, version)) {
       copy ??= { ...entry };
       delete copy[field];
     }
@@ -39,13 +51,13 @@ export function shapeFields<T extends Readonly<Record<string, unknown>>>(entry: 
  * Caches shaped list entries per revision. Entries are frozen at registration, so a shaped copy stays
  * valid for as long as its entry lives; the WeakMap lets removed entries go.
  */
-export function createEntryShaper(): (entry: Readonly<Record<string, unknown>>, since: FieldsSince, version: ProtocolVersion) => Readonly<Record<string, unknown>> {
-  const cache = new WeakMap<object, Map<ProtocolVersion, Readonly<Record<string, unknown>>>>();
-  return (entry, since, version) => {
+export function createEntryShaper(): (entry: Readonly<Record<string, unknown>>, lives: FieldLives, version: Revision) => Readonly<Record<string, unknown>> {
+  const cache = new WeakMap<object, Map<Revision, Readonly<Record<string, unknown>>>>();
+  return (entry, lives, version) => {
     let byVersion = cache.get(entry);
     if (byVersion === undefined) cache.set(entry, (byVersion = new Map()));
     let shaped = byVersion.get(version);
-    if (shaped === undefined) byVersion.set(version, (shaped = shapeFields(entry, since, version)));
+    if (shaped === undefined) byVersion.set(version, (shaped = shapeFields(entry, lives, version)));
     return shaped;
   };
 }

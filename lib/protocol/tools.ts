@@ -3,18 +3,20 @@
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import type { Registry } from '../registry/registry';
 import { callTool } from '../registry/tools';
-import { listPage, optionalObject, requireString, usable, type MethodTable } from './methods';
-import { shapeToolResult, TOOL_FIELDS_SINCE, type createEntryShaper } from './shaping';
+import { BOTH_ERAS, listPage, optionalObject, requireString, usable, type MethodTable } from './methods';
+import { shapeToolResult, TOOL_FIELDS, type createEntryShaper } from './shaping';
 
 /** The tools methods of one router. */
 export function toolMethods(registry: Registry, pageSize: number, shape: ReturnType<typeof createEntryShaper>): MethodTable {
   return {
     'tools/list': {
-      feature: 'tools',
-      run: (params, ctx) => listPage(registry.tools, params, pageSize, 'tools', (tool) => shape(tool.descriptor, TOOL_FIELDS_SINCE, ctx.protocolVersion), ctx),
+      eras: BOTH_ERAS,
+      capability: 'tools',
+      run: (params, ctx) => listPage(registry.tools, params, pageSize, 'tools', (tool) => shape(tool.descriptor, TOOL_FIELDS, ctx.protocolVersion), ctx),
     },
     'tools/call': {
-      feature: 'tools',
+      eras: BOTH_ERAS,
+      capability: 'tools',
       run: async (params, ctx) => {
         const name = requireString(params, 'name');
         const args = optionalObject(params, 'arguments') ?? {};

@@ -1,7 +1,7 @@
 // RequestContext: what every tool, resource, prompt and completion handler receives besides its arguments.
 
 import type { JsonRpcId } from '../jsonrpc/types';
-import type { ProtocolVersion } from '../versions';
+import type { Era, ProtocolVersion } from '../versions';
 
 /** RFC 5424 severities, least severe first (MCP logging). */
 export const LOG_LEVELS = Object.freeze(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const);
@@ -34,6 +34,11 @@ export interface AuthInfo {
 export interface RequestContext {
   /** The JSON-RPC id of the request being served. */
   readonly requestId: JsonRpcId;
+  /**
+   * The protocol era of the request: `'2025'` (initialize and sessions) or `'2026'` (stateless requests); the same
+   * handler serves both.
+   */
+  readonly era: Era;
   /** The protocol revision in force for this request (negotiated, or from `MCP-Protocol-Version`). */
   readonly protocolVersion: ProtocolVersion;
   /** Aborted when the request is cancelled or the caller goes away: pass it on to `fetch`, databases, timers. */

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { JsonRpcMessage } from '../jsonrpc/types';
 import type { McpLogger } from '../logger';
 import type { Abortable } from '../protocol/abort';
-import type { PeerState } from '../protocol/handler-context';
+import type { ClientState } from '../protocol/handler-context';
 import { OutboundStream } from './outbound-stream';
 import type { EventStore, MessageBus, SessionCloseReason, SessionRecord, SessionStore } from './stores';
 
@@ -70,8 +70,8 @@ export class SessionManager {
   }
 
   /** Stores a session that `initialize` just created. */
-  async create(id: string, peer: PeerState, principal: string | undefined): Promise<{ record: SessionRecord; live: LiveSession }> {
-    const record: SessionRecord = { id, ...peer, createdAt: Date.now(), ...(principal === undefined ? {} : { principal }) };
+  async create(id: string, client: ClientState, principal: string | undefined): Promise<{ record: SessionRecord; live: LiveSession }> {
+    const record: SessionRecord = { id, ...client, createdAt: Date.now(), ...(principal === undefined ? {} : { principal }) };
     await this.settings.store.set(record);
     const live = this.liveOf(record);
     this.callHook('onSessionCreated', () => this.settings.onSessionCreated?.(record));

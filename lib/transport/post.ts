@@ -1,30 +1,24 @@
-// POST: MCP-Protocol-Version, body, session and Accept checks; dispatch; the reply as JSON, SSE, 202 or an HTTP error.
+// POST: body, classification, session and Accept checks; dispatch; the client state kept; the reply as JSON, SSE, 202 or an HTTP error.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from '../jsonrpc/errors';
-import { isObject } from '../jsonrpc/types';
 import type { McpLogger } from '../logger';
 import type { AuthInfo } from '../registry/request-context';
 import { LazyAbort } from '../protocol/abort';
-import type { DispatchEnvironment, PeerState } from '../protocol/handler-context';
-import type { Dispatcher } from '../protocol/dispatcher';
-import { isInitializeRequest } from '../protocol/lifecycle';
-import {
-  ASSUMED_PROTOCOL_VERSION,
-  isAtLeast,
-  isSupportedVersion,
-  SUPPORTED_PROTOCOL_VERSIONS,
-  type ProtocolVersion,
-} from '../versions';
+import type { ClassifiedPost } from '../protocol/classify';
+import { StreamedClientRequests } from '../protocol/client-requests';
+import type { ClientState, DispatchEnvironment } from '../protocol/handler-context';
+import type { Dispatcher, DispatchOutcome } from '../protocol/dispatcher';
+import { ASSUMED_PROTOCOL_VERSION, type ProtocolVersion } from '../versions';
 import { createReplyNegotiator, type ResponseMode } from '../http/accept';
 import { readJsonBody } from '../http/body';
 import { PROTOCOL_VERSION_HEADER } from '../http/headers';
 import { sendHttpError } from '../http/http-error';
-import { PostReply, type ReplySession } from './post-reply';
 import { sendJson } from '../http/reply';
-import type { SessionManager } from '../sessions/sessions';
 import type { SseOptions } from '../http/sse';
+import type { SessionManager } from '../sessions/sessions';
 import type { SessionRecord } from '../sessions/stores';
+import { PostReply, type ReplySession } from './post-reply';
 import { loadNamedSession, sendSessionRequired, type LoadedSession } from './session-lookup';
 
 /** What the POST handler needs, resolved once by the router. */
@@ -46,14 +40,9 @@ interface RequestSession {
   readonly reply: ReplySession | undefined;
 }
 
-function freshPeer(protocolVersion: ProtocolVersion): PeerState {
+/** The client state of a request without a session: nothing known yet but the revision. */
+function freshClient(protocolVersion: ProtocolVersion): ClientState {
   return { protocolVersion, clientCapabilities: {}, clientInfo: undefined, logLevel: undefined, subscriptions: [] };
-}
-
-/** True when the body holds at least one request (something that will be answered). */
-function holdsRequests(body: unknown): boolean {
-  const messages = Array.isArray(body) ? body : [body];
-  return messages.some((message) => isObject(message) && 'method' in message && 'id' in message);
 }
 
 /**
@@ -61,17 +50,19 @@ function holdsRequests(body: unknown): boolean {
  *
  * @example
  * ```ts
- * router.post('/', createPostHandler(dispatcher, { bodyLimit, logger, responseMode: 'auto', sse, sessions }));
+ * const post = createPostHandler(dispatcher, { bodyLimit: 4_194_304, logger: console, responseMode: 'auto', sse: { keepAliveMs: 15_000, retryMs: 1_000 }, sessions, authOf: () => undefined });
+ * await post(req, res);
  * ```
  */
 export function createPostHandler(dispatcher: Dispatcher, config: PostHandlerConfig) {
   const { sessions } = config;
+  const { classifier } = dispatcher;
   const negotiateReply = createReplyNegotiator();
 
   /** The session of a request whose body is read: prepared for initialize; answers 400 itself and returns undefined then. */
   function sessionOf(res: ServerResponse, manager: SessionManager, loaded: LoadedSession | undefined, initialize: boolean): RequestSession | undefined {
     if (initialize) {
-      // The SDK's rule (spec-checklist S9): a session is initialized once.
+      // A session is initialized once (the SDK answers a second initialize on a session 400 -32600, as here).
       if (loaded === undefined) return { id: manager.newId(), record: undefined, reply: undefined };
       sendHttpError(res, 400, ErrorCode.InvalidRequest, 'Invalid Request: this session is already initialized; initialize without Mcp-Session-Id to start a new one');
       return undefined;
@@ -82,38 +73,45 @@ export function createPostHandler(dispatcher: Dispatcher, config: PostHandlerCon
     return undefined;
   }
 
-  return async function mcpPostHandler(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const versionHeader = req.headers[PROTOCOL_VERSION_HEADER];
-    let headerVersion: ProtocolVersion | undefined;
-    if (versionHeader !== undefined) {
-      // MCP 2025-06-18 transports: an invalid or unsupported MCP-Protocol-Version MUST be answered 400.
-      // Any supported revision is accepted, not only the negotiated one (spec-checklist V4).
-      if (!isSupportedVersion(versionHeader)) {
-        sendHttpError(res, 400, ErrorCode.ServerError, `Bad Request: unsupported MCP-Protocol-Version '${String(versionHeader)}'; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`);
-        return;
-      }
-      headerVersion = versionHeader;
+  /** Keeps what the dispatch changed: a new session for a successful initialize, else the session's client state. */
+  async function keep(manager: SessionManager, session: RequestSession, post: ClassifiedPost, outcome: DispatchOutcome, headers: Record<string, string>, subject: string | undefined): Promise<void> {
+    if (post.kind === 'initialize') {
+      if (outcome.kind === 'answered' && !('error' in outcome.body) && outcome.client !== undefined) await manager.create(session.id, outcome.client, subject);
+      // A refused initialize creates no session, so it names none.
+      else delete headers['Mcp-Session-Id'];
+    } else if (outcome.client !== undefined && session.record && session.reply) {
+      await manager.save({ ...session.record, ...outcome.client }, session.reply.live);
     }
-    const loaded = sessions === undefined ? undefined : await loadNamedSession(req, res, sessions, config.authOf(req)?.subject, false);
+  }
+
+  return async function mcpPostHandler(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // In the order clients are answered: the headers, the session they name, the body (MCP transports: an unknown
+    // session is 404 at no more cost than the lookup), the classification, the session rules, Accept.
+    const verdict = classifier.headers({ protocolVersion: req.headers[PROTOCOL_VERSION_HEADER] });
+    if (!verdict.ok) {
+      sendJson(res, verdict.status, verdict.error);
+      return;
+    }
+    const auth = config.authOf(req);
+    const loaded = sessions === undefined ? undefined : await loadNamedSession(req, res, sessions, auth?.subject, false);
     if (loaded === false) return;
     const body = await readJsonBody(req, config.bodyLimit);
     if (!body.ok) {
       sendHttpError(res, body.status, body.code, body.message, body.status === 413 ? { Connection: 'close' } : undefined);
       return;
     }
-
-    // Refusals that hold whatever the session state come first, and cost no session lookup.
-    const refused = dispatcher.refusal(body.value);
-    if (refused !== undefined) {
-      sendJson(res, 400, refused);
+    // Refusals that hold whatever the session state come before the session rules: one body, one answer.
+    const classified = classifier.body(body.value, verdict.headerVersion);
+    if (!classified.ok) {
+      sendJson(res, classified.status, classified.error);
       return;
     }
-    const initialize = isInitializeRequest(body.value);
-    const session = sessions === undefined ? undefined : sessionOf(res, sessions, loaded, initialize);
+    const { post } = classified;
+    const session = sessions === undefined ? undefined : sessionOf(res, sessions, loaded, post.kind === 'initialize');
     if (sessions !== undefined && session === undefined) return;
 
     let mode: ResponseMode = config.responseMode;
-    if (holdsRequests(body.value)) {
+    if (post.holdsRequests) {
       const negotiated = negotiateReply(req.headers.accept, config.responseMode);
       if (negotiated === undefined) {
         sendHttpError(res, 406, ErrorCode.ServerError, 'Not Acceptable: accept application/json or text/event-stream');
@@ -123,37 +121,25 @@ export function createPostHandler(dispatcher: Dispatcher, config: PostHandlerCon
     }
 
     // With a session, its negotiated revision rules; the header only has to be a supported one.
-    const peer = session?.record ?? freshPeer(headerVersion ?? ASSUMED_PROTOCOL_VERSION);
-    const before = { logLevel: peer.logLevel, subscriptions: peer.subscriptions };
-    const auth = config.authOf(req);
+    const client = session?.record ?? freshClient(post.headerVersion ?? ASSUMED_PROTOCOL_VERSION);
     // Aborted when the caller hangs up; a LazyAbort makes no AbortSignal unless a handler reads ctx.signal.
     const abort = new LazyAbort();
-    const headers: Record<string, string> = session && initialize ? { 'Mcp-Session-Id': session.id } : {};
+    const headers: Record<string, string> = session && post.kind === 'initialize' ? { 'Mcp-Session-Id': session.id } : {};
     const reply = new PostReply(res, mode, session?.reply, config, headers, abort);
     const env: DispatchEnvironment = {
-      protocolVersion: peer.protocolVersion,
-      // MCP 2025-06-18 removed batches; older clients, and stateless clients naming no revision, may send them.
-      batchesAllowed: session?.record ? !isAtLeast(peer.protocolVersion, '2025-06-18') : headerVersion === undefined || !isAtLeast(headerVersion, '2025-06-18'),
+      era: post.era,
+      protocolVersion: client.protocolVersion,
       signal: abort,
       sessionId: session?.id,
       auth,
-      peer,
+      client,
       channel: reply,
+      clientRequests: new StreamedClientRequests(reply),
       inflight: session?.reply?.live.inflight,
       headers: req.headers,
     };
-    const outcome = await dispatcher.receive(body.value, env);
-
-    if (sessions !== undefined && session !== undefined) {
-      if (initialize && outcome.kind === 'answered' && !('error' in outcome.body)) {
-        await sessions.create(session.id, peer, auth?.subject);
-      } else if (initialize) {
-        // A refused initialize creates no session, so it names none.
-        delete headers['Mcp-Session-Id'];
-      } else if (session.record && session.reply && (peer.logLevel !== before.logLevel || peer.subscriptions !== before.subscriptions)) {
-        await sessions.save(session.record, session.reply.live);
-      }
-    }
+    const outcome = await dispatcher.dispatch(post, env);
+    if (sessions !== undefined && session !== undefined) await keep(sessions, session, post, outcome, headers, auth?.subject);
     await reply.finish(outcome);
   };
 }

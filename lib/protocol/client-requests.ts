@@ -1,0 +1,96 @@
+// The one channel of server→client requests (sampling, elicitation, roots): today's strategy sends them on the request's SSE stream.
+
+import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../jsonrpc/types';
+
+/** The requests a server may send its client, each with the client capability it needs (MCP 2025-06-18 lifecycle). */
+export const CLIENT_REQUEST_CAPABILITY = Object.freeze({
+  'sampling/createMessage': 'sampling',
+  'elicitation/create': 'elicitation',
+  'roots/list': 'roots',
+} as const);
+
+/** One of the requests in {@link CLIENT_REQUEST_CAPABILITY}. */
+export type ClientRequestMethod = keyof typeof CLIENT_REQUEST_CAPABILITY;
+
+/**
+ * How `ctx.sample`, `ctx.elicit` and `ctx.listRoots` reach the client and get its answer. The handler context checks
+ * what is era-neutral (the client declared the capability); a strategy does the rest. In a 2025 request it is
+ * {@link StreamedClientRequests}; a 2026 request (no server→client requests: an `input_required` result and a retry)
+ * plugs in its own.
+ */
+export interface ClientRequests {
+  /**
+   * Asks the client and resolves with its result; rejects with an Error saying why it could not (no stream, the time
+   * limit, the request was cancelled, the client answered with an error).
+   */
+  request(method: ClientRequestMethod, params: Record<string, unknown> | undefined, timeoutMs: number, signal: AbortSignal): Promise<Record<string, unknown>>;
+}
+
+/** How messages reach the client while a request runs, and how its answers come back: provided by the transport. */
+export interface ClientChannel {
+  /** Whether anything can reach the client during this request (its reply can be an SSE stream). */
+  readonly canStream: boolean;
+  /** Sends a notification or a request on the stream of the request being served. */
+  send(message: JsonRpcNotification | JsonRpcRequest): Promise<void>;
+  /** A fresh id for a server→client request, never reused in the session (JSON-RPC: ids unique per sender). */
+  nextRequestId(): JsonRpcId;
+  /** Starts waiting for the client's answer to the server→client request `id`; `stop()` gives up waiting. */
+  awaitAnswer(id: JsonRpcId): Promise<{ readonly answer: Promise<JsonRpcResponse>; stop(): void }>;
+  /** Hands a response the client POSTed to whoever waits for it. */
+  deliver(response: JsonRpcResponse): Promise<void>;
+  /** Ends the connection of this request's stream, keeping the stream resumable. */
+  closeStream(): void;
+}
+
+/** A channel for requests that cannot stream (JSON replies, stateless mode): nothing reaches the client mid-request. */
+export const NO_STREAM: ClientChannel = Object.freeze({
+  canStream: false,
+  send: async () => undefined,
+  nextRequestId: () => 0,
+  awaitAnswer: async () => ({ answer: new Promise<JsonRpcResponse>(() => undefined), stop: () => undefined }),
+  deliver: async () => undefined,
+  closeStream: () => undefined,
+});
+
+/** The 2025 strategy: a real JSON-RPC request on the caller's SSE stream, answered by a POSTed response. */
+export class StreamedClientRequests implements ClientRequests {
+  constructor(private readonly channel: ClientChannel) {}
+
+  async request(method: ClientRequestMethod, params: Record<string, unknown> | undefined, timeoutMs: number, signal: AbortSignal): Promise<Record<string, unknown>> {
+    const { channel } = this;
+    if (!channel.canStream) {
+      throw new Error(`ctx: ${method} needs a streamed reply: the client must accept text/event-stream, the router must keep sessions, and responseMode must not be 'json'`);
+    }
+    if (signal.aborted) throw new Error(`ctx: ${method} not sent, the request was cancelled`);
+    const id = channel.nextRequestId();
+    const waiting = await channel.awaitAnswer(id);
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    let givenUpWhy: string | undefined;
+    const givenUp = new Promise<never>((_resolve, reject) => {
+      const giveUp = (why: string): void => {
+        givenUpWhy = why;
+        reject(new Error(`ctx: ${why}`));
+      };
+      timer = setTimeout(() => giveUp(`the client did not answer ${method} within ${timeoutMs} ms`), timeoutMs);
+      onAbort = () => giveUp(`${method} abandoned, the request was cancelled`);
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      await channel.send({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
+      const response = await Promise.race([waiting.answer, givenUp]);
+      if ('error' in response) throw new Error(`ctx: the client answered ${method} with error ${response.error.code}: ${response.error.message}`);
+      return response.result;
+    } catch (err) {
+      // MCP lifecycle › Timeouts: on giving up, the server SHOULD send notifications/cancelled.
+      if (givenUpWhy !== undefined) {
+        await channel.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: givenUpWhy } }).catch(() => undefined);
+      }
+      throw err;
+    } finally {
+      clearTimeout(timer);
+      if (onAbort) signal.removeEventListener('abort', onAbort);
+      waiting.stop();
+    }
+  }
+}
