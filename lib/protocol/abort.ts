@@ -14,9 +14,9 @@ export interface Abortable {
 }
 
 /**
- * An abort controller whose `AbortSignal` is only made when `signal` is read. Node 20 builds an AbortSignal
- * (an EventTarget) on the first read of `controller.signal`, about 6 µs, and a request needed two of them
- * (the transport's and the handler's): 4% of the CPU of a `tools/call`. Listeners added here are kept in an
+ * An abort controller whose `AbortSignal` is only made when `signal` is read. Node builds an AbortSignal
+ * (an EventTarget) on the first read of `controller.signal`, which is costly next to the rest of a request, and a
+ * request needed two of them (the transport's and the handler's); bench/README.md has the measurement. Listeners added here are kept in an
  * array and called once, like `{ once: true }` listeners of a signal; none are added after the abort.
  */
 export class LazyAbort implements AbortSource, Abortable {

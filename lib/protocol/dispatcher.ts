@@ -78,7 +78,8 @@ export interface Dispatcher {
  * @example
  * ```ts
  * const dispatcher = createDispatcher(registry, { identity, pageSize: 100, logger: console, listChanged: false, clientRequestTimeoutMs: 60_000, maxBatchLength: 100, maxSubscriptions: 32 });
- * await dispatcher.receive({ jsonrpc: '2.0', id: 1, method: 'ping' }, env); // { kind: 'answered', body: { …, result: {} } }
+ * const classified = dispatcher.classifier.body({ jsonrpc: '2.0', id: 1, method: 'ping' }, '2025-11-25');
+ * if (classified.ok) await dispatcher.dispatch(classified.post, env); // { kind: 'answered', body: { jsonrpc: '2.0', id: 1, result: {} } }
  * ```
  */
 export function createDispatcher(registry: Registry, config: DispatcherConfig): Dispatcher {
