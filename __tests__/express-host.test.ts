@@ -1,7 +1,7 @@
-// Pins the Express 4 and 5 internals lib/bridge/express-host.ts reads: an Express upgrade that changes them fails here, not in a user's app.
+// Pins the Express 4 and 5 internals lib/express-host.ts relies on: an Express upgrade that changes them fails here, not in a user's app.
 
 import express, { type RequestHandler } from 'express';
-import { appOf, isExpressApp, locateHandler } from '../../lib/bridge/express-host';
+import { appOf, isExpressApp, locateHandler } from '../lib/express-host';
 
 declare const EXPRESS_MAJOR: number;
 
