@@ -149,6 +149,12 @@ describe('lib/ architecture', () => {
     expect(FILES.find((file) => file.name === 'router.ts')?.imports.some((imp) => imp.specifier === 'express' && !imp.typeOnly)).toBe(true);
   });
 
+  it("reaches into Express's internals (app._router, a router's stack, a layer's rawPath, a router's handle) only in express-host.ts", () => {
+    const internals = /\b_router\b|\blazyrouter\b|\brawPath\b|\.stack\b|\.handle\s*=[^=]/;
+    expect(FILES.filter((file) => file.name !== 'express-host.ts' && internals.test(file.text)).map((file) => file.name)).toEqual([]);
+    expect(internals.test(FILES.find((file) => file.name === 'express-host.ts')?.text ?? '')).toBe(true);
+  });
+
   it('imports node:http only as types', () => {
     const offenders = FILES.flatMap((file) => file.imports.filter((imp) => isNodeHttp(imp.specifier) && !imp.typeOnly).map((imp) => `${file.name} → ${imp.specifier}`));
     expect(offenders).toEqual([]);
