@@ -41,7 +41,7 @@ export interface McpRouterApi {
    * @deprecated Use `notifyResourceUpdated(uri)`: the same call, under a name that says it sends something.
    */
   resourceUpdated(uri: string): void;
-  /** Ends every session: aborts requests in flight, closes streams, stops timers (graceful shutdown, tests). */
+  /** Ends every session: aborts requests in flight, closes streams, stops timers and listening to server events (graceful shutdown, tests). */
   close(): Promise<void>;
   /**
    * Wraps an existing route's handlers as a tool, and returns them unchanged for Express: the REST route works

@@ -47,9 +47,12 @@ type Listener = (event: ServerEvent) => void;
 export class MemoryServerEventBus implements ServerEventBus {
   // One object per subscribe call, so the same function subscribed twice is two subscriptions.
   readonly #subscriptions = new Set<{ readonly listener: Listener }>();
+  readonly #onListenerError: (err: unknown) => void;
 
   /** @param onListenerError - called with what a listener threw. Defaults to ignoring it. */
-  constructor(private readonly onListenerError: (err: unknown) => void = () => undefined) {}
+  constructor(onListenerError: (err: unknown) => void = () => undefined) {
+    this.#onListenerError = onListenerError;
+  }
 
   /** How many listeners are subscribed. */
   get listenerCount(): number {
@@ -63,7 +66,7 @@ export class MemoryServerEventBus implements ServerEventBus {
       try {
         subscription.listener(event);
       } catch (err) {
-        this.onListenerError(err);
+        this.#onListenerError(err);
       }
     }
   }
