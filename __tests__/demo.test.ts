@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import request from 'supertest';
-import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createDemoApp } from '../demo/server';
 import { connectionHelp } from '../demo/connect';
 import { connectClient, type ConnectedClient } from './helpers/connect-client';
@@ -119,6 +119,14 @@ describe('the demo store over MCP', () => {
     expect(ids.completion.values).toEqual(['p1', 'p10']);
     const styles = await client.complete({ ref: { type: 'ref/prompt', name: 'recommend' }, argument: { name: 'style', value: 'f' } });
     expect(styles.completion.values).toEqual(['filter', 'french press']);
+  });
+
+  it('tells a client subscribed to a product that a restock changed it (mcp.notifyResourceUpdated)', async () => {
+    const { client } = connected;
+    const updated = new Promise<string>((resolve) => client.setNotificationHandler(ResourceUpdatedNotificationSchema, ({ params }) => resolve(params.uri)));
+    await client.subscribeResource({ uri: 'product://p5' });
+    await client.callTool({ name: 'restock_product', arguments: { id: 'p5', units: 1 } });
+    expect(await updated).toBe('product://p5');
   });
 });
 

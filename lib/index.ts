@@ -1,7 +1,8 @@
 // The public surface of express-mcp-router: named re-exports only.
 
 // The factory, its options and the router type it returns.
-export { mcpRouter, type McpRouter, type McpRouterApi } from './router';
+export { mcpRouter } from './router';
+export type { McpRouter, McpRouterApi } from './router-api';
 export {
   DEFAULT_BODY_LIMIT,
   DEFAULT_CLIENT_REQUEST_TIMEOUT_MS,

@@ -42,6 +42,9 @@ export function productsRouter(store: Store, mcp: McpRouter): Router {
     } else {
       product.stock += units;
       res.json(product);
+      // Clients subscribed to the catalog or to this product read it again (the playground's Subscribe button).
+      mcp.notifyResourceUpdated('store://catalog');
+      mcp.notifyResourceUpdated(`product://${product.id}`);
     }
   };
 

@@ -1,10 +1,10 @@
 // mcp.route(): handlers wrapped where they are declared, learned from the host app's router stack on the first request.
 
 import type { RequestHandler } from 'express';
+import { locateHandler, type Location } from '../express-host';
 import type { McpLogger } from '../logger';
 import type { McpRegistration } from '../registry/definition';
 import { asDispatcher, type RouteTarget } from './dispatch';
-import { locateHandler, type Location } from './express-host';
 import type { BridgedRouteMeta, RequestDispatcher, RouteToolMeta } from './route-tool';
 
 /** The routes wrapped by one MCP router's `route()`. */

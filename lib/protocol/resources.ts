@@ -38,7 +38,7 @@ export function resourceMethods(registry: Registry, pageSize: number, shape: Ret
         return { ...(await readResource(match.resource, uri, match.variables, ctx)) };
       },
     },
-    // Updates (notifications/resources/updated) travel on the session's GET stream; see mcp.resourceUpdated().
+    // Updates (notifications/resources/updated) travel on the session's GET stream; see mcp.notifyResourceUpdated().
     'resources/subscribe': {
       eras: ERA_2025_ONLY,
       capability: 'resources',

@@ -6,6 +6,7 @@ import type { McpLogger } from '../logger';
 import type { Abortable } from '../protocol/abort';
 import type { ClientState } from '../protocol/handler-context';
 import { OutboundStream } from './outbound-stream';
+import { notificationOf, type ServerEvent, type ServerEventBus } from './server-events';
 import type { EventStore, MessageBus, SessionCloseReason, SessionRecord, SessionStore } from './stores';
 
 /** Called when sessions begin and end (for metrics, audit, cleanup of your own per-session data). */
@@ -40,6 +41,8 @@ export interface SessionSettings extends SessionHooks {
   readonly store: SessionStore;
   readonly events: EventStore | undefined;
   readonly bus: MessageBus;
+  /** The router's server events: list changes and resource updates, announced on GET streams. */
+  readonly serverEvents: ServerEventBus;
   readonly logger: McpLogger;
   /** Most SSE streams open at once per session. */
   readonly maxStreams: number;
@@ -54,9 +57,11 @@ export class SessionManager {
   private readonly live = new Map<string, LiveSession>();
   /** The live session ids of each principal, least recently active first (sessions.maxPerPrincipal). */
   private readonly byPrincipal = new Map<string, Set<string>>();
+  private readonly stopAnnouncing: () => void;
 
   constructor(readonly settings: SessionSettings) {
     settings.store.onDrop((id, reason) => this.closeQuietly(id, reason));
+    this.stopAnnouncing = settings.serverEvents.subscribe((event) => this.announce(event));
   }
 
   /** True while this process holds the session (it has not ended here). */
@@ -118,15 +123,27 @@ export class SessionManager {
     return new OutboundStream(events ? { sessionId, events } : undefined, logger);
   }
 
+  /**
+   * Announces a server event on the GET streams of the sessions it concerns: a list change to every session
+   * (MCP: servers that declared listChanged SHOULD announce changes), a resource update only to the sessions
+   * subscribed to its URI (MCP resources › Subscriptions).
+   */
+  announce(event: ServerEvent): void {
+    const message = notificationOf(event);
+    if (event.type === 'resource_updated') this.broadcast(message, (session) => session.subscriptions.includes(event.uri));
+    else this.broadcast(message);
+  }
+
   /** Sends a message on the standalone stream of every live session `select` picks. */
-  broadcast(message: JsonRpcMessage, select: (session: LiveSession) => boolean = () => true): void {
+  private broadcast(message: JsonRpcMessage, select: (session: LiveSession) => boolean = () => true): void {
     for (const session of this.live.values()) {
       if (session.standalone !== undefined && select(session)) void session.standalone.send(message);
     }
   }
 
-  /** Ends every session this process holds (router shutdown). */
+  /** Ends every session this process holds, and stops announcing server events (router shutdown). */
   async close(): Promise<void> {
+    this.stopAnnouncing();
     await Promise.all([...this.live.keys()].map((id) => this.closeLive(id, 'closed')));
     await this.settings.store.close();
   }

@@ -1,9 +1,12 @@
-// The one module that knows Express 4 and 5 internals: where a handler sits in an app's router stack (read-only), and the apps calls run in.
+// The one module that knows Express 4 and 5 internals: the router's stack (read), its handle and route (replaced), and the apps calls run in.
 
-import express, { type RequestHandler } from 'express';
+import express, { type ErrorRequestHandler, type RequestHandler, type Router } from 'express';
 
 /**
- * What this module reads of Express, and nothing more (pinned by `__tests__/bridge/express-host.test.ts`):
+ * What this module relies on of Express, and nothing more (pinned by `__tests__/express-host.test.ts`):
+ * - a router is a function that calls `router.handle(req, res, next)`, looked up on the router at each call, so
+ *   a `handle` of its own replaces Express's; `router.stack` gains one layer per `use`, `get`, … call;
+ * - `Router#get` and its kin call `this.route(path)`, so a router's own `route` must still answer a path;
  * - the app's router: `app._router` in Express 4 (which has `app.lazyrouter`), `app.router` in Express 5;
  * - `router.stack`: layers; a layer has `handle`, and `route` when it is a route;
  * - `route.path` (the path as declared) and `route.stack`: layers with `handle` and `method`;
@@ -101,6 +104,48 @@ export function appOfHandlers(method: string, path: string, handlers: readonly R
 /** The app serving a request (`req.app`, set by Express on every request it routes). */
 export function appOf(req: unknown): unknown {
   return (req as { app?: unknown }).app;
+}
+
+/**
+ * Express hands a mounted router each request through `Router#handle`, which parses the URL again, matches
+ * each layer and saves and restores `req.baseUrl`, `req.next` and `req.params`: about a tenth of the router's
+ * own cost per request (bench/README.md). While the stack holds only the router's two layers, the request
+ * goes to them directly, as `Router#handle` would send it: `serve`, then `onError` for an error, then out.
+ * Once the host adds to the stack (`mcp.use`, `mcp.get`, …), Express's own `handle` runs it all.
+ *
+ * @param router - a router whose stack holds `serve` and `onError`, and nothing else yet
+ */
+export function runOwnLayersDirectly(router: Router, serve: RequestHandler, onError: ErrorRequestHandler): void {
+  const target = router as unknown as { handle: RequestHandler; stack: unknown[] };
+  const ownLayers = target.stack.length;
+  const expressHandle = target.handle;
+  target.handle = function handle(req, res, out) {
+    // Without a callback (the router called as a bare request listener), Express's handle says what is wrong.
+    if (target.stack.length !== ownLayers || typeof out !== 'function') {
+      expressHandle.call(router, req, res, out);
+      return;
+    }
+    // 'route' and 'router' leave this router without an error, as Express treats them.
+    serve(req, res, (err?: unknown) => {
+      if (err === undefined || err === null || err === 'route' || err === 'router') out();
+      else {
+        try {
+          onError(err, req, res, out);
+        } catch (failure) {
+          out(failure);
+        }
+      }
+    });
+  };
+}
+
+/**
+ * Express's own `router.route(path)` for `router`, to keep serving paths when the router's `route` is replaced
+ * (`mcp.route(meta, ...handlers)`): `Router#get` and its kin call `this.route(path)`.
+ */
+export function expressRouteOf(router: Router): (path: string) => unknown {
+  const route = (Object.getPrototypeOf(router) as { route(path: string): unknown }).route;
+  return (path) => route.call(router, path);
 }
 
 function rootStackOf(app: unknown): readonly Layer[] | undefined {

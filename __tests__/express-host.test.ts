@@ -1,7 +1,8 @@
-// Pins the Express 4 and 5 internals lib/bridge/express-host.ts reads: an Express upgrade that changes them fails here, not in a user's app.
+// Pins the Express 4 and 5 internals lib/express-host.ts relies on: an Express upgrade that changes them fails here, not in a user's app.
 
-import express, { type RequestHandler } from 'express';
-import { appOf, isExpressApp, locateHandler } from '../../lib/bridge/express-host';
+import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
+import request from 'supertest';
+import { appOf, expressRouteOf, isExpressApp, locateHandler, runOwnLayersDirectly } from '../lib/express-host';
 
 declare const EXPRESS_MAJOR: number;
 
@@ -142,5 +143,104 @@ describe('locateHandler', () => {
     const before = snapshot();
     locateHandler(app, target);
     expect(snapshot()).toBe(before);
+  });
+});
+
+describe('the Express internals the router replaces: handle and route', () => {
+  const ok = (text: string): RequestHandler => (_req, res) => void res.type('text').send(text);
+
+  it('calls a mounted router through the handle it holds at that moment, with a callback', async () => {
+    const app = express();
+    const router = express.Router();
+    const seen: unknown[] = [];
+    (router as unknown as { handle: RequestHandler }).handle = (req, res, out) => {
+      seen.push(typeof out);
+      res.end('own handle');
+    };
+    app.use('/m', router);
+    expect((await request(app).get('/m/x')).text).toBe('own handle');
+    expect(seen).toEqual(['function']);
+  });
+
+  it('adds one layer to router.stack per use() and per route', () => {
+    const router = express.Router();
+    const stack = (router as unknown as { stack: unknown[] }).stack;
+    router.use(other);
+    router.get('/x', target);
+    router.post('/x', target);
+    expect(stack).toHaveLength(3);
+  });
+
+  it('makes Router#get call this.route(path), which expressRouteOf keeps answering when route is replaced', async () => {
+    const router = express.Router();
+    const own = expressRouteOf(router);
+    const paths: string[] = [];
+    (router as unknown as { route(path: string): unknown }).route = (path: string) => {
+      paths.push(path);
+      return own(path);
+    };
+    router.get('/x', ok('x'));
+    router.route('/y').post(ok('y'));
+    expect(paths).toEqual(['/x', '/y']);
+    const app = express();
+    app.use('/m', router);
+    expect((await request(app).get('/m/x')).text).toBe('x');
+    expect((await request(app).post('/m/y')).text).toBe('y');
+  });
+
+  describe('runOwnLayersDirectly', () => {
+    /** A router with its two layers, whose Express handle counts its calls. */
+    function mounted(serve: RequestHandler, onError: ErrorRequestHandler = (err, _req, res, _next) => void res.status(500).send(`onError: ${String(err)}`)) {
+      const router = express.Router();
+      router.use(serve);
+      router.use(onError);
+      const holder = router as unknown as { handle: RequestHandler };
+      const expressHandle = holder.handle;
+      const counted = { calls: 0 };
+      holder.handle = function handle(this: unknown, ...args: Parameters<RequestHandler>) {
+        counted.calls++;
+        return expressHandle.apply(this, args);
+      };
+      runOwnLayersDirectly(router, serve, onError);
+      const app = express();
+      app.use('/m', router);
+      app.use((_req, res) => void res.status(404).send('app 404'));
+      return { app, router, counted };
+    }
+
+    it('runs serve without Express’s handle while the stack holds only its own layers', async () => {
+      const { app, counted } = mounted((req, res) => void res.send(`${req.baseUrl} ${req.path}`));
+      expect((await request(app).get('/m/a')).text).toBe('/m /a');
+      expect(counted.calls).toBe(0);
+    });
+
+    it.each([
+      ['next()', undefined, 'app 404'],
+      ["next('route')", 'route', 'app 404'],
+      ["next('router')", 'router', 'app 404'],
+      ['next(err)', new Error('boom'), 'onError: Error: boom'],
+    ])('hands %s on as Express would', async (_label, value, answer) => {
+      const { app } = mounted((_req, _res, next) => next(value));
+      expect((await request(app).get('/m/a')).text).toBe(answer);
+    });
+
+    it('gives an error that onError throws to the app', async () => {
+      const { app } = mounted(
+        (_req, _res, next) => next(new Error('first')),
+        () => {
+          throw new Error('second');
+        },
+      );
+      app.use(((err, _req, res, _next) => void res.status(500).send(`app: ${(err as Error).message}`)) as ErrorRequestHandler);
+      expect((await request(app).get('/m/a')).text).toBe('app: second');
+    });
+
+    it('hands requests to Express’s own handle once the host adds to the router', async () => {
+      const { app, router, counted } = mounted((req, res, next) => (req.path === '/a' ? void res.send('serve') : next()));
+      router.get('/later', ok('later'));
+      expect((await request(app).get('/m/later')).text).toBe('later');
+      expect((await request(app).get('/m/a')).text).toBe('serve');
+      expect(counted.calls).toBe(2);
+    });
   });
 });

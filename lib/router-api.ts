@@ -1,0 +1,86 @@
+// McpRouterApi: what mcpRouter() adds to an express.Router (registration, the bridge, shutdown), and the McpRouter type.
+
+import type { RequestHandler, Router } from 'express';
+import type { RouteTarget } from './bridge/dispatch';
+import type { BridgedRouteMeta, RouteToolMeta } from './bridge/route-tool';
+import type { McpRegistration } from './registry/definition';
+import type { PromptDefinition } from './registry/prompts';
+import type { ResourceDefinition, ResourceTemplateDefinition } from './registry/resources';
+import type { JsonSchema, ToolDefinition } from './registry/tools';
+import type { InferSchema, InferToolArgs } from './schema/infer';
+
+/** What `mcpRouter()` adds to an `express.Router`: registration of tools, resources and prompts. */
+export interface McpRouterApi {
+  /**
+   * Registers a tool. Its schemas are compiled now; a bad definition throws `McpConfigError`. When
+   * `inputSchema` is written inline, the handler's arguments are typed from it ({@link InferSchema}).
+   *
+   * @returns a handle whose `remove()` takes the tool off again
+   */
+  tool<const Schema extends JsonSchema = JsonSchema, Args = InferToolArgs<Schema>>(definition: ToolDefinition<Args> & { inputSchema?: Schema }): McpRegistration;
+  /** Registers a resource with a fixed URI. */
+  resource(definition: ResourceDefinition): McpRegistration;
+  /** Registers a family of resources named by an RFC 6570 URI template (`users://{id}/profile`). */
+  resourceTemplate<Vars extends Record<string, string> = Record<string, string>>(definition: ResourceTemplateDefinition<Vars>): McpRegistration;
+  /** Registers a prompt. */
+  prompt<Args extends Record<string, string | undefined> = Record<string, string | undefined>>(definition: PromptDefinition<Args>): McpRegistration;
+  /**
+   * Tells the clients subscribed to `uri` that the resource changed: `notifications/resources/updated` on the GET
+   * stream of every session subscribed to it (MCP resources › Subscriptions). Clients then read it again.
+   *
+   * @example
+   * ```ts
+   * await saveReadme(text);
+   * mcp.notifyResourceUpdated('docs://readme');
+   * ```
+   */
+  notifyResourceUpdated(uri: string): void;
+  /**
+   * The former name of {@link McpRouterApi.notifyResourceUpdated}, which it calls.
+   *
+   * @deprecated Use `notifyResourceUpdated(uri)`: the same call, under a name that says it sends something.
+   */
+  resourceUpdated(uri: string): void;
+  /** Ends every session: aborts requests in flight, closes streams, stops timers and listening to server events (graceful shutdown, tests). */
+  close(): Promise<void>;
+  /**
+   * Wraps an existing route's handlers as a tool, and returns them unchanged for Express: the REST route works
+   * as before, and the tool runs the same chain in-process. With a string, it is `express.Router#route`.
+   *
+   * @example
+   * ```ts
+   * app.get('/users/:id', mcp.route({ description: 'Fetch a user', path: '/users/:id' }, requireUser, getUser));
+   * ```
+   */
+  route(meta: BridgedRouteMeta, ...handlers: RequestHandler[]): RequestHandler[];
+  /**
+   * Registers tools that dispatch in-process through the whole `app` by method and path, so the app's own
+   * middleware (auth, body parsing, validation, logging) runs as for a real request. No network is involved.
+   */
+  exposeRoutes(app: RouteTarget, routes: ReadonlyArray<RouteToolMeta & { method: string; path: string }>): McpRegistration[];
+  /**
+   * Registers a tool for every operation of an OpenAPI 3 document the app serves (see `routesFromOpenApi`),
+   * dispatched like {@link McpRouterApi.exposeRoutes}.
+   */
+  exposeOpenApi(app: RouteTarget, document: unknown): McpRegistration[];
+  /**
+   * Registers the `@tool`, `@resource` and `@prompt` methods of a controller instance.
+   *
+   * @example
+   * ```ts
+   * class Users { @tool({ description: 'Fetch a user', method: 'GET', path: '/users/:id' }) get(req: Request, res: Response) { … } }
+   * mcp.register(new Users());
+   * ```
+   */
+  register(controller: object): McpRegistration[];
+  /**
+   * The RFC 9728 protected-resource metadata handler (unauthenticated, CORS-readable). The router already serves
+   * the document at `<mount path>/.well-known/oauth-protected-resource` and names that URL in its 401s; mount this
+   * at the app's root too for clients that look only where RFC 9728 puts it, and the 401s name that URL instead:
+   * `app.use('/.well-known/oauth-protected-resource', mcp.authMetadata)`.
+   */
+  authMetadata: RequestHandler;
+}
+
+/** An `express.Router` serving MCP at the path it is mounted on, plus {@link McpRouterApi}. */
+export type McpRouter = Router & McpRouterApi;
