@@ -214,6 +214,24 @@ describe('lib/ architecture', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('keeps router.ts a composition root: at most 150 lines, no function of its own beyond mcpRouter', () => {
+    const router = FILES.find((file) => file.name === 'router.ts') as LibFile;
+    expect(router.text.split('\n').length).toBeLessThanOrEqual(150);
+    expect(router.text.match(/^(export )?(async )?function \w+/gm)).toEqual(['export function mcpRouter']);
+  });
+
+  it('decides what a POST is in one place: only protocol/classify.ts parses a message or tests for initialize outside the dispatcher', () => {
+    const peeking = FILES.filter((file) => !['protocol/classify.ts', 'protocol/dispatcher.ts', 'protocol/lifecycle.ts', 'jsonrpc/envelope.ts'].includes(file.name))
+      .filter((file) => /\b(parseMessage|isInitializeRequest)\(/.test(file.text))
+      .map((file) => file.name);
+    expect(peeking).toEqual([]);
+  });
+
+  it('keeps client state an input: no lib file assigns to a field of the client state', () => {
+    const mutating = FILES.filter((file) => /\.(client|peer)\.(protocolVersion|clientCapabilities|clientInfo|logLevel|subscriptions)\s*=[^=]/.test(file.text)).map((file) => file.name);
+    expect(mutating).toEqual([]);
+  });
+
   it(`keeps every file at or under ${MAX_LINES} lines`, () => {
     const offenders = FILES.map((file) => ({ name: file.name, lines: file.text.split('\n').length - (file.text.endsWith('\n') ? 1 : 0) }))
       .filter((file) => file.lines > MAX_LINES)
