@@ -131,7 +131,7 @@ export type McpRouter = Router & McpRouterApi;
  */
 export function mcpRouter(options: McpRouterOptions): McpRouter {
   const config = resolveOptions(options);
-  const registry = new Registry(createSchemaValidator(config.ajv));
+  const registry = new Registry(createSchemaValidator(config.ajv), config.guards);
   const sessions = config.sessions && createSessionManager(config.sessions, config.logger);
   const dispatcher = createDispatcher(registry, {
     identity: { serverInfo: config.serverInfo, instructions: config.instructions },
