@@ -6,7 +6,7 @@ import type { RequestContext } from '../registry/request-context';
 import { errorResult, wrapsOutput, type JsonSchema, type ToolAnnotations, type ToolDefinition } from '../registry/tools';
 import type { AccessRule } from '../registry/access';
 import type { CallLimitOptions } from '../registry/call-limit';
-import type { Guard, ToolGuard } from '../registry/guards';
+import type { ToolGuard } from '../registry/guards';
 import { inputLayoutFor, type RouteInput } from './input';
 import { annotationsFor, toolNameFor } from './naming';
 import { compilePath } from './path-values';
@@ -37,7 +37,7 @@ export interface RouteToolMeta extends AccessRule {
   /** At most `limit` calls per `windowMs` per caller, as on any tool. Defaults to none. */
   rateLimit?: CallLimitOptions;
   /** Guards around each call, as on any tool (they run before the route is dispatched). Defaults to none. */
-  guards?: ReadonlyArray<ToolGuard | Guard>;
+  guards?: ReadonlyArray<ToolGuard>;
 }
 
 /** What `mcp.route()` needs besides {@link RouteToolMeta}: the method (default GET, or POST with a body) and path of the route. */

@@ -54,38 +54,46 @@ export type GuardCall = ToolGuardCall | ResourceGuardCall | PromptGuardCall;
 /** The result of a call of kind `K`: what `next()` resolves with and what a guard returns. */
 export type GuardResult<K extends GuardKind = GuardKind> = K extends 'tool' ? CallToolResult : K extends 'resource' ? ReadResourceResult : GetPromptResult;
 
+/** The call of kind `K` as guards see it. */
+export type GuardCallOf<K extends GuardKind> = Extract<GuardCall, { readonly kind: K }>;
+
+/** A guard of calls of kind `K`: `call` and `next()` typed for that kind. See {@link Guard}. */
+export type GuardOf<K extends GuardKind> = (call: GuardCallOf<K>, next: () => Promise<GuardResult<K>>) => GuardResult<K> | Promise<GuardResult<K>>;
+
 /**
- * A link of the chain around a call (Koa-style middleware). It may let the call through (`return next()`),
- * end it with a result of its own (`return { content: […], isError: true }`), end it with a JSON-RPC error
- * (`throw new JsonRpcError(…)`), or change the result after the item ran (`const result = await next(); …`).
- * `next()` runs the rest of the chain once; a second call is refused with an error. Any other throw ends a
- * tool call with an `isError` result, as a throwing tool handler does (and outer guards see that result); on a
- * resource or prompt it is an internal error (-32603, logged), as a throwing `read` or `get` is.
+ * A link of the chain around every call (Koa-style middleware), for the router's `guards` and any item's. It
+ * may let the call through (`return next()`), end it with a JSON-RPC error (`throw new JsonRpcError(…)`), or
+ * act after the item ran (`const result = await next(); …; return result`). `next()` runs the rest of the chain
+ * once; a second call is refused with an error. Any other throw ends a tool call with an `isError` result, as
+ * a throwing tool handler does (and outer guards see that result); on a resource or prompt it is an internal
+ * error (-32603, logged), as a throwing `read` or `get` is.
  *
  * Order of a call: access (`scopes`, `canAccess`) → argument checks → the tool's `rateLimit` → the router's
  * `guards` → the item's `guards` → the tool's `timeoutMs` → the handler → its result converted (and checked
  * against `outputSchema`). An after step thus sees the final result, an `isError` one included.
  *
- * `Guard` (all kinds) goes in the router's `guards`; `Guard<'tool'>` ({@link ToolGuard}) and the others on
- * items of their kind, where `call` and `next()` are typed for that kind.
+ * A `Guard` works for every kind, so it goes anywhere: in the router's `guards` and in any item's. A guard
+ * that ends calls with results of its own, or reads a kind's result, is written for that kind: {@link ToolGuard}
+ * (on a tool, or router-wide through {@link guardFor}), {@link ResourceGuard}, {@link PromptGuard}. To read a
+ * kind's own fields in a `Guard`, widen first: `const seen: GuardCall = call; if (seen.kind === 'resource') seen.uri`.
  *
  * @example
  * ```ts
- * // A router-wide guard: every call of a blocked principal ends with a JSON-RPC error.
- * const blocklist: Guard = (call, next) => {
+ * // Router-wide: calls of a blocked principal end with a JSON-RPC error; every call is timed.
+ * const blocklist: Guard = async (call, next) => {
  *   if (blocked.has(call.ctx.auth?.subject ?? '')) throw new JsonRpcError(ErrorCode.InvalidRequest, 'Blocked');
- *   return next();
+ *   const started = performance.now();
+ *   const result = await next();
+ *   metrics.observe(call.kind, call.name, performance.now() - started);
+ *   return result;
  * };
  * mcpRouter({ name: 'shop', version: '1.0.0', guards: [blocklist] });
  * ```
  */
-export type Guard<K extends GuardKind = GuardKind> = (
-  call: Extract<GuardCall, { readonly kind: K }>,
-  next: () => Promise<GuardResult<K>>,
-) => GuardResult<K> | Promise<GuardResult<K>>;
+export type Guard = <K extends GuardKind>(call: GuardCall & { readonly kind: K }, next: () => Promise<GuardResult<K>>) => GuardResult<K> | Promise<GuardResult<K>>;
 
 /**
- * A guard for tools (`guards` of `mcp.tool()`).
+ * A guard of tool calls (`guards` of `mcp.tool()`, or router-wide as `guardFor('tool', g)`).
  *
  * @example
  * ```ts
@@ -97,25 +105,28 @@ export type Guard<K extends GuardKind = GuardKind> = (
  * mcp.tool({ name: 'search', description: 'Search the catalogue', guards: [quota], handler });
  * ```
  */
-export type ToolGuard = Guard<'tool'>;
-/** A guard for resources and resource templates (`guards` of `mcp.resource()` / `mcp.resourceTemplate()`). */
-export type ResourceGuard = Guard<'resource'>;
-/** A guard for prompts (`guards` of `mcp.prompt()`). */
-export type PromptGuard = Guard<'prompt'>;
+export type ToolGuard = GuardOf<'tool'>;
+/** A guard of resource reads (`guards` of `mcp.resource()` and `mcp.resourceTemplate()`). */
+export type ResourceGuard = GuardOf<'resource'>;
+/** A guard of prompt gets (`guards` of `mcp.prompt()`). */
+export type PromptGuard = GuardOf<'prompt'>;
 
 /**
- * A guard of one kind, for the router's `guards`: it sees the calls of that kind; the others go past it.
+ * A guard of one kind as a {@link Guard}, for the router's `guards`: it sees the calls of that kind; the others
+ * go past it.
  *
+ * @throws {McpConfigError} when `guard` is not a function
  * @example
  * ```ts
  * mcpRouter({ name: 'shop', version: '1.0.0', guards: [guardFor('tool', quota)] }); // every tool, no resource or prompt
  * ```
  */
-export function guardFor<K extends GuardKind>(kind: K, guard: Guard<K>): Guard {
+export function guardFor<K extends GuardKind>(kind: K, guard: GuardOf<K>): Guard {
   if (typeof guard !== 'function') throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `guardFor('${kind}', …) needs a guard function`);
   const typed = guard as unknown as Guard;
   return function kindGuard(call, next) {
-    return call.kind === kind ? typed(call, next) : next();
+    const { kind: called }: GuardCall = call;
+    return called === kind ? typed(call, next) : next();
   };
 }
 
@@ -185,7 +196,7 @@ export function accessLink<C extends GuardCall>(rule: AccessRule | undefined): L
  * Links of user guards (the router's, then the item's). `thrown` turns what a guard throws, other than a
  * {@link JsonRpcError}, into a result (tools); without it the throw goes on to the dispatcher (-32603).
  */
-export function guardLinks<C extends GuardCall>(guards: ReadonlyArray<Guard<C['kind']>>, thrown?: (err: unknown) => GuardResult<C['kind']>): Array<Link<C>> {
+export function guardLinks<C extends GuardCall>(guards: ReadonlyArray<GuardOf<C['kind']>>, thrown?: (err: unknown) => GuardResult<C['kind']>): Array<Link<C>> {
   return guards.map((guard) => guardLink(guard as unknown as UserGuard<C>, thrown));
 }
 

@@ -45,7 +45,7 @@ export interface PromptDefinition<Args extends Record<string, string | undefined
    * whole order): they may let a get through, end it with messages or a JSON-RPC error, or change its result.
    * Defaults to none.
    */
-  guards?: ReadonlyArray<PromptGuard | Guard>;
+  guards?: ReadonlyArray<PromptGuard>;
   /** Builds the messages from the (string) arguments the client sent. */
   get(args: Args, ctx: RequestContext): PromptValue | Promise<PromptValue>;
 }

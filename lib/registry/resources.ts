@@ -33,7 +33,7 @@ interface ResourceFields extends AccessRule {
    * Guards around each read, after the router's `guards` (see {@link Guard} for the whole order): they may let
    * a read through, end it with contents or a JSON-RPC error, or change its contents. Defaults to none.
    */
-  guards?: ReadonlyArray<ResourceGuard | Guard>;
+  guards?: ReadonlyArray<ResourceGuard>;
 }
 
 /** A resource with a fixed URI, registered with `mcp.resource()`. */

@@ -51,7 +51,7 @@ export interface ToolDefinition<Args = Record<string, unknown>> extends AccessRu
    * whole order): they may let a call through, end it with a result or a JSON-RPC error, or change its result.
    * Defaults to none.
    */
-  guards?: ReadonlyArray<ToolGuard | Guard>;
+  guards?: ReadonlyArray<ToolGuard>;
   /**
    * Runs the tool. Return a string (→ text), a plain object (→ `structuredContent` plus its JSON as text),
    * a content block, or a whole {@link CallToolResult}. A throw becomes an `isError` result with the message.
