@@ -402,3 +402,36 @@ function thrower(): ResourceGuard & PromptGuard {
     throw new Error('guard bug');
   };
 }
+
+describe('types (checked by tsc: npm run typecheck)', () => {
+  it('fit without casts: a Guard anywhere, a ToolGuard on tools or through guardFor, and refuse the rest', () => {
+    // The README's examples, in short.
+    const policy: Guard = async (call, next) => {
+      if (call.ctx.auth?.subject === 'blocked') throw new JsonRpcError(-32600, 'Blocked');
+      const result = await next();
+      void [call.kind, call.name, call.meta];
+      return result;
+    };
+    const quota: ToolGuard = async (call, next) => {
+      if (call.meta?.paid !== true) return failed('Out of credits');
+      const result = await next();
+      return result.isError ? result : { ...result, _meta: { ...result._meta, 'example/credits': 1 } };
+    };
+    const widened: Guard = (call, next) => {
+      const seen: GuardCall = call;
+      if (seen.kind === 'resource') void seen.uri;
+      return next();
+    };
+    const routerGuards: Guard[] = [policy, widened, guardFor('tool', quota)];
+    tool({ guards: [policy, quota, (call, next) => (void call.arguments, next())] }, routerGuards);
+    defineResource({ uri: 'docs://a', name: 'a', guards: [policy], read: () => 'x' }, routerGuards);
+    definePrompt({ name: 'p', guards: [policy, async (call, next) => ({ ...(await next()), description: call.name })], get: () => 'x' }, routerGuards);
+    // @ts-expect-error a tool guard is not a router-wide guard: it would get resource reads and prompt gets
+    const notRouterWide: Guard[] = [quota];
+    // @ts-expect-error a guard for every kind cannot end a call with a tool result: the call may be a resource read
+    const notEveryKind: Guard = () => failed('x');
+    // @ts-expect-error a tool guard does not go on a resource
+    defineResource({ uri: 'docs://b', name: 'b', guards: [quota], read: () => 'x' });
+    expect([notRouterWide, notEveryKind]).toHaveLength(2);
+  });
+});
