@@ -48,7 +48,18 @@ export interface PromptGuardCall extends GuardCallFields {
   readonly descriptor: Readonly<Record<string, unknown>>;
 }
 
-/** Any call a guard can see; `kind` tells them apart. */
+/**
+ * Any call a guard can see; `kind` tells them apart.
+ *
+ * @example
+ * ```ts
+ * const audit: Guard = (call, next) => {
+ *   const seen: GuardCall = call;
+ *   log.info({ kind: seen.kind, name: seen.name, uri: seen.kind === 'resource' ? seen.uri : undefined, who: seen.ctx.auth?.subject });
+ *   return next();
+ * };
+ * ```
+ */
 export type GuardCall = ToolGuardCall | ResourceGuardCall | PromptGuardCall;
 
 /** The result of a call of kind `K`: what `next()` resolves with and what a guard returns. */
@@ -106,9 +117,31 @@ export type Guard = <K extends GuardKind>(call: GuardCall & { readonly kind: K }
  * ```
  */
 export type ToolGuard = GuardOf<'tool'>;
-/** A guard of resource reads (`guards` of `mcp.resource()` and `mcp.resourceTemplate()`). */
+/**
+ * A guard of resource reads (`guards` of `mcp.resource()` and `mcp.resourceTemplate()`).
+ *
+ * @example
+ * ```ts
+ * const ownProfileOnly: ResourceGuard = (call, next) => {
+ *   if (call.arguments.id !== call.ctx.auth?.subject) throw new JsonRpcError(ErrorCode.ResourceNotFound, 'Resource not found', { uri: call.uri });
+ *   return next();
+ * };
+ * mcp.resourceTemplate({ uriTemplate: 'users://{id}/profile', name: 'profile', guards: [ownProfileOnly], read });
+ * ```
+ */
 export type ResourceGuard = GuardOf<'resource'>;
-/** A guard of prompt gets (`guards` of `mcp.prompt()`). */
+/**
+ * A guard of prompt gets (`guards` of `mcp.prompt()`).
+ *
+ * @example
+ * ```ts
+ * const house: PromptGuard = async (call, next) => {
+ *   const result = await next();
+ *   return { ...result, messages: [{ role: 'user', content: { type: 'text', text: 'Follow the house style.' } }, ...result.messages] };
+ * };
+ * mcp.prompt({ name: 'review', arguments: [{ name: 'code', required: true }], guards: [house], get });
+ * ```
+ */
 export type PromptGuard = GuardOf<'prompt'>;
 
 /**
