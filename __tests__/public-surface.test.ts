@@ -26,6 +26,7 @@ describe('public surface', () => {
       'SUPPORTED_PROTOCOL_VERSIONS',
       'audioContent',
       'embeddedResource',
+      'guardFor',
       'imageContent',
       'mcpRouter',
       'prompt',
@@ -41,7 +42,7 @@ describe('public surface', () => {
     expect(lib).not.toHaveProperty('default');
   });
 
-  it.each([['mcpRouter'], ['McpConfigError'], ['JsonRpcError'], ['MemorySessionStore'], ['MemoryEventStore'], ['MemoryMessageBus'], ['audioContent'], ['embeddedResource'], ['imageContent'], ['resourceLink'], ['textContent']])(
+  it.each([['mcpRouter'], ['guardFor'], ['McpConfigError'], ['JsonRpcError'], ['MemorySessionStore'], ['MemoryEventStore'], ['MemoryMessageBus'], ['audioContent'], ['embeddedResource'], ['imageContent'], ['resourceLink'], ['textContent']])(
     '%s is a function',
     (name) => {
       expect(typeof lib[name]).toBe('function');

@@ -22,6 +22,20 @@ export type { OriginsOption } from './security/origin-host';
 export { DEFAULT_RATE_LIMIT, DEFAULT_RATE_LIMIT_WINDOW_MS } from './security/rate-limit';
 export type { AccessRule } from './registry/access';
 export type { CallLimitOptions } from './registry/call-limit';
+// Guards: one chain around every tool call, resource read and prompt get (router-wide and per item).
+export {
+  guardFor,
+  type Guard,
+  type GuardCall,
+  type GuardKind,
+  type GuardResult,
+  type PromptGuard,
+  type PromptGuardCall,
+  type ResourceGuard,
+  type ResourceGuardCall,
+  type ToolGuard,
+  type ToolGuardCall,
+} from './registry/guards';
 export type { ResponseMode } from './http/accept';
 
 // Sessions: the storage interfaces and their in-memory defaults (swap in shared ones for several instances).

@@ -7,6 +7,7 @@ import type { Options as RateLimitOptions } from 'express-rate-limit';
 import type { AuthOptions } from './auth/bearer';
 import type { McpLogger } from './logger';
 import { copyJson, type Icon } from './registry/definition';
+import { isGuardList, type Guard } from './registry/guards';
 import type { OriginsOption } from './security/origin-host';
 import type { ResponseMode } from './http/accept';
 import type { SessionHooks } from './sessions/sessions';
@@ -121,6 +122,12 @@ export interface McpRouterOptions {
   rateLimit?: Partial<RateLimitOptions> | false;
   /** Most messages in one JSON-RPC batch (more → 400 -32600). Defaults to `100`. */
   maxBatchLength?: number;
+  /**
+   * Guards around every tool call, resource read and prompt get, before each item's own `guards` and after
+   * access, argument checks and the per-tool rate limit (see {@link Guard}). `guardFor('tool', g)` limits one
+   * to a kind. Defaults to `[]`.
+   */
+  guards?: Guard[];
 }
 
 /** The options after checking and defaulting: internal, frozen. */
@@ -143,6 +150,7 @@ export interface ResolvedConfig {
   readonly cors: Readonly<CorsOptions> | false;
   readonly rateLimit: Readonly<Partial<RateLimitOptions>> | false;
   readonly maxBatchLength: number;
+  readonly guards: readonly Guard[];
 }
 
 type KeysEnum<T> = { [P in keyof Required<T>]: true };
@@ -170,6 +178,7 @@ const KNOWN_OPTIONS: KeysEnum<McpRouterOptions> = {
   cors: true,
   rateLimit: true,
   maxBatchLength: true,
+  guards: true,
 };
 
 const KNOWN_SESSION_OPTIONS: KeysEnum<SessionOptions> = {
@@ -288,7 +297,14 @@ export function resolveOptions(options: McpRouterOptions): ResolvedConfig {
     cors: resolveCors(options.cors, options.origins),
     rateLimit: resolveRateLimit(options.rateLimit),
     maxBatchLength: resolveMaxBatchLength(options.maxBatchLength),
+    guards: resolveGuards(options.guards),
   });
+}
+
+function resolveGuards(guards: Guard[] | undefined): readonly Guard[] {
+  if (guards === undefined) return Object.freeze([]);
+  if (!isGuardList(guards)) throw invalid('guards', 'an array of guard functions (call, next) => result', guards);
+  return Object.freeze([...guards]);
 }
 
 function resolveCors(cors: CorsOptions | false | undefined, origins: OriginsOption | undefined): Readonly<CorsOptions> | false {

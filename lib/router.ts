@@ -54,7 +54,7 @@ const SESSION_LIMITS = Object.freeze({ maxStreams: DEFAULT_MAX_STREAMS, maxPendi
 export function mcpRouter(options: McpRouterOptions): McpRouter {
   const config = resolveOptions(options);
   const { logger } = config;
-  const registry = new Registry(createSchemaValidator(config.ajv));
+  const registry = new Registry(createSchemaValidator(config.ajv), config.guards);
   // List changes and resource updates go out as server events; the sessions announce them on their GET streams.
   const serverEvents = new MemoryServerEventBus((err) => logger.error(err, 'mcpRouter: a server event listener failed'));
   const publish = (event: ServerEvent): void => publishQuietly(serverEvents, event, logger);

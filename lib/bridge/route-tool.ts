@@ -6,6 +6,7 @@ import type { RequestContext } from '../registry/request-context';
 import { errorResult, wrapsOutput, type JsonSchema, type ToolAnnotations, type ToolDefinition } from '../registry/tools';
 import type { AccessRule } from '../registry/access';
 import type { CallLimitOptions } from '../registry/call-limit';
+import type { ToolGuard } from '../registry/guards';
 import { inputLayoutFor, type RouteInput } from './input';
 import { annotationsFor, toolNameFor } from './naming';
 import { compilePath } from './path-values';
@@ -35,6 +36,8 @@ export interface RouteToolMeta extends AccessRule {
   timeoutMs?: number;
   /** At most `limit` calls per `windowMs` per caller, as on any tool. Defaults to none. */
   rateLimit?: CallLimitOptions;
+  /** Guards around each call, as on any tool (they run before the route is dispatched). Defaults to none. */
+  guards?: ReadonlyArray<ToolGuard>;
 }
 
 /** What `mcp.route()` needs besides {@link RouteToolMeta}: the method (default GET, or POST with a body) and path of the route. */
@@ -118,6 +121,7 @@ export function routeTool(meta: RouteToolMeta, method: string, path: string, dis
     canAccess: meta.canAccess,
     timeoutMs: meta.timeoutMs ?? DEFAULT_ROUTE_TIMEOUT_MS,
     rateLimit: meta.rateLimit,
+    guards: meta.guards,
     async handler(args: Record<string, unknown>, ctx: RequestContext) {
       const { params, query, body } = layout.split(args);
       const filled = template.fill(params);

@@ -2,10 +2,12 @@
 
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isObject, type JsonRpcParams } from '../jsonrpc/types';
+import { usable } from '../registry/access';
+import { notFoundError } from '../registry/guards';
 import { toCompletionResult, type Completer } from '../registry/completion';
 import type { RequestContext } from '../registry/request-context';
 import type { Registry } from '../registry/registry';
-import { BOTH_ERAS, optionalObject, requireString, usable, type MethodTable } from './methods';
+import { BOTH_ERAS, optionalObject, requireString, type MethodTable } from './methods';
 
 function invalid(message: string): JsonRpcError {
   return new JsonRpcError(ErrorCode.InvalidParams, message);
@@ -20,7 +22,7 @@ async function findCompleter(registry: Registry, ref: Record<string, unknown>, a
   if (ref.type === 'ref/prompt') {
     const name = requireString(ref, 'name');
     const prompt = await usable(registry.prompts.get(name), ctx);
-    if (prompt === undefined) throw invalid(`Unknown prompt: ${name}`);
+    if (prompt === undefined) throw notFoundError('prompt', name);
     if (!prompt.arguments.some((arg) => arg.name === argument)) throw invalid(`Prompt '${name}' has no argument '${argument}'`);
     return prompt.completers.get(argument);
   }

@@ -72,14 +72,10 @@ export async function listPage<T extends { readonly access: AccessRule | undefin
   const page = collection.page(params.cursor, pageSize);
   const entries: unknown[] = [];
   for (const item of page.items) {
+    // The access rule the item's chain applies to calls (registry/access.ts): what a caller may not use is not listed.
     if (item.access === undefined || (await mayUse(item.access, ctx))) entries.push(toEntry(item));
   }
   const result: Record<string, unknown> = { [key]: entries };
   if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
   return result;
-}
-
-/** The item if it exists and the caller may use it, else undefined (denied is indistinguishable from unknown). */
-export async function usable<T extends { readonly access: AccessRule | undefined }>(item: T | undefined, ctx: RequestContext): Promise<T | undefined> {
-  return item !== undefined && (item.access === undefined || (await mayUse(item.access, ctx))) ? item : undefined;
 }

@@ -1,9 +1,8 @@
 // prompts/list and prompts/get.
 
-import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
-import { getPrompt } from '../registry/prompts';
+import { notFoundError } from '../registry/guards';
 import type { Registry } from '../registry/registry';
-import { BOTH_ERAS, listPage, requireString, usable, type MethodTable } from './methods';
+import { BOTH_ERAS, listPage, requireString, type MethodTable } from './methods';
 import { PROMPT_FIELDS, shapeContent, type createEntryShaper } from './shaping';
 
 /** The prompts methods of one router. */
@@ -19,10 +18,10 @@ export function promptMethods(registry: Registry, pageSize: number, shape: Retur
       capability: 'prompts',
       run: async (params, ctx) => {
         const name = requireString(params, 'name');
-        const prompt = await usable(registry.prompts.get(name), ctx);
-        // MCP prompts › Error Handling: an unknown prompt is -32602.
-        if (prompt === undefined) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`);
-        const result = await getPrompt(prompt, params.arguments, ctx);
+        const prompt = registry.prompts.get(name);
+        if (prompt === undefined) throw notFoundError('prompt', name);
+        // The prompt's chain: access (denied looks unknown), argument checks, guards, get (registry/guards.ts).
+        const result = await prompt.run(params.arguments, ctx);
         const messages = result.messages.map((message) => ({ role: message.role, content: shapeContent(message.content, ctx.protocolVersion) }));
         return { ...result, messages };
       },

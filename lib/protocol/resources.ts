@@ -1,11 +1,10 @@
 // resources/list, resources/templates/list, resources/read, resources/subscribe and resources/unsubscribe.
 
-import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
+import { notFoundError } from '../registry/guards';
 import type { Registry } from '../registry/registry';
-import { readResource } from '../registry/resources';
 import { withSubscription } from './client-data';
 import { ClientUpdate } from './handler-context';
-import { BOTH_ERAS, ERA_2025_ONLY, listPage, requireString, usable, type MethodTable } from './methods';
+import { BOTH_ERAS, ERA_2025_ONLY, listPage, requireString, type MethodTable } from './methods';
 import { RESOURCE_FIELDS, type createEntryShaper } from './shaping';
 
 /**
@@ -33,9 +32,9 @@ export function resourceMethods(registry: Registry, pageSize: number, shape: Ret
       run: async (params, ctx) => {
         const uri = requireString(params, 'uri');
         const match = registry.findResource(uri);
-        // MCP resources › Error Handling: unknown resource → -32002 with the URI in data (so is a denied one).
-        if (match === undefined || (await usable(match.resource, ctx)) === undefined) throw new JsonRpcError(ErrorCode.ResourceNotFound, 'Resource not found', { uri });
-        return { ...(await readResource(match.resource, uri, match.variables, ctx)) };
+        if (match === undefined) throw notFoundError('resource', uri);
+        // The item's chain: access (denied looks unknown), guards, read (registry/guards.ts).
+        return { ...(await match.resource.run(uri, match.variables, ctx)) };
       },
     },
     // Updates (notifications/resources/updated) travel on the session's GET stream; see mcp.notifyResourceUpdated().

@@ -1,9 +1,8 @@
 // tools/list and tools/call.
 
-import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
+import { notFoundError } from '../registry/guards';
 import type { Registry } from '../registry/registry';
-import { callTool } from '../registry/tools';
-import { BOTH_ERAS, listPage, optionalObject, requireString, usable, type MethodTable } from './methods';
+import { BOTH_ERAS, listPage, optionalObject, requireString, type MethodTable } from './methods';
 import { shapeToolResult, TOOL_FIELDS, type createEntryShaper } from './shaping';
 
 /** The tools methods of one router. */
@@ -20,10 +19,10 @@ export function toolMethods(registry: Registry, pageSize: number, shape: ReturnT
       run: async (params, ctx) => {
         const name = requireString(params, 'name');
         const args = optionalObject(params, 'arguments') ?? {};
-        const tool = await usable(registry.tools.get(name), ctx);
-        // MCP tools › Error Handling: an unknown tool is a protocol error, not an isError result.
-        if (tool === undefined) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
-        const result = await callTool(tool, args, ctx);
+        const tool = registry.tools.get(name);
+        if (tool === undefined) throw notFoundError('tool', name);
+        // The tool's chain: access (denied looks unknown), validation, limits, guards, handler (registry/guards.ts).
+        const result = await tool.run(args, ctx);
         return shapeToolResult(result, ctx.protocolVersion) as unknown as Record<string, unknown>;
       },
     },

@@ -1,4 +1,4 @@
-// Access rules of tools, resources and prompts: required scopes and a canAccess check, the first guards.
+// Access rules of tools, resources and prompts: required scopes and a canAccess check, written once for calls, lists and completion.
 
 import { McpConfigError } from '../errors';
 import type { RequestContext } from './request-context';
@@ -32,4 +32,9 @@ export async function mayUse(rule: AccessRule | undefined, ctx: RequestContext):
   const granted = ctx.auth?.scopes ?? [];
   if (rule.scopes !== undefined && !rule.scopes.every((scope) => granted.includes(scope))) return false;
   return rule.canAccess === undefined || (await rule.canAccess(ctx)) === true;
+}
+
+/** The item if it exists and the caller may use it, else undefined (denied is indistinguishable from unknown). */
+export async function usable<T extends { readonly access: AccessRule | undefined }>(item: T | undefined, ctx: RequestContext): Promise<T | undefined> {
+  return item !== undefined && (await mayUse(item.access, ctx)) ? item : undefined;
 }

@@ -1,4 +1,4 @@
-// Prompts: the definition users register, argument checks, and getPrompt (→ messages).
+// Prompts: the definition users register, and its guard chain (access → argument checks → guards → get → messages).
 
 import { McpConfigError } from '../errors';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
@@ -8,6 +8,10 @@ import { accessRuleOf, type AccessRule } from './access';
 import type { RequestContext } from './request-context';
 import { checkCompleter, type Completer } from './completion';
 import { checkDefinitionObject, checkHandler, checkName, copyDefined, type Icon } from './definition';
+import type { GetPromptResult } from './results';
+import { accessLink, checkGuards, composeChain, guardLinks, type Guard, type Link, type PromptGuard, type PromptGuardCall, type Step } from './guards';
+
+export type { GetPromptResult } from './results';
 
 /** One argument a prompt takes. */
 export interface PromptArgument {
@@ -36,14 +40,14 @@ export interface PromptDefinition<Args extends Record<string, string | undefined
   arguments?: PromptArgument[];
   icons?: Icon[];
   _meta?: Record<string, unknown>;
+  /**
+   * Guards around each get, after the argument checks and the router's `guards` (see {@link Guard} for the
+   * whole order): they may let a get through, end it with messages or a JSON-RPC error, or change its result.
+   * Defaults to none.
+   */
+  guards?: ReadonlyArray<PromptGuard>;
   /** Builds the messages from the (string) arguments the client sent. */
   get(args: Args, ctx: RequestContext): PromptValue | Promise<PromptValue>;
-}
-
-/** The result of `prompts/get`. */
-export interface GetPromptResult {
-  description?: string;
-  messages: { role: 'user' | 'assistant'; content: ContentBlock }[];
 }
 
 /** A prompt, checked. */
@@ -56,10 +60,15 @@ export interface RegisteredPrompt {
   readonly get: (args: Record<string, string>, ctx: RequestContext) => PromptValue | Promise<PromptValue>;
   /** Who may list and get it; undefined for everyone. */
   readonly access: AccessRule | undefined;
+  /** Gets the prompt through its chain, composed at registration (see {@link Guard} for its order). */
+  readonly run: (rawArgs: unknown, ctx: RequestContext) => Promise<GetPromptResult>;
 }
 
-/** @throws {McpConfigError} for a bad name, a missing `get`, or bad or duplicate arguments */
-export function definePrompt(definition: PromptDefinition<never>): RegisteredPrompt {
+/**
+ * @param routerGuards - the router's `guards`, run before the prompt's own
+ * @throws {McpConfigError} for a bad name, a missing `get`, bad or duplicate arguments, or bad guards
+ */
+export function definePrompt(definition: PromptDefinition<never>, routerGuards: readonly Guard[] = []): RegisteredPrompt {
   checkDefinitionObject(definition, 'prompt');
   checkName(definition.name, 'prompt');
   const { name } = definition;
@@ -85,7 +94,7 @@ export function definePrompt(definition: PromptDefinition<never>): RegisteredPro
     icons: definition.icons,
     _meta: definition._meta,
   });
-  return Object.freeze({
+  const prompt = {
     name,
     descriptor,
     description: definition.description,
@@ -93,29 +102,57 @@ export function definePrompt(definition: PromptDefinition<never>): RegisteredPro
     completers,
     get: definition.get.bind(definition) as RegisteredPrompt['get'],
     access: accessRuleOf(definition, `prompt '${name}'`),
+  };
+  const guards = checkGuards(definition.guards, `prompt '${name}'`);
+  const chain = composeChain<PromptGuardCall>(
+    [accessLink(prompt.access), argumentsLink(prompt), ...guardLinks<PromptGuardCall>([...routerGuards, ...guards] as PromptGuard[])],
+    getStep(prompt),
+  );
+  return Object.freeze({
+    ...prompt,
+    // The raw arguments travel as the call's until argumentsLink has checked them (access comes first).
+    run: (rawArgs: unknown, ctx: RequestContext) => chain({ kind: 'prompt', name, arguments: rawArgs as Record<string, string>, meta: ctx.meta, descriptor, ctx }),
   });
 }
 
 /**
- * Checks the arguments (-32602 for a missing required one or a non-string value, MCP prompts › Error
- * Handling) and runs the prompt.
+ * Gets a prompt through its chain: a denied caller gets the error of an unknown prompt; a missing required
+ * argument or a non-string value is -32602 (MCP prompts › Error Handling).
  */
-export async function getPrompt(prompt: RegisteredPrompt, rawArgs: unknown, ctx: RequestContext): Promise<GetPromptResult> {
-  if (rawArgs !== undefined && !isObject(rawArgs)) {
-    throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid params: arguments of prompt '${prompt.name}' must be an object of strings`);
-  }
-  const args: Record<string, string> = {};
-  for (const declared of prompt.arguments) {
-    // Own properties only: an argument named 'constructor' must not find Object.prototype's.
-    const value = rawArgs !== undefined && Object.hasOwn(rawArgs, declared.name) ? rawArgs[declared.name] : undefined;
-    if (value === undefined || value === null) {
-      if (declared.required) throw new JsonRpcError(ErrorCode.InvalidParams, `Missing required argument '${declared.name}' for prompt '${prompt.name}'`);
-      continue;
-    }
-    if (typeof value !== 'string') throw new JsonRpcError(ErrorCode.InvalidParams, `Argument '${declared.name}' of prompt '${prompt.name}' must be a string`);
-    args[declared.name] = value;
-  }
-  return toGetPromptResult(await prompt.get(args, ctx), prompt.description);
+export function getPrompt(prompt: RegisteredPrompt, rawArgs: unknown, ctx: RequestContext): Promise<GetPromptResult> {
+  return prompt.run(rawArgs, ctx);
+}
+
+type CompiledPrompt = Omit<RegisteredPrompt, 'run'>;
+
+/** The argument checks, after access: guards and `get` see the declared arguments only, all strings. */
+function argumentsLink(prompt: CompiledPrompt): Link<PromptGuardCall> {
+  return (rest) =>
+    async function checkArguments(call) {
+      const rawArgs: unknown = call.arguments;
+      if (rawArgs !== undefined && !isObject(rawArgs)) {
+        throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid params: arguments of prompt '${prompt.name}' must be an object of strings`);
+      }
+      const args: Record<string, string> = {};
+      for (const declared of prompt.arguments) {
+        // Own properties only: an argument named 'constructor' must not find Object.prototype's.
+        const value = rawArgs !== undefined && Object.hasOwn(rawArgs, declared.name) ? rawArgs[declared.name] : undefined;
+        if (value === undefined || value === null) {
+          if (declared.required) throw new JsonRpcError(ErrorCode.InvalidParams, `Missing required argument '${declared.name}' for prompt '${prompt.name}'`);
+          continue;
+        }
+        if (typeof value !== 'string') throw new JsonRpcError(ErrorCode.InvalidParams, `Argument '${declared.name}' of prompt '${prompt.name}' must be a string`);
+        args[declared.name] = value;
+      }
+      return rest({ ...call, arguments: args });
+    };
+}
+
+/** The end of the chain: `get`, and what it returned as messages (a throw goes on to the dispatcher: -32603). */
+function getStep(prompt: CompiledPrompt): Step<PromptGuardCall> {
+  return async function runGet(call) {
+    return toGetPromptResult(await prompt.get(call.arguments as Record<string, string>, call.ctx), prompt.description);
+  };
 }
 
 function toGetPromptResult(value: PromptValue, description: string | undefined): GetPromptResult {

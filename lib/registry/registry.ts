@@ -3,6 +3,7 @@
 import type { SchemaValidator } from '../schema/validator';
 import { Collection } from './collection';
 import type { McpRegistration } from './definition';
+import type { Guard } from './guards';
 import { definePrompt, type PromptDefinition, type RegisteredPrompt } from './prompts';
 import {
   defineResource,
@@ -39,8 +40,14 @@ export class Registry {
   readonly prompts = new Collection<RegisteredPrompt>('prompt');
   private readonly offered = { tools: false, resources: false, prompts: false, completions: false };
 
-  /** @param validator - the router's schema compiler */
-  constructor(private readonly validator: SchemaValidator) {}
+  /**
+   * @param validator - the router's schema compiler
+   * @param guards - the router's `guards` (checked), composed into the chain of every item registered here
+   */
+  constructor(
+    private readonly validator: SchemaValidator,
+    private readonly guards: readonly Guard[] = [],
+  ) {}
 
   /** What has been offered so far (for capabilities). */
   get features(): OfferedFeatures {
@@ -48,21 +55,21 @@ export class Registry {
   }
 
   addTool(definition: ToolDefinition<never>): McpRegistration {
-    const tool = defineTool(definition, this.validator);
+    const tool = defineTool(definition, this.validator, this.guards);
     this.tools.add(tool.name, tool);
     this.offered.tools = true;
     return { remove: () => this.tools.remove(tool.name, tool) };
   }
 
   addResource(definition: ResourceDefinition): McpRegistration {
-    const resource = defineResource(definition);
+    const resource = defineResource(definition, this.guards);
     this.resources.add(resource.uri, resource);
     this.offered.resources = true;
     return { remove: () => this.resources.remove(resource.uri, resource) };
   }
 
   addTemplate(definition: ResourceTemplateDefinition<never>): McpRegistration {
-    const template = defineTemplate(definition);
+    const template = defineTemplate(definition, this.guards);
     this.templates.add(template.uri, template);
     this.offered.resources = true;
     if (template.completers.size > 0) this.offered.completions = true;
@@ -70,7 +77,7 @@ export class Registry {
   }
 
   addPrompt(definition: PromptDefinition<never>): McpRegistration {
-    const prompt = definePrompt(definition);
+    const prompt = definePrompt(definition, this.guards);
     this.prompts.add(prompt.name, prompt);
     this.offered.prompts = true;
     if (prompt.completers.size > 0) this.offered.completions = true;

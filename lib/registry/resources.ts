@@ -1,4 +1,4 @@
-// Resources: static resources and RFC 6570 resource templates, and what their `read` returns → contents.
+// Resources: static resources and RFC 6570 resource templates, their guard chains, and what `read` returns → contents.
 
 import { McpConfigError } from '../errors';
 import { isObject } from '../jsonrpc/types';
@@ -7,7 +7,11 @@ import { accessRuleOf, type AccessRule } from './access';
 import type { RequestContext } from './request-context';
 import { checkCompleter, type Completer } from './completion';
 import { checkDefinitionObject, checkHandler, checkName, copyDefined, type Icon } from './definition';
+import type { ReadResourceResult } from './results';
+import { accessLink, checkGuards, composeChain, guardLinks, type Guard, type ResourceGuard, type ResourceGuardCall, type Step } from './guards';
 import { parseUriTemplate, type UriTemplate } from './uri-template';
+
+export type { ReadResourceResult } from './results';
 
 /** One content of a resource as `read` may return it; `uri` and `mimeType` default to the resource's. */
 export type ResourceContentInput =
@@ -25,6 +29,11 @@ interface ResourceFields extends AccessRule {
   annotations?: ContentAnnotations;
   icons?: Icon[];
   _meta?: Record<string, unknown>;
+  /**
+   * Guards around each read, after the router's `guards` (see {@link Guard} for the whole order): they may let
+   * a read through, end it with contents or a JSON-RPC error, or change its contents. Defaults to none.
+   */
+  guards?: ReadonlyArray<ResourceGuard>;
 }
 
 /** A resource with a fixed URI, registered with `mcp.resource()`. */
@@ -46,11 +55,6 @@ export interface ResourceTemplateDefinition<Vars extends Record<string, string> 
   complete?: { [name: string]: Completer };
 }
 
-/** The result of `resources/read`. */
-export interface ReadResourceResult {
-  contents: ResourceContents[];
-}
-
 /** A static resource, checked. */
 export interface RegisteredResource {
   readonly uri: string;
@@ -59,6 +63,8 @@ export interface RegisteredResource {
   readonly mimeType: string | undefined;
   /** Who may list and read it; undefined for everyone. */
   readonly access: AccessRule | undefined;
+  /** Reads `uri` through the item's chain, composed at registration (see {@link Guard} for its order). */
+  readonly run: (uri: string, variables: Record<string, string>, ctx: RequestContext) => Promise<ReadResourceResult>;
 }
 
 /** A resource template, parsed and checked. */
@@ -70,8 +76,11 @@ export interface RegisteredTemplate extends RegisteredResource {
 // RFC 3986 §3.1: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ), then ":".
 const ABSOLUTE_URI = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s]*$/;
 
-/** @throws {McpConfigError} for a missing name or `read`, or a URI without a scheme */
-export function defineResource(definition: ResourceDefinition): RegisteredResource {
+/**
+ * @param routerGuards - the router's `guards`, run before the resource's own
+ * @throws {McpConfigError} for a missing name or `read`, a URI without a scheme, or bad guards
+ */
+export function defineResource(definition: ResourceDefinition, routerGuards: readonly Guard[] = []): RegisteredResource {
   checkDefinitionObject(definition, 'resource');
   const { uri } = definition;
   if (typeof uri !== 'string' || !ABSOLUTE_URI.test(uri)) {
@@ -80,17 +89,25 @@ export function defineResource(definition: ResourceDefinition): RegisteredResour
   checkName(definition.name, `resource '${uri}'`);
   checkHandler(definition.read, `resource '${uri}'`, 'read');
   const read = definition.read.bind(definition);
-  return Object.freeze({
-    uri,
-    descriptor: copyDefined({ uri, ...listedFields(definition), size: definition.size }),
-    read: (target: string, _variables: Record<string, string>, ctx: RequestContext) => read(target, ctx),
-    mimeType: definition.mimeType,
-    access: accessRuleOf(definition, `resource '${uri}'`),
-  });
+  return withChain(
+    {
+      uri,
+      descriptor: copyDefined({ uri, ...listedFields(definition), size: definition.size }),
+      read: (target: string, _variables: Record<string, string>, ctx: RequestContext) => read(target, ctx),
+      mimeType: definition.mimeType,
+      access: accessRuleOf(definition, `resource '${uri}'`),
+    },
+    definition,
+    `resource '${uri}'`,
+    routerGuards,
+  );
 }
 
-/** @throws {McpConfigError} for a bad template, a missing name or `read`, or a completer for an unknown variable */
-export function defineTemplate(definition: ResourceTemplateDefinition<never>): RegisteredTemplate {
+/**
+ * @param routerGuards - the router's `guards`, run before the template's own
+ * @throws {McpConfigError} for a bad template, a missing name or `read`, a completer for an unknown variable, or bad guards
+ */
+export function defineTemplate(definition: ResourceTemplateDefinition<never>, routerGuards: readonly Guard[] = []): RegisteredTemplate {
   checkDefinitionObject(definition, 'resource template');
   const template = parseUriTemplate(definition.uriTemplate);
   const label = `resource template '${definition.uriTemplate}'`;
@@ -104,15 +121,44 @@ export function defineTemplate(definition: ResourceTemplateDefinition<never>): R
     checkCompleter(completer, `${label} variable '${variable}'`);
     completers.set(variable, completer);
   }
+  return withChain(
+    {
+      uri: template.template,
+      template,
+      completers,
+      descriptor: copyDefined({ uriTemplate: template.template, ...listedFields(definition) }),
+      read: definition.read.bind(definition) as RegisteredTemplate['read'],
+      mimeType: definition.mimeType,
+      access: accessRuleOf(definition, label),
+    },
+    definition,
+    label,
+    routerGuards,
+  );
+}
+
+/** The item, frozen, with its chain composed: access → the router's guards → its own → read → contents. */
+function withChain<T extends Omit<RegisteredResource, 'run'>>(item: T, definition: ResourceFields, label: string, routerGuards: readonly Guard[]): T & RegisteredResource {
+  const guards = checkGuards(definition.guards, label);
+  const name = definition.name;
+  const chain = composeChain<ResourceGuardCall>(
+    [accessLink(item.access), ...guardLinks<ResourceGuardCall>([...routerGuards, ...guards] as ResourceGuard[])],
+    readStep(item),
+  );
+  const { descriptor } = item;
   return Object.freeze({
-    uri: template.template,
-    template,
-    completers,
-    descriptor: copyDefined({ uriTemplate: template.template, ...listedFields(definition) }),
-    read: definition.read.bind(definition) as RegisteredTemplate['read'],
-    mimeType: definition.mimeType,
-    access: accessRuleOf(definition, label),
+    ...item,
+    run: (uri: string, variables: Record<string, string>, ctx: RequestContext) => chain({ kind: 'resource', name, uri, arguments: variables, meta: ctx.meta, descriptor, ctx }),
   });
+}
+
+/** The end of the chain: `read`, and what it returned as contents (a throw goes on to the dispatcher: -32603). */
+function readStep(resource: Omit<RegisteredResource, 'run'>): Step<ResourceGuardCall> {
+  return async function runRead(call) {
+    const value: unknown = await resource.read(call.uri, call.arguments as Record<string, string>, call.ctx);
+    const inputs: unknown[] = isObject(value) && Array.isArray(value.contents) ? value.contents : Array.isArray(value) ? value : [value];
+    return { contents: inputs.map((input) => toContents(input, call.uri, resource.mimeType)) };
+  };
 }
 
 function listedFields(definition: ResourceFields): Record<string, unknown> {
@@ -120,16 +166,9 @@ function listedFields(definition: ResourceFields): Record<string, unknown> {
   return { name, title, description, mimeType, annotations, icons, _meta };
 }
 
-/** Runs a resource's `read` and turns what it returned into `resources/read` contents. */
-export async function readResource(
-  resource: RegisteredResource,
-  uri: string,
-  variables: Record<string, string>,
-  ctx: RequestContext,
-): Promise<ReadResourceResult> {
-  const value: unknown = await resource.read(uri, variables, ctx);
-  const inputs: unknown[] = isObject(value) && Array.isArray(value.contents) ? value.contents : Array.isArray(value) ? value : [value];
-  return { contents: inputs.map((input) => toContents(input, uri, resource.mimeType)) };
+/** Reads a resource through its chain (access, guards, `read`) and turns what `read` returned into contents. */
+export function readResource(resource: RegisteredResource, uri: string, variables: Record<string, string>, ctx: RequestContext): Promise<ReadResourceResult> {
+  return resource.run(uri, variables, ctx);
 }
 
 function toContents(input: unknown, uri: string, mimeType: string | undefined): ResourceContents {

@@ -1,15 +1,19 @@
-// Tools: the definition users register, its compiled form, and callTool (validate → handler → result).
+// Tools: the definition users register, its compiled form, and its guard chain (access → validate → … → handler → result).
 
 import { isPositiveInteger, McpConfigError } from '../errors';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isObject } from '../jsonrpc/types';
 import type { CompiledSchema, SchemaValidator } from '../schema/validator';
 import { isAtLeast } from '../versions';
-import { isContentBlock, textContent, type ContentBlock } from './content';
+import { isContentBlock, textContent } from './content';
 import { accessRuleOf, type AccessRule } from './access';
-import { createCallLimiter, type CallLimiter, type CallLimitOptions } from './call-limit';
+import { createCallLimiter, type CallLimitOptions } from './call-limit';
 import type { RequestContext } from './request-context';
 import { checkDefinitionObject, checkHandler, copyDefined, type Icon } from './definition';
+import type { CallToolResult, ToolDescriptor } from './results';
+import { accessLink, checkGuards, composeChain, guardLinks, type Guard, type Link, type Step, type ToolGuard, type ToolGuardCall } from './guards';
+
+export type { CallToolResult, ToolDescriptor } from './results';
 
 /** A JSON Schema object (2020-12 unless `$schema` says otherwise). */
 export type JsonSchema = Record<string, unknown>;
@@ -21,14 +25,6 @@ export interface ToolAnnotations {
   destructiveHint?: boolean;
   idempotentHint?: boolean;
   openWorldHint?: boolean;
-}
-
-/** The result of `tools/call`. */
-export interface CallToolResult {
-  content: ContentBlock[];
-  structuredContent?: Record<string, unknown>;
-  isError?: boolean;
-  _meta?: Record<string, unknown>;
 }
 
 /** A tool as registered with `mcp.tool()`. */
@@ -51,14 +47,17 @@ export interface ToolDefinition<Args = Record<string, unknown>> extends AccessRu
   /** At most `limit` calls per `windowMs` per caller (principal, else session); more get an `isError` result. Defaults to none. */
   rateLimit?: CallLimitOptions;
   /**
+   * Guards around each call, after the router's `guards` and before the handler (see {@link Guard} for the
+   * whole order): they may let a call through, end it with a result or a JSON-RPC error, or change its result.
+   * Defaults to none.
+   */
+  guards?: ReadonlyArray<ToolGuard>;
+  /**
    * Runs the tool. Return a string (→ text), a plain object (→ `structuredContent` plus its JSON as text),
    * a content block, or a whole {@link CallToolResult}. A throw becomes an `isError` result with the message.
    */
   handler(args: Args, ctx: RequestContext): unknown;
 }
-
-/** The `tools/list` entry of a tool, exactly as sent (before per-version shaping). */
-export type ToolDescriptor = Readonly<Record<string, unknown>> & { readonly name: string };
 
 /** A tool, validated and compiled. */
 export interface RegisteredTool {
@@ -71,8 +70,8 @@ export interface RegisteredTool {
   readonly handler: (args: Record<string, unknown>, ctx: RequestContext) => unknown;
   /** Who may list and call it; undefined for everyone. */
   readonly access: AccessRule | undefined;
-  readonly timeoutMs: number | undefined;
-  readonly limiter: CallLimiter | undefined;
+  /** Runs a call through the tool's chain, composed at registration (see {@link Guard} for its order). */
+  readonly run: (args: Record<string, unknown>, ctx: RequestContext) => Promise<CallToolResult>;
 }
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -82,9 +81,10 @@ const NO_ARGUMENTS_SCHEMA: JsonSchema = { type: 'object', additionalProperties: 
  * Checks and compiles a tool definition; the schemas are copied, so later changes to the caller's objects
  * change neither validation nor `tools/list`.
  *
- * @throws {McpConfigError} for a bad name, a missing description or handler, or a schema that is not an object schema
+ * @param routerGuards - the router's `guards`, run before the tool's own
+ * @throws {McpConfigError} for a bad name, a missing description or handler, a schema that is not an object schema, or bad guards
  */
-export function defineTool(definition: ToolDefinition<never>, validator: SchemaValidator): RegisteredTool {
+export function defineTool(definition: ToolDefinition<never>, validator: SchemaValidator, routerGuards: readonly Guard[] = []): RegisteredTool {
   checkDefinitionObject(definition, 'tool');
   const { name, description } = definition;
   if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
@@ -113,17 +113,34 @@ export function defineTool(definition: ToolDefinition<never>, validator: SchemaV
     icons: definition.icons,
     _meta: definition._meta,
   }) as ToolDescriptor;
-  return Object.freeze({
+  const label = `tool '${name}'`;
+  const access = accessRuleOf(definition, label);
+  const limiter = definition.rateLimit === undefined ? undefined : createCallLimiter(definition.rateLimit, label);
+  const guards = checkGuards(definition.guards, label);
+  const compiled = {
     name,
     descriptor,
     // The descriptor's copies are compiled, so what is validated is exactly what tools/list shows.
-    validateInput: validator.compile(descriptor.inputSchema as JsonSchema, `tool '${name}' inputSchema`),
-    validateOutput: outputSchema && validator.compile(descriptor.outputSchema as JsonSchema, `tool '${name}' outputSchema`),
+    validateInput: validator.compile(descriptor.inputSchema as JsonSchema, `${label} inputSchema`),
+    validateOutput: outputSchema && validator.compile(descriptor.outputSchema as JsonSchema, `${label} outputSchema`),
     wrapsResult,
     handler: definition.handler.bind(definition) as RegisteredTool['handler'],
-    access: accessRuleOf(definition, `tool '${name}'`),
-    timeoutMs,
-    limiter: definition.rateLimit === undefined ? undefined : createCallLimiter(definition.rateLimit, `tool '${name}'`),
+    access,
+  };
+  // The chain, composed once: a tool with no rule, limit, guard or timeout runs validate → handler and no more.
+  const chain = composeChain<ToolGuardCall>(
+    [
+      accessLink(access),
+      validationLink(compiled),
+      limiter && rateLimitLink(name, limiter.take),
+      ...guardLinks<ToolGuardCall>([...routerGuards, ...guards] as ToolGuard[], thrownResult),
+      timeoutMs === undefined ? undefined : timeoutLink(name, timeoutMs),
+    ],
+    handlerStep(compiled),
+  );
+  return Object.freeze({
+    ...compiled,
+    run: (args: Record<string, unknown>, ctx: RequestContext) => chain({ kind: 'tool', name, arguments: args, meta: ctx.meta, descriptor, ctx }),
   });
 }
 
@@ -157,59 +174,93 @@ function objectSchema(schema: unknown, label: string): JsonSchema {
 }
 
 /**
- * Calls a tool: arguments that fail the schema and handlers that throw become `isError` results
- * (MCP 2025-11-25 tools › Error Handling); before 2025-11-25 invalid arguments are a -32602 error.
+ * Calls a tool through its chain: a denied caller gets the error of an unknown tool; arguments that fail the
+ * schema, and handlers or guards that throw, become `isError` results (MCP 2025-11-25 tools › Error Handling);
+ * before 2025-11-25 invalid arguments are a -32602 error.
  */
-export async function callTool(tool: RegisteredTool, args: Record<string, unknown>, ctx: RequestContext): Promise<CallToolResult> {
-  const input = tool.validateInput(args);
-  if (!input.ok) {
-    const message = `Invalid arguments for tool '${tool.name}': ${input.message}`;
-    if (!isAtLeast(ctx.protocolVersion, '2025-11-25')) throw new JsonRpcError(ErrorCode.InvalidParams, message);
-    return errorResult(message);
-  }
-  const retryAfter = tool.limiter?.take(ctx);
-  if (retryAfter !== undefined) return errorResult(`Tool '${tool.name}' is over its rate limit; try again in ${retryAfter} s`);
-  let value: unknown;
-  try {
-    value = tool.timeoutMs === undefined ? await tool.handler(args, ctx) : await withTimeout(tool, args, ctx, tool.timeoutMs);
-  } catch (err) {
-    if (err instanceof JsonRpcError) throw err; // a deliberate protocol error from the handler
-    return errorResult(err instanceof Error ? err.message : String(err));
-  }
-  const result = toCallToolResult(value, tool.wrapsResult);
-  if (tool.validateOutput && !result.isError) {
-    // MCP 2025-06-18 tools › Output Schema: structured results MUST conform to the declared schema.
-    const output = result.structuredContent === undefined ? { ok: false as const, message: 'no structured result' } : tool.validateOutput(result.structuredContent);
-    if (!output.ok) return errorResult(`Tool '${tool.name}' returned output that does not match its outputSchema: ${output.message}`);
-  }
-  return result;
+export function callTool(tool: RegisteredTool, args: Record<string, unknown>, ctx: RequestContext): Promise<CallToolResult> {
+  return tool.run(args, ctx);
+}
+
+type ToolLink = Link<ToolGuardCall>;
+type CompiledTool = Omit<RegisteredTool, 'run'>;
+
+/** Argument validation, after access: a caller who may not use the tool learns nothing of its schema. */
+function validationLink(tool: CompiledTool): ToolLink {
+  return (rest) =>
+    async function validateArguments(call) {
+      const input = tool.validateInput(call.arguments);
+      if (input.ok) return rest(call);
+      const message = `Invalid arguments for tool '${tool.name}': ${input.message}`;
+      // MCP 2025-11-25 tools › Error Handling: input validation errors are tool results; earlier revisions say -32602.
+      if (!isAtLeast(call.ctx.protocolVersion, '2025-11-25')) throw new JsonRpcError(ErrorCode.InvalidParams, message);
+      return errorResult(message);
+    };
+}
+
+/** The per-tool rate limit, before every guard: a call refused here costs no guard any work (nor a payment). */
+function rateLimitLink(name: string, take: (ctx: RequestContext) => number | undefined): ToolLink {
+  return (rest) =>
+    async function rateLimited(call) {
+      const retryAfter = take(call.ctx);
+      return retryAfter === undefined ? rest(call) : errorResult(`Tool '${name}' is over its rate limit; try again in ${retryAfter} s`);
+    };
 }
 
 /**
- * Runs the handler with its own signal, aborted after `timeoutMs` (or with the request's); a timeout rejects
- * with a message for the model, and the handler is told to stop through its signal.
+ * The timeout, innermost, around the handler only: the handler gets its own signal, aborted after `timeoutMs`
+ * (or with the request's), and the call ends with an `isError` result that guards see like any other.
  */
-async function withTimeout(tool: RegisteredTool, args: Record<string, unknown>, ctx: RequestContext, timeoutMs: number): Promise<unknown> {
-  const controller = new AbortController();
-  const forward = (): void => controller.abort(ctx.signal.reason);
-  ctx.signal.addEventListener('abort', forward, { once: true });
-  // The handler sees the same context, but with the signal that the timeout aborts.
-  const timed = Object.create(ctx, { signal: { value: controller.signal } }) as RequestContext;
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => {
-      const error = new Error(`Tool '${tool.name}' timed out after ${timeoutMs} ms`);
-      // Settle first: a handler that answers its abort at once must not win the race.
-      reject(error);
-      controller.abort(error);
-    }, timeoutMs);
-  });
-  try {
-    return await Promise.race([Promise.resolve(tool.handler(args, timed)), expired]);
-  } finally {
-    clearTimeout(timer);
-    ctx.signal.removeEventListener('abort', forward);
-  }
+function timeoutLink(name: string, timeoutMs: number): ToolLink {
+  return (rest) =>
+    async function timed(call) {
+      const { ctx } = call;
+      const controller = new AbortController();
+      const forward = (): void => controller.abort(ctx.signal.reason);
+      ctx.signal.addEventListener('abort', forward, { once: true });
+      // The handler sees the same context, but with the signal that the timeout aborts.
+      const timedCtx = Object.create(ctx, { signal: { value: controller.signal } }) as RequestContext;
+      let timer: NodeJS.Timeout | undefined;
+      const expired = new Promise<CallToolResult>((resolve) => {
+        timer = setTimeout(() => {
+          const message = `Tool '${name}' timed out after ${timeoutMs} ms`;
+          // Settle first: a handler that answers its abort at once must not win the race.
+          resolve(errorResult(message));
+          controller.abort(new Error(message));
+        }, timeoutMs);
+      });
+      try {
+        return await Promise.race([rest({ ...call, ctx: timedCtx }), expired]);
+      } finally {
+        clearTimeout(timer);
+        ctx.signal.removeEventListener('abort', forward);
+      }
+    };
+}
+
+/** The end of the chain: the handler, what it returned as a result, checked against the outputSchema. */
+function handlerStep(tool: CompiledTool): Step<ToolGuardCall> {
+  return async function runHandler(call) {
+    let value: unknown;
+    try {
+      value = await tool.handler(call.arguments as Record<string, unknown>, call.ctx);
+    } catch (err) {
+      return thrownResult(err);
+    }
+    const result = toCallToolResult(value, tool.wrapsResult);
+    if (tool.validateOutput && !result.isError) {
+      // MCP 2025-06-18 tools › Output Schema: structured results MUST conform to the declared schema.
+      const output = result.structuredContent === undefined ? { ok: false as const, message: 'no structured result' } : tool.validateOutput(result.structuredContent);
+      if (!output.ok) return errorResult(`Tool '${tool.name}' returned output that does not match its outputSchema: ${output.message}`);
+    }
+    return result;
+  };
+}
+
+/** What a handler or guard threw, as a result: a {@link JsonRpcError} is deliberate and goes on as a protocol error. */
+function thrownResult(err: unknown): CallToolResult {
+  if (err instanceof JsonRpcError) throw err;
+  return errorResult(err instanceof Error ? err.message : String(err));
 }
 
 /** A result that tells the model the call failed, and why. */
