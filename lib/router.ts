@@ -2,7 +2,6 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type ErrorRequestHandler, type RequestHandler, type Router } from 'express';
-import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import { createAuthenticator, type AuthOptions, type AuthOutcome } from './auth/bearer';
 import { mountMetadataUrl, rootMetadataUrl, sendAuthFailure, type ChallengeSettings } from './auth/challenge';
 import { createMetadataHandler, createOwnMetadataHandler, METADATA_PATH } from './auth/metadata';
@@ -34,7 +33,7 @@ import type { InferSchema, InferToolArgs } from './schema/infer';
 import { createSchemaValidator } from './schema/validator';
 import { createCorsHandler } from './security/cors';
 import { createHostMatcher, createOriginHostGuard, createOriginMatcher } from './security/origin-host';
-import { rateLimitSetup } from './security/rate-limit';
+import { createRateLimiter } from './security/rate-limit';
 import { sendHttpError } from './http/http-error';
 import { createDeleteHandler } from './transport/delete';
 import { createGetHandler } from './transport/get';
@@ -156,17 +155,7 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
   const frontDoor: RequestHandler[] = [createOriginHostGuard(isAllowedOrigin, createHostMatcher(config.allowedHosts))];
   if (config.cors !== false) frontDoor.push(createCorsHandler(config.origins, isAllowedOrigin, config.cors));
   if (auth) frontDoor.push(auth.identify);
-  if (config.rateLimit !== false) {
-    const limiter = rateLimitSetup(config.rateLimit, { principalOf: (req) => authOf(req)?.subject, bodyLimit: config.bodyLimit, ipKey: ipKeyGenerator });
-    frontDoor.push(rateLimit(limiter.options));
-    const { writeHeaders } = limiter;
-    if (writeHeaders) {
-      frontDoor.push(function mcpRateLimitHeaders(req, res, next) {
-        writeHeaders(req, res, false);
-        next();
-      });
-    }
-  }
+  if (config.rateLimit !== false) frontDoor.push(createRateLimiter(config.rateLimit, { principalOf: (req) => authOf(req)?.subject, bodyLimit: config.bodyLimit }));
   if (auth) frontDoor.push(auth.enforce);
   // Express 4 does not catch rejected promises: every async handler hands failures to the error handler below.
   const handle = (handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>): RequestHandler =>

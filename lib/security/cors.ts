@@ -29,10 +29,8 @@ export function corsOptions(origins: OriginsOption | undefined, isAllowedOrigin:
 }
 
 /**
- * The CORS middleware of a router. Preflights (`OPTIONS`) are the `cors` package's. On every other request
- * the package would add the same two to four headers after copying its options and running two callbacks:
- * the router writes them itself, as the package writes them, from values computed once. A response that
- * already has a `Vary` header goes to the package, whose `vary` merges the field lists.
+ * The CORS middleware of a router: the `cors` package with {@link corsOptions}. A request without an `Origin`
+ * (every non-browser client) skips the package, which would add nothing to it unless the policy is `'*'`.
  *
  * @example
  * ```ts
@@ -42,30 +40,9 @@ export function corsOptions(origins: OriginsOption | undefined, isAllowedOrigin:
 export function createCorsHandler(origins: OriginsOption | undefined, isAllowedOrigin: (origin: string) => boolean, user: Readonly<CorsOptions>): RequestHandler {
   const options = corsOptions(origins, isAllowedOrigin, user);
   const handleWithPackage = cors(options);
-  const exposed = Array.isArray(options.exposedHeaders) ? options.exposedHeaders.join(',') : options.exposedHeaders;
-  const writeCommon = (res: ServerResponse): void => {
-    if (options.credentials === true) res.setHeader('Access-Control-Allow-Credentials', 'true');
-    if (exposed) res.setHeader('Access-Control-Expose-Headers', exposed);
-  };
-  if (options.origin === '*') {
-    // Any origin, no credentials: the same answer for every request, with or without an Origin.
-    return function mcpCors(req: IncomingMessage, res: ServerResponse, next: () => void) {
-      if (req.method === 'OPTIONS') return handleWithPackage(req, res, next);
-      res.setHeader('Access-Control-Allow-Origin', '*');
-      writeCommon(res);
-      next();
-    } as RequestHandler;
-  }
+  if (options.origin === '*') return handleWithPackage;
   return function mcpCors(req: IncomingMessage, res: ServerResponse, next: () => void) {
-    const origin = req.headers.origin;
-    // Without an Origin (every non-browser client), or with one the policy refuses, the package adds nothing.
-    if (origin === undefined) return next();
-    if (req.method === 'OPTIONS' || res.hasHeader('Vary')) return handleWithPackage(req, res, next);
-    if (isAllowedOrigin(origin)) {
-      res.setHeader('Access-Control-Allow-Origin', origin);
-      res.setHeader('Vary', 'Origin');
-      writeCommon(res);
-    }
-    next();
+    if (req.headers.origin === undefined) return next();
+    handleWithPackage(req, res, next);
   } as RequestHandler;
 }
