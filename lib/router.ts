@@ -2,7 +2,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type ErrorRequestHandler, type RequestHandler, type Router } from 'express';
-import { createAuthenticator, type AuthOptions, type AuthOutcome } from './auth/bearer';
+import { createAuthenticator, type AuthOutcome, type ResolvedAuth } from './auth/bearer';
 import { mountMetadataUrl, rootMetadataUrl, sendAuthFailure, type ChallengeSettings } from './auth/challenge';
 import { createMetadataHandler, createOwnMetadataHandler, METADATA_PATH } from './auth/metadata';
 import { asDispatcher, type RouteTarget } from './bridge/dispatch';
@@ -12,15 +12,7 @@ import { routeTool, type BridgedRouteMeta, type RequestDispatcher, type RouteToo
 import { createWrappedRoutes } from './bridge/wrapped-routes';
 import { ErrorCode } from './jsonrpc/errors';
 import type { McpLogger } from './logger';
-import {
-  DEFAULT_MAX_PENDING_REQUESTS,
-  DEFAULT_MAX_SESSIONS_PER_PRINCIPAL,
-  DEFAULT_MAX_STREAMS,
-  DEFAULT_MAX_SUBSCRIPTIONS,
-  resolveOptions,
-  type McpRouterOptions,
-  type SessionOptions,
-} from './options';
+import { resolveOptions, type McpRouterOptions } from './options';
 import { createDispatcher } from './protocol/dispatcher';
 import type { AuthInfo } from './registry/request-context';
 import type { McpRegistration } from './registry/definition';
@@ -37,9 +29,6 @@ import { createRateLimiter } from './security/rate-limit';
 import { sendHttpError } from './http/http-error';
 import { createDeleteHandler } from './transport/delete';
 import { createGetHandler } from './transport/get';
-import { MemoryEventStore } from './sessions/memory-event-store';
-import { MemoryMessageBus } from './sessions/memory-message-bus';
-import { MemorySessionStore } from './sessions/memory-session-store';
 import { createMethodNotAllowedHandler } from './http/not-allowed';
 import { createPostHandler } from './transport/post';
 import { SessionManager } from './sessions/sessions';
@@ -79,8 +68,8 @@ export interface McpRouterApi {
    */
   exposeRoutes(app: RouteTarget, routes: ReadonlyArray<RouteToolMeta & { method: string; path: string }>): McpRegistration[];
   /**
-   * Registers a tool for every operation of an OpenAPI 3 document the app serves (see `routesFromOpenApi`),
-   * dispatched like {@link McpRouterApi.exposeRoutes}.
+   * Registers a tool for every operation of an OpenAPI 3 document the app serves (`operationId` names it; `x-mcp:
+   * false` leaves it out), dispatched like {@link McpRouterApi.exposeRoutes}.
    */
   exposeOpenApi(app: RouteTarget, document: unknown): McpRegistration[];
   /**
@@ -131,7 +120,7 @@ export type McpRouter = Router & McpRouterApi;
 export function mcpRouter(options: McpRouterOptions): McpRouter {
   const config = resolveOptions(options);
   const registry = new Registry(createSchemaValidator(config.ajv));
-  const sessions = config.sessions && createSessionManager(config.sessions, config.logger);
+  const sessions = config.sessions && new SessionManager({ ...config.sessions, logger: config.logger });
   const dispatcher = createDispatcher(registry, {
     identity: { serverInfo: config.serverInfo, instructions: config.instructions },
     pageSize: config.pageSize,
@@ -139,7 +128,7 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
     listChanged: sessions !== undefined,
     clientRequestTimeoutMs: config.clientRequestTimeoutMs,
     maxBatchLength: config.maxBatchLength,
-    maxSubscriptions: config.sessions?.maxSubscriptions ?? DEFAULT_MAX_SUBSCRIPTIONS,
+    maxSubscriptions: config.maxSubscriptions,
   });
   const sse = { keepAliveMs: config.keepAliveMs, retryMs: config.retryMs };
   // Who authenticated each request: kept per router, read by the transport (handlers see it as ctx.auth).
@@ -165,7 +154,7 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
   const byMethod: Record<string, RequestHandler> = { POST: handle(postHandler) };
   if (sessions) {
     byMethod.GET = handle(createGetHandler(sessions, sse, authOf));
-    if (config.sessions?.allowDelete !== false) byMethod.DELETE = handle(createDeleteHandler(sessions, authOf));
+    if (config.sessions?.allowDelete) byMethod.DELETE = handle(createDeleteHandler(sessions, authOf));
     // MCP: servers that declared listChanged SHOULD announce changes, on the standalone GET stream.
     registry.onChange((kind) => sessions.broadcast({ jsonrpc: '2.0', method: `notifications/${kind}/list_changed` }));
   }
@@ -238,7 +227,7 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
  * `authOf` reads the caller back.
  */
 function createAuthMiddleware(
-  options: Readonly<AuthOptions>,
+  options: ResolvedAuth,
   challenge: ChallengeSettings,
 ): { identify: RequestHandler; enforce: RequestHandler; authOf: (req: IncomingMessage) => AuthInfo | undefined } {
   const authenticate = createAuthenticator(options);
@@ -273,7 +262,7 @@ function createAuthMiddleware(
  * `mcp.authMetadata` there; else the router's own `<mount path>/.well-known/oauth-protected-resource`, so the
  * URL in a challenge always answers the metadata as JSON with one mount line (clients follow the header first).
  */
-function challengeSettings(options: Readonly<AuthOptions>, authMetadata: unknown): ChallengeSettings {
+function challengeSettings(options: ResolvedAuth, authMetadata: unknown): ChallengeSettings {
   const scope = (options.requiredScopes ?? options.resourceMetadata?.scopesSupported ?? []).join(' ');
   const preShared = options.tokens !== undefined;
   const fixed = options.resourceMetadataUrl;
@@ -364,19 +353,4 @@ function createEndpoint(byMethod: Readonly<Record<string, RequestHandler>>, befo
     if (handler) handler(req, res, next);
     else notAllowed(req, res);
   };
-}
-
-function createSessionManager(options: Readonly<SessionOptions>, logger: McpLogger): SessionManager {
-  const { store, idleTtlMs, max, eventStore, bus } = options;
-  return new SessionManager({
-    store: store ?? new MemorySessionStore({ idleTtlMs, max }),
-    events: eventStore === false ? undefined : (eventStore ?? new MemoryEventStore()),
-    bus: bus ?? new MemoryMessageBus(),
-    logger,
-    maxStreams: options.maxStreams ?? DEFAULT_MAX_STREAMS,
-    maxPendingRequests: options.maxPendingRequests ?? DEFAULT_MAX_PENDING_REQUESTS,
-    maxPerPrincipal: options.maxPerPrincipal ?? DEFAULT_MAX_SESSIONS_PER_PRINCIPAL,
-    onSessionCreated: options.onSessionCreated,
-    onSessionClosed: options.onSessionClosed,
-  });
 }

@@ -31,7 +31,7 @@ export interface RouteToolMeta extends AccessRule {
   annotations?: ToolAnnotations;
   /** Request headers of the MCP caller passed on to the route besides `authorization` (lower case). Defaults to none. */
   forwardHeaders?: string[];
-  /** A route that has not answered by then gives an `isError` result. Defaults to `30_000`. */
+  /** A route that has not answered by then gives an `isError` result. Defaults to {@link DEFAULT_ROUTE_TIMEOUT_MS}. */
   timeoutMs?: number;
   /** At most `limit` calls per `windowMs` per caller, as on any tool. Defaults to none. */
   rateLimit?: CallLimitOptions;

@@ -3,28 +3,21 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors, { type CorsOptions } from 'cors';
 import type { RequestHandler } from 'express';
-import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS } from '../http/headers';
 import type { OriginsOption } from './origin-host';
 
 /**
- * The `cors` package options of a router: the caller's `cors` option over these defaults. `Mcp-Session-Id`
- * and `WWW-Authenticate` are exposed, or a browser client could neither keep its session nor find the
- * authorization server (a common complaint about MCP servers).
+ * The `cors` package options of a router: `origin` from the `origins` policy, over the resolved `cors` option
+ * (the caller's over the router's defaults, options.ts).
  *
  * @example
  * ```ts
- * app.use(cors(corsOptions(origins, isAllowedOrigin, {})));
+ * app.use(cors(corsOptions(config.origins, isAllowedOrigin, config.cors)));
  * ```
  */
-export function corsOptions(origins: OriginsOption | undefined, isAllowedOrigin: (origin: string) => boolean, user: Readonly<CorsOptions>): CorsOptions {
+export function corsOptions(origins: OriginsOption | undefined, isAllowedOrigin: (origin: string) => boolean, resolved: Readonly<CorsOptions>): CorsOptions {
   return {
-    origin: origins === '*' && user.credentials !== true ? '*' : (origin, callback) => callback(null, origin !== undefined && isAllowedOrigin(origin)),
-    // Joined once here: the package joins an array again on every request.
-    methods: 'GET,POST,DELETE,OPTIONS',
-    allowedHeaders: CORS_ALLOWED_HEADERS.join(','),
-    exposedHeaders: CORS_EXPOSED_HEADERS.join(','),
-    maxAge: 600,
-    ...user,
+    origin: origins === '*' && resolved.credentials !== true ? '*' : (origin, callback) => callback(null, origin !== undefined && isAllowedOrigin(origin)),
+    ...resolved,
   };
 }
 
@@ -37,8 +30,8 @@ export function corsOptions(origins: OriginsOption | undefined, isAllowedOrigin:
  * frontDoor.push(createCorsHandler(config.origins, isAllowedOrigin, config.cors));
  * ```
  */
-export function createCorsHandler(origins: OriginsOption | undefined, isAllowedOrigin: (origin: string) => boolean, user: Readonly<CorsOptions>): RequestHandler {
-  const options = corsOptions(origins, isAllowedOrigin, user);
+export function createCorsHandler(origins: OriginsOption | undefined, isAllowedOrigin: (origin: string) => boolean, resolved: Readonly<CorsOptions>): RequestHandler {
+  const options = corsOptions(origins, isAllowedOrigin, resolved);
   const handleWithPackage = cors(options);
   if (options.origin === '*') return handleWithPackage;
   return function mcpCors(req: IncomingMessage, res: ServerResponse, next: () => void) {

@@ -9,10 +9,8 @@ import { isJsonRpcId, isObject, type JsonRpcId } from '../jsonrpc/types';
 import { readBodyPrefix, type BodyPrefix } from '../http/body';
 import { sendJson } from '../http/reply';
 
-/** Default window of the rate limit: one minute. */
-export const DEFAULT_RATE_LIMIT_WINDOW_MS = 60_000;
-/** Default requests per window and key (principal or client IP): about 16 a second, sustained. */
-export const DEFAULT_RATE_LIMIT = 1_000;
+/** The `rateLimit` option after defaulting (options.ts): express-rate-limit options with the window and limit set. */
+export type ResolvedRateLimit = Readonly<Partial<RateLimitOptions> & Pick<RateLimitOptions, 'windowMs' | 'limit'>>;
 
 /**
  * How much of a refused POST's body is read for its id: 4 KiB holds a whole request of ordinary size (initialize,
@@ -119,21 +117,19 @@ export interface RateLimitSettings {
 }
 
 /**
- * The rate limiter of a router: express-rate-limit with the defaults above, then the caller's (`rateLimit`
- * option), and its draft-8 `RateLimit` and `RateLimit-Policy` headers. Keyed by principal, else by client IP
+ * The rate limiter of a router: express-rate-limit with the resolved `rateLimit` option over these settings, and
+ * its draft-8 `RateLimit` and `RateLimit-Policy` headers. Keyed by principal, else by client IP
  * (express-rate-limit's `ipKeyGenerator` groups IPv6 addresses by /56, so one client cannot rotate through its
  * own). Behind a proxy, set Express's `trust proxy` so `req.ip` is the client's address, not the proxy's.
  *
  * @example
  * ```ts
- * frontDoor.push(createRateLimiter({ limit: 100 }, { principalOf: (req) => authOf(req)?.subject, bodyLimit }));
+ * frontDoor.push(createRateLimiter(config.rateLimit, { principalOf: (req) => authOf(req)?.subject, bodyLimit: config.bodyLimit }));
  * ```
  */
-export function createRateLimiter(user: Partial<RateLimitOptions> | undefined, settings: RateLimitSettings): RequestHandler {
+export function createRateLimiter(resolved: ResolvedRateLimit, settings: RateLimitSettings): RequestHandler {
   const tooManyRequests = new JsonRpcError(ErrorCode.ServerError, 'Too Many Requests: the rate limit is reached; retry after the time in Retry-After');
   return rateLimit({
-    windowMs: DEFAULT_RATE_LIMIT_WINDOW_MS,
-    limit: DEFAULT_RATE_LIMIT,
     standardHeaders: 'draft-8',
     legacyHeaders: false,
     // The key generator below does use ipKeyGenerator, which the library's source-text check cannot see.
@@ -153,6 +149,6 @@ export function createRateLimiter(user: Partial<RateLimitOptions> | undefined, s
       const headers = prefix?.kind === 'unread' && prefix.close ? { Connection: 'close' } : undefined;
       sendJson(res, 429, failure(refusedId(prefix), tooManyRequests), headers);
     },
-    ...user,
+    ...resolved,
   });
 }
