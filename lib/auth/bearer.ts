@@ -129,7 +129,7 @@ export type AuthOutcome = { readonly ok: true; readonly auth: AuthInfo } | { rea
 /** Authenticates requests for one router: at once for static tokens and `fromRequest`, a promise for `verify`. */
 export type Authenticate = (req: IncomingMessage) => AuthOutcome | Promise<AuthOutcome>;
 
-// crypto.hash (Node 20.12+) hashes in one call, several times faster than a Hash object; Node 18 has only the latter.
+// crypto.hash (Node 20.12+) hashes in one call, without a Hash object per token; Node 18 has only the latter.
 const oneShotHash = (crypto as { hash?: (algorithm: string, data: string) => string }).hash;
 /** The SHA-256 of a token, in hex. */
 const digest: (text: string) => string = oneShotHash

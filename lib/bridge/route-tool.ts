@@ -97,7 +97,7 @@ function reportWrites(res: ServerResponse, ctx: RequestContext): void {
  *
  * @example
  * ```ts
- * mcp.tool(routeTool({ description: 'Fetch a user' }, 'GET', '/users/:id', app));
+ * registry.addTool(routeTool({ description: 'Fetch a user' }, 'GET', '/users/:id', asDispatcher(app, logger)));
  * ```
  */
 export function routeTool(meta: RouteToolMeta, method: string, path: string, dispatch: RequestDispatcher): ToolDefinition {

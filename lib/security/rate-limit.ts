@@ -14,7 +14,7 @@ export type ResolvedRateLimit = Readonly<Partial<RateLimitOptions> & Pick<RateLi
 
 /**
  * How much of a refused POST's body is read for its id: 4 KiB holds a whole request of ordinary size (initialize,
- * a list, a tools/call with small arguments), and is scanned in microseconds.
+ * a list, a tools/call with small arguments), and costs little to scan.
  */
 export const REFUSED_ID_PREFIX_BYTES = 4_096;
 
@@ -143,7 +143,7 @@ export function createRateLimiter(resolved: ResolvedRateLimit, settings: RateLim
     handler: async (req, res) => {
       // The refused request's id, so the client can match the error to it (JSON-RPC 2.0 §5: null when it cannot be
       // known). Only the body's first few KB are read, never parsed whole: a refusal must cost less than the work it
-      // refuses (a whole 4 MB body took ~95 ms to parse, and a flood of them slowed every other client, issue 13).
+      // refuses (parsing whole bodies of the largest size let a flood of refused requests slow every other client).
       // An id past the prefix (the official SDK writes it after `params`) is null.
       const prefix = req.method === 'POST' ? await readBodyPrefix(req, REFUSED_ID_PREFIX_BYTES, settings.bodyLimit) : undefined;
       const headers = prefix?.kind === 'unread' && prefix.close ? { Connection: 'close' } : undefined;

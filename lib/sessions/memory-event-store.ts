@@ -31,8 +31,8 @@ export interface MemoryEventStoreOptions {
 }
 
 /**
- * An event's message as held: JSON text, as a serialising store would keep it (and 3× cheaper than
- * `structuredClone` for the 100 progress notifications of a stream); a structured copy of a message JSON cannot
+ * An event's message as held: JSON text, as a serialising store would keep it (and cheaper than a
+ * `structuredClone` of every event: bench/README.md); a structured copy of a message JSON cannot
  * hold (a BigInt in a result); null for a priming event.
  */
 type Held = string | JsonRpcMessage | null;
