@@ -11,7 +11,6 @@ import { appOf, appOfHandlers, appRunning, locateHandler, rootLayerCount } from 
 import { routeTool, type BridgedRouteMeta, type RequestDispatcher, type RouteToolMeta } from './bridge/route-tool';
 import { createWrappedRoutes } from './bridge/wrapped-routes';
 import { ErrorCode } from './jsonrpc/errors';
-import type { McpLogger } from './logger';
 import { resolveOptions, type McpRouterOptions } from './options';
 import { createDispatcher } from './protocol/dispatcher';
 import type { AuthInfo } from './registry/request-context';
