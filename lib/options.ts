@@ -20,11 +20,11 @@ import type { EventStore, MessageBus, SessionStore } from './sessions/stores';
 // Every default of McpRouterOptions, written once (the default session store's are its own). Not exported by the package.
 /** Default `pageSize`: items per page of `tools/list`, `resources/list`, … */
 export const DEFAULT_PAGE_SIZE = 100;
-/** Default `bodyLimit`: 4 MB, as the official SDK. */
+/** Default `bodyLimit`: the official SDK's. */
 export const DEFAULT_BODY_LIMIT = 4 * 1024 * 1024;
 /** Default `responseMode`: JSON unless the handler emits something while it runs. */
 export const DEFAULT_RESPONSE_MODE: ResponseMode = 'auto';
-/** Default `keepAliveMs`: a comment every 15 s keeps proxies from cutting idle SSE streams. */
+/** Default `keepAliveMs`: a comment this often keeps proxies from cutting idle SSE streams. */
 export const DEFAULT_KEEP_ALIVE_MS = 15_000;
 /** Default `retryMs`: the reconnection delay advised to SSE clients. */
 export const DEFAULT_RETRY_MS = 1_000;
@@ -40,9 +40,9 @@ export const DEFAULT_MAX_PENDING_REQUESTS = 100;
 export const DEFAULT_MAX_SUBSCRIPTIONS = 32;
 /** Default `sessions.maxPerPrincipal`: live sessions of one authenticated principal, a tenth of the default `sessions.max`. */
 export const DEFAULT_MAX_SESSIONS_PER_PRINCIPAL = DEFAULT_MAX_SESSIONS / 10;
-/** Default `rateLimit.windowMs`: one minute. */
+/** Default `rateLimit.windowMs`. */
 export const DEFAULT_RATE_LIMIT_WINDOW_MS = 60_000;
-/** Default `rateLimit.limit`: requests per window and key (principal or client IP), about 16 a second, sustained. */
+/** Default `rateLimit.limit`: requests per window and key (principal or client IP). */
 export const DEFAULT_RATE_LIMIT = 1_000;
 /** Default `cors.maxAge`: how long, in seconds, a browser may cache a preflight's answer. */
 export const DEFAULT_CORS_MAX_AGE_S = 600;

@@ -4,7 +4,7 @@ import { McpConfigError } from '../errors';
 import type { SessionRecord, SessionStore } from './stores';
 import { checkStoreOptions, positiveInteger } from './store-options';
 
-/** How long a session may stay idle before it expires: 30 minutes. */
+/** How long a session may stay idle before it expires. */
 export const DEFAULT_SESSION_IDLE_TTL_MS = 30 * 60 * 1000;
 /** How many sessions one store keeps before it evicts the least recently active. */
 export const DEFAULT_MAX_SESSIONS = 10_000;
