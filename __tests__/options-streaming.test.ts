@@ -3,9 +3,6 @@
 import express from 'express';
 import request from 'supertest';
 import {
-  DEFAULT_CLIENT_REQUEST_TIMEOUT_MS,
-  DEFAULT_KEEP_ALIVE_MS,
-  DEFAULT_RETRY_MS,
   McpConfigError,
   MemoryEventStore,
   MemoryMessageBus,
@@ -14,7 +11,16 @@ import {
   type McpRouter,
   type McpRouterOptions,
 } from '../lib';
-import { resolveOptions } from '../lib/options';
+import {
+  DEFAULT_CLIENT_REQUEST_TIMEOUT_MS,
+  DEFAULT_KEEP_ALIVE_MS,
+  DEFAULT_MAX_PENDING_REQUESTS,
+  DEFAULT_MAX_SESSIONS_PER_PRINCIPAL,
+  DEFAULT_MAX_STREAMS,
+  DEFAULT_MAX_SUBSCRIPTIONS,
+  DEFAULT_RETRY_MS,
+  resolveOptions,
+} from '../lib/options';
 import { createApp, post, rpc, silentLogger } from './helpers/create-app';
 
 const BASE = { name: 'test', version: '1.0.0' };
@@ -142,7 +148,7 @@ describe('mcpRouter streaming options: config errors', () => {
 });
 
 describe('mcpRouter streaming options: defaults', () => {
-  it('exports them', () => {
+  it('are these values', () => {
     expect(DEFAULT_KEEP_ALIVE_MS).toBe(15_000);
     expect(DEFAULT_RETRY_MS).toBe(1_000);
     expect(DEFAULT_CLIENT_REQUEST_TIMEOUT_MS).toBe(60_000);
@@ -152,10 +158,20 @@ describe('mcpRouter streaming options: defaults', () => {
     const config = resolveOptions({ ...BASE });
     expect(config).toMatchObject({
       responseMode: 'auto',
-      sessions: {},
       keepAliveMs: DEFAULT_KEEP_ALIVE_MS,
       retryMs: DEFAULT_RETRY_MS,
       clientRequestTimeoutMs: DEFAULT_CLIENT_REQUEST_TIMEOUT_MS,
+      maxSubscriptions: DEFAULT_MAX_SUBSCRIPTIONS,
+    });
+    // Every session setting filled in, the in-memory stores included: nothing downstream defaults again.
+    expect(config.sessions).toEqual({
+      allowDelete: true,
+      maxStreams: DEFAULT_MAX_STREAMS,
+      maxPendingRequests: DEFAULT_MAX_PENDING_REQUESTS,
+      maxPerPrincipal: DEFAULT_MAX_SESSIONS_PER_PRINCIPAL,
+      store: expect.any(MemorySessionStore),
+      events: expect.any(MemoryEventStore),
+      bus: expect.any(MemoryMessageBus),
     });
     expect(Object.isFrozen(config)).toBe(true);
     expect(Object.isFrozen(config.sessions)).toBe(true);
@@ -167,11 +183,29 @@ describe('mcpRouter streaming options: defaults', () => {
     expect(config.sessions).toBeUndefined();
   });
 
-  it('keeps what was given', () => {
+  it('keeps what was given', async () => {
     const onSessionClosed = (): void => undefined;
-    const config = resolveOptions({ ...BASE, responseMode: 'sse', keepAliveMs: 5, retryMs: 6, clientRequestTimeoutMs: 7, sessions: { max: 3, onSessionClosed } });
-    expect(config).toMatchObject({ responseMode: 'sse', keepAliveMs: 5, retryMs: 6, clientRequestTimeoutMs: 7 });
-    expect(config.sessions).toEqual({ max: 3, onSessionClosed });
+    const sessions = { max: 3, maxStreams: 4, maxPendingRequests: 5, maxSubscriptions: 6, maxPerPrincipal: 7, allowDelete: false, eventStore: false, onSessionClosed } as const;
+    const config = resolveOptions({ ...BASE, responseMode: 'sse', keepAliveMs: 5, retryMs: 6, clientRequestTimeoutMs: 7, sessions });
+    expect(config).toMatchObject({ responseMode: 'sse', keepAliveMs: 5, retryMs: 6, clientRequestTimeoutMs: 7, maxSubscriptions: 6 });
+    expect(config.sessions).toEqual({
+      allowDelete: false,
+      maxStreams: 4,
+      maxPendingRequests: 5,
+      maxPerPrincipal: 7,
+      onSessionClosed,
+      store: expect.any(MemorySessionStore),
+      events: undefined,
+      bus: expect.any(MemoryMessageBus),
+    });
+    // `max` configures the default store: a fourth session evicts the first.
+    const store = config.sessions?.store as MemorySessionStore;
+    for (const id of ['a', 'b', 'c', 'd']) {
+      await store.set({ id, protocolVersion: '2025-11-25', clientCapabilities: {}, clientInfo: undefined, logLevel: undefined, subscriptions: [], createdAt: Date.now() });
+    }
+    expect(store.size).toBe(3);
+    expect(await store.get('a')).toBeUndefined();
+    await store.close();
   });
 
   it('keeps sessions by default over HTTP: initialize answers with an Mcp-Session-Id', async () => {

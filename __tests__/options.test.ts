@@ -1,6 +1,7 @@
 // mcpRouter options: config errors at boot, bodyLimit and pageSize over HTTP, and the caller's object left untouched.
 
-import { DEFAULT_BODY_LIMIT, DEFAULT_PAGE_SIZE, McpConfigError, mcpRouter, type McpRouterOptions } from '../lib';
+import { McpConfigError, mcpRouter, type McpRouterOptions } from '../lib';
+import { DEFAULT_BODY_LIMIT, DEFAULT_PAGE_SIZE } from '../lib/options';
 import { createApp, post, rpc, silentLogger } from './helpers/create-app';
 
 const BASE = { name: 'test', version: '1.0.0' };
@@ -71,7 +72,7 @@ describe('mcpRouter options: config errors', () => {
     ).not.toThrow();
   });
 
-  it('exports its defaults', () => {
+  it('has these defaults', () => {
     expect(DEFAULT_PAGE_SIZE).toBe(100);
     expect(DEFAULT_BODY_LIMIT).toBe(4 * 1024 * 1024);
   });

@@ -6,16 +6,6 @@ describe('public surface', () => {
 
   it('exports exactly the documented values', () => {
     expect(Object.keys(lib).sort()).toEqual([
-      'DEFAULT_BODY_LIMIT',
-      'DEFAULT_CLIENT_REQUEST_TIMEOUT_MS',
-      'DEFAULT_KEEP_ALIVE_MS',
-      'DEFAULT_MAX_BATCH_LENGTH',
-      'DEFAULT_MAX_PENDING_REQUESTS',
-      'DEFAULT_MAX_STREAMS',
-      'DEFAULT_PAGE_SIZE',
-      'DEFAULT_RATE_LIMIT',
-      'DEFAULT_RATE_LIMIT_WINDOW_MS',
-      'DEFAULT_RETRY_MS',
       'ErrorCode',
       'JsonRpcError',
       'LOG_LEVELS',
@@ -32,7 +22,6 @@ describe('public surface', () => {
       'prompt',
       'resource',
       'resourceLink',
-      'routesFromOpenApi',
       'textContent',
       'tool',
     ]);

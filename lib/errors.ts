@@ -1,4 +1,4 @@
-// McpConfigError: the one error thrown at setup time (bad options, duplicate names, schemas that won't compile).
+// McpConfigError: the one error thrown at setup time (bad options, duplicate names, schemas that won't compile), and the checks every option shares.
 
 /** Stable machine codes of {@link McpConfigError}. */
 export type McpConfigErrorCode =
@@ -39,4 +39,40 @@ export class McpConfigError extends Error {
 /** True for a positive safe integer: the one check of every count, limit and duration option. */
 export function isPositiveInteger(value: unknown): value is number {
   return Number.isSafeInteger(value) && (value as number) > 0;
+}
+
+/** The error of an option with a bad value: `option 'auth.tokens' must be a non-empty array, got []`. */
+export function invalidOption(option: string, expected: string, value: unknown): McpConfigError {
+  return new McpConfigError('ERR_MCP_INVALID_OPTION', `option '${option}' must be ${expected}, got ${JSON.stringify(value) ?? typeof value}`);
+}
+
+/** A list of every key of an options type, which the compiler checks: the known keys of a runtime check for JavaScript callers. */
+export type OptionKeys<T> = { [P in keyof Required<T>]: true };
+
+/** The keys of `options` whose value is not `undefined`: what a spread over defaults may override. */
+export function definedOnly<T extends object>(options: T): Partial<T> {
+  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
+/** The known key closest to a misspelt one (same but for case, or up to two typos), for "Did you mean". */
+export function closestKey(key: string, known: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = 3;
+  for (const candidate of known) {
+    const distance = candidate.toLowerCase() === key.toLowerCase() ? 0 : editDistance(candidate, key);
+    if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
+  }
+  return best;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
 }

@@ -1,25 +1,14 @@
 // The public surface of express-mcp-router: named re-exports only.
 
-// The factory, its options and the router type it returns.
+// The factory, its options and the router type it returns. The defaults are documented on each option (and in the
+// README), not exported: a constant exported is one more name to keep, and no caller needs one to set an option.
 export { mcpRouter } from './router';
 export type { McpRouter, McpRouterApi } from './router-api';
-export {
-  DEFAULT_BODY_LIMIT,
-  DEFAULT_CLIENT_REQUEST_TIMEOUT_MS,
-  DEFAULT_KEEP_ALIVE_MS,
-  DEFAULT_MAX_BATCH_LENGTH,
-  DEFAULT_MAX_PENDING_REQUESTS,
-  DEFAULT_MAX_STREAMS,
-  DEFAULT_PAGE_SIZE,
-  DEFAULT_RETRY_MS,
-  type McpRouterOptions,
-  type SessionOptions,
-} from './options';
+export type { McpRouterOptions, SessionOptions } from './options';
 
 // Security: bearer auth and its metadata, browser origins, rate limits, per-item access rules.
 export type { AuthOptions, ResourceMetadataOptions, StaticToken } from './auth/bearer';
 export type { OriginsOption } from './security/origin-host';
-export { DEFAULT_RATE_LIMIT, DEFAULT_RATE_LIMIT_WINDOW_MS } from './security/rate-limit';
 export type { AccessRule } from './registry/access';
 export type { CallLimitOptions } from './registry/call-limit';
 // Guards: one chain around every tool call, resource read and prompt get (router-wide and per item).
@@ -59,11 +48,10 @@ export type { GetPromptResult, PromptArgument, PromptDefinition, PromptMessage, 
 export type { Completer, CompletionContext, CompletionResult } from './registry/completion';
 export type { InferSchema, InferToolArgs } from './schema/infer';
 
-// Existing Express routes and controller classes as tools (mcp.route, mcp.exposeRoutes, mcp.register).
+// Existing Express routes and controller classes as tools (mcp.route, mcp.exposeRoutes, mcp.exposeOpenApi, mcp.register).
 export type { BridgedRouteMeta, RouteToolMeta } from './bridge/route-tool';
 export type { RouteInput } from './bridge/input';
 export type { RouteTarget } from './bridge/dispatch';
-export { routesFromOpenApi } from './bridge/openapi';
 export { prompt, resource, tool, type PromptDecoratorMeta, type ResourceDecoratorMeta, type ToolDecoratorMeta } from './decorators/decorators';
 
 // Content helpers for tool results and prompt messages.

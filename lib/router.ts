@@ -5,14 +5,7 @@ import { createRouterAuth } from './auth/middleware';
 import { createBridge } from './bridge/bridge-api';
 import { registerController } from './decorators/register';
 import { runOwnLayersDirectly } from './express-host';
-import {
-  DEFAULT_MAX_PENDING_REQUESTS,
-  DEFAULT_MAX_SESSIONS_PER_PRINCIPAL,
-  DEFAULT_MAX_STREAMS,
-  DEFAULT_MAX_SUBSCRIPTIONS,
-  resolveOptions,
-  type McpRouterOptions,
-} from './options';
+import { resolveOptions, type McpRouterOptions } from './options';
 import { createDispatcher } from './protocol/dispatcher';
 import type { PromptDefinition } from './registry/prompts';
 import { Registry } from './registry/registry';
@@ -21,12 +14,9 @@ import type { ToolDefinition } from './registry/tools';
 import type { McpRouter, McpRouterApi } from './router-api';
 import { createSchemaValidator } from './schema/validator';
 import { createFrontDoor } from './security/front-door';
-import { createSessionManager } from './sessions/create-sessions';
+import { SessionManager } from './sessions/sessions';
 import { MemoryServerEventBus, publishQuietly, type ServerEvent } from './sessions/server-events';
 import { createEndpoint, createErrorHandler } from './transport/endpoint';
-
-/** The session limits that `sessions` may leave out. */
-const SESSION_LIMITS = Object.freeze({ maxStreams: DEFAULT_MAX_STREAMS, maxPendingRequests: DEFAULT_MAX_PENDING_REQUESTS, maxPerPrincipal: DEFAULT_MAX_SESSIONS_PER_PRINCIPAL });
 
 /**
  * Creates an MCP endpoint for an Express 4 or 5 app. Options are checked and schemas compiled now, so
@@ -59,7 +49,7 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
   const serverEvents = new MemoryServerEventBus((err) => logger.error(err, 'mcpRouter: a server event listener failed'));
   const publish = (event: ServerEvent): void => publishQuietly(serverEvents, event, logger);
   registry.onChange((list) => publish({ type: 'list_changed', list }));
-  const sessions = config.sessions && createSessionManager(config.sessions, SESSION_LIMITS, serverEvents, logger);
+  const sessions = config.sessions && new SessionManager({ ...config.sessions, serverEvents, logger });
   const dispatcher = createDispatcher(registry, {
     identity: { serverInfo: config.serverInfo, instructions: config.instructions },
     pageSize: config.pageSize,
@@ -67,14 +57,14 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
     listChanged: sessions !== undefined,
     clientRequestTimeoutMs: config.clientRequestTimeoutMs,
     maxBatchLength: config.maxBatchLength,
-    maxSubscriptions: config.sessions?.maxSubscriptions ?? DEFAULT_MAX_SUBSCRIPTIONS,
+    maxSubscriptions: config.maxSubscriptions,
   });
 
   const router = express.Router();
   const auth = createRouterAuth(config.auth);
   const { authOf } = auth;
   const bridge = createBridge(registry, router, logger);
-  const endpoint = createEndpoint(dispatcher, { ...config, sessions, authOf, allowDelete: config.sessions?.allowDelete !== false }, bridge.learnFrom);
+  const endpoint = createEndpoint(dispatcher, { ...config, sessions, authOf, allowDelete: config.sessions?.allowDelete === true }, bridge.learnFrom);
   // The front door and the endpoint are one Express layer: a request crosses the router's stack once.
   const serve = createFrontDoor(config, auth.steps, (req) => authOf(req)?.subject, endpoint);
   const onError = createErrorHandler(logger);

@@ -5,6 +5,7 @@ import cors, { type CorsOptions } from 'cors';
 import express, { type Express, type RequestHandler } from 'express';
 import request from 'supertest';
 import type { McpRouterOptions } from '../../lib';
+import { resolveOptions } from '../../lib/options';
 import { corsOptions } from '../../lib/security/cors';
 import { createOriginMatcher, type OriginsOption } from '../../lib/security/origin-host';
 import { createApp, MCP_ACCEPT, rpc } from '../helpers/create-app';
@@ -15,10 +16,11 @@ const hostVary: RequestHandler = (_req, res, next) => {
   next();
 };
 
-/** The `cors` package alone, with the router's options, in front of a handler that answers 200. */
+/** The `cors` package alone, with the router's options (the caller's, resolved over the defaults), in front of a handler that answers 200. */
 function packageApp(origins: OriginsOption | undefined, user: CorsOptions, before: RequestHandler[]): Express {
+  const resolved = resolveOptions({ name: 'test', version: '1.0.0', origins, cors: user }).cors as CorsOptions;
   const app = express();
-  app.use(...before, cors(corsOptions(origins, createOriginMatcher(origins), user)), (_req, res) => {
+  app.use(...before, cors(corsOptions(origins, createOriginMatcher(origins), resolved)), (_req, res) => {
     res.status(200).end();
   });
   return app;

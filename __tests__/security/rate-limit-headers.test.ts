@@ -1,11 +1,10 @@
-// The rate-limit headers the router writes: byte for byte express-rate-limit's draft-8, after the host's own,
-// and left to the package whenever the caller chooses header options.
+// The router's rate-limit headers: byte for byte what express-rate-limit alone writes with draft-8, after the host's
+// own, and the package's other forms whenever the caller chooses header options.
 
 import express, { type Express } from 'express';
 import { ipKeyGenerator, rateLimit, type Options as RateLimitOptions } from 'express-rate-limit';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import request from 'supertest';
-import { createRateLimitHeaderWriter } from '../../lib/security/rate-limit-headers';
 import { createApp, MCP_ACCEPT, rpc, silentLogger } from '../helpers/create-app';
 
 const PING = rpc('ping');
@@ -56,6 +55,17 @@ describe("the router's RateLimit and RateLimit-Policy headers", () => {
     expect(refused.headers.ratelimit).toBe('"2-in-1min"; r=0; t=60');
   });
 
+  it('are not on CORS preflights, which the limit does not count', async () => {
+    const app = createApp({ rateLimit: { limit: 1 } });
+    for (let i = 0; i < 2; i++) {
+      const preflight = await request(app).options('/mcp').set({ Origin: 'http://localhost:5173', 'Access-Control-Request-Method': 'POST' });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.ratelimit).toBeUndefined();
+      expect(preflight.headers['ratelimit-policy']).toBeUndefined();
+    }
+    expect((await ping(app)).headers.ratelimit).toBe('"1-in-1min"; r=0; t=60');
+  });
+
   it('come after a RateLimit field the host app set before the router, as res.append would put them', async () => {
     const app = express();
     app.use((_req, res, next) => {
@@ -94,52 +104,5 @@ describe("the router's RateLimit and RateLimit-Policy headers", () => {
     expect(refused.body).toEqual({ error: 'slow down' });
     expect(refused.headers['retry-after']).toBe('60');
     expect(refused.headers.ratelimit).toBe('"1-in-1min"; r=0; t=60');
-  });
-});
-
-describe('createRateLimitHeaderWriter', () => {
-  /** A response that records its headers. */
-  function fakeResponse(): ServerResponse & { fields: Map<string, unknown> } {
-    const fields = new Map<string, unknown>();
-    return {
-      fields,
-      headersSent: false,
-      getHeader: (name: string) => fields.get(name.toLowerCase()),
-      setHeader: (name: string, value: unknown) => fields.set(name.toLowerCase(), value),
-    } as unknown as ServerResponse & { fields: Map<string, unknown> };
-  }
-
-  it('keeps each partition key right past the keys it remembers', () => {
-    const write = createRateLimitHeaderWriter(60_000, 'rateLimit');
-    const policies = new Map<string, unknown>();
-    for (let round = 0; round < 2; round++) {
-      for (let n = 0; n < 1_500; n++) {
-        const key = `ip:10.0.${n >> 8}.${n & 255}`;
-        const req = { rateLimit: { limit: 5, used: 1, remaining: 4, resetTime: undefined, key } } as unknown as IncomingMessage;
-        const res = fakeResponse();
-        write(req, res, false);
-        const policy = res.fields.get('ratelimit-policy');
-        if (round === 0) {
-          // A fresh writer has remembered nothing: its answer is the hash itself.
-          const fresh = fakeResponse();
-          createRateLimitHeaderWriter(60_000, 'rateLimit')(req, fresh, false);
-          expect(policy).toBe(fresh.fields.get('ratelimit-policy'));
-          policies.set(key, policy);
-        } else {
-          expect(policy).toBe(policies.get(key));
-        }
-      }
-    }
-    expect(new Set(policies.values()).size).toBe(1_500);
-  });
-
-  it('writes nothing when the limiter skipped the request or the headers are gone', () => {
-    const write = createRateLimitHeaderWriter(60_000, 'rateLimit');
-    const skipped = fakeResponse();
-    write({} as IncomingMessage, skipped, true);
-    expect(skipped.fields.size).toBe(0);
-    const sent = Object.assign(fakeResponse(), { headersSent: true });
-    write({ rateLimit: { limit: 1, used: 2, remaining: 0, resetTime: new Date(), key: 'k' } } as unknown as IncomingMessage, sent, true);
-    expect(sent.fields.size).toBe(0);
   });
 });

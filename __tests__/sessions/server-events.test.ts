@@ -1,17 +1,19 @@
 // The server event bus: delivery, unsubscribing, isolation between buses and routers, and the sessions' subscription to it.
 
+import { MemoryMessageBus } from '../../lib/sessions/memory-message-bus';
+import { MemorySessionStore } from '../../lib/sessions/memory-session-store';
+import { SessionManager } from '../../lib/sessions/sessions';
 import express from 'express';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mcpRouter, type McpRouter } from '../../lib';
-import { createSessionManager } from '../../lib/sessions/create-sessions';
 import { MemoryServerEventBus, notificationOf, publishQuietly, type ServerEvent, type ServerEventBus } from '../../lib/sessions/server-events';
 import { MCP_ACCEPT, notification, rpc, silentLogger } from '../helpers/create-app';
 import { messageOf, SseReader, type SseEvent } from '../helpers/sse';
 
 const TOOLS_CHANGED: ServerEvent = { type: 'list_changed', list: 'tools' };
 const UPDATED: ServerEvent = { type: 'resource_updated', uri: 'docs://a' };
-const LIMITS = { maxStreams: 10, maxPendingRequests: 10, maxPerPrincipal: 10 };
+const SESSION_SETTINGS = { maxStreams: 10, maxPendingRequests: 10, maxPerPrincipal: 10, store: new MemorySessionStore(), events: undefined, bus: new MemoryMessageBus() };
 
 describe('MemoryServerEventBus', () => {
   it('hands each event to every listener, in order of subscription, before publish returns', () => {
@@ -105,7 +107,7 @@ describe('server events', () => {
 describe('the sessions of a router', () => {
   it('subscribe to its server events once, and unsubscribe on close', async () => {
     const bus = new MemoryServerEventBus();
-    const sessions = createSessionManager({}, LIMITS, bus, silentLogger());
+    const sessions = new SessionManager({ ...SESSION_SETTINGS, serverEvents: bus, logger: silentLogger() });
     expect(bus.listenerCount).toBe(1);
     await sessions.close();
     expect(bus.listenerCount).toBe(0);

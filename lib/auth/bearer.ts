@@ -1,8 +1,8 @@
-// Bearer authentication: static tokens (found by digest), a verify callback, or the host app's own req.auth; RFC 6750 challenges.
+// Bearer authentication: the `auth` option (checked here, once), static tokens (found by digest), a verify callback, or the host app's own req.auth.
 
 import * as crypto from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { McpConfigError } from '../errors';
+import { definedOnly, invalidOption, McpConfigError, type OptionKeys } from '../errors';
 import type { AuthInfo } from '../registry/request-context';
 
 /** A static token, with the principal and scopes it stands for. */
@@ -43,6 +43,83 @@ export interface AuthOptions {
   resourceMetadataUrl?: string;
 }
 
+/** A static token after checking: its subject and scopes filled in. */
+export interface ResolvedToken extends AuthInfo {
+  readonly token: string;
+}
+
+/**
+ * The `auth` option after {@link resolveAuthOptions}: exactly one of `tokens`, `verify` or `fromRequest`, each
+ * well-formed; internal, frozen.
+ */
+export interface ResolvedAuth extends Readonly<Omit<AuthOptions, 'tokens' | 'requiredScopes'>> {
+  readonly tokens?: readonly ResolvedToken[];
+  /** Absent when not given: challenges then name the metadata's `scopesSupported` instead. */
+  readonly requiredScopes?: readonly string[];
+}
+
+const KNOWN_AUTH_OPTIONS: OptionKeys<AuthOptions> = {
+  tokens: true,
+  verify: true,
+  fromRequest: true,
+  requiredScopes: true,
+  resourceMetadata: true,
+  resourceMetadataUrl: true,
+};
+
+/** The static tokens, each with its subject (`token-<index>` by default) and scopes; each token listed once. */
+function resolveTokens(tokens: ReadonlyArray<string | StaticToken>): readonly ResolvedToken[] {
+  const indexOf = new Map<string, number>();
+  return Object.freeze(
+    tokens.map((entry, index) => {
+      const { token, subject = `token-${index}`, scopes = [] } = typeof entry === 'string' ? { token: entry } : entry;
+      if (typeof token !== 'string' || token === '') throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option 'auth.tokens[${index}]' must be a non-empty string or { token, subject?, scopes? }`);
+      // One token standing for two principals is ambiguous: which subject and scopes would a request get?
+      const first = indexOf.get(token);
+      if (first !== undefined) throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option 'auth.tokens[${index}]' repeats the token of 'auth.tokens[${first}]'`);
+      indexOf.set(token, index);
+      return Object.freeze({ token, subject, scopes: Object.freeze([...scopes]) });
+    }),
+  );
+}
+
+/**
+ * Checks the `auth` option, once, when `mcpRouter()` is called: the one place it is checked.
+ *
+ * @throws {McpConfigError} `ERR_MCP_UNKNOWN_OPTION` for a key it does not know; `ERR_MCP_INVALID_OPTION` unless exactly
+ *   one of `tokens`, `verify`, `fromRequest` is given, well-formed, or for a bad value of another key
+ */
+export function resolveAuthOptions(auth: AuthOptions): ResolvedAuth {
+  if (typeof auth !== 'object' || auth === null) throw invalidOption('auth', '{ tokens }, { verify } or { fromRequest }', auth);
+  for (const key of Object.keys(auth)) {
+    if (!Object.hasOwn(KNOWN_AUTH_OPTIONS, key)) throw new McpConfigError('ERR_MCP_UNKNOWN_OPTION', `unknown option 'auth.${key}'`);
+  }
+  const { tokens, requiredScopes, resourceMetadata, resourceMetadataUrl } = auth;
+  if (requiredScopes !== undefined && (!Array.isArray(requiredScopes) || !requiredScopes.every((scope) => typeof scope === 'string' && scope !== ''))) {
+    throw invalidOption('auth.requiredScopes', 'an array of scope names', requiredScopes);
+  }
+  if (resourceMetadata !== undefined) {
+    const servers = resourceMetadata?.authorizationServers;
+    // MCP authorization (RFC 9728): the metadata must name at least one authorization server.
+    if (!Array.isArray(servers) || servers.length === 0 || !servers.every((server) => typeof server === 'string')) {
+      throw invalidOption('auth.resourceMetadata.authorizationServers', 'a non-empty array of URLs', servers);
+    }
+  }
+  if (resourceMetadataUrl !== undefined && typeof resourceMetadataUrl !== 'string') throw invalidOption('auth.resourceMetadataUrl', 'a URL', resourceMetadataUrl);
+  const sources = (['tokens', 'verify', 'fromRequest'] as const).filter((key) => auth[key] !== undefined);
+  if (sources.length !== 1) {
+    throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option 'auth' needs exactly one of 'tokens', 'verify' or 'fromRequest' (got ${sources.length === 0 ? 'none' : sources.join(', ')})`);
+  }
+  if (tokens !== undefined && (!Array.isArray(tokens) || tokens.length === 0)) {
+    throw new McpConfigError('ERR_MCP_INVALID_OPTION', "option 'auth.tokens' must be a non-empty array");
+  }
+  for (const key of ['verify', 'fromRequest'] as const) {
+    if (auth[key] !== undefined && typeof auth[key] !== 'function') throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option 'auth.${key}' must be a function`);
+  }
+  // Keys the caller did not give stay absent.
+  return Object.freeze(definedOnly<ResolvedAuth>({ ...auth, tokens: tokens && resolveTokens(tokens), requiredScopes: requiredScopes && Object.freeze([...requiredScopes]) }));
+}
+
 /** Why a request is not authenticated (→ 400/401) or not authorized (→ 403). */
 export type AuthFailure = 'missing' | 'invalid' | 'expired' | 'token_in_query' | 'repeated_header' | 'insufficient_scope';
 
@@ -52,7 +129,7 @@ export type AuthOutcome = { readonly ok: true; readonly auth: AuthInfo } | { rea
 /** Authenticates requests for one router: at once for static tokens and `fromRequest`, a promise for `verify`. */
 export type Authenticate = (req: IncomingMessage) => AuthOutcome | Promise<AuthOutcome>;
 
-// crypto.hash (Node 20.12+) hashes in one call, several times faster than a Hash object; Node 18 has only the latter.
+// crypto.hash (Node 20.12+) hashes in one call, without a Hash object per token; Node 18 has only the latter.
 const oneShotHash = (crypto as { hash?: (algorithm: string, data: string) => string }).hash;
 /** The SHA-256 of a token, in hex. */
 const digest: (text: string) => string = oneShotHash
@@ -81,52 +158,31 @@ function repeatsAuthorization(rawHeaders: readonly string[]): boolean {
   return false;
 }
 
-function staticVerifier(tokens: ReadonlyArray<string | StaticToken>): (token: string) => AuthInfo | undefined {
-  // Entries in the order of the option, so an entry's position in the Map is its index in `auth.tokens`.
-  const known = new Map<string, AuthInfo>();
-  tokens.forEach((entry, index) => {
-    const { token, subject = `token-${index}`, scopes = [] } = typeof entry === 'string' ? { token: entry } : entry;
-    if (typeof token !== 'string' || token === '') throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option 'auth.tokens[${index}]' must be a non-empty string or { token, subject?, scopes? }`);
-    const hash = digest(token);
-    // One token standing for two principals is ambiguous: which subject and scopes would a request get?
-    if (known.has(hash)) throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option 'auth.tokens[${index}]' repeats the token of 'auth.tokens[${[...known.keys()].indexOf(hash)}]'`);
-    known.set(hash, Object.freeze({ subject, scopes: Object.freeze([...scopes]) }));
-  });
+function staticVerifier(tokens: readonly ResolvedToken[]): (token: string) => AuthInfo | undefined {
   // Looked up by the token's SHA-256, never by the token: how long a lookup takes can then tell an attacker
   // about digests only, which says nothing about any token (the usual way of storing API keys).
+  const known = new Map(tokens.map(({ token, subject, scopes }) => [digest(token), Object.freeze({ subject, scopes })]));
   return (token) => known.get(digest(token));
 }
 
 /**
- * Checks the `auth` option and builds the authenticator. Requests carrying the token in the query string
- * are refused (MCP authorization: tokens go in the Authorization header only).
+ * Builds the authenticator of checked `auth` options. Requests carrying the token in the query string are
+ * refused (MCP authorization: tokens go in the Authorization header only).
  *
- * @throws {McpConfigError} unless exactly one of `tokens`, `verify`, `fromRequest` is given, well-formed
  * @example
  * ```ts
- * const authenticate = createAuthenticator({ tokens: [process.env.MCP_TOKEN!] });
+ * const authenticate = createAuthenticator(resolveAuthOptions({ tokens: [process.env.MCP_TOKEN!] }));
  * const outcome = await authenticate(req); // { ok: true, auth: { subject: 'token-0', scopes: [] } }
  * ```
  */
-export function createAuthenticator(options: AuthOptions): Authenticate {
-  const sources = (['tokens', 'verify', 'fromRequest'] as const).filter((key) => options[key] !== undefined);
-  if (sources.length !== 1) {
-    throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option 'auth' needs exactly one of 'tokens', 'verify' or 'fromRequest' (got ${sources.length === 0 ? 'none' : sources.join(', ')})`);
-  }
-  if (options.tokens !== undefined && (!Array.isArray(options.tokens) || options.tokens.length === 0)) {
-    throw new McpConfigError('ERR_MCP_INVALID_OPTION', "option 'auth.tokens' must be a non-empty array");
-  }
-  for (const key of ['verify', 'fromRequest'] as const) {
-    if (options[key] !== undefined && typeof options[key] !== 'function') throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option 'auth.${key}' must be a function`);
-  }
-  const required = options.requiredScopes ?? [];
+export function createAuthenticator(options: ResolvedAuth): Authenticate {
+  const { requiredScopes: required, verify, fromRequest } = options;
   const fromStatic = options.tokens && staticVerifier(options.tokens);
-  const { verify, fromRequest } = options;
 
   function check(auth: AuthInfo | null | undefined): AuthOutcome {
     if (auth === undefined || auth === null || typeof auth.subject !== 'string') return { ok: false, failure: fromRequest ? 'missing' : 'invalid' };
     if (auth.expiresAt !== undefined && auth.expiresAt * 1000 <= Date.now()) return { ok: false, failure: 'expired' };
-    if (!required.every((scope) => auth.scopes.includes(scope))) return { ok: false, failure: 'insufficient_scope' };
+    if (required !== undefined && !required.every((scope) => auth.scopes.includes(scope))) return { ok: false, failure: 'insufficient_scope' };
     return { ok: true, auth };
   }
 

@@ -5,7 +5,7 @@ import { ErrorCode } from '../jsonrpc/errors';
 import { sendHttpError } from '../http/http-error';
 import { createMethodNotAllowedHandler } from '../http/not-allowed';
 import { sendJson } from '../http/reply';
-import type { AuthOptions } from './bearer';
+import type { ResolvedAuth } from './bearer';
 
 /** The well-known path of the metadata (RFC 9728 §3). */
 export const METADATA_PATH = '/.well-known/oauth-protected-resource';
@@ -25,13 +25,13 @@ export function originOf(req: ExpressRequest): string {
  * authorization: clients discover how to get a token from it). With static tokens the document has no
  * authorization server: it says the resource takes a bearer token in the header, which its operator hands out.
  *
- * @param auth - the router's `auth` option; without it every request gets a JSON 404
+ * @param auth - the router's checked `auth` option; without it every request gets a JSON 404
  * @example
  * ```ts
  * app.use('/.well-known/oauth-protected-resource', createMetadataHandler(auth, (req) => req.path ?? ''));
  * ```
  */
-export function createMetadataHandler(auth: Readonly<AuthOptions> | undefined, resourcePathOf: (req: ExpressRequest) => string) {
+export function createMetadataHandler(auth: ResolvedAuth | undefined, resourcePathOf: (req: ExpressRequest) => string) {
   const options = auth?.resourceMetadata;
   return function mcpAuthMetadata(req: ExpressRequest, res: ServerResponse, next: () => void): void {
     if (auth === undefined) {
@@ -68,7 +68,7 @@ export function createMetadataHandler(auth: Readonly<AuthOptions> | undefined, r
  * router.use(createOwnMetadataHandler(auth)); // before the front door: the document is public
  * ```
  */
-export function createOwnMetadataHandler(auth: Readonly<AuthOptions> | undefined) {
+export function createOwnMetadataHandler(auth: ResolvedAuth | undefined) {
   const serve = createMetadataHandler(auth, (req) => req.baseUrl ?? '');
   const notAllowed = createMethodNotAllowedHandler(['GET', 'HEAD', 'OPTIONS']);
   return function mcpOwnMetadata(req: ExpressRequest, res: ServerResponse, next: () => void): void {

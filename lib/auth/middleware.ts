@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
 import { appOf, locateHandler, rootLayerCount } from '../express-host';
 import type { AuthInfo } from '../registry/request-context';
-import { createAuthenticator, type AuthOptions, type AuthOutcome } from './bearer';
+import { createAuthenticator, type AuthOutcome, type ResolvedAuth } from './bearer';
 import { mountMetadataUrl, rootMetadataUrl, sendAuthFailure, type ChallengeSettings } from './challenge';
 import { createMetadataHandler, createOwnMetadataHandler, METADATA_PATH } from './metadata';
 
@@ -38,7 +38,7 @@ export interface RouterAuth {
  * const frontDoor = createFrontDoor(config, auth.steps, (req) => auth.authOf(req)?.subject, endpoint);
  * ```
  */
-export function createRouterAuth(options: Readonly<AuthOptions> | undefined): RouterAuth {
+export function createRouterAuth(options: ResolvedAuth | undefined): RouterAuth {
   // RFC 9728 metadata: served at the mount path by the router itself; the app may also mount it at its root.
   const metadata = createMetadataHandler(options, (req) => (req.path === undefined || req.path === '/' ? '' : req.path));
   if (options === undefined) return { metadata, authOf: () => undefined, steps: undefined };
@@ -51,7 +51,7 @@ export function createRouterAuth(options: Readonly<AuthOptions> | undefined): Ro
  * caller back.
  */
 function createAuthMiddleware(
-  options: Readonly<AuthOptions>,
+  options: ResolvedAuth,
   challenge: ChallengeSettings,
 ): { identify: RequestHandler; enforce: RequestHandler; authOf: (req: IncomingMessage) => AuthInfo | undefined } {
   const authenticate = createAuthenticator(options);
@@ -86,7 +86,7 @@ function createAuthMiddleware(
  * `mcp.authMetadata` there; else the router's own `<mount path>/.well-known/oauth-protected-resource`, so the
  * URL in a challenge always answers the metadata as JSON with one mount line (clients follow the header first).
  */
-function challengeSettings(options: Readonly<AuthOptions>, authMetadata: unknown): ChallengeSettings {
+function challengeSettings(options: ResolvedAuth, authMetadata: unknown): ChallengeSettings {
   const scope = (options.requiredScopes ?? options.resourceMetadata?.scopesSupported ?? []).join(' ');
   const preShared = options.tokens !== undefined;
   const fixed = options.resourceMetadataUrl;

@@ -45,7 +45,7 @@ function objectSchema(parameters: Record<string, unknown>[]): JsonSchema | undef
  * @throws {McpConfigError} for a document that is not OpenAPI 3 or a `$ref` that does not resolve
  * @example
  * ```ts
- * mcp.exposeRoutes(app, routesFromOpenApi(openApiDocument));
+ * mcp.exposeRoutes(app, routesFromOpenApi(openApiDocument)); // what mcp.exposeOpenApi(app, openApiDocument) does
  * ```
  */
 export function routesFromOpenApi(document: unknown): Array<RouteToolMeta & { method: string; path: string }> {

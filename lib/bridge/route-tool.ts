@@ -32,7 +32,7 @@ export interface RouteToolMeta extends AccessRule {
   annotations?: ToolAnnotations;
   /** Request headers of the MCP caller passed on to the route besides `authorization` (lower case). Defaults to none. */
   forwardHeaders?: string[];
-  /** A route that has not answered by then gives an `isError` result. Defaults to `30_000`. */
+  /** A route that has not answered by then gives an `isError` result. Defaults to {@link DEFAULT_ROUTE_TIMEOUT_MS}. */
   timeoutMs?: number;
   /** At most `limit` calls per `windowMs` per caller, as on any tool. Defaults to none. */
   rateLimit?: CallLimitOptions;
@@ -100,7 +100,7 @@ function reportWrites(res: ServerResponse, ctx: RequestContext): void {
  *
  * @example
  * ```ts
- * mcp.tool(routeTool({ description: 'Fetch a user' }, 'GET', '/users/:id', app));
+ * registry.addTool(routeTool({ description: 'Fetch a user' }, 'GET', '/users/:id', asDispatcher(app, logger)));
  * ```
  */
 export function routeTool(meta: RouteToolMeta, method: string, path: string, dispatch: RequestDispatcher): ToolDefinition {

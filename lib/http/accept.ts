@@ -33,7 +33,7 @@ export const REMEMBERED_ACCEPT_HEADERS = 64;
  * Negotiates the reply a POST of requests gets, for one router. A client that accepts only one of the two
  * types gets that type whatever the mode (real clients send odd Accept headers); undefined when it accepts
  * neither (406). Parsed headers are remembered: a client sends the same one on every request, and parsing it
- * (split, lower-case, a regex per part) was 1% of a `tools/call`.
+ * anew (split, lower-case, a regex per part) would repeat that work on each of them.
  */
 export function createReplyNegotiator(): (header: string | undefined, mode: ResponseMode) => ResponseMode | undefined {
   const acceptsOf = remembered(parseAccept, REMEMBERED_ACCEPT_HEADERS);

@@ -3,17 +3,16 @@
 import type { IncomingMessage } from 'node:http';
 import type { CorsOptions } from 'cors';
 import type { RequestHandler } from 'express';
-import { ipKeyGenerator, rateLimit, type Options as RateLimitOptions } from 'express-rate-limit';
 import { createCorsHandler } from './cors';
 import { createHostMatcher, createOriginHostGuard, createOriginMatcher, type OriginsOption } from './origin-host';
-import { rateLimitSetup } from './rate-limit';
+import { createRateLimiter, type ResolvedRateLimit } from './rate-limit';
 
 /** The router options the front door reads, checked by `resolveOptions()`. */
 export interface FrontDoorSettings {
   readonly origins: OriginsOption | undefined;
   readonly allowedHosts: readonly string[] | false | undefined;
   readonly cors: Readonly<CorsOptions> | false;
-  readonly rateLimit: Readonly<Partial<RateLimitOptions>> | false;
+  readonly rateLimit: ResolvedRateLimit | false;
   readonly bodyLimit: number;
 }
 
@@ -29,7 +28,7 @@ export interface FrontDoorAuth {
 
 /**
  * The front door and what it guards as one middleware: in order, the router's own metadata (with auth),
- * Origin/Host (403), CORS (preflights end here), who is calling, the rate limit by caller and its headers,
+ * Origin/Host (403), CORS (preflights end here), who is calling, the rate limit by caller (express-rate-limit),
  * 401/403, then `inner` (the endpoint). Everything is built now; a request allocates nothing here.
  *
  * @param principalOf - the authenticated subject of a request, for the rate limit's key
@@ -51,26 +50,16 @@ export function createFrontDoor(
   steps.push(createOriginHostGuard(isAllowedOrigin, createHostMatcher(settings.allowedHosts)));
   if (settings.cors !== false) steps.push(createCorsHandler(settings.origins, isAllowedOrigin, settings.cors));
   if (auth) steps.push(auth.identify);
-  if (settings.rateLimit !== false) {
-    const limiter = rateLimitSetup(settings.rateLimit, { principalOf, bodyLimit: settings.bodyLimit, ipKey: ipKeyGenerator });
-    steps.push(rateLimit(limiter.options));
-    const { writeHeaders } = limiter;
-    if (writeHeaders) {
-      steps.push(function mcpRateLimitHeaders(req, res, next) {
-        writeHeaders(req, res, false);
-        next();
-      });
-    }
-  }
+  if (settings.rateLimit !== false) steps.push(createRateLimiter(settings.rateLimit, { principalOf, bodyLimit: settings.bodyLimit }));
   if (auth) steps.push(auth.enforce);
   steps.push(inner);
   return inSequence(steps);
 }
 
 /**
- * One middleware that runs `handlers` in order, as Express would run them as separate layers: each layer
- * of an Express router costs ~4.5 µs per request (matching, `next` bookkeeping), and the front door had up to
- * five. A handler that calls `next(err)`, throws, or returns a rejected promise (as Express 5 handles it)
+ * One middleware that runs `handlers` in order, as Express would run them as separate layers: each layer of an
+ * Express router costs matching and `next` bookkeeping per request (bench/README.md), and the front door has up to
+ * six. A handler that calls `next(err)`, throws, or returns a rejected promise (as Express 5 handles it)
  * hands the error on; the rest are skipped.
  */
 function inSequence(handlers: readonly RequestHandler[]): RequestHandler {

@@ -1,22 +1,20 @@
 // Rate-limit settings: keyed by principal (else client IP, IPv6-safe), preflights free, 429 as a JSON-RPC error with the request's id.
 
 import type { IncomingMessage } from 'node:http';
-import type { Options as RateLimitOptions } from 'express-rate-limit';
+import type { RequestHandler } from 'express';
+import { ipKeyGenerator, rateLimit, type Options as RateLimitOptions } from 'express-rate-limit';
 import { failure } from '../jsonrpc/envelope';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isJsonRpcId, isObject, type JsonRpcId } from '../jsonrpc/types';
 import { readBodyPrefix, type BodyPrefix } from '../http/body';
 import { sendJson } from '../http/reply';
-import { createRateLimitHeaderWriter, writesOwnRateLimitHeaders, type RateLimitHeaderWriter } from './rate-limit-headers';
 
-/** Default window of the rate limit: one minute. */
-export const DEFAULT_RATE_LIMIT_WINDOW_MS = 60_000;
-/** Default requests per window and key (principal or client IP): about 16 a second, sustained. */
-export const DEFAULT_RATE_LIMIT = 1_000;
+/** The `rateLimit` option after defaulting (options.ts): express-rate-limit options with the window and limit set. */
+export type ResolvedRateLimit = Readonly<Partial<RateLimitOptions> & Pick<RateLimitOptions, 'windowMs' | 'limit'>>;
 
 /**
  * How much of a refused POST's body is read for its id: 4 KiB holds a whole request of ordinary size (initialize,
- * a list, a tools/call with small arguments), and is scanned in microseconds.
+ * a list, a tools/call with small arguments), and costs little to scan.
  */
 export const REFUSED_ID_PREFIX_BYTES = 4_096;
 
@@ -116,58 +114,41 @@ export interface RateLimitSettings {
   readonly principalOf: (req: IncomingMessage) => string | undefined;
   /** The body limit: a refused POST declared larger is not read at all. */
   readonly bodyLimit: number;
-  /** express-rate-limit's `ipKeyGenerator`: groups IPv6 addresses by /56, so one client cannot rotate through its own. */
-  readonly ipKey: (ip: string) => string;
-}
-
-/** The limiter of a router: express-rate-limit's options, and the writer of its headers when the router writes them. */
-export interface RateLimitSetup {
-  readonly options: Partial<RateLimitOptions>;
-  /** Set unless the caller chose header options of their own (then express-rate-limit writes every header). */
-  readonly writeHeaders?: RateLimitHeaderWriter;
 }
 
 /**
- * The express-rate-limit options of a router: the defaults above, then the caller's (`rateLimit` option).
- * Behind a proxy, set Express's `trust proxy` so `req.ip` is the client's address, not the proxy's.
- * The draft-8 `RateLimit` and `RateLimit-Policy` headers are the router's to write (see rate-limit-headers.ts),
- * unless the caller chose header options.
+ * The rate limiter of a router: express-rate-limit with the resolved `rateLimit` option over these settings, and
+ * its draft-8 `RateLimit` and `RateLimit-Policy` headers. Keyed by principal, else by client IP
+ * (express-rate-limit's `ipKeyGenerator` groups IPv6 addresses by /56, so one client cannot rotate through its
+ * own). Behind a proxy, set Express's `trust proxy` so `req.ip` is the client's address, not the proxy's.
  *
  * @example
  * ```ts
- * const { options, writeHeaders } = rateLimitSetup({ limit: 100 }, { principalOf, bodyLimit, ipKey: ipKeyGenerator });
- * router.use(rateLimit(options), (req, res, next) => { writeHeaders?.(req, res, false); next(); });
+ * frontDoor.push(createRateLimiter(config.rateLimit, { principalOf: (req) => authOf(req)?.subject, bodyLimit: config.bodyLimit }));
  * ```
  */
-export function rateLimitSetup(user: Partial<RateLimitOptions> | undefined, settings: RateLimitSettings): RateLimitSetup {
-  const windowMs = user?.windowMs ?? DEFAULT_RATE_LIMIT_WINDOW_MS;
+export function createRateLimiter(resolved: ResolvedRateLimit, settings: RateLimitSettings): RequestHandler {
   const tooManyRequests = new JsonRpcError(ErrorCode.ServerError, 'Too Many Requests: the rate limit is reached; retry after the time in Retry-After');
-  const writeHeaders = writesOwnRateLimitHeaders(user) ? createRateLimitHeaderWriter(windowMs, user?.requestPropertyName ?? 'rateLimit') : undefined;
-  const options: Partial<RateLimitOptions> = {
-    windowMs,
-    limit: DEFAULT_RATE_LIMIT,
-    standardHeaders: writeHeaders ? false : 'draft-8',
+  return rateLimit({
+    standardHeaders: 'draft-8',
     legacyHeaders: false,
-    // The key generator below does use ipKeyGenerator (through settings.ipKey), which the library's
-    // source-text check cannot see.
+    // The key generator below does use ipKeyGenerator, which the library's source-text check cannot see.
     validate: { keyGeneratorIpFallback: false },
     // CORS preflights carry no credentials and do no work: they do not count.
     skip: (req) => req.method === 'OPTIONS',
     keyGenerator: (req) => {
       const principal = settings.principalOf(req);
-      return principal === undefined ? `ip:${settings.ipKey(req.ip ?? req.socket.remoteAddress ?? '')}` : `principal:${principal}`;
+      return principal === undefined ? `ip:${ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? '')}` : `principal:${principal}`;
     },
     handler: async (req, res) => {
-      writeHeaders?.(req, res, true);
       // The refused request's id, so the client can match the error to it (JSON-RPC 2.0 §5: null when it cannot be
       // known). Only the body's first few KB are read, never parsed whole: a refusal must cost less than the work it
-      // refuses (a whole 4 MB body took ~95 ms to parse, and a flood of them slowed every other client, issue 13).
+      // refuses (parsing whole bodies of the largest size let a flood of refused requests slow every other client).
       // An id past the prefix (the official SDK writes it after `params`) is null.
       const prefix = req.method === 'POST' ? await readBodyPrefix(req, REFUSED_ID_PREFIX_BYTES, settings.bodyLimit) : undefined;
       const headers = prefix?.kind === 'unread' && prefix.close ? { Connection: 'close' } : undefined;
       sendJson(res, 429, failure(refusedId(prefix), tooManyRequests), headers);
     },
-    ...user,
-  };
-  return { options, writeHeaders };
+    ...resolved,
+  });
 }

@@ -4,35 +4,35 @@ import type { JsonRpcMessage } from '../jsonrpc/types';
 import type { EventStore, StoredEvent } from './stores';
 import { checkStoreOptions, positiveInteger } from './store-options';
 
-/** How many events of one stream are kept for replay: 1000. */
+/** How many events of one stream are kept for replay. */
 export const DEFAULT_MAX_EVENTS_PER_STREAM = 1000;
-/** How many streams of one session are kept for replay: 100. */
+/** How many streams of one session are kept for replay. */
 export const DEFAULT_MAX_STREAMS_PER_SESSION = 100;
-/** How much JSON text one session's recorded events may hold: 4 MiB, the default body limit. */
+/** How much JSON text one session's recorded events may hold: 4 MiB. */
 export const DEFAULT_MAX_BYTES_PER_SESSION = 4 * 1024 * 1024;
-/** How much JSON text the whole store may hold: 64 MiB. */
+/** How much JSON text the whole store may hold. */
 export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
 /** What an event that JSON could not hold (a BigInt in a result) is counted as. */
 const UNSERIALISED_EVENT_SIZE = 1024;
 
 /** Options of {@link MemoryEventStore}. */
 export interface MemoryEventStoreOptions {
-  /** The most recent events kept per stream; older ones can no longer be replayed. Defaults to `1000`. */
+  /** The most recent events kept per stream; older ones can no longer be replayed. Defaults to {@link DEFAULT_MAX_EVENTS_PER_STREAM}. */
   maxEventsPerStream?: number;
-  /** The most streams kept per session; a new one forgets the least recently written. Defaults to `100`. */
+  /** The most streams kept per session; a new one forgets the least recently written. Defaults to {@link DEFAULT_MAX_STREAMS_PER_SESSION}. */
   maxStreamsPerSession?: number;
   /**
    * The most JSON text (in characters) one session's events may hold; past it, its least recently written
-   * streams are forgotten, then the oldest events of the newest. Defaults to `4194304` (4 MiB).
+   * streams are forgotten, then the oldest events of the newest. Defaults to {@link DEFAULT_MAX_BYTES_PER_SESSION}.
    */
   maxBytesPerSession?: number;
-  /** The most JSON text the store holds for all sessions; past it, the least recently written sessions' events are forgotten. Defaults to `67108864` (64 MiB). */
+  /** The most JSON text the store holds for all sessions; past it, the least recently written sessions' events are forgotten. Defaults to {@link DEFAULT_MAX_BYTES}. */
   maxBytes?: number;
 }
 
 /**
- * An event's message as held: JSON text, as a serialising store would keep it (and 3× cheaper than
- * `structuredClone` for the 100 progress notifications of a stream); a structured copy of a message JSON cannot
+ * An event's message as held: JSON text, as a serialising store would keep it (and cheaper than a
+ * `structuredClone` of every event: bench/README.md); a structured copy of a message JSON cannot
  * hold (a BigInt in a result); null for a priming event.
  */
 type Held = string | JsonRpcMessage | null;

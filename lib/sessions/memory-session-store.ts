@@ -4,18 +4,18 @@ import { McpConfigError } from '../errors';
 import type { SessionRecord, SessionStore } from './stores';
 import { checkStoreOptions, positiveInteger } from './store-options';
 
-/** How long a session may stay idle before it expires: 30 minutes. */
+/** How long a session may stay idle before it expires. */
 export const DEFAULT_SESSION_IDLE_TTL_MS = 30 * 60 * 1000;
-/** How many sessions one store keeps before it evicts the least recently active: 10,000. */
+/** How many sessions one store keeps before it evicts the least recently active. */
 export const DEFAULT_MAX_SESSIONS = 10_000;
 /** The longest delay setTimeout accepts; a longer one fires after 1 ms (Node prints TimeoutOverflowWarning). */
 const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
 
 /** Options of {@link MemorySessionStore}. */
 export interface MemorySessionStoreOptions {
-  /** A session idle (no `get`, `touch` or `set`) for longer than this many ms expires. Defaults to `1800000` (30 min). */
+  /** A session idle (no `get`, `touch` or `set`) for longer than this many ms expires. Defaults to {@link DEFAULT_SESSION_IDLE_TTL_MS}. */
   idleTtlMs?: number;
-  /** The most sessions kept; adding one more evicts the least recently active. Defaults to `10000`. */
+  /** The most sessions kept; adding one more evicts the least recently active. Defaults to {@link DEFAULT_MAX_SESSIONS}. */
   max?: number;
   /** The clock, in ms since the epoch (tests inject one). Defaults to `Date.now`. */
   now?: () => number;

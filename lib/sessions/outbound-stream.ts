@@ -14,7 +14,7 @@ export function writeRecorded(connection: SseConnection, events: readonly { id: 
 
 /**
  * 72 random bits as 18 hex digits (valid base64url) cut from `randomUUID()`: Node serves UUIDs from a cache
- * of random bytes, where `randomBytes(9)` asks OpenSSL each time (5× slower: 2% of a streamed `tools/call`).
+ * of random bytes, where `randomBytes(9)` asks OpenSSL each time (measured in bench/README.md).
  */
 function randomStreamId(): string {
   const uuid = randomUUID(); // xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx: '4' and 'y' are not random, so are left out

@@ -6,11 +6,13 @@ import type { SessionManager } from '../sessions/sessions';
 import { requiredSessionId, sendSessionNotFound } from './session-lookup';
 
 /**
- * Creates the DELETE handler of a router that keeps sessions and lets clients end them.
+ * Creates the DELETE handler of a router that keeps sessions and lets clients end them. It returns a promise: the
+ * caller hands a rejection to its error handler (Express 4 does not).
  *
  * @example
  * ```ts
- * router.delete('/', createDeleteHandler(sessions, authOf));
+ * const handleDelete = createDeleteHandler(sessions, authOf);
+ * handleDelete(req, res).catch(next);
  * ```
  */
 export function createDeleteHandler(sessions: SessionManager, authOf: (req: IncomingMessage) => AuthInfo | undefined) {

@@ -34,11 +34,13 @@ function answerHead(req: IncomingMessage, res: ServerResponse, live: LiveSession
 }
 
 /**
- * Creates the GET handler of a router that keeps sessions; it answers HEAD too.
+ * Creates the GET handler of a router that keeps sessions; it answers HEAD too. It returns a promise: the caller
+ * hands a rejection to its error handler (Express 4 does not).
  *
  * @example
  * ```ts
- * router.get('/', createGetHandler(sessions, sseOptions, authOf));
+ * const handleGet = createGetHandler(sessions, { keepAliveMs: config.keepAliveMs, retryMs: config.retryMs }, authOf);
+ * handleGet(req, res).catch(next);
  * ```
  */
 export function createGetHandler(sessions: SessionManager, sse: SseOptions, authOf: (req: IncomingMessage) => AuthInfo | undefined) {
