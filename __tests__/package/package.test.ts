@@ -66,6 +66,18 @@ const CHECKS: Record<string, (example: RunningExample) => Promise<void>> = {
     expect((await call(client, 'restock', { item: 'a', units: 2 })).structuredContent).toEqual({ item: 'a', stock: 12 });
     expect(await rejection(example.connect(bearer('not-the-token')))).toMatchObject({ code: 401 });
   },
+  'guards.ts': async (example) => {
+    const ada = await example.connect({ 'x-user': 'ada' });
+    // Two credits: each call spends one and reports the balance in _meta (the tool guard's after step).
+    expect(await call(ada, 'search', { q: 'tea' })).toMatchObject({ structuredContent: { hits: ['tea: 1 result'] }, _meta: { 'shop.example/credits': 1 } });
+    expect(await call(ada, 'search', { q: 'tea' })).toMatchObject({ _meta: { 'shop.example/credits': 0 } });
+    const broke = await call(ada, 'search', { q: 'tea' });
+    expect(broke).toMatchObject({ isError: true });
+    expect(text(broke)).toBe('Out of credits');
+    // The router-wide guard runs before the tool's own: a blocked caller gets its JSON-RPC error.
+    const mallory = await example.connect({ 'x-user': 'mallory' });
+    expect(await rejection(call(mallory, 'search', { q: 'tea' }))).toMatchObject({ code: -32600, message: expect.stringContaining('Blocked') });
+  },
 };
 
 const COMPILER_OPTIONS = { strict: true, skipLibCheck: false, target: 'ES2022', rootDir: 'src', outDir: 'dist' };
