@@ -7,7 +7,7 @@ import type { Options as RateLimitOptions } from 'express-rate-limit';
 import { resolveAuthOptions, type AuthOptions, type ResolvedAuth } from './auth/bearer';
 import type { McpLogger } from './logger';
 import { copyJson, type Icon } from './registry/definition';
-import { isGuardList, type Guard } from './registry/guards';
+import { GUARD_LIST_EXPECTED, isGuardList, type Guard } from './registry/guards';
 import type { OriginsOption } from './security/origin-host';
 import type { ResolvedRateLimit } from './security/rate-limit';
 import type { ResponseMode } from './http/accept';
@@ -308,7 +308,7 @@ export function resolveOptions(options: McpRouterOptions): ResolvedConfig {
 
 function resolveGuards(guards: Guard[] | undefined): readonly Guard[] {
   if (guards === undefined) return Object.freeze([]);
-  if (!isGuardList(guards)) throw invalidOption('guards', 'an array of guard functions (call, next) => result', guards);
+  if (!isGuardList(guards)) throw invalidOption('guards', GUARD_LIST_EXPECTED, guards);
   return Object.freeze([...guards]);
 }
 

@@ -9,7 +9,6 @@ import type { ProtocolVersion } from '../../lib/versions';
 export function testEnv(protocolVersion: ProtocolVersion = '2025-11-25', extra: Partial<DispatchEnvironment> = {}): DispatchEnvironment {
   return {
     era: '2025',
-    protocolVersion,
     signal: new AbortController().signal,
     sessionId: undefined,
     auth: undefined,

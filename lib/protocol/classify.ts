@@ -3,7 +3,7 @@
 import { failure, parseMessage, type ParsedMessage } from '../jsonrpc/envelope';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isObject, type JsonRpcFailure, type JsonRpcMessage } from '../jsonrpc/types';
-import { isSupportedVersion, SUPPORTED_PROTOCOL_VERSIONS, type Era, type ProtocolVersion } from '../versions';
+import { SUPPORTED_PROTOCOL_VERSIONS, type Era, type ProtocolVersion } from '../versions';
 import { isInitializeRequest } from './lifecycle';
 
 /** The MCP header values a POST is classified by, read by the transport (whose names live in `http/headers.ts`). */
@@ -89,10 +89,13 @@ function kindOf(message: JsonRpcMessage): PostKind {
  * ```
  */
 export function createClassifier(limits: ClassifierLimits): Classifier {
+  // The verdicts that accept, made once: a request costs a lookup, not an object.
+  const accepted = new Map<string | undefined, HeaderVerdict>([undefined, ...SUPPORTED_PROTOCOL_VERSIONS].map((headerVersion) => [headerVersion, Object.freeze({ ok: true, headerVersion })]));
   return {
     headers({ protocolVersion }) {
       // Any revision spoken is accepted, not only the session's: the SDKs send their own latest before negotiating.
-      if (protocolVersion === undefined || isSupportedVersion(protocolVersion)) return { ok: true, headerVersion: protocolVersion };
+      const verdict = typeof protocolVersion === 'object' ? undefined : accepted.get(protocolVersion);
+      if (verdict !== undefined) return verdict;
       const message = `Bad Request: unsupported MCP-Protocol-Version '${String(protocolVersion)}'; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`;
       return refused(failure(null, new JsonRpcError(ErrorCode.ServerError, message)));
     },

@@ -159,8 +159,9 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
       return post.holdsRequests ? { kind: 'unanswered' } : { kind: 'accepted' };
     }
     // MCP 2025-06-18 removed batching; 2025-03-26 (and clients that name no revision) may still send arrays.
-    if (!allowsBatches(env.protocolVersion)) {
-      const message = `Invalid Request: protocol ${env.protocolVersion} does not allow JSON-RPC batches (the last that did is ${LAST_VERSION_WITH_BATCHES})`;
+    const { protocolVersion } = env.client;
+    if (!allowsBatches(protocolVersion)) {
+      const message = `Invalid Request: protocol ${protocolVersion} does not allow JSON-RPC batches (the last that did is ${LAST_VERSION_WITH_BATCHES})`;
       return { kind: 'rejected', error: failure(null, new JsonRpcError(ErrorCode.InvalidRequest, message)) };
     }
     const items = messages as readonly ParsedMessage[];

@@ -39,13 +39,14 @@ export interface ClientView {
 export interface DispatchEnvironment {
   /** The era of the request, as the classifier found it. */
   readonly era: Era;
-  /** The revision in force: the session's, or from `MCP-Protocol-Version`, or the assumed default. */
-  readonly protocolVersion: ProtocolVersion;
   /** Aborted when nothing can deliver the result any more (the caller hung up and cannot resume). */
   readonly signal: AbortSource;
   readonly sessionId: string | undefined;
   readonly auth: AuthInfo | undefined;
-  /** The client as the request comes with it: from its session, or a fresh one. */
+  /**
+   * The client as the request comes with it: from its session, or a fresh one. Its `protocolVersion` is the
+   * revision in force: the session's, or from `MCP-Protocol-Version`, or the assumed default.
+   */
   readonly client: ClientState;
   /** Messages to the client while the request runs (progress, logs), and its answers to server→client requests. */
   readonly channel: ClientChannel;
@@ -91,7 +92,7 @@ export class HandlerContext implements RequestContext {
   ) {
     this.requestId = request.id;
     this.era = env.era;
-    this.protocolVersion = env.protocolVersion;
+    this.protocolVersion = env.client.protocolVersion;
     this.sessionId = env.sessionId;
     this.auth = env.auth;
     this.headers = env.headers;

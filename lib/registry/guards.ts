@@ -193,22 +193,12 @@ export function composeChain<C extends GuardCall>(links: ReadonlyArray<Link<C> |
   return links.reduceRight<Step<C>>((rest, link) => (link === undefined ? rest : link(rest)), terminal);
 }
 
+/** What a `guards` list must be, as the errors of the router's option and of an item's field say it. */
+export const GUARD_LIST_EXPECTED = 'an array of guard functions (call, next) => result';
+
 /** Whether `value` can be a `guards` option: an array of functions (what each does is up to it). */
 export function isGuardList(value: unknown): value is readonly unknown[] {
   return Array.isArray(value) && value.every((guard) => typeof guard === 'function');
-}
-
-/**
- * Checks the `guards` of an item (or of the router) and copies them.
- *
- * @throws {McpConfigError} unless `guards` is absent or an array of functions
- */
-export function checkGuards<G>(guards: readonly G[] | undefined, label: string): readonly G[] {
-  if (guards === undefined) return [];
-  if (!isGuardList(guards)) {
-    throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `${label} guards must be an array of guard functions (call, next) => result`);
-  }
-  return Object.freeze([...guards]);
 }
 
 /**
@@ -226,11 +216,21 @@ export function accessLink<C extends GuardCall>(rule: AccessRule | undefined): L
 }
 
 /**
- * Links of user guards (the router's, then the item's). `thrown` turns what a guard throws, other than a
- * {@link JsonRpcError}, into a result (tools); without it the throw goes on to the dispatcher (-32603).
+ * Links of user guards: the router's (checked by options.ts), then the item's, checked here. `thrown` turns what a
+ * guard throws, other than a {@link JsonRpcError}, into a result (tools); without it the throw goes on to the
+ * dispatcher (-32603).
+ *
+ * @param label - names the item in the error about its guards (`tool 'search'`)
+ * @throws {McpConfigError} unless the item's `guards` are absent or an array of functions
  */
-export function guardLinks<C extends GuardCall>(guards: ReadonlyArray<GuardOf<C['kind']>>, thrown?: (err: unknown) => GuardResult<C['kind']>): Array<Link<C>> {
-  return guards.map((guard) => guardLink(guard as unknown as UserGuard<C>, thrown));
+export function guardLinks<C extends GuardCall>(
+  routerGuards: readonly Guard[],
+  itemGuards: ReadonlyArray<GuardOf<C['kind']>> | undefined,
+  label: string,
+  thrown?: (err: unknown) => GuardResult<C['kind']>,
+): Array<Link<C>> {
+  if (itemGuards !== undefined && !isGuardList(itemGuards)) throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `${label} guards must be ${GUARD_LIST_EXPECTED}`);
+  return [...routerGuards, ...(itemGuards ?? [])].map((guard) => guardLink(guard as unknown as UserGuard<C>, thrown));
 }
 
 /** A guard as the chain calls it: for calls of type `C`. */

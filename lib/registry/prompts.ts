@@ -9,7 +9,7 @@ import type { RequestContext } from './request-context';
 import { checkCompleter, type Completer } from './completion';
 import { checkDefinitionObject, checkHandler, checkName, copyDefined, type Icon } from './definition';
 import type { GetPromptResult } from './results';
-import { accessLink, checkGuards, composeChain, guardLinks, type Guard, type Link, type PromptGuard, type PromptGuardCall, type Step } from './guards';
+import { accessLink, composeChain, guardLinks, type Guard, type Link, type PromptGuard, type PromptGuardCall, type Step } from './guards';
 
 export type { GetPromptResult } from './results';
 
@@ -103,9 +103,8 @@ export function definePrompt(definition: PromptDefinition<never>, routerGuards: 
     get: definition.get.bind(definition) as RegisteredPrompt['get'],
     access: accessRuleOf(definition, `prompt '${name}'`),
   };
-  const guards = checkGuards(definition.guards, `prompt '${name}'`);
   const chain = composeChain<PromptGuardCall>(
-    [accessLink(prompt.access), argumentsLink(prompt), ...guardLinks<PromptGuardCall>([...routerGuards, ...guards] as PromptGuard[])],
+    [accessLink(prompt.access), argumentsLink(prompt), ...guardLinks<PromptGuardCall>(routerGuards, definition.guards, `prompt '${name}'`)],
     getStep(prompt),
   );
   return Object.freeze({

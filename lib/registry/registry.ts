@@ -15,6 +15,9 @@ import {
 } from './resources';
 import { defineTool, type RegisteredTool, type ToolDefinition } from './tools';
 
+/** A list whose items can change: a resource template counts as `resources`. */
+export type ChangedList = 'tools' | 'prompts' | 'resources';
+
 /** Which server features have been offered: each turns on once something of its kind is registered. */
 export interface OfferedFeatures {
   readonly tools: boolean;
@@ -96,7 +99,7 @@ export class Registry {
   }
 
   /** Calls `listener` whenever tools, resources, templates or prompts change. */
-  onChange(listener: (kind: 'tools' | 'resources' | 'prompts') => void): void {
+  onChange(listener: (kind: ChangedList) => void): void {
     this.tools.onChange(() => listener('tools'));
     this.resources.onChange(() => listener('resources'));
     this.templates.onChange(() => listener('resources'));

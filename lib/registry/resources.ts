@@ -8,7 +8,7 @@ import type { RequestContext } from './request-context';
 import { checkCompleter, type Completer } from './completion';
 import { checkDefinitionObject, checkHandler, checkName, copyDefined, type Icon } from './definition';
 import type { ReadResourceResult } from './results';
-import { accessLink, checkGuards, composeChain, guardLinks, type Guard, type ResourceGuard, type ResourceGuardCall, type Step } from './guards';
+import { accessLink, composeChain, guardLinks, type Guard, type ResourceGuard, type ResourceGuardCall, type Step } from './guards';
 import { parseUriTemplate, type UriTemplate } from './uri-template';
 
 export type { ReadResourceResult } from './results';
@@ -139,10 +139,9 @@ export function defineTemplate(definition: ResourceTemplateDefinition<never>, ro
 
 /** The item, frozen, with its chain composed: access → the router's guards → its own → read → contents. */
 function withChain<T extends Omit<RegisteredResource, 'run'>>(item: T, definition: ResourceFields, label: string, routerGuards: readonly Guard[]): T & RegisteredResource {
-  const guards = checkGuards(definition.guards, label);
   const name = definition.name;
   const chain = composeChain<ResourceGuardCall>(
-    [accessLink(item.access), ...guardLinks<ResourceGuardCall>([...routerGuards, ...guards] as ResourceGuard[])],
+    [accessLink(item.access), ...guardLinks<ResourceGuardCall>(routerGuards, definition.guards, label)],
     readStep(item),
   );
   const { descriptor } = item;

@@ -11,7 +11,7 @@ import { createCallLimiter, type CallLimitOptions } from './call-limit';
 import type { RequestContext } from './request-context';
 import { checkDefinitionObject, checkHandler, copyDefined, type Icon } from './definition';
 import type { CallToolResult, ToolDescriptor } from './results';
-import { accessLink, checkGuards, composeChain, guardLinks, type Guard, type Link, type Step, type ToolGuard, type ToolGuardCall } from './guards';
+import { accessLink, composeChain, guardLinks, type Guard, type Link, type Step, type ToolGuard, type ToolGuardCall } from './guards';
 
 export type { CallToolResult, ToolDescriptor } from './results';
 
@@ -116,7 +116,7 @@ export function defineTool(definition: ToolDefinition<never>, validator: SchemaV
   const label = `tool '${name}'`;
   const access = accessRuleOf(definition, label);
   const limiter = definition.rateLimit === undefined ? undefined : createCallLimiter(definition.rateLimit, label);
-  const guards = checkGuards(definition.guards, label);
+  const userGuards = guardLinks<ToolGuardCall>(routerGuards, definition.guards, label, thrownResult);
   const compiled = {
     name,
     descriptor,
@@ -133,7 +133,7 @@ export function defineTool(definition: ToolDefinition<never>, validator: SchemaV
       accessLink(access),
       validationLink(compiled),
       limiter && rateLimitLink(name, limiter.take),
-      ...guardLinks<ToolGuardCall>([...routerGuards, ...guards] as ToolGuard[], thrownResult),
+      ...userGuards,
       timeoutMs === undefined ? undefined : timeoutLink(name, timeoutMs),
     ],
     handlerStep(compiled),

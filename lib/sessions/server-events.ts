@@ -2,9 +2,7 @@
 
 import type { JsonRpcNotification } from '../jsonrpc/types';
 import type { McpLogger } from '../logger';
-
-/** The lists whose changes MCP announces with `notifications/<list>/list_changed`. */
-export type ChangedList = 'tools' | 'prompts' | 'resources';
+import type { ChangedList } from '../registry/registry';
 
 /**
  * Something that happened on the server that open streams announce. Plain JSON, so a shared bus can carry it

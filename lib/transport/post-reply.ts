@@ -4,7 +4,7 @@ import type { ServerResponse } from 'node:http';
 import type { JsonRpcId, JsonRpcMessage, JsonRpcResponse } from '../jsonrpc/types';
 import type { McpLogger } from '../logger';
 import type { Abortable } from '../protocol/abort';
-import type { ClientChannel } from '../protocol/client-requests';
+import { StreamedClientRequests, type ClientChannel, type ClientRequestMethod, type ClientRequests } from '../protocol/client-requests';
 import { requestKey } from '../protocol/handler-context';
 import type { DispatchOutcome } from '../protocol/dispatcher';
 import { isAtLeast, type ProtocolVersion } from '../versions';
@@ -36,11 +36,13 @@ function answerTopic(sessionId: string, id: JsonRpcId): string {
 
 /**
  * Replies to one POST and is the {@link ClientChannel} of the requests in it: messages they emit open an
- * SSE stream (unless the reply must be JSON), and the response goes last on it (MCP transports: POST).
+ * SSE stream (unless the reply must be JSON), and the response goes last on it (MCP transports: POST). It is
+ * also their {@link ClientRequests}: today's strategy, made only when a handler asks the client something.
  */
-export class PostReply implements ClientChannel {
+export class PostReply implements ClientChannel, ClientRequests {
   private stream: OutboundStream | undefined;
   private finished = false;
+  private asks: StreamedClientRequests | undefined;
 
   /**
    * @param mode - the negotiated reply: `json`, `sse`, or `auto` (JSON until something must be streamed)
@@ -59,6 +61,11 @@ export class PostReply implements ClientChannel {
       // MCP transports: a disconnect is not a cancellation while the stream can be resumed.
       if (!this.finished && !(this.stream !== undefined && this.resumable)) abort.abort(new Error('the client disconnected'));
     });
+  }
+
+  request(method: ClientRequestMethod, params: Record<string, unknown> | undefined, timeoutMs: number, signal: AbortSignal): Promise<Record<string, unknown>> {
+    this.asks ??= new StreamedClientRequests(this);
+    return this.asks.request(method, params, timeoutMs, signal);
   }
 
   /** Server→client requests need a stream to go out on and a session to route the answer back. */

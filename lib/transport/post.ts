@@ -6,10 +6,9 @@ import type { McpLogger } from '../logger';
 import type { AuthInfo } from '../registry/request-context';
 import { LazyAbort } from '../protocol/abort';
 import type { ClassifiedPost } from '../protocol/classify';
-import { StreamedClientRequests } from '../protocol/client-requests';
 import type { ClientState, DispatchEnvironment } from '../protocol/handler-context';
 import type { Dispatcher, DispatchOutcome } from '../protocol/dispatcher';
-import { ASSUMED_PROTOCOL_VERSION, type ProtocolVersion } from '../versions';
+import { ASSUMED_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type ProtocolVersion } from '../versions';
 import { createReplyNegotiator, type ResponseMode } from '../http/accept';
 import { readJsonBody } from '../http/body';
 import { PROTOCOL_VERSION_HEADER } from '../http/headers';
@@ -40,10 +39,16 @@ interface RequestSession {
   readonly reply: ReplySession | undefined;
 }
 
-/** The client state of a request without a session: nothing known yet but the revision. */
-function freshClient(protocolVersion: ProtocolVersion): ClientState {
-  return { protocolVersion, clientCapabilities: {}, clientInfo: undefined, logLevel: undefined, subscriptions: [] };
-}
+/**
+ * The client state of a request without a session, per revision: nothing known yet but the revision. Made once:
+ * client state is never changed in place (a method returns a ClientUpdate), so requests can share it.
+ */
+const FRESH_CLIENTS: ReadonlyMap<ProtocolVersion, ClientState> = new Map(
+  SUPPORTED_PROTOCOL_VERSIONS.map((protocolVersion) => [
+    protocolVersion,
+    Object.freeze({ protocolVersion, clientCapabilities: Object.freeze({}), clientInfo: undefined, logLevel: undefined, subscriptions: Object.freeze([]) }),
+  ]),
+);
 
 /**
  * Creates the POST handler of one router.
@@ -121,20 +126,19 @@ export function createPostHandler(dispatcher: Dispatcher, config: PostHandlerCon
     }
 
     // With a session, its negotiated revision rules; the header only has to be a supported one.
-    const client = session?.record ?? freshClient(post.headerVersion ?? ASSUMED_PROTOCOL_VERSION);
+    const client = session?.record ?? FRESH_CLIENTS.get(post.headerVersion ?? ASSUMED_PROTOCOL_VERSION) as ClientState;
     // Aborted when the caller hangs up; a LazyAbort makes no AbortSignal unless a handler reads ctx.signal.
     const abort = new LazyAbort();
     const headers: Record<string, string> = session && post.kind === 'initialize' ? { 'Mcp-Session-Id': session.id } : {};
     const reply = new PostReply(res, mode, session?.reply, config, headers, abort);
     const env: DispatchEnvironment = {
       era: post.era,
-      protocolVersion: client.protocolVersion,
       signal: abort,
       sessionId: session?.id,
       auth,
       client,
       channel: reply,
-      clientRequests: new StreamedClientRequests(reply),
+      clientRequests: reply,
       inflight: session?.reply?.live.inflight,
       headers: req.headers,
     };
