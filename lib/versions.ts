@@ -15,11 +15,33 @@ export type Era = keyof typeof VERSIONS_BY_ERA;
 /** Any revision of {@link VERSIONS_BY_ERA}, served or not: what per-version tables (shaping, method eras) are written in. */
 export type Revision = (typeof VERSIONS_BY_ERA)[Era][number];
 
-/** The protocol revisions this router speaks, newest first: the 2025 era (its 2026 request path is not built yet). */
+/** The revisions `initialize` negotiates, newest first: the 2025 era's (the 2026 era has no initialize). */
 export const SUPPORTED_PROTOCOL_VERSIONS = VERSIONS_BY_ERA['2025'];
 
 /** One of {@link SUPPORTED_PROTOCOL_VERSIONS}. */
 export type ProtocolVersion = (typeof SUPPORTED_PROTOCOL_VERSIONS)[number];
+
+/** The revisions a stateless request names in its `_meta`, newest first: the 2026 era's. */
+export const MODERN_PROTOCOL_VERSIONS = VERSIONS_BY_ERA['2026'];
+
+/** One of {@link MODERN_PROTOCOL_VERSIONS}. */
+export type ModernVersion = (typeof MODERN_PROTOCOL_VERSIONS)[number];
+
+/** The first revision of the 2026 era. */
+const FIRST_MODERN_VERSION: ModernVersion = '2026-07-28';
+
+/**
+ * Whether a version text names the 2026 era or a later one, known or not (MCP 2026-07-28 versioning: revisions
+ * compare as text; a header at or after 2026-07-28 asks for the per-request `_meta` envelope).
+ */
+export function namesModernEra(value: string): boolean {
+  return value >= FIRST_MODERN_VERSION;
+}
+
+/** True for a revision of the 2026 era this router serves. */
+export function isModernVersion(value: unknown): value is ModernVersion {
+  return typeof value === 'string' && (MODERN_PROTOCOL_VERSIONS as readonly string[]).includes(value);
+}
 
 /** The newest revision: offered when a client asks for one we do not speak. */
 export const LATEST_PROTOCOL_VERSION: ProtocolVersion = SUPPORTED_PROTOCOL_VERSIONS[0];

@@ -1,8 +1,9 @@
 // JSON-RPC error codes and JsonRpcError, the one exception type that becomes a JSON-RPC error object.
 
 /**
- * Error codes used on the wire. -32700…-32603 are JSON-RPC 2.0's own; the others are MCP's.
- * (-32020…-32022 are never used: MCP 2026-07-28 clients read them as "this server is 2026-only".)
+ * Error codes used on the wire. -32700…-32603 are JSON-RPC 2.0's own; the others are MCP's. -32020…-32022 are
+ * MCP 2026-07-28's and go only on the modern request path, always with HTTP 400: a dual-era client reads them on a
+ * probe as "this server is modern", so the 2025 path never sends them.
  */
 export const ErrorCode = Object.freeze({
   /** Invalid JSON was received. */
@@ -19,6 +20,12 @@ export const ErrorCode = Object.freeze({
   ServerError: -32000,
   /** MCP: `resources/read` of an unknown URI. */
   ResourceNotFound: -32002,
+  /** MCP 2026-07-28 (SEP-2243): an `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` or `Mcp-Param-*` header disagrees with the body, or is missing. */
+  HeaderMismatch: -32020,
+  /** MCP 2026-07-28: the method needs a client capability the request's `_meta` did not declare; `data.requiredCapabilities`. */
+  MissingRequiredClientCapability: -32021,
+  /** MCP 2026-07-28: the request's `_meta` names a revision this server does not serve; `data.supported`, `data.requested`. */
+  UnsupportedProtocolVersion: -32022,
 } as const);
 
 /** One of the {@link ErrorCode} values. */
