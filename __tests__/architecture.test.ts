@@ -101,6 +101,7 @@ function layerOf(name: string): number {
   if (name === 'router.ts') return 90;
   if (name === 'router-api.ts') return 85;
   if (name === 'options.ts') return 80;
+  if (name === 'session-options.ts') return 78;
   // Decorators bridge Express handlers too, so they sit just above bridge/.
   if (top === 'decorators') return 65;
   if (top === 'auth' || top === 'security' || top === 'bridge') return 60;

@@ -11,16 +11,8 @@ import {
   type McpRouter,
   type McpRouterOptions,
 } from '../lib';
-import {
-  DEFAULT_CLIENT_REQUEST_TIMEOUT_MS,
-  DEFAULT_KEEP_ALIVE_MS,
-  DEFAULT_MAX_PENDING_REQUESTS,
-  DEFAULT_MAX_SESSIONS_PER_PRINCIPAL,
-  DEFAULT_MAX_STREAMS,
-  DEFAULT_MAX_SUBSCRIPTIONS,
-  DEFAULT_RETRY_MS,
-  resolveOptions,
-} from '../lib/options';
+import { DEFAULT_CLIENT_REQUEST_TIMEOUT_MS, DEFAULT_KEEP_ALIVE_MS, DEFAULT_RETRY_MS, resolveOptions } from '../lib/options';
+import { DEFAULT_MAX_PENDING_REQUESTS, DEFAULT_MAX_SESSIONS_PER_PRINCIPAL, DEFAULT_MAX_STREAMS, DEFAULT_MAX_SUBSCRIPTIONS } from '../lib/session-options';
 import { createApp, post, rpc, silentLogger } from './helpers/create-app';
 
 const BASE = { name: 'test', version: '1.0.0' };

@@ -4,7 +4,8 @@
 // README), not exported: a constant exported is one more name to keep, and no caller needs one to set an option.
 export { mcpRouter } from './router';
 export type { McpRouter, McpRouterApi } from './router-api';
-export type { McpRouterOptions, SessionOptions } from './options';
+export type { McpRouterOptions } from './options';
+export type { SessionOptions } from './session-options';
 
 // Security: bearer auth and its metadata, browser origins, rate limits, per-item access rules.
 export type { AuthOptions, ResourceMetadataOptions, StaticToken } from './auth/bearer';

@@ -6,17 +6,13 @@ import type { CorsOptions } from 'cors';
 import type { Options as RateLimitOptions } from 'express-rate-limit';
 import { resolveAuthOptions, type AuthOptions, type ResolvedAuth } from './auth/bearer';
 import type { McpLogger } from './logger';
+import { resolveMaxSubscriptions, resolveSessions, type ResolvedSessions, type SessionOptions } from './session-options';
 import { copyJson, type Icon } from './registry/definition';
 import { GUARD_LIST_EXPECTED, isGuardList, type Guard } from './registry/guards';
 import type { OriginsOption } from './security/origin-host';
 import type { ResolvedRateLimit } from './security/rate-limit';
 import type { ResponseMode } from './http/accept';
 import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS } from './http/headers';
-import { MemoryEventStore } from './sessions/memory-event-store';
-import { MemoryMessageBus } from './sessions/memory-message-bus';
-import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TTL_MS, MemorySessionStore } from './sessions/memory-session-store';
-import type { SessionHooks, SessionSettings } from './sessions/sessions';
-import type { EventStore, MessageBus, SessionStore } from './sessions/stores';
 
 // Every default of McpRouterOptions, written once (the default session store's are its own). Not exported by the package.
 /** Default `pageSize`: items per page of `tools/list`, `resources/list`, … */
@@ -33,48 +29,12 @@ export const DEFAULT_RETRY_MS = 1_000;
 export const DEFAULT_CLIENT_REQUEST_TIMEOUT_MS = 60_000;
 /** Default `maxBatchLength`: messages in one JSON-RPC batch. */
 export const DEFAULT_MAX_BATCH_LENGTH = 100;
-/** Default `sessions.maxStreams`: SSE streams open at once per session. */
-export const DEFAULT_MAX_STREAMS = 100;
-/** Default `sessions.maxPendingRequests`: requests to the client waiting at once per session. */
-export const DEFAULT_MAX_PENDING_REQUESTS = 100;
-/** Default `sessions.maxSubscriptions`: resource URIs one session may subscribe to. */
-export const DEFAULT_MAX_SUBSCRIPTIONS = 32;
-/** Default `sessions.maxPerPrincipal`: live sessions of one authenticated principal, a tenth of the default `sessions.max`. */
-export const DEFAULT_MAX_SESSIONS_PER_PRINCIPAL = DEFAULT_MAX_SESSIONS / 10;
 /** Default `rateLimit.windowMs`. */
 export const DEFAULT_RATE_LIMIT_WINDOW_MS = 60_000;
 /** Default `rateLimit.limit`: requests per window and key (principal or client IP). */
 export const DEFAULT_RATE_LIMIT = 1_000;
 /** Default `cors.maxAge`: how long, in seconds, a browser may cache a preflight's answer. */
 export const DEFAULT_CORS_MAX_AGE_S = 600;
-
-/** The `sessions` option: how the router keeps MCP sessions. */
-export interface SessionOptions extends SessionHooks {
-  /** Idle time after which a session ends (default store only). Defaults to {@link DEFAULT_SESSION_IDLE_TTL_MS}. */
-  idleTtlMs?: number;
-  /** Most sessions kept; a new one evicts the least recently active (default store only). Defaults to {@link DEFAULT_MAX_SESSIONS}. */
-  max?: number;
-  /** Whether clients may end their session with DELETE (else 405). Defaults to `true`. */
-  allowDelete?: boolean;
-  /** Most SSE streams open at once per session; past it, replies are JSON and messages mid-request are dropped. Defaults to {@link DEFAULT_MAX_STREAMS}. */
-  maxStreams?: number;
-  /** Most requests to the client (sampling, elicitation, roots) waiting at once per session. Defaults to {@link DEFAULT_MAX_PENDING_REQUESTS}. */
-  maxPendingRequests?: number;
-  /** Most resource URIs one session may subscribe to; one more is refused with -32602. Defaults to {@link DEFAULT_MAX_SUBSCRIPTIONS}. */
-  maxSubscriptions?: number;
-  /**
-   * Most live sessions of one authenticated principal (auth's `subject`) in this process: a new one ends that
-   * principal's least recently active session, so one token cannot fill the store. Anonymous sessions are
-   * bounded by `max` only. Defaults to {@link DEFAULT_MAX_SESSIONS_PER_PRINCIPAL}.
-   */
-  maxPerPrincipal?: number;
-  /** Where sessions are kept. Defaults to a `MemorySessionStore` with `idleTtlMs` and `max`. */
-  store?: SessionStore;
-  /** Where SSE events are recorded for `Last-Event-ID` resumption, or `false` for none. Defaults to a `MemoryEventStore`. */
-  eventStore?: EventStore | false;
-  /** Carries clients' answers to the handler waiting for them across processes. Defaults to a `MemoryMessageBus`. */
-  bus?: MessageBus;
-}
 
 /** Options of {@link mcpRouter}. */
 export interface McpRouterOptions {
@@ -149,11 +109,6 @@ export interface McpRouterOptions {
   guards?: Guard[];
 }
 
-/** The `sessions` option after checking, every default filled in (stores included): internal, frozen. */
-export interface ResolvedSessions extends Omit<SessionSettings, 'logger' | 'serverEvents'> {
-  readonly allowDelete: boolean;
-}
-
 /**
  * The options after checking and defaulting: internal, frozen; consumers never default a value again. `undefined`
  * stands for a policy in `auth` (none), `ajv` (one per router), `origins` and `allowedHosts` (loopback, origin-host.ts).
@@ -208,21 +163,6 @@ const KNOWN_OPTIONS: OptionKeys<McpRouterOptions> = {
   rateLimit: true,
   maxBatchLength: true,
   guards: true,
-};
-
-const KNOWN_SESSION_OPTIONS: OptionKeys<SessionOptions> = {
-  idleTtlMs: true,
-  max: true,
-  allowDelete: true,
-  maxStreams: true,
-  maxPendingRequests: true,
-  maxSubscriptions: true,
-  maxPerPrincipal: true,
-  store: true,
-  eventStore: true,
-  bus: true,
-  onSessionCreated: true,
-  onSessionClosed: true,
 };
 
 const SIZE = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?$/i;
@@ -338,60 +278,3 @@ function resolveRateLimit(rateLimit: Partial<RateLimitOptions> | false | undefin
   return Object.freeze({ windowMs: DEFAULT_RATE_LIMIT_WINDOW_MS, limit: DEFAULT_RATE_LIMIT, ...(rateLimit && definedOnly(rateLimit)) });
 }
 
-function hasMethods(value: unknown, ...names: string[]): boolean {
-  return typeof value === 'object' && value !== null && names.every((name) => typeof (value as Record<string, unknown>)[name] === 'function');
-}
-
-function resolveMaxSubscriptions(sessions: SessionOptions | false | undefined): number {
-  const { maxSubscriptions = DEFAULT_MAX_SUBSCRIPTIONS } = sessions || {};
-  if (!isPositiveInteger(maxSubscriptions)) throw invalidOption('sessions.maxSubscriptions', 'a positive integer', maxSubscriptions);
-  return maxSubscriptions;
-}
-
-function resolveSessions(sessions: SessionOptions | false | undefined): ResolvedSessions | undefined {
-  if (sessions === false) return undefined;
-  if (sessions !== undefined && (typeof sessions !== 'object' || sessions === null)) throw invalidOption('sessions', 'an object of session options, or false', sessions);
-  for (const key of Object.keys(sessions ?? {})) {
-    if (!Object.hasOwn(KNOWN_SESSION_OPTIONS, key)) throw new McpConfigError('ERR_MCP_UNKNOWN_OPTION', `unknown option 'sessions.${key}'`);
-  }
-  const {
-    idleTtlMs = DEFAULT_SESSION_IDLE_TTL_MS,
-    max = DEFAULT_MAX_SESSIONS,
-    allowDelete = true,
-    maxStreams = DEFAULT_MAX_STREAMS,
-    maxPendingRequests = DEFAULT_MAX_PENDING_REQUESTS,
-    maxPerPrincipal = DEFAULT_MAX_SESSIONS_PER_PRINCIPAL,
-    store,
-    eventStore,
-    bus,
-    onSessionCreated,
-    onSessionClosed,
-  } = sessions ?? {};
-  if (!isPositiveInteger(idleTtlMs)) throw invalidOption('sessions.idleTtlMs', 'a positive number of milliseconds', idleTtlMs);
-  if (!isPositiveInteger(max)) throw invalidOption('sessions.max', 'a positive integer', max);
-  if (typeof allowDelete !== 'boolean') throw invalidOption('sessions.allowDelete', 'a boolean', allowDelete);
-  const counts = { maxStreams, maxPendingRequests, maxPerPrincipal };
-  for (const [key, value] of Object.entries(counts)) {
-    if (!isPositiveInteger(value)) throw invalidOption(`sessions.${key}`, 'a positive integer', value);
-  }
-  if (store !== undefined) {
-    if (!hasMethods(store, 'get', 'set', 'touch', 'delete', 'onDrop', 'close')) throw invalidOption('sessions.store', 'a SessionStore', typeof store);
-    if (sessions?.idleTtlMs !== undefined || sessions?.max !== undefined) {
-      throw new McpConfigError('ERR_MCP_INVALID_OPTION', "options 'sessions.idleTtlMs' and 'sessions.max' configure the default store; configure your own 'sessions.store' instead");
-    }
-  }
-  if (eventStore !== undefined && eventStore !== false && !hasMethods(eventStore, 'append', 'replayAfter', 'deleteSession')) {
-    throw invalidOption('sessions.eventStore', 'an EventStore or false', typeof eventStore);
-  }
-  if (bus !== undefined && !hasMethods(bus, 'publish', 'subscribe')) throw invalidOption('sessions.bus', 'a MessageBus', typeof bus);
-  if (onSessionCreated !== undefined && typeof onSessionCreated !== 'function') throw invalidOption('sessions.onSessionCreated', 'a function', onSessionCreated);
-  if (onSessionClosed !== undefined && typeof onSessionClosed !== 'function') throw invalidOption('sessions.onSessionClosed', 'a function', onSessionClosed);
-  return Object.freeze({
-    ...definedOnly({ onSessionCreated, onSessionClosed }),
-    ...counts,
-    allowDelete,
-    store: store ?? new MemorySessionStore({ idleTtlMs, max }),
-    events: eventStore === false ? undefined : (eventStore ?? new MemoryEventStore()),
-    bus: bus ?? new MemoryMessageBus(),
-  });
-}
