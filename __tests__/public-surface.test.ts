@@ -48,6 +48,9 @@ describe('public surface', () => {
       InternalError: -32603,
       ServerError: -32000,
       ResourceNotFound: -32002,
+      HeaderMismatch: -32020,
+      MissingRequiredClientCapability: -32021,
+      UnsupportedProtocolVersion: -32022,
     });
   });
 
