@@ -8,7 +8,9 @@ import { resolveAuthOptions, type AuthOptions, type ResolvedAuth } from './auth/
 import type { McpLogger } from './logger';
 import { resolveMaxSubscriptions, resolveSessions, type ResolvedSessions, type SessionOptions } from './session-options';
 import { copyJson, type Icon } from './registry/definition';
+import { checkCacheHint, type CacheHint, type CacheHintOptions } from './registry/cache-hint';
 import { GUARD_LIST_EXPECTED, isGuardList, type Guard } from './registry/guards';
+import { VERSIONS_BY_ERA, type Era } from './versions';
 import type { OriginsOption } from './security/origin-host';
 import type { ResolvedRateLimit } from './security/rate-limit';
 import type { ResponseMode } from './http/accept';
@@ -33,6 +35,10 @@ export const DEFAULT_MAX_BATCH_LENGTH = 100;
 export const DEFAULT_RATE_LIMIT_WINDOW_MS = 60_000;
 /** Default `rateLimit.limit`: requests per window and key (principal or client IP). */
 export const DEFAULT_RATE_LIMIT = 1_000;
+/** Default `eras`: both, chosen per request. */
+export const DEFAULT_ERAS: readonly Era[] = Object.freeze(['2025', '2026'] as const);
+/** Default `cache.ttlMs`: 2026 clients fetch again each time (MCP 2026-07-28 caching; the SDK's default too). */
+export const DEFAULT_CACHE_TTL_MS = 0;
 /** Default `cors.maxAge`: how long, in seconds, a browser may cache a preflight's answer. */
 export const DEFAULT_CORS_MAX_AGE_S = 600;
 
@@ -107,6 +113,19 @@ export interface McpRouterOptions {
    * to a kind. Defaults to `[]`.
    */
   guards?: Guard[];
+  /**
+   * The protocol eras served on the endpoint, chosen per request: `'2025'` (initialize, sessions; 2024-11-05 …
+   * 2025-11-25) and `'2026'` (stateless requests that carry their client state in `_meta`; 2026-07-28). With only
+   * `['2026']`, `initialize` is answered 400 -32022 naming the 2026 revisions, and GET and DELETE 405. Defaults to
+   * `['2025', '2026']`.
+   */
+  eras?: Era[];
+  /**
+   * How long 2026 clients may reuse the results of `server/discover`, the lists and `resources/read`, and who may
+   * (`ttlMs`, `cacheScope`); a resource's own `cache` overrides it for its reads. Defaults to `{ ttlMs: 0 }` with
+   * scope `'private'` when `auth` is set, else `'public'` (set `'private'` if the host app authenticates callers).
+   */
+  cache?: CacheHintOptions;
 }
 
 /**
@@ -136,6 +155,8 @@ export interface ResolvedConfig {
   readonly rateLimit: ResolvedRateLimit | false;
   readonly maxBatchLength: number;
   readonly guards: readonly Guard[];
+  readonly eras: readonly Era[];
+  readonly cache: CacheHint;
 }
 
 // Checked by the compiler against McpRouterOptions, and at run time for JavaScript callers.
@@ -163,6 +184,8 @@ const KNOWN_OPTIONS: OptionKeys<McpRouterOptions> = {
   rateLimit: true,
   maxBatchLength: true,
   guards: true,
+  eras: true,
+  cache: true,
 };
 
 const SIZE = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?$/i;
@@ -218,6 +241,7 @@ export function resolveOptions(options: McpRouterOptions): ResolvedConfig {
   const { bodyLimit = DEFAULT_BODY_LIMIT, maxBatchLength = DEFAULT_MAX_BATCH_LENGTH } = options;
   if (!isPositiveInteger(maxBatchLength)) throw invalidOption('maxBatchLength', 'a positive integer', maxBatchLength);
 
+  const eras = resolveEras(options.eras);
   const serverInfo: Record<string, unknown> = { name, version };
   if (title !== undefined) serverInfo.title = title;
   if (description !== undefined) serverInfo.description = description;
@@ -231,7 +255,8 @@ export function resolveOptions(options: McpRouterOptions): ResolvedConfig {
     logger,
     ajv,
     responseMode,
-    sessions: resolveSessions(options.sessions),
+    // Sessions are of the 2025 era: a modern-only router keeps none.
+    sessions: eras.includes('2025') ? resolveSessions(options.sessions) : undefined,
     maxSubscriptions: resolveMaxSubscriptions(options.sessions),
     keepAliveMs,
     retryMs,
@@ -243,7 +268,17 @@ export function resolveOptions(options: McpRouterOptions): ResolvedConfig {
     rateLimit: resolveRateLimit(options.rateLimit),
     maxBatchLength,
     guards: resolveGuards(options.guards),
+    eras,
+    // MCP 2026-07-28 caching: with credentials, what one caller sees is not for a shared cache.
+    cache: Object.freeze({ ttlMs: DEFAULT_CACHE_TTL_MS, scope: options.auth === undefined ? 'public' : 'private', ...checkCacheHint(options.cache, 'cache') } as CacheHint),
   });
+}
+
+function resolveEras(eras: Era[] | undefined): readonly Era[] {
+  if (eras === undefined) return DEFAULT_ERAS;
+  const known = Object.keys(VERSIONS_BY_ERA);
+  if (!Array.isArray(eras) || eras.length === 0 || !eras.every((era) => known.includes(era))) throw invalidOption('eras', `a non-empty array of ${known.map((era) => `'${era}'`).join(' and ')}`, eras);
+  return Object.freeze([...new Set(eras)]);
 }
 
 function resolveGuards(guards: Guard[] | undefined): readonly Guard[] {

@@ -58,6 +58,8 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
     clientRequestTimeoutMs: config.clientRequestTimeoutMs,
     maxBatchLength: config.maxBatchLength,
     maxSubscriptions: config.maxSubscriptions,
+    eras: config.eras,
+    cache: config.cache,
   });
 
   const router = express.Router();

@@ -575,6 +575,8 @@ describe('fuzzing the pure functions', () => {
       clientRequestTimeoutMs: 1_000,
       maxBatchLength: 100,
       maxSubscriptions: 32,
+      eras: ['2025', '2026'],
+      cache: { ttlMs: 0, scope: 'public' },
     });
     const body = fc.oneof(anyJson, fc.array(anyJson, { maxLength: 5 }), fc.constantFrom(...SEEDS));
     await fc.assert(

@@ -2,19 +2,21 @@
 
 import { createClassifier, type ClassifiedPost } from '../../lib/protocol/classify';
 
-const classifier = createClassifier({ maxBatchLength: 3 });
+// The 2025 era alone: what every router answered before the 2026 era (classify-modern.test.ts has the rest).
+const classifier = createClassifier({ maxBatchLength: 3, eras: ['2025'] });
+const verdict = (headerVersion?: '2025-11-25' | '2025-03-26') => ({ ok: true, headerVersion, modernHeader: undefined }) as const;
 const ping = (id: number | string) => ({ jsonrpc: '2.0', id, method: 'ping' });
 const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25' } };
 
 function served(body: unknown, headerVersion?: '2025-11-25' | '2025-03-26'): ClassifiedPost {
-  const classified = classifier.body(body, headerVersion);
+  const classified = classifier.body(body, verdict(headerVersion));
   if (!classified.ok) throw new Error(`refused: ${JSON.stringify(classified.error)}`);
   return classified.post;
 }
 
 describe('classifier: headers', () => {
   it.each([undefined, '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'])('accepts MCP-Protocol-Version %p and passes it on', (version) => {
-    expect(classifier.headers({ protocolVersion: version })).toEqual({ ok: true, headerVersion: version });
+    expect(classifier.headers({ protocolVersion: version })).toEqual({ ok: true, headerVersion: version, modernHeader: undefined });
   });
 
   it.each<[string | string[]]>([['2026-07-28'], ['1999-01-01'], [''], [' 2025-11-25'], [['2025-11-25', '2025-06-18']]])('refuses %p with 400 -32000 naming the revisions spoken', (version) => {
@@ -59,13 +61,13 @@ describe('classifier: body', () => {
     ['a non-object', 42, null, 'Invalid Request: a JSON-RPC message must be a JSON object'],
     ['a bad method, id echoed', { jsonrpc: '2.0', id: 'x', method: 5 }, 'x', 'Invalid Request: "method" must be a non-empty string'],
   ])('refuses %s with 400 -32600 whatever the session', (_label, body, id, message) => {
-    expect(classifier.body(body, '2025-03-26')).toEqual({ ok: false, status: 400, error: { jsonrpc: '2.0', id, error: { code: -32600, message } } });
+    expect(classifier.body(body, verdict('2025-03-26'))).toEqual({ ok: false, status: 400, error: { jsonrpc: '2.0', id, error: { code: -32600, message } } });
   });
 
   it('is pure: the same body classified twice gives equal answers, and the body is not changed', () => {
     const body = [ping(1), ping(2)];
     const copy = structuredClone(body);
-    expect(classifier.body(body, undefined)).toEqual(classifier.body(body, undefined));
+    expect(classifier.body(body, verdict())).toEqual(classifier.body(body, verdict()));
     expect(body).toEqual(copy);
   });
 });

@@ -25,6 +25,8 @@ function setup() {
     clientRequestTimeoutMs: 1_000,
     maxBatchLength: 10,
     maxSubscriptions: 5,
+    eras: ['2025', '2026'],
+    cache: { ttlMs: 0, scope: 'public' },
   });
   return { dispatcher };
 }

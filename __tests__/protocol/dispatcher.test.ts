@@ -31,6 +31,8 @@ function setup(options: { pageSize?: number; identity?: ServerIdentity } = {}) {
     clientRequestTimeoutMs: 1_000,
     maxBatchLength: 100,
     maxSubscriptions: 3,
+    eras: ['2025', '2026'],
+    cache: { ttlMs: 0, scope: 'public' },
   });
   return { registry, dispatcher, logger };
 }

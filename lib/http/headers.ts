@@ -6,9 +6,11 @@ export const PROTOCOL_VERSION_HEADER = 'mcp-protocol-version';
 export const SESSION_ID_HEADER = 'mcp-session-id';
 /** Resumption header of a reconnecting SSE client. */
 export const LAST_EVENT_ID_HEADER = 'last-event-id';
+/** The method of a 2026 request, mirrored from its body (MCP 2026-07-28, SEP-2243). */
+export const METHOD_HEADER = 'mcp-method';
 
 /** Request headers a browser client may send (CORS): MCP's own, plus what JSON and bearer auth need. */
-export const CORS_ALLOWED_HEADERS = Object.freeze(['Content-Type', 'Accept', 'Authorization', 'Mcp-Session-Id', 'MCP-Protocol-Version', 'Last-Event-ID']);
+export const CORS_ALLOWED_HEADERS = Object.freeze(['Content-Type', 'Accept', 'Authorization', 'Mcp-Session-Id', 'MCP-Protocol-Version', 'Last-Event-ID', 'Mcp-Method', 'Mcp-Name']);
 /**
  * Response headers a browser client must be able to read (CORS): the session id, the auth challenge, and
  * when to come back after a 429 (`Retry-After`, and the IETF `RateLimit` / `RateLimit-Policy` fields).

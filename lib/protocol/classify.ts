@@ -2,9 +2,10 @@
 
 import { failure, parseMessage, type ParsedMessage } from '../jsonrpc/envelope';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
-import { isObject, type JsonRpcFailure, type JsonRpcMessage } from '../jsonrpc/types';
-import { SUPPORTED_PROTOCOL_VERSIONS, type Era, type ProtocolVersion } from '../versions';
+import { isJsonRpcId, isObject, type JsonRpcFailure, type JsonRpcMessage } from '../jsonrpc/types';
+import { isModernVersion, MODERN_PROTOCOL_VERSIONS, namesModernEra, SUPPORTED_PROTOCOL_VERSIONS, type Era, type ProtocolVersion } from '../versions';
 import { isInitializeRequest } from './lifecycle';
+import { claimsModernEra, readEnvelope, type RequestEnvelope } from './request-meta';
 
 /** The MCP header values a POST is classified by, read by the transport (whose names live in `http/headers.ts`). */
 export interface PostHeaders {
@@ -25,6 +26,8 @@ export interface ClassifiedPost {
   readonly holdsRequests: boolean;
   /** The message, or each element of a batch as parsed (an invalid element is answered with its own error). */
   readonly messages: JsonRpcMessage | readonly ParsedMessage[];
+  /** The client state a modern request carries in its `_meta` (undefined in the 2025 era, and for a modern notification without one). */
+  readonly envelope?: RequestEnvelope;
 }
 
 /** A POST refused as a whole: the HTTP status and the JSON-RPC error body. */
@@ -35,7 +38,21 @@ export interface Refusal {
 }
 
 /** What the headers alone say, before the body is read: the revision they name, or a refusal. */
-export type HeaderVerdict = { readonly ok: true; readonly headerVersion: ProtocolVersion | undefined } | Refusal;
+export type HeaderVerdict =
+  | {
+      readonly ok: true;
+      /** A 2025 revision the header names; undefined without the header, or when it names another era. */
+      readonly headerVersion: ProtocolVersion | undefined;
+      /**
+       * The header's text when it may belong to a modern request (a 2026 revision or a later one, or any text when
+       * only the 2026 era is served): only the body can tell, so no 2025 session is looked up for it.
+       */
+      readonly modernHeader: string | undefined;
+    }
+  | Refusal;
+
+/** The verdict on a POST without MCP headers (for callers without HTTP). */
+export const NO_MCP_HEADERS = Object.freeze({ ok: true, headerVersion: undefined, modernHeader: undefined } as const);
 
 /** The outcome of classifying one POST: served, or refused as a whole. */
 export type Classification = { readonly ok: true; readonly post: ClassifiedPost } | Refusal;
@@ -47,14 +64,21 @@ export interface Classifier {
    * neither (MCP 2025-06-18 transports: an invalid or unsupported MCP-Protocol-Version MUST be answered 400).
    */
   headers(headers: PostHeaders): HeaderVerdict;
-  /** The body decides, the header's verdict cross-checks: the era, the message kind, the batch facts, or a refusal. */
-  body(body: unknown, headerVersion: ProtocolVersion | undefined): Classification;
+  /**
+   * The body decides, the headers cross-check: the era, the message kind, the batch facts, or a refusal.
+   *
+   * @param verdict - what {@link Classifier.headers} said
+   * @param methodHeader - `Mcp-Method`, as received: compared with a modern message's method
+   */
+  body(body: unknown, verdict: HeaderVerdict & { ok: true }, methodHeader?: string | string[]): Classification;
 }
 
-/** Limits the classifier enforces, resolved once by the router. */
+/** Limits and choices the classifier enforces, resolved once by the router. */
 export interface ClassifierLimits {
   /** Most messages in one batch. */
   readonly maxBatchLength: number;
+  /** The eras served: a request of another era is refused as the spec says (MCP 2026-07-28 versioning). */
+  readonly eras: readonly Era[];
 }
 
 function refused(error: JsonRpcFailure): Refusal {
@@ -65,6 +89,16 @@ function invalidRequest(message: string): Refusal {
   return refused(failure(null, new JsonRpcError(ErrorCode.InvalidRequest, message)));
 }
 
+/** A refusal of one message, its id echoed (MCP 2026-07-28: error responses to a request carry its id). */
+function refusedMessage(message: Record<string, unknown>, error: JsonRpcError): Refusal {
+  return refused(failure(isJsonRpcId(message.id) ? message.id : null, error));
+}
+
+function headerMismatch(message: Record<string, unknown>, text: string): Refusal {
+  // MCP 2026-07-28 transports (SEP-2243): a header that disagrees with the body is 400 -32020.
+  return refusedMessage(message, new JsonRpcError(ErrorCode.HeaderMismatch, `Bad Request: ${text}`));
+}
+
 function kindOf(message: JsonRpcMessage): PostKind {
   if (!('method' in message)) return 'response';
   if (!('id' in message)) return 'notification';
@@ -72,46 +106,131 @@ function kindOf(message: JsonRpcMessage): PostKind {
 }
 
 /**
- * Creates the classifier of one router (MCP versioning: the body decides, headers cross-check). The transport runs
- * it once per POST: `headers` first, then, after the session named is found, `body`, so every refusal keeps the
- * precedence clients see today. Every POST is of the 2025 era for now (the 2026 `_meta` claim is the next step).
- * What the body step refuses, whatever the session: a body that is not a JSON-RPC message (-32600, the id echoed
- * when readable); an empty batch, one longer than `maxBatchLength`, or one holding `initialize` (MCP 2025-03-26
- * lifecycle: -32600). Whether the revision in force allows a batch at all depends on the session: the dispatcher
- * decides that.
+ * Creates the classifier of one router (MCP 2026-07-28 versioning: the body decides, headers cross-check). The
+ * transport runs it once per POST: `headers` first, then, after the body is read (and, for a 2025 request, the
+ * session named is found), `body`, so every refusal keeps the precedence clients see.
+ *
+ * A message whose `params._meta` holds `io.modelcontextprotocol/protocolVersion` claims the 2026 era and is served
+ * statelessly, whatever session it names; `initialize`, batches, posted responses and messages without a claim are
+ * of the 2025 era. What the body step refuses, whatever the session: a body that is not a JSON-RPC message (-32600,
+ * the id echoed when readable); an empty batch, one longer than `maxBatchLength`, one holding `initialize` (MCP
+ * 2025-03-26 lifecycle: -32600) or a modern message; a modern claim with a malformed envelope (-32602), headers
+ * that disagree with it (-32020) or a revision not served (-32022); a modern header without a claim (-32602).
+ * Whether the revision in force allows a batch at all depends on the session: the dispatcher decides that.
  *
  * @example
  * ```ts
- * const classifier = createClassifier({ maxBatchLength: 100 });
- * const verdict = classifier.headers({ protocolVersion: '2025-11-25' }); // { ok: true, headerVersion: '2025-11-25' }
- * classifier.body({ jsonrpc: '2.0', id: 1, method: 'ping' }, '2025-11-25');
+ * const classifier = createClassifier({ maxBatchLength: 100, eras: ['2025', '2026'] });
+ * const verdict = classifier.headers({ protocolVersion: '2025-11-25' }); // { ok: true, headerVersion: '2025-11-25', modernHeader: undefined }
+ * if (verdict.ok) classifier.body({ jsonrpc: '2.0', id: 1, method: 'ping' }, verdict);
  * // { ok: true, post: { kind: 'request', era: '2025', headerVersion: '2025-11-25', holdsRequests: true, messages: { … } } }
  * ```
  */
 export function createClassifier(limits: ClassifierLimits): Classifier {
-  // The verdicts that accept, made once: a request costs a lookup, not an object.
-  const accepted = new Map<string | undefined, HeaderVerdict>([undefined, ...SUPPORTED_PROTOCOL_VERSIONS].map((headerVersion) => [headerVersion, Object.freeze({ ok: true, headerVersion })]));
+  const serves2025 = limits.eras.includes('2025');
+  const serves2026 = limits.eras.includes('2026');
+  // The verdicts that accept a 2025 header, made once: a request costs a lookup, not an object.
+  const accepted = new Map<string | undefined, HeaderVerdict>(
+    [undefined, ...SUPPORTED_PROTOCOL_VERSIONS].map((headerVersion) => [headerVersion, Object.freeze({ ok: true, headerVersion, modernHeader: undefined })]),
+  );
+  const supported = Object.freeze([...MODERN_PROTOCOL_VERSIONS]);
+
+  /** MCP 2026-07-28 versioning: -32022 names what is served, and what was asked for when the request named it. */
+  function unsupportedVersion(message: Record<string, unknown>, requested: unknown): Refusal {
+    const data = typeof requested === 'string' ? { supported, requested } : { supported };
+    const named = typeof requested === 'string' ? `'${requested}'` : 'no revision';
+    return refusedMessage(message, new JsonRpcError(ErrorCode.UnsupportedProtocolVersion, `Unsupported protocol version: the request names ${named}; this server serves ${supported.join(', ')}`, data));
+  }
+
+  /** A message that claims the modern era: its envelope, then the headers against it, then the revision. */
+  function modern(message: JsonRpcMessage & { method: string }, verdict: { modernHeader: string | undefined; headerVersion: string | undefined }, methodHeader: string | string[] | undefined): Classification {
+    const raw = message as unknown as Record<string, unknown>;
+    const envelope = readEnvelope(raw.params);
+    if (envelope instanceof JsonRpcError) return refusedMessage(raw, envelope);
+    const header = verdict.modernHeader ?? verdict.headerVersion;
+    if (header !== undefined && header !== envelope.protocolVersion) {
+      return headerMismatch(raw, `the MCP-Protocol-Version header names ${header} but _meta names ${envelope.protocolVersion}`);
+    }
+    if (methodHeader !== undefined && methodHeader !== message.method) {
+      return headerMismatch(raw, `the Mcp-Method header names ${String(methodHeader)} but the body's method is ${message.method}`);
+    }
+    if (!isModernVersion(envelope.protocolVersion)) return unsupportedVersion(raw, envelope.protocolVersion);
+    const kind = 'id' in message ? 'request' : 'notification';
+    return { ok: true, post: { kind, era: '2026', headerVersion: undefined, holdsRequests: kind === 'request', messages: message, envelope } };
+  }
+
+  /** A single message without a valid modern claim, on a router that serves the 2026 era. */
+  function unclaimed(message: JsonRpcMessage, verdict: { modernHeader: string | undefined }, methodHeader: string | string[] | undefined): Classification | undefined {
+    const raw = message as unknown as Record<string, unknown>;
+    const kind = kindOf(message);
+    if (kind === 'initialize') {
+      // MCP 2026-07-28 versioning: initialize is the 2025 handshake; under a modern header the two disagree.
+      if (verdict.modernHeader !== undefined && namesModernEra(verdict.modernHeader)) return headerMismatch(raw, `initialize is the 2025 handshake, but the MCP-Protocol-Version header names ${verdict.modernHeader}`);
+      // A modern-only server names its revisions in the error to initialize (MCP 2026-07-28 versioning, SHOULD).
+      if (!serves2025) return unsupportedVersion(raw, isObject(raw.params) ? raw.params.protocolVersion : undefined);
+      return undefined;
+    }
+    if (verdict.modernHeader !== undefined && namesModernEra(verdict.modernHeader)) {
+      if (kind === 'response') return refusedMessage(raw, new JsonRpcError(ErrorCode.InvalidRequest, 'Invalid Request: a JSON-RPC response answers a 2025 session request; the 2026 era has none'));
+      if (kind === 'notification') {
+        if (methodHeader !== undefined && methodHeader !== (message as { method: string }).method) return headerMismatch(raw, `the Mcp-Method header names ${String(methodHeader)} but the body's method is ${(message as { method: string }).method}`);
+        return { ok: true, post: { kind, era: '2026', headerVersion: undefined, holdsRequests: false, messages: message } };
+      }
+      // MCP 2026-07-28 (per-request metadata): a modern request without its envelope is 400 -32602.
+      const error = new JsonRpcError(ErrorCode.InvalidParams, `Invalid params: the MCP-Protocol-Version header names ${verdict.modernHeader}, but params._meta lacks "io.modelcontextprotocol/protocolVersion" and "io.modelcontextprotocol/clientCapabilities"`);
+      return refusedMessage(raw, error);
+    }
+    if (serves2025) return undefined;
+    // Modern only: notifications are accepted and dropped; a request names no modern revision.
+    if (kind === 'notification') return { ok: true, post: { kind, era: '2026', headerVersion: undefined, holdsRequests: false, messages: message } };
+    if (kind === 'response') return refusedMessage(raw, new JsonRpcError(ErrorCode.InvalidRequest, 'Invalid Request: JSON-RPC responses cannot be posted to this endpoint (it serves MCP 2026-07-28 only)'));
+    return unsupportedVersion(raw, verdict.modernHeader);
+  }
+
+  function legacy(message: JsonRpcMessage, headerVersion: ProtocolVersion | undefined): Classification {
+    const kind = kindOf(message);
+    return { ok: true, post: { kind, era: '2025', headerVersion, holdsRequests: kind === 'request' || kind === 'initialize', messages: message } };
+  }
+
   return {
     headers({ protocolVersion }) {
       // Any revision spoken is accepted, not only the session's: the SDKs send their own latest before negotiating.
       const verdict = typeof protocolVersion === 'object' ? undefined : accepted.get(protocolVersion);
-      if (verdict !== undefined) return verdict;
-      const message = `Bad Request: unsupported MCP-Protocol-Version '${String(protocolVersion)}'; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`;
+      if (verdict !== undefined && serves2025) return verdict;
+      // Only the body can tell whether a modern revision (or a later one, or anything on a modern-only router) is served.
+      if (typeof protocolVersion === 'string' && serves2026 && (namesModernEra(protocolVersion) || !serves2025)) return { ok: true, headerVersion: undefined, modernHeader: protocolVersion };
+      const served = serves2025 ? SUPPORTED_PROTOCOL_VERSIONS : MODERN_PROTOCOL_VERSIONS;
+      const message = `Bad Request: unsupported MCP-Protocol-Version '${String(protocolVersion)}'; supported: ${served.join(', ')}`;
       return refused(failure(null, new JsonRpcError(ErrorCode.ServerError, message)));
     },
-    body(body, headerVersion) {
+    body(body, verdict, methodHeader) {
       if (!Array.isArray(body)) {
         const parsed = parseMessage(body);
         if (!parsed.ok) return refused(parsed.error);
-        const kind = kindOf(parsed.message);
-        return { ok: true, post: { kind, era: '2025', headerVersion, holdsRequests: kind === 'request' || kind === 'initialize', messages: parsed.message } };
+        const { message } = parsed;
+        if (!serves2026) return legacy(message, verdict.headerVersion);
+        const raw = message as unknown as Record<string, unknown>;
+        // A claim with a 2025 revision inside is refused -32022 like any revision not served, as the SDK does.
+        if ('method' in message && claimsModernEra(raw) && !(kindOf(message) === 'initialize' && !validModernClaim(raw))) return modern(message, verdict, methodHeader);
+        return unclaimed(message, verdict, methodHeader) ?? legacy(message, verdict.headerVersion);
       }
+      if (!serves2025) return invalidRequest('Invalid Request: JSON-RPC batches are not served here (MCP 2026-07-28 requests are single messages)');
       if (body.length === 0) return invalidRequest('Invalid Request: an empty batch');
       if (body.length > limits.maxBatchLength) return invalidRequest(`Invalid Request: a batch holds at most ${limits.maxBatchLength} messages`);
       // MCP 2025-03-26 lifecycle: initialize MUST NOT be part of a batch.
       if (body.some(isInitializeRequest)) return invalidRequest('Invalid Request: initialize must not be part of a batch');
+      // MCP 2026-07-28 versioning: a modern request is a single message; a batch holding one is refused whole.
+      if (serves2026 && (verdict.modernHeader !== undefined || body.some((message) => isObject(message) && claimsModernEra(message)))) {
+        return invalidRequest('Invalid Request: a JSON-RPC batch cannot carry MCP 2026-07-28 requests');
+      }
       const holdsRequests = body.some((message) => isObject(message) && 'method' in message && 'id' in message);
-      return { ok: true, post: { kind: 'batch', era: '2025', headerVersion, holdsRequests, messages: body.map(parseMessage) } };
+      return { ok: true, post: { kind: 'batch', era: '2025', headerVersion: verdict.headerVersion, holdsRequests, messages: body.map(parseMessage) } };
     },
   };
+}
+
+/** An `initialize` whose envelope is valid and names a 2026 revision is a modern request (then answered -32601); any other is the 2025 handshake. */
+function validModernClaim(message: Record<string, unknown>): boolean {
+  const envelope = readEnvelope(message.params);
+  return !(envelope instanceof JsonRpcError) && isModernVersion(envelope.protocolVersion);
 }

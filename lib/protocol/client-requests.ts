@@ -52,6 +52,16 @@ export const NO_STREAM: ClientChannel = Object.freeze({
   closeStream: () => undefined,
 });
 
+/**
+ * The 2026 strategy of this version: none. MCP 2026-07-28 has no server→client requests (never on a modern
+ * request's stream); a handler asks through an `input_required` result and the client's retry, which a later
+ * version brings. Until then the ask fails, and the handler (a tool) ends with an `isError` result saying why.
+ */
+export const NO_CLIENT_REQUESTS: ClientRequests = Object.freeze({
+  request: (method: ClientRequestMethod) =>
+    Promise.reject(new Error(`ctx: ${method} cannot be sent on an MCP 2026-07-28 request yet (it needs an input_required result); it works in a 2025 session`)),
+});
+
 /** The 2025 strategy: a real JSON-RPC request on the caller's SSE stream, answered by a POSTed response. */
 export class StreamedClientRequests implements ClientRequests {
   constructor(private readonly channel: ClientChannel) {}

@@ -22,7 +22,7 @@ async function findCompleter(registry: Registry, ref: Record<string, unknown>, a
   if (ref.type === 'ref/prompt') {
     const name = requireString(ref, 'name');
     const prompt = await usable(registry.prompts.get(name), ctx);
-    if (prompt === undefined) throw notFoundError('prompt', name);
+    if (prompt === undefined) throw notFoundError('prompt', name, ctx.era);
     if (!prompt.arguments.some((arg) => arg.name === argument)) throw invalid(`Prompt '${name}' has no argument '${argument}'`);
     return prompt.completers.get(argument);
   }

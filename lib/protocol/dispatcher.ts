@@ -16,16 +16,18 @@ import type { McpLogger } from '../logger';
 import type { Registry } from '../registry/registry';
 import { completionMethods } from './completion';
 import { LazyAbort } from './abort';
-import { createClassifier, type ClassifiedPost, type Classifier } from './classify';
+import { createClassifier, NO_MCP_HEADERS, type ClassifiedPost, type Classifier } from './classify';
 import { ClientUpdate, HandlerContext, requestKey, type ClientState, type ClientView, type DispatchEnvironment } from './handler-context';
 import { lifecycleMethods, type ServerIdentity } from './lifecycle';
 import { loggingMethods } from './logging';
 import type { MethodTable } from './methods';
 import { promptMethods } from './prompts';
 import { resourceMethods } from './resources';
+import { createModernShaper } from './modern';
 import { createEntryShaper } from './shaping';
 import { toolMethods } from './tools';
-import { allowsBatches, LAST_VERSION_WITH_BATCHES } from '../versions';
+import type { CacheHint } from '../registry/cache-hint';
+import { allowsBatches, LAST_VERSION_WITH_BATCHES, type Era } from '../versions';
 
 /** What became of one POSTed body. */
 export type DispatchOutcome = DispatchVerdict & {
@@ -57,6 +59,10 @@ export interface DispatcherConfig {
   readonly maxBatchLength: number;
   /** Most resource URIs one session may subscribe to. */
   readonly maxSubscriptions: number;
+  /** The eras served (the router's `eras`). */
+  readonly eras: readonly Era[];
+  /** The cache hint of 2026 results that may be cached (the router's `cache`). */
+  readonly cache: CacheHint;
 }
 
 /** Serves JSON-RPC for one router. */
@@ -77,14 +83,15 @@ export interface Dispatcher {
  *
  * @example
  * ```ts
- * const dispatcher = createDispatcher(registry, { identity, pageSize: 100, logger: console, listChanged: false, clientRequestTimeoutMs: 60_000, maxBatchLength: 100, maxSubscriptions: 32 });
- * const classified = dispatcher.classifier.body({ jsonrpc: '2.0', id: 1, method: 'ping' }, '2025-11-25');
+ * const dispatcher = createDispatcher(registry, { identity, pageSize: 100, logger: console, listChanged: false, clientRequestTimeoutMs: 60_000, maxBatchLength: 100, maxSubscriptions: 32, eras: ['2025', '2026'], cache: { ttlMs: 0, scope: 'public' } });
+ * const classified = dispatcher.classifier.body({ jsonrpc: '2.0', id: 1, method: 'ping' }, NO_MCP_HEADERS);
  * if (classified.ok) await dispatcher.dispatch(classified.post, env); // { kind: 'answered', body: { jsonrpc: '2.0', id: 1, result: {} } }
  * ```
  */
 export function createDispatcher(registry: Registry, config: DispatcherConfig): Dispatcher {
   const shape = createEntryShaper();
-  const classifier = createClassifier({ maxBatchLength: config.maxBatchLength });
+  const classifier = createClassifier({ maxBatchLength: config.maxBatchLength, eras: config.eras });
+  const shapeModern = createModernShaper(config.identity.serverInfo, config.cache);
   const methods: MethodTable = {
     ...lifecycleMethods(registry, config.identity, config.listChanged),
     ...toolMethods(registry, config.pageSize, shape),
@@ -118,7 +125,8 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
       }
       const result = await output;
       // MCP cancellation: no response is sent for a cancelled request.
-      return abort.aborted ? null : success(request.id, result);
+      if (abort.aborted) return null;
+      return success(request.id, env.era === '2026' ? shapeModern(result, entry.cacheable === true) : result);
     } catch (err) {
       if (abort.aborted) return null;
       if (err instanceof JsonRpcError) return failure(request.id, err);
@@ -182,7 +190,7 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
     dispatch,
     handle,
     async receive(body, env) {
-      const classified = classifier.body(body, undefined);
+      const classified = classifier.body(body, NO_MCP_HEADERS);
       return classified.ok ? dispatch(classified.post, env) : { kind: 'rejected', error: classified.error };
     },
   };

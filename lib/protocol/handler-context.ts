@@ -1,8 +1,9 @@
 // The handler context and what it runs in: request facts, the client state, progress, logging, and asks of the client.
 
+import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isObject, type JsonRpcId, type JsonRpcRequest } from '../jsonrpc/types';
 import { LOG_LEVELS, type AuthInfo, type ClientRequestOptions, type LogLevel, type RequestContext } from '../registry/request-context';
-import { isAtLeast, type Era, type ProtocolVersion } from '../versions';
+import { isAtLeast, type Era, type Revision } from '../versions';
 import type { Abortable, AbortSource } from './abort';
 import { CLIENT_REQUEST_CAPABILITY, type ClientChannel, type ClientRequestMethod, type ClientRequests } from './client-requests';
 
@@ -12,7 +13,7 @@ import { CLIENT_REQUEST_CAPABILITY, type ClientChannel, type ClientRequestMethod
  * transport then keeps. Where it comes from is the transport's business (the session; a 2026 request's `_meta`).
  */
 export interface ClientState {
-  readonly protocolVersion: ProtocolVersion;
+  readonly protocolVersion: Revision;
   readonly clientCapabilities: Readonly<Record<string, unknown>>;
   readonly clientInfo: Readonly<Record<string, unknown>> | undefined;
   readonly logLevel: string | undefined;
@@ -67,7 +68,7 @@ export function requestKey(id: JsonRpcId): string {
 export class HandlerContext implements RequestContext {
   readonly requestId: JsonRpcId;
   readonly era: Era;
-  readonly protocolVersion: ProtocolVersion;
+  readonly protocolVersion: Revision;
   readonly sessionId: string | undefined;
   readonly auth: AuthInfo | undefined;
   readonly meta: Readonly<Record<string, unknown>> | undefined;
@@ -119,6 +120,8 @@ export class HandlerContext implements RequestContext {
     const threshold = this.view.client.logLevel;
     const severity = LOG_LEVELS.indexOf(level);
     if (severity < 0) throw new TypeError(`ctx.log: unknown level '${String(level)}'; use one of ${LOG_LEVELS.join(', ')}`);
+    // MCP 2026-07-28 (M4): log messages only when the request's _meta set io.modelcontextprotocol/logLevel.
+    if (threshold === undefined && this.era === '2026') return;
     // MCP logging: after logging/setLevel, only messages at that level or more severe are sent.
     if (threshold !== undefined && severity < LOG_LEVELS.indexOf(threshold as LogLevel)) return;
     const params: Record<string, unknown> = { level, data };
@@ -129,7 +132,7 @@ export class HandlerContext implements RequestContext {
   sample(params: { messages: unknown[]; maxTokens: number; [key: string]: unknown }, options?: ClientRequestOptions): Promise<Record<string, unknown>> {
     // MCP 2025-11-25 sampling: tool use only when the client declared sampling.tools.
     if ((params.tools !== undefined || params.toolChoice !== undefined) && !isObject(this.capability('sampling')?.tools)) {
-      return Promise.reject(new Error('ctx.sample: the client did not declare sampling.tools, so tools and toolChoice cannot be sent'));
+      return Promise.reject(this.undeclared({ sampling: { tools: {} } }, 'ctx.sample: the client did not declare sampling.tools, so tools and toolChoice cannot be sent'));
     }
     return this.request('sampling/createMessage', params, options);
   }
@@ -139,7 +142,7 @@ export class HandlerContext implements RequestContext {
     const mode = params.mode ?? 'form';
     // MCP 2025-11-25 elicitation: `elicitation: {}` means form mode only; URL mode must be declared.
     const modeDeclared = declared === undefined || Object.keys(declared).length === 0 ? mode === 'form' : isObject(declared[String(mode)]);
-    if (declared !== undefined && !modeDeclared) return Promise.reject(new Error(`ctx.elicit: the client did not declare elicitation mode '${String(mode)}'`));
+    if (declared !== undefined && !modeDeclared) return Promise.reject(this.undeclared({ elicitation: { [String(mode)]: {} } }, `ctx.elicit: the client did not declare elicitation mode '${String(mode)}'`));
     return this.request('elicitation/create', params, options);
   }
 
@@ -151,6 +154,14 @@ export class HandlerContext implements RequestContext {
     this.env.channel.closeStream();
   }
 
+  /**
+   * What an ask of an undeclared capability throws: in 2025 an Error (a tool ends with `isError`); in 2026 the
+   * protocol error the spec names (MCP 2026-07-28 M3: -32021 with `data.requiredCapabilities`, HTTP 400).
+   */
+  private undeclared(requiredCapabilities: Record<string, unknown>, message: string): Error {
+    return this.era === '2026' ? new JsonRpcError(ErrorCode.MissingRequiredClientCapability, message, { requiredCapabilities }) : new Error(message);
+  }
+
   private capability(name: string): Record<string, unknown> | undefined {
     const value = this.view.client.clientCapabilities[name];
     return isObject(value) ? value : undefined;
@@ -160,7 +171,7 @@ export class HandlerContext implements RequestContext {
   private async request(method: ClientRequestMethod, params: Record<string, unknown> | undefined, options: ClientRequestOptions | undefined): Promise<Record<string, unknown>> {
     const capability = CLIENT_REQUEST_CAPABILITY[method];
     // MCP 2025-06-18 lifecycle: use only capabilities the client declared.
-    if (this.capability(capability) === undefined) throw new Error(`ctx: the client did not declare the '${capability}' capability, so ${method} cannot be sent`);
+    if (this.capability(capability) === undefined) throw this.undeclared({ [capability]: {} }, `ctx: the client did not declare the '${capability}' capability, so ${method} cannot be sent`);
     return this.env.clientRequests.request(method, params, options?.timeoutMs ?? this.clientRequestTimeoutMs, this.signal);
   }
 }

@@ -1,12 +1,12 @@
-// initialize (version negotiation, capabilities derived from the registry), ping and notifications/initialized.
+// initialize (version negotiation, capabilities derived from the registry) and ping in 2025; server/discover in 2026.
 
 import { isObject } from '../jsonrpc/types';
 import type { Registry } from '../registry/registry';
 import { boundedCapabilities, boundedClientInfo } from './client-data';
 import { ClientUpdate } from './handler-context';
-import { ERA_2025_ONLY, type MethodTable } from './methods';
+import { ERA_2025_ONLY, ERA_2026_ONLY, type MethodTable } from './methods';
 import { SERVER_INFO_FIELDS, shapeFields } from './shaping';
-import { isAtLeast, negotiateVersion, type ProtocolVersion } from '../versions';
+import { isAtLeast, MODERN_PROTOCOL_VERSIONS, negotiateVersion, type Revision } from '../versions';
 
 /** Who the server is, as `initialize` tells the client. */
 export interface ServerIdentity {
@@ -21,7 +21,7 @@ export interface ServerIdentity {
  *
  * @param listChanged - whether there is a GET stream to announce list changes and resource updates on
  */
-export function capabilitiesFor(registry: Registry, version: ProtocolVersion, listChanged: boolean): Record<string, unknown> {
+export function capabilitiesFor(registry: Registry, version: Revision, listChanged: boolean): Record<string, unknown> {
   const offered = registry.features;
   const lists = listChanged ? { listChanged: true } : {};
   const capabilities: Record<string, unknown> = { logging: {} };
@@ -38,9 +38,25 @@ export function isInitializeRequest(message: unknown): boolean {
   return isObject(message) && message.method === 'initialize' && 'id' in message;
 }
 
-/** initialize and ping. */
+/**
+ * initialize and ping (2025); server/discover (2026).
+ *
+ * @param listChanged - whether 2025 sessions have a GET stream to announce changes on
+ */
 export function lifecycleMethods(registry: Registry, identity: ServerIdentity, listChanged: boolean): MethodTable {
+  // MCP 2026-07-28 discovery: supportedVersions names modern revisions only (the 2025 ones are reached by initialize).
+  const supportedVersions = Object.freeze([...MODERN_PROTOCOL_VERSIONS]);
   return {
+    'server/discover': {
+      eras: ERA_2026_ONLY,
+      cacheable: true,
+      run: () => {
+        // Capabilities match the handlers that work: no listChanged or subscribe until subscriptions/listen serves them.
+        const result: Record<string, unknown> = { supportedVersions, capabilities: capabilitiesFor(registry, '2026-07-28', false) };
+        if (identity.instructions !== undefined) result.instructions = identity.instructions;
+        return result;
+      },
+    },
     initialize: {
       eras: ERA_2025_ONLY,
       run: (params) => {

@@ -22,6 +22,8 @@ export type MethodHandler = (
 
 /** The eras that serve every method of the 2025 lifecycle, and none of 2026 (MCP 2026-07-28 removed it). */
 export const ERA_2025_ONLY: readonly Era[] = Object.freeze(['2025'] as const);
+/** The eras that serve a method only MCP 2026-07-28 has (server/discover). */
+export const ERA_2026_ONLY: readonly Era[] = Object.freeze(['2026'] as const);
 /** The eras that serve a method both lifecycles have. */
 export const BOTH_ERAS: readonly Era[] = Object.freeze(['2025', '2026'] as const);
 
@@ -32,6 +34,8 @@ export const BOTH_ERAS: readonly Era[] = Object.freeze(['2025', '2026'] as const
 export interface MethodEntry {
   readonly eras: readonly Era[];
   readonly capability?: keyof OfferedFeatures;
+  /** MCP 2026-07-28 caching: its complete results carry `ttlMs` and `cacheScope` (discover, the lists, resources/read). */
+  readonly cacheable?: true;
   readonly run: MethodHandler;
 }
 

@@ -11,6 +11,7 @@ export function promptMethods(registry: Registry, pageSize: number, shape: Retur
     'prompts/list': {
       eras: BOTH_ERAS,
       capability: 'prompts',
+      cacheable: true,
       run: (params, ctx) => listPage(registry.prompts, params, pageSize, 'prompts', (item) => shape(item.descriptor, PROMPT_FIELDS, ctx.protocolVersion), ctx),
     },
     'prompts/get': {
@@ -19,7 +20,7 @@ export function promptMethods(registry: Registry, pageSize: number, shape: Retur
       run: async (params, ctx) => {
         const name = requireString(params, 'name');
         const prompt = registry.prompts.get(name);
-        if (prompt === undefined) throw notFoundError('prompt', name);
+        if (prompt === undefined) throw notFoundError('prompt', name, ctx.era);
         // The prompt's chain: access (denied looks unknown), argument checks, guards, get (registry/guards.ts).
         const result = await prompt.run(params.arguments, ctx);
         const messages = result.messages.map((message) => ({ role: message.role, content: shapeContent(message.content, ctx.protocolVersion) }));

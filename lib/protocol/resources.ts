@@ -1,5 +1,6 @@
 // resources/list, resources/templates/list, resources/read, resources/subscribe and resources/unsubscribe.
 
+import { cacheFields } from '../registry/cache-hint';
 import { notFoundError } from '../registry/guards';
 import type { Registry } from '../registry/registry';
 import { withSubscription } from './client-data';
@@ -17,24 +18,29 @@ export function resourceMethods(registry: Registry, pageSize: number, shape: Ret
     'resources/list': {
       eras: BOTH_ERAS,
       capability: 'resources',
+      cacheable: true,
       run: (params, ctx) =>
         listPage(registry.resources, params, pageSize, 'resources', (item) => shape(item.descriptor, RESOURCE_FIELDS, ctx.protocolVersion), ctx),
     },
     'resources/templates/list': {
       eras: BOTH_ERAS,
       capability: 'resources',
+      cacheable: true,
       run: (params, ctx) =>
         listPage(registry.templates, params, pageSize, 'resourceTemplates', (item) => shape(item.descriptor, RESOURCE_FIELDS, ctx.protocolVersion), ctx),
     },
     'resources/read': {
       eras: BOTH_ERAS,
       capability: 'resources',
+      cacheable: true,
       run: async (params, ctx) => {
         const uri = requireString(params, 'uri');
         const match = registry.findResource(uri);
-        if (match === undefined) throw notFoundError('resource', uri);
+        if (match === undefined) throw notFoundError('resource', uri, ctx.era);
         // The item's chain: access (denied looks unknown), guards, read (registry/guards.ts).
-        return { ...(await match.resource.run(uri, match.variables, ctx)) };
+        const result = { ...(await match.resource.run(uri, match.variables, ctx)) };
+        // MCP 2026-07-28 caching: the resource's own hint; the router's default fills what it leaves out.
+        return ctx.era === '2026' && match.resource.cache !== undefined ? { ...cacheFields(match.resource.cache), ...result } : result;
       },
     },
     // Updates (notifications/resources/updated) travel on the session's GET stream; see mcp.notifyResourceUpdated().

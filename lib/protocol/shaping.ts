@@ -2,7 +2,7 @@
 
 import { textContent, type ContentBlock } from '../registry/content';
 import type { CallToolResult } from '../registry/tools';
-import { isAtLeast, type ProtocolVersion, type Revision } from '../versions';
+import { isAtLeast, type Revision } from '../versions';
 
 /** The revisions that have a field: from `since` (the one that introduced it) up to, not including, `until` (the first that dropped it). */
 export interface FieldLife {
@@ -63,7 +63,7 @@ export function createEntryShaper(): (entry: Readonly<Record<string, unknown>>, 
 }
 
 /** A content block in a form `version` knows: audio (2025-03-26) and resource links (2025-06-18) become text before then. */
-export function shapeContent(block: ContentBlock, version: ProtocolVersion): ContentBlock {
+export function shapeContent(block: ContentBlock, version: Revision): ContentBlock {
   if (block.type === 'audio' && !isAtLeast(version, '2025-03-26')) {
     return textContent(`[${block.mimeType} audio omitted: protocol ${version} cannot carry audio]`);
   }
@@ -74,7 +74,7 @@ export function shapeContent(block: ContentBlock, version: ProtocolVersion): Con
 }
 
 /** A tool result in a form `version` knows (`structuredContent` arrived in 2025-06-18). */
-export function shapeToolResult(result: CallToolResult, version: ProtocolVersion): CallToolResult {
+export function shapeToolResult(result: CallToolResult, version: Revision): CallToolResult {
   if (isAtLeast(version, '2025-06-18')) return result;
   const { structuredContent: _dropped, ...rest } = result;
   return { ...rest, content: result.content.map((block) => shapeContent(block, version)) };

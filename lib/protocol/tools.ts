@@ -11,6 +11,7 @@ export function toolMethods(registry: Registry, pageSize: number, shape: ReturnT
     'tools/list': {
       eras: BOTH_ERAS,
       capability: 'tools',
+      cacheable: true,
       run: (params, ctx) => listPage(registry.tools, params, pageSize, 'tools', (tool) => shape(tool.descriptor, TOOL_FIELDS, ctx.protocolVersion), ctx),
     },
     'tools/call': {
@@ -20,7 +21,7 @@ export function toolMethods(registry: Registry, pageSize: number, shape: ReturnT
         const name = requireString(params, 'name');
         const args = optionalObject(params, 'arguments') ?? {};
         const tool = registry.tools.get(name);
-        if (tool === undefined) throw notFoundError('tool', name);
+        if (tool === undefined) throw notFoundError('tool', name, ctx.era);
         // The tool's chain: access (denied looks unknown), validation, limits, guards, handler (registry/guards.ts).
         const result = await tool.run(args, ctx);
         return shapeToolResult(result, ctx.protocolVersion) as unknown as Record<string, unknown>;

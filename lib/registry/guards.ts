@@ -5,6 +5,7 @@ import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isObject } from '../jsonrpc/types';
 import { mayUse, type AccessRule } from './access';
 import type { RequestContext } from './request-context';
+import type { Era } from '../versions';
 import type { CallToolResult, GetPromptResult, ReadResourceResult, ToolDescriptor } from './results';
 
 /** What a guard can be around: a tool call (`tools/call`), a resource read (`resources/read`), a prompt get (`prompts/get`). */
@@ -168,14 +169,14 @@ export function guardFor<K extends GuardKind>(kind: K, guard: GuardOf<K>): Guard
  *
  * @param key - the tool's or prompt's name, or the resource URI that was asked for
  */
-export function notFoundError(kind: GuardKind, key: string): JsonRpcError {
+export function notFoundError(kind: GuardKind, key: string, era: Era): JsonRpcError {
   switch (kind) {
     // MCP tools › Error Handling: an unknown tool is a protocol error (-32602), not an isError result.
     case 'tool':
       return new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool: ${key}`);
-    // MCP resources › Error Handling: unknown resource → -32002 with the URI in data.
+    // MCP resources › Error Handling: unknown resource → -32002 with the URI in data; MCP 2026-07-28 (SEP-2164): -32602.
     case 'resource':
-      return new JsonRpcError(ErrorCode.ResourceNotFound, 'Resource not found', { uri: key });
+      return new JsonRpcError(era === '2026' ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound, 'Resource not found', { uri: key });
     // MCP prompts › Error Handling: an unknown prompt is -32602.
     case 'prompt':
       return new JsonRpcError(ErrorCode.InvalidParams, `Unknown prompt: ${key}`);
@@ -210,7 +211,7 @@ export function accessLink<C extends GuardCall>(rule: AccessRule | undefined): L
   return (rest) =>
     async function accessGuard(call) {
       const seen: GuardCall = call;
-      if (!(await mayUse(rule, seen.ctx))) throw notFoundError(seen.kind, seen.kind === 'resource' ? seen.uri : seen.name);
+      if (!(await mayUse(rule, seen.ctx))) throw notFoundError(seen.kind, seen.kind === 'resource' ? seen.uri : seen.name, seen.ctx.era);
       return rest(call);
     };
 }

@@ -1,7 +1,7 @@
 // RequestContext: what every tool, resource, prompt and completion handler receives besides its arguments.
 
 import type { JsonRpcId } from '../jsonrpc/types';
-import type { Era, ProtocolVersion } from '../versions';
+import type { Era, Revision } from '../versions';
 
 /** RFC 5424 severities, least severe first (MCP logging). */
 export const LOG_LEVELS = Object.freeze(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const);
@@ -39,8 +39,8 @@ export interface RequestContext {
    * handler serves both.
    */
   readonly era: Era;
-  /** The protocol revision in force for this request (negotiated, or from `MCP-Protocol-Version`). */
-  readonly protocolVersion: ProtocolVersion;
+  /** The protocol revision in force for this request: negotiated (2025), or named by the request's `_meta` (2026). */
+  readonly protocolVersion: Revision;
   /** Aborted when the request is cancelled or the caller goes away: pass it on to `fetch`, databases, timers. */
   readonly signal: AbortSignal;
   /** The MCP session, when the router keeps sessions. */

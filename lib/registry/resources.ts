@@ -5,6 +5,7 @@ import { isObject } from '../jsonrpc/types';
 import { toBase64, type BinaryData, type ContentAnnotations, type ResourceContents } from './content';
 import { accessRuleOf, type AccessRule } from './access';
 import type { RequestContext } from './request-context';
+import { checkCacheHint, type CacheHintOptions } from './cache-hint';
 import { checkCompleter, type Completer } from './completion';
 import { checkDefinitionObject, checkHandler, checkName, copyDefined, type Icon } from './definition';
 import type { ReadResourceResult } from './results';
@@ -34,6 +35,11 @@ interface ResourceFields extends AccessRule {
    * a read through, end it with contents or a JSON-RPC error, or change its contents. Defaults to none.
    */
   guards?: ReadonlyArray<ResourceGuard>;
+  /**
+   * How long a 2026-07-28 client may reuse what `resources/read` returns, and who may: overrides the router's
+   * `cache` for this item's reads. Defaults to the router's.
+   */
+  cache?: CacheHintOptions;
 }
 
 /** A resource with a fixed URI, registered with `mcp.resource()`. */
@@ -63,6 +69,8 @@ export interface RegisteredResource {
   readonly mimeType: string | undefined;
   /** Who may list and read it; undefined for everyone. */
   readonly access: AccessRule | undefined;
+  /** Its own cache hint for 2026 reads, checked; undefined for the router's. */
+  readonly cache: Readonly<CacheHintOptions> | undefined;
   /** Reads `uri` through the item's chain, composed at registration (see {@link Guard} for its order). */
   readonly run: (uri: string, variables: Record<string, string>, ctx: RequestContext) => Promise<ReadResourceResult>;
 }
@@ -96,6 +104,7 @@ export function defineResource(definition: ResourceDefinition, routerGuards: rea
       read: (target: string, _variables: Record<string, string>, ctx: RequestContext) => read(target, ctx),
       mimeType: definition.mimeType,
       access: accessRuleOf(definition, `resource '${uri}'`),
+      cache: checkCacheHint(definition.cache, `resource '${uri}' cache`),
     },
     definition,
     `resource '${uri}'`,
@@ -130,6 +139,7 @@ export function defineTemplate(definition: ResourceTemplateDefinition<never>, ro
       read: definition.read.bind(definition) as RegisteredTemplate['read'],
       mimeType: definition.mimeType,
       access: accessRuleOf(definition, label),
+      cache: checkCacheHint(definition.cache, `${label} cache`),
     },
     definition,
     label,

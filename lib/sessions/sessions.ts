@@ -5,6 +5,7 @@ import type { JsonRpcMessage } from '../jsonrpc/types';
 import type { McpLogger } from '../logger';
 import type { Abortable } from '../protocol/abort';
 import type { ClientState } from '../protocol/handler-context';
+import type { ProtocolVersion } from '../versions';
 import { OutboundStream } from './outbound-stream';
 import { notificationOf, type ServerEvent, type ServerEventBus } from './server-events';
 import type { EventStore, MessageBus, SessionCloseReason, SessionRecord, SessionStore } from './stores';
@@ -75,7 +76,7 @@ export class SessionManager {
   }
 
   /** Stores a session that `initialize` just created. */
-  async create(id: string, client: ClientState, principal: string | undefined): Promise<{ record: SessionRecord; live: LiveSession }> {
+  async create(id: string, client: ClientState & { readonly protocolVersion: ProtocolVersion }, principal: string | undefined): Promise<{ record: SessionRecord; live: LiveSession }> {
     const record: SessionRecord = { id, ...client, createdAt: Date.now(), ...(principal === undefined ? {} : { principal }) };
     await this.settings.store.set(record);
     const live = this.liveOf(record);

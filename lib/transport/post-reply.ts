@@ -121,11 +121,16 @@ export class PostReply implements ClientChannel, ClientRequests {
     void this.openStream().detach();
   }
 
-  /** Writes the outcome: on the stream if one is open (or SSE is forced), else as JSON or 202/400. */
-  async finish(outcome: DispatchOutcome): Promise<void> {
+  /**
+   * Writes the outcome: on the stream if one is open (or SSE is forced), else as JSON or 202/400.
+   *
+   * @param status - of a JSON answer (a 2026 error's status: 404 for an unknown method, 400 for -32020…-32022)
+   */
+  async finish(outcome: DispatchOutcome, status = 200): Promise<void> {
     this.finished = true;
     // A stream opened only now carries a complete reply: its headers need not go out ahead of it.
-    if (this.stream === undefined && this.mode === 'sse' && outcome.kind === 'answered' && this.mayOpenStream()) this.openStream(true);
+    // An error with its own status (2026) goes as JSON: the status is the answer a client branches on.
+    if (this.stream === undefined && this.mode === 'sse' && outcome.kind === 'answered' && status === 200 && this.mayOpenStream()) this.openStream(true);
     const stream = this.stream;
     if (stream !== undefined) {
       if (outcome.kind === 'answered') {
@@ -139,7 +144,7 @@ export class PostReply implements ClientChannel, ClientRequests {
     if (outcome.kind === 'unanswered') this.finishUnanswered();
     else if (outcome.kind === 'accepted') sendAccepted(this.res);
     else if (outcome.kind === 'rejected') sendJson(this.res, 400, outcome.error, this.headers);
-    else sendJsonText(this.res, 200, serializeResponses(outcome.body, this.settings.logger), this.headers);
+    else sendJsonText(this.res, status, serializeResponses(outcome.body, this.settings.logger), this.headers);
   }
 
   /**

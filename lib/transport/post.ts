@@ -1,4 +1,4 @@
-// POST: body, classification, session and Accept checks; dispatch; the client state kept; the reply as JSON, SSE, 202 or an HTTP error.
+// POST: body, classification, session and Accept checks; dispatch (a 2025 session's request, or a stateless 2026 one); the client state kept; the reply.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from '../jsonrpc/errors';
@@ -6,12 +6,13 @@ import type { McpLogger } from '../logger';
 import type { AuthInfo } from '../registry/request-context';
 import { LazyAbort } from '../protocol/abort';
 import type { ClassifiedPost } from '../protocol/classify';
+import { NO_CLIENT_REQUESTS } from '../protocol/client-requests';
 import type { ClientState, DispatchEnvironment } from '../protocol/handler-context';
 import type { Dispatcher, DispatchOutcome } from '../protocol/dispatcher';
-import { ASSUMED_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type ProtocolVersion } from '../versions';
+import { ASSUMED_PROTOCOL_VERSION, isSupportedVersion, MODERN_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS, type ProtocolVersion, type Revision } from '../versions';
 import { createReplyNegotiator, type ResponseMode } from '../http/accept';
 import { readJsonBody } from '../http/body';
-import { PROTOCOL_VERSION_HEADER } from '../http/headers';
+import { METHOD_HEADER, PROTOCOL_VERSION_HEADER } from '../http/headers';
 import { sendHttpError } from '../http/http-error';
 import { sendJson } from '../http/reply';
 import type { SseOptions } from '../http/sse';
@@ -43,12 +44,36 @@ interface RequestSession {
  * The client state of a request without a session, per revision: nothing known yet but the revision. Made once:
  * client state is never changed in place (a method returns a ClientUpdate), so requests can share it.
  */
-const FRESH_CLIENTS: ReadonlyMap<ProtocolVersion, ClientState> = new Map(
-  SUPPORTED_PROTOCOL_VERSIONS.map((protocolVersion) => [
+const FRESH_CLIENTS: ReadonlyMap<Revision, ClientState> = new Map(
+  [...SUPPORTED_PROTOCOL_VERSIONS, ...MODERN_PROTOCOL_VERSIONS].map((protocolVersion) => [
     protocolVersion,
     Object.freeze({ protocolVersion, clientCapabilities: Object.freeze({}), clientInfo: undefined, logLevel: undefined, subscriptions: Object.freeze([]) }),
   ]),
 );
+
+/** No subscriptions: a 2026 request holds none (subscriptions/listen streams carry their own). */
+const NO_SUBSCRIPTIONS: readonly string[] = Object.freeze([]);
+
+/**
+ * MCP 2026-07-28 transports: a method not found is HTTP 404, and the 2026 request errors (-32020…-32022) are 400;
+ * every other error of a request that was served goes in-band on 200.
+ */
+const MODERN_ERROR_STATUS: Readonly<Record<number, number>> = Object.freeze({
+  [ErrorCode.MethodNotFound]: 404,
+  [ErrorCode.HeaderMismatch]: 400,
+  [ErrorCode.MissingRequiredClientCapability]: 400,
+  [ErrorCode.UnsupportedProtocolVersion]: 400,
+});
+
+function modernStatus(outcome: DispatchOutcome): number {
+  if (outcome.kind !== 'answered' || Array.isArray(outcome.body) || !('error' in outcome.body)) return 200;
+  return MODERN_ERROR_STATUS[outcome.body.error.code] ?? 200;
+}
+
+/** A 2025 session's client state: what initialize negotiated is always a 2025 revision. */
+function isSessionClient(client: ClientState): client is ClientState & { readonly protocolVersion: ProtocolVersion } {
+  return isSupportedVersion(client.protocolVersion);
+}
 
 /**
  * Creates the POST handler of one router.
@@ -81,12 +106,48 @@ export function createPostHandler(dispatcher: Dispatcher, config: PostHandlerCon
   /** Keeps what the dispatch changed: a new session for a successful initialize, else the session's client state. */
   async function keep(manager: SessionManager, session: RequestSession, post: ClassifiedPost, outcome: DispatchOutcome, headers: Record<string, string>, subject: string | undefined): Promise<void> {
     if (post.kind === 'initialize') {
-      if (outcome.kind === 'answered' && !('error' in outcome.body) && outcome.client !== undefined) await manager.create(session.id, outcome.client, subject);
+      if (outcome.kind === 'answered' && !('error' in outcome.body) && outcome.client !== undefined && isSessionClient(outcome.client)) await manager.create(session.id, outcome.client, subject);
       // A refused initialize creates no session, so it names none.
       else delete headers['Mcp-Session-Id'];
-    } else if (outcome.client !== undefined && session.record && session.reply) {
+    } else if (outcome.client !== undefined && isSessionClient(outcome.client) && session.record && session.reply) {
       await manager.save({ ...session.record, ...outcome.client }, session.reply.live);
     }
+  }
+
+  /** Whether the reply can be JSON or SSE as the client accepts; answers 406 itself and returns undefined when neither. */
+  function replyMode(req: IncomingMessage, res: ServerResponse, post: ClassifiedPost): ResponseMode | undefined {
+    if (!post.holdsRequests) return config.responseMode;
+    const negotiated = negotiateReply(req.headers.accept, config.responseMode);
+    if (negotiated === undefined) sendHttpError(res, 406, ErrorCode.ServerError, 'Not Acceptable: accept application/json or text/event-stream');
+    return negotiated;
+  }
+
+  /**
+   * A 2026 request: stateless, its client state from its `_meta`, never remembered (MCP 2026-07-28). No session is
+   * read or made; closing its stream cancels it (PostReply aborts a reply that cannot be resumed).
+   */
+  async function serveModern(req: IncomingMessage, res: ServerResponse, post: ClassifiedPost, auth: AuthInfo | undefined): Promise<void> {
+    const mode = replyMode(req, res, post);
+    if (mode === undefined) return;
+    const { envelope } = post;
+    const client: ClientState = envelope
+      ? { protocolVersion: envelope.protocolVersion as Revision, clientCapabilities: envelope.clientCapabilities, clientInfo: envelope.clientInfo, logLevel: envelope.logLevel, subscriptions: NO_SUBSCRIPTIONS }
+      : (FRESH_CLIENTS.get(MODERN_PROTOCOL_VERSIONS[0]) as ClientState);
+    const abort = new LazyAbort();
+    const reply = new PostReply(res, mode, undefined, config, {}, abort);
+    const env: DispatchEnvironment = {
+      era: '2026',
+      signal: abort,
+      sessionId: undefined,
+      auth,
+      client,
+      channel: reply,
+      clientRequests: NO_CLIENT_REQUESTS,
+      inflight: undefined,
+      headers: req.headers,
+    };
+    const outcome = await dispatcher.dispatch(post, env);
+    await reply.finish(outcome, modernStatus(outcome));
   }
 
   return async function mcpPostHandler(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -98,7 +159,9 @@ export function createPostHandler(dispatcher: Dispatcher, config: PostHandlerCon
       return;
     }
     const auth = config.authOf(req);
-    const loaded = sessions === undefined ? undefined : await loadNamedSession(req, res, sessions, auth?.subject, false);
+    // MCP 2026-07-28 versioning: a session id is not an input of a modern request, so under a header that may be
+    // one no session is looked up: the body decides.
+    const loaded = sessions === undefined || verdict.modernHeader !== undefined ? undefined : await loadNamedSession(req, res, sessions, auth?.subject, false);
     if (loaded === false) return;
     const body = await readJsonBody(req, config.bodyLimit);
     if (!body.ok) {
@@ -106,24 +169,21 @@ export function createPostHandler(dispatcher: Dispatcher, config: PostHandlerCon
       return;
     }
     // Refusals that hold whatever the session state come before the session rules: one body, one answer.
-    const classified = classifier.body(body.value, verdict.headerVersion);
+    const classified = classifier.body(body.value, verdict, req.headers[METHOD_HEADER]);
     if (!classified.ok) {
       sendJson(res, classified.status, classified.error);
       return;
     }
     const { post } = classified;
+    if (post.era === '2026') {
+      await serveModern(req, res, post, auth);
+      return;
+    }
     const session = sessions === undefined ? undefined : sessionOf(res, sessions, loaded, post.kind === 'initialize');
     if (sessions !== undefined && session === undefined) return;
 
-    let mode: ResponseMode = config.responseMode;
-    if (post.holdsRequests) {
-      const negotiated = negotiateReply(req.headers.accept, config.responseMode);
-      if (negotiated === undefined) {
-        sendHttpError(res, 406, ErrorCode.ServerError, 'Not Acceptable: accept application/json or text/event-stream');
-        return;
-      }
-      mode = negotiated;
-    }
+    const mode = replyMode(req, res, post);
+    if (mode === undefined) return;
 
     // With a session, its negotiated revision rules; the header only has to be a supported one.
     const client = session?.record ?? FRESH_CLIENTS.get(post.headerVersion ?? ASSUMED_PROTOCOL_VERSION) as ClientState;
