@@ -27,17 +27,6 @@ export const MODERN_PROTOCOL_VERSIONS = VERSIONS_BY_ERA['2026'];
 /** One of {@link MODERN_PROTOCOL_VERSIONS}. */
 export type ModernVersion = (typeof MODERN_PROTOCOL_VERSIONS)[number];
 
-/** The first revision of the 2026 era. */
-const FIRST_MODERN_VERSION: ModernVersion = '2026-07-28';
-
-/**
- * Whether a version text names the 2026 era or a later one, known or not (MCP 2026-07-28 versioning: revisions
- * compare as text; a header at or after 2026-07-28 asks for the per-request `_meta` envelope).
- */
-export function namesModernEra(value: string): boolean {
-  return value >= FIRST_MODERN_VERSION;
-}
-
 /** True for a revision of the 2026 era this router serves. */
 export function isModernVersion(value: unknown): value is ModernVersion {
   return typeof value === 'string' && (MODERN_PROTOCOL_VERSIONS as readonly string[]).includes(value);

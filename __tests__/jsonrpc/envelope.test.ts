@@ -127,6 +127,9 @@ describe('JsonRpcError', () => {
       InternalError: -32603,
       ServerError: -32000,
       ResourceNotFound: -32002,
+      HeaderMismatch: -32020,
+      MissingRequiredClientCapability: -32021,
+      UnsupportedProtocolVersion: -32022,
     });
   });
 });

@@ -51,7 +51,7 @@ const CHALLENGE = {
   query: `Bearer error="invalid_request", error_description="Send the access token in the Authorization header, not the query string", ${METADATA}`,
   scope: `Bearer error="insufficient_scope", error_description="The access token lacks a required scope", ${METADATA}`,
 };
-const ALLOWED_HEADERS = 'Content-Type,Accept,Authorization,Mcp-Session-Id,MCP-Protocol-Version,Last-Event-ID';
+const ALLOWED_HEADERS = 'Content-Type,Accept,Authorization,Mcp-Session-Id,MCP-Protocol-Version,Last-Event-ID,Mcp-Method,Mcp-Name';
 const EXPOSED_HEADERS = 'Mcp-Session-Id,WWW-Authenticate,Retry-After,RateLimit,RateLimit-Policy';
 
 /** One router on a listening server, recording every response a row gets. */

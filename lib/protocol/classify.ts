@@ -3,7 +3,7 @@
 import { failure, parseMessage, type ParsedMessage } from '../jsonrpc/envelope';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isJsonRpcId, isObject, type JsonRpcFailure, type JsonRpcMessage } from '../jsonrpc/types';
-import { isModernVersion, MODERN_PROTOCOL_VERSIONS, namesModernEra, SUPPORTED_PROTOCOL_VERSIONS, type Era, type ProtocolVersion } from '../versions';
+import { isModernVersion, MODERN_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS, type Era, type ProtocolVersion } from '../versions';
 import { isInitializeRequest } from './lifecycle';
 import { claimsModernEra, readEnvelope, type RequestEnvelope } from './request-meta';
 
@@ -44,8 +44,8 @@ export type HeaderVerdict =
       /** A 2025 revision the header names; undefined without the header, or when it names another era. */
       readonly headerVersion: ProtocolVersion | undefined;
       /**
-       * The header's text when it may belong to a modern request (a 2026 revision or a later one, or any text when
-       * only the 2026 era is served): only the body can tell, so no 2025 session is looked up for it.
+       * The header's text when it names no 2025 revision served (2026-07-28, a later or unknown one): only the body
+       * can tell whether it is a modern request, so no 2025 session is looked up for it.
        */
       readonly modernHeader: string | undefined;
     }
@@ -71,6 +71,11 @@ export interface Classifier {
    * @param methodHeader - `Mcp-Method`, as received: compared with a modern message's method
    */
   body(body: unknown, verdict: HeaderVerdict & { ok: true }, methodHeader?: string | string[]): Classification;
+  /**
+   * When the body cannot be read (not JSON, too large, malformed): the refusal the header earns on its own, if any,
+   * so that a header the 2025 path refused is still refused first.
+   */
+  unreadable(verdict: HeaderVerdict & { ok: true }): Refusal | undefined;
 }
 
 /** Limits and choices the classifier enforces, resolved once by the router. */
@@ -142,6 +147,19 @@ export function createClassifier(limits: ClassifierLimits): Classifier {
     return refusedMessage(message, new JsonRpcError(ErrorCode.UnsupportedProtocolVersion, `Unsupported protocol version: the request names ${named}; this server serves ${supported.join(', ')}`, data));
   }
 
+  /** MCP 2025-06-18 transports: an unsupported MCP-Protocol-Version is 400 (-32000, as the SDKs answer it). */
+  function unsupportedHeader(protocolVersion: string | string[] | undefined): Refusal {
+    const served = serves2025 ? SUPPORTED_PROTOCOL_VERSIONS : MODERN_PROTOCOL_VERSIONS;
+    const message = `Bad Request: unsupported MCP-Protocol-Version '${String(protocolVersion)}'; supported: ${served.join(', ')}`;
+    return refused(failure(null, new JsonRpcError(ErrorCode.ServerError, message)));
+  }
+
+  /** A body that cannot be read, or a batch, carries no claim: a header deferred to it is judged as the 2025 path judged it. */
+  function unreadable(verdict: { modernHeader: string | undefined }): Refusal | undefined {
+    const header = verdict.modernHeader;
+    return header !== undefined && serves2025 && !isModernVersion(header) ? unsupportedHeader(header) : undefined;
+  }
+
   /** A message that claims the modern era: its envelope, then the headers against it, then the revision. */
   function modern(message: JsonRpcMessage & { method: string }, verdict: { modernHeader: string | undefined; headerVersion: string | undefined }, methodHeader: string | string[] | undefined): Classification {
     const raw = message as unknown as Record<string, unknown>;
@@ -160,31 +178,30 @@ export function createClassifier(limits: ClassifierLimits): Classifier {
   }
 
   /** A single message without a valid modern claim, on a router that serves the 2026 era. */
-  function unclaimed(message: JsonRpcMessage, verdict: { modernHeader: string | undefined }, methodHeader: string | string[] | undefined): Classification | undefined {
+  function unclaimed(message: JsonRpcMessage, header: string | undefined, methodHeader: string | string[] | undefined): Classification | undefined {
     const raw = message as unknown as Record<string, unknown>;
     const kind = kindOf(message);
-    if (kind === 'initialize') {
-      // MCP 2026-07-28 versioning: initialize is the 2025 handshake; under a modern header the two disagree.
-      if (verdict.modernHeader !== undefined && namesModernEra(verdict.modernHeader)) return headerMismatch(raw, `initialize is the 2025 handshake, but the MCP-Protocol-Version header names ${verdict.modernHeader}`);
+    if (!serves2025) {
+      // Modern only: notifications are accepted and dropped; initialize and requests name no revision served.
+      if (kind === 'notification') return { ok: true, post: { kind, era: '2026', headerVersion: undefined, holdsRequests: false, messages: message } };
+      if (kind === 'response') return refusedMessage(raw, new JsonRpcError(ErrorCode.InvalidRequest, 'Invalid Request: JSON-RPC responses cannot be posted to this endpoint (it serves MCP 2026-07-28 only)'));
       // A modern-only server names its revisions in the error to initialize (MCP 2026-07-28 versioning, SHOULD).
-      if (!serves2025) return unsupportedVersion(raw, isObject(raw.params) ? raw.params.protocolVersion : undefined);
-      return undefined;
+      return unsupportedVersion(raw, kind === 'initialize' && isObject(raw.params) ? raw.params.protocolVersion : header);
     }
-    if (verdict.modernHeader !== undefined && namesModernEra(verdict.modernHeader)) {
-      if (kind === 'response') return refusedMessage(raw, new JsonRpcError(ErrorCode.InvalidRequest, 'Invalid Request: a JSON-RPC response answers a 2025 session request; the 2026 era has none'));
-      if (kind === 'notification') {
-        if (methodHeader !== undefined && methodHeader !== (message as { method: string }).method) return headerMismatch(raw, `the Mcp-Method header names ${String(methodHeader)} but the body's method is ${(message as { method: string }).method}`);
-        return { ok: true, post: { kind, era: '2026', headerVersion: undefined, holdsRequests: false, messages: message } };
-      }
-      // MCP 2026-07-28 (per-request metadata): a modern request without its envelope is 400 -32602.
-      const error = new JsonRpcError(ErrorCode.InvalidParams, `Invalid params: the MCP-Protocol-Version header names ${verdict.modernHeader}, but params._meta lacks "io.modelcontextprotocol/protocolVersion" and "io.modelcontextprotocol/clientCapabilities"`);
-      return refusedMessage(raw, error);
+    if (header === undefined) return undefined;
+    // Without a claim, a header naming a revision not served is refused as the 2025 path always refused it.
+    if (!isModernVersion(header)) return unsupportedHeader(header);
+    // MCP 2026-07-28 versioning: initialize is the 2025 handshake; under a modern header the two disagree.
+    if (kind === 'initialize') return headerMismatch(raw, `initialize is the 2025 handshake, but the MCP-Protocol-Version header names ${header}`);
+    if (kind === 'response') return refusedMessage(raw, new JsonRpcError(ErrorCode.InvalidRequest, 'Invalid Request: a JSON-RPC response answers a 2025 session request; the 2026 era has none'));
+    const { method } = message as { method: string };
+    if (kind === 'notification') {
+      if (methodHeader !== undefined && methodHeader !== method) return headerMismatch(raw, `the Mcp-Method header names ${String(methodHeader)} but the body's method is ${method}`);
+      return { ok: true, post: { kind, era: '2026', headerVersion: undefined, holdsRequests: false, messages: message } };
     }
-    if (serves2025) return undefined;
-    // Modern only: notifications are accepted and dropped; a request names no modern revision.
-    if (kind === 'notification') return { ok: true, post: { kind, era: '2026', headerVersion: undefined, holdsRequests: false, messages: message } };
-    if (kind === 'response') return refusedMessage(raw, new JsonRpcError(ErrorCode.InvalidRequest, 'Invalid Request: JSON-RPC responses cannot be posted to this endpoint (it serves MCP 2026-07-28 only)'));
-    return unsupportedVersion(raw, verdict.modernHeader);
+    // MCP 2026-07-28 (per-request metadata): a modern request without its envelope is 400 -32602.
+    const missing = `Invalid params: the MCP-Protocol-Version header names ${header}, but params._meta lacks "io.modelcontextprotocol/protocolVersion" and "io.modelcontextprotocol/clientCapabilities"`;
+    return refusedMessage(raw, new JsonRpcError(ErrorCode.InvalidParams, missing));
   }
 
   function legacy(message: JsonRpcMessage, headerVersion: ProtocolVersion | undefined): Classification {
@@ -197,12 +214,12 @@ export function createClassifier(limits: ClassifierLimits): Classifier {
       // Any revision spoken is accepted, not only the session's: the SDKs send their own latest before negotiating.
       const verdict = typeof protocolVersion === 'object' ? undefined : accepted.get(protocolVersion);
       if (verdict !== undefined && serves2025) return verdict;
-      // Only the body can tell whether a modern revision (or a later one, or anything on a modern-only router) is served.
-      if (typeof protocolVersion === 'string' && serves2026 && (namesModernEra(protocolVersion) || !serves2025)) return { ok: true, headerVersion: undefined, modernHeader: protocolVersion };
-      const served = serves2025 ? SUPPORTED_PROTOCOL_VERSIONS : MODERN_PROTOCOL_VERSIONS;
-      const message = `Bad Request: unsupported MCP-Protocol-Version '${String(protocolVersion)}'; supported: ${served.join(', ')}`;
-      return refused(failure(null, new JsonRpcError(ErrorCode.ServerError, message)));
+      // Any other revision is the body's to judge: a claim naming it gets -32022 with what is served (MCP 2026-07-28 M2).
+      if (typeof protocolVersion === 'string' && serves2026) return { ok: true, headerVersion: undefined, modernHeader: protocolVersion };
+      if (protocolVersion === undefined) return NO_MCP_HEADERS;
+      return unsupportedHeader(protocolVersion);
     },
+    unreadable,
     body(body, verdict, methodHeader) {
       if (!Array.isArray(body)) {
         const parsed = parseMessage(body);
@@ -212,9 +229,12 @@ export function createClassifier(limits: ClassifierLimits): Classifier {
         const raw = message as unknown as Record<string, unknown>;
         // A claim with a 2025 revision inside is refused -32022 like any revision not served, as the SDK does.
         if ('method' in message && claimsModernEra(raw) && !(kindOf(message) === 'initialize' && !validModernClaim(raw))) return modern(message, verdict, methodHeader);
-        return unclaimed(message, verdict, methodHeader) ?? legacy(message, verdict.headerVersion);
+        return unclaimed(message, verdict.modernHeader, methodHeader) ?? legacy(message, verdict.headerVersion);
       }
       if (!serves2025) return invalidRequest('Invalid Request: JSON-RPC batches are not served here (MCP 2026-07-28 requests are single messages)');
+      // A batch is of the 2025 era: a header naming no revision served is refused as that era always refused it.
+      const deferred = unreadable(verdict);
+      if (deferred !== undefined) return deferred;
       if (body.length === 0) return invalidRequest('Invalid Request: an empty batch');
       if (body.length > limits.maxBatchLength) return invalidRequest(`Invalid Request: a batch holds at most ${limits.maxBatchLength} messages`);
       // MCP 2025-03-26 lifecycle: initialize MUST NOT be part of a batch.

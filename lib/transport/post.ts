@@ -164,6 +164,11 @@ export function createPostHandler(dispatcher: Dispatcher, config: PostHandlerCon
     const loaded = sessions === undefined || verdict.modernHeader !== undefined ? undefined : await loadNamedSession(req, res, sessions, auth?.subject, false);
     if (loaded === false) return;
     const body = await readJsonBody(req, config.bodyLimit);
+    const headerRefusal = body.ok ? undefined : classifier.unreadable(verdict);
+    if (headerRefusal !== undefined) {
+      sendJson(res, headerRefusal.status, headerRefusal.error);
+      return;
+    }
     if (!body.ok) {
       sendHttpError(res, body.status, body.code, body.message, body.status === 413 ? { Connection: 'close' } : undefined);
       return;
