@@ -190,6 +190,11 @@ const rpc = (method: string, params?: unknown, id: unknown = 1): Record<string, 
   params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
 const note = (method: string, params?: unknown): Record<string, unknown> => (params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params });
 
+/** The `_meta` envelope of an MCP 2026-07-28 request, with `extra` keys over it. */
+function modernMeta(extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, ...extra };
+}
+
 /** Valid messages of every kind: the seeds that mutations start from. */
 const SEEDS: unknown[] = [
   rpc('initialize', { protocolVersion: '2025-11-25', capabilities: { roots: { listChanged: true } }, clientInfo: { name: 'f', version: '1' } }),
@@ -211,9 +216,19 @@ const SEEDS: unknown[] = [
   note('notifications/cancelled', { requestId: 3, reason: 'no' }),
   { jsonrpc: '2.0', id: 5, result: {} },
   { jsonrpc: '2.0', id: 'srv-1', error: { code: -32601, message: 'nope' } },
+  // MCP 2026-07-28 requests: the envelope in params._meta.
+  rpc('server/discover', { _meta: modernMeta() }, 'd'),
+  rpc('tools/list', { _meta: modernMeta({ 'io.modelcontextprotocol/clientInfo': { name: 'f', version: '1' } }) }),
+  rpc('tools/call', { name: 'sum', arguments: { a: 1, b: 2 }, _meta: modernMeta({ progressToken: 'p', 'io.modelcontextprotocol/logLevel': 'debug' }) }, 9),
+  rpc('resources/read', { uri: 'users://7/profile', _meta: modernMeta({ 'io.modelcontextprotocol/clientCapabilities': { sampling: {}, roots: {} } }) }, 'r'),
+  rpc('prompts/get', { name: 'review', arguments: { code: 'x' }, _meta: modernMeta() }, 10),
+  note('notifications/cancelled', { requestId: 9, _meta: modernMeta() }),
   [rpc('ping', undefined, 1), note('notifications/initialized'), rpc('tools/list', undefined, 2)],
 ];
 const SEED_TEXTS = SEEDS.map((seed) => JSON.stringify(seed));
+const isModernSeed = (text: string): boolean => text.includes('io.modelcontextprotocol/protocolVersion');
+const LEGACY_SEED_TEXTS = SEED_TEXTS.filter((text) => !isModernSeed(text));
+const MODERN_SEEDS = SEEDS.filter((seed) => isModernSeed(JSON.stringify(seed))) as Array<{ method: string; params: { name?: string; uri?: string } }>;
 
 const METHODS = [
   'initialize', 'ping', 'tools/list', 'tools/call', 'resources/list', 'resources/read', 'resources/templates/list', 'resources/subscribe',
@@ -305,7 +320,7 @@ const pollutedValue: fc.Arbitrary<string> = fc.letrec<{ value: string }>((tie) =
 
 /** Where in a message hostile keys go: the body's top level, params, arguments, _meta, capabilities, prompt arguments, a batch. */
 const pollutedMessage: fc.Arbitrary<string> = fc
-  .tuple(fc.constantFrom(...PROTO_KEYS), pollutedValue, fc.integer({ min: 0, max: 8 }))
+  .tuple(fc.constantFrom(...PROTO_KEYS), pollutedValue, fc.integer({ min: 0, max: 9 }))
   .map(([key, value, where]) => {
     const k = JSON.stringify(key);
     switch (where) {
@@ -323,6 +338,10 @@ const pollutedMessage: fc.Arbitrary<string> = fc
         return `{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"review","arguments":{"code":"c",${k}:${value}}}}`;
       case 6:
         return `[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"keys","arguments":{${k}:${value}}}},{${k}:${value}}]`;
+      case 8: {
+        const envelope = `"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{${k}:${value},"sampling":{${k}:${value}}},"io.modelcontextprotocol/clientInfo":{"name":"x","version":"1",${k}:${value}}`;
+        return `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"keys","arguments":{${k}:${value}},"_meta":{${k}:${value},${envelope}}}}`;
+      }
       case 7:
         return `{"jsonrpc":"2.0","id":1,"method":"completion/complete","params":{"ref":{"type":"ref/prompt","name":"review",${k}:${value}},"argument":{"name":"code","value":"x"},"context":{"arguments":{${k}:${value}}}}}`;
       default:
@@ -409,6 +428,20 @@ describe('fuzzing the POST endpoint of real express() apps', () => {
     await fc.assert(
       fc.asyncProperty(anyTarget, fc.constantFrom(...SEED_TEXTS), fc.array(mutation, { minLength: 1, maxLength: 3 }), async (target, seed, edits) => {
         await fuzzPost(targets[target] as Target, mutate(seed, edits));
+      }),
+      options,
+    );
+  });
+
+  it('answers mutated MCP 2026-07-28 requests, with their standard headers, well-formed', async () => {
+    const modernTarget = fc.constantFrom('stateless', 'session11');
+    await fc.assert(
+      fc.asyncProperty(modernTarget, fc.constantFrom(...MODERN_SEEDS), fc.array(mutation, { maxLength: 3 }), async (target, seed, edits) => {
+        const name = seed.params.name ?? seed.params.uri;
+        const headers = { 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': seed.method, 'Mcp-Name': name };
+        const res = await fuzzPost(targets[target] as Target, mutate(JSON.stringify(seed), edits), headers);
+        // Unmutated, each is served: a 2026 result, or 202 for the notification.
+        if (edits.length === 0) expect(res.status === 202 || (res.status === 200 && /"resultType":"complete"/.test(res.text))).toBe(true);
       }),
       options,
     );
@@ -503,11 +536,12 @@ describe('fuzzing the POST endpoint of real express() apps', () => {
       'application/json-seq', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', '', undefined,
     );
     const accept = fc.constantFrom<string | undefined>(MCP_ACCEPT, 'application/json', 'text/event-stream', '*/*', 'text/html', 'application/json;q=0, text/event-stream;q=0', '', undefined);
-    const version = fc.constantFrom<string | undefined>(undefined, '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2099-01-01', 'latest', '');
+    const version = fc.constantFrom<string | undefined>(undefined, '2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2099-01-01', 'latest', '');
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('stateless', 'session11'), fc.constantFrom(...SEED_TEXTS), contentType, accept, version, async (target, body, type, acceptHeader, versionHeader) => {
+      fc.asyncProperty(fc.constantFrom('stateless', 'session11'), fc.constantFrom(...LEGACY_SEED_TEXTS), contentType, accept, version, async (target, body, type, acceptHeader, versionHeader) => {
         const res = await fuzzPost(targets[target] as Target, body, { 'Content-Type': type, Accept: acceptHeader, 'MCP-Protocol-Version': versionHeader });
-        const supported = versionHeader === undefined || ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'].includes(versionHeader);
+        // A 2026-07-28 header defers to the body: a 2025 message under it is refused in its own way (-32602, -32020, …).
+        const supported = versionHeader === undefined || ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'].includes(versionHeader);
         const json = type !== undefined && /^application\/json\s*(;\s*charset="?utf-?8"?\s*)?$/i.test(type);
         if (!supported) expect([res.status, (res.json as { error: { code: number } }).error.code]).toEqual([400, -32000]);
         else if (!json) expect([res.status, (res.json as { error: { code: number } }).error.code]).toEqual([415, -32000]);
