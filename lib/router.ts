@@ -20,7 +20,9 @@ import { createEndpoint, createErrorHandler } from './transport/endpoint';
 
 /**
  * Creates an MCP endpoint for an Express 4 or 5 app. Options are checked and schemas compiled now, so
- * a misconfiguration fails at boot; each router owns its registry, and two routers share nothing.
+ * a misconfiguration fails at boot; each router owns its registry, and two routers share nothing. One endpoint
+ * serves the 2025 revisions (initialize, sessions) and MCP 2026-07-28 (stateless requests), chosen per request
+ * (see the `eras` option).
  *
  * @param options - see {@link McpRouterOptions}; `name` and `version` are required
  * @throws {McpConfigError} for an unknown option or a bad value
