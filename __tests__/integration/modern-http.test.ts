@@ -2,7 +2,7 @@
 
 import express from 'express';
 import request from 'supertest';
-import { mcpRouter, type McpRouter, type McpRouterOptions } from '../../lib';
+import { ErrorCode, JsonRpcError, mcpRouter, type McpRouter, type McpRouterOptions } from '../../lib';
 import { createApp, MCP_ACCEPT, post, rpc, silentLogger } from '../helpers/create-app';
 
 const MODERN = '2026-07-28';
@@ -53,6 +53,14 @@ function setup(mcp: McpRouter): void {
   mcp.resource({ uri: 'docs://readme', name: 'readme', read: () => 'hello' });
   mcp.resource({ uri: 'docs://live', name: 'live', read: () => 'now', cache: { ttlMs: 0, scope: 'private' } });
   mcp.resource({ uri: 'docs://static', name: 'static', read: () => 'forever', cache: { ttlMs: 86_400_000 } });
+  mcp.resourceTemplate({
+    uriTemplate: 'files://{name}',
+    name: 'file',
+    read: (uri, { name = '' }) => {
+      if (name === 'missing') throw new JsonRpcError(ErrorCode.ResourceNotFound, 'No such file', { uri });
+      return name;
+    },
+  });
   mcp.prompt({ name: 'greet', description: 'Greets', arguments: [{ name: 'who', required: true }], get: ({ who }) => [{ role: 'user', content: `Hi ${who}` }] });
 }
 
@@ -100,6 +108,13 @@ describe('the modern request path over HTTP', () => {
   it('a resource that does not exist: -32602 with data.uri, in-band on 200', async () => {
     const res = await modern(app, 'resources/read', { uri: 'docs://nope' }).expect(200);
     expect(res.body.error).toMatchObject({ code: -32602, data: { uri: 'docs://nope' } });
+  });
+
+  it('a handler written for 2025 that throws -32002 is answered -32602 with its data (2026 never sends -32002)', async () => {
+    const res = await modern(app, 'resources/read', { uri: 'files://missing' }).expect(200);
+    expect(res.body.error).toEqual({ code: -32602, message: 'No such file', data: { uri: 'files://missing' } });
+    const legacy = await post(app, rpc('resources/read', { uri: 'files://missing' }), { 'MCP-Protocol-Version': '2025-11-25' }).expect(200);
+    expect(legacy.body.error.code).toBe(-32002);
   });
 
   it.each(['initialize', 'ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe', 'no/such/method'])('%s is not a 2026 method: 404 -32601 echoing the id', async (method) => {

@@ -23,7 +23,7 @@ import { loggingMethods } from './logging';
 import type { MethodTable } from './methods';
 import { promptMethods } from './prompts';
 import { resourceMethods } from './resources';
-import { createModernShaper } from './modern';
+import { createModernShaper, modernError } from './modern';
 import { createEntryShaper } from './shaping';
 import { toolMethods } from './tools';
 import type { CacheHint } from '../registry/cache-hint';
@@ -129,7 +129,7 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
       return success(request.id, env.era === '2026' ? shapeModern(result, entry.cacheable === true) : result);
     } catch (err) {
       if (abort.aborted) return null;
-      if (err instanceof JsonRpcError) return failure(request.id, err);
+      if (err instanceof JsonRpcError) return failure(request.id, env.era === '2026' ? modernError(err) : err);
       config.logger.error(err, `mcpRouter: ${request.method} failed`);
       return failure(request.id, new JsonRpcError(ErrorCode.InternalError, 'Internal error'));
     } finally {
