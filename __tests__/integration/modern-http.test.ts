@@ -229,9 +229,10 @@ describe('the router’s defences apply to modern requests', () => {
     expect(limited.body.error).toEqual(expect.objectContaining({ code: expect.any(Number) }));
   });
 
-  it('a client that hangs up aborts the handler’s signal', async () => {
+  // MCP 2026-07-28 transports: closing a request's stream is its cancellation, with or without 2025 sessions beside it.
+  it.each([['stateless', false], ['with sessions', {}]] as const)('a client that hangs up aborts the handler’s signal (%s)', async (_label, sessions) => {
     let aborted: Promise<unknown> | undefined;
-    const mcp = mcpRouter({ name: 'hangup', version: '1', sessions: false } satisfies McpRouterOptions);
+    const mcp = mcpRouter({ name: 'hangup', version: '1', sessions } satisfies McpRouterOptions);
     mcp.tool({
       name: 'wait',
       description: 'Waits until aborted',
