@@ -4,113 +4,8 @@
 
 import { setTimeout as sleep } from 'node:timers/promises';
 import express from 'express';
-import { audioContent, embeddedResource, imageContent, mcpRouter, textContent, type RequestContext } from '../lib';
-
-/** MCP logging levels (RFC 5424 severities), lowest first. */
-type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
-
-/**
- * The streaming half of the handler context (progress, logging, server→client requests, stream control).
- * It is being added to `RequestContext`; until it lands, handlers reach it through {@link streaming}.
- */
-interface StreamingContext {
-  /** Sends notifications/progress if the request carried a progressToken (no-op otherwise). */
-  progress(progress: number, total?: number, message?: string): Promise<void>;
-  /** Sends notifications/message at `level`. */
-  log(level: LogLevel, data: unknown, logger?: string): Promise<void>;
-  /** Sends sampling/createMessage to the client and resolves with its result. */
-  sample(params: { messages: { role: string; content: unknown }[]; maxTokens: number; [k: string]: unknown }): Promise<Record<string, unknown>>;
-  /** Sends elicitation/create to the client and resolves with its result. */
-  elicit(params: { message: string; requestedSchema: Record<string, unknown>; [k: string]: unknown }): Promise<Record<string, unknown>>;
-  /** Closes this request's SSE connection without ending the stream; the client resumes with GET + Last-Event-ID. */
-  closeStream(): void;
-}
-
-/** The context with its streaming methods typed (they exist at runtime once streaming lands). */
-function streaming(ctx: RequestContext): RequestContext & StreamingContext {
-  return ctx as RequestContext & StreamingContext;
-}
-
-/** A 1×1 red PNG. */
-const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGP4z8DwHwAFAAH/iZk9HQAAAABJRU5ErkJggg==';
-
-/** A minimal WAV file: RIFF header, PCM 8 kHz mono 16-bit, one silent sample. */
-function minimalWav(): Buffer {
-  const data = Buffer.alloc(2);
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0, 'ascii');
-  header.writeUInt32LE(36 + data.length, 4);
-  header.write('WAVE', 8, 'ascii');
-  header.write('fmt ', 12, 'ascii');
-  header.writeUInt32LE(16, 16); // fmt chunk size
-  header.writeUInt16LE(1, 20); // PCM
-  header.writeUInt16LE(1, 22); // channels
-  header.writeUInt32LE(8000, 24); // sample rate
-  header.writeUInt32LE(8000 * 2, 28); // byte rate
-  header.writeUInt16LE(2, 32); // block align
-  header.writeUInt16LE(16, 34); // bits per sample
-  header.write('data', 36, 'ascii');
-  header.writeUInt32LE(data.length, 40);
-  return Buffer.concat([header, data]);
-}
-const WAV = minimalWav();
-
-/** SEP-1613: listed verbatim by tools/list ($schema, $defs, $ref and additionalProperties preserved). */
-const JSON_SCHEMA_2020_12 = {
-  $schema: 'https://json-schema.org/draft/2020-12/schema',
-  type: 'object',
-  $defs: {
-    address: { type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } },
-  },
-  properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' } },
-  additionalProperties: false,
-} as const;
-
-/** SEP-1034: a default for every primitive type. */
-const DEFAULTS_SCHEMA = {
-  type: 'object',
-  properties: {
-    name: { type: 'string', description: 'User name', default: 'John Doe' },
-    age: { type: 'integer', description: 'User age', default: 30 },
-    score: { type: 'number', description: 'User score', default: 95.5 },
-    status: { type: 'string', description: 'User status', enum: ['active', 'inactive', 'pending'], default: 'active' },
-    verified: { type: 'boolean', description: 'Verification status', default: true },
-  },
-  required: [],
-};
-
-/** SEP-1330: the five enum shapes (untitled/titled single, legacy enumNames, untitled/titled multi). */
-const ENUMS_SCHEMA = {
-  type: 'object',
-  properties: {
-    untitledSingle: { type: 'string', description: 'Pick one', enum: ['option1', 'option2', 'option3'] },
-    titledSingle: {
-      type: 'string',
-      description: 'Pick one (titled)',
-      oneOf: [
-        { const: 'value1', title: 'First option' },
-        { const: 'value2', title: 'Second option' },
-        { const: 'value3', title: 'Third option' },
-      ],
-    },
-    legacyEnum: { type: 'string', description: 'Pick one (legacy)', enum: ['opt1', 'opt2', 'opt3'], enumNames: ['Option one', 'Option two', 'Option three'] },
-    untitledMulti: { type: 'array', description: 'Pick several', minItems: 1, maxItems: 3, items: { type: 'string', enum: ['option1', 'option2', 'option3'] } },
-    titledMulti: {
-      type: 'array',
-      description: 'Pick several (titled)',
-      minItems: 1,
-      maxItems: 3,
-      items: {
-        anyOf: [
-          { const: 'value1', title: 'First choice' },
-          { const: 'value2', title: 'Second choice' },
-          { const: 'value3', title: 'Third choice' },
-        ],
-      },
-    },
-  },
-  required: [],
-};
+import { audioContent, embeddedResource, imageContent, mcpRouter, textContent } from '../lib';
+import { DEFAULTS_SCHEMA, ENUMS_SCHEMA, JSON_SCHEMA_2020_12, PNG_BASE64, WAV, X_MCP_HEADER_SCHEMA } from './everything-content';
 
 /** What the client answered to an elicitation, as text. */
 function describeElicitation(result: Record<string, unknown>): string {
@@ -168,12 +63,11 @@ export function createEverythingApp(): express.Express {
     name: 'test_tool_with_logging',
     description: 'Emits three info log messages, 50 ms apart, while it runs',
     handler: async (_args, ctx) => {
-      const live = streaming(ctx);
-      await live.log('info', 'Tool execution started', 'everything');
+      await ctx.log('info', 'Tool execution started', 'everything');
       await sleep(50, undefined, { signal: ctx.signal });
-      await live.log('info', 'Tool processing data', 'everything');
+      await ctx.log('info', 'Tool processing data', 'everything');
       await sleep(50, undefined, { signal: ctx.signal });
-      await live.log('info', 'Tool execution completed', 'everything');
+      await ctx.log('info', 'Tool execution completed', 'everything');
       return 'Tool with logging executed successfully';
     },
   });
@@ -182,10 +76,9 @@ export function createEverythingApp(): express.Express {
     name: 'test_tool_with_progress',
     description: 'Reports progress 0, 50 and 100 of 100 while it runs',
     handler: async (_args, ctx) => {
-      const live = streaming(ctx);
       for (const step of [0, 50, 100]) {
         if (step > 0) await sleep(50, undefined, { signal: ctx.signal });
-        await live.progress(step, 100, `Completed step ${step} of 100`);
+        await ctx.progress(step, 100, `Completed step ${step} of 100`);
       }
       return `Progress reported for token ${JSON.stringify(ctx.meta?.progressToken ?? null)}`;
     },
@@ -208,7 +101,7 @@ export function createEverythingApp(): express.Express {
       required: ['prompt'],
     },
     handler: async ({ prompt }, ctx) => {
-      const result = await streaming(ctx).sample({ messages: [{ role: 'user', content: { type: 'text', text: prompt } }], maxTokens: 100 });
+      const result = await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: prompt } }], maxTokens: 100 });
       const content = result.content as { type?: unknown; text?: unknown } | undefined;
       return `LLM response: ${typeof content?.text === 'string' ? content.text : JSON.stringify(result)}`;
     },
@@ -223,7 +116,7 @@ export function createEverythingApp(): express.Express {
       required: ['message'],
     },
     handler: async ({ message }, ctx) => {
-      const result = await streaming(ctx).elicit({
+      const result = await ctx.elicit({
         message,
         requestedSchema: {
           type: 'object',
@@ -242,14 +135,14 @@ export function createEverythingApp(): express.Express {
     name: 'test_elicitation_sep1034_defaults',
     description: 'Elicits a form whose fields all have defaults (SEP-1034)',
     handler: async (_args, ctx) =>
-      describeElicitation(await streaming(ctx).elicit({ message: 'Please review and update the form fields with defaults', requestedSchema: DEFAULTS_SCHEMA })),
+      describeElicitation(await ctx.elicit({ message: 'Please review and update the form fields with defaults', requestedSchema: DEFAULTS_SCHEMA })),
   });
 
   mcp.tool({
     name: 'test_elicitation_sep1330_enums',
     description: 'Elicits a form with every enum variant (SEP-1330)',
     handler: async (_args, ctx) =>
-      describeElicitation(await streaming(ctx).elicit({ message: 'Please select options from the enum fields', requestedSchema: ENUMS_SCHEMA })),
+      describeElicitation(await ctx.elicit({ message: 'Please select options from the enum fields', requestedSchema: ENUMS_SCHEMA })),
   });
 
   mcp.tool({
@@ -263,11 +156,62 @@ export function createEverythingApp(): express.Express {
     name: 'test_reconnection',
     description: 'Closes its SSE stream mid-call; the result arrives after the client reconnects (SEP-1699)',
     handler: async (_args, ctx) => {
-      streaming(ctx).closeStream();
+      ctx.closeStream();
       await sleep(100, undefined, { signal: ctx.signal });
       return 'Reconnection test completed successfully. If you received this, the client properly reconnected after stream closure.';
     },
   });
+
+  // ----- MCP 2026-07-28 diagnostics (conformance server-stateless, http-custom-header-server-validation) -----
+
+  mcp.tool({
+    name: 'test_missing_capability',
+    description: 'Needs the sampling capability: a 2026 request that does not declare it is refused with 400 -32021',
+    handler: async (_args, ctx) => {
+      const result = await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'Reply with the single word: pong' } }], maxTokens: 16 });
+      return `Sampling answered: ${JSON.stringify(result.content ?? result)}`;
+    },
+  });
+
+  mcp.tool({
+    name: 'test_streaming_elicitation',
+    description: 'Answers on the request stream with its result only: no server-to-client request on a 2026 stream',
+    handler: () => 'stream observed: result frames only, no top-level requests',
+  });
+
+  mcp.tool({
+    name: 'test_logging_tool',
+    description: 'Logs at debug, info and warning; a 2026 request hears them only if its _meta set a logLevel',
+    handler: async (_args, ctx) => {
+      await ctx.log('debug', 'test_logging_tool: debug', 'everything');
+      await ctx.log('info', 'test_logging_tool: info', 'everything');
+      await ctx.log('warning', 'test_logging_tool: warning', 'everything');
+      return 'Logged at debug, info and warning';
+    },
+  });
+
+  mcp.tool({
+    name: 'test_x_mcp_header',
+    description: 'Takes an argument mirrored into the Mcp-Param-Region header (SEP-2243)',
+    inputSchema: X_MCP_HEADER_SCHEMA,
+    handler: ({ region }) => `region=${region ?? '<none>'}`,
+  });
+
+  // Registering and removing an entry announces two list changes and leaves the list as it was.
+  const listChanges = {
+    tool: () => mcp.tool({ name: 'test_transient_tool', description: 'Exists for an instant', handler: () => 'gone' }).remove(),
+    prompt: () => mcp.prompt({ name: 'test_transient_prompt', description: 'Exists for an instant', get: () => 'gone' }).remove(),
+  };
+  for (const [kind, change] of Object.entries(listChanges)) {
+    mcp.tool({
+      name: `test_trigger_${kind}_change`,
+      description: `Changes the ${kind} list (adds and removes a ${kind}), so list_changed is announced`,
+      handler: () => {
+        change();
+        return `${kind}s list_changed published`;
+      },
+    });
+  }
 
   // ----- resources -----
 
