@@ -4,31 +4,13 @@ import express from 'express';
 import request from 'supertest';
 import { ErrorCode, JsonRpcError, mcpRouter, type McpRouter, type McpRouterOptions } from '../../lib';
 import { createApp, MCP_ACCEPT, post, rpc, silentLogger } from '../helpers/create-app';
+import { envelope, MODERN, modern } from '../helpers/modern';
 
-const MODERN = '2026-07-28';
 const SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
-
-/** The `_meta` envelope every modern request carries (MCP 2026-07-28 per-request metadata). */
-function envelope(extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {}, ...extra };
-}
 
 /** The JSON-RPC messages of a complete SSE reply body. */
 function sseMessages(text: string): unknown[] {
   return text.split('\n').filter((line) => line.startsWith('data: ')).map((line) => JSON.parse(line.slice(6)) as unknown);
-}
-
-/** The name header a method carries (MCP 2026-07-28 transports, SEP-2243). */
-function nameOf(method: string, params: Record<string, unknown>): string | undefined {
-  if (method === 'tools/call' || method === 'prompts/get') return params.name as string;
-  if (method === 'resources/read') return params.uri as string;
-  return undefined;
-}
-
-/** POSTs a modern request with its envelope and standard headers; `headers` override or (undefined) remove them. */
-function modern(app: express.Express, method: string, params: Record<string, unknown> = {}, headers: Record<string, string | undefined> = {}, meta: Record<string, unknown> = {}): request.Test {
-  const body = rpc(method, { ...params, _meta: envelope(meta) }, 7);
-  return post(app, body, { 'MCP-Protocol-Version': MODERN, 'Mcp-Method': method, 'Mcp-Name': nameOf(method, params), ...headers });
 }
 
 function setup(mcp: McpRouter): void {

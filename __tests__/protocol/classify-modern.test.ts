@@ -11,10 +11,12 @@ const request = (method: string, _meta: Record<string, unknown> | null = meta(),
 const both = createClassifier({ maxBatchLength: 10, eras: ['2025', '2026'] });
 const modernOnly = createClassifier({ maxBatchLength: 10, eras: ['2026'] });
 
+/** Classifies as the transport does; without `methodHeader` the body is classified as a caller without HTTP would have it. */
 function classify(classifier: typeof both, body: unknown, header?: string, methodHeader?: string): Classification {
   const verdict = classifier.headers({ protocolVersion: header }) as HeaderVerdict;
   if (!verdict.ok) throw new Error(`headers refused: ${JSON.stringify(verdict.error)}`);
-  return classifier.body(body, verdict, methodHeader);
+  const headers = methodHeader === undefined ? undefined : { 'mcp-protocol-version': header, 'mcp-method': methodHeader };
+  return classifier.body(body, verdict, headers);
 }
 
 function refusal(classification: Classification): { status: number; id: unknown; code: number; message: string; data: unknown } {

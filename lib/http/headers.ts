@@ -1,13 +1,12 @@
 // Header names of the MCP Streamable HTTP transport (HTTP header names are case-insensitive; Node lowercases them).
 
-/** Request header naming the protocol revision in force (MCP 2025-06-18 and later). */
-export const PROTOCOL_VERSION_HEADER = 'mcp-protocol-version';
+// The headers a 2026 request's body is checked against are the protocol's (SEP-2243), named there.
+export { METHOD_HEADER, NAME_HEADER, PROTOCOL_VERSION_HEADER } from '../protocol/request-headers';
+
 /** The session header (MCP 2025-03-26 and later). */
 export const SESSION_ID_HEADER = 'mcp-session-id';
 /** Resumption header of a reconnecting SSE client. */
 export const LAST_EVENT_ID_HEADER = 'last-event-id';
-/** The method of a 2026 request, mirrored from its body (MCP 2026-07-28, SEP-2243). */
-export const METHOD_HEADER = 'mcp-method';
 
 /** Request headers a browser client may send (CORS): MCP's own, plus what JSON and bearer auth need. */
 export const CORS_ALLOWED_HEADERS = Object.freeze(['Content-Type', 'Accept', 'Authorization', 'Mcp-Session-Id', 'MCP-Protocol-Version', 'Last-Event-ID', 'Mcp-Method', 'Mcp-Name']);

@@ -6,6 +6,7 @@ import { isJsonRpcId, isObject, type JsonRpcFailure, type JsonRpcMessage } from 
 import { isModernVersion, MODERN_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS, type Era, type ProtocolVersion } from '../versions';
 import { isInitializeRequest } from './lifecycle';
 import { claimsModernEra, readEnvelope, type RequestEnvelope } from './request-meta';
+import { headerMismatch, headerText, METHOD_HEADER, standardHeaderFault, type RequestHeaders } from './request-headers';
 
 /** The MCP header values a POST is classified by, read by the transport (whose names live in `http/headers.ts`). */
 export interface PostHeaders {
@@ -68,9 +69,10 @@ export interface Classifier {
    * The body decides, the headers cross-check: the era, the message kind, the batch facts, or a refusal.
    *
    * @param verdict - what {@link Classifier.headers} said
-   * @param methodHeader - `Mcp-Method`, as received: compared with a modern message's method
+   * @param headers - the HTTP request's headers, which a modern request's must agree with (SEP-2243); undefined for
+   *   a caller without HTTP, whose messages carry no headers to check
    */
-  body(body: unknown, verdict: HeaderVerdict & { ok: true }, methodHeader?: string | string[]): Classification;
+  body(body: unknown, verdict: HeaderVerdict & { ok: true }, headers?: RequestHeaders): Classification;
   /**
    * When the body cannot be read (not JSON, too large, malformed): the refusal the header earns on its own, if any,
    * so that a header the 2025 path refused is still refused first.
@@ -99,10 +101,6 @@ function refusedMessage(message: Record<string, unknown>, error: JsonRpcError): 
   return refused(failure(isJsonRpcId(message.id) ? message.id : null, error));
 }
 
-function headerMismatch(message: Record<string, unknown>, text: string): Refusal {
-  // MCP 2026-07-28 transports (SEP-2243): a header that disagrees with the body is 400 -32020.
-  return refusedMessage(message, new JsonRpcError(ErrorCode.HeaderMismatch, `Bad Request: ${text}`));
-}
 
 function kindOf(message: JsonRpcMessage): PostKind {
   if (!('method' in message)) return 'response';
@@ -161,24 +159,28 @@ export function createClassifier(limits: ClassifierLimits): Classifier {
   }
 
   /** A message that claims the modern era: its envelope, then the headers against it, then the revision. */
-  function modern(message: JsonRpcMessage & { method: string }, verdict: { modernHeader: string | undefined; headerVersion: string | undefined }, methodHeader: string | string[] | undefined): Classification {
+  function modern(message: JsonRpcMessage & { method: string }, verdict: { modernHeader: string | undefined; headerVersion: string | undefined }, headers: RequestHeaders | undefined): Classification {
     const raw = message as unknown as Record<string, unknown>;
     const envelope = readEnvelope(raw.params);
     if (envelope instanceof JsonRpcError) return refusedMessage(raw, envelope);
     const header = verdict.modernHeader ?? verdict.headerVersion;
     if (header !== undefined && header !== envelope.protocolVersion) {
-      return headerMismatch(raw, `the MCP-Protocol-Version header names ${header} but _meta names ${envelope.protocolVersion}`);
+      return refusedMessage(raw, headerMismatch('MCP-Protocol-Version', `the MCP-Protocol-Version header names ${header} but _meta names ${envelope.protocolVersion}`));
     }
+    const methodHeader = headers && headerText(headers, METHOD_HEADER);
     if (methodHeader !== undefined && methodHeader !== message.method) {
-      return headerMismatch(raw, `the Mcp-Method header names ${String(methodHeader)} but the body's method is ${message.method}`);
+      return refusedMessage(raw, headerMismatch('Mcp-Method', `the Mcp-Method header names ${methodHeader} but the body's method is ${message.method}`));
     }
     if (!isModernVersion(envelope.protocolVersion)) return unsupportedVersion(raw, envelope.protocolVersion);
     const kind = 'id' in message ? 'request' : 'notification';
+    // SEP-2243: the headers every request must carry, once the revision is known to be served.
+    const fault = kind === 'request' && headers !== undefined ? standardHeaderFault(message.method, raw.params, headers) : undefined;
+    if (fault !== undefined) return refusedMessage(raw, fault);
     return { ok: true, post: { kind, era: '2026', headerVersion: undefined, holdsRequests: kind === 'request', messages: message, envelope } };
   }
 
   /** A single message without a valid modern claim, on a router that serves the 2026 era. */
-  function unclaimed(message: JsonRpcMessage, header: string | undefined, methodHeader: string | string[] | undefined): Classification | undefined {
+  function unclaimed(message: JsonRpcMessage, header: string | undefined, headers: RequestHeaders | undefined): Classification | undefined {
     const raw = message as unknown as Record<string, unknown>;
     const kind = kindOf(message);
     if (!serves2025) {
@@ -192,11 +194,12 @@ export function createClassifier(limits: ClassifierLimits): Classifier {
     // Without a claim, a header naming a revision not served is refused as the 2025 path always refused it.
     if (!isModernVersion(header)) return unsupportedHeader(header);
     // MCP 2026-07-28 versioning: initialize is the 2025 handshake; under a modern header the two disagree.
-    if (kind === 'initialize') return headerMismatch(raw, `initialize is the 2025 handshake, but the MCP-Protocol-Version header names ${header}`);
+    if (kind === 'initialize') return refusedMessage(raw, headerMismatch('MCP-Protocol-Version', `initialize is the 2025 handshake, but the MCP-Protocol-Version header names ${header}`));
     if (kind === 'response') return refusedMessage(raw, new JsonRpcError(ErrorCode.InvalidRequest, 'Invalid Request: a JSON-RPC response answers a 2025 session request; the 2026 era has none'));
     const { method } = message as { method: string };
     if (kind === 'notification') {
-      if (methodHeader !== undefined && methodHeader !== method) return headerMismatch(raw, `the Mcp-Method header names ${String(methodHeader)} but the body's method is ${method}`);
+      const methodHeader = headers && headerText(headers, METHOD_HEADER);
+      if (methodHeader !== undefined && methodHeader !== method) return refusedMessage(raw, headerMismatch('Mcp-Method', `the Mcp-Method header names ${methodHeader} but the body's method is ${method}`));
       return { ok: true, post: { kind, era: '2026', headerVersion: undefined, holdsRequests: false, messages: message } };
     }
     // MCP 2026-07-28 (per-request metadata): a modern request without its envelope is 400 -32602.
@@ -220,7 +223,7 @@ export function createClassifier(limits: ClassifierLimits): Classifier {
       return unsupportedHeader(protocolVersion);
     },
     unreadable,
-    body(body, verdict, methodHeader) {
+    body(body, verdict, headers) {
       if (!Array.isArray(body)) {
         const parsed = parseMessage(body);
         if (!parsed.ok) return refused(parsed.error);
@@ -228,8 +231,8 @@ export function createClassifier(limits: ClassifierLimits): Classifier {
         if (!serves2026) return legacy(message, verdict.headerVersion);
         const raw = message as unknown as Record<string, unknown>;
         // A claim with a 2025 revision inside is refused -32022 like any revision not served, as the SDK does.
-        if ('method' in message && claimsModernEra(raw) && !(kindOf(message) === 'initialize' && !validModernClaim(raw))) return modern(message, verdict, methodHeader);
-        return unclaimed(message, verdict.modernHeader, methodHeader) ?? legacy(message, verdict.headerVersion);
+        if ('method' in message && claimsModernEra(raw) && !(kindOf(message) === 'initialize' && !validModernClaim(raw))) return modern(message, verdict, headers);
+        return unclaimed(message, verdict.modernHeader, headers) ?? legacy(message, verdict.headerVersion);
       }
       if (!serves2025) return invalidRequest('Invalid Request: JSON-RPC batches are not served here (MCP 2026-07-28 requests are single messages)');
       // A batch is of the 2025 era: a header naming no revision served is refused as that era always refused it.

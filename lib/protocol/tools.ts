@@ -1,8 +1,10 @@
 // tools/list and tools/call.
 
+import { mayUse } from '../registry/access';
 import { notFoundError } from '../registry/guards';
 import type { Registry } from '../registry/registry';
 import { BOTH_ERAS, listPage, optionalObject, requireString, type MethodTable } from './methods';
+import { paramHeaderFault } from './request-headers';
 import { shapeToolResult, TOOL_FIELDS, type createEntryShaper } from './shaping';
 
 /** The tools methods of one router. */
@@ -22,6 +24,12 @@ export function toolMethods(registry: Registry, pageSize: number, shape: ReturnT
         const args = optionalObject(params, 'arguments') ?? {};
         const tool = registry.tools.get(name);
         if (tool === undefined) throw notFoundError('tool', name, ctx.era);
+        // SEP-2243: a 2026 call mirrors its "x-mcp-header" arguments in Mcp-Param-* headers; checked for a tool the
+        // caller may use (one it may not looks unknown: the chain answers so).
+        if (ctx.era === '2026' && tool.headerParams.length > 0 && (await mayUse(tool.access, ctx))) {
+          const fault = paramHeaderFault(tool.headerParams, args, ctx.headers);
+          if (fault !== undefined) throw fault;
+        }
         // The tool's chain: access (denied looks unknown), validation, limits, guards, handler (registry/guards.ts).
         const result = await tool.run(args, ctx);
         return shapeToolResult(result, ctx.protocolVersion) as unknown as Record<string, unknown>;

@@ -7,6 +7,7 @@ import type { CompiledSchema, SchemaValidator } from '../schema/validator';
 import { isAtLeast } from '../versions';
 import { isContentBlock, textContent } from './content';
 import { accessRuleOf, type AccessRule } from './access';
+import { headerParamsOf, type HeaderParam } from './header-params';
 import { createCallLimiter, type CallLimitOptions } from './call-limit';
 import type { RequestContext } from './request-context';
 import { checkDefinitionObject, checkHandler, copyDefined, type Icon } from './definition';
@@ -70,6 +71,8 @@ export interface RegisteredTool {
   readonly handler: (args: Record<string, unknown>, ctx: RequestContext) => unknown;
   /** Who may list and call it; undefined for everyone. */
   readonly access: AccessRule | undefined;
+  /** The arguments its inputSchema marks `"x-mcp-header"`: a 2026 call must mirror them in `Mcp-Param-*` headers. */
+  readonly headerParams: readonly HeaderParam[];
   /** Runs a call through the tool's chain, composed at registration (see {@link Guard} for its order). */
   readonly run: (args: Record<string, unknown>, ctx: RequestContext) => Promise<CallToolResult>;
 }
@@ -82,7 +85,8 @@ const NO_ARGUMENTS_SCHEMA: JsonSchema = { type: 'object', additionalProperties: 
  * change neither validation nor `tools/list`.
  *
  * @param routerGuards - the router's `guards`, run before the tool's own
- * @throws {McpConfigError} for a bad name, a missing description or handler, a schema that is not an object schema, or bad guards
+ * @throws {McpConfigError} for a bad name, a missing description or handler, a schema that is not an object schema,
+ *   an invalid `"x-mcp-header"` argument, or bad guards
  */
 export function defineTool(definition: ToolDefinition<never>, validator: SchemaValidator, routerGuards: readonly Guard[] = []): RegisteredTool {
   checkDefinitionObject(definition, 'tool');
@@ -126,6 +130,7 @@ export function defineTool(definition: ToolDefinition<never>, validator: SchemaV
     wrapsResult,
     handler: definition.handler.bind(definition) as RegisteredTool['handler'],
     access,
+    headerParams: headerParamsOf(descriptor.inputSchema as JsonSchema, label),
   };
   // The chain, composed once: a tool with no rule, limit, guard or timeout runs validate → handler and no more.
   const chain = composeChain<ToolGuardCall>(

@@ -3,7 +3,23 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors, { type CorsOptions } from 'cors';
 import type { RequestHandler } from 'express';
+import { CORS_ALLOWED_HEADERS } from '../http/headers';
 import type { OriginsOption } from './origin-host';
+
+/** The router's own list of allowed request headers (options.ts), which preflights may extend with `Mcp-Param-*`. */
+const DEFAULT_ALLOWED_HEADERS = CORS_ALLOWED_HEADERS.join(',');
+/** An `Mcp-Param-{Name}` header name (MCP 2026-07-28: the name is an RFC 9110 token). */
+const PARAM_HEADER = /^mcp-param-[!#$%&'*+\-.^_`|~0-9a-z]+$/i;
+
+/**
+ * The allowed headers of one preflight: the router's, plus the `Mcp-Param-*` headers it asks for. Tools name those
+ * in their `"x-mcp-header"` arguments and may come and go, so they are taken from the request rather than listed.
+ */
+export function allowedHeadersFor(requested: string | undefined): string {
+  if (requested === undefined) return DEFAULT_ALLOWED_HEADERS;
+  const params = requested.split(',').map((name) => name.trim()).filter((name) => PARAM_HEADER.test(name));
+  return params.length === 0 ? DEFAULT_ALLOWED_HEADERS : `${DEFAULT_ALLOWED_HEADERS},${params.join(',')}`;
+}
 
 /**
  * The `cors` package options of a router: `origin` from the `origins` policy, over the resolved `cors` option
@@ -23,7 +39,8 @@ export function corsOptions(origins: OriginsOption | undefined, isAllowedOrigin:
 
 /**
  * The CORS middleware of a router: the `cors` package with {@link corsOptions}. A request without an `Origin`
- * (every non-browser client) skips the package, which would add nothing to it unless the policy is `'*'`.
+ * (every non-browser client) skips the package, which would add nothing to it unless the policy is `'*'`. While
+ * `allowedHeaders` is the router's own, a preflight's `Mcp-Param-*` headers are allowed too ({@link allowedHeadersFor}).
  *
  * @example
  * ```ts
@@ -32,7 +49,10 @@ export function corsOptions(origins: OriginsOption | undefined, isAllowedOrigin:
  */
 export function createCorsHandler(origins: OriginsOption | undefined, isAllowedOrigin: (origin: string) => boolean, resolved: Readonly<CorsOptions>): RequestHandler {
   const options = corsOptions(origins, isAllowedOrigin, resolved);
-  const handleWithPackage = cors(options);
+  const handleWithPackage =
+    options.allowedHeaders === DEFAULT_ALLOWED_HEADERS
+      ? cors((req, callback) => callback(null, req.method === 'OPTIONS' ? { ...options, allowedHeaders: allowedHeadersFor(req.headers['access-control-request-headers']) } : options))
+      : cors(options);
   if (options.origin === '*') return handleWithPackage;
   return function mcpCors(req: IncomingMessage, res: ServerResponse, next: () => void) {
     if (req.headers.origin === undefined) return next();

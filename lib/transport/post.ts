@@ -12,7 +12,7 @@ import type { Dispatcher, DispatchOutcome } from '../protocol/dispatcher';
 import { ASSUMED_PROTOCOL_VERSION, isSupportedVersion, MODERN_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS, type ProtocolVersion, type Revision } from '../versions';
 import { createReplyNegotiator, type ResponseMode } from '../http/accept';
 import { readJsonBody } from '../http/body';
-import { METHOD_HEADER, PROTOCOL_VERSION_HEADER } from '../http/headers';
+import { PROTOCOL_VERSION_HEADER } from '../http/headers';
 import { sendHttpError } from '../http/http-error';
 import { sendJson } from '../http/reply';
 import type { SseOptions } from '../http/sse';
@@ -174,7 +174,7 @@ export function createPostHandler(dispatcher: Dispatcher, config: PostHandlerCon
       return;
     }
     // Refusals that hold whatever the session state come before the session rules: one body, one answer.
-    const classified = classifier.body(body.value, verdict, req.headers[METHOD_HEADER]);
+    const classified = classifier.body(body.value, verdict, req.headers);
     if (!classified.ok) {
       sendJson(res, classified.status, classified.error);
       return;
