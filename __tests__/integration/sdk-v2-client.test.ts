@@ -10,6 +10,8 @@ interface Seen {
   method: string;
   header: string | undefined;
   session: string | undefined;
+  /** `Mcp-Param-Region`, which the client mirrors from the `route` tool's `region` argument. */
+  region: string | undefined;
 }
 
 /** A router with a tool of each kind, a resource, a template with a completer, and a prompt; every POST is recorded. */
@@ -31,6 +33,12 @@ function serve(options: Partial<McpRouterOptions> = {}): { app: express.Express;
       return `counted in era ${ctx.era} (${ctx.protocolVersion})`;
     },
   });
+  mcp.tool({
+    name: 'route',
+    description: 'Routes by region (mirrored into a header)',
+    inputSchema: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' }, hops: { type: 'integer', 'x-mcp-header': 'Hops' } }, required: ['region'] },
+    handler: ({ region, hops }: { region: string; hops?: number }) => `${region}/${hops ?? 0}`,
+  });
   mcp.resource({ uri: 'docs://readme', name: 'readme', mimeType: 'text/markdown', read: () => '# Read me' });
   mcp.resourceTemplate({
     uriTemplate: 'users://{id}/profile',
@@ -45,7 +53,7 @@ function serve(options: Partial<McpRouterOptions> = {}): { app: express.Express;
   app.use(express.json(), (req, _res, next) => {
     if (req.method === 'POST') {
       const body = req.body as { method?: string };
-      seen.push({ method: body.method ?? '(response)', header: req.headers['mcp-protocol-version'] as string | undefined, session: req.headers['mcp-session-id'] as string | undefined });
+      seen.push({ method: body.method ?? '(response)', header: req.headers['mcp-protocol-version'] as string | undefined, session: req.headers['mcp-session-id'] as string | undefined, region: req.headers['mcp-param-region'] as string | undefined });
     }
     next();
   });
@@ -94,7 +102,7 @@ describe('SDK v2 client pinned to 2026-07-28', () => {
 
   it('lists and calls tools, with structured results', async () => {
     const { tools } = await connection.client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(['add', 'count']);
+    expect(tools.map((tool) => tool.name)).toEqual(['add', 'count', 'route']);
     const result = await connection.client.callTool({ name: 'add', arguments: { a: 2, b: 40 } });
     expect(result.structuredContent).toEqual({ sum: 42 });
     expect(result.isError).toBeFalsy();
@@ -123,6 +131,16 @@ describe('SDK v2 client pinned to 2026-07-28', () => {
 
   it('gets an unknown tool as a protocol error', async () => {
     await expect(connection.client.callTool({ name: 'nope', arguments: {} })).rejects.toThrow(/Unknown tool: nope/);
+  });
+
+  it('mirrors x-mcp-header arguments into Mcp-Param-* headers, Base64 where needed, and the router accepts them (SEP-2243)', async () => {
+    await connection.client.listTools();
+    const plain = await connection.client.callTool({ name: 'route', arguments: { region: 'us-west1', hops: 3 } });
+    expect(plain.content).toEqual([{ type: 'text', text: 'us-west1/3' }]);
+    expect(seen.at(-1)?.region).toBe('us-west1');
+    const encoded = await connection.client.callTool({ name: 'route', arguments: { region: 'Zürich' } });
+    expect(encoded.content).toEqual([{ type: 'text', text: 'Zürich/0' }]);
+    expect(seen.at(-1)?.region).toBe(`=?base64?${Buffer.from('Zürich').toString('base64')}?=`);
   });
 });
 
