@@ -116,6 +116,11 @@ describe('paramHeaderFault (MCP 2026-07-28 transports › Server Behavior for Cu
     expect(fault({ region: null, target: {} }, { 'mcp-param-region': 'anything' })).toBeUndefined();
   });
 
+  it('quotes at most 80 characters of a value in its message, however long the header or argument', () => {
+    const error = paramHeaderFault(params, { region: 'b'.repeat(1_000_000) }, { 'mcp-param-region': 'a'.repeat(16_000) });
+    expect(error?.message).toBe(`Bad Request: the Mcp-Param-Region header says "${'a'.repeat(80)}…" but argument 'region' is "${'b'.repeat(80)}…"`);
+  });
+
   it('leaves an argument of the wrong type to argument validation', () => {
     expect(fault({ limit: 'many', region: ['a'], dry: 'yes', target: 'z' }, {})).toBeUndefined();
     expect(fault({ limit: 4.5 }, {})).toBeUndefined();

@@ -6,7 +6,7 @@ import { isJsonRpcId, isObject, type JsonRpcFailure, type JsonRpcMessage } from 
 import { isModernVersion, MODERN_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS, type Era, type ProtocolVersion } from '../versions';
 import { isInitializeRequest } from './lifecycle';
 import { claimsModernEra, readEnvelope, type RequestEnvelope } from './request-meta';
-import { headerMismatch, headerText, METHOD_HEADER, standardHeaderFault, type RequestHeaders } from './request-headers';
+import { headerMismatch, headerText, METHOD_HEADER, quoted, standardHeaderFault, type RequestHeaders } from './request-headers';
 
 /** The MCP header values a POST is classified by, read by the transport (whose names live in `http/headers.ts`). */
 export interface PostHeaders {
@@ -141,7 +141,7 @@ export function createClassifier(limits: ClassifierLimits): Classifier {
   /** MCP 2026-07-28 versioning: -32022 names what is served, and what was asked for when the request named it. */
   function unsupportedVersion(message: Record<string, unknown>, requested: unknown): Refusal {
     const data = typeof requested === 'string' ? { supported, requested } : { supported };
-    const named = typeof requested === 'string' ? `'${requested}'` : 'no revision';
+    const named = typeof requested === 'string' ? quoted(requested) : 'no revision';
     return refusedMessage(message, new JsonRpcError(ErrorCode.UnsupportedProtocolVersion, `Unsupported protocol version: the request names ${named}; this server serves ${supported.join(', ')}`, data));
   }
 
@@ -165,11 +165,11 @@ export function createClassifier(limits: ClassifierLimits): Classifier {
     if (envelope instanceof JsonRpcError) return refusedMessage(raw, envelope);
     const header = verdict.modernHeader ?? verdict.headerVersion;
     if (header !== undefined && header !== envelope.protocolVersion) {
-      return refusedMessage(raw, headerMismatch('MCP-Protocol-Version', `the MCP-Protocol-Version header names ${header} but _meta names ${envelope.protocolVersion}`));
+      return refusedMessage(raw, headerMismatch('MCP-Protocol-Version', `the MCP-Protocol-Version header names ${quoted(header)} but _meta names ${quoted(envelope.protocolVersion)}`));
     }
     const methodHeader = headers && headerText(headers, METHOD_HEADER);
     if (methodHeader !== undefined && methodHeader !== message.method) {
-      return refusedMessage(raw, headerMismatch('Mcp-Method', `the Mcp-Method header names ${methodHeader} but the body's method is ${message.method}`));
+      return refusedMessage(raw, headerMismatch('Mcp-Method', `the Mcp-Method header names ${quoted(methodHeader)} but the body's method is ${quoted(message.method)}`));
     }
     if (!isModernVersion(envelope.protocolVersion)) return unsupportedVersion(raw, envelope.protocolVersion);
     const kind = 'id' in message ? 'request' : 'notification';
@@ -194,16 +194,16 @@ export function createClassifier(limits: ClassifierLimits): Classifier {
     // Without a claim, a header naming a revision not served is refused as the 2025 path always refused it.
     if (!isModernVersion(header)) return unsupportedHeader(header);
     // MCP 2026-07-28 versioning: initialize is the 2025 handshake; under a modern header the two disagree.
-    if (kind === 'initialize') return refusedMessage(raw, headerMismatch('MCP-Protocol-Version', `initialize is the 2025 handshake, but the MCP-Protocol-Version header names ${header}`));
+    if (kind === 'initialize') return refusedMessage(raw, headerMismatch('MCP-Protocol-Version', `initialize is the 2025 handshake, but the MCP-Protocol-Version header names ${quoted(header)}`));
     if (kind === 'response') return refusedMessage(raw, new JsonRpcError(ErrorCode.InvalidRequest, 'Invalid Request: a JSON-RPC response answers a 2025 session request; the 2026 era has none'));
     const { method } = message as { method: string };
     if (kind === 'notification') {
       const methodHeader = headers && headerText(headers, METHOD_HEADER);
-      if (methodHeader !== undefined && methodHeader !== method) return refusedMessage(raw, headerMismatch('Mcp-Method', `the Mcp-Method header names ${methodHeader} but the body's method is ${method}`));
+      if (methodHeader !== undefined && methodHeader !== method) return refusedMessage(raw, headerMismatch('Mcp-Method', `the Mcp-Method header names ${quoted(methodHeader)} but the body's method is ${quoted(method)}`));
       return { ok: true, post: { kind, era: '2026', headerVersion: undefined, holdsRequests: false, messages: message } };
     }
     // MCP 2026-07-28 (per-request metadata): a modern request without its envelope is 400 -32602.
-    const missing = `Invalid params: the MCP-Protocol-Version header names ${header}, but params._meta lacks "io.modelcontextprotocol/protocolVersion" and "io.modelcontextprotocol/clientCapabilities"`;
+    const missing = `Invalid params: the MCP-Protocol-Version header names ${quoted(header)}, but params._meta lacks "io.modelcontextprotocol/protocolVersion" and "io.modelcontextprotocol/clientCapabilities"`;
     return refusedMessage(raw, new JsonRpcError(ErrorCode.InvalidParams, missing));
   }
 

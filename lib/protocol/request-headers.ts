@@ -63,6 +63,15 @@ export function decodeHeaderValue(value: string): string | undefined {
   return FIELD_VALUE.test(value) ? value : undefined;
 }
 
+/** Longest value quoted in an error message: a header may be 16 KiB and a body value megabytes. */
+const QUOTED_LENGTH = 80;
+
+/** A header or body value as error messages quote it: JSON, cut short. */
+export function quoted(value: string | number | boolean): string {
+  if (typeof value !== 'string') return String(value);
+  return JSON.stringify(value.length > QUOTED_LENGTH ? `${value.slice(0, QUOTED_LENGTH)}…` : value);
+}
+
 /** MCP 2026-07-28 transports › Server Validation: 400 with -32020 (HeaderMismatch); `data.header` names the header at fault. */
 export function headerMismatch(header: string, text: string): JsonRpcError {
   return new JsonRpcError(ErrorCode.HeaderMismatch, `Bad Request: ${text}`, { header });
@@ -81,7 +90,7 @@ export function standardHeaderFault(method: string, params: unknown, headers: Re
     return headerMismatch('MCP-Protocol-Version', 'the MCP-Protocol-Version header is required on an MCP 2026-07-28 request');
   }
   if (headerText(headers, METHOD_HEADER) === undefined) {
-    return headerMismatch('Mcp-Method', `the Mcp-Method header is required on an MCP 2026-07-28 request (the body's method is ${method})`);
+    return headerMismatch('Mcp-Method', `the Mcp-Method header is required on an MCP 2026-07-28 request (the body's method is ${quoted(method)})`);
   }
   const source = Object.hasOwn(NAME_SOURCE, method) ? NAME_SOURCE[method] : undefined;
   const expected = source !== undefined && isObject(params) ? params[source] : undefined;
@@ -90,7 +99,7 @@ export function standardHeaderFault(method: string, params: unknown, headers: Re
   if (sent === undefined) return headerMismatch('Mcp-Name', `the Mcp-Name header is required on ${method}: it mirrors params.${source as string}`);
   const decoded = decodeHeaderValue(sent);
   if (decoded === undefined) return headerMismatch('Mcp-Name', 'the Mcp-Name header is not a valid header value: use =?base64?…?= with canonical Base64 for other characters');
-  if (decoded !== expected) return headerMismatch('Mcp-Name', `the Mcp-Name header names ${JSON.stringify(decoded)} but params.${source as string} is ${JSON.stringify(expected)}`);
+  if (decoded !== expected) return headerMismatch('Mcp-Name', `the Mcp-Name header names ${quoted(decoded)} but params.${source as string} is ${quoted(expected)}`);
   return undefined;
 }
 
@@ -131,7 +140,7 @@ export function paramHeaderFault(params: readonly HeaderParam[], args: Readonly<
     if (sent === undefined) return headerMismatch(param.header, `the ${param.header} header is required: it mirrors argument '${name}'`);
     const decoded = decodeHeaderValue(sent);
     if (decoded === undefined) return headerMismatch(param.header, `the ${param.header} header is not a valid header value: use =?base64?…?= with canonical Base64 for other characters`);
-    if (!agrees(decoded, value)) return headerMismatch(param.header, `the ${param.header} header says ${JSON.stringify(decoded)} but argument '${name}' is ${JSON.stringify(value)}`);
+    if (!agrees(decoded, value)) return headerMismatch(param.header, `the ${param.header} header says ${quoted(decoded)} but argument '${name}' is ${quoted(value)}`);
   }
   return undefined;
 }
