@@ -14,6 +14,8 @@ const PARAM_HEADER = /^mcp-param-[!#$%&'*+\-.^_`|~0-9a-z]+$/i;
 /**
  * The allowed headers of one preflight: the router's, plus the `Mcp-Param-*` headers it asks for. Tools name those
  * in their `"x-mcp-header"` arguments and may come and go, so they are taken from the request rather than listed.
+ * (No `Vary` for it: a response to OPTIONS is not cacheable, RFC 9110 §9.3.7; browsers key their preflight cache
+ * on the header names themselves.)
  */
 export function allowedHeadersFor(requested: string | undefined): string {
   if (requested === undefined) return DEFAULT_ALLOWED_HEADERS;
