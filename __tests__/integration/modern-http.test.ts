@@ -211,6 +211,18 @@ describe('the router’s defences apply to modern requests', () => {
     expect(limited.body.error).toEqual(expect.objectContaining({ code: expect.any(Number) }));
   });
 
+  it("a tool's rateLimit counts 2026 callers without auth by address (they have no session)", async () => {
+    const app = createApp({ logger: silentLogger() }, (mcp) => {
+      mcp.tool({ name: 'costly', description: 'Costs', rateLimit: { limit: 1, windowMs: 60_000 }, handler: () => 'done' });
+    });
+    app.set('trust proxy', true);
+    const call = (address: string) => modern(app, 'tools/call', { name: 'costly' }, { 'X-Forwarded-For': address });
+    expect((await call('203.0.113.1')).body.result).toEqual(expect.objectContaining({ content: [{ type: 'text', text: 'done' }] }));
+    expect((await call('203.0.113.2')).body.result).toEqual(expect.objectContaining({ content: [{ type: 'text', text: 'done' }] }));
+    const limited = (await call('203.0.113.1')).body.result;
+    expect(limited).toEqual(expect.objectContaining({ isError: true, content: [{ type: 'text', text: expect.stringMatching(/try again in \d+ s/i) }] }));
+  });
+
   // MCP 2026-07-28 transports: closing a request's stream is its cancellation, with or without 2025 sessions beside it.
   it.each([['stateless', false], ['with sessions', {}]] as const)('a client that hangs up aborts the handler’s signal (%s)', async (_label, sessions) => {
     let aborted: Promise<unknown> | undefined;

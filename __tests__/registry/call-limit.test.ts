@@ -1,12 +1,12 @@
-// Per-tool call limits: counted per principal (else per session), in fixed windows, with a message a model can act on.
+// Per-tool call limits: counted per principal (else per session, else per client address), in fixed windows, with a message a model can act on.
 
 import { createCallLimiter } from '../../lib/registry/call-limit';
 import type { AuthInfo, RequestContext } from '../../lib/registry/request-context';
 import { createApp, post, rpc } from '../helpers/create-app';
 import { testContext } from '../helpers/context';
 
-function caller(auth: AuthInfo | undefined, sessionId: string | undefined): RequestContext {
-  return Object.assign(Object.create(testContext()) as RequestContext, { auth, sessionId });
+function caller(auth: AuthInfo | undefined, sessionId: string | undefined, clientAddress?: string): RequestContext {
+  return Object.assign(Object.create(testContext()) as RequestContext, { auth, sessionId, clientAddress });
 }
 
 describe('createCallLimiter', () => {
@@ -46,6 +46,16 @@ describe('createCallLimiter', () => {
     expect(limiter.take(caller(undefined, 'a'))).toBeUndefined();
     expect(limiter.take(caller(undefined, 'b'))).toBeUndefined();
     expect(limiter.take(caller(undefined, 'a'))).toBe(60);
+  });
+
+  it('counts callers without auth or session (2026 requests, stateless 2025) by address, IPv6 by /56', () => {
+    const limiter = createCallLimiter({ limit: 1, windowMs: 60_000 }, "tool 'x'");
+    expect(limiter.take(caller(undefined, undefined, '10.0.0.1'))).toBeUndefined();
+    expect(limiter.take(caller(undefined, undefined, '10.0.0.2'))).toBeUndefined();
+    expect(limiter.take(caller(undefined, undefined, '10.0.0.1'))).toBe(60);
+    expect(limiter.take(caller(undefined, undefined, '2001:db8:0:1::1'))).toBeUndefined();
+    expect(limiter.take(caller(undefined, undefined, '2001:db8:0:2::7'))).toBe(60);
+    expect(limiter.take(caller(undefined, undefined, '2001:db8:1::1'))).toBeUndefined();
   });
 
   it.each([[{ limit: 0, windowMs: 1000 }], [{ limit: 1, windowMs: 0 }], [{ limit: 1.5, windowMs: 1000 }], [{ limit: 1 }], [undefined]])('refuses %p at registration', (options) => {

@@ -57,6 +57,8 @@ export interface DispatchEnvironment {
   readonly inflight: Map<string, Abortable> | undefined;
   /** The HTTP request's headers. */
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** The HTTP client's address (Express's `req.ip`, else the socket's); undefined without HTTP. */
+  readonly clientAddress: string | undefined;
 }
 
 /** The key of a request id in maps: 1 and "1" are different requests. */
@@ -73,6 +75,7 @@ export class HandlerContext implements RequestContext {
   readonly auth: AuthInfo | undefined;
   readonly meta: Readonly<Record<string, unknown>> | undefined;
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly clientAddress: string | undefined;
   /** Set once the response is on its way: later progress is dropped (MCP progress: none after the response). */
   finished = false;
   private lastProgress = Number.NEGATIVE_INFINITY;
@@ -97,6 +100,7 @@ export class HandlerContext implements RequestContext {
     this.sessionId = env.sessionId;
     this.auth = env.auth;
     this.headers = env.headers;
+    this.clientAddress = env.clientAddress;
     const meta = request.params?._meta;
     this.meta = isObject(meta) ? meta : undefined;
   }

@@ -1,5 +1,6 @@
-// Per-tool call limits: a fixed window counted per caller (principal, else session), for tools that are costly to run.
+// Per-tool call limits: a fixed window counted per caller (principal, else session, else client address), for tools that are costly to run.
 
+import { ipKeyGenerator } from 'express-rate-limit';
 import { isPositiveInteger, McpConfigError } from '../errors';
 import type { RequestContext } from './request-context';
 
@@ -13,6 +14,17 @@ export interface CallLimitOptions {
 export interface CallLimiter {
   /** Counts a call; resolves the seconds to wait when the caller is over the limit, else undefined. */
   take(ctx: RequestContext): number | undefined;
+}
+
+/**
+ * Who a request counts against, in every limit of the router: the authenticated principal, else the 2025 session,
+ * else the client's address (express-rate-limit's `ipKeyGenerator` groups IPv6 by /56, so one client cannot rotate
+ * through its own). A 2026 request, or a stateless 2025 one, has no session: without auth, its address decides.
+ */
+export function callerKey(principal: string | undefined, sessionId: string | undefined, address: string | undefined): string {
+  if (principal !== undefined) return `principal:${principal}`;
+  if (sessionId !== undefined) return `session:${sessionId}`;
+  return `ip:${ipKeyGenerator(address ?? '')}`;
 }
 
 /** Past this many callers, windows that ended are swept, so the counter map cannot grow without bound. */
@@ -35,7 +47,7 @@ export function createCallLimiter(options: CallLimitOptions, label: string, now:
   let nextSweepAt = 0;
   return {
     take(ctx) {
-      const key = ctx.auth !== undefined ? `principal:${ctx.auth.subject}` : `session:${ctx.sessionId ?? ''}`;
+      const key = callerKey(ctx.auth?.subject, ctx.sessionId, ctx.clientAddress);
       const time = now();
       // At most one sweep per window: while every window is still running, a sweep per call would cost each
       // call a walk over all callers.

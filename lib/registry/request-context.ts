@@ -51,6 +51,8 @@ export interface RequestContext {
   readonly meta: Readonly<Record<string, unknown>> | undefined;
   /** The HTTP headers of the MCP request (lower-case names), e.g. to forward `authorization` to an API. */
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** The HTTP client's address: Express's `req.ip` (so `trust proxy` applies), else the socket's. */
+  readonly clientAddress?: string;
   /**
    * Reports progress (`notifications/progress`) when the caller asked for it with `_meta.progressToken`;
    * otherwise does nothing. Values that do not increase, and calls after the result, are dropped (MCP progress).

@@ -2,12 +2,13 @@
 
 import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
-import { ipKeyGenerator, rateLimit, type Options as RateLimitOptions } from 'express-rate-limit';
+import { rateLimit, type Options as RateLimitOptions } from 'express-rate-limit';
 import { failure } from '../jsonrpc/envelope';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isJsonRpcId, isObject, type JsonRpcId } from '../jsonrpc/types';
 import { readBodyPrefix, type BodyPrefix } from '../http/body';
 import { sendJson } from '../http/reply';
+import { callerKey } from '../registry/call-limit';
 
 /** The `rateLimit` option after defaulting (options.ts): express-rate-limit options with the window and limit set. */
 export type ResolvedRateLimit = Readonly<Partial<RateLimitOptions> & Pick<RateLimitOptions, 'windowMs' | 'limit'>>;
@@ -136,10 +137,8 @@ export function createRateLimiter(resolved: ResolvedRateLimit, settings: RateLim
     validate: { keyGeneratorIpFallback: false },
     // CORS preflights carry no credentials and do no work: they do not count.
     skip: (req) => req.method === 'OPTIONS',
-    keyGenerator: (req) => {
-      const principal = settings.principalOf(req);
-      return principal === undefined ? `ip:${ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? '')}` : `principal:${principal}`;
-    },
+    // Per request, never per session: a session is not known before the body is read.
+    keyGenerator: (req) => callerKey(settings.principalOf(req), undefined, req.ip ?? req.socket.remoteAddress),
     handler: async (req, res) => {
       // The refused request's id, so the client can match the error to it (JSON-RPC 2.0 §5: null when it cannot be
       // known). Only the body's first few KB are read, never parsed whole: a refusal must cost less than the work it

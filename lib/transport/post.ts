@@ -70,6 +70,11 @@ function modernStatus(outcome: DispatchOutcome): number {
   return MODERN_ERROR_STATUS[outcome.body.error.code] ?? 200;
 }
 
+/** The client's address: Express's `req.ip` (which honours `trust proxy`), else the socket's. */
+function clientAddressOf(req: IncomingMessage): string | undefined {
+  return (req as IncomingMessage & { ip?: string }).ip ?? req.socket.remoteAddress;
+}
+
 /** A 2025 session's client state: what initialize negotiated is always a 2025 revision. */
 function isSessionClient(client: ClientState): client is ClientState & { readonly protocolVersion: ProtocolVersion } {
   return isSupportedVersion(client.protocolVersion);
@@ -145,6 +150,7 @@ export function createPostHandler(dispatcher: Dispatcher, config: PostHandlerCon
       clientRequests: NO_CLIENT_REQUESTS,
       inflight: undefined,
       headers: req.headers,
+      clientAddress: clientAddressOf(req),
     };
     const outcome = await dispatcher.dispatch(post, env);
     await reply.finish(outcome, modernStatus(outcome));
@@ -206,6 +212,7 @@ export function createPostHandler(dispatcher: Dispatcher, config: PostHandlerCon
       clientRequests: reply,
       inflight: session?.reply?.live.inflight,
       headers: req.headers,
+      clientAddress: clientAddressOf(req),
     };
     const outcome = await dispatcher.dispatch(post, env);
     if (sessions !== undefined && session !== undefined) await keep(sessions, session, post, outcome, headers, auth?.subject);
