@@ -44,6 +44,12 @@ function register(mcp: McpRouter): void {
     handler: ({ a, b }: { a: number; b: number }) => ({ sum: a + b }),
   });
   mcp.tool({ name: 'keys', description: 'Names the arguments it got', inputSchema: { type: 'object' }, handler: (args: Record<string, unknown>) => ({ keys: Object.keys(args) }) });
+  mcp.tool({
+    name: 'route',
+    description: 'Takes arguments mirrored into Mcp-Param-* headers (SEP-2243)',
+    inputSchema: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' }, shard: { type: 'integer', 'x-mcp-header': 'Shard' } } },
+    handler: ({ region }: { region?: string }) => region ?? '',
+  });
   mcp.resource({ uri: 'docs://readme', name: 'readme', mimeType: 'text/markdown', read: () => '# Readme' });
   mcp.resourceTemplate({
     uriTemplate: 'users://{id}/profile',
@@ -442,6 +448,34 @@ describe('fuzzing the POST endpoint of real express() apps', () => {
         const res = await fuzzPost(targets[target] as Target, mutate(JSON.stringify(seed), edits), headers);
         // Unmutated, each is served: a 2026 result, or 202 for the notification.
         if (edits.length === 0) expect(res.status === 202 || (res.status === 200 && /"resultType":"complete"/.test(res.text))).toBe(true);
+      }),
+      options,
+    );
+  });
+
+  it('answers SEP-2243 headers of any shape: served when they say what the body says (as a client encodes it), else 400 -32020', async () => {
+    const visible = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code)), maxLength: 40 });
+    const junk = fc.oneof(visible, visible.map((text) => `=?base64?${text}?=`), fc.base64String({ maxLength: 40 }).map((text) => `=?base64?${text}?=`));
+    // Any text a JSON body can carry that UTF-8 can too (no lone surrogates, which a header cannot carry).
+    const region = fc.string({ unit: 'grapheme', maxLength: 20 });
+    /** The client's encoding (MCP 2026-07-28 transports › Value Encoding): literal when plain visible ASCII, else Base64. */
+    const encode = (text: string): string =>
+      /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(text) && !(text.startsWith('=?base64?') && text.endsWith('?=')) ? text : `=?base64?${Buffer.from(text, 'utf8').toString('base64')}?=`;
+    const shard = fc.integer({ min: -1_000_000, max: 1_000_000 });
+    const honest = fc.boolean();
+    await fc.assert(
+      fc.asyncProperty(region, shard, honest, junk, junk, fc.constantFrom('Region', 'Shard', 'Name'), async (value, number, isHonest, bad, badName, faked) => {
+        const body = JSON.stringify({ jsonrpc: '2.0', id: 'h', method: 'tools/call', params: { name: 'route', arguments: { region: value, shard: number }, _meta: modernMeta() } });
+        const headers: Record<string, string> = { 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'tools/call', 'Mcp-Name': 'route', 'Mcp-Param-Region': encode(value), 'Mcp-Param-Shard': String(number) };
+        if (!isHonest) headers[faked === 'Name' ? 'Mcp-Name' : `Mcp-Param-${faked}`] = faked === 'Name' ? badName : bad;
+        const res = await fuzzPost(targets.stateless as Target, body, headers);
+        if (isHonest) {
+          expect(res.status).toBe(200);
+          expect(res.json).toEqual(expect.objectContaining({ id: 'h', result: expect.objectContaining({ content: [{ type: 'text', text: value }] }) }));
+        } else if (res.status !== 200) {
+          expect(res.status).toBe(400);
+          expect(res.json).toEqual(expect.objectContaining({ id: 'h', error: expect.objectContaining({ code: -32020 }) }));
+        }
       }),
       options,
     );
