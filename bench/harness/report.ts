@@ -13,6 +13,10 @@ export interface BenchResults {
   readonly throughput?: readonly ServerRuns[];
   readonly stream?: readonly ServerRuns[];
   readonly sessions?: readonly ServerSessionRuns[];
+  /** Scenario 1m: `tools/call add` as 2026-07-28 requests. */
+  readonly modernThroughput?: readonly ServerRuns[];
+  /** Scenario 2m: 100 progress notifications and the result, as 2026-07-28 requests. */
+  readonly modernStream?: readonly ServerRuns[];
 }
 
 type Runs<T> = { readonly spec: ServerSpec; readonly runs: readonly T[] };
