@@ -122,6 +122,6 @@ export const SERVERS = {
     args: [],
     sessions: false,
     headers: {},
-    description: '`@modelcontextprotocol/server` 2 as its Express guide shows: `createMcpHandler(factory)` (a new `McpServer` per request, its default `legacy: \'stateless\'`) adapted by `@modelcontextprotocol/node`\'s `toNodeHandler`, on `app.all(\'/mcp\')` after `express.json()` and the localhost Host check; `add` and `count` registered with zod',
+    description: '`@modelcontextprotocol/server` 2 as its Express guide shows: `createMcpHandler(factory)` (a new `McpServer` per request, its default `legacy: \'stateless\'`) adapted by `@modelcontextprotocol/node`\'s `toNodeHandler`, on `app.all(\'/mcp\')` after `express.json()` and the localhost Host and Origin checks (as its `createMcpExpressApp()`); `add` and `count` registered with zod',
   },
 } as const satisfies Record<string, ServerSpec>;

@@ -3,7 +3,7 @@
 // It answers 2026-07-28 ("modern") requests statelessly, building an `McpServer` per request from the factory.
 
 import express from 'express';
-import { localhostHostValidation, toNodeHandler } from '@modelcontextprotocol/node';
+import { localhostHostValidation, localhostOriginValidation, toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
 import { serveForBench } from './control';
@@ -22,14 +22,16 @@ const handler = createMcpHandler(() => {
   return server;
 });
 
-// The SDK's `createMcpExpressApp()` (in `@modelcontextprotocol/express`, not installed here) is Express with a
-// localhost Host check and `express.json()`; the same two steps, from the packages that are installed.
+// The guide's `createMcpExpressApp()` (in `@modelcontextprotocol/express`, not installed here) is Express with
+// `express.json()`, then the localhost Host check and the localhost Origin check (a request without Origin
+// passes); the same three steps, with the Node package's guards.
 const validateHost = localhostHostValidation();
+const validateOrigin = localhostOriginValidation();
 const node = toNodeHandler(handler);
 const app = express();
 app.use(express.json());
 app.all('/mcp', (req, res) => {
-  if (validateHost(req, res)) void node(req, res, req.body);
+  if (validateHost(req, res) && validateOrigin(req, res)) void node(req, res, req.body);
 });
 
 serveForBench(app);
