@@ -1,4 +1,4 @@
-// `npm run bench`: scenarios 1–3 against bare Express, the official SDK and this router; writes bench/RESULTS.md.
+// `npm run bench`: scenarios 1–3, 1m and 2m against bare Express, the official SDK and this router; writes bench/RESULTS.md.
 
 import { writeFileSync } from 'node:fs';
 import { buildForBench } from './harness/build';
@@ -6,6 +6,7 @@ import { readConfig } from './harness/config';
 import { LoadGenerator } from './harness/fleet';
 import { collectMeta, endLoadAverage } from './harness/meta';
 import { renderResults, type BenchResults } from './harness/report';
+import { measureModernStream, measureModernThroughput } from './scenarios/modern';
 import { measureSessions } from './scenarios/sessions';
 import { measureStream } from './scenarios/stream';
 import { measureThroughput } from './scenarios/throughput';
@@ -29,6 +30,14 @@ async function main(): Promise<void> {
     if (config.scenarios.includes('sessions')) {
       process.stderr.write('scenario 3: sessions\n');
       results.sessions = await measureSessions(config, load);
+    }
+    if (config.scenarios.includes('modern')) {
+      process.stderr.write('scenario 1m: 2026-07-28 tools/call throughput\n');
+      results.modernThroughput = await measureModernThroughput(config, load);
+    }
+    if (config.scenarios.includes('modern-stream')) {
+      process.stderr.write('scenario 2m: 2026-07-28, 100 progress notifications + result\n');
+      results.modernStream = await measureModernStream(config, load);
     }
   } finally {
     await load.stop();

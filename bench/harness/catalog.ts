@@ -6,7 +6,7 @@ import { PRODUCTION_ORIGIN, PRODUCTION_TOKEN } from '../servers/common';
 export interface ServerSpec {
   /** Short key, used in logs and the raw-results table. */
   readonly key: string;
-  /** The issue's letter and a name: `(a) bare Express`. */
+  /** The issue's letter and a name: `(a) bare Express`; `m` marks a server answering 2026-07-28 requests. */
   readonly label: string;
   /** Relative to bench/. */
   readonly script: string;
@@ -84,5 +84,44 @@ export const SERVERS = {
     sessions: true,
     headers: { Authorization: `Bearer ${PRODUCTION_TOKEN}`, Origin: PRODUCTION_ORIGIN },
     description: `${ROUTER_TAIL}; the defaults (sessions, Origin/Host check, CORS) plus \`auth: { tokens: [token] }\`, \`origins: ['${PRODUCTION_ORIGIN}']\` and \`rateLimit: { limit: 1e9, windowMs: 60000 }\` (the limiter runs on every request but cannot trigger); clients send the token and the Origin`,
+  },
+  // The modern scenarios (1m, 2m) send 2026-07-28 requests, which every server below answers without a session:
+  // the router serves them statelessly whatever its `sessions` option, so (dm), (em) and (fm) are (d), (e) and
+  // (f)'s processes, called without initialize.
+  routerStatelessModern: {
+    key: 'router-stateless-modern',
+    label: '(dm) router stateless, modern',
+    script: 'servers/router.ts',
+    args: ['stateless'],
+    sessions: false,
+    headers: {},
+    description: 'the (d) server (`sessions: false, responseMode: \'json\', rateLimit: false`) answering 2026-07-28 requests',
+  },
+  routerModern: {
+    key: 'router-modern',
+    label: '(em) router defaults, modern',
+    script: 'servers/router.ts',
+    args: ['stateful'],
+    sessions: false,
+    headers: {},
+    description: 'the (e) server (sessions on, `responseMode: \'auto\'`, `rateLimit: false`) answering 2026-07-28 requests, which it serves without a session; a handler that reports progress turns the reply into an SSE stream',
+  },
+  routerProductionModern: {
+    key: 'router-production-modern',
+    label: '(fm) router production defaults, modern',
+    script: 'servers/router.ts',
+    args: ['production'],
+    sessions: false,
+    headers: { Authorization: `Bearer ${PRODUCTION_TOKEN}`, Origin: PRODUCTION_ORIGIN },
+    description: 'the (f) server (bearer auth, Origin check, CORS, the rate limiter that never triggers) answering 2026-07-28 requests; clients send the token and the Origin',
+  },
+  sdkV2Modern: {
+    key: 'sdk-v2-modern',
+    label: '(g) SDK v2 modern',
+    script: 'servers/sdk-v2.ts',
+    args: [],
+    sessions: false,
+    headers: {},
+    description: '`@modelcontextprotocol/server` 2 as its Express guide shows: `createMcpHandler(factory)` (a new `McpServer` per request, its default `legacy: \'stateless\'`) adapted by `@modelcontextprotocol/node`\'s `toNodeHandler`, on `app.all(\'/mcp\')` after `express.json()` and the localhost Host and Origin checks (as its `createMcpExpressApp()`); `add` and `count` registered with zod',
   },
 } as const satisfies Record<string, ServerSpec>;

@@ -3,8 +3,8 @@
 import path from 'node:path';
 import { detectPinning, type Pinning } from './child';
 
-/** The three scenarios of `npm run bench` (the soak has its own script). */
-export const SCENARIOS = ['throughput', 'stream', 'sessions'] as const;
+/** The scenarios of `npm run bench` (the soak has its own script): 1, 2, 3, then 1m and 2m (2026-07-28 requests). */
+export const SCENARIOS = ['throughput', 'stream', 'sessions', 'modern', 'modern-stream'] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
 /** Everything a run is parameterised by; printed into RESULTS.md so a run can be repeated. */

@@ -57,6 +57,8 @@ export function collectMeta(script: string, pinning: Pinning | undefined): RunMe
       node: process.version,
       express: packageVersion('express'),
       '@modelcontextprotocol/sdk': packageVersion('@modelcontextprotocol/sdk'),
+      '@modelcontextprotocol/server': packageVersion('@modelcontextprotocol/server'),
+      '@modelcontextprotocol/node': packageVersion('@modelcontextprotocol/node'),
       autocannon: packageVersion('autocannon'),
     },
     machine: `${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}, ${(os.totalmem() / 1024 ** 3).toFixed(0)} GiB, ${os.type()} ${os.release()} (shared: other work may run)`,

@@ -1,106 +1,23 @@
 // RESULTS.md of `npm run bench`: the targets, one table per scenario (every figure with its ratio to (a)), raw rounds.
 
 import { formatBytes, formatNumber, formatRatio, markdownTable } from '../format';
-import { DISTURBED_BELOW, type LoadRun, type ServerRuns, type SideBySideRun } from '../scenarios/load-runs';
+import { DISTURBED_BELOW, type ServerRuns } from '../scenarios/load-runs';
 import type { ServerSessionRuns, SessionRun } from '../scenarios/sessions';
-import { median, pairedRatio } from '../stats';
 import { SERVERS, type ServerSpec } from './catalog';
 import type { BenchConfig } from './config';
 import type { RunMeta } from './meta';
+import { find, loadTable, mid, p50, p99, paired, perSecond, ratioCell, sideBySideRatio, sideBySideTable, type TargetRow } from './report-figures';
+import { modernSections, modernTargetRows } from './report-modern';
 
 /** What a run measured; a scenario left out with BENCH_ONLY is undefined. */
 export interface BenchResults {
   readonly throughput?: readonly ServerRuns[];
   readonly stream?: readonly ServerRuns[];
   readonly sessions?: readonly ServerSessionRuns[];
-}
-
-type Runs<T> = { readonly spec: ServerSpec; readonly runs: readonly T[] };
-
-/** The median of a figure over the rounds. */
-function mid<T>(entry: Runs<T>, pick: (run: T) => number): number {
-  return median(entry.runs.map(pick));
-}
-
-/** False for a load round in which the server lost its CPU (busy under {@link DISTURBED_BELOW} of the time). */
-function undisturbed(run: unknown): boolean {
-  return typeof run !== 'object' || run === null || !('busyShare' in run) || (run as LoadRun).busyShare >= DISTURBED_BELOW;
-}
-
-/**
- * This server's figure against the other's, round by round ({@link pairedRatio}): rounds run close in time,
- * so pairing them cancels the drift of a shared machine better than a ratio of two medians, and a round in
- * which either server lost its CPU is left out.
- */
-function pairedWith<T>(entry: Runs<T>, base: Runs<T> | undefined, pick: (run: T) => number): { ratio: number; allDisturbed: boolean } {
-  if (base === undefined) return { ratio: Number.NaN, allDisturbed: false };
-  const rounds = entry.runs.map((run, round) => {
-    const other = base.runs[round];
-    return { value: pick(run), base: other === undefined ? Number.NaN : pick(other), clean: other !== undefined && undisturbed(run) && undisturbed(other) };
-  });
-  return pairedRatio(rounds);
-}
-
-function paired<T>(entry: Runs<T>, base: Runs<T> | undefined, pick: (run: T) => number): number {
-  return pairedWith(entry, base, pick).ratio;
-}
-
-/** A paired ratio for a table: marked † when every round of the pair was disturbed. */
-function ratioCell<T>(entry: Runs<T>, base: Runs<T> | undefined, pick: (run: T) => number): string {
-  const { ratio: value, allDisturbed } = pairedWith(entry, base, pick);
-  return `${formatRatio(value)}${allDisturbed ? ' †' : ''}`;
-}
-
-function find<E extends Runs<unknown>>(entries: readonly E[] | undefined, spec: ServerSpec): E | undefined {
-  return entries?.find((entry) => entry.spec.key === spec.key);
-}
-
-/**
- * Throughput per CPU-second against (a)'s, from the side-by-side rounds: (a)'s CPU per request ÷ this server's.
- * Both shared one CPU at the same moments, so the machine's speed cancels out. A round in which the two together
- * were busy less than {@link DISTURBED_BELOW} of the time is left out, as in the sequential rounds.
- */
-function sideBySideRatio(rounds: readonly SideBySideRun[]): { ratio: number; allDisturbed: boolean } {
-  return pairedRatio(
-    rounds.map(({ own, base }) => ({ value: 1 / own.cpuMicrosPerRequest, base: 1 / base.cpuMicrosPerRequest, clean: own.busyShare + base.busyShare >= DISTURBED_BELOW })),
-  );
-}
-
-/** The table of the side-by-side rounds: each server's cost and (a)'s, measured at the same moments. */
-function sideBySideTable(entries: readonly ServerRuns[]): string {
-  const rows = entries.flatMap((entry) => {
-    if (entry.sideBySide === undefined) return [];
-    const { ratio: value, allDisturbed } = sideBySideRatio(entry.sideBySide);
-    return [[
-      entry.spec.label,
-      formatNumber(median(entry.sideBySide.map((round) => round.own.cpuMicrosPerRequest))),
-      formatNumber(median(entry.sideBySide.map((round) => round.base.cpuMicrosPerRequest))),
-      `${formatRatio(value)}${allDisturbed ? ' †' : ''}`,
-      ratioCell(entry, find(entries, SERVERS.bare), perSecond),
-    ]];
-  });
-  return markdownTable(['server', 'CPU µs/req', '(a) CPU µs/req, same moments', 'req/s per CPU ×(a)', 'sequential req/s ×(a), for comparison'], rows);
-}
-
-const perSecond = (run: LoadRun): number => run.perSecond;
-const p50 = (run: LoadRun): number => run.p50Ms;
-const p99 = (run: LoadRun): number => run.p99Ms;
-const cpu = (run: LoadRun): number => run.cpuMicrosPerRequest;
-
-function loadTable(entries: readonly ServerRuns[], unit: string): string {
-  const base = find(entries, SERVERS.bare);
-  const rows = entries.map((entry) => [
-    entry.spec.label,
-    formatNumber(mid(entry, perSecond)),
-    ratioCell(entry, base, perSecond),
-    formatNumber(mid(entry, p50), 2),
-    ratioCell(entry, base, p50),
-    formatNumber(mid(entry, p99), 2),
-    ratioCell(entry, base, p99),
-    formatNumber(mid(entry, cpu)),
-    ratioCell(entry, base, cpu),
-  ]);
-  return markdownTable([`server`, `${unit}/s`, '×(a)', 'p50 ms', '×(a)', 'p99 ms', '×(a)', `CPU µs/${unit}`, '×(a)'], rows);
+  /** Scenario 1m: `tools/call add` as 2026-07-28 requests. */
+  readonly modernThroughput?: readonly ServerRuns[];
+  /** Scenario 2m: 100 progress notifications and the result, as 2026-07-28 requests. */
+  readonly modernStream?: readonly ServerRuns[];
 }
 
 const opened = (run: SessionRun): number => run.openedPerSecond;
@@ -120,15 +37,6 @@ function sessionsTable(entries: readonly ServerSessionRuns[]): string {
     formatBytes(mid(entry, rssAfterDelete)),
   ]);
   return markdownTable(['server', 'sessions opened/s', '×(a)', 'heap per idle session', '×(a)', 'heap after deleting all − before', 'RSS after − before'], rows);
-}
-
-/** One line of the targets table. */
-interface TargetRow {
-  readonly figure: string;
-  readonly target: string;
-  readonly measured: string;
-  /** Undefined when the run did not measure it. */
-  readonly met: boolean | undefined;
 }
 
 function verdict(met: boolean | undefined): string {
@@ -186,13 +94,15 @@ export function targetRows(results: BenchResults): TargetRow[] {
   });
   const left = sessions ? mid(sessions, afterDelete) : Number.NaN;
   rows.push({ figure: 'heap after deleting all sessions (e)', target: 'within 1 MB of the baseline', measured: formatBytes(left), met: sessions ? Math.abs(left) <= 1024 * 1024 : undefined });
+  rows.push(...modernTargetRows(results));
   rows.push({ figure: 'soak: heap and RSS trend', target: 'no upward trend', measured: 'separate run: `npm run bench:soak`, see SOAK.md', met: undefined });
   return rows;
 }
 
 function rawRounds(results: BenchResults): string {
   const rows: string[][] = [];
-  for (const [scenario, entries] of [['1', results.throughput], ['2', results.stream]] as const) {
+  const loadScenarios = [['1', results.throughput], ['2', results.stream], ['1m', results.modernThroughput], ['2m', results.modernStream]] as const;
+  for (const [scenario, entries] of loadScenarios) {
     for (const entry of entries ?? []) {
       entry.runs.forEach((run, round) =>
         rows.push([
@@ -209,10 +119,10 @@ function rawRounds(results: BenchResults): string {
       );
     }
   }
-  for (const entry of results.throughput ?? []) {
+  for (const [scenario, entry] of loadScenarios.flatMap(([name, entries]) => (entries ?? []).map((entry) => [name, entry] as const))) {
     entry.sideBySide?.forEach(({ own, base }, round) =>
       rows.push([
-        `1, side by side: ${entry.spec.label} | (a)`,
+        `${scenario}, side by side: ${entry.spec.label} | (a)`,
         String(round + 1),
         `${formatNumber(own.perSecond)} | ${formatNumber(base.perSecond)}`,
         `${formatNumber(own.p50Ms, 2)} | ${formatNumber(base.p50Ms, 2)}`,
@@ -246,7 +156,7 @@ const METHOD = `## How the figures are taken
   undisturbed round and uses them all. The absolute figures are medians over all rounds.
 - Every request has its own JSON-RPC id (autocannon \`[<id>]\`). One reply of each server is checked before
   its load starts, and a run with any non-2xx reply or socket error fails the benchmark.
-- **Side by side (scenario 1):** after its sequential rounds, every server runs again as many rounds at the same
+- **Side by side (scenarios 1 and 1m):** after its sequential rounds, every server runs again as many rounds at the same
   moments as (a), both pinned to the servers' CPU and each loaded by its own 10 connections. Each one's CPU per
   request is then measured at the same machine speed, and (a)'s CPU per request ÷ the server's is its throughput
   per CPU-second against (a)'s. **The req/s targets against (a) are judged on this figure**: on this shared VM the
@@ -265,12 +175,22 @@ const METHOD = `## How the figures are taken
 - **Sessions:** heap is \`heapUsed\` in the server after repeated \`gc()\` (the servers run with
   \`--expose-gc\`), read over IPC: before, with the sessions open, and after deleting them all with DELETE.
   Each server first opens and deletes 500 sessions, so pools and compiled code are at their working size.
+- **2026-07-28 requests (1m, 2m)** carry \`_meta\` with the revision and client capabilities, and the headers
+  \`MCP-Protocol-Version: 2026-07-28\`, \`Mcp-Method\` and \`Mcp-Name\`; no server opens a session for them. The
+  check before the load asks for \`resultType: 'complete'\` and the tool's text from every server, (a) included.
 - **Rate limits:** (d), (e) and (e′) run with \`rateLimit: false\`; (f) keeps the limiter on with a limit of
   10⁹ per minute, so it counts every request but never refuses one. The SDK servers have no rate limit.`;
 
 /** The whole RESULTS.md. */
 export function renderResults(results: BenchResults, config: BenchConfig, meta: RunMeta): string {
-  const servers = [...new Map([...(results.throughput ?? []), ...(results.stream ?? []), ...(results.sessions ?? [])].map((entry) => [entry.spec.key, entry.spec])).values()];
+  const measured: Array<{ readonly spec: ServerSpec }> = [
+    ...(results.throughput ?? []),
+    ...(results.stream ?? []),
+    ...(results.sessions ?? []),
+    ...(results.modernThroughput ?? []),
+    ...(results.modernStream ?? []),
+  ];
+  const servers = [...new Map(measured.map((entry) => [entry.spec.key, entry.spec])).values()];
   const sections = [
     '# Benchmark results',
     '',
@@ -291,6 +211,7 @@ export function renderResults(results: BenchResults, config: BenchConfig, meta: 
   }
   if (results.stream) sections.push('', '## 2. 100 progress notifications, then the result, on the POST\'s SSE stream', '', 'Latency is the time until the client has read the whole stream (all 101 messages).', '', loadTable(results.stream, 'stream'));
   if (results.sessions) sections.push('', '## 3. Sessions', '', sessionsTable(results.sessions));
+  sections.push(...modernSections(results));
   sections.push('', '## The servers', '', ...servers.map((spec) => `- **${spec.label}**: ${spec.description}.`), '', METHOD, '', '## Every round', '', rawRounds(results), '');
   return sections.join('\n');
 }

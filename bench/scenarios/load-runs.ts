@@ -43,8 +43,18 @@ export interface ServerRuns {
 export interface ScenarioRequest {
   /** JSON body; `[<id>]` becomes a unique id per request. */
   readonly body: string;
+  /** Headers this request needs besides the server's (2026-07-28: MCP-Protocol-Version, Mcp-Method, Mcp-Name), lower-case. */
+  readonly headers?: Readonly<Record<string, string>>;
   /** Undefined when the messages of one reply are right, else what is wrong. */
   check(messages: readonly unknown[]): string | undefined;
+}
+
+/** A scenario whose servers do not all get the same request (1m: the 2025 request to (d), beside the modern ones). */
+export type RequestPerServer = (spec: ServerSpec) => ScenarioRequest;
+
+/** The server's target with the request's own headers on top (they replace the server's, e.g. MCP-Protocol-Version). */
+function withRequestHeaders(target: Target, request: ScenarioRequest): Target {
+  return request.headers === undefined ? target : { url: target.url, headers: { ...target.headers, ...request.headers } };
 }
 
 function log(text: string): void {
@@ -57,14 +67,16 @@ function log(text: string): void {
  * The first spec is the base of the ratios, (a).
  * A run with any failed request fails the benchmark: its figures would not mean what they say.
  */
-export async function measureLoad(config: BenchConfig, load: LoadGenerator, specs: readonly ServerSpec[], request: ScenarioRequest, options: { sideBySide?: boolean } = {}): Promise<ServerRuns[]> {
+export async function measureLoad(config: BenchConfig, load: LoadGenerator, specs: readonly ServerSpec[], requestOf: ScenarioRequest | RequestPerServer, options: { sideBySide?: boolean } = {}): Promise<ServerRuns[]> {
   const servers: RunningServer[] = [];
   try {
     for (const spec of selectServers(config, specs)) servers.push(await RunningServer.start(spec, config.pinning, serverNodeArgs(config)));
     const targets: Target[] = [];
-    for (const server of servers) {
+    const requests = servers.map((server) => (typeof requestOf === 'function' ? requestOf(server.spec) : requestOf));
+    for (const [index, server] of servers.entries()) {
+      const request = requests[index] as ScenarioRequest;
       const session: OpenedSession | undefined = server.spec.sessions ? await load.run({ kind: 'open-session', target: server.target() }) : undefined;
-      const target = server.target(session);
+      const target = withRequestHeaders(server.target(session), request);
       const probe = await load.run({ kind: 'probe', target, body: request.body.replaceAll('[<id>]', 'probe') });
       const wrong = probe.status === 200 ? request.check(probe.messages) : `HTTP ${probe.status}`;
       if (wrong !== undefined) throw new Error(`${server.spec.label} answered wrongly: ${wrong}`);
@@ -72,9 +84,10 @@ export async function measureLoad(config: BenchConfig, load: LoadGenerator, spec
       await load.run({ kind: 'cannon', target, body: request.body, connections: config.connections, seconds: config.warmupSeconds });
       targets.push(target);
     }
-    const oneRun = async (server: RunningServer, target: Target, attempts: number): Promise<LoadRun> => {
+    const oneRun = async (index: number, attempts: number): Promise<LoadRun> => {
+      const server = servers[index] as RunningServer;
       const cpuBefore = await server.cpuMicros();
-      const result = await load.run({ kind: 'cannon', target, body: request.body, connections: config.connections, seconds: config.seconds });
+      const result = await load.run({ kind: 'cannon', target: targets[index] as Target, body: (requests[index] as ScenarioRequest).body, connections: config.connections, seconds: config.seconds });
       const cpuMicros = (await server.cpuMicros()) - cpuBefore;
       return { ...result, cpuMicrosPerRequest: cpuMicros / Math.max(1, result.ok), busyShare: cpuMicros / (result.seconds * 1e6), attempts };
     };
@@ -85,7 +98,7 @@ export async function measureLoad(config: BenchConfig, load: LoadGenerator, spec
         const server = servers[index] as RunningServer;
         let run: LoadRun | undefined;
         for (let attempt = 1; run === undefined || (run.busyShare < DISTURBED_BELOW && attempt <= 2); attempt++) {
-          run = await oneRun(server, targets[index]!, attempt);
+          run = await oneRun(index, attempt);
           if (run.failed > 0) throw new Error(`${server.spec.label}: ${run.failed} requests failed in round ${round + 1}`);
           log(
             `  round ${round + 1}${attempt > 1 ? ` (again: the first was disturbed)` : ''} ${server.spec.label}: ${run.perSecond.toFixed(0)} req/s, ` +
@@ -100,7 +113,7 @@ export async function measureLoad(config: BenchConfig, load: LoadGenerator, spec
     const sideBySide: SideBySideRun[][] = servers.map(() => []);
     for (let round = 0; options.sideBySide && round < config.repeats; round++) {
       for (let index = 1; index < servers.length; index++) {
-        const [base, own] = await Promise.all([oneRun(servers[0] as RunningServer, targets[0]!, 1), oneRun(servers[index] as RunningServer, targets[index]!, 1)]);
+        const [base, own] = await Promise.all([oneRun(0, 1), oneRun(index, 1)]);
         const failed = base.failed + own.failed;
         if (failed > 0) throw new Error(`${servers[index]!.spec.label} side by side with (a): ${failed} requests failed in round ${round + 1}`);
         log(`  side by side ${round + 1} ${servers[index]!.spec.label}: ${own.cpuMicrosPerRequest.toFixed(0)} µs CPU/req, (a) ${base.cpuMicrosPerRequest.toFixed(0)} µs`);

@@ -10,7 +10,7 @@ import { measureLoad, type ScenarioRequest, type ServerRuns } from './load-runs'
  * `count` with a progress token; autocannon's latency of it is the time until the client has read the whole
  * stream, which ends right after the result: all 101 messages.
  */
-const COUNT_CALL: ScenarioRequest = {
+export const COUNT_CALL: ScenarioRequest = {
   body: JSON.stringify({ jsonrpc: '2.0', id: '[<id>]', method: 'tools/call', params: { name: 'count', arguments: {}, _meta: { progressToken: '[<id>]' } } }),
   check(messages) {
     const progress = messages.slice(0, -1) as Array<{ method?: string; params?: { progress?: number } }>;

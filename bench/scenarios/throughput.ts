@@ -6,7 +6,7 @@ import type { LoadGenerator } from '../harness/fleet';
 import { measureLoad, type ScenarioRequest, type ServerRuns } from './load-runs';
 
 /** `add(1, 2)` with a unique id per request. */
-const ADD_CALL: ScenarioRequest = {
+export const ADD_CALL: ScenarioRequest = {
   body: JSON.stringify({ jsonrpc: '2.0', id: '[<id>]', method: 'tools/call', params: { name: 'add', arguments: { a: 1, b: 2 } } }),
   check(messages) {
     const [reply] = messages as Array<{ result?: { content?: Array<{ text?: string }> } }>;

@@ -1,11 +1,19 @@
 // Server (a), the floor: bare Express that parses JSON and answers with hand-written MCP replies, no MCP library.
 // It keeps sessions in a Map of { createdAt } (the least a session server can keep), and streams `count` as
-// 100 hand-written SSE progress events and the result: the bare-Express SSE floor of scenario 2.
+// 100 hand-written SSE progress events and the result: the bare-Express SSE floor of scenario 2. A 2026-07-28
+// request (its protocol version in `params._meta`, scenarios 1m and 2m) gets the result shape that revision
+// asks for, so that the floor writes the same reply as the servers it is compared with.
 
 import { randomUUID } from 'node:crypto';
 import express, { type Response } from 'express';
 import { serveForBench } from './control';
-import { addResult, COUNT_RESULT, PROGRESS_STEPS, SERVER_INFO } from './common';
+import { addResult, COUNT_RESULT, MODERN_VERSION_META_KEY, PROGRESS_STEPS, SERVER_INFO } from './common';
+
+/** A 2026-07-28 result: `resultType` and the server's info in `_meta`, as the router and the SDK v2 write it. */
+function shapedFor(params: Record<string, any> | undefined, result: object): object {
+  if (params?._meta?.[MODERN_VERSION_META_KEY] === undefined) return result;
+  return { ...result, resultType: 'complete', _meta: { 'io.modelcontextprotocol/serverInfo': SERVER_INFO } };
+}
 
 const sessions = new Map<string, { createdAt: number }>();
 
@@ -13,12 +21,13 @@ function sseEvent(res: Response, message: object): void {
   res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
 }
 
-function streamCount(res: Response, id: unknown, progressToken: unknown): void {
+function streamCount(res: Response, id: unknown, params: Record<string, any>): void {
+  const progressToken = params._meta?.progressToken;
   res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
   for (let progress = 1; progress <= PROGRESS_STEPS; progress++) {
     sseEvent(res, { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken, progress, total: PROGRESS_STEPS } });
   }
-  sseEvent(res, { jsonrpc: '2.0', id, result: COUNT_RESULT });
+  sseEvent(res, { jsonrpc: '2.0', id, result: shapedFor(params, COUNT_RESULT) });
   res.end();
 }
 
@@ -32,9 +41,9 @@ app.post('/mcp', express.json(), (req, res) => {
     sessions.set(sessionId, { createdAt: Date.now() });
     res.set('Mcp-Session-Id', sessionId).json({ jsonrpc: '2.0', id, result: { protocolVersion: params?.protocolVersion, capabilities: { tools: {} }, serverInfo: SERVER_INFO } });
   } else if (method === 'tools/call' && params?.name === 'count') {
-    streamCount(res, id, params._meta?.progressToken);
+    streamCount(res, id, params);
   } else if (method === 'tools/call') {
-    res.json({ jsonrpc: '2.0', id, result: addResult(params?.arguments?.a, params?.arguments?.b) });
+    res.json({ jsonrpc: '2.0', id, result: shapedFor(params, addResult(params?.arguments?.a, params?.arguments?.b)) });
   } else {
     res.status(400).json({ jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } });
   }

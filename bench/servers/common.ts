@@ -26,3 +26,15 @@ export const PRODUCTION_TOKEN = 'bench-token-0123456789abcdef';
 
 /** The browser origin that server (f) allows and its clients send, so CORS and the Origin check both run. */
 export const PRODUCTION_ORIGIN = 'https://app.example.com';
+
+/** The MCP revision of the modern scenarios (1m, 2m), served statelessly: no initialize, no session. */
+export const MODERN_PROTOCOL_VERSION = '2026-07-28';
+
+/** The `_meta` key that marks a request as 2026-07-28. */
+export const MODERN_VERSION_META_KEY = 'io.modelcontextprotocol/protocolVersion';
+
+/** The `_meta` keys a 2026-07-28 request carries instead of a session's negotiated state. */
+export const MODERN_REQUEST_META = {
+  [MODERN_VERSION_META_KEY]: MODERN_PROTOCOL_VERSION,
+  'io.modelcontextprotocol/clientCapabilities': {},
+} as const;

@@ -1,0 +1,100 @@
+// RESULTS.md's part for the 2026-07-28 scenarios (1m, 2m): their targets and tables.
+
+import { formatRatio } from '../format';
+import { DISTURBED_BELOW, type ServerRuns, type SideBySideRun } from '../scenarios/load-runs';
+import { pairedRatio } from '../stats';
+import { SERVERS, type ServerSpec } from './catalog';
+import { find, loadTable, paired, perSecond, sideBySideRatio, sideBySideTable, type TargetRow } from './report-figures';
+import type { BenchResults } from './report';
+
+/** A side-by-side round's throughput per CPU-second against (a)'s: (a)'s CPU per request ÷ the server's. */
+function againstBare(round: SideBySideRun): number {
+  return round.base.cpuMicrosPerRequest / round.own.cpuMicrosPerRequest;
+}
+
+/** As in the side-by-side ratios of scenario 1: the two servers together busy at least {@link DISTURBED_BELOW}. */
+function undisturbedPair(round: SideBySideRun): boolean {
+  return round.own.busyShare + round.base.busyShare >= DISTURBED_BELOW;
+}
+
+/**
+ * One server's throughput against another's of the same scenario, two ways. `sideBySide`: each one's throughput
+ * per CPU-second against (a) in side-by-side round r, the first ÷ the second, median over rounds (two servers never
+ * run side by side with each other, but each ran at the same moments as (a)); NaN without side-by-side rounds.
+ * `sequential`: the paired req/s ratio of the sequential rounds.
+ */
+function versus(entries: readonly ServerRuns[], ours: ServerSpec, other: ServerSpec): { sideBySide: number; sequential: number } | undefined {
+  const entry = find(entries, ours);
+  const base = find(entries, other);
+  if (entry === undefined || base === undefined) return undefined;
+  const sequential = paired(entry, base, perSecond);
+  if (entry.sideBySide === undefined || base.sideBySide === undefined) return { sideBySide: Number.NaN, sequential };
+  const theirs = base.sideBySide;
+  const rounds = entry.sideBySide.flatMap((round, index) => {
+    const other = theirs[index];
+    if (other === undefined) return [];
+    return [{ value: againstBare(round), base: againstBare(other), clean: undisturbedPair(round) && undisturbedPair(other) }];
+  });
+  return { sideBySide: pairedRatio(rounds).ratio, sequential };
+}
+
+/** The 2026-07-28 targets (scenario 1m); rows say "not measured" when a run left 1m or a server out. */
+export function modernTargetRows(results: BenchResults): TargetRow[] {
+  const entries = results.modernThroughput ?? [];
+  const rows: TargetRow[] = [];
+  const vsSdk = versus(entries, SERVERS.routerStatelessModern, SERVERS.sdkV2Modern);
+  rows.push({
+    figure: 'modern stateless `tools/call` req/s (dm)',
+    target: '≥ 8× (g) SDK v2',
+    measured: vsSdk ? `${formatRatio(vsSdk.sequential)} (g) (from the side-by-side CPU figures: ${formatRatio(vsSdk.sideBySide)})` : '',
+    met: vsSdk ? vsSdk.sequential >= 8 : undefined,
+  });
+  const production = find(entries, SERVERS.routerProductionModern);
+  const vsBare = production?.sideBySide ? sideBySideRatio(production.sideBySide).ratio : production ? paired(production, find(entries, SERVERS.bare), perSecond) : Number.NaN;
+  rows.push({
+    figure: 'modern, production defaults on, req/s (fm)',
+    target: '≥ 0.85× (a)',
+    measured: production ? `${formatRatio(vsBare)} (a)` : '',
+    met: production ? vsBare >= 0.85 : undefined,
+  });
+  const vs2025 = versus(entries, SERVERS.routerStatelessModern, SERVERS.routerStateless);
+  const judged = vs2025 === undefined ? Number.NaN : Number.isNaN(vs2025.sideBySide) ? vs2025.sequential : vs2025.sideBySide;
+  rows.push({
+    figure: 'modern stateless req/s (dm) against the 2025 request (d), same rounds',
+    target: '≥ 0.90× (d)',
+    measured: vs2025 ? `${formatRatio(vs2025.sideBySide)} (d) (sequential ${formatRatio(vs2025.sequential)})` : '',
+    met: vs2025 ? judged >= 0.9 : undefined,
+  });
+  return rows;
+}
+
+/** The sections of scenarios 1m and 2m, empty when the run left them out. */
+export function modernSections(results: BenchResults): string[] {
+  const sections: string[] = [];
+  if (results.modernThroughput) {
+    sections.push(
+      '',
+      '## 1m. `tools/call add` as MCP 2026-07-28 requests: throughput, latency, server CPU',
+      '',
+      'Every request carries the revision in `params._meta` and the headers `MCP-Protocol-Version: 2026-07-28`, `Mcp-Method` and `Mcp-Name`, ' +
+        'and no session. (d) runs in the same rounds with scenario 1\'s 2025 request, to compare the router\'s two paths.',
+      '',
+      loadTable(results.modernThroughput, 'req'),
+      '',
+      '### 1m side by side with (a): throughput per CPU-second',
+      '',
+      sideBySideTable(results.modernThroughput),
+    );
+  }
+  if (results.modernStream) {
+    sections.push(
+      '',
+      '## 2m. 100 progress notifications, then the result, as MCP 2026-07-28 requests',
+      '',
+      'The POST\'s SSE reply carries all 101 messages; latency is the time until the client has read them. No target: the figures stand beside scenario 2\'s.',
+      '',
+      loadTable(results.modernStream, 'stream'),
+    );
+  }
+  return sections;
+}
