@@ -27,6 +27,14 @@ const FIELD_VALUE = /^[\x20-\x7e\t]*$/;
 const DECIMAL = /^-?\d+(?:\.\d+)?$/;
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
+function isOws(code: number): boolean {
+  return code === 0x20 || code === 0x09;
+}
+
+function hasEdgeWhitespace(text: string): boolean {
+  return text.length > 0 && (isOws(text.charCodeAt(0)) || isOws(text.charCodeAt(text.length - 1)));
+}
+
 /**
  * A header's value with RFC 9110 optional whitespace stripped; undefined when absent. Node already strips it and
  * joins repeated headers with ", " (a repeated header then disagrees with the body, as it should).
@@ -34,7 +42,9 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 export function headerText(headers: RequestHeaders, name: string): string | undefined {
   const value = headers[name];
   if (value === undefined) return undefined;
-  return (typeof value === 'string' ? value : value.join(', ')).replace(/^[ \t]+|[ \t]+$/g, '');
+  const text = typeof value === 'string' ? value : value.join(', ');
+  // Node has stripped it already: the regular expression runs only for a host that did not.
+  return hasEdgeWhitespace(text) ? text.replace(/^[ \t]+|[ \t]+$/g, '') : text;
 }
 
 /**
