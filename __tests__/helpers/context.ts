@@ -17,7 +17,7 @@ export function testEnv(protocolVersion: ProtocolVersion = '2025-11-25', extra: 
     clientRequests: new StreamedClientRequests(NO_STREAM),
     inflight: undefined,
     headers: {},
-    clientAddress: undefined,
+    clientAddress: () => undefined,
     ...extra,
   };
 }

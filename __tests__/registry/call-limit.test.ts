@@ -6,7 +6,9 @@ import { createApp, post, rpc } from '../helpers/create-app';
 import { testContext } from '../helpers/context';
 
 function caller(auth: AuthInfo | undefined, sessionId: string | undefined, clientAddress?: string): RequestContext {
-  return Object.assign(Object.create(testContext()) as RequestContext, { auth, sessionId, clientAddress });
+  const ctx = Object.create(testContext()) as RequestContext;
+  // clientAddress is a getter on HandlerContext: defined over it, as auth and sessionId are.
+  return Object.defineProperties(ctx, { auth: { value: auth }, sessionId: { value: sessionId }, clientAddress: { value: clientAddress } });
 }
 
 describe('createCallLimiter', () => {

@@ -57,8 +57,11 @@ export interface DispatchEnvironment {
   readonly inflight: Map<string, Abortable> | undefined;
   /** The HTTP request's headers. */
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
-  /** The HTTP client's address (Express's `req.ip`, else the socket's); undefined without HTTP. */
-  readonly clientAddress: string | undefined;
+  /**
+   * The HTTP client's address (Express's `req.ip`, else the socket's); undefined without HTTP. A function: Express
+   * works `req.ip` out anew on every read (trust proxy, X-Forwarded-For), and most requests never need it.
+   */
+  readonly clientAddress: () => string | undefined;
 }
 
 /** The key of a request id in maps: 1 and "1" are different requests. */
@@ -75,7 +78,6 @@ export class HandlerContext implements RequestContext {
   readonly auth: AuthInfo | undefined;
   readonly meta: Readonly<Record<string, unknown>> | undefined;
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
-  readonly clientAddress: string | undefined;
   /** Set once the response is on its way: later progress is dropped (MCP progress: none after the response). */
   finished = false;
   private lastProgress = Number.NEGATIVE_INFINITY;
@@ -100,9 +102,12 @@ export class HandlerContext implements RequestContext {
     this.sessionId = env.sessionId;
     this.auth = env.auth;
     this.headers = env.headers;
-    this.clientAddress = env.clientAddress;
     const meta = request.params?._meta;
     this.meta = isObject(meta) ? meta : undefined;
+  }
+
+  get clientAddress(): string | undefined {
+    return this.env.clientAddress();
   }
 
   get signal(): AbortSignal {

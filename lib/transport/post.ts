@@ -150,7 +150,7 @@ export function createPostHandler(dispatcher: Dispatcher, config: PostHandlerCon
       clientRequests: NO_CLIENT_REQUESTS,
       inflight: undefined,
       headers: req.headers,
-      clientAddress: clientAddressOf(req),
+      clientAddress: () => clientAddressOf(req),
     };
     const outcome = await dispatcher.dispatch(post, env);
     await reply.finish(outcome, modernStatus(outcome));
@@ -212,7 +212,7 @@ export function createPostHandler(dispatcher: Dispatcher, config: PostHandlerCon
       clientRequests: reply,
       inflight: session?.reply?.live.inflight,
       headers: req.headers,
-      clientAddress: clientAddressOf(req),
+      clientAddress: () => clientAddressOf(req),
     };
     const outcome = await dispatcher.dispatch(post, env);
     if (sessions !== undefined && session !== undefined) await keep(sessions, session, post, outcome, headers, auth?.subject);
