@@ -41,6 +41,8 @@ export const DEFAULT_ERAS: readonly Era[] = Object.freeze(['2025', '2026'] as co
 export const DEFAULT_CACHE_TTL_MS = 0;
 /** Default `cors.maxAge`: how long, in seconds, a browser may cache a preflight's answer. */
 export const DEFAULT_CORS_MAX_AGE_S = 600;
+/** Default `listen.maxStreamsPerPrincipal`: subscriptions/listen streams one caller may hold open at once. */
+export const DEFAULT_MAX_LISTEN_STREAMS_PER_PRINCIPAL = 16;
 
 /** Options of {@link mcpRouter}. */
 export interface McpRouterOptions {
@@ -126,6 +128,13 @@ export interface McpRouterOptions {
    * scope `'private'` when `auth` is set, else `'public'` (set `'private'` if the host app authenticates callers).
    */
   cache?: CacheHintOptions;
+  /**
+   * MCP 2026-07-28 `subscriptions/listen` streams (list changes and resource updates for 2026 clients), or `false`
+   * for none (then `server/discover` declares no `listChanged` or `subscribe`). `maxStreamsPerPrincipal`: most
+   * streams one caller (principal, else client address) may hold open; one more → 429. Defaults to
+   * `{ maxStreamsPerPrincipal: DEFAULT_MAX_LISTEN_STREAMS_PER_PRINCIPAL }` ({@link DEFAULT_MAX_LISTEN_STREAMS_PER_PRINCIPAL}).
+   */
+  listen?: { maxStreamsPerPrincipal?: number } | false;
 }
 
 /**
@@ -157,6 +166,8 @@ export interface ResolvedConfig {
   readonly guards: readonly Guard[];
   readonly eras: readonly Era[];
   readonly cache: CacheHint;
+  /** Undefined without listen streams (`listen: false`, or the 2026 era not served). */
+  readonly listen: { readonly maxStreamsPerPrincipal: number } | undefined;
 }
 
 // Checked by the compiler against McpRouterOptions, and at run time for JavaScript callers.
@@ -186,6 +197,7 @@ const KNOWN_OPTIONS: OptionKeys<McpRouterOptions> = {
   guards: true,
   eras: true,
   cache: true,
+  listen: true,
 };
 
 const SIZE = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?$/i;
@@ -271,7 +283,18 @@ export function resolveOptions(options: McpRouterOptions): ResolvedConfig {
     eras,
     // MCP 2026-07-28 caching: with credentials, what one caller sees is not for a shared cache.
     cache: Object.freeze({ ttlMs: DEFAULT_CACHE_TTL_MS, scope: options.auth === undefined ? 'public' : 'private', ...checkCacheHint(options.cache, 'cache') } as CacheHint),
+    listen: resolveListen(options.listen, eras),
   });
+}
+
+function resolveListen(listen: McpRouterOptions['listen'], eras: readonly Era[]): ResolvedConfig['listen'] {
+  if (listen !== undefined && listen !== false && (typeof listen !== 'object' || listen === null)) throw invalidOption('listen', '{ maxStreamsPerPrincipal? } or false', listen);
+  const { maxStreamsPerPrincipal = DEFAULT_MAX_LISTEN_STREAMS_PER_PRINCIPAL, ...unknown } = listen || {};
+  const extra = Object.keys(unknown)[0];
+  if (extra !== undefined) throw new McpConfigError('ERR_MCP_UNKNOWN_OPTION', `unknown option 'listen.${extra}'. Did you mean 'listen.maxStreamsPerPrincipal'?`);
+  if (!isPositiveInteger(maxStreamsPerPrincipal)) throw invalidOption('listen.maxStreamsPerPrincipal', 'a positive integer', maxStreamsPerPrincipal);
+  // Listen streams are of the 2026 era: a 2025-only router has none.
+  return listen === false || !eras.includes('2026') ? undefined : Object.freeze({ maxStreamsPerPrincipal });
 }
 
 function resolveEras(eras: Era[] | undefined): readonly Era[] {

@@ -17,6 +17,7 @@ import { createFrontDoor } from './security/front-door';
 import { SessionManager } from './sessions/sessions';
 import { MemoryServerEventBus, publishQuietly, type ServerEvent } from './sessions/server-events';
 import { createEndpoint, createErrorHandler } from './transport/endpoint';
+import { ListenStreams } from './transport/listen';
 
 /**
  * Creates an MCP endpoint for an Express 4 or 5 app. Options are checked and schemas compiled now, so
@@ -52,11 +53,15 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
   const publish = (event: ServerEvent): void => publishQuietly(serverEvents, event, logger);
   registry.onChange((list) => publish({ type: 'list_changed', list }));
   const sessions = config.sessions && new SessionManager({ ...config.sessions, serverEvents, logger });
+  // MCP 2026-07-28 subscriptions/listen: streams that hear the same server events as the sessions' GET streams.
+  const sse = { keepAliveMs: config.keepAliveMs, retryMs: config.retryMs };
+  const listenStreams = config.listen && new ListenStreams(serverEvents, () => registry.features, { ...config.listen, maxUris: config.maxSubscriptions, sse });
   const dispatcher = createDispatcher(registry, {
     identity: { serverInfo: config.serverInfo, instructions: config.instructions },
     pageSize: config.pageSize,
     logger,
     listChanged: sessions !== undefined,
+    listenStreams: listenStreams !== undefined,
     clientRequestTimeoutMs: config.clientRequestTimeoutMs,
     maxBatchLength: config.maxBatchLength,
     maxSubscriptions: config.maxSubscriptions,
@@ -68,7 +73,7 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
   const auth = createRouterAuth(config.auth);
   const { authOf } = auth;
   const bridge = createBridge(registry, router, logger);
-  const endpoint = createEndpoint(dispatcher, { ...config, sessions, authOf, allowDelete: config.sessions?.allowDelete === true }, bridge.learnFrom);
+  const endpoint = createEndpoint(dispatcher, { ...config, sessions, authOf, listenStreams, allowDelete: config.sessions?.allowDelete === true }, bridge.learnFrom);
   // The front door and the endpoint are one Express layer: a request crosses the router's stack once.
   const serve = createFrontDoor(config, auth.steps, (req) => authOf(req)?.subject, endpoint);
   const onError = createErrorHandler(logger);
@@ -84,7 +89,10 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
     prompt: (definition) => registry.addPrompt(definition as PromptDefinition<never>),
     notifyResourceUpdated,
     resourceUpdated: notifyResourceUpdated,
-    close: async () => sessions?.close(),
+    close: async () => {
+      listenStreams?.close();
+      await sessions?.close();
+    },
     route: bridge.route,
     exposeRoutes: bridge.exposeRoutes,
     exposeOpenApi: bridge.exposeOpenApi,

@@ -53,6 +53,8 @@ export interface DispatcherConfig {
   readonly logger: McpLogger;
   /** Whether list changes are announced (sessions with a GET stream). */
   readonly listChanged: boolean;
+  /** Whether 2026 clients can listen for list changes and resource updates (subscriptions/listen streams); without, no. */
+  readonly listenStreams?: boolean;
   /** Default time limit of ctx.sample / elicit / listRoots. */
   readonly clientRequestTimeoutMs: number;
   /** Most messages in one batch. */
@@ -83,7 +85,7 @@ export interface Dispatcher {
  *
  * @example
  * ```ts
- * const dispatcher = createDispatcher(registry, { identity, pageSize: 100, logger: console, listChanged: false, clientRequestTimeoutMs: 60_000, maxBatchLength: 100, maxSubscriptions: 32, eras: ['2025', '2026'], cache: { ttlMs: 0, scope: 'public' } });
+ * const dispatcher = createDispatcher(registry, { identity, pageSize: 100, logger: console, listChanged: false, listenStreams: false, clientRequestTimeoutMs: 60_000, maxBatchLength: 100, maxSubscriptions: 32, eras: ['2025', '2026'], cache: { ttlMs: 0, scope: 'public' } });
  * const classified = dispatcher.classifier.body({ jsonrpc: '2.0', id: 1, method: 'ping' }, NO_MCP_HEADERS);
  * if (classified.ok) await dispatcher.dispatch(classified.post, env); // { kind: 'answered', body: { jsonrpc: '2.0', id: 1, result: {} } }
  * ```
@@ -93,7 +95,7 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
   const classifier = createClassifier({ maxBatchLength: config.maxBatchLength, eras: config.eras });
   const shapeModern = createModernShaper(config.identity.serverInfo, config.cache);
   const methods: MethodTable = {
-    ...lifecycleMethods(registry, config.identity, config.listChanged),
+    ...lifecycleMethods(registry, config.identity, config.listChanged, config.listenStreams === true),
     ...toolMethods(registry, config.pageSize, shape),
     ...resourceMethods(registry, config.pageSize, shape, config.maxSubscriptions),
     ...promptMethods(registry, config.pageSize, shape),

@@ -19,14 +19,14 @@ export interface ServerIdentity {
 /**
  * MCP lifecycle: one capability for every feature offered, in the form `version` defines.
  *
- * @param listChanged - whether there is a GET stream to announce list changes and resource updates on
+ * @param listChanged - whether there is a stream to announce list changes and resource updates on (2025 GET, 2026 listen)
  */
 export function capabilitiesFor(registry: Registry, version: Revision, listChanged: boolean): Record<string, unknown> {
   const offered = registry.features;
   const lists = listChanged ? { listChanged: true } : {};
   const capabilities: Record<string, unknown> = { logging: {} };
   if (offered.tools) capabilities.tools = lists;
-  // Updates to subscribed resources travel on the GET stream: with streams, `subscribe` is declared too.
+  // Updates to subscribed resources travel on the GET (2025) or listen (2026) stream: with streams, `subscribe` is declared too.
   if (offered.resources) capabilities.resources = listChanged ? { subscribe: true, ...lists } : {};
   if (offered.prompts) capabilities.prompts = lists;
   if (offered.completions && isAtLeast(version, '2025-03-26')) capabilities.completions = {};
@@ -42,8 +42,9 @@ export function isInitializeRequest(message: unknown): boolean {
  * initialize and ping (2025); server/discover (2026).
  *
  * @param listChanged - whether 2025 sessions have a GET stream to announce changes on
+ * @param listenStreams - whether 2026 clients have subscriptions/listen streams to hear changes on
  */
-export function lifecycleMethods(registry: Registry, identity: ServerIdentity, listChanged: boolean): MethodTable {
+export function lifecycleMethods(registry: Registry, identity: ServerIdentity, listChanged: boolean, listenStreams: boolean): MethodTable {
   // MCP 2026-07-28 discovery: supportedVersions names modern revisions only (the 2025 ones are reached by initialize).
   const supportedVersions = Object.freeze([...MODERN_PROTOCOL_VERSIONS]);
   return {
@@ -51,8 +52,8 @@ export function lifecycleMethods(registry: Registry, identity: ServerIdentity, l
       eras: ERA_2026_ONLY,
       cacheable: true,
       run: () => {
-        // Capabilities match the handlers that work: no listChanged or subscribe until subscriptions/listen serves them.
-        const result: Record<string, unknown> = { supportedVersions, capabilities: capabilitiesFor(registry, '2026-07-28', false) };
+        // MCP 2026-07-28: capabilities match the handlers that work; listChanged and subscribe are served by subscriptions/listen.
+        const result: Record<string, unknown> = { supportedVersions, capabilities: capabilitiesFor(registry, '2026-07-28', listenStreams) };
         if (identity.instructions !== undefined) result.instructions = identity.instructions;
         return result;
       },

@@ -27,7 +27,7 @@ export interface EndpointSettings extends Omit<PostHandlerConfig, 'sse'>, SseOpt
  * @param beforeEach - runs before each request to the endpoint is handled (the bridge learns wrapped routes)
  * @example
  * ```ts
- * const endpoint = createEndpoint(dispatcher, { ...config, sessions, authOf, allowDelete: true }, () => undefined);
+ * const endpoint = createEndpoint(dispatcher, { ...config, sessions, authOf, listenStreams, allowDelete: true }, () => undefined);
  * router.use(endpoint, createErrorHandler(config.logger));
  * ```
  */

@@ -18,6 +18,7 @@ import { sendJson } from '../http/reply';
 import type { SseOptions } from '../http/sse';
 import type { SessionManager } from '../sessions/sessions';
 import type { SessionRecord } from '../sessions/stores';
+import { isListenRequest, type ListenStreams } from './listen';
 import { PostReply, type ReplySession } from './post-reply';
 import { loadNamedSession, sendSessionRequired, type LoadedSession } from './session-lookup';
 
@@ -31,6 +32,8 @@ export interface PostHandlerConfig {
   readonly sessions: SessionManager | undefined;
   /** The authenticated caller of a request, when the router authenticates. */
   readonly authOf: (req: IncomingMessage) => AuthInfo | undefined;
+  /** The router's subscriptions/listen streams; undefined without them (then the method is not found). */
+  readonly listenStreams: ListenStreams | undefined;
 }
 
 /** A session as a request sees it: loaded (or about to be created by initialize). */
@@ -85,7 +88,7 @@ function isSessionClient(client: ClientState): client is ClientState & { readonl
  *
  * @example
  * ```ts
- * const post = createPostHandler(dispatcher, { bodyLimit: 4_194_304, logger: console, responseMode: 'auto', sse: { keepAliveMs: 15_000, retryMs: 1_000 }, sessions, authOf: () => undefined });
+ * const post = createPostHandler(dispatcher, { bodyLimit: 4_194_304, logger: console, responseMode: 'auto', sse: { keepAliveMs: 15_000, retryMs: 1_000 }, sessions, authOf: () => undefined, listenStreams: undefined });
  * await post(req, res);
  * ```
  */
@@ -132,6 +135,11 @@ export function createPostHandler(dispatcher: Dispatcher, config: PostHandlerCon
    * read or made; closing its stream cancels it (PostReply aborts a reply that cannot be resumed).
    */
   async function serveModern(req: IncomingMessage, res: ServerResponse, post: ClassifiedPost, auth: AuthInfo | undefined): Promise<void> {
+    // MCP 2026-07-28 subscriptions/listen: a stream that outlives any dispatch, served by its own transport.
+    if (config.listenStreams !== undefined && isListenRequest(post)) {
+      config.listenStreams.open(req, res, post.messages, auth, clientAddressOf(req));
+      return;
+    }
     const mode = replyMode(req, res, post);
     if (mode === undefined) return;
     const { envelope } = post;
