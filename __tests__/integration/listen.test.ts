@@ -1,7 +1,11 @@
 // subscriptions/listen (MCP 2026-07-28) against a real listening server: ack, stamping, filtering, bounds, hang-up, graceful close, both eras.
 
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
 import express from 'express';
+import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { McpConfigError, mcpRouter, type McpRouter, type McpRouterOptions } from '../../lib';
 import { MemoryServerEventBus } from '../../lib/sessions/server-events';
@@ -195,6 +199,30 @@ describe('subscriptions/listen', () => {
     mcp.tool({ name: 'both', description: 'Seen by both eras', handler: () => 'both' });
     expect(await next(legacy)).toEqual({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
     expect(await next(reader)).toEqual(stamped('sub-1', 'notifications/tools/list_changed'));
+  });
+});
+
+describe('the wire of a listen stream', () => {
+  it('validates against the official 2026-07-28 schema: ack, stamped notifications, completion', async () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema(JSON.parse(readFileSync(path.join(__dirname, '../conformance/schema-2026-07-28.json'), 'utf8')) as object, 'mcp');
+    const valid = (definition: string, value: unknown): unknown => {
+      const validate = ajv.getSchema(`mcp#/$defs/${definition}`);
+      return validate?.(value) === true ? true : validate?.errors;
+    };
+    const { url, mcp } = await serve();
+    const { reader, ack } = await listen(url, { toolsListChanged: true, resourceSubscriptions: ['docs://a'] }, 11);
+    mcp.tool({ name: 'late', description: 'Changes the list', handler: () => 'late' });
+    mcp.notifyResourceUpdated('docs://a');
+    const changed = await next(reader);
+    const updated = await next(reader);
+    await mcp.close();
+    const [completion] = (await reader.rest()).map(messageOf);
+    expect(valid('SubscriptionsAcknowledgedNotification', ack)).toBe(true);
+    expect(valid('ToolListChangedNotification', changed)).toBe(true);
+    expect(valid('ResourceUpdatedNotification', updated)).toBe(true);
+    expect(valid('SubscriptionsListenResultResponse', completion)).toBe(true);
   });
 });
 

@@ -58,15 +58,14 @@ describe('the modern request path over HTTP', () => {
       result: {
         resultType: 'complete',
         supportedVersions: [MODERN],
-        capabilities: expect.objectContaining({ tools: {}, resources: {}, prompts: {} }),
+        capabilities: expect.objectContaining({ tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true } }),
         instructions: 'Use add.',
         ttlMs: 60_000,
         cacheScope: 'public',
         _meta: { [SERVER_INFO]: expect.objectContaining({ name: 'test' }) },
       },
     });
-    // 2026 has no list_changed notifications on a request's stream (they go through subscriptions/listen).
-    expect(JSON.stringify(res.body.result.capabilities)).not.toMatch(/listChanged|subscribe/);
+    // MCP 2026-07-28: list changes and resource updates are served by subscriptions/listen streams (listen.test.ts).
   });
 
   it('tools/list and tools/call carry resultType; only the lists carry the cache hint', async () => {
