@@ -47,11 +47,6 @@ SCORED_PENDING_2026=(json-schema-2020-12 http-header-validation http-custom-head
 # anything else failing fails the run, and an entry goes once its feature lands.
 XFAIL_2026=(
   'input-required-result-*'                                                # issue 17: input_required results (MRTR)
-  'server-stateless/sep-2575-server-sends-subscription-ack'                # issue 17: subscriptions/listen
-  'server-stateless/sep-2575-server-tags-subscription-id'
-  'server-stateless/sep-2575-server-honors-notification-filter'
-  'server-stateless/sep-2575-server-sends-prompts-list-changed-on-subscription'
-  'server-stateless/sep-2575-server-sends-tools-list-changed-on-subscription'
 )
 
 passed=0

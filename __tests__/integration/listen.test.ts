@@ -239,7 +239,7 @@ describe('subscriptions/listen refusals', () => {
     ['a filter that is not an object', 'tools', "'notifications' must be an object"],
     ['a flag that is not a boolean', { toolsListChanged: 'yes' }, "'notifications.toolsListChanged' must be a boolean"],
     ['URIs that are not strings', { resourceSubscriptions: [1] }, "'notifications.resourceSubscriptions' must be an array"],
-    ['a URI too long', { resourceSubscriptions: ['x'.repeat(2_049)] }, "'notifications.resourceSubscriptions' must be an array"],
+    ['a URI too long', { resourceSubscriptions: ['x'.repeat(1_025)] }, "'notifications.resourceSubscriptions' must be an array"],
     ['more URIs than sessions.maxSubscriptions', { resourceSubscriptions: Array.from({ length: 33 }, (_, i) => `docs://${i}`) }, 'at most 32 are allowed'],
   ])('answers %s with -32602 in-band, and opens no stream', async (_label, notifications, message) => {
     const { url } = await serve();

@@ -4,13 +4,11 @@ import { failure } from '../jsonrpc/envelope';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isObject, type JsonRpcFailure, type JsonRpcId, type JsonRpcNotification, type JsonRpcParams, type JsonRpcSuccess } from '../jsonrpc/types';
 import type { OfferedFeatures } from '../registry/registry';
+import { MAX_SUBSCRIPTION_URI_LENGTH } from './client-data';
 import { META_KEYS } from './request-meta';
 
 /** The method that opens a listen stream (MCP 2026-07-28 basic › patterns › subscriptions). */
 export const LISTEN_METHOD = 'subscriptions/listen';
-
-/** Longest resource URI a listen filter may name: a URI longer than this is no resource's (bounds what a client can make the server hold). */
-export const MAX_LISTEN_URI_LENGTH = 2_048;
 
 /**
  * A listen stream's filter, as honoured (MCP 2026-07-28 `SubscriptionFilter`): each field opts in to one
@@ -43,7 +41,8 @@ function invalid(message: string): JsonRpcError {
  * omitted. A list-changed type is honoured when its feature is offered (as `server/discover` declares it);
  * resource subscriptions when resources are.
  *
- * @param maxUris - most URIs in `resourceSubscriptions` (more → -32602: the stream would hold them all)
+ * @param maxUris - most URIs in `resourceSubscriptions` (more → -32602: the stream would hold them all); each is
+ *   at most as long as a 2025 `resources/subscribe` URI
  * @throws {JsonRpcError} -32602 for a missing or malformed filter (the schema's `notifications` is required)
  * @example
  * ```ts
@@ -62,8 +61,8 @@ export function readListenFilter(params: JsonRpcParams, offered: OfferedFeatures
   }
   const uris = requested.resourceSubscriptions;
   if (uris !== undefined) {
-    if (!Array.isArray(uris) || !uris.every((uri) => typeof uri === 'string' && uri !== '' && uri.length <= MAX_LISTEN_URI_LENGTH)) {
-      throw invalid(`'notifications.resourceSubscriptions' must be an array of resource URIs (non-empty strings of at most ${MAX_LISTEN_URI_LENGTH} characters)`);
+    if (!Array.isArray(uris) || !uris.every((uri) => typeof uri === 'string' && uri !== '' && uri.length <= MAX_SUBSCRIPTION_URI_LENGTH)) {
+      throw invalid(`'notifications.resourceSubscriptions' must be an array of resource URIs (non-empty strings of at most ${MAX_SUBSCRIPTION_URI_LENGTH} characters)`);
     }
     if (uris.length > maxUris) throw invalid(`'notifications.resourceSubscriptions' names ${uris.length} URIs; at most ${maxUris} are allowed`);
     if (offered.resources && uris.length > 0) honoured.resourceSubscriptions = Object.freeze([...new Set(uris as string[])]);
