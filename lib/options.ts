@@ -15,6 +15,7 @@ import type { OriginsOption } from './security/origin-host';
 import type { ResolvedRateLimit } from './security/rate-limit';
 import type { ResponseMode } from './http/accept';
 import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS } from './http/headers';
+import { resolveInputRequired, type InputRequiredOptions, type ResolvedInputRequired } from './protocol/request-state';
 
 // Every default of McpRouterOptions, written once (the default session store's are its own). Not exported by the package.
 /** Default `pageSize`: items per page of `tools/list`, `resources/list`, … */
@@ -126,6 +127,12 @@ export interface McpRouterOptions {
    * scope `'private'` when `auth` is set, else `'public'` (set `'private'` if the host app authenticates callers).
    */
   cache?: CacheHintOptions;
+  /**
+   * MCP 2026-07-28 `input_required` results (ctx.elicit / sample / listRoots in a 2026 request): the HMAC key that
+   * seals `requestState` (`stateKey`, ≥ 32 bytes; random per process by default, so set one shared key when several
+   * instances serve the endpoint) and how long a client has to retry (`stateTtlMs`, default 600 000).
+   */
+  inputRequired?: InputRequiredOptions;
 }
 
 /**
@@ -157,6 +164,7 @@ export interface ResolvedConfig {
   readonly guards: readonly Guard[];
   readonly eras: readonly Era[];
   readonly cache: CacheHint;
+  readonly inputRequired: ResolvedInputRequired;
 }
 
 // Checked by the compiler against McpRouterOptions, and at run time for JavaScript callers.
@@ -186,6 +194,7 @@ const KNOWN_OPTIONS: OptionKeys<McpRouterOptions> = {
   guards: true,
   eras: true,
   cache: true,
+  inputRequired: true,
 };
 
 const SIZE = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?$/i;
@@ -271,6 +280,7 @@ export function resolveOptions(options: McpRouterOptions): ResolvedConfig {
     eras,
     // MCP 2026-07-28 caching: with credentials, what one caller sees is not for a shared cache.
     cache: Object.freeze({ ttlMs: DEFAULT_CACHE_TTL_MS, scope: options.auth === undefined ? 'public' : 'private', ...checkCacheHint(options.cache, 'cache') } as CacheHint),
+    inputRequired: resolveInputRequired(options.inputRequired),
   });
 }
 
