@@ -1,6 +1,6 @@
 // The requestState codec of input_required results: round trip, tampering, expiry, another call's or caller's state, the option checks.
 
-import { ErrorCode, JsonRpcError, McpConfigError } from '../../lib';
+import { ErrorCode, JsonRpcError, McpConfigError, mcpRouter } from '../../lib';
 import { createRequestStateCodec, MAX_REQUEST_STATE_CHARS, resolveInputRequired, type StateBinding } from '../../lib/protocol/request-state';
 
 const KEY = 'k'.repeat(32);
@@ -119,5 +119,19 @@ describe('resolveInputRequired', () => {
   ])('refuses %j at boot, naming the option', (options, name) => {
     expect(() => resolveInputRequired(options as never)).toThrow(McpConfigError);
     expect(() => resolveInputRequired(options as never)).toThrow(name);
+  });
+});
+
+describe('mcpRouter({ inputRequired })', () => {
+  it('fails at boot on a bad value, naming the option', () => {
+    expect(() => mcpRouter({ name: 't', version: '1', inputRequired: { stateKey: 'too short' } })).toThrow(/^mcpRouter: option 'inputRequired\.stateKey' must be/);
+    expect(() => mcpRouter({ name: 't', version: '1', inputRequired: { stateTtlMs: -1 } })).toThrow(/^mcpRouter: option 'inputRequired\.stateTtlMs'/);
+    expect(() => mcpRouter({ name: 't', version: '1', inputRequired: { stateTTL: 5 } as never })).toThrow(/^mcpRouter: unknown option 'inputRequired\.stateTTL'/);
+  });
+
+  it('takes frozen options and leaves them as they were', () => {
+    const inputRequired = Object.freeze({ stateKey: KEY, stateTtlMs: 1_000 });
+    expect(() => mcpRouter({ name: 't', version: '1', inputRequired })).not.toThrow();
+    expect(inputRequired).toEqual({ stateKey: KEY, stateTtlMs: 1_000 });
   });
 });
