@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import express from 'express';
 import { audioContent, embeddedResource, imageContent, mcpRouter, textContent } from '../lib';
 import { DEFAULTS_SCHEMA, ENUMS_SCHEMA, JSON_SCHEMA_2020_12, PNG_BASE64, WAV, X_MCP_HEADER_SCHEMA } from './everything-content';
+import { addInputRequiredFixtures } from './everything-input';
 
 /** What the client answered to an elicitation, as text. */
 function describeElicitation(result: Record<string, unknown>): string {
@@ -305,6 +306,9 @@ export function createEverythingApp(): express.Express {
       { role: 'user', content: 'Please analyze the image above.' },
     ],
   });
+
+  // ----- input_required (MCP 2026-07-28 MRTR): the input-required-result-* scenarios' tools and prompt -----
+  addInputRequiredFixtures(mcp);
 
   const app = express();
   app.use('/mcp', mcp);

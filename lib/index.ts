@@ -6,6 +6,7 @@ export { mcpRouter } from './router';
 export type { McpRouter, McpRouterApi } from './router-api';
 export type { McpRouterOptions } from './options';
 export type { SessionOptions } from './session-options';
+export type { InputRequiredOptions } from './protocol/request-state';
 
 // Security: bearer auth and its metadata, browser origins, rate limits, per-item access rules.
 export type { AuthOptions, ResourceMetadataOptions, StaticToken } from './auth/bearer';

@@ -15,6 +15,7 @@ import type { OriginsOption } from './security/origin-host';
 import type { ResolvedRateLimit } from './security/rate-limit';
 import type { ResponseMode } from './http/accept';
 import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS } from './http/headers';
+import { resolveInputRequired, type InputRequiredOptions, type ResolvedInputRequired } from './protocol/request-state';
 
 // Every default of McpRouterOptions, written once (the default session store's are its own). Not exported by the package.
 /** Default `pageSize`: items per page of `tools/list`, `resources/list`, … */
@@ -135,6 +136,12 @@ export interface McpRouterOptions {
    * `{ maxStreamsPerPrincipal: DEFAULT_MAX_LISTEN_STREAMS_PER_PRINCIPAL }` ({@link DEFAULT_MAX_LISTEN_STREAMS_PER_PRINCIPAL}).
    */
   listen?: { maxStreamsPerPrincipal?: number } | false;
+  /**
+   * MCP 2026-07-28 `input_required` results (ctx.elicit / sample / listRoots in a 2026 request): the HMAC key that
+   * seals `requestState` (`stateKey`, ≥ 32 bytes; random per process by default, so set one shared key when several
+   * instances serve the endpoint) and how long a client has to retry (`stateTtlMs`, default 600 000).
+   */
+  inputRequired?: InputRequiredOptions;
 }
 
 /**
@@ -168,6 +175,7 @@ export interface ResolvedConfig {
   readonly cache: CacheHint;
   /** Undefined without listen streams (`listen: false`, or the 2026 era not served). */
   readonly listen: { readonly maxStreamsPerPrincipal: number } | undefined;
+  readonly inputRequired: ResolvedInputRequired;
 }
 
 // Checked by the compiler against McpRouterOptions, and at run time for JavaScript callers.
@@ -198,6 +206,7 @@ const KNOWN_OPTIONS: OptionKeys<McpRouterOptions> = {
   eras: true,
   cache: true,
   listen: true,
+  inputRequired: true,
 };
 
 const SIZE = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?$/i;
@@ -284,6 +293,7 @@ export function resolveOptions(options: McpRouterOptions): ResolvedConfig {
     // MCP 2026-07-28 caching: with credentials, what one caller sees is not for a shared cache.
     cache: Object.freeze({ ttlMs: DEFAULT_CACHE_TTL_MS, scope: options.auth === undefined ? 'public' : 'private', ...checkCacheHint(options.cache, 'cache') } as CacheHint),
     listen: resolveListen(options.listen, eras),
+    inputRequired: resolveInputRequired(options.inputRequired),
   });
 }
 

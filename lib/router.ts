@@ -67,6 +67,7 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
     maxSubscriptions: config.maxSubscriptions,
     eras: config.eras,
     cache: config.cache,
+    inputRequired: config.inputRequired,
   });
 
   const router = express.Router();

@@ -46,7 +46,6 @@ SCORED_PENDING_2026=(json-schema-2020-12 http-header-validation http-custom-head
 # The 2026 failures that do not fail the run, as scenario or scenario/check-id (globs). The only list of them:
 # anything else failing fails the run, and an entry goes once its feature lands.
 XFAIL_2026=(
-  'input-required-result-*'                                                # issue 17: input_required results (MRTR)
 )
 
 passed=0

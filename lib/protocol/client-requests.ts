@@ -22,8 +22,10 @@ export interface ClientRequests {
   /**
    * Asks the client and resolves with its result; rejects with an Error saying why it could not (no stream, the time
    * limit, the request was cancelled, the client answered with an error).
+   *
+   * @param key - the ask's key in a 2026 `input_required` result (`ctx.elicit(params, { key })`); a 2025 request ignores it
    */
-  request(method: ClientRequestMethod, params: Record<string, unknown> | undefined, timeoutMs: number, signal: AbortSignal): Promise<Record<string, unknown>>;
+  request(method: ClientRequestMethod, params: Record<string, unknown> | undefined, timeoutMs: number, signal: AbortSignal, key?: string): Promise<Record<string, unknown>>;
 }
 
 /** How messages reach the client while a request runs, and how its answers come back: provided by the transport. */
@@ -53,13 +55,13 @@ export const NO_STREAM: ClientChannel = Object.freeze({
 });
 
 /**
- * The 2026 strategy of this version: none. MCP 2026-07-28 has no server→client requests (never on a modern
- * request's stream); a handler asks through an `input_required` result and the client's retry, which a later
- * version brings. Until then the ask fails, and the handler (a tool) ends with an `isError` result saying why.
+ * The 2026 strategy of methods that may not ask. MCP 2026-07-28 has no server→client requests (never on a modern
+ * request's stream): tools/call, prompts/get and resources/read ask through an `input_required` result and the
+ * client's retry (input-required.ts); any other method may not answer `input_required` (MRTR), so its asks fail.
  */
 export const NO_CLIENT_REQUESTS: ClientRequests = Object.freeze({
   request: (method: ClientRequestMethod) =>
-    Promise.reject(new Error(`ctx: ${method} cannot be sent on an MCP 2026-07-28 request yet (it needs an input_required result); it works in a 2025 session`)),
+    Promise.reject(new Error(`ctx: ${method} cannot be asked here: an MCP 2026-07-28 request asks only from tools/call, prompts/get and resources/read (through an input_required result)`)),
 });
 
 /** The 2025 strategy: a real JSON-RPC request on the caller's SSE stream, answered by a POSTed response. */

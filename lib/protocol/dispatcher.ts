@@ -20,6 +20,8 @@ import { createClassifier, NO_MCP_HEADERS, type ClassifiedPost, type Classifier 
 import { ClientUpdate, HandlerContext, requestKey, type ClientState, type ClientView, type DispatchEnvironment } from './handler-context';
 import { lifecycleMethods, type ServerIdentity } from './lifecycle';
 import { loggingMethods } from './logging';
+import { createInputRequired } from './input-required';
+import { resolveInputRequired, type ResolvedInputRequired } from './request-state';
 import type { MethodTable } from './methods';
 import { promptMethods } from './prompts';
 import { resourceMethods } from './resources';
@@ -65,6 +67,8 @@ export interface DispatcherConfig {
   readonly eras: readonly Era[];
   /** The cache hint of 2026 results that may be cached (the router's `cache`). */
   readonly cache: CacheHint;
+  /** The requestState key and lifetime of 2026 input_required results (the router's `inputRequired`; unset: its defaults). */
+  readonly inputRequired?: ResolvedInputRequired;
 }
 
 /** Serves JSON-RPC for one router. */
@@ -94,6 +98,7 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
   const shape = createEntryShaper();
   const classifier = createClassifier({ maxBatchLength: config.maxBatchLength, eras: config.eras });
   const shapeModern = createModernShaper(config.identity.serverInfo, config.cache);
+  const inputRequired = createInputRequired(config.inputRequired ?? resolveInputRequired(undefined));
   const methods: MethodTable = {
     ...lifecycleMethods(registry, config.identity, config.listChanged, config.listenStreams === true),
     ...toolMethods(registry, config.pageSize, shape),
@@ -109,6 +114,9 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
     if (entry === undefined || !entry.eras.includes(env.era) || (entry.capability !== undefined && !registry.features[entry.capability])) {
       return failure(request.id, new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`));
     }
+    // MCP 2026-07-28 MRTR: a retry's answers and requestState, checked before the handler runs (input-required.ts).
+    const round = env.era === '2026' ? inputRequired.begin(request, env.auth?.subject) : undefined;
+    if (round instanceof JsonRpcError) return failure(request.id, round);
     // The request's own abort (so it can be cancelled alone), aborted too when the transport gives up.
     const abort = new LazyAbort();
     const onGone = (): void => abort.abort(env.signal.reason);
@@ -117,7 +125,7 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
     // MCP cancellation: initialize cannot be cancelled; everything else can, by id, within the session.
     const key = env.inflight !== undefined && request.method !== 'initialize' ? requestKey(request.id) : undefined;
     if (key !== undefined) env.inflight?.set(key, abort);
-    const ctx = new HandlerContext(request, env, view, abort, config.clientRequestTimeoutMs);
+    const ctx = new HandlerContext(request, env, view, abort, config.clientRequestTimeoutMs, round);
     try {
       let output = entry.run(request.params ?? {}, ctx, view.client);
       // Applied at once, as the method returns: the next message of a batch sees the change.
@@ -125,10 +133,11 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
         view.client = { ...view.client, ...output.changes };
         output = output.result;
       }
-      const result = await output;
+      const result = round === undefined ? await output : await round.settle(output);
       // MCP cancellation: no response is sent for a cancelled request.
       if (abort.aborted) return null;
-      return success(request.id, env.era === '2026' ? shapeModern(result, entry.cacheable === true) : result);
+      // MCP 2026-07-28 caching: an input_required result carries no ttlMs or cacheScope.
+      return success(request.id, env.era === '2026' ? shapeModern(result, entry.cacheable === true && result.resultType !== 'input_required') : result);
     } catch (err) {
       if (abort.aborted) return null;
       if (err instanceof JsonRpcError) return failure(request.id, env.era === '2026' ? modernError(err) : err);
@@ -136,6 +145,7 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
       return failure(request.id, new JsonRpcError(ErrorCode.InternalError, 'Internal error'));
     } finally {
       ctx.finished = true;
+      round?.end();
       env.signal.removeEventListener('abort', onGone);
       if (key !== undefined && env.inflight?.get(key) === abort) env.inflight.delete(key);
     }

@@ -88,6 +88,7 @@ export class HandlerContext implements RequestContext {
    * @param abort - whose `signal` aborts on cancellation or when the caller is gone (a {@link LazyAbort}
    *   makes it only if the handler reads `ctx.signal`)
    * @param clientRequestTimeoutMs - default time limit of `sample`, `elicit` and `listRoots`
+   * @param clientRequests - how this request asks the client: the environment's, or a 2026 call's input_required round
    */
   constructor(
     request: JsonRpcRequest,
@@ -95,6 +96,7 @@ export class HandlerContext implements RequestContext {
     private readonly view: ClientView,
     private readonly abort: { readonly signal: AbortSignal },
     private readonly clientRequestTimeoutMs: number,
+    private readonly clientRequests: ClientRequests = env.clientRequests,
   ) {
     this.requestId = request.id;
     this.era = env.era;
@@ -181,6 +183,6 @@ export class HandlerContext implements RequestContext {
     const capability = CLIENT_REQUEST_CAPABILITY[method];
     // MCP 2025-06-18 lifecycle: use only capabilities the client declared.
     if (this.capability(capability) === undefined) throw this.undeclared({ [capability]: {} }, `ctx: the client did not declare the '${capability}' capability, so ${method} cannot be sent`);
-    return this.env.clientRequests.request(method, params, options?.timeoutMs ?? this.clientRequestTimeoutMs, this.signal);
+    return this.clientRequests.request(method, params, options?.timeoutMs ?? this.clientRequestTimeoutMs, this.signal, options?.key);
   }
 }

@@ -13,6 +13,11 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export interface ClientRequestOptions {
   /** Give up (and send `notifications/cancelled`) after this long. Defaults to the router's `clientRequestTimeoutMs`. */
   timeoutMs?: number;
+  /**
+   * The ask's key in an MCP 2026-07-28 `input_required` result, and so in the retry's `inputResponses`. Defaults to
+   * one derived from call order: `elicitation-1`, `sampling-1`, `roots-1`, then `-2`… A 2025 session ignores it.
+   */
+  key?: string;
 }
 
 /** Who is calling, as established by authentication. */
