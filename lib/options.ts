@@ -15,6 +15,7 @@ import type { OriginsOption } from './security/origin-host';
 import type { ResolvedRateLimit } from './security/rate-limit';
 import type { ResponseMode } from './http/accept';
 import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS } from './http/headers';
+import { resolveTasks, type ResolvedTasks, type TaskOptions } from './tasks/task-options';
 
 // Every default of McpRouterOptions, written once (the default session store's are its own). Not exported by the package.
 /** Default `pageSize`: items per page of `tools/list`, `resources/list`, … */
@@ -126,6 +127,12 @@ export interface McpRouterOptions {
    * scope `'private'` when `auth` is set, else `'public'` (set `'private'` if the host app authenticates callers).
    */
   cache?: CacheHintOptions;
+  /**
+   * Long-running tasks (tools registered with `task`): the store, how long a task is kept (`ttlMs`), the polling
+   * interval suggested, and the default store's bounds (`max`, `maxPerPrincipal`). Defaults to an in-memory store
+   * keeping each task one hour.
+   */
+  tasks?: TaskOptions;
 }
 
 /**
@@ -157,6 +164,7 @@ export interface ResolvedConfig {
   readonly guards: readonly Guard[];
   readonly eras: readonly Era[];
   readonly cache: CacheHint;
+  readonly tasks: ResolvedTasks;
 }
 
 // Checked by the compiler against McpRouterOptions, and at run time for JavaScript callers.
@@ -186,6 +194,7 @@ const KNOWN_OPTIONS: OptionKeys<McpRouterOptions> = {
   guards: true,
   eras: true,
   cache: true,
+  tasks: true,
 };
 
 const SIZE = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?$/i;
@@ -271,6 +280,7 @@ export function resolveOptions(options: McpRouterOptions): ResolvedConfig {
     eras,
     // MCP 2026-07-28 caching: with credentials, what one caller sees is not for a shared cache.
     cache: Object.freeze({ ttlMs: DEFAULT_CACHE_TTL_MS, scope: options.auth === undefined ? 'public' : 'private', ...checkCacheHint(options.cache, 'cache') } as CacheHint),
+    tasks: resolveTasks(options.tasks),
   });
 }
 

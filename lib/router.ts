@@ -7,6 +7,7 @@ import { registerController } from './decorators/register';
 import { runOwnLayersDirectly } from './express-host';
 import { resolveOptions, type McpRouterOptions } from './options';
 import { createDispatcher } from './protocol/dispatcher';
+import { TaskRunner } from './protocol/task-runner';
 import type { PromptDefinition } from './registry/prompts';
 import { Registry } from './registry/registry';
 import type { ResourceTemplateDefinition } from './registry/resources';
@@ -52,6 +53,8 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
   const publish = (event: ServerEvent): void => publishQuietly(serverEvents, event, logger);
   registry.onChange((list) => publish({ type: 'list_changed', list }));
   const sessions = config.sessions && new SessionManager({ ...config.sessions, serverEvents, logger });
+  // Long-running tasks (tools registered with `task`) outlive their HTTP request: the runner keeps them going.
+  const tasks = new TaskRunner(config.tasks, logger);
   const dispatcher = createDispatcher(registry, {
     identity: { serverInfo: config.serverInfo, instructions: config.instructions },
     pageSize: config.pageSize,
@@ -62,6 +65,7 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
     maxSubscriptions: config.maxSubscriptions,
     eras: config.eras,
     cache: config.cache,
+    tasks,
   });
 
   const router = express.Router();
@@ -84,7 +88,10 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
     prompt: (definition) => registry.addPrompt(definition as PromptDefinition<never>),
     notifyResourceUpdated,
     resourceUpdated: notifyResourceUpdated,
-    close: async () => sessions?.close(),
+    close: async () => {
+      await tasks.close();
+      await sessions?.close();
+    },
     route: bridge.route,
     exposeRoutes: bridge.exposeRoutes,
     exposeOpenApi: bridge.exposeOpenApi,

@@ -26,6 +26,8 @@ import { resourceMethods } from './resources';
 import { createModernShaper, modernError } from './modern';
 import { createEntryShaper } from './shaping';
 import { toolMethods } from './tools';
+import type { TaskRunner } from './task-runner';
+import { taskMethods } from './tasks';
 import type { CacheHint } from '../registry/cache-hint';
 import { allowsBatches, LAST_VERSION_WITH_BATCHES, type Era } from '../versions';
 
@@ -63,6 +65,8 @@ export interface DispatcherConfig {
   readonly eras: readonly Era[];
   /** The cache hint of 2026 results that may be cached (the router's `cache`). */
   readonly cache: CacheHint;
+  /** Runs the router's long-running tasks (MCP tasks); its methods exist once a tool may run as a task. */
+  readonly tasks?: TaskRunner;
 }
 
 /** Serves JSON-RPC for one router. */
@@ -94,7 +98,8 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
   const shapeModern = createModernShaper(config.identity.serverInfo, config.cache);
   const methods: MethodTable = {
     ...lifecycleMethods(registry, config.identity, config.listChanged),
-    ...toolMethods(registry, config.pageSize, shape),
+    ...toolMethods(registry, config.pageSize, shape, config.tasks),
+    ...(config.tasks && taskMethods(config.tasks)),
     ...resourceMethods(registry, config.pageSize, shape, config.maxSubscriptions),
     ...promptMethods(registry, config.pageSize, shape),
     ...completionMethods(registry),
