@@ -5,6 +5,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import express from 'express';
 import { audioContent, embeddedResource, imageContent, mcpRouter, textContent } from '../lib';
+import { addTaskTools } from './everything-tasks';
 import { DEFAULTS_SCHEMA, ENUMS_SCHEMA, JSON_SCHEMA_2020_12, PNG_BASE64, WAV, X_MCP_HEADER_SCHEMA } from './everything-content';
 
 /** What the client answered to an elicitation, as text. */
@@ -305,6 +306,9 @@ export function createEverythingApp(): express.Express {
       { role: 'user', content: 'Please analyze the image above.' },
     ],
   });
+
+  // ----- long-running tasks (the conformance tasks-* scenarios) -----
+  addTaskTools(mcp);
 
   const app = express();
   app.use('/mcp', mcp);
