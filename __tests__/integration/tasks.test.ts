@@ -180,7 +180,7 @@ describe('MCP 2026-07-28 tasks extension (SEP-2663)', () => {
     const app = appWith();
     const { taskId } = (await call2026(app, 'tools/call', { name: 'confirm', arguments: {} })).body.result;
     const waiting = await until(() => call2026(app, 'tasks/get', { taskId }), (res) => res.body.result.status === 'input_required');
-    const [key] = Object.keys(waiting.body.result.inputRequests);
+    const key = Object.keys(waiting.body.result.inputRequests)[0] as string;
     expect(waiting.body.result.inputRequests[key]).toMatchObject({ method: 'elicitation/create', params: { message: 'Sure?' } });
     const ignored = await call2026(app, 'tasks/update', { taskId, inputResponses: { 'not-asked': { action: 'accept' } } });
     expect(ignored.body.result.resultType).toBe('complete');
