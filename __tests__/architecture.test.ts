@@ -90,7 +90,7 @@ const FILES: LibFile[] = listTs(LIB)
 /**
  * The layer of a lib file: imports point to a lower layer, or stay inside the file's own folder.
  * router → router-api → options → decorators → (auth, security, bridge: beside the chain) → express-host → transport
- * → sessions → http → protocol → registry → schema → leaves. router-api.ts holds the types of what the router adds;
+ * → sessions → http → protocol → tasks → registry → schema → leaves. router-api.ts holds the types of what the router adds;
  * express-host.ts is the one module that knows Express internals, below auth/ and bridge/ which both read the host
  * app's stack; http/ holds generic HTTP helpers (auth/ and security/ use them too); sessions/ the 2025 sessions,
  * their stores and the server event bus; transport/ the MCP endpoint's handlers.
@@ -110,6 +110,8 @@ function layerOf(name: string): number {
   if (top === 'sessions') return 46;
   if (top === 'http') return 44;
   if (top === 'protocol') return 40;
+  // tasks/: the TaskStore and its records (MCP tasks), below the protocol methods that serve them.
+  if (top === 'tasks') return 35;
   if (top === 'registry') return 30;
   if (top === 'schema') return 20;
   if (top === 'jsonrpc' || name === 'errors.ts' || name === 'logger.ts' || name === 'versions.ts') return 10;

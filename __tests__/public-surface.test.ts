@@ -13,6 +13,7 @@ describe('public surface', () => {
       'MemoryEventStore',
       'MemoryMessageBus',
       'MemorySessionStore',
+      'MemoryTaskStore',
       'SUPPORTED_PROTOCOL_VERSIONS',
       'audioContent',
       'embeddedResource',
@@ -31,7 +32,7 @@ describe('public surface', () => {
     expect(lib).not.toHaveProperty('default');
   });
 
-  it.each([['mcpRouter'], ['guardFor'], ['McpConfigError'], ['JsonRpcError'], ['MemorySessionStore'], ['MemoryEventStore'], ['MemoryMessageBus'], ['audioContent'], ['embeddedResource'], ['imageContent'], ['resourceLink'], ['textContent']])(
+  it.each([['mcpRouter'], ['guardFor'], ['McpConfigError'], ['JsonRpcError'], ['MemorySessionStore'], ['MemoryEventStore'], ['MemoryMessageBus'], ['MemoryTaskStore'], ['audioContent'], ['embeddedResource'], ['imageContent'], ['resourceLink'], ['textContent']])(
     '%s is a function',
     (name) => {
       expect(typeof lib[name]).toBe('function');

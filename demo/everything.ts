@@ -5,6 +5,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import express from 'express';
 import { audioContent, embeddedResource, imageContent, mcpRouter, textContent } from '../lib';
+import { addTaskTools } from './everything-tasks';
 import { DEFAULTS_SCHEMA, ENUMS_SCHEMA, JSON_SCHEMA_2020_12, PNG_BASE64, WAV, X_MCP_HEADER_SCHEMA } from './everything-content';
 import { addInputRequiredFixtures } from './everything-input';
 
@@ -309,6 +310,8 @@ export function createEverythingApp(): express.Express {
 
   // ----- input_required (MCP 2026-07-28 MRTR): the input-required-result-* scenarios' tools and prompt -----
   addInputRequiredFixtures(mcp);
+  // ----- long-running tasks (the conformance tasks-* scenarios) -----
+  addTaskTools(mcp);
 
   const app = express();
   app.use('/mcp', mcp);

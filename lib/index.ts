@@ -35,6 +35,9 @@ export { MemorySessionStore, type MemorySessionStoreOptions } from './sessions/m
 export { MemoryEventStore, type MemoryEventStoreOptions } from './sessions/memory-event-store';
 export { MemoryMessageBus, type MemoryMessageBusOptions } from './sessions/memory-message-bus';
 export type { McpLogger } from './logger';
+export type { TaskInputRequest, TaskRecord, TaskStatus, TaskStore } from './tasks/task-store';
+export { MemoryTaskStore, type MemoryTaskStoreOptions } from './tasks/memory-task-store';
+export type { TaskOptions } from './tasks/task-options';
 
 // Errors: McpConfigError at boot; JsonRpcError for handlers that want a specific JSON-RPC error.
 export { McpConfigError, type McpConfigErrorCode } from './errors';
@@ -44,7 +47,7 @@ export { ErrorCode, JsonRpcError, type ErrorCodeValue, type JsonRpcErrorObject }
 export { LOG_LEVELS, type AuthInfo, type ClientRequestOptions, type LogLevel, type RequestContext } from './registry/request-context';
 export { SUPPORTED_PROTOCOL_VERSIONS, type ProtocolVersion } from './versions';
 export type { Icon, McpRegistration } from './registry/definition';
-export type { CallToolResult, JsonSchema, ToolAnnotations, ToolDefinition } from './registry/tools';
+export type { CallToolResult, JsonSchema, TaskSupport, ToolAnnotations, ToolDefinition } from './registry/tools';
 export type { ReadResourceResult, ResourceContentInput, ResourceDefinition, ResourceTemplateDefinition, ResourceValue } from './registry/resources';
 export type { GetPromptResult, PromptArgument, PromptDefinition, PromptMessage, PromptValue } from './registry/prompts';
 export type { Completer, CompletionContext, CompletionResult } from './registry/completion';

@@ -16,6 +16,7 @@ import type { ResolvedRateLimit } from './security/rate-limit';
 import type { ResponseMode } from './http/accept';
 import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS } from './http/headers';
 import { resolveInputRequired, type InputRequiredOptions, type ResolvedInputRequired } from './protocol/request-state';
+import { resolveTasks, type ResolvedTasks, type TaskOptions } from './tasks/task-options';
 
 // Every default of McpRouterOptions, written once (the default session store's are its own). Not exported by the package.
 /** Default `pageSize`: items per page of `tools/list`, `resources/list`, … */
@@ -142,6 +143,12 @@ export interface McpRouterOptions {
    * instances serve the endpoint) and how long a client has to retry (`stateTtlMs`, default 600 000).
    */
   inputRequired?: InputRequiredOptions;
+  /**
+   * Long-running tasks (tools registered with `task`): the store, how long a task is kept (`ttlMs`), the polling
+   * interval suggested, and the default store's bounds (`max`, `maxPerPrincipal`). Defaults to an in-memory store
+   * keeping each task one hour.
+   */
+  tasks?: TaskOptions;
 }
 
 /**
@@ -176,6 +183,7 @@ export interface ResolvedConfig {
   /** Undefined without listen streams (`listen: false`, or the 2026 era not served). */
   readonly listen: { readonly maxStreamsPerPrincipal: number } | undefined;
   readonly inputRequired: ResolvedInputRequired;
+  readonly tasks: ResolvedTasks;
 }
 
 // Checked by the compiler against McpRouterOptions, and at run time for JavaScript callers.
@@ -207,6 +215,7 @@ const KNOWN_OPTIONS: OptionKeys<McpRouterOptions> = {
   cache: true,
   listen: true,
   inputRequired: true,
+  tasks: true,
 };
 
 const SIZE = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?$/i;
@@ -294,6 +303,7 @@ export function resolveOptions(options: McpRouterOptions): ResolvedConfig {
     cache: Object.freeze({ ttlMs: DEFAULT_CACHE_TTL_MS, scope: options.auth === undefined ? 'public' : 'private', ...checkCacheHint(options.cache, 'cache') } as CacheHint),
     listen: resolveListen(options.listen, eras),
     inputRequired: resolveInputRequired(options.inputRequired),
+    tasks: resolveTasks(options.tasks),
   });
 }
 

@@ -7,6 +7,7 @@ import { registerController } from './decorators/register';
 import { runOwnLayersDirectly } from './express-host';
 import { resolveOptions, type McpRouterOptions } from './options';
 import { createDispatcher } from './protocol/dispatcher';
+import { TaskRunner } from './protocol/task-runner';
 import type { PromptDefinition } from './registry/prompts';
 import { Registry } from './registry/registry';
 import type { ResourceTemplateDefinition } from './registry/resources';
@@ -56,6 +57,8 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
   // MCP 2026-07-28 subscriptions/listen: streams that hear the same server events as the sessions' GET streams.
   const sse = { keepAliveMs: config.keepAliveMs, retryMs: config.retryMs };
   const listenStreams = config.listen && new ListenStreams(serverEvents, () => registry.features, { ...config.listen, maxUris: config.maxSubscriptions, sse });
+  // Long-running tasks (tools registered with `task`) outlive their HTTP request: the runner keeps them going.
+  const tasks = new TaskRunner(config.tasks, logger);
   const dispatcher = createDispatcher(registry, {
     identity: { serverInfo: config.serverInfo, instructions: config.instructions },
     pageSize: config.pageSize,
@@ -68,6 +71,7 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
     eras: config.eras,
     cache: config.cache,
     inputRequired: config.inputRequired,
+    tasks,
   });
 
   const router = express.Router();
@@ -92,6 +96,7 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
     resourceUpdated: notifyResourceUpdated,
     close: async () => {
       listenStreams?.close();
+      await tasks.close();
       await sessions?.close();
     },
     route: bridge.route,

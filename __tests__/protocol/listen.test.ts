@@ -3,7 +3,7 @@
 import { forListenStream, listenAcknowledgment, listenCompletion, readListenFilter, type ListenFilter } from '../../lib/protocol/listen';
 import { JsonRpcError } from '../../lib/jsonrpc/errors';
 
-const EVERYTHING = { tools: true, prompts: true, resources: true, completions: false };
+const EVERYTHING = { tools: true, prompts: true, resources: true, completions: false, tasks: false };
 const ID_KEY = 'io.modelcontextprotocol/subscriptionId';
 
 describe('readListenFilter', () => {

@@ -28,6 +28,8 @@ import { resourceMethods } from './resources';
 import { createModernShaper, modernError } from './modern';
 import { createEntryShaper } from './shaping';
 import { toolMethods } from './tools';
+import type { TaskRunner } from './task-runner';
+import { taskMethods } from './tasks';
 import type { CacheHint } from '../registry/cache-hint';
 import { allowsBatches, LAST_VERSION_WITH_BATCHES, type Era } from '../versions';
 
@@ -69,6 +71,8 @@ export interface DispatcherConfig {
   readonly cache: CacheHint;
   /** The requestState key and lifetime of 2026 input_required results (the router's `inputRequired`; unset: its defaults). */
   readonly inputRequired?: ResolvedInputRequired;
+  /** Runs the router's long-running tasks (MCP tasks); its methods exist once a tool may run as a task. */
+  readonly tasks?: TaskRunner;
 }
 
 /** Serves JSON-RPC for one router. */
@@ -101,7 +105,8 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
   const inputRequired = createInputRequired(config.inputRequired ?? resolveInputRequired(undefined));
   const methods: MethodTable = {
     ...lifecycleMethods(registry, config.identity, config.listChanged, config.listenStreams === true),
-    ...toolMethods(registry, config.pageSize, shape),
+    ...toolMethods(registry, config.pageSize, shape, config.tasks),
+    ...(config.tasks && taskMethods(config.tasks)),
     ...resourceMethods(registry, config.pageSize, shape, config.maxSubscriptions),
     ...promptMethods(registry, config.pageSize, shape),
     ...completionMethods(registry),

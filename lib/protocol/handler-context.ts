@@ -5,7 +5,7 @@ import { isObject, type JsonRpcId, type JsonRpcRequest } from '../jsonrpc/types'
 import { LOG_LEVELS, type AuthInfo, type ClientRequestOptions, type LogLevel, type RequestContext } from '../registry/request-context';
 import { isAtLeast, type Era, type Revision } from '../versions';
 import type { Abortable, AbortSource } from './abort';
-import { CLIENT_REQUEST_CAPABILITY, type ClientChannel, type ClientRequestMethod, type ClientRequests } from './client-requests';
+import { CLIENT_REQUEST_CAPABILITY, NO_STREAM, type ClientChannel, type ClientRequestMethod, type ClientRequests } from './client-requests';
 
 /**
  * What the server knows of its client: in 2025 negotiated by `initialize` and kept by the session; changed only by
@@ -81,6 +81,8 @@ export class HandlerContext implements RequestContext {
   /** Set once the response is on its way: later progress is dropped (MCP progress: none after the response). */
   finished = false;
   private lastProgress = Number.NEGATIVE_INFINITY;
+  /** Set on a task's context ({@link HandlerContext.detach}): where its progress goes instead of the stream. */
+  private taskProgress: ((progress: number, total?: number, message?: string) => Promise<void>) | undefined;
 
   /**
    * @param env - the transport's environment of this request
@@ -91,20 +93,20 @@ export class HandlerContext implements RequestContext {
    * @param clientRequests - how this request asks the client: the environment's, or a 2026 call's input_required round
    */
   constructor(
-    request: JsonRpcRequest,
+    private readonly origin: JsonRpcRequest,
     private readonly env: DispatchEnvironment,
     private readonly view: ClientView,
     private readonly abort: { readonly signal: AbortSignal },
     private readonly clientRequestTimeoutMs: number,
     private readonly clientRequests: ClientRequests = env.clientRequests,
   ) {
-    this.requestId = request.id;
+    this.requestId = origin.id;
     this.era = env.era;
     this.protocolVersion = env.client.protocolVersion;
     this.sessionId = env.sessionId;
     this.auth = env.auth;
     this.headers = env.headers;
-    const meta = request.params?._meta;
+    const meta = origin.params?._meta;
     this.meta = isObject(meta) ? meta : undefined;
   }
 
@@ -117,6 +119,8 @@ export class HandlerContext implements RequestContext {
   }
 
   async progress(progress: number, total?: number, message?: string): Promise<void> {
+    // A task's progress goes to its status (SEP-2663: statusMessage; no progress notifications on tasks).
+    if (this.taskProgress !== undefined) return this.taskProgress(progress, total, message);
     const token = this.meta?.progressToken;
     // MCP progress: only for a request that carried a token, strictly increasing, never after the response.
     if ((typeof token !== 'string' && typeof token !== 'number') || this.finished || !(progress > this.lastProgress)) return;
@@ -163,6 +167,18 @@ export class HandlerContext implements RequestContext {
 
   closeStream(): void {
     this.env.channel.closeStream();
+  }
+
+  /**
+   * Tasks (MCP tasks): a context for the same call that outlives its HTTP request. It aborts with `signal` (the
+   * task's, never the request's), sends nothing on the request's stream (it has ended), and asks the client
+   * through `clientRequests` (the task's own strategy).
+   */
+  detach(signal: AbortSignal, clientRequests: ClientRequests, progress: (progress: number, total?: number, message?: string) => Promise<void>): HandlerContext {
+    const env: DispatchEnvironment = { ...this.env, signal, channel: NO_STREAM, clientRequests, inflight: undefined };
+    const detached = new HandlerContext(this.origin, env, { client: this.view.client }, { signal }, this.clientRequestTimeoutMs);
+    detached.taskProgress = progress;
+    return detached;
   }
 
   /**

@@ -6,6 +6,7 @@ import { boundedCapabilities, boundedClientInfo } from './client-data';
 import { ClientUpdate } from './handler-context';
 import { ERA_2025_ONLY, ERA_2026_ONLY, type MethodTable } from './methods';
 import { SERVER_INFO_FIELDS, shapeFields } from './shaping';
+import { TASKS_EXTENSION } from './tasks';
 import { isAtLeast, MODERN_PROTOCOL_VERSIONS, negotiateVersion, type Revision } from '../versions';
 
 /** Who the server is, as `initialize` tells the client. */
@@ -30,7 +31,18 @@ export function capabilitiesFor(registry: Registry, version: Revision, listChang
   if (offered.resources) capabilities.resources = listChanged ? { subscribe: true, ...lists } : {};
   if (offered.prompts) capabilities.prompts = lists;
   if (offered.completions && isAtLeast(version, '2025-03-26')) capabilities.completions = {};
+  if (offered.tasks) Object.assign(capabilities, tasksCapability(version));
   return capabilities;
+}
+
+/**
+ * MCP tasks, as each revision declares them: 2025-11-25 `capabilities.tasks` (list, cancel, task-augmented
+ * tools/call); 2026-07-28 the extension in `capabilities.extensions` (SEP-2663, which forbids the old slot there).
+ */
+function tasksCapability(version: Revision): Record<string, unknown> {
+  if (isAtLeast(version, '2026-07-28')) return { extensions: { [TASKS_EXTENSION]: {} } };
+  if (isAtLeast(version, '2025-11-25')) return { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } };
+  return {};
 }
 
 /** True for an `initialize` request (a message with that method and an id): what starts a 2025 session. */

@@ -15,7 +15,15 @@ export const METHOD_HEADER = 'mcp-method';
 export const NAME_HEADER = 'mcp-name';
 
 /** The body field `Mcp-Name` mirrors, by method (MCP 2026-07-28 transports › Standard Request Headers). */
-const NAME_SOURCE: Readonly<Record<string, 'name' | 'uri'>> = Object.freeze({ 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' });
+// SEP-2663 Streamable HTTP: Routing Headers: tasks/get, tasks/update and tasks/cancel mirror params.taskId.
+const NAME_SOURCE: Readonly<Record<string, 'name' | 'uri' | 'taskId'>> = Object.freeze({
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
+});
 
 const BASE64_PREFIX = '=?base64?';
 const BASE64_SUFFIX = '?=';

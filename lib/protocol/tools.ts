@@ -5,10 +5,12 @@ import { notFoundError } from '../registry/guards';
 import type { Registry } from '../registry/registry';
 import { BOTH_ERAS, listPage, optionalObject, requireString, type MethodTable } from './methods';
 import { paramHeaderFault } from './request-headers';
+import type { TaskRunner } from './task-runner';
+import { callAsTask } from './tasks';
 import { shapeToolResult, TOOL_FIELDS, type createEntryShaper } from './shaping';
 
 /** The tools methods of one router. */
-export function toolMethods(registry: Registry, pageSize: number, shape: ReturnType<typeof createEntryShaper>): MethodTable {
+export function toolMethods(registry: Registry, pageSize: number, shape: ReturnType<typeof createEntryShaper>, tasks?: TaskRunner): MethodTable {
   return {
     'tools/list': {
       eras: BOTH_ERAS,
@@ -19,7 +21,7 @@ export function toolMethods(registry: Registry, pageSize: number, shape: ReturnT
     'tools/call': {
       eras: BOTH_ERAS,
       capability: 'tools',
-      run: async (params, ctx) => {
+      run: async (params, ctx, client) => {
         const name = requireString(params, 'name');
         const args = optionalObject(params, 'arguments') ?? {};
         const tool = registry.tools.get(name);
@@ -29,6 +31,13 @@ export function toolMethods(registry: Registry, pageSize: number, shape: ReturnT
         if (ctx.era === '2026' && tool.headerParams.length > 0 && (await mayUse(tool.access, ctx))) {
           const fault = paramHeaderFault(tool.headerParams, args, ctx.headers);
           if (fault !== undefined) throw fault;
+        }
+        // MCP tasks: a call that runs as a task answers at once with its handle (access is checked first: a tool the
+        // caller may not use looks unknown, and no task is made for it).
+        if (tool.task !== undefined || params.task !== undefined) {
+          if (tool.access !== undefined && !(await mayUse(tool.access, ctx))) throw notFoundError('tool', name, ctx.era);
+          const handle = await callAsTask(tasks, tool, params, args, ctx, client);
+          if (handle !== undefined) return handle;
         }
         // The tool's chain: access (denied looks unknown), validation, limits, guards, handler (registry/guards.ts).
         const result = await tool.run(args, ctx);

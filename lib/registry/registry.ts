@@ -24,6 +24,8 @@ export interface OfferedFeatures {
   readonly resources: boolean;
   readonly prompts: boolean;
   readonly completions: boolean;
+  /** A tool that may run as a task was registered (MCP tasks). */
+  readonly tasks: boolean;
 }
 
 /** A resource found for a URI, with the template variables it matched (none for a static resource). */
@@ -41,7 +43,7 @@ export class Registry {
   readonly resources = new Collection<RegisteredResource>('resource');
   readonly templates = new Collection<RegisteredTemplate>('resource template');
   readonly prompts = new Collection<RegisteredPrompt>('prompt');
-  private readonly offered = { tools: false, resources: false, prompts: false, completions: false };
+  private readonly offered = { tools: false, resources: false, prompts: false, completions: false, tasks: false };
 
   /**
    * @param validator - the router's schema compiler
@@ -61,6 +63,7 @@ export class Registry {
     const tool = defineTool(definition, this.validator, this.guards);
     this.tools.add(tool.name, tool);
     this.offered.tools = true;
+    if (tool.task !== undefined) this.offered.tasks = true;
     return { remove: () => this.tools.remove(tool.name, tool) };
   }
 

@@ -54,11 +54,22 @@ export interface ToolDefinition<Args = Record<string, unknown>> extends AccessRu
    */
   guards?: ReadonlyArray<ToolGuard>;
   /**
+   * Whether a call may run as a long-running task (MCP tasks: the 2025-11-25 `execution.taskSupport`; the 2026
+   * `io.modelcontextprotocol/tasks` extension): `'optional'` runs as a task when the client asks for one (2025: the
+   * call's `task` param) or supports them (2026: the extension in its capabilities), else as a plain call;
+   * `'required'` refuses a call that cannot run as a task. The call then answers at once with a task handle and
+   * the handler runs on, past the HTTP request, until done or `tasks/cancel` aborts `ctx.signal`. Defaults to none.
+   */
+  task?: TaskSupport;
+  /**
    * Runs the tool. Return a string (→ text), a plain object (→ `structuredContent` plus its JSON as text),
    * a content block, or a whole {@link CallToolResult}. A throw becomes an `isError` result with the message.
    */
   handler(args: Args, ctx: RequestContext): unknown;
 }
+
+/** How a tool runs as a task: see {@link ToolDefinition.task}. */
+export type TaskSupport = 'optional' | 'required';
 
 /** A tool, validated and compiled. */
 export interface RegisteredTool {
@@ -73,6 +84,8 @@ export interface RegisteredTool {
   readonly access: AccessRule | undefined;
   /** The arguments its inputSchema marks `"x-mcp-header"`: a 2026 call must mirror them in `Mcp-Param-*` headers. */
   readonly headerParams: readonly HeaderParam[];
+  /** Whether a call may (or must) run as a task; undefined for never. */
+  readonly task: TaskSupport | undefined;
   /** Runs a call through the tool's chain, composed at registration (see {@link Guard} for its order). */
   readonly run: (args: Record<string, unknown>, ctx: RequestContext) => Promise<CallToolResult>;
 }
@@ -98,7 +111,10 @@ export function defineTool(definition: ToolDefinition<never>, validator: SchemaV
     throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `tool '${name}' needs a description: models pick tools by reading it`);
   }
   checkHandler(definition.handler, `tool '${name}'`, 'handler');
-  const { timeoutMs } = definition;
+  const { timeoutMs, task } = definition;
+  if (task !== undefined && task !== 'optional' && task !== 'required') {
+    throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `tool '${name}' task must be 'optional' or 'required', got ${JSON.stringify(task)}`);
+  }
   if (timeoutMs !== undefined && !isPositiveInteger(timeoutMs)) {
     throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `tool '${name}' timeoutMs must be a positive number of milliseconds`);
   }
@@ -116,6 +132,8 @@ export function defineTool(definition: ToolDefinition<never>, validator: SchemaV
     annotations: definition.annotations,
     icons: definition.icons,
     _meta: definition._meta,
+    // MCP 2025-11-25 tools › execution.taskSupport (shaping drops it for other revisions).
+    execution: task === undefined ? undefined : { taskSupport: task },
   }) as ToolDescriptor;
   const label = `tool '${name}'`;
   const access = accessRuleOf(definition, label);
@@ -131,6 +149,7 @@ export function defineTool(definition: ToolDefinition<never>, validator: SchemaV
     handler: definition.handler.bind(definition) as RegisteredTool['handler'],
     access,
     headerParams: headerParamsOf(descriptor.inputSchema as JsonSchema, label),
+    task,
   };
   // The chain, composed once: a tool with no rule, limit, guard or timeout runs validate → handler and no more.
   const chain = composeChain<ToolGuardCall>(

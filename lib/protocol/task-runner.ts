@@ -1,0 +1,247 @@
+// TaskRunner: the live side of MCP tasks: starts a call as a task, runs it past its HTTP request, records its outcome, cancellation and asks.
+
+import { randomUUID } from 'node:crypto';
+import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
+import { isObject } from '../jsonrpc/types';
+import type { McpLogger } from '../logger';
+import type { ResolvedTasks } from '../tasks/task-options';
+import { isTerminal, TaskLimitError, type TaskInputRequest, type TaskRecord } from '../tasks/task-store';
+import type { ClientRequestMethod, ClientRequests } from './client-requests';
+import type { HandlerContext } from './handler-context';
+
+/** The router's task settings, resolved once (the `tasks` option): the store, `ttlMs`, `pollIntervalMs`. */
+export type TaskSettings = ResolvedTasks;
+
+/** What starts a task: who owns it, the era it speaks, and the work (the tool's chain) given the task's context. */
+export interface TaskStart {
+  readonly owner: string;
+  readonly era: '2025' | '2026';
+  readonly name: string;
+  /** A 2025 client's `task.ttl`: honoured up to the router's `ttlMs` (MCP 2025-11-25 tasks: receivers MAY override it). */
+  readonly requestedTtlMs: number | undefined;
+  readonly ctx: HandlerContext;
+  readonly work: (ctx: HandlerContext) => Promise<Record<string, unknown>>;
+}
+
+interface Waiter {
+  resolve(answer: Record<string, unknown>): void;
+  reject(error: Error): void;
+}
+
+/** A task running in this process: what only this process can do to it (abort it, answer its asks). */
+interface LiveTask {
+  record: TaskRecord;
+  readonly abort: AbortController;
+  readonly waiters: Map<string, Waiter>;
+  /** Key counter: SEP-2663 inputRequests keys are unique over a task's lifetime. */
+  asked: number;
+  /** The store writes of this task, in order (two asks made together must not overwrite each other). */
+  writes: Promise<unknown>;
+  /** Settles when the task reaches a terminal status (2025 `tasks/result` waits on it). */
+  readonly done: Promise<void>;
+  finish(): void;
+}
+
+const ASK_PREFIX: Readonly<Record<ClientRequestMethod, string>> = { 'sampling/createMessage': 'sample', 'elicitation/create': 'elicit', 'roots/list': 'roots' };
+
+/**
+ * Runs the tasks of one router. The records live in the {@link TaskStore}; the running handlers, their aborts and
+ * their pending asks live here, so `tasks/cancel` and `tasks/update` take effect on the process that runs the task
+ * (a shared store still serves `tasks/get` from any).
+ */
+export class TaskRunner {
+  private readonly live = new Map<string, LiveTask>();
+
+  constructor(
+    readonly settings: TaskSettings,
+    private readonly logger: McpLogger,
+  ) {}
+
+  /**
+   * Creates the task (readable by `tasks/get` before this resolves: SEP-2663 "durably created"), then runs the work
+   * on a later turn, detached from the HTTP request: the caller hanging up does not abort it.
+   *
+   * @throws {JsonRpcError} -32603 when the store's bounds refuse another task
+   */
+  async start(start: TaskStart): Promise<TaskRecord> {
+    const now = Date.now();
+    const requested = start.requestedTtlMs;
+    const ttlMs = requested !== undefined && Number.isInteger(requested) && requested > 0 ? Math.min(requested, this.settings.ttlMs) : this.settings.ttlMs;
+    const record: TaskRecord = { taskId: randomUUID(), owner: start.owner, era: start.era, method: 'tools/call', name: start.name, status: 'working', createdAt: now, lastUpdatedAt: now, ttlMs, pollIntervalMs: this.settings.pollIntervalMs };
+    try {
+      await this.settings.store.create(record);
+    } catch (err) {
+      if (err instanceof TaskLimitError) throw new JsonRpcError(ErrorCode.InternalError, `Cannot start a task: ${err.message}`, { limit: err.limit });
+      throw err;
+    }
+    let finish = (): void => undefined;
+    const done = new Promise<void>((resolve) => (finish = resolve));
+    const live: LiveTask = { record, abort: new AbortController(), waiters: new Map(), asked: 0, writes: Promise.resolve(), done, finish };
+    this.live.set(record.taskId, live);
+    const ctx = start.ctx.detach(live.abort.signal, this.asker(live), (progress, total, message) => this.report(live, progress, total, message));
+    setImmediate(() => void this.run(live, start.work, ctx));
+    return record;
+  }
+
+  /** The task, or undefined when it is unknown, expired or another owner's (all look the same: not found). */
+  get(taskId: string, owner: string): Promise<TaskRecord | undefined> {
+    return this.settings.store.get(taskId, owner);
+  }
+
+  /** The owner's tasks (2025 `tasks/list`). */
+  list(owner: string): Promise<TaskRecord[]> {
+    return this.settings.store.list(owner);
+  }
+
+  /**
+   * Cancels a task that is not finished: it becomes `cancelled` at once and its handler's `ctx.signal` aborts.
+   * A finished task is returned unchanged (each era answers that in its own way).
+   */
+  async cancel(taskId: string, owner: string): Promise<TaskRecord | undefined> {
+    const record = await this.get(taskId, owner);
+    if (record === undefined || isTerminal(record.status)) return record;
+    const live = this.live.get(taskId);
+    const cancelled: TaskRecord = { ...withoutAsks(live?.record ?? record), status: 'cancelled', statusMessage: 'The task was cancelled by request.', lastUpdatedAt: Date.now() };
+    if (live === undefined) {
+      await this.settings.store.put(cancelled);
+      return cancelled;
+    }
+    await this.settle(live, cancelled);
+    live.abort.abort(new Error('the task was cancelled (tasks/cancel)'));
+    return cancelled;
+  }
+
+  /**
+   * SEP-2663 tasks/update: answers outstanding asks by key. Keys not outstanding (never asked, answered, or not a
+   * JSON object) are ignored; a partial set is accepted; the task goes back to `working` once none remain.
+   *
+   * @returns false when the task is not found
+   */
+  async answer(taskId: string, owner: string, responses: Record<string, unknown>): Promise<boolean> {
+    const record = await this.get(taskId, owner);
+    if (record === undefined) return false;
+    const live = this.live.get(taskId);
+    if (live === undefined || isTerminal(live.record.status)) return true;
+    const asks = { ...live.record.inputRequests };
+    const answered: Array<[Waiter, Record<string, unknown>]> = [];
+    for (const [key, response] of Object.entries(responses)) {
+      const waiter = live.waiters.get(key);
+      if (waiter === undefined || !isObject(response)) continue;
+      live.waiters.delete(key);
+      delete asks[key];
+      answered.push([waiter, response]);
+    }
+    if (answered.length === 0) return true;
+    await this.change(live, asksState(asks));
+    for (const [waiter, response] of answered) waiter.resolve(response);
+    return true;
+  }
+
+  /** Settles when the task is terminal, or at once when it does not run here (2025 `tasks/result` blocks on it). */
+  async whenDone(taskId: string, signal: AbortSignal): Promise<void> {
+    const live = this.live.get(taskId);
+    if (live === undefined) return;
+    await new Promise<void>((resolve) => {
+      signal.addEventListener('abort', () => resolve(), { once: true });
+      void live.done.then(resolve);
+    });
+  }
+
+  /** Aborts every running task (the router's `close()`), then closes the store. */
+  async close(): Promise<void> {
+    for (const live of this.live.values()) live.abort.abort(new Error('the server is closing'));
+    this.live.clear();
+    await this.settings.store.close?.();
+  }
+
+  private async run(live: LiveTask, work: TaskStart['work'], ctx: HandlerContext): Promise<void> {
+    let outcome: Partial<TaskRecord>;
+    try {
+      outcome = { status: 'completed', result: await work(ctx) };
+    } catch (err) {
+      // SEP-2663 Task Execution Errors: a JSON-RPC error makes the task `failed`, with the error inlined.
+      const error = err instanceof JsonRpcError ? err : new JsonRpcError(ErrorCode.InternalError, 'Internal error');
+      if (!(err instanceof JsonRpcError)) this.logger.error(err, `mcpRouter: task ${live.record.taskId} (${live.record.name}) failed`);
+      outcome = { status: 'failed', statusMessage: error.message, error: { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) } };
+    }
+    // Cancelled (or dropped) meanwhile: terminal states never change (SEP-2663 Task Status).
+    if (isTerminal(live.record.status)) return;
+    await this.settle(live, { ...withoutAsks(live.record), ...outcome, lastUpdatedAt: Date.now() });
+  }
+
+  /** Records a terminal state and lets go of the live task: its pending asks fail, waiters of `done` wake. */
+  private async settle(live: LiveTask, record: TaskRecord): Promise<void> {
+    await this.change(live, record);
+    this.live.delete(record.taskId);
+    for (const waiter of live.waiters.values()) waiter.reject(new Error(`ctx: the task is ${record.status}, its ask was abandoned`));
+    live.waiters.clear();
+    live.finish();
+  }
+
+  /** Applies a change to the live record and writes it, after the task's earlier writes. */
+  private change(live: LiveTask, change: Partial<TaskRecord> | TaskRecord): Promise<void> {
+    live.record = { ...live.record, ...change, lastUpdatedAt: Date.now() };
+    const record = live.record;
+    const write = live.writes.then(() => this.settings.store.put(record));
+    live.writes = write.catch(() => undefined);
+    return write.then(
+      (kept) => {
+        // Expired or evicted while running: nobody can read its result any more, so the work stops.
+        if (!kept && !isTerminal(record.status)) live.abort.abort(new Error('the task expired'));
+      },
+      (err: unknown) => this.logger.error(err, `mcpRouter: the task store failed to save task ${record.taskId}`),
+    );
+  }
+
+  private report(live: LiveTask, progress: number, total: number | undefined, message: string | undefined): Promise<void> {
+    if (isTerminal(live.record.status)) return Promise.resolve();
+    const amount = total === undefined ? `${progress}` : `${progress}/${total}`;
+    return this.change(live, { statusMessage: message === undefined ? `progress ${amount}` : `${message} (${amount})` });
+  }
+
+  /**
+   * How the task's handler asks the client. 2026 (SEP-2663 Task Update Requests): the ask becomes an entry of
+   * `inputRequests`, the task turns `input_required`, and `tasks/update` answers it. 2025: refused, see README.
+   */
+  private asker(live: LiveTask): ClientRequests {
+    return {
+      request: (method, params, timeoutMs, signal) => {
+        if (live.record.era === '2025') {
+          return Promise.reject(new Error(`ctx: ${method} is not available in a 2025 task (its request stream has ended); ask before starting the task, or use MCP 2026-07-28`));
+        }
+        if (signal.aborted || isTerminal(live.record.status)) return Promise.reject(new Error(`ctx: ${method} not sent, the task is no longer running`));
+        const key = `${ASK_PREFIX[method]}-${++live.asked}`;
+        const ask: TaskInputRequest = params === undefined ? { method } : { method, params };
+        return new Promise<Record<string, unknown>>((resolve, reject) => {
+          const giveUp = (why: string): void => {
+            if (!live.waiters.delete(key)) return;
+            const asks = { ...live.record.inputRequests };
+            delete asks[key];
+            void this.change(live, asksState(asks));
+            reject(new Error(`ctx: ${why}`));
+          };
+          const timer = setTimeout(() => giveUp(`the client did not answer ${method} within ${timeoutMs} ms`), timeoutMs);
+          const onAbort = (): void => giveUp(`${method} abandoned, the task was cancelled`);
+          signal.addEventListener('abort', onAbort, { once: true });
+          const settle = (): void => {
+            clearTimeout(timer);
+            signal.removeEventListener('abort', onAbort);
+          };
+          live.waiters.set(key, { resolve: (answer) => (settle(), resolve(answer)), reject: (err) => (settle(), reject(err)) });
+          void this.change(live, asksState({ ...live.record.inputRequests, [key]: ask }));
+        });
+      },
+    };
+  }
+}
+
+/** The status and `inputRequests` that go with these outstanding asks. */
+function asksState(asks: Record<string, TaskInputRequest>): Partial<TaskRecord> {
+  return Object.keys(asks).length > 0 ? { status: 'input_required', inputRequests: asks } : { status: 'working', inputRequests: undefined };
+}
+
+/** The record without `inputRequests` (a task that is not waiting has none). */
+function withoutAsks(record: TaskRecord): TaskRecord {
+  const { inputRequests: _dropped, ...rest } = record;
+  return rest;
+}
