@@ -12,7 +12,7 @@ import { post } from '../helpers/create-app';
 const VERSION = '2026-07-28';
 const PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion';
 const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
-const ASKING_CAPABILITIES = { sampling: {}, elicitation: {} };
+const ASKING_CAPABILITIES = { sampling: {}, elicitation: {}, roots: {} };
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats(ajv);
@@ -93,10 +93,12 @@ function expectError(answer: Answer, status: number, code: number, definition: s
 }
 
 /**
- * Every fixture tool, its arguments, and what a 2026 request without client capabilities gets: a result, or
- * -32021 for the tools that ask the client (MCP 2026-07-28 M3).
+ * Every fixture tool, its arguments, and what a 2026 request without client capabilities gets: a result; `asks`:
+ * -32021 for a tool that asks the client (MCP 2026-07-28 M3), and with the capabilities an `input_required` result
+ * (MRTR); `task-only`: -32021 naming the tasks extension (SEP-2663); `error`: a JSON-RPC error in-band.
  */
-const TOOLS: ReadonlyArray<readonly [name: string, args: Record<string, unknown>, withoutCapabilities: 'result' | -32021]> = [
+type ToolOutcome = 'result' | 'asks' | 'task-only' | 'error';
+const TOOLS: ReadonlyArray<readonly [name: string, args: Record<string, unknown>, withoutCapabilities: ToolOutcome]> = [
   ['test_simple_text', {}, 'result'],
   ['test_image_content', {}, 'result'],
   ['test_audio_content', {}, 'result'],
@@ -105,18 +107,32 @@ const TOOLS: ReadonlyArray<readonly [name: string, args: Record<string, unknown>
   ['test_tool_with_logging', {}, 'result'],
   ['test_tool_with_progress', {}, 'result'],
   ['test_error_handling', {}, 'result'],
-  ['test_sampling', { prompt: 'Say hi' }, -32021],
-  ['test_elicitation', { message: 'Who are you?' }, -32021],
-  ['test_elicitation_sep1034_defaults', {}, -32021],
-  ['test_elicitation_sep1330_enums', {}, -32021],
+  ['test_sampling', { prompt: 'Say hi' }, 'asks'],
+  ['test_elicitation', { message: 'Who are you?' }, 'asks'],
+  ['test_elicitation_sep1034_defaults', {}, 'asks'],
+  ['test_elicitation_sep1330_enums', {}, 'asks'],
   ['json_schema_2020_12_tool', { name: 'Ada', contactMethod: 'email', email: 'ada@example.com' }, 'result'],
   ['test_reconnection', {}, 'result'],
-  ['test_missing_capability', {}, -32021],
+  ['test_missing_capability', {}, 'asks'],
   ['test_streaming_elicitation', {}, 'result'],
   ['test_logging_tool', {}, 'result'],
   ['test_x_mcp_header', { region: 'eu-west', level: 3 }, 'result'],
   ['test_trigger_tool_change', {}, 'result'],
   ['test_trigger_prompt_change', {}, 'result'],
+  ['test_input_required_result_elicitation', {}, 'asks'],
+  ['test_input_required_result_sampling', {}, 'asks'],
+  ['test_input_required_result_list_roots', {}, 'asks'],
+  ['test_input_required_result_request_state', {}, 'asks'],
+  ['test_input_required_result_multiple_inputs', {}, 'asks'],
+  ['test_input_required_result_multi_round', {}, 'asks'],
+  ['test_input_required_result_tampered_state', {}, 'asks'],
+  ['test_input_required_result_capabilities', {}, 'result'],
+  ['greet', { name: 'Ada' }, 'result'],
+  ['slow_compute', { seconds: 0 }, 'result'],
+  ['failing_job', {}, 'task-only'],
+  ['protocol_error_job', {}, 'error'],
+  ['confirm_delete', { filename: 'a.txt' }, 'asks'],
+  ['multi_input', {}, 'asks'],
 ];
 
 /** SEP-2243: an argument marked `x-mcp-header` travels in `Mcp-Param-{Name}` too. */
@@ -164,14 +180,26 @@ describe('the fixture over MCP 2026-07-28: results validate against the 2026-07-
     expectResult(await send(app, 'tools/call', { name, arguments: args }, { headers: paramHeaders(name, args) }), 'CallToolResult');
   });
 
-  it.each(TOOLS.filter(([, , outcome]) => outcome !== 'result'))(
-    'tools/call %s without the capability it asks for is 400 MissingRequiredClientCapabilityError; with it, a CallToolResult',
+  it.each(TOOLS.filter(([, , outcome]) => outcome === 'asks'))(
+    'tools/call %s without the capability it asks for is 400 MissingRequiredClientCapabilityError; with it, an InputRequiredResult',
     async (name, args) => {
       const error = expectError(await send(app, 'tools/call', { name, arguments: args }), 400, -32021, 'MissingRequiredClientCapabilityError');
       expect(Object.keys(error.data.requiredCapabilities as object).length).toBeGreaterThan(0);
-      expectResult(await send(app, 'tools/call', { name, arguments: args }, { capabilities: ASKING_CAPABILITIES }), 'CallToolResult');
+      const answer = await send(app, 'tools/call', { name, arguments: args }, { capabilities: ASKING_CAPABILITIES });
+      expect({ status: answer.status, error: answer.response.error }).toEqual({ status: 200, error: undefined });
+      expect(violations('JSONRPCResultResponse', answer.response)).toEqual([]);
+      expect(violations('InputRequiredResult', answer.response.result)).toEqual([]);
+      expect(answer.response.result.resultType).toBe('input_required');
     },
   );
+
+  it('tools/call of a task-only tool without the tasks extension is 400 MissingRequiredClientCapabilityError', async () => {
+    expectError(await send(app, 'tools/call', { name: 'failing_job', arguments: {} }), 400, -32021, 'MissingRequiredClientCapabilityError');
+  });
+
+  it('tools/call of a tool that throws a JSON-RPC error is that error, in-band', async () => {
+    expectError(await send(app, 'tools/call', { name: 'protocol_error_job', arguments: {} }), 200, -32603, 'InternalError');
+  });
 
   it.each([
     ['test_tool_with_logging', 'LoggingMessageNotification', { 'io.modelcontextprotocol/logLevel': 'debug' }],
