@@ -9,7 +9,8 @@ const NAME_SCHEMA = { type: 'object', properties: { name: { type: 'string' } } }
 /**
  * Registers `greet` (plain), `slow_compute` (optional task: sleeps `seconds`, aborted by tasks/cancel),
  * `failing_job` (required task: a tool error), `protocol_error_job` (a JSON-RPC error: a failed task),
- * `confirm_delete` (one elicitation: input_required) and `multi_input` (two elicitations at once).
+ * `confirm_delete` (one elicitation: input_required) and `multi_input` (two elicitations at once), and
+ * `test_tool_with_task` (asks for a name through the call's input_required round, then continues as a task).
  */
 export function addTaskTools(mcp: McpRouter): void {
   mcp.tool({
@@ -75,6 +76,19 @@ export function addTaskTools(mcp: McpRouter): void {
         ctx.elicit({ message: 'Second name?', requestedSchema: NAME_SCHEMA }),
       ]);
       return `Got ${JSON.stringify(first.content ?? null)} and ${JSON.stringify(second.content ?? null)}`;
+    },
+  });
+
+  mcp.tool({
+    name: 'test_tool_with_task',
+    description: 'Asks for your name (key user_name), then greets you from a task (SEP-2663 MRTR → tasks composition)',
+    task: 'required',
+    taskStart: 'handler',
+    handler: async (_args, ctx) => {
+      const answer = await ctx.elicit({ message: 'What is your name?', requestedSchema: NAME_SCHEMA }, { key: 'user_name' });
+      const name = (answer.content as { name?: unknown } | undefined)?.name;
+      await ctx.continueAsTask();
+      return `Hello, ${typeof name === 'string' ? name : 'stranger'}!`;
     },
   });
 }

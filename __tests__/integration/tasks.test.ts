@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { McpRouter } from '../../lib';
 import { createApp, post, rpc, silentLogger } from '../helpers/create-app';
 import { modern } from '../helpers/modern';
+import { messageOf, SseReader } from '../helpers/sse';
 
 const TASKS = 'io.modelcontextprotocol/tasks';
 const WITH_TASKS = { 'io.modelcontextprotocol/clientCapabilities': { elicitation: {}, extensions: { [TASKS]: {} } } };
@@ -37,6 +38,18 @@ function setup(mcp: McpRouter): void {
     },
   });
   mcp.tool({ name: 'only_task', description: 'Runs only as a task', task: 'required', handler: () => 'ran' });
+  mcp.tool({
+    name: 'ask_then_task',
+    description: 'Asks a name as a plain call, then continues as a task',
+    task: 'optional',
+    taskStart: 'handler',
+    handler: async (_args, ctx) => {
+      const answer = await ctx.elicit({ message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } }, { key: 'name' });
+      const becameTask = await ctx.continueAsTask();
+      const later = await ctx.continueAsTask();
+      return `${String((answer.content as { name?: string }).name)}: task=${becameTask} again=${later} aborted=${ctx.signal.aborted}`;
+    },
+  });
   mcp.tool({ name: 'plain', description: 'Never a task', handler: () => 'plain' });
   mcp.tool({
     name: 'confirm',
@@ -189,6 +202,25 @@ describe('MCP 2026-07-28 tasks extension (SEP-2663)', () => {
     expect(done.body.result.result.content[0].text).toBe('answer {"ok":true}');
   });
 
+  it("taskStart 'handler': asks through the call's input_required round, then the call becomes a task whose result carries the answer", async () => {
+    const app = appWith();
+    const first = await call2026(app, 'tools/call', { name: 'ask_then_task', arguments: {} });
+    expect(first.body.result).toMatchObject({ resultType: 'input_required', inputRequests: { name: { method: 'elicitation/create' } } });
+    expect(first.body.result.taskId).toBeUndefined();
+    const retry = await call2026(app, 'tools/call', { name: 'ask_then_task', arguments: {}, inputResponses: { name: { action: 'accept', content: { name: 'Alice' } } }, requestState: first.body.result.requestState });
+    expect(retry.body.result).toMatchObject({ resultType: 'task', status: 'working' });
+    expect(retry.body.result.requestState).toBeUndefined();
+    const done = await until(() => call2026(app, 'tasks/get', { taskId: retry.body.result.taskId }), (res) => res.body.result.status === 'completed');
+    expect(done.body.result.result.content).toEqual([{ type: 'text', text: 'Alice: task=true again=false aborted=false' }]);
+  });
+
+  it("taskStart 'handler' without the extension: a plain call, continueAsTask() resolves false", async () => {
+    const app = appWith();
+    const answers = { inputResponses: { name: { action: 'accept', content: { name: 'Bo' } } } };
+    const res = await call2026(app, 'tools/call', { name: 'ask_then_task', arguments: {}, ...answers }, ALICE, { 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } });
+    expect(res.body.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'Bo: task=false again=false aborted=false' }] });
+  });
+
   it('checks Mcp-Name against params.taskId on tasks/get (-32020)', async () => {
     const res = await modern(appWith(), 'tasks/get', { taskId: 'a' }, { ...ALICE, 'Mcp-Name': 'b' }, WITH_TASKS);
     expect(res.status).toBe(400);
@@ -235,6 +267,40 @@ describe('MCP 2025-11-25 experimental tasks (sessions)', () => {
     expect((await send('tasks/cancel', { taskId })).body.error.code).toBe(-32602);
   });
 
+  it("taskStart 'handler' in a session: the ask goes to the client as a real request, then tasks/result has the task's result", async () => {
+    const app = appWith({ sessions: {} });
+    const init = await post(app, rpc('initialize', { protocolVersion: '2025-11-25', capabilities: { elicitation: {} }, clientInfo: { name: 't', version: '1' } }), ALICE);
+    const headers = { ...ALICE, 'Mcp-Session-Id': init.header['mcp-session-id'] as string, 'MCP-Protocol-Version': '2025-11-25' };
+    await post(app, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers);
+    // The call's SSE reply carries the elicitation; the answer is POSTed while the reply stays open.
+    const server = http.createServer(app).listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const url = `http://127.0.0.1:${port}/mcp`;
+      const call = await fetch(url, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: JSON.stringify(rpc('tools/call', { name: 'ask_then_task', arguments: {}, task: {} }, 9)) });
+      const events = new SseReader(call.body as ReadableStream<Uint8Array>);
+      const next = async (): Promise<Record<string, any>> => {
+        for (let event = await events.next(); event !== undefined; event = await events.next()) {
+          const message = messageOf(event);
+          if (message !== undefined) return message as Record<string, any>;
+        }
+        throw new Error('the stream ended');
+      };
+      const ask = await next();
+      expect(ask.method).toBe('elicitation/create');
+      await fetch(url, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: ask.id, result: { action: 'accept', content: { name: 'Cy' } } }) });
+      const created = await next();
+      expect(created).toMatchObject({ id: 9, result: { task: { status: 'working' } } });
+      await events.cancel();
+      const result = await post(app, rpc('tasks/result', { taskId: created.result.task.taskId }, 10), { ...headers, Accept: 'application/json' });
+      expect(result.body.result.content).toEqual([{ type: 'text', text: 'Cy: task=true again=false aborted=false' }]);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
   it('hides tasks from another principal, refuses a task-only tool without task (-32601) and task on a plain tool (-32601)', async () => {
     const app = appWith({ sessions: {} });
     const alice = await session(app);
@@ -246,5 +312,21 @@ describe('MCP 2025-11-25 experimental tasks (sessions)', () => {
     expect((await alice('tools/call', { name: 'only_task', arguments: {} })).body.error.code).toBe(-32601);
     expect((await alice('tools/call', { name: 'plain', arguments: {}, task: {} })).body.error.code).toBe(-32601);
     release();
+  });
+});
+
+describe('the task options of a tool, checked at registration', () => {
+  const define = (extra: Record<string, unknown>) => () => createApp({}, (mcp) => mcp.tool({ name: 't', description: 'A tool', handler: () => 'x', ...extra } as never));
+
+  it.each([
+    [{ task: 'sometimes' }, "tool 't' task must be 'optional' or 'required'"],
+    [{ task: 'optional', taskStart: 'later' }, "tool 't' taskStart must be 'call' or 'handler'"],
+    [{ taskStart: 'handler' }, "tool 't' taskStart: 'handler' needs task: 'optional' or 'required'"],
+  ])('%j is refused', (extra, message) => {
+    expect(define(extra)).toThrow(expect.objectContaining({ code: 'ERR_MCP_INVALID_DEFINITION', message: expect.stringContaining(message) }));
+  });
+
+  it.each([[{ task: 'required', taskStart: 'handler' }], [{ task: 'optional', taskStart: 'call' }]])('%j is taken', (extra) => {
+    expect(define(extra)).not.toThrow();
   });
 });

@@ -83,6 +83,8 @@ export class HandlerContext implements RequestContext {
   private lastProgress = Number.NEGATIVE_INFINITY;
   /** Set on a task's context ({@link HandlerContext.detach}): where its progress goes instead of the stream. */
   private taskProgress: ((progress: number, total?: number, message?: string) => Promise<void>) | undefined;
+  /** How this call becomes a task when its handler asks to ({@link HandlerContext.continueAsTask}); unset: it cannot. */
+  private escalation: (() => Promise<boolean>) | undefined;
 
   /**
    * @param env - the transport's environment of this request
@@ -96,9 +98,9 @@ export class HandlerContext implements RequestContext {
     private readonly origin: JsonRpcRequest,
     private readonly env: DispatchEnvironment,
     private readonly view: ClientView,
-    private readonly abort: { readonly signal: AbortSignal },
+    private abort: { readonly signal: AbortSignal },
     private readonly clientRequestTimeoutMs: number,
-    private readonly clientRequests: ClientRequests = env.clientRequests,
+    private clientRequests: ClientRequests = env.clientRequests,
   ) {
     this.requestId = origin.id;
     this.era = env.era;
@@ -179,6 +181,28 @@ export class HandlerContext implements RequestContext {
     const detached = new HandlerContext(this.origin, env, { client: this.view.client }, { signal }, this.clientRequestTimeoutMs);
     detached.taskProgress = progress;
     return detached;
+  }
+
+  /** Lets the handler turn this call into a task (a tool with `taskStart: 'handler'` whose caller asked for a task). */
+  escalateWith(escalation: () => Promise<boolean>): void {
+    this.escalation = escalation;
+  }
+
+  continueAsTask(): Promise<boolean> {
+    const escalation = this.escalation;
+    // Once: a second call finds the call already a task (or one that never could be).
+    this.escalation = undefined;
+    return escalation === undefined ? Promise.resolve(false) : escalation();
+  }
+
+  /**
+   * The same context, from now on a task's (SEP-2663 MRTR → tasks composition): the handler holds this object, so it
+   * changes in place as {@link HandlerContext.detach} would build it: the task's abort, asker and progress.
+   */
+  becomeTask(signal: AbortSignal, clientRequests: ClientRequests, progress: (progress: number, total?: number, message?: string) => Promise<void>): void {
+    this.abort = { signal };
+    this.clientRequests = clientRequests;
+    this.taskProgress = progress;
   }
 
   /**

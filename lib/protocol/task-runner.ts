@@ -64,6 +64,26 @@ export class TaskRunner {
    * @throws {JsonRpcError} -32603 when the store's bounds refuse another task
    */
   async start(start: TaskStart): Promise<TaskRecord> {
+    const live = await this.create(start);
+    const ctx = start.ctx.detach(live.abort.signal, this.asker(live), (progress, total, message) => this.report(live, progress, total, message));
+    setImmediate(() => void this.run(live, () => start.work(ctx)));
+    return live.record;
+  }
+
+  /**
+   * Makes a call that is already running a task (SEP-2663: MRTR before task creation): creates the task, turns the
+   * call's context into the task's, and records what `outcome` settles to as the task's result.
+   *
+   * @throws {JsonRpcError} -32603 when the store's bounds refuse another task
+   */
+  async adopt(start: Omit<TaskStart, 'work'>, outcome: () => Promise<Record<string, unknown>>): Promise<TaskRecord> {
+    const live = await this.create(start);
+    start.ctx.becomeTask(live.abort.signal, this.asker(live), (progress, total, message) => this.report(live, progress, total, message));
+    void this.run(live, outcome);
+    return live.record;
+  }
+
+  private async create(start: Omit<TaskStart, 'work'>): Promise<LiveTask> {
     const now = Date.now();
     const requested = start.requestedTtlMs;
     const ttlMs = requested !== undefined && Number.isInteger(requested) && requested > 0 ? Math.min(requested, this.settings.ttlMs) : this.settings.ttlMs;
@@ -78,9 +98,7 @@ export class TaskRunner {
     const done = new Promise<void>((resolve) => (finish = resolve));
     const live: LiveTask = { record, abort: new AbortController(), waiters: new Map(), asked: 0, writes: Promise.resolve(), done, finish };
     this.live.set(record.taskId, live);
-    const ctx = start.ctx.detach(live.abort.signal, this.asker(live), (progress, total, message) => this.report(live, progress, total, message));
-    setImmediate(() => void this.run(live, start.work, ctx));
-    return record;
+    return live;
   }
 
   /** The task, or undefined when it is unknown, expired or another owner's (all look the same: not found). */
@@ -154,10 +172,10 @@ export class TaskRunner {
     await this.settings.store.close?.();
   }
 
-  private async run(live: LiveTask, work: TaskStart['work'], ctx: HandlerContext): Promise<void> {
+  private async run(live: LiveTask, work: () => Promise<Record<string, unknown>>): Promise<void> {
     let outcome: Partial<TaskRecord>;
     try {
-      outcome = { status: 'completed', result: await work(ctx) };
+      outcome = { status: 'completed', result: await work() };
     } catch (err) {
       // SEP-2663 Task Execution Errors: a JSON-RPC error makes the task `failed`, with the error inlined.
       const error = err instanceof JsonRpcError ? err : new JsonRpcError(ErrorCode.InternalError, 'Internal error');

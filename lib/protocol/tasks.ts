@@ -2,14 +2,14 @@
 
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isObject, type JsonRpcParams } from '../jsonrpc/types';
-import type { RegisteredTool } from '../registry/tools';
+import type { CallToolResult, RegisteredTool } from '../registry/tools';
 import type { RequestContext } from '../registry/request-context';
 import { isTerminal, type TaskRecord } from '../tasks/task-store';
 import { isAtLeast } from '../versions';
 import { HandlerContext, type ClientState } from './handler-context';
 import { ERA_2025_ONLY, ERA_2026_ONLY, BOTH_ERAS, requireString, type MethodTable } from './methods';
 import { shapeToolResult } from './shaping';
-import type { TaskRunner } from './task-runner';
+import type { TaskRunner, TaskStart } from './task-runner';
 
 /** The extension's identifier, in capabilities on both sides (SEP-2663 Extension Identifier). */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -88,16 +88,35 @@ export async function callAsTask(
   }
   if (!(ctx instanceof HandlerContext)) return undefined;
   const requested = !modern && isObject(params.task) && typeof params.task.ttl === 'number' ? params.task.ttl : undefined;
-  const record = await runner.start({
-    owner: taskOwner(ctx),
-    era: modern ? '2026' : '2025',
-    name: tool.name,
-    requestedTtlMs: requested,
-    ctx,
-    work: async (taskCtx) => shapeToolResult(await tool.run(args, taskCtx), ctx.protocolVersion) as unknown as Record<string, unknown>,
-  });
-  // SEP-2663 Task Creation: a flat `Result & Task` with resultType "task"; 2025-11-25: `{ task }`.
+  const start = { owner: taskOwner(ctx), era: modern ? ('2026' as const) : ('2025' as const), name: tool.name, requestedTtlMs: requested, ctx };
+  const shaped = async (run: Promise<CallToolResult>): Promise<Record<string, unknown>> => shapeToolResult(await run, ctx.protocolVersion) as unknown as Record<string, unknown>;
+  if (tool.taskStart === 'handler') return startFromHandler(runner, start, () => shaped(tool.run(args, ctx)), modern);
+  const record = await runner.start({ ...start, work: (taskCtx) => shaped(tool.run(args, taskCtx)) });
+  return taskHandle(record, modern);
+}
+
+/** SEP-2663 Task Creation: a flat `Result & Task` with resultType "task"; 2025-11-25: `{ task }`. */
+function taskHandle(record: TaskRecord, modern: boolean): Record<string, unknown> {
   return modern ? { ...wireTask(record), resultType: 'task' } : { task: wireTask(record) };
+}
+
+/**
+ * A `taskStart: 'handler'` call (SEP-2663 MRTR → tasks composition): the handler runs as a plain call (its asks are
+ * the call's: `input_required` in 2026) until it calls `ctx.continueAsTask()`; then the task is made, the caller gets
+ * its handle, and what the handler returns becomes the task's result. A handler that returns first answers plainly.
+ */
+async function startFromHandler(runner: TaskRunner, start: Omit<TaskStart, 'work'>, run: () => Promise<Record<string, unknown>>, modern: boolean): Promise<Record<string, unknown>> {
+  let handOver: (record: TaskRecord) => void = () => undefined;
+  const madeTask = new Promise<TaskRecord>((resolve) => (handOver = resolve));
+  let outcome: Promise<Record<string, unknown>> | undefined;
+  start.ctx.escalateWith(async () => {
+    // `outcome` is set: the handler runs inside it, so it can only call this after run() started.
+    handOver(await runner.adopt(start, () => outcome as Promise<Record<string, unknown>>));
+    return true;
+  });
+  outcome = run();
+  const first = await Promise.race([outcome.then((result) => ({ result })), madeTask.then((record) => ({ record }))]);
+  return 'record' in first ? taskHandle(first.record, modern) : first.result;
 }
 
 /** -32602 for an unknown, expired or foreign id alike (SEP-2663 Protocol Errors; 2025-11-25 the same). */

@@ -80,6 +80,14 @@ export interface RequestContext {
   /** Asks the client for its roots (`roots/list`). @throws Error when the client did not declare `roots` */
   listRoots(options?: ClientRequestOptions): Promise<Record<string, unknown>>;
   /**
+   * For a tool registered with `taskStart: 'handler'`: turns the call into a task from here on, when the caller asked
+   * for one (2025: a `task` param; 2026: the tasks extension declared). The caller gets the task handle at once;
+   * the handler runs on as the task, and what it returns becomes the task's result. Asks made before (`ctx.elicit`…)
+   * went through the call itself (2026: `input_required` retries). Resolves true when the call became a task, false
+   * when it goes on as a plain call (no task asked for, or the tool does not start tasks from its handler).
+   */
+  continueAsTask(): Promise<boolean>;
+  /**
    * Ends the HTTP connection of this request's SSE stream without ending the stream (MCP 2025-11-25 polling):
    * what follows is kept, and the client resumes with GET + `Last-Event-ID`. Does nothing without sessions.
    */

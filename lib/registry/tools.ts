@@ -62,6 +62,12 @@ export interface ToolDefinition<Args = Record<string, unknown>> extends AccessRu
    */
   task?: TaskSupport;
   /**
+   * When a call that runs as a task becomes one: `'call'` (the default) at once, the whole handler running as the
+   * task; `'handler'` when the handler calls `await ctx.continueAsTask()`, so that it can ask first (`ctx.elicit`…,
+   * in 2026 through `input_required` retries of the call) and hand the long part to the task. Needs `task`.
+   */
+  taskStart?: 'call' | 'handler';
+  /**
    * Runs the tool. Return a string (→ text), a plain object (→ `structuredContent` plus its JSON as text),
    * a content block, or a whole {@link CallToolResult}. A throw becomes an `isError` result with the message.
    */
@@ -86,6 +92,8 @@ export interface RegisteredTool {
   readonly headerParams: readonly HeaderParam[];
   /** Whether a call may (or must) run as a task; undefined for never. */
   readonly task: TaskSupport | undefined;
+  /** When such a call becomes a task: at once, or when its handler calls `ctx.continueAsTask()`. */
+  readonly taskStart: 'call' | 'handler';
   /** Runs a call through the tool's chain, composed at registration (see {@link Guard} for its order). */
   readonly run: (args: Record<string, unknown>, ctx: RequestContext) => Promise<CallToolResult>;
 }
@@ -114,6 +122,13 @@ export function defineTool(definition: ToolDefinition<never>, validator: SchemaV
   const { timeoutMs, task } = definition;
   if (task !== undefined && task !== 'optional' && task !== 'required') {
     throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `tool '${name}' task must be 'optional' or 'required', got ${JSON.stringify(task)}`);
+  }
+  const { taskStart = 'call' } = definition;
+  if (taskStart !== 'call' && taskStart !== 'handler') {
+    throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `tool '${name}' taskStart must be 'call' or 'handler', got ${JSON.stringify(taskStart)}`);
+  }
+  if (taskStart === 'handler' && task === undefined) {
+    throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `tool '${name}' taskStart: 'handler' needs task: 'optional' or 'required'`);
   }
   if (timeoutMs !== undefined && !isPositiveInteger(timeoutMs)) {
     throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `tool '${name}' timeoutMs must be a positive number of milliseconds`);
@@ -150,6 +165,7 @@ export function defineTool(definition: ToolDefinition<never>, validator: SchemaV
     access,
     headerParams: headerParamsOf(descriptor.inputSchema as JsonSchema, label),
     task,
+    taskStart,
   };
   // The chain, composed once: a tool with no rule, limit, guard or timeout runs validate → handler and no more.
   const chain = composeChain<ToolGuardCall>(
