@@ -130,6 +130,7 @@ const TOOLS: ReadonlyArray<readonly [name: string, args: Record<string, unknown>
   ['greet', { name: 'Ada' }, 'result'],
   ['slow_compute', { seconds: 0 }, 'result'],
   ['failing_job', {}, 'task-only'],
+  ['test_tool_with_task', {}, 'task-only'],
   ['protocol_error_job', {}, 'error'],
   ['confirm_delete', { filename: 'a.txt' }, 'asks'],
   ['multi_input', {}, 'asks'],
@@ -193,8 +194,8 @@ describe('the fixture over MCP 2026-07-28: results validate against the 2026-07-
     },
   );
 
-  it('tools/call of a task-only tool without the tasks extension is 400 MissingRequiredClientCapabilityError', async () => {
-    expectError(await send(app, 'tools/call', { name: 'failing_job', arguments: {} }), 400, -32021, 'MissingRequiredClientCapabilityError');
+  it.each(TOOLS.filter(([, , outcome]) => outcome === 'task-only'))('tools/call %s (task-only) without the tasks extension is 400 MissingRequiredClientCapabilityError', async (name, args) => {
+    expectError(await send(app, 'tools/call', { name, arguments: args }), 400, -32021, 'MissingRequiredClientCapabilityError');
   });
 
   it('tools/call of a tool that throws a JSON-RPC error is that error, in-band', async () => {
