@@ -256,6 +256,16 @@ describe('MCP 2025-11-25 experimental tasks (sessions)', () => {
     expect(body.result._meta['io.modelcontextprotocol/related-task']).toEqual({ taskId });
   });
 
+  it('lets go of a task whose handler outlives its ttl: ctx.signal aborts, and the task is gone', async () => {
+    const app = appWith({ sessions: {} });
+    const send = await session(app);
+    const { taskId } = (await send('tools/call', { name: 'gated', arguments: {}, task: { ttl: 80 } })).body.result.task;
+    await until(async () => seen.aborted.length, (count) => count === 1);
+    const after = (await send('tasks/get', { taskId })).body;
+    // Failed at the TTL, or already swept by the store: either way nobody gets a result the work did not finish.
+    expect([-32602, 'failed']).toContain(after.error?.code ?? after.result?.status);
+  });
+
   it('cancels with tasks/cancel (the task returned cancelled, the handler aborted); a finished task → -32602', async () => {
     const app = appWith({ sessions: {} });
     const send = await session(app);

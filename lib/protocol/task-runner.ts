@@ -40,6 +40,8 @@ interface LiveTask {
   /** Settles when the task reaches a terminal status (2025 `tasks/result` waits on it). */
   readonly done: Promise<void>;
   finish(): void;
+  /** Aborts the work when the task outlives its TTL: nobody can read its result then, and a hung handler is let go. */
+  expiry?: NodeJS.Timeout;
 }
 
 const ASK_PREFIX: Readonly<Record<ClientRequestMethod, string>> = { 'sampling/createMessage': 'sample', 'elicitation/create': 'elicit', 'roots/list': 'roots' };
@@ -98,7 +100,17 @@ export class TaskRunner {
     const done = new Promise<void>((resolve) => (finish = resolve));
     const live: LiveTask = { record, abort: new AbortController(), waiters: new Map(), asked: 0, writes: Promise.resolve(), done, finish };
     this.live.set(record.taskId, live);
+    // Timers take at most 2^31 − 1 ms (about 24.8 days); a longer TTL is cut to that for the work, not the record.
+    live.expiry = setTimeout(() => void this.expire(live), Math.min(ttlMs, 2_147_483_647));
+    live.expiry.unref();
     return live;
+  }
+
+  /** The TTL ran out while the work still ran: stop it and let go of it (the store drops the record by its TTL). */
+  private async expire(live: LiveTask): Promise<void> {
+    if (isTerminal(live.record.status) || this.live.get(live.record.taskId) !== live) return;
+    live.abort.abort(new Error('the task outlived its ttl'));
+    await this.settle(live, { ...withoutAsks(live.record), status: 'failed', statusMessage: 'The task outlived its time to live.', lastUpdatedAt: Date.now() });
   }
 
   /** The task, or undefined when it is unknown, expired or another owner's (all look the same: not found). */
@@ -167,7 +179,10 @@ export class TaskRunner {
 
   /** Aborts every running task (the router's `close()`), then closes the store. */
   async close(): Promise<void> {
-    for (const live of this.live.values()) live.abort.abort(new Error('the server is closing'));
+    for (const live of this.live.values()) {
+      clearTimeout(live.expiry);
+      live.abort.abort(new Error('the server is closing'));
+    }
     this.live.clear();
     await this.settings.store.close?.();
   }
@@ -189,6 +204,7 @@ export class TaskRunner {
 
   /** Records a terminal state and lets go of the live task: its pending asks fail, waiters of `done` wake. */
   private async settle(live: LiveTask, record: TaskRecord): Promise<void> {
+    clearTimeout(live.expiry);
     await this.change(live, record);
     this.live.delete(record.taskId);
     for (const waiter of live.waiters.values()) waiter.reject(new Error(`ctx: the task is ${record.status}, its ask was abandoned`));
