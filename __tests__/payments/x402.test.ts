@@ -59,7 +59,7 @@ async function call2025(name: string, meta?: Record<string, unknown>, headers: R
 /** The PaymentRequired a payment-required result carries, from its text (and its structuredContent, which must agree). */
 function required(result: Result): Record<string, unknown> {
   expect(result.isError).toBe(true);
-  const fromText = JSON.parse(result.content[0].text) as Record<string, unknown>;
+  const fromText = JSON.parse(result.content[0]?.text ?? '') as Record<string, unknown>;
   if (result.structuredContent !== undefined) expect(result.structuredContent).toEqual(fromText);
   return fromText;
 }
@@ -155,7 +155,7 @@ describe('failures end with the envelope and the reason in error', () => {
   it('a failed settlement withholds the output', async () => {
     const result = await call2025('search', { 'x402/payment': payment('settle-fails') });
     expect(required(result).error).toBe('Settlement failed: insufficient_funds');
-    expect(result.content[0].text).not.toContain('1 result');
+    expect(result.content[0]?.text).not.toContain('1 result');
     expect(handler).toHaveBeenCalledTimes(1);
   });
 
