@@ -211,3 +211,40 @@ describe('tools/list', () => {
     expect(tools.find((tool) => tool.name === 'free')?._meta).toBeUndefined();
   });
 });
+
+describe('a price per call, and any { verify, settle } facilitator', () => {
+  it('asks accepts(call) for the price of each call, and refuses a bad one with an isError result', async () => {
+    const verify = jest.fn(async () => ({ isValid: true }));
+    const settle = jest.fn(async () => ({ success: true, transaction: '0xt', network: 'eip155:84532' }));
+    const pay = x402Guard({
+      facilitator: { verify, settle },
+      accepts: (call) => (call.arguments.q === 'bad' ? ([] as PaymentRequirements[]) : [{ ...PRICE, amount: String(1000 * String(call.arguments.q).length) }]),
+    });
+    const priced = createApp({ rateLimit: false }, (mcp) => {
+      mcp.tool({ name: 'search', description: 'Priced by query length', inputSchema: { type: 'object', properties: { q: { type: 'string' } } }, guards: [pay], handler });
+    });
+    const callWith = async (q: string, meta?: Record<string, unknown>): Promise<Result> =>
+      ((await post(priced, rpc('tools/call', { name: 'search', arguments: { q }, ...(meta && { _meta: meta }) }), V)).body as Body).result as unknown as Result;
+    expect(required(await callWith('abc')).accepts).toEqual([{ ...PRICE, amount: '3000' }]);
+    expect(required(await callWith('abc', { 'x402/payment': payment('ok', { ...PRICE, amount: '1000' }) })).error).toBe('No matching payment requirements');
+    expect((await callWith('abc', { 'x402/payment': payment('ok', { ...PRICE, amount: '3000' }) }))._meta?.['x402/payment-response']).toEqual({ success: true, transaction: '0xt', network: 'eip155:84532' });
+    const bad = await callWith('bad');
+    expect(bad).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringMatching(/^x402Guard: accepts\(\) must return a non-empty array/) }] });
+  });
+
+  it('never shows what a custom facilitator threw (it may hold a URL)', async () => {
+    const pay = x402Guard({
+      facilitator: {
+        verify: async () => {
+          throw new Error(`connect ECONNREFUSED ${facilitator.url}`);
+        },
+        settle: async () => ({ success: true, transaction: '0xt', network: 'n' }),
+      },
+      accepts: [PRICE],
+    });
+    const custom = createApp({ rateLimit: false }, (mcp) => mcp.tool({ name: 'search', description: 'Paid', guards: [pay], handler }));
+    const res = await post(custom, rpc('tools/call', { name: 'search', arguments: {}, _meta: { 'x402/payment': payment() } }), V);
+    expect(required((res.body as Body).result as unknown as Result).error).toBe('Payment facilitator failed');
+    expect(res.text).not.toContain(facilitator.url);
+  });
+});
