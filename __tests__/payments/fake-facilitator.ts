@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import type { Server, ServerResponse } from 'node:http';
 import express from 'express';
 
-/** How the fake answers: normally, never (hang), with HTTP 500, with a body that is not a verify/settle answer, or after 150 ms. */
-export type FacilitatorMode = 'ok' | 'hang' | '500' | 'garbage' | 'slow';
+/** How the fake answers: normally, never (hang), with HTTP 500, a body that is not a verify/settle answer, 200 kB, or after 150 ms. */
+export type FacilitatorMode = 'ok' | 'hang' | '500' | 'garbage' | 'huge' | 'slow';
 
 export interface FakeFacilitator {
   readonly url: string;
@@ -37,6 +37,10 @@ export async function startFacilitator(): Promise<FakeFacilitator> {
     }
     if (state.mode === '500') {
       res.status(500).json({ error: FACILITATOR_SECRET });
+      return true;
+    }
+    if (state.mode === 'huge') {
+      res.json({ isValid: true, padding: 'x'.repeat(200_000) });
       return true;
     }
     if (state.mode === 'garbage') {

@@ -162,6 +162,7 @@ describe('failures end with the envelope and the reason in error', () => {
   it.each([
     ['500', 'Payment facilitator /verify answered HTTP 500'],
     ['garbage', 'Payment facilitator /verify gave a malformed answer'],
+    ['huge', 'Payment facilitator /verify gave a malformed answer (too large)'],
   ] as const)('a facilitator answering %s: HTTP 200, a clear error, no URL or body', async (mode, error) => {
     facilitator.mode = mode;
     const res = await post(app, rpc('tools/call', { name: 'search', arguments: {}, _meta: { 'x402/payment': payment() } }), V);

@@ -62,31 +62,45 @@ export function x402Facilitator(options: X402FacilitatorOptions): X402Facilitato
 
   async function call(path: 'verify' | 'settle' | 'supported', body: unknown, signal: AbortSignal | undefined): Promise<Record<string, unknown>> {
     const what = `Payment facilitator /${path}`;
-    const timeout = AbortSignal.timeout(timeoutMs);
     const extra = typeof headers === 'function' ? await headers() : headers;
+    // One controller for the timeout and the caller's signal (AbortSignal.any needs Node 20; engines allow 18.17).
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
+    const cancel = (): void => controller.abort();
+    if (signal?.aborted === true) cancel();
+    else signal?.addEventListener('abort', cancel, { once: true });
+    const failed = (fallback: string): FacilitatorError =>
+      new FacilitatorError(timedOut ? `${what} timed out after ${timeoutMs} ms` : signal?.aborted === true ? `${what} was cancelled` : `${what} ${fallback}`);
     let response: Response;
-    try {
-      response = await fetch(new URL(path, root), {
-        method: body === undefined ? 'GET' : 'POST',
-        headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...extra },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: signal === undefined ? timeout : AbortSignal.any([signal, timeout]),
-        redirect: 'error',
-      });
-    } catch {
-      if (timeout.aborted) throw new FacilitatorError(`${what} timed out after ${timeoutMs} ms`);
-      if (signal?.aborted) throw new FacilitatorError(`${what} was cancelled`);
-      throw new FacilitatorError(`${what} is unreachable`);
-    }
     let text: string;
     try {
-      text = await response.text();
-    } catch {
-      throw new FacilitatorError(timeout.aborted ? `${what} timed out after ${timeoutMs} ms` : `${what} broke off its answer`);
+      try {
+        response = await fetch(new URL(path, root), {
+          method: body === undefined ? 'GET' : 'POST',
+          headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...extra },
+          body: body === undefined ? undefined : JSON.stringify(body),
+          signal: controller.signal,
+          redirect: 'error',
+        });
+      } catch {
+        throw failed('is unreachable');
+      }
+      try {
+        text = await readCapped(response);
+      } catch (err) {
+        if (err instanceof FacilitatorError) throw new FacilitatorError(`${what} gave a malformed answer (too large)`);
+        throw failed('broke off its answer');
+      }
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', cancel);
     }
     // A facilitator answers a refused payment with 400 and a verify/settle body (x402 v2 §7): read those, not 5xx.
     if (response.status >= 500 || (response.status >= 300 && response.status !== 400)) throw new FacilitatorError(`${what} answered HTTP ${response.status}`);
-    if (text.length > MAX_ANSWER_BYTES) throw new FacilitatorError(`${what} gave a malformed answer (too large)`);
     let answer: unknown;
     try {
       answer = JSON.parse(text);
@@ -111,6 +125,29 @@ export function x402Facilitator(options: X402FacilitatorOptions): X402Facilitato
       return answer as SupportedResponse;
     },
   });
+}
+
+/**
+ * A response's text, read up to {@link MAX_ANSWER_BYTES}: a facilitator that streams without end cannot fill memory.
+ *
+ * @throws {FacilitatorError} past the cap (the caller words it)
+ */
+async function readCapped(response: Response): Promise<string> {
+  if (response.body === null) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_ANSWER_BYTES) {
+      await reader.cancel().catch(() => undefined);
+      throw new FacilitatorError('too large');
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 const optionalString = (value: unknown): boolean => value === undefined || typeof value === 'string';

@@ -73,7 +73,8 @@ export function x402Guard(options: X402GuardOptions): X402Guard {
   async function ask<T>(what: 'verify' | 'settle', call: ToolGuardCall, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
     const controller = new AbortController();
     const stop = (): void => controller.abort();
-    call.ctx.signal.addEventListener('abort', stop, { once: true });
+    if (call.ctx.signal.aborted) stop();
+    else call.ctx.signal.addEventListener('abort', stop, { once: true });
     let timer: NodeJS.Timeout | undefined;
     const expired = new Promise<never>((_resolve, reject) => {
       timer = setTimeout(() => {
