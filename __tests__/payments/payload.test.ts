@@ -6,6 +6,8 @@ import { x402Guard } from '../../lib/payments/guard';
 import { decodePayment, findPayment, matchRequirement, paymentDigest } from '../../lib/payments/payload';
 import { SpentPayments } from '../../lib/payments/spent';
 import { FacilitatorError, type PaymentPayload, type PaymentRequirements } from '../../lib/payments/types';
+import type { ToolGuardCall } from '../../lib/registry/guards';
+import type { RequestContext } from '../../lib/registry/request-context';
 import { startFacilitator } from './fake-facilitator';
 
 const PRICE: PaymentRequirements = { scheme: 'exact', network: 'eip155:84532', amount: '10000', asset: '0xAbC', payTo: '0xDeF', maxTimeoutSeconds: 60 };
@@ -167,5 +169,29 @@ describe('x402Guard options', () => {
   it('advertises a fixed price in listMeta, and only that it is paid when the price is a function', () => {
     expect(x402Guard({ facilitator, accepts: [PRICE] }).listMeta).toEqual({ 'x402/paid': true, 'x402/accepts': [PRICE] });
     expect(x402Guard({ facilitator, accepts: () => [PRICE] }).listMeta).toEqual({ 'x402/paid': true });
+  });
+});
+
+describe('x402Guard by direct calls', () => {
+  /** A tool call as the chain hands it to guards, with just what the guard reads. */
+  function toolCall(meta: Record<string, unknown>, signal: AbortSignal): ToolGuardCall {
+    const ctx = { signal, headers: {} } as unknown as RequestContext;
+    return { kind: 'tool', name: 'search', arguments: {}, meta, descriptor: { name: 'search', description: 'Paid' }, ctx };
+  }
+
+  it('ends a verification when the call is cancelled, even if the facilitator ignores its signal, and frees the payment', async () => {
+    const verify = jest.fn(() => new Promise<never>(() => undefined));
+    const guard = x402Guard({ facilitator: { ...facilitator, verify }, accepts: [PRICE], timeoutMs: 60_000 });
+    const controller = new AbortController();
+    const next = jest.fn(async () => ({ content: [] }));
+    const pending = guard(toolCall({ 'x402/payment': PAID }, controller.signal), next);
+    setTimeout(() => controller.abort(), 20);
+    const result = await pending;
+    expect(JSON.parse((result.content[0] as { text: string }).text)).toMatchObject({ error: 'Payment facilitator verify was cancelled' });
+    expect(next).not.toHaveBeenCalled();
+    // The payment was not spent: a new call with it gets to the facilitator again.
+    verify.mockImplementation(async () => ({ isValid: false, invalidReason: 'expired' }) as never);
+    const again = await guard(toolCall({ 'x402/payment': PAID }, new AbortController().signal), next);
+    expect(JSON.parse((again.content[0] as { text: string }).text)).toMatchObject({ error: 'Payment verification failed: expired' });
   });
 });

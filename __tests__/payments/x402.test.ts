@@ -1,7 +1,7 @@
 // Paid tools over HTTP: x402Guard with x402Facilitator against an in-process facilitator, in both protocol eras.
 
 import type { Express } from 'express';
-import { x402Facilitator, x402Guard, type PaymentPayload, type PaymentRequirements } from '../../lib';
+import { x402Facilitator, x402Guard, type PaymentPayload, type PaymentRequirements, type ToolGuard } from '../../lib';
 import { createApp, post, rpc } from '../helpers/create-app';
 import { modern } from '../helpers/modern';
 import { FACILITATOR_SECRET, startFacilitator, type FakeFacilitator } from './fake-facilitator';
@@ -210,6 +210,13 @@ describe('tools/list', () => {
     const tools = (res.body as Body).result?.tools as Array<{ name: string; _meta?: Record<string, unknown> }>;
     expect(tools.find((tool) => tool.name === 'search')?._meta).toEqual({ 'x402/paid': true, 'x402/accepts': [PRICE] });
     expect(tools.find((tool) => tool.name === 'free')?._meta).toBeUndefined();
+  });
+
+  it("merges any guard's listMeta into its tool's _meta, the tool's own _meta winning on a shared key", async () => {
+    const tagged = Object.assign(((_call, next) => next()) as ToolGuard, { listMeta: { 'example/price': '1', 'example/tier': 'gold' } });
+    const listed = createApp({}, (mcp) => mcp.tool({ name: 't', description: 'Tagged', _meta: { 'example/tier': 'own' }, guards: [tagged], handler: () => 'ok' }));
+    const res = await post(listed, rpc('tools/list', {}), V);
+    expect(((res.body as Body).result?.tools as Array<{ _meta?: unknown }>)[0]?._meta).toEqual({ 'example/price': '1', 'example/tier': 'own' });
   });
 });
 

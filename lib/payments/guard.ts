@@ -69,24 +69,32 @@ export function x402Guard(options: X402GuardOptions): X402Guard {
     return priced;
   }
 
-  /** One facilitator call, bounded by `timeoutMs` and the call's signal even when the facilitator ignores its signal. */
+  /**
+   * One facilitator call, bounded by `timeoutMs` and ended by the call's cancellation, even when the facilitator
+   * ignores the signal it is given.
+   */
   async function ask<T>(what: 'verify' | 'settle', call: ToolGuardCall, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
     const controller = new AbortController();
-    const stop = (): void => controller.abort();
-    if (call.ctx.signal.aborted) stop();
-    else call.ctx.signal.addEventListener('abort', stop, { once: true });
     let timer: NodeJS.Timeout | undefined;
-    const expired = new Promise<never>((_resolve, reject) => {
+    let cancel: (() => void) | undefined;
+    const ended = new Promise<never>((_resolve, reject) => {
       timer = setTimeout(() => {
         reject(new FacilitatorError(`Payment facilitator ${what} timed out after ${timeoutMs} ms`));
         controller.abort();
       }, timeoutMs);
+      cancel = () => {
+        reject(new FacilitatorError(`Payment facilitator ${what} was cancelled`));
+        controller.abort();
+      };
     });
+    const { signal } = call.ctx;
+    if (signal.aborted) cancel?.();
+    else signal.addEventListener('abort', cancel as () => void, { once: true });
     try {
-      return await Promise.race([run(controller.signal), expired]);
+      return await Promise.race([run(controller.signal), ended]);
     } finally {
       clearTimeout(timer);
-      call.ctx.signal.removeEventListener('abort', stop);
+      signal.removeEventListener('abort', cancel as () => void);
     }
   }
 
