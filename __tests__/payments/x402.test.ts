@@ -120,6 +120,23 @@ describe('the pay-and-retry flow', () => {
     expect(paid.structuredContent).toEqual({ n: 1 });
   });
 
+  it('2025 session, SSE replies: the same flow, HTTP 200 on both', async () => {
+    const pay = x402Guard({ facilitator: x402Facilitator({ url: facilitator.url }), accepts: [PRICE] });
+    const stateful = createApp({ sessions: {}, responseMode: 'sse', rateLimit: false }, (mcp) => mcp.tool({ name: 'search', description: 'Paid search', guards: [pay], handler }));
+    const init = await post(stateful, rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } }));
+    const session = { 'Mcp-Session-Id': init.headers['mcp-session-id'] as string, ...V };
+    expect((await post(stateful, { jsonrpc: '2.0', method: 'notifications/initialized' }, session)).status).toBe(202);
+    const sseResult = async (meta?: Record<string, unknown>): Promise<Result> => {
+      const res = await post(stateful, rpc('tools/call', { name: 'search', arguments: {}, ...(meta && { _meta: meta }) }, 2), session);
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
+      const data = res.text.split('\n').filter((line) => line.startsWith('data: ') && line.length > 6);
+      return (JSON.parse(data[data.length - 1]?.slice(6) ?? '{}') as Body).result as unknown as Result;
+    };
+    expect(required(await sseResult()).accepts).toEqual([PRICE]);
+    expect((await sseResult({ 'x402/payment': payment() }))._meta?.['x402/payment-response']).toMatchObject({ success: true });
+  });
+
   it('lets free tools through untouched', async () => {
     expect(await call2025('free')).toEqual({ content: [{ type: 'text', text: 'free' }] });
   });
