@@ -1,6 +1,7 @@
 // x402 pieces by direct calls: finding and decoding a payment, matching it to a price, the spent set, facilitator answers and options.
 
 import { McpConfigError } from '../../lib/errors';
+import { JsonRpcError } from '../../lib/jsonrpc/errors';
 import { checkSettle, checkVerify, x402Facilitator } from '../../lib/payments/facilitator';
 import { x402Guard } from '../../lib/payments/guard';
 import { decodePayment, findPayment, matchRequirement, paymentDigest } from '../../lib/payments/payload';
@@ -193,5 +194,14 @@ describe('x402Guard by direct calls', () => {
     verify.mockImplementation(async () => ({ isValid: false, invalidReason: 'expired' }) as never);
     const again = await guard(toolCall({ 'x402/payment': PAID }, new AbortController().signal), next);
     expect(JSON.parse((again.content[0] as { text: string }).text)).toMatchObject({ error: 'Payment verification failed: expired' });
+  });
+});
+
+describe('x402Guard and the rest of the chain', () => {
+  it('lets a JsonRpcError from an inner guard go on as a protocol error, and frees the payment', async () => {
+    const guard = x402Guard({ facilitator, accepts: [PRICE] });
+    const call = { kind: 'tool', name: 'search', arguments: {}, meta: { 'x402/payment': PAID }, descriptor: { name: 'search' }, ctx: { signal: new AbortController().signal, headers: {} } } as unknown as ToolGuardCall;
+    await expect(guard(call, () => Promise.reject(new JsonRpcError(-32602, 'Blocked')))).rejects.toThrow('Blocked');
+    await expect(guard(call, async () => ({ content: [] }))).resolves.toMatchObject({ _meta: { 'x402/payment-response': { success: true } } });
   });
 });

@@ -92,6 +92,9 @@ export function x402Guard(options: X402GuardOptions): X402Guard {
     else signal.addEventListener('abort', cancel as () => void, { once: true });
     try {
       return await Promise.race([run(controller.signal), ended]);
+    } catch (err) {
+      // What a custom facilitator throws may hold its URL or answer: only a FacilitatorError's message is known safe.
+      throw err instanceof FacilitatorError ? err : new FacilitatorError('Payment facilitator failed');
     } finally {
       clearTimeout(timer);
       signal.removeEventListener('abort', cancel as () => void);
@@ -124,7 +127,9 @@ export function x402Guard(options: X402GuardOptions): X402Guard {
       spent.spend(digest);
       return { ...result, _meta: { ...result._meta, [PAYMENT_RESPONSE_KEY]: settlement } };
     } catch (err) {
-      return refuse(failureOf(err));
+      // Only the facilitator's failures become the envelope; a JsonRpcError from an inner guard goes on as it is.
+      if (err instanceof FacilitatorError) return refuse(err.message);
+      throw err;
     } finally {
       if (!settled) spent.release(digest);
     }
@@ -154,12 +159,6 @@ export function paymentRequired(call: ToolGuardCall, accepts: PaymentRequirement
 /** A client-safe reason: the facilitator's own words are short codes (`insufficient_funds`); anything else is cut. */
 function reasonOf(reason: unknown, fallback: string): string {
   return typeof reason === 'string' && reason !== '' ? reason.slice(0, 200) : fallback;
-}
-
-/** What a failing facilitator becomes: its FacilitatorError message (safe by construction), else a fixed phrase. */
-function failureOf(err: unknown): string {
-  if (err instanceof FacilitatorError) return err.message;
-  return 'Payment facilitator failed';
 }
 
 function firstText(result: CallToolResult): string {
