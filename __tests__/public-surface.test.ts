@@ -7,6 +7,7 @@ describe('public surface', () => {
   it('exports exactly the documented values', () => {
     expect(Object.keys(lib).sort()).toEqual([
       'ErrorCode',
+      'FacilitatorError',
       'JsonRpcError',
       'LOG_LEVELS',
       'McpConfigError',
@@ -25,6 +26,8 @@ describe('public surface', () => {
       'resourceLink',
       'textContent',
       'tool',
+      'x402Facilitator',
+      'x402Guard',
     ]);
   });
 
@@ -32,7 +35,7 @@ describe('public surface', () => {
     expect(lib).not.toHaveProperty('default');
   });
 
-  it.each([['mcpRouter'], ['guardFor'], ['McpConfigError'], ['JsonRpcError'], ['MemorySessionStore'], ['MemoryEventStore'], ['MemoryMessageBus'], ['MemoryTaskStore'], ['audioContent'], ['embeddedResource'], ['imageContent'], ['resourceLink'], ['textContent']])(
+  it.each([['mcpRouter'], ['guardFor'], ['x402Guard'], ['x402Facilitator'], ['FacilitatorError'], ['McpConfigError'], ['JsonRpcError'], ['MemorySessionStore'], ['MemoryEventStore'], ['MemoryMessageBus'], ['MemoryTaskStore'], ['audioContent'], ['embeddedResource'], ['imageContent'], ['resourceLink'], ['textContent']])(
     '%s is a function',
     (name) => {
       expect(typeof lib[name]).toBe('function');

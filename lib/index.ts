@@ -28,6 +28,19 @@ export {
   type ToolGuardCall,
 } from './registry/guards';
 export type { ResponseMode } from './http/accept';
+// Paid tools: x402 payments as a tool guard, and a client of an x402 facilitator.
+export { x402Guard, type X402Guard, type X402GuardOptions } from './payments/guard';
+export { x402Facilitator, type SupportedResponse, type X402Facilitator, type X402FacilitatorOptions } from './payments/facilitator';
+export {
+  FacilitatorError,
+  type FacilitatorCallOptions,
+  type PaymentFacilitator,
+  type PaymentPayload,
+  type PaymentRequired,
+  type PaymentRequirements,
+  type SettleResponse,
+  type VerifyResponse,
+} from './payments/types';
 
 // Sessions: the storage interfaces and their in-memory defaults (swap in shared ones for several instances).
 export type { EventStore, MessageBus, SessionCloseReason, SessionRecord, SessionStore, StoredEvent } from './sessions/stores';

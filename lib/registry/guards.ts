@@ -183,6 +183,25 @@ export function notFoundError(kind: GuardKind, key: string, era: Era): JsonRpcEr
   }
 }
 
+/**
+ * What guards on an item add to its list entry's `_meta` (a price, say): each guard function's own `listMeta`
+ * property, an object, merged in the order of `guards`; the item's own `_meta` wins on a shared key.
+ *
+ * @example
+ * ```ts
+ * const pay = Object.assign(payGuard, { listMeta: { 'example/price': '0.01 USD' } });
+ * mcp.tool({ name: 'search', description: '…', guards: [pay], handler }); // tools/list: _meta['example/price']
+ * ```
+ */
+export function guardsListMeta(guards: unknown, own: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (!Array.isArray(guards)) return own;
+  const added = guards.flatMap((guard: unknown) => {
+    const meta: unknown = typeof guard === 'function' ? (guard as { listMeta?: unknown }).listMeta : undefined;
+    return isObject(meta) ? [meta] : [];
+  });
+  return added.length === 0 ? own : Object.assign({}, ...added, own) as Record<string, unknown>;
+}
+
 /** The rest of a chain, from some link on: a call in, its result out. */
 export type Step<C extends GuardCall> = (call: C) => Promise<GuardResult<C['kind']>>;
 

@@ -12,7 +12,7 @@ import { createCallLimiter, type CallLimitOptions } from './call-limit';
 import type { RequestContext } from './request-context';
 import { checkDefinitionObject, checkHandler, copyDefined, type Icon } from './definition';
 import type { CallToolResult, ToolDescriptor } from './results';
-import { accessLink, composeChain, guardLinks, type Guard, type Link, type Step, type ToolGuard, type ToolGuardCall } from './guards';
+import { accessLink, composeChain, guardLinks, guardsListMeta, type Guard, type Link, type Step, type ToolGuard, type ToolGuardCall } from './guards';
 
 export type { CallToolResult, ToolDescriptor } from './results';
 
@@ -146,7 +146,8 @@ export function defineTool(definition: ToolDefinition<never>, validator: SchemaV
     outputSchema,
     annotations: definition.annotations,
     icons: definition.icons,
-    _meta: definition._meta,
+    // Guards may advertise what they do to callers (x402Guard: the price), before the call.
+    _meta: guardsListMeta(definition.guards, definition._meta),
     // MCP 2025-11-25 tools › execution.taskSupport (shaping drops it for other revisions).
     execution: task === undefined ? undefined : { taskSupport: task },
   }) as ToolDescriptor;

@@ -1,0 +1,207 @@
+// x402 pieces by direct calls: finding and decoding a payment, matching it to a price, the spent set, facilitator answers and options.
+
+import { McpConfigError } from '../../lib/errors';
+import { JsonRpcError } from '../../lib/jsonrpc/errors';
+import { checkSettle, checkVerify, x402Facilitator } from '../../lib/payments/facilitator';
+import { x402Guard } from '../../lib/payments/guard';
+import { decodePayment, findPayment, matchRequirement, paymentDigest } from '../../lib/payments/payload';
+import { SpentPayments } from '../../lib/payments/spent';
+import { FacilitatorError, type PaymentPayload, type PaymentRequirements } from '../../lib/payments/types';
+import type { ToolGuardCall } from '../../lib/registry/guards';
+import type { RequestContext } from '../../lib/registry/request-context';
+import { startFacilitator } from './fake-facilitator';
+
+const PRICE: PaymentRequirements = { scheme: 'exact', network: 'eip155:84532', amount: '10000', asset: '0xAbC', payTo: '0xDeF', maxTimeoutSeconds: 60 };
+const PAID: PaymentPayload = { x402Version: 2, accepted: PRICE, payload: { signature: '0x1', authorization: { nonce: '0x2', value: '10000' } } };
+const base64 = (value: unknown, encoding: BufferEncoding = 'base64'): string => Buffer.from(JSON.stringify(value)).toString(encoding);
+const facilitator = { verify: async () => ({ isValid: true }), settle: async () => ({ success: true, transaction: '0x', network: 'n' }) };
+
+describe('findPayment and decodePayment', () => {
+  it('reads x402/payment, then x402.payment, then PAYMENT-SIGNATURE, then X-PAYMENT', () => {
+    const other = { ...PAID, payload: { signature: 'other' } };
+    expect(findPayment({ 'x402/payment': PAID, 'x402.payment': other }, { 'payment-signature': base64(other) })).toEqual({ ok: true, payload: PAID });
+    expect(findPayment({ 'x402.payment': base64(PAID) }, { 'payment-signature': base64(other) })).toEqual({ ok: true, payload: PAID });
+    expect(findPayment(undefined, { 'payment-signature': base64(PAID), 'x-payment': base64(other) })).toEqual({ ok: true, payload: PAID });
+    expect(findPayment({}, { 'x-payment': base64(PAID) })).toEqual({ ok: true, payload: PAID });
+    expect(findPayment({ progressToken: 1 }, {})).toBeUndefined();
+  });
+
+  it('takes base64url too, and refuses a repeated header', () => {
+    expect(decodePayment(base64(PAID, 'base64url'))).toEqual({ ok: true, payload: PAID });
+    expect(findPayment(undefined, { 'x-payment': [base64(PAID), base64(PAID)] })).toEqual({ ok: false, reason: 'Invalid payment: more than one x-payment header' });
+  });
+
+  it.each([
+    ['not base64', '%%%', 'Invalid payment: not base64-encoded JSON'],
+    ['base64 of no JSON', Buffer.from('nope').toString('base64'), 'Invalid payment: not base64-encoded JSON'],
+    ['too large', 'A'.repeat(20_000), 'Invalid payment: too large'],
+    ['an array', [PAID], 'Invalid payment: expected a PaymentPayload object'],
+    ['x402 v1', { x402Version: 1, scheme: 'exact', network: 'base-sepolia', payload: {} }, 'Invalid payment: unsupported x402Version 1; this server accepts x402 v2'],
+    ['no version', { accepted: PRICE, payload: {} }, 'Invalid payment: unsupported x402Version undefined; this server accepts x402 v2'],
+    ['no accepted', { x402Version: 2, payload: {} }, 'Invalid payment: no accepted payment requirements'],
+    ['no payload', { x402Version: 2, accepted: PRICE }, 'Invalid payment: no payload'],
+  ])('refuses %s with a reason', (_name, value, reason) => {
+    expect(decodePayment(value)).toEqual({ ok: false, reason });
+  });
+});
+
+describe('matchRequirement', () => {
+  const cheaper = { ...PRICE, amount: '1' };
+
+  it('finds the requirement whose scheme, network, amount, asset and payTo the payment accepted', () => {
+    expect(matchRequirement(PAID, [cheaper, PRICE])).toBe(PRICE);
+    expect(matchRequirement({ ...PAID, accepted: { ...PRICE, maxTimeoutSeconds: 5, extra: { name: 'USDC' } } }, [PRICE])).toBe(PRICE);
+  });
+
+  it('compares EVM addresses without case, everything else exactly', () => {
+    expect(matchRequirement({ ...PAID, accepted: { ...PRICE, asset: '0xabc', payTo: '0xDEF' } }, [PRICE])).toBe(PRICE);
+    expect(matchRequirement({ ...PAID, accepted: { ...PRICE, network: 'EIP155:84532' } }, [PRICE])).toBeUndefined();
+    expect(matchRequirement({ ...PAID, accepted: { ...PRICE, amount: '10000.0' } }, [PRICE])).toBeUndefined();
+    expect(matchRequirement({ ...PAID, accepted: { ...PRICE, amount: 10000 as unknown as string } }, [PRICE])).toBeUndefined();
+  });
+});
+
+describe('paymentDigest', () => {
+  it('is the same for one payload in any key order, and differs for another', () => {
+    const reordered = { payload: { authorization: { value: '10000', nonce: '0x2' }, signature: '0x1' }, accepted: { ...PRICE }, x402Version: 2 } as PaymentPayload;
+    expect(paymentDigest(reordered)).toBe(paymentDigest(PAID));
+    expect(paymentDigest({ ...PAID, payload: { ...PAID.payload, signature: '0x3' } })).not.toBe(paymentDigest(PAID));
+  });
+});
+
+describe('SpentPayments', () => {
+  it('claims once, refuses while in use and once spent, forgets after the ttl', () => {
+    let now = 0;
+    const spent = new SpentPayments(10, 1_000, () => now);
+    expect(spent.claim('a')).toBe('claimed');
+    expect(spent.claim('a')).toBe('in-use');
+    spent.release('a');
+    expect(spent.claim('a')).toBe('claimed');
+    spent.spend('a');
+    expect(spent.claim('a')).toBe('spent');
+    now = 1_000;
+    expect(spent.claim('a')).toBe('claimed');
+  });
+
+  it('stays bounded: the oldest spent digests go first, never one in use', () => {
+    const spent = new SpentPayments(3, 60_000);
+    expect(spent.claim('held')).toBe('claimed');
+    for (const digest of ['s1', 's2', 's3', 's4']) {
+      spent.claim(digest);
+      spent.spend(digest);
+    }
+    expect(spent.size).toBe(3);
+    expect(spent.claim('held')).toBe('in-use');
+    expect(spent.claim('s4')).toBe('spent');
+    expect(spent.claim('s1')).toBe('claimed');
+  });
+});
+
+describe('facilitator answers', () => {
+  it('accepts well-formed verify and settle answers', () => {
+    expect(checkVerify({ isValid: false, invalidReason: 'x', payer: '0x' })).toEqual({ isValid: false, invalidReason: 'x', payer: '0x' });
+    expect(checkSettle({ success: true, transaction: '0xt', network: 'n', amount: '1' })).toMatchObject({ success: true });
+    expect(checkSettle({ success: false, errorReason: 'insufficient_funds', transaction: '', network: 'n' })).toMatchObject({ success: false });
+  });
+
+  it.each([[null], [{}], [{ isValid: 'true' }], [{ isValid: true, invalidReason: 5 }]])('refuses the verify answer %j', (answer) => {
+    expect(() => checkVerify(answer)).toThrow(new FacilitatorError('Payment facilitator /verify gave a malformed answer'));
+  });
+
+  it.each([[{ success: true, network: 'n' }], [{ success: true, transaction: '', network: 'n' }], [{ success: 1 }], [{ success: false, errorReason: {} }]])('refuses the settle answer %j', (answer) => {
+    expect(() => checkSettle(answer)).toThrow(FacilitatorError);
+  });
+});
+
+describe('x402Facilitator', () => {
+  it('reads /supported, sends its headers, and says "unreachable" without the URL', async () => {
+    const fake = await startFacilitator();
+    try {
+      const client = x402Facilitator({ url: fake.url, headers: () => ({ 'x-api-key': 'k' }) });
+      expect(await client.supported()).toEqual({ kinds: [{ x402Version: 2, scheme: 'exact', network: 'eip155:84532' }] });
+      expect(await client.verify({ ...PAID, payload: { signature: 'ok' } }, PRICE)).toEqual({ isValid: true, payer: '0xPayer' });
+    } finally {
+      await fake.close();
+    }
+    const gone = x402Facilitator({ url: fake.url });
+    await expect(gone.verify(PAID, PRICE)).rejects.toThrow(new FacilitatorError('Payment facilitator /verify is unreachable'));
+  });
+
+  it('honours the caller signal', async () => {
+    const fake = await startFacilitator();
+    fake.mode = 'hang';
+    try {
+      const controller = new AbortController();
+      const pending = x402Facilitator({ url: fake.url }).settle(PAID, PRICE, { signal: controller.signal });
+      setTimeout(() => controller.abort(), 50);
+      await expect(pending).rejects.toThrow(new FacilitatorError('Payment facilitator /settle was cancelled'));
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it.each([
+    [undefined, 'x402Facilitator() needs an options object'],
+    [{}, "option 'x402Facilitator.url' must be an absolute http(s) URL"],
+    [{ url: 'ftp://x' }, "option 'x402Facilitator.url' must be an absolute http(s) URL"],
+    [{ url: 'https://f', timeoutMs: 0 }, "option 'x402Facilitator.timeoutMs'"],
+    [{ url: 'https://f', headers: { a: 1 } }, "option 'x402Facilitator.headers'"],
+    [{ url: 'https://f', timeout: 5 }, "x402Facilitator: unknown option 'timeout'"],
+  ])('refuses the options %j', (options, message) => {
+    expect(() => x402Facilitator(options as never)).toThrow(McpConfigError);
+    expect(() => x402Facilitator(options as never)).toThrow(message);
+  });
+});
+
+describe('x402Guard options', () => {
+  it.each([
+    [undefined, 'x402Guard() needs an options object'],
+    [{ accepts: [PRICE] }, "option 'x402Guard.facilitator'"],
+    [{ facilitator, accepts: [] }, "option 'x402Guard.accepts' must be a non-empty array"],
+    [{ facilitator, accepts: [{ ...PRICE, amount: '0.01' }] }, "option 'x402Guard.accepts'"],
+    [{ facilitator, accepts: [{ ...PRICE, maxTimeoutSeconds: undefined }] }, "option 'x402Guard.accepts'"],
+    [{ facilitator, accepts: [PRICE], timeoutMs: -1 }, "option 'x402Guard.timeoutMs'"],
+    [{ facilitator, accepts: [PRICE], price: 1 }, "x402Guard: unknown option 'price'"],
+  ])('refuses %j', (options, message) => {
+    expect(() => x402Guard(options as never)).toThrow(McpConfigError);
+    expect(() => x402Guard(options as never)).toThrow(message);
+  });
+
+  it('advertises a fixed price in listMeta, and only that it is paid when the price is a function', () => {
+    expect(x402Guard({ facilitator, accepts: [PRICE] }).listMeta).toEqual({ 'x402/paid': true, 'x402/accepts': [PRICE] });
+    expect(x402Guard({ facilitator, accepts: () => [PRICE] }).listMeta).toEqual({ 'x402/paid': true });
+  });
+});
+
+describe('x402Guard by direct calls', () => {
+  /** A tool call as the chain hands it to guards, with just what the guard reads. */
+  function toolCall(meta: Record<string, unknown>, signal: AbortSignal): ToolGuardCall {
+    const ctx = { signal, headers: {} } as unknown as RequestContext;
+    return { kind: 'tool', name: 'search', arguments: {}, meta, descriptor: { name: 'search', description: 'Paid' }, ctx };
+  }
+
+  it('ends a verification when the call is cancelled, even if the facilitator ignores its signal, and frees the payment', async () => {
+    const verify = jest.fn(() => new Promise<never>(() => undefined));
+    const guard = x402Guard({ facilitator: { ...facilitator, verify }, accepts: [PRICE], timeoutMs: 60_000 });
+    const controller = new AbortController();
+    const next = jest.fn(async () => ({ content: [] }));
+    const pending = guard(toolCall({ 'x402/payment': PAID }, controller.signal), next);
+    setTimeout(() => controller.abort(), 20);
+    const result = await pending;
+    expect(JSON.parse((result.content[0] as { text: string }).text)).toMatchObject({ error: 'Payment facilitator verify was cancelled' });
+    expect(next).not.toHaveBeenCalled();
+    // The payment was not spent: a new call with it gets to the facilitator again.
+    verify.mockImplementation(async () => ({ isValid: false, invalidReason: 'expired' }) as never);
+    const again = await guard(toolCall({ 'x402/payment': PAID }, new AbortController().signal), next);
+    expect(JSON.parse((again.content[0] as { text: string }).text)).toMatchObject({ error: 'Payment verification failed: expired' });
+  });
+});
+
+describe('x402Guard and the rest of the chain', () => {
+  it('lets a JsonRpcError from an inner guard go on as a protocol error, and frees the payment', async () => {
+    const guard = x402Guard({ facilitator, accepts: [PRICE] });
+    const call = { kind: 'tool', name: 'search', arguments: {}, meta: { 'x402/payment': PAID }, descriptor: { name: 'search' }, ctx: { signal: new AbortController().signal, headers: {} } } as unknown as ToolGuardCall;
+    await expect(guard(call, () => Promise.reject(new JsonRpcError(-32602, 'Blocked')))).rejects.toThrow('Blocked');
+    await expect(guard(call, async () => ({ content: [] }))).resolves.toMatchObject({ _meta: { 'x402/payment-response': { success: true } } });
+  });
+});

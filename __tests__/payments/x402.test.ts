@@ -1,0 +1,275 @@
+// Paid tools over HTTP: x402Guard with x402Facilitator against an in-process facilitator, in both protocol eras.
+
+import type { Express } from 'express';
+import { x402Facilitator, x402Guard, type PaymentPayload, type PaymentRequirements, type ToolGuard } from '../../lib';
+import { createApp, post, rpc } from '../helpers/create-app';
+import { modern } from '../helpers/modern';
+import { FACILITATOR_SECRET, startFacilitator, type FakeFacilitator } from './fake-facilitator';
+
+const V = { 'MCP-Protocol-Version': '2025-11-25' };
+const PRICE: PaymentRequirements = { scheme: 'exact', network: 'eip155:84532', amount: '10000', asset: '0x036CbD53842c5426634e7929541eC2318f3dCF7e', payTo: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C', maxTimeoutSeconds: 60 };
+
+let nonces = 0;
+/** A payment as a client signs it: `signature` steers the fake facilitator; each has a fresh nonce. */
+function payment(signature = 'ok', accepted: PaymentRequirements = PRICE): PaymentPayload {
+  nonces += 1;
+  return { x402Version: 2, accepted, payload: { signature, authorization: { from: '0xPayer', nonce: `n${nonces}` } } };
+}
+const base64 = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64');
+
+type Body = { result?: Record<string, unknown>; error?: Record<string, unknown> };
+type Result = { isError?: boolean; content: Array<{ type: string; text: string }>; structuredContent?: Record<string, unknown>; _meta?: Record<string, unknown> };
+
+let facilitator: FakeFacilitator;
+let app: Express;
+const handler = jest.fn((args: { q?: string }) => ({ hits: [`${args.q ?? ''}: 1 result`] }));
+
+beforeAll(async () => {
+  facilitator = await startFacilitator();
+});
+afterAll(() => facilitator.close());
+
+function build(guardOptions: { facilitatorTimeoutMs?: number; timeoutMs?: number } = {}): Express {
+  const pay = x402Guard({ facilitator: x402Facilitator({ url: facilitator.url, timeoutMs: guardOptions.facilitatorTimeoutMs ?? 2_000 }), accepts: [PRICE], timeoutMs: guardOptions.timeoutMs });
+  return createApp({ rateLimit: false }, (mcp) => {
+    mcp.tool({ name: 'search', description: 'Paid search', inputSchema: { type: 'object', properties: { q: { type: 'string' } } }, guards: [pay], handler });
+    mcp.tool({ name: 'typed', description: 'Paid, with an outputSchema', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] }, guards: [pay], handler: () => ({ n: 1 }) });
+    mcp.tool({ name: 'broken', description: 'Paid, and fails', inputSchema: { type: 'object' }, guards: [pay], handler: () => { throw new Error('index offline'); } });
+    mcp.tool({ name: 'free', description: 'Free', inputSchema: { type: 'object' }, handler: () => 'free' });
+  });
+}
+
+beforeEach(() => {
+  jest.clearAllMocks();
+  facilitator.mode = 'ok';
+  facilitator.calls.verify.length = 0;
+  facilitator.calls.settle.length = 0;
+  app = build();
+});
+
+/** A 2025 (stateless, 2025-11-25) tools/call; `meta` is its `_meta`. */
+async function call2025(name: string, meta?: Record<string, unknown>, headers: Record<string, string> = {}, target: Express = app): Promise<Result> {
+  const res = await post(target, rpc('tools/call', { name, arguments: { q: 'x' }, ...(meta === undefined ? {} : { _meta: meta }) }), { ...V, ...headers });
+  expect(res.status).toBe(200);
+  const body = res.body as Body;
+  expect(body.error).toBeUndefined();
+  return body.result as unknown as Result;
+}
+
+/** The PaymentRequired a payment-required result carries, from its text (and its structuredContent, which must agree). */
+function required(result: Result): Record<string, unknown> {
+  expect(result.isError).toBe(true);
+  const fromText = JSON.parse(result.content[0]?.text ?? '') as Record<string, unknown>;
+  if (result.structuredContent !== undefined) expect(result.structuredContent).toEqual(fromText);
+  return fromText;
+}
+
+describe('the pay-and-retry flow', () => {
+  it('2025: no payment → PaymentRequired (structuredContent and text, HTTP 200); paid retry → result with the settlement', async () => {
+    const first = await call2025('search');
+    expect(first.structuredContent).toEqual({
+      x402Version: 2,
+      resource: { url: 'mcp://tool/search', description: 'Paid search', mimeType: 'application/json' },
+      accepts: [PRICE],
+    });
+    expect(required(first)).toEqual(first.structuredContent);
+    expect(handler).not.toHaveBeenCalled();
+
+    const paid = payment();
+    const second = await call2025('search', { 'x402/payment': paid });
+    expect(second.isError).toBeUndefined();
+    expect(second.structuredContent).toEqual({ hits: ['x: 1 result'] });
+    expect(second._meta?.['x402/payment-response']).toEqual({ success: true, payer: '0xPayer', transaction: `0xtx-${(paid.payload.authorization as { nonce: string }).nonce}`, network: 'eip155:84532' });
+    expect(facilitator.calls.verify).toEqual([{ x402Version: 2, paymentPayload: paid, paymentRequirements: PRICE }]);
+    expect(facilitator.calls.settle).toHaveLength(1);
+  });
+
+  it('2026: the same flow on stateless requests (a complete result, then a new request with the payment)', async () => {
+    const first = await modern(app, 'tools/call', { name: 'search', arguments: { q: 'x' } });
+    expect(first.status).toBe(200);
+    const unpaid = (first.body as Body).result as unknown as Result & { resultType?: string };
+    expect(unpaid.resultType).toBe('complete');
+    expect(required(unpaid).accepts).toEqual([PRICE]);
+
+    const second = await modern(app, 'tools/call', { name: 'search', arguments: { q: 'x' } }, {}, { 'x402/payment': payment() });
+    expect(second.status).toBe(200);
+    const paid = (second.body as Body).result as unknown as Result & { resultType?: string };
+    expect(paid).toMatchObject({ resultType: 'complete', structuredContent: { hits: ['x: 1 result'] } });
+    expect(paid._meta?.['x402/payment-response']).toMatchObject({ success: true, network: 'eip155:84532' });
+  });
+
+  it('takes the payment as base64 JSON, under x402.payment, and in the PAYMENT-SIGNATURE and X-PAYMENT headers', async () => {
+    for (const [meta, headers] of [
+      [{ 'x402/payment': base64(payment()) }, {}],
+      [{ 'x402.payment': base64(payment()) }, {}],
+      [undefined, { 'PAYMENT-SIGNATURE': base64(payment()) }],
+      [undefined, { 'X-PAYMENT': base64(payment()) }],
+    ] as const) {
+      const result = await call2025('search', meta, headers);
+      expect(result.isError).toBeUndefined();
+      expect(result._meta?.['x402/payment-response']).toMatchObject({ success: true });
+    }
+    expect(facilitator.calls.settle).toHaveLength(4);
+  });
+
+  it('leaves structuredContent out of the envelope of a tool with an outputSchema (text only), and pays it as usual', async () => {
+    const first = await call2025('typed');
+    expect(first.structuredContent).toBeUndefined();
+    expect(required(first).accepts).toEqual([PRICE]);
+    const paid = await call2025('typed', { 'x402/payment': payment() });
+    expect(paid.structuredContent).toEqual({ n: 1 });
+  });
+
+  it('2025 session, SSE replies: the same flow, HTTP 200 on both', async () => {
+    const pay = x402Guard({ facilitator: x402Facilitator({ url: facilitator.url }), accepts: [PRICE] });
+    const stateful = createApp({ sessions: {}, responseMode: 'sse', rateLimit: false }, (mcp) => mcp.tool({ name: 'search', description: 'Paid search', guards: [pay], handler }));
+    const init = await post(stateful, rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } }));
+    const session = { 'Mcp-Session-Id': init.headers['mcp-session-id'] as string, ...V };
+    expect((await post(stateful, { jsonrpc: '2.0', method: 'notifications/initialized' }, session)).status).toBe(202);
+    const sseResult = async (meta?: Record<string, unknown>): Promise<Result> => {
+      const res = await post(stateful, rpc('tools/call', { name: 'search', arguments: {}, ...(meta && { _meta: meta }) }, 2), session);
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
+      const data = res.text.split('\n').filter((line) => line.startsWith('data: ') && line.length > 6);
+      return (JSON.parse(data[data.length - 1]?.slice(6) ?? '{}') as Body).result as unknown as Result;
+    };
+    expect(required(await sseResult()).accepts).toEqual([PRICE]);
+    expect((await sseResult({ 'x402/payment': payment() }))._meta?.['x402/payment-response']).toMatchObject({ success: true });
+  });
+
+  it('lets free tools through untouched', async () => {
+    expect(await call2025('free')).toEqual({ content: [{ type: 'text', text: 'free' }] });
+  });
+});
+
+describe('failures end with the envelope and the reason in error', () => {
+  it('a payment the facilitator finds invalid: not run, not settled', async () => {
+    const result = await call2025('search', { 'x402/payment': payment('forged') });
+    expect(required(result).error).toBe('Payment verification failed: invalid_exact_evm_payload_signature');
+    expect(handler).not.toHaveBeenCalled();
+    expect(facilitator.calls.settle).toHaveLength(0);
+  });
+
+  it('a payment for another price: no matching requirement, the facilitator not asked', async () => {
+    const result = await call2025('search', { 'x402/payment': payment('ok', { ...PRICE, amount: '1' }) });
+    expect(required(result).error).toBe('No matching payment requirements');
+    expect(facilitator.calls.verify).toHaveLength(0);
+  });
+
+  it('a payment that does not decode', async () => {
+    expect(required(await call2025('search', { 'x402/payment': '%%%' })).error).toBe('Invalid payment: not base64-encoded JSON');
+    expect(required(await call2025('search', { 'x402/payment': { x402Version: 1, scheme: 'exact' } })).error).toMatch(/unsupported x402Version 1/);
+  });
+
+  it('a failing tool: no settlement, the reason given, and the payment can be used again', async () => {
+    const paid = payment();
+    const result = await call2025('broken', { 'x402/payment': paid });
+    expect(required(result).error).toBe('Tool failed; payment not settled: index offline');
+    expect(facilitator.calls.settle).toHaveLength(0);
+    expect((await call2025('search', { 'x402/payment': paid })).isError).toBeUndefined();
+  });
+
+  it('a failed settlement withholds the output', async () => {
+    const result = await call2025('search', { 'x402/payment': payment('settle-fails') });
+    expect(required(result).error).toBe('Settlement failed: insufficient_funds');
+    expect(result.content[0]?.text).not.toContain('1 result');
+    expect(handler).toHaveBeenCalledTimes(1);
+  });
+
+  it.each([
+    ['500', 'Payment facilitator /verify answered HTTP 500'],
+    ['garbage', 'Payment facilitator /verify gave a malformed answer'],
+    ['huge', 'Payment facilitator /verify gave a malformed answer (too large)'],
+  ] as const)('a facilitator answering %s: HTTP 200, a clear error, no URL or body', async (mode, error) => {
+    facilitator.mode = mode;
+    const res = await post(app, rpc('tools/call', { name: 'search', arguments: {}, _meta: { 'x402/payment': payment() } }), V);
+    expect(res.status).toBe(200);
+    const result = (res.body as Body).result as unknown as Result;
+    expect(required(result).error).toBe(error);
+    expect(res.text).not.toContain(FACILITATOR_SECRET);
+    expect(res.text).not.toContain(facilitator.url);
+    expect(handler).not.toHaveBeenCalled();
+  });
+
+  it('a facilitator that hangs: the call ends at the facilitator timeout, and at the guard timeout', async () => {
+    facilitator.mode = 'hang';
+    const slow = build({ facilitatorTimeoutMs: 200 });
+    expect(required(await call2025('search', { 'x402/payment': payment() }, {}, slow)).error).toBe('Payment facilitator /verify timed out after 200 ms');
+    const guarded = build({ facilitatorTimeoutMs: 60_000, timeoutMs: 200 });
+    expect(required(await call2025('search', { 'x402/payment': payment() }, {}, guarded)).error).toBe('Payment facilitator verify timed out after 200 ms');
+  });
+});
+
+describe('one payment, one call', () => {
+  it('refuses a settled payment presented again, in either form', async () => {
+    const paid = payment();
+    expect((await call2025('search', { 'x402/payment': paid })).isError).toBeUndefined();
+    expect(required(await call2025('search', { 'x402/payment': paid })).error).toBe('Payment already used');
+    expect(required(await call2025('search', undefined, { 'PAYMENT-SIGNATURE': base64(paid) })).error).toBe('Payment already used');
+    expect(handler).toHaveBeenCalledTimes(1);
+    expect(facilitator.calls.settle).toHaveLength(1);
+  });
+
+  it('runs only one of two concurrent calls paying with one payload', async () => {
+    facilitator.mode = 'slow';
+    const paid = payment();
+    const results = await Promise.all([call2025('search', { 'x402/payment': paid }), call2025('search', { 'x402/payment': paid })]);
+    const errors = results.map((result) => (result.isError === true ? required(result).error : 'paid'));
+    expect(errors.sort()).toEqual(['Payment already in use by another call', 'paid']);
+    expect(handler).toHaveBeenCalledTimes(1);
+    expect(facilitator.calls.settle).toHaveLength(1);
+  });
+});
+
+describe('tools/list', () => {
+  it('advertises the price of paid tools in _meta, and nothing on free ones', async () => {
+    const res = await post(app, rpc('tools/list', {}), V);
+    const tools = (res.body as Body).result?.tools as Array<{ name: string; _meta?: Record<string, unknown> }>;
+    expect(tools.find((tool) => tool.name === 'search')?._meta).toEqual({ 'x402/paid': true, 'x402/accepts': [PRICE] });
+    expect(tools.find((tool) => tool.name === 'free')?._meta).toBeUndefined();
+  });
+
+  it("merges any guard's listMeta into its tool's _meta, the tool's own _meta winning on a shared key", async () => {
+    const tagged = Object.assign(((_call, next) => next()) as ToolGuard, { listMeta: { 'example/price': '1', 'example/tier': 'gold' } });
+    const listed = createApp({}, (mcp) => mcp.tool({ name: 't', description: 'Tagged', _meta: { 'example/tier': 'own' }, guards: [tagged], handler: () => 'ok' }));
+    const res = await post(listed, rpc('tools/list', {}), V);
+    expect(((res.body as Body).result?.tools as Array<{ _meta?: unknown }>)[0]?._meta).toEqual({ 'example/price': '1', 'example/tier': 'own' });
+  });
+});
+
+describe('a price per call, and any { verify, settle } facilitator', () => {
+  it('asks accepts(call) for the price of each call, and refuses a bad one with an isError result', async () => {
+    const verify = jest.fn(async () => ({ isValid: true }));
+    const settle = jest.fn(async () => ({ success: true, transaction: '0xt', network: 'eip155:84532' }));
+    const pay = x402Guard({
+      facilitator: { verify, settle },
+      accepts: (call) => (call.arguments.q === 'bad' ? ([] as PaymentRequirements[]) : [{ ...PRICE, amount: String(1000 * String(call.arguments.q).length) }]),
+    });
+    const priced = createApp({ rateLimit: false }, (mcp) => {
+      mcp.tool({ name: 'search', description: 'Priced by query length', inputSchema: { type: 'object', properties: { q: { type: 'string' } } }, guards: [pay], handler });
+    });
+    const callWith = async (q: string, meta?: Record<string, unknown>): Promise<Result> =>
+      ((await post(priced, rpc('tools/call', { name: 'search', arguments: { q }, ...(meta && { _meta: meta }) }), V)).body as Body).result as unknown as Result;
+    expect(required(await callWith('abc')).accepts).toEqual([{ ...PRICE, amount: '3000' }]);
+    expect(required(await callWith('abc', { 'x402/payment': payment('ok', { ...PRICE, amount: '1000' }) })).error).toBe('No matching payment requirements');
+    expect((await callWith('abc', { 'x402/payment': payment('ok', { ...PRICE, amount: '3000' }) }))._meta?.['x402/payment-response']).toEqual({ success: true, transaction: '0xt', network: 'eip155:84532' });
+    const bad = await callWith('bad');
+    expect(bad).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringMatching(/^x402Guard: accepts\(\) must return a non-empty array/) }] });
+  });
+
+  it('never shows what a custom facilitator threw (it may hold a URL)', async () => {
+    const pay = x402Guard({
+      facilitator: {
+        verify: async () => {
+          throw new Error(`connect ECONNREFUSED ${facilitator.url}`);
+        },
+        settle: async () => ({ success: true, transaction: '0xt', network: 'n' }),
+      },
+      accepts: [PRICE],
+    });
+    const custom = createApp({ rateLimit: false }, (mcp) => mcp.tool({ name: 'search', description: 'Paid', guards: [pay], handler }));
+    const res = await post(custom, rpc('tools/call', { name: 'search', arguments: {}, _meta: { 'x402/payment': payment() } }), V);
+    expect(required((res.body as Body).result as unknown as Result).error).toBe('Payment facilitator failed');
+    expect(res.text).not.toContain(facilitator.url);
+  });
+});

@@ -1,0 +1,182 @@
+// x402Facilitator: a small HTTP client of an x402 facilitator's /verify, /settle and /supported (x402 v2 §7), on fetch.
+
+import { invalidOption, isPositiveInteger, McpConfigError, type OptionKeys } from '../errors';
+import { isObject } from '../jsonrpc/types';
+import { FacilitatorError, type FacilitatorCallOptions, type PaymentFacilitator, type PaymentPayload, type PaymentRequirements, type SettleResponse, type VerifyResponse } from './types';
+
+/** Options of {@link x402Facilitator}. */
+export interface X402FacilitatorOptions {
+  /** The facilitator's base URL (`https://x402.org/facilitator`): `/verify`, `/settle` and `/supported` are under it. */
+  url: string;
+  /** Headers sent with every call (an API key), or a function returning them per call. Defaults to none. */
+  headers?: Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);
+  /** Longest one call may take before it fails. Defaults to `10000` ms. */
+  timeoutMs?: number;
+}
+
+/** The kinds of payment a facilitator supports (`GET /supported`). */
+export interface SupportedResponse {
+  kinds: Array<{ x402Version: number; scheme: string; network: string; extra?: Record<string, unknown> }>;
+  [key: string]: unknown;
+}
+
+/** A {@link PaymentFacilitator} over HTTP, with `supported()` as well. */
+export interface X402Facilitator extends PaymentFacilitator {
+  supported(options?: FacilitatorCallOptions): Promise<SupportedResponse>;
+}
+
+const KNOWN: OptionKeys<X402FacilitatorOptions> = { url: true, headers: true, timeoutMs: true };
+const DEFAULT_TIMEOUT_MS = 10_000;
+/** Answers larger than this are not read: a facilitator's JSON is a few hundred bytes. */
+const MAX_ANSWER_BYTES = 65_536;
+
+/**
+ * A client of an x402 facilitator: it verifies and settles payments for {@link x402Guard}. No blockchain code: the
+ * facilitator does that. Its failures are {@link FacilitatorError}s whose messages never hold the URL or the answer.
+ *
+ * @throws {McpConfigError} for a missing or non-http(s) `url`, bad `headers` or `timeoutMs`, or an unknown option
+ * @example
+ * ```ts
+ * const facilitator = x402Facilitator({ url: 'https://x402.org/facilitator', timeoutMs: 5_000 });
+ * const pay = x402Guard({ facilitator, accepts: [{ scheme: 'exact', network: 'eip155:84532', amount: '10000', asset: USDC, payTo, maxTimeoutSeconds: 60 }] });
+ * ```
+ */
+export function x402Facilitator(options: X402FacilitatorOptions): X402Facilitator {
+  if (!isObject(options)) throw new McpConfigError('ERR_MCP_INVALID_OPTION', 'x402Facilitator() needs an options object: { url }');
+  for (const key of Object.keys(options)) {
+    if (!(key in KNOWN)) throw new McpConfigError('ERR_MCP_UNKNOWN_OPTION', `x402Facilitator: unknown option '${key}' (known: ${Object.keys(KNOWN).join(', ')})`);
+  }
+  const { url, headers, timeoutMs = DEFAULT_TIMEOUT_MS } = options;
+  let base: URL;
+  try {
+    base = new URL(url);
+  } catch {
+    throw invalidOption('x402Facilitator.url', 'an absolute http(s) URL', url);
+  }
+  if (base.protocol !== 'https:' && base.protocol !== 'http:') throw invalidOption('x402Facilitator.url', 'an absolute http(s) URL', url);
+  if (headers !== undefined && typeof headers !== 'function' && !(isObject(headers) && Object.values(headers).every((value) => typeof value === 'string'))) {
+    throw invalidOption('x402Facilitator.headers', 'an object of string values or a function returning one', headers);
+  }
+  if (!isPositiveInteger(timeoutMs)) throw invalidOption('x402Facilitator.timeoutMs', 'a positive number of milliseconds', timeoutMs);
+  const root = base.href.endsWith('/') ? base.href : `${base.href}/`;
+
+  async function call(path: 'verify' | 'settle' | 'supported', body: unknown, signal: AbortSignal | undefined): Promise<Record<string, unknown>> {
+    const what = `Payment facilitator /${path}`;
+    const extra = typeof headers === 'function' ? await headers() : headers;
+    // One controller for the timeout and the caller's signal (AbortSignal.any needs Node 20; engines allow 18.17).
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
+    const cancel = (): void => controller.abort();
+    if (signal?.aborted === true) cancel();
+    else signal?.addEventListener('abort', cancel, { once: true });
+    const failed = (fallback: string): FacilitatorError =>
+      new FacilitatorError(timedOut ? `${what} timed out after ${timeoutMs} ms` : signal?.aborted === true ? `${what} was cancelled` : `${what} ${fallback}`);
+    let response: Response;
+    let text: string;
+    try {
+      try {
+        response = await fetch(new URL(path, root), {
+          method: body === undefined ? 'GET' : 'POST',
+          headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...extra },
+          body: body === undefined ? undefined : JSON.stringify(body),
+          signal: controller.signal,
+          redirect: 'error',
+        });
+      } catch {
+        throw failed('is unreachable');
+      }
+      try {
+        text = await readCapped(response);
+      } catch (err) {
+        if (err instanceof FacilitatorError) throw new FacilitatorError(`${what} gave a malformed answer (too large)`);
+        throw failed('broke off its answer');
+      }
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', cancel);
+    }
+    // A facilitator answers a refused payment with 400 and a verify/settle body (x402 v2 §7): read those, not 5xx.
+    if (response.status >= 500 || (response.status >= 300 && response.status !== 400)) throw new FacilitatorError(`${what} answered HTTP ${response.status}`);
+    let answer: unknown;
+    try {
+      answer = JSON.parse(text);
+    } catch {
+      throw new FacilitatorError(`${what} gave a malformed answer (not JSON)`);
+    }
+    if (!isObject(answer)) throw new FacilitatorError(`${what} gave a malformed answer (not an object)`);
+    return answer;
+  }
+
+  const request = (payload: PaymentPayload, requirements: PaymentRequirements) => ({ x402Version: payload.x402Version, paymentPayload: payload, paymentRequirements: requirements });
+  return Object.freeze({
+    async verify(payload: PaymentPayload, requirements: PaymentRequirements, callOptions?: FacilitatorCallOptions): Promise<VerifyResponse> {
+      return checkVerify(await call('verify', request(payload, requirements), callOptions?.signal));
+    },
+    async settle(payload: PaymentPayload, requirements: PaymentRequirements, callOptions?: FacilitatorCallOptions): Promise<SettleResponse> {
+      return checkSettle(await call('settle', request(payload, requirements), callOptions?.signal));
+    },
+    async supported(callOptions?: FacilitatorCallOptions): Promise<SupportedResponse> {
+      const answer = await call('supported', undefined, callOptions?.signal);
+      if (!Array.isArray(answer.kinds)) throw new FacilitatorError('Payment facilitator /supported gave a malformed answer (no kinds)');
+      return answer as SupportedResponse;
+    },
+  });
+}
+
+/**
+ * A response's text, read up to {@link MAX_ANSWER_BYTES}: a facilitator that streams without end cannot fill memory.
+ *
+ * @throws {FacilitatorError} past the cap (the caller words it)
+ */
+async function readCapped(response: Response): Promise<string> {
+  if (response.body === null) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_ANSWER_BYTES) {
+      await reader.cancel().catch(() => undefined);
+      throw new FacilitatorError('too large');
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+const optionalString = (value: unknown): boolean => value === undefined || typeof value === 'string';
+
+/**
+ * A `/verify` answer, checked: `isValid` a boolean, the rest strings when present.
+ *
+ * @throws {FacilitatorError} for any other shape
+ */
+export function checkVerify(answer: unknown): VerifyResponse {
+  if (!isObject(answer) || typeof answer.isValid !== 'boolean' || !optionalString(answer.invalidReason) || !optionalString(answer.payer)) {
+    throw new FacilitatorError('Payment facilitator /verify gave a malformed answer');
+  }
+  return answer as unknown as VerifyResponse;
+}
+
+/**
+ * A `/settle` answer, checked: `success` a boolean; a successful one names its `transaction` and `network`.
+ *
+ * @throws {FacilitatorError} for any other shape
+ */
+export function checkSettle(answer: unknown): SettleResponse {
+  const ok =
+    isObject(answer) &&
+    typeof answer.success === 'boolean' &&
+    optionalString(answer.errorReason) &&
+    optionalString(answer.payer) &&
+    optionalString(answer.amount) &&
+    (answer.success ? typeof answer.transaction === 'string' && answer.transaction !== '' && typeof answer.network === 'string' : optionalString(answer.transaction) && optionalString(answer.network));
+  if (!ok) throw new FacilitatorError('Payment facilitator /settle gave a malformed answer');
+  return answer as unknown as SettleResponse;
+}

@@ -1,0 +1,92 @@
+// x402 payments as clients send them: where a payment travels in a call, its decoding, and matching it to the price.
+
+import { createHash } from 'node:crypto';
+import { isObject } from '../jsonrpc/types';
+import type { PaymentPayload, PaymentRequirements } from './types';
+
+/**
+ * Where a payment may travel, first found wins. `x402/payment` is the MCP transport's key (specs/transports-v2/mcp.md);
+ * `x402.payment` is what Vercel's `x402-mcp` sends; the headers are x402 HTTP's (v2 `PAYMENT-SIGNATURE`, v1 `X-PAYMENT`),
+ * which Cloudflare's `agents/x402` reads too. Each may hold the object or its base64 JSON.
+ */
+export const META_KEYS = Object.freeze(['x402/payment', 'x402.payment'] as const);
+export const HEADER_NAMES = Object.freeze(['payment-signature', 'x-payment'] as const);
+
+/** A payment found on a call: decoded, or why it could not be (a bad payment gets the envelope with this reason). */
+export type FoundPayment = { readonly ok: true; readonly payload: PaymentPayload } | { readonly ok: false; readonly reason: string };
+
+/** Payloads larger than this are refused unread: a signature and an authorization fit in a few kilobytes. */
+const MAX_ENCODED = 16_384;
+
+/**
+ * The payment a call carries, from `_meta` (preferred) or the request's headers; undefined when it carries none.
+ *
+ * @example
+ * ```ts
+ * findPayment({ 'x402/payment': payload }, {}); // { ok: true, payload }
+ * ```
+ */
+export function findPayment(meta: Readonly<Record<string, unknown>> | undefined, headers: Readonly<Record<string, string | string[] | undefined>>): FoundPayment | undefined {
+  for (const key of META_KEYS) {
+    const value = meta?.[key];
+    if (value !== undefined && value !== null) return decodePayment(value);
+  }
+  for (const name of HEADER_NAMES) {
+    const value = headers[name];
+    // A repeated header is two payments for one call: refuse rather than pick one.
+    if (Array.isArray(value)) return { ok: false, reason: `Invalid payment: more than one ${name} header` };
+    if (value !== undefined && value !== '') return decodePayment(value);
+  }
+  return undefined;
+}
+
+/** A payment as sent (the object, or base64 of its JSON) → a checked x402 v2 `PaymentPayload`. */
+export function decodePayment(value: unknown): FoundPayment {
+  let decoded: unknown = value;
+  if (typeof value === 'string') {
+    const text = value.trim();
+    if (text.length > MAX_ENCODED) return { ok: false, reason: 'Invalid payment: too large' };
+    if (!/^[A-Za-z0-9+/_-]+=*$/.test(text)) return { ok: false, reason: 'Invalid payment: not base64-encoded JSON' };
+    try {
+      decoded = JSON.parse(Buffer.from(text, 'base64').toString('utf8'));
+    } catch {
+      return { ok: false, reason: 'Invalid payment: not base64-encoded JSON' };
+    }
+  }
+  if (!isObject(decoded)) return { ok: false, reason: 'Invalid payment: expected a PaymentPayload object' };
+  // x402 v1 payloads (scheme and network at the top, `maxAmountRequired` prices) name no accepted requirement to match.
+  if (decoded.x402Version !== 2) return { ok: false, reason: `Invalid payment: unsupported x402Version ${JSON.stringify(decoded.x402Version) ?? 'undefined'}; this server accepts x402 v2` };
+  if (!isObject(decoded.accepted)) return { ok: false, reason: 'Invalid payment: no accepted payment requirements' };
+  if (!isObject(decoded.payload)) return { ok: false, reason: 'Invalid payment: no payload' };
+  return { ok: true, payload: decoded as unknown as PaymentPayload };
+}
+
+/** The fields that make two requirements the same price (x402 v2 §5.1.2); `extra` and timeouts do not. */
+const PRICE_FIELDS = ['scheme', 'network', 'amount', 'asset', 'payTo'] as const;
+
+/** The requirement of `accepts` the payment accepted, if any (x402 v2: the client echoes the requirement it chose). */
+export function matchRequirement(payload: PaymentPayload, accepts: readonly PaymentRequirements[]): PaymentRequirements | undefined {
+  const { accepted } = payload;
+  return accepts.find((requirement) => PRICE_FIELDS.every((field) => sameValue(field, requirement[field], accepted[field])));
+}
+
+function sameValue(field: (typeof PRICE_FIELDS)[number], expected: string, sent: unknown): boolean {
+  if (typeof sent !== 'string') return false;
+  // EVM addresses are case-insensitive hex (EIP-55 casing is a checksum, not a different address).
+  if ((field === 'asset' || field === 'payTo') && /^0x[0-9a-fA-F]+$/.test(expected)) return expected.toLowerCase() === sent.toLowerCase();
+  return expected === sent;
+}
+
+/** A digest of a payment's signed part: the same payload sent twice (in any key order) has the same digest. */
+export function paymentDigest(payload: PaymentPayload): string {
+  return createHash('sha256').update(canonicalJson({ accepted: payload.accepted, payload: payload.payload })).digest('base64url');
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (isObject(value)) {
+    const keys = Object.keys(value).filter((key) => value[key] !== undefined).sort();
+    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
