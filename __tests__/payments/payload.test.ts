@@ -101,6 +101,8 @@ describe('facilitator answers', () => {
   it('accepts well-formed verify and settle answers', () => {
     expect(checkVerify({ isValid: false, invalidReason: 'x', payer: '0x' })).toEqual({ isValid: false, invalidReason: 'x', payer: '0x' });
     expect(checkSettle({ success: true, transaction: '0xt', network: 'n', amount: '1' })).toMatchObject({ success: true });
+    // Only the x402 fields reach the client: a facilitator's own additions stay with it.
+    expect(checkSettle({ success: true, transaction: '0xt', network: 'n', internalLedgerId: 'L-7', debug: { host: 'x' } })).toEqual({ success: true, transaction: '0xt', network: 'n' });
     expect(checkSettle({ success: false, errorReason: 'insufficient_funds', transaction: '', network: 'n' })).toMatchObject({ success: false });
   });
 

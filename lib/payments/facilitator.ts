@@ -178,5 +178,12 @@ export function checkSettle(answer: unknown): SettleResponse {
     optionalString(answer.amount) &&
     (answer.success ? typeof answer.transaction === 'string' && answer.transaction !== '' && typeof answer.network === 'string' : optionalString(answer.transaction) && optionalString(answer.network));
   if (!ok) throw new FacilitatorError('Payment facilitator /settle gave a malformed answer');
-  return answer as unknown as SettleResponse;
+  // The settlement goes to the client (_meta["x402/payment-response"]): only its x402 fields, never what else a
+  // facilitator adds to its answer.
+  const settled: Record<string, unknown> = {};
+  for (const field of SETTLE_FIELDS) if (answer[field] !== undefined) settled[field] = answer[field];
+  return settled as unknown as SettleResponse;
 }
+
+/** The fields of an x402 v2 SettlementResponse. */
+const SETTLE_FIELDS = ['success', 'errorReason', 'payer', 'transaction', 'network', 'amount'] as const;
