@@ -11,6 +11,8 @@ import request from 'supertest';
 import { LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createDemoApp } from '../demo/server';
 import { connectionHelp } from '../demo/connect';
+import { FORECAST_PRICE } from '../demo/store-mcp';
+import { TEST_PAYER } from '../demo/test-facilitator';
 import { connectClient, type ConnectedClient } from './helpers/connect-client';
 
 const token = 'demo-test-token';
@@ -35,6 +37,7 @@ describe('the demo store over MCP', () => {
     const { client } = connected;
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual([
       'audit_inventory',
+      'premium_stock_forecast', // paid (x402), through the demo's test facilitator
       'list_customers', // decorated controller
       'get_customer',
       'list_orders', // mcp.exposeRoutes
@@ -160,6 +163,49 @@ describe('the demo store over HTTP', () => {
   it('rate-limits MCP traffic, saying so in the headers', async () => {
     const response = await request(app).post('/mcp').set(bearer).send({ jsonrpc: '2.0', id: 1, method: 'ping' });
     expect(response.headers.ratelimit).toMatch(/^"600-in-1min"; r=\d+; t=\d+$/);
+  });
+
+  /** A 2025 session over plain HTTP: initialize, then each call with its Mcp-Session-Id; JSON or SSE replies read alike. */
+  async function openSession(): Promise<(id: number, method: string, params?: Record<string, unknown>) => Promise<Record<string, unknown>>> {
+    const accept = { Accept: 'application/json, text/event-stream' };
+    const init = await request(app).post('/mcp').set(accept).set(bearer).send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'supertest', version: '1' } } }).expect(200);
+    const session = { 'mcp-session-id': String(init.headers['mcp-session-id']), 'mcp-protocol-version': '2025-06-18' };
+    await request(app).post('/mcp').set(accept).set(bearer).set(session).send({ jsonrpc: '2.0', method: 'notifications/initialized' }).expect(202);
+    return async (id, method, params) => {
+      const response = await request(app).post('/mcp').set(accept).set(bearer).set(session).send({ jsonrpc: '2.0', id, method, params }).expect(200);
+      const body = /^text\/event-stream/.test(String(response.headers['content-type']))
+        ? JSON.parse(response.text.split('\n').filter((line) => line.startsWith('data: ')).map((line) => line.slice(6)).at(-1) ?? 'null')
+        : response.body;
+      return (body as { result: Record<string, unknown> }).result;
+    };
+  }
+
+  it('sells premium_stock_forecast with x402: the price, a test payment that settles, and a replay refused', async () => {
+    const call = await openSession();
+    const unpaid = await call(1, 'tools/call', { name: 'premium_stock_forecast', arguments: { days: 10 } });
+    expect(unpaid.isError).toBe(true);
+    expect(unpaid.structuredContent).toEqual({ x402Version: 2, resource: expect.objectContaining({ url: 'mcp://tool/premium_stock_forecast' }), accepts: [FORECAST_PRICE] });
+    expect(JSON.parse(text(unpaid))).toEqual(unpaid.structuredContent);
+
+    // The one payment form the demo's test facilitator accepts: the first accepted price, signature 'test'.
+    const payment = { x402Version: 2, accepted: FORECAST_PRICE, payload: { signature: 'test', authorization: { nonce: '0x01' } } };
+    const paid = await call(2, 'tools/call', { name: 'premium_stock_forecast', arguments: { days: 10 }, _meta: { 'x402/payment': payment } });
+    expect(paid.isError).toBeUndefined();
+    expect(paid.structuredContent).toEqual({ days: 10, reorder: expect.arrayContaining([{ id: 'p2', name: expect.any(String), stock: 3, runsOutInDays: 6, reorder: 2 }]) });
+    expect((paid._meta as Record<string, unknown>)['x402/payment-response']).toEqual({ success: true, payer: TEST_PAYER, transaction: expect.stringMatching(/^0xtest-[0-9a-f]{16}$/), network: 'eip155:84532', amount: '10000' });
+
+    const replay = await call(3, 'tools/call', { name: 'premium_stock_forecast', arguments: { days: 10 }, _meta: { 'x402/payment': payment } });
+    expect(replay.isError).toBe(true);
+    expect(replay.structuredContent).toMatchObject({ error: 'Payment already used', accepts: [FORECAST_PRICE] });
+
+    const forged = await call(4, 'tools/call', { name: 'premium_stock_forecast', arguments: {}, _meta: { 'x402/payment': { ...payment, payload: { signature: '0xreal?', authorization: { nonce: '0x02' } } } } });
+    expect(forged.structuredContent).toMatchObject({ error: expect.stringMatching(/^Payment verification failed: invalid_signature/) });
+  });
+
+  it('shows the price of the paid tool in tools/list', async () => {
+    const call = await openSession();
+    const { tools } = (await call(1, 'tools/list')) as { tools: Array<{ name: string; _meta?: Record<string, unknown> }> };
+    expect(tools.find((tool) => tool.name === 'premium_stock_forecast')?._meta).toEqual({ 'x402/paid': true, 'x402/accepts': [FORECAST_PRICE] });
   });
 
   it('serves the playground, and sends / there', async () => {

@@ -1,11 +1,28 @@
-// What the store offers over MCP besides its bridged routes: a tool with progress, the catalog as a
-// resource, one product per URI (with completions), and a prompt.
+// What the store offers over MCP besides its bridged routes: a tool with progress, a paid tool (x402, paid
+// through the demo's test facilitator), the catalog as a resource, one product per URI (with completions), and a prompt.
 
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ErrorCode, JsonRpcError, type McpRouter } from '../lib';
+import { ErrorCode, JsonRpcError, x402Guard, type McpRouter, type PaymentRequirements } from '../lib';
 import type { Store } from './store/data';
+import { createTestFacilitator } from './test-facilitator';
 
 const STYLES = ['espresso', 'filter', 'french press', 'pour-over'];
+
+/**
+ * The price of premium_stock_forecast: 0.01 USDC (6 decimals, so 10000 atomic units) on Base Sepolia, a test
+ * network; payTo is a made-up address. The demo's test facilitator never touches the chain anyway.
+ */
+export const FORECAST_PRICE: PaymentRequirements = {
+  scheme: 'exact',
+  network: 'eip155:84532',
+  amount: '10000',
+  asset: '0x036CbD53842c5426634e7929541eC2318f3dCF7e',
+  payTo: '0x000000000000000000000000000000000000dEaD',
+  maxTimeoutSeconds: 60,
+  extra: { name: 'USDC', version: '2', decimals: 6 },
+};
+/** Units each product sells a day, in the demo's imaginary sales history. */
+const DAILY_SALES = 0.5;
 
 export function registerStoreMcp(mcp: McpRouter, store: Store): void {
   mcp.tool({
@@ -49,6 +66,26 @@ export function registerStoreMcp(mcp: McpRouter, store: Store): void {
         await ctx.progress(index + 1, products.length, `Counted ${product.name}`);
       }
       return { products: products.length, units, value: Math.round(value * 100) / 100, lowStock };
+    },
+  });
+
+  mcp.tool({
+    name: 'premium_stock_forecast',
+    title: 'Stock forecast (paid)',
+    description: 'Which products run out within the next days and how many units to reorder. Costs 0.01 USDC a call (x402; the demo takes a test payment)',
+    inputSchema: {
+      type: 'object',
+      properties: { days: { type: 'integer', minimum: 1, maximum: 90, default: 30, description: 'How far ahead to forecast' } },
+      additionalProperties: false,
+    },
+    annotations: { readOnlyHint: true },
+    guards: [x402Guard({ facilitator: createTestFacilitator(), accepts: [FORECAST_PRICE] })],
+    handler({ days = 30 }) {
+      const needed = Math.ceil(days * DAILY_SALES);
+      const reorder = [...store.products.values()]
+        .filter((product) => product.stock < needed)
+        .map((product) => ({ id: product.id, name: product.name, stock: product.stock, runsOutInDays: Math.floor(product.stock / DAILY_SALES), reorder: needed - product.stock }));
+      return { days, reorder };
     },
   });
 

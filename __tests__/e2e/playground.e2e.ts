@@ -1,5 +1,6 @@
 // The playground in headless Chromium against the demo store: connect on load with the token from the link, call
-// audit_inventory with live progress and logs, read resources, get a prompt, and show a refused token.
+// audit_inventory with live progress and logs, pay for the paid tool with a test payment, read resources, get a
+// prompt, and show a refused token.
 
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
@@ -112,6 +113,37 @@ describe('the playground (headless Chromium)', () => {
     await result.waitFor();
     expect(await result.getAttribute('role')).toBe('alert');
     expect(await result.textContent()).toMatch(/404/);
+  });
+
+  it('shows the price of the paid tool, pays with a test payment, and shows the result and its settlement', async () => {
+    await page.click('[data-testid="tool-item"][data-name="premium_stock_forecast"]');
+    const view = toolView('premium_stock_forecast');
+    await view.locator('[data-testid="field-days"]').fill('10');
+    await view.locator('[data-testid="call-tool"]').click();
+
+    // The first call carries no payment: the x402 payment-required result, with the price and the retry button.
+    await view.locator('[data-testid="payment-required"]').waitFor();
+    expect(await view.locator('[data-testid="result"]').getAttribute('data-is-error')).toBe('true');
+    expect(await view.locator('[data-testid="payment-price"]').textContent()).toBe('0.01 USDC on eip155:84532');
+
+    await view.locator('[data-testid="pay-and-retry"]').click();
+    const settlement = view.locator('[data-testid="settlement"]');
+    await settlement.waitFor();
+    expect(await settlement.getAttribute('data-success')).toBe('true');
+    expect(await settlement.locator('h4').textContent()).toMatch(/^Paid: transaction 0xtest-[0-9a-f]{16} on eip155:84532$/);
+    const result = view.locator('[data-testid="result"]');
+    expect(await result.getAttribute('data-is-error')).toBe('false');
+    expect(await view.locator('[data-testid="payment-required"]').count()).toBe(0);
+    const structured = JSON.parse((await result.locator('[data-testid="structured-content"]').textContent()) ?? 'null');
+    expect(structured).toEqual({ days: 10, reorder: expect.arrayContaining([expect.objectContaining({ id: 'p2', reorder: 2 })]) });
+
+    // The retry sent the test payment in _meta["x402/payment"], built from the first accepted price.
+    const sent = JSON.parse((await page.locator('[data-testid="traffic-entry"][data-direction="out"][data-method="tools/call"] pre.json').last().textContent()) ?? 'null');
+    expect(sent.params._meta['x402/payment']).toEqual({
+      x402Version: 2,
+      accepted: expect.objectContaining({ scheme: 'exact', network: 'eip155:84532', amount: '10000' }),
+      payload: { signature: 'test', authorization: expect.objectContaining({ nonce: expect.stringMatching(/^0x[0-9a-f]{64}$/) }) },
+    });
   });
 
   it('reads store://catalog, and a product through its template with completions', async () => {

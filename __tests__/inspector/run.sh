@@ -73,7 +73,7 @@ check() {
   fi
 }
 
-check tools-list 'code === 0 && out.tools.map((t) => t.name).join() === "audit_inventory,list_customers,get_customer,list_orders,get_order,place_order,cancel_order,list_products,get_product,restock_product"' \
+check tools-list 'code === 0 && out.tools.map((t) => t.name).join() === "audit_inventory,premium_stock_forecast,list_customers,get_customer,list_orders,get_order,place_order,cancel_order,list_products,get_product,restock_product"' \
   "$MCP_TOKEN" --method tools/list
 check call-audit-inventory 'code === 0 && out.structuredContent.products === 10 && out.structuredContent.lowStock.join() === "p2,p4,p7,p9"' \
   "$MCP_TOKEN" --method tools/call --tool-name audit_inventory --tool-arg delayMs=0

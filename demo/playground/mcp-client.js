@@ -266,14 +266,15 @@ export class McpClient extends EventTarget {
    *
    * @param {string} method - the JSON-RPC method
    * @param {object} [params] - its params
-   * @param {{ signal?: AbortSignal, progressToken?: string | number }} [options]
+   * @param {{ signal?: AbortSignal, progressToken?: string | number, meta?: object }} [options] - `meta` goes in `params._meta` (an x402 payment, say)
    * @returns {Promise<any>} the result; rejects with RpcError, HttpError or NetworkError
    */
-  async request(method, params, { signal, progressToken } = {}) {
+  async request(method, params, { signal, progressToken, meta } = {}) {
     const id = this.nextId++;
     const message = { jsonrpc: '2.0', id, method };
-    if (params !== undefined || progressToken !== undefined) {
+    if (params !== undefined || progressToken !== undefined || meta !== undefined) {
       message.params = { ...params };
+      if (meta !== undefined) message.params._meta = { ...message.params._meta, ...meta };
       if (progressToken !== undefined) message.params._meta = { ...message.params._meta, progressToken };
     }
     const onAbort = () => this.notify('notifications/cancelled', { requestId: id, reason: 'Cancelled from the playground' }).catch(() => {});

@@ -1,7 +1,8 @@
-// The explorer views: tool forms with calls and live progress, resources and templates, prompts.
+// The explorer views: tool forms with calls, live progress and paid retries (x402), resources and templates, prompts.
 
 import { el, jsonBlock } from './dom.js';
 import { RpcError } from './mcp-client.js';
+import { paymentRequired, renderPaymentRequired, renderSettlement } from './payment.js';
 import { renderError, renderPromptResult, renderResourceContents, renderToolResult } from './render.js';
 import { createSchemaForm } from './schema-form.js';
 import { expandTemplate, templateVariables } from './uri-template.js';
@@ -168,13 +169,17 @@ export function createViews({ state, reconnect, selectTab }) {
     if (tool.outputSchema) schemas.append(el('h3', {}, 'outputSchema'), jsonBlock(tool.outputSchema));
     let controller;
     cancel.addEventListener('click', () => controller?.abort(new DOMException('Cancelled: the server was sent notifications/cancelled', 'AbortError')));
-    formEl.addEventListener('submit', async (event) => {
+    formEl.addEventListener('submit', (event) => {
       event.preventDefault();
       const { value, errors } = form.read();
       if (errors.length > 0) {
         output.replaceChildren(el('div', { class: 'error-box', role: 'alert', 'data-testid': 'error' }, el('strong', {}, 'Fix these arguments first'), el('ul', {}, ...errors.map((e) => el('li', {}, e)))));
         return;
       }
+      callTool(value);
+    });
+    /** One tools/call; `meta` goes in its `_meta` (a paid retry's payment). A payment-required result offers that retry. */
+    async function callTool(value, meta) {
       const client = state.client;
       if (!client) return output.replaceChildren(notConnected());
       const token = `${tool.name}-${++callCount}`;
@@ -197,8 +202,12 @@ export function createViews({ state, reconnect, selectTab }) {
       output.replaceChildren(el('p', { class: 'muted' }, `Calling ${tool.name}…`));
       const started = performance.now();
       try {
-        const result = await client.request('tools/call', { name: tool.name, arguments: value }, { signal: controller.signal, progressToken: token });
-        output.replaceChildren(renderToolResult(result, { onReadResource }), el('p', { class: 'muted elapsed' }, `${Math.round(performance.now() - started)} ms`));
+        const result = await client.request('tools/call', { name: tool.name, arguments: value }, { signal: controller.signal, progressToken: token, meta });
+        const shown = [renderToolResult(result, { onReadResource })];
+        const required = paymentRequired(result);
+        if (required) shown.push(renderPaymentRequired(required, (payment) => callTool(value, payment)));
+        shown.push(renderSettlement(result), el('p', { class: 'muted elapsed' }, `${Math.round(performance.now() - started)} ms`));
+        output.replaceChildren(...shown.filter(Boolean));
       } catch (err) {
         output.replaceChildren(fail(err, `tools/call ${tool.name}`));
       } finally {
@@ -207,7 +216,7 @@ export function createViews({ state, reconnect, selectTab }) {
         call.disabled = false;
         cancel.hidden = true;
       }
-    });
+    }
     return el('article', { class: 'view', 'data-testid': 'tool-view', 'data-tool': tool.name }, head, formEl, schemas, progress, output);
   }
 
