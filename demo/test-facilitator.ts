@@ -6,6 +6,8 @@ import type { PaymentFacilitator, PaymentPayload, SettleResponse, VerifyResponse
 
 /** The one payment this facilitator accepts: `payload.signature` is this string (the playground sends it). */
 export const TEST_SIGNATURE = 'test';
+/** Most settled nonces remembered. */
+const MAX_SETTLED_NONCES = 10_000;
 /** The payer every test payment is from (an obviously fake address). */
 export const TEST_PAYER = '0x000000000000000000000000000000000000test';
 
@@ -37,7 +39,11 @@ export function createTestFacilitator(): PaymentFacilitator {
     async settle(payload, requirements): Promise<SettleResponse> {
       const nonce = nonceOf(payload);
       if (nonce !== undefined && settledNonces.has(nonce)) return { success: false, errorReason: 'nonce_already_used', transaction: '', network: requirements.network };
-      if (nonce !== undefined) settledNonces.add(nonce);
+      if (nonce !== undefined) {
+        settledNonces.add(nonce);
+        // Bounded, as anything a client can grow: the oldest nonce is forgotten first (x402Guard's own replay check stays).
+        if (settledNonces.size > MAX_SETTLED_NONCES) settledNonces.delete(settledNonces.values().next().value as string);
+      }
       // Clearly not a real transaction hash: a newcomer must not go looking for it on a block explorer.
       return { success: true, payer: TEST_PAYER, transaction: `0xtest-${randomBytes(8).toString('hex')}`, network: requirements.network, amount: requirements.amount };
     },
