@@ -89,12 +89,12 @@ const FILES: LibFile[] = listTs(LIB)
 
 /**
  * The layer of a lib file: imports point to a lower layer, or stay inside the file's own folder.
- * router → router-api → options → decorators → (auth, security, bridge: beside the chain) → express-host → transport
+ * router → router-api → options → decorators → (auth, security, bridge, gateway: beside the chain) → express-host → transport
  * → sessions → http → protocol → tasks → registry → schema → leaves. router-api.ts holds the types of what the router adds;
  * express-host.ts is the one module that knows Express internals, below auth/ and bridge/ which both read the host
  * app's stack; http/ holds generic HTTP helpers (auth/ and security/ use them too); sessions/ the 2025 sessions,
  * their stores and the server event bus; transport/ the MCP endpoint's handlers; payments/ (x402) is a tool guard
- * beside auth/, on the registry's guard chain only.
+ * beside auth/, on the registry's guard chain only; gateway/ (issue 19) is a client of upstream MCP servers.
  */
 function layerOf(name: string): number {
   const [top] = name.split('/');
@@ -105,7 +105,7 @@ function layerOf(name: string): number {
   if (name === 'session-options.ts') return 78;
   // Decorators bridge Express handlers too, so they sit just above bridge/.
   if (top === 'decorators') return 65;
-  if (top === 'auth' || top === 'security' || top === 'bridge' || top === 'payments') return 60;
+  if (top === 'auth' || top === 'security' || top === 'bridge' || top === 'payments' || top === 'gateway') return 60;
   if (name === 'express-host.ts') return 55;
   if (top === 'transport') return 50;
   if (top === 'sessions') return 46;

@@ -1,0 +1,90 @@
+// The upstream client's wire helpers: bounded body reads, the SSE event reader, header value encoding, and the fault type.
+
+/** The most an upstream may send in one JSON body or one SSE event; a bigger one is a fault, so memory stays bounded. */
+export const MAX_UPSTREAM_MESSAGE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * A transport failure or a non-MCP answer from an upstream. Its message is a phrase with no URL and no upstream body
+ * ("failed (HTTP 502)"), which the client prefixes with the upstream's label and turns into a -32603 JsonRpcError.
+ */
+export class UpstreamFault extends Error {
+  override readonly name = 'UpstreamFault';
+}
+
+/** Reads a whole body as UTF-8, refusing (and cancelling the stream) once it passes `limit` bytes. */
+export async function readBoundedText(body: ReadableStream<Uint8Array> | null, limit: number): Promise<string> {
+  if (body === null) return '';
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw new UpstreamFault(`sent a body larger than ${limit} bytes`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * The `data` of each event of a `text/event-stream` body, in order (HTML Living Standard › Server-sent events ›
+ * Interpreting an event stream: lines end in CRLF, LF or CR; `data:` lines join with LF; a blank line dispatches;
+ * `:` starts a comment). Events with no data (priming events, comments) are skipped. One event may hold at most
+ * `limit` bytes of text: the stream as a whole is unbounded (progress may run long), each event is not.
+ */
+export async function* readSseData(body: ReadableStream<Uint8Array> | null, limit: number): AsyncGenerator<string> {
+  if (body === null) return;
+  const reader = body.getReader();
+  const decoder = new TextDecoder('utf-8');
+  let pending = '';
+  let data: string[] = [];
+  let dataSize = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      pending += done ? decoder.decode() : decoder.decode(value, { stream: true });
+      // A trailing CR may be the first half of CRLF: keep it until more arrives (or the stream ends).
+      for (;;) {
+        const match = /\r\n|\r|\n/.exec(pending);
+        if (match === null || (match[0] === '\r' && match.index === pending.length - 1 && !done)) break;
+        const line = pending.slice(0, match.index);
+        pending = pending.slice(match.index + match[0].length);
+        if (line === '') {
+          if (data.length > 0) yield data.join('\n');
+          data = [];
+          dataSize = 0;
+        } else if (line.startsWith('data')) {
+          const colon = line.indexOf(':');
+          const field = colon === -1 ? line : line.slice(0, colon);
+          if (field !== 'data') continue;
+          const text = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '');
+          dataSize += text.length;
+          if (dataSize > limit) throw new UpstreamFault(`sent an event larger than ${limit} bytes`);
+          data.push(text);
+        }
+      }
+      if (pending.length > limit) throw new UpstreamFault(`sent an event line larger than ${limit} bytes`);
+      if (done) break;
+    }
+    // A stream that ends without the final blank line still dispatches nothing (the standard discards it).
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+}
+
+/** RFC 9110 §5.5 visible ASCII and space, with no whitespace at either end: sent as is. */
+const PLAIN_HEADER_VALUE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
+
+/**
+ * An `Mcp-Name` value as MCP 2026-07-28 transports › Value Encoding asks: plain visible ASCII as is, anything else
+ * (non-ASCII, control characters, edge whitespace, empty) as `=?base64?<UTF-8 in Base64>?=`. A plain value that
+ * itself looks like the wrapped form is wrapped too, so the server never decodes what was meant literally.
+ */
+export function encodeHeaderValue(value: string): string {
+  if (PLAIN_HEADER_VALUE.test(value) && !(value.startsWith('=?base64?') && value.endsWith('?='))) return value;
+  return `=?base64?${Buffer.from(value, 'utf8').toString('base64')}?=`;
+}
