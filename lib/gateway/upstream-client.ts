@@ -182,9 +182,10 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     return initialize(signal);
   }
 
-  function connect(): Promise<Connection> {
+  /** The first connection probes; after a lost 2025 session the upstream is known to be 2025, so it just initialises. */
+  function connect(handshake: (signal: AbortSignal) => Promise<Connection> = discoverOrInitialize): Promise<Connection> {
     if (connection !== undefined) return Promise.resolve(connection);
-    connecting ??= withLimits(undefined, discoverOrInitialize).then(
+    connecting ??= withLimits(undefined, handshake).then(
       (established) => {
         connection = established;
         connecting = undefined;
@@ -201,7 +202,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   /** Forgets a lost 2025 session (once, however many requests saw it lost) and connects again. */
   function reconnect(lost: Connection): Promise<Connection> {
     if (connection === lost) connection = undefined;
-    return connect();
+    return connect(initialize);
   }
 
   function sendCancelled(current: Connection, requestId: number, cause: AbortCause): void {

@@ -54,7 +54,9 @@ export async function* readSseData(body: ReadableStream<Uint8Array> | null, limi
         const line = pending.slice(0, match.index);
         pending = pending.slice(match.index + match[0].length);
         if (line === '') {
-          if (data.length > 0) yield data.join('\n');
+          // An empty data buffer dispatches nothing (the standard's "If the data buffer is an empty string … return").
+          const joined = data.join('\n');
+          if (joined !== '') yield joined;
           data = [];
           dataSize = 0;
         } else if (line.startsWith('data')) {
