@@ -160,6 +160,7 @@ describe.each([
   { title: 'this router, both eras', options: {}, era: '2026', session: false },
   { title: "this router, eras: ['2025'] with sessions", options: { eras: ['2025'], sessions: {} }, era: '2025', session: true },
   { title: "this router, eras: ['2025'], sessions: false", options: { eras: ['2025'], sessions: false }, era: '2025', session: false },
+  { title: "this router, eras: ['2026']", options: { eras: ['2026'] }, era: '2026', session: false },
 ] as const)('upstream client against $title', ({ options, era, session }) => {
   it(`speaks ${era}, lists and calls tools`, async () => {
     const upstream = await routerUpstream(options as Partial<McpRouterOptions>);
@@ -270,6 +271,44 @@ describe('upstream client against this router: lost session, cancellation', () =
     controller.abort();
     expect((await rejection(call)).message).toBe(`Upstream "${LABEL}" request was cancelled`);
     expect(client.era).toBe('2026');
+  });
+});
+
+describe('upstream client: headers, close', () => {
+  it('sends the configured headers, reading a header function again for every request', async () => {
+    const tokens: (string | undefined)[] = [];
+    const upstream = await serve((app) => {
+      app.use('/mcp', (req, _res, next) => {
+        tokens.push(req.get('x-upstream-token'));
+        next();
+      });
+      const mcp = mcpRouter({ name: 'upstream', version: '1.0.0' });
+      registerTools(mcp);
+      app.use('/mcp', mcp);
+    });
+    let issued = 0;
+    const client = createUpstreamClient({ url: upstream.url, label: LABEL, timeoutMs: 5000, clientInfo: CLIENT_INFO, headers: () => ({ 'X-Upstream-Token': `t${++issued}` }) });
+    clients.push(client);
+    await client.request('tools/list', {});
+    await client.request('tools/list', {});
+    expect(tokens).toEqual(['t1', 't2', 't3']);
+  });
+
+  it('close() aborts a request in flight and deletes the session of this router', async () => {
+    const upstream = await routerUpstream({ eras: ['2025'], sessions: {} });
+    const client = clientFor(upstream);
+    await client.request('tools/list', {});
+    const sessionId = client.sessionId;
+    const call = client.request('tools/call', { name: 'hang', arguments: {} });
+    await waitFor(() => upstream.seen.some((request) => request.rpc === 'tools/call'));
+    const failure = rejection(call);
+    await client.close();
+    expect((await failure).message).toBe(`Upstream "${LABEL}" client was closed`);
+    expect(upstream.seen.filter((request) => request.http === 'DELETE').map((request) => request.session)).toEqual([sessionId]);
+  });
+
+  it('refuses a timeout that is not a positive number', () => {
+    expect(() => createUpstreamClient({ url: 'http://127.0.0.1:1/mcp', label: LABEL, timeoutMs: 0, clientInfo: CLIENT_INFO })).toThrow('timeoutMs must be a positive number of milliseconds, got 0');
   });
 });
 

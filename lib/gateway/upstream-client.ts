@@ -182,13 +182,23 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     return initialize(signal);
   }
 
+  /** MCP transports › Session Management: a client that no longer needs its session SHOULD delete it. */
+  async function endSession(current: Connection): Promise<void> {
+    if (current.era === '2025' && current.sessionId !== undefined) await deleteSession(url, sessionHeaders(current), AbortSignal.timeout(timeoutMs));
+  }
+
   /** The first connection probes; after a lost 2025 session the upstream is known to be 2025, so it just initialises. */
   function connect(handshake: (signal: AbortSignal) => Promise<Connection> = discoverOrInitialize): Promise<Connection> {
     if (connection !== undefined) return Promise.resolve(connection);
     connecting ??= withLimits(undefined, handshake).then(
-      (established) => {
-        connection = established;
+      async (established) => {
         connecting = undefined;
+        // close() ran while the handshake finished: end the session it opened rather than leak it.
+        if (closed) {
+          await endSession(established);
+          throw upstreamError(label, 'client was closed');
+        }
+        connection = established;
         return established;
       },
       (error: unknown) => {
@@ -258,10 +268,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       for (const abortOnClose of [...inFlight]) abortOnClose();
       const current = connection;
       connection = undefined;
-      if (current?.era === '2025' && current.sessionId !== undefined) {
-        const headers = sessionHeaders(current);
-        await deleteSession(url, headers, AbortSignal.timeout(timeoutMs));
-      }
+      if (current !== undefined) await endSession(current);
     },
     get era() {
       return connection?.era;

@@ -1,0 +1,66 @@
+// The upstream client's wire helpers: the SSE reader (line endings, chunking, comments, the per-event cap), bounded body reads, Mcp-Name encoding.
+
+import { decodeHeaderValue } from '../../lib/protocol/request-headers';
+import { encodeHeaderValue, readBoundedText, readSseData, UpstreamFault } from '../../lib/gateway/upstream-wire';
+
+function streamOf(...chunks: string[]): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  return new ReadableStream({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(encoder.encode(chunk));
+      controller.close();
+    },
+  });
+}
+
+async function events(stream: ReadableStream<Uint8Array>, limit = 1024): Promise<string[]> {
+  const found: string[] = [];
+  for await (const data of readSseData(stream, limit)) found.push(data);
+  return found;
+}
+
+describe('readSseData', () => {
+  it('reads events ended by LF, CRLF (even split across chunks) and CR', async () => {
+    expect(await events(streamOf('data: {"a":1}\n\n', 'data: {"b":2}\r', '\n\r\n', 'data: {"c":3}\r\r'))).toEqual(['{"a":1}', '{"b":2}', '{"c":3}']);
+  });
+
+  it('joins data lines with LF and skips comments, other fields, empty (priming) events and an unterminated last event', async () => {
+    const body = streamOf(': keep-alive\n\n', 'id: 7\ndata:\n\n', 'event: message\nid: 8\ndata: one\ndata:two\nretry: 10\n\n', 'data: never dispatched');
+    expect(await events(body)).toEqual(['one\ntwo']);
+  });
+
+  it('reads a multi-byte character split across chunks', async () => {
+    const bytes = new TextEncoder().encode('data: é\n\n');
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(bytes.slice(0, 7));
+        controller.enqueue(bytes.slice(7));
+        controller.close();
+      },
+    });
+    expect(await events(stream)).toEqual(['é']);
+  });
+
+  it('refuses an event over the cap, and a line over the cap that never ends', async () => {
+    await expect(events(streamOf(`data: ${'x'.repeat(600)}\n`, `data: ${'y'.repeat(600)}\n\n`))).rejects.toThrow(new UpstreamFault('sent an event larger than 1024 bytes'));
+    await expect(events(streamOf(`data: ${'x'.repeat(2000)}`))).rejects.toThrow(new UpstreamFault('sent an event line larger than 1024 bytes'));
+  });
+});
+
+describe('readBoundedText', () => {
+  it('reads a body up to the cap and refuses one byte more', async () => {
+    expect(await readBoundedText(streamOf('abcd'), 4)).toBe('abcd');
+    await expect(readBoundedText(streamOf('ab', 'cde'), 4)).rejects.toThrow(new UpstreamFault('sent a body larger than 4 bytes'));
+  });
+});
+
+describe('encodeHeaderValue', () => {
+  it.each(['get_weather', 'file:///a b.txt', 'café', ' padded ', '', 'tab\there', '=?base64?SGk=?='])('round-trips %j through the server-side decoder', (value) => {
+    expect(decodeHeaderValue(encodeHeaderValue(value))).toBe(value);
+  });
+
+  it('sends plain ASCII as is', () => {
+    expect(encodeHeaderValue('get_weather')).toBe('get_weather');
+    expect(encodeHeaderValue('café')).toBe(`=?base64?${Buffer.from('café').toString('base64')}?=`);
+  });
+});
