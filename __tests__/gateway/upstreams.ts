@@ -1,0 +1,172 @@
+// Test upstreams for the gateway's upstream client: this router and the SDK v1 server on ephemeral ports, recording what they saw.
+
+import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express, { type Express, type Request, type Response } from 'express';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import * as z from 'zod/v4';
+import { ErrorCode, JsonRpcError, mcpRouter, type McpRouter, type McpRouterOptions } from '../../lib';
+import { createUpstreamClient, type UpstreamClient } from '../../lib/gateway/upstream-client';
+
+export const CLIENT_INFO = { name: 'gateway-test', version: '1.0.0' };
+export const LABEL = 'test-upstream';
+
+/** What an upstream saw: HTTP method, JSON-RPC method and the headers that matter. */
+export interface Seen {
+  readonly http: string;
+  readonly rpc: string | undefined;
+  readonly session: string | undefined;
+  readonly version: string | undefined;
+}
+
+export interface Upstream {
+  readonly url: string;
+  readonly port: number;
+  readonly seen: Seen[];
+  close(): Promise<void>;
+}
+
+const open: Upstream[] = [];
+const clients: UpstreamClient[] = [];
+
+/** Closes an upstream before the test ends (a restart, an unreachable upstream); afterEach leaves it alone. */
+export async function stopUpstream(upstream: Upstream): Promise<void> {
+  await upstream.close();
+  open.splice(open.indexOf(upstream), 1);
+}
+
+/** Closes every client and upstream a test made; call once per test file. */
+export function closeAfterEach(): void {
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((client) => client.close()));
+    await Promise.all(open.splice(0).map((upstream) => upstream.close()));
+  });
+}
+
+/** Serves `app` on 127.0.0.1 (port 0: any free one), recording every request before the app sees it. */
+export async function serve(build: (app: Express) => void, port = 0): Promise<Upstream> {
+  const seen: Seen[] = [];
+  const app = express();
+  app.use(express.json());
+  app.use((req, _res, next) => {
+    const body: unknown = req.body;
+    const rpc = typeof body === 'object' && body !== null && typeof (body as { method?: unknown }).method === 'string' ? (body as { method: string }).method : undefined;
+    seen.push({ http: req.method, rpc, session: req.get('mcp-session-id'), version: req.get('mcp-protocol-version') });
+    next();
+  });
+  build(app);
+  const server: Server = await new Promise((resolve) => {
+    const listening = app.listen(port, '127.0.0.1', () => resolve(listening));
+  });
+  const actual = (server.address() as AddressInfo).port;
+  const upstream: Upstream = {
+    url: `http://127.0.0.1:${actual}/mcp`,
+    port: actual,
+    seen,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+  open.push(upstream);
+  return upstream;
+}
+
+export function registerTools(mcp: McpRouter): void {
+  mcp.tool({
+    name: 'add',
+    description: 'Adds two numbers',
+    inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+    handler: ({ a, b }: { a: number; b: number }) => String(a + b),
+  });
+  mcp.tool({
+    name: 'refuse',
+    description: 'Always fails with a JSON-RPC error',
+    handler: () => {
+      throw new JsonRpcError(ErrorCode.InvalidParams, 'Refused: no such account', { account: 'a-17' });
+    },
+  });
+  mcp.tool({
+    name: 'count',
+    description: 'Reports three progress steps',
+    handler: async (_args, ctx) => {
+      for (let step = 1; step <= 3; step++) await ctx.progress(step, 3, `step ${step}`);
+      return 'counted';
+    },
+  });
+  mcp.tool({
+    name: 'hang',
+    description: 'Never answers until aborted',
+    handler: (_args, ctx) => new Promise((resolve) => ctx.signal.addEventListener('abort', () => resolve('aborted'))),
+  });
+}
+
+export function routerUpstream(options: Partial<McpRouterOptions>, port = 0): Promise<Upstream> {
+  return serve((app) => {
+    const mcp = mcpRouter({ name: 'upstream', version: '1.0.0', logger: { error: jest.fn(), warn: jest.fn() }, ...options });
+    registerTools(mcp);
+    app.use('/mcp', mcp);
+  }, port);
+}
+
+/** The SDK v1 server, stateful as its docs show, with the spec's 404 for an unknown session. */
+export function sdkUpstream(port = 0): Promise<Upstream> {
+  return serve((app) => {
+    const transports = new Map<string, StreamableHTTPServerTransport>();
+    const sendError = (res: Response, status: number, message: string): void => {
+      res.status(status).json({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
+    };
+    app.all('/mcp', async (req: Request, res: Response) => {
+      const sessionId = req.get('mcp-session-id');
+      let transport = sessionId === undefined ? undefined : transports.get(sessionId);
+      if (sessionId !== undefined && transport === undefined) return sendError(res, 404, 'Session not found');
+      if (transport === undefined) {
+        if (req.method !== 'POST' || (req.body as { method?: string } | undefined)?.method !== 'initialize') return sendError(res, 400, 'Bad Request: No valid session ID provided');
+        const server = new McpServer({ name: 'sdk-upstream', version: '1.0.0' });
+        server.registerTool('add', { description: 'Add', inputSchema: { a: z.number(), b: z.number() } }, async ({ a, b }) => ({ content: [{ type: 'text', text: String(a + b) }] }));
+        const created: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+          sessionIdGenerator: () => randomUUID(),
+          onsessioninitialized: (id) => void transports.set(id, created),
+        });
+        created.onclose = () => {
+          if (created.sessionId !== undefined) transports.delete(created.sessionId);
+        };
+        await server.connect(created);
+        transport = created;
+      }
+      await transport.handleRequest(req, res, req.body);
+    });
+  }, port);
+}
+
+/** A client of `upstream`, closed after the test. */
+export function clientFor(upstream: Pick<Upstream, 'url'>, timeoutMs = 5000, headers?: () => Record<string, string>): UpstreamClient {
+  const client = createUpstreamClient({ url: upstream.url, label: LABEL, timeoutMs, clientInfo: CLIENT_INFO, ...(headers === undefined ? {} : { headers }) });
+  clients.push(client);
+  return client;
+}
+
+export function toolNames(result: unknown): string[] {
+  return (result as { tools: { name: string }[] }).tools.map((tool) => tool.name).sort();
+}
+
+export function text(result: unknown): string | undefined {
+  return (result as { content: { text?: string }[] }).content[0]?.text;
+}
+
+export async function rejection(promise: Promise<unknown>): Promise<JsonRpcError> {
+  const error: unknown = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(JsonRpcError);
+  return error as JsonRpcError;
+}
+
+export async function waitFor(condition: () => boolean): Promise<void> {
+  for (let attempt = 0; attempt < 200 && !condition(); attempt++) await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(condition()).toBe(true);
+}
