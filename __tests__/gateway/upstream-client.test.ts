@@ -155,6 +155,14 @@ describe('upstream client: headers, close', () => {
     expect(upstream.seen.filter((request) => request.http === 'DELETE').map((request) => request.session)).toEqual([sessionId]);
   });
 
+  it('shares one handshake among concurrent first requests', async () => {
+    const upstream = await routerUpstream({ eras: ['2025'], sessions: {} });
+    const client = clientFor(upstream);
+    await Promise.all([client.request('tools/list', {}), client.request('tools/list', {}), client.request('tools/list', {})]);
+    expect(upstream.seen.filter((request) => request.rpc === 'initialize' || request.rpc === 'server/discover')).toHaveLength(2);
+    expect(new Set(upstream.seen.filter((request) => request.rpc === 'tools/list').map((request) => request.session))).toEqual(new Set([client.sessionId]));
+  });
+
   it('refuses a timeout that is not a positive number', () => {
     expect(() => createUpstreamClient({ url: 'http://127.0.0.1:1/mcp', label: LABEL, timeoutMs: 0, clientInfo: CLIENT_INFO })).toThrow('timeoutMs must be a positive number of milliseconds, got 0');
   });

@@ -1,4 +1,4 @@
-// The gateway's upstream client: the 2026 probe and its fallback to initialize, and upstreams that fail (status, body, size, time).
+// The gateway's upstream client against scripted upstreams: the 2026 probe and its fallback, server requests, and upstreams that fail.
 
 import type { Request, Response } from 'express';
 import { ErrorCode } from '../../lib';
@@ -94,5 +94,37 @@ describe('upstream client against broken upstreams', () => {
     const upstream = await broken(() => undefined);
     await stopUpstream(upstream);
     await expectInternal(upstream, 'could not be reached');
+  });
+});
+
+describe('upstream client: server requests on a 2025 SSE reply', () => {
+  it('answers ping with {} and anything else with -32601, so the upstream never waits, and still passes them to onMessage', async () => {
+    const answers: unknown[] = [];
+    let finish: (() => void) | undefined;
+    const upstream = await serve((app) =>
+      app.post('/mcp', (req, res) => {
+        const body = req.body as { id?: number | string; method?: string };
+        if (body.method === 'server/discover') return void res.status(404).end();
+        if (body.method === 'initialize') return void res.set('Mcp-Session-Id', 's-1').json({ jsonrpc: '2.0', id: body.id, result: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 'scripted', version: '1' } } });
+        if (body.method === undefined) {
+          answers.push(body);
+          if (answers.length === 2) finish?.();
+          return void res.status(202).end();
+        }
+        if (body.id === undefined) return void res.status(202).end();
+        res.status(200).set('Content-Type', 'text/event-stream').flushHeaders();
+        res.write('data: {"jsonrpc":"2.0","id":"p1","method":"ping"}\n\n');
+        res.write('data: {"jsonrpc":"2.0","id":"s1","method":"sampling/createMessage","params":{}}\n\n');
+        finish = () => res.end(`data: ${JSON.stringify({ jsonrpc: '2.0', id: body.id, result: { tools: [] } })}\n\n`);
+      }),
+    );
+    const seen: unknown[] = [];
+    expect(await clientFor(upstream).request('tools/list', {}, { onMessage: (message) => seen.push(message.method) })).toEqual({ tools: [] });
+    expect(seen).toEqual(['ping', 'sampling/createMessage']);
+    expect(answers).toEqual([
+      { jsonrpc: '2.0', id: 'p1', result: {} },
+      { jsonrpc: '2.0', id: 's1', error: { code: ErrorCode.MethodNotFound, message: 'Method not found: the gateway does not serve sampling/createMessage' } },
+    ]);
+    expect(upstream.seen.filter((request) => request.rpc === undefined).map((request) => request.session)).toEqual(['s-1', 's-1']);
   });
 });

@@ -30,7 +30,10 @@ export interface UpstreamClientOptions {
 export interface UpstreamRequestOptions {
   /** Aborts the request; a 2025 upstream is sent notifications/cancelled. */
   readonly signal?: AbortSignal;
-  /** Receives the notifications (progress, log) and server requests that come on the request's SSE reply. */
+  /**
+   * Receives the notifications (progress, log) that come on the request's SSE reply, and the server requests, which
+   * the client has already answered (a 2025 `ping` with `{}`, anything else with -32601). It must not throw.
+   */
   readonly onMessage?: (message: UpstreamMessage) => void;
 }
 
@@ -222,6 +225,18 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     void withLimits(undefined, (signal) => exchange({ url, headers: sessionHeaders(current), body, signal })).catch(() => undefined);
   }
 
+  /**
+   * A 2025 server may send requests on a POST's stream. The gateway declared no client capabilities (so no sampling,
+   * elicitation or roots: MCP 2025-11-25 lifecycle › Capability Negotiation) and answers only `ping`; the rest get
+   * -32601, so an upstream never waits for an answer that will not come.
+   */
+  function answerServerRequest(current: Connection, message: UpstreamMessage): void {
+    const reply = message.method === 'ping'
+      ? { jsonrpc: '2.0', id: message.id, result: {} }
+      : { jsonrpc: '2.0', id: message.id, error: { code: ErrorCode.MethodNotFound, message: `Method not found: the gateway does not serve ${String(message.method)}` } };
+    void withLimits(undefined, (signal) => exchange({ url, headers: sessionHeaders(current), body: reply, signal })).catch(() => undefined);
+  }
+
   async function send(method: string, params: Record<string, unknown> | undefined, requestOptions: UpstreamRequestOptions, retried: boolean): Promise<unknown> {
     if (closed) throw upstreamError(label, 'client was closed');
     const current = await connect();
@@ -233,7 +248,11 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     const outcome = await withLimits(
       requestOptions.signal,
       async (signal) => {
-        const answer = await exchange({ url, headers, body, signal, onMessage: requestOptions.onMessage });
+        const onMessage = (message: UpstreamMessage): void => {
+          if (!modern && typeof message.method === 'string' && message.id !== undefined) answerServerRequest(current, message);
+          requestOptions.onMessage?.(message);
+        };
+        const answer = await exchange({ url, headers, body, signal, onMessage });
         checkStatus(answer);
         return answer;
       },

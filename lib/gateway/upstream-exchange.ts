@@ -62,7 +62,8 @@ export async function exchange(request: ExchangeRequest): Promise<ExchangeOutcom
     await response.body?.cancel().catch(() => undefined);
     return { kind: 'status', status, sessionId };
   }
-  const id = request.body.id;
+  // A posted response (the answer to a server request) is not itself answered: MCP transports › 202 Accepted.
+  const id = 'method' in request.body ? request.body.id : undefined;
   const type = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   if (type === 'text/event-stream' && id !== undefined) {
     for await (const data of readSseData(response.body, MAX_UPSTREAM_MESSAGE_BYTES)) {
