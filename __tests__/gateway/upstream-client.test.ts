@@ -111,6 +111,23 @@ describe('upstream client against this router: lost session, cancellation', () =
     expect(upstream.seen.find((request) => request.rpc === 'notifications/cancelled')?.session).toBe(client.sessionId);
   });
 
+  it('sends nothing for a signal aborted before the request', async () => {
+    const upstream = await routerUpstream({});
+    const error = await rejection(clientFor(upstream).request('tools/list', {}, { signal: AbortSignal.abort() }));
+    expect(error.message).toBe(`Upstream "${LABEL}" request was cancelled`);
+    expect(upstream.seen).toEqual([]);
+  });
+
+  it('sends a notification: 2025 with the session, 2026 with the envelope headers', async () => {
+    for (const options of [{ eras: ['2025'], sessions: {} }, {}] as Partial<McpRouterOptions>[]) {
+      const upstream = await routerUpstream(options);
+      const client = clientFor(upstream);
+      await client.notify('notifications/roots/list_changed');
+      const sent = upstream.seen.find((request) => request.rpc === 'notifications/roots/list_changed');
+      expect(sent).toEqual({ http: 'POST', rpc: 'notifications/roots/list_changed', session: client.sessionId, version: client.protocolVersion });
+    }
+  });
+
   it('aborts a 2026 request on the signal without a notification', async () => {
     const upstream = await routerUpstream({});
     const client = clientFor(upstream);
@@ -120,6 +137,9 @@ describe('upstream client against this router: lost session, cancellation', () =
     controller.abort();
     expect((await rejection(call)).message).toBe(`Upstream "${LABEL}" request was cancelled`);
     expect(client.era).toBe('2026');
+    // MCP 2026-07-28 has no session to cancel in: closing the request's stream is the cancellation.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(upstream.seen.some((request) => request.rpc === 'notifications/cancelled')).toBe(false);
   });
 });
 

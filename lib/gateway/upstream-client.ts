@@ -239,6 +239,8 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
 
   async function send(method: string, params: Record<string, unknown> | undefined, requestOptions: UpstreamRequestOptions, retried: boolean): Promise<unknown> {
     if (closed) throw upstreamError(label, 'client was closed');
+    // Already cancelled: send nothing, not even the handshake.
+    if (requestOptions.signal?.aborted) throw upstreamError(label, 'request was cancelled');
     const current = await connect();
     const id = nextId++;
     const modern = current.era === '2026';
@@ -277,9 +279,8 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       const body: UpstreamMessage = sentParams === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params: sentParams };
       const headers = modern ? modernHeaders(method, params) : sessionHeaders(current);
       const outcome = await withLimits(undefined, (signal) => exchange({ url, headers, body, signal }));
-      if (outcome.status === 401 || outcome.status === 403 || outcome.status >= 300) {
-        throw upstreamError(label, `refused the notification (HTTP ${outcome.status})`);
-      }
+      // MCP transports: a notification the server accepts gets 202 and no body.
+      if (outcome.status >= 300) throw upstreamError(label, `refused the notification (HTTP ${outcome.status})`);
     },
     async close() {
       if (closed) return;
