@@ -81,7 +81,7 @@ export class HandlerContext implements RequestContext {
   /** Set once the response is on its way: later progress is dropped (MCP progress: none after the response). */
   finished = false;
   private lastProgress = Number.NEGATIVE_INFINITY;
-  /** Set on a task's context ({@link HandlerContext.detach}): where its progress goes instead of the stream. */
+  /** Set once the call is a task's ({@link HandlerContext.becomeTask}): where its progress goes instead of the stream. */
   private taskProgress: ((progress: number, total?: number, message?: string) => Promise<void>) | undefined;
   /** How this call becomes a task when its handler asks to ({@link HandlerContext.continueAsTask}); unset: it cannot. */
   private escalation: (() => Promise<boolean>) | undefined;
@@ -95,8 +95,8 @@ export class HandlerContext implements RequestContext {
    * @param clientRequests - how this request asks the client: the environment's, or a 2026 call's input_required round
    */
   constructor(
-    private readonly origin: JsonRpcRequest,
-    private readonly env: DispatchEnvironment,
+    origin: JsonRpcRequest,
+    private env: DispatchEnvironment,
     private readonly view: ClientView,
     private abort: { readonly signal: AbortSignal },
     private readonly clientRequestTimeoutMs: number,
@@ -171,18 +171,6 @@ export class HandlerContext implements RequestContext {
     this.env.channel.closeStream();
   }
 
-  /**
-   * Tasks (MCP tasks): a context for the same call that outlives its HTTP request. It aborts with `signal` (the
-   * task's, never the request's), sends nothing on the request's stream (it has ended), and asks the client
-   * through `clientRequests` (the task's own strategy).
-   */
-  detach(signal: AbortSignal, clientRequests: ClientRequests, progress: (progress: number, total?: number, message?: string) => Promise<void>): HandlerContext {
-    const env: DispatchEnvironment = { ...this.env, signal, channel: NO_STREAM, clientRequests, inflight: undefined };
-    const detached = new HandlerContext(this.origin, env, { client: this.view.client }, { signal }, this.clientRequestTimeoutMs);
-    detached.taskProgress = progress;
-    return detached;
-  }
-
   /** Lets the handler turn this call into a task (a tool with `taskStart: 'handler'` whose caller asked for a task). */
   escalateWith(escalation: () => Promise<boolean>): void {
     this.escalation = escalation;
@@ -196,10 +184,13 @@ export class HandlerContext implements RequestContext {
   }
 
   /**
-   * The same context, from now on a task's (SEP-2663 MRTR → tasks composition): the handler holds this object, so it
-   * changes in place as {@link HandlerContext.detach} would build it: the task's abort, asker and progress.
+   * Tasks (MCP tasks): from now on this call is a task's, which outlives its HTTP request. It aborts with `signal`
+   * (the task's, never the request's), sends nothing on the request's stream (it has ended), asks the client through
+   * `clientRequests` (the task's own strategy) and reports progress to `progress`. In place, because a handler that
+   * turns its call into a task (`ctx.continueAsTask()`) holds this object.
    */
   becomeTask(signal: AbortSignal, clientRequests: ClientRequests, progress: (progress: number, total?: number, message?: string) => Promise<void>): void {
+    this.env = { ...this.env, signal, channel: NO_STREAM, clientRequests, inflight: undefined };
     this.abort = { signal };
     this.clientRequests = clientRequests;
     this.taskProgress = progress;

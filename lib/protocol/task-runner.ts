@@ -67,8 +67,8 @@ export class TaskRunner {
    */
   async start(start: TaskStart): Promise<TaskRecord> {
     const live = await this.create(start);
-    const ctx = start.ctx.detach(live.abort.signal, this.asker(live), (progress, total, message) => this.report(live, progress, total, message));
-    setImmediate(() => void this.run(live, () => start.work(ctx)));
+    this.handOver(live, start.ctx);
+    setImmediate(() => void this.run(live, () => start.work(start.ctx)));
     return live.record;
   }
 
@@ -80,9 +80,14 @@ export class TaskRunner {
    */
   async adopt(start: Omit<TaskStart, 'work'>, outcome: () => Promise<Record<string, unknown>>): Promise<TaskRecord> {
     const live = await this.create(start);
-    start.ctx.becomeTask(live.abort.signal, this.asker(live), (progress, total, message) => this.report(live, progress, total, message));
+    this.handOver(live, start.ctx);
     void this.run(live, outcome);
     return live.record;
+  }
+
+  /** The call's context becomes the task's: its abort, its asks and its progress. */
+  private handOver(live: LiveTask, ctx: HandlerContext): void {
+    ctx.becomeTask(live.abort.signal, this.asker(live), (progress, total, message) => this.report(live, progress, total, message));
   }
 
   private async create(start: Omit<TaskStart, 'work'>): Promise<LiveTask> {
