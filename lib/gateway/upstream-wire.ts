@@ -1,4 +1,9 @@
-// The upstream client's wire helpers: bounded body reads, the SSE event reader, header value encoding, and the fault type.
+// The upstream client's wire helpers: bounded body reads, the SSE event reader, and the fault type (header values are encoded by protocol/request-headers.ts).
+
+import { readBoundedText as readBodyText } from '../http/bounded-text';
+
+// The value encoding of SEP-2243 headers lives with its decoding (protocol/request-headers.ts).
+export { encodeHeaderValue } from '../protocol/request-headers';
 
 /** The most an upstream may send in one JSON body or one SSE event; a bigger one is a fault, so memory stays bounded. */
 export const MAX_UPSTREAM_MESSAGE_BYTES = 4 * 1024 * 1024;
@@ -13,21 +18,9 @@ export class UpstreamFault extends Error {
 
 /** Reads a whole body as UTF-8, refusing (and cancelling the stream) once it passes `limit` bytes. */
 export async function readBoundedText(body: ReadableStream<Uint8Array> | null, limit: number): Promise<string> {
-  if (body === null) return '';
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => undefined);
-      throw new UpstreamFault(`sent a body larger than ${limit} bytes`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  const text = await readBodyText(body, limit);
+  if (text === undefined) throw new UpstreamFault(`sent a body larger than ${limit} bytes`);
+  return text;
 }
 
 /**
@@ -76,17 +69,4 @@ export async function* readSseData(body: ReadableStream<Uint8Array> | null, limi
   } finally {
     await reader.cancel().catch(() => undefined);
   }
-}
-
-/** RFC 9110 §5.5 visible ASCII and space, with no whitespace at either end: sent as is. */
-const PLAIN_HEADER_VALUE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
-
-/**
- * An `Mcp-Name` value as MCP 2026-07-28 transports › Value Encoding asks: plain visible ASCII as is, anything else
- * (non-ASCII, control characters, edge whitespace, empty) as `=?base64?<UTF-8 in Base64>?=`. A plain value that
- * itself looks like the wrapped form is wrapped too, so the server never decodes what was meant literally.
- */
-export function encodeHeaderValue(value: string): string {
-  if (PLAIN_HEADER_VALUE.test(value) && !(value.startsWith('=?base64?') && value.endsWith('?='))) return value;
-  return `=?base64?${Buffer.from(value, 'utf8').toString('base64')}?=`;
 }

@@ -2,6 +2,7 @@
 
 import { invalidOption, isPositiveInteger, McpConfigError, type OptionKeys } from '../errors';
 import { isObject } from '../jsonrpc/types';
+import { readBoundedText } from '../http/bounded-text';
 import { FacilitatorError, type FacilitatorCallOptions, type PaymentFacilitator, type PaymentPayload, type PaymentRequirements, type SettleResponse, type VerifyResponse } from './types';
 
 /** Options of {@link x402Facilitator}. */
@@ -133,21 +134,9 @@ export function x402Facilitator(options: X402FacilitatorOptions): X402Facilitato
  * @throws {FacilitatorError} past the cap (the caller words it)
  */
 async function readCapped(response: Response): Promise<string> {
-  if (response.body === null) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_ANSWER_BYTES) {
-      await reader.cancel().catch(() => undefined);
-      throw new FacilitatorError('too large');
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  const text = await readBoundedText(response.body, MAX_ANSWER_BYTES);
+  if (text === undefined) throw new FacilitatorError('too large');
+  return text;
 }
 
 const optionalString = (value: unknown): boolean => value === undefined || typeof value === 'string';

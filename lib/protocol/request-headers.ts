@@ -55,6 +55,11 @@ export function headerText(headers: RequestHeaders, name: string): string | unde
   return hasEdgeWhitespace(text) ? text.replace(/^[ \t]+|[ \t]+$/g, '') : text;
 }
 
+/** Whether a value has the `=?base64?…?=` form (the markers are case-sensitive). */
+function isWrapped(value: string): boolean {
+  return value.length >= BASE64_PREFIX.length + BASE64_SUFFIX.length && value.startsWith(BASE64_PREFIX) && value.endsWith(BASE64_SUFFIX);
+}
+
 /**
  * An `Mcp-Name` or `Mcp-Param-*` value as the client meant it: a value wrapped in `=?base64?…?=` (markers
  * case-sensitive) is the UTF-8 its canonical Base64 encodes; any other is literal. Undefined when it cannot be what a
@@ -69,7 +74,7 @@ export function headerText(headers: RequestHeaders, name: string): string | unde
  * ```
  */
 export function decodeHeaderValue(value: string): string | undefined {
-  if (value.length >= BASE64_PREFIX.length + BASE64_SUFFIX.length && value.startsWith(BASE64_PREFIX) && value.endsWith(BASE64_SUFFIX)) {
+  if (isWrapped(value)) {
     const encoded = value.slice(BASE64_PREFIX.length, value.length - BASE64_SUFFIX.length);
     if (!CANONICAL_BASE64.test(encoded)) return undefined;
     try {
@@ -79,6 +84,19 @@ export function decodeHeaderValue(value: string): string | undefined {
     }
   }
   return FIELD_VALUE.test(value) ? value : undefined;
+}
+
+/** RFC 9110 §5.5 visible ASCII and space, with no whitespace at either end: sent as is. */
+const PLAIN_HEADER_VALUE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
+
+/**
+ * An `Mcp-Name` value as MCP 2026-07-28 transports › Value Encoding asks: plain visible ASCII as is, anything else
+ * (non-ASCII, control characters, edge whitespace, empty) as `=?base64?<UTF-8 in Base64>?=`. A plain value that
+ * itself looks like the wrapped form is wrapped too, so the server never decodes what was meant literally.
+ */
+export function encodeHeaderValue(value: string): string {
+  if (PLAIN_HEADER_VALUE.test(value) && !isWrapped(value)) return value;
+  return `${BASE64_PREFIX}${Buffer.from(value, 'utf8').toString('base64')}${BASE64_SUFFIX}`;
 }
 
 /** Longest value quoted in an error message: a header may be 16 KiB and a body value megabytes. */
