@@ -26,16 +26,18 @@ export function toolMethods(registry: Registry, pageSize: number, shape: ReturnT
         const args = optionalObject(params, 'arguments') ?? {};
         const tool = registry.tools.get(name);
         if (tool === undefined) throw notFoundError('tool', name, ctx.era);
-        // SEP-2243: a 2026 call mirrors its "x-mcp-header" arguments in Mcp-Param-* headers; checked for a tool the
-        // caller may use (one it may not looks unknown: the chain answers so).
-        if (ctx.era === '2026' && tool.headerParams.length > 0 && (await mayUse(tool.access, ctx))) {
+        const checksHeaders = ctx.era === '2026' && tool.headerParams.length > 0;
+        const mayRunAsTask = tool.task !== undefined || params.task !== undefined;
+        // What runs before the chain sees the access rule first, once: a tool the caller may not use looks unknown,
+        // whatever its headers say, and no task is made for it.
+        if ((checksHeaders || mayRunAsTask) && !(await mayUse(tool.access, ctx))) throw notFoundError('tool', name, ctx.era);
+        // SEP-2243: a 2026 call mirrors its "x-mcp-header" arguments in Mcp-Param-* headers.
+        if (checksHeaders) {
           const fault = paramHeaderFault(tool.headerParams, args, ctx.headers);
           if (fault !== undefined) throw fault;
         }
-        // MCP tasks: a call that runs as a task answers at once with its handle (access is checked first: a tool the
-        // caller may not use looks unknown, and no task is made for it).
-        if (tool.task !== undefined || params.task !== undefined) {
-          if (tool.access !== undefined && !(await mayUse(tool.access, ctx))) throw notFoundError('tool', name, ctx.era);
+        // MCP tasks: a call that runs as a task answers at once with its handle.
+        if (mayRunAsTask) {
           const handle = await callAsTask(tasks, tool, params, args, ctx, client);
           if (handle !== undefined) return handle;
         }
