@@ -25,6 +25,8 @@ export interface UpstreamClientOptions {
   readonly timeoutMs: number;
   /** The gateway's identity, sent in initialize and in the 2026 envelope. */
   readonly clientInfo: { readonly name: string; readonly version: string };
+  /** The capabilities declared in a 2025 `initialize` (those the gateway relays to its callers); defaults to none. */
+  readonly capabilities?: Record<string, unknown>;
 }
 
 export interface UpstreamRequestOptions {
@@ -35,6 +37,16 @@ export interface UpstreamRequestOptions {
    * the client has already answered (a 2025 `ping` with `{}`, anything else with -32601). It must not throw.
    */
   readonly onMessage?: (message: UpstreamMessage) => void;
+  /**
+   * Answers the server requests of a 2025 upstream that come on the request's SSE reply (sampling, elicitation,
+   * roots): resolves with the result, or rejects (a JsonRpcError keeps its code; anything else is -32603). Without
+   * it, they get -32601. `ping` is always answered `{}`.
+   */
+  readonly onRequest?: (method: string, params: Record<string, unknown> | undefined) => Promise<unknown>;
+  /** Sent with this request only, beside the client's `headers`: per-caller credentials, forwarded headers. */
+  readonly headers?: Record<string, string>;
+  /** A 2026 request's `io.modelcontextprotocol/clientCapabilities` (the caller's); defaults to none. */
+  readonly capabilities?: Record<string, unknown>;
 }
 
 export interface UpstreamClient {
@@ -59,6 +71,19 @@ interface Connection {
 
 /** Why a request's signal fired: the caller, the time limit, or close(). */
 type AbortCause = 'cancelled' | 'timeout' | 'closed';
+
+/** Headers the protocol sets, which a request's own headers never replace. */
+const PROTOCOL_HEADERS: ReadonlySet<string> = new Set(['mcp-protocol-version', 'mcp-session-id', 'mcp-method', 'mcp-name', 'content-type', 'accept']);
+
+/** The client's headers with a request's own on top (they replace the client's of the same name), protocol headers kept. */
+function withRequestHeaders(headers: Record<string, string>, own: Record<string, string> | undefined): Record<string, string> {
+  if (own === undefined) return headers;
+  const merged: Record<string, string> = {};
+  const replaced = new Set(Object.keys(own).map((name) => name.toLowerCase()));
+  for (const [name, value] of Object.entries(headers)) if (PROTOCOL_HEADERS.has(name.toLowerCase()) || !replaced.has(name.toLowerCase())) merged[name] = value;
+  for (const [name, value] of Object.entries(own)) if (!PROTOCOL_HEADERS.has(name.toLowerCase())) merged[name] = value;
+  return merged;
+}
 
 function upstreamError(label: string, phrase: string): JsonRpcError {
   return new JsonRpcError(ErrorCode.InternalError, `Upstream "${label}" ${phrase}`);
@@ -116,9 +141,9 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   }
 
   /** MCP 2026-07-28: every request carries the client's state in `params._meta`, beside what the caller put there. */
-  function modernParams(params: Record<string, unknown> | undefined): Record<string, unknown> {
+  function modernParams(params: Record<string, unknown> | undefined, capabilities: Record<string, unknown> = {}): Record<string, unknown> {
     const meta = isObject(params?._meta) ? params._meta : {};
-    return { ...params, _meta: { ...meta, [PROTOCOL_VERSION_META]: MODERN_VERSION, [CLIENT_CAPABILITIES_META]: {}, [CLIENT_INFO_META]: clientInfo } };
+    return { ...params, _meta: { ...meta, [PROTOCOL_VERSION_META]: MODERN_VERSION, [CLIENT_CAPABILITIES_META]: capabilities, [CLIENT_INFO_META]: clientInfo } };
   }
 
   /** Runs `work` under a signal that fires on the caller's abort, the time limit, or close(); maps the cause to an error. */
@@ -160,7 +185,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   }
 
   async function initialize(signal: AbortSignal): Promise<Connection> {
-    const body = { jsonrpc: '2.0', id: nextId++, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo } };
+    const body = { jsonrpc: '2.0', id: nextId++, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: options.capabilities ?? {}, clientInfo } };
     const outcome = await exchange({ url, headers: baseHeaders(), body, signal });
     checkStatus(outcome);
     if (outcome.kind !== 'response') throw new UpstreamFault(`answered initialize with HTTP ${outcome.status} and no MCP message`);
@@ -226,15 +251,28 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   }
 
   /**
-   * A 2025 server may send requests on a POST's stream. The gateway declared no client capabilities (so no sampling,
-   * elicitation or roots: MCP 2025-11-25 lifecycle › Capability Negotiation) and answers only `ping`; the rest get
-   * -32601, so an upstream never waits for an answer that will not come.
+   * A 2025 server may send requests on a POST's stream: `ping` is answered `{}`, the rest by `onRequest` (the gateway
+   * relays sampling, elicitation and roots to its caller) or, without it, -32601, so an upstream never waits for an
+   * answer that will not come (MCP 2025-11-25 lifecycle › Capability Negotiation).
    */
-  function answerServerRequest(current: Connection, message: UpstreamMessage): void {
-    const reply = message.method === 'ping'
-      ? { jsonrpc: '2.0', id: message.id, result: {} }
-      : { jsonrpc: '2.0', id: message.id, error: { code: ErrorCode.MethodNotFound, message: `Method not found: the gateway does not serve ${String(message.method)}` } };
-    void withLimits(undefined, (signal) => exchange({ url, headers: sessionHeaders(current), body: reply, signal })).catch(() => undefined);
+  function answerServerRequest(current: Connection, message: UpstreamMessage, onRequest: UpstreamRequestOptions['onRequest']): void {
+    const method = String(message.method);
+    const params = isObject(message.params) ? message.params : undefined;
+    const answer: Promise<unknown> = method === 'ping'
+      ? Promise.resolve({})
+      : onRequest === undefined
+        ? Promise.reject(new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: the gateway does not serve ${method}`))
+        : onRequest(method, params);
+    void answer
+      .then(
+        (result) => ({ jsonrpc: '2.0', id: message.id, result }),
+        (error: unknown) => {
+          const { code, message: text } = error instanceof JsonRpcError ? error : { code: ErrorCode.InternalError, message: error instanceof Error ? error.message : 'The request failed' };
+          return { jsonrpc: '2.0', id: message.id, error: { code, message: text } };
+        },
+      )
+      .then((reply) => withLimits(undefined, (signal) => exchange({ url, headers: sessionHeaders(current), body: reply, signal })))
+      .catch(() => undefined);
   }
 
   async function send(method: string, params: Record<string, unknown> | undefined, requestOptions: UpstreamRequestOptions, retried: boolean): Promise<unknown> {
@@ -244,14 +282,14 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     const current = await connect();
     const id = nextId++;
     const modern = current.era === '2026';
-    const sentParams = modern ? modernParams(params) : params;
+    const sentParams = modern ? modernParams(params, requestOptions.capabilities) : params;
     const body: UpstreamMessage = sentParams === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params: sentParams };
-    const headers = modern ? modernHeaders(method, params) : sessionHeaders(current);
+    const headers = withRequestHeaders(modern ? modernHeaders(method, params) : sessionHeaders(current), requestOptions.headers);
     const outcome = await withLimits(
       requestOptions.signal,
       async (signal) => {
         const onMessage = (message: UpstreamMessage): void => {
-          if (!modern && typeof message.method === 'string' && message.id !== undefined) answerServerRequest(current, message);
+          if (!modern && typeof message.method === 'string' && message.id !== undefined) return answerServerRequest(current, message, requestOptions.onRequest);
           requestOptions.onMessage?.(message);
         };
         const answer = await exchange({ url, headers, body, signal, onMessage });

@@ -64,6 +64,7 @@ export function optionalObject(params: JsonRpcParams, key: string): Record<strin
  * caller may not use (they look exactly like items that do not exist).
  *
  * @param toEntry - turns an item into its wire entry for this request's revision
+ * @param loading - first loads to wait for (an upstream's lists: `registry.loaded()`), bounded by their makers
  */
 export async function listPage<T extends { readonly access: AccessRule | undefined }>(
   collection: Collection<T>,
@@ -72,7 +73,9 @@ export async function listPage<T extends { readonly access: AccessRule | undefin
   key: string,
   toEntry: (item: T) => unknown,
   ctx: RequestContext,
+  loading?: Promise<void>,
 ): Promise<Record<string, unknown>> {
+  if (loading !== undefined) await loading;
   const page = collection.page(params.cursor, pageSize);
   const entries: unknown[] = [];
   for (const item of page.items) {

@@ -12,14 +12,14 @@ export function promptMethods(registry: Registry, pageSize: number, shape: Retur
       eras: BOTH_ERAS,
       capability: 'prompts',
       cacheable: true,
-      run: (params, ctx) => listPage(registry.prompts, params, pageSize, 'prompts', (item) => shape(item.descriptor, PROMPT_FIELDS, ctx.protocolVersion), ctx),
+      run: (params, ctx) => listPage(registry.prompts, params, pageSize, 'prompts', (item) => shape(item.descriptor, PROMPT_FIELDS, ctx.protocolVersion), ctx, registry.loaded()),
     },
     'prompts/get': {
       eras: BOTH_ERAS,
       capability: 'prompts',
       run: async (params, ctx) => {
         const name = requireString(params, 'name');
-        const prompt = registry.prompts.get(name);
+        const prompt = await registry.findLoaded(() => registry.prompts.get(name));
         if (prompt === undefined) throw notFoundError('prompt', name, ctx.era);
         // The prompt's chain: access (denied looks unknown), argument checks, guards, get (registry/guards.ts).
         const result = await prompt.run(params.arguments, ctx);

@@ -20,14 +20,14 @@ export function resourceMethods(registry: Registry, pageSize: number, shape: Ret
       capability: 'resources',
       cacheable: true,
       run: (params, ctx) =>
-        listPage(registry.resources, params, pageSize, 'resources', (item) => shape(item.descriptor, RESOURCE_FIELDS, ctx.protocolVersion), ctx),
+        listPage(registry.resources, params, pageSize, 'resources', (item) => shape(item.descriptor, RESOURCE_FIELDS, ctx.protocolVersion), ctx, registry.loaded()),
     },
     'resources/templates/list': {
       eras: BOTH_ERAS,
       capability: 'resources',
       cacheable: true,
       run: (params, ctx) =>
-        listPage(registry.templates, params, pageSize, 'resourceTemplates', (item) => shape(item.descriptor, RESOURCE_FIELDS, ctx.protocolVersion), ctx),
+        listPage(registry.templates, params, pageSize, 'resourceTemplates', (item) => shape(item.descriptor, RESOURCE_FIELDS, ctx.protocolVersion), ctx, registry.loaded()),
     },
     'resources/read': {
       eras: BOTH_ERAS,
@@ -35,7 +35,7 @@ export function resourceMethods(registry: Registry, pageSize: number, shape: Ret
       cacheable: true,
       run: async (params, ctx) => {
         const uri = requireString(params, 'uri');
-        const match = registry.findResource(uri);
+        const match = await registry.findLoaded(() => registry.findResource(uri));
         if (match === undefined) throw notFoundError('resource', uri, ctx.era);
         // The item's chain: access (denied looks unknown), guards, read (registry/guards.ts).
         const result = { ...(await match.resource.run(uri, match.variables, ctx)) };

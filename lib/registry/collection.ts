@@ -52,6 +52,18 @@ export class Collection<T> {
     return true;
   }
 
+  /**
+   * Puts `next` in the place of `key`'s item if it is still `previous`: same position, so a list's order and the
+   * cursors already issued stay valid (a refreshed upstream item). Returns whether anything was replaced.
+   */
+  replace(key: string, previous: T, next: T): boolean {
+    const slot = this.slots.get(key);
+    if (slot?.value !== previous) return false;
+    this.slots.set(key, { seq: slot.seq, value: next });
+    this.changed();
+    return true;
+  }
+
   get(key: string): T | undefined {
     return this.slots.get(key)?.value;
   }

@@ -13,10 +13,18 @@ import {
   type ResourceDefinition,
   type ResourceTemplateDefinition,
 } from './resources';
-import { defineTool, type RegisteredTool, type ToolDefinition } from './tools';
+import { defineTool, type RegisteredTool, type ToolDefinition, type ToolMode } from './tools';
 
 /** A list whose items can change: a resource template counts as `resources`. */
 export type ChangedList = 'tools' | 'prompts' | 'resources';
+
+/** The kinds of item a source other than `mcp.tool()`… (an upstream) puts in place with {@link Registry.put}. */
+export interface ItemKinds {
+  tools: RegisteredTool;
+  prompts: RegisteredPrompt;
+  resources: RegisteredResource;
+  templates: RegisteredTemplate;
+}
 
 /** Which server features have been offered: each turns on once something of its kind is registered. */
 export interface OfferedFeatures {
@@ -44,6 +52,11 @@ export class Registry {
   readonly templates = new Collection<RegisteredTemplate>('resource template');
   readonly prompts = new Collection<RegisteredPrompt>('prompt');
   private readonly offered = { tools: false, resources: false, prompts: false, completions: false, tasks: false };
+  /** Change events held back by {@link Registry.batch}, by list; undefined outside a batch. */
+  private held: Set<ChangedList> | undefined;
+  private readonly listeners: Array<(kind: ChangedList) => void> = [];
+  /** First loads (an upstream's lists) that lists and lookups wait for. */
+  private readonly loads = new Set<Promise<unknown>>();
 
   /**
    * @param validator - the router's schema compiler
@@ -52,7 +65,16 @@ export class Registry {
   constructor(
     private readonly validator: SchemaValidator,
     private readonly guards: readonly Guard[] = [],
-  ) {}
+  ) {
+    const announce = (kind: ChangedList): void => {
+      if (this.held !== undefined) this.held.add(kind);
+      else for (const listener of this.listeners) listener(kind);
+    };
+    this.tools.onChange(() => announce('tools'));
+    this.resources.onChange(() => announce('resources'));
+    this.templates.onChange(() => announce('resources'));
+    this.prompts.onChange(() => announce('prompts'));
+  }
 
   /** What has been offered so far (for capabilities). */
   get features(): OfferedFeatures {
@@ -60,7 +82,7 @@ export class Registry {
   }
 
   addTool(definition: ToolDefinition<never>): McpRegistration {
-    const tool = defineTool(definition, this.validator, this.guards);
+    const tool = this.defineTool(definition);
     this.tools.add(tool.name, tool);
     this.offered.tools = true;
     if (tool.task !== undefined) this.offered.tasks = true;
@@ -90,6 +112,84 @@ export class Registry {
     return { remove: () => this.prompts.remove(prompt.name, prompt) };
   }
 
+  /** Checks and compiles a tool with the router's validator and guards, without registering it (see {@link Registry.put}). */
+  defineTool(definition: ToolDefinition<never>, mode?: ToolMode): RegisteredTool {
+    return defineTool(definition, this.validator, this.guards, mode);
+  }
+
+  /** Checks a prompt, resource or template with the router's guards, without registering it. */
+  definePrompt(definition: PromptDefinition<never>): RegisteredPrompt {
+    return definePrompt(definition, this.guards);
+  }
+
+  defineResource(definition: ResourceDefinition): RegisteredResource {
+    return defineResource(definition, this.guards);
+  }
+
+  defineTemplate(definition: ResourceTemplateDefinition<never>): RegisteredTemplate {
+    return defineTemplate(definition, this.guards);
+  }
+
+  /**
+   * Registers a defined item, or puts it in the place of `previous` (same key, same position in lists).
+   *
+   * @throws {McpConfigError} `ERR_MCP_DUPLICATE` when the key is held by another item
+   */
+  put<K extends keyof ItemKinds>(kind: K, item: ItemKinds[K], previous?: ItemKinds[K]): void {
+    const collection = this[kind] as unknown as Collection<ItemKinds[K]>;
+    const key = kind === 'tools' || kind === 'prompts' ? (item as RegisteredTool | RegisteredPrompt).name : (item as RegisteredResource).uri;
+    if (previous === undefined || !collection.replace(key, previous, item)) collection.add(key, item);
+    this.offered[kind === 'templates' ? 'resources' : (kind as 'tools' | 'prompts' | 'resources')] = true;
+    const completers = (item as Partial<RegisteredPrompt>).completers;
+    if (completers !== undefined && completers.size > 0) this.offered.completions = true;
+  }
+
+  /** Unregisters a defined item if it is still registered; returns whether it was. */
+  drop<K extends keyof ItemKinds>(kind: K, item: ItemKinds[K]): boolean {
+    const collection = this[kind] as unknown as Collection<ItemKinds[K]>;
+    const key = kind === 'tools' || kind === 'prompts' ? (item as RegisteredTool | RegisteredPrompt).name : (item as RegisteredResource).uri;
+    return collection.remove(key, item);
+  }
+
+  /** Makes many changes, announcing each list that changed once, after them all (one list_changed per refresh). */
+  batch(change: () => void): void {
+    if (this.held !== undefined) return change();
+    const held = (this.held = new Set());
+    try {
+      change();
+    } finally {
+      this.held = undefined;
+      for (const kind of held) for (const listener of this.listeners) listener(kind);
+    }
+  }
+
+  /** Lists and lookups wait for `load` (bounded by whoever made it) while it is pending: an upstream's first lists. */
+  track(load: Promise<unknown>): void {
+    const settled: Promise<unknown> = load.then(
+      () => this.loads.delete(settled),
+      () => this.loads.delete(settled),
+    );
+    this.loads.add(settled);
+  }
+
+  /** Resolves once no tracked load is pending; undefined (nothing to wait for) on the usual path. */
+  loaded(): Promise<void> | undefined {
+    return this.loads.size === 0 ? undefined : Promise.all(this.loads).then(() => undefined);
+  }
+
+  /**
+   * `find()`, and when it finds nothing while a first load is pending, `find()` again once loads are done: an
+   * upstream's item asked for before its first list arrived is found, not reported unknown.
+   */
+  async findLoaded<T>(find: () => T | undefined): Promise<T | undefined> {
+    const found = find();
+    if (found !== undefined) return found;
+    const pending = this.loaded();
+    if (pending === undefined) return undefined;
+    await pending;
+    return find();
+  }
+
   /** The static resource with this URI, else the first template (in registration order) that matches it. */
   findResource(uri: string): ResourceMatch | undefined {
     const resource = this.resources.get(uri);
@@ -103,9 +203,6 @@ export class Registry {
 
   /** Calls `listener` whenever tools, resources, templates or prompts change. */
   onChange(listener: (kind: ChangedList) => void): void {
-    this.tools.onChange(() => listener('tools'));
-    this.resources.onChange(() => listener('resources'));
-    this.templates.onChange(() => listener('resources'));
-    this.prompts.onChange(() => listener('prompts'));
+    this.listeners.push(listener);
   }
 }

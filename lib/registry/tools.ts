@@ -98,6 +98,16 @@ export interface RegisteredTool {
   readonly run: (args: Record<string, unknown>, ctx: RequestContext) => Promise<CallToolResult>;
 }
 
+/**
+ * How a tool is served. `forwarded`: another MCP server (a gateway's upstream) runs it and is the authority on its
+ * schemas: they are listed as it sent them and not compiled here, and its result is passed on as it came.
+ */
+export interface ToolMode {
+  readonly forwarded: true;
+}
+
+const ANY_VALUE: CompiledSchema = () => ({ ok: true });
+
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 const NO_ARGUMENTS_SCHEMA: JsonSchema = { type: 'object', additionalProperties: false };
 
@@ -109,7 +119,7 @@ const NO_ARGUMENTS_SCHEMA: JsonSchema = { type: 'object', additionalProperties: 
  * @throws {McpConfigError} for a bad name, a missing description or handler, a schema that is not an object schema,
  *   an invalid `"x-mcp-header"` argument, or bad guards
  */
-export function defineTool(definition: ToolDefinition<never>, validator: SchemaValidator, routerGuards: readonly Guard[] = []): RegisteredTool {
+export function defineTool(definition: ToolDefinition<never>, validator: SchemaValidator, routerGuards: readonly Guard[] = [], mode?: ToolMode): RegisteredTool {
   checkDefinitionObject(definition, 'tool');
   const { name, description } = definition;
   if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
@@ -135,8 +145,9 @@ export function defineTool(definition: ToolDefinition<never>, validator: SchemaV
   }
   const inputSchema = objectSchema(definition.inputSchema ?? NO_ARGUMENTS_SCHEMA, `tool '${name}' inputSchema`);
   const declared = definition.outputSchema;
+  const forwarded = mode?.forwarded === true;
   // wrapsOutput has checked the schema: an object schema as declared, any other sent as { result: schema }.
-  const wrapsResult = declared !== undefined && wrapsOutput(declared, `tool '${name}' outputSchema`);
+  const wrapsResult = declared !== undefined && !forwarded && wrapsOutput(declared, `tool '${name}' outputSchema`);
   const outputSchema = declared === undefined ? undefined : wrapsResult ? wrappedSchema(declared) : declared;
   const descriptor = copyDefined({
     name,
@@ -159,8 +170,8 @@ export function defineTool(definition: ToolDefinition<never>, validator: SchemaV
     name,
     descriptor,
     // The descriptor's copies are compiled, so what is validated is exactly what tools/list shows.
-    validateInput: validator.compile(descriptor.inputSchema as JsonSchema, `${label} inputSchema`),
-    validateOutput: outputSchema && validator.compile(descriptor.outputSchema as JsonSchema, `${label} outputSchema`),
+    validateInput: forwarded ? ANY_VALUE : validator.compile(descriptor.inputSchema as JsonSchema, `${label} inputSchema`),
+    validateOutput: forwarded ? undefined : outputSchema && validator.compile(descriptor.outputSchema as JsonSchema, `${label} outputSchema`),
     wrapsResult,
     handler: definition.handler.bind(definition) as RegisteredTool['handler'],
     access,
@@ -172,12 +183,12 @@ export function defineTool(definition: ToolDefinition<never>, validator: SchemaV
   const chain = composeChain<ToolGuardCall>(
     [
       accessLink(access),
-      validationLink(compiled),
+      forwarded ? undefined : validationLink(compiled),
       limiter && rateLimitLink(name, limiter.take),
       ...userGuards,
       timeoutMs === undefined ? undefined : timeoutLink(name, timeoutMs),
     ],
-    handlerStep(compiled),
+    forwarded ? forwardStep(compiled) : handlerStep(compiled),
   );
   return Object.freeze({
     ...compiled,
@@ -295,6 +306,13 @@ function handlerStep(tool: CompiledTool): Step<ToolGuardCall> {
       if (!output.ok) return errorResult(`Tool '${tool.name}' returned output that does not match its outputSchema: ${output.message}`);
     }
     return result;
+  };
+}
+
+/** The end of a forwarded tool's chain: the handler returns the other server's result, passed on as it is. */
+function forwardStep(tool: CompiledTool): Step<ToolGuardCall> {
+  return async function forward(call) {
+    return (await tool.handler(call.arguments as Record<string, unknown>, call.ctx)) as CallToolResult;
   };
 }
 

@@ -1,0 +1,101 @@
+// One caller's request forwarded to an upstream: its headers and _meta, the upstream's progress, logs and asks relayed to the caller, input_required rounds answered.
+
+import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
+import { isObject } from '../jsonrpc/types';
+import { LOG_LEVELS, type LogLevel, type RequestContext } from '../registry/request-context';
+import type { UpstreamClient, UpstreamRequestOptions } from './upstream-client';
+import type { UpstreamMessage } from './upstream-exchange';
+import type { ResolvedUpstream } from './upstream-options';
+
+/** What the gateway can answer for its callers, declared to upstreams (2025 initialize, 2026 `_meta`): it relays each ask. */
+export const RELAYED_CAPABILITIES: Readonly<Record<string, unknown>> = Object.freeze({ sampling: {}, elicitation: { form: {}, url: {} }, roots: {} });
+
+/** The `_meta` keys of the MCP 2026-07-28 envelope: each hop sends its own (the upstream client sets the gateway's). */
+const ENVELOPE_META = 'io.modelcontextprotocol/';
+/** Payment keys a local guard consumes (x402 over MCP): a tool with local guards is paid here, not upstream. */
+const PAYMENT_META = ['x402/payment', 'x402.payment'];
+/** Most input_required rounds one forwarded call may take: an upstream that keeps asking ends the call. */
+const MAX_INPUT_ROUNDS = 8;
+
+/** The caller's `_meta` as forwarded: the progress token, a payment, trace context…, without the caller's envelope. */
+export function forwardedMeta(meta: Readonly<Record<string, unknown>> | undefined, paidHere: boolean): Record<string, unknown> | undefined {
+  if (meta === undefined) return undefined;
+  const kept = Object.entries(meta).filter(([key]) => !key.startsWith(ENVELOPE_META) && !(paidHere && PAYMENT_META.includes(key)));
+  return kept.length === 0 ? undefined : Object.fromEntries(kept);
+}
+
+/** The upstream's credentials for this caller, and the caller's headers on the allow-list (never its own credentials). */
+export async function forwardedHeaders(options: ResolvedUpstream, ctx: RequestContext | undefined): Promise<Record<string, string>> {
+  const headers: Record<string, string> = {};
+  if (ctx !== undefined) {
+    for (const name of options.forwardHeaders) {
+      const value = ctx.headers[name];
+      if (typeof value === 'string') headers[name] = value;
+      else if (Array.isArray(value)) headers[name] = value.join(', ');
+    }
+  }
+  const own = typeof options.headers === 'function' ? await options.headers(ctx) : options.headers;
+  return { ...headers, ...own };
+}
+
+/** Relays an upstream's notification about the caller's request: its progress and its log messages. */
+function relay(ctx: RequestContext, message: UpstreamMessage): void {
+  const params = isObject(message.params) ? message.params : {};
+  if (message.method === 'notifications/progress' && typeof params.progress === 'number') {
+    // The upstream echoes the caller's own token (forwarded verbatim): ctx.progress sends it, or nothing without one.
+    void ctx.progress(params.progress, typeof params.total === 'number' ? params.total : undefined, typeof params.message === 'string' ? params.message : undefined).catch(() => undefined);
+  } else if (message.method === 'notifications/message' && LOG_LEVELS.includes(params.level as LogLevel)) {
+    void ctx.log(params.level as LogLevel, params.data, typeof params.logger === 'string' ? params.logger : undefined).catch(() => undefined);
+  }
+}
+
+/** Asks the caller what an upstream asks the gateway (MCP: sampling, elicitation, roots), under `key` in a 2026 round. */
+function ask(ctx: RequestContext, method: string, params: Record<string, unknown> | undefined, key?: string): Promise<unknown> {
+  const options = key === undefined ? undefined : { key };
+  if (method === 'sampling/createMessage') return ctx.sample((params ?? {}) as Parameters<RequestContext['sample']>[0], options);
+  if (method === 'elicitation/create') return ctx.elicit((params ?? {}) as Parameters<RequestContext['elicit']>[0], options);
+  if (method === 'roots/list') return ctx.listRoots(options);
+  return Promise.reject(new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: the gateway does not relay ${method}`));
+}
+
+/** The options of one forwarded request: the caller's signal, headers and capabilities, and the relays. */
+export async function callerRequestOptions(options: ResolvedUpstream, ctx: RequestContext, extraHeaders?: Record<string, string>): Promise<UpstreamRequestOptions> {
+  return {
+    signal: ctx.signal,
+    headers: { ...(await forwardedHeaders(options, ctx)), ...extraHeaders },
+    capabilities: RELAYED_CAPABILITIES as Record<string, unknown>,
+    onMessage: (message) => relay(ctx, message),
+    onRequest: (method, params) => ask(ctx, method, params),
+  };
+}
+
+/** Removes what belongs to the upstream hop from a result (its 2026 result type and cache hints: ours are our own). */
+function ownResult(result: unknown, label: string): Record<string, unknown> {
+  if (!isObject(result)) throw new JsonRpcError(ErrorCode.InternalError, `Upstream "${label}" sent a result that is not an object`);
+  const { resultType: _type, ttlMs: _ttl, cacheScope: _scope, ...rest } = result;
+  return rest;
+}
+
+/**
+ * Sends a caller's request upstream and resolves with its result. A 2026 upstream's `input_required` result is
+ * answered by asking the caller each of its inputRequests (ctx.elicit…, under the upstream's own keys, so a 2026
+ * caller's retry answers them) and retrying with the answers and the upstream's requestState (MCP 2026-07-28 MRTR).
+ */
+export async function forwardRequest(client: UpstreamClient, options: ResolvedUpstream, method: string, params: Record<string, unknown>, ctx: RequestContext, extraHeaders?: Record<string, string>): Promise<Record<string, unknown>> {
+  const requestOptions = await callerRequestOptions(options, ctx, extraHeaders);
+  let sent = params;
+  for (let round = 0; ; round++) {
+    const result = await client.request(method, sent, requestOptions);
+    if (!isObject(result) || result.resultType !== 'input_required') return ownResult(result, options.name);
+    if (round === MAX_INPUT_ROUNDS) throw new JsonRpcError(ErrorCode.InternalError, `Upstream "${options.name}" asked for input more than ${MAX_INPUT_ROUNDS} times`);
+    const requests = isObject(result.inputRequests) ? Object.entries(result.inputRequests) : [];
+    const answers = await Promise.all(
+      requests.map(async ([key, request]) => {
+        const { method: asked, params: askedParams } = isObject(request) ? request : {};
+        return [key, await ask(ctx, String(asked), isObject(askedParams) ? askedParams : undefined, key)] as const;
+      }),
+    );
+    const { inputResponses: _previous, requestState: _state, ...rest } = params;
+    sent = { ...rest, inputResponses: Object.fromEntries(answers), ...(result.requestState === undefined ? {} : { requestState: result.requestState }) };
+  }
+}

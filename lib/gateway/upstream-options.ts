@@ -1,0 +1,193 @@
+// The options of mcp.upstream(): checked and defaulted once, at registration (a bad value throws McpConfigError naming it).
+
+import { invalidOption, isPositiveInteger, McpConfigError } from '../errors';
+import { isGuardList, GUARD_LIST_EXPECTED, type ToolGuard } from '../registry/guards';
+import type { RequestContext } from '../registry/request-context';
+import { PREFIX } from './naming';
+
+/** Default `timeoutMs`: the most one forwarded call may take. */
+export const DEFAULT_UPSTREAM_TIMEOUT_MS = 60_000;
+/** Default `listTimeoutMs`: how long a list waits for an upstream's first lists, and the most one list fetch may take. */
+export const DEFAULT_LIST_TIMEOUT_MS = 5_000;
+/** Default `graceMs`: how long a failing upstream's last good lists are still served before its items drop out. */
+export const DEFAULT_GRACE_MS = 5 * 60_000;
+
+/** Names of upstream items: exact names, or patterns. */
+export type NameMatcher = string | RegExp;
+
+/** Which of an upstream's tools are mounted, and under which names. */
+export interface UpstreamToolsOptions {
+  /** Only these (exact names or patterns); defaults to all. */
+  include?: readonly NameMatcher[];
+  /** Not these; applied after `include`. */
+  exclude?: readonly NameMatcher[];
+  /** Other names (before the prefix): `{ very_long_tool_name: 'short' }` → `fs__short`. */
+  rename?: Readonly<Record<string, string>>;
+}
+
+/** Headers for an upstream: its credentials. A function gets the caller's context, or undefined for the gateway's own requests. */
+export type UpstreamHeaders = Readonly<Record<string, string>> | ((ctx: RequestContext | undefined) => Record<string, string> | Promise<Record<string, string>>);
+
+/** An upstream MCP server, mounted beside the router's own items with `mcp.upstream()`. */
+export interface UpstreamOptions {
+  /**
+   * Namespace of its items: tools and prompts become `<prefix>__<name>`, resource URIs `<prefix>+<uri>`. A letter,
+   * then up to 31 letters, digits or `-`. Omitted: a plain proxy, names and URIs untouched.
+   */
+  prefix?: string;
+  /** How logs, errors and `status()` name it (never by URL). Defaults to `prefix`; required without one. */
+  name?: string;
+  /** Its Streamable HTTP endpoint (`http:` or `https:`). */
+  url: string;
+  /**
+   * Sent on every request to it: its credentials. A function is called per request with the caller's `ctx` (per-user
+   * tokens, token exchange), and with `undefined` for the gateway's own requests (handshake, lists). The caller's
+   * `Authorization` and cookies never reach an upstream: MCP authorization › Token Passthrough is forbidden.
+   */
+  headers?: UpstreamHeaders;
+  /** Headers of the caller's request copied to the upstream (an allow-list, e.g. `['x-request-id', 'traceparent']`). */
+  forwardHeaders?: readonly string[];
+  /** Which tools, under which names; `false` mounts none. Defaults to all. */
+  tools?: boolean | UpstreamToolsOptions;
+  /** Whether its resources and resource templates are mounted. Defaults to true. */
+  resources?: boolean;
+  /** Whether its prompts are mounted. Defaults to true. */
+  prompts?: boolean;
+  /** The most one forwarded call may take, in ms. Defaults to 60,000. */
+  timeoutMs?: number;
+  /** The most one list fetch may take, and how long our lists wait for its first lists, in ms. Defaults to 5,000. */
+  listTimeoutMs?: number;
+  /** How long its last good lists are served while it fails, in ms; then its items drop out until it is back. Defaults to 5 minutes. */
+  graceMs?: number;
+  /** Guards of its tools by their upstream name, run as a local tool's `guards` are (a payment, a quota). */
+  guards?: Readonly<Record<string, readonly ToolGuard[]>>;
+  /** Scopes a caller's token must all have to see and use its items. Defaults to none. */
+  scopes?: readonly string[];
+}
+
+/** The options after checking: internal. */
+export interface ResolvedUpstream {
+  readonly prefix: string | undefined;
+  readonly name: string;
+  readonly url: string;
+  readonly headers: UpstreamHeaders | undefined;
+  /** Lower-case names. */
+  readonly forwardHeaders: readonly string[];
+  readonly tools: false | Required<UpstreamToolsOptions>;
+  readonly resources: boolean;
+  readonly prompts: boolean;
+  readonly timeoutMs: number;
+  readonly listTimeoutMs: number;
+  readonly graceMs: number;
+  readonly guards: Readonly<Record<string, readonly ToolGuard[]>>;
+  readonly scopes: readonly string[] | undefined;
+}
+
+const KNOWN: { [K in keyof Required<UpstreamOptions>]: true } = {
+  prefix: true, name: true, url: true, headers: true, forwardHeaders: true, tools: true, resources: true, prompts: true,
+  timeoutMs: true, listTimeoutMs: true, graceMs: true, guards: true, scopes: true,
+};
+const KNOWN_TOOLS: { [K in keyof Required<UpstreamToolsOptions>]: true } = { include: true, exclude: true, rename: true };
+
+/**
+ * Headers that may not be forwarded: the caller's credentials (MCP authorization › Token Passthrough; RFC 9110
+ * §11.6.2), the protocol's own headers (the upstream hop has its own session and version), and hop-by-hop ones.
+ */
+const NEVER_FORWARDED = /^(authorization|proxy-authorization|cookie|set-cookie|host|content-length|content-type|accept|connection|keep-alive|transfer-encoding|upgrade|te|trailer|last-event-id|mcp-.*)$/;
+/** RFC 9110 §5.1 token: a header name. */
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+function checkMatchers(value: unknown, option: string): readonly NameMatcher[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string' || item instanceof RegExp)) throw invalidOption(option, 'an array of names and regular expressions', value);
+  return Object.freeze([...(value as NameMatcher[])]);
+}
+
+function resolveTools(tools: unknown, label: string): ResolvedUpstream['tools'] {
+  if (tools === false) return false;
+  if (tools === undefined || tools === true) return { include: [], exclude: [], rename: {} };
+  if (typeof tools !== 'object' || tools === null) throw invalidOption(`${label}.tools`, 'a boolean or { include, exclude, rename }', tools);
+  for (const key of Object.keys(tools)) {
+    if (!Object.hasOwn(KNOWN_TOOLS, key)) throw new McpConfigError('ERR_MCP_UNKNOWN_OPTION', `unknown option '${label}.tools.${key}'`);
+  }
+  const { include, exclude, rename = {} } = tools as UpstreamToolsOptions;
+  if (typeof rename !== 'object' || rename === null || !Object.values(rename).every((to) => typeof to === 'string' && /^[A-Za-z0-9_.-]{1,128}$/.test(to))) {
+    throw invalidOption(`${label}.tools.rename`, 'an object of upstream name → new name (1–128 characters of A-Z a-z 0-9 _ . -)', rename);
+  }
+  return { include: checkMatchers(include, `${label}.tools.include`), exclude: checkMatchers(exclude, `${label}.tools.exclude`), rename: Object.freeze({ ...rename }) };
+}
+
+function checkDuration(value: unknown, option: string): void {
+  if (!isPositiveInteger(value)) throw invalidOption(option, 'a positive number of milliseconds', value);
+}
+
+/**
+ * @throws {McpConfigError} for an unknown key or a bad value, naming `upstream.<key>`; for a forwarded header that
+ *   carries credentials or belongs to the protocol
+ */
+export function resolveUpstream(options: UpstreamOptions): ResolvedUpstream {
+  if (typeof options !== 'object' || options === null) throw invalidOption('upstream', 'an object', options);
+  for (const key of Object.keys(options)) {
+    if (!Object.hasOwn(KNOWN, key)) throw new McpConfigError('ERR_MCP_UNKNOWN_OPTION', `unknown option 'upstream.${key}'`);
+  }
+  const { prefix, url, headers, forwardHeaders = [], resources = true, prompts = true } = options;
+  if (prefix !== undefined && (typeof prefix !== 'string' || !PREFIX.test(prefix))) throw invalidOption('upstream.prefix', 'a letter then up to 31 letters, digits or -', prefix);
+  const name = options.name ?? prefix;
+  if (typeof name !== 'string' || name.trim() === '' || name.length > 64) {
+    throw invalidOption('upstream.name', prefix === undefined ? 'a name of 1–64 characters (required without a prefix: logs and errors name the upstream by it, never by URL)' : 'a name of 1–64 characters', options.name);
+  }
+  const label = `upstream '${name}'`;
+  let parsed: URL | undefined;
+  try {
+    parsed = typeof url === 'string' ? new URL(url) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option '${label}.url' must be an http: or https: URL`);
+  if (headers !== undefined && typeof headers !== 'function' && (typeof headers !== 'object' || headers === null || !Object.values(headers).every((value) => typeof value === 'string'))) {
+    throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option '${label}.headers' must be an object of header → string, or a function (ctx) => headers`);
+  }
+  if (!Array.isArray(forwardHeaders) || !forwardHeaders.every((header) => typeof header === 'string' && HEADER_NAME.test(header))) {
+    throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option '${label}.forwardHeaders' must be an array of header names`);
+  }
+  const forwarded = forwardHeaders.map((header) => header.toLowerCase());
+  const refused = forwarded.find((header) => NEVER_FORWARDED.test(header));
+  if (refused !== undefined) {
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_OPTION',
+      `option '${label}.forwardHeaders' may not hold '${refused}': the caller's credentials never reach an upstream (MCP authorization › Token Passthrough) and protocol headers belong to each hop; give the upstream its own credentials with 'headers'`,
+    );
+  }
+  if (typeof resources !== 'boolean') throw invalidOption(`${label}.resources`, 'a boolean', resources);
+  if (typeof prompts !== 'boolean') throw invalidOption(`${label}.prompts`, 'a boolean', prompts);
+  const { timeoutMs = DEFAULT_UPSTREAM_TIMEOUT_MS, listTimeoutMs = DEFAULT_LIST_TIMEOUT_MS, graceMs = DEFAULT_GRACE_MS, guards = {}, scopes } = options;
+  checkDuration(timeoutMs, `${label}.timeoutMs`);
+  checkDuration(listTimeoutMs, `${label}.listTimeoutMs`);
+  checkDuration(graceMs, `${label}.graceMs`);
+  if (typeof guards !== 'object' || guards === null) throw invalidOption(`${label}.guards`, 'an object of upstream tool name → guards', guards);
+  for (const [tool, list] of Object.entries(guards)) {
+    if (!isGuardList(list)) throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option '${label}.guards.${tool}' must be ${GUARD_LIST_EXPECTED}`);
+  }
+  if (scopes !== undefined && (!Array.isArray(scopes) || !scopes.every((scope) => typeof scope === 'string' && scope !== ''))) throw invalidOption(`${label}.scopes`, 'an array of non-empty strings', scopes);
+  return Object.freeze({
+    prefix,
+    name,
+    url: parsed.href,
+    headers,
+    forwardHeaders: Object.freeze(forwarded),
+    tools: resolveTools(options.tools, label),
+    resources,
+    prompts,
+    timeoutMs,
+    listTimeoutMs,
+    graceMs,
+    guards: Object.freeze({ ...guards }),
+    scopes: scopes && Object.freeze([...scopes]),
+  });
+}
+
+/** Whether an upstream tool is mounted under `tools.include` / `tools.exclude`. */
+export function isToolMounted(tools: Required<UpstreamToolsOptions>, name: string): boolean {
+  const matches = (matcher: NameMatcher): boolean => (typeof matcher === 'string' ? matcher === name : new RegExp(matcher.source, matcher.flags.replace(/[gy]/g, '')).test(name));
+  return (tools.include.length === 0 || tools.include.some(matches)) && !tools.exclude.some(matches);
+}
