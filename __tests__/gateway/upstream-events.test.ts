@@ -125,6 +125,37 @@ describe('listen: an upstream without a stream, malformed events, client close',
     expect(upstream.seen.filter((request) => request.http === 'GET')).toHaveLength(1);
   });
 
+  it('reopens a GET stream the upstream ended, resuming with Last-Event-ID (MCP transports › Resumability)', async () => {
+    const lastEventIds: (string | undefined)[] = [];
+    const upstream = await serve((app) => {
+      app.post('/mcp', (req, res) => {
+        const body = req.body as { id?: number; method: string };
+        if (body.method === 'initialize') {
+          res.set('Mcp-Session-Id', 's1').json({ jsonrpc: '2.0', id: body.id, result: { protocolVersion: '2025-11-25', capabilities: { tools: { listChanged: true } }, serverInfo: { name: 'tiny', version: '1' } } });
+        } else if (body.method === 'notifications/initialized') {
+          res.status(202).end();
+        } else {
+          res.status(400).json({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: No valid session ID provided' } });
+        }
+      });
+      app.get('/mcp', (req, res) => {
+        lastEventIds.push(req.get('last-event-id'));
+        res.status(200).set('Content-Type', 'text/event-stream').flushHeaders();
+        const method = lastEventIds.length === 1 ? TOOLS_CHANGED : 'notifications/prompts/list_changed';
+        const event = `id: e${lastEventIds.length}\ndata: ${JSON.stringify({ jsonrpc: '2.0', method })}\n\n`;
+        if (lastEventIds.length === 1) res.end(event);
+        else res.write(event);
+      });
+    });
+    const client = clientFor(upstream);
+    const heard = record(client);
+    await waitFor(() => heard.count('notifications/prompts/list_changed') === 1);
+    expect(heard.methods()).toEqual([TOOLS_CHANGED, 'notifications/prompts/list_changed']);
+    expect(lastEventIds).toEqual([undefined, 'e1']);
+    expect(heard.states).toEqual(['open', 'retrying', 'open']);
+    expect(upstream.seen.filter((request) => request.http === 'GET').map((request) => request.session)).toEqual(['s1', 's1']);
+  });
+
   it('a listen stream sending an event that is not JSON is reopened, and what the next one sends is heard', async () => {
     let listens = 0;
     const upstream = await serve((app) => {

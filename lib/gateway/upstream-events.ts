@@ -7,9 +7,9 @@ import type { UpstreamMessage } from './upstream-exchange';
 import { MAX_UPSTREAM_MESSAGE_BYTES, readBoundedText, readSseEvents, UpstreamFault } from './upstream-wire';
 
 /** The first wait before reopening a stream that failed, in milliseconds. */
-export const DEFAULT_LISTEN_INITIAL_BACKOFF_MS = 250;
+const DEFAULT_LISTEN_INITIAL_BACKOFF_MS = 250;
 /** The longest wait before reopening a stream, in milliseconds; a stream that stayed up this long resets the backoff. */
-export const DEFAULT_LISTEN_MAX_BACKOFF_MS = 30_000;
+const DEFAULT_LISTEN_MAX_BACKOFF_MS = 30_000;
 
 const LISTEN_METHOD = 'subscriptions/listen';
 const LISTEN_ACKNOWLEDGED = 'notifications/subscriptions/acknowledged';
@@ -81,6 +81,16 @@ function parseEvent(data: string): UpstreamMessage {
   }
   if (!isObject(message)) throw new UpstreamFault('sent an event that is not a JSON-RPC message');
   return message;
+}
+
+/** True for a JSON-RPC error -32601 (Method not found); anything else, JSON or not, is false. */
+function isMethodNotFound(text: string): boolean {
+  try {
+    const refusal: unknown = JSON.parse(text);
+    return isObject(refusal) && isObject(refusal.error) && refusal.error.code === ErrorCode.MethodNotFound;
+  } catch {
+    return false;
+  }
 }
 
 async function discard(response: Response): Promise<void> {
@@ -204,15 +214,8 @@ export function openUpstreamListener<C extends ListenConnection>(link: UpstreamL
     if (response.status === 405) return discard(response).then(() => 'unsupported');
     if (!isEventStream(response)) {
       // A refusal comes as one JSON-RPC error; -32601 means the upstream has no listen (MCP 2026-07-28 subscriptions).
-      const text = response.status < 500 ? await readBoundedText(response.body, MAX_UPSTREAM_MESSAGE_BYTES) : await discard(response).then(() => '');
-      const refusal: unknown = (() => {
-        try {
-          return JSON.parse(text);
-        } catch {
-          return undefined;
-        }
-      })();
-      return isObject(refusal) && isObject(refusal.error) && refusal.error.code === ErrorCode.MethodNotFound ? 'unsupported' : 'retry';
+      if (response.status >= 500) return discard(response).then(() => 'retry');
+      return isMethodNotFound(await readBoundedText(response.body, MAX_UPSTREAM_MESSAGE_BYTES)) ? 'unsupported' : 'retry';
     }
     for await (const message of messagesOf(response)) {
       // The listen request's own response ends the stream (Graceful Closure, or an error): open a new one.
