@@ -1,7 +1,7 @@
 // The upstream client's wire helpers: the SSE reader (line endings, chunking, comments, the per-event cap), bounded body reads, Mcp-Name encoding.
 
 import { decodeHeaderValue } from '../../lib/protocol/request-headers';
-import { encodeHeaderValue, readBoundedText, readSseData, UpstreamFault } from '../../lib/gateway/upstream-wire';
+import { encodeHeaderValue, readBoundedText, readSseData, readSseEvents, UpstreamFault } from '../../lib/gateway/upstream-wire';
 
 function streamOf(...chunks: string[]): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
@@ -27,6 +27,19 @@ describe('readSseData', () => {
   it('joins data lines with LF and skips comments, other fields, empty (priming) events and an unterminated last event', async () => {
     const body = streamOf(': keep-alive\n\n', 'id: 7\ndata:\n\n', 'event: message\nid: 8\ndata: one\ndata:two\nretry: 10\n\n', 'data: never dispatched');
     expect(await events(body)).toEqual(['one\ntwo']);
+  });
+
+  it('readSseEvents keeps the last event id from event to event, priming events included, and ignores an id holding NULL', async () => {
+    const found: { data: string; id: string | undefined }[] = [];
+    const body = streamOf('data: a\n\n', 'id: 7\ndata:\n\n', 'data: b\n\n', 'id: 8\0\ndata: c\n\n', ': keep-alive\n\n', 'id:\ndata: d\n\n');
+    for await (const event of readSseEvents(body, 1024)) found.push({ ...event });
+    expect(found).toEqual([
+      { data: 'a', id: undefined },
+      { data: '', id: '7' },
+      { data: 'b', id: '7' },
+      { data: 'c', id: '7' },
+      { data: 'd', id: '' },
+    ]);
   });
 
   it('reads a multi-byte character split across chunks', async () => {

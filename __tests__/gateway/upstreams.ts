@@ -112,8 +112,26 @@ export function routerUpstream(options: Partial<McpRouterOptions>, port = 0): Pr
   }, port);
 }
 
+/** This router as an upstream with its API, so a test can change tools and resources while a client listens; it also serves `docs://readme`. */
+export async function routerUpstreamWithApi(options: Partial<McpRouterOptions>, port = 0): Promise<{ upstream: Upstream; mcp: McpRouter }> {
+  const routers: McpRouter[] = [];
+  const upstream = await serve((app) => {
+    const mcp = mcpRouter({ name: 'upstream', version: '1.0.0', logger: { error: jest.fn(), warn: jest.fn() }, ...options });
+    registerTools(mcp);
+    mcp.resource({ uri: 'docs://readme', name: 'readme', read: () => '# readme' });
+    routers.push(mcp);
+    app.use('/mcp', mcp);
+  }, port);
+  return { upstream, mcp: routers[0]! };
+}
+
 /** The SDK v1 server, stateful as its docs show, with the spec's 404 for an unknown session. */
 export function sdkUpstream(port = 0): Promise<Upstream> {
+  return sdkUpstreamWithServers(() => undefined, port);
+}
+
+/** {@link sdkUpstream}, handing each session's `McpServer` to `onServer` once connected (to send notifications and requests). */
+export function sdkUpstreamWithServers(onServer: (server: McpServer) => void, port = 0): Promise<Upstream> {
   return serve((app) => {
     const transports = new Map<string, StreamableHTTPServerTransport>();
     const sendError = (res: Response, status: number, message: string): void => {
@@ -135,6 +153,7 @@ export function sdkUpstream(port = 0): Promise<Upstream> {
           if (created.sessionId !== undefined) transports.delete(created.sessionId);
         };
         await server.connect(created);
+        onServer(server);
         transport = created;
       }
       await transport.handleRequest(req, res, req.body);

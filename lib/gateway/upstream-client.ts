@@ -3,6 +3,7 @@
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isObject } from '../jsonrpc/types';
 import { isSupportedVersion, LATEST_PROTOCOL_VERSION, type Era } from '../versions';
+import { openUpstreamListener, type UpstreamLink, type UpstreamListener, type UpstreamListenOptions } from './upstream-events';
 import { deleteSession, exchange, type ExchangeOutcome, type UpstreamMessage } from './upstream-exchange';
 import { encodeHeaderValue, UpstreamFault } from './upstream-wire';
 
@@ -54,19 +55,24 @@ export interface UpstreamClient {
   request(method: string, params: Record<string, unknown> | undefined, options?: UpstreamRequestOptions): Promise<unknown>;
   /** Sends a notification; resolves once the upstream accepted it. */
   notify(method: string, params?: Record<string, unknown>): Promise<void>;
-  /** Aborts everything in flight and deletes the 2025 session. */
+  /** Keeps the upstream's notification stream open (2025 GET stream, 2026 subscriptions/listen) until closed: see upstream-events.ts. */
+  listen(options: UpstreamListenOptions): UpstreamListener;
+  /** Aborts everything in flight, ends every listener and deletes the 2025 session. */
   close(): Promise<void>;
   /** Undefined until connected. */
   readonly era: Era | undefined;
   readonly protocolVersion: string | undefined;
   /** The 2025 session, when the upstream keeps one. */
   readonly sessionId: string | undefined;
+  /** The server capabilities of the initialize or server/discover result (`listChanged`, `subscribe`); undefined until connected. */
+  readonly capabilities: Readonly<Record<string, unknown>> | undefined;
 }
 
 interface Connection {
   readonly era: Era;
   readonly protocolVersion: string;
   readonly sessionId: string | undefined;
+  readonly capabilities: Readonly<Record<string, unknown>>;
 }
 
 /** Why a request's signal fired: the caller, the time limit, or close(). */
@@ -100,7 +106,7 @@ function resultOrThrow(message: UpstreamMessage, label: string): unknown {
 }
 
 /** MCP 2026-07-28 › server/discover: a DiscoverResult lists the revisions served; ours must be among them. */
-function isDiscoverResult(outcome: ExchangeOutcome): boolean {
+function isDiscoverResult(outcome: ExchangeOutcome): outcome is Extract<ExchangeOutcome, { kind: 'response' }> {
   if (outcome.kind !== 'response' || outcome.status !== 200 || !isObject(outcome.message.result)) return false;
   const versions = outcome.message.result.supportedVersions;
   return Array.isArray(versions) && versions.includes(MODERN_VERSION);
@@ -119,6 +125,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   let nextId = 1;
   /** close() calls these: each aborts one request in flight. */
   const inFlight = new Set<() => void>();
+  const listeners = new Set<UpstreamListener>();
 
   const baseHeaders = (): Record<string, string> => ({ ...(typeof options.headers === 'function' ? options.headers() : options.headers) });
 
@@ -193,7 +200,8 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     const version = isObject(result) ? result.protocolVersion : undefined;
     // MCP 2025-11-25 lifecycle › Version Negotiation: a revision the client does not speak means disconnect.
     if (!isSupportedVersion(version)) throw new UpstreamFault('answered initialize with a protocol version the gateway does not speak');
-    const established: Connection = { era: '2025', protocolVersion: version, sessionId: outcome.sessionId };
+    const capabilities = isObject(result) && isObject(result.capabilities) ? result.capabilities : {};
+    const established: Connection = { era: '2025', protocolVersion: version, sessionId: outcome.sessionId, capabilities };
     const initialized = await exchange({ url, headers: sessionHeaders(established), body: { jsonrpc: '2.0', method: 'notifications/initialized' }, signal });
     checkStatus(initialized);
     if (initialized.status >= 300) throw new UpstreamFault(`refused notifications/initialized (HTTP ${initialized.status})`);
@@ -204,7 +212,10 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     const body = { jsonrpc: '2.0', id: nextId++, method: 'server/discover', params: modernParams(undefined) };
     const probe = await exchange({ url, headers: modernHeaders('server/discover', undefined), body, signal });
     checkStatus(probe);
-    if (isDiscoverResult(probe)) return { era: '2026', protocolVersion: MODERN_VERSION, sessionId: undefined };
+    if (isDiscoverResult(probe)) {
+      const capabilities = isObject(probe.message.result) && isObject(probe.message.result.capabilities) ? probe.message.result.capabilities : {};
+      return { era: '2026', protocolVersion: MODERN_VERSION, sessionId: undefined, capabilities };
+    }
     // Not a 2026 server: 400 -32022 (a 2026 server without our revision), 404 / -32601 (no server/discover), or a
     // 2025-only server's 400 (a request without a session). MCP 2026-07-28 › Backward Compatibility: try initialize.
     return initialize(signal);
@@ -320,9 +331,22 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       // MCP transports: a notification the server accepts gets 202 and no body.
       if (outcome.status >= 300) throw upstreamError(label, `refused the notification (HTTP ${outcome.status})`);
     },
+    listen(listenOptions) {
+      if (closed) throw upstreamError(label, 'client was closed');
+      const link: UpstreamLink<Connection> = {
+        url, timeoutMs, sessionHeaders, modernHeaders, modernParams, answerServerRequest, reconnect,
+        connect: () => connect(),
+        request: (method, params) => send(method, params, {}, false),
+        nextId: () => nextId++,
+      };
+      const listener = openUpstreamListener(link, listenOptions, () => listeners.delete(listener));
+      listeners.add(listener);
+      return listener;
+    },
     async close() {
       if (closed) return;
       closed = true;
+      for (const listener of [...listeners]) listener.close();
       for (const abortOnClose of [...inFlight]) abortOnClose();
       const current = connection;
       connection = undefined;
@@ -336,6 +360,9 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     },
     get sessionId() {
       return connection?.sessionId;
+    },
+    get capabilities() {
+      return connection?.capabilities;
     },
   };
 }

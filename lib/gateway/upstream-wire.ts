@@ -23,19 +23,33 @@ export async function readBoundedText(body: ReadableStream<Uint8Array> | null, l
   return text;
 }
 
+/** One dispatched server-sent event: its data, and the stream's last event ID once it was read. */
+export interface SseEvent {
+  /** The data lines joined with LF; empty for an event that only set an id (a priming event). */
+  readonly data: string;
+  /**
+   * The last event ID after this event (HTML › Server-sent events: the buffer persists from event to event until an
+   * `id` field changes it), what a reconnecting client sends as `Last-Event-ID`; undefined until the stream sets one.
+   */
+  readonly id: string | undefined;
+}
+
 /**
- * The `data` of each event of a `text/event-stream` body, in order (HTML Living Standard › Server-sent events ›
- * Interpreting an event stream: lines end in CRLF, LF or CR; `data:` lines join with LF; a blank line dispatches;
- * `:` starts a comment). Events with no data (priming events, comments) are skipped. One event may hold at most
- * `limit` bytes of text: the stream as a whole is unbounded (progress may run long), each event is not.
+ * The events of a `text/event-stream` body, in order (HTML Living Standard › Server-sent events › Interpreting an
+ * event stream: lines end in CRLF, LF or CR; `data:` lines join with LF; a blank line dispatches; `:` starts a
+ * comment; `id:` sets the last event ID unless it holds NULL). An event yields when it carried data or an id, so a
+ * priming event (an id and no data) still moves the last event ID. One event may hold at most `limit` bytes of
+ * text: the stream as a whole is unbounded (progress and listen streams run long), each event is not.
  */
-export async function* readSseData(body: ReadableStream<Uint8Array> | null, limit: number): AsyncGenerator<string> {
+export async function* readSseEvents(body: ReadableStream<Uint8Array> | null, limit: number): AsyncGenerator<SseEvent> {
   if (body === null) return;
   const reader = body.getReader();
   const decoder = new TextDecoder('utf-8');
   let pending = '';
   let data: string[] = [];
   let dataSize = 0;
+  let id: string | undefined;
+  let idSeen = false;
   try {
     for (;;) {
       const { done, value } = await reader.read();
@@ -47,19 +61,22 @@ export async function* readSseData(body: ReadableStream<Uint8Array> | null, limi
         const line = pending.slice(0, match.index);
         pending = pending.slice(match.index + match[0].length);
         if (line === '') {
-          // An empty data buffer dispatches nothing (the standard's "If the data buffer is an empty string … return").
-          const joined = data.join('\n');
-          if (joined !== '') yield joined;
+          if (data.length > 0 || idSeen) yield { data: data.join('\n'), id };
           data = [];
           dataSize = 0;
-        } else if (line.startsWith('data')) {
-          const colon = line.indexOf(':');
-          const field = colon === -1 ? line : line.slice(0, colon);
-          if (field !== 'data') continue;
-          const text = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '');
+          idSeen = false;
+          continue;
+        }
+        const colon = line.indexOf(':');
+        const field = colon === -1 ? line : line.slice(0, colon);
+        const text = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '');
+        if (field === 'data') {
           dataSize += text.length;
           if (dataSize > limit) throw new UpstreamFault(`sent an event larger than ${limit} bytes`);
           data.push(text);
+        } else if (field === 'id' && !text.includes('\0')) {
+          id = text;
+          idSeen = true;
         }
       }
       if (pending.length > limit) throw new UpstreamFault(`sent an event line larger than ${limit} bytes`);
@@ -69,4 +86,12 @@ export async function* readSseData(body: ReadableStream<Uint8Array> | null, limi
   } finally {
     await reader.cancel().catch(() => undefined);
   }
+}
+
+/**
+ * The `data` of each event of a `text/event-stream` body, in order ({@link readSseEvents}); events with no data
+ * (priming events, comments) are skipped (the standard's "If the data buffer is an empty string … return").
+ */
+export async function* readSseData(body: ReadableStream<Uint8Array> | null, limit: number): AsyncGenerator<string> {
+  for await (const event of readSseEvents(body, limit)) if (event.data !== '') yield event.data;
 }
