@@ -334,7 +334,9 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     listen(listenOptions) {
       if (closed) throw upstreamError(label, 'client was closed');
       const link: UpstreamLink<Connection> = {
-        url, timeoutMs, sessionHeaders, modernHeaders, modernParams, answerServerRequest, reconnect,
+        url, timeoutMs, sessionHeaders, modernHeaders, modernParams, reconnect,
+        // Server requests outside a call have no caller to relay to: ping is answered, the rest -32601.
+        answerServerRequest: (current, message) => answerServerRequest(current, message, undefined),
         connect: () => connect(),
         request: (method, params) => send(method, params, {}, false),
         nextId: () => nextId++,
