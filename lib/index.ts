@@ -30,6 +30,8 @@ export {
 export type { ResponseMode } from './http/accept';
 // Paid tools: x402 payments as a tool guard, and a client of an x402 facilitator.
 export { x402Guard, type X402Guard, type X402GuardOptions } from './payments/guard';
+export type { UpstreamHandle, UpstreamState, UpstreamStatus } from './gateway/upstream';
+export type { NameMatcher, UpstreamHeaders, UpstreamOptions, UpstreamToolsOptions } from './gateway/upstream-options';
 export { x402Facilitator, type SupportedResponse, type X402Facilitator, type X402FacilitatorOptions } from './payments/facilitator';
 export {
   FacilitatorError,

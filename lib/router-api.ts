@@ -3,6 +3,8 @@
 import type { RequestHandler, Router } from 'express';
 import type { RouteTarget } from './bridge/dispatch';
 import type { BridgedRouteMeta, RouteToolMeta } from './bridge/route-tool';
+import type { UpstreamHandle } from './gateway/upstream';
+import type { UpstreamOptions } from './gateway/upstream-options';
 import type { McpRegistration } from './registry/definition';
 import type { PromptDefinition } from './registry/prompts';
 import type { ResourceDefinition, ResourceTemplateDefinition } from './registry/resources';
@@ -41,6 +43,21 @@ export interface McpRouterApi {
    * @deprecated Use `notifyResourceUpdated(uri)`: the same call, under a name that says it sends something.
    */
   resourceUpdated(uri: string): void;
+  /**
+   * Mounts another MCP server (either era) beside this router's own items: its tools and prompts as
+   * `<prefix>__<name>`, its resources as `<prefix>+<uri>`, behind the same auth, guards and limits. Its lists are
+   * fetched now and kept fresh; a failing upstream never fails a list. Calls, reads and gets are forwarded with the
+   * upstream's own credentials (`headers`), never the caller's.
+   *
+   * @returns a handle: `status()`, `refresh()`, `remove()`
+   * @throws {McpConfigError} for a bad option, a name or prefix already mounted, or a forwarded credential header
+   * @example
+   * ```ts
+   * const fs = mcp.upstream({ prefix: 'fs', url: 'https://fs.internal/mcp', headers: { authorization: `Bearer ${process.env.FS_TOKEN}` } });
+   * fs.status(); // { name: 'fs', state: 'healthy', items: { tools: 12, … }, … }
+   * ```
+   */
+  upstream(options: UpstreamOptions): UpstreamHandle;
   /** Ends every session: aborts requests in flight, closes streams, stops timers and listening to server events (graceful shutdown, tests). */
   close(): Promise<void>;
   /**

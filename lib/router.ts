@@ -4,6 +4,7 @@ import express from 'express';
 import { createRouterAuth } from './auth/middleware';
 import { createBridge } from './bridge/bridge-api';
 import { registerController } from './decorators/register';
+import { createGateway } from './gateway/gateway';
 import { runOwnLayersDirectly } from './express-host';
 import { resolveOptions, type McpRouterOptions } from './options';
 import { createDispatcher } from './protocol/dispatcher';
@@ -87,6 +88,7 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
   runOwnLayersDirectly(router, serve, onError);
 
   const notifyResourceUpdated = (uri: string): void => publish({ type: 'resource_updated', uri });
+  const gateway = createGateway(registry, logger, { name: String(config.serverInfo.name), version: String(config.serverInfo.version) }, notifyResourceUpdated);
   const api: McpRouterApi = {
     tool: (definition) => registry.addTool(definition as ToolDefinition<never>),
     resource: (definition) => registry.addResource(definition),
@@ -94,7 +96,9 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
     prompt: (definition) => registry.addPrompt(definition as PromptDefinition<never>),
     notifyResourceUpdated,
     resourceUpdated: notifyResourceUpdated,
+    upstream: (upstreamOptions) => gateway.mount(upstreamOptions),
     close: async () => {
+      await gateway.close();
       listenStreams?.close();
       await tasks.close();
       await sessions?.close();

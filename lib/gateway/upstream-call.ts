@@ -14,6 +14,7 @@ export const RELAYED_CAPABILITIES: Readonly<Record<string, unknown>> = Object.fr
 const ENVELOPE_META = 'io.modelcontextprotocol/';
 /** Payment keys a local guard consumes (x402 over MCP): a tool with local guards is paid here, not upstream. */
 const PAYMENT_META = ['x402/payment', 'x402.payment'];
+const SERVER_INFO_META = 'io.modelcontextprotocol/serverInfo';
 /** Most input_required rounds one forwarded call may take: an upstream that keeps asking ends the call. */
 const MAX_INPUT_ROUNDS = 8;
 
@@ -73,6 +74,12 @@ export async function callerRequestOptions(options: ResolvedUpstream, ctx: Reque
 function ownResult(result: unknown, label: string): Record<string, unknown> {
   if (!isObject(result)) throw new JsonRpcError(ErrorCode.InternalError, `Upstream "${label}" sent a result that is not an object`);
   const { resultType: _type, ttlMs: _ttl, cacheScope: _scope, ...rest } = result;
+  // The upstream's serverInfo (MCP 2026-07-28 results' `_meta`) names it, not us: the caller gets ours.
+  if (isObject(rest._meta) && SERVER_INFO_META in rest._meta) {
+    const { [SERVER_INFO_META]: _info, ...meta } = rest._meta;
+    if (Object.keys(meta).length === 0) delete rest._meta;
+    else rest._meta = meta;
+  }
   return rest;
 }
 

@@ -1,0 +1,34 @@
+// The router's upstreams: each mounted once under a unique name and prefix, all closed with the router.
+
+import { McpConfigError } from '../errors';
+import type { McpLogger } from '../logger';
+import type { Registry } from '../registry/registry';
+import { mountUpstream, type UpstreamHandle } from './upstream';
+import { resolveUpstream, type UpstreamOptions } from './upstream-options';
+
+/** What `mcp.upstream()` and `mcp.close()` use. */
+export interface Gateway {
+  /** Checks the options, mounts the upstream and starts fetching its lists. */
+  mount(options: UpstreamOptions): UpstreamHandle;
+  /** Removes every upstream (their sessions are deleted). */
+  close(): Promise<void>;
+}
+
+export function createGateway(registry: Registry, logger: McpLogger, clientInfo: { readonly name: string; readonly version: string }, notifyResourceUpdated: (uri: string) => void): Gateway {
+  const mounted = new Map<string, { readonly prefix: string | undefined; readonly handle: UpstreamHandle }>();
+  return {
+    mount(options) {
+      const resolved = resolveUpstream(options);
+      if (mounted.has(resolved.name)) throw new McpConfigError('ERR_MCP_DUPLICATE', `an upstream named '${resolved.name}' is already mounted; remove it first or pick another name`);
+      const samePrefix = resolved.prefix !== undefined && [...mounted.values()].some((other) => other.prefix?.toLowerCase() === resolved.prefix!.toLowerCase());
+      // Prefixes route by exact match: two upstreams under one prefix (or one differing only by case, as URI schemes do) would clash.
+      if (samePrefix) throw new McpConfigError('ERR_MCP_DUPLICATE', `upstream prefix '${resolved.prefix}' is already used by another upstream`);
+      const handle = mountUpstream(resolved, { registry, logger, clientInfo, notifyResourceUpdated, onRemoved: () => mounted.delete(resolved.name) });
+      mounted.set(resolved.name, { prefix: resolved.prefix, handle });
+      return handle;
+    },
+    async close() {
+      await Promise.all([...mounted.values()].map(({ handle }) => handle.remove()));
+    },
+  };
+}

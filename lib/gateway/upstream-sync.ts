@@ -1,0 +1,128 @@
+// An upstream's fetched lists applied to the registry: new items added, changed ones replaced in place, gone ones removed, clashes skipped and reported.
+
+import type { HeaderParam } from '../registry/header-params';
+import type { PromptDefinition } from '../registry/prompts';
+import type { ItemKinds, Registry } from '../registry/registry';
+import type { ResourceDefinition, ResourceTemplateDefinition } from '../registry/resources';
+import type { ToolDefinition } from '../registry/tools';
+
+type Entry = Record<string, unknown>;
+
+/** An upstream's list entries by kind, as fetched (tools already filtered by `include`/`exclude`). */
+export interface ListedItems {
+  tools: Entry[];
+  prompts: Entry[];
+  resources: Entry[];
+  templates: Entry[];
+}
+
+/** One mounted item and the entry it was made from (to tell a changed entry from the same one). */
+interface Mounted<T> {
+  readonly fingerprint: string;
+  readonly item: T;
+}
+
+/** The items one upstream has in the registry, by kind and key (downstream name or URI). */
+export type ItemSet = { readonly [K in keyof ItemKinds]: ReadonlyMap<string, Mounted<ItemKinds[K]>> };
+
+/** An entry not mounted, and why. */
+export interface Skipped {
+  readonly kind: 'tool' | 'prompt' | 'resource' | 'resource template';
+  /** The upstream's name (or URI) of it. */
+  readonly name: string;
+  readonly reason: string;
+}
+
+/** How entries become definitions (upstream-items.ts), and the name rule of tools and prompts. */
+export interface ItemBuilders {
+  tool(entry: Entry & { name: string }, headerParamsOf: () => readonly HeaderParam[]): ToolDefinition<never>;
+  prompt(entry: Entry & { name: string }): PromptDefinition<never>;
+  resource(entry: Entry & { uri: string }): ResourceDefinition;
+  template(entry: Entry & { uriTemplate: string }): ResourceTemplateDefinition<never>;
+  name(original: string): string;
+  /** Why a downstream name cannot be used, or undefined. */
+  checkName(name: string): string | undefined;
+}
+
+export function emptyItemSet(): ItemSet {
+  return { tools: new Map(), prompts: new Map(), resources: new Map(), templates: new Map() };
+}
+
+export function itemCounts(items: ItemSet): { tools: number; prompts: number; resources: number; resourceTemplates: number } {
+  return { tools: items.tools.size, prompts: items.prompts.size, resources: items.resources.size, resourceTemplates: items.templates.size };
+}
+
+const SKIPPED_KIND = { tools: 'tool', prompts: 'prompt', resources: 'resource', templates: 'resource template' } as const;
+const ID_FIELD = { tools: 'name', prompts: 'name', resources: 'uri', templates: 'uriTemplate' } as const;
+
+function keyOf<K extends keyof ItemKinds>(kind: K, item: ItemKinds[K]): string {
+  return kind === 'tools' || kind === 'prompts' ? (item as ItemKinds['tools']).name : (item as ItemKinds['resources']).uri;
+}
+
+/** Defines the registry item of an entry; throws (McpConfigError, a bad template) for one that cannot be mounted. */
+function define<K extends keyof ItemKinds>(registry: Registry, kind: K, entry: Entry, builders: ItemBuilders): ItemKinds[K] {
+  if (kind === 'tools' || kind === 'prompts') {
+    const problem = builders.checkName(builders.name(entry.name as string));
+    if (problem !== undefined) throw new Error(problem);
+  }
+  if (kind === 'tools') {
+    let tool: ItemKinds['tools'] | undefined;
+    tool = registry.defineTool(builders.tool(entry as Entry & { name: string }, () => tool?.headerParams ?? []), { forwarded: true });
+    return tool as ItemKinds[K];
+  }
+  if (kind === 'prompts') return registry.definePrompt(builders.prompt(entry as Entry & { name: string })) as ItemKinds[K];
+  if (kind === 'resources') return registry.defineResource(builders.resource(entry as Entry & { uri: string })) as ItemKinds[K];
+  return registry.defineTemplate(builders.template(entry as Entry & { uriTemplate: string })) as ItemKinds[K];
+}
+
+function applyKind<K extends keyof ItemKinds>(registry: Registry, kind: K, current: ReadonlyMap<string, Mounted<ItemKinds[K]>>, entries: readonly Entry[], builders: ItemBuilders | undefined, skipped: Skipped[]): Map<string, Mounted<ItemKinds[K]>> {
+  const next = new Map<string, Mounted<ItemKinds[K]>>();
+  for (const entry of builders === undefined ? [] : entries) {
+    const id = entry[ID_FIELD[kind]];
+    if (typeof id !== 'string' || id === '') continue;
+    let item: ItemKinds[K];
+    try {
+      item = define(registry, kind, entry, builders!);
+    } catch (err) {
+      skipped.push({ kind: SKIPPED_KIND[kind], name: id, reason: err instanceof Error ? err.message.replace(/^mcpRouter: /, '') : 'invalid' });
+      continue;
+    }
+    const key = keyOf(kind, item);
+    if (next.has(key)) {
+      skipped.push({ kind: SKIPPED_KIND[kind], name: id, reason: `another of its ${kind} is already mounted as '${key}'` });
+      continue;
+    }
+    const fingerprint = JSON.stringify(entry);
+    const previous = current.get(key);
+    if (previous !== undefined && previous.fingerprint === fingerprint) {
+      next.set(key, previous);
+      continue;
+    }
+    try {
+      // A changed entry takes its old place: lists keep their order, cursors stay valid.
+      registry.put(kind, item, previous?.item);
+      next.set(key, { fingerprint, item });
+    } catch (err) {
+      // The name is another item's (a local one, another upstream's): both stay as they are, and this one is reported.
+      skipped.push({ kind: SKIPPED_KIND[kind], name: id, reason: `'${key}' is taken by another item` + (err instanceof Error && !err.message.includes('already registered') ? `: ${err.message}` : '') });
+      if (previous !== undefined) next.set(key, previous);
+    }
+  }
+  for (const [key, mounted] of current) if (!next.has(key)) registry.drop(kind, mounted.item);
+  return next;
+}
+
+/**
+ * Makes the registry hold exactly the mountable entries of `lists` for one upstream, changing only what changed.
+ * Call inside `registry.batch()` so the changes are announced once. Without builders, removes all its items.
+ */
+export function applyLists(registry: Registry, current: ItemSet, lists: ListedItems, builders: ItemBuilders | undefined): { items: ItemSet; skipped: Skipped[] } {
+  const skipped: Skipped[] = [];
+  const items: ItemSet = {
+    tools: applyKind(registry, 'tools', current.tools, lists.tools, builders, skipped),
+    prompts: applyKind(registry, 'prompts', current.prompts, lists.prompts, builders, skipped),
+    resources: applyKind(registry, 'resources', current.resources, lists.resources, builders, skipped),
+    templates: applyKind(registry, 'templates', current.templates, lists.templates, builders, skipped),
+  };
+  return { items, skipped };
+}

@@ -1,0 +1,291 @@
+// One mounted upstream: its lists fetched, cached and refreshed, its items kept in the router's registry, its health told by status().
+
+import { McpConfigError } from '../errors';
+import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
+import { isObject } from '../jsonrpc/types';
+import type { McpLogger } from '../logger';
+import type { Registry } from '../registry/registry';
+import type { Era } from '../versions';
+import { badName, namingFor, PORTABLE_NAME_LENGTH } from './naming';
+import { forwardedHeaders, RELAYED_CAPABILITIES } from './upstream-call';
+import { createUpstreamClient, type UpstreamClient } from './upstream-client';
+import type { UpstreamListener } from './upstream-events';
+import { promptDefinition, resourceDefinition, templateDefinition, toolDefinition, type UpstreamSource } from './upstream-items';
+import { type ItemSet, applyLists, emptyItemSet, itemCounts, type ListedItems, type Skipped } from './upstream-sync';
+import { isToolMounted, type ResolvedUpstream } from './upstream-options';
+
+/** How an upstream is doing. */
+export type UpstreamState = 'connecting' | 'healthy' | 'stale' | 'down' | 'removed';
+
+/** What `status()` tells about one upstream. */
+export interface UpstreamStatus {
+  readonly name: string;
+  readonly prefix: string | undefined;
+  /**
+   * `connecting` until its first lists; `healthy` when its last fetch worked; `stale` while it fails within `graceMs`
+   * (its last good lists are served); `down` after (its items are gone until it answers again); `removed`.
+   */
+  readonly state: UpstreamState;
+  /** Its era and revision, once connected. */
+  readonly era: Era | undefined;
+  readonly protocolVersion: string | undefined;
+  /** When its lists were last fetched whole (ISO 8601). */
+  readonly lastSuccessAt: string | undefined;
+  /** Why its last fetch failed (never its URL); undefined when it worked. */
+  readonly error: string | undefined;
+  /** How many of its items are mounted now. */
+  readonly items: { readonly tools: number; readonly prompts: number; readonly resources: number; readonly resourceTemplates: number };
+  /** Items of its last lists that are not mounted, and why (a name taken by another item, an invalid name or schema). */
+  readonly skipped: readonly Skipped[];
+}
+
+/** Returned by `mcp.upstream()`. */
+export interface UpstreamHandle {
+  /** How it is doing now. */
+  status(): UpstreamStatus;
+  /** Fetches its lists now (as its `list_changed` would) and resolves with the status after. */
+  refresh(): Promise<UpstreamStatus>;
+  /** Takes its items off the router, stops listening and ends its session (DELETE). */
+  remove(): Promise<void>;
+}
+
+/** The least and most time between two refreshes driven by an upstream's 2026 `ttlMs`. */
+const MIN_TTL_REFRESH_MS = 5_000;
+const MAX_TTL_REFRESH_MS = 60 * 60_000;
+/** Retries of a failing upstream: from 1 s, doubling, to 60 s. */
+const FIRST_RETRY_MS = 1_000;
+const MAX_RETRY_MS = 60_000;
+/** Notifications of a burst of changes lead to one refresh. */
+const CHANGE_DEBOUNCE_MS = 100;
+/** Most pages and items read from one list: an upstream cannot make the gateway hold without bound. */
+const MAX_PAGES = 100;
+const MAX_ITEMS = 5_000;
+
+const LISTS = [
+  { kind: 'tools', method: 'tools/list', field: 'tools' },
+  { kind: 'prompts', method: 'prompts/list', field: 'prompts' },
+  { kind: 'resources', method: 'resources/list', field: 'resources' },
+  { kind: 'templates', method: 'resources/templates/list', field: 'resourceTemplates' },
+] as const;
+
+const LIST_CHANGED = new Set(['notifications/tools/list_changed', 'notifications/prompts/list_changed', 'notifications/resources/list_changed']);
+
+/** What the router gives a mount. */
+export interface MountEnvironment {
+  readonly registry: Registry;
+  readonly logger: McpLogger;
+  readonly clientInfo: { readonly name: string; readonly version: string };
+  /** Announces an upstream's resource update under its downstream URI. */
+  readonly notifyResourceUpdated: (uri: string) => void;
+  /** Called once the upstream is removed. */
+  readonly onRemoved: () => void;
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+/**
+ * Mounts an upstream: connects lazily, fetches its lists now (our lists wait for them at most `listTimeoutMs`),
+ * keeps them fresh (its `list_changed`, its 2026 `ttlMs`, `refresh()`), and serves a failing upstream's last good
+ * lists for `graceMs` before its items drop out; it comes back by itself.
+ */
+export function mountUpstream(options: ResolvedUpstream, env: MountEnvironment, client?: UpstreamClient): UpstreamHandle {
+  const { registry, logger } = env;
+  const label = options.name;
+  const upstream = client ?? createUpstreamClient({
+    url: options.url,
+    label,
+    timeoutMs: options.timeoutMs,
+    clientInfo: env.clientInfo,
+    capabilities: RELAYED_CAPABILITIES as Record<string, unknown>,
+  });
+  const naming = namingFor(options.prefix, options.tools === false ? {} : options.tools.rename);
+  const source: UpstreamSource = { client: upstream, options, naming };
+  let items: ItemSet = emptyItemSet();
+  let state: UpstreamState = 'connecting';
+  let lastSuccess: number | undefined;
+  let failingSince: number | undefined;
+  let error: string | undefined;
+  let skipped: readonly Skipped[] = [];
+  let loading: Promise<void> | undefined;
+  let again = false;
+  let timer: NodeJS.Timeout | undefined;
+  let retryMs = FIRST_RETRY_MS;
+  let listener: UpstreamListener | undefined;
+  const warned = new Set<string>();
+
+  function schedule(ms: number): void {
+    clearTimeout(timer);
+    if (state !== 'removed') timer = setTimeout(() => void refresh(), ms).unref();
+  }
+
+  /** One list, every page, within the list time limit. */
+  async function fetchList(method: string, field: string, signal: AbortSignal, headers: Record<string, string>): Promise<{ entries: Record<string, unknown>[]; ttlMs: number | undefined }> {
+    const entries: Record<string, unknown>[] = [];
+    let cursor: unknown;
+    let ttlMs: number | undefined;
+    for (let page = 0; page < MAX_PAGES && entries.length < MAX_ITEMS; page++) {
+      let result: unknown;
+      try {
+        result = await upstream.request(method, cursor === undefined ? undefined : { cursor }, { signal, headers });
+      } catch (err) {
+        // A list the upstream does not serve (MCP: the capability is not declared) is empty, not a failure.
+        if (err instanceof JsonRpcError && err.code === ErrorCode.MethodNotFound && page === 0) return { entries, ttlMs };
+        throw err;
+      }
+      const listed = isObject(result) && Array.isArray(result[field]) ? result[field] : undefined;
+      if (listed === undefined) throw new JsonRpcError(ErrorCode.InternalError, `Upstream "${label}" answered ${method} without '${field}'`);
+      entries.push(...listed.filter(isObject).slice(0, MAX_ITEMS - entries.length));
+      if (isObject(result) && typeof result.ttlMs === 'number') ttlMs = Math.min(ttlMs ?? Infinity, result.ttlMs);
+      cursor = isObject(result) ? result.nextCursor : undefined;
+      if (typeof cursor !== 'string' || cursor === '') break;
+    }
+    return { entries, ttlMs };
+  }
+
+  async function fetchAll(): Promise<{ lists: ListedItems; ttlMs: number | undefined }> {
+    const signal = AbortSignal.timeout(options.listTimeoutMs);
+    const headers = await forwardedHeaders(options, undefined);
+    const wanted = LISTS.filter(({ kind }) => (kind === 'tools' ? options.tools !== false : kind === 'prompts' ? options.prompts : options.resources));
+    const fetched = await Promise.all(wanted.map(async ({ kind, method, field }) => [kind, await fetchList(method, field, signal, headers)] as const));
+    const lists: ListedItems = { tools: [], prompts: [], resources: [], templates: [] };
+    let ttlMs: number | undefined;
+    for (const [kind, { entries, ttlMs: listTtl }] of fetched) {
+      lists[kind] = kind === 'tools' && options.tools !== false ? entries.filter((entry) => typeof entry.name === 'string' && isToolMounted(options.tools as Exclude<typeof options.tools, false>, entry.name)) : entries;
+      if (listTtl !== undefined) ttlMs = Math.min(ttlMs ?? Infinity, listTtl);
+    }
+    return { lists, ttlMs };
+  }
+
+  function apply(lists: ListedItems): void {
+    const outcome = applyLists(registry, items, lists, {
+      tool: (entry, headerParamsOf) => toolDefinition(source, entry, headerParamsOf),
+      prompt: (entry) => promptDefinition(source, entry),
+      resource: (entry) => resourceDefinition(source, entry),
+      template: (entry) => templateDefinition(source, entry),
+      name: naming.name,
+      checkName: badName,
+    });
+    items = outcome.items;
+    skipped = outcome.skipped;
+    for (const { kind, name, reason } of outcome.skipped) {
+      const key = `${kind} ${name} ${reason}`;
+      if (!warned.has(key)) logger.warn(new McpConfigError('ERR_MCP_DUPLICATE', `upstream '${label}': ${kind} '${name}' is not mounted: ${reason}`));
+      warned.add(key);
+    }
+    for (const tool of items.tools.values()) {
+      const key = `long ${tool.item.name}`;
+      if (tool.item.name.length > PORTABLE_NAME_LENGTH && !warned.has(key)) {
+        warned.add(key);
+        logger.warn(new Error(`mcpRouter: upstream '${label}' tool '${tool.item.name}' is ${tool.item.name.length} characters long; many clients accept at most ${PORTABLE_NAME_LENGTH}: shorten it with tools.rename`));
+      }
+    }
+  }
+
+  function dropAll(): void {
+    applyLists(registry, items, { tools: [], prompts: [], resources: [], templates: [] }, undefined);
+    items = emptyItemSet();
+  }
+
+  /** The upstream's notifications: list changes refresh, resource updates go on under the downstream URI. */
+  function onNotification(message: Record<string, unknown>): void {
+    if (typeof message.method !== 'string') return;
+    if (LIST_CHANGED.has(message.method)) {
+      schedule(CHANGE_DEBOUNCE_MS);
+    } else if (message.method === 'notifications/resources/updated' && isObject(message.params) && typeof message.params.uri === 'string') {
+      env.notifyResourceUpdated(naming.uri(message.params.uri));
+    }
+  }
+
+  /** Opens the notification stream once connected, when the upstream says its lists change (MCP: `listChanged`). */
+  function listenIfOffered(): void {
+    if (listener !== undefined || state === 'removed') return;
+    const capabilities = upstream.capabilities ?? {};
+    const changes = ['tools', 'prompts', 'resources'].some((kind) => isObject(capabilities[kind]) && (capabilities[kind] as Record<string, unknown>).listChanged === true);
+    if (changes) listener = upstream.listen({ onNotification });
+  }
+
+  async function load(): Promise<void> {
+    try {
+      const { lists, ttlMs } = await fetchAll();
+      if (state === 'removed') return;
+      registry.batch(() => apply(lists));
+      state = 'healthy';
+      lastSuccess = Date.now();
+      failingSince = undefined;
+      error = undefined;
+      retryMs = FIRST_RETRY_MS;
+      listenIfOffered();
+      // MCP 2026-07-28 caching: a list is fresh for its ttlMs; with a notification stream, or without a ttlMs,
+      // list_changed and refresh() renew it.
+      if (ttlMs !== undefined && listener === undefined) schedule(Math.min(Math.max(ttlMs, MIN_TTL_REFRESH_MS), MAX_TTL_REFRESH_MS));
+    } catch (err) {
+      if (state === 'removed') return;
+      error = err instanceof JsonRpcError ? err.message : err instanceof Error && err.name === 'TimeoutError' ? `Upstream "${label}" did not list within ${options.listTimeoutMs} ms` : `Upstream "${label}" failed`;
+      failingSince ??= Date.now();
+      // A failing upstream never fails our lists: its last good items stay for graceMs, then drop out until it is back.
+      if (lastSuccess !== undefined && Date.now() - failingSince < options.graceMs) {
+        state = 'stale';
+      } else {
+        if (items.tools.size + items.prompts.size + items.resources.size + items.templates.size > 0) registry.batch(dropAll);
+        state = 'down';
+      }
+      logger.warn(new Error(error), `mcpRouter: upstream '${label}' lists could not be fetched; retrying in ${retryMs / 1000} s`);
+      schedule(retryMs);
+      retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
+    }
+  }
+
+  /** One load at a time; a refresh asked for during one runs once more after it. */
+  function refresh(): Promise<void> {
+    if (state === 'removed') return Promise.resolve();
+    if (loading !== undefined) {
+      again = true;
+      return loading;
+    }
+    clearTimeout(timer);
+    loading = load().finally(() => {
+      loading = undefined;
+      if (again) {
+        again = false;
+        void refresh();
+      }
+    });
+    return loading;
+  }
+
+  function status(): UpstreamStatus {
+    return Object.freeze({
+      name: label,
+      prefix: options.prefix,
+      state,
+      era: upstream.era,
+      protocolVersion: upstream.protocolVersion,
+      lastSuccessAt: lastSuccess === undefined ? undefined : new Date(lastSuccess).toISOString(),
+      error,
+      items: itemCounts(items),
+      skipped,
+    });
+  }
+
+  // Our lists and lookups wait for the first lists, but never longer than listTimeoutMs.
+  registry.track(Promise.race([refresh(), delay(options.listTimeoutMs)]));
+
+  return {
+    status,
+    refresh: async () => {
+      await refresh();
+      return status();
+    },
+    remove: async () => {
+      if (state === 'removed') return;
+      state = 'removed';
+      clearTimeout(timer);
+      registry.batch(dropAll);
+      listener?.close();
+      await upstream.close();
+      env.onRemoved();
+    },
+  };
+}
