@@ -55,6 +55,8 @@ const MAX_TTL_REFRESH_MS = 60 * 60_000;
 /** Retries of a failing upstream: from 1 s, doubling, to 60 s. */
 const FIRST_RETRY_MS = 1_000;
 const MAX_RETRY_MS = 60_000;
+/** Most upstream resources the gateway subscribes to, so one upstream cannot make it hold without bound. */
+const MAX_RESOURCE_SUBSCRIPTIONS = 100;
 /** Notifications of a burst of changes lead to one refresh. */
 const CHANGE_DEBOUNCE_MS = 100;
 /** Most pages and items read from one list: an upstream cannot make the gateway hold without bound. */
@@ -113,6 +115,8 @@ export function mountUpstream(options: ResolvedUpstream, env: MountEnvironment, 
   let timer: NodeJS.Timeout | undefined;
   let retryMs = FIRST_RETRY_MS;
   let listener: UpstreamListener | undefined;
+  /** The URIs the listener subscribes to, joined: to update it only when they change. */
+  let subscribed = '';
   const warned = new Set<string>();
 
   function schedule(ms: number): void {
@@ -198,12 +202,30 @@ export function mountUpstream(options: ResolvedUpstream, env: MountEnvironment, 
     }
   }
 
-  /** Opens the notification stream once connected, when the upstream says its lists change (MCP: `listChanged`). */
+  /**
+   * The upstream resources whose updates the gateway asks for: its listed static resources (at most
+   * {@link MAX_RESOURCE_SUBSCRIPTIONS}), when it offers subscriptions (MCP resources › Subscriptions). Downstream,
+   * only the callers subscribed to a resource hear of its updates.
+   */
+  function wantedUpdates(): string[] {
+    const resources = upstream.capabilities?.resources;
+    if (!isObject(resources) || resources.subscribe !== true) return [];
+    return [...items.resources.keys()].slice(0, MAX_RESOURCE_SUBSCRIPTIONS).map((uri) => naming.originalUri(uri) ?? uri);
+  }
+
+  /**
+   * Opens the notification stream once connected, when the upstream says its lists change (MCP: `listChanged`) or
+   * offers resource subscriptions; keeps its subscriptions in step with the mounted resources.
+   */
   function listenIfOffered(): void {
-    if (listener !== undefined || state === 'removed') return;
+    if (state === 'removed') return;
     const capabilities = upstream.capabilities ?? {};
     const changes = ['tools', 'prompts', 'resources'].some((kind) => isObject(capabilities[kind]) && (capabilities[kind] as Record<string, unknown>).listChanged === true);
-    if (changes) listener = upstream.listen({ onNotification });
+    const uris = wantedUpdates();
+    const key = uris.join('\n');
+    if (listener === undefined && (changes || uris.length > 0)) listener = upstream.listen({ onNotification, resourceSubscriptions: uris });
+    else if (listener !== undefined && key !== subscribed) listener.update(uris);
+    subscribed = key;
   }
 
   async function load(): Promise<void> {
@@ -269,6 +291,8 @@ export function mountUpstream(options: ResolvedUpstream, env: MountEnvironment, 
     });
   }
 
+  // What it may bring is declared from now on, so a client that connected before its lists came may still use them.
+  registry.offer({ tools: options.tools !== false, prompts: options.prompts, resources: options.resources, completions: options.prompts || options.resources });
   // Our lists and lookups wait for the first lists, but never longer than listTimeoutMs.
   registry.track(Promise.race([refresh(), delay(options.listTimeoutMs)]));
 

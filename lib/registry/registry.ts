@@ -151,6 +151,14 @@ export class Registry {
     return collection.remove(key, item);
   }
 
+  /**
+   * Declares kinds before any item of them is registered: a gateway's upstream may bring them at any time, and a
+   * client's view from `initialize` must already allow their methods (capabilities never shrink).
+   */
+  offer(kinds: Partial<Record<keyof OfferedFeatures, boolean>>): void {
+    for (const [kind, on] of Object.entries(kinds) as [keyof OfferedFeatures, boolean][]) if (on) this.offered[kind] = true;
+  }
+
   /** Makes many changes, announcing each list that changed once, after them all (one list_changed per refresh). */
   batch(change: () => void): void {
     if (this.held !== undefined) return change();

@@ -1,0 +1,69 @@
+// Gateway: an upstream's resource updates reach the downstream callers subscribed to the resource, under its <prefix>+ URI.
+
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { mcpRouter, type McpRouter } from '../../lib';
+import { closeAfterEach, routerUpstreamWithApi } from './upstreams';
+
+closeAfterEach();
+
+const opened: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const close of opened.splice(0).reverse()) await close();
+});
+
+async function gatewayFor(url: string): Promise<{ gateway: McpRouter; url: string }> {
+  const gateway = mcpRouter({ name: 'gateway', version: '1.0.0', logger: { error: jest.fn(), warn: jest.fn() } });
+  gateway.upstream({ prefix: 'up', url, listTimeoutMs: 3000 });
+  const app = express();
+  app.use('/mcp', gateway);
+  const server: Server = await new Promise((resolve) => {
+    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+  });
+  opened.push(async () => {
+    await gateway.close();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+  return { gateway, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp` };
+}
+
+async function until(check: () => boolean, what: string, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe.each([
+  ['a 2026 upstream (listen stream)', {}],
+  ['a 2025 upstream (GET stream, resources/subscribe)', { eras: ['2025' as const] }],
+])('resource updates from %s', (_label, options) => {
+  it('reach a downstream session subscribed to the prefixed URI, and no update of another resource does', async () => {
+    const { upstream, mcp } = await routerUpstreamWithApi(options);
+    mcp.resource({ uri: 'docs://other', name: 'other', read: () => 'other' });
+    const { url } = await gatewayFor(upstream.url);
+    const client = new Client({ name: 'downstream', version: '1.0.0' });
+    const updates: string[] = [];
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
+      updates.push(notification.params.uri);
+    });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    opened.push(() => client.close());
+    const listed = await client.listResources();
+    expect(listed.resources.map((resource) => resource.uri).sort()).toEqual(['up+docs://other', 'up+docs://readme']);
+    await client.subscribeResource({ uri: 'up+docs://readme' });
+    // The gateway's own subscription upstream is made when the lists arrive; give the stream a moment to open.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    mcp.notifyResourceUpdated('docs://other');
+    mcp.notifyResourceUpdated('docs://readme');
+    await until(() => updates.length > 0, 'a resource update');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(updates).toEqual(['up+docs://readme']);
+  });
+});
