@@ -300,7 +300,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       requestOptions.signal,
       async (signal) => {
         const onMessage = (message: UpstreamMessage): void => {
-          if (!modern && typeof message.method === 'string' && message.id !== undefined) return answerServerRequest(current, message, requestOptions.onRequest);
+          if (!modern && typeof message.method === 'string' && message.id !== undefined) answerServerRequest(current, message, requestOptions.onRequest);
           requestOptions.onMessage?.(message);
         };
         const answer = await exchange({ url, headers, body, signal, onMessage });
