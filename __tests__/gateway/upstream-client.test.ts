@@ -96,6 +96,32 @@ describe('upstream client against this router: lost session, cancellation', () =
     expect(afterDelete.map((request) => request.rpc)).toEqual(['tools/call', 'initialize', 'notifications/initialized', 'tools/call']);
   });
 
+  it("re-initialises when a restarted SDK-example server answers 400 'No valid session ID' instead of 404", async () => {
+    let sessions = 0;
+    let known = new Set<string>();
+    const upstream = await serve((app) => {
+      app.post('/mcp', (req, res) => {
+        const body = req.body as { id?: number; method: string };
+        const session = req.get('mcp-session-id');
+        if (body.method === 'server/discover') return void res.status(400).json({ jsonrpc: '2.0', error: { code: -32000, message: 'Bad Request: No valid session ID provided' }, id: null });
+        if (body.method === 'initialize') {
+          const id = `s${++sessions}`;
+          known.add(id);
+          return void res.set('mcp-session-id', id).json({ jsonrpc: '2.0', id: body.id, result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'x', version: '1' } } });
+        }
+        // The SDK v1 examples: an unknown session is a 400 with a JSON-RPC error and a null id.
+        if (session === undefined || !known.has(session)) return void res.status(400).json({ jsonrpc: '2.0', error: { code: -32000, message: 'Bad Request: No valid session ID provided' }, id: null });
+        if (body.id === undefined) return void res.status(202).end();
+        res.json({ jsonrpc: '2.0', id: body.id, result: { tools: [] } });
+      });
+    });
+    const client = clientFor(upstream);
+    await client.request('tools/list', {});
+    known = new Set();
+    await expect(client.request('tools/list', {})).resolves.toEqual({ tools: [] });
+    expect(client.sessionId).toBe('s2');
+  });
+
   it('aborts on the signal and tells a 2025 upstream with notifications/cancelled', async () => {
     const upstream = await routerUpstream({ eras: ['2025'], sessions: {} });
     const client = clientFor(upstream);

@@ -91,6 +91,17 @@ function withRequestHeaders(headers: Record<string, string>, own: Record<string,
   return merged;
 }
 
+/**
+ * Whether a 2025 upstream says the session is gone: 404 (MCP transports › Session Management), or the 400 "No valid
+ * session ID" that servers built on the SDK v1 examples answer instead, after a restart.
+ */
+function isLostSession(outcome: ExchangeOutcome): boolean {
+  if (outcome.status === 404) return true;
+  if (outcome.status !== 400 || outcome.kind !== 'response' || !isObject(outcome.message.error)) return false;
+  const message = outcome.message.error.message;
+  return typeof message === 'string' && /session/i.test(message);
+}
+
 function upstreamError(label: string, phrase: string): JsonRpcError {
   return new JsonRpcError(ErrorCode.InternalError, `Upstream "${label}" ${phrase}`);
 }
@@ -310,7 +321,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       (cause) => sendCancelled(current, id, cause),
     );
     // MCP transports › Session Management: 404 to a request with a session id means the session is gone; start a new one.
-    if (!modern && current.sessionId !== undefined && outcome.status === 404 && !retried) {
+    if (!modern && current.sessionId !== undefined && isLostSession(outcome) && !retried) {
       await reconnect(current);
       return send(method, params, requestOptions, true);
     }
