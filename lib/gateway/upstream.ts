@@ -117,7 +117,7 @@ export function mountUpstream(options: ResolvedUpstream, env: MountEnvironment, 
   let error: string | undefined;
   let skipped: readonly Skipped[] = [];
   let loading: Promise<void> | undefined;
-  let again = false;
+  let followUp: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
   let retryMs = FIRST_RETRY_MS;
   let listener: UpstreamListener | undefined;
@@ -180,6 +180,14 @@ export function mountUpstream(options: ResolvedUpstream, env: MountEnvironment, 
     });
     items = outcome.items;
     skipped = outcome.skipped;
+    const listedTools = new Set(lists.tools.map((entry) => entry.name));
+    for (const guarded of Object.keys(options.guards)) {
+      const key = `guard ${guarded}`;
+      if (!listedTools.has(guarded) && !warned.has(key)) {
+        warned.add(key);
+        logger.warn(new Error(`mcpRouter: upstream '${label}' guards name '${guarded}', which it does not list (guards are keyed by the upstream's own tool names)`));
+      }
+    }
     for (const { kind, name, reason } of outcome.skipped) {
       const key = `${kind} ${name} ${reason}`;
       if (!warned.has(key)) logger.warn(new McpConfigError('ERR_MCP_DUPLICATE', `upstream '${label}': ${kind} '${name}' is not mounted: ${reason}`));
@@ -266,20 +274,22 @@ export function mountUpstream(options: ResolvedUpstream, env: MountEnvironment, 
     }
   }
 
-  /** One load at a time; a refresh asked for during one runs once more after it. */
+  /**
+   * One load at a time. A refresh asked for during a load (a list_changed that came meanwhile) is one more load
+   * after it, shared by everyone who asked, and what they wait for: they see the lists as they are after it.
+   */
   function refresh(): Promise<void> {
     if (state === 'removed') return Promise.resolve();
     if (loading !== undefined) {
-      again = true;
-      return loading;
+      followUp ??= loading.then(() => {
+        followUp = undefined;
+        return refresh();
+      });
+      return followUp;
     }
     clearTimeout(timer);
     loading = load().finally(() => {
       loading = undefined;
-      if (again) {
-        again = false;
-        void refresh();
-      }
     });
     return loading;
   }
