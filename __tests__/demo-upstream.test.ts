@@ -31,8 +31,11 @@ describe('the demo with its notes upstream', () => {
   it('lists the notes items namespaced, after the store items, and says so in status()', async () => {
     const { client } = connected;
     const tools = (await client.listTools()).tools.map((tool) => tool.name);
-    expect(tools.filter((name) => name.startsWith('notes__'))).toEqual(['notes__add_note', 'notes__search_notes', 'notes__reindex_notes']);
-    expect(tools).toContain('audit_inventory');
+    // Local items first, in their own order; the upstream's after them, in its order.
+    expect(tools).toEqual([
+      ...['audit_inventory', 'premium_stock_forecast', 'list_customers', 'get_customer', 'list_orders', 'get_order', 'place_order', 'cancel_order', 'list_products', 'get_product', 'restock_product'],
+      ...['notes__add_note', 'notes__search_notes', 'notes__reindex_notes'],
+    ]);
     expect((await client.listResources()).resources.map((resource) => resource.uri)).toEqual(['store://catalog', 'notes+notes://all']);
     expect((await client.listResourceTemplates()).resourceTemplates.map((template) => template.uriTemplate)).toEqual(['product://{id}', 'customer://{id}', 'notes+notes://note/{id}']);
     expect((await client.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual(['recommend', 'follow_up_email', 'notes__summarize_notes']);
