@@ -65,7 +65,8 @@ export function createDemo({ token, apiKey = 'demo-api-key', allowedOrigins = []
     title: 'Demo coffee store',
     instructions:
       'A coffee-gear store. list_products and product://{id} show the catalog; place_order needs a customer id (list_customers). ' +
-      'audit_inventory reports progress. premium_stock_forecast is paid with x402 (this demo takes a test payment: no real money).',
+      'audit_inventory reports progress. premium_stock_forecast is paid with x402 (this demo takes a test payment: no real money).' +
+      (notesUrl === undefined ? '' : ' Tools and prompts named notes__… and resources notes+notes://… are a notes server\'s, mounted through the gateway.'),
     auth: { tokens: [{ token, subject: 'demo-user', scopes: ['store:read', 'store:write'] }] },
     // CORS and the Origin check: pages on localhost (the playground) and any origin listed.
     origins: (origin) => allowedOrigins.includes(origin) || LOCAL_HOSTNAMES.has(new URL(origin).hostname),
