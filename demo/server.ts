@@ -3,13 +3,16 @@
 //
 //   PORT (3000), HOST (127.0.0.1), MCP_TOKEN (random at each start), API_KEY (demo-api-key),
 //   ALLOWED_ORIGINS (comma-separated browser origins allowed besides localhost ones)
+//
+// It also starts a second MCP server, "notes" (demo/upstream.ts), on an ephemeral port, and mounts it as a gateway
+// upstream: its items appear as notes__add_note, notes+notes://all… beside the store's own.
 
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import express from 'express';
-import { mcpRouter } from '../lib';
+import { mcpRouter, type McpRouter, type UpstreamHandle } from '../lib';
 import { connectionHelp } from './connect';
 import { requireApiKey } from './store/api-key';
 import { CustomersController } from './store/customers';
@@ -17,6 +20,7 @@ import { createStore } from './store/data';
 import { ordersRouter } from './store/orders';
 import { productsRouter } from './store/products';
 import { registerStoreMcp } from './store-mcp';
+import { startNotesUpstream } from './upstream';
 
 export interface DemoOptions {
   /** The bearer token MCP clients must send. */
@@ -25,6 +29,15 @@ export interface DemoOptions {
   apiKey?: string;
   /** Browser origins allowed besides localhost ones (the playground served from elsewhere, say). */
   allowedOrigins?: string[];
+  /** The MCP endpoint of the notes server (demo/upstream.ts), mounted under the prefix `notes`; none without it. */
+  notesUrl?: string;
+}
+
+/** The demo app, its MCP router (to close it) and the notes upstream's handle when one is mounted. */
+export interface Demo {
+  readonly app: express.Express;
+  readonly mcp: McpRouter;
+  readonly notes: UpstreamHandle | undefined;
 }
 
 const LOCAL_HOSTNAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -37,7 +50,12 @@ const LOCAL_HOSTNAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
  * createDemoApp({ token: 'secret' }).listen(3000);
  * ```
  */
-export function createDemoApp({ token, apiKey = 'demo-api-key', allowedOrigins = [] }: DemoOptions): express.Express {
+export function createDemoApp(options: DemoOptions): express.Express {
+  return createDemo(options).app;
+}
+
+/** {@link createDemoApp}, with the router and the upstream's handle for a clean shutdown. */
+export function createDemo({ token, apiKey = 'demo-api-key', allowedOrigins = [], notesUrl }: DemoOptions): Demo {
   const store = createStore();
 
   // --- MCP: the lines the store added -------------------------------------------------------------
@@ -47,7 +65,8 @@ export function createDemoApp({ token, apiKey = 'demo-api-key', allowedOrigins =
     title: 'Demo coffee store',
     instructions:
       'A coffee-gear store. list_products and product://{id} show the catalog; place_order needs a customer id (list_customers). ' +
-      'audit_inventory reports progress. premium_stock_forecast is paid with x402 (this demo takes a test payment: no real money).',
+      'audit_inventory reports progress. premium_stock_forecast is paid with x402 (this demo takes a test payment: no real money).' +
+      (notesUrl === undefined ? '' : ' Tools and prompts named notes__… and resources notes+notes://… are a notes server\'s, mounted through the gateway.'),
     auth: { tokens: [{ token, subject: 'demo-user', scopes: ['store:read', 'store:write'] }] },
     // CORS and the Origin check: pages on localhost (the playground) and any origin listed.
     origins: (origin) => allowedOrigins.includes(origin) || LOCAL_HOSTNAMES.has(new URL(origin).hostname),
@@ -56,6 +75,8 @@ export function createDemoApp({ token, apiKey = 'demo-api-key', allowedOrigins =
   registerStoreMcp(mcp, store);
   const customers = new CustomersController(store);
   mcp.register(customers);
+  // The gateway: another MCP server's items beside the store's, namespaced, behind the same token and limits.
+  const notes = notesUrl === undefined ? undefined : mcp.upstream({ prefix: 'notes', url: notesUrl, forwardHeaders: ['x-request-id'] });
   // ------------------------------------------------------------------------------------------------
 
   const app = express();
@@ -109,30 +130,59 @@ export function createDemoApp({ token, apiKey = 'demo-api-key', allowedOrigins =
       scopes: ['store:write'],
     },
   ]);
-  return app;
+  return { app, mcp, notes };
 }
 
-if (require.main === module) {
+/** Starts the notes upstream, then the demo on `port`; prints the banner once listening, and stops cleanly on SIGINT/SIGTERM. */
+async function main(): Promise<void> {
   const port = Number(process.env.PORT ?? 3000);
   const host = process.env.HOST ?? '127.0.0.1';
   const token = process.env.MCP_TOKEN ?? `demo-${randomBytes(12).toString('base64url')}`;
   const apiKey = process.env.API_KEY ?? 'demo-api-key';
   const allowedOrigins = (process.env.ALLOWED_ORIGINS ?? '').split(',').filter(Boolean);
+  // The upstream listens first, so the gateway's first list fetch finds it (it would retry otherwise).
+  const upstream = await startNotesUpstream();
+  const { app, mcp, notes } = createDemo({ token, apiKey, allowedOrigins, notesUrl: upstream.url });
   const fail = (error: NodeJS.ErrnoException): never => {
     console.error(error.code === 'EADDRINUSE' ? `Port ${port} is in use: start with PORT=${port + 1} npm run demo` : error.message);
     process.exit(1);
   };
   // http.createServer, not app.listen: Express 5's app.listen also calls its callback with the error when listening
   // fails, which printed the banner and the token before the EADDRINUSE hint. Here the callback means listening.
-  const server = createServer(createDemoApp({ token, apiKey, allowedOrigins }));
+  const server = createServer(app);
   server.on('error', fail);
+  let stopping = false;
+  const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
+    // The router first (it ends the upstream's session with a DELETE), then the upstream, then our own server.
+    const done = Promise.allSettled([mcp.close()])
+      .then(() => upstream.close())
+      .then(() => {
+        server.closeAllConnections();
+        return new Promise<void>((resolve) => server.close(() => resolve()));
+      });
+    void done.finally(() => process.exit(0));
+    setTimeout(() => process.exit(0), 3_000).unref(); // a stuck connection never keeps Ctrl-C from working
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  // Its first lists, so the banner can tell what it mounted.
+  const status = await notes?.refresh();
   try {
     server.listen(port, host, () => {
       // The bound port, so PORT=0 prints the one the system picked.
       const origin = `http://${host.includes(':') ? `[${host}]` : host}:${(server.address() as AddressInfo).port}`;
-      console.log(connectionHelp({ origin, token, apiKey }));
+      console.log(connectionHelp({ origin, token, apiKey, upstream: status && { url: upstream.url, status } }));
     });
   } catch (error) {
     fail(error as NodeJS.ErrnoException); // a PORT that is not a port number throws here, before any 'error' event
   }
+}
+
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
 }

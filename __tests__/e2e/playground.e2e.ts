@@ -1,6 +1,6 @@
 // The playground in headless Chromium against the demo store: connect on load with the token from the link, call
 // audit_inventory with live progress and logs, pay for the paid tool with a test payment, read resources, get a
-// prompt, and show a refused token.
+// prompt, call a tool of the notes upstream the demo mounts through its gateway, and show a refused token.
 
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
@@ -8,7 +8,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { createDemoApp } from '../../demo/server';
+import { createDemo, type Demo } from '../../demo/server';
+import { startNotesUpstream, type NotesUpstream } from '../../demo/upstream';
 
 const TOKEN = `e2e-${randomBytes(12).toString('base64url')}`;
 const ARTIFACTS = path.join(__dirname, '..', 'artifacts');
@@ -18,14 +19,16 @@ const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-
 // Starting Chromium takes a few seconds; every wait below is for a condition, never a fixed time.
 jest.setTimeout(60_000);
 
-function listen(): Promise<Server> {
+function listen(demo: Demo): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = createDemoApp({ token: TOKEN }).listen(0, '127.0.0.1', () => resolve(server));
+    const server = demo.app.listen(0, '127.0.0.1', () => resolve(server));
     server.once('error', reject);
   });
 }
 
 describe('the playground (headless Chromium)', () => {
+  let upstream: NotesUpstream;
+  let demo: Demo;
   let server: Server;
   let browser: Browser;
   let context: BrowserContext;
@@ -34,7 +37,10 @@ describe('the playground (headless Chromium)', () => {
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    server = await listen();
+    // As `npm run demo` does: the notes server first, then the demo mounting it under the prefix notes.
+    upstream = await startNotesUpstream();
+    demo = createDemo({ token: TOKEN, notesUrl: upstream.url });
+    server = await listen(demo);
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
     context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
@@ -45,10 +51,12 @@ describe('the playground (headless Chromium)', () => {
 
   afterAll(async () => {
     await browser?.close();
+    await demo?.mcp.close();
     if (server) {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
+    await upstream?.close();
   });
 
   const toolView = (name: string) => page.locator(`[data-testid="tool-view"][data-tool="${name}"]`);
@@ -102,6 +110,41 @@ describe('the playground (headless Chromium)', () => {
 
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: path.join(ARTIFACTS, 'playground.png'), fullPage: true });
+  });
+
+  it("lists the notes upstream's tools under their prefix with a badge, and calls one with live progress", async () => {
+    await page.click('[data-testid="tab-tools"]');
+    const item = page.locator('[data-testid="tool-item"][data-name="notes__reindex_notes"]');
+    expect(await item.getAttribute('data-upstream')).toBe('notes');
+    expect(await item.locator('.badge-via').textContent()).toBe('via notes');
+    // Local tools carry no badge, and the upstream's come after them, under one heading.
+    expect(await page.locator('[data-testid="tool-item"][data-name="audit_inventory"] .badge-via').count()).toBe(0);
+    expect(await page.locator('#tool-list [data-testid="upstream-group"]').allTextContents()).toEqual(['notes · mounted upstream']);
+    const names = await page.locator('#tool-list [data-testid="tool-item"]').evaluateAll((items) => items.map((node) => node.getAttribute('data-name')));
+    expect(names.slice(-3)).toEqual(['notes__add_note', 'notes__search_notes', 'notes__reindex_notes']);
+    expect(await page.textContent('#count-tools')).toBe(String(names.length));
+
+    await item.click();
+    const view = toolView('notes__reindex_notes');
+    expect(await view.locator('[data-testid="via"]').textContent()).toContain('"notes"');
+    await view.locator('[data-testid="field-delayMs"]').fill('50');
+    await view.locator('[data-testid="call-tool"]').click();
+    await view.locator('[data-testid="result"]').waitFor();
+    const progress = view.locator('[data-testid="progress"]');
+    expect(await progress.getAttribute('data-percent')).toBe('100');
+    expect(Number(await progress.getAttribute('data-updates'))).toBe(2); // one per note, relayed from the upstream
+    expect(await view.locator('[data-testid="progress-text"]').textContent()).toMatch(/^2 \/ 2 · Indexed /);
+    const result = view.locator('[data-testid="result"]');
+    expect(await result.getAttribute('data-is-error')).toBe('false');
+    expect(JSON.parse((await result.locator('[data-testid="structured-content"]').textContent()) ?? 'null')).toEqual({ indexed: 2 });
+    expect(await page.locator('[data-testid="log-entry"]').allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining('Reindexing 2 notes')]));
+
+    // Its resources are grouped and badged too.
+    await page.click('[data-testid="tab-resources"]');
+    expect(await page.locator('[data-testid="resource-item"][data-name="notes+notes://all"]').getAttribute('data-upstream')).toBe('notes');
+    expect(await page.locator('[data-testid="template-item"][data-name="notes+notes://note/{id}"]').getAttribute('data-upstream')).toBe('notes');
+    expect(await page.locator('[data-testid="resource-item"][data-name="store://catalog"]').getAttribute('data-upstream')).toBeNull();
+    await page.click('[data-testid="tab-tools"]');
   });
 
   it('shows a tool error result (isError) as an error', async () => {

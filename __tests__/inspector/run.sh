@@ -73,7 +73,7 @@ check() {
   fi
 }
 
-check tools-list 'code === 0 && out.tools.map((t) => t.name).join() === "audit_inventory,premium_stock_forecast,list_customers,get_customer,list_orders,get_order,place_order,cancel_order,list_products,get_product,restock_product"' \
+check tools-list 'code === 0 && out.tools.map((t) => t.name).join() === "audit_inventory,premium_stock_forecast,list_customers,get_customer,list_orders,get_order,place_order,cancel_order,list_products,get_product,restock_product,notes__add_note,notes__search_notes,notes__reindex_notes"' \
   "$MCP_TOKEN" --method tools/list
 check call-audit-inventory 'code === 0 && out.structuredContent.products === 10 && out.structuredContent.lowStock.join() === "p2,p4,p7,p9"' \
   "$MCP_TOKEN" --method tools/call --tool-name audit_inventory --tool-arg delayMs=0
@@ -85,12 +85,17 @@ check call-bad-arguments 'code === 0 && out.isError === true && /units/.test(out
   "$MCP_TOKEN" --method tools/call --tool-name restock_product --tool-arg id=p1 units=0
 check resources-list 'code === 0 && out.resources[0].uri === "store://catalog"' \
   "$MCP_TOKEN" --method resources/list
-check templates-list 'code === 0 && out.resourceTemplates.map((t) => t.uriTemplate).join() === "product://{id},customer://{id}"' \
+check templates-list 'code === 0 && out.resourceTemplates.map((t) => t.uriTemplate).join() === "product://{id},customer://{id},notes+notes://note/{id}"' \
   "$MCP_TOKEN" --method resources/templates/list
 check resource-read 'code === 0 && JSON.parse(out.contents[0].text).id === "p1"' \
   "$MCP_TOKEN" --method resources/read --uri product://p1
 check prompt-get 'code === 0 && /budget of 100 euros and espresso brewing/.test(out.messages[0].content.text)' \
   "$MCP_TOKEN" --method prompts/get --prompt-name recommend --prompt-args budget=100 style=espresso
+# The notes server the demo mounts as a gateway upstream (demo/upstream.ts), under the prefix notes.
+check call-upstream-tool 'code === 0 && out.structuredContent.notes.length === 1 && out.structuredContent.notes[0].title === "Grinder settings"' \
+  "$MCP_TOKEN" --method tools/call --tool-name notes__search_notes --tool-arg query=grinder
+check upstream-resource-read 'code === 0 && out.contents[0].uri === "notes+notes://all" && JSON.parse(out.contents[0].text).length === 2' \
+  "$MCP_TOKEN" --method resources/read --uri notes+notes://all
 check wrong-token 'code !== 0 && /401|Unauthorized/.test(String(out))' \
   "not-the-token" --method tools/list
 

@@ -2,6 +2,7 @@
 
 import { el, jsonBlock } from './dom.js';
 import { RpcError } from './mcp-client.js';
+import { grouped, upstreamOfName, upstreamOfUri } from './namespaces.js';
 import { paymentRequired, renderPaymentRequired, renderSettlement } from './payment.js';
 import { renderError, renderPromptResult, renderResourceContents, renderToolResult } from './render.js';
 import { createSchemaForm } from './schema-form.js';
@@ -23,11 +24,12 @@ async function listAll(client, method, key) {
   return items;
 }
 
-/** A list entry: a button with the item's name, a secondary line, and badges. */
-function itemButton(testid, key, title, subtitle, badges, onSelect) {
-  const button = el('button', { type: 'button', class: 'item', 'data-testid': testid, 'data-name': key }, el('span', { class: 'item-title' }, title));
+/** A list entry: a button with the item's name, a secondary line, and badges (first "via <prefix>" for an upstream's item). */
+function itemButton(testid, key, title, subtitle, badges, onSelect, via) {
+  const button = el('button', { type: 'button', class: 'item', 'data-testid': testid, 'data-name': key, 'data-upstream': via }, el('span', { class: 'item-title' }, title));
   if (subtitle) button.append(el('span', { class: 'item-sub' }, subtitle));
-  if (badges.length > 0) button.append(el('span', { class: 'badges' }, ...badges.map((badge) => el('span', { class: `badge badge-${badge.replace(/\s/g, '-')}` }, badge))));
+  const shown = [...(via ? [`via ${via}`] : []), ...badges];
+  if (shown.length > 0) button.append(el('span', { class: 'badges' }, ...shown.map((badge) => el('span', { class: `badge badge-${badge.startsWith('via ') ? 'via' : badge.replace(/\s/g, '-')}` }, badge))));
   button.addEventListener('click', () => {
     for (const other of button.closest('nav').querySelectorAll('.item[aria-current]')) other.removeAttribute('aria-current');
     button.setAttribute('aria-current', 'true');
@@ -36,11 +38,17 @@ function itemButton(testid, key, title, subtitle, badges, onSelect) {
   return el('li', {}, button);
 }
 
-function heading(item, kind) {
+/** The heading above a group of one upstream's items. */
+function groupHeading(prefix) {
+  return el('li', { class: 'group', 'data-testid': 'upstream-group', 'data-upstream': prefix }, `${prefix} · mounted upstream`);
+}
+
+function heading(item, kind, via) {
   const id = kind === 'resource' ? item.uri : kind === 'template' ? item.uriTemplate : item.name;
   const title = item.title ?? item.name ?? id;
   const head = el('header', { class: 'view-head' }, el('h2', {}, title));
   if (id !== title) head.append(el('code', { class: 'muted' }, id));
+  if (via) head.append(el('p', { class: 'via', 'data-testid': 'via' }, `Served by the upstream mounted as "${via}" (the gateway forwards it).`));
   if (item.description) head.append(el('p', { class: 'description' }, item.description));
   return head;
 }
@@ -51,6 +59,10 @@ function heading(item, kind) {
 export function createViews({ state, reconnect, selectTab }) {
   const toolViews = new Map();
   let callCount = 0;
+  // Upstream prefixes seen on tool and prompt names; a resource URI counts as an upstream's only with one of them.
+  const namePrefixes = { tools: new Set(), prompts: new Set() };
+  const namesLoading = { tools: Promise.resolve(), prompts: Promise.resolve() };
+  const prefixesOf = (items) => new Set(items.map((item) => upstreamOfName(item.name)).filter(Boolean));
 
   const notConnected = () => renderError(new Error('Not connected: press Connect first.'));
   const fail = (err, action) => renderError(err, { action, onReconnect: reconnect });
@@ -83,7 +95,7 @@ export function createViews({ state, reconnect, selectTab }) {
   function showResource(resource) {
     selectTab('resources');
     const output = el('div', { class: 'output', 'data-testid': 'resource-output', 'aria-live': 'polite' });
-    const view = el('article', { class: 'view', 'data-testid': 'resource-view' }, heading(resource, 'resource'));
+    const view = el('article', { class: 'view', 'data-testid': 'resource-view' }, heading(resource, 'resource', resource.via));
     if (resource.mimeType) view.append(el('p', { class: 'muted' }, resource.mimeType));
     const actions = el('div', { class: 'buttons' });
     const reread = el('button', { type: 'button', 'data-testid': 'read-resource' }, 'Read again');
@@ -121,7 +133,7 @@ export function createViews({ state, reconnect, selectTab }) {
       event.preventDefault();
       readInto(output, expanded());
     });
-    const view = el('article', { class: 'view', 'data-testid': 'template-view' }, heading(template, 'template'), formEl, output);
+    const view = el('article', { class: 'view', 'data-testid': 'template-view' }, heading(template, 'template', template.via), formEl, output);
     $('resource-detail').replaceChildren(view);
   }
 
@@ -147,7 +159,7 @@ export function createViews({ state, reconnect, selectTab }) {
         output.replaceChildren(fail(err, `prompts/get ${prompt.name}`));
       }
     });
-    $('prompt-detail').replaceChildren(el('article', { class: 'view', 'data-testid': 'prompt-view' }, heading(prompt, 'prompt'), formEl, output));
+    $('prompt-detail').replaceChildren(el('article', { class: 'view', 'data-testid': 'prompt-view' }, heading(prompt, 'prompt', upstreamOfName(prompt.name)), formEl, output));
   }
 
   const onReadResource = (uri) => showResource({ uri, name: uri });
@@ -162,7 +174,7 @@ export function createViews({ state, reconnect, selectTab }) {
     const progress = el('div', { class: 'progress', 'data-testid': 'progress', 'data-updates': '0', hidden: true }, bar, progressText);
     const output = el('div', { class: 'output', 'data-testid': 'tool-result', 'aria-live': 'polite' });
     const formEl = el('form', { class: 'tool-form', novalidate: true, 'data-testid': 'tool-form', 'aria-label': `Arguments of ${tool.name}` }, form.element, el('div', { class: 'buttons' }, call, cancel));
-    const head = heading(tool, 'tool');
+    const head = heading(tool, 'tool', upstreamOfName(tool.name));
     const badges = Object.entries(ANNOTATION_BADGES).filter(([key]) => tool.annotations?.[key] === true);
     if (badges.length > 0) head.append(el('p', { class: 'badges' }, ...badges.map(([, text]) => el('span', { class: 'badge' }, text))));
     const schemas = el('details', { class: 'schemas' }, el('summary', {}, 'Schemas'), el('h3', {}, 'inputSchema'), jsonBlock(tool.inputSchema ?? {}));
@@ -252,7 +264,7 @@ export function createViews({ state, reconnect, selectTab }) {
   }
 
   const refreshTools = () =>
-    refresh({
+    (namesLoading.tools = refresh({
       capability: 'tools',
       list: $('tool-list'),
       count: $('count-tools'),
@@ -262,12 +274,15 @@ export function createViews({ state, reconnect, selectTab }) {
         const current = $('tool-detail').querySelector('[data-tool]')?.dataset.tool;
         const replaced = tools.find((tool) => tool.name === current);
         if (replaced) showTool(replaced);
-        return tools.map((tool) => {
+        namePrefixes.tools = prefixesOf(tools);
+        const render = (tool, via) => {
           const badges = Object.entries(ANNOTATION_BADGES).filter(([key]) => tool.annotations?.[key] === true).map(([, text]) => text);
-          return itemButton('tool-item', tool.name, tool.name, tool.title ?? tool.description?.split('\n')[0], badges, () => showTool(tool));
-        });
+          return itemButton('tool-item', tool.name, tool.name, tool.title ?? tool.description?.split('\n')[0], badges, () => showTool(tool), via);
+        };
+        // The count is of tools, not of the group headings between them.
+        return { total: tools.length, items: grouped(tools, (tool) => upstreamOfName(tool.name), render, groupHeading) };
       },
-    });
+    }));
 
   const refreshResources = () =>
     refresh({
@@ -283,26 +298,39 @@ export function createViews({ state, reconnect, selectTab }) {
         } catch (err) {
           if (!(err instanceof RpcError && err.code === -32601)) throw err;
         }
+        // Which prefixes are upstreams is known from the tool and prompt names, listed at the same time.
+        await Promise.allSettled([namesLoading.tools, namesLoading.prompts]);
+        const known = new Set([...namePrefixes.tools, ...namePrefixes.prompts]);
+        const templateVia = (t) => upstreamOfUri(t.uriTemplate, known);
+        const resourceVia = (r) => upstreamOfUri(r.uri, known);
         $('template-list').replaceChildren(
-          ...templates.map((t) => itemButton('template-item', t.uriTemplate, t.title ?? t.name, t.uriTemplate, [], () => showTemplate(t))),
+          ...grouped(templates, templateVia, (t, via) => itemButton('template-item', t.uriTemplate, t.title ?? t.name, t.uriTemplate, [], () => showTemplate({ ...t, via }), via), groupHeading),
           ...(templates.length === 0 ? [el('li', { class: 'muted' }, 'No templates.')] : []),
         );
+        const render = (r, via) => itemButton('resource-item', r.uri, r.title ?? r.name ?? r.uri, r.uri, r.mimeType ? [r.mimeType] : [], () => showResource({ ...r, via }), via);
         // The tab counts everything it lists: resources and templates.
-        return { total: resources.length + templates.length, items: resources.map((r) => itemButton('resource-item', r.uri, r.title ?? r.name ?? r.uri, r.uri, r.mimeType ? [r.mimeType] : [], () => showResource(r))) };
+        return { total: resources.length + templates.length, items: grouped(resources, resourceVia, render, groupHeading) };
       },
     });
 
   const refreshPrompts = () =>
-    refresh({
+    (namesLoading.prompts = refresh({
       capability: 'prompts',
       list: $('prompt-list'),
       count: $('count-prompts'),
       empty: 'No prompts.',
-      load: async (client) => (await listAll(client, 'prompts/list', 'prompts')).map((p) => itemButton('prompt-item', p.name, p.name, p.title ?? p.description, [], () => showPrompt(p))),
-    });
+      load: async (client) => {
+        const prompts = await listAll(client, 'prompts/list', 'prompts');
+        namePrefixes.prompts = prefixesOf(prompts);
+        const render = (p, via) => itemButton('prompt-item', p.name, p.name, p.title ?? p.description, [], () => showPrompt(p), via);
+        return { total: prompts.length, items: grouped(prompts, (p) => upstreamOfName(p.name), render, groupHeading) };
+      },
+    }));
 
   function clear() {
     toolViews.clear();
+    namePrefixes.tools = new Set();
+    namePrefixes.prompts = new Set();
     for (const id of ['tool-list', 'resource-list', 'template-list', 'prompt-list']) $(id).replaceChildren();
     for (const id of ['count-tools', 'count-resources', 'count-prompts']) $(id).textContent = '';
     $('tool-detail').replaceChildren(el('p', { class: 'muted' }, 'Pick a tool to see its form.'));

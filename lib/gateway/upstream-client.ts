@@ -12,6 +12,11 @@ const MODERN_VERSION = '2026-07-28';
 const PROTOCOL_VERSION_META = 'io.modelcontextprotocol/protocolVersion';
 const CLIENT_CAPABILITIES_META = 'io.modelcontextprotocol/clientCapabilities';
 const CLIENT_INFO_META = 'io.modelcontextprotocol/clientInfo';
+/**
+ * MCP 2026-07-28 logging: a server sends log messages only for a request whose `_meta` sets a level. The gateway asks
+ * for all of them; relaying them through the caller's ctx.log applies the caller's own level.
+ */
+const LOG_LEVEL_META = 'io.modelcontextprotocol/logLevel';
 /** The body field `Mcp-Name` mirrors, by method (MCP 2026-07-28 transports › Standard Request Headers; SEP-2663 for tasks). */
 const NAME_FIELD: Readonly<Record<string, string>> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri', 'tasks/get': 'taskId', 'tasks/update': 'taskId', 'tasks/cancel': 'taskId' };
 
@@ -161,7 +166,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   /** MCP 2026-07-28: every request carries the client's state in `params._meta`, beside what the caller put there. */
   function modernParams(params: Record<string, unknown> | undefined, capabilities: Record<string, unknown> = {}): Record<string, unknown> {
     const meta = isObject(params?._meta) ? params._meta : {};
-    return { ...params, _meta: { ...meta, [PROTOCOL_VERSION_META]: MODERN_VERSION, [CLIENT_CAPABILITIES_META]: capabilities, [CLIENT_INFO_META]: clientInfo } };
+    return { ...params, _meta: { ...meta, [PROTOCOL_VERSION_META]: MODERN_VERSION, [CLIENT_CAPABILITIES_META]: capabilities, [CLIENT_INFO_META]: clientInfo, [LOG_LEVEL_META]: 'debug' } };
   }
 
   /** Runs `work` under a signal that fires on the caller's abort, the time limit, or close(); maps the cause to an error. */
