@@ -63,8 +63,8 @@ describe('the demo with its notes upstream', () => {
     expect(JSON.parse((read.contents[0] as { text: string }).text)).toMatchObject({ id: 'n3', title: 'Window' });
     const all = await client.readResource({ uri: 'notes+notes://all' });
     expect(JSON.parse((all.contents[0] as { text: string }).text)).toHaveLength(3);
-    // The upstream's own error, passed on (its code is the upstream's era's: -32602 from a 2026 server).
-    await expect(client.readResource({ uri: 'notes+notes://note/n9' })).rejects.toMatchObject({ message: expect.stringContaining("No note 'n9'.") });
+    // The upstream's own message, in the caller's era's form: a 2026 upstream's -32602 is -32002 for this 2025 client, about its own URI.
+    await expect(client.readResource({ uri: 'notes+notes://note/n9' })).rejects.toMatchObject({ code: -32002, message: expect.stringContaining("No note 'n9'."), data: { uri: 'notes+notes://note/n9' } });
     const ids = await client.complete({ ref: { type: 'ref/resource', uri: 'notes+notes://note/{id}' }, argument: { name: 'id', value: 'n' } });
     expect(ids.completion.values).toEqual(['n1', 'n2', 'n3']);
     const prompt = await client.getPrompt({ name: 'notes__summarize_notes', arguments: { tag: 'stock' } });

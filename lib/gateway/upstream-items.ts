@@ -7,6 +7,7 @@ import type { HeaderParam } from '../registry/header-params';
 import type { PromptDefinition } from '../registry/prompts';
 import type { RequestContext } from '../registry/request-context';
 import type { ResourceDefinition, ResourceTemplateDefinition } from '../registry/resources';
+import { notFoundError } from '../registry/guards';
 import { errorResult, type ToolDefinition } from '../registry/tools';
 import { parseUriTemplate } from '../registry/uri-template';
 import { encodeHeaderValue } from '../protocol/request-headers';
@@ -131,12 +132,23 @@ export function promptDefinition(source: UpstreamSource, entry: Entry & { name: 
   } as PromptDefinition<never>;
 }
 
+/** An upstream's "resource not found", in either era's form. */
+function isResourceNotFound(error: JsonRpcError): boolean {
+  return error.code === ErrorCode.ResourceNotFound || (error.code === ErrorCode.InvalidParams && isObject(error.data) && typeof error.data.uri === 'string');
+}
+
 async function readUpstream(source: UpstreamSource, exposedUri: string, ctx: RequestContext): Promise<{ contents: never[] }> {
   const uri = source.naming.originalUri(exposedUri) ?? exposedUri;
   try {
     const result = await forwardRequest(source.client, source.options, 'resources/read', { uri, _meta: forwardedMeta(ctx.meta, false) }, ctx);
     return rewriteReadResult(result, source.naming) as { contents: never[] };
   } catch (error) {
+    // An unknown resource is the caller's era's error about the caller's URI (MCP resources › Error Handling: 2025
+    // -32002; 2026-07-28 -32602 with data.uri), whichever era the upstream speaks.
+    if (error instanceof JsonRpcError && isResourceNotFound(error)) {
+      const { code } = notFoundError('resource', exposedUri, ctx.era);
+      throw new JsonRpcError(code, error.message, { ...(isObject(error.data) ? error.data : {}), uri: exposedUri });
+    }
     throw asProtocolError(error, source.options.name);
   }
 }
