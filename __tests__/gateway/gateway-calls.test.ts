@@ -96,3 +96,237 @@ describe.each(UPSTREAMS)('a call to a $era upstream ($kind)', ({ era, start }) =
     expect(upstreamPart(await client.callTool({ name: 'up__fail', arguments: {} }))).toEqual(FAILED);
   });
 });
+
+describe("an upstream's JSON-RPC error reaches the caller verbatim (code, message, data; one SDK prefix, none added)", () => {
+  const ERRORS = [
+    { code: ErrorCode.InvalidParams, message: 'Bad account', data: { account: 'a-17' } },
+    { code: -32042, message: 'Visit the page first', data: { url: 'https://example.com/consent' } },
+  ];
+  const raising = (mcp: McpRouter): void => {
+    for (const [index, { code, message, data }] of ERRORS.entries()) mcp.tool({ name: `raise${index}`, description: 'Raises', handler: () => { throw new JsonRpcError(code, message, data); } });
+  };
+  // The SDK McpServers (v1 and v2) turn a tool's throw into an isError result; the SDK v2 one's prompt errors are
+  // JSON-RPC errors, so its source is a prompt (-32042 is refused there on 2026-07-28, hence another custom code).
+  const V2_ERRORS = [ERRORS[0]!, { code: -32050, message: 'Quota spent', data: { resetAt: '2026-12-01' } }];
+  const sdkV2Raising = (): Promise<Upstream> => sdkV2CallUpstream((server) => {
+    for (const [index, { code, message, data }] of V2_ERRORS.entries()) server.registerPrompt(`raise${index}`, { description: 'Raises' }, async () => { throw new ProtocolError(code, message, data); });
+  });
+  const sources = [
+    { kind: 'this router (both eras → 2026)', start: () => routerCallUpstream({}, raising), errors: ERRORS },
+    { kind: "this router (eras: ['2025'], sessions)", start: () => routerCallUpstream({ eras: ['2025'], sessions: {} }, raising), errors: ERRORS },
+    { kind: 'SDK v2 McpServer (2026), prompts/get', start: sdkV2Raising, errors: V2_ERRORS },
+  ];
+
+  it.each(sources)('from $kind to the SDK v1 client', async ({ kind, start, errors }) => {
+    const upstream = await start();
+    const gateway = await serveGateway({}, (mcp) => [mcp.upstream({ prefix: 'up', url: upstream.url })]);
+    const client = await v1Client(gateway.url);
+    for (const [index, { code, message, data }] of errors.entries()) {
+      const error = await caught(kind.includes('prompts/get') ? client.getPrompt({ name: `up__raise${index}` }) : client.callTool({ name: `up__raise${index}`, arguments: {} }));
+      expect(error).toBeInstanceOf(McpError);
+      // The SDK v1 client prefixes "MCP error <code>: " once itself; the gateway adds nothing.
+      expect({ code: error.code, message: error.message, data: error.data }).toEqual({ code, message: `MCP error ${code}: ${message}`, data });
+    }
+  });
+
+  it.each(sources)('from $kind to the SDK v2 client (2026)', async ({ kind, start, errors }) => {
+    const upstream = await start();
+    const gateway = await serveGateway({}, (mcp) => [mcp.upstream({ prefix: 'up', url: upstream.url })]);
+    const client = await v2Client(gateway.url);
+    for (const [index, { code, message, data }] of errors.entries()) {
+      const error = await caught(kind.includes('prompts/get') ? client.getPrompt({ name: `up__raise${index}` }) : client.callTool({ name: `up__raise${index}`, arguments: {} }));
+      expect(error).toBeInstanceOf(V2ProtocolError);
+      expect({ code: error.code, message: error.message, data: error.data }).toEqual({ code, message, data });
+    }
+  });
+});
+
+describe('transport failures, non-MCP answers and refused credentials → -32603 naming the upstream, never its URL, body or challenge', () => {
+  const SECRET = 'upstream-internal-detail-7';
+  type Fault = 'none' | '502' | 'html' | '401' | 'down';
+
+  /** This router as an upstream named "billing", answering its tools/calls as `fault` says (lists always work). */
+  async function faulty(): Promise<{ upstream: Upstream; set(fault: Fault): void }> {
+    let fault: Fault = 'none';
+    const upstream = await serve((app) => {
+      const mcp = mcpRouter({ name: 'billing', version: '1.0.0', logger: { error: jest.fn(), warn: jest.fn() } });
+      routerTools(mcp);
+      app.use('/mcp', (req, res, next) => {
+        if ((req.body as { method?: string } | undefined)?.method !== 'tools/call' || fault === 'none') return next();
+        if (fault === '502') return void res.status(502).type('html').send(`<html><body>Bad gateway: ${SECRET}</body></html>`);
+        if (fault === 'html') return void res.status(200).type('html').send(`<html><body>Welcome: ${SECRET}</body></html>`);
+        res.status(401).set('WWW-Authenticate', `Bearer realm="${SECRET}", error="invalid_token"`).json({ error: 'invalid_token', error_description: SECRET });
+      }, mcp);
+    });
+    return { upstream, set: (next) => void (fault = next) };
+  }
+
+  it.each([
+    { fault: '502', phrase: 'failed (HTTP 502)' },
+    { fault: 'html', phrase: 'answered HTTP 200 without an MCP message' },
+    { fault: '401', phrase: "refused the gateway's credentials (HTTP 401)" },
+    { fault: 'down', phrase: 'could not be reached' },
+  ] as const)('$fault → "Upstream \\"billing\\" $phrase"', async ({ fault, phrase }) => {
+    const { upstream, set } = await faulty();
+    const logger = { error: jest.fn(), warn: jest.fn() };
+    const gateway = await serveGateway({ logger }, (mcp) => [mcp.upstream({ prefix: 'bill', name: 'billing', url: upstream.url })]);
+    const client = await v1Client(gateway.url);
+    expect(upstreamPart(await client.callTool({ name: 'bill__add', arguments: { a: 2, b: 3 } }))).toEqual(SUM);
+    if (fault === 'down') await stopUpstream(upstream);
+    else set(fault);
+    const error = await caught(client.callTool({ name: 'bill__add', arguments: { a: 2, b: 3 } }));
+    expect(error.code).toBe(ErrorCode.InternalError);
+    expect(error.message).toBe(`MCP error -32603: Upstream "billing" ${phrase}`);
+    const told = JSON.stringify(error) + error.message;
+    for (const leak of [SECRET, upstream.url, `:${upstream.port}`, '127.0.0.1', 'realm', 'Bearer', 'html']) expect(told).not.toContain(leak);
+  });
+});
+
+describe('timeoutMs', () => {
+  it("ends a call the upstream does not answer in time with an error naming the upstream and the limit, and aborts the upstream's handler", async () => {
+    let aborted = false;
+    const upstream = await routerCallUpstream({}, (mcp) => {
+      mcp.tool({ name: 'slow', description: 'Takes 10 s', handler: (_args, ctx) => new Promise((resolve) => {
+        const timer = setTimeout(() => resolve('late'), 10_000);
+        ctx.signal.addEventListener('abort', () => {
+          aborted = true;
+          clearTimeout(timer);
+          resolve('aborted');
+        });
+      }) });
+    });
+    const gateway = await serveGateway({}, (mcp) => [mcp.upstream({ prefix: 'slowpoke', url: upstream.url, timeoutMs: 300 })]);
+    const client = await v1Client(gateway.url);
+    const started = Date.now();
+    const error = await caught(client.callTool({ name: 'slowpoke__slow', arguments: {} }));
+    expect(error.code).toBe(ErrorCode.InternalError);
+    expect(error.message).toBe('MCP error -32603: Upstream "slowpoke" did not answer within 300 ms');
+    // Far below the tool's 10 s: the gateway's limit ended the call (a generous margin for a loaded machine).
+    expect(Date.now() - started).toBeLessThan(5_000);
+    await waitFor(() => aborted);
+  });
+});
+
+describe("progress: the caller's progressToken gets the upstream tool's progress notifications", () => {
+  const counting = [
+    { kind: 'SDK v1 McpServer (2025)', start: () => sdkV1CallUpstream((server) => {
+      server.registerTool('count', { description: 'Counts to three' }, async (extra) => {
+        const progressToken = extra._meta?.progressToken;
+        for (let progress = 1; progress <= 3; progress++) if (progressToken !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress, total: 3, message: `step ${progress}` } });
+        return { content: [{ type: 'text', text: 'counted' }] };
+      });
+    }) },
+    { kind: 'this router (2026)', start: () => routerCallUpstream({}, (mcp) => {
+      mcp.tool({ name: 'count', description: 'Counts to three', handler: async (_args, ctx) => {
+        for (let step = 1; step <= 3; step++) await ctx.progress(step, 3, `step ${step}`);
+        return 'counted';
+      } });
+    }) },
+  ];
+
+  it.each(counting)('from $kind to the SDK v1 client (onprogress)', async ({ start }) => {
+    const upstream = await start();
+    const gateway = await serveGateway({}, (mcp) => [mcp.upstream({ prefix: 'up', url: upstream.url })]);
+    const client = await v1Client(gateway.url);
+    const seen: unknown[] = [];
+    const result = await client.callTool({ name: 'up__count', arguments: {} }, undefined, { onprogress: (progress) => seen.push(progress) });
+    expect(upstreamPart(result)).toEqual({ content: [{ type: 'text', text: 'counted' }] });
+    expect(seen).toEqual([1, 2, 3].map((progress) => ({ progress, total: 3, message: `step ${progress}` })));
+  });
+});
+
+describe("cancellation and disconnect reach the upstream: its handler's signal aborts", () => {
+  /** Upstreams whose `hang` tool waits for its signal, recording when it started and when it was aborted. */
+  const hanging = [
+    { kind: 'SDK v1 McpServer (2025: notifications/cancelled)', start: (state: { started: number; aborted: number }) => sdkV1CallUpstream((server) => {
+      server.registerTool('hang', { description: 'Waits to be cancelled' }, (extra) => new Promise((resolve) => {
+        state.started++;
+        extra.signal.addEventListener('abort', () => {
+          state.aborted++;
+          resolve({ content: [] });
+        });
+      }));
+    }) },
+    { kind: 'this router (2026: the request is aborted)', start: (state: { started: number; aborted: number }) => routerCallUpstream({}, (mcp) => {
+      mcp.tool({ name: 'hang', description: 'Waits to be cancelled', handler: (_args, ctx) => new Promise((resolve) => {
+        state.started++;
+        ctx.signal.addEventListener('abort', () => {
+          state.aborted++;
+          resolve('aborted');
+        });
+      }) });
+    }) },
+  ];
+
+  it.each(hanging)('$kind, when the SDK v1 client aborts its call', async ({ start }) => {
+    const state = { started: 0, aborted: 0 };
+    const upstream = await start(state);
+    const gateway = await serveGateway({}, (mcp) => [mcp.upstream({ prefix: 'up', url: upstream.url })]);
+    const client = await v1Client(gateway.url);
+    const controller = new AbortController();
+    const call = client.callTool({ name: 'up__hang', arguments: {} }, undefined, { signal: controller.signal });
+    await waitFor(() => state.started === 1);
+    controller.abort('changed my mind');
+    await expect(call).rejects.toThrow();
+    await waitFor(() => state.aborted === 1);
+  });
+
+  it.each(hanging)('$kind, when the downstream HTTP connection of a 2026 call closes', async ({ start }) => {
+    const state = { started: 0, aborted: 0 };
+    const upstream = await start(state);
+    const gateway = await serveGateway({}, (mcp) => [mcp.upstream({ prefix: 'up', url: upstream.url })]);
+    const controller = new AbortController();
+    const call = modernCall(gateway.url, 'up__hang', {}, {}, controller.signal);
+    await waitFor(() => state.started === 1);
+    controller.abort();
+    await expect(call).rejects.toThrow();
+    await waitFor(() => state.aborted === 1);
+  });
+});
+
+describe('_meta', () => {
+  const TRACE = { 'example.com/trace': 'trace-7', progressToken: 'p-1' };
+  const CALLER_ENVELOPE = { 'io.modelcontextprotocol/clientInfo': { name: 'caller', version: '9.9.9' }, 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } };
+
+  it("forwards the caller's own keys to a 2026 upstream, whose envelope keys are the gateway's, not the caller's", async () => {
+    const received: Received[] = [];
+    const upstream = await routerCallUpstream({}, routerTools, received);
+    const gateway = await serveGateway({}, (mcp) => [mcp.upstream({ prefix: 'up', url: upstream.url })]);
+    const [answer] = await modernCall(gateway.url, 'up__add', { a: 2, b: 3 }, { ...TRACE, ...CALLER_ENVELOPE });
+    expect(upstreamPart((answer as { result: Record<string, unknown> }).result)).toEqual(SUM);
+    const meta = received.find((request) => request.rpc === 'tools/call')!.meta!;
+    expect(meta).toMatchObject(TRACE);
+    expect(meta['io.modelcontextprotocol/clientInfo']).toEqual({ name: 'gateway', version: '1.0.0' });
+    expect(meta['io.modelcontextprotocol/protocolVersion']).toBe('2026-07-28');
+    expect(JSON.stringify(meta)).not.toContain('caller');
+  });
+
+  it("forwards the caller's own keys to a 2025 upstream, and none of the caller's 2026 envelope", async () => {
+    const received: Received[] = [];
+    const upstream = await UPSTREAMS[0].start(received);
+    const gateway = await serveGateway({}, (mcp) => [mcp.upstream({ prefix: 'up', url: upstream.url })]);
+    const [answer] = await modernCall(gateway.url, 'up__add', { a: 2, b: 3 }, { ...TRACE, ...CALLER_ENVELOPE });
+    expect(upstreamPart((answer as { result: Record<string, unknown> }).result)).toEqual(SUM);
+    expect(received.find((request) => request.rpc === 'tools/call')!.meta).toEqual(TRACE);
+  });
+});
+
+describe('Mcp-Param-* headers (MCP 2026-07-28, SEP-2243)', () => {
+  it.each([
+    { caller: 'SDK v1 client (2025)', connect: v1Client },
+    { caller: 'SDK v2 client (2026)', connect: v2Client },
+  ])("a 2026 upstream's tool with an x-mcp-header argument is callable from the $caller, the header encoded as the upstream checks it", async ({ connect }) => {
+    const received: Received[] = [];
+    const upstream = await routerCallUpstream({}, (mcp) => {
+      mcp.tool({ name: 'route', description: 'Routes by region', inputSchema: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' } }, required: ['region'] }, handler: ({ region }: { region: string }) => `routed to ${region}` });
+    }, received);
+    const gateway = await serveGateway({}, (mcp) => [mcp.upstream({ prefix: 'geo', url: upstream.url })]);
+    expect(gateway.handles[0]!.status().era).toBe('2026');
+    const client = await connect(gateway.url);
+    for (const region of ['us-west1', 'Zürich']) {
+      expect(upstreamPart(await client.callTool({ name: 'geo__route', arguments: { region } }))).toEqual({ content: [{ type: 'text', text: `routed to ${region}` }] });
+    }
+    const headers = received.filter((request) => request.rpc === 'tools/call').map((request) => request.headers['mcp-param-region']);
+    expect(headers).toEqual(['us-west1', `=?base64?${Buffer.from('Zürich').toString('base64')}?=`]);
+  });
+});
