@@ -8,7 +8,7 @@ import { closeAfterEach, closeGatewaysAfterEach, routerCallUpstream, sdkV1CallUp
 closeGatewaysAfterEach();
 closeAfterEach();
 
-const SCHEMA = { type: 'object', properties: { seats: { type: 'integer' } }, required: ['seats'] } as const;
+const SCHEMA = { type: 'object' as const, properties: { seats: { type: 'integer' as const } }, required: ['seats'] };
 const ACCEPTED = { action: 'accept', content: { seats: 2 } };
 const SAMPLED = { role: 'assistant', content: { type: 'text', text: 'Paris' }, model: 'test-model' };
 const BOOKED = { content: [{ type: 'text', text: 'booked 2 seats in Paris' }] };
