@@ -93,12 +93,16 @@ function delay(ms: number): Promise<void> {
 export function mountUpstream(options: ResolvedUpstream, env: MountEnvironment, client?: UpstreamClient): UpstreamHandle {
   const { registry, logger } = env;
   const label = options.name;
+  // The gateway's own credentials (`headers` without a caller), renewed by each list fetch: the client sends them on
+  // what no caller asked for (handshake, lists, notification stream, DELETE), so an upstream that wants them lets us in.
+  let ownHeaders: Record<string, string> = typeof options.headers === 'object' ? { ...options.headers } : {};
   const upstream = client ?? createUpstreamClient({
     url: options.url,
     label,
     timeoutMs: options.timeoutMs,
     clientInfo: env.clientInfo,
     capabilities: RELAYED_CAPABILITIES as Record<string, unknown>,
+    headers: () => ownHeaders,
   });
   const naming = namingFor(options.prefix, options.tools === false ? {} : options.tools.rename);
   const source: UpstreamSource = { client: upstream, options, naming };
@@ -147,6 +151,7 @@ export function mountUpstream(options: ResolvedUpstream, env: MountEnvironment, 
   async function fetchAll(): Promise<{ lists: ListedItems; ttlMs: number | undefined }> {
     const signal = AbortSignal.timeout(options.listTimeoutMs);
     const headers = await forwardedHeaders(options, undefined);
+    ownHeaders = headers;
     const wanted = LISTS.filter(({ kind }) => (kind === 'tools' ? options.tools !== false : kind === 'prompts' ? options.prompts : options.resources));
     const fetched = await Promise.all(wanted.map(async ({ kind, method, field }) => [kind, await fetchList(method, field, signal, headers)] as const));
     const lists: ListedItems = { tools: [], prompts: [], resources: [], templates: [] };
