@@ -179,6 +179,9 @@ describe('transport failures, non-MCP answers and refused credentials → -32603
     expect(error.message).toBe(`MCP error -32603: Upstream "billing" ${phrase}`);
     const told = JSON.stringify(error) + error.message;
     for (const leak of [SECRET, upstream.url, `:${upstream.port}`, '127.0.0.1', 'realm', 'Bearer', 'html']) expect(told).not.toContain(leak);
+    // A refusal of our credentials is the operator's to fix: logged (by name, without the challenge); the rest is the caller's error only.
+    const logged = logger.error.mock.calls.map(([error]) => String((error as Error).message));
+    expect(logged).toEqual(fault === '401' ? ["mcpRouter: upstream 'billing' refused the gateway's credentials (HTTP 401); check its 'headers'"] : []);
   });
 });
 

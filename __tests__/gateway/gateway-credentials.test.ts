@@ -133,3 +133,80 @@ describe('an upstream behind bearer auth', () => {
     expect(await client.callTool({ name: 'good__add', arguments: { a: 2, b: 2 } })).toMatchObject({ content: [{ type: 'text', text: '4' }] });
   });
 });
+
+describe('a paid upstream tool behind a local x402 guard', () => {
+  const PRICE: PaymentRequirements = { scheme: 'exact', network: 'eip155:84532', amount: '10000', asset: '0x036CbD53842c5426634e7929541eC2318f3dCF7e', payTo: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C', maxTimeoutSeconds: 60 };
+  const payment = (nonce: string): PaymentPayload => ({ x402Version: 2, accepted: PRICE, payload: { signature: 'ok', authorization: { from: '0xPayer', nonce } } });
+  let facilitator: FakeFacilitator;
+  beforeAll(async () => {
+    facilitator = await startFacilitator();
+  });
+  afterAll(() => facilitator.close());
+
+  it.each([
+    { era: '2025', start: (received: Received[]) => sdkV1CallUpstream((server) => {
+      server.registerTool('search', { description: 'Searches', inputSchema: { q: z.string() } }, async ({ q }) => ({ content: [{ type: 'text', text: `hits for ${q}` }] }));
+    }, received) },
+    { era: '2026', start: (received: Received[]) => routerCallUpstream({}, (mcp) => {
+      mcp.tool({ name: 'search', description: 'Searches', inputSchema: { type: 'object', properties: { q: { type: 'string' } } }, handler: ({ q }: { q: string }) => `hits for ${q}` });
+    }, received) },
+  ])('($era upstream) unpaid: PaymentRequired, the upstream not called; paid: called once, settled, the payment not forwarded', async ({ era, start }) => {
+    const received: Received[] = [];
+    const upstream = await start(received);
+    const pay = x402Guard({ facilitator: x402Facilitator({ url: facilitator.url, timeoutMs: 2_000 }), accepts: [PRICE] });
+    const gateway = await serveGateway({}, (mcp) => [mcp.upstream({ prefix: 'idx', url: upstream.url, guards: { search: [pay] } })]);
+    expect(gateway.handles[0]!.status().era).toBe(era);
+    const client = new V1Client({ name: 'payer', version: '1.0.0' });
+    await client.connect(new V1Transport(new URL(gateway.url)));
+    clients.push(client);
+    const calls = (): number => received.filter((request) => request.rpc === 'tools/call').length;
+
+    const unpaid = await client.callTool({ name: 'idx__search', arguments: { q: 'x' } });
+    expect(unpaid).toMatchObject({ isError: true, structuredContent: { x402Version: 2, accepts: [PRICE] } });
+    expect(calls()).toBe(0);
+
+    const paid = await client.callTool({ name: 'idx__search', arguments: { q: 'x' }, _meta: { 'x402/payment': payment(`gw-${era}`), 'example.com/trace': 't-1' } });
+    expect(paid.isError).toBeUndefined();
+    expect(paid.content).toEqual([{ type: 'text', text: 'hits for x' }]);
+    expect(paid._meta?.['x402/payment-response']).toEqual({ success: true, payer: '0xPayer', transaction: `0xtx-gw-${era}`, network: 'eip155:84532' });
+    expect(calls()).toBe(1);
+    // The guard here consumed the payment: the upstream gets the rest of the caller's _meta, never the payment.
+    const meta = received.find((request) => request.rpc === 'tools/call')!.meta ?? {};
+    expect(meta['example.com/trace']).toBe('t-1');
+    expect(Object.keys(meta).filter((key) => key.startsWith('x402'))).toEqual([]);
+  });
+});
+
+describe('router guards and upstream scopes apply to upstream items as to local ones', () => {
+  it("scopes: ['fs'] hides the upstream's tools from a caller without the scope; calling one is an unknown tool", async () => {
+    const { router } = await bothEras();
+    const gateway = await serveGateway({ auth: { tokens: TOKENS } }, (mcp) => {
+      mcp.tool({ name: 'local', description: 'A local tool', handler: () => 'local' });
+      return [mcp.upstream({ prefix: 'fs', url: router.url, scopes: ['fs'] })];
+    });
+    const alice = await callerClient(gateway.url, 'alice-token');
+    const bob = await callerClient(gateway.url, 'bob-token');
+    expect((await alice.listTools()).tools.map((tool) => tool.name)).toEqual(['local', 'fs__add']);
+    expect((await bob.listTools()).tools.map((tool) => tool.name)).toEqual(['local']);
+    expect(await alice.callTool({ name: 'fs__add', arguments: { a: 1, b: 1 } })).toMatchObject({ content: [{ type: 'text', text: '2' }] });
+    const denied = await bob.callTool({ name: 'fs__add', arguments: { a: 1, b: 1 } }).then(() => undefined, (error: unknown) => error as { code: number; message: string });
+    expect(denied).toMatchObject({ code: ErrorCode.InvalidParams, message: expect.stringMatching(/Unknown tool: fs__add/) });
+  });
+
+  it('a router-level guard sees upstream calls under their downstream names and can refuse one before it reaches the upstream', async () => {
+    const { router, received } = await bothEras();
+    const seen: string[] = [];
+    const onlyAlice: Guard = (call, next) => {
+      seen.push(`${call.ctx.auth?.subject ?? '-'} ${call.name}`);
+      if (call.ctx.auth?.subject !== 'alice') throw new JsonRpcError(ErrorCode.InvalidRequest, 'Only alice may call tools');
+      return next();
+    };
+    const gateway = await serveGateway({ auth: { tokens: TOKENS }, guards: [onlyAlice] }, (mcp) => [mcp.upstream({ prefix: 'new', url: router.url })]);
+    const alice = await callerClient(gateway.url, 'alice-token');
+    const bob = await callerClient(gateway.url, 'bob-token');
+    expect(await alice.callTool({ name: 'new__add', arguments: { a: 1, b: 1 } })).toMatchObject({ content: [{ type: 'text', text: '2' }] });
+    await expect(bob.callTool({ name: 'new__add', arguments: { a: 1, b: 1 } })).rejects.toMatchObject({ code: ErrorCode.InvalidRequest, message: expect.stringMatching(/Only alice may call tools/) });
+    expect(seen).toEqual(['alice new__add', 'bob new__add']);
+    expect(received.router.filter((request) => request.rpc === 'tools/call')).toHaveLength(1);
+  });
+});
