@@ -1,13 +1,16 @@
 // Test upstreams for the gateway's upstream client: this router and the SDK v1 server on ephemeral ports, recording what they saw.
 
 import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
+import type { IncomingHttpHeaders, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type Express, type Request, type Response } from 'express';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { createMcpHandler, McpServer as V2McpServer } from '@modelcontextprotocol/server';
+import { toNodeHandler } from '@modelcontextprotocol/node';
 import * as z from 'zod/v4';
 import { ErrorCode, JsonRpcError, mcpRouter, type McpRouter, type McpRouterOptions } from '../../lib';
+import type { UpstreamHandle } from '../../lib/gateway/upstream';
 import { createUpstreamClient, type UpstreamClient } from '../../lib/gateway/upstream-client';
 
 export const CLIENT_INFO = { name: 'gateway-test', version: '1.0.0' };
@@ -188,4 +191,90 @@ export async function rejection(promise: Promise<unknown>): Promise<JsonRpcError
 export async function waitFor(condition: () => boolean): Promise<void> {
   for (let attempt = 0; attempt < 200 && !condition(); attempt++) await new Promise((resolve) => setTimeout(resolve, 10));
   expect(condition()).toBe(true);
+}
+
+// Upstreams and a gateway for the call, relay and credential tests: each records the headers and _meta it received.
+
+/** One request an upstream received: its JSON-RPC method (undefined for GET and DELETE), headers and `params._meta`. */
+export interface Received {
+  readonly http: string;
+  readonly rpc: string | undefined;
+  readonly headers: IncomingHttpHeaders;
+  readonly meta: Record<string, unknown> | undefined;
+}
+
+/** Middleware recording every request into `received` (mount it before the upstream's MCP handler; the body is parsed by `serve`). */
+export function recordRequests(received: Received[]): (req: Request, res: Response, next: () => void) => void {
+  return (req, _res, next) => {
+    const body = (req.body ?? {}) as { method?: unknown; params?: { _meta?: unknown } };
+    const meta = typeof body.params?._meta === 'object' && body.params._meta !== null ? (body.params._meta as Record<string, unknown>) : undefined;
+    received.push({ http: req.method, rpc: typeof body.method === 'string' ? body.method : undefined, headers: { ...req.headers }, meta });
+    next();
+  };
+}
+
+/** This router as an upstream with the tools `setup` registers (none of registerTools'), recording into `received`. */
+export function routerCallUpstream(options: Partial<McpRouterOptions>, setup: (mcp: McpRouter) => void, received: Received[] = []): Promise<Upstream> {
+  return serve((app) => {
+    const mcp = mcpRouter({ name: 'router-upstream', version: '1.0.0', logger: { error: jest.fn(), warn: jest.fn() }, rateLimit: false, ...options });
+    setup(mcp);
+    app.use('/mcp', recordRequests(received), mcp);
+  });
+}
+
+/** The SDK v1 `McpServer` (2025, a session per client) with the tools `register` adds before it connects, recording into `received`. */
+export function sdkV1CallUpstream(register: (server: McpServer) => void, received: Received[] = []): Promise<Upstream> {
+  return serve((app) => {
+    const transports = new Map<string, StreamableHTTPServerTransport>();
+    app.all('/mcp', recordRequests(received), async (req: Request, res: Response) => {
+      const sessionId = req.get('mcp-session-id');
+      let transport = sessionId === undefined ? undefined : transports.get(sessionId);
+      if (sessionId !== undefined && transport === undefined) return void res.status(404).json({ jsonrpc: '2.0', error: { code: -32000, message: 'Session not found' }, id: null });
+      if (transport === undefined) {
+        if (req.method !== 'POST' || (req.body as { method?: string } | undefined)?.method !== 'initialize') return void res.status(400).json({ jsonrpc: '2.0', error: { code: -32000, message: 'No valid session ID provided' }, id: null });
+        const server = new McpServer({ name: 'sdk-v1-upstream', version: '1.0.0' });
+        register(server);
+        const created: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id) => void transports.set(id, created) });
+        await server.connect(created);
+        transport = created;
+      }
+      await transport.handleRequest(req, res, req.body);
+    });
+  });
+}
+
+/** The SDK v2 server (`@modelcontextprotocol/server`, 2026-07-28 stateless, `createMcpHandler`) with the tools `register` adds, recording into `received`. */
+export function sdkV2CallUpstream(register: (server: V2McpServer) => void, received: Received[] = []): Promise<Upstream> {
+  return serve((app) => {
+    const node = toNodeHandler(createMcpHandler(() => {
+      const server = new V2McpServer({ name: 'sdk-v2-upstream', version: '2.0.0' });
+      register(server);
+      return server;
+    }));
+    app.all('/mcp', recordRequests(received), (req: Request, res: Response) => void node(req, res, req.body));
+  });
+}
+
+/** A gateway: this router with the upstreams `mount` adds, served on an ephemeral port once every upstream has its first lists. */
+export async function serveGateway(options: Partial<McpRouterOptions>, mount: (mcp: McpRouter) => UpstreamHandle[]): Promise<{ url: string; mcp: McpRouter; handles: UpstreamHandle[] }> {
+  const built: { mcp?: McpRouter; handles?: UpstreamHandle[] } = {};
+  const server = await serve((app) => {
+    const mcp = mcpRouter({ name: 'gateway', version: '1.0.0', logger: { error: jest.fn(), warn: jest.fn() }, rateLimit: false, ...options });
+    built.handles = mount(mcp);
+    built.mcp = mcp;
+    app.use('/mcp', mcp);
+  });
+  const handles = built.handles!;
+  gateways.push(built.mcp!);
+  await waitFor(() => handles.every((handle) => handle.status().state !== 'connecting'));
+  return { url: server.url, mcp: built.mcp!, handles };
+}
+
+const gateways: McpRouter[] = [];
+
+/** Closes the gateways {@link serveGateway} made (their upstream sessions are deleted) before the servers go; call once per test file, before closeAfterEach(). */
+export function closeGatewaysAfterEach(): void {
+  afterEach(async () => {
+    await Promise.all(gateways.splice(0).map((mcp) => mcp.close()));
+  });
 }

@@ -33,6 +33,8 @@ export interface UpstreamClientOptions {
   readonly clientInfo: { readonly name: string; readonly version: string };
   /** The capabilities declared in a 2025 `initialize` (those the gateway relays to its callers); defaults to none. */
   readonly capabilities?: Record<string, unknown>;
+  /** Told of each 401/403: the gateway's credentials are wrong, which its operator must hear of (the caller only gets -32603). */
+  readonly onCredentialsRefused?: (status: number) => void;
 }
 
 export interface UpstreamRequestOptions {
@@ -203,7 +205,10 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
 
   /** The statuses no message makes sense of: credentials refused, upstream failure. */
   function checkStatus(outcome: ExchangeOutcome): void {
-    if (outcome.status === 401 || outcome.status === 403) throw new UpstreamFault(`refused the gateway's credentials (HTTP ${outcome.status})`);
+    if (outcome.status === 401 || outcome.status === 403) {
+      options.onCredentialsRefused?.(outcome.status);
+      throw new UpstreamFault(`refused the gateway's credentials (HTTP ${outcome.status})`);
+    }
     if (outcome.status >= 500) throw new UpstreamFault(`failed (HTTP ${outcome.status})`);
   }
 

@@ -107,6 +107,8 @@ export function mountUpstream(options: ResolvedUpstream, env: MountEnvironment, 
     clientInfo: env.clientInfo,
     capabilities: RELAYED_CAPABILITIES as Record<string, unknown>,
     headers: () => ownHeaders,
+    // MCP authorization: an upstream's challenge is about our credentials, not the caller's: logged, never passed on.
+    onCredentialsRefused: (status) => logger.error(new Error(`mcpRouter: upstream '${label}' refused the gateway's credentials (HTTP ${status}); check its 'headers'`)),
   });
   const naming = namingFor(options.prefix, options.tools === false ? {} : options.tools.rename);
   const source: UpstreamSource = { client: upstream, options, naming };
