@@ -177,3 +177,138 @@ describe('routing by registered prefix', () => {
     expect(second.received.reads).toEqual(['docs://readme']);
   });
 });
+
+describe('tools.include, exclude and rename', () => {
+  it('mounts what include keeps and exclude leaves (names and patterns), under renamed names, routed to the original', async () => {
+    const { upstream, received } = await richUpstream({}, (mcp) => {
+      for (const name of ['list_a', 'list_b', 'list_c']) mcp.tool({ name, description: name, handler: () => name });
+    });
+    const gw = await gateway({}, (mcp) => mcp.upstream({ prefix: 'p', url: upstream.url, tools: { include: ['echo', /^list_/], exclude: ['list_c', /_b$/], rename: { echo: 'say' } } }));
+    const down = api(await v1Client(gw.url));
+    expect((await down.tools()).sort()).toEqual(['p__list_a', 'p__say']);
+    await down.call('p__say', { word: 'renamed' });
+    expect(received.calls).toEqual([{ name: 'echo', args: { word: 'renamed' } }]);
+  });
+});
+
+describe('final names', () => {
+  const long = 'x'.repeat(63);
+  const tooLong = 'y'.repeat(127);
+
+  it('a name above 64 characters is mounted with a warning pointing at tools.rename; one above 128 is skipped and reported', async () => {
+    const { upstream } = await richUpstream({}, (mcp) => {
+      mcp.tool({ name: long, description: 'long', handler: () => 'long' });
+      mcp.tool({ name: tooLong, description: 'too long', handler: () => 'too long' });
+    });
+    let handle: ReturnType<McpRouter['upstream']> | undefined;
+    const gw = await gateway({}, (mcp) => {
+      handle = mcp.upstream({ prefix: 'p', url: upstream.url });
+    });
+    const down = api(await v2Client(gw.url));
+    const names = await down.tools();
+    expect(names).toContain(`p__${long}`);
+    expect(names.some((name) => name.includes(tooLong))).toBe(false);
+    expect(gw.warnings()).toMatch(new RegExp(`p__${long}.*66 characters.*tools\\.rename`));
+    expect(handle!.status().skipped).toEqual([expect.objectContaining({ kind: 'tool', name: tooLong, reason: expect.stringMatching(/1–128/) })]);
+    expect(gw.warnings()).toContain(`tool '${tooLong}' is not mounted`);
+  });
+});
+
+describe('collisions with local items', () => {
+  it.each([
+    { when: 'before mcp.upstream()', order: 'before' },
+    { when: 'after mcp.upstream(), before its lists arrived', order: 'after' },
+  ] as const)('a local tool registered $when keeps its name; the upstream item is skipped and reported', async ({ order }) => {
+    const { upstream, received } = await richUpstream();
+    let handle: ReturnType<McpRouter['upstream']> | undefined;
+    const gw = await gateway({}, (mcp) => {
+      const local = (): void => void mcp.tool({ name: 'p__echo', description: 'Local', handler: () => 'local ran' });
+      if (order === 'before') local();
+      handle = mcp.upstream({ prefix: 'p', url: upstream.url });
+      if (order === 'after') local();
+    });
+    const down = api(await v1Client(gw.url));
+    expect((await down.tools()).filter((name) => name === 'p__echo')).toHaveLength(1);
+    expect((await down.call('p__echo')).content).toEqual([{ type: 'text', text: 'local ran' }]);
+    expect(received.calls).toEqual([]);
+    expect(handle!.status().skipped).toEqual([expect.objectContaining({ kind: 'tool', name: 'echo', reason: expect.stringContaining("'p__echo' is taken") })]);
+    expect(handle!.status().items.tools).toBe(2);
+    expect(gw.warnings()).toContain("tool 'echo' is not mounted");
+  });
+
+  it('a local tool registered under a name an upstream item already holds is refused (ERR_MCP_DUPLICATE)', async () => {
+    const { upstream } = await richUpstream();
+    const gw = await gateway();
+    await gw.mcp.upstream({ prefix: 'p', url: upstream.url }).refresh();
+    const error = (() => {
+      try {
+        gw.mcp.tool({ name: 'p__echo', description: 'Too late', handler: () => 'late' });
+      } catch (caught) {
+        return caught;
+      }
+      return undefined;
+    })();
+    expect(error).toBeInstanceOf(McpConfigError);
+    expect((error as McpConfigError).code).toBe('ERR_MCP_DUPLICATE');
+  });
+});
+
+function configError(mount: () => unknown): McpConfigError {
+  let error: unknown;
+  try {
+    mount();
+  } catch (caught) {
+    error = caught;
+  }
+  expect(error).toBeInstanceOf(McpConfigError);
+  return error as McpConfigError;
+}
+
+describe('mcp.upstream() options, checked when it is called', () => {
+  const url = 'http://127.0.0.1:1/mcp';
+  const mcp = (): McpRouter => mcpRouter({ name: 'gw', version: '1.0.0', logger: { error: jest.fn(), warn: jest.fn() } });
+
+  it('a second upstream with the same prefix (any case) or the same name is refused', () => {
+    const router = mcp();
+    router.upstream({ prefix: 'fs', url });
+    expect(configError(() => router.upstream({ prefix: 'fs', name: 'other', url })).code).toBe('ERR_MCP_DUPLICATE');
+    expect(configError(() => router.upstream({ prefix: 'FS', name: 'other', url })).message).toContain("prefix 'FS'");
+    expect(configError(() => router.upstream({ prefix: 'gh', name: 'fs', url })).message).toContain("named 'fs'");
+    return router.close();
+  });
+
+  it.each<[string, Record<string, unknown>, RegExp]>([
+    ['an unknown key', { prefix: 'fs', url, prefx: 'x' }, /unknown option 'upstream\.prefx'/],
+    ['a prefix with _', { prefix: 'a_b', url }, /upstream\.prefix/],
+    ['a prefix with .', { prefix: 'a.b', url }, /upstream\.prefix/],
+    ['forwardHeaders: Authorization', { prefix: 'fs', url, forwardHeaders: ['x-request-id', 'Authorization'] }, /forwardHeaders' may not hold 'authorization'/],
+    ['forwardHeaders: cookie', { prefix: 'fs', url, forwardHeaders: ['cookie'] }, /forwardHeaders' may not hold 'cookie'/],
+    ['no name without a prefix', { url }, /upstream\.name.*required without a prefix/],
+    ['an unknown tools key', { prefix: 'fs', url, tools: { inclde: [] } }, /unknown option 'upstream 'fs'\.tools\.inclde'/],
+    ['a URL that is not http(s)', { prefix: 'fs', url: 'ftp://host/mcp' }, /upstream 'fs'\.url/],
+  ])('%s is refused, naming the option', (_title, options, message) => {
+    const router = mcp();
+    const error = configError(() => router.upstream(options as unknown as UpstreamOptions));
+    expect(error.message).toMatch(message);
+    return router.close();
+  });
+});
+
+describe('plain proxy (no prefix)', () => {
+  it('lists and routes every kind under its own names and URIs', async () => {
+    const { upstream, received } = await richUpstream();
+    const gw = await gateway({}, (mcp) => mcp.upstream({ name: 'rich', url: upstream.url }));
+    const down = api(await v2Client(gw.url));
+    expect((await down.tools()).sort()).toEqual(['echo', 'get__thing', 'linker']);
+    expect(await down.prompts()).toEqual(['review']);
+    expect(await down.resources()).toEqual(['docs://readme']);
+    expect(await down.templates()).toEqual(['users://{id}/profile']);
+    const linked = await down.call('linker');
+    expect(linked.content.map((block) => block.uri ?? (block.resource as { uri: string }).uri)).toEqual(['docs://readme', 'users://ada/profile']);
+    await down.call('echo', { word: 'plain' });
+    const profile = await down.client.readResource({ uri: 'users://alan/profile' });
+    expect(profile.contents[0]!.uri).toBe('users://alan/profile');
+    expect(received.calls).toEqual([{ name: 'echo', args: { word: 'plain' } }]);
+    expect(received.reads).toEqual(['users://alan/profile']);
+  });
+});
