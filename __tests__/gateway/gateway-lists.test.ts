@@ -187,7 +187,7 @@ describe('refresh() and remove()', () => {
     expect(handle!.status().state).toBe('removed');
     await waitFor(() => down.heard() >= 1);
     if (era === '2025') {
-      const session = upstream.seen.find((request) => request.rpc === 'initialize') && upstream.seen.find((request) => request.session !== undefined)?.session;
+      const session = upstream.seen.find((request) => request.session !== undefined)?.session;
       expect(session).toBeDefined();
       expect(upstream.seen.filter((request) => request.http === 'DELETE').map((request) => request.session)).toEqual([session]);
     }
