@@ -93,6 +93,10 @@ describe('pagination', () => {
     expect(new Set(once.names).size).toBe(once.names.length);
     expect(once.pages).toBe(Math.ceil(expected.length / 2));
     expect((await allPages(client)).names).toEqual(once.names);
+    // Local items first; each upstream's items in the upstream's own order (across its pages, for the second).
+    expect(once.names.slice(0, 3)).toEqual(['l1', 'l2', 'l3']);
+    const upstreamOrder = ['add', 'refuse', 'count', 'hang'];
+    for (const prefix of ['a', 'b']) expect(once.names.filter((name) => name.startsWith(`${prefix}__`))).toEqual(upstreamOrder.map((name) => `${prefix}__${name}`));
     // The upstream answered its own list in pages of two: the gateway read them all.
     expect(second.seen.filter((request) => request.rpc === 'tools/list').length).toBeGreaterThanOrEqual(2);
   });
