@@ -6,8 +6,11 @@ import type { AddressInfo } from 'node:net';
 import express, { type Express, type Request, type Response } from 'express';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { createMcpHandler, McpServer as V2McpServer } from '@modelcontextprotocol/server';
+import { createMcpHandler, McpServer as V2McpServer, McpServer as McpServerV2 } from '@modelcontextprotocol/server';
 import { toNodeHandler } from '@modelcontextprotocol/node';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 import * as z from 'zod/v4';
 import { ErrorCode, JsonRpcError, mcpRouter, type McpRouter, type McpRouterOptions } from '../../lib';
 import type { UpstreamHandle } from '../../lib/gateway/upstream';
@@ -270,11 +273,97 @@ export async function serveGateway(options: Partial<McpRouterOptions>, mount: (m
   return { url: server.url, mcp: built.mcp!, handles };
 }
 
-const gateways: McpRouter[] = [];
+/** An SDK v2 upstream and what a test changes on it: its tools (read by every per-request server), its listen streams. */
+export interface SdkV2Upstream {
+  readonly upstream: Upstream;
+  /** Tool names it serves now; a change is seen by the next request (the SDK builds a server per request). */
+  readonly tools: string[];
+  /** The `tools/call` arguments it received, by tool name. */
+  readonly calls: { name: string; args: unknown }[];
+  /** Publishes notifications/tools/list_changed on its open `subscriptions/listen` streams. */
+  toolsChanged(): void;
+}
 
-/** Closes the gateways {@link serveGateway} made (their upstream sessions are deleted) before the servers go; call once per test file, before closeAfterEach(). */
+/**
+ * The official SDK v2 server (`@modelcontextprotocol/server` 2.x `createMcpHandler`, adapted by
+ * `@modelcontextprotocol/node`): 2026-07-28, stateless, `subscriptions/listen` for its list changes; 2025 requests
+ * are served statelessly (no GET stream).
+ */
+export async function sdkV2Upstream(tools: readonly string[] = ['add'], port = 0): Promise<SdkV2Upstream> {
+  const state = { tools: [...tools], calls: [] as { name: string; args: unknown }[] };
+  const handler = createMcpHandler(
+    () => {
+      const server = new McpServerV2({ name: 'sdk-v2-upstream', version: '2.0.0' }, { capabilities: { tools: { listChanged: true } } });
+      for (const name of state.tools) {
+        server.registerTool(name, { description: `Tool ${name}`, inputSchema: z.object({ a: z.number().optional() }) }, async (args) => {
+          state.calls.push({ name, args });
+          return { content: [{ type: 'text', text: `${name} ran` }] };
+        });
+      }
+      return server;
+    },
+    { keepAliveMs: 0 },
+  );
+  const node = toNodeHandler(handler);
+  const upstream = await serve((app) => {
+    app.all('/mcp', (req, res) => void node(req, res, req.body));
+  }, port);
+  const close = upstream.close;
+  const wrapped: Upstream = {
+    ...upstream,
+    close: async () => {
+      await handler.close();
+      await close();
+    },
+  };
+  open.splice(open.indexOf(upstream), 1, wrapped);
+  return { upstream: wrapped, tools: state.tools, calls: state.calls, toolsChanged: () => handler.notify.toolsChanged() };
+}
+
+/** A gateway: this router with upstreams, served on an ephemeral port, its logger recording warnings. */
+export interface Gateway {
+  readonly mcp: McpRouter;
+  readonly url: string;
+  readonly upstream: Upstream;
+  readonly logger: { error: jest.Mock; warn: jest.Mock };
+  /** Every warning logged so far, as text (message and context). */
+  warnings(): string;
+}
+
+const gateways: McpRouter[] = [];
+const downstream: { close(): Promise<void> }[] = [];
+
+/** Closes the gateways and downstream clients a test made (their upstreams' sessions are deleted); call once per test file, before closeAfterEach(). */
 export function closeGatewaysAfterEach(): void {
   afterEach(async () => {
+    await Promise.all(downstream.splice(0).map((client) => client.close().catch(() => undefined)));
     await Promise.all(gateways.splice(0).map((mcp) => mcp.close()));
   });
+}
+
+/** A gateway router (`setup` registers local items and upstreams before it serves). */
+export async function gateway(options: Partial<McpRouterOptions> = {}, setup: (mcp: McpRouter) => void = () => undefined): Promise<Gateway> {
+  const logger = { error: jest.fn(), warn: jest.fn() };
+  const mcp = mcpRouter({ name: 'gateway', version: '1.0.0', logger, ...options });
+  gateways.push(mcp);
+  setup(mcp);
+  const upstream = await serve((app) => app.use('/mcp', mcp));
+  const warnings = (): string => logger.warn.mock.calls.map((call: unknown[]) => call.map((part) => (part instanceof Error ? part.message : String(part))).join(' ')).join('\n');
+  return { mcp, url: upstream.url, upstream, logger, warnings };
+}
+
+/** The SDK v1 client in a 2025 session with `url`, closed after the test. */
+export async function v1Client(url: string): Promise<Client> {
+  const client = new Client({ name: 'downstream-v1', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  downstream.push(client);
+  return client;
+}
+
+/** The SDK v2 client pinned to 2026-07-28 with `url`, closed after the test. */
+export async function v2Client(url: string): Promise<ClientV2> {
+  const client = new ClientV2({ name: 'downstream-v2', version: '2.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  await client.connect(new TransportV2(new URL(url)));
+  downstream.push(client);
+  return client;
 }

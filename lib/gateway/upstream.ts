@@ -156,8 +156,7 @@ export function mountUpstream(options: ResolvedUpstream, env: MountEnvironment, 
     return { entries, ttlMs };
   }
 
-  async function fetchAll(): Promise<{ lists: ListedItems; ttlMs: number | undefined }> {
-    const signal = AbortSignal.timeout(options.listTimeoutMs);
+  async function fetchAll(signal: AbortSignal): Promise<{ lists: ListedItems; ttlMs: number | undefined }> {
     const headers = await forwardedHeaders(options, undefined);
     ownHeaders = headers;
     const wanted = LISTS.filter(({ kind }) => (kind === 'tools' ? options.tools !== false : kind === 'prompts' ? options.prompts : options.resources));
@@ -246,8 +245,9 @@ export function mountUpstream(options: ResolvedUpstream, env: MountEnvironment, 
   }
 
   async function load(): Promise<void> {
+    const limit = AbortSignal.timeout(options.listTimeoutMs);
     try {
-      const { lists, ttlMs } = await fetchAll();
+      const { lists, ttlMs } = await fetchAll(limit);
       if (state === 'removed') return;
       registry.batch(() => apply(lists));
       state = 'healthy';
@@ -261,7 +261,8 @@ export function mountUpstream(options: ResolvedUpstream, env: MountEnvironment, 
       if (ttlMs !== undefined && listener === undefined) schedule(Math.min(Math.max(ttlMs, MIN_TTL_REFRESH_MS), MAX_TTL_REFRESH_MS));
     } catch (err) {
       if (state === 'removed') return;
-      error = err instanceof JsonRpcError ? err.message : err instanceof Error && err.name === 'TimeoutError' ? `Upstream "${label}" did not list within ${options.listTimeoutMs} ms` : `Upstream "${label}" failed`;
+      // The client reports our time limit as a cancelled request: the signal tells that it was the limit.
+      error = limit.aborted ? `Upstream "${label}" did not list within ${options.listTimeoutMs} ms` : err instanceof JsonRpcError ? err.message : `Upstream "${label}" failed`;
       failingSince ??= Date.now();
       // A failing upstream never fails our lists: its last good items stay for graceMs, then drop out until it is back.
       if (lastSuccess !== undefined && Date.now() - failingSince < options.graceMs) {

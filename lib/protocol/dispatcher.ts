@@ -87,6 +87,8 @@ export interface Dispatcher {
   handle(message: JsonRpcMessage, env: DispatchEnvironment, view?: ClientView): Promise<JsonRpcResponse | null>;
 }
 
+/** Methods whose answer depends on which features are offered: their capabilities. */
+const WAITS_FOR_FEATURES = new Set(['initialize', 'server/discover']);
 
 /**
  * Builds the method table once; every request then costs one lookup.
@@ -115,6 +117,10 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
 
   async function answer(request: JsonRpcRequest, env: DispatchEnvironment, view: ClientView): Promise<JsonRpcResponse | null> {
     const entry = Object.hasOwn(methods, request.method) ? methods[request.method] : undefined;
+    // An upstream's first lists (bounded by its listTimeoutMs) may bring a feature, hence a capability and its
+    // methods: the handshake and a method of a feature not offered yet wait for them instead of answering without.
+    const loading = registry.loaded();
+    if (loading !== undefined && (WAITS_FOR_FEATURES.has(request.method) || (entry?.capability !== undefined && !registry.features[entry.capability]))) await loading;
     // JSON-RPC: unknown method → -32601; MCP: so is a method its era does not have, or of a capability never declared.
     if (entry === undefined || !entry.eras.includes(env.era) || (entry.capability !== undefined && !registry.features[entry.capability])) {
       return failure(request.id, new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`));

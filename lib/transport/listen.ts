@@ -56,6 +56,8 @@ export class ListenStreams {
     private readonly events: ServerEventBus,
     private readonly features: () => OfferedFeatures,
     private readonly settings: ListenSettings,
+    /** Pending first loads (an upstream's first lists, bounded by its listTimeoutMs); undefined when none. */
+    private readonly loaded: () => Promise<void> | undefined = () => undefined,
   ) {}
 
   /** How many listen streams are open. */
@@ -68,6 +70,12 @@ export class ListenStreams {
    * acknowledgment first, then the requested notifications, until the client hangs up or the router closes.
    */
   open(req: IncomingMessage, res: ServerResponse, request: JsonRpcRequest, auth: AuthInfo | undefined, clientAddress: string | undefined): void {
+    // The acknowledgment names the kinds offered: an upstream's first lists may still bring some.
+    const loading = this.loaded();
+    if (loading !== undefined) {
+      void loading.then(() => this.open(req, res, request, auth, clientAddress));
+      return;
+    }
     const { id } = request;
     // The stream is the whole answer: a client that cannot read SSE cannot listen (MCP 2026-07-28 transports).
     if (!parseAccept(req.headers.accept).sse) {

@@ -1,0 +1,199 @@
+// Gateway lists end to end: the merged list paginated by us, an upstream's paginated list fetched whole, upstream list_changed → ours (once per refresh, both eras), refresh(), remove().
+
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import * as z from 'zod/v4';
+import type { McpRouter, McpRouterOptions } from '../../lib';
+import { MCP_ACCEPT, rpc } from '../helpers/create-app';
+import { envelope, MODERN } from '../helpers/modern';
+import { messageOf, SseReader, type SseEvent } from '../helpers/sse';
+import { closeAfterEach, closeGatewaysAfterEach, gateway, routerUpstream, routerUpstreamWithApi, sdkUpstreamWithServers, sdkV2Upstream, v1Client, waitFor } from './upstreams';
+
+closeGatewaysAfterEach();
+closeAfterEach();
+
+const TOOLS_CHANGED = 'notifications/tools/list_changed';
+const readers: SseReader[] = [];
+afterEach(async () => {
+  await Promise.all(readers.splice(0).map((reader) => reader.cancel()));
+});
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Every tool name of the gateway, page by page, as the SDK v1 client sees them. */
+async function allPages(client: Awaited<ReturnType<typeof v1Client>>): Promise<{ names: string[]; pages: number }> {
+  const names: string[] = [];
+  let cursor: string | undefined;
+  let pages = 0;
+  do {
+    const page = await client.listTools(cursor === undefined ? {} : { cursor });
+    names.push(...page.tools.map((tool) => tool.name));
+    cursor = page.nextCursor;
+    pages++;
+  } while (cursor !== undefined && pages < 50);
+  return { names, pages };
+}
+
+/** A 2025 downstream session counting the tools/list_changed it hears on its GET stream (open once this resolves). */
+async function listening2025(url: string, gatewaySeen: { http: string }[]): Promise<{ client: Awaited<ReturnType<typeof v1Client>>; heard: () => number }> {
+  const client = await v1Client(url);
+  let heard = 0;
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    heard++;
+  });
+  await waitFor(() => gatewaySeen.some((request) => request.http === 'GET'));
+  return { client, heard: () => heard };
+}
+
+/** A 2026 downstream `subscriptions/listen` stream on the gateway, counting its tools/list_changed (acknowledged once this resolves). */
+async function listening2026(url: string): Promise<{ heard: () => number }> {
+  const body = rpc('subscriptions/listen', { notifications: { toolsListChanged: true }, _meta: envelope() }, 'sub-1');
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: MCP_ACCEPT, 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'subscriptions/listen' },
+    body: JSON.stringify(body),
+  });
+  expect(res.status).toBe(200);
+  const reader = new SseReader(res.body as ReadableStream<Uint8Array>);
+  readers.push(reader);
+  const ack = messageOf((await reader.next()) as SseEvent);
+  expect(ack).toEqual(expect.objectContaining({ method: 'notifications/subscriptions/acknowledged' }));
+  let heard = 0;
+  void (async () => {
+    for (let event = await reader.next(); event !== undefined; event = await reader.next().catch(() => undefined)) {
+      if (messageOf(event)?.method === TOOLS_CHANGED) heard++;
+    }
+  })();
+  return { heard: () => heard };
+}
+
+/** Waits until `count()` reaches 1, then a while longer, and checks it stayed 1: one notification, not one per item. */
+async function exactlyOne(count: () => number): Promise<void> {
+  await waitFor(() => count() >= 1);
+  await sleep(600);
+  expect(count()).toBe(1);
+}
+
+describe('pagination', () => {
+  it('pages the merged list (local + two upstreams, one paginating its own list) with every item exactly once, in the same order each time', async () => {
+    const first = await routerUpstream({});
+    const second = await routerUpstream({ pageSize: 2 });
+    const gw = await gateway({ pageSize: 2 }, (mcp) => {
+      for (const name of ['l1', 'l2', 'l3']) mcp.tool({ name, description: name, handler: () => name });
+      mcp.upstream({ prefix: 'a', url: first.url });
+      mcp.upstream({ prefix: 'b', url: second.url });
+    });
+    const client = await v1Client(gw.url);
+    const once = await allPages(client);
+    const upstreamTools = ['add', 'count', 'hang', 'refuse'];
+    const expected = ['l1', 'l2', 'l3', ...upstreamTools.map((name) => `a__${name}`), ...upstreamTools.map((name) => `b__${name}`)];
+    expect([...once.names].sort()).toEqual(expected.sort());
+    expect(new Set(once.names).size).toBe(once.names.length);
+    expect(once.pages).toBe(Math.ceil(expected.length / 2));
+    expect((await allPages(client)).names).toEqual(once.names);
+    // Local items first; each upstream's items in the upstream's own order (across its pages, for the second).
+    expect(once.names.slice(0, 3)).toEqual(['l1', 'l2', 'l3']);
+    const upstreamOrder = ['add', 'refuse', 'count', 'hang'];
+    for (const prefix of ['a', 'b']) expect(once.names.filter((name) => name.startsWith(`${prefix}__`))).toEqual(upstreamOrder.map((name) => `${prefix}__${name}`));
+    // The upstream answered its own list in pages of two: the gateway read them all.
+    expect(second.seen.filter((request) => request.rpc === 'tools/list').length).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe('upstream list_changed → downstream list_changed', () => {
+  it('a 2025 downstream session hears one on its GET stream when an SDK v1 upstream (2025 session) adds a tool after connect', async () => {
+    const servers: McpServer[] = [];
+    const upstream = await sdkUpstreamWithServers((server) => servers.push(server));
+    const gw = await gateway({}, (mcp) => mcp.upstream({ prefix: 'v1', url: upstream.url }));
+    const down = await listening2025(gw.url, gw.upstream.seen);
+    // The gateway listens on the upstream session's GET stream.
+    await waitFor(() => upstream.seen.some((request) => request.http === 'GET'));
+    servers[0]!.registerTool('late', { description: 'Late', inputSchema: { x: z.string() } }, async () => ({ content: [] }));
+    await exactlyOne(down.heard);
+    expect((await down.client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(['v1__add', 'v1__late']);
+  });
+
+  it.each([
+    { title: 'this router (2025 session, GET stream)', options: { eras: ['2025'], sessions: {} } },
+    { title: 'this router (2026, subscriptions/listen)', options: {} },
+  ] as const)('a 2025 downstream session hears exactly one when $title adds three tools at once', async ({ options }) => {
+    const { upstream, mcp: upstreamMcp } = await routerUpstreamWithApi(options as Partial<McpRouterOptions>);
+    const gw = await gateway({}, (mcp) => mcp.upstream({ prefix: 'r', url: upstream.url }));
+    const down = await listening2025(gw.url, gw.upstream.seen);
+    await waitFor(() => upstream.seen.some((request) => request.http === 'GET' || request.rpc === 'subscriptions/listen'));
+    for (const name of ['n1', 'n2', 'n3']) upstreamMcp.tool({ name, description: name, handler: () => name });
+    await exactlyOne(down.heard);
+    expect((await down.client.listTools()).tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['r__n1', 'r__n2', 'r__n3']));
+  });
+
+  it('a 2026 downstream subscriptions/listen stream hears exactly one when an SDK v2 upstream (2026) changes its tools', async () => {
+    const v2 = await sdkV2Upstream(['one']);
+    const gw = await gateway({}, (mcp) => mcp.upstream({ prefix: 'v2', url: v2.upstream.url }));
+    const down = await listening2026(gw.url);
+    await waitFor(() => v2.upstream.seen.some((request) => request.rpc === 'subscriptions/listen'));
+    // Give the upstream's listen stream time to be acknowledged before it publishes.
+    await sleep(100);
+    v2.tools.push('two', 'three');
+    v2.toolsChanged();
+    await exactlyOne(down.heard);
+    const client = await v1Client(gw.url);
+    expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(['v2__one', 'v2__three', 'v2__two']);
+  });
+
+  it('a 2026 downstream subscriptions/listen stream hears exactly one when this router (2026) adds three tools', async () => {
+    const { upstream, mcp: upstreamMcp } = await routerUpstreamWithApi({});
+    const gw = await gateway({}, (mcp) => mcp.upstream({ prefix: 'r', url: upstream.url }));
+    const down = await listening2026(gw.url);
+    await waitFor(() => upstream.seen.some((request) => request.rpc === 'subscriptions/listen'));
+    await sleep(100);
+    for (const name of ['n1', 'n2', 'n3']) upstreamMcp.tool({ name, description: name, handler: () => name });
+    await exactlyOne(down.heard);
+  });
+});
+
+describe('refresh() and remove()', () => {
+  it('refresh() picks up the changes of an upstream that does not announce them', async () => {
+    const { upstream, mcp: upstreamMcp } = await routerUpstreamWithApi({ sessions: false, listen: false });
+    let handle: ReturnType<McpRouter['upstream']> | undefined;
+    const gw = await gateway({}, (mcp) => {
+      handle = mcp.upstream({ prefix: 'q', url: upstream.url });
+    });
+    const client = await v1Client(gw.url);
+    const names = async (): Promise<string[]> => (await client.listTools()).tools.map((tool) => tool.name);
+    expect(await names()).not.toContain('q__quiet');
+    upstreamMcp.tool({ name: 'quiet', description: 'Added without a notification', handler: () => 'quiet' });
+    await sleep(300);
+    // No listChanged declared: the gateway opened no stream and has not seen the change yet.
+    expect(upstream.seen.some((request) => request.rpc === 'subscriptions/listen' || request.http === 'GET')).toBe(false);
+    expect(await names()).not.toContain('q__quiet');
+    const status = await handle!.refresh();
+    expect(status.state).toBe('healthy');
+    expect(status.items.tools).toBe(5);
+    expect(await names()).toContain('q__quiet');
+  });
+
+  it.each([
+    { title: 'an SDK v1 upstream (2025 session): its session is DELETEd', era: '2025' },
+    { title: 'this router (2026)', era: '2026' },
+  ] as const)('remove() takes every item of $title off, and the downstream hears list_changed', async ({ era }) => {
+    const upstream = era === '2025' ? await sdkUpstreamWithServers(() => undefined) : (await routerUpstreamWithApi({})).upstream;
+    let handle: ReturnType<McpRouter['upstream']> | undefined;
+    const gw = await gateway({}, (mcp) => {
+      mcp.tool({ name: 'local', description: 'Local', handler: () => 'local' });
+      handle = mcp.upstream({ prefix: 'gone', url: upstream.url });
+    });
+    const down = await listening2025(gw.url, gw.upstream.seen);
+    expect((await down.client.listTools()).tools.some((tool) => tool.name.startsWith('gone__'))).toBe(true);
+    await handle!.remove();
+    expect((await down.client.listTools()).tools.map((tool) => tool.name)).toEqual(['local']);
+    expect(handle!.status().state).toBe('removed');
+    await waitFor(() => down.heard() >= 1);
+    if (era === '2025') {
+      const session = upstream.seen.find((request) => request.session !== undefined)?.session;
+      expect(session).toBeDefined();
+      expect(upstream.seen.filter((request) => request.http === 'DELETE').map((request) => request.session)).toEqual([session]);
+    }
+  });
+});
