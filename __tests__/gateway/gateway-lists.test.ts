@@ -3,11 +3,11 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod/v4';
-import type { McpRouter, McpRouterOptions } from '../../lib';
+import { mcpRouter, type McpRouter, type McpRouterOptions } from '../../lib';
 import { MCP_ACCEPT, rpc } from '../helpers/create-app';
 import { envelope, MODERN } from '../helpers/modern';
 import { messageOf, SseReader, type SseEvent } from '../helpers/sse';
-import { closeAfterEach, closeGatewaysAfterEach, gateway, routerUpstream, routerUpstreamWithApi, sdkUpstreamWithServers, sdkV2Upstream, v1Client, waitFor } from './upstreams';
+import { closeAfterEach, closeGatewaysAfterEach, gateway, routerUpstream, routerUpstreamWithApi, sdkUpstreamWithServers, sdkV2Upstream, serve, v1Client, waitFor } from './upstreams';
 
 closeGatewaysAfterEach();
 closeAfterEach();
@@ -99,6 +99,29 @@ describe('pagination', () => {
     for (const prefix of ['a', 'b']) expect(once.names.filter((name) => name.startsWith(`${prefix}__`))).toEqual(upstreamOrder.map((name) => `${prefix}__${name}`));
     // The upstream answered its own list in pages of two: the gateway read them all.
     expect(second.seen.filter((request) => request.rpc === 'tools/list').length).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe('merge order', () => {
+  it('is the mount order even when the upstream mounted first answers its lists last (within its listTimeoutMs)', async () => {
+    const slow = await serve((app) => {
+      app.use((req, _res, next) => {
+        if ((req.body as { method?: string } | undefined)?.method === 'tools/list') setTimeout(next, 400).unref();
+        else next();
+      });
+      const mcp = mcpRouter({ name: 'slow', version: '1.0.0', logger: { error: jest.fn(), warn: jest.fn() } });
+      mcp.tool({ name: 'first', description: 'first', handler: () => 'first' });
+      app.use('/mcp', mcp);
+    });
+    const fast = await routerUpstream({});
+    const gw = await gateway({}, (mcp) => {
+      mcp.upstream({ prefix: 'a', url: slow.url, listTimeoutMs: 3000 });
+      mcp.upstream({ prefix: 'b', url: fast.url });
+    });
+    const client = await v1Client(gw.url);
+    const names = (await allPages(client)).names;
+    expect(names[0]).toBe('a__first');
+    expect(names.slice(1).every((name) => name.startsWith('b__'))).toBe(true);
   });
 });
 
