@@ -103,7 +103,7 @@ describe('pagination', () => {
 });
 
 describe('merge order', () => {
-  it('is the mount order even when the upstream mounted first answers its lists last (within its listTimeoutMs)', async () => {
+  it("is the router's own items, then the upstreams in mount order, whichever answers first and whenever local items are registered", async () => {
     const slow = await serve((app) => {
       app.use((req, _res, next) => {
         if ((req.body as { method?: string } | undefined)?.method === 'tools/list') setTimeout(next, 400).unref();
@@ -119,9 +119,12 @@ describe('merge order', () => {
       mcp.upstream({ prefix: 'b', url: fast.url });
     });
     const client = await v1Client(gw.url);
+    // Registered after both upstreams' lists are in: still listed first.
+    gw.mcp.tool({ name: 'late_local', description: 'late', handler: () => 'late' });
     const names = (await allPages(client)).names;
-    expect(names[0]).toBe('a__first');
-    expect(names.slice(1).every((name) => name.startsWith('b__'))).toBe(true);
+    expect(names[0]).toBe('late_local');
+    expect(names[1]).toBe('a__first');
+    expect(names.slice(2).every((name) => name.startsWith('b__'))).toBe(true);
   });
 });
 

@@ -277,3 +277,47 @@ describe('Collection: onChange', () => {
     expect(listener).toHaveBeenCalledWith();
   });
 });
+
+describe('Collection: groups (a gateway upstream’s items after the router’s own, in mount order)', () => {
+  function grouped(): Collection<string> {
+    const collection = new Collection<string>('tool');
+    collection.add('b1', 'b1', 2);
+    collection.add('a1', 'a1', 1);
+    collection.add('l1', 'l1');
+    collection.add('b2', 'b2', 2);
+    collection.add('l2', 'l2');
+    collection.add('a2', 'a2', 1);
+    return collection;
+  }
+
+  it('lists group 0 first, then each group in order, each in registration order, whatever order they came in', () => {
+    expect(walk(grouped(), 100)).toEqual([['l1', 'l2', 'a1', 'a2', 'b1', 'b2']]);
+    expect(walk(grouped(), 2)).toEqual([['l1', 'l2'], ['a1', 'a2'], ['b1', 'b2']]);
+  });
+
+  it('neither repeats nor skips items across groups when items are added and removed between pages', () => {
+    const collection = grouped();
+    const pages = walk(collection, 3, (page) => {
+      if (page !== 1) return;
+      collection.remove('l1', 'l1'); // before the cursor
+      collection.add('l3', 'l3'); // group 0, before the cursor's group: not shown in this walk
+      collection.add('a3', 'a3', 1); // after the cursor: shown
+      collection.remove('b1', 'b1'); // after the cursor: gone
+    });
+    expect(pages).toEqual([['l1', 'l2', 'a1'], ['a2', 'a3', 'b2']]);
+  });
+
+  it('keeps a replaced item in its place, and its group', () => {
+    const collection = grouped();
+    collection.replace('a1', 'a1', 'A1');
+    expect(walk(collection, 100)).toEqual([['l1', 'l2', 'A1', 'a2', 'b1', 'b2']]);
+  });
+
+  it('refuses a grouped cursor of another kind or past the last sequence number', () => {
+    const collection = grouped();
+    const cursor = collection.page(undefined, 3).nextCursor!;
+    expect(Buffer.from(cursor, 'base64url').toString()).toBe('tool:1:2');
+    expect(cursorError(() => new Collection<string>('prompt').page(cursor, 3)).code).toBe(-32602);
+    expect(cursorError(() => collection.page(Buffer.from('tool:1:99').toString('base64url'), 3)).code).toBe(-32602);
+  });
+});

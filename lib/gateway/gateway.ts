@@ -16,8 +16,8 @@ export interface Gateway {
 
 export function createGateway(registry: Registry, logger: McpLogger, clientInfo: { readonly name: string; readonly version: string }, notifyResourceUpdated: (uri: string) => void): Gateway {
   const mounted = new Map<string, { readonly prefix: string | undefined; readonly handle: UpstreamHandle }>();
-  /** When the last mounted upstream's first lists are in (or its listTimeoutMs is past): the next one's turn. */
-  let turn: Promise<unknown> = Promise.resolve();
+  /** Mounts so far: each upstream's items are listed after those mounted before it. */
+  let mounts = 0;
   return {
     mount(options) {
       const resolved = resolveUpstream(options);
@@ -25,8 +25,7 @@ export function createGateway(registry: Registry, logger: McpLogger, clientInfo:
       const samePrefix = resolved.prefix !== undefined && [...mounted.values()].some((other) => other.prefix?.toLowerCase() === resolved.prefix!.toLowerCase());
       // Prefixes route by exact match: two upstreams under one prefix (or one differing only by case, as URI schemes do) would clash.
       if (samePrefix) throw new McpConfigError('ERR_MCP_DUPLICATE', `upstream prefix '${resolved.prefix}' is already used by another upstream`);
-      const { handle, firstLists } = mountUpstream(resolved, { registry, logger, clientInfo, notifyResourceUpdated, onRemoved: () => mounted.delete(resolved.name), turn });
-      turn = firstLists;
+      const handle = mountUpstream(resolved, { registry, logger, clientInfo, notifyResourceUpdated, onRemoved: () => mounted.delete(resolved.name), group: ++mounts });
       mounted.set(resolved.name, { prefix: resolved.prefix, handle });
       return handle;
     },

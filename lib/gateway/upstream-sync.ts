@@ -42,6 +42,8 @@ export interface ItemBuilders {
   name(original: string): string;
   /** Why a downstream name cannot be used, or undefined. */
   checkName(name: string): string | undefined;
+  /** Where lists show the upstream's items: its mount order (the router's own items are group 0). */
+  readonly group: number;
 }
 
 export function emptyItemSet(): ItemSet {
@@ -100,7 +102,7 @@ function applyKind<K extends keyof ItemKinds>(registry: Registry, kind: K, curre
     }
     try {
       // A changed entry takes its old place: lists keep their order, cursors stay valid.
-      registry.put(kind, item, previous?.item);
+      registry.put(kind, item, previous?.item, builders!.group);
       next.set(key, { fingerprint, item });
     } catch (err) {
       // The name is another item's (a local one, another upstream's): both stay as they are, and this one is reported.

@@ -81,14 +81,11 @@ export interface MountEnvironment {
   readonly notifyResourceUpdated: (uri: string) => void;
   /** Called once the upstream is removed. */
   readonly onRemoved: () => void;
-  /** Settles when the upstream mounted before this one has its first lists in, or has had its listTimeoutMs to. */
-  readonly turn: Promise<unknown>;
-}
-
-/** A mounted upstream: its handle, and when its first lists are in (or its listTimeoutMs is past). */
-export interface MountedUpstream {
-  readonly handle: UpstreamHandle;
-  readonly firstLists: Promise<void>;
+  /**
+   * Where lists show its items: after the router's own and the upstreams mounted before it, whichever answers
+   * first (1 for the first upstream mounted, and so on).
+   */
+  readonly group: number;
 }
 
 function delay(ms: number): Promise<void> {
@@ -100,7 +97,7 @@ function delay(ms: number): Promise<void> {
  * keeps them fresh (its `list_changed`, its 2026 `ttlMs`, `refresh()`), and serves a failing upstream's last good
  * lists for `graceMs` before its items drop out; it comes back by itself.
  */
-export function mountUpstream(options: ResolvedUpstream, env: MountEnvironment, client?: UpstreamClient): MountedUpstream {
+export function mountUpstream(options: ResolvedUpstream, env: MountEnvironment, client?: UpstreamClient): UpstreamHandle {
   const { registry, logger } = env;
   const label = options.name;
   /**
@@ -186,6 +183,7 @@ export function mountUpstream(options: ResolvedUpstream, env: MountEnvironment, 
       template: (entry) => templateDefinition(source, entry),
       name: naming.name,
       checkName: badName,
+      group: env.group,
     });
     items = outcome.items;
     skipped = outcome.skipped;
@@ -256,9 +254,6 @@ export function mountUpstream(options: ResolvedUpstream, env: MountEnvironment, 
     const limit = AbortSignal.timeout(options.listTimeoutMs);
     try {
       const { lists, ttlMs } = await fetchAll(limit);
-      // The first lists join after the upstreams mounted before this one (each waited for at most its listTimeoutMs):
-      // the merged order is the mount order, however fast each answers.
-      if (lastSuccess === undefined) await env.turn;
       if (state === 'removed') return;
       registry.batch(() => apply(lists));
       state = 'healthy';
@@ -325,10 +320,9 @@ export function mountUpstream(options: ResolvedUpstream, env: MountEnvironment, 
   // What it may bring is declared from now on, so a client that connected before its lists came may still use them.
   registry.offer({ tools: options.tools !== false, prompts: options.prompts, resources: options.resources, completions: options.prompts || options.resources });
   // Our lists and lookups wait for the first lists, but never longer than listTimeoutMs.
-  const firstLists = Promise.race([refresh(), delay(options.listTimeoutMs)]);
-  registry.track(firstLists);
+  registry.track(Promise.race([refresh(), delay(options.listTimeoutMs)]));
 
-  const handle: UpstreamHandle = {
+  return {
     status,
     refresh: async () => {
       await refresh();
@@ -344,5 +338,4 @@ export function mountUpstream(options: ResolvedUpstream, env: MountEnvironment, 
       env.onRemoved();
     },
   };
-  return { handle, firstLists };
 }

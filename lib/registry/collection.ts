@@ -12,18 +12,33 @@ export interface Page<T> {
 
 interface Slot<T> {
   readonly seq: number;
+  /** Lists show group 0 (the router's own items) first, then each higher group (a gateway's upstreams, in mount order). */
+  readonly group: number;
   readonly value: T;
 }
 
+/** Where a page ends: the last item's group and sequence number. */
+interface Position {
+  readonly group: number;
+  readonly seq: number;
+}
+
+function isAfter(slot: Slot<unknown>, position: Position): boolean {
+  return slot.group > position.group || (slot.group === position.group && slot.seq > position.seq);
+}
+
 /**
- * Keeps registrations in registration order. A cursor names the position after the last item of a page
- * (a sequence number, not an offset), so removing or adding items between two page requests neither
- * repeats nor skips the items that stayed.
+ * Keeps registrations in registration order, by group (see {@link Slot.group}). A cursor names the position after
+ * the last item of a page (a group and a sequence number, not an offset), so removing or adding items between two
+ * page requests neither repeats nor skips the items that stayed.
  */
 export class Collection<T> {
   private readonly slots = new Map<string, Slot<T>>();
   private nextSeq = 1;
   private readonly listeners: Array<() => void> = [];
+  /** The slots in list order, while any item is in a group other than 0; rebuilt after a change. */
+  private ordered: Slot<T>[] | undefined;
+  private grouped = 0;
 
   /**
    * @param kind - what is kept, for messages and cursors ("tool", "prompt", …)
@@ -35,19 +50,25 @@ export class Collection<T> {
     return this.slots.size;
   }
 
-  /** @throws {McpConfigError} `ERR_MCP_DUPLICATE` when `key` is taken */
-  add(key: string, value: T): void {
+  /**
+   * @param group - where lists show it: 0, the default, for the router's own items
+   * @throws {McpConfigError} `ERR_MCP_DUPLICATE` when `key` is taken
+   */
+  add(key: string, value: T, group = 0): void {
     if (this.slots.has(key)) {
       throw new McpConfigError('ERR_MCP_DUPLICATE', `a ${this.kind} named '${key}' is already registered; remove it first or pick another name`);
     }
-    this.slots.set(key, { seq: this.nextSeq++, value });
+    this.slots.set(key, { seq: this.nextSeq++, group, value });
+    if (group !== 0) this.grouped++;
     this.changed();
   }
 
   /** Removes `key`'s item if it is still the one given; returns whether anything was removed. */
   remove(key: string, value: T): boolean {
-    if (this.slots.get(key)?.value !== value) return false;
+    const slot = this.slots.get(key);
+    if (slot?.value !== value) return false;
     this.slots.delete(key);
+    if (slot.group !== 0) this.grouped--;
     this.changed();
     return true;
   }
@@ -59,7 +80,7 @@ export class Collection<T> {
   replace(key: string, previous: T, next: T): boolean {
     const slot = this.slots.get(key);
     if (slot?.value !== previous) return false;
-    this.slots.set(key, { seq: slot.seq, value: next });
+    this.slots.set(key, { ...slot, value: next });
     this.changed();
     return true;
   }
@@ -85,34 +106,42 @@ export class Collection<T> {
    * @throws {JsonRpcError} -32602 for a cursor this collection did not issue (MCP pagination: SHOULD)
    */
   page(cursor: unknown, pageSize: number): Page<T> {
-    const after = cursor === undefined ? 0 : this.decodeCursor(cursor);
+    const after = cursor === undefined ? { group: 0, seq: 0 } : this.decodeCursor(cursor);
     const items: T[] = [];
-    let lastSeq = 0;
-    for (const slot of this.slots.values()) {
-      if (slot.seq <= after) continue;
-      if (items.length === pageSize) return { items, nextCursor: this.encodeCursor(lastSeq) };
+    let last: Slot<T> | undefined;
+    for (const slot of this.inListOrder()) {
+      if (!isAfter(slot, after)) continue;
+      if (items.length === pageSize) return { items, nextCursor: this.encodeCursor(last!) };
       items.push(slot.value);
-      lastSeq = slot.seq;
+      last = slot;
     }
     return { items };
   }
 
-  private encodeCursor(seq: number): string {
-    return Buffer.from(`${this.kind}:${seq}`).toString('base64url');
+  /** The slots as lists show them: registration order (the map's) while every item is in group 0. */
+  private inListOrder(): Iterable<Slot<T>> {
+    if (this.grouped === 0) return this.slots.values();
+    this.ordered ??= [...this.slots.values()].sort((a, b) => a.group - b.group || a.seq - b.seq);
+    return this.ordered;
   }
 
-  private decodeCursor(cursor: unknown): number {
+  private encodeCursor(slot: Slot<T>): string {
+    return Buffer.from(slot.group === 0 ? `${this.kind}:${slot.seq}` : `${this.kind}:${slot.group}:${slot.seq}`).toString('base64url');
+  }
+
+  private decodeCursor(cursor: unknown): Position {
     const text = typeof cursor === 'string' ? Buffer.from(cursor, 'base64url').toString() : '';
-    const match = /^([a-z ]+):([1-9][0-9]{0,15})$/.exec(text);
-    const seq = match === null ? 0 : Number(match[2]);
+    const match = /^([a-z ]+):(?:([1-9][0-9]{0,5}):)?([1-9][0-9]{0,15})$/.exec(text);
+    const seq = match === null ? 0 : Number(match[3]);
     // A cursor names a position this collection has reached; anything else was not issued here.
     if (match === null || match[1] !== this.kind || seq >= this.nextSeq || Buffer.from(text).toString('base64url') !== cursor) {
       throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid cursor: use the nextCursor of a previous ${this.kind} list`);
     }
-    return seq;
+    return { group: match[2] === undefined ? 0 : Number(match[2]), seq };
   }
 
   private changed(): void {
+    this.ordered = undefined;
     for (const listener of this.listeners) listener();
   }
 }

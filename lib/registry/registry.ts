@@ -133,12 +133,13 @@ export class Registry {
   /**
    * Registers a defined item, or puts it in the place of `previous` (same key, same position in lists).
    *
+   * @param group - where lists show it: after the router's own items, by group (a gateway's upstreams, in mount order)
    * @throws {McpConfigError} `ERR_MCP_DUPLICATE` when the key is held by another item
    */
-  put<K extends keyof ItemKinds>(kind: K, item: ItemKinds[K], previous?: ItemKinds[K]): void {
+  put<K extends keyof ItemKinds>(kind: K, item: ItemKinds[K], previous: ItemKinds[K] | undefined, group: number): void {
     const collection = this[kind] as unknown as Collection<ItemKinds[K]>;
     const key = kind === 'tools' || kind === 'prompts' ? (item as RegisteredTool | RegisteredPrompt).name : (item as RegisteredResource).uri;
-    if (previous === undefined || !collection.replace(key, previous, item)) collection.add(key, item);
+    if (previous === undefined || !collection.replace(key, previous, item)) collection.add(key, item, group);
     this.offered[kind === 'templates' ? 'resources' : (kind as 'tools' | 'prompts' | 'resources')] = true;
     const completers = (item as Partial<RegisteredPrompt>).completers;
     if (completers !== undefined && completers.size > 0) this.offered.completions = true;
