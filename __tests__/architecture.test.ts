@@ -94,7 +94,8 @@ const FILES: LibFile[] = listTs(LIB)
  * express-host.ts is the one module that knows Express internals, below auth/ and bridge/ which both read the host
  * app's stack; http/ holds generic HTTP helpers (auth/ and security/ use them too); sessions/ the 2025 sessions,
  * their stores and the server event bus; transport/ the MCP endpoint's handlers; payments/ (x402) is a tool guard
- * beside auth/, on the registry's guard chain only; gateway/ (issue 19) is a client of upstream MCP servers.
+ * beside auth/, on the registry's guard chain only; gateway/ (issue 19) is a client of upstream MCP servers; redis/ (the
+ * express-mcp-router/redis subpath) implements the shared store.
  */
 function layerOf(name: string): number {
   const [top] = name.split('/');
@@ -105,7 +106,7 @@ function layerOf(name: string): number {
   if (name === 'session-options.ts') return 78;
   // Decorators bridge Express handlers too, so they sit just above bridge/.
   if (top === 'decorators') return 65;
-  if (top === 'auth' || top === 'security' || top === 'bridge' || top === 'payments' || top === 'gateway') return 60;
+  if (top === 'auth' || top === 'security' || top === 'bridge' || top === 'payments' || top === 'gateway' || top === 'redis') return 60;
   if (name === 'express-host.ts') return 55;
   if (top === 'transport') return 50;
   if (top === 'sessions') return 46;

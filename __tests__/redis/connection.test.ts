@@ -1,0 +1,75 @@
+// The Redis connection of the shared store against a real redis-server: commands, prefix, pub/sub, outages as StoreUnavailableError, bounded close.
+
+import { RedisConnection } from '../../lib/redis/connection';
+import { StoreUnavailableError } from '../../lib/sessions/shared-store';
+import { startRedis, type RedisServer } from './redis-server';
+
+let redis: RedisServer;
+const connections: RedisConnection[] = [];
+
+beforeAll(async () => {
+  redis = await startRedis();
+});
+afterEach(async () => {
+  await Promise.all(connections.splice(0).map((connection) => connection.close()));
+  await redis.start().catch(() => undefined);
+});
+afterAll(() => redis.close());
+
+function connect(options: { commandTimeoutMs?: number; prefix?: string } = {}): RedisConnection {
+  const connection = new RedisConnection({ url: redis.url, ...options });
+  connections.push(connection);
+  return connection;
+}
+
+it('sends commands under its prefix', async () => {
+  const connection = connect({ prefix: 'test:' });
+  expect(connection.key('s', '{abc}', 'record')).toBe('test:s:{abc}:record');
+  await connection.send(['SET', connection.key('x'), '1']);
+  await expect(connection.send(['GET', 'test:x'])).resolves.toBe('1');
+});
+
+it('delivers a published message to a subscriber, and stops after unsubscribe', async () => {
+  const connection = connect();
+  const heard: string[] = [];
+  const unsubscribe = await connection.subscribe(connection.key('channel'), (message) => heard.push(message));
+  await connection.send(['PUBLISH', connection.key('channel'), 'one']);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  await unsubscribe();
+  await connection.send(['PUBLISH', connection.key('channel'), 'two']);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  expect(heard).toEqual(['one']);
+});
+
+it('fails fast with StoreUnavailableError while Redis is down, and works again once it is back', async () => {
+  const connection = connect({ commandTimeoutMs: 500 });
+  await connection.send(['PING']);
+  await redis.stop(true);
+  const started = Date.now();
+  await expect(connection.send(['PING'])).rejects.toBeInstanceOf(StoreUnavailableError);
+  expect(Date.now() - started).toBeLessThan(2_000);
+  await redis.start();
+  const end = Date.now() + 5_000;
+  let answer: unknown;
+  while (answer === undefined && Date.now() < end) {
+    answer = await connection.send(['PING']).catch(() => undefined);
+    if (answer === undefined) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  expect(answer).toBe('PONG');
+});
+
+it('closes within a bounded time when Redis is gone', async () => {
+  const connection = connect({ commandTimeoutMs: 500 });
+  await connection.subscribe(connection.key('c'), () => undefined);
+  await redis.stop(true);
+  const started = Date.now();
+  await connection.close();
+  expect(Date.now() - started).toBeLessThan(3_000);
+  await expect(connection.send(['PING'])).rejects.toBeInstanceOf(StoreUnavailableError);
+});
+
+it('passes a Redis reply error on as it is (not an outage)', async () => {
+  const connection = connect();
+  await connection.send(['SET', connection.key('s'), 'text']);
+  await expect(connection.send(['LPUSH', connection.key('s'), 'x'])).rejects.toThrow(/WRONGTYPE/);
+});

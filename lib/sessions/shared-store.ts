@@ -1,0 +1,67 @@
+// McpStore: everything several instances of one router must share, behind the one `store` option (express-mcp-router/redis implements it).
+
+import type { Store as RateLimitStore } from 'express-rate-limit';
+import type { TaskStore } from '../tasks/task-store';
+import type { ServerEventBus } from './server-events';
+import type { EventStore, MessageBus, SessionStore } from './stores';
+
+/** How a router's sessions are kept, for {@link McpStore.sessions}. */
+export interface SharedSessionSettings {
+  /** Idle time after which a session ends: every key of a session lives this long after its last activity. */
+  readonly idleTtlMs: number;
+  /** Most sessions kept in all. */
+  readonly max: number;
+}
+
+/** How a router's tasks are kept, for {@link McpStore.tasks}. */
+export interface SharedTaskSettings {
+  /** Most tasks kept in all, and per principal (undefined: the store's defaults). */
+  readonly max: number | undefined;
+  readonly maxPerPrincipal: number | undefined;
+}
+
+/**
+ * Everything that instances serving one router must share, so that any instance can serve any request (no sticky
+ * sessions): the router's `store` option. Each piece is made once, at `mcpRouter()`, for that router; a piece the
+ * router does not use is never made. The in-memory stores are the default when no `store` is given.
+ *
+ * A store that cannot answer (its server down or too slow) throws {@link StoreUnavailableError}: the request gets
+ * HTTP 503 with `Retry-After` and a JSON-RPC error body, never a hang or a crash.
+ */
+export interface McpStore {
+  /** 2025 sessions. */
+  sessions(settings: SharedSessionSettings): SessionStore;
+  /** Recorded SSE events of 2025 sessions, for `Last-Event-ID` resumption on any instance. */
+  events(settings: SharedSessionSettings): EventStore;
+  /** Server→client requests, their answers and cancellations between instances. */
+  bus(): MessageBus;
+  /** List changes and resource updates, heard by the streams of every instance (both eras). */
+  serverEvents(onListenerError: (err: unknown) => void): ServerEventBus;
+  /** Long-running tasks, polled and cancelled through any instance. */
+  tasks(settings: SharedTaskSettings): TaskStore;
+  /** express-rate-limit's store for the router's `rateLimit`: counts across every instance. */
+  rateLimit(prefix: string): RateLimitStore;
+  /**
+   * The key that signs 2026 `requestState` (input_required), the same on every instance: made once by the first
+   * instance, read by the others. Resolves before the router serves its first request.
+   */
+  stateKey(): Promise<string>;
+  /** Ends the store's connections; bounded in time even when its server is gone. */
+  close(): Promise<void>;
+}
+
+/** What a request gets when a shared store cannot answer: 503 with `Retry-After` (in seconds). */
+export class StoreUnavailableError extends Error {
+  override readonly name = 'StoreUnavailableError';
+
+  /**
+   * @param message - what failed, without secrets (no URL with a password)
+   * @param retryAfterSeconds - when to come back
+   */
+  constructor(
+    message: string,
+    readonly retryAfterSeconds = 1,
+  ) {
+    super(message);
+  }
+}
