@@ -17,6 +17,7 @@ import type { ResponseMode } from './http/accept';
 import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS } from './http/headers';
 import { resolveInputRequired, type InputRequiredOptions, type ResolvedInputRequired } from './protocol/request-state';
 import { resolveTasks, type ResolvedTasks, type TaskOptions } from './tasks/task-options';
+import type { McpStore } from './sessions/shared-store';
 
 // Every default of McpRouterOptions, written once (the default session store's are its own). Not exported by the package.
 /** Default `pageSize`: items per page of `tools/list`, `resources/list`, … */
@@ -78,6 +79,14 @@ export interface McpRouterOptions {
   responseMode?: ResponseMode;
   /** Session settings, or `false` for a stateless server (no `Mcp-Session-Id`, no GET stream). Defaults to `{}`. */
   sessions?: SessionOptions | false;
+  /**
+   * Where everything that several instances of this router must share is kept: 2025 sessions and their recorded
+   * events, the message bus, list changes and resource updates, tasks, the requestState key, the rate-limit counters
+   * (`redisStore()` from `express-mcp-router/redis`). A store given for one part (`sessions.store`, `tasks.store`,
+   * `rateLimit.store`, `inputRequired.stateKey`) wins for that part. `mcp.close()` closes it. Defaults to in-memory
+   * stores, for one process.
+   */
+  store?: McpStore;
   /** Interval of SSE keep-alive comments, or `false` for none. Defaults to {@link DEFAULT_KEEP_ALIVE_MS}. */
   keepAliveMs?: number | false;
   /** Reconnection delay advised to SSE clients (`retry:`). Defaults to {@link DEFAULT_RETRY_MS}. */
@@ -184,6 +193,10 @@ export interface ResolvedConfig {
   readonly listen: { readonly maxStreamsPerPrincipal: number } | undefined;
   readonly inputRequired: ResolvedInputRequired;
   readonly tasks: ResolvedTasks;
+  /** The shared store, when given: the router closes it, waits for its requestState key, and announces through it. */
+  readonly store: McpStore | undefined;
+  /** Whether `inputRequired.stateKey` was given (else a shared store's key replaces the random one at start). */
+  readonly stateKeyGiven: boolean;
 }
 
 // Checked by the compiler against McpRouterOptions, and at run time for JavaScript callers.
@@ -216,6 +229,7 @@ const KNOWN_OPTIONS: OptionKeys<McpRouterOptions> = {
   listen: true,
   inputRequired: true,
   tasks: true,
+  store: true,
 };
 
 const SIZE = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?$/i;
@@ -272,6 +286,11 @@ export function resolveOptions(options: McpRouterOptions): ResolvedConfig {
   if (!isPositiveInteger(maxBatchLength)) throw invalidOption('maxBatchLength', 'a positive integer', maxBatchLength);
 
   const eras = resolveEras(options.eras);
+  const { store } = options;
+  const storeParts = ['sessions', 'events', 'bus', 'serverEvents', 'tasks', 'rateLimit', 'stateKey', 'close'] as const;
+  if (store !== undefined && (typeof store !== 'object' || store === null || storeParts.some((part) => typeof store[part] !== 'function'))) {
+    throw invalidOption('store', `an McpStore (${storeParts.join(', ')}), e.g. redisStore() from 'express-mcp-router/redis'`, typeof store);
+  }
   const serverInfo: Record<string, unknown> = { name, version };
   if (title !== undefined) serverInfo.title = title;
   if (description !== undefined) serverInfo.description = description;
@@ -286,7 +305,7 @@ export function resolveOptions(options: McpRouterOptions): ResolvedConfig {
     ajv,
     responseMode,
     // Sessions are of the 2025 era: a modern-only router keeps none.
-    sessions: eras.includes('2025') ? resolveSessions(options.sessions) : undefined,
+    sessions: eras.includes('2025') ? resolveSessions(options.sessions, store) : undefined,
     maxSubscriptions: resolveMaxSubscriptions(options.sessions),
     keepAliveMs,
     retryMs,
@@ -295,7 +314,7 @@ export function resolveOptions(options: McpRouterOptions): ResolvedConfig {
     origins: options.origins,
     allowedHosts: options.allowedHosts === undefined || options.allowedHosts === false ? options.allowedHosts : Object.freeze([...options.allowedHosts]),
     cors: resolveCors(options.cors, options.origins),
-    rateLimit: resolveRateLimit(options.rateLimit),
+    rateLimit: resolveRateLimit(options.rateLimit, store),
     maxBatchLength,
     guards: resolveGuards(options.guards),
     eras,
@@ -303,7 +322,9 @@ export function resolveOptions(options: McpRouterOptions): ResolvedConfig {
     cache: Object.freeze({ ttlMs: DEFAULT_CACHE_TTL_MS, scope: options.auth === undefined ? 'public' : 'private', ...checkCacheHint(options.cache, 'cache') } as CacheHint),
     listen: resolveListen(options.listen, eras),
     inputRequired: resolveInputRequired(options.inputRequired),
-    tasks: resolveTasks(options.tasks),
+    tasks: resolveTasks(options.tasks, store && ((settings) => store.tasks(settings))),
+    store,
+    stateKeyGiven: options.inputRequired?.stateKey !== undefined,
   });
 }
 
@@ -350,9 +371,11 @@ function resolveCors(cors: CorsOptions | false | undefined, origins: OriginsOpti
   });
 }
 
-function resolveRateLimit(rateLimit: Partial<RateLimitOptions> | false | undefined): ResolvedRateLimit | false {
+/** @param shared - the router's `store`: its counters are the default `rateLimit.store`, so every instance counts */
+function resolveRateLimit(rateLimit: Partial<RateLimitOptions> | false | undefined, shared: McpStore | undefined): ResolvedRateLimit | false {
   if (rateLimit === false) return false;
   if (rateLimit !== undefined && (typeof rateLimit !== 'object' || rateLimit === null)) throw invalidOption('rateLimit', 'express-rate-limit options or false', rateLimit);
-  return Object.freeze({ windowMs: DEFAULT_RATE_LIMIT_WINDOW_MS, limit: DEFAULT_RATE_LIMIT, ...(rateLimit && definedOnly(rateLimit)) });
+  const store = rateLimit?.store ?? shared?.rateLimit('rl:');
+  return Object.freeze({ windowMs: DEFAULT_RATE_LIMIT_WINDOW_MS, limit: DEFAULT_RATE_LIMIT, ...(rateLimit && definedOnly(rateLimit)), ...(store === undefined ? {} : { store }) });
 }
 

@@ -7,6 +7,7 @@ import { registerController } from './decorators/register';
 import { createGateway } from './gateway/gateway';
 import { runOwnLayersDirectly } from './express-host';
 import { resolveOptions, type McpRouterOptions } from './options';
+import { whenStoreReady } from './sessions/shared-store';
 import { createDispatcher } from './protocol/dispatcher';
 import { TaskRunner } from './protocol/task-runner';
 import type { PromptDefinition } from './registry/prompts';
@@ -51,7 +52,9 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
   const { logger } = config;
   const registry = new Registry(createSchemaValidator(config.ajv), config.guards);
   // List changes and resource updates go out as server events; the sessions announce them on their GET streams.
-  const serverEvents = new MemoryServerEventBus((err) => logger.error(err, 'mcpRouter: a server event listener failed'));
+  const onListenerError = (err: unknown): void => logger.error(err, 'mcpRouter: a server event listener failed');
+  const { store } = config;
+  const serverEvents = store?.serverEvents(onListenerError) ?? new MemoryServerEventBus(onListenerError);
   const publish = (event: ServerEvent): void => publishQuietly(serverEvents, event, logger);
   registry.onChange((list) => publish({ type: 'list_changed', list }));
   const sessions = config.sessions && new SessionManager({ ...config.sessions, serverEvents, logger });
@@ -81,7 +84,7 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
   const bridge = createBridge(registry, router, logger);
   const endpoint = createEndpoint(dispatcher, { ...config, sessions, authOf, listenStreams, allowDelete: config.sessions?.allowDelete === true }, bridge.learnFrom);
   // The front door and the endpoint are one Express layer: a request crosses the router's stack once.
-  const serve = createFrontDoor(config, auth.steps, (req) => authOf(req)?.subject, endpoint);
+  const serve = createFrontDoor({ ...config, ready: store && whenStoreReady(store, config.stateKeyGiven ? undefined : config.inputRequired.stateKey) }, auth.steps, (req) => authOf(req)?.subject, endpoint);
   const onError = createErrorHandler(logger);
   router.use(serve);
   router.use(onError);
@@ -102,6 +105,7 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
       listenStreams?.close();
       await tasks.close();
       await sessions?.close();
+      await store?.close();
     },
     route: bridge.route,
     exposeRoutes: bridge.exposeRoutes,

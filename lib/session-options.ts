@@ -5,6 +5,7 @@ import { MemoryEventStore } from './sessions/memory-event-store';
 import { MemoryMessageBus } from './sessions/memory-message-bus';
 import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TTL_MS, MemorySessionStore } from './sessions/memory-session-store';
 import type { SessionHooks, SessionSettings } from './sessions/sessions';
+import type { McpStore } from './sessions/shared-store';
 import type { EventStore, MessageBus, SessionStore } from './sessions/stores';
 
 // Every default of SessionOptions, written once (the default session store's are its own). Not exported by the package.
@@ -75,7 +76,10 @@ export function resolveMaxSubscriptions(sessions: SessionOptions | false | undef
   return maxSubscriptions;
 }
 
-export function resolveSessions(sessions: SessionOptions | false | undefined): ResolvedSessions | undefined {
+/**
+ * @param shared - the router's `store`: the default of `sessions.store`, `eventStore` and `bus` (each given one wins)
+ */
+export function resolveSessions(sessions: SessionOptions | false | undefined, shared?: McpStore): ResolvedSessions | undefined {
   if (sessions === false) return undefined;
   if (sessions !== undefined && (typeof sessions !== 'object' || sessions === null)) throw invalidOption('sessions', 'an object of session options, or false', sessions);
   for (const key of Object.keys(sessions ?? {})) {
@@ -117,8 +121,8 @@ export function resolveSessions(sessions: SessionOptions | false | undefined): R
     ...definedOnly({ onSessionCreated, onSessionClosed }),
     ...counts,
     allowDelete,
-    store: store ?? new MemorySessionStore({ idleTtlMs, max }),
-    events: eventStore === false ? undefined : (eventStore ?? new MemoryEventStore()),
-    bus: bus ?? new MemoryMessageBus(),
+    store: store ?? shared?.sessions({ idleTtlMs, max }) ?? new MemorySessionStore({ idleTtlMs, max }),
+    events: eventStore === false ? undefined : (eventStore ?? shared?.events({ idleTtlMs, max }) ?? new MemoryEventStore()),
+    bus: bus ?? shared?.bus() ?? new MemoryMessageBus(),
   });
 }

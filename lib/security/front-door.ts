@@ -14,6 +14,8 @@ export interface FrontDoorSettings {
   readonly cors: Readonly<CorsOptions> | false;
   readonly rateLimit: ResolvedRateLimit | false;
   readonly bodyLimit: number;
+  /** What must be done before the first request is served (a shared store's requestState key); undefined once done. */
+  readonly ready?: () => Promise<void> | undefined;
 }
 
 /** The steps authentication adds (auth/middleware.ts), when the router takes tokens. */
@@ -48,6 +50,15 @@ export function createFrontDoor(
   const isAllowedOrigin = createOriginMatcher(settings.origins);
   const steps: RequestHandler[] = auth ? [auth.ownMetadata] : [];
   steps.push(createOriginHostGuard(isAllowedOrigin, createHostMatcher(settings.allowedHosts)));
+  const { ready } = settings;
+  if (ready !== undefined) {
+    // Only the first requests wait; a failure (the store down) is the error handler's 503, and the next request tries again.
+    steps.push(function whenReady(_req, _res, next) {
+      const pending = ready();
+      if (pending === undefined) return next();
+      pending.then(() => next(), next);
+    });
+  }
   if (settings.cors !== false) steps.push(createCorsHandler(settings.origins, isAllowedOrigin, settings.cors));
   if (auth) steps.push(auth.identify);
   if (settings.rateLimit !== false) steps.push(createRateLimiter(settings.rateLimit, { principalOf, bodyLimit: settings.bodyLimit }));

@@ -18,6 +18,8 @@ export interface SharedTaskSettings {
   /** Most tasks kept in all, and per principal (undefined: the store's defaults). */
   readonly max: number | undefined;
   readonly maxPerPrincipal: number | undefined;
+  /** How long a task is kept from its creation (`tasks.ttlMs`): every key of a task lives no longer. */
+  readonly ttlMs: number;
 }
 
 /**
@@ -64,4 +66,34 @@ export class StoreUnavailableError extends Error {
   ) {
     super(message);
   }
+}
+
+/**
+ * What a shared store must do before the router serves: the requestState key of every instance is the store's.
+ * Returns a check that is undefined once done; a failure (the store down) is retried by the next request.
+ *
+ * @param stateKey - the codec's key buffer, filled in place with the shared key; undefined when
+ *   `inputRequired.stateKey` was given (it wins, and nothing is waited for)
+ */
+export function whenStoreReady(store: McpStore, stateKey: Buffer | undefined): () => Promise<void> | undefined {
+  if (stateKey === undefined) return () => undefined;
+  let done = false;
+  let pending: Promise<void> | undefined;
+  return () => {
+    if (done) return undefined;
+    pending ??= store.stateKey().then(
+      (key) => {
+        const bytes = Buffer.from(key, 'base64url');
+        if (bytes.length < stateKey.length) throw new Error('mcpRouter: the shared store gave a requestState key shorter than 32 bytes');
+        // The codec holds this buffer: filled with the shared key before the first request, it signs as every instance does.
+        bytes.copy(stateKey);
+        done = true;
+      },
+      (err: unknown) => {
+        pending = undefined;
+        throw err;
+      },
+    );
+    return pending;
+  };
 }

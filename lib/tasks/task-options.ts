@@ -35,8 +35,14 @@ export interface ResolvedTasks {
 
 const KNOWN: { [K in keyof Required<TaskOptions>]: true } = { store: true, ttlMs: true, pollIntervalMs: true, max: true, maxPerPrincipal: true };
 
-/** @throws {McpConfigError} for an unknown key or a bad value, naming `tasks.<key>` */
-export function resolveTasks(options: TaskOptions | undefined): ResolvedTasks {
+/** Makes the task store of a shared `store` (the router's), given the bounds. */
+export type SharedTasks = (settings: { readonly max: number | undefined; readonly maxPerPrincipal: number | undefined; readonly ttlMs: number }) => TaskStore;
+
+/**
+ * @param shared - the router's `store`'s tasks: the default of `tasks.store`
+ * @throws {McpConfigError} for an unknown key or a bad value, naming `tasks.<key>`
+ */
+export function resolveTasks(options: TaskOptions | undefined, shared?: SharedTasks): ResolvedTasks {
   if (options !== undefined && (typeof options !== 'object' || options === null)) throw invalidOption('tasks', 'an object', options);
   const given = options ?? {};
   for (const key of Object.keys(given)) {
@@ -56,5 +62,5 @@ export function resolveTasks(options: TaskOptions | undefined): ResolvedTasks {
       throw new McpConfigError('ERR_MCP_INVALID_OPTION', "tasks.max and tasks.maxPerPrincipal bound the default store: with your own 'tasks.store', set its bounds there");
     }
   }
-  return Object.freeze({ store: store ?? new MemoryTaskStore({ max, maxPerPrincipal }), ttlMs, pollIntervalMs });
+  return Object.freeze({ store: store ?? shared?.({ max, maxPerPrincipal, ttlMs }) ?? new MemoryTaskStore({ max, maxPerPrincipal }), ttlMs, pollIntervalMs });
 }

@@ -1,5 +1,6 @@
 // The MCP endpoint at the mount path: POST, GET (and HEAD) and DELETE to their handlers, 405 for the rest; its error handler.
 
+import { StoreUnavailableError } from '../sessions/shared-store';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ErrorCode } from '../jsonrpc/errors';
@@ -52,6 +53,13 @@ export function createEndpoint(dispatcher: Dispatcher, settings: EndpointSetting
 /** The endpoint's error handler: a bug becomes a logged 500 with a JSON-RPC body, or a cut connection mid-reply. */
 export function createErrorHandler(logger: McpLogger): ErrorRequestHandler {
   return function mcpErrorHandler(err, _req, res, _next) {
+    // A shared store that cannot answer is an outage, not a bug: 503 and when to come back (RFC 9110 §15.6.4).
+    if (err instanceof StoreUnavailableError) {
+      logger.warn(err, 'mcpRouter: the shared store is unavailable');
+      if (res.headersSent) res.destroy();
+      else sendHttpError(res, 503, ErrorCode.ServerError, 'Service Unavailable: the shared store does not answer; retry after the time in Retry-After', { 'Retry-After': String(err.retryAfterSeconds) });
+      return;
+    }
     logger.error(err, 'mcpRouter: request failed');
     if (res.headersSent) res.destroy();
     else sendHttpError(res, 500, ErrorCode.InternalError, 'Internal error');
