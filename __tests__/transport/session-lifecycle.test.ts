@@ -213,7 +213,8 @@ describe('no leaks', () => {
 
     expect(jest.getTimerCount()).toBe(0);
     expect(events.sessionCount).toBe(0);
-    expect(bus.topicCount).toBe(0);
+    // One topic per router, none per session: cancellations from other instances (mcp:cancel).
+    expect(bus.topicCount).toBe(1);
     expect(closed).toHaveLength(COUNT);
     expect(new Set(closed)).toEqual(new Set(ids.map((id) => `${id}:deleted`)));
 

@@ -167,7 +167,11 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
     // MCP cancellation: unknown or finished ids, and malformed notifications, are ignored.
     if (!isJsonRpcId(requestId)) return;
     const reason = typeof params?.reason === 'string' ? params.reason : 'cancelled by the client';
-    env.inflight?.get(requestKey(requestId))?.abort(new Error(reason));
+    const key = requestKey(requestId);
+    const local = env.inflight?.get(key);
+    // Not running here: it may run on another instance of the router (a shared store), which hears of it there.
+    if (local !== undefined) local.abort(new Error(reason));
+    else env.cancelElsewhere?.(key, reason);
   }
 
   async function handle(message: JsonRpcMessage, env: DispatchEnvironment, view: ClientView = { client: env.client }): Promise<JsonRpcResponse | null> {

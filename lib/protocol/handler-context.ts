@@ -55,6 +55,8 @@ export interface DispatchEnvironment {
   readonly clientRequests: ClientRequests;
   /** The session's requests in flight, for `notifications/cancelled`; undefined without sessions. */
   readonly inflight: Map<string, Abortable> | undefined;
+  /** Passes on a cancellation of a request not in flight here (another instance may run it); undefined for none. */
+  readonly cancelElsewhere?: (key: string, reason: string) => void;
   /** The HTTP request's headers. */
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   /**

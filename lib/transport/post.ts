@@ -219,6 +219,7 @@ export function createPostHandler(dispatcher: Dispatcher, config: PostHandlerCon
       channel: reply,
       clientRequests: reply,
       inflight: session?.reply?.live.inflight,
+      cancelElsewhere: sessions && session && ((key, reason) => sessions.cancelElsewhere(session.id, key, reason)),
       headers: req.headers,
       clientAddress: () => clientAddressOf(req),
     };
