@@ -73,3 +73,8 @@ it('passes a Redis reply error on as it is (not an outage)', async () => {
   await connection.send(['SET', connection.key('s'), 'text']);
   await expect(connection.send(['LPUSH', connection.key('s'), 'x'])).rejects.toThrow(/WRONGTYPE/);
 });
+
+it('answers every command of a burst sent while it first connects', async () => {
+  const connection = connect();
+  await expect(Promise.all([connection.send(['PING']), connection.send(['PING']), connection.send(['PING'])])).resolves.toEqual(['PONG', 'PONG', 'PONG']);
+});

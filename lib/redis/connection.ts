@@ -107,6 +107,11 @@ export class RedisConnection {
   }
 
   private async open(): Promise<void> {
+    // node-redis says isOpen as soon as it starts connecting, before it is ready: wait for our own connect first.
+    if (this.connecting !== undefined) {
+      await this.connecting;
+      return;
+    }
     if (this.raw.isOpen) return;
     this.connecting ??= this.raw.connect().finally(() => {
       this.connecting = undefined;
