@@ -7,7 +7,7 @@ import { registerController } from './decorators/register';
 import { createGateway } from './gateway/gateway';
 import { runOwnLayersDirectly } from './express-host';
 import { resolveOptions, type McpRouterOptions } from './options';
-import { whenStoreReady } from './sessions/shared-store';
+import { taskCancelsOver, whenStoreReady } from './sessions/shared-store';
 import { createDispatcher } from './protocol/dispatcher';
 import { TaskRunner } from './protocol/task-runner';
 import type { PromptDefinition } from './registry/prompts';
@@ -62,7 +62,7 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
   const sse = { keepAliveMs: config.keepAliveMs, retryMs: config.retryMs };
   const listenStreams = config.listen && new ListenStreams(serverEvents, () => registry.features, { ...config.listen, maxUris: config.maxSubscriptions, sse }, () => registry.loaded());
   // Long-running tasks (tools registered with `task`) outlive their HTTP request: the runner keeps them going.
-  const tasks = new TaskRunner(config.tasks, logger);
+  const tasks = new TaskRunner(config.tasks, logger, store && taskCancelsOver(config.sessions?.bus ?? store.bus(), logger));
   const dispatcher = createDispatcher(registry, {
     identity: { serverInfo: config.serverInfo, instructions: config.instructions },
     pageSize: config.pageSize,

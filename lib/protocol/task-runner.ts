@@ -44,6 +44,14 @@ interface LiveTask {
   expiry?: NodeJS.Timeout;
 }
 
+/** How instances sharing a task store tell each other of cancelled tasks (a message bus; see sessions/shared-store.ts). */
+export interface TaskCancels {
+  /** Tells the other instances that `taskId` was cancelled. Never throws. */
+  announce(taskId: string): void;
+  /** Hears the cancellations of the other instances until the returned function is called. */
+  hear(listener: (taskId: string) => void): () => void;
+}
+
 const ASK_PREFIX: Readonly<Record<ClientRequestMethod, string>> = { 'sampling/createMessage': 'sample', 'elicitation/create': 'elicit', 'roots/list': 'roots' };
 
 /**
@@ -53,11 +61,27 @@ const ASK_PREFIX: Readonly<Record<ClientRequestMethod, string>> = { 'sampling/cr
  */
 export class TaskRunner {
   private readonly live = new Map<string, LiveTask>();
+  private readonly stopHearing: () => void;
 
+  /**
+   * @param cancels - how instances sharing a task store tell each other of a cancelled task (the instance that runs
+   *   it aborts it at once); undefined in one process
+   */
   constructor(
     readonly settings: TaskSettings,
     private readonly logger: McpLogger,
-  ) {}
+    private readonly cancels?: TaskCancels,
+  ) {
+    this.stopHearing = cancels?.hear((taskId) => this.cancelledElsewhere(taskId)) ?? (() => undefined);
+  }
+
+  /** A task this process runs was cancelled through another instance: the record says so already; the work stops. */
+  private cancelledElsewhere(taskId: string): void {
+    const live = this.live.get(taskId);
+    if (live === undefined) return;
+    live.record = { ...withoutAsks(live.record), status: 'cancelled', statusMessage: 'The task was cancelled by request.', lastUpdatedAt: Date.now() };
+    void this.settle(live, live.record).finally(() => live.abort.abort(new Error('the task was cancelled (tasks/cancel)')));
+  }
 
   /**
    * Creates the task (readable by `tasks/get` before this resolves: SEP-2663 "durably created"), then runs the work
@@ -138,7 +162,9 @@ export class TaskRunner {
     const live = this.live.get(taskId);
     const cancelled: TaskRecord = { ...withoutAsks(live?.record ?? record), status: 'cancelled', statusMessage: 'The task was cancelled by request.', lastUpdatedAt: Date.now() };
     if (live === undefined) {
-      await this.settings.store.put(cancelled);
+      // Finished meanwhile (on the instance that runs it): what it became is the answer, not `cancelled`.
+      if (!(await this.settings.store.put(cancelled))) return this.get(taskId, owner);
+      this.cancels?.announce(taskId);
       return cancelled;
     }
     await this.settle(live, cancelled);
@@ -184,6 +210,7 @@ export class TaskRunner {
 
   /** Aborts every running task (the router's `close()`), then closes the store. */
   async close(): Promise<void> {
+    this.stopHearing();
     for (const live of this.live.values()) {
       clearTimeout(live.expiry);
       live.abort.abort(new Error('the server is closing'));

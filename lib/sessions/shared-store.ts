@@ -4,6 +4,8 @@ import type { Store as RateLimitStore } from 'express-rate-limit';
 import type { TaskStore } from '../tasks/task-store';
 import type { ServerEventBus } from './server-events';
 import type { EventStore, MessageBus, SessionStore } from './stores';
+import type { McpLogger } from '../logger';
+import type { TaskCancels } from '../protocol/task-runner';
 
 /** How a router's sessions are kept, for {@link McpStore.sessions}. */
 export interface SharedSessionSettings {
@@ -95,5 +97,29 @@ export function whenStoreReady(store: McpStore, stateKey: Buffer | undefined): (
       },
     );
     return pending;
+  };
+}
+
+/** The bus topic of cancelled tasks, between instances. */
+const TASK_CANCEL_TOPIC = 'mcp:task-cancel';
+
+/**
+ * Task cancellations over a shared message bus: `tasks/cancel` may reach any instance, and the one running the task
+ * aborts it at once (MCP tasks › Cancellation: the receiver SHOULD stop the work).
+ */
+export function taskCancelsOver(bus: MessageBus, logger: McpLogger): TaskCancels {
+  return {
+    announce(taskId) {
+      const message = { jsonrpc: '2.0' as const, method: 'notifications/tasks/cancelled', params: { taskId } };
+      bus.publish(TASK_CANCEL_TOPIC, message).catch((err: unknown) => logger.warn(err, 'mcpRouter: a task cancellation was not passed on'));
+    },
+    hear(listener) {
+      const subscribed = bus.subscribe(TASK_CANCEL_TOPIC, (message) => {
+        const taskId = 'params' in message && message.params !== undefined ? (message.params as Record<string, unknown>).taskId : undefined;
+        if (typeof taskId === 'string') listener(taskId);
+      });
+      subscribed.catch((err: unknown) => logger.error(err, 'mcpRouter: cannot hear task cancellations from other instances'));
+      return () => void subscribed.then((stop) => stop(), () => undefined);
+    },
   };
 }
