@@ -82,7 +82,7 @@ describe('RedisMessageBus delivery between instances', () => {
     const a = instance();
     const b = instance();
     const heard: unknown[] = [];
-    await b.bus.subscribe('t', (m) => heard.push((m as { params: { n: number } }).params.n));
+    await b.bus.subscribe('t', (m) => heard.push((m as unknown as { params: { n: number } }).params.n));
     for (let i = 0; i < 50; i++) await a.bus.publish('t', message(i));
     await eventually(() => heard.length === 50);
     expect(heard).toEqual([...Array(50).keys()]);
