@@ -116,7 +116,7 @@ describe('RedisServerEventBus between instances', () => {
     await eventually(() => listener.mock.calls.length === 3);
     second();
     expect(a.bus.listenerCount).toBe(0);
-    a.bus.publish(TOOLS_CHANGED);
+    await a.bus.publish(TOOLS_CHANGED);
     await b.bus.publish(TOOLS_CHANGED);
     await pause(100);
     expect(listener).toHaveBeenCalledTimes(3);
@@ -167,6 +167,56 @@ describe('RedisServerEventBus between instances', () => {
     await pause(100);
     expect(heard).not.toHaveBeenCalled();
   });
+});
+
+describe('RedisServerEventBus missed events', () => {
+  const envelope = (seq: number, event: ServerEvent): string => JSON.stringify({ origin: 'instance-x', seq, event });
+
+  it('announces again every list it has seen change when an instance skipped a number, and nothing more while none is skipped', async () => {
+    const a = instance();
+    await a.bus.ready();
+    const heard: ServerEvent[] = [];
+    a.bus.subscribe((event) => heard.push(event));
+    await a.bus.publish({ type: 'list_changed', list: 'prompts' });
+    const channel = a.connection.key('events');
+    await a.connection.send(['PUBLISH', channel, envelope(1, TOOLS_CHANGED)]);
+    await a.connection.send(['PUBLISH', channel, envelope(2, UPDATED)]);
+    await a.connection.send(['PUBLISH', channel, envelope(5, UPDATED)]);
+    await a.connection.send(['PUBLISH', channel, envelope(6, TOOLS_CHANGED)]);
+    await a.connection.send(['PUBLISH', channel, envelope(9, TOOLS_CHANGED)]);
+    await eventually(() => heard.length >= 7);
+    await pause(50);
+    expect(heard).toEqual([
+      { type: 'list_changed', list: 'prompts' },
+      TOOLS_CHANGED,
+      UPDATED,
+      // 3 and 4 were missed: both lists seen changing are announced again, then the event itself.
+      { type: 'list_changed', list: 'prompts' },
+      TOOLS_CHANGED,
+      UPDATED,
+      TOOLS_CHANGED,
+      // 7 and 8 were missed: the event itself announces tools.
+      { type: 'list_changed', list: 'prompts' },
+      TOOLS_CHANGED,
+    ]);
+  });
+
+  it("recovers a list change whose PUBLISH failed: B's next event shows A the gap", async () => {
+    const a = instance();
+    const b = instance({ commandTimeoutMs: 300 });
+    await ready(a, b);
+    const heard: ServerEvent[] = [];
+    a.bus.subscribe((event) => heard.push(event));
+    await b.bus.publish(TOOLS_CHANGED);
+    await eventually(() => heard.length === 1);
+    await redis.stop(true);
+    await expect(b.bus.publish(TOOLS_CHANGED)).rejects.toBeInstanceOf(StoreUnavailableError);
+    await redis.start();
+    await eventually(async () => (await subscribers(b.connection).catch(() => 0)) === 2, 10_000);
+    await b.bus.publish(UPDATED);
+    await eventually(() => heard.length === 3);
+    expect(heard).toEqual([TOOLS_CHANGED, TOOLS_CHANGED, UPDATED]);
+  }, 20_000);
 });
 
 describe('RedisServerEventBus outages', () => {

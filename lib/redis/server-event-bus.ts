@@ -7,9 +7,11 @@ import type { RedisConnection } from './connection';
 
 type Listener = (event: ServerEvent) => void;
 
-/** What travels on the channel: the event, and the instance that published it (which has delivered it already). */
+/** What travels on the channel: the event, the instance that published it (which has delivered it already) and its number there. */
 interface Envelope {
   readonly origin: string;
+  /** 1, 2, 3… per origin: a number skipped is an event this instance did not hear. */
+  readonly seq: number | undefined;
   readonly event: ServerEvent;
 }
 
@@ -17,6 +19,8 @@ const LISTS: readonly ChangedList[] = ['tools', 'prompts', 'resources'];
 /** First wait before SUBSCRIBE is tried again when Redis could not confirm it; it doubles up to the maximum. */
 const FIRST_RETRY_MS = 250;
 const MAX_RETRY_MS = 5_000;
+/** Most origins whose last number is kept (instances come and go; the oldest heard is forgotten first). */
+const MAX_ORIGINS = 256;
 
 /**
  * Delivers server events to the listeners of every instance of a router. `publish` hands the event to this
@@ -32,9 +36,12 @@ const MAX_RETRY_MS = 5_000;
  * reconnection node-redis sends SUBSCRIBE again by itself (tested in server-event-bus.test.ts).
  *
  * Redis pub/sub keeps nothing: an event published while this instance is disconnected from Redis (or before it
- * subscribed) never reaches it, and its streams do not announce that change. A client learns of it at its next
- * list call, and a client whose stream broke re-lists after reconnecting (MCP: a client SHOULD fetch lists again
- * after connecting); nothing in pub/sub can replay it.
+ * subscribed), or one whose PUBLISH failed, never reaches it. Each instance numbers its events, so the next event
+ * from that instance shows the gap; this bus then announces again every list it has seen change (a
+ * `list_changed` more than needed only makes a client list again, MCP lists › List Changed Notification). A lost
+ * `resource_updated` cannot be rebuilt: the client learns of it at its next read. Until the next event from that
+ * instance, a client learns of the change at its next list call, and a client whose stream broke lists again after
+ * reconnecting.
  *
  * @example
  * ```ts
@@ -61,6 +68,12 @@ export class RedisServerEventBus implements ServerEventBus {
   #retryTimer: NodeJS.Timeout | undefined;
   #unsubscribe: (() => Promise<void>) | undefined;
   #closed = false;
+  /** The number of the last event this instance published. */
+  #published = 0;
+  /** The number of the last event heard from each other instance, least recently heard first. */
+  readonly #heard = new Map<string, number>();
+  /** The lists seen changing here: announced again when events were missed. */
+  readonly #changedLists = new Set<ChangedList>();
 
   /**
    * @param connection - the store's Redis connection (closing it is the store's job)
@@ -96,7 +109,7 @@ export class RedisServerEventBus implements ServerEventBus {
   publish(event: ServerEvent): Promise<void> {
     this.#deliver(event);
     if (this.#closed) return Promise.resolve();
-    const envelope: Envelope = { origin: this.#origin, event };
+    const envelope: Envelope = { origin: this.#origin, seq: ++this.#published, event };
     return this.#connection.send(['PUBLISH', this.#channel, JSON.stringify(envelope)], this.#channel).then(() => undefined);
   }
 
@@ -146,10 +159,25 @@ export class RedisServerEventBus implements ServerEventBus {
     const envelope = parseEnvelope(text);
     // Ours has been delivered by publish; one that is not an event (another program on the channel) is dropped.
     if (envelope === undefined || envelope.origin === this.#origin) return;
+    if (this.#missedBefore(envelope)) {
+      for (const list of [...this.#changedLists]) if (!(envelope.event.type === 'list_changed' && envelope.event.list === list)) this.#deliver({ type: 'list_changed', list });
+    }
     this.#deliver(envelope.event);
   }
 
+  /** True when events of the envelope's origin were missed since the last one heard from it. */
+  #missedBefore({ origin, seq }: Envelope): boolean {
+    if (seq === undefined) return false;
+    const last = this.#heard.get(origin);
+    // Deleted first, so the map keeps its least recently heard origin first.
+    this.#heard.delete(origin);
+    this.#heard.set(origin, seq);
+    if (this.#heard.size > MAX_ORIGINS) this.#heard.delete(this.#heard.keys().next().value as string);
+    return last !== undefined && seq > last + 1;
+  }
+
   #deliver(event: ServerEvent): void {
+    if (event.type === 'list_changed') this.#changedLists.add(event.list);
     // A copy, so listeners that subscribe or unsubscribe while this runs don't change the walk.
     for (const subscription of [...this.#subscriptions]) {
       if (!this.#subscriptions.has(subscription)) continue;
@@ -179,9 +207,11 @@ function parseEnvelope(text: string): Envelope | undefined {
     return undefined;
   }
   if (!isRecord(value) || typeof value.origin !== 'string' || !isRecord(value.event)) return undefined;
+  const { origin, seq } = value;
+  const numbered = Number.isSafeInteger(seq) ? (seq as number) : undefined;
   const { type, list, uri } = value.event;
-  if (type === 'list_changed' && LISTS.includes(list as ChangedList)) return { origin: value.origin, event: { type, list: list as ChangedList } };
-  if (type === 'resource_updated' && typeof uri === 'string') return { origin: value.origin, event: { type, uri } };
+  if (type === 'list_changed' && LISTS.includes(list as ChangedList)) return { origin, seq: numbered, event: { type, list: list as ChangedList } };
+  if (type === 'resource_updated' && typeof uri === 'string') return { origin, seq: numbered, event: { type, uri } };
   return undefined;
 }
 
