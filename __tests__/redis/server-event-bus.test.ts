@@ -1,0 +1,294 @@
+// RedisServerEventBus against a real redis-server: two connections are two instances; local delivery first, no double delivery, outages, bounded close.
+
+import { RedisConnection } from '../../lib/redis/connection';
+import { RedisServerEventBus } from '../../lib/redis/server-event-bus';
+import type { ServerEvent } from '../../lib/sessions/server-events';
+import { StoreUnavailableError } from '../../lib/sessions/shared-store';
+import { startRedis, type RedisServer } from './redis-server';
+
+let redis: RedisServer;
+const connections: RedisConnection[] = [];
+const buses: RedisServerEventBus[] = [];
+
+beforeAll(async () => {
+  redis = await startRedis();
+});
+afterEach(async () => {
+  await Promise.all(buses.splice(0).map((bus) => bus.close()));
+  await Promise.all(connections.splice(0).map((connection) => connection.close()));
+  await redis.start();
+});
+afterAll(() => redis.close());
+
+const TOOLS_CHANGED: ServerEvent = { type: 'list_changed', list: 'tools' };
+const UPDATED: ServerEvent = { type: 'resource_updated', uri: 'docs://a?b=é' };
+
+function connect(commandTimeoutMs?: number): RedisConnection {
+  const connection = new RedisConnection({ url: redis.url, prefix: 'events-test:', commandTimeoutMs });
+  connections.push(connection);
+  return connection;
+}
+
+function instance(options: { onListenerError?: (err: unknown) => void; commandTimeoutMs?: number } = {}): { bus: RedisServerEventBus; connection: RedisConnection } {
+  const connection = connect(options.commandTimeoutMs);
+  const bus = new RedisServerEventBus(connection, options.onListenerError);
+  buses.push(bus);
+  return { bus, connection };
+}
+
+async function ready(...instances: { bus: RedisServerEventBus }[]): Promise<void> {
+  await Promise.all(instances.map(({ bus }) => bus.ready()));
+}
+
+/** Resolves once `condition()` holds (checked every 20 ms), or fails after `ms`. */
+async function eventually(condition: () => boolean | Promise<boolean>, ms = 5_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await condition())) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function subscribers(connection: RedisConnection): Promise<number> {
+  const reply = await connection.send<[string, number]>(['PUBSUB', 'NUMSUB', connection.key('events')]);
+  return Number(reply[1]);
+}
+
+describe('RedisServerEventBus between instances', () => {
+  it("gives A's event to A's listeners once, before publish returns, and to B's once, when it arrives", async () => {
+    const a = instance();
+    const b = instance();
+    await ready(a, b);
+    const onA = jest.fn();
+    const onB = jest.fn();
+    a.bus.subscribe(onA);
+    b.bus.subscribe(onB);
+    const published = a.bus.publish(TOOLS_CHANGED);
+    expect(onA).toHaveBeenCalledTimes(1);
+    expect(onB).not.toHaveBeenCalled();
+    await published;
+    await eventually(() => onB.mock.calls.length === 1);
+    // A hears its own event back from Redis too: it must skip it.
+    await pause(100);
+    expect(onA).toHaveBeenCalledTimes(1);
+    expect(onB).toHaveBeenCalledTimes(1);
+    expect(onB).toHaveBeenCalledWith(TOOLS_CHANGED);
+  });
+
+  it("delivers B's events to A, both kinds through JSON and back, in order", async () => {
+    const a = instance();
+    const b = instance();
+    await ready(a, b);
+    const heard: ServerEvent[] = [];
+    a.bus.subscribe((event) => heard.push(event));
+    const sent: ServerEvent[] = [TOOLS_CHANGED, UPDATED, { type: 'list_changed', list: 'prompts' }, { type: 'list_changed', list: 'resources' }];
+    for (const event of sent) await b.bus.publish(event);
+    await eventually(() => heard.length === sent.length);
+    expect(heard).toEqual(sent);
+  });
+
+  it('hears an event published on another instance right after ready() resolved', async () => {
+    for (let i = 0; i < 5; i++) {
+      const a = instance();
+      const b = instance();
+      const heard = jest.fn();
+      a.bus.subscribe(heard);
+      await a.bus.ready();
+      await b.bus.publish(UPDATED);
+      await eventually(() => heard.mock.calls.length === 1);
+    }
+  });
+
+  it('stops delivering once unsubscribed; one function subscribed twice hears twice', async () => {
+    const a = instance();
+    const b = instance();
+    await ready(a, b);
+    const listener = jest.fn();
+    const first = a.bus.subscribe(listener);
+    const second = a.bus.subscribe(listener);
+    await b.bus.publish(TOOLS_CHANGED);
+    await eventually(() => listener.mock.calls.length === 2);
+    first();
+    first();
+    await b.bus.publish(TOOLS_CHANGED);
+    await eventually(() => listener.mock.calls.length === 3);
+    second();
+    expect(a.bus.listenerCount).toBe(0);
+    await a.bus.publish(TOOLS_CHANGED);
+    await b.bus.publish(TOOLS_CHANGED);
+    await pause(100);
+    expect(listener).toHaveBeenCalledTimes(3);
+  });
+
+  it('reports a listener that throws, local or remote, and still delivers to the others', async () => {
+    const onListenerError = jest.fn();
+    const a = instance({ onListenerError });
+    const b = instance();
+    await ready(a, b);
+    const after = jest.fn();
+    a.bus.subscribe(() => {
+      throw new Error('listener bug');
+    });
+    a.bus.subscribe(after);
+    await expect(a.bus.publish(UPDATED)).resolves.toBeUndefined();
+    await b.bus.publish(UPDATED);
+    await eventually(() => after.mock.calls.length === 2);
+    expect(onListenerError).toHaveBeenCalledTimes(2);
+    expect(onListenerError).toHaveBeenCalledWith(new Error('listener bug'));
+  });
+
+  it('drops payloads on the channel that are not an event', async () => {
+    const a = instance();
+    await a.bus.ready();
+    const heard = jest.fn();
+    const onListenerError = jest.fn();
+    a.bus.subscribe(heard);
+    const payloads = ['not json', 'null', '[]', '{"event":{"type":"list_changed","list":"tools"}}', '{"origin":"x"}', '{"origin":"x","event":{"type":"list_changed","list":"users"}}', '{"origin":"x","event":{"type":"resource_updated","uri":5}}', '{"origin":"x","event":{"type":"other"}}'];
+    for (const payload of payloads) await a.connection.send(['PUBLISH', a.connection.key('events'), payload]);
+    await a.connection.send(['PUBLISH', a.connection.key('events'), JSON.stringify({ origin: 'x', event: { ...UPDATED, extra: 1 } })]);
+    await eventually(() => heard.mock.calls.length >= 1);
+    await pause(50);
+    expect(heard.mock.calls).toEqual([[UPDATED]]);
+    expect(onListenerError).not.toHaveBeenCalled();
+  });
+
+  it('shares nothing with a router under another prefix', async () => {
+    const a = instance();
+    const other = new RedisConnection({ url: redis.url, prefix: 'other-router:' });
+    connections.push(other);
+    const otherBus = new RedisServerEventBus(other);
+    buses.push(otherBus);
+    await ready(a, { bus: otherBus });
+    const heard = jest.fn();
+    a.bus.subscribe(heard);
+    await otherBus.publish(TOOLS_CHANGED);
+    await pause(100);
+    expect(heard).not.toHaveBeenCalled();
+  });
+});
+
+describe('RedisServerEventBus missed events', () => {
+  const envelope = (seq: number, event: ServerEvent): string => JSON.stringify({ origin: 'instance-x', seq, event });
+
+  it('announces again every list it has seen change when an instance skipped a number, and nothing more while none is skipped', async () => {
+    const a = instance();
+    await a.bus.ready();
+    const heard: ServerEvent[] = [];
+    a.bus.subscribe((event) => heard.push(event));
+    await a.bus.publish({ type: 'list_changed', list: 'prompts' });
+    const channel = a.connection.key('events');
+    await a.connection.send(['PUBLISH', channel, envelope(1, TOOLS_CHANGED)]);
+    await a.connection.send(['PUBLISH', channel, envelope(2, UPDATED)]);
+    await a.connection.send(['PUBLISH', channel, envelope(5, UPDATED)]);
+    await a.connection.send(['PUBLISH', channel, envelope(6, TOOLS_CHANGED)]);
+    await a.connection.send(['PUBLISH', channel, envelope(9, TOOLS_CHANGED)]);
+    await eventually(() => heard.length >= 7);
+    await pause(50);
+    expect(heard).toEqual([
+      { type: 'list_changed', list: 'prompts' },
+      TOOLS_CHANGED,
+      UPDATED,
+      // 3 and 4 were missed: both lists seen changing are announced again, then the event itself.
+      { type: 'list_changed', list: 'prompts' },
+      TOOLS_CHANGED,
+      UPDATED,
+      TOOLS_CHANGED,
+      // 7 and 8 were missed: the event itself announces tools.
+      { type: 'list_changed', list: 'prompts' },
+      TOOLS_CHANGED,
+    ]);
+  });
+
+  it("recovers a list change whose PUBLISH failed: B's next event shows A the gap", async () => {
+    const a = instance();
+    const b = instance({ commandTimeoutMs: 300 });
+    await ready(a, b);
+    const heard: ServerEvent[] = [];
+    a.bus.subscribe((event) => heard.push(event));
+    await b.bus.publish(TOOLS_CHANGED);
+    await eventually(() => heard.length === 1);
+    await redis.stop(true);
+    await expect(b.bus.publish(TOOLS_CHANGED)).rejects.toBeInstanceOf(StoreUnavailableError);
+    await redis.start();
+    await eventually(async () => (await subscribers(b.connection).catch(() => 0)) === 2, 10_000);
+    await b.bus.publish(UPDATED);
+    await eventually(() => heard.length === 3);
+    expect(heard).toEqual([TOOLS_CHANGED, TOOLS_CHANGED, UPDATED]);
+  }, 20_000);
+});
+
+describe('RedisServerEventBus outages', () => {
+  it('still delivers locally while Redis is down, and publish rejects with StoreUnavailableError', async () => {
+    const a = instance({ commandTimeoutMs: 300 });
+    await a.bus.ready();
+    const heard = jest.fn();
+    a.bus.subscribe(heard);
+    await redis.stop(true);
+    const published = a.bus.publish(TOOLS_CHANGED);
+    expect(heard).toHaveBeenCalledTimes(1);
+    await expect(published).rejects.toBeInstanceOf(StoreUnavailableError);
+  });
+
+  it('is subscribed again by itself after Redis restarts: an event published afterwards on another instance is delivered', async () => {
+    const a = instance();
+    const b = instance();
+    await ready(a, b);
+    const heard = jest.fn();
+    a.bus.subscribe(heard);
+    await redis.stop(true);
+    await redis.start();
+    // Nothing is kept while Redis was down: wait until both subscriber connections have sent SUBSCRIBE again.
+    await eventually(async () => (await subscribers(b.connection).catch(() => 0)) === 2, 10_000);
+    await b.bus.publish(UPDATED);
+    await eventually(() => heard.mock.calls.length === 1);
+    expect(heard).toHaveBeenCalledWith(UPDATED);
+  }, 20_000);
+
+  it('made while Redis is down: ready() rejects, then the bus subscribes by itself once Redis is back', async () => {
+    await redis.stop(true);
+    const a = instance({ commandTimeoutMs: 300 });
+    await expect(a.bus.ready()).rejects.toBeInstanceOf(StoreUnavailableError);
+    const heard = jest.fn();
+    a.bus.subscribe(heard);
+    await redis.start();
+    await eventually(async () => a.bus.ready().then(() => true, () => false), 10_000);
+    const b = instance();
+    await b.bus.publish(TOOLS_CHANGED);
+    await eventually(() => heard.mock.calls.length === 1);
+  }, 20_000);
+
+  it('close() unsubscribes the channel, and a closed bus hears nothing more', async () => {
+    const a = instance();
+    const b = instance();
+    await ready(a, b);
+    const heard = jest.fn();
+    a.bus.subscribe(heard);
+    expect(await subscribers(b.connection)).toBe(2);
+    await a.bus.close();
+    await a.bus.close();
+    expect(await subscribers(b.connection)).toBe(1);
+    await b.bus.publish(TOOLS_CHANGED);
+    await pause(100);
+    expect(heard).not.toHaveBeenCalled();
+  });
+
+  it('close() ends within a bounded time when Redis is gone', async () => {
+    const a = instance({ commandTimeoutMs: 500 });
+    await a.bus.ready();
+    await redis.stop(true);
+    const started = Date.now();
+    await a.bus.close();
+    expect(Date.now() - started).toBeLessThan(1_500);
+  });
+
+  it('close() ends at once while the bus is still trying to subscribe', async () => {
+    await redis.stop(true);
+    const a = instance({ commandTimeoutMs: 300 });
+    await expect(a.bus.ready()).rejects.toBeInstanceOf(StoreUnavailableError);
+    const started = Date.now();
+    await a.bus.close();
+    expect(Date.now() - started).toBeLessThan(500);
+  });
+});
