@@ -50,6 +50,8 @@ export interface McpStore {
    * instance, read by the others. Resolves before the router serves its first request.
    */
   stateKey(): Promise<string>;
+  /** Resolves once the store hears the other instances (its subscriptions made); the router waits for it before serving. */
+  ready?(): Promise<void>;
   /** Ends the store's connections; bounded in time even when its server is gone. */
   close(): Promise<void>;
 }
@@ -71,24 +73,27 @@ export class StoreUnavailableError extends Error {
 }
 
 /**
- * What a shared store must do before the router serves: the requestState key of every instance is the store's.
+ * What a shared store must do before the router serves: its subscriptions made, and the requestState key of every
+ * instance the store's.
  * Returns a check that is undefined once done; a failure (the store down) is retried by the next request.
  *
  * @param stateKey - the codec's key buffer, filled in place with the shared key; undefined when
- *   `inputRequired.stateKey` was given (it wins, and nothing is waited for)
+ *   `inputRequired.stateKey` was given (it wins; only the subscriptions are waited for)
  */
 export function whenStoreReady(store: McpStore, stateKey: Buffer | undefined): () => Promise<void> | undefined {
-  if (stateKey === undefined) return () => undefined;
   let done = false;
   let pending: Promise<void> | undefined;
+  const fillKey = async (): Promise<void> => {
+    if (stateKey === undefined) return;
+    const bytes = Buffer.from(await store.stateKey(), 'base64url');
+    if (bytes.length < stateKey.length) throw new Error('mcpRouter: the shared store gave a requestState key shorter than 32 bytes');
+    // The codec holds this buffer: filled with the shared key before the first request, it signs as every instance does.
+    bytes.copy(stateKey);
+  };
   return () => {
     if (done) return undefined;
-    pending ??= store.stateKey().then(
-      (key) => {
-        const bytes = Buffer.from(key, 'base64url');
-        if (bytes.length < stateKey.length) throw new Error('mcpRouter: the shared store gave a requestState key shorter than 32 bytes');
-        // The codec holds this buffer: filled with the shared key before the first request, it signs as every instance does.
-        bytes.copy(stateKey);
+    pending ??= Promise.all([fillKey(), store.ready?.()]).then(
+      () => {
         done = true;
       },
       (err: unknown) => {
