@@ -1,0 +1,129 @@
+// Two router instances (separate processes) on one Redis, behind a plain round-robin HTTP proxy with no stickiness, recording which instance got what.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+
+export interface Routed {
+  readonly instance: string;
+  readonly http: string;
+  /** The JSON-RPC method (or 'response' for a posted answer), when the body is one message. */
+  readonly rpc: string | undefined;
+}
+
+export interface Instance {
+  readonly name: string;
+  readonly port: number;
+  /** What it printed on stdout so far. */
+  output(): string;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+export interface Cluster {
+  /** The proxy's MCP endpoint. */
+  readonly url: string;
+  readonly instances: readonly Instance[];
+  /** Every request the proxy forwarded, in order. */
+  readonly routed: Routed[];
+  /** Waits until an instance printed `text`. */
+  waitForOutput(text: string, ms?: number): Promise<string>;
+  close(): Promise<void>;
+}
+
+const INSTANCE = join(__dirname, 'instance.ts');
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function startInstance(name: string, redisUrl: string): Promise<Instance> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, [require.resolve('tsx/cli'), INSTANCE, String(port), redisUrl, name], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const end = Date.now() + 20_000;
+  while (!out.includes(`${name} ready`)) {
+    if (child.exitCode !== null || Date.now() > end) throw new Error(`instance ${name} did not start: ${out}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return {
+    name,
+    port,
+    output: () => out,
+    kill: async (signal = 'SIGTERM') => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill(signal);
+      await exited;
+    },
+  };
+}
+
+/** The method of a JSON-RPC body, for the record (a batch or non-JSON body: undefined). */
+function rpcOf(body: Buffer): string | undefined {
+  try {
+    const message = JSON.parse(body.toString()) as Record<string, unknown>;
+    return typeof message.method === 'string' ? message.method : 'result' in message || 'error' in message ? 'response' : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Starts instances A and B on `redisUrl` and a proxy that sends each request to the next instance in turn (A, B,
+ * A, …), streaming both ways (SSE included). An instance that is down gets the request anyway: the client sees
+ * the proxy's 502, as behind a real balancer without health checks.
+ */
+export async function startCluster(redisUrl: string): Promise<Cluster> {
+  const instances = await Promise.all(['A', 'B'].map((name) => startInstance(name, redisUrl)));
+  const routed: Routed[] = [];
+  let next = 0;
+  const proxy: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const target = instances[next++ % instances.length]!;
+      const body = Buffer.concat(chunks);
+      routed.push({ instance: target.name, http: req.method ?? '', rpc: body.length > 0 ? rpcOf(body) : undefined });
+      const upstream = request({ host: '127.0.0.1', port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      upstream.on('error', () => {
+        if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
+        res.end('{"error":"bad gateway"}');
+      });
+      res.on('close', () => upstream.destroy());
+      upstream.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const { port } = proxy.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    instances,
+    routed,
+    waitForOutput: async (text, ms = 10_000) => {
+      const end = Date.now() + ms;
+      for (;;) {
+        const found = instances.find((instance) => instance.output().includes(text));
+        if (found !== undefined) return found.name;
+        if (Date.now() > end) throw new Error(`no instance printed '${text}': ${instances.map((instance) => `${instance.name}: ${instance.output()}`).join('\n')}`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    },
+    close: async () => {
+      proxy.closeAllConnections();
+      await new Promise((resolve) => proxy.close(resolve));
+      await Promise.all(instances.map((instance) => instance.kill()));
+    },
+  };
+}
