@@ -2,7 +2,9 @@
  * `npm test` runs two projects: the whole suite on Express 5 (the `express` dev dependency) and on
  * Express 4 (`express4`, an npm alias of express@4, which every `require('express')` resolves to).
  * `npm run test:browser` runs the third, `browser`: the playground in headless Chromium (needs
- * /usr/bin/chromium or CHROMIUM_PATH), kept apart so `npm test` needs no browser.
+ * /usr/bin/chromium or CHROMIUM_PATH), kept apart so `npm test` needs no browser. `npm run test:redis` runs
+ * `redis5` and `redis4`: the shared store against a real redis-server (Debian's `redis-server`, started by the
+ * tests), on each Express major, kept apart so `npm test` needs no Redis.
  */
 const shared = {
   preset: 'ts-jest',
@@ -27,5 +29,13 @@ module.exports = {
       testPathIgnorePatterns: ['/__tests__/package/'],
     },
     { ...shared, displayName: 'browser', testMatch: ['**/*.e2e.ts'], globals: { EXPRESS_MAJOR: 5 } },
+    { ...shared, displayName: 'redis5', testMatch: ['**/*.redis.ts'], globals: { EXPRESS_MAJOR: 5 } },
+    {
+      ...shared,
+      displayName: 'redis4',
+      testMatch: ['**/*.redis.ts'],
+      globals: { EXPRESS_MAJOR: 4 },
+      moduleNameMapper: { '^express$': 'express4', '^express/package\\.json$': 'express4/package.json' },
+    },
   ],
 };

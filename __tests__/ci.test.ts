@@ -21,7 +21,7 @@ function commandsUnder(heading: string): string[] {
 describe('README and CI', () => {
   it('runs in CI exactly the test commands README lists, after npm ci', () => {
     const readmeCommands = commandsUnder('## Running the tests');
-    expect(readmeCommands).toEqual(['npm test', 'npm run test:conformance', 'npm run test:browser', 'npm run test:inspector']);
+    expect(readmeCommands).toEqual(['npm test', 'npm run test:conformance', 'npm run test:browser', 'npm run test:redis', 'npm run test:inspector']);
     const ciCommands = ciScript.split('\n').filter((line) => /^npm (ci|test|run)\b/.test(line));
     expect(ciCommands).toEqual(['npm ci --no-audit --no-fund', ...readmeCommands]);
   });

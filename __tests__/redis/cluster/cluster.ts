@@ -45,7 +45,9 @@ async function freePort(): Promise<number> {
 
 async function startInstance(name: string, redisUrl: string): Promise<Instance> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [require.resolve('tsx/cli'), INSTANCE, String(port), redisUrl, name], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // The redis4 project runs the instances on Express 4 too (EXPRESS_MAJOR is its jest global).
+  const express4 = (globalThis as { EXPRESS_MAJOR?: number }).EXPRESS_MAJOR === 4 ? ['--require', join(__dirname, 'express4.cjs')] : [];
+  const child: ChildProcess = spawn(process.execPath, [...express4, require.resolve('tsx/cli'), INSTANCE, String(port), redisUrl, name], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (out += chunk.toString()));

@@ -60,6 +60,8 @@ mcp.tool({
 });
 
 const app = express();
+// Which Express this process runs (the redis4 project loads Express 4 through express4.cjs).
+console.log(`${name} express ${(require('express/package.json') as { version: string }).version}`);
 app.use('/mcp', mcp);
 const server = app.listen(Number(portArg), '127.0.0.1', () => console.log(`${name} ready`));
 const stop = (): void => {
