@@ -8,8 +8,6 @@ import { DELETE_SESSION, EVICT_SESSION, GET_SESSION, INDEX_SESSION, scriptKeys, 
 
 /** How often an instance asks Redis whether the sessions it has seen still exist. */
 export const DEFAULT_CHECK_INTERVAL_MS = 5_000;
-/** How many index entries past the excess `set` looks at, so entries of expired sessions go before live ones are evicted. */
-const EVICTION_SLACK = 16;
 /** How many EXISTS one check sends at once (node-redis pipelines them). */
 const CHECK_BATCH = 500;
 /** The least time the eviction mark is kept, so instances polling less often still read it. */
@@ -34,7 +32,7 @@ export type RedisSessionStoreSettings = SharedSessionSettings & {
  *
  * At most `max` sessions: an index (sorted set id → last activity) lets `set` of a new session evict the least
  * recently active; the index spans all slots, so it is kept by separate commands, and entries whose record is gone
- * are pruned (by eviction and by the check below).
+ * are pruned (by the check below, and by eviction, which takes them first: they are the least recently active).
  *
  * Redis expires keys by itself, so drops are found by polling: every `checkIntervalMs` the instance asks whether
  * the sessions it has seen still exist, reports the missing ones to {@link RedisSessionStore.onDrop} and forgets
@@ -85,7 +83,7 @@ export class RedisSessionStore implements SessionStore {
       this.#indexActivity(record.id, 'add'),
     ]);
     this.#seen.add(record.id);
-    if (existed === 0 && size > this.#max) await this.#makeRoom(size - this.#max, record.id);
+    if (existed === 0 && size > this.#max) await this.#makeRoom(record.id);
   }
 
   async get(id: string): Promise<SessionRecord | undefined> {
@@ -135,22 +133,28 @@ export class RedisSessionStore implements SessionStore {
   }
 
   /**
-   * After a new session made the index hold `excess` too many: prunes entries whose record is gone, then evicts
-   * the least recently active live sessions still over the cap (never `keep`, the one just saved).
+   * After a new session took the index past `max`: takes the least recently active entry out of the index (ZPOPMIN,
+   * atomic: instances creating sessions at once each take a different one, so a burst neither evicts the same
+   * session twice nor too many) and evicts it, or nothing when it was already gone (an entry of an expired session).
+   * One per new session, so the index, which counts every live session, never holds more than `max` for long.
    */
-  async #makeRoom(excess: number, keep: string): Promise<void> {
-    const oldest = await this.#connection.send<string[]>(['ZRANGE', this.#index, '0', String(excess + EVICTION_SLACK - 1)], this.#index);
-    const candidates = oldest.filter((id) => id !== keep);
-    const live = await Promise.all(candidates.map((id) => this.#connection.send<number>(['EXISTS', this.#recordKey(id)], this.#recordKey(id))));
-    const ghosts = candidates.filter((_id, i) => live[i] === 0);
-    const victims = candidates.filter((_id, i) => live[i] === 1).slice(0, Math.max(0, excess - ghosts.length));
-    const evicted = await Promise.all(victims.map((id) => EVICT_SESSION.run<number>(this.#connection, this.#keysOf(id), [this.#evictionMarkMs])));
-    const gone = [...ghosts, ...victims];
-    if (gone.length > 0) await this.#connection.send(['ZREM', this.#index, ...gone], this.#index);
-    // Reported here only when this instance removed it; another instance racing for the same victim hears of it by its check.
-    const ours = victims.filter((_id, i) => evicted[i] === 1);
-    for (const id of ours) this.#seen.delete(id);
-    this.#report(ours, 'evicted');
+  async #makeRoom(keep: string): Promise<void> {
+    let victim = await this.#popOldest();
+    // The session just saved was the oldest (others were active in the same ms): it stays, and the next one goes.
+    if (victim?.id === keep) {
+      victim = await this.#popOldest();
+      await this.#connection.send(['ZADD', this.#index, String(Date.now()), keep], this.#index);
+    }
+    if (victim === undefined || victim.id === keep) return;
+    if ((await EVICT_SESSION.run<number>(this.#connection, this.#keysOf(victim.id), [this.#evictionMarkMs])) === 0) return;
+    this.#seen.delete(victim.id);
+    this.#report([victim.id], 'evicted');
+  }
+
+  async #popOldest(): Promise<{ id: string } | undefined> {
+    // [member, score], or [[member, score]] under RESP3.
+    const [id] = (await this.#connection.send<unknown[]>(['ZPOPMIN', this.#index], this.#index)).flat().map(String);
+    return id === undefined ? undefined : { id };
   }
 
   /** Starts the check timer on first use (a store that is never used polls nothing). */
