@@ -4,7 +4,7 @@ import type { SharedSessionSettings } from '../sessions/shared-store';
 import type { SessionRecord, SessionStore } from '../sessions/stores';
 import { positiveInteger } from '../sessions/store-options';
 import type { RedisConnection } from './connection';
-import { DELETE_SESSION, EVICT_SESSION, GET_SESSION, INDEX_SESSION, scriptKeys, SessionKeys, sessionIndexKey, sessionKeys, SET_SESSION, TOUCH_SESSION } from './session-keys';
+import { DELETE_SESSION, EVICT_SESSION, GET_SESSION, INDEX_SESSION, scriptKeys, sessionIndexKey, sessionKeys, SET_SESSION, TOUCH_SESSION } from './session-keys';
 
 /** How often an instance asks Redis whether the sessions it has seen still exist. */
 export const DEFAULT_CHECK_INTERVAL_MS = 5_000;
@@ -123,7 +123,7 @@ export class RedisSessionStore implements SessionStore {
     return scriptKeys(sessionKeys(this.#connection, id));
   }
 
-  #recordKey(id: string): SessionKeys['record'] {
+  #recordKey(id: string): string {
     return sessionKeys(this.#connection, id).record;
   }
 
