@@ -1,0 +1,217 @@
+// RedisSessionStore: 2025 sessions in Redis, shared by every instance of a router (idle TTL on every key, a cap, drops found by polling).
+
+import type { SharedSessionSettings } from '../sessions/shared-store';
+import type { SessionRecord, SessionStore } from '../sessions/stores';
+import { positiveInteger } from '../sessions/store-options';
+import type { RedisConnection } from './connection';
+import { DELETE_SESSION, EVICT_SESSION, GET_SESSION, INDEX_SESSION, scriptKeys, sessionIndexKey, sessionKeys, SET_SESSION, TOUCH_SESSION } from './session-keys';
+
+/** How often an instance asks Redis whether the sessions it has seen still exist. */
+export const DEFAULT_CHECK_INTERVAL_MS = 5_000;
+/** How many EXISTS one check sends at once (node-redis pipelines them). */
+const CHECK_BATCH = 500;
+/** The least time the eviction mark is kept, so instances polling less often still read it. */
+const MIN_EVICTION_MARK_MS = 60_000;
+
+type DropListener = (id: string, reason: 'expired' | 'evicted') => void;
+type DropReason = Parameters<DropListener>[1];
+
+/** Settings of {@link RedisSessionStore}: the router's session settings, and how often drops are looked for. */
+export type RedisSessionStoreSettings = SharedSessionSettings & {
+  /** How often, in ms, this instance checks that the sessions it has seen still exist. Defaults to {@link DEFAULT_CHECK_INTERVAL_MS}. */
+  readonly checkIntervalMs?: number;
+};
+
+/**
+ * Keeps 2025 sessions in Redis so that any instance of a router can serve any session (no sticky sessions).
+ *
+ * Every key of a session (record, events, eviction mark) shares the hash tag `{id}` and lives `idleTtlMs` after
+ * the session's last activity: `get`, `touch`, `set` and an event append each restart the TTL of all of them in one
+ * Lua script, so a busy stream never lets its record expire (a peer fault: TTLs refreshed by some traffic only).
+ * A crashed instance leaves nothing that outlives the TTL.
+ *
+ * At most `max` sessions: an index (sorted set id → last activity) lets `set` of a new session evict the least
+ * recently active; the index spans all slots, so it is kept by separate commands, and entries whose record is gone
+ * are pruned (by the check below, and by eviction, which takes them first: they are the least recently active).
+ *
+ * Redis expires keys by itself, so drops are found by polling: every `checkIntervalMs` the instance asks whether
+ * the sessions it has seen still exist, reports the missing ones to {@link RedisSessionStore.onDrop} and forgets
+ * them. A session evicted by any instance is reported as 'evicted' (its eviction mark says so), one that is simply
+ * gone as 'expired' (deleted by another instance included: its streams here must close too). A check that Redis
+ * cannot answer reports nothing: an outage is not a drop.
+ *
+ * @example
+ * ```ts
+ * const connection = new RedisConnection({ url: process.env.REDIS_URL });
+ * const sessions = new RedisSessionStore(connection, { idleTtlMs: 30 * 60 * 1000, max: 10_000 });
+ * sessions.onDrop((id, reason) => console.log(`session ${id} ${reason}`));
+ * await sessions.set(record);
+ * const session = await sessions.get(record.id); // any instance; the idle TTL restarts
+ * await sessions.close(); // the timer stops; the connection is closed by its owner
+ * ```
+ */
+export class RedisSessionStore implements SessionStore {
+  readonly #connection: RedisConnection;
+  readonly #idleTtlMs: number;
+  readonly #max: number;
+  readonly #checkIntervalMs: number;
+  readonly #evictionMarkMs: number;
+  readonly #index: string;
+  /** Sessions this instance has seen live: the ones whose drop it must report. Forgotten once gone (or deleted). */
+  readonly #seen = new Set<string>();
+  readonly #listeners: DropListener[] = [];
+  #timer: NodeJS.Timeout | undefined;
+  #checking = false;
+  #closed = false;
+
+  /** @throws {McpConfigError} `ERR_MCP_INVALID_OPTION` for a setting that is not a positive integer */
+  constructor(connection: RedisConnection, settings: RedisSessionStoreSettings) {
+    const { idleTtlMs, max, checkIntervalMs = DEFAULT_CHECK_INTERVAL_MS } = settings;
+    this.#connection = connection;
+    this.#idleTtlMs = positiveInteger('RedisSessionStore', 'idleTtlMs', idleTtlMs);
+    this.#max = positiveInteger('RedisSessionStore', 'max', max);
+    this.#checkIntervalMs = positiveInteger('RedisSessionStore', 'checkIntervalMs', checkIntervalMs);
+    // Long enough for every instance's next check to read it, never longer than a session could have lived.
+    this.#evictionMarkMs = Math.min(this.#idleTtlMs, Math.max(4 * this.#checkIntervalMs, MIN_EVICTION_MARK_MS));
+    this.#index = sessionIndexKey(connection);
+  }
+
+  async set(record: SessionRecord): Promise<void> {
+    this.#startChecking();
+    const [existed, size] = await Promise.all([
+      SET_SESSION.run<number>(this.#connection, this.#keysOf(record.id), [this.#idleTtlMs, JSON.stringify(record)]),
+      this.#indexActivity(record.id, 'add'),
+    ]);
+    this.#seen.add(record.id);
+    if (existed === 0 && size > this.#max) await this.#makeRoom(record.id);
+  }
+
+  async get(id: string): Promise<SessionRecord | undefined> {
+    this.#startChecking();
+    // The index update only moves an existing entry (ZADD XX): an unknown id adds nothing.
+    const [text] = await Promise.all([GET_SESSION.run<string | null>(this.#connection, this.#keysOf(id), [this.#idleTtlMs]), this.#indexActivity(id, 'update')]);
+    if (text === null) return undefined;
+    this.#seen.add(id);
+    // JSON drops undefined fields: put them back, so a record has the same keys as the one saved.
+    const saved = JSON.parse(text) as Partial<SessionRecord>;
+    return { clientInfo: undefined, logLevel: undefined, ...saved } as SessionRecord;
+  }
+
+  async touch(id: string): Promise<void> {
+    await Promise.all([TOUCH_SESSION.run<number>(this.#connection, this.#keysOf(id), [this.#idleTtlMs]), this.#indexActivity(id, 'update')]);
+  }
+
+  async delete(id: string): Promise<boolean> {
+    this.#seen.delete(id);
+    const [existed] = await Promise.all([DELETE_SESSION.run<number>(this.#connection, this.#keysOf(id), []), this.#connection.send(['ZREM', this.#index, id], this.#index)]);
+    return existed === 1;
+  }
+
+  onDrop(listener: DropListener): void {
+    this.#listeners.push(listener);
+  }
+
+  /** Stops the check timer and forgets what this instance saw; the sessions stay in Redis (other instances serve them). */
+  async close(): Promise<void> {
+    this.#closed = true;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#seen.clear();
+  }
+
+  #keysOf(id: string): string[] {
+    return scriptKeys(sessionKeys(this.#connection, id));
+  }
+
+  #recordKey(id: string): string {
+    return sessionKeys(this.#connection, id).record;
+  }
+
+  /** Records activity in the index (and restarts its TTL); answers the index size. */
+  async #indexActivity(id: string, mode: 'add' | 'update'): Promise<number> {
+    return INDEX_SESSION.run<number>(this.#connection, [this.#index], [id, Date.now(), mode === 'add' ? '' : 'XX', this.#idleTtlMs]);
+  }
+
+  /**
+   * After a new session took the index past `max`: takes the least recently active entry out of the index (ZPOPMIN,
+   * atomic: instances creating sessions at once each take a different one, so a burst neither evicts the same
+   * session twice nor too many) and evicts it, or nothing when it was already gone (an entry of an expired session).
+   * One per new session, so the index, which counts every live session, never holds more than `max` for long.
+   */
+  async #makeRoom(keep: string): Promise<void> {
+    let victim = await this.#popOldest();
+    // The session just saved was the oldest (others were active in the same ms): it stays, and the next one goes.
+    if (victim?.id === keep) {
+      victim = await this.#popOldest();
+      await this.#connection.send(['ZADD', this.#index, String(Date.now()), keep], this.#index);
+    }
+    if (victim === undefined || victim.id === keep) return;
+    if ((await EVICT_SESSION.run<number>(this.#connection, this.#keysOf(victim.id), [this.#evictionMarkMs])) === 0) return;
+    this.#seen.delete(victim.id);
+    this.#report([victim.id], 'evicted');
+  }
+
+  async #popOldest(): Promise<{ id: string } | undefined> {
+    // [member, score], or [[member, score]] under RESP3.
+    const [id] = (await this.#connection.send<unknown[]>(['ZPOPMIN', this.#index], this.#index)).flat().map(String);
+    return id === undefined ? undefined : { id };
+  }
+
+  /** Starts the check timer on first use (a store that is never used polls nothing). */
+  #startChecking(): void {
+    if (this.#timer !== undefined || this.#checking || this.#closed) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.#checking = true;
+      void this.#check().finally(() => {
+        this.#checking = false;
+        this.#startChecking();
+      });
+    }, this.#checkIntervalMs);
+    // The check never keeps the process alive.
+    this.#timer.unref();
+  }
+
+  /** Asks whether every session this instance has seen still exists; reports and forgets the missing ones. */
+  async #check(): Promise<void> {
+    const ids = [...this.#seen];
+    try {
+      const gone: string[] = [];
+      for (let start = 0; start < ids.length; start += CHECK_BATCH) {
+        const batch = ids.slice(start, start + CHECK_BATCH);
+        // One command per id: the records are in different slots, so one EXISTS (or script) cannot span them.
+        const exists = await Promise.all(batch.map((id) => this.#connection.send<number>(['EXISTS', this.#recordKey(id)], this.#recordKey(id))));
+        batch.forEach((id, i) => exists[i] === 0 && gone.push(id));
+      }
+      if (gone.length === 0) return;
+      const marks = await Promise.all(
+        gone.map((id) => {
+          const { evicted } = sessionKeys(this.#connection, id);
+          return this.#connection.send<number>(['EXISTS', evicted], evicted);
+        }),
+      );
+      await this.#connection.send(['ZREM', this.#index, ...gone], this.#index);
+      // Deleted here, or closed, while the check ran: nothing to report.
+      const reported = (reason: DropReason): string[] => gone.filter((id, i) => (marks[i] === 1) === (reason === 'evicted') && this.#seen.has(id));
+      const [evicted, expired] = [reported('evicted'), reported('expired')];
+      for (const id of gone) this.#seen.delete(id);
+      this.#report(evicted, 'evicted');
+      this.#report(expired, 'expired');
+    } catch {
+      // Redis did not answer (StoreUnavailableError): an outage is not a drop; the next check asks again.
+    }
+  }
+
+  #report(ids: readonly string[], reason: DropReason): void {
+    if (this.#closed) return;
+    for (const id of ids) {
+      for (const listener of this.#listeners) {
+        try {
+          listener(id, reason);
+        } catch {
+          // A listener's failure must not stop the others, nor escape the check timer and crash the process.
+        }
+      }
+    }
+  }
+}
