@@ -1,0 +1,64 @@
+// express-mcp-router/redis: redisStore(), everything several instances of one router share, kept in Redis.
+
+import type { McpStore } from '../sessions/shared-store';
+import { RedisConnection, type RedisConnectionOptions } from './connection';
+import { RedisEventStore } from './event-store';
+import { RedisMessageBus } from './message-bus';
+import { redisRateLimitStore } from './rate-limit';
+import { RedisServerEventBus } from './server-event-bus';
+import { RedisSessionStore } from './session-store';
+import { sharedStateKey } from './state-key';
+import { RedisTaskStore } from './task-store';
+
+export type { RedisClientLike, RedisConnectionOptions } from './connection';
+export { StoreUnavailableError, type McpStore } from '../sessions/shared-store';
+
+/** Options of {@link redisStore}: where Redis is (`url` or `client`), and how this router's keys are named. */
+export type RedisStoreOptions = RedisConnectionOptions;
+
+/**
+ * Keeps in Redis everything that several instances of one router must share, so a load balancer may send any
+ * request to any instance (no sticky sessions): 2025 sessions and their recorded events, server→client requests,
+ * answers and cancellations, list changes and resource updates, tasks, the requestState key and the rate-limit
+ * counters. Pass it as the router's `store`; `mcp.close()` closes it (a `client` you gave stays open).
+ *
+ * Needs the optional peer dependencies `redis` (node-redis 5 or 6) and `rate-limit-redis`.
+ *
+ * @example
+ * ```ts
+ * import { mcpRouter } from 'express-mcp-router';
+ * import { redisStore } from 'express-mcp-router/redis';
+ *
+ * const mcp = mcpRouter({ name: 'inventory', version: '1.0.0', store: redisStore({ url: process.env.REDIS_URL }) });
+ * ```
+ */
+export function redisStore(options: RedisStoreOptions = {}): McpStore {
+  const connection = new RedisConnection(options);
+  const closing: Array<() => Promise<void> | void> = [];
+  const subscriptions: Array<() => Promise<void>> = [];
+  const made = <T extends { close?: () => Promise<void> | void }>(part: T): T => {
+    if (part.close !== undefined) closing.push(() => part.close?.());
+    return part;
+  };
+  return {
+    sessions: (settings) => made(new RedisSessionStore(connection, settings)),
+    events: (settings) => new RedisEventStore(connection, settings),
+    bus: () => new RedisMessageBus(connection),
+    serverEvents: (onListenerError) => {
+      const events = made(new RedisServerEventBus(connection, onListenerError));
+      subscriptions.push(() => events.ready());
+      return events;
+    },
+    tasks: (settings) => new RedisTaskStore(connection, settings),
+    rateLimit: (prefix) => redisRateLimitStore(connection, connection.key(prefix)),
+    stateKey: () => sharedStateKey(connection),
+    // The latest attempt of each (a bus made while Redis was down keeps trying).
+    ready: async () => {
+      await Promise.all(subscriptions.map((ready) => ready()));
+    },
+    close: async () => {
+      await Promise.all(closing.splice(0).map(async (close) => close()));
+      await connection.close();
+    },
+  };
+}
