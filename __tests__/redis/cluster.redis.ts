@@ -53,6 +53,12 @@ async function modernCall(method: string, params: Record<string, unknown>, meta:
   return { status: response.status, body: JSON.parse(data) as Record<string, unknown> };
 }
 
+declare const EXPRESS_MAJOR: number;
+
+it('runs each instance in its own process on the Express major of the jest project', () => {
+  for (const instance of cluster.instances) expect(instance.output()).toContain(`${instance.name} express ${EXPRESS_MAJOR}.`);
+});
+
 it('a 2025 session made on one instance is used on the other', async () => {
   const client = await connect();
   const seen = new Set<string>();
@@ -64,14 +70,16 @@ it('a 2025 session made on one instance is used on the other', async () => {
 
 it("a session's GET stream on one instance hears a list change made on the other", async () => {
   let heard = 0;
+  const before = cluster.routed.length;
   const client = await connect();
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
     heard++;
   });
   // The SDK opens its GET stream after initialize; wait until the proxy has sent it somewhere.
   const end = Date.now() + 5_000;
-  while (!cluster.routed.some((routed) => routed.http === 'GET') && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 25));
-  const stream = [...cluster.routed].reverse().find((routed) => routed.http === 'GET')!;
+  const ours = (): typeof cluster.routed => cluster.routed.slice(before);
+  while (!ours().some((routed) => routed.http === 'GET') && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 25));
+  const stream = ours().find((routed) => routed.http === 'GET')!;
   await nextGoesTo(stream.instance === 'A' ? 'B' : 'A');
   await client.callTool({ name: 'add_tool', arguments: { toolName: `t_${Date.now()}` } });
   const call = [...cluster.routed].reverse().find((routed) => routed.rpc === 'tools/call')!;

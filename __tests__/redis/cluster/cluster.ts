@@ -47,7 +47,8 @@ async function startInstance(name: string, redisUrl: string): Promise<Instance> 
   const port = await freePort();
   // The redis4 project runs the instances on Express 4 too (EXPRESS_MAJOR is its jest global).
   const express4 = (globalThis as { EXPRESS_MAJOR?: number }).EXPRESS_MAJOR === 4 ? ['--require', join(__dirname, 'express4.cjs')] : [];
-  const child: ChildProcess = spawn(process.execPath, [...express4, require.resolve('tsx/cli'), INSTANCE, String(port), redisUrl, name], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // One process (tsx as a loader, not its CLI, which would start another): the hook applies to the instance itself.
+  const child: ChildProcess = spawn(process.execPath, [...express4, '--import', 'tsx', INSTANCE, String(port), redisUrl, name], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (out += chunk.toString()));
