@@ -47,7 +47,7 @@ async function listen(): Promise<{ reader: SseReader; instance: string }> {
   // The acknowledgment comes first (MCP 2026-07-28 subscriptions/listen).
   let first = await reader.next();
   while (first !== undefined && first.data === '') first = await reader.next();
-  expect(messageOf(first!).method).toBe('notifications/subscriptions/acknowledged');
+  expect(messageOf(first!)?.method).toBe('notifications/subscriptions/acknowledged');
   return { reader, instance };
 }
 
@@ -55,7 +55,7 @@ async function nextMethod(reader: SseReader): Promise<string | undefined> {
   for (;;) {
     const event = await reader.next();
     if (event === undefined) return undefined;
-    if (event.data !== '') return messageOf(event).method as string;
+    if (event.data !== '') return messageOf(event)?.method as string;
   }
 }
 

@@ -1,5 +1,6 @@
 // RedisSessionStore: 2025 sessions in Redis, shared by every instance of a router (idle TTL on every key, a cap, drops found by polling).
 
+import { createHash } from 'node:crypto';
 import type { SharedSessionSettings } from '../sessions/shared-store';
 import type { SessionRecord, SessionStore } from '../sessions/stores';
 import { positiveInteger } from '../sessions/store-options';
@@ -81,6 +82,7 @@ export class RedisSessionStore implements SessionStore {
     const [existed, size] = await Promise.all([
       SET_SESSION.run<number>(this.#connection, this.#keysOf(record.id), [this.#idleTtlMs, JSON.stringify(record)]),
       this.#indexActivity(record.id, 'add'),
+      record.principal === undefined ? undefined : this.#ownerActivity(record.principal, record.id),
     ]);
     this.#seen.add(record.id);
     if (existed === 0 && size > this.#max) await this.#makeRoom(record.id);
@@ -94,6 +96,7 @@ export class RedisSessionStore implements SessionStore {
     this.#seen.add(id);
     // JSON drops undefined fields: put them back, so a record has the same keys as the one saved.
     const saved = JSON.parse(text) as Partial<SessionRecord>;
+    if (typeof saved.principal === 'string') await this.#ownerActivity(saved.principal, id);
     return { clientInfo: undefined, logLevel: undefined, ...saved } as SessionRecord;
   }
 
@@ -105,6 +108,19 @@ export class RedisSessionStore implements SessionStore {
     this.#seen.delete(id);
     const [existed] = await Promise.all([DELETE_SESSION.run<number>(this.#connection, this.#keysOf(id), []), this.#connection.send(['ZREM', this.#index, id], this.#index)]);
     return existed === 1;
+  }
+
+  /**
+   * The principal's sessions on every instance, least recently active first (a sorted set per principal, by a hash
+   * of its name, with the idle TTL; entries whose record is gone are pruned here).
+   */
+  async sessionsOf(principal: string): Promise<string[]> {
+    const key = this.#ownerKey(principal);
+    const ids = (await this.#connection.send<unknown[]>(['ZRANGE', key, '0', '-1'], key)).map(String);
+    const exists = await Promise.all(ids.map((id) => this.#connection.send<number>(['EXISTS', this.#recordKey(id)], this.#recordKey(id))));
+    const gone = ids.filter((_id, i) => exists[i] === 0);
+    if (gone.length > 0) await this.#connection.send(['ZREM', key, ...gone], key);
+    return ids.filter((_id, i) => exists[i] === 1);
   }
 
   onDrop(listener: DropListener): void {
@@ -125,6 +141,18 @@ export class RedisSessionStore implements SessionStore {
 
   #recordKey(id: string): string {
     return sessionKeys(this.#connection, id).record;
+  }
+
+  /** The sorted set of one principal's sessions: named by a hash, so no principal's name is in a key. */
+  #ownerKey(principal: string): string {
+    return this.#connection.key('s', 'owner', `{${createHash('sha256').update(principal).digest('base64url')}}`);
+  }
+
+  /** Records a principal's session activity (its set's TTL restarts: it lives as long as its newest session can). */
+  async #ownerActivity(principal: string, id: string): Promise<void> {
+    const key = this.#ownerKey(principal);
+    await this.#connection.send(['ZADD', key, String(Date.now()), id], key);
+    await this.#connection.send(['PEXPIRE', key, String(this.#idleTtlMs)], key);
   }
 
   /** Records activity in the index (and restarts its TTL); answers the index size. */

@@ -226,6 +226,16 @@ export class SessionManager {
    * store and push out everyone else's sessions; it only ever ends its own.
    */
   private async evictPastCap(principal: string): Promise<void> {
+    const { store } = this.settings;
+    if (store.sessionsOf !== undefined) {
+      // A shared store knows the principal's sessions on every instance: the oldest go, wherever they live.
+      const owned = await store.sessionsOf(principal);
+      for (const oldest of owned.slice(0, Math.max(0, owned.length - this.settings.maxPerPrincipal))) {
+        await store.delete(oldest);
+        await this.closeLive(oldest, 'evicted');
+      }
+      return;
+    }
     const owned = this.byPrincipal.get(principal);
     while (owned !== undefined && owned.size > this.settings.maxPerPrincipal) {
       const oldest = owned.values().next().value as string;

@@ -43,6 +43,11 @@ export interface SessionStore {
   onDrop(listener: (id: string, reason: 'expired' | 'evicted') => void): void;
   /** Stops timers and forgets everything (router shutdown, tests). */
   close(): Promise<void>;
+  /**
+   * The sessions of one principal in every instance, least recently active first: a shared store's answer, so
+   * `sessions.maxPerPrincipal` bounds them all. Without it, each instance bounds the sessions it holds.
+   */
+  sessionsOf?(principal: string): Promise<string[]>;
 }
 
 /** One recorded SSE event: a message, or null for a priming event (an id with empty data). */
