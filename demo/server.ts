@@ -2,7 +2,9 @@
 // API-key middleware) that gained MCP in a handful of lines. Start it with `npm run demo`.
 //
 //   PORT (3000), HOST (127.0.0.1), MCP_TOKEN (random at each start), API_KEY (demo-api-key),
-//   ALLOWED_ORIGINS (comma-separated browser origins allowed besides localhost ones)
+//   ALLOWED_ORIGINS (comma-separated browser origins allowed besides localhost ones),
+//   REDIS_URL (none: in-memory; set, the MCP state lives in Redis, so several demo instances can sit behind one
+//   round-robin proxy, demo/proxy.ts: README › Several instances on Redis)
 //
 // It also starts a second MCP server, "notes" (demo/upstream.ts), on an ephemeral port, and mounts it as a gateway
 // upstream: its items appear as notes__add_note, notes+notes://all… beside the store's own.
@@ -13,6 +15,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import express from 'express';
 import { mcpRouter, type McpRouter, type UpstreamHandle } from '../lib';
+import { redisStore } from '../lib/redis';
 import { connectionHelp } from './connect';
 import { requireApiKey } from './store/api-key';
 import { CustomersController } from './store/customers';
@@ -31,6 +34,8 @@ export interface DemoOptions {
   allowedOrigins?: string[];
   /** The MCP endpoint of the notes server (demo/upstream.ts), mounted under the prefix `notes`; none without it. */
   notesUrl?: string;
+  /** Redis for the router's shared state (sessions, events, tasks…); in-memory without it. */
+  redisUrl?: string;
 }
 
 /** The demo app, its MCP router (to close it) and the notes upstream's handle when one is mounted. */
@@ -55,7 +60,7 @@ export function createDemoApp(options: DemoOptions): express.Express {
 }
 
 /** {@link createDemoApp}, with the router and the upstream's handle for a clean shutdown. */
-export function createDemo({ token, apiKey = 'demo-api-key', allowedOrigins = [], notesUrl }: DemoOptions): Demo {
+export function createDemo({ token, apiKey = 'demo-api-key', allowedOrigins = [], notesUrl, redisUrl }: DemoOptions): Demo {
   const store = createStore();
 
   // --- MCP: the lines the store added -------------------------------------------------------------
@@ -71,6 +76,8 @@ export function createDemo({ token, apiKey = 'demo-api-key', allowedOrigins = []
     // CORS and the Origin check: pages on localhost (the playground) and any origin listed.
     origins: (origin) => allowedOrigins.includes(origin) || LOCAL_HOSTNAMES.has(new URL(origin).hostname),
     rateLimit: { limit: 600, windowMs: 60_000 },
+    // Several instances: everything they must share in Redis (REDIS_URL), so any instance serves any request.
+    ...(redisUrl === undefined ? {} : { store: redisStore({ url: redisUrl }) }),
   });
   registerStoreMcp(mcp, store);
   const customers = new CustomersController(store);
@@ -142,7 +149,7 @@ async function main(): Promise<void> {
   const allowedOrigins = (process.env.ALLOWED_ORIGINS ?? '').split(',').filter(Boolean);
   // The upstream listens first, so the gateway's first list fetch finds it (it would retry otherwise).
   const upstream = await startNotesUpstream();
-  const { app, mcp, notes } = createDemo({ token, apiKey, allowedOrigins, notesUrl: upstream.url });
+  const { app, mcp, notes } = createDemo({ token, apiKey, allowedOrigins, notesUrl: upstream.url, redisUrl: process.env.REDIS_URL || undefined });
   const fail = (error: NodeJS.ErrnoException): never => {
     console.error(error.code === 'EADDRINUSE' ? `Port ${port} is in use: start with PORT=${port + 1} npm run demo` : error.message);
     process.exit(1);

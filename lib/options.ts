@@ -375,7 +375,7 @@ function resolveCors(cors: CorsOptions | false | undefined, origins: OriginsOpti
 function resolveRateLimit(rateLimit: Partial<RateLimitOptions> | false | undefined, shared: McpStore | undefined): ResolvedRateLimit | false {
   if (rateLimit === false) return false;
   if (rateLimit !== undefined && (typeof rateLimit !== 'object' || rateLimit === null)) throw invalidOption('rateLimit', 'express-rate-limit options or false', rateLimit);
-  const store = rateLimit?.store ?? shared?.rateLimit('rl:');
+  const store = rateLimit?.store ?? shared?.rateLimit('router');
   return Object.freeze({ windowMs: DEFAULT_RATE_LIMIT_WINDOW_MS, limit: DEFAULT_RATE_LIMIT, ...(rateLimit && definedOnly(rateLimit)), ...(store === undefined ? {} : { store }) });
 }
 

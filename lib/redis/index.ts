@@ -50,7 +50,7 @@ export function redisStore(options: RedisStoreOptions = {}): McpStore {
       return events;
     },
     tasks: (settings) => new RedisTaskStore(connection, settings),
-    rateLimit: (prefix) => redisRateLimitStore(connection, connection.key(prefix)),
+    rateLimit: (prefix) => redisRateLimitStore(connection, prefix),
     stateKey: () => sharedStateKey(connection),
     // The latest attempt of each (a bus made while Redis was down keeps trying).
     ready: async () => {

@@ -1,9 +1,10 @@
 // Two router instances (separate processes) on one Redis, behind a plain round-robin HTTP proxy with no stickiness, recording which instance got what.
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer, request, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { roundRobinProxy } from '../../../demo/proxy';
 
 export interface Routed {
   readonly instance: string;
@@ -88,25 +89,8 @@ function rpcOf(body: Buffer): string | undefined {
 export async function startCluster(redisUrl: string): Promise<Cluster> {
   const instances = await Promise.all(['A', 'B'].map((name) => startInstance(name, redisUrl)));
   const routed: Routed[] = [];
-  let next = 0;
-  const proxy: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const target = instances[next++ % instances.length]!;
-      const body = Buffer.concat(chunks);
-      routed.push({ instance: target.name, http: req.method ?? '', rpc: body.length > 0 ? rpcOf(body) : undefined });
-      const upstream = request({ host: '127.0.0.1', port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      });
-      upstream.on('error', () => {
-        if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
-        res.end('{"error":"bad gateway"}');
-      });
-      res.on('close', () => upstream.destroy());
-      upstream.end(body);
-    });
+  const proxy: Server = roundRobinProxy(instances, ({ target, method, body }) => {
+    routed.push({ instance: instances[target]!.name, http: method, rpc: body.length > 0 ? rpcOf(body) : undefined });
   });
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   const { port } = proxy.address() as AddressInfo;
