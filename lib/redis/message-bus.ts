@@ -109,7 +109,7 @@ export class RedisMessageBus implements MessageBus {
   }
 
   #deliver(topic: string, subscriptions: Set<Subscription>, text: string): void {
-    const message = parseMessage(text);
+    const message = readBusPayload(text);
     if (message === undefined) return;
     // A copy, so listeners that subscribe or unsubscribe while this runs don't change the walk.
     for (const subscription of [...subscriptions]) {
@@ -133,7 +133,7 @@ export class RedisMessageBus implements MessageBus {
 }
 
 /** The message in a payload, or undefined when it is not a JSON object (never thrown into the subscriber's connection). */
-function parseMessage(text: string): JsonRpcMessage | undefined {
+function readBusPayload(text: string): JsonRpcMessage | undefined {
   let value: unknown;
   try {
     value = JSON.parse(text);
