@@ -169,7 +169,7 @@ export class SessionManager {
     this.stopAnnouncing();
     await this.stopHearingCancels.then((stop) => stop(), () => undefined);
     await Promise.all([...this.live.keys()].map((id) => this.closeLive(id, 'closed')));
-    await this.settings.store.close();
+    await this.settings.store.close().catch((err: unknown) => this.settings.logger.warn(err, 'mcpRouter: the session store did not close cleanly'));
   }
 
   /** What this process holds of a session, made on first use; each use makes it its principal's most recently active. */
@@ -200,7 +200,8 @@ export class SessionManager {
     if (live.principal !== undefined) this.forgetOwned(live.principal, id);
     for (const controller of live.inflight.values()) controller.abort(new Error(`session ${reason}`));
     await Promise.all([live.standalone, ...live.streams.values()].map((stream) => stream?.end()));
-    await this.settings.events?.deleteSession(id);
+    // A shared event store that is down must not fail a close (or shutdown): its keys expire by themselves.
+    await this.settings.events?.deleteSession(id).catch((err: unknown) => this.settings.logger.warn(err, `mcpRouter: the events of session ${id} were not deleted`));
     this.callHook('onSessionClosed', () => this.settings.onSessionClosed?.(id, reason));
   }
 
