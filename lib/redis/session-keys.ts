@@ -16,22 +16,15 @@ export interface SessionKeys {
   /** String: set when the session was evicted, so instances polling for it report 'evicted' rather than 'expired'. Short TTL. */
   readonly evicted: string;
   /**
-   * Hash: the POST streams some instance runs (or ran, until it stopped), SSE stream id → JSON array of the request
-   * ids they answer; a field goes when its stream finishes. Same TTL as the record.
+   * Hash: the POST streams some instance runs (or ran, until it stopped), SSE stream id → `<deadline> <JSON array of
+   * the request ids it answers>`; the deadline (ms, Redis's clock) is the owner's heartbeat, renewed while the stream
+   * runs, and past it the owner is taken for stopped. A field goes when its stream finishes. Same TTL as the record;
+   * a field, not a key of its own, so that deleting the session leaves nothing behind.
    */
   readonly streams: string;
 }
 
-/**
- * String: the owner's heartbeat of one running POST stream, renewed every `STREAM_HEARTBEAT_MS`, with a TTL of
- * {@link STREAM_OWNER_TTL_MS}; deleted when the stream finishes. Gone while its `streams` field remains: the
- * instance running it stopped.
- */
-export function streamOwnerKey(connection: RedisConnection, sessionId: string, streamId: string): string {
-  return connection.key('s', `{${sessionId}}`, 'owner', streamId);
-}
-
-/** How long a stream's owner mark outlives its last heartbeat: three heartbeats, so one slow renewal is not a death. */
+/** How long a stream's owner heartbeat holds after its last renewal: three heartbeats, so one slow renewal is not a death. */
 export const STREAM_OWNER_TTL_MS = 3 * STREAM_HEARTBEAT_MS;
 
 /**
@@ -171,28 +164,39 @@ redis.call('PEXPIRE', KEYS[1], ARGV[4])
 return redis.call('ZCARD', KEYS[1])
 `);
 
+/** Redis's clock in ms (TIME): one clock for every instance, so a deadline set by one is read right by another. */
+const NOW = `
+local function now()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+`;
+
 /**
- * Marks a POST stream running (its request ids) and renews its owner's heartbeat, while the session lives (a
- * deleted session is not brought back); answers 1 when marked. KEYS: record, streams, owner. ARGV: ttl, stream id,
- * JSON request ids, owner TTL.
+ * Marks a POST stream running (its request ids) and renews its owner's heartbeat deadline, while the session lives
+ * (a deleted session is not brought back); answers 1 when marked. KEYS: record, streams. ARGV: ttl, stream id, JSON
+ * request ids, heartbeat TTL.
  */
-export const MARK_STREAM_OPEN = new RedisScript(`
+export const MARK_STREAM_OPEN = new RedisScript(`${NOW}
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
+redis.call('HSET', KEYS[2], ARGV[2], (now() + tonumber(ARGV[4])) .. ' ' .. ARGV[3])
 redis.call('PEXPIRE', KEYS[2], ARGV[1])
-redis.call('SET', KEYS[3], '1', 'PX', ARGV[4])
 return 1
 `);
 
-/** Forgets a finished stream: its field and its owner's heartbeat. KEYS: streams, owner. ARGV: stream id. */
+/** Forgets a finished stream's mark. KEYS: streams. ARGV: stream id. */
 export const MARK_STREAM_FINISHED = new RedisScript(`
-redis.call('HDEL', KEYS[1], ARGV[1])
-redis.call('DEL', KEYS[2])
-return 1
+return redis.call('HDEL', KEYS[1], ARGV[1])
 `);
 
-/** A stream's request ids (JSON, or nil when not running) and whether its owner is alive (1 or 0). KEYS: streams, owner. ARGV: stream id. */
-export const STREAM_STATE = new RedisScript(`
--- false, not nil: a nil would end the Lua table, and the reply with it.
-return { redis.call('HGET', KEYS[1], ARGV[1]) or false, redis.call('EXISTS', KEYS[2]) }
+/**
+ * A marked stream's request ids (JSON) and whether its owner's heartbeat holds (1 or 0); nil when not marked or
+ * finished. KEYS: streams. ARGV: stream id.
+ */
+export const STREAM_STATE = new RedisScript(`${NOW}
+local mark = redis.call('HGET', KEYS[1], ARGV[1])
+if not mark then return nil end
+local space = string.find(mark, ' ', 1, true)
+local alive = tonumber(string.sub(mark, 1, space - 1)) > now() and 1 or 0
+return { string.sub(mark, space + 1), alive }
 `);
