@@ -3,6 +3,7 @@
 import type { JsonRpcMessage } from '../../lib/jsonrpc/types';
 import { RedisConnection } from '../../lib/redis/connection';
 import { RedisEventStore, type RedisEventStoreSettings } from '../../lib/redis/event-store';
+import { STREAM_OWNER_TTL_MS } from '../../lib/redis/session-keys';
 import { StoreUnavailableError } from '../../lib/sessions/shared-store';
 import { configError, rejection } from '../helpers/errors';
 import { startRedis, type RedisServer } from './redis-server';
@@ -214,6 +215,60 @@ describe('RedisEventStore keys and TTLs', () => {
     await appendNotes(store, 's', 'A', 3);
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(await connection.send(['KEYS', `${prefix}*`])).toEqual([]);
+  });
+});
+
+describe('RedisEventStore stream marks (a POST stream followed from another instance)', () => {
+  /** A session record, as the session store would save it: marks are only made for a live session. */
+  async function liveSession(connection: RedisConnection, id: string): Promise<void> {
+    await connection.send(['SET', `${prefix}s:{${id}}:record`, '{}', 'PX', '60000']);
+  }
+
+  it('tells a running stream (its request ids, its owner alive) from a finished one, under the session hash tag with TTLs', async () => {
+    const connection = await connect();
+    const store = await eventStore({ idleTtlMs: 5_000 }, connection);
+    await liveSession(connection, 's');
+    expect(await store.streamState('s', 'A')).toBeUndefined();
+    await store.markStreamOpen('s', 'A', [7, 'x']);
+    expect(await store.streamState('s', 'A')).toEqual({ open: true, requestIds: [7, 'x'] });
+    expect(await store.streamState('s', 'B')).toBeUndefined();
+    expect(((await connection.send<string[]>(['KEYS', `${prefix}*`])) ?? []).sort()).toEqual([`${prefix}s:{s}:record`, `${prefix}s:{s}:streams`]);
+    expect(await connection.send<number>(['PTTL', `${prefix}s:{s}:streams`])).toBeGreaterThan(4_000);
+    await store.markStreamFinished('s', 'A');
+    expect(await store.streamState('s', 'A')).toBeUndefined();
+    expect(await connection.send(['KEYS', `${prefix}*`])).toEqual([`${prefix}s:{s}:record`]);
+  });
+
+  it("reports the stream not open once its owner's heartbeat lapses, keeping its request ids", async () => {
+    const connection = await connect();
+    const store = await eventStore({}, connection);
+    await liveSession(connection, 's');
+    await store.markStreamOpen('s', 'A', [1]);
+    await new Promise((resolve) => setTimeout(resolve, STREAM_OWNER_TTL_MS + 200));
+    expect(await store.streamState('s', 'A')).toEqual({ open: false, requestIds: [1] });
+  });
+
+  it('marks nothing for a session that is gone, and deleteSession forgets the marks', async () => {
+    const connection = await connect();
+    const store = await eventStore({}, connection);
+    await store.markStreamOpen('gone', 'A', [1]);
+    expect(await connection.send(['KEYS', `${prefix}*`])).toEqual([]);
+    await liveSession(connection, 's');
+    await store.markStreamOpen('s', 'A', [1]);
+    await store.append('s', 'A', null);
+    await store.deleteSession('s');
+    expect(await store.streamState('s', 'A')).toBeUndefined();
+    expect(await connection.send(['KEYS', `${prefix}*`])).toEqual([`${prefix}s:{s}:record`]);
+  });
+
+  it('keeps the marks as long as the session: every append restarts their TTL', async () => {
+    const connection = await connect();
+    const store = await eventStore({ idleTtlMs: 2_000 }, connection);
+    await liveSession(connection, 's');
+    await store.markStreamOpen('s', 'A', [1]);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    await store.append('s', 'A', note(1));
+    expect(await connection.send<number>(['PTTL', `${prefix}s:{s}:streams`])).toBeGreaterThan(1_800);
   });
 });
 

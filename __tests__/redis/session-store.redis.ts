@@ -136,8 +136,9 @@ describe('RedisSessionStore records', () => {
     const events = new RedisEventStore(connection, { idleTtlMs: 60_000, max: 100 });
     await store.set(record('a'));
     await events.append('a', 'A', null);
+    await events.markStreamOpen('a', 'A', [1]);
     await store.touch('a');
-    expect(await keys(connection)).toEqual([`${prefix}s:index`, `${prefix}s:{a}:events`, `${prefix}s:{a}:record`]);
+    expect(await keys(connection)).toEqual([`${prefix}s:index`, `${prefix}s:{a}:events`, `${prefix}s:{a}:record`, `${prefix}s:{a}:streams`]);
     expect(await store.delete('a')).toBe(true);
     expect(await store.delete('a')).toBe(false);
     expect(await store.delete('never')).toBe(false);

@@ -1,12 +1,12 @@
 // RedisEventStore: the recorded SSE events of 2025 sessions in one Redis Stream per session, for Last-Event-ID resumption through any instance.
 
-import type { JsonRpcMessage } from '../jsonrpc/types';
+import type { JsonRpcId, JsonRpcMessage } from '../jsonrpc/types';
 import { DEFAULT_MAX_EVENTS_PER_STREAM } from '../sessions/memory-event-store';
 import type { SharedSessionSettings } from '../sessions/shared-store';
 import type { EventStore, StoredEvent } from '../sessions/stores';
 import { positiveInteger } from '../sessions/store-options';
 import type { RedisConnection } from './connection';
-import { APPEND_EVENT, REPLAY_EVENTS, scriptKeys, sessionKeys } from './session-keys';
+import { APPEND_EVENT, MARK_STREAM_FINISHED, MARK_STREAM_OPEN, REPLAY_EVENTS, scriptKeys, sessionKeys, STREAM_OWNER_TTL_MS, STREAM_STATE } from './session-keys';
 
 /** How many events of one session are kept for replay (all its SSE streams together): the memory store's count per stream. */
 export const DEFAULT_MAX_EVENTS_PER_SESSION = DEFAULT_MAX_EVENTS_PER_STREAM;
@@ -92,10 +92,34 @@ export class RedisEventStore implements EventStore {
     return { streamId, events };
   }
 
-  /** Forgets every stream of a session (its record is the session store's). */
+  /** Forgets every stream of a session, and the marks of its running ones (its record is the session store's). */
   async deleteSession(sessionId: string): Promise<void> {
-    const { events } = sessionKeys(this.#connection, sessionId);
-    await this.#connection.send(['DEL', events], events);
+    const { events, streams } = sessionKeys(this.#connection, sessionId);
+    await this.#connection.send(['DEL', events, streams], events);
+  }
+
+  /**
+   * Marks a POST stream running in this process with its request ids, and renews its owner's heartbeat (a deadline
+   * {@link STREAM_OWNER_TTL_MS} ahead, in the session's `streams` hash): an instance resuming the stream follows it
+   * live while the heartbeat holds, and answers its requests with an error once it lapsed (this process stopped).
+   */
+  async markStreamOpen(sessionId: string, streamId: string, requestIds: readonly JsonRpcId[]): Promise<void> {
+    const { record, streams } = sessionKeys(this.#connection, sessionId);
+    await MARK_STREAM_OPEN.run(this.#connection, [record, streams], [this.#idleTtlMs, streamId, JSON.stringify(requestIds), STREAM_OWNER_TTL_MS]);
+  }
+
+  /** The stream delivered its responses (recorded before): no one waits for it any more. */
+  async markStreamFinished(sessionId: string, streamId: string): Promise<void> {
+    const { streams } = sessionKeys(this.#connection, sessionId);
+    await MARK_STREAM_FINISHED.run(this.#connection, [streams], [streamId]);
+  }
+
+  /** Whether a marked, unfinished stream's owner still runs it, and its request ids; undefined when not marked or finished. */
+  async streamState(sessionId: string, streamId: string): Promise<{ open: boolean; requestIds: JsonRpcId[] } | undefined> {
+    const { streams } = sessionKeys(this.#connection, sessionId);
+    const state = await STREAM_STATE.run<[string, number] | null>(this.#connection, [streams], [streamId]);
+    if (state === null || state === undefined) return undefined;
+    return { open: state[1] === 1, requestIds: JSON.parse(state[0]) as JsonRpcId[] };
   }
 
   #keysOf(sessionId: string): string[] {

@@ -1,6 +1,7 @@
 // The Redis key layout of 2025 sessions (record, events, eviction mark, index) and the Lua scripts that act on one session's keys at once.
 
 import { createHash } from 'node:crypto';
+import { STREAM_HEARTBEAT_MS } from '../sessions/stores';
 import type { RedisConnection } from './connection';
 
 /**
@@ -14,7 +15,17 @@ export interface SessionKeys {
   readonly events: string;
   /** String: set when the session was evicted, so instances polling for it report 'evicted' rather than 'expired'. Short TTL. */
   readonly evicted: string;
+  /**
+   * Hash: the POST streams some instance runs (or ran, until it stopped), SSE stream id → `<deadline> <JSON array of
+   * the request ids it answers>`; the deadline (ms, Redis's clock) is the owner's heartbeat, renewed while the stream
+   * runs, and past it the owner is taken for stopped. A field goes when its stream finishes. Same TTL as the record;
+   * a field, not a key of its own, so that deleting the session leaves nothing behind.
+   */
+  readonly streams: string;
 }
+
+/** How long a stream's owner heartbeat holds after its last renewal: three heartbeats, so one slow renewal is not a death. */
+export const STREAM_OWNER_TTL_MS = 3 * STREAM_HEARTBEAT_MS;
 
 /**
  * The keys of session `id`. Session ids are visible ASCII made by the router (base64url): no `{` or `}` that
@@ -22,7 +33,12 @@ export interface SessionKeys {
  */
 export function sessionKeys(connection: RedisConnection, id: string): SessionKeys {
   const tag = `{${id}}`;
-  return { record: connection.key('s', tag, 'record'), events: connection.key('s', tag, 'events'), evicted: connection.key('s', tag, 'evicted') };
+  return {
+    record: connection.key('s', tag, 'record'),
+    events: connection.key('s', tag, 'events'),
+    evicted: connection.key('s', tag, 'evicted'),
+    streams: connection.key('s', tag, 'streams'),
+  };
 }
 
 /**
@@ -34,8 +50,8 @@ export function sessionIndexKey(connection: RedisConnection): string {
 }
 
 /** The keys of a session, in the order the scripts below expect them (KEYS[1] routes the command in a Cluster). */
-export function scriptKeys(keys: SessionKeys): [string, string, string] {
-  return [keys.record, keys.events, keys.evicted];
+export function scriptKeys(keys: SessionKeys): [string, string, string, string] {
+  return [keys.record, keys.events, keys.evicted, keys.streams];
 }
 
 /**
@@ -63,11 +79,12 @@ export class RedisScript {
   }
 }
 
-/** Restarts the idle TTL of every key of a session (KEYS: record, events, evicted; ARGV[1]: the TTL in ms). */
+/** Restarts the idle TTL of every key of a session (KEYS: record, events, evicted, streams; ARGV[1]: the TTL in ms). */
 const REFRESH = `
 local function refresh(ttl)
   redis.call('PEXPIRE', KEYS[1], ttl)
   redis.call('PEXPIRE', KEYS[2], ttl)
+  redis.call('PEXPIRE', KEYS[4], ttl)
 end
 `;
 
@@ -97,14 +114,14 @@ return 1
 /** Removes every key of the session; answers 1 when the record existed. */
 export const DELETE_SESSION = new RedisScript(`
 local existed = redis.call('DEL', KEYS[1])
-redis.call('DEL', KEYS[2], KEYS[3])
+redis.call('DEL', KEYS[2], KEYS[3], KEYS[4])
 return existed
 `);
 
 /** Removes the record and events of a live session and leaves the eviction mark; answers 1 when it was live. ARGV: mark TTL. */
 export const EVICT_SESSION = new RedisScript(`
 if redis.call('DEL', KEYS[1]) == 0 then return 0 end
-redis.call('DEL', KEYS[2])
+redis.call('DEL', KEYS[2], KEYS[4])
 redis.call('SET', KEYS[3], '1', 'PX', ARGV[1])
 return 1
 `);
@@ -145,4 +162,41 @@ export const INDEX_SESSION = new RedisScript(`
 if ARGV[3] == 'XX' then redis.call('ZADD', KEYS[1], 'XX', ARGV[2], ARGV[1]) else redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1]) end
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
 return redis.call('ZCARD', KEYS[1])
+`);
+
+/** Redis's clock in ms (TIME): one clock for every instance, so a deadline set by one is read right by another. */
+const NOW = `
+local function now()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+`;
+
+/**
+ * Marks a POST stream running (its request ids) and renews its owner's heartbeat deadline, while the session lives
+ * (a deleted session is not brought back); answers 1 when marked. KEYS: record, streams. ARGV: ttl, stream id, JSON
+ * request ids, heartbeat TTL.
+ */
+export const MARK_STREAM_OPEN = new RedisScript(`${NOW}
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[2], ARGV[2], (now() + tonumber(ARGV[4])) .. ' ' .. ARGV[3])
+redis.call('PEXPIRE', KEYS[2], ARGV[1])
+return 1
+`);
+
+/** Forgets a finished stream's mark. KEYS: streams. ARGV: stream id. */
+export const MARK_STREAM_FINISHED = new RedisScript(`
+return redis.call('HDEL', KEYS[1], ARGV[1])
+`);
+
+/**
+ * A marked stream's request ids (JSON) and whether its owner's heartbeat holds (1 or 0); nil when not marked or
+ * finished. KEYS: streams. ARGV: stream id.
+ */
+export const STREAM_STATE = new RedisScript(`${NOW}
+local mark = redis.call('HGET', KEYS[1], ARGV[1])
+if not mark then return nil end
+local space = string.find(mark, ' ', 1, true)
+local alive = tonumber(string.sub(mark, 1, space - 1)) > now() and 1 or 0
+return { string.sub(mark, space + 1), alive }
 `);

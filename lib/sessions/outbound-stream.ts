@@ -1,11 +1,11 @@
 // A logical SSE stream: ordered messages, recorded for resumption, written to whichever connection is attached.
 
 import { randomUUID } from 'node:crypto';
-import type { JsonRpcMessage } from '../jsonrpc/types';
+import type { JsonRpcId, JsonRpcMessage } from '../jsonrpc/types';
 import type { McpLogger } from '../logger';
 import { serializeResponses } from '../http/reply';
 import type { SseConnection } from '../http/sse';
-import type { EventStore } from './stores';
+import { STREAM_HEARTBEAT_MS, type EventStore } from './stores';
 
 /** Writes recorded events as they were first sent (priming events as empty data). */
 export function writeRecorded(connection: SseConnection, events: readonly { id: string; message: JsonRpcMessage | null }[]): void {
@@ -25,6 +25,8 @@ function randomStreamId(): string {
 export interface StreamRecording {
   readonly sessionId: string;
   readonly events: EventStore;
+  /** The requests a POST stream answers: a shared store marks the stream open with them (none for a GET stream). */
+  readonly requestIds?: readonly JsonRpcId[];
 }
 
 /**
@@ -38,6 +40,9 @@ export class OutboundStream {
   private connection: SseConnection | undefined;
   private queue: Promise<void> = Promise.resolve();
   private ended = false;
+  /** Renews the stream's open mark in a shared event store while it runs (see `EventStore.markStreamOpen`). */
+  private heartbeat: NodeJS.Timeout | undefined;
+  private marked = false;
 
   constructor(
     private readonly recording: StreamRecording | undefined,
@@ -100,7 +105,27 @@ export class OutboundStream {
       this.ended = true;
       this.connection?.end();
       this.connection = undefined;
+      clearInterval(this.heartbeat);
+      this.heartbeat = undefined;
+      // After the responses were recorded (they are queued before): another instance tailing it then finds them all.
+      if (this.marked) await this.recording?.events.markStreamFinished?.(this.recording.sessionId, this.id);
     });
+  }
+
+  /**
+   * Marks a POST stream open in a shared event store before its first event, then renews the mark while it runs,
+   * so an instance resuming it elsewhere follows it live, and learns when this process stopped (the mark lapses).
+   */
+  private markOpen(recording: StreamRecording): Promise<void> | undefined {
+    const { events, sessionId, requestIds } = recording;
+    if (this.marked || this.ended || events.markStreamOpen === undefined || requestIds === undefined || requestIds.length === 0) return undefined;
+    this.marked = true;
+    const mark = (): Promise<void> => events.markStreamOpen?.(sessionId, this.id, requestIds) ?? Promise.resolve();
+    this.heartbeat = setInterval(() => {
+      mark().catch((err: unknown) => this.logger.warn(err, 'mcpRouter: renewing an SSE stream in the event store failed'));
+    }, STREAM_HEARTBEAT_MS);
+    this.heartbeat.unref();
+    return mark();
   }
 
   /**
@@ -114,7 +139,10 @@ export class OutboundStream {
       this.connection?.event(undefined, data, retryMs);
       return undefined;
     }
-    return recording.events.append(recording.sessionId, this.id, message, data ?? undefined).then((eventId) => this.connection?.event(eventId, data, retryMs));
+    const append = (): Promise<void> =>
+      recording.events.append(recording.sessionId, this.id, message, data ?? undefined).then((eventId) => this.connection?.event(eventId, data, retryMs));
+    const marking = this.markOpen(recording);
+    return marking === undefined ? append() : marking.then(append);
   }
 
   private enqueue(task: () => Promise<void> | undefined): Promise<void> {

@@ -1,7 +1,7 @@
 // SessionManager: sessions in their store, plus what only this process holds of them (streams, requests in flight).
 
 import { randomUUID } from 'node:crypto';
-import type { JsonRpcMessage } from '../jsonrpc/types';
+import type { JsonRpcId, JsonRpcMessage } from '../jsonrpc/types';
 import type { McpLogger } from '../logger';
 import type { Abortable } from '../protocol/abort';
 import type { ClientState } from '../protocol/handler-context';
@@ -140,10 +140,14 @@ export class SessionManager {
     return existed;
   }
 
-  /** A stream for this session, recorded for resumption when an event store is configured. */
-  newStream(sessionId: string): OutboundStream {
+  /**
+   * A stream for this session, recorded for resumption when an event store is configured.
+   *
+   * @param requestIds - the requests a POST stream answers (a shared event store marks it open with them)
+   */
+  newStream(sessionId: string, requestIds?: readonly JsonRpcId[]): OutboundStream {
     const { events, logger } = this.settings;
-    return new OutboundStream(events ? { sessionId, events } : undefined, logger);
+    return new OutboundStream(events ? { sessionId, events, requestIds } : undefined, logger);
   }
 
   /**

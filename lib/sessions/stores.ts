@@ -1,6 +1,6 @@
 // The storage interfaces behind sessions: SessionStore, EventStore and MessageBus (async, serialisable, pluggable).
 
-import type { JsonRpcMessage } from '../jsonrpc/types';
+import type { JsonRpcId, JsonRpcMessage } from '../jsonrpc/types';
 import type { ProtocolVersion } from '../versions';
 
 /** What is kept of one MCP session between requests: plain JSON, so a store may keep it anywhere. */
@@ -73,7 +73,25 @@ export interface EventStore {
   replayAfter(sessionId: string, lastEventId: string): Promise<{ streamId: string; events: StoredEvent[] } | undefined>;
   /** Forgets every stream of a session. */
   deleteSession(sessionId: string): Promise<void>;
+  /**
+   * Optional, for a store shared by several instances: marks a POST stream as running in this process, with the
+   * requests it will answer. The stream calls it on its first event and again every {@link STREAM_HEARTBEAT_MS}
+   * while it runs; the mark lapses by itself (a few heartbeats) when this process stops, so another instance
+   * resuming the stream can tell a live stream from a lost one. A store for one process need not implement it:
+   * there, a running stream is always in the process the client resumes on.
+   */
+  markStreamOpen?(sessionId: string, streamId: string, requestIds: readonly JsonRpcId[]): Promise<void>;
+  /** Optional, with {@link EventStore.markStreamOpen}: the stream delivered everything (its responses are recorded). */
+  markStreamFinished?(sessionId: string, streamId: string): Promise<void>;
+  /**
+   * Optional, with {@link EventStore.markStreamOpen}: a stream marked by some instance and not finished — whether its
+   * instance still runs it (`open`) and the requests it answers; undefined when it was never marked or it finished.
+   */
+  streamState?(sessionId: string, streamId: string): Promise<{ open: boolean; requestIds: JsonRpcId[] } | undefined>;
 }
+
+/** How often a running POST stream renews its open mark in a shared event store ({@link EventStore.markStreamOpen}). */
+export const STREAM_HEARTBEAT_MS = 1000;
 
 /**
  * Carries messages between the code that produces them and the process holding the connection that

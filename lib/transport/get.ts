@@ -10,6 +10,7 @@ import { sendHttpError } from '../http/http-error';
 import type { LiveSession, SessionManager } from '../sessions/sessions';
 import { writeRecorded } from '../sessions/outbound-stream';
 import { SseConnection, type SseOptions } from '../http/sse';
+import { followRemoteStream } from './remote-stream';
 import { loadNamedSession } from './session-lookup';
 
 /** MCP transports: one standalone stream per session at a time (the SDK's 409). */
@@ -72,11 +73,20 @@ export function createGetHandler(sessions: SessionManager, sse: SseOptions, auth
       if (stream !== undefined) {
         // Read again inside the stream's queue, so nothing recorded meanwhile is missed or doubled.
         await stream.resume(connection, async () => (await events.replayAfter(id, lastEventId as string))?.events);
-      } else {
-        // The stream finished: what it recorded is all there is.
-        writeRecorded(connection, replay.events);
-        connection.end();
+        return;
       }
+      // Not running here: another instance may run it (or ran it until it stopped), which a shared store tells.
+      const resumedFrom = lastEventId as string;
+      const state = await events.streamState?.(id, replay.streamId);
+      if (state !== undefined) {
+        await followRemoteStream(connection, { events, sessionId: id, streamId: replay.streamId, requestIds: state.requestIds, replayed: replay.events, lastEventId: resumedFrom });
+        return;
+      }
+      // The stream finished: what it recorded is all there is. Read again when a shared store said so: it may have
+      // finished on its instance after the first read, and its last events would be missing from it.
+      const recorded = events.streamState === undefined ? replay.events : ((await events.replayAfter(id, resumedFrom))?.events ?? replay.events);
+      writeRecorded(connection, recorded);
+      connection.end();
       return;
     }
     // An unknown Last-Event-ID never replays another stream's events: it gets a fresh standalone stream.

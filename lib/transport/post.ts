@@ -2,6 +2,8 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from '../jsonrpc/errors';
+import type { ParsedMessage } from '../jsonrpc/envelope';
+import type { JsonRpcId, JsonRpcMessage } from '../jsonrpc/types';
 import type { McpLogger } from '../logger';
 import type { AuthInfo } from '../registry/request-context';
 import { LazyAbort } from '../protocol/abort';
@@ -71,6 +73,12 @@ const MODERN_ERROR_STATUS: Readonly<Record<number, number>> = Object.freeze({
 function modernStatus(outcome: DispatchOutcome): number {
   if (outcome.kind !== 'answered' || Array.isArray(outcome.body) || !('error' in outcome.body)) return 200;
   return MODERN_ERROR_STATUS[outcome.body.error.code] ?? 200;
+}
+
+/** The ids of the requests in a POST (a batch's valid requests): what its stream will answer. */
+function requestIdsOf(post: ClassifiedPost): JsonRpcId[] {
+  const messages = Array.isArray(post.messages) ? (post.messages as readonly ParsedMessage[]).flatMap((parsed) => (parsed.ok ? [parsed.message] : [])) : [post.messages as JsonRpcMessage];
+  return messages.flatMap((message) => ('method' in message && 'id' in message && message.id !== undefined ? [message.id] : []));
 }
 
 /** The client's address: Express's `req.ip` (which honours `trust proxy`), else the socket's. */
@@ -209,7 +217,7 @@ export function createPostHandler(dispatcher: Dispatcher, config: PostHandlerCon
     // Aborted when the caller hangs up; a LazyAbort makes no AbortSignal unless a handler reads ctx.signal.
     const abort = new LazyAbort();
     const headers: Record<string, string> = session && post.kind === 'initialize' ? { 'Mcp-Session-Id': session.id } : {};
-    const reply = new PostReply(res, mode, session?.reply, config, headers, abort);
+    const reply = new PostReply(res, mode, session?.reply, config, headers, abort, requestIdsOf(post));
     const env: DispatchEnvironment = {
       era: post.era,
       signal: abort,

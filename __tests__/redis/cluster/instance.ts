@@ -37,6 +37,21 @@ mcp.tool({
     }),
 });
 mcp.tool({
+  name: 'slow_steps',
+  description: 'Reports step 1, drops the connection (the client must resume), then reports the other steps, one every delayMs',
+  inputSchema: { type: 'object', properties: { steps: { type: 'number' }, delayMs: { type: 'number' } }, required: ['steps', 'delayMs'] },
+  handler: async ({ steps, delayMs }: { steps: number; delayMs: number }, ctx) => {
+    await ctx.progress(1, steps);
+    ctx.closeStream();
+    console.log(`${name} slow_steps started`);
+    for (let step = 2; step <= steps; step++) {
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      await ctx.progress(step, steps);
+    }
+    return { instance: name, steps };
+  },
+});
+mcp.tool({
   name: 'add_tool',
   description: 'Registers a tool on this instance (a list change every instance announces)',
   inputSchema: { type: 'object', properties: { toolName: { type: 'string' } }, required: ['toolName'] },

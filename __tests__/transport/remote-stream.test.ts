@@ -1,0 +1,118 @@
+// followRemoteStream: following a stream another instance records, through a shared store (here a memory store with marks), over a real HTTP connection.
+
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { SseConnection } from '../../lib/http/sse';
+import type { JsonRpcId, JsonRpcMessage } from '../../lib/jsonrpc/types';
+import { MemoryEventStore } from '../../lib/sessions/memory-event-store';
+import type { EventStore } from '../../lib/sessions/stores';
+import { followRemoteStream, REMOTE_POLL_MS } from '../../lib/transport/remote-stream';
+import { messagesOf, SseReader } from '../helpers/sse';
+
+/** A memory event store with the optional stream marks a shared store has, set by the test. */
+class MarkedStore extends MemoryEventStore implements EventStore {
+  state: { open: boolean; requestIds: JsonRpcId[] } | undefined = { open: true, requestIds: [1] };
+  reads = 0;
+  failing = false;
+  async streamState(): Promise<{ open: boolean; requestIds: JsonRpcId[] } | undefined> {
+    this.reads++;
+    if (this.failing) throw new Error('the store is down');
+    return this.state;
+  }
+}
+
+const progress = (n: number): JsonRpcMessage => ({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 't', progress: n } });
+const result = (id: JsonRpcId): JsonRpcMessage => ({ jsonrpc: '2.0', id, result: { content: [] } });
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+let server: Server | undefined;
+let followed: Promise<void> | undefined;
+afterEach(async () => {
+  server?.closeAllConnections();
+  await new Promise((resolve) => server?.close(resolve) ?? resolve(undefined));
+  await followed;
+  server = undefined;
+});
+
+/** Serves one follower of stream 'S' of session 's' from `lastEventId`, and reads it. */
+async function follow(store: MarkedStore, lastEventId: string, limitMs?: number): Promise<SseReader> {
+  server = createServer((_req, res) => {
+    const connection = new SseConnection(res, { keepAliveMs: false, retryMs: 1000 }, {}, undefined, () => undefined);
+    followed = store.replayAfter('s', lastEventId).then((replay) =>
+      followRemoteStream(connection, { events: store, sessionId: 's', streamId: 'S', requestIds: store.state?.requestIds ?? [], replayed: replay?.events ?? [], lastEventId, ...(limitMs === undefined ? {} : { limitMs }) }),
+    );
+  });
+  await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return new SseReader((await fetch(`http://127.0.0.1:${port}/`)).body as ReadableStream<Uint8Array>);
+}
+
+it('writes the recorded events, then each new one once and in order, and ends after the response', async () => {
+  const store = new MarkedStore();
+  const first = await store.append('s', 'S', null);
+  await store.append('s', 'S', progress(1));
+  const reader = await follow(store, first);
+  expect(messagesOf(await reader.take(1))).toEqual([progress(1)]);
+  for (let n = 2; n <= 4; n++) {
+    await store.append('s', 'S', progress(n));
+    await sleep(REMOTE_POLL_MS / 3);
+  }
+  await store.append('s', 'S', result(1));
+  const rest = await reader.rest();
+  expect(messagesOf(rest)).toEqual([progress(2), progress(3), progress(4), result(1)]);
+  expect(rest.map((event) => event.id)).toEqual(['S.3', 'S.4', 'S.5', 'S.6']);
+});
+
+it("ends with an error response for each unanswered request once the owner's heartbeat lapses, after what it recorded", async () => {
+  const store = new MarkedStore();
+  store.state = { open: true, requestIds: [1, 'two'] };
+  const first = await store.append('s', 'S', null);
+  const reader = await follow(store, first);
+  await store.append('s', 'S', result('two'));
+  await store.append('s', 'S', progress(1));
+  store.state = { open: false, requestIds: [1, 'two'] };
+  const events = await reader.rest();
+  expect(messagesOf(events)).toEqual([
+    result('two'),
+    progress(1),
+    { jsonrpc: '2.0', id: 1, error: { code: -32603, message: expect.stringMatching(/instance .* stopped/) as unknown } },
+  ]);
+  expect(events.at(-1)?.id).toBeUndefined();
+  // Nothing recorded for the error: a later resume replays only what the owner recorded.
+  expect((await store.replayAfter('s', first))?.events).toHaveLength(2);
+});
+
+it('ends (without an error) when the stream finished between two reads: its response is in the store', async () => {
+  const store = new MarkedStore();
+  const first = await store.append('s', 'S', null);
+  const reader = await follow(store, first);
+  await store.append('s', 'S', result(1));
+  store.state = undefined;
+  expect(messagesOf(await reader.rest())).toEqual([result(1)]);
+});
+
+it('stops reading the store once the client hangs up', async () => {
+  const store = new MarkedStore();
+  const reader = await follow(store, await store.append('s', 'S', null));
+  await sleep(REMOTE_POLL_MS * 2);
+  await reader.cancel();
+  await followed;
+  const reads = store.reads;
+  await sleep(REMOTE_POLL_MS * 3);
+  expect(store.reads).toBe(reads);
+});
+
+it('ends the connection when the store fails (the client resumes again), and after limitMs at most', async () => {
+  const store = new MarkedStore();
+  const failing = await follow(store, await store.append('s', 'S', null));
+  store.failing = true;
+  expect(await failing.rest()).toEqual([]);
+  await followed;
+  server?.closeAllConnections();
+  await new Promise((resolve) => server?.close(resolve));
+
+  const healthy = new MarkedStore();
+  const started = Date.now();
+  expect(await (await follow(healthy, await healthy.append('s', 'S', null), REMOTE_POLL_MS * 2)).rest()).toEqual([]);
+  expect(Date.now() - started).toBeLessThan(REMOTE_POLL_MS * 8);
+});
