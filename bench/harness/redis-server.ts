@@ -49,14 +49,27 @@ export async function startBenchRedis(cpu: number | undefined): Promise<BenchRed
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--protected-mode', 'no'];
   const command = cpu === undefined ? ['redis-server', ...args] : ['taskset', '-c', String(cpu), 'redis-server', ...args];
   const child: ChildProcess = spawn(command[0] as string, command.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
-  // Should the harness die, the server must not outlive it.
+  // Should the harness exit early or be stopped by a signal, the server must not outlive it (the routers exit
+  // by themselves when their IPC channel closes; redis-server does not know its parent).
   const killOnExit = (): void => void child.kill('SIGKILL');
+  const killOnSignal = (signal: NodeJS.Signals): void => {
+    killOnExit();
+    removeHooks();
+    process.kill(process.pid, signal);
+  };
+  const removeHooks = (): void => {
+    process.removeListener('exit', killOnExit);
+    process.removeListener('SIGINT', killOnSignal);
+    process.removeListener('SIGTERM', killOnSignal);
+  };
   process.once('exit', killOnExit);
+  process.once('SIGINT', killOnSignal);
+  process.once('SIGTERM', killOnSignal);
   let log = '';
   child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
   const stop = async (): Promise<void> => {
-    process.removeListener('exit', killOnExit);
+    removeHooks();
     if (child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');

@@ -182,6 +182,7 @@ async function measureLoadTest(load: LoadGenerator, redis: BenchRedis, url: stri
 export async function measureRedis(config: BenchConfig, load: LoadGenerator): Promise<RedisResults> {
   const missing = redisServerMissing();
   if (missing !== undefined) return { skipped: missing };
+  const seconds = redisLoadSeconds(config);
   const cpu = config.pinning?.serverCpu;
   const nodeArgs = serverNodeArgs(config);
   const started: RunningServer[] = [];
@@ -214,7 +215,6 @@ export async function measureRedis(config: BenchConfig, load: LoadGenerator): Pr
       const closed = await load.run({ kind: 'close-sessions', target: { url, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } }, sessions: [session], connections: 1 });
       if (closed.failed > 0) throw new Error(`redis scenario: the session of part (a) on ${url} could not be deleted`);
     }
-    const seconds = redisLoadSeconds(config);
     log(`  (b) load: ${LOAD_SESSIONS} sessions, ${seconds} s of mixed traffic through the proxy`);
     const loadResult = await measureLoadTest(load, store, proxy.url, seconds);
     return { throughput: results, load: loadResult, loadSeconds: seconds };
