@@ -8,8 +8,8 @@ const ports = process.argv.slice(2).map(Number);
 if (ports.length === 0 || ports.some((port) => !Number.isInteger(port))) throw new Error('usage: servers/proxy.ts <port>…');
 // Keep-alive to the instances, as a real balancer pools its upstream connections. An idle pooled socket is closed
 // after 4 s, before the instance's server closes it (Node's keepAliveTimeout, 5 s): else a request sent on a socket
-// the instance is closing at that moment fails with ECONNRESET (run 2 of 2026-11-25: 2 such 502s in 116,471
-// requests), a proxy fault, not the router's. (A socket in use is never closed by this timeout.)
+// the instance is closing at that moment fails (ECONNRESET), a proxy fault, not the router's: the likely cause of
+// run 2's two 502s in 116,471 requests (bench/README.md). A socket in use is never closed by this timeout.
 const agent = new Agent({ keepAlive: true, timeout: 4_000 });
 let next = 0;
 
