@@ -1,4 +1,4 @@
-// `npm run bench`: scenarios 1–3, 1m and 2m against bare Express, the official SDK and this router; writes bench/RESULTS.md.
+// `npm run bench`: scenarios 1–3, 1m, 2m and redis against bare Express, the official SDK and this router; writes bench/RESULTS.md.
 
 import { writeFileSync } from 'node:fs';
 import { buildForBench } from './harness/build';
@@ -7,6 +7,7 @@ import { LoadGenerator } from './harness/fleet';
 import { collectMeta, endLoadAverage } from './harness/meta';
 import { renderResults, type BenchResults } from './harness/report';
 import { measureModernStream, measureModernThroughput } from './scenarios/modern';
+import { measureRedis } from './scenarios/redis';
 import { measureSessions } from './scenarios/sessions';
 import { measureStream } from './scenarios/stream';
 import { measureThroughput } from './scenarios/throughput';
@@ -38,6 +39,11 @@ async function main(): Promise<void> {
     if (config.scenarios.includes('modern-stream')) {
       process.stderr.write('scenario 2m: 2026-07-28, 100 progress notifications + result\n');
       results.modernStream = await measureModernStream(config, load);
+    }
+    if (config.scenarios.includes('redis')) {
+      process.stderr.write('scenario redis: two instances on Redis behind a round-robin proxy (issue 20)\n');
+      results.redis = await measureRedis(config, load);
+      if (results.redis.skipped !== undefined) process.stderr.write(`  skipped: ${results.redis.skipped}\n`);
     }
   } finally {
     await load.stop();

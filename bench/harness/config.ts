@@ -3,8 +3,11 @@
 import path from 'node:path';
 import { detectPinning, type Pinning } from './child';
 
-/** The scenarios of `npm run bench` (the soak has its own script): 1, 2, 3, then 1m and 2m (2026-07-28 requests). */
-export const SCENARIOS = ['throughput', 'stream', 'sessions', 'modern', 'modern-stream'] as const;
+/**
+ * The scenarios of `npm run bench` (the soak has its own script): 1, 2, 3, then 1m and 2m (2026-07-28 requests), then
+ * `redis` (issue 20: two instances on Redis behind a proxy; skipped when redis-server is not installed).
+ */
+export const SCENARIOS = ['throughput', 'stream', 'sessions', 'modern', 'modern-stream', 'redis'] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
 /** Everything a run is parameterised by; printed into RESULTS.md so a run can be repeated. */
@@ -30,7 +33,7 @@ export interface BenchConfig {
   readonly pinning: Pinning | undefined;
   /** Where the servers write `--cpu-prof` profiles, when profiling. */
   readonly cpuProfileDir: string | undefined;
-  /** Where the results go; undefined prints them only. */
+  /** Where the results go; undefined prints them only. `BENCH_ONLY=redis` alone writes bench/REDIS.md, not RESULTS.md. */
   readonly output: string | undefined;
 }
 
@@ -60,6 +63,7 @@ export function readConfig(): BenchConfig {
   const quick = process.env.BENCH_QUICK === '1';
   const profileDir = process.env.BENCH_CPU_PROF;
   const out = process.env.BENCH_OUT;
+  const only = scenarios();
   return {
     seconds: positive('BENCH_DURATION', quick ? 2 : 10),
     // JIT tiering takes ~5 s of this load before a server's throughput stops climbing (measured per second).
@@ -68,12 +72,12 @@ export function readConfig(): BenchConfig {
     sessionRepeats: Math.round(positive('BENCH_SESSION_REPEATS', quick ? 1 : 2)),
     connections: Math.round(positive('BENCH_CONNECTIONS', 10)),
     sessions: Math.round(positive('BENCH_SESSIONS', quick ? 1000 : 10_000)),
-    scenarios: scenarios(),
+    scenarios: only,
     servers: process.env.BENCH_SERVERS ? process.env.BENCH_SERVERS.split(',').map((key) => key.trim()) : undefined,
     quick,
     pinning: detectPinning(),
     cpuProfileDir: profileDir ? path.resolve(profileDir) : undefined,
-    output: out ? path.resolve(out) : quick ? undefined : path.join(__dirname, '..', 'RESULTS.md'),
+    output: out ? path.resolve(out) : quick ? undefined : path.join(__dirname, '..', only.length === 1 && only[0] === 'redis' ? 'REDIS.md' : 'RESULTS.md'),
   };
 }
 

@@ -8,6 +8,8 @@ import type { BenchConfig } from './config';
 import type { RunMeta } from './meta';
 import { find, loadTable, mid, p50, p99, paired, perSecond, ratioCell, sideBySideRatio, sideBySideTable, type TargetRow } from './report-figures';
 import { modernSections, modernTargetRows } from './report-modern';
+import { redisSections, redisTargetRows } from './report-redis';
+import type { RedisResults } from '../scenarios/redis';
 
 /** What a run measured; a scenario left out with BENCH_ONLY is undefined. */
 export interface BenchResults {
@@ -18,6 +20,8 @@ export interface BenchResults {
   readonly modernThroughput?: readonly ServerRuns[];
   /** Scenario 2m: 100 progress notifications and the result, as 2026-07-28 requests. */
   readonly modernStream?: readonly ServerRuns[];
+  /** The Redis scenario (issue 20), or why it was skipped. */
+  readonly redis?: RedisResults;
 }
 
 const opened = (run: SessionRun): number => run.openedPerSecond;
@@ -95,6 +99,7 @@ export function targetRows(results: BenchResults): TargetRow[] {
   const left = sessions ? mid(sessions, afterDelete) : Number.NaN;
   rows.push({ figure: 'heap after deleting all sessions (e)', target: 'within 1 MB of the baseline', measured: formatBytes(left), met: sessions ? Math.abs(left) <= 1024 * 1024 : undefined });
   rows.push(...modernTargetRows(results));
+  rows.push(...redisTargetRows(results.redis));
   rows.push({ figure: 'soak: heap and RSS trend', target: 'no upward trend', measured: 'separate run: `npm run bench:soak`, see SOAK.md', met: undefined });
   return rows;
 }
@@ -191,20 +196,26 @@ export function renderResults(results: BenchResults, config: BenchConfig, meta: 
     ...(results.modernStream ?? []),
   ];
   const servers = [...new Map(measured.map((entry) => [entry.spec.key, entry.spec])).values()];
+  // `BENCH_ONLY=redis` (bench/REDIS.md): the Redis section alone, without the other scenarios' empty targets.
+  const onlyRedis = Object.keys(results).every((name) => name === 'redis');
   const sections = [
-    '# Benchmark results',
+    onlyRedis ? '# Benchmark results: Redis scenario' : '# Benchmark results',
     '',
     `- **Date:** ${meta.date}`,
     `- **Versions:** ${Object.entries(meta.versions).map(([name, version]) => `${name} ${version}`).join(', ')}`,
     `- **Machine:** ${meta.machine}; load average (1/5/15 min) ${meta.loadAverage.start} at the start, ${meta.loadAverage.end ?? '?'} at the end`,
     `- **Pinning:** ${meta.pinning}`,
     `- **Command:** \`${meta.command}\``,
-    `- **Settings:** ${config.connections} connections, ${config.warmupSeconds} s warm-up per server, ${config.repeats} rounds of ${config.seconds} s per server, interleaved; scenario 3: ${config.sessionRepeats} rounds of ${formatNumber(config.sessions)} sessions; the run took ${formatNumber(meta.minutes ?? Number.NaN, 1)} min`,
-    '',
-    '## Targets',
-    '',
-    markdownTable(['figure', 'target', 'measured', 'verdict'], targetRows(results).map((row) => [row.figure, row.target, row.measured, verdict(row.met)])),
+    onlyRedis
+      ? `- **Settings:** part (a): ${config.connections} connections, ${config.warmupSeconds} s warm-up per setup and era, ${config.repeats} rounds of ${config.seconds} s, interleaved; part (b): see below; the run took ${formatNumber(meta.minutes ?? Number.NaN, 1)} min`
+      : `- **Settings:** ${config.connections} connections, ${config.warmupSeconds} s warm-up per server, ${config.repeats} rounds of ${config.seconds} s per server, interleaved; scenario 3: ${config.sessionRepeats} rounds of ${formatNumber(config.sessions)} sessions; the run took ${formatNumber(meta.minutes ?? Number.NaN, 1)} min`,
   ];
+  if (onlyRedis) {
+    const rows = redisTargetRows(results.redis);
+    sections.push('', '## Targets', '', markdownTable(['figure', 'target', 'measured', 'verdict'], rows.map((row) => [row.figure, row.target, row.measured, verdict(row.met)])), ...redisSections(results.redis), '');
+    return sections.join('\n');
+  }
+  sections.push('', '## Targets', '', markdownTable(['figure', 'target', 'measured', 'verdict'], targetRows(results).map((row) => [row.figure, row.target, row.measured, verdict(row.met)])));
   if (results.throughput) {
     sections.push('', '## 1. `tools/call add`: throughput, latency, server CPU', '', loadTable(results.throughput, 'req'));
     sections.push('', '### Side by side with (a): throughput per CPU-second', '', 'Each server and (a) loaded at the same moments on the same CPU (see *How the figures are taken*).', '', sideBySideTable(results.throughput));
@@ -212,6 +223,7 @@ export function renderResults(results: BenchResults, config: BenchConfig, meta: 
   if (results.stream) sections.push('', '## 2. 100 progress notifications, then the result, on the POST\'s SSE stream', '', 'Latency is the time until the client has read the whole stream (all 101 messages).', '', loadTable(results.stream, 'stream'));
   if (results.sessions) sections.push('', '## 3. Sessions', '', sessionsTable(results.sessions));
   sections.push(...modernSections(results));
+  sections.push(...redisSections(results.redis));
   sections.push('', '## The servers', '', ...servers.map((spec) => `- **${spec.label}**: ${spec.description}.`), '', METHOD, '', '## Every round', '', rawRounds(results), '');
   return sections.join('\n');
 }

@@ -1,6 +1,7 @@
 // What the harness asks of the load child, and what it answers (shared by both sides of the IPC channel).
 
 import type { OpenedSession, Target } from './http-client';
+import type { MixedTrafficResult, MixedTrafficTask } from './mixed-traffic';
 import type { SoakResult, SoakTask } from './soak-traffic';
 
 /** One request, answered whole (to check a server's reply before loading it). */
@@ -41,7 +42,7 @@ export interface CloseSessionsTask {
   readonly connections: number;
 }
 
-export type LoadTask = ProbeTask | OpenSessionTask | CannonTask | OpenSessionsTask | CloseSessionsTask | SoakTask;
+export type LoadTask = ProbeTask | OpenSessionTask | CannonTask | OpenSessionsTask | CloseSessionsTask | SoakTask | MixedTrafficTask;
 
 /** The outcome of a {@link CannonTask}. Latencies are exact (autocannon's own histogram keeps whole milliseconds). */
 export interface CannonResult {
@@ -71,4 +72,5 @@ export interface LoadResults {
   'open-sessions': SessionsResult;
   'close-sessions': SessionsResult;
   soak: SoakResult;
+  'mixed-traffic': MixedTrafficResult;
 }

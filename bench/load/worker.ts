@@ -2,6 +2,7 @@
 
 import autocannon from 'autocannon';
 import { closeSession, inParallel, keepAliveAgent, messagesOf, openSession, send, type OpenedSession } from './http-client';
+import { runMixedTraffic } from './mixed-traffic';
 import { runSoakTraffic } from './soak-traffic';
 import type { CannonResult, CannonTask, LoadResults, LoadTask, SessionsResult } from './tasks';
 import { percentile } from '../stats';
@@ -87,6 +88,8 @@ async function run(task: LoadTask): Promise<LoadResults[LoadTask['kind']]> {
       return closeSessions(task);
     case 'soak':
       return runSoakTraffic(task);
+    case 'mixed-traffic':
+      return runMixedTraffic(task);
   }
 }
 
