@@ -133,3 +133,17 @@ it('when A is killed mid-call, the client following through B gets what was reco
   expect(replayed.slice(0, -1).map(progressOf)).toEqual([2, 3, ...steps]);
   expect(replayed.at(-1)).toEqual(error);
 });
+
+it('a second resume of the same stream through B replaces the first follower (one per stream, as a local resume)', async () => {
+  const { a, b } = await cluster();
+  const headers = await initialize(a);
+  const posted = await startSlowSteps(a, headers, 1_000, 200);
+  const first = await resume(b, headers, posted[1]?.id as string);
+  expect(messages(await first.take(1)).map(progressOf)).toEqual([2]);
+  const second = await resume(b, headers, posted[1]?.id as string);
+  // The first connection ends (its reader runs out), the second goes on with the live steps.
+  await first.rest();
+  const next = messages(await second.take(2)).map(progressOf);
+  expect(next[0]).toBe(2);
+  expect(typeof next[1]).toBe('number');
+});

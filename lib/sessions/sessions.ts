@@ -38,6 +38,8 @@ export interface LiveSession {
   nextRequestId: number;
   /** Server→client requests waiting for the client's answer. */
   pendingRequests: number;
+  /** Connections following a stream that runs on another instance (a shared store), by stream id: one per stream. */
+  readonly followers: Map<string, { end(): void }>;
 }
 
 /** Everything sessions need, resolved once by the router. */
@@ -190,6 +192,7 @@ export class SessionManager {
         subscriptions: record.subscriptions,
         nextRequestId: 1,
         pendingRequests: 0,
+        followers: new Map(),
       };
       this.live.set(record.id, live);
     }
@@ -204,6 +207,7 @@ export class SessionManager {
     if (live.principal !== undefined) this.forgetOwned(live.principal, id);
     for (const controller of live.inflight.values()) controller.abort(new Error(`session ${reason}`));
     await Promise.all([live.standalone, ...live.streams.values()].map((stream) => stream?.end()));
+    for (const follower of live.followers.values()) follower.end();
     // A shared event store that is down must not fail a close (or shutdown): its keys expire by themselves.
     await this.settings.events?.deleteSession(id).catch((err: unknown) => this.settings.logger.warn(err, `mcpRouter: the events of session ${id} were not deleted`));
     this.callHook('onSessionClosed', () => this.settings.onSessionClosed?.(id, reason));

@@ -79,7 +79,20 @@ export function createGetHandler(sessions: SessionManager, sse: SseOptions, auth
       const resumedFrom = lastEventId as string;
       const state = await events.streamState?.(id, replay.streamId);
       if (state !== undefined) {
-        await followRemoteStream(connection, { events, sessionId: id, streamId: replay.streamId, requestIds: state.requestIds, replayed: replay.events, lastEventId: resumedFrom });
+        // One follower per stream (a new resume replaces the old connection, as a local resume does), and no more
+        // than the session's streams: each polls Redis while it lasts.
+        const { followers } = live;
+        followers.get(replay.streamId)?.end();
+        if (!followers.has(replay.streamId) && followers.size >= sessions.settings.maxStreams) {
+          connection.end();
+          return;
+        }
+        followers.set(replay.streamId, connection);
+        try {
+          await followRemoteStream(connection, { events, sessionId: id, streamId: replay.streamId, requestIds: state.requestIds, replayed: replay.events, lastEventId: resumedFrom });
+        } finally {
+          if (followers.get(replay.streamId) === connection) followers.delete(replay.streamId);
+        }
         return;
       }
       // The stream finished: what it recorded is all there is. Read again when a shared store said so: it may have
