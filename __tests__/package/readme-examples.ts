@@ -3,8 +3,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -29,14 +28,9 @@ export function readmeExamples(): ReadmeExample[] {
   return examples;
 }
 
-/** A port nothing listens on right now: the one the OS hands out for port 0. */
-export async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
+import { freePort } from '../helpers/ports';
+
+export { freePort };
 
 async function answers(port: number): Promise<boolean> {
   const socket = connect(port, '127.0.0.1');

@@ -1,25 +1,13 @@
 // The Redis connection of the shared store against a real redis-server: commands, prefix, pub/sub, outages as StoreUnavailableError, bounded close.
 
-import { RedisConnection } from '../../lib/redis/connection';
+import type { RedisConnection } from '../../lib/redis/connection';
 import { StoreUnavailableError } from '../../lib/sessions/shared-store';
-import { startRedis, type RedisServer } from './redis-server';
+import { useRedis } from './redis-server';
 
-let redis: RedisServer;
-const connections: RedisConnection[] = [];
-
-beforeAll(async () => {
-  redis = await startRedis();
-});
-afterEach(async () => {
-  await Promise.all(connections.splice(0).map((connection) => connection.close()));
-  await redis.start().catch(() => undefined);
-});
-afterAll(() => redis.close());
+const redis = useRedis();
 
 function connect(options: { commandTimeoutMs?: number; prefix?: string } = {}): RedisConnection {
-  const connection = new RedisConnection({ url: redis.url, ...options });
-  connections.push(connection);
-  return connection;
+  return redis.connect(options);
 }
 
 it('sends commands under its prefix', async () => {

@@ -1,39 +1,27 @@
 // RedisEventStore against a real redis-server: ids, replay after Last-Event-ID, trimming, session isolation, concurrent appends, TTLs, outages.
 
 import type { JsonRpcMessage } from '../../lib/jsonrpc/types';
-import { RedisConnection } from '../../lib/redis/connection';
+import type { RedisConnection } from '../../lib/redis/connection';
 import { RedisEventStore, type RedisEventStoreSettings } from '../../lib/redis/event-store';
 import { STREAM_OWNER_TTL_MS } from '../../lib/redis/session-keys';
 import { StoreUnavailableError } from '../../lib/sessions/shared-store';
 import { configError, rejection } from '../helpers/errors';
-import { startRedis, type RedisServer } from './redis-server';
+import { useRedis } from './redis-server';
 
-let redis: RedisServer;
-const connections: RedisConnection[] = [];
+const redis = useRedis();
 let testNumber = 0;
 /** Each test has its own prefix, so `KEYS prefix*` sees only its keys. */
 let prefix = '';
 
-beforeAll(async () => {
-  redis = await startRedis();
-});
 beforeEach(() => {
   prefix = `e${++testNumber}:`;
 });
-afterEach(async () => {
-  await Promise.all(connections.splice(0).map((connection) => connection.close()));
-  await redis.start().catch(() => undefined);
-});
-afterAll(() => redis.close());
 
 const note = (n: number): JsonRpcMessage => ({ jsonrpc: '2.0', method: 'notifications/progress', params: { progress: n } });
 
-/** A connection, connected first (RedisConnection lets concurrent commands through while node-redis still connects). */
+/** A connection under this test's prefix (one router instance). */
 async function connect(commandTimeoutMs?: number): Promise<RedisConnection> {
-  const connection = new RedisConnection({ url: redis.url, prefix, ...(commandTimeoutMs === undefined ? {} : { commandTimeoutMs }) });
-  connections.push(connection);
-  await connection.send(['PING']);
-  return connection;
+  return redis.connect({ prefix, commandTimeoutMs });
 }
 
 async function eventStore(settings: Partial<RedisEventStoreSettings> = {}, given?: RedisConnection): Promise<RedisEventStore> {
@@ -167,13 +155,13 @@ describe('RedisEventStore replay', () => {
 
 describe('RedisEventStore bounded per session', () => {
   it('trims the oldest events past maxEventsPerSession: a replay after a trimmed id answers undefined, never a gap', async () => {
-    const store = await eventStore({ maxEventsPerSession: 3 });
+    const connection = await connect();
+    const store = await eventStore({ maxEventsPerSession: 3 }, connection);
     const ids = await appendNotes(store, 's', 'A', 5); // holds 3, 4, 5
     expect(await store.replayAfter('s', ids[0]!)).toBeUndefined();
     expect(await store.replayAfter('s', ids[1]!)).toBeUndefined(); // its own entry is gone: see replayAfter's doc
     expect(await replayed(store, 's', ids[2]!)).toEqual([4, 5]);
     expect(await replayed(store, 's', ids[4]!)).toEqual([]);
-    const connection = connections[0]!;
     expect(await connection.send(['XLEN', `${prefix}s:{s}:events`])).toBe(3);
   });
 

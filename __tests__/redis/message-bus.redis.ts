@@ -1,29 +1,17 @@
 // RedisMessageBus against a real redis-server: two connections are two instances; shared subscriptions, bad payloads, failing listeners, a Redis restart.
 
 import type { JsonRpcMessage } from '../../lib/jsonrpc/types';
-import { RedisConnection } from '../../lib/redis/connection';
+import type { RedisConnection } from '../../lib/redis/connection';
 import { RedisMessageBus } from '../../lib/redis/message-bus';
 import { StoreUnavailableError } from '../../lib/sessions/shared-store';
-import { startRedis, type RedisServer } from './redis-server';
+import { useRedis } from './redis-server';
 
-let redis: RedisServer;
-const connections: RedisConnection[] = [];
-
-beforeAll(async () => {
-  redis = await startRedis();
-});
-afterEach(async () => {
-  await Promise.all(connections.splice(0).map((connection) => connection.close()));
-  await redis.start();
-});
-afterAll(() => redis.close());
+const redis = useRedis();
 
 const message = (n: number): JsonRpcMessage => ({ jsonrpc: '2.0', method: 'notifications/message', params: { n } });
 
 function connect(commandTimeoutMs?: number): RedisConnection {
-  const connection = new RedisConnection({ url: redis.url, prefix: 'bus-test:', commandTimeoutMs });
-  connections.push(connection);
-  return connection;
+  return redis.connect({ prefix: 'bus-test:', commandTimeoutMs });
 }
 
 function instance(onListenerError?: (err: unknown, topic: string) => void): { bus: RedisMessageBus; connection: RedisConnection } {

@@ -4,29 +4,18 @@ import { randomUUID } from 'node:crypto';
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import { rateLimit, type Options } from 'express-rate-limit';
 import request from 'supertest';
-import { RedisConnection } from '../../lib/redis/connection';
+import type { RedisConnection } from '../../lib/redis/connection';
 import { redisRateLimitStore } from '../../lib/redis/rate-limit';
 import { StoreUnavailableError } from '../../lib/sessions/shared-store';
-import { startRedis, type RedisServer } from './redis-server';
+import { useRedis } from './redis-server';
 
-let redis: RedisServer;
-const connections: RedisConnection[] = [];
-
-beforeAll(async () => {
-  redis = await startRedis();
-});
-afterEach(async () => {
-  await Promise.all(connections.splice(0).map((connection) => connection.close()));
-  await redis.start().catch(() => undefined);
-});
-afterAll(() => redis.close());
+const redis = useRedis();
 
 const logger = { error: jest.fn(), warn: jest.fn() };
 
 /** One instance: an app whose limiter counts in Redis on its own connection; store errors become 503 here, as the router should. */
 function app(prefix: string, options: Partial<Options> = {}, commandTimeoutMs = 500): Express {
-  const connection = new RedisConnection({ url: redis.url, prefix, commandTimeoutMs });
-  connections.push(connection);
+  const connection = redis.connect({ prefix, commandTimeoutMs });
   const served = express();
   served.use(rateLimit({ windowMs: 60_000, limit: 5, keyGenerator: () => 'client', store: redisRateLimitStore(connection, 'mcp'), logger, ...options }));
   served.get('/', (_req, res) => void res.send('ok'));
@@ -61,8 +50,7 @@ it('counts across two instances: the 6th request gets 429 whichever instance it 
 it('keeps its counter under the connection prefix, with the window as TTL', async () => {
   const prefix = `r${randomUUID().slice(0, 8)}:`;
   await request(app(prefix)).get('/').expect(200);
-  const connection = new RedisConnection({ url: redis.url });
-  connections.push(connection);
+  const connection = redis.connect();
   const keys = await connection.send<string[]>(['KEYS', `${prefix}*`]);
   expect(keys).toEqual([`${prefix}rl:mcp:client`]);
   const ttl = await connection.send<number>(['PTTL', `${prefix}rl:mcp:client`]);

@@ -2,9 +2,10 @@
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '../helpers/ports';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { RedisConnection } from '../../lib/redis/connection';
 
 export interface RedisServer {
   readonly port: number;
@@ -15,17 +16,6 @@ export interface RedisServer {
   start(): Promise<void>;
   /** Stops it and removes its directory. */
   close(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitForPort(port: number, child: ChildProcess, output: () => string): Promise<void> {
@@ -81,4 +71,68 @@ export async function startRedis(): Promise<RedisServer> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A test file's Redis: its own redis-server, connections closed (and the server started again if a test stopped it) after each test. */
+export interface RedisFixture {
+  readonly url: string;
+  readonly port: number;
+  stop(abrupt?: boolean): Promise<void>;
+  start(): Promise<void>;
+  /** A connection to it under `prefix`, closed after the test. */
+  connect(options?: { readonly prefix?: string; readonly commandTimeoutMs?: number }): RedisConnection;
+  /** Closes `part` (a store, a bus) after the test, before its connections. */
+  closeAfter<T extends { close(): Promise<void> | void }>(part: T): T;
+}
+
+/**
+ * Starts a redis-server for the test file (beforeAll) and stops it after (afterAll); after each test, closes what
+ * the test made, then its connections, and starts the server again if the test stopped it.
+ *
+ * @example
+ * ```ts
+ * const redis = useRedis();
+ * it('…', async () => { const connection = redis.connect({ prefix: 'test:' }); … });
+ * ```
+ */
+export function useRedis(): RedisFixture {
+  let server: RedisServer | undefined;
+  const connections: RedisConnection[] = [];
+  const parts: Array<{ close(): Promise<void> | void }> = [];
+  const running = (): RedisServer => {
+    if (server === undefined) throw new Error('useRedis: the server starts in beforeAll; use it inside a test');
+    return server;
+  };
+  beforeAll(async () => {
+    server = await startRedis();
+  });
+  afterEach(async () => {
+    await Promise.all(parts.splice(0).map(async (part) => part.close()));
+    await Promise.all(connections.splice(0).map((connection) => connection.close()));
+    await server?.start();
+  });
+  afterAll(() => server?.close());
+  return {
+    get url() {
+      return running().url;
+    },
+    get port() {
+      return running().port;
+    },
+    stop: (abrupt) => running().stop(abrupt),
+    start: () => running().start(),
+    connect: (options = {}) => {
+      const connection = new RedisConnection({ url: running().url, ...definedOptions(options) });
+      connections.push(connection);
+      return connection;
+    },
+    closeAfter: (part) => {
+      parts.push(part);
+      return part;
+    },
+  };
+}
+
+function definedOptions(options: { readonly prefix?: string; readonly commandTimeoutMs?: number }): { prefix?: string; commandTimeoutMs?: number } {
+  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
 }

@@ -1,38 +1,24 @@
 // RedisServerEventBus against a real redis-server: two connections are two instances; local delivery first, no double delivery, outages, bounded close.
 
-import { RedisConnection } from '../../lib/redis/connection';
+import type { RedisConnection } from '../../lib/redis/connection';
 import { RedisServerEventBus } from '../../lib/redis/server-event-bus';
 import type { ServerEvent } from '../../lib/sessions/server-events';
 import { StoreUnavailableError } from '../../lib/sessions/shared-store';
-import { startRedis, type RedisServer } from './redis-server';
+import { useRedis } from './redis-server';
 
-let redis: RedisServer;
-const connections: RedisConnection[] = [];
-const buses: RedisServerEventBus[] = [];
-
-beforeAll(async () => {
-  redis = await startRedis();
-});
-afterEach(async () => {
-  await Promise.all(buses.splice(0).map((bus) => bus.close()));
-  await Promise.all(connections.splice(0).map((connection) => connection.close()));
-  await redis.start();
-});
-afterAll(() => redis.close());
+const redis = useRedis();
 
 const TOOLS_CHANGED: ServerEvent = { type: 'list_changed', list: 'tools' };
 const UPDATED: ServerEvent = { type: 'resource_updated', uri: 'docs://a?b=é' };
 
 function connect(commandTimeoutMs?: number): RedisConnection {
-  const connection = new RedisConnection({ url: redis.url, prefix: 'events-test:', commandTimeoutMs });
-  connections.push(connection);
-  return connection;
+  return redis.connect({ prefix: 'events-test:', commandTimeoutMs });
 }
 
 function instance(options: { onListenerError?: (err: unknown) => void; commandTimeoutMs?: number } = {}): { bus: RedisServerEventBus; connection: RedisConnection } {
   const connection = connect(options.commandTimeoutMs);
   const bus = new RedisServerEventBus(connection, options.onListenerError);
-  buses.push(bus);
+  redis.closeAfter(bus);
   return { bus, connection };
 }
 
@@ -156,10 +142,8 @@ describe('RedisServerEventBus between instances', () => {
 
   it('shares nothing with a router under another prefix', async () => {
     const a = instance();
-    const other = new RedisConnection({ url: redis.url, prefix: 'other-router:' });
-    connections.push(other);
-    const otherBus = new RedisServerEventBus(other);
-    buses.push(otherBus);
+    const other = redis.connect({ prefix: 'other-router:' });
+    const otherBus = redis.closeAfter(new RedisServerEventBus(other));
     await ready(a, { bus: otherBus });
     const heard = jest.fn();
     a.bus.subscribe(heard);

@@ -1,44 +1,27 @@
 // RedisSessionStore against a real redis-server: the memory store's contract, TTLs on every key, refresh by activity, two instances, eviction, outages.
 
-import { RedisConnection } from '../../lib/redis/connection';
+import type { RedisConnection } from '../../lib/redis/connection';
 import { RedisEventStore } from '../../lib/redis/event-store';
 import { RedisSessionStore, type RedisSessionStoreSettings } from '../../lib/redis/session-store';
 import { StoreUnavailableError } from '../../lib/sessions/shared-store';
 import type { SessionRecord } from '../../lib/sessions/stores';
 import { configError } from '../helpers/errors';
-import { startRedis, type RedisServer } from './redis-server';
+import { useRedis } from './redis-server';
 
-let redis: RedisServer;
-const connections: RedisConnection[] = [];
-const stores: RedisSessionStore[] = [];
+const redis = useRedis();
 let testNumber = 0;
 /** Each test has its own prefix, so `KEYS prefix*` sees only its keys. */
 let prefix = '';
 
-beforeAll(async () => {
-  redis = await startRedis();
-});
 beforeEach(() => {
   prefix = `t${++testNumber}:`;
 });
-afterEach(async () => {
-  await Promise.all(stores.splice(0).map((store) => store.close()));
-  await Promise.all(connections.splice(0).map((connection) => connection.close()));
-  await redis.start().catch(() => undefined);
-});
-afterAll(() => redis.close());
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/**
- * A connection, connected: RedisConnection.open() lets a command through while node-redis is still connecting
- * (isOpen is true before isReady), which fails commands sent concurrently on a fresh connection.
- */
+/** A connection under this test's prefix (one router instance). */
 async function connect(commandTimeoutMs?: number): Promise<RedisConnection> {
-  const connection = new RedisConnection({ url: redis.url, prefix, ...(commandTimeoutMs === undefined ? {} : { commandTimeoutMs }) });
-  connections.push(connection);
-  await connection.send(['PING']);
-  return connection;
+  return redis.connect({ prefix, commandTimeoutMs });
 }
 
 function record(id: string): SessionRecord {
@@ -57,7 +40,7 @@ function record(id: string): SessionRecord {
 async function instance(settings: Partial<RedisSessionStoreSettings> = {}, given?: RedisConnection): Promise<{ store: RedisSessionStore; drops: string[]; connection: RedisConnection }> {
   const connection = given ?? (await connect());
   const store = new RedisSessionStore(connection, { idleTtlMs: 60_000, max: 100, checkIntervalMs: 100, ...settings });
-  stores.push(store);
+  redis.closeAfter(store);
   const drops: string[] = [];
   store.onDrop((id, reason) => drops.push(`${id}:${reason}`));
   return { store, drops, connection };

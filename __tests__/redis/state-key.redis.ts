@@ -2,27 +2,15 @@
 
 import { randomUUID } from 'node:crypto';
 import { createRequestStateCodec, MIN_STATE_KEY_BYTES, resolveInputRequired, type StateBinding } from '../../lib/protocol/request-state';
-import { RedisConnection } from '../../lib/redis/connection';
+import type { RedisConnection } from '../../lib/redis/connection';
 import { sharedStateKey } from '../../lib/redis/state-key';
 import { StoreUnavailableError } from '../../lib/sessions/shared-store';
-import { startRedis, type RedisServer } from './redis-server';
+import { useRedis } from './redis-server';
 
-let redis: RedisServer;
-const connections: RedisConnection[] = [];
-
-beforeAll(async () => {
-  redis = await startRedis();
-});
-afterEach(async () => {
-  await Promise.all(connections.splice(0).map((connection) => connection.close()));
-  await redis.start().catch(() => undefined);
-});
-afterAll(() => redis.close());
+const redis = useRedis();
 
 function connect(prefix: string, commandTimeoutMs?: number): RedisConnection {
-  const connection = new RedisConnection({ url: redis.url, prefix, commandTimeoutMs });
-  connections.push(connection);
-  return connection;
+  return redis.connect({ prefix, commandTimeoutMs });
 }
 
 const call: StateBinding = { principal: 'alice', method: 'tools/call', item: 'deploy', arguments: { env: 'prod' } };

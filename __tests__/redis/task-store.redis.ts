@@ -1,28 +1,17 @@
 // RedisTaskStore against a real redis-server: the memory store's behaviours, TTL on every key, two instances, limits across them, terminal states kept, outages.
 
 import { randomUUID } from 'node:crypto';
-import { RedisConnection } from '../../lib/redis/connection';
+import type { RedisConnection } from '../../lib/redis/connection';
 import { RedisTaskStore } from '../../lib/redis/task-store';
 import { StoreUnavailableError } from '../../lib/sessions/shared-store';
 import type { TaskRecord } from '../../lib/tasks/task-store';
-import { startRedis, type RedisServer } from './redis-server';
+import { useRedis } from './redis-server';
 
-let redis: RedisServer;
-const connections: RedisConnection[] = [];
-
-beforeAll(async () => {
-  redis = await startRedis();
-});
-afterEach(async () => {
-  await Promise.all(connections.splice(0).map((connection) => connection.close()));
-  await redis.start().catch(() => undefined);
-});
-afterAll(() => redis.close());
+const redis = useRedis();
 
 /** One instance's store; each test has its own prefix, so tests do not see each other's tasks. */
 function instance(prefix: string, settings: { max?: number; maxPerPrincipal?: number; ttlMs?: number } = {}, commandTimeoutMs?: number): { store: RedisTaskStore; connection: RedisConnection } {
-  const connection = new RedisConnection({ url: redis.url, prefix, commandTimeoutMs });
-  connections.push(connection);
+  const connection = redis.connect({ prefix, commandTimeoutMs });
   return { connection, store: new RedisTaskStore(connection, { max: settings.max, maxPerPrincipal: settings.maxPerPrincipal, ttlMs: settings.ttlMs ?? 60_000 }) };
 }
 

@@ -1,9 +1,10 @@
 // Two router instances (separate processes) on one Redis, behind a plain round-robin HTTP proxy with no stickiness, recording which instance got what.
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { freePort } from '../../helpers/ports';
 import { roundRobinProxy } from '../../../demo/proxy';
 
 export interface Routed {
@@ -33,16 +34,6 @@ export interface Cluster {
 }
 
 const INSTANCE = join(__dirname, 'instance.ts');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function startInstance(name: string, redisUrl: string): Promise<Instance> {
   const port = await freePort();
