@@ -1,15 +1,11 @@
 // RedisMessageBus: the MessageBus of several instances — one pub/sub channel per topic, shared by the topic's listeners in this process.
 
 import type { JsonRpcMessage } from '../jsonrpc/types';
+import { deliverTo, type Subscription } from '../sessions/memory-message-bus';
 import type { MessageBus } from '../sessions/stores';
 import type { RedisConnection } from './connection';
 
 type Listener = (message: JsonRpcMessage) => void;
-
-/** One `subscribe` call: its own object, so the same function subscribed twice is two subscriptions. */
-interface Subscription {
-  readonly listener: Listener;
-}
 
 /** A topic this process listens on: its listeners, and the one Redis subscription they share. */
 interface Topic {
@@ -111,16 +107,7 @@ export class RedisMessageBus implements MessageBus {
   #deliver(topic: string, subscriptions: Set<Subscription>, text: string): void {
     const message = readBusPayload(text);
     if (message === undefined) return;
-    // A copy, so listeners that subscribe or unsubscribe while this runs don't change the walk.
-    for (const subscription of [...subscriptions]) {
-      if (!subscriptions.has(subscription)) continue;
-      try {
-        const result: unknown = subscription.listener(message);
-        if (isThenable(result)) result.then(undefined, (err: unknown) => this.#report(err, topic));
-      } catch (err) {
-        this.#report(err, topic);
-      }
-    }
+    deliverTo(subscriptions, message, (err) => this.#report(err, topic));
   }
 
   #report(err: unknown, topic: string): void {
@@ -141,8 +128,4 @@ function readBusPayload(text: string): JsonRpcMessage | undefined {
     return undefined;
   }
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as JsonRpcMessage) : undefined;
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }

@@ -14,8 +14,26 @@ export interface MemoryMessageBusOptions {
 type Listener = (message: JsonRpcMessage) => void;
 
 /** One `subscribe` call: its own object, so the same function subscribed twice is two subscriptions. */
-interface Subscription {
+export interface Subscription {
   readonly listener: Listener;
+}
+
+/**
+ * Hands `message` to every subscription of a topic, in order; what a listener throws (or its promise rejects with)
+ * goes to `report`, and the others still run. Shared by every MessageBus, in one process or across several.
+ */
+export function deliverTo(subscriptions: Set<Subscription>, message: JsonRpcMessage, report: (err: unknown) => void): void {
+  // A copy, so listeners that subscribe or unsubscribe while this runs don't change the walk.
+  for (const subscription of [...subscriptions]) {
+    // One unsubscribed by an earlier listener of this same delivery gets nothing more.
+    if (!subscriptions.has(subscription)) continue;
+    try {
+      const result: unknown = subscription.listener(message);
+      if (isThenable(result)) result.then(undefined, report);
+    } catch (err) {
+      report(err);
+    }
+  }
 }
 
 const KNOWN_OPTIONS: { [K in keyof Required<MemoryMessageBusOptions>]: true } = { onListenerError: true };
@@ -56,17 +74,7 @@ export class MemoryMessageBus implements MessageBus {
   async publish(topic: string, message: JsonRpcMessage): Promise<void> {
     const subscriptions = this.#topics.get(topic);
     if (subscriptions === undefined) return;
-    // A copy, so listeners that subscribe or unsubscribe while this runs don't change the walk.
-    for (const subscription of [...subscriptions]) {
-      // One unsubscribed by an earlier listener of this same publish gets nothing more.
-      if (!subscriptions.has(subscription)) continue;
-      try {
-        const result: unknown = subscription.listener(message);
-        if (isThenable(result)) result.then(undefined, (err: unknown) => this.#report(err, topic));
-      } catch (err) {
-        this.#report(err, topic);
-      }
-    }
+    deliverTo(subscriptions, message, (err) => this.#report(err, topic));
   }
 
   async subscribe(topic: string, listener: Listener): Promise<() => Promise<void>> {
