@@ -21,6 +21,7 @@ import { SessionManager } from './sessions/sessions';
 import { MemoryServerEventBus, publishQuietly, type ServerEvent } from './sessions/server-events';
 import { createEndpoint, createErrorHandler } from './transport/endpoint';
 import { ListenStreams } from './transport/listen';
+import { createTelemetry } from './telemetry/telemetry';
 
 /**
  * Creates an MCP endpoint for an Express 4 or 5 app. Options are checked and schemas compiled now, so
@@ -62,6 +63,8 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
   const sse = { keepAliveMs: config.keepAliveMs, retryMs: config.retryMs };
   const listenStreams = config.listen && new ListenStreams(serverEvents, () => registry.features, { ...config.listen, maxUris: config.maxSubscriptions, sse }, () => registry.loaded());
   // Long-running tasks (tools registered with `task`) outlive their HTTP request: the runner keeps them going.
+  // OpenTelemetry (issue 21): spans and metrics when @opentelemetry/api is installed and not turned off.
+  const telemetry = createTelemetry(config.telemetry);
   const tasks = new TaskRunner(config.tasks, logger, store && taskCancelsOver(config.sessions?.bus ?? store.bus(), logger));
   const dispatcher = createDispatcher(registry, {
     identity: { serverInfo: config.serverInfo, instructions: config.instructions },
@@ -76,6 +79,7 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
     cache: config.cache,
     inputRequired: config.inputRequired,
     tasks,
+    telemetry,
   });
 
   const router = express.Router();
