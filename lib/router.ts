@@ -58,13 +58,13 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
   const serverEvents = store?.serverEvents(onListenerError) ?? new MemoryServerEventBus(onListenerError);
   const publish = (event: ServerEvent): void => publishQuietly(serverEvents, event, logger);
   registry.onChange((list) => publish({ type: 'list_changed', list }));
-  const sessions = config.sessions && new SessionManager({ ...config.sessions, serverEvents, logger });
+  // OpenTelemetry (issue 21): spans and metrics when @opentelemetry/api is installed and not turned off.
+  const telemetry = createTelemetry(config.telemetry);
+  const sessions = config.sessions && new SessionManager({ ...config.sessions, serverEvents, logger, telemetry });
   // MCP 2026-07-28 subscriptions/listen: streams that hear the same server events as the sessions' GET streams.
   const sse = { keepAliveMs: config.keepAliveMs, retryMs: config.retryMs };
   const listenStreams = config.listen && new ListenStreams(serverEvents, () => registry.features, { ...config.listen, maxUris: config.maxSubscriptions, sse }, () => registry.loaded());
   // Long-running tasks (tools registered with `task`) outlive their HTTP request: the runner keeps them going.
-  // OpenTelemetry (issue 21): spans and metrics when @opentelemetry/api is installed and not turned off.
-  const telemetry = createTelemetry(config.telemetry);
   const tasks = new TaskRunner(config.tasks, logger, store && taskCancelsOver(config.sessions?.bus ?? store.bus(), logger));
   const dispatcher = createDispatcher(registry, {
     identity: { serverInfo: config.serverInfo, instructions: config.instructions },
