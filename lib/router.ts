@@ -63,7 +63,7 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
   const sessions = config.sessions && new SessionManager({ ...config.sessions, serverEvents, logger, telemetry });
   // MCP 2026-07-28 subscriptions/listen: streams that hear the same server events as the sessions' GET streams.
   const sse = { keepAliveMs: config.keepAliveMs, retryMs: config.retryMs };
-  const listenStreams = config.listen && new ListenStreams(serverEvents, () => registry.features, { ...config.listen, maxUris: config.maxSubscriptions, sse }, () => registry.loaded());
+  const listenStreams = config.listen && new ListenStreams(serverEvents, () => registry.features, { ...config.listen, maxUris: config.maxSubscriptions, sse, telemetry }, () => registry.loaded());
   // Long-running tasks (tools registered with `task`) outlive their HTTP request: the runner keeps them going.
   const tasks = new TaskRunner(config.tasks, logger, store && taskCancelsOver(config.sessions?.bus ?? store.bus(), logger));
   const dispatcher = createDispatcher(registry, {

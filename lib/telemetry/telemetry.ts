@@ -22,6 +22,16 @@ export interface TracedMessage {
   readonly params?: Readonly<Record<string, unknown>>;
 }
 
+/** One message being served in its SERVER span. */
+export interface TracedOperation {
+  /** Runs `fn` inside the span's context, so the handler's own spans nest under it. */
+  run<T>(fn: () => T): T;
+  /** Ends the span from the response (null: cancelled, no response sent) and records the duration; later calls do nothing. */
+  end(response: JsonRpcResponse | null): void;
+  /** Ends the span for a value thrown while serving. */
+  fail(err: unknown): void;
+}
+
 /** Sets `_meta` keys on a carrier object (SEP-414: trace context goes in `params._meta`). */
 export type TraceContextInjector = (meta: Record<string, unknown>) => void;
 
@@ -102,6 +112,20 @@ export class McpTelemetry {
    * the trace context of `params._meta` (SEP-414) or else the active (HTTP) context, and records its duration.
    */
   async serve(message: TracedMessage, scene: TelemetryScene, run: () => Promise<JsonRpcResponse | null>): Promise<JsonRpcResponse | null> {
+    const operation = this.begin(message, scene);
+    let response: JsonRpcResponse | null;
+    try {
+      response = await operation.run(run);
+    } catch (err) {
+      operation.fail(err);
+      throw err;
+    }
+    operation.end(response);
+    return response;
+  }
+
+  /** Starts the SERVER span of a message served outside `serve` (a subscriptions/listen stream); its owner ends it. */
+  begin(message: TracedMessage, scene: TelemetryScene): TracedOperation {
     const { api } = this;
     const started = performance.now();
     const target = targetOf(message.method, message.params);
@@ -126,17 +150,11 @@ export class McpTelemetry {
     const { parent, links } = this.parentOf(message.params?._meta);
     const name = target === undefined ? message.method : `${message.method} ${target.value}`;
     const span = this.tracer().startSpan(name, { kind: api.SpanKind.SERVER, attributes, links }, parent);
-    let response: JsonRpcResponse | null = null;
-    let errorType: string | undefined;
-    try {
-      response = await api.context.with(api.trace.setSpan(parent, span), run);
-      errorType = this.settle(span, message, response);
-      return response;
-    } catch (err) {
-      errorType = err instanceof Error ? err.name : 'Error';
-      span.recordException(err instanceof Error ? err : String(err));
-      throw err;
-    } finally {
+    const context = api.trace.setSpan(parent, span);
+    let ended = false;
+    const finish = (errorType: string | undefined, response: JsonRpcResponse | null): void => {
+      if (ended) return;
+      ended = true;
       if (errorType !== undefined) {
         metricAttributes[semconv.ATTR_ERROR_TYPE] = errorType;
         span.setAttribute(semconv.ATTR_ERROR_TYPE, errorType);
@@ -146,7 +164,15 @@ export class McpTelemetry {
       if (response !== null && 'error' in response) metricAttributes[semconv.ATTR_RPC_RESPONSE_STATUS_CODE] = String(response.error.code);
       span.end();
       this.currentInstruments()?.operation.record((performance.now() - started) / 1000, metricAttributes);
-    }
+    };
+    return {
+      run: (fn) => api.context.with(context, fn),
+      end: (response) => finish(this.settle(span, message, response), response),
+      fail: (err) => {
+        span.recordException(err instanceof Error ? err : String(err));
+        finish(err instanceof Error ? err.name : 'Error', null);
+      },
+    };
   }
 
   /** Records a 2025 session's lifetime on `mcp.server.session.duration`. */
