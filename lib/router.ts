@@ -95,7 +95,7 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
   runOwnLayersDirectly(router, serve, onError);
 
   const notifyResourceUpdated = (uri: string): void => publish({ type: 'resource_updated', uri });
-  const gateway = createGateway(registry, logger, { name: String(config.serverInfo.name), version: String(config.serverInfo.version) }, notifyResourceUpdated);
+  const gateway = createGateway(registry, logger, { name: String(config.serverInfo.name), version: String(config.serverInfo.version) }, notifyResourceUpdated, telemetry);
   const api: McpRouterApi = {
     tool: (definition) => registry.addTool(definition as ToolDefinition<never>),
     resource: (definition) => registry.addResource(definition),

@@ -50,3 +50,9 @@ export const DURATION_BUCKETS_S: readonly number[] = Object.freeze([0.01, 0.02, 
 
 /** SEP-414: the `params._meta` keys that carry W3C trace context and baggage. */
 export const META_TRACE_KEYS: readonly string[] = Object.freeze(['traceparent', 'tracestate', 'baggage']);
+
+/** `server.address` / `server.port` (recommended on CLIENT spans): the upstream's host and port. */
+export const ATTR_SERVER_ADDRESS = 'server.address';
+export const ATTR_SERVER_PORT = 'server.port';
+/** The gateway's name of an upstream (`mcp.upstream({ name })`): this package's attribute, not the conventions'. */
+export const ATTR_UPSTREAM_NAME = 'express_mcp_router.upstream.name';

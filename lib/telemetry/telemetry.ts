@@ -65,6 +65,18 @@ function targetOf(method: string, params: Readonly<Record<string, unknown>> | un
   return undefined;
 }
 
+/**
+ * The conventions' span name (`{mcp.method.name} {target}`) and target attributes of a message this server sends
+ * (a CLIENT span: an upstream call of the gateway).
+ */
+export function describeMessage(method: string, params: Readonly<Record<string, unknown>> | undefined): { readonly name: string; readonly attributes: Record<string, string> } {
+  const target = targetOf(method, params);
+  const attributes: Record<string, string> = { [semconv.ATTR_MCP_METHOD_NAME]: method };
+  if (target !== undefined) attributes[target.key] = target.value;
+  if (method === 'tools/call') attributes[semconv.ATTR_GEN_AI_OPERATION_NAME] = semconv.OPERATION_EXECUTE_TOOL;
+  return { name: target === undefined ? method : `${method} ${target.value}`, attributes };
+}
+
 function json(value: unknown): string {
   try {
     return JSON.stringify(value) ?? 'undefined';
@@ -188,7 +200,7 @@ export class McpTelemetry {
    * Runs `run` inside a CLIENT span (a call this server makes for a request: an upstream MCP server, a bridged route,
    * a payment facilitator); `run` gets an injector that writes the span's trace context into a `_meta` object.
    */
-  async clientSpan<T>(name: string, attributes: Attributes, run: (inject: TraceContextInjector) => Promise<T>): Promise<T> {
+  async clientSpan<T>(name: string, attributes: Readonly<Record<string, string | number>>, run: (inject: TraceContextInjector) => Promise<T>): Promise<T> {
     if (!this.live()) return run(NO_INJECTION);
     const { api } = this;
     const parent = api.context.active();
