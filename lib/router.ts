@@ -85,7 +85,7 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
   const router = express.Router();
   const auth = createRouterAuth(config.auth);
   const { authOf } = auth;
-  const bridge = createBridge(registry, router, logger);
+  const bridge = createBridge(registry, router, logger, telemetry);
   const endpoint = createEndpoint(dispatcher, { ...config, sessions, authOf, listenStreams, allowDelete: config.sessions?.allowDelete === true }, bridge.learnFrom);
   // The front door and the endpoint are one Express layer: a request crosses the router's stack once.
   const serve = createFrontDoor({ ...config, ready: store && whenStoreReady(store, config.stateKeyGiven ? undefined : config.inputRequired.stateKey) }, auth.steps, (req) => authOf(req)?.subject, endpoint);

@@ -4,7 +4,7 @@ import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isObject } from '../jsonrpc/types';
 import { LOG_LEVELS, type LogLevel, type RequestContext } from '../registry/request-context';
 import { ATTR_SERVER_ADDRESS, ATTR_SERVER_PORT, ATTR_UPSTREAM_NAME, META_TRACE_KEYS } from '../telemetry/semconv';
-import { describeMessage, type McpTelemetry, type TraceContextInjector } from '../telemetry/telemetry';
+import { describeMessage, type McpTelemetry, type ChildSpan } from '../telemetry/telemetry';
 import type { UpstreamClient, UpstreamRequestOptions } from './upstream-client';
 import type { UpstreamMessage } from './upstream-exchange';
 import type { ResolvedUpstream } from './upstream-options';
@@ -104,14 +104,14 @@ export async function forwardRequest(target: UpstreamTarget, method: string, par
   const url = new URL(options.url);
   const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
   const spanAttributes = { ...attributes, [ATTR_UPSTREAM_NAME]: options.name, [ATTR_SERVER_ADDRESS]: url.hostname, [ATTR_SERVER_PORT]: port };
-  return telemetry.clientSpan(name, spanAttributes, (inject) => exchange(client, options, method, withTraceContext(params, inject), ctx, extraHeaders));
+  return telemetry.childSpan('client', name, spanAttributes, (span) => exchange(client, options, method, withTraceContext(params, span), ctx, extraHeaders));
 }
 
 /** `params` with the current span's trace context in `_meta` instead of the caller's (unchanged when nothing records). */
-function withTraceContext(params: Record<string, unknown>, inject: TraceContextInjector): Record<string, unknown> {
+function withTraceContext(params: Record<string, unknown>, span: Pick<ChildSpan, 'inject'>): Record<string, unknown> {
   const meta: Record<string, unknown> = isObject(params._meta) ? { ...params._meta } : {};
   const before = META_TRACE_KEYS.map((key) => meta[key]);
-  inject(meta);
+  span.inject(meta);
   if (META_TRACE_KEYS.every((key, index) => meta[key] === before[index])) return params;
   return { ...params, _meta: meta };
 }

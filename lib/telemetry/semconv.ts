@@ -56,3 +56,11 @@ export const ATTR_SERVER_ADDRESS = 'server.address';
 export const ATTR_SERVER_PORT = 'server.port';
 /** The gateway's name of an upstream (`mcp.upstream({ name })`): this package's attribute, not the conventions'. */
 export const ATTR_UPSTREAM_NAME = 'express_mcp_router.upstream.name';
+
+// A bridged route's span follows the HTTP semantic conventions (stable): name `{http.request.method} {http.route}`.
+/** `http.request.method` of a bridged route's span. */
+export const ATTR_HTTP_REQUEST_METHOD = 'http.request.method';
+/** `http.route`: the route's path template (`/users/:id`). */
+export const ATTR_HTTP_ROUTE = 'http.route';
+/** `http.response.status_code` of a bridged route's response. */
+export const ATTR_HTTP_RESPONSE_STATUS_CODE = 'http.response.status_code';

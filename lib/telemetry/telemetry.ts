@@ -32,8 +32,14 @@ export interface TracedOperation {
   fail(err: unknown): void;
 }
 
-/** Sets `_meta` keys on a carrier object (SEP-414: trace context goes in `params._meta`). */
-export type TraceContextInjector = (meta: Record<string, unknown>) => void;
+/** A child span as its owner sees it (a no-op one when nothing records). */
+export interface ChildSpan {
+  /** Writes the span's trace context into a `_meta` object (SEP-414: trace context goes in `params._meta`). */
+  inject(meta: Record<string, unknown>): void;
+  setAttribute(key: string, value: string | number): void;
+  /** Marks the call failed: `error.type` and status ERROR (the same rule as the SERVER spans). */
+  fail(errorType: string): void;
+}
 
 interface Instruments {
   readonly operation: Histogram;
@@ -55,7 +61,7 @@ const META_SETTER: TextMapSetter<Record<string, unknown>> = {
 };
 /** The instrumentation scope of every span and metric: this package (OpenTelemetry: the library, not the app). */
 const INSTRUMENTATION_SCOPE = 'express-mcp-router';
-const NO_INJECTION: TraceContextInjector = () => undefined;
+const NO_SPAN: ChildSpan = Object.freeze({ inject: () => undefined, setAttribute: () => undefined, fail: () => undefined });
 
 /** The conventions' target of a method: a tool or prompt name, or a resource URI. */
 function targetOf(method: string, params: Readonly<Record<string, unknown>> | undefined): { readonly key: string; readonly value: string } | undefined {
@@ -197,21 +203,27 @@ export class McpTelemetry {
   }
 
   /**
-   * Runs `run` inside a CLIENT span (a call this server makes for a request: an upstream MCP server, a bridged route,
-   * a payment facilitator); `run` gets an injector that writes the span's trace context into a `_meta` object.
+   * Runs `run` inside a child span of the current one: CLIENT for a call this server makes for a request (an upstream
+   * MCP server, a payment facilitator), INTERNAL for an in-process one (a bridged route). A thrown value fails it.
    */
-  async clientSpan<T>(name: string, attributes: Readonly<Record<string, string | number>>, run: (inject: TraceContextInjector) => Promise<T>): Promise<T> {
-    if (!this.live()) return run(NO_INJECTION);
+  async childSpan<T>(kind: 'client' | 'internal', name: string, attributes: Readonly<Record<string, string | number>>, run: (span: ChildSpan) => Promise<T>): Promise<T> {
+    if (!this.live()) return run(NO_SPAN);
     const { api } = this;
     const parent = api.context.active();
-    const span = this.tracer().startSpan(name, { kind: api.SpanKind.CLIENT, attributes }, parent);
+    const span = this.tracer().startSpan(name, { kind: kind === 'client' ? api.SpanKind.CLIENT : api.SpanKind.INTERNAL, attributes }, parent);
     const context = api.trace.setSpan(parent, span);
-    const inject: TraceContextInjector = (meta) => api.propagation.inject(context, meta, META_SETTER);
+    const child: ChildSpan = {
+      inject: (meta) => api.propagation.inject(context, meta, META_SETTER),
+      setAttribute: (key, value) => void span.setAttribute(key, value),
+      fail: (errorType) => {
+        span.setAttribute(semconv.ATTR_ERROR_TYPE, errorType);
+        span.setStatus({ code: api.SpanStatusCode.ERROR });
+      },
+    };
     try {
-      return await api.context.with(context, () => run(inject));
+      return await api.context.with(context, () => run(child));
     } catch (err) {
-      span.setAttribute(semconv.ATTR_ERROR_TYPE, err instanceof Error ? err.name : 'Error');
-      span.setStatus({ code: api.SpanStatusCode.ERROR });
+      child.fail(err instanceof Error ? err.name : 'Error');
       span.recordException(err instanceof Error ? err : String(err));
       throw err;
     } finally {
