@@ -97,8 +97,7 @@ function json(value: unknown): string {
  *
  * @example
  * ```ts
- * const api = loadOpenTelemetryApi();
- * const telemetry = api && new McpTelemetry(api, { recordArguments: false, recordResults: false });
+ * const telemetry = createTelemetry({ recordArguments: false, recordResults: false });
  * const response = telemetry?.live() ? await telemetry.serve(request, scene, () => answer(request)) : await answer(request);
  * ```
  */
@@ -110,12 +109,19 @@ export class McpTelemetry {
   private meterProvider: MeterProvider | undefined;
   private instruments: Instruments | undefined;
 
-  constructor(
+  // Private: the published types must not name @opentelemetry/api (an optional peer), so only createTelemetry builds one.
+  private constructor(
     private readonly api: OtelApi,
     private readonly settings: ResolvedTelemetry,
   ) {
     this.noopTracerProvider = new api.ProxyTracerProvider().getDelegate();
     this.noopMeter = api.createNoopMeter();
+  }
+
+  /** See {@link createTelemetry}. */
+  static create(settings: ResolvedTelemetry | undefined): McpTelemetry | undefined {
+    const api = settings && loadOpenTelemetryApi();
+    return api && settings && new McpTelemetry(api, settings);
   }
 
   /** Whether anything would be recorded now: a tracer provider or a meter provider is registered. */
@@ -291,6 +297,5 @@ export class McpTelemetry {
  * ```
  */
 export function createTelemetry(settings: ResolvedTelemetry | undefined): McpTelemetry | undefined {
-  const api = settings && loadOpenTelemetryApi();
-  return api && settings && new McpTelemetry(api, settings);
+  return McpTelemetry.create(settings);
 }
