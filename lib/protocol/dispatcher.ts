@@ -177,7 +177,8 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
     else env.cancelElsewhere?.(key, reason);
   }
 
-  async function handle(message: JsonRpcMessage, env: DispatchEnvironment, view: ClientView = { client: env.client }): Promise<JsonRpcResponse | null> {
+  // Not async: without telemetry the message costs no promise more than before.
+  function handle(message: JsonRpcMessage, env: DispatchEnvironment, view: ClientView = { client: env.client }): Promise<JsonRpcResponse | null> {
     // One branch when telemetry is off; a span per request and notification (a batch: per message) when recording.
     const { telemetry } = config;
     if (telemetry === undefined || isResponse(message) || !telemetry.live()) return handleMessage(message, env, view);
