@@ -90,7 +90,7 @@ describe('with an SDK registered', () => {
     const points = await otel.histogram('mcp.server.operation.duration');
     const ok = points.find((point) => point.attributes['gen_ai.tool.name'] === 'add');
     const failed = points.find((point) => point.attributes['gen_ai.tool.name'] === 'nosuch');
-    expect(ok?.attributes).toEqual({ 'mcp.method.name': 'tools/call', 'mcp.protocol.version': '2026-07-28', 'gen_ai.tool.name': 'add', 'network.transport': 'tcp', 'network.protocol.name': 'http' });
+    expect(ok?.attributes).toEqual({ 'mcp.method.name': 'tools/call', 'mcp.protocol.version': '2026-07-28', 'gen_ai.tool.name': 'add', 'network.transport': 'tcp', 'network.protocol.name': 'http', 'network.protocol.version': '1.1' });
     expect(ok?.value.count).toBe(1);
     expect(ok?.value.sum).toBeLessThan(5);
     expect(failed?.attributes).toMatchObject({ 'error.type': '-32602', 'rpc.response.status_code': '-32602' });

@@ -35,6 +35,7 @@ describe('SERVER spans (2026 requests)', () => {
       'jsonrpc.request.id': '7',
       'network.transport': 'tcp',
       'network.protocol.name': 'http',
+      'network.protocol.version': '1.1',
       'client.address': expect.any(String),
     });
     expect(span.status.code).toBe(SpanStatusCode.UNSET);

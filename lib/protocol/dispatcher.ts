@@ -182,7 +182,7 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
     // One branch when telemetry is off; a span per request and notification (a batch: per message) when recording.
     const { telemetry } = config;
     if (telemetry === undefined || isResponse(message) || !telemetry.live()) return handleMessage(message, env, view);
-    const scene = { protocolVersion: env.client.protocolVersion, sessionId: env.sessionId, clientAddress: () => env.clientAddress() };
+    const scene = { protocolVersion: env.client.protocolVersion, sessionId: env.sessionId, clientAddress: () => env.clientAddress(), networkProtocolVersion: env.networkProtocolVersion };
     return telemetry.serve(message, scene, () => handleMessage(message, env, view));
   }
 

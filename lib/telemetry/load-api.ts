@@ -11,7 +11,6 @@ export type OtelApi = typeof OpenTelemetryApi;
  */
 export function loadOpenTelemetryApi(): OtelApi | undefined {
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     return require('@opentelemetry/api') as OtelApi;
   } catch {
     return undefined;

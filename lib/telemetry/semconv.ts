@@ -34,6 +34,8 @@ export const ATTR_RPC_RESPONSE_STATUS_CODE = 'rpc.response.status_code';
 export const ATTR_NETWORK_TRANSPORT = 'network.transport';
 /** `network.protocol.name` (recommended): `http` for Streamable HTTP. */
 export const ATTR_NETWORK_PROTOCOL_NAME = 'network.protocol.name';
+/** `network.protocol.version` (recommended): the HTTP version, `1.1` or `2.0`. */
+export const ATTR_NETWORK_PROTOCOL_VERSION = 'network.protocol.version';
 /** `client.address` (recommended): the HTTP client's address. */
 export const ATTR_CLIENT_ADDRESS = 'client.address';
 /** `gen_ai.tool.call.arguments` (opt-in): a tool call's arguments, as JSON. */
@@ -51,8 +53,9 @@ export const DURATION_BUCKETS_S: readonly number[] = Object.freeze([0.01, 0.02, 
 /** SEP-414: the `params._meta` keys that carry W3C trace context and baggage. */
 export const META_TRACE_KEYS: readonly string[] = Object.freeze(['traceparent', 'tracestate', 'baggage']);
 
-/** `server.address` / `server.port` (recommended on CLIENT spans): the upstream's host and port. */
+/** `server.address` (recommended on CLIENT spans): the host called (an upstream, a facilitator). */
 export const ATTR_SERVER_ADDRESS = 'server.address';
+/** `server.port` (recommended on CLIENT spans): the port called. */
 export const ATTR_SERVER_PORT = 'server.port';
 /** The gateway's name of an upstream (`mcp.upstream({ name })`): this package's attribute, not the conventions'. */
 export const ATTR_UPSTREAM_NAME = 'express_mcp_router.upstream.name';

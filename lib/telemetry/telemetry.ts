@@ -12,6 +12,8 @@ export interface TelemetryScene {
   readonly sessionId: string | undefined;
   /** The HTTP client's address; undefined without HTTP (then no network.* attributes either). */
   readonly clientAddress: () => string | undefined;
+  /** The HTTP version (`'1.1'`, `'2.0'`); undefined without HTTP. */
+  readonly networkProtocolVersion?: string | undefined;
 }
 
 /** One JSON-RPC request or notification as telemetry sees it. */
@@ -157,9 +159,11 @@ export class McpTelemetry {
     if (target !== undefined && target.key !== semconv.ATTR_MCP_RESOURCE_URI) metricAttributes[target.key] = target.value;
     const clientAddress = scene.clientAddress();
     if (clientAddress !== undefined) {
-      // Streamable HTTP runs over TCP (MCP transports); the HTTP version is the HTTP span's to record.
+      // Streamable HTTP runs over TCP (MCP transports).
       metricAttributes[semconv.ATTR_NETWORK_TRANSPORT] = 'tcp';
       metricAttributes[semconv.ATTR_NETWORK_PROTOCOL_NAME] = 'http';
+      // Node says '2.0' for HTTP/2; the conventions say '2' (and '1.1', '1.0' as they are).
+      if (scene.networkProtocolVersion !== undefined) metricAttributes[semconv.ATTR_NETWORK_PROTOCOL_VERSION] = scene.networkProtocolVersion.replace(/^([23])\.0$/, '$1');
     }
     const attributes: Attributes = { ...metricAttributes };
     if (target !== undefined) attributes[target.key] = target.value;

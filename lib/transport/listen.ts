@@ -80,7 +80,7 @@ export class ListenStreams {
       return;
     }
     const { id } = request;
-    const operation = this.#trace(request, clientAddress);
+    const operation = this.#trace(request, clientAddress, req.httpVersion);
     const refuse = (status: number, body: JsonRpcFailure): void => {
       operation?.end(body);
       sendJson(res, status, body);
@@ -141,12 +141,12 @@ export class ListenStreams {
   }
 
   /** The SERVER span of a listen request, when telemetry records. */
-  #trace(request: JsonRpcRequest, clientAddress: string | undefined): TracedOperation | undefined {
+  #trace(request: JsonRpcRequest, clientAddress: string | undefined, httpVersion: string): TracedOperation | undefined {
     const { telemetry } = this.settings;
     if (telemetry === undefined || !telemetry.live()) return undefined;
     const meta = request.params?._meta;
     const version = isObject(meta) ? meta['io.modelcontextprotocol/protocolVersion'] : undefined;
-    return telemetry.begin(request, { protocolVersion: typeof version === 'string' ? version : 'unknown', sessionId: undefined, clientAddress: () => clientAddress });
+    return telemetry.begin(request, { protocolVersion: typeof version === 'string' ? version : 'unknown', sessionId: undefined, clientAddress: () => clientAddress, networkProtocolVersion: httpVersion });
   }
 
   /**
