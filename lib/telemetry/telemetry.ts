@@ -85,6 +85,7 @@ export function describeMessage(method: string, params: Readonly<Record<string, 
   return { name: target === undefined ? method : `${method} ${target.value}`, attributes };
 }
 
+/** Opt-in attributes as JSON text: a value JSON cannot hold (a cycle, a BigInt) must not fail the call it describes. */
 function json(value: unknown): string {
   try {
     return JSON.stringify(value) ?? 'undefined';
