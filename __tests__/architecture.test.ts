@@ -90,7 +90,7 @@ const FILES: LibFile[] = listTs(LIB)
 /**
  * The layer of a lib file: imports point to a lower layer, or stay inside the file's own folder.
  * router → router-api → options → decorators → (auth, security, bridge, gateway: beside the chain) → express-host → transport
- * → sessions → http → protocol → tasks → registry → schema → leaves. router-api.ts holds the types of what the router adds;
+ * → sessions → http → protocol → tasks → registry → schema → telemetry → leaves. router-api.ts holds the types of what the router adds;
  * express-host.ts is the one module that knows Express internals, below auth/ and bridge/ which both read the host
  * app's stack; http/ holds generic HTTP helpers (auth/ and security/ use them too); sessions/ the 2025 sessions,
  * their stores and the server event bus; transport/ the MCP endpoint's handlers; payments/ (x402) is a tool guard
@@ -116,6 +116,8 @@ function layerOf(name: string): number {
   if (top === 'tasks') return 35;
   if (top === 'registry') return 30;
   if (top === 'schema') return 20;
+  // telemetry/ (issue 21): OpenTelemetry spans and metrics, used by protocol/ and by the gateway, bridge and payments.
+  if (top === 'telemetry') return 12;
   if (top === 'jsonrpc' || name === 'errors.ts' || name === 'logger.ts' || name === 'versions.ts') return 10;
   return -1;
 }

@@ -7,6 +7,7 @@ export type { McpRouter, McpRouterApi } from './router-api';
 export type { McpRouterOptions } from './options';
 export type { SessionOptions } from './session-options';
 export type { InputRequiredOptions } from './protocol/request-state';
+export type { TelemetryOptions } from './telemetry/telemetry-options';
 
 // Security: bearer auth and its metadata, browser origins, rate limits, per-item access rules.
 export type { AuthOptions, ResourceMetadataOptions, StaticToken } from './auth/bearer';

@@ -18,6 +18,7 @@ import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS } from './http/headers';
 import { resolveInputRequired, type InputRequiredOptions, type ResolvedInputRequired } from './protocol/request-state';
 import { resolveTasks, type ResolvedTasks, type TaskOptions } from './tasks/task-options';
 import type { McpStore } from './sessions/shared-store';
+import { resolveTelemetry, type ResolvedTelemetry, type TelemetryOptions } from './telemetry/telemetry-options';
 
 // Every default of McpRouterOptions, written once (the default session store's are its own). Not exported by the package.
 /** Default `pageSize`: items per page of `tools/list`, `resources/list`, … */
@@ -158,6 +159,12 @@ export interface McpRouterOptions {
    * keeping each task one hour.
    */
   tasks?: TaskOptions;
+  /**
+   * OpenTelemetry spans and metrics by the MCP semantic conventions, when `@opentelemetry/api` is installed and a
+   * provider registered (else nothing is recorded); `recordArguments` / `recordResults` add a tool call's arguments
+   * and result to its span, or `false` turns telemetry off. Defaults to `true` (no arguments, no results).
+   */
+  telemetry?: TelemetryOptions | boolean;
 }
 
 /**
@@ -197,6 +204,8 @@ export interface ResolvedConfig {
   readonly store: McpStore | undefined;
   /** Whether `inputRequired.stateKey` was given (else a shared store's key replaces the random one at start). */
   readonly stateKeyGiven: boolean;
+  /** Undefined for `telemetry: false`. */
+  readonly telemetry: ResolvedTelemetry | undefined;
 }
 
 // Checked by the compiler against McpRouterOptions, and at run time for JavaScript callers.
@@ -230,6 +239,7 @@ const KNOWN_OPTIONS: OptionKeys<McpRouterOptions> = {
   inputRequired: true,
   tasks: true,
   store: true,
+  telemetry: true,
 };
 
 const SIZE = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?$/i;
@@ -325,6 +335,7 @@ export function resolveOptions(options: McpRouterOptions): ResolvedConfig {
     tasks: resolveTasks(options.tasks, store && ((settings) => store.tasks(settings))),
     store,
     stateKeyGiven: options.inputRequired?.stateKey !== undefined,
+    telemetry: resolveTelemetry(options.telemetry),
   });
 }
 

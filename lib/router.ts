@@ -21,6 +21,7 @@ import { SessionManager } from './sessions/sessions';
 import { MemoryServerEventBus, publishQuietly, type ServerEvent } from './sessions/server-events';
 import { createEndpoint, createErrorHandler } from './transport/endpoint';
 import { ListenStreams } from './transport/listen';
+import { createTelemetry } from './telemetry/telemetry';
 
 /**
  * Creates an MCP endpoint for an Express 4 or 5 app. Options are checked and schemas compiled now, so
@@ -57,10 +58,12 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
   const serverEvents = store?.serverEvents(onListenerError) ?? new MemoryServerEventBus(onListenerError);
   const publish = (event: ServerEvent): void => publishQuietly(serverEvents, event, logger);
   registry.onChange((list) => publish({ type: 'list_changed', list }));
-  const sessions = config.sessions && new SessionManager({ ...config.sessions, serverEvents, logger });
+  // OpenTelemetry (issue 21): spans and metrics when @opentelemetry/api is installed and not turned off.
+  const telemetry = createTelemetry(config.telemetry);
+  const sessions = config.sessions && new SessionManager({ ...config.sessions, serverEvents, logger, telemetry });
   // MCP 2026-07-28 subscriptions/listen: streams that hear the same server events as the sessions' GET streams.
   const sse = { keepAliveMs: config.keepAliveMs, retryMs: config.retryMs };
-  const listenStreams = config.listen && new ListenStreams(serverEvents, () => registry.features, { ...config.listen, maxUris: config.maxSubscriptions, sse }, () => registry.loaded());
+  const listenStreams = config.listen && new ListenStreams(serverEvents, () => registry.features, { ...config.listen, maxUris: config.maxSubscriptions, sse, telemetry }, () => registry.loaded());
   // Long-running tasks (tools registered with `task`) outlive their HTTP request: the runner keeps them going.
   const tasks = new TaskRunner(config.tasks, logger, store && taskCancelsOver(config.sessions?.bus ?? store.bus(), logger));
   const dispatcher = createDispatcher(registry, {
@@ -76,12 +79,13 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
     cache: config.cache,
     inputRequired: config.inputRequired,
     tasks,
+    telemetry,
   });
 
   const router = express.Router();
   const auth = createRouterAuth(config.auth);
   const { authOf } = auth;
-  const bridge = createBridge(registry, router, logger);
+  const bridge = createBridge(registry, router, logger, telemetry);
   const endpoint = createEndpoint(dispatcher, { ...config, sessions, authOf, listenStreams, allowDelete: config.sessions?.allowDelete === true }, bridge.learnFrom);
   // The front door and the endpoint are one Express layer: a request crosses the router's stack once.
   const serve = createFrontDoor({ ...config, ready: store && whenStoreReady(store, config.stateKeyGiven ? undefined : config.inputRequired.stateKey) }, auth.steps, (req) => authOf(req)?.subject, endpoint);
@@ -91,7 +95,7 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
   runOwnLayersDirectly(router, serve, onError);
 
   const notifyResourceUpdated = (uri: string): void => publish({ type: 'resource_updated', uri });
-  const gateway = createGateway(registry, logger, { name: String(config.serverInfo.name), version: String(config.serverInfo.version) }, notifyResourceUpdated);
+  const gateway = createGateway(registry, logger, { name: String(config.serverInfo.name), version: String(config.serverInfo.version) }, notifyResourceUpdated, telemetry);
   const api: McpRouterApi = {
     tool: (definition) => registry.addTool(definition as ToolDefinition<never>),
     resource: (definition) => registry.addResource(definition),

@@ -7,7 +7,8 @@ import type { McpLogger } from '../logger';
 import type { McpRegistration } from '../registry/definition';
 import type { Registry } from '../registry/registry';
 import type { ToolDefinition } from '../registry/tools';
-import { asDispatcher, type RouteTarget } from './dispatch';
+import type { McpTelemetry } from '../telemetry/telemetry';
+import { asDispatcher, tracedDispatch, type RouteTarget } from './dispatch';
 import { routesFromOpenApi } from './openapi';
 import { routeTool, type BridgedRouteMeta, type RequestDispatcher, type RouteToolMeta } from './route-tool';
 import { createWrappedRoutes } from './wrapped-routes';
@@ -37,8 +38,11 @@ export interface Bridge {
  * app.get('/users/:id', bridge.route({ description: 'Fetch a user' }, getUser)); // learned on the first request
  * ```
  */
-export function createBridge(registry: Registry, router: Router, logger: McpLogger): Bridge {
-  const addRouteTool: AddRouteTool = (meta, method, path, dispatch) => registry.addTool(routeTool(meta, method, path, dispatch) as ToolDefinition<never>);
+export function createBridge(registry: Registry, router: Router, logger: McpLogger, telemetry?: McpTelemetry): Bridge {
+  const addRouteTool: AddRouteTool = (meta, method, path, dispatch) => {
+    const traced = telemetry === undefined ? dispatch : tracedDispatch(telemetry, method, path, dispatch);
+    return registry.addTool(routeTool(meta, method, path, traced) as ToolDefinition<never>);
+  };
   // Routes wrapped with mcp.route() are learned from the app that serves the first request (wrapped-routes.ts).
   const wrapped = createWrappedRoutes(addRouteTool, logger);
   const expressRoute = expressRouteOf(router);

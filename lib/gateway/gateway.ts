@@ -3,6 +3,7 @@
 import { McpConfigError } from '../errors';
 import type { McpLogger } from '../logger';
 import type { Registry } from '../registry/registry';
+import type { McpTelemetry } from '../telemetry/telemetry';
 import { mountUpstream, type UpstreamHandle } from './upstream';
 import { resolveUpstream, type UpstreamOptions } from './upstream-options';
 
@@ -14,7 +15,7 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-export function createGateway(registry: Registry, logger: McpLogger, clientInfo: { readonly name: string; readonly version: string }, notifyResourceUpdated: (uri: string) => void): Gateway {
+export function createGateway(registry: Registry, logger: McpLogger, clientInfo: { readonly name: string; readonly version: string }, notifyResourceUpdated: (uri: string) => void, telemetry?: McpTelemetry): Gateway {
   const mounted = new Map<string, { readonly prefix: string | undefined; readonly handle: UpstreamHandle }>();
   /** Mounts so far: each upstream's items are listed after those mounted before it. */
   let mounts = 0;
@@ -25,7 +26,7 @@ export function createGateway(registry: Registry, logger: McpLogger, clientInfo:
       const samePrefix = resolved.prefix !== undefined && [...mounted.values()].some((other) => other.prefix?.toLowerCase() === resolved.prefix!.toLowerCase());
       // Prefixes route by exact match: two upstreams under one prefix (or one differing only by case, as URI schemes do) would clash.
       if (samePrefix) throw new McpConfigError('ERR_MCP_DUPLICATE', `upstream prefix '${resolved.prefix}' is already used by another upstream`);
-      const handle = mountUpstream(resolved, { registry, logger, clientInfo, notifyResourceUpdated, onRemoved: () => mounted.delete(resolved.name), group: ++mounts });
+      const handle = mountUpstream(resolved, { registry, logger, clientInfo, notifyResourceUpdated, onRemoved: () => mounted.delete(resolved.name), group: ++mounts, telemetry });
       mounted.set(resolved.name, { prefix: resolved.prefix, handle });
       return handle;
     },

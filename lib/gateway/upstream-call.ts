@@ -3,6 +3,8 @@
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isObject } from '../jsonrpc/types';
 import { LOG_LEVELS, type LogLevel, type RequestContext } from '../registry/request-context';
+import { ATTR_SERVER_ADDRESS, ATTR_SERVER_PORT, ATTR_UPSTREAM_NAME, META_TRACE_KEYS } from '../telemetry/semconv';
+import { describeMessage, type McpTelemetry, type ChildSpan } from '../telemetry/telemetry';
 import type { UpstreamClient, UpstreamRequestOptions } from './upstream-client';
 import type { UpstreamMessage } from './upstream-exchange';
 import type { ResolvedUpstream } from './upstream-options';
@@ -83,12 +85,43 @@ function ownResult(result: unknown, label: string): Record<string, unknown> {
   return rest;
 }
 
+/** Where a caller's request goes: the upstream's client and options, and the router's telemetry (a CLIENT span per call). */
+export interface UpstreamTarget {
+  readonly client: UpstreamClient;
+  readonly options: ResolvedUpstream;
+  readonly telemetry?: McpTelemetry | undefined;
+}
+
+/**
+ * Forwards a caller's request in a CLIENT span named like the upstream's SERVER span (`{mcp.method.name} {target}`),
+ * with the upstream's name and address; the span's trace context replaces the caller's in the forwarded `_meta`
+ * (SEP-414), so the upstream's span is its child.
+ */
+export async function forwardRequest(target: UpstreamTarget, method: string, params: Record<string, unknown>, ctx: RequestContext, extraHeaders?: Record<string, string>): Promise<Record<string, unknown>> {
+  const { telemetry, client, options } = target;
+  if (telemetry === undefined) return exchange(client, options, method, params, ctx, extraHeaders);
+  const { name, attributes } = describeMessage(method, params);
+  const url = new URL(options.url);
+  const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+  const spanAttributes = { ...attributes, [ATTR_UPSTREAM_NAME]: options.name, [ATTR_SERVER_ADDRESS]: url.hostname, [ATTR_SERVER_PORT]: port };
+  return telemetry.childSpan('client', name, spanAttributes, (span) => exchange(client, options, method, withTraceContext(params, span), ctx, extraHeaders));
+}
+
+/** `params` with the current span's trace context in `_meta` instead of the caller's (unchanged when nothing records). */
+function withTraceContext(params: Record<string, unknown>, span: Pick<ChildSpan, 'inject'>): Record<string, unknown> {
+  const meta: Record<string, unknown> = isObject(params._meta) ? { ...params._meta } : {};
+  const before = META_TRACE_KEYS.map((key) => meta[key]);
+  span.inject(meta);
+  if (META_TRACE_KEYS.every((key, index) => meta[key] === before[index])) return params;
+  return { ...params, _meta: meta };
+}
+
 /**
  * Sends a caller's request upstream and resolves with its result. A 2026 upstream's `input_required` result is
  * answered by asking the caller each of its inputRequests (ctx.elicit…, under the upstream's own keys, so a 2026
  * caller's retry answers them) and retrying with the answers and the upstream's requestState (MCP 2026-07-28 MRTR).
  */
-export async function forwardRequest(client: UpstreamClient, options: ResolvedUpstream, method: string, params: Record<string, unknown>, ctx: RequestContext, extraHeaders?: Record<string, string>): Promise<Record<string, unknown>> {
+async function exchange(client: UpstreamClient, options: ResolvedUpstream, method: string, params: Record<string, unknown>, ctx: RequestContext, extraHeaders?: Record<string, string>): Promise<Record<string, unknown>> {
   const requestOptions = await callerRequestOptions(options, ctx, extraHeaders);
   let sent = params;
   for (let round = 0; ; round++) {

@@ -12,14 +12,10 @@ import { errorResult, type ToolDefinition } from '../registry/tools';
 import { parseUriTemplate } from '../registry/uri-template';
 import { encodeHeaderValue } from '../protocol/request-headers';
 import { rewritePromptResult, rewriteReadResult, rewriteToolResult, type Naming } from './naming';
-import { forwardedMeta, forwardRequest } from './upstream-call';
-import type { UpstreamClient } from './upstream-client';
-import type { ResolvedUpstream } from './upstream-options';
+import { forwardedMeta, forwardRequest, type UpstreamTarget } from './upstream-call';
 
-/** What the definitions of one upstream's items share. */
-export interface UpstreamSource {
-  readonly client: UpstreamClient;
-  readonly options: ResolvedUpstream;
+/** What the definitions of one upstream's items share: where calls go, and the upstream's names. */
+export interface UpstreamSource extends UpstreamTarget {
   readonly naming: Naming;
 }
 
@@ -79,7 +75,7 @@ export function toolDefinition(source: UpstreamSource, entry: Entry & { name: st
     handler: async (args: Record<string, unknown>, ctx: RequestContext) => {
       const params = { name: original, arguments: args, _meta: forwardedMeta(ctx.meta, paidHere) };
       try {
-        const result = await forwardRequest(client, options, 'tools/call', params, ctx, paramHeaders(headerParamsOf(), args));
+        const result = await forwardRequest(source, 'tools/call', params, ctx, paramHeaders(headerParamsOf(), args));
         return rewriteToolResult(result, naming);
       } catch (error) {
         // MCP tools › Error Handling: what the upstream answered as an error stays one; an ask the caller could not
@@ -95,7 +91,7 @@ export function toolDefinition(source: UpstreamSource, entry: Entry & { name: st
 function forwardCompleter(source: UpstreamSource, ref: Record<string, string>, argument: string): Completer {
   return async (value, context, ctx) => {
     try {
-      const result = await forwardRequest(source.client, source.options, 'completion/complete', { ref, argument: { name: argument, value }, context: { arguments: context.arguments } }, ctx);
+      const result = await forwardRequest(source, 'completion/complete', { ref, argument: { name: argument, value }, context: { arguments: context.arguments } }, ctx);
       const completion = isObject(result.completion) ? result.completion : {};
       return { values: Array.isArray(completion.values) ? completion.values.filter((item): item is string => typeof item === 'string') : [], total: typeof completion.total === 'number' ? completion.total : undefined, hasMore: completion.hasMore === true ? true : undefined };
     } catch (error) {
@@ -123,7 +119,7 @@ export function promptDefinition(source: UpstreamSource, entry: Entry & { name: 
     })),
     get: async (args: Record<string, string>, ctx: RequestContext) => {
       try {
-        const result = await forwardRequest(source.client, source.options, 'prompts/get', { name: original, arguments: args, _meta: forwardedMeta(ctx.meta, false) }, ctx);
+        const result = await forwardRequest(source, 'prompts/get', { name: original, arguments: args, _meta: forwardedMeta(ctx.meta, false) }, ctx);
         return rewritePromptResult(result, source.naming) as never;
       } catch (error) {
         throw asProtocolError(error, source.options.name);
@@ -140,7 +136,7 @@ function isResourceNotFound(error: JsonRpcError): boolean {
 async function readUpstream(source: UpstreamSource, exposedUri: string, ctx: RequestContext): Promise<{ contents: never[] }> {
   const uri = source.naming.originalUri(exposedUri) ?? exposedUri;
   try {
-    const result = await forwardRequest(source.client, source.options, 'resources/read', { uri, _meta: forwardedMeta(ctx.meta, false) }, ctx);
+    const result = await forwardRequest(source, 'resources/read', { uri, _meta: forwardedMeta(ctx.meta, false) }, ctx);
     return rewriteReadResult(result, source.naming) as { contents: never[] };
   } catch (error) {
     // An unknown resource is the caller's era's error about the caller's URI (MCP resources › Error Handling: 2025

@@ -1,5 +1,6 @@
 // One mounted upstream: its lists fetched, cached and refreshed, its items kept in the router's registry, its health told by status().
 
+import type { McpTelemetry } from '../telemetry/telemetry';
 import { McpConfigError } from '../errors';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isObject } from '../jsonrpc/types';
@@ -86,6 +87,8 @@ export interface MountEnvironment {
    * first (1 for the first upstream mounted, and so on).
    */
   readonly group: number;
+  /** The router's telemetry: a CLIENT span per forwarded call; undefined without. */
+  readonly telemetry?: McpTelemetry | undefined;
 }
 
 function delay(ms: number): Promise<void> {
@@ -116,7 +119,7 @@ export function mountUpstream(options: ResolvedUpstream, env: MountEnvironment, 
     onCredentialsRefused: (status) => logger.error(new Error(`mcpRouter: upstream '${label}' refused the gateway's credentials (HTTP ${status}); check its 'headers'`)),
   });
   const naming = namingFor(options.prefix, options.tools === false ? {} : options.tools.rename);
-  const source: UpstreamSource = { client: upstream, options, naming };
+  const source: UpstreamSource = { client: upstream, options, naming, telemetry: env.telemetry };
   let items: ItemSet = emptyItemSet();
   let state: UpstreamState = 'connecting';
   let lastSuccess: number | undefined;

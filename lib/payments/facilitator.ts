@@ -3,6 +3,8 @@
 import { invalidOption, isPositiveInteger, McpConfigError, type OptionKeys } from '../errors';
 import { isObject } from '../jsonrpc/types';
 import { readBoundedText } from '../http/bounded-text';
+import { ATTR_HTTP_REQUEST_METHOD, ATTR_HTTP_RESPONSE_STATUS_CODE, ATTR_SERVER_ADDRESS, ATTR_SERVER_PORT } from '../telemetry/semconv';
+import { createTelemetry, type ChildSpan } from '../telemetry/telemetry';
 import { FacilitatorError, type FacilitatorCallOptions, type PaymentFacilitator, type PaymentPayload, type PaymentRequirements, type SettleResponse, type VerifyResponse } from './types';
 
 /** Options of {@link x402Facilitator}. */
@@ -30,6 +32,7 @@ const KNOWN: OptionKeys<X402FacilitatorOptions> = { url: true, headers: true, ti
 const DEFAULT_TIMEOUT_MS = 10_000;
 /** Answers larger than this are not read: a facilitator's JSON is a few hundred bytes. */
 const MAX_ANSWER_BYTES = 65_536;
+const NOTHING_RECORDED = Object.freeze({ recordArguments: false, recordResults: false });
 
 /**
  * A client of an x402 facilitator: it verifies and settles payments for {@link x402Guard}. No blockchain code: the
@@ -60,10 +63,22 @@ export function x402Facilitator(options: X402FacilitatorOptions): X402Facilitato
   }
   if (!isPositiveInteger(timeoutMs)) throw invalidOption('x402Facilitator.timeoutMs', 'a positive number of milliseconds', timeoutMs);
   const root = base.href.endsWith('/') ? base.href : `${base.href}/`;
+  // Its own telemetry: the facilitator is made apart from any router. Arguments and results are never recorded.
+  const telemetry = createTelemetry(NOTHING_RECORDED);
+  const port = base.port === '' ? (base.protocol === 'https:' ? 443 : 80) : Number(base.port);
 
-  async function call(path: 'verify' | 'settle' | 'supported', body: unknown, signal: AbortSignal | undefined): Promise<Record<string, unknown>> {
+  /** A CLIENT span `x402 {path}` per call, its trace context sent as W3C headers (traceparent, tracestate, baggage). */
+  function call(path: 'verify' | 'settle' | 'supported', body: unknown, signal: AbortSignal | undefined): Promise<Record<string, unknown>> {
+    if (telemetry === undefined) return exchange(path, body, signal, undefined);
+    const attributes = { [ATTR_HTTP_REQUEST_METHOD]: body === undefined ? 'GET' : 'POST', [ATTR_SERVER_ADDRESS]: base.hostname, [ATTR_SERVER_PORT]: port };
+    return telemetry.childSpan('client', `x402 ${path}`, attributes, (span) => exchange(path, body, signal, span));
+  }
+
+  async function exchange(path: 'verify' | 'settle' | 'supported', body: unknown, signal: AbortSignal | undefined, span: ChildSpan | undefined): Promise<Record<string, unknown>> {
     const what = `Payment facilitator /${path}`;
     const extra = typeof headers === 'function' ? await headers() : headers;
+    const traceHeaders: Record<string, string> = {};
+    span?.inject(traceHeaders);
     // One controller for the timeout and the caller's signal (AbortSignal.any needs Node 20; engines allow 18.17).
     const controller = new AbortController();
     let timedOut = false;
@@ -82,7 +97,7 @@ export function x402Facilitator(options: X402FacilitatorOptions): X402Facilitato
       try {
         response = await fetch(new URL(path, root), {
           method: body === undefined ? 'GET' : 'POST',
-          headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...extra },
+          headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...traceHeaders, ...extra },
           body: body === undefined ? undefined : JSON.stringify(body),
           signal: controller.signal,
           redirect: 'error',
@@ -100,6 +115,7 @@ export function x402Facilitator(options: X402FacilitatorOptions): X402Facilitato
       clearTimeout(timer);
       signal?.removeEventListener('abort', cancel);
     }
+    span?.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, response.status);
     // A facilitator answers a refused payment with 400 and a verify/settle body (x402 v2 §7): read those, not 5xx.
     if (response.status >= 500 || (response.status >= 300 && response.status !== 400)) throw new FacilitatorError(`${what} answered HTTP ${response.status}`);
     let answer: unknown;

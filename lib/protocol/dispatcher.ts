@@ -29,6 +29,7 @@ import { createModernShaper, modernError } from './modern';
 import { createEntryShaper } from './shaping';
 import { toolMethods } from './tools';
 import type { TaskRunner } from './task-runner';
+import type { McpTelemetry } from '../telemetry/telemetry';
 import { taskMethods } from './tasks';
 import type { CacheHint } from '../registry/cache-hint';
 import { allowsBatches, LAST_VERSION_WITH_BATCHES, type Era } from '../versions';
@@ -73,6 +74,8 @@ export interface DispatcherConfig {
   readonly inputRequired?: ResolvedInputRequired;
   /** Runs the router's long-running tasks (MCP tasks); its methods exist once a tool may run as a task. */
   readonly tasks?: TaskRunner;
+  /** Spans and metrics of every request and notification; undefined without `@opentelemetry/api` or with `telemetry: false`. */
+  readonly telemetry?: McpTelemetry;
 }
 
 /** Serves JSON-RPC for one router. */
@@ -174,7 +177,16 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
     else env.cancelElsewhere?.(key, reason);
   }
 
-  async function handle(message: JsonRpcMessage, env: DispatchEnvironment, view: ClientView = { client: env.client }): Promise<JsonRpcResponse | null> {
+  // Not async: without telemetry the message costs no promise more than before.
+  function handle(message: JsonRpcMessage, env: DispatchEnvironment, view: ClientView = { client: env.client }): Promise<JsonRpcResponse | null> {
+    // One branch when telemetry is off; a span per request and notification (a batch: per message) when recording.
+    const { telemetry } = config;
+    if (telemetry === undefined || isResponse(message) || !telemetry.live()) return handleMessage(message, env, view);
+    const scene = { protocolVersion: env.client.protocolVersion, sessionId: env.sessionId, clientAddress: () => env.clientAddress(), networkProtocolVersion: env.networkProtocolVersion };
+    return telemetry.serve(message, scene, () => handleMessage(message, env, view));
+  }
+
+  async function handleMessage(message: JsonRpcMessage, env: DispatchEnvironment, view: ClientView): Promise<JsonRpcResponse | null> {
     if (isRequest(message)) return answer(message, env, view);
     if (isResponse(message)) {
       // The client's answer to a server→client request (sampling, elicitation, roots): to whoever waits for it.

@@ -64,6 +64,8 @@ export interface DispatchEnvironment {
    * works `req.ip` out anew on every read (trust proxy, X-Forwarded-For), and most requests never need it.
    */
   readonly clientAddress: () => string | undefined;
+  /** The HTTP version of the request (`'1.1'`, `'2.0'`), for telemetry's `network.protocol.version`; undefined without HTTP. */
+  readonly networkProtocolVersion?: string;
 }
 
 /** The key of a request id in maps: 1 and "1" are different requests. */

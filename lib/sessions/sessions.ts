@@ -5,6 +5,7 @@ import type { JsonRpcId, JsonRpcMessage } from '../jsonrpc/types';
 import type { McpLogger } from '../logger';
 import type { Abortable } from '../protocol/abort';
 import type { ClientState } from '../protocol/handler-context';
+import type { McpTelemetry } from '../telemetry/telemetry';
 import type { ProtocolVersion } from '../versions';
 import { OutboundStream } from './outbound-stream';
 import { notificationOf, type ServerEvent, type ServerEventBus } from './server-events';
@@ -26,6 +27,9 @@ export interface LiveSession {
   readonly id: string;
   /** The authenticated subject the session belongs to, if any. */
   readonly principal: string | undefined;
+  /** When the session was created (its record's `createdAt`) and its revision: for `mcp.server.session.duration`. */
+  readonly createdAt: number;
+  readonly protocolVersion: string;
   /** The standalone GET stream, once the client opened it (it survives reconnections). */
   standalone: OutboundStream | undefined;
   /** POST streams still running, by stream id, so a client can resume them. */
@@ -56,6 +60,8 @@ export interface SessionSettings extends SessionHooks {
   readonly maxPendingRequests: number;
   /** Most live sessions of one authenticated principal in this process. */
   readonly maxPerPrincipal: number;
+  /** Records each session's duration when it ends; undefined without telemetry. */
+  readonly telemetry?: Pick<McpTelemetry, 'sessionEnded'>;
 }
 
 /** Keeps the sessions of one router. */
@@ -186,6 +192,8 @@ export class SessionManager {
       live = {
         id: record.id,
         principal: record.principal,
+        createdAt: record.createdAt,
+        protocolVersion: record.protocolVersion,
         standalone: undefined,
         streams: new Map(),
         inflight: new Map(),
@@ -211,6 +219,7 @@ export class SessionManager {
     // A shared event store that is down must not fail a close (or shutdown): its keys expire by themselves.
     await this.settings.events?.deleteSession(id).catch((err: unknown) => this.settings.logger.warn(err, `mcpRouter: the events of session ${id} were not deleted`));
     this.callHook('onSessionClosed', () => this.settings.onSessionClosed?.(id, reason));
+    this.settings.telemetry?.sessionEnded(Date.now() - live.createdAt, live.protocolVersion, reason);
   }
 
   /** Moves a session to the most recently active end of its principal's list. */

@@ -2,7 +2,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
-import type { JsonRpcRequest } from '../jsonrpc/types';
+import { isObject, type JsonRpcFailure, type JsonRpcRequest } from '../jsonrpc/types';
 import type { ClassifiedPost } from '../protocol/classify';
 import { forListenStream, LISTEN_METHOD, listenAcknowledgment, listenCompletion, listenRefusal, readListenFilter } from '../protocol/listen';
 import { callerKey } from '../registry/call-limit';
@@ -12,6 +12,7 @@ import { parseAccept } from '../http/accept';
 import { sendJson } from '../http/reply';
 import { SseConnection, type SseOptions } from '../http/sse';
 import { notificationOf, type ServerEventBus } from '../sessions/server-events';
+import type { McpTelemetry, TracedOperation } from '../telemetry/telemetry';
 
 /** What the listen streams of one router need, resolved once by the router. */
 export interface ListenSettings {
@@ -20,6 +21,8 @@ export interface ListenSettings {
   /** Most URIs in one stream's `resourceSubscriptions` (the router's `sessions.maxSubscriptions`). */
   readonly maxUris: number;
   readonly sse: SseOptions;
+  /** The router's telemetry: a SERVER span per listen request, ended with its acknowledgment or refusal. */
+  readonly telemetry?: McpTelemetry | undefined;
 }
 
 /** One open listen stream: how to end it gracefully. */
@@ -77,13 +80,18 @@ export class ListenStreams {
       return;
     }
     const { id } = request;
+    const operation = this.#trace(request, clientAddress, req.httpVersion);
+    const refuse = (status: number, body: JsonRpcFailure): void => {
+      operation?.end(body);
+      sendJson(res, status, body);
+    };
     // The stream is the whole answer: a client that cannot read SSE cannot listen (MCP 2026-07-28 transports).
     if (!parseAccept(req.headers.accept).sse) {
-      sendJson(res, 406, listenRefusal(id, ErrorCode.ServerError, 'Not Acceptable: subscriptions/listen replies with a stream; accept text/event-stream'));
+      refuse(406, listenRefusal(id, ErrorCode.ServerError, 'Not Acceptable: subscriptions/listen replies with a stream; accept text/event-stream'));
       return;
     }
     if (this.#closed) {
-      sendJson(res, 503, listenRefusal(id, ErrorCode.ServerError, 'Service Unavailable: the server is shutting down'));
+      refuse(503, listenRefusal(id, ErrorCode.ServerError, 'Service Unavailable: the server is shutting down'));
       return;
     }
     let filter;
@@ -92,14 +100,14 @@ export class ListenStreams {
     } catch (err) {
       // MCP 2026-07-28 transports: an error of a request that was served goes in-band, on 200.
       const error = err instanceof JsonRpcError ? err : new JsonRpcError(ErrorCode.InternalError, 'Internal error');
-      sendJson(res, 200, listenRefusal(id, error.code, error.message));
+      refuse(200, listenRefusal(id, error.code, error.message));
       return;
     }
     const key = callerKey(auth?.subject, undefined, clientAddress);
     const held = this.#perCaller.get(key) ?? 0;
     if (held >= this.settings.maxStreamsPerPrincipal) {
       const message = `Too Many Requests: ${held} listen streams are already open for this caller (listen.maxStreamsPerPrincipal); close one first`;
-      sendJson(res, 429, listenRefusal(id, ErrorCode.ServerError, message));
+      refuse(429, listenRefusal(id, ErrorCode.ServerError, message));
       return;
     }
     this.#perCaller.set(key, held + 1);
@@ -115,15 +123,30 @@ export class ListenStreams {
       else this.#perCaller.delete(key);
     });
     // The client may be gone already: the connection started closed and has released its place.
-    if (!connection.open) return;
+    if (!connection.open) {
+      operation?.end(null);
+      return;
+    }
     stream = { id, connection };
     this.#open.add(stream);
     // The acknowledgment is written before the stream hears any event (MUST be the first message).
     connection.event(undefined, JSON.stringify(listenAcknowledgment(id, filter)));
+    // The span is the request's, not the stream's: it ends once the stream is acknowledged, so hours of listening
+    // do not count as one operation's duration (mcp.server.operation.duration).
+    operation?.end({ jsonrpc: '2.0', id, result: {} });
     unsubscribe = this.events.subscribe((event) => {
       const message = forListenStream(id, filter, uris, notificationOf(event));
       if (message !== undefined) connection.event(undefined, JSON.stringify(message));
     });
+  }
+
+  /** The SERVER span of a listen request, when telemetry records. */
+  #trace(request: JsonRpcRequest, clientAddress: string | undefined, httpVersion: string): TracedOperation | undefined {
+    const { telemetry } = this.settings;
+    if (telemetry === undefined || !telemetry.live()) return undefined;
+    const meta = request.params?._meta;
+    const version = isObject(meta) ? meta['io.modelcontextprotocol/protocolVersion'] : undefined;
+    return telemetry.begin(request, { protocolVersion: typeof version === 'string' ? version : 'unknown', sessionId: undefined, clientAddress: () => clientAddress, networkProtocolVersion: httpVersion });
   }
 
   /**

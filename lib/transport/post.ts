@@ -167,6 +167,7 @@ export function createPostHandler(dispatcher: Dispatcher, config: PostHandlerCon
       inflight: undefined,
       headers: req.headers,
       clientAddress: () => clientAddressOf(req),
+      networkProtocolVersion: req.httpVersion,
     };
     const outcome = await dispatcher.dispatch(post, env);
     await reply.finish(outcome, modernStatus(outcome));
@@ -230,6 +231,7 @@ export function createPostHandler(dispatcher: Dispatcher, config: PostHandlerCon
       cancelElsewhere: sessions && session && ((key, reason) => sessions.cancelElsewhere(session.id, key, reason)),
       headers: req.headers,
       clientAddress: () => clientAddressOf(req),
+      networkProtocolVersion: req.httpVersion,
     };
     const outcome = await dispatcher.dispatch(post, env);
     if (sessions !== undefined && session !== undefined) await keep(sessions, session, post, outcome, headers, auth?.subject);
