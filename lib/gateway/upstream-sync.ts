@@ -2,7 +2,7 @@
 
 import type { HeaderParam } from '../registry/header-params';
 import type { PromptDefinition } from '../registry/prompts';
-import type { ItemKinds, Registry } from '../registry/registry';
+import { itemKey, type ItemKinds, type Registry } from '../registry/registry';
 import type { ResourceDefinition, ResourceTemplateDefinition } from '../registry/resources';
 import type { ToolDefinition } from '../registry/tools';
 
@@ -57,10 +57,6 @@ export function itemCounts(items: ItemSet): { tools: number; prompts: number; re
 const SKIPPED_KIND = { tools: 'tool', prompts: 'prompt', resources: 'resource', templates: 'resource template' } as const;
 const ID_FIELD = { tools: 'name', prompts: 'name', resources: 'uri', templates: 'uriTemplate' } as const;
 
-function keyOf<K extends keyof ItemKinds>(kind: K, item: ItemKinds[K]): string {
-  return kind === 'tools' || kind === 'prompts' ? (item as ItemKinds['tools']).name : (item as ItemKinds['resources']).uri;
-}
-
 /** Defines the registry item of an entry; throws (McpConfigError, a bad template) for one that cannot be mounted. */
 function define<K extends keyof ItemKinds>(registry: Registry, kind: K, entry: Entry, builders: ItemBuilders): ItemKinds[K] {
   if (kind === 'tools' || kind === 'prompts') {
@@ -89,7 +85,7 @@ function applyKind<K extends keyof ItemKinds>(registry: Registry, kind: K, curre
       skipped.push({ kind: SKIPPED_KIND[kind], name: id, reason: err instanceof Error ? err.message.replace(/^mcpRouter: /, '') : 'invalid' });
       continue;
     }
-    const key = keyOf(kind, item);
+    const key = itemKey(kind, item);
     if (next.has(key)) {
       skipped.push({ kind: SKIPPED_KIND[kind], name: id, reason: `another of its ${kind} is already mounted as '${key}'` });
       continue;

@@ -21,14 +21,14 @@ function invalid(message: string): JsonRpcError {
 async function findCompleter(registry: Registry, ref: Record<string, unknown>, argument: string, ctx: RequestContext): Promise<Completer | undefined> {
   if (ref.type === 'ref/prompt') {
     const name = requireString(ref, 'name');
-    const prompt = await usable(await registry.findLoaded(() => registry.prompts.get(name)), ctx);
+    const prompt = await usable(registry.prompts.get(name) ?? (await registry.afterLoads(() => registry.prompts.get(name))), ctx);
     if (prompt === undefined) throw notFoundError('prompt', name, ctx.era);
     if (!prompt.arguments.some((arg) => arg.name === argument)) throw invalid(`Prompt '${name}' has no argument '${argument}'`);
     return prompt.completers.get(argument);
   }
   if (ref.type === 'ref/resource') {
     const uri = requireString(ref, 'uri');
-    const template = await usable(await registry.findLoaded(() => registry.templates.get(uri)), ctx);
+    const template = await usable(registry.templates.get(uri) ?? (await registry.afterLoads(() => registry.templates.get(uri))), ctx);
     if (template === undefined) throw invalid(`Unknown resource template: ${uri}`);
     if (!template.template.variableNames.includes(argument)) throw invalid(`Resource template '${uri}' has no variable '${argument}'`);
     return template.completers.get(argument);

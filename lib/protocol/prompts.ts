@@ -19,7 +19,7 @@ export function promptMethods(registry: Registry, pageSize: number, shape: Retur
       capability: 'prompts',
       run: async (params, ctx) => {
         const name = requireString(params, 'name');
-        const prompt = await registry.findLoaded(() => registry.prompts.get(name));
+        const prompt = registry.prompts.get(name) ?? (await registry.afterLoads(() => registry.prompts.get(name)));
         if (prompt === undefined) throw notFoundError('prompt', name, ctx.era);
         // The prompt's chain: access (denied looks unknown), argument checks, guards, get (registry/guards.ts).
         const result = await prompt.run(params.arguments, ctx);

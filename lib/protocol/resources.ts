@@ -35,7 +35,7 @@ export function resourceMethods(registry: Registry, pageSize: number, shape: Ret
       cacheable: true,
       run: async (params, ctx) => {
         const uri = requireString(params, 'uri');
-        const match = await registry.findLoaded(() => registry.findResource(uri));
+        const match = registry.findResource(uri) ?? (await registry.afterLoads(() => registry.findResource(uri)));
         if (match === undefined) throw notFoundError('resource', uri, ctx.era);
         // The item's chain: access (denied looks unknown), guards, read (registry/guards.ts).
         const result = { ...(await match.resource.run(uri, match.variables, ctx)) };

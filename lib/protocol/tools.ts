@@ -24,7 +24,7 @@ export function toolMethods(registry: Registry, pageSize: number, shape: ReturnT
       run: async (params, ctx, client) => {
         const name = requireString(params, 'name');
         const args = optionalObject(params, 'arguments') ?? {};
-        const tool = await registry.findLoaded(() => registry.tools.get(name));
+        const tool = registry.tools.get(name) ?? (await registry.afterLoads(() => registry.tools.get(name)));
         if (tool === undefined) throw notFoundError('tool', name, ctx.era);
         const checksHeaders = ctx.era === '2026' && tool.headerParams.length > 0;
         const mayRunAsTask = tool.task !== undefined || params.task !== undefined;

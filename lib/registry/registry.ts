@@ -26,6 +26,11 @@ export interface ItemKinds {
   templates: RegisteredTemplate;
 }
 
+/** An item's key in its collection: the name of a tool or prompt, the URI (or template) of a resource. */
+export function itemKey<K extends keyof ItemKinds>(kind: K, item: ItemKinds[K]): string {
+  return kind === 'tools' || kind === 'prompts' ? (item as RegisteredTool | RegisteredPrompt).name : (item as RegisteredResource).uri;
+}
+
 /** Which server features have been offered: each turns on once something of its kind is registered. */
 export interface OfferedFeatures {
   readonly tools: boolean;
@@ -138,7 +143,7 @@ export class Registry {
    */
   put<K extends keyof ItemKinds>(kind: K, item: ItemKinds[K], previous: ItemKinds[K] | undefined, group: number): void {
     const collection = this[kind] as unknown as Collection<ItemKinds[K]>;
-    const key = kind === 'tools' || kind === 'prompts' ? (item as RegisteredTool | RegisteredPrompt).name : (item as RegisteredResource).uri;
+    const key = itemKey(kind, item);
     if (previous === undefined || !collection.replace(key, previous, item)) collection.add(key, item, group);
     this.offered[kind === 'templates' ? 'resources' : (kind as 'tools' | 'prompts' | 'resources')] = true;
     const completers = (item as Partial<RegisteredPrompt>).completers;
@@ -148,8 +153,7 @@ export class Registry {
   /** Unregisters a defined item if it is still registered; returns whether it was. */
   drop<K extends keyof ItemKinds>(kind: K, item: ItemKinds[K]): boolean {
     const collection = this[kind] as unknown as Collection<ItemKinds[K]>;
-    const key = kind === 'tools' || kind === 'prompts' ? (item as RegisteredTool | RegisteredPrompt).name : (item as RegisteredResource).uri;
-    return collection.remove(key, item);
+    return collection.remove(itemKey(kind, item), item);
   }
 
   /**
@@ -187,12 +191,11 @@ export class Registry {
   }
 
   /**
-   * `find()`, and when it finds nothing while a first load is pending, `find()` again once loads are done: an
-   * upstream's item asked for before its first list arrived is found, not reported unknown.
+   * For an item not found: `find()` again once the pending first loads are done (an upstream's item asked for before
+   * its first list arrived is found, not reported unknown); undefined at once when nothing is loading. Callers look
+   * the item up first, so the usual path (found, or nothing loading) costs no promise.
    */
-  async findLoaded<T>(find: () => T | undefined): Promise<T | undefined> {
-    const found = find();
-    if (found !== undefined) return found;
+  async afterLoads<T>(find: () => T | undefined): Promise<T | undefined> {
     const pending = this.loaded();
     if (pending === undefined) return undefined;
     await pending;
