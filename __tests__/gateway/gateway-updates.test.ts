@@ -7,6 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { mcpRouter, type McpRouter } from '../../lib';
+import { until } from '../helpers/until';
 import { closeAfterEach, routerUpstreamWithApi } from './upstreams';
 
 closeAfterEach();
@@ -30,14 +31,6 @@ async function gatewayFor(url: string): Promise<{ gateway: McpRouter; url: strin
     await new Promise((resolve) => server.close(resolve));
   });
   return { gateway, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp` };
-}
-
-async function until(check: () => boolean, what: string, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 describe.each([

@@ -6,6 +6,7 @@ import { RedisSessionStore, type RedisSessionStoreSettings } from '../../lib/red
 import { StoreUnavailableError } from '../../lib/sessions/shared-store';
 import type { SessionRecord } from '../../lib/sessions/stores';
 import { configError } from '../helpers/errors';
+import { until } from '../helpers/until';
 import { useRedis } from './redis-server';
 
 const redis = useRedis();
@@ -57,14 +58,6 @@ async function expectTtlOnEveryKey(connection: RedisConnection, ttl: number): Pr
   for (const key of all) {
     const pttl = await connection.send<number>(['PTTL', key]);
     expect([key, pttl > 0 && pttl <= ttl]).toEqual([key, true]);
-  }
-}
-
-async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 5_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await sleep(25);
   }
 }
 
@@ -190,9 +183,9 @@ describe('RedisSessionStore TTLs', () => {
     expect(await store.get('busy')).toBeDefined();
     expect(await store.get('idle')).toBeUndefined();
     expect(drops).toEqual(['idle:expired']);
-    await until(() => drops.length === 2, 3_000);
+    await until(() => drops.length === 2, 'both drops', 3_000);
     expect(drops).toEqual(['idle:expired', 'busy:expired']);
-    await until(async () => (await keys(connection)).length === 0, 3_000);
+    await until(async () => (await keys(connection)).length === 0, 'no keys left', 3_000);
   });
 
   it('keeps a session alive by its event stream alone (a busy stream never lets its record expire)', async () => {
@@ -222,7 +215,7 @@ describe('RedisSessionStore across instances', () => {
     expect(await b.store.delete('s1')).toBe(true);
     expect(await a.store.get('s1')).toBeUndefined();
     // A had seen it: its streams of that session must close, so its check reports it.
-    await until(() => a.drops.length > 0);
+    await until(() => a.drops.length > 0, "a's drop");
     expect(a.drops).toEqual(['s1:expired']);
     expect(b.drops).toEqual([]);
   });
@@ -241,7 +234,7 @@ describe('RedisSessionStore across instances', () => {
     await a.store.set(record('d'));
     expect(a.drops).toEqual(['b:evicted']);
     expect(await a.store.get('b')).toBeUndefined();
-    await until(() => b.drops.length > 0);
+    await until(() => b.drops.length > 0, "b's drop");
     expect(b.drops).toEqual(['b:evicted']);
     expect(await a.connection.send(['ZRANGE', `${prefix}s:index`, '0', '-1'])).toEqual(['a', 'c', 'd']);
   });
@@ -314,7 +307,7 @@ describe('RedisSessionStore outages', () => {
     await sleep(500); // several checks fail meanwhile
     expect(drops).toEqual([]);
     await redis.start();
-    await until(async () => (await store.set(record('after')).then(() => true).catch(() => false)), 5_000);
+    await until(async () => (await store.set(record('after')).then(() => true).catch(() => false)), 'Redis back');
     expect(await store.get('after')).toMatchObject({ id: 'after' });
   });
 });

@@ -106,6 +106,19 @@ describe('with an SDK registered', () => {
     expect(points[0]?.value.count).toBe(1);
   });
 
+  it('records an in-memory session that ends with the router (reason closed), once', async () => {
+    let router: McpRouter | undefined;
+    const app = createApp({ sessions: {} }, (mcp) => {
+      router = mcp;
+    });
+    await post(app, rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } })).expect(200);
+    const before = (await otel.histogram('mcp.server.session.duration')).reduce((sum, point) => sum + point.value.count, 0);
+    await router?.close();
+    await router?.close();
+    const after = (await otel.histogram('mcp.server.session.duration')).reduce((sum, point) => sum + point.value.count, 0);
+    expect(after - before).toBe(1);
+  });
+
   it('records nothing with telemetry: false', async () => {
     const app = createApp({ telemetry: false }, addTool);
     await modern(app, 'tools/call', { name: 'add', arguments: { a: 1, b: 2 } }).expect(200);

@@ -7,6 +7,7 @@ import type { Abortable } from '../protocol/abort';
 import type { ClientState } from '../protocol/handler-context';
 import type { McpTelemetry } from '../telemetry/telemetry';
 import type { ProtocolVersion } from '../versions';
+import { MemorySessionStore } from './memory-session-store';
 import { OutboundStream } from './outbound-stream';
 import { notificationOf, type ServerEvent, type ServerEventBus } from './server-events';
 import type { EventStore, MessageBus, SessionCloseReason, SessionRecord, SessionStore } from './stores';
@@ -30,6 +31,11 @@ export interface LiveSession {
   /** When the session was created (its record's `createdAt`) and its revision: for `mcp.server.session.duration`. */
   readonly createdAt: number;
   readonly protocolVersion: string;
+  /**
+   * Whether `initialize` created it in this process. With a shared store every instance that served the session
+   * holds it and closes it; only its creator records its duration, so a session is counted once.
+   */
+  readonly createdHere: boolean;
   /** The standalone GET stream, once the client opened it (it survives reconnections). */
   standalone: OutboundStream | undefined;
   /** POST streams still running, by stream id, so a client can resume them. */
@@ -109,7 +115,7 @@ export class SessionManager {
   async create(id: string, client: ClientState & { readonly protocolVersion: ProtocolVersion }, principal: string | undefined): Promise<{ record: SessionRecord; live: LiveSession }> {
     const record: SessionRecord = { id, ...client, createdAt: Date.now(), ...(principal === undefined ? {} : { principal }) };
     await this.settings.store.set(record);
-    const live = this.liveOf(record);
+    const live = this.liveOf(record, true);
     this.callHook('onSessionCreated', () => this.settings.onSessionCreated?.(record));
     if (principal !== undefined) await this.evictPastCap(principal);
     return { record, live };
@@ -185,7 +191,7 @@ export class SessionManager {
   }
 
   /** What this process holds of a session, made on first use; each use makes it its principal's most recently active. */
-  private liveOf(record: SessionRecord): LiveSession {
+  private liveOf(record: SessionRecord, createdHere = false): LiveSession {
     if (record.principal !== undefined) this.markActive(record.principal, record.id);
     let live = this.live.get(record.id);
     if (live === undefined) {
@@ -194,6 +200,7 @@ export class SessionManager {
         principal: record.principal,
         createdAt: record.createdAt,
         protocolVersion: record.protocolVersion,
+        createdHere,
         standalone: undefined,
         streams: new Map(),
         inflight: new Map(),
@@ -219,7 +226,15 @@ export class SessionManager {
     // A shared event store that is down must not fail a close (or shutdown): its keys expire by themselves.
     await this.settings.events?.deleteSession(id).catch((err: unknown) => this.settings.logger.warn(err, `mcpRouter: the events of session ${id} were not deleted`));
     this.callHook('onSessionClosed', () => this.settings.onSessionClosed?.(id, reason));
-    this.settings.telemetry?.sessionEnded(Date.now() - live.createdAt, live.protocolVersion, reason);
+    if (this.endsSession(live, reason)) this.settings.telemetry?.sessionEnded(Date.now() - live.createdAt, live.protocolVersion, reason);
+  }
+
+  /**
+   * Whether this close ends the session for `mcp.server.session.duration`: on its creator only, and not when this
+   * process shuts down while a shared store keeps the session for the other instances.
+   */
+  private endsSession(live: LiveSession, reason: SessionCloseReason): boolean {
+    return live.createdHere && (reason !== 'closed' || this.settings.store instanceof MemorySessionStore);
   }
 
   /** Moves a session to the most recently active end of its principal's list. */

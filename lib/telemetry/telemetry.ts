@@ -1,6 +1,6 @@
 // McpTelemetry: SERVER spans and the operation/session histograms of the MCP semantic conventions, trace context from `_meta`.
 
-import type { Attributes, Context, Histogram, Link, Meter, MeterProvider, Span, TextMapGetter, TextMapSetter, TracerProvider } from '@opentelemetry/api';
+import type { Attributes, Context, Histogram, Link, Meter, MeterProvider, Span, TextMapGetter, TextMapSetter, Tracer, TracerProvider } from '@opentelemetry/api';
 import type { JsonRpcId, JsonRpcResponse } from '../jsonrpc/types';
 import { loadOpenTelemetryApi, type OtelApi } from './load-api';
 import * as semconv from './semconv';
@@ -85,6 +85,11 @@ export function describeMessage(method: string, params: Readonly<Record<string, 
   return { name: target === undefined ? method : `${method} ${target.value}`, attributes };
 }
 
+/** Node says '2.0' for HTTP/2; the conventions' network.protocol.version says '2' (and '1.1', '1.0' as they are). */
+function conventionalHttpVersion(version: string): string {
+  return version === '2.0' ? '2' : version === '3.0' ? '3' : version;
+}
+
 /** Opt-in attributes as JSON text: a value JSON cannot hold (a cycle, a BigInt) must not fail the call it describes. */
 function json(value: unknown): string {
   try {
@@ -111,6 +116,9 @@ export class McpTelemetry {
   /** The meter provider the instruments were made from (a registration replaces it). */
   private meterProvider: MeterProvider | undefined;
   private instruments: Instruments | undefined;
+  /** The registered tracer provider our tracer came from (a registration replaces it), and that tracer. */
+  private tracerSource: TracerProvider | undefined;
+  private cachedTracer: Tracer | undefined;
 
   // Private: the published types must not name @opentelemetry/api (an optional peer), so only createTelemetry builds one.
   private constructor(
@@ -163,8 +171,7 @@ export class McpTelemetry {
       // Streamable HTTP runs over TCP (MCP transports).
       metricAttributes[semconv.ATTR_NETWORK_TRANSPORT] = 'tcp';
       metricAttributes[semconv.ATTR_NETWORK_PROTOCOL_NAME] = 'http';
-      // Node says '2.0' for HTTP/2; the conventions say '2' (and '1.1', '1.0' as they are).
-      if (scene.networkProtocolVersion !== undefined) metricAttributes[semconv.ATTR_NETWORK_PROTOCOL_VERSION] = scene.networkProtocolVersion.replace(/^([23])\.0$/, '$1');
+      if (scene.networkProtocolVersion !== undefined) metricAttributes[semconv.ATTR_NETWORK_PROTOCOL_VERSION] = conventionalHttpVersion(scene.networkProtocolVersion);
     }
     const attributes: Attributes = { ...metricAttributes };
     if (target !== undefined) attributes[target.key] = target.value;
@@ -242,8 +249,15 @@ export class McpTelemetry {
     }
   }
 
-  private tracer() {
-    return this.api.trace.getTracer(INSTRUMENTATION_SCOPE);
+  /** Our tracer, asked of the provider once per registration rather than per span (getTracer builds a key and looks it up). */
+  private tracer(): Tracer {
+    const provider = this.api.trace.getTracerProvider();
+    const source = provider instanceof this.api.ProxyTracerProvider ? provider.getDelegate() : provider;
+    if (source !== this.tracerSource || this.cachedTracer === undefined) {
+      this.tracerSource = source;
+      this.cachedTracer = provider.getTracer(INSTRUMENTATION_SCOPE);
+    }
+    return this.cachedTracer;
   }
 
   /** SEP-414: `_meta` trace context is the parent, and the HTTP request's span a link; else the active context is the parent. */

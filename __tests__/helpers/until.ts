@@ -1,0 +1,17 @@
+// Test helper: waits for a condition that something asynchronous (a timer, another instance, a close) makes true.
+
+/**
+ * Resolves once `condition` holds, checking every 25 ms; throws naming `what` after `timeoutMs`.
+ *
+ * @example
+ * ```ts
+ * await until(() => drops.length === 1, 'the drop');
+ * ```
+ */
+export async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 5_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
