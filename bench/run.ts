@@ -1,4 +1,4 @@
-// `npm run bench`: scenarios 1–3, 1m, 2m and redis against bare Express, the official SDK and this router; writes bench/RESULTS.md.
+// `npm run bench`: scenarios 1–3, 1m, 2m, redis and 4 against bare Express, the official SDK and this router; writes bench/RESULTS.md.
 
 import { writeFileSync } from 'node:fs';
 import { buildForBench } from './harness/build';
@@ -10,6 +10,7 @@ import { measureModernStream, measureModernThroughput } from './scenarios/modern
 import { measureRedis } from './scenarios/redis';
 import { measureSessions } from './scenarios/sessions';
 import { measureStream } from './scenarios/stream';
+import { measureTelemetry } from './scenarios/telemetry';
 import { measureThroughput } from './scenarios/throughput';
 
 async function main(): Promise<void> {
@@ -44,6 +45,10 @@ async function main(): Promise<void> {
       process.stderr.write('scenario redis: two instances on Redis behind a round-robin proxy (issue 20)\n');
       results.redis = await measureRedis(config, load);
       if (results.redis.skipped !== undefined) process.stderr.write(`  skipped: ${results.redis.skipped}\n`);
+    }
+    if (config.scenarios.includes('telemetry')) {
+      process.stderr.write('scenario 4: OpenTelemetry absent, idle and on (issue 21)\n');
+      results.telemetry = await measureTelemetry(config, load);
     }
   } finally {
     await load.stop();

@@ -124,4 +124,42 @@ export const SERVERS = {
     headers: {},
     description: '`@modelcontextprotocol/server` 2 as its Express guide shows: `createMcpHandler(factory)` (a new `McpServer` per request, its default `legacy: \'stateless\'`) adapted by `@modelcontextprotocol/node`\'s `toNodeHandler`, on `app.all(\'/mcp\')` after `express.json()` and the localhost Host and Origin checks (as its `createMcpExpressApp()`); `add` and `count` registered with zod',
   },
+  // Scenario 4 (issue 21): the (d) configuration under three OpenTelemetry setups (bench/servers/telemetry-setup.ts).
+  // (t0) is the base of its ratios, and (t0′) the same process again, so the run shows its own noise (an A/A pair).
+  telemetryAbsent: {
+    key: 'telemetry-absent',
+    label: '(t0) router, no @opentelemetry/api',
+    script: 'servers/router.ts',
+    args: ['stateless', 'absent'],
+    sessions: false,
+    headers: {},
+    description: 'the (d) router in a process where `@opentelemetry/api` cannot be resolved, as in an app that does not install it (the router then has no telemetry object at all, as with `telemetry: false`)',
+  },
+  telemetryAbsentAgain: {
+    key: 'telemetry-absent-again',
+    label: '(t0′) the same, a second process',
+    script: 'servers/router.ts',
+    args: ['stateless', 'absent'],
+    sessions: false,
+    headers: {},
+    description: 'a second (t0) process: its ratio to (t0) is what this run\'s noise alone makes of two identical servers',
+  },
+  telemetryIdle: {
+    key: 'telemetry-idle',
+    label: '(t1) router, API installed, no provider',
+    script: 'servers/router.ts',
+    args: ['stateless', 'idle'],
+    sessions: false,
+    headers: {},
+    description: 'the (d) router with `@opentelemetry/api` installed and no tracer or meter provider registered: tracing off, the case of every app without an OpenTelemetry SDK (every other server of this benchmark runs so too)',
+  },
+  telemetrySdk: {
+    key: 'telemetry-sdk',
+    label: '(t2) router, OpenTelemetry SDK on',
+    script: 'servers/router.ts',
+    args: ['stateless', 'sdk'],
+    sessions: false,
+    headers: {},
+    description: 'the (d) router with a tracer and a meter provider registered as the NodeSDK registers them (AsyncLocalStorage context, W3C propagators; `BasicTracerProvider` with the default `BatchSpanProcessor`, `MeterProvider` with a `PeriodicExportingMetricReader`), every span sampled, exporters that count spans and histogram points and drop them: the router\'s cost and the SDK\'s, without a network exporter\'s',
+  },
 } as const satisfies Record<string, ServerSpec>;

@@ -5,10 +5,14 @@ import { detectPinning, type Pinning } from './child';
 
 /**
  * The scenarios of `npm run bench` (the soak has its own script): 1, 2, 3, then 1m and 2m (2026-07-28 requests), then
- * `redis` (issue 20: two instances on Redis behind a proxy; skipped when redis-server is not installed).
+ * `redis` (issue 20: two instances on Redis behind a proxy; skipped when redis-server is not installed), then
+ * `telemetry` (scenario 4, issue 21: OpenTelemetry absent, idle and on).
  */
-export const SCENARIOS = ['throughput', 'stream', 'sessions', 'modern', 'modern-stream', 'redis'] as const;
+export const SCENARIOS = ['throughput', 'stream', 'sessions', 'modern', 'modern-stream', 'redis', 'telemetry'] as const;
 export type Scenario = (typeof SCENARIOS)[number];
+
+/** Scenarios that, run alone (`BENCH_ONLY=redis`), write their own file instead of RESULTS.md. */
+export const OWN_FILES: Readonly<Partial<Record<Scenario, string>>> = { redis: 'REDIS.md', telemetry: 'TELEMETRY.md' };
 
 /** Everything a run is parameterised by; printed into RESULTS.md so a run can be repeated. */
 export interface BenchConfig {
@@ -33,7 +37,7 @@ export interface BenchConfig {
   readonly pinning: Pinning | undefined;
   /** Where the servers write `--cpu-prof` profiles, when profiling. */
   readonly cpuProfileDir: string | undefined;
-  /** Where the results go; undefined prints them only. `BENCH_ONLY=redis` alone writes bench/REDIS.md, not RESULTS.md. */
+  /** Where the results go; undefined prints them only. `BENCH_ONLY=redis` alone writes bench/REDIS.md, not RESULTS.md ({@link OWN_FILES}). */
   readonly output: string | undefined;
 }
 
@@ -77,7 +81,7 @@ export function readConfig(): BenchConfig {
     quick,
     pinning: detectPinning(),
     cpuProfileDir: profileDir ? path.resolve(profileDir) : undefined,
-    output: out ? path.resolve(out) : quick ? undefined : path.join(__dirname, '..', only.length === 1 && only[0] === 'redis' ? 'REDIS.md' : 'RESULTS.md'),
+    output: out ? path.resolve(out) : quick ? undefined : path.join(__dirname, '..', (only.length === 1 ? OWN_FILES[only[0] as Scenario] : undefined) ?? 'RESULTS.md'),
   };
 }
 

@@ -1,6 +1,6 @@
 // The processes of a run: one load generator, and the servers under test, each on its pinned CPU.
 
-import type { ControlReply, ReadyMessage } from '../servers/control';
+import type { ControlReply, ReadyMessage, ServerStats } from '../servers/control';
 import type { OpenedSession, Target } from '../load/http-client';
 import { PROTOCOL_VERSION, sessionHeaders } from '../load/http-client';
 import type { LoadResults, LoadTask } from '../load/tasks';
@@ -18,6 +18,12 @@ export class LoadGenerator {
 
   run<T extends LoadTask>(task: T): Promise<LoadResults[T['kind']]> {
     return this.child.ask<LoadResults[T['kind']]>(task);
+  }
+
+  /** The figures the server keeps about itself (scenario 4's servers: what their OpenTelemetry setup recorded). */
+  async stats(): Promise<ServerStats> {
+    const reply = await this.child.ask<Extract<ControlReply, { kind: 'stats' }>>({ kind: 'stats' });
+    return reply.stats;
   }
 
   stop(): Promise<void> {
@@ -66,6 +72,12 @@ export class RunningServer {
   async memory(): Promise<{ heapUsed: number; rss: number }> {
     const { heapUsed, rss } = await this.child.ask<Extract<ControlReply, { kind: 'memory' }>>({ kind: 'memory' });
     return { heapUsed, rss };
+  }
+
+  /** The figures the server keeps about itself (scenario 4's servers: what their OpenTelemetry setup recorded). */
+  async stats(): Promise<ServerStats> {
+    const reply = await this.child.ask<Extract<ControlReply, { kind: 'stats' }>>({ kind: 'stats' });
+    return reply.stats;
   }
 
   stop(): Promise<void> {

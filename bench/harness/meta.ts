@@ -60,6 +60,9 @@ export function collectMeta(script: string, pinning: Pinning | undefined): RunMe
       '@modelcontextprotocol/server': packageVersion('@modelcontextprotocol/server'),
       '@modelcontextprotocol/node': packageVersion('@modelcontextprotocol/node'),
       autocannon: packageVersion('autocannon'),
+      '@opentelemetry/api': packageVersion('@opentelemetry/api'),
+      '@opentelemetry/sdk-trace-base': packageVersion('@opentelemetry/sdk-trace-base'),
+      '@opentelemetry/sdk-metrics': packageVersion('@opentelemetry/sdk-metrics'),
     },
     machine: `${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}, ${(os.totalmem() / 1024 ** 3).toFixed(0)} GiB, ${os.type()} ${os.release()} (shared: other work may run)`,
     pinning: pinning

@@ -9,6 +9,7 @@ import type { RunMeta } from './meta';
 import { find, loadTable, mid, p50, p99, paired, perSecond, ratioCell, sideBySideRatio, sideBySideTable, type TargetRow } from './report-figures';
 import { modernSections, modernTargetRows } from './report-modern';
 import { redisSections, redisTargetRows } from './report-redis';
+import { telemetrySections, telemetryTargetRows } from './report-telemetry';
 import type { RedisResults } from '../scenarios/redis';
 
 /** What a run measured; a scenario left out with BENCH_ONLY is undefined. */
@@ -22,6 +23,8 @@ export interface BenchResults {
   readonly modernStream?: readonly ServerRuns[];
   /** The Redis scenario (issue 20), or why it was skipped. */
   readonly redis?: RedisResults;
+  /** Scenario 4 (issue 21): `tools/call add` with OpenTelemetry absent, idle and on. */
+  readonly telemetry?: readonly ServerRuns[];
 }
 
 const opened = (run: SessionRun): number => run.openedPerSecond;
@@ -43,7 +46,8 @@ function sessionsTable(entries: readonly ServerSessionRuns[]): string {
   return markdownTable(['server', 'sessions opened/s', '×(a)', 'heap per idle session', '×(a)', 'heap after deleting all − before', 'RSS after − before'], rows);
 }
 
-function verdict(met: boolean | undefined): string {
+function verdict(met: TargetRow['met']): string {
+  if (met === 'reported') return 'reported';
   return met === undefined ? 'not measured' : met ? '**met**' : '**missed**';
 }
 
@@ -100,13 +104,14 @@ export function targetRows(results: BenchResults): TargetRow[] {
   rows.push({ figure: 'heap after deleting all sessions (e)', target: 'within 1 MB of the baseline', measured: formatBytes(left), met: sessions ? Math.abs(left) <= 1024 * 1024 : undefined });
   rows.push(...modernTargetRows(results));
   rows.push(...redisTargetRows(results.redis));
+  rows.push(...telemetryTargetRows(results.telemetry));
   rows.push({ figure: 'soak: heap and RSS trend', target: 'no upward trend', measured: 'separate run: `npm run bench:soak`, see SOAK.md', met: undefined });
   return rows;
 }
 
 function rawRounds(results: BenchResults): string {
   const rows: string[][] = [];
-  const loadScenarios = [['1', results.throughput], ['2', results.stream], ['1m', results.modernThroughput], ['2m', results.modernStream]] as const;
+  const loadScenarios = [['1', results.throughput], ['2', results.stream], ['1m', results.modernThroughput], ['2m', results.modernStream], ['4', results.telemetry]] as const;
   for (const [scenario, entries] of loadScenarios) {
     for (const entry of entries ?? []) {
       entry.runs.forEach((run, round) =>
@@ -127,7 +132,7 @@ function rawRounds(results: BenchResults): string {
   for (const [scenario, entry] of loadScenarios.flatMap(([name, entries]) => (entries ?? []).map((entry) => [name, entry] as const))) {
     entry.sideBySide?.forEach(({ own, base }, round) =>
       rows.push([
-        `${scenario}, side by side: ${entry.spec.label} | (a)`,
+        `${scenario}, side by side: ${entry.spec.label} | ${scenario === '4' ? '(t0)' : '(a)'}`,
         String(round + 1),
         `${formatNumber(own.perSecond)} | ${formatNumber(base.perSecond)}`,
         `${formatNumber(own.p50Ms, 2)} | ${formatNumber(base.p50Ms, 2)}`,
@@ -161,8 +166,8 @@ const METHOD = `## How the figures are taken
   undisturbed round and uses them all. The absolute figures are medians over all rounds.
 - Every request has its own JSON-RPC id (autocannon \`[<id>]\`). One reply of each server is checked before
   its load starts, and a run with any non-2xx reply or socket error fails the benchmark.
-- **Side by side (scenarios 1 and 1m):** after its sequential rounds, every server runs again as many rounds at the same
-  moments as (a), both pinned to the servers' CPU and each loaded by its own 10 connections. Each one's CPU per
+- **Side by side (scenarios 1, 1m and 4):** after its sequential rounds, every server runs again as many rounds at the same
+  moments as (a) (in scenario 4: as (t0)), both pinned to the servers' CPU and each loaded by its own 10 connections. Each one's CPU per
   request is then measured at the same machine speed, and (a)'s CPU per request ÷ the server's is its throughput
   per CPU-second against (a)'s. **The req/s targets against (a) are judged on this figure**: on this shared VM the
   speed of a CPU swings up to 2× within minutes (bare Express measured 178 and 381 µs per request in two rounds of
@@ -194,12 +199,15 @@ export function renderResults(results: BenchResults, config: BenchConfig, meta: 
     ...(results.sessions ?? []),
     ...(results.modernThroughput ?? []),
     ...(results.modernStream ?? []),
+    ...(results.telemetry ?? []),
   ];
   const servers = [...new Map(measured.map((entry) => [entry.spec.key, entry.spec])).values()];
   // `BENCH_ONLY=redis` (bench/REDIS.md): the Redis section alone, without the other scenarios' empty targets.
   const onlyRedis = Object.keys(results).every((name) => name === 'redis');
+  // `BENCH_ONLY=telemetry` (bench/TELEMETRY.md): scenario 4 and its two targets.
+  const onlyTelemetry = Object.keys(results).every((name) => name === 'telemetry');
   const sections = [
-    onlyRedis ? '# Benchmark results: Redis scenario' : '# Benchmark results',
+    onlyRedis ? '# Benchmark results: Redis scenario' : onlyTelemetry ? '# Benchmark results: OpenTelemetry scenario (4)' : '# Benchmark results',
     '',
     `- **Date:** ${meta.date}`,
     `- **Versions:** ${Object.entries(meta.versions).map(([name, version]) => `${name} ${version}`).join(', ')}`,
@@ -215,7 +223,8 @@ export function renderResults(results: BenchResults, config: BenchConfig, meta: 
     sections.push('', '## Targets', '', markdownTable(['figure', 'target', 'measured', 'verdict'], rows.map((row) => [row.figure, row.target, row.measured, verdict(row.met)])), ...redisSections(results.redis), '');
     return sections.join('\n');
   }
-  sections.push('', '## Targets', '', markdownTable(['figure', 'target', 'measured', 'verdict'], targetRows(results).map((row) => [row.figure, row.target, row.measured, verdict(row.met)])));
+  const rows = onlyTelemetry ? telemetryTargetRows(results.telemetry) : targetRows(results);
+  sections.push('', '## Targets', '', markdownTable(['figure', 'target', 'measured', 'verdict'], rows.map((row) => [row.figure, row.target, row.measured, verdict(row.met)])));
   if (results.throughput) {
     sections.push('', '## 1. `tools/call add`: throughput, latency, server CPU', '', loadTable(results.throughput, 'req'));
     sections.push('', '### Side by side with (a): throughput per CPU-second', '', 'Each server and (a) loaded at the same moments on the same CPU (see *How the figures are taken*).', '', sideBySideTable(results.throughput));
@@ -224,6 +233,7 @@ export function renderResults(results: BenchResults, config: BenchConfig, meta: 
   if (results.sessions) sections.push('', '## 3. Sessions', '', sessionsTable(results.sessions));
   sections.push(...modernSections(results));
   sections.push(...redisSections(results.redis));
+  sections.push(...telemetrySections(results.telemetry));
   sections.push('', '## The servers', '', ...servers.map((spec) => `- **${spec.label}**: ${spec.description}.`), '', METHOD, '', '## Every round', '', rawRounds(results), '');
   return sections.join('\n');
 }

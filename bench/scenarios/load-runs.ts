@@ -3,6 +3,7 @@
 import type { OpenedSession, Target } from '../load/http-client';
 import type { CannonResult } from '../load/tasks';
 import type { ServerSpec } from '../harness/catalog';
+import type { ServerStats } from '../servers/control';
 import { selectServers, serverNodeArgs, type BenchConfig } from '../harness/config';
 import { RunningServer, type LoadGenerator } from '../harness/fleet';
 
@@ -37,6 +38,16 @@ export interface ServerRuns {
   readonly runs: readonly LoadRun[];
   /** Rounds side by side with (a), when the scenario asks for them (never for (a) itself). */
   readonly sideBySide?: readonly SideBySideRun[];
+  /** What the server reported about itself after its runs, when the scenario asks for it (scenario 4). */
+  readonly stats?: ServerStats;
+}
+
+/** How a scenario runs its servers beyond the sequential rounds. */
+export interface LoadOptions {
+  /** Side-by-side rounds with the first server (see {@link measureLoad}). */
+  readonly sideBySide?: boolean;
+  /** Ask every server for its own figures ({@link RunningServer.stats}) after the last round. */
+  readonly stats?: boolean;
 }
 
 /** The request a scenario sends, and how to tell that a server answered it correctly. */
@@ -67,7 +78,7 @@ function log(text: string): void {
  * The first spec is the base of the ratios, (a).
  * A run with any failed request fails the benchmark: its figures would not mean what they say.
  */
-export async function measureLoad(config: BenchConfig, load: LoadGenerator, specs: readonly ServerSpec[], requestOf: ScenarioRequest | RequestPerServer, options: { sideBySide?: boolean } = {}): Promise<ServerRuns[]> {
+export async function measureLoad(config: BenchConfig, load: LoadGenerator, specs: readonly ServerSpec[], requestOf: ScenarioRequest | RequestPerServer, options: LoadOptions = {}): Promise<ServerRuns[]> {
   const servers: RunningServer[] = [];
   try {
     for (const spec of selectServers(config, specs)) servers.push(await RunningServer.start(spec, config.pinning, serverNodeArgs(config)));
@@ -120,7 +131,13 @@ export async function measureLoad(config: BenchConfig, load: LoadGenerator, spec
         sideBySide[index]!.push({ own, base });
       }
     }
-    return servers.map((server, index) => ({ spec: server.spec, runs: runs[index] as LoadRun[], ...(index > 0 && options.sideBySide ? { sideBySide: sideBySide[index] } : {}) }));
+    const stats = options.stats ? await Promise.all(servers.map((server) => server.stats())) : undefined;
+    return servers.map((server, index) => ({
+      spec: server.spec,
+      runs: runs[index] as LoadRun[],
+      ...(index > 0 && options.sideBySide ? { sideBySide: sideBySide[index] } : {}),
+      ...(stats === undefined ? {} : { stats: stats[index] }),
+    }));
   } finally {
     await Promise.all(servers.map((server) => server.stop()));
   }

@@ -1,15 +1,19 @@
-// The bench-only control channel of a server child (IPC, never HTTP): its port, CPU time, and heap after GC.
+// The bench-only control channel of a server child (IPC, never HTTP): its port, CPU time, heap after GC, and its own figures.
 
 import type { RequestListener } from 'node:http';
 import { createServer } from 'node:http';
 
 /** What the harness asks a server child. */
-export type ControlRequest = { readonly seq: number; readonly kind: 'cpu' | 'memory' };
+export type ControlRequest = { readonly seq: number; readonly kind: 'cpu' | 'memory' | 'stats' };
 
-/** A server child's answer: CPU time used so far (µs), or memory after full garbage collections. */
+/** Figures a server keeps about itself (scenario 4: the spans it exported), as JSON. */
+export type ServerStats = object;
+
+/** A server child's answer: CPU time used so far (µs), memory after full garbage collections, or its own figures. */
 export type ControlReply =
   | { readonly seq: number; readonly kind: 'cpu'; readonly cpuMicros: number }
-  | { readonly seq: number; readonly kind: 'memory'; readonly heapUsed: number; readonly rss: number };
+  | { readonly seq: number; readonly kind: 'memory'; readonly heapUsed: number; readonly rss: number }
+  | { readonly seq: number; readonly kind: 'stats'; readonly stats: ServerStats };
 
 /** First message of a child: the port it listens on. */
 export type ReadyMessage = { readonly kind: 'ready'; readonly port: number };
@@ -34,8 +38,10 @@ async function settledMemory(): Promise<{ heapUsed: number; rss: number }> {
 /**
  * Serves `app` on a free loopback port and answers the harness over IPC. The child exits when the harness
  * disconnects, so no server outlives a benchmark run.
+ *
+ * @param stats - what the server answers to a `stats` request (nothing by default)
  */
-export function serveForBench(app: RequestListener): void {
+export function serveForBench(app: RequestListener, stats: () => Promise<ServerStats> = async () => ({})): void {
   const send = (message: ReadyMessage | ControlReply): void => {
     process.send?.(message);
   };
@@ -49,6 +55,8 @@ export function serveForBench(app: RequestListener): void {
     if (message.kind === 'cpu') {
       const { user, system } = process.cpuUsage();
       send({ seq: message.seq, kind: 'cpu', cpuMicros: user + system });
+    } else if (message.kind === 'stats') {
+      void stats().then((figures) => send({ seq: message.seq, kind: 'stats', stats: figures }));
     } else {
       void settledMemory().then((memory) => send({ seq: message.seq, kind: 'memory', ...memory }));
     }

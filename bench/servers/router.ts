@@ -1,8 +1,9 @@
-// Servers (d), (e) and (f): this router on Express 5. argv[2] picks the configuration (see ROUTER_VARIANTS).
+// Servers (d), (e), (f) and (t*): this router on Express 5. argv[2] picks the configuration (see ROUTER_VARIANTS), argv[3] an OpenTelemetry setup.
 
 import express from 'express';
 import { mcpRouter, type McpRouterOptions } from '../../lib';
 import { serveForBench } from './control';
+import { setUpTelemetry, TELEMETRY_MODES, type TelemetryMode } from './telemetry-setup';
 import { ADD_INPUT_SCHEMA, addResult, COUNT_RESULT, PRODUCTION_ORIGIN, PRODUCTION_TOKEN, PROGRESS_STEPS, SERVER_INFO } from './common';
 
 /**
@@ -28,6 +29,10 @@ function isVariant(name: string | undefined): name is RouterVariant {
 
 const variant = process.argv[2];
 if (!isVariant(variant)) throw new Error(`bench/servers/router.ts: variant must be one of ${Object.keys(ROUTER_VARIANTS).join(', ')}`);
+// Scenario 4 (issue 21) names an OpenTelemetry setup; the other scenarios' servers run as the repo installs them.
+const telemetryMode = process.argv[3];
+if (telemetryMode !== undefined && !(TELEMETRY_MODES as readonly string[]).includes(telemetryMode)) throw new Error(`bench/servers/router.ts: telemetry setup must be one of ${TELEMETRY_MODES.join(', ')}`);
+const telemetryStats = telemetryMode === undefined ? undefined : setUpTelemetry(telemetryMode as TelemetryMode);
 const mcp = mcpRouter({ ...SERVER_INFO, ...ROUTER_VARIANTS[variant] } as McpRouterOptions);
 mcp.tool({ name: 'add', description: 'Add two numbers', inputSchema: ADD_INPUT_SCHEMA, handler: ({ a, b }) => addResult(a, b) });
 mcp.tool({
@@ -40,4 +45,4 @@ mcp.tool({
 });
 const app = express();
 app.use('/mcp', mcp);
-serveForBench(app);
+serveForBench(app, telemetryStats);

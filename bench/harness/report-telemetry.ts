@@ -1,0 +1,96 @@
+// RESULTS.md's part for scenario 4 (issue 21): the cost of OpenTelemetry off and on, its targets and tables.
+
+import { formatNumber, formatRatio, markdownTable } from '../format';
+import type { ServerRuns, SideBySideRun } from '../scenarios/load-runs';
+import { answered } from '../scenarios/telemetry';
+import type { TelemetryStats } from '../servers/telemetry-setup';
+import { median } from '../stats';
+import { SERVERS } from './catalog';
+import { find, loadTable, paired, perSecond, sideBySideRatio, sideBySideTable, type TargetRow } from './report-figures';
+
+/** Off must be noise: at least this share of (t0)'s throughput per CPU, or no further from 1 than the run's A/A pair. */
+const OFF_FLOOR = 0.97;
+
+/** A side-by-side round's throughput per CPU-second against (t0)'s. */
+function roundRatio(round: SideBySideRun): number {
+  return round.base.cpuMicrosPerRequest / round.own.cpuMicrosPerRequest;
+}
+
+/** The CPU a server spends per request beyond (t0)'s, at the same moments: median over side-by-side rounds. */
+function extraMicros(entry: ServerRuns): number {
+  return median((entry.sideBySide ?? []).map((round) => round.own.cpuMicrosPerRequest - round.base.cpuMicrosPerRequest));
+}
+
+function sideBySideAgainstAbsent(entries: readonly ServerRuns[] | undefined, spec: (typeof SERVERS)[keyof typeof SERVERS]): number | undefined {
+  const sideBySide = find(entries, spec)?.sideBySide;
+  return sideBySide === undefined ? undefined : sideBySideRatio(sideBySide).ratio;
+}
+
+/** The two figures of issue 21: tracing off must be noise (judged), tracing on is reported. */
+export function telemetryTargetRows(entries: readonly ServerRuns[] | undefined): TargetRow[] {
+  const idle = sideBySideAgainstAbsent(entries, SERVERS.telemetryIdle);
+  const aa = sideBySideAgainstAbsent(entries, SERVERS.telemetryAbsentAgain);
+  const sdk = find(entries, SERVERS.telemetrySdk);
+  const on = sideBySideAgainstAbsent(entries, SERVERS.telemetrySdk);
+  const noise = aa === undefined ? 0 : Math.abs(1 - aa);
+  return [
+    {
+      figure: 'tracing off, no provider registered: req/s per CPU (t1)',
+      target: `≥ ${OFF_FLOOR.toFixed(2)}× (t0) no API, or within this run's A/A (t0′)`,
+      measured: idle === undefined ? '' : `${formatRatio(idle)} (t0); A/A (t0′) ${aa === undefined ? '–' : formatRatio(aa)}`,
+      met: idle === undefined ? undefined : idle >= OFF_FLOOR || idle >= 1 - noise,
+    },
+    {
+      figure: 'tracing on, OpenTelemetry SDK, every span sampled: req/s per CPU (t2)',
+      target: 'report it',
+      measured: on === undefined || sdk === undefined ? '' : `${formatRatio(on)} (t0), ${formatNumber(extraMicros(sdk))} µs more CPU per request`,
+      met: on === undefined ? undefined : 'reported',
+    },
+  ];
+}
+
+/** Per server: its extra CPU per request, the spread of its side-by-side rounds, and what its setup recorded. */
+function costTable(entries: readonly ServerRuns[]): string {
+  const rows = entries.slice(1).map((entry) => {
+    const stats = entry.stats as TelemetryStats | undefined;
+    const ratios = (entry.sideBySide ?? []).map(roundRatio);
+    return [
+      entry.spec.label,
+      `${formatNumber(extraMicros(entry), 1)}`,
+      ratios.length ? `${formatRatio(Math.min(...ratios))} … ${formatRatio(Math.max(...ratios))}` : '–',
+      stats?.apiLoaded ? 'yes' : 'no',
+      formatNumber(answered(entry)),
+      formatNumber(stats?.addSpans ?? Number.NaN),
+      formatNumber(stats?.operations ?? Number.NaN),
+    ];
+  });
+  return markdownTable(['server', 'CPU µs/req more than (t0), same moments', 'per-round req/s per CPU ×(t0)', 'API loaded', 'requests measured', "'tools/call add' spans exported", 'operation histogram count'], rows);
+}
+
+/** The section of scenario 4, empty when the run left it out. */
+export function telemetrySections(entries: readonly ServerRuns[] | undefined): string[] {
+  if (entries === undefined) return [];
+  const absent = find(entries, SERVERS.telemetryAbsent);
+  const idle = find(entries, SERVERS.telemetryIdle);
+  const sequentialIdle = absent && idle ? paired(idle, absent, perSecond) : Number.NaN;
+  return [
+    '',
+    '## 4. OpenTelemetry: `tools/call add` with the API absent, installed but idle, and the SDK on',
+    '',
+    "The (d) router's configuration (stateless JSON) in four processes: its fastest path, where a fixed cost per request weighs most. " +
+      '(t0′) is (t0) again, so the A/A ratio shows what noise alone makes of two identical servers. Every other server runs side by side with (t0), ' +
+      'as scenario 1 with (a); the judged figures are those side-by-side ratios ' +
+      `(sequential, (t1) measured ${formatRatio(sequentialIdle)} (t0)). After the runs each server reports what its setup recorded, ` +
+      'and the benchmark fails if (t0) loaded the API, if (t1) exported anything, or if (t2) exported fewer `tools/call add` spans or histogram points than it answered requests.',
+    '',
+    loadTable(entries, 'req', SERVERS.telemetryAbsent),
+    '',
+    '### 4 side by side with (t0): throughput per CPU-second',
+    '',
+    sideBySideTable(entries, SERVERS.telemetryAbsent),
+    '',
+    '### 4 cost per request and what each setup recorded',
+    '',
+    costTable(entries),
+  ];
+}

@@ -1,0 +1,46 @@
+// Scenario 4 (issue 21): what OpenTelemetry costs the router's `tools/call`, with the API absent, idle, and the SDK on.
+
+import { SERVERS } from '../harness/catalog';
+import type { BenchConfig } from '../harness/config';
+import type { LoadGenerator } from '../harness/fleet';
+import type { TelemetryStats } from '../servers/telemetry-setup';
+import { measureLoad, type ServerRuns } from './load-runs';
+import { ADD_CALL } from './throughput';
+
+/**
+ * The servers of scenario 4, (t0) first: every ratio is to it, and every other server runs side by side with it.
+ * Bare Express is not needed here: the question is the router against itself.
+ */
+export const TELEMETRY_SERVERS = [SERVERS.telemetryAbsent, SERVERS.telemetryAbsentAgain, SERVERS.telemetryIdle, SERVERS.telemetrySdk];
+
+/** Requests the server answered in the measured runs (sequential and side by side; warm-up and probe come on top). */
+export function answered(entry: ServerRuns): number {
+  return entry.runs.reduce((sum, run) => sum + run.ok, 0) + (entry.sideBySide ?? []).reduce((sum, round) => sum + round.own.ok, 0);
+}
+
+/**
+ * Undefined when the server's setup recorded what it claims, else what is wrong: the API must be missing from (t0)
+ * and loaded in (t1) and (t2), nothing exported without the SDK, and with it a span and a histogram point for every
+ * answered request. A setup that silently recorded nothing would make the "on" figure a second "off" figure.
+ */
+export function wrongSetup(entry: ServerRuns): string | undefined {
+  const stats = entry.stats as TelemetryStats | undefined;
+  if (stats === undefined) return 'it reported no figures';
+  const mode = entry.spec.args[1];
+  if (stats.mode !== mode) return `it ran setup '${String(stats.mode)}', expected '${String(mode)}'`;
+  if (stats.apiLoaded !== (mode !== 'absent')) return `@opentelemetry/api ${stats.apiLoaded ? 'was' : 'was not'} loaded`;
+  if (mode !== 'sdk') return stats.spans === 0 ? undefined : `${stats.spans} spans were exported without an SDK`;
+  const requests = answered(entry);
+  if (stats.addSpans < requests) return `${stats.addSpans} 'tools/call add' spans for ${requests} answered requests (spans dropped?)`;
+  if (stats.operations < requests) return `mcp.server.operation.duration counted ${stats.operations} operations for ${requests} answered requests`;
+  return undefined;
+}
+
+export async function measureTelemetry(config: BenchConfig, load: LoadGenerator): Promise<ServerRuns[]> {
+  const entries = await measureLoad(config, load, TELEMETRY_SERVERS, ADD_CALL, { sideBySide: true, stats: true });
+  for (const entry of entries) {
+    const wrong = wrongSetup(entry);
+    if (wrong !== undefined) throw new Error(`${entry.spec.label}: its OpenTelemetry setup is not what it claims: ${wrong}`);
+  }
+  return entries;
+}
