@@ -11,6 +11,7 @@ import { modernSections, modernTargetRows } from './report-modern';
 import { redisSections, redisTargetRows } from './report-redis';
 import { telemetrySections, telemetryTargetRows } from './report-telemetry';
 import type { RedisResults } from '../scenarios/redis';
+import type { TelemetryResults } from '../scenarios/telemetry';
 
 /** What a run measured; a scenario left out with BENCH_ONLY is undefined. */
 export interface BenchResults {
@@ -24,7 +25,7 @@ export interface BenchResults {
   /** The Redis scenario (issue 20), or why it was skipped. */
   readonly redis?: RedisResults;
   /** Scenario 4 (issue 21): `tools/call add` with OpenTelemetry absent, idle and on. */
-  readonly telemetry?: readonly ServerRuns[];
+  readonly telemetry?: TelemetryResults;
 }
 
 const opened = (run: SessionRun): number => run.openedPerSecond;
@@ -111,7 +112,7 @@ export function targetRows(results: BenchResults): TargetRow[] {
 
 function rawRounds(results: BenchResults): string {
   const rows: string[][] = [];
-  const loadScenarios = [['1', results.throughput], ['2', results.stream], ['1m', results.modernThroughput], ['2m', results.modernStream], ['4', results.telemetry]] as const;
+  const loadScenarios = [['1', results.throughput], ['2', results.stream], ['1m', results.modernThroughput], ['2m', results.modernStream], ['4', results.telemetry?.servers]] as const;
   for (const [scenario, entries] of loadScenarios) {
     for (const entry of entries ?? []) {
       entry.runs.forEach((run, round) =>
@@ -199,7 +200,7 @@ export function renderResults(results: BenchResults, config: BenchConfig, meta: 
     ...(results.sessions ?? []),
     ...(results.modernThroughput ?? []),
     ...(results.modernStream ?? []),
-    ...(results.telemetry ?? []),
+    ...(results.telemetry?.servers ?? []),
   ];
   const servers = [...new Map(measured.map((entry) => [entry.spec.key, entry.spec])).values()];
   // `BENCH_ONLY=redis` (bench/REDIS.md): the Redis section alone, without the other scenarios' empty targets.
