@@ -9,6 +9,7 @@ import { modern } from '../helpers/modern';
 import { startOtel, type TestOtel } from '../helpers/otel';
 import { mcpRouter, type McpRouter } from '../../lib';
 import { loadOpenTelemetryApi } from '../../lib/telemetry/load-api';
+import { API_GLOBALS, createTelemetry } from '../../lib/telemetry/telemetry';
 
 const TRACE_ID = '0af7651916cd43dd8448eb211c80319c';
 const PARENT_SPAN_ID = 'b7ad6b7169203331';
@@ -137,6 +138,20 @@ describe('without an SDK', () => {
     expect(res.body.result.structuredContent).toEqual({ sum: 3 });
     expect(exporter.getFinishedSpans()).toEqual([]);
     await provider.shutdown();
+  });
+
+  it("finds registrations where the installed API keeps them (live()'s one-read fast path when nothing is registered)", async () => {
+    // (The SDK of the describe above left the API's global object behind, with nothing registered in it.)
+    const provider = new BasicTracerProvider();
+    trace.setGlobalTracerProvider(provider);
+    try {
+      expect((globalThis as Record<symbol, unknown>)[API_GLOBALS]).toMatchObject({ trace: expect.anything() });
+      expect(createTelemetry({ recordArguments: false, recordResults: false })?.live()).toBe(true);
+    } finally {
+      trace.disable();
+      await provider.shutdown();
+    }
+    expect(createTelemetry({ recordArguments: false, recordResults: false })?.live()).toBe(false);
   });
 
   it('works without @opentelemetry/api installed', async () => {

@@ -125,7 +125,8 @@ export const SERVERS = {
     description: '`@modelcontextprotocol/server` 2 as its Express guide shows: `createMcpHandler(factory)` (a new `McpServer` per request, its default `legacy: \'stateless\'`) adapted by `@modelcontextprotocol/node`\'s `toNodeHandler`, on `app.all(\'/mcp\')` after `express.json()` and the localhost Host and Origin checks (as its `createMcpExpressApp()`); `add` and `count` registered with zod',
   },
   // Scenario 4 (issue 21): the (d) configuration under three OpenTelemetry setups (bench/servers/telemetry-setup.ts).
-  // (t0) is the base of its ratios, and (t0′) the same process again, so the run shows its own noise (an A/A pair).
+  // (t0) is the base of its ratios; (t0′) and (t1′) are controls whose code per message is (t0)'s, so the run shows
+  // what differences between processes alone amount to.
   telemetryAbsent: {
     key: 'telemetry-absent',
     label: '(t0) router, no @opentelemetry/api',
@@ -152,6 +153,15 @@ export const SERVERS = {
     sessions: false,
     headers: {},
     description: 'the (d) router with `@opentelemetry/api` installed and no tracer or meter provider registered: tracing off, the case of every app without an OpenTelemetry SDK (every other server of this benchmark runs so too)',
+  },
+  telemetryDisabled: {
+    key: 'telemetry-disabled',
+    label: '(t1′) API loaded, `telemetry: false`',
+    script: 'servers/router.ts',
+    args: ['stateless', 'disabled'],
+    sessions: false,
+    headers: {},
+    description: 'the (d) router made with `telemetry: false` in a process that loads `@opentelemetry/api` itself: (t1)\'s process without the router\'s check per message, a second control beside (t0′)',
   },
   telemetrySdk: {
     key: 'telemetry-sdk',

@@ -9,8 +9,9 @@ import { SERVERS } from './catalog';
 import { find, loadTable, paired, perSecond, sideBySideRatio, sideBySideTable, type TargetRow } from './report-figures';
 
 /**
- * Off must be noise: at least this share of (t0)'s throughput per CPU, or no lower than the lowest round of the run's
- * A/A pair (two identical servers), which is how far noise alone moved a ratio in this run.
+ * Off must be noise: at least this share of (t0)'s throughput per CPU, or no lower than the lowest round of the
+ * controls ((t0′), (t1′): servers whose code per message is (t0)'s), which is how far differences between processes
+ * alone moved a ratio in this run.
  */
 const OFF_FLOOR = 0.97;
 
@@ -36,22 +37,22 @@ function sideBySideAgainstAbsent(entries: readonly ServerRuns[] | undefined, spe
 export function telemetryTargetRows(results: TelemetryResults | undefined): TargetRow[] {
   const entries = results?.servers;
   const idle = sideBySideAgainstAbsent(entries, SERVERS.telemetryIdle);
-  const aaRounds = (find(entries, SERVERS.telemetryAbsentAgain)?.sideBySide ?? []).map(roundRatio);
-  const aaLowest = aaRounds.length ? Math.min(...aaRounds) : Number.NaN;
+  const controlRounds = [SERVERS.telemetryAbsentAgain, SERVERS.telemetryDisabled].flatMap((spec) => (find(entries, spec)?.sideBySide ?? []).map(roundRatio));
+  const controlLowest = controlRounds.length ? Math.min(...controlRounds) : Number.NaN;
   const sdk = find(entries, SERVERS.telemetrySdk);
   const on = sideBySideAgainstAbsent(entries, SERVERS.telemetrySdk);
   const absent = find(entries, SERVERS.telemetryAbsent);
   const requestNs = absent ? 1000 * median(absent.runs.map((run) => run.cpuMicrosPerRequest)) : Number.NaN;
   const liveShare = results ? results.liveCheckNs / requestNs : Number.NaN;
-  const endToEnd = idle !== undefined && (idle >= OFF_FLOOR || idle >= aaLowest);
+  const endToEnd = idle !== undefined && (idle >= OFF_FLOOR || idle >= controlLowest);
   return [
     {
       figure: 'tracing off, no provider registered (t1): end to end, req/s per CPU; and its per-message check, timed directly',
-      target: `≥ ${OFF_FLOOR.toFixed(2)}× (t0) or ≥ the A/A pair's lowest round; check < ${formatNumber(100 * LIVE_CHECK_SHARE)}% of a request's CPU`,
+      target: `≥ ${OFF_FLOOR.toFixed(2)}× (t0) or ≥ the controls' lowest round; check < ${formatNumber(100 * LIVE_CHECK_SHARE)}% of a request's CPU`,
       measured:
         idle === undefined || results === undefined
           ? ''
-          : `${formatRatio(idle)} (t0) (A/A rounds ${aaRounds.map((ratio) => formatRatio(ratio)).join(', ')}); ${formatNumber(results.liveCheckNs, 1)} ns = ${formatNumber(100 * liveShare, 3)}%`,
+          : `${formatRatio(idle)} (t0) (controls' rounds ${formatRatio(controlLowest)} … ${formatRatio(Math.max(...controlRounds))}); ${formatNumber(results.liveCheckNs, 1)} ns = ${formatNumber(100 * liveShare, 3)}%`,
       met: idle === undefined ? undefined : endToEnd && liveShare < LIVE_CHECK_SHARE,
     },
     {
@@ -92,9 +93,9 @@ export function telemetrySections(results: TelemetryResults | undefined): string
     '',
     '## 4. OpenTelemetry: `tools/call add` with the API absent, installed but idle, and the SDK on',
     '',
-    "The (d) router's configuration (stateless JSON) in four processes: its fastest path, where a fixed cost per request weighs most; " +
+    "The (d) router's configuration (stateless JSON) in five processes: its fastest path, where a fixed cost per request weighs most; " +
       `${formatNumber(absent?.runs.length ?? 0)} rounds, since the servers differ by little. ` +
-      '(t0′) is (t0) again, so the A/A ratio shows what noise alone makes of two identical servers. Every other server runs side by side with (t0), ' +
+      "(t0′) and (t1′) are controls: their code per message is (t0)'s, so their ratios show what differences between processes alone make. Every other server runs side by side with (t0), " +
       'as scenario 1 with (a); the judged figures are those side-by-side ratios ' +
       `(sequential, (t1) measured ${formatRatio(sequentialIdle)} (t0)). After the runs each server reports what its setup recorded, ` +
       'and the benchmark fails if (t0) loaded the API, if (t1) exported anything, or if (t2) exported fewer `tools/call add` spans or histogram points than it answered requests. ' +

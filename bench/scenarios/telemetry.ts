@@ -13,7 +13,7 @@ import { ADD_CALL } from './throughput';
  * The servers of scenario 4, (t0) first: every ratio is to it, and every other server runs side by side with it.
  * Bare Express is not needed here: the question is the router against itself.
  */
-export const TELEMETRY_SERVERS = [SERVERS.telemetryAbsent, SERVERS.telemetryAbsentAgain, SERVERS.telemetryIdle, SERVERS.telemetrySdk];
+export const TELEMETRY_SERVERS = [SERVERS.telemetryAbsent, SERVERS.telemetryAbsentAgain, SERVERS.telemetryIdle, SERVERS.telemetryDisabled, SERVERS.telemetrySdk];
 
 /** Requests the server answered in the measured runs (sequential and side by side; warm-up and probe come on top). */
 export function answered(entry: ServerRuns): number {
@@ -22,7 +22,7 @@ export function answered(entry: ServerRuns): number {
 
 /**
  * Undefined when the server's setup recorded what it claims, else what is wrong: the API must be missing from (t0)
- * and loaded in (t1) and (t2), nothing exported without the SDK, and with it a span and a histogram point for every
+ * and loaded in the others, nothing exported without the SDK, and with it a span and a histogram point for every
  * answered request. A setup that silently recorded nothing would make the "on" figure a second "off" figure.
  */
 export function wrongSetup(entry: ServerRuns): string | undefined {

@@ -3,7 +3,7 @@
 import express from 'express';
 import { mcpRouter, type McpRouterOptions } from '../../lib';
 import { serveForBench } from './control';
-import { setUpTelemetry, TELEMETRY_MODES, type TelemetryMode } from './telemetry-setup';
+import { setUpTelemetry, TELEMETRY_MODES, telemetryOption, type TelemetryMode } from './telemetry-setup';
 import { ADD_INPUT_SCHEMA, addResult, COUNT_RESULT, PRODUCTION_ORIGIN, PRODUCTION_TOKEN, PROGRESS_STEPS, SERVER_INFO } from './common';
 
 /**
@@ -33,7 +33,7 @@ if (!isVariant(variant)) throw new Error(`bench/servers/router.ts: variant must 
 const telemetryMode = process.argv[3];
 if (telemetryMode !== undefined && !(TELEMETRY_MODES as readonly string[]).includes(telemetryMode)) throw new Error(`bench/servers/router.ts: telemetry setup must be one of ${TELEMETRY_MODES.join(', ')}`);
 const telemetryStats = telemetryMode === undefined ? undefined : setUpTelemetry(telemetryMode as TelemetryMode);
-const mcp = mcpRouter({ ...SERVER_INFO, ...ROUTER_VARIANTS[variant] } as McpRouterOptions);
+const mcp = mcpRouter({ ...SERVER_INFO, ...ROUTER_VARIANTS[variant], ...(telemetryMode === undefined ? {} : telemetryOption(telemetryMode as TelemetryMode)) } as McpRouterOptions);
 mcp.tool({ name: 'add', description: 'Add two numbers', inputSchema: ADD_INPUT_SCHEMA, handler: ({ a, b }) => addResult(a, b) });
 mcp.tool({
   name: 'count',

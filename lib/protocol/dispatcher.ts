@@ -9,6 +9,7 @@ import {
   type JsonRpcParams,
   type JsonRpcFailure,
   type JsonRpcMessage,
+  type JsonRpcNotification,
   type JsonRpcRequest,
   type JsonRpcResponse,
 } from '../jsonrpc/types';
@@ -177,11 +178,16 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
     else env.cancelElsewhere?.(key, reason);
   }
 
-  // Not async: without telemetry the message costs no promise more than before.
+  // Not async: without telemetry the message costs no promise more than before. No closure either: one that captured
+  // the parameters would make every call allocate a context for them, traced or not.
   function handle(message: JsonRpcMessage, env: DispatchEnvironment, view: ClientView = { client: env.client }): Promise<JsonRpcResponse | null> {
     // One branch when telemetry is off; a span per request and notification (a batch: per message) when recording.
     const { telemetry } = config;
     if (telemetry === undefined || isResponse(message) || !telemetry.live()) return handleMessage(message, env, view);
+    return handleTraced(telemetry, message, env, view);
+  }
+
+  function handleTraced(telemetry: McpTelemetry, message: JsonRpcRequest | JsonRpcNotification, env: DispatchEnvironment, view: ClientView): Promise<JsonRpcResponse | null> {
     const scene = { protocolVersion: env.client.protocolVersion, sessionId: env.sessionId, clientAddress: () => env.clientAddress(), networkProtocolVersion: env.networkProtocolVersion };
     return telemetry.serve(message, scene, () => handleMessage(message, env, view));
   }

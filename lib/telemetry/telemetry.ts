@@ -63,6 +63,11 @@ const META_SETTER: TextMapSetter<Record<string, unknown>> = {
 };
 /** The instrumentation scope of every span and metric: this package (OpenTelemetry: the library, not the app). */
 const INSTRUMENTATION_SCOPE = 'express-mcp-router';
+/**
+ * Where every copy of `@opentelemetry/api` 1.x keeps what is registered (its global-utils: one symbol per major
+ * version, so that copies in different packages share registrations). The peer range is ^1.3.0, so always this one.
+ */
+export const API_GLOBALS = Symbol.for('opentelemetry.js.api.1');
 const NO_SPAN: ChildSpan = Object.freeze({ inject: () => undefined, setAttribute: () => undefined, fail: () => undefined });
 
 /** The conventions' target of a method: a tool or prompt name, or a resource URI. */
@@ -137,6 +142,8 @@ export class McpTelemetry {
 
   /** Whether anything would be recorded now: a tracer provider or a meter provider is registered. */
   live(): boolean {
+    // Nothing registered at all (no SDK started): one property read, the whole cost per message of tracing off.
+    if ((globalThis as Record<symbol, unknown>)[API_GLOBALS] === undefined) return false;
     const provider = this.api.trace.getTracerProvider();
     const tracing = !(provider instanceof this.api.ProxyTracerProvider) || provider.getDelegate() !== this.noopTracerProvider;
     return tracing || this.currentInstruments() !== undefined;
