@@ -1,7 +1,8 @@
 // A bridged route runs in an INTERNAL span `{METHOD} {route}` under the tools/call span; the route's own spans nest under it.
 
 import express from 'express';
-import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { getRPCMetadata, RPCType, setRPCMetadata, type RPCMetadata } from '@opentelemetry/core';
 import { modern } from '../helpers/modern';
 import { startOtel, type TestOtel } from '../helpers/otel';
 import { mcpRouter } from '../../lib';
@@ -52,4 +53,26 @@ it('a route that fails: its span has error.type "500"; the call is a tool_error'
   expect(route.attributes).toMatchObject({ 'http.response.status_code': 500, 'error.type': '500' });
   expect(route.status.code).toBe(SpanStatusCode.ERROR);
   expect(otel.span('tools/call broken').attributes['error.type']).toBe('tool_error');
+});
+
+it("a bridged route cannot rename the MCP POST's HTTP span: the route holder of the HTTP instrumentation is not passed in", async () => {
+  // What @opentelemetry/instrumentation-http does for each request the HTTP server receives (so not for the bridge's
+  // in-process one), and instrumentation-express for each route it runs.
+  const outer: RPCMetadata = { type: RPCType.HTTP, span: trace.getTracer('http').startSpan('POST') };
+  const app = express();
+  app.use('/mcp', (_req, _res, next) => context.with(setRPCMetadata(context.active(), outer), next));
+  const mcp = mcpRouter({ name: 't', version: '1', sessions: false });
+  let seen: RPCMetadata | undefined | 'not called';
+  app.get('/users/:id', (req, res) => {
+    seen = getRPCMetadata(context.active());
+    if (seen?.type === RPCType.HTTP) seen.route = '/users/:id';
+    res.json({ id: req.params.id });
+  });
+  mcp.exposeRoutes(app, [{ method: 'GET', path: '/users/:id', name: 'get_user', description: 'One user' }]);
+  app.use('/mcp', mcp);
+  seen = 'not called';
+  await modern(app, 'tools/call', { name: 'get_user', arguments: { id: '42' } }).expect(200);
+  expect(seen).toBeUndefined();
+  expect(outer.route).toBeUndefined();
+  outer.span.end();
 });

@@ -96,4 +96,16 @@ describe('SERVER spans (2025 sessions)', () => {
     expect(otel.span('tools/list').attributes).toMatchObject({ 'mcp.session.id': sessionId, 'mcp.protocol.version': '2025-03-26', 'jsonrpc.request.id': '2' });
     expect(otel.span('prompts/get greet').attributes).toMatchObject({ 'mcp.session.id': sessionId, 'jsonrpc.request.id': '3' });
   });
+
+  it.each([
+    ['a revision the server supports', '2025-06-18', '2025-06-18'],
+    ['one it does not (it answers with its latest)', '2024-01-01', '2025-11-25'],
+  ])('initialize with %s: mcp.protocol.version is the negotiated revision, on the span and the histogram', async (_case, proposed, negotiated) => {
+    const app = createApp({ sessions: {} }, setup);
+    const init = await post(app, rpc('initialize', { protocolVersion: proposed, capabilities: {}, clientInfo: { name: 't', version: '1' } })).expect(200);
+    expect(init.body.result.protocolVersion).toBe(negotiated);
+    expect(otel.span('initialize').attributes['mcp.protocol.version']).toBe(negotiated);
+    const points = await otel.histogram('mcp.server.operation.duration');
+    expect(points.find((point) => point.attributes['mcp.method.name'] === 'initialize')?.attributes['mcp.protocol.version']).toBe(negotiated);
+  });
 });

@@ -68,6 +68,11 @@ const INSTRUMENTATION_SCOPE = 'express-mcp-router';
  * version, so that copies in different packages share registrations). The peer range is ^1.3.0, so always this one.
  */
 export const API_GLOBALS = Symbol.for('opentelemetry.js.api.1');
+/**
+ * Where OpenTelemetry's HTTP instrumentation keeps the route of the request being served (@opentelemetry/core
+ * `setRPCMetadata`, a `createContextKey` of this description); it names the HTTP server span at its end.
+ */
+const RPC_METADATA_KEY = 'OpenTelemetry SDK Context Key RPC_METADATA';
 const NO_SPAN: ChildSpan = Object.freeze({ inject: () => undefined, setAttribute: () => undefined, fail: () => undefined });
 
 /** The conventions' target of a method: a tool or prompt name, or a resource URI. */
@@ -118,6 +123,7 @@ export class McpTelemetry {
   /** The API's no-op provider, what a proxy delegates to until a provider is registered. */
   private readonly noopTracerProvider: TracerProvider;
   private readonly noopMeter: Meter;
+  private readonly rpcMetadataKey: symbol;
   /** The meter provider the instruments were made from (a registration replaces it). */
   private meterProvider: MeterProvider | undefined;
   private instruments: Instruments | undefined;
@@ -132,6 +138,7 @@ export class McpTelemetry {
   ) {
     this.noopTracerProvider = new api.ProxyTracerProvider().getDelegate();
     this.noopMeter = api.createNoopMeter();
+    this.rpcMetadataKey = api.createContextKey(RPC_METADATA_KEY);
   }
 
   /** See {@link createTelemetry}. */
@@ -210,7 +217,15 @@ export class McpTelemetry {
     };
     return {
       run: (fn) => api.context.with(context, fn),
-      end: (response) => finish(this.settle(span, message, response), response),
+      end: (response) => {
+        // initialize: the revision is the one negotiated, in the result (the request's is the client's proposal).
+        const negotiated = message.method === 'initialize' && response !== null && 'result' in response ? response.result.protocolVersion : undefined;
+        if (typeof negotiated === 'string') {
+          metricAttributes[semconv.ATTR_MCP_PROTOCOL_VERSION] = negotiated;
+          span.setAttribute(semconv.ATTR_MCP_PROTOCOL_VERSION, negotiated);
+        }
+        finish(this.settle(span, message, response), response);
+      },
       fail: (err) => {
         span.recordException(err instanceof Error ? err : String(err));
         finish(err instanceof Error ? err.name : 'Error', null);
@@ -236,7 +251,9 @@ export class McpTelemetry {
     const { api } = this;
     const parent = api.context.active();
     const span = this.tracer().startSpan(name, { kind: kind === 'client' ? api.SpanKind.CLIENT : api.SpanKind.INTERNAL, attributes }, parent);
-    const context = api.trace.setSpan(parent, span);
+    // An in-process route runs inside the MCP POST's context: the Express instrumentation would record its route as
+    // the POST's and rename the POST's HTTP span (`POST /users/:id` for a POST to /mcp). It gets no route holder.
+    const context = kind === 'internal' ? api.trace.setSpan(parent, span).deleteValue(this.rpcMetadataKey) : api.trace.setSpan(parent, span);
     const child: ChildSpan = {
       inject: (meta) => api.propagation.inject(context, meta, META_SETTER),
       setAttribute: (key, value) => void span.setAttribute(key, value),
