@@ -90,11 +90,28 @@ describe('with an SDK registered', () => {
     await modern(app, 'tools/call', { name: 'nosuch', arguments: {} }).expect(200);
     const points = await otel.histogram('mcp.server.operation.duration');
     const ok = points.find((point) => point.attributes['gen_ai.tool.name'] === 'add');
-    const failed = points.find((point) => point.attributes['gen_ai.tool.name'] === 'nosuch');
+    const failed = points.find((point) => point.attributes['error.type'] === '-32602');
     expect(ok?.attributes).toEqual({ 'mcp.method.name': 'tools/call', 'mcp.protocol.version': '2026-07-28', 'gen_ai.tool.name': 'add', 'network.transport': 'tcp', 'network.protocol.name': 'http', 'network.protocol.version': '1.1' });
     expect(ok?.value.count).toBe(1);
     expect(ok?.value.sum).toBeLessThan(5);
-    expect(failed?.attributes).toMatchObject({ 'error.type': '-32602', 'rpc.response.status_code': '-32602' });
+    expect(failed?.attributes).toMatchObject({ 'mcp.method.name': 'tools/call', 'error.type': '-32602', 'rpc.response.status_code': '-32602' });
+    // A name no tool has stays off the histogram (it is on the span).
+    expect(failed?.attributes['gen_ai.tool.name']).toBeUndefined();
+    expect(otel.span('tools/call nosuch').attributes['gen_ai.tool.name']).toBe('nosuch');
+  });
+
+  it('keeps the histogram to one attribute set however many unknown tool and prompt names clients send', async () => {
+    const app = createApp({}, (mcp) => {
+      addTool(mcp);
+      mcp.prompt({ name: 'greet', description: 'Greets', get: () => 'hi' });
+    });
+    for (let i = 0; i < 40; i++) {
+      await modern(app, 'tools/call', { name: `made_up_${i}`, arguments: {} }).expect(200);
+      await modern(app, 'prompts/get', { name: `made_up_${i}` }).expect(200);
+    }
+    const points = await otel.histogram('mcp.server.operation.duration');
+    expect(points.map((point) => point.attributes['mcp.method.name']).sort()).toEqual(['prompts/get', 'tools/call']);
+    expect(points.map((point) => point.value.count)).toEqual([40, 40]);
   });
 
   it('records mcp.server.session.duration when a 2025 session ends', async () => {

@@ -188,7 +188,13 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
   }
 
   function handleTraced(telemetry: McpTelemetry, message: JsonRpcRequest | JsonRpcNotification, env: DispatchEnvironment, view: ClientView): Promise<JsonRpcResponse | null> {
-    const scene = { protocolVersion: env.client.protocolVersion, sessionId: env.sessionId, clientAddress: () => env.clientAddress(), networkProtocolVersion: env.networkProtocolVersion };
+    const scene = {
+      protocolVersion: env.client.protocolVersion,
+      sessionId: env.sessionId,
+      clientAddress: () => env.clientAddress(),
+      networkProtocolVersion: env.networkProtocolVersion,
+      registered: (method: string, name: string) => (method === 'tools/call' ? registry.tools.get(name) : registry.prompts.get(name)) !== undefined,
+    };
     return telemetry.serve(message, scene, () => handleMessage(message, env, view));
   }
 

@@ -14,6 +14,12 @@ export interface TelemetryScene {
   readonly clientAddress: () => string | undefined;
   /** The HTTP version (`'1.1'`, `'2.0'`); undefined without HTTP. */
   readonly networkProtocolVersion?: string | undefined;
+  /**
+   * Whether a tool (tools/call) or prompt (prompts/get) of that name is registered. Only those names go on the
+   * histogram: a name the client made up would add an attribute set per name, so metrics memory would grow with what
+   * clients send. Without it (no registry at hand), none do.
+   */
+  readonly registered?: (method: string, name: string) => boolean;
 }
 
 /** One JSON-RPC request or notification as telemetry sees it. */
@@ -179,7 +185,8 @@ export class McpTelemetry {
     const started = performance.now();
     const target = targetOf(message.method, message.params);
     const metricAttributes: Attributes = { [semconv.ATTR_MCP_METHOD_NAME]: message.method, [semconv.ATTR_MCP_PROTOCOL_VERSION]: scene.protocolVersion };
-    if (target !== undefined && target.key !== semconv.ATTR_MCP_RESOURCE_URI) metricAttributes[target.key] = target.value;
+    // Resource URIs stay off the histogram (mcp.md: high cardinality); tool and prompt names once known (see `registered`).
+    const metricTarget = target !== undefined && target.key !== semconv.ATTR_MCP_RESOURCE_URI ? target : undefined;
     const clientAddress = scene.clientAddress();
     if (clientAddress !== undefined) {
       // Streamable HTTP runs over TCP (MCP transports).
@@ -205,6 +212,8 @@ export class McpTelemetry {
     const finish = (errorType: string | undefined, response: JsonRpcResponse | null): void => {
       if (ended) return;
       ended = true;
+      // Asked at the end: a gateway's upstream tools may have loaded during the call.
+      if (metricTarget !== undefined && scene.registered?.(message.method, metricTarget.value) === true) metricAttributes[metricTarget.key] = metricTarget.value;
       if (errorType !== undefined) {
         metricAttributes[semconv.ATTR_ERROR_TYPE] = errorType;
         span.setAttribute(semconv.ATTR_ERROR_TYPE, errorType);
