@@ -4,6 +4,7 @@ import type { JsonRpcMessage } from '../../lib/jsonrpc/types';
 import type { RedisConnection } from '../../lib/redis/connection';
 import { RedisMessageBus } from '../../lib/redis/message-bus';
 import { StoreUnavailableError } from '../../lib/sessions/shared-store';
+import { until } from '../helpers/until';
 import { useRedis } from './redis-server';
 
 const redis = useRedis();
@@ -17,15 +18,6 @@ function connect(commandTimeoutMs?: number): RedisConnection {
 function instance(onListenerError?: (err: unknown, topic: string) => void): { bus: RedisMessageBus; connection: RedisConnection } {
   const connection = connect();
   return { bus: new RedisMessageBus(connection, onListenerError), connection };
-}
-
-/** Resolves once `condition()` holds (checked every 20 ms), or fails after `ms`. */
-async function eventually(condition: () => boolean | Promise<boolean>, ms = 5_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -47,7 +39,7 @@ describe('RedisMessageBus delivery between instances', () => {
     await b.bus.subscribe('answer-1', onB);
     await b.bus.subscribe('answer-2', other);
     await a.bus.publish('answer-1', message(1));
-    await eventually(() => onA.mock.calls.length === 1 && onB.mock.calls.length === 1);
+    await until(() => onA.mock.calls.length === 1 && onB.mock.calls.length === 1, 'onA.mock.calls.length === 1 && onB.mock.calls.length === 1');
     expect(onA).toHaveBeenCalledWith(message(1));
     expect(onB).toHaveBeenCalledWith(message(1));
     await pause(50);
@@ -62,7 +54,7 @@ describe('RedisMessageBus delivery between instances', () => {
       await a.bus.subscribe(`request-${i}`, heard);
       // Published at once, through another connection: only a confirmed subscription can hear it.
       await b.bus.publish(`request-${i}`, message(i));
-      await eventually(() => heard.mock.calls.length === 1);
+      await until(() => heard.mock.calls.length === 1, 'heard.mock.calls.length === 1');
     }
   });
 
@@ -72,7 +64,7 @@ describe('RedisMessageBus delivery between instances', () => {
     const heard: unknown[] = [];
     await b.bus.subscribe('t', (m) => heard.push((m as unknown as { params: { n: number } }).params.n));
     for (let i = 0; i < 50; i++) await a.bus.publish('t', message(i));
-    await eventually(() => heard.length === 50);
+    await until(() => heard.length === 50, 'heard.length === 50');
     expect(heard).toEqual([...Array(50).keys()]);
   });
 
@@ -97,12 +89,12 @@ describe('RedisMessageBus shared subscriptions', () => {
     expect(a.bus.topicCount).toBe(1);
     expect(await subscribers(a.connection, channel)).toBe(1);
     await a.bus.publish('t', message(1));
-    await eventually(() => first.mock.calls.length === 1 && second.mock.calls.length === 1);
+    await until(() => first.mock.calls.length === 1 && second.mock.calls.length === 1, 'first.mock.calls.length === 1 && second.mock.calls.length === 1');
     await unsubscribeFirst();
     await unsubscribeFirst();
     expect(await subscribers(a.connection, channel)).toBe(1);
     await a.bus.publish('t', message(2));
-    await eventually(() => second.mock.calls.length === 2);
+    await until(() => second.mock.calls.length === 2, 'second.mock.calls.length === 2');
     expect(first).toHaveBeenCalledTimes(1);
     await unsubscribeSecond();
     expect(a.bus.topicCount).toBe(0);
@@ -115,10 +107,10 @@ describe('RedisMessageBus shared subscriptions', () => {
     const first = await a.bus.subscribe('t', listener);
     await a.bus.subscribe('t', listener);
     await a.bus.publish('t', message(1));
-    await eventually(() => listener.mock.calls.length === 2);
+    await until(() => listener.mock.calls.length === 2, 'listener.mock.calls.length === 2');
     await first();
     await a.bus.publish('t', message(2));
-    await eventually(() => listener.mock.calls.length === 3);
+    await until(() => listener.mock.calls.length === 3, 'listener.mock.calls.length === 3');
   });
 
   it('a topic subscribed again while its last unsubscribe is under way is heard', async () => {
@@ -129,7 +121,7 @@ describe('RedisMessageBus shared subscriptions', () => {
     const [, unsubscribeFresh] = await Promise.all([stale(), a.bus.subscribe('t', fresh)]);
     await stale();
     await b.bus.publish('t', message(1));
-    await eventually(() => fresh.mock.calls.length === 1);
+    await until(() => fresh.mock.calls.length === 1, 'fresh.mock.calls.length === 1');
     await unsubscribeFresh();
     expect(await subscribers(a.connection, a.connection.key('bus', 't'))).toBe(0);
   });
@@ -156,7 +148,7 @@ describe('RedisMessageBus bad payloads and failing listeners', () => {
     const channel = a.connection.key('bus', 't');
     for (const payload of ['not json', '42', 'null', '"text"', '[1,2]', '{"jsonrpc":"2.0"']) await a.connection.send(['PUBLISH', channel, payload]);
     await a.bus.publish('t', message(7));
-    await eventually(() => heard.mock.calls.length >= 1);
+    await until(() => heard.mock.calls.length >= 1, 'heard.mock.calls.length >= 1');
     await pause(50);
     expect(heard.mock.calls).toEqual([[message(7)]]);
     expect(onListenerError).not.toHaveBeenCalled();
@@ -175,7 +167,7 @@ describe('RedisMessageBus bad payloads and failing listeners', () => {
     }) as () => void);
     await a.bus.subscribe('t', after);
     await expect(a.bus.publish('t', message(1))).resolves.toBeUndefined();
-    await eventually(() => after.mock.calls.length === 1 && onListenerError.mock.calls.length === 2);
+    await until(() => after.mock.calls.length === 1 && onListenerError.mock.calls.length === 2, 'after.mock.calls.length === 1 && onListenerError.mock.calls.length === 2');
     expect(onListenerError).toHaveBeenCalledWith(failure, 't');
   });
 
@@ -190,7 +182,7 @@ describe('RedisMessageBus bad payloads and failing listeners', () => {
     await a.bus.subscribe('t', after);
     await a.bus.publish('t', message(1));
     await a.bus.publish('t', message(2));
-    await eventually(() => after.mock.calls.length === 2);
+    await until(() => after.mock.calls.length === 2, 'after.mock.calls.length === 2');
   });
 });
 
@@ -214,9 +206,9 @@ describe('RedisMessageBus outages', () => {
     await redis.start();
     const channel = a.connection.key('bus', 't');
     // Nothing is kept while Redis was down: wait until A's subscriber connection has sent SUBSCRIBE again.
-    await eventually(async () => (await subscribers(b.connection, channel).catch(() => 0)) === 1, 10_000);
+    await until(async () => (await subscribers(b.connection, channel).catch(() => 0)) === 1, '(await subscribers(b.connection, channel).catch(() => 0)) === 1', 10_000);
     await b.bus.publish('t', message(1));
-    await eventually(() => heard.mock.calls.length === 1);
+    await until(() => heard.mock.calls.length === 1, 'heard.mock.calls.length === 1');
     expect(heard).toHaveBeenCalledWith(message(1));
   }, 20_000);
 });

@@ -4,6 +4,7 @@ import type { RedisConnection } from '../../lib/redis/connection';
 import { RedisServerEventBus } from '../../lib/redis/server-event-bus';
 import type { ServerEvent } from '../../lib/sessions/server-events';
 import { StoreUnavailableError } from '../../lib/sessions/shared-store';
+import { until } from '../helpers/until';
 import { useRedis } from './redis-server';
 
 const redis = useRedis();
@@ -26,15 +27,6 @@ async function ready(...instances: { bus: RedisServerEventBus }[]): Promise<void
   await Promise.all(instances.map(({ bus }) => bus.ready()));
 }
 
-/** Resolves once `condition()` holds (checked every 20 ms), or fails after `ms`. */
-async function eventually(condition: () => boolean | Promise<boolean>, ms = 5_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function subscribers(connection: RedisConnection): Promise<number> {
@@ -55,7 +47,7 @@ describe('RedisServerEventBus between instances', () => {
     expect(onA).toHaveBeenCalledTimes(1);
     expect(onB).not.toHaveBeenCalled();
     await published;
-    await eventually(() => onB.mock.calls.length === 1);
+    await until(() => onB.mock.calls.length === 1, 'onB.mock.calls.length === 1');
     // A hears its own event back from Redis too: it must skip it.
     await pause(100);
     expect(onA).toHaveBeenCalledTimes(1);
@@ -71,7 +63,7 @@ describe('RedisServerEventBus between instances', () => {
     a.bus.subscribe((event) => heard.push(event));
     const sent: ServerEvent[] = [TOOLS_CHANGED, UPDATED, { type: 'list_changed', list: 'prompts' }, { type: 'list_changed', list: 'resources' }];
     for (const event of sent) await b.bus.publish(event);
-    await eventually(() => heard.length === sent.length);
+    await until(() => heard.length === sent.length, 'heard.length === sent.length');
     expect(heard).toEqual(sent);
   });
 
@@ -83,7 +75,7 @@ describe('RedisServerEventBus between instances', () => {
       a.bus.subscribe(heard);
       await a.bus.ready();
       await b.bus.publish(UPDATED);
-      await eventually(() => heard.mock.calls.length === 1);
+      await until(() => heard.mock.calls.length === 1, 'heard.mock.calls.length === 1');
     }
   });
 
@@ -95,11 +87,11 @@ describe('RedisServerEventBus between instances', () => {
     const first = a.bus.subscribe(listener);
     const second = a.bus.subscribe(listener);
     await b.bus.publish(TOOLS_CHANGED);
-    await eventually(() => listener.mock.calls.length === 2);
+    await until(() => listener.mock.calls.length === 2, 'listener.mock.calls.length === 2');
     first();
     first();
     await b.bus.publish(TOOLS_CHANGED);
-    await eventually(() => listener.mock.calls.length === 3);
+    await until(() => listener.mock.calls.length === 3, 'listener.mock.calls.length === 3');
     second();
     expect(a.bus.listenerCount).toBe(0);
     await a.bus.publish(TOOLS_CHANGED);
@@ -120,7 +112,7 @@ describe('RedisServerEventBus between instances', () => {
     a.bus.subscribe(after);
     await expect(a.bus.publish(UPDATED)).resolves.toBeUndefined();
     await b.bus.publish(UPDATED);
-    await eventually(() => after.mock.calls.length === 2);
+    await until(() => after.mock.calls.length === 2, 'after.mock.calls.length === 2');
     expect(onListenerError).toHaveBeenCalledTimes(2);
     expect(onListenerError).toHaveBeenCalledWith(new Error('listener bug'));
   });
@@ -134,7 +126,7 @@ describe('RedisServerEventBus between instances', () => {
     const payloads = ['not json', 'null', '[]', '{"event":{"type":"list_changed","list":"tools"}}', '{"origin":"x"}', '{"origin":"x","event":{"type":"list_changed","list":"users"}}', '{"origin":"x","event":{"type":"resource_updated","uri":5}}', '{"origin":"x","event":{"type":"other"}}'];
     for (const payload of payloads) await a.connection.send(['PUBLISH', a.connection.key('events'), payload]);
     await a.connection.send(['PUBLISH', a.connection.key('events'), JSON.stringify({ origin: 'x', event: { ...UPDATED, extra: 1 } })]);
-    await eventually(() => heard.mock.calls.length >= 1);
+    await until(() => heard.mock.calls.length >= 1, 'heard.mock.calls.length >= 1');
     await pause(50);
     expect(heard.mock.calls).toEqual([[UPDATED]]);
     expect(onListenerError).not.toHaveBeenCalled();
@@ -168,7 +160,7 @@ describe('RedisServerEventBus missed events', () => {
     await a.connection.send(['PUBLISH', channel, envelope(5, UPDATED)]);
     await a.connection.send(['PUBLISH', channel, envelope(6, TOOLS_CHANGED)]);
     await a.connection.send(['PUBLISH', channel, envelope(9, TOOLS_CHANGED)]);
-    await eventually(() => heard.length >= 7);
+    await until(() => heard.length >= 7, 'heard.length >= 7');
     await pause(50);
     expect(heard).toEqual([
       { type: 'list_changed', list: 'prompts' },
@@ -192,13 +184,13 @@ describe('RedisServerEventBus missed events', () => {
     const heard: ServerEvent[] = [];
     a.bus.subscribe((event) => heard.push(event));
     await b.bus.publish(TOOLS_CHANGED);
-    await eventually(() => heard.length === 1);
+    await until(() => heard.length === 1, 'heard.length === 1');
     await redis.stop(true);
     await expect(b.bus.publish(TOOLS_CHANGED)).rejects.toBeInstanceOf(StoreUnavailableError);
     await redis.start();
-    await eventually(async () => (await subscribers(b.connection).catch(() => 0)) === 2, 10_000);
+    await until(async () => (await subscribers(b.connection).catch(() => 0)) === 2, '(await subscribers(b.connection).catch(() => 0)) === 2', 10_000);
     await b.bus.publish(UPDATED);
-    await eventually(() => heard.length === 3);
+    await until(() => heard.length === 3, 'heard.length === 3');
     expect(heard).toEqual([TOOLS_CHANGED, TOOLS_CHANGED, UPDATED]);
   }, 20_000);
 });
@@ -224,9 +216,9 @@ describe('RedisServerEventBus outages', () => {
     await redis.stop(true);
     await redis.start();
     // Nothing is kept while Redis was down: wait until both subscriber connections have sent SUBSCRIBE again.
-    await eventually(async () => (await subscribers(b.connection).catch(() => 0)) === 2, 10_000);
+    await until(async () => (await subscribers(b.connection).catch(() => 0)) === 2, '(await subscribers(b.connection).catch(() => 0)) === 2', 10_000);
     await b.bus.publish(UPDATED);
-    await eventually(() => heard.mock.calls.length === 1);
+    await until(() => heard.mock.calls.length === 1, 'heard.mock.calls.length === 1');
     expect(heard).toHaveBeenCalledWith(UPDATED);
   }, 20_000);
 
@@ -237,10 +229,10 @@ describe('RedisServerEventBus outages', () => {
     const heard = jest.fn();
     a.bus.subscribe(heard);
     await redis.start();
-    await eventually(async () => a.bus.ready().then(() => true, () => false), 10_000);
+    await until(async () => a.bus.ready().then(() => true, () => false), 'a.bus.ready().then(() => true, () => false)', 10_000);
     const b = instance();
     await b.bus.publish(TOOLS_CHANGED);
-    await eventually(() => heard.mock.calls.length === 1);
+    await until(() => heard.mock.calls.length === 1, 'heard.mock.calls.length === 1');
   }, 20_000);
 
   it('close() unsubscribes the channel, and a closed bus hears nothing more', async () => {

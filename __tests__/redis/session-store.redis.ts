@@ -4,8 +4,8 @@ import type { RedisConnection } from '../../lib/redis/connection';
 import { RedisEventStore } from '../../lib/redis/event-store';
 import { RedisSessionStore, type RedisSessionStoreSettings } from '../../lib/redis/session-store';
 import { StoreUnavailableError } from '../../lib/sessions/shared-store';
-import type { SessionRecord } from '../../lib/sessions/stores';
 import { configError } from '../helpers/errors';
+import { sessionRecord } from '../helpers/session-record';
 import { until } from '../helpers/until';
 import { useRedis } from './redis-server';
 
@@ -23,18 +23,6 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 /** A connection under this test's prefix (one router instance). */
 async function connect(commandTimeoutMs?: number): Promise<RedisConnection> {
   return redis.connect({ prefix, commandTimeoutMs });
-}
-
-function record(id: string): SessionRecord {
-  return {
-    id,
-    protocolVersion: '2025-11-25',
-    clientCapabilities: { roots: { listChanged: true } },
-    clientInfo: { name: 'client', version: '1.0.0' },
-    logLevel: undefined,
-    subscriptions: [],
-    createdAt: Date.now(),
-  };
 }
 
 /** A store on its own connection (one router instance) and the drops it reported, as `id:reason`. */
@@ -77,7 +65,7 @@ describe('RedisSessionStore settings', () => {
 describe('RedisSessionStore records', () => {
   it('returns what was saved, and undefined for an unknown id', async () => {
     const { store } = await instance();
-    const saved = record('a');
+    const saved = sessionRecord('a');
     await store.set(saved);
     expect(await store.get('a')).toEqual(saved);
     expect(await store.get('nope')).toBeUndefined();
@@ -86,7 +74,7 @@ describe('RedisSessionStore records', () => {
   it('stores a copy and returns a fresh one on every get', async () => {
     const { store } = await instance();
     const subscriptions: string[] = [];
-    const saved = { ...record('a'), subscriptions };
+    const saved = { ...sessionRecord('a'), subscriptions };
     await store.set(saved);
     subscriptions.push('file:///x');
     const first = (await store.get('a'))!;
@@ -100,7 +88,7 @@ describe('RedisSessionStore records', () => {
   it("keeps a client's JSON exactly, a '__proto__' key included, as data", async () => {
     const { store } = await instance();
     const clientInfo = JSON.parse('{"name":"c","__proto__":{"polluted":true},"tags":[["a"],{"b":null}]}') as Record<string, unknown>;
-    await store.set({ ...record('a'), clientInfo });
+    await store.set({ ...sessionRecord('a'), clientInfo });
     const copy = (await store.get('a'))!.clientInfo!;
     expect(Object.keys(copy)).toEqual(['name', '__proto__', 'tags']);
     expect((copy as { polluted?: boolean }).polluted).toBeUndefined();
@@ -110,7 +98,7 @@ describe('RedisSessionStore records', () => {
   it('delete resolves true then false, calls no drop listener, and leaves no key of the session', async () => {
     const { store, drops, connection } = await instance();
     const events = new RedisEventStore(connection, { idleTtlMs: 60_000, max: 100 });
-    await store.set(record('a'));
+    await store.set(sessionRecord('a'));
     await events.append('a', 'A', null);
     await events.markStreamOpen('a', 'A', [1]);
     await store.touch('a');
@@ -133,8 +121,8 @@ describe('RedisSessionStore records', () => {
   it('keeps every key of a session under its hash tag', async () => {
     const { store, connection } = await instance({ max: 1 });
     await new RedisEventStore(connection, { idleTtlMs: 60_000, max: 1 }).append('x-Y_1', 'A', null);
-    await store.set(record('x-Y_1'));
-    await store.set(record('other')); // evicts x-Y_1, leaving its eviction mark
+    await store.set(sessionRecord('x-Y_1'));
+    await store.set(sessionRecord('other')); // evicts x-Y_1, leaving its eviction mark
     const sessionKeys = (await keys(connection)).filter((key) => key !== `${prefix}s:index`);
     expect(sessionKeys).toEqual([`${prefix}s:{other}:record`, `${prefix}s:{x-Y_1}:evicted`]);
   });
@@ -145,7 +133,7 @@ describe('RedisSessionStore TTLs', () => {
     const ttl = 5_000;
     const { store, connection } = await instance({ idleTtlMs: ttl, max: 1 });
     const events = new RedisEventStore(connection, { idleTtlMs: ttl, max: 1 });
-    await store.set(record('a'));
+    await store.set(sessionRecord('a'));
     await expectTtlOnEveryKey(connection, ttl);
     const id = await events.append('a', 'A', null);
     await expectTtlOnEveryKey(connection, ttl);
@@ -155,17 +143,17 @@ describe('RedisSessionStore TTLs', () => {
     await expectTtlOnEveryKey(connection, ttl);
     await events.replayAfter('a', id);
     await expectTtlOnEveryKey(connection, ttl);
-    await store.set(record('b')); // evicts a: its mark has a TTL too
+    await store.set(sessionRecord('b')); // evicts a: its mark has a TTL too
     await expectTtlOnEveryKey(connection, ttl);
   });
 
   it.each(['get', 'touch', 'set', 'append'] as const)('%s restarts the TTL of every key of the session', async (method) => {
     const { store, connection } = await instance({ idleTtlMs: 2_000 });
     const events = new RedisEventStore(connection, { idleTtlMs: 2_000, max: 100 });
-    await store.set(record('a'));
+    await store.set(sessionRecord('a'));
     await events.append('a', 'A', null);
     await sleep(700);
-    if (method === 'set') await store.set(record('a'));
+    if (method === 'set') await store.set(sessionRecord('a'));
     else if (method === 'append') await events.append('a', 'A', null);
     else await store[method]('a');
     for (const key of [`${prefix}s:{a}:record`, `${prefix}s:{a}:events`]) expect(await connection.send<number>(['PTTL', key])).toBeGreaterThan(1_800);
@@ -173,8 +161,8 @@ describe('RedisSessionStore TTLs', () => {
 
   it('keeps a session touched every 300 ms alive past 2 s with idleTtlMs 1000; an idle one expires, is reported and leaves no key', async () => {
     const { store, drops, connection } = await instance({ idleTtlMs: 1_000 });
-    await store.set(record('busy'));
-    await store.set(record('idle'));
+    await store.set(sessionRecord('busy'));
+    await store.set(sessionRecord('idle'));
     const started = Date.now();
     while (Date.now() - started < 2_200) {
       await sleep(300);
@@ -191,7 +179,7 @@ describe('RedisSessionStore TTLs', () => {
   it('keeps a session alive by its event stream alone (a busy stream never lets its record expire)', async () => {
     const { store, drops, connection } = await instance({ idleTtlMs: 1_000 });
     const events = new RedisEventStore(connection, { idleTtlMs: 1_000, max: 100 });
-    await store.set(record('streaming'));
+    await store.set(sessionRecord('streaming'));
     const started = Date.now();
     while (Date.now() - started < 2_200) {
       await sleep(300);
@@ -206,7 +194,7 @@ describe('RedisSessionStore across instances', () => {
   it('shares sessions between two instances on two connections', async () => {
     const a = await instance();
     const b = await instance();
-    const saved = record('s1');
+    const saved = sessionRecord('s1');
     await a.store.set(saved);
     expect(await b.store.get('s1')).toEqual(saved);
     const changed = { ...(await b.store.get('s1'))!, logLevel: 'info' };
@@ -224,14 +212,14 @@ describe('RedisSessionStore across instances', () => {
     const a = await instance({ max: 3 });
     const b = await instance({ max: 3 });
     for (const id of ['a', 'b', 'c']) {
-      await a.store.set(record(id));
+      await a.store.set(sessionRecord(id));
       await sleep(5);
     }
     for (const id of ['b', 'a', 'c']) {
       await b.store.get(id); // activity on B moves b, then a, then c away from eviction
       await sleep(5);
     }
-    await a.store.set(record('d'));
+    await a.store.set(sessionRecord('d'));
     expect(a.drops).toEqual(['b:evicted']);
     expect(await a.store.get('b')).toBeUndefined();
     await until(() => b.drops.length > 0, "b's drop");
@@ -241,18 +229,18 @@ describe('RedisSessionStore across instances', () => {
 
   it('does not evict when an existing session is saved again at the cap', async () => {
     const { store, drops } = await instance({ max: 2 });
-    for (const id of ['a', 'b', 'a', 'b']) await store.set(record(id));
+    for (const id of ['a', 'b', 'a', 'b']) await store.set(sessionRecord(id));
     await sleep(200);
     expect(drops).toEqual([]);
   });
 
   it('prunes index entries of expired sessions before evicting a live one', async () => {
     const { store, drops, connection } = await instance({ max: 2, idleTtlMs: 600 });
-    await store.set(record('old'));
+    await store.set(sessionRecord('old'));
     await sleep(300);
-    await store.set(record('b'));
+    await store.set(sessionRecord('b'));
     await sleep(400); // old has expired; the index lives on (b's activity)
-    await store.set(record('c'));
+    await store.set(sessionRecord('c'));
     expect(drops.filter((drop) => drop.endsWith('evicted'))).toEqual([]);
     expect(await connection.send(['ZRANGE', `${prefix}s:index`, '0', '-1'])).toEqual(['b', 'c']);
     expect(await store.get('b')).toBeDefined();
@@ -261,7 +249,7 @@ describe('RedisSessionStore across instances', () => {
   it('keeps max of 200 sessions created concurrently by two instances, evicting each of the rest once', async () => {
     const a = await instance({ max: 50 });
     const b = await instance({ max: 50 });
-    await Promise.all(Array.from({ length: 200 }, (_, i) => (i % 2 === 0 ? a : b).store.set(record(`s${i}`))));
+    await Promise.all(Array.from({ length: 200 }, (_, i) => (i % 2 === 0 ? a : b).store.set(sessionRecord(`s${i}`))));
     const records = (await keys(a.connection)).filter((key) => key.endsWith(':record'));
     expect(records.length).toBe(50);
     // Each eviction taken by exactly one instance (ZPOPMIN) and reported there at once.
@@ -279,15 +267,15 @@ describe('RedisSessionStore drop listeners and close', () => {
       throw new Error('listener failed');
     });
     store.onDrop((id, reason) => second.push(`${id}:${reason}`));
-    await store.set(record('a'));
-    await store.set(record('b'));
+    await store.set(sessionRecord('a'));
+    await store.set(sessionRecord('b'));
     expect(drops).toEqual(['a:evicted']);
     expect(second).toEqual(drops);
   });
 
   it('close() stops the check: no drop is reported after it', async () => {
     const { store, drops } = await instance({ idleTtlMs: 200 });
-    await store.set(record('a'));
+    await store.set(sessionRecord('a'));
     await store.close();
     await sleep(600);
     expect(drops).toEqual([]);
@@ -297,9 +285,9 @@ describe('RedisSessionStore drop listeners and close', () => {
 describe('RedisSessionStore outages', () => {
   it('rejects with StoreUnavailableError while Redis is down, reports no drop, and works again after a restart', async () => {
     const { store, drops } = await instance({ idleTtlMs: 60_000, checkIntervalMs: 100 }, await connect(500));
-    await store.set(record('live'));
+    await store.set(sessionRecord('live'));
     await redis.stop(true);
-    for (const operation of [() => store.get('live'), () => store.set(record('x')), () => store.touch('live'), () => store.delete('live')]) {
+    for (const operation of [() => store.get('live'), () => store.set(sessionRecord('x')), () => store.touch('live'), () => store.delete('live')]) {
       const started = Date.now();
       await expect(operation()).rejects.toBeInstanceOf(StoreUnavailableError);
       expect(Date.now() - started).toBeLessThan(1_500);
@@ -307,7 +295,7 @@ describe('RedisSessionStore outages', () => {
     await sleep(500); // several checks fail meanwhile
     expect(drops).toEqual([]);
     await redis.start();
-    await until(async () => (await store.set(record('after')).then(() => true).catch(() => false)), 'Redis back');
+    await until(async () => (await store.set(sessionRecord('after')).then(() => true).catch(() => false)), 'Redis back');
     expect(await store.get('after')).toMatchObject({ id: 'after' });
   });
 });

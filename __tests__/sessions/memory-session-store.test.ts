@@ -1,23 +1,11 @@
 // MemorySessionStore: options, copies, idle TTL (lazy and swept), LRU eviction, drop listeners and the one timer.
 
 import { MemorySessionStore, type MemorySessionStoreOptions } from '../../lib/sessions/memory-session-store';
-import type { SessionRecord } from '../../lib/sessions/stores';
 import { configError } from '../helpers/errors';
+import { sessionRecord } from '../helpers/session-record';
 
 const MINUTE = 60 * 1000;
 const TTL = 10 * MINUTE;
-
-function record(id: string): SessionRecord {
-  return {
-    id,
-    protocolVersion: '2025-11-25',
-    clientCapabilities: { roots: { listChanged: true } },
-    clientInfo: { name: 'client', version: '1.0.0' },
-    logLevel: undefined,
-    subscriptions: [],
-    createdAt: Date.now(),
-  };
-}
 
 /** A store and the drops it reported, as `id:reason`. */
 function storeWithDrops(options: MemorySessionStoreOptions = {}): { store: MemorySessionStore; drops: string[] } {
@@ -28,7 +16,7 @@ function storeWithDrops(options: MemorySessionStoreOptions = {}): { store: Memor
 }
 
 async function setAll(store: MemorySessionStore, ...ids: string[]): Promise<void> {
-  for (const id of ids) await store.set(record(id));
+  for (const id of ids) await store.set(sessionRecord(id));
 }
 
 beforeEach(() => jest.useFakeTimers());
@@ -60,7 +48,7 @@ describe('MemorySessionStore options', () => {
 
   it('defaults to a 30 minute idle TTL', async () => {
     const store = new MemorySessionStore();
-    await store.set(record('a'));
+    await store.set(sessionRecord('a'));
     jest.advanceTimersByTime(30 * MINUTE);
     expect(await store.get('a')).toBeDefined();
     jest.advanceTimersByTime(30 * MINUTE + 1);
@@ -69,9 +57,9 @@ describe('MemorySessionStore options', () => {
 
   it('defaults to 10,000 sessions', async () => {
     const { store, drops } = storeWithDrops();
-    for (let i = 0; i < 10_000; i++) await store.set(record(`s${i}`));
+    for (let i = 0; i < 10_000; i++) await store.set(sessionRecord(`s${i}`));
     expect(drops).toEqual([]);
-    await store.set(record('one-more'));
+    await store.set(sessionRecord('one-more'));
     expect(drops).toEqual(['s0:evicted']);
     expect(store.size).toBe(10_000);
     await store.close();
@@ -80,7 +68,7 @@ describe('MemorySessionStore options', () => {
   it('uses the injected clock', async () => {
     let time = 1_000;
     const { store, drops } = storeWithDrops({ now: () => time });
-    await store.set(record('a'));
+    await store.set(sessionRecord('a'));
     time += TTL + 1;
     expect(await store.get('a')).toBeUndefined();
     expect(drops).toEqual(['a:expired']);
@@ -90,7 +78,7 @@ describe('MemorySessionStore options', () => {
 describe('MemorySessionStore records', () => {
   it('returns what was saved, and undefined for an unknown id', async () => {
     const { store } = storeWithDrops();
-    const saved = record('a');
+    const saved = sessionRecord('a');
     await store.set(saved);
     expect(await store.get('a')).toEqual(saved);
     expect(await store.get('nope')).toBeUndefined();
@@ -99,7 +87,7 @@ describe('MemorySessionStore records', () => {
   it('stores a copy: changing the saved object afterwards changes nothing', async () => {
     const { store } = storeWithDrops();
     const subscriptions: string[] = [];
-    const saved = { ...record('a'), subscriptions };
+    const saved = { ...sessionRecord('a'), subscriptions };
     await store.set(saved);
     subscriptions.push('file:///x');
     saved.logLevel = 'debug';
@@ -108,7 +96,7 @@ describe('MemorySessionStore records', () => {
 
   it('returns a fresh top level: reassigning a field of what get returned changes nothing until it is saved', async () => {
     const { store } = storeWithDrops();
-    await store.set(record('a'));
+    await store.set(sessionRecord('a'));
     const first = (await store.get('a'))!;
     first.subscriptions = [...first.subscriptions, 'file:///x'];
     first.logLevel = 'debug';
@@ -121,7 +109,7 @@ describe('MemorySessionStore records', () => {
   it('hands out frozen nested values, not copies: get costs the same whatever the client sent', async () => {
     const { store } = storeWithDrops();
     const clientCapabilities = { experimental: Object.fromEntries(Array.from({ length: 1_000 }, (_, i) => [`k${i}`, { i }])) };
-    await store.set({ ...record('a'), clientCapabilities });
+    await store.set({ ...sessionRecord('a'), clientCapabilities });
     const [first, second] = [(await store.get('a'))!, (await store.get('a'))!];
     // The same nested objects on every get: nothing was copied.
     expect(second.clientCapabilities).toBe(first.clientCapabilities);
@@ -137,7 +125,7 @@ describe('MemorySessionStore records', () => {
   it("copies a client's JSON exactly, a '__proto__' key included, as data and not as a prototype", async () => {
     const { store } = storeWithDrops();
     const clientInfo = JSON.parse('{"name":"c","__proto__":{"polluted":true},"tags":[["a"],{"b":null}]}') as Record<string, unknown>;
-    await store.set({ ...record('a'), clientInfo });
+    await store.set({ ...sessionRecord('a'), clientInfo });
     const copy = (await store.get('a'))!.clientInfo!;
     expect(Object.keys(copy)).toEqual(['name', '__proto__', 'tags']);
     expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
@@ -148,7 +136,7 @@ describe('MemorySessionStore records', () => {
 
   it('delete resolves true for a known session and false after that, without calling drop listeners', async () => {
     const { store, drops } = storeWithDrops();
-    await store.set(record('a'));
+    await store.set(sessionRecord('a'));
     expect(await store.delete('a')).toBe(true);
     expect(await store.delete('a')).toBe(false);
     expect(await store.delete('never')).toBe(false);
@@ -167,7 +155,7 @@ describe('MemorySessionStore records', () => {
 describe('MemorySessionStore idle TTL', () => {
   it('keeps a session idle for exactly idleTtlMs and drops it 1 ms later', async () => {
     const { store, drops } = storeWithDrops();
-    await store.set(record('a'));
+    await store.set(sessionRecord('a'));
     jest.advanceTimersByTime(TTL);
     expect(drops).toEqual([]);
     jest.advanceTimersByTime(1);
@@ -177,7 +165,7 @@ describe('MemorySessionStore idle TTL', () => {
 
   it('answers undefined for an expired session before any sweep ran, and reports it once', async () => {
     const { store, drops } = storeWithDrops();
-    await store.set(record('a'));
+    await store.set(sessionRecord('a'));
     jest.setSystemTime(Date.now() + TTL + 1); // the clock moves, no timer runs
     expect(await store.get('a')).toBeUndefined();
     expect(drops).toEqual(['a:expired']);
@@ -188,9 +176,9 @@ describe('MemorySessionStore idle TTL', () => {
 
   it.each(['touch', 'delete', 'set'] as const)('%s of an expired, unswept session reports it as expired', async (method) => {
     const { store, drops } = storeWithDrops();
-    await store.set(record('a'));
+    await store.set(sessionRecord('a'));
     jest.setSystemTime(Date.now() + TTL + 1);
-    if (method === 'set') await store.set(record('a'));
+    if (method === 'set') await store.set(sessionRecord('a'));
     else if (method === 'delete') expect(await store.delete('a')).toBe(false);
     else await store.touch('a');
     expect(drops).toEqual(['a:expired']);
@@ -200,7 +188,7 @@ describe('MemorySessionStore idle TTL', () => {
     const { store, drops } = storeWithDrops();
     await setAll(store, 'active', 'idle');
     jest.advanceTimersByTime(TTL - 1);
-    if (method === 'set') await store.set(record('active'));
+    if (method === 'set') await store.set(sessionRecord('active'));
     else await store[method]('active');
     jest.advanceTimersByTime(TTL - 1);
     expect(drops).toEqual(['idle:expired']);
@@ -211,7 +199,7 @@ describe('MemorySessionStore idle TTL', () => {
 
   it('keeps a TTL longer than setTimeout allows (about 24.8 days) from firing early', async () => {
     const { store, drops } = storeWithDrops({ idleTtlMs: 40 * 24 * 60 * MINUTE });
-    await store.set(record('a'));
+    await store.set(sessionRecord('a'));
     jest.advanceTimersByTime(25 * 24 * 60 * MINUTE);
     expect(drops).toEqual([]);
     jest.advanceTimersByTime(15 * 24 * 60 * MINUTE + 1);
@@ -232,7 +220,7 @@ describe('MemorySessionStore eviction', () => {
   it.each(['get', 'touch', 'set'] as const)('%s moves a session away from eviction', async (method) => {
     const { store, drops } = storeWithDrops({ max: 3 });
     await setAll(store, 'a', 'b', 'c');
-    if (method === 'set') await store.set(record('a'));
+    if (method === 'set') await store.set(sessionRecord('a'));
     else await store[method]('a');
     await setAll(store, 'd', 'e');
     expect(drops).toEqual(['b:evicted', 'c:evicted']);
@@ -249,7 +237,7 @@ describe('MemorySessionStore eviction', () => {
     const { store, drops } = storeWithDrops({ max: 2 });
     await setAll(store, 'a', 'b');
     jest.setSystemTime(Date.now() + TTL + 1);
-    await store.set(record('c'));
+    await store.set(sessionRecord('c'));
     expect(drops).toEqual(['a:expired']);
   });
 });
@@ -272,7 +260,7 @@ describe('MemorySessionStore drop listeners', () => {
     const store = new MemorySessionStore({ idleTtlMs: TTL });
     const seen: unknown[] = [];
     store.onDrop((id) => seen.push(store.size, id));
-    await store.set(record('a'));
+    await store.set(sessionRecord('a'));
     jest.advanceTimersByTime(TTL + 1);
     expect(seen).toEqual([0, 'a']);
   });
@@ -288,7 +276,7 @@ describe('MemorySessionStore timer', () => {
 
   it('leaves no timer behind after 1,000 sessions are created and deleted', async () => {
     const { store } = storeWithDrops();
-    for (let i = 0; i < 1000; i++) await store.set(record(`s${i}`));
+    for (let i = 0; i < 1000; i++) await store.set(sessionRecord(`s${i}`));
     expect(jest.getTimerCount()).toBe(1);
     for (let i = 0; i < 1000; i++) expect(await store.delete(`s${i}`)).toBe(true);
     expect(jest.getTimerCount()).toBe(0);
@@ -324,7 +312,7 @@ describe('MemorySessionStore timer', () => {
     const unref = jest.fn();
     const spy = jest.spyOn(global, 'setTimeout').mockReturnValue({ unref } as unknown as NodeJS.Timeout);
     try {
-      await new MemorySessionStore().set(record('a'));
+      await new MemorySessionStore().set(sessionRecord('a'));
       expect(unref).toHaveBeenCalledTimes(1);
     } finally {
       spy.mockRestore();

@@ -1,6 +1,7 @@
 // One Redis connection for a router's shared store: raw commands under a time limit, a key prefix, a lazily made subscriber connection, a bounded close.
 
 import { createClient, ErrorReply, type RedisClientType, type RedisClusterType, type RedisSentinelType } from 'redis';
+import { isObject } from '../jsonrpc/types';
 import { StoreUnavailableError } from '../sessions/shared-store';
 
 /** A node-redis client the caller already has: `createClient()`, `createCluster()` or `createSentinel()` (connected or not). */
@@ -8,6 +9,20 @@ export type RedisClientLike = RedisClientType<any, any, any, any, any> | RedisCl
 
 /** A message listener of a pub/sub channel. */
 export type ChannelListener = (message: string) => void;
+
+/**
+ * A channel message as the JSON object it should be, or undefined when it is not one: anything may publish on a
+ * channel, and what arrives must never throw into the subscriber connection's read loop.
+ */
+export function parseChannelPayload(text: string): Record<string, unknown> | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  return isObject(value) ? value : undefined;
+}
 
 /** Default `commandTimeoutMs`: the most one command may take before the request gets a 503. */
 export const DEFAULT_COMMAND_TIMEOUT_MS = 2_000;

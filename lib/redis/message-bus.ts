@@ -3,7 +3,7 @@
 import type { JsonRpcMessage } from '../jsonrpc/types';
 import { deliverTo, type Subscription } from '../sessions/memory-message-bus';
 import type { MessageBus } from '../sessions/stores';
-import type { RedisConnection } from './connection';
+import { parseChannelPayload, type RedisConnection } from './connection';
 
 type Listener = (message: JsonRpcMessage) => void;
 
@@ -105,7 +105,8 @@ export class RedisMessageBus implements MessageBus {
   }
 
   #deliver(topic: string, subscriptions: Set<Subscription>, text: string): void {
-    const message = readBusPayload(text);
+    // Not a JSON object (another program on the channel): dropped, never thrown into the subscriber connection.
+    const message = parseChannelPayload(text) as JsonRpcMessage | undefined;
     if (message === undefined) return;
     deliverTo(subscriptions, message, (err) => this.#report(err, topic));
   }
@@ -117,15 +118,4 @@ export class RedisMessageBus implements MessageBus {
       // The error reporter failing must not break delivery either.
     }
   }
-}
-
-/** The message in a payload, or undefined when it is not a JSON object (never thrown into the subscriber's connection). */
-function readBusPayload(text: string): JsonRpcMessage | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as JsonRpcMessage) : undefined;
 }

@@ -1,9 +1,10 @@
 // RedisServerEventBus: list changes and resource updates heard by the streams of every instance — local listeners at once, the others through one pub/sub channel.
 
 import { randomUUID } from 'node:crypto';
+import { isObject } from '../jsonrpc/types';
 import type { ChangedList } from '../registry/registry';
-import type { ServerEvent, ServerEventBus } from '../sessions/server-events';
-import type { RedisConnection } from './connection';
+import { MemoryServerEventBus, type ServerEvent, type ServerEventBus } from '../sessions/server-events';
+import { parseChannelPayload, type RedisConnection } from './connection';
 
 type Listener = (event: ServerEvent) => void;
 
@@ -55,12 +56,11 @@ const MAX_ORIGINS = 256;
  */
 export class RedisServerEventBus implements ServerEventBus {
   readonly #connection: RedisConnection;
-  readonly #onListenerError: (err: unknown) => void;
+  /** This instance's listeners: delivery to them is the in-memory bus's. */
+  readonly #local: MemoryServerEventBus;
   readonly #channel: string;
   /** Names this instance on the channel, so it can skip its own events. */
   readonly #origin = randomUUID();
-  // One object per subscribe call, so the same function subscribed twice is two subscriptions.
-  readonly #subscriptions = new Set<{ readonly listener: Listener }>();
   /** One function for every SUBSCRIBE attempt: node-redis keeps a set of listeners, so a late one adds nothing twice. */
   readonly #onMessage = (text: string): void => this.#receive(text);
   #attempt: Promise<void>;
@@ -81,14 +81,20 @@ export class RedisServerEventBus implements ServerEventBus {
    */
   constructor(connection: RedisConnection, onListenerError: (err: unknown) => void = () => undefined) {
     this.#connection = connection;
-    this.#onListenerError = onListenerError;
+    this.#local = new MemoryServerEventBus((err) => {
+      try {
+        onListenerError(err);
+      } catch {
+        // The error reporter failing must not break delivery, nor the subscriber connection's read loop.
+      }
+    });
     this.#channel = connection.key('events');
     this.#attempt = this.#subscribeChannel();
   }
 
   /** How many listeners are subscribed in this instance. */
   get listenerCount(): number {
-    return this.#subscriptions.size;
+    return this.#local.listenerCount;
   }
 
   /**
@@ -114,11 +120,7 @@ export class RedisServerEventBus implements ServerEventBus {
   }
 
   subscribe(listener: Listener): () => void {
-    const subscription = { listener };
-    this.#subscriptions.add(subscription);
-    return () => {
-      this.#subscriptions.delete(subscription);
-    };
+    return this.#local.subscribe(listener);
   }
 
   /** Unsubscribes the channel and stops trying to; never waits longer than the connection's command time limit. */
@@ -178,43 +180,18 @@ export class RedisServerEventBus implements ServerEventBus {
 
   #deliver(event: ServerEvent): void {
     if (event.type === 'list_changed') this.#changedLists.add(event.list);
-    // A copy, so listeners that subscribe or unsubscribe while this runs don't change the walk.
-    for (const subscription of [...this.#subscriptions]) {
-      if (!this.#subscriptions.has(subscription)) continue;
-      try {
-        subscription.listener(event);
-      } catch (err) {
-        this.#report(err);
-      }
-    }
-  }
-
-  #report(err: unknown): void {
-    try {
-      this.#onListenerError(err);
-    } catch {
-      // The error reporter failing must not break delivery, nor the subscriber connection's read loop.
-    }
+    this.#local.publish(event);
   }
 }
 
 /** The envelope in a payload, its event rebuilt from the known fields; undefined when it is not one. */
 function parseEnvelope(text: string): Envelope | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (!isRecord(value) || typeof value.origin !== 'string' || !isRecord(value.event)) return undefined;
+  const value = parseChannelPayload(text);
+  if (value === undefined || typeof value.origin !== 'string' || !isObject(value.event)) return undefined;
   const { origin, seq } = value;
   const numbered = Number.isSafeInteger(seq) ? (seq as number) : undefined;
   const { type, list, uri } = value.event;
   if (type === 'list_changed' && LISTS.includes(list as ChangedList)) return { origin, seq: numbered, event: { type, list: list as ChangedList } };
   if (type === 'resource_updated' && typeof uri === 'string') return { origin, seq: numbered, event: { type, uri } };
   return undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

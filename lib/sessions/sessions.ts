@@ -7,13 +7,11 @@ import type { Abortable } from '../protocol/abort';
 import type { ClientState } from '../protocol/handler-context';
 import type { McpTelemetry } from '../telemetry/telemetry';
 import type { ProtocolVersion } from '../versions';
-import { MemorySessionStore } from './memory-session-store';
 import { OutboundStream } from './outbound-stream';
+import { noticesOver, type BusNotices } from './shared-store';
 import { notificationOf, type ServerEvent, type ServerEventBus } from './server-events';
 import type { EventStore, MessageBus, SessionCloseReason, SessionRecord, SessionStore } from './stores';
 
-/** The bus topic of cancellations passed between instances. */
-const CANCEL_TOPIC = 'mcp:cancel';
 
 /** Called when sessions begin and end (for metrics, audit, cleanup of your own per-session data). */
 export interface SessionHooks {
@@ -76,27 +74,24 @@ export class SessionManager {
   /** The live session ids of each principal, least recently active first (sessions.maxPerPrincipal). */
   private readonly byPrincipal = new Map<string, Set<string>>();
   private readonly stopAnnouncing: () => void;
-  /** Stops hearing cancellations from other instances; set once subscribed. */
-  private stopHearingCancels: Promise<() => Promise<void>>;
+  /** MCP cancellations between instances: the notification may reach another instance than the one running the request. */
+  private readonly cancels: BusNotices;
+  private readonly stopHearingCancels: () => Promise<void>;
 
   constructor(readonly settings: SessionSettings) {
     settings.store.onDrop((id, reason) => this.closeQuietly(id, reason));
     this.stopAnnouncing = settings.serverEvents.subscribe((event) => this.announce(event));
-    // MCP cancellation: the notification may reach another instance than the one running the request (a shared bus).
-    this.stopHearingCancels = settings.bus.subscribe(CANCEL_TOPIC, (message) => this.cancelHere(message));
-    this.stopHearingCancels.catch((err: unknown) => settings.logger.error(err, 'mcpRouter: cannot hear cancellations from other instances'));
+    this.cancels = noticesOver(settings.bus, 'mcp:cancel', 'notifications/cancelled', settings.logger, 'cancellation');
+    this.stopHearingCancels = this.cancels.hear((params) => this.cancelHere(params));
   }
 
   /** Tells every instance to abort a request of this session that is not in flight here. */
   cancelElsewhere(sessionId: string, key: string, reason: string): void {
-    const message = { jsonrpc: '2.0' as const, method: 'notifications/cancelled', params: { sessionId, key, reason } };
-    this.settings.bus.publish(CANCEL_TOPIC, message).catch((err: unknown) => this.settings.logger.warn(err, 'mcpRouter: a cancellation was not passed on'));
+    this.cancels.announce({ sessionId, key, reason });
   }
 
   /** Aborts the request a cancellation from another instance names, when it runs here. */
-  private cancelHere(message: JsonRpcMessage): void {
-    const params = 'params' in message && message.params !== undefined ? (message.params as Record<string, unknown>) : {};
-    const { sessionId, key, reason } = params;
+  private cancelHere({ sessionId, key, reason }: Readonly<Record<string, unknown>>): void {
     if (typeof sessionId !== 'string' || typeof key !== 'string') return;
     this.live.get(sessionId)?.inflight.get(key)?.abort(new Error(typeof reason === 'string' ? reason : 'cancelled by the client'));
   }
@@ -185,7 +180,7 @@ export class SessionManager {
   /** Ends every session this process holds, and stops announcing server events (router shutdown). */
   async close(): Promise<void> {
     this.stopAnnouncing();
-    await this.stopHearingCancels.then((stop) => stop(), () => undefined);
+    await this.stopHearingCancels();
     await Promise.all([...this.live.keys()].map((id) => this.closeLive(id, 'closed')));
     await this.settings.store.close().catch((err: unknown) => this.settings.logger.warn(err, 'mcpRouter: the session store did not close cleanly'));
   }
@@ -234,7 +229,12 @@ export class SessionManager {
    * process shuts down while a shared store keeps the session for the other instances.
    */
   private endsSession(live: LiveSession, reason: SessionCloseReason): boolean {
-    return live.createdHere && (reason !== 'closed' || this.settings.store instanceof MemorySessionStore);
+    return live.createdHere && (reason !== 'closed' || !this.sharedStore);
+  }
+
+  /** Whether several instances share the session store: it knows every instance's sessions (`sessionsOf`). */
+  private get sharedStore(): boolean {
+    return this.settings.store.sessionsOf !== undefined;
   }
 
   /** Moves a session to the most recently active end of its principal's list. */

@@ -105,26 +105,53 @@ export function whenStoreReady(store: McpStore, stateKey: Buffer | undefined): (
   };
 }
 
-/** The bus topic of cancelled tasks, between instances. */
-const TASK_CANCEL_TOPIC = 'mcp:task-cancel';
+/** Notices passed between the instances of a router over a shared message bus, on one topic. */
+export interface BusNotices {
+  /** Tells the other instances (and this one); a bus that fails is logged, never thrown. */
+  announce(params: Record<string, unknown>): void;
+  /** Hears every notice until the returned function is called; it resolves once unsubscribed. */
+  hear(listener: (params: Readonly<Record<string, unknown>>) => void): () => Promise<void>;
+}
+
+/**
+ * Notices over `bus`: each one a JSON-RPC notification `method` whose params are the notice, on `topic`.
+ *
+ * @param what - how logs name a notice (`cancellation`: "a cancellation was not passed on")
+ * @example
+ * ```ts
+ * const cancels = noticesOver(bus, 'mcp:cancel', 'notifications/cancelled', logger, 'cancellation');
+ * const stop = cancels.hear(({ key }) => abort(key));
+ * cancels.announce({ key: 'n:7' });
+ * ```
+ */
+export function noticesOver(bus: MessageBus, topic: string, method: string, logger: McpLogger, what: string): BusNotices {
+  return {
+    announce(params) {
+      bus.publish(topic, { jsonrpc: '2.0', method, params }).catch((err: unknown) => logger.warn(err, `mcpRouter: a ${what} was not passed on`));
+    },
+    hear(listener) {
+      const subscribed = bus.subscribe(topic, (message) => {
+        if ('params' in message && message.params !== undefined && !Array.isArray(message.params)) listener(message.params);
+      });
+      subscribed.catch((err: unknown) => logger.error(err, `mcpRouter: cannot hear ${what}s from other instances`));
+      return () => subscribed.then((stop) => stop(), () => undefined);
+    },
+  };
+}
 
 /**
  * Task cancellations over a shared message bus: `tasks/cancel` may reach any instance, and the one running the task
  * aborts it at once (MCP tasks › Cancellation: the receiver SHOULD stop the work).
  */
 export function taskCancelsOver(bus: MessageBus, logger: McpLogger): TaskCancels {
+  const notices = noticesOver(bus, 'mcp:task-cancel', 'notifications/tasks/cancelled', logger, 'task cancellation');
   return {
-    announce(taskId) {
-      const message = { jsonrpc: '2.0' as const, method: 'notifications/tasks/cancelled', params: { taskId } };
-      bus.publish(TASK_CANCEL_TOPIC, message).catch((err: unknown) => logger.warn(err, 'mcpRouter: a task cancellation was not passed on'));
-    },
+    announce: (taskId) => notices.announce({ taskId }),
     hear(listener) {
-      const subscribed = bus.subscribe(TASK_CANCEL_TOPIC, (message) => {
-        const taskId = 'params' in message && message.params !== undefined ? (message.params as Record<string, unknown>).taskId : undefined;
+      const stop = notices.hear(({ taskId }) => {
         if (typeof taskId === 'string') listener(taskId);
       });
-      subscribed.catch((err: unknown) => logger.error(err, 'mcpRouter: cannot hear task cancellations from other instances'));
-      return () => void subscribed.then((stop) => stop(), () => undefined);
+      return () => void stop();
     },
   };
 }

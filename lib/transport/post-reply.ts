@@ -48,7 +48,7 @@ export class PostReply implements ClientChannel, ClientRequests {
    * @param mode - the negotiated reply: `json`, `sse`, or `auto` (JSON until something must be streamed)
    * @param headers - extra headers of the reply (`Mcp-Session-Id` after initialize)
    * @param abort - aborted when the caller hangs up and nothing can resume the reply
-   * @param requestIds - the requests of the POST, which its stream answers
+   * @param requestIdsOf - the requests of the POST, which its stream answers: asked only when a session's stream opens
    */
   constructor(
     private readonly res: ServerResponse,
@@ -57,7 +57,7 @@ export class PostReply implements ClientChannel, ClientRequests {
     private readonly settings: ReplySettings,
     private readonly headers: Record<string, string>,
     abort: Abortable,
-    private readonly requestIds: readonly JsonRpcId[] = [],
+    private readonly requestIdsOf: () => readonly JsonRpcId[] = () => [],
   ) {
     res.once('close', () => {
       // MCP transports: a disconnect is not a cancellation while the stream can be resumed.
@@ -184,7 +184,7 @@ export class PostReply implements ClientChannel, ClientRequests {
   private openStream(complete = false): OutboundStream {
     if (this.stream !== undefined) return this.stream;
     const session = this.session;
-    const stream = session ? session.manager.newStream(session.live.id, this.requestIds) : new OutboundStream(undefined, this.settings.logger);
+    const stream = session ? session.manager.newStream(session.live.id, this.requestIdsOf()) : new OutboundStream(undefined, this.settings.logger);
     const touch = session ? () => session.manager.touch(session.live.id) : undefined;
     stream.attach(new SseConnection(this.res, this.settings.sse, this.headers, touch, () => undefined, complete));
     if (session) {

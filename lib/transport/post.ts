@@ -218,7 +218,8 @@ export function createPostHandler(dispatcher: Dispatcher, config: PostHandlerCon
     // Aborted when the caller hangs up; a LazyAbort makes no AbortSignal unless a handler reads ctx.signal.
     const abort = new LazyAbort();
     const headers: Record<string, string> = session && post.kind === 'initialize' ? { 'Mcp-Session-Id': session.id } : {};
-    const reply = new PostReply(res, mode, session?.reply, config, headers, abort, requestIdsOf(post));
+    // The ids are walked for a session's SSE stream only (a shared event store marks it open with them), not per POST.
+    const reply = new PostReply(res, mode, session?.reply, config, headers, abort, () => requestIdsOf(post));
     const env: DispatchEnvironment = {
       era: post.era,
       signal: abort,
