@@ -3,6 +3,7 @@
 import * as crypto from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { definedOnly, invalidOption, McpConfigError, type OptionKeys } from '../errors';
+import { repeatedHeader } from '../http/repeated-headers';
 import type { AuthInfo } from '../registry/request-context';
 
 /** A static token, with the principal and scopes it stands for. */
@@ -143,19 +144,12 @@ function bearerToken(header: string | undefined): string | undefined {
 }
 
 /**
- * True when the request carries more than one Authorization header. Node keeps only the first in `headers`, so
- * a proxy that reads the last one and this router would act for different principals; RFC 6750 §3.1 makes a
- * request that repeats a credential `invalid_request`.
+ * The header that must come once: Node keeps only the first Authorization in `headers`, so a proxy that reads the
+ * last one and this router would act for different principals; RFC 6750 §3.1 makes a request that repeats a
+ * credential `invalid_request`.
  */
-function repeatsAuthorization(rawHeaders: readonly string[]): boolean {
-  let seen = false;
-  for (let i = 0; i < rawHeaders.length; i += 2) {
-    const name = rawHeaders[i] as string;
-    if (name.length !== 13 || name.toLowerCase() !== 'authorization') continue;
-    if (seen) return true;
-    seen = true;
-  }
-  return false;
+function isAuthorization(name: string): boolean {
+  return name.length === 13 && name.toLowerCase() === 'authorization';
 }
 
 function staticVerifier(tokens: readonly ResolvedToken[]): (token: string) => AuthInfo | undefined {
@@ -189,7 +183,7 @@ export function createAuthenticator(options: ResolvedAuth): Authenticate {
   return function authenticate(req) {
     if (/[?&]access_token=/.test(req.url ?? '')) return { ok: false, failure: 'token_in_query' };
     if (fromRequest) return check(fromRequest(req));
-    if (repeatsAuthorization(req.rawHeaders)) return { ok: false, failure: 'repeated_header' };
+    if (repeatedHeader(req.rawHeaders, isAuthorization) !== undefined) return { ok: false, failure: 'repeated_header' };
     const token = bearerToken(req.headers.authorization);
     // RFC 6750 §3.1: no credentials, or another scheme (Basic, …), gets a challenge without an error code.
     if (token === undefined) return { ok: false, failure: /^\s*bearer\b/i.test(req.headers.authorization ?? '') ? 'invalid' : 'missing' };

@@ -6,12 +6,18 @@ import { isJsonRpcId, isObject, type JsonRpcFailure, type JsonRpcMessage } from 
 import { isModernVersion, MODERN_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS, type Era, type ProtocolVersion } from '../versions';
 import { isInitializeRequest } from './lifecycle';
 import { claimsModernEra, readEnvelope, type RequestEnvelope } from './request-meta';
-import { headerMismatch, headerText, METHOD_HEADER, quoted, standardHeaderFault, type RequestHeaders } from './request-headers';
+import { headerMismatch, headerText, METHOD_HEADER, PROTOCOL_VERSION_HEADER, quoted, repeatedHeaderFault, standardHeaderFault, type RequestHeaders } from './request-headers';
 
 /** The MCP header values a POST is classified by, read by the transport (whose names live in `http/headers.ts`). */
 export interface PostHeaders {
   /** `MCP-Protocol-Version`, as received. */
   readonly protocolVersion: string | string[] | undefined;
+  /**
+   * An MCP header the request sent more than once (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`),
+   * by its name as sent; undefined when none was. Read from the raw header lines by the transport: Node joins a
+   * repeated header's values with ", ", which could then pass for one value holding a comma.
+   */
+  readonly repeated?: string;
 }
 
 /** What a POST holds: `initialize` starts a 2025 session; `request`s are answered; the rest get 202. */
@@ -49,6 +55,8 @@ export type HeaderVerdict =
        * can tell whether it is a modern request, so no 2025 session is looked up for it.
        */
       readonly modernHeader: string | undefined;
+      /** An MCP header sent more than once ({@link PostHeaders.repeated}): a modern request is refused for it. */
+      readonly repeated?: string;
     }
   | Refusal;
 
@@ -145,24 +153,30 @@ export function createClassifier(limits: ClassifierLimits): Classifier {
     return refusedMessage(message, new JsonRpcError(ErrorCode.UnsupportedProtocolVersion, `Unsupported protocol version: the request names ${named}; this server serves ${supported.join(', ')}`, data));
   }
 
-  /** MCP 2025-06-18 transports: an unsupported MCP-Protocol-Version is 400 (-32000, as the SDKs answer it). */
-  function unsupportedHeader(protocolVersion: string | string[] | undefined): Refusal {
+  /**
+   * MCP 2025-06-18 transports: an unsupported MCP-Protocol-Version is 400 (-32000, as the SDKs answer it); a repeated
+   * one (Node joined its values) is said to be repeated.
+   */
+  function unsupportedHeader(protocolVersion: string | string[] | undefined, repeated: string | undefined): Refusal {
     const served = serves2025 ? SUPPORTED_PROTOCOL_VERSIONS : MODERN_PROTOCOL_VERSIONS;
-    const message = `Bad Request: unsupported MCP-Protocol-Version '${String(protocolVersion)}'; supported: ${served.join(', ')}`;
+    const message = repeated?.toLowerCase() === PROTOCOL_VERSION_HEADER
+      ? 'Bad Request: the MCP-Protocol-Version header is sent more than once; send it once'
+      : `Bad Request: unsupported MCP-Protocol-Version '${String(protocolVersion)}'; supported: ${served.join(', ')}`;
     return refused(failure(null, new JsonRpcError(ErrorCode.ServerError, message)));
   }
 
   /** A body that cannot be read, or a batch, carries no claim: a header deferred to it is judged as the 2025 path judged it. */
-  function unreadable(verdict: { modernHeader: string | undefined }): Refusal | undefined {
+  function unreadable(verdict: { modernHeader: string | undefined; repeated?: string }): Refusal | undefined {
     const header = verdict.modernHeader;
-    return header !== undefined && serves2025 && !isModernVersion(header) ? unsupportedHeader(header) : undefined;
+    return header !== undefined && serves2025 && !isModernVersion(header) ? unsupportedHeader(header, verdict.repeated) : undefined;
   }
 
   /** A message that claims the modern era: its envelope, then the headers against it, then the revision. */
-  function modern(message: JsonRpcMessage & { method: string }, verdict: { modernHeader: string | undefined; headerVersion: string | undefined }, headers: RequestHeaders | undefined): Classification {
+  function modern(message: JsonRpcMessage & { method: string }, verdict: HeaderVerdict & { ok: true }, headers: RequestHeaders | undefined): Classification {
     const raw = message as unknown as Record<string, unknown>;
     const envelope = readEnvelope(raw.params);
     if (envelope instanceof JsonRpcError) return refusedMessage(raw, envelope);
+    if (verdict.repeated !== undefined) return refusedMessage(raw, repeatedHeaderFault(verdict.repeated));
     const header = verdict.modernHeader ?? verdict.headerVersion;
     if (header !== undefined && header !== envelope.protocolVersion) {
       return refusedMessage(raw, headerMismatch('MCP-Protocol-Version', `the MCP-Protocol-Version header names ${quoted(header)} but _meta names ${quoted(envelope.protocolVersion)}`));
@@ -180,7 +194,8 @@ export function createClassifier(limits: ClassifierLimits): Classifier {
   }
 
   /** A single message without a valid modern claim, on a router that serves the 2026 era. */
-  function unclaimed(message: JsonRpcMessage, header: string | undefined, headers: RequestHeaders | undefined): Classification | undefined {
+  function unclaimed(message: JsonRpcMessage, verdict: HeaderVerdict & { ok: true }, headers: RequestHeaders | undefined): Classification | undefined {
+    const header = verdict.modernHeader;
     const raw = message as unknown as Record<string, unknown>;
     const kind = kindOf(message);
     if (!serves2025) {
@@ -192,11 +207,12 @@ export function createClassifier(limits: ClassifierLimits): Classifier {
     }
     if (header === undefined) return undefined;
     // Without a claim, a header naming a revision not served is refused as the 2025 path always refused it.
-    if (!isModernVersion(header)) return unsupportedHeader(header);
+    if (!isModernVersion(header)) return unsupportedHeader(header, verdict.repeated);
     // MCP 2026-07-28 versioning: initialize is the 2025 handshake; under a modern header the two disagree.
     if (kind === 'initialize') return refusedMessage(raw, headerMismatch('MCP-Protocol-Version', `initialize is the 2025 handshake, but the MCP-Protocol-Version header names ${quoted(header)}`));
     if (kind === 'response') return refusedMessage(raw, new JsonRpcError(ErrorCode.InvalidRequest, 'Invalid Request: a JSON-RPC response answers a 2025 session request; the 2026 era has none'));
     const { method } = message as { method: string };
+    if (verdict.repeated !== undefined) return refusedMessage(raw, repeatedHeaderFault(verdict.repeated));
     if (kind === 'notification') {
       const methodHeader = headers && headerText(headers, METHOD_HEADER);
       if (methodHeader !== undefined && methodHeader !== method) return refusedMessage(raw, headerMismatch('Mcp-Method', `the Mcp-Method header names ${quoted(methodHeader)} but the body's method is ${quoted(method)}`));
@@ -207,20 +223,26 @@ export function createClassifier(limits: ClassifierLimits): Classifier {
     return refusedMessage(raw, new JsonRpcError(ErrorCode.InvalidParams, missing));
   }
 
+  function judgeHeaders(protocolVersion: string | string[] | undefined, repeated: string | undefined): HeaderVerdict {
+    // Any revision spoken is accepted, not only the session's: the SDKs send their own latest before negotiating.
+    const verdict = typeof protocolVersion === 'object' ? undefined : accepted.get(protocolVersion);
+    if (verdict !== undefined && serves2025) return verdict;
+    // Any other revision is the body's to judge: a claim naming it gets -32022 with what is served (MCP 2026-07-28 M2).
+    if (typeof protocolVersion === 'string' && serves2026) return { ok: true, headerVersion: undefined, modernHeader: protocolVersion };
+    if (protocolVersion === undefined) return NO_MCP_HEADERS;
+    return unsupportedHeader(protocolVersion, repeated);
+  }
+
   function legacy(message: JsonRpcMessage, headerVersion: ProtocolVersion | undefined): Classification {
     const kind = kindOf(message);
     return { ok: true, post: { kind, era: '2025', headerVersion, holdsRequests: kind === 'request' || kind === 'initialize', messages: message } };
   }
 
   return {
-    headers({ protocolVersion }) {
-      // Any revision spoken is accepted, not only the session's: the SDKs send their own latest before negotiating.
-      const verdict = typeof protocolVersion === 'object' ? undefined : accepted.get(protocolVersion);
-      if (verdict !== undefined && serves2025) return verdict;
-      // Any other revision is the body's to judge: a claim naming it gets -32022 with what is served (MCP 2026-07-28 M2).
-      if (typeof protocolVersion === 'string' && serves2026) return { ok: true, headerVersion: undefined, modernHeader: protocolVersion };
-      if (protocolVersion === undefined) return NO_MCP_HEADERS;
-      return unsupportedHeader(protocolVersion);
+    headers({ protocolVersion, repeated }) {
+      const verdict = judgeHeaders(protocolVersion, repeated);
+      // A repeated header is rare: only then is the verdict a new object rather than one made once.
+      return repeated === undefined || !verdict.ok ? verdict : { ...verdict, repeated };
     },
     unreadable,
     body(body, verdict, headers) {
@@ -232,7 +254,7 @@ export function createClassifier(limits: ClassifierLimits): Classifier {
         const raw = message as unknown as Record<string, unknown>;
         // A claim with a 2025 revision inside is refused -32022 like any revision not served, as the SDK does.
         if ('method' in message && claimsModernEra(raw) && !(kindOf(message) === 'initialize' && !validModernClaim(raw))) return modern(message, verdict, headers);
-        return unclaimed(message, verdict.modernHeader, headers) ?? legacy(message, verdict.headerVersion);
+        return unclaimed(message, verdict, headers) ?? legacy(message, verdict.headerVersion);
       }
       if (!serves2025) return invalidRequest('Invalid Request: JSON-RPC batches are not served here (MCP 2026-07-28 requests are single messages)');
       // A batch is of the 2025 era: a header naming no revision served is refused as that era always refused it.

@@ -113,6 +113,26 @@ export function headerMismatch(header: string, text: string): JsonRpcError {
   return new JsonRpcError(ErrorCode.HeaderMismatch, `Bad Request: ${text}`, { header });
 }
 
+/** The lower-case prefix of the headers that mirror a tool's arguments (SEP-2243 `Mcp-Param-{Name}`). */
+const PARAM_PREFIX = 'mcp-param-';
+
+/** Names of the headers a modern request mirrors its body in, as the spec spells them (for errors naming one). */
+const SPELLED: Readonly<Record<string, string>> = Object.freeze({ [PROTOCOL_VERSION_HEADER]: 'MCP-Protocol-Version', [METHOD_HEADER]: 'Mcp-Method', [NAME_HEADER]: 'Mcp-Name' });
+
+/**
+ * A modern request that sends one of its MCP headers more than once: 400 -32020 naming it. Node joins the values
+ * with ", ", so `Mcp-Param-Region: eu` + `Mcp-Param-Region: us` would otherwise match an argument "eu, us" while a
+ * load balancer routing on the first value routes to "eu" (MCP 2026-07-28 transports › Server Validation: the
+ * headers must say what the body says, and a repeated one says two things).
+ *
+ * @param name - the header's name as sent
+ */
+export function repeatedHeaderFault(name: string): JsonRpcError {
+  const lower = name.toLowerCase();
+  const header = Object.hasOwn(SPELLED, lower) ? (SPELLED[lower] as string) : lower.startsWith(PARAM_PREFIX) ? `Mcp-Param-${name.slice(PARAM_PREFIX.length)}` : name;
+  return headerMismatch(header, `the ${header} header is sent more than once; send it once`);
+}
+
 /**
  * The standard headers a modern request must carry, checked against its body (MCP 2026-07-28 transports › Standard
  * Request Headers, Server Validation): `MCP-Protocol-Version` and `Mcp-Method` on every request, and `Mcp-Name`

@@ -14,7 +14,8 @@ import type { Dispatcher, DispatchOutcome } from '../protocol/dispatcher';
 import { ASSUMED_PROTOCOL_VERSION, isSupportedVersion, MODERN_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS, type ProtocolVersion, type Revision } from '../versions';
 import { createReplyNegotiator, type ResponseMode } from '../http/accept';
 import { readJsonBody } from '../http/body';
-import { PROTOCOL_VERSION_HEADER } from '../http/headers';
+import { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER } from '../http/headers';
+import { isMcpHeader, mayRepeat, repeatedHeader } from '../http/repeated-headers';
 import { sendHttpError } from '../http/http-error';
 import { sendJson } from '../http/reply';
 import type { SseOptions } from '../http/sse';
@@ -84,6 +85,16 @@ function requestIdsOf(post: ClassifiedPost): JsonRpcId[] {
 /** The client's address: Express's `req.ip` (which honours `trust proxy`), else the socket's. */
 function clientAddressOf(req: IncomingMessage): string | undefined {
   return (req as IncomingMessage & { ip?: string }).ip ?? req.socket.remoteAddress;
+}
+
+/** The headers a modern request mirrors its body in: MCP's own but the session id (not an input of a modern request). */
+function isMirrorHeader(name: string): boolean {
+  return isMcpHeader(name) && !(name.length === SESSION_ID_HEADER.length && name.toLowerCase() === SESSION_ID_HEADER);
+}
+
+/** A mirror header sent more than once, by its name as sent; the raw lines are read only when a value may be joined. */
+function repeatedMirror(req: IncomingMessage): string | undefined {
+  return mayRepeat(req.headers, isMirrorHeader) ? repeatedHeader(req.rawHeaders, isMirrorHeader) : undefined;
 }
 
 /** A 2025 session's client state: what initialize negotiated is always a 2025 revision. */
@@ -176,7 +187,7 @@ export function createPostHandler(dispatcher: Dispatcher, config: PostHandlerCon
   return async function mcpPostHandler(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // In the order clients are answered: the headers, the session they name, the body (MCP transports: an unknown
     // session is 404 at no more cost than the lookup), the classification, the session rules, Accept.
-    const verdict = classifier.headers({ protocolVersion: req.headers[PROTOCOL_VERSION_HEADER] });
+    const verdict = classifier.headers({ protocolVersion: req.headers[PROTOCOL_VERSION_HEADER], repeated: repeatedMirror(req) });
     if (!verdict.ok) {
       sendJson(res, verdict.status, verdict.error);
       return;

@@ -1,0 +1,95 @@
+// Issue 29 item 4: a repeated MCP header (two lines of one name) is refused, never joined into a value that matches
+// the body ("eu" + "us" → "eu, us") while a proxy routing on the first line acts on another value.
+
+import request from 'supertest';
+import type { McpRouter } from '../../lib';
+import { createApp, MCP_ACCEPT, rpc, silentLogger } from '../helpers/create-app';
+import { envelope, MODERN } from '../helpers/modern';
+
+let runs = 0;
+
+function setup(mcp: McpRouter): void {
+  mcp.tool({
+    name: 'sql',
+    description: 'Runs a query in a region',
+    inputSchema: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' }, query: { type: 'string' } }, required: ['query'] },
+    handler: () => {
+      runs += 1;
+      return 'ran';
+    },
+  });
+  mcp.resource({ uri: 'docs://a,b', name: 'comma', read: () => 'comma' });
+}
+
+/** A modern tools/call whose headers are given as sent: an array value is one header line per element. */
+function send(app: ReturnType<typeof createApp>, method: string, params: Record<string, unknown>, headers: Record<string, string | string[]>): request.Test {
+  const test = request(app).post('/mcp').set('Content-Type', 'application/json').set('Accept', MCP_ACCEPT);
+  for (const [name, value] of Object.entries(headers)) test.set(name, value as string);
+  return test.send(rpc(method, { ...params, _meta: envelope() }, 7));
+}
+
+const CALL = { name: 'sql', arguments: { region: 'eu, us', query: 'select 1' } };
+const STANDARD = { 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'tools/call', 'Mcp-Name': 'sql' };
+
+describe('repeated MCP headers (issue 29 item 4)', () => {
+  const app = createApp({ logger: silentLogger() }, setup);
+  beforeEach(() => {
+    runs = 0;
+  });
+
+  it('refuses two Mcp-Param-Region lines whose joined value matches the argument: 400 -32020 naming the header, the tool not run', async () => {
+    const res = await send(app, 'tools/call', CALL, { ...STANDARD, 'Mcp-Param-Region': ['eu', 'us'] });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32020, data: { header: 'Mcp-Param-Region' } } });
+    expect(res.body.error.message).toMatch(/sent more than once/);
+    expect(runs).toBe(0);
+  });
+
+  it('accepts one Mcp-Param-Region line holding the comma, as the argument does', async () => {
+    const res = await send(app, 'tools/call', CALL, { ...STANDARD, 'Mcp-Param-Region': 'eu, us' });
+    expect(res.status).toBe(200);
+    expect(res.body.result.content[0].text).toBe('ran');
+    expect(runs).toBe(1);
+  });
+
+  it.each([
+    ['MCP-Protocol-Version', { 'MCP-Protocol-Version': [MODERN, MODERN] }],
+    ['Mcp-Method', { 'Mcp-Method': ['tools/call', 'tools/call'] }],
+    ['Mcp-Name', { 'Mcp-Name': ['sql', 'sql'] }],
+    ['Mcp-Param-Region', { 'Mcp-Param-Region': ['eu, us', 'eu, us'] }],
+  ])('refuses a repeated %s even when every line agrees with the body: 400 -32020', async (header, headers) => {
+    const res = await send(app, 'tools/call', CALL, { ...STANDARD, 'Mcp-Param-Region': 'eu, us', ...headers });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ id: 7, error: { code: -32020, data: { header } } });
+    expect(runs).toBe(0);
+  });
+
+  it('refuses a repeated Mcp-Name on a resource read of a URI holding a comma', async () => {
+    const res = await send(app, 'resources/read', { uri: 'docs://a,b' }, { 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'resources/read', 'Mcp-Name': ['docs://a,b', 'docs://a,b'] });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ id: 7, error: { code: -32020, data: { header: 'Mcp-Name' } } });
+  });
+
+  it('refuses a repeated MCP-Protocol-Version on a 2025 request with 400 -32000 (the 2025 era never answers -32020)', async () => {
+    const res = await request(app)
+      .post('/mcp')
+      .set('Content-Type', 'application/json')
+      .set('Accept', MCP_ACCEPT)
+      .set('MCP-Protocol-Version', ['2025-11-25', '2025-11-25'] as unknown as string)
+      .send(rpc('tools/list', {}, 3));
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000 } });
+    expect(res.body.error.message).toMatch(/MCP-Protocol-Version header is sent more than once/);
+  });
+
+  it('serves a 2025 request with a repeated 2026-only header it does not read', async () => {
+    const res = await request(app)
+      .post('/mcp')
+      .set('Content-Type', 'application/json')
+      .set('Accept', MCP_ACCEPT)
+      .set('Mcp-Param-Region', ['eu', 'us'] as unknown as string)
+      .send(rpc('tools/call', { name: 'sql', arguments: { query: 'q' } }, 3));
+    expect(res.status).toBe(200);
+    expect(runs).toBe(1);
+  });
+});
