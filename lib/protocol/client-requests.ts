@@ -1,6 +1,6 @@
 // The one channel of server→client requests (sampling, elicitation, roots): today's strategy sends them on the request's SSE stream.
 
-import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../jsonrpc/types';
+import { isObject, type JsonRpcId, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../jsonrpc/types';
 
 /** The requests a server may send its client, each with the client capability it needs (MCP 2025-06-18 lifecycle). */
 export const CLIENT_REQUEST_CAPABILITY = Object.freeze({
@@ -11,6 +11,30 @@ export const CLIENT_REQUEST_CAPABILITY = Object.freeze({
 
 /** One of the requests in {@link CLIENT_REQUEST_CAPABILITY}. */
 export type ClientRequestMethod = keyof typeof CLIENT_REQUEST_CAPABILITY;
+
+/** An elicitation's `content` (MCP 2025-06-18 elicitation: ElicitResult): a flat object of strings, numbers, booleans and string arrays. */
+function isElicitContent(content: unknown): boolean {
+  if (content === undefined) return true;
+  if (!isObject(content)) return false;
+  return Object.values(content).every((value) => ['string', 'number', 'boolean'].includes(typeof value) || (Array.isArray(value) && value.every((item) => typeof item === 'string')));
+}
+
+/** Whether an answer has the shape of its method's result (MCP schema: ElicitResult, CreateMessageResult, ListRootsResult). */
+const IS_RESULT_OF: Readonly<Record<ClientRequestMethod, (answer: Record<string, unknown>) => boolean>> = Object.freeze({
+  'elicitation/create': (answer) => (answer.action === 'accept' || answer.action === 'decline' || answer.action === 'cancel') && isElicitContent(answer.content),
+  'sampling/createMessage': (answer) => (answer.role === 'user' || answer.role === 'assistant') && (isObject(answer.content) || Array.isArray(answer.content)),
+  'roots/list': (answer) => Array.isArray(answer.roots) && answer.roots.every((root) => isObject(root) && typeof root.uri === 'string'),
+});
+
+/**
+ * Whether the client's answer to an ask is a result of that ask's method: the one check of answers, whichever way
+ * they arrive (a 2025 POSTed response, a 2026 retry's `inputResponses`, a `tasks/update`), so a handler never gets
+ * `{ action: 'banana' }` from `ctx.elicit` (MCP 2026-07-28 MRTR: servers SHOULD validate InputResponses).
+ */
+export function isAnswerTo(method: ClientRequestMethod, answer: unknown): answer is Record<string, unknown> {
+  // A method read back from a shared task store is checked too: an unknown one has no valid answer.
+  return isObject(answer) && Object.hasOwn(IS_RESULT_OF, method) && IS_RESULT_OF[method](answer);
+}
 
 /**
  * How `ctx.sample`, `ctx.elicit` and `ctx.listRoots` reach the client and get its answer. The handler context checks
@@ -92,6 +116,7 @@ export class StreamedClientRequests implements ClientRequests {
       await channel.send({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
       const response = await Promise.race([waiting.answer, givenUp]);
       if ('error' in response) throw new Error(`ctx: the client answered ${method} with error ${response.error.code}: ${response.error.message}`);
+      if (!isAnswerTo(method, response.result)) throw new Error(`ctx: the client's answer to ${method} is not a valid ${method} result`);
       return response.result;
     } catch (err) {
       // MCP lifecycle › Timeouts: on giving up, the server SHOULD send notifications/cancelled.

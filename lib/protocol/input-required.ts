@@ -2,7 +2,7 @@
 
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isObject, type JsonRpcRequest } from '../jsonrpc/types';
-import type { ClientRequestMethod, ClientRequests } from './client-requests';
+import { isAnswerTo, type ClientRequestMethod, type ClientRequests } from './client-requests';
 import { createRequestStateCodec, type RequestStateCodec, type ResolvedInputRequired, type StateBinding } from './request-state';
 
 /** MCP 2026-07-28 MRTR: the only methods that may answer `input_required` (never any other). */
@@ -21,13 +21,6 @@ const KEY_PREFIX: Readonly<Record<ClientRequestMethod, string>> = Object.freeze(
   'roots/list': 'roots',
 });
 
-/** Whether an answer has the shape of its method's result (MCP 2026-07-28 schema: ElicitResult, CreateMessageResult, ListRootsResult). */
-const IS_RESULT_OF: Readonly<Record<ClientRequestMethod, (answer: Record<string, unknown>) => boolean>> = Object.freeze({
-  'elicitation/create': (answer) => answer.action === 'accept' || answer.action === 'decline' || answer.action === 'cancel',
-  'sampling/createMessage': (answer) => typeof answer.role === 'string' && (isObject(answer.content) || Array.isArray(answer.content)),
-  'roots/list': (answer) => Array.isArray(answer.roots),
-});
-
 /** One request a handler made that the retry did not answer: an entry of `inputRequests`. */
 export interface InputRequest {
   readonly method: ClientRequestMethod;
@@ -38,6 +31,11 @@ const ENDED = 'ctx: this call already ended with an input_required result; the h
 
 function invalidParams(message: string): JsonRpcError {
   return new JsonRpcError(ErrorCode.InvalidParams, `Invalid params: ${message}`);
+}
+
+/** An answer that is not a result of what was asked (a retry's or a `tasks/update`'s `inputResponses`): -32602. */
+export function invalidAnswer(key: string, method: ClientRequestMethod): JsonRpcError {
+  return invalidParams(`inputResponses.${key} is not a valid ${method} result`);
 }
 
 /**
@@ -74,7 +72,7 @@ export class InputRound implements ClientRequests {
     if (Object.hasOwn(this.answers, name)) {
       const answer = this.answers[name];
       // MCP 2026-07-28 MRTR: servers SHOULD validate InputResponses; a malformed one is a protocol error.
-      if (!isObject(answer) || !IS_RESULT_OF[method](answer)) return Promise.reject(invalidParams(`inputResponses.${name} is not a valid ${method} result`));
+      if (!isAnswerTo(method, answer)) return Promise.reject(invalidAnswer(name, method));
       this.used[name] = answer;
       return Promise.resolve(answer);
     }

@@ -6,13 +6,14 @@ import { isObject } from '../jsonrpc/types';
 import type { McpLogger } from '../logger';
 import type { ResolvedTasks } from '../tasks/task-options';
 import { isTerminal, TaskLimitError, type TaskInputRequest, type TaskRecord } from '../tasks/task-store';
-import type { ClientRequestMethod, ClientRequests } from './client-requests';
+import { isAnswerTo, type ClientRequestMethod, type ClientRequests } from './client-requests';
+import { invalidAnswer } from './input-required';
 import type { HandlerContext } from './handler-context';
 
 /** The router's task settings, resolved once (the `tasks` option): the store, `ttlMs`, `pollIntervalMs`. */
 export type TaskSettings = ResolvedTasks;
 
-/** What starts a task: who owns it, the era it speaks, and the work (the tool's chain) given the task's context. */
+/** What starts a task: who owns it, the era it speaks, the tool, and the call's context (which becomes the task's). */
 export interface TaskStart {
   readonly owner: string;
   readonly era: '2025' | '2026';
@@ -20,7 +21,6 @@ export interface TaskStart {
   /** A 2025 client's `task.ttl`: honoured up to the router's `ttlMs` (MCP 2025-11-25 tasks: receivers MAY override it). */
   readonly requestedTtlMs: number | undefined;
   readonly ctx: HandlerContext;
-  readonly work: (ctx: HandlerContext) => Promise<Record<string, unknown>>;
 }
 
 interface Waiter {
@@ -84,25 +84,14 @@ export class TaskRunner {
   }
 
   /**
-   * Creates the task (readable by `tasks/get` before this resolves: SEP-2663 "durably created"), then runs the work
-   * on a later turn, detached from the HTTP request: the caller hanging up does not abort it.
+   * Makes a call that is already running a task, once it was admitted (its access, arguments, limits and guards
+   * passed) or its handler asked to (SEP-2663: MRTR before task creation): creates the task (readable by `tasks/get`
+   * before this resolves: SEP-2663 "durably created"), turns the call's context into the task's (detached from the
+   * HTTP request: the caller hanging up does not abort it), and records what `outcome` settles to as its result.
    *
    * @throws {JsonRpcError} -32603 when the store's bounds refuse another task
    */
-  async start(start: TaskStart): Promise<TaskRecord> {
-    const live = await this.create(start);
-    this.handOver(live, start.ctx);
-    setImmediate(() => void this.run(live, () => start.work(start.ctx)));
-    return live.record;
-  }
-
-  /**
-   * Makes a call that is already running a task (SEP-2663: MRTR before task creation): creates the task, turns the
-   * call's context into the task's, and records what `outcome` settles to as the task's result.
-   *
-   * @throws {JsonRpcError} -32603 when the store's bounds refuse another task
-   */
-  async adopt(start: Omit<TaskStart, 'work'>, outcome: () => Promise<Record<string, unknown>>): Promise<TaskRecord> {
+  async adopt(start: TaskStart, outcome: () => Promise<Record<string, unknown>>): Promise<TaskRecord> {
     const live = await this.create(start);
     this.handOver(live, start.ctx);
     void this.run(live, outcome);
@@ -114,7 +103,7 @@ export class TaskRunner {
     ctx.becomeTask(live.abort.signal, this.asker(live), (progress, total, message) => this.report(live, progress, total, message));
   }
 
-  private async create(start: Omit<TaskStart, 'work'>): Promise<LiveTask> {
+  private async create(start: TaskStart): Promise<LiveTask> {
     const now = Date.now();
     const requested = start.requestedTtlMs;
     const ttlMs = requested !== undefined && Number.isInteger(requested) && requested > 0 ? Math.min(requested, this.settings.ttlMs) : this.settings.ttlMs;
@@ -173,10 +162,13 @@ export class TaskRunner {
   }
 
   /**
-   * SEP-2663 tasks/update: answers outstanding asks by key. Keys not outstanding (never asked, answered, or not a
-   * JSON object) are ignored; a partial set is accepted; the task goes back to `working` once none remain.
+   * SEP-2663 tasks/update: answers outstanding asks by key. Keys not outstanding (never asked, or answered) are
+   * ignored; a partial set is accepted; the task goes back to `working` once none remain. An answer to an outstanding
+   * ask that is not a result of its method refuses the whole update (-32602, as a 2026 retry's would be), and no
+   * answer of it is taken.
    *
    * @returns false when the task is not found
+   * @throws {JsonRpcError} -32602 for a malformed answer
    */
   async answer(taskId: string, owner: string, responses: Record<string, unknown>): Promise<boolean> {
     const record = await this.get(taskId, owner);
@@ -185,6 +177,11 @@ export class TaskRunner {
     if (live === undefined || isTerminal(live.record.status)) return true;
     const asks = { ...live.record.inputRequests };
     const answered: Array<[Waiter, Record<string, unknown>]> = [];
+    const asked = live.record.inputRequests ?? {};
+    for (const [key, response] of Object.entries(responses)) {
+      const ask = Object.hasOwn(asked, key) ? asked[key] : undefined;
+      if (ask !== undefined && live.waiters.has(key) && !isAnswerTo(ask.method as ClientRequestMethod, response)) throw invalidAnswer(key, ask.method as ClientRequestMethod);
+    }
     for (const [key, response] of Object.entries(responses)) {
       const waiter = live.waiters.get(key);
       if (waiter === undefined || !isObject(response)) continue;

@@ -90,9 +90,7 @@ export async function callAsTask(
   const requested = !modern && isObject(params.task) && typeof params.task.ttl === 'number' ? params.task.ttl : undefined;
   const start = { owner: taskOwner(ctx), era: modern ? ('2026' as const) : ('2025' as const), name: tool.name, requestedTtlMs: requested, ctx };
   const shaped = async (run: Promise<CallToolResult>): Promise<Record<string, unknown>> => shapeToolResult(await run, ctx.protocolVersion) as unknown as Record<string, unknown>;
-  if (tool.taskStart === 'handler') return startFromHandler(runner, start, () => shaped(tool.run(args, ctx)), modern);
-  const record = await runner.start({ ...start, work: (taskCtx) => shaped(tool.run(args, taskCtx)) });
-  return taskHandle(record, modern);
+  return startWhenAdmitted(runner, start, () => shaped(tool.run(args, ctx)), modern);
 }
 
 /** SEP-2663 Task Creation: a flat `Result & Task` with resultType "task"; 2025-11-25: `{ task }`. */
@@ -101,11 +99,15 @@ function taskHandle(record: TaskRecord, modern: boolean): Record<string, unknown
 }
 
 /**
- * A `taskStart: 'handler'` call (SEP-2663 MRTR → tasks composition): the handler runs as a plain call (its asks are
- * the call's: `input_required` in 2026) until it calls `ctx.continueAsTask()`; then the task is made, the caller gets
- * its handle, and what the handler returns becomes the task's result. A handler that returns first answers plainly.
+ * A call that may become a task runs as a plain call until it is admitted: its access, arguments, rate limit and
+ * guards answer synchronously (an unknown-tool error, an `isError` result, a payment-required result), so only an
+ * admitted call makes a task. The task is made when the chain reaches its task start (registry/tools.ts: after the
+ * guards, before the timeout and the handler), or — `taskStart: 'handler'` (SEP-2663 MRTR → tasks composition) —
+ * when the handler calls `ctx.continueAsTask()`, its asks before that being the call's (`input_required` in 2026).
+ * Then the caller gets the task's handle, and what the chain returns (the guards' after steps included: a payment is
+ * settled on the task's result) becomes the task's result. A call that ends first answers plainly.
  */
-async function startFromHandler(runner: TaskRunner, start: Omit<TaskStart, 'work'>, run: () => Promise<Record<string, unknown>>, modern: boolean): Promise<Record<string, unknown>> {
+async function startWhenAdmitted(runner: TaskRunner, start: TaskStart, run: () => Promise<Record<string, unknown>>, modern: boolean): Promise<Record<string, unknown>> {
   let handOver: (record: TaskRecord) => void = () => undefined;
   const madeTask = new Promise<TaskRecord>((resolve) => (handOver = resolve));
   let outcome: Promise<Record<string, unknown>> | undefined;

@@ -80,9 +80,11 @@ export type GuardOf<K extends GuardKind> = (call: GuardCallOf<K>, next: () => Pr
  * a throwing tool handler does (and outer guards see that result); on a resource or prompt it is an internal
  * error (-32603, logged), as a throwing `read` or `get` is.
  *
- * Order of a call: access (`scopes`, `canAccess`) → argument checks → the tool's `rateLimit` → the router's
- * `guards` → the item's `guards` → the tool's `timeoutMs` → the handler → its result converted (and checked
- * against `outputSchema`). An after step thus sees the final result, an `isError` one included.
+ * Order of a call: access (`scopes`, `canAccess`) → (2026 tools) `Mcp-Param-*` headers → argument checks → the
+ * tool's `rateLimit` → the router's `guards` → the item's `guards` → (a call that runs as a task becomes one here)
+ * → the tool's `timeoutMs` → the handler → its result converted (and checked against `outputSchema`). What comes
+ * before the task start is the call's admission, answered at once. An after step sees the final result, an
+ * `isError` one included.
  *
  * A `Guard` works for every kind, so it goes anywhere: in the router's `guards` and in any item's. A guard
  * that ends calls with results of its own, or reads a kind's result, is written for that kind: {@link ToolGuard}

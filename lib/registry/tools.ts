@@ -186,6 +186,7 @@ export function defineTool(definition: ToolDefinition<never>, validator: SchemaV
       forwarded ? undefined : validationLink(compiled),
       limiter && rateLimitLink(name, limiter.take),
       ...userGuards,
+      task !== undefined && taskStart === 'call' ? taskStartLink() : undefined,
       timeoutMs === undefined ? undefined : timeoutLink(name, timeoutMs),
     ],
     forwarded ? forwardStep(compiled) : handlerStep(compiled),
@@ -256,6 +257,19 @@ function rateLimitLink(name: string, take: (ctx: RequestContext) => number | und
     async function rateLimited(call) {
       const retryAfter = take(call.ctx);
       return retryAfter === undefined ? rest(call) : errorResult(`Tool '${name}' is over its rate limit; try again in ${retryAfter} s`);
+    };
+}
+
+/**
+ * Where a call that runs as a task becomes one (`taskStart: 'call'`): once admitted, after every guard's before
+ * step, so a call refused by access, arguments, limits or a guard (a payment required) is answered at once and never
+ * makes a task; the timeout and the handler run as the task. On a plain call it goes straight on.
+ */
+function taskStartLink(): ToolLink {
+  return (rest) =>
+    async function startTask(call) {
+      await call.ctx.continueAsTask();
+      return rest(call);
     };
 }
 
