@@ -50,11 +50,11 @@ import { createTelemetry } from './telemetry/telemetry';
  */
 export function mcpRouter(options: McpRouterOptions): McpRouter {
   const config = resolveOptions(options);
-  const { logger } = config;
-  const registry = new Registry(createSchemaValidator(config.ajv), config.guards);
+  const { logger, store } = config;
+  // Tools' rate limits count in the shared store, as the router's does: one limit across every instance.
+  const registry = new Registry(createSchemaValidator(config.ajv), config.guards, store && ((tool) => store.rateLimit(`tool:${tool}`)));
   // List changes and resource updates go out as server events; the sessions announce them on their GET streams.
   const onListenerError = (err: unknown): void => logger.error(err, 'mcpRouter: a server event listener failed');
-  const { store } = config;
   const serverEvents = store?.serverEvents(onListenerError) ?? new MemoryServerEventBus(onListenerError);
   const publish = (event: ServerEvent): void => publishQuietly(serverEvents, event, logger);
   registry.onChange((list) => publish({ type: 'list_changed', list }));

@@ -1,6 +1,6 @@
-// Per-tool call limits: a fixed window counted per caller (principal, else session, else client address), for tools that are costly to run.
+// Per-tool call limits: a fixed window counted per caller (principal, else session, else client address) in an express-rate-limit store.
 
-import { ipKeyGenerator } from 'express-rate-limit';
+import { ipKeyGenerator, MemoryStore, type Options as RateLimitOptions, type Store } from 'express-rate-limit';
 import { isPositiveInteger, McpConfigError } from '../errors';
 import type { RequestContext } from './request-context';
 
@@ -8,13 +8,21 @@ import type { RequestContext } from './request-context';
 export interface CallLimitOptions {
   limit: number;
   windowMs: number;
+  /**
+   * Where the calls are counted: any express-rate-limit store (`rate-limit-redis`, …). Defaults to the router's
+   * `store` when it has one (so every instance counts, as the router's `rateLimit` does), else one in memory.
+   */
+  store?: Store;
 }
 
 /** Counts calls of one tool. */
 export interface CallLimiter {
-  /** Counts a call; resolves the seconds to wait when the caller is over the limit, else undefined. */
-  take(ctx: RequestContext): number | undefined;
+  /** Counts a call; resolves the seconds to wait when the caller is over the limit, else undefined. Rejects when the store fails. */
+  take(ctx: RequestContext): Promise<number | undefined>;
 }
+
+/** Makes the store a tool's calls are counted in when its `rateLimit` names none (the router's shared store). */
+export type CallLimitStores = (toolName: string) => Store;
 
 /**
  * Who a request counts against, in every limit of the router: the authenticated principal, else the 2025 session,
@@ -27,38 +35,31 @@ export function callerKey(principal: string | undefined, sessionId: string | und
   return `ip:${ipKeyGenerator(address ?? '')}`;
 }
 
-/** Past this many callers, windows that ended are swept, so the counter map cannot grow without bound. */
-const SWEEP_AT = 10_000;
-
 /**
- * @throws {McpConfigError} for a limit or window that is not a positive integer
+ * @param stores - the router's store of counters, when it shares one; undefined: in memory
+ * @throws {McpConfigError} for a limit or window that is not a positive integer, or a store without `increment`
  * @example
  * ```ts
- * const limiter = createCallLimiter({ limit: 5, windowMs: 60_000 }, "tool 'export'");
- * limiter.take(ctx); // undefined five times a minute, then the seconds to wait
+ * const limiter = createCallLimiter({ limit: 5, windowMs: 60_000 }, 'export', "tool 'export'");
+ * await limiter.take(ctx); // undefined five times a minute, then the seconds to wait
  * ```
  */
-export function createCallLimiter(options: CallLimitOptions, label: string, now: () => number = Date.now): CallLimiter {
-  const { limit, windowMs } = options ?? ({} as CallLimitOptions);
+export function createCallLimiter(options: CallLimitOptions, name: string, label: string, stores?: CallLimitStores): CallLimiter {
+  const { limit, windowMs, store: given } = options ?? ({} as CallLimitOptions);
   if (!isPositiveInteger(limit) || !isPositiveInteger(windowMs)) {
     throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `${label} rateLimit must be { limit, windowMs } with positive integers`);
   }
-  const windows = new Map<string, { count: number; endsAt: number }>();
-  let nextSweepAt = 0;
+  if (given !== undefined && (typeof given !== 'object' || given === null || typeof given.increment !== 'function')) {
+    throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `${label} rateLimit.store must be an express-rate-limit store (an object with increment())`);
+  }
+  const store = given ?? stores?.(name) ?? new MemoryStore();
+  // express-rate-limit's stores read only their window (and, for some, the limit) from the options they are given.
+  void Promise.resolve(store.init?.({ windowMs, limit } as RateLimitOptions)).catch(() => undefined);
   return {
-    take(ctx) {
-      const key = callerKey(ctx.auth?.subject, ctx.sessionId, ctx.clientAddress);
-      const time = now();
-      // At most one sweep per window: while every window is still running, a sweep per call would cost each
-      // call a walk over all callers.
-      if (windows.size > SWEEP_AT && time >= nextSweepAt) {
-        for (const [k, w] of windows) if (w.endsAt <= time) windows.delete(k);
-        nextSweepAt = time + windowMs;
-      }
-      let window = windows.get(key);
-      if (window === undefined || window.endsAt <= time) windows.set(key, (window = { count: 0, endsAt: time + windowMs }));
-      window.count++;
-      return window.count > limit ? Math.ceil((window.endsAt - time) / 1000) : undefined;
+    async take(ctx) {
+      const { totalHits, resetTime } = await store.increment(callerKey(ctx.auth?.subject, ctx.sessionId, ctx.clientAddress));
+      if (totalHits <= limit) return undefined;
+      return Math.max(1, Math.ceil(((resetTime?.getTime() ?? Date.now() + windowMs) - Date.now()) / 1000));
     },
   };
 }

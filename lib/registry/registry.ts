@@ -1,5 +1,6 @@
 // Registry: owns one router's tools, resources, templates and prompts, and what features they add up to.
 
+import type { CallLimitStores } from './call-limit';
 import type { SchemaValidator } from '../schema/validator';
 import { Collection } from './collection';
 import type { McpRegistration } from './definition';
@@ -67,9 +68,14 @@ export class Registry {
    * @param validator - the router's schema compiler
    * @param guards - the router's `guards` (checked), composed into the chain of every item registered here
    */
+  /**
+   * @param limitStores - where tools' `rateLimit`s count when they name no store: the router's shared store, so
+   *   every instance counts; undefined: in memory
+   */
   constructor(
     private readonly validator: SchemaValidator,
     private readonly guards: readonly Guard[] = [],
+    private readonly limitStores?: CallLimitStores,
   ) {
     const announce = (kind: ChangedList): void => {
       if (this.held !== undefined) this.held.add(kind);
@@ -119,7 +125,7 @@ export class Registry {
 
   /** Checks and compiles a tool with the router's validator and guards, without registering it (see {@link Registry.put}). */
   defineTool(definition: ToolDefinition<never>, mode?: ToolMode): RegisteredTool {
-    return defineTool(definition, this.validator, this.guards, mode);
+    return defineTool(definition, this.validator, this.guards, mode, this.limitStores);
   }
 
   /** Checks a prompt, resource or template with the router's guards, without registering it. */

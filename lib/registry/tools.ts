@@ -8,7 +8,7 @@ import { isAtLeast } from '../versions';
 import { isContentBlock, textContent } from './content';
 import { accessRuleOf, type AccessRule } from './access';
 import { headerParamsOf, type HeaderParam } from './header-params';
-import { createCallLimiter, type CallLimitOptions } from './call-limit';
+import { createCallLimiter, type CallLimitOptions, type CallLimitStores } from './call-limit';
 import type { RequestContext } from './request-context';
 import { checkDefinitionObject, checkHandler, copyDefined, type Icon } from './definition';
 import type { CallToolResult, ToolDescriptor } from './results';
@@ -116,10 +116,11 @@ const NO_ARGUMENTS_SCHEMA: JsonSchema = { type: 'object', additionalProperties: 
  * change neither validation nor `tools/list`.
  *
  * @param routerGuards - the router's `guards`, run before the tool's own
+ * @param limitStores - where a `rateLimit` without a `store` counts (the router's shared store); undefined: in memory
  * @throws {McpConfigError} for a bad name, a missing description or handler, a schema that is not an object schema,
  *   an invalid `"x-mcp-header"` argument, or bad guards
  */
-export function defineTool(definition: ToolDefinition<never>, validator: SchemaValidator, routerGuards: readonly Guard[] = [], mode?: ToolMode): RegisteredTool {
+export function defineTool(definition: ToolDefinition<never>, validator: SchemaValidator, routerGuards: readonly Guard[] = [], mode?: ToolMode, limitStores?: CallLimitStores): RegisteredTool {
   checkDefinitionObject(definition, 'tool');
   const { name, description } = definition;
   if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
@@ -164,7 +165,7 @@ export function defineTool(definition: ToolDefinition<never>, validator: SchemaV
   }) as ToolDescriptor;
   const label = `tool '${name}'`;
   const access = accessRuleOf(definition, label);
-  const limiter = definition.rateLimit === undefined ? undefined : createCallLimiter(definition.rateLimit, label);
+  const limiter = definition.rateLimit === undefined ? undefined : createCallLimiter(definition.rateLimit, name, label, limitStores);
   const userGuards = guardLinks<ToolGuardCall>(routerGuards, definition.guards, label, thrownResult);
   const compiled = {
     name,
@@ -251,11 +252,19 @@ function validationLink(tool: CompiledTool): ToolLink {
     };
 }
 
-/** The per-tool rate limit, before every guard: a call refused here costs no guard any work (nor a payment). */
-function rateLimitLink(name: string, take: (ctx: RequestContext) => number | undefined): ToolLink {
+/**
+ * The per-tool rate limit, before every guard: a call refused here costs no guard any work (nor a payment). A store
+ * that cannot count (a shared one down) refuses the call too: a limit that fails open would be no limit.
+ */
+function rateLimitLink(name: string, take: (ctx: RequestContext) => Promise<number | undefined>): ToolLink {
   return (rest) =>
     async function rateLimited(call) {
-      const retryAfter = take(call.ctx);
+      let retryAfter: number | undefined;
+      try {
+        retryAfter = await take(call.ctx);
+      } catch {
+        return errorResult(`Tool '${name}' cannot check its rate limit now (its store does not answer); try again later`);
+      }
       return retryAfter === undefined ? rest(call) : errorResult(`Tool '${name}' is over its rate limit; try again in ${retryAfter} s`);
     };
 }
