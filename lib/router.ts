@@ -7,6 +7,7 @@ import { registerController } from './decorators/register';
 import { createGateway } from './gateway/gateway';
 import { runOwnLayersDirectly } from './express-host';
 import { resolveOptions, type McpRouterOptions } from './options';
+import { routerPaymentLedger } from './payments/ledger';
 import { taskCancelsOver, whenStoreReady } from './sessions/shared-store';
 import { createDispatcher } from './protocol/dispatcher';
 import { TaskRunner } from './protocol/task-runner';
@@ -51,10 +52,11 @@ import { createTelemetry } from './telemetry/telemetry';
 export function mcpRouter(options: McpRouterOptions): McpRouter {
   const config = resolveOptions(options);
   const { logger } = config;
-  const registry = new Registry(createSchemaValidator(config.ajv), config.guards);
+  const { store } = config;
+  // One payment, one call, whichever paid tool (or instance, through the store) is asked: one ledger per router.
+  const registry = new Registry(createSchemaValidator(config.ajv), config.guards, routerPaymentLedger(store));
   // List changes and resource updates go out as server events; the sessions announce them on their GET streams.
   const onListenerError = (err: unknown): void => logger.error(err, 'mcpRouter: a server event listener failed');
-  const { store } = config;
   const serverEvents = store?.serverEvents(onListenerError) ?? new MemoryServerEventBus(onListenerError);
   const publish = (event: ServerEvent): void => publishQuietly(serverEvents, event, logger);
   registry.onChange((list) => publish({ type: 'list_changed', list }));

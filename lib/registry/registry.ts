@@ -4,6 +4,7 @@ import type { SchemaValidator } from '../schema/validator';
 import { Collection } from './collection';
 import type { McpRegistration } from './definition';
 import type { Guard } from './guards';
+import type { PaymentLedger } from './payment-ledger';
 import { definePrompt, type PromptDefinition, type RegisteredPrompt } from './prompts';
 import {
   defineResource,
@@ -66,10 +67,12 @@ export class Registry {
   /**
    * @param validator - the router's schema compiler
    * @param guards - the router's `guards` (checked), composed into the chain of every item registered here
+   * @param payments - the router's payment ledger, which every tool's guards reach on `call.payments`
    */
   constructor(
     private readonly validator: SchemaValidator,
     private readonly guards: readonly Guard[] = [],
+    private readonly payments?: PaymentLedger,
   ) {
     const announce = (kind: ChangedList): void => {
       if (this.held !== undefined) this.held.add(kind);
@@ -119,7 +122,7 @@ export class Registry {
 
   /** Checks and compiles a tool with the router's validator and guards, without registering it (see {@link Registry.put}). */
   defineTool(definition: ToolDefinition<never>, mode?: ToolMode): RegisteredTool {
-    return defineTool(definition, this.validator, this.guards, mode);
+    return defineTool(definition, this.validator, this.guards, mode, this.payments);
   }
 
   /** Checks a prompt, resource or template with the router's guards, without registering it. */

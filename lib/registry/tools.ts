@@ -10,6 +10,7 @@ import { accessRuleOf, type AccessRule } from './access';
 import { headerParamsOf, type HeaderParam } from './header-params';
 import { createCallLimiter, type CallLimitOptions } from './call-limit';
 import type { RequestContext } from './request-context';
+import type { PaymentLedger } from './payment-ledger';
 import { checkDefinitionObject, checkHandler, copyDefined, type Icon } from './definition';
 import type { CallToolResult, ToolDescriptor } from './results';
 import { accessLink, composeChain, guardLinks, guardsListMeta, type Guard, type Link, type Step, type ToolGuard, type ToolGuardCall } from './guards';
@@ -116,10 +117,11 @@ const NO_ARGUMENTS_SCHEMA: JsonSchema = { type: 'object', additionalProperties: 
  * change neither validation nor `tools/list`.
  *
  * @param routerGuards - the router's `guards`, run before the tool's own
+ * @param payments - the router's payment ledger, handed to guards on every call (`call.payments`)
  * @throws {McpConfigError} for a bad name, a missing description or handler, a schema that is not an object schema,
  *   an invalid `"x-mcp-header"` argument, or bad guards
  */
-export function defineTool(definition: ToolDefinition<never>, validator: SchemaValidator, routerGuards: readonly Guard[] = [], mode?: ToolMode): RegisteredTool {
+export function defineTool(definition: ToolDefinition<never>, validator: SchemaValidator, routerGuards: readonly Guard[] = [], mode?: ToolMode, payments?: PaymentLedger): RegisteredTool {
   checkDefinitionObject(definition, 'tool');
   const { name, description } = definition;
   if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
@@ -192,7 +194,7 @@ export function defineTool(definition: ToolDefinition<never>, validator: SchemaV
   );
   return Object.freeze({
     ...compiled,
-    run: (args: Record<string, unknown>, ctx: RequestContext) => chain({ kind: 'tool', name, arguments: args, meta: ctx.meta, descriptor, ctx }),
+    run: (args: Record<string, unknown>, ctx: RequestContext) => chain({ kind: 'tool', name, arguments: args, meta: ctx.meta, descriptor, ctx, payments }),
   });
 }
 
