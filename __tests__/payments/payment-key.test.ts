@@ -57,7 +57,7 @@ describe('EVM exact, Permit2: the key is (network, from, nonce)', () => {
 });
 
 describe('SVM exact: the key is the transaction message, without signatures', () => {
-  const SOLANA = { ...EVM, network: 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp', asset: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', payTo: '2wKupLR9q6wXYppw8Gr2NvWxKBUqm4PPJKkQfoxHDBg4', extra: { feePayer: 'EwWqGE4ZFKLofuestmU4LDdK7XM1N4ALgdZccwYugwGd' } };
+  const SOLANA: PaymentRequirements = { ...EVM, network: 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp', asset: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', payTo: '2wKupLR9q6wXYppw8Gr2NvWxKBUqm4PPJKkQfoxHDBg4', extra: { feePayer: 'EwWqGE4ZFKLofuestmU4LDdK7XM1N4ALgdZccwYugwGd' } };
   /** A transaction on the wire: two signature slots (the fee payer's, the client's), then the message. */
   const transaction = (feePayerSlot: number, message: string): Buffer => Buffer.concat([Buffer.from([2]), Buffer.alloc(64, feePayerSlot), Buffer.alloc(64, 9), Buffer.from(message)]);
   const svm = (encoded: string, accepted = SOLANA): PaymentPayload => ({ x402Version: 2, accepted, payload: { transaction: encoded } });
