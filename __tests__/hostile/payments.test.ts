@@ -216,6 +216,19 @@ describe('a verification that hangs or is cancelled', () => {
     expect(handler).toHaveBeenCalledTimes(1);
   });
 
+  it('a settlement whose answer never comes keeps the payment refused: it may have gone out, and a retry must not run the tool again', async () => {
+    const handler = jest.fn(() => 'result');
+    const app = paidApp(handler, ['search'], { timeoutMs: 300 });
+    const paid = signed();
+    facilitator.mode = 'settle-hang';
+    expect(outcome(await callTool(app, 'search', { meta: { 'x402/payment': paid } }))).toBe('Payment facilitator settle timed out after 300 ms');
+    expect(handler).toHaveBeenCalledTimes(1);
+    // The facilitator answers again; the transaction is still pending, so /verify would accept the payment.
+    facilitator.mode = 'ok';
+    expect(outcome(await callTool(app, 'search', { meta: { 'x402/payment': paid } }))).toBe('Payment already used');
+    expect(handler).toHaveBeenCalledTimes(1);
+  });
+
   it('a caller that hangs up mid-verify frees its payment: the same payment then pays for one call', async () => {
     const handler = jest.fn(() => 'result');
     const app = paidApp(handler);

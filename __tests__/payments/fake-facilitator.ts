@@ -6,9 +6,10 @@ import express from 'express';
 
 /**
  * How the fake answers: normally, never (hang), with HTTP 500, a body that is not a verify/settle answer, 200 kB,
- * after 150 ms, or (hold) a /verify only once the test calls `release()`.
+ * after 150 ms, (hold) a /verify only once the test calls `release()`, or (settle-hang) /verify as usual and /settle
+ * never (a transaction that went out and whose answer was lost: not settled yet, so a /verify still accepts it).
  */
-export type FacilitatorMode = 'ok' | 'hang' | '500' | 'garbage' | 'huge' | 'slow' | 'hold';
+export type FacilitatorMode = 'ok' | 'hang' | '500' | 'garbage' | 'huge' | 'slow' | 'hold' | 'settle-hang';
 
 export interface FakeFacilitator {
   readonly url: string;
@@ -93,6 +94,10 @@ export async function startFacilitator(): Promise<FakeFacilitator> {
   app.post('/settle', (req, res) => {
     calls.settle.push(req.body);
     if (unusual(res)) return;
+    if (state.mode === 'settle-hang') {
+      park(res);
+      return;
+    }
     const nonce = nonceOf(req.body);
     if (signatureOf(req.body) === 'settle-fails') {
       res.status(400).json({ success: false, errorReason: 'insufficient_funds', transaction: '', network: 'eip155:84532' });

@@ -132,26 +132,29 @@ export function x402Guard(options: X402GuardOptions): X402Guard {
     }
     if (claim.status !== 'claimed') return refuse(claim.status === 'in-use' ? 'Payment already in use by another call' : 'Payment already used');
     const { hold } = claim;
-    let settled = false;
+    // Spent once settled, or once a settlement was sent and no answer came (it may have gone out: a retry must not
+    // run the tool again while the transaction is pending and a /verify would still accept it).
+    let mayHavePaid = false;
     try {
       const verified = await ask('verify', call, (signal) => facilitator.verify(payload, matched, { signal }));
       if (!isObject(verified) || verified.isValid !== true) return refuse(`Payment verification failed: ${reasonOf(isObject(verified) ? verified.invalidReason : undefined, 'invalid payment')}`);
       const result = await next();
       // Settle only what the client gets: a failed call costs nothing (specs/transports-v2/mcp.md, settlement after execution).
       if (result.isError === true) return refuse(`Tool failed; payment not settled: ${firstText(result)}`);
+      mayHavePaid = true;
       const settlement = await ask('settle', call, (signal) => facilitator.settle(payload, matched, { signal }));
-      if (!isObject(settlement) || settlement.success !== true) return refuse(`Settlement failed: ${reasonOf(isObject(settlement) ? settlement.errorReason : undefined, 'settlement refused')}`);
-      settled = true;
-      // Settled: the client gets its result even if the mark cannot be written (the claim then lapses by itself,
-      // and the facilitator refuses the settled nonce).
-      await hold.spend().catch(() => undefined);
+      // A refused settlement is a definite answer: nothing was paid, the payment may be used again.
+      mayHavePaid = isObject(settlement) && settlement.success === true;
+      if (!mayHavePaid) return refuse(`Settlement failed: ${reasonOf(isObject(settlement) ? settlement.errorReason : undefined, 'settlement refused')}`);
       return { ...result, _meta: { ...result._meta, [PAYMENT_RESPONSE_KEY]: settlement } };
     } catch (err) {
       // Only the facilitator's failures become the envelope; a JsonRpcError from an inner guard goes on as it is.
       if (err instanceof FacilitatorError) return refuse(err.message);
       throw err;
     } finally {
-      if (!settled) await hold.release().catch(() => undefined);
+      // The client gets its result even if the mark cannot be written: a claim in a shared store then lapses by
+      // itself, and the facilitator refuses the settled nonce.
+      await (mayHavePaid ? hold.spend() : hold.release()).catch(() => undefined);
     }
   };
   const listMeta = Object.freeze({ 'x402/paid': true, ...(fixed === undefined ? {} : { 'x402/accepts': fixed }) });
