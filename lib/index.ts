@@ -44,6 +44,8 @@ export {
   type SettleResponse,
   type VerifyResponse,
 } from './payments/types';
+// The router's ledger of one-use payments (`call.payments`), for a store or a payment guard of one's own.
+export type { PaymentClaim, PaymentHold, PaymentLedger, PaymentTerms } from './registry/payment-ledger';
 
 // Sessions: the storage interfaces and their in-memory defaults (swap in shared ones for several instances).
 export type { EventStore, MessageBus, SessionCloseReason, SessionRecord, SessionStore, StoredEvent } from './sessions/stores';

@@ -7,6 +7,7 @@ import { registerController } from './decorators/register';
 import { createGateway } from './gateway/gateway';
 import { runOwnLayersDirectly } from './express-host';
 import { resolveOptions, type McpRouterOptions } from './options';
+import { routerPaymentLedger } from './payments/ledger';
 import { taskCancelsOver, whenStoreReady } from './sessions/shared-store';
 import { createDispatcher } from './protocol/dispatcher';
 import { TaskRunner } from './protocol/task-runner';
@@ -51,8 +52,12 @@ import { createTelemetry } from './telemetry/telemetry';
 export function mcpRouter(options: McpRouterOptions): McpRouter {
   const config = resolveOptions(options);
   const { logger, store } = config;
-  // Tools' rate limits count in the shared store, as the router's does: one limit across every instance.
-  const registry = new Registry(createSchemaValidator(config.ajv), config.guards, store && ((tool) => store.rateLimit(`tool:${tool}`)));
+  const registry = new Registry(createSchemaValidator(config.ajv), config.guards, {
+    // Tools' rate limits count in the shared store, as the router's does: one limit across every instance.
+    limitStores: store && ((tool) => store.rateLimit(`tool:${tool}`)),
+    // One payment, one call, whichever paid tool (or instance, through the store) is asked: one ledger per router.
+    payments: routerPaymentLedger(store),
+  });
   // List changes and resource updates go out as server events; the sessions announce them on their GET streams.
   const onListenerError = (err: unknown): void => logger.error(err, 'mcpRouter: a server event listener failed');
   const serverEvents = store?.serverEvents(onListenerError) ?? new MemoryServerEventBus(onListenerError);

@@ -4,14 +4,20 @@ import type { AddressInfo } from 'node:net';
 import type { Server, ServerResponse } from 'node:http';
 import express from 'express';
 
-/** How the fake answers: normally, never (hang), with HTTP 500, a body that is not a verify/settle answer, 200 kB, or after 150 ms. */
-export type FacilitatorMode = 'ok' | 'hang' | '500' | 'garbage' | 'huge' | 'slow';
+/**
+ * How the fake answers: normally, never (hang), with HTTP 500, a body that is not a verify/settle answer, 200 kB,
+ * after 150 ms, (hold) a /verify only once the test calls `release()`, or (settle-hang) /verify as usual and /settle
+ * never (a transaction that went out and whose answer was lost: not settled yet, so a /verify still accepts it).
+ */
+export type FacilitatorMode = 'ok' | 'hang' | '500' | 'garbage' | 'huge' | 'slow' | 'hold' | 'settle-hang';
 
 export interface FakeFacilitator {
   readonly url: string;
   mode: FacilitatorMode;
-  /** Bodies received, by path. */
-  readonly calls: { verify: unknown[]; settle: unknown[]; supported: number };
+  /** Bodies received, by path; `abandoned`: held or hung calls whose caller hung up before the answer. */
+  readonly calls: { verify: unknown[]; settle: unknown[]; supported: number; abandoned: number };
+  /** Answers every /verify held in `hold` mode (as `ok` would) and sets the mode back to `ok`. */
+  release(): void;
   close(): Promise<void>;
 }
 
@@ -20,19 +26,30 @@ export const FACILITATOR_SECRET = 'internal-facilitator-detail-42';
 
 /**
  * Rules: `payload.signature` 'ok' verifies, 'settle-fails' verifies but its settlement fails (insufficient_funds),
- * anything else is invalid; a nonce settles once (nonce_already_used after), as an EIP-3009 authorization does.
+ * anything else is invalid. As a chain does, an authorization's (from, nonce) settles once: a second settle is
+ * refused (nonce_already_used), and so is a verify of a settled one; hex is read without case, and nothing else of
+ * the payment (`accepted.extra`, key order, other fields) makes it another authorization.
  */
 export async function startFacilitator(): Promise<FakeFacilitator> {
   const app = express();
   app.use(express.json());
   const hanging = new Set<ServerResponse>();
+  const held: Array<() => void> = [];
   const settledNonces = new Set<string>();
   const state = { mode: 'ok' as FacilitatorMode };
-  const calls = { verify: [] as unknown[], settle: [] as unknown[], supported: 0 };
+  const calls = { verify: [] as unknown[], settle: [] as unknown[], supported: 0, abandoned: 0 };
+  /** Counts a caller that hangs up on a held or hung call (a cancelled or timed-out guard aborts its fetch). */
+  const park = (res: ServerResponse): void => {
+    hanging.add(res);
+    res.once('close', () => {
+      if (!res.writableEnded) calls.abandoned += 1;
+      hanging.delete(res);
+    });
+  };
 
   const unusual = (res: express.Response): boolean => {
     if (state.mode === 'hang') {
-      hanging.add(res);
+      park(res);
       return true;
     }
     if (state.mode === '500') {
@@ -54,27 +71,40 @@ export async function startFacilitator(): Promise<FakeFacilitator> {
     else fn();
   };
   const signatureOf = (body: { paymentPayload?: { payload?: { signature?: string } } }): string | undefined => body.paymentPayload?.payload?.signature;
-  const nonceOf = (body: { paymentPayload?: { payload?: { authorization?: { nonce?: string } } } }): string => String(body.paymentPayload?.payload?.authorization?.nonce);
+  type Body = { paymentPayload?: { payload?: { authorization?: { from?: string; nonce?: string } } } };
+  const nonceOf = (body: Body): string => String(body.paymentPayload?.payload?.authorization?.nonce);
+  /** What a chain settles once: the authorizer's nonce (hex without case). */
+  const authorizationOf = (body: Body): string => `${String(body.paymentPayload?.payload?.authorization?.from).toLowerCase()}/${nonceOf(body).toLowerCase()}`;
 
   app.post('/verify', (req, res) => {
     calls.verify.push(req.body);
     if (unusual(res)) return;
     const signature = signatureOf(req.body);
-    later(() => {
-      if (signature === 'ok' || signature === 'settle-fails') res.json({ isValid: true, payer: '0xPayer' });
-      else res.json({ isValid: false, invalidReason: 'invalid_exact_evm_payload_signature', payer: '0xPayer' });
-    });
+    const answer = (): void => {
+      if (res.writableEnded || res.destroyed) return;
+      if (signature !== 'ok' && signature !== 'settle-fails') res.json({ isValid: false, invalidReason: 'invalid_exact_evm_payload_signature', payer: '0xPayer' });
+      else if (settledNonces.has(authorizationOf(req.body))) res.json({ isValid: false, invalidReason: 'nonce_already_used', payer: '0xPayer' });
+      else res.json({ isValid: true, payer: '0xPayer' });
+    };
+    if (state.mode === 'hold') {
+      park(res);
+      held.push(answer);
+    } else later(answer);
   });
   app.post('/settle', (req, res) => {
     calls.settle.push(req.body);
     if (unusual(res)) return;
+    if (state.mode === 'settle-hang') {
+      park(res);
+      return;
+    }
     const nonce = nonceOf(req.body);
     if (signatureOf(req.body) === 'settle-fails') {
       res.status(400).json({ success: false, errorReason: 'insufficient_funds', transaction: '', network: 'eip155:84532' });
-    } else if (settledNonces.has(nonce)) {
+    } else if (settledNonces.has(authorizationOf(req.body))) {
       res.status(400).json({ success: false, errorReason: 'nonce_already_used', transaction: '', network: 'eip155:84532' });
     } else {
-      settledNonces.add(nonce);
+      settledNonces.add(authorizationOf(req.body));
       res.json({ success: true, payer: '0xPayer', transaction: `0xtx-${nonce}`, network: 'eip155:84532' });
     }
   });
@@ -97,6 +127,10 @@ export async function startFacilitator(): Promise<FakeFacilitator> {
       state.mode = mode;
     },
     calls,
+    release() {
+      state.mode = 'ok';
+      for (const answer of held.splice(0)) answer();
+    },
     close: async () => {
       for (const res of hanging) res.destroy();
       server.closeAllConnections();

@@ -1,11 +1,10 @@
-// x402 pieces by direct calls: finding and decoding a payment, matching it to a price, the spent set, facilitator answers and options.
+// x402 pieces by direct calls: finding and decoding a payment, matching it to a price, facilitator answers and options.
 
 import { McpConfigError } from '../../lib/errors';
 import { JsonRpcError } from '../../lib/jsonrpc/errors';
 import { checkSettle, checkVerify, x402Facilitator } from '../../lib/payments/facilitator';
 import { x402Guard } from '../../lib/payments/guard';
-import { decodePayment, findPayment, matchRequirement, paymentDigest } from '../../lib/payments/payload';
-import { SpentPayments } from '../../lib/payments/spent';
+import { decodePayment, findPayment, matchRequirement } from '../../lib/payments/payload';
 import { FacilitatorError, type PaymentPayload, type PaymentRequirements } from '../../lib/payments/types';
 import type { ToolGuardCall } from '../../lib/registry/guards';
 import type { RequestContext } from '../../lib/registry/request-context';
@@ -58,42 +57,6 @@ describe('matchRequirement', () => {
     expect(matchRequirement({ ...PAID, accepted: { ...PRICE, network: 'EIP155:84532' } }, [PRICE])).toBeUndefined();
     expect(matchRequirement({ ...PAID, accepted: { ...PRICE, amount: '10000.0' } }, [PRICE])).toBeUndefined();
     expect(matchRequirement({ ...PAID, accepted: { ...PRICE, amount: 10000 as unknown as string } }, [PRICE])).toBeUndefined();
-  });
-});
-
-describe('paymentDigest', () => {
-  it('is the same for one payload in any key order, and differs for another', () => {
-    const reordered = { payload: { authorization: { value: '10000', nonce: '0x2' }, signature: '0x1' }, accepted: { ...PRICE }, x402Version: 2 } as PaymentPayload;
-    expect(paymentDigest(reordered)).toBe(paymentDigest(PAID));
-    expect(paymentDigest({ ...PAID, payload: { ...PAID.payload, signature: '0x3' } })).not.toBe(paymentDigest(PAID));
-  });
-});
-
-describe('SpentPayments', () => {
-  it('claims once, refuses while in use and once spent, forgets after the ttl', () => {
-    let now = 0;
-    const spent = new SpentPayments(10, 1_000, () => now);
-    expect(spent.claim('a')).toBe('claimed');
-    expect(spent.claim('a')).toBe('in-use');
-    spent.release('a');
-    expect(spent.claim('a')).toBe('claimed');
-    spent.spend('a');
-    expect(spent.claim('a')).toBe('spent');
-    now = 1_000;
-    expect(spent.claim('a')).toBe('claimed');
-  });
-
-  it('stays bounded: the oldest spent digests go first, never one in use', () => {
-    const spent = new SpentPayments(3, 60_000);
-    expect(spent.claim('held')).toBe('claimed');
-    for (const digest of ['s1', 's2', 's3', 's4']) {
-      spent.claim(digest);
-      spent.spend(digest);
-    }
-    expect(spent.size).toBe(3);
-    expect(spent.claim('held')).toBe('in-use');
-    expect(spent.claim('s4')).toBe('spent');
-    expect(spent.claim('s1')).toBe('claimed');
   });
 });
 

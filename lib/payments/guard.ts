@@ -5,8 +5,10 @@ import { isObject } from '../jsonrpc/types';
 import { textContent } from '../registry/content';
 import type { ToolGuard, ToolGuardCall } from '../registry/guards';
 import type { CallToolResult } from '../registry/results';
-import { findPayment, matchRequirement, paymentDigest } from './payload';
-import { SpentPayments } from './spent';
+import type { PaymentClaim } from '../registry/payment-ledger';
+import { MemoryPaymentLedger } from './ledger';
+import { findPayment, matchRequirement } from './payload';
+import { paymentKey } from './payment-key';
 import { FacilitatorError, type PaymentFacilitator, type PaymentRequired, type PaymentRequirements } from './types';
 
 /** Options of {@link x402Guard}. */
@@ -17,9 +19,16 @@ export interface X402GuardOptions {
   accepts: PaymentRequirements[] | ((call: ToolGuardCall) => PaymentRequirements[] | Promise<PaymentRequirements[]>);
   /** Longest a facilitator call (`verify` or `settle`) may take; then the call gets the envelope. Defaults to `15000` ms. */
   timeoutMs?: number;
-  /** How long a settled payment is refused if presented again. Defaults to `86400000` ms (a day). */
+  /**
+   * How long a settled payment is refused if presented again, by every paid tool of the router (and every instance,
+   * with a shared `store`). Defaults to `86400000` ms (a day).
+   */
   replayTtlMs?: number;
-  /** Most settled payments remembered; past it the oldest are forgotten (the facilitator still refuses them). Defaults to `10000`. */
+  /**
+   * Most settled payments the router's in-memory ledger remembers (the largest of its guards' values); past it the
+   * oldest are forgotten (the facilitator still refuses them). A shared `store` bounds them by `replayTtlMs` alone.
+   * Defaults to `10000`.
+   */
   maxRemembered?: number;
 }
 
@@ -34,7 +43,9 @@ export const PAYMENT_RESPONSE_KEY = 'x402/payment-response';
  * A {@link ToolGuard} that charges for each call. A call without a payment gets the x402 payment-required result
  * (`isError`, the `PaymentRequired` as `structuredContent` and as JSON text); a call that pays in
  * `_meta["x402/payment"]` (or the `PAYMENT-SIGNATURE` / `X-PAYMENT` header) is verified, run, and settled only when
- * it succeeded, the settlement returned in `_meta["x402/payment-response"]`. One payment pays for one call.
+ * it succeeded, the settlement returned in `_meta["x402/payment-response"]`. One payment pays for one call: it is
+ * claimed, by what the payer signed, in the router's payment ledger (`call.payments`), shared by every paid tool of
+ * the router, gateway upstreams' `guards` included, and by every instance when the router has a shared `store`.
  *
  * @throws {McpConfigError} for a missing facilitator, bad `accepts` or timeouts, or an unknown option
  * @example
@@ -60,7 +71,9 @@ export function x402Guard(options: X402GuardOptions): X402Guard {
     if (!isPositiveInteger(value)) throw invalidOption(`x402Guard.${name}`, name === 'maxRemembered' ? 'a positive integer' : 'a positive number of milliseconds', value);
   }
   const fixed = typeof accepts === 'function' ? undefined : structuredClone(accepts);
-  const spent = new SpentPayments(maxRemembered, replayTtlMs);
+  const terms = Object.freeze({ replayTtlMs, maxRemembered });
+  // Called outside a router (no call.payments), the guard keeps its own ledger.
+  let ownLedger: MemoryPaymentLedger | undefined;
 
   async function priceOf(call: ToolGuardCall): Promise<PaymentRequirements[]> {
     if (fixed !== undefined) return fixed;
@@ -110,28 +123,38 @@ export function x402Guard(options: X402GuardOptions): X402Guard {
     const { payload } = found;
     const matched = matchRequirement(payload, requirements);
     if (matched === undefined) return refuse('No matching payment requirements');
-    const digest = paymentDigest(payload);
-    const claim = spent.claim(digest);
-    if (claim === 'in-use') return refuse('Payment already in use by another call');
-    if (claim === 'spent') return refuse('Payment already used');
-    let settled = false;
+    // One payment, one call, across every guard of the router: claimed by what the payer signed (paymentKey).
+    let claim: PaymentClaim;
+    try {
+      claim = await (call.payments ?? (ownLedger ??= new MemoryPaymentLedger())).claim(paymentKey(payload), terms);
+    } catch {
+      return refuse('Payment could not be checked (the payment ledger is unavailable); try again');
+    }
+    if (claim.status !== 'claimed') return refuse(claim.status === 'in-use' ? 'Payment already in use by another call' : 'Payment already used');
+    const { hold } = claim;
+    // Spent once settled, or once a settlement was sent and no answer came (it may have gone out: a retry must not
+    // run the tool again while the transaction is pending and a /verify would still accept it).
+    let mayHavePaid = false;
     try {
       const verified = await ask('verify', call, (signal) => facilitator.verify(payload, matched, { signal }));
       if (!isObject(verified) || verified.isValid !== true) return refuse(`Payment verification failed: ${reasonOf(isObject(verified) ? verified.invalidReason : undefined, 'invalid payment')}`);
       const result = await next();
       // Settle only what the client gets: a failed call costs nothing (specs/transports-v2/mcp.md, settlement after execution).
       if (result.isError === true) return refuse(`Tool failed; payment not settled: ${firstText(result)}`);
+      mayHavePaid = true;
       const settlement = await ask('settle', call, (signal) => facilitator.settle(payload, matched, { signal }));
-      if (!isObject(settlement) || settlement.success !== true) return refuse(`Settlement failed: ${reasonOf(isObject(settlement) ? settlement.errorReason : undefined, 'settlement refused')}`);
-      settled = true;
-      spent.spend(digest);
+      // A refused settlement is a definite answer: nothing was paid, the payment may be used again.
+      mayHavePaid = isObject(settlement) && settlement.success === true;
+      if (!mayHavePaid) return refuse(`Settlement failed: ${reasonOf(isObject(settlement) ? settlement.errorReason : undefined, 'settlement refused')}`);
       return { ...result, _meta: { ...result._meta, [PAYMENT_RESPONSE_KEY]: settlement } };
     } catch (err) {
       // Only the facilitator's failures become the envelope; a JsonRpcError from an inner guard goes on as it is.
       if (err instanceof FacilitatorError) return refuse(err.message);
       throw err;
     } finally {
-      if (!settled) spent.release(digest);
+      // The client gets its result even if the mark cannot be written: a claim in a shared store then lapses by
+      // itself, and the facilitator refuses the settled nonce.
+      await (mayHavePaid ? hold.spend() : hold.release()).catch(() => undefined);
     }
   };
   const listMeta = Object.freeze({ 'x402/paid': true, ...(fixed === undefined ? {} : { 'x402/accepts': fixed }) });

@@ -1,6 +1,5 @@
 // x402 payments as clients send them: where a payment travels in a call, its decoding, and matching it to the price.
 
-import { createHash } from 'node:crypto';
 import { isObject } from '../jsonrpc/types';
 import type { PaymentPayload, PaymentRequirements } from './types';
 
@@ -75,18 +74,4 @@ function sameValue(field: (typeof PRICE_FIELDS)[number], expected: string, sent:
   // EVM addresses are case-insensitive hex (EIP-55 casing is a checksum, not a different address).
   if ((field === 'asset' || field === 'payTo') && /^0x[0-9a-fA-F]+$/.test(expected)) return expected.toLowerCase() === sent.toLowerCase();
   return expected === sent;
-}
-
-/** A digest of a payment's signed part: the same payload sent twice (in any key order) has the same digest. */
-export function paymentDigest(payload: PaymentPayload): string {
-  return createHash('sha256').update(canonicalJson({ accepted: payload.accepted, payload: payload.payload })).digest('base64url');
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (isObject(value)) {
-    const keys = Object.keys(value).filter((key) => value[key] !== undefined).sort();
-    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }

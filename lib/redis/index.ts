@@ -4,6 +4,7 @@ import type { McpStore } from '../sessions/shared-store';
 import { RedisConnection, type RedisConnectionOptions } from './connection';
 import { RedisEventStore } from './event-store';
 import { RedisMessageBus } from './message-bus';
+import { RedisPaymentLedger } from './payment-ledger';
 import { redisRateLimitStore } from './rate-limit';
 import { RedisServerEventBus } from './server-event-bus';
 import { RedisSessionStore } from './session-store';
@@ -19,8 +20,8 @@ export type RedisStoreOptions = RedisConnectionOptions;
 /**
  * Keeps in Redis everything that several instances of one router must share, so a load balancer may send any
  * request to any instance (no sticky sessions): 2025 sessions and their recorded events, server→client requests,
- * answers and cancellations, list changes and resource updates, tasks, the requestState key and the rate-limit
- * counters. Pass it as the router's `store`; `mcp.close()` closes it (a `client` you gave stays open).
+ * answers and cancellations, list changes and resource updates, tasks, the requestState key, the rate-limit
+ * counters and the x402 payments the router's paid tools have taken. Pass it as the router's `store`; `mcp.close()` closes it (a `client` you gave stays open).
  *
  * Needs the optional peer dependencies `redis` (node-redis 5 or 6) and `rate-limit-redis`.
  *
@@ -52,6 +53,7 @@ export function redisStore(options: RedisStoreOptions = {}): McpStore {
     tasks: (settings) => new RedisTaskStore(connection, settings),
     rateLimit: (prefix) => redisRateLimitStore(connection, prefix),
     stateKey: () => sharedStateKey(connection),
+    payments: () => new RedisPaymentLedger(connection),
     // The latest attempt of each (a bus made while Redis was down keeps trying).
     ready: async () => {
       await Promise.all(subscriptions.map((ready) => ready()));

@@ -4,6 +4,7 @@ import { McpConfigError } from '../errors';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isObject } from '../jsonrpc/types';
 import { mayUse, type AccessRule } from './access';
+import type { PaymentLedger } from './payment-ledger';
 import type { RequestContext } from './request-context';
 import type { Era } from '../versions';
 import type { CallToolResult, GetPromptResult, ReadResourceResult, ToolDescriptor } from './results';
@@ -27,6 +28,12 @@ export interface ToolGuardCall extends GuardCallFields {
   readonly arguments: Readonly<Record<string, unknown>>;
   /** The tool's `tools/list` entry (frozen): `inputSchema`, `outputSchema`, `annotations`, `_meta`, … */
   readonly descriptor: ToolDescriptor;
+  /**
+   * The router's ledger of one-use payments, the same for every tool of the router (and, with a shared `store`,
+   * every instance): a payment guard claims a payment here, so one payment pays for one call whichever guard sees
+   * it. Undefined when a guard is called outside a router.
+   */
+  readonly payments?: PaymentLedger;
 }
 
 /** A resource read, as guards see it. */

@@ -1,6 +1,5 @@
 // Registry: owns one router's tools, resources, templates and prompts, and what features they add up to.
 
-import type { CallLimitStores } from './call-limit';
 import type { SchemaValidator } from '../schema/validator';
 import { Collection } from './collection';
 import type { McpRegistration } from './definition';
@@ -14,7 +13,7 @@ import {
   type ResourceDefinition,
   type ResourceTemplateDefinition,
 } from './resources';
-import { defineTool, type RegisteredTool, type ToolDefinition, type ToolMode } from './tools';
+import { defineTool, type RegisteredTool, type ToolDefinition, type ToolMode, type ToolServices } from './tools';
 
 /** A list whose items can change: a resource template counts as `resources`. */
 export type ChangedList = 'tools' | 'prompts' | 'resources';
@@ -67,15 +66,13 @@ export class Registry {
   /**
    * @param validator - the router's schema compiler
    * @param guards - the router's `guards` (checked), composed into the chain of every item registered here
-   */
-  /**
-   * @param limitStores - where tools' `rateLimit`s count when they name no store: the router's shared store, so
-   *   every instance counts; undefined: in memory
+   * @param services - what the router lends every tool: where a `rateLimit` counts (the shared store, so every
+   *   instance counts), and the payment ledger its guards reach on `call.payments`
    */
   constructor(
     private readonly validator: SchemaValidator,
     private readonly guards: readonly Guard[] = [],
-    private readonly limitStores?: CallLimitStores,
+    private readonly services: ToolServices = {},
   ) {
     const announce = (kind: ChangedList): void => {
       if (this.held !== undefined) this.held.add(kind);
@@ -125,7 +122,7 @@ export class Registry {
 
   /** Checks and compiles a tool with the router's validator and guards, without registering it (see {@link Registry.put}). */
   defineTool(definition: ToolDefinition<never>, mode?: ToolMode): RegisteredTool {
-    return defineTool(definition, this.validator, this.guards, mode, this.limitStores);
+    return defineTool(definition, this.validator, this.guards, mode, this.services);
   }
 
   /** Checks a prompt, resource or template with the router's guards, without registering it. */

@@ -10,6 +10,7 @@ import { accessRuleOf, type AccessRule } from './access';
 import { headerParamsOf, type HeaderParam } from './header-params';
 import { createCallLimiter, type CallLimitOptions, type CallLimitStores } from './call-limit';
 import type { RequestContext } from './request-context';
+import type { PaymentLedger } from './payment-ledger';
 import { checkDefinitionObject, checkHandler, copyDefined, type Icon } from './definition';
 import type { CallToolResult, ToolDescriptor } from './results';
 import { accessLink, composeChain, guardLinks, guardsListMeta, type Guard, type Link, type Step, type ToolGuard, type ToolGuardCall } from './guards';
@@ -98,6 +99,14 @@ export interface RegisteredTool {
   readonly run: (args: Record<string, unknown>, ctx: RequestContext) => Promise<CallToolResult>;
 }
 
+/** What the router lends every tool it compiles. */
+export interface ToolServices {
+  /** Where a `rateLimit` without a `store` counts (the router's shared store); undefined: in memory. */
+  readonly limitStores?: CallLimitStores;
+  /** The router's payment ledger, handed to guards on every call (`call.payments`). */
+  readonly payments?: PaymentLedger;
+}
+
 /**
  * How a tool is served. `forwarded`: another MCP server (a gateway's upstream) runs it and is the authority on its
  * schemas: they are listed as it sent them and not compiled here, and its result is passed on as it came.
@@ -116,11 +125,11 @@ const NO_ARGUMENTS_SCHEMA: JsonSchema = { type: 'object', additionalProperties: 
  * change neither validation nor `tools/list`.
  *
  * @param routerGuards - the router's `guards`, run before the tool's own
- * @param limitStores - where a `rateLimit` without a `store` counts (the router's shared store); undefined: in memory
+ * @param services - what the router lends every tool: where its `rateLimit` counts, the payment ledger its guards see
  * @throws {McpConfigError} for a bad name, a missing description or handler, a schema that is not an object schema,
  *   an invalid `"x-mcp-header"` argument, or bad guards
  */
-export function defineTool(definition: ToolDefinition<never>, validator: SchemaValidator, routerGuards: readonly Guard[] = [], mode?: ToolMode, limitStores?: CallLimitStores): RegisteredTool {
+export function defineTool(definition: ToolDefinition<never>, validator: SchemaValidator, routerGuards: readonly Guard[] = [], mode?: ToolMode, services: ToolServices = {}): RegisteredTool {
   checkDefinitionObject(definition, 'tool');
   const { name, description } = definition;
   if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
@@ -165,7 +174,7 @@ export function defineTool(definition: ToolDefinition<never>, validator: SchemaV
   }) as ToolDescriptor;
   const label = `tool '${name}'`;
   const access = accessRuleOf(definition, label);
-  const limiter = definition.rateLimit === undefined ? undefined : createCallLimiter(definition.rateLimit, name, label, limitStores);
+  const limiter = definition.rateLimit === undefined ? undefined : createCallLimiter(definition.rateLimit, name, label, services.limitStores);
   const userGuards = guardLinks<ToolGuardCall>(routerGuards, definition.guards, label, thrownResult);
   const compiled = {
     name,
@@ -194,7 +203,7 @@ export function defineTool(definition: ToolDefinition<never>, validator: SchemaV
   );
   return Object.freeze({
     ...compiled,
-    run: (args: Record<string, unknown>, ctx: RequestContext) => chain({ kind: 'tool', name, arguments: args, meta: ctx.meta, descriptor, ctx }),
+    run: (args: Record<string, unknown>, ctx: RequestContext) => chain({ kind: 'tool', name, arguments: args, meta: ctx.meta, descriptor, ctx, payments: services.payments }),
   });
 }
 

@@ -6,6 +6,7 @@ import type { ServerEventBus } from './server-events';
 import type { EventStore, MessageBus, SessionStore } from './stores';
 import type { McpLogger } from '../logger';
 import type { TaskCancels } from '../protocol/task-runner';
+import type { PaymentLedger } from '../registry/payment-ledger';
 
 /** How a router's sessions are kept, for {@link McpStore.sessions}. */
 export interface SharedSessionSettings {
@@ -50,6 +51,11 @@ export interface McpStore {
    * instance, read by the others. Resolves before the router serves its first request.
    */
   stateKey(): Promise<string>;
+  /**
+   * The x402 payments the router's paid tools have taken, claimed atomically so that one payment runs one call on
+   * whichever instance it reaches, and remembered once settled. Optional: without it, each instance keeps its own.
+   */
+  payments?(): PaymentLedger;
   /** Resolves once the store hears the other instances (its subscriptions made); the router waits for it before serving. */
   ready?(): Promise<void>;
   /** Ends the store's connections; bounded in time even when its server is gone. */
