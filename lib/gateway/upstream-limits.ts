@@ -2,7 +2,7 @@
 
 import { invalidOption, isPositiveInteger, McpConfigError, type OptionKeys } from '../errors';
 import { isObject } from '../jsonrpc/types';
-import type { SkippedReport } from './upstream-report';
+import { MAX_SKIPPED_REPORTED, type Skipped, type SkippedReport } from './upstream-report';
 import { ID_FIELD, SKIPPED_KIND, type ListedItems } from './upstream-sync';
 
 /** Default `limits.maxDescriptionBytes`: a description a model reads, not a document. */
@@ -97,11 +97,11 @@ export class ListIntake {
   readonly #taken: Record<ListKind, Sized[]> = { tools: [], prompts: [], resources: [], templates: [] };
   readonly #bytes: Record<ListKind, number> = { tools: 0, prompts: 0, resources: 0, templates: 0 };
   readonly #full: Record<ListKind, boolean> = { tools: false, prompts: false, resources: false, templates: false };
+  /** Entries over their caps, by kind (the lists are read at once): reported in kind order, whichever answered first. */
+  readonly #skipped: Record<ListKind, Skipped[]> = { tools: [], prompts: [], resources: [], templates: [] };
+  readonly #skippedCount: Record<ListKind, number> = { tools: 0, prompts: 0, resources: 0, templates: 0 };
 
-  constructor(
-    private readonly limits: ResolvedLimits,
-    private readonly report: SkippedReport,
-  ) {}
+  constructor(private readonly limits: ResolvedLimits) {}
 
   /** Whether more of that list is worth reading. */
   wants(kind: ListKind): boolean {
@@ -113,7 +113,8 @@ export class ListIntake {
     if (this.#full[kind]) return;
     const measured = measure(entry, this.limits);
     if ('reason' in measured) {
-      this.report.add(SKIPPED_KIND[kind], String(entry[ID_FIELD[kind]]), measured.reason);
+      if (this.#skipped[kind].length < MAX_SKIPPED_REPORTED) this.#skipped[kind].push({ kind: SKIPPED_KIND[kind], name: String(entry[ID_FIELD[kind]]), reason: measured.reason });
+      this.#skippedCount[kind]++;
       return;
     }
     if (this.#bytes[kind] + measured.bytes > this.limits.maxListBytes || this.#taken[kind].length === MAX_ITEMS) {
@@ -124,12 +125,17 @@ export class ListIntake {
     this.#taken[kind].push({ entry, bytes: measured.bytes });
   }
 
-  /** The lists within `maxListBytes` in all (tools, then prompts, resources, templates), and whether any was cut. */
-  lists(): { readonly lists: ListedItems; readonly cut: boolean } {
+  /**
+   * The lists within `maxListBytes` in all (tools, then prompts, resources, templates), and whether any was cut; the
+   * entries over their caps go to `report`, in the same order.
+   */
+  lists(report: SkippedReport): { readonly lists: ListedItems; readonly cut: boolean } {
     const lists: ListedItems = { tools: [], prompts: [], resources: [], templates: [] };
     let cut = Object.values(this.#full).some(Boolean);
     let budget = this.limits.maxListBytes;
     for (const kind of ['tools', 'prompts', 'resources', 'templates'] as const) {
+      for (const { kind: named, name, reason } of this.#skipped[kind]) report.add(named, name, reason);
+      report.addUnlisted(this.#skippedCount[kind] - this.#skipped[kind].length);
       for (const { entry, bytes } of this.#taken[kind]) {
         if (bytes > budget) {
           cut = true;

@@ -33,6 +33,11 @@ export class SkippedReport {
     if (this.#entries.length < MAX_SKIPPED_REPORTED) this.#entries.push(Object.freeze({ kind, name: cut(name, MAX_REPORTED_NAME), reason: cut(reason, MAX_REPORTED_REASON) }));
   }
 
+  /** Counts entries not mounted that are not listed (beyond what a caller kept of them). */
+  addUnlisted(count: number): void {
+    this.#count += count;
+  }
+
   /** The first entries recorded. */
   get entries(): readonly Skipped[] {
     return Object.freeze([...this.#entries]);

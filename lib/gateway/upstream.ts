@@ -181,11 +181,11 @@ export function mountUpstream(options: ResolvedUpstream, env: MountEnvironment, 
   async function fetchAll(signal: AbortSignal, report: SkippedReport): Promise<{ lists: ListedItems; cut: boolean; ttlMs: number | undefined }> {
     const headers = await forwardedHeaders(options, undefined);
     ownHeaders = headers;
-    const intake = new ListIntake(options.limits, report);
+    const intake = new ListIntake(options.limits);
     const wanted = LISTS.filter(({ kind }) => (kind === 'tools' ? options.tools !== false : kind === 'prompts' ? options.prompts : options.resources));
     const ttls = await Promise.all(wanted.map(({ kind, method, field }) => fetchList(kind, method, field, signal, headers, intake)));
     const known = ttls.filter((ttl): ttl is number => ttl !== undefined);
-    return { ...intake.lists(), ttlMs: known.length === 0 ? undefined : Math.min(...known) };
+    return { ...intake.lists(report), ttlMs: known.length === 0 ? undefined : Math.min(...known) };
   }
 
   function apply(lists: ListedItems, report: SkippedReport, cut: boolean): void {
