@@ -3,6 +3,7 @@
 import type { Attributes, Context, Histogram, Link, Meter, MeterProvider, Span, TextMapGetter, TextMapSetter, Tracer, TracerProvider } from '@opentelemetry/api';
 import type { JsonRpcId, JsonRpcResponse } from '../jsonrpc/types';
 import { loadOpenTelemetryApi, type OtelApi } from './load-api';
+import { bounded, errorTypeOf, ORIGINAL_OF, targetOf } from './message-attributes';
 import * as semconv from './semconv';
 import type { ResolvedTelemetry } from './telemetry-options';
 
@@ -86,47 +87,6 @@ export const API_GLOBALS = Symbol.for('opentelemetry.js.api.1');
  */
 const RPC_METADATA_KEY = 'OpenTelemetry SDK Context Key RPC_METADATA';
 const NO_SPAN: ChildSpan = Object.freeze({ inject: () => undefined, setAttribute: () => undefined, fail: () => undefined });
-
-/** The attribute holding what a client sent when the conventions' attribute is `_OTHER`. */
-const ORIGINAL_OF: Readonly<Record<string, string>> = {
-  [semconv.ATTR_GEN_AI_TOOL_NAME]: semconv.ATTR_GEN_AI_TOOL_NAME_ORIGINAL,
-  [semconv.ATTR_GEN_AI_PROMPT_NAME]: semconv.ATTR_GEN_AI_PROMPT_NAME_ORIGINAL,
-};
-
-/** Text a peer chose, as a span may carry it: at most {@link semconv.MAX_RAW_VALUE_LENGTH} characters. */
-function bounded(value: string): string {
-  return value.length <= semconv.MAX_RAW_VALUE_LENGTH ? value : `${value.slice(0, semconv.MAX_RAW_VALUE_LENGTH)}…`;
-}
-
-/**
- * `error.type` (and the histogram's `rpc.response.status_code`) of a JSON-RPC error code: mcp.md says the code as a
- * string. Codes in JSON-RPC's reserved range (-32768 to -32000, where MCP's own are) are kept; any other is an
- * application's or an upstream's choice (a gateway passes upstream errors on as they came) and is `_OTHER`.
- */
-function errorTypeOf(code: unknown): string {
-  return typeof code === 'number' && Number.isInteger(code) && code >= -32768 && code <= -32000 ? String(code) : semconv.OTHER;
-}
-
-/** The conventions' target of a method: a tool or prompt name, or a resource URI. */
-function targetOf(method: string, params: Readonly<Record<string, unknown>> | undefined): { readonly key: string; readonly value: string } | undefined {
-  if (method === 'tools/call' && typeof params?.name === 'string') return { key: semconv.ATTR_GEN_AI_TOOL_NAME, value: params.name };
-  if (method === 'prompts/get' && typeof params?.name === 'string') return { key: semconv.ATTR_GEN_AI_PROMPT_NAME, value: params.name };
-  if (method.startsWith('resources/') && typeof params?.uri === 'string') return { key: semconv.ATTR_MCP_RESOURCE_URI, value: params.uri };
-  return undefined;
-}
-
-/**
- * The conventions' span name (`{mcp.method.name} {target}`) and target attributes of a message this server sends
- * (a CLIENT span: an upstream call of the gateway, for one of the items it mounted). mcp.md: a resource URI is not a
- * low-cardinality target, so `resources/read` is named by its method alone, its URI an attribute.
- */
-export function describeMessage(method: string, params: Readonly<Record<string, unknown>> | undefined): { readonly name: string; readonly attributes: Record<string, string> } {
-  const target = targetOf(method, params);
-  const attributes: Record<string, string> = { [semconv.ATTR_MCP_METHOD_NAME]: method };
-  if (target !== undefined) attributes[target.key] = bounded(target.value);
-  if (method === 'tools/call') attributes[semconv.ATTR_GEN_AI_OPERATION_NAME] = semconv.OPERATION_EXECUTE_TOOL;
-  return { name: target === undefined || target.key === semconv.ATTR_MCP_RESOURCE_URI ? method : `${method} ${target.value}`, attributes };
-}
 
 /** Node says '2.0' for HTTP/2; the conventions' network.protocol.version says '2' (and '1.1', '1.0' as they are). */
 function conventionalHttpVersion(version: string): string {
