@@ -4,6 +4,7 @@ import { invalidOption, isPositiveInteger, McpConfigError } from '../errors';
 import { isGuardList, GUARD_LIST_EXPECTED, type ToolGuard } from '../registry/guards';
 import type { RequestContext } from '../registry/request-context';
 import { PREFIX } from './naming';
+import { resolveLimits, type ResolvedLimits, type UpstreamLimitsOptions } from './upstream-limits';
 
 /** Default `timeoutMs`: the most one forwarded call may take. */
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 60_000;
@@ -63,6 +64,12 @@ export interface UpstreamOptions {
   guards?: Readonly<Record<string, readonly ToolGuard[]>>;
   /** Scopes a caller's token must all have to see and use its items. Defaults to none. */
   scopes?: readonly string[];
+  /**
+   * What it may contribute to the router's lists, in bytes: per entry (`maxDescriptionBytes`, `maxSchemaBytes`,
+   * `maxItemBytes`) and in all (`maxListBytes`). Defaults to `{ maxDescriptionBytes: 8192, maxSchemaBytes: 65536,
+   * maxItemBytes: 262144, maxListBytes: 2097152 }`.
+   */
+  limits?: UpstreamLimitsOptions;
 }
 
 /** The options after checking: internal. */
@@ -81,11 +88,12 @@ export interface ResolvedUpstream {
   readonly graceMs: number;
   readonly guards: Readonly<Record<string, readonly ToolGuard[]>>;
   readonly scopes: readonly string[] | undefined;
+  readonly limits: ResolvedLimits;
 }
 
 const KNOWN: { [K in keyof Required<UpstreamOptions>]: true } = {
   prefix: true, name: true, url: true, headers: true, forwardHeaders: true, tools: true, resources: true, prompts: true,
-  timeoutMs: true, listTimeoutMs: true, graceMs: true, guards: true, scopes: true,
+  timeoutMs: true, listTimeoutMs: true, graceMs: true, guards: true, scopes: true, limits: true,
 };
 const KNOWN_TOOLS: { [K in keyof Required<UpstreamToolsOptions>]: true } = { include: true, exclude: true, rename: true };
 
@@ -183,6 +191,7 @@ export function resolveUpstream(options: UpstreamOptions): ResolvedUpstream {
     graceMs,
     guards: Object.freeze({ ...guards }),
     scopes: scopes && Object.freeze([...scopes]),
+    limits: resolveLimits(options.limits, label),
   });
 }
 

@@ -5,6 +5,7 @@ import type { PromptDefinition } from '../registry/prompts';
 import { itemKey, type ItemKinds, type Registry } from '../registry/registry';
 import type { ResourceDefinition, ResourceTemplateDefinition } from '../registry/resources';
 import type { ToolDefinition } from '../registry/tools';
+import type { SkippedReport } from './upstream-report';
 
 type Entry = Record<string, unknown>;
 
@@ -24,14 +25,6 @@ interface Mounted<T> {
 
 /** The items one upstream has in the registry, by kind and key (downstream name or URI). */
 export type ItemSet = { readonly [K in keyof ItemKinds]: ReadonlyMap<string, Mounted<ItemKinds[K]>> };
-
-/** An entry not mounted, and why. */
-export interface Skipped {
-  readonly kind: 'tool' | 'prompt' | 'resource' | 'resource template';
-  /** The upstream's name (or URI) of it. */
-  readonly name: string;
-  readonly reason: string;
-}
 
 /** How entries become definitions (upstream-items.ts), and the name rule of tools and prompts. */
 export interface ItemBuilders {
@@ -54,8 +47,10 @@ export function itemCounts(items: ItemSet): { tools: number; prompts: number; re
   return { tools: items.tools.size, prompts: items.prompts.size, resources: items.resources.size, resourceTemplates: items.templates.size };
 }
 
-const SKIPPED_KIND = { tools: 'tool', prompts: 'prompt', resources: 'resource', templates: 'resource template' } as const;
-const ID_FIELD = { tools: 'name', prompts: 'name', resources: 'uri', templates: 'uriTemplate' } as const;
+/** How `status().skipped` names each kind of entry. */
+export const SKIPPED_KIND = { tools: 'tool', prompts: 'prompt', resources: 'resource', templates: 'resource template' } as const;
+/** The field that identifies an entry of each kind. */
+export const ID_FIELD = { tools: 'name', prompts: 'name', resources: 'uri', templates: 'uriTemplate' } as const;
 
 /** Defines the registry item of an entry; throws (McpConfigError, a bad template) for one that cannot be mounted. */
 function define<K extends keyof ItemKinds>(registry: Registry, kind: K, entry: Entry, builders: ItemBuilders): ItemKinds[K] {
@@ -73,7 +68,7 @@ function define<K extends keyof ItemKinds>(registry: Registry, kind: K, entry: E
   return registry.defineTemplate(builders.template(entry as Entry & { uriTemplate: string })) as ItemKinds[K];
 }
 
-function applyKind<K extends keyof ItemKinds>(registry: Registry, kind: K, current: ReadonlyMap<string, Mounted<ItemKinds[K]>>, entries: readonly Entry[], builders: ItemBuilders | undefined, skipped: Skipped[]): Map<string, Mounted<ItemKinds[K]>> {
+function applyKind<K extends keyof ItemKinds>(registry: Registry, kind: K, current: ReadonlyMap<string, Mounted<ItemKinds[K]>>, entries: readonly Entry[], builders: ItemBuilders | undefined, skipped: SkippedReport | undefined): Map<string, Mounted<ItemKinds[K]>> {
   const next = new Map<string, Mounted<ItemKinds[K]>>();
   for (const entry of builders === undefined ? [] : entries) {
     const id = entry[ID_FIELD[kind]];
@@ -82,12 +77,12 @@ function applyKind<K extends keyof ItemKinds>(registry: Registry, kind: K, curre
     try {
       item = define(registry, kind, entry, builders!);
     } catch (err) {
-      skipped.push({ kind: SKIPPED_KIND[kind], name: id, reason: err instanceof Error ? err.message.replace(/^mcpRouter: /, '') : 'invalid' });
+      skipped?.add(SKIPPED_KIND[kind], id, err instanceof Error ? err.message.replace(/^mcpRouter: /, '') : 'invalid');
       continue;
     }
     const key = itemKey(kind, item);
     if (next.has(key)) {
-      skipped.push({ kind: SKIPPED_KIND[kind], name: id, reason: `another of its ${kind} is already mounted as '${key}'` });
+      skipped?.add(SKIPPED_KIND[kind], id, `another of its ${kind} is already mounted as '${key}'`);
       continue;
     }
     const fingerprint = JSON.stringify(entry);
@@ -102,7 +97,7 @@ function applyKind<K extends keyof ItemKinds>(registry: Registry, kind: K, curre
       next.set(key, { fingerprint, item });
     } catch (err) {
       // The name is another item's (a local one, another upstream's): both stay as they are, and this one is reported.
-      skipped.push({ kind: SKIPPED_KIND[kind], name: id, reason: `'${key}' is taken by another item` + (err instanceof Error && !err.message.includes('already registered') ? `: ${err.message}` : '') });
+      skipped?.add(SKIPPED_KIND[kind], id, `'${key}' is taken by another item` + (err instanceof Error && !err.message.includes('already registered') ? `: ${err.message}` : ''));
       if (previous !== undefined) next.set(key, previous);
     }
   }
@@ -111,16 +106,15 @@ function applyKind<K extends keyof ItemKinds>(registry: Registry, kind: K, curre
 }
 
 /**
- * Makes the registry hold exactly the mountable entries of `lists` for one upstream, changing only what changed.
- * Call inside `registry.batch()` so the changes are announced once. Without builders, removes all its items.
+ * Makes the registry hold exactly the mountable entries of `lists` for one upstream, changing only what changed, and
+ * records in `skipped` those it cannot mount. Call inside `registry.batch()` so the changes are announced once.
+ * Without builders, removes all its items.
  */
-export function applyLists(registry: Registry, current: ItemSet, lists: ListedItems, builders: ItemBuilders | undefined): { items: ItemSet; skipped: Skipped[] } {
-  const skipped: Skipped[] = [];
-  const items: ItemSet = {
+export function applyLists(registry: Registry, current: ItemSet, lists: ListedItems, builders: ItemBuilders | undefined, skipped?: SkippedReport): ItemSet {
+  return {
     tools: applyKind(registry, 'tools', current.tools, lists.tools, builders, skipped),
     prompts: applyKind(registry, 'prompts', current.prompts, lists.prompts, builders, skipped),
     resources: applyKind(registry, 'resources', current.resources, lists.resources, builders, skipped),
     templates: applyKind(registry, 'templates', current.templates, lists.templates, builders, skipped),
   };
-  return { items, skipped };
 }

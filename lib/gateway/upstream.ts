@@ -1,7 +1,6 @@
 // One mounted upstream: its lists fetched, cached and refreshed, its items kept in the router's registry, its health told by status().
 
 import type { McpTelemetry } from '../telemetry/telemetry';
-import { McpConfigError } from '../errors';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isObject } from '../jsonrpc/types';
 import type { McpLogger } from '../logger';
@@ -12,7 +11,9 @@ import { forwardedHeaders, RELAYED_CAPABILITIES } from './upstream-call';
 import { createUpstreamClient, type UpstreamClient } from './upstream-client';
 import type { UpstreamListener } from './upstream-events';
 import { promptDefinition, resourceDefinition, templateDefinition, toolDefinition, type UpstreamSource } from './upstream-items';
-import { type ItemSet, applyLists, emptyItemSet, itemCounts, type ListedItems, type Skipped } from './upstream-sync';
+import { ListIntake } from './upstream-limits';
+import { type Skipped, SkippedReport, summarised, SyncWarnings } from './upstream-report';
+import { type ItemSet, applyLists, emptyItemSet, itemCounts, type ListedItems } from './upstream-sync';
 import { isToolMounted, type ResolvedUpstream } from './upstream-options';
 
 /** How an upstream is doing. */
@@ -36,8 +37,15 @@ export interface UpstreamStatus {
   readonly error: string | undefined;
   /** How many of its items are mounted now. */
   readonly items: { readonly tools: number; readonly prompts: number; readonly resources: number; readonly resourceTemplates: number };
-  /** Items of its last lists that are not mounted, and why (a name taken by another item, an invalid name or schema). */
+  /**
+   * Items of its last lists that are not mounted, and why (a name taken by another item, an invalid name or schema,
+   * over a `limits` cap): the first 100, names and reasons cut short.
+   */
   readonly skipped: readonly Skipped[];
+  /** How many items of its last lists are not mounted, listed in `skipped` or not. */
+  readonly skippedCount: number;
+  /** Whether its last lists were over `limits.maxListBytes` (or 5,000 entries of a kind) and were cut there. */
+  readonly listsCut: boolean;
 }
 
 /** Returned by `mcp.upstream()`. */
@@ -60,9 +68,8 @@ const MAX_RETRY_MS = 60_000;
 const MAX_RESOURCE_SUBSCRIPTIONS = 100;
 /** Notifications of a burst of changes lead to one refresh. */
 const CHANGE_DEBOUNCE_MS = 100;
-/** Most pages and items read from one list: an upstream cannot make the gateway hold without bound. */
+/** Most pages read from one list (each under the message cap); entries are capped by the upstream's `limits`. */
 const MAX_PAGES = 100;
-const MAX_ITEMS = 5_000;
 
 const LISTS = [
   { kind: 'tools', method: 'tools/list', field: 'tools' },
@@ -126,6 +133,9 @@ export function mountUpstream(options: ResolvedUpstream, env: MountEnvironment, 
   let failingSince: number | undefined;
   let error: string | undefined;
   let skipped: readonly Skipped[] = [];
+  let skippedCount = 0;
+  let listsCut = false;
+  const warnings = new SyncWarnings(logger);
   let loading: Promise<void> | undefined;
   let followUp: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -133,53 +143,53 @@ export function mountUpstream(options: ResolvedUpstream, env: MountEnvironment, 
   let listener: UpstreamListener | undefined;
   /** The URIs the listener subscribes to, joined: to update it only when they change. */
   let subscribed = '';
-  const warned = new Set<string>();
 
   function schedule(ms: number): void {
     clearTimeout(timer);
     if (state !== 'removed') timer = setTimeout(() => void refresh(), ms).unref();
   }
 
-  /** One list, every page, within the list time limit. */
-  async function fetchList(method: string, field: string, signal: AbortSignal, headers: Record<string, string>): Promise<{ entries: Record<string, unknown>[]; ttlMs: number | undefined }> {
-    const entries: Record<string, unknown>[] = [];
+  /** Whether an entry of a kind is wanted: tools by `tools.include` / `exclude`. */
+  function mounts(kind: keyof ListedItems, entry: Record<string, unknown>): boolean {
+    return kind !== 'tools' || (options.tools !== false && typeof entry.name === 'string' && isToolMounted(options.tools, entry.name));
+  }
+
+  /** One list, every page (until it fills the budget), within the list time limit, into `intake`. */
+  async function fetchList(kind: keyof ListedItems, method: string, field: string, signal: AbortSignal, headers: Record<string, string>, intake: ListIntake): Promise<number | undefined> {
     let cursor: unknown;
     let ttlMs: number | undefined;
-    for (let page = 0; page < MAX_PAGES && entries.length < MAX_ITEMS; page++) {
+    for (let page = 0; page < MAX_PAGES && intake.wants(kind); page++) {
       let result: unknown;
       try {
         result = await upstream.request(method, cursor === undefined ? undefined : { cursor }, { signal, headers });
       } catch (err) {
         // A list the upstream does not serve (MCP: the capability is not declared) is empty, not a failure.
-        if (err instanceof JsonRpcError && err.code === ErrorCode.MethodNotFound && page === 0) return { entries, ttlMs };
+        if (err instanceof JsonRpcError && err.code === ErrorCode.MethodNotFound && page === 0) return ttlMs;
         throw err;
       }
       const listed = isObject(result) && Array.isArray(result[field]) ? result[field] : undefined;
       if (listed === undefined) throw new JsonRpcError(ErrorCode.InternalError, `Upstream "${label}" answered ${method} without '${field}'`);
-      entries.push(...listed.filter(isObject).slice(0, MAX_ITEMS - entries.length));
+      for (const entry of listed) if (isObject(entry) && mounts(kind, entry)) intake.take(kind, entry);
       if (isObject(result) && typeof result.ttlMs === 'number') ttlMs = Math.min(ttlMs ?? Infinity, result.ttlMs);
       cursor = isObject(result) ? result.nextCursor : undefined;
       if (typeof cursor !== 'string' || cursor === '') break;
     }
-    return { entries, ttlMs };
+    return ttlMs;
   }
 
-  async function fetchAll(signal: AbortSignal): Promise<{ lists: ListedItems; ttlMs: number | undefined }> {
+  /** Its lists, each entry within its caps and all within the budget; what was skipped is in `report`. */
+  async function fetchAll(signal: AbortSignal, report: SkippedReport): Promise<{ lists: ListedItems; cut: boolean; ttlMs: number | undefined }> {
     const headers = await forwardedHeaders(options, undefined);
     ownHeaders = headers;
+    const intake = new ListIntake(options.limits);
     const wanted = LISTS.filter(({ kind }) => (kind === 'tools' ? options.tools !== false : kind === 'prompts' ? options.prompts : options.resources));
-    const fetched = await Promise.all(wanted.map(async ({ kind, method, field }) => [kind, await fetchList(method, field, signal, headers)] as const));
-    const lists: ListedItems = { tools: [], prompts: [], resources: [], templates: [] };
-    let ttlMs: number | undefined;
-    for (const [kind, { entries, ttlMs: listTtl }] of fetched) {
-      lists[kind] = kind === 'tools' && options.tools !== false ? entries.filter((entry) => typeof entry.name === 'string' && isToolMounted(options.tools as Exclude<typeof options.tools, false>, entry.name)) : entries;
-      if (listTtl !== undefined) ttlMs = Math.min(ttlMs ?? Infinity, listTtl);
-    }
-    return { lists, ttlMs };
+    const ttls = await Promise.all(wanted.map(({ kind, method, field }) => fetchList(kind, method, field, signal, headers, intake)));
+    const known = ttls.filter((ttl): ttl is number => ttl !== undefined);
+    return { ...intake.lists(report), ttlMs: known.length === 0 ? undefined : Math.min(...known) };
   }
 
-  function apply(lists: ListedItems): void {
-    const outcome = applyLists(registry, items, lists, {
+  function apply(lists: ListedItems, report: SkippedReport, cut: boolean): void {
+    items = applyLists(registry, items, lists, {
       tool: (entry, headerParamsOf) => toolDefinition(source, entry, headerParamsOf),
       prompt: (entry) => promptDefinition(source, entry),
       resource: (entry) => resourceDefinition(source, entry),
@@ -187,29 +197,24 @@ export function mountUpstream(options: ResolvedUpstream, env: MountEnvironment, 
       name: naming.name,
       checkName: badName,
       group: env.group,
-    });
-    items = outcome.items;
-    skipped = outcome.skipped;
+    }, report);
+    skipped = report.entries;
+    skippedCount = report.count;
+    listsCut = cut;
+    // One warning per problem and sync, each logged once while it lasts: an upstream's thousand bad entries are one line.
     const listedTools = new Set(lists.tools.map((entry) => entry.name));
-    for (const guarded of Object.keys(options.guards)) {
-      const key = `guard ${guarded}`;
-      if (!listedTools.has(guarded) && !warned.has(key)) {
-        warned.add(key);
-        logger.warn(new Error(`mcpRouter: upstream '${label}' guards name '${guarded}', which it does not list (guards are keyed by the upstream's own tool names)`));
-      }
+    const told = Object.keys(options.guards)
+      .filter((guarded) => !listedTools.has(guarded))
+      .map((guarded) => `mcpRouter: upstream '${label}' guards name '${guarded}', which it does not list (guards are keyed by the upstream's own tool names)`);
+    const skippedWarning = report.warning(label);
+    if (skippedWarning !== undefined) told.push(skippedWarning);
+    if (cut) told.push(`mcpRouter: upstream '${label}' lists are over limits.maxListBytes (${options.limits.maxListBytes} bytes in all) or 5000 entries of a kind: cut there (tools first, then prompts, resources, templates)`);
+    const long = [...items.tools.values()].map(({ item }) => item.name).filter((name) => name.length > PORTABLE_NAME_LENGTH);
+    if (long.length > 0) {
+      const names = long.map((name) => `'${name}' (${name.length} characters)`);
+      told.push(`${summarised(`mcpRouter: upstream '${label}' has tool names longer than ${PORTABLE_NAME_LENGTH} characters, which many clients refuse`, names)}; shorten them with tools.rename`);
     }
-    for (const { kind, name, reason } of outcome.skipped) {
-      const key = `${kind} ${name} ${reason}`;
-      if (!warned.has(key)) logger.warn(new McpConfigError('ERR_MCP_DUPLICATE', `upstream '${label}': ${kind} '${name}' is not mounted: ${reason}`));
-      warned.add(key);
-    }
-    for (const tool of items.tools.values()) {
-      const key = `long ${tool.item.name}`;
-      if (tool.item.name.length > PORTABLE_NAME_LENGTH && !warned.has(key)) {
-        warned.add(key);
-        logger.warn(new Error(`mcpRouter: upstream '${label}' tool '${tool.item.name}' is ${tool.item.name.length} characters long; many clients accept at most ${PORTABLE_NAME_LENGTH}: shorten it with tools.rename`));
-      }
-    }
+    warnings.report(told);
   }
 
   function dropAll(): void {
@@ -256,9 +261,10 @@ export function mountUpstream(options: ResolvedUpstream, env: MountEnvironment, 
   async function load(): Promise<void> {
     const limit = AbortSignal.timeout(options.listTimeoutMs);
     try {
-      const { lists, ttlMs } = await fetchAll(limit);
+      const report = new SkippedReport();
+      const { lists, cut, ttlMs } = await fetchAll(limit, report);
       if (state === 'removed') return;
-      registry.batch(() => apply(lists));
+      registry.batch(() => apply(lists, report, cut));
       state = 'healthy';
       lastSuccess = Date.now();
       failingSince = undefined;
@@ -317,6 +323,8 @@ export function mountUpstream(options: ResolvedUpstream, env: MountEnvironment, 
       error,
       items: itemCounts(items),
       skipped,
+      skippedCount,
+      listsCut,
     });
   }
 

@@ -91,6 +91,12 @@ export interface Dispatcher {
   handle(message: JsonRpcMessage, env: DispatchEnvironment, view?: ClientView): Promise<JsonRpcResponse | null>;
 }
 
+/**
+ * The notifications MCP lets a client send (schema ClientNotification, both eras); with the method table, the methods
+ * telemetry names (any other is `_OTHER`).
+ */
+const CLIENT_NOTIFICATIONS: ReadonlySet<string> = new Set(['notifications/initialized', 'notifications/cancelled', 'notifications/progress', 'notifications/roots/list_changed', 'notifications/tasks/status']);
+
 /** Methods whose answer depends on which features are offered: their capabilities. */
 const WAITS_FOR_FEATURES = new Set(['initialize', 'server/discover']);
 
@@ -194,6 +200,7 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
       clientAddress: () => env.clientAddress(),
       networkProtocolVersion: env.networkProtocolVersion,
       registered: (method: string, name: string) => (method === 'tools/call' ? registry.tools.get(name) : registry.prompts.get(name)) !== undefined,
+      knownMethod: (method: string) => Object.hasOwn(methods, method) || CLIENT_NOTIFICATIONS.has(method),
     };
     return telemetry.serve(message, scene, () => handleMessage(message, env, view));
   }

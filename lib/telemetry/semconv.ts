@@ -43,6 +43,21 @@ export const ATTR_GEN_AI_TOOL_CALL_ARGUMENTS = 'gen_ai.tool.call.arguments';
 /** `gen_ai.tool.call.result` (opt-in): a tool call's result, as JSON. */
 export const ATTR_GEN_AI_TOOL_CALL_RESULT = 'gen_ai.tool.call.result';
 
+/**
+ * The value of an attribute that would otherwise carry what a client or an upstream chose (a method, tool or prompt the
+ * router does not know, an error code outside JSON-RPC's): OpenTelemetry's convention for values outside a known set
+ * (e.g. `http.request.method`), so series and span names never grow with what peers send.
+ */
+export const OTHER = '_OTHER';
+/** The method a client sent, on the span only, when `mcp.method.name` is `_OTHER`: this package's attribute. */
+export const ATTR_MCP_METHOD_NAME_ORIGINAL = 'express_mcp_router.mcp.method.name_original';
+/** The tool name a client sent, on the span only, when `gen_ai.tool.name` is `_OTHER` (no such tool): this package's attribute. */
+export const ATTR_GEN_AI_TOOL_NAME_ORIGINAL = 'express_mcp_router.gen_ai.tool.name_original';
+/** The prompt name a client sent, on the span only, when `gen_ai.prompt.name` is `_OTHER` (no such prompt): this package's attribute. */
+export const ATTR_GEN_AI_PROMPT_NAME_ORIGINAL = 'express_mcp_router.gen_ai.prompt.name_original';
+/** The longest peer-chosen text put on a span (a raw method or name, a resource URI, a request id, an error message). */
+export const MAX_RAW_VALUE_LENGTH = 1024;
+
 /** Histogram `mcp.server.operation.duration`, in seconds: one record per request served. */
 export const METRIC_SERVER_OPERATION_DURATION = 'mcp.server.operation.duration';
 /** Histogram `mcp.server.session.duration`, in seconds: one record per 2025 session ended. */

@@ -3,6 +3,7 @@
 import type { Attributes, Context, Histogram, Link, Meter, MeterProvider, Span, TextMapGetter, TextMapSetter, Tracer, TracerProvider } from '@opentelemetry/api';
 import type { JsonRpcId, JsonRpcResponse } from '../jsonrpc/types';
 import { loadOpenTelemetryApi, type OtelApi } from './load-api';
+import { bounded, errorTypeOf, ORIGINAL_OF, targetOf } from './message-attributes';
 import * as semconv from './semconv';
 import type { ResolvedTelemetry } from './telemetry-options';
 
@@ -20,6 +21,12 @@ export interface TelemetryScene {
    * clients send. Without it (no registry at hand), none do.
    */
   readonly registered?: (method: string, name: string) => boolean;
+  /**
+   * Whether the router knows a method (its method table, the notifications MCP lets a client send). Only those are
+   * named, in `mcp.method.name` and span names; any other is `_OTHER`, its name kept on the span alone, cut short: a
+   * client sending made-up methods must not add a series or a span name per method. Without it, none is named.
+   */
+  readonly knownMethod?: (method: string) => boolean;
 }
 
 /** One JSON-RPC request or notification as telemetry sees it. */
@@ -80,26 +87,6 @@ export const API_GLOBALS = Symbol.for('opentelemetry.js.api.1');
  */
 const RPC_METADATA_KEY = 'OpenTelemetry SDK Context Key RPC_METADATA';
 const NO_SPAN: ChildSpan = Object.freeze({ inject: () => undefined, setAttribute: () => undefined, fail: () => undefined });
-
-/** The conventions' target of a method: a tool or prompt name, or a resource URI. */
-function targetOf(method: string, params: Readonly<Record<string, unknown>> | undefined): { readonly key: string; readonly value: string } | undefined {
-  if (method === 'tools/call' && typeof params?.name === 'string') return { key: semconv.ATTR_GEN_AI_TOOL_NAME, value: params.name };
-  if (method === 'prompts/get' && typeof params?.name === 'string') return { key: semconv.ATTR_GEN_AI_PROMPT_NAME, value: params.name };
-  if (method.startsWith('resources/') && typeof params?.uri === 'string') return { key: semconv.ATTR_MCP_RESOURCE_URI, value: params.uri };
-  return undefined;
-}
-
-/**
- * The conventions' span name (`{mcp.method.name} {target}`) and target attributes of a message this server sends
- * (a CLIENT span: an upstream call of the gateway).
- */
-export function describeMessage(method: string, params: Readonly<Record<string, unknown>> | undefined): { readonly name: string; readonly attributes: Record<string, string> } {
-  const target = targetOf(method, params);
-  const attributes: Record<string, string> = { [semconv.ATTR_MCP_METHOD_NAME]: method };
-  if (target !== undefined) attributes[target.key] = target.value;
-  if (method === 'tools/call') attributes[semconv.ATTR_GEN_AI_OPERATION_NAME] = semconv.OPERATION_EXECUTE_TOOL;
-  return { name: target === undefined ? method : `${method} ${target.value}`, attributes };
-}
 
 /** Node says '2.0' for HTTP/2; the conventions' network.protocol.version says '2' (and '1.1', '1.0' as they are). */
 function conventionalHttpVersion(version: string): string {
@@ -183,10 +170,15 @@ export class McpTelemetry {
   begin(message: TracedMessage, scene: TelemetryScene): TracedOperation {
     const { api } = this;
     const started = performance.now();
-    const target = targetOf(message.method, message.params);
-    const metricAttributes: Attributes = { [semconv.ATTR_MCP_METHOD_NAME]: message.method, [semconv.ATTR_MCP_PROTOCOL_VERSION]: scene.protocolVersion };
-    // Resource URIs stay off the histogram (mcp.md: high cardinality); tool and prompt names once known (see `registered`).
-    const metricTarget = target !== undefined && target.key !== semconv.ATTR_MCP_RESOURCE_URI ? target : undefined;
+    // Only what the router knows names a series or a span: made-up methods are _OTHER (see `knownMethod`).
+    const known = scene.knownMethod?.(message.method) === true;
+    const method = known ? message.method : semconv.OTHER;
+    const target = known ? targetOf(message.method, message.params) : undefined;
+    const metricAttributes: Attributes = { [semconv.ATTR_MCP_METHOD_NAME]: method, [semconv.ATTR_MCP_PROTOCOL_VERSION]: scene.protocolVersion };
+    // A tool or prompt name is named (span name, histogram) once registered (see `registered`); a resource URI never
+    // (mcp.md: span name `{mcp.method.name}` without a low-cardinality target; URIs stay off the histogram).
+    const nameable = target !== undefined && target.key !== semconv.ATTR_MCP_RESOURCE_URI ? target : undefined;
+    let named = nameable !== undefined && scene.registered?.(message.method, nameable.value) === true;
     const clientAddress = scene.clientAddress();
     if (clientAddress !== undefined) {
       // Streamable HTTP runs over TCP (MCP transports).
@@ -195,8 +187,14 @@ export class McpTelemetry {
       if (scene.networkProtocolVersion !== undefined) metricAttributes[semconv.ATTR_NETWORK_PROTOCOL_VERSION] = conventionalHttpVersion(scene.networkProtocolVersion);
     }
     const attributes: Attributes = { ...metricAttributes };
-    if (target !== undefined) attributes[target.key] = target.value;
-    if (message.id !== undefined) attributes[semconv.ATTR_JSONRPC_REQUEST_ID] = String(message.id);
+    if (!known) attributes[semconv.ATTR_MCP_METHOD_NAME_ORIGINAL] = bounded(message.method);
+    if (nameable !== undefined && !named) {
+      attributes[nameable.key] = semconv.OTHER;
+      attributes[ORIGINAL_OF[nameable.key]!] = bounded(nameable.value);
+    } else if (target !== undefined) {
+      attributes[target.key] = bounded(target.value);
+    }
+    if (message.id !== undefined) attributes[semconv.ATTR_JSONRPC_REQUEST_ID] = bounded(String(message.id));
     if (message.method === 'tools/call') {
       attributes[semconv.ATTR_GEN_AI_OPERATION_NAME] = semconv.OPERATION_EXECUTE_TOOL;
       if (this.settings.recordArguments) attributes[semconv.ATTR_GEN_AI_TOOL_CALL_ARGUMENTS] = json(message.params?.arguments ?? {});
@@ -205,22 +203,27 @@ export class McpTelemetry {
     if (clientAddress !== undefined) attributes[semconv.ATTR_CLIENT_ADDRESS] = clientAddress;
 
     const { parent, links } = this.parentOf(message.params?._meta);
-    const name = target === undefined ? message.method : `${message.method} ${target.value}`;
+    const name = named ? `${method} ${nameable!.value}` : method;
     const span = this.tracer().startSpan(name, { kind: api.SpanKind.SERVER, attributes, links }, parent);
     const context = api.trace.setSpan(parent, span);
     let ended = false;
     const finish = (errorType: string | undefined, response: JsonRpcResponse | null): void => {
       if (ended) return;
       ended = true;
-      // Asked at the end: a gateway's upstream tools may have loaded during the call.
-      if (metricTarget !== undefined && scene.registered?.(message.method, metricTarget.value) === true) metricAttributes[metricTarget.key] = metricTarget.value;
+      // Asked again at the end: a gateway's upstream tools may have loaded during the call.
+      if (nameable !== undefined && !named && scene.registered?.(message.method, nameable.value) === true) {
+        named = true;
+        span.updateName(`${method} ${nameable.value}`);
+        span.setAttribute(nameable.key, nameable.value);
+      }
+      if (named) metricAttributes[nameable!.key] = nameable!.value;
       if (errorType !== undefined) {
         metricAttributes[semconv.ATTR_ERROR_TYPE] = errorType;
         span.setAttribute(semconv.ATTR_ERROR_TYPE, errorType);
         // One rule (OpenTelemetry "Recording errors", which mcp.md follows): error.type set ⇔ status ERROR.
-        span.setStatus({ code: api.SpanStatusCode.ERROR, ...(response !== null && 'error' in response ? { message: response.error.message } : {}) });
+        span.setStatus({ code: api.SpanStatusCode.ERROR, ...(response !== null && 'error' in response ? { message: bounded(String(response.error.message)) } : {}) });
       }
-      if (response !== null && 'error' in response) metricAttributes[semconv.ATTR_RPC_RESPONSE_STATUS_CODE] = String(response.error.code);
+      if (response !== null && 'error' in response) metricAttributes[semconv.ATTR_RPC_RESPONSE_STATUS_CODE] = errorTypeOf(response.error.code);
       span.end();
       this.currentInstruments()?.operation.record((performance.now() - started) / 1000, metricAttributes);
     };
@@ -310,9 +313,9 @@ export class McpTelemetry {
     // MCP cancellation: a cancelled request gets no response.
     if (response === null) return message.id === undefined ? undefined : semconv.ERROR_TYPE_CANCELLED;
     if ('error' in response) {
-      const code = String(response.error.code);
-      span.setAttribute(semconv.ATTR_RPC_RESPONSE_STATUS_CODE, code);
-      return code;
+      // The span keeps the code as it came (cut short); error.type is bounded like the histogram's attributes.
+      span.setAttribute(semconv.ATTR_RPC_RESPONSE_STATUS_CODE, bounded(String(response.error.code)));
+      return errorTypeOf(response.error.code);
     }
     if (message.method !== 'tools/call') return undefined;
     if (this.settings.recordResults) span.setAttribute(semconv.ATTR_GEN_AI_TOOL_CALL_RESULT, json(response.result));

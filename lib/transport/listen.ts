@@ -146,7 +146,13 @@ export class ListenStreams {
     if (telemetry === undefined || !telemetry.live()) return undefined;
     const meta = request.params?._meta;
     const version = isObject(meta) ? meta['io.modelcontextprotocol/protocolVersion'] : undefined;
-    return telemetry.begin(request, { protocolVersion: typeof version === 'string' ? version : 'unknown', sessionId: undefined, clientAddress: () => clientAddress, networkProtocolVersion: httpVersion });
+    return telemetry.begin(request, {
+      protocolVersion: typeof version === 'string' ? version : 'unknown',
+      sessionId: undefined,
+      clientAddress: () => clientAddress,
+      networkProtocolVersion: httpVersion,
+      knownMethod: (method) => method === LISTEN_METHOD,
+    });
   }
 
   /**
