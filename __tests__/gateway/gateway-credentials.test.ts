@@ -175,6 +175,26 @@ describe('a paid upstream tool behind a local x402 guard', () => {
     expect(meta['example.com/trace']).toBe('t-1');
     expect(Object.keys(meta).filter((key) => key.startsWith('x402'))).toEqual([]);
   });
+
+  it("a payment in the PAYMENT-SIGNATURE header is consumed here and not forwarded, even with forwardHeaders naming it (issue 29: one payment, one call)", async () => {
+    const received: Received[] = [];
+    const upstream = await routerCallUpstream({}, (mcp) => {
+      mcp.tool({ name: 'search', description: 'Searches', inputSchema: { type: 'object', properties: { q: { type: 'string' } } }, handler: ({ q }: { q: string }) => `hits for ${q}` });
+    }, received);
+    const pay = x402Guard({ facilitator: x402Facilitator({ url: facilitator.url, timeoutMs: 2_000 }), accepts: [PRICE] });
+    const gateway = await serveGateway({}, (mcp) => [
+      mcp.upstream({ prefix: 'idx', url: upstream.url, guards: { search: [pay] }, forwardHeaders: ['payment-signature', 'x-payment', 'x-request-id'] }),
+    ]);
+    const header = Buffer.from(JSON.stringify(payment('gw-header'))).toString('base64');
+    const client = new V1Client({ name: 'payer', version: '1.0.0' });
+    await client.connect(new V1Transport(new URL(gateway.url), { requestInit: { headers: { 'PAYMENT-SIGNATURE': header, 'X-Request-Id': 'req-7' } } }));
+    clients.push(client);
+    const paid = await client.callTool({ name: 'idx__search', arguments: { q: 'x' } });
+    expect(paid._meta?.['x402/payment-response']).toMatchObject({ success: true });
+    const call = received.find((request) => request.rpc === 'tools/call')!;
+    expect(call.headers['x-request-id']).toBe('req-7');
+    expect(call.headers['payment-signature']).toBeUndefined();
+  });
 });
 
 describe('router guards and upstream scopes apply to upstream items as to local ones', () => {

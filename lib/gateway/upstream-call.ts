@@ -2,6 +2,7 @@
 
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isObject } from '../jsonrpc/types';
+import { PAYMENT_HEADER_NAMES, PAYMENT_META_KEYS } from '../registry/payment-ledger';
 import { LOG_LEVELS, type LogLevel, type RequestContext } from '../registry/request-context';
 import { ATTR_SERVER_ADDRESS, ATTR_SERVER_PORT, ATTR_UPSTREAM_NAME, META_TRACE_KEYS } from '../telemetry/semconv';
 import { describeMessage } from '../telemetry/message-attributes';
@@ -15,8 +16,6 @@ export const RELAYED_CAPABILITIES: Readonly<Record<string, unknown>> = Object.fr
 
 /** The `_meta` keys of the MCP 2026-07-28 envelope: each hop sends its own (the upstream client sets the gateway's). */
 const ENVELOPE_META = 'io.modelcontextprotocol/';
-/** Payment keys a local guard consumes (x402 over MCP): a tool with local guards is paid here, not upstream. */
-const PAYMENT_META = ['x402/payment', 'x402.payment'];
 const SERVER_INFO_META = 'io.modelcontextprotocol/serverInfo';
 /** Most input_required rounds one forwarded call may take: an upstream that keeps asking ends the call. */
 const MAX_INPUT_ROUNDS = 8;
@@ -24,15 +23,20 @@ const MAX_INPUT_ROUNDS = 8;
 /** The caller's `_meta` as forwarded: the progress token, a payment, trace context…, without the caller's envelope. */
 export function forwardedMeta(meta: Readonly<Record<string, unknown>> | undefined, paidHere: boolean): Record<string, unknown> | undefined {
   if (meta === undefined) return undefined;
-  const kept = Object.entries(meta).filter(([key]) => !key.startsWith(ENVELOPE_META) && !(paidHere && PAYMENT_META.includes(key)));
+  // A tool with local guards is paid here, not upstream: the payment a local guard consumed is not passed on.
+  const kept = Object.entries(meta).filter(([key]) => !key.startsWith(ENVELOPE_META) && !(paidHere && (PAYMENT_META_KEYS as readonly string[]).includes(key)));
   return kept.length === 0 ? undefined : Object.fromEntries(kept);
 }
 
-/** The upstream's credentials for this caller, and the caller's headers on the allow-list (never its own credentials). */
-export async function forwardedHeaders(options: ResolvedUpstream, ctx: RequestContext | undefined): Promise<Record<string, string>> {
+/**
+ * The upstream's credentials for this caller, and the caller's headers on the allow-list (never its own
+ * credentials), but for a call paid here the x402 payment headers: a payment pays for one call, the local one.
+ */
+export async function forwardedHeaders(options: ResolvedUpstream, ctx: RequestContext | undefined, paidHere = false): Promise<Record<string, string>> {
   const headers: Record<string, string> = {};
   if (ctx !== undefined) {
     for (const name of options.forwardHeaders) {
+      if (paidHere && (PAYMENT_HEADER_NAMES as readonly string[]).includes(name)) continue;
       const value = ctx.headers[name];
       if (typeof value === 'string') headers[name] = value;
       else if (Array.isArray(value)) headers[name] = value.join(', ');
@@ -63,10 +67,10 @@ function ask(ctx: RequestContext, method: string, params: Record<string, unknown
 }
 
 /** The options of one forwarded request: the caller's signal, headers and capabilities, and the relays. */
-export async function callerRequestOptions(options: ResolvedUpstream, ctx: RequestContext, extraHeaders?: Record<string, string>): Promise<UpstreamRequestOptions> {
+export async function callerRequestOptions(options: ResolvedUpstream, ctx: RequestContext, extraHeaders?: Record<string, string>, paidHere = false): Promise<UpstreamRequestOptions> {
   return {
     signal: ctx.signal,
-    headers: { ...(await forwardedHeaders(options, ctx)), ...extraHeaders },
+    headers: { ...(await forwardedHeaders(options, ctx, paidHere)), ...extraHeaders },
     capabilities: RELAYED_CAPABILITIES as Record<string, unknown>,
     onMessage: (message) => relay(ctx, message),
     onRequest: (method, params) => ask(ctx, method, params),
@@ -98,14 +102,14 @@ export interface UpstreamTarget {
  * with the upstream's name and address; the span's trace context replaces the caller's in the forwarded `_meta`
  * (SEP-414), so the upstream's span is its child.
  */
-export async function forwardRequest(target: UpstreamTarget, method: string, params: Record<string, unknown>, ctx: RequestContext, extraHeaders?: Record<string, string>): Promise<Record<string, unknown>> {
+export async function forwardRequest(target: UpstreamTarget, method: string, params: Record<string, unknown>, ctx: RequestContext, extraHeaders?: Record<string, string>, paidHere = false): Promise<Record<string, unknown>> {
   const { telemetry, client, options } = target;
-  if (telemetry === undefined) return exchange(client, options, method, params, ctx, extraHeaders);
+  if (telemetry === undefined) return exchange(client, options, method, params, ctx, extraHeaders, paidHere);
   const { name, attributes } = describeMessage(method, params);
   const url = new URL(options.url);
   const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
   const spanAttributes = { ...attributes, [ATTR_UPSTREAM_NAME]: options.name, [ATTR_SERVER_ADDRESS]: url.hostname, [ATTR_SERVER_PORT]: port };
-  return telemetry.childSpan('client', name, spanAttributes, (span) => exchange(client, options, method, withTraceContext(params, span), ctx, extraHeaders));
+  return telemetry.childSpan('client', name, spanAttributes, (span) => exchange(client, options, method, withTraceContext(params, span), ctx, extraHeaders, paidHere));
 }
 
 /** `params` with the current span's trace context in `_meta` instead of the caller's (unchanged when nothing records). */
@@ -122,8 +126,8 @@ function withTraceContext(params: Record<string, unknown>, span: Pick<ChildSpan,
  * answered by asking the caller each of its inputRequests (ctx.elicit…, under the upstream's own keys, so a 2026
  * caller's retry answers them) and retrying with the answers and the upstream's requestState (MCP 2026-07-28 MRTR).
  */
-async function exchange(client: UpstreamClient, options: ResolvedUpstream, method: string, params: Record<string, unknown>, ctx: RequestContext, extraHeaders?: Record<string, string>): Promise<Record<string, unknown>> {
-  const requestOptions = await callerRequestOptions(options, ctx, extraHeaders);
+async function exchange(client: UpstreamClient, options: ResolvedUpstream, method: string, params: Record<string, unknown>, ctx: RequestContext, extraHeaders: Record<string, string> | undefined, paidHere: boolean): Promise<Record<string, unknown>> {
+  const requestOptions = await callerRequestOptions(options, ctx, extraHeaders, paidHere);
   let sent = params;
   for (let round = 0; ; round++) {
     const result = await client.request(method, sent, requestOptions);

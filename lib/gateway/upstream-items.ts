@@ -75,7 +75,7 @@ export function toolDefinition(source: UpstreamSource, entry: Entry & { name: st
     handler: async (args: Record<string, unknown>, ctx: RequestContext) => {
       const params = { name: original, arguments: args, _meta: forwardedMeta(ctx.meta, paidHere) };
       try {
-        const result = await forwardRequest(source, 'tools/call', params, ctx, paramHeaders(headerParamsOf(), args));
+        const result = await forwardRequest(source, 'tools/call', params, ctx, paramHeaders(headerParamsOf(), args), paidHere);
         return rewriteToolResult(result, naming);
       } catch (error) {
         // MCP tools › Error Handling: what the upstream answered as an error stays one; an ask the caller could not

@@ -1,15 +1,12 @@
 // x402 payments as clients send them: where a payment travels in a call, its decoding, and matching it to the price.
 
 import { isObject } from '../jsonrpc/types';
+import { PAYMENT_HEADER_NAMES, PAYMENT_META_KEYS } from '../registry/payment-ledger';
 import type { PaymentPayload, PaymentRequirements } from './types';
 
-/**
- * Where a payment may travel, first found wins. `x402/payment` is the MCP transport's key (specs/transports-v2/mcp.md);
- * `x402.payment` is what Vercel's `x402-mcp` sends; the headers are x402 HTTP's (v2 `PAYMENT-SIGNATURE`, v1 `X-PAYMENT`),
- * which Cloudflare's `agents/x402` reads too. Each may hold the object or its base64 JSON.
- */
-export const META_KEYS = Object.freeze(['x402/payment', 'x402.payment'] as const);
-export const HEADER_NAMES = Object.freeze(['payment-signature', 'x-payment'] as const);
+/** Where a payment may travel ({@link PAYMENT_META_KEYS}, {@link PAYMENT_HEADER_NAMES}): each may hold the object or its base64 JSON. */
+const META_KEYS = PAYMENT_META_KEYS;
+const HEADER_NAMES = PAYMENT_HEADER_NAMES;
 
 /** A payment found on a call: decoded, or why it could not be (a bad payment gets the envelope with this reason). */
 export type FoundPayment = { readonly ok: true; readonly payload: PaymentPayload } | { readonly ok: false; readonly reason: string };

@@ -1,5 +1,14 @@
 // PaymentLedger: the one-use payments a router's paid tools have taken, shared by every guard of the router.
 
+/**
+ * Where a payment may travel in a call, first found wins. `x402/payment` is the MCP transport's key
+ * (specs/transports-v2/mcp.md); `x402.payment` is what Vercel's `x402-mcp` sends; the headers are x402 HTTP's (v2
+ * `PAYMENT-SIGNATURE`, v1 `X-PAYMENT`), which Cloudflare's `agents/x402` reads too. Here, below both the guard that
+ * reads them and the gateway that must not pass on a payment it consumed.
+ */
+export const PAYMENT_META_KEYS = Object.freeze(['x402/payment', 'x402.payment'] as const);
+export const PAYMENT_HEADER_NAMES = Object.freeze(['payment-signature', 'x-payment'] as const);
+
 /** What a payment guard asks of the ledger for one payment. */
 export interface PaymentTerms {
   /** How long a settled payment stays refused, in ms. */
