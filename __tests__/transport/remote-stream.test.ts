@@ -37,7 +37,7 @@ afterEach(async () => {
 /** Serves one follower of stream 'S' of session 's' from `lastEventId`, and reads it. */
 async function follow(store: MarkedStore, lastEventId: string, limitMs?: number): Promise<SseReader> {
   server = createServer((_req, res) => {
-    const connection = new SseConnection(res, { keepAliveMs: false, retryMs: 1000 }, {}, undefined, () => undefined);
+    const connection = new SseConnection(res, { keepAliveMs: false, retryMs: 1000, streamBufferLimit: 1024 * 1024, logger: console }, {}, undefined, () => undefined);
     followed = store.replayAfter('s', lastEventId).then((replay) =>
       followRemoteStream(connection, { events: store, sessionId: 's', streamId: 'S', requestIds: store.state?.requestIds ?? [], replayed: replay?.events ?? [], lastEventId, ...(limitMs === undefined ? {} : { limitMs }) }),
     );
