@@ -26,6 +26,11 @@ export interface SseEventOptions {
   readonly owed?: boolean;
 }
 
+/** An event written as it comes (made once: every live event passes here). */
+export const LIVE_EVENT: SseEventOptions = Object.freeze({});
+/** An event owed to the client (see {@link SseEventOptions.owed}). */
+export const OWED_EVENT: SseEventOptions = Object.freeze({ owed: true });
+
 /**
  * One open `text/event-stream` response. Every event is `event: message` with one `data:` line (clients
  * such as the official SDK ignore other event names), and an `id:` when the stream is resumable.
@@ -100,7 +105,7 @@ export class SseConnection {
    *
    * @param data - one JSON-RPC message as JSON text (JSON text has no raw newlines, so one `data:` line)
    */
-  event(id: string | undefined, data: string | null, options: SseEventOptions = {}): void {
+  event(id: string | undefined, data: string | null, options: SseEventOptions = LIVE_EVENT): void {
     if (this.closed) return;
     let frame = id === undefined ? '' : `id: ${id}\n`;
     if (options.retryMs !== undefined) frame += `retry: ${options.retryMs}\n`;

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { JsonRpcId, JsonRpcMessage } from '../jsonrpc/types';
 import type { McpLogger } from '../logger';
 import { serializeResponses } from '../http/reply';
-import type { SseConnection, SseEventOptions } from '../http/sse';
+import { LIVE_EVENT, OWED_EVENT, type SseConnection, type SseEventOptions } from '../http/sse';
 import { STREAM_HEARTBEAT_MS, type EventStore } from './stores';
 
 /**
@@ -15,7 +15,7 @@ import { STREAM_HEARTBEAT_MS, type EventStore } from './stores';
  *   `streamBufferLimit`; false for events newly recorded while the client follows the stream
  */
 export function writeRecorded(connection: SseConnection, events: readonly { id: string; message: JsonRpcMessage | null }[], owed = true): void {
-  for (const event of events) connection.event(event.id, event.message === null ? null : JSON.stringify(event.message), { owed });
+  for (const event of events) connection.event(event.id, event.message === null ? null : JSON.stringify(event.message), owed ? OWED_EVENT : LIVE_EVENT);
 }
 
 /**
@@ -69,8 +69,8 @@ export class OutboundStream {
   send(message: JsonRpcMessage): Promise<void> {
     return this.enqueue(() => {
       // A response is the answer the client is owed, as it would be in a JSON reply: never cut for its size.
-      if ('method' in message) return this.recordAndWrite(message, JSON.stringify(message), {});
-      return this.recordAndWrite(message, serializeResponses(message, this.logger), { owed: true });
+      if ('method' in message) return this.recordAndWrite(message, JSON.stringify(message), LIVE_EVENT);
+      return this.recordAndWrite(message, serializeResponses(message, this.logger), OWED_EVENT);
     });
   }
 

@@ -10,7 +10,7 @@ import type { AuthInfo } from '../registry/request-context';
 import type { OfferedFeatures } from '../registry/registry';
 import { parseAccept } from '../http/accept';
 import { sendJson } from '../http/reply';
-import { SseConnection, type SseOptions } from '../http/sse';
+import { OWED_EVENT, SseConnection, type SseOptions } from '../http/sse';
 import { notificationOf, type ServerEventBus } from '../sessions/server-events';
 import type { McpTelemetry, TracedOperation } from '../telemetry/telemetry';
 
@@ -164,7 +164,7 @@ export class ListenStreams {
   close(): void {
     this.#closed = true;
     for (const { connection, id } of [...this.#open]) {
-      connection.event(undefined, JSON.stringify(listenCompletion(id)), { owed: true });
+      connection.event(undefined, JSON.stringify(listenCompletion(id)), OWED_EVENT);
       connection.end();
     }
   }

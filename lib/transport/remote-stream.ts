@@ -3,7 +3,7 @@
 import { failure } from '../jsonrpc/envelope';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import type { JsonRpcId } from '../jsonrpc/types';
-import type { SseConnection } from '../http/sse';
+import { OWED_EVENT, type SseConnection } from '../http/sse';
 import { DEFAULT_SESSION_IDLE_TTL_MS } from '../sessions/memory-session-store';
 import { writeRecorded } from '../sessions/outbound-stream';
 import type { EventStore, StoredEvent } from '../sessions/stores';
@@ -75,7 +75,7 @@ export async function followRemoteStream(connection: SseConnection, stream: Remo
       if (replay === undefined) break;
       deliver(replay.events, false);
       if (state === undefined || !state.open) {
-        for (const id of unanswered) connection.event(undefined, lostResponse(id), { owed: true });
+        for (const id of unanswered) connection.event(undefined, lostResponse(id), OWED_EVENT);
         unanswered.clear();
       }
     }
