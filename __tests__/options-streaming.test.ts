@@ -11,7 +11,7 @@ import {
   type McpRouter,
   type McpRouterOptions,
 } from '../lib';
-import { DEFAULT_CLIENT_REQUEST_TIMEOUT_MS, DEFAULT_KEEP_ALIVE_MS, DEFAULT_RETRY_MS, resolveOptions } from '../lib/options';
+import { DEFAULT_CLIENT_REQUEST_TIMEOUT_MS, DEFAULT_KEEP_ALIVE_MS, DEFAULT_RETRY_MS, DEFAULT_STREAM_BUFFER_LIMIT, resolveOptions } from '../lib/options';
 import { DEFAULT_MAX_PENDING_REQUESTS, DEFAULT_MAX_SESSIONS_PER_PRINCIPAL, DEFAULT_MAX_STREAMS, DEFAULT_MAX_SUBSCRIPTIONS } from '../lib/session-options';
 import { createApp, post, rpc, silentLogger } from './helpers/create-app';
 
@@ -43,6 +43,11 @@ describe('mcpRouter streaming options: config errors', () => {
     ['retryMs -5', 'ERR_MCP_INVALID_OPTION', { retryMs: -5 }, /^mcpRouter: option 'retryMs' must be a positive number of milliseconds, got -5$/],
     ["retryMs '1000'", 'ERR_MCP_INVALID_OPTION', { retryMs: '1000' }, /^mcpRouter: option 'retryMs' must be .*, got "1000"$/],
     ['retryMs false', 'ERR_MCP_INVALID_OPTION', { retryMs: false }, /^mcpRouter: option 'retryMs' must be .*, got false$/],
+    ['streamBufferLimit 0', 'ERR_MCP_INVALID_OPTION', { streamBufferLimit: 0 }, /^mcpRouter: option 'streamBufferLimit' must be a positive number of bytes or text like '4mb', got 0$/],
+    ["streamBufferLimit 'lots'", 'ERR_MCP_INVALID_OPTION', { streamBufferLimit: 'lots' }, /^mcpRouter: option 'streamBufferLimit' must be .*, got "lots"$/],
+    ['streamBufferLimit false', 'ERR_MCP_INVALID_OPTION', { streamBufferLimit: false }, /^mcpRouter: option 'streamBufferLimit' must be .*, got false$/],
+    ["streamBufferLimt (misspelt)", 'ERR_MCP_UNKNOWN_OPTION', { streamBufferLimt: 1024 }, /^mcpRouter: unknown option 'streamBufferLimt'\. Did you mean 'streamBufferLimit'\?$/],
+    ['listen.maxStreams 1.5', 'ERR_MCP_INVALID_OPTION', { listen: { maxStreams: 1.5 } }, /^mcpRouter: option 'listen\.maxStreams' must be a positive integer, got 1\.5$/],
     ['clientRequestTimeoutMs 0', 'ERR_MCP_INVALID_OPTION', { clientRequestTimeoutMs: 0 }, /^mcpRouter: option 'clientRequestTimeoutMs' must be a positive number of milliseconds, got 0$/],
     ['clientRequestTimeoutMs NaN', 'ERR_MCP_INVALID_OPTION', { clientRequestTimeoutMs: NaN }, /^mcpRouter: option 'clientRequestTimeoutMs' must be/],
     ['clientRequestTimeoutMs 2.5', 'ERR_MCP_INVALID_OPTION', { clientRequestTimeoutMs: 2.5 }, /^mcpRouter: option 'clientRequestTimeoutMs' must be .*, got 2\.5$/],
@@ -108,6 +113,9 @@ describe('mcpRouter streaming options: config errors', () => {
       { keepAliveMs: false },
       { keepAliveMs: 1 },
       { retryMs: 1 },
+      { streamBufferLimit: 1 },
+      { streamBufferLimit: '64kb' },
+      { listen: { maxStreams: 1, maxStreamsPerPrincipal: 1 } },
       { clientRequestTimeoutMs: 1 },
       { sessions: false },
       { sessions: {} },
@@ -120,6 +128,7 @@ describe('mcpRouter streaming options: config errors', () => {
         responseMode: undefined,
         keepAliveMs: undefined,
         retryMs: undefined,
+        streamBufferLimit: undefined,
         clientRequestTimeoutMs: undefined,
         sessions: {
           idleTtlMs: undefined,
@@ -144,6 +153,7 @@ describe('mcpRouter streaming options: defaults', () => {
     expect(DEFAULT_KEEP_ALIVE_MS).toBe(15_000);
     expect(DEFAULT_RETRY_MS).toBe(1_000);
     expect(DEFAULT_CLIENT_REQUEST_TIMEOUT_MS).toBe(60_000);
+    expect(DEFAULT_STREAM_BUFFER_LIMIT).toBe(1024 * 1024);
   });
 
   it('resolves them when nothing is given: auto replies, sessions on, 15 s keep-alives, 1 s retry, 60 s client requests', () => {
@@ -154,6 +164,8 @@ describe('mcpRouter streaming options: defaults', () => {
       retryMs: DEFAULT_RETRY_MS,
       clientRequestTimeoutMs: DEFAULT_CLIENT_REQUEST_TIMEOUT_MS,
       maxSubscriptions: DEFAULT_MAX_SUBSCRIPTIONS,
+      streamBufferLimit: DEFAULT_STREAM_BUFFER_LIMIT,
+      listen: { maxStreamsPerPrincipal: 16, maxStreams: 10_000 },
     });
     // Every session setting filled in, the in-memory stores included: nothing downstream defaults again.
     expect(config.sessions).toEqual({

@@ -8,6 +8,7 @@ export type { McpRouterOptions } from './options';
 export type { SessionOptions } from './session-options';
 export type { InputRequiredOptions } from './protocol/request-state';
 export type { TelemetryOptions } from './telemetry/telemetry-options';
+export type { ListenOptions } from './transport/listen-options';
 
 // Security: bearer auth and its metadata, browser origins, rate limits, per-item access rules.
 export type { AuthOptions, ResourceMetadataOptions, StaticToken } from './auth/bearer';

@@ -19,6 +19,7 @@ import { resolveInputRequired, type InputRequiredOptions, type ResolvedInputRequ
 import { resolveTasks, type ResolvedTasks, type TaskOptions } from './tasks/task-options';
 import type { McpStore } from './sessions/shared-store';
 import { resolveTelemetry, type ResolvedTelemetry, type TelemetryOptions } from './telemetry/telemetry-options';
+import { resolveListen, type ListenOptions, type ResolvedListen } from './transport/listen-options';
 
 // Every default of McpRouterOptions, written once (the default session store's are its own). Not exported by the package.
 /** Default `pageSize`: items per page of `tools/list`, `resources/list`, … */
@@ -45,8 +46,8 @@ export const DEFAULT_ERAS: readonly Era[] = Object.freeze(['2025', '2026'] as co
 export const DEFAULT_CACHE_TTL_MS = 0;
 /** Default `cors.maxAge`: how long, in seconds, a browser may cache a preflight's answer. */
 export const DEFAULT_CORS_MAX_AGE_S = 600;
-/** Default `listen.maxStreamsPerPrincipal`: subscriptions/listen streams one caller may hold open at once. */
-export const DEFAULT_MAX_LISTEN_STREAMS_PER_PRINCIPAL = 16;
+/** Default `streamBufferLimit`: 1 MiB unsent on one SSE connection, some thousands of notifications. */
+export const DEFAULT_STREAM_BUFFER_LIMIT = 1024 * 1024;
 
 /** Options of {@link mcpRouter}. */
 export interface McpRouterOptions {
@@ -92,6 +93,12 @@ export interface McpRouterOptions {
   keepAliveMs?: number | false;
   /** Reconnection delay advised to SSE clients (`retry:`). Defaults to {@link DEFAULT_RETRY_MS}. */
   retryMs?: number;
+  /**
+   * Most bytes one SSE connection (a POST reply, a GET stream, a listen stream) may hold unsent for a client that
+   * reads slowly or not at all, in bytes or as text like `'1mb'`; past it the connection is closed, and a 2025 client
+   * resumes from its last event id. Responses and replayed events are not counted. Defaults to {@link DEFAULT_STREAM_BUFFER_LIMIT}.
+   */
+  streamBufferLimit?: number | string;
   /** How long `ctx.sample`, `ctx.elicit` and `ctx.listRoots` wait for the client. Defaults to {@link DEFAULT_CLIENT_REQUEST_TIMEOUT_MS}. */
   clientRequestTimeoutMs?: number;
   /** Bearer authentication: `{ tokens }`, `{ verify }` or `{ fromRequest }`, plus scopes and RFC 9728 metadata. Defaults to none. */
@@ -143,10 +150,10 @@ export interface McpRouterOptions {
   /**
    * MCP 2026-07-28 `subscriptions/listen` streams (list changes and resource updates for 2026 clients), or `false`
    * for none (then `server/discover` declares no `listChanged` or `subscribe`). `maxStreamsPerPrincipal`: most
-   * streams one caller (principal, else client address) may hold open; one more → 429. Defaults to
-   * `{ maxStreamsPerPrincipal: DEFAULT_MAX_LISTEN_STREAMS_PER_PRINCIPAL }` ({@link DEFAULT_MAX_LISTEN_STREAMS_PER_PRINCIPAL}).
+   * streams one caller (principal, else client address) may hold open, one more → 429; `maxStreams`: most on the
+   * router, one more → 503. Defaults to `{ maxStreamsPerPrincipal: 16, maxStreams: 10_000 }` (see {@link ListenOptions}).
    */
-  listen?: { maxStreamsPerPrincipal?: number } | false;
+  listen?: ListenOptions | false;
   /**
    * MCP 2026-07-28 `input_required` results (ctx.elicit / sample / listRoots in a 2026 request): the HMAC key that
    * seals `requestState` (`stateKey`, ≥ 32 bytes; random per process by default, so set one shared key when several
@@ -185,6 +192,7 @@ export interface ResolvedConfig {
   readonly maxSubscriptions: number;
   readonly keepAliveMs: number | false;
   readonly retryMs: number;
+  readonly streamBufferLimit: number;
   readonly clientRequestTimeoutMs: number;
   readonly auth: ResolvedAuth | undefined;
   readonly origins: OriginsOption | undefined;
@@ -197,7 +205,7 @@ export interface ResolvedConfig {
   readonly eras: readonly Era[];
   readonly cache: CacheHint;
   /** Undefined without listen streams (`listen: false`, or the 2026 era not served). */
-  readonly listen: { readonly maxStreamsPerPrincipal: number } | undefined;
+  readonly listen: ResolvedListen | undefined;
   readonly inputRequired: ResolvedInputRequired;
   readonly tasks: ResolvedTasks;
   /** The shared store, when given: the router closes it, waits for its requestState key, and announces through it. */
@@ -225,6 +233,7 @@ const KNOWN_OPTIONS: OptionKeys<McpRouterOptions> = {
   sessions: true,
   keepAliveMs: true,
   retryMs: true,
+  streamBufferLimit: true,
   clientRequestTimeoutMs: true,
   auth: true,
   origins: true,
@@ -245,10 +254,10 @@ const KNOWN_OPTIONS: OptionKeys<McpRouterOptions> = {
 const SIZE = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?$/i;
 const UNIT: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
 
-function parseBodyLimit(value: number | string): number {
+function parseSize(option: 'bodyLimit' | 'streamBufferLimit', value: number | string): number {
   const match = typeof value === 'string' ? SIZE.exec(value.trim()) : null;
   const bytes = typeof value === 'number' ? value : match ? Math.floor(Number(match[1]) * (UNIT[(match[2] ?? 'b').toLowerCase()] ?? 1)) : NaN;
-  if (!isPositiveInteger(bytes)) throw invalidOption('bodyLimit', "a positive number of bytes or text like '4mb'", value);
+  if (!isPositiveInteger(bytes)) throw invalidOption(option, "a positive number of bytes or text like '4mb'", value);
   return bytes;
 }
 
@@ -292,7 +301,7 @@ export function resolveOptions(options: McpRouterOptions): ResolvedConfig {
   if (keepAliveMs !== false && !isPositiveInteger(keepAliveMs)) throw invalidOption('keepAliveMs', 'a positive number of milliseconds or false', keepAliveMs);
   if (!isPositiveInteger(retryMs)) throw invalidOption('retryMs', 'a positive number of milliseconds', retryMs);
   if (!isPositiveInteger(clientRequestTimeoutMs)) throw invalidOption('clientRequestTimeoutMs', 'a positive number of milliseconds', clientRequestTimeoutMs);
-  const { bodyLimit = DEFAULT_BODY_LIMIT, maxBatchLength = DEFAULT_MAX_BATCH_LENGTH } = options;
+  const { bodyLimit = DEFAULT_BODY_LIMIT, maxBatchLength = DEFAULT_MAX_BATCH_LENGTH, streamBufferLimit = DEFAULT_STREAM_BUFFER_LIMIT } = options;
   if (!isPositiveInteger(maxBatchLength)) throw invalidOption('maxBatchLength', 'a positive integer', maxBatchLength);
 
   const eras = resolveEras(options.eras);
@@ -310,7 +319,7 @@ export function resolveOptions(options: McpRouterOptions): ResolvedConfig {
     serverInfo: Object.freeze(serverInfo),
     instructions,
     pageSize,
-    bodyLimit: parseBodyLimit(bodyLimit),
+    bodyLimit: parseSize('bodyLimit', bodyLimit),
     logger,
     ajv,
     responseMode,
@@ -319,6 +328,7 @@ export function resolveOptions(options: McpRouterOptions): ResolvedConfig {
     maxSubscriptions: resolveMaxSubscriptions(options.sessions),
     keepAliveMs,
     retryMs,
+    streamBufferLimit: parseSize('streamBufferLimit', streamBufferLimit),
     clientRequestTimeoutMs,
     auth: options.auth === undefined ? undefined : resolveAuthOptions(options.auth),
     origins: options.origins,
@@ -337,16 +347,6 @@ export function resolveOptions(options: McpRouterOptions): ResolvedConfig {
     stateKeyGiven: options.inputRequired?.stateKey !== undefined,
     telemetry: resolveTelemetry(options.telemetry),
   });
-}
-
-function resolveListen(listen: McpRouterOptions['listen'], eras: readonly Era[]): ResolvedConfig['listen'] {
-  if (listen !== undefined && listen !== false && (typeof listen !== 'object' || listen === null)) throw invalidOption('listen', '{ maxStreamsPerPrincipal? } or false', listen);
-  const { maxStreamsPerPrincipal = DEFAULT_MAX_LISTEN_STREAMS_PER_PRINCIPAL, ...unknown } = listen || {};
-  const extra = Object.keys(unknown)[0];
-  if (extra !== undefined) throw new McpConfigError('ERR_MCP_UNKNOWN_OPTION', `unknown option 'listen.${extra}'. Did you mean 'listen.maxStreamsPerPrincipal'?`);
-  if (!isPositiveInteger(maxStreamsPerPrincipal)) throw invalidOption('listen.maxStreamsPerPrincipal', 'a positive integer', maxStreamsPerPrincipal);
-  // Listen streams are of the 2026 era: a 2025-only router has none.
-  return listen === false || !eras.includes('2026') ? undefined : Object.freeze({ maxStreamsPerPrincipal });
 }
 
 function resolveEras(eras: Era[] | undefined): readonly Era[] {

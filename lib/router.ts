@@ -22,6 +22,7 @@ import { SessionManager } from './sessions/sessions';
 import { MemoryServerEventBus, publishQuietly, type ServerEvent } from './sessions/server-events';
 import { createEndpoint, createErrorHandler } from './transport/endpoint';
 import { ListenStreams } from './transport/listen';
+import type { SseOptions } from './http/sse';
 import { createTelemetry } from './telemetry/telemetry';
 
 /**
@@ -66,8 +67,9 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
   // OpenTelemetry (issue 21): spans and metrics when @opentelemetry/api is installed and not turned off.
   const telemetry = createTelemetry(config.telemetry);
   const sessions = config.sessions && new SessionManager({ ...config.sessions, serverEvents, logger, telemetry });
+  // Every SSE connection of the router: POST replies, GET streams, and listen streams.
+  const sse: SseOptions = { keepAliveMs: config.keepAliveMs, retryMs: config.retryMs, streamBufferLimit: config.streamBufferLimit, logger };
   // MCP 2026-07-28 subscriptions/listen: streams that hear the same server events as the sessions' GET streams.
-  const sse = { keepAliveMs: config.keepAliveMs, retryMs: config.retryMs };
   const listenStreams = config.listen && new ListenStreams(serverEvents, () => registry.features, { ...config.listen, maxUris: config.maxSubscriptions, sse, telemetry }, () => registry.loaded());
   // Long-running tasks (tools registered with `task`) outlive their HTTP request: the runner keeps them going.
   const tasks = new TaskRunner(config.tasks, logger, store && taskCancelsOver(config.sessions?.bus ?? store.bus(), logger));
@@ -91,7 +93,7 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
   const auth = createRouterAuth(config.auth);
   const { authOf } = auth;
   const bridge = createBridge(registry, router, logger, telemetry);
-  const endpoint = createEndpoint(dispatcher, { ...config, sessions, authOf, listenStreams, allowDelete: config.sessions?.allowDelete === true }, bridge.learnFrom);
+  const endpoint = createEndpoint(dispatcher, { ...config, sse, sessions, authOf, listenStreams, allowDelete: config.sessions?.allowDelete === true }, bridge.learnFrom);
   // The front door and the endpoint are one Express layer: a request crosses the router's stack once.
   const serve = createFrontDoor({ ...config, ready: store && whenStoreReady(store, config.stateKeyGiven ? undefined : config.inputRequired.stateKey) }, auth.steps, (req) => authOf(req)?.subject, endpoint);
   const onError = createErrorHandler(logger);

@@ -24,9 +24,16 @@ export class RawConnection {
   private buffer = '';
   private wake: (() => void) | undefined;
   private readonly socket: net.Socket;
+  /** Resolves when the socket closes: the server closed it (or `close()` was called). */
+  readonly closed: Promise<void>;
 
-  constructor(port: number) {
+  /** @param httpVersion - of the request line: `'1.0'` to speak as an HTTP/1.0 client */
+  constructor(
+    port: number,
+    private readonly httpVersion: '1.1' | '1.0' = '1.1',
+  ) {
     this.socket = net.connect(port, '127.0.0.1');
+    this.closed = new Promise((resolve) => this.socket.once('close', () => resolve()));
     this.socket.setEncoding('utf8');
     this.socket.on('data', (text: string) => {
       this.buffer += text;
@@ -38,7 +45,7 @@ export class RawConnection {
 
   /** Writes the request line and headers (`Host` added), then `body` if any; `Content-Length` is the caller's. */
   sendHead(method: string, headers: Record<string, string | number>, body: string | Buffer = ''): void {
-    const lines = [`${method} /mcp HTTP/1.1`, 'Host: 127.0.0.1', ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)];
+    const lines = [`${method} /mcp HTTP/${this.httpVersion}`, 'Host: 127.0.0.1', ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)];
     this.socket.write(`${lines.join('\r\n')}\r\n\r\n`);
     if (body.length > 0) this.socket.write(body);
   }

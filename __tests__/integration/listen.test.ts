@@ -273,7 +273,8 @@ describe('capabilities and the listen option', () => {
   it.each([
     [{ listen: 'yes' }, "'listen'"],
     [{ listen: { maxStreamsPerPrincipal: 0 } }, "'listen.maxStreamsPerPrincipal'"],
-    [{ listen: { maxStreams: 4 } }, "'listen.maxStreams'"],
+    [{ listen: { maxStreams: 0 } }, "'listen.maxStreams'"],
+    [{ listen: { maxStream: 4 } }, "'listen.maxStream'. Did you mean 'listen.maxStreams'?"],
   ])('refuses %j at boot, naming the option', (options, named) => {
     expect(() => mcpRouter({ name: 'bad', version: '1', ...(options as Partial<McpRouterOptions>) })).toThrow(McpConfigError);
     expect(() => mcpRouter({ name: 'bad', version: '1', ...(options as Partial<McpRouterOptions>) })).toThrow(named);

@@ -1,13 +1,15 @@
 // followRemoteStream: following a stream another instance records, through a shared store (here a memory store with marks), over a real HTTP connection.
 
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { SseConnection } from '../../lib/http/sse';
+import { connect, type AddressInfo } from 'node:net';
+import { SseConnection, type SseOptions } from '../../lib/http/sse';
 import type { JsonRpcId, JsonRpcMessage } from '../../lib/jsonrpc/types';
 import { MemoryEventStore } from '../../lib/sessions/memory-event-store';
 import type { EventStore } from '../../lib/sessions/stores';
 import { followRemoteStream, REMOTE_POLL_MS } from '../../lib/transport/remote-stream';
 import { messagesOf, SseReader } from '../helpers/sse';
+import { silentLogger } from '../helpers/create-app';
+import { until } from '../helpers/until';
 
 /** A memory event store with the optional stream marks a shared store has, set by the test. */
 class MarkedStore extends MemoryEventStore implements EventStore {
@@ -34,16 +36,21 @@ afterEach(async () => {
   server = undefined;
 });
 
-/** Serves one follower of stream 'S' of session 's' from `lastEventId`, and reads it. */
-async function follow(store: MarkedStore, lastEventId: string, limitMs?: number): Promise<SseReader> {
+/** Serves one follower of stream 'S' of session 's' from `lastEventId` (its connection bounded as `sse` says), and listens. */
+async function serveFollower(store: MarkedStore, lastEventId: string, limitMs?: number, sse: Partial<SseOptions> = {}): Promise<number> {
   server = createServer((_req, res) => {
-    const connection = new SseConnection(res, { keepAliveMs: false, retryMs: 1000 }, {}, undefined, () => undefined);
+    const connection = new SseConnection(res, { keepAliveMs: false, retryMs: 1000, streamBufferLimit: 1024 * 1024, logger: console, ...sse }, {}, undefined, () => undefined);
     followed = store.replayAfter('s', lastEventId).then((replay) =>
       followRemoteStream(connection, { events: store, sessionId: 's', streamId: 'S', requestIds: store.state?.requestIds ?? [], replayed: replay?.events ?? [], lastEventId, ...(limitMs === undefined ? {} : { limitMs }) }),
     );
   });
   await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  return (server.address() as AddressInfo).port;
+}
+
+/** Serves one follower of stream 'S' of session 's' from `lastEventId`, and reads it. */
+async function follow(store: MarkedStore, lastEventId: string, limitMs?: number): Promise<SseReader> {
+  const port = await serveFollower(store, lastEventId, limitMs);
   return new SseReader((await fetch(`http://127.0.0.1:${port}/`)).body as ReadableStream<Uint8Array>);
 }
 
@@ -116,3 +123,31 @@ it('ends the connection when the store fails (the client resumes again), and aft
   expect(await (await follow(healthy, await healthy.append('s', 'S', null), REMOTE_POLL_MS * 2)).rest()).toEqual([]);
   expect(Date.now() - started).toBeLessThan(REMOTE_POLL_MS * 8);
 });
+
+it('cuts a follower whose client stops reading: what is newly recorded counts toward streamBufferLimit', async () => {
+  const store = new MarkedStore({ maxBytesPerSession: 256 * 1024 * 1024, maxBytes: 256 * 1024 * 1024 });
+  const logger = silentLogger();
+  const limit = 1024 * 1024;
+  const port = await serveFollower(store, await store.append('s', 'S', null), undefined, { streamBufferLimit: limit, logger });
+  const client = connect(port, '127.0.0.1');
+  client.on('error', () => undefined);
+  client.write('GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+  // Headers only, then no more reading: the kernel's buffers fill, then the server's.
+  await new Promise((resolve) => client.once('data', resolve));
+  client.pause();
+  // Each poll brings 900 KB, under the bound: a client that reads is never cut, one that does not is.
+  const large = (n: number): JsonRpcMessage => ({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 't', progress: n, message: 'z'.repeat(100_000) } });
+  let n = 0;
+  while (logger.warn.mock.calls.length === 0) {
+    if (n > 640) throw new Error('64 MB followed, and the follower was never cut');
+    for (let i = 0; i < 9; i++) await store.append('s', 'S', large(++n));
+    const reads = store.reads;
+    await until(() => store.reads > reads || logger.warn.mock.calls.length > 0, 'a poll of the follower');
+  }
+  await followed;
+  expect(n).toBeGreaterThan(9);
+  expect(logger.warn).toHaveBeenCalledTimes(1);
+  expect(logger.warn).toHaveBeenCalledWith(undefined, expect.stringContaining(`streamBufferLimit: ${limit}`));
+  client.destroy();
+  // Polls of 150 ms until the kernel's buffers are full (several MB on loopback).
+}, 30_000);

@@ -4,12 +4,18 @@ import { randomUUID } from 'node:crypto';
 import type { JsonRpcId, JsonRpcMessage } from '../jsonrpc/types';
 import type { McpLogger } from '../logger';
 import { serializeResponses } from '../http/reply';
-import type { SseConnection } from '../http/sse';
+import { LIVE_EVENT, OWED_EVENT, type SseConnection, type SseEventOptions } from '../http/sse';
 import { STREAM_HEARTBEAT_MS, type EventStore } from './stores';
 
-/** Writes recorded events as they were first sent (priming events as empty data). */
-export function writeRecorded(connection: SseConnection, events: readonly { id: string; message: JsonRpcMessage | null }[]): void {
-  for (const event of events) connection.event(event.id, event.message === null ? null : JSON.stringify(event.message));
+/**
+ * Writes recorded events as they were first sent (priming events as empty data).
+ *
+ * @param owed - a replay is owed to the client (see {@link SseEventOptions.owed}): the store held it already, and a
+ *   client resuming after its connection was cut for reading too slowly may have more to catch up on than
+ *   `streamBufferLimit`; false for events newly recorded while the client follows the stream
+ */
+export function writeRecorded(connection: SseConnection, events: readonly { id: string; message: JsonRpcMessage | null }[], owed = true): void {
+  for (const event of events) connection.event(event.id, event.message === null ? null : JSON.stringify(event.message), owed ? OWED_EVENT : LIVE_EVENT);
 }
 
 /**
@@ -62,14 +68,15 @@ export class OutboundStream {
   /** Records `message` and writes it to the connection, after everything queued before it. */
   send(message: JsonRpcMessage): Promise<void> {
     return this.enqueue(() => {
-      const data = 'method' in message ? JSON.stringify(message) : serializeResponses(message, this.logger);
-      return this.recordAndWrite(message, data, undefined);
+      // A response is the answer the client is owed, as it would be in a JSON reply: never cut for its size.
+      if ('method' in message) return this.recordAndWrite(message, JSON.stringify(message), LIVE_EVENT);
+      return this.recordAndWrite(message, serializeResponses(message, this.logger), OWED_EVENT);
     });
   }
 
   /** The priming event (an id and empty data, with `retry:`) that lets a 2025-11-25 client resume at once. */
   prime(retryMs: number): Promise<void> {
-    return this.enqueue(() => this.recordAndWrite(null, null, retryMs));
+    return this.enqueue(() => this.recordAndWrite(null, null, { retryMs }));
   }
 
   /** Writes to `connection` from now on (after what is queued). */
@@ -133,14 +140,14 @@ export class OutboundStream {
    * then writes it to the connection attached by then. Plain promise code, not async functions: this runs for
    * every progress notification, and each async layer costs a promise and microtask turns.
    */
-  private recordAndWrite(message: JsonRpcMessage | null, data: string | null, retryMs: number | undefined): Promise<void> | undefined {
+  private recordAndWrite(message: JsonRpcMessage | null, data: string | null, options: SseEventOptions): Promise<void> | undefined {
     const recording = this.recording;
     if (recording === undefined) {
-      this.connection?.event(undefined, data, retryMs);
+      this.connection?.event(undefined, data, options);
       return undefined;
     }
     const append = (): Promise<void> =>
-      recording.events.append(recording.sessionId, this.id, message, data ?? undefined).then((eventId) => this.connection?.event(eventId, data, retryMs));
+      recording.events.append(recording.sessionId, this.id, message, data ?? undefined).then((eventId) => this.connection?.event(eventId, data, options));
     const marking = this.markOpen(recording);
     return marking === undefined ? append() : marking.then(append);
   }

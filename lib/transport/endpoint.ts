@@ -8,13 +8,12 @@ import type { McpLogger } from '../logger';
 import type { Dispatcher } from '../protocol/dispatcher';
 import { sendHttpError } from '../http/http-error';
 import { createMethodNotAllowedHandler } from '../http/not-allowed';
-import type { SseOptions } from '../http/sse';
 import { createDeleteHandler } from './delete';
 import { createGetHandler } from './get';
 import { createPostHandler, type PostHandlerConfig } from './post';
 
 /** What the endpoint needs, resolved once by the router. */
-export interface EndpointSettings extends Omit<PostHandlerConfig, 'sse'>, SseOptions {
+export interface EndpointSettings extends PostHandlerConfig {
   /** Whether clients may end their session with DELETE (with sessions only; else 405). */
   readonly allowDelete: boolean;
 }
@@ -28,14 +27,13 @@ export interface EndpointSettings extends Omit<PostHandlerConfig, 'sse'>, SseOpt
  * @param beforeEach - runs before each request to the endpoint is handled (the bridge learns wrapped routes)
  * @example
  * ```ts
- * const endpoint = createEndpoint(dispatcher, { ...config, sessions, authOf, listenStreams, allowDelete: true }, () => undefined);
+ * const endpoint = createEndpoint(dispatcher, { ...config, sse, sessions, authOf, listenStreams, allowDelete: true }, () => undefined);
  * router.use(endpoint, createErrorHandler(config.logger));
  * ```
  */
 export function createEndpoint(dispatcher: Dispatcher, settings: EndpointSettings, beforeEach: (req: IncomingMessage) => void): RequestHandler {
-  const { sessions, authOf } = settings;
-  const sse: SseOptions = { keepAliveMs: settings.keepAliveMs, retryMs: settings.retryMs };
-  const byMethod: Record<string, RequestHandler> = { POST: handle(createPostHandler(dispatcher, { ...settings, sse })) };
+  const { sessions, authOf, sse } = settings;
+  const byMethod: Record<string, RequestHandler> = { POST: handle(createPostHandler(dispatcher, settings)) };
   if (sessions) {
     byMethod.GET = handle(createGetHandler(sessions, sse, authOf));
     if (settings.allowDelete) byMethod.DELETE = handle(createDeleteHandler(sessions, authOf));

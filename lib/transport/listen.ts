@@ -10,7 +10,7 @@ import type { AuthInfo } from '../registry/request-context';
 import type { OfferedFeatures } from '../registry/registry';
 import { parseAccept } from '../http/accept';
 import { sendJson } from '../http/reply';
-import { SseConnection, type SseOptions } from '../http/sse';
+import { OWED_EVENT, SseConnection, type SseOptions } from '../http/sse';
 import { notificationOf, type ServerEventBus } from '../sessions/server-events';
 import type { McpTelemetry, TracedOperation } from '../telemetry/telemetry';
 
@@ -18,6 +18,8 @@ import type { McpTelemetry, TracedOperation } from '../telemetry/telemetry';
 export interface ListenSettings {
   /** Most listen streams one caller (principal, else client address) may hold open at once. */
   readonly maxStreamsPerPrincipal: number;
+  /** Most listen streams open at once on the router, all callers together. */
+  readonly maxStreams: number;
   /** Most URIs in one stream's `resourceSubscriptions` (the router's `sessions.maxSubscriptions`). */
   readonly maxUris: number;
   readonly sse: SseOptions;
@@ -44,7 +46,7 @@ export function isListenRequest(post: ClassifiedPost): post is ClassifiedPost & 
  *
  * @example
  * ```ts
- * const listen = new ListenStreams(serverEvents, () => registry.features, { maxStreamsPerPrincipal: 16, maxUris: 32, sse: { keepAliveMs: 15_000, retryMs: 1_000 } });
+ * const listen = new ListenStreams(serverEvents, () => registry.features, { maxStreamsPerPrincipal: 16, maxStreams: 10_000, maxUris: 32, sse });
  * if (isListenRequest(post)) listen.open(req, res, post.messages, auth, clientAddress);
  * await listen.close(); // each stream gets its completion result, then ends
  * ```
@@ -101,6 +103,12 @@ export class ListenStreams {
       // MCP 2026-07-28 transports: an error of a request that was served goes in-band, on 200.
       const error = err instanceof JsonRpcError ? err : new JsonRpcError(ErrorCode.InternalError, 'Internal error');
       refuse(200, listenRefusal(id, error.code, error.message));
+      return;
+    }
+    // Each stream holds a socket (a file descriptor) and a subscription: the router's bound comes before the caller's.
+    // 503, not 429: the server is full, whoever asks (RFC 9110 §15.6.4).
+    if (this.#open.size >= this.settings.maxStreams) {
+      refuse(503, listenRefusal(id, ErrorCode.ServerError, `Service Unavailable: ${this.#open.size} listen streams are open on this server (listen.maxStreams); try again later`));
       return;
     }
     const key = callerKey(auth?.subject, undefined, clientAddress);
@@ -162,7 +170,7 @@ export class ListenStreams {
   close(): void {
     this.#closed = true;
     for (const { connection, id } of [...this.#open]) {
-      connection.event(undefined, JSON.stringify(listenCompletion(id)));
+      connection.event(undefined, JSON.stringify(listenCompletion(id)), OWED_EVENT);
       connection.end();
     }
   }

@@ -3,7 +3,7 @@
 import { failure } from '../jsonrpc/envelope';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import type { JsonRpcId } from '../jsonrpc/types';
-import type { SseConnection } from '../http/sse';
+import { OWED_EVENT, type SseConnection } from '../http/sse';
 import { DEFAULT_SESSION_IDLE_TTL_MS } from '../sessions/memory-session-store';
 import { writeRecorded } from '../sessions/outbound-stream';
 import type { EventStore, StoredEvent } from '../sessions/stores';
@@ -53,15 +53,16 @@ export async function followRemoteStream(connection: SseConnection, stream: Remo
   const { events, sessionId, streamId, limitMs = DEFAULT_SESSION_IDLE_TTL_MS } = stream;
   const unanswered = new Set<JsonRpcId>(stream.requestIds);
   let lastId = stream.lastEventId;
-  const deliver = (recorded: readonly StoredEvent[]): void => {
-    writeRecorded(connection, recorded);
+  const deliver = (recorded: readonly StoredEvent[], owed: boolean): void => {
+    writeRecorded(connection, recorded, owed);
     for (const event of recorded) {
       const message = event.message;
       if (message !== null && !('method' in message) && message.id !== null) unanswered.delete(message.id);
       lastId = event.id;
     }
   };
-  deliver(stream.replayed);
+  // What was recorded before the client came back is owed to it; what is recorded while it follows counts toward its bound.
+  deliver(stream.replayed, true);
   const deadline = Date.now() + limitMs;
   try {
     while (unanswered.size > 0 && connection.open && Date.now() < deadline) {
@@ -72,9 +73,9 @@ export async function followRemoteStream(connection: SseConnection, stream: Remo
       const replay = await events.replayAfter(sessionId, lastId);
       // The session ended, or the events after `lastId` were trimmed away: nothing can follow without a gap.
       if (replay === undefined) break;
-      deliver(replay.events);
+      deliver(replay.events, false);
       if (state === undefined || !state.open) {
-        for (const id of unanswered) connection.event(undefined, lostResponse(id));
+        for (const id of unanswered) connection.event(undefined, lostResponse(id), OWED_EVENT);
         unanswered.clear();
       }
     }
