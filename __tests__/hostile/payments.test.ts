@@ -8,7 +8,7 @@ import { x402Facilitator, x402Guard, type McpRouter, type PaymentPayload, type P
 import { createApp, MCP_ACCEPT, post, rpc } from '../helpers/create-app';
 import { until } from '../helpers/until';
 import { closeAfterEach, closeGatewaysAfterEach, routerCallUpstream, serveGateway, type Received } from '../gateway/upstreams';
-import { startFacilitator, type FakeFacilitator } from '../payments/fake-facilitator';
+import { useFacilitator, type FakeFacilitator } from '../payments/fake-facilitator';
 
 closeGatewaysAfterEach();
 closeAfterEach();
@@ -105,16 +105,10 @@ async function allAtOnce(calls: Array<() => Promise<Result>>): Promise<string[]>
   return (await Promise.all(pending)).map(outcome);
 }
 
+const startedFacilitator = useFacilitator();
 let facilitator: FakeFacilitator;
-beforeAll(async () => {
-  facilitator = await startFacilitator();
-});
-afterAll(() => facilitator.close());
 beforeEach(() => {
-  facilitator.mode = 'ok';
-  facilitator.calls.verify.length = 0;
-  facilitator.calls.settle.length = 0;
-  facilitator.calls.abandoned = 0;
+  facilitator = startedFacilitator();
 });
 
 const facilitatorClient = (): ReturnType<typeof x402Facilitator> => x402Facilitator({ url: facilitator.url, timeoutMs: 5_000 });

@@ -138,3 +138,26 @@ export async function startFacilitator(): Promise<FakeFacilitator> {
     },
   };
 }
+
+/**
+ * One fake facilitator for a test file: started before its tests, reset to `ok` with no calls recorded before each,
+ * closed after them. Read it through the returned function (it exists once `beforeAll` ran).
+ */
+export function useFacilitator(): () => FakeFacilitator {
+  let facilitator: FakeFacilitator | undefined;
+  beforeAll(async () => {
+    facilitator = await startFacilitator();
+  });
+  afterAll(() => facilitator?.close());
+  beforeEach(() => {
+    if (facilitator === undefined) return;
+    facilitator.mode = 'ok';
+    facilitator.calls.verify.length = 0;
+    facilitator.calls.settle.length = 0;
+    facilitator.calls.abandoned = 0;
+  });
+  return () => {
+    if (facilitator === undefined) throw new Error('useFacilitator: the facilitator starts in beforeAll; use it inside a test');
+    return facilitator;
+  };
+}

@@ -9,7 +9,7 @@ import type { ToolGuardCall } from '../../lib/registry/guards';
 import type { RequestContext } from '../../lib/registry/request-context';
 import { post, rpc, silentLogger } from '../helpers/create-app';
 import { until } from '../helpers/until';
-import { startFacilitator, type FakeFacilitator } from '../payments/fake-facilitator';
+import { useFacilitator, type FakeFacilitator } from '../payments/fake-facilitator';
 import { useRedis } from './redis-server';
 
 const redis = useRedis();
@@ -31,16 +31,10 @@ function outcome(result: Result): string {
   return String((JSON.parse(result.content[0]?.text ?? '{}') as { error?: unknown }).error);
 }
 
+const startedFacilitator = useFacilitator();
 let facilitator: FakeFacilitator;
-beforeAll(async () => {
-  facilitator = await startFacilitator();
-});
-afterAll(() => facilitator.close());
 beforeEach(() => {
-  facilitator.mode = 'ok';
-  facilitator.calls.verify.length = 0;
-  facilitator.calls.settle.length = 0;
-  facilitator.calls.abandoned = 0;
+  facilitator = startedFacilitator();
 });
 
 /** One instance of a paid router on the shared store under `prefix`: its own guard, its own Redis connection. */
