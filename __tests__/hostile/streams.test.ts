@@ -187,7 +187,7 @@ describe('a client that stops reading', () => {
     // Enough was pushed that only a bound could have kept it from the heap: several MB per stream.
     expect(pushed * EVENT_BYTES).toBeGreaterThan(LIMIT);
     expect(served.logger.warn).toHaveBeenCalledTimes(4);
-    expect(served.logger.warn).toHaveBeenCalledWith(undefined, expect.stringContaining(`streamBufferLimit: ${LIMIT}`));
+    expect(served.logger.warn).toHaveBeenCalledWith(expect.stringContaining(`streamBufferLimit: ${LIMIT}`));
     // A cut stream released its place: the caller may listen again, and later updates cost the cut streams nothing.
     const again = await fetch(served.url, {
       method: 'POST',

@@ -147,7 +147,7 @@ it('cuts a follower whose client stops reading: what is newly recorded counts to
   await followed;
   expect(n).toBeGreaterThan(9);
   expect(logger.warn).toHaveBeenCalledTimes(1);
-  expect(logger.warn).toHaveBeenCalledWith(undefined, expect.stringContaining(`streamBufferLimit: ${limit}`));
+  expect(logger.warn).toHaveBeenCalledWith(expect.stringContaining(`streamBufferLimit: ${limit}`));
   client.destroy();
   // Polls of 150 ms until the kernel's buffers are full (several MB on loopback).
 }, 30_000);

@@ -175,7 +175,7 @@ export class PostReply implements ClientChannel, ClientRequests {
     if (this.stream !== undefined || this.session === undefined) return true;
     const { live, manager } = this.session;
     if (live.streams.size < manager.settings.maxStreams) return true;
-    if (this.mode !== 'json') manager.settings.logger.warn(undefined, `mcpRouter: session ${live.id} has ${live.streams.size} open streams (sessions.maxStreams); replying with JSON`);
+    if (this.mode !== 'json') manager.settings.logger.warn(`mcpRouter: session ${live.id} has ${live.streams.size} open streams (sessions.maxStreams); replying with JSON`);
     this.mode = 'json';
     return false;
   }
