@@ -125,10 +125,12 @@ export class SseConnection {
   /** Queues `frame`, or cuts the connection when the bytes held unsent would pass the bound; the first frame of a tick schedules the write of all of them. */
   private write(frame: string, owed: boolean): void {
     const bytes = Buffer.byteLength(frame);
-    if (!owed) {
+    const limit = this.options.streamBufferLimit;
+    // All unsent bytes, owed ones included, bound what is held: only near the limit is the exact figure worked out.
+    if (!owed && this.res.writableLength + this.pendingBytes + bytes > limit) {
       const held = this.heldBytes();
       // One event larger than the bound still goes out to a client that has taken everything before it.
-      if (held > 0 && held + bytes > this.options.streamBufferLimit) {
+      if (held > 0 && held + bytes > limit) {
         this.cut(held);
         return;
       }
