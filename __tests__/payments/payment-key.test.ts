@@ -39,6 +39,19 @@ describe('EVM exact, EIP-3009: the key is (network, from, nonce)', () => {
   ])('differs for %s', (_name, other) => {
     expect(paymentKey(other)).not.toBe(key);
   });
+
+  it('keys a nonce longer than a uint256 as text, without parsing it as a number (BigInt is quadratic in its length)', () => {
+    const long = '1'.repeat(100_000);
+    const parse = jest.spyOn(globalThis, 'BigInt');
+    try {
+      expect(paymentKey(eip3009({ nonce: long }))).not.toBe(paymentKey(eip3009({ nonce: `${long}2` })));
+      expect(parse).not.toHaveBeenCalled();
+      paymentKey(eip3009());
+      expect(parse).toHaveBeenCalledTimes(1);
+    } finally {
+      parse.mockRestore();
+    }
+  });
 });
 
 describe('EVM exact, Permit2: the key is (network, from, nonce)', () => {

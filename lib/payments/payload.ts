@@ -50,6 +50,8 @@ export function decodePayment(value: unknown): FoundPayment {
     }
   }
   if (!isObject(decoded)) return { ok: false, reason: 'Invalid payment: expected a PaymentPayload object' };
+  // The object form is bounded as the encoded one is: its key is worked out and it goes to the facilitator.
+  if (typeof value !== 'string' && JSON.stringify(decoded).length > MAX_ENCODED) return { ok: false, reason: 'Invalid payment: too large' };
   // x402 v1 payloads (scheme and network at the top, `maxAmountRequired` prices) name no accepted requirement to match.
   if (decoded.x402Version !== 2) return { ok: false, reason: `Invalid payment: unsupported x402Version ${JSON.stringify(decoded.x402Version) ?? 'undefined'}; this server accepts x402 v2` };
   if (!isObject(decoded.accepted)) return { ok: false, reason: 'Invalid payment: no accepted payment requirements' };

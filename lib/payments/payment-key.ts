@@ -66,10 +66,13 @@ const DECIMAL = /^\d+$/;
 /** Base64 (or base64url) of at least 16 characters, optionally wrapped: a serialized transaction or signature. */
 const BASE64 = /^[A-Za-z0-9+/_\-\s]{16,}={0,2}\s*$/;
 
+/** Longest nonce read as a number: a uint256 is 78 decimal digits, 66 characters of 0x-hex (BigInt is quadratic in length). */
+const MAX_NONCE_LENGTH = 80;
+
 /** A nonce as a number, in hex (`0x2a` and `42` are one nonce); other values as {@link normalised}. */
 function asNumber(value: unknown): unknown {
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return `#${value.toString(16)}`;
-  if (typeof value === 'string' && (DECIMAL.test(value) || (HEX.test(value) && value.length > 2))) return `#${BigInt(value).toString(16)}`;
+  if (typeof value === 'string' && value.length <= MAX_NONCE_LENGTH && (DECIMAL.test(value) || (HEX.test(value) && value.length > 2))) return `#${BigInt(value).toString(16)}`;
   return normalised(value);
 }
 
