@@ -65,6 +65,21 @@ export function closestKey(key: string, known: readonly string[]): string | unde
   return best;
 }
 
+/**
+ * Throws for the first key of `options` that `known` does not list, naming it under `prefix` with the closest known
+ * key as a hint: `unknown option 'listen.maxStream'. Did you mean 'listen.maxStreams'?`.
+ *
+ * @param prefix - where the options sit, ending in a dot (`'listen.'`); empty for the router's own
+ * @throws {McpConfigError} `ERR_MCP_UNKNOWN_OPTION`
+ */
+export function rejectUnknownKeys(options: object, known: Readonly<Record<string, true>>, prefix = ''): void {
+  for (const key of Object.keys(options)) {
+    if (Object.hasOwn(known, key)) continue;
+    const hint = closestKey(key, Object.keys(known));
+    throw new McpConfigError('ERR_MCP_UNKNOWN_OPTION', `unknown option '${prefix}${key}'.${hint ? ` Did you mean '${prefix}${hint}'?` : ''}`);
+  }
+}
+
 function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {

@@ -1,7 +1,7 @@
 // McpRouterOptions (public, with defaults) and resolveOptions(): checked once, fully defaulted, frozen, never written back.
 
 import type Ajv2020 from 'ajv/dist/2020';
-import { closestKey, definedOnly, invalidOption, isPositiveInteger, McpConfigError, type OptionKeys } from './errors';
+import { definedOnly, invalidOption, isPositiveInteger, McpConfigError, rejectUnknownKeys, type OptionKeys } from './errors';
 import type { CorsOptions } from 'cors';
 import type { Options as RateLimitOptions } from 'express-rate-limit';
 import { resolveAuthOptions, type AuthOptions, type ResolvedAuth } from './auth/bearer';
@@ -276,12 +276,7 @@ export function resolveOptions(options: McpRouterOptions): ResolvedConfig {
   if (typeof options !== 'object' || options === null) {
     throw new McpConfigError('ERR_MCP_INVALID_OPTION', "options must be an object with at least 'name' and 'version'");
   }
-  for (const key of Object.keys(options)) {
-    if (!Object.hasOwn(KNOWN_OPTIONS, key)) {
-      const hint = closestKey(key, Object.keys(KNOWN_OPTIONS));
-      throw new McpConfigError('ERR_MCP_UNKNOWN_OPTION', `unknown option '${key}'.${hint ? ` Did you mean '${hint}'?` : ''}`);
-    }
-  }
+  rejectUnknownKeys(options, KNOWN_OPTIONS);
   const { name, version, icons, pageSize = DEFAULT_PAGE_SIZE, logger = console, ajv } = options;
   if (typeof name !== 'string' || name.trim() === '') throw invalidOption('name', 'a non-empty string', name);
   if (typeof version !== 'string' || version.trim() === '') throw invalidOption('version', 'a non-empty string', version);

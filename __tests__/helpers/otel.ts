@@ -58,3 +58,30 @@ export function startOtel(): TestOtel {
     },
   };
 }
+
+/**
+ * An SDK for each test of the file: registered before each test, removed after it. Read through the returned
+ * object, which always speaks for the current test's SDK.
+ */
+export function useOtel(): Omit<TestOtel, 'stop'> {
+  let current: TestOtel | undefined;
+  beforeEach(() => {
+    current = startOtel();
+  });
+  afterEach(async () => {
+    await current?.stop();
+    current = undefined;
+  });
+  const now = (): TestOtel => {
+    if (current === undefined) throw new Error('useOtel: the SDK is registered in beforeEach; use it inside a test');
+    return current;
+  };
+  return {
+    get exporter() {
+      return now().exporter;
+    },
+    spans: () => now().spans(),
+    span: (name) => now().span(name),
+    histogram: (name) => now().histogram(name),
+  };
+}

@@ -21,11 +21,16 @@ function setup(mcp: McpRouter): void {
   mcp.resource({ uri: 'docs://a,b', name: 'comma', read: () => 'comma' });
 }
 
-/** A modern tools/call whose headers are given as sent: an array value is one header line per element. */
-function send(app: ReturnType<typeof createApp>, method: string, params: Record<string, unknown>, headers: Record<string, string | string[]>): request.Test {
+/** A POST of `body` whose headers are given as sent: an array value is one header line per element. */
+function postWith(app: ReturnType<typeof createApp>, body: unknown, headers: Record<string, string | string[]>): request.Test {
   const test = request(app).post('/mcp').set('Content-Type', 'application/json').set('Accept', MCP_ACCEPT);
   for (const [name, value] of Object.entries(headers)) test.set(name, value as string);
-  return test.send(rpc(method, { ...params, _meta: envelope() }, 7));
+  return test.send(body as object);
+}
+
+/** A modern request (id 7, with its `_meta` envelope) whose headers are given as sent. */
+function send(app: ReturnType<typeof createApp>, method: string, params: Record<string, unknown>, headers: Record<string, string | string[]>): request.Test {
+  return postWith(app, rpc(method, { ...params, _meta: envelope() }, 7), headers);
 }
 
 const CALL = { name: 'sql', arguments: { region: 'eu, us', query: 'select 1' } };
@@ -71,24 +76,14 @@ describe('repeated MCP headers (issue 29 item 4)', () => {
   });
 
   it('refuses a repeated MCP-Protocol-Version on a 2025 request with 400 -32000 (the 2025 era never answers -32020)', async () => {
-    const res = await request(app)
-      .post('/mcp')
-      .set('Content-Type', 'application/json')
-      .set('Accept', MCP_ACCEPT)
-      .set('MCP-Protocol-Version', ['2025-11-25', '2025-11-25'] as unknown as string)
-      .send(rpc('tools/list', {}, 3));
+    const res = await postWith(app, rpc('tools/list', {}, 3), { 'MCP-Protocol-Version': ['2025-11-25', '2025-11-25'] });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000 } });
     expect(res.body.error.message).toMatch(/MCP-Protocol-Version header is sent more than once/);
   });
 
   it('serves a 2025 request with a repeated 2026-only header it does not read', async () => {
-    const res = await request(app)
-      .post('/mcp')
-      .set('Content-Type', 'application/json')
-      .set('Accept', MCP_ACCEPT)
-      .set('Mcp-Param-Region', ['eu', 'us'] as unknown as string)
-      .send(rpc('tools/call', { name: 'sql', arguments: { query: 'q' } }, 3));
+    const res = await postWith(app, rpc('tools/call', { name: 'sql', arguments: { query: 'q' } }, 3), { 'Mcp-Param-Region': ['eu', 'us'] });
     expect(res.status).toBe(200);
     expect(runs).toBe(1);
   });

@@ -3,11 +3,12 @@
 // that ask for `Connection: close` (or speak HTTP/1.0) on an SSE answer. Real sockets throughout.
 
 import type { Server, ServerResponse } from 'node:http';
-import { connect, type AddressInfo, type Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import express from 'express';
 import { MemoryEventStore, mcpRouter, type McpRouter, type McpRouterOptions } from '../../lib';
 import { MCP_ACCEPT, notification, rpc, silentLogger } from '../helpers/create-app';
 import { envelope, MODERN } from '../helpers/modern';
+import { listenLocally } from '../helpers/ports';
 import { RawConnection } from '../helpers/raw-connection';
 import { messageOf, SseReader, type SseEvent } from '../helpers/sse';
 
@@ -53,15 +54,8 @@ async function serve(options: Partial<McpRouterOptions> = {}, setup?: (mcp: McpR
     next();
   });
   app.use('/mcp', mcp);
-  const server: Server = await new Promise((resolve) => {
-    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
-  });
-  cleanups.push(() => {
-    server.closeAllConnections();
-    return new Promise<void>((resolve) => server.close(() => resolve()));
-  });
-  cleanups.push(() => mcp.close());
-  const { port } = server.address() as AddressInfo;
+  const { server, port, close } = await listenLocally(app);
+  cleanups.push(close, () => mcp.close());
   return { port, url: `http://127.0.0.1:${port}/mcp`, mcp, logger, server, responses };
 }
 

@@ -5,19 +5,13 @@ import { SpanKind } from '@opentelemetry/api';
 import type { McpRouter } from '../../lib';
 import { createApp, notification, post, rpc } from '../helpers/create-app';
 import { modern } from '../helpers/modern';
-import { startOtel, type TestOtel } from '../helpers/otel';
+import { useOtel } from '../helpers/otel';
 import { closeAfterEach, closeGatewaysAfterEach, gateway, serve, type Upstream } from '../gateway/upstreams';
 
 closeGatewaysAfterEach();
 closeAfterEach();
 
-let otel: TestOtel;
-beforeEach(() => {
-  otel = startOtel();
-});
-afterEach(async () => {
-  await otel.stop();
-});
+const otel = useOtel();
 
 const OPERATION = 'mcp.server.operation.duration';
 const KNOWN_REVISIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'];

@@ -4,13 +4,12 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import express from 'express';
 import { readFileSync } from 'node:fs';
-import type { Server } from 'node:http';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { McpConfigError, mcpRouter, type McpRouter, type McpRouterOptions } from '../../lib';
 import { MemoryServerEventBus } from '../../lib/sessions/server-events';
 import { MCP_ACCEPT, notification, rpc, silentLogger } from '../helpers/create-app';
 import { envelope, MODERN } from '../helpers/modern';
+import { listenLocally } from '../helpers/ports';
 import { messageOf, SseReader, type SseEvent } from '../helpers/sse';
 
 const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
@@ -31,15 +30,9 @@ async function serve(options: Partial<McpRouterOptions> = {}, setup?: (mcp: McpR
   }
   const app = express();
   app.use('/mcp', mcp);
-  const server: Server = await new Promise((resolve) => {
-    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
-  });
-  cleanups.push(() => {
-    server.closeAllConnections();
-    return new Promise<void>((resolve) => server.close(() => resolve()));
-  });
-  cleanups.push(() => mcp.close());
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, mcp };
+  const { port, close } = await listenLocally(app);
+  cleanups.push(close, () => mcp.close());
+  return { url: `http://127.0.0.1:${port}/mcp`, mcp };
 }
 
 /** POSTs subscriptions/listen with `notifications` as its filter; the response, its body not read yet. */

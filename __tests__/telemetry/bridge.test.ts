@@ -4,16 +4,10 @@ import express from 'express';
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { getRPCMetadata, RPCType, setRPCMetadata, type RPCMetadata } from '@opentelemetry/core';
 import { modern } from '../helpers/modern';
-import { startOtel, type TestOtel } from '../helpers/otel';
+import { useOtel } from '../helpers/otel';
 import { mcpRouter } from '../../lib';
 
-let otel: TestOtel;
-beforeEach(() => {
-  otel = startOtel();
-});
-afterEach(async () => {
-  await otel.stop();
-});
+const otel = useOtel();
 
 function bridgedApp(): express.Express {
   const app = express();

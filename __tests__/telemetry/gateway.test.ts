@@ -4,19 +4,13 @@ import { SpanKind } from '@opentelemetry/api';
 import request from 'supertest';
 import { MCP_ACCEPT, rpc } from '../helpers/create-app';
 import { envelope, MODERN } from '../helpers/modern';
-import { startOtel, type TestOtel } from '../helpers/otel';
+import { useOtel } from '../helpers/otel';
 import { closeAfterEach, closeGatewaysAfterEach, routerCallUpstream, serveGateway, type Received } from '../gateway/upstreams';
 
 closeGatewaysAfterEach();
 closeAfterEach();
 
-let otel: TestOtel;
-beforeEach(() => {
-  otel = startOtel();
-});
-afterEach(async () => {
-  await otel.stop();
-});
+const otel = useOtel();
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const CALLER_SPAN_ID = '00f067aa0ba902b7';

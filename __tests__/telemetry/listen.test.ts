@@ -5,15 +5,9 @@ import type { Server } from 'node:http';
 import { SpanStatusCode } from '@opentelemetry/api';
 import { createApp, MCP_ACCEPT, rpc } from '../helpers/create-app';
 import { envelope, modern, MODERN } from '../helpers/modern';
-import { startOtel, type TestOtel } from '../helpers/otel';
+import { useOtel } from '../helpers/otel';
 
-let otel: TestOtel;
-beforeEach(() => {
-  otel = startOtel();
-});
-afterEach(async () => {
-  await otel.stop();
-});
+const otel = useOtel();
 
 const addTool = (mcp: import('../../lib').McpRouter): void => {
   mcp.tool({ name: 'noop', description: 'Nothing', handler: () => 'ok' });

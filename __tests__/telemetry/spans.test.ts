@@ -3,16 +3,10 @@
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { createApp, notification, post, rpc, silentLogger } from '../helpers/create-app';
 import { modern, MODERN } from '../helpers/modern';
-import { startOtel, type TestOtel } from '../helpers/otel';
+import { useOtel } from '../helpers/otel';
 import type { McpRouter } from '../../lib';
 
-let otel: TestOtel;
-beforeEach(() => {
-  otel = startOtel();
-});
-afterEach(async () => {
-  await otel.stop();
-});
+const otel = useOtel();
 
 function setup(mcp: McpRouter): void {
   mcp.tool({ name: 'add', description: 'Add', inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } } }, handler: ({ a, b }: { a: number; b: number }) => ({ sum: a + b }) });

@@ -1,6 +1,6 @@
 // What one upstream may contribute to the router's lists: the `limits` option, the caps of one entry, and the byte budget of all its lists.
 
-import { invalidOption, isPositiveInteger, McpConfigError, type OptionKeys } from '../errors';
+import { invalidOption, isPositiveInteger, rejectUnknownKeys, type OptionKeys } from '../errors';
 import { isObject } from '../jsonrpc/types';
 import { MAX_SKIPPED_REPORTED, type Skipped, type SkippedReport } from './upstream-report';
 import { ID_FIELD, SKIPPED_KIND, type ListedItems } from './upstream-sync';
@@ -14,7 +14,7 @@ export const DEFAULT_MAX_ITEM_BYTES = 256 * 1024;
 /** Default `limits.maxListBytes`: all of one upstream's entries together. */
 export const DEFAULT_MAX_LIST_BYTES = 2 * 1024 * 1024;
 /** Most entries read from one of an upstream's lists, whatever their size. */
-const MAX_ITEMS = 5_000;
+export const MAX_LIST_ENTRIES = 5_000;
 
 /**
  * What one upstream may contribute, in bytes of UTF-8 JSON. An entry over an item cap is not mounted and is reported in
@@ -52,9 +52,9 @@ const DEFAULT_LIMITS: ResolvedLimits = Object.freeze({
 export function resolveLimits(limits: unknown, label: string): ResolvedLimits {
   if (limits === undefined) return DEFAULT_LIMITS;
   if (!isObject(limits)) throw invalidOption(`${label}.limits`, '{ maxDescriptionBytes?, maxSchemaBytes?, maxItemBytes?, maxListBytes? }', limits);
+  rejectUnknownKeys(limits, KNOWN_LIMITS, `${label}.limits.`);
   const resolved: Record<string, number> = { ...DEFAULT_LIMITS };
   for (const [key, value] of Object.entries(limits)) {
-    if (!Object.hasOwn(KNOWN_LIMITS, key)) throw new McpConfigError('ERR_MCP_UNKNOWN_OPTION', `unknown option '${label}.limits.${key}'. Known: ${Object.keys(KNOWN_LIMITS).join(', ')}`);
     if (value === undefined) continue;
     if (!isPositiveInteger(value)) throw invalidOption(`${label}.limits.${key}`, 'a positive integer number of bytes', value);
     resolved[key] = value;
@@ -117,7 +117,7 @@ export class ListIntake {
       this.#skippedCount[kind]++;
       return;
     }
-    if (this.#bytes[kind] + measured.bytes > this.limits.maxListBytes || this.#taken[kind].length === MAX_ITEMS) {
+    if (this.#bytes[kind] + measured.bytes > this.limits.maxListBytes || this.#taken[kind].length === MAX_LIST_ENTRIES) {
       this.#full[kind] = true;
       return;
     }

@@ -11,7 +11,7 @@ import { forwardedHeaders, RELAYED_CAPABILITIES } from './upstream-call';
 import { createUpstreamClient, type UpstreamClient } from './upstream-client';
 import type { UpstreamListener } from './upstream-events';
 import { promptDefinition, resourceDefinition, templateDefinition, toolDefinition, type UpstreamSource } from './upstream-items';
-import { ListIntake } from './upstream-limits';
+import { ListIntake, MAX_LIST_ENTRIES } from './upstream-limits';
 import { type Skipped, SkippedReport, summarised, SyncWarnings } from './upstream-report';
 import { type ItemSet, applyLists, emptyItemSet, itemCounts, type ListedItems } from './upstream-sync';
 import { isToolMounted, type ResolvedUpstream } from './upstream-options';
@@ -132,8 +132,8 @@ export function mountUpstream(options: ResolvedUpstream, env: MountEnvironment, 
   let lastSuccess: number | undefined;
   let failingSince: number | undefined;
   let error: string | undefined;
-  let skipped: readonly Skipped[] = [];
-  let skippedCount = 0;
+  /** What its last lists did not mount, and whether they were cut. */
+  let lastReport = new SkippedReport();
   let listsCut = false;
   const warnings = new SyncWarnings(logger);
   let loading: Promise<void> | undefined;
@@ -198,8 +198,7 @@ export function mountUpstream(options: ResolvedUpstream, env: MountEnvironment, 
       checkName: badName,
       group: env.group,
     }, report);
-    skipped = report.entries;
-    skippedCount = report.count;
+    lastReport = report;
     listsCut = cut;
     // One warning per problem and sync, each logged once while it lasts: an upstream's thousand bad entries are one line.
     const listedTools = new Set(lists.tools.map((entry) => entry.name));
@@ -208,7 +207,7 @@ export function mountUpstream(options: ResolvedUpstream, env: MountEnvironment, 
       .map((guarded) => `mcpRouter: upstream '${label}' guards name '${guarded}', which it does not list (guards are keyed by the upstream's own tool names)`);
     const skippedWarning = report.warning(label);
     if (skippedWarning !== undefined) told.push(skippedWarning);
-    if (cut) told.push(`mcpRouter: upstream '${label}' lists are over limits.maxListBytes (${options.limits.maxListBytes} bytes in all) or 5000 entries of a kind: cut there (tools first, then prompts, resources, templates)`);
+    if (cut) told.push(`mcpRouter: upstream '${label}' lists are over limits.maxListBytes (${options.limits.maxListBytes} bytes in all) or ${MAX_LIST_ENTRIES} entries of a kind: cut there (tools first, then prompts, resources, templates)`);
     const long = [...items.tools.values()].map(({ item }) => item.name).filter((name) => name.length > PORTABLE_NAME_LENGTH);
     if (long.length > 0) {
       const names = long.map((name) => `'${name}' (${name.length} characters)`);
@@ -322,8 +321,8 @@ export function mountUpstream(options: ResolvedUpstream, env: MountEnvironment, 
       lastSuccessAt: lastSuccess === undefined ? undefined : new Date(lastSuccess).toISOString(),
       error,
       items: itemCounts(items),
-      skipped,
-      skippedCount,
+      skipped: lastReport.entries,
+      skippedCount: lastReport.count,
       listsCut,
     });
   }

@@ -4,10 +4,6 @@ import { isObject } from '../jsonrpc/types';
 import { PAYMENT_HEADER_NAMES, PAYMENT_META_KEYS } from '../registry/payment-ledger';
 import type { PaymentPayload, PaymentRequirements } from './types';
 
-/** Where a payment may travel ({@link PAYMENT_META_KEYS}, {@link PAYMENT_HEADER_NAMES}): each may hold the object or its base64 JSON. */
-const META_KEYS = PAYMENT_META_KEYS;
-const HEADER_NAMES = PAYMENT_HEADER_NAMES;
-
 /** A payment found on a call: decoded, or why it could not be (a bad payment gets the envelope with this reason). */
 export type FoundPayment = { readonly ok: true; readonly payload: PaymentPayload } | { readonly ok: false; readonly reason: string };
 
@@ -23,11 +19,12 @@ const MAX_ENCODED = 16_384;
  * ```
  */
 export function findPayment(meta: Readonly<Record<string, unknown>> | undefined, headers: Readonly<Record<string, string | string[] | undefined>>): FoundPayment | undefined {
-  for (const key of META_KEYS) {
+  // Where a payment may travel (registry/payment-ledger.ts): each may hold the object or its base64 JSON.
+  for (const key of PAYMENT_META_KEYS) {
     const value = meta?.[key];
     if (value !== undefined && value !== null) return decodePayment(value);
   }
-  for (const name of HEADER_NAMES) {
+  for (const name of PAYMENT_HEADER_NAMES) {
     const value = headers[name];
     // A repeated header is two payments for one call: refuse rather than pick one.
     if (Array.isArray(value)) return { ok: false, reason: `Invalid payment: more than one ${name} header` };

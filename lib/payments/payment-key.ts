@@ -1,6 +1,6 @@
 // The replay key of an x402 payment: what the payer signed, read per scheme, so that no free variant of one payment has another key.
 
-import { createHash } from 'node:crypto';
+import { jsonDigest } from '../jsonrpc/json-digest';
 import { isObject } from '../jsonrpc/types';
 import type { PaymentPayload } from './types';
 
@@ -24,7 +24,7 @@ import type { PaymentPayload } from './types';
  */
 export function paymentKey(payment: PaymentPayload): string {
   const network = String(payment.accepted.network);
-  return createHash('sha256').update(canonicalJson([network, ...signedPart(network, payment.payload)])).digest('base64url');
+  return jsonDigest([network, ...signedPart(network, payment.payload)]);
 }
 
 function signedPart(network: string, payload: Record<string, unknown>): unknown[] {
@@ -76,7 +76,7 @@ function asNumber(value: unknown): unknown {
   return normalised(value);
 }
 
-/** Hex in lower case, base64 as its bytes, objects with sorted keys (by {@link canonicalJson}); the rest as is. */
+/** Hex in lower case, base64 as its bytes (objects' keys are sorted by the digest); the rest as is. */
 function normalised(value: unknown): unknown {
   if (typeof value === 'string') {
     if (HEX.test(value)) return value.toLowerCase();
@@ -86,13 +86,4 @@ function normalised(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(normalised);
   if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, normalised(item)]));
   return value;
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (isObject(value)) {
-    const keys = Object.keys(value).filter((key) => value[key] !== undefined).sort();
-    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }

@@ -32,8 +32,7 @@ const IS_RESULT_OF: Readonly<Record<ClientRequestMethod, (answer: Record<string,
  * `{ action: 'banana' }` from `ctx.elicit` (MCP 2026-07-28 MRTR: servers SHOULD validate InputResponses).
  */
 export function isAnswerTo(method: ClientRequestMethod, answer: unknown): answer is Record<string, unknown> {
-  // A method read back from a shared task store is checked too: an unknown one has no valid answer.
-  return isObject(answer) && Object.hasOwn(IS_RESULT_OF, method) && IS_RESULT_OF[method](answer);
+  return isObject(answer) && IS_RESULT_OF[method](answer);
 }
 
 /**

@@ -193,14 +193,18 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
     return handleTraced(telemetry, message, env, view);
   }
 
+  // What telemetry may name (a series, a span name), the same for every message: made once, not per message.
+  const registered = (method: string, name: string): boolean => (method === 'tools/call' ? registry.tools.get(name) : registry.prompts.get(name)) !== undefined;
+  const knownMethod = (method: string): boolean => Object.hasOwn(methods, method) || CLIENT_NOTIFICATIONS.has(method);
+
   function handleTraced(telemetry: McpTelemetry, message: JsonRpcRequest | JsonRpcNotification, env: DispatchEnvironment, view: ClientView): Promise<JsonRpcResponse | null> {
     const scene = {
       protocolVersion: env.client.protocolVersion,
       sessionId: env.sessionId,
       clientAddress: () => env.clientAddress(),
       networkProtocolVersion: env.networkProtocolVersion,
-      registered: (method: string, name: string) => (method === 'tools/call' ? registry.tools.get(name) : registry.prompts.get(name)) !== undefined,
-      knownMethod: (method: string) => Object.hasOwn(methods, method) || CLIENT_NOTIFICATIONS.has(method),
+      registered,
+      knownMethod,
     };
     return telemetry.serve(message, scene, () => handleMessage(message, env, view));
   }

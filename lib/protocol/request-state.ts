@@ -1,8 +1,9 @@
 // The requestState of input_required results (MCP 2026-07-28 MRTR): HMAC-SHA256 sealed, bound to one call and caller, with an expiry.
 
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { invalidOption, isPositiveInteger, McpConfigError } from '../errors';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
+import { jsonDigest } from '../jsonrpc/json-digest';
 import { isObject } from '../jsonrpc/types';
 
 /** Options of the router's `inputRequired` (MCP 2026-07-28 input_required results). */
@@ -74,15 +75,9 @@ export interface RequestStateCodec {
   open(state: unknown, binding: StateBinding): Record<string, unknown>;
 }
 
-/** JSON with object keys sorted, so equal arguments digest equally whatever order the client sent them in. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (isObject(value)) return `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`).join(',')}}`;
-  return JSON.stringify(value) ?? 'null';
-}
-
+/** The call a state belongs to, digested: equal arguments digest equally whatever order the client sent them in. */
 function digestOf(binding: StateBinding): string {
-  return createHash('sha256').update(canonicalJson([binding.principal ?? null, binding.method, binding.item, binding.arguments ?? null])).digest('base64url');
+  return jsonDigest([binding.principal ?? null, binding.method, binding.item, binding.arguments ?? null]);
 }
 
 function invalidState(why: string): JsonRpcError {

@@ -2,7 +2,6 @@
 
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
-import { isObject } from '../jsonrpc/types';
 import type { McpLogger } from '../logger';
 import type { ResolvedTasks } from '../tasks/task-options';
 import { isTerminal, TaskLimitError, type TaskInputRequest, type TaskRecord } from '../tasks/task-store';
@@ -24,6 +23,8 @@ export interface TaskStart {
 }
 
 interface Waiter {
+  /** What was asked: its answer must be a result of this method. */
+  readonly method: ClientRequestMethod;
   resolve(answer: Record<string, unknown>): void;
   reject(error: Error): void;
 }
@@ -175,23 +176,22 @@ export class TaskRunner {
     if (record === undefined) return false;
     const live = this.live.get(taskId);
     if (live === undefined || isTerminal(live.record.status)) return true;
-    const asks = { ...live.record.inputRequests };
-    const answered: Array<[Waiter, Record<string, unknown>]> = [];
-    const asked = live.record.inputRequests ?? {};
-    for (const [key, response] of Object.entries(responses)) {
-      const ask = Object.hasOwn(asked, key) ? asked[key] : undefined;
-      if (ask !== undefined && live.waiters.has(key) && !isAnswerTo(ask.method as ClientRequestMethod, response)) throw invalidAnswer(key, ask.method as ClientRequestMethod);
-    }
+    const answered: Array<[string, Waiter, Record<string, unknown>]> = [];
     for (const [key, response] of Object.entries(responses)) {
       const waiter = live.waiters.get(key);
-      if (waiter === undefined || !isObject(response)) continue;
-      live.waiters.delete(key);
-      delete asks[key];
-      answered.push([waiter, response]);
+      if (waiter === undefined) continue;
+      // Checked before any is taken: one bad answer refuses the whole update.
+      if (!isAnswerTo(waiter.method, response)) throw invalidAnswer(key, waiter.method);
+      answered.push([key, waiter, response]);
     }
     if (answered.length === 0) return true;
+    const asks = { ...live.record.inputRequests };
+    for (const [key] of answered) {
+      live.waiters.delete(key);
+      delete asks[key];
+    }
     await this.change(live, asksState(asks));
-    for (const [waiter, response] of answered) waiter.resolve(response);
+    for (const [, waiter, response] of answered) waiter.resolve(response);
     return true;
   }
 
@@ -290,7 +290,7 @@ export class TaskRunner {
             clearTimeout(timer);
             signal.removeEventListener('abort', onAbort);
           };
-          live.waiters.set(key, { resolve: (answer) => (settle(), resolve(answer)), reject: (err) => (settle(), reject(err)) });
+          live.waiters.set(key, { method, resolve: (answer) => (settle(), resolve(answer)), reject: (err) => (settle(), reject(err)) });
           void this.change(live, asksState({ ...live.record.inputRequests, [key]: ask }));
         });
       },

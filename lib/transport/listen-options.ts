@@ -1,6 +1,6 @@
 // The router's `listen` option (MCP 2026-07-28 subscriptions/listen streams): checked and defaulted once, at boot.
 
-import { closestKey, invalidOption, isPositiveInteger, McpConfigError, type OptionKeys } from '../errors';
+import { invalidOption, isPositiveInteger, rejectUnknownKeys, type OptionKeys } from '../errors';
 import type { Era } from '../versions';
 
 // Every default of ListenOptions, written once. Not exported by the package.
@@ -33,12 +33,7 @@ const KNOWN: OptionKeys<ListenOptions> = { maxStreamsPerPrincipal: true, maxStre
  */
 export function resolveListen(listen: ListenOptions | false | undefined, eras: readonly Era[]): ResolvedListen | undefined {
   if (listen !== undefined && listen !== false && (typeof listen !== 'object' || listen === null)) throw invalidOption('listen', '{ maxStreamsPerPrincipal?, maxStreams? } or false', listen);
-  for (const key of Object.keys(listen || {})) {
-    if (!Object.hasOwn(KNOWN, key)) {
-      const hint = closestKey(key, Object.keys(KNOWN));
-      throw new McpConfigError('ERR_MCP_UNKNOWN_OPTION', `unknown option 'listen.${key}'.${hint ? ` Did you mean 'listen.${hint}'?` : ''}`);
-    }
-  }
+  if (listen) rejectUnknownKeys(listen, KNOWN, 'listen.');
   const { maxStreamsPerPrincipal = DEFAULT_MAX_LISTEN_STREAMS_PER_PRINCIPAL, maxStreams = DEFAULT_MAX_LISTEN_STREAMS } = listen || {};
   if (!isPositiveInteger(maxStreamsPerPrincipal)) throw invalidOption('listen.maxStreamsPerPrincipal', 'a positive integer', maxStreamsPerPrincipal);
   if (!isPositiveInteger(maxStreams)) throw invalidOption('listen.maxStreams', 'a positive integer', maxStreams);

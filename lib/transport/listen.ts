@@ -33,6 +33,11 @@ interface OpenStream {
   readonly id: JsonRpcRequest['id'];
 }
 
+/** The one method a listen stream's telemetry names (the span of the request that opened it). */
+function isListenMethod(method: string): boolean {
+  return method === LISTEN_METHOD;
+}
+
 /** True for a modern POST that opens a listen stream: a single `subscriptions/listen` request. */
 export function isListenRequest(post: ClassifiedPost): post is ClassifiedPost & { readonly messages: JsonRpcRequest } {
   const message = post.messages;
@@ -159,7 +164,7 @@ export class ListenStreams {
       sessionId: undefined,
       clientAddress: () => clientAddress,
       networkProtocolVersion: httpVersion,
-      knownMethod: (method) => method === LISTEN_METHOD,
+      knownMethod: isListenMethod,
     });
   }
 
