@@ -12,7 +12,13 @@ const shared = {
   roots: ['<rootDir>/__tests__'],
   testMatch: ['**/*.test.ts'],
   // Type errors are caught once by `npm run typecheck`; ts-jest only transpiles.
-  transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] },
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { diagnostics: false }],
+    // jose (sign-in's JWTs) is ESM only: Node loads it with require(esm), Jest's module loader cannot, so its files
+    // are transpiled to CommonJS here, and only its.
+    '/node_modules/jose/.+\\.js$': ['ts-jest', { diagnostics: false, tsconfig: { allowJs: true, module: 'commonjs' } }],
+  },
+  transformIgnorePatterns: ['/node_modules/(?!jose/)'],
 };
 
 /** @type {import('jest').Config} */
