@@ -1,6 +1,7 @@
 // The pluggable login step of the authorization server: who the user is, found by the app's own sign-in or an upstream provider.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { SignInStore } from '../../sessions/sign-in-store';
 
 /** Who signed in, as the login step found it. */
 export interface Identity {
@@ -23,6 +24,15 @@ export interface LoginRequest {
   readonly returnTo: string;
   /** The router's callback URL for an upstream provider: `<issuer>/oauth/callback`. */
   readonly callbackUrl: string;
+  /** The router's sign-in store: a step keeps its own state there (kind `'upstream'`), so any instance can finish it. */
+  readonly store: SignInStore;
+}
+
+/** What the login step gets at the router's callback. */
+export interface LoginCallback {
+  /** The router's callback URL (`<issuer>/oauth/callback`), as given to the provider. */
+  readonly callbackUrl: string;
+  readonly store: SignInStore;
 }
 
 /**
@@ -39,7 +49,7 @@ export interface LoginStep {
    * Runs at `<issuer>/oauth/callback` (upstream providers only): the pending request the callback belongs to and who
    * signed in; throws {@link LoginError} for a callback that is not one the step started, or a provider's refusal.
    */
-  finish?(req: IncomingMessage, callbackUrl: string): Promise<{ pendingId: string; identity: Identity }>;
+  finish?(req: IncomingMessage, callback: LoginCallback): Promise<{ pendingId: string; identity: Identity }>;
 }
 
 /** A login that did not succeed: the user refused, the provider failed, or the callback is not ours. */
