@@ -97,6 +97,13 @@ export interface McpRouterApi {
    * `app.use('/.well-known/oauth-protected-resource', mcp.authMetadata)`.
    */
   authMetadata: RequestHandler;
+  /**
+   * With `auth.server`: the authorization server metadata (RFC 8414) for the app's root, where clients look first
+   * for an issuer with a path (RFC 8414 §3.1 path insertion). The router already serves it at
+   * `<mount path>/.well-known/openid-configuration` (found by every MCP client), so this is optional:
+   * `app.use(['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration'], mcp.authServerMetadata)`.
+   */
+  authServerMetadata: RequestHandler;
 }
 
 /** An `express.Router` serving MCP at the path it is mounted on, plus {@link McpRouterApi}. */

@@ -9,6 +9,7 @@ import { runOwnLayersDirectly } from './express-host';
 import { resolveOptions, type McpRouterOptions } from './options';
 import { routerPaymentLedger } from './payments/ledger';
 import { taskCancelsOver, whenStoreReady } from './sessions/shared-store';
+import { MemorySignInStore } from './sessions/memory-sign-in-store';
 import { createDispatcher } from './protocol/dispatcher';
 import { TaskRunner } from './protocol/task-runner';
 import type { PromptDefinition } from './registry/prompts';
@@ -90,7 +91,8 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
   });
 
   const router = express.Router();
-  const auth = createRouterAuth(config.auth);
+  // Sign-in state is shared through the store when it keeps it (Redis), else kept in this process.
+  const auth = createRouterAuth(config.auth, { store: () => store?.signIn?.() ?? new MemorySignInStore(), logger });
   const { authOf } = auth;
   const bridge = createBridge(registry, router, logger, telemetry);
   const endpoint = createEndpoint(dispatcher, { ...config, sse, sessions, authOf, listenStreams, allowDelete: config.sessions?.allowDelete === true }, bridge.learnFrom);
@@ -123,6 +125,7 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
     exposeOpenApi: bridge.exposeOpenApi,
     register: (controller) => registerController(controller, registry, bridge.addRouteTool, logger),
     authMetadata: auth.metadata,
+    authServerMetadata: auth.serverMetadata,
   };
   return Object.assign(router, api);
 }

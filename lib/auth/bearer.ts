@@ -5,6 +5,7 @@ import type { IncomingMessage } from 'node:http';
 import { definedOnly, invalidOption, McpConfigError, type OptionKeys } from '../errors';
 import { repeatedHeader } from '../http/repeated-headers';
 import type { AuthInfo } from '../registry/request-context';
+import { resolveAuthServerOptions, type AuthServerOptions, type ResolvedAuthServer } from './server/server-options';
 
 /** A static token, with the principal and scopes it stands for. */
 export interface StaticToken {
@@ -25,8 +26,13 @@ export interface ResourceMetadataOptions {
   resourceDocumentation?: string;
 }
 
-/** The `auth` option: one of `tokens`, `verify` or `fromRequest`. */
+/** The `auth` option: one of `tokens`, `verify`, `fromRequest` or `server`. */
 export interface AuthOptions {
+  /**
+   * The router as the OAuth 2.1 authorization server whose tokens it accepts: your app's login (`{ signIn }`) or an
+   * existing provider's (`{ upstream: oidcUpstream(…) }`). The protected-resource metadata names it.
+   */
+  server?: AuthServerOptions;
   /** Static bearer tokens, each listed once, found by their SHA-256 (a lookup's timing reveals nothing of them). */
   tokens?: ReadonlyArray<string | StaticToken>;
   /** Checks a token (JWT, introspection, …): the principal, or null to refuse it. */
@@ -53,13 +59,15 @@ export interface ResolvedToken extends AuthInfo {
  * The `auth` option after {@link resolveAuthOptions}: exactly one of `tokens`, `verify` or `fromRequest`, each
  * well-formed; internal, frozen.
  */
-export interface ResolvedAuth extends Readonly<Omit<AuthOptions, 'tokens' | 'requiredScopes'>> {
+export interface ResolvedAuth extends Readonly<Omit<AuthOptions, 'tokens' | 'requiredScopes' | 'server'>> {
+  readonly server?: ResolvedAuthServer;
   readonly tokens?: readonly ResolvedToken[];
   /** Absent when not given: challenges then name the metadata's `scopesSupported` instead. */
   readonly requiredScopes?: readonly string[];
 }
 
 const KNOWN_AUTH_OPTIONS: OptionKeys<AuthOptions> = {
+  server: true,
   tokens: true,
   verify: true,
   fromRequest: true,
@@ -91,7 +99,7 @@ function resolveTokens(tokens: ReadonlyArray<string | StaticToken>): readonly Re
  *   one of `tokens`, `verify`, `fromRequest` is given, well-formed, or for a bad value of another key
  */
 export function resolveAuthOptions(auth: AuthOptions): ResolvedAuth {
-  if (typeof auth !== 'object' || auth === null) throw invalidOption('auth', '{ tokens }, { verify } or { fromRequest }', auth);
+  if (typeof auth !== 'object' || auth === null) throw invalidOption('auth', '{ tokens }, { verify }, { fromRequest } or { server }', auth);
   for (const key of Object.keys(auth)) {
     if (!Object.hasOwn(KNOWN_AUTH_OPTIONS, key)) throw new McpConfigError('ERR_MCP_UNKNOWN_OPTION', `unknown option 'auth.${key}'`);
   }
@@ -107,9 +115,9 @@ export function resolveAuthOptions(auth: AuthOptions): ResolvedAuth {
     }
   }
   if (resourceMetadataUrl !== undefined && typeof resourceMetadataUrl !== 'string') throw invalidOption('auth.resourceMetadataUrl', 'a URL', resourceMetadataUrl);
-  const sources = (['tokens', 'verify', 'fromRequest'] as const).filter((key) => auth[key] !== undefined);
+  const sources = (['tokens', 'verify', 'fromRequest', 'server'] as const).filter((key) => auth[key] !== undefined);
   if (sources.length !== 1) {
-    throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option 'auth' needs exactly one of 'tokens', 'verify' or 'fromRequest' (got ${sources.length === 0 ? 'none' : sources.join(', ')})`);
+    throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option 'auth' needs exactly one of 'tokens', 'verify', 'fromRequest' or 'server' (got ${sources.length === 0 ? 'none' : sources.join(', ')})`);
   }
   if (tokens !== undefined && (!Array.isArray(tokens) || tokens.length === 0)) {
     throw new McpConfigError('ERR_MCP_INVALID_OPTION', "option 'auth.tokens' must be a non-empty array");
@@ -118,7 +126,8 @@ export function resolveAuthOptions(auth: AuthOptions): ResolvedAuth {
     if (auth[key] !== undefined && typeof auth[key] !== 'function') throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option 'auth.${key}' must be a function`);
   }
   // Keys the caller did not give stay absent.
-  return Object.freeze(definedOnly<ResolvedAuth>({ ...auth, tokens: tokens && resolveTokens(tokens), requiredScopes: requiredScopes && Object.freeze([...requiredScopes]) }));
+  const server = auth.server && resolveAuthServerOptions(auth.server);
+  return Object.freeze(definedOnly<ResolvedAuth>({ ...auth, tokens: tokens && resolveTokens(tokens), requiredScopes: requiredScopes && Object.freeze([...requiredScopes]), server }));
 }
 
 /** Why a request is not authenticated (→ 400/401) or not authorized (→ 403). */
@@ -163,14 +172,16 @@ function staticVerifier(tokens: readonly ResolvedToken[]): (token: string) => Au
  * Builds the authenticator of checked `auth` options. Requests carrying the token in the query string are
  * refused (MCP authorization: tokens go in the Authorization header only).
  *
+ * @param ownTokens - with `auth.server`: the check of the tokens the router issued itself
  * @example
  * ```ts
  * const authenticate = createAuthenticator(resolveAuthOptions({ tokens: [process.env.MCP_TOKEN!] }));
  * const outcome = await authenticate(req); // { ok: true, auth: { subject: 'token-0', scopes: [] } }
  * ```
  */
-export function createAuthenticator(options: ResolvedAuth): Authenticate {
-  const { requiredScopes: required, verify, fromRequest } = options;
+export function createAuthenticator(options: ResolvedAuth, ownTokens?: AuthOptions['verify']): Authenticate {
+  const { requiredScopes: required, fromRequest } = options;
+  const verify = ownTokens ?? options.verify;
   const fromStatic = options.tokens && staticVerifier(options.tokens);
 
   function check(auth: AuthInfo | null | undefined): AuthOutcome {

@@ -51,8 +51,11 @@ export function createMetadataHandler(auth: ResolvedAuth | undefined, resourcePa
     const path = resourcePathOf(req);
     const document: Record<string, unknown> = { resource: options?.resource ?? `${originOf(req)}${path === '/' ? '' : path}` };
     if (options !== undefined) document.authorization_servers = options.authorizationServers;
+    // With auth.server the router is the authorization server: its issuer is the mount path's URL (RFC 8414 §2).
+    else if (auth.server !== undefined) document.authorization_servers = [auth.server.issuer ?? `${originOf(req)}${path === '/' ? '' : path}`];
     document.bearer_methods_supported = ['header'];
-    if (options?.scopesSupported !== undefined) document.scopes_supported = options.scopesSupported;
+    const scopes = options?.scopesSupported ?? (auth.server?.scopes.length ? auth.server.scopes : undefined);
+    if (scopes !== undefined) document.scopes_supported = scopes;
     if (options?.resourceName !== undefined) document.resource_name = options.resourceName;
     if (options?.resourceDocumentation !== undefined) document.resource_documentation = options.resourceDocumentation;
     sendJson(res, 200, document);

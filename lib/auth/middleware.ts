@@ -2,11 +2,16 @@
 
 import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
+import { sendHttpError } from '../http/http-error';
+import { ErrorCode } from '../jsonrpc/errors';
 import { appOf, locateHandler, rootLayerCount } from '../express-host';
 import type { AuthInfo } from '../registry/request-context';
 import { createAuthenticator, type AuthOutcome, type ResolvedAuth } from './bearer';
 import { mountMetadataUrl, rootMetadataUrl, sendAuthFailure, type ChallengeSettings } from './challenge';
-import { createMetadataHandler, createOwnMetadataHandler, METADATA_PATH } from './metadata';
+import { createMetadataHandler, createOwnMetadataHandler, METADATA_PATH, originOf, type ExpressRequest } from './metadata';
+import type { McpLogger } from '../logger';
+import type { SignInStore } from '../sessions/sign-in-store';
+import { createAuthorizationServer } from './server/authorization-server';
 
 /** The steps authentication adds to the router's front door, in the order they run. */
 export interface AuthSteps {
@@ -22,6 +27,8 @@ export interface AuthSteps {
 export interface RouterAuth {
   /** `mcp.authMetadata`: the RFC 9728 document for the app's root (a JSON 404 without `auth`). */
   readonly metadata: RequestHandler;
+  /** `mcp.authServerMetadata`: the RFC 8414 document for the app's root (a JSON 404 without `auth.server`). */
+  readonly serverMetadata: RequestHandler;
   /** Who authenticated a request (handlers see it as `ctx.auth`); always undefined without `auth`. */
   readonly authOf: (req: IncomingMessage) => AuthInfo | undefined;
   /** The front door's steps; undefined without `auth`. */
@@ -38,12 +45,22 @@ export interface RouterAuth {
  * const frontDoor = createFrontDoor(config, auth.steps, (req) => auth.authOf(req)?.subject, endpoint);
  * ```
  */
-export function createRouterAuth(options: ResolvedAuth | undefined): RouterAuth {
+export function createRouterAuth(options: ResolvedAuth | undefined, signIn: { store: () => SignInStore; logger: McpLogger }): RouterAuth {
   // RFC 9728 metadata: served at the mount path by the router itself; the app may also mount it at its root.
   const metadata = createMetadataHandler(options, (req) => (req.path === undefined || req.path === '/' ? '' : req.path));
-  if (options === undefined) return { metadata, authOf: () => undefined, steps: undefined };
-  const { identify, enforce, authOf } = createAuthMiddleware(options, challengeSettings(options, metadata));
-  return { metadata, authOf, steps: { ownMetadata: createOwnMetadataHandler(options), identify, enforce } };
+  const serverMetadata: RequestHandler = (_req, res) => sendHttpError(res, 404, ErrorCode.ServerError, "Not Found: this MCP router is no authorization server (option 'auth.server')");
+  if (options === undefined) return { metadata, serverMetadata, authOf: () => undefined, steps: undefined };
+  const resourceOf = (req: IncomingMessage): string => options.resourceMetadata?.resource ?? `${originOf(req)}${(req as ExpressRequest).baseUrl ?? ''}`;
+  const server = options.server && createAuthorizationServer(options.server, signIn.store(), resourceOf, signIn.logger);
+  const { identify, enforce, authOf } = createAuthMiddleware(options, challengeSettings(options, metadata), server?.verify);
+  const ownMetadata = createOwnMetadataHandler(options);
+  return {
+    metadata,
+    serverMetadata: (server?.rootMetadata as RequestHandler | undefined) ?? serverMetadata,
+    authOf,
+    // The authorization server's endpoints are public, as the metadata is: served before the front door.
+    steps: { ownMetadata: server === undefined ? ownMetadata : (req, res, next) => ownMetadata(req, res, () => server.handle(req, res, next)), identify, enforce },
+  };
 }
 
 /**
@@ -53,8 +70,9 @@ export function createRouterAuth(options: ResolvedAuth | undefined): RouterAuth 
 function createAuthMiddleware(
   options: ResolvedAuth,
   challenge: ChallengeSettings,
+  ownTokens: ((token: string, req: IncomingMessage) => Promise<AuthInfo | undefined>) | undefined,
 ): { identify: RequestHandler; enforce: RequestHandler; authOf: (req: IncomingMessage) => AuthInfo | undefined } {
-  const authenticate = createAuthenticator(options);
+  const authenticate = createAuthenticator(options, ownTokens);
   // Each request's outcome, under a property no one else can name: cheaper per request than a WeakMap entry,
   // which the GC must trace.
   const outcomeKey = Symbol('mcpRouter.auth');
@@ -87,7 +105,7 @@ function createAuthMiddleware(
  * URL in a challenge always answers the metadata as JSON with one mount line (clients follow the header first).
  */
 function challengeSettings(options: ResolvedAuth, authMetadata: unknown): ChallengeSettings {
-  const scope = (options.requiredScopes ?? options.resourceMetadata?.scopesSupported ?? []).join(' ');
+  const scope = (options.requiredScopes ?? options.resourceMetadata?.scopesSupported ?? options.server?.scopes ?? []).join(' ');
   const preShared = options.tokens !== undefined;
   const fixed = options.resourceMetadataUrl;
   if (fixed !== undefined) return { metadataUrlOf: () => fixed, scope, preShared };

@@ -82,27 +82,36 @@ function parseText(bytes: Buffer): BodyResult {
   }
 }
 
-function readStream(req: IncomingMessage, limit: number): Promise<BodyResult> {
+/**
+ * The request's bytes, up to `limit` (413 beyond, the rest drained unkept): the one reader of request streams, for
+ * JSON-RPC bodies and the sign-in endpoints' forms.
+ */
+export function readBodyBytes(req: IncomingMessage, limit: number): Promise<Buffer | Extract<BodyResult, { ok: false }>> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const finish = (result: BodyResult): void => {
+    const finish = (result: Buffer | Extract<BodyResult, { ok: false }>): void => {
       req.removeListener('data', onData).removeListener('end', onEnd).removeListener('error', onError);
       resolve(result);
     };
     const onData = (chunk: Buffer): void => {
       size += chunk.length;
       if (size > limit) {
-        finish(refuse(413, ErrorCode.ServerError, `Payload Too Large: the body exceeds ${limit} bytes`));
+        finish({ ok: false, status: 413, code: ErrorCode.ServerError, message: `Payload Too Large: the body exceeds ${limit} bytes` });
         req.resume(); // drain what is still coming, without keeping it
         return;
       }
       chunks.push(chunk);
     };
-    const onEnd = (): void => finish(parseText(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size)));
-    const onError = (): void => finish(refuse(400, ErrorCode.ParseError, 'Parse error: the request body could not be read'));
+    const onEnd = (): void => finish(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
+    const onError = (): void => finish({ ok: false, status: 400, code: ErrorCode.ParseError, message: 'Parse error: the request body could not be read' });
     req.on('data', onData).on('end', onEnd).on('error', onError);
   });
+}
+
+async function readStream(req: IncomingMessage, limit: number): Promise<BodyResult> {
+  const bytes = await readBodyBytes(req, limit);
+  return Buffer.isBuffer(bytes) ? parseText(bytes) : bytes;
 }
 
 /**
@@ -126,13 +135,13 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
 }
 
 /** What a middleware before the router (`express.json()`, …) left of a body it already read: the stream is spent. */
-function consumedBody(req: IncomingMessage): { readonly body: unknown } | undefined {
+export function consumedBody(req: IncomingMessage): { readonly body: unknown } | undefined {
   const parsed = req as MaybeParsed;
   return parsed._body === true || req.readableEnded ? { body: parsed.body } : undefined;
 }
 
 /** True when `Content-Length` says the body is larger than `limit`: it need not be read to be refused. */
-function declaredOver(req: IncomingMessage, limit: number): boolean {
+export function declaredOver(req: IncomingMessage, limit: number): boolean {
   return Number(req.headers['content-length']) > limit;
 }
 

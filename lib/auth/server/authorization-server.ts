@@ -1,0 +1,142 @@
+// The router as an OAuth 2.1 authorization server: its endpoints under the mount path, and the check of the tokens it issues.
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { McpLogger } from '../../logger';
+import { sendJson } from '../../http/reply';
+import type { AuthInfo } from '../../registry/request-context';
+import { StoreUnavailableError } from '../../sessions/shared-store';
+import type { SignInStore } from '../../sessions/sign-in-store';
+import { originOf, type ExpressRequest } from '../metadata';
+import { createVerifiedTokenCache } from '../token-cache';
+import { verifyAccessToken } from './access-token';
+import { createAuthorizeEndpoints } from './authorize';
+import { createClientDirectory, createRegistrationHandler } from './clients';
+import { Grants } from './grants';
+import { createSigningKeys } from './keys';
+import { NO_STORE, OAuthError, sendOAuthError } from './oauth-error';
+import type { ServerContext } from './server-context';
+import { ENDPOINTS, SERVER_METADATA_PATHS, serverMetadata } from './server-metadata';
+import type { ResolvedAuthServer } from './server-options';
+import { createTokenEndpoints } from './token-endpoint';
+
+type Next = (err?: unknown) => void;
+type Handler = (req: ExpressRequest, res: ServerResponse, next: Next) => void;
+
+/** What one router's authorization server gives the rest of the router. */
+export interface AuthorizationServer {
+  /** Serves the endpoints and the metadata under the mount path; hands every other path on. */
+  readonly handle: Handler;
+  /** For `mcp.authServerMetadata`: the metadata at the app's root (`/.well-known/oauth-authorization-server/<mount>`, RFC 8414 §3.1). */
+  readonly rootMetadata: Handler;
+  /** Checks an access token this server issued for this resource: the caller, or undefined. */
+  readonly verify: (token: string, req: IncomingMessage) => Promise<AuthInfo | undefined>;
+  /** The issuer for a request (the protected-resource metadata names it). */
+  readonly issuerOf: (req: IncomingMessage) => string;
+}
+
+/** Endpoints a browser-based client calls cross-origin: readable by any origin (they take no cookies). */
+const CORS_PATHS = new Set<string>([...SERVER_METADATA_PATHS, ENDPOINTS.token, ENDPOINTS.register, ENDPOINTS.revoke, ENDPOINTS.jwks]);
+
+/**
+ * Creates the authorization server of a router's `auth.server` option.
+ *
+ * @param resourceOf - the MCP resource of a request (the tokens' audience)
+ * @example
+ * ```ts
+ * const server = createAuthorizationServer(config.auth.server, store.signIn?.() ?? new MemorySignInStore(), resourceOf, logger);
+ * router.use(server.handle);
+ * ```
+ */
+export function createAuthorizationServer(options: ResolvedAuthServer, store: SignInStore, resourceOf: (req: IncomingMessage) => string, logger: McpLogger): AuthorizationServer {
+  const issuerOf = (req: IncomingMessage): string => options.issuer ?? `${originOf(req)}${(req as ExpressRequest).baseUrl ?? ''}`;
+  const clients = createClientDirectory(options.clients, store);
+  const keys = createSigningKeys(options.keys, store);
+  const grants = new Grants(store, options.codeTtlSec * 1000, options.refreshTokenTtlSec * 1000);
+  const sendError = (res: ServerResponse, err: OAuthError): void => sendOAuthError(res, err);
+  const ctx: ServerContext = { options, store, clients, grants, keys, issuerOf, resourceOf, sendError };
+  const browser = createAuthorizeEndpoints(ctx);
+  const tokens = createTokenEndpoints(ctx);
+  const register = createRegistrationHandler(clients, options.clients);
+  const cache = createVerifiedTokenCache();
+
+  async function metadata(issuer: string, res: ServerResponse): Promise<void> {
+    const { alg } = await keys.current();
+    sendJson(res, 200, serverMetadata(issuer, options, clients, [alg]), { 'Cache-Control': 'public, max-age=300' });
+  }
+
+  /** The endpoints, by path and method. */
+  const routes: Record<string, Record<string, (req: ExpressRequest, res: ServerResponse, next: Next) => Promise<void> | void>> = {
+    [ENDPOINTS.authorize]: { GET: (req, res) => browser.authorize(req, res, new URL(req.url ?? '', 'http://x').searchParams) },
+    [ENDPOINTS.callback]: { GET: (req, res) => browser.callback(req, res) },
+    [ENDPOINTS.consent]: { POST: (req, res) => browser.consent(req, res) },
+    [ENDPOINTS.token]: { POST: (req, res) => tokens.token(req, res) },
+    [ENDPOINTS.revoke]: { POST: (req, res) => tokens.revoke(req, res) },
+    [ENDPOINTS.register]: { POST: (req, res, next) => register(req as never, res as never, next) },
+    [ENDPOINTS.jwks]: { GET: async (_req, res) => sendJson(res, 200, await keys.jwks(), { 'Cache-Control': 'public, max-age=300' }) },
+  };
+  for (const path of SERVER_METADATA_PATHS) routes[path] = { GET: (req, res) => metadata(issuerOf(req), res) };
+
+  /** Runs an endpoint: its errors as the RFC's JSON, a store outage as 503, anything else as 500 without a stack. */
+  function run(endpoint: () => Promise<void> | void, res: ServerResponse): void {
+    Promise.resolve()
+      .then(endpoint)
+      .catch((err: unknown) => {
+        if (res.headersSent) return void res.destroy();
+        if (err instanceof OAuthError) return sendError(res, err);
+        if (err instanceof StoreUnavailableError) return sendJson(res, 503, { error: 'temporarily_unavailable', error_description: 'sign-in storage is unavailable; retry shortly' }, { ...NO_STORE, 'Retry-After': String(err.retryAfterSeconds) });
+        logger.error(err, 'mcpRouter: a sign-in endpoint failed');
+        sendJson(res, 500, { error: 'server_error', error_description: 'the authorization server failed; see its logs' }, NO_STORE);
+      });
+  }
+
+  function serve(path: string, req: ExpressRequest, res: ServerResponse, next: Next): boolean {
+    const methods = routes[path];
+    if (methods === undefined) return false;
+    const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
+    if (CORS_PATHS.has(path)) {
+      res.setHeader('Access-Control-Allow-Origin', '*');
+      if (method === 'OPTIONS') {
+        res.writeHead(204, { 'Access-Control-Allow-Methods': `${Object.keys(methods).join(', ')}, OPTIONS`, 'Access-Control-Allow-Headers': 'Authorization, Content-Type, MCP-Protocol-Version', 'Access-Control-Max-Age': '600' });
+        res.end();
+        return true;
+      }
+    }
+    const endpoint = methods[method];
+    if (endpoint === undefined) {
+      sendJson(res, 405, { error: 'invalid_request', error_description: `use ${Object.keys(methods).join(' or ')} here` }, { Allow: Object.keys(methods).join(', ') });
+      return true;
+    }
+    run(() => endpoint(req, res, next), res);
+    return true;
+  }
+
+  return {
+    handle(req, res, next) {
+      if (!serve(req.path ?? '', req, res, next)) next();
+    },
+    rootMetadata(req, res, next) {
+      // Mounted at the root for `/.well-known/<document>/<issuer path>`: the issuer is the origin and that path.
+      const path = req.path === '/' ? '' : (req.path ?? '');
+      if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS') return next();
+      res.setHeader('Access-Control-Allow-Origin', '*');
+      if (req.method === 'OPTIONS') return void res.writeHead(204, { 'Access-Control-Allow-Methods': 'GET, OPTIONS' }).end();
+      run(() => metadata(options.issuer ?? `${originOf(req)}${path}`, res), res);
+    },
+    async verify(token, req) {
+      const cached = cache.get(token);
+      if (cached !== undefined) return cached;
+      const verified = await verifyAccessToken(keys, token, { issuer: issuerOf(req), resource: resourceOf(req) });
+      if (verified === undefined) return undefined;
+      let auth = verified.auth;
+      // In proxy mode the provider's tokens stay here: handlers read them as ctx.auth.extra.upstream.
+      if (verified.grantId !== undefined) {
+        const grant = await grants.grantOf(verified.grantId);
+        if (grant === undefined) return undefined; // the family was revoked
+        auth = { ...auth, extra: { ...auth.extra, upstream: grant.upstream } };
+      }
+      cache.set(token, auth);
+      return auth;
+    },
+    issuerOf,
+  };
+}

@@ -1,0 +1,61 @@
+// The consent page: a small accessible form, no script, no framework, its own CSP; replaceable by `consent.render`.
+
+import type { ServerResponse } from 'node:http';
+
+/** What a consent page shows and posts. */
+export interface ConsentDetails {
+  /** The client's name (from its registration or metadata document), else its id. */
+  readonly clientName: string;
+  readonly clientId: string;
+  /** Where the browser goes after consent: the host of the client's redirect URI (what the user should recognise). */
+  readonly redirectHost: string;
+  /** The scopes asked; empty when the server has none. */
+  readonly scopes: readonly string[];
+  /** Who is signed in. */
+  readonly subject: string;
+  /** The URL the form posts to. */
+  readonly action: string;
+  /** Hidden fields the form must post as they are (the pending request and its CSRF token). */
+  readonly fields: Readonly<Record<string, string>>;
+}
+
+/**
+ * Headers of every consent page (RFC 9700 §4.16: no framing — clickjacking; no caching of a per-request form):
+ * the CSP allows only the inline style below and form posts to this origin.
+ */
+export const CONSENT_PAGE_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'X-Frame-Options': 'DENY',
+  'Cache-Control': 'no-store',
+  'Referrer-Policy': 'no-referrer',
+  'X-Content-Type-Options': 'nosniff',
+};
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+/** Everything shown comes from clients (names, hosts): escaped, always. */
+const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
+
+/** The router's own consent page. */
+export function renderConsentPage(details: ConsentDetails, res: ServerResponse): void {
+  const name = escapeHtml(details.clientName);
+  const scopes = details.scopes.length === 0 ? '<p>It asks for no particular scope: it will act as you on this server.</p>' : `<ul>${details.scopes.map((scope) => `<li><code>${escapeHtml(scope)}</code></li>`).join('')}</ul>`;
+  const hidden = Object.entries(details.fields)
+    .map(([field, value]) => `<input type="hidden" name="${escapeHtml(field)}" value="${escapeHtml(value)}">`)
+    .join('');
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Allow ${name}?</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#1a1a1a}
+.client{font-weight:600}.host{font-family:monospace}button{font:inherit;padding:.5rem 1.2rem;margin-right:.5rem;border-radius:.3rem;border:1px solid #555;cursor:pointer}
+button[value=allow]{background:#1a56db;color:#fff;border-color:#1a56db}button:focus{outline:3px solid #f59e0b;outline-offset:2px}</style></head>
+<body><main><h1>Allow <span class="client">${name}</span>?</h1>
+<p>Signed in as <strong>${escapeHtml(details.subject)}</strong>. <span class="client">${name}</span> wants to use this MCP server on your behalf.
+After you answer, you go back to <span class="host">${escapeHtml(details.redirectHost)}</span>.</p>
+${scopes}
+<p>Client id: <code>${escapeHtml(details.clientId)}</code></p>
+<form method="post" action="${escapeHtml(details.action)}">${hidden}
+<button type="submit" name="decision" value="allow">Allow</button><button type="submit" name="decision" value="deny">Deny</button>
+</form></main></body></html>`;
+  res.writeHead(200, { ...CONSENT_PAGE_HEADERS, 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': Buffer.byteLength(html) });
+  res.end(html);
+}

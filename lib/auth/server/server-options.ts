@@ -1,0 +1,167 @@
+// The `auth.server` option: the router as an OAuth 2.1 authorization server, checked once at boot.
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { invalidOption, McpConfigError, rejectUnknownKeys, type OptionKeys } from '../../errors';
+import { resolveClientsOptions, type ClientsOptions, type ResolvedClients } from './clients';
+import { resolveSigningKeysOptions, type ResolvedSigningKeys, type SigningKeysOptions } from './keys';
+import type { Identity, LoginStep } from './login';
+import type { ConsentDetails } from './consent-page';
+
+/** What `signIn` answers: the user already signed in to the app, or nothing once it has answered the browser itself. */
+export type SignInResult = { subject: string; scopes?: string[] } | null | undefined;
+
+/**
+ * The app's own login: return the user when the browser request carries the app's session (a cookie, passport's
+ * `req.user`), or redirect to the app's login page (which sends the browser back to `returnTo` once signed in) and
+ * return nothing.
+ */
+export type SignInFunction = (req: IncomingMessage, res: ServerResponse, login: { returnTo: string }) => SignInResult | Promise<SignInResult>;
+
+/** The consent step (confused-deputy protection for clients the server does not know). */
+export interface ConsentOptions {
+  /** How long a consent is remembered, per subject, client and scopes, in ms. Defaults to 30 days; 0 asks every time. */
+  rememberMs?: number;
+  /**
+   * Renders the consent page yourself: write HTML to `res` with a form that POSTs `details.fields` (hidden inputs)
+   * plus `decision=allow` or `decision=deny` to `details.action`. The router has set the CSRF cookie and the
+   * security headers. Defaults to the router's own small page.
+   */
+  render?: (details: ConsentDetails, req: IncomingMessage, res: ServerResponse) => void;
+}
+
+/** `auth.server`: the router issues the tokens it accepts. Exactly one of `signIn` and `upstream`. */
+export interface AuthServerOptions extends ClientsOptions, SigningKeysOptions {
+  /** The app's own login (see {@link SignInFunction}). */
+  signIn?: SignInFunction;
+  /** An existing identity provider, through the OAuth proxy: `oidcUpstream({ issuer, clientId, clientSecret })`. */
+  upstream?: LoginStep;
+  /**
+   * The issuer URL (RFC 8414 §2). Defaults to the URL the client used to reach the router's mount path
+   * (`<origin><mount path>`); set it behind proxies that rewrite the host.
+   */
+  issuer?: string;
+  /** Scopes the server issues (`scopes_supported`). Defaults to none: tokens carry no scopes. */
+  scopes?: string[];
+  /** The consent step. */
+  consent?: ConsentOptions;
+  /** Lifetime of access tokens (JWTs), in seconds. Defaults to 3,600. */
+  accessTokenTtlSec?: number;
+  /** Lifetime of a refresh-token family after its last use, in seconds. Defaults to 30 days. */
+  refreshTokenTtlSec?: number;
+  /** Lifetime of authorization codes, in seconds. Defaults to 60. */
+  codeTtlSec?: number;
+}
+
+/** `auth.server` after checking; internal, frozen. */
+export interface ResolvedAuthServer {
+  readonly login: LoginStep;
+  readonly issuer: string | undefined;
+  readonly scopes: readonly string[];
+  readonly rememberConsentMs: number;
+  readonly renderConsent: ConsentOptions['render'];
+  readonly accessTokenTtlSec: number;
+  readonly refreshTokenTtlSec: number;
+  readonly codeTtlSec: number;
+  readonly clients: ResolvedClients;
+  readonly keys: ResolvedSigningKeys;
+}
+
+const DAY_SEC = 24 * 60 * 60;
+export const DEFAULT_ACCESS_TOKEN_TTL_SEC = 3_600;
+export const DEFAULT_REFRESH_TOKEN_TTL_SEC = 30 * DAY_SEC;
+export const DEFAULT_CODE_TTL_SEC = 60;
+export const DEFAULT_REMEMBER_CONSENT_MS = 30 * DAY_SEC * 1000;
+
+const KNOWN: OptionKeys<AuthServerOptions> = {
+  signIn: true,
+  upstream: true,
+  issuer: true,
+  scopes: true,
+  consent: true,
+  accessTokenTtlSec: true,
+  refreshTokenTtlSec: true,
+  codeTtlSec: true,
+  clients: true,
+  registration: true,
+  clientMetadataDocuments: true,
+  signingKeys: true,
+  rotationMs: true,
+};
+const KNOWN_CONSENT: OptionKeys<ConsentOptions> = { rememberMs: true, render: true };
+
+function positiveSeconds(value: unknown, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) throw invalidOption(`auth.server.${name}`, 'a positive whole number of seconds', value);
+  return value;
+}
+
+/** The app's `signIn` as a login step: its answer checked, so a wrong shape is a clear error, not a token for nobody. */
+function signInStep(signIn: SignInFunction): LoginStep {
+  return {
+    kind: 'signIn',
+    async start(req, res, { returnTo }): Promise<Identity | undefined> {
+      const found = await signIn(req, res, { returnTo });
+      if (found === undefined || found === null) return undefined;
+      if (typeof found !== 'object' || typeof found.subject !== 'string' || found.subject === '') {
+        throw new Error("mcpRouter: auth.server.signIn must return { subject: string, scopes? } or nothing (after answering the browser)");
+      }
+      const { subject, scopes } = found;
+      if (scopes !== undefined && (!Array.isArray(scopes) || !scopes.every((scope) => typeof scope === 'string'))) {
+        throw new Error('mcpRouter: auth.server.signIn returned scopes that are not an array of strings');
+      }
+      return scopes === undefined ? { subject } : { subject, scopes: [...scopes] };
+    },
+  };
+}
+
+/**
+ * Checks `auth.server` once, when `mcpRouter()` is called.
+ *
+ * @throws {McpConfigError} for an unknown key, a bad value, or not exactly one of `signIn` and `upstream`
+ */
+export function resolveAuthServerOptions(server: AuthServerOptions): ResolvedAuthServer {
+  if (typeof server !== 'object' || server === null) throw invalidOption('auth.server', '{ signIn } or { upstream: oidcUpstream(…) }', server);
+  rejectUnknownKeys(server, KNOWN, 'auth.server.');
+  const { signIn, upstream, issuer, scopes = [], consent = {} } = server;
+  if ((signIn === undefined) === (upstream === undefined)) {
+    throw new McpConfigError('ERR_MCP_INVALID_OPTION', "option 'auth.server' needs exactly one of 'signIn' (your app's login) or 'upstream' (oidcUpstream(…))");
+  }
+  if (signIn !== undefined && typeof signIn !== 'function') throw invalidOption('auth.server.signIn', 'a function (req, res, { returnTo })', signIn);
+  if (upstream !== undefined && (typeof upstream !== 'object' || upstream === null || typeof upstream.start !== 'function' || typeof upstream.finish !== 'function')) {
+    throw invalidOption('auth.server.upstream', 'oidcUpstream({ issuer, clientId, clientSecret })', upstream);
+  }
+  if (issuer !== undefined && !isIssuerUrl(issuer)) throw invalidOption('auth.server.issuer', 'an https URL without query or fragment (http only on loopback)', issuer);
+  if (!Array.isArray(scopes) || !scopes.every((scope) => typeof scope === 'string' && /^[\x21\x23-\x5b\x5d-\x7e]+$/.test(scope))) {
+    throw invalidOption('auth.server.scopes', 'an array of scope names (RFC 6749 §3.3)', scopes);
+  }
+  if (typeof consent !== 'object' || consent === null) throw invalidOption('auth.server.consent', '{ rememberMs?, render? }', consent);
+  rejectUnknownKeys(consent, KNOWN_CONSENT, 'auth.server.consent.');
+  const { rememberMs = DEFAULT_REMEMBER_CONSENT_MS, render } = consent;
+  if (typeof rememberMs !== 'number' || !Number.isInteger(rememberMs) || rememberMs < 0) throw invalidOption('auth.server.consent.rememberMs', 'a whole number of ms, 0 or more', rememberMs);
+  if (render !== undefined && typeof render !== 'function') throw invalidOption('auth.server.consent.render', 'a function (details, req, res)', render);
+  return Object.freeze({
+    login: upstream ?? signInStep(signIn as SignInFunction),
+    issuer: issuer?.replace(/\/$/, ''),
+    scopes: Object.freeze([...scopes]),
+    rememberConsentMs: rememberMs,
+    renderConsent: render,
+    accessTokenTtlSec: positiveSeconds(server.accessTokenTtlSec, 'accessTokenTtlSec', DEFAULT_ACCESS_TOKEN_TTL_SEC),
+    refreshTokenTtlSec: positiveSeconds(server.refreshTokenTtlSec, 'refreshTokenTtlSec', DEFAULT_REFRESH_TOKEN_TTL_SEC),
+    codeTtlSec: positiveSeconds(server.codeTtlSec, 'codeTtlSec', DEFAULT_CODE_TTL_SEC),
+    clients: resolveClientsOptions(server),
+    keys: resolveSigningKeysOptions(server, 'auth.server'),
+  });
+}
+
+/** RFC 8414 §2: an https URL with no query or fragment; http is allowed on loopback for development. */
+function isIssuerUrl(value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  if (url.search !== '' || url.hash !== '' || value.includes('#') || value.includes('?')) return false;
+  return url.protocol === 'https:' || (url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname));
+}
