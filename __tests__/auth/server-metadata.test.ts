@@ -1,0 +1,84 @@
+// Discovery: the router with auth.server is found by the SDK clients' discovery from the one mount line, and by the root helper.
+
+import express from 'express';
+import request from 'supertest';
+import { discoverAuthorizationServerMetadata, discoverOAuthProtectedResourceMetadata } from '@modelcontextprotocol/sdk/client/auth.js';
+import { mcpRouter } from '../../lib';
+import { listenLocally } from '../helpers/ports';
+import { cookieSignIn } from '../helpers/sign-in-server';
+
+const newRouter = () => mcpRouter({ name: 'meta', version: '1.0.0', auth: { server: { signIn: cookieSignIn, scopes: ['mcp', 'admin'] } } });
+
+it('the one mount line is enough for the SDK: resource metadata names the issuer, whose OpenID-shaped document it finds', async () => {
+  const mcp = newRouter();
+  const app = express();
+  app.use('/mcp', mcp);
+  const listening = await listenLocally(app);
+  const base = `http://127.0.0.1:${listening.port}`;
+  try {
+    const resource = await discoverOAuthProtectedResourceMetadata(new URL(`${base}/mcp`));
+    expect(resource.authorization_servers).toEqual([`${base}/mcp`]);
+    expect(resource.scopes_supported).toEqual(['mcp', 'admin']);
+    const metadata = await discoverAuthorizationServerMetadata(new URL(`${base}/mcp`));
+    expect(metadata).toMatchObject({
+      issuer: `${base}/mcp`,
+      authorization_endpoint: `${base}/mcp/oauth/authorize`,
+      token_endpoint: `${base}/mcp/oauth/token`,
+      registration_endpoint: `${base}/mcp/oauth/register`,
+      revocation_endpoint: `${base}/mcp/oauth/revoke`,
+      jwks_uri: `${base}/mcp/oauth/jwks`,
+      code_challenge_methods_supported: ['S256'],
+      response_types_supported: ['code'],
+      authorization_response_iss_parameter_supported: true,
+      scopes_supported: ['mcp', 'admin'],
+    });
+  } finally {
+    await mcp.close();
+    await listening.close();
+  }
+});
+
+it('serves RFC 8414 and OIDC forms at the mount path, and at the root through mcp.authServerMetadata', async () => {
+  const mcp = newRouter();
+  const app = express();
+  app.use(['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration'], mcp.authServerMetadata);
+  app.use('/mcp', mcp);
+  for (const path of ['/mcp/.well-known/oauth-authorization-server', '/mcp/.well-known/openid-configuration', '/.well-known/oauth-authorization-server/mcp', '/.well-known/openid-configuration/mcp']) {
+    const response = await request(app).get(path).set('host', 'mcp.example.com');
+    expect(response.status).toBe(200);
+    expect(response.headers['access-control-allow-origin']).toBe('*');
+    expect(response.body.issuer).toBe('http://mcp.example.com/mcp');
+  }
+  await mcp.close();
+});
+
+it('the JWKS holds public keys only', async () => {
+  const mcp = newRouter();
+  const app = express().use('/mcp', mcp);
+  const response = await request(app).get('/mcp/oauth/jwks');
+  expect(response.status).toBe(200);
+  expect(response.body.keys.length).toBeGreaterThan(0);
+  for (const key of response.body.keys) {
+    expect(key).toMatchObject({ kid: expect.any(String), kty: expect.any(String) });
+    expect(key).not.toHaveProperty('d');
+  }
+  await mcp.close();
+});
+
+it('a 401 challenge names the metadata whose authorization server is the router', async () => {
+  const mcp = newRouter();
+  const app = express().use('/mcp', mcp);
+  const response = await request(app).post('/mcp').set('content-type', 'application/json').send({ jsonrpc: '2.0', id: 1, method: 'ping' });
+  expect(response.status).toBe(401);
+  expect(response.headers['www-authenticate']).toContain('scope="mcp admin"');
+  await mcp.close();
+});
+
+it('without auth.server, mcp.authServerMetadata is a JSON 404', async () => {
+  const mcp = mcpRouter({ name: 'meta', version: '1.0.0', auth: { tokens: ['t'] } });
+  const app = express().use('/.well-known/oauth-authorization-server', mcp.authServerMetadata);
+  const response = await request(app).get('/.well-known/oauth-authorization-server/mcp');
+  expect(response.status).toBe(404);
+  expect(response.body.error.message).toContain('auth.server');
+  await mcp.close();
+});

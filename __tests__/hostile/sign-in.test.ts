@@ -1,0 +1,218 @@
+// Attacks on the router's authorization server: codes replayed or stolen, redirects, PKCE, refresh reuse, other
+// resources, forged consent, framing. Each answer is the RFC's error, and no token leaves for a wrong party.
+
+import * as crypto from 'node:crypto';
+import { CookieJar, followSignIn, formOf } from '../helpers/sign-in-flow';
+import { authorizeUrl, codeFor, pkce, registerClient, startSignInServer, tokenRequest, type SignInServer } from '../helpers/sign-in-server';
+
+const REDIRECT = 'http://127.0.0.1:1/callback';
+let server: SignInServer;
+let issuer: string;
+
+beforeAll(async () => {
+  server = await startSignInServer({ scopes: ['mcp'] });
+  issuer = server.issuer;
+});
+afterAll(() => server.close());
+
+async function signedIn(clientId: string) {
+  const { verifier, challenge } = pkce();
+  const code = await codeFor(issuer, clientId, REDIRECT, challenge);
+  const tokens = await tokenRequest(issuer, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier, client_id: clientId });
+  expect(tokens.status).toBe(200);
+  return { code, verifier, tokens: tokens.body as { access_token: string; refresh_token: string } };
+}
+
+const callWith = (token: string) =>
+  fetch(`${issuer}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+  });
+
+describe('codes', () => {
+  it('a code works once; its replay is invalid_grant and revokes the tokens the first use started', async () => {
+    const { client_id } = await registerClient(issuer, [REDIRECT]);
+    const { code, verifier, tokens } = await signedIn(client_id);
+    const replay = await tokenRequest(issuer, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier, client_id });
+    expect(replay).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect(replay.headers.get('cache-control')).toBe('no-store');
+    const refresh = await tokenRequest(issuer, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id });
+    expect(refresh).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+  });
+
+  it("another client cannot redeem a client's code", async () => {
+    const victim = await registerClient(issuer, [REDIRECT]);
+    const thief = await registerClient(issuer, [REDIRECT]);
+    const { verifier, challenge } = pkce();
+    const code = await codeFor(issuer, victim.client_id, REDIRECT, challenge);
+    expect(await tokenRequest(issuer, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier, client_id: thief.client_id })).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+  });
+
+  it('a wrong code_verifier, or none, gets no token', async () => {
+    const { client_id } = await registerClient(issuer, [REDIRECT]);
+    const { challenge } = pkce();
+    const code = await codeFor(issuer, client_id, REDIRECT, challenge);
+    expect(await tokenRequest(issuer, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id })).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
+    const second = await codeFor(issuer, client_id, REDIRECT, challenge);
+    expect(await tokenRequest(issuer, { grant_type: 'authorization_code', code: second, redirect_uri: REDIRECT, code_verifier: pkce().verifier, client_id })).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+  });
+});
+
+describe('the authorization request', () => {
+  const fetchManual = (url: string) => fetch(url, { redirect: 'manual' });
+
+  it('never redirects to a URI the client did not register (open redirect): the error is shown as JSON', async () => {
+    const { client_id } = await registerClient(issuer, [REDIRECT]);
+    for (const evil of ['https://evil.example/cb', `${REDIRECT}/x`, `${REDIRECT}?next=1`, 'http://127.0.0.1:1/callback#frag']) {
+      const response = await fetchManual(authorizeUrl(issuer, { client_id, redirect_uri: evil, code_challenge: pkce().challenge }));
+      expect(response.status).toBe(400);
+      expect(response.headers.get('location')).toBeNull();
+      expect(await response.json()).toMatchObject({ error: 'invalid_request' });
+    }
+  });
+
+  it('an unknown client is shown an error, never redirected', async () => {
+    const response = await fetchManual(authorizeUrl(issuer, { client_id: 'nobody', redirect_uri: REDIRECT, code_challenge: pkce().challenge }));
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: 'invalid_client' });
+  });
+
+  it.each([
+    ['PKCE missing', { code_challenge: undefined }, 'invalid_request'],
+    ['PKCE plain', { code_challenge_method: 'plain' }, 'invalid_request'],
+    ['a token response type', { response_type: 'token' }, 'unsupported_response_type'],
+    ['another resource', { resource: 'https://other.example/mcp' }, 'invalid_target'],
+  ])('%s goes back to the client as an error, with state and iss', async (_name, params, error) => {
+    const { client_id } = await registerClient(issuer, [REDIRECT]);
+    const response = await fetchManual(authorizeUrl(issuer, { client_id, redirect_uri: REDIRECT, code_challenge: pkce().challenge, ...params }));
+    expect(response.status).toBe(302);
+    const location = new URL(response.headers.get('location') as string);
+    expect(location.origin + location.pathname).toBe(REDIRECT);
+    expect(Object.fromEntries(location.searchParams)).toMatchObject({ error, state: 'st-1', iss: issuer });
+    expect(location.searchParams.get('code')).toBeNull();
+  });
+});
+
+describe('refresh tokens', () => {
+  it('rotate on use; reusing an old one revokes the whole family', async () => {
+    const { client_id } = await registerClient(issuer, [REDIRECT]);
+    const { tokens } = await signedIn(client_id);
+    const first = await tokenRequest(issuer, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id });
+    expect(first.status).toBe(200);
+    const rotated = first.body.refresh_token as string;
+    expect(rotated).not.toBe(tokens.refresh_token);
+    // The old one again: reuse, so the family (the rotated token too) is revoked.
+    expect(await tokenRequest(issuer, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id })).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect(await tokenRequest(issuer, { grant_type: 'refresh_token', refresh_token: rotated, client_id })).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+  });
+
+  it('cannot widen the scopes, nor be used by another client', async () => {
+    const { client_id } = await registerClient(issuer, [REDIRECT]);
+    const other = await registerClient(issuer, [REDIRECT]);
+    const { tokens } = await signedIn(client_id);
+    expect(await tokenRequest(issuer, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: other.client_id })).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+  });
+
+  it('revocation (RFC 7009) ends the family: 200, then the refresh token is refused', async () => {
+    const { client_id } = await registerClient(issuer, [REDIRECT]);
+    const { tokens } = await signedIn(client_id);
+    const revoked = await fetch(`${issuer}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: tokens.refresh_token, client_id }).toString() });
+    expect(revoked.status).toBe(200);
+    expect(await tokenRequest(issuer, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id })).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+  });
+});
+
+describe('access tokens', () => {
+  it('are accepted by their router, and refused by another router (another resource and issuer)', async () => {
+    const { client_id } = await registerClient(issuer, [REDIRECT]);
+    const { tokens } = await signedIn(client_id);
+    expect((await callWith(tokens.access_token)).status).toBe(200);
+    const other = await startSignInServer();
+    try {
+      const response = await fetch(other.issuer, { method: 'POST', headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
+      expect(response.status).toBe(401);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('an unsigned (alg none) copy of a valid token is refused', async () => {
+    const { client_id } = await registerClient(issuer, [REDIRECT]);
+    const { tokens } = await signedIn(client_id);
+    const [, payload] = tokens.access_token.split('.');
+    const unsigned = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'at+jwt' })).toString('base64url')}.${payload}.`;
+    expect((await callWith(unsigned)).status).toBe(401);
+  });
+});
+
+describe('consent', () => {
+  async function consentPage(jar: CookieJar) {
+    const { client_id } = await registerClient(issuer, [REDIRECT]);
+    const response = await fetch(authorizeUrl(issuer, { client_id, redirect_uri: REDIRECT, code_challenge: pkce().challenge }), { redirect: 'manual', headers: { cookie: 'user=mallory' } });
+    jar.take(response);
+    return { response, html: await response.text() };
+  }
+
+  it('is never framed, nor cached, nor scripted', async () => {
+    const { response } = await consentPage(new CookieJar());
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(response.headers.get('x-frame-options')).toBe('DENY');
+    expect(response.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('a POST without the form’s cookie (cross-site), or with a wrong CSRF token, issues no code', async () => {
+    const jar = new CookieJar();
+    const { html } = await consentPage(jar);
+    const form = formOf(html, issuer);
+    const post = (fields: Record<string, string>, cookie?: string) =>
+      fetch(form.action, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', ...(cookie !== undefined && { cookie }) }, body: new URLSearchParams({ ...fields, decision: 'allow' }).toString() });
+    const noCookie = await post(form.fields);
+    expect(noCookie.status).toBe(403);
+    expect(await noCookie.json()).toMatchObject({ error: 'invalid_request' });
+    const wrongToken = await post({ ...form.fields, csrf: crypto.randomBytes(32).toString('base64url') }, jar.header);
+    expect(wrongToken.status).toBe(403);
+    // The genuine answer still works once, and only once.
+    const genuine = await post(form.fields, jar.header);
+    expect(genuine.status).toBe(302);
+    expect(new URL(genuine.headers.get('location') as string).searchParams.get('code')).toEqual(expect.any(String));
+    expect((await post(form.fields, jar.header)).status).toBe(403);
+  });
+
+  it('deny sends access_denied to the client', async () => {
+    const { client_id } = await registerClient(issuer, [REDIRECT]);
+    const end = await followSignIn(authorizeUrl(issuer, { client_id, redirect_uri: REDIRECT, code_challenge: pkce().challenge }), { stopAt: REDIRECT, decision: 'deny' });
+    expect(end.location.searchParams.get('error')).toBe('access_denied');
+    expect(end.location.searchParams.get('code')).toBeNull();
+  });
+
+  it('escapes what the client chose to be called', async () => {
+    const { client_id } = await registerClient(issuer, [REDIRECT], { client_name: '<script>alert(1)</script>' });
+    const response = await fetch(authorizeUrl(issuer, { client_id, redirect_uri: REDIRECT, code_challenge: pkce().challenge }), { redirect: 'manual' });
+    const html = await response.text();
+    expect(html).not.toContain('<script>');
+    expect(html).toContain('&lt;script&gt;');
+  });
+});
+
+describe('the endpoints answer bad input with the RFC JSON', () => {
+  it.each([
+    ['no grant_type', {}, 'invalid_request'],
+    ['an unknown grant_type', { grant_type: 'password' }, 'unsupported_grant_type'],
+  ])('%s', async (_name, form, error) => {
+    const { client_id } = await registerClient(issuer, [REDIRECT]);
+    expect(await tokenRequest(issuer, { ...form, client_id })).toMatchObject({ status: 400, body: { error } });
+  });
+
+  it('a JSON token request, a huge one, a wrong method', async () => {
+    const json = await fetch(`${issuer}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(json.status).toBe(400);
+    expect(await json.json()).toMatchObject({ error: 'invalid_request' });
+    const huge = await fetch(`${issuer}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `a=${'x'.repeat(100_000)}` });
+    expect(huge.status).toBe(413);
+    expect(await huge.json()).toMatchObject({ error: 'invalid_request' });
+    const get = await fetch(`${issuer}/oauth/token`);
+    expect(get.status).toBe(405);
+  });
+});
