@@ -5,7 +5,7 @@ import { invalidOption, isPositiveInteger, McpConfigError } from '../../errors';
 import { isObject } from '../../jsonrpc/types';
 import type { SignInStore } from '../../sessions/sign-in-store';
 import { jose } from '../jose';
-import { checkSigningJwk, publicJwkOf, type SigningAlgorithm, type SigningJwk } from './signing-jwk';
+import { checkSigningJwk, loadKey, type LoadedKey, type SigningJwk } from './signing-jwk';
 
 /** Default `rotationMs`: a generated signing key per 30 days. */
 export const DEFAULT_KEY_ROTATION_MS = 30 * 24 * 60 * 60 * 1000;
@@ -85,15 +85,6 @@ export interface SigningKeys {
   verificationKey(kid: string): Promise<{ key: CryptoKey; alg: string } | undefined>;
   /** The public JWKS (RFC 7517 §5) of every key that may still verify: the current and the previous period's. */
   jwks(): Promise<{ keys: Record<string, unknown>[] }>;
-}
-
-/** A key ready to use: both halves imported, its kid and public JWK. */
-interface LoadedKey {
-  readonly kid: string;
-  readonly alg: SigningAlgorithm;
-  readonly privateKey: CryptoKey;
-  readonly publicKey: CryptoKey;
-  readonly publicJwk: Readonly<JWK>;
 }
 
 /**
@@ -259,14 +250,4 @@ async function loadStored(record: Readonly<Record<string, unknown>>, period: num
   const checked = checkSigningJwk(isObject(record) ? record.jwk : undefined);
   if (typeof checked === 'string') throw new Error(`the sign-in store's signing key of period ${period} is not usable: it must be ${checked}`);
   return { key: checked, loaded: await loadKey(checked) };
-}
-
-/** Imports both halves of a checked key; its kid is its own, or its RFC 7638 thumbprint. */
-async function loadKey(key: SigningJwk): Promise<LoadedKey> {
-  const { importJWK, calculateJwkThumbprint } = jose();
-  const kid = key.kid ?? (await calculateJwkThumbprint(key.jwk));
-  const publicJwk = publicJwkOf(key, kid);
-  const [privateKey, publicKey] = await Promise.all([importJWK(key.jwk, key.alg), importJWK(publicJwk, key.alg)]);
-  if (privateKey instanceof Uint8Array || publicKey instanceof Uint8Array) throw new Error('a signing key imported as a symmetric secret'); // checkSigningJwk refuses oct keys
-  return { kid, alg: key.alg, privateKey, publicKey, publicJwk };
 }

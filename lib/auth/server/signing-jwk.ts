@@ -1,8 +1,9 @@
-// What a signing key of the authorization server may be: a private EC P-256 (ES256) or RSA ≥ 2048-bit (RS256) JWK, checked, trimmed, and its public half.
+// What a signing key of the authorization server may be (a private EC P-256 or RSA ≥ 2048-bit JWK), checked, trimmed, and imported with its public half.
 
-import { createPrivateKey, sign, verify } from 'node:crypto';
-import type { JWK } from 'jose';
+import { createPrivateKey, sign, verify, type JsonWebKey } from 'node:crypto';
+import type { CryptoKey, JWK } from 'jose';
 import { isObject } from '../../jsonrpc/types';
+import { jose } from '../jose';
 
 /** The algorithms the router signs its tokens with: ES256 (generated keys, the default) or RS256 (a fixed RSA key). */
 export type SigningAlgorithm = 'ES256' | 'RS256';
@@ -44,7 +45,7 @@ export function checkSigningJwk(value: unknown): SigningJwk | string {
   const jwk = pick(value, PRIVATE_MEMBERS[kty]);
   let problem: string | undefined;
   try {
-    const key = createPrivateKey({ key: jwk as JsonWebKeyLike, format: 'jwk' });
+    const key = createPrivateKey({ key: jwk as JsonWebKey, format: 'jwk' });
     const bits = key.asymmetricKeyDetails?.modulusLength ?? 0;
     if (kty === 'RSA' && bits < MIN_RSA_BITS) problem = `an RSA key of at least ${MIN_RSA_BITS} bits (RFC 7518 §3.3), not ${bits}`;
     else if (!verify('sha256', PROOF, key, sign('sha256', PROOF, key))) problem = 'a key whose private and public members belong together';
@@ -57,13 +58,29 @@ export function checkSigningJwk(value: unknown): SigningJwk | string {
 }
 
 /** The public JWK (RFC 7517 §4) of a checked signing key: its public members, `kid`, `alg` and `use: 'sig'`, never a private one. */
-export function publicJwkOf(key: SigningJwk, kid: string): Readonly<JWK> {
+function publicJwkOf(key: SigningJwk, kid: string): Readonly<JWK> {
   const members = key.jwk.kty === 'EC' ? PUBLIC_MEMBERS.EC : PUBLIC_MEMBERS.RSA;
   return Object.freeze({ ...pick(key.jwk, members), kid, alg: key.alg, use: 'sig' });
 }
 
-/** What `createPrivateKey` takes as a JWK. */
-type JsonWebKeyLike = Parameters<typeof createPrivateKey>[0] extends infer T ? (T extends { format: 'jwk'; key: infer K } ? K : never) : never;
+/** A key ready to use: both halves imported, its kid and public JWK. */
+export interface LoadedKey {
+  readonly kid: string;
+  readonly alg: SigningAlgorithm;
+  readonly privateKey: CryptoKey;
+  readonly publicKey: CryptoKey;
+  readonly publicJwk: Readonly<JWK>;
+}
+
+/** Imports both halves of a checked key; its kid is its own, or its RFC 7638 thumbprint. */
+export async function loadKey(key: SigningJwk): Promise<LoadedKey> {
+  const { importJWK, calculateJwkThumbprint } = jose();
+  const kid = key.kid ?? (await calculateJwkThumbprint(key.jwk));
+  const publicJwk = publicJwkOf(key, kid);
+  const [privateKey, publicKey] = await Promise.all([importJWK(key.jwk, key.alg), importJWK(publicJwk, key.alg)]);
+  if (privateKey instanceof Uint8Array || publicKey instanceof Uint8Array) throw new Error('a signing key imported as a symmetric secret'); // checkSigningJwk refuses oct keys
+  return { kid, alg: key.alg, privateKey, publicKey, publicJwk };
+}
 
 const PROOF = Buffer.from('express-mcp-router signing key check');
 
