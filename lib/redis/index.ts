@@ -8,6 +8,7 @@ import { RedisPaymentLedger } from './payment-ledger';
 import { redisRateLimitStore } from './rate-limit';
 import { RedisServerEventBus } from './server-event-bus';
 import { RedisSessionStore } from './session-store';
+import { RedisSignInStore } from './sign-in-store';
 import { sharedStateKey } from './state-key';
 import { RedisTaskStore } from './task-store';
 
@@ -21,9 +22,10 @@ export type RedisStoreOptions = RedisConnectionOptions;
  * Keeps in Redis everything that several instances of one router must share, so a load balancer may send any
  * request to any instance (no sticky sessions): 2025 sessions and their recorded events, server→client requests,
  * answers and cancellations, list changes and resource updates, tasks, the requestState key, the rate-limit
- * counters and the x402 payments the router's paid tools have taken. Pass it as the router's `store`; `mcp.close()` closes it (a `client` you gave stays open).
+ * counters, the x402 payments the router's paid tools have taken, and sign-in (`auth.server`: clients, codes,
+ * consents, refresh-token families, signing keys). Pass it as the router's `store`; `mcp.close()` closes it (a `client` you gave stays open).
  *
- * Needs the optional peer dependencies `redis` (node-redis 5 or 6) and `rate-limit-redis`.
+ * Needs Redis 6.2 or later, and the optional peer dependencies `redis` (node-redis 5 or 6) and `rate-limit-redis`.
  *
  * @example
  * ```ts
@@ -54,6 +56,7 @@ export function redisStore(options: RedisStoreOptions = {}): McpStore {
     rateLimit: (prefix) => redisRateLimitStore(connection, prefix),
     stateKey: () => sharedStateKey(connection),
     payments: () => new RedisPaymentLedger(connection),
+    signIn: () => new RedisSignInStore(connection),
     // The latest attempt of each (a bus made while Redis was down keeps trying).
     ready: async () => {
       await Promise.all(subscriptions.map((ready) => ready()));
