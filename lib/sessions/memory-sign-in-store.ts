@@ -12,8 +12,8 @@ interface Entry {
 
 /**
  * Keeps sign-in state in this process. Each kind holds at most `max` records, the oldest evicted first (a flood of
- * registrations or authorization requests costs its bound, never more); expired records are gone on read and
- * swept as new ones come. Records are kept as JSON text, as a shared store would, so no caller can change one in place.
+ * registrations or authorization requests costs its bound, never more); expired records are gone on read, or
+ * evicted as the oldest. Records are kept as JSON text, as a shared store would, so no caller can change one in place.
  *
  * @example
  * ```ts
@@ -75,13 +75,7 @@ export class MemorySignInStore implements SignInStore {
     if (records === undefined) this.kinds.set(kind, (records = new Map()));
     records.delete(id); // re-inserted last: a Map iterates in insertion order, oldest first
     records.set(id, { json: JSON.stringify(value), expiresAt: this.now() + ttlMs });
-    if (records.size <= this.max) return;
-    // Over the cap: drop what has expired, then the oldest until within it.
-    const now = this.now();
-    for (const [key, entry] of records) if (entry.expiresAt <= now) records.delete(key);
-    for (const key of records.keys()) {
-      if (records.size <= this.max) break;
-      records.delete(key);
-    }
+    // Over the cap: the oldest goes (a Map iterates in insertion order), in O(1); expired records go when read.
+    if (records.size > this.max) records.delete(records.keys().next().value as string);
   }
 }
