@@ -106,8 +106,9 @@ export class MetadataDocuments {
   }
 
   private async load(clientId: string): Promise<OAuthClient> {
+    // The host is checked before the form of the URL, so that every spelling of a forbidden host is refused as such.
+    const address = await this.checkedAddress(new URL(clientId));
     const url = documentUrl(clientId);
-    const address = await this.checkedAddress(url);
     let fetched;
     try {
       fetched = await fetchPinned(url, address, this.options);
