@@ -162,8 +162,12 @@ describe('lib/ architecture', () => {
     expect(internals.test(FILES.find((file) => file.name === 'express-host.ts')?.text ?? '')).toBe(true);
   });
 
-  it('imports node:http only as types', () => {
-    const offenders = FILES.flatMap((file) => file.imports.filter((imp) => isNodeHttp(imp.specifier) && !imp.typeOnly).map((imp) => `${file.name} → ${imp.specifier}`));
+  // One exception: a Client ID Metadata Document is fetched over node:http(s), whose `lookup` pins the connection to
+  // the address the SSRF check approved; Node's global fetch cannot be told which address to connect to.
+  it('imports node:http only as types, but for the pinned fetch of auth/server/document-fetch.ts', () => {
+    const offenders = FILES.filter((file) => file.name !== 'auth/server/document-fetch.ts').flatMap((file) =>
+      file.imports.filter((imp) => isNodeHttp(imp.specifier) && !imp.typeOnly).map((imp) => `${file.name} → ${imp.specifier}`),
+    );
     expect(offenders).toEqual([]);
   });
 

@@ -1,0 +1,86 @@
+// The Express adapter of POST <issuer>/oauth/register: CORS, a per-IP rate limit, a bounded JSON body, then the directory.
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import cors from 'cors';
+import type { RequestHandler } from 'express';
+import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
+import { readJsonBody } from '../../http/body';
+import { sendJson } from '../../http/reply';
+import type { McpLogger } from '../../logger';
+import type { ClientDirectory } from './clients';
+import type { ResolvedClients } from './client-options';
+import { NO_STORE, OAuthError, sendOAuthError } from './oauth-error';
+
+/** The window of the registration rate limit: `perMinute` counts per minute. */
+const WINDOW_MS = 60_000;
+
+/** The JSON error of a failed body read: RFC 7591 §3.2.2's `invalid_client_metadata`, or `invalid_request` for a wrong media type. */
+function bodyError(status: number, message: string): OAuthError {
+  if (status === 415) return new OAuthError('invalid_request', message, 415);
+  if (status >= 500) return new OAuthError('server_error', message, status);
+  return new OAuthError('invalid_client_metadata', message, status);
+}
+
+/**
+ * The handler of POST `<issuer>/oauth/register` (RFC 7591 §3). Browser clients may register from any origin (CORS
+ * `*`, no credentials: registration needs none); each IP may register `perMinute` times a minute (429 with the JSON
+ * error beyond; express-rate-limit's in-memory store, per instance); the body must be `application/json` within
+ * `maxMetadataBytes` (413 beyond). Success is 201 with the client's information and `Cache-Control: no-store` (the
+ * body may hold a secret). With registration off it answers 404 with a JSON error. Behind a proxy, set Express's
+ * `trust proxy` so `req.ip` is the client's address.
+ *
+ * @param directory - the server's client directory
+ * @param options - the resolved client options (registration limits)
+ * @param logger - where a failure that is not the client's (the store down) is reported; defaults to `console`
+ * @example
+ * ```ts
+ * router.all('/oauth/register', createRegistrationHandler(directory, resolvedClients));
+ * ```
+ */
+export function createRegistrationHandler(directory: ClientDirectory, options: ResolvedClients, logger: McpLogger = console): RequestHandler {
+  const allowAnyOrigin = cors({ origin: '*', methods: ['POST'], allowedHeaders: ['Content-Type'], maxAge: 600 });
+  const { registration } = options;
+  if (registration === false) {
+    return function registrationOff(req, res, next) {
+      allowAnyOrigin(req, res, (err?: unknown) => {
+        if (err) return next(err);
+        sendOAuthError(res, new OAuthError('invalid_request', 'dynamic client registration is not enabled on this server', 404));
+      });
+    };
+  }
+  const limiter = rateLimit({
+    windowMs: WINDOW_MS,
+    limit: registration.perMinute,
+    standardHeaders: 'draft-8',
+    legacyHeaders: false,
+    // Per client address (IPv6 grouped by /56, so one client cannot rotate through its own addresses).
+    keyGenerator: (req) => ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? ''),
+    handler: (_req, res) => sendOAuthError(res, new OAuthError('too_many_requests', `at most ${registration.perMinute} registrations a minute from one address; retry after the time in Retry-After`, 429)),
+  });
+
+  const register = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const body = await readJsonBody(req, registration.maxMetadataBytes);
+    if (!body.ok) {
+      sendOAuthError(res, bodyError(body.status, body.message), body.status === 413 ? { Connection: 'close' } : undefined);
+      return;
+    }
+    try {
+      sendJson(res, 201, await directory.register(body.value), { ...NO_STORE });
+    } catch (err) {
+      if (err instanceof OAuthError) return sendOAuthError(res, err);
+      logger.error(err, 'mcpRouter: client registration failed');
+      sendOAuthError(res, new OAuthError('server_error', 'the registration could not be kept; try again later', 500));
+    }
+  };
+
+  return function registrationHandler(req, res, next) {
+    allowAnyOrigin(req, res, (corsError?: unknown) => {
+      if (corsError) return next(corsError);
+      if (req.method !== 'POST') return sendOAuthError(res, new OAuthError('invalid_request', 'register with POST', 405), { Allow: 'POST, OPTIONS' });
+      limiter(req, res, (limitError?: unknown) => {
+        if (limitError) return next(limitError);
+        register(req, res).catch(next);
+      });
+    });
+  };
+}

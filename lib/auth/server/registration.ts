@@ -1,0 +1,55 @@
+// Dynamic Client Registration (RFC 7591 §3): checks a request, issues the client's id and secret, keeps it in the store.
+
+import { randomBytes } from 'node:crypto';
+import type { SignInStore } from '../../sessions/sign-in-store';
+import type { OAuthClient } from './client';
+import { checkClientMetadata } from './client-metadata';
+import { secretDigest, type RegistrationOptions } from './client-options';
+
+/** A stored registration: the client, and when it was last used (its record's TTL is extended from there). */
+type StoredClient = OAuthClient & { readonly usedAt: number };
+
+/**
+ * Registers a client (RFC 7591 §3.1): the metadata checked, a fresh `client_id`, and for a confidential client a
+ * fresh `client_secret` that is answered once and kept only as its SHA-256. Public clients (`none`, what MCP clients
+ * send) get no secret.
+ *
+ * @returns the RFC 7591 §3.2.1 response body
+ * @throws {OAuthError} `invalid_client_metadata` or `invalid_redirect_uri`
+ */
+export async function registerClient(metadata: unknown, options: Readonly<Required<RegistrationOptions>>, store: SignInStore, now = Date.now()): Promise<Record<string, unknown>> {
+  // RFC 7591 §2: token_endpoint_auth_method defaults to client_secret_basic when the request names none.
+  const checked = checkClientMetadata(metadata, 'client_secret_basic');
+  const clientId = randomBytes(16).toString('base64url');
+  const secret = checked.tokenEndpointAuthMethod === 'none' ? undefined : randomBytes(32).toString('base64url');
+  const client: StoredClient = { ...checked, clientId, source: 'dynamic', firstParty: false, secretDigest: secret && secretDigest(secret), usedAt: now };
+  await store.set('client', clientId, { ...client }, options.clientTtlMs);
+  const issuedAt = Math.floor(now / 1000);
+  return {
+    client_id: clientId,
+    client_id_issued_at: issuedAt,
+    // RFC 7591 §3.2.1: client_secret_expires_at is REQUIRED with a secret; 0 means it does not expire.
+    ...(secret === undefined ? {} : { client_secret: secret, client_secret_expires_at: 0 }),
+    redirect_uris: client.redirectUris,
+    grant_types: client.grantTypes,
+    response_types: ['code'],
+    token_endpoint_auth_method: client.tokenEndpointAuthMethod,
+    ...(client.clientName === undefined ? {} : { client_name: client.clientName }),
+    ...(client.clientUri === undefined ? {} : { client_uri: client.clientUri }),
+    ...(client.logoUri === undefined ? {} : { logo_uri: client.logoUri }),
+    ...(client.scope === undefined ? {} : { scope: client.scope }),
+  };
+}
+
+/**
+ * A registered client by id, its record kept for another `clientTtlMs` when it was last extended more than a tenth
+ * of that ago (idle registrations expire; used ones stay, without a store write per request).
+ */
+export async function findRegisteredClient(clientId: string, options: Readonly<Required<RegistrationOptions>>, store: SignInStore, now = Date.now()): Promise<OAuthClient | undefined> {
+  const record = await store.get('client', clientId);
+  if (record?.source !== 'dynamic') return undefined;
+  const stored = record as unknown as StoredClient;
+  if (now - stored.usedAt > options.clientTtlMs / 10) await store.set('client', clientId, { ...stored, usedAt: now }, options.clientTtlMs);
+  const { usedAt: _usedAt, ...client } = stored;
+  return client;
+}
