@@ -153,10 +153,12 @@ describe('numbers and odd claims as the subject (a plain OAuth provider such as 
     let form: URLSearchParams | undefined;
     fake.on.token = (res, _req, body) => {
       form = body;
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"access_token":"gh-token","token_type":"bearer","scope":"read:user"}');
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"access_token":"gh-token","token_type":"bearer","scope":"read:user","expires_in":"28800"}');
     };
     useStep(github('id'));
-    expect(await signIn()).toMatchObject({ identity: { subject: '12345', upstream: { issuer: fake.issuer, accessToken: 'gh-token', scope: 'read:user' } } });
+    const { identity } = (await signIn()) as { identity: { subject: string; upstream: Record<string, unknown> } };
+    expect(identity).toEqual({ subject: '12345', upstream: { issuer: fake.issuer, accessToken: 'gh-token', scope: 'read:user', expiresAt: expect.any(Number) } });
+    expect(Math.abs((identity.upstream.expiresAt as number) - (Date.now() / 1000 + 28_800))).toBeLessThan(60); // expires_in sent as text
     expect(form && Object.fromEntries(form)).toEqual({
       grant_type: 'authorization_code', code: 'the-code', redirect_uri: app.callbackUrl, code_verifier: expect.stringMatching(/^[\w-]{43}$/), client_id: CLIENT_ID, client_secret: 'secret',
     });

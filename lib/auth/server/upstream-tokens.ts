@@ -61,7 +61,9 @@ export async function exchangeCode(config: UpstreamConfig, endpoints: UpstreamEn
   if (body.token_type !== undefined && (typeof body.token_type !== 'string' || body.token_type.toLowerCase() !== 'bearer')) {
     throw new LoginError('server_error', `the provider's token endpoint answered with a token of type ${providerText(body.token_type)}, not Bearer`);
   }
-  const expiresIn = typeof body.expires_in === 'number' && Number.isFinite(body.expires_in) && body.expires_in > 0 ? body.expires_in : undefined;
+  // RFC 6749 §5.1 makes expires_in a number; some providers send it as text.
+  const seconds = typeof body.expires_in === 'string' ? Number(body.expires_in) : body.expires_in;
+  const expiresIn = typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0 ? seconds : undefined;
   return { accessToken, refreshToken: optionalString(body.refresh_token), expiresIn, idToken: optionalString(body.id_token), scope: optionalString(body.scope) };
 }
 
