@@ -9,7 +9,6 @@ import { runOwnLayersDirectly } from './express-host';
 import { resolveOptions, type McpRouterOptions } from './options';
 import { routerPaymentLedger } from './payments/ledger';
 import { taskCancelsOver, whenStoreReady } from './sessions/shared-store';
-import { MemorySignInStore } from './sessions/memory-sign-in-store';
 import { createDispatcher } from './protocol/dispatcher';
 import { TaskRunner } from './protocol/task-runner';
 import type { PromptDefinition } from './registry/prompts';
@@ -92,7 +91,7 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
 
   const router = express.Router();
   // Sign-in state is shared through the store when it keeps it (Redis), else kept in this process.
-  const auth = createRouterAuth(config.auth, { store: () => store?.signIn?.() ?? new MemorySignInStore(), logger });
+  const auth = createRouterAuth(config.auth, { store: () => store?.signIn?.(), logger });
   const { authOf } = auth;
   const bridge = createBridge(registry, router, logger, telemetry);
   const endpoint = createEndpoint(dispatcher, { ...config, sse, sessions, authOf, listenStreams, allowDelete: config.sessions?.allowDelete === true }, bridge.learnFrom);

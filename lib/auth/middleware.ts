@@ -11,6 +11,7 @@ import { mountMetadataUrl, rootMetadataUrl, sendAuthFailure, type ChallengeSetti
 import { createMetadataHandler, createOwnMetadataHandler, METADATA_PATH, originOf, type ExpressRequest } from './metadata';
 import type { McpLogger } from '../logger';
 import type { SignInStore } from '../sessions/sign-in-store';
+import { MemorySignInStore } from '../sessions/memory-sign-in-store';
 import { createAuthorizationServer } from './server/authorization-server';
 
 /** The steps authentication adds to the router's front door, in the order they run. */
@@ -45,13 +46,16 @@ export interface RouterAuth {
  * const frontDoor = createFrontDoor(config, auth.steps, (req) => auth.authOf(req)?.subject, endpoint);
  * ```
  */
-export function createRouterAuth(options: ResolvedAuth | undefined, signIn: { store: () => SignInStore; logger: McpLogger }): RouterAuth {
+export function createRouterAuth(options: ResolvedAuth | undefined, signIn: { store: () => SignInStore | undefined; logger: McpLogger }): RouterAuth {
   // RFC 9728 metadata: served at the mount path by the router itself; the app may also mount it at its root.
   const metadata = createMetadataHandler(options, (req) => (req.path === undefined || req.path === '/' ? '' : req.path));
   const serverMetadata: RequestHandler = (_req, res) => sendHttpError(res, 404, ErrorCode.ServerError, "Not Found: this MCP router is no authorization server (option 'auth.server')");
   if (options === undefined) return { metadata, serverMetadata, authOf: () => undefined, steps: undefined };
   const resourceOf = (req: IncomingMessage): string => options.resourceMetadata?.resource ?? `${originOf(req)}${(req as ExpressRequest).baseUrl ?? ''}`;
-  const server = options.server && createAuthorizationServer(options.server, signIn.store(), resourceOf, signIn.logger);
+  const { server: serverOptions } = options;
+  // Without a shared store, sign-in state stays in this process, each kind bounded like registered clients.
+  const store = (): SignInStore => signIn.store() ?? new MemorySignInStore(serverOptions?.clients.registration ? serverOptions.clients.registration.maxClients : undefined);
+  const server = serverOptions && createAuthorizationServer(serverOptions, store(), resourceOf, signIn.logger);
   const { identify, enforce, authOf } = createAuthMiddleware(options, challengeSettings(options, metadata), server?.verify);
   const ownMetadata = createOwnMetadataHandler(options);
   return {

@@ -10,7 +10,8 @@ import { originOf, type ExpressRequest } from '../metadata';
 import { createVerifiedTokenCache } from '../token-cache';
 import { verifyAccessToken } from './access-token';
 import { createAuthorizeEndpoints } from './authorize';
-import { createClientDirectory, createRegistrationHandler } from './clients';
+import { createClientDirectory } from './clients';
+import { createRegistrationHandler } from './register-handler';
 import { Grants } from './grants';
 import { createSigningKeys } from './keys';
 import { NO_STORE, OAuthError, sendOAuthError } from './oauth-error';
@@ -56,7 +57,7 @@ export function createAuthorizationServer(options: ResolvedAuthServer, store: Si
   const ctx: ServerContext = { options, store, clients, grants, keys, issuerOf, resourceOf, sendError };
   const browser = createAuthorizeEndpoints(ctx);
   const tokens = createTokenEndpoints(ctx);
-  const register = createRegistrationHandler(clients, options.clients);
+  const register = createRegistrationHandler(clients, options.clients, logger);
   const cache = createVerifiedTokenCache();
 
   async function metadata(issuer: string, res: ServerResponse): Promise<void> {
@@ -71,7 +72,7 @@ export function createAuthorizationServer(options: ResolvedAuthServer, store: Si
     [ENDPOINTS.consent]: { POST: (req, res) => browser.consent(req, res) },
     [ENDPOINTS.token]: { POST: (req, res) => tokens.token(req, res) },
     [ENDPOINTS.revoke]: { POST: (req, res) => tokens.revoke(req, res) },
-    [ENDPOINTS.register]: { POST: (req, res, next) => register(req as never, res as never, next) },
+    [ENDPOINTS.register]: { POST: (req, res, next) => void register(req as never, res as never, next) },
     [ENDPOINTS.jwks]: { GET: async (_req, res) => sendJson(res, 200, await keys.jwks(), { 'Cache-Control': 'public, max-age=300' }) },
   };
   for (const path of SERVER_METADATA_PATHS) routes[path] = { GET: (req, res) => metadata(issuerOf(req), res) };

@@ -2,7 +2,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { invalidOption, McpConfigError, rejectUnknownKeys, type OptionKeys } from '../../errors';
-import { resolveClientsOptions, type ClientsOptions, type ResolvedClients } from './clients';
+import { resolveClientsOptions, type ClientsOptions, type ResolvedClients } from './client-options';
 import { resolveSigningKeysOptions, type ResolvedSigningKeys, type SigningKeysOptions } from './keys';
 import type { Identity, LoginStep } from './login';
 import type { ConsentDetails } from './consent-page';
