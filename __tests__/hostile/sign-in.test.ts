@@ -2,7 +2,8 @@
 // resources, forged consent, framing. Each answer is the RFC's error, and no token leaves for a wrong party.
 
 import * as crypto from 'node:crypto';
-import { CookieJar, followSignIn, formOf } from '../helpers/sign-in-flow';
+import { CookieJar, readPage } from '../helpers/browser-driver';
+import { followSignIn } from '../helpers/sign-in-flow';
 import { authorizeUrl, codeFor, pkce, registerClient, startSignInServer, tokenRequest, type SignInServer } from '../helpers/sign-in-server';
 
 const REDIRECT = 'http://127.0.0.1:1/callback';
@@ -149,8 +150,9 @@ describe('access tokens', () => {
 describe('consent', () => {
   async function consentPage(jar: CookieJar) {
     const { client_id } = await registerClient(issuer, [REDIRECT]);
-    const response = await fetch(authorizeUrl(issuer, { client_id, redirect_uri: REDIRECT, code_challenge: pkce().challenge }), { redirect: 'manual', headers: { cookie: 'user=mallory' } });
-    jar.take(response);
+    const url = new URL(authorizeUrl(issuer, { client_id, redirect_uri: REDIRECT, code_challenge: pkce().challenge }));
+    const response = await fetch(url, { redirect: 'manual', headers: { cookie: 'user=mallory' } });
+    jar.store(url, response.headers);
     return { response, html: await response.text() };
   }
 
@@ -165,19 +167,21 @@ describe('consent', () => {
   it('a POST without the form’s cookie (cross-site), or with a wrong CSRF token, issues no code', async () => {
     const jar = new CookieJar();
     const { html } = await consentPage(jar);
-    const form = formOf(html, issuer);
+    const form = readPage(new URL(issuer), 200, html).forms[0] as NonNullable<ReturnType<typeof readPage>['forms'][0]>;
     const post = (fields: Record<string, string>, cookie?: string) =>
       fetch(form.action, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', ...(cookie !== undefined && { cookie }) }, body: new URLSearchParams({ ...fields, decision: 'allow' }).toString() });
+    const cookie = jar.header(form.action);
+    expect(cookie).toMatch(/^mcp_consent_/);
     const noCookie = await post(form.fields);
     expect(noCookie.status).toBe(403);
     expect(await noCookie.json()).toMatchObject({ error: 'invalid_request' });
-    const wrongToken = await post({ ...form.fields, csrf: crypto.randomBytes(32).toString('base64url') }, jar.header);
+    const wrongToken = await post({ ...form.fields, csrf: crypto.randomBytes(32).toString('base64url') }, cookie);
     expect(wrongToken.status).toBe(403);
     // The genuine answer still works once, and only once.
-    const genuine = await post(form.fields, jar.header);
+    const genuine = await post(form.fields, cookie);
     expect(genuine.status).toBe(302);
     expect(new URL(genuine.headers.get('location') as string).searchParams.get('code')).toEqual(expect.any(String));
-    expect((await post(form.fields, jar.header)).status).toBe(403);
+    expect((await post(form.fields, cookie)).status).toBe(403);
   });
 
   it('deny sends access_denied to the client', async () => {
