@@ -104,7 +104,7 @@ export async function followDevLogin(authorizationUrl: string | URL, login: stri
     let response = await fetch(location, { redirect: 'manual', headers });
     if (response.status === 200 && location.pathname.startsWith('/interaction/')) {
       // The form posts back to the page's own URL: `prompt=login` (login form) or `prompt=consent` (consent form).
-      const form = (await response.text()).includes('name="login"')
+      const form: Record<string, string> = (await response.text()).includes('name="login"')
         ? { prompt: 'login', login, password: 'any' }
         : { prompt: 'consent' };
       response = await fetch(location, { method: 'POST', redirect: 'manual', headers, body: new URLSearchParams(form) });
