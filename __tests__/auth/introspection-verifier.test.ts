@@ -1,0 +1,135 @@
+// introspectionVerifier: opaque tokens checked at a real introspection endpoint (oidc-provider), answers cached, options checked at boot.
+
+import express from 'express';
+import http from 'node:http';
+import request from 'supertest';
+import { introspectionVerifier, type IntrospectionVerifierOptions } from '../../lib/auth/verifiers/introspection-verifier';
+import { mcpRouter, McpConfigError, type McpRouter } from '../../lib';
+import { MCP_ACCEPT, rpc, silentLogger } from '../helpers/create-app';
+import { startOidcProvider, type TestProvider } from '../helpers/oidc-provider';
+import { listenLocally, type Listening } from '../helpers/ports';
+
+const routers: McpRouter[] = [];
+const listening: Listening[] = [];
+afterEach(async () => {
+  jest.restoreAllMocks();
+  await Promise.all(routers.splice(0).map((mcp) => mcp.close()));
+  await Promise.all(listening.splice(0).map((app) => app.close()));
+});
+
+let provider: TestProvider;
+beforeAll(async () => {
+  provider = await startOidcProvider();
+});
+afterAll(() => provider.close());
+
+/** An app with the router at /mcp and a `whoami` tool, on 127.0.0.1; `call` sends a token. */
+async function serve(verify: ReturnType<typeof introspectionVerifier>): Promise<{ origin: string; call(token: string): request.Test }> {
+  const mcp = mcpRouter({ name: 'introspection-test', version: '1.0.0', sessions: false, logger: silentLogger(), auth: { verify } });
+  mcp.tool({ name: 'whoami', description: 'Who is calling', handler: (_args, ctx) => ({ auth: ctx.auth ?? null }) });
+  routers.push(mcp);
+  const app = express();
+  app.use('/mcp', mcp);
+  const server = await listenLocally(app);
+  listening.push(server);
+  const origin = `http://127.0.0.1:${server.port}`;
+  const call = (token: string): request.Test =>
+    request(origin).post('/mcp')
+      .set({ 'Content-Type': 'application/json', Accept: MCP_ACCEPT, 'MCP-Protocol-Version': '2025-11-25', Authorization: `Bearer ${token}` })
+      .send(JSON.stringify(rpc('tools/call', { name: 'whoami' })));
+  return { origin, call };
+}
+
+const options = (extra: Partial<IntrospectionVerifierOptions> = {}): IntrospectionVerifierOptions => ({
+  url: provider.introspectionEndpoint, ...provider.introspectionClient, logger: silentLogger(), ...extra,
+});
+
+/** Counts the calls reaching the provider's introspection endpoint, through a pass-through proxy on 127.0.0.1. */
+async function countingProxy(): Promise<{ url: string; calls: () => number }> {
+  let calls = 0;
+  const target = new URL(provider.introspectionEndpoint);
+  const app = express();
+  app.use((req, res) => {
+    calls += 1;
+    req.pipe(http.request({ host: target.hostname, port: target.port, path: target.pathname, method: req.method, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    }));
+  });
+  const server = await listenLocally(app);
+  listening.push(server);
+  return { url: `http://127.0.0.1:${server.port}/introspect`, calls: () => calls };
+}
+
+it('accepts an active token for this resource: client_id is the subject (no sub), scope and exp reach ctx.auth', async () => {
+  const { origin, call } = await serve(introspectionVerifier(options()));
+  const token = await provider.mintOpaqueAccessToken(`${origin}/mcp`, 'mcp mcp:write');
+  const { auth } = (await call(token).expect(200)).body.result.structuredContent;
+  expect(auth).toMatchObject({ subject: provider.opaqueClientId, scopes: ['mcp', 'mcp:write'], extra: { aud: `${origin}/mcp`, iss: provider.issuer, client_id: provider.opaqueClientId } });
+  expect(auth.expiresAt).toBeGreaterThan(Date.now() / 1000);
+});
+
+it('refuses a token issued for another resource, and one the provider does not know', async () => {
+  const { call } = await serve(introspectionVerifier(options()));
+  await call(await provider.mintOpaqueAccessToken('https://other.example.com/mcp', 'mcp')).expect(401);
+  await call('not-a-token-the-provider-issued').expect(401);
+});
+
+it('takes the audience from the option when given', async () => {
+  const { call } = await serve(introspectionVerifier(options({ audience: 'https://api.example.com/mcp' })));
+  await call(await provider.mintOpaqueAccessToken('https://api.example.com/mcp', 'mcp')).expect(200);
+});
+
+it('asks once per token: the answer is reused, an inactive one too (a flood of one bad token costs one call)', async () => {
+  const proxy = await countingProxy();
+  const { origin, call } = await serve(introspectionVerifier(options({ url: proxy.url })));
+  const token = await provider.mintOpaqueAccessToken(`${origin}/mcp`, 'mcp');
+  for (let i = 0; i < 3; i += 1) await call(token).expect(200);
+  expect(proxy.calls()).toBe(1);
+  await Promise.all(Array.from({ length: 5 }, () => call('bad-token').expect(401)));
+  await call('bad-token').expect(401);
+  expect(proxy.calls()).toBe(2);
+});
+
+it('asks again after cacheTtlMs, and after 10 s for an inactive answer', async () => {
+  const proxy = await countingProxy();
+  const { origin, call } = await serve(introspectionVerifier(options({ url: proxy.url, cacheTtlMs: 20_000 })));
+  const token = await provider.mintOpaqueAccessToken(`${origin}/mcp`, 'mcp');
+  await call(token).expect(200);
+  await call('bad-token').expect(401);
+  expect(proxy.calls()).toBe(2);
+  const now = Date.now();
+  jest.spyOn(Date, 'now').mockImplementation(() => now + 11_000);
+  await call(token).expect(200);
+  await call('bad-token').expect(401);
+  expect(proxy.calls()).toBe(3);
+  jest.spyOn(Date, 'now').mockImplementation(() => now + 21_000);
+  await call(token).expect(200);
+  expect(proxy.calls()).toBe(4);
+});
+
+it('refuses with a wrong client secret (the provider answers 401), logging it', async () => {
+  const logger = silentLogger();
+  const { origin, call } = await serve(introspectionVerifier(options({ clientSecret: 'wrong', logger })));
+  await call(await provider.mintOpaqueAccessToken(`${origin}/mcp`, 'mcp')).expect(401);
+  expect(logger.warn).toHaveBeenCalledWith(expect.any(Error), expect.stringMatching(/^introspectionVerifier: the introspection at .* failed \(HTTP 401\)/));
+});
+
+describe('options, checked at boot', () => {
+  const base = { url: 'https://idp.example.com/introspect', clientId: 'api', clientSecret: 's3cret' };
+  it.each<[string, Record<string, unknown>, RegExp]>([
+    ['no url', { url: undefined }, /option 'introspectionVerifier\.url' must be an https URL/],
+    ['an http url to another host', { url: 'http://idp.example.com/introspect' }, /option 'introspectionVerifier\.url' must be an https URL/],
+    ['no client id', { clientId: undefined }, /option 'introspectionVerifier\.clientId' must be a non-empty string/],
+    ['an empty secret (not echoed)', { clientSecret: '' }, /option 'introspectionVerifier\.clientSecret' must be a non-empty string, got "string"/],
+    ['a zero TTL', { cacheTtlMs: 0 }, /option 'introspectionVerifier\.cacheTtlMs' must be a positive integer/],
+    ['a bad timeout', { timeoutMs: '5s' }, /option 'introspectionVerifier\.timeoutMs' must be a positive integer/],
+    ['a bad size bound', { maxBytes: -1 }, /option 'introspectionVerifier\.maxBytes' must be a positive integer/],
+    ['an empty audience', { audience: '' }, /option 'introspectionVerifier\.audience'/],
+    ['a misspelt option', { timeoutMS: 5 }, /unknown option 'introspectionVerifier\.timeoutMS'\. Did you mean 'introspectionVerifier\.timeoutMs'\?/],
+  ])('%s → McpConfigError', (_label, change, message) => {
+    const attempt = (): unknown => introspectionVerifier({ ...base, ...change } as IntrospectionVerifierOptions);
+    expect(attempt).toThrow(McpConfigError);
+    expect(attempt).toThrow(message);
+  });
+});
