@@ -16,7 +16,8 @@ it('the one mount line is enough for the SDK: resource metadata names the issuer
   const listening = await listenLocally(app);
   const base = `http://127.0.0.1:${listening.port}`;
   try {
-    const resource = await discoverOAuthProtectedResourceMetadata(new URL(`${base}/mcp`));
+    // The SDK follows the 401's resource_metadata, which names the router's own document.
+    const resource = await discoverOAuthProtectedResourceMetadata(new URL(`${base}/mcp`), { resourceMetadataUrl: new URL(`${base}/mcp/.well-known/oauth-protected-resource`) });
     expect(resource.authorization_servers).toEqual([`${base}/mcp`]);
     expect(resource.scopes_supported).toEqual(['mcp', 'admin']);
     const metadata = await discoverAuthorizationServerMetadata(new URL(`${base}/mcp`));
@@ -25,13 +26,14 @@ it('the one mount line is enough for the SDK: resource metadata names the issuer
       authorization_endpoint: `${base}/mcp/oauth/authorize`,
       token_endpoint: `${base}/mcp/oauth/token`,
       registration_endpoint: `${base}/mcp/oauth/register`,
-      revocation_endpoint: `${base}/mcp/oauth/revoke`,
       jwks_uri: `${base}/mcp/oauth/jwks`,
       code_challenge_methods_supported: ['S256'],
       response_types_supported: ['code'],
-      authorization_response_iss_parameter_supported: true,
       scopes_supported: ['mcp', 'admin'],
     });
+    // What the SDK's schema keeps of the document is less than what it says: the rest, read as served.
+    const served = await (await fetch(`${base}/mcp/.well-known/openid-configuration`)).json();
+    expect(served).toMatchObject({ revocation_endpoint: `${base}/mcp/oauth/revoke`, authorization_response_iss_parameter_supported: true, client_id_metadata_document_supported: true, token_endpoint_auth_methods_supported: ['none'] });
   } finally {
     await mcp.close();
     await listening.close();

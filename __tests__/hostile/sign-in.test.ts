@@ -11,7 +11,8 @@ let server: SignInServer;
 let issuer: string;
 
 beforeAll(async () => {
-  server = await startSignInServer({ scopes: ['mcp'] });
+  // Registrations are many here: the per-address limit is not what these tests are about.
+  server = await startSignInServer({ scopes: ['mcp'], registration: { perMinute: 1000 } });
   issuer = server.issuer;
 });
 afterAll(() => server.close());

@@ -124,9 +124,12 @@ export function createAuthorizationServer(options: ResolvedAuthServer, store: Si
       run(() => metadata(options.issuer ?? `${originOf(req)}${path}`, res), res);
     },
     async verify(token, req) {
-      const cached = cache.get(token);
+      const resource = resourceOf(req);
+      // Keyed by resource too: a router reached under two hosts must not take one host's token on the other.
+      const key = `${resource} ${token}`;
+      const cached = cache.get(key);
       if (cached !== undefined) return cached;
-      const verified = await verifyAccessToken(keys, token, { issuer: issuerOf(req), resource: resourceOf(req) });
+      const verified = await verifyAccessToken(keys, token, { issuer: issuerOf(req), resource });
       if (verified === undefined) return undefined;
       let auth = verified.auth;
       // In proxy mode the provider's tokens stay here: handlers read them as ctx.auth.extra.upstream.
@@ -135,7 +138,7 @@ export function createAuthorizationServer(options: ResolvedAuthServer, store: Si
         if (grant === undefined) return undefined; // the family was revoked
         auth = { ...auth, extra: { ...auth.extra, upstream: grant.upstream } };
       }
-      cache.set(token, auth);
+      cache.set(key, auth);
       return auth;
     },
     issuerOf,

@@ -51,6 +51,8 @@ export interface ClientMetadataDocumentOptions {
   allowPrivateAddresses?: boolean;
   /** Resolves a host name to its IP addresses (tests inject one). Defaults to the system resolver (`dns.lookup`, all addresses). */
   resolve?: (host: string) => Promise<string[]>;
+  /** More certificate authorities (PEM) to trust for documents served under a private CA, beside the usual roots. Defaults to none. */
+  ca?: string | string[];
 }
 
 /** How the authorization server knows its clients. */
@@ -75,7 +77,7 @@ const REGISTRATION_DEFAULTS: Required<RegistrationOptions> = { maxClients: 10_00
 const PREFIX = 'auth.server.';
 const CLIENT_KEYS: OptionKeys<PreRegisteredClient> = { clientId: true, clientSecret: true, redirectUris: true, name: true, firstParty: true, scope: true };
 const REGISTRATION_KEYS: OptionKeys<RegistrationOptions> = { maxClients: true, maxMetadataBytes: true, perMinute: true, clientTtlMs: true };
-const DOCUMENT_KEYS: OptionKeys<ClientMetadataDocumentOptions> = { timeoutMs: true, maxBytes: true, allowPrivateAddresses: true, resolve: true };
+const DOCUMENT_KEYS: OptionKeys<ClientMetadataDocumentOptions> = { timeoutMs: true, maxBytes: true, allowPrivateAddresses: true, resolve: true, ca: true };
 
 /** SHA-256 (hex) of a client secret: what is kept of it, and what a presented secret is compared with. */
 export function secretDigest(secret: string): string {
@@ -148,7 +150,7 @@ export function resolveClientsOptions(options: ClientsOptions): ResolvedClients 
       if (!isPositiveInteger(registration[key])) throw invalidOption(`${PREFIX}registration.${key}`, 'a positive integer', registration[key]);
     }
   }
-  const documentDefaults: Required<ClientMetadataDocumentOptions> = { timeoutMs: 5_000, maxBytes: 5_120, allowPrivateAddresses: false, resolve: systemResolve };
+  const documentDefaults: Required<ClientMetadataDocumentOptions> = { timeoutMs: 5_000, maxBytes: 5_120, allowPrivateAddresses: false, resolve: systemResolve, ca: [] };
   const documents = resolveToggle<ClientMetadataDocumentOptions>(options.clientMetadataDocuments, 'clientMetadataDocuments', DOCUMENT_KEYS, documentDefaults);
   if (documents !== false) {
     const at = `${PREFIX}clientMetadataDocuments.`;
@@ -156,6 +158,10 @@ export function resolveClientsOptions(options: ClientsOptions): ResolvedClients 
     if (!isPositiveInteger(documents.maxBytes)) throw invalidOption(`${at}maxBytes`, 'a positive integer', documents.maxBytes);
     if (typeof documents.allowPrivateAddresses !== 'boolean') throw invalidOption(`${at}allowPrivateAddresses`, 'a boolean', documents.allowPrivateAddresses);
     if (typeof documents.resolve !== 'function') throw invalidOption(`${at}resolve`, 'a function (host) => Promise<string[]>', documents.resolve);
+    const authorities = typeof documents.ca === 'string' ? [documents.ca] : documents.ca;
+    if (!Array.isArray(authorities) || !authorities.every((pem) => typeof pem === 'string' && pem.includes('-----BEGIN CERTIFICATE-----'))) {
+      throw invalidOption(`${at}ca`, 'PEM certificates (a string or an array of strings)', typeof documents.ca);
+    }
   }
   return Object.freeze({ clients, registration, clientMetadataDocuments: documents });
 }

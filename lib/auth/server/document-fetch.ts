@@ -3,6 +3,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { isIPv6, type LookupFunction } from 'node:net';
+import tls from 'node:tls';
 
 /** A document as fetched: its text and its `Cache-Control`. */
 export interface FetchedDocument {
@@ -19,6 +20,8 @@ export class DocumentFetchError extends Error {
 export interface FetchBounds {
   readonly timeoutMs: number;
   readonly maxBytes: number;
+  /** Certificate authorities trusted beside the usual roots. */
+  readonly ca: string | readonly string[];
 }
 
 /**
@@ -47,7 +50,10 @@ export function fetchPinned(url: URL, address: string, bounds: FetchBounds): Pro
     };
     const timer = setTimeout(() => fail(`no complete answer within ${bounds.timeoutMs} ms`), bounds.timeoutMs);
     // agent: false: a fresh connection, never a pooled one that was opened to another address.
-    const request = client.get(url, { lookup, agent: false, headers: { Accept: 'application/json' } }, (response) => {
+    const extra = typeof bounds.ca === 'string' ? [bounds.ca] : bounds.ca;
+    // `ca` replaces Node's roots: a private CA is trusted beside them, never instead.
+    const trust = extra.length === 0 ? {} : { ca: [...tls.rootCertificates, ...extra] };
+    const request = client.get(url, { lookup, agent: false, headers: { Accept: 'application/json' }, ...trust }, (response) => {
       const status = response.statusCode ?? 0;
       if (status >= 300 && status < 400) return fail(`it answered a redirect (${status}), which is not followed`);
       if (status !== 200) return fail(`it answered HTTP ${status}`);
