@@ -133,3 +133,52 @@ describe('options, checked at boot', () => {
     expect(attempt).toThrow(message);
   });
 });
+
+describe('a hostile or failing introspection endpoint', () => {
+  /** An endpoint on 127.0.0.1 answering with `handler`. */
+  async function endpoint(handler: express.RequestHandler): Promise<string> {
+    const app = express();
+    app.post('/introspect', handler);
+    const server = await listenLocally(app);
+    listening.push(server);
+    return `http://127.0.0.1:${server.port}/introspect`;
+  }
+
+  it('one that never answers: 401 within timeoutMs, logged, not cached (the next request asks again)', async () => {
+    let calls = 0;
+    const url = await endpoint(() => void (calls += 1));
+    const logger = silentLogger();
+    const { call } = await serve(introspectionVerifier(options({ url, timeoutMs: 200, logger })));
+    const started = Date.now();
+    await call('some-token').expect(401);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(logger.warn).toHaveBeenCalledWith(expect.any(Error), expect.stringMatching(/failed \(no answer within 200 ms\)/));
+    await call('some-token').expect(401);
+    expect(calls).toBe(2);
+    // Logged once a minute at most, not per request.
+    expect(logger.warn).toHaveBeenCalledTimes(1);
+  });
+
+  it.each([
+    ['declared (Content-Length)', (res: express.Response, body: string) => res.type('json').send(body)],
+    ['streamed (chunked)', (res: express.Response, body: string) => res.writeHead(200, { 'content-type': 'application/json' }).end(body)],
+  ])('an active answer larger than maxBytes, %s: 401, reported as too large', async (_label, send) => {
+    const url = await endpoint((_req, res) => send(res, JSON.stringify({ active: true, sub: 'x', pad: 'a'.repeat(200_000) })));
+    const logger = silentLogger();
+    const { call } = await serve(introspectionVerifier(options({ url, maxBytes: 1024, logger })));
+    await call('some-token').expect(401);
+    expect(logger.warn).toHaveBeenCalledWith(expect.any(Error), expect.stringMatching(/failed \(the answer is larger than 1024 bytes\)/));
+  });
+
+  it.each([
+    ['not JSON', 'active'],
+    ['a JSON array', '[{"active":true,"sub":"x"}]'],
+    ['active as a string', '{"active":"true","sub":"x"}'],
+    ['active without any principal', '{"active":true}'],
+    ['an exp in the past', `{"active":true,"sub":"x","exp":${Math.floor(Date.now() / 1000) - 10}}`],
+  ])('an answer that is %s: 401', async (_label, body) => {
+    const url = await endpoint((_req, res) => res.type('json').send(body));
+    const { call } = await serve(introspectionVerifier(options({ url })));
+    await call('some-token').expect(401);
+  });
+});

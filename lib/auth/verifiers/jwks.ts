@@ -64,7 +64,9 @@ export function createRemoteJwks(url: URL, settings: RemoteJwksSettings, now: ()
     try {
       const response = await boundedFetch(url, { headers: { accept: 'application/json' } }, settings.timeoutMs, settings.maxBytes);
       if (response.status !== 200) throw new Error(`HTTP ${response.status}`);
-      local = jose().createLocalJWKSet(publicKeysOf(JSON.parse(response.text)));
+      const set = publicKeysOf(JSON.parse(response.text));
+      if (set.keys.length === 0) throw new Error('it has no public key');
+      local = jose().createLocalJWKSet(set);
       freshUntil = now() + maxAgeOf(response.headers.get('cache-control'));
     } catch (err) {
       warn(err, `jwtVerifier: cannot load the JWKS at ${url.href} (${(err as Error).message}); tokens are refused until it loads`);
