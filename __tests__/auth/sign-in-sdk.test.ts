@@ -1,7 +1,11 @@
 // End to end: the SDK v1 client signs in through the router's own authorization server (auth.server.signIn), by DCR and by
 // a Client ID Metadata Document, calls a tool as the user, and refreshes; the app's login is a cookie session.
 
+import * as fs from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import * as https from 'node:https';
+import * as path from 'node:path';
+import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
@@ -14,6 +18,10 @@ import { CookieJar, followSignIn } from '../helpers/sign-in-flow';
 let mcp: McpRouter;
 let app: Listening;
 let base: string;
+/** The client's own site, serving its metadata document over https (the SDK insists on https for a CIMD URL). */
+let clientSite: https.Server;
+let documentUrl: string;
+const TLS = path.join(__dirname, '..', 'fixtures', 'tls');
 const REDIRECT = 'http://127.0.0.1:1/callback';
 
 /** The app's own login: a `user` cookie is the session; without it, the login page (which sets it and goes back). */
@@ -25,16 +33,21 @@ function signIn(req: IncomingMessage, res: ServerResponse, { returnTo }: { retur
 }
 
 beforeAll(async () => {
-  mcp = mcpRouter({ name: 'sign-in-e2e', version: '1.0.0', auth: { server: { signIn, scopes: ['mcp'], clientMetadataDocuments: { allowPrivateAddresses: true } } } });
+  const cert = fs.readFileSync(path.join(TLS, 'cert.pem'), 'utf8');
+  clientSite = https.createServer({ cert, key: fs.readFileSync(path.join(TLS, 'key.pem')) }, (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' }).end(
+      JSON.stringify({ client_id: documentUrl, client_name: 'CIMD Client', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' }),
+    );
+  });
+  await new Promise<void>((resolve) => clientSite.listen(0, '127.0.0.1', resolve));
+  documentUrl = `https://127.0.0.1:${(clientSite.address() as AddressInfo).port}/client.json`;
+  // allowPrivateAddresses: the document is on loopback here; ca: its certificate is the test's own.
+  mcp = mcpRouter({ name: 'sign-in-e2e', version: '1.0.0', auth: { server: { signIn, scopes: ['mcp'], clientMetadataDocuments: { allowPrivateAddresses: true, ca: cert } } } });
   mcp.tool({ name: 'whoami', description: 'The caller', handler: (_args, ctx) => ({ subject: ctx.auth?.subject ?? null, scopes: ctx.auth?.scopes ?? null }) });
   const host = express();
   host.get('/login', (req, res) => {
     res.setHeader('Set-Cookie', 'user=alice; Path=/; HttpOnly');
     res.redirect(String(req.query.returnTo));
-  });
-  // A Client ID Metadata Document, served by the "client" (here the same app, on loopback: allowPrivateAddresses).
-  host.get('/client.json', (_req, res) => {
-    res.json({ client_id: `${base}/client.json`, client_name: 'CIMD Client', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' });
   });
   host.use('/mcp', mcp);
   app = await listenLocally(host);
@@ -44,6 +57,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await mcp.close();
   await app.close();
+  clientSite.closeAllConnections();
+  await new Promise((resolve) => clientSite.close(resolve));
 });
 
 /** Connects with `provider`, signing in through the browser flow when the server asks. */
@@ -72,9 +87,9 @@ it('signs in through DCR, the app login and consent, then calls a tool as the us
 });
 
 it('signs in with a Client ID Metadata Document instead of registering', async () => {
-  const provider = new MemoryOAuthProvider(REDIRECT, `${base}/client.json`);
+  const provider = new MemoryOAuthProvider(REDIRECT, documentUrl);
   const { client } = await connectSignedIn(provider);
-  expect(provider.registered?.client_id).toBe(`${base}/client.json`);
+  expect(provider.registered?.client_id).toBe(documentUrl);
   expect((await client.callTool({ name: 'whoami', arguments: {} })).structuredContent).toEqual({ subject: 'alice', scopes: ['mcp'] });
   await client.close();
 });

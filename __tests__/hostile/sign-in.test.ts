@@ -28,8 +28,8 @@ async function signedIn(clientId: string) {
 const callWith = (token: string) =>
   fetch(`${issuer}`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'hostile', version: '1' } } }),
   });
 
 describe('codes', () => {
@@ -134,6 +134,7 @@ describe('access tokens', () => {
     try {
       const response = await fetch(other.issuer, { method: 'POST', headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
       expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toContain('error="invalid_token"');
     } finally {
       await other.close();
     }
