@@ -20,7 +20,10 @@ describe('public surface', () => {
       'embeddedResource',
       'guardFor',
       'imageContent',
+      'introspectionVerifier',
+      'jwtVerifier',
       'mcpRouter',
+      'oidcUpstream',
       'prompt',
       'resource',
       'resourceLink',
@@ -35,7 +38,7 @@ describe('public surface', () => {
     expect(lib).not.toHaveProperty('default');
   });
 
-  it.each([['mcpRouter'], ['guardFor'], ['x402Guard'], ['x402Facilitator'], ['FacilitatorError'], ['McpConfigError'], ['JsonRpcError'], ['MemorySessionStore'], ['MemoryEventStore'], ['MemoryMessageBus'], ['MemoryTaskStore'], ['audioContent'], ['embeddedResource'], ['imageContent'], ['resourceLink'], ['textContent']])(
+  it.each([['mcpRouter'], ['jwtVerifier'], ['introspectionVerifier'], ['oidcUpstream'], ['guardFor'], ['x402Guard'], ['x402Facilitator'], ['FacilitatorError'], ['McpConfigError'], ['JsonRpcError'], ['MemorySessionStore'], ['MemoryEventStore'], ['MemoryMessageBus'], ['MemoryTaskStore'], ['audioContent'], ['embeddedResource'], ['imageContent'], ['resourceLink'], ['textContent']])(
     '%s is a function',
     (name) => {
       expect(typeof lib[name]).toBe('function');

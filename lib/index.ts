@@ -12,6 +12,18 @@ export type { ListenOptions } from './transport/listen-options';
 
 // Security: bearer auth and its metadata, browser origins, rate limits, per-item access rules.
 export type { AuthOptions, ResourceMetadataOptions, StaticToken } from './auth/bearer';
+// Sign-in: the router as an OAuth 2.1 authorization server (auth.server), and verifiers of tokens from elsewhere (auth.verify).
+export type { AuthServerOptions, ConsentOptions, SignInFunction, SignInResult } from './auth/server/server-options';
+export type { ConsentDetails } from './auth/server/consent-page';
+export type { ClientMetadataDocumentOptions, ClientsOptions, PreRegisteredClient, RegistrationOptions } from './auth/server/client-options';
+export type { SigningKeysOptions } from './auth/server/keys';
+export { oidcUpstream } from './auth/server/oidc-upstream';
+export type { OidcUpstreamOptions, UpstreamTokenAuthMethod } from './auth/server/upstream-options';
+export type { UpstreamTokens } from './auth/server/upstream-tokens';
+export type { LoginStep, Identity } from './auth/server/login';
+export { jwtVerifier, type JwtVerifierOptions, type JsonWebKeySet } from './auth/verifiers/jwt-verifier';
+export { introspectionVerifier, type IntrospectionVerifierOptions } from './auth/verifiers/introspection-verifier';
+export type { SignInKind, SignInRecord, SignInStore } from './sessions/sign-in-store';
 export type { OriginsOption } from './security/origin-host';
 export type { AccessRule } from './registry/access';
 export type { CallLimitOptions } from './registry/call-limit';
