@@ -21,15 +21,14 @@ export interface Listening {
   close(): Promise<void>;
 }
 
-/** Starts `app` on a port of 127.0.0.1 the OS picks. */
-export async function listenLocally(app: Express): Promise<Listening> {
+/** Starts `app` on a port of 127.0.0.1: `port`, or one the OS picks. */
+export async function listenLocally(app: Express, port = 0): Promise<Listening> {
   const server: Server = await new Promise((resolve) => {
-    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+    const listening = app.listen(port, '127.0.0.1', () => resolve(listening));
   });
-  const { port } = server.address() as AddressInfo;
   return {
     server,
-    port,
+    port: (server.address() as AddressInfo).port,
     close: () => {
       server.closeAllConnections();
       return new Promise<void>((resolve) => server.close(() => resolve()));

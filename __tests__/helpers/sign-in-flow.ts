@@ -1,6 +1,6 @@
 // The browser's part of the router's own sign-in: followFlow (browser-driver.ts) answering the consent form.
 
-import { CookieJar, followFlow } from './browser-driver';
+import { CookieJar, followFlow, type FlowPage, type PageAction } from './browser-driver';
 
 export { CookieJar };
 
@@ -16,14 +16,17 @@ export interface SignInEnd {
  *
  * @throws when the flow ends anywhere else (an error page, a JSON error)
  */
-export async function followSignIn(start: string, options: { stopAt: string; jar?: CookieJar; decision?: 'allow' | 'deny' }): Promise<SignInEnd> {
+export async function followSignIn(
+  start: string,
+  options: { stopAt: string; jar?: CookieJar; decision?: 'allow' | 'deny'; /** Answers other forms on the way (an upstream provider's login). */ login?: (page: FlowPage) => PageAction },
+): Promise<SignInEnd> {
   let consentPages = 0;
   const end = await followFlow(start, {
     jar: options.jar,
     stopAt: (url) => url.href.startsWith(options.stopAt),
     onForm: (page) => {
-      // The consent form is the one with a CSRF token; any other form is not this flow's to answer.
-      if (page.forms[0]?.fields.csrf === undefined) return undefined;
+      // The router's consent form is the one with a CSRF token; others (a provider's login) go to `login`.
+      if (page.forms[0]?.fields.csrf === undefined) return options.login?.(page);
       consentPages++;
       return { fields: { decision: options.decision ?? 'allow' } };
     },
