@@ -10,6 +10,7 @@ import express from 'express';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2, UnauthorizedError as UnauthorizedErrorV2 } from '@modelcontextprotocol/client';
 import { mcpRouter, type McpRouter } from '../../lib';
 import { listenLocally, type Listening } from '../helpers/ports';
 import { MemoryOAuthProvider } from '../helpers/oauth-client';
@@ -118,4 +119,17 @@ it('remembers consent: the same user and client sign in again without the consen
   const { client: second, consentPages } = await connectSignedIn(provider, jar);
   expect(consentPages).toBe(0);
   await second.close();
+});
+
+it('the SDK v2 client signs in too, its callback checked against the issuer (RFC 9207 iss)', async () => {
+  const provider = new MemoryOAuthProvider(REDIRECT);
+  const first = new TransportV2(new URL(`${base}/mcp`), { authProvider: provider });
+  await expect(new ClientV2({ name: 'sign-in-e2e-v2', version: '1.0.0' }).connect(first)).rejects.toBeInstanceOf(UnauthorizedErrorV2);
+  const end = await followSignIn((provider.authorizationUrls.at(-1) as URL).href, { stopAt: REDIRECT });
+  // v2 reads `code` and `iss` from the callback's parameters and refuses an iss that is not the issuer's.
+  await first.finishAuth(end.location.searchParams);
+  const client = new ClientV2({ name: 'sign-in-e2e-v2', version: '1.0.0' });
+  await client.connect(new TransportV2(new URL(`${base}/mcp`), { authProvider: provider }));
+  expect((await client.callTool({ name: 'whoami', arguments: {} })).structuredContent).toEqual({ subject: 'alice', scopes: ['mcp'] });
+  await client.close();
 });

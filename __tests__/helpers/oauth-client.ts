@@ -61,4 +61,15 @@ export class MemoryOAuthProvider implements OAuthClientProvider {
   codeVerifier(): string {
     return this.verifier;
   }
+
+  /** SDK v2 keeps what discovery found (the issuer) to check the callback against it (SEP-2352). */
+  private discovery: unknown;
+
+  saveDiscoveryState(state: unknown): void {
+    this.discovery = state;
+  }
+
+  discoveryState(): never {
+    return this.discovery as never;
+  }
 }

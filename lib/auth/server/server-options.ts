@@ -139,17 +139,23 @@ export function resolveAuthServerOptions(server: AuthServerOptions): ResolvedAut
   const { rememberMs = DEFAULT_REMEMBER_CONSENT_MS, render } = consent;
   if (typeof rememberMs !== 'number' || !Number.isInteger(rememberMs) || rememberMs < 0) throw invalidOption('auth.server.consent.rememberMs', 'a whole number of ms, 0 or more', rememberMs);
   if (render !== undefined && typeof render !== 'function') throw invalidOption('auth.server.consent.render', 'a function (details, req, res)', render);
+  const accessTokenTtlSec = positiveSeconds(server.accessTokenTtlSec, 'accessTokenTtlSec', DEFAULT_ACCESS_TOKEN_TTL_SEC);
+  const keys = resolveSigningKeysOptions(server, 'auth.server');
+  // A generated key verifies for one period after the next takes over: a token must not outlive that.
+  if (keys.fixed === undefined && keys.rotationMs < accessTokenTtlSec * 1000) {
+    throw invalidOption('auth.server.rotationMs', `at least accessTokenTtlSec (${accessTokenTtlSec} s) in ms, so tokens outlive no key`, keys.rotationMs);
+  }
   return Object.freeze({
     login: upstream ?? signInStep(signIn as SignInFunction),
     issuer: issuer?.replace(/\/$/, ''),
     scopes: Object.freeze([...scopes]),
     rememberConsentMs: rememberMs,
     renderConsent: render,
-    accessTokenTtlSec: positiveSeconds(server.accessTokenTtlSec, 'accessTokenTtlSec', DEFAULT_ACCESS_TOKEN_TTL_SEC),
+    accessTokenTtlSec,
     refreshTokenTtlSec: positiveSeconds(server.refreshTokenTtlSec, 'refreshTokenTtlSec', DEFAULT_REFRESH_TOKEN_TTL_SEC),
     codeTtlSec: positiveSeconds(server.codeTtlSec, 'codeTtlSec', DEFAULT_CODE_TTL_SEC),
     clients: resolveClientsOptions(server),
-    keys: resolveSigningKeysOptions(server, 'auth.server'),
+    keys,
   });
 }
 
