@@ -197,6 +197,8 @@ auth_pass() {
   [[ -n "$scored" ]] || { say "list --authorization named no scenario"; return 1; }
   score_scenarios "$out" "$scored"
   read -r p f _ <"$out/score"
+  # The runner's own Total, shown beside the score (they agree when every scenario left its checks.json).
+  [[ -n "$total" ]] && echo "(runner $total)"
   echo "conformance@auth: $p passed, $f failed"
   [[ $f -eq 0 && $rc -eq 0 ]]
 }
