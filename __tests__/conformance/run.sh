@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
-# The official MCP conformance suite (@modelcontextprotocol/conformance, server scenarios) against
-# demo/everything.ts.  Used by `npm run test:conformance`.
+# The official MCP conformance suite (@modelcontextprotocol/conformance) against demo/everything.ts (server
+# scenarios) and __tests__/conformance/auth-fixture.ts (authorization-server scenarios).  Used by
+# `npm run test:conformance`.
 #
 #   1. a Node >= 22 binary (the CLI needs it): the system node if it is >= 22, else the npm package
 #      node@22 installed into node_modules/.cache/node22 (__tests__/support/scripts.sh)
 #   2. @modelcontextprotocol/conformance@<version> into $CONFORMANCE_CACHE/conformance-<version>
-#   3. demo/everything.ts started with tsx on a free port, killed on exit
+#   3. demo/everything.ts started with tsx on a free port (when a server pass runs), killed on exit
 #   4. the passes chosen by CONFORMANCE_PASSES:
 #        0.1.16   conformance@0.1.16          server --suite all                    scored by the runner's Total
 #        0.2      conformance@0.2.0-alpha.12  server --requirements 2025-11-25      scored by the runner's Total
 #        2026     conformance@0.2.0-alpha.12  server --requirements 2026-07-28      scored from checks.json (below)
-#        both     the two 2025 passes;  all (default) the three, in that order
+#        auth     conformance@0.2.0-alpha.12  authorization (both scenarios)         scored from checks.json (below)
+#        both     the two 2025 passes;  all (default) the four, in that order
 #   5. per pass a per-scenario summary and the line
 #        conformance@<pass>: N passed, M failed
 #      and last the total over the passes
@@ -21,16 +23,23 @@
 # scored from each scenario's checks.json, over the scenarios `list --server --requirements 2026-07-28` names plus
 # the pending ones in SCORED_PENDING_2026. A failure matching XFAIL_2026 is counted but does not fail the run.
 #
+# The auth pass: the everything fixture is stopped and __tests__/conformance/auth-fixture.ts started (issuer
+# http://127.0.0.1:<port>/mcp, a pre-registered public client whose redirect URI is the CLI's callback port), and
+# `conformance authorization --url <issuer> --client-id … --resource <issuer> --port <callback port>` runs under
+# __tests__/conformance/auth-browser.ts, which plays the browser: it follows the authorization URL the CLI prints
+# (login, then the consent page answered "allow") to the CLI's callback. Scored from checks.json over the scenarios
+# `list --authorization` names (one that left no checks.json is a failure).
+#
 # Exit code: 0 when no check failed unexpectedly; 1 when one did or a pass gave no result; 2 on a setup error.
 #
 # Environment:
-#   CONFORMANCE_PASSES   0.1.16 | 0.2 | 2026 | both | all      (default all)
+#   CONFORMANCE_PASSES   0.1.16 | 0.2 | 2026 | auth | both | all   (default all)
 #   CONFORMANCE_CACHE    where the CLIs go                    (default node_modules/.cache/mcp-conformance)
 #   CONFORMANCE_RESULTS  where results go                     (default $CONFORMANCE_CACHE/results/<timestamp>;
 #                        per pass: run.log and one server-<scenario>-<ts>/checks.json per scenario)
 #   CONFORMANCE_TIMEOUT  wall-clock limit of one pass, seconds (default 600)
 #   PORT                 first port to try for the fixture    (default 3031; the next free one is used)
-#   CONFORMANCE_FIXTURE  the fixture to start                 (default demo/everything.ts)
+#   CONFORMANCE_FIXTURE  the fixture of the server passes     (default demo/everything.ts)
 set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -38,6 +47,9 @@ CACHE="${CONFORMANCE_CACHE:-$ROOT/node_modules/.cache/mcp-conformance}"
 RESULTS="${CONFORMANCE_RESULTS:-$CACHE/results/$(date +%Y%m%dT%H%M%S)}"
 PASS_TIMEOUT="${CONFORMANCE_TIMEOUT:-600}"
 FIXTURE="${CONFORMANCE_FIXTURE:-$ROOT/demo/everything.ts}"
+AUTH_FIXTURE="$ROOT/__tests__/conformance/auth-fixture.ts"
+AUTH_BROWSER="$ROOT/__tests__/conformance/auth-browser.ts"
+AUTH_CLIENT_ID=conformance-client
 V1=0.1.16
 V2=0.2.0-alpha.12
 
@@ -61,12 +73,13 @@ RUNNER=conformance
 source "$ROOT/__tests__/support/scripts.sh"
 
 case "${CONFORMANCE_PASSES:-all}" in
-  all) passes=(0.1.16 0.2 2026) ;;
+  all) passes=(0.1.16 0.2 2026 auth) ;;
   both) passes=(0.1.16 0.2) ;;
   0.1.16 | "$V1") passes=(0.1.16) ;;
   0.2 | "$V2") passes=(0.2) ;;
   2026 | 2026-07-28) passes=(2026) ;;
-  *) die "CONFORMANCE_PASSES must be 0.1.16, 0.2, 2026, both or all (got '${CONFORMANCE_PASSES}')" ;;
+  auth) passes=(auth) ;;
+  *) die "CONFORMANCE_PASSES must be 0.1.16, 0.2, 2026, auth, both or all (got '${CONFORMANCE_PASSES}')" ;;
 esac
 # The runner version of a pass.
 runner_of() { if [[ "$1" == 0.1.16 ]]; then echo "$V1"; else echo "$V2"; fi; }
@@ -87,13 +100,15 @@ for version in $(for pass in "${passes[@]}"; do runner_of "$pass"; done | sort -
   [[ -f "$(cli_path "$version")" ]] || die "conformance CLI $version not found at $(cli_path "$version")"
 done
 
-# 3. the fixture, on the first free port from $PORT
-port="$(free_port "${PORT:-3031}")" || die "no free port from ${PORT:-3031}"
-URL="http://127.0.0.1:$port/mcp"
+# 3. the fixture of the server passes, on the first free port from $PORT
 mkdir -p "$RESULTS" || die "cannot create $RESULTS"
-FIXTURE_LOG="$RESULTS/fixture.log"
-start_server "$FIXTURE" "$port" "$FIXTURE_LOG" "$URL" || die "the fixture did not start"
-say "fixture $(basename "$FIXTURE") at $URL (pid $server_pid, log $FIXTURE_LOG); results in $RESULTS"
+if [[ " ${passes[*]} " != " auth " ]]; then
+  port="$(free_port "${PORT:-3031}")" || die "no free port from ${PORT:-3031}"
+  URL="http://127.0.0.1:$port/mcp"
+  FIXTURE_LOG="$RESULTS/fixture.log"
+  start_server "$FIXTURE" "$port" "$FIXTURE_LOG" "$URL" || die "the fixture did not start"
+  say "fixture $(basename "$FIXTURE") at $URL (pid $server_pid, log $FIXTURE_LOG); results in $RESULTS"
+fi
 
 # 4. the passes
 # Per scenario: passed/failed checks and the first failure (else warning), from each checks.json.
@@ -115,7 +130,7 @@ score_scenarios() {
     for (const entry of fs.readdirSync(dir).sort()) {
       const file = path.join(dir, entry, "checks.json");
       if (!fs.existsSync(file)) continue;
-      const scenario = entry.replace(/^server-/, "").replace(/-\d{4}-\d\d-\d\dT[\d-]+Z?$/, "").replace(/-\d{8,}.*$/, "");
+      const scenario = entry.replace(/^(?:authorization-)?server-/, "").replace(/-\d{4}-\d\d-\d\dT[\d-]+Z?$/, "").replace(/-\d{8,}.*$/, "");
       seen.add(scenario);
       const counted = scored === undefined || scored.has(scenario);
       let checks;
@@ -153,10 +168,56 @@ scored_2026() {
   printf '%s\n' "${SCORED_PENDING_2026[@]}"
 }
 
+# The authorization-server scenarios the auth pass scores: every one the runner has.
+scored_auth() { "$NODE22" "$(cli_path "$V2")" list --authorization | sed -n 's/^ *- \([^ ]*\).*/\1/p'; }
+
+# The auth pass: the auth fixture in place of the everything fixture, the CLI under the browser driver; scored from
+# checks.json. Sets p and f.
+auth_pass() {
+  local out="$1" auth_port callback_port issuer scored rc total
+  stop_server
+  auth_port="$(free_port "${PORT:-3031}")" || { say "no free port from ${PORT:-3031}"; return 1; }
+  callback_port="$(free_port $((auth_port + 1)))" || { say "no free port from $((auth_port + 1))"; return 1; }
+  issuer="http://127.0.0.1:$auth_port/mcp"
+  # The fixture registers the CLI's callback (http://127.0.0.1:<callback port>/callback) as its client's redirect URI.
+  export CALLBACK_PORT="$callback_port"
+  start_server "$AUTH_FIXTURE" "$auth_port" "$out/fixture.log" "$issuer/.well-known/openid-configuration" || { say "the auth fixture did not start"; return 1; }
+  echo "=== conformance@$V2: authorization --url $issuer --client-id $AUTH_CLIENT_ID --port $callback_port  (node $("$NODE22" --version), limit ${PASS_TIMEOUT}s)"
+  timeout --kill-after=10 "$PASS_TIMEOUT" "$ROOT/node_modules/.bin/tsx" "$AUTH_BROWSER" "$NODE22" "$(cli_path "$V2")" authorization \
+    --url "$issuer" --client-id "$AUTH_CLIENT_ID" --resource "$issuer" --port "$callback_port" -o "$out" >"$out/run.log" 2>&1
+  rc=$?
+  stop_server
+  total="$(grep -aE '^Total: [0-9]+ passed, [0-9]+ failed' "$out/run.log" | tail -1)"
+  if [[ -z "$total" ]]; then
+    [[ $rc -eq 124 || $rc -eq 137 ]] && say "conformance@auth timed out after ${PASS_TIMEOUT}s"
+    say "conformance@auth printed no total (exit $rc); last lines of $out/run.log:"
+    tail -20 "$out/run.log" >&2
+  fi
+  scored="$(scored_auth)"
+  [[ -n "$scored" ]] || { say "list --authorization named no scenario"; return 1; }
+  score_scenarios "$out" "$scored"
+  read -r p f _ <"$out/score"
+  # The runner's own Total, shown beside the score (they agree when every scenario left its checks.json).
+  [[ -n "$total" ]] && echo "(runner $total)"
+  echo "conformance@auth: $p passed, $f failed"
+  [[ $f -eq 0 && $rc -eq 0 ]]
+}
+
 for pass in "${passes[@]}"; do
   version="$(runner_of "$pass")"
   out="$RESULTS/$pass"
   mkdir -p "$out"
+  if [[ "$pass" == auth ]]; then
+    p=0 f=0
+    if ! auth_pass "$out"; then
+      status=1
+      # A setup failure left no score: one failed check, as a pass that gave no result.
+      [[ $f -eq 0 ]] && f=1
+    fi
+    passed=$((passed + p))
+    failed=$((failed + f))
+    continue
+  fi
   case "$pass" in
     0.1.16) args=(--suite all) ;;
     0.2) args=(--requirements 2025-11-25) ;;
