@@ -6,7 +6,11 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client as SdkClient, type Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { MemoryOAuthProvider } from '../helpers/oauth-client';
+import { followSignIn } from '../helpers/sign-in-flow';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { rejection } from '../helpers/errors';
 import { createFreshApp, packInto, ROOT, tsc, type FreshAppSpec } from './fresh-app';
@@ -59,6 +63,21 @@ const CHECKS: Record<string, (example: RunningExample) => Promise<void>> = {
     const metadata = await fetch(metadataUrl);
     expect(metadata.headers.get('content-type')).toMatch(/^application\/json/);
     expect(await metadata.json()).toMatchObject({ resource: `${example.origin}/mcp` });
+  },
+  'sign-in.ts': async (example) => {
+    // The SDK client signs in through the example's own login page and the router's consent page, then calls a tool as the user.
+    const provider = new MemoryOAuthProvider('http://127.0.0.1:1/callback');
+    const first = new StreamableHTTPClientTransport(new URL('/mcp', example.origin), { authProvider: provider });
+    await expect(new SdkClient({ name: 'readme-sign-in', version: '1.0.0' }).connect(first)).rejects.toBeInstanceOf(UnauthorizedError);
+    const end = await followSignIn((provider.authorizationUrls.at(-1) as URL).href, {
+      stopAt: 'http://127.0.0.1:1/callback',
+      login: (page) => (page.forms[0]?.fields.user === undefined ? undefined : { fields: { user: 'ada' } }),
+    });
+    await first.finishAuth(end.location.searchParams.get('code') as string);
+    const client = new SdkClient({ name: 'readme-sign-in', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', example.origin), { authProvider: provider }));
+    expect((await call(client, 'whoami')).structuredContent).toEqual({ subject: 'ada' });
+    await client.close();
   },
   'auth.ts': async (example) => {
     const client = await example.connect(bearer(example.token));

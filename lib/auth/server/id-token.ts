@@ -1,6 +1,7 @@
 // An upstream provider's ID token, verified with jose against its JWKS (OpenID Connect Core §3.1.3.7).
 
-import type { FetchImplementation, JWTPayload } from 'jose';
+import type { FetchImplementation } from 'jose';
+import type { JWTPayload } from '../jose-types';
 import { readBoundedText } from '../../http/bounded-text';
 import { jose } from '../jose';
 import { LoginError } from './login';

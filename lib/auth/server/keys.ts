@@ -1,6 +1,6 @@
 // The keys the authorization server signs its access tokens with: fixed JWKs, or generated ones agreed through the sign-in store, rotated per period.
 
-import type { CryptoKey, JWK } from 'jose';
+import type { CryptoKey, JWK } from '../jose-types';
 import { invalidOption, isPositiveInteger, McpConfigError } from '../../errors';
 import { isObject } from '../../jsonrpc/types';
 import type { SignInStore } from '../../sessions/sign-in-store';

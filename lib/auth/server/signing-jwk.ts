@@ -1,7 +1,7 @@
 // What a signing key of the authorization server may be (a private EC P-256 or RSA ≥ 2048-bit JWK), checked, trimmed, and imported with its public half.
 
 import { createPrivateKey, sign, verify, type JsonWebKey } from 'node:crypto';
-import type { CryptoKey, JWK } from 'jose';
+import type { CryptoKey, JWK } from '../jose-types';
 import { isObject } from '../../jsonrpc/types';
 import { jose } from '../jose';
 

@@ -1,6 +1,6 @@
 // The back channel of an upstream login: the code exchanged for the provider's tokens, and the user found in them.
 
-import type { JWTPayload } from 'jose';
+import type { JWTPayload } from '../jose-types';
 import { LoginError } from './login';
 import { callProvider, providerText } from './provider-http';
 import type { UpstreamEndpoints } from './upstream-endpoints';
