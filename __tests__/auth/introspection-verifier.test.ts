@@ -8,12 +8,12 @@ import { mcpRouter, McpConfigError, type McpRouter } from '../../lib';
 import { MCP_ACCEPT, rpc, silentLogger } from '../helpers/create-app';
 import { startOidcProvider, type TestProvider } from '../helpers/oidc-provider';
 import { listenLocally, type Listening } from '../helpers/ports';
+import { useVerifyApps } from '../helpers/verify-app';
 
-const routers: McpRouter[] = [];
+const serve = useVerifyApps();
+/** Endpoints a test starts beside the router (proxies, hostile introspection endpoints), closed after it. */
 const listening: Listening[] = [];
 afterEach(async () => {
-  jest.restoreAllMocks();
-  await Promise.all(routers.splice(0).map((mcp) => mcp.close()));
   await Promise.all(listening.splice(0).map((app) => app.close()));
 });
 
@@ -23,22 +23,6 @@ beforeAll(async () => {
 });
 afterAll(() => provider.close());
 
-/** An app with the router at /mcp and a `whoami` tool, on 127.0.0.1; `call` sends a token. */
-async function serve(verify: ReturnType<typeof introspectionVerifier>): Promise<{ origin: string; call(token: string): request.Test }> {
-  const mcp = mcpRouter({ name: 'introspection-test', version: '1.0.0', sessions: false, logger: silentLogger(), auth: { verify } });
-  mcp.tool({ name: 'whoami', description: 'Who is calling', handler: (_args, ctx) => ({ auth: ctx.auth ?? null }) });
-  routers.push(mcp);
-  const app = express();
-  app.use('/mcp', mcp);
-  const server = await listenLocally(app);
-  listening.push(server);
-  const origin = `http://127.0.0.1:${server.port}`;
-  const call = (token: string): request.Test =>
-    request(origin).post('/mcp')
-      .set({ 'Content-Type': 'application/json', Accept: MCP_ACCEPT, 'MCP-Protocol-Version': '2025-11-25', Authorization: `Bearer ${token}` })
-      .send(JSON.stringify(rpc('tools/call', { name: 'whoami' })));
-  return { origin, call };
-}
 
 const options = (extra: Partial<IntrospectionVerifierOptions> = {}): IntrospectionVerifierOptions => ({
   url: provider.introspectionEndpoint, ...provider.introspectionClient, logger: silentLogger(), ...extra,

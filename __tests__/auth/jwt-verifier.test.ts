@@ -7,32 +7,9 @@ import { mcpRouter, McpConfigError, type McpRouter } from '../../lib';
 import { MCP_ACCEPT, rpc, silentLogger } from '../helpers/create-app';
 import { makeSigningKey, signToken, startJwksServer, type JwksServer, type SigningKey } from '../helpers/jwks-server';
 import { startOidcProvider, type TestProvider } from '../helpers/oidc-provider';
-import { listenLocally, type Listening } from '../helpers/ports';
+import { useVerifyApps } from '../helpers/verify-app';
 
-const routers: McpRouter[] = [];
-const listening: Listening[] = [];
-afterEach(async () => {
-  jest.restoreAllMocks();
-  await Promise.all(routers.splice(0).map((mcp) => mcp.close()));
-  await Promise.all(listening.splice(0).map((app) => app.close()));
-});
-
-/** An app with the router at /mcp, a `whoami` tool answering ctx.auth, listening on 127.0.0.1. */
-async function serve(verify: ReturnType<typeof jwtVerifier>): Promise<{ origin: string; call(token: string): request.Test }> {
-  const mcp = mcpRouter({ name: 'jwt-test', version: '1.0.0', sessions: false, logger: silentLogger(), auth: { verify } });
-  mcp.tool({ name: 'whoami', description: 'Who is calling', handler: (_args, ctx) => ({ auth: ctx.auth ?? null }) });
-  routers.push(mcp);
-  const app = express();
-  app.use('/mcp', mcp);
-  const server = await listenLocally(app);
-  listening.push(server);
-  const origin = `http://127.0.0.1:${server.port}`;
-  const call = (token: string): request.Test =>
-    request(origin).post('/mcp')
-      .set({ 'Content-Type': 'application/json', Accept: MCP_ACCEPT, 'MCP-Protocol-Version': '2025-11-25', Authorization: `Bearer ${token}` })
-      .send(JSON.stringify(rpc('tools/call', { name: 'whoami' })));
-  return { origin, call };
-}
+const serve = useVerifyApps();
 
 describe('against a real issuer (oidc-provider)', () => {
   let provider: TestProvider;
