@@ -22,7 +22,7 @@ import { connectionHelp, oauthConnectionHelp } from './connect';
 import { requireApiKey } from './store/api-key';
 import { CustomersController } from './store/customers';
 import { createStore } from './store/data';
-import { createDemoLogin } from './sign-in';
+import { createDemoLogin, registerWhoami } from './sign-in';
 import { ordersRouter } from './store/orders';
 import { productsRouter } from './store/products';
 import { registerStoreMcp } from './store-mcp';
@@ -89,6 +89,7 @@ export function createDemo({ token, oauth, apiKey = 'demo-api-key', allowedOrigi
     ...(redisUrl === undefined ? {} : { store: redisStore({ url: redisUrl }) }),
   });
   registerStoreMcp(mcp, store);
+  if (login) registerWhoami(mcp);
   const customers = new CustomersController(store);
   mcp.register(customers);
   // The gateway: another MCP server's items beside the store's, namespaced, behind the same token and limits.

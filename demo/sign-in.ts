@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
-import type { SignInFunction } from '../lib';
+import type { McpRouter, SignInFunction } from '../lib';
 
 /** The session cookie: an opaque id, the user name stays on the server. */
 const COOKIE = 'demo_session';
@@ -85,4 +85,16 @@ ${problem === undefined ? '' : `<p class="problem" role="alert">${escapeHtml(pro
     return undefined;
   };
   return { routes, signIn };
+}
+
+/** whoami: who the client acts for, from its access token (`ctx.auth`), so a client can show whom it signed in as. */
+export function registerWhoami(mcp: McpRouter): void {
+  mcp.tool({
+    name: 'whoami',
+    title: 'Who am I',
+    description: 'The user this client signed in as, and the scopes its token carries',
+    inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+    annotations: { readOnlyHint: true },
+    handler: (_args, ctx) => ({ user: ctx.auth?.subject ?? null, scopes: ctx.auth?.scopes ?? [] }),
+  });
 }
