@@ -1,4 +1,4 @@
-// What `npm run demo` prints: where everything is, the token, and how to connect real clients.
+// What `npm run demo` prints: where everything is, the token (or, with AUTH=oauth, how to sign in), and how to connect real clients.
 
 import type { UpstreamStatus } from '../lib';
 
@@ -15,17 +15,25 @@ function upstreamLine({ url, status }: UpstreamBanner): string {
   return `  Upstream       ${status.name} at ${url} (${status.state}: ${status.error ?? mounted})\n`;
 }
 
-export function connectionHelp({ origin, token, apiKey, upstream }: { origin: string; token: string; apiKey: string; upstream?: UpstreamBanner }): string {
+interface BannerOptions {
+  readonly origin: string;
+  readonly apiKey: string;
+  readonly upstream?: UpstreamBanner;
+}
+
+const json = (value: unknown): string => `    ${JSON.stringify(value)}`;
+const restLine = (origin: string, apiKey: string): string => `  REST API       curl -H 'x-api-key: ${apiKey}' ${origin}/api/products\n`;
+
+/** The banner of `npm run demo`: the static bearer token and client configurations that send it. */
+export function connectionHelp({ origin, token, apiKey, upstream }: BannerOptions & { token: string }): string {
   const url = `${origin}/mcp`;
-  const json = (value: unknown): string => `    ${JSON.stringify(value)}`;
   return `
 Demo store is running.
 
   MCP endpoint   ${url}
   Bearer token   ${token}          (set MCP_TOKEN to choose it)
   Playground     ${origin}/playground/#token=${token}
-  REST API       curl -H 'x-api-key: ${apiKey}' ${origin}/api/products
-${upstream ? upstreamLine(upstream) : ''}
+${restLine(origin, apiKey)}${upstream ? upstreamLine(upstream) : ''}
 Inspector (CLI, Node >= 22):
     npx @modelcontextprotocol/inspector --cli ${url} --transport http --header "Authorization: Bearer ${token}" --method tools/list
 Inspector (UI): npx @modelcontextprotocol/inspector, then Streamable HTTP, ${url}, and the token under Authentication.
@@ -38,5 +46,32 @@ ${json({ mcpServers: { 'demo-store': { command: 'npx', args: ['-y', 'mcp-remote'
 
 VS Code (.vscode/mcp.json):
 ${json({ servers: { 'demo-store': { type: 'http', url, headers: { Authorization: `Bearer ${token}` } } } })}
+`;
+}
+
+/** The banner of `AUTH=oauth npm run demo`: no token to copy; clients register themselves and send the user to sign in. */
+export function oauthConnectionHelp({ origin, apiKey, upstream }: BannerOptions): string {
+  const url = `${origin}/mcp`;
+  return `
+Demo store is running, with OAuth sign-in (AUTH=oauth).
+
+  MCP endpoint   ${url}
+  Sign-in        clients register themselves (Dynamic Client Registration, or a Client ID Metadata Document),
+                 then send the browser to ${origin}/login (any user name, no password) and a consent page
+  Issuer         ${url}   (${url}/.well-known/openid-configuration)
+  Playground     ${origin}/playground/#signin
+${restLine(origin, apiKey)}${upstream ? upstreamLine(upstream) : ''}
+Script (the SDK client's OAuth flow; it prints the sign-in URL, or with --auto signs in as that user by itself):
+    npx tsx demo/oauth-client.ts ${url} [--auto alice]
+Inspector (UI): npx @modelcontextprotocol/inspector, then Streamable HTTP, ${url}, and Connect (no token):
+    it registers itself and opens the sign-in page.
+Claude Code:
+    claude mcp add --transport http demo-store ${url}     then /mcp in Claude Code to sign in
+
+Claude Desktop (claude_desktop_config.json, through mcp-remote, which opens the sign-in page):
+${json({ mcpServers: { 'demo-store': { command: 'npx', args: ['-y', 'mcp-remote', url] } } })}
+
+VS Code (.vscode/mcp.json; it offers to sign in):
+${json({ servers: { 'demo-store': { type: 'http', url } } })}
 `;
 }

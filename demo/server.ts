@@ -2,6 +2,8 @@
 // API-key middleware) that gained MCP in a handful of lines. Start it with `npm run demo`.
 //
 //   PORT (3000), HOST (127.0.0.1), MCP_TOKEN (random at each start), API_KEY (demo-api-key),
+//   AUTH (token: clients send MCP_TOKEN; oauth: the router is also the OAuth authorization server, and users sign in
+//   with a user name on the demo's /login page: demo/sign-in.ts),
 //   ALLOWED_ORIGINS (comma-separated browser origins allowed besides localhost ones),
 //   REDIS_URL (none: in-memory; set, the MCP state lives in Redis, so several demo instances can sit behind one
 //   round-robin proxy, demo/proxy.ts: README › Several instances on Redis)
@@ -16,18 +18,20 @@ import path from 'node:path';
 import express from 'express';
 import { mcpRouter, type McpRouter, type UpstreamHandle } from '../lib';
 import { redisStore } from '../lib/redis';
-import { connectionHelp } from './connect';
+import { connectionHelp, oauthConnectionHelp } from './connect';
 import { requireApiKey } from './store/api-key';
 import { CustomersController } from './store/customers';
 import { createStore } from './store/data';
+import { createDemoLogin, registerWhoami } from './sign-in';
 import { ordersRouter } from './store/orders';
 import { productsRouter } from './store/products';
 import { registerStoreMcp } from './store-mcp';
 import { startNotesUpstream } from './upstream';
 
-export interface DemoOptions {
-  /** The bearer token MCP clients must send. */
-  token: string;
+/** How MCP clients authenticate: a static bearer token, or OAuth sign-in through the demo's login page. */
+export type DemoAuth = { token: string; oauth?: false } | { oauth: true; token?: undefined };
+
+export type DemoOptions = DemoAuth & {
   /** The legacy API's `x-api-key`. Defaults to `demo-api-key`. */
   apiKey?: string;
   /** Browser origins allowed besides localhost ones (the playground served from elsewhere, say). */
@@ -36,7 +40,10 @@ export interface DemoOptions {
   notesUrl?: string;
   /** Redis for the router's shared state (sessions, events, tasks…); in-memory without it. */
   redisUrl?: string;
-}
+};
+
+/** The scopes of the demo's tokens: store:write lets a client place and cancel orders. */
+const SCOPES = ['store:read', 'store:write'];
 
 /** The demo app, its MCP router (to close it) and the notes upstream's handle when one is mounted. */
 export interface Demo {
@@ -60,8 +67,10 @@ export function createDemoApp(options: DemoOptions): express.Express {
 }
 
 /** {@link createDemoApp}, with the router and the upstream's handle for a clean shutdown. */
-export function createDemo({ token, apiKey = 'demo-api-key', allowedOrigins = [], notesUrl, redisUrl }: DemoOptions): Demo {
+export function createDemo({ token, oauth, apiKey = 'demo-api-key', allowedOrigins = [], notesUrl, redisUrl }: DemoOptions): Demo {
   const store = createStore();
+  // AUTH=oauth: users sign in on the demo's own login page; the router issues and checks the tokens.
+  const login = oauth ? createDemoLogin('/mcp/oauth/authorize', SCOPES) : undefined;
 
   // --- MCP: the lines the store added -------------------------------------------------------------
   const mcp = mcpRouter({
@@ -72,7 +81,7 @@ export function createDemo({ token, apiKey = 'demo-api-key', allowedOrigins = []
       'A coffee-gear store. list_products and product://{id} show the catalog; place_order needs a customer id (list_customers). ' +
       'audit_inventory reports progress. premium_stock_forecast is paid with x402 (this demo takes a test payment: no real money).' +
       (notesUrl === undefined ? '' : ' Tools and prompts named notes__… and resources notes+notes://… are a notes server\'s, mounted through the gateway.'),
-    auth: { tokens: [{ token, subject: 'demo-user', scopes: ['store:read', 'store:write'] }] },
+    auth: login ? { server: { signIn: login.signIn, scopes: SCOPES } } : { tokens: [{ token: token as string, subject: 'demo-user', scopes: SCOPES }] },
     // CORS and the Origin check: pages on localhost (the playground) and any origin listed.
     origins: (origin) => allowedOrigins.includes(origin) || LOCAL_HOSTNAMES.has(new URL(origin).hostname),
     rateLimit: { limit: 600, windowMs: 60_000 },
@@ -80,6 +89,7 @@ export function createDemo({ token, apiKey = 'demo-api-key', allowedOrigins = []
     ...(redisUrl === undefined ? {} : { store: redisStore({ url: redisUrl }) }),
   });
   registerStoreMcp(mcp, store);
+  if (login) registerWhoami(mcp);
   const customers = new CustomersController(store);
   mcp.register(customers);
   // The gateway: another MCP server's items beside the store's, namespaced, behind the same token and limits.
@@ -88,6 +98,12 @@ export function createDemo({ token, apiKey = 'demo-api-key', allowedOrigins = []
 
   const app = express();
   app.use('/mcp', mcp);
+  if (login) {
+    app.use(login.routes);
+    // The metadata at the root too, where clients look first (RFC 9728 §3.1, RFC 8414 §3.1); /mcp serves it already.
+    app.use('/.well-known/oauth-protected-resource', mcp.authMetadata);
+    app.use(['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration'], mcp.authServerMetadata);
+  }
   app.use('/playground', express.static(path.join(__dirname, 'playground')));
   app.get('/', (_req, res) => res.redirect('/playground/'));
 
@@ -145,11 +161,14 @@ async function main(): Promise<void> {
   const port = Number(process.env.PORT ?? 3000);
   const host = process.env.HOST ?? '127.0.0.1';
   const token = process.env.MCP_TOKEN ?? `demo-${randomBytes(12).toString('base64url')}`;
+  const mode = process.env.AUTH || 'token';
+  if (mode !== 'token' && mode !== 'oauth') throw new Error(`AUTH=${mode}: use AUTH=token (the default: a static bearer token) or AUTH=oauth (sign-in)`);
+  const auth: DemoAuth = mode === 'oauth' ? { oauth: true } : { token };
   const apiKey = process.env.API_KEY ?? 'demo-api-key';
   const allowedOrigins = (process.env.ALLOWED_ORIGINS ?? '').split(',').filter(Boolean);
   // The upstream listens first, so the gateway's first list fetch finds it (it would retry otherwise).
   const upstream = await startNotesUpstream();
-  const { app, mcp, notes } = createDemo({ token, apiKey, allowedOrigins, notesUrl: upstream.url, redisUrl: process.env.REDIS_URL || undefined });
+  const { app, mcp, notes } = createDemo({ ...auth, apiKey, allowedOrigins, notesUrl: upstream.url, redisUrl: process.env.REDIS_URL || undefined });
   const fail = (error: NodeJS.ErrnoException): never => {
     console.error(error.code === 'EADDRINUSE' ? `Port ${port} is in use: start with PORT=${port + 1} npm run demo` : error.message);
     process.exit(1);
@@ -180,7 +199,8 @@ async function main(): Promise<void> {
     server.listen(port, host, () => {
       // The bound port, so PORT=0 prints the one the system picked.
       const origin = `http://${host.includes(':') ? `[${host}]` : host}:${(server.address() as AddressInfo).port}`;
-      console.log(connectionHelp({ origin, token, apiKey, upstream: status && { url: upstream.url, status } }));
+      const mounted = status && { url: upstream.url, status };
+      console.log(auth.oauth ? oauthConnectionHelp({ origin, apiKey, upstream: mounted }) : connectionHelp({ origin, token, apiKey, upstream: mounted }));
     });
   } catch (error) {
     fail(error as NodeJS.ErrnoException); // a PORT that is not a port number throws here, before any 'error' event

@@ -7,14 +7,13 @@ import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createDemo, type Demo } from '../../demo/server';
 import { startNotesUpstream, type NotesUpstream } from '../../demo/upstream';
+import { launchChromium } from '../helpers/chromium';
 
 const TOKEN = `e2e-${randomBytes(12).toString('base64url')}`;
 const ARTIFACTS = path.join(__dirname, '..', 'artifacts');
-/** Chromium flags for a sandbox-less container with no network beyond loopback. */
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 // Starting Chromium takes a few seconds; every wait below is for a condition, never a fixed time.
 jest.setTimeout(60_000);
@@ -42,7 +41,7 @@ describe('the playground (headless Chromium)', () => {
     demo = createDemo({ token: TOKEN, notesUrl: upstream.url });
     server = await listen(demo);
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
     context.setDefaultTimeout(15_000);
     page = await context.newPage();

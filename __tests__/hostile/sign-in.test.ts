@@ -150,9 +150,9 @@ describe('access tokens', () => {
 });
 
 describe('consent', () => {
-  async function consentPage(jar: CookieJar) {
-    const { client_id } = await registerClient(issuer, [REDIRECT]);
-    const url = new URL(authorizeUrl(issuer, { client_id, redirect_uri: REDIRECT, code_challenge: pkce().challenge }));
+  async function consentPage(jar: CookieJar, redirectUri = REDIRECT) {
+    const { client_id } = await registerClient(issuer, [redirectUri]);
+    const url = new URL(authorizeUrl(issuer, { client_id, redirect_uri: redirectUri, code_challenge: pkce().challenge }));
     const response = await fetch(url, { redirect: 'manual', headers: { cookie: 'user=mallory' } });
     jar.store(url, response.headers);
     return { response, html: await response.text() };
@@ -164,6 +164,19 @@ describe('consent', () => {
     expect(response.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     expect(response.headers.get('x-frame-options')).toBe('DENY');
     expect(response.headers.get('cache-control')).toBe('no-store');
+  });
+
+  // CSP3 form-action covers the redirect after the form is sent: with 'self' alone, Chromium blocked every consent
+  // whose client is elsewhere (a loopback port, a native app); __tests__/e2e/playground-oauth.e2e.ts shows it in Chromium.
+  it.each([
+    [REDIRECT, 'http://127.0.0.1:1'],
+    ['https://client.example/cb?x=1', 'https://client.example'],
+    ['cursor://anysphere.cursor-retrieval/oauth/callback', 'cursor:'],
+    ['http://[::1]:8080/cb', 'http:'],
+  ])('lets its form go on to the redirect URI %s and nowhere else: form-action %s', async (redirectUri, source) => {
+    const { response } = await consentPage(new CookieJar(), redirectUri);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-security-policy')).toContain(`; form-action 'self' ${source}; `);
   });
 
   it('a POST without the form’s cookie (cross-site), or with a wrong CSRF token, issues no code', async () => {

@@ -2,6 +2,7 @@
 
 import { el, jsonBlock } from './dom.js';
 import { McpClient } from './mcp-client.js';
+import { finishSignIn, startSignIn } from './oauth.js';
 import { createLogPanel, createTrafficPanel } from './panels.js';
 import { renderError } from './render.js';
 import { createViews } from './views.js';
@@ -148,6 +149,35 @@ async function disconnect({ quiet = false } = {}) {
   }
 }
 
+/** OAuth sign-in (a server whose 401 names an authorization server): off to its sign-in page, back with a token. */
+async function signIn() {
+  const endpoint = $('endpoint').value.trim();
+  setStatus('signing-in', `Signing in to ${endpoint}…`);
+  $('sign-in').disabled = true;
+  try {
+    await startSignIn(endpoint);
+  } catch (err) {
+    setStatus('error', 'Not signed in');
+    showConnectionError(err, 'Sign in');
+    $('sign-in').disabled = false;
+  }
+}
+
+/** Back from the sign-in page: the code redeemed, the access token in the token field, then connected as usual. */
+async function resumeSignIn() {
+  setStatus('signing-in', 'Signing in…');
+  try {
+    const signedIn = await finishSignIn();
+    if (signedIn === undefined) return setStatus('disconnected', 'Disconnected');
+    $('endpoint').value = signedIn.endpoint;
+    $('token').value = signedIn.accessToken;
+    connect();
+  } catch (err) {
+    setStatus('error', 'Not signed in');
+    showConnectionError(err, 'Sign in');
+  }
+}
+
 function selectTab(name) {
   for (const tab of document.querySelectorAll('[role="tab"]')) {
     const selected = tab.id === `tab-${name}`;
@@ -208,6 +238,7 @@ function init() {
     connect();
   });
   $('disconnect').addEventListener('click', () => disconnect());
+  $('sign-in').addEventListener('click', () => signIn());
   $('toggle-token').addEventListener('click', () => {
     const show = $('token').type === 'password';
     $('token').type = show ? 'text' : 'password';
@@ -232,8 +263,11 @@ function init() {
   document.body.dataset.ready = 'true';
   $('connect').focus();
   // A link that carries a token (what `npm run demo` prints) means "connect to this": no click needed. A failure
-  // shows in the connection bar exactly as after a click.
-  if ($('token').value) connect();
+  // shows in the connection bar exactly as after a click. With AUTH=oauth the link says #signin: sign in first.
+  const query = new URLSearchParams(location.search);
+  if (query.has('code') || query.has('error')) resumeSignIn();
+  else if (fragment.has('signin')) signIn();
+  else if ($('token').value) connect();
 }
 
 init();

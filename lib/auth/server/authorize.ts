@@ -4,7 +4,7 @@ import * as crypto from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { checkAuthorizationRequest, redirectWith, AuthorizeError, type AuthorizationRequest } from './authorization-request';
 import type { OAuthClient } from './client';
-import { CONSENT_PAGE_HEADERS, renderConsentPage, type ConsentDetails } from './consent-page';
+import { consentPageHeaders, renderConsentPage, type ConsentDetails } from './consent-page';
 import { readForm } from './form';
 import type { Identity } from './login';
 import { LoginError } from './login';
@@ -82,8 +82,8 @@ export function createAuthorizeEndpoints(ctx: ServerContext) {
       action: `${issuer}/oauth/consent`,
       fields: { pending: pendingId, csrf },
     };
+    for (const [name, value] of Object.entries(consentPageHeaders(pending.redirectUri))) res.setHeader(name, value);
     if (options.renderConsent === undefined) return renderConsentPage(details, res);
-    for (const [name, value] of Object.entries(CONSENT_PAGE_HEADERS)) res.setHeader(name, value);
     options.renderConsent(details, req, res);
   }
 

@@ -20,22 +20,39 @@ export interface ConsentDetails {
 }
 
 /**
- * Headers of every consent page (RFC 9700 §4.16: no framing — clickjacking; no caching of a per-request form):
- * the CSP allows only the inline style below and form posts to this origin.
+ * Headers of every consent page (RFC 9700 §4.16: no framing — clickjacking; no caching of a per-request form). The
+ * CSP allows only the inline style below, and the form's post to this origin followed by the redirect to the
+ * client: CSP3 `form-action` also covers the redirects after a form is sent, and Chromium blocks a consent POST
+ * whose redirect (the code or the denial) leaves for a target the directive does not list.
+ *
+ * @param redirectUri - the client's redirect URI of this authorization request
  */
-export const CONSENT_PAGE_HEADERS: Readonly<Record<string, string>> = {
-  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-  'X-Frame-Options': 'DENY',
-  'Cache-Control': 'no-store',
-  'Referrer-Policy': 'no-referrer',
-  'X-Content-Type-Options': 'nosniff',
-};
+export function consentPageHeaders(redirectUri: string): Readonly<Record<string, string>> {
+  return {
+    'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${formActionSource(redirectUri)}; frame-ancestors 'none'; base-uri 'none'`,
+    'X-Frame-Options': 'DENY',
+    'Cache-Control': 'no-store',
+    'Referrer-Policy': 'no-referrer',
+    'X-Content-Type-Options': 'nosniff',
+  };
+}
+
+/**
+ * The CSP source (CSP3 §2.3.1) of a redirect URI: its origin (`http://127.0.0.1:54321`), or its scheme alone
+ * (`cursor:`, `https:`) when the origin cannot be written as a host-source (a native app's private-use scheme, an
+ * IPv6 literal, a host with characters the grammar has no room for).
+ */
+function formActionSource(redirectUri: string): string {
+  const url = new URL(redirectUri);
+  const origin = `${url.protocol}//${url.host}`;
+  return /^https?:\/\/[A-Za-z0-9.-]+(:\d+)?$/.test(origin) ? origin : url.protocol;
+}
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 /** Everything shown comes from clients (names, hosts): escaped, always. */
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
 
-/** The router's own consent page. */
+/** The router's own consent page; the caller has set {@link consentPageHeaders}. */
 export function renderConsentPage(details: ConsentDetails, res: ServerResponse): void {
   const name = escapeHtml(details.clientName);
   const scopes = details.scopes.length === 0 ? '<p>It asks for no particular scope: it will act as you on this server.</p>' : `<ul>${details.scopes.map((scope) => `<li><code>${escapeHtml(scope)}</code></li>`).join('')}</ul>`;
@@ -56,6 +73,6 @@ ${scopes}
 <form method="post" action="${escapeHtml(details.action)}">${hidden}
 <button type="submit" name="decision" value="allow">Allow</button><button type="submit" name="decision" value="deny">Deny</button>
 </form></main></body></html>`;
-  res.writeHead(200, { ...CONSENT_PAGE_HEADERS, 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': Buffer.byteLength(html) });
+  res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': Buffer.byteLength(html) });
   res.end(html);
 }

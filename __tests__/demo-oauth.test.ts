@@ -1,0 +1,154 @@
+// The demo in AUTH=oauth mode: its login page, demo/oauth-client.ts signing in through it (unattended with --auto,
+// and waiting for a browser without), and `AUTH=oauth npm run demo` printing how to connect an OAuth client.
+
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import request from 'supertest';
+import { createDemo, type Demo } from '../demo/server';
+import { oauthConnectionHelp } from '../demo/connect';
+import { listenLocally, type Listening } from './helpers/ports';
+import { followFlow, type FlowPage, type PageAction } from './helpers/browser-driver';
+import { authorizeUrl, pkce, registerClient } from './helpers/sign-in-server';
+
+const CLIENT = path.join(__dirname, '..', 'demo', 'oauth-client.ts');
+const SERVER = path.join(__dirname, '..', 'demo', 'server.ts');
+
+let demo: Demo;
+let app: Listening;
+let url: string;
+
+beforeAll(async () => {
+  demo = createDemo({ oauth: true });
+  app = await listenLocally(demo.app);
+  url = `http://127.0.0.1:${app.port}/mcp`;
+});
+
+afterAll(async () => {
+  await demo.mcp.close();
+  await app.close();
+});
+
+describe('the demo login page', () => {
+  const authorize = '/mcp/oauth/authorize?client_id=c&state=s%201';
+
+  it('is a form posting the user name, with returnTo escaped in a hidden field', async () => {
+    const page = await request(demo.app).get('/login').query({ returnTo: `http://127.0.0.1/mcp/oauth/authorize?x="><script>` }).expect(200);
+    expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(page.text).toContain('<form method="post" action="/login">');
+    expect(page.text).toContain('value="/mcp/oauth/authorize?x=%22%3E%3Cscript%3E"');
+    expect(page.text).not.toContain('<script>');
+  });
+
+  it('sets an HttpOnly session cookie and goes back to the authorization endpoint, on this origin only', async () => {
+    const signedIn = await request(demo.app).post('/login').type('form').send({ user: 'alice', returnTo: `https://evil.example${authorize}` }).expect(303);
+    expect(signedIn.headers.location).toBe(authorize);
+    expect(signedIn.headers['set-cookie']?.[0]).toMatch(/^demo_session=[\w-]{32}; Path=\/; HttpOnly; SameSite=Lax$/);
+  });
+
+  it('refuses a returnTo that is not the authorization endpoint, and a user name it cannot show', async () => {
+    await request(demo.app).get('/login').query({ returnTo: 'https://evil.example/' }).expect(400);
+    await request(demo.app).post('/login').type('form').send({ user: 'alice', returnTo: '//evil.example/mcp/oauth/authorize' }).expect(303).expect('Location', '/mcp/oauth/authorize');
+    await request(demo.app).post('/login').type('form').send({ user: 'alice', returnTo: '/api/orders' }).expect(400);
+    const bad = await request(demo.app).post('/login').type('form').send({ user: '<b>x</b>', returnTo: authorize }).expect(400);
+    expect(bad.text).toContain('A user name is 1 to 32 letters');
+    expect(bad.text).not.toContain('<b>x</b>');
+  });
+
+  it('is where the authorization endpoint sends a browser without a session, and returnTo brings it back', async () => {
+    const redirectUri = 'http://127.0.0.1:1/callback';
+    const { client_id } = await registerClient(url, [redirectUri]);
+    const start = authorizeUrl(url, { client_id, redirect_uri: redirectUri, code_challenge: pkce().challenge });
+    const toLogin = await fetch(start, { redirect: 'manual' });
+    expect(toLogin.status).toBe(302);
+    const login = new URL(toLogin.headers.get('location') as string, url);
+    expect(login.pathname).toBe('/login');
+    expect(login.searchParams.get('returnTo')).toBe(start);
+  });
+});
+
+describe('demo/oauth-client.ts', () => {
+  const ARGS = ['--import', 'tsx', CLIENT];
+
+  it('--auto signs in through DCR, the login page and consent, then calls whoami as that user', async () => {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [...ARGS, url, '--auto', 'alice'], { timeout: 30_000 });
+    expect(stderr).toBe('');
+    expect(stdout).toMatch(/^Registered as client \S+, redirect URI http:\/\/127\.0\.0\.1:\d+\/callback$/m);
+    expect(stdout).toContain(`  ${url}/oauth/authorize?`);
+    expect(stdout).toContain('Signed in: access token for store:read store:write');
+    expect(stdout).toMatch(/^Tools \(\d+\): .*\bwhoami\b.*\bplace_order\b/m);
+    expect(stdout).toContain('whoami: {"user":"alice","scopes":["store:read","store:write"]}');
+  }, 40_000);
+
+  it('without --auto waits for a browser to open the printed URL, then goes on as whoever signed in there', async () => {
+    const child = spawn(process.execPath, [...ARGS, url], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    try {
+      const signInUrl = await new Promise<string>((resolve, reject) => {
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+          stdout += chunk;
+          if (stdout.includes('Waiting for the browser')) resolve(/^ {2}(http\S+)$/m.exec(stdout)?.[1] ?? '');
+        });
+        child.once('exit', (code) => reject(new Error(`the client exited (${code}): ${stderr}`)));
+      });
+      // The "browser": the login page as bob, then Allow; it ends at the script's redirect URI, which takes the code.
+      const answer = (page: FlowPage): PageAction => ({ fields: 'csrf' in (page.forms[0]?.fields ?? {}) ? { decision: 'allow' } : { user: 'bob' } });
+      const end = await followFlow(signInUrl, { onForm: answer });
+      expect(end.url.pathname).toBe('/callback');
+      expect(end.body).toContain('Signed in: you can close this tab');
+      const [code] = (await once(child, 'exit')) as [number];
+      expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+      expect(stdout).toContain('whoami: {"user":"bob",');
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill();
+    }
+  }, 40_000);
+});
+
+describe('AUTH=oauth npm run demo', () => {
+  const ARGS = ['--import', 'tsx', SERVER];
+
+  it('prints how to connect an OAuth client: the endpoint, self-registration, the script, the Inspector, the playground', () => {
+    const help = oauthConnectionHelp({ origin: 'http://127.0.0.1:3000', apiKey: 'key' });
+    expect(help).toContain('MCP endpoint   http://127.0.0.1:3000/mcp');
+    expect(help).toContain('clients register themselves (Dynamic Client Registration');
+    expect(help).toContain('npx tsx demo/oauth-client.ts http://127.0.0.1:3000/mcp [--auto alice]');
+    expect(help).toContain('Inspector (UI): npx @modelcontextprotocol/inspector, then Streamable HTTP, http://127.0.0.1:3000/mcp');
+    expect(help).toContain('Playground     http://127.0.0.1:3000/playground/#signin');
+    expect(help).not.toMatch(/Bearer/);
+  });
+
+  it('starts with that banner, and its MCP endpoint challenges with the metadata of its own authorization server', async () => {
+    const child = spawn(process.execPath, ARGS, { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', AUTH: 'oauth' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    try {
+      const endpoint = await new Promise<string>((resolve, reject) => {
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+          stdout += chunk;
+          const match = /MCP endpoint +(\S+)/.exec(stdout);
+          if (match?.[1] && stdout.includes('VS Code')) resolve(match[1]);
+        });
+        child.once('exit', (code) => reject(new Error(`the demo exited (${code}) before its banner`)));
+      });
+      expect(stdout).toMatch(/^\nDemo store is running, with OAuth sign-in \(AUTH=oauth\)\.\n/);
+      const refused = await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
+      expect(refused.status).toBe(401);
+      const metadataUrl = /resource_metadata="([^"]+)"/.exec(refused.headers.get('www-authenticate') ?? '')?.[1] as string;
+      expect(await (await fetch(metadataUrl)).json()).toMatchObject({ resource: endpoint, authorization_servers: [endpoint] });
+    } finally {
+      child.kill();
+      if (child.exitCode === null && child.signalCode === null) await once(child, 'exit');
+    }
+  }, 40_000);
+
+  it('refuses an AUTH it does not know, in one line', async () => {
+    await expect(promisify(execFile)(process.execPath, ARGS, { env: { ...process.env, PORT: '0', AUTH: 'basic' }, timeout: 30_000 })).rejects.toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: 'AUTH=basic: use AUTH=token (the default: a static bearer token) or AUTH=oauth (sign-in)\n',
+    });
+  }, 40_000);
+});
