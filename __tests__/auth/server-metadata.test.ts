@@ -41,7 +41,7 @@ it('the one mount line is enough for the SDK: resource metadata names the issuer
 });
 
 it('serves RFC 8414 and OIDC forms at the mount path, and at the root through mcp.authServerMetadata', async () => {
-  const mcp = newRouter();
+  const mcp = mcpRouter({ name: 'meta', version: '1.0.0', allowedHosts: ['mcp.example.com'], auth: { server: { signIn: cookieSignIn, scopes: ['mcp', 'admin'] } } });
   const app = express();
   app.use(['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration'], mcp.authServerMetadata);
   app.use('/mcp', mcp);

@@ -2,6 +2,7 @@
 // resources, forged consent, framing. Each answer is the RFC's error, and no token leaves for a wrong party.
 
 import * as crypto from 'node:crypto';
+import * as http from 'node:http';
 import { CookieJar, readPage } from '../helpers/browser-driver';
 import { followSignIn } from '../helpers/sign-in-flow';
 import { authorizeUrl, codeFor, pkce, registerClient, startSignInServer, tokenRequest, type SignInServer } from '../helpers/sign-in-server';
@@ -233,5 +234,21 @@ describe('the endpoints answer bad input with the RFC JSON', () => {
     expect(await huge.json()).toMatchObject({ error: 'invalid_request' });
     const get = await fetch(`${issuer}/oauth/token`);
     expect(get.status).toBe(405);
+  });
+});
+
+describe('Host', () => {
+  it('the sign-in endpoints answer only an expected Host (DNS rebinding cannot mint an issuer)', async () => {
+    for (const path of ['/.well-known/oauth-authorization-server', '/oauth/authorize', '/oauth/jwks']) {
+      const response = await new Promise<{ status: number }>((resolve, reject) => {
+        // fetch cannot set Host: a raw request to the loopback server, naming another host.
+        const req = http.request({ host: '127.0.0.1', port: server.app.port, path: `/mcp${path}`, headers: { host: 'rebound.example' } }, (res) => {
+          res.resume();
+          resolve({ status: res.statusCode ?? 0 });
+        });
+        req.on('error', reject).end();
+      });
+      expect(response.status).toBe(403);
+    }
   });
 });

@@ -22,6 +22,8 @@ export interface AuthSteps {
   readonly identify: RequestHandler;
   /** Answers failures (401/400/403) before the transport. */
   readonly enforce: RequestHandler;
+  /** With `auth.server`: the authorization server's endpoints, before the Origin check (they are public). */
+  readonly signInEndpoints?: RequestHandler;
 }
 
 /** Everything one router does about authentication. */
@@ -62,8 +64,7 @@ export function createRouterAuth(options: ResolvedAuth | undefined, signIn: { st
     metadata,
     serverMetadata: (server?.rootMetadata as RequestHandler | undefined) ?? serverMetadata,
     authOf,
-    // The authorization server's endpoints are public, as the metadata is: served before the front door.
-    steps: { ownMetadata: server === undefined ? ownMetadata : (req, res, next) => ownMetadata(req, res, () => server.handle(req, res, next)), identify, enforce },
+    steps: { ownMetadata, identify, enforce, ...(server && { signInEndpoints: server.handle as RequestHandler }) },
   };
 }
 

@@ -26,6 +26,12 @@ export interface FrontDoorAuth {
   readonly identify: RequestHandler;
   /** Answers 401/400/403, after the rate limit, so failed attempts count too. */
   readonly enforce: RequestHandler;
+  /**
+   * With `auth.server`: the authorization server's endpoints, public as the metadata is, but only for an expected
+   * `Host` (the issuer is derived from it; DNS rebinding must not mint one). No `Origin` check: browser-based
+   * clients of any origin call the token endpoint, and the consent form posts from the router's own origin.
+   */
+  readonly signInEndpoints?: RequestHandler;
 }
 
 /**
@@ -48,8 +54,12 @@ export function createFrontDoor(
   inner: RequestHandler,
 ): RequestHandler {
   const isAllowedOrigin = createOriginMatcher(settings.origins);
+  const isAllowedHost = createHostMatcher(settings.allowedHosts);
   const steps: RequestHandler[] = auth ? [auth.ownMetadata] : [];
-  steps.push(createOriginHostGuard(isAllowedOrigin, createHostMatcher(settings.allowedHosts)));
+  const endpoints = auth?.signInEndpoints;
+  // A request for an unexpected Host goes on to the guard below, which refuses it.
+  if (endpoints !== undefined) steps.push((req, res, next) => (isAllowedHost(req) ? endpoints(req, res, next) : next()));
+  steps.push(createOriginHostGuard(isAllowedOrigin, isAllowedHost));
   const { ready } = settings;
   if (ready !== undefined) {
     // Only the first requests wait; a failure (the store down) is the error handler's 503, and the next request tries again.
