@@ -441,8 +441,8 @@ describe('configuration errors at boot', () => {
   const verify = () => null;
 
   it.each<[string, Partial<McpRouterOptions>, string, RegExp]>([
-    ['auth not an object', { auth: 'token' as never }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: option 'auth' must be \{ tokens \}, \{ verify \} or \{ fromRequest \}, got "token"$/],
-    ['auth with no source', { auth: {} }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: option 'auth' needs exactly one of 'tokens', 'verify' or 'fromRequest' \(got none\)$/],
+    ['auth not an object', { auth: 'token' as never }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: option 'auth' must be \{ tokens \}, \{ verify \}, \{ fromRequest \} or \{ server \}, got "token"$/],
+    ['auth with no source', { auth: {} }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: option 'auth' needs exactly one of 'tokens', 'verify', 'fromRequest' or 'server' \(got none\)$/],
     ['auth with only scopes', { auth: { requiredScopes: ['a'] } }, 'ERR_MCP_INVALID_OPTION', /\(got none\)$/],
     ['auth with two sources', { auth: { tokens: ['t'], verify } }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: option 'auth' needs exactly one of .* \(got tokens, verify\)$/],
     ['auth with three sources', { auth: { tokens: ['t'], verify, fromRequest: verify } }, 'ERR_MCP_INVALID_OPTION', /\(got tokens, verify, fromRequest\)$/],
