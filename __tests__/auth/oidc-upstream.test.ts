@@ -9,7 +9,7 @@ import { followFlow } from '../helpers/browser-driver';
 import type { CookieJar, FlowPage, PageAction } from '../helpers/browser-driver';
 import { startLoginStepApp } from '../helpers/login-step-app';
 import type { LoginStepApp } from '../helpers/login-step-app';
-import { startOidcProvider } from '../helpers/oidc-provider';
+import { devLogin, startOidcProvider } from '../helpers/oidc-provider';
 import type { TestProvider } from '../helpers/oidc-provider';
 
 let app: LoginStepApp;
@@ -23,12 +23,6 @@ afterAll(async () => {
   await app.close();
   await provider.close();
 });
-
-/** oidc-provider's dev interactions: any login name (it becomes `sub`), then the consent form. */
-const devLogin =
-  (login: string) =>
-  (page: FlowPage): PageAction =>
-    page.forms[0]?.fields.prompt === 'login' ? { fields: { login, password: 'any' } } : { fields: {} };
 
 const oidc = (extra: Partial<OidcUpstreamOptions> = {}): OidcUpstreamOptions => ({ issuer: provider.issuer, clientId: provider.clientId, clientSecret: provider.clientSecret, ...extra });
 

@@ -8,7 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { mcpRouter, oidcUpstream, type McpRouter } from '../../lib';
 import type { FlowPage, PageAction } from '../helpers/browser-driver';
 import { MemoryOAuthProvider } from '../helpers/oauth-client';
-import { startOidcProvider, type TestProvider } from '../helpers/oidc-provider';
+import { devLogin, startOidcProvider, type TestProvider } from '../helpers/oidc-provider';
 import { freePort, listenLocally, type Listening } from '../helpers/ports';
 import { followSignIn } from '../helpers/sign-in-flow';
 
@@ -18,8 +18,6 @@ let mcp: McpRouter;
 let app: Listening;
 let base: string;
 
-/** oidc-provider's dev interactions: any login name becomes `sub`; then its own consent form. */
-const devLogin = (login: string) => (page: FlowPage): PageAction => (page.forms[0]?.fields.prompt === 'login' ? { fields: { login, password: 'any' } } : { fields: {} });
 
 beforeAll(async () => {
   // The provider must know the router's callback before the router exists: the port is chosen first.

@@ -10,6 +10,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { followFlow, type FlowPage, type PageAction } from './browser-driver';
 
 /** A running provider and its confidential client. */
 export interface TestProvider {
@@ -89,34 +90,16 @@ export async function startOidcProvider(options: { redirectUris?: string[] } = {
   };
 }
 
-/**
- * Drives oidc-provider's dev interactions from an authorization URL (`<issuer>/auth?…`) to the client's redirect:
- * the login form (any login name, any password; it becomes `sub`), then the consent form. Resolves with the
- * redirect URL (`code`, `state`, `iss` in its query), not fetched.
- */
+/** oidc-provider's dev interactions, as a followFlow form answer: any login name (it becomes `sub`), then its consent form. */
+export const devLogin =
+  (login: string) =>
+  (page: FlowPage): PageAction =>
+    page.forms[0]?.fields.prompt === 'login' ? { fields: { login, password: 'any' } } : { fields: {} };
+
+/** Signs `login` in at the provider from an authorization URL; the redirect URI it sends the browser to (not fetched). */
 export async function followDevLogin(authorizationUrl: string | URL, login: string): Promise<URL> {
-  const cookies = new Map<string, string>();
-  let location = new URL(authorizationUrl);
-  const origin = location.origin;
-  for (let step = 0; step < 10; step += 1) {
-    if (location.origin !== origin) return location;
-    const headers = { cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join('; ') };
-    let response = await fetch(location, { redirect: 'manual', headers });
-    if (response.status === 200 && location.pathname.startsWith('/interaction/')) {
-      // The form posts back to the page's own URL: `prompt=login` (login form) or `prompt=consent` (consent form).
-      const form: Record<string, string> = (await response.text()).includes('name="login"')
-        ? { prompt: 'login', login, password: 'any' }
-        : { prompt: 'consent' };
-      response = await fetch(location, { method: 'POST', redirect: 'manual', headers, body: new URLSearchParams(form) });
-    }
-    for (const cookie of response.headers.getSetCookie()) {
-      const [pair = ''] = cookie.split(';');
-      const at = pair.indexOf('=');
-      cookies.set(pair.slice(0, at), pair.slice(at + 1));
-    }
-    const next = response.headers.get('location');
-    if (next === null) throw new Error(`the dev login stopped at ${location.href} (${response.status}): ${await response.text()}`);
-    location = new URL(next, location);
-  }
-  throw new Error('the dev login did not reach the redirect URI in 10 steps');
+  const origin = new URL(authorizationUrl).origin;
+  const end = await followFlow(authorizationUrl, { onForm: devLogin(login), stopAt: (url) => url.origin !== origin, maxSteps: 10 });
+  if (!end.stopped) throw new Error(`the dev login stopped at ${end.url.href} (${end.status}): ${end.body.slice(0, 200)}`);
+  return end.url;
 }
