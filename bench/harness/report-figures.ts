@@ -57,7 +57,7 @@ export function sideBySideRatio(rounds: readonly SideBySideRun[]): { ratio: numb
 }
 
 /** How a table names a server in a column head: its letter, `(a)` or `(t0)`. */
-function short(spec: ServerSpec): string {
+export function short(spec: ServerSpec): string {
   return spec.label.split(' ')[0] ?? spec.label;
 }
 
