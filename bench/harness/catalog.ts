@@ -199,3 +199,8 @@ export const SERVERS = {
     description: 'the (d) router with a tracer and a meter provider registered as the NodeSDK registers them (AsyncLocalStorage context, W3C propagators; `BasicTracerProvider` with the default `BatchSpanProcessor`, `MeterProvider` with a `PeriodicExportingMetricReader`), every span sampled, exporters that count spans and histogram points and drop them: the router\'s cost and the SDK\'s, without a network exporter\'s',
   },
 } as const satisfies Record<string, ServerSpec>;
+
+/** How a table or a log line names a server briefly: its letter, `(a)`, `(t0)` or `(f)`. */
+export function short(spec: ServerSpec): string {
+  return spec.label.split(' ')[0] ?? spec.label;
+}

@@ -3,10 +3,10 @@
 import { formatBytes, formatNumber, formatRatio, markdownTable } from '../format';
 import { DISTURBED_BELOW, type ServerRuns } from '../scenarios/load-runs';
 import type { ServerSessionRuns, SessionRun } from '../scenarios/sessions';
-import { SERVERS, type ServerSpec } from './catalog';
+import { SERVERS, short, type ServerSpec } from './catalog';
 import type { BenchConfig } from './config';
 import type { RunMeta } from './meta';
-import { find, loadTable, mid, p50, p99, paired, perSecond, ratioCell, short, sideBySideRatio, sideBySideTable, type TargetRow } from './report-figures';
+import { find, loadTable, mid, p50, p99, paired, perSecond, ratioCell, sideBySideRatio, sideBySideTable, type TargetRow } from './report-figures';
 import { modernSections, modernTargetRows } from './report-modern';
 import { redisSections, redisTargetRows } from './report-redis';
 import { signInSections, signInTargetRows } from './report-sign-in';

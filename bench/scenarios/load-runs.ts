@@ -2,11 +2,10 @@
 
 import type { OpenedSession, Target } from '../load/http-client';
 import type { CannonResult } from '../load/tasks';
-import type { ServerSpec } from '../harness/catalog';
+import { short, type ServerSpec } from '../harness/catalog';
 import type { ServerStats } from '../servers/control';
 import { selectServers, serverNodeArgs, type BenchConfig } from '../harness/config';
 import { RunningServer, type LoadGenerator } from '../harness/fleet';
-import { short } from '../harness/report-figures';
 import { signInForBench } from '../harness/sign-in';
 
 /** One measured run: autocannon's figures plus the server's CPU time per answered request. */
