@@ -1,4 +1,4 @@
-// `npm run bench`: scenarios 1–3, 1m, 2m, redis and 4 against bare Express, the official SDK and this router; writes bench/RESULTS.md.
+// `npm run bench`: scenarios 1–3, 1m, 2m, redis, 4 and sign-in against bare Express, the official SDK and this router; writes bench/RESULTS.md.
 
 import { writeFileSync } from 'node:fs';
 import { buildForBench } from './harness/build';
@@ -9,6 +9,7 @@ import { renderResults, type BenchResults } from './harness/report';
 import { measureModernStream, measureModernThroughput } from './scenarios/modern';
 import { measureRedis } from './scenarios/redis';
 import { measureSessions } from './scenarios/sessions';
+import { measureSignIn } from './scenarios/sign-in';
 import { measureStream } from './scenarios/stream';
 import { measureTelemetry } from './scenarios/telemetry';
 import { measureThroughput } from './scenarios/throughput';
@@ -49,6 +50,10 @@ async function main(): Promise<void> {
     if (config.scenarios.includes('telemetry')) {
       process.stderr.write('scenario 4: OpenTelemetry absent, idle and on (issue 21)\n');
       results.telemetry = await measureTelemetry(config, load);
+    }
+    if (config.scenarios.includes('sign-in')) {
+      process.stderr.write('scenario sign-in: production configuration, router-issued JWT against static token (issue 30)\n');
+      results.signIn = await measureSignIn(config, load);
     }
   } finally {
     await load.stop();

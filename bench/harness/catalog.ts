@@ -15,6 +15,11 @@ export interface ServerSpec {
   readonly sessions: boolean;
   /** Headers every request to this server carries, besides Content-Type and Accept. */
   readonly headers: Readonly<Record<string, string>>;
+  /**
+   * Whether the client first signs in through the router's own authorization server (`auth.server`: register,
+   * authorize, consent, token) and then sends the access token it got on every request (`harness/sign-in.ts`).
+   */
+  readonly signsIn?: boolean;
   /** What the server does, in one sentence. */
   readonly description: string;
 }
@@ -124,6 +129,27 @@ export const SERVERS = {
     headers: {},
     description: '`@modelcontextprotocol/server` 2 as its Express guide shows: `createMcpHandler(factory)` (a new `McpServer` per request, its default `legacy: \'stateless\'`) adapted by `@modelcontextprotocol/node`\'s `toNodeHandler`, on `app.all(\'/mcp\')` after `express.json()` and the localhost Host and Origin checks (as its `createMcpExpressApp()`); `add` and `count` registered with zod',
   },
+  // Scenario `sign-in` (issue 30): (f) with the router's own JWTs against (f) with its static token; (f′) is a
+  // second (f) process, a control, as (t0′) is in scenario 4.
+  routerProductionAgain: {
+    key: 'router-production-again',
+    label: '(f′) the same as (f), a second process',
+    script: 'servers/router.ts',
+    args: ['production'],
+    sessions: true,
+    headers: { Authorization: `Bearer ${PRODUCTION_TOKEN}`, Origin: PRODUCTION_ORIGIN },
+    description: "a second (f) process: its ratio to (f) is what this run's noise alone makes of two identical servers",
+  },
+  routerProductionSignIn: {
+    key: 'router-production-sign-in',
+    label: '(fj) router production, router-issued JWT',
+    script: 'servers/router.ts',
+    args: ['production-sign-in'],
+    sessions: true,
+    headers: { Origin: PRODUCTION_ORIGIN },
+    signsIn: true,
+    description: "(f) with `auth: { server: { signIn } }` instead of `auth: { tokens }`: the router is its own OAuth 2.1 authorization server (keys generated in the in-memory sign-in store). Before its first request the client registers (DCR), authorizes with PKCE, allows the consent page and redeems the code; every request then carries that one access token (an ES256 JWT), which the router checks once and then finds in its verified-token cache",
+  },
   // Scenario 4 (issue 21): the (d) configuration under three OpenTelemetry setups (bench/servers/telemetry-setup.ts).
   // (t0) is the base of its ratios; (t0′) and (t1′) are controls whose code per message is (t0)'s, so the run shows
   // what differences between processes alone amount to.
@@ -173,3 +199,8 @@ export const SERVERS = {
     description: 'the (d) router with a tracer and a meter provider registered as the NodeSDK registers them (AsyncLocalStorage context, W3C propagators; `BasicTracerProvider` with the default `BatchSpanProcessor`, `MeterProvider` with a `PeriodicExportingMetricReader`), every span sampled, exporters that count spans and histogram points and drop them: the router\'s cost and the SDK\'s, without a network exporter\'s',
   },
 } as const satisfies Record<string, ServerSpec>;
+
+/** How a table or a log line names a server briefly: its letter, `(a)`, `(t0)` or `(f)`. */
+export function short(spec: ServerSpec): string {
+  return spec.label.split(' ')[0] ?? spec.label;
+}

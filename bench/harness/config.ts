@@ -6,13 +6,14 @@ import { detectPinning, type Pinning } from './child';
 /**
  * The scenarios of `npm run bench` (the soak has its own script): 1, 2, 3, then 1m and 2m (2026-07-28 requests), then
  * `redis` (issue 20: two instances on Redis behind a proxy; skipped when redis-server is not installed), then
- * `telemetry` (scenario 4, issue 21: OpenTelemetry absent, idle and on).
+ * `telemetry` (scenario 4, issue 21: OpenTelemetry absent, idle and on), then `sign-in` (issue 30: the production
+ * configuration with the router's own JWTs against its static token).
  */
-export const SCENARIOS = ['throughput', 'stream', 'sessions', 'modern', 'modern-stream', 'redis', 'telemetry'] as const;
+export const SCENARIOS = ['throughput', 'stream', 'sessions', 'modern', 'modern-stream', 'redis', 'telemetry', 'sign-in'] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
 /** Scenarios that, run alone (`BENCH_ONLY=redis`), write their own file instead of RESULTS.md. */
-export const OWN_FILES: Readonly<Partial<Record<Scenario, string>>> = { redis: 'REDIS.md', telemetry: 'TELEMETRY.md' };
+export const OWN_FILES: Readonly<Partial<Record<Scenario, string>>> = { redis: 'REDIS.md', telemetry: 'TELEMETRY.md', 'sign-in': 'SIGN-IN.md' };
 
 /** Everything a run is parameterised by; printed into RESULTS.md so a run can be repeated. */
 export interface BenchConfig {

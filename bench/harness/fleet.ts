@@ -47,9 +47,10 @@ export class RunningServer {
 
   /**
    * The headers of an MCP client of this server: in `session` if given; to a stateless server, with the
-   * MCP-Protocol-Version that the official client sends after its (sessionless) initialize.
+   * MCP-Protocol-Version that the official client sends after its (sessionless) initialize; with `accessToken`
+   * (a server that {@link ServerSpec.signsIn}) as its bearer token.
    */
-  target(session?: OpenedSession): Target {
+  target(session?: OpenedSession, accessToken?: string): Target {
     const sessionless: Record<string, string> = this.spec.sessions ? {} : { 'mcp-protocol-version': PROTOCOL_VERSION };
     return {
       url: this.url,
@@ -57,6 +58,7 @@ export class RunningServer {
         'content-type': 'application/json',
         accept: 'application/json, text/event-stream',
         ...this.spec.headers,
+        ...(accessToken === undefined ? {} : { authorization: `Bearer ${accessToken}` }),
         ...(session === undefined ? sessionless : sessionHeaders(session)),
       },
     };

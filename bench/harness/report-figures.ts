@@ -3,7 +3,7 @@
 import { formatNumber, formatRatio, markdownTable } from '../format';
 import { DISTURBED_BELOW, type LoadRun, type ServerRuns, type SideBySideRun } from '../scenarios/load-runs';
 import { median, pairedRatio } from '../stats';
-import { SERVERS, type ServerSpec } from './catalog';
+import { SERVERS, short, type ServerSpec } from './catalog';
 
 export type Runs<T> = { readonly spec: ServerSpec; readonly runs: readonly T[] };
 
@@ -54,11 +54,6 @@ export function sideBySideRatio(rounds: readonly SideBySideRun[]): { ratio: numb
   return pairedRatio(
     rounds.map(({ own, base }) => ({ value: 1 / own.cpuMicrosPerRequest, base: 1 / base.cpuMicrosPerRequest, clean: own.busyShare + base.busyShare >= DISTURBED_BELOW })),
   );
-}
-
-/** How a table names a server in a column head: its letter, `(a)` or `(t0)`. */
-function short(spec: ServerSpec): string {
-  return spec.label.split(' ')[0] ?? spec.label;
 }
 
 /** The table of the side-by-side rounds: each server's cost and the base's ((a) unless given), measured at the same moments. */

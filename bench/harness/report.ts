@@ -3,12 +3,13 @@
 import { formatBytes, formatNumber, formatRatio, markdownTable } from '../format';
 import { DISTURBED_BELOW, type ServerRuns } from '../scenarios/load-runs';
 import type { ServerSessionRuns, SessionRun } from '../scenarios/sessions';
-import { SERVERS, type ServerSpec } from './catalog';
+import { SERVERS, short, type ServerSpec } from './catalog';
 import type { BenchConfig } from './config';
 import type { RunMeta } from './meta';
 import { find, loadTable, mid, p50, p99, paired, perSecond, ratioCell, sideBySideRatio, sideBySideTable, type TargetRow } from './report-figures';
 import { modernSections, modernTargetRows } from './report-modern';
 import { redisSections, redisTargetRows } from './report-redis';
+import { signInSections, signInTargetRows } from './report-sign-in';
 import { telemetrySections, telemetryTargetRows } from './report-telemetry';
 import type { RedisResults } from '../scenarios/redis';
 import type { TelemetryResults } from '../scenarios/telemetry';
@@ -26,6 +27,8 @@ export interface BenchResults {
   readonly redis?: RedisResults;
   /** Scenario 4 (issue 21): `tools/call add` with OpenTelemetry absent, idle and on. */
   readonly telemetry?: TelemetryResults;
+  /** Scenario `sign-in` (issue 30): (f) with its static token, a second (f), and (f) with router-issued JWTs. */
+  readonly signIn?: readonly ServerRuns[];
 }
 
 const opened = (run: SessionRun): number => run.openedPerSecond;
@@ -106,13 +109,14 @@ export function targetRows(results: BenchResults): TargetRow[] {
   rows.push(...modernTargetRows(results));
   rows.push(...redisTargetRows(results.redis));
   rows.push(...telemetryTargetRows(results.telemetry));
+  rows.push(...signInTargetRows(results.signIn));
   rows.push({ figure: 'soak: heap and RSS trend', target: 'no upward trend', measured: 'separate run: `npm run bench:soak`, see SOAK.md', met: undefined });
   return rows;
 }
 
 function rawRounds(results: BenchResults): string {
   const rows: string[][] = [];
-  const loadScenarios = [['1', results.throughput], ['2', results.stream], ['1m', results.modernThroughput], ['2m', results.modernStream], ['4', results.telemetry?.servers]] as const;
+  const loadScenarios = [['1', results.throughput], ['2', results.stream], ['1m', results.modernThroughput], ['2m', results.modernStream], ['4', results.telemetry?.servers], ['sign-in', results.signIn]] as const;
   for (const [scenario, entries] of loadScenarios) {
     for (const entry of entries ?? []) {
       entry.runs.forEach((run, round) =>
@@ -130,18 +134,19 @@ function rawRounds(results: BenchResults): string {
       );
     }
   }
-  for (const [scenario, entry] of loadScenarios.flatMap(([name, entries]) => (entries ?? []).map((entry) => [name, entry] as const))) {
-    entry.sideBySide?.forEach(({ own, base }, round) =>
+  // Each scenario's side-by-side base is its first server: (a), (t0) in 4, (f) in sign-in.
+  for (const [scenario, entry, base] of loadScenarios.flatMap(([name, entries]) => (entries ?? []).map((entry) => [name, entry, entries?.[0]] as const))) {
+    entry.sideBySide?.forEach(({ own, base: baseRun }, round) =>
       rows.push([
-        `${scenario}, side by side: ${entry.spec.label} | ${scenario === '4' ? '(t0)' : '(a)'}`,
+        `${scenario}, side by side: ${entry.spec.label} | ${base ? short(base.spec) : '?'}`,
         String(round + 1),
-        `${formatNumber(own.perSecond)} | ${formatNumber(base.perSecond)}`,
-        `${formatNumber(own.p50Ms, 2)} | ${formatNumber(base.p50Ms, 2)}`,
-        `${formatNumber(own.p99Ms, 2)} | ${formatNumber(base.p99Ms, 2)}`,
-        `${formatNumber(own.cpuMicrosPerRequest)} | ${formatNumber(base.cpuMicrosPerRequest)}`,
-        `${formatNumber(100 * own.busyShare)}% | ${formatNumber(100 * base.busyShare)}%`,
+        `${formatNumber(own.perSecond)} | ${formatNumber(baseRun.perSecond)}`,
+        `${formatNumber(own.p50Ms, 2)} | ${formatNumber(baseRun.p50Ms, 2)}`,
+        `${formatNumber(own.p99Ms, 2)} | ${formatNumber(baseRun.p99Ms, 2)}`,
+        `${formatNumber(own.cpuMicrosPerRequest)} | ${formatNumber(baseRun.cpuMicrosPerRequest)}`,
+        `${formatNumber(100 * own.busyShare)}% | ${formatNumber(100 * baseRun.busyShare)}%`,
         '1',
-        `${formatNumber(own.ok)} | ${formatNumber(base.ok)}`,
+        `${formatNumber(own.ok)} | ${formatNumber(baseRun.ok)}`,
       ]),
     );
   }
@@ -167,8 +172,8 @@ const METHOD = `## How the figures are taken
   undisturbed round and uses them all. The absolute figures are medians over all rounds.
 - Every request has its own JSON-RPC id (autocannon \`[<id>]\`). One reply of each server is checked before
   its load starts, and a run with any non-2xx reply or socket error fails the benchmark.
-- **Side by side (scenarios 1, 1m and 4):** after its sequential rounds, every server runs again as many rounds at the same
-  moments as (a) (in scenario 4: as (t0)), both pinned to the servers' CPU and each loaded by its own 10 connections. Each one's CPU per
+- **Side by side (scenarios 1, 1m, 4 and sign-in):** after its sequential rounds, every server runs again as many rounds at the same
+  moments as (a) (in scenario 4: as (t0); in sign-in: as (f)), both pinned to the servers' CPU and each loaded by its own 10 connections. Each one's CPU per
   request is then measured at the same machine speed, and (a)'s CPU per request ÷ the server's is its throughput
   per CPU-second against (a)'s. **The req/s targets against (a) are judged on this figure**: on this shared VM the
   speed of a CPU swings up to 2× within minutes (bare Express measured 178 and 381 µs per request in two rounds of
@@ -180,7 +185,7 @@ const METHOD = `## How the figures are taken
   is busy ~100% of it, and a round well under that had its CPU taken (a shared machine, a VM host's steal).
   A round under ${formatNumber(100 * DISTURBED_BELOW)}% busy is run once more, for every server alike, and the second attempt stands
   whatever it shows (column *attempts*).
-- **Stateful servers** (c, e, e′, f) are called in one session, opened with \`initialize\` and
+- **Stateful servers** (c, e, e′, f, f′, fj) are called in one session, opened with \`initialize\` and
   \`notifications/initialized\` before the warm-up; later requests carry \`Mcp-Session-Id\` and
   \`MCP-Protocol-Version\`. Every client sends \`Accept: application/json, text/event-stream\`.
 - **Sessions:** heap is \`heapUsed\` in the server after repeated \`gc()\` (the servers run with
@@ -201,14 +206,23 @@ export function renderResults(results: BenchResults, config: BenchConfig, meta: 
     ...(results.modernThroughput ?? []),
     ...(results.modernStream ?? []),
     ...(results.telemetry?.servers ?? []),
+    ...(results.signIn ?? []),
   ];
   const servers = [...new Map(measured.map((entry) => [entry.spec.key, entry.spec])).values()];
   // `BENCH_ONLY=redis` (bench/REDIS.md): the Redis section alone, without the other scenarios' empty targets.
   const onlyRedis = Object.keys(results).every((name) => name === 'redis');
   // `BENCH_ONLY=telemetry` (bench/TELEMETRY.md): scenario 4 and its two targets.
   const onlyTelemetry = Object.keys(results).every((name) => name === 'telemetry');
+  // `BENCH_ONLY=sign-in` (bench/SIGN-IN.md): that scenario and its target.
+  const onlySignIn = Object.keys(results).every((name) => name === 'signIn');
   const sections = [
-    onlyRedis ? '# Benchmark results: Redis scenario' : onlyTelemetry ? '# Benchmark results: OpenTelemetry scenario (4)' : '# Benchmark results',
+    onlyRedis
+      ? '# Benchmark results: Redis scenario'
+      : onlyTelemetry
+        ? '# Benchmark results: OpenTelemetry scenario (4)'
+        : onlySignIn
+          ? '# Benchmark results: sign-in scenario (router-issued JWTs)'
+          : '# Benchmark results',
     '',
     `- **Date:** ${meta.date}`,
     `- **Versions:** ${Object.entries(meta.versions).map(([name, version]) => `${name} ${version}`).join(', ')}`,
@@ -224,7 +238,7 @@ export function renderResults(results: BenchResults, config: BenchConfig, meta: 
     sections.push('', '## Targets', '', markdownTable(['figure', 'target', 'measured', 'verdict'], rows.map((row) => [row.figure, row.target, row.measured, verdict(row.met)])), ...redisSections(results.redis), '');
     return sections.join('\n');
   }
-  const rows = onlyTelemetry ? telemetryTargetRows(results.telemetry) : targetRows(results);
+  const rows = onlyTelemetry ? telemetryTargetRows(results.telemetry) : onlySignIn ? signInTargetRows(results.signIn) : targetRows(results);
   sections.push('', '## Targets', '', markdownTable(['figure', 'target', 'measured', 'verdict'], rows.map((row) => [row.figure, row.target, row.measured, verdict(row.met)])));
   if (results.throughput) {
     sections.push('', '## 1. `tools/call add`: throughput, latency, server CPU', '', loadTable(results.throughput, 'req'));
@@ -235,6 +249,7 @@ export function renderResults(results: BenchResults, config: BenchConfig, meta: 
   sections.push(...modernSections(results));
   sections.push(...redisSections(results.redis));
   sections.push(...telemetrySections(results.telemetry));
+  sections.push(...signInSections(results.signIn));
   sections.push('', '## The servers', '', ...servers.map((spec) => `- **${spec.label}**: ${spec.description}.`), '', METHOD, '', '## Every round', '', rawRounds(results), '');
   return sections.join('\n');
 }

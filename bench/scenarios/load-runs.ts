@@ -2,10 +2,11 @@
 
 import type { OpenedSession, Target } from '../load/http-client';
 import type { CannonResult } from '../load/tasks';
-import type { ServerSpec } from '../harness/catalog';
+import { short, type ServerSpec } from '../harness/catalog';
 import type { ServerStats } from '../servers/control';
 import { selectServers, serverNodeArgs, type BenchConfig } from '../harness/config';
 import { RunningServer, type LoadGenerator } from '../harness/fleet';
+import { signInForBench } from '../harness/sign-in';
 
 /** One measured run: autocannon's figures plus the server's CPU time per answered request. */
 export interface LoadRun extends CannonResult {
@@ -86,8 +87,10 @@ export async function measureLoad(config: BenchConfig, load: LoadGenerator, spec
     const requests = servers.map((server) => (typeof requestOf === 'function' ? requestOf(server.spec) : requestOf));
     for (const [index, server] of servers.entries()) {
       const request = requests[index] as ScenarioRequest;
-      const session: OpenedSession | undefined = server.spec.sessions ? await load.run({ kind: 'open-session', target: server.target() }) : undefined;
-      const target = withRequestHeaders(server.target(session), request);
+      // A server that is its own authorization server: the client signs in once, then sends that token throughout.
+      const accessToken = server.spec.signsIn ? await signInForBench(server.url) : undefined;
+      const session: OpenedSession | undefined = server.spec.sessions ? await load.run({ kind: 'open-session', target: server.target(undefined, accessToken) }) : undefined;
+      const target = withRequestHeaders(server.target(session, accessToken), request);
       const probe = await load.run({ kind: 'probe', target, body: request.body.replaceAll('[<id>]', 'probe') });
       const wrong = probe.status === 200 ? request.check(probe.messages) : `HTTP ${probe.status}`;
       if (wrong !== undefined) throw new Error(`${server.spec.label} answered wrongly: ${wrong}`);
@@ -127,7 +130,7 @@ export async function measureLoad(config: BenchConfig, load: LoadGenerator, spec
         const [base, own] = await Promise.all([oneRun(0, 1), oneRun(index, 1)]);
         const failed = base.failed + own.failed;
         if (failed > 0) throw new Error(`${servers[index]!.spec.label} side by side with (a): ${failed} requests failed in round ${round + 1}`);
-        log(`  side by side ${round + 1} ${servers[index]!.spec.label}: ${own.cpuMicrosPerRequest.toFixed(0)} µs CPU/req, (a) ${base.cpuMicrosPerRequest.toFixed(0)} µs`);
+        log(`  side by side ${round + 1} ${servers[index]!.spec.label}: ${own.cpuMicrosPerRequest.toFixed(0)} µs CPU/req, ${short(servers[0]!.spec)} ${base.cpuMicrosPerRequest.toFixed(0)} µs`);
         sideBySide[index]!.push({ own, base });
       }
     }

@@ -1,10 +1,13 @@
-// Servers (d), (e), (f) and (t*): this router on Express 5. argv[2] picks the configuration (see ROUTER_VARIANTS), argv[3] an OpenTelemetry setup.
+// Servers (d), (e), (f), (fj) and (t*): this router on Express 5. argv[2] picks the configuration (see ROUTER_VARIANTS), argv[3] an OpenTelemetry setup.
 
 import express from 'express';
 import { mcpRouter, type McpRouterOptions } from '../../lib';
 import { serveForBench } from './control';
 import { setUpTelemetry, TELEMETRY_MODES, telemetryOption, type TelemetryMode } from './telemetry-setup';
 import { ADD_INPUT_SCHEMA, addResult, COUNT_RESULT, PRODUCTION_ORIGIN, PRODUCTION_TOKEN, PROGRESS_STEPS, SERVER_INFO } from './common';
+
+/** The production servers' rate limit: it counts every request but cannot trigger in any benchmark. */
+const PRODUCTION_RATE_LIMIT = { limit: 1_000_000_000, windowMs: 60_000 };
 
 /**
  * The router configurations under test. The rate limit is off where the issue asks for it, and set far above
@@ -18,7 +21,9 @@ const ROUTER_VARIANTS = {
   /** (e) with every reply on an SSE stream, like the SDK's stateful default. */
   'stateful-sse': { rateLimit: false, responseMode: 'sse' },
   /** (f) production defaults: sessions, Origin/Host check, CORS, bearer auth, and a rate limit that never triggers. */
-  production: { auth: { tokens: [PRODUCTION_TOKEN] }, origins: [PRODUCTION_ORIGIN], rateLimit: { limit: 1_000_000_000, windowMs: 60_000 } },
+  production: { auth: { tokens: [PRODUCTION_TOKEN] }, origins: [PRODUCTION_ORIGIN], rateLimit: PRODUCTION_RATE_LIMIT },
+  /** (fj) (f) with the router as its own authorization server: clients sign in and send the JWT it issued (issue 30). */
+  'production-sign-in': { auth: { server: { signIn: () => ({ subject: 'bench-user' }) } }, origins: [PRODUCTION_ORIGIN], rateLimit: PRODUCTION_RATE_LIMIT },
 } satisfies Record<string, Omit<McpRouterOptions, 'name' | 'version'>>;
 
 type RouterVariant = keyof typeof ROUTER_VARIANTS;

@@ -1,10 +1,10 @@
 // Bearer authentication: the `auth` option (checked here, once), static tokens (found by digest), a verify callback, or the host app's own req.auth.
 
-import * as crypto from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { definedOnly, invalidOption, McpConfigError, type OptionKeys } from '../errors';
 import { repeatedHeader } from '../http/repeated-headers';
 import type { AuthInfo } from '../registry/request-context';
+import { tokenDigest } from './token-cache';
 import { resolveAuthServerOptions, type AuthServerOptions, type ResolvedAuthServer } from './server/server-options';
 
 /** A static token, with the principal and scopes it stands for. */
@@ -139,13 +139,6 @@ export type AuthOutcome = { readonly ok: true; readonly auth: AuthInfo } | { rea
 /** Authenticates requests for one router: at once for static tokens and `fromRequest`, a promise for `verify`. */
 export type Authenticate = (req: IncomingMessage) => AuthOutcome | Promise<AuthOutcome>;
 
-// crypto.hash (Node 20.12+) hashes in one call, without a Hash object per token; Node 18 has only the latter.
-const oneShotHash = (crypto as { hash?: (algorithm: string, data: string) => string }).hash;
-/** The SHA-256 of a token, in hex. */
-const digest: (text: string) => string = oneShotHash
-  ? (text) => oneShotHash('sha256', text)
-  : (text) => crypto.createHash('sha256').update(text).digest('hex');
-
 /** The token of an `Authorization: Bearer <token>` header (scheme case-insensitive, RFC 7235). */
 function bearerToken(header: string | undefined): string | undefined {
   const match = header === undefined ? null : /^\s*bearer\s+([^\s]+)\s*$/i.exec(header);
@@ -164,8 +157,8 @@ function isAuthorization(name: string): boolean {
 function staticVerifier(tokens: readonly ResolvedToken[]): (token: string) => AuthInfo | undefined {
   // Looked up by the token's SHA-256, never by the token: how long a lookup takes can then tell an attacker
   // about digests only, which says nothing about any token (the usual way of storing API keys).
-  const known = new Map(tokens.map(({ token, subject, scopes }) => [digest(token), Object.freeze({ subject, scopes })]));
-  return (token) => known.get(digest(token));
+  const known = new Map(tokens.map(({ token, subject, scopes }) => [tokenDigest(token), Object.freeze({ subject, scopes })]));
+  return (token) => known.get(tokenDigest(token));
 }
 
 /**
