@@ -8,6 +8,7 @@ import { consentPageHeaders, renderConsentPage, type ConsentDetails } from './co
 import { readForm } from './form';
 import type { Identity } from './login';
 import { LoginError } from './login';
+import { tokenDigest } from '../token-cache';
 import { OAuthError } from './oauth-error';
 import type { ServerContext } from './server-context';
 
@@ -25,7 +26,7 @@ interface Pending extends AuthorizationRequest {
 }
 
 const random = (): string => crypto.randomBytes(32).toString('base64url');
-const digest = (text: string): string => crypto.createHash('sha256').update(text).digest('base64url');
+const digest = tokenDigest;
 const sameSecret = (a: string, b: string): boolean => a.length === b.length && crypto.timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 /** The browser endpoints of one authorization server. */

@@ -2,6 +2,7 @@
 
 import * as crypto from 'node:crypto';
 import type { SignInStore } from '../../sessions/sign-in-store';
+import { tokenDigest } from '../token-cache';
 import { OAuthError } from './oauth-error';
 
 /** What an authorization covers: kept with its code, then with its refresh-token family. */
@@ -26,7 +27,7 @@ const USED_CODE_MEMORY = 10;
 
 const random = (): string => crypto.randomBytes(32).toString('base64url');
 /** Codes and refresh tokens are kept by digest: a read of the store gives no usable credential. */
-const digestOf = (secret: string): string => crypto.createHash('sha256').update(secret).digest('base64url');
+const digestOf = tokenDigest;
 
 /** RFC 7636 §4.1: 43–128 characters of [A-Z a-z 0-9 - . _ ~]. */
 const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
