@@ -17,6 +17,7 @@ it.each([
   ['a scope with a space', { signIn, scopes: ['a b'] }, 'auth.server.scopes'],
   ['a zero token lifetime', { signIn, accessTokenTtlSec: 0 }, 'auth.server.accessTokenTtlSec'],
   ['a fractional code lifetime', { signIn, codeTtlSec: 1.5 }, 'auth.server.codeTtlSec'],
+  ['a rate limit of zero', { signIn, rateLimit: 0 }, 'auth.server.rateLimit'],
   ['an unknown consent key', { signIn, consent: { remember: 1 } }, "auth.server.consent.remember'"],
   ['a consent renderer that is no function', { signIn, consent: { render: '<html>' } }, 'auth.server.consent.render'],
   ['keys rotating faster than tokens live', { signIn, rotationMs: 60_000, accessTokenTtlSec: 3_600 }, 'auth.server.rotationMs'],

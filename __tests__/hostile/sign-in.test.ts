@@ -252,3 +252,20 @@ describe('Host', () => {
     }
   });
 });
+
+describe('floods', () => {
+  it('one address gets 429 (the OAuth JSON error, Retry-After) past auth.server.rateLimit; metadata stays readable', async () => {
+    const limited = await startSignInServer({ rateLimit: 5 });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 7; i++) statuses.push((await tokenRequest(limited.issuer, { grant_type: 'refresh_token', refresh_token: `x.${i}`, client_id: 'nobody' })).status);
+      expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429]);
+      const refused = await tokenRequest(limited.issuer, { grant_type: 'refresh_token', refresh_token: 'x', client_id: 'nobody' });
+      expect(refused.body).toMatchObject({ error: 'too_many_requests' });
+      expect(refused.headers.get('retry-after')).toEqual(expect.any(String));
+      expect((await fetch(`${limited.issuer}/.well-known/openid-configuration`)).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+});

@@ -14,6 +14,7 @@ import { createClientDirectory } from './clients';
 import { createRegistrationHandler } from './register-handler';
 import { Grants } from './grants';
 import { createSigningKeys } from './keys';
+import { perAddressLimit } from './address-limit';
 import { NO_STORE, OAuthError, sendOAuthError } from './oauth-error';
 import type { ServerContext } from './server-context';
 import { ENDPOINTS, SERVER_METADATA_PATHS, serverMetadata } from './server-metadata';
@@ -34,6 +35,9 @@ export interface AuthorizationServer {
   /** The issuer for a request (the protected-resource metadata names it). */
   readonly issuerOf: (req: IncomingMessage) => string;
 }
+
+/** Endpoints under the per-address limit (`auth.server.rateLimit`): where a request costs the server work or a lookup. */
+const LIMITED_PATHS = new Set<string>([ENDPOINTS.authorize, ENDPOINTS.consent, ENDPOINTS.callback, ENDPOINTS.token, ENDPOINTS.revoke]);
 
 /** Endpoints a browser-based client calls cross-origin: readable by any origin (they take no cookies). */
 const CORS_PATHS = new Set<string>([...SERVER_METADATA_PATHS, ENDPOINTS.token, ENDPOINTS.register, ENDPOINTS.revoke, ENDPOINTS.jwks]);
@@ -59,6 +63,7 @@ export function createAuthorizationServer(options: ResolvedAuthServer, store: Si
   const tokens = createTokenEndpoints(ctx);
   const register = createRegistrationHandler(clients, options.clients, logger);
   const cache = createVerifiedTokenCache();
+  const limit = options.rateLimit === false ? undefined : perAddressLimit(options.rateLimit, 'sign-in requests');
 
   async function metadata(issuer: string, res: ServerResponse): Promise<void> {
     const { alg } = await keys.current();
@@ -107,7 +112,9 @@ export function createAuthorizationServer(options: ResolvedAuthServer, store: Si
       sendJson(res, 405, { error: 'invalid_request', error_description: `use ${Object.keys(methods).join(' or ')} here` }, { Allow: Object.keys(methods).join(', ') });
       return true;
     }
-    run(() => endpoint(req, res, next), res);
+    // Metadata, keys and registration (limited on its own) are outside the per-address limit of the rest.
+    if (limit === undefined || !LIMITED_PATHS.has(path)) run(() => endpoint(req, res, next), res);
+    else limit(req as never, res as never, (err?: unknown) => (err ? next(err) : run(() => endpoint(req, res, next), res)));
     return true;
   }
 

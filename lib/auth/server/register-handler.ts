@@ -3,16 +3,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors from 'cors';
 import type { RequestHandler } from 'express';
-import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import { readJsonBody } from '../../http/body';
 import { sendJson } from '../../http/reply';
 import type { McpLogger } from '../../logger';
 import type { ClientDirectory } from './clients';
 import type { ResolvedClients } from './client-options';
+import { perAddressLimit } from './address-limit';
 import { NO_STORE, OAuthError, sendOAuthError } from './oauth-error';
-
-/** The window of the registration rate limit: `perMinute` counts per minute. */
-const WINDOW_MS = 60_000;
 
 /** The JSON error of a failed body read: RFC 7591 §3.2.2's `invalid_client_metadata`, or `invalid_request` for a wrong media type. */
 function bodyError(status: number, message: string): OAuthError {
@@ -48,15 +45,7 @@ export function createRegistrationHandler(directory: ClientDirectory, options: R
       });
     };
   }
-  const limiter = rateLimit({
-    windowMs: WINDOW_MS,
-    limit: registration.perMinute,
-    standardHeaders: 'draft-8',
-    legacyHeaders: false,
-    // Per client address (IPv6 grouped by /56, so one client cannot rotate through its own addresses).
-    keyGenerator: (req) => ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? ''),
-    handler: (_req, res) => sendOAuthError(res, new OAuthError('too_many_requests', `at most ${registration.perMinute} registrations a minute from one address; retry after the time in Retry-After`, 429)),
-  });
+  const limiter = perAddressLimit(registration.perMinute, 'registrations');
 
   const register = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const body = await readJsonBody(req, registration.maxMetadataBytes);

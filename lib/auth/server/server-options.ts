@@ -50,6 +50,11 @@ export interface AuthServerOptions extends ClientsOptions, SigningKeysOptions {
   refreshTokenTtlSec?: number;
   /** Lifetime of authorization codes, in seconds. Defaults to 60. */
   codeTtlSec?: number;
+  /**
+   * The most requests a minute from one client address to the authorize, consent, callback, token and revocation
+   * endpoints (429 beyond), or `false`. Registration has its own (`registration.perMinute`). Defaults to 300.
+   */
+  rateLimit?: number | false;
 }
 
 /** `auth.server` after checking; internal, frozen. */
@@ -62,6 +67,7 @@ export interface ResolvedAuthServer {
   readonly accessTokenTtlSec: number;
   readonly refreshTokenTtlSec: number;
   readonly codeTtlSec: number;
+  readonly rateLimit: number | false;
   readonly clients: ResolvedClients;
   readonly keys: ResolvedSigningKeys;
 }
@@ -71,6 +77,7 @@ export const DEFAULT_ACCESS_TOKEN_TTL_SEC = 3_600;
 export const DEFAULT_REFRESH_TOKEN_TTL_SEC = 30 * DAY_SEC;
 export const DEFAULT_CODE_TTL_SEC = 60;
 export const DEFAULT_REMEMBER_CONSENT_MS = 30 * DAY_SEC * 1000;
+export const DEFAULT_SIGN_IN_PER_MINUTE = 300;
 
 const KNOWN: OptionKeys<AuthServerOptions> = {
   signIn: true,
@@ -81,6 +88,7 @@ const KNOWN: OptionKeys<AuthServerOptions> = {
   accessTokenTtlSec: true,
   refreshTokenTtlSec: true,
   codeTtlSec: true,
+  rateLimit: true,
   clients: true,
   registration: true,
   clientMetadataDocuments: true,
@@ -92,6 +100,12 @@ const KNOWN_CONSENT: OptionKeys<ConsentOptions> = { rememberMs: true, render: tr
 function positiveSeconds(value: unknown, name: string, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) throw invalidOption(`auth.server.${name}`, 'a positive whole number of seconds', value);
+  return value;
+}
+
+function positiveCount(value: unknown, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) throw invalidOption(`auth.server.${name}`, 'a positive whole number, or false', value);
   return value;
 }
 
@@ -154,6 +168,7 @@ export function resolveAuthServerOptions(server: AuthServerOptions): ResolvedAut
     accessTokenTtlSec,
     refreshTokenTtlSec: positiveSeconds(server.refreshTokenTtlSec, 'refreshTokenTtlSec', DEFAULT_REFRESH_TOKEN_TTL_SEC),
     codeTtlSec: positiveSeconds(server.codeTtlSec, 'codeTtlSec', DEFAULT_CODE_TTL_SEC),
+    rateLimit: server.rateLimit === false ? false : positiveCount(server.rateLimit, 'rateLimit', DEFAULT_SIGN_IN_PER_MINUTE),
     clients: resolveClientsOptions(server),
     keys,
   });
