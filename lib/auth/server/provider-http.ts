@@ -1,6 +1,6 @@
 // Calls to an upstream identity provider: each bounded in time and size, read as a JSON object, failing as a LoginError.
 
-import { readBoundedText } from '../../http/bounded-text';
+import { boundedFetch, BoundedFetchError, type BoundedResponse } from '../../http/bounded-fetch';
 import { LoginError } from './login';
 
 /** The largest answer read from a provider (discovery, tokens, userinfo, JWKS): ample for all, and a hostile one costs no more. */
@@ -31,40 +31,28 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
  * @throws {LoginError} `server_error`, its message saying what failed and never a secret
  */
 export async function callProvider(what: string, url: string, request: ProviderRequest, timeoutMs: number): Promise<ProviderAnswer> {
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, timeoutMs);
-  const failed = (fallback: string): LoginError => new LoginError('server_error', timedOut ? `${what} did not answer within ${timeoutMs} ms` : `${what} ${fallback}`);
-  let status: number;
-  let text: string | undefined;
+  const failed = (why: string): LoginError => new LoginError('server_error', `${what} ${why}`);
+  let answer: BoundedResponse;
   try {
-    let response: Response;
-    try {
-      response = await fetch(url, {
+    answer = await boundedFetch(
+      new URL(url),
+      {
         method: request.method ?? 'GET',
         headers: { accept: 'application/json', ...(request.form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}), ...request.headers },
         body: request.form?.toString(),
-        signal: controller.signal,
-        // A provider's API answers in place; following a redirect would send the client's credentials elsewhere.
-        redirect: 'manual',
-      });
-    } catch {
-      throw failed('is unreachable');
-    }
-    status = response.status;
-    try {
-      text = await readBoundedText(response.body, MAX_PROVIDER_ANSWER_BYTES);
-    } catch {
-      throw failed('broke off its answer');
-    }
-  } finally {
-    clearTimeout(timer);
+      },
+      timeoutMs,
+      MAX_PROVIDER_ANSWER_BYTES,
+    );
+  } catch (err) {
+    const reason = err instanceof BoundedFetchError ? err.reason : 'network';
+    if (reason === 'timeout') throw failed(`did not answer within ${timeoutMs} ms`);
+    if (reason === 'too-large') throw failed(`answered with more than ${MAX_PROVIDER_ANSWER_BYTES} bytes`);
+    throw failed('is unreachable');
   }
+  const { status, text } = answer;
+  // A redirect is not followed: it would send the client's credentials elsewhere.
   if (status >= 500 || (status >= 300 && status < 400)) throw failed(`answered HTTP ${status}`);
-  if (text === undefined) throw failed(`answered with more than ${MAX_PROVIDER_ANSWER_BYTES} bytes`);
   let body: unknown;
   try {
     body = JSON.parse(text);

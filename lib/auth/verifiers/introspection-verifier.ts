@@ -6,7 +6,8 @@ import type { McpLogger } from '../../logger';
 import type { AuthInfo } from '../../registry/request-context';
 import { createVerifiedTokenCache, DEFAULT_TOKEN_CACHE_MAX, tokenDigest } from '../token-cache';
 import { audienceFor, checkAudience, namesAudience, scopesOf } from './audience';
-import { boundedFetch, checkProviderUrl, DEFAULT_FETCH_MAX_BYTES, DEFAULT_FETCH_TIMEOUT_MS, throttledWarn } from './bounded-fetch';
+import { boundedFetch } from '../../http/bounded-fetch';
+import { checkProviderUrl, DEFAULT_FETCH_MAX_BYTES, DEFAULT_FETCH_TIMEOUT_MS, throttledWarn, VerifierFetchError } from './bounded-fetch';
 
 /** Options of {@link introspectionVerifier}. */
 export interface IntrospectionVerifierOptions {
@@ -108,7 +109,7 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): (t
     try {
       const body = new URLSearchParams({ token, token_type_hint: 'access_token' });
       const response = await boundedFetch(url, { method: 'POST', headers: { authorization, accept: 'application/json' }, body }, timeoutMs, maxBytes);
-      if (response.status !== 200) throw new Error(`HTTP ${response.status}`);
+      if (response.status !== 200) throw new VerifierFetchError(`HTTP ${response.status}`);
       const answer: unknown = JSON.parse(response.text);
       if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) throw new Error('the answer is not a JSON object');
       return principalOf(answer as Record<string, unknown>, expected, Date.now());

@@ -3,7 +3,8 @@
 import type { JSONWebKeySet, JWTVerifyGetKey } from 'jose';
 import type { McpLogger } from '../../logger';
 import { jose } from '../jose';
-import { boundedFetch, throttledWarn, VerifierFetchError } from './bounded-fetch';
+import { boundedFetch } from '../../http/bounded-fetch';
+import { throttledWarn, VerifierFetchError } from './bounded-fetch';
 
 /** How long fetched keys are used when the answer says nothing (Cache-Control max-age): 10 min. */
 export const DEFAULT_JWKS_MAX_AGE_MS = 10 * 60 * 1000;
@@ -63,7 +64,7 @@ export function createRemoteJwks(url: URL, settings: RemoteJwksSettings, now: ()
   async function load(): Promise<void> {
     try {
       const response = await boundedFetch(url, { headers: { accept: 'application/json' } }, settings.timeoutMs, settings.maxBytes);
-      if (response.status !== 200) throw new Error(`HTTP ${response.status}`);
+      if (response.status !== 200) throw new VerifierFetchError(`HTTP ${response.status}`);
       const set = publicKeysOf(JSON.parse(response.text));
       if (set.keys.length === 0) throw new Error('it has no public key');
       local = jose().createLocalJWKSet(set);

@@ -8,6 +8,7 @@ import type { AuthInfo } from '../../registry/request-context';
 import { jose } from '../jose';
 import { createVerifiedTokenCache, DEFAULT_TOKEN_CACHE_MAX } from '../token-cache';
 import { audienceFor, checkAudience, namesAudience, scopesOf } from './audience';
+import { BoundedFetchError } from '../../http/bounded-fetch';
 import { checkProviderUrl, DEFAULT_FETCH_MAX_BYTES, DEFAULT_FETCH_TIMEOUT_MS, VerifierFetchError } from './bounded-fetch';
 import { createRemoteJwks, DEFAULT_JWKS_COOLDOWN_MS, publicKeysOf } from './jwks';
 
@@ -151,7 +152,7 @@ export function jwtVerifier(options: JwtVerifierOptions): (token: string, req: I
       return auth;
     } catch (err) {
       // A bad token (jose's ERR_JWT_*, ERR_JWS_*, ERR_JWKS_*) or keys that would not load (logged where fetched): 401.
-      const refusal = err instanceof VerifierFetchError || /^ERR_J/.test(String((err as { code?: unknown } | null)?.code));
+      const refusal = err instanceof VerifierFetchError || err instanceof BoundedFetchError || /^ERR_J/.test(String((err as { code?: unknown } | null)?.code));
       if (!refusal) logger.error(err, 'jwtVerifier: unexpected failure; the token is refused');
       return null;
     }
