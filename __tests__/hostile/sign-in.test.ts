@@ -141,6 +141,23 @@ describe('access tokens', () => {
     }
   });
 
+  it('a copy re-signed HS256 with the router’s public key as the secret, or naming an unknown kid, is refused', async () => {
+    const { client_id } = await registerClient(issuer, [REDIRECT]);
+    const { tokens } = await signedIn(client_id);
+    const [header, payload] = tokens.access_token.split('.') as [string, string];
+    const { kid } = JSON.parse(Buffer.from(header, 'base64url').toString()) as { kid: string };
+    const jwks = (await (await fetch(`${issuer}/oauth/jwks`)).json()) as { keys: Array<Record<string, unknown>> };
+    const publicKey = JSON.stringify(jwks.keys.find((key) => key.kid === kid));
+    const hs256 = (head: Record<string, unknown>): string => {
+      const signingInput = `${Buffer.from(JSON.stringify(head)).toString('base64url')}.${payload}`;
+      return `${signingInput}.${crypto.createHmac('sha256', publicKey).update(signingInput).digest('base64url')}`;
+    };
+    expect((await callWith(hs256({ alg: 'HS256', typ: 'at+jwt', kid }))).status).toBe(401);
+    expect((await callWith(hs256({ alg: 'ES256', typ: 'at+jwt', kid: 'not-a-key-of-this-router' }))).status).toBe(401);
+    // The genuine token still works: nothing above spoilt it.
+    expect((await callWith(tokens.access_token)).status).toBe(200);
+  });
+
   it('an unsigned (alg none) copy of a valid token is refused', async () => {
     const { client_id } = await registerClient(issuer, [REDIRECT]);
     const { tokens } = await signedIn(client_id);
