@@ -1,8 +1,9 @@
 /**
  * `npm test` runs two projects: the whole suite on Express 5 (the `express` dev dependency) and on
  * Express 4 (`express4`, an npm alias of express@4, which every `require('express')` resolves to).
- * `npm run test:browser` runs the third, `browser`: the playground in headless Chromium (needs
- * /usr/bin/chromium or CHROMIUM_PATH), kept apart so `npm test` needs no browser. `npm run test:redis` runs
+ * `npm run test:browser` runs the third, `browser`: the playground, and the MCP Inspector's web UI signing in,
+ * in headless Chromium (needs /usr/bin/chromium or CHROMIUM_PATH; the Inspector and Node 22 are installed into
+ * node_modules/.cache on first use, __tests__/inspector/setup.sh), kept apart so `npm test` needs no browser. `npm run test:redis` runs
  * `redis5` and `redis4`: the shared store against a real redis-server (Debian's `redis-server`, started by the
  * tests), on each Express major, kept apart so `npm test` needs no Redis.
  */

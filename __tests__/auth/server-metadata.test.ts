@@ -84,3 +84,36 @@ it('without auth.server, mcp.authServerMetadata is a JSON 404', async () => {
   expect(response.body.error.message).toContain('auth.server');
   await mcp.close();
 });
+
+describe('CORS preflights of a browser client that sends discovery and token requests through its MCP fetch', () => {
+  // The MCP Inspector in its Direct mode adds Content-Type: application/json and Accept to every request, discovery
+  // included, and the SDK's discovery adds MCP-Protocol-Version: a preflight refusing one hid the documents from it.
+  const mcp = mcpRouter({ name: 'meta', version: '1.0.0', auth: { server: { signIn: cookieSignIn } } });
+  const app = express();
+  app.use('/.well-known/oauth-protected-resource', mcp.authMetadata);
+  app.use(['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration'], mcp.authServerMetadata);
+  app.use('/mcp', mcp);
+  afterAll(() => mcp.close());
+
+  it.each([
+    ['/.well-known/oauth-protected-resource/mcp', 'GET'],
+    ['/mcp/.well-known/oauth-protected-resource', 'GET'],
+    ['/.well-known/oauth-authorization-server/mcp', 'GET'],
+    ['/.well-known/openid-configuration/mcp', 'GET'],
+    ['/mcp/.well-known/oauth-authorization-server', 'GET'],
+    ['/mcp/.well-known/openid-configuration', 'GET'],
+    ['/mcp/oauth/jwks', 'GET'],
+    ['/mcp/oauth/register', 'POST'],
+    ['/mcp/oauth/token', 'POST'],
+    ['/mcp/oauth/revoke', 'POST'],
+  ])('%s allows %s with Content-Type, Accept and MCP-Protocol-Version, from any origin and without credentials', async (path, method) => {
+    const res = await request(app)
+      .options(path)
+      .set({ Origin: 'http://localhost:6274', 'Access-Control-Request-Method': method, 'Access-Control-Request-Headers': 'accept,content-type,mcp-protocol-version' });
+    expect(res.status).toBe(204);
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+    expect(res.headers['access-control-allow-credentials']).toBeUndefined();
+    expect(res.headers['access-control-allow-methods']).toBe(`${method}, OPTIONS`);
+    expect(res.headers['access-control-allow-headers']?.toLowerCase().split(', ')).toEqual(expect.arrayContaining(['accept', 'content-type', 'mcp-protocol-version']));
+  });
+});

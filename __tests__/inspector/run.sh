@@ -16,26 +16,19 @@
 set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-INSPECTOR_VERSION=0.22.0
-CACHE="$ROOT/node_modules/.cache/mcp-inspector"
-RESULTS="${INSPECTOR_RESULTS:-$CACHE/results/$(date +%Y%m%dT%H%M%S)}"
-CLI="$CACHE/$INSPECTOR_VERSION/node_modules/@modelcontextprotocol/inspector/cli/build/cli.js"
 export MCP_TOKEN="inspector-check-token"
 
 passed=0
 failed=0
 
 RUNNER=inspector
-# shellcheck source=../support/scripts.sh
-source "$ROOT/__tests__/support/scripts.sh"
+# shellcheck source=setup.sh
+source "$ROOT/__tests__/inspector/setup.sh"
+RESULTS="${INSPECTOR_RESULTS:-$INSPECTOR_CACHE/results/$(date +%Y%m%dT%H%M%S)}"
+CLI="$INSPECTOR_DIR/cli/build/cli.js"
 
 # 1. Node 22 and the Inspector
-ensure_node22 || die "no Node >= 22"
-if [[ ! -f "$CLI" ]]; then
-  say "installing @modelcontextprotocol/inspector@$INSPECTOR_VERSION into $CACHE/$INSPECTOR_VERSION"
-  npm_install_into "$CACHE/$INSPECTOR_VERSION" "@modelcontextprotocol/inspector@$INSPECTOR_VERSION" || die "npm install @modelcontextprotocol/inspector@$INSPECTOR_VERSION failed"
-fi
-[[ -f "$CLI" ]] || die "the Inspector CLI is not at $CLI"
+ensure_inspector || die "no Node >= 22 or no Inspector (see above)"
 
 # 2. the demo
 port="$(free_port "${PORT:-3061}")" || die "no free port"

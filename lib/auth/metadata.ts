@@ -3,6 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from '../jsonrpc/errors';
 import { sendHttpError } from '../http/http-error';
+import { allowAnyOrigin } from '../http/public-cors';
 import { createMethodNotAllowedHandler } from '../http/not-allowed';
 import { sendJson } from '../http/reply';
 import type { ResolvedAuth } from './bearer';
@@ -38,12 +39,7 @@ export function createMetadataHandler(auth: ResolvedAuth | undefined, resourcePa
       sendHttpError(res, 404, ErrorCode.ServerError, "Not Found: this MCP router takes no bearer tokens (option 'auth')");
       return;
     }
-    res.setHeader('Access-Control-Allow-Origin', '*');
-    if (req.method === 'OPTIONS') {
-      res.writeHead(204, { 'Access-Control-Allow-Methods': 'GET, OPTIONS', 'Access-Control-Allow-Headers': 'MCP-Protocol-Version' });
-      res.end();
-      return;
-    }
+    if (allowAnyOrigin(req, res, ['GET'])) return;
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       next();
       return;

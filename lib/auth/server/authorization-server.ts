@@ -2,6 +2,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { McpLogger } from '../../logger';
+import { allowAnyOrigin } from '../../http/public-cors';
 import { sendJson } from '../../http/reply';
 import type { AuthInfo } from '../../registry/request-context';
 import { StoreUnavailableError } from '../../sessions/shared-store';
@@ -99,14 +100,7 @@ export function createAuthorizationServer(options: ResolvedAuthServer, store: Si
     const methods = routes[path];
     if (methods === undefined) return false;
     const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
-    if (CORS_PATHS.has(path)) {
-      res.setHeader('Access-Control-Allow-Origin', '*');
-      if (method === 'OPTIONS') {
-        res.writeHead(204, { 'Access-Control-Allow-Methods': `${Object.keys(methods).join(', ')}, OPTIONS`, 'Access-Control-Allow-Headers': 'Authorization, Content-Type, MCP-Protocol-Version', 'Access-Control-Max-Age': '600' });
-        res.end();
-        return true;
-      }
-    }
+    if (CORS_PATHS.has(path) && allowAnyOrigin(req, res, Object.keys(methods))) return true;
     const endpoint = methods[method];
     if (endpoint === undefined) {
       sendJson(res, 405, { error: 'invalid_request', error_description: `use ${Object.keys(methods).join(' or ')} here` }, { Allow: Object.keys(methods).join(', ') });
@@ -126,8 +120,7 @@ export function createAuthorizationServer(options: ResolvedAuthServer, store: Si
       // Mounted at the root for `/.well-known/<document>/<issuer path>`: the issuer is the origin and that path.
       const path = req.path === '/' ? '' : (req.path ?? '');
       if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS') return next();
-      res.setHeader('Access-Control-Allow-Origin', '*');
-      if (req.method === 'OPTIONS') return void res.writeHead(204, { 'Access-Control-Allow-Methods': 'GET, OPTIONS' }).end();
+      if (allowAnyOrigin(req, res, ['GET'])) return;
       run(() => metadata(options.issuer ?? `${originOf(req)}${path}`, res), res);
     },
     async verify(token, req) {
