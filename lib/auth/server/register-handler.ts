@@ -1,7 +1,7 @@
 // The Express adapter of POST <issuer>/oauth/register: CORS, a per-IP rate limit, a bounded JSON body, then the directory.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import cors from 'cors';
+import { allowAnyOrigin } from '../../http/public-cors';
 import type { RequestHandler } from 'express';
 import { readJsonBody } from '../../http/body';
 import { sendJson } from '../../http/reply';
@@ -35,14 +35,10 @@ function bodyError(status: number, message: string): OAuthError {
  * ```
  */
 export function createRegistrationHandler(directory: ClientDirectory, options: ResolvedClients, logger: McpLogger = console): RequestHandler {
-  const allowAnyOrigin = cors({ origin: '*', methods: ['POST'], allowedHeaders: ['Content-Type'], maxAge: 600 });
   const { registration } = options;
   if (registration === false) {
-    return function registrationOff(req, res, next) {
-      allowAnyOrigin(req, res, (err?: unknown) => {
-        if (err) return next(err);
-        sendOAuthError(res, new OAuthError('invalid_request', 'dynamic client registration is not enabled on this server', 404));
-      });
+    return function registrationOff(_req, res) {
+      sendOAuthError(res, new OAuthError('invalid_request', 'dynamic client registration is not enabled on this server', 404));
     };
   }
   const limiter = perAddressLimit(registration.perMinute, 'registrations');
@@ -63,13 +59,11 @@ export function createRegistrationHandler(directory: ClientDirectory, options: R
   };
 
   return function registrationHandler(req, res, next) {
-    allowAnyOrigin(req, res, (corsError?: unknown) => {
-      if (corsError) return next(corsError);
-      if (req.method !== 'POST') return sendOAuthError(res, new OAuthError('invalid_request', 'register with POST', 405), { Allow: 'POST, OPTIONS' });
-      limiter(req, res, (limitError?: unknown) => {
-        if (limitError) return next(limitError);
-        register(req, res).catch(next);
-      });
+    if (allowAnyOrigin(req, res, ['POST'])) return;
+    if (req.method !== 'POST') return sendOAuthError(res, new OAuthError('invalid_request', 'register with POST', 405), { Allow: 'POST, OPTIONS' });
+    limiter(req, res, (limitError?: unknown) => {
+      if (limitError) return next(limitError);
+      register(req, res).catch(next);
     });
   };
 }
