@@ -117,3 +117,13 @@ describe('CORS preflights of a browser client that sends discovery and token req
     expect(res.headers['access-control-allow-headers']?.toLowerCase().split(', ')).toEqual(expect.arrayContaining(['accept', 'content-type', 'mcp-protocol-version']));
   });
 });
+
+it('behind a proxy that rewrites the host, a fixed issuer is also the resource: metadata and tokens name the public URL', async () => {
+  const mcp = mcpRouter({ name: 'meta', version: '1.0.0', allowedHosts: false, auth: { server: { signIn: cookieSignIn, issuer: 'https://mcp.example.com/mcp' } } });
+  const app = express().use('/mcp', mcp);
+  const resource = await request(app).get('/mcp/.well-known/oauth-protected-resource').set('host', 'internal:8080');
+  expect(resource.body).toMatchObject({ resource: 'https://mcp.example.com/mcp', authorization_servers: ['https://mcp.example.com/mcp'] });
+  const server = await request(app).get('/mcp/.well-known/oauth-authorization-server').set('host', 'internal:8080');
+  expect(server.body.token_endpoint).toBe('https://mcp.example.com/mcp/oauth/token');
+  await mcp.close();
+});

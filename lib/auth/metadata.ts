@@ -45,7 +45,8 @@ export function createMetadataHandler(auth: ResolvedAuth | undefined, resourcePa
       return;
     }
     const path = resourcePathOf(req);
-    const document: Record<string, unknown> = { resource: options?.resource ?? `${originOf(req)}${path === '/' ? '' : path}` };
+    // A fixed issuer (auth.server.issuer) is the router's public URL: the resource is the same URL unless set apart.
+    const document: Record<string, unknown> = { resource: options?.resource ?? auth.server?.issuer ?? `${originOf(req)}${path === '/' ? '' : path}` };
     if (options !== undefined) document.authorization_servers = options.authorizationServers;
     // With auth.server the router is the authorization server: its issuer is the mount path's URL (RFC 8414 §2).
     else if (auth.server !== undefined) document.authorization_servers = [auth.server.issuer ?? `${originOf(req)}${path === '/' ? '' : path}`];

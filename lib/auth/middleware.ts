@@ -53,7 +53,8 @@ export function createRouterAuth(options: ResolvedAuth | undefined, signIn: { st
   const metadata = createMetadataHandler(options, (req) => (req.path === undefined || req.path === '/' ? '' : req.path));
   const serverMetadata: RequestHandler = (_req, res) => sendHttpError(res, 404, ErrorCode.ServerError, "Not Found: this MCP router is no authorization server (option 'auth.server')");
   if (options === undefined) return { metadata, serverMetadata, authOf: () => undefined, steps: undefined };
-  const resourceOf = (req: IncomingMessage): string => options.resourceMetadata?.resource ?? `${originOf(req)}${(req as ExpressRequest).baseUrl ?? ''}`;
+  // The tokens' audience: the resource the metadata names (a fixed issuer is the router's public URL, as in metadata.ts).
+  const resourceOf = (req: IncomingMessage): string => options.resourceMetadata?.resource ?? options.server?.issuer ?? `${originOf(req)}${(req as ExpressRequest).baseUrl ?? ''}`;
   const { server: serverOptions } = options;
   // Without a shared store, sign-in state stays in this process, each kind bounded like registered clients.
   const store = (): SignInStore => signIn.store() ?? new MemorySignInStore(serverOptions?.clients.registration ? serverOptions.clients.registration.maxClients : undefined);

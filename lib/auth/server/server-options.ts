@@ -36,8 +36,9 @@ export interface AuthServerOptions extends ClientsOptions, SigningKeysOptions {
   /** An existing identity provider, through the OAuth proxy: `oidcUpstream({ issuer, clientId, clientSecret })`. */
   upstream?: LoginStep;
   /**
-   * The issuer URL (RFC 8414 §2). Defaults to the URL the client used to reach the router's mount path
-   * (`<origin><mount path>`); set it behind proxies that rewrite the host.
+   * The issuer URL (RFC 8414 §2), and the MCP resource (the tokens' `aud`) unless `auth.resourceMetadata.resource`
+   * names another. Defaults to the URL the client used to reach the router's mount path (`<origin><mount path>`);
+   * set it behind proxies that rewrite the host.
    */
   issuer?: string;
   /** Scopes the server issues (`scopes_supported`). Defaults to none: tokens carry no scopes. */
