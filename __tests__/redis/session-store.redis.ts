@@ -235,11 +235,15 @@ describe('RedisSessionStore across instances', () => {
   });
 
   it('prunes index entries of expired sessions before evicting a live one', async () => {
-    const { store, drops, connection } = await instance({ max: 2, idleTtlMs: 600 });
+    // Waits on Redis itself, with a second of margin either side: fixed sleeps made this flaky on a loaded machine
+    // (a late wake-up let b expire too, or old not yet).
+    const { store, drops, connection } = await instance({ max: 2, idleTtlMs: 2_000 });
+    const started = Date.now();
     await store.set(sessionRecord('old'));
-    await sleep(300);
+    await until(() => Date.now() - started >= 1_000, 'half of old\'s idle TTL', 5_000);
     await store.set(sessionRecord('b'));
-    await sleep(400); // old has expired; the index lives on (b's activity)
+    // old has expired in Redis; the index lives on (b's activity keeps it), still naming old.
+    await until(async () => (await connection.send<number>(['EXISTS', connection.key('s', '{old}', 'record')])) === 0, "old's record to expire", 5_000);
     await store.set(sessionRecord('c'));
     expect(drops.filter((drop) => drop.endsWith('evicted'))).toEqual([]);
     expect(await connection.send(['ZRANGE', `${prefix}s:index`, '0', '-1'])).toEqual(['b', 'c']);
