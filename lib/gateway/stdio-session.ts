@@ -95,7 +95,8 @@ export class StdioSession {
    */
   request(method: string, params: Record<string, unknown> | undefined, options: UpstreamRequestOptions = {}): Promise<unknown> {
     const { label, timeoutMs } = this.#options;
-    if (this.#ended !== undefined) return Promise.reject(upstreamError(label, this.#ended));
+    const gone = this.#ended ?? this.#stopReason;
+    if (gone !== undefined) return Promise.reject(upstreamError(label, gone));
     if (options.signal?.aborted) return Promise.reject(upstreamError(label, 'request was cancelled'));
     const id = this.#nextId++;
     const callerToken = isObject(params?._meta) ? params._meta.progressToken : undefined;
