@@ -127,6 +127,14 @@ describe('hostile stdio upstreams', () => {
     expect(stderr()[STDIO_LOG_LINES_PER_WINDOW]).toBe(`mcpRouter: upstream 'hostile' stderr: ${5000 - STDIO_LOG_LINES_PER_WINDOW} more lines dropped (at most ${STDIO_LOG_LINES_PER_WINDOW} per 10 s are logged)`);
   });
 
+  it('a child that stops reading its stdin: requests fail at once past 16 MB unread, the router’s buffer does not grow', async () => {
+    const { client } = start([fixture('noisy-server.js'), 'deaf'], { timeoutMs: 1_000 });
+    const large = 'x'.repeat(1024 * 1024);
+    const outcomes = await Promise.all(Array.from({ length: 24 }, () => client.request('tools/call', { name: 'env', arguments: { large } }).catch((error: Error) => error.message)));
+    // What fits is written and times out unanswered; the rest is refused without being buffered.
+    expect(new Set(outcomes)).toEqual(new Set(['Upstream "hostile" did not answer within 1000 ms', 'Upstream "hostile" is not reading its input (over 16777216 bytes unread)']));
+  });
+
   it.each([
     ['ENOENT', '/nonexistent/mcp-server'],
     ['EACCES', fixture('exit-at-once.js')],
