@@ -14,6 +14,12 @@ export interface StdioProgram {
   readonly cwd?: string;
 }
 
+/**
+ * The most bytes written to a child's stdin and not yet read by it: a child that stops reading its input makes
+ * requests fail at once rather than grow the router's write buffer without bound.
+ */
+export const MAX_UNREAD_INPUT_BYTES = 16 * 1024 * 1024;
+
 /** How long a child has to exit after SIGTERM before it is sent SIGKILL, in milliseconds. */
 export const STOP_GRACE_MS = 2_000;
 
@@ -49,8 +55,8 @@ export interface StdioProcess {
   /** Resolves once the child runs; rejects with a phrase ("could not be started (ENOENT)") when it cannot. */
   readonly started: Promise<void>;
   readonly pid: number | undefined;
-  /** Writes one line to the child's stdin; false once the child is gone. */
-  writeLine(line: string): boolean;
+  /** Writes one line to the child's stdin: 'gone' once the child is, 'full' past {@link MAX_UNREAD_INPUT_BYTES} unread. */
+  writeLine(line: string): 'written' | 'gone' | 'full';
   /** Closes stdin and sends SIGTERM, then SIGKILL after {@link STOP_GRACE_MS}; resolves once the child has exited. */
   stop(): Promise<void>;
 }
@@ -87,7 +93,7 @@ export function startStdioProcess(program: StdioProgram, events: StdioProcessEve
     queueMicrotask(() => end(why));
     started = Promise.reject(new Error(why));
     started.catch(() => undefined);
-    return { started, pid: undefined, writeLine: () => false, stop: () => Promise.resolve() };
+    return { started, pid: undefined, writeLine: () => 'gone', stop: () => Promise.resolve() };
   }
   const exitedPromise = new Promise<void>((resolve) => {
     child.once('exit', () => {
@@ -121,9 +127,10 @@ export function startStdioProcess(program: StdioProgram, events: StdioProcessEve
     started,
     pid: child.pid,
     writeLine(line) {
-      if (exited || child.stdin === null || child.stdin.destroyed || !child.stdin.writable) return false;
+      if (exited || child.stdin === null || child.stdin.destroyed || !child.stdin.writable) return 'gone';
+      if (child.stdin.writableLength > MAX_UNREAD_INPUT_BYTES) return 'full';
       child.stdin.write(`${line}\n`);
-      return true;
+      return 'written';
     },
     stop() {
       if (exited) return Promise.resolve();

@@ -7,7 +7,7 @@ import { resultOrThrow, upstreamError, type UpstreamRequestOptions } from './ups
 import type { UpstreamMessage } from './upstream-exchange';
 import { LineSplitter } from './stdio-lines';
 import { boundedLog, type BoundedLog } from './stdio-log';
-import { startStdioProcess, type StdioProcess, type StdioProgram } from './stdio-process';
+import { MAX_UNREAD_INPUT_BYTES, startStdioProcess, type StdioProcess, type StdioProgram } from './stdio-process';
 
 /** The server requests the gateway relays to a caller (MCP client features); any other but `ping` gets -32601. */
 const RELAYED_METHODS: ReadonlySet<string> = new Set(['sampling/createMessage', 'elicitation/create', 'roots/list']);
@@ -95,7 +95,8 @@ export class StdioSession {
    */
   request(method: string, params: Record<string, unknown> | undefined, options: UpstreamRequestOptions = {}): Promise<unknown> {
     const { label, timeoutMs } = this.#options;
-    if (this.#ended !== undefined) return Promise.reject(upstreamError(label, this.#ended));
+    const gone = this.#ended ?? this.#stopReason;
+    if (gone !== undefined) return Promise.reject(upstreamError(label, gone));
     if (options.signal?.aborted) return Promise.reject(upstreamError(label, 'request was cancelled'));
     const id = this.#nextId++;
     const callerToken = isObject(params?._meta) ? params._meta.progressToken : undefined;
@@ -127,13 +128,15 @@ export class StdioSession {
         },
       });
       const body = sent === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params: sent };
-      if (!this.#process.writeLine(JSON.stringify(body))) giveUp(this.#ended ?? 'is not running', 'not running');
+      const written = this.#process.writeLine(JSON.stringify(body));
+      if (written === 'full') giveUp(`is not reading its input (over ${MAX_UNREAD_INPUT_BYTES} bytes unread)`, 'input full');
+      else if (written === 'gone') giveUp(this.#ended ?? 'is not running', 'not running');
     });
   }
 
-  /** Writes a notification; false when the process is gone. */
+  /** Writes a notification; false when it could not be (the process is gone, or not reading its input). */
   notify(method: string, params?: Record<string, unknown>): boolean {
-    return this.#process.writeLine(JSON.stringify(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params }));
+    return 'written' === this.#process.writeLine(JSON.stringify(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params }));
   }
 
   /** Stops the process (SIGTERM, then SIGKILL); `reason` replaces the exit status in what requests and `onEnd` are told. */
