@@ -4,6 +4,7 @@ import type { Express } from 'express';
 import { ErrorCode, type McpRouter, type McpRouterOptions, type RequestContext } from '../../lib';
 import { createApp, silentLogger } from '../helpers/create-app';
 import { modern } from '../helpers/modern';
+import { until } from '../helpers/until';
 
 const CAPS = { 'io.modelcontextprotocol/clientCapabilities': { elicitation: {}, sampling: {}, roots: {} } };
 const YES = { action: 'accept', content: { ok: true } };
@@ -76,6 +77,25 @@ describe('tools/call', () => {
     const retry = await modern(server, 'tools/call', { name: 'book', arguments: { seats: 2 }, inputResponses: { 'elicitation-1': YES }, requestState: result.requestState }, {}, CAPS).expect(200);
     expect(retry.body.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'booked 2' }] });
     expect(runs.book).toBe(2);
+  });
+
+  it("aborts the asking run's signal once the call is answered with input_required, so what it started stops (a forwarded upstream call)", async () => {
+    let aborted: unknown;
+    const server = createApp({ logger: silentLogger(), inputRequired: { stateKey: STATE_KEY } }, (mcp) => {
+      mcp.tool({
+        name: 'ask_then_fetch',
+        description: 'Asks; its signal says when its run is over',
+        handler: async (_args, ctx) => {
+          ctx.signal.addEventListener('abort', () => (aborted = ctx.signal.reason), { once: true });
+          await confirm(ctx, 'Go?');
+          return 'went';
+        },
+      });
+    });
+    const first = await modern(server, 'tools/call', { name: 'ask_then_fetch', arguments: {} }, {}, CAPS).expect(200);
+    expect(first.body.result.resultType).toBe('input_required');
+    await until(() => aborted !== undefined, 'the run’s signal to abort');
+    expect(String(aborted)).toContain('input_required');
   });
 
   it('gathers the asks a handler awaits together into one input_required', async () => {

@@ -147,6 +147,8 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
     const key = env.inflight !== undefined && request.method !== 'initialize' ? requestKey(request.id) : undefined;
     if (key !== undefined) env.inflight?.set(key, abort);
     const ctx = new HandlerContext(request, env, view, abort, config.clientRequestTimeoutMs, round);
+    /** True once the call is answered with input_required while its handler still waits on an ask. */
+    let asking = false;
     try {
       let output = entry.run(request.params ?? {}, ctx, view.client);
       // Applied at once, as the method returns: the next message of a batch sees the change.
@@ -155,6 +157,7 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
         output = output.result;
       }
       const result = round === undefined ? await output : await round.settle(output);
+      asking = result.resultType === 'input_required';
       // MCP cancellation: no response is sent for a cancelled request.
       if (abort.aborted) return null;
       // MCP 2026-07-28 caching: an input_required result carries no ttlMs or cacheScope.
@@ -167,6 +170,9 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
     } finally {
       ctx.finished = true;
       round?.end();
+      // MCP 2026-07-28 MRTR: the run that asked is over (the retry runs the handler again): its signal aborts, so what
+      // it started stops (a forwarded upstream call, a fetch) instead of running on beside the retry's run.
+      if (asking) abort.abort(new Error('the call ended with input_required; the retry runs it again'));
       env.signal.removeEventListener('abort', onGone);
       if (key !== undefined && env.inflight?.get(key) === abort) env.inflight.delete(key);
     }

@@ -46,7 +46,11 @@ export interface RequestContext {
   readonly era: Era;
   /** The protocol revision in force for this request: negotiated (2025), or named by the request's `_meta` (2026). */
   readonly protocolVersion: Revision;
-  /** Aborted when the request is cancelled or the caller goes away: pass it on to `fetch`, databases, timers. */
+  /**
+   * Aborted when the request is cancelled or the caller goes away, and (2026) once the call is answered with
+   * `input_required` while the handler still awaits an ask (the retry runs it again): pass it on to `fetch`,
+   * databases, timers.
+   */
   readonly signal: AbortSignal;
   /** The MCP session, when the router keeps sessions. */
   readonly sessionId: string | undefined;
