@@ -66,10 +66,10 @@ export async function runStdioDirect(task: StdioDirectTask): Promise<StdioDirect
     const rounds: StdioDirectRound[] = [];
     for (let round = 0; round < task.rounds; round++) {
       const clientBefore = process.cpuUsage();
-      const serverBefore = processCpuMicros(pid);
+      const serverBefore = processCpuMicros(pid).own;
       const { latencies, failed, seconds } = await callFor(client, task.concurrency, task.seconds);
       const clientUsage = process.cpuUsage(clientBefore);
-      const serverMicros = processCpuMicros(pid) - serverBefore;
+      const serverMicros = processCpuMicros(pid).own - serverBefore;
       const ok = Math.max(1, latencies.length);
       rounds.push({
         ok: latencies.length,

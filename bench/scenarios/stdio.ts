@@ -11,6 +11,13 @@ import { ADD_CALL } from './throughput';
 /** The gateways, (u1) first: the others run side by side with it at the higher concurrency. */
 export const STDIO_SERVERS = [SERVERS.stdioRouter, SERVERS.stdioSupergateway, SERVERS.stdioSupergatewayStateless];
 
+/**
+ * (u3) starts a process per request (~20 ms of CPU each, 3 requests/s at one in flight): with 10 in flight, 10 Node
+ * start-ups share the servers' CPU and a 10 s round answers a few dozen requests, a 2 s round (BENCH_QUICK) none.
+ * Its one-in-flight figure says what it costs; it runs there only.
+ */
+const ONE_IN_FLIGHT_ONLY: readonly string[] = [SERVERS.stdioSupergatewayStateless.key];
+
 /** How the floor, the SDK's own stdio client calling the server from the load child, is named in tables. */
 export const DIRECT_LABEL = '(u0) SDK v1 `Client` + `StdioClientTransport`, direct';
 
@@ -61,7 +68,8 @@ export async function measureStdio(config: BenchConfig, load: LoadGenerator): Pr
     }
     log(`  concurrency ${concurrency}: gateways`);
     // One connection leaves a gateway idle between requests by design: its rounds are not judged by busy share.
-    const gateways = await measureLoad({ ...config, connections: concurrency }, load, STDIO_SERVERS, requestFor, { sideBySide: concurrency > 1, retryIdleRounds: concurrency > 1 });
+    const specs = concurrency === 1 ? STDIO_SERVERS : STDIO_SERVERS.filter((spec) => !ONE_IN_FLIGHT_ONLY.includes(spec.key));
+    const gateways = await measureLoad({ ...config, connections: concurrency }, load, specs, requestFor, { sideBySide: concurrency > 1, retryIdleRounds: concurrency > 1 });
     levels.push({ concurrency, direct, gateways });
   }
   return { levels };

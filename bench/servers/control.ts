@@ -2,7 +2,7 @@
 
 import type { RequestListener } from 'node:http';
 import { createServer } from 'node:http';
-import { descendantsCpuMicros } from './process-tree';
+import { descendantsCpuMicros, processCpuMicros } from './process-tree';
 
 /** What the harness asks a server child. */
 export type ControlRequest = { readonly seq: number; readonly kind: 'cpu' | 'memory' | 'stats' };
@@ -11,8 +11,8 @@ export type ControlRequest = { readonly seq: number; readonly kind: 'cpu' | 'mem
 export type ServerStats = object;
 
 /**
- * A server child's answer: CPU time used so far (µs; `cpuMicros` its own, `descendantsCpuMicros` that of the processes
- * it started, a gateway's upstream programs), memory after full garbage collections, or its own figures.
+ * A server child's answer: CPU time used so far (µs; `cpuMicros` the server's own, `descendantsCpuMicros` that of the
+ * processes it started, a gateway's upstream programs), memory after full garbage collections, or its own figures.
  */
 export type ControlReply =
   | { readonly seq: number; readonly kind: 'cpu'; readonly cpuMicros: number; readonly descendantsCpuMicros: number }
@@ -48,6 +48,20 @@ export interface BenchServerOptions {
    * others: the /proc scan would only add its own cost to their figures.
    */
   readonly countDescendants?: boolean;
+  /**
+   * The gateway's process when it is not this one (a child that runs another program, `supergateway.ts`): its CPU
+   * time counts as the server's own, and that of the processes it started (live or reaped) as descendants'.
+   */
+  readonly gatewayPid?: number;
+}
+
+/** CPU time so far (µs): the server's own, and that of the processes it started, as {@link BenchServerOptions} says. */
+function cpuTimes({ countDescendants = false, gatewayPid }: BenchServerOptions): { own: number; descendants: number } {
+  // The scans first, this process's reading last: one scan's few ms fall inside a measured window, never two.
+  const gateway = gatewayPid === undefined ? { own: 0, reaped: 0 } : processCpuMicros(gatewayPid);
+  const started = gatewayPid !== undefined ? gateway.reaped + descendantsCpuMicros(gatewayPid) : countDescendants ? descendantsCpuMicros() : 0;
+  const { user, system } = process.cpuUsage();
+  return { own: user + system + gateway.own, descendants: started };
 }
 
 /**
@@ -68,17 +82,16 @@ export function serveForBench(app: RequestListener, options: BenchServerOptions 
  * {@link serveForBench} for an Express app, called directly by a child that runs another program's server
  * (`supergateway.ts`). The child exits when the harness disconnects.
  */
-export function answerHarness(port: number, { stats = async () => ({}), countDescendants = false }: BenchServerOptions = {}): void {
+export function answerHarness(port: number, options: BenchServerOptions = {}): void {
+  const stats = options.stats ?? (async () => ({}));
   const send = (message: ReadyMessage | ControlReply): void => {
     process.send?.(message);
   };
   send({ kind: 'ready', port });
   process.on('message', (message: ControlRequest) => {
     if (message.kind === 'cpu') {
-      // One scan's CPU time (a few ms) falls inside the window two readings bound: nothing against seconds of load.
-      const descendants = countDescendants ? descendantsCpuMicros() : 0;
-      const { user, system } = process.cpuUsage();
-      send({ seq: message.seq, kind: 'cpu', cpuMicros: user + system, descendantsCpuMicros: descendants });
+      const { own, descendants } = cpuTimes(options);
+      send({ seq: message.seq, kind: 'cpu', cpuMicros: own, descendantsCpuMicros: descendants });
     } else if (message.kind === 'stats') {
       void stats().then((figures) => send({ seq: message.seq, kind: 'stats', stats: figures }));
     } else {

@@ -8,8 +8,10 @@ const TICKS_PER_SECOND = 100;
 interface ProcStat {
   readonly pid: number;
   readonly ppid: number;
-  /** utime + stime + cutime + cstime (its own, and that of its children it has waited for), in ticks. */
-  readonly ticks: number;
+  /** utime + stime: its own, in ticks. */
+  readonly ownTicks: number;
+  /** cutime + cstime: that of the children it has waited for (and theirs), in ticks. */
+  readonly reapedTicks: number;
 }
 
 /** One /proc/<pid>/stat, or undefined for a process that exited while being read. */
@@ -23,8 +25,8 @@ function readStat(pid: string): ProcStat | undefined {
   // The command name (field 2) is in parentheses and may hold spaces: the numeric fields start after the last ')'.
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
   // proc(5): after the name, field 4 (ppid) is index 1, fields 14–17 (utime stime cutime cstime) are 11–14.
-  const ticks = [11, 12, 13, 14].reduce((sum, index) => sum + Number(fields[index]), 0);
-  return { pid: Number(pid), ppid: Number(fields[1]), ticks };
+  const at = (index: number): number => Number(fields[index]);
+  return { pid: Number(pid), ppid: at(1), ownTicks: at(11) + at(12), reapedTicks: at(13) + at(14) };
 }
 
 /**
@@ -50,14 +52,17 @@ export function descendantsCpuMicros(root: number = process.pid): number {
   let ticks = 0;
   const pending = [...(children.get(root) ?? [])];
   for (let stat = pending.pop(); stat !== undefined; stat = pending.pop()) {
-    ticks += stat.ticks;
+    ticks += stat.ownTicks + stat.reapedTicks;
     pending.push(...(children.get(stat.pid) ?? []));
   }
   return (ticks * 1e6) / TICKS_PER_SECOND;
 }
 
-/** CPU time (user + system, µs) one process has used so far (its own and its reaped children's), 0 when it is gone. */
-export function processCpuMicros(pid: number): number {
+/**
+ * CPU time (user + system, µs) one process has used so far: `own`, and `reaped` by the children it has waited for
+ * (a gateway that starts a process per request); both 0 when it is gone.
+ */
+export function processCpuMicros(pid: number): { own: number; reaped: number } {
   const stat = readStat(String(pid));
-  return stat === undefined ? 0 : (stat.ticks * 1e6) / TICKS_PER_SECOND;
+  return stat === undefined ? { own: 0, reaped: 0 } : { own: (stat.ownTicks * 1e6) / TICKS_PER_SECOND, reaped: (stat.reapedTicks * 1e6) / TICKS_PER_SECOND };
 }

@@ -49,7 +49,8 @@ async function main(): Promise<void> {
   // It kills its children on SIGTERM (its onSignals cleanup); this child ends when the harness disconnects.
   process.once('exit', () => gateway.kill('SIGTERM'));
   await untilListening(port);
-  answerHarness(port, { countDescendants: true });
+  // supergateway is the gateway: its CPU is the server's own, its children's (the stdio servers) the upstreams'.
+  answerHarness(port, { gatewayPid: gateway.pid });
 }
 
 void main();
