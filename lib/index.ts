@@ -46,6 +46,7 @@ export type { ResponseMode } from './http/accept';
 export { x402Guard, type X402Guard, type X402GuardOptions } from './payments/guard';
 export type { UpstreamHandle, UpstreamState, UpstreamStatus } from './gateway/upstream';
 export type { NameMatcher, UpstreamHeaders, UpstreamOptions, UpstreamToolsOptions } from './gateway/upstream-options';
+export type { StdioUpstreamOptions, UpstreamEnv } from './gateway/stdio-options';
 export { x402Facilitator, type SupportedResponse, type X402Facilitator, type X402FacilitatorOptions } from './payments/facilitator';
 export {
   FacilitatorError,

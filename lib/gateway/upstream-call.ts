@@ -93,6 +93,8 @@ function ownResult(result: unknown, label: string): Record<string, unknown> {
 /** Where a caller's request goes: the upstream's client and options, and the router's telemetry (a CLIENT span per call). */
 export interface UpstreamTarget {
   readonly client: UpstreamClient;
+  /** The caller's own client, when each caller has its own process (`processes: 'per-principal'`); else `client`. */
+  readonly clientFor?: ((ctx: RequestContext) => Pick<UpstreamClient, 'request'>) | undefined;
   readonly options: ResolvedUpstream;
   readonly telemetry?: McpTelemetry | undefined;
 }
@@ -103,12 +105,17 @@ export interface UpstreamTarget {
  * (SEP-414), so the upstream's span is its child.
  */
 export async function forwardRequest(target: UpstreamTarget, method: string, params: Record<string, unknown>, ctx: RequestContext, extraHeaders?: Record<string, string>, paidHere = false): Promise<Record<string, unknown>> {
-  const { telemetry, client, options } = target;
+  const { telemetry, options } = target;
+  const client = target.clientFor?.(ctx) ?? target.client;
   if (telemetry === undefined) return exchange(client, options, method, params, ctx, extraHeaders, paidHere);
   const { name, attributes } = describeMessage(method, params);
-  const url = new URL(options.url);
-  const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
-  const spanAttributes = { ...attributes, [ATTR_UPSTREAM_NAME]: options.name, [ATTR_SERVER_ADDRESS]: url.hostname, [ATTR_SERVER_PORT]: port };
+  const spanAttributes: Record<string, string | number> = { ...attributes, [ATTR_UPSTREAM_NAME]: options.name };
+  // A stdio upstream has no network address to name.
+  if (options.url !== undefined) {
+    const url = new URL(options.url);
+    spanAttributes[ATTR_SERVER_ADDRESS] = url.hostname;
+    spanAttributes[ATTR_SERVER_PORT] = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+  }
   return telemetry.childSpan('client', name, spanAttributes, (span) => exchange(client, options, method, withTraceContext(params, span), ctx, extraHeaders, paidHere));
 }
 
@@ -126,7 +133,7 @@ function withTraceContext(params: Record<string, unknown>, span: Pick<ChildSpan,
  * answered by asking the caller each of its inputRequests (ctx.elicit…, under the upstream's own keys, so a 2026
  * caller's retry answers them) and retrying with the answers and the upstream's requestState (MCP 2026-07-28 MRTR).
  */
-async function exchange(client: UpstreamClient, options: ResolvedUpstream, method: string, params: Record<string, unknown>, ctx: RequestContext, extraHeaders: Record<string, string> | undefined, paidHere: boolean): Promise<Record<string, unknown>> {
+async function exchange(client: Pick<UpstreamClient, 'request'>, options: ResolvedUpstream, method: string, params: Record<string, unknown>, ctx: RequestContext, extraHeaders: Record<string, string> | undefined, paidHere: boolean): Promise<Record<string, unknown>> {
   const requestOptions = await callerRequestOptions(options, ctx, extraHeaders, paidHere);
   let sent = params;
   for (let round = 0; ; round++) {

@@ -109,12 +109,13 @@ function isLostSession(outcome: ExchangeOutcome): boolean {
   return typeof message === 'string' && /session/i.test(message);
 }
 
-function upstreamError(label: string, phrase: string): JsonRpcError {
+/** A -32603 naming the upstream by its label: `Upstream "fs" exited (code 1)` (shared by the HTTP and stdio clients). */
+export function upstreamError(label: string, phrase: string): JsonRpcError {
   return new JsonRpcError(ErrorCode.InternalError, `Upstream "${label}" ${phrase}`);
 }
 
 /** The upstream's own JSON-RPC error, verbatim; a malformed one is a fault. */
-function resultOrThrow(message: UpstreamMessage, label: string): unknown {
+export function resultOrThrow(message: UpstreamMessage, label: string): unknown {
   if ('error' in message) {
     const error = message.error;
     if (!isObject(error) || !Number.isInteger(error.code) || typeof error.message !== 'string') throw upstreamError(label, 'sent a malformed JSON-RPC error');

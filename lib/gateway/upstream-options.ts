@@ -4,6 +4,7 @@ import { invalidOption, isPositiveInteger, McpConfigError } from '../errors';
 import { isGuardList, GUARD_LIST_EXPECTED, type ToolGuard } from '../registry/guards';
 import type { RequestContext } from '../registry/request-context';
 import { PREFIX } from './naming';
+import { resolveStdio, STDIO_KEYS, type ResolvedStdio, type StdioUpstreamOptions } from './stdio-options';
 import { resolveLimits, type ResolvedLimits, type UpstreamLimitsOptions } from './upstream-limits';
 
 /** Default `timeoutMs`: the most one forwarded call may take. */
@@ -29,8 +30,11 @@ export interface UpstreamToolsOptions {
 /** Headers for an upstream: its credentials. A function gets the caller's context, or undefined for the gateway's own requests. */
 export type UpstreamHeaders = Readonly<Record<string, string>> | ((ctx: RequestContext | undefined) => Record<string, string> | Promise<Record<string, string>>);
 
-/** An upstream MCP server, mounted beside the router's own items with `mcp.upstream()`. */
-export interface UpstreamOptions {
+/**
+ * An upstream MCP server, mounted beside the router's own items with `mcp.upstream()`: a Streamable HTTP endpoint
+ * (`url`) or a local program spoken to over stdio (`command`, and the options of {@link StdioUpstreamOptions}).
+ */
+export interface UpstreamOptions extends StdioUpstreamOptions {
   /**
    * Namespace of its items: tools and prompts become `<prefix>__<name>`, resource URIs `<prefix>+<uri>`. A letter,
    * then up to 31 letters, digits or `-`. Omitted: a plain proxy, names and URIs untouched.
@@ -38,8 +42,8 @@ export interface UpstreamOptions {
   prefix?: string;
   /** How logs, errors and `status()` name it (never by URL). Defaults to `prefix`; required without one. */
   name?: string;
-  /** Its Streamable HTTP endpoint (`http:` or `https:`). */
-  url: string;
+  /** Its Streamable HTTP endpoint (`http:` or `https:`). Exactly one of `url` and `command`. */
+  url?: string;
   /**
    * Sent on every request to it: its credentials. A function is called per request with the caller's `ctx` (per-user
    * tokens, token exchange), and with `undefined` for the gateway's own requests (handshake, lists). The caller's
@@ -76,7 +80,10 @@ export interface UpstreamOptions {
 export interface ResolvedUpstream {
   readonly prefix: string | undefined;
   readonly name: string;
-  readonly url: string;
+  /** Its endpoint; undefined for a stdio upstream. */
+  readonly url: string | undefined;
+  /** Its program and processes; undefined for an HTTP upstream. */
+  readonly stdio: ResolvedStdio | undefined;
   readonly headers: UpstreamHeaders | undefined;
   /** Lower-case names. */
   readonly forwardHeaders: readonly string[];
@@ -93,8 +100,10 @@ export interface ResolvedUpstream {
 
 const KNOWN: { [K in keyof Required<UpstreamOptions>]: true } = {
   prefix: true, name: true, url: true, headers: true, forwardHeaders: true, tools: true, resources: true, prompts: true,
-  timeoutMs: true, listTimeoutMs: true, graceMs: true, guards: true, scopes: true, limits: true,
+  timeoutMs: true, listTimeoutMs: true, graceMs: true, guards: true, scopes: true, limits: true, ...STDIO_KEYS,
 };
+/** The options of an HTTP upstream only: a stdio one has no request headers. */
+const HTTP_ONLY = ['headers', 'forwardHeaders'] as const;
 const KNOWN_TOOLS: { [K in keyof Required<UpstreamToolsOptions>]: true } = { include: true, exclude: true, rename: true };
 
 /**
@@ -125,6 +134,29 @@ function resolveTools(tools: unknown, label: string): ResolvedUpstream['tools'] 
   return { include: checkMatchers(include, `${label}.tools.include`), exclude: checkMatchers(exclude, `${label}.tools.exclude`), rename: Object.freeze({ ...rename }) };
 }
 
+/** `url` xor `command`: the endpoint, or the program and its options (an HTTP-only option with `command` is refused). */
+function transportOf(options: UpstreamOptions, label: string): Pick<ResolvedUpstream, 'url' | 'stdio'> {
+  const { url, command } = options;
+  if ((url === undefined) === (command === undefined)) {
+    throw new McpConfigError('ERR_MCP_INVALID_OPTION', `${label} needs exactly one of 'upstream.url' (a Streamable HTTP endpoint) and 'upstream.command' (a local program spoken to over stdio)`);
+  }
+  if (command !== undefined) {
+    const httpOnly = HTTP_ONLY.find((key) => options[key] !== undefined);
+    if (httpOnly !== undefined) throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option '${label}.${httpOnly}' is for HTTP upstreams; a stdio upstream (command) gets its credentials through 'env'`);
+    return { url: undefined, stdio: resolveStdio(options, label) };
+  }
+  const stdioOnly = (Object.keys(STDIO_KEYS) as (keyof typeof STDIO_KEYS)[]).find((key) => options[key] !== undefined);
+  if (stdioOnly !== undefined) throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option '${label}.${stdioOnly}' is for stdio upstreams (command), not for one with a url`);
+  let parsed: URL | undefined;
+  try {
+    parsed = typeof url === 'string' ? new URL(url) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option '${label}.url' must be an http: or https: URL`);
+  return { url: parsed.href, stdio: undefined };
+}
+
 function checkDuration(value: unknown, option: string): void {
   if (!isPositiveInteger(value)) throw invalidOption(option, 'a positive number of milliseconds', value);
 }
@@ -138,20 +170,14 @@ export function resolveUpstream(options: UpstreamOptions): ResolvedUpstream {
   for (const key of Object.keys(options)) {
     if (!Object.hasOwn(KNOWN, key)) throw new McpConfigError('ERR_MCP_UNKNOWN_OPTION', `unknown option 'upstream.${key}'`);
   }
-  const { prefix, url, headers, forwardHeaders = [], resources = true, prompts = true } = options;
+  const { prefix, headers, forwardHeaders = [], resources = true, prompts = true } = options;
   if (prefix !== undefined && (typeof prefix !== 'string' || !PREFIX.test(prefix))) throw invalidOption('upstream.prefix', 'a letter then up to 31 letters, digits or -', prefix);
   const name = options.name ?? prefix;
   if (typeof name !== 'string' || name.trim() === '' || name.length > 64) {
     throw invalidOption('upstream.name', prefix === undefined ? 'a name of 1–64 characters (required without a prefix: logs and errors name the upstream by it, never by URL)' : 'a name of 1–64 characters', options.name);
   }
   const label = `upstream '${name}'`;
-  let parsed: URL | undefined;
-  try {
-    parsed = typeof url === 'string' ? new URL(url) : undefined;
-  } catch {
-    parsed = undefined;
-  }
-  if (parsed === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option '${label}.url' must be an http: or https: URL`);
+  const transport = transportOf(options, label);
   if (headers !== undefined && typeof headers !== 'function' && (typeof headers !== 'object' || headers === null || !Object.values(headers).every((value) => typeof value === 'string'))) {
     throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option '${label}.headers' must be an object of header → string, or a function (ctx) => headers`);
   }
@@ -180,7 +206,7 @@ export function resolveUpstream(options: UpstreamOptions): ResolvedUpstream {
   return Object.freeze({
     prefix,
     name,
-    url: parsed.href,
+    ...transport,
     headers,
     forwardHeaders: Object.freeze(forwarded),
     tools: resolveTools(options.tools, label),

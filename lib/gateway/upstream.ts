@@ -15,6 +15,7 @@ import { ListIntake, MAX_LIST_ENTRIES } from './upstream-limits';
 import { type Skipped, SkippedReport, summarised, SyncWarnings } from './upstream-report';
 import { type ItemSet, applyLists, emptyItemSet, itemCounts, type ListedItems } from './upstream-sync';
 import { isToolMounted, type ResolvedUpstream } from './upstream-options';
+import { stdioProcesses } from './upstream-stdio';
 
 /** How an upstream is doing. */
 export type UpstreamState = 'connecting' | 'healthy' | 'stale' | 'down' | 'removed';
@@ -46,6 +47,8 @@ export interface UpstreamStatus {
   readonly skippedCount: number;
   /** Whether its last lists were over `limits.maxListBytes` (or 5,000 entries of a kind) and were cut there. */
   readonly listsCut: boolean;
+  /** A stdio upstream with `processes: 'per-principal'`: its callers' processes now (the lister not counted), and the bound. */
+  readonly processes?: { readonly running: number; readonly max: number } | undefined;
 }
 
 /** Returned by `mcp.upstream()`. */
@@ -115,8 +118,11 @@ export function mountUpstream(options: ResolvedUpstream, env: MountEnvironment, 
    * handshake, the lists, the notification stream and the session's DELETE carry them.
    */
   let ownHeaders: Record<string, string> = typeof options.headers === 'function' ? {} : { ...options.headers };
-  const upstream = client ?? createUpstreamClient({
-    url: options.url,
+  const stdio = client === undefined && options.stdio !== undefined
+    ? stdioProcesses(options, options.stdio, { logger, clientInfo: env.clientInfo, onExited: () => void refresh(), onRestartDue: () => void refresh() })
+    : undefined;
+  const upstream = client ?? stdio?.shared ?? createUpstreamClient({
+    url: options.url!,
     label,
     timeoutMs: options.timeoutMs,
     clientInfo: env.clientInfo,
@@ -125,8 +131,9 @@ export function mountUpstream(options: ResolvedUpstream, env: MountEnvironment, 
     // MCP authorization: an upstream's challenge is about our credentials, not the caller's: logged, never passed on.
     onCredentialsRefused: (status) => logger.error(new Error(`mcpRouter: upstream '${label}' refused the gateway's credentials (HTTP ${status}); check its 'headers'`)),
   });
+  const pool = stdio?.pool;
   const naming = namingFor(options.prefix, options.tools === false ? {} : options.tools.rename);
-  const source: UpstreamSource = { client: upstream, options, naming, telemetry: env.telemetry };
+  const source: UpstreamSource = { client: upstream, clientFor: pool && ((ctx) => pool.clientFor(ctx)), options, naming, telemetry: env.telemetry };
   let items: ItemSet = emptyItemSet();
   let state: UpstreamState = 'connecting';
   let lastSuccess: number | undefined;
@@ -324,13 +331,17 @@ export function mountUpstream(options: ResolvedUpstream, env: MountEnvironment, 
       skipped: lastReport.entries,
       skippedCount: lastReport.count,
       listsCut,
+      processes: pool && options.stdio && { running: pool.size, max: options.stdio.maxProcesses },
     });
   }
 
   // What it may bring is declared from now on, so a client that connected before its lists came may still use them.
   registry.offer({ tools: options.tools !== false, prompts: options.prompts, resources: options.resources, completions: options.prompts || options.resources });
-  // Our lists and lookups wait for the first lists, but never longer than listTimeoutMs.
-  registry.track(Promise.race([refresh(), delay(options.listTimeoutMs)]));
+  // Our lists and lookups wait for the first lists, but never longer than listTimeoutMs; a stdio upstream started on
+  // first use spawns when the router serves its first request.
+  const firstLists = (): Promise<unknown> => Promise.race([refresh(), delay(options.listTimeoutMs)]);
+  if (options.stdio?.start === 'first-use') registry.trackOnFirstUse(firstLists);
+  else registry.track(firstLists());
 
   return {
     status,
@@ -344,7 +355,7 @@ export function mountUpstream(options: ResolvedUpstream, env: MountEnvironment, 
       clearTimeout(timer);
       registry.batch(dropAll);
       listener?.close();
-      await upstream.close();
+      await (stdio ?? upstream).close();
       env.onRemoved();
     },
   };

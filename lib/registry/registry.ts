@@ -62,6 +62,8 @@ export class Registry {
   private readonly listeners: Array<(kind: ChangedList) => void> = [];
   /** First loads (an upstream's lists) that lists and lookups wait for. */
   private readonly loads = new Set<Promise<unknown>>();
+  /** First loads that start with the router's first request (an upstream mounted with `start: 'first-use'`). */
+  private readonly deferred: (() => Promise<unknown>)[] = [];
 
   /**
    * @param validator - the router's schema compiler
@@ -188,8 +190,14 @@ export class Registry {
     this.loads.add(settled);
   }
 
+  /** Like {@link track}, but `start` runs only when lists or lookups are first asked for (any request does): a lazy upstream. */
+  trackOnFirstUse(start: () => Promise<unknown>): void {
+    this.deferred.push(start);
+  }
+
   /** Resolves once no tracked load is pending; undefined (nothing to wait for) on the usual path. */
   loaded(): Promise<void> | undefined {
+    if (this.deferred.length > 0) for (const start of this.deferred.splice(0)) this.track(start());
     return this.loads.size === 0 ? undefined : Promise.all(this.loads).then(() => undefined);
   }
 
