@@ -9,8 +9,7 @@ import { STDIO_SERVER } from './stdio-server-path';
 // (e)'s configuration (sessions on, `responseMode: 'auto'`, rate limit off): the gateway under test is the router's
 // default one, and supergateway (u2) keeps a session too (`--stateful`).
 const mcp = mcpRouter({ ...SERVER_INFO, rateLimit: false });
-// TEMPORARY until branch stdio-pool is merged: the cast lets the bench build before `command` exists.
-mcp.upstream({ prefix: 'up', command: process.execPath, args: [STDIO_SERVER] } as unknown as Parameters<typeof mcp.upstream>[0]);
+mcp.upstream({ prefix: 'up', command: process.execPath, args: [STDIO_SERVER] });
 const app = express();
 app.use('/mcp', mcp);
 // The upstream is a process of its own: its CPU time counts with the router's, as supergateway's child counts with it.
