@@ -1,4 +1,4 @@
-// `npm run bench`: scenarios 1–3, 1m, 2m, redis, 4 and sign-in against bare Express, the official SDK and this router; writes bench/RESULTS.md.
+// `npm run bench`: scenarios 1–3, 1m, 2m, redis, 4, sign-in and stdio against bare Express, the official SDK and this router; writes bench/RESULTS.md.
 
 import { writeFileSync } from 'node:fs';
 import { buildForBench } from './harness/build';
@@ -10,6 +10,7 @@ import { measureModernStream, measureModernThroughput } from './scenarios/modern
 import { measureRedis } from './scenarios/redis';
 import { measureSessions } from './scenarios/sessions';
 import { measureSignIn } from './scenarios/sign-in';
+import { measureStdio } from './scenarios/stdio';
 import { measureStream } from './scenarios/stream';
 import { measureTelemetry } from './scenarios/telemetry';
 import { measureThroughput } from './scenarios/throughput';
@@ -54,6 +55,10 @@ async function main(): Promise<void> {
     if (config.scenarios.includes('sign-in')) {
       process.stderr.write('scenario sign-in: production configuration, router-issued JWT against static token (issue 30)\n');
       results.signIn = await measureSignIn(config, load);
+    }
+    if (config.scenarios.includes('stdio')) {
+      process.stderr.write('scenario stdio: a stdio MCP server directly, through this router and through supergateway (issue 31)\n');
+      results.stdio = await measureStdio(config, load);
     }
   } finally {
     await load.stop();

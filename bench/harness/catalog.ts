@@ -150,6 +150,36 @@ export const SERVERS = {
     signsIn: true,
     description: "(f) with `auth: { server: { signIn } }` instead of `auth: { tokens }`: the router is its own OAuth 2.1 authorization server (keys generated in the in-memory sign-in store). Before its first request the client registers (DCR), authorizes with PKCE, allows the consent page and redeems the code; every request then carries that one access token (an ES256 JWT), which the router checks once and then finds in its verified-token cache",
   },
+  // Scenario `stdio` (issue 31): gateways publishing one stdio MCP server (`servers/stdio-add.ts`) over Streamable
+  // HTTP. Each one's CPU figures count its upstream process too; the floor, the SDK's stdio client calling the server
+  // directly (u0), runs in the load child (`load/stdio-direct.ts`), not as a server.
+  stdioRouter: {
+    key: 'stdio-router',
+    label: '(u1) router, stdio upstream',
+    script: 'servers/router-stdio.ts',
+    args: [],
+    sessions: true,
+    headers: {},
+    description: "this router with (e)'s options (sessions on, `rateLimit: false`) and `mcp.upstream({ prefix: 'up', command: process.execPath, args: [<stdio server>] })`, on Express 5: the caller's `tools/call up__add` is forwarded over the upstream's stdin and answered from its stdout",
+  },
+  stdioSupergateway: {
+    key: 'stdio-supergateway',
+    label: '(u2) supergateway --stateful',
+    script: 'servers/supergateway.ts',
+    args: ['stateful'],
+    sessions: true,
+    headers: {},
+    description: 'supergateway 4 (`--stdio "node <stdio server>" --outputTransport streamableHttp --stateful --logLevel none`): one child process per session, started at `initialize`; the SDK v1\'s Streamable HTTP transport in front',
+  },
+  stdioSupergatewayStateless: {
+    key: 'stdio-supergateway-stateless',
+    label: '(u3) supergateway, stateless (its default)',
+    script: 'servers/supergateway.ts',
+    args: ['stateless'],
+    sessions: false,
+    headers: {},
+    description: 'supergateway 4 as (u2) without `--stateful`, its default: a new child process per request, initialized by the gateway before the request is forwarded',
+  },
   // Scenario 4 (issue 21): the (d) configuration under three OpenTelemetry setups (bench/servers/telemetry-setup.ts).
   // (t0) is the base of its ratios; (t0′) and (t1′) are controls whose code per message is (t0)'s, so the run shows
   // what differences between processes alone amount to.

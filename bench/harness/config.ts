@@ -7,13 +7,14 @@ import { detectPinning, type Pinning } from './child';
  * The scenarios of `npm run bench` (the soak has its own script): 1, 2, 3, then 1m and 2m (2026-07-28 requests), then
  * `redis` (issue 20: two instances on Redis behind a proxy; skipped when redis-server is not installed), then
  * `telemetry` (scenario 4, issue 21: OpenTelemetry absent, idle and on), then `sign-in` (issue 30: the production
- * configuration with the router's own JWTs against its static token).
+ * configuration with the router's own JWTs against its static token), then `stdio` (issue 31: a stdio MCP server called
+ * directly through the SDK's stdio client, through this router's `mcp.upstream({ command })` and through supergateway).
  */
-export const SCENARIOS = ['throughput', 'stream', 'sessions', 'modern', 'modern-stream', 'redis', 'telemetry', 'sign-in'] as const;
+export const SCENARIOS = ['throughput', 'stream', 'sessions', 'modern', 'modern-stream', 'redis', 'telemetry', 'sign-in', 'stdio'] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
 /** Scenarios that, run alone (`BENCH_ONLY=redis`), write their own file instead of RESULTS.md. */
-export const OWN_FILES: Readonly<Partial<Record<Scenario, string>>> = { redis: 'REDIS.md', telemetry: 'TELEMETRY.md', 'sign-in': 'SIGN-IN.md' };
+export const OWN_FILES: Readonly<Partial<Record<Scenario, string>>> = { redis: 'REDIS.md', telemetry: 'TELEMETRY.md', 'sign-in': 'SIGN-IN.md', stdio: 'STDIO.md' };
 
 /** Everything a run is parameterised by; printed into RESULTS.md so a run can be repeated. */
 export interface BenchConfig {

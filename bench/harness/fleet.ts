@@ -64,10 +64,16 @@ export class RunningServer {
     };
   }
 
-  /** CPU time (user + system) the server process has used so far, in µs. */
+  /** CPU time (user + system) the server has used so far, in µs: its process's, and that of the processes it started if it counts them. */
   async cpuMicros(): Promise<number> {
+    const { own, descendants } = await this.cpuTimes();
+    return own + descendants;
+  }
+
+  /** CPU time used so far, in µs: the server process's own, and that of the processes it started (a gateway's upstreams; 0 for servers that do not count them). */
+  async cpuTimes(): Promise<{ own: number; descendants: number }> {
     const reply = await this.child.ask<Extract<ControlReply, { kind: 'cpu' }>>({ kind: 'cpu' });
-    return reply.cpuMicros;
+    return { own: reply.cpuMicros, descendants: reply.descendantsCpuMicros };
   }
 
   /** Heap and RSS after full garbage collections. */

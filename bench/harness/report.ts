@@ -10,8 +10,10 @@ import { find, loadTable, mid, p50, p99, paired, perSecond, ratioCell, sideBySid
 import { modernSections, modernTargetRows } from './report-modern';
 import { redisSections, redisTargetRows } from './report-redis';
 import { signInSections, signInTargetRows } from './report-sign-in';
+import { stdioSections, stdioTargetRows } from './report-stdio';
 import { telemetrySections, telemetryTargetRows } from './report-telemetry';
 import type { RedisResults } from '../scenarios/redis';
+import type { StdioResults } from '../scenarios/stdio';
 import type { TelemetryResults } from '../scenarios/telemetry';
 
 /** What a run measured; a scenario left out with BENCH_ONLY is undefined. */
@@ -29,6 +31,8 @@ export interface BenchResults {
   readonly telemetry?: TelemetryResults;
   /** Scenario `sign-in` (issue 30): (f) with its static token, a second (f), and (f) with router-issued JWTs. */
   readonly signIn?: readonly ServerRuns[];
+  /** Scenario `stdio` (issue 31): a stdio server called directly, through this router and through supergateway. */
+  readonly stdio?: StdioResults;
 }
 
 const opened = (run: SessionRun): number => run.openedPerSecond;
@@ -110,13 +114,22 @@ export function targetRows(results: BenchResults): TargetRow[] {
   rows.push(...redisTargetRows(results.redis));
   rows.push(...telemetryTargetRows(results.telemetry));
   rows.push(...signInTargetRows(results.signIn));
+  rows.push(...stdioTargetRows(results.stdio));
   rows.push({ figure: 'soak: heap and RSS trend', target: 'no upward trend', measured: 'separate run: `npm run bench:soak`, see SOAK.md', met: undefined });
   return rows;
 }
 
 function rawRounds(results: BenchResults): string {
   const rows: string[][] = [];
-  const loadScenarios = [['1', results.throughput], ['2', results.stream], ['1m', results.modernThroughput], ['2m', results.modernStream], ['4', results.telemetry?.servers], ['sign-in', results.signIn]] as const;
+  const loadScenarios = [
+    ['1', results.throughput],
+    ['2', results.stream],
+    ['1m', results.modernThroughput],
+    ['2m', results.modernStream],
+    ['4', results.telemetry?.servers],
+    ['sign-in', results.signIn],
+    ...(results.stdio?.levels ?? []).map((level) => [`stdio ×${level.concurrency}`, level.gateways] as const),
+  ] as const;
   for (const [scenario, entries] of loadScenarios) {
     for (const entry of entries ?? []) {
       entry.runs.forEach((run, round) =>
@@ -134,7 +147,7 @@ function rawRounds(results: BenchResults): string {
       );
     }
   }
-  // Each scenario's side-by-side base is its first server: (a), (t0) in 4, (f) in sign-in.
+  // Each scenario's side-by-side base is its first server: (a), (t0) in 4, (f) in sign-in, (u1) in stdio.
   for (const [scenario, entry, base] of loadScenarios.flatMap(([name, entries]) => (entries ?? []).map((entry) => [name, entry, entries?.[0]] as const))) {
     entry.sideBySide?.forEach(({ own, base: baseRun }, round) =>
       rows.push([
@@ -207,6 +220,7 @@ export function renderResults(results: BenchResults, config: BenchConfig, meta: 
     ...(results.modernStream ?? []),
     ...(results.telemetry?.servers ?? []),
     ...(results.signIn ?? []),
+    ...(results.stdio?.levels[0]?.gateways ?? []),
   ];
   const servers = [...new Map(measured.map((entry) => [entry.spec.key, entry.spec])).values()];
   // `BENCH_ONLY=redis` (bench/REDIS.md): the Redis section alone, without the other scenarios' empty targets.
@@ -215,6 +229,8 @@ export function renderResults(results: BenchResults, config: BenchConfig, meta: 
   const onlyTelemetry = Object.keys(results).every((name) => name === 'telemetry');
   // `BENCH_ONLY=sign-in` (bench/SIGN-IN.md): that scenario and its target.
   const onlySignIn = Object.keys(results).every((name) => name === 'signIn');
+  // `BENCH_ONLY=stdio` (bench/STDIO.md): that scenario and its reported figures.
+  const onlyStdio = Object.keys(results).every((name) => name === 'stdio');
   const sections = [
     onlyRedis
       ? '# Benchmark results: Redis scenario'
@@ -222,7 +238,9 @@ export function renderResults(results: BenchResults, config: BenchConfig, meta: 
         ? '# Benchmark results: OpenTelemetry scenario (4)'
         : onlySignIn
           ? '# Benchmark results: sign-in scenario (router-issued JWTs)'
-          : '# Benchmark results',
+          : onlyStdio
+            ? '# Benchmark results: stdio upstreams'
+            : '# Benchmark results',
     '',
     `- **Date:** ${meta.date}`,
     `- **Versions:** ${Object.entries(meta.versions).map(([name, version]) => `${name} ${version}`).join(', ')}`,
@@ -238,7 +256,7 @@ export function renderResults(results: BenchResults, config: BenchConfig, meta: 
     sections.push('', '## Targets', '', markdownTable(['figure', 'target', 'measured', 'verdict'], rows.map((row) => [row.figure, row.target, row.measured, verdict(row.met)])), ...redisSections(results.redis), '');
     return sections.join('\n');
   }
-  const rows = onlyTelemetry ? telemetryTargetRows(results.telemetry) : onlySignIn ? signInTargetRows(results.signIn) : targetRows(results);
+  const rows = onlyTelemetry ? telemetryTargetRows(results.telemetry) : onlySignIn ? signInTargetRows(results.signIn) : onlyStdio ? stdioTargetRows(results.stdio) : targetRows(results);
   sections.push('', '## Targets', '', markdownTable(['figure', 'target', 'measured', 'verdict'], rows.map((row) => [row.figure, row.target, row.measured, verdict(row.met)])));
   if (results.throughput) {
     sections.push('', '## 1. `tools/call add`: throughput, latency, server CPU', '', loadTable(results.throughput, 'req'));
@@ -250,6 +268,7 @@ export function renderResults(results: BenchResults, config: BenchConfig, meta: 
   sections.push(...redisSections(results.redis));
   sections.push(...telemetrySections(results.telemetry));
   sections.push(...signInSections(results.signIn));
+  sections.push(...stdioSections(results.stdio));
   sections.push('', '## The servers', '', ...servers.map((spec) => `- **${spec.label}**: ${spec.description}.`), '', METHOD, '', '## Every round', '', rawRounds(results), '');
   return sections.join('\n');
 }

@@ -3,6 +3,7 @@
 import type { OpenedSession, Target } from './http-client';
 import type { MixedTrafficResult, MixedTrafficTask } from './mixed-traffic';
 import type { SoakResult, SoakTask } from './soak-traffic';
+import type { StdioDirectResult, StdioDirectTask } from './stdio-direct';
 
 /** One request, answered whole (to check a server's reply before loading it). */
 export interface ProbeTask {
@@ -42,7 +43,7 @@ export interface CloseSessionsTask {
   readonly connections: number;
 }
 
-export type LoadTask = ProbeTask | OpenSessionTask | CannonTask | OpenSessionsTask | CloseSessionsTask | SoakTask | MixedTrafficTask;
+export type LoadTask = ProbeTask | OpenSessionTask | CannonTask | OpenSessionsTask | CloseSessionsTask | SoakTask | MixedTrafficTask | StdioDirectTask;
 
 /** The outcome of a {@link CannonTask}. Latencies are exact (autocannon's own histogram keeps whole milliseconds). */
 export interface CannonResult {
@@ -73,4 +74,5 @@ export interface LoadResults {
   'close-sessions': SessionsResult;
   soak: SoakResult;
   'mixed-traffic': MixedTrafficResult;
+  'stdio-direct': StdioDirectResult;
 }

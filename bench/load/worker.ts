@@ -4,6 +4,7 @@ import autocannon from 'autocannon';
 import { closeSession, inParallel, keepAliveAgent, messagesOf, openSession, send, type OpenedSession } from './http-client';
 import { runMixedTraffic } from './mixed-traffic';
 import { runSoakTraffic } from './soak-traffic';
+import { runStdioDirect } from './stdio-direct';
 import type { CannonResult, CannonTask, LoadResults, LoadTask, SessionsResult } from './tasks';
 import { percentile } from '../stats';
 
@@ -90,6 +91,8 @@ async function run(task: LoadTask): Promise<LoadResults[LoadTask['kind']]> {
       return runSoakTraffic(task);
     case 'mixed-traffic':
       return runMixedTraffic(task);
+    case 'stdio-direct':
+      return runStdioDirect(task);
   }
 }
 

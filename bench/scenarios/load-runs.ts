@@ -10,7 +10,10 @@ import { signInForBench } from '../harness/sign-in';
 
 /** One measured run: autocannon's figures plus the server's CPU time per answered request. */
 export interface LoadRun extends CannonResult {
+  /** The server's CPU time per answered request, with that of the processes it started (a gateway's upstream programs). */
   readonly cpuMicrosPerRequest: number;
+  /** The part of {@link cpuMicrosPerRequest} spent in the processes it started; 0 for a server that starts none. */
+  readonly descendantsCpuMicrosPerRequest: number;
   /**
    * The server's CPU time over the run's wall time. A server loaded by 10 connections is busy ~100% of the
    * time; much less means it waited, or its CPU was taken from it (another process, a VM host's steal).
@@ -49,6 +52,12 @@ export interface LoadOptions {
   readonly sideBySide?: boolean;
   /** Ask every server for its own figures ({@link RunningServer.stats}) after the last round. */
   readonly stats?: boolean;
+  /**
+   * Whether a round in which the server was busy under {@link DISTURBED_BELOW} of the time is run again (default
+   * true). False where the load leaves the server idle by design: one connection, whose server waits on the client
+   * and the network between requests.
+   */
+  readonly retryIdleRounds?: boolean;
 }
 
 /** The request a scenario sends, and how to tell that a server answered it correctly. */
@@ -100,10 +109,13 @@ export async function measureLoad(config: BenchConfig, load: LoadGenerator, spec
     }
     const oneRun = async (index: number, attempts: number): Promise<LoadRun> => {
       const server = servers[index] as RunningServer;
-      const cpuBefore = await server.cpuMicros();
+      const before = await server.cpuTimes();
       const result = await load.run({ kind: 'cannon', target: targets[index] as Target, body: (requests[index] as ScenarioRequest).body, connections: config.connections, seconds: config.seconds });
-      const cpuMicros = (await server.cpuMicros()) - cpuBefore;
-      return { ...result, cpuMicrosPerRequest: cpuMicros / Math.max(1, result.ok), busyShare: cpuMicros / (result.seconds * 1e6), attempts };
+      const after = await server.cpuTimes();
+      const descendantsMicros = after.descendants - before.descendants;
+      const cpuMicros = after.own - before.own + descendantsMicros;
+      const answered = Math.max(1, result.ok);
+      return { ...result, cpuMicrosPerRequest: cpuMicros / answered, descendantsCpuMicrosPerRequest: descendantsMicros / answered, busyShare: cpuMicros / (result.seconds * 1e6), attempts };
     };
     const runs: LoadRun[][] = servers.map(() => []);
     for (let round = 0; round < config.repeats; round++) {
@@ -111,7 +123,8 @@ export async function measureLoad(config: BenchConfig, load: LoadGenerator, spec
         const index = (step + round) % servers.length;
         const server = servers[index] as RunningServer;
         let run: LoadRun | undefined;
-        for (let attempt = 1; run === undefined || (run.busyShare < DISTURBED_BELOW && attempt <= 2); attempt++) {
+        const retries = options.retryIdleRounds ?? true;
+        for (let attempt = 1; run === undefined || (retries && run.busyShare < DISTURBED_BELOW && attempt <= 2); attempt++) {
           run = await oneRun(index, attempt);
           if (run.failed > 0) throw new Error(`${server.spec.label}: ${run.failed} requests failed in round ${round + 1}`);
           log(

@@ -50,4 +50,4 @@ mcp.tool({
 });
 const app = express();
 app.use('/mcp', mcp);
-serveForBench(app, telemetryStats);
+serveForBench(app, { stats: telemetryStats });
