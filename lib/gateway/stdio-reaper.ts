@@ -45,7 +45,9 @@ function hook(): void {
   if (hooked) return;
   hooked = true;
   process.on('exit', onProcessExit);
-  for (const signal of FATAL_SIGNALS) process.on(signal, onFatalSignal);
+  // First in line: an app's `process.once(signal)` listener removes itself before it runs, so a reaper called after
+  // it would count no app listener and re-raise the signal in the middle of the app's own shutdown.
+  for (const signal of FATAL_SIGNALS) process.prependListener(signal, onFatalSignal);
 }
 
 /** With no child alive, the process's own signal handling is left exactly as the app set it. */
