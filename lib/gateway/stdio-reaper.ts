@@ -9,7 +9,6 @@ import type { ChildProcess } from 'node:child_process';
 const live = new Set<ChildProcess>();
 /** The signals whose default action ends the process, which the router intercepts only while it has children. */
 const FATAL_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-type FatalSignal = (typeof FATAL_SIGNALS)[number];
 
 function killAll(): void {
   for (const child of live) {
@@ -32,7 +31,7 @@ function onProcessExit(): void {
  * listens too, the app owns its shutdown: it calls `mcp.close()` (SIGTERM, then SIGKILL) or `process.exit()` (the
  * `exit` hook), and the children are left alone until then.
  */
-function onFatalSignal(signal: FatalSignal): void {
+function onFatalSignal(signal: NodeJS.Signals): void {
   if (process.listenerCount(signal) > 1) return;
   killAll();
   unhook();
