@@ -121,7 +121,7 @@ describe('AUTH=oauth npm run demo', () => {
     expect(help).not.toMatch(/Bearer/);
   });
 
-  it('starts with that banner, and its MCP endpoint challenges with the metadata of its own authorization server', async () => {
+  it('starts with that banner and both upstreams, and its MCP endpoint challenges with the metadata of its own authorization server', async () => {
     const child = spawn(process.execPath, ARGS, { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', AUTH: 'oauth' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     try {
@@ -134,6 +134,9 @@ describe('AUTH=oauth npm run demo', () => {
         child.once('exit', (code) => reject(new Error(`the demo exited (${code}) before its banner`)));
       });
       expect(stdout).toMatch(/^\nDemo store is running, with OAuth sign-in \(AUTH=oauth\)\.\n/);
+      // Both upstreams in this mode too: the roaster over stdio beside the notes server.
+      expect(stdout).toContain('  Upstream       roaster over stdio, demo/stdio-upstream.ts (healthy: 2 tools, 1 resource as roaster__<name> and roaster+<uri>)\n');
+      expect(stdout).toMatch(/ {2}Upstream {7}notes at http:\/\/127\.0\.0\.1:\d+\/mcp \(healthy: /);
       const refused = await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
       expect(refused.status).toBe(401);
       const metadataUrl = /resource_metadata="([^"]+)"/.exec(refused.headers.get('www-authenticate') ?? '')?.[1] as string;

@@ -1,14 +1,17 @@
 // The demo's gateway: the notes server (demo/upstream.ts) mounted under the prefix `notes`, as a client sees it,
-// and `npm run demo` starting it with no setup and stopping it cleanly.
+// and `npm run demo` starting it and the roaster (demo/stdio-upstream.ts, a child process) with no setup and stopping
+// both cleanly.
 
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { connectionHelp } from '../demo/connect';
 import { createDemo, type Demo } from '../demo/server';
 import { startNotesUpstream, type NotesUpstream } from '../demo/upstream';
 import { connectClient, type ConnectedClient } from './helpers/connect-client';
+import { until } from './helpers/until';
 
 const token = 'demo-upstream-token';
 const bearer = { Authorization: `Bearer ${token}` };
@@ -72,7 +75,7 @@ describe('the demo with its notes upstream', () => {
   });
 
   it('names the upstream in the start-up message', () => {
-    const help = connectionHelp({ origin: 'http://127.0.0.1:3000', token: 't', apiKey: 'k', upstream: { url: upstream.url, status: demo.notes!.status() } });
+    const help = connectionHelp({ origin: 'http://127.0.0.1:3000', token: 't', apiKey: 'k', upstreams: [{ where: `at ${upstream.url}`, status: demo.notes!.status() }] });
     expect(help).toContain(`  Upstream       notes at ${upstream.url} (healthy: 3 tools, 1 prompt, 1 resource, 1 template as notes__<name> and notes+<uri>)\n`);
   });
 });
@@ -95,10 +98,24 @@ describe('the demo when its upstream is down', () => {
   });
 });
 
-describe('npm run demo with its upstream (demo/server.ts as a child process)', () => {
+describe('npm run demo with its upstreams (demo/server.ts as a child process)', () => {
   const ARGS = ['--import', 'tsx', path.join(__dirname, '..', 'demo', 'server.ts')];
 
-  it('starts the notes upstream with no setup, prints it, serves its tools, and exits 0 on SIGTERM and SIGINT', async () => {
+  /** The pids of the roaster processes `pid` started (`pgrep -P`: Linux and macOS). */
+  async function roasterPids(pid: number): Promise<number[]> {
+    const { stdout } = await promisify(execFile)('pgrep', ['-P', String(pid), '-f', 'stdio-upstream\\.ts']).catch(() => ({ stdout: '' }));
+    return stdout.split('\n').filter(Boolean).map(Number);
+  }
+  const isAlive = (pid: number): boolean => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  it('starts the notes and roaster upstreams with no setup, prints them, serves their tools, and exits 0 on SIGTERM and SIGINT, its roaster process ended', async () => {
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       const child = spawn(process.execPath, ARGS, { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', MCP_TOKEN: 'tok' }, stdio: ['ignore', 'pipe', 'pipe'] });
       let stdout = '';
@@ -108,12 +125,15 @@ describe('npm run demo with its upstream (demo/server.ts as a child process)', (
         const endpoint = await new Promise<string>((resolve, reject) => {
           child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
             stdout += chunk;
-            const match = /MCP endpoint +(\S+)[\s\S]*Upstream /.exec(stdout);
+            const match = /MCP endpoint +(\S+)[\s\S]*Upstream +roaster /.exec(stdout);
             if (match?.[1]) resolve(match[1]);
           });
           child.once('exit', (code) => reject(new Error(`the demo exited (${code}) before its banner: ${stderr}`)));
         });
         expect(stdout).toMatch(/ {2}Upstream {7}notes at http:\/\/127\.0\.0\.1:[1-9]\d*\/mcp \(healthy: 3 tools, 1 prompt, 1 resource, 1 template as notes__<name> and notes\+<uri>\)\n/);
+        expect(stdout).toContain('  Upstream       roaster over stdio, demo/stdio-upstream.ts (healthy: 2 tools, 1 resource as roaster__<name> and roaster+<uri>)\n');
+        const roasters = await roasterPids(child.pid as number);
+        expect(roasters).toHaveLength(1);
         const response = await fetch(endpoint, {
           method: 'POST',
           headers: { Authorization: 'Bearer tok', 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-06-18' },
@@ -124,6 +144,8 @@ describe('npm run demo with its upstream (demo/server.ts as a child process)', (
         child.kill(signal);
         expect(await exited).toEqual([0, null]);
         expect(stderr).toBe('');
+        // Ended by the demo's mcp.close() before it exits (until: a zombie lasts until the system reaps it).
+        await until(() => !isAlive(roasters[0]!), 'the roaster process to be gone');
       } finally {
         if (child.exitCode === null && child.signalCode === null) {
           child.kill('SIGKILL');

@@ -2,30 +2,33 @@
 
 import type { UpstreamStatus } from '../lib';
 
-/** The mounted upstream: where it runs and what it mounted. */
+/** A mounted upstream: where it runs (`at <url>`, `over stdio (…)`) and what it mounted. */
 export interface UpstreamBanner {
-  readonly url: string;
+  readonly where: string;
   readonly status: UpstreamStatus;
 }
 
-function upstreamLine({ url, status }: UpstreamBanner): string {
+function upstreamLine({ where, status }: UpstreamBanner): string {
   const { tools, prompts, resources, resourceTemplates } = status.items;
-  const count = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;
-  const mounted = `${count(tools, 'tool')}, ${count(prompts, 'prompt')}, ${count(resources, 'resource')}, ${count(resourceTemplates, 'template')} as ${status.prefix}__<name> and ${status.prefix}+<uri>`;
-  return `  Upstream       ${status.name} at ${url} (${status.state}: ${status.error ?? mounted})\n`;
+  // Only the kinds it has: "2 tools, 1 resource", not "0 prompts" too.
+  const counts = ([[tools, 'tool'], [prompts, 'prompt'], [resources, 'resource'], [resourceTemplates, 'template']] as const).filter(([n]) => n > 0).map(([n, what]) => `${n} ${what}${n === 1 ? '' : 's'}`);
+  const mounted = `${counts.join(', ') || 'nothing'} as ${status.prefix}__<name> and ${status.prefix}+<uri>`;
+  return `  Upstream       ${status.name} ${where} (${status.state}: ${status.error ?? mounted})\n`;
 }
 
 interface BannerOptions {
   readonly origin: string;
   readonly apiKey: string;
-  readonly upstream?: UpstreamBanner;
+  readonly upstreams?: readonly UpstreamBanner[];
 }
+
+const upstreamLines = (upstreams: readonly UpstreamBanner[] = []): string => upstreams.map(upstreamLine).join('');
 
 const json = (value: unknown): string => `    ${JSON.stringify(value)}`;
 const restLine = (origin: string, apiKey: string): string => `  REST API       curl -H 'x-api-key: ${apiKey}' ${origin}/api/products\n`;
 
 /** The banner of `npm run demo`: the static bearer token and client configurations that send it. */
-export function connectionHelp({ origin, token, apiKey, upstream }: BannerOptions & { token: string }): string {
+export function connectionHelp({ origin, token, apiKey, upstreams }: BannerOptions & { token: string }): string {
   const url = `${origin}/mcp`;
   return `
 Demo store is running.
@@ -33,7 +36,7 @@ Demo store is running.
   MCP endpoint   ${url}
   Bearer token   ${token}          (set MCP_TOKEN to choose it)
   Playground     ${origin}/playground/#token=${token}
-${restLine(origin, apiKey)}${upstream ? upstreamLine(upstream) : ''}
+${restLine(origin, apiKey)}${upstreamLines(upstreams)}
 Inspector (CLI, Node >= 22):
     npx @modelcontextprotocol/inspector --cli ${url} --transport http --header "Authorization: Bearer ${token}" --method tools/list
 Inspector (UI): npx @modelcontextprotocol/inspector, then Streamable HTTP, ${url}, and the token under Authentication.
@@ -50,7 +53,7 @@ ${json({ servers: { 'demo-store': { type: 'http', url, headers: { Authorization:
 }
 
 /** The banner of `AUTH=oauth npm run demo`: no token to copy; clients register themselves and send the user to sign in. */
-export function oauthConnectionHelp({ origin, apiKey, upstream }: BannerOptions): string {
+export function oauthConnectionHelp({ origin, apiKey, upstreams }: BannerOptions): string {
   const url = `${origin}/mcp`;
   return `
 Demo store is running, with OAuth sign-in (AUTH=oauth).
@@ -60,7 +63,7 @@ Demo store is running, with OAuth sign-in (AUTH=oauth).
                  then send the browser to ${origin}/login (any user name, no password) and a consent page
   Issuer         ${url}   (${url}/.well-known/openid-configuration)
   Playground     ${origin}/playground/#signin
-${restLine(origin, apiKey)}${upstream ? upstreamLine(upstream) : ''}
+${restLine(origin, apiKey)}${upstreamLines(upstreams)}
 Script (the SDK client's OAuth flow; it prints the sign-in URL, or with --auto signs in as that user by itself):
     npx tsx demo/oauth-client.ts ${url} [--auto alice]
 Inspector (UI): npx @modelcontextprotocol/inspector, then Streamable HTTP, ${url}, and Connect (no token):

@@ -9,12 +9,15 @@
 //   round-robin proxy, demo/proxy.ts: README › Several instances on Redis)
 //
 // It also starts a second MCP server, "notes" (demo/upstream.ts), on an ephemeral port, and mounts it as a gateway
-// upstream: its items appear as notes__add_note, notes+notes://all… beside the store's own.
+// upstream: its items appear as notes__add_note, notes+notes://all… beside the store's own. And it mounts a third,
+// "roaster" (demo/stdio-upstream.ts), a local program the router runs as a child process and speaks MCP with over its
+// stdin and stdout: roaster__roast_schedule, roaster__plan_tasting (which asks the user through the gateway)….
 
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import express from 'express';
 import { mcpRouter, type McpRouter, type UpstreamHandle } from '../lib';
 import { redisStore } from '../lib/redis';
@@ -40,17 +43,31 @@ export type DemoOptions = DemoAuth & {
   notesUrl?: string;
   /** Redis for the router's shared state (sessions, events, tasks…); in-memory without it. */
   redisUrl?: string;
+  /**
+   * Mount the roaster server (demo/stdio-upstream.ts) as a stdio upstream under the prefix `roaster`: a child
+   * process the router starts at once and ends on `mcp.close()`. Defaults to `false`.
+   */
+  roaster?: boolean;
 };
 
 /** The scopes of the demo's tokens: store:write lets a client place and cancel orders. */
 const SCOPES = ['store:read', 'store:write'];
 
-/** The demo app, its MCP router (to close it) and the notes upstream's handle when one is mounted. */
+/** The demo app, its MCP router (to close it) and the upstreams' handles when they are mounted. */
 export interface Demo {
   readonly app: express.Express;
   readonly mcp: McpRouter;
   readonly notes: UpstreamHandle | undefined;
+  readonly roaster: UpstreamHandle | undefined;
 }
+
+/** The roaster server's source, run by this Node with tsx's loader (given by path, so any working directory works). */
+export const ROASTER_SCRIPT = path.join(__dirname, 'stdio-upstream.ts');
+/**
+ * How the router starts the roaster: this Node, tsx's loader, the script. One process (tsx's CLI would start a
+ * second Node under it), so the router's SIGTERM reaches the server itself.
+ */
+export const ROASTER_COMMAND = { command: process.execPath, args: ['--import', pathToFileURL(require.resolve('tsx')).href, ROASTER_SCRIPT] } as const;
 
 const LOCAL_HOSTNAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -67,7 +84,7 @@ export function createDemoApp(options: DemoOptions): express.Express {
 }
 
 /** {@link createDemoApp}, with the router and the upstream's handle for a clean shutdown. */
-export function createDemo({ token, oauth, apiKey = 'demo-api-key', allowedOrigins = [], notesUrl, redisUrl }: DemoOptions): Demo {
+export function createDemo({ token, oauth, apiKey = 'demo-api-key', allowedOrigins = [], notesUrl, redisUrl, roaster = false }: DemoOptions): Demo {
   const store = createStore();
   // AUTH=oauth: users sign in on the demo's own login page; the router issues and checks the tokens.
   const login = oauth ? createDemoLogin('/mcp/oauth/authorize', SCOPES) : undefined;
@@ -80,7 +97,8 @@ export function createDemo({ token, oauth, apiKey = 'demo-api-key', allowedOrigi
     instructions:
       'A coffee-gear store. list_products and product://{id} show the catalog; place_order needs a customer id (list_customers). ' +
       'audit_inventory reports progress. premium_stock_forecast is paid with x402 (this demo takes a test payment: no real money).' +
-      (notesUrl === undefined ? '' : ' Tools and prompts named notes__… and resources notes+notes://… are a notes server\'s, mounted through the gateway.'),
+      (notesUrl === undefined ? '' : ' Tools and prompts named notes__… and resources notes+notes://… are a notes server\'s, mounted through the gateway.') +
+      (roaster ? ' Tools named roaster__… and resources roaster+roaster://… are the roastery\'s (a local program, mounted over stdio); roaster__plan_tasting asks the user two questions.' : ''),
     auth: login ? { server: { signIn: login.signIn, scopes: SCOPES } } : { tokens: [{ token: token as string, subject: 'demo-user', scopes: SCOPES }] },
     // CORS and the Origin check: pages on localhost (the playground) and any origin listed.
     origins: (origin) => allowedOrigins.includes(origin) || LOCAL_HOSTNAMES.has(new URL(origin).hostname),
@@ -94,6 +112,8 @@ export function createDemo({ token, oauth, apiKey = 'demo-api-key', allowedOrigi
   mcp.register(customers);
   // The gateway: another MCP server's items beside the store's, namespaced, behind the same token and limits.
   const notes = notesUrl === undefined ? undefined : mcp.upstream({ prefix: 'notes', url: notesUrl, forwardHeaders: ['x-request-id'] });
+  // A local program as an upstream: the router runs it, speaks MCP over its stdin/stdout, restarts it if it crashes.
+  const roasterHandle = roaster ? mcp.upstream({ prefix: 'roaster', ...ROASTER_COMMAND }) : undefined;
   // ------------------------------------------------------------------------------------------------
 
   const app = express();
@@ -153,10 +173,10 @@ export function createDemo({ token, oauth, apiKey = 'demo-api-key', allowedOrigi
       scopes: ['store:write'],
     },
   ]);
-  return { app, mcp, notes };
+  return { app, mcp, notes, roaster: roasterHandle };
 }
 
-/** Starts the notes upstream, then the demo on `port`; prints the banner once listening, and stops cleanly on SIGINT/SIGTERM. */
+/** Starts the notes upstream, then the demo (which starts the roaster) on `port`; prints the banner once listening, and stops cleanly on SIGINT/SIGTERM. */
 async function main(): Promise<void> {
   const port = Number(process.env.PORT ?? 3000);
   const host = process.env.HOST ?? '127.0.0.1';
@@ -168,7 +188,7 @@ async function main(): Promise<void> {
   const allowedOrigins = (process.env.ALLOWED_ORIGINS ?? '').split(',').filter(Boolean);
   // The upstream listens first, so the gateway's first list fetch finds it (it would retry otherwise).
   const upstream = await startNotesUpstream();
-  const { app, mcp, notes } = createDemo({ ...auth, apiKey, allowedOrigins, notesUrl: upstream.url, redisUrl: process.env.REDIS_URL || undefined });
+  const { app, mcp, notes, roaster } = createDemo({ ...auth, apiKey, allowedOrigins, notesUrl: upstream.url, redisUrl: process.env.REDIS_URL || undefined, roaster: true });
   const fail = (error: NodeJS.ErrnoException): never => {
     console.error(error.code === 'EADDRINUSE' ? `Port ${port} is in use: start with PORT=${port + 1} npm run demo` : error.message);
     process.exit(1);
@@ -181,7 +201,8 @@ async function main(): Promise<void> {
   const stop = (): void => {
     if (stopping) return;
     stopping = true;
-    // The router first (it ends the upstream's session with a DELETE), then the upstream, then our own server.
+    // The router first (it ends the notes session with a DELETE, and the roaster process with SIGTERM), then the
+    // notes server, then our own server.
     const done = Promise.allSettled([mcp.close()])
       .then(() => upstream.close())
       .then(() => {
@@ -193,14 +214,18 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
-  // Its first lists, so the banner can tell what it mounted.
-  const status = await notes?.refresh();
+  // Their first lists, so the banner can tell what they mounted: both at once (the roaster has been starting since
+  // it was mounted), so the start waits for the slower of the two, not their sum.
+  const [notesStatus, roasterStatus] = await Promise.all([notes?.refresh(), roaster?.refresh()]);
   try {
     server.listen(port, host, () => {
       // The bound port, so PORT=0 prints the one the system picked.
       const origin = `http://${host.includes(':') ? `[${host}]` : host}:${(server.address() as AddressInfo).port}`;
-      const mounted = status && { url: upstream.url, status };
-      console.log(auth.oauth ? oauthConnectionHelp({ origin, apiKey, upstream: mounted }) : connectionHelp({ origin, token, apiKey, upstream: mounted }));
+      const upstreams = [
+        ...(notesStatus ? [{ where: `at ${upstream.url}`, status: notesStatus }] : []),
+        ...(roasterStatus ? [{ where: `over stdio, ${path.relative(process.cwd(), ROASTER_SCRIPT)}`, status: roasterStatus }] : []),
+      ];
+      console.log(auth.oauth ? oauthConnectionHelp({ origin, apiKey, upstreams }) : connectionHelp({ origin, token, apiKey, upstreams }));
     });
   } catch (error) {
     fail(error as NodeJS.ErrnoException); // a PORT that is not a port number throws here, before any 'error' event

@@ -1,6 +1,7 @@
 // The playground in headless Chromium against the demo store: connect on load with the token from the link, call
 // audit_inventory with live progress and logs, pay for the paid tool with a test payment, read resources, get a
-// prompt, call a tool of the notes upstream the demo mounts through its gateway, and show a refused token.
+// prompt, call a tool of the notes upstream the demo mounts through its gateway and of its roaster upstream (a local
+// program over stdio), and show a refused token.
 
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
@@ -36,9 +37,11 @@ describe('the playground (headless Chromium)', () => {
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    // As `npm run demo` does: the notes server first, then the demo mounting it under the prefix notes.
+    // As `npm run demo` does: the notes server first, then the demo mounting it under the prefix notes, and the
+    // roaster (a child process) under the prefix roaster.
     upstream = await startNotesUpstream();
-    demo = createDemo({ token: TOKEN, notesUrl: upstream.url });
+    demo = createDemo({ token: TOKEN, notesUrl: upstream.url, roaster: true });
+    await Promise.all([demo.notes!.refresh(), demo.roaster!.refresh()]);
     server = await listen(demo);
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     browser = await launchChromium();
@@ -118,9 +121,9 @@ describe('the playground (headless Chromium)', () => {
     expect(await item.locator('.badge-via').textContent()).toBe('via notes');
     // Local tools carry no badge, and the upstream's come after them, under one heading.
     expect(await page.locator('[data-testid="tool-item"][data-name="audit_inventory"] .badge-via').count()).toBe(0);
-    expect(await page.locator('#tool-list [data-testid="upstream-group"]').allTextContents()).toEqual(['notes · mounted upstream']);
+    expect(await page.locator('#tool-list [data-testid="upstream-group"]').allTextContents()).toEqual(['notes · mounted upstream', 'roaster · mounted upstream']);
     const names = await page.locator('#tool-list [data-testid="tool-item"]').evaluateAll((items) => items.map((node) => node.getAttribute('data-name')));
-    expect(names.slice(-3)).toEqual(['notes__add_note', 'notes__search_notes', 'notes__reindex_notes']);
+    expect(names.slice(-5)).toEqual(['notes__add_note', 'notes__search_notes', 'notes__reindex_notes', 'roaster__roast_schedule', 'roaster__plan_tasting']);
     expect(await page.textContent('#count-tools')).toBe(String(names.length));
 
     await item.click();
@@ -143,6 +146,36 @@ describe('the playground (headless Chromium)', () => {
     expect(await page.locator('[data-testid="resource-item"][data-name="notes+notes://all"]').getAttribute('data-upstream')).toBe('notes');
     expect(await page.locator('[data-testid="template-item"][data-name="notes+notes://note/{id}"]').getAttribute('data-upstream')).toBe('notes');
     expect(await page.locator('[data-testid="resource-item"][data-name="store://catalog"]').getAttribute('data-upstream')).toBeNull();
+    await page.click('[data-testid="tab-tools"]');
+  });
+
+  it("lists the roaster's tools (a stdio upstream) in their own group, calls roast_schedule, and shows why plan_tasting cannot ask the playground", async () => {
+    await page.click('[data-testid="tab-tools"]');
+    const item = page.locator('[data-testid="tool-item"][data-name="roaster__roast_schedule"]');
+    expect(await item.getAttribute('data-upstream')).toBe('roaster');
+    expect(await item.locator('.badge-via').textContent()).toBe('via roaster');
+    await item.click();
+    const view = toolView('roaster__roast_schedule');
+    expect(await view.locator('[data-testid="via"]').textContent()).toContain('"roaster"');
+    await view.locator('[data-testid="field-coffee"]').fill('kenya');
+    await view.locator('[data-testid="call-tool"]').click();
+    const result = view.locator('[data-testid="result"]');
+    await result.waitFor();
+    expect(await result.getAttribute('data-is-error')).toBe('false');
+    expect(JSON.parse((await result.locator('[data-testid="structured-content"]').textContent()) ?? 'null')).toEqual({ roasts: [{ day: 'Friday', coffee: 'Kenya Nyeri', roast: 'light', kg: 5 }], totalKg: 5 });
+
+    // The playground declares no elicitation capability: the gateway refuses the roaster's question at once, and the
+    // tool's error result says so (it would ask an SDK client, tested in demo-roaster.test.ts).
+    await page.click('[data-testid="tool-item"][data-name="roaster__plan_tasting"]');
+    const tasting = toolView('roaster__plan_tasting');
+    await tasting.locator('[data-testid="call-tool"]').click();
+    const refused = tasting.locator('[data-testid="result"][data-is-error="true"]');
+    await refused.waitFor();
+    expect(await refused.textContent()).toContain("your client cannot answer them");
+    expect(await refused.textContent()).toContain("did not declare the 'elicitation' capability");
+
+    await page.click('[data-testid="tab-resources"]');
+    expect(await page.locator('[data-testid="resource-item"][data-name="roaster+roaster://green-stock"]').getAttribute('data-upstream')).toBe('roaster');
     await page.click('[data-testid="tab-tools"]');
   });
 

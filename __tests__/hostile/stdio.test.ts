@@ -2,6 +2,7 @@
 // command, a child that ignores SIGTERM, and a router killed with SIGTERM or SIGKILL leaving no child behind.
 
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import path from 'node:path';
 import { createStdioUpstreamClient, type StdioClientOptions, type StdioUpstreamClient } from '../../lib/gateway/stdio-client';
 import { STDIO_LOG_LINES_PER_WINDOW } from '../../lib/gateway/stdio-log';
@@ -163,13 +164,14 @@ describe('hostile stdio upstreams', () => {
 
 describe('no orphans when the router process is killed', () => {
   /** Starts fixtures/router.ts holding one child; resolves with both pids once it reports the child's. */
-  async function router(child: string[], wait: 'listed' | 'spawn' = 'listed'): Promise<{ routerPid: number; childPid: number }> {
-    const proc = spawn(process.execPath, ['--import', 'tsx', fixture('router.ts'), process.execPath, ...child], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ORPHAN_TEST_WAIT: wait } });
+  async function router(child: string[], wait: 'listed' | 'spawn' = 'listed', appSigterm?: 'once'): Promise<{ routerPid: number; childPid: number; exited: Promise<[number | null, NodeJS.Signals | null]> }> {
+    const proc = spawn(process.execPath, ['--import', 'tsx', fixture('router.ts'), process.execPath, ...child], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ORPHAN_TEST_WAIT: wait, ...(appSigterm ? { ORPHAN_TEST_APP_SIGTERM: appSigterm } : {}) } });
+    const exited = once(proc, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
     let output = '';
     proc.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     await until(() => output.includes('\n'), 'the router to report its child', 20_000);
     const { pid } = JSON.parse(output.split('\n')[0]!) as { pid: number };
-    return { routerPid: proc.pid as number, childPid: pid };
+    return { routerPid: proc.pid as number, childPid: pid, exited };
   }
 
   it.each([
@@ -183,6 +185,15 @@ describe('no orphans when the router process is killed', () => {
     expect(isAlive(childPid)).toBe(true);
     process.kill(routerPid, signal);
     await until(() => !isAlive(routerPid), 'the router to die');
+    await until(() => !isAlive(childPid), 'the child to be gone', 10_000);
+  });
+
+  it("an app's own process.once('SIGTERM') handler, registered before the child was spawned, owns the shutdown: it closes the client and exits 0", async () => {
+    // The reaper's listener ran after the app's once-listener had removed itself, counted no app listener, and re-raised
+    // SIGTERM: the app died by the signal in the middle of its own clean shutdown (found by the demo's SIGTERM test).
+    const { routerPid, childPid, exited } = await router([EVERYTHING, 'stdio'], 'listed', 'once');
+    process.kill(routerPid, 'SIGTERM');
+    expect(await exited).toEqual([0, null]);
     await until(() => !isAlive(childPid), 'the child to be gone', 10_000);
   });
 });

@@ -66,7 +66,7 @@ check() {
   fi
 }
 
-check tools-list 'code === 0 && out.tools.map((t) => t.name).join() === "audit_inventory,premium_stock_forecast,list_customers,get_customer,list_orders,get_order,place_order,cancel_order,list_products,get_product,restock_product,notes__add_note,notes__search_notes,notes__reindex_notes"' \
+check tools-list 'code === 0 && out.tools.map((t) => t.name).join() === "audit_inventory,premium_stock_forecast,list_customers,get_customer,list_orders,get_order,place_order,cancel_order,list_products,get_product,restock_product,notes__add_note,notes__search_notes,notes__reindex_notes,roaster__roast_schedule,roaster__plan_tasting"' \
   "$MCP_TOKEN" --method tools/list
 check call-audit-inventory 'code === 0 && out.structuredContent.products === 10 && out.structuredContent.lowStock.join() === "p2,p4,p7,p9"' \
   "$MCP_TOKEN" --method tools/call --tool-name audit_inventory --tool-arg delayMs=0
@@ -89,6 +89,9 @@ check call-upstream-tool 'code === 0 && out.structuredContent.notes.length === 1
   "$MCP_TOKEN" --method tools/call --tool-name notes__search_notes --tool-arg query=grinder
 check upstream-resource-read 'code === 0 && out.contents[0].uri === "notes+notes://all" && JSON.parse(out.contents[0].text).length === 2' \
   "$MCP_TOKEN" --method resources/read --uri notes+notes://all
+# The roaster the demo runs as a child process and mounts over stdio (demo/stdio-upstream.ts), under the prefix roaster.
+check call-stdio-upstream-tool 'code === 0 && out.structuredContent.totalKg === 24 && out.structuredContent.roasts.every((r) => r.coffee === "House espresso blend")' \
+  "$MCP_TOKEN" --method tools/call --tool-name roaster__roast_schedule --tool-arg coffee=espresso
 check wrong-token 'code !== 0 && /401|Unauthorized/.test(String(out))' \
   "not-the-token" --method tools/list
 

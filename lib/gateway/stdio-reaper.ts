@@ -9,7 +9,6 @@ import type { ChildProcess } from 'node:child_process';
 const live = new Set<ChildProcess>();
 /** The signals whose default action ends the process, which the router intercepts only while it has children. */
 const FATAL_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-type FatalSignal = (typeof FATAL_SIGNALS)[number];
 
 function killAll(): void {
   for (const child of live) {
@@ -32,7 +31,7 @@ function onProcessExit(): void {
  * listens too, the app owns its shutdown: it calls `mcp.close()` (SIGTERM, then SIGKILL) or `process.exit()` (the
  * `exit` hook), and the children are left alone until then.
  */
-function onFatalSignal(signal: FatalSignal): void {
+function onFatalSignal(signal: NodeJS.Signals): void {
   if (process.listenerCount(signal) > 1) return;
   killAll();
   unhook();
@@ -45,7 +44,9 @@ function hook(): void {
   if (hooked) return;
   hooked = true;
   process.on('exit', onProcessExit);
-  for (const signal of FATAL_SIGNALS) process.on(signal, onFatalSignal);
+  // First in line: an app's `process.once(signal)` listener removes itself before it runs, so a reaper called after
+  // it would count no app listener and re-raise the signal in the middle of the app's own shutdown.
+  for (const signal of FATAL_SIGNALS) process.prependListener(signal, onFatalSignal);
 }
 
 /** With no child alive, the process's own signal handling is left exactly as the app set it. */
