@@ -8,6 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { UpstreamHandle, UpstreamOptions } from '../../lib';
 import { until } from '../helpers/until';
 import { closeAfterEach, closeGatewaysAfterEach, serveGateway, text } from './upstreams';
+import { isRunning } from '../helpers/pids';
 
 closeGatewaysAfterEach();
 closeAfterEach();
@@ -45,14 +46,6 @@ function starts(file: string): string[] {
   }
 }
 
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** `whoami` as `subject`: the TOKEN its process was given, and its pid. */
 async function whoami(client: Client): Promise<{ token: string; pid: number }> {

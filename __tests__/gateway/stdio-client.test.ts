@@ -6,6 +6,7 @@ import { createStdioUpstreamClient, type StdioClientOptions, type StdioUpstreamC
 import type { UpstreamMessage } from '../../lib/gateway/upstream-exchange';
 import { until } from '../helpers/until';
 import { CLIENT_INFO } from './upstreams';
+import { isRunning as isAlive } from '../helpers/pids';
 
 jest.setTimeout(30_000);
 
@@ -30,14 +31,6 @@ function everything(overrides: Partial<StdioClientOptions> = {}): StdioUpstreamC
   return client;
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const textOf = (result: unknown): string => ((result as { content: { text?: string }[] }).content ?? []).map((part) => part.text ?? '').join('\n');
 

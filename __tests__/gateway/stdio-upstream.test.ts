@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { mcpRouter, McpConfigError, type UpstreamHandle, type UpstreamOptions } from '../../lib';
 import { until } from '../helpers/until';
 import { closeAfterEach, closeGatewaysAfterEach, serveGateway, text, v1Client, v2Client } from './upstreams';
+import { isRunning } from '../helpers/pids';
 
 closeGatewaysAfterEach();
 closeAfterEach();
@@ -15,14 +16,6 @@ const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist
 const FILESYSTEM = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
 const FIXTURE = join(__dirname, 'fixtures', 'env-server.js');
 
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('server-everything and server-filesystem over stdio, shared processes', () => {
   it('lists, calls, reads, prompts and relays progress for 2025 and 2026 callers; status() is healthy and shows no env value', async () => {

@@ -8,6 +8,7 @@ import { createStdioUpstreamClient, type StdioClientOptions, type StdioUpstreamC
 import { STDIO_LOG_LINES_PER_WINDOW } from '../../lib/gateway/stdio-log';
 import { until } from '../helpers/until';
 import { CLIENT_INFO } from '../gateway/upstreams';
+import { isRunning as isAlive } from '../helpers/pids';
 
 jest.setTimeout(30_000);
 
@@ -43,14 +44,6 @@ function start(args: string[], overrides: Partial<StdioClientOptions> = {}, comm
   return { client, warnings, exits };
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('hostile stdio upstreams', () => {
   it('a child that exits at once: the request fails at once naming the exit, onExit is told, its stderr is logged; each request tries again', async () => {

@@ -5,6 +5,7 @@ import { isObject } from '../jsonrpc/types';
 import type { McpLogger } from '../logger';
 import { resultOrThrow, upstreamError, type UpstreamRequestOptions } from './upstream-client';
 import type { UpstreamMessage } from './upstream-exchange';
+import { replyTo } from './upstream-wire';
 import { LineSplitter } from './stdio-lines';
 import { boundedLog, type BoundedLog } from './stdio-log';
 import { MAX_UNREAD_INPUT_BYTES, startStdioProcess, type StdioProcess, type StdioProgram } from './stdio-process';
@@ -219,14 +220,7 @@ export class StdioSession {
         : target?.options.onRequest !== undefined
           ? target.options.onRequest(method, params)
           : Promise.reject(new JsonRpcError(ErrorCode.MethodNotFound, RELAYED_METHODS.has(method) ? `Method not found: no call in flight to relay ${method} to` : `Method not found: the gateway does not serve ${method}`));
-    void answer
-      .then(
-        (result) => ({ jsonrpc: '2.0', id: message.id, result }),
-        (error: unknown) => {
-          const { code, message: text } = error instanceof JsonRpcError ? error : { code: ErrorCode.InternalError, message: error instanceof Error ? error.message : 'The request failed' };
-          return { jsonrpc: '2.0', id: message.id, error: { code, message: text } };
-        },
-      )
+    void replyTo(message.id, answer)
       .then((reply) => this.#process.writeLine(JSON.stringify(reply)))
       .catch(() => undefined);
   }

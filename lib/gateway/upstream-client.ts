@@ -5,7 +5,7 @@ import { isObject } from '../jsonrpc/types';
 import { isSupportedVersion, LATEST_PROTOCOL_VERSION, type Era } from '../versions';
 import { openUpstreamListener, type UpstreamLink, type UpstreamListener, type UpstreamListenOptions } from './upstream-events';
 import { deleteSession, exchange, type ExchangeOutcome, type UpstreamMessage } from './upstream-exchange';
-import { encodeHeaderValue, UpstreamFault } from './upstream-wire';
+import { encodeHeaderValue, replyTo, UpstreamFault } from './upstream-wire';
 
 /** The 2026 revision the client speaks (MCP 2026-07-28). */
 const MODERN_VERSION = '2026-07-28';
@@ -296,14 +296,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       : onRequest === undefined
         ? Promise.reject(new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: the gateway does not serve ${method}`))
         : onRequest(method, params);
-    void answer
-      .then(
-        (result) => ({ jsonrpc: '2.0', id: message.id, result }),
-        (error: unknown) => {
-          const { code, message: text } = error instanceof JsonRpcError ? error : { code: ErrorCode.InternalError, message: error instanceof Error ? error.message : 'The request failed' };
-          return { jsonrpc: '2.0', id: message.id, error: { code, message: text } };
-        },
-      )
+    void replyTo(message.id, answer)
       .then((reply) => withLimits(undefined, (signal) => exchange({ url, headers: sessionHeaders(current), body: reply, signal })))
       .catch(() => undefined);
   }

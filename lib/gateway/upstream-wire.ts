@@ -4,6 +4,7 @@ import { readBoundedText as readBodyText } from '../http/bounded-text';
 
 // The value encoding of SEP-2243 headers lives with its decoding (protocol/request-headers.ts).
 export { encodeHeaderValue } from '../protocol/request-headers';
+import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 
 /** The most an upstream may send in one JSON body or one SSE event; a bigger one is a fault, so memory stays bounded. */
 export const MAX_UPSTREAM_MESSAGE_BYTES = 4 * 1024 * 1024;
@@ -94,4 +95,18 @@ export async function* readSseEvents(body: ReadableStream<Uint8Array> | null, li
  */
 export async function* readSseData(body: ReadableStream<Uint8Array> | null, limit: number): AsyncGenerator<string> {
   for await (const event of readSseEvents(body, limit)) if (event.data !== '') yield event.data;
+}
+
+/**
+ * The JSON-RPC response to a request an upstream sent the gateway (sampling, elicitation, roots, ping), from the
+ * answer's outcome: its result, or its error (a JsonRpcError keeps its code and message; anything else is -32603).
+ */
+export function replyTo(id: unknown, answer: Promise<unknown>): Promise<Record<string, unknown>> {
+  return answer.then(
+    (result) => ({ jsonrpc: '2.0', id, result }),
+    (error: unknown) => {
+      const { code, message } = error instanceof JsonRpcError ? error : { code: ErrorCode.InternalError, message: error instanceof Error ? error.message : 'The request failed' };
+      return { jsonrpc: '2.0', id, error: { code, message } };
+    },
+  );
 }
