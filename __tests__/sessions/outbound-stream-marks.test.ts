@@ -22,17 +22,23 @@ class LoggingStore extends MemoryEventStore implements EventStore {
   }
 }
 
+afterEach(() => {
+  jest.useRealTimers();
+});
+
 it('marks the stream open before its first event, renews the mark every heartbeat, and finishes it after the response', async () => {
+  // The heartbeat is a timer: driven by fake time, so a loaded machine cannot drop or add a renewal (it did, in CI).
+  jest.useFakeTimers();
   const events = new LoggingStore();
   const stream = new OutboundStream({ sessionId: 's', events, requestIds: [3, 'x'] }, logger);
   await stream.prime(1000);
   await stream.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 't', progress: 1 } });
-  await new Promise((resolve) => setTimeout(resolve, STREAM_HEARTBEAT_MS * 2 + 200));
+  await jest.advanceTimersByTimeAsync(STREAM_HEARTBEAT_MS * 2 + 200);
   await stream.send({ jsonrpc: '2.0', id: 3, result: {} });
   await stream.end();
   expect(events.calls).toEqual(['open [3,"x"]', 'append priming', 'append notifications/progress', 'open [3,"x"]', 'open [3,"x"]', 'append response 3', 'finished']);
   // No renewal after the end.
-  await new Promise((resolve) => setTimeout(resolve, STREAM_HEARTBEAT_MS + 100));
+  await jest.advanceTimersByTimeAsync(STREAM_HEARTBEAT_MS + 100);
   expect(events.calls.at(-1)).toBe('finished');
 });
 
