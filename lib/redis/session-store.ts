@@ -5,7 +5,7 @@ import type { SharedSessionSettings } from '../sessions/shared-store';
 import type { SessionRecord, SessionStore } from '../sessions/stores';
 import { positiveInteger } from '../sessions/store-options';
 import type { RedisConnection } from './connection';
-import { DELETE_SESSION, EVICT_SESSION, GET_SESSION, INDEX_SESSION, scriptKeys, sessionIndexKey, sessionKeys, SET_SESSION, TOUCH_SESSION } from './session-keys';
+import { DELETE_SESSION, EVICT_SESSION, GET_SESSION, INDEX_SESSION, POP_OVER_LIMIT, scriptKeys, sessionIndexKey, sessionKeys, SET_SESSION, TOUCH_SESSION } from './session-keys';
 
 /** How often an instance asks Redis whether the sessions it has seen still exist. */
 export const DEFAULT_CHECK_INTERVAL_MS = 5_000;
@@ -167,10 +167,10 @@ export class RedisSessionStore implements SessionStore {
    * One per new session, so the index, which counts every live session, never holds more than `max` for long.
    */
   async #makeRoom(keep: string): Promise<void> {
-    let victim = await this.#popOldest();
+    let victim = await this.#popOldest(this.#max);
     // The session just saved was the oldest (others were active in the same ms): it stays, and the next one goes.
     if (victim?.id === keep) {
-      victim = await this.#popOldest();
+      victim = await this.#popOldest(this.#max - 1);
       await this.#connection.send(['ZADD', this.#index, String(Date.now()), keep], this.#index);
     }
     if (victim === undefined || victim.id === keep) return;
@@ -179,9 +179,10 @@ export class RedisSessionStore implements SessionStore {
     this.#report([victim.id], 'evicted');
   }
 
-  async #popOldest(): Promise<{ id: string } | undefined> {
+  /** The least recently active entry, taken out of the index while it holds more than `limit` entries. */
+  async #popOldest(limit: number): Promise<{ id: string } | undefined> {
     // [member, score], or [[member, score]] under RESP3.
-    const [id] = (await this.#connection.send<unknown[]>(['ZPOPMIN', this.#index], this.#index)).flat().map(String);
+    const [id] = (await POP_OVER_LIMIT.run<unknown[]>(this.#connection, [this.#index], [limit])).flat().map(String);
     return id === undefined ? undefined : { id };
   }
 
