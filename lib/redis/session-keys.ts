@@ -164,16 +164,6 @@ redis.call('PEXPIRE', KEYS[1], ARGV[4])
 return redis.call('ZCARD', KEYS[1])
 `);
 
-/**
- * Takes the least recently active entry out of the index, only while the index holds more than ARGV[1] entries: a
- * check that pruned an expired entry between a new session's count and this pop must not make it evict a live one.
- * Returns [member, score] or an empty array.
- */
-export const POP_OVER_LIMIT = new RedisScript(`
-if redis.call('ZCARD', KEYS[1]) > tonumber(ARGV[1]) then return redis.call('ZPOPMIN', KEYS[1]) end
-return {}
-`);
-
 /** Redis's clock in ms (TIME): one clock for every instance, so a deadline set by one is read right by another. */
 const NOW = `
 local function now()

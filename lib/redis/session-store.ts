@@ -5,7 +5,7 @@ import type { SharedSessionSettings } from '../sessions/shared-store';
 import type { SessionRecord, SessionStore } from '../sessions/stores';
 import { positiveInteger } from '../sessions/store-options';
 import type { RedisConnection } from './connection';
-import { DELETE_SESSION, EVICT_SESSION, GET_SESSION, INDEX_SESSION, POP_OVER_LIMIT, scriptKeys, sessionIndexKey, sessionKeys, SET_SESSION, TOUCH_SESSION } from './session-keys';
+import { DELETE_SESSION, EVICT_SESSION, GET_SESSION, INDEX_SESSION, scriptKeys, sessionIndexKey, sessionKeys, SET_SESSION, TOUCH_SESSION } from './session-keys';
 
 /** How often an instance asks Redis whether the sessions it has seen still exist. */
 export const DEFAULT_CHECK_INTERVAL_MS = 5_000;
@@ -167,10 +167,10 @@ export class RedisSessionStore implements SessionStore {
    * One per new session, so the index, which counts every live session, never holds more than `max` for long.
    */
   async #makeRoom(keep: string): Promise<void> {
-    let victim = await this.#popOldest(this.#max);
+    let victim = await this.#popOldest();
     // The session just saved was the oldest (others were active in the same ms): it stays, and the next one goes.
     if (victim?.id === keep) {
-      victim = await this.#popOldest(this.#max - 1);
+      victim = await this.#popOldest();
       await this.#connection.send(['ZADD', this.#index, String(Date.now()), keep], this.#index);
     }
     if (victim === undefined || victim.id === keep) return;
@@ -179,10 +179,9 @@ export class RedisSessionStore implements SessionStore {
     this.#report([victim.id], 'evicted');
   }
 
-  /** The least recently active entry, taken out of the index while it holds more than `limit` entries. */
-  async #popOldest(limit: number): Promise<{ id: string } | undefined> {
+  async #popOldest(): Promise<{ id: string } | undefined> {
     // [member, score], or [[member, score]] under RESP3.
-    const [id] = (await POP_OVER_LIMIT.run<unknown[]>(this.#connection, [this.#index], [limit])).flat().map(String);
+    const [id] = (await this.#connection.send<unknown[]>(['ZPOPMIN', this.#index], this.#index)).flat().map(String);
     return id === undefined ? undefined : { id };
   }
 
@@ -219,7 +218,9 @@ export class RedisSessionStore implements SessionStore {
           return this.#connection.send<number>(['EXISTS', evicted], evicted);
         }),
       );
-      await this.#connection.send(['ZREM', this.#index, ...gone], this.#index);
+      // Their index entries stay: eviction pops the least recently active first, and a gone session's entry is older
+      // than every live one's (one idle TTL), so a pop takes it and evicts nothing. Removing them here raced a new
+      // session's eviction (counted with the entry, popped after it went), which then evicted a live session.
       // Deleted here, or closed, while the check ran: nothing to report.
       const reported = (reason: DropReason): string[] => gone.filter((id, i) => (marks[i] === 1) === (reason === 'evicted') && this.#seen.has(id));
       const [evicted, expired] = [reported('evicted'), reported('expired')];
