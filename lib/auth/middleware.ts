@@ -23,7 +23,7 @@ export interface AuthSteps {
   /** Answers failures (401/400/403) before the transport. */
   readonly enforce: RequestHandler;
   /** With `auth.server`: the authorization server's endpoints, before the Origin check (they are public). */
-  readonly signInEndpoints?: RequestHandler;
+  readonly signInEndpoints?: { readonly serves: (path: string) => boolean; readonly handle: RequestHandler };
 }
 
 /** Everything one router does about authentication. */
@@ -65,7 +65,7 @@ export function createRouterAuth(options: ResolvedAuth | undefined, signIn: { st
     metadata,
     serverMetadata: (server?.rootMetadata as RequestHandler | undefined) ?? serverMetadata,
     authOf,
-    steps: { ownMetadata, identify, enforce, ...(server && { signInEndpoints: server.handle as RequestHandler }) },
+    steps: { ownMetadata, identify, enforce, ...(server && { signInEndpoints: { serves: server.serves, handle: server.handle as RequestHandler } }) },
   };
 }
 

@@ -31,7 +31,7 @@ export interface FrontDoorAuth {
    * `Host` (the issuer is derived from it; DNS rebinding must not mint one). No `Origin` check: browser-based
    * clients of any origin call the token endpoint, and the consent form posts from the router's own origin.
    */
-  readonly signInEndpoints?: RequestHandler;
+  readonly signInEndpoints?: { readonly serves: (path: string) => boolean; readonly handle: RequestHandler };
 }
 
 /**
@@ -58,7 +58,8 @@ export function createFrontDoor(
   const steps: RequestHandler[] = auth ? [auth.ownMetadata] : [];
   const endpoints = auth?.signInEndpoints;
   // A request for an unexpected Host goes on to the guard below, which refuses it.
-  if (endpoints !== undefined) steps.push((req, res, next) => (isAllowedHost(req) ? endpoints(req, res, next) : next()));
+  // Only a sign-in path pays for the Host check here: an MCP request goes on to the guard, which checks it once.
+  if (endpoints !== undefined) steps.push((req, res, next) => (endpoints.serves(req.path) && isAllowedHost(req) ? endpoints.handle(req, res, next) : next()));
   steps.push(createOriginHostGuard(isAllowedOrigin, isAllowedHost));
   const { ready } = settings;
   if (ready !== undefined) {

@@ -29,6 +29,8 @@ type Handler = (req: ExpressRequest, res: ServerResponse, next: Next) => void;
 export interface AuthorizationServer {
   /** Serves the endpoints and the metadata under the mount path; hands every other path on. */
   readonly handle: Handler;
+  /** True for a path (under the mount path) that `handle` answers. */
+  readonly serves: (path: string) => boolean;
   /** For `mcp.authServerMetadata`: the metadata at the app's root (`/.well-known/oauth-authorization-server/<mount>`, RFC 8414 §3.1). */
   readonly rootMetadata: Handler;
   /** Checks an access token this server issued for this resource: the caller, or undefined. */
@@ -116,6 +118,7 @@ export function createAuthorizationServer(options: ResolvedAuthServer, store: Si
     handle(req, res, next) {
       if (!serve(req.path ?? '', req, res, next)) next();
     },
+    serves: (path) => Object.hasOwn(routes, path),
     rootMetadata(req, res, next) {
       // Mounted at the root for `/.well-known/<document>/<issuer path>`: the issuer is the origin and that path.
       const path = req.path === '/' ? '' : (req.path ?? '');
