@@ -6,7 +6,9 @@ import path from 'node:path';
 const root = path.join(__dirname, '..');
 const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
 const ciScript = readFileSync(path.join(root, '.ci', 'run'), 'utf8');
-const scripts = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+const scripts = (
+  JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+).scripts;
 
 /** The commands of the first ```sh block after `heading`, comments dropped. */
 function commandsUnder(heading: string): string[] {
@@ -21,7 +23,14 @@ function commandsUnder(heading: string): string[] {
 describe('README and CI', () => {
   it('runs in CI exactly the test commands README lists, after npm ci', () => {
     const readmeCommands = commandsUnder('## Running the tests');
-    expect(readmeCommands).toEqual(['npm test', 'npm run test:conformance', 'npm run test:browser', 'npm run test:redis', 'npm run test:inspector']);
+    expect(readmeCommands).toEqual([
+      'npm run format:check',
+      'npm test',
+      'npm run test:conformance',
+      'npm run test:browser',
+      'npm run test:redis',
+      'npm run test:inspector',
+    ]);
     const ciCommands = ciScript.split('\n').filter((line) => /^npm (ci|test|run)\b/.test(line));
     expect(ciCommands).toEqual(['npm ci --no-audit --no-fund', ...readmeCommands]);
   });

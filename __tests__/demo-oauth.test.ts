@@ -34,7 +34,10 @@ describe('the demo login page', () => {
   const authorize = '/mcp/oauth/authorize?client_id=c&state=s%201';
 
   it('is a form posting the user name, with returnTo escaped in a hidden field', async () => {
-    const page = await request(demo.app).get('/login').query({ returnTo: `http://127.0.0.1/mcp/oauth/authorize?x="><script>` }).expect(200);
+    const page = await request(demo.app)
+      .get('/login')
+      .query({ returnTo: `http://127.0.0.1/mcp/oauth/authorize?x="><script>` })
+      .expect(200);
     expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
     expect(page.text).toContain('<form method="post" action="/login">');
     expect(page.text).toContain('value="/mcp/oauth/authorize?x=%22%3E%3Cscript%3E"');
@@ -42,16 +45,29 @@ describe('the demo login page', () => {
   });
 
   it('sets an HttpOnly session cookie and goes back to the authorization endpoint, on this origin only', async () => {
-    const signedIn = await request(demo.app).post('/login').type('form').send({ user: 'alice', returnTo: `https://evil.example${authorize}` }).expect(303);
+    const signedIn = await request(demo.app)
+      .post('/login')
+      .type('form')
+      .send({ user: 'alice', returnTo: `https://evil.example${authorize}` })
+      .expect(303);
     expect(signedIn.headers.location).toBe(authorize);
     expect(signedIn.headers['set-cookie']?.[0]).toMatch(/^demo_session=[\w-]{32}; Path=\/; HttpOnly; SameSite=Lax$/);
   });
 
   it('refuses a returnTo that is not the authorization endpoint, and a user name it cannot show', async () => {
     await request(demo.app).get('/login').query({ returnTo: 'https://evil.example/' }).expect(400);
-    await request(demo.app).post('/login').type('form').send({ user: 'alice', returnTo: '//evil.example/mcp/oauth/authorize' }).expect(303).expect('Location', '/mcp/oauth/authorize');
+    await request(demo.app)
+      .post('/login')
+      .type('form')
+      .send({ user: 'alice', returnTo: '//evil.example/mcp/oauth/authorize' })
+      .expect(303)
+      .expect('Location', '/mcp/oauth/authorize');
     await request(demo.app).post('/login').type('form').send({ user: 'alice', returnTo: '/api/orders' }).expect(400);
-    const bad = await request(demo.app).post('/login').type('form').send({ user: '<b>x</b>', returnTo: authorize }).expect(400);
+    const bad = await request(demo.app)
+      .post('/login')
+      .type('form')
+      .send({ user: '<b>x</b>', returnTo: authorize })
+      .expect(400);
     expect(bad.text).toContain('A user name is 1 to 32 letters');
     expect(bad.text).not.toContain('<b>x</b>');
   });
@@ -72,7 +88,9 @@ describe('demo/oauth-client.ts', () => {
   const ARGS = ['--import', 'tsx', CLIENT];
 
   it('--auto signs in through DCR, the login page and consent, then calls whoami as that user', async () => {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [...ARGS, url, '--auto', 'alice'], { timeout: 30_000 });
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [...ARGS, url, '--auto', 'alice'], {
+      timeout: 30_000,
+    });
     expect(stderr).toBe('');
     expect(stdout).toMatch(/^Registered as client \S+, redirect URI http:\/\/127\.0\.0\.1:\d+\/callback$/m);
     expect(stdout).toContain(`  ${url}/oauth/authorize?`);
@@ -95,7 +113,9 @@ describe('demo/oauth-client.ts', () => {
         child.once('exit', (code) => reject(new Error(`the client exited (${code}): ${stderr}`)));
       });
       // The "browser": the login page as bob, then Allow; it ends at the script's redirect URI, which takes the code.
-      const answer = (page: FlowPage): PageAction => ({ fields: 'csrf' in (page.forms[0]?.fields ?? {}) ? { decision: 'allow' } : { user: 'bob' } });
+      const answer = (page: FlowPage): PageAction => ({
+        fields: 'csrf' in (page.forms[0]?.fields ?? {}) ? { decision: 'allow' } : { user: 'bob' },
+      });
       const end = await followFlow(signInUrl, { onForm: answer });
       expect(end.url.pathname).toBe('/callback');
       expect(end.body).toContain('Signed in: you can close this tab');
@@ -116,13 +136,18 @@ describe('AUTH=oauth npm run demo', () => {
     expect(help).toContain('MCP endpoint   http://127.0.0.1:3000/mcp');
     expect(help).toContain('clients register themselves (Dynamic Client Registration');
     expect(help).toContain('npx tsx demo/oauth-client.ts http://127.0.0.1:3000/mcp [--auto alice]');
-    expect(help).toContain('Inspector (UI): npx @modelcontextprotocol/inspector, then Streamable HTTP, http://127.0.0.1:3000/mcp');
+    expect(help).toContain(
+      'Inspector (UI): npx @modelcontextprotocol/inspector, then Streamable HTTP, http://127.0.0.1:3000/mcp',
+    );
     expect(help).toContain('Playground     http://127.0.0.1:3000/playground/#signin');
     expect(help).not.toMatch(/Bearer/);
   });
 
   it('starts with that banner and both upstreams, and its MCP endpoint challenges with the metadata of its own authorization server', async () => {
-    const child = spawn(process.execPath, ARGS, { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', AUTH: 'oauth' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ARGS, {
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', AUTH: 'oauth' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     try {
       const endpoint = await new Promise<string>((resolve, reject) => {
@@ -135,12 +160,23 @@ describe('AUTH=oauth npm run demo', () => {
       });
       expect(stdout).toMatch(/^\nDemo store is running, with OAuth sign-in \(AUTH=oauth\)\.\n/);
       // Both upstreams in this mode too: the roaster over stdio beside the notes server.
-      expect(stdout).toContain('  Upstream       roaster over stdio, demo/stdio-upstream.ts (healthy: 2 tools, 1 resource as roaster__<name> and roaster+<uri>)\n');
+      expect(stdout).toContain(
+        '  Upstream       roaster over stdio, demo/stdio-upstream.ts (healthy: 2 tools, 1 resource as roaster__<name> and roaster+<uri>)\n',
+      );
       expect(stdout).toMatch(/ {2}Upstream {7}notes at http:\/\/127\.0\.0\.1:\d+\/mcp \(healthy: /);
-      const refused = await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
+      const refused = await fetch(endpoint, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+      });
       expect(refused.status).toBe(401);
-      const metadataUrl = /resource_metadata="([^"]+)"/.exec(refused.headers.get('www-authenticate') ?? '')?.[1] as string;
-      expect(await (await fetch(metadataUrl)).json()).toMatchObject({ resource: endpoint, authorization_servers: [endpoint] });
+      const metadataUrl = /resource_metadata="([^"]+)"/.exec(
+        refused.headers.get('www-authenticate') ?? '',
+      )?.[1] as string;
+      expect(await (await fetch(metadataUrl)).json()).toMatchObject({
+        resource: endpoint,
+        authorization_servers: [endpoint],
+      });
     } finally {
       child.kill();
       if (child.exitCode === null && child.signalCode === null) await once(child, 'exit');
@@ -148,7 +184,12 @@ describe('AUTH=oauth npm run demo', () => {
   }, 40_000);
 
   it('refuses an AUTH it does not know, in one line', async () => {
-    await expect(promisify(execFile)(process.execPath, ARGS, { env: { ...process.env, PORT: '0', AUTH: 'basic' }, timeout: 30_000 })).rejects.toMatchObject({
+    await expect(
+      promisify(execFile)(process.execPath, ARGS, {
+        env: { ...process.env, PORT: '0', AUTH: 'basic' },
+        timeout: 30_000,
+      }),
+    ).rejects.toMatchObject({
       code: 1,
       stdout: '',
       stderr: 'AUTH=basic: use AUTH=token (the default: a static bearer token) or AUTH=oauth (sign-in)\n',

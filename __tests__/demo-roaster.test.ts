@@ -15,7 +15,13 @@ const token = 'demo-roaster-token';
 const headers = { Authorization: `Bearer ${token}` };
 const QUESTION = 'Plan a tasting: how many guests, and which brewing method?';
 /** The plan for four guests brewing filter: the light and medium roasts of the week, 15 g a cup. */
-const FILTER_FOR_FOUR = { planned: true, guests: 4, method: 'filter', coffees: ['Ethiopia Guji', 'Colombia Huila', 'Kenya Nyeri'], gramsOfEach: 60 };
+const FILTER_FOR_FOUR = {
+  planned: true,
+  guests: 4,
+  method: 'filter',
+  coffees: ['Ethiopia Guji', 'Colombia Huila', 'Kenya Nyeri'],
+  gramsOfEach: 60,
+};
 
 let demo: Demo;
 let app: Listening;
@@ -40,9 +46,20 @@ afterAll(async () => {
 });
 
 /** The SDK v1 client (2025 session) with the bearer token; answers elicitations with `answer` when given, declaring the capability only then. */
-async function v1Client(answer?: (message: string, schema: unknown) => { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, string | number> }): Promise<ClientV1> {
-  const client = new ClientV1({ name: 'demo-v1', version: '1.0.0' }, answer ? { capabilities: { elicitation: {} } } : {});
-  if (answer) client.setRequestHandler(ElicitRequestSchema, async (request) => answer(request.params.message, 'requestedSchema' in request.params ? request.params.requestedSchema : undefined));
+async function v1Client(
+  answer?: (
+    message: string,
+    schema: unknown,
+  ) => { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, string | number> },
+): Promise<ClientV1> {
+  const client = new ClientV1(
+    { name: 'demo-v1', version: '1.0.0' },
+    answer ? { capabilities: { elicitation: {} } } : {},
+  );
+  if (answer)
+    client.setRequestHandler(ElicitRequestSchema, async (request) =>
+      answer(request.params.message, 'requestedSchema' in request.params ? request.params.requestedSchema : undefined),
+    );
   await client.connect(new TransportV1(url, { requestInit: { headers } }));
   clients.push(client);
   return client;
@@ -54,8 +71,18 @@ describe('the demo with its roaster upstream over stdio', () => {
     const tools = (await client.listTools()).tools.map((tool) => tool.name);
     expect(tools.slice(0, 1)).toEqual(['audit_inventory']);
     expect(tools.slice(-2)).toEqual(['roaster__roast_schedule', 'roaster__plan_tasting']);
-    expect((await client.listResources()).resources.map((resource) => resource.uri)).toEqual(['store://catalog', 'roaster+roaster://green-stock']);
-    expect(demo.roaster!.status()).toMatchObject({ name: 'roaster', prefix: 'roaster', state: 'healthy', era: '2025', error: undefined, items: { tools: 2, prompts: 0, resources: 1, resourceTemplates: 0 } });
+    expect((await client.listResources()).resources.map((resource) => resource.uri)).toEqual([
+      'store://catalog',
+      'roaster+roaster://green-stock',
+    ]);
+    expect(demo.roaster!.status()).toMatchObject({
+      name: 'roaster',
+      prefix: 'roaster',
+      state: 'healthy',
+      era: '2025',
+      error: undefined,
+      items: { tools: 2, prompts: 0, resources: 1, resourceTemplates: 0 },
+    });
     const stock = await client.readResource({ uri: 'roaster+roaster://green-stock' });
     expect(JSON.parse((stock.contents[0] as { text: string }).text)).toMatchObject({ 'Kenya Nyeri': 18 });
   });
@@ -77,16 +104,39 @@ describe('the demo with its roaster upstream over stdio', () => {
     const result = await client.callTool({ name: 'roaster__plan_tasting', arguments: {} });
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toEqual(FILTER_FOR_FOUR);
-    expect(asked).toEqual([{ message: QUESTION, schema: expect.objectContaining({ required: ['guests', 'method'], properties: expect.objectContaining({ method: expect.objectContaining({ enum: ['espresso', 'filter', 'french press'] }) }) }) }]);
+    expect(asked).toEqual([
+      {
+        message: QUESTION,
+        schema: expect.objectContaining({
+          required: ['guests', 'method'],
+          properties: expect.objectContaining({
+            method: expect.objectContaining({ enum: ['espresso', 'filter', 'french press'] }),
+          }),
+        }),
+      },
+    ]);
   });
 
   it('plan_tasting takes no for an answer, and tells a caller that cannot be asked why it failed', async () => {
     const declining = await v1Client(() => ({ action: 'decline' }));
-    expect((await declining.callTool({ name: 'roaster__plan_tasting', arguments: {} })).structuredContent).toEqual({ planned: false, reason: 'You chose decline: no tasting planned.' });
+    expect((await declining.callTool({ name: 'roaster__plan_tasting', arguments: {} })).structuredContent).toEqual({
+      planned: false,
+      reason: 'You chose decline: no tasting planned.',
+    });
     // No elicitation capability (as the playground): the gateway refuses the roaster's ask at once, and the tool says so.
     const plain = await v1Client();
     const refused = await plain.callTool({ name: 'roaster__plan_tasting', arguments: {} });
-    expect(refused).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringMatching(/^plan_tasting needs to ask you two questions, and your client cannot answer them \(.*did not declare the 'elicitation' capability/) }] });
+    expect(refused).toMatchObject({
+      isError: true,
+      content: [
+        {
+          type: 'text',
+          text: expect.stringMatching(
+            /^plan_tasting needs to ask you two questions, and your client cannot answer them \(.*did not declare the 'elicitation' capability/,
+          ),
+        },
+      ],
+    });
   });
 
   it('plan_tasting asks a 2026 caller (SDK v2 client) through input_required, and its retry with the answer completes', async () => {
@@ -95,13 +145,25 @@ describe('the demo with its roaster upstream over stdio', () => {
     const exchanges: { sent: Record<string, unknown>; got: Record<string, unknown> }[] = [];
     const recording = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
       const response = await fetch(input, init);
-      const sent = typeof init?.body === 'string' ? (JSON.parse(init.body) as { method?: string; params: Record<string, unknown> }) : undefined;
-      if (sent?.method === 'tools/call' && (response.headers.get('content-type') ?? '').startsWith('application/json')) {
-        exchanges.push({ sent: sent.params, got: ((await response.clone().json()) as { result: Record<string, unknown> }).result });
+      const sent =
+        typeof init?.body === 'string'
+          ? (JSON.parse(init.body) as { method?: string; params: Record<string, unknown> })
+          : undefined;
+      if (
+        sent?.method === 'tools/call' &&
+        (response.headers.get('content-type') ?? '').startsWith('application/json')
+      ) {
+        exchanges.push({
+          sent: sent.params,
+          got: ((await response.clone().json()) as { result: Record<string, unknown> }).result,
+        });
       }
       return response;
     };
-    const client = new ClientV2({ name: 'demo-v2', version: '2.0.0' }, { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    const client = new ClientV2(
+      { name: 'demo-v2', version: '2.0.0' },
+      { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
     client.setRequestHandler('elicitation/create', async (request) => {
       asked.push(request.params.message);
       return { action: 'accept', content: { guests: 2, method: 'espresso' } };
@@ -111,7 +173,13 @@ describe('the demo with its roaster upstream over stdio', () => {
 
     const result = await client.callTool({ name: 'roaster__plan_tasting', arguments: {} });
     expect(result.isError).toBeFalsy();
-    expect(result.structuredContent).toEqual({ planned: true, guests: 2, method: 'espresso', coffees: ['House espresso blend', 'Colombia Huila'], gramsOfEach: 36 });
+    expect(result.structuredContent).toEqual({
+      planned: true,
+      guests: 2,
+      method: 'espresso',
+      coffees: ['House espresso blend', 'Colombia Huila'],
+      gramsOfEach: 36,
+    });
     expect(asked).toEqual([QUESTION]);
     // Two POSTs: the call, answered input_required with the roaster's question; the retry with the answer, complete.
     expect(exchanges).toHaveLength(2);
@@ -119,7 +187,9 @@ describe('the demo with its roaster upstream over stdio', () => {
     expect(first.got).toMatchObject({ resultType: 'input_required', inputRequests: expect.any(Object) });
     const [[key, request]] = Object.entries(first.got.inputRequests as Record<string, unknown>) as [[string, unknown]];
     expect(request).toMatchObject({ method: 'elicitation/create', params: { message: QUESTION } });
-    expect(retry.sent.inputResponses).toEqual({ [key]: { action: 'accept', content: { guests: 2, method: 'espresso' } } });
+    expect(retry.sent.inputResponses).toEqual({
+      [key]: { action: 'accept', content: { guests: 2, method: 'espresso' } },
+    });
     expect(retry.got).toMatchObject({ resultType: 'complete' });
   });
 });

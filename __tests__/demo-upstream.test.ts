@@ -36,47 +36,112 @@ describe('the demo with its notes upstream', () => {
     const tools = (await client.listTools()).tools.map((tool) => tool.name);
     // Local items first, in their own order; the upstream's after them, in its order.
     expect(tools).toEqual([
-      ...['audit_inventory', 'premium_stock_forecast', 'list_customers', 'get_customer', 'list_orders', 'get_order', 'place_order', 'cancel_order', 'list_products', 'get_product', 'restock_product'],
+      ...[
+        'audit_inventory',
+        'premium_stock_forecast',
+        'list_customers',
+        'get_customer',
+        'list_orders',
+        'get_order',
+        'place_order',
+        'cancel_order',
+        'list_products',
+        'get_product',
+        'restock_product',
+      ],
       ...['notes__add_note', 'notes__search_notes', 'notes__reindex_notes'],
     ]);
-    expect((await client.listResources()).resources.map((resource) => resource.uri)).toEqual(['store://catalog', 'notes+notes://all']);
-    expect((await client.listResourceTemplates()).resourceTemplates.map((template) => template.uriTemplate)).toEqual(['product://{id}', 'customer://{id}', 'notes+notes://note/{id}']);
-    expect((await client.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual(['recommend', 'follow_up_email', 'notes__summarize_notes']);
-    expect(demo.notes?.status()).toMatchObject({ name: 'notes', prefix: 'notes', state: 'healthy', error: undefined, items: { tools: 3, prompts: 1, resources: 1, resourceTemplates: 1 }, skipped: [] });
+    expect((await client.listResources()).resources.map((resource) => resource.uri)).toEqual([
+      'store://catalog',
+      'notes+notes://all',
+    ]);
+    expect((await client.listResourceTemplates()).resourceTemplates.map((template) => template.uriTemplate)).toEqual([
+      'product://{id}',
+      'customer://{id}',
+      'notes+notes://note/{id}',
+    ]);
+    expect((await client.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual([
+      'recommend',
+      'follow_up_email',
+      'notes__summarize_notes',
+    ]);
+    expect(demo.notes?.status()).toMatchObject({
+      name: 'notes',
+      prefix: 'notes',
+      state: 'healthy',
+      error: undefined,
+      items: { tools: 3, prompts: 1, resources: 1, resourceTemplates: 1 },
+      skipped: [],
+    });
   });
 
   it('calls an upstream tool with its progress and log lines relayed', async () => {
     const logs: unknown[] = [];
-    connected.client.setNotificationHandler(LoggingMessageNotificationSchema, ({ params }) => void logs.push(params.data));
+    connected.client.setNotificationHandler(
+      LoggingMessageNotificationSchema,
+      ({ params }) => void logs.push(params.data),
+    );
     const progress: Array<{ progress: number; total?: number }> = [];
-    const result = await connected.client.callTool({ name: 'notes__reindex_notes', arguments: { delayMs: 0 } }, undefined, {
-      onprogress: ({ progress: done, total }) => progress.push({ progress: done, total }),
-    });
+    const result = await connected.client.callTool(
+      { name: 'notes__reindex_notes', arguments: { delayMs: 0 } },
+      undefined,
+      {
+        onprogress: ({ progress: done, total }) => progress.push({ progress: done, total }),
+      },
+    );
     expect(result.structuredContent).toEqual({ indexed: 2 });
-    expect(progress).toEqual([{ progress: 1, total: 2 }, { progress: 2, total: 2 }]);
+    expect(progress).toEqual([
+      { progress: 1, total: 2 },
+      { progress: 2, total: 2 },
+    ]);
     expect(logs).toContain('Reindexing 2 notes');
   });
 
   it('adds a note upstream, then reads it through the namespaced template, completes its id and gets the prompt', async () => {
     const { client } = connected;
-    const added = await client.callTool({ name: 'notes__add_note', arguments: { title: 'Window', text: 'Decorate for the autumn roast.', tags: ['shop'] } });
-    expect(added.structuredContent).toEqual({ id: 'n3', title: 'Window', text: 'Decorate for the autumn roast.', tags: ['shop'] });
+    const added = await client.callTool({
+      name: 'notes__add_note',
+      arguments: { title: 'Window', text: 'Decorate for the autumn roast.', tags: ['shop'] },
+    });
+    expect(added.structuredContent).toEqual({
+      id: 'n3',
+      title: 'Window',
+      text: 'Decorate for the autumn roast.',
+      tags: ['shop'],
+    });
     const read = await client.readResource({ uri: 'notes+notes://note/n3' });
     expect(read.contents[0]?.uri).toBe('notes+notes://note/n3');
     expect(JSON.parse((read.contents[0] as { text: string }).text)).toMatchObject({ id: 'n3', title: 'Window' });
     const all = await client.readResource({ uri: 'notes+notes://all' });
     expect(JSON.parse((all.contents[0] as { text: string }).text)).toHaveLength(3);
     // The upstream's own message, in the caller's era's form: a 2026 upstream's -32602 is -32002 for this 2025 client, about its own URI.
-    await expect(client.readResource({ uri: 'notes+notes://note/n9' })).rejects.toMatchObject({ code: -32002, message: expect.stringContaining("No note 'n9'."), data: { uri: 'notes+notes://note/n9' } });
-    const ids = await client.complete({ ref: { type: 'ref/resource', uri: 'notes+notes://note/{id}' }, argument: { name: 'id', value: 'n' } });
+    await expect(client.readResource({ uri: 'notes+notes://note/n9' })).rejects.toMatchObject({
+      code: -32002,
+      message: expect.stringContaining("No note 'n9'."),
+      data: { uri: 'notes+notes://note/n9' },
+    });
+    const ids = await client.complete({
+      ref: { type: 'ref/resource', uri: 'notes+notes://note/{id}' },
+      argument: { name: 'id', value: 'n' },
+    });
     expect(ids.completion.values).toEqual(['n1', 'n2', 'n3']);
     const prompt = await client.getPrompt({ name: 'notes__summarize_notes', arguments: { tag: 'stock' } });
-    expect(prompt.messages[0]?.content).toEqual({ type: 'text', text: "Summarize the notes in notes://all tagged 'stock' as a short to-do list." });
+    expect(prompt.messages[0]?.content).toEqual({
+      type: 'text',
+      text: "Summarize the notes in notes://all tagged 'stock' as a short to-do list.",
+    });
   });
 
   it('names the upstream in the start-up message', () => {
-    const help = connectionHelp({ origin: 'http://127.0.0.1:3000', token: 't', apiKey: 'k', upstreams: [{ where: `at ${upstream.url}`, status: demo.notes!.status() }] });
-    expect(help).toContain(`  Upstream       notes at ${upstream.url} (healthy: 3 tools, 1 prompt, 1 resource, 1 template as notes__<name> and notes+<uri>)\n`);
+    const help = connectionHelp({
+      origin: 'http://127.0.0.1:3000',
+      token: 't',
+      apiKey: 'k',
+      upstreams: [{ where: `at ${upstream.url}`, status: demo.notes!.status() }],
+    });
+    expect(help).toContain(
+      `  Upstream       notes at ${upstream.url} (healthy: 3 tools, 1 prompt, 1 resource, 1 template as notes__<name> and notes+<uri>)\n`,
+    );
   });
 });
 
@@ -103,7 +168,9 @@ describe('npm run demo with its upstreams (demo/server.ts as a child process)', 
 
   /** The pids of the roaster processes `pid` started (`pgrep -P`: Linux and macOS). */
   async function roasterPids(pid: number): Promise<number[]> {
-    const { stdout } = await promisify(execFile)('pgrep', ['-P', String(pid), '-f', 'stdio-upstream\\.ts']).catch(() => ({ stdout: '' }));
+    const { stdout } = await promisify(execFile)('pgrep', ['-P', String(pid), '-f', 'stdio-upstream\\.ts']).catch(
+      () => ({ stdout: '' }),
+    );
     return stdout.split('\n').filter(Boolean).map(Number);
   }
   const isAlive = (pid: number): boolean => {
@@ -117,7 +184,10 @@ describe('npm run demo with its upstreams (demo/server.ts as a child process)', 
 
   it('starts the notes and roaster upstreams with no setup, prints them, serves their tools, and exits 0 on SIGTERM and SIGINT, its roaster process ended', async () => {
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-      const child = spawn(process.execPath, ARGS, { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', MCP_TOKEN: 'tok' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ARGS, {
+        env: { ...process.env, PORT: '0', HOST: '127.0.0.1', MCP_TOKEN: 'tok' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let stdout = '';
       let stderr = '';
       child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
@@ -130,14 +200,28 @@ describe('npm run demo with its upstreams (demo/server.ts as a child process)', 
           });
           child.once('exit', (code) => reject(new Error(`the demo exited (${code}) before its banner: ${stderr}`)));
         });
-        expect(stdout).toMatch(/ {2}Upstream {7}notes at http:\/\/127\.0\.0\.1:[1-9]\d*\/mcp \(healthy: 3 tools, 1 prompt, 1 resource, 1 template as notes__<name> and notes\+<uri>\)\n/);
-        expect(stdout).toContain('  Upstream       roaster over stdio, demo/stdio-upstream.ts (healthy: 2 tools, 1 resource as roaster__<name> and roaster+<uri>)\n');
+        expect(stdout).toMatch(
+          / {2}Upstream {7}notes at http:\/\/127\.0\.0\.1:[1-9]\d*\/mcp \(healthy: 3 tools, 1 prompt, 1 resource, 1 template as notes__<name> and notes\+<uri>\)\n/,
+        );
+        expect(stdout).toContain(
+          '  Upstream       roaster over stdio, demo/stdio-upstream.ts (healthy: 2 tools, 1 resource as roaster__<name> and roaster+<uri>)\n',
+        );
         const roasters = await roasterPids(child.pid as number);
         expect(roasters).toHaveLength(1);
         const response = await fetch(endpoint, {
           method: 'POST',
-          headers: { Authorization: 'Bearer tok', 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-06-18' },
-          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fetch', version: '1' } } }),
+          headers: {
+            Authorization: 'Bearer tok',
+            'Content-Type': 'application/json',
+            Accept: 'application/json, text/event-stream',
+            'MCP-Protocol-Version': '2025-06-18',
+          },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fetch', version: '1' } },
+          }),
         });
         expect(response.status).toBe(200);
         const exited = once(child, 'exit');

@@ -8,7 +8,10 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import request from 'supertest';
-import { LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  LoggingMessageNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { createDemoApp } from '../demo/server';
 import { connectionHelp } from '../demo/connect';
 import { FORECAST_PRICE } from '../demo/store-mcp';
@@ -49,7 +52,10 @@ describe('the demo store over MCP', () => {
       'restock_product',
     ]);
     expect((await client.listResources()).resources.map((resource) => resource.uri)).toEqual(['store://catalog']);
-    expect((await client.listResourceTemplates()).resourceTemplates.map((template) => template.uriTemplate)).toEqual(['product://{id}', 'customer://{id}']);
+    expect((await client.listResourceTemplates()).resourceTemplates.map((template) => template.uriTemplate)).toEqual([
+      'product://{id}',
+      'customer://{id}',
+    ]);
     expect((await client.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual(['recommend', 'follow_up_email']);
   });
 
@@ -59,7 +65,12 @@ describe('the demo store over MCP', () => {
     const result = await connected.client.callTool({ name: 'audit_inventory', arguments: { delayMs: 0 } }, undefined, {
       onprogress: ({ progress: done, total }) => progress.push({ progress: done, total }),
     });
-    expect(result.structuredContent).toEqual({ products: 10, units: 111, value: 4881.7, lowStock: ['p2', 'p4', 'p7', 'p9'] });
+    expect(result.structuredContent).toEqual({
+      products: 10,
+      units: 111,
+      value: 4881.7,
+      lowStock: ['p2', 'p4', 'p7', 'p9'],
+    });
     expect(progress).toHaveLength(10);
     expect(progress.at(-1)).toEqual({ progress: 10, total: 10 });
     expect(logs.map((log) => log.level)).toEqual(['info', 'warning', 'warning', 'warning', 'warning']);
@@ -68,29 +79,56 @@ describe('the demo store over MCP', () => {
 
   it('places and cancels an order through the whole app (its API-key middleware lets MCP calls through)', async () => {
     const { client } = connected;
-    const placed = await client.callTool({ name: 'place_order', arguments: { customerId: 'c2', lines: [{ productId: 'p5', quantity: 2 }] } });
+    const placed = await client.callTool({
+      name: 'place_order',
+      arguments: { customerId: 'c2', lines: [{ productId: 'p5', quantity: 2 }] },
+    });
     expect(placed.structuredContent).toMatchObject({ id: 'o1003', customerId: 'c2', total: 44, status: 'placed' });
-    expect((await client.callTool({ name: 'get_product', arguments: { id: 'p5' } })).structuredContent).toMatchObject({ stock: 13 });
-    expect((await client.callTool({ name: 'cancel_order', arguments: { id: 'o1003' } })).structuredContent).toMatchObject({ status: 'cancelled' });
-    expect((await client.callTool({ name: 'get_product', arguments: { id: 'p5' } })).structuredContent).toMatchObject({ stock: 15 });
+    expect((await client.callTool({ name: 'get_product', arguments: { id: 'p5' } })).structuredContent).toMatchObject({
+      stock: 13,
+    });
+    expect(
+      (await client.callTool({ name: 'cancel_order', arguments: { id: 'o1003' } })).structuredContent,
+    ).toMatchObject({ status: 'cancelled' });
+    expect((await client.callTool({ name: 'get_product', arguments: { id: 'p5' } })).structuredContent).toMatchObject({
+      stock: 15,
+    });
     const again = await client.callTool({ name: 'cancel_order', arguments: { id: 'o1003' } });
     expect(again.isError).toBe(true);
-    expect(text(again)).toBe('HTTP 409 Conflict: {"error":"Order o1003 is cancelled; only placed orders can be cancelled."}');
+    expect(text(again)).toBe(
+      'HTTP 409 Conflict: {"error":"Order o1003 is cancelled; only placed orders can be cancelled."}',
+    );
   });
 
   it("tells the model what went wrong in the legacy API's own words", async () => {
     const { client } = connected;
-    const unknown = await client.callTool({ name: 'place_order', arguments: { customerId: 'c9', lines: [{ productId: 'p1', quantity: 1 }] } });
-    expect(unknown).toEqual({ content: [{ type: 'text', text: `HTTP 400 Bad Request: {"error":"Unknown customer 'c9'."}` }], isError: true });
-    const tooMany = await client.callTool({ name: 'place_order', arguments: { customerId: 'c1', lines: [{ productId: 'p7', quantity: 5 }] } });
+    const unknown = await client.callTool({
+      name: 'place_order',
+      arguments: { customerId: 'c9', lines: [{ productId: 'p1', quantity: 1 }] },
+    });
+    expect(unknown).toEqual({
+      content: [{ type: 'text', text: `HTTP 400 Bad Request: {"error":"Unknown customer 'c9'."}` }],
+      isError: true,
+    });
+    const tooMany = await client.callTool({
+      name: 'place_order',
+      arguments: { customerId: 'c1', lines: [{ productId: 'p7', quantity: 5 }] },
+    });
     expect(text(tooMany)).toBe(`HTTP 409 Conflict: {"error":"Only 2 of 'Espresso machine' in stock."}`);
   });
 
   it('runs the wrapped product routes, with query and body arguments', async () => {
     const { client } = connected;
-    const brewers = await client.callTool({ name: 'list_products', arguments: { category: 'grinders', inStock: true } });
-    expect(brewers.structuredContent).toEqual({ products: [{ id: 'p3', name: 'Burr grinder', category: 'grinders', price: 189, stock: 6 }] });
-    expect((await client.callTool({ name: 'restock_product', arguments: { id: 'p4', units: 5 } })).structuredContent).toMatchObject({ id: 'p4', stock: 5 });
+    const brewers = await client.callTool({
+      name: 'list_products',
+      arguments: { category: 'grinders', inStock: true },
+    });
+    expect(brewers.structuredContent).toEqual({
+      products: [{ id: 'p3', name: 'Burr grinder', category: 'grinders', price: 189, stock: 6 }],
+    });
+    expect(
+      (await client.callTool({ name: 'restock_product', arguments: { id: 'p4', units: 5 } })).structuredContent,
+    ).toMatchObject({ id: 'p4', stock: 5 });
     const invalid = await client.callTool({ name: 'restock_product', arguments: { id: 'p4', units: 0 } });
     expect(invalid.isError).toBe(true);
     expect(text(invalid)).toContain('units: must be >= 1');
@@ -114,19 +152,36 @@ describe('the demo store over MCP', () => {
   it('reads products by URI and completes product ids and brewing styles', async () => {
     const { client } = connected;
     const read = await client.readResource({ uri: 'product://p1' });
-    expect(JSON.parse((read.contents[0] as { text: string }).text)).toMatchObject({ id: 'p1', name: 'Espresso beans, 1 kg' });
-    await expect(client.readResource({ uri: 'product://p99' })).rejects.toMatchObject({ code: -32002, message: expect.stringContaining("No product 'p99'."), data: { uri: 'product://p99' } });
+    expect(JSON.parse((read.contents[0] as { text: string }).text)).toMatchObject({
+      id: 'p1',
+      name: 'Espresso beans, 1 kg',
+    });
+    await expect(client.readResource({ uri: 'product://p99' })).rejects.toMatchObject({
+      code: -32002,
+      message: expect.stringContaining("No product 'p99'."),
+      data: { uri: 'product://p99' },
+    });
     await expect(client.readResource({ uri: 'customer://c9' })).rejects.toMatchObject({ code: -32002 });
-    await expect(client.getPrompt({ name: 'follow_up_email', arguments: { customerId: 'c9' } })).rejects.toMatchObject({ code: -32602 });
-    const ids = await client.complete({ ref: { type: 'ref/resource', uri: 'product://{id}' }, argument: { name: 'id', value: 'p1' } });
+    await expect(client.getPrompt({ name: 'follow_up_email', arguments: { customerId: 'c9' } })).rejects.toMatchObject({
+      code: -32602,
+    });
+    const ids = await client.complete({
+      ref: { type: 'ref/resource', uri: 'product://{id}' },
+      argument: { name: 'id', value: 'p1' },
+    });
     expect(ids.completion.values).toEqual(['p1', 'p10']);
-    const styles = await client.complete({ ref: { type: 'ref/prompt', name: 'recommend' }, argument: { name: 'style', value: 'f' } });
+    const styles = await client.complete({
+      ref: { type: 'ref/prompt', name: 'recommend' },
+      argument: { name: 'style', value: 'f' },
+    });
     expect(styles.completion.values).toEqual(['filter', 'french press']);
   });
 
   it('tells a client subscribed to a product that a restock changed it (mcp.notifyResourceUpdated)', async () => {
     const { client } = connected;
-    const updated = new Promise<string>((resolve) => client.setNotificationHandler(ResourceUpdatedNotificationSchema, ({ params }) => resolve(params.uri)));
+    const updated = new Promise<string>((resolve) =>
+      client.setNotificationHandler(ResourceUpdatedNotificationSchema, ({ params }) => resolve(params.uri)),
+    );
     await client.subscribeResource({ uri: 'product://p5' });
     await client.callTool({ name: 'restock_product', arguments: { id: 'p5', units: 1 } });
     expect(await updated).toBe('product://p5');
@@ -144,19 +199,31 @@ describe('the demo store over HTTP', () => {
   });
 
   it('refuses MCP calls without the token, with a bearer challenge', async () => {
-    const response = await request(app).post('/mcp').set('Accept', 'application/json, text/event-stream').send({ jsonrpc: '2.0', id: 1, method: 'ping' });
+    const response = await request(app)
+      .post('/mcp')
+      .set('Accept', 'application/json, text/event-stream')
+      .send({ jsonrpc: '2.0', id: 1, method: 'ping' });
     expect(response.status).toBe(401);
     expect(response.headers['www-authenticate']).toMatch(/^Bearer /);
   });
 
   it('answers CORS preflights from localhost pages and the listed origins, and refuses others', async () => {
     for (const origin of ['http://localhost:5173', 'https://play.example']) {
-      const preflight = await request(app).options('/mcp').set('Origin', origin).set('Access-Control-Request-Method', 'POST').set('Access-Control-Request-Headers', 'authorization, content-type, mcp-session-id');
+      const preflight = await request(app)
+        .options('/mcp')
+        .set('Origin', origin)
+        .set('Access-Control-Request-Method', 'POST')
+        .set('Access-Control-Request-Headers', 'authorization, content-type, mcp-session-id');
       expect(preflight.status).toBe(204);
       expect(preflight.headers['access-control-allow-origin']).toBe(origin);
     }
     for (const origin of ['https://evil.example', 'null']) {
-      await request(app).post('/mcp').set('Origin', origin).set(bearer).send({ jsonrpc: '2.0', id: 1, method: 'ping' }).expect(403);
+      await request(app)
+        .post('/mcp')
+        .set('Origin', origin)
+        .set(bearer)
+        .send({ jsonrpc: '2.0', id: 1, method: 'ping' })
+        .expect(403);
     }
   });
 
@@ -166,15 +233,45 @@ describe('the demo store over HTTP', () => {
   });
 
   /** A 2025 session over plain HTTP: initialize, then each call with its Mcp-Session-Id; JSON or SSE replies read alike. */
-  async function openSession(): Promise<(id: number, method: string, params?: Record<string, unknown>) => Promise<Record<string, unknown>>> {
+  async function openSession(): Promise<
+    (id: number, method: string, params?: Record<string, unknown>) => Promise<Record<string, unknown>>
+  > {
     const accept = { Accept: 'application/json, text/event-stream' };
-    const init = await request(app).post('/mcp').set(accept).set(bearer).send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'supertest', version: '1' } } }).expect(200);
+    const init = await request(app)
+      .post('/mcp')
+      .set(accept)
+      .set(bearer)
+      .send({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'supertest', version: '1' } },
+      })
+      .expect(200);
     const session = { 'mcp-session-id': String(init.headers['mcp-session-id']), 'mcp-protocol-version': '2025-06-18' };
-    await request(app).post('/mcp').set(accept).set(bearer).set(session).send({ jsonrpc: '2.0', method: 'notifications/initialized' }).expect(202);
+    await request(app)
+      .post('/mcp')
+      .set(accept)
+      .set(bearer)
+      .set(session)
+      .send({ jsonrpc: '2.0', method: 'notifications/initialized' })
+      .expect(202);
     return async (id, method, params) => {
-      const response = await request(app).post('/mcp').set(accept).set(bearer).set(session).send({ jsonrpc: '2.0', id, method, params }).expect(200);
+      const response = await request(app)
+        .post('/mcp')
+        .set(accept)
+        .set(bearer)
+        .set(session)
+        .send({ jsonrpc: '2.0', id, method, params })
+        .expect(200);
       const body = /^text\/event-stream/.test(String(response.headers['content-type']))
-        ? JSON.parse(response.text.split('\n').filter((line) => line.startsWith('data: ')).map((line) => line.slice(6)).at(-1) ?? 'null')
+        ? JSON.parse(
+            response.text
+              .split('\n')
+              .filter((line) => line.startsWith('data: '))
+              .map((line) => line.slice(6))
+              .at(-1) ?? 'null',
+          )
         : response.body;
       return (body as { result: Record<string, unknown> }).result;
     };
@@ -184,28 +281,64 @@ describe('the demo store over HTTP', () => {
     const call = await openSession();
     const unpaid = await call(1, 'tools/call', { name: 'premium_stock_forecast', arguments: { days: 10 } });
     expect(unpaid.isError).toBe(true);
-    expect(unpaid.structuredContent).toEqual({ x402Version: 2, resource: expect.objectContaining({ url: 'mcp://tool/premium_stock_forecast' }), accepts: [FORECAST_PRICE] });
+    expect(unpaid.structuredContent).toEqual({
+      x402Version: 2,
+      resource: expect.objectContaining({ url: 'mcp://tool/premium_stock_forecast' }),
+      accepts: [FORECAST_PRICE],
+    });
     expect(JSON.parse(text(unpaid))).toEqual(unpaid.structuredContent);
 
     // The one payment form the demo's test facilitator accepts: the first accepted price, signature 'test'.
-    const payment = { x402Version: 2, accepted: FORECAST_PRICE, payload: { signature: 'test', authorization: { nonce: '0x01' } } };
-    const paid = await call(2, 'tools/call', { name: 'premium_stock_forecast', arguments: { days: 10 }, _meta: { 'x402/payment': payment } });
+    const payment = {
+      x402Version: 2,
+      accepted: FORECAST_PRICE,
+      payload: { signature: 'test', authorization: { nonce: '0x01' } },
+    };
+    const paid = await call(2, 'tools/call', {
+      name: 'premium_stock_forecast',
+      arguments: { days: 10 },
+      _meta: { 'x402/payment': payment },
+    });
     expect(paid.isError).toBeUndefined();
-    expect(paid.structuredContent).toEqual({ days: 10, reorder: expect.arrayContaining([{ id: 'p2', name: expect.any(String), stock: 3, runsOutInDays: 6, reorder: 2 }]) });
-    expect((paid._meta as Record<string, unknown>)['x402/payment-response']).toEqual({ success: true, payer: TEST_PAYER, transaction: expect.stringMatching(/^0xtest-[0-9a-f]{16}$/), network: 'eip155:84532', amount: '10000' });
+    expect(paid.structuredContent).toEqual({
+      days: 10,
+      reorder: expect.arrayContaining([{ id: 'p2', name: expect.any(String), stock: 3, runsOutInDays: 6, reorder: 2 }]),
+    });
+    expect((paid._meta as Record<string, unknown>)['x402/payment-response']).toEqual({
+      success: true,
+      payer: TEST_PAYER,
+      transaction: expect.stringMatching(/^0xtest-[0-9a-f]{16}$/),
+      network: 'eip155:84532',
+      amount: '10000',
+    });
 
-    const replay = await call(3, 'tools/call', { name: 'premium_stock_forecast', arguments: { days: 10 }, _meta: { 'x402/payment': payment } });
+    const replay = await call(3, 'tools/call', {
+      name: 'premium_stock_forecast',
+      arguments: { days: 10 },
+      _meta: { 'x402/payment': payment },
+    });
     expect(replay.isError).toBe(true);
     expect(replay.structuredContent).toMatchObject({ error: 'Payment already used', accepts: [FORECAST_PRICE] });
 
-    const forged = await call(4, 'tools/call', { name: 'premium_stock_forecast', arguments: {}, _meta: { 'x402/payment': { ...payment, payload: { signature: '0xreal?', authorization: { nonce: '0x02' } } } } });
-    expect(forged.structuredContent).toMatchObject({ error: expect.stringMatching(/^Payment verification failed: invalid_signature/) });
+    const forged = await call(4, 'tools/call', {
+      name: 'premium_stock_forecast',
+      arguments: {},
+      _meta: { 'x402/payment': { ...payment, payload: { signature: '0xreal?', authorization: { nonce: '0x02' } } } },
+    });
+    expect(forged.structuredContent).toMatchObject({
+      error: expect.stringMatching(/^Payment verification failed: invalid_signature/),
+    });
   });
 
   it('shows the price of the paid tool in tools/list', async () => {
     const call = await openSession();
-    const { tools } = (await call(1, 'tools/list')) as { tools: Array<{ name: string; _meta?: Record<string, unknown> }> };
-    expect(tools.find((tool) => tool.name === 'premium_stock_forecast')?._meta).toEqual({ 'x402/paid': true, 'x402/accepts': [FORECAST_PRICE] });
+    const { tools } = (await call(1, 'tools/list')) as {
+      tools: Array<{ name: string; _meta?: Record<string, unknown> }>;
+    };
+    expect(tools.find((tool) => tool.name === 'premium_stock_forecast')?._meta).toEqual({
+      'x402/paid': true,
+      'x402/accepts': [FORECAST_PRICE],
+    });
   });
 
   it('serves the playground, and sends / there', async () => {
@@ -225,7 +358,10 @@ describe('the start-up message', () => {
   });
 
   it('gives client configurations that are valid JSON with the URL and the token', () => {
-    const configs = help.split('\n').filter((line) => line.startsWith('    {')).map((line) => JSON.parse(line) as unknown);
+    const configs = help
+      .split('\n')
+      .filter((line) => line.startsWith('    {'))
+      .map((line) => JSON.parse(line) as unknown);
     expect(configs).toHaveLength(3);
     for (const config of configs) {
       expect(JSON.stringify(config)).toContain('http://127.0.0.1:3000/mcp');
@@ -238,14 +374,21 @@ describe('npm run demo (demo/server.ts run as a child process)', () => {
   const DEMO = path.join(__dirname, '..', 'demo', 'server.ts');
   /** What `npm run demo` runs (`tsx demo/server.ts`), without npm's own lines on stderr. */
   const ARGS = ['--import', 'tsx', DEMO];
-  const env = (port: number): NodeJS.ProcessEnv => ({ ...process.env, PORT: String(port), HOST: '127.0.0.1', MCP_TOKEN: 'tok' });
+  const env = (port: number): NodeJS.ProcessEnv => ({
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    MCP_TOKEN: 'tok',
+  });
 
   it('on a busy port exits 1 with only the one-line hint, on stderr: no banner, no token', async () => {
     const busy = createServer();
     await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
     const { port } = busy.address() as AddressInfo;
     try {
-      await expect(promisify(execFile)(process.execPath, ARGS, { env: env(port), timeout: 30_000 })).rejects.toMatchObject({
+      await expect(
+        promisify(execFile)(process.execPath, ARGS, { env: env(port), timeout: 30_000 }),
+      ).rejects.toMatchObject({
         code: 1,
         stdout: '',
         stderr: `Port ${port} is in use: start with PORT=${port + 1} npm run demo\n`,

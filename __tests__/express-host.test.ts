@@ -13,7 +13,11 @@ const other: RequestHandler = (_req, _res, next) => next();
 
 /** The router stack as Express keeps it, read the way express-host.ts reads it. */
 function rootStack(app: express.Express): Array<Record<string, unknown>> {
-  const host = app as unknown as { lazyrouter?: unknown; _router?: { stack: Array<Record<string, unknown>> }; router?: { stack: Array<Record<string, unknown>> } };
+  const host = app as unknown as {
+    lazyrouter?: unknown;
+    _router?: { stack: Array<Record<string, unknown>> };
+    router?: { stack: Array<Record<string, unknown>> };
+  };
   return (EXPRESS_MAJOR === 4 ? host._router?.stack : host.router?.stack) ?? [];
 }
 
@@ -29,7 +33,9 @@ describe('the Express internals express-host.ts relies on', () => {
   it('keeps a route as a layer with route.path as declared and route.stack entries with handle and method', () => {
     const app = express();
     app.get('/users/:id', other, target);
-    const layer = rootStack(app).find((entry) => entry.route !== undefined) as { route: { path: unknown; stack: Array<{ handle: unknown; method: unknown }> } };
+    const layer = rootStack(app).find((entry) => entry.route !== undefined) as {
+      route: { path: unknown; stack: Array<{ handle: unknown; method: unknown }> };
+    };
     expect(layer.route.path).toBe('/users/:id');
     expect(layer.route.stack.map((entry) => [entry.handle, entry.method])).toEqual([
       [other, 'get'],
@@ -79,9 +85,17 @@ describe('locateHandler', () => {
     ['a router with a trailing slash', '/api/x', (app) => app.use('/api/', express.Router().get('/x', target))],
     ['a route at / of a router', '/api', (app) => app.use('/api', express.Router().get('/', target))],
     ['dots and dashes', '/v1.0/my-api/x', (app) => app.use('/v1.0/my-api', express.Router().get('/x', target))],
-    ['params at two levels', '/a/:b/c/:d/e/:f', (app) => app.use('/a/:b', express.Router().use('/c/:d', express.Router().get('/e/:f', target)))],
+    [
+      'params at two levels',
+      '/a/:b/c/:d/e/:f',
+      (app) => app.use('/a/:b', express.Router().use('/c/:d', express.Router().get('/e/:f', target))),
+    ],
     ['a strict router', '/s/t/', (app) => app.use('/s', express.Router({ strict: true }).get('/t/', target))],
-    ['a case-sensitive router', '/Api/Items', (app) => app.use('/Api', express.Router({ caseSensitive: true }).get('/Items', target))],
+    [
+      'a case-sensitive router',
+      '/Api/Items',
+      (app) => app.use('/Api', express.Router({ caseSensitive: true }).get('/Items', target)),
+    ],
     ['middleware mounted with use', '/hooks/:kind', (app) => app.use('/hooks/:kind', target)],
   ];
   it.each(paths)('reads %s', (_label, expected, declare) => {
@@ -104,7 +118,11 @@ describe('locateHandler', () => {
     ['a router at a RegExp', (app) => app.use(/^\/r/, express.Router().get('/x', target))],
     ['a router at an array', (app) => app.use(['/a', '/b'], express.Router().get('/x', target))],
   ];
-  if (EXPRESS_MAJOR === 4) unreadable.push(['a router at a custom param pattern', (app) => app.use('/v/:n(\\d+)', express.Router().get('/x', target))]);
+  if (EXPRESS_MAJOR === 4)
+    unreadable.push([
+      'a router at a custom param pattern',
+      (app) => app.use('/v/:n(\\d+)', express.Router().get('/x', target)),
+    ]);
   it.each(unreadable)('says why it cannot read %s', (_label, declare) => {
     const app = express();
     declare(app);
@@ -139,7 +157,14 @@ describe('locateHandler', () => {
   it('changes nothing it reads', () => {
     const app = express();
     app.use('/a/:b', express.Router().get('/c/:d', target));
-    const snapshot = (): string => JSON.stringify(rootStack(app), (key, value: unknown) => (key === 'handle' || typeof value === 'function' ? typeof value : value instanceof RegExp ? String(value) : value));
+    const snapshot = (): string =>
+      JSON.stringify(rootStack(app), (key, value: unknown) =>
+        key === 'handle' || typeof value === 'function'
+          ? typeof value
+          : value instanceof RegExp
+            ? String(value)
+            : value,
+      );
     const before = snapshot();
     locateHandler(app, target);
     expect(snapshot()).toBe(before);
@@ -147,7 +172,10 @@ describe('locateHandler', () => {
 });
 
 describe('the Express internals the router replaces: handle and route', () => {
-  const ok = (text: string): RequestHandler => (_req, res) => void res.type('text').send(text);
+  const ok =
+    (text: string): RequestHandler =>
+    (_req, res) =>
+      void res.type('text').send(text);
 
   it('calls a mounted router through the handle it holds at that moment, with a callback', async () => {
     const app = express();
@@ -190,7 +218,10 @@ describe('the Express internals the router replaces: handle and route', () => {
 
   describe('runOwnLayersDirectly', () => {
     /** A router with its two layers, whose Express handle counts its calls. */
-    function mounted(serve: RequestHandler, onError: ErrorRequestHandler = (err, _req, res, _next) => void res.status(500).send(`onError: ${String(err)}`)) {
+    function mounted(
+      serve: RequestHandler,
+      onError: ErrorRequestHandler = (err, _req, res, _next) => void res.status(500).send(`onError: ${String(err)}`),
+    ) {
       const router = express.Router();
       router.use(serve);
       router.use(onError);
@@ -231,12 +262,16 @@ describe('the Express internals the router replaces: handle and route', () => {
           throw new Error('second');
         },
       );
-      app.use(((err, _req, res, _next) => void res.status(500).send(`app: ${(err as Error).message}`)) as ErrorRequestHandler);
+      app.use(
+        ((err, _req, res, _next) => void res.status(500).send(`app: ${(err as Error).message}`)) as ErrorRequestHandler,
+      );
       expect((await request(app).get('/m/a')).text).toBe('app: second');
     });
 
     it('hands requests to Express’s own handle once the host adds to the router', async () => {
-      const { app, router, counted } = mounted((req, res, next) => (req.path === '/a' ? void res.send('serve') : next()));
+      const { app, router, counted } = mounted((req, res, next) =>
+        req.path === '/a' ? void res.send('serve') : next(),
+      );
       router.get('/later', ok('later'));
       expect((await request(app).get('/m/later')).text).toBe('later');
       expect((await request(app).get('/m/a')).text).toBe('serve');

@@ -109,7 +109,8 @@ describe('registrations after mounting', () => {
   it('tools added after mounting are listed and callable at once; removed ones disappear at once', async () => {
     let mcp!: McpRouter;
     const app = createApp({ logger: silentLogger() }, (router) => (mcp = router));
-    const names = async (): Promise<string[]> => (await post(app, rpc('tools/list'), V)).body.result.tools.map((tool: { name: string }) => tool.name);
+    const names = async (): Promise<string[]> =>
+      (await post(app, rpc('tools/list'), V)).body.result.tools.map((tool: { name: string }) => tool.name);
 
     // Nothing registered yet: the tools capability does not exist.
     expect((await post(app, rpc('tools/list'), V)).body.error.code).toBe(-32601);
@@ -121,7 +122,9 @@ describe('registrations after mounting', () => {
 
     const second = mcp.tool({ name: 'second', description: 'second', handler: () => 'two' });
     expect(await names()).toEqual(['first', 'second']);
-    expect((await post(app, rpc('tools/call', { name: 'second' }), V)).body.result).toEqual({ content: [{ type: 'text', text: 'two' }] });
+    expect((await post(app, rpc('tools/call', { name: 'second' }), V)).body.result).toEqual({
+      content: [{ type: 'text', text: 'two' }],
+    });
 
     expect(first.remove()).toBe(true);
     expect(first.remove()).toBe(false);
@@ -133,7 +136,9 @@ describe('registrations after mounting', () => {
     mcp.tool({ name: 'first', description: 'first again', handler: () => 'uno' });
     expect(await names()).toEqual(['second', 'first']);
     second.remove();
-    expect((await post(app, rpc('tools/call', { name: 'first' }), V)).body.result).toEqual({ content: [{ type: 'text', text: 'uno' }] });
+    expect((await post(app, rpc('tools/call', { name: 'first' }), V)).body.result).toEqual({
+      content: [{ type: 'text', text: 'uno' }],
+    });
   });
 
   it('keeps a tools capability with an empty list once the last tool is removed', async () => {
@@ -148,7 +153,12 @@ describe('registrations after mounting', () => {
     let mcp!: McpRouter;
     const app = createApp({}, (router) => (mcp = router));
     mcp.prompt({ name: 'hello', description: 'hi', get: () => 'hello there' });
-    const resource = mcp.resource({ uri: 'docs://late', name: 'late', mimeType: 'text/plain', read: () => 'late text' });
+    const resource = mcp.resource({
+      uri: 'docs://late',
+      name: 'late',
+      mimeType: 'text/plain',
+      read: () => 'late text',
+    });
 
     const prompt = await post(app, rpc('prompts/get', { name: 'hello' }), V);
     expect(prompt.body.result.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'hello there' } }]);

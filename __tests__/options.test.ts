@@ -8,41 +8,196 @@ const BASE = { name: 'test', version: '1.0.0' };
 
 describe('mcpRouter options: config errors', () => {
   it.each<[string, unknown, string, RegExp]>([
-    ["misspelt 'nmae'", { ...BASE, nmae: 'x' }, 'ERR_MCP_UNKNOWN_OPTION', /^mcpRouter: unknown option 'nmae'\. Did you mean 'name'\?$/],
-    ["wrong case 'pagesize'", { ...BASE, pagesize: 10 }, 'ERR_MCP_UNKNOWN_OPTION', /^mcpRouter: unknown option 'pagesize'\. Did you mean 'pageSize'\?$/],
-    ["misspelt 'bodyLimt'", { ...BASE, bodyLimt: '1mb' }, 'ERR_MCP_UNKNOWN_OPTION', /^mcpRouter: unknown option 'bodyLimt'\. Did you mean 'bodyLimit'\?$/],
-    ["misspelt 'instructons'", { ...BASE, instructons: 'x' }, 'ERR_MCP_UNKNOWN_OPTION', /^mcpRouter: unknown option 'instructons'\. Did you mean 'instructions'\?$/],
-    ['an unrelated key', { ...BASE, zzzzzzzz: true }, 'ERR_MCP_UNKNOWN_OPTION', /^mcpRouter: unknown option 'zzzzzzzz'\.$/],
+    [
+      "misspelt 'nmae'",
+      { ...BASE, nmae: 'x' },
+      'ERR_MCP_UNKNOWN_OPTION',
+      /^mcpRouter: unknown option 'nmae'\. Did you mean 'name'\?$/,
+    ],
+    [
+      "wrong case 'pagesize'",
+      { ...BASE, pagesize: 10 },
+      'ERR_MCP_UNKNOWN_OPTION',
+      /^mcpRouter: unknown option 'pagesize'\. Did you mean 'pageSize'\?$/,
+    ],
+    [
+      "misspelt 'bodyLimt'",
+      { ...BASE, bodyLimt: '1mb' },
+      'ERR_MCP_UNKNOWN_OPTION',
+      /^mcpRouter: unknown option 'bodyLimt'\. Did you mean 'bodyLimit'\?$/,
+    ],
+    [
+      "misspelt 'instructons'",
+      { ...BASE, instructons: 'x' },
+      'ERR_MCP_UNKNOWN_OPTION',
+      /^mcpRouter: unknown option 'instructons'\. Did you mean 'instructions'\?$/,
+    ],
+    [
+      'an unrelated key',
+      { ...BASE, zzzzzzzz: true },
+      'ERR_MCP_UNKNOWN_OPTION',
+      /^mcpRouter: unknown option 'zzzzzzzz'\.$/,
+    ],
     ['no options at all', undefined, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: options must be an object/],
     ['null options', null, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: options must be an object/],
-    ['missing name', { version: '1.0.0' }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: option 'name' must be a non-empty string/],
-    ['empty name', { ...BASE, name: '' }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: option 'name' must be a non-empty string, got ""$/],
-    ['blank name', { ...BASE, name: '   ' }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: option 'name' must be a non-empty string/],
-    ['numeric name', { ...BASE, name: 42 }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: option 'name' must be a non-empty string, got 42$/],
-    ['missing version', { name: 'test' }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: option 'version' must be a non-empty string/],
-    ['empty version', { ...BASE, version: '' }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: option 'version' must be a non-empty string/],
-    ['pageSize 0', { ...BASE, pageSize: 0 }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: option 'pageSize' must be a positive integer, got 0$/],
-    ['pageSize -1', { ...BASE, pageSize: -1 }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: option 'pageSize' must be a positive integer, got -1$/],
-    ['pageSize 1.5', { ...BASE, pageSize: 1.5 }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: option 'pageSize' must be a positive integer, got 1\.5$/],
-    ['pageSize beyond the safe integers', { ...BASE, pageSize: 2 ** 53 }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: option 'pageSize' must be a positive integer, got 9007199254740992$/],
-    ["pageSize '10'", { ...BASE, pageSize: '10' }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: option 'pageSize' must be a positive integer, got "10"$/],
-    ['pageSize NaN', { ...BASE, pageSize: NaN }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: option 'pageSize' must be a positive integer/],
-    ['bodyLimit 0', { ...BASE, bodyLimit: 0 }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: option 'bodyLimit' must be a positive number of bytes or text like '4mb', got 0$/],
-    ["bodyLimit 'lots'", { ...BASE, bodyLimit: 'lots' }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: option 'bodyLimit' must be .*, got "lots"$/],
-    ['bodyLimit -1', { ...BASE, bodyLimit: -1 }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: option 'bodyLimit' must be .*, got -1$/],
+    [
+      'missing name',
+      { version: '1.0.0' },
+      'ERR_MCP_INVALID_OPTION',
+      /^mcpRouter: option 'name' must be a non-empty string/,
+    ],
+    [
+      'empty name',
+      { ...BASE, name: '' },
+      'ERR_MCP_INVALID_OPTION',
+      /^mcpRouter: option 'name' must be a non-empty string, got ""$/,
+    ],
+    [
+      'blank name',
+      { ...BASE, name: '   ' },
+      'ERR_MCP_INVALID_OPTION',
+      /^mcpRouter: option 'name' must be a non-empty string/,
+    ],
+    [
+      'numeric name',
+      { ...BASE, name: 42 },
+      'ERR_MCP_INVALID_OPTION',
+      /^mcpRouter: option 'name' must be a non-empty string, got 42$/,
+    ],
+    [
+      'missing version',
+      { name: 'test' },
+      'ERR_MCP_INVALID_OPTION',
+      /^mcpRouter: option 'version' must be a non-empty string/,
+    ],
+    [
+      'empty version',
+      { ...BASE, version: '' },
+      'ERR_MCP_INVALID_OPTION',
+      /^mcpRouter: option 'version' must be a non-empty string/,
+    ],
+    [
+      'pageSize 0',
+      { ...BASE, pageSize: 0 },
+      'ERR_MCP_INVALID_OPTION',
+      /^mcpRouter: option 'pageSize' must be a positive integer, got 0$/,
+    ],
+    [
+      'pageSize -1',
+      { ...BASE, pageSize: -1 },
+      'ERR_MCP_INVALID_OPTION',
+      /^mcpRouter: option 'pageSize' must be a positive integer, got -1$/,
+    ],
+    [
+      'pageSize 1.5',
+      { ...BASE, pageSize: 1.5 },
+      'ERR_MCP_INVALID_OPTION',
+      /^mcpRouter: option 'pageSize' must be a positive integer, got 1\.5$/,
+    ],
+    [
+      'pageSize beyond the safe integers',
+      { ...BASE, pageSize: 2 ** 53 },
+      'ERR_MCP_INVALID_OPTION',
+      /^mcpRouter: option 'pageSize' must be a positive integer, got 9007199254740992$/,
+    ],
+    [
+      "pageSize '10'",
+      { ...BASE, pageSize: '10' },
+      'ERR_MCP_INVALID_OPTION',
+      /^mcpRouter: option 'pageSize' must be a positive integer, got "10"$/,
+    ],
+    [
+      'pageSize NaN',
+      { ...BASE, pageSize: NaN },
+      'ERR_MCP_INVALID_OPTION',
+      /^mcpRouter: option 'pageSize' must be a positive integer/,
+    ],
+    [
+      'bodyLimit 0',
+      { ...BASE, bodyLimit: 0 },
+      'ERR_MCP_INVALID_OPTION',
+      /^mcpRouter: option 'bodyLimit' must be a positive number of bytes or text like '4mb', got 0$/,
+    ],
+    [
+      "bodyLimit 'lots'",
+      { ...BASE, bodyLimit: 'lots' },
+      'ERR_MCP_INVALID_OPTION',
+      /^mcpRouter: option 'bodyLimit' must be .*, got "lots"$/,
+    ],
+    [
+      'bodyLimit -1',
+      { ...BASE, bodyLimit: -1 },
+      'ERR_MCP_INVALID_OPTION',
+      /^mcpRouter: option 'bodyLimit' must be .*, got -1$/,
+    ],
     ["bodyLimit ''", { ...BASE, bodyLimit: '' }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: option 'bodyLimit' must be/],
-    ["bodyLimit '-5kb'", { ...BASE, bodyLimit: '-5kb' }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: option 'bodyLimit' must be/],
-    ['bodyLimit Infinity', { ...BASE, bodyLimit: Infinity }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: option 'bodyLimit' must be/],
-    ['bodyLimit true', { ...BASE, bodyLimit: true }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: option 'bodyLimit' must be/],
-    ['logger without warn', { ...BASE, logger: { error() {} } }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: option 'logger' must be an object with error\(\) and warn\(\)/],
-    ['logger a string', { ...BASE, logger: 'console' }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: option 'logger' must be/],
+    [
+      "bodyLimit '-5kb'",
+      { ...BASE, bodyLimit: '-5kb' },
+      'ERR_MCP_INVALID_OPTION',
+      /^mcpRouter: option 'bodyLimit' must be/,
+    ],
+    [
+      'bodyLimit Infinity',
+      { ...BASE, bodyLimit: Infinity },
+      'ERR_MCP_INVALID_OPTION',
+      /^mcpRouter: option 'bodyLimit' must be/,
+    ],
+    [
+      'bodyLimit true',
+      { ...BASE, bodyLimit: true },
+      'ERR_MCP_INVALID_OPTION',
+      /^mcpRouter: option 'bodyLimit' must be/,
+    ],
+    [
+      'logger without warn',
+      { ...BASE, logger: { error() {} } },
+      'ERR_MCP_INVALID_OPTION',
+      /^mcpRouter: option 'logger' must be an object with error\(\) and warn\(\)/,
+    ],
+    [
+      'logger a string',
+      { ...BASE, logger: 'console' },
+      'ERR_MCP_INVALID_OPTION',
+      /^mcpRouter: option 'logger' must be/,
+    ],
     ['logger null', { ...BASE, logger: null }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: option 'logger' must be/],
-    ['icons not an array', { ...BASE, icons: 'icon.png' }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: option 'icons' must be an array/],
-    ['icon without src', { ...BASE, icons: [{ mimeType: 'image/png' }] }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: option 'icons' must be an array/],
-    ['icon with a numeric src', { ...BASE, icons: [{ src: 1 }] }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: option 'icons' must be an array/],
-    ['icons containing null', { ...BASE, icons: [null] }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: option 'icons' must be an array/],
-    ['title a number', { ...BASE, title: 3 }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: option 'title' must be a string, got 3$/],
-    ['ajv not an Ajv', { ...BASE, ajv: {} }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: option 'ajv' must be an Ajv2020 instance/],
+    [
+      'icons not an array',
+      { ...BASE, icons: 'icon.png' },
+      'ERR_MCP_INVALID_OPTION',
+      /^mcpRouter: option 'icons' must be an array/,
+    ],
+    [
+      'icon without src',
+      { ...BASE, icons: [{ mimeType: 'image/png' }] },
+      'ERR_MCP_INVALID_OPTION',
+      /^mcpRouter: option 'icons' must be an array/,
+    ],
+    [
+      'icon with a numeric src',
+      { ...BASE, icons: [{ src: 1 }] },
+      'ERR_MCP_INVALID_OPTION',
+      /^mcpRouter: option 'icons' must be an array/,
+    ],
+    [
+      'icons containing null',
+      { ...BASE, icons: [null] },
+      'ERR_MCP_INVALID_OPTION',
+      /^mcpRouter: option 'icons' must be an array/,
+    ],
+    [
+      'title a number',
+      { ...BASE, title: 3 },
+      'ERR_MCP_INVALID_OPTION',
+      /^mcpRouter: option 'title' must be a string, got 3$/,
+    ],
+    [
+      'ajv not an Ajv',
+      { ...BASE, ajv: {} },
+      'ERR_MCP_INVALID_OPTION',
+      /^mcpRouter: option 'ajv' must be an Ajv2020 instance/,
+    ],
   ])('%s → %s', (_label, options, code, message) => {
     let thrown: unknown;
     try {
@@ -81,7 +236,12 @@ describe('mcpRouter options: config errors', () => {
 /** A ping whose JSON text is exactly `bytes` long (padded in `_meta`). */
 function pingOfSize(bytes: number): string {
   const empty = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { _meta: { pad: '' } } });
-  const text = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { _meta: { pad: 'x'.repeat(bytes - empty.length) } } });
+  const text = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'ping',
+    params: { _meta: { pad: 'x'.repeat(bytes - empty.length) } },
+  });
   expect(Buffer.byteLength(text)).toBe(bytes);
   return text;
 }
@@ -101,7 +261,11 @@ describe('mcpRouter options: bodyLimit over HTTP', () => {
     expect(at.body).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
     const over = await post(app, pingOfSize(bytes + 1));
     expect(over.status).toBe(413);
-    expect(over.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringContaining(String(bytes)) } });
+    expect(over.body).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32000, message: expect.stringContaining(String(bytes)) },
+    });
   });
 
   it('defaults to 4 MB', async () => {
@@ -113,16 +277,33 @@ describe('mcpRouter options: bodyLimit over HTTP', () => {
 
 describe('mcpRouter options: the caller’s object', () => {
   it('is never written to (frozen options and deep-frozen icons work)', async () => {
-    const icons = Object.freeze([Object.freeze({ src: 'https://example.com/icon.png', mimeType: 'image/png', sizes: Object.freeze(['48x48']) })]);
+    const icons = Object.freeze([
+      Object.freeze({ src: 'https://example.com/icon.png', mimeType: 'image/png', sizes: Object.freeze(['48x48']) }),
+    ]);
     const logger = Object.freeze(silentLogger());
-    const options = Object.freeze({ ...BASE, title: 'Test', icons, pageSize: 5, bodyLimit: '64kb', logger, instructions: 'Be nice' });
+    const options = Object.freeze({
+      ...BASE,
+      title: 'Test',
+      icons,
+      pageSize: 5,
+      bodyLimit: '64kb',
+      logger,
+      instructions: 'Be nice',
+    });
     const before = JSON.stringify(options);
 
     const app = createApp(options as unknown as McpRouterOptions);
-    const res = await post(app, rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } }));
+    const res = await post(
+      app,
+      rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } }),
+    );
 
     expect(res.status).toBe(200);
-    expect(res.body.result.serverInfo).toEqual({ ...BASE, title: 'Test', icons: [{ src: 'https://example.com/icon.png', mimeType: 'image/png', sizes: ['48x48'] }] });
+    expect(res.body.result.serverInfo).toEqual({
+      ...BASE,
+      title: 'Test',
+      icons: [{ src: 'https://example.com/icon.png', mimeType: 'image/png', sizes: ['48x48'] }],
+    });
     expect(res.body.result.instructions).toBe('Be nice');
     expect(JSON.stringify(options)).toBe(before);
   });
@@ -138,7 +319,10 @@ describe('mcpRouter options: the caller’s object', () => {
     icons[0]!.src = 'https://evil.example/x.png';
     icons.push({ src: 'https://example.com/b.png' });
 
-    const init = await post(app, rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } }));
+    const init = await post(
+      app,
+      rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } }),
+    );
     expect(init.body.result.serverInfo).toEqual({ ...BASE, icons: [{ src: 'https://example.com/a.png' }] });
     const list = await post(app, rpc('tools/list'));
     expect(list.body.result.tools.map((tool: { name: string }) => tool.name)).toEqual(['a']);
@@ -148,9 +332,11 @@ describe('mcpRouter options: the caller’s object', () => {
 describe('mcpRouter options: pageSize over HTTP', () => {
   it('pages tools/list with nextCursor until the last page', async () => {
     const app = createApp({ pageSize: 2 }, (mcp) => {
-      for (const name of ['t1', 't2', 't3', 't4', 't5']) mcp.tool({ name, description: `tool ${name}`, handler: () => name });
+      for (const name of ['t1', 't2', 't3', 't4', 't5'])
+        mcp.tool({ name, description: `tool ${name}`, handler: () => name });
     });
-    const names = (res: { body: { result: { tools: Array<{ name: string }> } } }) => res.body.result.tools.map((tool) => tool.name);
+    const names = (res: { body: { result: { tools: Array<{ name: string }> } } }) =>
+      res.body.result.tools.map((tool) => tool.name);
 
     const first = await post(app, rpc('tools/list'));
     expect(names(first)).toEqual(['t1', 't2']);

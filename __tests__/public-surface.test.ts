@@ -38,12 +38,29 @@ describe('public surface', () => {
     expect(lib).not.toHaveProperty('default');
   });
 
-  it.each([['mcpRouter'], ['jwtVerifier'], ['introspectionVerifier'], ['oidcUpstream'], ['guardFor'], ['x402Guard'], ['x402Facilitator'], ['FacilitatorError'], ['McpConfigError'], ['JsonRpcError'], ['MemorySessionStore'], ['MemoryEventStore'], ['MemoryMessageBus'], ['MemoryTaskStore'], ['audioContent'], ['embeddedResource'], ['imageContent'], ['resourceLink'], ['textContent']])(
-    '%s is a function',
-    (name) => {
-      expect(typeof lib[name]).toBe('function');
-    },
-  );
+  it.each([
+    ['mcpRouter'],
+    ['jwtVerifier'],
+    ['introspectionVerifier'],
+    ['oidcUpstream'],
+    ['guardFor'],
+    ['x402Guard'],
+    ['x402Facilitator'],
+    ['FacilitatorError'],
+    ['McpConfigError'],
+    ['JsonRpcError'],
+    ['MemorySessionStore'],
+    ['MemoryEventStore'],
+    ['MemoryMessageBus'],
+    ['MemoryTaskStore'],
+    ['audioContent'],
+    ['embeddedResource'],
+    ['imageContent'],
+    ['resourceLink'],
+    ['textContent'],
+  ])('%s is a function', (name) => {
+    expect(typeof lib[name]).toBe('function');
+  });
 
   it('exports the expected constants', () => {
     expect(lib.SUPPORTED_PROTOCOL_VERSIONS).toEqual(['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05']);

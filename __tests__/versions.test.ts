@@ -1,6 +1,16 @@
 // lib/versions.ts: the one place that lists protocol revisions by era and compares them.
 
-import { ASSUMED_PROTOCOL_VERSION, LAST_VERSION_WITH_BATCHES, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, VERSIONS_BY_ERA, eraOf, isAtLeast, isSupportedVersion, negotiateVersion } from '../lib/versions';
+import {
+  ASSUMED_PROTOCOL_VERSION,
+  LAST_VERSION_WITH_BATCHES,
+  LATEST_PROTOCOL_VERSION,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  VERSIONS_BY_ERA,
+  eraOf,
+  isAtLeast,
+  isSupportedVersion,
+  negotiateVersion,
+} from '../lib/versions';
 
 describe('protocol versions by era', () => {
   it('lists the 2025 era newest first, and every supported revision belongs to one era', () => {
@@ -13,7 +23,8 @@ describe('protocol versions by era', () => {
 
   it('negotiates the asked revision when spoken, else the newest; never an error', () => {
     expect(negotiateVersion('2024-11-05')).toBe('2024-11-05');
-    for (const asked of ['2026-07-28', '1999-01-01', '', 42, null, undefined, { v: 1 }]) expect(negotiateVersion(asked)).toBe('2025-11-25');
+    for (const asked of ['2026-07-28', '1999-01-01', '', 42, null, undefined, { v: 1 }])
+      expect(negotiateVersion(asked)).toBe('2025-11-25');
     expect(isSupportedVersion('2025-06-18')).toBe(true);
     expect(isSupportedVersion('2025-06-18 ')).toBe(false);
   });

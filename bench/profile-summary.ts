@@ -40,7 +40,9 @@ function ownerOf(url: string, functionName: string): string {
 
 /** npm packages that Express 5 itself brings (and that it runs per request), for the by-layer view. */
 const EXPRESS_PACKAGES = new Set(
-  'express router body-parser raw-body type-is parseurl content-type on-finished finalhandler etag fresh mime-types mime-db iconv-lite debug ms path-to-regexp send qs cookie media-typer proxy-addr forwarded accepts negotiator statuses http-errors depd bytes encodeurl escape-html merge-descriptors content-disposition range-parser safe-buffer safer-buffer setprototypeof toidentifier ipaddr.js unpipe ee-first destroy get-intrinsic call-bind-apply-helpers call-bound side-channel side-channel-map side-channel-list side-channel-weakmap object-inspect dunder-proto get-proto has-symbols function-bind gopd es-errors es-object-atoms es-define-property hasown math-intrinsics once wrappy'.split(' '),
+  'express router body-parser raw-body type-is parseurl content-type on-finished finalhandler etag fresh mime-types mime-db iconv-lite debug ms path-to-regexp send qs cookie media-typer proxy-addr forwarded accepts negotiator statuses http-errors depd bytes encodeurl escape-html merge-descriptors content-disposition range-parser safe-buffer safer-buffer setprototypeof toidentifier ipaddr.js unpipe ee-first destroy get-intrinsic call-bind-apply-helpers call-bound side-channel side-channel-map side-channel-list side-channel-weakmap object-inspect dunder-proto get-proto has-symbols function-bind gopd es-errors es-object-atoms es-define-property hasown math-intrinsics once wrappy'.split(
+    ' ',
+  ),
 );
 
 /**
@@ -81,7 +83,9 @@ function inclusiveTimes(profile: CpuProfile): Map<string, number> {
 
 function summarise(profile: CpuProfile, top: number): string {
   const selfMicros = new Map<number, number>();
-  profile.samples.forEach((id, index) => selfMicros.set(id, (selfMicros.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0)));
+  profile.samples.forEach((id, index) =>
+    selfMicros.set(id, (selfMicros.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0)),
+  );
   const byOwner = new Map<string, number>();
   const byLayer = new Map<string, number>();
   const byFunction = new Map<string, number>();

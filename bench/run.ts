@@ -53,11 +53,15 @@ async function main(): Promise<void> {
       results.telemetry = await measureTelemetry(config, load);
     }
     if (config.scenarios.includes('sign-in')) {
-      process.stderr.write('scenario sign-in: production configuration, router-issued JWT against static token (issue 30)\n');
+      process.stderr.write(
+        'scenario sign-in: production configuration, router-issued JWT against static token (issue 30)\n',
+      );
       results.signIn = await measureSignIn(config, load);
     }
     if (config.scenarios.includes('stdio')) {
-      process.stderr.write('scenario stdio: a stdio MCP server directly, through this router and through supergateway (issue 31)\n');
+      process.stderr.write(
+        'scenario stdio: a stdio MCP server directly, through this router and through supergateway (issue 31)\n',
+      );
       results.stdio = await measureStdio(config, load);
     }
   } finally {

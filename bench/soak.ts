@@ -55,7 +55,14 @@ interface Sample {
 }
 
 function verdictRow(name: string, trend: Trend, allowed: number): string[] {
-  return [name, `${formatBytes(trend.slopePerMinute)}/min`, formatBytes(trend.rise), formatBytes(trend.thirdsDelta), formatBytes(allowed), trend.upward ? '**upward: missed**' : '**flat: met**'];
+  return [
+    name,
+    `${formatBytes(trend.slopePerMinute)}/min`,
+    formatBytes(trend.rise),
+    formatBytes(trend.thirdsDelta),
+    formatBytes(allowed),
+    trend.upward ? '**upward: missed**' : '**flat: met**',
+  ];
 }
 
 function render(config: SoakConfig, meta: RunMeta, traffic: SoakResult, samples: readonly Sample[]): string {
@@ -70,7 +77,9 @@ function render(config: SoakConfig, meta: RunMeta, traffic: SoakResult, samples:
     '# Soak results',
     '',
     `- **Date:** ${meta.date}`,
-    `- **Versions:** ${Object.entries(meta.versions).map(([name, version]) => `${name} ${version}`).join(', ')}`,
+    `- **Versions:** ${Object.entries(meta.versions)
+      .map(([name, version]) => `${name} ${version}`)
+      .join(', ')}`,
     `- **Machine:** ${meta.machine}; load average ${meta.loadAverage.start} at the start, ${meta.loadAverage.end ?? '?'} at the end`,
     `- **Pinning:** ${meta.pinning}`,
     `- **Command:** \`${meta.command}\``,
@@ -83,14 +92,20 @@ function render(config: SoakConfig, meta: RunMeta, traffic: SoakResult, samples:
     '',
     'A series trends upward when both its least-squares rise over the span and the median of its last third minus the median of its first third exceed the tolerance (5% of its median, at least 2 MB for heap and 8 MB for RSS).',
     '',
-    markdownTable(['series', 'slope', 'fitted rise over the span', 'last third − first third', 'tolerance', 'verdict'], [
-      verdictRow('heap used', trendOf(heap, heapAllowed), heapAllowed),
-      verdictRow('RSS', trendOf(rss, rssAllowed), rssAllowed),
-    ]),
+    markdownTable(
+      ['series', 'slope', 'fitted rise over the span', 'last third − first third', 'tolerance', 'verdict'],
+      [
+        verdictRow('heap used', trendOf(heap, heapAllowed), heapAllowed),
+        verdictRow('RSS', trendOf(rss, rssAllowed), rssAllowed),
+      ],
+    ),
     '',
     '## Samples',
     '',
-    markdownTable(['minute', 'heap used', 'RSS'], samples.map((sample) => [sample.minute.toFixed(2), formatBytes(sample.heapUsed), formatBytes(sample.rss)])),
+    markdownTable(
+      ['minute', 'heap used', 'RSS'],
+      samples.map((sample) => [sample.minute.toFixed(2), formatBytes(sample.heapUsed), formatBytes(sample.rss)]),
+    ),
     '',
   ].join('\n');
 }

@@ -5,7 +5,9 @@ export function median(values: readonly number[]): number {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
   const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 /**
@@ -39,7 +41,10 @@ export interface RoundPair {
 export function pairedRatio(rounds: readonly RoundPair[]): { readonly ratio: number; readonly allDisturbed: boolean } {
   const clean = rounds.filter((round) => round.clean);
   const used = clean.length > 0 ? clean : rounds;
-  return { ratio: median(used.map((round) => ratio(round.value, round.base))), allDisturbed: clean.length === 0 && rounds.length > 0 };
+  return {
+    ratio: median(used.map((round) => ratio(round.value, round.base))),
+    allDisturbed: clean.length === 0 && rounds.length > 0,
+  };
 }
 
 /** A sample of a soak: minutes since the start, and a value (bytes). */
@@ -82,6 +87,7 @@ export function trendOf(samples: readonly TrendSample[], tolerance: number): Tre
   const span = (samples[n - 1] as TrendSample).minute - (samples[0] as TrendSample).minute;
   const rise = slopePerMinute * span;
   const third = Math.max(1, Math.floor(n / 3));
-  const thirdsDelta = median(samples.slice(n - third).map((s) => s.value)) - median(samples.slice(0, third).map((s) => s.value));
+  const thirdsDelta =
+    median(samples.slice(n - third).map((s) => s.value)) - median(samples.slice(0, third).map((s) => s.value));
   return { slopePerMinute, rise, thirdsDelta, upward: rise > tolerance && thirdsDelta > tolerance };
 }

@@ -11,7 +11,16 @@ export interface UpstreamBanner {
 function upstreamLine({ where, status }: UpstreamBanner): string {
   const { tools, prompts, resources, resourceTemplates } = status.items;
   // Only the kinds it has: "2 tools, 1 resource", not "0 prompts" too.
-  const counts = ([[tools, 'tool'], [prompts, 'prompt'], [resources, 'resource'], [resourceTemplates, 'template']] as const).filter(([n]) => n > 0).map(([n, what]) => `${n} ${what}${n === 1 ? '' : 's'}`);
+  const counts = (
+    [
+      [tools, 'tool'],
+      [prompts, 'prompt'],
+      [resources, 'resource'],
+      [resourceTemplates, 'template'],
+    ] as const
+  )
+    .filter(([n]) => n > 0)
+    .map(([n, what]) => `${n} ${what}${n === 1 ? '' : 's'}`);
   const mounted = `${counts.join(', ') || 'nothing'} as ${status.prefix}__<name> and ${status.prefix}+<uri>`;
   return `  Upstream       ${status.name} ${where} (${status.state}: ${status.error ?? mounted})\n`;
 }
@@ -25,7 +34,8 @@ interface BannerOptions {
 const upstreamLines = (upstreams: readonly UpstreamBanner[] = []): string => upstreams.map(upstreamLine).join('');
 
 const json = (value: unknown): string => `    ${JSON.stringify(value)}`;
-const restLine = (origin: string, apiKey: string): string => `  REST API       curl -H 'x-api-key: ${apiKey}' ${origin}/api/products\n`;
+const restLine = (origin: string, apiKey: string): string =>
+  `  REST API       curl -H 'x-api-key: ${apiKey}' ${origin}/api/products\n`;
 
 /** The banner of `npm run demo`: the static bearer token and client configurations that send it. */
 export function connectionHelp({ origin, token, apiKey, upstreams }: BannerOptions & { token: string }): string {

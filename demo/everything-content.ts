@@ -2,7 +2,8 @@
 // and elicitations carry, exactly as the conformance scenarios check them.
 
 /** A 1×1 red PNG. */
-export const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGP4z8DwHwAFAAH/iZk9HQAAAABJRU5ErkJggg==';
+export const PNG_BASE64 =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGP4z8DwHwAFAAH/iZk9HQAAAABJRU5ErkJggg==';
 
 /** A minimal WAV file: RIFF header, PCM 8 kHz mono 16-bit, one silent sample. */
 function minimalWav(): Buffer {
@@ -33,7 +34,11 @@ export const JSON_SCHEMA_2020_12 = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   type: 'object',
   $defs: {
-    address: { $anchor: 'addressDef', type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } },
+    address: {
+      $anchor: 'addressDef',
+      type: 'object',
+      properties: { street: { type: 'string' }, city: { type: 'string' } },
+    },
   },
   properties: {
     name: { type: 'string' },
@@ -88,8 +93,19 @@ export const ENUMS_SCHEMA = {
         { const: 'value3', title: 'Third option' },
       ],
     },
-    legacyEnum: { type: 'string', description: 'Pick one (legacy)', enum: ['opt1', 'opt2', 'opt3'], enumNames: ['Option one', 'Option two', 'Option three'] },
-    untitledMulti: { type: 'array', description: 'Pick several', minItems: 1, maxItems: 3, items: { type: 'string', enum: ['option1', 'option2', 'option3'] } },
+    legacyEnum: {
+      type: 'string',
+      description: 'Pick one (legacy)',
+      enum: ['opt1', 'opt2', 'opt3'],
+      enumNames: ['Option one', 'Option two', 'Option three'],
+    },
+    untitledMulti: {
+      type: 'array',
+      description: 'Pick several',
+      minItems: 1,
+      maxItems: 3,
+      items: { type: 'string', enum: ['option1', 'option2', 'option3'] },
+    },
     titledMulti: {
       type: 'array',
       description: 'Pick several (titled)',

@@ -85,7 +85,10 @@ export function addTaskTools(mcp: McpRouter): void {
     task: 'required',
     taskStart: 'handler',
     handler: async (_args, ctx) => {
-      const answer = await ctx.elicit({ message: 'What is your name?', requestedSchema: NAME_SCHEMA }, { key: 'user_name' });
+      const answer = await ctx.elicit(
+        { message: 'What is your name?', requestedSchema: NAME_SCHEMA },
+        { key: 'user_name' },
+      );
       const name = (answer.content as { name?: unknown } | undefined)?.name;
       await ctx.continueAsTask();
       return `Hello, ${typeof name === 'string' ? name : 'stranger'}!`;

@@ -6,7 +6,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import express from 'express';
 import { audioContent, embeddedResource, imageContent, mcpRouter, textContent } from '../lib';
 import { addTaskTools } from './everything-tasks';
-import { DEFAULTS_SCHEMA, ENUMS_SCHEMA, JSON_SCHEMA_2020_12, PNG_BASE64, WAV, X_MCP_HEADER_SCHEMA } from './everything-content';
+import {
+  DEFAULTS_SCHEMA,
+  ENUMS_SCHEMA,
+  JSON_SCHEMA_2020_12,
+  PNG_BASE64,
+  WAV,
+  X_MCP_HEADER_SCHEMA,
+} from './everything-content';
 import { addInputRequiredFixtures } from './everything-input';
 
 /** What the client answered to an elicitation, as text. */
@@ -46,7 +53,12 @@ export function createEverythingApp(): express.Express {
   mcp.tool({
     name: 'test_embedded_resource',
     description: 'Returns one embedded text resource',
-    handler: () => embeddedResource({ uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' }),
+    handler: () =>
+      embeddedResource({
+        uri: 'test://embedded-resource',
+        mimeType: 'text/plain',
+        text: 'This is an embedded resource content.',
+      }),
   });
 
   mcp.tool({
@@ -56,7 +68,11 @@ export function createEverythingApp(): express.Express {
       content: [
         textContent('Multiple content types test:'),
         imageContent(PNG_BASE64, 'image/png'),
-        embeddedResource({ uri: 'test://mixed-content-resource', mimeType: 'application/json', text: JSON.stringify({ test: 'data', value: 123 }) }),
+        embeddedResource({
+          uri: 'test://mixed-content-resource',
+          mimeType: 'application/json',
+          text: JSON.stringify({ test: 'data', value: 123 }),
+        }),
       ],
     }),
   });
@@ -103,7 +119,10 @@ export function createEverythingApp(): express.Express {
       required: ['prompt'],
     },
     handler: async ({ prompt }, ctx) => {
-      const result = await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: prompt } }], maxTokens: 100 });
+      const result = await ctx.sample({
+        messages: [{ role: 'user', content: { type: 'text', text: prompt } }],
+        maxTokens: 100,
+      });
       const content = result.content as { type?: unknown; text?: unknown } | undefined;
       return `LLM response: ${typeof content?.text === 'string' ? content.text : JSON.stringify(result)}`;
     },
@@ -137,14 +156,21 @@ export function createEverythingApp(): express.Express {
     name: 'test_elicitation_sep1034_defaults',
     description: 'Elicits a form whose fields all have defaults (SEP-1034)',
     handler: async (_args, ctx) =>
-      describeElicitation(await ctx.elicit({ message: 'Please review and update the form fields with defaults', requestedSchema: DEFAULTS_SCHEMA })),
+      describeElicitation(
+        await ctx.elicit({
+          message: 'Please review and update the form fields with defaults',
+          requestedSchema: DEFAULTS_SCHEMA,
+        }),
+      ),
   });
 
   mcp.tool({
     name: 'test_elicitation_sep1330_enums',
     description: 'Elicits a form with every enum variant (SEP-1330)',
     handler: async (_args, ctx) =>
-      describeElicitation(await ctx.elicit({ message: 'Please select options from the enum fields', requestedSchema: ENUMS_SCHEMA })),
+      describeElicitation(
+        await ctx.elicit({ message: 'Please select options from the enum fields', requestedSchema: ENUMS_SCHEMA }),
+      ),
   });
 
   mcp.tool({
@@ -170,7 +196,10 @@ export function createEverythingApp(): express.Express {
     name: 'test_missing_capability',
     description: 'Needs the sampling capability: a 2026 request that does not declare it is refused with 400 -32021',
     handler: async (_args, ctx) => {
-      const result = await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'Reply with the single word: pong' } }], maxTokens: 16 });
+      const result = await ctx.sample({
+        messages: [{ role: 'user', content: { type: 'text', text: 'Reply with the single word: pong' } }],
+        maxTokens: 16,
+      });
       return `Sampling answered: ${JSON.stringify(result.content ?? result)}`;
     },
   });
@@ -201,8 +230,10 @@ export function createEverythingApp(): express.Express {
 
   // Registering and removing an entry announces two list changes and leaves the list as it was.
   const listChanges = {
-    tool: () => mcp.tool({ name: 'test_transient_tool', description: 'Exists for an instant', handler: () => 'gone' }).remove(),
-    prompt: () => mcp.prompt({ name: 'test_transient_prompt', description: 'Exists for an instant', get: () => 'gone' }).remove(),
+    tool: () =>
+      mcp.tool({ name: 'test_transient_tool', description: 'Exists for an instant', handler: () => 'gone' }).remove(),
+    prompt: () =>
+      mcp.prompt({ name: 'test_transient_prompt', description: 'Exists for an instant', get: () => 'gone' }).remove(),
   };
   for (const [kind, change] of Object.entries(listChanges)) {
     mcp.tool({
@@ -293,7 +324,14 @@ export function createEverythingApp(): express.Express {
     description: 'A prompt that embeds the resource named by resourceUri',
     arguments: [{ name: 'resourceUri', description: 'URI of the resource to embed', required: true }],
     get: ({ resourceUri }) => [
-      { role: 'user', content: embeddedResource({ uri: resourceUri ?? 'test://example-resource', mimeType: 'text/plain', text: 'Embedded resource content for testing.' }) },
+      {
+        role: 'user',
+        content: embeddedResource({
+          uri: resourceUri ?? 'test://example-resource',
+          mimeType: 'text/plain',
+          text: 'Embedded resource content for testing.',
+        }),
+      },
       { role: 'user', content: 'Please process the embedded resource above.' },
     ],
   });

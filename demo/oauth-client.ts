@@ -14,7 +14,11 @@ import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
 // The browser's part, when --auto: the same fetch-driven browser the sign-in tests use.
 import { followFlow, type PageAction } from '../__tests__/helpers/browser-driver';
 
@@ -34,7 +38,11 @@ async function listenForCallback(): Promise<Callback> {
     if (url.pathname !== '/callback') return void res.writeHead(404).end();
     const failed = url.searchParams.get('error');
     res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
-    res.end(failed === null ? 'Signed in: you can close this tab and go back to the terminal.\n' : `Sign-in failed: ${failed}\n`);
+    res.end(
+      failed === null
+        ? 'Signed in: you can close this tab and go back to the terminal.\n'
+        : `Sign-in failed: ${failed}\n`,
+    );
     answer?.(url.searchParams);
   });
   server.listen(0, '127.0.0.1');
@@ -44,7 +52,10 @@ async function listenForCallback(): Promise<Callback> {
     async code(state) {
       const params = await arrived;
       const error = params.get('error');
-      if (error !== null) throw new Error(`the server refused: ${error}${params.has('error_description') ? ` (${params.get('error_description')})` : ''}`);
+      if (error !== null)
+        throw new Error(
+          `the server refused: ${error}${params.has('error_description') ? ` (${params.get('error_description')})` : ''}`,
+        );
       // RFC 6749 §10.12: the response must belong to the request this client made.
       if (params.get('state') !== state) throw new Error('the authorization response carries another state: ignored');
       const code = params.get('code');
@@ -69,7 +80,13 @@ class DemoOAuthProvider implements OAuthClientProvider {
   constructor(readonly redirectUrl: string) {}
 
   get clientMetadata(): OAuthClientMetadata {
-    return { client_name: 'demo/oauth-client.ts', redirect_uris: [this.redirectUrl], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+    return {
+      client_name: 'demo/oauth-client.ts',
+      redirect_uris: [this.redirectUrl],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
   }
   state = (): string => this.sentState;
   clientInformation = (): OAuthClientInformationMixed | undefined => this.registered;
@@ -97,21 +114,30 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const autoAt = args.indexOf('--auto');
   const user = autoAt === -1 ? undefined : args.splice(autoAt, 2)[1];
-  if (autoAt !== -1 && (user === undefined || user.startsWith('-'))) throw new Error('--auto needs a user name: --auto alice');
+  if (autoAt !== -1 && (user === undefined || user.startsWith('-')))
+    throw new Error('--auto needs a user name: --auto alice');
   const endpoint = new URL(args[0] ?? 'http://127.0.0.1:3000/mcp');
   const callback = await listenForCallback();
   const provider = new DemoOAuthProvider(callback.redirectUri);
   try {
     // First attempt: the 401 starts discovery, registration and the authorization request (redirectToAuthorization).
     const first = new StreamableHTTPClientTransport(endpoint, { authProvider: provider });
-    const refused = await new Client({ name: 'demo-oauth-client', version: '1.0.0' }).connect(first).then(() => undefined, (error: unknown) => error);
-    if (!(refused instanceof UnauthorizedError) || provider.authorizationUrl === undefined) throw refused ?? new Error(`${endpoint.href} let the client in without signing in`);
-    console.log(`Registered as client ${String(provider.clientInformation()?.client_id)}, redirect URI ${callback.redirectUri}`);
+    const refused = await new Client({ name: 'demo-oauth-client', version: '1.0.0' }).connect(first).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    if (!(refused instanceof UnauthorizedError) || provider.authorizationUrl === undefined)
+      throw refused ?? new Error(`${endpoint.href} let the client in without signing in`);
+    console.log(
+      `Registered as client ${String(provider.clientInformation()?.client_id)}, redirect URI ${callback.redirectUri}`,
+    );
     console.log(`Sign in here:\n\n  ${provider.authorizationUrl.href}\n`);
     if (user === undefined) console.log('Waiting for the browser to come back to the redirect URI…');
     else await signInAs(user, provider.authorizationUrl);
     await first.finishAuth(await callback.code(provider.sentState));
-    console.log(`Signed in: access token for ${String(provider.tokens()?.scope ?? 'no scope')}, expires in ${String(provider.tokens()?.expires_in ?? '?')} s`);
+    console.log(
+      `Signed in: access token for ${String(provider.tokens()?.scope ?? 'no scope')}, expires in ${String(provider.tokens()?.expires_in ?? '?')} s`,
+    );
 
     const client = new Client({ name: 'demo-oauth-client', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(endpoint, { authProvider: provider }));

@@ -19,7 +19,10 @@ export interface RoutedRequest {
  * roundRobinProxy([{ port: 3001 }, { port: 3002 }]).listen(3000);
  * ```
  */
-export function roundRobinProxy(targets: ReadonlyArray<{ readonly host?: string; readonly port: number }>, onRoute: (routed: RoutedRequest) => void = () => undefined): Server {
+export function roundRobinProxy(
+  targets: ReadonlyArray<{ readonly host?: string; readonly port: number }>,
+  onRoute: (routed: RoutedRequest) => void = () => undefined,
+): Server {
   let next = 0;
   return createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -29,10 +32,19 @@ export function roundRobinProxy(targets: ReadonlyArray<{ readonly host?: string;
       const target = targets[index]!;
       const body = Buffer.concat(chunks);
       onRoute({ target: index, method: req.method ?? '', body });
-      const forwarded = request({ host: target.host ?? '127.0.0.1', port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      });
+      const forwarded = request(
+        {
+          host: target.host ?? '127.0.0.1',
+          port: target.port,
+          method: req.method,
+          path: req.url,
+          headers: req.headers,
+        },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
       forwarded.on('error', () => {
         if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
         res.end('{"error":"bad gateway: the instance did not answer"}');
@@ -51,6 +63,8 @@ if (require.main === module) {
     process.exit(1);
   }
   roundRobinProxy(ports.map((port) => ({ port }))).listen(listen, '127.0.0.1', () => {
-    console.log(`round-robin proxy on http://127.0.0.1:${listen}/mcp → ${ports.map((port) => `127.0.0.1:${port}`).join(', ')}`);
+    console.log(
+      `round-robin proxy on http://127.0.0.1:${listen}/mcp → ${ports.map((port) => `127.0.0.1:${port}`).join(', ')}`,
+    );
   });
 }

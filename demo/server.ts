@@ -67,7 +67,10 @@ export const ROASTER_SCRIPT = path.join(__dirname, 'stdio-upstream.ts');
  * How the router starts the roaster: this Node, tsx's loader, the script. One process (tsx's CLI would start a
  * second Node under it), so the router's SIGTERM reaches the server itself.
  */
-export const ROASTER_COMMAND = { command: process.execPath, args: ['--import', pathToFileURL(require.resolve('tsx')).href, ROASTER_SCRIPT] } as const;
+export const ROASTER_COMMAND = {
+  command: process.execPath,
+  args: ['--import', pathToFileURL(require.resolve('tsx')).href, ROASTER_SCRIPT],
+} as const;
 
 const LOCAL_HOSTNAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -84,7 +87,15 @@ export function createDemoApp(options: DemoOptions): express.Express {
 }
 
 /** {@link createDemoApp}, with the router and the upstream's handle for a clean shutdown. */
-export function createDemo({ token, oauth, apiKey = 'demo-api-key', allowedOrigins = [], notesUrl, redisUrl, roaster = false }: DemoOptions): Demo {
+export function createDemo({
+  token,
+  oauth,
+  apiKey = 'demo-api-key',
+  allowedOrigins = [],
+  notesUrl,
+  redisUrl,
+  roaster = false,
+}: DemoOptions): Demo {
   const store = createStore();
   // AUTH=oauth: users sign in on the demo's own login page; the router issues and checks the tokens.
   const login = oauth ? createDemoLogin('/mcp/oauth/authorize', SCOPES) : undefined;
@@ -97,9 +108,15 @@ export function createDemo({ token, oauth, apiKey = 'demo-api-key', allowedOrigi
     instructions:
       'A coffee-gear store. list_products and product://{id} show the catalog; place_order needs a customer id (list_customers). ' +
       'audit_inventory reports progress. premium_stock_forecast is paid with x402 (this demo takes a test payment: no real money).' +
-      (notesUrl === undefined ? '' : ' Tools and prompts named notes__… and resources notes+notes://… are a notes server\'s, mounted through the gateway.') +
-      (roaster ? ' Tools named roaster__… and resources roaster+roaster://… are the roastery\'s (a local program, mounted over stdio); roaster__plan_tasting asks the user two questions.' : ''),
-    auth: login ? { server: { signIn: login.signIn, scopes: SCOPES } } : { tokens: [{ token: token as string, subject: 'demo-user', scopes: SCOPES }] },
+      (notesUrl === undefined
+        ? ''
+        : " Tools and prompts named notes__… and resources notes+notes://… are a notes server's, mounted through the gateway.") +
+      (roaster
+        ? " Tools named roaster__… and resources roaster+roaster://… are the roastery's (a local program, mounted over stdio); roaster__plan_tasting asks the user two questions."
+        : ''),
+    auth: login
+      ? { server: { signIn: login.signIn, scopes: SCOPES } }
+      : { tokens: [{ token: token as string, subject: 'demo-user', scopes: SCOPES }] },
     // CORS and the Origin check: pages on localhost (the playground) and any origin listed.
     origins: (origin) => allowedOrigins.includes(origin) || LOCAL_HOSTNAMES.has(new URL(origin).hostname),
     rateLimit: { limit: 600, windowMs: 60_000 },
@@ -111,7 +128,10 @@ export function createDemo({ token, oauth, apiKey = 'demo-api-key', allowedOrigi
   const customers = new CustomersController(store);
   mcp.register(customers);
   // The gateway: another MCP server's items beside the store's, namespaced, behind the same token and limits.
-  const notes = notesUrl === undefined ? undefined : mcp.upstream({ prefix: 'notes', url: notesUrl, forwardHeaders: ['x-request-id'] });
+  const notes =
+    notesUrl === undefined
+      ? undefined
+      : mcp.upstream({ prefix: 'notes', url: notesUrl, forwardHeaders: ['x-request-id'] });
   // A local program as an upstream: the router runs it, speaks MCP over its stdin/stdout, restarts it if it crashes.
   const roasterHandle = roaster ? mcp.upstream({ prefix: 'roaster', ...ROASTER_COMMAND }) : undefined;
   // ------------------------------------------------------------------------------------------------
@@ -152,7 +172,12 @@ export function createDemo({ token, oauth, apiKey = 'demo-api-key', allowedOrigi
       path: '/api/orders',
       name: 'list_orders',
       description: 'List orders, optionally by status or customer',
-      input: { query: { type: 'object', properties: { status: { enum: ['placed', 'shipped', 'cancelled'] }, customerId: { type: 'string' } } } },
+      input: {
+        query: {
+          type: 'object',
+          properties: { status: { enum: ['placed', 'shipped', 'cancelled'] }, customerId: { type: 'string' } },
+        },
+      },
     },
     { method: 'GET', path: '/api/orders/:id', name: 'get_order', description: 'Fetch an order by id' },
     {
@@ -160,7 +185,13 @@ export function createDemo({ token, oauth, apiKey = 'demo-api-key', allowedOrigi
       path: '/api/orders',
       name: 'place_order',
       description: 'Place an order for a customer; takes the units from stock',
-      input: { body: { type: 'object', properties: { customerId: { type: 'string' }, lines: orderLines }, required: ['customerId', 'lines'] } },
+      input: {
+        body: {
+          type: 'object',
+          properties: { customerId: { type: 'string' }, lines: orderLines },
+          required: ['customerId', 'lines'],
+        },
+      },
       scopes: ['store:write'],
       rateLimit: { limit: 20, windowMs: 60_000 },
     },
@@ -182,15 +213,25 @@ async function main(): Promise<void> {
   const host = process.env.HOST ?? '127.0.0.1';
   const token = process.env.MCP_TOKEN ?? `demo-${randomBytes(12).toString('base64url')}`;
   const mode = process.env.AUTH || 'token';
-  if (mode !== 'token' && mode !== 'oauth') throw new Error(`AUTH=${mode}: use AUTH=token (the default: a static bearer token) or AUTH=oauth (sign-in)`);
+  if (mode !== 'token' && mode !== 'oauth')
+    throw new Error(`AUTH=${mode}: use AUTH=token (the default: a static bearer token) or AUTH=oauth (sign-in)`);
   const auth: DemoAuth = mode === 'oauth' ? { oauth: true } : { token };
   const apiKey = process.env.API_KEY ?? 'demo-api-key';
   const allowedOrigins = (process.env.ALLOWED_ORIGINS ?? '').split(',').filter(Boolean);
   // The upstream listens first, so the gateway's first list fetch finds it (it would retry otherwise).
   const upstream = await startNotesUpstream();
-  const { app, mcp, notes, roaster } = createDemo({ ...auth, apiKey, allowedOrigins, notesUrl: upstream.url, redisUrl: process.env.REDIS_URL || undefined, roaster: true });
+  const { app, mcp, notes, roaster } = createDemo({
+    ...auth,
+    apiKey,
+    allowedOrigins,
+    notesUrl: upstream.url,
+    redisUrl: process.env.REDIS_URL || undefined,
+    roaster: true,
+  });
   const fail = (error: NodeJS.ErrnoException): never => {
-    console.error(error.code === 'EADDRINUSE' ? `Port ${port} is in use: start with PORT=${port + 1} npm run demo` : error.message);
+    console.error(
+      error.code === 'EADDRINUSE' ? `Port ${port} is in use: start with PORT=${port + 1} npm run demo` : error.message,
+    );
     process.exit(1);
   };
   // http.createServer, not app.listen: Express 5's app.listen also calls its callback with the error when listening
@@ -223,9 +264,15 @@ async function main(): Promise<void> {
       const origin = `http://${host.includes(':') ? `[${host}]` : host}:${(server.address() as AddressInfo).port}`;
       const upstreams = [
         ...(notesStatus ? [{ where: `at ${upstream.url}`, status: notesStatus }] : []),
-        ...(roasterStatus ? [{ where: `over stdio, ${path.relative(process.cwd(), ROASTER_SCRIPT)}`, status: roasterStatus }] : []),
+        ...(roasterStatus
+          ? [{ where: `over stdio, ${path.relative(process.cwd(), ROASTER_SCRIPT)}`, status: roasterStatus }]
+          : []),
       ];
-      console.log(auth.oauth ? oauthConnectionHelp({ origin, apiKey, upstreams }) : connectionHelp({ origin, token, apiKey, upstreams }));
+      console.log(
+        auth.oauth
+          ? oauthConnectionHelp({ origin, apiKey, upstreams })
+          : connectionHelp({ origin, token, apiKey, upstreams }),
+      );
     });
   } catch (error) {
     fail(error as NodeJS.ErrnoException); // a PORT that is not a port number throws here, before any 'error' event

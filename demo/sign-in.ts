@@ -60,15 +60,21 @@ ${problem === undefined ? '' : `<p class="problem" role="alert">${escapeHtml(pro
   const routes = express.Router();
   routes.get('/login', (req, res) => {
     const returnTo = safeReturn(req.query.returnTo);
-    if (returnTo === undefined) return void res.status(400).set(PAGE_HEADERS).send('<p>Start signing in from an MCP client: this page needs a returnTo on the MCP server.</p>');
+    if (returnTo === undefined)
+      return void res
+        .status(400)
+        .set(PAGE_HEADERS)
+        .send('<p>Start signing in from an MCP client: this page needs a returnTo on the MCP server.</p>');
     page(res, 200, returnTo);
   });
   routes.post('/login', express.urlencoded({ extended: false, limit: '4kb' }), (req, res) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const returnTo = safeReturn(body.returnTo);
-    if (returnTo === undefined) return void res.status(400).set(PAGE_HEADERS).send('<p>Start signing in from an MCP client.</p>');
+    if (returnTo === undefined)
+      return void res.status(400).set(PAGE_HEADERS).send('<p>Start signing in from an MCP client.</p>');
     const user = typeof body.user === 'string' ? body.user.trim() : '';
-    if (!USER_NAME.test(user)) return page(res, 400, returnTo, 'A user name is 1 to 32 letters, digits, dots, dashes or underscores.');
+    if (!USER_NAME.test(user))
+      return page(res, 400, returnTo, 'A user name is 1 to 32 letters, digits, dots, dashes or underscores.');
     const session = randomBytes(24).toString('base64url');
     if (sessions.size >= MAX_SESSIONS) sessions.delete(sessions.keys().next().value as string);
     sessions.set(session, user);
@@ -81,7 +87,9 @@ ${problem === undefined ? '' : `<p class="problem" role="alert">${escapeHtml(pro
     const session = /(?:^|;\s*)demo_session=([\w-]+)/.exec(req.headers.cookie ?? '')?.[1];
     const user = session === undefined ? undefined : sessions.get(session);
     if (user !== undefined) return { subject: user, scopes: [...scopes] };
-    res.writeHead(302, { Location: `/login?returnTo=${encodeURIComponent(returnTo)}`, 'Cache-Control': 'no-store' }).end();
+    res
+      .writeHead(302, { Location: `/login?returnTo=${encodeURIComponent(returnTo)}`, 'Cache-Control': 'no-store' })
+      .end();
     return undefined;
   };
   return { routes, signIn };

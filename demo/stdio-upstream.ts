@@ -38,14 +38,23 @@ type Method = keyof typeof METHODS;
 const TASTING_QUESTION = {
   type: 'object' as const,
   properties: {
-    guests: { type: 'integer' as const, title: 'Guests', description: 'How many people taste', minimum: 1, maximum: 12 },
+    guests: {
+      type: 'integer' as const,
+      title: 'Guests',
+      description: 'How many people taste',
+      minimum: 1,
+      maximum: 12,
+    },
     method: { type: 'string' as const, title: 'Brewing method', enum: Object.keys(METHODS) },
   },
   required: ['guests', 'method'],
 };
 
 /** A tool result with the same data as text (for clients that read only content) and as structuredContent. */
-function structured(data: Record<string, unknown>): { content: [{ type: 'text'; text: string }]; structuredContent: Record<string, unknown> } {
+function structured(data: Record<string, unknown>): {
+  content: [{ type: 'text'; text: string }];
+  structuredContent: Record<string, unknown>;
+} {
   return { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data };
 }
 
@@ -53,7 +62,10 @@ function structured(data: Record<string, unknown>): { content: [{ type: 'text'; 
 export function createRoasterServer(): McpServer {
   const server = new McpServer(
     { name: 'demo-roaster', version: '1.0.0', title: 'Roastery' },
-    { instructions: "The roastery's week: roast_schedule lists the batches; plan_tasting asks how many guests and which brewing method, then picks the coffees." },
+    {
+      instructions:
+        "The roastery's week: roast_schedule lists the batches; plan_tasting asks how many guests and which brewing method, then picks the coffees.",
+    },
   );
 
   server.registerTool(
@@ -61,7 +73,9 @@ export function createRoasterServer(): McpServer {
     {
       title: 'Roast schedule',
       description: "This week's roasting batches, optionally only one coffee's",
-      inputSchema: { coffee: z.string().optional().describe('Only batches whose coffee contains this (case-insensitive)') },
+      inputSchema: {
+        coffee: z.string().optional().describe('Only batches whose coffee contains this (case-insensitive)'),
+      },
       annotations: { readOnlyHint: true },
     },
     ({ coffee }) => {
@@ -75,22 +89,40 @@ export function createRoasterServer(): McpServer {
     'plan_tasting',
     {
       title: 'Plan a tasting',
-      description: 'Plans a cupping of this week\'s roasts: asks you how many guests and which brewing method (elicitation), then picks the coffees and the beans to grind',
+      description:
+        "Plans a cupping of this week's roasts: asks you how many guests and which brewing method (elicitation), then picks the coffees and the beans to grind",
       annotations: { readOnlyHint: true },
     },
     async () => {
       let answer;
       try {
-        answer = await server.server.elicitInput({ mode: 'form', message: 'Plan a tasting: how many guests, and which brewing method?', requestedSchema: TASTING_QUESTION });
+        answer = await server.server.elicitInput({
+          mode: 'form',
+          message: 'Plan a tasting: how many guests, and which brewing method?',
+          requestedSchema: TASTING_QUESTION,
+        });
       } catch (err) {
         // The caller could not be asked (its client declared no elicitation: the gateway answers so at once).
-        return { isError: true, content: [{ type: 'text', text: `plan_tasting needs to ask you two questions, and your client cannot answer them (${err instanceof Error ? err.message : 'no reason'})` }] };
+        return {
+          isError: true,
+          content: [
+            {
+              type: 'text',
+              text: `plan_tasting needs to ask you two questions, and your client cannot answer them (${err instanceof Error ? err.message : 'no reason'})`,
+            },
+          ],
+        };
       }
-      if (answer.action !== 'accept' || answer.content === undefined) return structured({ planned: false, reason: `You chose ${answer.action}: no tasting planned.` });
+      if (answer.action !== 'accept' || answer.content === undefined)
+        return structured({ planned: false, reason: `You chose ${answer.action}: no tasting planned.` });
       const guests = Number(answer.content.guests);
       const method = String(answer.content.method) as Method;
       const { roasts, gramsPerCup } = METHODS[method];
-      const coffees = [...new Set(ROASTS.filter((roast) => (roasts as readonly string[]).includes(roast.roast)).map((roast) => roast.coffee))];
+      const coffees = [
+        ...new Set(
+          ROASTS.filter((roast) => (roasts as readonly string[]).includes(roast.roast)).map((roast) => roast.coffee),
+        ),
+      ];
       return structured({ planned: true, guests, method, coffees, gramsOfEach: guests * gramsPerCup });
     },
   );
@@ -98,16 +130,30 @@ export function createRoasterServer(): McpServer {
   server.registerResource(
     'green-stock',
     'roaster://green-stock',
-    { title: 'Green coffee stock', description: 'Unroasted beans in the warehouse, in kg', mimeType: 'application/json' },
-    (uri) => ({ contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify({ 'Ethiopia Guji': 40, 'Colombia Huila': 55, 'Kenya Nyeri': 18, 'Brazil Cerrado': 120 }) }] }),
+    {
+      title: 'Green coffee stock',
+      description: 'Unroasted beans in the warehouse, in kg',
+      mimeType: 'application/json',
+    },
+    (uri) => ({
+      contents: [
+        {
+          uri: uri.href,
+          mimeType: 'application/json',
+          text: JSON.stringify({ 'Ethiopia Guji': 40, 'Colombia Huila': 55, 'Kenya Nyeri': 18, 'Brazil Cerrado': 120 }),
+        },
+      ],
+    }),
   );
   return server;
 }
 
 if (require.main === module) {
-  createRoasterServer().connect(new StdioServerTransport()).catch((error: unknown) => {
-    // stderr: the router logs it under the upstream's name.
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  });
+  createRoasterServer()
+    .connect(new StdioServerTransport())
+    .catch((error: unknown) => {
+      // stderr: the router logs it under the upstream's name.
+      console.error(error instanceof Error ? error.message : error);
+      process.exit(1);
+    });
 }

@@ -28,12 +28,24 @@ export function registerStoreMcp(mcp: McpRouter, store: Store): void {
   mcp.tool({
     name: 'audit_inventory',
     title: 'Audit inventory',
-    description: 'Count the stock of every product, reporting progress as it goes; returns the units, their value and what runs low',
+    description:
+      'Count the stock of every product, reporting progress as it goes; returns the units, their value and what runs low',
     inputSchema: {
       type: 'object',
       properties: {
-        delayMs: { type: 'integer', minimum: 0, maximum: 1000, default: 100, description: 'Pause per product, to watch the progress' },
-        lowStockBelow: { type: 'integer', minimum: 1, default: 5, description: 'Report products with fewer units than this' },
+        delayMs: {
+          type: 'integer',
+          minimum: 0,
+          maximum: 1000,
+          default: 100,
+          description: 'Pause per product, to watch the progress',
+        },
+        lowStockBelow: {
+          type: 'integer',
+          minimum: 1,
+          default: 5,
+          description: 'Report products with fewer units than this',
+        },
       },
       additionalProperties: false,
     },
@@ -72,10 +84,13 @@ export function registerStoreMcp(mcp: McpRouter, store: Store): void {
   mcp.tool({
     name: 'premium_stock_forecast',
     title: 'Stock forecast (paid)',
-    description: 'Which products run out within the next days and how many units to reorder. Costs 0.01 USDC a call (x402; the demo takes a test payment)',
+    description:
+      'Which products run out within the next days and how many units to reorder. Costs 0.01 USDC a call (x402; the demo takes a test payment)',
     inputSchema: {
       type: 'object',
-      properties: { days: { type: 'integer', minimum: 1, maximum: 90, default: 30, description: 'How far ahead to forecast' } },
+      properties: {
+        days: { type: 'integer', minimum: 1, maximum: 90, default: 30, description: 'How far ahead to forecast' },
+      },
       additionalProperties: false,
     },
     annotations: { readOnlyHint: true },
@@ -84,7 +99,13 @@ export function registerStoreMcp(mcp: McpRouter, store: Store): void {
       const needed = Math.ceil(days * DAILY_SALES);
       const reorder = [...store.products.values()]
         .filter((product) => product.stock < needed)
-        .map((product) => ({ id: product.id, name: product.name, stock: product.stock, runsOutInDays: Math.floor(product.stock / DAILY_SALES), reorder: needed - product.stock }));
+        .map((product) => ({
+          id: product.id,
+          name: product.name,
+          stock: product.stock,
+          runsOutInDays: Math.floor(product.stock / DAILY_SALES),
+          reorder: needed - product.stock,
+        }));
       return { days, reorder };
     },
   });
@@ -118,7 +139,11 @@ export function registerStoreMcp(mcp: McpRouter, store: Store): void {
     description: 'Ask for coffee gear that fits a budget and a brewing style',
     arguments: [
       { name: 'budget', description: 'In euros', required: true },
-      { name: 'style', description: 'Brewing style', complete: (prefix) => STYLES.filter((style) => style.startsWith(prefix)) },
+      {
+        name: 'style',
+        description: 'Brewing style',
+        complete: (prefix) => STYLES.filter((style) => style.startsWith(prefix)),
+      },
     ],
     get: ({ budget, style }) =>
       `Recommend coffee gear from store://catalog (only what is in stock) for a budget of ${budget} euros${style ? ` and ${style} brewing` : ''}. Explain each choice in one line.`,

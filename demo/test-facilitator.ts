@@ -31,21 +31,34 @@ export function createTestFacilitator(): PaymentFacilitator {
   const isTestPayment = (payload: PaymentPayload): boolean => payload.payload.signature === TEST_SIGNATURE;
   return {
     async verify(payload): Promise<VerifyResponse> {
-      if (!isTestPayment(payload)) return { isValid: false, invalidReason: `invalid_signature (this test facilitator accepts only signature '${TEST_SIGNATURE}')` };
+      if (!isTestPayment(payload))
+        return {
+          isValid: false,
+          invalidReason: `invalid_signature (this test facilitator accepts only signature '${TEST_SIGNATURE}')`,
+        };
       const nonce = nonceOf(payload);
-      if (nonce !== undefined && settledNonces.has(nonce)) return { isValid: false, invalidReason: 'nonce_already_used', payer: TEST_PAYER };
+      if (nonce !== undefined && settledNonces.has(nonce))
+        return { isValid: false, invalidReason: 'nonce_already_used', payer: TEST_PAYER };
       return { isValid: true, payer: TEST_PAYER };
     },
     async settle(payload, requirements): Promise<SettleResponse> {
       const nonce = nonceOf(payload);
-      if (nonce !== undefined && settledNonces.has(nonce)) return { success: false, errorReason: 'nonce_already_used', transaction: '', network: requirements.network };
+      if (nonce !== undefined && settledNonces.has(nonce))
+        return { success: false, errorReason: 'nonce_already_used', transaction: '', network: requirements.network };
       if (nonce !== undefined) {
         settledNonces.add(nonce);
         // Bounded, as anything a client can grow: the oldest nonce is forgotten first (x402Guard's own replay check stays).
-        if (settledNonces.size > MAX_SETTLED_NONCES) settledNonces.delete(settledNonces.values().next().value as string);
+        if (settledNonces.size > MAX_SETTLED_NONCES)
+          settledNonces.delete(settledNonces.values().next().value as string);
       }
       // Clearly not a real transaction hash: a newcomer must not go looking for it on a block explorer.
-      return { success: true, payer: TEST_PAYER, transaction: `0xtest-${randomBytes(8).toString('hex')}`, network: requirements.network, amount: requirements.amount };
+      return {
+        success: true,
+        payer: TEST_PAYER,
+        transaction: `0xtest-${randomBytes(8).toString('hex')}`,
+        network: requirements.network,
+        amount: requirements.amount,
+      };
     },
   };
 }

@@ -26,7 +26,12 @@ export function createNotesMcp(): McpRouter {
   add('Grinder settings', 'Espresso: 8 on the burr grinder; filter: 22.', ['brewing']);
   add('Supplier call', 'Ask the roaster about a second batch of filter roast before Friday.', ['stock']);
 
-  const mcp = mcpRouter({ name: 'demo-notes', version: '1.0.0', title: 'Shop notes', instructions: 'Short notes about the shop: add, search and read them.' });
+  const mcp = mcpRouter({
+    name: 'demo-notes',
+    version: '1.0.0',
+    title: 'Shop notes',
+    instructions: 'Short notes about the shop: add, search and read them.',
+  });
 
   mcp.tool({
     name: 'add_note',
@@ -34,7 +39,11 @@ export function createNotesMcp(): McpRouter {
     description: 'Write a short note; returns it with its id',
     inputSchema: {
       type: 'object',
-      properties: { title: { type: 'string', minLength: 1 }, text: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } },
+      properties: {
+        title: { type: 'string', minLength: 1 },
+        text: { type: 'string' },
+        tags: { type: 'array', items: { type: 'string' } },
+      },
       required: ['title', 'text'],
       additionalProperties: false,
     },
@@ -49,11 +58,20 @@ export function createNotesMcp(): McpRouter {
     name: 'search_notes',
     title: 'Search notes',
     description: 'Notes whose title, text or tags contain a word (case-insensitive)',
-    inputSchema: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'], additionalProperties: false },
+    inputSchema: {
+      type: 'object',
+      properties: { query: { type: 'string' } },
+      required: ['query'],
+      additionalProperties: false,
+    },
     annotations: { readOnlyHint: true },
     handler: ({ query }) => {
       const word = query.toLowerCase();
-      return { notes: [...notes.values()].filter((note) => [note.title, note.text, ...note.tags].some((field) => field.toLowerCase().includes(word))) };
+      return {
+        notes: [...notes.values()].filter((note) =>
+          [note.title, note.text, ...note.tags].some((field) => field.toLowerCase().includes(word)),
+        ),
+      };
     },
   });
 
@@ -63,7 +81,15 @@ export function createNotesMcp(): McpRouter {
     description: 'Rebuild the search index, reporting progress per note (relayed through the gateway)',
     inputSchema: {
       type: 'object',
-      properties: { delayMs: { type: 'integer', minimum: 0, maximum: 1000, default: 100, description: 'Pause per note, to watch the progress' } },
+      properties: {
+        delayMs: {
+          type: 'integer',
+          minimum: 0,
+          maximum: 1000,
+          default: 100,
+          description: 'Pause per note, to watch the progress',
+        },
+      },
       additionalProperties: false,
     },
     annotations: { readOnlyHint: true, idempotentHint: true },
@@ -103,7 +129,14 @@ export function createNotesMcp(): McpRouter {
     name: 'summarize_notes',
     title: 'Summarize notes',
     description: 'Ask for a summary of the notes, optionally on one tag',
-    arguments: [{ name: 'tag', description: 'Only notes with this tag', complete: (prefix) => [...new Set([...notes.values()].flatMap((note) => note.tags))].filter((tag) => tag.startsWith(prefix)) }],
+    arguments: [
+      {
+        name: 'tag',
+        description: 'Only notes with this tag',
+        complete: (prefix) =>
+          [...new Set([...notes.values()].flatMap((note) => note.tags))].filter((tag) => tag.startsWith(prefix)),
+      },
+    ],
     get: ({ tag }) => `Summarize the notes in notes://all${tag ? ` tagged '${tag}'` : ''} as a short to-do list.`,
   });
 

@@ -43,7 +43,10 @@ export function isPositiveInteger(value: unknown): value is number {
 
 /** The error of an option with a bad value: `option 'auth.tokens' must be a non-empty array, got []`. */
 export function invalidOption(option: string, expected: string, value: unknown): McpConfigError {
-  return new McpConfigError('ERR_MCP_INVALID_OPTION', `option '${option}' must be ${expected}, got ${JSON.stringify(value) ?? typeof value}`);
+  return new McpConfigError(
+    'ERR_MCP_INVALID_OPTION',
+    `option '${option}' must be ${expected}, got ${JSON.stringify(value) ?? typeof value}`,
+  );
 }
 
 /** A list of every key of an options type, which the compiler checks: the known keys of a runtime check for JavaScript callers. */
@@ -76,7 +79,10 @@ export function rejectUnknownKeys(options: object, known: Readonly<Record<string
   for (const key of Object.keys(options)) {
     if (Object.hasOwn(known, key)) continue;
     const hint = closestKey(key, Object.keys(known));
-    throw new McpConfigError('ERR_MCP_UNKNOWN_OPTION', `unknown option '${prefix}${key}'.${hint ? ` Did you mean '${prefix}${hint}'?` : ''}`);
+    throw new McpConfigError(
+      'ERR_MCP_UNKNOWN_OPTION',
+      `unknown option '${prefix}${key}'.${hint ? ` Did you mean '${prefix}${hint}'?` : ''}`,
+    );
   }
 }
 
@@ -85,7 +91,11 @@ function editDistance(a: string, b: string): number {
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
     for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
+      current[j] = Math.min(
+        (previous[j] ?? 0) + 1,
+        (current[j - 1] ?? 0) + 1,
+        (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
     }
     previous = current;
   }

@@ -75,7 +75,12 @@ export function rootLayerCount(app: unknown): number {
 /** True when `target` is an Express app (a router is not): it runs a request from the top, prototypes and all. */
 export function isExpressApp(target: unknown): boolean {
   const candidate = target as { handle?: unknown; set?: unknown; settings?: unknown };
-  return typeof target === 'function' && typeof candidate.handle === 'function' && typeof candidate.set === 'function' && typeof candidate.settings === 'object';
+  return (
+    typeof target === 'function' &&
+    typeof candidate.handle === 'function' &&
+    typeof candidate.set === 'function' &&
+    typeof candidate.settings === 'object'
+  );
 }
 
 /**
@@ -97,7 +102,10 @@ export function appRunning(target: unknown): unknown {
 export function appOfHandlers(method: string, path: string, handlers: readonly RequestHandler[]): unknown {
   const app = express();
   app.use(express.json());
-  (app as unknown as Record<string, (path: string, ...handlers: RequestHandler[]) => void>)[method.toLowerCase()]?.(path, ...handlers);
+  (app as unknown as Record<string, (path: string, ...handlers: RequestHandler[]) => void>)[method.toLowerCase()]?.(
+    path,
+    ...handlers,
+  );
   return app;
 }
 
@@ -157,7 +165,9 @@ function rootStackOf(app: unknown): readonly Layer[] | undefined {
 
 function stackOf(target: unknown): readonly Layer[] | undefined {
   const stack = (target as { stack?: unknown } | undefined)?.stack;
-  return (typeof target === 'function' || typeof target === 'object') && Array.isArray(stack) ? (stack as Layer[]) : undefined;
+  return (typeof target === 'function' || typeof target === 'object') && Array.isArray(stack)
+    ? (stack as Layer[])
+    : undefined;
 }
 
 function methodOf(layer: Layer): string | undefined {
@@ -165,7 +175,9 @@ function methodOf(layer: Layer): string | undefined {
 }
 
 function routePath(path: unknown): Prefix {
-  return typeof path === 'string' ? { ok: true, path } : { ok: false, reason: 'its route path is a RegExp or an array' };
+  return typeof path === 'string'
+    ? { ok: true, path }
+    : { ok: false, reason: 'its route path is a RegExp or an array' };
 }
 
 function join(prefix: Prefix, next: Prefix): Prefix {
@@ -177,16 +189,24 @@ function join(prefix: Prefix, next: Prefix): Prefix {
 }
 
 function locationOf(prefix: Prefix, method: string | undefined): Location {
-  return prefix.ok ? { ok: true, path: prefix.path === '' ? '/' : prefix.path, method } : { ok: false, reason: prefix.reason, method };
+  return prefix.ok
+    ? { ok: true, path: prefix.path === '' ? '/' : prefix.path, method }
+    : { ok: false, reason: prefix.reason, method };
 }
 
 /** The path a `use` layer (middleware or router) is mounted at, as declared. */
 function mountPathOf(layer: Layer): Prefix {
   if (typeof layer.rawPath === 'string') return { ok: true, path: layer.rawPath };
-  if (layer.rawPath !== undefined) return { ok: false, reason: 'a router on its way is mounted at a RegExp or an array of paths' };
+  if (layer.rawPath !== undefined)
+    return { ok: false, reason: 'a router on its way is mounted at a RegExp or an array of paths' };
   if (layer.regexp instanceof RegExp && Array.isArray(layer.keys)) {
     const path = express4MountPath(layer.regexp, layer.keys as ReadonlyArray<{ name?: unknown; optional?: unknown }>);
-    return path === undefined ? { ok: false, reason: `a router on its way is mounted at a path this module cannot read back (${String(layer.regexp)})` } : { ok: true, path };
+    return path === undefined
+      ? {
+          ok: false,
+          reason: `a router on its way is mounted at a path this module cannot read back (${String(layer.regexp)})`,
+        }
+      : { ok: true, path };
   }
   return { ok: false, reason: 'this Express keeps no mount paths (Express 5 needs router 2.3 or later)' };
 }
@@ -201,7 +221,10 @@ const EXPRESS4_MOUNT = /^\^(.*?)(?:\\\/\?)?\(\?=\\\/\|\$\)$/s;
  * literal text and plain `:name`/`:name?` parameters. Anything else (a custom pattern, `*`, a RegExp) gives
  * undefined. The result is checked: a sample URL made from it must match the layer's regexp.
  */
-function express4MountPath(regexp: RegExp, keys: ReadonlyArray<{ name?: unknown; optional?: unknown }>): string | undefined {
+function express4MountPath(
+  regexp: RegExp,
+  keys: ReadonlyArray<{ name?: unknown; optional?: unknown }>,
+): string | undefined {
   if ((regexp as { fast_slash?: unknown }).fast_slash === true) return '';
   const body = EXPRESS4_MOUNT.exec(regexp.source)?.[1];
   if (body === undefined) return undefined;
@@ -213,7 +236,8 @@ function express4MountPath(regexp: RegExp, keys: ReadonlyArray<{ name?: unknown;
     return `\u0000${String(key?.name)}${optional ?? ''}\u0001`;
   });
   const text = withParams.replace(/\\([/.\-])/g, '$1');
-  if (unreadable || index !== keys.length || /[\\()[\]{}*+?|^$:]/.test(text.replace(/\u0000[^\u0001]*\u0001/g, ''))) return undefined;
+  if (unreadable || index !== keys.length || /[\\()[\]{}*+?|^$:]/.test(text.replace(/\u0000[^\u0001]*\u0001/g, '')))
+    return undefined;
   const path = text.replace(/\u0000([^\u0001]*)\u0001/g, '/:$1');
   const sample = path.replace(/:[^/]+/g, 'x').replace(/\?/g, '');
   return regexp.test(sample) ? path : undefined;

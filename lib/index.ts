@@ -15,7 +15,12 @@ export type { AuthOptions, ResourceMetadataOptions, StaticToken } from './auth/b
 // Sign-in: the router as an OAuth 2.1 authorization server (auth.server), and verifiers of tokens from elsewhere (auth.verify).
 export type { AuthServerOptions, ConsentOptions, SignInFunction, SignInResult } from './auth/server/server-options';
 export type { ConsentDetails } from './auth/server/consent-page';
-export type { ClientMetadataDocumentOptions, ClientsOptions, PreRegisteredClient, RegistrationOptions } from './auth/server/client-options';
+export type {
+  ClientMetadataDocumentOptions,
+  ClientsOptions,
+  PreRegisteredClient,
+  RegistrationOptions,
+} from './auth/server/client-options';
 export type { SigningKeysOptions } from './auth/server/keys';
 export { oidcUpstream } from './auth/server/oidc-upstream';
 export type { OidcUpstreamOptions, UpstreamTokenAuthMethod } from './auth/server/upstream-options';
@@ -47,7 +52,12 @@ export { x402Guard, type X402Guard, type X402GuardOptions } from './payments/gua
 export type { UpstreamHandle, UpstreamState, UpstreamStatus } from './gateway/upstream';
 export type { NameMatcher, UpstreamHeaders, UpstreamOptions, UpstreamToolsOptions } from './gateway/upstream-options';
 export type { StdioUpstreamOptions, UpstreamEnv } from './gateway/stdio-options';
-export { x402Facilitator, type SupportedResponse, type X402Facilitator, type X402FacilitatorOptions } from './payments/facilitator';
+export {
+  x402Facilitator,
+  type SupportedResponse,
+  type X402Facilitator,
+  type X402FacilitatorOptions,
+} from './payments/facilitator';
 export {
   FacilitatorError,
   type FacilitatorCallOptions,
@@ -62,7 +72,14 @@ export {
 export type { PaymentClaim, PaymentHold, PaymentLedger, PaymentTerms } from './registry/payment-ledger';
 
 // Sessions: the storage interfaces and their in-memory defaults (swap in shared ones for several instances).
-export type { EventStore, MessageBus, SessionCloseReason, SessionRecord, SessionStore, StoredEvent } from './sessions/stores';
+export type {
+  EventStore,
+  MessageBus,
+  SessionCloseReason,
+  SessionRecord,
+  SessionStore,
+  StoredEvent,
+} from './sessions/stores';
 export { MemorySessionStore, type MemorySessionStoreOptions } from './sessions/memory-session-store';
 export { MemoryEventStore, type MemoryEventStoreOptions } from './sessions/memory-event-store';
 export { MemoryMessageBus, type MemoryMessageBusOptions } from './sessions/memory-message-bus';
@@ -76,11 +93,23 @@ export { McpConfigError, type McpConfigErrorCode } from './errors';
 export { ErrorCode, JsonRpcError, type ErrorCodeValue, type JsonRpcErrorObject } from './jsonrpc/errors';
 
 // What handlers receive and what registrations look like.
-export { LOG_LEVELS, type AuthInfo, type ClientRequestOptions, type LogLevel, type RequestContext } from './registry/request-context';
+export {
+  LOG_LEVELS,
+  type AuthInfo,
+  type ClientRequestOptions,
+  type LogLevel,
+  type RequestContext,
+} from './registry/request-context';
 export { SUPPORTED_PROTOCOL_VERSIONS, type ProtocolVersion } from './versions';
 export type { Icon, McpRegistration } from './registry/definition';
 export type { CallToolResult, JsonSchema, TaskSupport, ToolAnnotations, ToolDefinition } from './registry/tools';
-export type { ReadResourceResult, ResourceContentInput, ResourceDefinition, ResourceTemplateDefinition, ResourceValue } from './registry/resources';
+export type {
+  ReadResourceResult,
+  ResourceContentInput,
+  ResourceDefinition,
+  ResourceTemplateDefinition,
+  ResourceValue,
+} from './registry/resources';
 export type { GetPromptResult, PromptArgument, PromptDefinition, PromptMessage, PromptValue } from './registry/prompts';
 export type { Completer, CompletionContext, CompletionResult } from './registry/completion';
 export type { InferSchema, InferToolArgs } from './schema/infer';
@@ -89,7 +118,14 @@ export type { InferSchema, InferToolArgs } from './schema/infer';
 export type { BridgedRouteMeta, RouteToolMeta } from './bridge/route-tool';
 export type { RouteInput } from './bridge/input';
 export type { RouteTarget } from './bridge/dispatch';
-export { prompt, resource, tool, type PromptDecoratorMeta, type ResourceDecoratorMeta, type ToolDecoratorMeta } from './decorators/decorators';
+export {
+  prompt,
+  resource,
+  tool,
+  type PromptDecoratorMeta,
+  type ResourceDecoratorMeta,
+  type ToolDecoratorMeta,
+} from './decorators/decorators';
 
 // Content helpers for tool results and prompt messages.
 export {

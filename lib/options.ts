@@ -1,12 +1,24 @@
 // McpRouterOptions (public, with defaults) and resolveOptions(): checked once, fully defaulted, frozen, never written back.
 
 import type Ajv2020 from 'ajv/dist/2020';
-import { definedOnly, invalidOption, isPositiveInteger, McpConfigError, rejectUnknownKeys, type OptionKeys } from './errors';
+import {
+  definedOnly,
+  invalidOption,
+  isPositiveInteger,
+  McpConfigError,
+  rejectUnknownKeys,
+  type OptionKeys,
+} from './errors';
 import type { CorsOptions } from 'cors';
 import type { Options as RateLimitOptions } from 'express-rate-limit';
 import { resolveAuthOptions, type AuthOptions, type ResolvedAuth } from './auth/bearer';
 import type { McpLogger } from './logger';
-import { resolveMaxSubscriptions, resolveSessions, type ResolvedSessions, type SessionOptions } from './session-options';
+import {
+  resolveMaxSubscriptions,
+  resolveSessions,
+  type ResolvedSessions,
+  type SessionOptions,
+} from './session-options';
 import { copyJson, type Icon } from './registry/definition';
 import { checkCacheHint, type CacheHint, type CacheHintOptions } from './registry/cache-hint';
 import { GUARD_LIST_EXPECTED, isGuardList, type Guard } from './registry/guards';
@@ -256,12 +268,20 @@ const UNIT: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 *
 
 function parseSize(option: 'bodyLimit' | 'streamBufferLimit', value: number | string): number {
   const match = typeof value === 'string' ? SIZE.exec(value.trim()) : null;
-  const bytes = typeof value === 'number' ? value : match ? Math.floor(Number(match[1]) * (UNIT[(match[2] ?? 'b').toLowerCase()] ?? 1)) : NaN;
+  const bytes =
+    typeof value === 'number'
+      ? value
+      : match
+        ? Math.floor(Number(match[1]) * (UNIT[(match[2] ?? 'b').toLowerCase()] ?? 1))
+        : NaN;
   if (!isPositiveInteger(bytes)) throw invalidOption(option, "a positive number of bytes or text like '4mb'", value);
   return bytes;
 }
 
-function optionalString(options: McpRouterOptions, key: 'title' | 'description' | 'websiteUrl' | 'instructions'): string | undefined {
+function optionalString(
+  options: McpRouterOptions,
+  key: 'title' | 'description' | 'websiteUrl' | 'instructions',
+): string | undefined {
   const value = options[key];
   if (value !== undefined && typeof value !== 'string') throw invalidOption(key, 'a string', value);
   return value;
@@ -279,31 +299,53 @@ export function resolveOptions(options: McpRouterOptions): ResolvedConfig {
   rejectUnknownKeys(options, KNOWN_OPTIONS);
   const { name, version, icons, pageSize = DEFAULT_PAGE_SIZE, logger = console, ajv } = options;
   if (typeof name !== 'string' || name.trim() === '') throw invalidOption('name', 'a non-empty string', name);
-  if (typeof version !== 'string' || version.trim() === '') throw invalidOption('version', 'a non-empty string', version);
+  if (typeof version !== 'string' || version.trim() === '')
+    throw invalidOption('version', 'a non-empty string', version);
   const title = optionalString(options, 'title');
   const description = optionalString(options, 'description');
   const websiteUrl = optionalString(options, 'websiteUrl');
   const instructions = optionalString(options, 'instructions');
   if (icons !== undefined && (!Array.isArray(icons) || !icons.every((icon) => typeof icon?.src === 'string'))) {
-    throw invalidOption('icons', "an array of { src, mimeType?, sizes? }", icons);
+    throw invalidOption('icons', 'an array of { src, mimeType?, sizes? }', icons);
   }
   if (!isPositiveInteger(pageSize)) throw invalidOption('pageSize', 'a positive integer', pageSize);
-  if (typeof logger?.error !== 'function' || typeof logger.warn !== 'function') throw invalidOption('logger', 'an object with error() and warn()', typeof logger);
-  if (ajv !== undefined && typeof ajv?.compile !== 'function') throw invalidOption('ajv', 'an Ajv2020 instance', typeof ajv);
+  if (typeof logger?.error !== 'function' || typeof logger.warn !== 'function')
+    throw invalidOption('logger', 'an object with error() and warn()', typeof logger);
+  if (ajv !== undefined && typeof ajv?.compile !== 'function')
+    throw invalidOption('ajv', 'an Ajv2020 instance', typeof ajv);
 
-  const { responseMode = DEFAULT_RESPONSE_MODE, keepAliveMs = DEFAULT_KEEP_ALIVE_MS, retryMs = DEFAULT_RETRY_MS, clientRequestTimeoutMs = DEFAULT_CLIENT_REQUEST_TIMEOUT_MS } = options;
-  if (responseMode !== 'auto' && responseMode !== 'sse' && responseMode !== 'json') throw invalidOption('responseMode', "'auto', 'sse' or 'json'", responseMode);
-  if (keepAliveMs !== false && !isPositiveInteger(keepAliveMs)) throw invalidOption('keepAliveMs', 'a positive number of milliseconds or false', keepAliveMs);
+  const {
+    responseMode = DEFAULT_RESPONSE_MODE,
+    keepAliveMs = DEFAULT_KEEP_ALIVE_MS,
+    retryMs = DEFAULT_RETRY_MS,
+    clientRequestTimeoutMs = DEFAULT_CLIENT_REQUEST_TIMEOUT_MS,
+  } = options;
+  if (responseMode !== 'auto' && responseMode !== 'sse' && responseMode !== 'json')
+    throw invalidOption('responseMode', "'auto', 'sse' or 'json'", responseMode);
+  if (keepAliveMs !== false && !isPositiveInteger(keepAliveMs))
+    throw invalidOption('keepAliveMs', 'a positive number of milliseconds or false', keepAliveMs);
   if (!isPositiveInteger(retryMs)) throw invalidOption('retryMs', 'a positive number of milliseconds', retryMs);
-  if (!isPositiveInteger(clientRequestTimeoutMs)) throw invalidOption('clientRequestTimeoutMs', 'a positive number of milliseconds', clientRequestTimeoutMs);
-  const { bodyLimit = DEFAULT_BODY_LIMIT, maxBatchLength = DEFAULT_MAX_BATCH_LENGTH, streamBufferLimit = DEFAULT_STREAM_BUFFER_LIMIT } = options;
+  if (!isPositiveInteger(clientRequestTimeoutMs))
+    throw invalidOption('clientRequestTimeoutMs', 'a positive number of milliseconds', clientRequestTimeoutMs);
+  const {
+    bodyLimit = DEFAULT_BODY_LIMIT,
+    maxBatchLength = DEFAULT_MAX_BATCH_LENGTH,
+    streamBufferLimit = DEFAULT_STREAM_BUFFER_LIMIT,
+  } = options;
   if (!isPositiveInteger(maxBatchLength)) throw invalidOption('maxBatchLength', 'a positive integer', maxBatchLength);
 
   const eras = resolveEras(options.eras);
   const { store } = options;
   const storeParts = ['sessions', 'events', 'bus', 'serverEvents', 'tasks', 'rateLimit', 'stateKey', 'close'] as const;
-  if (store !== undefined && (typeof store !== 'object' || store === null || storeParts.some((part) => typeof store[part] !== 'function'))) {
-    throw invalidOption('store', `an McpStore (${storeParts.join(', ')}), e.g. redisStore() from 'express-mcp-router/redis'`, typeof store);
+  if (
+    store !== undefined &&
+    (typeof store !== 'object' || store === null || storeParts.some((part) => typeof store[part] !== 'function'))
+  ) {
+    throw invalidOption(
+      'store',
+      `an McpStore (${storeParts.join(', ')}), e.g. redisStore() from 'express-mcp-router/redis'`,
+      typeof store,
+    );
   }
   const serverInfo: Record<string, unknown> = { name, version };
   if (title !== undefined) serverInfo.title = title;
@@ -327,14 +369,21 @@ export function resolveOptions(options: McpRouterOptions): ResolvedConfig {
     clientRequestTimeoutMs,
     auth: options.auth === undefined ? undefined : resolveAuthOptions(options.auth),
     origins: options.origins,
-    allowedHosts: options.allowedHosts === undefined || options.allowedHosts === false ? options.allowedHosts : Object.freeze([...options.allowedHosts]),
+    allowedHosts:
+      options.allowedHosts === undefined || options.allowedHosts === false
+        ? options.allowedHosts
+        : Object.freeze([...options.allowedHosts]),
     cors: resolveCors(options.cors, options.origins),
     rateLimit: resolveRateLimit(options.rateLimit, store),
     maxBatchLength,
     guards: resolveGuards(options.guards),
     eras,
     // MCP 2026-07-28 caching: with credentials, what one caller sees is not for a shared cache.
-    cache: Object.freeze({ ttlMs: DEFAULT_CACHE_TTL_MS, scope: options.auth === undefined ? 'public' : 'private', ...checkCacheHint(options.cache, 'cache') } as CacheHint),
+    cache: Object.freeze({
+      ttlMs: DEFAULT_CACHE_TTL_MS,
+      scope: options.auth === undefined ? 'public' : 'private',
+      ...checkCacheHint(options.cache, 'cache'),
+    } as CacheHint),
     listen: resolveListen(options.listen, eras),
     inputRequired: resolveInputRequired(options.inputRequired),
     tasks: resolveTasks(options.tasks, store && ((settings) => store.tasks(settings))),
@@ -347,7 +396,8 @@ export function resolveOptions(options: McpRouterOptions): ResolvedConfig {
 function resolveEras(eras: Era[] | undefined): readonly Era[] {
   if (eras === undefined) return DEFAULT_ERAS;
   const known = Object.keys(VERSIONS_BY_ERA);
-  if (!Array.isArray(eras) || eras.length === 0 || !eras.every((era) => known.includes(era))) throw invalidOption('eras', `a non-empty array of ${known.map((era) => `'${era}'`).join(' and ')}`, eras);
+  if (!Array.isArray(eras) || eras.length === 0 || !eras.every((era) => known.includes(era)))
+    throw invalidOption('eras', `a non-empty array of ${known.map((era) => `'${era}'`).join(' and ')}`, eras);
   return Object.freeze([...new Set(eras)]);
 }
 
@@ -357,13 +407,24 @@ function resolveGuards(guards: Guard[] | undefined): readonly Guard[] {
   return Object.freeze([...guards]);
 }
 
-function resolveCors(cors: CorsOptions | false | undefined, origins: OriginsOption | undefined): Readonly<CorsOptions> | false {
+function resolveCors(
+  cors: CorsOptions | false | undefined,
+  origins: OriginsOption | undefined,
+): Readonly<CorsOptions> | false {
   if (cors === false) return false;
-  if (cors !== undefined && (typeof cors !== 'object' || cors === null)) throw invalidOption('cors', 'cors package options or false', cors);
-  if (cors?.origin !== undefined) throw new McpConfigError('ERR_MCP_INVALID_OPTION', "option 'cors.origin' is not used: set 'origins', which drives both CORS and the Origin check");
+  if (cors !== undefined && (typeof cors !== 'object' || cors === null))
+    throw invalidOption('cors', 'cors package options or false', cors);
+  if (cors?.origin !== undefined)
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_OPTION',
+      "option 'cors.origin' is not used: set 'origins', which drives both CORS and the Origin check",
+    );
   // The CORS spec forbids a wildcard origin with credentials; refusing it here beats a browser error later.
   if (origins === '*' && cors?.credentials === true) {
-    throw new McpConfigError('ERR_MCP_INVALID_OPTION', "options 'origins: \"*\"' and 'cors.credentials: true' cannot go together: list the origins that may send credentials");
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_OPTION',
+      "options 'origins: \"*\"' and 'cors.credentials: true' cannot go together: list the origins that may send credentials",
+    );
   }
   // `Mcp-Session-Id` and `WWW-Authenticate` are exposed, or a browser client could neither keep its session nor find
   // the authorization server (a common complaint about MCP servers). Lists joined once: the package joins an array
@@ -378,10 +439,18 @@ function resolveCors(cors: CorsOptions | false | undefined, origins: OriginsOpti
 }
 
 /** @param shared - the router's `store`: its counters are the default `rateLimit.store`, so every instance counts */
-function resolveRateLimit(rateLimit: Partial<RateLimitOptions> | false | undefined, shared: McpStore | undefined): ResolvedRateLimit | false {
+function resolveRateLimit(
+  rateLimit: Partial<RateLimitOptions> | false | undefined,
+  shared: McpStore | undefined,
+): ResolvedRateLimit | false {
   if (rateLimit === false) return false;
-  if (rateLimit !== undefined && (typeof rateLimit !== 'object' || rateLimit === null)) throw invalidOption('rateLimit', 'express-rate-limit options or false', rateLimit);
+  if (rateLimit !== undefined && (typeof rateLimit !== 'object' || rateLimit === null))
+    throw invalidOption('rateLimit', 'express-rate-limit options or false', rateLimit);
   const store = rateLimit?.store ?? shared?.rateLimit('router');
-  return Object.freeze({ windowMs: DEFAULT_RATE_LIMIT_WINDOW_MS, limit: DEFAULT_RATE_LIMIT, ...(rateLimit && definedOnly(rateLimit)), ...(store === undefined ? {} : { store }) });
+  return Object.freeze({
+    windowMs: DEFAULT_RATE_LIMIT_WINDOW_MS,
+    limit: DEFAULT_RATE_LIMIT,
+    ...(rateLimit && definedOnly(rateLimit)),
+    ...(store === undefined ? {} : { store }),
+  });
 }
-

@@ -19,13 +19,19 @@ export interface McpRouterApi {
    *
    * @returns a handle whose `remove()` takes the tool off again
    */
-  tool<const Schema extends JsonSchema = JsonSchema, Args = InferToolArgs<Schema>>(definition: ToolDefinition<Args> & { inputSchema?: Schema }): McpRegistration;
+  tool<const Schema extends JsonSchema = JsonSchema, Args = InferToolArgs<Schema>>(
+    definition: ToolDefinition<Args> & { inputSchema?: Schema },
+  ): McpRegistration;
   /** Registers a resource with a fixed URI. */
   resource(definition: ResourceDefinition): McpRegistration;
   /** Registers a family of resources named by an RFC 6570 URI template (`users://{id}/profile`). */
-  resourceTemplate<Vars extends Record<string, string> = Record<string, string>>(definition: ResourceTemplateDefinition<Vars>): McpRegistration;
+  resourceTemplate<Vars extends Record<string, string> = Record<string, string>>(
+    definition: ResourceTemplateDefinition<Vars>,
+  ): McpRegistration;
   /** Registers a prompt. */
-  prompt<Args extends Record<string, string | undefined> = Record<string, string | undefined>>(definition: PromptDefinition<Args>): McpRegistration;
+  prompt<Args extends Record<string, string | undefined> = Record<string, string | undefined>>(
+    definition: PromptDefinition<Args>,
+  ): McpRegistration;
   /**
    * Tells the clients subscribed to `uri` that the resource changed: `notifications/resources/updated` on the GET
    * stream of every session subscribed to it (MCP resources › Subscriptions). Clients then read it again.
@@ -74,7 +80,10 @@ export interface McpRouterApi {
    * Registers tools that dispatch in-process through the whole `app` by method and path, so the app's own
    * middleware (auth, body parsing, validation, logging) runs as for a real request. No network is involved.
    */
-  exposeRoutes(app: RouteTarget, routes: ReadonlyArray<RouteToolMeta & { method: string; path: string }>): McpRegistration[];
+  exposeRoutes(
+    app: RouteTarget,
+    routes: ReadonlyArray<RouteToolMeta & { method: string; path: string }>,
+  ): McpRegistration[];
   /**
    * Registers a tool for every operation of an OpenAPI 3 document the app serves (see `routesFromOpenApi`),
    * dispatched like {@link McpRouterApi.exposeRoutes}.

@@ -68,11 +68,27 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
   const telemetry = createTelemetry(config.telemetry);
   const sessions = config.sessions && new SessionManager({ ...config.sessions, serverEvents, logger, telemetry });
   // Every SSE connection of the router: POST replies, GET streams, and listen streams.
-  const sse: SseOptions = { keepAliveMs: config.keepAliveMs, retryMs: config.retryMs, streamBufferLimit: config.streamBufferLimit, logger };
+  const sse: SseOptions = {
+    keepAliveMs: config.keepAliveMs,
+    retryMs: config.retryMs,
+    streamBufferLimit: config.streamBufferLimit,
+    logger,
+  };
   // MCP 2026-07-28 subscriptions/listen: streams that hear the same server events as the sessions' GET streams.
-  const listenStreams = config.listen && new ListenStreams(serverEvents, () => registry.features, { ...config.listen, maxUris: config.maxSubscriptions, sse, telemetry }, () => registry.loaded());
+  const listenStreams =
+    config.listen &&
+    new ListenStreams(
+      serverEvents,
+      () => registry.features,
+      { ...config.listen, maxUris: config.maxSubscriptions, sse, telemetry },
+      () => registry.loaded(),
+    );
   // Long-running tasks (tools registered with `task`) outlive their HTTP request: the runner keeps them going.
-  const tasks = new TaskRunner(config.tasks, logger, store && taskCancelsOver(config.sessions?.bus ?? store.bus(), logger));
+  const tasks = new TaskRunner(
+    config.tasks,
+    logger,
+    store && taskCancelsOver(config.sessions?.bus ?? store.bus(), logger),
+  );
   const dispatcher = createDispatcher(registry, {
     identity: { serverInfo: config.serverInfo, instructions: config.instructions },
     pageSize: config.pageSize,
@@ -94,16 +110,34 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
   const auth = createRouterAuth(config.auth, { store: () => store?.signIn?.(), logger });
   const { authOf } = auth;
   const bridge = createBridge(registry, router, logger, telemetry);
-  const endpoint = createEndpoint(dispatcher, { ...config, sse, sessions, authOf, listenStreams, allowDelete: config.sessions?.allowDelete === true }, bridge.learnFrom);
+  const endpoint = createEndpoint(
+    dispatcher,
+    { ...config, sse, sessions, authOf, listenStreams, allowDelete: config.sessions?.allowDelete === true },
+    bridge.learnFrom,
+  );
   // The front door and the endpoint are one Express layer: a request crosses the router's stack once.
-  const serve = createFrontDoor({ ...config, ready: store && whenStoreReady(store, config.stateKeyGiven ? undefined : config.inputRequired.stateKey) }, auth.steps, (req) => authOf(req)?.subject, endpoint);
+  const serve = createFrontDoor(
+    {
+      ...config,
+      ready: store && whenStoreReady(store, config.stateKeyGiven ? undefined : config.inputRequired.stateKey),
+    },
+    auth.steps,
+    (req) => authOf(req)?.subject,
+    endpoint,
+  );
   const onError = createErrorHandler(logger);
   router.use(serve);
   router.use(onError);
   runOwnLayersDirectly(router, serve, onError);
 
   const notifyResourceUpdated = (uri: string): void => publish({ type: 'resource_updated', uri });
-  const gateway = createGateway(registry, logger, { name: String(config.serverInfo.name), version: String(config.serverInfo.version) }, notifyResourceUpdated, telemetry);
+  const gateway = createGateway(
+    registry,
+    logger,
+    { name: String(config.serverInfo.name), version: String(config.serverInfo.version) },
+    notifyResourceUpdated,
+    telemetry,
+  );
   const api: McpRouterApi = {
     tool: (definition) => registry.addTool(definition as ToolDefinition<never>),
     resource: (definition) => registry.addResource(definition),

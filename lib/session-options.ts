@@ -67,23 +67,33 @@ const KNOWN_SESSION_OPTIONS: OptionKeys<SessionOptions> = {
 };
 
 export function hasMethods(value: unknown, ...names: string[]): boolean {
-  return typeof value === 'object' && value !== null && names.every((name) => typeof (value as Record<string, unknown>)[name] === 'function');
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    names.every((name) => typeof (value as Record<string, unknown>)[name] === 'function')
+  );
 }
 
 export function resolveMaxSubscriptions(sessions: SessionOptions | false | undefined): number {
   const { maxSubscriptions = DEFAULT_MAX_SUBSCRIPTIONS } = sessions || {};
-  if (!isPositiveInteger(maxSubscriptions)) throw invalidOption('sessions.maxSubscriptions', 'a positive integer', maxSubscriptions);
+  if (!isPositiveInteger(maxSubscriptions))
+    throw invalidOption('sessions.maxSubscriptions', 'a positive integer', maxSubscriptions);
   return maxSubscriptions;
 }
 
 /**
  * @param shared - the router's `store`: the default of `sessions.store`, `eventStore` and `bus` (each given one wins)
  */
-export function resolveSessions(sessions: SessionOptions | false | undefined, shared?: McpStore): ResolvedSessions | undefined {
+export function resolveSessions(
+  sessions: SessionOptions | false | undefined,
+  shared?: McpStore,
+): ResolvedSessions | undefined {
   if (sessions === false) return undefined;
-  if (sessions !== undefined && (typeof sessions !== 'object' || sessions === null)) throw invalidOption('sessions', 'an object of session options, or false', sessions);
+  if (sessions !== undefined && (typeof sessions !== 'object' || sessions === null))
+    throw invalidOption('sessions', 'an object of session options, or false', sessions);
   for (const key of Object.keys(sessions ?? {})) {
-    if (!Object.hasOwn(KNOWN_SESSION_OPTIONS, key)) throw new McpConfigError('ERR_MCP_UNKNOWN_OPTION', `unknown option 'sessions.${key}'`);
+    if (!Object.hasOwn(KNOWN_SESSION_OPTIONS, key))
+      throw new McpConfigError('ERR_MCP_UNKNOWN_OPTION', `unknown option 'sessions.${key}'`);
   }
   const {
     idleTtlMs = DEFAULT_SESSION_IDLE_TTL_MS,
@@ -98,7 +108,8 @@ export function resolveSessions(sessions: SessionOptions | false | undefined, sh
     onSessionCreated,
     onSessionClosed,
   } = sessions ?? {};
-  if (!isPositiveInteger(idleTtlMs)) throw invalidOption('sessions.idleTtlMs', 'a positive number of milliseconds', idleTtlMs);
+  if (!isPositiveInteger(idleTtlMs))
+    throw invalidOption('sessions.idleTtlMs', 'a positive number of milliseconds', idleTtlMs);
   if (!isPositiveInteger(max)) throw invalidOption('sessions.max', 'a positive integer', max);
   if (typeof allowDelete !== 'boolean') throw invalidOption('sessions.allowDelete', 'a boolean', allowDelete);
   const counts = { maxStreams, maxPendingRequests, maxPerPrincipal };
@@ -106,23 +117,35 @@ export function resolveSessions(sessions: SessionOptions | false | undefined, sh
     if (!isPositiveInteger(value)) throw invalidOption(`sessions.${key}`, 'a positive integer', value);
   }
   if (store !== undefined) {
-    if (!hasMethods(store, 'get', 'set', 'touch', 'delete', 'onDrop', 'close')) throw invalidOption('sessions.store', 'a SessionStore', typeof store);
+    if (!hasMethods(store, 'get', 'set', 'touch', 'delete', 'onDrop', 'close'))
+      throw invalidOption('sessions.store', 'a SessionStore', typeof store);
     if (sessions?.idleTtlMs !== undefined || sessions?.max !== undefined) {
-      throw new McpConfigError('ERR_MCP_INVALID_OPTION', "options 'sessions.idleTtlMs' and 'sessions.max' configure the default store; configure your own 'sessions.store' instead");
+      throw new McpConfigError(
+        'ERR_MCP_INVALID_OPTION',
+        "options 'sessions.idleTtlMs' and 'sessions.max' configure the default store; configure your own 'sessions.store' instead",
+      );
     }
   }
-  if (eventStore !== undefined && eventStore !== false && !hasMethods(eventStore, 'append', 'replayAfter', 'deleteSession')) {
+  if (
+    eventStore !== undefined &&
+    eventStore !== false &&
+    !hasMethods(eventStore, 'append', 'replayAfter', 'deleteSession')
+  ) {
     throw invalidOption('sessions.eventStore', 'an EventStore or false', typeof eventStore);
   }
-  if (bus !== undefined && !hasMethods(bus, 'publish', 'subscribe')) throw invalidOption('sessions.bus', 'a MessageBus', typeof bus);
-  if (onSessionCreated !== undefined && typeof onSessionCreated !== 'function') throw invalidOption('sessions.onSessionCreated', 'a function', onSessionCreated);
-  if (onSessionClosed !== undefined && typeof onSessionClosed !== 'function') throw invalidOption('sessions.onSessionClosed', 'a function', onSessionClosed);
+  if (bus !== undefined && !hasMethods(bus, 'publish', 'subscribe'))
+    throw invalidOption('sessions.bus', 'a MessageBus', typeof bus);
+  if (onSessionCreated !== undefined && typeof onSessionCreated !== 'function')
+    throw invalidOption('sessions.onSessionCreated', 'a function', onSessionCreated);
+  if (onSessionClosed !== undefined && typeof onSessionClosed !== 'function')
+    throw invalidOption('sessions.onSessionClosed', 'a function', onSessionClosed);
   return Object.freeze({
     ...definedOnly({ onSessionCreated, onSessionClosed }),
     ...counts,
     allowDelete,
     store: store ?? shared?.sessions({ idleTtlMs, max }) ?? new MemorySessionStore({ idleTtlMs, max }),
-    events: eventStore === false ? undefined : (eventStore ?? shared?.events({ idleTtlMs, max }) ?? new MemoryEventStore()),
+    events:
+      eventStore === false ? undefined : (eventStore ?? shared?.events({ idleTtlMs, max }) ?? new MemoryEventStore()),
     bus: bus ?? shared?.bus() ?? new MemoryMessageBus(),
   });
 }

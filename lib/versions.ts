@@ -56,7 +56,9 @@ export function isSupportedVersion(value: unknown): value is ProtocolVersion {
 
 /** The era a revision belongs to. */
 export function eraOf(version: Revision): Era {
-  return (Object.keys(VERSIONS_BY_ERA) as Era[]).find((era) => (VERSIONS_BY_ERA[era] as readonly string[]).includes(version)) as Era;
+  return (Object.keys(VERSIONS_BY_ERA) as Era[]).find((era) =>
+    (VERSIONS_BY_ERA[era] as readonly string[]).includes(version),
+  ) as Era;
 }
 
 /**

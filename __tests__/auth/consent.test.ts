@@ -15,11 +15,23 @@ it('a firstParty pre-registered client gets its code without a consent page; ano
   });
   try {
     const { verifier, challenge } = pkce();
-    const first = await followSignIn(authorizeUrl(server.issuer, { client_id: 'desktop-app', redirect_uri: REDIRECT, code_challenge: challenge }), { stopAt: REDIRECT });
+    const first = await followSignIn(
+      authorizeUrl(server.issuer, { client_id: 'desktop-app', redirect_uri: REDIRECT, code_challenge: challenge }),
+      { stopAt: REDIRECT },
+    );
     expect(first.consentPages).toBe(0);
-    const tokens = await tokenRequest(server.issuer, { grant_type: 'authorization_code', code: first.location.searchParams.get('code') as string, redirect_uri: REDIRECT, code_verifier: verifier, client_id: 'desktop-app' });
+    const tokens = await tokenRequest(server.issuer, {
+      grant_type: 'authorization_code',
+      code: first.location.searchParams.get('code') as string,
+      redirect_uri: REDIRECT,
+      code_verifier: verifier,
+      client_id: 'desktop-app',
+    });
     expect(tokens.status).toBe(200);
-    const partner = await followSignIn(authorizeUrl(server.issuer, { client_id: 'partner-app', redirect_uri: REDIRECT, code_challenge: challenge }), { stopAt: REDIRECT });
+    const partner = await followSignIn(
+      authorizeUrl(server.issuer, { client_id: 'partner-app', redirect_uri: REDIRECT, code_challenge: challenge }),
+      { stopAt: REDIRECT },
+    );
     expect(partner.consentPages).toBe(1);
   } finally {
     await server.close();
@@ -32,9 +44,13 @@ it("consent.render draws the app's page with the security headers set; its form 
     consent: {
       render: (details, _req, res) => {
         seen.push(`${details.clientName} → ${details.redirectHost} as ${details.subject}`);
-        const hidden = Object.entries(details.fields).map(([name, value]) => `<input type="hidden" name="${name}" value="${value}">`).join('');
+        const hidden = Object.entries(details.fields)
+          .map(([name, value]) => `<input type="hidden" name="${name}" value="${value}">`)
+          .join('');
         res.setHeader('content-type', 'text/html');
-        res.end(`<h1>Our own page</h1><form method="post" action="${details.action}">${hidden}<button name="decision" value="allow">OK</button></form>`);
+        res.end(
+          `<h1>Our own page</h1><form method="post" action="${details.action}">${hidden}<button name="decision" value="allow">OK</button></form>`,
+        );
       },
     },
   });
@@ -58,7 +74,10 @@ it('rememberMs 0 asks every time', async () => {
   try {
     const { client_id } = await registerClient(server.issuer, [REDIRECT]);
     for (let round = 0; round < 2; round++) {
-      const end = await followSignIn(authorizeUrl(server.issuer, { client_id, redirect_uri: REDIRECT, code_challenge: pkce().challenge }), { stopAt: REDIRECT });
+      const end = await followSignIn(
+        authorizeUrl(server.issuer, { client_id, redirect_uri: REDIRECT, code_challenge: pkce().challenge }),
+        { stopAt: REDIRECT },
+      );
       expect(end.consentPages).toBe(1);
     }
   } finally {

@@ -3,7 +3,10 @@
 import express from 'express';
 import http from 'node:http';
 import request from 'supertest';
-import { introspectionVerifier, type IntrospectionVerifierOptions } from '../../lib/auth/verifiers/introspection-verifier';
+import {
+  introspectionVerifier,
+  type IntrospectionVerifierOptions,
+} from '../../lib/auth/verifiers/introspection-verifier';
 import { mcpRouter, McpConfigError, type McpRouter } from '../../lib';
 import { MCP_ACCEPT, rpc, silentLogger } from '../helpers/create-app';
 import { startOidcProvider, type TestProvider } from '../helpers/oidc-provider';
@@ -23,9 +26,11 @@ beforeAll(async () => {
 });
 afterAll(() => provider.close());
 
-
 const options = (extra: Partial<IntrospectionVerifierOptions> = {}): IntrospectionVerifierOptions => ({
-  url: provider.introspectionEndpoint, ...provider.introspectionClient, logger: silentLogger(), ...extra,
+  url: provider.introspectionEndpoint,
+  ...provider.introspectionClient,
+  logger: silentLogger(),
+  ...extra,
 });
 
 /** Counts the calls reaching the provider's introspection endpoint, through a pass-through proxy on 127.0.0.1. */
@@ -35,10 +40,15 @@ async function countingProxy(): Promise<{ url: string; calls: () => number }> {
   const app = express();
   app.use((req, res) => {
     calls += 1;
-    req.pipe(http.request({ host: target.hostname, port: target.port, path: target.pathname, method: req.method, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    }));
+    req.pipe(
+      http.request(
+        { host: target.hostname, port: target.port, path: target.pathname, method: req.method, headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      ),
+    );
   });
   const server = await listenLocally(app);
   listening.push(server);
@@ -49,7 +59,11 @@ it('accepts an active token for this resource: client_id is the subject (no sub)
   const { origin, call } = await serve(introspectionVerifier(options()));
   const token = await provider.mintOpaqueAccessToken(`${origin}/mcp`, 'mcp mcp:write');
   const { auth } = (await call(token).expect(200)).body.result.structuredContent;
-  expect(auth).toMatchObject({ subject: provider.opaqueClientId, scopes: ['mcp', 'mcp:write'], extra: { aud: `${origin}/mcp`, iss: provider.issuer, client_id: provider.opaqueClientId } });
+  expect(auth).toMatchObject({
+    subject: provider.opaqueClientId,
+    scopes: ['mcp', 'mcp:write'],
+    extra: { aud: `${origin}/mcp`, iss: provider.issuer, client_id: provider.opaqueClientId },
+  });
   expect(auth.expiresAt).toBeGreaterThan(Date.now() / 1000);
 });
 
@@ -96,21 +110,36 @@ it('refuses with a wrong client secret (the provider answers 401), logging it', 
   const logger = silentLogger();
   const { origin, call } = await serve(introspectionVerifier(options({ clientSecret: 'wrong', logger })));
   await call(await provider.mintOpaqueAccessToken(`${origin}/mcp`, 'mcp')).expect(401);
-  expect(logger.warn).toHaveBeenCalledWith(expect.any(Error), expect.stringMatching(/^introspectionVerifier: the introspection at .* failed \(HTTP 401\)/));
+  expect(logger.warn).toHaveBeenCalledWith(
+    expect.any(Error),
+    expect.stringMatching(/^introspectionVerifier: the introspection at .* failed \(HTTP 401\)/),
+  );
 });
 
 describe('options, checked at boot', () => {
   const base = { url: 'https://idp.example.com/introspect', clientId: 'api', clientSecret: 's3cret' };
   it.each<[string, Record<string, unknown>, RegExp]>([
     ['no url', { url: undefined }, /option 'introspectionVerifier\.url' must be an https URL/],
-    ['an http url to another host', { url: 'http://idp.example.com/introspect' }, /option 'introspectionVerifier\.url' must be an https URL/],
+    [
+      'an http url to another host',
+      { url: 'http://idp.example.com/introspect' },
+      /option 'introspectionVerifier\.url' must be an https URL/,
+    ],
     ['no client id', { clientId: undefined }, /option 'introspectionVerifier\.clientId' must be a non-empty string/],
-    ['an empty secret (not echoed)', { clientSecret: '' }, /option 'introspectionVerifier\.clientSecret' must be a non-empty string, got "string"/],
+    [
+      'an empty secret (not echoed)',
+      { clientSecret: '' },
+      /option 'introspectionVerifier\.clientSecret' must be a non-empty string, got "string"/,
+    ],
     ['a zero TTL', { cacheTtlMs: 0 }, /option 'introspectionVerifier\.cacheTtlMs' must be a positive integer/],
     ['a bad timeout', { timeoutMs: '5s' }, /option 'introspectionVerifier\.timeoutMs' must be a positive integer/],
     ['a bad size bound', { maxBytes: -1 }, /option 'introspectionVerifier\.maxBytes' must be a positive integer/],
     ['an empty audience', { audience: '' }, /option 'introspectionVerifier\.audience'/],
-    ['a misspelt option', { timeoutMS: 5 }, /unknown option 'introspectionVerifier\.timeoutMS'\. Did you mean 'introspectionVerifier\.timeoutMs'\?/],
+    [
+      'a misspelt option',
+      { timeoutMS: 5 },
+      /unknown option 'introspectionVerifier\.timeoutMS'\. Did you mean 'introspectionVerifier\.timeoutMs'\?/,
+    ],
   ])('%s → McpConfigError', (_label, change, message) => {
     const attempt = (): unknown => introspectionVerifier({ ...base, ...change } as IntrospectionVerifierOptions);
     expect(attempt).toThrow(McpConfigError);
@@ -136,7 +165,10 @@ describe('a hostile or failing introspection endpoint', () => {
     const started = Date.now();
     await call('some-token').expect(401);
     expect(Date.now() - started).toBeLessThan(3_000);
-    expect(logger.warn).toHaveBeenCalledWith(expect.any(Error), expect.stringMatching(/failed \(no answer within 200 ms\)/));
+    expect(logger.warn).toHaveBeenCalledWith(
+      expect.any(Error),
+      expect.stringMatching(/failed \(no answer within 200 ms\)/),
+    );
     await call('some-token').expect(401);
     expect(calls).toBe(2);
     // Logged once a minute at most, not per request.
@@ -145,13 +177,21 @@ describe('a hostile or failing introspection endpoint', () => {
 
   it.each([
     ['declared (Content-Length)', (res: express.Response, body: string) => res.type('json').send(body)],
-    ['streamed (chunked)', (res: express.Response, body: string) => res.writeHead(200, { 'content-type': 'application/json' }).end(body)],
+    [
+      'streamed (chunked)',
+      (res: express.Response, body: string) => res.writeHead(200, { 'content-type': 'application/json' }).end(body),
+    ],
   ])('an active answer larger than maxBytes, %s: 401, reported as too large', async (_label, send) => {
-    const url = await endpoint((_req, res) => send(res, JSON.stringify({ active: true, sub: 'x', pad: 'a'.repeat(200_000) })));
+    const url = await endpoint((_req, res) =>
+      send(res, JSON.stringify({ active: true, sub: 'x', pad: 'a'.repeat(200_000) })),
+    );
     const logger = silentLogger();
     const { call } = await serve(introspectionVerifier(options({ url, maxBytes: 1024, logger })));
     await call('some-token').expect(401);
-    expect(logger.warn).toHaveBeenCalledWith(expect.any(Error), expect.stringMatching(/failed \(the answer is larger than 1024 bytes\)/));
+    expect(logger.warn).toHaveBeenCalledWith(
+      expect.any(Error),
+      expect.stringMatching(/failed \(the answer is larger than 1024 bytes\)/),
+    );
   });
 
   it.each([

@@ -23,7 +23,11 @@ describe('against a real issuer (oidc-provider)', () => {
     const token = await provider.mintAccessToken(`${origin}/mcp`, 'mcp mcp:write');
     const res = await call(token).expect(200);
     const { auth } = res.body.result.structuredContent;
-    expect(auth).toMatchObject({ subject: provider.clientId, scopes: ['mcp', 'mcp:write'], extra: { iss: provider.issuer, aud: `${origin}/mcp`, client_id: provider.clientId } });
+    expect(auth).toMatchObject({
+      subject: provider.clientId,
+      scopes: ['mcp', 'mcp:write'],
+      extra: { iss: provider.issuer, aud: `${origin}/mcp`, client_id: provider.clientId },
+    });
     expect(auth.expiresAt).toBeGreaterThan(Date.now() / 1000);
   });
 
@@ -35,7 +39,9 @@ describe('against a real issuer (oidc-provider)', () => {
   });
 
   it('takes the audience from the option when given', async () => {
-    const { call } = await serve(jwtVerifier({ issuer: provider.issuer, jwksUri: provider.jwksUri, audience: 'https://api.example.com/mcp' }));
+    const { call } = await serve(
+      jwtVerifier({ issuer: provider.issuer, jwksUri: provider.jwksUri, audience: 'https://api.example.com/mcp' }),
+    );
     await call(await provider.mintAccessToken('https://api.example.com/mcp', 'mcp')).expect(200);
   });
 });
@@ -76,8 +82,12 @@ describe('against a JWKS of its own', () => {
     const aud = `${origin}/mcp`;
     const scp = await call(await signToken(first, { iss: ISSUER, aud, scp: ['read', 'write'] })).expect(200);
     expect(scp.body.result.structuredContent.auth.scopes).toEqual(['read', 'write']);
-    const { call: callCustom } = await serve(jwtVerifier({ issuer: ISSUER, jwks: { keys: [first.publicJwk] }, audience: aud, scopeClaim: 'permissions' }));
-    const custom = await callCustom(await signToken(first, { iss: ISSUER, aud, permissions: 'a b', scope: 'ignored' })).expect(200);
+    const { call: callCustom } = await serve(
+      jwtVerifier({ issuer: ISSUER, jwks: { keys: [first.publicJwk] }, audience: aud, scopeClaim: 'permissions' }),
+    );
+    const custom = await callCustom(
+      await signToken(first, { iss: ISSUER, aud, permissions: 'a b', scope: 'ignored' }),
+    ).expect(200);
     expect(custom.body.result.structuredContent.auth.scopes).toEqual(['a', 'b']);
   });
 
@@ -94,21 +104,41 @@ describe('options, checked at boot', () => {
   it.each<[string, Record<string, unknown>, RegExp]>([
     ['no issuer', { issuer: undefined }, /option 'jwtVerifier\.issuer' must be/],
     ['an empty issuer', { issuer: '' }, /option 'jwtVerifier\.issuer' must be/],
-    ['neither jwksUri nor jwks', { jwksUri: undefined }, /exactly one of 'jwtVerifier\.jwksUri' or 'jwtVerifier\.jwks'/],
+    [
+      'neither jwksUri nor jwks',
+      { jwksUri: undefined },
+      /exactly one of 'jwtVerifier\.jwksUri' or 'jwtVerifier\.jwks'/,
+    ],
     ['both jwksUri and jwks', { jwks: { keys: [] } }, /exactly one of 'jwtVerifier\.jwksUri' or 'jwtVerifier\.jwks'/],
-    ['a jwksUri over http to another host', { jwksUri: 'http://issuer.example.com/jwks' }, /option 'jwtVerifier\.jwksUri' must be an https URL/],
+    [
+      'a jwksUri over http to another host',
+      { jwksUri: 'http://issuer.example.com/jwks' },
+      /option 'jwtVerifier\.jwksUri' must be an https URL/,
+    ],
     ['a jwksUri that is no URL', { jwksUri: 'jwks' }, /option 'jwtVerifier\.jwksUri' must be an https URL/],
-    ['a jwks with no public key', { jwksUri: undefined, jwks: { keys: [{ kty: 'oct', k: 'c2VjcmV0' }] } }, /option 'jwtVerifier\.jwks' must be a JSON Web Key Set with at least one public key/],
+    [
+      'a jwks with no public key',
+      { jwksUri: undefined, jwks: { keys: [{ kty: 'oct', k: 'c2VjcmV0' }] } },
+      /option 'jwtVerifier\.jwks' must be a JSON Web Key Set with at least one public key/,
+    ],
     ['alg none', { algorithms: ['none'] }, /option 'jwtVerifier\.algorithms' cannot list 'none'/],
     ['HS256 with a JWKS', { algorithms: ['RS256', 'HS256'] }, /option 'jwtVerifier\.algorithms' cannot list 'HS256'/],
-    ['an unknown algorithm', { algorithms: ['RS1'] }, /option 'jwtVerifier\.algorithms' must be public-key JWS algorithms/],
+    [
+      'an unknown algorithm',
+      { algorithms: ['RS1'] },
+      /option 'jwtVerifier\.algorithms' must be public-key JWS algorithms/,
+    ],
     ['an empty algorithm list', { algorithms: [] }, /option 'jwtVerifier\.algorithms' must be a non-empty array/],
     ['a negative tolerance', { clockToleranceSec: -1 }, /option 'jwtVerifier\.clockToleranceSec'/],
     ['an empty audience', { audience: '' }, /option 'jwtVerifier\.audience'/],
     ['a zero timeout', { jwksTimeoutMs: 0 }, /option 'jwtVerifier\.jwksTimeoutMs' must be a positive integer/],
     ['a fractional size bound', { jwksMaxBytes: 1.5 }, /option 'jwtVerifier\.jwksMaxBytes' must be a positive integer/],
     ['a bad cache size', { cacheMax: '10' }, /option 'jwtVerifier\.cacheMax' must be a positive integer/],
-    ['a misspelt option', { clockToleranceSecs: 5 }, /unknown option 'jwtVerifier\.clockToleranceSecs'\. Did you mean 'jwtVerifier\.clockToleranceSec'\?/],
+    [
+      'a misspelt option',
+      { clockToleranceSecs: 5 },
+      /unknown option 'jwtVerifier\.clockToleranceSecs'\. Did you mean 'jwtVerifier\.clockToleranceSec'\?/,
+    ],
   ])('%s → McpConfigError', (_label, change, message) => {
     const attempt = (): unknown => jwtVerifier({ ...base, ...change } as JwtVerifierOptions);
     expect(attempt).toThrow(McpConfigError);
@@ -116,7 +146,11 @@ describe('options, checked at boot', () => {
   });
 
   it('accepts http on loopback (development) and leaves the options unchanged', () => {
-    const options = Object.freeze({ issuer: 'http://127.0.0.1:1', jwksUri: 'http://127.0.0.1:1/jwks', algorithms: Object.freeze(['ES256']) as string[] });
+    const options = Object.freeze({
+      issuer: 'http://127.0.0.1:1',
+      jwksUri: 'http://127.0.0.1:1/jwks',
+      algorithms: Object.freeze(['ES256']) as string[],
+    });
     expect(typeof jwtVerifier(options)).toBe('function');
   });
 });

@@ -24,7 +24,12 @@ afterAll(async () => {
   await provider.close();
 });
 
-const oidc = (extra: Partial<OidcUpstreamOptions> = {}): OidcUpstreamOptions => ({ issuer: provider.issuer, clientId: provider.clientId, clientSecret: provider.clientSecret, ...extra });
+const oidc = (extra: Partial<OidcUpstreamOptions> = {}): OidcUpstreamOptions => ({
+  issuer: provider.issuer,
+  clientId: provider.clientId,
+  clientSecret: provider.clientSecret,
+  ...extra,
+});
 
 /** Visits a URL in the same browser (its cookies), as the provider's redirect would. */
 async function visit(url: URL, jar: CookieJar): Promise<{ status: number; body: Record<string, unknown> }> {
@@ -51,14 +56,22 @@ describe('oidcUpstream with an OpenID provider (discovery, ID token)', () => {
       nonce: expect.stringMatching(/^[\w-]{43}$/),
     });
     expect(end.status).toBe(200);
-    const { pendingId, identity } = end.json() as { pendingId: string; identity: { subject: string; upstream: Record<string, unknown> } };
+    const { pendingId, identity } = end.json() as {
+      pendingId: string;
+      identity: { subject: string; upstream: Record<string, unknown> };
+    };
     expect(pendingId).toBe('pending-1');
     expect(identity.subject).toBe('alice');
     expect(identity.upstream).toEqual({
       issuer: provider.issuer,
       accessToken: expect.any(String),
       expiresAt: expect.any(Number),
-      idTokenClaims: expect.objectContaining({ iss: provider.issuer, aud: provider.clientId, sub: 'alice', nonce: toProvider.searchParams.get('nonce') }),
+      idTokenClaims: expect.objectContaining({
+        iss: provider.issuer,
+        aud: provider.clientId,
+        sub: 'alice',
+        nonce: toProvider.searchParams.get('nonce'),
+      }),
       scope: 'openid profile email',
     });
     expect(Math.abs((identity.upstream.expiresAt as number) - Date.now() / 1000)).toBeLessThan(3700);
@@ -76,7 +89,9 @@ describe('oidcUpstream with an OpenID provider (discovery, ID token)', () => {
   it('keeps a refresh token when the provider gives one (offline_access)', async () => {
     app.use(oidcUpstream(oidc({ scopes: ['openid', 'offline_access'], extraAuthorizeParams: { prompt: 'consent' } })));
     const end = await followFlow(app.authorizeUrl('pending-3'), { onForm: devLogin('carol') });
-    expect(end.json()).toMatchObject({ identity: { subject: 'carol', upstream: { refreshToken: expect.any(String) } } });
+    expect(end.json()).toMatchObject({
+      identity: { subject: 'carol', upstream: { refreshToken: expect.any(String) } },
+    });
   });
 
   it('refuses an ID token whose nonce is not the one its sign-in sent', async () => {
@@ -86,28 +101,47 @@ describe('oidcUpstream with an OpenID provider (discovery, ID token)', () => {
     const saved = await app.store.get('upstream', state);
     await app.store.set('upstream', state, { ...saved, nonce: 'another-sign-ins-nonce' }, 60_000);
     const answer = await visit(end.url, end.jar);
-    expect(answer).toEqual({ status: 400, body: { error: 'server_error', pendingId: 'pending-4', message: expect.stringMatching(/ID token was refused: its nonce/) } });
+    expect(answer).toEqual({
+      status: 400,
+      body: {
+        error: 'server_error',
+        pendingId: 'pending-4',
+        message: expect.stringMatching(/ID token was refused: its nonce/),
+      },
+    });
   });
 
   it('refuses a replayed callback: the state is good once', async () => {
     app.use(oidcUpstream(oidc()));
     const end = await followFlow(app.authorizeUrl('pending-5'), { onForm: devLogin('erin'), stopAt: isCallback });
     expect((await visit(end.url, end.jar)).status).toBe(200);
-    expect(await visit(end.url, end.jar)).toEqual({ status: 400, body: { error: 'invalid_request', message: expect.stringMatching(/did not start, or one already finished/) } });
+    expect(await visit(end.url, end.jar)).toEqual({
+      status: 400,
+      body: { error: 'invalid_request', message: expect.stringMatching(/did not start, or one already finished/) },
+    });
   });
 
   it("passes the provider's access_denied on, for the pending request", async () => {
     app.use(oidcUpstream(oidc()));
-    const cancel = (page: FlowPage): PageAction => ({ follow: page.links.find((link) => link.pathname.endsWith('/abort')) ?? 'about:none' });
+    const cancel = (page: FlowPage): PageAction => ({
+      follow: page.links.find((link) => link.pathname.endsWith('/abort')) ?? 'about:none',
+    });
     const end = await followFlow(app.authorizeUrl('pending-6'), { onForm: cancel });
     expect(end.status).toBe(400);
-    expect(end.json()).toEqual({ error: 'access_denied', pendingId: 'pending-6', message: 'the provider answered access_denied: End-User aborted interaction' });
+    expect(end.json()).toEqual({
+      error: 'access_denied',
+      pendingId: 'pending-6',
+      message: 'the provider answered access_denied: End-User aborted interaction',
+    });
   });
 });
 
 describe('oidcUpstream with a plain OAuth 2.0 provider (explicit endpoints, userinfo)', () => {
-  it("reads the subject from the userinfo endpoint, sends no nonce and keeps no ID token", async () => {
-    const discovery = (await (await fetch(`${provider.issuer}/.well-known/openid-configuration`)).json()) as Record<string, string>;
+  it('reads the subject from the userinfo endpoint, sends no nonce and keeps no ID token', async () => {
+    const discovery = (await (await fetch(`${provider.issuer}/.well-known/openid-configuration`)).json()) as Record<
+      string,
+      string
+    >;
     app.use(
       oidcUpstream({
         clientId: provider.clientId,
@@ -150,7 +184,11 @@ describe('oidcUpstream with a provider that hangs', () => {
   it('answers the authorization request with server_error once discovery times out', async () => {
     app.use(oidcUpstream({ issuer: hangingUrl, clientId: 'c', timeoutMs: 300 }));
     const end = await followFlow(app.authorizeUrl('pending-8'));
-    expect(end.json()).toEqual({ error: 'server_error', pendingId: 'pending-8', message: "the provider's discovery document did not answer within 300 ms" });
+    expect(end.json()).toEqual({
+      error: 'server_error',
+      pendingId: 'pending-8',
+      message: "the provider's discovery document did not answer within 300 ms",
+    });
   });
 
   it('fails the callback with server_error once the token endpoint times out', async () => {
@@ -166,7 +204,11 @@ describe('oidcUpstream with a provider that hangs', () => {
       }),
     );
     const end = await followFlow(app.authorizeUrl('pending-9'), { onForm: devLogin('gina') });
-    expect(end.json()).toEqual({ error: 'server_error', pendingId: 'pending-9', message: "the provider's token endpoint did not answer within 300 ms" });
+    expect(end.json()).toEqual({
+      error: 'server_error',
+      pendingId: 'pending-9',
+      message: "the provider's token endpoint did not answer within 300 ms",
+    });
   });
 });
 
@@ -174,28 +216,70 @@ describe('oidcUpstream options, checked at boot', () => {
   const base = { issuer: 'https://login.example.com', clientId: 'mcp' };
   it.each<[string, unknown, RegExp]>([
     ['no clientId', { issuer: base.issuer }, /option 'oidcUpstream\.clientId' must be a non-empty string/],
-    ['an unknown key', { ...base, subjectClaims: 'x' }, /unknown option 'oidcUpstream\.subjectClaims'\. Did you mean 'oidcUpstream\.subjectClaim'\?/],
-    ['an http issuer off loopback', { ...base, issuer: 'http://login.example.com' }, /option 'oidcUpstream\.issuer' must be an https URL/],
-    ['neither issuer nor endpoints', { clientId: 'mcp' }, /option 'oidcUpstream\.authorizationEndpoint' is required without 'oidcUpstream\.issuer'/],
-    ['a missing userinfo endpoint', { clientId: 'mcp', authorizationEndpoint: 'https://gh.example/a', tokenEndpoint: 'https://gh.example/t' }, /'oidcUpstream\.userinfoEndpoint' is required/],
-    ['a scope with a space', { ...base, scopes: ['openid email'] }, /option 'oidcUpstream\.scopes' must be an array of scope tokens/],
-    ['an unknown auth method', { ...base, clientSecret: 's', tokenAuthMethod: 'private_key_jwt' }, /option 'oidcUpstream\.tokenAuthMethod' must be/],
-    ['an auth method without a secret', { ...base, tokenAuthMethod: 'client_secret_post' }, /'oidcUpstream\.tokenAuthMethod' needs 'oidcUpstream\.clientSecret'/],
+    [
+      'an unknown key',
+      { ...base, subjectClaims: 'x' },
+      /unknown option 'oidcUpstream\.subjectClaims'\. Did you mean 'oidcUpstream\.subjectClaim'\?/,
+    ],
+    [
+      'an http issuer off loopback',
+      { ...base, issuer: 'http://login.example.com' },
+      /option 'oidcUpstream\.issuer' must be an https URL/,
+    ],
+    [
+      'neither issuer nor endpoints',
+      { clientId: 'mcp' },
+      /option 'oidcUpstream\.authorizationEndpoint' is required without 'oidcUpstream\.issuer'/,
+    ],
+    [
+      'a missing userinfo endpoint',
+      { clientId: 'mcp', authorizationEndpoint: 'https://gh.example/a', tokenEndpoint: 'https://gh.example/t' },
+      /'oidcUpstream\.userinfoEndpoint' is required/,
+    ],
+    [
+      'a scope with a space',
+      { ...base, scopes: ['openid email'] },
+      /option 'oidcUpstream\.scopes' must be an array of scope tokens/,
+    ],
+    [
+      'an unknown auth method',
+      { ...base, clientSecret: 's', tokenAuthMethod: 'private_key_jwt' },
+      /option 'oidcUpstream\.tokenAuthMethod' must be/,
+    ],
+    [
+      'an auth method without a secret',
+      { ...base, tokenAuthMethod: 'client_secret_post' },
+      /'oidcUpstream\.tokenAuthMethod' needs 'oidcUpstream\.clientSecret'/,
+    ],
     ['an extra parameter the step writes', { ...base, extraAuthorizeParams: { state: 'x' } }, /may not set 'state'/],
-    ['a non-string extra parameter', { ...base, extraAuthorizeParams: { max_age: 5 } }, /option 'oidcUpstream\.extraAuthorizeParams' must be an object of string values/],
+    [
+      'a non-string extra parameter',
+      { ...base, extraAuthorizeParams: { max_age: 5 } },
+      /option 'oidcUpstream\.extraAuthorizeParams' must be an object of string values/,
+    ],
     ['a zero timeout', { ...base, timeoutMs: 0 }, /option 'oidcUpstream\.timeoutMs' must be a positive integer/],
-    ['an endpoint with a fragment', { ...base, tokenEndpoint: 'https://login.example.com/t#x' }, /option 'oidcUpstream\.tokenEndpoint' must be an https URL/],
+    [
+      'an endpoint with a fragment',
+      { ...base, tokenEndpoint: 'https://login.example.com/t#x' },
+      /option 'oidcUpstream\.tokenEndpoint' must be an https URL/,
+    ],
   ])('refuses %s', (_case, options, message) => {
     expect(() => oidcUpstream(options as OidcUpstreamOptions)).toThrow(McpConfigError);
     expect(() => oidcUpstream(options as OidcUpstreamOptions)).toThrow(message);
   });
 
   it('never names the client secret in an error', () => {
-    expect(() => oidcUpstream({ ...base, clientSecret: 42 as unknown as string })).toThrow(/clientSecret' must be a non-empty string, got "…"/);
+    expect(() => oidcUpstream({ ...base, clientSecret: 42 as unknown as string })).toThrow(
+      /clientSecret' must be a non-empty string, got "…"/,
+    );
   });
 
   it("leaves the caller's options unchanged (a frozen object is accepted)", () => {
-    const options = Object.freeze({ ...base, scopes: Object.freeze(['openid']) as string[], extraAuthorizeParams: Object.freeze({ prompt: 'login' }) });
+    const options = Object.freeze({
+      ...base,
+      scopes: Object.freeze(['openid']) as string[],
+      extraAuthorizeParams: Object.freeze({ prompt: 'login' }),
+    });
     expect(oidcUpstream(options).kind).toBe('oidcUpstream');
   });
 });

@@ -2,12 +2,16 @@
 
 import express from 'express';
 import request from 'supertest';
-import { discoverAuthorizationServerMetadata, discoverOAuthProtectedResourceMetadata } from '@modelcontextprotocol/sdk/client/auth.js';
+import {
+  discoverAuthorizationServerMetadata,
+  discoverOAuthProtectedResourceMetadata,
+} from '@modelcontextprotocol/sdk/client/auth.js';
 import { mcpRouter } from '../../lib';
 import { listenLocally } from '../helpers/ports';
 import { cookieSignIn } from '../helpers/sign-in-server';
 
-const newRouter = () => mcpRouter({ name: 'meta', version: '1.0.0', auth: { server: { signIn: cookieSignIn, scopes: ['mcp', 'admin'] } } });
+const newRouter = () =>
+  mcpRouter({ name: 'meta', version: '1.0.0', auth: { server: { signIn: cookieSignIn, scopes: ['mcp', 'admin'] } } });
 
 it('the one mount line is enough for the SDK: resource metadata names the issuer, whose OpenID-shaped document it finds', async () => {
   const mcp = newRouter();
@@ -17,7 +21,9 @@ it('the one mount line is enough for the SDK: resource metadata names the issuer
   const base = `http://127.0.0.1:${listening.port}`;
   try {
     // The SDK follows the 401's resource_metadata, which names the router's own document.
-    const resource = await discoverOAuthProtectedResourceMetadata(new URL(`${base}/mcp`), { resourceMetadataUrl: new URL(`${base}/mcp/.well-known/oauth-protected-resource`) });
+    const resource = await discoverOAuthProtectedResourceMetadata(new URL(`${base}/mcp`), {
+      resourceMetadataUrl: new URL(`${base}/mcp/.well-known/oauth-protected-resource`),
+    });
     expect(resource.authorization_servers).toEqual([`${base}/mcp`]);
     expect(resource.scopes_supported).toEqual(['mcp', 'admin']);
     const metadata = await discoverAuthorizationServerMetadata(new URL(`${base}/mcp`));
@@ -33,7 +39,12 @@ it('the one mount line is enough for the SDK: resource metadata names the issuer
     });
     // What the SDK's schema keeps of the document is less than what it says: the rest, read as served.
     const served = await (await fetch(`${base}/mcp/.well-known/openid-configuration`)).json();
-    expect(served).toMatchObject({ revocation_endpoint: `${base}/mcp/oauth/revoke`, authorization_response_iss_parameter_supported: true, client_id_metadata_document_supported: true, token_endpoint_auth_methods_supported: expect.arrayContaining(['none']) });
+    expect(served).toMatchObject({
+      revocation_endpoint: `${base}/mcp/oauth/revoke`,
+      authorization_response_iss_parameter_supported: true,
+      client_id_metadata_document_supported: true,
+      token_endpoint_auth_methods_supported: expect.arrayContaining(['none']),
+    });
   } finally {
     await mcp.close();
     await listening.close();
@@ -41,11 +52,21 @@ it('the one mount line is enough for the SDK: resource metadata names the issuer
 });
 
 it('serves RFC 8414 and OIDC forms at the mount path, and at the root through mcp.authServerMetadata', async () => {
-  const mcp = mcpRouter({ name: 'meta', version: '1.0.0', allowedHosts: ['mcp.example.com'], auth: { server: { signIn: cookieSignIn, scopes: ['mcp', 'admin'] } } });
+  const mcp = mcpRouter({
+    name: 'meta',
+    version: '1.0.0',
+    allowedHosts: ['mcp.example.com'],
+    auth: { server: { signIn: cookieSignIn, scopes: ['mcp', 'admin'] } },
+  });
   const app = express();
   app.use(['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration'], mcp.authServerMetadata);
   app.use('/mcp', mcp);
-  for (const path of ['/mcp/.well-known/oauth-authorization-server', '/mcp/.well-known/openid-configuration', '/.well-known/oauth-authorization-server/mcp', '/.well-known/openid-configuration/mcp']) {
+  for (const path of [
+    '/mcp/.well-known/oauth-authorization-server',
+    '/mcp/.well-known/openid-configuration',
+    '/.well-known/oauth-authorization-server/mcp',
+    '/.well-known/openid-configuration/mcp',
+  ]) {
     const response = await request(app).get(path).set('host', 'mcp.example.com');
     expect(response.status).toBe(200);
     expect(response.headers['access-control-allow-origin']).toBe('*');
@@ -70,7 +91,10 @@ it('the JWKS holds public keys only', async () => {
 it('a 401 challenge names the metadata whose authorization server is the router', async () => {
   const mcp = newRouter();
   const app = express().use('/mcp', mcp);
-  const response = await request(app).post('/mcp').set('content-type', 'application/json').send({ jsonrpc: '2.0', id: 1, method: 'ping' });
+  const response = await request(app)
+    .post('/mcp')
+    .set('content-type', 'application/json')
+    .send({ jsonrpc: '2.0', id: 1, method: 'ping' });
   expect(response.status).toBe(401);
   expect(response.headers['www-authenticate']).toContain('scope="mcp admin"');
   await mcp.close();
@@ -106,23 +130,38 @@ describe('CORS preflights of a browser client that sends discovery and token req
     ['/mcp/oauth/register', 'POST'],
     ['/mcp/oauth/token', 'POST'],
     ['/mcp/oauth/revoke', 'POST'],
-  ])('%s allows %s with Content-Type, Accept and MCP-Protocol-Version, from any origin and without credentials', async (path, method) => {
-    const res = await request(app)
-      .options(path)
-      .set({ Origin: 'http://localhost:6274', 'Access-Control-Request-Method': method, 'Access-Control-Request-Headers': 'accept,content-type,mcp-protocol-version' });
-    expect(res.status).toBe(204);
-    expect(res.headers['access-control-allow-origin']).toBe('*');
-    expect(res.headers['access-control-allow-credentials']).toBeUndefined();
-    expect(res.headers['access-control-allow-methods']).toBe(`${method}, OPTIONS`);
-    expect(res.headers['access-control-allow-headers']?.toLowerCase().split(', ')).toEqual(expect.arrayContaining(['accept', 'content-type', 'mcp-protocol-version']));
-  });
+  ])(
+    '%s allows %s with Content-Type, Accept and MCP-Protocol-Version, from any origin and without credentials',
+    async (path, method) => {
+      const res = await request(app).options(path).set({
+        Origin: 'http://localhost:6274',
+        'Access-Control-Request-Method': method,
+        'Access-Control-Request-Headers': 'accept,content-type,mcp-protocol-version',
+      });
+      expect(res.status).toBe(204);
+      expect(res.headers['access-control-allow-origin']).toBe('*');
+      expect(res.headers['access-control-allow-credentials']).toBeUndefined();
+      expect(res.headers['access-control-allow-methods']).toBe(`${method}, OPTIONS`);
+      expect(res.headers['access-control-allow-headers']?.toLowerCase().split(', ')).toEqual(
+        expect.arrayContaining(['accept', 'content-type', 'mcp-protocol-version']),
+      );
+    },
+  );
 });
 
 it('behind a proxy that rewrites the host, a fixed issuer is also the resource: metadata and tokens name the public URL', async () => {
-  const mcp = mcpRouter({ name: 'meta', version: '1.0.0', allowedHosts: false, auth: { server: { signIn: cookieSignIn, issuer: 'https://mcp.example.com/mcp' } } });
+  const mcp = mcpRouter({
+    name: 'meta',
+    version: '1.0.0',
+    allowedHosts: false,
+    auth: { server: { signIn: cookieSignIn, issuer: 'https://mcp.example.com/mcp' } },
+  });
   const app = express().use('/mcp', mcp);
   const resource = await request(app).get('/mcp/.well-known/oauth-protected-resource').set('host', 'internal:8080');
-  expect(resource.body).toMatchObject({ resource: 'https://mcp.example.com/mcp', authorization_servers: ['https://mcp.example.com/mcp'] });
+  expect(resource.body).toMatchObject({
+    resource: 'https://mcp.example.com/mcp',
+    authorization_servers: ['https://mcp.example.com/mcp'],
+  });
   const server = await request(app).get('/mcp/.well-known/oauth-authorization-server').set('host', 'internal:8080');
   expect(server.body.token_endpoint).toBe('https://mcp.example.com/mcp/oauth/token');
   await mcp.close();

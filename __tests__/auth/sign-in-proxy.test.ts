@@ -18,19 +18,34 @@ let mcp: McpRouter;
 let app: Listening;
 let base: string;
 
-
 beforeAll(async () => {
   // The provider must know the router's callback before the router exists: the port is chosen first.
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   provider = await startOidcProvider({ redirectUris: [`${base}/mcp/oauth/callback`] });
-  mcp = mcpRouter({ name: 'proxy-e2e', version: '1.0.0', auth: { server: { upstream: oidcUpstream({ issuer: provider.issuer, clientId: provider.clientId, clientSecret: provider.clientSecret }) } } });
+  mcp = mcpRouter({
+    name: 'proxy-e2e',
+    version: '1.0.0',
+    auth: {
+      server: {
+        upstream: oidcUpstream({
+          issuer: provider.issuer,
+          clientId: provider.clientId,
+          clientSecret: provider.clientSecret,
+        }),
+      },
+    },
+  });
   mcp.tool({
     name: 'whoami',
     description: 'The caller, and whether the provider token reached the handler',
     handler: (_args, ctx) => {
       const upstream = ctx.auth?.extra?.upstream as { issuer?: string; accessToken?: string } | undefined;
-      return { subject: ctx.auth?.subject ?? null, providerIssuer: upstream?.issuer ?? null, hasProviderToken: typeof upstream?.accessToken === 'string' };
+      return {
+        subject: ctx.auth?.subject ?? null,
+        providerIssuer: upstream?.issuer ?? null,
+        hasProviderToken: typeof upstream?.accessToken === 'string',
+      };
     },
   });
   const host = express();
@@ -47,8 +62,13 @@ afterAll(async () => {
 it('signs in at the provider, gets the router’s own tokens, and handlers see the provider’s tokens', async () => {
   const client = new MemoryOAuthProvider(REDIRECT);
   const first = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { authProvider: client });
-  await expect(new Client({ name: 'proxy-e2e', version: '1.0.0' }).connect(first)).rejects.toBeInstanceOf(UnauthorizedError);
-  const end = await followSignIn((client.authorizationUrls.at(-1) as URL).href, { stopAt: REDIRECT, login: devLogin('carol') });
+  await expect(new Client({ name: 'proxy-e2e', version: '1.0.0' }).connect(first)).rejects.toBeInstanceOf(
+    UnauthorizedError,
+  );
+  const end = await followSignIn((client.authorizationUrls.at(-1) as URL).href, {
+    stopAt: REDIRECT,
+    login: devLogin('carol'),
+  });
   expect(end.consentPages).toBe(1);
   expect(end.location.searchParams.get('iss')).toBe(`${base}/mcp`);
   await first.finishAuth(end.location.searchParams.get('code') as string);
@@ -61,13 +81,21 @@ it('signs in at the provider, gets the router’s own tokens, and handlers see t
 
   const signedIn = new Client({ name: 'proxy-e2e', version: '1.0.0' });
   await signedIn.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { authProvider: client }));
-  expect((await signedIn.callTool({ name: 'whoami', arguments: {} })).structuredContent).toEqual({ subject: 'carol', providerIssuer: provider.issuer, hasProviderToken: true });
+  expect((await signedIn.callTool({ name: 'whoami', arguments: {} })).structuredContent).toEqual({
+    subject: 'carol',
+    providerIssuer: provider.issuer,
+    hasProviderToken: true,
+  });
   await signedIn.close();
 });
 
 it('a user who cancels at the provider goes back to the client with access_denied', async () => {
   const client = new MemoryOAuthProvider(REDIRECT);
-  await expect(new Client({ name: 'proxy-e2e', version: '1.0.0' }).connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { authProvider: client }))).rejects.toBeInstanceOf(UnauthorizedError);
+  await expect(
+    new Client({ name: 'proxy-e2e', version: '1.0.0' }).connect(
+      new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { authProvider: client }),
+    ),
+  ).rejects.toBeInstanceOf(UnauthorizedError);
   // oidc-provider's login page has an "abort" link to cancel the interaction.
   const end = await followSignIn((client.authorizationUrls.at(-1) as URL).href, {
     stopAt: REDIRECT,

@@ -10,7 +10,11 @@ import express from 'express';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2, UnauthorizedError as UnauthorizedErrorV2 } from '@modelcontextprotocol/client';
+import {
+  Client as ClientV2,
+  StreamableHTTPClientTransport as TransportV2,
+  UnauthorizedError as UnauthorizedErrorV2,
+} from '@modelcontextprotocol/client';
 import { mcpRouter, type McpRouter } from '../../lib';
 import { listenLocally, type Listening } from '../helpers/ports';
 import { MemoryOAuthProvider } from '../helpers/oauth-client';
@@ -37,14 +41,29 @@ beforeAll(async () => {
   const cert = fs.readFileSync(path.join(TLS, 'cert.pem'), 'utf8');
   clientSite = https.createServer({ cert, key: fs.readFileSync(path.join(TLS, 'key.pem')) }, (_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' }).end(
-      JSON.stringify({ client_id: documentUrl, client_name: 'CIMD Client', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' }),
+      JSON.stringify({
+        client_id: documentUrl,
+        client_name: 'CIMD Client',
+        redirect_uris: [REDIRECT],
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'none',
+      }),
     );
   });
   await new Promise<void>((resolve) => clientSite.listen(0, '127.0.0.1', resolve));
   documentUrl = `https://127.0.0.1:${(clientSite.address() as AddressInfo).port}/client.json`;
   // allowPrivateAddresses: the document is on loopback here; ca: its certificate is the test's own.
-  mcp = mcpRouter({ name: 'sign-in-e2e', version: '1.0.0', auth: { server: { signIn, scopes: ['mcp'], clientMetadataDocuments: { allowPrivateAddresses: true, ca: cert } } } });
-  mcp.tool({ name: 'whoami', description: 'The caller', handler: (_args, ctx) => ({ subject: ctx.auth?.subject ?? null, scopes: ctx.auth?.scopes ?? null }) });
+  mcp = mcpRouter({
+    name: 'sign-in-e2e',
+    version: '1.0.0',
+    auth: { server: { signIn, scopes: ['mcp'], clientMetadataDocuments: { allowPrivateAddresses: true, ca: cert } } },
+  });
+  mcp.tool({
+    name: 'whoami',
+    description: 'The caller',
+    handler: (_args, ctx) => ({ subject: ctx.auth?.subject ?? null, scopes: ctx.auth?.scopes ?? null }),
+  });
   const host = express();
   host.get('/login', (req, res) => {
     res.setHeader('Set-Cookie', 'user=alice; Path=/; HttpOnly');
@@ -63,7 +82,10 @@ afterAll(async () => {
 });
 
 /** Connects with `provider`, signing in through the browser flow when the server asks. */
-async function connectSignedIn(provider: MemoryOAuthProvider, jar = new CookieJar()): Promise<{ client: Client; consentPages: number }> {
+async function connectSignedIn(
+  provider: MemoryOAuthProvider,
+  jar = new CookieJar(),
+): Promise<{ client: Client; consentPages: number }> {
   const first = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { authProvider: provider });
   const client = new Client({ name: 'sign-in-e2e', version: '1.0.0' });
   await expect(client.connect(first)).rejects.toBeInstanceOf(UnauthorizedError);
@@ -91,7 +113,10 @@ it('signs in with a Client ID Metadata Document instead of registering', async (
   const provider = new MemoryOAuthProvider(REDIRECT, documentUrl);
   const { client } = await connectSignedIn(provider);
   expect(provider.registered?.client_id).toBe(documentUrl);
-  expect((await client.callTool({ name: 'whoami', arguments: {} })).structuredContent).toEqual({ subject: 'alice', scopes: ['mcp'] });
+  expect((await client.callTool({ name: 'whoami', arguments: {} })).structuredContent).toEqual({
+    subject: 'alice',
+    scopes: ['mcp'],
+  });
   await client.close();
 });
 
@@ -106,7 +131,10 @@ it('refreshes an access token the server refuses, rotating the refresh token', a
   await again.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { authProvider: provider }));
   expect(provider.saved?.access_token).not.toBe('spoilt');
   expect(provider.saved?.refresh_token).not.toBe(before?.refresh_token);
-  expect((await again.callTool({ name: 'whoami', arguments: {} })).structuredContent).toEqual({ subject: 'alice', scopes: ['mcp'] });
+  expect((await again.callTool({ name: 'whoami', arguments: {} })).structuredContent).toEqual({
+    subject: 'alice',
+    scopes: ['mcp'],
+  });
   await again.close();
 });
 
@@ -124,12 +152,17 @@ it('remembers consent: the same user and client sign in again without the consen
 it('the SDK v2 client signs in too, its callback checked against the issuer (RFC 9207 iss)', async () => {
   const provider = new MemoryOAuthProvider(REDIRECT);
   const first = new TransportV2(new URL(`${base}/mcp`), { authProvider: provider });
-  await expect(new ClientV2({ name: 'sign-in-e2e-v2', version: '1.0.0' }).connect(first)).rejects.toBeInstanceOf(UnauthorizedErrorV2);
+  await expect(new ClientV2({ name: 'sign-in-e2e-v2', version: '1.0.0' }).connect(first)).rejects.toBeInstanceOf(
+    UnauthorizedErrorV2,
+  );
   const end = await followSignIn((provider.authorizationUrls.at(-1) as URL).href, { stopAt: REDIRECT });
   // v2 reads `code` and `iss` from the callback's parameters and refuses an iss that is not the issuer's.
   await first.finishAuth(end.location.searchParams);
   const client = new ClientV2({ name: 'sign-in-e2e-v2', version: '1.0.0' });
   await client.connect(new TransportV2(new URL(`${base}/mcp`), { authProvider: provider }));
-  expect((await client.callTool({ name: 'whoami', arguments: {} })).structuredContent).toEqual({ subject: 'alice', scopes: ['mcp'] });
+  expect((await client.callTool({ name: 'whoami', arguments: {} })).structuredContent).toEqual({
+    subject: 'alice',
+    scopes: ['mcp'],
+  });
   await client.close();
 });

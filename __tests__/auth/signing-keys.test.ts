@@ -4,7 +4,13 @@ import { generateKeyPairSync } from 'node:crypto';
 import type { JWK } from 'jose';
 import { McpConfigError } from '../../lib/errors';
 import { jose } from '../../lib/auth/jose';
-import { createSigningKeys, DEFAULT_KEY_ROTATION_MS, resolveSigningKeysOptions, UNKNOWN_KID_COOLDOWN_MS, type SigningKeys } from '../../lib/auth/server/keys';
+import {
+  createSigningKeys,
+  DEFAULT_KEY_ROTATION_MS,
+  resolveSigningKeysOptions,
+  UNKNOWN_KID_COOLDOWN_MS,
+  type SigningKeys,
+} from '../../lib/auth/server/keys';
 import { MemorySignInStore } from '../../lib/sessions/memory-sign-in-store';
 import type { SignInKind, SignInRecord, SignInStore } from '../../lib/sessions/sign-in-store';
 
@@ -113,7 +119,10 @@ describe('generated signing keys', () => {
     const keys = createSigningKeys(options, store, now);
     const { kid } = await keys.current();
     const period = Math.floor(clock / DAY);
-    expect(await store.get('keys', `p${period}`)).toEqual({ jwk: expect.objectContaining({ kty: 'EC', crv: 'P-256', d: expect.any(String), kid }), createdAt: clock });
+    expect(await store.get('keys', `p${period}`)).toEqual({
+      jwk: expect.objectContaining({ kty: 'EC', crv: 'P-256', d: expect.any(String), kid }),
+      createdAt: clock,
+    });
     clock += 3 * DAY - 1; // it lives three periods from when it was made
     await expect(store.get('keys', `p${period}`)).resolves.toBeDefined();
     clock += 1;
@@ -132,7 +141,10 @@ describe('generated signing keys', () => {
     expect(store.calls.length).toBe(afterLoad);
     clock += DAY;
     await keys.current();
-    expect(store.calls.slice(afterLoad)).toEqual([`get keys p${Math.floor(clock / DAY)}`, `add keys p${Math.floor(clock / DAY)}`]);
+    expect(store.calls.slice(afterLoad)).toEqual([
+      `get keys p${Math.floor(clock / DAY)}`,
+      `add keys p${Math.floor(clock / DAY)}`,
+    ]);
   });
 
   it('concurrent first calls in one instance load the key once', async () => {
@@ -178,7 +190,9 @@ describe('generated signing keys, hostile', () => {
     const keys = createSigningKeys(options, store, now);
     await keys.current();
     const afterLoad = store.calls.length;
-    const answers = await Promise.all(Array.from({ length: 1_000 }, (_, index) => keys.verificationKey(`made-up-${index}`)));
+    const answers = await Promise.all(
+      Array.from({ length: 1_000 }, (_, index) => keys.verificationKey(`made-up-${index}`)),
+    );
     expect(answers.every((answer) => answer === undefined)).toBe(true);
     const period = Math.floor(clock / DAY);
     expect(store.calls.slice(afterLoad).sort()).toEqual([`get keys p${period - 1}`, `get keys p${period + 1}`]);
@@ -218,12 +232,17 @@ describe('generated signing keys, hostile', () => {
     ['a public key only', { jwk: { kty: 'EC', crv: 'P-256', x: 'AAAA', y: 'AAAA', kid: 'k' } }],
     ['a symmetric key', { jwk: { kty: 'oct', k: 'c2VjcmV0', kid: 'k' } }],
     ['no jwk at all', { createdAt: 1 }],
-  ])('junk in the store under keys/p<period> (%s) fails current() with a clear error, not a crash', async (_what, record) => {
-    const store = new MemorySignInStore();
-    await store.set('keys', `p${Math.floor(clock / DAY)}`, record, DAY);
-    const keys = createSigningKeys(options, store, now);
-    await expect(keys.current()).rejects.toThrow(/^the sign-in store's signing key of period \d+ is not usable: it must be /);
-  });
+  ])(
+    'junk in the store under keys/p<period> (%s) fails current() with a clear error, not a crash',
+    async (_what, record) => {
+      const store = new MemorySignInStore();
+      await store.set('keys', `p${Math.floor(clock / DAY)}`, record, DAY);
+      const keys = createSigningKeys(options, store, now);
+      await expect(keys.current()).rejects.toThrow(
+        /^the sign-in store's signing key of period \d+ is not usable: it must be /,
+      );
+    },
+  );
 });
 
 describe('fixed signing keys', () => {
@@ -236,7 +255,9 @@ describe('fixed signing keys', () => {
     expect(kid).toBe(await jose().calculateJwkThumbprint({ kty: 'RSA', n: RSA.n, e: RSA.e }));
     const { token } = await signed(keys);
     await expect(verified(keys, token)).resolves.toBe('alice');
-    const old = await new (jose().SignJWT)({ sub: 'carol' }).setProtectedHeader({ alg: 'ES256', kid: 'ec-1' }).sign(await jose().importJWK(ec, 'ES256'));
+    const old = await new (jose().SignJWT)({ sub: 'carol' })
+      .setProtectedHeader({ alg: 'ES256', kid: 'ec-1' })
+      .sign(await jose().importJWK(ec, 'ES256'));
     await expect(verified(keys, old)).resolves.toBe('carol');
     await expect(keys.verificationKey('unknown')).resolves.toBeUndefined();
     expect(store.calls).toEqual([]);
@@ -244,7 +265,10 @@ describe('fixed signing keys', () => {
 
   it('the JWKS of fixed RSA and EC keys has no private member (d, p, q, dp, dq, qi), nor what the JWK carried besides', async () => {
     const extra = { ...ecJwk(), kid: 'e', key_ops: ['sign'], ext: true, x5c: ['not-a-cert'] };
-    const keys = createSigningKeys(resolveSigningKeysOptions({ signingKeys: [RSA, extra] }, 'auth.server'), new MemorySignInStore());
+    const keys = createSigningKeys(
+      resolveSigningKeysOptions({ signingKeys: [RSA, extra] }, 'auth.server'),
+      new MemorySignInStore(),
+    );
     const { keys: published } = await keys.jwks();
     expect(published.map((key) => Object.keys(key).sort())).toEqual([
       ['alg', 'e', 'kid', 'kty', 'n', 'use'],
@@ -263,7 +287,10 @@ describe('fixed signing keys', () => {
 
 describe('resolveSigningKeysOptions', () => {
   it('defaults to generated keys rotated every 30 days', () => {
-    expect(resolveSigningKeysOptions({}, 'auth.server')).toEqual({ fixed: undefined, rotationMs: DEFAULT_KEY_ROTATION_MS });
+    expect(resolveSigningKeysOptions({}, 'auth.server')).toEqual({
+      fixed: undefined,
+      rotationMs: DEFAULT_KEY_ROTATION_MS,
+    });
     expect(DEFAULT_KEY_ROTATION_MS).toBe(30 * DAY);
   });
 
@@ -272,25 +299,93 @@ describe('resolveSigningKeysOptions', () => {
   const p384 = generateKeyPairSync('ec', { namedCurve: 'P-384' }).privateKey.export({ format: 'jwk' });
   const ed25519 = generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' });
   it.each([
-    ['a symmetric key', { signingKeys: [ec, { kty: 'oct', k: 'c2VjcmV0' }] }, /^mcpRouter: option 'auth\.server\.signingKeys\[1\]' must be a private EC P-256 or RSA key, not a symmetric \(oct\) key/],
-    ['a public key', { signingKeys: [{ kty: 'EC', crv: 'P-256', x: ec.x, y: ec.y }] }, /'auth\.server\.signingKeys\[0\]' must be a private key \(with d\)/],
-    ['P-384', { signingKeys: [p384] }, /'auth\.server\.signingKeys\[0\]' must be an EC key on P-256 \(ES256\), not crv "P-384"/],
-    ['Ed25519', { signingKeys: [ed25519] }, /'auth\.server\.signingKeys\[0\]' must be a private EC P-256 or RSA key \(kty 'EC' or 'RSA'\), not kty "OKP"/],
-    ['RSA 1024', { signingKeys: [rsaJwk(1024)] }, /'auth\.server\.signingKeys\[0\]' must be an RSA key of at least 2048 bits \(RFC 7518 §3\.3\), not 1024/],
-    ['an alg that is not the key type', { signingKeys: [{ ...ec, alg: 'HS256' }] }, /must be a key for ES256 \(its alg is "HS256"\)/],
-    ['an encryption key', { signingKeys: [{ ...ec, use: 'enc' }] }, /must be a signing key \(use 'sig'\), not use "enc"/],
-    ['an empty kid', { signingKeys: [{ ...ec, kid: '' }] }, /must be a key whose kid, when given, is a non-empty string/],
-    ['mismatched halves', { signingKeys: [{ ...ec, d: otherEc.d }] }, /must be a key whose private and public members belong together/],
-    ['broken members', { signingKeys: [{ kty: 'EC', crv: 'P-256', x: 'AA', y: 'AA', d: 'AA' }] }, /'auth\.server\.signingKeys\[0\]' must be a valid private JWK \(/],
-    ['a key member of the wrong type', { signingKeys: [{ ...RSA, p: 1234567891011 }] }, /'auth\.server\.signingKeys\[0\]' must be a valid private JWK \(The "key\.p" property must be of type string\)$/],
-    ['not an object', { signingKeys: ['-----BEGIN PRIVATE KEY-----'] }, /'auth\.server\.signingKeys\[0\]' must be a JWK object/],
-    ['an empty list', { signingKeys: [] }, /option 'auth\.server\.signingKeys' must be a non-empty array of private JWKs, got an empty array$/],
-    ['not a list (a lone key)', { signingKeys: ec }, /option 'auth\.server\.signingKeys' must be a non-empty array of private JWKs, got object$/],
-    ['rotationMs 0', { rotationMs: 0 }, /option 'auth\.server\.rotationMs' must be a whole number of ms between 60000 \(a minute\) and 31536000000 \(a year\), got 0/],
+    [
+      'a symmetric key',
+      { signingKeys: [ec, { kty: 'oct', k: 'c2VjcmV0' }] },
+      /^mcpRouter: option 'auth\.server\.signingKeys\[1\]' must be a private EC P-256 or RSA key, not a symmetric \(oct\) key/,
+    ],
+    [
+      'a public key',
+      { signingKeys: [{ kty: 'EC', crv: 'P-256', x: ec.x, y: ec.y }] },
+      /'auth\.server\.signingKeys\[0\]' must be a private key \(with d\)/,
+    ],
+    [
+      'P-384',
+      { signingKeys: [p384] },
+      /'auth\.server\.signingKeys\[0\]' must be an EC key on P-256 \(ES256\), not crv "P-384"/,
+    ],
+    [
+      'Ed25519',
+      { signingKeys: [ed25519] },
+      /'auth\.server\.signingKeys\[0\]' must be a private EC P-256 or RSA key \(kty 'EC' or 'RSA'\), not kty "OKP"/,
+    ],
+    [
+      'RSA 1024',
+      { signingKeys: [rsaJwk(1024)] },
+      /'auth\.server\.signingKeys\[0\]' must be an RSA key of at least 2048 bits \(RFC 7518 §3\.3\), not 1024/,
+    ],
+    [
+      'an alg that is not the key type',
+      { signingKeys: [{ ...ec, alg: 'HS256' }] },
+      /must be a key for ES256 \(its alg is "HS256"\)/,
+    ],
+    [
+      'an encryption key',
+      { signingKeys: [{ ...ec, use: 'enc' }] },
+      /must be a signing key \(use 'sig'\), not use "enc"/,
+    ],
+    [
+      'an empty kid',
+      { signingKeys: [{ ...ec, kid: '' }] },
+      /must be a key whose kid, when given, is a non-empty string/,
+    ],
+    [
+      'mismatched halves',
+      { signingKeys: [{ ...ec, d: otherEc.d }] },
+      /must be a key whose private and public members belong together/,
+    ],
+    [
+      'broken members',
+      { signingKeys: [{ kty: 'EC', crv: 'P-256', x: 'AA', y: 'AA', d: 'AA' }] },
+      /'auth\.server\.signingKeys\[0\]' must be a valid private JWK \(/,
+    ],
+    [
+      'a key member of the wrong type',
+      { signingKeys: [{ ...RSA, p: 1234567891011 }] },
+      /'auth\.server\.signingKeys\[0\]' must be a valid private JWK \(The "key\.p" property must be of type string\)$/,
+    ],
+    [
+      'not an object',
+      { signingKeys: ['-----BEGIN PRIVATE KEY-----'] },
+      /'auth\.server\.signingKeys\[0\]' must be a JWK object/,
+    ],
+    [
+      'an empty list',
+      { signingKeys: [] },
+      /option 'auth\.server\.signingKeys' must be a non-empty array of private JWKs, got an empty array$/,
+    ],
+    [
+      'not a list (a lone key)',
+      { signingKeys: ec },
+      /option 'auth\.server\.signingKeys' must be a non-empty array of private JWKs, got object$/,
+    ],
+    [
+      'rotationMs 0',
+      { rotationMs: 0 },
+      /option 'auth\.server\.rotationMs' must be a whole number of ms between 60000 \(a minute\) and 31536000000 \(a year\), got 0/,
+    ],
     ['rotationMs fractional', { rotationMs: 90_000.5 }, /'auth\.server\.rotationMs' must be a whole number/],
-    ['rotationMs as text', { rotationMs: '30d' }, /'auth\.server\.rotationMs' must be a whole number of ms .*, got "30d"/],
+    [
+      'rotationMs as text',
+      { rotationMs: '30d' },
+      /'auth\.server\.rotationMs' must be a whole number of ms .*, got "30d"/,
+    ],
     ['rotationMs under a minute', { rotationMs: 30 }, /'auth\.server\.rotationMs' must be a whole number/],
-    ['rotationMs with fixed keys', { signingKeys: [ec], rotationMs: DAY }, /option 'auth\.server\.rotationMs' is for generated keys: fixed 'auth\.server\.signingKeys' are rotated by hand/],
+    [
+      'rotationMs with fixed keys',
+      { signingKeys: [ec], rotationMs: DAY },
+      /option 'auth\.server\.rotationMs' is for generated keys: fixed 'auth\.server\.signingKeys' are rotated by hand/,
+    ],
   ])('refuses %s with McpConfigError naming the option', (_what, options, message) => {
     let thrown: unknown;
     try {
@@ -306,8 +401,21 @@ describe('resolveSigningKeysOptions', () => {
   });
 
   it('refuses two keys with one kid (ERR_MCP_DUPLICATE)', () => {
-    expect(() => resolveSigningKeysOptions({ signingKeys: [{ ...ecJwk(), kid: 'k' }, { ...RSA, kid: 'k' }] }, 'auth.server')).toThrow(
-      expect.objectContaining({ code: 'ERR_MCP_DUPLICATE', message: "mcpRouter: option 'auth.server.signingKeys[1]' has the kid 'k' of an earlier key" }),
+    expect(() =>
+      resolveSigningKeysOptions(
+        {
+          signingKeys: [
+            { ...ecJwk(), kid: 'k' },
+            { ...RSA, kid: 'k' },
+          ],
+        },
+        'auth.server',
+      ),
+    ).toThrow(
+      expect.objectContaining({
+        code: 'ERR_MCP_DUPLICATE',
+        message: "mcpRouter: option 'auth.server.signingKeys[1]' has the kid 'k' of an earlier key",
+      }),
     );
   });
 });

@@ -45,6 +45,8 @@ describe('formatBytes', () => {
 
 describe('markdownTable', () => {
   it('writes a header, a rule (first column left, others right) and rows, escaping |', () => {
-    expect(markdownTable(['server', 'req/s'], [['a|b', '1,000']])).toBe(['| server | req/s |', '| --- | ---: |', '| a\\|b | 1,000 |'].join('\n'));
+    expect(markdownTable(['server', 'req/s'], [['a|b', '1,000']])).toBe(
+      ['| server | req/s |', '| --- | ---: |', '| a\\|b | 1,000 |'].join('\n'),
+    );
   });
 });

@@ -3,7 +3,11 @@
 import { McpConfigError } from '../../lib';
 import { inputLayoutFor } from '../../lib/bridge/input';
 
-const QUERY = { type: 'object', properties: { limit: { type: 'integer' }, tag: { type: 'array', items: { type: 'string' } } }, required: ['limit'] };
+const QUERY = {
+  type: 'object',
+  properties: { limit: { type: 'integer' }, tag: { type: 'array', items: { type: 'string' } } },
+  required: ['limit'],
+};
 const BODY = { type: 'object', properties: { name: { type: 'string' }, age: { type: 'integer' } }, required: ['name'] };
 
 describe('inputLayoutFor, flat layout', () => {
@@ -14,7 +18,11 @@ describe('inputLayoutFor, flat layout', () => {
       properties: { userId: { type: 'string' }, postId: { type: 'string' } },
       required: ['userId', 'postId'],
     });
-    expect(layout.split({ userId: '7', postId: '9' })).toEqual({ params: { userId: '7', postId: '9' }, query: {}, body: undefined });
+    expect(layout.split({ userId: '7', postId: '9' })).toEqual({
+      params: { userId: '7', postId: '9' },
+      query: {},
+      body: undefined,
+    });
   });
 
   it('gives an empty object schema for a route without params, query or body', () => {
@@ -46,18 +54,30 @@ describe('inputLayoutFor, flat layout', () => {
   it('uses declared params instead of the path’s', () => {
     const params = { type: 'object', properties: { id: { type: 'integer', minimum: 1 } }, required: ['id'] };
     const layout = inputLayoutFor({ params }, ['id'], "route tool 't'", 'flat');
-    expect(layout.schema).toEqual({ type: 'object', properties: { id: { type: 'integer', minimum: 1 } }, required: ['id'] });
+    expect(layout.schema).toEqual({
+      type: 'object',
+      properties: { id: { type: 'integer', minimum: 1 } },
+      required: ['id'],
+    });
   });
 
   it('makes a non-object body the argument `body`, sent as it is', () => {
     const body = { type: 'array', items: { type: 'string' } };
     const layout = inputLayoutFor({ body }, ['id'], "route tool 't'", 'flat');
-    expect(layout.schema).toEqual({ type: 'object', properties: { id: { type: 'string' }, body }, required: ['id', 'body'] });
+    expect(layout.schema).toEqual({
+      type: 'object',
+      properties: { id: { type: 'string' }, body },
+      required: ['id', 'body'],
+    });
     expect(layout.split({ id: '1', body: ['a', 'b'] })).toEqual({ params: { id: '1' }, query: {}, body: ['a', 'b'] });
   });
 
   it('keeps only declared names when splitting, and stringifies params', () => {
-    const params = { type: 'object', properties: { id: { type: 'integer' }, active: { type: 'boolean' } }, required: ['id'] };
+    const params = {
+      type: 'object',
+      properties: { id: { type: 'integer' }, active: { type: 'boolean' } },
+      required: ['id'],
+    };
     const layout = inputLayoutFor({ params, query: QUERY, body: BODY }, ['id', 'active'], "route tool 't'", 'flat');
     const split = layout.split({ id: 7, active: false, limit: 2, name: 'Ada', extra: 'dropped' });
     expect(split).toEqual({ params: { id: '7', active: 'false' }, query: { limit: 2 }, body: { name: 'Ada' } });
@@ -84,13 +104,20 @@ describe('inputLayoutFor, flat layout', () => {
   });
 
   it('refuses a name that is both a query and a body input', () => {
-    const input = { query: { type: 'object', properties: { q: { type: 'string' } } }, body: { type: 'object', properties: { q: { type: 'string' } } } };
-    expect(() => inputLayoutFor(input, [], "route tool 'search'", 'flat')).toThrow(/'q' is both a query and a body input; rename one, or use layout: 'nested'/);
+    const input = {
+      query: { type: 'object', properties: { q: { type: 'string' } } },
+      body: { type: 'object', properties: { q: { type: 'string' } } },
+    };
+    expect(() => inputLayoutFor(input, [], "route tool 'search'", 'flat')).toThrow(
+      /'q' is both a query and a body input; rename one, or use layout: 'nested'/,
+    );
   });
 
   it('refuses a query named `body` next to a non-object body', () => {
     const input = { query: { type: 'object', properties: { body: { type: 'string' } } }, body: { type: 'string' } };
-    expect(() => inputLayoutFor(input, [], "route tool 't'", 'flat')).toThrow(/'body' is both a query and a body input/);
+    expect(() => inputLayoutFor(input, [], "route tool 't'", 'flat')).toThrow(
+      /'body' is both a query and a body input/,
+    );
   });
 });
 

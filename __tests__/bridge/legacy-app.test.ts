@@ -10,18 +10,49 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { CallToolResultSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { mcpRouter, tool, type McpRouter } from '../../lib';
 import { silentLogger } from '../helpers/create-app';
-import { API_KEY, API_TOKEN, createLegacyApp, PNG_BYTES, SECRET_DETAIL, type LegacyHandlers, type Order } from './legacy-app';
+import {
+  API_KEY,
+  API_TOKEN,
+  createLegacyApp,
+  PNG_BYTES,
+  SECRET_DETAIL,
+  type LegacyHandlers,
+  type Order,
+} from './legacy-app';
 
 const BEARER = { Authorization: `Bearer ${API_TOKEN}` };
-const SEARCH_INPUT = { query: { type: 'object', properties: { tag: { type: 'array', items: { type: 'string' } }, limit: { type: 'integer' } } } };
-const ORDER_INPUT = { body: { type: 'object', properties: { item: { type: 'string' }, quantity: { type: 'integer' } }, required: ['item'] } };
-const TOOL_NAMES = ['search_users', 'get_user', 'create_order', 'crash', 'fail', 'export_orders', 'slow', 'receipt', 'delete_order'];
+const SEARCH_INPUT = {
+  query: {
+    type: 'object',
+    properties: { tag: { type: 'array', items: { type: 'string' } }, limit: { type: 'integer' } },
+  },
+};
+const ORDER_INPUT = {
+  body: { type: 'object', properties: { item: { type: 'string' }, quantity: { type: 'integer' } }, required: ['item'] },
+};
+const TOOL_NAMES = [
+  'search_users',
+  'get_user',
+  'create_order',
+  'crash',
+  'fail',
+  'export_orders',
+  'slow',
+  'receipt',
+  'delete_order',
+];
 
 /** Way 3: a controller whose methods are Express handlers, mounted on the app and registered with mcp.register. */
 class LegacyController {
   constructor(private readonly h: LegacyHandlers) {}
 
-  @tool({ name: 'search_users', description: 'Search users by tags', method: 'GET', path: '/users', input: SEARCH_INPUT })
+  @tool({
+    name: 'search_users',
+    description: 'Search users by tags',
+    method: 'GET',
+    path: '/users',
+    input: SEARCH_INPUT,
+  })
   searchUsers(req: Request, res: Response, next: NextFunction) {
     this.h.searchUsers(req, res, next);
   }
@@ -108,14 +139,36 @@ const WAYS: Way[] = [
       const mcp = newRouter(logger);
       const { app, orders } = createLegacyApp({ mcp });
       mcp.exposeRoutes(app, [
-        { method: 'GET', path: '/api/v1/users', name: 'search_users', description: 'Search users by tags', input: SEARCH_INPUT },
+        {
+          method: 'GET',
+          path: '/api/v1/users',
+          name: 'search_users',
+          description: 'Search users by tags',
+          input: SEARCH_INPUT,
+        },
         { method: 'GET', path: '/api/v1/users/:id', name: 'get_user', description: 'Fetch a user by id' },
-        { method: 'POST', path: '/api/v1/orders', name: 'create_order', description: 'Create an order', input: ORDER_INPUT },
+        {
+          method: 'POST',
+          path: '/api/v1/orders',
+          name: 'create_order',
+          description: 'Create an order',
+          input: ORDER_INPUT,
+        },
         { method: 'GET', path: '/api/v1/orders/crash', name: 'crash', description: 'Throws' },
         { method: 'GET', path: '/api/v1/orders/fail', name: 'fail', description: 'Calls next(err)' },
-        { method: 'GET', path: '/api/v1/orders/export', name: 'export_orders', description: 'Streams the orders export' },
+        {
+          method: 'GET',
+          path: '/api/v1/orders/export',
+          name: 'export_orders',
+          description: 'Streams the orders export',
+        },
         { method: 'GET', path: '/api/v1/orders/slow', name: 'slow', description: 'Never answers', timeoutMs: 200 },
-        { method: 'GET', path: '/api/v1/orders/:id/receipt', name: 'receipt', description: 'The receipt image of an order' },
+        {
+          method: 'GET',
+          path: '/api/v1/orders/:id/receipt',
+          name: 'receipt',
+          description: 'The receipt image of an order',
+        },
         { method: 'DELETE', path: '/api/v1/orders/:id', name: 'delete_order', description: 'Delete an order' },
       ]);
       return { app, mcp, orders };
@@ -183,30 +236,52 @@ describe.each(WAYS)('legacy app, $title', (way) => {
     const { port } = server.address() as AddressInfo;
     const client = new Client({ name: 'legacy-test', version: '1.0.0' });
     clients.push(client);
-    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), { requestInit: { headers } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), { requestInit: { headers } }),
+    );
     return client;
   }
 
   describe('REST routes answer exactly as before', () => {
     it('serves params, query arrays, 404 JSON and the router-level auth', async () => {
       const { app } = setup;
-      await request(app).get(`${way.users}/1`).set(BEARER).expect(200, { id: '1', name: 'Ada', tags: ['admin', 'ops'] });
-      await request(app).get(`${way.users}/1`).set('x-api-key', API_KEY).expect(200, { id: '1', name: 'Ada', tags: ['admin', 'ops'] });
+      await request(app)
+        .get(`${way.users}/1`)
+        .set(BEARER)
+        .expect(200, { id: '1', name: 'Ada', tags: ['admin', 'ops'] });
+      await request(app)
+        .get(`${way.users}/1`)
+        .set('x-api-key', API_KEY)
+        .expect(200, { id: '1', name: 'Ada', tags: ['admin', 'ops'] });
       await request(app).get(`${way.users}/1`).expect(401, { error: 'unauthorized' });
       await request(app).get(`${way.users}/9`).set(BEARER).expect(404, { error: 'no user 9' });
-      await request(app).get(`${way.users}?tag=ops&tag=admin`).set(BEARER).expect(200, { tags: ['ops', 'admin'], limit: 10, ids: ['1'] });
-      await request(app).get(`${way.users}?tag=ops&limit=1`).set(BEARER).expect(200, { tags: ['ops'], limit: 1, ids: ['1'] });
+      await request(app)
+        .get(`${way.users}?tag=ops&tag=admin`)
+        .set(BEARER)
+        .expect(200, { tags: ['ops', 'admin'], limit: 10, ids: ['1'] });
+      await request(app)
+        .get(`${way.users}?tag=ops&limit=1`)
+        .set(BEARER)
+        .expect(200, { tags: ['ops'], limit: 1, ids: ['1'] });
     });
 
     it('serves the POST body, 204, the PNG and the streamed text', async () => {
       const { app, orders } = setup;
-      await request(app).post(way.orders).set(BEARER).send({ item: 'gear', quantity: 3 }).expect(201, { id: '101', item: 'gear', quantity: 3 });
+      await request(app)
+        .post(way.orders)
+        .set(BEARER)
+        .send({ item: 'gear', quantity: 3 })
+        .expect(201, { id: '101', item: 'gear', quantity: 3 });
       await request(app).post(way.orders).set(BEARER).send({ quantity: 3 }).expect(400, { error: 'item is required' });
-      const png = await request(app).get(`${way.orders}/100/receipt`).set(BEARER).buffer(true).parse((res, done) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => done(null, Buffer.concat(chunks)));
-      });
+      const png = await request(app)
+        .get(`${way.orders}/100/receipt`)
+        .set(BEARER)
+        .buffer(true)
+        .parse((res, done) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => done(null, Buffer.concat(chunks)));
+        });
       expect(png.status).toBe(200);
       expect(png.headers['content-type']).toBe('image/png');
       expect(Buffer.compare(png.body as Buffer, PNG_BYTES)).toBe(0);
@@ -228,7 +303,9 @@ describe.each(WAYS)('legacy app, $title', (way) => {
       const failed = await request(app).get(`${way.orders}/fail`).set(BEARER);
       expect(failed.status).toBe(500);
       expect(failed.text).toContain('query failed');
-      await expect(request(app).get(`${way.orders}/slow`).set(BEARER).timeout(150)).rejects.toMatchObject({ timeout: 150 });
+      await expect(request(app).get(`${way.orders}/slow`).set(BEARER).timeout(150)).rejects.toMatchObject({
+        timeout: 150,
+      });
       // Logged by the app's final handler, never by the MCP router: these were not tool calls.
       expect(logger.error).not.toHaveBeenCalled();
     });
@@ -243,13 +320,19 @@ describe.each(WAYS)('legacy app, $title', (way) => {
         inputSchema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
         annotations: { readOnlyHint: true },
       });
-      expect(tools.find((listed) => listed.name === 'delete_order')?.annotations).toEqual({ destructiveHint: true, idempotentHint: true });
+      expect(tools.find((listed) => listed.name === 'delete_order')?.annotations).toEqual({
+        destructiveHint: true,
+        idempotentHint: true,
+      });
     });
 
     it('maps a 2xx JSON answer to structuredContent plus its text, and a 404 to isError with the body', async () => {
       const client = await connect();
       const ada = { id: '1', name: 'Ada', tags: ['admin', 'ops'] };
-      expect(await client.callTool({ name: 'get_user', arguments: { id: '1' } })).toEqual({ content: [{ type: 'text', text: JSON.stringify(ada) }], structuredContent: ada });
+      expect(await client.callTool({ name: 'get_user', arguments: { id: '1' } })).toEqual({
+        content: [{ type: 'text', text: JSON.stringify(ada) }],
+        structuredContent: ada,
+      });
       expect(await client.callTool({ name: 'get_user', arguments: { id: '9' } })).toEqual({
         content: [{ type: 'text', text: 'HTTP 404 Not Found: {"error":"no user 9"}' }],
         isError: true,
@@ -257,15 +340,16 @@ describe.each(WAYS)('legacy app, $title', (way) => {
     });
 
     // A decorated handler's tool runs that handler alone, so only the other two ways reach the app's auth.
-    if (way.toolsRunAppAuth) it('runs the app’s auth on the caller’s forwarded Authorization header', async () => {
-      const anonymous = await connect({});
-      expect(await anonymous.callTool({ name: 'get_user', arguments: { id: '1' } })).toEqual({
-        content: [{ type: 'text', text: 'HTTP 401 Unauthorized: {"error":"unauthorized"}' }],
-        isError: true,
+    if (way.toolsRunAppAuth)
+      it('runs the app’s auth on the caller’s forwarded Authorization header', async () => {
+        const anonymous = await connect({});
+        expect(await anonymous.callTool({ name: 'get_user', arguments: { id: '1' } })).toEqual({
+          content: [{ type: 'text', text: 'HTTP 401 Unauthorized: {"error":"unauthorized"}' }],
+          isError: true,
+        });
+        const wrongToken = await connect({ Authorization: 'Bearer wrong' });
+        expect((await wrongToken.callTool({ name: 'get_user', arguments: { id: '1' } })).isError).toBe(true);
       });
-      const wrongToken = await connect({ Authorization: 'Bearer wrong' });
-      expect((await wrongToken.callTool({ name: 'get_user', arguments: { id: '1' } })).isError).toBe(true);
-    });
 
     it('sends the POST body and query arrays where the route expects them', async () => {
       const client = await connect();
@@ -274,8 +358,15 @@ describe.each(WAYS)('legacy app, $title', (way) => {
         structuredContent: { id: '101', item: 'gear', quantity: 3 },
       });
       expect(setup.orders.get('101')).toEqual({ id: '101', item: 'gear', quantity: 3 });
-      expect((await client.callTool({ name: 'search_users', arguments: { tag: ['ops', 'admin'], limit: 5 } })).structuredContent).toEqual({ tags: ['ops', 'admin'], limit: 5, ids: ['1'] });
-      expect((await client.callTool({ name: 'search_users', arguments: { tag: ['ops'] } })).structuredContent).toEqual({ tags: ['ops'], limit: 10, ids: ['1', '2'] });
+      expect(
+        (await client.callTool({ name: 'search_users', arguments: { tag: ['ops', 'admin'], limit: 5 } }))
+          .structuredContent,
+      ).toEqual({ tags: ['ops', 'admin'], limit: 5, ids: ['1'] });
+      expect((await client.callTool({ name: 'search_users', arguments: { tag: ['ops'] } })).structuredContent).toEqual({
+        tags: ['ops'],
+        limit: 10,
+        ids: ['1', '2'],
+      });
     });
 
     it.each([
@@ -284,7 +375,10 @@ describe.each(WAYS)('legacy app, $title', (way) => {
     ])('maps %s (a server error) to isError without internals, and logs the error', async (name, internal, path) => {
       const client = await connect();
       const result = await client.callTool({ name, arguments: {} });
-      expect(result).toEqual({ content: [{ type: 'text', text: 'HTTP 500: the operation failed on the server' }], isError: true });
+      expect(result).toEqual({
+        content: [{ type: 'text', text: 'HTTP 500: the operation failed on the server' }],
+        isError: true,
+      });
       expect(JSON.stringify(result)).not.toContain(internal);
       expect(JSON.stringify(result)).not.toContain('hunter2');
       expect(logger.error).toHaveBeenCalledTimes(1);
@@ -297,7 +391,9 @@ describe.each(WAYS)('legacy app, $title', (way) => {
 
     it('collects a streamed answer into its text', async () => {
       const client = await connect();
-      expect(await client.callTool({ name: 'export_orders', arguments: {} })).toEqual({ content: [{ type: 'text', text: 'abc' }] });
+      expect(await client.callTool({ name: 'export_orders', arguments: {} })).toEqual({
+        content: [{ type: 'text', text: 'abc' }],
+      });
     });
 
     it('reports one progress notification per written chunk, before the result, when the caller asks', async () => {
@@ -314,7 +410,11 @@ describe.each(WAYS)('legacy app, $title', (way) => {
       expect(result).toEqual({ content: [{ type: 'text', text: 'abc' }] });
       expect(events).toEqual(['progress', 'progress', 'progress', 'result']);
       expect(progress.map((update) => update.progress)).toEqual([1, 2, 3]);
-      expect(progress.map((update) => update.message)).toEqual(['1 bytes received', '2 bytes received', '3 bytes received']);
+      expect(progress.map((update) => update.message)).toEqual([
+        '1 bytes received',
+        '2 bytes received',
+        '3 bytes received',
+      ]);
     });
 
     it('gives up on a route that never answers at its timeoutMs', async () => {
@@ -322,7 +422,10 @@ describe.each(WAYS)('legacy app, $title', (way) => {
       const started = Date.now();
       const result = await client.callTool({ name: 'slow', arguments: {} });
       const elapsed = Date.now() - started;
-      expect(result).toEqual({ content: [{ type: 'text', text: "Tool 'slow' timed out after 200 ms" }], isError: true });
+      expect(result).toEqual({
+        content: [{ type: 'text', text: "Tool 'slow' timed out after 200 ms" }],
+        isError: true,
+      });
       expect(elapsed).toBeGreaterThanOrEqual(190);
       expect(elapsed).toBeLessThan(5_000);
     });
@@ -332,7 +435,9 @@ describe.each(WAYS)('legacy app, $title', (way) => {
       expect(await client.callTool({ name: 'receipt', arguments: { id: '100' } })).toEqual({
         content: [{ type: 'image', data: PNG_BYTES.toString('base64'), mimeType: 'image/png' }],
       });
-      expect(await client.callTool({ name: 'delete_order', arguments: { id: '100' } })).toEqual({ content: [{ type: 'text', text: 'Done (HTTP 204, no content)' }] });
+      expect(await client.callTool({ name: 'delete_order', arguments: { id: '100' } })).toEqual({
+        content: [{ type: 'text', text: 'Done (HTTP 204, no content)' }],
+      });
       expect(setup.orders.has('100')).toBe(false);
     });
   });

@@ -12,7 +12,9 @@ export const API_KEY = 'legacy-key';
 export const SECRET_DETAIL = 'postgres://admin:hunter2@db.internal';
 
 /** The 8-byte PNG signature plus an IHDR chunk start: enough bytes to be recognisably a PNG. */
-export const PNG_BYTES = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52]);
+export const PNG_BYTES = Buffer.from([
+  0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52,
+]);
 
 export interface User {
   id: string;
@@ -72,7 +74,11 @@ export function legacyHandlers(): { handlers: LegacyHandlers; users: Map<string,
         res.status(400).json({ error: 'item is required' });
         return;
       }
-      const order: Order = { id: String(nextOrder++), item: body.item, quantity: typeof body.quantity === 'number' ? body.quantity : 1 };
+      const order: Order = {
+        id: String(nextOrder++),
+        item: body.item,
+        quantity: typeof body.quantity === 'number' ? body.quantity : 1,
+      };
       orders.set(order.id, order);
       res.status(201).json(order);
     },
@@ -130,7 +136,8 @@ export interface LegacyApp {
  */
 export function createLegacyApp({ mcp, wrapRoutes = false }: LegacyAppOptions = {}): LegacyApp {
   const { handlers: h, users, orders } = legacyHandlers();
-  const route = (meta: BridgedRouteMeta, ...chain: RequestHandler[]): RequestHandler[] => (wrapRoutes && mcp ? mcp.route(meta, ...chain) : chain);
+  const route = (meta: BridgedRouteMeta, ...chain: RequestHandler[]): RequestHandler[] =>
+    wrapRoutes && mcp ? mcp.route(meta, ...chain) : chain;
 
   const usersRouter = express.Router();
   usersRouter.get(
@@ -139,7 +146,12 @@ export function createLegacyApp({ mcp, wrapRoutes = false }: LegacyAppOptions = 
       {
         name: 'search_users',
         description: 'Search users by tags',
-        input: { query: { type: 'object', properties: { tag: { type: 'array', items: { type: 'string' } }, limit: { type: 'integer' } } } },
+        input: {
+          query: {
+            type: 'object',
+            properties: { tag: { type: 'array', items: { type: 'string' } }, limit: { type: 'integer' } },
+          },
+        },
       },
       h.searchUsers,
     ),
@@ -154,17 +166,32 @@ export function createLegacyApp({ mcp, wrapRoutes = false }: LegacyAppOptions = 
         name: 'create_order',
         description: 'Create an order',
         method: 'POST',
-        input: { body: { type: 'object', properties: { item: { type: 'string' }, quantity: { type: 'integer' } }, required: ['item'] } },
+        input: {
+          body: {
+            type: 'object',
+            properties: { item: { type: 'string' }, quantity: { type: 'integer' } },
+            required: ['item'],
+          },
+        },
       },
       h.createOrder,
     ),
   );
   ordersRouter.get('/crash', ...route({ name: 'crash', description: 'Throws' }, h.crash));
   ordersRouter.get('/fail', ...route({ name: 'fail', description: 'Calls next(err)' }, h.fail));
-  ordersRouter.get('/export', ...route({ name: 'export_orders', description: 'Streams the orders export' }, h.exportOrders));
+  ordersRouter.get(
+    '/export',
+    ...route({ name: 'export_orders', description: 'Streams the orders export' }, h.exportOrders),
+  );
   ordersRouter.get('/slow', ...route({ name: 'slow', description: 'Never answers', timeoutMs: 200 }, h.slow));
-  ordersRouter.get('/:id/receipt', ...route({ name: 'receipt', description: 'The receipt image of an order' }, h.receipt));
-  ordersRouter.delete('/:id', ...route({ name: 'delete_order', description: 'Delete an order', method: 'DELETE' }, h.deleteOrder));
+  ordersRouter.get(
+    '/:id/receipt',
+    ...route({ name: 'receipt', description: 'The receipt image of an order' }, h.receipt),
+  );
+  ordersRouter.delete(
+    '/:id',
+    ...route({ name: 'delete_order', description: 'Delete an order', method: 'DELETE' }, h.deleteOrder),
+  );
 
   const v1 = express.Router();
   v1.use(h.requireAuth); // router-level auth: everything under /api/v1

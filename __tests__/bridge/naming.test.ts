@@ -3,7 +3,8 @@ import { annotationsFor, MAX_TOOL_NAME_LENGTH, toolNameFor } from '../../lib/bri
 import { pathParamsOf } from '../../lib/bridge/path-template';
 
 const VALID_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
-const hash8 = (method: string, path: string): string => createHash('sha256').update(`${method.toUpperCase()} ${path}`).digest('hex').slice(0, 8);
+const hash8 = (method: string, path: string): string =>
+  createHash('sha256').update(`${method.toUpperCase()} ${path}`).digest('hex').slice(0, 8);
 
 describe('toolNameFor: readable snake_case names', () => {
   it.each<[string, string, string]>([
@@ -109,8 +110,16 @@ describe('toolNameFor: long paths', () => {
     ['GET', `/${'x'.repeat(59)}`, `get_${'x'.repeat(59)}`], // 63 characters
     ['GET', `/${'x'.repeat(60)}`, `get_${'x'.repeat(60)}`], // 64 characters: the longest without a hash
     ['GET', `/${'x'.repeat(61)}`, `get_${'x'.repeat(51)}_${hash8('GET', `/${'x'.repeat(61)}`)}`],
-    ['GET', `/abcdefghijklmnopqrstuvwxyz_abcdefghijklmnopqrstuvwxyz/${'b'.repeat(20)}`, `get_abcdefghijklmnopqrstuvwxyz_${hash8('GET', `/abcdefghijklmnopqrstuvwxyz_abcdefghijklmnopqrstuvwxyz/${'b'.repeat(20)}`)}`],
-    ['GET', `${segments(30)}/用户`, `get_segment_segment_segment_segment_segment_segment_${hash8('GET', `${segments(30)}/用户`)}`],
+    [
+      'GET',
+      `/abcdefghijklmnopqrstuvwxyz_abcdefghijklmnopqrstuvwxyz/${'b'.repeat(20)}`,
+      `get_abcdefghijklmnopqrstuvwxyz_${hash8('GET', `/abcdefghijklmnopqrstuvwxyz_abcdefghijklmnopqrstuvwxyz/${'b'.repeat(20)}`)}`,
+    ],
+    [
+      'GET',
+      `${segments(30)}/用户`,
+      `get_segment_segment_segment_segment_segment_segment_${hash8('GET', `${segments(30)}/用户`)}`,
+    ],
   ])('%s %s → %s', (method, path, expected) => {
     const name = toolNameFor(method, path);
     expect(name).toBe(expected);

@@ -7,11 +7,25 @@ import { pathFromTemplate } from '../../lib/bridge/path-template';
 const LABEL = "route tool 't'";
 
 describe('holdsDotSegment', () => {
-  it.each(['.', '..', '%2e', '%2E', '.%2e', '%2e.', '%2E%2e', '%252e', '%252e%252e', '%25252E.', '%2525252e'])('%p is a dot segment', (text) => {
-    expect(holdsDotSegment(text)).toBe(true);
-  });
+  it.each(['.', '..', '%2e', '%2E', '.%2e', '%2e.', '%2E%2e', '%252e', '%252e%252e', '%25252E.', '%2525252e'])(
+    '%p is a dot segment',
+    (text) => {
+      expect(holdsDotSegment(text)).toBe(true);
+    },
+  );
 
-  it.each(['../x', 'x/..', 'a/./b', 'a\\..\\b', '..%2f', '%2e%2e%2Fx', 'a%2F..', '..%5Cx', '%2e%2e%252f', 'a%252F%252E%252E'])('%p holds one', (text) => {
+  it.each([
+    '../x',
+    'x/..',
+    'a/./b',
+    'a\\..\\b',
+    '..%2f',
+    '%2e%2e%2Fx',
+    'a%2F..',
+    '..%5Cx',
+    '%2e%2e%252f',
+    'a%252F%252E%252E',
+  ])('%p holds one', (text) => {
     expect(holdsDotSegment(text)).toBe(true);
   });
 
@@ -23,7 +37,24 @@ describe('holdsDotSegment', () => {
     expect(holdsDotSegment(`%${'25'.repeat(4)}41`)).toBe(false);
   });
 
-  it.each(['', '...', '%2e%2e%2e', 'a.', '.a', '/', 'a/b', '.a/b..', '%2', '%2f', '%25', '%%2e', '. ', '%2e%20', '．', '…'])('%p neither is nor holds one', (text) => {
+  it.each([
+    '',
+    '...',
+    '%2e%2e%2e',
+    'a.',
+    '.a',
+    '/',
+    'a/b',
+    '.a/b..',
+    '%2',
+    '%2f',
+    '%25',
+    '%%2e',
+    '. ',
+    '%2e%20',
+    '．',
+    '…',
+  ])('%p neither is nor holds one', (text) => {
     expect(holdsDotSegment(text)).toBe(false);
   });
 });
@@ -85,18 +116,54 @@ describe('compilePath', () => {
     ['/users/:id', {}, "Invalid argument 'id': a value is required for this URL path segment"],
     ['/users/:id', { id: undefined }, "Invalid argument 'id': a value is required for this URL path segment"],
     ['/users/:constructor', {}, "Invalid argument 'constructor': a value is required for this URL path segment"],
-    ['/users/:id', { id: '..' }, "Invalid argument 'id': '..' cannot be carried in a URL path segment: it is or holds a dot segment ('.' or '..', in any encoding), which URLs resolve away"],
+    [
+      '/users/:id',
+      { id: '..' },
+      "Invalid argument 'id': '..' cannot be carried in a URL path segment: it is or holds a dot segment ('.' or '..', in any encoding), which URLs resolve away",
+    ],
     ['/users/:id', { id: '' }, "Invalid argument 'id': an empty value cannot be carried in a URL path segment"],
-    ['/users/:id', { id: '\udc00' }, "Invalid argument 'id': a value that is not well-formed Unicode (a lone UTF-16 surrogate) cannot be carried in a URL path segment"],
-    ['/users/:id', { id: {} }, "Invalid argument 'id': a URL path segment value must be a string, number or boolean (got an object)"],
-    ['/users/:id', { id: null }, "Invalid argument 'id': a URL path segment value must be a string, number or boolean (got null)"],
-    ['/users/:id', { id: [] }, "Invalid argument 'id': a URL path segment value must be a string, number or boolean (got an array)"],
-    ['/users/:id', { id: Number.NaN }, "Invalid argument 'id': a URL path segment value must be a string, number or boolean (got a number)"],
+    [
+      '/users/:id',
+      { id: '\udc00' },
+      "Invalid argument 'id': a value that is not well-formed Unicode (a lone UTF-16 surrogate) cannot be carried in a URL path segment",
+    ],
+    [
+      '/users/:id',
+      { id: {} },
+      "Invalid argument 'id': a URL path segment value must be a string, number or boolean (got an object)",
+    ],
+    [
+      '/users/:id',
+      { id: null },
+      "Invalid argument 'id': a URL path segment value must be a string, number or boolean (got null)",
+    ],
+    [
+      '/users/:id',
+      { id: [] },
+      "Invalid argument 'id': a URL path segment value must be a string, number or boolean (got an array)",
+    ],
+    [
+      '/users/:id',
+      { id: Number.NaN },
+      "Invalid argument 'id': a URL path segment value must be a string, number or boolean (got a number)",
+    ],
     ['/items/:id(\\d+)', { id: 'a\nb' }, "Invalid argument 'id': 'a\\u000ab' does not match the route's pattern \\d+"],
     ['/a{/:b/:c}', { b: 'x' }, "Invalid argument 'c': a value is required for this URL path segment"],
-    ['/files/*path', { path: 'a/../b' }, "Invalid argument 'path': segment 2 of 'a/../b': '..' cannot be carried in a URL path segment: it is or holds a dot segment ('.' or '..', in any encoding), which URLs resolve away"],
-    ['/files/*path', { path: [] }, "Invalid argument 'path': an empty list of segments cannot be carried in a URL path"],
-    ['/files/*path', { path: ['a', {}] }, "Invalid argument 'path': a URL path segment value must be a string, number or boolean (got an object)"],
+    [
+      '/files/*path',
+      { path: 'a/../b' },
+      "Invalid argument 'path': segment 2 of 'a/../b': '..' cannot be carried in a URL path segment: it is or holds a dot segment ('.' or '..', in any encoding), which URLs resolve away",
+    ],
+    [
+      '/files/*path',
+      { path: [] },
+      "Invalid argument 'path': an empty list of segments cannot be carried in a URL path",
+    ],
+    [
+      '/files/*path',
+      { path: ['a', {}] },
+      "Invalid argument 'path': a URL path segment value must be a string, number or boolean (got an object)",
+    ],
   ])('%p with %p is refused: %s', (path, values, message) => {
     expect(compilePath(path, LABEL).fill(values)).toEqual({ ok: false, message });
   });
@@ -122,6 +189,9 @@ describe('pathFromTemplate', () => {
   });
 
   it('reads back as a param of exactly the template’s name, the rest as text', () => {
-    expect(compilePath(pathFromTemplate('/users/{user-id}/x*y'), LABEL).fill({ 'user-id': 'a' })).toEqual({ ok: true, path: '/users/a/x*y' });
+    expect(compilePath(pathFromTemplate('/users/{user-id}/x*y'), LABEL).fill({ 'user-id': 'a' })).toEqual({
+      ok: true,
+      path: '/users/a/x*y',
+    });
   });
 });

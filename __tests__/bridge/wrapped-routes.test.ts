@@ -16,7 +16,12 @@ interface Tool {
 
 /** What a handler saw: its params, the URL Express gave it, and what the app's middleware put on the request. */
 const echo: RequestHandler = function echoRequest(req: Request, res: Response) {
-  res.json({ params: req.params, originalUrl: req.originalUrl, seenBy: (req as Request & { seenBy?: string[] }).seenBy ?? [], method: req.method });
+  res.json({
+    params: req.params,
+    originalUrl: req.originalUrl,
+    seenBy: (req as Request & { seenBy?: string[] }).seenBy ?? [],
+    method: req.method,
+  });
 };
 
 function mark(name: string): RequestHandler {
@@ -27,7 +32,11 @@ function mark(name: string): RequestHandler {
   };
 }
 
-function setup(logger = silentLogger()): { app: express.Express; mcp: McpRouter; logger: ReturnType<typeof silentLogger> } {
+function setup(logger = silentLogger()): {
+  app: express.Express;
+  mcp: McpRouter;
+  logger: ReturnType<typeof silentLogger>;
+} {
   const mcp = mcpRouter({ name: 'wrapped', version: '1.0.0', sessions: false, rateLimit: false, logger });
   const app = express();
   app.use('/mcp', mcp);
@@ -41,10 +50,18 @@ async function listTools(app: express.Express): Promise<Tool[]> {
   return (res.body as { result: { tools: Tool[] } }).result.tools;
 }
 
-async function call(app: express.Express, name: string, args: Record<string, unknown> = {}): Promise<{ structuredContent?: Record<string, unknown>; isError?: boolean; content: Array<{ text: string }> }> {
+async function call(
+  app: express.Express,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<{ structuredContent?: Record<string, unknown>; isError?: boolean; content: Array<{ text: string }> }> {
   const res = await post(app, rpc('tools/call', { name, arguments: args }), LATEST);
   expect(res.status).toBe(200);
-  return (res.body as { result: { structuredContent?: Record<string, unknown>; isError?: boolean; content: Array<{ text: string }> } }).result;
+  return (
+    res.body as {
+      result: { structuredContent?: Record<string, unknown>; isError?: boolean; content: Array<{ text: string }> };
+    }
+  ).result;
 }
 
 describe('mcp.route() learns where its route is mounted', () => {
@@ -58,8 +75,16 @@ describe('mcp.route() learns where its route is mounted', () => {
 
     const tools = await listTools(app);
     expect(tools.map((tool) => tool.name).sort()).toEqual(['get_api', 'get_api_items', 'get_item']);
-    expect(tools.find((tool) => tool.name === 'get_item')?.inputSchema).toMatchObject({ properties: { id: { type: 'string' } }, required: ['id'] });
-    expect((await call(app, 'get_item', { id: '7' })).structuredContent).toEqual({ params: { id: '7' }, originalUrl: '/api/items/7', seenBy: ['app'], method: 'GET' });
+    expect(tools.find((tool) => tool.name === 'get_item')?.inputSchema).toMatchObject({
+      properties: { id: { type: 'string' } },
+      required: ['id'],
+    });
+    expect((await call(app, 'get_item', { id: '7' })).structuredContent).toEqual({
+      params: { id: '7' },
+      originalUrl: '/api/items/7',
+      seenBy: ['app'],
+      method: 'GET',
+    });
     expect((await call(app, 'get_api')).structuredContent).toMatchObject({ originalUrl: '/api' });
   });
 
@@ -78,14 +103,21 @@ describe('mcp.route() learns where its route is mounted', () => {
     const get = tools.find((tool) => tool.name === 'get_shops_by_shop_aisles_by_aisle_items_by_id');
     expect(get?.inputSchema.required?.sort()).toEqual(['aisle', 'id', 'shop']);
     expect(tools.map((tool) => tool.name)).toContain('delete_shops_by_shop_aisles_by_aisle_items_by_id');
-    const result = await call(app, 'get_shops_by_shop_aisles_by_aisle_items_by_id', { shop: 's 1', aisle: 'a/2', id: '3' });
+    const result = await call(app, 'get_shops_by_shop_aisles_by_aisle_items_by_id', {
+      shop: 's 1',
+      aisle: 'a/2',
+      id: '3',
+    });
     expect(result.structuredContent).toEqual({
       params: { shop: 's 1', aisle: 'a/2', id: '3' },
       originalUrl: '/shops/s%201/aisles/a%2F2/items/3',
       seenBy: ['app', 'shops', 'aisles'],
       method: 'GET',
     });
-    expect((await call(app, 'delete_shops_by_shop_aisles_by_aisle_items_by_id', { shop: 's', aisle: 'a', id: '3' })).structuredContent).toMatchObject({ method: 'DELETE' });
+    expect(
+      (await call(app, 'delete_shops_by_shop_aisles_by_aisle_items_by_id', { shop: 's', aisle: 'a', id: '3' }))
+        .structuredContent,
+    ).toMatchObject({ method: 'DELETE' });
   });
 
   it('leaves parent params out of req.params without mergeParams, as Express does, yet still fills them in the URL', async () => {
@@ -102,10 +134,21 @@ describe('mcp.route() learns where its route is mounted', () => {
     app
       .route('/things/:id')
       .get(mcp.route({ description: 'Read a thing' }, echo))
-      .put(mcp.route({ description: 'Replace a thing', input: { body: { type: 'object', properties: { name: { type: 'string' } } } } }, echo));
+      .put(
+        mcp.route(
+          {
+            description: 'Replace a thing',
+            input: { body: { type: 'object', properties: { name: { type: 'string' } } } },
+          },
+          echo,
+        ),
+      );
     const tools = await listTools(app);
     expect(tools.map((tool) => tool.name).sort()).toEqual(['get_things_by_id', 'put_things_by_id']);
-    expect((await call(app, 'put_things_by_id', { id: '1', name: 'n' })).structuredContent).toMatchObject({ method: 'PUT', originalUrl: '/things/1' });
+    expect((await call(app, 'put_things_by_id', { id: '1', name: 'n' })).structuredContent).toMatchObject({
+      method: 'PUT',
+      originalUrl: '/things/1',
+    });
   });
 
   it('keeps the case and trailing slash of strict, case-sensitive routers', async () => {
@@ -124,7 +167,10 @@ describe('mcp.route() learns where its route is mounted', () => {
     app.use('/v1', api);
     const tool = (await listTools(app)).find((entry) => entry.name === 'files');
     expect(tool?.inputSchema.required ?? []).toEqual([]);
-    expect((await call(app, 'files', { name: 'a.txt' })).structuredContent).toMatchObject({ params: { name: 'a.txt' }, originalUrl: '/v1/files/a%2Etxt' });
+    expect((await call(app, 'files', { name: 'a.txt' })).structuredContent).toMatchObject({
+      params: { name: 'a.txt' },
+      originalUrl: '/v1/files/a%2Etxt',
+    });
     expect((await call(app, 'files')).structuredContent).toMatchObject({ originalUrl: '/v1/files' });
   });
 
@@ -132,7 +178,10 @@ describe('mcp.route() learns where its route is mounted', () => {
     const { app, mcp } = setup();
     app.use('/hooks/:kind', mcp.route({ name: 'hook', description: 'A hook', method: 'POST' }, echo));
     app.all('/any', mcp.route({ name: 'any', description: 'Any method' }, echo));
-    expect((await call(app, 'hook', { kind: 'k' })).structuredContent).toMatchObject({ method: 'POST', originalUrl: '/hooks/k' });
+    expect((await call(app, 'hook', { kind: 'k' })).structuredContent).toMatchObject({
+      method: 'POST',
+      originalUrl: '/hooks/k',
+    });
     expect((await call(app, 'any')).structuredContent).toMatchObject({ method: 'GET', originalUrl: '/any' });
   });
 
@@ -149,7 +198,10 @@ describe('mcp.route() learns where its route is mounted', () => {
     const api = express.Router();
     api.get(/^\/re\/(\d+)$/, mcp.route({ name: 'by_regexp', description: 'A RegExp route', path: '/api/re/:n' }, echo));
     app.use('/api', api);
-    expect((await call(app, 'by_regexp', { n: '42' })).structuredContent).toMatchObject({ originalUrl: '/api/re/42', seenBy: ['app'] });
+    expect((await call(app, 'by_regexp', { n: '42' })).structuredContent).toMatchObject({
+      originalUrl: '/api/re/42',
+      seenBy: ['app'],
+    });
   });
 
   it('runs the route through the whole app: the real REST route answers exactly as before', async () => {
@@ -163,10 +215,20 @@ describe('mcp.route() learns where its route is mounted', () => {
 
   describe('fails loudly where the path cannot be learned: the tool is left out, one error names it and says to pass path', () => {
     const cases: Array<[string, (mcp: McpRouter, app: express.Express) => void]> = [
-      ['a RegExp path', (mcp, app) => app.get(/^\/re\/(\d+)$/, mcp.route({ name: 'the_tool', description: 'x' }, echo))],
+      [
+        'a RegExp path',
+        (mcp, app) => app.get(/^\/re\/(\d+)$/, mcp.route({ name: 'the_tool', description: 'x' }, echo)),
+      ],
       ['an array path', (mcp, app) => app.get(['/a', '/b'], mcp.route({ name: 'the_tool', description: 'x' }, echo))],
-      ['a router mounted at a RegExp', (mcp, app) => app.use(/^\/r/, express.Router().get('/x', mcp.route({ name: 'the_tool', description: 'x' }, echo)))],
-      ['a router never mounted in the app', (mcp) => express.Router().get('/x', mcp.route({ name: 'the_tool', description: 'x' }, echo))],
+      [
+        'a router mounted at a RegExp',
+        (mcp, app) =>
+          app.use(/^\/r/, express.Router().get('/x', mcp.route({ name: 'the_tool', description: 'x' }, echo))),
+      ],
+      [
+        'a router never mounted in the app',
+        (mcp) => express.Router().get('/x', mcp.route({ name: 'the_tool', description: 'x' }, echo)),
+      ],
       [
         'a router mounted twice',
         (mcp, app) => {
@@ -183,8 +245,17 @@ describe('mcp.route() learns where its route is mounted', () => {
           app.get('/b', handlers);
         },
       ],
-      ['the original handler mounted instead of what mcp.route() returned', (mcp, app) => (mcp.route({ name: 'the_tool', description: 'x' }, echo), app.get('/x', echo))],
-      ['a second tool of the same name', (mcp, app) => app.get('/a', mcp.route({ name: 'the_tool', description: 'x' }, echo)).get('/b', mcp.route({ name: 'the_tool', description: 'y' }, echo))],
+      [
+        'the original handler mounted instead of what mcp.route() returned',
+        (mcp, app) => (mcp.route({ name: 'the_tool', description: 'x' }, echo), app.get('/x', echo)),
+      ],
+      [
+        'a second tool of the same name',
+        (mcp, app) =>
+          app
+            .get('/a', mcp.route({ name: 'the_tool', description: 'x' }, echo))
+            .get('/b', mcp.route({ name: 'the_tool', description: 'y' }, echo)),
+      ],
     ];
     it.each(cases)('%s', async (_label, declare) => {
       const { app, mcp, logger } = setup();

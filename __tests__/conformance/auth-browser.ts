@@ -12,7 +12,9 @@ const URL_FOLLOWS = 'Access the following URL in your browser';
 
 const [node, ...cliArgs] = process.argv.slice(2);
 if (node === undefined || cliArgs.length === 0) {
-  console.error('usage: auth-browser.ts <node> <conformance CLI> authorization --url <issuer> --client-id <id> --port <p>');
+  console.error(
+    'usage: auth-browser.ts <node> <conformance CLI> authorization --url <issuer> --client-id <id> --port <p>',
+  );
   process.exit(2);
 }
 

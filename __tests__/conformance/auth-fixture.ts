@@ -23,11 +23,21 @@ export function createAuthFixtureApp(callbackPort: number): express.Express {
     auth: {
       server: {
         signIn: () => ({ subject: CONFORMANCE_USER }),
-        clients: [{ clientId: CONFORMANCE_CLIENT_ID, name: 'MCP conformance suite', redirectUris: [`http://127.0.0.1:${callbackPort}/callback`] }],
+        clients: [
+          {
+            clientId: CONFORMANCE_CLIENT_ID,
+            name: 'MCP conformance suite',
+            redirectUris: [`http://127.0.0.1:${callbackPort}/callback`],
+          },
+        ],
       },
     },
   });
-  mcp.tool({ name: 'whoami', description: 'The signed-in user', handler: (_args, ctx) => ({ subject: ctx.auth?.subject ?? null }) });
+  mcp.tool({
+    name: 'whoami',
+    description: 'The signed-in user',
+    handler: (_args, ctx) => ({ subject: ctx.auth?.subject ?? null }),
+  });
   const app = express();
   app.use('/mcp', mcp);
   return app;
@@ -41,11 +51,15 @@ if (require.main === module) {
     console.error(`auth-fixture: ${message}`);
     process.exit(1);
   };
-  if (!Number.isInteger(callbackPort) || callbackPort <= 0) fail(`CALLBACK_PORT must be the conformance suite's --port, got ${JSON.stringify(process.env.CALLBACK_PORT)}`);
+  if (!Number.isInteger(callbackPort) || callbackPort <= 0)
+    fail(`CALLBACK_PORT must be the conformance suite's --port, got ${JSON.stringify(process.env.CALLBACK_PORT)}`);
   // Express 5 also calls the listen callback with the error (e.g. EADDRINUSE); Express 4 only emits it.
   const server = createAuthFixtureApp(callbackPort).listen(port, host, (err?: Error) => {
     if (err) fail(`cannot listen on ${host}:${port}: ${err.message}`);
-    else console.log(`MCP authorization-server fixture: issuer http://${host}:${port}/mcp, client ${CONFORMANCE_CLIENT_ID}, redirect http://127.0.0.1:${callbackPort}/callback`);
+    else
+      console.log(
+        `MCP authorization-server fixture: issuer http://${host}:${port}/mcp, client ${CONFORMANCE_CLIENT_ID}, redirect http://127.0.0.1:${callbackPort}/callback`,
+      );
   });
   server.on('error', (err) => fail(`cannot listen on ${host}:${port}: ${err.message}`));
 }

@@ -23,7 +23,9 @@ function violations(definition: string, value: unknown): string[] {
   const validate = ajv.getSchema(`mcp#/$defs/${definition}`);
   if (validate === undefined) throw new Error(`the 2026-07-28 schema has no $defs/${definition}`);
   if (validate(value)) return [];
-  return (validate.errors ?? []).map((e) => `${definition}${e.instancePath} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
+  return (validate.errors ?? []).map(
+    (e) => `${definition}${e.instancePath} ${e.message ?? ''} ${JSON.stringify(e.params)}`,
+  );
 }
 
 type Message = Record<string, any>;
@@ -49,7 +51,12 @@ interface SendOptions {
 const ID = 42;
 
 /** POSTs one 2026 request as the conformance runner does: raw, with the envelope and the standard headers. */
-async function send(app: Express, method: string, params: Record<string, unknown> = {}, options: SendOptions = {}): Promise<Answer> {
+async function send(
+  app: Express,
+  method: string,
+  params: Record<string, unknown> = {},
+  options: SendOptions = {},
+): Promise<Answer> {
   const version = options.version ?? VERSION;
   const _meta = { [PROTOCOL_VERSION]: version, [CLIENT_CAPABILITIES]: options.capabilities ?? {}, ...options.meta };
   const name = params.name ?? params.uri;
@@ -63,7 +70,13 @@ async function send(app: Express, method: string, params: Record<string, unknown
   const messages: Message[] = String(res.headers['content-type']).startsWith('text/event-stream')
     ? res.text
         .split(/\r?\n\r?\n/)
-        .map((event) => event.split(/\r?\n/).filter((line) => line.startsWith('data:')).map((line) => line.slice(5).trim()).join('\n'))
+        .map((event) =>
+          event
+            .split(/\r?\n/)
+            .filter((line) => line.startsWith('data:'))
+            .map((line) => line.slice(5).trim())
+            .join('\n'),
+        )
         .filter((data) => data !== '')
         .map((data) => JSON.parse(data) as Message)
     : [res.body as Message];
@@ -82,11 +95,19 @@ function expectResult(answer: Answer, definition: string): Message {
 }
 
 /** The errors the 2026-07-28 schema defines as a whole response; the JSON-RPC ones it defines as the error object. */
-const RESPONSE_ERRORS = new Set(['HeaderMismatchError', 'MissingRequiredClientCapabilityError', 'UnsupportedProtocolVersionError']);
+const RESPONSE_ERRORS = new Set([
+  'HeaderMismatchError',
+  'MissingRequiredClientCapabilityError',
+  'UnsupportedProtocolVersionError',
+]);
 
 /** Checks an error answer: the HTTP status, the echoed id, the code, and the schema's definition of that error. */
 function expectError(answer: Answer, status: number, code: number, definition: string): Message {
-  expect({ status: answer.status, id: answer.response.id, code: answer.response.error?.code }).toEqual({ status, id: ID, code });
+  expect({ status: answer.status, id: answer.response.id, code: answer.response.error?.code }).toEqual({
+    status,
+    id: ID,
+    code,
+  });
   expect(violations('JSONRPCErrorResponse', answer.response)).toEqual([]);
   expect(violations(definition, RESPONSE_ERRORS.has(definition) ? answer.response : answer.response.error)).toEqual([]);
   return answer.response.error as Message;
@@ -148,7 +169,13 @@ const PROMPTS: ReadonlyArray<readonly [name: string, args: Record<string, string
   ['test_prompt_with_image', {}],
 ];
 
-const RESOURCES = ['test://static-text', 'test://static-binary', 'test://template/123/data', 'test://watched-resource', 'test://example-resource'];
+const RESOURCES = [
+  'test://static-text',
+  'test://static-binary',
+  'test://template/123/data',
+  'test://watched-resource',
+  'test://example-resource',
+];
 
 let app: Express;
 beforeAll(() => {
@@ -159,7 +186,13 @@ describe('the 2026-07-28 schema check', () => {
   it('is not vacuous: it finds a result without resultType, a bad content block and a wrong error code', () => {
     expect(violations('JSONRPCResultResponse', { jsonrpc: '2.0', id: 1, result: {} })).not.toEqual([]);
     expect(violations('CallToolResult', { resultType: 'complete', content: [{ type: 'text' }] })).not.toEqual([]);
-    expect(violations('MissingRequiredClientCapabilityError', { jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'x', data: { requiredCapabilities: {} } } })).not.toEqual([]);
+    expect(
+      violations('MissingRequiredClientCapabilityError', {
+        jsonrpc: '2.0',
+        id: 1,
+        error: { code: -32602, message: 'x', data: { requiredCapabilities: {} } },
+      }),
+    ).not.toEqual([]);
   });
 });
 
@@ -177,14 +210,25 @@ describe('the fixture over MCP 2026-07-28: results validate against the 2026-07-
     expect((result.tools as Message[])[0]?.inputSchema.required ?? []).toEqual([]);
   });
 
-  it.each(TOOLS.filter(([, , outcome]) => outcome === 'result'))('tools/call %s is a CallToolResult', async (name, args) => {
-    expectResult(await send(app, 'tools/call', { name, arguments: args }, { headers: paramHeaders(name, args) }), 'CallToolResult');
-  });
+  it.each(TOOLS.filter(([, , outcome]) => outcome === 'result'))(
+    'tools/call %s is a CallToolResult',
+    async (name, args) => {
+      expectResult(
+        await send(app, 'tools/call', { name, arguments: args }, { headers: paramHeaders(name, args) }),
+        'CallToolResult',
+      );
+    },
+  );
 
   it.each(TOOLS.filter(([, , outcome]) => outcome === 'asks'))(
     'tools/call %s without the capability it asks for is 400 MissingRequiredClientCapabilityError; with it, an InputRequiredResult',
     async (name, args) => {
-      const error = expectError(await send(app, 'tools/call', { name, arguments: args }), 400, -32021, 'MissingRequiredClientCapabilityError');
+      const error = expectError(
+        await send(app, 'tools/call', { name, arguments: args }),
+        400,
+        -32021,
+        'MissingRequiredClientCapabilityError',
+      );
       expect(Object.keys(error.data.requiredCapabilities as object).length).toBeGreaterThan(0);
       const answer = await send(app, 'tools/call', { name, arguments: args }, { capabilities: ASKING_CAPABILITIES });
       expect({ status: answer.status, error: answer.response.error }).toEqual({ status: 200, error: undefined });
@@ -194,12 +238,25 @@ describe('the fixture over MCP 2026-07-28: results validate against the 2026-07-
     },
   );
 
-  it.each(TOOLS.filter(([, , outcome]) => outcome === 'task-only'))('tools/call %s (task-only) without the tasks extension is 400 MissingRequiredClientCapabilityError', async (name, args) => {
-    expectError(await send(app, 'tools/call', { name, arguments: args }), 400, -32021, 'MissingRequiredClientCapabilityError');
-  });
+  it.each(TOOLS.filter(([, , outcome]) => outcome === 'task-only'))(
+    'tools/call %s (task-only) without the tasks extension is 400 MissingRequiredClientCapabilityError',
+    async (name, args) => {
+      expectError(
+        await send(app, 'tools/call', { name, arguments: args }),
+        400,
+        -32021,
+        'MissingRequiredClientCapabilityError',
+      );
+    },
+  );
 
   it('tools/call of a tool that throws a JSON-RPC error is that error, in-band', async () => {
-    expectError(await send(app, 'tools/call', { name: 'protocol_error_job', arguments: {} }), 200, -32603, 'InternalError');
+    expectError(
+      await send(app, 'tools/call', { name: 'protocol_error_job', arguments: {} }),
+      200,
+      -32603,
+      'InternalError',
+    );
   });
 
   it.each([
@@ -234,19 +291,30 @@ describe('the fixture over MCP 2026-07-28: results validate against the 2026-07-
   });
 
   it('completion/complete is a CompleteResult', async () => {
-    const params = { ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' }, argument: { name: 'arg1', value: 'test' } };
+    const params = {
+      ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' },
+      argument: { name: 'arg1', value: 'test' },
+    };
     const result = expectResult(await send(app, 'completion/complete', params), 'CompleteResult');
     expect(result.completion.values).toContain('testValue1');
   });
 });
 
 describe('the fixture over MCP 2026-07-28: errors validate against the 2026-07-28 schema and echo the id', () => {
-  it.each(['unknown/method', 'ping', 'initialize', 'logging/setLevel', 'resources/subscribe'])('%s is 404 MethodNotFoundError', async (method) => {
-    expectError(await send(app, method), 404, -32601, 'MethodNotFoundError');
-  });
+  it.each(['unknown/method', 'ping', 'initialize', 'logging/setLevel', 'resources/subscribe'])(
+    '%s is 404 MethodNotFoundError',
+    async (method) => {
+      expectError(await send(app, method), 404, -32601, 'MethodNotFoundError');
+    },
+  );
 
   it('tools/call of an unknown tool is InvalidParamsError, in-band on 200', async () => {
-    expectError(await send(app, 'tools/call', { name: 'no_such_tool', arguments: {} }), 200, -32602, 'InvalidParamsError');
+    expectError(
+      await send(app, 'tools/call', { name: 'no_such_tool', arguments: {} }),
+      200,
+      -32602,
+      'InvalidParamsError',
+    );
   });
 
   it('resources/read of an unknown resource is InvalidParamsError naming the uri (SEP-2164)', async () => {
@@ -261,15 +329,30 @@ describe('the fixture over MCP 2026-07-28: errors validate against the 2026-07-2
       { jsonrpc: '2.0', id: ID, method: 'tools/list', params: { _meta: { [PROTOCOL_VERSION]: VERSION } } },
       { 'MCP-Protocol-Version': VERSION, 'Mcp-Method': 'tools/list' },
     );
-    expectError({ status: answer.status, response: answer.body as Message, notifications: [] }, 400, -32602, 'InvalidParamsError');
+    expectError(
+      { status: answer.status, response: answer.body as Message, notifications: [] },
+      400,
+      -32602,
+      'InvalidParamsError',
+    );
   });
 
   it('an unsupported protocol version is 400 UnsupportedProtocolVersionError', async () => {
-    const error = expectError(await send(app, 'tools/list', {}, { version: '2099-01-01' }), 400, -32022, 'UnsupportedProtocolVersionError');
+    const error = expectError(
+      await send(app, 'tools/list', {}, { version: '2099-01-01' }),
+      400,
+      -32022,
+      'UnsupportedProtocolVersionError',
+    );
     expect(error.data).toMatchObject({ requested: '2099-01-01', supported: expect.arrayContaining([VERSION]) });
   });
 
   it('Mcp-Method unlike the body is 400 HeaderMismatchError', async () => {
-    expectError(await send(app, 'tools/list', {}, { headers: { 'Mcp-Method': 'prompts/list' } }), 400, -32020, 'HeaderMismatchError');
+    expectError(
+      await send(app, 'tools/list', {}, { headers: { 'Mcp-Method': 'prompts/list' } }),
+      400,
+      -32020,
+      'HeaderMismatchError',
+    );
   });
 });

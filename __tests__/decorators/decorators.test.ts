@@ -43,12 +43,18 @@ describe('decorated controllers', () => {
   afterAll(() => connected.close());
 
   it('registers plain methods as tools, bound to their instance', async () => {
-    expect((await connected.client.callTool({ name: 'count_orders', arguments: {} })).structuredContent).toEqual({ count: 1, caller: true });
+    expect((await connected.client.callTool({ name: 'count_orders', arguments: {} })).structuredContent).toEqual({
+      count: 1,
+      caller: true,
+    });
   });
 
   it('bridges decorated Express handlers like mcp.route', async () => {
     const { client } = connected;
-    expect((await client.callTool({ name: 'get_order', arguments: { id: '7' } })).structuredContent).toEqual({ id: '7', total: 42 });
+    expect((await client.callTool({ name: 'get_order', arguments: { id: '7' } })).structuredContent).toEqual({
+      id: '7',
+      total: 42,
+    });
     expect(await client.callTool({ name: 'get_order', arguments: { id: '8' } })).toEqual({
       content: [{ type: 'text', text: 'HTTP 404 Not Found: {"error":"no such order"}' }],
       isError: true,
@@ -62,7 +68,9 @@ describe('decorated controllers', () => {
 
   it('registers resources and prompts next to the tools', async () => {
     const { client } = connected;
-    expect((await client.readResource({ uri: 'orders://7' })).contents).toEqual([{ uri: 'orders://7', mimeType: 'application/json', text: '{"id":"7","total":42}' }]);
+    expect((await client.readResource({ uri: 'orders://7' })).contents).toEqual([
+      { uri: 'orders://7', mimeType: 'application/json', text: '{"id":"7","total":42}' },
+    ]);
     expect((await client.getPrompt({ name: 'summarize_order', arguments: { id: '7' } })).messages).toEqual([
       { role: 'user', content: { type: 'text', text: 'Summarize order 7, total 42' } },
     ]);

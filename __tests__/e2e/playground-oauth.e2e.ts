@@ -61,25 +61,34 @@ it('the playground signs in through OAuth from its #signin link, connects with t
   await view.locator('[data-testid="call-tool"]').click();
   const result = view.locator('[data-testid="result"]');
   await result.waitFor();
-  expect(JSON.parse((await result.locator('[data-testid="structured-content"]').textContent()) ?? 'null')).toEqual({ user: 'carol', scopes: ['store:read', 'store:write'] });
+  expect(JSON.parse((await result.locator('[data-testid="structured-content"]').textContent()) ?? 'null')).toEqual({
+    user: 'carol',
+    scopes: ['store:read', 'store:write'],
+  });
   expect(pageErrors).toEqual([]);
   await context.close();
 });
 
-it("the Sign in button shows why when the endpoint asks for no sign-in, and the page stays put", async () => {
+it('the Sign in button shows why when the endpoint asks for no sign-in, and the page stays put', async () => {
   const context = await browser.newContext();
   const page = await context.newPage();
   await page.goto(`${origin}/playground/#endpoint=${encodeURIComponent(`${origin}/nothing-here`)}`);
   await page.click('[data-testid="sign-in"]');
   const error = page.locator('[data-testid="connection-error"] [data-testid="error"]');
   await error.waitFor();
-  expect(await error.textContent()).toContain(`Sign in: Error${origin}/nothing-here does not ask for sign-in (HTTP 404)`);
+  expect(await error.textContent()).toContain(
+    `Sign in: Error${origin}/nothing-here does not ask for sign-in (HTTP 404)`,
+  );
   expect(new URL(page.url()).pathname).toBe('/playground/');
   await context.close();
 });
 
 it("a person's browser completes demo/oauth-client.ts's sign-in: consent redirects to the script's loopback port", async () => {
-  const script = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '..', '..', 'demo', 'oauth-client.ts'), `${origin}/mcp`], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const script = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(__dirname, '..', '..', 'demo', 'oauth-client.ts'), `${origin}/mcp`],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let stdout = '';
   let stderr = '';
   script.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));

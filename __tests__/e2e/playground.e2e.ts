@@ -72,13 +72,18 @@ describe('the playground (headless Chromium)', () => {
     await page.waitForSelector('[data-testid="tool-item"]');
 
     const tools = await page.locator('[data-testid="tool-item"] .item-title').allTextContents();
-    expect(tools).toEqual(expect.arrayContaining(['audit_inventory', 'list_products', 'get_product', 'place_order', 'list_customers']));
+    expect(tools).toEqual(
+      expect.arrayContaining(['audit_inventory', 'list_products', 'get_product', 'place_order', 'list_customers']),
+    );
     expect(await page.textContent('#count-tools')).toBe(String(tools.length));
     expect(await page.textContent('[data-testid="session-id"]')).toMatch(/^[0-9a-f-]{36}$/);
     expect(await page.textContent('[data-testid="server-name"]')).toBe('Demo coffee store');
     // The traffic panel shows the handshake, in order.
     const sent = page.locator('[data-testid="traffic-entry"][data-direction="out"]');
-    expect([await sent.nth(0).getAttribute('data-method'), await sent.nth(1).getAttribute('data-method')]).toEqual(['initialize', 'notifications/initialized']);
+    expect([await sent.nth(0).getAttribute('data-method'), await sent.nth(1).getAttribute('data-method')]).toEqual([
+      'initialize',
+      'notifications/initialized',
+    ]);
   });
 
   it('calls audit_inventory from its form, with live progress and log lines, and renders the result', async () => {
@@ -91,7 +96,9 @@ describe('the playground (headless Chromium)', () => {
     await view.locator('[data-testid="call-tool"]').click();
 
     // Progress shows while the call still runs (the Cancel button is up), not only once it is over.
-    await page.waitForSelector('[data-testid="tool-view"][data-tool="audit_inventory"]:has([data-testid="cancel-call"]:not([hidden])) [data-testid="progress"]:not([hidden])');
+    await page.waitForSelector(
+      '[data-testid="tool-view"][data-tool="audit_inventory"]:has([data-testid="cancel-call"]:not([hidden])) [data-testid="progress"]:not([hidden])',
+    );
     await view.locator('[data-testid="result"]').waitFor();
 
     const progress = view.locator('[data-testid="progress"]');
@@ -108,7 +115,12 @@ describe('the playground (headless Chromium)', () => {
     const result = view.locator('[data-testid="result"]');
     expect(await result.getAttribute('data-is-error')).toBe('false');
     const structured = JSON.parse((await result.locator('[data-testid="structured-content"]').textContent()) ?? 'null');
-    expect(structured).toEqual({ products: 10, units: expect.any(Number), value: expect.any(Number), lowStock: ['p2', 'p4', 'p7', 'p9'] });
+    expect(structured).toEqual({
+      products: 10,
+      units: expect.any(Number),
+      value: expect.any(Number),
+      lowStock: ['p2', 'p4', 'p7', 'p9'],
+    });
 
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: path.join(ARTIFACTS, 'playground.png'), fullPage: true });
@@ -121,9 +133,20 @@ describe('the playground (headless Chromium)', () => {
     expect(await item.locator('.badge-via').textContent()).toBe('via notes');
     // Local tools carry no badge, and the upstream's come after them, under one heading.
     expect(await page.locator('[data-testid="tool-item"][data-name="audit_inventory"] .badge-via').count()).toBe(0);
-    expect(await page.locator('#tool-list [data-testid="upstream-group"]').allTextContents()).toEqual(['notes · mounted upstream', 'roaster · mounted upstream']);
-    const names = await page.locator('#tool-list [data-testid="tool-item"]').evaluateAll((items) => items.map((node) => node.getAttribute('data-name')));
-    expect(names.slice(-5)).toEqual(['notes__add_note', 'notes__search_notes', 'notes__reindex_notes', 'roaster__roast_schedule', 'roaster__plan_tasting']);
+    expect(await page.locator('#tool-list [data-testid="upstream-group"]').allTextContents()).toEqual([
+      'notes · mounted upstream',
+      'roaster · mounted upstream',
+    ]);
+    const names = await page
+      .locator('#tool-list [data-testid="tool-item"]')
+      .evaluateAll((items) => items.map((node) => node.getAttribute('data-name')));
+    expect(names.slice(-5)).toEqual([
+      'notes__add_note',
+      'notes__search_notes',
+      'notes__reindex_notes',
+      'roaster__roast_schedule',
+      'roaster__plan_tasting',
+    ]);
     expect(await page.textContent('#count-tools')).toBe(String(names.length));
 
     await item.click();
@@ -138,14 +161,26 @@ describe('the playground (headless Chromium)', () => {
     expect(await view.locator('[data-testid="progress-text"]').textContent()).toMatch(/^2 \/ 2 · Indexed /);
     const result = view.locator('[data-testid="result"]');
     expect(await result.getAttribute('data-is-error')).toBe('false');
-    expect(JSON.parse((await result.locator('[data-testid="structured-content"]').textContent()) ?? 'null')).toEqual({ indexed: 2 });
-    expect(await page.locator('[data-testid="log-entry"]').allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining('Reindexing 2 notes')]));
+    expect(JSON.parse((await result.locator('[data-testid="structured-content"]').textContent()) ?? 'null')).toEqual({
+      indexed: 2,
+    });
+    expect(await page.locator('[data-testid="log-entry"]').allTextContents()).toEqual(
+      expect.arrayContaining([expect.stringContaining('Reindexing 2 notes')]),
+    );
 
     // Its resources are grouped and badged too.
     await page.click('[data-testid="tab-resources"]');
-    expect(await page.locator('[data-testid="resource-item"][data-name="notes+notes://all"]').getAttribute('data-upstream')).toBe('notes');
-    expect(await page.locator('[data-testid="template-item"][data-name="notes+notes://note/{id}"]').getAttribute('data-upstream')).toBe('notes');
-    expect(await page.locator('[data-testid="resource-item"][data-name="store://catalog"]').getAttribute('data-upstream')).toBeNull();
+    expect(
+      await page.locator('[data-testid="resource-item"][data-name="notes+notes://all"]').getAttribute('data-upstream'),
+    ).toBe('notes');
+    expect(
+      await page
+        .locator('[data-testid="template-item"][data-name="notes+notes://note/{id}"]')
+        .getAttribute('data-upstream'),
+    ).toBe('notes');
+    expect(
+      await page.locator('[data-testid="resource-item"][data-name="store://catalog"]').getAttribute('data-upstream'),
+    ).toBeNull();
     await page.click('[data-testid="tab-tools"]');
   });
 
@@ -162,7 +197,10 @@ describe('the playground (headless Chromium)', () => {
     const result = view.locator('[data-testid="result"]');
     await result.waitFor();
     expect(await result.getAttribute('data-is-error')).toBe('false');
-    expect(JSON.parse((await result.locator('[data-testid="structured-content"]').textContent()) ?? 'null')).toEqual({ roasts: [{ day: 'Friday', coffee: 'Kenya Nyeri', roast: 'light', kg: 5 }], totalKg: 5 });
+    expect(JSON.parse((await result.locator('[data-testid="structured-content"]').textContent()) ?? 'null')).toEqual({
+      roasts: [{ day: 'Friday', coffee: 'Kenya Nyeri', roast: 'light', kg: 5 }],
+      totalKg: 5,
+    });
 
     // The playground declares no elicitation capability: the gateway refuses the roaster's question at once, and the
     // tool's error result says so (it would ask an SDK client, tested in demo-roaster.test.ts).
@@ -171,11 +209,15 @@ describe('the playground (headless Chromium)', () => {
     await tasting.locator('[data-testid="call-tool"]').click();
     const refused = tasting.locator('[data-testid="result"][data-is-error="true"]');
     await refused.waitFor();
-    expect(await refused.textContent()).toContain("your client cannot answer them");
+    expect(await refused.textContent()).toContain('your client cannot answer them');
     expect(await refused.textContent()).toContain("did not declare the 'elicitation' capability");
 
     await page.click('[data-testid="tab-resources"]');
-    expect(await page.locator('[data-testid="resource-item"][data-name="roaster+roaster://green-stock"]').getAttribute('data-upstream')).toBe('roaster');
+    expect(
+      await page
+        .locator('[data-testid="resource-item"][data-name="roaster+roaster://green-stock"]')
+        .getAttribute('data-upstream'),
+    ).toBe('roaster');
     await page.click('[data-testid="tab-tools"]');
   });
 
@@ -205,19 +247,32 @@ describe('the playground (headless Chromium)', () => {
     const settlement = view.locator('[data-testid="settlement"]');
     await settlement.waitFor();
     expect(await settlement.getAttribute('data-success')).toBe('true');
-    expect(await settlement.locator('h4').textContent()).toMatch(/^Paid: transaction 0xtest-[0-9a-f]{16} on eip155:84532$/);
+    expect(await settlement.locator('h4').textContent()).toMatch(
+      /^Paid: transaction 0xtest-[0-9a-f]{16} on eip155:84532$/,
+    );
     const result = view.locator('[data-testid="result"]');
     expect(await result.getAttribute('data-is-error')).toBe('false');
     expect(await view.locator('[data-testid="payment-required"]').count()).toBe(0);
     const structured = JSON.parse((await result.locator('[data-testid="structured-content"]').textContent()) ?? 'null');
-    expect(structured).toEqual({ days: 10, reorder: expect.arrayContaining([expect.objectContaining({ id: 'p2', reorder: 2 })]) });
+    expect(structured).toEqual({
+      days: 10,
+      reorder: expect.arrayContaining([expect.objectContaining({ id: 'p2', reorder: 2 })]),
+    });
 
     // The retry sent the test payment in _meta["x402/payment"], built from the first accepted price.
-    const sent = JSON.parse((await page.locator('[data-testid="traffic-entry"][data-direction="out"][data-method="tools/call"] pre.json').last().textContent()) ?? 'null');
+    const sent = JSON.parse(
+      (await page
+        .locator('[data-testid="traffic-entry"][data-direction="out"][data-method="tools/call"] pre.json')
+        .last()
+        .textContent()) ?? 'null',
+    );
     expect(sent.params._meta['x402/payment']).toEqual({
       x402Version: 2,
       accepted: expect.objectContaining({ scheme: 'exact', network: 'eip155:84532', amount: '10000' }),
-      payload: { signature: 'test', authorization: expect.objectContaining({ nonce: expect.stringMatching(/^0x[0-9a-f]{64}$/) }) },
+      payload: {
+        signature: 'test',
+        authorization: expect.objectContaining({ nonce: expect.stringMatching(/^0x[0-9a-f]{64}$/) }),
+      },
     });
   });
 

@@ -2,7 +2,19 @@
 
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { mcpRouter, type McpRouterOptions, type UpstreamHandle } from '../../lib';
-import { closeAfterEach, closeGatewaysAfterEach, gateway, registerTools, routerUpstream, routerUpstreamWithApi, sdkUpstream, serve, stopUpstream, v1Client, type Upstream } from './upstreams';
+import {
+  closeAfterEach,
+  closeGatewaysAfterEach,
+  gateway,
+  registerTools,
+  routerUpstream,
+  routerUpstreamWithApi,
+  sdkUpstream,
+  serve,
+  stopUpstream,
+  v1Client,
+  type Upstream,
+} from './upstreams';
 
 closeGatewaysAfterEach();
 closeAfterEach();
@@ -41,7 +53,8 @@ function slowUpstream(delayMs: number, delayedLists: number): Promise<Upstream> 
   });
 }
 
-const names = async (client: Awaited<ReturnType<typeof v1Client>>): Promise<string[]> => (await client.listTools()).tools.map((tool) => tool.name).sort();
+const names = async (client: Awaited<ReturnType<typeof v1Client>>): Promise<string[]> =>
+  (await client.listTools()).tools.map((tool) => tool.name).sort();
 
 describe('a down and a slow upstream beside a healthy one (listTimeoutMs: 500)', () => {
   it('our list answers within the limit with the local and healthy items; status() says why; the slow items arrive later with a list_changed', async () => {
@@ -75,7 +88,8 @@ describe('a down and a slow upstream beside a healthy one (listTimeoutMs: 500)',
       expect(status.error ?? '').not.toContain('http');
     }
     expect(['connecting', 'down']).toContain(handles.slow!.status().state);
-    if (handles.slow!.status().state === 'down') expect(handles.slow!.status().error).toMatch(/"slow" did not list within 500 ms/);
+    if (handles.slow!.status().state === 'down')
+      expect(handles.slow!.status().error).toMatch(/"slow" did not list within 500 ms/);
 
     // Its retry (after 1 s) lists in time: its items join, and the session hears about it.
     await eventually(() => handles.slow!.status().state === 'healthy', 10_000);
@@ -120,13 +134,17 @@ describe('an upstream that fails after it worked', () => {
 
 describe.each([
   { title: 'the SDK v1 server', start: (port?: number) => sdkUpstream(port) },
-  { title: 'this router with sessions', start: (port?: number) => routerUpstream({ eras: ['2025'], sessions: {} } as Partial<McpRouterOptions>, port) },
+  {
+    title: 'this router with sessions',
+    start: (port?: number) => routerUpstream({ eras: ['2025'], sessions: {} } as Partial<McpRouterOptions>, port),
+  },
 ])('a 2025 upstream ($title) restarted: its session is lost', ({ start }) => {
   it('the next calls succeed: the gateway initialises again after the 404', async () => {
     const first = await start();
     const gw = await gateway({}, (mcp) => mcp.upstream({ prefix: 'up', url: first.url }));
     const client = await v1Client(gw.url);
-    const add = async (a: number): Promise<unknown> => (await client.callTool({ name: 'up__add', arguments: { a, b: 1 } })).content;
+    const add = async (a: number): Promise<unknown> =>
+      (await client.callTool({ name: 'up__add', arguments: { a, b: 1 } })).content;
     expect(await add(1)).toEqual([{ type: 'text', text: '2' }]);
     const lost = first.seen.find((request) => request.session !== undefined)?.session;
     expect(lost).toBeDefined();

@@ -7,7 +7,18 @@ import { mcpRouter, type McpRouter, type McpRouterOptions } from '../../lib';
 import { MCP_ACCEPT, rpc } from '../helpers/create-app';
 import { envelope, MODERN } from '../helpers/modern';
 import { messageOf, SseReader, type SseEvent } from '../helpers/sse';
-import { closeAfterEach, closeGatewaysAfterEach, gateway, routerUpstream, routerUpstreamWithApi, sdkUpstreamWithServers, sdkV2Upstream, serve, v1Client, waitFor } from './upstreams';
+import {
+  closeAfterEach,
+  closeGatewaysAfterEach,
+  gateway,
+  routerUpstream,
+  routerUpstreamWithApi,
+  sdkUpstreamWithServers,
+  sdkV2Upstream,
+  serve,
+  v1Client,
+  waitFor,
+} from './upstreams';
 
 closeGatewaysAfterEach();
 closeAfterEach();
@@ -37,7 +48,10 @@ async function allPages(client: Awaited<ReturnType<typeof v1Client>>): Promise<{
 }
 
 /** A 2025 downstream session counting the tools/list_changed it hears on its GET stream (open once this resolves). */
-async function listening2025(url: string, gatewaySeen: { http: string }[]): Promise<{ client: Awaited<ReturnType<typeof v1Client>>; heard: () => number }> {
+async function listening2025(
+  url: string,
+  gatewaySeen: { http: string }[],
+): Promise<{ client: Awaited<ReturnType<typeof v1Client>>; heard: () => number }> {
   const client = await v1Client(url);
   let heard = 0;
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
@@ -52,7 +66,12 @@ async function listening2026(url: string): Promise<{ heard: () => number }> {
   const body = rpc('subscriptions/listen', { notifications: { toolsListChanged: true }, _meta: envelope() }, 'sub-1');
   const res = await fetch(url, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: MCP_ACCEPT, 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'subscriptions/listen' },
+    headers: {
+      'Content-Type': 'application/json',
+      Accept: MCP_ACCEPT,
+      'MCP-Protocol-Version': MODERN,
+      'Mcp-Method': 'subscriptions/listen',
+    },
     body: JSON.stringify(body),
   });
   expect(res.status).toBe(200);
@@ -88,7 +107,13 @@ describe('pagination', () => {
     const client = await v1Client(gw.url);
     const once = await allPages(client);
     const upstreamTools = ['add', 'count', 'hang', 'refuse'];
-    const expected = ['l1', 'l2', 'l3', ...upstreamTools.map((name) => `a__${name}`), ...upstreamTools.map((name) => `b__${name}`)];
+    const expected = [
+      'l1',
+      'l2',
+      'l3',
+      ...upstreamTools.map((name) => `a__${name}`),
+      ...upstreamTools.map((name) => `b__${name}`),
+    ];
     expect([...once.names].sort()).toEqual(expected.sort());
     expect(new Set(once.names).size).toBe(once.names.length);
     expect(once.pages).toBe(Math.ceil(expected.length / 2));
@@ -96,7 +121,10 @@ describe('pagination', () => {
     // Local items first; each upstream's items in the upstream's own order (across its pages, for the second).
     expect(once.names.slice(0, 3)).toEqual(['l1', 'l2', 'l3']);
     const upstreamOrder = ['add', 'refuse', 'count', 'hang'];
-    for (const prefix of ['a', 'b']) expect(once.names.filter((name) => name.startsWith(`${prefix}__`))).toEqual(upstreamOrder.map((name) => `${prefix}__${name}`));
+    for (const prefix of ['a', 'b'])
+      expect(once.names.filter((name) => name.startsWith(`${prefix}__`))).toEqual(
+        upstreamOrder.map((name) => `${prefix}__${name}`),
+      );
     // The upstream answered its own list in pages of two: the gateway read them all.
     expect(second.seen.filter((request) => request.rpc === 'tools/list').length).toBeGreaterThanOrEqual(2);
   });
@@ -136,7 +164,9 @@ describe('upstream list_changed → downstream list_changed', () => {
     const down = await listening2025(gw.url, gw.upstream.seen);
     // The gateway listens on the upstream session's GET stream.
     await waitFor(() => upstream.seen.some((request) => request.http === 'GET'));
-    servers[0]!.registerTool('late', { description: 'Late', inputSchema: { x: z.string() } }, async () => ({ content: [] }));
+    servers[0]!.registerTool('late', { description: 'Late', inputSchema: { x: z.string() } }, async () => ({
+      content: [],
+    }));
     await exactlyOne(down.heard);
     expect((await down.client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(['v1__add', 'v1__late']);
   });
@@ -144,15 +174,22 @@ describe('upstream list_changed → downstream list_changed', () => {
   it.each([
     { title: 'this router (2025 session, GET stream)', options: { eras: ['2025'], sessions: {} } },
     { title: 'this router (2026, subscriptions/listen)', options: {} },
-  ] as const)('a 2025 downstream session hears exactly one when $title adds three tools at once', async ({ options }) => {
-    const { upstream, mcp: upstreamMcp } = await routerUpstreamWithApi(options as Partial<McpRouterOptions>);
-    const gw = await gateway({}, (mcp) => mcp.upstream({ prefix: 'r', url: upstream.url }));
-    const down = await listening2025(gw.url, gw.upstream.seen);
-    await waitFor(() => upstream.seen.some((request) => request.http === 'GET' || request.rpc === 'subscriptions/listen'));
-    for (const name of ['n1', 'n2', 'n3']) upstreamMcp.tool({ name, description: name, handler: () => name });
-    await exactlyOne(down.heard);
-    expect((await down.client.listTools()).tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['r__n1', 'r__n2', 'r__n3']));
-  });
+  ] as const)(
+    'a 2025 downstream session hears exactly one when $title adds three tools at once',
+    async ({ options }) => {
+      const { upstream, mcp: upstreamMcp } = await routerUpstreamWithApi(options as Partial<McpRouterOptions>);
+      const gw = await gateway({}, (mcp) => mcp.upstream({ prefix: 'r', url: upstream.url }));
+      const down = await listening2025(gw.url, gw.upstream.seen);
+      await waitFor(() =>
+        upstream.seen.some((request) => request.http === 'GET' || request.rpc === 'subscriptions/listen'),
+      );
+      for (const name of ['n1', 'n2', 'n3']) upstreamMcp.tool({ name, description: name, handler: () => name });
+      await exactlyOne(down.heard);
+      expect((await down.client.listTools()).tools.map((tool) => tool.name)).toEqual(
+        expect.arrayContaining(['r__n1', 'r__n2', 'r__n3']),
+      );
+    },
+  );
 
   it('a 2026 downstream subscriptions/listen stream hears exactly one when an SDK v2 upstream (2026) changes its tools', async () => {
     const v2 = await sdkV2Upstream(['one']);
@@ -165,7 +202,11 @@ describe('upstream list_changed → downstream list_changed', () => {
     v2.toolsChanged();
     await exactlyOne(down.heard);
     const client = await v1Client(gw.url);
-    expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(['v2__one', 'v2__three', 'v2__two']);
+    expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual([
+      'v2__one',
+      'v2__three',
+      'v2__two',
+    ]);
   });
 
   it('a 2026 downstream subscriptions/listen stream hears exactly one when this router (2026) adds three tools', async () => {
@@ -192,7 +233,9 @@ describe('refresh() and remove()', () => {
     upstreamMcp.tool({ name: 'quiet', description: 'Added without a notification', handler: () => 'quiet' });
     await sleep(300);
     // No listChanged declared: the gateway opened no stream and has not seen the change yet.
-    expect(upstream.seen.some((request) => request.rpc === 'subscriptions/listen' || request.http === 'GET')).toBe(false);
+    expect(upstream.seen.some((request) => request.rpc === 'subscriptions/listen' || request.http === 'GET')).toBe(
+      false,
+    );
     expect(await names()).not.toContain('q__quiet');
     const status = await handle!.refresh();
     expect(status.state).toBe('healthy');
@@ -204,7 +247,8 @@ describe('refresh() and remove()', () => {
     { title: 'an SDK v1 upstream (2025 session): its session is DELETEd', era: '2025' },
     { title: 'this router (2026)', era: '2026' },
   ] as const)('remove() takes every item of $title off, and the downstream hears list_changed', async ({ era }) => {
-    const upstream = era === '2025' ? await sdkUpstreamWithServers(() => undefined) : (await routerUpstreamWithApi({})).upstream;
+    const upstream =
+      era === '2025' ? await sdkUpstreamWithServers(() => undefined) : (await routerUpstreamWithApi({})).upstream;
     let handle: ReturnType<McpRouter['upstream']> | undefined;
     const gw = await gateway({}, (mcp) => {
       mcp.tool({ name: 'local', description: 'Local', handler: () => 'local' });
@@ -219,7 +263,9 @@ describe('refresh() and remove()', () => {
     if (era === '2025') {
       const session = upstream.seen.find((request) => request.session !== undefined)?.session;
       expect(session).toBeDefined();
-      expect(upstream.seen.filter((request) => request.http === 'DELETE').map((request) => request.session)).toEqual([session]);
+      expect(upstream.seen.filter((request) => request.http === 'DELETE').map((request) => request.session)).toEqual([
+        session,
+      ]);
     }
   });
 });

@@ -1,7 +1,17 @@
 // Gateway names end to end: upstream items listed as <prefix>__<name> and <prefix>+<uri>, routed back with their original names and URIs; collisions, options, plain proxy.
 
 import { McpConfigError, mcpRouter, type McpRouter, type McpRouterOptions, type UpstreamOptions } from '../../lib';
-import { closeAfterEach, closeGatewaysAfterEach, gateway, sdkUpstream, sdkV2Upstream, serve, v1Client, v2Client, type Upstream } from './upstreams';
+import {
+  closeAfterEach,
+  closeGatewaysAfterEach,
+  gateway,
+  sdkUpstream,
+  sdkV2Upstream,
+  serve,
+  v1Client,
+  v2Client,
+  type Upstream,
+} from './upstreams';
 
 closeGatewaysAfterEach();
 closeAfterEach();
@@ -19,15 +29,28 @@ interface Received {
  * a resource link and an embedded resource), a prompt with a completed argument and an embedded resource, a static
  * resource and a template with a completed variable.
  */
-async function richUpstream(options: Partial<McpRouterOptions> = {}, extra: (mcp: McpRouter) => void = () => undefined): Promise<{ upstream: Upstream; received: Received }> {
+async function richUpstream(
+  options: Partial<McpRouterOptions> = {},
+  extra: (mcp: McpRouter) => void = () => undefined,
+): Promise<{ upstream: Upstream; received: Received }> {
   const received: Received = { calls: [], prompts: [], reads: [], completions: [] };
   const upstream = await serve((app) => {
-    const mcp = mcpRouter({ name: 'rich', version: '1.0.0', logger: { error: jest.fn(), warn: jest.fn() }, ...options });
+    const mcp = mcpRouter({
+      name: 'rich',
+      version: '1.0.0',
+      logger: { error: jest.fn(), warn: jest.fn() },
+      ...options,
+    });
     const record = (name: string) => (args: unknown) => {
       received.calls.push({ name, args });
       return `${name} ran`;
     };
-    mcp.tool({ name: 'echo', description: 'Echo', inputSchema: { type: 'object', properties: { word: { type: 'string' } } }, handler: record('echo') });
+    mcp.tool({
+      name: 'echo',
+      description: 'Echo',
+      inputSchema: { type: 'object', properties: { word: { type: 'string' } } },
+      handler: record('echo'),
+    });
     mcp.tool({ name: 'get__thing', description: 'A name holding the separator', handler: record('get__thing') });
     mcp.tool({
       name: 'linker',
@@ -42,7 +65,13 @@ async function richUpstream(options: Partial<McpRouterOptions> = {}, extra: (mcp
     mcp.prompt({
       name: 'review',
       description: 'Review',
-      arguments: [{ name: 'code', required: true, complete: (value) => (received.completions.push({ variable: 'code', value }), ['const', 'constant']) }],
+      arguments: [
+        {
+          name: 'code',
+          required: true,
+          complete: (value) => (received.completions.push({ variable: 'code', value }), ['const', 'constant']),
+        },
+      ],
       get: (args) => {
         received.prompts.push({ name: 'review', args });
         return [
@@ -56,7 +85,12 @@ async function richUpstream(options: Partial<McpRouterOptions> = {}, extra: (mcp
       uriTemplate: 'users://{id}/profile',
       name: 'profile',
       read: (uri: string, { id }: { id: string }) => (received.reads.push(uri), `profile of ${id}`),
-      complete: { id: (value) => (received.completions.push({ variable: 'id', value }), ['ada', 'alan'].filter((id) => id.startsWith(value))) },
+      complete: {
+        id: (value) => (
+          received.completions.push({ variable: 'id', value }),
+          ['ada', 'alan'].filter((id) => id.startsWith(value))
+        ),
+      },
     });
     extra(mcp);
     app.use('/mcp', mcp);
@@ -73,8 +107,10 @@ function api(client: Downstream) {
     tools: async () => (await any.listTools()).tools.map((tool) => tool.name),
     prompts: async () => (await any.listPrompts()).prompts.map((prompt) => prompt.name),
     resources: async () => (await any.listResources()).resources.map((resource) => resource.uri),
-    templates: async () => (await any.listResourceTemplates()).resourceTemplates.map((template) => template.uriTemplate),
-    call: (name: string, args: Record<string, unknown> = {}) => any.callTool({ name, arguments: args }) as Promise<{ content: Record<string, unknown>[]; isError?: boolean }>,
+    templates: async () =>
+      (await any.listResourceTemplates()).resourceTemplates.map((template) => template.uriTemplate),
+    call: (name: string, args: Record<string, unknown> = {}) =>
+      any.callTool({ name, arguments: args }) as Promise<{ content: Record<string, unknown>[]; isError?: boolean }>,
     client: any,
   };
 }
@@ -121,16 +157,27 @@ describe.each([
 
       const prompt = await down.client.getPrompt({ name: 'up__review', arguments: { code: 'x = 1' } });
       expect(received.prompts).toEqual([{ name: 'review', args: { code: 'x = 1' } }]);
-      expect(prompt.messages[1]!.content).toEqual({ type: 'resource', resource: { uri: 'up+docs://readme', text: '# readme' } });
+      expect(prompt.messages[1]!.content).toEqual({
+        type: 'resource',
+        resource: { uri: 'up+docs://readme', text: '# readme' },
+      });
 
       const readme = await down.client.readResource({ uri: 'up+docs://readme' });
       const profile = await down.client.readResource({ uri: 'up+users://ada/profile' });
       expect(received.reads).toEqual(['docs://readme', 'users://ada/profile']);
       expect(readme.contents.map((content) => content.uri)).toEqual(['up+docs://readme']);
-      expect(profile.contents).toEqual([expect.objectContaining({ uri: 'up+users://ada/profile', text: 'profile of ada' })]);
+      expect(profile.contents).toEqual([
+        expect.objectContaining({ uri: 'up+users://ada/profile', text: 'profile of ada' }),
+      ]);
 
-      const codes = await down.client.complete({ ref: { type: 'ref/prompt', name: 'up__review' }, argument: { name: 'code', value: 'con' } });
-      const ids = await down.client.complete({ ref: { type: 'ref/resource', uri: 'up+users://{id}/profile' }, argument: { name: 'id', value: 'a' } });
+      const codes = await down.client.complete({
+        ref: { type: 'ref/prompt', name: 'up__review' },
+        argument: { name: 'code', value: 'con' },
+      });
+      const ids = await down.client.complete({
+        ref: { type: 'ref/resource', uri: 'up+users://{id}/profile' },
+        argument: { name: 'id', value: 'a' },
+      });
       expect(codes.completion.values).toEqual(['const', 'constant']);
       expect(ids.completion.values).toEqual(['ada', 'alan']);
       expect(received.completions).toEqual([
@@ -183,7 +230,13 @@ describe('tools.include, exclude and rename', () => {
     const { upstream, received } = await richUpstream({}, (mcp) => {
       for (const name of ['list_a', 'list_b', 'list_c']) mcp.tool({ name, description: name, handler: () => name });
     });
-    const gw = await gateway({}, (mcp) => mcp.upstream({ prefix: 'p', url: upstream.url, tools: { include: ['echo', /^list_/], exclude: ['list_c', /_b$/], rename: { echo: 'say' } } }));
+    const gw = await gateway({}, (mcp) =>
+      mcp.upstream({
+        prefix: 'p',
+        url: upstream.url,
+        tools: { include: ['echo', /^list_/], exclude: ['list_c', /_b$/], rename: { echo: 'say' } },
+      }),
+    );
     const down = api(await v1Client(gw.url));
     expect((await down.tools()).sort()).toEqual(['p__list_a', 'p__say']);
     await down.call('p__say', { word: 'renamed' });
@@ -209,7 +262,9 @@ describe('final names', () => {
     expect(names).toContain(`p__${long}`);
     expect(names.some((name) => name.includes(tooLong))).toBe(false);
     expect(gw.warnings()).toMatch(new RegExp(`p__${long}.*66 characters.*tools\\.rename`));
-    expect(handle!.status().skipped).toEqual([expect.objectContaining({ kind: 'tool', name: tooLong, reason: expect.stringMatching(/1–128/) })]);
+    expect(handle!.status().skipped).toEqual([
+      expect.objectContaining({ kind: 'tool', name: tooLong, reason: expect.stringMatching(/1–128/) }),
+    ]);
     expect(gw.warnings()).toContain(`tool '${tooLong}' is not mounted`);
   });
 });
@@ -218,23 +273,28 @@ describe('collisions with local items', () => {
   it.each([
     { when: 'before mcp.upstream()', order: 'before' },
     { when: 'after mcp.upstream(), before its lists arrived', order: 'after' },
-  ] as const)('a local tool registered $when keeps its name; the upstream item is skipped and reported', async ({ order }) => {
-    const { upstream, received } = await richUpstream();
-    let handle: ReturnType<McpRouter['upstream']> | undefined;
-    const gw = await gateway({}, (mcp) => {
-      const local = (): void => void mcp.tool({ name: 'p__echo', description: 'Local', handler: () => 'local ran' });
-      if (order === 'before') local();
-      handle = mcp.upstream({ prefix: 'p', url: upstream.url });
-      if (order === 'after') local();
-    });
-    const down = api(await v1Client(gw.url));
-    expect((await down.tools()).filter((name) => name === 'p__echo')).toHaveLength(1);
-    expect((await down.call('p__echo')).content).toEqual([{ type: 'text', text: 'local ran' }]);
-    expect(received.calls).toEqual([]);
-    expect(handle!.status().skipped).toEqual([expect.objectContaining({ kind: 'tool', name: 'echo', reason: expect.stringContaining("'p__echo' is taken") })]);
-    expect(handle!.status().items.tools).toBe(2);
-    expect(gw.warnings()).toContain("tool 'echo' is not mounted");
-  });
+  ] as const)(
+    'a local tool registered $when keeps its name; the upstream item is skipped and reported',
+    async ({ order }) => {
+      const { upstream, received } = await richUpstream();
+      let handle: ReturnType<McpRouter['upstream']> | undefined;
+      const gw = await gateway({}, (mcp) => {
+        const local = (): void => void mcp.tool({ name: 'p__echo', description: 'Local', handler: () => 'local ran' });
+        if (order === 'before') local();
+        handle = mcp.upstream({ prefix: 'p', url: upstream.url });
+        if (order === 'after') local();
+      });
+      const down = api(await v1Client(gw.url));
+      expect((await down.tools()).filter((name) => name === 'p__echo')).toHaveLength(1);
+      expect((await down.call('p__echo')).content).toEqual([{ type: 'text', text: 'local ran' }]);
+      expect(received.calls).toEqual([]);
+      expect(handle!.status().skipped).toEqual([
+        expect.objectContaining({ kind: 'tool', name: 'echo', reason: expect.stringContaining("'p__echo' is taken") }),
+      ]);
+      expect(handle!.status().items.tools).toBe(2);
+      expect(gw.warnings()).toContain("tool 'echo' is not mounted");
+    },
+  );
 
   it('a local tool registered under a name an upstream item already holds is refused (ERR_MCP_DUPLICATE)', async () => {
     const { upstream } = await richUpstream();
@@ -266,7 +326,8 @@ function configError(mount: () => unknown): McpConfigError {
 
 describe('mcp.upstream() options, checked when it is called', () => {
   const url = 'http://127.0.0.1:1/mcp';
-  const mcp = (): McpRouter => mcpRouter({ name: 'gw', version: '1.0.0', logger: { error: jest.fn(), warn: jest.fn() } });
+  const mcp = (): McpRouter =>
+    mcpRouter({ name: 'gw', version: '1.0.0', logger: { error: jest.fn(), warn: jest.fn() } });
 
   it('a second upstream with the same prefix (any case) or the same name is refused', () => {
     const router = mcp();
@@ -281,10 +342,22 @@ describe('mcp.upstream() options, checked when it is called', () => {
     ['an unknown key', { prefix: 'fs', url, prefx: 'x' }, /unknown option 'upstream\.prefx'/],
     ['a prefix with _', { prefix: 'a_b', url }, /upstream\.prefix/],
     ['a prefix with .', { prefix: 'a.b', url }, /upstream\.prefix/],
-    ['forwardHeaders: Authorization', { prefix: 'fs', url, forwardHeaders: ['x-request-id', 'Authorization'] }, /forwardHeaders' may not hold 'authorization'/],
-    ['forwardHeaders: cookie', { prefix: 'fs', url, forwardHeaders: ['cookie'] }, /forwardHeaders' may not hold 'cookie'/],
+    [
+      'forwardHeaders: Authorization',
+      { prefix: 'fs', url, forwardHeaders: ['x-request-id', 'Authorization'] },
+      /forwardHeaders' may not hold 'authorization'/,
+    ],
+    [
+      'forwardHeaders: cookie',
+      { prefix: 'fs', url, forwardHeaders: ['cookie'] },
+      /forwardHeaders' may not hold 'cookie'/,
+    ],
     ['no name without a prefix', { url }, /upstream\.name.*required without a prefix/],
-    ['an unknown tools key', { prefix: 'fs', url, tools: { inclde: [] } }, /unknown option 'upstream 'fs'\.tools\.inclde'/],
+    [
+      'an unknown tools key',
+      { prefix: 'fs', url, tools: { inclde: [] } },
+      /unknown option 'upstream 'fs'\.tools\.inclde'/,
+    ],
     ['a URL that is not http(s)', { prefix: 'fs', url: 'ftp://host/mcp' }, /upstream 'fs'\.url/],
   ])('%s is refused, naming the option', (_title, options, message) => {
     const router = mcp();
@@ -304,7 +377,10 @@ describe('plain proxy (no prefix)', () => {
     expect(await down.resources()).toEqual(['docs://readme']);
     expect(await down.templates()).toEqual(['users://{id}/profile']);
     const linked = await down.call('linker');
-    expect(linked.content.map((block) => block.uri ?? (block.resource as { uri: string }).uri)).toEqual(['docs://readme', 'users://ada/profile']);
+    expect(linked.content.map((block) => block.uri ?? (block.resource as { uri: string }).uri)).toEqual([
+      'docs://readme',
+      'users://ada/profile',
+    ]);
     await down.call('echo', { word: 'plain' });
     const profile = await down.client.readResource({ uri: 'users://alan/profile' });
     expect(profile.contents[0]!.uri).toBe('users://alan/profile');

@@ -2,8 +2,22 @@
 
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CreateMessageRequestSchema, CreateMessageResultSchema, ElicitRequestSchema, ElicitResultSchema, type ElicitRequest } from '@modelcontextprotocol/sdk/types.js';
-import { closeAfterEach, closeGatewaysAfterEach, routerCallUpstream, sdkV1CallUpstream, serveGateway, waitFor, type Upstream } from './upstreams';
+import {
+  CreateMessageRequestSchema,
+  CreateMessageResultSchema,
+  ElicitRequestSchema,
+  ElicitResultSchema,
+  type ElicitRequest,
+} from '@modelcontextprotocol/sdk/types.js';
+import {
+  closeAfterEach,
+  closeGatewaysAfterEach,
+  routerCallUpstream,
+  sdkV1CallUpstream,
+  serveGateway,
+  waitFor,
+  type Upstream,
+} from './upstreams';
 
 closeGatewaysAfterEach();
 closeAfterEach();
@@ -30,9 +44,25 @@ function sdkV1Asking(runs: Runs): Promise<Upstream> {
     server.registerTool('book', { description: 'Books seats after asking' }, async (extra) => {
       runs.started++;
       try {
-        const answer = await extra.sendRequest({ method: 'elicitation/create', params: { message: 'How many seats?', requestedSchema: SCHEMA } }, ElicitResultSchema);
-        const said = await extra.sendRequest({ method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'Which city?' } }], maxTokens: 5 } }, CreateMessageResultSchema);
-        return { content: [{ type: 'text', text: `booked ${String(answer.content?.seats)} seats in ${said.content.type === 'text' ? said.content.text : '?'}` }] };
+        const answer = await extra.sendRequest(
+          { method: 'elicitation/create', params: { message: 'How many seats?', requestedSchema: SCHEMA } },
+          ElicitResultSchema,
+        );
+        const said = await extra.sendRequest(
+          {
+            method: 'sampling/createMessage',
+            params: { messages: [{ role: 'user', content: { type: 'text', text: 'Which city?' } }], maxTokens: 5 },
+          },
+          CreateMessageResultSchema,
+        );
+        return {
+          content: [
+            {
+              type: 'text',
+              text: `booked ${String(answer.content?.seats)} seats in ${said.content.type === 'text' ? said.content.text : '?'}`,
+            },
+          ],
+        };
       } finally {
         runs.ended++;
       }
@@ -43,12 +73,19 @@ function sdkV1Asking(runs: Runs): Promise<Upstream> {
 /** This router (2026): `book` asks with ctx.elicit and ctx.sample, which a 2026 upstream answers with input_required. */
 function routerAsking(runs: Runs): Promise<Upstream> {
   return routerCallUpstream({}, (mcp) => {
-    mcp.tool({ name: 'book', description: 'Books seats after asking', handler: async (_args, ctx) => {
-      runs.started++;
-      const answer = await ctx.elicit({ message: 'How many seats?', requestedSchema: SCHEMA });
-      const said = await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'Which city?' } }], maxTokens: 5 });
-      return `booked ${String((answer.content as { seats?: number } | undefined)?.seats)} seats in ${(said.content as { text?: string }).text ?? '?'}`;
-    } });
+    mcp.tool({
+      name: 'book',
+      description: 'Books seats after asking',
+      handler: async (_args, ctx) => {
+        runs.started++;
+        const answer = await ctx.elicit({ message: 'How many seats?', requestedSchema: SCHEMA });
+        const said = await ctx.sample({
+          messages: [{ role: 'user', content: { type: 'text', text: 'Which city?' } }],
+          maxTokens: 5,
+        });
+        return `booked ${String((answer.content as { seats?: number } | undefined)?.seats)} seats in ${(said.content as { text?: string }).text ?? '?'}`;
+      },
+    });
   });
 }
 
@@ -59,7 +96,10 @@ const UPSTREAMS = [
 
 /** The SDK v1 client (2025) with elicitation and sampling handlers, recording what it was asked. */
 async function askedClient(url: string, asked: string[]): Promise<V1Client> {
-  const client = new V1Client({ name: 'v1-caller', version: '1.0.0' }, { capabilities: { elicitation: {}, sampling: {} } });
+  const client = new V1Client(
+    { name: 'v1-caller', version: '1.0.0' },
+    { capabilities: { elicitation: {}, sampling: {} } },
+  );
   client.setRequestHandler(ElicitRequestSchema, async (request: ElicitRequest) => {
     asked.push(`elicit: ${request.params.message}`);
     return ACCEPTED;
@@ -74,18 +114,35 @@ async function askedClient(url: string, asked: string[]): Promise<V1Client> {
 }
 
 /** A 2026 tools/call POST with the envelope; `capabilities` are the caller's clientCapabilities. */
-async function rawModernCall(url: string, params: Record<string, unknown>, capabilities: Record<string, unknown>): Promise<{ status: number; body: { result?: Record<string, unknown>; error?: unknown } }> {
-  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': capabilities };
+async function rawModernCall(
+  url: string,
+  params: Record<string, unknown>,
+  capabilities: Record<string, unknown>,
+): Promise<{ status: number; body: { result?: Record<string, unknown>; error?: unknown } }> {
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientCapabilities': capabilities,
+  };
   const res = await fetch(url, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'tools/call', 'Mcp-Name': String(params.name) },
+    headers: {
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      'MCP-Protocol-Version': '2026-07-28',
+      'Mcp-Method': 'tools/call',
+      'Mcp-Name': String(params.name),
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { ...params, _meta: meta } }),
   });
   return { status: res.status, body: (await res.json()) as { result?: Record<string, unknown>; error?: unknown } };
 }
 
 /** {@link rawModernCall}, expecting a result. */
-async function modernCall(url: string, params: Record<string, unknown>, capabilities: Record<string, unknown>): Promise<Record<string, unknown>> {
+async function modernCall(
+  url: string,
+  params: Record<string, unknown>,
+  capabilities: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
   const { status, body } = await rawModernCall(url, params, capabilities);
   expect({ status, error: body.error }).toEqual({ status: 200, error: undefined });
   return body.result!;
@@ -118,12 +175,22 @@ describe.each(UPSTREAMS)('$kind', ({ era, start }) => {
     for (let round = 0; result.resultType === 'input_required' && round < 4; round++) {
       const requests = result.inputRequests as Record<string, { method: string; params: Record<string, unknown> }>;
       expect(Object.keys(requests)).toHaveLength(1);
-      const [[key, request]] = Object.entries(requests) as [[string, { method: string; params: Record<string, unknown> }]];
+      const [[key, request]] = Object.entries(requests) as [
+        [string, { method: string; params: Record<string, unknown> }],
+      ];
       expect(typeof result.requestState).toBe('string');
-      if (round === 0) expect(request).toEqual({ method: 'elicitation/create', params: { message: 'How many seats?', requestedSchema: SCHEMA } });
+      if (round === 0)
+        expect(request).toEqual({
+          method: 'elicitation/create',
+          params: { message: 'How many seats?', requestedSchema: SCHEMA },
+        });
       else expect(request).toMatchObject({ method: 'sampling/createMessage', params: { maxTokens: 5 } });
       answers[key] = request.method === 'elicitation/create' ? ACCEPTED : SAMPLED;
-      result = await modernCall(gateway.url, { name: 'trip__book', arguments: {}, inputResponses: answers, requestState: result.requestState }, capabilities);
+      result = await modernCall(
+        gateway.url,
+        { name: 'trip__book', arguments: {}, inputResponses: answers, requestState: result.requestState },
+        capabilities,
+      );
     }
     expect(result).toMatchObject({ resultType: 'complete', ...BOOKED });
     // The gateway keeps nothing between the caller's rounds: each retry calls the upstream again from the start
@@ -145,7 +212,10 @@ describe.each(UPSTREAMS)('$kind', ({ era, start }) => {
     clients.push(client);
     const started = Date.now();
     const result = await client.callTool({ name: 'trip__book', arguments: {} });
-    expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringMatching(/did not declare the 'elicitation' capability/) }] });
+    expect(result).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: expect.stringMatching(/did not declare the 'elicitation' capability/) }],
+    });
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
@@ -157,11 +227,18 @@ describe.each(UPSTREAMS)('$kind', ({ era, start }) => {
     if (era === '2025') {
       // The 2025 upstream got the gateway's refusal of its ask, and its tool failed with it: an isError result.
       expect(res.status).toBe(200);
-      expect(res.body.result).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringMatching(/did not declare the 'elicitation' capability/) }] });
+      expect(res.body.result).toMatchObject({
+        isError: true,
+        content: [{ type: 'text', text: expect.stringMatching(/did not declare the 'elicitation' capability/) }],
+      });
     } else {
       // The gateway itself asks on the 2026 upstream's behalf: MCP 2026-07-28 M3, -32021 naming the capability, HTTP 400.
       expect(res.status).toBe(400);
-      expect(res.body.error).toMatchObject({ code: -32021, message: expect.stringMatching(/did not declare the 'elicitation' capability/), data: { requiredCapabilities: { elicitation: {} } } });
+      expect(res.body.error).toMatchObject({
+        code: -32021,
+        message: expect.stringMatching(/did not declare the 'elicitation' capability/),
+        data: { requiredCapabilities: { elicitation: {} } },
+      });
     }
     expect(Date.now() - started).toBeLessThan(5_000);
   });

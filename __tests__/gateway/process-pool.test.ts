@@ -46,14 +46,16 @@ function starts(file: string): string[] {
   }
 }
 
-
 /** `whoami` as `subject`: the TOKEN its process was given, and its pid. */
 async function whoami(client: Client): Promise<{ token: string; pid: number }> {
   const [token, pid] = text(await client.callTool({ name: 'env__whoami', arguments: {} }))!.split(' ');
   return { token: token!, pid: Number(pid) };
 }
 
-async function poolGateway(options: Partial<UpstreamOptions>, auth = true): Promise<{ url: string; handle: UpstreamHandle; startsFile: string; dir: string }> {
+async function poolGateway(
+  options: Partial<UpstreamOptions>,
+  auth = true,
+): Promise<{ url: string; handle: UpstreamHandle; startsFile: string; dir: string }> {
   const dir = scratch();
   const startsFile = join(dir, 'starts');
   const { url, handles } = await serveGateway(auth ? { auth: { tokens: TOKENS } } : {}, (mcp) => [
@@ -90,7 +92,9 @@ describe("processes: 'per-principal'", () => {
   it('a caller without an authenticated subject gets a JSON-RPC error saying why; no process is spawned for it', async () => {
     const { url, startsFile } = await poolGateway({}, false);
     const client = await callerClient(url);
-    await expect(client.callTool({ name: 'env__whoami', arguments: {} })).rejects.toThrow(/process per principal, which needs an authenticated caller/);
+    await expect(client.callTool({ name: 'env__whoami', arguments: {} })).rejects.toThrow(
+      /process per principal, which needs an authenticated caller/,
+    );
     expect(starts(startsFile)).toHaveLength(1);
   });
 
@@ -125,7 +129,9 @@ describe("processes: 'per-principal'", () => {
     const held = busy.map((client) => client.callTool({ name: 'env__hold', arguments: { file: release } }));
     await until(() => handle.status().processes?.running === 10, 'ten busy processes');
     const late = await callerClient(url, 'alice');
-    await expect(late.callTool({ name: 'env__whoami', arguments: {} })).rejects.toThrow(/too many processes: all 10 \(maxProcesses\) are busy/);
+    await expect(late.callTool({ name: 'env__whoami', arguments: {} })).rejects.toThrow(
+      /too many processes: all 10 \(maxProcesses\) are busy/,
+    );
     writeFileSync(release, '');
     for (const result of await Promise.all(held)) expect(text(result)).toBe('released');
     expect((await whoami(late)).token).toBe('secret-of-alice');
@@ -149,10 +155,18 @@ describe('hostile programs', () => {
     const dir = scratch();
     const startsFile = join(dir, 'starts');
     const { handles } = await serveGateway({}, (mcp) => [
-      mcp.upstream({ name: 'crashy', command: process.execPath, args: ['-e', "require('fs').appendFileSync(process.argv[1], Date.now() + '\\n'); process.exit(3)", startsFile] }),
+      mcp.upstream({
+        name: 'crashy',
+        command: process.execPath,
+        args: ['-e', "require('fs').appendFileSync(process.argv[1], Date.now() + '\\n'); process.exit(3)", startsFile],
+      }),
     ]);
     const handle = handles[0]!;
-    await until(() => handle.status().state === 'down' && /exited \(code 3\)/.test(handle.status().error ?? ''), 'down with the exit reason', 10_000);
+    await until(
+      () => handle.status().state === 'down' && /exited \(code 3\)/.test(handle.status().error ?? ''),
+      'down with the exit reason',
+      10_000,
+    );
     await until(() => starts(startsFile).length >= 3, 'three starts', 15_000);
     const times = starts(startsFile).map(Number);
     const gaps = times.slice(1).map((time, index) => time - times[index]!);
@@ -165,12 +179,17 @@ describe('hostile programs', () => {
   it.each([
     ['ENOENT', () => join(scratch(), 'no-such-program')],
     ['EACCES', () => FIXTURE],
-  ])('a command that cannot be spawned (%s): the upstream is down with status().error saying why; the router serves on', async (code, command) => {
-    const { url, mcp, handles } = await serveGateway({}, (router) => [router.upstream({ name: 'broken', command: command() })]);
-    mcp.tool({ name: 'local', description: 'Local', handler: () => 'ok' });
-    await until(() => handles[0]!.status().state === 'down', 'down');
-    expect(handles[0]!.status().error).toContain(code);
-    const client = await callerClient(url);
-    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['local']);
-  });
+  ])(
+    'a command that cannot be spawned (%s): the upstream is down with status().error saying why; the router serves on',
+    async (code, command) => {
+      const { url, mcp, handles } = await serveGateway({}, (router) => [
+        router.upstream({ name: 'broken', command: command() }),
+      ]);
+      mcp.tool({ name: 'local', description: 'Local', handler: () => 'ok' });
+      await until(() => handles[0]!.status().state === 'down', 'down');
+      expect(handles[0]!.status().error).toContain(code);
+      const client = await callerClient(url);
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['local']);
+    },
+  );
 });

@@ -2,7 +2,11 @@
 
 import path from 'node:path';
 import { JsonRpcError } from '../../lib';
-import { createStdioUpstreamClient, type StdioClientOptions, type StdioUpstreamClient } from '../../lib/gateway/stdio-client';
+import {
+  createStdioUpstreamClient,
+  type StdioClientOptions,
+  type StdioUpstreamClient,
+} from '../../lib/gateway/stdio-client';
 import type { UpstreamMessage } from '../../lib/gateway/upstream-exchange';
 import { until } from '../helpers/until';
 import { CLIENT_INFO } from './upstreams';
@@ -31,66 +35,115 @@ function everything(overrides: Partial<StdioClientOptions> = {}): StdioUpstreamC
   return client;
 }
 
-
-const textOf = (result: unknown): string => ((result as { content: { text?: string }[] }).content ?? []).map((part) => part.text ?? '').join('\n');
+const textOf = (result: unknown): string =>
+  ((result as { content: { text?: string }[] }).content ?? []).map((part) => part.text ?? '').join('\n');
 
 describe('stdio upstream client (server-everything)', () => {
   it('spawns nothing before the first request, then initialises once (2025-11-25) and lists the tools', async () => {
     const client = everything();
     expect(client.pid).toBeUndefined();
     expect(client.era).toBeUndefined();
-    const [first, second] = (await Promise.all([client.request('tools/list', {}), client.request('tools/list', {})])) as { tools: { name: string }[] }[];
-    expect(first!.tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['echo', 'get-sum', 'trigger-long-running-operation']));
+    const [first, second] = (await Promise.all([
+      client.request('tools/list', {}),
+      client.request('tools/list', {}),
+    ])) as { tools: { name: string }[] }[];
+    expect(first!.tools.map((tool) => tool.name)).toEqual(
+      expect.arrayContaining(['echo', 'get-sum', 'trigger-long-running-operation']),
+    );
     expect(second).toEqual(first);
     expect(client.era).toBe('2025');
     expect(client.protocolVersion).toBe('2025-11-25');
     expect(client.sessionId).toBeUndefined();
     expect(client.capabilities).toMatchObject({ tools: { listChanged: true }, resources: { subscribe: true } });
-    expect(await client.request('tools/call', { name: 'get-sum', arguments: { a: 2, b: 3 } })).toMatchObject({ content: [{ type: 'text', text: expect.stringContaining('5') }] });
+    expect(await client.request('tools/call', { name: 'get-sum', arguments: { a: 2, b: 3 } })).toMatchObject({
+      content: [{ type: 'text', text: expect.stringContaining('5') }],
+    });
   });
 
   it("relays a call's progress to that call only, under the caller's own token, even when two callers chose the same one", async () => {
     const client = everything();
     const seen: UpstreamMessage[][] = [[], []];
     const call = (index: number): Promise<unknown> =>
-      client.request('tools/call', { name: 'trigger-long-running-operation', arguments: { duration: 0.2 * (index + 1), steps: 2 + index }, _meta: { progressToken: 'same' } }, { onMessage: (message) => seen[index]!.push(message) });
+      client.request(
+        'tools/call',
+        {
+          name: 'trigger-long-running-operation',
+          arguments: { duration: 0.2 * (index + 1), steps: 2 + index },
+          _meta: { progressToken: 'same' },
+        },
+        { onMessage: (message) => seen[index]!.push(message) },
+      );
     const results = await Promise.all([call(0), call(1)]);
     expect(textOf(results[0])).toContain('Steps: 2');
     expect(textOf(results[1])).toContain('Steps: 3');
-    expect(seen[0]!.map((message) => message.params)).toEqual([1, 2].map((progress) => ({ progress, total: 2, progressToken: 'same' })));
-    expect(seen[1]!.map((message) => message.params)).toEqual([1, 2, 3].map((progress) => ({ progress, total: 3, progressToken: 'same' })));
+    expect(seen[0]!.map((message) => message.params)).toEqual(
+      [1, 2].map((progress) => ({ progress, total: 2, progressToken: 'same' })),
+    );
+    expect(seen[1]!.map((message) => message.params)).toEqual(
+      [1, 2, 3].map((progress) => ({ progress, total: 3, progressToken: 'same' })),
+    );
   });
 
   it('relays an elicitation the server sends during a call to that call’s onRequest, and its answer back', async () => {
     const client = everything({ capabilities: RELAYED });
     const asked: [string, Record<string, unknown> | undefined][] = [];
-    const result = await client.request('tools/call', { name: 'trigger-elicitation-request', arguments: {} }, {
-      onRequest: async (method, params) => {
-        asked.push([method, params]);
-        return { action: 'accept', content: { name: 'Ada Lovelace', check: true } };
+    const result = await client.request(
+      'tools/call',
+      { name: 'trigger-elicitation-request', arguments: {} },
+      {
+        onRequest: async (method, params) => {
+          asked.push([method, params]);
+          return { action: 'accept', content: { name: 'Ada Lovelace', check: true } };
+        },
       },
-    });
-    expect(asked).toEqual([['elicitation/create', expect.objectContaining({ message: expect.any(String), requestedSchema: expect.objectContaining({ type: 'object' }) })]]);
+    );
+    expect(asked).toEqual([
+      [
+        'elicitation/create',
+        expect.objectContaining({
+          message: expect.any(String),
+          requestedSchema: expect.objectContaining({ type: 'object' }),
+        }),
+      ],
+    ]);
     expect(textOf(result)).toContain('Ada Lovelace');
   });
 
   it('relays a sampling request, and hands the server the JsonRpcError an answer fails with', async () => {
     const client = everything({ capabilities: RELAYED });
-    const answered = await client.request('tools/call', { name: 'trigger-sampling-request', arguments: { prompt: 'hello' } }, {
-      onRequest: async (method) => (method === 'sampling/createMessage' ? { role: 'assistant', content: { type: 'text', text: 'relayed completion' }, model: 'test-model' } : undefined),
-    });
+    const answered = await client.request(
+      'tools/call',
+      { name: 'trigger-sampling-request', arguments: { prompt: 'hello' } },
+      {
+        onRequest: async (method) =>
+          method === 'sampling/createMessage'
+            ? { role: 'assistant', content: { type: 'text', text: 'relayed completion' }, model: 'test-model' }
+            : undefined,
+      },
+    );
     expect(textOf(answered)).toContain('relayed completion');
-    const refused = await client.request('tools/call', { name: 'trigger-sampling-request', arguments: { prompt: 'hello' } }, {
-      onRequest: () => Promise.reject(new JsonRpcError(-32602, 'The caller declined sampling')),
-    }).then(textOf, (error: JsonRpcError) => error.message);
+    const refused = await client
+      .request(
+        'tools/call',
+        { name: 'trigger-sampling-request', arguments: { prompt: 'hello' } },
+        {
+          onRequest: () => Promise.reject(new JsonRpcError(-32602, 'The caller declined sampling')),
+        },
+      )
+      .then(textOf, (error: JsonRpcError) => error.message);
     expect(refused).toContain('The caller declined sampling');
   });
 
   it('relays roots/list asked during a call', async () => {
     const client = everything({ capabilities: RELAYED });
-    const result = await client.request('tools/call', { name: 'get-roots-list', arguments: {} }, {
-      onRequest: async (method) => (method === 'roots/list' ? { roots: [{ uri: 'file:///srv/project', name: 'project' }] } : undefined),
-    });
+    const result = await client.request(
+      'tools/call',
+      { name: 'get-roots-list', arguments: {} },
+      {
+        onRequest: async (method) =>
+          method === 'roots/list' ? { roots: [{ uri: 'file:///srv/project', name: 'project' }] } : undefined,
+      },
+    );
     expect(textOf(result)).toContain('file:///srv/project');
   });
 
@@ -98,7 +151,10 @@ describe('stdio upstream client (server-everything)', () => {
     const client = everything({ capabilities: RELAYED });
     const notifications: string[] = [];
     const states: string[] = [];
-    const listener = client.listen({ onNotification: (message) => notifications.push(String(message.method)), onState: (state) => states.push(state) });
+    const listener = client.listen({
+      onNotification: (message) => notifications.push(String(message.method)),
+      onState: (state) => states.push(state),
+    });
     // server-everything registers its capability-dependent tools once initialised, and says so.
     await until(() => notifications.includes('notifications/tools/list_changed'), 'tools/list_changed');
     expect(states).toEqual(['open']);
@@ -108,11 +164,17 @@ describe('stdio upstream client (server-everything)', () => {
   it('cancels a call on its signal: rejected at once, the process keeps serving', async () => {
     const client = everything();
     const controller = new AbortController();
-    const call = client.request('tools/call', { name: 'trigger-long-running-operation', arguments: { duration: 20, steps: 2 } }, { signal: controller.signal });
+    const call = client.request(
+      'tools/call',
+      { name: 'trigger-long-running-operation', arguments: { duration: 20, steps: 2 } },
+      { signal: controller.signal },
+    );
     await until(() => client.pid !== undefined && client.era === '2025', 'the handshake');
     controller.abort();
     await expect(call).rejects.toThrow('Upstream "everything" request was cancelled');
-    expect(await client.request('tools/call', { name: 'echo', arguments: { message: 'still here' } })).toMatchObject({ content: [{ text: 'Echo: still here' }] });
+    expect(await client.request('tools/call', { name: 'echo', arguments: { message: 'still here' } })).toMatchObject({
+      content: [{ text: 'Echo: still here' }],
+    });
   });
 
   it('close() ends the process and rejects what is in flight', async () => {
@@ -120,7 +182,9 @@ describe('stdio upstream client (server-everything)', () => {
     await client.request('tools/list', {});
     const pid = client.pid as number;
     expect(isAlive(pid)).toBe(true);
-    const call = client.request('tools/call', { name: 'trigger-long-running-operation', arguments: { duration: 20, steps: 2 } }).catch((error: unknown) => error);
+    const call = client
+      .request('tools/call', { name: 'trigger-long-running-operation', arguments: { duration: 20, steps: 2 } })
+      .catch((error: unknown) => error);
     await client.close();
     await expect(call).resolves.toMatchObject({ code: -32603, message: 'Upstream "everything" client was closed' });
     expect(isAlive(pid)).toBe(false);

@@ -18,7 +18,11 @@ jest.setTimeout(30_000);
 const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
 const CAPABILITIES = { elicitation: { form: {} }, sampling: {} };
 const ELICITED = { action: 'accept' as const, content: { name: 'Ada Lovelace', check: true } };
-const SAMPLED = { role: 'assistant' as const, content: { type: 'text' as const, text: 'a relayed completion' }, model: 'test-model' };
+const SAMPLED = {
+  role: 'assistant' as const,
+  content: { type: 'text' as const, text: 'a relayed completion' },
+  model: 'test-model',
+};
 
 const clients: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
@@ -26,7 +30,9 @@ afterEach(async () => {
 });
 
 async function gateway(): Promise<string> {
-  const { url } = await serveGateway({}, (mcp) => [mcp.upstream({ prefix: 'ev', command: process.execPath, args: [EVERYTHING, 'stdio'], listTimeoutMs: 15_000 })]);
+  const { url } = await serveGateway({}, (mcp) => [
+    mcp.upstream({ prefix: 'ev', command: process.execPath, args: [EVERYTHING, 'stdio'], listTimeoutMs: 15_000 }),
+  ]);
   return url;
 }
 
@@ -38,21 +44,32 @@ it('a 2025 caller (SDK v1) answers the upstream’s elicitation and sampling on 
   client.setRequestHandler(CreateMessageRequestSchema, async () => (asked.push('sampling'), SAMPLED));
   await client.connect(new TransportV1(new URL(url)));
   clients.push(client);
-  expect(allText(await client.callTool({ name: 'ev__trigger-elicitation-request', arguments: {} }))).toContain('Ada Lovelace');
-  expect(allText(await client.callTool({ name: 'ev__trigger-sampling-request', arguments: { prompt: 'hello' } }))).toContain('a relayed completion');
+  expect(allText(await client.callTool({ name: 'ev__trigger-elicitation-request', arguments: {} }))).toContain(
+    'Ada Lovelace',
+  );
+  expect(
+    allText(await client.callTool({ name: 'ev__trigger-sampling-request', arguments: { prompt: 'hello' } })),
+  ).toContain('a relayed completion');
   expect(asked).toEqual(['elicitation', 'sampling']);
 });
 
 it('a 2026 caller (SDK v2, pinned) answers them through input_required, and the retry completes', async () => {
   const url = await gateway();
   const asked: string[] = [];
-  const client = new ClientV2({ name: 'v2-asked', version: '2.0.0' }, { capabilities: CAPABILITIES, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  const client = new ClientV2(
+    { name: 'v2-asked', version: '2.0.0' },
+    { capabilities: CAPABILITIES, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
   client.setRequestHandler('elicitation/create', async () => (asked.push('elicitation'), ELICITED));
   client.setRequestHandler('sampling/createMessage', async () => (asked.push('sampling'), SAMPLED));
   await client.connect(new TransportV2(new URL(url)));
   clients.push(client);
-  expect(allText(await client.callTool({ name: 'ev__trigger-elicitation-request', arguments: {} }))).toContain('Ada Lovelace');
-  expect(allText(await client.callTool({ name: 'ev__trigger-sampling-request', arguments: { prompt: 'hello' } }))).toContain('a relayed completion');
+  expect(allText(await client.callTool({ name: 'ev__trigger-elicitation-request', arguments: {} }))).toContain(
+    'Ada Lovelace',
+  );
+  expect(
+    allText(await client.callTool({ name: 'ev__trigger-sampling-request', arguments: { prompt: 'hello' } })),
+  ).toContain('a relayed completion');
   expect(asked).toEqual(['elicitation', 'sampling']);
 });
 
@@ -61,8 +78,12 @@ it('a caller that did not declare elicitation gets the spec’s answer, and the 
   const client = new ClientV1({ name: 'v1-mute', version: '1.0.0' });
   await client.connect(new TransportV1(new URL(url)));
   clients.push(client);
-  const result = await client.callTool({ name: 'ev__trigger-elicitation-request', arguments: {} }).then(allText, (err: Error) => err.message);
+  const result = await client
+    .callTool({ name: 'ev__trigger-elicitation-request', arguments: {} })
+    .then(allText, (err: Error) => err.message);
   expect(result).not.toContain('Ada Lovelace');
   // The process still serves: the next call is answered.
-  expect(text(await client.callTool({ name: 'ev__echo', arguments: { message: 'still here' } }))).toBe('Echo: still here');
+  expect(text(await client.callTool({ name: 'ev__echo', arguments: { message: 'still here' } }))).toBe(
+    'Echo: still here',
+  );
 });

@@ -16,20 +16,35 @@ const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist
 const FILESYSTEM = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
 const FIXTURE = join(__dirname, 'fixtures', 'env-server.js');
 
-
 describe('server-everything and server-filesystem over stdio, shared processes', () => {
   it('lists, calls, reads, prompts and relays progress for 2025 and 2026 callers; status() is healthy and shows no env value', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'stdio-fs-'));
     writeFileSync(join(dir, 'hello.txt'), 'hello from disk');
     const { url, handles } = await serveGateway({}, (mcp) => [
-      mcp.upstream({ prefix: 'ev', command: process.execPath, args: [EVERYTHING, 'stdio'], env: { GATEWAY_SECRET: 'hunter2' }, listTimeoutMs: 15_000 }),
+      mcp.upstream({
+        prefix: 'ev',
+        command: process.execPath,
+        args: [EVERYTHING, 'stdio'],
+        env: { GATEWAY_SECRET: 'hunter2' },
+        listTimeoutMs: 15_000,
+      }),
       mcp.upstream({ prefix: 'fs', command: process.execPath, args: [FILESYSTEM, dir], listTimeoutMs: 15_000 }),
     ]);
     const client = await v1Client(url);
     const tools = (await client.listTools()).tools.map((tool) => tool.name);
-    expect(tools).toEqual(expect.arrayContaining(['ev__echo', 'ev__get-sum', 'ev__trigger-long-running-operation', 'fs__read_text_file', 'fs__list_directory']));
+    expect(tools).toEqual(
+      expect.arrayContaining([
+        'ev__echo',
+        'ev__get-sum',
+        'ev__trigger-long-running-operation',
+        'fs__read_text_file',
+        'fs__list_directory',
+      ]),
+    );
     expect(text(await client.callTool({ name: 'ev__echo', arguments: { message: 'hi' } }))).toBe('Echo: hi');
-    expect(text(await client.callTool({ name: 'fs__read_text_file', arguments: { path: join(dir, 'hello.txt') } }))).toBe('hello from disk');
+    expect(
+      text(await client.callTool({ name: 'fs__read_text_file', arguments: { path: join(dir, 'hello.txt') } })),
+    ).toBe('hello from disk');
     // The env reached the process (its get-env tool tells), and never status().
     expect(text(await client.callTool({ name: 'ev__get-env', arguments: {} }))).toContain('hunter2');
     expect(JSON.stringify(handles.map((handle) => handle.status()))).not.toContain('hunter2');
@@ -40,22 +55,33 @@ describe('server-everything and server-filesystem over stdio, shared processes',
     expect(prompt.messages.length).toBeGreaterThan(0);
 
     const progress: number[] = [];
-    await client.callTool({ name: 'ev__trigger-long-running-operation', arguments: { duration: 1, steps: 3 } }, undefined, { onprogress: ({ progress: step }) => void progress.push(step) });
+    await client.callTool(
+      { name: 'ev__trigger-long-running-operation', arguments: { duration: 1, steps: 3 } },
+      undefined,
+      { onprogress: ({ progress: step }) => void progress.push(step) },
+    );
     expect(progress).toEqual([1, 2, 3]);
 
     const modern = await v2Client(url);
-    expect(await modern.callTool({ name: 'ev__get-sum', arguments: { a: 2, b: 3 } })).toEqual(expect.objectContaining({ content: [expect.objectContaining({ text: expect.stringContaining('5') })] }));
+    expect(await modern.callTool({ name: 'ev__get-sum', arguments: { a: 2, b: 3 } })).toEqual(
+      expect.objectContaining({ content: [expect.objectContaining({ text: expect.stringContaining('5') })] }),
+    );
 
     for (const handle of handles) {
-      expect(handle.status()).toEqual(expect.objectContaining({ state: 'healthy', era: '2025', error: undefined, processes: undefined }));
+      expect(handle.status()).toEqual(
+        expect.objectContaining({ state: 'healthy', era: '2025', error: undefined, processes: undefined }),
+      );
     }
     expect(handles[0]!.status().items.resourceTemplates).toBeGreaterThan(0);
   });
 
   it('a killed shared process is restarted (after the backoff) and its items stay meanwhile (graceMs); remove() ends it', async () => {
-    const { url, handles } = await serveGateway({}, (mcp) => [mcp.upstream({ prefix: 'env', command: process.execPath, args: [FIXTURE], env: { TOKEN: 'shared' } })]);
+    const { url, handles } = await serveGateway({}, (mcp) => [
+      mcp.upstream({ prefix: 'env', command: process.execPath, args: [FIXTURE], env: { TOKEN: 'shared' } }),
+    ]);
     const client = await v1Client(url);
-    const whoami = async (): Promise<number> => Number(text(await client.callTool({ name: 'env__whoami', arguments: {} }))!.split(' ')[1]);
+    const whoami = async (): Promise<number> =>
+      Number(text(await client.callTool({ name: 'env__whoami', arguments: {} }))!.split(' ')[1]);
     const pid = await whoami();
     process.kill(pid, 'SIGKILL');
     await until(() => handles[0]!.status().state === 'stale', 'stale after the exit');
@@ -73,7 +99,12 @@ describe('server-everything and server-filesystem over stdio, shared processes',
     const startsFile = join(dir, 'starts');
     let lazy: UpstreamHandle | undefined;
     const { url } = await serveGateway({}, (mcp) => {
-      lazy = mcp.upstream({ prefix: 'env', command: process.execPath, args: [FIXTURE, startsFile], start: 'first-use' });
+      lazy = mcp.upstream({
+        prefix: 'env',
+        command: process.execPath,
+        args: [FIXTURE, startsFile],
+        start: 'first-use',
+      });
       // Not waited for: it would stay connecting.
       return [];
     });
@@ -86,24 +117,69 @@ describe('server-everything and server-filesystem over stdio, shared processes',
 });
 
 describe('config checks at boot', () => {
-  const mount = (options: Record<string, unknown>) => () => mcpRouter({ name: 'gw', version: '1.0.0' }).upstream(options as unknown as UpstreamOptions);
+  const mount = (options: Record<string, unknown>) => () =>
+    mcpRouter({ name: 'gw', version: '1.0.0' }).upstream(options as unknown as UpstreamOptions);
 
   it.each([
-    ['url and command', { prefix: 'a', url: 'http://127.0.0.1:1/mcp', command: 'x' }, /needs exactly one of 'upstream.url' .* and 'upstream.command'/],
+    [
+      'url and command',
+      { prefix: 'a', url: 'http://127.0.0.1:1/mcp', command: 'x' },
+      /needs exactly one of 'upstream.url' .* and 'upstream.command'/,
+    ],
     ['neither', { prefix: 'a' }, /needs exactly one of 'upstream.url'/],
-    ['headers with command', { prefix: 'a', command: 'x', headers: { a: 'b' } }, /'upstream 'a'.headers' is for HTTP upstreams/],
-    ['forwardHeaders with command', { prefix: 'a', command: 'x', forwardHeaders: ['x-id'] }, /'upstream 'a'.forwardHeaders' is for HTTP upstreams/],
-    ['processes with url', { prefix: 'a', url: 'http://127.0.0.1:1/mcp', processes: 'shared' }, /'upstream 'a'.processes' is for stdio upstreams/],
+    [
+      'headers with command',
+      { prefix: 'a', command: 'x', headers: { a: 'b' } },
+      /'upstream 'a'.headers' is for HTTP upstreams/,
+    ],
+    [
+      'forwardHeaders with command',
+      { prefix: 'a', command: 'x', forwardHeaders: ['x-id'] },
+      /'upstream 'a'.forwardHeaders' is for HTTP upstreams/,
+    ],
+    [
+      'processes with url',
+      { prefix: 'a', url: 'http://127.0.0.1:1/mcp', processes: 'shared' },
+      /'upstream 'a'.processes' is for stdio upstreams/,
+    ],
     ['an empty command', { prefix: 'a', command: '' }, /'upstream 'a'.command' must be a program name or path/],
     ['args not strings', { prefix: 'a', command: 'x', args: [1] }, /'upstream 'a'.args' must be an array of strings/],
     ['a bad env name', { prefix: 'a', command: 'x', env: { '1BAD': 'secret-value' } }, /invalid variable name '1BAD'/],
-    ['an env value not a string', { prefix: 'a', command: 'x', env: { GOOD: 1 } }, /'upstream 'a'.env.GOOD' must be a string/],
-    ['an env function on a shared process', { prefix: 'a', command: 'x', env: () => ({}) }, /may be a function only with processes: 'per-principal'/],
-    ['a missing cwd', { prefix: 'a', command: 'x', cwd: '/no/such/dir' }, /'upstream 'a'.cwd' must be an existing directory/],
-    ['a bad processes', { prefix: 'a', command: 'x', processes: 'each' }, /'upstream 'a'.processes' must be 'shared' or 'per-principal'/],
-    ['maxProcesses 0', { prefix: 'a', command: 'x', processes: 'per-principal', maxProcesses: 0 }, /'upstream 'a'.maxProcesses' must be a positive integer/],
-    ['maxProcesses on a shared process', { prefix: 'a', command: 'x', maxProcesses: 3 }, /need processes: 'per-principal'/],
-    ['a bad start', { prefix: 'a', command: 'x', start: 'later' }, /'upstream 'a'.start' must be 'mounted' or 'first-use'/],
+    [
+      'an env value not a string',
+      { prefix: 'a', command: 'x', env: { GOOD: 1 } },
+      /'upstream 'a'.env.GOOD' must be a string/,
+    ],
+    [
+      'an env function on a shared process',
+      { prefix: 'a', command: 'x', env: () => ({}) },
+      /may be a function only with processes: 'per-principal'/,
+    ],
+    [
+      'a missing cwd',
+      { prefix: 'a', command: 'x', cwd: '/no/such/dir' },
+      /'upstream 'a'.cwd' must be an existing directory/,
+    ],
+    [
+      'a bad processes',
+      { prefix: 'a', command: 'x', processes: 'each' },
+      /'upstream 'a'.processes' must be 'shared' or 'per-principal'/,
+    ],
+    [
+      'maxProcesses 0',
+      { prefix: 'a', command: 'x', processes: 'per-principal', maxProcesses: 0 },
+      /'upstream 'a'.maxProcesses' must be a positive integer/,
+    ],
+    [
+      'maxProcesses on a shared process',
+      { prefix: 'a', command: 'x', maxProcesses: 3 },
+      /need processes: 'per-principal'/,
+    ],
+    [
+      'a bad start',
+      { prefix: 'a', command: 'x', start: 'later' },
+      /'upstream 'a'.start' must be 'mounted' or 'first-use'/,
+    ],
   ])('%s → McpConfigError', (_case, options, message) => {
     expect(mount(options)).toThrow(McpConfigError);
     expect(mount(options)).toThrow(message);

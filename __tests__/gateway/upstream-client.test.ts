@@ -2,14 +2,38 @@
 
 import { ErrorCode, mcpRouter, type McpRouterOptions } from '../../lib';
 import { createUpstreamClient } from '../../lib/gateway/upstream-client';
-import { clientFor, CLIENT_INFO, closeAfterEach, LABEL, registerTools, rejection, routerUpstream, sdkUpstream, serve, stopUpstream, text, toolNames, waitFor } from './upstreams';
+import {
+  clientFor,
+  CLIENT_INFO,
+  closeAfterEach,
+  LABEL,
+  registerTools,
+  rejection,
+  routerUpstream,
+  sdkUpstream,
+  serve,
+  stopUpstream,
+  text,
+  toolNames,
+  waitFor,
+} from './upstreams';
 
 closeAfterEach();
 
 describe.each([
   { title: 'this router, both eras', options: {}, era: '2026', session: false },
-  { title: "this router, eras: ['2025'] with sessions", options: { eras: ['2025'], sessions: {} }, era: '2025', session: true },
-  { title: "this router, eras: ['2025'], sessions: false", options: { eras: ['2025'], sessions: false }, era: '2025', session: false },
+  {
+    title: "this router, eras: ['2025'] with sessions",
+    options: { eras: ['2025'], sessions: {} },
+    era: '2025',
+    session: true,
+  },
+  {
+    title: "this router, eras: ['2025'], sessions: false",
+    options: { eras: ['2025'], sessions: false },
+    era: '2025',
+    session: false,
+  },
   { title: "this router, eras: ['2026']", options: { eras: ['2026'] }, era: '2026', session: false },
 ] as const)('upstream client against $title', ({ options, era, session }) => {
   it(`speaks ${era}, lists and calls tools`, async () => {
@@ -32,15 +56,25 @@ describe.each([
   it("passes the upstream's JSON-RPC error verbatim", async () => {
     const client = clientFor(await routerUpstream(options as Partial<McpRouterOptions>));
     const error = await rejection(client.request('tools/call', { name: 'refuse', arguments: {} }));
-    expect(error.toObject()).toEqual({ code: ErrorCode.InvalidParams, message: 'Refused: no such account', data: { account: 'a-17' } });
+    expect(error.toObject()).toEqual({
+      code: ErrorCode.InvalidParams,
+      message: 'Refused: no such account',
+      data: { account: 'a-17' },
+    });
   });
 
   it('delivers progress notifications from an SSE reply to onMessage', async () => {
     const client = clientFor(await routerUpstream(options as Partial<McpRouterOptions>));
     const messages: Record<string, unknown>[] = [];
-    const result = await client.request('tools/call', { name: 'count', arguments: {}, _meta: { progressToken: 'p1' } }, { onMessage: (message) => messages.push(message) });
+    const result = await client.request(
+      'tools/call',
+      { name: 'count', arguments: {}, _meta: { progressToken: 'p1' } },
+      { onMessage: (message) => messages.push(message) },
+    );
     expect(text(result)).toBe('counted');
-    const progress = messages.filter((message) => message.method === 'notifications/progress').map((message) => (message.params as { progress: number }).progress);
+    const progress = messages
+      .filter((message) => message.method === 'notifications/progress')
+      .map((message) => (message.params as { progress: number }).progress);
     expect(progress).toEqual([1, 2, 3]);
   });
 });
@@ -53,7 +87,13 @@ describe('upstream client against the SDK v1 server (2025, stateful)', () => {
     expect(text(await client.request('tools/call', { name: 'add', arguments: { a: 1, b: 41 } }))).toBe('42');
     expect(client.era).toBe('2025');
     expect(client.sessionId).toEqual(expect.any(String));
-    expect(upstream.seen.map((request) => request.rpc)).toEqual(['server/discover', 'initialize', 'notifications/initialized', 'tools/list', 'tools/call']);
+    expect(upstream.seen.map((request) => request.rpc)).toEqual([
+      'server/discover',
+      'initialize',
+      'notifications/initialized',
+      'tools/list',
+      'tools/call',
+    ]);
   });
 
   it('re-initialises once when the session is lost (upstream restarted on the same port) and the call succeeds', async () => {
@@ -67,7 +107,12 @@ describe('upstream client against the SDK v1 server (2025, stateful)', () => {
     const second = await sdkUpstream(first.port);
     expect(text(await client.request('tools/call', { name: 'add', arguments: { a: 2, b: 2 } }))).toBe('4');
     expect(client.sessionId).not.toBe(lostSession);
-    expect(second.seen.map((request) => request.rpc)).toEqual(['tools/call', 'initialize', 'notifications/initialized', 'tools/call']);
+    expect(second.seen.map((request) => request.rpc)).toEqual([
+      'tools/call',
+      'initialize',
+      'notifications/initialized',
+      'tools/call',
+    ]);
   });
 
   it('close() deletes the session on the upstream', async () => {
@@ -76,7 +121,9 @@ describe('upstream client against the SDK v1 server (2025, stateful)', () => {
     await client.request('tools/list', {});
     const sessionId = client.sessionId;
     await client.close();
-    expect(upstream.seen.filter((request) => request.http === 'DELETE')).toEqual([{ http: 'DELETE', rpc: undefined, session: sessionId, version: '2025-11-25' }]);
+    expect(upstream.seen.filter((request) => request.http === 'DELETE')).toEqual([
+      { http: 'DELETE', rpc: undefined, session: sessionId, version: '2025-11-25' },
+    ]);
     expect((await rejection(client.request('tools/list', {}))).message).toBe(`Upstream "${LABEL}" client was closed`);
   });
 });
@@ -88,12 +135,20 @@ describe('upstream client against this router: lost session, cancellation', () =
     await client.request('tools/list', {});
     const lostSession = client.sessionId!;
     // Someone else ends the session (MCP transports › Session Management: DELETE).
-    const deleted = await fetch(upstream.url, { method: 'DELETE', headers: { 'Mcp-Session-Id': lostSession, 'MCP-Protocol-Version': '2025-11-25' } });
+    const deleted = await fetch(upstream.url, {
+      method: 'DELETE',
+      headers: { 'Mcp-Session-Id': lostSession, 'MCP-Protocol-Version': '2025-11-25' },
+    });
     expect(deleted.status).toBeLessThan(300);
     expect(text(await client.request('tools/call', { name: 'add', arguments: { a: 5, b: 6 } }))).toBe('11');
     expect(client.sessionId).not.toBe(lostSession);
     const afterDelete = upstream.seen.slice(upstream.seen.findIndex((request) => request.http === 'DELETE') + 1);
-    expect(afterDelete.map((request) => request.rpc)).toEqual(['tools/call', 'initialize', 'notifications/initialized', 'tools/call']);
+    expect(afterDelete.map((request) => request.rpc)).toEqual([
+      'tools/call',
+      'initialize',
+      'notifications/initialized',
+      'tools/call',
+    ]);
   });
 
   it("re-initialises when a restarted SDK-example server answers 400 'No valid session ID' instead of 404", async () => {
@@ -103,14 +158,32 @@ describe('upstream client against this router: lost session, cancellation', () =
       app.post('/mcp', (req, res) => {
         const body = req.body as { id?: number; method: string };
         const session = req.get('mcp-session-id');
-        if (body.method === 'server/discover') return void res.status(400).json({ jsonrpc: '2.0', error: { code: -32000, message: 'Bad Request: No valid session ID provided' }, id: null });
+        if (body.method === 'server/discover')
+          return void res.status(400).json({
+            jsonrpc: '2.0',
+            error: { code: -32000, message: 'Bad Request: No valid session ID provided' },
+            id: null,
+          });
         if (body.method === 'initialize') {
           const id = `s${++sessions}`;
           known.add(id);
-          return void res.set('mcp-session-id', id).json({ jsonrpc: '2.0', id: body.id, result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'x', version: '1' } } });
+          return void res.set('mcp-session-id', id).json({
+            jsonrpc: '2.0',
+            id: body.id,
+            result: {
+              protocolVersion: '2025-11-25',
+              capabilities: { tools: {} },
+              serverInfo: { name: 'x', version: '1' },
+            },
+          });
         }
         // The SDK v1 examples: an unknown session is a 400 with a JSON-RPC error and a null id.
-        if (session === undefined || !known.has(session)) return void res.status(400).json({ jsonrpc: '2.0', error: { code: -32000, message: 'Bad Request: No valid session ID provided' }, id: null });
+        if (session === undefined || !known.has(session))
+          return void res.status(400).json({
+            jsonrpc: '2.0',
+            error: { code: -32000, message: 'Bad Request: No valid session ID provided' },
+            id: null,
+          });
         if (body.id === undefined) return void res.status(202).end();
         res.json({ jsonrpc: '2.0', id: body.id, result: { tools: [] } });
       });
@@ -150,7 +223,12 @@ describe('upstream client against this router: lost session, cancellation', () =
       const client = clientFor(upstream);
       await client.notify('notifications/roots/list_changed');
       const sent = upstream.seen.find((request) => request.rpc === 'notifications/roots/list_changed');
-      expect(sent).toEqual({ http: 'POST', rpc: 'notifications/roots/list_changed', session: client.sessionId, version: client.protocolVersion });
+      expect(sent).toEqual({
+        http: 'POST',
+        rpc: 'notifications/roots/list_changed',
+        session: client.sessionId,
+        version: client.protocolVersion,
+      });
     }
   });
 
@@ -198,18 +276,30 @@ describe('upstream client: headers, close', () => {
     const failure = rejection(call);
     await client.close();
     expect((await failure).message).toBe(`Upstream "${LABEL}" client was closed`);
-    expect(upstream.seen.filter((request) => request.http === 'DELETE').map((request) => request.session)).toEqual([sessionId]);
+    expect(upstream.seen.filter((request) => request.http === 'DELETE').map((request) => request.session)).toEqual([
+      sessionId,
+    ]);
   });
 
   it('shares one handshake among concurrent first requests', async () => {
     const upstream = await routerUpstream({ eras: ['2025'], sessions: {} });
     const client = clientFor(upstream);
-    await Promise.all([client.request('tools/list', {}), client.request('tools/list', {}), client.request('tools/list', {})]);
-    expect(upstream.seen.filter((request) => request.rpc === 'initialize' || request.rpc === 'server/discover')).toHaveLength(2);
-    expect(new Set(upstream.seen.filter((request) => request.rpc === 'tools/list').map((request) => request.session))).toEqual(new Set([client.sessionId]));
+    await Promise.all([
+      client.request('tools/list', {}),
+      client.request('tools/list', {}),
+      client.request('tools/list', {}),
+    ]);
+    expect(
+      upstream.seen.filter((request) => request.rpc === 'initialize' || request.rpc === 'server/discover'),
+    ).toHaveLength(2);
+    expect(
+      new Set(upstream.seen.filter((request) => request.rpc === 'tools/list').map((request) => request.session)),
+    ).toEqual(new Set([client.sessionId]));
   });
 
   it('refuses a timeout that is not a positive number', () => {
-    expect(() => createUpstreamClient({ url: 'http://127.0.0.1:1/mcp', label: LABEL, timeoutMs: 0, clientInfo: CLIENT_INFO })).toThrow('timeoutMs must be a positive number of milliseconds, got 0');
+    expect(() =>
+      createUpstreamClient({ url: 'http://127.0.0.1:1/mcp', label: LABEL, timeoutMs: 0, clientInfo: CLIENT_INFO }),
+    ).toThrow('timeoutMs must be a positive number of milliseconds, got 0');
   });
 });

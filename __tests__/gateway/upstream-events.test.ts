@@ -3,7 +3,16 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { McpRouterOptions } from '../../lib';
 import type { UpstreamListener, UpstreamListenState } from '../../lib/gateway/upstream-events';
-import { clientFor, closeAfterEach, routerUpstream, routerUpstreamWithApi, sdkUpstreamWithServers, serve, stopUpstream, waitFor } from './upstreams';
+import {
+  clientFor,
+  closeAfterEach,
+  routerUpstream,
+  routerUpstreamWithApi,
+  sdkUpstreamWithServers,
+  serve,
+  stopUpstream,
+  waitFor,
+} from './upstreams';
 
 closeAfterEach();
 
@@ -27,7 +36,10 @@ function record(client: ReturnType<typeof clientFor>, resourceSubscriptions?: re
 
 const TOOLS_CHANGED = 'notifications/tools/list_changed';
 
-function addTool(mcp: { tool: (definition: { name: string; description: string; handler: () => string }) => unknown }, name: string): void {
+function addTool(
+  mcp: { tool: (definition: { name: string; description: string; handler: () => string }) => unknown },
+  name: string,
+): void {
   mcp.tool({ name, description: 'Added while a client listens', handler: () => 'ok' });
 }
 
@@ -41,11 +53,16 @@ describe.each([
     const heard = record(client);
     await waitFor(() => heard.states.includes('open'));
     expect(client.era).toBe(era);
-    expect(client.capabilities).toEqual(expect.objectContaining({ tools: expect.objectContaining({ listChanged: true }) }));
+    expect(client.capabilities).toEqual(
+      expect.objectContaining({ tools: expect.objectContaining({ listChanged: true }) }),
+    );
     addTool(mcp, 'late');
     await waitFor(() => heard.count(TOOLS_CHANGED) === 1);
     if (era === '2026') expect(heard.methods()[0]).toBe('notifications/subscriptions/acknowledged');
-    else expect(upstream.seen.filter((request) => request.http === 'GET').map((request) => request.session)).toEqual([client.sessionId]);
+    else
+      expect(upstream.seen.filter((request) => request.http === 'GET').map((request) => request.session)).toEqual([
+        client.sessionId,
+      ]);
   });
 
   it('reopens by itself after the upstream restarts on the same port, and later notifications arrive', async () => {
@@ -60,7 +77,10 @@ describe.each([
     addTool(second.mcp, 'after-restart');
     await waitFor(() => heard.count(TOOLS_CHANGED) === 1);
     // A 2025 upstream lost the session: the client initialised again before reopening the GET stream.
-    if (era === '2025') expect(second.upstream.seen.map((request) => request.rpc)).toEqual(expect.arrayContaining(['initialize', 'notifications/initialized']));
+    if (era === '2025')
+      expect(second.upstream.seen.map((request) => request.rpc)).toEqual(
+        expect.arrayContaining(['initialize', 'notifications/initialized']),
+      );
   });
 
   it('update() with a resource URI delivers notifications/resources/updated for it', async () => {
@@ -70,7 +90,14 @@ describe.each([
     await waitFor(() => heard.states.includes('open'));
     heard.listener.update(['docs://readme']);
     if (era === '2026') {
-      await waitFor(() => heard.messages.some((message) => message.method === 'notifications/subscriptions/acknowledged' && (message.params as { notifications: { resourceSubscriptions?: string[] } }).notifications.resourceSubscriptions?.[0] === 'docs://readme'));
+      await waitFor(() =>
+        heard.messages.some(
+          (message) =>
+            message.method === 'notifications/subscriptions/acknowledged' &&
+            (message.params as { notifications: { resourceSubscriptions?: string[] } }).notifications
+              .resourceSubscriptions?.[0] === 'docs://readme',
+        ),
+      );
     } else {
       await waitFor(() => upstream.seen.some((request) => request.rpc === 'resources/subscribe'));
       // Let the subscription land before the update is sent.
@@ -78,7 +105,13 @@ describe.each([
     }
     mcp.notifyResourceUpdated('docs://readme');
     await waitFor(() => heard.count('notifications/resources/updated') === 1);
-    expect((heard.messages.find((message) => message.method === 'notifications/resources/updated')?.params as { uri: string }).uri).toBe('docs://readme');
+    expect(
+      (
+        heard.messages.find((message) => message.method === 'notifications/resources/updated')?.params as {
+          uri: string;
+        }
+      ).uri,
+    ).toBe('docs://readme');
   });
 
   it('close() ends the stream: nothing more is heard or sent', async () => {
@@ -131,11 +164,23 @@ describe('listen: an upstream without a stream, malformed events, client close',
       app.post('/mcp', (req, res) => {
         const body = req.body as { id?: number; method: string };
         if (body.method === 'initialize') {
-          res.set('Mcp-Session-Id', 's1').json({ jsonrpc: '2.0', id: body.id, result: { protocolVersion: '2025-11-25', capabilities: { tools: { listChanged: true } }, serverInfo: { name: 'tiny', version: '1' } } });
+          res.set('Mcp-Session-Id', 's1').json({
+            jsonrpc: '2.0',
+            id: body.id,
+            result: {
+              protocolVersion: '2025-11-25',
+              capabilities: { tools: { listChanged: true } },
+              serverInfo: { name: 'tiny', version: '1' },
+            },
+          });
         } else if (body.method === 'notifications/initialized') {
           res.status(202).end();
         } else {
-          res.status(400).json({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: No valid session ID provided' } });
+          res.status(400).json({
+            jsonrpc: '2.0',
+            id: null,
+            error: { code: -32000, message: 'Bad Request: No valid session ID provided' },
+          });
         }
       });
       app.get('/mcp', (req, res) => {
@@ -153,7 +198,10 @@ describe('listen: an upstream without a stream, malformed events, client close',
     expect(heard.methods()).toEqual([TOOLS_CHANGED, 'notifications/prompts/list_changed']);
     expect(lastEventIds).toEqual([undefined, 'e1']);
     expect(heard.states).toEqual(['open', 'retrying', 'open']);
-    expect(upstream.seen.filter((request) => request.http === 'GET').map((request) => request.session)).toEqual(['s1', 's1']);
+    expect(upstream.seen.filter((request) => request.http === 'GET').map((request) => request.session)).toEqual([
+      's1',
+      's1',
+    ]);
   });
 
   it('a listen stream sending an event that is not JSON is reopened, and what the next one sends is heard', async () => {
@@ -162,7 +210,15 @@ describe('listen: an upstream without a stream, malformed events, client close',
       app.post('/mcp', (req, res) => {
         const body = req.body as { id: number; method: string };
         if (body.method === 'server/discover') {
-          res.json({ jsonrpc: '2.0', id: body.id, result: { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: { listChanged: true } } } });
+          res.json({
+            jsonrpc: '2.0',
+            id: body.id,
+            result: {
+              resultType: 'complete',
+              supportedVersions: ['2026-07-28'],
+              capabilities: { tools: { listChanged: true } },
+            },
+          });
           return;
         }
         listens++;
@@ -171,8 +227,14 @@ describe('listen: an upstream without a stream, malformed events, client close',
           res.end('data: not json\n\n');
           return;
         }
-        const ack = { jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: { toolsListChanged: true } } };
-        res.write(`data: ${JSON.stringify(ack)}\n\ndata: ${JSON.stringify({ jsonrpc: '2.0', method: TOOLS_CHANGED })}\n\n`);
+        const ack = {
+          jsonrpc: '2.0',
+          method: 'notifications/subscriptions/acknowledged',
+          params: { notifications: { toolsListChanged: true } },
+        };
+        res.write(
+          `data: ${JSON.stringify(ack)}\n\ndata: ${JSON.stringify({ jsonrpc: '2.0', method: TOOLS_CHANGED })}\n\n`,
+        );
       });
     });
     const client = clientFor(upstream);
@@ -199,6 +261,8 @@ describe('listen: an upstream without a stream, malformed events, client close',
 
   it('refuses backoff bounds out of order', async () => {
     const client = clientFor(await routerUpstream({}));
-    expect(() => client.listen({ onNotification: () => undefined, backoff: { initialMs: 100, maxMs: 10 } })).toThrow('listen: backoff needs 0 < initialMs <= maxMs');
+    expect(() => client.listen({ onNotification: () => undefined, backoff: { initialMs: 100, maxMs: 10 } })).toThrow(
+      'listen: backoff needs 0 < initialMs <= maxMs',
+    );
   });
 });

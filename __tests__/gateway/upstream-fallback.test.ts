@@ -14,17 +14,45 @@ describe('upstream client: the probe and its fallback', () => {
         const body = req.body as { id?: number; method: string };
         if (body.method === 'server/discover') return discover(res);
         if (body.id === undefined) return void res.status(202).end();
-        if (body.method === 'initialize') return void res.json({ jsonrpc: '2.0', id: body.id, result: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'scripted', version: '1' } } });
+        if (body.method === 'initialize')
+          return void res.json({
+            jsonrpc: '2.0',
+            id: body.id,
+            result: {
+              protocolVersion: '2025-06-18',
+              capabilities: { tools: {} },
+              serverInfo: { name: 'scripted', version: '1' },
+            },
+          });
         res.json({ jsonrpc: '2.0', id: body.id, result: { tools: [] } });
       }),
     );
   }
 
   it.each([
-    ['400 -32022 (a 2026 server without our revision)', (res: Response) => void res.status(400).json({ jsonrpc: '2.0', id: 1, error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2026-12-01'], requested: '2026-07-28' } } })],
-    ['404 -32601', (res: Response) => void res.status(404).json({ jsonrpc: '2.0', id: 1, error: { code: -32601, message: 'Method not found' } })],
+    [
+      '400 -32022 (a 2026 server without our revision)',
+      (res: Response) =>
+        void res.status(400).json({
+          jsonrpc: '2.0',
+          id: 1,
+          error: {
+            code: -32022,
+            message: 'Unsupported protocol version',
+            data: { supported: ['2026-12-01'], requested: '2026-07-28' },
+          },
+        }),
+    ],
+    [
+      '404 -32601',
+      (res: Response) =>
+        void res.status(404).json({ jsonrpc: '2.0', id: 1, error: { code: -32601, message: 'Method not found' } }),
+    ],
     ['a bare 404', (res: Response) => void res.status(404).send('Not Found')],
-    ['200 -32601', (res: Response) => void res.json({ jsonrpc: '2.0', id: 1, error: { code: -32601, message: 'Method not found' } })],
+    [
+      '200 -32601',
+      (res: Response) => void res.json({ jsonrpc: '2.0', id: 1, error: { code: -32601, message: 'Method not found' } }),
+    ],
   ])('falls back to initialize after %s and sends the negotiated version afterwards', async (_title, discover) => {
     const upstream = await scripted(discover);
     const client = clientFor(upstream);
@@ -44,7 +72,9 @@ describe('upstream client: the probe and its fallback', () => {
     let refuse = true;
     const upstream = await scripted((res) => (refuse ? void res.status(403).end() : void res.status(404).end()));
     const client = clientFor(upstream);
-    expect((await rejection(client.request('tools/list', {}))).message).toBe(`Upstream "${LABEL}" refused the gateway's credentials (HTTP 403)`);
+    expect((await rejection(client.request('tools/list', {}))).message).toBe(
+      `Upstream "${LABEL}" refused the gateway's credentials (HTTP 403)`,
+    );
     expect(upstream.seen.map((request) => request.rpc)).toEqual(['server/discover']);
     refuse = false;
     expect(await client.request('tools/list', {})).toEqual({ tools: [] });
@@ -65,25 +95,40 @@ describe('upstream client against broken upstreams', () => {
   }
 
   it('HTTP 500 → -32603 without the body', async () => {
-    await expectInternal(await broken((_req, res) => void res.status(500).send('stack trace at http://internal.example/secret')), 'failed (HTTP 500)');
+    await expectInternal(
+      await broken((_req, res) => void res.status(500).send('stack trace at http://internal.example/secret')),
+      'failed (HTTP 500)',
+    );
   });
 
   it('401 → -32603 without the challenge', async () => {
-    const upstream = await broken((_req, res) => void res.status(401).set('WWW-Authenticate', 'Bearer realm="secret"').json({ error: 'invalid_token' }));
+    const upstream = await broken(
+      (_req, res) =>
+        void res.status(401).set('WWW-Authenticate', 'Bearer realm="secret"').json({ error: 'invalid_token' }),
+    );
     await expectInternal(upstream, "refused the gateway's credentials (HTTP 401)");
   });
 
   it('a non-JSON answer → -32603', async () => {
-    await expectInternal(await broken((_req, res) => void res.status(200).type('text/html').send('<html>hello</html>')), 'answered HTTP 200 without an MCP message');
+    await expectInternal(
+      await broken((_req, res) => void res.status(200).type('text/html').send('<html>hello</html>')),
+      'answered HTTP 200 without an MCP message',
+    );
   });
 
   it('JSON that is not JSON-RPC → -32603', async () => {
-    await expectInternal(await broken((_req, res) => void res.status(200).json({ hello: 'world' })), 'answered with JSON that is not a response to the request (HTTP 200)');
+    await expectInternal(
+      await broken((_req, res) => void res.status(200).json({ hello: 'world' })),
+      'answered with JSON that is not a response to the request (HTTP 200)',
+    );
   });
 
   it('a body over the cap → -32603, not unbounded memory', async () => {
     const big = Buffer.alloc(5 * 1024 * 1024, 0x20);
-    await expectInternal(await broken((_req, res) => void res.status(200).type('application/json').send(big)), `sent a body larger than ${4 * 1024 * 1024} bytes`);
+    await expectInternal(
+      await broken((_req, res) => void res.status(200).type('application/json').send(big)),
+      `sent a body larger than ${4 * 1024 * 1024} bytes`,
+    );
   });
 
   it('a hanging upstream → an error naming the time limit', async () => {
@@ -105,7 +150,16 @@ describe('upstream client: server requests on a 2025 SSE reply', () => {
       app.post('/mcp', (req, res) => {
         const body = req.body as { id?: number | string; method?: string };
         if (body.method === 'server/discover') return void res.status(404).end();
-        if (body.method === 'initialize') return void res.set('Mcp-Session-Id', 's-1').json({ jsonrpc: '2.0', id: body.id, result: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 'scripted', version: '1' } } });
+        if (body.method === 'initialize')
+          return void res.set('Mcp-Session-Id', 's-1').json({
+            jsonrpc: '2.0',
+            id: body.id,
+            result: {
+              protocolVersion: '2025-11-25',
+              capabilities: {},
+              serverInfo: { name: 'scripted', version: '1' },
+            },
+          });
         if (body.method === undefined) {
           answers.push(body);
           if (answers.length === 2) finish?.();
@@ -119,12 +173,24 @@ describe('upstream client: server requests on a 2025 SSE reply', () => {
       }),
     );
     const seen: unknown[] = [];
-    expect(await clientFor(upstream).request('tools/list', {}, { onMessage: (message) => seen.push(message.method) })).toEqual({ tools: [] });
+    expect(
+      await clientFor(upstream).request('tools/list', {}, { onMessage: (message) => seen.push(message.method) }),
+    ).toEqual({ tools: [] });
     expect(seen).toEqual(['ping', 'sampling/createMessage']);
     expect(answers).toEqual([
       { jsonrpc: '2.0', id: 'p1', result: {} },
-      { jsonrpc: '2.0', id: 's1', error: { code: ErrorCode.MethodNotFound, message: 'Method not found: the gateway does not serve sampling/createMessage' } },
+      {
+        jsonrpc: '2.0',
+        id: 's1',
+        error: {
+          code: ErrorCode.MethodNotFound,
+          message: 'Method not found: the gateway does not serve sampling/createMessage',
+        },
+      },
     ]);
-    expect(upstream.seen.filter((request) => request.rpc === undefined).map((request) => request.session)).toEqual(['s-1', 's-1']);
+    expect(upstream.seen.filter((request) => request.rpc === undefined).map((request) => request.session)).toEqual([
+      's-1',
+      's-1',
+    ]);
   });
 });

@@ -1,7 +1,13 @@
 // The upstream client's wire helpers: the SSE reader (line endings, chunking, comments, the per-event cap), bounded body reads, Mcp-Name encoding.
 
 import { decodeHeaderValue } from '../../lib/protocol/request-headers';
-import { encodeHeaderValue, readBoundedText, readSseData, readSseEvents, UpstreamFault } from '../../lib/gateway/upstream-wire';
+import {
+  encodeHeaderValue,
+  readBoundedText,
+  readSseData,
+  readSseEvents,
+  UpstreamFault,
+} from '../../lib/gateway/upstream-wire';
 
 function streamOf(...chunks: string[]): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
@@ -21,17 +27,33 @@ async function events(stream: ReadableStream<Uint8Array>, limit = 1024): Promise
 
 describe('readSseData', () => {
   it('reads events ended by LF, CRLF (even split across chunks) and CR', async () => {
-    expect(await events(streamOf('data: {"a":1}\n\n', 'data: {"b":2}\r', '\n\r\n', 'data: {"c":3}\r\r'))).toEqual(['{"a":1}', '{"b":2}', '{"c":3}']);
+    expect(await events(streamOf('data: {"a":1}\n\n', 'data: {"b":2}\r', '\n\r\n', 'data: {"c":3}\r\r'))).toEqual([
+      '{"a":1}',
+      '{"b":2}',
+      '{"c":3}',
+    ]);
   });
 
   it('joins data lines with LF and skips comments, other fields, empty (priming) events and an unterminated last event', async () => {
-    const body = streamOf(': keep-alive\n\n', 'id: 7\ndata:\n\n', 'event: message\nid: 8\ndata: one\ndata:two\nretry: 10\n\n', 'data: never dispatched');
+    const body = streamOf(
+      ': keep-alive\n\n',
+      'id: 7\ndata:\n\n',
+      'event: message\nid: 8\ndata: one\ndata:two\nretry: 10\n\n',
+      'data: never dispatched',
+    );
     expect(await events(body)).toEqual(['one\ntwo']);
   });
 
   it('readSseEvents keeps the last event id from event to event, priming events included, and ignores an id holding NULL', async () => {
     const found: { data: string; id: string | undefined }[] = [];
-    const body = streamOf('data: a\n\n', 'id: 7\ndata:\n\n', 'data: b\n\n', 'id: 8\0\ndata: c\n\n', ': keep-alive\n\n', 'id:\ndata: d\n\n');
+    const body = streamOf(
+      'data: a\n\n',
+      'id: 7\ndata:\n\n',
+      'data: b\n\n',
+      'id: 8\0\ndata: c\n\n',
+      ': keep-alive\n\n',
+      'id:\ndata: d\n\n',
+    );
     for await (const event of readSseEvents(body, 1024)) found.push({ ...event });
     expect(found).toEqual([
       { data: 'a', id: undefined },
@@ -55,22 +77,31 @@ describe('readSseData', () => {
   });
 
   it('refuses an event over the cap, and a line over the cap that never ends', async () => {
-    await expect(events(streamOf(`data: ${'x'.repeat(600)}\n`, `data: ${'y'.repeat(600)}\n\n`))).rejects.toThrow(new UpstreamFault('sent an event larger than 1024 bytes'));
-    await expect(events(streamOf(`data: ${'x'.repeat(2000)}`))).rejects.toThrow(new UpstreamFault('sent an event line larger than 1024 bytes'));
+    await expect(events(streamOf(`data: ${'x'.repeat(600)}\n`, `data: ${'y'.repeat(600)}\n\n`))).rejects.toThrow(
+      new UpstreamFault('sent an event larger than 1024 bytes'),
+    );
+    await expect(events(streamOf(`data: ${'x'.repeat(2000)}`))).rejects.toThrow(
+      new UpstreamFault('sent an event line larger than 1024 bytes'),
+    );
   });
 });
 
 describe('readBoundedText', () => {
   it('reads a body up to the cap and refuses one byte more', async () => {
     expect(await readBoundedText(streamOf('abcd'), 4)).toBe('abcd');
-    await expect(readBoundedText(streamOf('ab', 'cde'), 4)).rejects.toThrow(new UpstreamFault('sent a body larger than 4 bytes'));
+    await expect(readBoundedText(streamOf('ab', 'cde'), 4)).rejects.toThrow(
+      new UpstreamFault('sent a body larger than 4 bytes'),
+    );
   });
 });
 
 describe('encodeHeaderValue', () => {
-  it.each(['get_weather', 'file:///a b.txt', 'café', ' padded ', '', 'tab\there', '=?base64?SGk=?='])('round-trips %j through the server-side decoder', (value) => {
-    expect(decodeHeaderValue(encodeHeaderValue(value))).toBe(value);
-  });
+  it.each(['get_weather', 'file:///a b.txt', 'café', ' padded ', '', 'tab\there', '=?base64?SGk=?='])(
+    'round-trips %j through the server-side decoder',
+    (value) => {
+      expect(decodeHeaderValue(encodeHeaderValue(value))).toBe(value);
+    },
+  );
 
   it('sends plain ASCII as is', () => {
     expect(encodeHeaderValue('get_weather')).toBe('get_weather');

@@ -58,7 +58,10 @@ export async function serve(build: (app: Express) => void, port = 0): Promise<Up
   app.use(express.json());
   app.use((req, _res, next) => {
     const body: unknown = req.body;
-    const rpc = typeof body === 'object' && body !== null && typeof (body as { method?: unknown }).method === 'string' ? (body as { method: string }).method : undefined;
+    const rpc =
+      typeof body === 'object' && body !== null && typeof (body as { method?: unknown }).method === 'string'
+        ? (body as { method: string }).method
+        : undefined;
     seen.push({ http: req.method, rpc, session: req.get('mcp-session-id'), version: req.get('mcp-protocol-version') });
     next();
   });
@@ -112,17 +115,30 @@ export function registerTools(mcp: McpRouter): void {
 
 export function routerUpstream(options: Partial<McpRouterOptions>, port = 0): Promise<Upstream> {
   return serve((app) => {
-    const mcp = mcpRouter({ name: 'upstream', version: '1.0.0', logger: { error: jest.fn(), warn: jest.fn() }, ...options });
+    const mcp = mcpRouter({
+      name: 'upstream',
+      version: '1.0.0',
+      logger: { error: jest.fn(), warn: jest.fn() },
+      ...options,
+    });
     registerTools(mcp);
     app.use('/mcp', mcp);
   }, port);
 }
 
 /** This router as an upstream with its API, so a test can change tools and resources while a client listens; it also serves `docs://readme`. */
-export async function routerUpstreamWithApi(options: Partial<McpRouterOptions>, port = 0): Promise<{ upstream: Upstream; mcp: McpRouter }> {
+export async function routerUpstreamWithApi(
+  options: Partial<McpRouterOptions>,
+  port = 0,
+): Promise<{ upstream: Upstream; mcp: McpRouter }> {
   const routers: McpRouter[] = [];
   const upstream = await serve((app) => {
-    const mcp = mcpRouter({ name: 'upstream', version: '1.0.0', logger: { error: jest.fn(), warn: jest.fn() }, ...options });
+    const mcp = mcpRouter({
+      name: 'upstream',
+      version: '1.0.0',
+      logger: { error: jest.fn(), warn: jest.fn() },
+      ...options,
+    });
     registerTools(mcp);
     mcp.resource({ uri: 'docs://readme', name: 'readme', read: () => '# readme' });
     routers.push(mcp);
@@ -148,9 +164,14 @@ export function sdkUpstreamWithServers(onServer: (server: McpServer) => void, po
       let transport = sessionId === undefined ? undefined : transports.get(sessionId);
       if (sessionId !== undefined && transport === undefined) return sendError(res, 404, 'Session not found');
       if (transport === undefined) {
-        if (req.method !== 'POST' || (req.body as { method?: string } | undefined)?.method !== 'initialize') return sendError(res, 400, 'Bad Request: No valid session ID provided');
+        if (req.method !== 'POST' || (req.body as { method?: string } | undefined)?.method !== 'initialize')
+          return sendError(res, 400, 'Bad Request: No valid session ID provided');
         const server = new McpServer({ name: 'sdk-upstream', version: '1.0.0' });
-        server.registerTool('add', { description: 'Add', inputSchema: { a: z.number(), b: z.number() } }, async ({ a, b }) => ({ content: [{ type: 'text', text: String(a + b) }] }));
+        server.registerTool(
+          'add',
+          { description: 'Add', inputSchema: { a: z.number(), b: z.number() } },
+          async ({ a, b }) => ({ content: [{ type: 'text', text: String(a + b) }] }),
+        );
         const created: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
           sessionIdGenerator: () => randomUUID(),
           onsessioninitialized: (id) => void transports.set(id, created),
@@ -168,8 +189,18 @@ export function sdkUpstreamWithServers(onServer: (server: McpServer) => void, po
 }
 
 /** A client of `upstream`, closed after the test. */
-export function clientFor(upstream: Pick<Upstream, 'url'>, timeoutMs = 5000, headers?: () => Record<string, string>): UpstreamClient {
-  const client = createUpstreamClient({ url: upstream.url, label: LABEL, timeoutMs, clientInfo: CLIENT_INFO, ...(headers === undefined ? {} : { headers }) });
+export function clientFor(
+  upstream: Pick<Upstream, 'url'>,
+  timeoutMs = 5000,
+  headers?: () => Record<string, string>,
+): UpstreamClient {
+  const client = createUpstreamClient({
+    url: upstream.url,
+    label: LABEL,
+    timeoutMs,
+    clientInfo: CLIENT_INFO,
+    ...(headers === undefined ? {} : { headers }),
+  });
   clients.push(client);
   return client;
 }
@@ -192,7 +223,8 @@ export async function rejection(promise: Promise<unknown>): Promise<JsonRpcError
 }
 
 export async function waitFor(condition: () => boolean): Promise<void> {
-  for (let attempt = 0; attempt < 200 && !condition(); attempt++) await new Promise((resolve) => setTimeout(resolve, 10));
+  for (let attempt = 0; attempt < 200 && !condition(); attempt++)
+    await new Promise((resolve) => setTimeout(resolve, 10));
   expect(condition()).toBe(true);
 }
 
@@ -210,16 +242,34 @@ export interface Received {
 export function recordRequests(received: Received[]): (req: Request, res: Response, next: () => void) => void {
   return (req, _res, next) => {
     const body = (req.body ?? {}) as { method?: unknown; params?: { _meta?: unknown } };
-    const meta = typeof body.params?._meta === 'object' && body.params._meta !== null ? (body.params._meta as Record<string, unknown>) : undefined;
-    received.push({ http: req.method, rpc: typeof body.method === 'string' ? body.method : undefined, headers: { ...req.headers }, meta });
+    const meta =
+      typeof body.params?._meta === 'object' && body.params._meta !== null
+        ? (body.params._meta as Record<string, unknown>)
+        : undefined;
+    received.push({
+      http: req.method,
+      rpc: typeof body.method === 'string' ? body.method : undefined,
+      headers: { ...req.headers },
+      meta,
+    });
     next();
   };
 }
 
 /** This router as an upstream with the tools `setup` registers (none of registerTools'), recording into `received`. */
-export function routerCallUpstream(options: Partial<McpRouterOptions>, setup: (mcp: McpRouter) => void, received: Received[] = []): Promise<Upstream> {
+export function routerCallUpstream(
+  options: Partial<McpRouterOptions>,
+  setup: (mcp: McpRouter) => void,
+  received: Received[] = [],
+): Promise<Upstream> {
   return serve((app) => {
-    const mcp = mcpRouter({ name: 'router-upstream', version: '1.0.0', logger: { error: jest.fn(), warn: jest.fn() }, rateLimit: false, ...options });
+    const mcp = mcpRouter({
+      name: 'router-upstream',
+      version: '1.0.0',
+      logger: { error: jest.fn(), warn: jest.fn() },
+      rateLimit: false,
+      ...options,
+    });
     setup(mcp);
     app.use('/mcp', recordRequests(received), mcp);
   });
@@ -232,12 +282,21 @@ export function sdkV1CallUpstream(register: (server: McpServer) => void, receive
     app.all('/mcp', recordRequests(received), async (req: Request, res: Response) => {
       const sessionId = req.get('mcp-session-id');
       let transport = sessionId === undefined ? undefined : transports.get(sessionId);
-      if (sessionId !== undefined && transport === undefined) return void res.status(404).json({ jsonrpc: '2.0', error: { code: -32000, message: 'Session not found' }, id: null });
+      if (sessionId !== undefined && transport === undefined)
+        return void res
+          .status(404)
+          .json({ jsonrpc: '2.0', error: { code: -32000, message: 'Session not found' }, id: null });
       if (transport === undefined) {
-        if (req.method !== 'POST' || (req.body as { method?: string } | undefined)?.method !== 'initialize') return void res.status(400).json({ jsonrpc: '2.0', error: { code: -32000, message: 'No valid session ID provided' }, id: null });
+        if (req.method !== 'POST' || (req.body as { method?: string } | undefined)?.method !== 'initialize')
+          return void res
+            .status(400)
+            .json({ jsonrpc: '2.0', error: { code: -32000, message: 'No valid session ID provided' }, id: null });
         const server = new McpServer({ name: 'sdk-v1-upstream', version: '1.0.0' });
         register(server);
-        const created: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id) => void transports.set(id, created) });
+        const created: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+          sessionIdGenerator: () => randomUUID(),
+          onsessioninitialized: (id) => void transports.set(id, created),
+        });
         await server.connect(created);
         transport = created;
       }
@@ -247,22 +306,36 @@ export function sdkV1CallUpstream(register: (server: McpServer) => void, receive
 }
 
 /** The SDK v2 server (`@modelcontextprotocol/server`, 2026-07-28 stateless, `createMcpHandler`) with the tools `register` adds, recording into `received`. */
-export function sdkV2CallUpstream(register: (server: V2McpServer) => void, received: Received[] = []): Promise<Upstream> {
+export function sdkV2CallUpstream(
+  register: (server: V2McpServer) => void,
+  received: Received[] = [],
+): Promise<Upstream> {
   return serve((app) => {
-    const node = toNodeHandler(createMcpHandler(() => {
-      const server = new V2McpServer({ name: 'sdk-v2-upstream', version: '2.0.0' });
-      register(server);
-      return server;
-    }));
+    const node = toNodeHandler(
+      createMcpHandler(() => {
+        const server = new V2McpServer({ name: 'sdk-v2-upstream', version: '2.0.0' });
+        register(server);
+        return server;
+      }),
+    );
     app.all('/mcp', recordRequests(received), (req: Request, res: Response) => void node(req, res, req.body));
   });
 }
 
 /** A gateway: this router with the upstreams `mount` adds, served on an ephemeral port once every upstream has its first lists. */
-export async function serveGateway(options: Partial<McpRouterOptions>, mount: (mcp: McpRouter) => UpstreamHandle[]): Promise<{ url: string; mcp: McpRouter; handles: UpstreamHandle[] }> {
+export async function serveGateway(
+  options: Partial<McpRouterOptions>,
+  mount: (mcp: McpRouter) => UpstreamHandle[],
+): Promise<{ url: string; mcp: McpRouter; handles: UpstreamHandle[] }> {
   const built: { mcp?: McpRouter; handles?: UpstreamHandle[] } = {};
   const server = await serve((app) => {
-    const mcp = mcpRouter({ name: 'gateway', version: '1.0.0', logger: { error: jest.fn(), warn: jest.fn() }, rateLimit: false, ...options });
+    const mcp = mcpRouter({
+      name: 'gateway',
+      version: '1.0.0',
+      logger: { error: jest.fn(), warn: jest.fn() },
+      rateLimit: false,
+      ...options,
+    });
     built.handles = mount(mcp);
     built.mcp = mcp;
     app.use('/mcp', mcp);
@@ -293,12 +366,19 @@ export async function sdkV2Upstream(tools: readonly string[] = ['add'], port = 0
   const state = { tools: [...tools], calls: [] as { name: string; args: unknown }[] };
   const handler = createMcpHandler(
     () => {
-      const server = new McpServerV2({ name: 'sdk-v2-upstream', version: '2.0.0' }, { capabilities: { tools: { listChanged: true } } });
+      const server = new McpServerV2(
+        { name: 'sdk-v2-upstream', version: '2.0.0' },
+        { capabilities: { tools: { listChanged: true } } },
+      );
       for (const name of state.tools) {
-        server.registerTool(name, { description: `Tool ${name}`, inputSchema: z.object({ a: z.number().optional() }) }, async (args) => {
-          state.calls.push({ name, args });
-          return { content: [{ type: 'text', text: `${name} ran` }] };
-        });
+        server.registerTool(
+          name,
+          { description: `Tool ${name}`, inputSchema: z.object({ a: z.number().optional() }) },
+          async (args) => {
+            state.calls.push({ name, args });
+            return { content: [{ type: 'text', text: `${name} ran` }] };
+          },
+        );
       }
       return server;
     },
@@ -317,7 +397,12 @@ export async function sdkV2Upstream(tools: readonly string[] = ['add'], port = 0
     },
   };
   open.splice(open.indexOf(upstream), 1, wrapped);
-  return { upstream: wrapped, tools: state.tools, calls: state.calls, toolsChanged: () => handler.notify.toolsChanged() };
+  return {
+    upstream: wrapped,
+    tools: state.tools,
+    calls: state.calls,
+    toolsChanged: () => handler.notify.toolsChanged(),
+  };
 }
 
 /** A gateway: this router with upstreams, served on an ephemeral port, its logger recording warnings. */
@@ -342,13 +427,19 @@ export function closeGatewaysAfterEach(): void {
 }
 
 /** A gateway router (`setup` registers local items and upstreams before it serves). */
-export async function gateway(options: Partial<McpRouterOptions> = {}, setup: (mcp: McpRouter) => void = () => undefined): Promise<Gateway> {
+export async function gateway(
+  options: Partial<McpRouterOptions> = {},
+  setup: (mcp: McpRouter) => void = () => undefined,
+): Promise<Gateway> {
   const logger = { error: jest.fn(), warn: jest.fn() };
   const mcp = mcpRouter({ name: 'gateway', version: '1.0.0', logger, ...options });
   gateways.push(mcp);
   setup(mcp);
   const upstream = await serve((app) => app.use('/mcp', mcp));
-  const warnings = (): string => logger.warn.mock.calls.map((call: unknown[]) => call.map((part) => (part instanceof Error ? part.message : String(part))).join(' ')).join('\n');
+  const warnings = (): string =>
+    logger.warn.mock.calls
+      .map((call: unknown[]) => call.map((part) => (part instanceof Error ? part.message : String(part))).join(' '))
+      .join('\n');
   return { mcp, url: upstream.url, upstream, logger, warnings };
 }
 
@@ -362,7 +453,10 @@ export async function v1Client(url: string): Promise<Client> {
 
 /** The SDK v2 client pinned to 2026-07-28 with `url`, closed after the test. */
 export async function v2Client(url: string): Promise<ClientV2> {
-  const client = new ClientV2({ name: 'downstream-v2', version: '2.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  const client = new ClientV2(
+    { name: 'downstream-v2', version: '2.0.0' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
   await client.connect(new TransportV2(new URL(url)));
   downstream.push(client);
   return client;

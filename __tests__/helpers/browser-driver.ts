@@ -24,7 +24,10 @@ export interface FlowPage {
 }
 
 /** What to do on a page with a form: submit one (its fields, overridden by `fields`), follow a link, or stop there. */
-export type PageAction = { readonly form?: number; readonly fields: Readonly<Record<string, string>> } | { readonly follow: URL | string } | undefined;
+export type PageAction =
+  | { readonly form?: number; readonly fields: Readonly<Record<string, string>> }
+  | { readonly follow: URL | string }
+  | undefined;
 
 export interface FlowOptions {
   /** Called for each HTML page that has a form; without it, the flow stops at the first such page. */
@@ -72,7 +75,12 @@ export class CookieJar {
         attributes.find((part) => part.toLowerCase().startsWith(`${key}=`))?.slice(key.length + 1);
       const maxAge = attribute('max-age');
       const expires = attribute('expires');
-      const expiresAt = maxAge !== undefined ? Date.now() + Number(maxAge) * 1000 : expires !== undefined ? Date.parse(expires) : Infinity;
+      const expiresAt =
+        maxAge !== undefined
+          ? Date.now() + Number(maxAge) * 1000
+          : expires !== undefined
+            ? Date.parse(expires)
+            : Infinity;
       const path = attribute('path') ?? '/';
       const key = `${url.hostname}|${path}|${name}`;
       if (expiresAt <= Date.now()) this.cookies.delete(key);
@@ -84,23 +92,37 @@ export class CookieJar {
   header(url: URL): string {
     const now = Date.now();
     return [...this.cookies]
-      .filter(([, cookie]) => cookie.host === url.hostname && cookie.expiresAt > now && url.pathname.startsWith(cookie.path))
+      .filter(
+        ([, cookie]) => cookie.host === url.hostname && cookie.expiresAt > now && url.pathname.startsWith(cookie.path),
+      )
       .map(([key, cookie]) => `${key.slice(key.lastIndexOf('|') + 1)}=${cookie.value}`)
       .join('; ');
   }
 
   /** The names of the cookies kept for `url`'s host. */
   names(url: URL): string[] {
-    return [...this.cookies].filter(([, cookie]) => cookie.host === url.hostname).map(([key]) => key.slice(key.lastIndexOf('|') + 1));
+    return [...this.cookies]
+      .filter(([, cookie]) => cookie.host === url.hostname)
+      .map(([key]) => key.slice(key.lastIndexOf('|') + 1));
   }
 }
 
-const ENTITIES: Record<string, string> = { amp: '&', quot: '"', lt: '<', gt: '>', apos: "'", '#39': "'", '#x2F': '/', '#47': '/' };
+const ENTITIES: Record<string, string> = {
+  amp: '&',
+  quot: '"',
+  lt: '<',
+  gt: '>',
+  apos: "'",
+  '#39': "'",
+  '#x2F': '/',
+  '#47': '/',
+};
 const decode = (text: string): string => text.replace(/&(#?\w+);/g, (whole, name: string) => ENTITIES[name] ?? whole);
 
 function attributesOf(tag: string): Record<string, string> {
   const found: Record<string, string> = {};
-  for (const match of tag.matchAll(/([\w-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)) found[(match[1] ?? '').toLowerCase()] = decode(match[2] ?? match[3] ?? '');
+  for (const match of tag.matchAll(/([\w-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g))
+    found[(match[1] ?? '').toLowerCase()] = decode(match[2] ?? match[3] ?? '');
   return found;
 }
 
@@ -113,7 +135,11 @@ export function readPage(url: URL, status: number, html: string): FlowPage {
       const { name, value, type } = attributesOf(input[1] ?? '');
       if (name !== undefined && type !== 'submit') fields[name] = value ?? '';
     }
-    return { action: new URL(attributes.action ?? url.href, url), method: attributes.method?.toUpperCase() === 'GET' ? 'GET' : 'POST', fields };
+    return {
+      action: new URL(attributes.action ?? url.href, url),
+      method: attributes.method?.toUpperCase() === 'GET' ? 'GET' : 'POST',
+      fields,
+    };
   });
   const links = [...html.matchAll(/<a\b([^>]*)>/gi)].flatMap((match) => {
     const { href } = attributesOf(match[1] ?? '');
@@ -132,11 +158,23 @@ export async function followFlow(startUrl: URL | string, options: FlowOptions = 
   let request: { url: URL; method: 'GET' | 'POST'; body?: URLSearchParams } = { url: new URL(startUrl), method: 'GET' };
   for (let step = 0; step < (options.maxSteps ?? 25); step += 1) {
     visited.push(request.url);
-    const response = await fetch(request.url, { method: request.method, body: request.body, redirect: 'manual', headers: { cookie: jar.header(request.url) } });
+    const response = await fetch(request.url, {
+      method: request.method,
+      body: request.body,
+      redirect: 'manual',
+      headers: { cookie: jar.header(request.url) },
+    });
     jar.store(request.url, response.headers);
     const body = await response.text();
     const end = (url: URL, stopped: boolean): FlowEnd => ({
-      url, stopped, status: response.status, headers: response.headers, body, jar, visited, json: () => JSON.parse(body) as unknown,
+      url,
+      stopped,
+      status: response.status,
+      headers: response.headers,
+      body,
+      jar,
+      visited,
+      json: () => JSON.parse(body) as unknown,
     });
     const location = response.headers.get('location');
     if (response.status >= 300 && response.status < 400 && location !== null) {

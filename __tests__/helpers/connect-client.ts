@@ -17,7 +17,11 @@ export interface ConnectedClient {
  * Listens on 127.0.0.1:0, connects a `Client` over Streamable HTTP to `path` (sending `headers` with every
  * request, e.g. a bearer token), and closes both on `close()`.
  */
-export async function connectClient(app: Express, path = '/mcp', headers: Record<string, string> = {}): Promise<ConnectedClient> {
+export async function connectClient(
+  app: Express,
+  path = '/mcp',
+  headers: Record<string, string> = {},
+): Promise<ConnectedClient> {
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
   });

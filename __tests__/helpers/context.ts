@@ -6,7 +6,10 @@ import type { RequestContext } from '../../lib/registry/request-context';
 import type { ProtocolVersion } from '../../lib/versions';
 
 /** An environment as the transport builds it for a stateless request on `protocolVersion`. */
-export function testEnv(protocolVersion: ProtocolVersion = '2025-11-25', extra: Partial<DispatchEnvironment> = {}): DispatchEnvironment {
+export function testEnv(
+  protocolVersion: ProtocolVersion = '2025-11-25',
+  extra: Partial<DispatchEnvironment> = {},
+): DispatchEnvironment {
   return {
     era: '2025',
     signal: new AbortController().signal,
@@ -23,7 +26,16 @@ export function testEnv(protocolVersion: ProtocolVersion = '2025-11-25', extra: 
 }
 
 /** A handler context for request `requestId` (nothing can be streamed: a JSON reply). */
-export function testContext(protocolVersion: ProtocolVersion = '2025-11-25', requestId: string | number = 1): RequestContext {
+export function testContext(
+  protocolVersion: ProtocolVersion = '2025-11-25',
+  requestId: string | number = 1,
+): RequestContext {
   const env = testEnv(protocolVersion);
-  return new HandlerContext({ jsonrpc: '2.0', id: requestId, method: 'test' }, env, { client: env.client }, new AbortController(), 1_000);
+  return new HandlerContext(
+    { jsonrpc: '2.0', id: requestId, method: 'test' },
+    env,
+    { client: env.client },
+    new AbortController(),
+    1_000,
+  );
 }

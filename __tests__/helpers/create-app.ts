@@ -28,7 +28,11 @@ export function createApp(options: Partial<McpRouterOptions> = {}, setup?: (mcp:
 }
 
 /** A JSON-RPC request body; `params` is left out when undefined. */
-export function rpc(method: string, params?: Record<string, unknown>, id: string | number = 1): Record<string, unknown> {
+export function rpc(
+  method: string,
+  params?: Record<string, unknown>,
+  id: string | number = 1,
+): Record<string, unknown> {
   return params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
 }
 
@@ -50,7 +54,11 @@ export function post(
   headers: Record<string, string | undefined> = {},
   path = '/mcp',
 ): request.Test {
-  const all: Record<string, string | undefined> = { 'Content-Type': 'application/json', Accept: MCP_ACCEPT, ...headers };
+  const all: Record<string, string | undefined> = {
+    'Content-Type': 'application/json',
+    Accept: MCP_ACCEPT,
+    ...headers,
+  };
   const test = request(app).post(path);
   for (const [name, value] of Object.entries(all)) if (value !== undefined) test.set(name, value);
   // Strings and Buffers go out exactly as given (superagent would otherwise JSON-encode a Buffer); the rest as JSON text.

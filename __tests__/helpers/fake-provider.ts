@@ -80,19 +80,28 @@ export async function startFakeProvider(clientId: string): Promise<FakeProvider>
       const now = Math.floor(Date.now() / 1000);
       void fake
         .idToken({ iss: issuer, aud: clientId, sub: 'user-1', nonce: lastNonce, iat: now, exp: now + 300 })
-        .then((idToken) => json(res, 200, { access_token: 'upstream-access', token_type: 'Bearer', expires_in: 60, id_token: idToken }));
+        .then((idToken) =>
+          json(res, 200, { access_token: 'upstream-access', token_type: 'Bearer', expires_in: 60, id_token: idToken }),
+        );
     },
     '/userinfo': (res) => json(res, 200, fake.userinfo),
     '/jwks': (res) => json(res, 200, { keys: [publicJwk] }),
   };
-  const overrides: Record<string, keyof FakeProvider['on']> = { '/.well-known/openid-configuration': 'discovery', '/token': 'token', '/userinfo': 'userinfo', '/jwks': 'jwks' };
+  const overrides: Record<string, keyof FakeProvider['on']> = {
+    '/.well-known/openid-configuration': 'discovery',
+    '/token': 'token',
+    '/userinfo': 'userinfo',
+    '/jwks': 'jwks',
+  };
 
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', issuer);
     fake.calls[url.pathname] = (fake.calls[url.pathname] ?? 0) + 1;
     if (url.pathname === '/authorize') {
       lastNonce = url.searchParams.get('nonce') ?? undefined;
-      const answer = fake.authorizeAnswer(new URLSearchParams({ code: 'the-code', state: url.searchParams.get('state') ?? '', iss: issuer }));
+      const answer = fake.authorizeAnswer(
+        new URLSearchParams({ code: 'the-code', state: url.searchParams.get('state') ?? '', iss: issuer }),
+      );
       res.writeHead(302, { location: `${url.searchParams.get('redirect_uri')}?${answer}` }).end();
       return;
     }

@@ -25,7 +25,8 @@ export interface LoginStepApp {
 
 /** How the app answers a failure: a LoginError as JSON, anything else (a bug in the step) as a 500 the tests look for. */
 function answerFailure(res: Response, err: unknown): void {
-  if (err instanceof LoginError) res.status(400).json({ error: err.error, message: err.message, pendingId: err.pendingId });
+  if (err instanceof LoginError)
+    res.status(400).json({ error: err.error, message: err.message, pendingId: err.pendingId });
   else res.status(500).json({ crash: String(err) });
 }
 
@@ -39,7 +40,12 @@ export async function startLoginStepApp(): Promise<LoginStepApp> {
   app.get('/authorize', async (req: Request, res: Response) => {
     try {
       const pendingId = String(req.query.pending);
-      const identity = await step?.start(req, res, { pendingId, returnTo: `${origin}/authorize?pending=${pendingId}`, callbackUrl, store });
+      const identity = await step?.start(req, res, {
+        pendingId,
+        returnTo: `${origin}/authorize?pending=${pendingId}`,
+        callbackUrl,
+        store,
+      });
       if (identity !== undefined) res.json({ pendingId, identity });
     } catch (err) {
       answerFailure(res, err);

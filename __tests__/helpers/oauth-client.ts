@@ -1,7 +1,11 @@
 // An OAuth client provider for the SDK clients (v1 and v2 share the interface), kept in memory: what a real client keeps on disk.
 
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
 
 /** Keeps the client's registration, tokens and PKCE verifier; records the authorization URLs it is sent to. */
 export class MemoryOAuthProvider implements OAuthClientProvider {

@@ -38,7 +38,13 @@ const provider = new Provider(issuer, {
       scope: SCOPES.join(' '),
     },
     // The resource server's own credentials, for introspection only.
-    { client_id: config.introspectionClientId, client_secret: config.introspectionClientSecret, redirect_uris: [], grant_types: [], response_types: [] },
+    {
+      client_id: config.introspectionClientId,
+      client_secret: config.introspectionClientSecret,
+      redirect_uris: [],
+      grant_types: [],
+      response_types: [],
+    },
   ],
   jwks: { keys: [signingKey] },
   cookies: { keys: [randomBytes(32).toString('base64url')] },

@@ -68,7 +68,8 @@ export async function startOidcProvider(options: { redirectUris?: string[] } = {
       body: form,
     });
     const body = (await response.json()) as { access_token?: string };
-    if (!response.ok || body.access_token === undefined) throw new Error(`token request failed: ${response.status} ${JSON.stringify(body)}`);
+    if (!response.ok || body.access_token === undefined)
+      throw new Error(`token request failed: ${response.status} ${JSON.stringify(body)}`);
     return body.access_token;
   }
 
@@ -99,7 +100,12 @@ export const devLogin =
 /** Signs `login` in at the provider from an authorization URL; the redirect URI it sends the browser to (not fetched). */
 export async function followDevLogin(authorizationUrl: string | URL, login: string): Promise<URL> {
   const origin = new URL(authorizationUrl).origin;
-  const end = await followFlow(authorizationUrl, { onForm: devLogin(login), stopAt: (url) => url.origin !== origin, maxSteps: 10 });
-  if (!end.stopped) throw new Error(`the dev login stopped at ${end.url.href} (${end.status}): ${end.body.slice(0, 200)}`);
+  const end = await followFlow(authorizationUrl, {
+    onForm: devLogin(login),
+    stopAt: (url) => url.origin !== origin,
+    maxSteps: 10,
+  });
+  if (!end.stopped)
+    throw new Error(`the dev login stopped at ${end.url.href} (${end.status}): ${end.body.slice(0, 200)}`);
   return end.url;
 }

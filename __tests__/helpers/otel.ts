@@ -4,7 +4,12 @@ import { context, metrics, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { MeterProvider, MetricReader, type HistogramMetricData } from '@opentelemetry/sdk-metrics';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  type ReadableSpan,
+} from '@opentelemetry/sdk-trace-base';
 
 /** A metric reader that is read on demand. */
 class TestMetricReader extends MetricReader {
@@ -32,7 +37,9 @@ export function startOtel(): TestOtel {
   const reader = new TestMetricReader();
   const meterProvider = new MeterProvider({ readers: [reader] });
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  propagation.setGlobalPropagator(new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }));
+  propagation.setGlobalPropagator(
+    new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }),
+  );
   trace.setGlobalTracerProvider(tracerProvider);
   metrics.setGlobalMeterProvider(meterProvider);
   return {
@@ -40,12 +47,20 @@ export function startOtel(): TestOtel {
     spans: () => exporter.getFinishedSpans(),
     span(name) {
       const found = exporter.getFinishedSpans().filter((span) => span.name === name);
-      if (found.length !== 1) throw new Error(`expected one span '${name}', found ${found.length}: ${exporter.getFinishedSpans().map((span) => span.name).join(', ')}`);
+      if (found.length !== 1)
+        throw new Error(
+          `expected one span '${name}', found ${found.length}: ${exporter
+            .getFinishedSpans()
+            .map((span) => span.name)
+            .join(', ')}`,
+        );
       return found[0]!;
     },
     async histogram(name) {
       const { resourceMetrics } = await reader.collect();
-      const metric = resourceMetrics.scopeMetrics.flatMap((scope) => scope.metrics).find((candidate) => candidate.descriptor.name === name);
+      const metric = resourceMetrics.scopeMetrics
+        .flatMap((scope) => scope.metrics)
+        .find((candidate) => candidate.descriptor.name === name);
       return (metric as HistogramMetricData | undefined)?.dataPoints ?? [];
     },
     async stop() {

@@ -45,7 +45,11 @@ export class RawConnection {
 
   /** Writes the request line and headers (`Host` added), then `body` if any; `Content-Length` is the caller's. */
   sendHead(method: string, headers: Record<string, string | number>, body: string | Buffer = ''): void {
-    const lines = [`${method} /mcp HTTP/${this.httpVersion}`, 'Host: 127.0.0.1', ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)];
+    const lines = [
+      `${method} /mcp HTTP/${this.httpVersion}`,
+      'Host: 127.0.0.1',
+      ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+    ];
     this.socket.write(`${lines.join('\r\n')}\r\n\r\n`);
     if (body.length > 0) this.socket.write(body);
   }
@@ -67,7 +71,10 @@ export class RawConnection {
     for (;;) {
       const response = this.take(method);
       if (response !== undefined) return response;
-      if (Date.now() > deadline) throw new Error(`no response to ${method} on this connection within ${ms} ms (got ${JSON.stringify(this.buffer.slice(0, 200))})`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `no response to ${method} on this connection within ${ms} ms (got ${JSON.stringify(this.buffer.slice(0, 200))})`,
+        );
       await new Promise<void>((resolve) => {
         this.wake = resolve;
         setTimeout(resolve, 20);
@@ -83,8 +90,14 @@ export class RawConnection {
     const end = this.buffer.indexOf('\r\n\r\n');
     if (end < 0) return undefined;
     const [statusLine = '', ...fields] = this.buffer.slice(0, end).split('\r\n');
-    const headers = Object.fromEntries(fields.map((field) => [field.slice(0, field.indexOf(':')).toLowerCase(), field.slice(field.indexOf(':') + 1).trim()]));
-    const length = method === 'HEAD' || headers['content-type'] === 'text/event-stream' ? 0 : Number(headers['content-length'] ?? 0);
+    const headers = Object.fromEntries(
+      fields.map((field) => [
+        field.slice(0, field.indexOf(':')).toLowerCase(),
+        field.slice(field.indexOf(':') + 1).trim(),
+      ]),
+    );
+    const length =
+      method === 'HEAD' || headers['content-type'] === 'text/event-stream' ? 0 : Number(headers['content-length'] ?? 0);
     if (this.buffer.length < end + 4 + length) return undefined;
     const body = this.buffer.slice(end + 4, end + 4 + length);
     this.buffer = this.buffer.slice(end + 4 + length);

@@ -18,7 +18,12 @@ export interface SignInEnd {
  */
 export async function followSignIn(
   start: string,
-  options: { stopAt: string; jar?: CookieJar; decision?: 'allow' | 'deny'; /** Answers other forms on the way (an upstream provider's login). */ login?: (page: FlowPage) => PageAction },
+  options: {
+    stopAt: string;
+    jar?: CookieJar;
+    decision?: 'allow' | 'deny';
+    /** Answers other forms on the way (an upstream provider's login). */ login?: (page: FlowPage) => PageAction;
+  },
 ): Promise<SignInEnd> {
   let consentPages = 0;
   const end = await followFlow(start, {

@@ -58,7 +58,8 @@ export class SseReader {
     const events: SseEvent[] = [];
     while (events.length < count) {
       const event = await this.next();
-      if (event === undefined) throw new Error(`the SSE stream ended after ${events.length} of ${count} events: ${JSON.stringify(events)}`);
+      if (event === undefined)
+        throw new Error(`the SSE stream ended after ${events.length} of ${count} events: ${JSON.stringify(events)}`);
       events.push(event);
     }
     return events;

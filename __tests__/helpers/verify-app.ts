@@ -15,7 +15,9 @@ export interface VerifyApp {
 }
 
 /** Registers the afterEach that closes what `serve` started; returns `serve`. */
-export function useVerifyApps(): (verify: (token: string, req: IncomingMessage) => Promise<AuthInfo | null>) => Promise<VerifyApp> {
+export function useVerifyApps(): (
+  verify: (token: string, req: IncomingMessage) => Promise<AuthInfo | null>,
+) => Promise<VerifyApp> {
   const routers: McpRouter[] = [];
   const listening: Listening[] = [];
   afterEach(async () => {
@@ -24,7 +26,13 @@ export function useVerifyApps(): (verify: (token: string, req: IncomingMessage) 
     await Promise.all(listening.splice(0).map((app) => app.close()));
   });
   return async (verify) => {
-    const mcp = mcpRouter({ name: 'verify-test', version: '1.0.0', sessions: false, logger: silentLogger(), auth: { verify } });
+    const mcp = mcpRouter({
+      name: 'verify-test',
+      version: '1.0.0',
+      sessions: false,
+      logger: silentLogger(),
+      auth: { verify },
+    });
     mcp.tool({ name: 'whoami', description: 'Who is calling', handler: (_args, ctx) => ({ auth: ctx.auth ?? null }) });
     routers.push(mcp);
     const server = await listenLocally(express().use('/mcp', mcp));
@@ -33,7 +41,12 @@ export function useVerifyApps(): (verify: (token: string, req: IncomingMessage) 
     const call = (token: string): request.Test =>
       request(origin)
         .post('/mcp')
-        .set({ 'Content-Type': 'application/json', Accept: MCP_ACCEPT, 'MCP-Protocol-Version': '2025-11-25', Authorization: `Bearer ${token}` })
+        .set({
+          'Content-Type': 'application/json',
+          Accept: MCP_ACCEPT,
+          'MCP-Protocol-Version': '2025-11-25',
+          Authorization: `Bearer ${token}`,
+        })
         .send(JSON.stringify(rpc('tools/call', { name: 'whoami' })));
     return { origin, call };
   };

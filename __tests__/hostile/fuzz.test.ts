@@ -19,7 +19,16 @@ import { MAX_JSON_DEPTH, readJsonBody } from '../../lib/http/body';
 import { testEnv } from '../helpers/context';
 import { MCP_ACCEPT, silentLogger } from '../helpers/create-app';
 import { messagesOf, SseReader } from '../helpers/sse';
-import { expectPrototypeClean, expectResponseShape, idsOf, isJsonRpcErrorCode, isWireId, prototypeSnapshot, send, type WireResponse } from './wire';
+import {
+  expectPrototypeClean,
+  expectResponseShape,
+  idsOf,
+  isJsonRpcErrorCode,
+  isWireId,
+  prototypeSnapshot,
+  send,
+  type WireResponse,
+} from './wire';
 
 // Each property sends hundreds of requests: generous, for a machine shared with other test runs.
 jest.setTimeout(60_000);
@@ -35,7 +44,12 @@ const PURE_RUNS = 5_000;
 
 /** Registers something of every kind, so fuzzed method names reach every method table entry. */
 function register(mcp: McpRouter): void {
-  mcp.tool({ name: 'echo', description: 'Echo text', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }, handler: ({ text }: { text: string }) => text });
+  mcp.tool({
+    name: 'echo',
+    description: 'Echo text',
+    inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+    handler: ({ text }: { text: string }) => text,
+  });
   mcp.tool({
     name: 'sum',
     description: 'Add two numbers',
@@ -43,11 +57,22 @@ function register(mcp: McpRouter): void {
     outputSchema: { type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'] },
     handler: ({ a, b }: { a: number; b: number }) => ({ sum: a + b }),
   });
-  mcp.tool({ name: 'keys', description: 'Names the arguments it got', inputSchema: { type: 'object' }, handler: (args: Record<string, unknown>) => ({ keys: Object.keys(args) }) });
+  mcp.tool({
+    name: 'keys',
+    description: 'Names the arguments it got',
+    inputSchema: { type: 'object' },
+    handler: (args: Record<string, unknown>) => ({ keys: Object.keys(args) }),
+  });
   mcp.tool({
     name: 'route',
     description: 'Takes arguments mirrored into Mcp-Param-* headers (SEP-2243)',
-    inputSchema: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' }, shard: { type: 'integer', 'x-mcp-header': 'Shard' } } },
+    inputSchema: {
+      type: 'object',
+      properties: {
+        region: { type: 'string', 'x-mcp-header': 'Region' },
+        shard: { type: 'integer', 'x-mcp-header': 'Shard' },
+      },
+    },
     handler: ({ region }: { region?: string }) => region ?? '',
   });
   mcp.resource({ uri: 'docs://readme', name: 'readme', mimeType: 'text/markdown', read: () => '# Readme' });
@@ -57,7 +82,12 @@ function register(mcp: McpRouter): void {
     read: (_uri, { id }) => JSON.stringify({ id }),
     complete: { id: (prefix) => ['1', '12', '2'].filter((id) => id.startsWith(prefix)) },
   });
-  mcp.prompt({ name: 'review', description: 'Review code', arguments: [{ name: 'code', required: true }], get: ({ code }) => [{ role: 'user', content: `Review ${code}` }] });
+  mcp.prompt({
+    name: 'review',
+    description: 'Review code',
+    arguments: [{ name: 'code', required: true }],
+    get: ({ code }) => [{ role: 'user', content: `Review ${code}` }],
+  });
 }
 
 /** One router on a listening server, with the headers every POST to it carries. */
@@ -73,7 +103,14 @@ const routers: McpRouter[] = [];
 
 async function listen(sessions: boolean): Promise<{ url: string; logger: ReturnType<typeof silentLogger> }> {
   const logger = silentLogger();
-  const mcp = mcpRouter({ name: 'fuzz', version: '1.0.0', sessions: sessions ? {} : false, rateLimit: false, bodyLimit: BODY_LIMIT, logger });
+  const mcp = mcpRouter({
+    name: 'fuzz',
+    version: '1.0.0',
+    sessions: sessions ? {} : false,
+    rateLimit: false,
+    bodyLimit: BODY_LIMIT,
+    logger,
+  });
   register(mcp);
   const app = express();
   app.use('/mcp', mcp);
@@ -88,11 +125,28 @@ const BASE_HEADERS = { 'Content-Type': 'application/json', Accept: MCP_ACCEPT };
 
 /** Starts a session on `url` at `protocolVersion`; the headers its later requests carry. */
 async function initialize(url: string, protocolVersion: string): Promise<Record<string, string>> {
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion, capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } } });
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: { protocolVersion, capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } },
+  });
   const init = await send(url, { path: url, headers: BASE_HEADERS, body });
   expect(init.status).toBe(200);
-  const headers = { ...BASE_HEADERS, 'Mcp-Session-Id': init.headers['mcp-session-id'] as string, 'MCP-Protocol-Version': protocolVersion };
-  expect((await send(url, { path: url, headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })).status).toBe(202);
+  const headers = {
+    ...BASE_HEADERS,
+    'Mcp-Session-Id': init.headers['mcp-session-id'] as string,
+    'MCP-Protocol-Version': protocolVersion,
+  };
+  expect(
+    (
+      await send(url, {
+        path: url,
+        headers,
+        body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+      })
+    ).status,
+  ).toBe(202);
   return headers;
 }
 
@@ -124,7 +178,9 @@ function asServerReads(bytes: Buffer): { ok: true; value: unknown } | { ok: fals
 async function messagesIn(res: WireResponse): Promise<unknown[]> {
   const type = String(res.headers['content-type'] ?? '');
   if (type.startsWith('text/event-stream')) {
-    const reader = new SseReader(Readable.toWeb(Readable.from([Buffer.from(res.text)])) as unknown as ReadableStream<Uint8Array>);
+    const reader = new SseReader(
+      Readable.toWeb(Readable.from([Buffer.from(res.text)])) as unknown as ReadableStream<Uint8Array>,
+    );
     return messagesOf(await reader.rest());
   }
   expect(type).toMatch(/^application\/json\b/);
@@ -171,7 +227,12 @@ async function expectWellFormed(target: Target, bytes: Buffer, res: WireResponse
     expect(res.status).toBe(400);
     expect((res.json as { error: { code: number } }).error.code).toBe(-32700);
   }
-  if (read.ok && bytes.length <= BODY_LIMIT && res.status === 400 && (res.json as { error: { code: number } }).error.code === -32700) {
+  if (
+    read.ok &&
+    bytes.length <= BODY_LIMIT &&
+    res.status === 400 &&
+    (res.json as { error: { code: number } }).error.code === -32700
+  ) {
     // A body that parses is refused as unparseable only for its depth.
     expect(depthOf(read.value)).toBeGreaterThan(MAX_JSON_DEPTH);
   }
@@ -179,12 +240,17 @@ async function expectWellFormed(target: Target, bytes: Buffer, res: WireResponse
 }
 
 /** POSTs `body` to `target` (its headers, then `headers` over them; undefined leaves a header out) and checks the property. */
-async function fuzzPost(target: Target, body: string | Uint8Array, headers: Record<string, string | undefined> = {}): Promise<WireResponse> {
+async function fuzzPost(
+  target: Target,
+  body: string | Uint8Array,
+  headers: Record<string, string | undefined> = {},
+): Promise<WireResponse> {
   // Per run: a failure logged during an earlier run must not be blamed on (and shrunk into) this one.
   target.logger.error.mockClear();
   const bytes = Buffer.from(body);
   const all: Record<string, string> = {};
-  for (const [name, value] of Object.entries({ ...target.headers, ...headers })) if (value !== undefined) all[name] = value;
+  for (const [name, value] of Object.entries({ ...target.headers, ...headers }))
+    if (value !== undefined) all[name] = value;
   const res = await send(target.url, { path: target.url, headers: all, body: bytes });
   await expectWellFormed(target, bytes, res);
   return res;
@@ -194,16 +260,25 @@ async function fuzzPost(target: Target, body: string | Uint8Array, headers: Reco
 
 const rpc = (method: string, params?: unknown, id: unknown = 1): Record<string, unknown> =>
   params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
-const note = (method: string, params?: unknown): Record<string, unknown> => (params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params });
+const note = (method: string, params?: unknown): Record<string, unknown> =>
+  params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
 
 /** The `_meta` envelope of an MCP 2026-07-28 request, with `extra` keys over it. */
 function modernMeta(extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, ...extra };
+  return {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientCapabilities': {},
+    ...extra,
+  };
 }
 
 /** Valid messages of every kind: the seeds that mutations start from. */
 const SEEDS: unknown[] = [
-  rpc('initialize', { protocolVersion: '2025-11-25', capabilities: { roots: { listChanged: true } }, clientInfo: { name: 'f', version: '1' } }),
+  rpc('initialize', {
+    protocolVersion: '2025-11-25',
+    capabilities: { roots: { listChanged: true } },
+    clientInfo: { name: 'f', version: '1' },
+  }),
   rpc('ping'),
   rpc('tools/list'),
   rpc('tools/list', { cursor: 'bm9wZQ' }),
@@ -216,7 +291,10 @@ const SEEDS: unknown[] = [
   rpc('resources/templates/list'),
   rpc('resources/subscribe', { uri: 'docs://readme' }),
   rpc('prompts/get', { name: 'review', arguments: { code: 'x = 1' } }),
-  rpc('completion/complete', { ref: { type: 'ref/resource', uri: 'users://{id}/profile' }, argument: { name: 'id', value: '1' } }),
+  rpc('completion/complete', {
+    ref: { type: 'ref/resource', uri: 'users://{id}/profile' },
+    argument: { name: 'id', value: '1' },
+  }),
   rpc('logging/setLevel', { level: 'debug' }),
   note('notifications/initialized'),
   note('notifications/cancelled', { requestId: 3, reason: 'no' }),
@@ -225,8 +303,23 @@ const SEEDS: unknown[] = [
   // MCP 2026-07-28 requests: the envelope in params._meta.
   rpc('server/discover', { _meta: modernMeta() }, 'd'),
   rpc('tools/list', { _meta: modernMeta({ 'io.modelcontextprotocol/clientInfo': { name: 'f', version: '1' } }) }),
-  rpc('tools/call', { name: 'sum', arguments: { a: 1, b: 2 }, _meta: modernMeta({ progressToken: 'p', 'io.modelcontextprotocol/logLevel': 'debug' }) }, 9),
-  rpc('resources/read', { uri: 'users://7/profile', _meta: modernMeta({ 'io.modelcontextprotocol/clientCapabilities': { sampling: {}, roots: {} } }) }, 'r'),
+  rpc(
+    'tools/call',
+    {
+      name: 'sum',
+      arguments: { a: 1, b: 2 },
+      _meta: modernMeta({ progressToken: 'p', 'io.modelcontextprotocol/logLevel': 'debug' }),
+    },
+    9,
+  ),
+  rpc(
+    'resources/read',
+    {
+      uri: 'users://7/profile',
+      _meta: modernMeta({ 'io.modelcontextprotocol/clientCapabilities': { sampling: {}, roots: {} } }),
+    },
+    'r',
+  ),
   rpc('prompts/get', { name: 'review', arguments: { code: 'x' }, _meta: modernMeta() }, 10),
   note('notifications/cancelled', { requestId: 9, _meta: modernMeta() }),
   [rpc('ping', undefined, 1), note('notifications/initialized'), rpc('tools/list', undefined, 2)],
@@ -234,32 +327,74 @@ const SEEDS: unknown[] = [
 const SEED_TEXTS = SEEDS.map((seed) => JSON.stringify(seed));
 const isModernSeed = (text: string): boolean => text.includes('io.modelcontextprotocol/protocolVersion');
 const LEGACY_SEED_TEXTS = SEED_TEXTS.filter((text) => !isModernSeed(text));
-const MODERN_SEEDS = SEEDS.filter((seed) => isModernSeed(JSON.stringify(seed))) as Array<{ method: string; params: { name?: string; uri?: string } }>;
+const MODERN_SEEDS = SEEDS.filter((seed) => isModernSeed(JSON.stringify(seed))) as Array<{
+  method: string;
+  params: { name?: string; uri?: string };
+}>;
 
 const METHODS = [
-  'initialize', 'ping', 'tools/list', 'tools/call', 'resources/list', 'resources/read', 'resources/templates/list', 'resources/subscribe',
-  'resources/unsubscribe', 'prompts/list', 'prompts/get', 'completion/complete', 'logging/setLevel', 'notifications/initialized',
-  'notifications/cancelled', 'notifications/progress', 'sampling/createMessage', 'tasks/get', '__proto__', 'constructor', 'hasOwnProperty',
-  'toString', 'valueOf', '',
+  'initialize',
+  'ping',
+  'tools/list',
+  'tools/call',
+  'resources/list',
+  'resources/read',
+  'resources/templates/list',
+  'resources/subscribe',
+  'resources/unsubscribe',
+  'prompts/list',
+  'prompts/get',
+  'completion/complete',
+  'logging/setLevel',
+  'notifications/initialized',
+  'notifications/cancelled',
+  'notifications/progress',
+  'sampling/createMessage',
+  'tasks/get',
+  '__proto__',
+  'constructor',
+  'hasOwnProperty',
+  'toString',
+  'valueOf',
+  '',
 ];
 
 /** Byte-level edits of a valid message. */
 const mutation = fc.oneof(
   fc.record({ kind: fc.constant('set' as const), at: fc.nat(), byte: fc.integer({ min: 0, max: 255 }) }),
-  fc.record({ kind: fc.constant('insert' as const), at: fc.nat(), bytes: fc.uint8Array({ minLength: 1, maxLength: 8 }) }),
-  fc.record({ kind: fc.constant('punct' as const), at: fc.nat(), char: fc.constantFrom('{', '}', '[', ']', '"', ':', ',', '\\', '\u0000', '\u2028', '\ud800') }),
+  fc.record({
+    kind: fc.constant('insert' as const),
+    at: fc.nat(),
+    bytes: fc.uint8Array({ minLength: 1, maxLength: 8 }),
+  }),
+  fc.record({
+    kind: fc.constant('punct' as const),
+    at: fc.nat(),
+    char: fc.constantFrom('{', '}', '[', ']', '"', ':', ',', '\\', '\u0000', '\u2028', '\ud800'),
+  }),
   fc.record({ kind: fc.constant('delete' as const), at: fc.nat(), length: fc.integer({ min: 1, max: 16 }) }),
-  fc.record({ kind: fc.constant('duplicate' as const), at: fc.nat(), length: fc.integer({ min: 1, max: 32 }), to: fc.nat() }),
+  fc.record({
+    kind: fc.constant('duplicate' as const),
+    at: fc.nat(),
+    length: fc.integer({ min: 1, max: 32 }),
+    to: fc.nat(),
+  }),
   fc.record({ kind: fc.constant('truncate' as const), at: fc.nat() }),
   // Whitespace after the first byte: still valid JSON, and past BODY_LIMIT when long enough (413).
-  fc.record({ kind: fc.constant('pad' as const), length: fc.oneof(fc.integer({ min: 0, max: 64 }), fc.integer({ min: BODY_LIMIT - 600, max: BODY_LIMIT + 64 })) }),
+  fc.record({
+    kind: fc.constant('pad' as const),
+    length: fc.oneof(fc.integer({ min: 0, max: 64 }), fc.integer({ min: BODY_LIMIT - 600, max: BODY_LIMIT + 64 })),
+  }),
   // One member value that is a scalar (string, number, true, false, null) replaced by other JSON: still parseable.
   {
     weight: 6,
     arbitrary: fc.record({
       kind: fc.constant('scalar' as const),
       at: fc.nat(),
-      json: fc.oneof(fc.jsonValue({ maxDepth: 2 }).map((value) => JSON.stringify(value)), fc.constantFrom('"__proto__"', '-0', '1e400', '""', '{}', '[]', 'null')),
+      json: fc.oneof(
+        fc.jsonValue({ maxDepth: 2 }).map((value) => JSON.stringify(value)),
+        fc.constantFrom('"__proto__"', '-0', '1e400', '""', '{}', '[]', 'null'),
+      ),
     }),
   },
 );
@@ -292,10 +427,18 @@ function mutate(text: string, edits: readonly Mutation[]): Buffer {
         bytes = bytes.subarray(0, at);
         break;
       case 'scalar': {
-        const scalars = [...bytes.toString('latin1').matchAll(/(?<=:)(?:"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)/g)];
+        const scalars = [
+          ...bytes
+            .toString('latin1')
+            .matchAll(/(?<=:)(?:"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)/g),
+        ];
         const chosen = scalars[edit.at % Math.max(scalars.length, 1)];
         if (chosen?.index !== undefined) {
-          bytes = Buffer.concat([bytes.subarray(0, chosen.index), Buffer.from(edit.json), bytes.subarray(chosen.index + chosen[0].length)]);
+          bytes = Buffer.concat([
+            bytes.subarray(0, chosen.index),
+            Buffer.from(edit.json),
+            bytes.subarray(chosen.index + chosen[0].length),
+          ]);
         }
         break;
       }
@@ -318,7 +461,9 @@ const pollutedValue: fc.Arbitrary<string> = fc.letrec<{ value: string }>((tie) =
     fc.constant(POLLUTION),
     fc.jsonValue({ maxDepth: 2 }).map((value) => JSON.stringify(value)),
     fc
-      .array(fc.tuple(fc.oneof(fc.constantFrom(...PROTO_KEYS), fc.string({ maxLength: 6 })), tie('value')), { maxLength: 4 })
+      .array(fc.tuple(fc.oneof(fc.constantFrom(...PROTO_KEYS), fc.string({ maxLength: 6 })), tie('value')), {
+        maxLength: 4,
+      })
       .map((entries) => `{${entries.map(([key, value]) => `${JSON.stringify(key)}:${value}`).join(',')}}`),
     fc.array(tie('value'), { maxLength: 3 }).map((items) => `[${items.join(',')}]`),
   ),
@@ -357,7 +502,28 @@ const pollutedMessage: fc.Arbitrary<string> = fc
 
 /** JSON texts of ids that are valid (strings, finite numbers) and invalid (null, objects, arrays, booleans, overflowing numbers). */
 const oddIdText: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom('null', '-0', '0', '-1', '1.5', '-2.75e-3', '1e400', '-1e400', '1e308', '12345678901234567890123', '9007199254740993', '{}', '[]', '[1]', '{"a":1}', 'true', 'false', '""', '"\\u0000"', '"\\ud800"'),
+  fc.constantFrom(
+    'null',
+    '-0',
+    '0',
+    '-1',
+    '1.5',
+    '-2.75e-3',
+    '1e400',
+    '-1e400',
+    '1e308',
+    '12345678901234567890123',
+    '9007199254740993',
+    '{}',
+    '[]',
+    '[1]',
+    '{"a":1}',
+    'true',
+    'false',
+    '""',
+    '"\\u0000"',
+    '"\\ud800"',
+  ),
   fc.double().map((n) => JSON.stringify(n)),
   fc.integer().map(String),
   fc.string({ unit: 'binary', maxLength: 40 }).map((s) => JSON.stringify(s)),
@@ -366,16 +532,18 @@ const oddIdText: fc.Arbitrary<string> = fc.oneof(
 );
 
 /** `depth` nested arrays and objects, mixed, around a scalar. */
-const nested = fc.tuple(fc.integer({ min: 1, max: 300 }), fc.array(fc.boolean(), { minLength: 1, maxLength: 8 })).map(([depth, pattern]) => {
-  let open = '';
-  let close = '';
-  for (let i = 0; i < depth; i++) {
-    const asArray = pattern[i % pattern.length] as boolean;
-    open += asArray ? '[' : '{"k":';
-    close = (asArray ? ']' : '}') + close;
-  }
-  return { depth, text: `${open}1${close}` };
-});
+const nested = fc
+  .tuple(fc.integer({ min: 1, max: 300 }), fc.array(fc.boolean(), { minLength: 1, maxLength: 8 }))
+  .map(([depth, pattern]) => {
+    let open = '';
+    let close = '';
+    for (let i = 0; i < depth; i++) {
+      const asArray = pattern[i % pattern.length] as boolean;
+      open += asArray ? '[' : '{"k":';
+      close = (asArray ? ']' : '}') + close;
+    }
+    return { depth, text: `${open}1${close}` };
+  });
 
 // ---- the properties -----------------------------------------------------------------------------------------
 
@@ -387,10 +555,30 @@ describe('fuzzing the POST endpoint of real express() apps', () => {
     before = prototypeSnapshot();
     const stateless = await listen(false);
     const stateful = await listen(true);
-    targets.stateless = { name: 'stateless, no MCP-Protocol-Version', url: stateless.url, headers: BASE_HEADERS, logger: stateless.logger };
-    targets.stateless11 = { name: 'stateless, 2025-11-25', url: stateless.url, headers: { ...BASE_HEADERS, 'MCP-Protocol-Version': '2025-11-25' }, logger: stateless.logger };
-    targets.session11 = { name: 'session on 2025-11-25', url: stateful.url, headers: await initialize(stateful.url, '2025-11-25'), logger: stateful.logger };
-    targets.session03 = { name: 'session on 2025-03-26 (batches)', url: stateful.url, headers: await initialize(stateful.url, '2025-03-26'), logger: stateful.logger };
+    targets.stateless = {
+      name: 'stateless, no MCP-Protocol-Version',
+      url: stateless.url,
+      headers: BASE_HEADERS,
+      logger: stateless.logger,
+    };
+    targets.stateless11 = {
+      name: 'stateless, 2025-11-25',
+      url: stateless.url,
+      headers: { ...BASE_HEADERS, 'MCP-Protocol-Version': '2025-11-25' },
+      logger: stateless.logger,
+    };
+    targets.session11 = {
+      name: 'session on 2025-11-25',
+      url: stateful.url,
+      headers: await initialize(stateful.url, '2025-11-25'),
+      logger: stateful.logger,
+    };
+    targets.session03 = {
+      name: 'session on 2025-03-26 (batches)',
+      url: stateful.url,
+      headers: await initialize(stateful.url, '2025-03-26'),
+      logger: stateful.logger,
+    };
   });
 
   afterAll(async () => {
@@ -432,9 +620,14 @@ describe('fuzzing the POST endpoint of real express() apps', () => {
 
   it('answers mutated valid messages (byte edits, truncation, padding past the body limit) well-formed', async () => {
     await fc.assert(
-      fc.asyncProperty(anyTarget, fc.constantFrom(...SEED_TEXTS), fc.array(mutation, { minLength: 1, maxLength: 3 }), async (target, seed, edits) => {
-        await fuzzPost(targets[target] as Target, mutate(seed, edits));
-      }),
+      fc.asyncProperty(
+        anyTarget,
+        fc.constantFrom(...SEED_TEXTS),
+        fc.array(mutation, { minLength: 1, maxLength: 3 }),
+        async (target, seed, edits) => {
+          await fuzzPost(targets[target] as Target, mutate(seed, edits));
+        },
+      ),
       options,
     );
   });
@@ -442,41 +635,83 @@ describe('fuzzing the POST endpoint of real express() apps', () => {
   it('answers mutated MCP 2026-07-28 requests, with their standard headers, well-formed', async () => {
     const modernTarget = fc.constantFrom('stateless', 'session11');
     await fc.assert(
-      fc.asyncProperty(modernTarget, fc.constantFrom(...MODERN_SEEDS), fc.array(mutation, { maxLength: 3 }), async (target, seed, edits) => {
-        const name = seed.params.name ?? seed.params.uri;
-        const headers = { 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': seed.method, 'Mcp-Name': name };
-        const res = await fuzzPost(targets[target] as Target, mutate(JSON.stringify(seed), edits), headers);
-        // Unmutated, each is served: a 2026 result, or 202 for the notification.
-        if (edits.length === 0) expect(res.status === 202 || (res.status === 200 && /"resultType":"complete"/.test(res.text))).toBe(true);
-      }),
+      fc.asyncProperty(
+        modernTarget,
+        fc.constantFrom(...MODERN_SEEDS),
+        fc.array(mutation, { maxLength: 3 }),
+        async (target, seed, edits) => {
+          const name = seed.params.name ?? seed.params.uri;
+          const headers = { 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': seed.method, 'Mcp-Name': name };
+          const res = await fuzzPost(targets[target] as Target, mutate(JSON.stringify(seed), edits), headers);
+          // Unmutated, each is served: a 2026 result, or 202 for the notification.
+          if (edits.length === 0)
+            expect(res.status === 202 || (res.status === 200 && /"resultType":"complete"/.test(res.text))).toBe(true);
+        },
+      ),
       options,
     );
   });
 
   it('answers SEP-2243 headers of any shape: served when they say what the body says (as a client encodes it), else 400 -32020', async () => {
-    const visible = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code)), maxLength: 40 });
-    const junk = fc.oneof(visible, visible.map((text) => `=?base64?${text}?=`), fc.base64String({ maxLength: 40 }).map((text) => `=?base64?${text}?=`));
+    const visible = fc.string({
+      unit: fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code)),
+      maxLength: 40,
+    });
+    const junk = fc.oneof(
+      visible,
+      visible.map((text) => `=?base64?${text}?=`),
+      fc.base64String({ maxLength: 40 }).map((text) => `=?base64?${text}?=`),
+    );
     // Any text a JSON body can carry that UTF-8 can too (no lone surrogates, which a header cannot carry).
     const region = fc.string({ unit: 'grapheme', maxLength: 20 });
     /** The client's encoding (MCP 2026-07-28 transports › Value Encoding): literal when plain visible ASCII, else Base64. */
     const encode = (text: string): string =>
-      /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(text) && !(text.startsWith('=?base64?') && text.endsWith('?=')) ? text : `=?base64?${Buffer.from(text, 'utf8').toString('base64')}?=`;
+      /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(text) && !(text.startsWith('=?base64?') && text.endsWith('?='))
+        ? text
+        : `=?base64?${Buffer.from(text, 'utf8').toString('base64')}?=`;
     const shard = fc.integer({ min: -1_000_000, max: 1_000_000 });
     const honest = fc.boolean();
     await fc.assert(
-      fc.asyncProperty(region, shard, honest, junk, junk, fc.constantFrom('Region', 'Shard', 'Name'), async (value, number, isHonest, bad, badName, faked) => {
-        const body = JSON.stringify({ jsonrpc: '2.0', id: 'h', method: 'tools/call', params: { name: 'route', arguments: { region: value, shard: number }, _meta: modernMeta() } });
-        const headers: Record<string, string> = { 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'tools/call', 'Mcp-Name': 'route', 'Mcp-Param-Region': encode(value), 'Mcp-Param-Shard': String(number) };
-        if (!isHonest) headers[faked === 'Name' ? 'Mcp-Name' : `Mcp-Param-${faked}`] = faked === 'Name' ? badName : bad;
-        const res = await fuzzPost(targets.stateless as Target, body, headers);
-        if (isHonest) {
-          expect(res.status).toBe(200);
-          expect(res.json).toEqual(expect.objectContaining({ id: 'h', result: expect.objectContaining({ content: [{ type: 'text', text: value }] }) }));
-        } else if (res.status !== 200) {
-          expect(res.status).toBe(400);
-          expect(res.json).toEqual(expect.objectContaining({ id: 'h', error: expect.objectContaining({ code: -32020 }) }));
-        }
-      }),
+      fc.asyncProperty(
+        region,
+        shard,
+        honest,
+        junk,
+        junk,
+        fc.constantFrom('Region', 'Shard', 'Name'),
+        async (value, number, isHonest, bad, badName, faked) => {
+          const body = JSON.stringify({
+            jsonrpc: '2.0',
+            id: 'h',
+            method: 'tools/call',
+            params: { name: 'route', arguments: { region: value, shard: number }, _meta: modernMeta() },
+          });
+          const headers: Record<string, string> = {
+            'MCP-Protocol-Version': '2026-07-28',
+            'Mcp-Method': 'tools/call',
+            'Mcp-Name': 'route',
+            'Mcp-Param-Region': encode(value),
+            'Mcp-Param-Shard': String(number),
+          };
+          if (!isHonest)
+            headers[faked === 'Name' ? 'Mcp-Name' : `Mcp-Param-${faked}`] = faked === 'Name' ? badName : bad;
+          const res = await fuzzPost(targets.stateless as Target, body, headers);
+          if (isHonest) {
+            expect(res.status).toBe(200);
+            expect(res.json).toEqual(
+              expect.objectContaining({
+                id: 'h',
+                result: expect.objectContaining({ content: [{ type: 'text', text: value }] }),
+              }),
+            );
+          } else if (res.status !== 200) {
+            expect(res.status).toBe(400);
+            expect(res.json).toEqual(
+              expect.objectContaining({ id: 'h', error: expect.objectContaining({ code: -32020 }) }),
+            );
+          }
+        },
+      ),
       options,
     );
   });
@@ -485,16 +720,30 @@ describe('fuzzing the POST endpoint of real express() apps', () => {
     const value = fc.jsonValue({ maxDepth: 4 });
     const body = fc.oneof(
       fc.json({ maxDepth: 4 }),
-      fc.tuple(value, fc.constantFrom(...METHODS), value).map(([id, method, params]) => JSON.stringify({ jsonrpc: '2.0', id, method, params })),
-      fc.tuple(fc.constantFrom(...SEED_TEXTS), fc.constantFrom('jsonrpc', 'id', 'method', 'params', 'result', 'error'), value).map(([seed, key, replacement]) => {
-        const message = JSON.parse(seed) as unknown;
-        const target = (Array.isArray(message) ? message[0] : message) as Record<string, unknown>;
-        target[key] = replacement;
-        return JSON.stringify(message);
-      }),
-      fc.tuple(fc.constantFrom('echo', 'sum', 'keys', 'missing', ''), value).map(([name, args]) => JSON.stringify(rpc('tools/call', { name, arguments: args }, 'a'))),
-      fc.tuple(fc.constantFrom(...METHODS), fc.dictionary(fc.string({ maxLength: 8 }), value, { maxKeys: 5 })).map(([method, params]) => JSON.stringify(rpc(method, params, 'p'))),
-      fc.array(fc.oneof(value, fc.constantFrom(...SEEDS.slice(0, -1))), { maxLength: 6 }).map((items) => JSON.stringify(items)),
+      fc
+        .tuple(value, fc.constantFrom(...METHODS), value)
+        .map(([id, method, params]) => JSON.stringify({ jsonrpc: '2.0', id, method, params })),
+      fc
+        .tuple(
+          fc.constantFrom(...SEED_TEXTS),
+          fc.constantFrom('jsonrpc', 'id', 'method', 'params', 'result', 'error'),
+          value,
+        )
+        .map(([seed, key, replacement]) => {
+          const message = JSON.parse(seed) as unknown;
+          const target = (Array.isArray(message) ? message[0] : message) as Record<string, unknown>;
+          target[key] = replacement;
+          return JSON.stringify(message);
+        }),
+      fc
+        .tuple(fc.constantFrom('echo', 'sum', 'keys', 'missing', ''), value)
+        .map(([name, args]) => JSON.stringify(rpc('tools/call', { name, arguments: args }, 'a'))),
+      fc
+        .tuple(fc.constantFrom(...METHODS), fc.dictionary(fc.string({ maxLength: 8 }), value, { maxKeys: 5 }))
+        .map(([method, params]) => JSON.stringify(rpc(method, params, 'p'))),
+      fc
+        .array(fc.oneof(value, fc.constantFrom(...SEEDS.slice(0, -1))), { maxLength: 6 })
+        .map((items) => JSON.stringify(items)),
     );
     await fc.assert(
       fc.asyncProperty(anyTarget, body, async (target, text) => {
@@ -511,9 +760,15 @@ describe('fuzzing the POST endpoint of real express() apps', () => {
           return { depth, body: text };
         case 1:
           // Three levels hold it: the message, params and arguments.
-          return { depth: depth + 3, body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"keys","arguments":{"deep":${text}}}}` };
+          return {
+            depth: depth + 3,
+            body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"keys","arguments":{"deep":${text}}}}`,
+          };
         case 2:
-          return { depth: depth + 2, body: `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":${text}}}` };
+          return {
+            depth: depth + 2,
+            body: `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":${text}}}`,
+          };
         case 3:
           return { depth: depth + 1, body: `[${text}]` };
         default:
@@ -525,7 +780,11 @@ describe('fuzzing the POST endpoint of real express() apps', () => {
         const res = await fuzzPost(targets[target] as Target, body);
         if (depth > 128) {
           expect(res.status).toBe(400);
-          expect(res.json).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.stringMatching(/nested deeper than 128/) } });
+          expect(res.json).toEqual({
+            jsonrpc: '2.0',
+            id: null,
+            error: { code: -32700, message: expect.stringMatching(/nested deeper than 128/) },
+          });
         } else {
           expect((res.json as { error?: { code: number } } | undefined)?.error?.code).not.toBe(-32700);
         }
@@ -535,7 +794,9 @@ describe('fuzzing the POST endpoint of real express() apps', () => {
   });
 
   it('echoes an id exactly when it is a string or a finite number, and answers null with -32600 otherwise', async () => {
-    const message = fc.tuple(oddIdText, fc.constantFrom('ping', 'tools/list', 'no/such/method', 'tools/call')).map(([id, method]) => ({ id, body: `{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)}}` }));
+    const message = fc
+      .tuple(oddIdText, fc.constantFrom('ping', 'tools/list', 'no/such/method', 'tools/call'))
+      .map(([id, method]) => ({ id, body: `{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)}}` }));
     await fc.assert(
       fc.asyncProperty(fc.constantFrom('stateless11', 'session11'), message, async (target, { id, body }) => {
         const res = await fuzzPost(targets[target] as Target, body);
@@ -566,21 +827,63 @@ describe('fuzzing the POST endpoint of real express() apps', () => {
 
   it('answers every combination of Content-Type, Accept and MCP-Protocol-Version with the documented status', async () => {
     const contentType = fc.constantFrom<string | undefined>(
-      'application/json', 'application/json; charset=utf-8', 'APPLICATION/JSON;CHARSET="UTF-8"', 'application/json; charset=latin1', 'text/plain',
-      'application/json-seq', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', '', undefined,
+      'application/json',
+      'application/json; charset=utf-8',
+      'APPLICATION/JSON;CHARSET="UTF-8"',
+      'application/json; charset=latin1',
+      'text/plain',
+      'application/json-seq',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      '',
+      undefined,
     );
-    const accept = fc.constantFrom<string | undefined>(MCP_ACCEPT, 'application/json', 'text/event-stream', '*/*', 'text/html', 'application/json;q=0, text/event-stream;q=0', '', undefined);
-    const version = fc.constantFrom<string | undefined>(undefined, '2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2099-01-01', 'latest', '');
+    const accept = fc.constantFrom<string | undefined>(
+      MCP_ACCEPT,
+      'application/json',
+      'text/event-stream',
+      '*/*',
+      'text/html',
+      'application/json;q=0, text/event-stream;q=0',
+      '',
+      undefined,
+    );
+    const version = fc.constantFrom<string | undefined>(
+      undefined,
+      '2026-07-28',
+      '2025-11-25',
+      '2025-06-18',
+      '2025-03-26',
+      '2024-11-05',
+      '2099-01-01',
+      'latest',
+      '',
+    );
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('stateless', 'session11'), fc.constantFrom(...LEGACY_SEED_TEXTS), contentType, accept, version, async (target, body, type, acceptHeader, versionHeader) => {
-        const res = await fuzzPost(targets[target] as Target, body, { 'Content-Type': type, Accept: acceptHeader, 'MCP-Protocol-Version': versionHeader });
-        // A 2026-07-28 header defers to the body: a 2025 message under it is refused in its own way (-32602, -32020, …).
-        const supported = versionHeader === undefined || ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'].includes(versionHeader);
-        const json = type !== undefined && /^application\/json\s*(;\s*charset="?utf-?8"?\s*)?$/i.test(type);
-        if (!supported) expect([res.status, (res.json as { error: { code: number } }).error.code]).toEqual([400, -32000]);
-        else if (!json) expect([res.status, (res.json as { error: { code: number } }).error.code]).toEqual([415, -32000]);
-        else if (res.status === 406) expect(acceptHeader).toMatch(/text\/html|q=0/);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom('stateless', 'session11'),
+        fc.constantFrom(...LEGACY_SEED_TEXTS),
+        contentType,
+        accept,
+        version,
+        async (target, body, type, acceptHeader, versionHeader) => {
+          const res = await fuzzPost(targets[target] as Target, body, {
+            'Content-Type': type,
+            Accept: acceptHeader,
+            'MCP-Protocol-Version': versionHeader,
+          });
+          // A 2026-07-28 header defers to the body: a 2025 message under it is refused in its own way (-32602, -32020, …).
+          const supported =
+            versionHeader === undefined ||
+            ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'].includes(versionHeader);
+          const json = type !== undefined && /^application\/json\s*(;\s*charset="?utf-?8"?\s*)?$/i.test(type);
+          if (!supported)
+            expect([res.status, (res.json as { error: { code: number } }).error.code]).toEqual([400, -32000]);
+          else if (!json)
+            expect([res.status, (res.json as { error: { code: number } }).error.code]).toEqual([415, -32000]);
+          else if (res.status === 406) expect(acceptHeader).toMatch(/text\/html|q=0/);
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -601,13 +904,26 @@ describe('fuzzing the pure functions', () => {
       jsonrpc: fc.oneof(fc.constant('2.0'), fc.jsonValue({ maxDepth: 1 })),
       id: fc.oneof(fc.integer(), fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 1 })),
       method: fc.oneof(fc.constantFrom(...METHODS), fc.jsonValue({ maxDepth: 1 })),
-      params: fc.oneof(fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 2 })), fc.jsonValue({ maxDepth: 2 })),
+      params: fc.oneof(
+        fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 2 })),
+        fc.jsonValue({ maxDepth: 2 }),
+      ),
       result: fc.jsonValue({ maxDepth: 2 }),
-      error: fc.oneof(fc.record({ code: fc.oneof(fc.integer(), fc.double()), message: fc.oneof(fc.string(), fc.integer()) }, { requiredKeys: [] }), fc.jsonValue({ maxDepth: 1 })),
+      error: fc.oneof(
+        fc.record(
+          { code: fc.oneof(fc.integer(), fc.double()), message: fc.oneof(fc.string(), fc.integer()) },
+          { requiredKeys: [] },
+        ),
+        fc.jsonValue({ maxDepth: 1 }),
+      ),
     },
     { requiredKeys: [] },
   );
-  const anyJson = fc.oneof(fc.jsonValue(), nearMessage, fc.json().map((text) => JSON.parse(text) as unknown));
+  const anyJson = fc.oneof(
+    fc.jsonValue(),
+    nearMessage,
+    fc.json().map((text) => JSON.parse(text) as unknown),
+  );
 
   it('parseMessage never throws: a message, or a ready -32600/-32602 error response with the readable id', () => {
     fc.assert(
@@ -622,7 +938,10 @@ describe('fuzzing the pure functions', () => {
         expect(error.jsonrpc).toBe('2.0');
         expect([-32600, -32602]).toContain(error.error.code);
         expect(typeof error.error.message).toBe('string');
-        const sentId = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>).id : undefined;
+        const sentId =
+          typeof value === 'object' && value !== null && !Array.isArray(value)
+            ? (value as Record<string, unknown>).id
+            : undefined;
         expect(error.id).toBe(isWireId(sentId) ? sentId : null);
       }),
       { numRuns: PURE_RUNS },
@@ -631,8 +950,18 @@ describe('fuzzing the pure functions', () => {
 
   it('the dispatcher’s receive() never rejects and every outcome is well-formed', async () => {
     const registry = new Registry(createSchemaValidator());
-    registry.addTool({ name: 'echo', description: 'Echo', inputSchema: { type: 'object', properties: { text: { type: 'string' } } }, handler: (args: Record<string, unknown>) => String(args.text) });
-    registry.addPrompt({ name: 'review', description: 'Review', arguments: [{ name: 'code', required: true }], get: ({ code }) => [{ role: 'user', content: String(code) }] });
+    registry.addTool({
+      name: 'echo',
+      description: 'Echo',
+      inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
+      handler: (args: Record<string, unknown>) => String(args.text),
+    });
+    registry.addPrompt({
+      name: 'review',
+      description: 'Review',
+      arguments: [{ name: 'code', required: true }],
+      get: ({ code }) => [{ role: 'user', content: String(code) }],
+    });
     registry.addResource({ uri: 'docs://readme', name: 'readme', read: () => 'hi' });
     const logger = silentLogger();
     const dispatcher = createDispatcher(registry, {
@@ -648,36 +977,50 @@ describe('fuzzing the pure functions', () => {
     });
     const body = fc.oneof(anyJson, fc.array(anyJson, { maxLength: 5 }), fc.constantFrom(...SEEDS));
     await fc.assert(
-      fc.asyncProperty(body, fc.constantFrom('2025-11-25', '2025-03-26') as fc.Arbitrary<'2025-11-25' | '2025-03-26'>, async (value, version) => {
-        const outcome = await dispatcher.receive(value, testEnv(version));
-        const ids = idsOf(value);
-        switch (outcome.kind) {
-          case 'accepted':
-          case 'unanswered':
-            break;
-          case 'rejected':
-            expectResponseShape(outcome.error, ids);
-            expect([-32600, -32602]).toContain(outcome.error.error.code);
-            break;
-          case 'answered':
-            for (const response of Array.isArray(outcome.body) ? outcome.body : [outcome.body]) expectResponseShape(response, ids);
-            break;
-          default:
-            throw new Error(`unknown outcome ${JSON.stringify(outcome)}`);
-        }
-        // Every error the dispatcher made is a protocol error, never an internal one (-32603 means a bug was hit).
-        expect(logger.error).not.toHaveBeenCalled();
-      }),
+      fc.asyncProperty(
+        body,
+        fc.constantFrom('2025-11-25', '2025-03-26') as fc.Arbitrary<'2025-11-25' | '2025-03-26'>,
+        async (value, version) => {
+          const outcome = await dispatcher.receive(value, testEnv(version));
+          const ids = idsOf(value);
+          switch (outcome.kind) {
+            case 'accepted':
+            case 'unanswered':
+              break;
+            case 'rejected':
+              expectResponseShape(outcome.error, ids);
+              expect([-32600, -32602]).toContain(outcome.error.error.code);
+              break;
+            case 'answered':
+              for (const response of Array.isArray(outcome.body) ? outcome.body : [outcome.body])
+                expectResponseShape(response, ids);
+              break;
+            default:
+              throw new Error(`unknown outcome ${JSON.stringify(outcome)}`);
+          }
+          // Every error the dispatcher made is a protocol error, never an internal one (-32603 means a bug was hit).
+          expect(logger.error).not.toHaveBeenCalled();
+        },
+      ),
       { numRuns: 2_000 },
     );
   });
 
   it('readJsonBody never rejects: a value that JSON.parse agrees with, or 400/413/415 with the matching code', async () => {
-    const contentType = fc.constantFrom<string | undefined>('application/json', 'application/json; charset=utf-8', 'application/json; charset=iso-8859-1', 'text/plain', undefined, 'application/json;;;=');
+    const contentType = fc.constantFrom<string | undefined>(
+      'application/json',
+      'application/json; charset=utf-8',
+      'application/json; charset=iso-8859-1',
+      'text/plain',
+      undefined,
+      'application/json;;;=',
+    );
     const bytes = fc.oneof(
       fc.uint8Array({ maxLength: 600 }),
       fc.json({ maxDepth: 3 }).map((text) => new TextEncoder().encode(text)),
-      fc.tuple(fc.constantFrom(...SEED_TEXTS), fc.array(mutation, { maxLength: 3 })).map(([seed, edits]) => new Uint8Array(mutate(seed, edits))),
+      fc
+        .tuple(fc.constantFrom(...SEED_TEXTS), fc.array(mutation, { maxLength: 3 }))
+        .map(([seed, edits]) => new Uint8Array(mutate(seed, edits))),
       nested.map(({ text }) => new TextEncoder().encode(text)),
     );
     await fc.assert(
@@ -686,7 +1029,9 @@ describe('fuzzing the pure functions', () => {
         const size = Math.ceil(buffer.length / chunks) || 1;
         const parts: Buffer[] = [];
         for (let at = 0; at < buffer.length; at += size) parts.push(buffer.subarray(at, at + size));
-        const req = Object.assign(Readable.from(parts, { objectMode: false }), { headers: type === undefined ? {} : { 'content-type': type } }) as unknown as IncomingMessage;
+        const req = Object.assign(Readable.from(parts, { objectMode: false }), {
+          headers: type === undefined ? {} : { 'content-type': type },
+        }) as unknown as IncomingMessage;
         const result = await readJsonBody(req, BODY_LIMIT);
         const read = asServerReads(buffer);
         if (result.ok) {

@@ -47,7 +47,9 @@ const MAIN_OPTIONS: Partial<McpRouterOptions> = { sessions: {}, rateLimit: { lim
 /** The 2048-character cap on the client capabilities a session keeps (their JSON, known keys only). */
 const MAX_CAPABILITIES_JSON = 2_048;
 /** The largest capabilities allowed: `{"experimental":{"pad":"x…"}}` of exactly 2,048 characters. */
-const LARGEST_CAPABILITIES = { experimental: { pad: 'x'.repeat(MAX_CAPABILITIES_JSON - JSON.stringify({ experimental: { pad: '' } }).length) } };
+const LARGEST_CAPABILITIES = {
+  experimental: { pad: 'x'.repeat(MAX_CAPABILITIES_JSON - JSON.stringify({ experimental: { pad: '' } }).length) },
+};
 
 /** What one request of a row got, and who sent it (for the leak check). */
 interface Seen {
@@ -76,13 +78,23 @@ class Host {
 
   static async start(options: Partial<McpRouterOptions> = {}): Promise<Host> {
     let host: Host | undefined;
-    const sessions = options.sessions === false ? false : {
-      ...(options.sessions ?? {}),
-      onSessionCreated: (record: SessionRecord) => host?.created.push(record),
-      onSessionClosed: (id: string, reason: string) => host?.closed.push({ id, reason }),
-    };
+    const sessions =
+      options.sessions === false
+        ? false
+        : {
+            ...(options.sessions ?? {}),
+            onSessionCreated: (record: SessionRecord) => host?.created.push(record),
+            onSessionClosed: (id: string, reason: string) => host?.closed.push({ id, reason }),
+          };
     const logger = silentLogger();
-    const mcp = mcpRouter({ name: 'hostile', version: '1.0.0', logger, auth: { verify, requiredScopes: [REQUIRED_SCOPE] }, ...options, sessions });
+    const mcp = mcpRouter({
+      name: 'hostile',
+      version: '1.0.0',
+      logger,
+      auth: { verify, requiredScopes: [REQUIRED_SCOPE] },
+      ...options,
+      sessions,
+    });
     const app = express();
     app.use('/mcp', mcp);
     const api = express.Router();
@@ -96,16 +108,36 @@ class Host {
     app.use('/api', api);
     mcp.exposeRoutes(app, [
       { method: 'GET', path: '/api/users/:id/orders', name: 'user_orders', description: 'The orders of one user' },
-      { method: 'GET', path: '/api/orders', name: 'all_orders', description: 'Every order of every user', scopes: ['orders:read'] },
+      {
+        method: 'GET',
+        path: '/api/orders',
+        name: 'all_orders',
+        description: 'Every order of every user',
+        scopes: ['orders:read'],
+      },
     ]);
     mcp.tool({
       name: 'echo',
       description: 'Echo text',
-      inputSchema: { type: 'object', properties: { text: { type: 'string' }, times: { type: 'integer', minimum: 1 } }, required: ['text'] },
+      inputSchema: {
+        type: 'object',
+        properties: { text: { type: 'string' }, times: { type: 'integer', minimum: 1 } },
+        required: ['text'],
+      },
       handler: ({ text, times }: { text: string; times?: number }) => text.repeat(times ?? 1),
     });
-    mcp.tool({ name: 'keys', description: 'Names the arguments it got', inputSchema: { type: 'object' }, handler: (args: Record<string, unknown>) => ({ keys: Object.keys(args) }) });
-    mcp.tool({ name: 'quarterly_report', description: 'The quarterly report', scopes: ['reports:read'], handler: () => REPORT_SECRET });
+    mcp.tool({
+      name: 'keys',
+      description: 'Names the arguments it got',
+      inputSchema: { type: 'object' },
+      handler: (args: Record<string, unknown>) => ({ keys: Object.keys(args) }),
+    });
+    mcp.tool({
+      name: 'quarterly_report',
+      description: 'The quarterly report',
+      scopes: ['reports:read'],
+      handler: () => REPORT_SECRET,
+    });
     mcp.tool({
       name: 'progress',
       description: 'Reports progress once, then answers',
@@ -127,7 +159,17 @@ class Host {
   }
 
   /** Sends `req` (to `/mcp` unless a path is given) as `who`, records the response. */
-  async send(who: Who, req: { method?: string; path?: string; headers?: OutgoingHttpHeaders; body?: string | Buffer; timeoutMs?: number; agent?: Agent }): Promise<WireResponse> {
+  async send(
+    who: Who,
+    req: {
+      method?: string;
+      path?: string;
+      headers?: OutgoingHttpHeaders;
+      body?: string | Buffer;
+      timeoutMs?: number;
+      agent?: Agent;
+    },
+  ): Promise<WireResponse> {
     const res = await send(this.origin, { ...req, path: req.path ?? '/mcp', headers: clean(req.headers ?? {}) });
     seen.push({ who, res });
     const session = res.headers['mcp-session-id'];
@@ -139,7 +181,11 @@ class Host {
    * POSTs `body` as `who` with the MCP headers, `session` (its id, and MCP-Protocol-Version 2025-11-25 unless
    * `version` says otherwise) and `headers` over them (undefined removes a header).
    */
-  post(who: Who, body: unknown, opts: { session?: string; version?: string; headers?: OutgoingHttpHeaders; path?: string } = {}): Promise<WireResponse> {
+  post(
+    who: Who,
+    body: unknown,
+    opts: { session?: string; version?: string; headers?: OutgoingHttpHeaders; path?: string } = {},
+  ): Promise<WireResponse> {
     const headers: OutgoingHttpHeaders = { 'Content-Type': 'application/json', Accept: MCP_ACCEPT, ...auth(who) };
     if (opts.session !== undefined) {
       headers['Mcp-Session-Id'] = opts.session;
@@ -155,7 +201,9 @@ class Host {
     expect(init.status).toBe(200);
     const id = init.headers['mcp-session-id'];
     if (typeof id !== 'string') throw new Error(`no session: ${init.status} ${init.text}`);
-    expect((await this.post(who, { jsonrpc: '2.0', method: 'notifications/initialized' }, { session: id, version })).status).toBe(202);
+    expect(
+      (await this.post(who, { jsonrpc: '2.0', method: 'notifications/initialized' }, { session: id, version })).status,
+    ).toBe(202);
     return id;
   }
 
@@ -165,11 +213,23 @@ class Host {
   }
 
   /** Opens the GET stream of `session` as `who`, reads `count` events (each within 2 s), hangs up; an error body is read whole. */
-  async stream(who: Who, session: string, headers: OutgoingHttpHeaders = {}, count = 1, agent?: Agent): Promise<{ res: WireResponse; events: SseEvent[] }> {
+  async stream(
+    who: Who,
+    session: string,
+    headers: OutgoingHttpHeaders = {},
+    count = 1,
+    agent?: Agent,
+  ): Promise<{ res: WireResponse; events: SseEvent[] }> {
     const stream = await openStream(this.origin, {
       method: 'GET',
       path: '/mcp',
-      headers: clean({ Accept: 'text/event-stream', ...auth(who), 'Mcp-Session-Id': session, 'MCP-Protocol-Version': '2025-11-25', ...headers }),
+      headers: clean({
+        Accept: 'text/event-stream',
+        ...auth(who),
+        'Mcp-Session-Id': session,
+        'MCP-Protocol-Version': '2025-11-25',
+        ...headers,
+      }),
       agent,
     });
     const res: WireResponse = { status: stream.status, headers: stream.headers, text: '', json: undefined };
@@ -215,7 +275,11 @@ function rpc(method: string, params?: unknown, id: unknown = 1): Record<string, 
 }
 
 function initialize(params: Record<string, unknown> = {}, id: string | number = 'init'): Record<string, unknown> {
-  return rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'hostile', version: '0.0.1' }, ...params }, id);
+  return rpc(
+    'initialize',
+    { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'hostile', version: '0.0.1' }, ...params },
+    id,
+  );
 }
 
 /** The error of a JSON-RPC error body. */
@@ -238,7 +302,10 @@ function textOf(result: Record<string, unknown>): string {
  * Sends HEAD on a raw keep-alive connection and, once its headers arrive, a ping on the same connection: a HEAD
  * response that never ends holds the connection (HTTP/1.1 answers in order), and the ping is never answered.
  */
-async function headThenPing(host: Host, session: string): Promise<{ status: number; after: 'answered' | 'closed' | 'stuck' }> {
+async function headThenPing(
+  host: Host,
+  session: string,
+): Promise<{ status: number; after: 'answered' | 'closed' | 'stuck' }> {
   const { port } = new URL(host.origin);
   const socket = connect(Number(port), '127.0.0.1');
   const common = `Host: 127.0.0.1:${port}\r\nAuthorization: Bearer ${TOKENS.alice}\r\nMcp-Session-Id: ${session}\r\nMCP-Protocol-Version: 2025-11-25\r\n`;
@@ -253,15 +320,32 @@ async function headThenPing(host: Host, session: string): Promise<{ status: numb
   });
   socket.write(`HEAD /mcp HTTP/1.1\r\n${common}Accept: text/event-stream\r\n\r\n`);
   try {
-    await within(until(() => received.includes('\r\n\r\n') || closed), 2_000, 'the HEAD response headers');
+    await within(
+      until(() => received.includes('\r\n\r\n') || closed),
+      2_000,
+      'the HEAD response headers',
+    );
     const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(received)?.[1] ?? 0);
     const headers = Object.fromEntries(
-      received.slice(0, received.indexOf('\r\n\r\n')).split('\r\n').slice(1).map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+      received
+        .slice(0, received.indexOf('\r\n\r\n'))
+        .split('\r\n')
+        .slice(1)
+        .map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
     );
     seen.push({ who: 'alice', res: { status, headers, text: '', json: undefined } });
-    if (!closed) socket.write(`POST /mcp HTTP/1.1\r\n${common}Accept: ${MCP_ACCEPT}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(ping)}\r\n\r\n${ping}`);
-    const after = await within(until(() => (received.match(/HTTP\/1\.1 \d{3}/g) ?? []).length >= 2 || closed), 2_000, 'the next request on the HEAD connection')
-      .then(() => ((received.match(/HTTP\/1\.1 \d{3}/g) ?? []).length >= 2 ? ('answered' as const) : ('closed' as const)))
+    if (!closed)
+      socket.write(
+        `POST /mcp HTTP/1.1\r\n${common}Accept: ${MCP_ACCEPT}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(ping)}\r\n\r\n${ping}`,
+      );
+    const after = await within(
+      until(() => (received.match(/HTTP\/1\.1 \d{3}/g) ?? []).length >= 2 || closed),
+      2_000,
+      'the next request on the HEAD connection',
+    )
+      .then(() =>
+        (received.match(/HTTP\/1\.1 \d{3}/g) ?? []).length >= 2 ? ('answered' as const) : ('closed' as const),
+      )
       .catch(() => 'stuck' as const);
     return { status, after };
   } finally {
@@ -321,11 +405,15 @@ interface Row {
 
 /** The challenge prefix: RFC 6750 + RFC 9728 (the metadata URL carries the test server's port). */
 const challenge = (error?: string): RegExp =>
-  new RegExp(`^Bearer ${error === undefined ? '' : `error="${error}", error_description="[^"]+", `}resource_metadata="http://127\\.0\\.0\\.1:\\d+/mcp/\\.well-known/oauth-protected-resource", scope="${REQUIRED_SCOPE}"$`);
+  new RegExp(
+    `^Bearer ${error === undefined ? '' : `error="${error}", error_description="[^"]+", `}resource_metadata="http://127\\.0\\.0\\.1:\\d+/mcp/\\.well-known/oauth-protected-resource", scope="${REQUIRED_SCOPE}"$`,
+  );
 
-const expectChallenge = (error?: string) => (res: WireResponse): void => {
-  expect(res.headers['www-authenticate']).toMatch(challenge(error));
-};
+const expectChallenge =
+  (error?: string) =>
+  (res: WireResponse): void => {
+    expect(res.headers['www-authenticate']).toMatch(challenge(error));
+  };
 
 /** A bridged call must be refused before any route runs ("HTTP 404 …" would mean a route ran), in a text naming `id`. */
 const refusedId = (result: Record<string, unknown>): void => {
@@ -343,11 +431,21 @@ const REFUSED_IDS = ['..', '.', '%2e%2e', '%2E%2e', '..%2f', '.%2e', '%2e.', '%2
 const LITERALS = ['a/b', '?x', '#x', '100%', 'é', '%41', 'a b+c', '...'];
 
 /** `depth` nested objects in params. */
-const deep = (depth: number): string => `{"jsonrpc":"2.0","id":"deep","method":"tools/list","params":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`;
+const deep = (depth: number): string =>
+  `{"jsonrpc":"2.0","id":"deep","method":"tools/list","params":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`;
 
 const ROWS: Array<[string, Row]> = [
   // ---- controls ----
-  ['control: alice initializes', { run: (s) => s.main.post('alice', initialize()), status: 200, type: 'json', result: { id: 'init' }, also: (res) => expect(res.headers['mcp-session-id']).toMatch(/^[0-9a-f-]{36}$/) }],
+  [
+    'control: alice initializes',
+    {
+      run: (s) => s.main.post('alice', initialize()),
+      status: 200,
+      type: 'json',
+      result: { id: 'init' },
+      also: (res) => expect(res.headers['mcp-session-id']).toMatch(/^[0-9a-f-]{36}$/),
+    },
+  ],
   [
     'control: bob calls the scoped tools he holds the scopes of',
     {
@@ -379,7 +477,14 @@ const ROWS: Array<[string, Row]> = [
       run: (s) => s.main.call('alice', s.alice, 'user_orders', { id }, 'literal'),
       status: 200,
       type: 'json',
-      result: { id: 'literal', check: (result) => expect(result).toEqual({ content: [expect.any(Object)], structuredContent: { user: id, orders: [`order-of-${id}`] } }) },
+      result: {
+        id: 'literal',
+        check: (result) =>
+          expect(result).toEqual({
+            content: [expect.any(Object)],
+            structuredContent: { user: id, orders: [`order-of-${id}`] },
+          }),
+      },
       also: (_res, s) => expect(s.main.ordersCalls).toBe(0),
     },
   ]),
@@ -389,7 +494,20 @@ const ROWS: Array<[string, Row]> = [
     'initialize with unknown top-level capabilities: succeeds, and they are dropped',
     {
       run: (s) =>
-        s.main.post('alice', initialize({ capabilities: { roots: { listChanged: true }, bogus: { a: 1 }, huge: { pad: 'u'.repeat(10_000) }, notAnObject: 'x' } }, 'caps-unknown')),
+        s.main.post(
+          'alice',
+          initialize(
+            {
+              capabilities: {
+                roots: { listChanged: true },
+                bogus: { a: 1 },
+                huge: { pad: 'u'.repeat(10_000) },
+                notAnObject: 'x',
+              },
+            },
+            'caps-unknown',
+          ),
+        ),
       status: 200,
       type: 'json',
       result: { id: 'caps-unknown' },
@@ -414,14 +532,27 @@ const ROWS: Array<[string, Row]> = [
       error: { code: -32602, id: 'caps-big' },
       also: (res, s) => {
         expect(res.headers['mcp-session-id']).toBeUndefined();
-        expect(s.main.created.some((record) => JSON.stringify(record.clientCapabilities).length > MAX_CAPABILITIES_JSON)).toBe(false);
+        expect(
+          s.main.created.some((record) => JSON.stringify(record.clientCapabilities).length > MAX_CAPABILITIES_JSON),
+        ).toBe(false);
       },
     },
   ],
   [
     'initialize with 50 KB of sampling capabilities: -32602, no session created',
     {
-      run: (s) => s.main.post('alice', initialize({ capabilities: { sampling: { context: {}, tools: {}, pad: Array.from({ length: 5_000 }, (_, i) => `k${i}`) } } }, 'caps-sampling')),
+      run: (s) =>
+        s.main.post(
+          'alice',
+          initialize(
+            {
+              capabilities: {
+                sampling: { context: {}, tools: {}, pad: Array.from({ length: 5_000 }, (_, i) => `k${i}`) },
+              },
+            },
+            'caps-sampling',
+          ),
+        ),
       status: 200,
       type: 'json',
       error: { code: -32602, id: 'caps-sampling' },
@@ -431,7 +562,8 @@ const ROWS: Array<[string, Row]> = [
   [
     'initialize with a clientInfo.name of 513 characters: -32602, no session created',
     {
-      run: (s) => s.main.post('alice', initialize({ clientInfo: { name: 'n'.repeat(513), version: '1' } }, 'info-long')),
+      run: (s) =>
+        s.main.post('alice', initialize({ clientInfo: { name: 'n'.repeat(513), version: '1' } }, 'info-long')),
       status: 200,
       type: 'json',
       error: { code: -32602, id: 'info-long' },
@@ -441,7 +573,8 @@ const ROWS: Array<[string, Row]> = [
   [
     'initialize with a clientInfo.version of 100,000 characters: -32602',
     {
-      run: (s) => s.main.post('alice', initialize({ clientInfo: { name: 'x', version: 'v'.repeat(100_000) } }, 'info-version')),
+      run: (s) =>
+        s.main.post('alice', initialize({ clientInfo: { name: 'x', version: 'v'.repeat(100_000) } }, 'info-version')),
       status: 200,
       type: 'json',
       error: { code: -32602, id: 'info-version' },
@@ -450,15 +583,32 @@ const ROWS: Array<[string, Row]> = [
   ],
   [
     'initialize with a clientInfo.name of exactly 512 characters: accepted',
-    { run: (s) => s.main.post('alice', initialize({ clientInfo: { name: 'n'.repeat(512), version: '1' } }, 'info-512')), status: 200, type: 'json', result: { id: 'info-512' } },
+    {
+      run: (s) => s.main.post('alice', initialize({ clientInfo: { name: 'n'.repeat(512), version: '1' } }, 'info-512')),
+      status: 200,
+      type: 'json',
+      result: { id: 'info-512' },
+    },
   ],
   [
     'resources/subscribe to a URI of 1,025 characters: -32602',
     {
       run: async (s) => {
         const session = await s.main.session('alice');
-        expect((await s.main.post('alice', rpc('resources/subscribe', { uri: `docs://${'u'.repeat(1_024 - 7)}` }, 'sub-1024'), { session })).json).toMatchObject({ result: {} });
-        return s.main.post('alice', rpc('resources/subscribe', { uri: `docs://${'u'.repeat(1_025 - 7)}` }, 'sub-long'), { session });
+        expect(
+          (
+            await s.main.post(
+              'alice',
+              rpc('resources/subscribe', { uri: `docs://${'u'.repeat(1_024 - 7)}` }, 'sub-1024'),
+              { session },
+            )
+          ).json,
+        ).toMatchObject({ result: {} });
+        return s.main.post(
+          'alice',
+          rpc('resources/subscribe', { uri: `docs://${'u'.repeat(1_025 - 7)}` }, 'sub-long'),
+          { session },
+        );
       },
       status: 200,
       type: 'json',
@@ -471,11 +621,16 @@ const ROWS: Array<[string, Row]> = [
       run: async (s) => {
         const session = await s.main.session('alice');
         for (let i = 1; i <= 32; i++) {
-          const res = await s.main.post('alice', rpc('resources/subscribe', { uri: `docs://topic/${i}` }, `sub-${i}`), { session });
+          const res = await s.main.post('alice', rpc('resources/subscribe', { uri: `docs://topic/${i}` }, `sub-${i}`), {
+            session,
+          });
           expect(res.json).toEqual({ jsonrpc: '2.0', id: `sub-${i}`, result: {} });
         }
         // Subscribing again to one held already is no new subscription.
-        expect((await s.main.post('alice', rpc('resources/subscribe', { uri: 'docs://topic/1' }, 'again'), { session })).json).toMatchObject({ result: {} });
+        expect(
+          (await s.main.post('alice', rpc('resources/subscribe', { uri: 'docs://topic/1' }, 'again'), { session }))
+            .json,
+        ).toMatchObject({ result: {} });
         return s.main.post('alice', rpc('resources/subscribe', { uri: 'docs://topic/33' }, 'sub-33'), { session });
       },
       status: 200,
@@ -495,8 +650,17 @@ const ROWS: Array<[string, Row]> = [
           expect((await host.post('alice', rpc('ping', undefined, 'touch'), { session: a1 })).status).toBe(200);
           const a4 = await host.session('alice');
           const gone = await host.post('alice', rpc('ping', undefined, 'evicted'), { session: a2 });
-          for (const [who, session] of [['alice', a1], ['alice', a3], ['alice', a4], ['bob', b1]] as const) {
-            expect((await host.post(who, rpc('ping', undefined, 'alive'), { session })).json).toEqual({ jsonrpc: '2.0', id: 'alive', result: {} });
+          for (const [who, session] of [
+            ['alice', a1],
+            ['alice', a3],
+            ['alice', a4],
+            ['bob', b1],
+          ] as const) {
+            expect((await host.post(who, rpc('ping', undefined, 'alive'), { session })).json).toEqual({
+              jsonrpc: '2.0',
+              id: 'alive',
+              result: {},
+            });
           }
           expect(host.closed).toEqual([{ id: a2, reason: 'evicted' }]);
           return gone;
@@ -522,7 +686,13 @@ const ROWS: Array<[string, Row]> = [
         let last: WireResponse | undefined;
         for (let i = 0; i < 20; i++) {
           last = await s.main.send('alice', {
-            headers: { 'Content-Type': 'application/json', Accept: MCP_ACCEPT, ...auth('alice'), 'Mcp-Session-Id': session, 'MCP-Protocol-Version': '2025-11-25' },
+            headers: {
+              'Content-Type': 'application/json',
+              Accept: MCP_ACCEPT,
+              ...auth('alice'),
+              'Mcp-Session-Id': session,
+              'MCP-Protocol-Version': '2025-11-25',
+            },
             body: JSON.stringify(rpc('tools/list', undefined, `list-${i}`)),
             timeoutMs: 1_000,
           });
@@ -532,7 +702,11 @@ const ROWS: Array<[string, Row]> = [
       },
       status: 200,
       type: 'json',
-      result: { id: 'list-19', check: (result) => expect(result.tools).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'user_orders' })])) },
+      result: {
+        id: 'list-19',
+        check: (result) =>
+          expect(result.tools).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'user_orders' })])),
+      },
     },
   ],
 
@@ -561,11 +735,16 @@ const ROWS: Array<[string, Row]> = [
         useFakeClock();
         const host = await Host.start({ sessions: false, rateLimit: { limit: 3, windowMs: 1_000 } });
         try {
-          for (let i = 1; i <= 3; i++) expect((await host.post('alice', rpc('ping', undefined, `ok-${i}`))).status).toBe(200);
+          for (let i = 1; i <= 3; i++)
+            expect((await host.post('alice', rpc('ping', undefined, `ok-${i}`))).status).toBe(200);
           const refused = await host.post('alice', rpc('ping', undefined, 'burst-4'));
           expect((await host.post('bob', rpc('ping', undefined, 'bob-1'))).status).toBe(200);
           jest.advanceTimersByTime(1_000);
-          expect((await host.post('alice', rpc('ping', undefined, 'after'))).json).toEqual({ jsonrpc: '2.0', id: 'after', result: {} });
+          expect((await host.post('alice', rpc('ping', undefined, 'after'))).json).toEqual({
+            jsonrpc: '2.0',
+            id: 'after',
+            result: {},
+          });
           return refused;
         } finally {
           await host.close();
@@ -594,7 +773,10 @@ const ROWS: Array<[string, Row]> = [
   [
     'a 3 MB body over the rate limit with its id after the padding: 429, with its id or null',
     {
-      run: () => overTheLimit(`{"jsonrpc":"2.0","method":"tools/list","params":{"pad":"${'p'.repeat(3 * 1024 * 1024)}"},"id":"late"}`),
+      run: () =>
+        overTheLimit(
+          `{"jsonrpc":"2.0","method":"tools/list","params":{"pad":"${'p'.repeat(3 * 1024 * 1024)}"},"id":"late"}`,
+        ),
       status: 429,
       type: 'json',
       error: { code: -32000, id: ['late', null] },
@@ -608,7 +790,9 @@ const ROWS: Array<[string, Row]> = [
         useFakeClock();
         const host = await Host.start({ sessions: false, rateLimit: { limit: 3, windowMs: 1_000 } });
         try {
-          const burst = await Promise.all(Array.from({ length: 10 }, (_, i) => host.post('alice', rpc('ping', undefined, i))));
+          const burst = await Promise.all(
+            Array.from({ length: 10 }, (_, i) => host.post('alice', rpc('ping', undefined, i))),
+          );
           expect(burst.map((res) => res.status).sort()).toEqual([200, 200, 200, 429, 429, 429, 429, 429, 429, 429]);
           for (const res of burst.filter((r) => r.status === 429)) expect(errorOf(res).code).toBe(-32000);
           jest.advanceTimersByTime(1_000);
@@ -627,33 +811,125 @@ const ROWS: Array<[string, Row]> = [
   // ---- 6. initialize inside a batch ----
   [
     'initialize inside a batch, without Mcp-Session-Id: 400, -32600',
-    { run: (s) => s.main.post('alice', [initialize(), rpc('ping', undefined, 2)]), status: 400, type: 'json', error: { code: -32600, id: null }, also: (res) => expect(res.headers['mcp-session-id']).toBeUndefined() },
+    {
+      run: (s) => s.main.post('alice', [initialize(), rpc('ping', undefined, 2)]),
+      status: 400,
+      type: 'json',
+      error: { code: -32600, id: null },
+      also: (res) => expect(res.headers['mcp-session-id']).toBeUndefined(),
+    },
   ],
   [
     'initialize inside a batch, in a 2025-03-26 session (which may batch): 400, -32600',
-    { run: (s) => s.main.post('alice', [rpc('ping', undefined, 1), initialize({ protocolVersion: '2025-03-26' })], { session: s.aliceOld, version: '2025-03-26' }), status: 400, type: 'json', error: { code: -32600, id: null } },
+    {
+      run: (s) =>
+        s.main.post('alice', [rpc('ping', undefined, 1), initialize({ protocolVersion: '2025-03-26' })], {
+          session: s.aliceOld,
+          version: '2025-03-26',
+        }),
+      status: 400,
+      type: 'json',
+      error: { code: -32600, id: null },
+    },
   ],
   [
     'initialize inside a batch, in a 2025-11-25 session: 400, -32600',
-    { run: (s) => s.main.post('alice', [initialize()], { session: s.alice }), status: 400, type: 'json', error: { code: -32600, id: null } },
+    {
+      run: (s) => s.main.post('alice', [initialize()], { session: s.alice }),
+      status: 400,
+      type: 'json',
+      error: { code: -32600, id: null },
+    },
   ],
 
   // ---- bodies ----
-  ['malformed JSON: 400, -32700', { run: (s) => s.main.post('alice', '{"jsonrpc":"2.0","id":1,', { session: s.alice }), status: 400, type: 'json', error: { code: -32700, id: null } }],
-  ['an empty body: 400, -32700', { run: (s) => s.main.post('alice', '', { session: s.alice }), status: 400, type: 'json', error: { code: -32700, id: null } }],
+  [
+    'malformed JSON: 400, -32700',
+    {
+      run: (s) => s.main.post('alice', '{"jsonrpc":"2.0","id":1,', { session: s.alice }),
+      status: 400,
+      type: 'json',
+      error: { code: -32700, id: null },
+    },
+  ],
+  [
+    'an empty body: 400, -32700',
+    {
+      run: (s) => s.main.post('alice', '', { session: s.alice }),
+      status: 400,
+      type: 'json',
+      error: { code: -32700, id: null },
+    },
+  ],
   [
     'bytes that are not UTF-8: 400, -32700',
-    { run: (s) => s.main.post('alice', Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":1,"method":"'), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from('"}')]), { session: s.alice }), status: 400, type: 'json', error: { code: -32700, id: null } },
+    {
+      run: (s) =>
+        s.main.post(
+          'alice',
+          Buffer.concat([
+            Buffer.from('{"jsonrpc":"2.0","id":1,"method":"'),
+            Buffer.from([0xff, 0xfe, 0xc3]),
+            Buffer.from('"}'),
+          ]),
+          { session: s.alice },
+        ),
+      status: 400,
+      type: 'json',
+      error: { code: -32700, id: null },
+    },
   ],
-  ['Content-Type: text/plain: 415, -32000', { run: (s) => s.main.post('alice', rpc('ping'), { session: s.alice, headers: { 'Content-Type': 'text/plain' } }), status: 415, type: 'json', error: { code: -32000, id: null } }],
-  ['no Content-Type: 415, -32000', { run: (s) => s.main.post('alice', rpc('ping'), { session: s.alice, headers: { 'Content-Type': undefined } }), status: 415, type: 'json', error: { code: -32000, id: null } }],
+  [
+    'Content-Type: text/plain: 415, -32000',
+    {
+      run: (s) => s.main.post('alice', rpc('ping'), { session: s.alice, headers: { 'Content-Type': 'text/plain' } }),
+      status: 415,
+      type: 'json',
+      error: { code: -32000, id: null },
+    },
+  ],
+  [
+    'no Content-Type: 415, -32000',
+    {
+      run: (s) => s.main.post('alice', rpc('ping'), { session: s.alice, headers: { 'Content-Type': undefined } }),
+      status: 415,
+      type: 'json',
+      error: { code: -32000, id: null },
+    },
+  ],
   [
     'Content-Type: application/json; charset=latin1: 415, -32000',
-    { run: (s) => s.main.post('alice', rpc('ping'), { session: s.alice, headers: { 'Content-Type': 'application/json; charset=latin1' } }), status: 415, type: 'json', error: { code: -32000, id: null } },
+    {
+      run: (s) =>
+        s.main.post('alice', rpc('ping'), {
+          session: s.alice,
+          headers: { 'Content-Type': 'application/json; charset=latin1' },
+        }),
+      status: 415,
+      type: 'json',
+      error: { code: -32000, id: null },
+    },
   ],
-  ['Accept: text/html (neither JSON nor SSE): 406, -32000', { run: (s) => s.main.post('alice', rpc('ping'), { session: s.alice, headers: { Accept: 'text/html' } }), status: 406, type: 'json', error: { code: -32000, id: null } }],
+  [
+    'Accept: text/html (neither JSON nor SSE): 406, -32000',
+    {
+      run: (s) => s.main.post('alice', rpc('ping'), { session: s.alice, headers: { Accept: 'text/html' } }),
+      status: 406,
+      type: 'json',
+      error: { code: -32000, id: null },
+    },
+  ],
   // RFC 9110 §12.5.1: no Accept means any type is acceptable; the router answers JSON (README: Accept is read leniently).
-  ['no Accept header: answered as JSON', { run: (s) => s.main.post('alice', rpc('ping', undefined, 'no-accept'), { session: s.alice, headers: { Accept: undefined } }), status: 200, type: 'json', result: { id: 'no-accept' } }],
+  [
+    'no Accept header: answered as JSON',
+    {
+      run: (s) =>
+        s.main.post('alice', rpc('ping', undefined, 'no-accept'), { session: s.alice, headers: { Accept: undefined } }),
+      status: 200,
+      type: 'json',
+      result: { id: 'no-accept' },
+    },
+  ],
   [
     'a body over bodyLimit (4 MB): 413, -32000, Connection: close',
     {
@@ -664,76 +940,244 @@ const ROWS: Array<[string, Row]> = [
       also: (res) => expect(res.headers.connection).toBe('close'),
     },
   ],
-  ['JSON nested 129 levels deep: 400, -32700', { run: (s) => s.main.post('alice', deep(128), { session: s.alice }), status: 400, type: 'json', error: { code: -32700, id: null } }],
-  ['JSON nested 100,000 levels deep: 400, -32700', { run: (s) => s.main.post('alice', `${'['.repeat(100_000)}${']'.repeat(100_000)}`, { session: s.alice }), status: 400, type: 'json', error: { code: -32700, id: null } }],
-  ['JSON nested 127 levels deep: served', { run: (s) => s.main.post('alice', deep(126), { session: s.alice }), status: 200, type: 'json', result: { id: 'deep' } }],
+  [
+    'JSON nested 129 levels deep: 400, -32700',
+    {
+      run: (s) => s.main.post('alice', deep(128), { session: s.alice }),
+      status: 400,
+      type: 'json',
+      error: { code: -32700, id: null },
+    },
+  ],
+  [
+    'JSON nested 100,000 levels deep: 400, -32700',
+    {
+      run: (s) => s.main.post('alice', `${'['.repeat(100_000)}${']'.repeat(100_000)}`, { session: s.alice }),
+      status: 400,
+      type: 'json',
+      error: { code: -32700, id: null },
+    },
+  ],
+  [
+    'JSON nested 127 levels deep: served',
+    {
+      run: (s) => s.main.post('alice', deep(126), { session: s.alice }),
+      status: 200,
+      type: 'json',
+      result: { id: 'deep' },
+    },
+  ],
 
   // ---- batches ----
   [
     'a batch of 101 messages (maxBatchLength 100) in a 2025-03-26 session: 400, -32600',
     {
-      run: (s) => s.main.post('alice', Array.from({ length: 101 }, (_, i) => rpc('ping', undefined, i)), { session: s.aliceOld, version: '2025-03-26' }),
+      run: (s) =>
+        s.main.post(
+          'alice',
+          Array.from({ length: 101 }, (_, i) => rpc('ping', undefined, i)),
+          { session: s.aliceOld, version: '2025-03-26' },
+        ),
       status: 400,
       type: 'json',
       error: { code: -32600, id: null },
     },
   ],
-  ['an empty batch in a 2025-03-26 session: 400, -32600', { run: (s) => s.main.post('alice', [], { session: s.aliceOld, version: '2025-03-26' }), status: 400, type: 'json', error: { code: -32600, id: null } }],
+  [
+    'an empty batch in a 2025-03-26 session: 400, -32600',
+    {
+      run: (s) => s.main.post('alice', [], { session: s.aliceOld, version: '2025-03-26' }),
+      status: 400,
+      type: 'json',
+      error: { code: -32600, id: null },
+    },
+  ],
   [
     'a batch of 100 in a 2025-03-26 session (control): 100 answers',
     {
-      run: (s) => s.main.post('alice', Array.from({ length: 100 }, (_, i) => rpc('ping', undefined, i)), { session: s.aliceOld, version: '2025-03-26' }),
+      run: (s) =>
+        s.main.post(
+          'alice',
+          Array.from({ length: 100 }, (_, i) => rpc('ping', undefined, i)),
+          { session: s.aliceOld, version: '2025-03-26' },
+        ),
       status: 200,
       type: 'json',
-      also: (res) => expect(res.json).toEqual(Array.from({ length: 100 }, (_, i) => ({ jsonrpc: '2.0', id: i, result: {} }))),
+      also: (res) =>
+        expect(res.json).toEqual(Array.from({ length: 100 }, (_, i) => ({ jsonrpc: '2.0', id: i, result: {} }))),
     },
   ],
   [
     'a batch in a 2025-11-25 session: 400, -32600',
-    { run: (s) => s.main.post('alice', [rpc('ping', undefined, 1), rpc('ping', undefined, 2)], { session: s.alice }), status: 400, type: 'json', error: { code: -32600, id: null } },
+    {
+      run: (s) => s.main.post('alice', [rpc('ping', undefined, 1), rpc('ping', undefined, 2)], { session: s.alice }),
+      status: 400,
+      type: 'json',
+      error: { code: -32600, id: null },
+    },
   ],
   [
     'a batch in a 2025-11-25 session that claims MCP-Protocol-Version 2025-03-26: 400, -32600 (the session governs)',
-    { run: (s) => s.main.post('alice', [rpc('ping', undefined, 1)], { session: s.alice, version: '2025-03-26' }), status: 400, type: 'json', error: { code: -32600, id: null } },
+    {
+      run: (s) => s.main.post('alice', [rpc('ping', undefined, 1)], { session: s.alice, version: '2025-03-26' }),
+      status: 400,
+      type: 'json',
+      error: { code: -32600, id: null },
+    },
   ],
 
   // ---- odd ids ----
-  ['id null: 400, -32600, id null', { run: (s) => s.main.post('alice', rpc('ping', undefined, null), { session: s.alice }), status: 400, type: 'json', error: { code: -32600, id: null } }],
-  ['id an object: 400, -32600, id null', { run: (s) => s.main.post('alice', rpc('ping', undefined, { $gt: '' }), { session: s.alice }), status: 400, type: 'json', error: { code: -32600, id: null } }],
-  ['id an array: 400, -32600, id null', { run: (s) => s.main.post('alice', rpc('ping', undefined, [1, 2]), { session: s.alice }), status: 400, type: 'json', error: { code: -32600, id: null } }],
-  ['id a boolean: 400, -32600, id null', { run: (s) => s.main.post('alice', rpc('ping', undefined, true), { session: s.alice }), status: 400, type: 'json', error: { code: -32600, id: null } }],
-  ['id 1e400 (not finite once parsed): 400, -32600, id null', { run: (s) => s.main.post('alice', '{"jsonrpc":"2.0","id":1e400,"method":"ping"}', { session: s.alice }), status: 400, type: 'json', error: { code: -32600, id: null } }],
-  ['id a float: echoed', { run: (s) => s.main.post('alice', rpc('ping', undefined, 1.5), { session: s.alice }), status: 200, type: 'json', result: { id: 1.5 } }],
-  ['id negative: echoed', { run: (s) => s.main.post('alice', rpc('ping', undefined, -7), { session: s.alice }), status: 200, type: 'json', result: { id: -7 } }],
-  ['id a 100,000-character string: echoed', { run: (s) => s.main.post('alice', rpc('ping', undefined, 'i'.repeat(100_000)), { session: s.alice }), status: 200, type: 'json', result: { id: 'i'.repeat(100_000) } }],
-  ['id an empty string: echoed', { run: (s) => s.main.post('alice', rpc('ping', undefined, ''), { session: s.alice }), status: 200, type: 'json', result: { id: '' } }],
+  [
+    'id null: 400, -32600, id null',
+    {
+      run: (s) => s.main.post('alice', rpc('ping', undefined, null), { session: s.alice }),
+      status: 400,
+      type: 'json',
+      error: { code: -32600, id: null },
+    },
+  ],
+  [
+    'id an object: 400, -32600, id null',
+    {
+      run: (s) => s.main.post('alice', rpc('ping', undefined, { $gt: '' }), { session: s.alice }),
+      status: 400,
+      type: 'json',
+      error: { code: -32600, id: null },
+    },
+  ],
+  [
+    'id an array: 400, -32600, id null',
+    {
+      run: (s) => s.main.post('alice', rpc('ping', undefined, [1, 2]), { session: s.alice }),
+      status: 400,
+      type: 'json',
+      error: { code: -32600, id: null },
+    },
+  ],
+  [
+    'id a boolean: 400, -32600, id null',
+    {
+      run: (s) => s.main.post('alice', rpc('ping', undefined, true), { session: s.alice }),
+      status: 400,
+      type: 'json',
+      error: { code: -32600, id: null },
+    },
+  ],
+  [
+    'id 1e400 (not finite once parsed): 400, -32600, id null',
+    {
+      run: (s) => s.main.post('alice', '{"jsonrpc":"2.0","id":1e400,"method":"ping"}', { session: s.alice }),
+      status: 400,
+      type: 'json',
+      error: { code: -32600, id: null },
+    },
+  ],
+  [
+    'id a float: echoed',
+    {
+      run: (s) => s.main.post('alice', rpc('ping', undefined, 1.5), { session: s.alice }),
+      status: 200,
+      type: 'json',
+      result: { id: 1.5 },
+    },
+  ],
+  [
+    'id negative: echoed',
+    {
+      run: (s) => s.main.post('alice', rpc('ping', undefined, -7), { session: s.alice }),
+      status: 200,
+      type: 'json',
+      result: { id: -7 },
+    },
+  ],
+  [
+    'id a 100,000-character string: echoed',
+    {
+      run: (s) => s.main.post('alice', rpc('ping', undefined, 'i'.repeat(100_000)), { session: s.alice }),
+      status: 200,
+      type: 'json',
+      result: { id: 'i'.repeat(100_000) },
+    },
+  ],
+  [
+    'id an empty string: echoed',
+    {
+      run: (s) => s.main.post('alice', rpc('ping', undefined, ''), { session: s.alice }),
+      status: 200,
+      type: 'json',
+      result: { id: '' },
+    },
+  ],
 
   // ---- prototype pollution ----
   [
     '__proto__ at the top level of the body',
-    { run: (s) => s.main.post('alice', '{"jsonrpc":"2.0","id":"p1","method":"ping","__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}}}', { session: s.alice }), status: 200, type: 'json', result: { id: 'p1' } },
+    {
+      run: (s) =>
+        s.main.post(
+          'alice',
+          '{"jsonrpc":"2.0","id":"p1","method":"ping","__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}}}',
+          { session: s.alice },
+        ),
+      status: 200,
+      type: 'json',
+      result: { id: 'p1' },
+    },
   ],
   [
     '__proto__ in params',
-    { run: (s) => s.main.post('alice', '{"jsonrpc":"2.0","id":"p2","method":"tools/list","params":{"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"isAdmin":true}}}}', { session: s.alice }), status: 200, type: 'json', result: { id: 'p2' } },
+    {
+      run: (s) =>
+        s.main.post(
+          'alice',
+          '{"jsonrpc":"2.0","id":"p2","method":"tools/list","params":{"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"isAdmin":true}}}}',
+          { session: s.alice },
+        ),
+      status: 200,
+      type: 'json',
+      result: { id: 'p2' },
+    },
   ],
   [
     '__proto__ in tool arguments: kept as data, never a prototype',
     {
-      run: (s) => s.main.post('alice', '{"jsonrpc":"2.0","id":"p3","method":"tools/call","params":{"name":"keys","arguments":{"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}},"prototype":{"x":1}}}}', { session: s.alice }),
+      run: (s) =>
+        s.main.post(
+          'alice',
+          '{"jsonrpc":"2.0","id":"p3","method":"tools/call","params":{"name":"keys","arguments":{"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}},"prototype":{"x":1}}}}',
+          { session: s.alice },
+        ),
       status: 200,
       type: 'json',
-      result: { id: 'p3', check: (result) => expect(result.structuredContent).toEqual({ keys: ['__proto__', 'constructor', 'prototype'] }) },
+      result: {
+        id: 'p3',
+        check: (result) =>
+          expect(result.structuredContent).toEqual({ keys: ['__proto__', 'constructor', 'prototype'] }),
+      },
     },
   ],
   [
     '__proto__ in _meta',
-    { run: (s) => s.main.post('alice', '{"jsonrpc":"2.0","id":"p4","method":"tools/call","params":{"name":"echo","arguments":{"text":"t"},"_meta":{"__proto__":{"polluted":"yes"},"progressToken":{"__proto__":{"isAdmin":true}}}}}', { session: s.alice }), status: 200, type: 'json', result: { id: 'p4' } },
+    {
+      run: (s) =>
+        s.main.post(
+          'alice',
+          '{"jsonrpc":"2.0","id":"p4","method":"tools/call","params":{"name":"echo","arguments":{"text":"t"},"_meta":{"__proto__":{"polluted":"yes"},"progressToken":{"__proto__":{"isAdmin":true}}}}}',
+          { session: s.alice },
+        ),
+      status: 200,
+      type: 'json',
+      result: { id: 'p4' },
+    },
   ],
   [
     '__proto__ in initialize capabilities and clientInfo: the session keeps none of it',
     {
-      run: (s) => s.main.post('alice', '{"jsonrpc":"2.0","id":"p5","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"__proto__":{"polluted":"yes"},"roots":{"__proto__":{"polluted":"yes"}}},"clientInfo":{"name":"x","version":"1","__proto__":{"isAdmin":true}}}}'),
+      run: (s) =>
+        s.main.post(
+          'alice',
+          '{"jsonrpc":"2.0","id":"p5","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"__proto__":{"polluted":"yes"},"roots":{"__proto__":{"polluted":"yes"}}},"clientInfo":{"name":"x","version":"1","__proto__":{"isAdmin":true}}}}',
+        ),
       status: 200,
       type: 'json',
       result: { id: 'p5' },
@@ -748,25 +1192,63 @@ const ROWS: Array<[string, Row]> = [
   // ---- sessions across principals ----
   [
     "bob presenting alice's Mcp-Session-Id: 404, and nothing of her session comes back",
-    { run: (s) => s.main.post('bob', rpc('tools/list', undefined, 'steal'), { session: s.alice }), status: 404, type: 'json', error: { code: -32000, id: null } },
+    {
+      run: (s) => s.main.post('bob', rpc('tools/list', undefined, 'steal'), { session: s.alice }),
+      status: 404,
+      type: 'json',
+      error: { code: -32000, id: null },
+    },
   ],
   [
     "bob's GET stream on alice's session: 404",
-    { run: async (s) => (await s.main.stream('bob', s.alice)).res, status: 404, type: 'json', error: { code: -32000, id: null } },
+    {
+      run: async (s) => (await s.main.stream('bob', s.alice)).res,
+      status: 404,
+      type: 'json',
+      error: { code: -32000, id: null },
+    },
   ],
   [
     "bob's DELETE of alice's session: 404, and her session survives",
     {
-      run: (s) => s.main.send('bob', { method: 'DELETE', headers: { ...auth('bob'), 'Mcp-Session-Id': s.alice, 'MCP-Protocol-Version': '2025-11-25' } }),
+      run: (s) =>
+        s.main.send('bob', {
+          method: 'DELETE',
+          headers: { ...auth('bob'), 'Mcp-Session-Id': s.alice, 'MCP-Protocol-Version': '2025-11-25' },
+        }),
       status: 404,
       type: 'json',
       error: { code: -32000, id: null },
       also: (_res, s) => expect(s.main.closed.map((closed) => closed.id)).not.toContain(s.alice),
     },
   ],
-  ['a made-up Mcp-Session-Id: 404', { run: (s) => s.main.post('alice', rpc('ping'), { session: '00000000-0000-4000-8000-000000000000' }), status: 404, type: 'json', error: { code: -32000, id: null } }],
-  ['no Mcp-Session-Id on tools/list: 400, -32000', { run: (s) => s.main.post('alice', rpc('tools/list')), status: 400, type: 'json', error: { code: -32000, id: null } }],
-  ['initialize on an initialized session: 400, -32600', { run: (s) => s.main.post('alice', initialize(), { session: s.alice }), status: 400, type: 'json', error: { code: -32600, id: null } }],
+  [
+    'a made-up Mcp-Session-Id: 404',
+    {
+      run: (s) => s.main.post('alice', rpc('ping'), { session: '00000000-0000-4000-8000-000000000000' }),
+      status: 404,
+      type: 'json',
+      error: { code: -32000, id: null },
+    },
+  ],
+  [
+    'no Mcp-Session-Id on tools/list: 400, -32000',
+    {
+      run: (s) => s.main.post('alice', rpc('tools/list')),
+      status: 400,
+      type: 'json',
+      error: { code: -32000, id: null },
+    },
+  ],
+  [
+    'initialize on an initialized session: 400, -32600',
+    {
+      run: (s) => s.main.post('alice', initialize(), { session: s.alice }),
+      status: 400,
+      type: 'json',
+      error: { code: -32600, id: null },
+    },
+  ],
   [
     'GET with a forged Last-Event-ID: a fresh stream (priming event), nothing replayed',
     {
@@ -814,26 +1296,91 @@ const ROWS: Array<[string, Row]> = [
   ],
   [
     'a forged client response (an id the server never sent): 202, and nothing happens',
-    { run: (s) => s.main.post('alice', { jsonrpc: '2.0', id: 424242, result: { role: 'assistant', content: { type: 'text', text: 'forged' } } }, { session: s.alice }), status: 202, type: 'none' },
+    {
+      run: (s) =>
+        s.main.post(
+          'alice',
+          { jsonrpc: '2.0', id: 424242, result: { role: 'assistant', content: { type: 'text', text: 'forged' } } },
+          { session: s.alice },
+        ),
+      status: 202,
+      type: 'none',
+    },
   ],
   [
     'a forged client error response: 202, and nothing happens',
-    { run: (s) => s.main.post('alice', { jsonrpc: '2.0', id: 'srv-9', error: { code: -32603, message: 'forged' } }, { session: s.alice }), status: 202, type: 'none' },
+    {
+      run: (s) =>
+        s.main.post(
+          'alice',
+          { jsonrpc: '2.0', id: 'srv-9', error: { code: -32603, message: 'forged' } },
+          { session: s.alice },
+        ),
+      status: 202,
+      type: 'none',
+    },
   ],
   [
     'notifications/cancelled for a request that does not exist: 202',
-    { run: (s) => s.main.post('alice', { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'nope', reason: 'x' } }, { session: s.alice }), status: 202, type: 'none' },
+    {
+      run: (s) =>
+        s.main.post(
+          'alice',
+          { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'nope', reason: 'x' } },
+          { session: s.alice },
+        ),
+      status: 202,
+      type: 'none',
+    },
   ],
 
   // ---- Origin and Host (DNS rebinding) ----
-  ['a non-loopback Host on the loopback interface: 403', { run: (s) => s.main.post('alice', rpc('ping'), { session: s.alice, headers: { Host: 'evil.example.com' } }), status: 403, type: 'json', error: { code: -32000, id: null } }],
-  ['a non-loopback Host with a loopback-looking prefix: 403', { run: (s) => s.main.post('alice', rpc('ping'), { session: s.alice, headers: { Host: '127.0.0.1.evil.example.com' } }), status: 403, type: 'json', error: { code: -32000, id: null } }],
-  ['a hostile Origin: 403', { run: (s) => s.main.post('alice', rpc('ping'), { session: s.alice, headers: { Origin: 'https://evil.example.com' } }), status: 403, type: 'json', error: { code: -32000, id: null } }],
-  ['Origin: null: 403', { run: (s) => s.main.post('alice', rpc('ping'), { session: s.alice, headers: { Origin: 'null' } }), status: 403, type: 'json', error: { code: -32000, id: null } }],
+  [
+    'a non-loopback Host on the loopback interface: 403',
+    {
+      run: (s) => s.main.post('alice', rpc('ping'), { session: s.alice, headers: { Host: 'evil.example.com' } }),
+      status: 403,
+      type: 'json',
+      error: { code: -32000, id: null },
+    },
+  ],
+  [
+    'a non-loopback Host with a loopback-looking prefix: 403',
+    {
+      run: (s) =>
+        s.main.post('alice', rpc('ping'), { session: s.alice, headers: { Host: '127.0.0.1.evil.example.com' } }),
+      status: 403,
+      type: 'json',
+      error: { code: -32000, id: null },
+    },
+  ],
+  [
+    'a hostile Origin: 403',
+    {
+      run: (s) =>
+        s.main.post('alice', rpc('ping'), { session: s.alice, headers: { Origin: 'https://evil.example.com' } }),
+      status: 403,
+      type: 'json',
+      error: { code: -32000, id: null },
+    },
+  ],
+  [
+    'Origin: null: 403',
+    {
+      run: (s) => s.main.post('alice', rpc('ping'), { session: s.alice, headers: { Origin: 'null' } }),
+      status: 403,
+      type: 'json',
+      error: { code: -32000, id: null },
+    },
+  ],
   [
     'a localhost Origin (control): served, with CORS headers',
     {
-      run: (s) => s.main.post('alice', rpc('ping', undefined, 'cors'), { session: s.alice, headers: { Origin: 'http://localhost:5173' } }),
+      run: (s) =>
+        s.main.post('alice', rpc('ping', undefined, 'cors'), {
+          session: s.alice,
+          headers: { Origin: 'http://localhost:5173' },
+        }),
       status: 200,
       type: 'json',
       result: { id: 'cors' },
@@ -842,62 +1389,229 @@ const ROWS: Array<[string, Row]> = [
   ],
 
   // ---- where the token is ----
-  ['no token: 401 with the challenge', { run: (s) => s.main.post('anon', initialize()), status: 401, type: 'json', error: { code: -32000, id: null }, also: expectChallenge() }],
-  ['an unknown token: 401 invalid_token', { run: (s) => s.main.post('anon', initialize(), { headers: { Authorization: `Bearer ${TOKENS.wrong}` } }), status: 401, type: 'json', error: { code: -32000, id: null }, also: expectChallenge('invalid_token') }],
-  ['a token without the required scope: 403 insufficient_scope', { run: (s) => s.main.post('carol', initialize()), status: 403, type: 'json', error: { code: -32000, id: null }, also: expectChallenge('insufficient_scope') }],
+  [
+    'no token: 401 with the challenge',
+    {
+      run: (s) => s.main.post('anon', initialize()),
+      status: 401,
+      type: 'json',
+      error: { code: -32000, id: null },
+      also: expectChallenge(),
+    },
+  ],
+  [
+    'an unknown token: 401 invalid_token',
+    {
+      run: (s) => s.main.post('anon', initialize(), { headers: { Authorization: `Bearer ${TOKENS.wrong}` } }),
+      status: 401,
+      type: 'json',
+      error: { code: -32000, id: null },
+      also: expectChallenge('invalid_token'),
+    },
+  ],
+  [
+    'a token without the required scope: 403 insufficient_scope',
+    {
+      run: (s) => s.main.post('carol', initialize()),
+      status: 403,
+      type: 'json',
+      error: { code: -32000, id: null },
+      also: expectChallenge('insufficient_scope'),
+    },
+  ],
   [
     'the token in the query string (?access_token=): 400 invalid_request',
-    { run: (s) => s.main.post('anon', initialize(), { path: `/mcp?access_token=${TOKENS.alice}` }), status: 400, type: 'json', error: { code: -32000, id: null }, also: expectChallenge('invalid_request') },
-  ],
-  [
-    'the token in the query string and the header: 400 invalid_request',
-    { run: (s) => s.main.post('alice', initialize(), { path: `/mcp?a=1&access_token=${TOKENS.alice}` }), status: 400, type: 'json', error: { code: -32000, id: null }, also: expectChallenge('invalid_request') },
-  ],
-  ['lowercase "bearer": served', { run: (s) => s.main.post('alice', rpc('ping', undefined, 'lc'), { session: s.alice, headers: { Authorization: `bearer ${TOKENS.alice}` } }), status: 200, type: 'json', result: { id: 'lc' } }],
-  // RFC 6750 §3.1: a request that "repeats the same parameter" or "uses more than one method" is invalid_request (400).
-  [
-    'two Authorization headers (alice, then bob): 400 invalid_request, served as neither',
     {
-      run: (s) => s.main.post('alice', rpc('tools/list', undefined, 'two'), { session: s.alice, headers: { Authorization: [`Bearer ${TOKENS.alice}`, `Bearer ${TOKENS.bob}`] } }),
+      run: (s) => s.main.post('anon', initialize(), { path: `/mcp?access_token=${TOKENS.alice}` }),
       status: 400,
       type: 'json',
       error: { code: -32000, id: null },
       also: expectChallenge('invalid_request'),
     },
   ],
-  ['the token in a cookie only: 401, no error code', { run: (s) => s.main.post('anon', initialize(), { headers: { Cookie: `access_token=${TOKENS.alice}; token=${TOKENS.alice}` } }), status: 401, type: 'json', error: { code: -32000, id: null }, also: expectChallenge() }],
+  [
+    'the token in the query string and the header: 400 invalid_request',
+    {
+      run: (s) => s.main.post('alice', initialize(), { path: `/mcp?a=1&access_token=${TOKENS.alice}` }),
+      status: 400,
+      type: 'json',
+      error: { code: -32000, id: null },
+      also: expectChallenge('invalid_request'),
+    },
+  ],
+  [
+    'lowercase "bearer": served',
+    {
+      run: (s) =>
+        s.main.post('alice', rpc('ping', undefined, 'lc'), {
+          session: s.alice,
+          headers: { Authorization: `bearer ${TOKENS.alice}` },
+        }),
+      status: 200,
+      type: 'json',
+      result: { id: 'lc' },
+    },
+  ],
+  // RFC 6750 §3.1: a request that "repeats the same parameter" or "uses more than one method" is invalid_request (400).
+  [
+    'two Authorization headers (alice, then bob): 400 invalid_request, served as neither',
+    {
+      run: (s) =>
+        s.main.post('alice', rpc('tools/list', undefined, 'two'), {
+          session: s.alice,
+          headers: { Authorization: [`Bearer ${TOKENS.alice}`, `Bearer ${TOKENS.bob}`] },
+        }),
+      status: 400,
+      type: 'json',
+      error: { code: -32000, id: null },
+      also: expectChallenge('invalid_request'),
+    },
+  ],
+  [
+    'the token in a cookie only: 401, no error code',
+    {
+      run: (s) =>
+        s.main.post('anon', initialize(), {
+          headers: { Cookie: `access_token=${TOKENS.alice}; token=${TOKENS.alice}` },
+        }),
+      status: 401,
+      type: 'json',
+      error: { code: -32000, id: null },
+      also: expectChallenge(),
+    },
+  ],
   [
     'the Basic scheme: 401, no error code',
-    { run: (s) => s.main.post('anon', initialize(), { headers: { Authorization: `Basic ${Buffer.from(`alice:${TOKENS.alice}`).toString('base64')}` } }), status: 401, type: 'json', error: { code: -32000, id: null }, also: expectChallenge() },
+    {
+      run: (s) =>
+        s.main.post('anon', initialize(), {
+          headers: { Authorization: `Basic ${Buffer.from(`alice:${TOKENS.alice}`).toString('base64')}` },
+        }),
+      status: 401,
+      type: 'json',
+      error: { code: -32000, id: null },
+      also: expectChallenge(),
+    },
   ],
-  ['an empty bearer token: 401 invalid_token', { run: (s) => s.main.post('anon', initialize(), { headers: { Authorization: 'Bearer ' } }), status: 401, type: 'json', error: { code: -32000, id: null }, also: expectChallenge('invalid_token') }],
+  [
+    'an empty bearer token: 401 invalid_token',
+    {
+      run: (s) => s.main.post('anon', initialize(), { headers: { Authorization: 'Bearer ' } }),
+      status: 401,
+      type: 'json',
+      error: { code: -32000, id: null },
+      also: expectChallenge('invalid_token'),
+    },
+  ],
 
   // ---- methods and tools ----
-  ['an unknown method: -32601', { run: (s) => s.main.post('alice', rpc('tools/destroy', {}, 'm'), { session: s.alice }), status: 200, type: 'json', error: { code: -32601, id: 'm' } }],
-  ['a method named like an Object.prototype member: -32601', { run: (s) => s.main.post('alice', rpc('hasOwnProperty', {}, 'h'), { session: s.alice }), status: 200, type: 'json', error: { code: -32601, id: 'h' } }],
-  ['an unknown tool: -32602', { run: (s) => s.main.call('alice', s.alice, 'no_such_tool', {}, 'u'), status: 200, type: 'json', error: { code: -32602, id: 'u' } }],
+  [
+    'an unknown method: -32601',
+    {
+      run: (s) => s.main.post('alice', rpc('tools/destroy', {}, 'm'), { session: s.alice }),
+      status: 200,
+      type: 'json',
+      error: { code: -32601, id: 'm' },
+    },
+  ],
+  [
+    'a method named like an Object.prototype member: -32601',
+    {
+      run: (s) => s.main.post('alice', rpc('hasOwnProperty', {}, 'h'), { session: s.alice }),
+      status: 200,
+      type: 'json',
+      error: { code: -32601, id: 'h' },
+    },
+  ],
+  [
+    'an unknown tool: -32602',
+    {
+      run: (s) => s.main.call('alice', s.alice, 'no_such_tool', {}, 'u'),
+      status: 200,
+      type: 'json',
+      error: { code: -32602, id: 'u' },
+    },
+  ],
   [
     'a scoped bridged tool alice lacks the scope of: -32602, exactly like an unknown tool; /api/orders never runs',
-    { run: (s) => s.main.call('alice', s.alice, 'all_orders', {}, 'scoped'), status: 200, type: 'json', error: { code: -32602, id: 'scoped' }, also: (_res, s) => expect(s.main.ordersCalls).toBe(0) },
+    {
+      run: (s) => s.main.call('alice', s.alice, 'all_orders', {}, 'scoped'),
+      status: 200,
+      type: 'json',
+      error: { code: -32602, id: 'scoped' },
+      also: (_res, s) => expect(s.main.ordersCalls).toBe(0),
+    },
   ],
-  ['a scoped tool alice lacks the scope of: -32602', { run: (s) => s.main.call('alice', s.alice, 'quarterly_report', {}, 'report'), status: 200, type: 'json', error: { code: -32602, id: 'report' } }],
+  [
+    'a scoped tool alice lacks the scope of: -32602',
+    {
+      run: (s) => s.main.call('alice', s.alice, 'quarterly_report', {}, 'report'),
+      status: 200,
+      type: 'json',
+      error: { code: -32602, id: 'report' },
+    },
+  ],
   [
     'tools/call with arguments of the wrong types: an isError result naming them',
     {
       run: (s) => s.main.call('alice', s.alice, 'echo', { text: 42, times: 'many' }, 'types'),
       status: 200,
       type: 'json',
-      result: { id: 'types', check: (result) => {
-        expect(result.isError).toBe(true);
-        expect(textOf(result)).toMatch(/text|times/);
-      } },
+      result: {
+        id: 'types',
+        check: (result) => {
+          expect(result.isError).toBe(true);
+          expect(textOf(result)).toMatch(/text|times/);
+        },
+      },
     },
   ],
-  ['tools/call with arguments that are not an object: -32602', { run: (s) => s.main.call('alice', s.alice, 'echo', ['a'], 'arr'), status: 200, type: 'json', error: { code: -32602, id: 'arr' } }],
-  ['tools/call without a name: -32602', { run: (s) => s.main.post('alice', rpc('tools/call', { arguments: {} }, 'noname'), { session: s.alice }), status: 200, type: 'json', error: { code: -32602, id: 'noname' } }],
-  ['bridged user_orders without its id: an isError result', { run: (s) => s.main.call('alice', s.alice, 'user_orders', {}, 'noid'), status: 200, type: 'json', result: { id: 'noid', check: (result) => expect(result.isError).toBe(true) } }],
-  ['an unsupported MCP-Protocol-Version: 400, -32000', { run: (s) => s.main.post('alice', rpc('ping'), { session: s.alice, version: '1999-01-01' }), status: 400, type: 'json', error: { code: -32000, id: null } }],
-  ['PUT on the endpoint: 405 with Allow', { run: (s) => s.main.send('alice', { method: 'PUT', headers: auth('alice'), body: '{}' }), status: 405, type: 'json', error: { code: -32000, id: null }, also: (res) => expect(res.headers.allow).toMatch(/POST/) }],
+  [
+    'tools/call with arguments that are not an object: -32602',
+    {
+      run: (s) => s.main.call('alice', s.alice, 'echo', ['a'], 'arr'),
+      status: 200,
+      type: 'json',
+      error: { code: -32602, id: 'arr' },
+    },
+  ],
+  [
+    'tools/call without a name: -32602',
+    {
+      run: (s) => s.main.post('alice', rpc('tools/call', { arguments: {} }, 'noname'), { session: s.alice }),
+      status: 200,
+      type: 'json',
+      error: { code: -32602, id: 'noname' },
+    },
+  ],
+  [
+    'bridged user_orders without its id: an isError result',
+    {
+      run: (s) => s.main.call('alice', s.alice, 'user_orders', {}, 'noid'),
+      status: 200,
+      type: 'json',
+      result: { id: 'noid', check: (result) => expect(result.isError).toBe(true) },
+    },
+  ],
+  [
+    'an unsupported MCP-Protocol-Version: 400, -32000',
+    {
+      run: (s) => s.main.post('alice', rpc('ping'), { session: s.alice, version: '1999-01-01' }),
+      status: 400,
+      type: 'json',
+      error: { code: -32000, id: null },
+    },
+  ],
+  [
+    'PUT on the endpoint: 405 with Allow',
+    {
+      run: (s) => s.main.send('alice', { method: 'PUT', headers: auth('alice'), body: '{}' }),
+      status: 405,
+      type: 'json',
+      error: { code: -32000, id: null },
+      also: (res) => expect(res.headers.allow).toMatch(/POST/),
+    },
+  ],
 ];
 
 describe('hostile requests against one server (issue 13)', () => {
@@ -915,11 +1629,22 @@ describe('hostile requests against one server (issue 13)', () => {
     const stream = await openStream(main.origin, {
       method: 'POST',
       path: '/mcp',
-      headers: { 'Content-Type': 'application/json', Accept: MCP_ACCEPT, ...auth('bob'), 'Mcp-Session-Id': bob, 'MCP-Protocol-Version': '2025-11-25' },
-      body: JSON.stringify(rpc('tools/call', { name: 'progress', arguments: {}, _meta: { progressToken: 'bob-token' } }, 'bob-progress')),
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: MCP_ACCEPT,
+        ...auth('bob'),
+        'Mcp-Session-Id': bob,
+        'MCP-Protocol-Version': '2025-11-25',
+      },
+      body: JSON.stringify(
+        rpc('tools/call', { name: 'progress', arguments: {}, _meta: { progressToken: 'bob-token' } }, 'bob-progress'),
+      ),
     });
     const bobEvents = await within(stream.events().rest(), 5_000, "bob's progress reply");
-    expect(messagesOf(bobEvents).map((message) => message.method ?? 'result')).toEqual(['notifications/progress', 'result']);
+    expect(messagesOf(bobEvents).map((message) => message.method ?? 'result')).toEqual([
+      'notifications/progress',
+      'result',
+    ]);
     suite = { main, alice, bob, aliceOld, bobEvents };
   });
 
@@ -953,7 +1678,10 @@ describe('hostile requests against one server (issue 13)', () => {
       const ids = Array.isArray(row.error.id) ? row.error.id : [row.error.id];
       const { id, ...rest } = res.json as Record<string, unknown>;
       expect(ids).toContain(id);
-      expect(rest).toEqual({ jsonrpc: '2.0', error: expect.objectContaining({ code: row.error.code, message: expect.any(String) }) });
+      expect(rest).toEqual({
+        jsonrpc: '2.0',
+        error: expect.objectContaining({ code: row.error.code, message: expect.any(String) }),
+      });
     }
     if (row.result) {
       expect(res.json).toEqual({ jsonrpc: '2.0', id: row.result.id, result: expect.any(Object) });
@@ -982,11 +1710,19 @@ describe('hostile requests against one server (issue 13)', () => {
     expectPrototypeClean(before);
     const list = await send(s.main.origin, {
       path: '/mcp',
-      headers: { 'Content-Type': 'application/json', Accept: MCP_ACCEPT, ...auth('alice'), 'Mcp-Session-Id': s.alice, 'MCP-Protocol-Version': '2025-11-25' },
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: MCP_ACCEPT,
+        ...auth('alice'),
+        'Mcp-Session-Id': s.alice,
+        'MCP-Protocol-Version': '2025-11-25',
+      },
       body: JSON.stringify(rpc('tools/list', undefined, 'after')),
     });
     expect(list.status).toBe(200);
-    const names = ((list.json as { result: { tools: Array<{ name: string }> } }).result.tools ?? []).map((tool) => tool.name);
+    const names = ((list.json as { result: { tools: Array<{ name: string }> } }).result.tools ?? []).map(
+      (tool) => tool.name,
+    );
     expect(names).toEqual(['user_orders', 'echo', 'keys', 'progress']);
   });
 });

@@ -42,16 +42,21 @@ it('alg none, unsigned → refused', async () => {
 it.each([
   ['PEM (SPKI)', async (jwk: JWK): Promise<string> => exportSPKI((await importJWK(jwk)) as CryptoKey)],
   ['JWK JSON', async (jwk: JWK): Promise<string> => JSON.stringify(jwk)],
-])('HS256 signed with the JWKS public key as %s bytes (key confusion) → refused, for an EC and an RSA key', async (_label, encode) => {
-  // The secret an attacker who read the JWKS can compute: the provider's own public key.
-  const rsa = await makeSigningKey('rsa-1', 'RS256');
-  jwks.serveKeys([key, rsa]);
-  for (const { kid, publicJwk } of [key, rsa]) {
-    const secret = new TextEncoder().encode(await encode(publicJwk));
-    const forged = await new SignJWT({ iss: ISSUER, aud: AUDIENCE, sub: 'admin', exp: now() + 3600 }).setProtectedHeader({ alg: 'HS256', kid }).sign(secret);
-    expect(await verifier()(forged, REQ)).toBeNull();
-  }
-});
+])(
+  'HS256 signed with the JWKS public key as %s bytes (key confusion) → refused, for an EC and an RSA key',
+  async (_label, encode) => {
+    // The secret an attacker who read the JWKS can compute: the provider's own public key.
+    const rsa = await makeSigningKey('rsa-1', 'RS256');
+    jwks.serveKeys([key, rsa]);
+    for (const { kid, publicJwk } of [key, rsa]) {
+      const secret = new TextEncoder().encode(await encode(publicJwk));
+      const forged = await new SignJWT({ iss: ISSUER, aud: AUDIENCE, sub: 'admin', exp: now() + 3600 })
+        .setProtectedHeader({ alg: 'HS256', kid })
+        .sign(secret);
+      expect(await verifier()(forged, REQ)).toBeNull();
+    }
+  },
+);
 
 it.each<[string, Record<string, unknown>]>([
   ['another audience', { aud: 'https://other.example.com/mcp' }],
@@ -67,14 +72,23 @@ it.each<[string, Record<string, unknown>]>([
 
 it('a signature that does not match (a changed payload) → refused', async () => {
   const [header, , signature] = (await good()).split('.');
-  expect(await verifier()(`${header}.${b64({ iss: ISSUER, aud: AUDIENCE, sub: 'admin', exp: now() + 3600 })}.${signature}`, REQ)).toBeNull();
+  expect(
+    await verifier()(
+      `${header}.${b64({ iss: ISSUER, aud: AUDIENCE, sub: 'admin', exp: now() + 3600 })}.${signature}`,
+      REQ,
+    ),
+  ).toBeNull();
 });
 
 it('a flood of unknown kids: concurrent misses share one fetch, and no more than one fetch per cooldown', async () => {
   const verify = verifier();
   const stranger = await makeSigningKey('stranger');
   const flood = (round: string): Promise<unknown[]> =>
-    Promise.all(Array.from({ length: 50 }, async (_, i) => verify(await signToken(stranger, { iss: ISSUER, aud: AUDIENCE }, { kid: `${round}-${i}` }), REQ)));
+    Promise.all(
+      Array.from({ length: 50 }, async (_, i) =>
+        verify(await signToken(stranger, { iss: ISSUER, aud: AUDIENCE }, { kid: `${round}-${i}` }), REQ),
+      ),
+    );
   expect(await flood('a')).toEqual(Array(50).fill(null));
   expect(jwks.fetches).toBe(1);
   expect(await flood('b')).toEqual(Array(50).fill(null));
@@ -93,12 +107,21 @@ it('a JWKS endpoint that never answers: the request gets a 401 within the timeou
   const logger = silentLogger();
   const app = createApp({ logger: silentLogger(), auth: { verify: verifier({ jwksTimeoutMs: 200, logger }) } });
   const started = Date.now();
-  const res = await request(app).post('/mcp')
-    .set({ 'Content-Type': 'application/json', Accept: MCP_ACCEPT, 'MCP-Protocol-Version': '2025-11-25', Authorization: `Bearer ${await good()}` })
+  const res = await request(app)
+    .post('/mcp')
+    .set({
+      'Content-Type': 'application/json',
+      Accept: MCP_ACCEPT,
+      'MCP-Protocol-Version': '2025-11-25',
+      Authorization: `Bearer ${await good()}`,
+    })
     .send(JSON.stringify(rpc('tools/list')));
   expect(res.status).toBe(401);
   expect(Date.now() - started).toBeLessThan(3_000);
-  expect(logger.warn).toHaveBeenCalledWith(expect.any(Error), expect.stringMatching(/cannot load the JWKS at .* \(no answer within 200 ms\)/));
+  expect(logger.warn).toHaveBeenCalledWith(
+    expect.any(Error),
+    expect.stringMatching(/cannot load the JWKS at .* \(no answer within 200 ms\)/),
+  );
 });
 
 it('a 10 MB JWKS: refused, the download aborted past the size bound (memory bounded)', async () => {
@@ -123,7 +146,9 @@ it('a 10 MB JWKS: refused, the download aborted past the size bound (memory boun
 });
 
 it('a JWKS whose declared length is over the bound: refused before reading it', async () => {
-  jwks.respondWith((_req, res) => res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(1024 * 1024) }).write('{'));
+  jwks.respondWith((_req, res) =>
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(1024 * 1024) }).write('{'),
+  );
   expect(await verifier()(await good(), REQ)).toBeNull();
 });
 
@@ -159,7 +184,8 @@ it('a verified token is served from the cache: no key lookup, even once the JWKS
 it('the cache does not carry a token over to another audience', async () => {
   const token = await good();
   const verify = jwtVerifier({ issuer: ISSUER, jwksUri: jwks.url, logger: silentLogger() });
-  const reqFor = (host: string): IncomingMessage => ({ headers: { host }, protocol: 'https', baseUrl: '/mcp' }) as unknown as IncomingMessage;
+  const reqFor = (host: string): IncomingMessage =>
+    ({ headers: { host }, protocol: 'https', baseUrl: '/mcp' }) as unknown as IncomingMessage;
   expect(await verify(token, reqFor('api.example.com'))).toMatchObject({ subject: 'user-1' });
   expect(await verify(token, reqFor('other.example.com'))).toBeNull();
 });

@@ -27,7 +27,9 @@ afterEach(() => fake.close());
 afterAll(() => app.close());
 
 const useStep = (extra: Partial<OidcUpstreamOptions> = {}): void =>
-  app.use(oidcUpstream({ issuer: fake.issuer, clientId: CLIENT_ID, clientSecret: 'secret', timeoutMs: 1_000, ...extra }));
+  app.use(
+    oidcUpstream({ issuer: fake.issuer, clientId: CLIENT_ID, clientSecret: 'secret', timeoutMs: 1_000, ...extra }),
+  );
 
 const isCallback = (url: URL): boolean => url.href.startsWith(app.callbackUrl);
 
@@ -46,15 +48,32 @@ async function visit(url: URL, jar = new CookieJar()): Promise<Record<string, un
 }
 
 /** A LoginError's answer; `pendingId: null` for one that names no pending request. */
-const refused = (error: string, message: RegExp, pendingId: string | null = 'p') => ({ error, message: expect.stringMatching(message), ...(pendingId !== null && { pendingId }) });
+const refused = (error: string, message: RegExp, pendingId: string | null = 'p') => ({
+  error,
+  message: expect.stringMatching(message),
+  ...(pendingId !== null && { pendingId }),
+});
 
 describe('forged or misdirected ID tokens are refused', () => {
   const now = (): number => Math.floor(Date.now() / 1000);
   it.each<[string, (claims: JWTPayload) => Promise<string>]>([
-    ['alg none (unsigned)', async (claims) => `${Buffer.from(JSON.stringify({ alg: 'none' })).toString('base64url')}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.`],
-    ['HS256 keyed with the public key (alg confusion)', (claims) => fake.sign(claims, { alg: 'HS256' }, new TextEncoder().encode(JSON.stringify(fake.publicJwk)))],
-    ['a key the JWKS lacks (unknown kid)', async (claims) => fake.sign(claims, { kid: 'attacker' }, (await jose().generateKeyPair('RS256')).privateKey)],
-    ['the right kid, another key', async (claims) => fake.sign(claims, {}, (await jose().generateKeyPair('RS256')).privateKey)],
+    [
+      'alg none (unsigned)',
+      async (claims) =>
+        `${Buffer.from(JSON.stringify({ alg: 'none' })).toString('base64url')}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.`,
+    ],
+    [
+      'HS256 keyed with the public key (alg confusion)',
+      (claims) => fake.sign(claims, { alg: 'HS256' }, new TextEncoder().encode(JSON.stringify(fake.publicJwk))),
+    ],
+    [
+      'a key the JWKS lacks (unknown kid)',
+      async (claims) => fake.sign(claims, { kid: 'attacker' }, (await jose().generateKeyPair('RS256')).privateKey),
+    ],
+    [
+      'the right kid, another key',
+      async (claims) => fake.sign(claims, {}, (await jose().generateKeyPair('RS256')).privateKey),
+    ],
     ['another issuer', (claims) => fake.sign({ ...claims, iss: 'https://evil.example' })],
     ['another audience', (claims) => fake.sign({ ...claims, aud: 'another-client' })],
     ['several audiences without azp', (claims) => fake.sign({ ...claims, aud: [CLIENT_ID, 'another-client'] })],
@@ -85,19 +104,52 @@ describe('forged or misdirected ID tokens are refused', () => {
 describe('a provider that lies, floods or hangs costs a bounded server_error', () => {
   const huge = 'x'.repeat(10 * 1024 * 1024);
   it.each<[string, FakeProvider['on']['token'], RegExp]>([
-    ['a 10 MB token answer', (res) => res.writeHead(200, { 'content-type': 'application/json' }).end(`{"a":"${huge}"}`), /token endpoint answered with more than 262144 bytes/],
-    ['a never-ending token answer', (res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      const more = (): void => void (res.destroyed || res.write('x'.repeat(65_536), more));
-      more();
-    }, /token endpoint answered with more than 262144 bytes/],
-    ['an HTML token answer', (res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>sign in</html>'), /answered HTTP 200 with something other than JSON/],
+    [
+      'a 10 MB token answer',
+      (res) => res.writeHead(200, { 'content-type': 'application/json' }).end(`{"a":"${huge}"}`),
+      /token endpoint answered with more than 262144 bytes/,
+    ],
+    [
+      'a never-ending token answer',
+      (res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const more = (): void => void (res.destroyed || res.write('x'.repeat(65_536), more));
+        more();
+      },
+      /token endpoint answered with more than 262144 bytes/,
+    ],
+    [
+      'an HTML token answer',
+      (res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>sign in</html>'),
+      /answered HTTP 200 with something other than JSON/,
+    ],
     ['a 503', (res) => res.writeHead(503).end(), /token endpoint answered HTTP 503/],
-    ['a redirect elsewhere', (res) => res.writeHead(307, { location: 'http://127.0.0.1:1/steal' }).end(), /token endpoint answered HTTP 307/],
-    ['200 with an error (GitHub style)', (res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"error":"bad_verification_code"}'), /refused the code: bad_verification_code/],
-    ['a DPoP token', (res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"access_token":"a","token_type":"DPoP"}'), /a token of type DPoP, not Bearer/],
-    ['no access token', (res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"token_type":"Bearer"}'), /without an access_token/],
-    ['no ID token for an openid request', (res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"access_token":"a"}'), /without an id_token/],
+    [
+      'a redirect elsewhere',
+      (res) => res.writeHead(307, { location: 'http://127.0.0.1:1/steal' }).end(),
+      /token endpoint answered HTTP 307/,
+    ],
+    [
+      '200 with an error (GitHub style)',
+      (res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"error":"bad_verification_code"}'),
+      /refused the code: bad_verification_code/,
+    ],
+    [
+      'a DPoP token',
+      (res) =>
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"access_token":"a","token_type":"DPoP"}'),
+      /a token of type DPoP, not Bearer/,
+    ],
+    [
+      'no access token',
+      (res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"token_type":"Bearer"}'),
+      /without an access_token/,
+    ],
+    [
+      'no ID token for an openid request',
+      (res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"access_token":"a"}'),
+      /without an id_token/,
+    ],
   ])('%s', async (_case, token, message) => {
     fake.on.token = token;
     useStep();
@@ -117,9 +169,12 @@ describe('a provider that lies, floods or hangs costs a bounded server_error', (
   });
 
   it('a discovery document naming another issuer is refused before the browser leaves', async () => {
-    fake.on.discovery = (res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"issuer":"https://evil.example"}');
+    fake.on.discovery = (res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"issuer":"https://evil.example"}');
     useStep();
-    expect(await signIn()).toEqual(refused('server_error', /discovery document names the issuer "https:\/\/evil.example", not "http:\/\/127/));
+    expect(await signIn()).toEqual(
+      refused('server_error', /discovery document names the issuer "https:\/\/evil.example", not "http:\/\/127/),
+    );
     expect(fake.calls['/authorize']).toBeUndefined();
   });
 
@@ -133,7 +188,13 @@ describe('a provider that lies, floods or hangs costs a bounded server_error', (
   });
 
   it("a provider's error with a hostile description is passed on as server_error, printable and short", async () => {
-    fake.authorizeAnswer = (answer) => new URLSearchParams({ state: answer.get('state') ?? '', iss: fake.issuer, error: 'invalid_scope', error_description: `"\n<script>\\${'y'.repeat(10_000)}` });
+    fake.authorizeAnswer = (answer) =>
+      new URLSearchParams({
+        state: answer.get('state') ?? '',
+        iss: fake.issuer,
+        error: 'invalid_scope',
+        error_description: `"\n<script>\\${'y'.repeat(10_000)}`,
+      });
     useStep();
     const answer = await signIn();
     expect(answer).toEqual(refused('server_error', /^the provider answered invalid_scope: <script>y+\.\.\.$/));
@@ -153,18 +214,32 @@ describe('numbers and odd claims as the subject (a plain OAuth provider such as 
     let form: URLSearchParams | undefined;
     fake.on.token = (res, _req, body) => {
       form = body;
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"access_token":"gh-token","token_type":"bearer","scope":"read:user","expires_in":"28800"}');
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end('{"access_token":"gh-token","token_type":"bearer","scope":"read:user","expires_in":"28800"}');
     };
     useStep(github('id'));
     const { identity } = (await signIn()) as { identity: { subject: string; upstream: Record<string, unknown> } };
-    expect(identity).toEqual({ subject: '12345', upstream: { issuer: fake.issuer, accessToken: 'gh-token', scope: 'read:user', expiresAt: expect.any(Number) } });
+    expect(identity).toEqual({
+      subject: '12345',
+      upstream: { issuer: fake.issuer, accessToken: 'gh-token', scope: 'read:user', expiresAt: expect.any(Number) },
+    });
     expect(Math.abs((identity.upstream.expiresAt as number) - (Date.now() / 1000 + 28_800))).toBeLessThan(60); // expires_in sent as text
     expect(form && Object.fromEntries(form)).toEqual({
-      grant_type: 'authorization_code', code: 'the-code', redirect_uri: app.callbackUrl, code_verifier: expect.stringMatching(/^[\w-]{43}$/), client_id: CLIENT_ID, client_secret: 'secret',
+      grant_type: 'authorization_code',
+      code: 'the-code',
+      redirect_uri: app.callbackUrl,
+      code_verifier: expect.stringMatching(/^[\w-]{43}$/),
+      client_id: CLIENT_ID,
+      client_secret: 'secret',
     });
   });
 
-  it.each([['an object', { id: { nested: 1 } }], ['an empty string', { id: '' }], ['absent', {}]])('a subject claim that is %s is refused', async (_case, userinfo) => {
+  it.each([
+    ['an object', { id: { nested: 1 } }],
+    ['an empty string', { id: '' }],
+    ['absent', {}],
+  ])('a subject claim that is %s is refused', async (_case, userinfo) => {
     fake.userinfo = userinfo;
     useStep(github('id'));
     expect(await signIn()).toEqual(refused('server_error', /has no usable 'id' claim/));
@@ -198,7 +273,9 @@ describe('forged callbacks', () => {
 
   it('a callback reached in another browser (login CSRF) is refused before any code is exchanged', async () => {
     const { url } = await toCallback();
-    expect(await visit(url, new CookieJar())).toEqual(refused('invalid_request', /did not come back to the browser that started/, null));
+    expect(await visit(url, new CookieJar())).toEqual(
+      refused('invalid_request', /did not come back to the browser that started/, null),
+    );
     expect(fake.calls['/token']).toBeUndefined();
   });
 
@@ -224,7 +301,16 @@ describe('a provider that never answers at all', () => {
 
   it('the userinfo endpoint: server_error after the timeout, not a hang', async () => {
     const port = (silent.address() as AddressInfo).port;
-    useStep({ issuer: undefined, subjectClaim: 'login', authorizationEndpoint: `${fake.issuer}/authorize`, tokenEndpoint: `${fake.issuer}/token`, userinfoEndpoint: `http://127.0.0.1:${port}/user`, timeoutMs: 300 });
-    expect(await signIn()).toEqual(refused('server_error', /^the provider's userinfo endpoint did not answer within 300 ms$/));
+    useStep({
+      issuer: undefined,
+      subjectClaim: 'login',
+      authorizationEndpoint: `${fake.issuer}/authorize`,
+      tokenEndpoint: `${fake.issuer}/token`,
+      userinfoEndpoint: `http://127.0.0.1:${port}/user`,
+      timeoutMs: 300,
+    });
+    expect(await signIn()).toEqual(
+      refused('server_error', /^the provider's userinfo endpoint did not answer within 300 ms$/),
+    );
   });
 });

@@ -7,7 +7,13 @@ import type { Express } from 'express';
 import { x402Facilitator, x402Guard, type McpRouter, type PaymentPayload, type PaymentRequirements } from '../../lib';
 import { createApp, MCP_ACCEPT, post, rpc } from '../helpers/create-app';
 import { until } from '../helpers/until';
-import { closeAfterEach, closeGatewaysAfterEach, routerCallUpstream, serveGateway, type Received } from '../gateway/upstreams';
+import {
+  closeAfterEach,
+  closeGatewaysAfterEach,
+  routerCallUpstream,
+  serveGateway,
+  type Received,
+} from '../gateway/upstreams';
 import { useFacilitator, type FakeFacilitator } from '../payments/fake-facilitator';
 
 closeGatewaysAfterEach();
@@ -64,12 +70,61 @@ function freeVariants(paid: PaymentPayload): Array<[string, Carrier]> {
   const reordered = Object.fromEntries(Object.entries(authorization).reverse());
   return [
     ['as signed', { meta: { 'x402/payment': paid } }],
-    ['another accepted.extra', { meta: { 'x402/payment': { ...paid, accepted: { ...paid.accepted, extra: { name: 'USDC', version: '2', note: 'again' } } } } }],
-    ['another accepted.maxTimeoutSeconds', { meta: { 'x402/payment': { ...paid, accepted: { ...paid.accepted, maxTimeoutSeconds: 600 } } } }],
-    ['keys reordered, hex in other cases', { meta: { 'x402/payment': { payload: { authorization: { ...reordered, from: authorization.from!.toUpperCase().replace('0X', '0x'), nonce: authorization.nonce!.toUpperCase().replace('0X', '0x') }, signature: 'ok' }, accepted: { ...paid.accepted, payTo: PAY_TO.toLowerCase() }, x402Version: 2 } } }],
-    ['unknown fields, another resource and extensions', { meta: { 'x402/payment': { ...paid, resource: { url: 'mcp://tool/other' }, extensions: { x: 1 }, payload: { ...paid.payload, memo: 'x' } } } }],
-    ['base64 of a variant, under x402.payment', { meta: { 'x402.payment': base64({ ...paid, accepted: { ...paid.accepted, extra: {} } }) } }],
-    ['in the PAYMENT-SIGNATURE header', { headers: { 'PAYMENT-SIGNATURE': base64({ ...paid, accepted: { ...paid.accepted, extra: { v: 3 } } }) } }],
+    [
+      'another accepted.extra',
+      {
+        meta: {
+          'x402/payment': {
+            ...paid,
+            accepted: { ...paid.accepted, extra: { name: 'USDC', version: '2', note: 'again' } },
+          },
+        },
+      },
+    ],
+    [
+      'another accepted.maxTimeoutSeconds',
+      { meta: { 'x402/payment': { ...paid, accepted: { ...paid.accepted, maxTimeoutSeconds: 600 } } } },
+    ],
+    [
+      'keys reordered, hex in other cases',
+      {
+        meta: {
+          'x402/payment': {
+            payload: {
+              authorization: {
+                ...reordered,
+                from: authorization.from!.toUpperCase().replace('0X', '0x'),
+                nonce: authorization.nonce!.toUpperCase().replace('0X', '0x'),
+              },
+              signature: 'ok',
+            },
+            accepted: { ...paid.accepted, payTo: PAY_TO.toLowerCase() },
+            x402Version: 2,
+          },
+        },
+      },
+    ],
+    [
+      'unknown fields, another resource and extensions',
+      {
+        meta: {
+          'x402/payment': {
+            ...paid,
+            resource: { url: 'mcp://tool/other' },
+            extensions: { x: 1 },
+            payload: { ...paid.payload, memo: 'x' },
+          },
+        },
+      },
+    ],
+    [
+      'base64 of a variant, under x402.payment',
+      { meta: { 'x402.payment': base64({ ...paid, accepted: { ...paid.accepted, extra: {} } }) } },
+    ],
+    [
+      'in the PAYMENT-SIGNATURE header',
+      { headers: { 'PAYMENT-SIGNATURE': base64({ ...paid, accepted: { ...paid.accepted, extra: { v: 3 } } }) } },
+    ],
   ];
 }
 
@@ -82,7 +137,11 @@ function outcome(result: Result): string {
 }
 
 async function callTool(target: Express, name: string, carrier: Carrier): Promise<Result> {
-  const res = await post(target, rpc('tools/call', { name, arguments: {}, ...(carrier.meta === undefined ? {} : { _meta: carrier.meta }) }), { ...V, ...carrier.headers });
+  const res = await post(
+    target,
+    rpc('tools/call', { name, arguments: {}, ...(carrier.meta === undefined ? {} : { _meta: carrier.meta }) }),
+    { ...V, ...carrier.headers },
+  );
   expect(res.status).toBe(200);
   return (res.body as { result: Result }).result;
 }
@@ -100,7 +159,10 @@ async function allAtOnce(calls: Array<() => Promise<Result>>): Promise<string[]>
       return result;
     }),
   );
-  await until(() => refused + facilitator.calls.verify.length === calls.length, 'every call refused or at the facilitator');
+  await until(
+    () => refused + facilitator.calls.verify.length === calls.length,
+    'every call refused or at the facilitator',
+  );
   facilitator.release();
   return (await Promise.all(pending)).map(outcome);
 }
@@ -111,12 +173,23 @@ beforeEach(() => {
   facilitator = startedFacilitator();
 });
 
-const facilitatorClient = (): ReturnType<typeof x402Facilitator> => x402Facilitator({ url: facilitator.url, timeoutMs: 5_000 });
+const facilitatorClient = (): ReturnType<typeof x402Facilitator> =>
+  x402Facilitator({ url: facilitator.url, timeoutMs: 5_000 });
 
-function paidApp(handler: jest.Mock, tools: readonly string[] = ['search'], guardOptions: { timeoutMs?: number } = {}): Express {
+function paidApp(
+  handler: jest.Mock,
+  tools: readonly string[] = ['search'],
+  guardOptions: { timeoutMs?: number } = {},
+): Express {
   return createApp({ rateLimit: false }, (mcp: McpRouter) => {
     // One x402Guard per tool: each is its own instance, at one price.
-    for (const name of tools) mcp.tool({ name, description: `Paid ${name}`, guards: [x402Guard({ facilitator: facilitatorClient(), accepts: [PRICE], ...guardOptions })], handler: () => handler(name) });
+    for (const name of tools)
+      mcp.tool({
+        name,
+        description: `Paid ${name}`,
+        guards: [x402Guard({ facilitator: facilitatorClient(), accepts: [PRICE], ...guardOptions })],
+        handler: () => handler(name),
+      });
   });
 }
 
@@ -125,11 +198,19 @@ describe('one signed payment runs one call, whatever the payer varies for free',
     const handler = jest.fn(() => 'result');
     const app = paidApp(handler);
     const variants = freeVariants(signed());
-    const outcomes = await allAtOnce(variants.map(([, carrier]) => () => callTool(app, 'search', carrier)));
+    const outcomes = await allAtOnce(
+      variants.map(
+        ([, carrier]) =>
+          () =>
+            callTool(app, 'search', carrier),
+      ),
+    );
     expect(handler).toHaveBeenCalledTimes(1);
     expect(facilitator.calls.verify).toHaveLength(1);
     expect(facilitator.calls.settle).toHaveLength(1);
-    expect(outcomes.sort()).toEqual(['paid', ...Array(variants.length - 1).fill('Payment already in use by another call')].sort());
+    expect(outcomes.sort()).toEqual(
+      ['paid', ...Array(variants.length - 1).fill('Payment already in use by another call')].sort(),
+    );
   });
 
   it('each free variant of a settled payment is refused without running the tool or asking the facilitator', async () => {
@@ -138,7 +219,10 @@ describe('one signed payment runs one call, whatever the payer varies for free',
     const [first, ...rest] = freeVariants(signed());
     expect(outcome(await callTool(app, 'search', first![1]))).toBe('paid');
     for (const [name, carrier] of rest) {
-      expect({ name, outcome: outcome(await callTool(app, 'search', carrier)) }).toEqual({ name, outcome: 'Payment already used' });
+      expect({ name, outcome: outcome(await callTool(app, 'search', carrier)) }).toEqual({
+        name,
+        outcome: 'Payment already used',
+      });
     }
     expect(handler).toHaveBeenCalledTimes(1);
     expect(facilitator.calls.verify).toHaveLength(1);
@@ -147,7 +231,11 @@ describe('one signed payment runs one call, whatever the payer varies for free',
   it('a different authorization (another nonce) is another payment', async () => {
     const handler = jest.fn(() => 'result');
     const app = paidApp(handler);
-    expect(await allAtOnce([signed(), signed()].map((paid) => () => callTool(app, 'search', { meta: { 'x402/payment': paid } })))).toEqual(['paid', 'paid']);
+    expect(
+      await allAtOnce(
+        [signed(), signed()].map((paid) => () => callTool(app, 'search', { meta: { 'x402/payment': paid } })),
+      ),
+    ).toEqual(['paid', 'paid']);
     expect(handler).toHaveBeenCalledTimes(2);
   });
 });
@@ -157,7 +245,10 @@ describe('one payment is in use once, whichever guard sees it', () => {
     const handler = jest.fn((name: string) => name);
     const app = paidApp(handler, ['search', 'summarize']);
     const paid = signed();
-    const outcomes = await allAtOnce([() => callTool(app, 'search', { meta: { 'x402/payment': paid } }), () => callTool(app, 'summarize', { headers: { 'X-PAYMENT': base64(paid) } })]);
+    const outcomes = await allAtOnce([
+      () => callTool(app, 'search', { meta: { 'x402/payment': paid } }),
+      () => callTool(app, 'summarize', { headers: { 'X-PAYMENT': base64(paid) } }),
+    ]);
     expect(handler).toHaveBeenCalledTimes(1);
     expect(outcomes.sort()).toEqual(['Payment already in use by another call', 'paid']);
     // And once settled, neither tool takes it again.
@@ -168,10 +259,14 @@ describe('one payment is in use once, whichever guard sees it', () => {
 
   it("a gateway's guards on two upstream tools and a local paid tool, paid at once with one payment: one runs", async () => {
     const received: Received[] = [];
-    const upstream = await routerCallUpstream({}, (mcp) => {
-      mcp.tool({ name: 'search', description: 'Searches', handler: () => 'hits' });
-      mcp.tool({ name: 'fetch', description: 'Fetches', handler: () => 'page' });
-    }, received);
+    const upstream = await routerCallUpstream(
+      {},
+      (mcp) => {
+        mcp.tool({ name: 'search', description: 'Searches', handler: () => 'hits' });
+        mcp.tool({ name: 'fetch', description: 'Fetches', handler: () => 'page' });
+      },
+      received,
+    );
     const local = jest.fn(() => 'local');
     const pay = (): ReturnType<typeof x402Guard> => x402Guard({ facilitator: facilitatorClient(), accepts: [PRICE] });
     const gateway = await serveGateway({ sessions: false }, (mcp) => {
@@ -190,7 +285,11 @@ describe('one payment is in use once, whichever guard sees it', () => {
     const outcomes = await allAtOnce(['idx__search', 'idx__fetch', 'local'].map(callGateway));
     const upstreamRuns = received.filter((request) => request.rpc === 'tools/call').length;
     expect(upstreamRuns + local.mock.calls.length).toBe(1);
-    expect(outcomes.sort()).toEqual(['Payment already in use by another call', 'Payment already in use by another call', 'paid']);
+    expect(outcomes.sort()).toEqual([
+      'Payment already in use by another call',
+      'Payment already in use by another call',
+      'paid',
+    ]);
   });
 });
 
@@ -202,7 +301,11 @@ describe('a verification that hangs or is cancelled', () => {
     facilitator.mode = 'hang';
     const first = callTool(app, 'search', { meta: { 'x402/payment': paid } });
     await until(() => facilitator.calls.verify.length === 1, 'the first verification');
-    expect(outcome(await callTool(app, 'search', { meta: { 'x402/payment': { ...paid, accepted: { ...PRICE, extra: {} } } } }))).toBe('Payment already in use by another call');
+    expect(
+      outcome(
+        await callTool(app, 'search', { meta: { 'x402/payment': { ...paid, accepted: { ...PRICE, extra: {} } } } }),
+      ),
+    ).toBe('Payment already in use by another call');
     expect(outcome(await first)).toBe('Payment facilitator verify timed out after 300 ms');
     expect(handler).not.toHaveBeenCalled();
     facilitator.mode = 'ok';
@@ -215,7 +318,9 @@ describe('a verification that hangs or is cancelled', () => {
     const app = paidApp(handler, ['search'], { timeoutMs: 300 });
     const paid = signed();
     facilitator.mode = 'settle-hang';
-    expect(outcome(await callTool(app, 'search', { meta: { 'x402/payment': paid } }))).toBe('Payment facilitator settle timed out after 300 ms');
+    expect(outcome(await callTool(app, 'search', { meta: { 'x402/payment': paid } }))).toBe(
+      'Payment facilitator settle timed out after 300 ms',
+    );
     expect(handler).toHaveBeenCalledTimes(1);
     // The facilitator answers again; the transaction is still pending, so /verify would accept the payment.
     facilitator.mode = 'ok';
@@ -231,8 +336,16 @@ describe('a verification that hangs or is cancelled', () => {
     try {
       const paid = signed();
       facilitator.mode = 'hold';
-      const body = JSON.stringify(rpc('tools/call', { name: 'search', arguments: {}, _meta: { 'x402/payment': paid } }));
-      const request = http.request({ port: (server.address() as AddressInfo).port, host: '127.0.0.1', path: '/mcp', method: 'POST', headers: { 'content-type': 'application/json', accept: MCP_ACCEPT, ...V } });
+      const body = JSON.stringify(
+        rpc('tools/call', { name: 'search', arguments: {}, _meta: { 'x402/payment': paid } }),
+      );
+      const request = http.request({
+        port: (server.address() as AddressInfo).port,
+        host: '127.0.0.1',
+        path: '/mcp',
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: MCP_ACCEPT, ...V },
+      });
       request.on('error', () => undefined);
       request.end(body);
       await until(() => facilitator.calls.verify.length === 1, 'the verification');

@@ -12,7 +12,11 @@ function setup(mcp: McpRouter): void {
   mcp.tool({
     name: 'sql',
     description: 'Runs a query in a region',
-    inputSchema: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' }, query: { type: 'string' } }, required: ['query'] },
+    inputSchema: {
+      type: 'object',
+      properties: { region: { type: 'string', 'x-mcp-header': 'Region' }, query: { type: 'string' } },
+      required: ['query'],
+    },
     handler: () => {
       runs += 1;
       return 'ran';
@@ -22,14 +26,23 @@ function setup(mcp: McpRouter): void {
 }
 
 /** A POST of `body` whose headers are given as sent: an array value is one header line per element. */
-function postWith(app: ReturnType<typeof createApp>, body: unknown, headers: Record<string, string | string[]>): request.Test {
+function postWith(
+  app: ReturnType<typeof createApp>,
+  body: unknown,
+  headers: Record<string, string | string[]>,
+): request.Test {
   const test = request(app).post('/mcp').set('Content-Type', 'application/json').set('Accept', MCP_ACCEPT);
   for (const [name, value] of Object.entries(headers)) test.set(name, value as string);
   return test.send(body as object);
 }
 
 /** A modern request (id 7, with its `_meta` envelope) whose headers are given as sent. */
-function send(app: ReturnType<typeof createApp>, method: string, params: Record<string, unknown>, headers: Record<string, string | string[]>): request.Test {
+function send(
+  app: ReturnType<typeof createApp>,
+  method: string,
+  params: Record<string, unknown>,
+  headers: Record<string, string | string[]>,
+): request.Test {
   return postWith(app, rpc(method, { ...params, _meta: envelope() }, 7), headers);
 }
 
@@ -45,7 +58,11 @@ describe('repeated MCP headers (issue 29 item 4)', () => {
   it('refuses two Mcp-Param-Region lines whose joined value matches the argument: 400 -32020 naming the header, the tool not run', async () => {
     const res = await send(app, 'tools/call', CALL, { ...STANDARD, 'Mcp-Param-Region': ['eu', 'us'] });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32020, data: { header: 'Mcp-Param-Region' } } });
+    expect(res.body).toMatchObject({
+      jsonrpc: '2.0',
+      id: 7,
+      error: { code: -32020, data: { header: 'Mcp-Param-Region' } },
+    });
     expect(res.body.error.message).toMatch(/sent more than once/);
     expect(runs).toBe(0);
   });
@@ -70,7 +87,12 @@ describe('repeated MCP headers (issue 29 item 4)', () => {
   });
 
   it('refuses a repeated Mcp-Name on a resource read of a URI holding a comma', async () => {
-    const res = await send(app, 'resources/read', { uri: 'docs://a,b' }, { 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'resources/read', 'Mcp-Name': ['docs://a,b', 'docs://a,b'] });
+    const res = await send(
+      app,
+      'resources/read',
+      { uri: 'docs://a,b' },
+      { 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'resources/read', 'Mcp-Name': ['docs://a,b', 'docs://a,b'] },
+    );
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ id: 7, error: { code: -32020, data: { header: 'Mcp-Name' } } });
   });
@@ -83,7 +105,9 @@ describe('repeated MCP headers (issue 29 item 4)', () => {
   });
 
   it('serves a 2025 request with a repeated 2026-only header it does not read', async () => {
-    const res = await postWith(app, rpc('tools/call', { name: 'sql', arguments: { query: 'q' } }, 3), { 'Mcp-Param-Region': ['eu', 'us'] });
+    const res = await postWith(app, rpc('tools/call', { name: 'sql', arguments: { query: 'q' } }, 3), {
+      'Mcp-Param-Region': ['eu', 'us'],
+    });
     expect(res.status).toBe(200);
     expect(runs).toBe(1);
   });

@@ -30,21 +30,40 @@ function heapAfterGc(): number {
  */
 function largestCapabilities(tag: string): Record<string, unknown> {
   const experimental: Record<string, unknown> = {};
-  const capabilities = { roots: { listChanged: true }, sampling: { tools: {} }, elicitation: { form: {}, url: {} }, experimental };
-  for (let i = 0; JSON.stringify(capabilities).length < MAX_CAPABILITIES_LENGTH - 40; i++) experimental[`${tag}k${i}`] = {};
+  const capabilities = {
+    roots: { listChanged: true },
+    sampling: { tools: {} },
+    elicitation: { form: {}, url: {} },
+    experimental,
+  };
+  for (let i = 0; JSON.stringify(capabilities).length < MAX_CAPABILITIES_LENGTH - 40; i++)
+    experimental[`${tag}k${i}`] = {};
   const room = MAX_CAPABILITIES_LENGTH - JSON.stringify(capabilities).length - `,"${tag}pad":""`.length;
   experimental[`${tag}pad`] = 'p'.repeat(room);
-  if (JSON.stringify(capabilities).length !== MAX_CAPABILITIES_LENGTH) throw new Error('capabilities of the wrong size');
+  if (JSON.stringify(capabilities).length !== MAX_CAPABILITIES_LENGTH)
+    throw new Error('capabilities of the wrong size');
   return capabilities;
 }
 
 function largestClientInfo(tag: string): Record<string, string> {
   const field = (name: string): string => `${tag}${name}`.padEnd(MAX_INFO_FIELD, name[0]);
-  return { name: field('name'), version: field('version'), title: field('title'), description: field('description'), websiteUrl: field('url') };
+  return {
+    name: field('name'),
+    version: field('version'),
+    title: field('title'),
+    description: field('description'),
+    websiteUrl: field('url'),
+  };
 }
 
 async function main(): Promise<void> {
-  const mcp = mcpRouter({ name: 'memory', version: '1.0.0', rateLimit: false, logger: { error: () => undefined, warn: () => undefined }, sessions: { max: SESSIONS * 2 } });
+  const mcp = mcpRouter({
+    name: 'memory',
+    version: '1.0.0',
+    rateLimit: false,
+    logger: { error: () => undefined, warn: () => undefined },
+    sessions: { max: SESSIONS * 2 },
+  });
   mcp.resourceTemplate({ uriTemplate: 'notes://{id}', name: 'note', read: (_uri, { id }) => `${id}` });
   const app = express();
   app.use('/mcp', mcp);
@@ -53,15 +72,32 @@ async function main(): Promise<void> {
   const { port } = server.address() as AddressInfo;
   const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
 
-  function send(body: unknown, headers: Record<string, string> = {}, method = 'POST'): Promise<{ status: number; session?: string; text: string }> {
+  function send(
+    body: unknown,
+    headers: Record<string, string> = {},
+    method = 'POST',
+  ): Promise<{ status: number; session?: string; text: string }> {
     return new Promise((resolve, reject) => {
       const payload = body === undefined ? undefined : JSON.stringify(body);
       const request = http.request(
-        { host: '127.0.0.1', port, path: '/mcp', method, agent, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } },
+        {
+          host: '127.0.0.1',
+          port,
+          path: '/mcp',
+          method,
+          agent,
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        },
         (response) => {
           const chunks: Buffer[] = [];
           response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('end', () => resolve({ status: response.statusCode ?? 0, session: response.headers['mcp-session-id'] as string | undefined, text: Buffer.concat(chunks).toString() }));
+          response.on('end', () =>
+            resolve({
+              status: response.statusCode ?? 0,
+              session: response.headers['mcp-session-id'] as string | undefined,
+              text: Buffer.concat(chunks).toString(),
+            }),
+          );
         },
       );
       request.on('error', reject);
@@ -73,26 +109,44 @@ async function main(): Promise<void> {
   async function openLargest(n: number): Promise<string> {
     const tag = `s${n}-`;
     // 2025-03-26 still allows batches: the 32 subscriptions go in one request.
-    const init = await send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: largestCapabilities(tag), clientInfo: largestClientInfo(tag) } });
-    if (init.status !== 200 || init.session === undefined || init.text.includes('"error"')) throw new Error(`initialize failed: ${init.status} ${init.text.slice(0, 200)}`);
+    const init = await send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-03-26',
+        capabilities: largestCapabilities(tag),
+        clientInfo: largestClientInfo(tag),
+      },
+    });
+    if (init.status !== 200 || init.session === undefined || init.text.includes('"error"'))
+      throw new Error(`initialize failed: ${init.status} ${init.text.slice(0, 200)}`);
     const subscriptions = Array.from({ length: MAX_SUBSCRIPTIONS }, (_, i) => {
       const prefix = `notes://${tag}${i}-`;
-      return { jsonrpc: '2.0', id: i + 2, method: 'resources/subscribe', params: { uri: prefix.padEnd(MAX_URI_LENGTH, 'u') } };
+      return {
+        jsonrpc: '2.0',
+        id: i + 2,
+        method: 'resources/subscribe',
+        params: { uri: prefix.padEnd(MAX_URI_LENGTH, 'u') },
+      };
     });
     const subscribed = await send(subscriptions, { 'mcp-session-id': init.session });
-    if (subscribed.status !== 200 || subscribed.text.includes('"error"')) throw new Error(`subscribe failed: ${subscribed.status} ${subscribed.text.slice(0, 300)}`);
+    if (subscribed.status !== 200 || subscribed.text.includes('"error"'))
+      throw new Error(`subscribe failed: ${subscribed.status} ${subscribed.text.slice(0, 300)}`);
     return init.session;
   }
 
   async function inParallel<T>(count: number, work: (n: number) => Promise<T>): Promise<T[]> {
     const results: T[] = [];
     let next = 0;
-    await Promise.all(Array.from({ length: 8 }, async () => {
-      while (next < count) {
-        const n = next++;
-        results[n] = await work(n);
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (next < count) {
+          const n = next++;
+          results[n] = await work(n);
+        }
+      }),
+    );
     return results;
   }
 
@@ -104,8 +158,11 @@ async function main(): Promise<void> {
   async function round(offset: number): Promise<{ open: number; after: number }> {
     const ids = await inParallel(SESSIONS, (n) => openLargest(offset + n));
     const open = heapAfterGc();
-    const deleted = await inParallel(ids.length, (n) => send(undefined, { 'mcp-session-id': ids[n] as string }, 'DELETE'));
-    if (deleted.some((response) => response.status !== 200 && response.status !== 204)) throw new Error('a DELETE failed');
+    const deleted = await inParallel(ids.length, (n) =>
+      send(undefined, { 'mcp-session-id': ids[n] as string }, 'DELETE'),
+    );
+    if (deleted.some((response) => response.status !== 200 && response.status !== 204))
+      throw new Error('a DELETE failed');
     return { open, after: heapAfterGc() };
   }
   const first = await round(0);
@@ -114,7 +171,9 @@ async function main(): Promise<void> {
   agent.destroy();
   await mcp.close();
   server.close();
-  process.stdout.write(`${JSON.stringify({ sessions: SESSIONS, before, open: first.open, after: first.after, secondOpen: second.open, secondAfter: second.after })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ sessions: SESSIONS, before, open: first.open, after: first.after, secondOpen: second.open, secondAfter: second.after })}\n`,
+  );
 }
 
 main().catch((err: unknown) => {

@@ -28,7 +28,11 @@ let measured: Measured;
 beforeAll(async () => {
   const child = path.join(__dirname, 'session-memory-child.ts');
   const { stdout } = await run(process.execPath, ['--expose-gc', '--import', 'tsx', child], {
-    env: { ...process.env, MCP_TEST_EXPRESS: EXPRESS_MAJOR === 4 ? 'express4' : 'express', MCP_TEST_SESSIONS: String(SESSIONS) },
+    env: {
+      ...process.env,
+      MCP_TEST_EXPRESS: EXPRESS_MAJOR === 4 ? 'express4' : 'express',
+      MCP_TEST_SESSIONS: String(SESSIONS),
+    },
     timeout: 150_000,
     maxBuffer: 1024 * 1024,
   });

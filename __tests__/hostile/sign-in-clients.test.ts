@@ -6,7 +6,11 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import request from 'supertest';
 import { addressRefusal, hostNameRefusal } from '../../lib/auth/server/address';
-import { resolveClientsOptions, type ClientMetadataDocumentOptions, type ClientsOptions } from '../../lib/auth/server/client-options';
+import {
+  resolveClientsOptions,
+  type ClientMetadataDocumentOptions,
+  type ClientsOptions,
+} from '../../lib/auth/server/client-options';
 import { createClientDirectory } from '../../lib/auth/server/clients';
 import { createRegistrationHandler } from '../../lib/auth/server/register-handler';
 import { MemorySignInStore } from '../../lib/sessions/memory-sign-in-store';
@@ -30,7 +34,10 @@ describe('registration floods and bad metadata', () => {
     for (let batch = 0; batch < 20; batch++) {
       const answers = await Promise.all(
         Array.from({ length: 50 }, (_, i) =>
-          request(app).post('/oauth/register').set('X-Forwarded-For', `198.51.${batch}.${i + 1}`).send({ redirect_uris: ['https://flood.example/cb'], token_endpoint_auth_method: 'none' }),
+          request(app)
+            .post('/oauth/register')
+            .set('X-Forwarded-For', `198.51.${batch}.${i + 1}`)
+            .send({ redirect_uris: ['https://flood.example/cb'], token_endpoint_auth_method: 'none' }),
         ),
       );
       for (const answer of answers) {
@@ -45,25 +52,58 @@ describe('registration floods and bad metadata', () => {
 
   it('one address gets 429 with the JSON error after perMinute registrations', async () => {
     const { app } = registrationApp({ registration: { perMinute: 10 } });
-    for (let i = 0; i < 10; i++) await request(app).post('/oauth/register').set('X-Forwarded-For', '203.0.113.9').send({ redirect_uris: ['https://a.example/cb'] }).expect(201);
-    const refused = await request(app).post('/oauth/register').set('X-Forwarded-For', '203.0.113.9').send({ redirect_uris: ['https://a.example/cb'] }).expect(429);
-    expect(refused.body).toEqual({ error: 'too_many_requests', error_description: expect.stringMatching(/at most 10 registrations a minute/) });
+    for (let i = 0; i < 10; i++)
+      await request(app)
+        .post('/oauth/register')
+        .set('X-Forwarded-For', '203.0.113.9')
+        .send({ redirect_uris: ['https://a.example/cb'] })
+        .expect(201);
+    const refused = await request(app)
+      .post('/oauth/register')
+      .set('X-Forwarded-For', '203.0.113.9')
+      .send({ redirect_uris: ['https://a.example/cb'] })
+      .expect(429);
+    expect(refused.body).toEqual({
+      error: 'too_many_requests',
+      error_description: expect.stringMatching(/at most 10 registrations a minute/),
+    });
     expect(refused.headers['content-type']).toMatch(/^application\/json/);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
-    await request(app).post('/oauth/register').set('X-Forwarded-For', '203.0.113.10').send({ redirect_uris: ['https://a.example/cb'] }).expect(201);
+    await request(app)
+      .post('/oauth/register')
+      .set('X-Forwarded-For', '203.0.113.10')
+      .send({ redirect_uris: ['https://a.example/cb'] })
+      .expect(201);
   });
 
   it('oversized metadata: 413 JSON, declared or streamed; malformed JSON: 400 JSON', async () => {
     const { app } = registrationApp({ registration: { maxMetadataBytes: 1_024 } });
     const big = JSON.stringify({ redirect_uris: ['https://a.example/cb'], client_name: 'x'.repeat(2_000) });
-    const declared = await request(app).post('/oauth/register').set('Content-Type', 'application/json').send(big).expect(413);
-    expect(declared.body).toEqual({ error: 'invalid_client_metadata', error_description: expect.stringMatching(/exceeds 1024 bytes/) });
+    const declared = await request(app)
+      .post('/oauth/register')
+      .set('Content-Type', 'application/json')
+      .send(big)
+      .expect(413);
+    expect(declared.body).toEqual({
+      error: 'invalid_client_metadata',
+      error_description: expect.stringMatching(/exceeds 1024 bytes/),
+    });
     const streamed = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       const server = app.listen(0, '127.0.0.1', () => {
-        const req = http.request({ port: (server.address() as AddressInfo).port, method: 'POST', path: '/oauth/register', headers: { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' } }, (res) => {
-          let body = '';
-          res.on('data', (chunk) => (body += chunk)).on('end', () => server.close(() => resolve({ status: res.statusCode ?? 0, body })));
-        });
+        const req = http.request(
+          {
+            port: (server.address() as AddressInfo).port,
+            method: 'POST',
+            path: '/oauth/register',
+            headers: { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' },
+          },
+          (res) => {
+            let body = '';
+            res
+              .on('data', (chunk) => (body += chunk))
+              .on('end', () => server.close(() => resolve({ status: res.statusCode ?? 0, body })));
+          },
+        );
         req.on('error', reject);
         for (let i = 0; i < 4; i++) req.write(big.slice(i * 600, (i + 1) * 600));
         req.end(big.slice(2_400));
@@ -71,7 +111,11 @@ describe('registration floods and bad metadata', () => {
     });
     expect(streamed.status).toBe(413);
     expect(JSON.parse(streamed.body).error).toBe('invalid_client_metadata');
-    const malformed = await request(app).post('/oauth/register').set('Content-Type', 'application/json').send('{"redirect_uris": [').expect(400);
+    const malformed = await request(app)
+      .post('/oauth/register')
+      .set('Content-Type', 'application/json')
+      .send('{"redirect_uris": [')
+      .expect(400);
     expect(malformed.body.error).toBe('invalid_client_metadata');
   });
 
@@ -87,8 +131,14 @@ describe('registration floods and bad metadata', () => {
     ['a URL of 3,000 characters', `https://a.example/${'x'.repeat(3_000)}`],
   ])('refuses a redirect URI with %s: invalid_redirect_uri', async (_why, uri) => {
     const { app } = registrationApp();
-    const res = await request(app).post('/oauth/register').send({ redirect_uris: ['https://ok.example/cb', uri] }).expect(400);
-    expect(res.body).toEqual({ error: 'invalid_redirect_uri', error_description: expect.stringMatching(/^redirect_uris\[1\]/) });
+    const res = await request(app)
+      .post('/oauth/register')
+      .send({ redirect_uris: ['https://ok.example/cb', uri] })
+      .expect(400);
+    expect(res.body).toEqual({
+      error: 'invalid_redirect_uri',
+      error_description: expect.stringMatching(/^redirect_uris\[1\]/),
+    });
   });
 });
 
@@ -127,21 +177,32 @@ describe('the address check (SSRF)', () => {
     expect(addressRefusal(address)).toContain(why);
   });
 
-  it.each(['93.184.216.34', '8.8.8.8', '1.1.1.1', '172.32.0.1', '172.15.255.255', '100.128.0.1', '192.169.0.1', '11.0.0.1', '2606:4700:4700::1111', '2a00:1450:4001::200e', '::ffff:8.8.8.8'])(
-    'allows the public address %s',
-    (address) => {
-      expect(addressRefusal(address)).toBeUndefined();
-    },
-  );
+  it.each([
+    '93.184.216.34',
+    '8.8.8.8',
+    '1.1.1.1',
+    '172.32.0.1',
+    '172.15.255.255',
+    '100.128.0.1',
+    '192.169.0.1',
+    '11.0.0.1',
+    '2606:4700:4700::1111',
+    '2a00:1450:4001::200e',
+    '::ffff:8.8.8.8',
+  ])('allows the public address %s', (address) => {
+    expect(addressRefusal(address)).toBeUndefined();
+  });
 
   it('refuses localhost names before resolving them (RFC 6761)', () => {
-    for (const name of ['localhost', 'localhost.', 'LOCALHOST', 'app.localhost', 'app.localhost.']) expect(hostNameRefusal(name)).toMatch(/loopback/);
+    for (const name of ['localhost', 'localhost.', 'LOCALHOST', 'app.localhost', 'app.localhost.'])
+      expect(hostNameRefusal(name)).toMatch(/loopback/);
     expect(hostNameRefusal('localhost.example.com')).toBeUndefined();
   });
 });
 
 describe('metadata documents naming private hosts (no traffic is sent to them)', () => {
-  const directoryWith = (documents: ClientMetadataDocumentOptions) => createClientDirectory(resolveClientsOptions({ clientMetadataDocuments: documents }), new MemorySignInStore());
+  const directoryWith = (documents: ClientMetadataDocumentOptions) =>
+    createClientDirectory(resolveClientsOptions({ clientMetadataDocuments: documents }), new MemorySignInStore());
 
   it.each([
     'https://127.0.0.1/client.json',
@@ -160,8 +221,16 @@ describe('metadata documents naming private hosts (no traffic is sent to them)',
     const resolve = jest.fn(async (): Promise<string[]> => {
       throw new Error('must not resolve');
     });
-    const err = await directoryWith({ resolve }).find(clientId).then(() => undefined, (e: unknown) => e);
-    expect(err).toMatchObject({ error: 'invalid_client', description: expect.stringMatching(/is not fetched: its host is loopback/) });
+    const err = await directoryWith({ resolve })
+      .find(clientId)
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect(err).toMatchObject({
+      error: 'invalid_client',
+      description: expect.stringMatching(/is not fetched: its host is loopback/),
+    });
     expect(resolve).not.toHaveBeenCalled();
   });
 
@@ -181,16 +250,24 @@ describe('metadata documents naming private hosts (no traffic is sent to them)',
     [['not-an-address'], 'not an IP address'],
   ])('refuses a host resolving to %j (%s)', async (addresses, why) => {
     const directory = directoryWith({ resolve: async () => addresses });
-    await expect(directory.find('https://client.example.com/oauth/client.json')).rejects.toMatchObject({ error: 'invalid_client', description: expect.stringContaining(why) });
+    await expect(directory.find('https://client.example.com/oauth/client.json')).rejects.toMatchObject({
+      error: 'invalid_client',
+      description: expect.stringContaining(why),
+    });
   });
 
   it('refuses a host that does not resolve', async () => {
     const directory = directoryWith({ resolve: async () => Promise.reject(new Error('ENOTFOUND')) });
-    await expect(directory.find('https://nowhere.example/client.json')).rejects.toMatchObject({ error: 'invalid_client', description: expect.stringMatching(/not resolvable/) });
+    await expect(directory.find('https://nowhere.example/client.json')).rejects.toMatchObject({
+      error: 'invalid_client',
+      description: expect.stringMatching(/not resolvable/),
+    });
   });
 
   it('refuses http documents unless private addresses are allowed', async () => {
-    await expect(directoryWith({ resolve: async () => ['93.184.216.34'] }).find('http://client.example.com/c.json')).resolves.toBeUndefined();
+    await expect(
+      directoryWith({ resolve: async () => ['93.184.216.34'] }).find('http://client.example.com/c.json'),
+    ).resolves.toBeUndefined();
   });
 });
 
@@ -205,7 +282,11 @@ describe('metadata documents that misbehave (a local server, allowPrivateAddress
       hits.push(path);
       res.on('close', () => closed.push(path));
       // The id as the client named it: the Host header carries the name it used, whatever address it connected to.
-      const doc = JSON.stringify({ client_id: `http://${req.headers.host}${path}`, redirect_uris: ['https://a.example/cb'], token_endpoint_auth_method: 'none' });
+      const doc = JSON.stringify({
+        client_id: `http://${req.headers.host}${path}`,
+        redirect_uris: ['https://a.example/cb'],
+        token_endpoint_auth_method: 'none',
+      });
       if (path === '/huge.json') {
         res.writeHead(200, { 'Content-Type': 'application/json' }); // chunked: no length declared
         const chunk = Buffer.alloc(64 * 1024, 0x20);
@@ -254,25 +335,37 @@ describe('metadata documents that misbehave (a local server, allowPrivateAddress
   });
 
   const directoryWith = (documents: ClientMetadataDocumentOptions = {}) =>
-    createClientDirectory(resolveClientsOptions({ clientMetadataDocuments: { allowPrivateAddresses: true, ...documents } }), new MemorySignInStore());
+    createClientDirectory(
+      resolveClientsOptions({ clientMetadataDocuments: { allowPrivateAddresses: true, ...documents } }),
+      new MemorySignInStore(),
+    );
 
-  it.each(['/huge.json', '/declared-huge.json', '/endless.json'])('stops reading %s at maxBytes and drops the connection', async (path) => {
-    const started = Date.now();
-    await expect(directoryWith({ maxBytes: 5_120, timeoutMs: 4_000 }).find(`${base}${path}`)).rejects.toMatchObject({
-      error: 'invalid_client',
-      description: expect.stringMatching(/larger than 5120 bytes/),
-    });
-    expect(Date.now() - started).toBeLessThan(4_000); // refused for its size, not by the timeout
-    await until(() => closed.includes(path), `the server to see ${path}'s connection closed`);
-  });
+  it.each(['/huge.json', '/declared-huge.json', '/endless.json'])(
+    'stops reading %s at maxBytes and drops the connection',
+    async (path) => {
+      const started = Date.now();
+      await expect(directoryWith({ maxBytes: 5_120, timeoutMs: 4_000 }).find(`${base}${path}`)).rejects.toMatchObject({
+        error: 'invalid_client',
+        description: expect.stringMatching(/larger than 5120 bytes/),
+      });
+      expect(Date.now() - started).toBeLessThan(4_000); // refused for its size, not by the timeout
+      await until(() => closed.includes(path), `the server to see ${path}'s connection closed`);
+    },
+  );
 
   it.each(['/silent.json', '/stalled.json'])('gives up on %s after timeoutMs', async (path) => {
-    await expect(directoryWith({ timeoutMs: 200 }).find(`${base}${path}`)).rejects.toMatchObject({ error: 'invalid_client', description: expect.stringMatching(/no complete answer within 200 ms/) });
+    await expect(directoryWith({ timeoutMs: 200 }).find(`${base}${path}`)).rejects.toMatchObject({
+      error: 'invalid_client',
+      description: expect.stringMatching(/no complete answer within 200 ms/),
+    });
     await until(() => closed.includes(path), `the server to see ${path}'s connection closed`);
   });
 
   it('does not follow a redirect', async () => {
-    await expect(directoryWith().find(`${base}/redirect.json`)).rejects.toMatchObject({ error: 'invalid_client', description: expect.stringMatching(/redirect \(302\), which is not followed/) });
+    await expect(directoryWith().find(`${base}/redirect.json`)).rejects.toMatchObject({
+      error: 'invalid_client',
+      description: expect.stringMatching(/redirect \(302\), which is not followed/),
+    });
     expect(hits).not.toContain('/target.json');
   });
 
@@ -282,11 +375,16 @@ describe('metadata documents that misbehave (a local server, allowPrivateAddress
     ['/trailing-slash.json', /names another client_id/],
     ['/missing.json', /answered HTTP 404/],
   ])('refuses %s', async (path, why) => {
-    await expect(directoryWith().find(`${base}${path}`)).rejects.toMatchObject({ error: 'invalid_client', description: expect.stringMatching(why) });
+    await expect(directoryWith().find(`${base}${path}`)).rejects.toMatchObject({
+      error: 'invalid_client',
+      description: expect.stringMatching(why),
+    });
   });
 
   it('refuses a client_id that names a document under another spelling (dot segments, default port)', async () => {
-    await expect(directoryWith().find(`${base}/a/../client.json`)).rejects.toMatchObject({ description: expect.stringMatching(/not a URL in normal form/) });
+    await expect(directoryWith().find(`${base}/a/../client.json`)).rejects.toMatchObject({
+      description: expect.stringMatching(/not a URL in normal form/),
+    });
     expect(hits).not.toContain('/client.json');
   });
 
@@ -304,13 +402,22 @@ describe('metadata documents that misbehave (a local server, allowPrivateAddress
 
 describe('client secrets', () => {
   it('are compared by digest, in constant time, whatever the length presented', async () => {
-    const directory = createClientDirectory(resolveClientsOptions({ clients: [{ clientId: 'app', clientSecret: 's3cret-value', redirectUris: ['https://a.example/cb'] }] }), new MemorySignInStore());
+    const directory = createClientDirectory(
+      resolveClientsOptions({
+        clients: [{ clientId: 'app', clientSecret: 's3cret-value', redirectUris: ['https://a.example/cb'] }],
+      }),
+      new MemorySignInStore(),
+    );
     const compare = jest.spyOn(crypto, 'timingSafeEqual');
     try {
       for (const secret of ['s', 's3cret-valuf', 'x'.repeat(100_000)]) {
-        await expect(directory.authenticate(undefined, { client_id: 'app', client_secret: secret })).rejects.toMatchObject({ error: 'invalid_client' });
+        await expect(
+          directory.authenticate(undefined, { client_id: 'app', client_secret: secret }),
+        ).rejects.toMatchObject({ error: 'invalid_client' });
       }
-      await expect(directory.authenticate(undefined, { client_id: 'app', client_secret: 's3cret-value' })).resolves.toMatchObject({ clientId: 'app' });
+      await expect(
+        directory.authenticate(undefined, { client_id: 'app', client_secret: 's3cret-value' }),
+      ).resolves.toMatchObject({ clientId: 'app' });
       expect(compare).toHaveBeenCalledTimes(4);
       for (const [a, b] of compare.mock.calls) expect([(a as Buffer).length, (b as Buffer).length]).toEqual([32, 32]);
     } finally {

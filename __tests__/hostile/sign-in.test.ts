@@ -5,7 +5,15 @@ import * as crypto from 'node:crypto';
 import * as http from 'node:http';
 import { CookieJar, readPage } from '../helpers/browser-driver';
 import { followSignIn } from '../helpers/sign-in-flow';
-import { authorizeUrl, codeFor, pkce, registerClient, startSignInServer, tokenRequest, type SignInServer } from '../helpers/sign-in-server';
+import {
+  authorizeUrl,
+  codeFor,
+  pkce,
+  registerClient,
+  startSignInServer,
+  tokenRequest,
+  type SignInServer,
+} from '../helpers/sign-in-server';
 
 const REDIRECT = 'http://127.0.0.1:1/callback';
 let server: SignInServer;
@@ -21,7 +29,13 @@ afterAll(() => server.close());
 async function signedIn(clientId: string) {
   const { verifier, challenge } = pkce();
   const code = await codeFor(issuer, clientId, REDIRECT, challenge);
-  const tokens = await tokenRequest(issuer, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier, client_id: clientId });
+  const tokens = await tokenRequest(issuer, {
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: REDIRECT,
+    code_verifier: verifier,
+    client_id: clientId,
+  });
   expect(tokens.status).toBe(200);
   return { code, verifier, tokens: tokens.body as { access_token: string; refresh_token: string } };
 }
@@ -29,18 +43,37 @@ async function signedIn(clientId: string) {
 const callWith = (token: string) =>
   fetch(`${issuer}`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'hostile', version: '1' } } }),
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'hostile', version: '1' } },
+    }),
   });
 
 describe('codes', () => {
   it('a code works once; its replay is invalid_grant and revokes the tokens the first use started', async () => {
     const { client_id } = await registerClient(issuer, [REDIRECT]);
     const { code, verifier, tokens } = await signedIn(client_id);
-    const replay = await tokenRequest(issuer, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier, client_id });
+    const replay = await tokenRequest(issuer, {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT,
+      code_verifier: verifier,
+      client_id,
+    });
     expect(replay).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
     expect(replay.headers.get('cache-control')).toBe('no-store');
-    const refresh = await tokenRequest(issuer, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id });
+    const refresh = await tokenRequest(issuer, {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token,
+      client_id,
+    });
     expect(refresh).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
   });
 
@@ -49,16 +82,34 @@ describe('codes', () => {
     const thief = await registerClient(issuer, [REDIRECT]);
     const { verifier, challenge } = pkce();
     const code = await codeFor(issuer, victim.client_id, REDIRECT, challenge);
-    expect(await tokenRequest(issuer, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier, client_id: thief.client_id })).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect(
+      await tokenRequest(issuer, {
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: REDIRECT,
+        code_verifier: verifier,
+        client_id: thief.client_id,
+      }),
+    ).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
   });
 
   it('a wrong code_verifier, or none, gets no token', async () => {
     const { client_id } = await registerClient(issuer, [REDIRECT]);
     const { challenge } = pkce();
     const code = await codeFor(issuer, client_id, REDIRECT, challenge);
-    expect(await tokenRequest(issuer, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id })).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
+    expect(
+      await tokenRequest(issuer, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id }),
+    ).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
     const second = await codeFor(issuer, client_id, REDIRECT, challenge);
-    expect(await tokenRequest(issuer, { grant_type: 'authorization_code', code: second, redirect_uri: REDIRECT, code_verifier: pkce().verifier, client_id })).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect(
+      await tokenRequest(issuer, {
+        grant_type: 'authorization_code',
+        code: second,
+        redirect_uri: REDIRECT,
+        code_verifier: pkce().verifier,
+        client_id,
+      }),
+    ).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
   });
 });
 
@@ -67,8 +118,15 @@ describe('the authorization request', () => {
 
   it('never redirects to a URI the client did not register (open redirect): the error is shown as JSON', async () => {
     const { client_id } = await registerClient(issuer, [REDIRECT]);
-    for (const evil of ['https://evil.example/cb', `${REDIRECT}/x`, `${REDIRECT}?next=1`, 'http://127.0.0.1:1/callback#frag']) {
-      const response = await fetchManual(authorizeUrl(issuer, { client_id, redirect_uri: evil, code_challenge: pkce().challenge }));
+    for (const evil of [
+      'https://evil.example/cb',
+      `${REDIRECT}/x`,
+      `${REDIRECT}?next=1`,
+      'http://127.0.0.1:1/callback#frag',
+    ]) {
+      const response = await fetchManual(
+        authorizeUrl(issuer, { client_id, redirect_uri: evil, code_challenge: pkce().challenge }),
+      );
       expect(response.status).toBe(400);
       expect(response.headers.get('location')).toBeNull();
       expect(await response.json()).toMatchObject({ error: 'invalid_request' });
@@ -76,7 +134,9 @@ describe('the authorization request', () => {
   });
 
   it('an unknown client is shown an error, never redirected', async () => {
-    const response = await fetchManual(authorizeUrl(issuer, { client_id: 'nobody', redirect_uri: REDIRECT, code_challenge: pkce().challenge }));
+    const response = await fetchManual(
+      authorizeUrl(issuer, { client_id: 'nobody', redirect_uri: REDIRECT, code_challenge: pkce().challenge }),
+    );
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ error: 'invalid_client' });
   });
@@ -88,7 +148,9 @@ describe('the authorization request', () => {
     ['another resource', { resource: 'https://other.example/mcp' }, 'invalid_target'],
   ])('%s goes back to the client as an error, with state and iss', async (_name, params, error) => {
     const { client_id } = await registerClient(issuer, [REDIRECT]);
-    const response = await fetchManual(authorizeUrl(issuer, { client_id, redirect_uri: REDIRECT, code_challenge: pkce().challenge, ...params }));
+    const response = await fetchManual(
+      authorizeUrl(issuer, { client_id, redirect_uri: REDIRECT, code_challenge: pkce().challenge, ...params }),
+    );
     expect(response.status).toBe(302);
     const location = new URL(response.headers.get('location') as string);
     expect(location.origin + location.pathname).toBe(REDIRECT);
@@ -101,28 +163,48 @@ describe('refresh tokens', () => {
   it('rotate on use; reusing an old one revokes the whole family', async () => {
     const { client_id } = await registerClient(issuer, [REDIRECT]);
     const { tokens } = await signedIn(client_id);
-    const first = await tokenRequest(issuer, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id });
+    const first = await tokenRequest(issuer, {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token,
+      client_id,
+    });
     expect(first.status).toBe(200);
     const rotated = first.body.refresh_token as string;
     expect(rotated).not.toBe(tokens.refresh_token);
     // The old one again: reuse, so the family (the rotated token too) is revoked.
-    expect(await tokenRequest(issuer, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id })).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
-    expect(await tokenRequest(issuer, { grant_type: 'refresh_token', refresh_token: rotated, client_id })).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect(
+      await tokenRequest(issuer, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id }),
+    ).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect(
+      await tokenRequest(issuer, { grant_type: 'refresh_token', refresh_token: rotated, client_id }),
+    ).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
   });
 
   it('cannot widen the scopes, nor be used by another client', async () => {
     const { client_id } = await registerClient(issuer, [REDIRECT]);
     const other = await registerClient(issuer, [REDIRECT]);
     const { tokens } = await signedIn(client_id);
-    expect(await tokenRequest(issuer, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: other.client_id })).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect(
+      await tokenRequest(issuer, {
+        grant_type: 'refresh_token',
+        refresh_token: tokens.refresh_token,
+        client_id: other.client_id,
+      }),
+    ).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
   });
 
   it('revocation (RFC 7009) ends the family: 200, then the refresh token is refused', async () => {
     const { client_id } = await registerClient(issuer, [REDIRECT]);
     const { tokens } = await signedIn(client_id);
-    const revoked = await fetch(`${issuer}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: tokens.refresh_token, client_id }).toString() });
+    const revoked = await fetch(`${issuer}/oauth/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: tokens.refresh_token, client_id }).toString(),
+    });
     expect(revoked.status).toBe(200);
-    expect(await tokenRequest(issuer, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id })).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect(
+      await tokenRequest(issuer, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id }),
+    ).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
   });
 });
 
@@ -133,7 +215,15 @@ describe('access tokens', () => {
     expect((await callWith(tokens.access_token)).status).toBe(200);
     const other = await startSignInServer();
     try {
-      const response = await fetch(other.issuer, { method: 'POST', headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
+      const response = await fetch(other.issuer, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${tokens.access_token}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+      });
       expect(response.status).toBe(401);
       expect(response.headers.get('www-authenticate')).toContain('error="invalid_token"');
     } finally {
@@ -170,7 +260,9 @@ describe('access tokens', () => {
 describe('consent', () => {
   async function consentPage(jar: CookieJar, redirectUri = REDIRECT) {
     const { client_id } = await registerClient(issuer, [redirectUri]);
-    const url = new URL(authorizeUrl(issuer, { client_id, redirect_uri: redirectUri, code_challenge: pkce().challenge }));
+    const url = new URL(
+      authorizeUrl(issuer, { client_id, redirect_uri: redirectUri, code_challenge: pkce().challenge }),
+    );
     const response = await fetch(url, { redirect: 'manual', headers: { cookie: 'user=mallory' } });
     jar.store(url, response.headers);
     return { response, html: await response.text() };
@@ -202,7 +294,12 @@ describe('consent', () => {
     const { html } = await consentPage(jar);
     const form = readPage(new URL(issuer), 200, html).forms[0] as NonNullable<ReturnType<typeof readPage>['forms'][0]>;
     const post = (fields: Record<string, string>, cookie?: string) =>
-      fetch(form.action, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', ...(cookie !== undefined && { cookie }) }, body: new URLSearchParams({ ...fields, decision: 'allow' }).toString() });
+      fetch(form.action, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...(cookie !== undefined && { cookie }) },
+        body: new URLSearchParams({ ...fields, decision: 'allow' }).toString(),
+      });
     const cookie = jar.header(form.action);
     expect(cookie).toMatch(/^mcp_consent_/);
     const noCookie = await post(form.fields);
@@ -219,14 +316,20 @@ describe('consent', () => {
 
   it('deny sends access_denied to the client', async () => {
     const { client_id } = await registerClient(issuer, [REDIRECT]);
-    const end = await followSignIn(authorizeUrl(issuer, { client_id, redirect_uri: REDIRECT, code_challenge: pkce().challenge }), { stopAt: REDIRECT, decision: 'deny' });
+    const end = await followSignIn(
+      authorizeUrl(issuer, { client_id, redirect_uri: REDIRECT, code_challenge: pkce().challenge }),
+      { stopAt: REDIRECT, decision: 'deny' },
+    );
     expect(end.location.searchParams.get('error')).toBe('access_denied');
     expect(end.location.searchParams.get('code')).toBeNull();
   });
 
   it('escapes what the client chose to be called', async () => {
     const { client_id } = await registerClient(issuer, [REDIRECT], { client_name: '<script>alert(1)</script>' });
-    const response = await fetch(authorizeUrl(issuer, { client_id, redirect_uri: REDIRECT, code_challenge: pkce().challenge }), { redirect: 'manual' });
+    const response = await fetch(
+      authorizeUrl(issuer, { client_id, redirect_uri: REDIRECT, code_challenge: pkce().challenge }),
+      { redirect: 'manual' },
+    );
     const html = await response.text();
     expect(html).not.toContain('<script>');
     expect(html).toContain('&lt;script&gt;');
@@ -243,10 +346,18 @@ describe('the endpoints answer bad input with the RFC JSON', () => {
   });
 
   it('a JSON token request, a huge one, a wrong method', async () => {
-    const json = await fetch(`${issuer}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const json = await fetch(`${issuer}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(json.status).toBe(400);
     expect(await json.json()).toMatchObject({ error: 'invalid_request' });
-    const huge = await fetch(`${issuer}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `a=${'x'.repeat(100_000)}` });
+    const huge = await fetch(`${issuer}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `a=${'x'.repeat(100_000)}`,
+    });
     expect(huge.status).toBe(413);
     expect(await huge.json()).toMatchObject({ error: 'invalid_request' });
     const get = await fetch(`${issuer}/oauth/token`);
@@ -259,10 +370,13 @@ describe('Host', () => {
     for (const path of ['/.well-known/oauth-authorization-server', '/oauth/authorize', '/oauth/jwks']) {
       const response = await new Promise<{ status: number }>((resolve, reject) => {
         // fetch cannot set Host: a raw request to the loopback server, naming another host.
-        const req = http.request({ host: '127.0.0.1', port: server.app.port, path: `/mcp${path}`, headers: { host: 'rebound.example' } }, (res) => {
-          res.resume();
-          resolve({ status: res.statusCode ?? 0 });
-        });
+        const req = http.request(
+          { host: '127.0.0.1', port: server.app.port, path: `/mcp${path}`, headers: { host: 'rebound.example' } },
+          (res) => {
+            res.resume();
+            resolve({ status: res.statusCode ?? 0 });
+          },
+        );
         req.on('error', reject).end();
       });
       expect(response.status).toBe(403);
@@ -275,9 +389,22 @@ describe('floods', () => {
     const limited = await startSignInServer({ rateLimit: 5 });
     try {
       const statuses: number[] = [];
-      for (let i = 0; i < 7; i++) statuses.push((await tokenRequest(limited.issuer, { grant_type: 'refresh_token', refresh_token: `x.${i}`, client_id: 'nobody' })).status);
+      for (let i = 0; i < 7; i++)
+        statuses.push(
+          (
+            await tokenRequest(limited.issuer, {
+              grant_type: 'refresh_token',
+              refresh_token: `x.${i}`,
+              client_id: 'nobody',
+            })
+          ).status,
+        );
       expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429]);
-      const refused = await tokenRequest(limited.issuer, { grant_type: 'refresh_token', refresh_token: 'x', client_id: 'nobody' });
+      const refused = await tokenRequest(limited.issuer, {
+        grant_type: 'refresh_token',
+        refresh_token: 'x',
+        client_id: 'nobody',
+      });
       expect(refused.body).toMatchObject({ error: 'too_many_requests' });
       expect(refused.headers.get('retry-after')).toEqual(expect.any(String));
       expect((await fetch(`${limited.issuer}/.well-known/openid-configuration`)).status).toBe(200);

@@ -4,7 +4,11 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
-import { createStdioUpstreamClient, type StdioClientOptions, type StdioUpstreamClient } from '../../lib/gateway/stdio-client';
+import {
+  createStdioUpstreamClient,
+  type StdioClientOptions,
+  type StdioUpstreamClient,
+} from '../../lib/gateway/stdio-client';
 import { STDIO_LOG_LINES_PER_WINDOW } from '../../lib/gateway/stdio-log';
 import { until } from '../helpers/until';
 import { CLIENT_INFO } from '../gateway/upstreams';
@@ -44,11 +48,13 @@ function start(args: string[], overrides: Partial<StdioClientOptions> = {}, comm
   return { client, warnings, exits };
 }
 
-
 describe('hostile stdio upstreams', () => {
   it('a child that exits at once: the request fails at once naming the exit, onExit is told, its stderr is logged; each request tries again', async () => {
     const { client, warnings, exits } = start([fixture('exit-at-once.js')]);
-    await expect(client.request('tools/list', {})).rejects.toMatchObject({ code: -32603, message: 'Upstream "hostile" exited (code 1)' });
+    await expect(client.request('tools/list', {})).rejects.toMatchObject({
+      code: -32603,
+      message: 'Upstream "hostile" exited (code 1)',
+    });
     expect(exits).toEqual(['exited (code 1)']);
     expect(warnings).toContain("mcpRouter: upstream 'hostile' stderr: fatal: cannot start");
     expect(client.pid).toBeUndefined();
@@ -82,11 +88,17 @@ describe('hostile stdio upstreams', () => {
   });
 
   it.each([
-    ['non-JSON output', 'non-json', 'wrote a stdout line that is not JSON; it was dropped (stdout is for MCP messages only, logs go to stderr)'],
+    [
+      'non-JSON output',
+      'non-json',
+      'wrote a stdout line that is not JSON; it was dropped (stdout is for MCP messages only, logs go to stderr)',
+    ],
     ['a 10 MB line', 'huge-line', 'wrote a stdout line over 4194304 bytes (maxMessageBytes); it was dropped'],
   ])('%s on stdout is logged and dropped; the stream goes on', async (_name, mode, warning) => {
     const { client, warnings, exits } = start([fixture('noisy-server.js'), mode]);
-    expect(await client.request('tools/list', {})).toEqual({ tools: [{ name: 'env', inputSchema: { type: 'object' } }] });
+    expect(await client.request('tools/list', {})).toEqual({
+      tools: [{ name: 'env', inputSchema: { type: 'object' } }],
+    });
     expect(warnings).toEqual([`mcpRouter: upstream 'hostile': ${warning}`]);
     expect(exits).toEqual([]);
   });
@@ -104,7 +116,9 @@ describe('hostile stdio upstreams', () => {
     } finally {
       clearInterval(sampler);
     }
-    expect(warnings).toEqual(["mcpRouter: upstream 'hostile': wrote a stdout line over 1048576 bytes (maxMessageBytes); it was dropped"]);
+    expect(warnings).toEqual([
+      "mcpRouter: upstream 'hostile': wrote a stdout line over 1048576 bytes (maxMessageBytes); it was dropped",
+    ]);
     // Held: at most one line cap plus the pipe's chunks in flight, never the 200 MB.
     expect(peak).toBeLessThan(64 * 1024 * 1024);
   });
@@ -113,38 +127,65 @@ describe('hostile stdio upstreams', () => {
     const { client, warnings } = start([fixture('noisy-server.js'), 'stderr-flood']);
     expect(await client.request('tools/list', {})).toMatchObject({ tools: [{ name: 'env' }] });
     await client.close();
-    const stderr = (): string[] => warnings.filter((warning) => warning.startsWith("mcpRouter: upstream 'hostile' stderr: "));
+    const stderr = (): string[] =>
+      warnings.filter((warning) => warning.startsWith("mcpRouter: upstream 'hostile' stderr: "));
     // The count is logged once the child's stderr is read to its end.
     await until(() => stderr().length > STDIO_LOG_LINES_PER_WINDOW, 'the count of lines dropped');
     expect(stderr()).toHaveLength(STDIO_LOG_LINES_PER_WINDOW + 1);
     expect(stderr()[0]).toBe("mcpRouter: upstream 'hostile' stderr: noise line 0");
-    expect(stderr()[STDIO_LOG_LINES_PER_WINDOW]).toBe(`mcpRouter: upstream 'hostile' stderr: ${5000 - STDIO_LOG_LINES_PER_WINDOW} more lines dropped (at most ${STDIO_LOG_LINES_PER_WINDOW} per 10 s are logged)`);
+    expect(stderr()[STDIO_LOG_LINES_PER_WINDOW]).toBe(
+      `mcpRouter: upstream 'hostile' stderr: ${5000 - STDIO_LOG_LINES_PER_WINDOW} more lines dropped (at most ${STDIO_LOG_LINES_PER_WINDOW} per 10 s are logged)`,
+    );
   });
 
   it('a child that stops reading its stdin: requests fail at once past 16 MB unread, the router’s buffer does not grow', async () => {
     const { client } = start([fixture('noisy-server.js'), 'deaf'], { timeoutMs: 1_000 });
     const large = 'x'.repeat(1024 * 1024);
-    const outcomes = await Promise.all(Array.from({ length: 24 }, () => client.request('tools/call', { name: 'env', arguments: { large } }).catch((error: Error) => error.message)));
+    const outcomes = await Promise.all(
+      Array.from({ length: 24 }, () =>
+        client.request('tools/call', { name: 'env', arguments: { large } }).catch((error: Error) => error.message),
+      ),
+    );
     // What fits is written and times out unanswered; the rest is refused without being buffered.
-    expect(new Set(outcomes)).toEqual(new Set(['Upstream "hostile" did not answer within 1000 ms', 'Upstream "hostile" is not reading its input (over 16777216 bytes unread)']));
+    expect(new Set(outcomes)).toEqual(
+      new Set([
+        'Upstream "hostile" did not answer within 1000 ms',
+        'Upstream "hostile" is not reading its input (over 16777216 bytes unread)',
+      ]),
+    );
   });
 
   it.each([
     ['ENOENT', '/nonexistent/mcp-server'],
     ['EACCES', fixture('exit-at-once.js')],
-  ])('a command that cannot be spawned (%s): -32603 naming the upstream and the errno, never the env; onExit told', async (errno, command) => {
-    const { client, exits, warnings } = start([], { program: { command, args: [], env: { API_TOKEN: 'secret-token-value' } } }, command);
-    const error = await client.request('tools/list', {}).catch((failure: Error) => failure);
-    expect(error).toMatchObject({ code: -32603, message: `Upstream "hostile" could not be started (${errno})` });
-    expect(exits).toEqual([`could not be started (${errno})`]);
-    expect(JSON.stringify([error, exits, warnings])).not.toContain('secret-token-value');
-  });
+  ])(
+    'a command that cannot be spawned (%s): -32603 naming the upstream and the errno, never the env; onExit told',
+    async (errno, command) => {
+      const { client, exits, warnings } = start(
+        [],
+        { program: { command, args: [], env: { API_TOKEN: 'secret-token-value' } } },
+        command,
+      );
+      const error = await client.request('tools/list', {}).catch((failure: Error) => failure);
+      expect(error).toMatchObject({ code: -32603, message: `Upstream "hostile" could not be started (${errno})` });
+      expect(exits).toEqual([`could not be started (${errno})`]);
+      expect(JSON.stringify([error, exits, warnings])).not.toContain('secret-token-value');
+    },
+  );
 
   it("gives the child a minimal environment and the program's env, not the router's", async () => {
     process.env.ROUTER_OWN_SECRET = 'router-secret';
     try {
-      const { client } = start([fixture('noisy-server.js'), 'env'], { program: { command: process.execPath, args: [fixture('noisy-server.js'), 'env'], env: { GITHUB_TOKEN: 'caller-token' } } });
-      const result = (await client.request('tools/call', { name: 'env', arguments: {} })) as { content: { text: string }[] };
+      const { client } = start([fixture('noisy-server.js'), 'env'], {
+        program: {
+          command: process.execPath,
+          args: [fixture('noisy-server.js'), 'env'],
+          env: { GITHUB_TOKEN: 'caller-token' },
+        },
+      });
+      const result = (await client.request('tools/call', { name: 'env', arguments: {} })) as {
+        content: { text: string }[];
+      };
       const env = JSON.parse(result.content[0]!.text) as Record<string, string>;
       expect(env.GITHUB_TOKEN).toBe('caller-token');
       expect(env.PATH).toBe(process.env.PATH);
@@ -157,8 +198,15 @@ describe('hostile stdio upstreams', () => {
 
 describe('no orphans when the router process is killed', () => {
   /** Starts fixtures/router.ts holding one child; resolves with both pids once it reports the child's. */
-  async function router(child: string[], wait: 'listed' | 'spawn' = 'listed', appSigterm?: 'once'): Promise<{ routerPid: number; childPid: number; exited: Promise<[number | null, NodeJS.Signals | null]> }> {
-    const proc = spawn(process.execPath, ['--import', 'tsx', fixture('router.ts'), process.execPath, ...child], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ORPHAN_TEST_WAIT: wait, ...(appSigterm ? { ORPHAN_TEST_APP_SIGTERM: appSigterm } : {}) } });
+  async function router(
+    child: string[],
+    wait: 'listed' | 'spawn' = 'listed',
+    appSigterm?: 'once',
+  ): Promise<{ routerPid: number; childPid: number; exited: Promise<[number | null, NodeJS.Signals | null]> }> {
+    const proc = spawn(process.execPath, ['--import', 'tsx', fixture('router.ts'), process.execPath, ...child], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, ORPHAN_TEST_WAIT: wait, ...(appSigterm ? { ORPHAN_TEST_APP_SIGTERM: appSigterm } : {}) },
+    });
     const exited = once(proc, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
     let output = '';
     proc.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -169,7 +217,12 @@ describe('no orphans when the router process is killed', () => {
 
   it.each([
     ['SIGTERM', 'server-everything', [EVERYTHING, 'stdio'], 'listed'],
-    ['SIGTERM', 'a child that ignores SIGTERM and stdin’s end (the router SIGKILLs it)', [fixture('never-initialize.js'), '--ignore-sigterm'], 'spawn'],
+    [
+      'SIGTERM',
+      'a child that ignores SIGTERM and stdin’s end (the router SIGKILLs it)',
+      [fixture('never-initialize.js'), '--ignore-sigterm'],
+      'spawn',
+    ],
     ['SIGINT', 'server-everything', [EVERYTHING, 'stdio'], 'listed'],
     ['SIGKILL', 'server-everything (it exits on stdin’s end)', [EVERYTHING, 'stdio'], 'listed'],
     ['SIGKILL', 'server-filesystem (it exits on stdin’s end)', [FILESYSTEM, FIXTURES], 'listed'],

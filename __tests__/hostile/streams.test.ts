@@ -44,7 +44,14 @@ interface Served {
 /** A router on a real port with a resource at {@link URI}; every server-side response is kept for measuring. */
 async function serve(options: Partial<McpRouterOptions> = {}, setup?: (mcp: McpRouter) => void): Promise<Served> {
   const logger = silentLogger();
-  const mcp = mcpRouter({ name: 'streams', version: '1.0.0', logger, keepAliveMs: false, streamBufferLimit: LIMIT, ...options });
+  const mcp = mcpRouter({
+    name: 'streams',
+    version: '1.0.0',
+    logger,
+    keepAliveMs: false,
+    streamBufferLimit: LIMIT,
+    ...options,
+  });
   mcp.resource({ uri: URI, name: 'long', read: () => 'long' });
   setup?.(mcp);
   const app = express();
@@ -61,8 +68,14 @@ async function serve(options: Partial<McpRouterOptions> = {}, setup?: (mcp: McpR
 
 /** One HTTP/1.1 request as bytes. */
 function requestText(method: string, headers: Record<string, string>, body = ''): string {
-  const all = { Host: '127.0.0.1', ...headers, ...(body === '' ? {} : { 'Content-Length': String(Buffer.byteLength(body)) }) };
-  return `${method} /mcp HTTP/1.1\r\n${Object.entries(all).map(([name, value]) => `${name}: ${value}`).join('\r\n')}\r\n\r\n${body}`;
+  const all = {
+    Host: '127.0.0.1',
+    ...headers,
+    ...(body === '' ? {} : { 'Content-Length': String(Buffer.byteLength(body)) }),
+  };
+  return `${method} /mcp HTTP/1.1\r\n${Object.entries(all)
+    .map(([name, value]) => `${name}: ${value}`)
+    .join('\r\n')}\r\n\r\n${body}`;
 }
 
 /** A client on a raw socket that reads the start of its answer, then stops reading: the kernel's buffers fill, then the server's. */
@@ -125,7 +138,10 @@ const ended = (res: ServerResponse): boolean => res.destroyed || res.writableEnd
 async function pushUntilCut(served: Served, streams: readonly ServerResponse[], expectBounded = true): Promise<number> {
   let pushed = 0;
   while (!streams.every(ended)) {
-    if (pushed >= MAX_UPDATES) throw new Error(`${MAX_UPDATES} updates pushed, and ${streams.filter((res) => !ended(res)).length} streams still open`);
+    if (pushed >= MAX_UPDATES)
+      throw new Error(
+        `${MAX_UPDATES} updates pushed, and ${streams.filter((res) => !ended(res)).length} streams still open`,
+      );
     for (let i = 0; i < BATCH; i++) served.mcp.notifyResourceUpdated(URI);
     pushed += BATCH;
     await turn();
@@ -141,18 +157,45 @@ const seqOf = (id: string | undefined): number => Number(id?.slice(id.lastIndexO
 /** A 2025-11-25 session over fetch: initialized, and subscribed to {@link URI}. */
 async function session(url: string): Promise<string> {
   const headers = { 'Content-Type': 'application/json', Accept: MCP_ACCEPT };
-  const init = await fetch(url, { method: 'POST', headers, body: JSON.stringify(rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'slow', version: '1' } })) });
+  const init = await fetch(url, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify(
+      rpc('initialize', {
+        protocolVersion: '2025-11-25',
+        capabilities: {},
+        clientInfo: { name: 'slow', version: '1' },
+      }),
+    ),
+  });
   const id = init.headers.get('mcp-session-id') as string;
   await init.text();
   const inSession = { ...headers, 'Mcp-Session-Id': id, 'MCP-Protocol-Version': '2025-11-25' };
-  await (await fetch(url, { method: 'POST', headers: inSession, body: JSON.stringify(notification('notifications/initialized')) })).text();
-  await (await fetch(url, { method: 'POST', headers: inSession, body: JSON.stringify(rpc('resources/subscribe', { uri: URI }, 2)) })).text();
+  await (
+    await fetch(url, {
+      method: 'POST',
+      headers: inSession,
+      body: JSON.stringify(notification('notifications/initialized')),
+    })
+  ).text();
+  await (
+    await fetch(url, {
+      method: 'POST',
+      headers: inSession,
+      body: JSON.stringify(rpc('resources/subscribe', { uri: URI }, 2)),
+    })
+  ).text();
   return id;
 }
 
 /** Resumes a 2025 stream with `Last-Event-ID` and reads its events up to the one numbered `lastSeq`. */
 async function resume(url: string, sessionId: string, lastEventId: string, lastSeq: number): Promise<SseEvent[]> {
-  const headers = { Accept: 'text/event-stream', 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': '2025-11-25', 'Last-Event-ID': lastEventId };
+  const headers = {
+    Accept: 'text/event-stream',
+    'Mcp-Session-Id': sessionId,
+    'MCP-Protocol-Version': '2025-11-25',
+    'Last-Event-ID': lastEventId,
+  };
   const res = await fetch(url, { headers });
   expect(res.status).toBe(200);
   const reader = new SseReader(res.body as ReadableStream<Uint8Array>);
@@ -167,13 +210,29 @@ async function resume(url: string, sessionId: string, lastEventId: string, lastS
 }
 
 /** An event store that keeps everything these tests push, so a resumption can be checked event by event. */
-const roomyEvents = (): MemoryEventStore => new MemoryEventStore({ maxEventsPerStream: 100_000, maxBytesPerSession: 512 * 1024 * 1024, maxBytes: 512 * 1024 * 1024 });
+const roomyEvents = (): MemoryEventStore =>
+  new MemoryEventStore({
+    maxEventsPerStream: 100_000,
+    maxBytesPerSession: 512 * 1024 * 1024,
+    maxBytes: 512 * 1024 * 1024,
+  });
 
 describe('a client that stops reading', () => {
   it('four listen streams are each cut at streamBufferLimit, never holding more than it plus one event; each cut is logged once and frees its place', async () => {
     const served = await serve({ sessions: false, listen: { maxStreamsPerPrincipal: 4 } });
     const listen = (id: number): string =>
-      requestText('POST', { 'Content-Type': 'application/json', Accept: MCP_ACCEPT, 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'subscriptions/listen' }, JSON.stringify(rpc('subscriptions/listen', { notifications: { resourceSubscriptions: [URI] }, _meta: envelope() }, id)));
+      requestText(
+        'POST',
+        {
+          'Content-Type': 'application/json',
+          Accept: MCP_ACCEPT,
+          'MCP-Protocol-Version': MODERN,
+          'Mcp-Method': 'subscriptions/listen',
+        },
+        JSON.stringify(
+          rpc('subscriptions/listen', { notifications: { resourceSubscriptions: [URI] }, _meta: envelope() }, id),
+        ),
+      );
     const clients = [1, 2, 3, 4].map((id) => new StalledClient(served.port, listen(id)));
     for (const client of clients) await client.readUntilThenStall('notifications/subscriptions/acknowledged');
     const streams = served.responses.slice(-4);
@@ -185,8 +244,15 @@ describe('a client that stops reading', () => {
     // A cut stream released its place: the caller may listen again, and later updates cost the cut streams nothing.
     const again = await fetch(served.url, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: MCP_ACCEPT, 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'subscriptions/listen' },
-      body: JSON.stringify(rpc('subscriptions/listen', { notifications: { resourceSubscriptions: [URI] }, _meta: envelope() }, 5)),
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: MCP_ACCEPT,
+        'MCP-Protocol-Version': MODERN,
+        'Mcp-Method': 'subscriptions/listen',
+      },
+      body: JSON.stringify(
+        rpc('subscriptions/listen', { notifications: { resourceSubscriptions: [URI] }, _meta: envelope() }, 5),
+      ),
     });
     cleanups.push(() => again.body?.cancel());
     expect(again.status).toBe(200);
@@ -197,7 +263,14 @@ describe('a client that stops reading', () => {
   it('a 2025 GET stream is cut, and a GET with Last-Event-ID replays every event the client did not read, even past the bound', async () => {
     const served = await serve({ sessions: { eventStore: roomyEvents() } });
     const sessionId = await session(served.url);
-    const client = new StalledClient(served.port, requestText('GET', { Accept: 'text/event-stream', 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': '2025-11-25' }));
+    const client = new StalledClient(
+      served.port,
+      requestText('GET', {
+        Accept: 'text/event-stream',
+        'Mcp-Session-Id': sessionId,
+        'MCP-Protocol-Version': '2025-11-25',
+      }),
+    );
     await client.readUntilThenStall('data: \n\n');
     const stream = served.responses[served.responses.length - 1] as ServerResponse;
     let pushed = await pushUntilCut(served, [stream]);
@@ -209,8 +282,14 @@ describe('a client that stops reading', () => {
     const last = read[read.length - 1] as SseEvent;
     const replayed = await resume(served.url, sessionId, last.id as string, pushed + 1);
     // The priming event is 1, the updates 2 … pushed + 1: each exactly once, in order, across the two connections.
-    expect([...read, ...replayed].map((event) => seqOf(event.id))).toEqual(Array.from({ length: pushed + 1 }, (_, i) => i + 1));
-    expect(messageOf(replayed[replayed.length - 1] as SseEvent)).toEqual({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: URI } });
+    expect([...read, ...replayed].map((event) => seqOf(event.id))).toEqual(
+      Array.from({ length: pushed + 1 }, (_, i) => i + 1),
+    );
+    expect(messageOf(replayed[replayed.length - 1] as SseEvent)).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/resources/updated',
+      params: { uri: URI },
+    });
     expect(served.logger.warn).toHaveBeenCalledTimes(1);
   });
 
@@ -246,7 +325,12 @@ describe('a client that stops reading', () => {
     });
     const sessionId = await session(served.url);
     const call = rpc('tools/call', { name: 'chatty', arguments: {}, _meta: { progressToken: 'p' } }, 9);
-    const headers = { 'Content-Type': 'application/json', Accept: MCP_ACCEPT, 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': '2025-11-25' };
+    const headers = {
+      'Content-Type': 'application/json',
+      Accept: MCP_ACCEPT,
+      'Mcp-Session-Id': sessionId,
+      'MCP-Protocol-Version': '2025-11-25',
+    };
     const client = new StalledClient(served.port, requestText('POST', headers, JSON.stringify(call)));
     await client.readUntilThenStall('data: \n\n');
     const stream = served.responses[served.responses.length - 1] as ServerResponse;
@@ -262,7 +346,10 @@ describe('a client that stops reading', () => {
     const events = [...read, ...replayed];
     // Priming, every progress notification, then the response: each exactly once, in order.
     expect(events.map((event) => seqOf(event.id))).toEqual(Array.from({ length: emitted + 2 }, (_, i) => i + 1));
-    expect(messageOf(events[events.length - 1] as SseEvent)).toMatchObject({ id: 9, result: { content: [{ type: 'text', text: 'finished' }] } });
+    expect(messageOf(events[events.length - 1] as SseEvent)).toMatchObject({
+      id: 9,
+      result: { content: [{ type: 'text', text: 'finished' }] },
+    });
   });
 
   it('a client that reads gets a response and a replay larger than the bound, uncut', async () => {
@@ -271,35 +358,73 @@ describe('a client that stops reading', () => {
       mcp.tool({ name: 'large', description: 'A result four times the bound', handler: () => large });
     });
     const sessionId = await session(served.url);
-    const headers = { 'Content-Type': 'application/json', Accept: MCP_ACCEPT, 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': '2025-11-25' };
-    const res = await fetch(served.url, { method: 'POST', headers, body: JSON.stringify(rpc('tools/call', { name: 'large', arguments: {} }, 3)) });
+    const headers = {
+      'Content-Type': 'application/json',
+      Accept: MCP_ACCEPT,
+      'Mcp-Session-Id': sessionId,
+      'MCP-Protocol-Version': '2025-11-25',
+    };
+    const res = await fetch(served.url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(rpc('tools/call', { name: 'large', arguments: {} }, 3)),
+    });
     const events = await new SseReader(res.body as ReadableStream<Uint8Array>).rest();
-    expect(messageOf(events[events.length - 1] as SseEvent)).toMatchObject({ id: 3, result: { content: [{ text: large }] } });
+    expect(messageOf(events[events.length - 1] as SseEvent)).toMatchObject({
+      id: 3,
+      result: { content: [{ text: large }] },
+    });
     // The finished stream replayed from its priming event: the response again, whole.
-    const replay = await fetch(served.url, { headers: { Accept: 'text/event-stream', 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': '2025-11-25', 'Last-Event-ID': events[0]?.id as string } });
-    expect(messageOf((await new SseReader(replay.body as ReadableStream<Uint8Array>).rest())[0] as SseEvent)).toMatchObject({ id: 3 });
+    const replay = await fetch(served.url, {
+      headers: {
+        Accept: 'text/event-stream',
+        'Mcp-Session-Id': sessionId,
+        'MCP-Protocol-Version': '2025-11-25',
+        'Last-Event-ID': events[0]?.id as string,
+      },
+    });
+    expect(
+      messageOf((await new SseReader(replay.body as ReadableStream<Uint8Array>).rest())[0] as SseEvent),
+    ).toMatchObject({ id: 3 });
     expect(served.logger.warn).not.toHaveBeenCalled();
   });
 });
 
 describe('the router-wide cap on listen streams', () => {
-  const listenBody = (id: number): string => JSON.stringify(rpc('subscriptions/listen', { notifications: { resourceSubscriptions: [URI] }, _meta: envelope() }, id));
+  const listenBody = (id: number): string =>
+    JSON.stringify(
+      rpc('subscriptions/listen', { notifications: { resourceSubscriptions: [URI] }, _meta: envelope() }, id),
+    );
   const listenAs = (url: string, token: string, id: number): Promise<Response> =>
     fetch(url, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: MCP_ACCEPT, 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'subscriptions/listen', Authorization: `Bearer ${token}` },
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: MCP_ACCEPT,
+        'MCP-Protocol-Version': MODERN,
+        'Mcp-Method': 'subscriptions/listen',
+        Authorization: `Bearer ${token}`,
+      },
       body: listenBody(id),
     });
 
   it('answers 503 with the request id and names listen.maxStreams once the router holds that many, whoever asks; a hang-up frees a place', async () => {
-    const served = await serve({ sessions: false, auth: { tokens: ['alice', 'bob', 'carol'] }, listen: { maxStreams: 2 } });
+    const served = await serve({
+      sessions: false,
+      auth: { tokens: ['alice', 'bob', 'carol'] },
+      listen: { maxStreams: 2 },
+    });
     const alice = await listenAs(served.url, 'alice', 1);
     const bob = await listenAs(served.url, 'bob', 2);
     expect([alice.status, bob.status]).toEqual([200, 200]);
     cleanups.push(() => bob.body?.cancel());
     const refused = await listenAs(served.url, 'carol', 3);
     expect(refused.status).toBe(503);
-    expect(await refused.json()).toEqual({ jsonrpc: '2.0', id: 3, error: { code: -32000, message: expect.stringContaining('listen.maxStreams') } });
+    expect(await refused.json()).toEqual({
+      jsonrpc: '2.0',
+      id: 3,
+      error: { code: -32000, message: expect.stringContaining('listen.maxStreams') },
+    });
     const closed = new Promise<void>((resolve) => served.responses[0]?.once('close', () => resolve()));
     await alice.body?.cancel();
     await closed;
@@ -311,7 +436,13 @@ describe('the router-wide cap on listen streams', () => {
 
 describe('a client that asks to close the connection', () => {
   const initialize = async (url: string): Promise<string> => {
-    const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: MCP_ACCEPT }, body: JSON.stringify(rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } })) });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: MCP_ACCEPT },
+      body: JSON.stringify(
+        rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } }),
+      ),
+    });
     await res.text();
     return res.headers.get('mcp-session-id') as string;
   };
@@ -319,19 +450,27 @@ describe('a client that asks to close the connection', () => {
   it.each([
     ['HTTP/1.1 with Connection: close', '1.1', { Connection: 'close' }],
     ['HTTP/1.0 without keep-alive', '1.0', {}],
-  ] as const)('a HEAD of the GET stream (%s) is answered Connection: close, and the server closes the socket', async (_name, version, extra) => {
-    const served = await serve({ sessions: {} });
-    // Longer than the test: a socket the server kept would stay open.
-    served.server.keepAliveTimeout = 120_000;
-    const sessionId = await initialize(served.url);
-    const connection = new RawConnection(served.port, version);
-    cleanups.push(() => connection.close());
-    const head = await connection.exchange('HEAD', { Accept: 'text/event-stream', 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': '2025-11-25', ...extra });
-    expect(head.status).toBe(200);
-    expect(head.headers['content-type']).toBe('text/event-stream');
-    expect(head.headers.connection).toBe('close');
-    await connection.closed;
-  });
+  ] as const)(
+    'a HEAD of the GET stream (%s) is answered Connection: close, and the server closes the socket',
+    async (_name, version, extra) => {
+      const served = await serve({ sessions: {} });
+      // Longer than the test: a socket the server kept would stay open.
+      served.server.keepAliveTimeout = 120_000;
+      const sessionId = await initialize(served.url);
+      const connection = new RawConnection(served.port, version);
+      cleanups.push(() => connection.close());
+      const head = await connection.exchange('HEAD', {
+        Accept: 'text/event-stream',
+        'Mcp-Session-Id': sessionId,
+        'MCP-Protocol-Version': '2025-11-25',
+        ...extra,
+      });
+      expect(head.status).toBe(200);
+      expect(head.headers['content-type']).toBe('text/event-stream');
+      expect(head.headers.connection).toBe('close');
+      await connection.closed;
+    },
+  );
 
   it('an SSE reply to a POST with Connection: close ends with the socket closed', async () => {
     const served = await serve({ sessions: false, responseMode: 'sse' }, (mcp) => {
@@ -341,7 +480,17 @@ describe('a client that asks to close the connection', () => {
     const connection = new RawConnection(served.port);
     cleanups.push(() => connection.close());
     const body = JSON.stringify(rpc('tools/call', { name: 'echo', arguments: {} }));
-    connection.sendHead('POST', { 'Content-Type': 'application/json', Accept: MCP_ACCEPT, 'MCP-Protocol-Version': '2025-11-25', Connection: 'close', 'Content-Length': Buffer.byteLength(body) }, body);
+    connection.sendHead(
+      'POST',
+      {
+        'Content-Type': 'application/json',
+        Accept: MCP_ACCEPT,
+        'MCP-Protocol-Version': '2025-11-25',
+        Connection: 'close',
+        'Content-Length': Buffer.byteLength(body),
+      },
+      body,
+    );
     const reply = await connection.response('POST');
     expect(reply.headers['content-type']).toBe('text/event-stream');
     expect(reply.headers.connection).toBe('close');

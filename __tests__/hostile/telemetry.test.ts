@@ -30,7 +30,14 @@ async function metricValues(key: string): Promise<unknown[]> {
 }
 
 function spanNames(kind = SpanKind.SERVER): string[] {
-  return [...new Set(otel.spans().filter((span) => span.kind === kind).map((span) => span.name))].sort();
+  return [
+    ...new Set(
+      otel
+        .spans()
+        .filter((span) => span.kind === kind)
+        .map((span) => span.name),
+    ),
+  ].sort();
 }
 
 describe('methods', () => {
@@ -49,7 +56,11 @@ describe('methods', () => {
     expect(raw).toContain('made/up/7');
     expect(raw).toContain('notifications/made_up_3');
     expect(Math.max(...raw.map((value) => String(value ?? '').length))).toBeLessThanOrEqual(MAX_RAW + 1);
-    expect(otel.spans().find((span) => span.name === 'tools/list')?.attributes['express_mcp_router.mcp.method.name_original']).toBeUndefined();
+    expect(
+      otel.spans().find((span) => span.name === 'tools/list')?.attributes[
+        'express_mcp_router.mcp.method.name_original'
+      ],
+    ).toBeUndefined();
   });
 
   it('the notifications MCP defines keep their names', async () => {
@@ -73,8 +84,14 @@ describe('tool and prompt names', () => {
     expect(spanNames()).toEqual(['prompts/get', 'prompts/get greet', 'tools/call', 'tools/call add']);
     const unknown = otel.spans().filter((span) => span.name === 'tools/call');
     expect(new Set(unknown.map((span) => span.attributes['gen_ai.tool.name']))).toEqual(new Set(['_OTHER']));
-    expect(unknown.map((span) => span.attributes['express_mcp_router.gen_ai.tool.name_original'])).toContain('made_up_4');
-    expect(Math.max(...unknown.map((span) => String(span.attributes['express_mcp_router.gen_ai.tool.name_original']).length))).toBeLessThanOrEqual(MAX_RAW + 1);
+    expect(unknown.map((span) => span.attributes['express_mcp_router.gen_ai.tool.name_original'])).toContain(
+      'made_up_4',
+    );
+    expect(
+      Math.max(
+        ...unknown.map((span) => String(span.attributes['express_mcp_router.gen_ai.tool.name_original']).length),
+      ),
+    ).toBeLessThanOrEqual(MAX_RAW + 1);
     expect(otel.spans().find((span) => span.name === 'prompts/get')?.attributes['gen_ai.prompt.name']).toBe('_OTHER');
     expect((await metricValues('gen_ai.tool.name')).sort()).toEqual(['add', undefined]);
   });
@@ -100,15 +117,33 @@ describe('protocol versions and request ids', () => {
   it('made-up protocol versions never reach the histogram; a request id is cut short on the span', async () => {
     const app = createApp({ sessions: {} }, setup);
     for (let i = 0; i < 20; i++) {
-      await post(app, rpc('initialize', { protocolVersion: `1999-01-${i}`, capabilities: {}, clientInfo: { name: 't', version: '1' } }));
-      await post(app, rpc('initialize', { protocolVersion: { evil: i }, capabilities: 'not an object', clientInfo: 7 }));
+      await post(
+        app,
+        rpc('initialize', {
+          protocolVersion: `1999-01-${i}`,
+          capabilities: {},
+          clientInfo: { name: 't', version: '1' },
+        }),
+      );
+      await post(
+        app,
+        rpc('initialize', { protocolVersion: { evil: i }, capabilities: 'not an object', clientInfo: 7 }),
+      );
       await post(app, rpc('tools/list'), { 'MCP-Protocol-Version': `2030-01-${i}` });
     }
     const stateless = createApp({}, setup);
-    await modern(stateless, 'subscriptions/listen', { notifications: { toolsListChanged: true } }, {}, { 'io.modelcontextprotocol/protocolVersion': '2099-12-31' });
+    await modern(
+      stateless,
+      'subscriptions/listen',
+      { notifications: { toolsListChanged: true } },
+      {},
+      { 'io.modelcontextprotocol/protocolVersion': '2099-12-31' },
+    );
     await post(stateless, rpc('ping', undefined, 'i'.repeat(10_000)), { 'MCP-Protocol-Version': '2025-06-18' });
     const versions = await metricValues('mcp.protocol.version');
-    expect(versions.filter((version) => !KNOWN_REVISIONS.includes(version as string) && version !== '_OTHER')).toEqual([]);
+    expect(versions.filter((version) => !KNOWN_REVISIONS.includes(version as string) && version !== '_OTHER')).toEqual(
+      [],
+    );
     const ids = otel.spans().map((span) => String(span.attributes['jsonrpc.request.id'] ?? ''));
     expect(Math.max(...ids.map((id) => id.length))).toBeLessThanOrEqual(MAX_RAW + 1);
   });
@@ -121,12 +156,23 @@ function hostileUpstream(): Promise<Upstream> {
       const { id, method, params } = req.body as { id?: number; method: string; params: Record<string, unknown> };
       if (id === undefined) return void res.status(202).end();
       const reply = (result: unknown): void => void res.json({ jsonrpc: '2.0', id, result });
-      if (method === 'initialize') return reply({ protocolVersion: '2025-06-18', capabilities: { tools: {}, resources: {} }, serverInfo: { name: 'evil', version: '1' } });
+      if (method === 'initialize')
+        return reply({
+          protocolVersion: '2025-06-18',
+          capabilities: { tools: {}, resources: {} },
+          serverInfo: { name: 'evil', version: '1' },
+        });
       if (method === 'tools/list') return reply({ tools: [{ name: 'fail', inputSchema: { type: 'object' } }] });
-      if (method === 'resources/templates/list') return reply({ resourceTemplates: [{ uriTemplate: 'files://{path}', name: 'file' }] });
+      if (method === 'resources/templates/list')
+        return reply({ resourceTemplates: [{ uriTemplate: 'files://{path}', name: 'file' }] });
       if (method === 'resources/list') return reply({ resources: [] });
       if (method === 'resources/read') return reply({ contents: [{ uri: params.uri, text: 'x' }] });
-      if (method === 'tools/call') return void res.json({ jsonrpc: '2.0', id, error: { code: (params.arguments as { code: number }).code, message: 'm'.repeat(100_000) } });
+      if (method === 'tools/call')
+        return void res.json({
+          jsonrpc: '2.0',
+          id,
+          error: { code: (params.arguments as { code: number }).code, message: 'm'.repeat(100_000) },
+        });
       res.json({ jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } });
     });
   });
@@ -135,12 +181,19 @@ function hostileUpstream(): Promise<Upstream> {
 describe('a gateway', () => {
   it("an upstream's made-up error codes do not make error.type series; its reads' CLIENT spans carry no URI in their name", async () => {
     const upstream = await hostileUpstream();
-    const gw = await gateway({ sessions: false, rateLimit: false }, (mcp) => void mcp.upstream({ prefix: 'evil', url: upstream.url }));
+    const gw = await gateway(
+      { sessions: false, rateLimit: false },
+      (mcp) => void mcp.upstream({ prefix: 'evil', url: upstream.url }),
+    );
     const app = { url: gw.url };
     const send = (method: string, params: Record<string, unknown>): Promise<Response> =>
       fetch(app.url, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-06-18' },
+        headers: {
+          'Content-Type': 'application/json',
+          Accept: 'application/json, text/event-stream',
+          'MCP-Protocol-Version': '2025-06-18',
+        },
         body: JSON.stringify(rpc(method, params)),
       });
     for (let i = 0; i < 30; i++) {

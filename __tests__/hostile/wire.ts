@@ -41,7 +41,14 @@ export function send(baseUrl: string, req: WireRequest): Promise<WireResponse> {
     // A server may answer (413) before it read the whole body and close the connection: the answer counts.
     let answered = false;
     const outgoing = httpRequest(
-      { host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, method: req.method ?? 'POST', headers: req.headers ?? {}, agent: req.agent ?? false },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: `${url.pathname}${url.search}`,
+        method: req.method ?? 'POST',
+        headers: req.headers ?? {},
+        agent: req.agent ?? false,
+      },
       (res) => {
         answered = true;
         const chunks: Buffer[] = [];
@@ -62,7 +69,11 @@ export function send(baseUrl: string, req: WireRequest): Promise<WireResponse> {
     );
     const timer = setTimeoutReal(() => {
       outgoing.destroy();
-      reject(new Error(`${req.method ?? 'POST'} ${req.path} did not complete within ${req.timeoutMs ?? REQUEST_TIMEOUT_MS} ms (a hang)`));
+      reject(
+        new Error(
+          `${req.method ?? 'POST'} ${req.path} did not complete within ${req.timeoutMs ?? REQUEST_TIMEOUT_MS} ms (a hang)`,
+        ),
+      );
     }, req.timeoutMs ?? REQUEST_TIMEOUT_MS);
     outgoing.on('error', (err) => {
       if (answered) return;
@@ -90,7 +101,14 @@ export function openStream(baseUrl: string, req: WireRequest): Promise<WireStrea
   const url = new URL(req.path, baseUrl);
   return new Promise((resolve, reject) => {
     const outgoing = httpRequest(
-      { host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, method: req.method ?? 'GET', headers: req.headers ?? {}, agent: req.agent ?? false },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: `${url.pathname}${url.search}`,
+        method: req.method ?? 'GET',
+        headers: req.headers ?? {},
+        agent: req.agent ?? false,
+      },
       (res) => {
         clearTimeout(timer);
         resolve({
@@ -108,7 +126,11 @@ export function openStream(baseUrl: string, req: WireRequest): Promise<WireStrea
     );
     const timer = setTimeoutReal(() => {
       outgoing.destroy();
-      reject(new Error(`${req.method ?? 'GET'} ${req.path} sent no headers within ${req.timeoutMs ?? REQUEST_TIMEOUT_MS} ms (a hang)`));
+      reject(
+        new Error(
+          `${req.method ?? 'GET'} ${req.path} sent no headers within ${req.timeoutMs ?? REQUEST_TIMEOUT_MS} ms (a hang)`,
+        ),
+      );
     }, req.timeoutMs ?? REQUEST_TIMEOUT_MS);
     outgoing.on('error', (err) => {
       clearTimeout(timer);
@@ -158,7 +180,12 @@ export function isJsonRpcErrorCode(code: unknown): boolean {
 export function idsOf(parsed: unknown): Set<string> {
   const ids = new Set<string>();
   for (const message of Array.isArray(parsed) ? parsed : [parsed]) {
-    if (typeof message === 'object' && message !== null && !Array.isArray(message) && isWireId((message as Record<string, unknown>).id)) {
+    if (
+      typeof message === 'object' &&
+      message !== null &&
+      !Array.isArray(message) &&
+      isWireId((message as Record<string, unknown>).id)
+    ) {
       ids.add(JSON.stringify((message as Record<string, unknown>).id));
     }
   }
@@ -177,7 +204,9 @@ export function expectResponseShape(message: unknown, ids: ReadonlySet<string>):
   expect('result' in response !== 'error' in response).toBe(true);
   const idText = JSON.stringify(response.id);
   if ('result' in response) {
-    expect(typeof response.result === 'object' && response.result !== null && !Array.isArray(response.result)).toBe(true);
+    expect(typeof response.result === 'object' && response.result !== null && !Array.isArray(response.result)).toBe(
+      true,
+    );
     expect([...ids]).toContain(idText);
   } else {
     const error = response.error as Record<string, unknown>;

@@ -75,39 +75,59 @@ async function callWhoami(page: Page): Promise<string> {
 }
 
 /** What the Inspector kept in sessionStorage for the demo's endpoint: its registration and its tokens. */
-async function storedSignIn(page: Page): Promise<{ client: { client_id: string; redirect_uris: string[] }; accessToken: Record<string, unknown> }> {
+async function storedSignIn(
+  page: Page,
+): Promise<{ client: { client_id: string; redirect_uris: string[] }; accessToken: Record<string, unknown> }> {
   const stored = await page.evaluate((endpoint) => {
     // Runs in the page (the project's types have no DOM): the Inspector's keys are `[<server URL>] mcp_…`.
     const { sessionStorage } = globalThis as unknown as { sessionStorage: { getItem(key: string): string | null } };
-    return { client: sessionStorage.getItem(`[${endpoint}] mcp_client_information`), tokens: sessionStorage.getItem(`[${endpoint}] mcp_tokens`) };
+    return {
+      client: sessionStorage.getItem(`[${endpoint}] mcp_client_information`),
+      tokens: sessionStorage.getItem(`[${endpoint}] mcp_tokens`),
+    };
   }, demo.endpoint);
   const { access_token } = JSON.parse(stored.tokens ?? 'null') as { access_token: string };
   const payload = access_token.split('.')[1] as string;
-  return { client: JSON.parse(stored.client ?? 'null'), accessToken: JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) };
+  return {
+    client: JSON.parse(stored.client ?? 'null'),
+    accessToken: JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')),
+  };
 }
 
 it.each([
   ['Direct', 'frank'],
   ['Via Proxy', 'grace'],
-])('the Inspector (%s) signs in through the demo login and consent, then calls whoami as the user', async (connectionType, user) => {
-  const { context, page, corsErrors } = await newPage();
-  try {
-    await page.goto(inspectorUrl());
-    await page.locator('#connection-type-select').click();
-    await page.getByRole('option', { name: connectionType, exact: true }).click();
-    await connectAndSignIn(page, user);
+])(
+  'the Inspector (%s) signs in through the demo login and consent, then calls whoami as the user',
+  async (connectionType, user) => {
+    const { context, page, corsErrors } = await newPage();
+    try {
+      await page.goto(inspectorUrl());
+      await page.locator('#connection-type-select').click();
+      await page.getByRole('option', { name: connectionType, exact: true }).click();
+      await connectAndSignIn(page, user);
 
-    const result = await callWhoami(page);
-    expect(result).toContain('Tool Result: Success');
-    expect(result).toMatch(new RegExp(`user:\\s*"${user}"`));
-    expect(result).toContain('"store:write"');
-    // The Inspector registered itself with its own callbacks, and holds the router's token for the demo's endpoint.
-    const { client, accessToken } = await storedSignIn(page);
-    expect(client.redirect_uris).toEqual([`${inspector.url.origin}/oauth/callback`, `${inspector.url.origin}/oauth/callback/debug`]);
-    expect(accessToken).toMatchObject({ sub: user, iss: demo.endpoint, aud: demo.endpoint, client_id: client.client_id, scope: 'store:read store:write' });
-    // Its discovery and token requests were all readable: no preflight refused a header it sends.
-    expect(corsErrors).toEqual([]);
-  } finally {
-    await context.close();
-  }
-});
+      const result = await callWhoami(page);
+      expect(result).toContain('Tool Result: Success');
+      expect(result).toMatch(new RegExp(`user:\\s*"${user}"`));
+      expect(result).toContain('"store:write"');
+      // The Inspector registered itself with its own callbacks, and holds the router's token for the demo's endpoint.
+      const { client, accessToken } = await storedSignIn(page);
+      expect(client.redirect_uris).toEqual([
+        `${inspector.url.origin}/oauth/callback`,
+        `${inspector.url.origin}/oauth/callback/debug`,
+      ]);
+      expect(accessToken).toMatchObject({
+        sub: user,
+        iss: demo.endpoint,
+        aud: demo.endpoint,
+        client_id: client.client_id,
+        scope: 'store:read store:write',
+      });
+      // Its discovery and token requests were all readable: no preflight refused a header it sends.
+      expect(corsErrors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  },
+);

@@ -20,8 +20,17 @@ export interface Started {
  * Starts `command` in its own process group and resolves once its output (stdout and stderr) matches `ready`;
  * rejects with that output when it exits first. `stop` ends the whole group (the Inspector starts two more Nodes).
  */
-export async function startProcess(command: string, args: readonly string[], env: NodeJS.ProcessEnv, ready: RegExp): Promise<Started> {
-  const child: ChildProcess = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+export async function startProcess(
+  command: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  ready: RegExp,
+): Promise<Started> {
+  const child: ChildProcess = spawn(command, args, {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let output = '';
   const exited = once(child, 'exit');
   const match = await new Promise<RegExpExecArray>((resolve, reject) => {
@@ -32,7 +41,11 @@ export async function startProcess(command: string, args: readonly string[], env
     };
     child.stdout?.setEncoding('utf8').on('data', read);
     child.stderr?.setEncoding('utf8').on('data', read);
-    child.once('exit', (code, signal) => reject(new Error(`${path.basename(args[0] ?? command)} exited (${code ?? signal}) before it was ready:\n${output}`)));
+    child.once('exit', (code, signal) =>
+      reject(
+        new Error(`${path.basename(args[0] ?? command)} exited (${code ?? signal}) before it was ready:\n${output}`),
+      ),
+    );
   });
   return {
     ready: match,
@@ -58,7 +71,12 @@ export async function inspectorInstall(): Promise<{ node22: string; inspectorDir
 
 /** `AUTH=oauth npm run demo` on a port the system picks: its MCP endpoint, `http://127.0.0.1:<port>/mcp`. */
 export async function startOAuthDemo(): Promise<Started & { endpoint: string }> {
-  const demo = await startProcess(process.execPath, ['--import', 'tsx', path.join(ROOT, 'demo', 'server.ts')], { PORT: '0', HOST: '127.0.0.1', AUTH: 'oauth' }, /MCP endpoint +(\S+)[\s\S]*VS Code/);
+  const demo = await startProcess(
+    process.execPath,
+    ['--import', 'tsx', path.join(ROOT, 'demo', 'server.ts')],
+    { PORT: '0', HOST: '127.0.0.1', AUTH: 'oauth' },
+    /MCP endpoint +(\S+)[\s\S]*VS Code/,
+  );
   return { ...demo, endpoint: demo.ready[1] as string };
 }
 
@@ -75,7 +93,13 @@ export interface InspectorUi extends Started {
  * and the page server, client/bin/client.js, each with the `node` of PATH: Node 22 here) on two free ports, without
  * opening a browser.
  */
-export async function startInspectorUi({ node22, inspectorDir }: { node22: string; inspectorDir: string }): Promise<InspectorUi> {
+export async function startInspectorUi({
+  node22,
+  inspectorDir,
+}: {
+  node22: string;
+  inspectorDir: string;
+}): Promise<InspectorUi> {
   const [clientPort, proxyPort] = [await freePort(), await freePort()];
   const env = {
     PATH: `${path.dirname(node22)}${path.delimiter}${process.env.PATH ?? ''}`,
@@ -83,6 +107,11 @@ export async function startInspectorUi({ node22, inspectorDir }: { node22: strin
     SERVER_PORT: String(proxyPort),
     MCP_AUTO_OPEN_ENABLED: 'false',
   };
-  const ui = await startProcess(node22, [path.join(inspectorDir, 'cli', 'build', 'cli.js')], env, /MCP Inspector is up and running at:\s+(http:\/\/\S+)/);
+  const ui = await startProcess(
+    node22,
+    [path.join(inspectorDir, 'cli', 'build', 'cli.js')],
+    env,
+    /MCP Inspector is up and running at:\s+(http:\/\/\S+)/,
+  );
   return { ...ui, url: new URL(ui.ready[1] as string), proxyAddress: `http://localhost:${proxyPort}` };
 }

@@ -5,7 +5,10 @@ import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { discoverOAuthProtectedResourceMetadata, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
+import {
+  discoverOAuthProtectedResourceMetadata,
+  extractWWWAuthenticateParams,
+} from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { mcpRouter, type McpRouter } from '../../lib';
 import { rejection } from '../helpers/errors';
@@ -40,7 +43,11 @@ beforeAll(async () => {
     scopes: ['mcp:read'],
     handler: ({ a, b }) => ({ sum: a + b }),
   });
-  mcp.tool({ name: 'whoami', description: 'The caller', handler: (_args, ctx) => ({ subject: ctx.auth?.subject ?? null, scopes: ctx.auth?.scopes ?? null }) });
+  mcp.tool({
+    name: 'whoami',
+    description: 'The caller',
+    handler: (_args, ctx) => ({ subject: ctx.auth?.subject ?? null, scopes: ctx.auth?.scopes ?? null }),
+  });
   mcp.tool({ name: 'purge', description: 'Delete everything', scopes: ['mcp:admin'], handler: () => 'purged' });
 
   const app = express();
@@ -103,11 +110,17 @@ describe('the SDK client with a bearer token', () => {
     const { client, transport } = clientWith({ Authorization: `Bearer ${READER_TOKEN}` });
     await client.connect(transport);
     expect((await client.listTools()).tools.map((tool) => tool.name)).not.toContain('purge');
-    await expect(client.callTool({ name: 'purge', arguments: {} })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('Unknown tool: purge') });
-    await expect(client.callTool({ name: 'nope', arguments: {} })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('Unknown tool: nope') });
+    await expect(client.callTool({ name: 'purge', arguments: {} })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('Unknown tool: purge'),
+    });
+    await expect(client.callTool({ name: 'nope', arguments: {} })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('Unknown tool: nope'),
+    });
   });
 
-  it("sends the header on its standalone GET stream too: the router answers it 200, not 401", async () => {
+  it('sends the header on its standalone GET stream too: the router answers it 200, not 401', async () => {
     const { client, transport } = clientWith({ Authorization: `Bearer ${READER_TOKEN}` });
     await client.connect(transport);
     await firstGet;
@@ -120,7 +133,12 @@ describe('the SDK client without a token', () => {
     const { client, transport } = clientWith();
     const err = await rejection(client.connect(transport));
     expect(err).toBeInstanceOf(StreamableHTTPError);
-    expect(err).toMatchObject({ code: 401, message: expect.stringMatching(/^Streamable HTTP error: Error POSTing to endpoint: .*Unauthorized: this server takes a pre-shared bearer token .*send Authorization: Bearer <token>/) });
+    expect(err).toMatchObject({
+      code: 401,
+      message: expect.stringMatching(
+        /^Streamable HTTP error: Error POSTing to endpoint: .*Unauthorized: this server takes a pre-shared bearer token .*send Authorization: Bearer <token>/,
+      ),
+    });
     expect(transport.sessionId).toBeUndefined();
   });
 
@@ -133,16 +151,25 @@ describe('the SDK client without a token', () => {
     expect(err.message).not.toContain('not-a-real-token-9d1e');
   });
 
-  it("gets a challenge the SDK reads, naming metadata the SDK discovers and validates", async () => {
+  it('gets a challenge the SDK reads, naming metadata the SDK discovers and validates', async () => {
     const res = await fetch(url, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+      }),
     });
     expect(res.status).toBe(401);
     const challenge = extractWWWAuthenticateParams(res);
     await res.body?.cancel();
-    expect(challenge).toEqual({ resourceMetadataUrl: new URL(`${url.origin}/.well-known/oauth-protected-resource/mcp`), scope: 'mcp:read mcp:admin', error: undefined });
+    expect(challenge).toEqual({
+      resourceMetadataUrl: new URL(`${url.origin}/.well-known/oauth-protected-resource/mcp`),
+      scope: 'mcp:read mcp:admin',
+      error: undefined,
+    });
 
     // From the challenge, and from the server URL alone (RFC 9728 path-aware discovery): the same document.
     const expected = {
@@ -151,14 +178,22 @@ describe('the SDK client without a token', () => {
       bearer_methods_supported: ['header'],
       scopes_supported: ['mcp:read', 'mcp:admin'],
     };
-    expect(await discoverOAuthProtectedResourceMetadata(url, { resourceMetadataUrl: challenge.resourceMetadataUrl })).toEqual(expected);
+    expect(
+      await discoverOAuthProtectedResourceMetadata(url, { resourceMetadataUrl: challenge.resourceMetadataUrl }),
+    ).toEqual(expected);
     expect(await discoverOAuthProtectedResourceMetadata(url)).toEqual(expected);
   });
 });
 
 describe('with only the one mount line and static tokens', () => {
   it('names metadata the SDK discovers from the challenge and validates; the 401 says the token is pre-shared', async () => {
-    const own = mcpRouter({ name: 'one-line', version: '1.0.0', sessions: false, logger: { error: jest.fn(), warn: jest.fn() }, auth: { tokens: [READER_TOKEN] } });
+    const own = mcpRouter({
+      name: 'one-line',
+      version: '1.0.0',
+      sessions: false,
+      logger: { error: jest.fn(), warn: jest.fn() },
+      auth: { tokens: [READER_TOKEN] },
+    });
     const app = express();
     app.use('/api/mcp', own);
     const listening = app.listen(0, '127.0.0.1');
@@ -170,11 +205,17 @@ describe('with only the one mount line and static tokens', () => {
       expect(err.code).toBe(401);
       expect(err.message).toMatch(/pre-shared bearer token/);
 
-      const res = await fetch(endpoint, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
+      const res = await fetch(endpoint, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+        body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+      });
       const challenge = extractWWWAuthenticateParams(res);
       await res.body?.cancel();
       expect(challenge.resourceMetadataUrl?.href).toBe(`${endpoint.href}/.well-known/oauth-protected-resource`);
-      expect(await discoverOAuthProtectedResourceMetadata(endpoint, { resourceMetadataUrl: challenge.resourceMetadataUrl })).toEqual({ resource: endpoint.href, bearer_methods_supported: ['header'] });
+      expect(
+        await discoverOAuthProtectedResourceMetadata(endpoint, { resourceMetadataUrl: challenge.resourceMetadataUrl }),
+      ).toEqual({ resource: endpoint.href, bearer_methods_supported: ['header'] });
     } finally {
       listening.closeAllConnections();
       await new Promise<void>((resolve) => listening.close(() => resolve()));

@@ -43,7 +43,8 @@ function postChunked(target: Express, text: string): request.Test {
 
 const OVER_1KB = JSON.stringify({ ...rpc('ping'), params: { _meta: { pad: 'x'.repeat(1100) } } });
 const DEEP = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"a":${'['.repeat(10_000)}${']'.repeat(10_000)}}}}`;
-const PROTO_KEYS = '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}}}}}';
+const PROTO_KEYS =
+  '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}}}}}';
 
 interface Row {
   name: string;
@@ -59,22 +60,82 @@ interface Row {
 }
 
 const rows: Row[] = [
-  { name: 'malformed JSON', send: () => post(app, '{"jsonrpc":"2.0","id":1,"method":'), status: 400, code: -32700, id: null },
+  {
+    name: 'malformed JSON',
+    send: () => post(app, '{"jsonrpc":"2.0","id":1,"method":'),
+    status: 400,
+    code: -32700,
+    id: null,
+  },
   { name: 'empty body', send: () => post(app, ''), status: 400, code: -32700, id: null },
   { name: 'whitespace-only body', send: () => post(app, ' \n\t '), status: 400, code: -32700, id: null },
   { name: 'a JSON string instead of a message', send: () => post(app, '"ping"'), status: 400, code: -32600, id: null },
   { name: 'JSON null', send: () => post(app, 'null'), status: 400, code: -32600, id: null },
-  { name: 'wrong jsonrpc version', send: () => post(app, { ...rpc('ping', undefined, 3), jsonrpc: '1.0' }), status: 400, code: -32600, id: 3 },
-  { name: 'jsonrpc member missing', send: () => post(app, { id: 'a', method: 'ping' }), status: 400, code: -32600, id: 'a' },
+  {
+    name: 'wrong jsonrpc version',
+    send: () => post(app, { ...rpc('ping', undefined, 3), jsonrpc: '1.0' }),
+    status: 400,
+    code: -32600,
+    id: 3,
+  },
+  {
+    name: 'jsonrpc member missing',
+    send: () => post(app, { id: 'a', method: 'ping' }),
+    status: 400,
+    code: -32600,
+    id: 'a',
+  },
   { name: 'id null', send: () => post(app, { ...rpc('ping'), id: null }), status: 400, code: -32600, id: null },
   { name: 'missing method', send: () => post(app, { jsonrpc: '2.0', id: 4 }), status: 400, code: -32600, id: 4 },
-  { name: 'non-string method', send: () => post(app, { jsonrpc: '2.0', id: 5, method: 42 }), status: 400, code: -32600, id: 5 },
-  { name: 'params a string', send: () => post(app, { ...rpc('ping', undefined, 6), params: 'x' }), status: 400, code: -32600, id: 6 },
-  { name: 'params an array', send: () => post(app, { ...rpc('tools/list', undefined, 6), params: [1] }), status: 400, code: -32602, id: 6 },
-  { name: 'unknown method', send: () => post(app, rpc('tools/frobnicate', {}, 'm')), status: 200, code: -32601, id: 'm' },
-  { name: 'unknown tool', send: () => post(app, rpc('tools/call', { name: 'nope', arguments: {} }, 8)), status: 200, code: -32602, id: 8 },
-  { name: 'tools/call without a name', send: () => post(app, rpc('tools/call', {}, 8)), status: 200, code: -32602, id: 8 },
-  { name: 'unknown prompt', send: () => post(app, rpc('prompts/get', { name: 'nope' }, 9)), status: 200, code: -32602, id: 9 },
+  {
+    name: 'non-string method',
+    send: () => post(app, { jsonrpc: '2.0', id: 5, method: 42 }),
+    status: 400,
+    code: -32600,
+    id: 5,
+  },
+  {
+    name: 'params a string',
+    send: () => post(app, { ...rpc('ping', undefined, 6), params: 'x' }),
+    status: 400,
+    code: -32600,
+    id: 6,
+  },
+  {
+    name: 'params an array',
+    send: () => post(app, { ...rpc('tools/list', undefined, 6), params: [1] }),
+    status: 400,
+    code: -32602,
+    id: 6,
+  },
+  {
+    name: 'unknown method',
+    send: () => post(app, rpc('tools/frobnicate', {}, 'm')),
+    status: 200,
+    code: -32601,
+    id: 'm',
+  },
+  {
+    name: 'unknown tool',
+    send: () => post(app, rpc('tools/call', { name: 'nope', arguments: {} }, 8)),
+    status: 200,
+    code: -32602,
+    id: 8,
+  },
+  {
+    name: 'tools/call without a name',
+    send: () => post(app, rpc('tools/call', {}, 8)),
+    status: 200,
+    code: -32602,
+    id: 8,
+  },
+  {
+    name: 'unknown prompt',
+    send: () => post(app, rpc('prompts/get', { name: 'nope' }, 9)),
+    status: 200,
+    code: -32602,
+    id: 9,
+  },
   {
     name: 'unknown resource',
     send: () => post(app, rpc('resources/read', { uri: 'docs://nope' }, 10)),
@@ -83,8 +144,20 @@ const rows: Row[] = [
     id: 10,
     data: { uri: 'docs://nope' },
   },
-  { name: 'bad cursor', send: () => post(app, rpc('tools/list', { cursor: 'not-a-cursor' }, 11)), status: 200, code: -32602, id: 11 },
-  { name: 'cursor of another list', send: () => post(app, rpc('prompts/list', { cursor: Buffer.from('tool:1').toString('base64url') }, 11)), status: 200, code: -32602, id: 11 },
+  {
+    name: 'bad cursor',
+    send: () => post(app, rpc('tools/list', { cursor: 'not-a-cursor' }, 11)),
+    status: 200,
+    code: -32602,
+    id: 11,
+  },
+  {
+    name: 'cursor of another list',
+    send: () => post(app, rpc('prompts/list', { cursor: Buffer.from('tool:1').toString('base64url') }, 11)),
+    status: 200,
+    code: -32602,
+    id: 11,
+  },
   {
     name: 'oversized body with Content-Length',
     send: () => post(recordingApp, OVER_1KB),
@@ -106,8 +179,20 @@ const rows: Row[] = [
       expect(lastHeaders['content-length']).toBeUndefined();
     },
   },
-  { name: 'Content-Type text/plain', send: () => post(app, rpc('ping'), { 'Content-Type': 'text/plain' }), status: 415, code: -32000, id: null },
-  { name: 'Content-Type missing', send: () => post(app, Buffer.from(JSON.stringify(rpc('ping'))), { 'Content-Type': undefined }), status: 415, code: -32000, id: null },
+  {
+    name: 'Content-Type text/plain',
+    send: () => post(app, rpc('ping'), { 'Content-Type': 'text/plain' }),
+    status: 415,
+    code: -32000,
+    id: null,
+  },
+  {
+    name: 'Content-Type missing',
+    send: () => post(app, Buffer.from(JSON.stringify(rpc('ping'))), { 'Content-Type': undefined }),
+    status: 415,
+    code: -32000,
+    id: null,
+  },
   {
     name: 'Content-Type application/x-www-form-urlencoded',
     send: () => post(app, rpc('ping'), { 'Content-Type': 'application/x-www-form-urlencoded' }),
@@ -154,19 +239,52 @@ const rows: Row[] = [
       // The handler got the keys as plain data, on an ordinary object…
       expect(Object.getPrototypeOf(seenByEcho)).toBe(Object.prototype);
       expect(Object.getOwnPropertyDescriptor(seenByEcho, '__proto__')?.value).toEqual({ polluted: 'yes' });
-      expect(Object.getOwnPropertyDescriptor(seenByEcho, 'constructor')?.value).toEqual({ prototype: { polluted: 'yes' } });
+      expect(Object.getOwnPropertyDescriptor(seenByEcho, 'constructor')?.value).toEqual({
+        prototype: { polluted: 'yes' },
+      });
       // …and nothing reached Object.prototype.
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();
       expect(Object.prototype.hasOwnProperty.call(Object.prototype, 'polluted')).toBe(false);
     },
   },
-  { name: 'JSON nested 10,000 levels deep', send: () => post(app, DEEP), status: 400, code: -32700, id: null, message: /nested/i },
-  { name: 'invalid UTF-8 bytes', send: () => post(app, Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x7d])), status: 400, code: -32700, id: null, message: /UTF-8/ },
-  { name: 'a UTF-8 byte-order mark before the JSON (dropped, as TextDecoder does)', send: () => post(app, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(rpc('ping', undefined, 'bom')))])), status: 200, id: 'bom' },
-  { name: 'only a byte-order mark', send: () => post(app, Buffer.from([0xef, 0xbb, 0xbf])), status: 400, code: -32700, id: null, message: /empty/ },
+  {
+    name: 'JSON nested 10,000 levels deep',
+    send: () => post(app, DEEP),
+    status: 400,
+    code: -32700,
+    id: null,
+    message: /nested/i,
+  },
+  {
+    name: 'invalid UTF-8 bytes',
+    send: () => post(app, Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x7d])),
+    status: 400,
+    code: -32700,
+    id: null,
+    message: /UTF-8/,
+  },
+  {
+    name: 'a UTF-8 byte-order mark before the JSON (dropped, as TextDecoder does)',
+    send: () =>
+      post(
+        app,
+        Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(rpc('ping', undefined, 'bom')))]),
+      ),
+    status: 200,
+    id: 'bom',
+  },
+  {
+    name: 'only a byte-order mark',
+    send: () => post(app, Buffer.from([0xef, 0xbb, 0xbf])),
+    status: 400,
+    code: -32700,
+    id: null,
+    message: /empty/,
+  },
   {
     name: 'batch on MCP-Protocol-Version 2025-06-18',
-    send: () => post(app, [rpc('ping', undefined, 1), rpc('ping', undefined, 2)], { 'MCP-Protocol-Version': '2025-06-18' }),
+    send: () =>
+      post(app, [rpc('ping', undefined, 1), rpc('ping', undefined, 2)], { 'MCP-Protocol-Version': '2025-06-18' }),
     status: 400,
     code: -32600,
     id: null,
@@ -183,7 +301,11 @@ const rows: Row[] = [
     name: 'batch containing initialize',
     send: () =>
       post(app, [
-        rpc('initialize', { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'c', version: '1' } }, 1),
+        rpc(
+          'initialize',
+          { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'c', version: '1' } },
+          1,
+        ),
         notification('notifications/initialized'),
       ]),
     status: 400,

@@ -23,7 +23,11 @@ import { configError } from '../helpers/errors';
 const V = { 'MCP-Protocol-Version': '2025-11-25' };
 
 /** A JSON-RPC call over HTTP; its body (`result` or `error`) once the status is 200. */
-async function call(app: Express, method: string, params: Record<string, unknown>): Promise<{ result?: Record<string, unknown>; error?: Record<string, unknown> }> {
+async function call(
+  app: Express,
+  method: string,
+  params: Record<string, unknown>,
+): Promise<{ result?: Record<string, unknown>; error?: Record<string, unknown> }> {
   const res = await post(app, rpc(method, params), V);
   expect(res.status).toBe(200);
   return res.body as { result?: Record<string, unknown>; error?: Record<string, unknown> };
@@ -40,7 +44,14 @@ const failed = (text: string): CallToolResult => ({ content: [{ type: 'text', te
 function paymentShapedGuard(settle: jest.Mock<{ ok: boolean; tx?: string }, [unknown]>): ToolGuard {
   return async (call, next) => {
     const payment = call.meta?.paid;
-    if (payment === undefined) return failed(JSON.stringify({ error: 'payment required', resource: `mcp://tool/${call.name}`, price: call.descriptor._meta }));
+    if (payment === undefined)
+      return failed(
+        JSON.stringify({
+          error: 'payment required',
+          resource: `mcp://tool/${call.name}`,
+          price: call.descriptor._meta,
+        }),
+      );
     const result = await next();
     if (result.isError) return result;
     const receipt = settle(payment);
@@ -58,8 +69,22 @@ describe('a payment-shaped guard on a tool (the chain serves issue 18)', () => {
     jest.clearAllMocks();
     app = createApp({ rateLimit: false }, (mcp) => {
       const pay = paymentShapedGuard(settle);
-      mcp.tool({ name: 'search', description: 'Paid search', _meta: { 'test/price': '0.01' }, inputSchema: { type: 'object', properties: { q: { type: 'string' } } }, guards: [pay], handler });
-      mcp.tool({ name: 'broken', description: 'Paid, and fails', guards: [pay], handler: () => { throw new Error('index offline'); } });
+      mcp.tool({
+        name: 'search',
+        description: 'Paid search',
+        _meta: { 'test/price': '0.01' },
+        inputSchema: { type: 'object', properties: { q: { type: 'string' } } },
+        guards: [pay],
+        handler,
+      });
+      mcp.tool({
+        name: 'broken',
+        description: 'Paid, and fails',
+        guards: [pay],
+        handler: () => {
+          throw new Error('index offline');
+        },
+      });
       mcp.tool({
         name: 'sloppy',
         description: 'Paid, and breaks its outputSchema',
@@ -72,13 +97,19 @@ describe('a payment-shaped guard on a tool (the chain serves issue 18)', () => {
 
   it('ends an unpaid call with an isError result (HTTP 200), and the tool does not run', async () => {
     const { result } = await call(app, 'tools/call', { name: 'search', arguments: { q: 'x' } });
-    expect(result).toEqual(failed('{"error":"payment required","resource":"mcp://tool/search","price":{"test/price":"0.01"}}'));
+    expect(result).toEqual(
+      failed('{"error":"payment required","resource":"mcp://tool/search","price":{"test/price":"0.01"}}'),
+    );
     expect(handler).not.toHaveBeenCalled();
     expect(settle).not.toHaveBeenCalled();
   });
 
   it('with a payment: runs the tool, then settles and adds the receipt to the result _meta', async () => {
-    const { result } = await call(app, 'tools/call', { name: 'search', arguments: { q: 'x' }, _meta: { paid: 'token-1' } });
+    const { result } = await call(app, 'tools/call', {
+      name: 'search',
+      arguments: { q: 'x' },
+      _meta: { paid: 'token-1' },
+    });
     expect(result).toEqual({
       content: [{ type: 'text', text: '{"hits":["x"]}' }],
       structuredContent: { hits: ['x'] },
@@ -90,7 +121,11 @@ describe('a payment-shaped guard on a tool (the chain serves issue 18)', () => {
 
   it.each([
     ['a tool that throws', 'broken', failed('index offline')],
-    ['output that fails the outputSchema', 'sloppy', failed("Tool 'sloppy' returned output that does not match its outputSchema: n: must be number")],
+    [
+      'output that fails the outputSchema',
+      'sloppy',
+      failed("Tool 'sloppy' returned output that does not match its outputSchema: n: must be number"),
+    ],
   ])('does not settle %s: the guard sees the isError result', async (_label, name, expected) => {
     const { result } = await call(app, 'tools/call', { name, arguments: {}, _meta: { paid: 'token-2' } });
     expect(result).toEqual(expected);
@@ -99,7 +134,11 @@ describe('a payment-shaped guard on a tool (the chain serves issue 18)', () => {
 
   it('replaces the result when settlement fails (the output is withheld)', async () => {
     settle.mockReturnValueOnce({ ok: false });
-    const { result } = await call(app, 'tools/call', { name: 'search', arguments: { q: 'secret' }, _meta: { paid: 'token-3' } });
+    const { result } = await call(app, 'tools/call', {
+      name: 'search',
+      arguments: { q: 'secret' },
+      _meta: { paid: 'token-3' },
+    });
     expect(result).toEqual(failed('{"error":"settlement failed"}'));
     expect(JSON.stringify(result)).not.toContain('secret');
   });
@@ -121,19 +160,30 @@ describe('router-wide and item guards over HTTP', () => {
       return result;
     };
   const blocked: Guard = (call, next) => {
-    if (call.meta?.block === true) throw new JsonRpcError(ErrorCode.InvalidRequest, 'Blocked by policy', { kind: call.kind });
+    if (call.meta?.block === true)
+      throw new JsonRpcError(ErrorCode.InvalidRequest, 'Blocked by policy', { kind: call.kind });
     return next();
   };
   const crashing: Guard = (call, next) => {
     if (call.meta?.crash === true) throw new Error('policy store unreachable');
     return next();
   };
-  const options: Partial<McpRouterOptions> = { rateLimit: false, logger, guards: [tracer('router'), blocked, crashing] };
+  const options: Partial<McpRouterOptions> = {
+    rateLimit: false,
+    logger,
+    guards: [tracer('router'), blocked, crashing],
+  };
   let app: Express;
 
   beforeAll(() => {
     app = createApp(options, (mcp) => {
-      mcp.tool({ name: 'echo', description: 'Echo', inputSchema: { type: 'object', properties: { text: { type: 'string' } } }, guards: [tracer('item')], handler: ({ text }) => text });
+      mcp.tool({
+        name: 'echo',
+        description: 'Echo',
+        inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
+        guards: [tracer('item')],
+        handler: ({ text }) => text,
+      });
       mcp.tool({ name: 'hidden', description: 'Hidden', scopes: ['admin'], handler: () => 'secret' });
       mcp.resource({
         uri: 'docs://readme',
@@ -150,7 +200,10 @@ describe('router-wide and item guards over HTTP', () => {
       mcp.resourceTemplate({
         uriTemplate: 'users://{id}/profile',
         name: 'profile',
-        guards: [(call, next) => (call.arguments.id === '0' ? Promise.resolve({ contents: [{ uri: call.uri, text: 'nobody' }] }) : next())],
+        guards: [
+          (call, next) =>
+            call.arguments.id === '0' ? Promise.resolve({ contents: [{ uri: call.uri, text: 'nobody' }] }) : next(),
+        ],
         read: (_uri, { id }) => `user ${id}`,
       });
       mcp.prompt({
@@ -159,7 +212,8 @@ describe('router-wide and item guards over HTTP', () => {
         guards: [
           tracer('item'),
           async (call, next) => {
-            if (call.arguments.code === 'rm -rf /') throw new JsonRpcError(ErrorCode.InvalidParams, 'Refused: destructive code');
+            if (call.arguments.code === 'rm -rf /')
+              throw new JsonRpcError(ErrorCode.InvalidParams, 'Refused: destructive code');
             return { ...(await next()), description: `Review (guarded) of ${call.name}` };
           },
         ],
@@ -174,18 +228,26 @@ describe('router-wide and item guards over HTTP', () => {
   });
 
   it('runs the router-wide guards before the item’s, and their after steps in reverse', async () => {
-    expect((await call(app, 'tools/call', { name: 'echo', arguments: { text: 'hi' } })).result).toEqual({ content: [{ type: 'text', text: 'hi' }] });
+    expect((await call(app, 'tools/call', { name: 'echo', arguments: { text: 'hi' } })).result).toEqual({
+      content: [{ type: 'text', text: 'hi' }],
+    });
     expect(log).toEqual(['router>tool:echo', 'item>tool:echo', '<item', '<router']);
   });
 
   it('changes a resource read in an after step', async () => {
-    expect((await call(app, 'resources/read', { uri: 'docs://readme' })).result).toEqual({ contents: [{ uri: 'docs://readme', text: '# Readme', _meta: { 'test/checked': true } }] });
+    expect((await call(app, 'resources/read', { uri: 'docs://readme' })).result).toEqual({
+      contents: [{ uri: 'docs://readme', text: '# Readme', _meta: { 'test/checked': true } }],
+    });
     expect(log).toEqual(['router>resource:readme', 'item>resource:readme', '<item', '<router']);
   });
 
   it('ends a template read with contents of its own, from the matched variables', async () => {
-    expect((await call(app, 'resources/read', { uri: 'users://0/profile' })).result).toEqual({ contents: [{ uri: 'users://0/profile', text: 'nobody' }] });
-    expect((await call(app, 'resources/read', { uri: 'users://7/profile' })).result).toEqual({ contents: [{ uri: 'users://7/profile', text: 'user 7' }] });
+    expect((await call(app, 'resources/read', { uri: 'users://0/profile' })).result).toEqual({
+      contents: [{ uri: 'users://0/profile', text: 'nobody' }],
+    });
+    expect((await call(app, 'resources/read', { uri: 'users://7/profile' })).result).toEqual({
+      contents: [{ uri: 'users://7/profile', text: 'user 7' }],
+    });
   });
 
   it('changes a prompt get, and ends one with a JSON-RPC error', async () => {
@@ -193,7 +255,10 @@ describe('router-wide and item guards over HTTP', () => {
       description: 'Review (guarded) of review',
       messages: [{ role: 'user', content: { type: 'text', text: 'Review x' } }],
     });
-    expect((await call(app, 'prompts/get', { name: 'review', arguments: { code: 'rm -rf /' } })).error).toEqual({ code: -32602, message: 'Refused: destructive code' });
+    expect((await call(app, 'prompts/get', { name: 'review', arguments: { code: 'rm -rf /' } })).error).toEqual({
+      code: -32602,
+      message: 'Refused: destructive code',
+    });
   });
 
   it.each([
@@ -201,25 +266,36 @@ describe('router-wide and item guards over HTTP', () => {
     ['resources/read', { uri: 'docs://readme' }, 'resource'],
     ['resources/read', { uri: 'users://7/profile' }, 'resource'],
     ['prompts/get', { name: 'review', arguments: { code: 'x' } }, 'prompt'],
-  ])('%s: a guard ends the call with its JSON-RPC error, code, message and data as thrown (%j)', async (method, params, kind) => {
-    const { result, error } = await call(app, method, { ...params, _meta: { block: true } });
-    expect(result).toBeUndefined();
-    expect(error).toEqual({ code: -32600, message: 'Blocked by policy', data: { kind } });
-  });
+  ])(
+    '%s: a guard ends the call with its JSON-RPC error, code, message and data as thrown (%j)',
+    async (method, params, kind) => {
+      const { result, error } = await call(app, method, { ...params, _meta: { block: true } });
+      expect(result).toBeUndefined();
+      expect(error).toEqual({ code: -32600, message: 'Blocked by policy', data: { kind } });
+    },
+  );
 
   it('a guard that throws: an isError result on a tool, as a throwing handler gives', async () => {
-    expect((await call(app, 'tools/call', { name: 'echo', arguments: {}, _meta: { crash: true } })).result).toEqual(failed('policy store unreachable'));
+    expect((await call(app, 'tools/call', { name: 'echo', arguments: {}, _meta: { crash: true } })).result).toEqual(
+      failed('policy store unreachable'),
+    );
     expect(logger.error).not.toHaveBeenCalled();
   });
 
   it.each([
     ['resources/read', { uri: 'docs://readme' }],
     ['prompts/get', { name: 'review', arguments: { code: 'x' } }],
-  ])('a guard that throws: -32603 without internals on %s, as a throwing read/get gives, and it is logged', async (method, params) => {
-    const { error } = await call(app, method, { ...params, _meta: { crash: true } });
-    expect(error).toEqual({ code: -32603, message: 'Internal error' });
-    expect(logger.error).toHaveBeenCalledWith(expect.objectContaining({ message: 'policy store unreachable' }), `mcpRouter: ${method} failed`);
-  });
+  ])(
+    'a guard that throws: -32603 without internals on %s, as a throwing read/get gives, and it is logged',
+    async (method, params) => {
+      const { error } = await call(app, method, { ...params, _meta: { crash: true } });
+      expect(error).toEqual({ code: -32603, message: 'Internal error' });
+      expect(logger.error).toHaveBeenCalledWith(
+        expect.objectContaining({ message: 'policy store unreachable' }),
+        `mcpRouter: ${method} failed`,
+      );
+    },
+  );
 
   it('does not run any guard for a caller the access rule denies: the error is the unknown tool’s', async () => {
     const denied = await call(app, 'tools/call', { name: 'hidden', arguments: {} });
@@ -237,8 +313,13 @@ describe('guardFor over HTTP', () => {
       mcp.tool({ name: 'a', description: 'A', handler: () => 'a' });
       mcp.resource({ uri: 'docs://a', name: 'a', read: () => 'a' });
     });
-    expect((await call(app, 'tools/call', { name: 'a' })).result).toEqual({ content: [{ type: 'text', text: 'a' }], _meta: { 'test/stamped': true } });
-    expect((await call(app, 'resources/read', { uri: 'docs://a' })).result).toEqual({ contents: [{ uri: 'docs://a', text: 'a' }] });
+    expect((await call(app, 'tools/call', { name: 'a' })).result).toEqual({
+      content: [{ type: 'text', text: 'a' }],
+      _meta: { 'test/stamped': true },
+    });
+    expect((await call(app, 'resources/read', { uri: 'docs://a' })).result).toEqual({
+      contents: [{ uri: 'docs://a', text: 'a' }],
+    });
   });
 });
 
@@ -274,14 +355,24 @@ describe('guards on bridged routes and decorated tools', () => {
       }
     }
     const app = createApp({ rateLimit: false }, (mcp) => mcp.register(new Orders()));
-    expect((await call(app, 'tools/call', { name: 'count_orders', arguments: {} })).result).toEqual(failed('refused count_orders'));
+    expect((await call(app, 'tools/call', { name: 'count_orders', arguments: {} })).result).toEqual(
+      failed('refused count_orders'),
+    );
   });
 });
 
 describe('guards: configuration errors at boot', () => {
   it.each<[string, unknown, RegExp]>([
-    ['a string', 'pay', /^mcpRouter: option 'guards' must be an array of guard functions \(call, next\) => result, got "pay"$/],
-    ['an array with a non-function', [() => undefined, 'pay'], /^mcpRouter: option 'guards' must be an array of guard functions/],
+    [
+      'a string',
+      'pay',
+      /^mcpRouter: option 'guards' must be an array of guard functions \(call, next\) => result, got "pay"$/,
+    ],
+    [
+      'an array with a non-function',
+      [() => undefined, 'pay'],
+      /^mcpRouter: option 'guards' must be an array of guard functions/,
+    ],
     ['an object', { tool: () => undefined }, /^mcpRouter: option 'guards' must be an array/],
   ])('router-wide guards as %s → ERR_MCP_INVALID_OPTION naming the option', (_label, guards, message) => {
     const err = configError(() => mcpRouter({ name: 'x', version: '1', guards: guards as Guard[] }));
@@ -292,14 +383,19 @@ describe('guards: configuration errors at boot', () => {
   it('item guards that are not functions → ERR_MCP_INVALID_DEFINITION naming the item', () => {
     const mcp = mcpRouter({ name: 'x', version: '1' });
     expect(() => mcp.tool({ name: 'paid', description: 'd', guards: ['pay' as never], handler: () => 'x' })).toThrow(
-      expect.objectContaining({ code: 'ERR_MCP_INVALID_DEFINITION', message: "mcpRouter: tool 'paid' guards must be an array of guard functions (call, next) => result" }),
+      expect.objectContaining({
+        code: 'ERR_MCP_INVALID_DEFINITION',
+        message: "mcpRouter: tool 'paid' guards must be an array of guard functions (call, next) => result",
+      }),
     );
     expect(() => mcp.prompt({ name: 'p', guards: {} as never, get: () => 'x' })).toThrow(McpConfigError);
   });
 
   it('keeps a copy of the router-wide guards: changing the array later changes nothing', async () => {
     const guards: Guard[] = [];
-    const app = createApp({ rateLimit: false, guards }, (mcp) => mcp.tool({ name: 'a', description: 'A', handler: () => 'a' }));
+    const app = createApp({ rateLimit: false, guards }, (mcp) =>
+      mcp.tool({ name: 'a', description: 'A', handler: () => 'a' }),
+    );
     guards.push(() => {
       throw new JsonRpcError(ErrorCode.InvalidRequest, 'added later');
     });
@@ -318,12 +414,18 @@ describe('guards with the official SDK client', () => {
       rateLimit: false,
       guards: [
         (call, next) => {
-          if (call.name === 'forbidden') throw new JsonRpcError(ErrorCode.InvalidRequest, 'Forbidden by policy', { name: call.name });
+          if (call.name === 'forbidden')
+            throw new JsonRpcError(ErrorCode.InvalidRequest, 'Forbidden by policy', { name: call.name });
           return next();
         },
       ],
     });
-    mcp.tool({ name: 'paid', description: 'Paid tool', guards: [paymentShapedGuard(jest.fn<{ ok: boolean; tx?: string }, [unknown]>(() => ({ ok: true, tx: '0x1' })))], handler: () => ({ answer: 42 }) });
+    mcp.tool({
+      name: 'paid',
+      description: 'Paid tool',
+      guards: [paymentShapedGuard(jest.fn<{ ok: boolean; tx?: string }, [unknown]>(() => ({ ok: true, tx: '0x1' })))],
+      handler: () => ({ answer: 42 }),
+    });
     mcp.tool({ name: 'forbidden', description: 'Refused by a router-wide guard', handler: () => 'never' });
     mcp.resource({ uri: 'docs://forbidden', name: 'forbidden', read: () => 'never' });
     const app = express();
@@ -338,12 +440,18 @@ describe('guards with the official SDK client', () => {
   it('a guard ends a call with a result: the client gets it as the tool result', async () => {
     const result = await connected.client.callTool({ name: 'paid', arguments: {} });
     expect(result.isError).toBe(true);
-    expect(result.content).toEqual([{ type: 'text', text: '{"error":"payment required","resource":"mcp://tool/paid"}' }]);
+    expect(result.content).toEqual([
+      { type: 'text', text: '{"error":"payment required","resource":"mcp://tool/paid"}' },
+    ]);
   });
 
   it('with a payment in _meta the client gets the result and the receipt', async () => {
     const result = await connected.client.callTool({ name: 'paid', arguments: {}, _meta: { paid: 'token' } });
-    expect(result).toEqual({ content: [{ type: 'text', text: '{"answer":42}' }], structuredContent: { answer: 42 }, _meta: { 'test/payment-response': { ok: true, tx: '0x1' } } });
+    expect(result).toEqual({
+      content: [{ type: 'text', text: '{"answer":42}' }],
+      structuredContent: { answer: 42 },
+      _meta: { 'test/payment-response': { ok: true, tx: '0x1' } },
+    });
   });
 
   it.each([

@@ -7,7 +7,11 @@ import express from 'express';
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { mcpRouter } from '../../lib';
 import { addInputRequiredFixtures } from '../../demo/everything-input';
 
@@ -61,7 +65,7 @@ const answerRoots = (asked: Asked) => {
 
 /** The text of a tool result. */
 function textOf(result: object): string {
-  return ((result as { content: { text: string }[] }).content).map((block) => block.text).join('');
+  return (result as { content: { text: string }[] }).content.map((block) => block.text).join('');
 }
 
 const EXPECTED: [string, string, string[]][] = [
@@ -78,8 +82,13 @@ describe('SDK v2 client pinned to 2026-07-28: input_required retries through its
 
   beforeAll(async () => {
     server = await listen();
-    client = new ClientV2({ name: 'v2-asker', version: '2.0.0' }, { capabilities: CAPABILITIES, versionNegotiation: { mode: { pin: '2026-07-28' } } });
-    client.setRequestHandler('elicitation/create', async (request) => answerElicitation(asked, request.params as never));
+    client = new ClientV2(
+      { name: 'v2-asker', version: '2.0.0' },
+      { capabilities: CAPABILITIES, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    client.setRequestHandler('elicitation/create', async (request) =>
+      answerElicitation(asked, request.params as never),
+    );
     client.setRequestHandler('sampling/createMessage', async () => answerSampling(asked));
     client.setRequestHandler('roots/list', async () => answerRoots(asked));
     await client.connect(new TransportV2(server.url));

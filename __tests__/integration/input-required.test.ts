@@ -14,7 +14,8 @@ const STATE_KEY = 'a-key-of-thirty-two-bytes-or-more!!';
 /** How often each handler ran: a handler runs again on every retry, up to where it asks. */
 let runs: Record<string, number>;
 
-const confirm = (ctx: RequestContext, message: string) => ctx.elicit({ message, requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } });
+const confirm = (ctx: RequestContext, message: string) =>
+  ctx.elicit({ message, requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } });
 
 function setup(mcp: McpRouter): void {
   mcp.tool({
@@ -31,7 +32,10 @@ function setup(mcp: McpRouter): void {
     name: 'plan',
     description: 'Asks the user and the model together',
     handler: async (_args, ctx) => {
-      const [answer, said] = await Promise.all([confirm(ctx, 'Plan?'), ctx.sample({ messages: [], maxTokens: 5 }, { key: 'capital' })]);
+      const [answer, said] = await Promise.all([
+        confirm(ctx, 'Plan?'),
+        ctx.sample({ messages: [], maxTokens: 5 }, { key: 'capital' }),
+      ]);
       return `${String(answer.action)} ${JSON.stringify(said.content)}`;
     },
   });
@@ -39,7 +43,10 @@ function setup(mcp: McpRouter): void {
     name: 'greet',
     description: 'Greets the user by a name it asks for',
     get: async (_args, ctx) => {
-      const answer = await ctx.elicit({ message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } }, { key: 'name' });
+      const answer = await ctx.elicit(
+        { message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } },
+        { key: 'name' },
+      );
       return `Hello, ${String((answer.content as { name?: unknown }).name)}`;
     },
   });
@@ -66,15 +73,31 @@ beforeEach(() => {
 describe('tools/call', () => {
   it('ends with input_required, then completes on the retry with the answer and the echoed state; the handler runs twice', async () => {
     const server = app();
-    const first = await modern(server, 'tools/call', { name: 'book', arguments: { seats: 2 } }, {}, CAPS).expect(200).expect('Content-Type', /application\/json/);
+    const first = await modern(server, 'tools/call', { name: 'book', arguments: { seats: 2 } }, {}, CAPS)
+      .expect(200)
+      .expect('Content-Type', /application\/json/);
     const { result } = first.body;
-    expect(result).toMatchObject({ resultType: 'input_required', inputRequests: { 'elicitation-1': { method: 'elicitation/create', params: { message: 'Book 2 seats?' } } } });
+    expect(result).toMatchObject({
+      resultType: 'input_required',
+      inputRequests: { 'elicitation-1': { method: 'elicitation/create', params: { message: 'Book 2 seats?' } } },
+    });
     expect(typeof result.requestState).toBe('string');
     expect(result).not.toHaveProperty('ttlMs');
     expect(result).not.toHaveProperty('cacheScope');
     expect(result._meta).toHaveProperty(['io.modelcontextprotocol/serverInfo']);
 
-    const retry = await modern(server, 'tools/call', { name: 'book', arguments: { seats: 2 }, inputResponses: { 'elicitation-1': YES }, requestState: result.requestState }, {}, CAPS).expect(200);
+    const retry = await modern(
+      server,
+      'tools/call',
+      {
+        name: 'book',
+        arguments: { seats: 2 },
+        inputResponses: { 'elicitation-1': YES },
+        requestState: result.requestState,
+      },
+      {},
+      CAPS,
+    ).expect(200);
     expect(retry.body.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'booked 2' }] });
     expect(runs.book).toBe(2);
   });
@@ -101,39 +124,106 @@ describe('tools/call', () => {
   it('gathers the asks a handler awaits together into one input_required', async () => {
     const res = await modern(app(), 'tools/call', { name: 'plan', arguments: {} }, {}, CAPS).expect(200);
     expect(Object.keys(res.body.result.inputRequests).sort()).toEqual(['capital', 'elicitation-1']);
-    const retry = await modern(app(), 'tools/call', { name: 'plan', arguments: {}, inputResponses: { 'elicitation-1': YES, capital: SAMPLED } }, {}, CAPS).expect(200);
+    const retry = await modern(
+      app(),
+      'tools/call',
+      { name: 'plan', arguments: {}, inputResponses: { 'elicitation-1': YES, capital: SAMPLED } },
+      {},
+      CAPS,
+    ).expect(200);
     expect(retry.body.result.content).toEqual([{ type: 'text', text: 'accept {"type":"text","text":"Paris"}' }]);
   });
 
   it('refuses a tampered requestState with -32602 in-band, without running the handler', async () => {
     const server = app();
     const first = await modern(server, 'tools/call', { name: 'book', arguments: { seats: 2 } }, {}, CAPS);
-    const res = await modern(server, 'tools/call', { name: 'book', arguments: { seats: 2 }, inputResponses: { 'elicitation-1': YES }, requestState: `${first.body.result.requestState}-TAMPERED` }, {}, CAPS).expect(200);
-    expect(res.body.error).toMatchObject({ code: ErrorCode.InvalidParams, message: expect.stringMatching(/integrity check/) });
+    const res = await modern(
+      server,
+      'tools/call',
+      {
+        name: 'book',
+        arguments: { seats: 2 },
+        inputResponses: { 'elicitation-1': YES },
+        requestState: `${first.body.result.requestState}-TAMPERED`,
+      },
+      {},
+      CAPS,
+    ).expect(200);
+    expect(res.body.error).toMatchObject({
+      code: ErrorCode.InvalidParams,
+      message: expect.stringMatching(/integrity check/),
+    });
     expect(runs.book).toBe(1);
   });
 
   it('refuses a state echoed on a call with other arguments, and one minted by a router with another key', async () => {
     const first = await modern(app(), 'tools/call', { name: 'book', arguments: { seats: 2 } }, {}, CAPS);
     const { requestState } = first.body.result;
-    const other = await modern(app(), 'tools/call', { name: 'book', arguments: { seats: 9 }, inputResponses: { 'elicitation-1': YES }, requestState }, {}, CAPS);
-    expect(other.body.error).toMatchObject({ code: ErrorCode.InvalidParams, message: expect.stringMatching(/another call/) });
-    const elsewhere = await modern(app({ inputRequired: {} }), 'tools/call', { name: 'book', arguments: { seats: 2 }, inputResponses: { 'elicitation-1': YES }, requestState }, {}, CAPS);
-    expect(elsewhere.body.error).toMatchObject({ code: ErrorCode.InvalidParams, message: expect.stringMatching(/integrity check/) });
+    const other = await modern(
+      app(),
+      'tools/call',
+      { name: 'book', arguments: { seats: 9 }, inputResponses: { 'elicitation-1': YES }, requestState },
+      {},
+      CAPS,
+    );
+    expect(other.body.error).toMatchObject({
+      code: ErrorCode.InvalidParams,
+      message: expect.stringMatching(/another call/),
+    });
+    const elsewhere = await modern(
+      app({ inputRequired: {} }),
+      'tools/call',
+      { name: 'book', arguments: { seats: 2 }, inputResponses: { 'elicitation-1': YES }, requestState },
+      {},
+      CAPS,
+    );
+    expect(elsewhere.body.error).toMatchObject({
+      code: ErrorCode.InvalidParams,
+      message: expect.stringMatching(/integrity check/),
+    });
   });
 
   it("refuses a state minted for another principal's token", async () => {
-    const server = app({ auth: { tokens: [{ token: 'alice-token', subject: 'alice' }, { token: 'mallory-token', subject: 'mallory' }] } });
-    const first = await modern(server, 'tools/call', { name: 'book', arguments: { seats: 1 } }, { Authorization: 'Bearer alice-token' }, CAPS).expect(200);
-    const params = { name: 'book', arguments: { seats: 1 }, inputResponses: { 'elicitation-1': YES }, requestState: first.body.result.requestState };
-    const stolen = await modern(server, 'tools/call', params, { Authorization: 'Bearer mallory-token' }, CAPS).expect(200);
-    expect(stolen.body.error).toMatchObject({ code: ErrorCode.InvalidParams, message: expect.stringMatching(/another call/) });
+    const server = app({
+      auth: {
+        tokens: [
+          { token: 'alice-token', subject: 'alice' },
+          { token: 'mallory-token', subject: 'mallory' },
+        ],
+      },
+    });
+    const first = await modern(
+      server,
+      'tools/call',
+      { name: 'book', arguments: { seats: 1 } },
+      { Authorization: 'Bearer alice-token' },
+      CAPS,
+    ).expect(200);
+    const params = {
+      name: 'book',
+      arguments: { seats: 1 },
+      inputResponses: { 'elicitation-1': YES },
+      requestState: first.body.result.requestState,
+    };
+    const stolen = await modern(server, 'tools/call', params, { Authorization: 'Bearer mallory-token' }, CAPS).expect(
+      200,
+    );
+    expect(stolen.body.error).toMatchObject({
+      code: ErrorCode.InvalidParams,
+      message: expect.stringMatching(/another call/),
+    });
     const own = await modern(server, 'tools/call', params, { Authorization: 'Bearer alice-token' }, CAPS).expect(200);
     expect(own.body.result.content).toEqual([{ type: 'text', text: 'booked 1' }]);
   });
 
   it('asks again when the retry lacks the answer, and ignores keys nobody asked for', async () => {
-    const res = await modern(app(), 'tools/call', { name: 'book', arguments: { seats: 2 }, inputResponses: { other: YES } }, {}, CAPS).expect(200);
+    const res = await modern(
+      app(),
+      'tools/call',
+      { name: 'book', arguments: { seats: 2 }, inputResponses: { other: YES } },
+      {},
+      CAPS,
+    ).expect(200);
     expect(res.body.result.resultType).toBe('input_required');
     expect(Object.keys(res.body.result.inputRequests)).toEqual(['elicitation-1']);
   });
@@ -143,35 +233,80 @@ describe('tools/call', () => {
     ['an answer of the wrong shape', { inputResponses: { 'elicitation-1': 12345 } }],
     ['a requestState that is not a string', { requestState: { forged: true } }],
   ])('answers %s with -32602', async (_case, extra) => {
-    const res = await modern(app(), 'tools/call', { name: 'book', arguments: { seats: 2 }, ...extra }, {}, CAPS).expect(200);
+    const res = await modern(app(), 'tools/call', { name: 'book', arguments: { seats: 2 }, ...extra }, {}, CAPS).expect(
+      200,
+    );
     expect(res.body.error.code).toBe(ErrorCode.InvalidParams);
   });
 
   it('asks only for a capability the request declared: otherwise 400 -32021 naming it', async () => {
-    const res = await modern(app(), 'tools/call', { name: 'book', arguments: { seats: 2 } }, {}, { 'io.modelcontextprotocol/clientCapabilities': { sampling: {} } }).expect(400);
-    expect(res.body.error).toMatchObject({ code: ErrorCode.MissingRequiredClientCapability, data: { requiredCapabilities: { elicitation: {} } } });
+    const res = await modern(
+      app(),
+      'tools/call',
+      { name: 'book', arguments: { seats: 2 } },
+      {},
+      { 'io.modelcontextprotocol/clientCapabilities': { sampling: {} } },
+    ).expect(400);
+    expect(res.body.error).toMatchObject({
+      code: ErrorCode.MissingRequiredClientCapability,
+      data: { requiredCapabilities: { elicitation: {} } },
+    });
   });
 });
 
 describe('prompts/get and resources/read', () => {
   it('prompts/get asks under its explicit key and completes on the retry', async () => {
     const first = await modern(app(), 'prompts/get', { name: 'greet' }, {}, CAPS).expect(200);
-    expect(first.body.result.inputRequests).toEqual({ name: { method: 'elicitation/create', params: expect.objectContaining({ message: 'Name?' }) } });
-    const retry = await modern(app(), 'prompts/get', { name: 'greet', inputResponses: { name: { action: 'accept', content: { name: 'Ada' } } }, requestState: first.body.result.requestState }, {}, CAPS).expect(200);
-    expect(retry.body.result).toMatchObject({ resultType: 'complete', messages: [{ role: 'user', content: { type: 'text', text: 'Hello, Ada' } }] });
+    expect(first.body.result.inputRequests).toEqual({
+      name: { method: 'elicitation/create', params: expect.objectContaining({ message: 'Name?' }) },
+    });
+    const retry = await modern(
+      app(),
+      'prompts/get',
+      {
+        name: 'greet',
+        inputResponses: { name: { action: 'accept', content: { name: 'Ada' } } },
+        requestState: first.body.result.requestState,
+      },
+      {},
+      CAPS,
+    ).expect(200);
+    expect(retry.body.result).toMatchObject({
+      resultType: 'complete',
+      messages: [{ role: 'user', content: { type: 'text', text: 'Hello, Ada' } }],
+    });
   });
 
   it('resources/read asks for roots with no cache hints, and its complete result has them', async () => {
     const first = await modern(app(), 'resources/read', { uri: 'docs://roots' }, {}, CAPS).expect(200);
-    expect(first.body.result).toMatchObject({ resultType: 'input_required', inputRequests: { roots: { method: 'roots/list', params: {} } } });
+    expect(first.body.result).toMatchObject({
+      resultType: 'input_required',
+      inputRequests: { roots: { method: 'roots/list', params: {} } },
+    });
     expect(first.body.result).not.toHaveProperty('ttlMs');
-    const retry = await modern(app(), 'resources/read', { uri: 'docs://roots', inputResponses: { roots: { roots: [{ uri: 'file:///w' }] } }, requestState: first.body.result.requestState }, {}, CAPS).expect(200);
-    expect(retry.body.result).toMatchObject({ resultType: 'complete', ttlMs: 60_000, contents: [{ uri: 'docs://roots', text: '[{"uri":"file:///w"}]' }] });
+    const retry = await modern(
+      app(),
+      'resources/read',
+      {
+        uri: 'docs://roots',
+        inputResponses: { roots: { roots: [{ uri: 'file:///w' }] } },
+        requestState: first.body.result.requestState,
+      },
+      {},
+      CAPS,
+    ).expect(200);
+    expect(retry.body.result).toMatchObject({
+      resultType: 'complete',
+      ttlMs: 60_000,
+      contents: [{ uri: 'docs://roots', text: '[{"uri":"file:///w"}]' }],
+    });
   });
 
   it('never answers input_required from a method that may not (lists ignore inputResponses and requestState)', async () => {
     for (const method of ['tools/list', 'prompts/list', 'resources/list']) {
-      const res = await modern(app(), method, { inputResponses: { x: YES }, requestState: 'forged' }, {}, CAPS).expect(200);
+      const res = await modern(app(), method, { inputResponses: { x: YES }, requestState: 'forged' }, {}, CAPS).expect(
+        200,
+      );
       expect(res.body.result.resultType).toBe('complete');
     }
   });

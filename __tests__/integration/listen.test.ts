@@ -20,7 +20,10 @@ afterEach(async () => {
 });
 
 /** A router with a tool, a prompt and two resources (unless `setup` says otherwise), served on a real port. */
-async function serve(options: Partial<McpRouterOptions> = {}, setup?: (mcp: McpRouter) => void): Promise<{ url: string; mcp: McpRouter }> {
+async function serve(
+  options: Partial<McpRouterOptions> = {},
+  setup?: (mcp: McpRouter) => void,
+): Promise<{ url: string; mcp: McpRouter }> {
   const mcp = mcpRouter({ name: 'listen', version: '1.0.0', sessions: false, logger: silentLogger(), ...options });
   if (setup) setup(mcp);
   else {
@@ -36,14 +39,30 @@ async function serve(options: Partial<McpRouterOptions> = {}, setup?: (mcp: McpR
 }
 
 /** POSTs subscriptions/listen with `notifications` as its filter; the response, its body not read yet. */
-function listenRequest(url: string, notifications: unknown, id: string | number = 'sub-1', headers: Record<string, string> = {}): Promise<Response> {
+function listenRequest(
+  url: string,
+  notifications: unknown,
+  id: string | number = 'sub-1',
+  headers: Record<string, string> = {},
+): Promise<Response> {
   const body = rpc('subscriptions/listen', { notifications, _meta: envelope() }, id);
-  const all = { 'Content-Type': 'application/json', Accept: MCP_ACCEPT, 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'subscriptions/listen', ...headers };
+  const all = {
+    'Content-Type': 'application/json',
+    Accept: MCP_ACCEPT,
+    'MCP-Protocol-Version': MODERN,
+    'Mcp-Method': 'subscriptions/listen',
+    ...headers,
+  };
   return fetch(url, { method: 'POST', headers: all, body: JSON.stringify(body) });
 }
 
 /** Opens a listen stream and reads its acknowledgment. */
-async function listen(url: string, notifications: unknown, id: string | number = 'sub-1', headers: Record<string, string> = {}): Promise<{ reader: SseReader; ack: Record<string, unknown>; res: Response }> {
+async function listen(
+  url: string,
+  notifications: unknown,
+  id: string | number = 'sub-1',
+  headers: Record<string, string> = {},
+): Promise<{ reader: SseReader; ack: Record<string, unknown>; res: Response }> {
   const res = await listenRequest(url, notifications, id, headers);
   expect(res.status).toBe(200);
   const reader = new SseReader(res.body as ReadableStream<Uint8Array>);
@@ -53,7 +72,11 @@ async function listen(url: string, notifications: unknown, id: string | number =
 }
 
 const next = async (reader: SseReader): Promise<unknown> => messageOf((await reader.next()) as SseEvent);
-const stamped = (id: string | number, method: string, params: Record<string, unknown> = {}): unknown => ({ jsonrpc: '2.0', method, params: { ...params, _meta: { [SUBSCRIPTION_ID]: id } } });
+const stamped = (id: string | number, method: string, params: Record<string, unknown> = {}): unknown => ({
+  jsonrpc: '2.0',
+  method,
+  params: { ...params, _meta: { [SUBSCRIPTION_ID]: id } },
+});
 const until = async (condition: () => boolean): Promise<void> => {
   for (let tries = 0; !condition(); tries++) {
     if (tries > 200) throw new Error('the condition never held');
@@ -66,18 +89,34 @@ describe('subscriptions/listen', () => {
     const { url } = await serve({}, (mcp) => {
       mcp.tool({ name: 'only', description: 'Tools but no prompts or resources', handler: () => 'x' });
     });
-    const all = { toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true, resourceSubscriptions: ['docs://a'] };
+    const all = {
+      toolsListChanged: true,
+      promptsListChanged: true,
+      resourcesListChanged: true,
+      resourceSubscriptions: ['docs://a'],
+    };
     const { ack, res } = await listen(url, all, 42);
     expect(res.headers.get('content-type')).toBe('text/event-stream');
     expect(res.headers.get('x-accel-buffering')).toBe('no');
     expect(res.headers.get('mcp-session-id')).toBeNull();
-    expect(ack).toEqual({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { _meta: { [SUBSCRIPTION_ID]: 42 }, notifications: { toolsListChanged: true } } });
+    expect(ack).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/subscriptions/acknowledged',
+      params: { _meta: { [SUBSCRIPTION_ID]: 42 }, notifications: { toolsListChanged: true } },
+    });
   });
 
   it('acknowledges every kind the server offers, and nothing the client left out or set false', async () => {
     const { url } = await serve();
-    const { ack } = await listen(url, { toolsListChanged: false, promptsListChanged: true, resourceSubscriptions: ['docs://a', 'docs://a'] });
-    expect(ack.params).toEqual({ _meta: { [SUBSCRIPTION_ID]: 'sub-1' }, notifications: { promptsListChanged: true, resourceSubscriptions: ['docs://a'] } });
+    const { ack } = await listen(url, {
+      toolsListChanged: false,
+      promptsListChanged: true,
+      resourceSubscriptions: ['docs://a', 'docs://a'],
+    });
+    expect(ack.params).toEqual({
+      _meta: { [SUBSCRIPTION_ID]: 'sub-1' },
+      notifications: { promptsListChanged: true, resourceSubscriptions: ['docs://a'] },
+    });
   });
 
   it('delivers only the requested kinds, stamped; a tool registered after listen arrives within 100 ms', async () => {
@@ -112,7 +151,11 @@ describe('subscriptions/listen', () => {
     await listen(url, { toolsListChanged: true }, 2, alice);
     const refused = await listenRequest(url, { toolsListChanged: true }, 3, alice);
     expect(refused.status).toBe(429);
-    expect(await refused.json()).toEqual({ jsonrpc: '2.0', id: 3, error: { code: -32000, message: expect.stringContaining('listen.maxStreamsPerPrincipal') } });
+    expect(await refused.json()).toEqual({
+      jsonrpc: '2.0',
+      id: 3,
+      error: { code: -32000, message: expect.stringContaining('listen.maxStreamsPerPrincipal') },
+    });
     await listen(url, { toolsListChanged: true }, 4, { Authorization: 'Bearer bob' });
     await first.reader.cancel();
     // The server hears the hang-up a moment later: ask until the place is free (a refusal costs one JSON reply).
@@ -134,7 +177,10 @@ describe('subscriptions/listen', () => {
   it('unsubscribes from the server event bus when the client hangs up', async () => {
     let live = 0;
     const subscribe = MemoryServerEventBus.prototype.subscribe;
-    jest.spyOn(MemoryServerEventBus.prototype, 'subscribe').mockImplementation(function (this: MemoryServerEventBus, listener) {
+    jest.spyOn(MemoryServerEventBus.prototype, 'subscribe').mockImplementation(function (
+      this: MemoryServerEventBus,
+      listener,
+    ) {
       live++;
       const stop = subscribe.call(this, listener);
       let stopped = false;
@@ -161,7 +207,9 @@ describe('subscriptions/listen', () => {
     const { reader } = await listen(url, { toolsListChanged: true }, 'closing');
     await mcp.close();
     const rest = await reader.rest();
-    expect(rest.map(messageOf)).toEqual([{ jsonrpc: '2.0', id: 'closing', result: { resultType: 'complete', _meta: { [SUBSCRIPTION_ID]: 'closing' } } }]);
+    expect(rest.map(messageOf)).toEqual([
+      { jsonrpc: '2.0', id: 'closing', result: { resultType: 'complete', _meta: { [SUBSCRIPTION_ID]: 'closing' } } },
+    ]);
     const late = await listenRequest(url, { toolsListChanged: true }, 9);
     expect(late.status).toBe(503);
     expect(await late.json()).toMatchObject({ id: 9, error: { code: -32000 } });
@@ -174,15 +222,26 @@ describe('subscriptions/listen', () => {
     cleanups.push(() => reader.cancel().catch(() => undefined));
     let text = '';
     while (!text.includes(': keep-alive')) text += new TextDecoder().decode((await reader.read()).value);
-    expect(text.startsWith('event: message\ndata: {"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged"')).toBe(true);
+    expect(
+      text.startsWith('event: message\ndata: {"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged"'),
+    ).toBe(true);
   });
 
   it('reaches 2025 GET streams and 2026 listen streams with the same events', async () => {
     const { url, mcp } = await serve({ sessions: {} });
     const send = (body: unknown, headers: Record<string, string> = {}): Promise<Response> =>
-      fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: MCP_ACCEPT, ...headers }, body: JSON.stringify(body) });
-    const init = await send(rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } }));
-    const session = { 'Mcp-Session-Id': init.headers.get('mcp-session-id') ?? '', 'MCP-Protocol-Version': '2025-11-25' };
+      fetch(url, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: MCP_ACCEPT, ...headers },
+        body: JSON.stringify(body),
+      });
+    const init = await send(
+      rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } }),
+    );
+    const session = {
+      'Mcp-Session-Id': init.headers.get('mcp-session-id') ?? '',
+      'MCP-Protocol-Version': '2025-11-25',
+    };
     expect((await send(notification('notifications/initialized'), session)).status).toBe(202);
     const get = await fetch(url, { headers: { Accept: 'text/event-stream', ...session } });
     const legacy = new SseReader(get.body as ReadableStream<Uint8Array>);
@@ -199,7 +258,10 @@ describe('the wire of a listen stream', () => {
   it('validates against the official 2026-07-28 schema: ack, stamped notifications, completion', async () => {
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats(ajv);
-    ajv.addSchema(JSON.parse(readFileSync(path.join(__dirname, '../conformance/schema-2026-07-28.json'), 'utf8')) as object, 'mcp');
+    ajv.addSchema(
+      JSON.parse(readFileSync(path.join(__dirname, '../conformance/schema-2026-07-28.json'), 'utf8')) as object,
+      'mcp',
+    );
     const valid = (definition: string, value: unknown): unknown => {
       const validate = ajv.getSchema(`mcp#/$defs/${definition}`);
       return validate?.(value) === true ? true : validate?.errors;
@@ -224,35 +286,68 @@ describe('subscriptions/listen refusals', () => {
     const { url } = await serve();
     const res = await listenRequest(url, { toolsListChanged: true }, 8, { Accept: 'application/json' });
     expect(res.status).toBe(406);
-    expect(await res.json()).toEqual({ jsonrpc: '2.0', id: 8, error: { code: -32000, message: expect.stringContaining('text/event-stream') } });
+    expect(await res.json()).toEqual({
+      jsonrpc: '2.0',
+      id: 8,
+      error: { code: -32000, message: expect.stringContaining('text/event-stream') },
+    });
   });
 
   it.each([
     ['no filter', undefined, "'notifications' must be an object"],
     ['a filter that is not an object', 'tools', "'notifications' must be an object"],
     ['a flag that is not a boolean', { toolsListChanged: 'yes' }, "'notifications.toolsListChanged' must be a boolean"],
-    ['URIs that are not strings', { resourceSubscriptions: [1] }, "'notifications.resourceSubscriptions' must be an array"],
-    ['a URI too long', { resourceSubscriptions: ['x'.repeat(1_025)] }, "'notifications.resourceSubscriptions' must be an array"],
-    ['more URIs than sessions.maxSubscriptions', { resourceSubscriptions: Array.from({ length: 33 }, (_, i) => `docs://${i}`) }, 'at most 32 are allowed'],
+    [
+      'URIs that are not strings',
+      { resourceSubscriptions: [1] },
+      "'notifications.resourceSubscriptions' must be an array",
+    ],
+    [
+      'a URI too long',
+      { resourceSubscriptions: ['x'.repeat(1_025)] },
+      "'notifications.resourceSubscriptions' must be an array",
+    ],
+    [
+      'more URIs than sessions.maxSubscriptions',
+      { resourceSubscriptions: Array.from({ length: 33 }, (_, i) => `docs://${i}`) },
+      'at most 32 are allowed',
+    ],
   ])('answers %s with -32602 in-band, and opens no stream', async (_label, notifications, message) => {
     const { url } = await serve();
     const res = await listenRequest(url, notifications, 'bad');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(await res.json()).toEqual({ jsonrpc: '2.0', id: 'bad', error: { code: -32602, message: expect.stringContaining(message) } });
+    expect(await res.json()).toEqual({
+      jsonrpc: '2.0',
+      id: 'bad',
+      error: { code: -32602, message: expect.stringContaining(message) },
+    });
   });
 });
 
 describe('capabilities and the listen option', () => {
   const discover = async (url: string): Promise<Record<string, unknown>> => {
     const body = rpc('server/discover', { _meta: envelope() });
-    const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: MCP_ACCEPT, 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'server/discover' }, body: JSON.stringify(body) });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: MCP_ACCEPT,
+        'MCP-Protocol-Version': MODERN,
+        'Mcp-Method': 'server/discover',
+      },
+      body: JSON.stringify(body),
+    });
     return ((await res.json()) as { result: { capabilities: Record<string, unknown> } }).result.capabilities;
   };
 
   it('server/discover declares listChanged and subscribe, served by listen streams', async () => {
     const { url } = await serve();
-    expect(await discover(url)).toMatchObject({ tools: { listChanged: true }, prompts: { listChanged: true }, resources: { subscribe: true, listChanged: true } });
+    expect(await discover(url)).toMatchObject({
+      tools: { listChanged: true },
+      prompts: { listChanged: true },
+      resources: { subscribe: true, listChanged: true },
+    });
   });
 
   it('with listen: false, declares neither, and subscriptions/listen is not found (404 -32601)', async () => {
@@ -269,7 +364,9 @@ describe('capabilities and the listen option', () => {
     [{ listen: { maxStreams: 0 } }, "'listen.maxStreams'"],
     [{ listen: { maxStream: 4 } }, "'listen.maxStream'. Did you mean 'listen.maxStreams'?"],
   ])('refuses %j at boot, naming the option', (options, named) => {
-    expect(() => mcpRouter({ name: 'bad', version: '1', ...(options as Partial<McpRouterOptions>) })).toThrow(McpConfigError);
+    expect(() => mcpRouter({ name: 'bad', version: '1', ...(options as Partial<McpRouterOptions>) })).toThrow(
+      McpConfigError,
+    );
     expect(() => mcpRouter({ name: 'bad', version: '1', ...(options as Partial<McpRouterOptions>) })).toThrow(named);
   });
 });

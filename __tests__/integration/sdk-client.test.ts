@@ -1,14 +1,29 @@
 // End to end with the official @modelcontextprotocol/sdk client over Streamable HTTP.
 
 import express from 'express';
-import { audioContent, embeddedResource, imageContent, mcpRouter, resourceLink, type McpRouter, type McpRouterOptions } from '../../lib';
+import {
+  audioContent,
+  embeddedResource,
+  imageContent,
+  mcpRouter,
+  resourceLink,
+  type McpRouter,
+  type McpRouterOptions,
+} from '../../lib';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { connectClient, type ConnectedClient } from '../helpers/connect-client';
 
 const PNG_BYTES = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 function buildRouter(options: Partial<McpRouterOptions> = {}): McpRouter {
-  const mcp = mcpRouter({ name: 'e2e', version: '2.0.0', title: 'E2E server', instructions: 'Use add for sums.', pageSize: 2, ...options });
+  const mcp = mcpRouter({
+    name: 'e2e',
+    version: '2.0.0',
+    title: 'E2E server',
+    instructions: 'Use add for sums.',
+    pageSize: 2,
+    ...options,
+  });
   mcp.tool({
     name: 'add',
     title: 'Add',
@@ -18,8 +33,19 @@ function buildRouter(options: Partial<McpRouterOptions> = {}): McpRouter {
     annotations: { readOnlyHint: true },
     handler: ({ a, b }: { a: number; b: number }) => ({ sum: a + b }),
   });
-  mcp.tool({ name: 'echo', description: 'Echo text', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }, handler: ({ text }: { text: string }) => text });
-  mcp.tool({ name: 'fail', description: 'Always fails', handler: () => { throw new Error('the warehouse is closed'); } });
+  mcp.tool({
+    name: 'echo',
+    description: 'Echo text',
+    inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+    handler: ({ text }: { text: string }) => text,
+  });
+  mcp.tool({
+    name: 'fail',
+    description: 'Always fails',
+    handler: () => {
+      throw new Error('the warehouse is closed');
+    },
+  });
   mcp.tool({
     name: 'media',
     description: 'Returns every kind of content',
@@ -44,7 +70,10 @@ function buildRouter(options: Partial<McpRouterOptions> = {}): McpRouter {
   mcp.prompt({
     name: 'review',
     description: 'Review code',
-    arguments: [{ name: 'code', required: true }, { name: 'language', complete: (prefix) => ['go', 'typescript'].filter((l) => l.startsWith(prefix)) }],
+    arguments: [
+      { name: 'code', required: true },
+      { name: 'language', complete: (prefix) => ['go', 'typescript'].filter((l) => l.startsWith(prefix)) },
+    ],
     get: ({ code, language }) => [{ role: 'user', content: `Review this ${language ?? 'code'}: ${code}` }],
   });
   return mcp;
@@ -80,7 +109,11 @@ describe('the official SDK client', () => {
       name: 'add',
       title: 'Add',
       description: 'Add two numbers',
-      inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+      inputSchema: {
+        type: 'object',
+        properties: { a: { type: 'number' }, b: { type: 'number' } },
+        required: ['a', 'b'],
+      },
       outputSchema: { type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'] },
       annotations: { readOnlyHint: true },
     });
@@ -97,7 +130,9 @@ describe('the official SDK client', () => {
   it('reports invalid arguments as an isError result a model can act on', async () => {
     const result = await connected.client.callTool({ name: 'add', arguments: { a: 2 } });
     expect(result.isError).toBe(true);
-    expect(result.content).toEqual([{ type: 'text', text: "Invalid arguments for tool 'add': (root): must have required property 'b'" }]);
+    expect(result.content).toEqual([
+      { type: 'text', text: "Invalid arguments for tool 'add': (root): must have required property 'b'" },
+    ]);
   });
 
   it('reports a throwing handler as an isError result with its message', async () => {
@@ -116,7 +151,10 @@ describe('the official SDK client', () => {
   });
 
   it('rejects an unknown tool with a JSON-RPC error', async () => {
-    await expect(connected.client.callTool({ name: 'nope', arguments: {} })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('Unknown tool: nope') });
+    await expect(connected.client.callTool({ name: 'nope', arguments: {} })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('Unknown tool: nope'),
+    });
   });
 
   it('lists and reads resources, binary ones as base64', async () => {
@@ -125,7 +163,9 @@ describe('the official SDK client', () => {
       { uri: 'docs://readme', name: 'readme', mimeType: 'text/markdown' },
       { uri: 'files://logo.png', name: 'logo', mimeType: 'image/png' },
     ]);
-    expect(await connected.client.readResource({ uri: 'docs://readme' })).toEqual({ contents: [{ uri: 'docs://readme', mimeType: 'text/markdown', text: '# Readme' }] });
+    expect(await connected.client.readResource({ uri: 'docs://readme' })).toEqual({
+      contents: [{ uri: 'docs://readme', mimeType: 'text/markdown', text: '# Readme' }],
+    });
     expect(await connected.client.readResource({ uri: 'files://logo.png' })).toEqual({
       contents: [{ uri: 'files://logo.png', mimeType: 'image/png', blob: PNG_BYTES.toString('base64') }],
     });
@@ -133,9 +173,13 @@ describe('the official SDK client', () => {
 
   it('lists templates and reads a resource through one', async () => {
     const { resourceTemplates } = await connected.client.listResourceTemplates();
-    expect(resourceTemplates).toEqual([{ uriTemplate: 'users://{id}/profile', name: 'profile', mimeType: 'application/json' }]);
+    expect(resourceTemplates).toEqual([
+      { uriTemplate: 'users://{id}/profile', name: 'profile', mimeType: 'application/json' },
+    ]);
     const read = await connected.client.readResource({ uri: 'users://12/profile' });
-    expect(read.contents).toEqual([{ uri: 'users://12/profile', mimeType: 'application/json', text: '{"id":"12","name":"user 12"}' }]);
+    expect(read.contents).toEqual([
+      { uri: 'users://12/profile', mimeType: 'application/json', text: '{"id":"12","name":"user 12"}' },
+    ]);
   });
 
   it('answers an unknown resource with -32002', async () => {
@@ -144,16 +188,31 @@ describe('the official SDK client', () => {
 
   it('lists and gets prompts, and refuses a missing required argument', async () => {
     const { prompts } = await connected.client.listPrompts();
-    expect(prompts).toEqual([{ name: 'review', description: 'Review code', arguments: [{ name: 'code', required: true }, { name: 'language' }] }]);
+    expect(prompts).toEqual([
+      {
+        name: 'review',
+        description: 'Review code',
+        arguments: [{ name: 'code', required: true }, { name: 'language' }],
+      },
+    ]);
     const prompt = await connected.client.getPrompt({ name: 'review', arguments: { code: 'x = 1', language: 'go' } });
-    expect(prompt).toEqual({ description: 'Review code', messages: [{ role: 'user', content: { type: 'text', text: 'Review this go: x = 1' } }] });
+    expect(prompt).toEqual({
+      description: 'Review code',
+      messages: [{ role: 'user', content: { type: 'text', text: 'Review this go: x = 1' } }],
+    });
     await expect(connected.client.getPrompt({ name: 'review', arguments: {} })).rejects.toMatchObject({ code: -32602 });
   });
 
   it('completes prompt arguments and template variables', async () => {
-    const forPrompt = await connected.client.complete({ ref: { type: 'ref/prompt', name: 'review' }, argument: { name: 'language', value: 'ty' } });
+    const forPrompt = await connected.client.complete({
+      ref: { type: 'ref/prompt', name: 'review' },
+      argument: { name: 'language', value: 'ty' },
+    });
     expect(forPrompt.completion).toEqual({ values: ['typescript'] });
-    const forTemplate = await connected.client.complete({ ref: { type: 'ref/resource', uri: 'users://{id}/profile' }, argument: { name: 'id', value: '1' } });
+    const forTemplate = await connected.client.complete({
+      ref: { type: 'ref/resource', uri: 'users://{id}/profile' },
+      argument: { name: 'id', value: '1' },
+    });
     expect(forTemplate.completion).toEqual({ values: ['1', '12'] });
   });
 
@@ -176,13 +235,22 @@ describe('the SDK client of a stateless server on an older revision', () => {
       expect(tools[0]).toEqual({
         name: 'add',
         description: 'Add two numbers',
-        inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+        inputSchema: {
+          type: 'object',
+          properties: { a: { type: 'number' }, b: { type: 'number' } },
+          required: ['a', 'b'],
+        },
         annotations: { readOnlyHint: true },
       });
-      const result = await client.request({ method: 'tools/call', params: { name: 'add', arguments: { a: 1, b: 2 } } }, CallToolResultSchema);
+      const result = await client.request(
+        { method: 'tools/call', params: { name: 'add', arguments: { a: 1, b: 2 } } },
+        CallToolResultSchema,
+      );
       expect(result).toEqual({ content: [{ type: 'text', text: '{"sum":3}' }] });
       // Before 2025-11-25, invalid arguments are a protocol error.
-      await expect(client.request({ method: 'tools/call', params: { name: 'add', arguments: { a: 1 } } }, CallToolResultSchema)).rejects.toMatchObject({ code: -32602 });
+      await expect(
+        client.request({ method: 'tools/call', params: { name: 'add', arguments: { a: 1 } } }, CallToolResultSchema),
+      ).rejects.toMatchObject({ code: -32602 });
     } finally {
       await close();
     }

@@ -36,7 +36,14 @@ function serve(options: Partial<McpRouterOptions> = {}): { app: express.Express;
   mcp.tool({
     name: 'route',
     description: 'Routes by region (mirrored into a header)',
-    inputSchema: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' }, hops: { type: 'integer', 'x-mcp-header': 'Hops' } }, required: ['region'] },
+    inputSchema: {
+      type: 'object',
+      properties: {
+        region: { type: 'string', 'x-mcp-header': 'Region' },
+        hops: { type: 'integer', 'x-mcp-header': 'Hops' },
+      },
+      required: ['region'],
+    },
     handler: ({ region, hops }: { region: string; hops?: number }) => `${region}/${hops ?? 0}`,
   });
   mcp.resource({ uri: 'docs://readme', name: 'readme', mimeType: 'text/markdown', read: () => '# Read me' });
@@ -46,14 +53,24 @@ function serve(options: Partial<McpRouterOptions> = {}): { app: express.Express;
     read: (uri, { id }: { id: string }) => JSON.stringify({ id }),
     complete: { id: (prefix) => ['ada', 'alan', 'grace'].filter((id) => id.startsWith(prefix)) },
   });
-  mcp.prompt({ name: 'review', description: 'Review code', arguments: [{ name: 'code', required: true }], get: ({ code }) => [{ role: 'user', content: `Review: ${code}` }] });
+  mcp.prompt({
+    name: 'review',
+    description: 'Review code',
+    arguments: [{ name: 'code', required: true }],
+    get: ({ code }) => [{ role: 'user', content: `Review: ${code}` }],
+  });
   const seen: Seen[] = [];
   const app = express();
   // The host app parses JSON first (the router reads req.body then), so each POST's method can be recorded.
   app.use(express.json(), (req, _res, next) => {
     if (req.method === 'POST') {
       const body = req.body as { method?: string };
-      seen.push({ method: body.method ?? '(response)', header: req.headers['mcp-protocol-version'] as string | undefined, session: req.headers['mcp-session-id'] as string | undefined, region: req.headers['mcp-param-region'] as string | undefined });
+      seen.push({
+        method: body.method ?? '(response)',
+        header: req.headers['mcp-protocol-version'] as string | undefined,
+        session: req.headers['mcp-session-id'] as string | undefined,
+        region: req.headers['mcp-param-region'] as string | undefined,
+      });
     }
     next();
   });
@@ -61,7 +78,14 @@ function serve(options: Partial<McpRouterOptions> = {}): { app: express.Express;
   return { app, seen };
 }
 
-async function connect(app: express.Express, versionNegotiation?: ConstructorParameters<typeof Client>[1] extends infer O ? (O extends { versionNegotiation?: infer V } ? V : never) : never) {
+async function connect(
+  app: express.Express,
+  versionNegotiation?: ConstructorParameters<typeof Client>[1] extends infer O
+    ? O extends { versionNegotiation?: infer V }
+      ? V
+      : never
+    : never,
+) {
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
   });
@@ -108,24 +132,38 @@ describe('SDK v2 client pinned to 2026-07-28', () => {
     expect(result.isError).toBeFalsy();
   });
 
-  it('streams progress on the request\'s own stream, and the handler sees the 2026 era', async () => {
+  it("streams progress on the request's own stream, and the handler sees the 2026 era", async () => {
     const progress: number[] = [];
-    const result = await connection.client.callTool({ name: 'count', arguments: {} }, { onprogress: ({ progress: value }) => progress.push(value) });
+    const result = await connection.client.callTool(
+      { name: 'count', arguments: {} },
+      { onprogress: ({ progress: value }) => progress.push(value) },
+    );
     expect(progress).toEqual([1, 2, 3]);
     expect(result.content).toEqual([{ type: 'text', text: 'counted in era 2026 (2026-07-28)' }]);
   });
 
   it('reads resources and templates', async () => {
-    expect((await connection.client.listResources()).resources.map((resource) => resource.uri)).toEqual(['docs://readme']);
-    expect((await connection.client.readResource({ uri: 'docs://readme' })).contents).toEqual([{ uri: 'docs://readme', mimeType: 'text/markdown', text: '# Read me' }]);
-    expect((await connection.client.listResourceTemplates()).resourceTemplates.map((template) => template.uriTemplate)).toEqual(['users://{id}/profile']);
-    expect((await connection.client.readResource({ uri: 'users://ada/profile' })).contents).toEqual([{ uri: 'users://ada/profile', text: '{"id":"ada"}' }]);
+    expect((await connection.client.listResources()).resources.map((resource) => resource.uri)).toEqual([
+      'docs://readme',
+    ]);
+    expect((await connection.client.readResource({ uri: 'docs://readme' })).contents).toEqual([
+      { uri: 'docs://readme', mimeType: 'text/markdown', text: '# Read me' },
+    ]);
+    expect(
+      (await connection.client.listResourceTemplates()).resourceTemplates.map((template) => template.uriTemplate),
+    ).toEqual(['users://{id}/profile']);
+    expect((await connection.client.readResource({ uri: 'users://ada/profile' })).contents).toEqual([
+      { uri: 'users://ada/profile', text: '{"id":"ada"}' },
+    ]);
   });
 
   it('gets prompts and completes arguments', async () => {
     const prompt = await connection.client.getPrompt({ name: 'review', arguments: { code: 'x = 1' } });
     expect(prompt.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Review: x = 1' } }]);
-    const completion = await connection.client.complete({ ref: { type: 'ref/resource', uri: 'users://{id}/profile' }, argument: { name: 'id', value: 'a' } });
+    const completion = await connection.client.complete({
+      ref: { type: 'ref/resource', uri: 'users://{id}/profile' },
+      argument: { name: 'id', value: 'a' },
+    });
     expect(completion.completion.values).toEqual(['ada', 'alan']);
   });
 

@@ -17,7 +17,14 @@ import {
   type ElicitRequest,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
-import { mcpRouter, type McpRouter, type McpRouterOptions, type ProtocolVersion, type RequestContext, type ToolDefinition } from '../../lib';
+import {
+  mcpRouter,
+  type McpRouter,
+  type McpRouterOptions,
+  type ProtocolVersion,
+  type RequestContext,
+  type ToolDefinition,
+} from '../../lib';
 import { MCP_ACCEPT, notification, rpc, silentLogger } from '../helpers/create-app';
 import { isPriming, messageOf, messagesOf, SseReader, type SseEvent } from '../helpers/sse';
 
@@ -42,7 +49,11 @@ interface Served {
  *
  * @param before - adds middleware in front of the router (to observe requests)
  */
-async function serve(options: Partial<McpRouterOptions> = {}, setup?: (mcp: McpRouter) => void, before?: (app: Express) => void): Promise<Served> {
+async function serve(
+  options: Partial<McpRouterOptions> = {},
+  setup?: (mcp: McpRouter) => void,
+  before?: (app: Express) => void,
+): Promise<Served> {
   const logger = silentLogger();
   const mcp = mcpRouter({ name: 'streaming', version: '1.0.0', logger, ...options });
   registerTools(mcp);
@@ -136,9 +147,21 @@ function registerTools(mcp: McpRouter): void {
       return 'done';
     },
   });
-  mcp.tool({ name: 'ask_model', description: 'Asks the client to sample', handler: (_args, ctx: RequestContext) => ctx.sample(SAMPLING_QUESTION) });
-  mcp.tool({ name: 'ask_user', description: 'Asks the client to elicit', handler: (_args, ctx: RequestContext) => ctx.elicit(ELICITATION_QUESTION) });
-  mcp.tool({ name: 'roots', description: "Lists the client's roots", handler: (_args, ctx: RequestContext) => ctx.listRoots() });
+  mcp.tool({
+    name: 'ask_model',
+    description: 'Asks the client to sample',
+    handler: (_args, ctx: RequestContext) => ctx.sample(SAMPLING_QUESTION),
+  });
+  mcp.tool({
+    name: 'ask_user',
+    description: 'Asks the client to elicit',
+    handler: (_args, ctx: RequestContext) => ctx.elicit(ELICITATION_QUESTION),
+  });
+  mcp.tool({
+    name: 'roots',
+    description: "Lists the client's roots",
+    handler: (_args, ctx: RequestContext) => ctx.listRoots(),
+  });
   mcp.resource({ uri: 'docs://a', name: 'a', read: () => 'A' });
   mcp.resource({ uri: 'docs://b', name: 'b', read: () => 'B' });
   mcp.prompt({ name: 'greet', description: 'Greets', get: () => 'Hello' });
@@ -150,7 +173,12 @@ function registerTools(mcp: McpRouter): void {
 type HeaderMap = Record<string, string>;
 
 function postJson(url: string, body: unknown, headers: HeaderMap = {}, signal?: AbortSignal): Promise<Response> {
-  return fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: MCP_ACCEPT, ...headers }, body: JSON.stringify(body), signal });
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: MCP_ACCEPT, ...headers },
+    body: JSON.stringify(body),
+    signal,
+  });
 }
 
 function getStream(url: string, headers: HeaderMap = {}, signal?: AbortSignal): Promise<Response> {
@@ -159,10 +187,15 @@ function getStream(url: string, headers: HeaderMap = {}, signal?: AbortSignal): 
 
 /** Initializes a session at `protocolVersion` and acknowledges it; returns the headers of its later requests. */
 async function initialize(url: string, protocolVersion: ProtocolVersion = '2025-11-25'): Promise<HeaderMap> {
-  const res = await postJson(url, rpc('initialize', { protocolVersion, capabilities: {}, clientInfo: { name: 'raw', version: '1.0.0' } }, 0));
+  const res = await postJson(
+    url,
+    rpc('initialize', { protocolVersion, capabilities: {}, clientInfo: { name: 'raw', version: '1.0.0' } }, 0),
+  );
   expect(res.status).toBe(200);
   // responseMode 'sse' answers initialize over SSE too.
-  const body = (res.headers.get('content-type') === 'text/event-stream' ? messagesOf(await sseOf(res).rest())[0] : await res.json()) as {
+  const body = (
+    res.headers.get('content-type') === 'text/event-stream' ? messagesOf(await sseOf(res).rest())[0] : await res.json()
+  ) as {
     result: { protocolVersion: string };
   };
   expect(body.result.protocolVersion).toBe(protocolVersion);
@@ -185,12 +218,25 @@ function sseOf(res: Response): SseReader {
   return reader;
 }
 
-function callTool(name: string, id: number, progressToken?: string, args: Record<string, unknown> = {}): Record<string, unknown> {
-  return rpc('tools/call', { name, arguments: args, ...(progressToken === undefined ? {} : { _meta: { progressToken } }) }, id);
+function callTool(
+  name: string,
+  id: number,
+  progressToken?: string,
+  args: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return rpc(
+    'tools/call',
+    { name, arguments: args, ...(progressToken === undefined ? {} : { _meta: { progressToken } }) },
+    id,
+  );
 }
 
 function progress(progressToken: string, value: number, total = 100, message?: string): Record<string, unknown> {
-  return { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken, progress: value, total, ...(message === undefined ? {} : { message }) } };
+  return {
+    jsonrpc: '2.0',
+    method: 'notifications/progress',
+    params: { progressToken, progress: value, total, ...(message === undefined ? {} : { message }) },
+  };
 }
 
 function textResult(id: number, text: string): Record<string, unknown> {
@@ -222,8 +268,13 @@ describe('streaming with the official SDK client', () => {
     const { url } = await serve();
     const client = await connect(url);
     const seen: unknown[] = [];
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (message) => void seen.push({ log: message.params }));
-    const result = await client.callTool({ name: 'work', arguments: {} }, undefined, { onprogress: (update) => seen.push({ progress: update }) });
+    client.setNotificationHandler(
+      LoggingMessageNotificationSchema,
+      (message) => void seen.push({ log: message.params }),
+    );
+    const result = await client.callTool({ name: 'work', arguments: {} }, undefined, {
+      onprogress: (update) => seen.push({ progress: update }),
+    });
     seen.push({ result });
     expect(seen).toEqual([
       { progress: { progress: 0, total: 100 } },
@@ -241,7 +292,10 @@ describe('streaming with the official SDK client', () => {
     const unfiltered = await connect(url);
     const levels = (client: Client): string[] => {
       const seen: string[] = [];
-      client.setNotificationHandler(LoggingMessageNotificationSchema, (message) => void seen.push(message.params.level));
+      client.setNotificationHandler(
+        LoggingMessageNotificationSchema,
+        (message) => void seen.push(message.params.level),
+      );
       return seen;
     };
     const filteredLevels = levels(filtered);
@@ -256,7 +310,12 @@ describe('streaming with the official SDK client', () => {
   it('round-trips sampling: the tool returns what the client answered', async () => {
     const { url } = await serve();
     const client = await connect(url, { sampling: {} });
-    const answer = { role: 'assistant', content: { type: 'text', text: 'Hi!' }, model: 'test-model', stopReason: 'endTurn' };
+    const answer = {
+      role: 'assistant',
+      content: { type: 'text', text: 'Hi!' },
+      model: 'test-model',
+      stopReason: 'endTurn',
+    };
     const asked: CreateMessageRequest['params'][] = [];
     client.setRequestHandler(CreateMessageRequestSchema, (request) => {
       asked.push(request.params);
@@ -297,7 +356,12 @@ describe('streaming with the official SDK client', () => {
     const client = await connect(url);
     const result = await client.callTool({ name: 'ask_model', arguments: {} });
     expect(result).toEqual({
-      content: [{ type: 'text', text: "ctx: the client did not declare the 'sampling' capability, so sampling/createMessage cannot be sent" }],
+      content: [
+        {
+          type: 'text',
+          text: "ctx: the client did not declare the 'sampling' capability, so sampling/createMessage cannot be sent",
+        },
+      ],
       isError: true,
     });
   });
@@ -313,9 +377,14 @@ describe('streaming with the official SDK client', () => {
     const cancelled: CancelledNotification['params'][] = [];
     client.setNotificationHandler(CancelledNotificationSchema, (message) => void cancelled.push(message.params));
     const result = await client.callTool({ name: 'ask_model', arguments: {} });
-    expect(result).toEqual({ content: [{ type: 'text', text: 'ctx: the client did not answer sampling/createMessage within 200 ms' }], isError: true });
+    expect(result).toEqual({
+      content: [{ type: 'text', text: 'ctx: the client did not answer sampling/createMessage within 200 ms' }],
+      isError: true,
+    });
     const samplingId = await asked.promise;
-    expect(cancelled).toEqual([{ requestId: samplingId, reason: 'the client did not answer sampling/createMessage within 200 ms' }]);
+    expect(cancelled).toEqual([
+      { requestId: samplingId, reason: 'the client did not answer sampling/createMessage within 200 ms' },
+    ]);
   });
 });
 
@@ -324,14 +393,21 @@ describe('streaming with the official SDK client', () => {
 describe('raw Streamable HTTP: POST replies', () => {
   it('initialize returns an Mcp-Session-Id of visible ASCII', async () => {
     const { url } = await serve();
-    const res = await postJson(url, rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } }, 0));
+    const res = await postJson(
+      url,
+      rpc(
+        'initialize',
+        { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+        0,
+      ),
+    );
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json');
     expect(res.headers.get('mcp-session-id')).toMatch(/^[\x21-\x7E]+$/);
     expect(await res.json()).toMatchObject({ jsonrpc: '2.0', id: 0, result: { protocolVersion: '2025-11-25' } });
   });
 
-  it("auto: a tool that emits nothing is answered with application/json", async () => {
+  it('auto: a tool that emits nothing is answered with application/json', async () => {
     const { url } = await serve();
     const headers = await initialize(url);
     const res = await postJson(url, callTool('echo', 2, undefined, { text: 'hi' }), headers);
@@ -348,11 +424,16 @@ describe('raw Streamable HTTP: POST replies', () => {
     expect(res.headers.get('x-accel-buffering')).toBe('no');
     const events = await sseOf(res).rest();
     expect(events).toEqual([PRIMING, messageEvent(true), messageEvent(true), messageEvent(true), messageEvent(true)]);
-    expect(messagesOf(events)).toEqual([progress('p3', 0), progress('p3', 50), progress('p3', 100), textResult(3, 'counted')]);
+    expect(messagesOf(events)).toEqual([
+      progress('p3', 0),
+      progress('p3', 50),
+      progress('p3', 100),
+      textResult(3, 'counted'),
+    ]);
     expect(new Set(idsOf(events)).size).toBe(events.length);
   });
 
-  it("sse: a reply complete when the handler returns leaves in one socket write; a stream opened by progress shows its headers first", async () => {
+  it('sse: a reply complete when the handler returns leaves in one socket write; a stream opened by progress shows its headers first', async () => {
     // Every write the server's sockets make, counted where Node hands them to the socket (net.Socket#_write/_writev).
     let writes = 0;
     const counted = new WeakSet<object>();
@@ -382,7 +463,12 @@ describe('raw Streamable HTTP: POST replies', () => {
     expect(complete.events).toEqual([PRIMING, messageEvent(true)]);
     expect(complete.writes).toBe(1);
     const streamed = await writesOf(callTool('count', 3, 'p3'));
-    expect(messagesOf(streamed.events)).toEqual([progress('p3', 0), progress('p3', 50), progress('p3', 100), textResult(3, 'counted')]);
+    expect(messagesOf(streamed.events)).toEqual([
+      progress('p3', 0),
+      progress('p3', 50),
+      progress('p3', 100),
+      textResult(3, 'counted'),
+    ]);
     expect(streamed.writes).toBeGreaterThan(1);
   });
 
@@ -392,7 +478,12 @@ describe('raw Streamable HTTP: POST replies', () => {
     const events = await sseOf(await postJson(url, callTool('count', 4, 'p4'), headers)).rest();
     expect(events.some(isPriming)).toBe(false);
     expect(events).toEqual([messageEvent(true), messageEvent(true), messageEvent(true), messageEvent(true)]);
-    expect(messagesOf(events)).toEqual([progress('p4', 0), progress('p4', 50), progress('p4', 100), textResult(4, 'counted')]);
+    expect(messagesOf(events)).toEqual([
+      progress('p4', 0),
+      progress('p4', 50),
+      progress('p4', 100),
+      textResult(4, 'counted'),
+    ]);
   });
 
   it('gives event ids that are unique across all the streams of a session', async () => {
@@ -415,10 +506,20 @@ describe('raw Streamable HTTP: POST replies', () => {
     const res = await postJson(url, callTool('echo', 7, undefined, { text: 'x' }), { ...headers, Accept: 'image/png' });
     expect(res.status).toBe(406);
     expect(res.headers.get('content-type')).toBe('application/json');
-    expect(await res.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Not Acceptable: accept application/json or text/event-stream' } });
+    expect(await res.json()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32000, message: 'Not Acceptable: accept application/json or text/event-stream' },
+    });
   });
 
-  type Row = [mode: 'auto' | 'sse' | 'json', accept: string, tool: 'echo' | 'count', progressToken: string | undefined, reply: 'json' | 'sse'];
+  type Row = [
+    mode: 'auto' | 'sse' | 'json',
+    accept: string,
+    tool: 'echo' | 'count',
+    progressToken: string | undefined,
+    reply: 'json' | 'sse',
+  ];
   it.each<Row>([
     ['auto', MCP_ACCEPT, 'echo', undefined, 'json'],
     ['auto', MCP_ACCEPT, 'count', undefined, 'json'], // without a progressToken nothing is emitted
@@ -430,22 +531,31 @@ describe('raw Streamable HTTP: POST replies', () => {
     ['auto', 'application/json', 'count', 'tok', 'json'],
     ['json', 'text/event-stream', 'echo', undefined, 'sse'],
     ['json', 'text/event-stream', 'count', 'tok', 'sse'],
-  ])('responseMode %s, Accept %s, tool %s (progressToken %s) → %s', async (responseMode, accept, tool, progressToken, reply) => {
-    const { url } = await serve({ responseMode });
-    const headers = await initialize(url);
-    const res = await postJson(url, callTool(tool, 8, progressToken, tool === 'echo' ? { text: 'hey' } : {}), { ...headers, Accept: accept });
-    const result = textResult(8, tool === 'echo' ? 'hey' : 'counted');
-    if (reply === 'json') {
-      expect(res.status).toBe(200);
-      expect(res.headers.get('content-type')).toBe('application/json');
-      expect(await res.json()).toEqual(result);
-      return;
-    }
-    const events = await sseOf(res).rest();
-    expect(isPriming(events[0] as SseEvent)).toBe(true);
-    const progressMessages = progressToken === undefined ? [] : [progress(progressToken, 0), progress(progressToken, 50), progress(progressToken, 100)];
-    expect(messagesOf(events)).toEqual([...progressMessages, result]);
-  });
+  ])(
+    'responseMode %s, Accept %s, tool %s (progressToken %s) → %s',
+    async (responseMode, accept, tool, progressToken, reply) => {
+      const { url } = await serve({ responseMode });
+      const headers = await initialize(url);
+      const res = await postJson(url, callTool(tool, 8, progressToken, tool === 'echo' ? { text: 'hey' } : {}), {
+        ...headers,
+        Accept: accept,
+      });
+      const result = textResult(8, tool === 'echo' ? 'hey' : 'counted');
+      if (reply === 'json') {
+        expect(res.status).toBe(200);
+        expect(res.headers.get('content-type')).toBe('application/json');
+        expect(await res.json()).toEqual(result);
+        return;
+      }
+      const events = await sseOf(res).rest();
+      expect(isPriming(events[0] as SseEvent)).toBe(true);
+      const progressMessages =
+        progressToken === undefined
+          ? []
+          : [progress(progressToken, 0), progress(progressToken, 50), progress(progressToken, 100)];
+      expect(messagesOf(events)).toEqual([...progressMessages, result]);
+    },
+  );
 
   it('streams progress over SSE on a stateless router: no event ids, no priming event', async () => {
     const { url } = await serve({ sessions: false });
@@ -454,16 +564,31 @@ describe('raw Streamable HTTP: POST replies', () => {
     const events = await sseOf(res).rest();
     expect(events).toEqual([messageEvent(false), messageEvent(false), messageEvent(false), messageEvent(false)]);
     expect(events.every((event) => event.id === undefined)).toBe(true);
-    expect(messagesOf(events)).toEqual([progress('p9', 0), progress('p9', 50), progress('p9', 100), textResult(9, 'counted')]);
+    expect(messagesOf(events)).toEqual([
+      progress('p9', 0),
+      progress('p9', 50),
+      progress('p9', 100),
+      textResult(9, 'counted'),
+    ]);
   });
 
   it('streams a 2025-03-26 batch whose first request reports progress as one SSE stream with both responses', async () => {
     const { url } = await serve();
     const headers = await initialize(url, '2025-03-26');
-    const res = await postJson(url, [callTool('count', 21, 'b21'), callTool('echo', 22, undefined, { text: 'two' })], headers);
+    const res = await postJson(
+      url,
+      [callTool('count', 21, 'b21'), callTool('echo', 22, undefined, { text: 'two' })],
+      headers,
+    );
     const events = await sseOf(res).rest();
     expect(events).toEqual(Array.from({ length: 5 }, () => messageEvent(true)));
-    expect(messagesOf(events)).toEqual([progress('b21', 0), progress('b21', 50), progress('b21', 100), textResult(21, 'counted'), textResult(22, 'two')]);
+    expect(messagesOf(events)).toEqual([
+      progress('b21', 0),
+      progress('b21', 50),
+      progress('b21', 100),
+      textResult(21, 'counted'),
+      textResult(22, 'two'),
+    ]);
     expect(new Set(idsOf(events)).size).toBe(5);
   });
 });
@@ -474,33 +599,44 @@ describe('cancellation', () => {
   it.each([
     ['auto', 'a tool reporting progress', 'c1'],
     ['sse', "responseMode 'sse'", undefined],
-  ] as const)('responseMode %s (%s): notifications/cancelled aborts the handler and the stream ends with no response', async (responseMode, _label, progressToken) => {
-    const started = deferred();
-    const reasons: unknown[] = [];
-    const { url } = await serve({ responseMode }, (mcp) =>
-      mcp.tool({
-        name: 'wait',
-        description: 'Waits until cancelled',
-        handler: async (_args, ctx: RequestContext) => {
-          await ctx.progress(1);
-          started.resolve();
-          reasons.push(await aborted(ctx.signal));
-          return 'too late';
-        },
-      }),
-    );
-    const headers = await initialize(url);
-    const call = postJson(url, callTool('wait', 31, progressToken), headers);
-    await started.promise;
-    const cancel = await postJson(url, notification('notifications/cancelled', { requestId: 31, reason: 'the user changed their mind' }), headers);
-    expect(cancel.status).toBe(202);
-    expect(await cancel.text()).toBe('');
-    const events = await sseOf(await call).rest();
-    expect(reasons).toEqual([new Error('the user changed their mind')]);
-    expect(events[0]).toEqual(PRIMING);
-    expect(messagesOf(events).filter((message) => 'id' in message)).toEqual([]);
-    expect(messagesOf(events)).toEqual(progressToken === undefined ? [] : [{ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken, progress: 1 } }]);
-  });
+  ] as const)(
+    'responseMode %s (%s): notifications/cancelled aborts the handler and the stream ends with no response',
+    async (responseMode, _label, progressToken) => {
+      const started = deferred();
+      const reasons: unknown[] = [];
+      const { url } = await serve({ responseMode }, (mcp) =>
+        mcp.tool({
+          name: 'wait',
+          description: 'Waits until cancelled',
+          handler: async (_args, ctx: RequestContext) => {
+            await ctx.progress(1);
+            started.resolve();
+            reasons.push(await aborted(ctx.signal));
+            return 'too late';
+          },
+        }),
+      );
+      const headers = await initialize(url);
+      const call = postJson(url, callTool('wait', 31, progressToken), headers);
+      await started.promise;
+      const cancel = await postJson(
+        url,
+        notification('notifications/cancelled', { requestId: 31, reason: 'the user changed their mind' }),
+        headers,
+      );
+      expect(cancel.status).toBe(202);
+      expect(await cancel.text()).toBe('');
+      const events = await sseOf(await call).rest();
+      expect(reasons).toEqual([new Error('the user changed their mind')]);
+      expect(events[0]).toEqual(PRIMING);
+      expect(messagesOf(events).filter((message) => 'id' in message)).toEqual([]);
+      expect(messagesOf(events)).toEqual(
+        progressToken === undefined
+          ? []
+          : [{ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken, progress: 1 } }],
+      );
+    },
+  );
 });
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -566,11 +702,15 @@ describe('resumption with Last-Event-ID', () => {
     expect(streamB).toHaveLength(5);
 
     // Resuming A after its first progress event: A's later events only, then the end (A is finished).
-    const fromA = await sseOf(await getStream(url, { ...headers, 'Last-Event-ID': (streamA[1] as SseEvent).id as string })).rest();
+    const fromA = await sseOf(
+      await getStream(url, { ...headers, 'Last-Event-ID': (streamA[1] as SseEvent).id as string }),
+    ).rest();
     expect(fromA).toEqual(streamA.slice(2));
     expect(messagesOf(fromA)).toEqual([progress('a44', 50), progress('a44', 100), textResult(44, 'counted')]);
     // B from its priming event: all of B, nothing of A or of the stream still running.
-    const fromB = await sseOf(await getStream(url, { ...headers, 'Last-Event-ID': (streamB[0] as SseEvent).id as string })).rest();
+    const fromB = await sseOf(
+      await getStream(url, { ...headers, 'Last-Event-ID': (streamB[0] as SseEvent).id as string }),
+    ).rest();
     expect(fromB).toEqual(streamB.slice(1));
 
     // The running stream, resumed, gets its own events only.
@@ -596,7 +736,10 @@ describe('resumption with Last-Event-ID', () => {
     await client.connect(new StreamableHTTPClientTransport(new URL(url)));
     cleanups.push(() => client.close());
     const updates: unknown[] = [];
-    const result = await client.callTool({ name: 'poll', arguments: {} }, undefined, { onprogress: (update) => updates.push(update), timeout: 2_000 });
+    const result = await client.callTool({ name: 'poll', arguments: {} }, undefined, {
+      onprogress: (update) => updates.push(update),
+      timeout: 2_000,
+    });
     expect(result).toEqual({ content: [{ type: 'text', text: 'polled' }] });
     expect(updates).toEqual([{ progress: 50, total: 100 }]);
   });
@@ -611,9 +754,15 @@ describe('resumption with Last-Event-ID', () => {
     controller.abort();
     mcp.tool({ name: 'late', description: 'Added while the client was away', handler: () => 'late' });
     const resumed = sseOf(await getStream(url, { ...headers, 'Last-Event-ID': priming.id as string }));
-    expect(messageOf((await resumed.next()) as SseEvent)).toEqual({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+    expect(messageOf((await resumed.next()) as SseEvent)).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/tools/list_changed',
+    });
     mcp.prompt({ name: 'late', description: 'Added after the client came back', get: () => 'late' });
-    expect(messageOf((await resumed.next()) as SseEvent)).toEqual({ jsonrpc: '2.0', method: 'notifications/prompts/list_changed' });
+    expect(messageOf((await resumed.next()) as SseEvent)).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/prompts/list_changed',
+    });
   });
 
   it('ctx.closeStream() does not lose the result of a session initialized before 2025-11-25 (no priming event to resume from)', async () => {
@@ -631,7 +780,10 @@ describe('resumption with Last-Event-ID', () => {
     const headers = await initialize(url, '2025-06-18');
     const res = await postJson(url, callTool('poll', 48), headers);
     expect(res.status).toBe(200);
-    const messages = res.headers.get('content-type') === 'text/event-stream' ? messagesOf(await sseOf(res).rest()) : [await res.json()];
+    const messages =
+      res.headers.get('content-type') === 'text/event-stream'
+        ? messagesOf(await sseOf(res).rest())
+        : [await res.json()];
     // MCP 2025-06-18 transports: the server SHOULD NOT close the SSE stream before sending the response.
     expect(messages).toEqual([textResult(48, 'polled')]);
   });
@@ -639,17 +791,20 @@ describe('resumption with Last-Event-ID', () => {
   it.each([
     ['a malformed id', () => 'not an event id'],
     ['a well-formed id never issued', () => 'AAAAAAAAAAAA.7'],
-  ])('an unknown Last-Event-ID (%s) opens a fresh standalone stream with nothing replayed', async (_label, lastEventId) => {
-    const { url, mcp } = await serve();
-    const headers = await initialize(url);
-    await sseOf(await postJson(url, callTool('count', 46, 'u46'), headers)).rest();
-    const stream = sseOf(await getStream(url, { ...headers, 'Last-Event-ID': lastEventId() }));
-    expect(await stream.next()).toEqual(PRIMING);
-    // The next event is the one the test causes now: nothing was replayed before it.
-    mcp.tool({ name: 'late', description: 'Added after mounting', handler: () => 'late' });
-    const next = (await stream.next()) as SseEvent;
-    expect(messageOf(next)).toEqual({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
-  });
+  ])(
+    'an unknown Last-Event-ID (%s) opens a fresh standalone stream with nothing replayed',
+    async (_label, lastEventId) => {
+      const { url, mcp } = await serve();
+      const headers = await initialize(url);
+      await sseOf(await postJson(url, callTool('count', 46, 'u46'), headers)).rest();
+      const stream = sseOf(await getStream(url, { ...headers, 'Last-Event-ID': lastEventId() }));
+      expect(await stream.next()).toEqual(PRIMING);
+      // The next event is the one the test causes now: nothing was replayed before it.
+      mcp.tool({ name: 'late', description: 'Added after mounting', handler: () => 'late' });
+      const next = (await stream.next()) as SseEvent;
+      expect(messageOf(next)).toEqual({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+    },
+  );
 
   it("the Last-Event-ID of another session's event opens a fresh standalone stream, never that session's events", async () => {
     const { url, mcp } = await serve();
@@ -659,7 +814,10 @@ describe('resumption with Last-Event-ID', () => {
     const stream = sseOf(await getStream(url, { ...headers, 'Last-Event-ID': (foreign[0] as SseEvent).id as string }));
     expect(await stream.next()).toEqual(PRIMING);
     mcp.tool({ name: 'late', description: 'Added after mounting', handler: () => 'late' });
-    expect(messageOf((await stream.next()) as SseEvent)).toEqual({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+    expect(messageOf((await stream.next()) as SseEvent)).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/tools/list_changed',
+    });
   });
 });
 
@@ -677,7 +835,11 @@ describe('the standalone GET stream', () => {
     const second = await getStream(url, headers);
     expect(second.status).toBe(409);
     expect(second.headers.get('content-type')).toBe('application/json');
-    expect(await second.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Conflict: this session already has an open GET stream' } });
+    expect(await second.json()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32000, message: 'Conflict: this session already has an open GET stream' },
+    });
   });
 
   it("advises the retryMs option's delay in the priming event", async () => {
@@ -723,19 +885,29 @@ describe('the standalone GET stream', () => {
     mcp.resourceUpdated('docs://b'); // nobody subscribed to b
     mcp.resourceUpdated('docs://a');
     // A broadcast to every session marks where the updates end on each stream.
-    const marker = mcp.tool({ name: 'marker', description: 'Marks a point on every GET stream', handler: () => 'marker' });
+    const marker = mcp.tool({
+      name: 'marker',
+      description: 'Marks a point on every GET stream',
+      handler: () => 'marker',
+    });
     expect(messagesOf(await subscriberStream.take(2))).toEqual([
       { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'docs://a' } },
       { jsonrpc: '2.0', method: 'notifications/tools/list_changed' },
     ]);
-    expect(messagesOf(await bystanderStream.take(1))).toEqual([{ jsonrpc: '2.0', method: 'notifications/tools/list_changed' }]);
+    expect(messagesOf(await bystanderStream.take(1))).toEqual([
+      { jsonrpc: '2.0', method: 'notifications/tools/list_changed' },
+    ]);
 
     const unsubscribed = await postJson(url, rpc('resources/unsubscribe', { uri: 'docs://a' }, 52), subscriber);
     expect(await unsubscribed.json()).toEqual({ jsonrpc: '2.0', id: 52, result: {} });
     mcp.resourceUpdated('docs://a');
     marker.remove();
-    expect(messagesOf(await subscriberStream.take(1))).toEqual([{ jsonrpc: '2.0', method: 'notifications/tools/list_changed' }]);
-    expect(messagesOf(await bystanderStream.take(1))).toEqual([{ jsonrpc: '2.0', method: 'notifications/tools/list_changed' }]);
+    expect(messagesOf(await subscriberStream.take(1))).toEqual([
+      { jsonrpc: '2.0', method: 'notifications/tools/list_changed' },
+    ]);
+    expect(messagesOf(await bystanderStream.take(1))).toEqual([
+      { jsonrpc: '2.0', method: 'notifications/tools/list_changed' },
+    ]);
   });
 
   it('answers 406 to a GET that does not accept text/event-stream', async () => {
@@ -743,7 +915,11 @@ describe('the standalone GET stream', () => {
     const headers = await initialize(url);
     const res = await getStream(url, { ...headers, Accept: 'application/json' });
     expect(res.status).toBe(406);
-    expect(await res.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Not Acceptable: a GET stream needs Accept: text/event-stream' } });
+    expect(await res.json()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32000, message: 'Not Acceptable: a GET stream needs Accept: text/event-stream' },
+    });
   });
 
   it.each(['GET', 'DELETE'])('answers %s with 405 and Allow: POST on a stateless router', async (method) => {
@@ -751,7 +927,11 @@ describe('the standalone GET stream', () => {
     const res = await fetch(url, { method, headers: { Accept: 'text/event-stream' } });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('POST');
-    expect(await res.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: `Method Not Allowed: ${method} is not served here; use POST` } });
+    expect(await res.json()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32000, message: `Method Not Allowed: ${method} is not served here; use POST` },
+    });
   });
 });
 
@@ -772,9 +952,18 @@ describe('a client that disconnects mid-stream', () => {
       }),
     );
     const controller = new AbortController();
-    const res = await postJson(url, callTool('hang', 61, 'h61'), { 'MCP-Protocol-Version': '2025-11-25' }, controller.signal);
+    const res = await postJson(
+      url,
+      callTool('hang', 61, 'h61'),
+      { 'MCP-Protocol-Version': '2025-11-25' },
+      controller.signal,
+    );
     const stream = sseOf(res);
-    expect(messageOf((await stream.next()) as SseEvent)).toEqual({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'h61', progress: 1 } });
+    expect(messageOf((await stream.next()) as SseEvent)).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/progress',
+      params: { progressToken: 'h61', progress: 1 },
+    });
     controller.abort();
     expect(await reasons.promise).toEqual(new Error('the client disconnected'));
   });
@@ -806,7 +995,12 @@ describe('a client that disconnects mid-stream', () => {
     );
     const headers = await initialize(url);
     const controller = new AbortController();
-    const res = await postJson(url, callTool('survive', 62, 's62'), { ...headers, 'X-Test': 'disconnect' }, controller.signal);
+    const res = await postJson(
+      url,
+      callTool('survive', 62, 's62'),
+      { ...headers, 'X-Test': 'disconnect' },
+      controller.signal,
+    );
     const stream = sseOf(res);
     const [priming, first] = await stream.take(2);
     expect(priming).toEqual(PRIMING);
@@ -816,7 +1010,9 @@ describe('a client that disconnects mid-stream', () => {
     gate.resolve();
     expect(await finished.promise).toBe(false);
 
-    const replayed = await sseOf(await getStream(url, { ...headers, 'Last-Event-ID': (first as SseEvent).id as string })).rest();
+    const replayed = await sseOf(
+      await getStream(url, { ...headers, 'Last-Event-ID': (first as SseEvent).id as string }),
+    ).rest();
     expect(messagesOf(replayed)).toEqual([progress('s62', 2, 2), textResult(62, 'survived')]);
     expect(replayed).toEqual([messageEvent(true), messageEvent(true)]);
   });

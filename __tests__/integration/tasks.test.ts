@@ -44,7 +44,10 @@ function setup(mcp: McpRouter): void {
     task: 'optional',
     taskStart: 'handler',
     handler: async (_args, ctx) => {
-      const answer = await ctx.elicit({ message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } }, { key: 'name' });
+      const answer = await ctx.elicit(
+        { message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } },
+        { key: 'name' },
+      );
       const becameTask = await ctx.continueAsTask();
       const later = await ctx.continueAsTask();
       return `${String((answer.content as { name?: string }).name)}: task=${becameTask} again=${later} aborted=${ctx.signal.aborted}`;
@@ -56,18 +59,39 @@ function setup(mcp: McpRouter): void {
     description: 'Asks the user',
     task: 'optional',
     handler: async (_args, ctx) => {
-      const answer = await ctx.elicit({ message: 'Sure?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } });
+      const answer = await ctx.elicit({
+        message: 'Sure?',
+        requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } },
+      });
       return `answer ${JSON.stringify(answer.content)}`;
     },
   });
 }
 
 function appWith(options: Parameters<typeof createApp>[0] = {}): Express {
-  return createApp({ logger: silentLogger(), auth: { tokens: [{ token: 'alice-token', subject: 'alice' }, { token: 'bob-token', subject: 'bob' }] }, ...options }, setup);
+  return createApp(
+    {
+      logger: silentLogger(),
+      auth: {
+        tokens: [
+          { token: 'alice-token', subject: 'alice' },
+          { token: 'bob-token', subject: 'bob' },
+        ],
+      },
+      ...options,
+    },
+    setup,
+  );
 }
 
 /** A 2026 request declaring the extension, as `who`. */
-function call2026(app: Express, method: string, params: Record<string, unknown>, who = ALICE, meta: Record<string, unknown> = WITH_TASKS) {
+function call2026(
+  app: Express,
+  method: string,
+  params: Record<string, unknown>,
+  who = ALICE,
+  meta: Record<string, unknown> = WITH_TASKS,
+) {
   const name = method.startsWith('tasks/') ? (params.taskId as string) : undefined;
   return modern(app, method, params, { ...who, ...(name === undefined ? {} : { 'Mcp-Name': name }) }, meta);
 }
@@ -102,17 +126,31 @@ describe('MCP 2026-07-28 tasks extension (SEP-2663)', () => {
     expect(Number.isNaN(Date.parse(task.createdAt))).toBe(false);
     expect(task).not.toHaveProperty('task');
     // Durably created: readable at once; progress is its statusMessage.
-    const working = await until(() => call2026(app, 'tasks/get', { taskId: task.taskId }), (res) => res.body.result?.statusMessage !== undefined);
-    expect(working.body.result).toMatchObject({ resultType: 'complete', taskId: task.taskId, status: 'working', statusMessage: 'waiting (1/2)' });
+    const working = await until(
+      () => call2026(app, 'tasks/get', { taskId: task.taskId }),
+      (res) => res.body.result?.statusMessage !== undefined,
+    );
+    expect(working.body.result).toMatchObject({
+      resultType: 'complete',
+      taskId: task.taskId,
+      status: 'working',
+      statusMessage: 'waiting (1/2)',
+    });
     release();
-    const done = await until(() => call2026(app, 'tasks/get', { taskId: task.taskId }), (res) => res.body.result.status === 'completed');
+    const done = await until(
+      () => call2026(app, 'tasks/get', { taskId: task.taskId }),
+      (res) => res.body.result.status === 'completed',
+    );
     expect(done.body.result.result.structuredContent).toEqual({ done: true, aborted: false });
   });
 
   it('tasks/cancel acks empty, the task turns cancelled and its handler sees ctx.signal abort', async () => {
     const app = appWith();
     const { taskId } = (await call2026(app, 'tools/call', { name: 'gated', arguments: {} })).body.result;
-    await until(() => call2026(app, 'tasks/get', { taskId }), (res) => res.body.result?.statusMessage !== undefined);
+    await until(
+      () => call2026(app, 'tasks/get', { taskId }),
+      (res) => res.body.result?.statusMessage !== undefined,
+    );
     const ack = await call2026(app, 'tasks/cancel', { taskId });
     expect(ack.body.result).toEqual({ resultType: 'complete', _meta: expect.any(Object) });
     expect(seen.aborted).toEqual([true]);
@@ -146,9 +184,32 @@ describe('MCP 2026-07-28 tasks extension (SEP-2663)', () => {
     await new Promise((resolve) => server.once('listening', resolve));
     try {
       const { port } = server.address() as AddressInfo;
-      const body = JSON.stringify(rpc('tools/call', { name: 'gated', arguments: {}, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', ...WITH_TASKS } }, 1));
+      const body = JSON.stringify(
+        rpc(
+          'tools/call',
+          {
+            name: 'gated',
+            arguments: {},
+            _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', ...WITH_TASKS },
+          },
+          1,
+        ),
+      );
       const taskId = await new Promise<string>((resolve, reject) => {
-        const req = http.request({ port, host: '127.0.0.1', path: '/mcp', method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'gated', ...ALICE } });
+        const req = http.request({
+          port,
+          host: '127.0.0.1',
+          path: '/mcp',
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-protocol-version': '2026-07-28',
+            'mcp-method': 'tools/call',
+            'mcp-name': 'gated',
+            ...ALICE,
+          },
+        });
         req.on('response', (res) => {
           res.once('data', (chunk: Buffer) => {
             const id = /"taskId":"([^"]+)"/.exec(chunk.toString())?.[1];
@@ -164,7 +225,10 @@ describe('MCP 2026-07-28 tasks extension (SEP-2663)', () => {
       await sleep(50);
       expect(seen.aborted).toEqual([]);
       release();
-      const done = await until(() => call2026(app, 'tasks/get', { taskId }), (res) => res.body.result.status === 'completed');
+      const done = await until(
+        () => call2026(app, 'tasks/get', { taskId }),
+        (res) => res.body.result.status === 'completed',
+      );
       expect(done.body.result.result.structuredContent).toEqual({ done: true, aborted: false });
     } finally {
       server.close();
@@ -175,7 +239,10 @@ describe('MCP 2026-07-28 tasks extension (SEP-2663)', () => {
     const app = appWith();
     const refused = await call2026(app, 'tools/call', { name: 'only_task', arguments: {} }, ALICE, {});
     expect(refused.status).toBe(400);
-    expect(refused.body.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { extensions: { [TASKS]: {} } } } });
+    expect(refused.body.error).toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { extensions: { [TASKS]: {} } } },
+    });
     const plain = await call2026(app, 'tools/call', { name: 'plain', arguments: {}, task: { ttl: 1000 } });
     expect(plain.body.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'plain' }] });
   });
@@ -192,33 +259,66 @@ describe('MCP 2026-07-28 tasks extension (SEP-2663)', () => {
   it('turns ctx.elicit into input_required with inputRequests, answered by tasks/update', async () => {
     const app = appWith();
     const { taskId } = (await call2026(app, 'tools/call', { name: 'confirm', arguments: {} })).body.result;
-    const waiting = await until(() => call2026(app, 'tasks/get', { taskId }), (res) => res.body.result.status === 'input_required');
+    const waiting = await until(
+      () => call2026(app, 'tasks/get', { taskId }),
+      (res) => res.body.result.status === 'input_required',
+    );
     const key = Object.keys(waiting.body.result.inputRequests)[0] as string;
-    expect(waiting.body.result.inputRequests[key]).toMatchObject({ method: 'elicitation/create', params: { message: 'Sure?' } });
-    const ignored = await call2026(app, 'tasks/update', { taskId, inputResponses: { 'not-asked': { action: 'accept' } } });
+    expect(waiting.body.result.inputRequests[key]).toMatchObject({
+      method: 'elicitation/create',
+      params: { message: 'Sure?' },
+    });
+    const ignored = await call2026(app, 'tasks/update', {
+      taskId,
+      inputResponses: { 'not-asked': { action: 'accept' } },
+    });
     expect(ignored.body.result.resultType).toBe('complete');
-    await call2026(app, 'tasks/update', { taskId, inputResponses: { [key]: { action: 'accept', content: { ok: true } } } });
-    const done = await until(() => call2026(app, 'tasks/get', { taskId }), (res) => res.body.result.status === 'completed');
+    await call2026(app, 'tasks/update', {
+      taskId,
+      inputResponses: { [key]: { action: 'accept', content: { ok: true } } },
+    });
+    const done = await until(
+      () => call2026(app, 'tasks/get', { taskId }),
+      (res) => res.body.result.status === 'completed',
+    );
     expect(done.body.result.result.content[0].text).toBe('answer {"ok":true}');
   });
 
   it("taskStart 'handler': asks through the call's input_required round, then the call becomes a task whose result carries the answer", async () => {
     const app = appWith();
     const first = await call2026(app, 'tools/call', { name: 'ask_then_task', arguments: {} });
-    expect(first.body.result).toMatchObject({ resultType: 'input_required', inputRequests: { name: { method: 'elicitation/create' } } });
+    expect(first.body.result).toMatchObject({
+      resultType: 'input_required',
+      inputRequests: { name: { method: 'elicitation/create' } },
+    });
     expect(first.body.result.taskId).toBeUndefined();
-    const retry = await call2026(app, 'tools/call', { name: 'ask_then_task', arguments: {}, inputResponses: { name: { action: 'accept', content: { name: 'Alice' } } }, requestState: first.body.result.requestState });
+    const retry = await call2026(app, 'tools/call', {
+      name: 'ask_then_task',
+      arguments: {},
+      inputResponses: { name: { action: 'accept', content: { name: 'Alice' } } },
+      requestState: first.body.result.requestState,
+    });
     expect(retry.body.result).toMatchObject({ resultType: 'task', status: 'working' });
     expect(retry.body.result.requestState).toBeUndefined();
-    const done = await until(() => call2026(app, 'tasks/get', { taskId: retry.body.result.taskId }), (res) => res.body.result.status === 'completed');
-    expect(done.body.result.result.content).toEqual([{ type: 'text', text: 'Alice: task=true again=false aborted=false' }]);
+    const done = await until(
+      () => call2026(app, 'tasks/get', { taskId: retry.body.result.taskId }),
+      (res) => res.body.result.status === 'completed',
+    );
+    expect(done.body.result.result.content).toEqual([
+      { type: 'text', text: 'Alice: task=true again=false aborted=false' },
+    ]);
   });
 
   it("taskStart 'handler' without the extension: a plain call, continueAsTask() resolves false", async () => {
     const app = appWith();
     const answers = { inputResponses: { name: { action: 'accept', content: { name: 'Bo' } } } };
-    const res = await call2026(app, 'tools/call', { name: 'ask_then_task', arguments: {}, ...answers }, ALICE, { 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } });
-    expect(res.body.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'Bo: task=false again=false aborted=false' }] });
+    const res = await call2026(app, 'tools/call', { name: 'ask_then_task', arguments: {}, ...answers }, ALICE, {
+      'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
+    });
+    expect(res.body.result).toMatchObject({
+      resultType: 'complete',
+      content: [{ type: 'text', text: 'Bo: task=false again=false aborted=false' }],
+    });
   });
 
   it('checks Mcp-Name against params.taskId on tasks/get (-32020)', async () => {
@@ -229,11 +329,23 @@ describe('MCP 2026-07-28 tasks extension (SEP-2663)', () => {
 });
 
 describe('MCP 2025-11-25 experimental tasks (sessions)', () => {
-  async function session(app: Express, who = ALICE): Promise<(method: string, params?: Record<string, unknown>) => Promise<{ body: any }>> {
-    const init = await post(app, rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } }), who);
+  async function session(
+    app: Express,
+    who = ALICE,
+  ): Promise<(method: string, params?: Record<string, unknown>) => Promise<{ body: any }>> {
+    const init = await post(
+      app,
+      rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } }),
+      who,
+    );
     const sessionId = init.header['mcp-session-id'];
     expect(init.body.result.capabilities.tasks).toEqual({ list: {}, cancel: {}, requests: { tools: { call: {} } } });
-    const headers = { ...who, 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': '2025-11-25', Accept: 'application/json' };
+    const headers = {
+      ...who,
+      'Mcp-Session-Id': sessionId,
+      'MCP-Protocol-Version': '2025-11-25',
+      Accept: 'application/json',
+    };
     let id = 1;
     return async (method, params) => post(app, rpc(method, params, ++id), headers);
   }
@@ -242,12 +354,16 @@ describe('MCP 2025-11-25 experimental tasks (sessions)', () => {
     const app = appWith({ sessions: {} });
     const send = await session(app);
     const tools = (await send('tools/list')).body.result.tools;
-    expect(tools.find((tool: { name: string }) => tool.name === 'gated').execution).toEqual({ taskSupport: 'optional' });
+    expect(tools.find((tool: { name: string }) => tool.name === 'gated').execution).toEqual({
+      taskSupport: 'optional',
+    });
     const created = (await send('tools/call', { name: 'gated', arguments: {}, task: { ttl: 60_000 } })).body.result;
     expect(created.task).toMatchObject({ status: 'working', ttl: 60_000, pollInterval: 1000 });
     const { taskId } = created.task;
     expect((await send('tasks/get', { taskId })).body.result).toMatchObject({ taskId, status: 'working' });
-    expect((await send('tasks/list')).body.result.tasks.map((task: { taskId: string }) => task.taskId)).toEqual([taskId]);
+    expect((await send('tasks/list')).body.result.tasks.map((task: { taskId: string }) => task.taskId)).toEqual([
+      taskId,
+    ]);
     const result = send('tasks/result', { taskId });
     await sleep(30);
     release();
@@ -260,7 +376,10 @@ describe('MCP 2025-11-25 experimental tasks (sessions)', () => {
     const app = appWith({ sessions: {} });
     const send = await session(app);
     const { taskId } = (await send('tools/call', { name: 'gated', arguments: {}, task: { ttl: 80 } })).body.result.task;
-    await until(async () => seen.aborted.length, (count) => count === 1);
+    await until(
+      async () => seen.aborted.length,
+      (count) => count === 1,
+    );
     const after = (await send('tasks/get', { taskId })).body;
     // Failed at the TTL, or already swept by the store: either way nobody gets a result the work did not finish.
     expect([-32602, 'failed']).toContain(after.error?.code ?? after.result?.status);
@@ -279,8 +398,20 @@ describe('MCP 2025-11-25 experimental tasks (sessions)', () => {
 
   it("taskStart 'handler' in a session: the ask goes to the client as a real request, then tasks/result has the task's result", async () => {
     const app = appWith({ sessions: {} });
-    const init = await post(app, rpc('initialize', { protocolVersion: '2025-11-25', capabilities: { elicitation: {} }, clientInfo: { name: 't', version: '1' } }), ALICE);
-    const headers = { ...ALICE, 'Mcp-Session-Id': init.header['mcp-session-id'] as string, 'MCP-Protocol-Version': '2025-11-25' };
+    const init = await post(
+      app,
+      rpc('initialize', {
+        protocolVersion: '2025-11-25',
+        capabilities: { elicitation: {} },
+        clientInfo: { name: 't', version: '1' },
+      }),
+      ALICE,
+    );
+    const headers = {
+      ...ALICE,
+      'Mcp-Session-Id': init.header['mcp-session-id'] as string,
+      'MCP-Protocol-Version': '2025-11-25',
+    };
     await post(app, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers);
     // The call's SSE reply carries the elicitation; the answer is POSTed while the reply stays open.
     const server = http.createServer(app).listen(0, '127.0.0.1');
@@ -288,7 +419,11 @@ describe('MCP 2025-11-25 experimental tasks (sessions)', () => {
     try {
       const { port } = server.address() as AddressInfo;
       const url = `http://127.0.0.1:${port}/mcp`;
-      const call = await fetch(url, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: JSON.stringify(rpc('tools/call', { name: 'ask_then_task', arguments: {}, task: {} }, 9)) });
+      const call = await fetch(url, {
+        method: 'POST',
+        headers: { ...headers, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+        body: JSON.stringify(rpc('tools/call', { name: 'ask_then_task', arguments: {}, task: {} }, 9)),
+      });
       const events = new SseReader(call.body as ReadableStream<Uint8Array>);
       const next = async (): Promise<Record<string, any>> => {
         for (let event = await events.next(); event !== undefined; event = await events.next()) {
@@ -299,11 +434,18 @@ describe('MCP 2025-11-25 experimental tasks (sessions)', () => {
       };
       const ask = await next();
       expect(ask.method).toBe('elicitation/create');
-      await fetch(url, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: ask.id, result: { action: 'accept', content: { name: 'Cy' } } }) });
+      await fetch(url, {
+        method: 'POST',
+        headers: { ...headers, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: ask.id, result: { action: 'accept', content: { name: 'Cy' } } }),
+      });
       const created = await next();
       expect(created).toMatchObject({ id: 9, result: { task: { status: 'working' } } });
       await events.cancel();
-      const result = await post(app, rpc('tasks/result', { taskId: created.result.task.taskId }, 10), { ...headers, Accept: 'application/json' });
+      const result = await post(app, rpc('tasks/result', { taskId: created.result.task.taskId }, 10), {
+        ...headers,
+        Accept: 'application/json',
+      });
       expect(result.body.result.content).toEqual([{ type: 'text', text: 'Cy: task=true again=false aborted=false' }]);
     } finally {
       server.closeAllConnections();
@@ -326,17 +468,23 @@ describe('MCP 2025-11-25 experimental tasks (sessions)', () => {
 });
 
 describe('the task options of a tool, checked at registration', () => {
-  const define = (extra: Record<string, unknown>) => () => createApp({}, (mcp) => mcp.tool({ name: 't', description: 'A tool', handler: () => 'x', ...extra } as never));
+  const define = (extra: Record<string, unknown>) => () =>
+    createApp({}, (mcp) => mcp.tool({ name: 't', description: 'A tool', handler: () => 'x', ...extra } as never));
 
   it.each([
     [{ task: 'sometimes' }, "tool 't' task must be 'optional' or 'required'"],
     [{ task: 'optional', taskStart: 'later' }, "tool 't' taskStart must be 'call' or 'handler'"],
     [{ taskStart: 'handler' }, "tool 't' taskStart: 'handler' needs task: 'optional' or 'required'"],
   ])('%j is refused', (extra, message) => {
-    expect(define(extra)).toThrow(expect.objectContaining({ code: 'ERR_MCP_INVALID_DEFINITION', message: expect.stringContaining(message) }));
+    expect(define(extra)).toThrow(
+      expect.objectContaining({ code: 'ERR_MCP_INVALID_DEFINITION', message: expect.stringContaining(message) }),
+    );
   });
 
-  it.each([[{ task: 'required', taskStart: 'handler' }], [{ task: 'optional', taskStart: 'call' }]])('%j is taken', (extra) => {
-    expect(define(extra)).not.toThrow();
-  });
+  it.each([[{ task: 'required', taskStart: 'handler' }], [{ task: 'optional', taskStart: 'call' }]])(
+    '%j is taken',
+    (extra) => {
+      expect(define(extra)).not.toThrow();
+    },
+  );
 });

@@ -3,7 +3,10 @@ import { ErrorCode, JsonRpcError } from '../../lib/jsonrpc/errors';
 
 describe('parseMessage: valid messages', () => {
   it.each<[string, Record<string, unknown>]>([
-    ['a request with a number id and params', { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { cursor: 'abc' } }],
+    [
+      'a request with a number id and params',
+      { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { cursor: 'abc' } },
+    ],
     ['a request with a string id and no params', { jsonrpc: '2.0', id: 'req-1', method: 'ping' }],
     ['a request with id 0', { jsonrpc: '2.0', id: 0, method: 'ping' }],
     ['a request with an empty-string id', { jsonrpc: '2.0', id: '', method: 'ping' }],
@@ -19,12 +22,15 @@ describe('parseMessage: valid messages', () => {
     expect(parsed.ok && parsed.message).toBe(value);
   });
 
-  it.each<[string | number]>([['abc'], ['42'], [42], [0], [-5], [1.5], ['00123']])('keeps id %p exactly (type and value)', (id) => {
-    const parsed = parseMessage({ jsonrpc: '2.0', id, method: 'ping' });
-    expect(parsed.ok).toBe(true);
-    if (!parsed.ok) throw new Error('unreachable');
-    expect((parsed.message as { id: unknown }).id).toBe(id);
-  });
+  it.each<[string | number]>([['abc'], ['42'], [42], [0], [-5], [1.5], ['00123']])(
+    'keeps id %p exactly (type and value)',
+    (id) => {
+      const parsed = parseMessage({ jsonrpc: '2.0', id, method: 'ping' });
+      expect(parsed.ok).toBe(true);
+      if (!parsed.ok) throw new Error('unreachable');
+      expect((parsed.message as { id: unknown }).id).toBe(id);
+    },
+  );
 });
 
 describe('parseMessage: invalid messages', () => {
@@ -39,27 +45,117 @@ describe('parseMessage: invalid messages', () => {
     ['an array', [{ jsonrpc: '2.0', id: 1, method: 'ping' }], INVALID_REQUEST, null, /must be a JSON object/],
     ['undefined', undefined, INVALID_REQUEST, null, /must be a JSON object/],
     ['missing jsonrpc', { id: 1, method: 'ping' }, INVALID_REQUEST, 1, /"jsonrpc" must be exactly "2.0"/],
-    ['jsonrpc 1.0', { jsonrpc: '1.0', id: 'a', method: 'ping' }, INVALID_REQUEST, 'a', /"jsonrpc" must be exactly "2.0"/],
-    ['jsonrpc as number 2', { jsonrpc: 2, id: 3, method: 'ping' }, INVALID_REQUEST, 3, /"jsonrpc" must be exactly "2.0"/],
+    [
+      'jsonrpc 1.0',
+      { jsonrpc: '1.0', id: 'a', method: 'ping' },
+      INVALID_REQUEST,
+      'a',
+      /"jsonrpc" must be exactly "2.0"/,
+    ],
+    [
+      'jsonrpc as number 2',
+      { jsonrpc: 2, id: 3, method: 'ping' },
+      INVALID_REQUEST,
+      3,
+      /"jsonrpc" must be exactly "2.0"/,
+    ],
     ['missing method and result', { jsonrpc: '2.0', id: 4 }, INVALID_REQUEST, 4, /exactly one of "result" and "error"/],
     ['no method and no id', { jsonrpc: '2.0', params: {} }, INVALID_REQUEST, null, /needs a "method"/],
     ['numeric method', { jsonrpc: '2.0', id: 5, method: 5 }, INVALID_REQUEST, 5, /"method" must be a non-empty string/],
-    ['null method', { jsonrpc: '2.0', id: 'm', method: null }, INVALID_REQUEST, 'm', /"method" must be a non-empty string/],
+    [
+      'null method',
+      { jsonrpc: '2.0', id: 'm', method: null },
+      INVALID_REQUEST,
+      'm',
+      /"method" must be a non-empty string/,
+    ],
     ['empty method', { jsonrpc: '2.0', id: 6, method: '' }, INVALID_REQUEST, 6, /"method" must be a non-empty string/],
-    ['null id', { jsonrpc: '2.0', id: null, method: 'ping' }, INVALID_REQUEST, null, /"id" must be a string or a number/],
-    ['object id', { jsonrpc: '2.0', id: { a: 1 }, method: 'ping' }, INVALID_REQUEST, null, /"id" must be a string or a number/],
-    ['boolean id', { jsonrpc: '2.0', id: true, method: 'ping' }, INVALID_REQUEST, null, /"id" must be a string or a number/],
+    [
+      'null id',
+      { jsonrpc: '2.0', id: null, method: 'ping' },
+      INVALID_REQUEST,
+      null,
+      /"id" must be a string or a number/,
+    ],
+    [
+      'object id',
+      { jsonrpc: '2.0', id: { a: 1 }, method: 'ping' },
+      INVALID_REQUEST,
+      null,
+      /"id" must be a string or a number/,
+    ],
+    [
+      'boolean id',
+      { jsonrpc: '2.0', id: true, method: 'ping' },
+      INVALID_REQUEST,
+      null,
+      /"id" must be a string or a number/,
+    ],
     ['NaN id', { jsonrpc: '2.0', id: NaN, method: 'ping' }, INVALID_REQUEST, null, /"id" must be a string or a number/],
-    ['params as string', { jsonrpc: '2.0', id: 7, method: 'ping', params: 'x' }, INVALID_REQUEST, 7, /"params" must be an object/],
-    ['params as null', { jsonrpc: '2.0', id: 'p', method: 'ping', params: null }, INVALID_REQUEST, 'p', /"params" must be an object/],
-    ['params as array', { jsonrpc: '2.0', id: 8, method: 'tools/call', params: ['a'] }, INVALID_PARAMS, 8, /MCP uses named params/],
-    ['notification with array params', { jsonrpc: '2.0', method: 'n', params: [] }, INVALID_PARAMS, null, /MCP uses named params/],
-    ['response with result and error', { jsonrpc: '2.0', id: 9, result: {}, error: { code: 1, message: 'm' } }, INVALID_REQUEST, 9, /exactly one of/],
-    ['response with error null', { jsonrpc: '2.0', id: 10, error: null }, INVALID_REQUEST, 10, /"error" must be an object/],
+    [
+      'params as string',
+      { jsonrpc: '2.0', id: 7, method: 'ping', params: 'x' },
+      INVALID_REQUEST,
+      7,
+      /"params" must be an object/,
+    ],
+    [
+      'params as null',
+      { jsonrpc: '2.0', id: 'p', method: 'ping', params: null },
+      INVALID_REQUEST,
+      'p',
+      /"params" must be an object/,
+    ],
+    [
+      'params as array',
+      { jsonrpc: '2.0', id: 8, method: 'tools/call', params: ['a'] },
+      INVALID_PARAMS,
+      8,
+      /MCP uses named params/,
+    ],
+    [
+      'notification with array params',
+      { jsonrpc: '2.0', method: 'n', params: [] },
+      INVALID_PARAMS,
+      null,
+      /MCP uses named params/,
+    ],
+    [
+      'response with result and error',
+      { jsonrpc: '2.0', id: 9, result: {}, error: { code: 1, message: 'm' } },
+      INVALID_REQUEST,
+      9,
+      /exactly one of/,
+    ],
+    [
+      'response with error null',
+      { jsonrpc: '2.0', id: 10, error: null },
+      INVALID_REQUEST,
+      10,
+      /"error" must be an object/,
+    ],
     ['error without code', { jsonrpc: '2.0', id: 11, error: { message: 'm' } }, INVALID_REQUEST, 11, /integer "code"/],
-    ['error with a fractional code', { jsonrpc: '2.0', id: 12, error: { code: 1.5, message: 'm' } }, INVALID_REQUEST, 12, /integer "code"/],
-    ['error with a string code', { jsonrpc: '2.0', id: 'e', error: { code: '-32600', message: 'm' } }, INVALID_REQUEST, 'e', /integer "code"/],
-    ['error without message', { jsonrpc: '2.0', id: 13, error: { code: -32600 } }, INVALID_REQUEST, 13, /string "message"/],
+    [
+      'error with a fractional code',
+      { jsonrpc: '2.0', id: 12, error: { code: 1.5, message: 'm' } },
+      INVALID_REQUEST,
+      12,
+      /integer "code"/,
+    ],
+    [
+      'error with a string code',
+      { jsonrpc: '2.0', id: 'e', error: { code: '-32600', message: 'm' } },
+      INVALID_REQUEST,
+      'e',
+      /integer "code"/,
+    ],
+    [
+      'error without message',
+      { jsonrpc: '2.0', id: 13, error: { code: -32600 } },
+      INVALID_REQUEST,
+      13,
+      /string "message"/,
+    ],
     ['error as a string', { jsonrpc: '2.0', id: 14, error: 'boom' }, INVALID_REQUEST, 14, /"error" must be an object/],
   ])('rejects %s', (_label, value, code, id, message) => {
     const parsed = parseMessage(value);
@@ -91,7 +187,9 @@ describe('success() and failure()', () => {
   });
 
   it('failure carries data and accepts a null id', () => {
-    expect(failure(null, new JsonRpcError(ErrorCode.ResourceNotFound, 'Resource not found', { uri: 'a://b' }))).toStrictEqual({
+    expect(
+      failure(null, new JsonRpcError(ErrorCode.ResourceNotFound, 'Resource not found', { uri: 'a://b' })),
+    ).toStrictEqual({
       jsonrpc: '2.0',
       id: null,
       error: { code: -32002, message: 'Resource not found', data: { uri: 'a://b' } },
@@ -107,7 +205,11 @@ describe('JsonRpcError', () => {
   });
 
   it.each<[unknown]>([[null], [0], [''], [false], [{ uri: 'x://y' }], [['a']]])('toObject() keeps data %p', (data) => {
-    expect(new JsonRpcError(-32002, 'Resource not found', data).toObject()).toStrictEqual({ code: -32002, message: 'Resource not found', data });
+    expect(new JsonRpcError(-32002, 'Resource not found', data).toObject()).toStrictEqual({
+      code: -32002,
+      message: 'Resource not found',
+      data,
+    });
   });
 
   it('is an Error with name, code and message', () => {

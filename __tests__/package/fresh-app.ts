@@ -27,7 +27,10 @@ function packageJson(dir: string): PackageJson {
 
 /** Runs `npm pack` (its `prepack` builds) into `dir`; returns the tarball's path. */
 export function packInto(dir: string): string {
-  const packed = execFileSync(NPM, ['pack', '--silent', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n').pop() as string;
+  const packed = execFileSync(NPM, ['pack', '--silent', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .pop() as string;
   return join(dir, packed);
 }
 
@@ -80,19 +83,30 @@ export function createFreshApp(dir: string, tarball: string, spec: FreshAppSpec)
   const installed = join(modules, 'express-mcp-router');
   mkdirSync(installed, { recursive: true });
   execFileSync('tar', ['-xzf', tarball, '-C', installed, '--strip-components=1']);
-  const roots: Record<string, string> = { express: join(REPO_MODULES, spec.express), '@types/express': join(REPO_MODULES, spec.typesExpress) };
+  const roots: Record<string, string> = {
+    express: join(REPO_MODULES, spec.express),
+    '@types/express': join(REPO_MODULES, spec.typesExpress),
+  };
   for (const dep of Object.keys(packageJson(installed).dependencies ?? {})) roots[dep] = join(REPO_MODULES, dep);
-  for (const [name, from] of installClosure(roots)) cpSync(from, join(modules, name), { recursive: true, verbatimSymlinks: true });
+  for (const [name, from] of installClosure(roots))
+    cpSync(from, join(modules, name), { recursive: true, verbatimSymlinks: true });
   // TypeScript is the compiler, not a module the app loads: a link is enough.
   symlinkSync(join(REPO_MODULES, 'typescript'), join(modules, 'typescript'));
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'fresh-app', version: '1.0.0', private: true }));
-  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: spec.compilerOptions, include: ['src'] }, null, 2));
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: spec.compilerOptions, include: ['src'] }, null, 2),
+  );
 }
 
 /** Runs the app's own tsc on its tsconfig with `args`; resolves with its exit code and everything it printed. */
 export async function tsc(dir: string, ...args: string[]): Promise<{ code: number; output: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [join('node_modules', 'typescript', 'bin', 'tsc'), '-p', '.', ...args], { cwd: dir, encoding: 'utf8' });
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      [join('node_modules', 'typescript', 'bin', 'tsc'), '-p', '.', ...args],
+      { cwd: dir, encoding: 'utf8' },
+    );
     return { code: 0, output: stdout + stderr };
   } catch (err) {
     const failed = err as { code: number; stdout: string; stderr: string };

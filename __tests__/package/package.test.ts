@@ -21,8 +21,10 @@ jest.setTimeout(90_000);
 
 const TOKEN = 'readme-example-token-7f3a';
 const bearer = (token: string): Record<string, string> => ({ Authorization: `Bearer ${token}` });
-const text = (result: Record<string, unknown>): string => (result.content as Array<{ text?: string }>).map((block) => block.text ?? '').join('');
-const call = (client: Client, name: string, args: Record<string, unknown> = {}) => client.callTool({ name, arguments: args }) as Promise<Record<string, unknown>>;
+const text = (result: Record<string, unknown>): string =>
+  (result.content as Array<{ text?: string }>).map((block) => block.text ?? '').join('');
+const call = (client: Client, name: string, args: Record<string, unknown> = {}) =>
+  client.callTool({ name, arguments: args }) as Promise<Record<string, unknown>>;
 
 /** What the SDK client must get from each README example marked `(runs as is)`: one entry per example, no more. */
 const CHECKS: Record<string, (example: RunningExample) => Promise<void>> = {
@@ -30,19 +32,35 @@ const CHECKS: Record<string, (example: RunningExample) => Promise<void>> = {
     const client = await example.connect();
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['add']);
     expect((await call(client, 'add', { a: 2, b: 40 })).structuredContent).toEqual({ sum: 42 });
-    expect((await client.readResource({ uri: 'docs://readme' })).contents).toEqual([{ uri: 'docs://readme', mimeType: 'text/markdown', text: '# Inventory' }]);
+    expect((await client.readResource({ uri: 'docs://readme' })).contents).toEqual([
+      { uri: 'docs://readme', mimeType: 'text/markdown', text: '# Inventory' },
+    ]);
   },
   'existing-api.ts': async (example) => {
     const client = await example.connect(bearer(example.token));
     const tools = (await client.listTools()).tools;
-    expect(tools.map((tool) => tool.name).sort()).toEqual(['create_user', 'get_api_users_by_id', 'get_orders', 'get_reports_by_id', 'sales_total']);
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'create_user',
+      'get_api_users_by_id',
+      'get_orders',
+      'get_reports_by_id',
+      'sales_total',
+    ]);
     // A route of an express.Router mounted at /api: the tool learned the full path and its param.
-    expect(tools.find((tool) => tool.name === 'get_api_users_by_id')?.inputSchema).toEqual({ type: 'object', properties: { id: { type: 'string' } }, required: ['id'] });
-    expect(await call(client, 'get_api_users_by_id', { id: '1' })).toMatchObject({ structuredContent: { id: '1', name: 'Ada' } });
+    expect(tools.find((tool) => tool.name === 'get_api_users_by_id')?.inputSchema).toEqual({
+      type: 'object',
+      properties: { id: { type: 'string' } },
+      required: ['id'],
+    });
+    expect(await call(client, 'get_api_users_by_id', { id: '1' })).toMatchObject({
+      structuredContent: { id: '1', name: 'Ada' },
+    });
     const missing = await call(client, 'get_api_users_by_id', { id: '9' });
     expect(missing).toMatchObject({ isError: true });
     expect(text(missing)).toBe('HTTP 404 Not Found: {"error":"no user 9"}');
-    expect(await call(client, 'create_user', { name: 'Bo' })).toMatchObject({ structuredContent: { id: '2', name: 'Bo' } });
+    expect(await call(client, 'create_user', { name: 'Bo' })).toMatchObject({
+      structuredContent: { id: '2', name: 'Bo' },
+    });
     const open = await call(client, 'get_orders', { status: 'open' });
     expect(text(open)).toBe('[{"id":"o1","status":"open"}]');
     // README: JSON that is not an object becomes structuredContent `{ "result": <value> }` plus its text.
@@ -68,40 +86,58 @@ const CHECKS: Record<string, (example: RunningExample) => Promise<void>> = {
     // The SDK client signs in through the example's own login page and the router's consent page, then calls a tool as the user.
     const provider = new MemoryOAuthProvider('http://127.0.0.1:1/callback');
     const first = new StreamableHTTPClientTransport(new URL('/mcp', example.origin), { authProvider: provider });
-    await expect(new SdkClient({ name: 'readme-sign-in', version: '1.0.0' }).connect(first)).rejects.toBeInstanceOf(UnauthorizedError);
+    await expect(new SdkClient({ name: 'readme-sign-in', version: '1.0.0' }).connect(first)).rejects.toBeInstanceOf(
+      UnauthorizedError,
+    );
     const end = await followSignIn((provider.authorizationUrls.at(-1) as URL).href, {
       stopAt: 'http://127.0.0.1:1/callback',
       login: (page) => (page.forms[0]?.fields.user === undefined ? undefined : { fields: { user: 'ada' } }),
     });
     await first.finishAuth(end.location.searchParams.get('code') as string);
     const client = new SdkClient({ name: 'readme-sign-in', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', example.origin), { authProvider: provider }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL('/mcp', example.origin), { authProvider: provider }),
+    );
     expect((await call(client, 'whoami')).structuredContent).toEqual({ subject: 'ada' });
     await client.close();
   },
   'auth.ts': async (example) => {
     const client = await example.connect(bearer(example.token));
     expect((await call(client, 'whoami')).structuredContent).toEqual({ subject: 'ops' });
-    expect((await call(client, 'restock', { item: 'a', units: 2 })).structuredContent).toEqual({ item: 'a', stock: 12 });
+    expect((await call(client, 'restock', { item: 'a', units: 2 })).structuredContent).toEqual({
+      item: 'a',
+      stock: 12,
+    });
     expect(await rejection(example.connect(bearer('not-the-token')))).toMatchObject({ code: 401 });
   },
   'guards.ts': async (example) => {
     const ada = await example.connect({ 'x-user': 'ada' });
     // Two credits: each call spends one and reports the balance in _meta (the tool guard's after step).
-    expect(await call(ada, 'search', { q: 'tea' })).toMatchObject({ structuredContent: { hits: ['tea: 1 result'] }, _meta: { 'shop.example/credits': 1 } });
+    expect(await call(ada, 'search', { q: 'tea' })).toMatchObject({
+      structuredContent: { hits: ['tea: 1 result'] },
+      _meta: { 'shop.example/credits': 1 },
+    });
     expect(await call(ada, 'search', { q: 'tea' })).toMatchObject({ _meta: { 'shop.example/credits': 0 } });
     const broke = await call(ada, 'search', { q: 'tea' });
     expect(broke).toMatchObject({ isError: true });
     expect(text(broke)).toBe('Out of credits');
     // The router-wide guard runs before the tool's own: a blocked caller gets its JSON-RPC error.
     const mallory = await example.connect({ 'x-user': 'mallory' });
-    expect(await rejection(call(mallory, 'search', { q: 'tea' }))).toMatchObject({ code: -32600, message: expect.stringContaining('Blocked') });
+    expect(await rejection(call(mallory, 'search', { q: 'tea' }))).toMatchObject({
+      code: -32600,
+      message: expect.stringContaining('Blocked'),
+    });
   },
 };
 
 const COMPILER_OPTIONS = { strict: true, skipLibCheck: false, target: 'ES2022', rootDir: 'src', outDir: 'dist' };
 const APPS: Array<FreshAppSpec & { app: string }> = [
-  { app: 'Express 5 TypeScript app', express: 'express', typesExpress: '@types/express', compilerOptions: { ...COMPILER_OPTIONS, module: 'node16', moduleResolution: 'node16' } },
+  {
+    app: 'Express 5 TypeScript app',
+    express: 'express',
+    typesExpress: '@types/express',
+    compilerOptions: { ...COMPILER_OPTIONS, module: 'node16', moduleResolution: 'node16' },
+  },
   {
     app: 'Express 4 CommonJS app',
     express: 'express4',
@@ -171,9 +207,15 @@ const server = app.listen(0, '127.0.0.1', async () => {
 });
 `,
     );
-    const output = execFileSync(process.execPath, ['app.js'], { cwd: dir(), encoding: 'utf8', env: { PATH: process.env.PATH } });
+    const output = execFileSync(process.execPath, ['app.js'], {
+      cwd: dir(),
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH },
+    });
     // README: a number is "structuredContent: { result: <value> } plus its JSON as a text block".
-    expect(output.trim()).toBe('200 {"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"5"}],"structuredContent":{"result":5}}}');
+    expect(output.trim()).toBe(
+      '200 {"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"5"}],"structuredContent":{"result":5}}}',
+    );
   });
 
   it("compiles README's examples with skipLibCheck off: its own tsc exits 0 and prints nothing", async () => {
@@ -181,12 +223,15 @@ const server = app.listen(0, '127.0.0.1', async () => {
   });
 
   it('reads no file from outside the app but the compiler and its lib, and no node_modules above it', async () => {
-    for (let up = dirname(dir()); up !== dirname(up); up = dirname(up)) expect(existsSync(join(up, 'node_modules'))).toBe(false);
+    for (let up = dirname(dir()); up !== dirname(up); up = dirname(up))
+      expect(existsSync(join(up, 'node_modules'))).toBe(false);
     expect(relative(ROOT, dir())).toMatch(/^\.\.\//);
     const { code, output } = await tsc(dir(), '--listFilesOnly');
     expect(code).toBe(0);
     const typescript = realpathSync(join(dir(), 'node_modules', 'typescript'));
-    const outside = output.split('\n').filter((file) => file !== '' && !file.startsWith(`${dir()}/`) && !file.startsWith(`${typescript}/`));
+    const outside = output
+      .split('\n')
+      .filter((file) => file !== '' && !file.startsWith(`${dir()}/`) && !file.startsWith(`${typescript}/`));
     expect(outside).toEqual([]);
   });
 

@@ -22,9 +22,15 @@ const EXAMPLE = /^<!-- example: (\S+) \(runs as is\) -->\n```ts\n([\s\S]*?)^```$
 /** README's runnable examples; throws if a marker is not followed by a ```ts fence, so none is skipped unseen. */
 export function readmeExamples(): ReadmeExample[] {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const examples = [...readme.matchAll(EXAMPLE)].map(([, name, code]) => ({ name: name as string, code: code as string }));
+  const examples = [...readme.matchAll(EXAMPLE)].map(([, name, code]) => ({
+    name: name as string,
+    code: code as string,
+  }));
   const markers = readme.match(MARKER) ?? [];
-  if (markers.length !== examples.length) throw new Error(`README.md has ${markers.length} "(runs as is)" markers but ${examples.length} of them open a \`\`\`ts fence on the next line`);
+  if (markers.length !== examples.length)
+    throw new Error(
+      `README.md has ${markers.length} "(runs as is)" markers but ${examples.length} of them open a \`\`\`ts fence on the next line`,
+    );
   return examples;
 }
 
@@ -60,7 +66,11 @@ export interface RunningExample {
 export async function startExample(app: string, name: string, token: string): Promise<RunningExample> {
   const port = await freePort();
   const env = { PATH: process.env.PATH, PORT: String(port), MCP_TOKEN: token };
-  const child = spawn(process.execPath, [join('dist', name.replace(/\.ts$/, '.js'))], { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join('dist', name.replace(/\.ts$/, '.js'))], {
+    cwd: app,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
@@ -71,7 +81,9 @@ export async function startExample(app: string, name: string, token: string): Pr
     async connect(headers = {}, fetch) {
       const client = new Client({ name: 'readme-example-test', version: '1.0.0' });
       clients.push(client);
-      await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', running.origin), { requestInit: { headers }, fetch }));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL('/mcp', running.origin), { requestInit: { headers }, fetch }),
+      );
       return client;
     },
     async stop() {
@@ -81,7 +93,7 @@ export async function startExample(app: string, name: string, token: string): Pr
       await once(child, 'exit');
     },
   };
-  for (const deadline = Date.now() + 10_000; !(await answers(port)); ) {
+  for (const deadline = Date.now() + 10_000; !(await answers(port));) {
     if (child.exitCode !== null || Date.now() > deadline) {
       await running.stop();
       throw new Error(`${name} did not listen on PORT=${port}: ${output}`);

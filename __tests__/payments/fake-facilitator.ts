@@ -70,11 +70,13 @@ export async function startFacilitator(): Promise<FakeFacilitator> {
     if (state.mode === 'slow') setTimeout(fn, 150);
     else fn();
   };
-  const signatureOf = (body: { paymentPayload?: { payload?: { signature?: string } } }): string | undefined => body.paymentPayload?.payload?.signature;
+  const signatureOf = (body: { paymentPayload?: { payload?: { signature?: string } } }): string | undefined =>
+    body.paymentPayload?.payload?.signature;
   type Body = { paymentPayload?: { payload?: { authorization?: { from?: string; nonce?: string } } } };
   const nonceOf = (body: Body): string => String(body.paymentPayload?.payload?.authorization?.nonce);
   /** What a chain settles once: the authorizer's nonce (hex without case). */
-  const authorizationOf = (body: Body): string => `${String(body.paymentPayload?.payload?.authorization?.from).toLowerCase()}/${nonceOf(body).toLowerCase()}`;
+  const authorizationOf = (body: Body): string =>
+    `${String(body.paymentPayload?.payload?.authorization?.from).toLowerCase()}/${nonceOf(body).toLowerCase()}`;
 
   app.post('/verify', (req, res) => {
     calls.verify.push(req.body);
@@ -82,8 +84,10 @@ export async function startFacilitator(): Promise<FakeFacilitator> {
     const signature = signatureOf(req.body);
     const answer = (): void => {
       if (res.writableEnded || res.destroyed) return;
-      if (signature !== 'ok' && signature !== 'settle-fails') res.json({ isValid: false, invalidReason: 'invalid_exact_evm_payload_signature', payer: '0xPayer' });
-      else if (settledNonces.has(authorizationOf(req.body))) res.json({ isValid: false, invalidReason: 'nonce_already_used', payer: '0xPayer' });
+      if (signature !== 'ok' && signature !== 'settle-fails')
+        res.json({ isValid: false, invalidReason: 'invalid_exact_evm_payload_signature', payer: '0xPayer' });
+      else if (settledNonces.has(authorizationOf(req.body)))
+        res.json({ isValid: false, invalidReason: 'nonce_already_used', payer: '0xPayer' });
       else res.json({ isValid: true, payer: '0xPayer' });
     };
     if (state.mode === 'hold') {
@@ -100,9 +104,13 @@ export async function startFacilitator(): Promise<FakeFacilitator> {
     }
     const nonce = nonceOf(req.body);
     if (signatureOf(req.body) === 'settle-fails') {
-      res.status(400).json({ success: false, errorReason: 'insufficient_funds', transaction: '', network: 'eip155:84532' });
+      res
+        .status(400)
+        .json({ success: false, errorReason: 'insufficient_funds', transaction: '', network: 'eip155:84532' });
     } else if (settledNonces.has(authorizationOf(req.body))) {
-      res.status(400).json({ success: false, errorReason: 'nonce_already_used', transaction: '', network: 'eip155:84532' });
+      res
+        .status(400)
+        .json({ success: false, errorReason: 'nonce_already_used', transaction: '', network: 'eip155:84532' });
     } else {
       settledNonces.add(authorizationOf(req.body));
       res.json({ success: true, payer: '0xPayer', transaction: `0xtx-${nonce}`, network: 'eip155:84532' });
@@ -157,7 +165,8 @@ export function useFacilitator(): () => FakeFacilitator {
     facilitator.calls.abandoned = 0;
   });
   return () => {
-    if (facilitator === undefined) throw new Error('useFacilitator: the facilitator starts in beforeAll; use it inside a test');
+    if (facilitator === undefined)
+      throw new Error('useFacilitator: the facilitator starts in beforeAll; use it inside a test');
     return facilitator;
   };
 }

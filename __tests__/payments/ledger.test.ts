@@ -37,7 +37,8 @@ describe('MemoryPaymentLedger', () => {
     const ledger = new MemoryPaymentLedger();
     const small = { replayTtlMs: 60_000, maxRemembered: 2 };
     held(await ledger.claim('held', small));
-    for (const key of ['s1', 's2', 's3', 's4']) await held(await ledger.claim(key, { ...small, maxRemembered: 3 })).spend();
+    for (const key of ['s1', 's2', 's3', 's4'])
+      await held(await ledger.claim(key, { ...small, maxRemembered: 3 })).spend();
     expect(ledger.size).toBe(3);
     expect((await ledger.claim('held', small)).status).toBe('in-use');
     expect((await ledger.claim('s4', small)).status).toBe('spent');

@@ -10,24 +10,50 @@ import type { ToolGuardCall } from '../../lib/registry/guards';
 import type { RequestContext } from '../../lib/registry/request-context';
 import { startFacilitator } from './fake-facilitator';
 
-const PRICE: PaymentRequirements = { scheme: 'exact', network: 'eip155:84532', amount: '10000', asset: '0xAbC', payTo: '0xDeF', maxTimeoutSeconds: 60 };
-const PAID: PaymentPayload = { x402Version: 2, accepted: PRICE, payload: { signature: '0x1', authorization: { nonce: '0x2', value: '10000' } } };
-const base64 = (value: unknown, encoding: BufferEncoding = 'base64'): string => Buffer.from(JSON.stringify(value)).toString(encoding);
-const facilitator = { verify: async () => ({ isValid: true }), settle: async () => ({ success: true, transaction: '0x', network: 'n' }) };
+const PRICE: PaymentRequirements = {
+  scheme: 'exact',
+  network: 'eip155:84532',
+  amount: '10000',
+  asset: '0xAbC',
+  payTo: '0xDeF',
+  maxTimeoutSeconds: 60,
+};
+const PAID: PaymentPayload = {
+  x402Version: 2,
+  accepted: PRICE,
+  payload: { signature: '0x1', authorization: { nonce: '0x2', value: '10000' } },
+};
+const base64 = (value: unknown, encoding: BufferEncoding = 'base64'): string =>
+  Buffer.from(JSON.stringify(value)).toString(encoding);
+const facilitator = {
+  verify: async () => ({ isValid: true }),
+  settle: async () => ({ success: true, transaction: '0x', network: 'n' }),
+};
 
 describe('findPayment and decodePayment', () => {
   it('reads x402/payment, then x402.payment, then PAYMENT-SIGNATURE, then X-PAYMENT', () => {
     const other = { ...PAID, payload: { signature: 'other' } };
-    expect(findPayment({ 'x402/payment': PAID, 'x402.payment': other }, { 'payment-signature': base64(other) })).toEqual({ ok: true, payload: PAID });
-    expect(findPayment({ 'x402.payment': base64(PAID) }, { 'payment-signature': base64(other) })).toEqual({ ok: true, payload: PAID });
-    expect(findPayment(undefined, { 'payment-signature': base64(PAID), 'x-payment': base64(other) })).toEqual({ ok: true, payload: PAID });
+    expect(
+      findPayment({ 'x402/payment': PAID, 'x402.payment': other }, { 'payment-signature': base64(other) }),
+    ).toEqual({ ok: true, payload: PAID });
+    expect(findPayment({ 'x402.payment': base64(PAID) }, { 'payment-signature': base64(other) })).toEqual({
+      ok: true,
+      payload: PAID,
+    });
+    expect(findPayment(undefined, { 'payment-signature': base64(PAID), 'x-payment': base64(other) })).toEqual({
+      ok: true,
+      payload: PAID,
+    });
     expect(findPayment({}, { 'x-payment': base64(PAID) })).toEqual({ ok: true, payload: PAID });
     expect(findPayment({ progressToken: 1 }, {})).toBeUndefined();
   });
 
   it('takes base64url too, and refuses a repeated header', () => {
     expect(decodePayment(base64(PAID, 'base64url'))).toEqual({ ok: true, payload: PAID });
-    expect(findPayment(undefined, { 'x-payment': [base64(PAID), base64(PAID)] })).toEqual({ ok: false, reason: 'Invalid payment: more than one x-payment header' });
+    expect(findPayment(undefined, { 'x-payment': [base64(PAID), base64(PAID)] })).toEqual({
+      ok: false,
+      reason: 'Invalid payment: more than one x-payment header',
+    });
   });
 
   it.each([
@@ -35,10 +61,22 @@ describe('findPayment and decodePayment', () => {
     ['base64 of no JSON', Buffer.from('nope').toString('base64'), 'Invalid payment: not base64-encoded JSON'],
     ['too large', 'A'.repeat(20_000), 'Invalid payment: too large'],
     // A 3 MB decimal nonce in the object form took BigInt 0.6 s of the event loop to key (found attacking issue 29's key).
-    ['too large as an object', { x402Version: 2, accepted: PRICE, payload: { authorization: { from: '0x1', nonce: '1'.repeat(3_000_000) } } }, 'Invalid payment: too large'],
+    [
+      'too large as an object',
+      { x402Version: 2, accepted: PRICE, payload: { authorization: { from: '0x1', nonce: '1'.repeat(3_000_000) } } },
+      'Invalid payment: too large',
+    ],
     ['an array', [PAID], 'Invalid payment: expected a PaymentPayload object'],
-    ['x402 v1', { x402Version: 1, scheme: 'exact', network: 'base-sepolia', payload: {} }, 'Invalid payment: unsupported x402Version 1; this server accepts x402 v2'],
-    ['no version', { accepted: PRICE, payload: {} }, 'Invalid payment: unsupported x402Version undefined; this server accepts x402 v2'],
+    [
+      'x402 v1',
+      { x402Version: 1, scheme: 'exact', network: 'base-sepolia', payload: {} },
+      'Invalid payment: unsupported x402Version 1; this server accepts x402 v2',
+    ],
+    [
+      'no version',
+      { accepted: PRICE, payload: {} },
+      'Invalid payment: unsupported x402Version undefined; this server accepts x402 v2',
+    ],
     ['no accepted', { x402Version: 2, payload: {} }, 'Invalid payment: no accepted payment requirements'],
     ['no payload', { x402Version: 2, accepted: PRICE }, 'Invalid payment: no payload'],
   ])('refuses %s with a reason', (_name, value, reason) => {
@@ -51,31 +89,55 @@ describe('matchRequirement', () => {
 
   it('finds the requirement whose scheme, network, amount, asset and payTo the payment accepted', () => {
     expect(matchRequirement(PAID, [cheaper, PRICE])).toBe(PRICE);
-    expect(matchRequirement({ ...PAID, accepted: { ...PRICE, maxTimeoutSeconds: 5, extra: { name: 'USDC' } } }, [PRICE])).toBe(PRICE);
+    expect(
+      matchRequirement({ ...PAID, accepted: { ...PRICE, maxTimeoutSeconds: 5, extra: { name: 'USDC' } } }, [PRICE]),
+    ).toBe(PRICE);
   });
 
   it('compares EVM addresses without case, everything else exactly', () => {
     expect(matchRequirement({ ...PAID, accepted: { ...PRICE, asset: '0xabc', payTo: '0xDEF' } }, [PRICE])).toBe(PRICE);
     expect(matchRequirement({ ...PAID, accepted: { ...PRICE, network: 'EIP155:84532' } }, [PRICE])).toBeUndefined();
     expect(matchRequirement({ ...PAID, accepted: { ...PRICE, amount: '10000.0' } }, [PRICE])).toBeUndefined();
-    expect(matchRequirement({ ...PAID, accepted: { ...PRICE, amount: 10000 as unknown as string } }, [PRICE])).toBeUndefined();
+    expect(
+      matchRequirement({ ...PAID, accepted: { ...PRICE, amount: 10000 as unknown as string } }, [PRICE]),
+    ).toBeUndefined();
   });
 });
 
 describe('facilitator answers', () => {
   it('accepts well-formed verify and settle answers', () => {
-    expect(checkVerify({ isValid: false, invalidReason: 'x', payer: '0x' })).toEqual({ isValid: false, invalidReason: 'x', payer: '0x' });
-    expect(checkSettle({ success: true, transaction: '0xt', network: 'n', amount: '1' })).toMatchObject({ success: true });
+    expect(checkVerify({ isValid: false, invalidReason: 'x', payer: '0x' })).toEqual({
+      isValid: false,
+      invalidReason: 'x',
+      payer: '0x',
+    });
+    expect(checkSettle({ success: true, transaction: '0xt', network: 'n', amount: '1' })).toMatchObject({
+      success: true,
+    });
     // Only the x402 fields reach the client: a facilitator's own additions stay with it.
-    expect(checkSettle({ success: true, transaction: '0xt', network: 'n', internalLedgerId: 'L-7', debug: { host: 'x' } })).toEqual({ success: true, transaction: '0xt', network: 'n' });
-    expect(checkSettle({ success: false, errorReason: 'insufficient_funds', transaction: '', network: 'n' })).toMatchObject({ success: false });
+    expect(
+      checkSettle({ success: true, transaction: '0xt', network: 'n', internalLedgerId: 'L-7', debug: { host: 'x' } }),
+    ).toEqual({ success: true, transaction: '0xt', network: 'n' });
+    expect(
+      checkSettle({ success: false, errorReason: 'insufficient_funds', transaction: '', network: 'n' }),
+    ).toMatchObject({ success: false });
   });
 
-  it.each([[null], [{}], [{ isValid: 'true' }], [{ isValid: true, invalidReason: 5 }]])('refuses the verify answer %j', (answer) => {
-    expect(() => checkVerify(answer)).toThrow(new FacilitatorError('Payment facilitator /verify gave a malformed answer'));
-  });
+  it.each([[null], [{}], [{ isValid: 'true' }], [{ isValid: true, invalidReason: 5 }]])(
+    'refuses the verify answer %j',
+    (answer) => {
+      expect(() => checkVerify(answer)).toThrow(
+        new FacilitatorError('Payment facilitator /verify gave a malformed answer'),
+      );
+    },
+  );
 
-  it.each([[{ success: true, network: 'n' }], [{ success: true, transaction: '', network: 'n' }], [{ success: 1 }], [{ success: false, errorReason: {} }]])('refuses the settle answer %j', (answer) => {
+  it.each([
+    [{ success: true, network: 'n' }],
+    [{ success: true, transaction: '', network: 'n' }],
+    [{ success: 1 }],
+    [{ success: false, errorReason: {} }],
+  ])('refuses the settle answer %j', (answer) => {
     expect(() => checkSettle(answer)).toThrow(FacilitatorError);
   });
 });
@@ -85,13 +147,20 @@ describe('x402Facilitator', () => {
     const fake = await startFacilitator();
     try {
       const client = x402Facilitator({ url: fake.url, headers: () => ({ 'x-api-key': 'k' }) });
-      expect(await client.supported()).toEqual({ kinds: [{ x402Version: 2, scheme: 'exact', network: 'eip155:84532' }] });
-      expect(await client.verify({ ...PAID, payload: { signature: 'ok' } }, PRICE)).toEqual({ isValid: true, payer: '0xPayer' });
+      expect(await client.supported()).toEqual({
+        kinds: [{ x402Version: 2, scheme: 'exact', network: 'eip155:84532' }],
+      });
+      expect(await client.verify({ ...PAID, payload: { signature: 'ok' } }, PRICE)).toEqual({
+        isValid: true,
+        payer: '0xPayer',
+      });
     } finally {
       await fake.close();
     }
     const gone = x402Facilitator({ url: fake.url });
-    await expect(gone.verify(PAID, PRICE)).rejects.toThrow(new FacilitatorError('Payment facilitator /verify is unreachable'));
+    await expect(gone.verify(PAID, PRICE)).rejects.toThrow(
+      new FacilitatorError('Payment facilitator /verify is unreachable'),
+    );
   });
 
   it('honours the caller signal', async () => {
@@ -135,7 +204,10 @@ describe('x402Guard options', () => {
   });
 
   it('advertises a fixed price in listMeta, and only that it is paid when the price is a function', () => {
-    expect(x402Guard({ facilitator, accepts: [PRICE] }).listMeta).toEqual({ 'x402/paid': true, 'x402/accepts': [PRICE] });
+    expect(x402Guard({ facilitator, accepts: [PRICE] }).listMeta).toEqual({
+      'x402/paid': true,
+      'x402/accepts': [PRICE],
+    });
     expect(x402Guard({ facilitator, accepts: () => [PRICE] }).listMeta).toEqual({ 'x402/paid': true });
   });
 });
@@ -144,7 +216,14 @@ describe('x402Guard by direct calls', () => {
   /** A tool call as the chain hands it to guards, with just what the guard reads. */
   function toolCall(meta: Record<string, unknown>, signal: AbortSignal): ToolGuardCall {
     const ctx = { signal, headers: {} } as unknown as RequestContext;
-    return { kind: 'tool', name: 'search', arguments: {}, meta, descriptor: { name: 'search', description: 'Paid' }, ctx };
+    return {
+      kind: 'tool',
+      name: 'search',
+      arguments: {},
+      meta,
+      descriptor: { name: 'search', description: 'Paid' },
+      ctx,
+    };
   }
 
   it('ends a verification when the call is cancelled, even if the facilitator ignores its signal, and frees the payment', async () => {
@@ -155,20 +234,33 @@ describe('x402Guard by direct calls', () => {
     const pending = guard(toolCall({ 'x402/payment': PAID }, controller.signal), next);
     setTimeout(() => controller.abort(), 20);
     const result = await pending;
-    expect(JSON.parse((result.content[0] as { text: string }).text)).toMatchObject({ error: 'Payment facilitator verify was cancelled' });
+    expect(JSON.parse((result.content[0] as { text: string }).text)).toMatchObject({
+      error: 'Payment facilitator verify was cancelled',
+    });
     expect(next).not.toHaveBeenCalled();
     // The payment was not spent: a new call with it gets to the facilitator again.
     verify.mockImplementation(async () => ({ isValid: false, invalidReason: 'expired' }) as never);
     const again = await guard(toolCall({ 'x402/payment': PAID }, new AbortController().signal), next);
-    expect(JSON.parse((again.content[0] as { text: string }).text)).toMatchObject({ error: 'Payment verification failed: expired' });
+    expect(JSON.parse((again.content[0] as { text: string }).text)).toMatchObject({
+      error: 'Payment verification failed: expired',
+    });
   });
 });
 
 describe('x402Guard and the rest of the chain', () => {
   it('lets a JsonRpcError from an inner guard go on as a protocol error, and frees the payment', async () => {
     const guard = x402Guard({ facilitator, accepts: [PRICE] });
-    const call = { kind: 'tool', name: 'search', arguments: {}, meta: { 'x402/payment': PAID }, descriptor: { name: 'search' }, ctx: { signal: new AbortController().signal, headers: {} } } as unknown as ToolGuardCall;
+    const call = {
+      kind: 'tool',
+      name: 'search',
+      arguments: {},
+      meta: { 'x402/payment': PAID },
+      descriptor: { name: 'search' },
+      ctx: { signal: new AbortController().signal, headers: {} },
+    } as unknown as ToolGuardCall;
     await expect(guard(call, () => Promise.reject(new JsonRpcError(-32602, 'Blocked')))).rejects.toThrow('Blocked');
-    await expect(guard(call, async () => ({ content: [] }))).resolves.toMatchObject({ _meta: { 'x402/payment-response': { success: true } } });
+    await expect(guard(call, async () => ({ content: [] }))).resolves.toMatchObject({
+      _meta: { 'x402/payment-response': { success: true } },
+    });
   });
 });

@@ -4,11 +4,25 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
-import { mcpRouter, x402Facilitator, x402Guard, type PaymentPayload, type PaymentRequirements, type ToolGuard } from '../../lib';
+import {
+  mcpRouter,
+  x402Facilitator,
+  x402Guard,
+  type PaymentPayload,
+  type PaymentRequirements,
+  type ToolGuard,
+} from '../../lib';
 import { connectClient } from '../helpers/connect-client';
 import { startFacilitator, type FakeFacilitator } from './fake-facilitator';
 
-const PRICE: PaymentRequirements = { scheme: 'exact', network: 'eip155:84532', amount: '10000', asset: '0x036CbD53842c5426634e7929541eC2318f3dCF7e', payTo: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C', maxTimeoutSeconds: 60 };
+const PRICE: PaymentRequirements = {
+  scheme: 'exact',
+  network: 'eip155:84532',
+  amount: '10000',
+  asset: '0x036CbD53842c5426634e7929541eC2318f3dCF7e',
+  payTo: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C',
+  maxTimeoutSeconds: 60,
+};
 const TYPED_OUTPUT = { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] };
 
 /** What either SDK's callTool answers, as far as these tests read it. */
@@ -19,7 +33,11 @@ interface ToolResult {
   _meta?: Record<string, unknown>;
 }
 /** One SDK's callTool, with the `_meta` of the request passed in its params as both SDKs do. */
-type CallTool = (params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> }) => Promise<ToolResult>;
+type CallTool = (params: {
+  name: string;
+  arguments: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
+}) => Promise<ToolResult>;
 
 let facilitator: FakeFacilitator;
 beforeAll(async () => {
@@ -37,7 +55,11 @@ beforeEach(() => {
  */
 function serve(): express.Express {
   const pay = x402Guard({ facilitator: x402Facilitator({ url: facilitator.url }), accepts: [PRICE] });
-  const naivePaywall: ToolGuard = async () => ({ isError: true, content: [{ type: 'text', text: 'pay' }], structuredContent: { x402Version: 2, accepts: [PRICE] } });
+  const naivePaywall: ToolGuard = async () => ({
+    isError: true,
+    content: [{ type: 'text', text: 'pay' }],
+    structuredContent: { x402Version: 2, accepts: [PRICE] },
+  });
   const mcp = mcpRouter({ name: 'paid-e2e', version: '1.0.0' });
   mcp.tool({
     name: 'search',
@@ -46,8 +68,22 @@ function serve(): express.Express {
     guards: [pay],
     handler: ({ q }: { q?: string }, ctx) => ({ hits: [`${q ?? ''}: 1 result`], protocolVersion: ctx.protocolVersion }),
   });
-  mcp.tool({ name: 'typed', description: 'Paid, with an outputSchema', inputSchema: { type: 'object' }, outputSchema: TYPED_OUTPUT, guards: [pay], handler: () => ({ n: 1 }) });
-  mcp.tool({ name: 'naive_typed', description: 'Control: structuredContent against its schema', inputSchema: { type: 'object' }, outputSchema: TYPED_OUTPUT, guards: [naivePaywall], handler: () => ({ n: 1 }) });
+  mcp.tool({
+    name: 'typed',
+    description: 'Paid, with an outputSchema',
+    inputSchema: { type: 'object' },
+    outputSchema: TYPED_OUTPUT,
+    guards: [pay],
+    handler: () => ({ n: 1 }),
+  });
+  mcp.tool({
+    name: 'naive_typed',
+    description: 'Control: structuredContent against its schema',
+    inputSchema: { type: 'object' },
+    outputSchema: TYPED_OUTPUT,
+    guards: [naivePaywall],
+    handler: () => ({ n: 1 }),
+  });
   mcp.tool({ name: 'free', description: 'Free', inputSchema: { type: 'object' }, handler: () => 'free' });
   const app = express();
   app.use('/mcp', mcp);
@@ -58,11 +94,19 @@ let nonces = 0;
 /** What an x402 client builds from the requirement it picked; the fake facilitator verifies signature 'ok'. */
 function payFor(requirement: PaymentRequirements): PaymentPayload {
   nonces += 1;
-  return { x402Version: 2, accepted: requirement, payload: { signature: 'ok', authorization: { from: '0xPayer', nonce: `sdk-${nonces}` } } };
+  return {
+    x402Version: 2,
+    accepted: requirement,
+    payload: { signature: 'ok', authorization: { from: '0xPayer', nonce: `sdk-${nonces}` } },
+  };
 }
 
 /** The PaymentRequired of a payment-required result, read from content[0].text as x402 clients do. */
-function requiredFrom(result: ToolResult): { x402Version: number; resource: { url: string }; accepts: PaymentRequirements[] } {
+function requiredFrom(result: ToolResult): {
+  x402Version: number;
+  resource: { url: string };
+  accepts: PaymentRequirements[];
+} {
   expect(result.isError).toBe(true);
   const first = result.content[0] as { type: string; text: string };
   expect(first.type).toBe('text');
@@ -70,14 +114,23 @@ function requiredFrom(result: ToolResult): { x402Version: number; resource: { ur
 }
 
 /** Call unpaid → PaymentRequired; pay accepts[0]; retry with `_meta['x402/payment']` → the result with its settlement. */
-async function payAndRetry(callTool: CallTool, name: string, args: Record<string, unknown>): Promise<{ unpaid: ToolResult; paid: ToolResult }> {
+async function payAndRetry(
+  callTool: CallTool,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ unpaid: ToolResult; paid: ToolResult }> {
   const unpaid = await callTool({ name, arguments: args });
   const required = requiredFrom(unpaid);
   expect(required).toMatchObject({ x402Version: 2, resource: { url: `mcp://tool/${name}` }, accepts: [PRICE] });
   const payment = payFor(required.accepts[0] as PaymentRequirements);
   const paid = await callTool({ name, arguments: args, _meta: { 'x402/payment': payment } });
   expect(paid.isError).toBeFalsy();
-  expect(paid._meta?.['x402/payment-response']).toEqual({ success: true, payer: '0xPayer', transaction: `0xtx-sdk-${nonces}`, network: 'eip155:84532' });
+  expect(paid._meta?.['x402/payment-response']).toEqual({
+    success: true,
+    payer: '0xPayer',
+    transaction: `0xtx-sdk-${nonces}`,
+    network: 'eip155:84532',
+  });
   expect(facilitator.calls.verify).toEqual([{ x402Version: 2, paymentPayload: payment, paymentRequirements: PRICE }]);
   expect(facilitator.calls.settle).toHaveLength(1);
   return { unpaid, paid };
@@ -100,7 +153,10 @@ async function listen(app: express.Express): Promise<{ url: URL; stop: () => Pro
 /** An SDK v2 client on a fresh server: pinned when `pin` is given, else in its default (2025 session) mode. */
 async function connectV2(pin?: '2026-07-28'): Promise<{ client: ClientV2; close: () => Promise<void> }> {
   const { url, stop } = await listen(serve());
-  const client = new ClientV2({ name: 'x402-v2', version: '2.0.0' }, pin === undefined ? {} : { versionNegotiation: { mode: { pin } } });
+  const client = new ClientV2(
+    { name: 'x402-v2', version: '2.0.0' },
+    pin === undefined ? {} : { versionNegotiation: { mode: { pin } } },
+  );
   try {
     await client.connect(new TransportV2(url));
   } catch (error) {
@@ -141,7 +197,9 @@ describe('SDK v1 client (@modelcontextprotocol/sdk) in a 2025 session', () => {
   });
 
   it('control: the same client rejects an error result whose structuredContent breaks the outputSchema', async () => {
-    await expect(callTool({ name: 'naive_typed', arguments: {} })).rejects.toThrow(/does not match the tool's output schema/);
+    await expect(callTool({ name: 'naive_typed', arguments: {} })).rejects.toThrow(
+      /does not match the tool's output schema/,
+    );
   });
 
   it('free tools are not charged', async () => {
@@ -177,7 +235,11 @@ describe.each<[string, '2026-07-28' | undefined, string]>([
 
   it('a payment is good for one call: presenting it again gets the envelope, and nothing more is settled', async () => {
     const payment = payFor(PRICE);
-    expect((await callTool({ name: 'search', arguments: {}, _meta: { 'x402/payment': payment } }))._meta?.['x402/payment-response']).toMatchObject({ success: true });
+    expect(
+      (await callTool({ name: 'search', arguments: {}, _meta: { 'x402/payment': payment } }))._meta?.[
+        'x402/payment-response'
+      ],
+    ).toMatchObject({ success: true });
     const replay = await callTool({ name: 'search', arguments: {}, _meta: { 'x402/payment': payment } });
     expect(requiredFrom(replay)).toMatchObject({ error: 'Payment already used', accepts: [PRICE] });
     expect(facilitator.calls.settle).toHaveLength(1);

@@ -7,7 +7,14 @@ import { modern } from '../helpers/modern';
 import { FACILITATOR_SECRET, startFacilitator, type FakeFacilitator } from './fake-facilitator';
 
 const V = { 'MCP-Protocol-Version': '2025-11-25' };
-const PRICE: PaymentRequirements = { scheme: 'exact', network: 'eip155:84532', amount: '10000', asset: '0x036CbD53842c5426634e7929541eC2318f3dCF7e', payTo: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C', maxTimeoutSeconds: 60 };
+const PRICE: PaymentRequirements = {
+  scheme: 'exact',
+  network: 'eip155:84532',
+  amount: '10000',
+  asset: '0x036CbD53842c5426634e7929541eC2318f3dCF7e',
+  payTo: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C',
+  maxTimeoutSeconds: 60,
+};
 
 let nonces = 0;
 /** A payment as a client signs it: `signature` steers the fake facilitator; each has a fresh nonce. */
@@ -18,7 +25,12 @@ function payment(signature = 'ok', accepted: PaymentRequirements = PRICE): Payme
 const base64 = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64');
 
 type Body = { result?: Record<string, unknown>; error?: Record<string, unknown> };
-type Result = { isError?: boolean; content: Array<{ type: string; text: string }>; structuredContent?: Record<string, unknown>; _meta?: Record<string, unknown> };
+type Result = {
+  isError?: boolean;
+  content: Array<{ type: string; text: string }>;
+  structuredContent?: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
+};
 
 let facilitator: FakeFacilitator;
 let app: Express;
@@ -30,11 +42,36 @@ beforeAll(async () => {
 afterAll(() => facilitator.close());
 
 function build(guardOptions: { facilitatorTimeoutMs?: number; timeoutMs?: number } = {}): Express {
-  const pay = x402Guard({ facilitator: x402Facilitator({ url: facilitator.url, timeoutMs: guardOptions.facilitatorTimeoutMs ?? 2_000 }), accepts: [PRICE], timeoutMs: guardOptions.timeoutMs });
+  const pay = x402Guard({
+    facilitator: x402Facilitator({ url: facilitator.url, timeoutMs: guardOptions.facilitatorTimeoutMs ?? 2_000 }),
+    accepts: [PRICE],
+    timeoutMs: guardOptions.timeoutMs,
+  });
   return createApp({ rateLimit: false }, (mcp) => {
-    mcp.tool({ name: 'search', description: 'Paid search', inputSchema: { type: 'object', properties: { q: { type: 'string' } } }, guards: [pay], handler });
-    mcp.tool({ name: 'typed', description: 'Paid, with an outputSchema', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] }, guards: [pay], handler: () => ({ n: 1 }) });
-    mcp.tool({ name: 'broken', description: 'Paid, and fails', inputSchema: { type: 'object' }, guards: [pay], handler: () => { throw new Error('index offline'); } });
+    mcp.tool({
+      name: 'search',
+      description: 'Paid search',
+      inputSchema: { type: 'object', properties: { q: { type: 'string' } } },
+      guards: [pay],
+      handler,
+    });
+    mcp.tool({
+      name: 'typed',
+      description: 'Paid, with an outputSchema',
+      inputSchema: { type: 'object' },
+      outputSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] },
+      guards: [pay],
+      handler: () => ({ n: 1 }),
+    });
+    mcp.tool({
+      name: 'broken',
+      description: 'Paid, and fails',
+      inputSchema: { type: 'object' },
+      guards: [pay],
+      handler: () => {
+        throw new Error('index offline');
+      },
+    });
     mcp.tool({ name: 'free', description: 'Free', inputSchema: { type: 'object' }, handler: () => 'free' });
   });
 }
@@ -48,8 +85,17 @@ beforeEach(() => {
 });
 
 /** A 2025 (stateless, 2025-11-25) tools/call; `meta` is its `_meta`. */
-async function call2025(name: string, meta?: Record<string, unknown>, headers: Record<string, string> = {}, target: Express = app): Promise<Result> {
-  const res = await post(target, rpc('tools/call', { name, arguments: { q: 'x' }, ...(meta === undefined ? {} : { _meta: meta }) }), { ...V, ...headers });
+async function call2025(
+  name: string,
+  meta?: Record<string, unknown>,
+  headers: Record<string, string> = {},
+  target: Express = app,
+): Promise<Result> {
+  const res = await post(
+    target,
+    rpc('tools/call', { name, arguments: { q: 'x' }, ...(meta === undefined ? {} : { _meta: meta }) }),
+    { ...V, ...headers },
+  );
   expect(res.status).toBe(200);
   const body = res.body as Body;
   expect(body.error).toBeUndefined();
@@ -79,7 +125,12 @@ describe('the pay-and-retry flow', () => {
     const second = await call2025('search', { 'x402/payment': paid });
     expect(second.isError).toBeUndefined();
     expect(second.structuredContent).toEqual({ hits: ['x: 1 result'] });
-    expect(second._meta?.['x402/payment-response']).toEqual({ success: true, payer: '0xPayer', transaction: `0xtx-${(paid.payload.authorization as { nonce: string }).nonce}`, network: 'eip155:84532' });
+    expect(second._meta?.['x402/payment-response']).toEqual({
+      success: true,
+      payer: '0xPayer',
+      transaction: `0xtx-${(paid.payload.authorization as { nonce: string }).nonce}`,
+      network: 'eip155:84532',
+    });
     expect(facilitator.calls.verify).toEqual([{ x402Version: 2, paymentPayload: paid, paymentRequirements: PRICE }]);
     expect(facilitator.calls.settle).toHaveLength(1);
   });
@@ -91,7 +142,13 @@ describe('the pay-and-retry flow', () => {
     expect(unpaid.resultType).toBe('complete');
     expect(required(unpaid).accepts).toEqual([PRICE]);
 
-    const second = await modern(app, 'tools/call', { name: 'search', arguments: { q: 'x' } }, {}, { 'x402/payment': payment() });
+    const second = await modern(
+      app,
+      'tools/call',
+      { name: 'search', arguments: { q: 'x' } },
+      {},
+      { 'x402/payment': payment() },
+    );
     expect(second.status).toBe(200);
     const paid = (second.body as Body).result as unknown as Result & { resultType?: string };
     expect(paid).toMatchObject({ resultType: 'complete', structuredContent: { hits: ['x: 1 result'] } });
@@ -122,19 +179,30 @@ describe('the pay-and-retry flow', () => {
 
   it('2025 session, SSE replies: the same flow, HTTP 200 on both', async () => {
     const pay = x402Guard({ facilitator: x402Facilitator({ url: facilitator.url }), accepts: [PRICE] });
-    const stateful = createApp({ sessions: {}, responseMode: 'sse', rateLimit: false }, (mcp) => mcp.tool({ name: 'search', description: 'Paid search', guards: [pay], handler }));
-    const init = await post(stateful, rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } }));
+    const stateful = createApp({ sessions: {}, responseMode: 'sse', rateLimit: false }, (mcp) =>
+      mcp.tool({ name: 'search', description: 'Paid search', guards: [pay], handler }),
+    );
+    const init = await post(
+      stateful,
+      rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } }),
+    );
     const session = { 'Mcp-Session-Id': init.headers['mcp-session-id'] as string, ...V };
     expect((await post(stateful, { jsonrpc: '2.0', method: 'notifications/initialized' }, session)).status).toBe(202);
     const sseResult = async (meta?: Record<string, unknown>): Promise<Result> => {
-      const res = await post(stateful, rpc('tools/call', { name: 'search', arguments: {}, ...(meta && { _meta: meta }) }, 2), session);
+      const res = await post(
+        stateful,
+        rpc('tools/call', { name: 'search', arguments: {}, ...(meta && { _meta: meta }) }, 2),
+        session,
+      );
       expect(res.status).toBe(200);
       expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
       const data = res.text.split('\n').filter((line) => line.startsWith('data: ') && line.length > 6);
       return (JSON.parse(data[data.length - 1]?.slice(6) ?? '{}') as Body).result as unknown as Result;
     };
     expect(required(await sseResult()).accepts).toEqual([PRICE]);
-    expect((await sseResult({ 'x402/payment': payment() }))._meta?.['x402/payment-response']).toMatchObject({ success: true });
+    expect((await sseResult({ 'x402/payment': payment() }))._meta?.['x402/payment-response']).toMatchObject({
+      success: true,
+    });
   });
 
   it('lets free tools through untouched', async () => {
@@ -157,8 +225,12 @@ describe('failures end with the envelope and the reason in error', () => {
   });
 
   it('a payment that does not decode', async () => {
-    expect(required(await call2025('search', { 'x402/payment': '%%%' })).error).toBe('Invalid payment: not base64-encoded JSON');
-    expect(required(await call2025('search', { 'x402/payment': { x402Version: 1, scheme: 'exact' } })).error).toMatch(/unsupported x402Version 1/);
+    expect(required(await call2025('search', { 'x402/payment': '%%%' })).error).toBe(
+      'Invalid payment: not base64-encoded JSON',
+    );
+    expect(required(await call2025('search', { 'x402/payment': { x402Version: 1, scheme: 'exact' } })).error).toMatch(
+      /unsupported x402Version 1/,
+    );
   });
 
   it('a failing tool: no settlement, the reason given, and the payment can be used again', async () => {
@@ -182,7 +254,11 @@ describe('failures end with the envelope and the reason in error', () => {
     ['huge', 'Payment facilitator /verify gave a malformed answer (too large)'],
   ] as const)('a facilitator answering %s: HTTP 200, a clear error, no URL or body', async (mode, error) => {
     facilitator.mode = mode;
-    const res = await post(app, rpc('tools/call', { name: 'search', arguments: {}, _meta: { 'x402/payment': payment() } }), V);
+    const res = await post(
+      app,
+      rpc('tools/call', { name: 'search', arguments: {}, _meta: { 'x402/payment': payment() } }),
+      V,
+    );
     expect(res.status).toBe(200);
     const result = (res.body as Body).result as unknown as Result;
     expect(required(result).error).toBe(error);
@@ -194,9 +270,13 @@ describe('failures end with the envelope and the reason in error', () => {
   it('a facilitator that hangs: the call ends at the facilitator timeout, and at the guard timeout', async () => {
     facilitator.mode = 'hang';
     const slow = build({ facilitatorTimeoutMs: 200 });
-    expect(required(await call2025('search', { 'x402/payment': payment() }, {}, slow)).error).toBe('Payment facilitator /verify timed out after 200 ms');
+    expect(required(await call2025('search', { 'x402/payment': payment() }, {}, slow)).error).toBe(
+      'Payment facilitator /verify timed out after 200 ms',
+    );
     const guarded = build({ facilitatorTimeoutMs: 60_000, timeoutMs: 200 });
-    expect(required(await call2025('search', { 'x402/payment': payment() }, {}, guarded)).error).toBe('Payment facilitator verify timed out after 200 ms');
+    expect(required(await call2025('search', { 'x402/payment': payment() }, {}, guarded)).error).toBe(
+      'Payment facilitator verify timed out after 200 ms',
+    );
   });
 });
 
@@ -205,7 +285,9 @@ describe('one payment, one call', () => {
     const paid = payment();
     expect((await call2025('search', { 'x402/payment': paid })).isError).toBeUndefined();
     expect(required(await call2025('search', { 'x402/payment': paid })).error).toBe('Payment already used');
-    expect(required(await call2025('search', undefined, { 'PAYMENT-SIGNATURE': base64(paid) })).error).toBe('Payment already used');
+    expect(required(await call2025('search', undefined, { 'PAYMENT-SIGNATURE': base64(paid) })).error).toBe(
+      'Payment already used',
+    );
     expect(handler).toHaveBeenCalledTimes(1);
     expect(facilitator.calls.settle).toHaveLength(1);
   });
@@ -213,7 +295,10 @@ describe('one payment, one call', () => {
   it('runs only one of two concurrent calls paying with one payload', async () => {
     facilitator.mode = 'slow';
     const paid = payment();
-    const results = await Promise.all([call2025('search', { 'x402/payment': paid }), call2025('search', { 'x402/payment': paid })]);
+    const results = await Promise.all([
+      call2025('search', { 'x402/payment': paid }),
+      call2025('search', { 'x402/payment': paid }),
+    ]);
     const errors = results.map((result) => (result.isError === true ? required(result).error : 'paid'));
     expect(errors.sort()).toEqual(['Payment already in use by another call', 'paid']);
     expect(handler).toHaveBeenCalledTimes(1);
@@ -230,10 +315,23 @@ describe('tools/list', () => {
   });
 
   it("merges any guard's listMeta into its tool's _meta, the tool's own _meta winning on a shared key", async () => {
-    const tagged = Object.assign(((_call, next) => next()) as ToolGuard, { listMeta: { 'example/price': '1', 'example/tier': 'gold' } });
-    const listed = createApp({}, (mcp) => mcp.tool({ name: 't', description: 'Tagged', _meta: { 'example/tier': 'own' }, guards: [tagged], handler: () => 'ok' }));
+    const tagged = Object.assign(((_call, next) => next()) as ToolGuard, {
+      listMeta: { 'example/price': '1', 'example/tier': 'gold' },
+    });
+    const listed = createApp({}, (mcp) =>
+      mcp.tool({
+        name: 't',
+        description: 'Tagged',
+        _meta: { 'example/tier': 'own' },
+        guards: [tagged],
+        handler: () => 'ok',
+      }),
+    );
     const res = await post(listed, rpc('tools/list', {}), V);
-    expect(((res.body as Body).result?.tools as Array<{ _meta?: unknown }>)[0]?._meta).toEqual({ 'example/price': '1', 'example/tier': 'own' });
+    expect(((res.body as Body).result?.tools as Array<{ _meta?: unknown }>)[0]?._meta).toEqual({
+      'example/price': '1',
+      'example/tier': 'own',
+    });
   });
 });
 
@@ -243,18 +341,39 @@ describe('a price per call, and any { verify, settle } facilitator', () => {
     const settle = jest.fn(async () => ({ success: true, transaction: '0xt', network: 'eip155:84532' }));
     const pay = x402Guard({
       facilitator: { verify, settle },
-      accepts: (call) => (call.arguments.q === 'bad' ? ([] as PaymentRequirements[]) : [{ ...PRICE, amount: String(1000 * String(call.arguments.q).length) }]),
+      accepts: (call) =>
+        call.arguments.q === 'bad'
+          ? ([] as PaymentRequirements[])
+          : [{ ...PRICE, amount: String(1000 * String(call.arguments.q).length) }],
     });
     const priced = createApp({ rateLimit: false }, (mcp) => {
-      mcp.tool({ name: 'search', description: 'Priced by query length', inputSchema: { type: 'object', properties: { q: { type: 'string' } } }, guards: [pay], handler });
+      mcp.tool({
+        name: 'search',
+        description: 'Priced by query length',
+        inputSchema: { type: 'object', properties: { q: { type: 'string' } } },
+        guards: [pay],
+        handler,
+      });
     });
     const callWith = async (q: string, meta?: Record<string, unknown>): Promise<Result> =>
-      ((await post(priced, rpc('tools/call', { name: 'search', arguments: { q }, ...(meta && { _meta: meta }) }), V)).body as Body).result as unknown as Result;
+      (
+        (await post(priced, rpc('tools/call', { name: 'search', arguments: { q }, ...(meta && { _meta: meta }) }), V))
+          .body as Body
+      ).result as unknown as Result;
     expect(required(await callWith('abc')).accepts).toEqual([{ ...PRICE, amount: '3000' }]);
-    expect(required(await callWith('abc', { 'x402/payment': payment('ok', { ...PRICE, amount: '1000' }) })).error).toBe('No matching payment requirements');
-    expect((await callWith('abc', { 'x402/payment': payment('ok', { ...PRICE, amount: '3000' }) }))._meta?.['x402/payment-response']).toEqual({ success: true, transaction: '0xt', network: 'eip155:84532' });
+    expect(required(await callWith('abc', { 'x402/payment': payment('ok', { ...PRICE, amount: '1000' }) })).error).toBe(
+      'No matching payment requirements',
+    );
+    expect(
+      (await callWith('abc', { 'x402/payment': payment('ok', { ...PRICE, amount: '3000' }) }))._meta?.[
+        'x402/payment-response'
+      ],
+    ).toEqual({ success: true, transaction: '0xt', network: 'eip155:84532' });
     const bad = await callWith('bad');
-    expect(bad).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringMatching(/^x402Guard: accepts\(\) must return a non-empty array/) }] });
+    expect(bad).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: expect.stringMatching(/^x402Guard: accepts\(\) must return a non-empty array/) }],
+    });
   });
 
   it('never shows what a custom facilitator threw (it may hold a URL)', async () => {
@@ -267,8 +386,14 @@ describe('a price per call, and any { verify, settle } facilitator', () => {
       },
       accepts: [PRICE],
     });
-    const custom = createApp({ rateLimit: false }, (mcp) => mcp.tool({ name: 'search', description: 'Paid', guards: [pay], handler }));
-    const res = await post(custom, rpc('tools/call', { name: 'search', arguments: {}, _meta: { 'x402/payment': payment() } }), V);
+    const custom = createApp({ rateLimit: false }, (mcp) =>
+      mcp.tool({ name: 'search', description: 'Paid', guards: [pay], handler }),
+    );
+    const res = await post(
+      custom,
+      rpc('tools/call', { name: 'search', arguments: {}, _meta: { 'x402/payment': payment() } }),
+      V,
+    );
     expect(required((res.body as Body).result as unknown as Result).error).toBe('Payment facilitator failed');
     expect(res.text).not.toContain(facilitator.url);
   });

@@ -41,7 +41,11 @@ function setup(options: { pageSize?: number; identity?: ServerIdentity } = {}) {
  * The environment of a request under `protocolVersion`. `versionFromHeader` false: the client named no revision,
  * so the one in force is the assumed 2025-03-26 (MCP 2025-06-18 transports), which allows batches.
  */
-function env(protocolVersion: ProtocolVersion = '2025-11-25', versionFromHeader = true, extra: Partial<DispatchEnvironment> = {}): DispatchEnvironment {
+function env(
+  protocolVersion: ProtocolVersion = '2025-11-25',
+  versionFromHeader = true,
+  extra: Partial<DispatchEnvironment> = {},
+): DispatchEnvironment {
   return testEnv(versionFromHeader ? protocolVersion : ASSUMED_PROTOCOL_VERSION, extra);
 }
 
@@ -55,20 +59,34 @@ async function send(
   version: ProtocolVersion = '2025-11-25',
   id: string | number = 1,
 ): Promise<JsonRpcResponse> {
-  const outcome = await dispatcher.receive({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) }, env(version));
-  if (outcome.kind !== 'answered' || Array.isArray(outcome.body)) throw new Error(`expected one answer, got ${JSON.stringify(outcome)}`);
+  const outcome = await dispatcher.receive(
+    { jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) },
+    env(version),
+  );
+  if (outcome.kind !== 'answered' || Array.isArray(outcome.body))
+    throw new Error(`expected one answer, got ${JSON.stringify(outcome)}`);
   expect(outcome.body.jsonrpc).toBe('2.0');
   expect(outcome.body.id).toBe(id);
   return outcome.body;
 }
 
-async function result(dispatcher: Dispatcher, method: string, params?: Record<string, unknown>, version?: ProtocolVersion): Promise<Record<string, unknown>> {
+async function result(
+  dispatcher: Dispatcher,
+  method: string,
+  params?: Record<string, unknown>,
+  version?: ProtocolVersion,
+): Promise<Record<string, unknown>> {
   const response = await send(dispatcher, method, params, version);
   if (!('result' in response)) throw new Error(`expected a result, got ${JSON.stringify(response)}`);
   return response.result;
 }
 
-async function error(dispatcher: Dispatcher, method: string, params?: Record<string, unknown>, version?: ProtocolVersion): Promise<JsonRpcFailure['error']> {
+async function error(
+  dispatcher: Dispatcher,
+  method: string,
+  params?: Record<string, unknown>,
+  version?: ProtocolVersion,
+): Promise<JsonRpcFailure['error']> {
   const response = await send(dispatcher, method, params, version);
   if (!('error' in response)) throw new Error(`expected an error, got ${JSON.stringify(response)}`);
   return response.error;
@@ -77,7 +95,11 @@ async function error(dispatcher: Dispatcher, method: string, params?: Record<str
 describe('initialize: version negotiation', () => {
   it.each(ALL_VERSIONS.map((v) => [v]))('echoes the supported version %s', async (version) => {
     const { dispatcher } = setup();
-    const init = await result(dispatcher, 'initialize', { protocolVersion: version, capabilities: {}, clientInfo: { name: 'c', version: '1' } });
+    const init = await result(dispatcher, 'initialize', {
+      protocolVersion: version,
+      capabilities: {},
+      clientInfo: { name: 'c', version: '1' },
+    });
     expect(init.protocolVersion).toBe(version);
   });
 
@@ -90,7 +112,9 @@ describe('initialize: version negotiation', () => {
     ['an empty string', ''],
   ])('answers %s with the latest version, not an error', async (_label, protocolVersion) => {
     const { dispatcher } = setup();
-    expect((await result(dispatcher, 'initialize', { protocolVersion, capabilities: {} })).protocolVersion).toBe('2025-11-25');
+    expect((await result(dispatcher, 'initialize', { protocolVersion, capabilities: {} })).protocolVersion).toBe(
+      '2025-11-25',
+    );
   });
 
   it('accepts an initialize without params', async () => {
@@ -106,7 +130,9 @@ describe('initialize: version negotiation', () => {
 
   it('does not depend on the version of the environment', async () => {
     const { dispatcher } = setup();
-    expect((await result(dispatcher, 'initialize', { protocolVersion: '2025-06-18' }, '2024-11-05')).protocolVersion).toBe('2025-06-18');
+    expect(
+      (await result(dispatcher, 'initialize', { protocolVersion: '2025-06-18' }, '2024-11-05')).protocolVersion,
+    ).toBe('2025-06-18');
   });
 });
 
@@ -122,7 +148,11 @@ describe('initialize: serverInfo and instructions per version', () => {
     expect(init.serverInfo).toStrictEqual(serverInfo);
     if (withInstructions) expect(init.instructions).toBe('Use the tools wisely.');
     else expect(init).not.toHaveProperty('instructions');
-    expect(Object.keys(init).sort()).toEqual(withInstructions ? ['capabilities', 'instructions', 'protocolVersion', 'serverInfo'] : ['capabilities', 'protocolVersion', 'serverInfo']);
+    expect(Object.keys(init).sort()).toEqual(
+      withInstructions
+        ? ['capabilities', 'instructions', 'protocolVersion', 'serverInfo']
+        : ['capabilities', 'protocolVersion', 'serverInfo'],
+    );
   });
 
   it('leaves instructions out when there are none', async () => {
@@ -159,7 +189,11 @@ describe('initialize: capabilities derived from registrations', () => {
     const prompt = registry.addPrompt({ name: 'p', get: () => 'p' });
     expect(await capabilities(dispatcher)).toStrictEqual({ logging: {}, tools: {}, resources: {}, prompts: {} });
 
-    const completing = registry.addPrompt({ name: 'q', arguments: [{ name: 'a', complete: () => [] }], get: () => 'q' });
+    const completing = registry.addPrompt({
+      name: 'q',
+      arguments: [{ name: 'a', complete: () => [] }],
+      get: () => 'q',
+    });
     const all = { logging: {}, tools: {}, resources: {}, prompts: {}, completions: {} };
     expect(await capabilities(dispatcher)).toStrictEqual(all);
 
@@ -176,7 +210,12 @@ describe('initialize: capabilities derived from registrations', () => {
     expect(await capabilities(plain.dispatcher)).toStrictEqual({ logging: {}, resources: {} });
 
     const completing = setup();
-    completing.registry.addTemplate({ uriTemplate: 'users://{id}', name: 'u', read: () => 'u', complete: { id: () => [] } });
+    completing.registry.addTemplate({
+      uriTemplate: 'users://{id}',
+      name: 'u',
+      read: () => 'u',
+      complete: { id: () => [] },
+    });
     expect(await capabilities(completing.dispatcher)).toStrictEqual({ logging: {}, resources: {}, completions: {} });
   });
 
@@ -201,10 +240,17 @@ describe('initialize: capabilities derived from registrations', () => {
 });
 
 describe('ping and unknown methods', () => {
-  it.each<[Record<string, unknown> | undefined]>([[undefined], [{}], [{ _meta: { x: 1 } }]])('ping (params %j) → {}', async (params) => {
-    const { dispatcher } = setup();
-    expect(await send(dispatcher, 'ping', params, '2025-11-25', 'ping-1')).toStrictEqual({ jsonrpc: '2.0', id: 'ping-1', result: {} });
-  });
+  it.each<[Record<string, unknown> | undefined]>([[undefined], [{}], [{ _meta: { x: 1 } }]])(
+    'ping (params %j) → {}',
+    async (params) => {
+      const { dispatcher } = setup();
+      expect(await send(dispatcher, 'ping', params, '2025-11-25', 'ping-1')).toStrictEqual({
+        jsonrpc: '2.0',
+        id: 'ping-1',
+        result: {},
+      });
+    },
+  );
 
   it.each([
     ['tools/lis'],
@@ -239,13 +285,23 @@ describe('ping and unknown methods', () => {
     ['completion/complete', { ref: { type: 'ref/prompt', name: 'p' }, argument: { name: 'a', value: '' } }],
   ])('%s of a feature never offered → -32601', async (method, params) => {
     const { dispatcher } = setup();
-    expect(await error(dispatcher, method, params)).toStrictEqual({ code: -32601, message: `Method not found: ${method}` });
+    expect(await error(dispatcher, method, params)).toStrictEqual({
+      code: -32601,
+      message: `Method not found: ${method}`,
+    });
   });
 
   it('completion/complete → -32601 while prompts exist but none has a completer', async () => {
     const { dispatcher, registry } = setup();
     registry.addPrompt({ name: 'p', arguments: [{ name: 'a' }], get: () => 'p' });
-    expect((await error(dispatcher, 'completion/complete', { ref: { type: 'ref/prompt', name: 'p' }, argument: { name: 'a', value: '' } })).code).toBe(-32601);
+    expect(
+      (
+        await error(dispatcher, 'completion/complete', {
+          ref: { type: 'ref/prompt', name: 'p' },
+          argument: { name: 'a', value: '' },
+        })
+      ).code,
+    ).toBe(-32601);
   });
 });
 
@@ -296,7 +352,10 @@ describe('tools/list', () => {
     const registration = registry.addTool({ name: 'gone', description: 'd', handler: () => 'x' });
     registration.remove();
     expect(await result(dispatcher, 'tools/list')).toStrictEqual({ tools: [] });
-    expect(await error(dispatcher, 'tools/call', { name: 'gone' })).toStrictEqual({ code: -32602, message: 'Unknown tool: gone' });
+    expect(await error(dispatcher, 'tools/call', { name: 'gone' })).toStrictEqual({
+      code: -32602,
+      message: 'Unknown tool: gone',
+    });
   });
 });
 
@@ -306,10 +365,16 @@ describe('tools/call', () => {
     registry.addTool({
       name: 'add',
       description: 'adds',
-      inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+      inputSchema: {
+        type: 'object',
+        properties: { a: { type: 'number' }, b: { type: 'number' } },
+        required: ['a', 'b'],
+      },
       handler: (args: { a: number; b: number }) => String(args.a + args.b),
     });
-    expect(await send(dispatcher, 'tools/call', { name: 'add', arguments: { a: 1, b: 2 } }, '2025-11-25', 'call-1')).toStrictEqual({
+    expect(
+      await send(dispatcher, 'tools/call', { name: 'add', arguments: { a: 1, b: 2 } }, '2025-11-25', 'call-1'),
+    ).toStrictEqual({
       jsonrpc: '2.0',
       id: 'call-1',
       result: { content: [{ type: 'text', text: '3' }] },
@@ -323,7 +388,12 @@ describe('tools/call', () => {
     ['2024-11-05', { content: [{ type: 'text', text: '{"sum":3}' }] }],
   ])('structuredContent on %s', async (version, expected) => {
     const { dispatcher, registry } = setup();
-    registry.addTool({ name: 'sum', description: 'd', outputSchema: { type: 'object', properties: { sum: { type: 'number' } } }, handler: () => ({ sum: 3 }) });
+    registry.addTool({
+      name: 'sum',
+      description: 'd',
+      outputSchema: { type: 'object', properties: { sum: { type: 'number' } } },
+      handler: () => ({ sum: 3 }),
+    });
     expect(await result(dispatcher, 'tools/call', { name: 'sum' }, version)).toStrictEqual(expected);
   });
 
@@ -336,13 +406,16 @@ describe('tools/call', () => {
     ['2025-06-18', idsWrapped, { ...idsText, structuredContent: { result: [1, 2] } }],
     ['2025-03-26', undefined, idsText],
     ['2024-11-05', undefined, idsText],
-  ])('an array outputSchema on %s: listed wrapped and sent as { result } from 2025-06-18, left out before', async (version, listedSchema, expected) => {
-    const { dispatcher, registry } = setup();
-    registry.addTool({ name: 'ids', description: 'd', outputSchema: ids, handler: () => [1, 2] });
-    const [listed] = (await result(dispatcher, 'tools/list', {}, version)).tools as Record<string, unknown>[];
-    expect(listed?.outputSchema).toStrictEqual(listedSchema);
-    expect(await result(dispatcher, 'tools/call', { name: 'ids' }, version)).toStrictEqual(expected);
-  });
+  ])(
+    'an array outputSchema on %s: listed wrapped and sent as { result } from 2025-06-18, left out before',
+    async (version, listedSchema, expected) => {
+      const { dispatcher, registry } = setup();
+      registry.addTool({ name: 'ids', description: 'd', outputSchema: ids, handler: () => [1, 2] });
+      const [listed] = (await result(dispatcher, 'tools/list', {}, version)).tools as Record<string, unknown>[];
+      expect(listed?.outputSchema).toStrictEqual(listedSchema);
+      expect(await result(dispatcher, 'tools/call', { name: 'ids' }, version)).toStrictEqual(expected);
+    },
+  );
 
   const audio = { type: 'audio', data: 'UklGRg==', mimeType: 'audio/wav' };
   const link = { type: 'resource_link', uri: 'docs://readme', name: 'readme' };
@@ -364,8 +437,15 @@ describe('tools/call', () => {
     ],
   ])('content blocks on %s', async (version, content) => {
     const { dispatcher, registry } = setup();
-    registry.addTool({ name: 'media', description: 'd', handler: () => ({ content: [audio, link, text, image], isError: false }) });
-    expect(await result(dispatcher, 'tools/call', { name: 'media' }, version)).toStrictEqual({ content, isError: false });
+    registry.addTool({
+      name: 'media',
+      description: 'd',
+      handler: () => ({ content: [audio, link, text, image], isError: false }),
+    });
+    expect(await result(dispatcher, 'tools/call', { name: 'media' }, version)).toStrictEqual({
+      content,
+      isError: false,
+    });
   });
 
   it.each<[string, Record<string, unknown>, string]>([
@@ -388,11 +468,20 @@ describe('tools/call', () => {
     ['2024-11-05', 'error'],
   ])('invalid arguments on %s → %s', async (version, kind) => {
     const { dispatcher, registry } = setup();
-    registry.addTool({ name: 'add', description: 'd', inputSchema: { type: 'object', properties: { a: { type: 'number' } } }, handler: () => 'x' });
+    registry.addTool({
+      name: 'add',
+      description: 'd',
+      inputSchema: { type: 'object', properties: { a: { type: 'number' } } },
+      handler: () => 'x',
+    });
     const response = await send(dispatcher, 'tools/call', { name: 'add', arguments: { a: 'one' } }, version);
     const message = "Invalid arguments for tool 'add': a: must be number";
     if (kind === 'result') {
-      expect(response).toStrictEqual({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: message }], isError: true } });
+      expect(response).toStrictEqual({
+        jsonrpc: '2.0',
+        id: 1,
+        result: { content: [{ type: 'text', text: message }], isError: true },
+      });
     } else {
       expect(response).toStrictEqual({ jsonrpc: '2.0', id: 1, error: { code: -32602, message } });
     }
@@ -407,7 +496,10 @@ describe('tools/call', () => {
         throw new Error('upstream timeout');
       },
     });
-    expect(await result(dispatcher, 'tools/call', { name: 'fail' })).toStrictEqual({ content: [{ type: 'text', text: 'upstream timeout' }], isError: true });
+    expect(await result(dispatcher, 'tools/call', { name: 'fail' })).toStrictEqual({
+      content: [{ type: 'text', text: 'upstream timeout' }],
+      isError: true,
+    });
     expect(logger.error).not.toHaveBeenCalled();
   });
 
@@ -420,7 +512,11 @@ describe('tools/call', () => {
         throw new JsonRpcError(-32602, 'Unknown city', { city: 'Atlantis' });
       },
     });
-    expect(await error(dispatcher, 'tools/call', { name: 'strict' })).toStrictEqual({ code: -32602, message: 'Unknown city', data: { city: 'Atlantis' } });
+    expect(await error(dispatcher, 'tools/call', { name: 'strict' })).toStrictEqual({
+      code: -32602,
+      message: 'Unknown city',
+      data: { city: 'Atlantis' },
+    });
   });
 });
 
@@ -428,12 +524,22 @@ describe('the RequestContext a handler sees', () => {
   it('carries requestId, protocolVersion, signal, sessionId, auth and meta', async () => {
     const { dispatcher, registry } = setup();
     const seen: RequestContext[] = [];
-    registry.addTool({ name: 'ctx', description: 'd', inputSchema: { type: 'object' }, handler: (_args: unknown, ctx: RequestContext) => (seen.push(ctx), 'ok') });
+    registry.addTool({
+      name: 'ctx',
+      description: 'd',
+      inputSchema: { type: 'object' },
+      handler: (_args: unknown, ctx: RequestContext) => (seen.push(ctx), 'ok'),
+    });
     const auth: AuthInfo = { subject: 'user-1', scopes: ['read'] };
     const transportGone = new AbortController();
     const environment = env('2025-06-18', true, { sessionId: 'session-9', auth, signal: transportGone.signal });
     const outcome = await dispatcher.receive(
-      { jsonrpc: '2.0', id: 'req-42', method: 'tools/call', params: { name: 'ctx', arguments: { a: 1 }, _meta: { progressToken: 'tok-1' } } },
+      {
+        jsonrpc: '2.0',
+        id: 'req-42',
+        method: 'tools/call',
+        params: { name: 'ctx', arguments: { a: 1 }, _meta: { progressToken: 'tok-1' } },
+      },
       environment,
     );
     expect(outcome.kind).toBe('answered');
@@ -463,7 +569,10 @@ describe('the RequestContext a handler sees', () => {
           started();
         }),
     });
-    const outcome = dispatcher.receive({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'slow' } }, env('2025-11-25', true, { signal: transportGone.signal }));
+    const outcome = dispatcher.receive(
+      { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'slow' } },
+      env('2025-11-25', true, { signal: transportGone.signal }),
+    );
     await running;
     transportGone.abort();
     expect(await outcome).toEqual({ kind: 'unanswered' });
@@ -476,8 +585,20 @@ describe('the RequestContext a handler sees', () => {
   ])('meta is undefined with %s; a number id is kept as a number', async (_label, meta) => {
     const { dispatcher, registry } = setup();
     const seen: RequestContext[] = [];
-    registry.addTool({ name: 'ctx', description: 'd', handler: (_args: unknown, ctx: RequestContext) => (seen.push(ctx), 'ok') });
-    await dispatcher.receive({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'ctx', ...(meta === undefined ? {} : { _meta: meta }) } }, env());
+    registry.addTool({
+      name: 'ctx',
+      description: 'd',
+      handler: (_args: unknown, ctx: RequestContext) => (seen.push(ctx), 'ok'),
+    });
+    await dispatcher.receive(
+      {
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'ctx', ...(meta === undefined ? {} : { _meta: meta }) },
+      },
+      env(),
+    );
     expect(seen[0]?.requestId).toBe(7);
     expect(seen[0]?.meta).toBeUndefined();
   });
@@ -487,8 +608,15 @@ describe('the RequestContext a handler sees', () => {
     const controller = new AbortController();
     controller.abort();
     let aborted: boolean | undefined;
-    registry.addTool({ name: 'ctx', description: 'd', handler: (_args: unknown, ctx: RequestContext) => ((aborted = ctx.signal.aborted), 'ok') });
-    await dispatcher.receive({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ctx' } }, env('2025-11-25', true, { signal: controller.signal }));
+    registry.addTool({
+      name: 'ctx',
+      description: 'd',
+      handler: (_args: unknown, ctx: RequestContext) => ((aborted = ctx.signal.aborted), 'ok'),
+    });
+    await dispatcher.receive(
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ctx' } },
+      env('2025-11-25', true, { signal: controller.signal }),
+    );
     expect(aborted).toBe(true);
   });
 });
@@ -512,7 +640,11 @@ describe('prompts', () => {
     ['an unknown prompt', { name: 'nope' }, 'Unknown prompt: nope'],
     ['a missing name', {}, "Invalid params: 'name' must be a non-empty string"],
     ['a missing required argument', { name: 'greet' }, "Missing required argument 'who' for prompt 'greet'"],
-    ['a non-string argument', { name: 'greet', arguments: { who: 1 } }, "Argument 'who' of prompt 'greet' must be a string"],
+    [
+      'a non-string argument',
+      { name: 'greet', arguments: { who: 1 } },
+      "Argument 'who' of prompt 'greet' must be a string",
+    ],
   ])('%s → -32602', async (_label, params, message) => {
     const { dispatcher, registry } = setup();
     registry.addPrompt({ name: 'greet', arguments: [{ name: 'who', required: true }], get: () => 'x' });
@@ -525,13 +657,21 @@ describe('prompts', () => {
     ['2024-11-05', { type: 'text', text: '[audio/wav audio omitted: protocol 2024-11-05 cannot carry audio]' }],
   ])('prompt message content is shaped for %s', async (version, content) => {
     const { dispatcher, registry } = setup();
-    registry.addPrompt({ name: 'sound', get: () => [{ role: 'assistant', content: { type: 'audio', data: 'AA==', mimeType: 'audio/wav' } }] });
-    expect(await result(dispatcher, 'prompts/get', { name: 'sound' }, version)).toStrictEqual({ messages: [{ role: 'assistant', content }] });
+    registry.addPrompt({
+      name: 'sound',
+      get: () => [{ role: 'assistant', content: { type: 'audio', data: 'AA==', mimeType: 'audio/wav' } }],
+    });
+    expect(await result(dispatcher, 'prompts/get', { name: 'sound' }, version)).toStrictEqual({
+      messages: [{ role: 'assistant', content }],
+    });
   });
 
   it('a resource_link in a prompt becomes text before 2025-06-18', async () => {
     const { dispatcher, registry } = setup();
-    registry.addPrompt({ name: 'link', get: () => [{ role: 'user', content: { type: 'resource_link', uri: 'docs://a', name: 'a' } }] });
+    registry.addPrompt({
+      name: 'link',
+      get: () => [{ role: 'user', content: { type: 'resource_link', uri: 'docs://a', name: 'a' } }],
+    });
     expect(await result(dispatcher, 'prompts/get', { name: 'link' }, '2025-03-26')).toStrictEqual({
       messages: [{ role: 'user', content: { type: 'text', text: 'Resource a: docs://a' } }],
     });
@@ -547,7 +687,14 @@ describe('prompts', () => {
     ['2024-11-05', ['arguments', 'description', 'name']],
   ])('prompts/list on %s lists %j', async (version, fields) => {
     const { dispatcher, registry } = setup();
-    registry.addPrompt({ name: 'p', title: 'P', description: 'd', icons: [{ src: 'https://example.com/p.png' }], arguments: [{ name: 'a', required: true }], get: () => 'x' });
+    registry.addPrompt({
+      name: 'p',
+      title: 'P',
+      description: 'd',
+      icons: [{ src: 'https://example.com/p.png' }],
+      arguments: [{ name: 'a', required: true }],
+      get: () => 'x',
+    });
     const listed = (await result(dispatcher, 'prompts/list', {}, version)).prompts as Record<string, unknown>[];
     expect(Object.keys(listed[0] as object).sort()).toEqual(fields);
     expect((listed[0] as Record<string, unknown>).arguments).toStrictEqual([{ name: 'a', required: true }]);
@@ -590,18 +737,41 @@ describe('resources', () => {
     });
   });
 
-  it.each([['docs://missing'], ['users://42'], ['users://42/profile/extra']])('resources/read of an unknown %s → -32002 with data.uri', async (uri) => {
-    const { dispatcher } = withResources();
-    expect(await error(dispatcher, 'resources/read', { uri })).toStrictEqual({ code: -32002, message: 'Resource not found', data: { uri } });
-  });
+  it.each([['docs://missing'], ['users://42'], ['users://42/profile/extra']])(
+    'resources/read of an unknown %s → -32002 with data.uri',
+    async (uri) => {
+      const { dispatcher } = withResources();
+      expect(await error(dispatcher, 'resources/read', { uri })).toStrictEqual({
+        code: -32002,
+        message: 'Resource not found',
+        data: { uri },
+      });
+    },
+  );
 
-  it.each<[Record<string, unknown>]>([[{}], [{ uri: '' }], [{ uri: 7 }]])('resources/read with params %j → -32602', async (params) => {
-    const { dispatcher } = withResources();
-    expect(await error(dispatcher, 'resources/read', params)).toStrictEqual({ code: -32602, message: "Invalid params: 'uri' must be a non-empty string" });
-  });
+  it.each<[Record<string, unknown>]>([[{}], [{ uri: '' }], [{ uri: 7 }]])(
+    'resources/read with params %j → -32602',
+    async (params) => {
+      const { dispatcher } = withResources();
+      expect(await error(dispatcher, 'resources/read', params)).toStrictEqual({
+        code: -32602,
+        message: "Invalid params: 'uri' must be a non-empty string",
+      });
+    },
+  );
 
   it.each<[ProtocolVersion, Record<string, unknown>]>([
-    ['2025-11-25', { uri: 'docs://readme', name: 'readme', title: 'Read me', mimeType: 'text/markdown', size: 4, icons: [{ src: 'https://example.com/r.png' }] }],
+    [
+      '2025-11-25',
+      {
+        uri: 'docs://readme',
+        name: 'readme',
+        title: 'Read me',
+        mimeType: 'text/markdown',
+        size: 4,
+        icons: [{ src: 'https://example.com/r.png' }],
+      },
+    ],
     ['2025-06-18', { uri: 'docs://readme', name: 'readme', title: 'Read me', mimeType: 'text/markdown', size: 4 }],
     ['2025-03-26', { uri: 'docs://readme', name: 'readme', mimeType: 'text/markdown', size: 4 }],
     ['2024-11-05', { uri: 'docs://readme', name: 'readme', mimeType: 'text/markdown' }],
@@ -611,11 +781,16 @@ describe('resources', () => {
   });
 
   it.each<[ProtocolVersion, Record<string, unknown>]>([
-    ['2025-11-25', { uriTemplate: 'users://{id}/profile', name: 'profile', title: 'Profile', mimeType: 'application/json' }],
+    [
+      '2025-11-25',
+      { uriTemplate: 'users://{id}/profile', name: 'profile', title: 'Profile', mimeType: 'application/json' },
+    ],
     ['2024-11-05', { uriTemplate: 'users://{id}/profile', name: 'profile', mimeType: 'application/json' }],
   ])('resources/templates/list on %s', async (version, entry) => {
     const { dispatcher } = withResources();
-    expect(await result(dispatcher, 'resources/templates/list', {}, version)).toStrictEqual({ resourceTemplates: [entry] });
+    expect(await result(dispatcher, 'resources/templates/list', {}, version)).toStrictEqual({
+      resourceTemplates: [entry],
+    });
   });
 
   it('resources/templates/list is empty when only static resources exist', async () => {
@@ -624,33 +799,53 @@ describe('resources', () => {
     expect(await result(dispatcher, 'resources/templates/list')).toStrictEqual({ resourceTemplates: [] });
   });
 
-  it.each([['resources/subscribe'], ['resources/unsubscribe']])('%s → {} (and -32602 without a uri)', async (method) => {
-    const { dispatcher } = withResources();
-    expect(await result(dispatcher, method, { uri: 'docs://readme' })).toStrictEqual({});
-    expect(await error(dispatcher, method, {})).toStrictEqual({ code: -32602, message: "Invalid params: 'uri' must be a non-empty string" });
-  });
+  it.each([['resources/subscribe'], ['resources/unsubscribe']])(
+    '%s → {} (and -32602 without a uri)',
+    async (method) => {
+      const { dispatcher } = withResources();
+      expect(await result(dispatcher, method, { uri: 'docs://readme' })).toStrictEqual({});
+      expect(await error(dispatcher, method, {})).toStrictEqual({
+        code: -32602,
+        message: "Invalid params: 'uri' must be a non-empty string",
+      });
+    },
+  );
 });
 
 describe('completion/complete', () => {
   function withCompleters() {
     const context = setup();
-    const languageCompleter = jest.fn((value: string) => ['python', 'perl', 'php', 'rust'].filter((l) => l.startsWith(value)));
+    const languageCompleter = jest.fn((value: string) =>
+      ['python', 'perl', 'php', 'rust'].filter((l) => l.startsWith(value)),
+    );
     const idCompleter = jest.fn(() => ({ values: ['1', '2'], total: 10, hasMore: true }));
     context.registry.addPrompt({
       name: 'code_review',
       arguments: [{ name: 'language', complete: languageCompleter }, { name: 'style' }],
       get: () => 'x',
     });
-    context.registry.addTemplate({ uriTemplate: 'users://{org}/{id}', name: 'user', read: () => 'u', complete: { id: idCompleter } });
+    context.registry.addTemplate({
+      uriTemplate: 'users://{org}/{id}',
+      name: 'user',
+      read: () => 'u',
+      complete: { id: idCompleter },
+    });
     return { ...context, languageCompleter, idCompleter };
   }
 
   it('completes a prompt argument', async () => {
     const { dispatcher, languageCompleter } = withCompleters();
     expect(
-      await result(dispatcher, 'completion/complete', { ref: { type: 'ref/prompt', name: 'code_review' }, argument: { name: 'language', value: 'p' } }),
+      await result(dispatcher, 'completion/complete', {
+        ref: { type: 'ref/prompt', name: 'code_review' },
+        argument: { name: 'language', value: 'p' },
+      }),
     ).toStrictEqual({ completion: { values: ['python', 'perl', 'php'] } });
-    expect(languageCompleter).toHaveBeenCalledWith('p', { arguments: {} }, expect.objectContaining({ requestId: 1, protocolVersion: '2025-11-25' }));
+    expect(languageCompleter).toHaveBeenCalledWith(
+      'p',
+      { arguments: {} },
+      expect.objectContaining({ requestId: 1, protocolVersion: '2025-11-25' }),
+    );
   });
 
   it('completes a template variable, passing context.arguments (strings only)', async () => {
@@ -662,18 +857,31 @@ describe('completion/complete', () => {
         context: { arguments: { org: 'acme', n: 5 } },
       }),
     ).toStrictEqual({ completion: { values: ['1', '2'], total: 10, hasMore: true } });
-    expect(idCompleter).toHaveBeenCalledWith('', { arguments: { org: 'acme' } }, expect.objectContaining({ requestId: 1 }));
+    expect(idCompleter).toHaveBeenCalledWith(
+      '',
+      { arguments: { org: 'acme' } },
+      expect.objectContaining({ requestId: 1 }),
+    );
   });
 
   it('an argument value that is not a string is completed as ""', async () => {
     const { dispatcher, languageCompleter } = withCompleters();
-    await result(dispatcher, 'completion/complete', { ref: { type: 'ref/prompt', name: 'code_review' }, argument: { name: 'language' } });
+    await result(dispatcher, 'completion/complete', {
+      ref: { type: 'ref/prompt', name: 'code_review' },
+      argument: { name: 'language' },
+    });
     expect(languageCompleter).toHaveBeenCalledWith('', { arguments: {} }, expect.anything());
   });
 
   it.each<[string, Record<string, unknown>]>([
-    ['a prompt argument', { ref: { type: 'ref/prompt', name: 'code_review' }, argument: { name: 'style', value: 'x' } }],
-    ['a template variable', { ref: { type: 'ref/resource', uri: 'users://{org}/{id}' }, argument: { name: 'org', value: 'a' } }],
+    [
+      'a prompt argument',
+      { ref: { type: 'ref/prompt', name: 'code_review' }, argument: { name: 'style', value: 'x' } },
+    ],
+    [
+      'a template variable',
+      { ref: { type: 'ref/resource', uri: 'users://{org}/{id}' }, argument: { name: 'org', value: 'a' } },
+    ],
   ])('%s without a completer → empty values', async (_label, params) => {
     const { dispatcher } = withCompleters();
     expect(await result(dispatcher, 'completion/complete', params)).toStrictEqual({ completion: { values: [] } });
@@ -681,8 +889,15 @@ describe('completion/complete', () => {
 
   it('caps a completer’s values at 100', async () => {
     const { dispatcher, registry } = setup();
-    registry.addPrompt({ name: 'many', arguments: [{ name: 'n', complete: () => Array.from({ length: 150 }, (_, i) => String(i)) }], get: () => 'x' });
-    const { completion } = (await result(dispatcher, 'completion/complete', { ref: { type: 'ref/prompt', name: 'many' }, argument: { name: 'n', value: '' } })) as {
+    registry.addPrompt({
+      name: 'many',
+      arguments: [{ name: 'n', complete: () => Array.from({ length: 150 }, (_, i) => String(i)) }],
+      get: () => 'x',
+    });
+    const { completion } = (await result(dispatcher, 'completion/complete', {
+      ref: { type: 'ref/prompt', name: 'many' },
+      argument: { name: 'n', value: '' },
+    })) as {
       completion: { values: string[]; total: number; hasMore: boolean };
     };
     expect(completion.values).toHaveLength(100);
@@ -691,15 +906,47 @@ describe('completion/complete', () => {
   });
 
   it.each<[string, Record<string, unknown>, string]>([
-    ['an unknown prompt', { ref: { type: 'ref/prompt', name: 'nope' }, argument: { name: 'language', value: '' } }, 'Unknown prompt: nope'],
-    ['an unknown template', { ref: { type: 'ref/resource', uri: 'nope://{x}' }, argument: { name: 'x', value: '' } }, 'Unknown resource template: nope://{x}'],
-    ['an unknown prompt argument', { ref: { type: 'ref/prompt', name: 'code_review' }, argument: { name: 'nope', value: '' } }, "Prompt 'code_review' has no argument 'nope'"],
-    ['an unknown template variable', { ref: { type: 'ref/resource', uri: 'users://{org}/{id}' }, argument: { name: 'nope', value: '' } }, "Resource template 'users://{org}/{id}' has no variable 'nope'"],
-    ['an unknown ref type', { ref: { type: 'ref/tool', name: 'x' }, argument: { name: 'a', value: '' } }, "Invalid params: 'ref.type' must be 'ref/prompt' or 'ref/resource'"],
+    [
+      'an unknown prompt',
+      { ref: { type: 'ref/prompt', name: 'nope' }, argument: { name: 'language', value: '' } },
+      'Unknown prompt: nope',
+    ],
+    [
+      'an unknown template',
+      { ref: { type: 'ref/resource', uri: 'nope://{x}' }, argument: { name: 'x', value: '' } },
+      'Unknown resource template: nope://{x}',
+    ],
+    [
+      'an unknown prompt argument',
+      { ref: { type: 'ref/prompt', name: 'code_review' }, argument: { name: 'nope', value: '' } },
+      "Prompt 'code_review' has no argument 'nope'",
+    ],
+    [
+      'an unknown template variable',
+      { ref: { type: 'ref/resource', uri: 'users://{org}/{id}' }, argument: { name: 'nope', value: '' } },
+      "Resource template 'users://{org}/{id}' has no variable 'nope'",
+    ],
+    [
+      'an unknown ref type',
+      { ref: { type: 'ref/tool', name: 'x' }, argument: { name: 'a', value: '' } },
+      "Invalid params: 'ref.type' must be 'ref/prompt' or 'ref/resource'",
+    ],
     ['a missing ref', { argument: { name: 'a', value: '' } }, "Invalid params: 'ref' and 'argument' are required"],
-    ['a missing argument', { ref: { type: 'ref/prompt', name: 'code_review' } }, "Invalid params: 'ref' and 'argument' are required"],
-    ['an argument without a name', { ref: { type: 'ref/prompt', name: 'code_review' }, argument: { value: '' } }, "Invalid params: 'name' must be a non-empty string"],
-    ['a ref that is not an object', { ref: 'ref/prompt', argument: { name: 'a', value: '' } }, "Invalid params: 'ref' must be an object"],
+    [
+      'a missing argument',
+      { ref: { type: 'ref/prompt', name: 'code_review' } },
+      "Invalid params: 'ref' and 'argument' are required",
+    ],
+    [
+      'an argument without a name',
+      { ref: { type: 'ref/prompt', name: 'code_review' }, argument: { value: '' } },
+      "Invalid params: 'name' must be a non-empty string",
+    ],
+    [
+      'a ref that is not an object',
+      { ref: 'ref/prompt', argument: { name: 'a', value: '' } },
+      "Invalid params: 'ref' must be an object",
+    ],
   ])('%s → -32602', async (_label, params, message) => {
     const { dispatcher } = withCompleters();
     expect(await error(dispatcher, 'completion/complete', params)).toStrictEqual({ code: -32602, message });
@@ -707,18 +954,25 @@ describe('completion/complete', () => {
 });
 
 describe('logging/setLevel', () => {
-  it.each([['debug'], ['info'], ['notice'], ['warning'], ['error'], ['critical'], ['alert'], ['emergency']])('accepts %s → {}', async (level) => {
-    const { dispatcher } = setup();
-    expect(await result(dispatcher, 'logging/setLevel', { level })).toStrictEqual({});
-  });
+  it.each([['debug'], ['info'], ['notice'], ['warning'], ['error'], ['critical'], ['alert'], ['emergency']])(
+    'accepts %s → {}',
+    async (level) => {
+      const { dispatcher } = setup();
+      expect(await result(dispatcher, 'logging/setLevel', { level })).toStrictEqual({});
+    },
+  );
 
-  it.each<[unknown]>([['verbose'], ['DEBUG'], ['warn'], [''], [3], [null], [undefined]])('rejects level %p with -32602', async (level) => {
-    const { dispatcher } = setup();
-    expect(await error(dispatcher, 'logging/setLevel', level === undefined ? {} : { level })).toStrictEqual({
-      code: -32602,
-      message: "Invalid params: 'level' must be one of debug, info, notice, warning, error, critical, alert, emergency",
-    });
-  });
+  it.each<[unknown]>([['verbose'], ['DEBUG'], ['warn'], [''], [3], [null], [undefined]])(
+    'rejects level %p with -32602',
+    async (level) => {
+      const { dispatcher } = setup();
+      expect(await error(dispatcher, 'logging/setLevel', level === undefined ? {} : { level })).toStrictEqual({
+        code: -32602,
+        message:
+          "Invalid params: 'level' must be one of debug, info, notice, warning, error, critical, alert, emergency",
+      });
+    },
+  );
 });
 
 describe('pagination (pageSize 2)', () => {
@@ -744,7 +998,10 @@ describe('pagination (pageSize 2)', () => {
   it('prompts/list', async () => {
     const { dispatcher, registry } = setup({ pageSize: 2 });
     for (const name of ['a', 'b', 'c', 'd']) registry.addPrompt({ name, get: () => name });
-    expect(await pages(dispatcher, 'prompts/list', 'prompts')).toEqual([['a', 'b'], ['c', 'd']]);
+    expect(await pages(dispatcher, 'prompts/list', 'prompts')).toEqual([
+      ['a', 'b'],
+      ['c', 'd'],
+    ]);
   });
 
   it('resources/list and resources/templates/list', async () => {
@@ -762,10 +1019,13 @@ describe('pagination (pageSize 2)', () => {
   ])('a bad cursor (%s) → -32602', async (_label, cursor) => {
     const { dispatcher, registry } = setup({ pageSize: 2 });
     for (const name of ['a', 'b', 'c']) registry.addTool({ name, description: name, handler: () => name });
-    expect(await error(dispatcher, 'tools/list', { cursor })).toStrictEqual({ code: -32602, message: 'Invalid cursor: use the nextCursor of a previous tool list' });
+    expect(await error(dispatcher, 'tools/list', { cursor })).toStrictEqual({
+      code: -32602,
+      message: 'Invalid cursor: use the nextCursor of a previous tool list',
+    });
   });
 
-  it("a tools/list cursor is refused by prompts/list", async () => {
+  it('a tools/list cursor is refused by prompts/list', async () => {
     const { dispatcher, registry } = setup({ pageSize: 1 });
     registry.addTool({ name: 'a', description: 'a', handler: () => 'a' });
     registry.addTool({ name: 'b', description: 'b', handler: () => 'b' });
@@ -797,17 +1057,20 @@ describe('batches', () => {
     });
   });
 
-  it.each<[ProtocolVersion]>([['2025-06-18'], ['2025-11-25']])('are rejected on %s named by the client', async (version) => {
-    const { dispatcher } = setup();
-    const outcome = await dispatcher.receive([ping(1)], env(version, true));
-    expect(outcome.kind).toBe('rejected');
-    if (outcome.kind !== 'rejected') throw new Error('unreachable');
-    expect(outcome.error.id).toBeNull();
-    expect(outcome.error.error.code).toBe(-32600);
-    expect(outcome.error.error.message).toBe(
-      `Invalid Request: protocol ${version} does not allow JSON-RPC batches (the last that did is 2025-03-26)`,
-    );
-  });
+  it.each<[ProtocolVersion]>([['2025-06-18'], ['2025-11-25']])(
+    'are rejected on %s named by the client',
+    async (version) => {
+      const { dispatcher } = setup();
+      const outcome = await dispatcher.receive([ping(1)], env(version, true));
+      expect(outcome.kind).toBe('rejected');
+      if (outcome.kind !== 'rejected') throw new Error('unreachable');
+      expect(outcome.error.id).toBeNull();
+      expect(outcome.error.error.code).toBe(-32600);
+      expect(outcome.error.error.message).toBe(
+        `Invalid Request: protocol ${version} does not allow JSON-RPC batches (the last that did is 2025-03-26)`,
+      );
+    },
+  );
 
   it('an empty batch is rejected with -32600', async () => {
     const { dispatcher } = setup();
@@ -822,12 +1085,19 @@ describe('batches', () => {
     const handler = jest.fn(() => 'x');
     registry.addTool({ name: 't', description: 'd', handler });
     const outcome = await dispatcher.receive(
-      [{ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 't' } }, { jsonrpc: '2.0', id: 2, method: 'initialize', params: { protocolVersion: '2025-03-26' } }],
+      [
+        { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 't' } },
+        { jsonrpc: '2.0', id: 2, method: 'initialize', params: { protocolVersion: '2025-03-26' } },
+      ],
       env('2025-03-26'),
     );
     expect(outcome).toStrictEqual({
       kind: 'rejected',
-      error: { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: initialize must not be part of a batch' } },
+      error: {
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32600, message: 'Invalid Request: initialize must not be part of a batch' },
+      },
     });
     expect(handler).not.toHaveBeenCalled();
   });
@@ -853,8 +1123,16 @@ describe('batches', () => {
         { jsonrpc: '2.0', id: 1, result: {} },
         { jsonrpc: '2.0', id: 2, error: { code: -32600, message: 'Invalid Request: "jsonrpc" must be exactly "2.0"' } },
         { jsonrpc: '2.0', id: 3, error: { code: -32601, message: 'Method not found: no/such' } },
-        { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: a JSON-RPC message must be a JSON object' } },
-        { jsonrpc: '2.0', id: 'p', error: { code: -32602, message: 'Invalid params: "params" must be an object (MCP uses named params)' } },
+        {
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32600, message: 'Invalid Request: a JSON-RPC message must be a JSON object' },
+        },
+        {
+          jsonrpc: '2.0',
+          id: 'p',
+          error: { code: -32602, message: 'Invalid params: "params" must be an object (MCP uses named params)' },
+        },
         { jsonrpc: '2.0', id: 'last', result: {} },
       ],
     });
@@ -862,14 +1140,27 @@ describe('batches', () => {
 
   it('keeps the order of the batch even when an earlier request finishes later', async () => {
     const { dispatcher, registry } = setup();
-    registry.addTool({ name: 'slow', description: 'd', handler: () => new Promise((resolve) => setTimeout(() => resolve('slow'), 20)) });
-    const outcome = await dispatcher.receive([{ jsonrpc: '2.0', id: 'a', method: 'tools/call', params: { name: 'slow' } }, ping('b')], env('2025-03-26'));
+    registry.addTool({
+      name: 'slow',
+      description: 'd',
+      handler: () => new Promise((resolve) => setTimeout(() => resolve('slow'), 20)),
+    });
+    const outcome = await dispatcher.receive(
+      [{ jsonrpc: '2.0', id: 'a', method: 'tools/call', params: { name: 'slow' } }, ping('b')],
+      env('2025-03-26'),
+    );
     expect(outcome.kind === 'answered' && (outcome.body as JsonRpcResponse[]).map((r) => r.id)).toEqual(['a', 'b']);
   });
 
   it.each<[string, unknown[]]>([
     ['only notifications', [note, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } }]],
-    ['only responses', [{ jsonrpc: '2.0', id: 1, result: {} }, { jsonrpc: '2.0', id: 2, error: { code: -1, message: 'no' } }]],
+    [
+      'only responses',
+      [
+        { jsonrpc: '2.0', id: 1, result: {} },
+        { jsonrpc: '2.0', id: 2, error: { code: -1, message: 'no' } },
+      ],
+    ],
     ['notifications and responses', [note, { jsonrpc: '2.0', id: 1, result: {} }]],
   ])('a batch of %s is accepted', async (_label, batch) => {
     const { dispatcher } = setup();
@@ -880,7 +1171,10 @@ describe('batches', () => {
 describe('single notifications, responses and invalid messages', () => {
   it.each<[string, Record<string, unknown>]>([
     ['notifications/initialized', { jsonrpc: '2.0', method: 'notifications/initialized' }],
-    ['notifications/cancelled', { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'x', reason: 'bored' } }],
+    [
+      'notifications/cancelled',
+      { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'x', reason: 'bored' } },
+    ],
     ['an unknown notification', { jsonrpc: '2.0', method: 'notifications/whatever' }],
     ['a success response', { jsonrpc: '2.0', id: 5, result: { action: 'accept' } }],
     ['an error response', { jsonrpc: '2.0', id: 'e', error: { code: -32601, message: 'nope' } }],
@@ -894,7 +1188,11 @@ describe('single notifications, responses and invalid messages', () => {
     const { dispatcher } = setup();
     expect(await dispatcher.receive({ jsonrpc: '2.0', id: 'x1', method: 7 }, env())).toStrictEqual({
       kind: 'rejected',
-      error: { jsonrpc: '2.0', id: 'x1', error: { code: -32600, message: 'Invalid Request: "method" must be a non-empty string' } },
+      error: {
+        jsonrpc: '2.0',
+        id: 'x1',
+        error: { code: -32600, message: 'Invalid Request: "method" must be a non-empty string' },
+      },
     });
   });
 
@@ -903,7 +1201,11 @@ describe('single notifications, responses and invalid messages', () => {
     const outcome: DispatchOutcome = await dispatcher.receive(body, env());
     expect(outcome).toStrictEqual({
       kind: 'rejected',
-      error: { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: a JSON-RPC message must be a JSON object' } },
+      error: {
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32600, message: 'Invalid Request: a JSON-RPC message must be a JSON object' },
+      },
     });
   });
 
@@ -936,15 +1238,25 @@ describe('handler bugs', () => {
   it('a resource read() returning nonsense → -32603, logged', async () => {
     const { dispatcher, registry, logger } = setup();
     registry.addResource({ uri: 'docs://bad', name: 'bad', read: () => 42 as unknown as string });
-    expect(await error(dispatcher, 'resources/read', { uri: 'docs://bad' })).toStrictEqual({ code: -32603, message: 'Internal error' });
+    expect(await error(dispatcher, 'resources/read', { uri: 'docs://bad' })).toStrictEqual({
+      code: -32603,
+      message: 'Internal error',
+    });
     expect(logger.error).toHaveBeenCalledTimes(1);
     expect(logger.error).toHaveBeenCalledWith(expect.any(TypeError), 'mcpRouter: resources/read failed');
   });
 
   it('a completer that rejects with a non-Error value → -32603, logged', async () => {
     const { dispatcher, registry, logger } = setup();
-    registry.addPrompt({ name: 'p', arguments: [{ name: 'a', complete: () => Promise.reject('secret detail') }], get: () => 'x' });
-    const err = await error(dispatcher, 'completion/complete', { ref: { type: 'ref/prompt', name: 'p' }, argument: { name: 'a', value: '' } });
+    registry.addPrompt({
+      name: 'p',
+      arguments: [{ name: 'a', complete: () => Promise.reject('secret detail') }],
+      get: () => 'x',
+    });
+    const err = await error(dispatcher, 'completion/complete', {
+      ref: { type: 'ref/prompt', name: 'p' },
+      argument: { name: 'a', value: '' },
+    });
     expect(err).toStrictEqual({ code: -32603, message: 'Internal error' });
     expect(logger.error).toHaveBeenCalledWith('secret detail', 'mcpRouter: completion/complete failed');
   });
@@ -957,7 +1269,11 @@ describe('handler bugs', () => {
         throw new JsonRpcError(-32602, 'Unsupported language', { language: 'cobol' });
       },
     });
-    expect(await error(dispatcher, 'prompts/get', { name: 'picky' })).toStrictEqual({ code: -32602, message: 'Unsupported language', data: { language: 'cobol' } });
+    expect(await error(dispatcher, 'prompts/get', { name: 'picky' })).toStrictEqual({
+      code: -32602,
+      message: 'Unsupported language',
+      data: { language: 'cobol' },
+    });
     expect(logger.error).not.toHaveBeenCalled();
   });
 
@@ -970,7 +1286,10 @@ describe('handler bugs', () => {
       },
     });
     const outcome = await dispatcher.receive(
-      [{ jsonrpc: '2.0', id: 1, method: 'prompts/get', params: { name: 'broken' } }, { jsonrpc: '2.0', id: 2, method: 'ping' }],
+      [
+        { jsonrpc: '2.0', id: 1, method: 'prompts/get', params: { name: 'broken' } },
+        { jsonrpc: '2.0', id: 2, method: 'ping' },
+      ],
       env('2025-03-26'),
     );
     expect(outcome).toStrictEqual({

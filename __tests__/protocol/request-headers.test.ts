@@ -1,6 +1,12 @@
 // The MCP 2026-07-28 request headers (protocol/request-headers.ts): the Base64 value encoding, and the standard and Mcp-Param checks.
 
-import { decodeHeaderValue, headerText, paramHeaderFault, standardHeaderFault, type RequestHeaders } from '../../lib/protocol/request-headers';
+import {
+  decodeHeaderValue,
+  headerText,
+  paramHeaderFault,
+  standardHeaderFault,
+  type RequestHeaders,
+} from '../../lib/protocol/request-headers';
 import { headerParamsOf } from '../../lib/registry/header-params';
 
 describe('decodeHeaderValue (MCP 2026-07-28 transports › Value Encoding)', () => {
@@ -59,7 +65,17 @@ describe('standardHeaderFault (MCP 2026-07-28 transports › Standard Request He
     expect(fault('tools/call', { name: 'add' }, { ...base, 'mcp-name': 'add' })).toBeUndefined();
     expect(fault('tools/call', { name: 'add' }, { ...base, 'mcp-name': '  add  ' })).toBeUndefined();
     expect(fault('tools/call', { name: 'add' }, { ...base, 'mcp-name': '=?base64?YWRk?=' })).toBeUndefined();
-    expect(fault('resources/read', { uri: 'file:///ü.txt' }, { ...base, 'mcp-method': 'resources/read', 'mcp-name': `=?base64?${Buffer.from('file:///ü.txt').toString('base64')}?=` })).toBeUndefined();
+    expect(
+      fault(
+        'resources/read',
+        { uri: 'file:///ü.txt' },
+        {
+          ...base,
+          'mcp-method': 'resources/read',
+          'mcp-name': `=?base64?${Buffer.from('file:///ü.txt').toString('base64')}?=`,
+        },
+      ),
+    ).toBeUndefined();
     expect(fault('tools/list', {}, { ...base, 'mcp-method': 'tools/list' })).toBeUndefined();
   });
 
@@ -73,7 +89,11 @@ describe('standardHeaderFault (MCP 2026-07-28 transports › Standard Request He
     ['Mcp-Name', 'tools/call', { name: 'add' }, { ...base, 'mcp-name': '=?base64?YWRkZA==?=' }],
     ['Mcp-Name', 'tools/call', { name: 'add' }, { ...base, 'mcp-name': '=?base64?YWRk?' }],
   ])('-32020 naming %s for %s', (header, method, params, headers) => {
-    expect(fault(method, params, headers)).toMatchObject({ code: -32020, header, message: expect.stringMatching(/^Bad Request: /) });
+    expect(fault(method, params, headers)).toMatchObject({
+      code: -32020,
+      header,
+      message: expect.stringMatching(/^Bad Request: /),
+    });
   });
 
   it('leaves a body without params.name to argument checks (-32602 later), and ignores a prototype key as a method', () => {
@@ -117,8 +137,14 @@ describe('paramHeaderFault (MCP 2026-07-28 transports › Server Behavior for Cu
   });
 
   it('quotes at most 80 characters of a value in its message, however long the header or argument', () => {
-    const error = paramHeaderFault(params, { region: 'b'.repeat(1_000_000) }, { 'mcp-param-region': 'a'.repeat(16_000) });
-    expect(error?.message).toBe(`Bad Request: the Mcp-Param-Region header says "${'a'.repeat(80)}…" but argument 'region' is "${'b'.repeat(80)}…"`);
+    const error = paramHeaderFault(
+      params,
+      { region: 'b'.repeat(1_000_000) },
+      { 'mcp-param-region': 'a'.repeat(16_000) },
+    );
+    expect(error?.message).toBe(
+      `Bad Request: the Mcp-Param-Region header says "${'a'.repeat(80)}…" but argument 'region' is "${'b'.repeat(80)}…"`,
+    );
   });
 
   it('leaves an argument of the wrong type to argument validation', () => {

@@ -1,10 +1,20 @@
 // The requestState codec of input_required results: round trip, tampering, expiry, another call's or caller's state, the option checks.
 
 import { ErrorCode, JsonRpcError, McpConfigError, mcpRouter } from '../../lib';
-import { createRequestStateCodec, MAX_REQUEST_STATE_CHARS, resolveInputRequired, type StateBinding } from '../../lib/protocol/request-state';
+import {
+  createRequestStateCodec,
+  MAX_REQUEST_STATE_CHARS,
+  resolveInputRequired,
+  type StateBinding,
+} from '../../lib/protocol/request-state';
 
 const KEY = 'k'.repeat(32);
-const CALL: StateBinding = { principal: 'alice', method: 'tools/call', item: 'book', arguments: { day: 'mon', seats: 2 } };
+const CALL: StateBinding = {
+  principal: 'alice',
+  method: 'tools/call',
+  item: 'book',
+  arguments: { day: 'mon', seats: 2 },
+};
 const ANSWERS = { confirm: { action: 'accept', content: { ok: true } } };
 
 function refusal(open: () => unknown): JsonRpcError {
@@ -38,7 +48,11 @@ describe('createRequestStateCodec', () => {
 
   it.each([
     ['a character appended', (state: string) => `${state}-TAMPERED`],
-    ['the payload changed', (state: string) => `${Buffer.from(JSON.stringify({ v: 1, exp: 9e15, call: 'x', answers: {} })).toString('base64url')}${state.slice(state.indexOf('.'))}`],
+    [
+      'the payload changed',
+      (state: string) =>
+        `${Buffer.from(JSON.stringify({ v: 1, exp: 9e15, call: 'x', answers: {} })).toString('base64url')}${state.slice(state.indexOf('.'))}`,
+    ],
     ['the MAC changed', (state: string) => `${state.slice(0, -2)}${state.endsWith('AA') ? 'BB' : 'AA'}`],
     ['no MAC', (state: string) => state.slice(0, state.indexOf('.'))],
     ['an empty string', () => ''],
@@ -91,7 +105,11 @@ describe('createRequestStateCodec', () => {
   });
 
   it('will not seal answers larger than a state may carry (an internal error, not a state the client cannot send back)', () => {
-    const error = refusal(() => codec.seal(CALL, { long: { role: 'assistant', content: { type: 'text', text: 'x'.repeat(MAX_REQUEST_STATE_CHARS) } } }));
+    const error = refusal(() =>
+      codec.seal(CALL, {
+        long: { role: 'assistant', content: { type: 'text', text: 'x'.repeat(MAX_REQUEST_STATE_CHARS) } },
+      }),
+    );
     expect(error.code).toBe(ErrorCode.InternalError);
   });
 
@@ -124,9 +142,15 @@ describe('resolveInputRequired', () => {
 
 describe('mcpRouter({ inputRequired })', () => {
   it('fails at boot on a bad value, naming the option', () => {
-    expect(() => mcpRouter({ name: 't', version: '1', inputRequired: { stateKey: 'too short' } })).toThrow(/^mcpRouter: option 'inputRequired\.stateKey' must be/);
-    expect(() => mcpRouter({ name: 't', version: '1', inputRequired: { stateTtlMs: -1 } })).toThrow(/^mcpRouter: option 'inputRequired\.stateTtlMs'/);
-    expect(() => mcpRouter({ name: 't', version: '1', inputRequired: { stateTTL: 5 } as never })).toThrow(/^mcpRouter: unknown option 'inputRequired\.stateTTL'/);
+    expect(() => mcpRouter({ name: 't', version: '1', inputRequired: { stateKey: 'too short' } })).toThrow(
+      /^mcpRouter: option 'inputRequired\.stateKey' must be/,
+    );
+    expect(() => mcpRouter({ name: 't', version: '1', inputRequired: { stateTtlMs: -1 } })).toThrow(
+      /^mcpRouter: option 'inputRequired\.stateTtlMs'/,
+    );
+    expect(() => mcpRouter({ name: 't', version: '1', inputRequired: { stateTTL: 5 } as never })).toThrow(
+      /^mcpRouter: unknown option 'inputRequired\.stateTTL'/,
+    );
   });
 
   it('takes frozen options and leaves them as they were', () => {

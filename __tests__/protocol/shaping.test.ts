@@ -2,7 +2,11 @@
 
 import { createEntryShaper, livesIn, shapeFields, TOOL_FIELDS, type FieldLives } from '../../lib/protocol/shaping';
 
-const LIVES: FieldLives = { added: { since: '2025-06-18' }, dropped: { until: '2025-11-25' }, between: { since: '2025-03-26', until: '2025-11-25' } };
+const LIVES: FieldLives = {
+  added: { since: '2025-06-18' },
+  dropped: { until: '2025-11-25' },
+  between: { since: '2025-03-26', until: '2025-11-25' },
+};
 const ENTRY = Object.freeze({ name: 'x', added: 1, dropped: 2, between: 3 });
 
 describe('shaping', () => {

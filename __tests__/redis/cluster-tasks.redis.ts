@@ -26,20 +26,49 @@ afterAll(async () => {
 
 function headersFor(method: string, params: Record<string, unknown>): Record<string, string> {
   const name = method.startsWith('tasks/') ? (params.taskId as string) : nameOf(method, params);
-  return { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, 'mcp-method': method, ...(name === undefined ? {} : { 'mcp-name': name }) };
+  return {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': MODERN,
+    'mcp-method': method,
+    ...(name === undefined ? {} : { 'mcp-name': name }),
+  };
 }
 
-async function call(method: string, params: Record<string, unknown>, meta: Record<string, unknown> = {}): Promise<{ status: number; body: Record<string, unknown>; instance: string }> {
-  const response = await fetch(cluster.url, { method: 'POST', headers: headersFor(method, params), body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: envelope(meta) } }) });
+async function call(
+  method: string,
+  params: Record<string, unknown>,
+  meta: Record<string, unknown> = {},
+): Promise<{ status: number; body: Record<string, unknown>; instance: string }> {
+  const response = await fetch(cluster.url, {
+    method: 'POST',
+    headers: headersFor(method, params),
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: envelope(meta) } }),
+  });
   const instance = cluster.routed.at(-1)!.instance;
   const text = await response.text();
-  const data = text.startsWith('{') ? text : (text.split('\n').filter((line) => line.startsWith('data: ')).at(-1)?.slice(6) ?? '{}');
+  const data = text.startsWith('{')
+    ? text
+    : (text
+        .split('\n')
+        .filter((line) => line.startsWith('data: '))
+        .at(-1)
+        ?.slice(6) ?? '{}');
   return { status: response.status, body: JSON.parse(data) as Record<string, unknown>, instance };
 }
 
 async function listen(): Promise<{ reader: SseReader; instance: string }> {
   const params = { notifications: { toolsListChanged: true } };
-  const response = await fetch(cluster.url, { method: 'POST', headers: headersFor('subscriptions/listen', params), body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'subscriptions/listen', params: { ...params, _meta: envelope() } }) });
+  const response = await fetch(cluster.url, {
+    method: 'POST',
+    headers: headersFor('subscriptions/listen', params),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 9,
+      method: 'subscriptions/listen',
+      params: { ...params, _meta: envelope() },
+    }),
+  });
   expect(response.status).toBe(200);
   const instance = cluster.routed.at(-1)!.instance;
   const reader = new SseReader(response.body!);
@@ -64,7 +93,10 @@ it('listen streams on both instances hear a list change made on either', async (
   const second = await listen();
   expect(new Set([first.instance, second.instance])).toEqual(new Set(['A', 'B']));
   for (let round = 0; round < 2; round++) {
-    const added = await call('tools/call', { name: 'add_tool', arguments: { toolName: `listen_${round}_${Date.now()}` } });
+    const added = await call('tools/call', {
+      name: 'add_tool',
+      arguments: { toolName: `listen_${round}_${Date.now()}` },
+    });
     expect(added.status).toBe(200);
     const heard = await Promise.all([nextMethod(first.reader), nextMethod(second.reader)]);
     expect(heard).toEqual(['notifications/tools/list_changed', 'notifications/tools/list_changed']);

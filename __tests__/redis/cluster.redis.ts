@@ -37,32 +37,56 @@ async function nextGoesTo(name: string): Promise<void> {
   for (let i = 0; i < 4; i++) {
     const last = cluster.routed.at(-1);
     if (last !== undefined && last.instance !== name) return;
-    await fetch(cluster.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
+    await fetch(cluster.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '{}',
+    });
   }
 }
 
-async function modernCall(method: string, params: Record<string, unknown>, meta: Record<string, unknown> = {}): Promise<{ status: number; body: Record<string, unknown> }> {
+async function modernCall(
+  method: string,
+  params: Record<string, unknown>,
+  meta: Record<string, unknown> = {},
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const name = nameOf(method, params);
   const response = await fetch(cluster.url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, 'mcp-method': method, ...(name === undefined ? {} : { 'mcp-name': name }) },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': MODERN,
+      'mcp-method': method,
+      ...(name === undefined ? {} : { 'mcp-name': name }),
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: envelope(meta) } }),
   });
   const text = await response.text();
-  const data = text.startsWith('{') ? text : (text.split('\n').filter((line) => line.startsWith('data: ')).at(-1)?.slice(6) ?? '{}');
+  const data = text.startsWith('{')
+    ? text
+    : (text
+        .split('\n')
+        .filter((line) => line.startsWith('data: '))
+        .at(-1)
+        ?.slice(6) ?? '{}');
   return { status: response.status, body: JSON.parse(data) as Record<string, unknown> };
 }
 
 declare const EXPRESS_MAJOR: number;
 
 it('runs each instance in its own process on the Express major of the jest project', () => {
-  for (const instance of cluster.instances) expect(instance.output()).toContain(`${instance.name} express ${EXPRESS_MAJOR}.`);
+  for (const instance of cluster.instances)
+    expect(instance.output()).toContain(`${instance.name} express ${EXPRESS_MAJOR}.`);
 });
 
 it('a 2025 session made on one instance is used on the other', async () => {
   const client = await connect();
   const seen = new Set<string>();
-  for (let i = 0; i < 4; i++) seen.add(((await client.callTool({ name: 'whoami', arguments: {} })).structuredContent as { instance: string }).instance);
+  for (let i = 0; i < 4; i++)
+    seen.add(
+      ((await client.callTool({ name: 'whoami', arguments: {} })).structuredContent as { instance: string }).instance,
+    );
   expect([...seen].sort()).toEqual(['A', 'B']);
   const initialize = cluster.routed.find((routed) => routed.rpc === 'initialize');
   expect(initialize).toBeDefined();
@@ -78,7 +102,8 @@ it("a session's GET stream on one instance hears a list change made on the other
   // The SDK opens its GET stream after initialize; wait until the proxy has sent it somewhere.
   const end = Date.now() + 5_000;
   const ours = (): typeof cluster.routed => cluster.routed.slice(before);
-  while (!ours().some((routed) => routed.http === 'GET') && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 25));
+  while (!ours().some((routed) => routed.http === 'GET') && Date.now() < end)
+    await new Promise((resolve) => setTimeout(resolve, 25));
   const stream = ours().find((routed) => routed.http === 'GET')!;
   await nextGoesTo(stream.instance === 'A' ? 'B' : 'A');
   await client.callTool({ name: 'add_tool', arguments: { toolName: `t_${Date.now()}` } });
@@ -102,7 +127,9 @@ it('a tool on one instance asks the client, and gets the answer the client poste
 it('a cancellation posted to the other instance aborts the handler where it runs', async () => {
   const client = await connect();
   const controller = new AbortController();
-  const call = client.callTool({ name: 'hang', arguments: {} }, undefined, { signal: controller.signal }).catch(() => 'cancelled');
+  const call = client
+    .callTool({ name: 'hang', arguments: {} }, undefined, { signal: controller.signal })
+    .catch(() => 'cancelled');
   const running = await cluster.waitForOutput('hang started');
   await nextGoesTo(running === 'A' ? 'B' : 'A');
   controller.abort();
@@ -120,15 +147,28 @@ it('a cancellation posted to the other instance aborts the handler where it runs
 });
 
 it('an input_required retry signed on one instance is accepted on the other (2026)', async () => {
-  const first = await modernCall('tools/call', { name: 'ask', arguments: {} }, { 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } });
-  const result = first.body.result as { resultType: string; inputRequests: Record<string, unknown>; requestState: string };
+  const first = await modernCall(
+    'tools/call',
+    { name: 'ask', arguments: {} },
+    { 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } },
+  );
+  const result = first.body.result as {
+    resultType: string;
+    inputRequests: Record<string, unknown>;
+    requestState: string;
+  };
   expect(result.resultType).toBe('input_required');
   const asked = cluster.routed.at(-1)!.instance;
   await nextGoesTo(asked === 'A' ? 'B' : 'A');
   const [key] = Object.keys(result.inputRequests);
   const retry = await modernCall(
     'tools/call',
-    { name: 'ask', arguments: {}, inputResponses: { [key!]: { action: 'accept', content: { ok: true } } }, requestState: result.requestState },
+    {
+      name: 'ask',
+      arguments: {},
+      inputResponses: { [key!]: { action: 'accept', content: { ok: true } } },
+      requestState: result.requestState,
+    },
     { 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } },
   );
   expect(retry.status).toBe(200);
@@ -154,7 +194,12 @@ it('answers 503 with Retry-After while Redis is down, and serves again by itself
   await redis.stop(true);
   const down = await fetch(cluster.url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, 'mcp-method': 'server/discover' },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': MODERN,
+      'mcp-method': 'server/discover',
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: envelope() } }),
   });
   expect(down.status).toBe(503);

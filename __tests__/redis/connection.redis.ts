@@ -64,5 +64,7 @@ it('passes a Redis reply error on as it is (not an outage)', async () => {
 
 it('answers every command of a burst sent while it first connects', async () => {
   const connection = connect();
-  await expect(Promise.all([connection.send(['PING']), connection.send(['PING']), connection.send(['PING'])])).resolves.toEqual(['PONG', 'PONG', 'PONG']);
+  await expect(
+    Promise.all([connection.send(['PING']), connection.send(['PING']), connection.send(['PING'])]),
+  ).resolves.toEqual(['PONG', 'PONG', 'PONG']);
 });

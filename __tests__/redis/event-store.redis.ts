@@ -17,32 +17,54 @@ beforeEach(() => {
   prefix = `e${++testNumber}:`;
 });
 
-const note = (n: number): JsonRpcMessage => ({ jsonrpc: '2.0', method: 'notifications/progress', params: { progress: n } });
+const note = (n: number): JsonRpcMessage => ({
+  jsonrpc: '2.0',
+  method: 'notifications/progress',
+  params: { progress: n },
+});
 
 /** A connection under this test's prefix (one router instance). */
 async function connect(commandTimeoutMs?: number): Promise<RedisConnection> {
   return redis.connect({ prefix, commandTimeoutMs });
 }
 
-async function eventStore(settings: Partial<RedisEventStoreSettings> = {}, given?: RedisConnection): Promise<RedisEventStore> {
+async function eventStore(
+  settings: Partial<RedisEventStoreSettings> = {},
+  given?: RedisConnection,
+): Promise<RedisEventStore> {
   return new RedisEventStore(given ?? (await connect()), { idleTtlMs: 60_000, max: 100, ...settings });
 }
 
-async function appendNotes(store: RedisEventStore, sessionId: string, streamId: string, count: number): Promise<string[]> {
+async function appendNotes(
+  store: RedisEventStore,
+  sessionId: string,
+  streamId: string,
+  count: number,
+): Promise<string[]> {
   const ids: string[] = [];
   for (let n = 1; n <= count; n++) ids.push(await store.append(sessionId, streamId, note(n)));
   return ids;
 }
 
 /** The progress values of a replay (null for a priming event), or undefined. */
-async function replayed(store: RedisEventStore, sessionId: string, lastEventId: string): Promise<unknown[] | undefined> {
+async function replayed(
+  store: RedisEventStore,
+  sessionId: string,
+  lastEventId: string,
+): Promise<unknown[] | undefined> {
   const replay = await store.replayAfter(sessionId, lastEventId);
-  return replay?.events.map((event) => (event.message && 'params' in event.message ? event.message.params?.progress : event.message));
+  return replay?.events.map((event) =>
+    event.message && 'params' in event.message ? event.message.params?.progress : event.message,
+  );
 }
 
 describe('RedisEventStore settings', () => {
   it.each<[string, Partial<RedisEventStoreSettings>, RegExp]>([
-    ['maxEventsPerSession 0', { maxEventsPerSession: 0 }, /RedisEventStore option 'maxEventsPerSession' must be a positive integer, got 0$/],
+    [
+      'maxEventsPerSession 0',
+      { maxEventsPerSession: 0 },
+      /RedisEventStore option 'maxEventsPerSession' must be a positive integer, got 0$/,
+    ],
     ['idleTtlMs 1.5', { idleTtlMs: 1.5 }, /'idleTtlMs' must be a positive integer/],
   ])('rejects %s', async (_label, settings, message) => {
     const connection = await connect();
@@ -64,7 +86,11 @@ describe('RedisEventStore settings', () => {
 describe('RedisEventStore ids', () => {
   it('names the stream in every id, visible ASCII, increasing and unique within the session', async () => {
     const store = await eventStore();
-    const ids = [await store.append('s', 'QUJD', note(1)), await store.append('s', 'x-y_Z', null), await store.append('s', 'QUJD', note(2))];
+    const ids = [
+      await store.append('s', 'QUJD', note(1)),
+      await store.append('s', 'x-y_Z', null),
+      await store.append('s', 'QUJD', note(2)),
+    ];
     expect(ids[0]).toMatch(/^QUJD\.\d+-\d+$/);
     expect(ids[1]).toMatch(/^x-y_Z\.\d+-\d+$/);
     expect(new Set(ids).size).toBe(3);
@@ -79,7 +105,9 @@ describe('RedisEventStore ids', () => {
   it('allocates distinct ids to 200 concurrent appends from two instances to one session, replayed in order', async () => {
     const [one, two] = [await eventStore(), await eventStore()];
     const first = await one.append('s', 'A', null);
-    const ids = await Promise.all(Array.from({ length: 200 }, (_, n) => (n % 2 === 0 ? one : two).append('s', 'A', note(n))));
+    const ids = await Promise.all(
+      Array.from({ length: 200 }, (_, n) => (n % 2 === 0 ? one : two).append('s', 'A', note(n))),
+    );
     expect(new Set(ids).size).toBe(200);
     const replay = await two.replayAfter('s', first);
     expect(replay?.events.map((event) => event.id)).toEqual([...ids].sort((x, y) => compareEntryIds(x, y)));
@@ -110,14 +138,24 @@ describe('RedisEventStore replay', () => {
     expect(await replayed(store, 's', (await appendNotes(store, 's', 'B', 1))[0]!)).toEqual([]);
   });
 
-  it.each(['', 'A', 'A.', '.1-0', 'A.1', 'A.1-', 'A.-1', 'A.1-0-0', 'A.x-0', 'A.1-0 ', 'A..1-0', 'A.99999999999999999999-0'])(
-    'answers undefined for the malformed id %j',
-    async (lastEventId) => {
-      const store = await eventStore();
-      await appendNotes(store, 's', 'A', 3);
-      expect(await store.replayAfter('s', lastEventId)).toBeUndefined();
-    },
-  );
+  it.each([
+    '',
+    'A',
+    'A.',
+    '.1-0',
+    'A.1',
+    'A.1-',
+    'A.-1',
+    'A.1-0-0',
+    'A.x-0',
+    'A.1-0 ',
+    'A..1-0',
+    'A.99999999999999999999-0',
+  ])('answers undefined for the malformed id %j', async (lastEventId) => {
+    const store = await eventStore();
+    await appendNotes(store, 's', 'A', 3);
+    expect(await store.replayAfter('s', lastEventId)).toBeUndefined();
+  });
 
   it('answers undefined for an id of another stream, one never issued, and an unknown session', async () => {
     const store = await eventStore();
@@ -220,7 +258,10 @@ describe('RedisEventStore stream marks (a POST stream followed from another inst
     await store.markStreamOpen('s', 'A', [7, 'x']);
     expect(await store.streamState('s', 'A')).toEqual({ open: true, requestIds: [7, 'x'] });
     expect(await store.streamState('s', 'B')).toBeUndefined();
-    expect(((await connection.send<string[]>(['KEYS', `${prefix}*`])) ?? []).sort()).toEqual([`${prefix}s:{s}:record`, `${prefix}s:{s}:streams`]);
+    expect(((await connection.send<string[]>(['KEYS', `${prefix}*`])) ?? []).sort()).toEqual([
+      `${prefix}s:{s}:record`,
+      `${prefix}s:{s}:streams`,
+    ]);
     expect(await connection.send<number>(['PTTL', `${prefix}s:{s}:streams`])).toBeGreaterThan(4_000);
     await store.markStreamFinished('s', 'A');
     expect(await store.streamState('s', 'A')).toBeUndefined();
@@ -265,7 +306,11 @@ describe('RedisEventStore outages', () => {
     const store = await eventStore({}, await connect(500));
     const [id] = await appendNotes(store, 's', 'A', 1);
     await redis.stop(true);
-    for (const operation of [() => store.append('s', 'A', null), () => store.replayAfter('s', id!), () => store.deleteSession('s')]) {
+    for (const operation of [
+      () => store.append('s', 'A', null),
+      () => store.replayAfter('s', id!),
+      () => store.deleteSession('s'),
+    ]) {
       const started = Date.now();
       expect(await rejection(operation())).toBeInstanceOf(StoreUnavailableError);
       expect(Date.now() - started).toBeLessThan(1_500);

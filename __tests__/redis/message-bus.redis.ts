@@ -15,7 +15,10 @@ function connect(commandTimeoutMs?: number): RedisConnection {
   return redis.connect({ prefix: 'bus-test:', commandTimeoutMs });
 }
 
-function instance(onListenerError?: (err: unknown, topic: string) => void): { bus: RedisMessageBus; connection: RedisConnection } {
+function instance(onListenerError?: (err: unknown, topic: string) => void): {
+  bus: RedisMessageBus;
+  connection: RedisConnection;
+} {
   const connection = connect();
   return { bus: new RedisMessageBus(connection, onListenerError), connection };
 }
@@ -39,7 +42,10 @@ describe('RedisMessageBus delivery between instances', () => {
     await b.bus.subscribe('answer-1', onB);
     await b.bus.subscribe('answer-2', other);
     await a.bus.publish('answer-1', message(1));
-    await until(() => onA.mock.calls.length === 1 && onB.mock.calls.length === 1, 'onA.mock.calls.length === 1 && onB.mock.calls.length === 1');
+    await until(
+      () => onA.mock.calls.length === 1 && onB.mock.calls.length === 1,
+      'onA.mock.calls.length === 1 && onB.mock.calls.length === 1',
+    );
     expect(onA).toHaveBeenCalledWith(message(1));
     expect(onB).toHaveBeenCalledWith(message(1));
     await pause(50);
@@ -85,11 +91,17 @@ describe('RedisMessageBus shared subscriptions', () => {
     const channel = a.connection.key('bus', 't');
     const first = jest.fn();
     const second = jest.fn();
-    const [unsubscribeFirst, unsubscribeSecond] = await Promise.all([a.bus.subscribe('t', first), a.bus.subscribe('t', second)]);
+    const [unsubscribeFirst, unsubscribeSecond] = await Promise.all([
+      a.bus.subscribe('t', first),
+      a.bus.subscribe('t', second),
+    ]);
     expect(a.bus.topicCount).toBe(1);
     expect(await subscribers(a.connection, channel)).toBe(1);
     await a.bus.publish('t', message(1));
-    await until(() => first.mock.calls.length === 1 && second.mock.calls.length === 1, 'first.mock.calls.length === 1 && second.mock.calls.length === 1');
+    await until(
+      () => first.mock.calls.length === 1 && second.mock.calls.length === 1,
+      'first.mock.calls.length === 1 && second.mock.calls.length === 1',
+    );
     await unsubscribeFirst();
     await unsubscribeFirst();
     expect(await subscribers(a.connection, channel)).toBe(1);
@@ -146,7 +158,8 @@ describe('RedisMessageBus bad payloads and failing listeners', () => {
     const b = instance(onListenerError);
     await b.bus.subscribe('t', heard);
     const channel = a.connection.key('bus', 't');
-    for (const payload of ['not json', '42', 'null', '"text"', '[1,2]', '{"jsonrpc":"2.0"']) await a.connection.send(['PUBLISH', channel, payload]);
+    for (const payload of ['not json', '42', 'null', '"text"', '[1,2]', '{"jsonrpc":"2.0"'])
+      await a.connection.send(['PUBLISH', channel, payload]);
     await a.bus.publish('t', message(7));
     await until(() => heard.mock.calls.length >= 1, 'heard.mock.calls.length >= 1');
     await pause(50);
@@ -167,7 +180,10 @@ describe('RedisMessageBus bad payloads and failing listeners', () => {
     }) as () => void);
     await a.bus.subscribe('t', after);
     await expect(a.bus.publish('t', message(1))).resolves.toBeUndefined();
-    await until(() => after.mock.calls.length === 1 && onListenerError.mock.calls.length === 2, 'after.mock.calls.length === 1 && onListenerError.mock.calls.length === 2');
+    await until(
+      () => after.mock.calls.length === 1 && onListenerError.mock.calls.length === 2,
+      'after.mock.calls.length === 1 && onListenerError.mock.calls.length === 2',
+    );
     expect(onListenerError).toHaveBeenCalledWith(failure, 't');
   });
 
@@ -206,7 +222,11 @@ describe('RedisMessageBus outages', () => {
     await redis.start();
     const channel = a.connection.key('bus', 't');
     // Nothing is kept while Redis was down: wait until A's subscriber connection has sent SUBSCRIBE again.
-    await until(async () => (await subscribers(b.connection, channel).catch(() => 0)) === 1, '(await subscribers(b.connection, channel).catch(() => 0)) === 1', 10_000);
+    await until(
+      async () => (await subscribers(b.connection, channel).catch(() => 0)) === 1,
+      '(await subscribers(b.connection, channel).catch(() => 0)) === 1',
+      10_000,
+    );
     await b.bus.publish('t', message(1));
     await until(() => heard.mock.calls.length === 1, 'heard.mock.calls.length === 1');
     expect(heard).toHaveBeenCalledWith(message(1));

@@ -23,16 +23,32 @@ function app(mcp: McpRouter): Express {
 const HEADERS = { 'Content-Type': 'application/json', Accept: MCP_ACCEPT };
 
 it('answers 503 while Redis is down, recovers by itself, and closes in bounded time with Redis gone', async () => {
-  const mcp = mcpRouter({ name: 'outage', version: '1.0.0', store: redisStore({ url: redis.url, commandTimeoutMs: 500 }), logger: { error: jest.fn(), warn: jest.fn() } });
+  const mcp = mcpRouter({
+    name: 'outage',
+    version: '1.0.0',
+    store: redisStore({ url: redis.url, commandTimeoutMs: 500 }),
+    logger: { error: jest.fn(), warn: jest.fn() },
+  });
   mcp.tool({ name: 'hello', description: 'Says hello', handler: () => 'hello' });
   const served = app(mcp);
   const init = await request(served)
     .post('/mcp')
     .set(HEADERS)
-    .send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+    .send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    });
   expect(init.status).toBe(200);
-  const session = { ...HEADERS, 'Mcp-Session-Id': init.headers['mcp-session-id'] as string, 'MCP-Protocol-Version': '2025-11-25' };
-  expect((await request(served).post('/mcp').set(session).send({ jsonrpc: '2.0', id: 2, method: 'tools/list' })).status).toBe(200);
+  const session = {
+    ...HEADERS,
+    'Mcp-Session-Id': init.headers['mcp-session-id'] as string,
+    'MCP-Protocol-Version': '2025-11-25',
+  };
+  expect(
+    (await request(served).post('/mcp').set(session).send({ jsonrpc: '2.0', id: 2, method: 'tools/list' })).status,
+  ).toBe(200);
 
   await redis.stop(true);
   const started = Date.now();
@@ -51,7 +67,12 @@ it('answers 503 while Redis is down, recovers by itself, and closes in bounded t
       await request(served)
         .post('/mcp')
         .set(HEADERS)
-        .send({ jsonrpc: '2.0', id: 4, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } })
+        .send({
+          jsonrpc: '2.0',
+          id: 4,
+          method: 'initialize',
+          params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+        })
     ).status;
     if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 200));
   }

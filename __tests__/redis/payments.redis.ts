@@ -15,14 +15,35 @@ import { useRedis } from './redis-server';
 const redis = useRedis();
 
 const V = { 'MCP-Protocol-Version': '2025-11-25' };
-const PRICE: PaymentRequirements = { scheme: 'exact', network: 'eip155:84532', amount: '10000', asset: '0x036CbD53842c5426634e7929541eC2318f3dCF7e', payTo: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C', maxTimeoutSeconds: 60 };
+const PRICE: PaymentRequirements = {
+  scheme: 'exact',
+  network: 'eip155:84532',
+  amount: '10000',
+  asset: '0x036CbD53842c5426634e7929541eC2318f3dCF7e',
+  payTo: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C',
+  maxTimeoutSeconds: 60,
+};
 const TERMS = { replayTtlMs: 60_000, maxRemembered: 10 };
 
 let counter = 0;
 /** An EIP-3009 payment with a fresh nonce (`signature` steers the fake facilitator). */
 function signed(): PaymentPayload {
   counter += 1;
-  return { x402Version: 2, accepted: PRICE, payload: { signature: 'ok', authorization: { from: '0xAbC0000000000000000000000000000000000001', to: PRICE.payTo, value: '10000', validAfter: '0', validBefore: '9999999999', nonce: `0x${randomUUID().replace(/-/g, '')}${counter}` } } };
+  return {
+    x402Version: 2,
+    accepted: PRICE,
+    payload: {
+      signature: 'ok',
+      authorization: {
+        from: '0xAbC0000000000000000000000000000000000001',
+        to: PRICE.payTo,
+        value: '10000',
+        validAfter: '0',
+        validBefore: '9999999999',
+        nonce: `0x${randomUUID().replace(/-/g, '')}${counter}`,
+      },
+    },
+  };
 }
 
 type Result = { isError?: boolean; content: Array<{ type: string; text: string }>; _meta?: Record<string, unknown> };
@@ -39,16 +60,32 @@ beforeEach(() => {
 
 /** One instance of a paid router on the shared store under `prefix`: its own guard, its own Redis connection. */
 function instance(prefix: string, handler: jest.Mock): Express {
-  const mcp = mcpRouter({ name: 'paid', version: '1.0.0', sessions: false, rateLimit: false, logger: silentLogger(), store: redisStore({ url: redis.url, prefix }) });
+  const mcp = mcpRouter({
+    name: 'paid',
+    version: '1.0.0',
+    sessions: false,
+    rateLimit: false,
+    logger: silentLogger(),
+    store: redisStore({ url: redis.url, prefix }),
+  });
   redis.closeAfter({ close: () => mcp.close() });
-  mcp.tool({ name: 'search', description: 'Paid search', guards: [x402Guard({ facilitator: x402Facilitator({ url: facilitator.url, timeoutMs: 5_000 }), accepts: [PRICE] })], handler: () => handler() });
+  mcp.tool({
+    name: 'search',
+    description: 'Paid search',
+    guards: [x402Guard({ facilitator: x402Facilitator({ url: facilitator.url, timeoutMs: 5_000 }), accepts: [PRICE] })],
+    handler: () => handler(),
+  });
   const app = express();
   app.use('/mcp', mcp);
   return app;
 }
 
 async function callTool(app: Express, payment: unknown): Promise<Result> {
-  const res = await post(app, rpc('tools/call', { name: 'search', arguments: {}, _meta: { 'x402/payment': payment } }), V);
+  const res = await post(
+    app,
+    rpc('tools/call', { name: 'search', arguments: {}, _meta: { 'x402/payment': payment } }),
+    V,
+  );
   expect(res.status).toBe(200);
   return (res.body as { result: Result }).result;
 }
@@ -60,7 +97,9 @@ describe('instances sharing one store', () => {
     const paid = signed();
     expect(outcome(await callTool(instance(prefix, handler), paid))).toBe('paid');
     // Another instance, and a restarted one (a new router on the same Redis), with a free variant of the payment.
-    expect(outcome(await callTool(instance(prefix, handler), { ...paid, accepted: { ...PRICE, extra: { again: true } } }))).toBe('Payment already used');
+    expect(
+      outcome(await callTool(instance(prefix, handler), { ...paid, accepted: { ...PRICE, extra: { again: true } } })),
+    ).toBe('Payment already used');
     expect(outcome(await callTool(instance(prefix, handler), paid))).toBe('Payment already used');
     expect(handler).toHaveBeenCalledTimes(1);
     expect(facilitator.calls.verify).toHaveLength(1);
@@ -79,7 +118,9 @@ describe('instances sharing one store', () => {
     const paid = signed();
     facilitator.mode = 'hold';
     let answered = 0;
-    const pending = [callTool(a, paid), callTool(b, { ...paid, accepted: { ...PRICE, maxTimeoutSeconds: 5 } })].map((call) => call.then((result) => ((answered += 1), outcome(result))));
+    const pending = [callTool(a, paid), callTool(b, { ...paid, accepted: { ...PRICE, maxTimeoutSeconds: 5 } })].map(
+      (call) => call.then((result) => ((answered += 1), outcome(result))),
+    );
     await until(() => answered + facilitator.calls.verify.length === 2, 'both calls refused or at the facilitator');
     facilitator.release();
     expect((await Promise.all(pending)).sort()).toEqual(['Payment already in use by another call', 'paid']);
@@ -92,14 +133,16 @@ describe('instances sharing one store', () => {
     const app = instance(prefix, handler);
     expect(outcome(await callTool(app, signed()))).toBe('paid');
     await redis.stop();
-    expect(outcome(await callTool(app, signed()))).toBe('Payment could not be checked (the payment ledger is unavailable); try again');
+    expect(outcome(await callTool(app, signed()))).toBe(
+      'Payment could not be checked (the payment ledger is unavailable); try again',
+    );
     expect(handler).toHaveBeenCalledTimes(1);
     expect(facilitator.calls.verify).toHaveLength(1);
   });
 });
 
 describe('RedisPaymentLedger', () => {
-  it('renews a claim while its call runs, and a crashed instance\'s claim lapses by itself', async () => {
+  it("renews a claim while its call runs, and a crashed instance's claim lapses by itself", async () => {
     const prefix = `p${randomUUID().slice(0, 8)}:`;
     const crashing = redis.connect({ prefix });
     const claim = await new RedisPaymentLedger(crashing, 300).claim('k', TERMS);
@@ -122,7 +165,7 @@ describe('RedisPaymentLedger', () => {
     if (claim.status === 'claimed') await expect(claim.hold.release()).rejects.toThrow(/closed/);
   });
 
-  it('releases only its own claim, never a spent mark or another call\'s claim', async () => {
+  it("releases only its own claim, never a spent mark or another call's claim", async () => {
     const prefix = `p${randomUUID().slice(0, 8)}:`;
     const ledger = new RedisPaymentLedger(redis.connect({ prefix }));
     const first = await ledger.claim('k', TERMS);
@@ -144,20 +187,35 @@ describe('RedisPaymentLedger', () => {
   it('a call cancelled mid-verify releases its claim in Redis', async () => {
     const prefix = `p${randomUUID().slice(0, 8)}:`;
     const ledger = new RedisPaymentLedger(redis.connect({ prefix }));
-    const guard = x402Guard({ facilitator: x402Facilitator({ url: facilitator.url, timeoutMs: 5_000 }), accepts: [PRICE] });
+    const guard = x402Guard({
+      facilitator: x402Facilitator({ url: facilitator.url, timeoutMs: 5_000 }),
+      accepts: [PRICE],
+    });
     const paid = signed();
     const controller = new AbortController();
-    const call = (signal: AbortSignal): ToolGuardCall => ({ kind: 'tool', name: 'search', arguments: {}, meta: { 'x402/payment': paid }, descriptor: { name: 'search', description: 'Paid', inputSchema: { type: 'object' } }, ctx: { signal, headers: {} } as unknown as RequestContext, payments: ledger });
+    const call = (signal: AbortSignal): ToolGuardCall => ({
+      kind: 'tool',
+      name: 'search',
+      arguments: {},
+      meta: { 'x402/payment': paid },
+      descriptor: { name: 'search', description: 'Paid', inputSchema: { type: 'object' } },
+      ctx: { signal, headers: {} } as unknown as RequestContext,
+      payments: ledger,
+    });
     const next = jest.fn(async () => ({ content: [] }));
     facilitator.mode = 'hang';
     const pending = guard(call(controller.signal), next);
     await until(() => facilitator.calls.verify.length === 1, 'the verification');
     controller.abort();
     const cancelled = await pending;
-    expect(JSON.parse((cancelled.content[0] as { text: string }).text)).toMatchObject({ error: 'Payment facilitator verify was cancelled' });
+    expect(JSON.parse((cancelled.content[0] as { text: string }).text)).toMatchObject({
+      error: 'Payment facilitator verify was cancelled',
+    });
     expect(await redis.connect({ prefix }).send<string[]>(['KEYS', `${prefix}pay:*`])).toEqual([]);
     facilitator.mode = 'ok';
-    expect((await guard(call(new AbortController().signal), next))._meta?.['x402/payment-response']).toMatchObject({ success: true });
+    expect((await guard(call(new AbortController().signal), next))._meta?.['x402/payment-response']).toMatchObject({
+      success: true,
+    });
     expect(next).toHaveBeenCalledTimes(1);
   });
 });

@@ -23,7 +23,12 @@ function instance(prefix: string): Express {
   const mcp = mcpRouter({
     name: 'capped',
     version: '1.0.0',
-    auth: { tokens: [{ token: 'alice-token', subject: 'alice' }, { token: 'bob-token', subject: 'bob' }] },
+    auth: {
+      tokens: [
+        { token: 'alice-token', subject: 'alice' },
+        { token: 'bob-token', subject: 'bob' },
+      ],
+    },
     store: redisStore({ url: redis.url, prefix }),
     sessions: { maxPerPrincipal: 2 },
     logger: { error: jest.fn(), warn: jest.fn() },
@@ -38,7 +43,12 @@ async function initialize(app: Express, token: string): Promise<string> {
   const res = await request(app)
     .post('/mcp')
     .set({ 'Content-Type': 'application/json', Accept: MCP_ACCEPT, Authorization: `Bearer ${token}` })
-    .send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+    .send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    });
   expect(res.status).toBe(200);
   return res.headers['mcp-session-id'] as string;
 }
@@ -46,7 +56,13 @@ async function initialize(app: Express, token: string): Promise<string> {
 async function list(app: Express, token: string, session: string): Promise<number> {
   const res = await request(app)
     .post('/mcp')
-    .set({ 'Content-Type': 'application/json', Accept: MCP_ACCEPT, Authorization: `Bearer ${token}`, 'Mcp-Session-Id': session, 'MCP-Protocol-Version': '2025-11-25' })
+    .set({
+      'Content-Type': 'application/json',
+      Accept: MCP_ACCEPT,
+      Authorization: `Bearer ${token}`,
+      'Mcp-Session-Id': session,
+      'MCP-Protocol-Version': '2025-11-25',
+    })
     .send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
   return res.status;
 }

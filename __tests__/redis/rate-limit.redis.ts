@@ -17,7 +17,16 @@ const logger = { error: jest.fn(), warn: jest.fn() };
 function app(prefix: string, options: Partial<Options> = {}, commandTimeoutMs = 500): Express {
   const connection = redis.connect({ prefix, commandTimeoutMs });
   const served = express();
-  served.use(rateLimit({ windowMs: 60_000, limit: 5, keyGenerator: () => 'client', store: redisRateLimitStore(connection, 'mcp'), logger, ...options }));
+  served.use(
+    rateLimit({
+      windowMs: 60_000,
+      limit: 5,
+      keyGenerator: () => 'client',
+      store: redisRateLimitStore(connection, 'mcp'),
+      logger,
+      ...options,
+    }),
+  );
   served.get('/', (_req, res) => void res.send('ok'));
   const onError: ErrorRequestHandler = (err, _req, res, _next) => {
     res.status(err instanceof StoreUnavailableError ? 503 : 500).json({ name: (err as Error).name });
@@ -78,7 +87,10 @@ it('lets requests through unlimited during an outage with passOnStoreError (fail
   await redis.stop(true);
   logger.error.mockClear();
   await request(instance).get('/').expect(200);
-  expect(logger.error).toHaveBeenCalledWith(expect.any(StoreUnavailableError), expect.stringMatching(/allowing request/));
+  expect(logger.error).toHaveBeenCalledWith(
+    expect.any(StoreUnavailableError),
+    expect.stringMatching(/allowing request/),
+  );
 });
 
 it('works once Redis comes up, even when it was down when the limiter was made', async () => {

@@ -46,7 +46,24 @@ export async function startRedis(): Promise<RedisServer> {
   const start = async (): Promise<void> => {
     if (child !== undefined && child.exitCode === null) return;
     log = '';
-    const started = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--protected-mode', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const started = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--dir',
+        dir,
+        '--protected-mode',
+        'no',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     started.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
     started.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
     child = started;
@@ -133,6 +150,9 @@ export function useRedis(): RedisFixture {
   };
 }
 
-function definedOptions(options: { readonly prefix?: string; readonly commandTimeoutMs?: number }): { prefix?: string; commandTimeoutMs?: number } {
+function definedOptions(options: { readonly prefix?: string; readonly commandTimeoutMs?: number }): {
+  prefix?: string;
+  commandTimeoutMs?: number;
+} {
   return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
 }

@@ -44,7 +44,12 @@ async function initialize(instance: Instance): Promise<Record<string, string>> {
   const res = await fetch(urlOf(instance), {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: VERSION, capabilities: {}, clientInfo: { name: 'resume-test', version: '1.0.0' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: VERSION, capabilities: {}, clientInfo: { name: 'resume-test', version: '1.0.0' } },
+    }),
   });
   expect(res.status).toBe(200);
   await res.text();
@@ -59,21 +64,37 @@ async function initialize(instance: Instance): Promise<Record<string, string>> {
 }
 
 /** Calls `slow_steps` on `instance`; the POST's stream ends after step 1 (the tool closes it): its events. */
-async function startSlowSteps(instance: Instance, headers: Record<string, string>, steps: number, delayMs: number): Promise<SseEvent[]> {
+async function startSlowSteps(
+  instance: Instance,
+  headers: Record<string, string>,
+  steps: number,
+  delayMs: number,
+): Promise<SseEvent[]> {
   const res = await fetch(urlOf(instance), {
     method: 'POST',
     headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'slow_steps', arguments: { steps, delayMs }, _meta: { progressToken: 'p7' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: { name: 'slow_steps', arguments: { steps, delayMs }, _meta: { progressToken: 'p7' } },
+    }),
   });
   return reader(res).rest();
 }
 
 async function resume(instance: Instance, headers: Record<string, string>, lastEventId: string): Promise<SseReader> {
-  return reader(await fetch(urlOf(instance), { headers: { ...headers, accept: 'text/event-stream', 'last-event-id': lastEventId } }));
+  return reader(
+    await fetch(urlOf(instance), {
+      headers: { ...headers, accept: 'text/event-stream', 'last-event-id': lastEventId },
+    }),
+  );
 }
 
-const messages = (events: readonly SseEvent[]): Record<string, unknown>[] => events.filter((event) => event.data !== '').map((event) => JSON.parse(event.data) as Record<string, unknown>);
-const progressOf = (message: Record<string, unknown>): unknown => (message.params as { progress?: unknown } | undefined)?.progress;
+const messages = (events: readonly SseEvent[]): Record<string, unknown>[] =>
+  events.filter((event) => event.data !== '').map((event) => JSON.parse(event.data) as Record<string, unknown>);
+const progressOf = (message: Record<string, unknown>): unknown =>
+  (message.params as { progress?: unknown } | undefined)?.progress;
 
 it('a client resuming through B a stream A still runs gets the recorded events, then the live ones and the result', async () => {
   const { a, b } = await cluster();
@@ -91,7 +112,11 @@ it('a client resuming through B a stream A still runs gets the recorded events, 
   // Step 1 again (recorded after the id resumed from), steps 2–5 as they happened on A, then A's result: in order, once each.
   expect(got.slice(0, -1).map(progressOf)).toEqual([1, 2, 3, 4, 5]);
   expect(got.at(-1)).toMatchObject({ id: 7, result: { structuredContent: { instance: 'A', steps: 5 } } });
-  expect(events.every((event) => event.id !== undefined && event.id.startsWith((posted[0]?.id as string).split('.')[0] as string))).toBe(true);
+  expect(
+    events.every(
+      (event) => event.id !== undefined && event.id.startsWith((posted[0]?.id as string).split('.')[0] as string),
+    ),
+  ).toBe(true);
   expect(new Set(events.map((event) => event.id)).size).toBe(events.length);
   // Live: the connection stayed open while A worked (four steps of 300 ms), and ended after the result.
   expect(Date.now() - started).toBeGreaterThan(600);
@@ -99,7 +124,8 @@ it('a client resuming through B a stream A still runs gets the recorded events, 
   expect(b.output()).not.toContain('slow_steps started');
 
   // Once the stream finished, resuming it from its last event through either instance ends at once, with nothing more.
-  for (const instance of [a, b]) expect(await (await resume(instance, headers, events.at(-1)?.id as string)).rest()).toEqual([]);
+  for (const instance of [a, b])
+    expect(await (await resume(instance, headers, events.at(-1)?.id as string)).rest()).toEqual([]);
 });
 
 it('when A is killed mid-call, the client following through B gets what was recorded, then a JSON-RPC error for the request', async () => {

@@ -16,7 +16,10 @@ function connect(commandTimeoutMs?: number): RedisConnection {
   return redis.connect({ prefix: 'events-test:', commandTimeoutMs });
 }
 
-function instance(options: { onListenerError?: (err: unknown) => void; commandTimeoutMs?: number } = {}): { bus: RedisServerEventBus; connection: RedisConnection } {
+function instance(options: { onListenerError?: (err: unknown) => void; commandTimeoutMs?: number } = {}): {
+  bus: RedisServerEventBus;
+  connection: RedisConnection;
+} {
   const connection = connect(options.commandTimeoutMs);
   const bus = new RedisServerEventBus(connection, options.onListenerError);
   redis.closeAfter(bus);
@@ -61,7 +64,12 @@ describe('RedisServerEventBus between instances', () => {
     await ready(a, b);
     const heard: ServerEvent[] = [];
     a.bus.subscribe((event) => heard.push(event));
-    const sent: ServerEvent[] = [TOOLS_CHANGED, UPDATED, { type: 'list_changed', list: 'prompts' }, { type: 'list_changed', list: 'resources' }];
+    const sent: ServerEvent[] = [
+      TOOLS_CHANGED,
+      UPDATED,
+      { type: 'list_changed', list: 'prompts' },
+      { type: 'list_changed', list: 'resources' },
+    ];
     for (const event of sent) await b.bus.publish(event);
     await until(() => heard.length === sent.length, 'heard.length === sent.length');
     expect(heard).toEqual(sent);
@@ -123,9 +131,22 @@ describe('RedisServerEventBus between instances', () => {
     const heard = jest.fn();
     const onListenerError = jest.fn();
     a.bus.subscribe(heard);
-    const payloads = ['not json', 'null', '[]', '{"event":{"type":"list_changed","list":"tools"}}', '{"origin":"x"}', '{"origin":"x","event":{"type":"list_changed","list":"users"}}', '{"origin":"x","event":{"type":"resource_updated","uri":5}}', '{"origin":"x","event":{"type":"other"}}'];
+    const payloads = [
+      'not json',
+      'null',
+      '[]',
+      '{"event":{"type":"list_changed","list":"tools"}}',
+      '{"origin":"x"}',
+      '{"origin":"x","event":{"type":"list_changed","list":"users"}}',
+      '{"origin":"x","event":{"type":"resource_updated","uri":5}}',
+      '{"origin":"x","event":{"type":"other"}}',
+    ];
     for (const payload of payloads) await a.connection.send(['PUBLISH', a.connection.key('events'), payload]);
-    await a.connection.send(['PUBLISH', a.connection.key('events'), JSON.stringify({ origin: 'x', event: { ...UPDATED, extra: 1 } })]);
+    await a.connection.send([
+      'PUBLISH',
+      a.connection.key('events'),
+      JSON.stringify({ origin: 'x', event: { ...UPDATED, extra: 1 } }),
+    ]);
     await until(() => heard.mock.calls.length >= 1, 'heard.mock.calls.length >= 1');
     await pause(50);
     expect(heard.mock.calls).toEqual([[UPDATED]]);
@@ -188,7 +209,11 @@ describe('RedisServerEventBus missed events', () => {
     await redis.stop(true);
     await expect(b.bus.publish(TOOLS_CHANGED)).rejects.toBeInstanceOf(StoreUnavailableError);
     await redis.start();
-    await until(async () => (await subscribers(b.connection).catch(() => 0)) === 2, '(await subscribers(b.connection).catch(() => 0)) === 2', 10_000);
+    await until(
+      async () => (await subscribers(b.connection).catch(() => 0)) === 2,
+      '(await subscribers(b.connection).catch(() => 0)) === 2',
+      10_000,
+    );
     await b.bus.publish(UPDATED);
     await until(() => heard.length === 3, 'heard.length === 3');
     expect(heard).toEqual([TOOLS_CHANGED, TOOLS_CHANGED, UPDATED]);
@@ -216,7 +241,11 @@ describe('RedisServerEventBus outages', () => {
     await redis.stop(true);
     await redis.start();
     // Nothing is kept while Redis was down: wait until both subscriber connections have sent SUBSCRIBE again.
-    await until(async () => (await subscribers(b.connection).catch(() => 0)) === 2, '(await subscribers(b.connection).catch(() => 0)) === 2', 10_000);
+    await until(
+      async () => (await subscribers(b.connection).catch(() => 0)) === 2,
+      '(await subscribers(b.connection).catch(() => 0)) === 2',
+      10_000,
+    );
     await b.bus.publish(UPDATED);
     await until(() => heard.mock.calls.length === 1, 'heard.mock.calls.length === 1');
     expect(heard).toHaveBeenCalledWith(UPDATED);
@@ -229,7 +258,15 @@ describe('RedisServerEventBus outages', () => {
     const heard = jest.fn();
     a.bus.subscribe(heard);
     await redis.start();
-    await until(async () => a.bus.ready().then(() => true, () => false), 'a.bus.ready().then(() => true, () => false)', 10_000);
+    await until(
+      async () =>
+        a.bus.ready().then(
+          () => true,
+          () => false,
+        ),
+      'a.bus.ready().then(() => true, () => false)',
+      10_000,
+    );
     const b = instance();
     await b.bus.publish(TOOLS_CHANGED);
     await until(() => heard.mock.calls.length === 1, 'heard.mock.calls.length === 1');

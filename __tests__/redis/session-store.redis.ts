@@ -26,7 +26,10 @@ async function connect(commandTimeoutMs?: number): Promise<RedisConnection> {
 }
 
 /** A store on its own connection (one router instance) and the drops it reported, as `id:reason`. */
-async function instance(settings: Partial<RedisSessionStoreSettings> = {}, given?: RedisConnection): Promise<{ store: RedisSessionStore; drops: string[]; connection: RedisConnection }> {
+async function instance(
+  settings: Partial<RedisSessionStoreSettings> = {},
+  given?: RedisConnection,
+): Promise<{ store: RedisSessionStore; drops: string[]; connection: RedisConnection }> {
   const connection = given ?? (await connect());
   const store = new RedisSessionStore(connection, { idleTtlMs: 60_000, max: 100, checkIntervalMs: 100, ...settings });
   redis.closeAfter(store);
@@ -87,7 +90,10 @@ describe('RedisSessionStore records', () => {
 
   it("keeps a client's JSON exactly, a '__proto__' key included, as data", async () => {
     const { store } = await instance();
-    const clientInfo = JSON.parse('{"name":"c","__proto__":{"polluted":true},"tags":[["a"],{"b":null}]}') as Record<string, unknown>;
+    const clientInfo = JSON.parse('{"name":"c","__proto__":{"polluted":true},"tags":[["a"],{"b":null}]}') as Record<
+      string,
+      unknown
+    >;
     await store.set({ ...sessionRecord('a'), clientInfo });
     const copy = (await store.get('a'))!.clientInfo!;
     expect(Object.keys(copy)).toEqual(['name', '__proto__', 'tags']);
@@ -102,7 +108,12 @@ describe('RedisSessionStore records', () => {
     await events.append('a', 'A', null);
     await events.markStreamOpen('a', 'A', [1]);
     await store.touch('a');
-    expect(await keys(connection)).toEqual([`${prefix}s:index`, `${prefix}s:{a}:events`, `${prefix}s:{a}:record`, `${prefix}s:{a}:streams`]);
+    expect(await keys(connection)).toEqual([
+      `${prefix}s:index`,
+      `${prefix}s:{a}:events`,
+      `${prefix}s:{a}:record`,
+      `${prefix}s:{a}:streams`,
+    ]);
     expect(await store.delete('a')).toBe(true);
     expect(await store.delete('a')).toBe(false);
     expect(await store.delete('never')).toBe(false);
@@ -147,17 +158,21 @@ describe('RedisSessionStore TTLs', () => {
     await expectTtlOnEveryKey(connection, ttl);
   });
 
-  it.each(['get', 'touch', 'set', 'append'] as const)('%s restarts the TTL of every key of the session', async (method) => {
-    const { store, connection } = await instance({ idleTtlMs: 2_000 });
-    const events = new RedisEventStore(connection, { idleTtlMs: 2_000, max: 100 });
-    await store.set(sessionRecord('a'));
-    await events.append('a', 'A', null);
-    await sleep(700);
-    if (method === 'set') await store.set(sessionRecord('a'));
-    else if (method === 'append') await events.append('a', 'A', null);
-    else await store[method]('a');
-    for (const key of [`${prefix}s:{a}:record`, `${prefix}s:{a}:events`]) expect(await connection.send<number>(['PTTL', key])).toBeGreaterThan(1_800);
-  });
+  it.each(['get', 'touch', 'set', 'append'] as const)(
+    '%s restarts the TTL of every key of the session',
+    async (method) => {
+      const { store, connection } = await instance({ idleTtlMs: 2_000 });
+      const events = new RedisEventStore(connection, { idleTtlMs: 2_000, max: 100 });
+      await store.set(sessionRecord('a'));
+      await events.append('a', 'A', null);
+      await sleep(700);
+      if (method === 'set') await store.set(sessionRecord('a'));
+      else if (method === 'append') await events.append('a', 'A', null);
+      else await store[method]('a');
+      for (const key of [`${prefix}s:{a}:record`, `${prefix}s:{a}:events`])
+        expect(await connection.send<number>(['PTTL', key])).toBeGreaterThan(1_800);
+    },
+  );
 
   it('keeps a session touched every 300 ms alive past 2 s with idleTtlMs 1000; an idle one expires, is reported and leaves no key', async () => {
     const { store, drops, connection } = await instance({ idleTtlMs: 1_000 });
@@ -240,10 +255,14 @@ describe('RedisSessionStore across instances', () => {
     const { store, drops, connection } = await instance({ max: 2, idleTtlMs: 2_000 });
     const started = Date.now();
     await store.set(sessionRecord('old'));
-    await until(() => Date.now() - started >= 1_000, 'half of old\'s idle TTL', 5_000);
+    await until(() => Date.now() - started >= 1_000, "half of old's idle TTL", 5_000);
     await store.set(sessionRecord('b'));
     // old has expired in Redis; the index lives on (b's activity keeps it), still naming old.
-    await until(async () => (await connection.send<number>(['EXISTS', connection.key('s', '{old}', 'record')])) === 0, "old's record to expire", 5_000);
+    await until(
+      async () => (await connection.send<number>(['EXISTS', connection.key('s', '{old}', 'record')])) === 0,
+      "old's record to expire",
+      5_000,
+    );
     await store.set(sessionRecord('c'));
     expect(drops.filter((drop) => drop.endsWith('evicted'))).toEqual([]);
     expect(await connection.send(['ZRANGE', `${prefix}s:index`, '0', '-1'])).toEqual(['b', 'c']);
@@ -291,7 +310,12 @@ describe('RedisSessionStore outages', () => {
     const { store, drops } = await instance({ idleTtlMs: 60_000, checkIntervalMs: 100 }, await connect(500));
     await store.set(sessionRecord('live'));
     await redis.stop(true);
-    for (const operation of [() => store.get('live'), () => store.set(sessionRecord('x')), () => store.touch('live'), () => store.delete('live')]) {
+    for (const operation of [
+      () => store.get('live'),
+      () => store.set(sessionRecord('x')),
+      () => store.touch('live'),
+      () => store.delete('live'),
+    ]) {
       const started = Date.now();
       await expect(operation()).rejects.toBeInstanceOf(StoreUnavailableError);
       expect(Date.now() - started).toBeLessThan(1_500);
@@ -299,7 +323,14 @@ describe('RedisSessionStore outages', () => {
     await sleep(500); // several checks fail meanwhile
     expect(drops).toEqual([]);
     await redis.start();
-    await until(async () => (await store.set(sessionRecord('after')).then(() => true).catch(() => false)), 'Redis back');
+    await until(
+      async () =>
+        await store
+          .set(sessionRecord('after'))
+          .then(() => true)
+          .catch(() => false),
+      'Redis back',
+    );
     expect(await store.get('after')).toMatchObject({ id: 'after' });
   });
 });

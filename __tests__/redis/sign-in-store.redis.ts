@@ -50,7 +50,9 @@ describe('RedisSignInStore shared by instances', () => {
     const stores = Array.from({ length: 5 }, () => new RedisSignInStore(redis.connect({ prefix })));
     for (let round = 0; round < 5; round++) {
       await stores[0]?.set('code', `c${round}`, { round }, 60_000);
-      const taken = await Promise.all(Array.from({ length: 50 }, (_, index) => stores[index % 5]?.take('code', `c${round}`)));
+      const taken = await Promise.all(
+        Array.from({ length: 50 }, (_, index) => stores[index % 5]?.take('code', `c${round}`)),
+      );
       expect(taken.filter((record) => record !== undefined)).toEqual([{ round }]);
     }
   });
@@ -123,7 +125,14 @@ describe('RedisSignInStore hostile contents (anything may be in Redis)', () => {
     await expect(store.take('code', 'c')).rejects.toBeInstanceOf(StoreUnavailableError);
     await expect(store.add('code', 'd', {}, 1_000)).rejects.toBeInstanceOf(StoreUnavailableError);
     await redis.start();
-    await until(async () => (await store.set('code', 'e', { v: 2 }, 60_000).then(() => true, () => false)), 'Redis to answer again');
+    await until(
+      async () =>
+        await store.set('code', 'e', { v: 2 }, 60_000).then(
+          () => true,
+          () => false,
+        ),
+      'Redis to answer again',
+    );
     await expect(store.get('code', 'e')).resolves.toEqual({ v: 2 });
   });
 });
@@ -137,10 +146,14 @@ describe('signing keys on a shared Redis', () => {
     const [signerOne, signerTwo] = await Promise.all([one.current(), two.current()]);
     expect(signerOne.kid).toBe(signerTwo.kid);
     const { SignJWT, jwtVerify } = jose();
-    const token = await new SignJWT({ sub: 'alice' }).setProtectedHeader({ alg: signerOne.alg, kid: signerOne.kid }).sign(signerOne.key);
+    const token = await new SignJWT({ sub: 'alice' })
+      .setProtectedHeader({ alg: signerOne.alg, kid: signerOne.kid })
+      .sign(signerOne.key);
     const verifier = await two.verificationKey(signerOne.kid);
     if (verifier === undefined) throw new Error('the other instance does not know the kid');
-    await expect(jwtVerify(token, verifier.key, { algorithms: [verifier.alg] })).resolves.toEqual(expect.objectContaining({ payload: { sub: 'alice' } }));
+    await expect(jwtVerify(token, verifier.key, { algorithms: [verifier.alg] })).resolves.toEqual(
+      expect.objectContaining({ payload: { sub: 'alice' } }),
+    );
     expect((await one.jwks()).keys.map((key) => key.kid)).toEqual((await two.jwks()).keys.map((key) => key.kid));
   });
 });

@@ -1,7 +1,12 @@
 // The shared requestState key against a real redis-server: one key for every instance, so state sealed on one opens on another.
 
 import { randomUUID } from 'node:crypto';
-import { createRequestStateCodec, MIN_STATE_KEY_BYTES, resolveInputRequired, type StateBinding } from '../../lib/protocol/request-state';
+import {
+  createRequestStateCodec,
+  MIN_STATE_KEY_BYTES,
+  resolveInputRequired,
+  type StateBinding,
+} from '../../lib/protocol/request-state';
 import type { RedisConnection } from '../../lib/redis/connection';
 import { sharedStateKey } from '../../lib/redis/state-key';
 import { StoreUnavailableError } from '../../lib/sessions/shared-store';
@@ -38,7 +43,9 @@ it('opens on instance B a requestState sealed on instance A', async () => {
   const answers = { confirm: { action: 'accept', content: { ok: true } } };
   expect(codecB.open(codecA.seal(call, answers), call)).toEqual(answers);
   // A router with its own key (another prefix) refuses it.
-  const codecC = createRequestStateCodec(resolveInputRequired({ stateKey: await sharedStateKey(connect(`c${prefix}`)) }));
+  const codecC = createRequestStateCodec(
+    resolveInputRequired({ stateKey: await sharedStateKey(connect(`c${prefix}`)) }),
+  );
   expect(() => codecC.open(codecA.seal(call, answers), call)).toThrow(/requestState/);
 });
 

@@ -10,14 +10,37 @@ import { useRedis } from './redis-server';
 const redis = useRedis();
 
 /** One instance's store; each test has its own prefix, so tests do not see each other's tasks. */
-function instance(prefix: string, settings: { max?: number; maxPerPrincipal?: number; ttlMs?: number } = {}, commandTimeoutMs?: number): { store: RedisTaskStore; connection: RedisConnection } {
+function instance(
+  prefix: string,
+  settings: { max?: number; maxPerPrincipal?: number; ttlMs?: number } = {},
+  commandTimeoutMs?: number,
+): { store: RedisTaskStore; connection: RedisConnection } {
   const connection = redis.connect({ prefix, commandTimeoutMs });
-  return { connection, store: new RedisTaskStore(connection, { max: settings.max, maxPerPrincipal: settings.maxPerPrincipal, ttlMs: settings.ttlMs ?? 60_000 }) };
+  return {
+    connection,
+    store: new RedisTaskStore(connection, {
+      max: settings.max,
+      maxPerPrincipal: settings.maxPerPrincipal,
+      ttlMs: settings.ttlMs ?? 60_000,
+    }),
+  };
 }
 
 function task(taskId: string, owner: string, extra: Partial<TaskRecord> = {}): TaskRecord {
   const now = Date.now();
-  return { taskId, owner, era: '2026', method: 'tools/call', name: 'job', status: 'working', createdAt: now, lastUpdatedAt: now, ttlMs: 10_000, pollIntervalMs: 100, ...extra };
+  return {
+    taskId,
+    owner,
+    era: '2026',
+    method: 'tools/call',
+    name: 'job',
+    status: 'working',
+    createdAt: now,
+    lastUpdatedAt: now,
+    ttlMs: 10_000,
+    pollIntervalMs: 100,
+    ...extra,
+  };
 }
 
 const ids = (records: TaskRecord[]): string[] => records.map((record) => record.taskId);
@@ -43,10 +66,15 @@ describe('the memory store’s behaviours', () => {
     const createdAt = Date.now();
     await store.create(task('a', 'p', { createdAt }));
     await store.create(task('b', 'p', { createdAt }));
-    await expect(store.create(task('c', 'p', { createdAt }))).rejects.toMatchObject({ name: 'TaskLimitError', limit: 'maxPerPrincipal' });
+    await expect(store.create(task('c', 'p', { createdAt }))).rejects.toMatchObject({
+      name: 'TaskLimitError',
+      limit: 'maxPerPrincipal',
+    });
     expect(await store.get('c', 'p')).toBeUndefined();
     await store.create(task('x', 'q'));
-    expect(await store.put({ ...task('a', 'p', { createdAt }), status: 'completed', result: { content: [] } })).toBe(true);
+    expect(await store.put({ ...task('a', 'p', { createdAt }), status: 'completed', result: { content: [] } })).toBe(
+      true,
+    );
     await store.create(task('c', 'p', { createdAt }));
     expect(await store.get('a', 'p')).toBeUndefined();
     expect(ids(await store.list('p'))).toEqual(['b', 'c']);
@@ -141,13 +169,22 @@ describe('in Redis', () => {
   });
 
   it('holds its limits across instances, even when they create at once', async () => {
-    const [first, second] = [instance(prefix, { maxPerPrincipal: 3, max: 5 }), instance(prefix, { maxPerPrincipal: 3, max: 5 })];
+    const [first, second] = [
+      instance(prefix, { maxPerPrincipal: 3, max: 5 }),
+      instance(prefix, { maxPerPrincipal: 3, max: 5 }),
+    ];
     // Connected first: commands sent while a connection is still opening fail (connection.ts sends once isOpen, before ready).
     await Promise.all([first.connection.send(['PING']), second.connection.send(['PING'])]);
     const [a, b] = [first.store, second.store];
-    const outcomes = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => (i % 2 ? a : b).create(task(`p${i}`, 'p'))));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 8 }, (_, i) => (i % 2 ? a : b).create(task(`p${i}`, 'p'))),
+    );
     expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(3);
-    expect(outcomes.filter((outcome) => outcome.status === 'rejected').map((outcome) => (outcome as PromiseRejectedResult).reason.limit)).toEqual(Array(5).fill('maxPerPrincipal'));
+    expect(
+      outcomes
+        .filter((outcome) => outcome.status === 'rejected')
+        .map((outcome) => (outcome as PromiseRejectedResult).reason.limit),
+    ).toEqual(Array(5).fill('maxPerPrincipal'));
     await a.create(task('q1', 'q'));
     await b.create(task('q2', 'q'));
     await expect(a.create(task('q3', 'q'))).rejects.toMatchObject({ limit: 'max' });
@@ -161,7 +198,10 @@ describe('in Redis', () => {
     for (let round = 0; round < 20; round++) {
       const id = `race${round}`;
       await a.create(task(id, 'p'));
-      const [completed, cancelled] = await Promise.all([a.put({ ...task(id, 'p'), status: 'completed', result: { n: 1 } }), b.put({ ...task(id, 'p'), status: 'cancelled' })]);
+      const [completed, cancelled] = await Promise.all([
+        a.put({ ...task(id, 'p'), status: 'completed', result: { n: 1 } }),
+        b.put({ ...task(id, 'p'), status: 'cancelled' }),
+      ]);
       expect(completed !== cancelled).toBe(true);
       expect((await b.get(id, 'p'))?.status).toBe(completed ? 'completed' : 'cancelled');
       // A late progress write does not bring it back to life either.

@@ -28,7 +28,12 @@ afterAll(async () => {
 
 /** One instance: its own router and connection, the prefix shared. Both record into this process's one SDK. */
 function instance(prefix: string): { app: Express; mcp: McpRouter } {
-  const mcp = mcpRouter({ name: 'counted', version: '1.0.0', store: redisStore({ url: redis.url, prefix }), logger: { error: jest.fn(), warn: jest.fn() } });
+  const mcp = mcpRouter({
+    name: 'counted',
+    version: '1.0.0',
+    store: redisStore({ url: redis.url, prefix }),
+    logger: { error: jest.fn(), warn: jest.fn() },
+  });
   routers.push(mcp);
   const app = express();
   app.use('/mcp', mcp);
@@ -39,7 +44,12 @@ async function initialize(app: Express): Promise<string> {
   const res = await request(app)
     .post('/mcp')
     .set({ 'Content-Type': 'application/json', Accept: MCP_ACCEPT })
-    .send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: VERSION, capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+    .send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: VERSION, capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    });
   expect(res.status).toBe(200);
   return res.headers['mcp-session-id'] as string;
 }
@@ -47,7 +57,12 @@ async function initialize(app: Express): Promise<string> {
 function list(app: Express, session: string): request.Test {
   return request(app)
     .post('/mcp')
-    .set({ 'Content-Type': 'application/json', Accept: MCP_ACCEPT, 'Mcp-Session-Id': session, 'MCP-Protocol-Version': VERSION })
+    .set({
+      'Content-Type': 'application/json',
+      Accept: MCP_ACCEPT,
+      'Mcp-Session-Id': session,
+      'MCP-Protocol-Version': VERSION,
+    })
     .send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
 }
 
@@ -63,7 +78,10 @@ it('counts a session used on two instances once: deleted on one, found gone by i
   const before = await sessionsCounted();
   const session = await initialize(first.app);
   await list(second.app, session).expect(200);
-  await request(second.app).delete('/mcp').set({ 'Mcp-Session-Id': session, 'MCP-Protocol-Version': VERSION, Accept: MCP_ACCEPT }).expect(200);
+  await request(second.app)
+    .delete('/mcp')
+    .set({ 'Mcp-Session-Id': session, 'MCP-Protocol-Version': VERSION, Accept: MCP_ACCEPT })
+    .expect(200);
   // The second instance ended it but did not create it: nothing yet.
   expect(await sessionsCounted()).toBe(before);
   // Its creator finds it gone (here on the next request; else within the store's check interval) and counts it.

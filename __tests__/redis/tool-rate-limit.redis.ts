@@ -28,7 +28,12 @@ function instance(prefix: string, routerLimit: false | undefined = undefined): E
     name: 'limited',
     version: '1.0.0',
     sessions: false,
-    auth: { tokens: [{ token: 'alice-token', subject: 'alice' }, { token: 'bob-token', subject: 'bob' }] },
+    auth: {
+      tokens: [
+        { token: 'alice-token', subject: 'alice' },
+        { token: 'bob-token', subject: 'bob' },
+      ],
+    },
     store: redisStore({ url: redis.url, prefix }),
     logger: { error: jest.fn(), warn: jest.fn() },
     ...(routerLimit === false ? { rateLimit: false as const } : {}),
@@ -51,7 +56,12 @@ function instance(prefix: string, routerLimit: false | undefined = undefined): E
 async function call(app: Express, token: string): Promise<Record<string, unknown>> {
   const res = await request(app)
     .post('/mcp')
-    .set({ 'Content-Type': 'application/json', Accept: MCP_ACCEPT, Authorization: `Bearer ${token}`, 'MCP-Protocol-Version': '2025-11-25' })
+    .set({
+      'Content-Type': 'application/json',
+      Accept: MCP_ACCEPT,
+      Authorization: `Bearer ${token}`,
+      'MCP-Protocol-Version': '2025-11-25',
+    })
     .send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'export', arguments: {} } });
   expect(res.status).toBe(200);
   return res.body.result as Record<string, unknown>;
@@ -64,7 +74,10 @@ it('counts one caller across two instances: the third call is refused whichever 
   expect(await call(a, 'alice-token')).toEqual({ content: [{ type: 'text', text: 'exported' }] });
   expect(await call(b, 'alice-token')).toEqual({ content: [{ type: 'text', text: 'exported' }] });
   for (const target of [a, b]) {
-    expect(await call(target, 'alice-token')).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/^Tool 'export' is over its rate limit; try again in \d+ s$/) }] });
+    expect(await call(target, 'alice-token')).toMatchObject({
+      isError: true,
+      content: [{ text: expect.stringMatching(/^Tool 'export' is over its rate limit; try again in \d+ s$/) }],
+    });
   }
   expect(runs).toBe(2);
   // Another caller counts apart.
@@ -81,7 +94,10 @@ it('refuses the call without running it while Redis is down, and counts again on
   expect(await call(app, 'alice-token')).toEqual({ content: [{ type: 'text', text: 'exported' }] });
   await redis.stop(true);
   try {
-    expect(await call(app, 'alice-token')).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/cannot check its rate limit now/) }] });
+    expect(await call(app, 'alice-token')).toMatchObject({
+      isError: true,
+      content: [{ text: expect.stringMatching(/cannot check its rate limit now/) }],
+    });
   } finally {
     await redis.start();
   }

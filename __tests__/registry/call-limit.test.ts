@@ -9,7 +9,11 @@ import { testContext } from '../helpers/context';
 function caller(auth: AuthInfo | undefined, sessionId: string | undefined, clientAddress?: string): RequestContext {
   const ctx = Object.create(testContext()) as RequestContext;
   // clientAddress is a getter on HandlerContext: defined over it, as auth and sessionId are.
-  return Object.defineProperties(ctx, { auth: { value: auth }, sessionId: { value: sessionId }, clientAddress: { value: clientAddress } });
+  return Object.defineProperties(ctx, {
+    auth: { value: auth },
+    sessionId: { value: sessionId },
+    clientAddress: { value: clientAddress },
+  });
 }
 
 describe('createCallLimiter', () => {
@@ -20,7 +24,11 @@ describe('createCallLimiter', () => {
     const limiter = createCallLimiter({ limit: 2, windowMs: 10_000 }, 'x', "tool 'x'");
     const alice = caller({ subject: 'alice', scopes: [] }, 's1');
     const bob = caller({ subject: 'bob', scopes: [] }, 's1');
-    expect([await limiter.take(alice), await limiter.take(alice), await limiter.take(alice)]).toEqual([undefined, undefined, 10]);
+    expect([await limiter.take(alice), await limiter.take(alice), await limiter.take(alice)]).toEqual([
+      undefined,
+      undefined,
+      10,
+    ]);
     expect(await limiter.take(bob)).toBeUndefined();
     jest.setSystemTime(1_007_500);
     expect(await limiter.take(alice)).toBe(3);
@@ -58,23 +66,39 @@ describe('createCallLimiter', () => {
     const given = new MemoryStore();
     const offered = new MemoryStore();
     const stores = jest.fn(() => offered);
-    await createCallLimiter({ limit: 5, windowMs: 60_000, store: given }, 'x', "tool 'x'", stores).take(caller(undefined, 'a'));
+    await createCallLimiter({ limit: 5, windowMs: 60_000, store: given }, 'x', "tool 'x'", stores).take(
+      caller(undefined, 'a'),
+    );
     expect(stores).not.toHaveBeenCalled();
     expect((await given.get('session:a'))?.totalHits).toBe(1);
-    await createCallLimiter({ limit: 5, windowMs: 60_000 }, 'export', "tool 'export'", stores).take(caller(undefined, 'a'));
+    await createCallLimiter({ limit: 5, windowMs: 60_000 }, 'export', "tool 'export'", stores).take(
+      caller(undefined, 'a'),
+    );
     expect(stores).toHaveBeenCalledWith('export');
     expect((await offered.get('session:a'))?.totalHits).toBe(1);
   });
 
-  it.each([[{ limit: 0, windowMs: 1000 }], [{ limit: 1, windowMs: 0 }], [{ limit: 1.5, windowMs: 1000 }], [{ limit: 1 }], [undefined]])('refuses %p at registration', (options) => {
+  it.each([
+    [{ limit: 0, windowMs: 1000 }],
+    [{ limit: 1, windowMs: 0 }],
+    [{ limit: 1.5, windowMs: 1000 }],
+    [{ limit: 1 }],
+    [undefined],
+  ])('refuses %p at registration', (options) => {
     expect(() => createCallLimiter(options as never, 'x', "tool 'x'")).toThrow(
-      expect.objectContaining({ code: 'ERR_MCP_INVALID_DEFINITION', message: "mcpRouter: tool 'x' rateLimit must be { limit, windowMs } with positive integers" }),
+      expect.objectContaining({
+        code: 'ERR_MCP_INVALID_DEFINITION',
+        message: "mcpRouter: tool 'x' rateLimit must be { limit, windowMs } with positive integers",
+      }),
     );
   });
 
   it('refuses a store without increment() at registration', () => {
     expect(() => createCallLimiter({ limit: 1, windowMs: 1000, store: {} as never }, 'x', "tool 'x'")).toThrow(
-      expect.objectContaining({ code: 'ERR_MCP_INVALID_DEFINITION', message: "mcpRouter: tool 'x' rateLimit.store must be an express-rate-limit store (an object with increment())" }),
+      expect.objectContaining({
+        code: 'ERR_MCP_INVALID_DEFINITION',
+        message: "mcpRouter: tool 'x' rateLimit.store must be an express-rate-limit store (an object with increment())",
+      }),
     );
   });
 });
@@ -82,19 +106,46 @@ describe('createCallLimiter', () => {
 describe('a tool rateLimit over HTTP', () => {
   it('answers the call past the limit with an isError result, and does not run the handler', async () => {
     const handler = jest.fn(() => 'exported');
-    const app = createApp({ rateLimit: false }, (mcp) => mcp.tool({ name: 'export', description: 'Costly export', rateLimit: { limit: 1, windowMs: 60_000 }, handler }));
-    const call = (id: number) => post(app, rpc('tools/call', { name: 'export', arguments: {} }, id), { 'MCP-Protocol-Version': '2025-11-25' });
+    const app = createApp({ rateLimit: false }, (mcp) =>
+      mcp.tool({ name: 'export', description: 'Costly export', rateLimit: { limit: 1, windowMs: 60_000 }, handler }),
+    );
+    const call = (id: number) =>
+      post(app, rpc('tools/call', { name: 'export', arguments: {} }, id), { 'MCP-Protocol-Version': '2025-11-25' });
     expect((await call(1)).body.result).toEqual({ content: [{ type: 'text', text: 'exported' }] });
-    expect((await call(2)).body.result).toEqual({ content: [{ type: 'text', text: "Tool 'export' is over its rate limit; try again in 60 s" }], isError: true });
+    expect((await call(2)).body.result).toEqual({
+      content: [{ type: 'text', text: "Tool 'export' is over its rate limit; try again in 60 s" }],
+      isError: true,
+    });
     expect(handler).toHaveBeenCalledTimes(1);
   });
 
   it('refuses the call, without running it, when the store cannot count (a shared store down): a limit never fails open', async () => {
     const handler = jest.fn(() => 'exported');
-    const broken = { increment: async () => Promise.reject(new Error('redis down')), decrement: async () => undefined, resetKey: async () => undefined };
-    const app = createApp({ rateLimit: false }, (mcp) => mcp.tool({ name: 'export', description: 'Costly export', rateLimit: { limit: 1, windowMs: 60_000, store: broken }, handler }));
-    const res = await post(app, rpc('tools/call', { name: 'export', arguments: {} }, 1), { 'MCP-Protocol-Version': '2025-11-25' });
-    expect(res.body.result).toEqual({ content: [{ type: 'text', text: "Tool 'export' cannot check its rate limit now (its store does not answer); try again later" }], isError: true });
+    const broken = {
+      increment: async () => Promise.reject(new Error('redis down')),
+      decrement: async () => undefined,
+      resetKey: async () => undefined,
+    };
+    const app = createApp({ rateLimit: false }, (mcp) =>
+      mcp.tool({
+        name: 'export',
+        description: 'Costly export',
+        rateLimit: { limit: 1, windowMs: 60_000, store: broken },
+        handler,
+      }),
+    );
+    const res = await post(app, rpc('tools/call', { name: 'export', arguments: {} }, 1), {
+      'MCP-Protocol-Version': '2025-11-25',
+    });
+    expect(res.body.result).toEqual({
+      content: [
+        {
+          type: 'text',
+          text: "Tool 'export' cannot check its rate limit now (its store does not answer); try again later",
+        },
+      ],
+      isError: true,
+    });
     expect(handler).not.toHaveBeenCalled();
   });
 });

@@ -9,7 +9,11 @@ function filled(kind: string, names: string[]): Collection<string> {
 }
 
 /** Follows nextCursor until the end, calling `between` before each following page. */
-function walk(collection: Collection<string>, pageSize: number, between: (pageIndex: number) => void = () => {}): string[][] {
+function walk(
+  collection: Collection<string>,
+  pageSize: number,
+  between: (pageIndex: number) => void = () => {},
+): string[][] {
   const pages: string[][] = [];
   let cursor: string | undefined;
   for (;;) {
@@ -38,7 +42,13 @@ describe('Collection: pagination', () => {
   it.each<[number, string[][]]>([
     [1, ten.map((x) => [x])],
     [3, [['a', 'b', 'c'], ['d', 'e', 'f'], ['g', 'h', 'i'], ['j']]],
-    [5, [['a', 'b', 'c', 'd', 'e'], ['f', 'g', 'h', 'i', 'j']]],
+    [
+      5,
+      [
+        ['a', 'b', 'c', 'd', 'e'],
+        ['f', 'g', 'h', 'i', 'j'],
+      ],
+    ],
     [10, [ten]],
     [100, [ten]],
   ])('pageSize %i gives pages %j in registration order', (pageSize, pages) => {
@@ -99,7 +109,11 @@ describe('Collection: pagination', () => {
         collection.remove('h', 'h');
       }
     });
-    expect(pages).toEqual([['a', 'b', 'c'], ['e', 'f', 'g'], ['i', 'j']]);
+    expect(pages).toEqual([
+      ['a', 'b', 'c'],
+      ['e', 'f', 'g'],
+      ['i', 'j'],
+    ]);
   });
 
   it('shows items added between pages at the end, without repeating any', () => {
@@ -111,7 +125,11 @@ describe('Collection: pagination', () => {
         collection.add('a', 'a'); // re-added: now at the end
       }
     });
-    expect(pages).toEqual([['a', 'b'], ['c', 'd'], ['new1', 'a']]);
+    expect(pages).toEqual([
+      ['a', 'b'],
+      ['c', 'd'],
+      ['new1', 'a'],
+    ]);
   });
 
   it('a cursor past the last item gives an empty page after everything after it was removed', () => {
@@ -171,7 +189,9 @@ describe('Collection: bad cursors', () => {
 
   it("names the collection's kind in the message", () => {
     const prompts = filled('prompt', ['a']);
-    expect(cursorError(() => prompts.page(issued, 2)).message).toBe('Invalid cursor: use the nextCursor of a previous prompt list');
+    expect(cursorError(() => prompts.page(issued, 2)).message).toBe(
+      'Invalid cursor: use the nextCursor of a previous prompt list',
+    );
   });
 });
 
@@ -292,7 +312,11 @@ describe('Collection: groups (a gateway upstream’s items after the router’s 
 
   it('lists group 0 first, then each group in order, each in registration order, whatever order they came in', () => {
     expect(walk(grouped(), 100)).toEqual([['l1', 'l2', 'a1', 'a2', 'b1', 'b2']]);
-    expect(walk(grouped(), 2)).toEqual([['l1', 'l2'], ['a1', 'a2'], ['b1', 'b2']]);
+    expect(walk(grouped(), 2)).toEqual([
+      ['l1', 'l2'],
+      ['a1', 'a2'],
+      ['b1', 'b2'],
+    ]);
   });
 
   it('neither repeats nor skips items across groups when items are added and removed between pages', () => {
@@ -304,7 +328,10 @@ describe('Collection: groups (a gateway upstream’s items after the router’s 
       collection.add('a3', 'a3', 1); // after the cursor: shown
       collection.remove('b1', 'b1'); // after the cursor: gone
     });
-    expect(pages).toEqual([['l1', 'l2', 'a1'], ['a2', 'a3', 'b2']]);
+    expect(pages).toEqual([
+      ['l1', 'l2', 'a1'],
+      ['a2', 'a3', 'b2'],
+    ]);
   });
 
   it('keeps a replaced item in its place, and its group', () => {

@@ -3,7 +3,17 @@
 import { McpConfigError } from '../../lib/errors';
 import { JsonRpcError } from '../../lib/jsonrpc/errors';
 import { HandlerContext } from '../../lib/protocol/handler-context';
-import { composeChain, guardFor, type Guard, type GuardCall, type PromptGuard, type ResourceGuard, type Step, type ToolGuard, type ToolGuardCall } from '../../lib/registry/guards';
+import {
+  composeChain,
+  guardFor,
+  type Guard,
+  type GuardCall,
+  type PromptGuard,
+  type ResourceGuard,
+  type Step,
+  type ToolGuard,
+  type ToolGuardCall,
+} from '../../lib/registry/guards';
 import { definePrompt, type PromptDefinition } from '../../lib/registry/prompts';
 import type { AuthInfo, RequestContext } from '../../lib/registry/request-context';
 import { defineResource, defineTemplate } from '../../lib/registry/resources';
@@ -14,15 +24,27 @@ import { testEnv } from '../helpers/context';
 import { configError, rejection } from '../helpers/errors';
 
 /** A context as the dispatcher makes it, with the request's `_meta` and the caller. */
-function ctx(options: { meta?: Record<string, unknown>; auth?: AuthInfo; version?: ProtocolVersion } = {}): RequestContext {
+function ctx(
+  options: { meta?: Record<string, unknown>; auth?: AuthInfo; version?: ProtocolVersion } = {},
+): RequestContext {
   const version = options.version ?? '2025-11-25';
   const params = options.meta === undefined ? {} : { _meta: options.meta };
   const env = testEnv(version, { auth: options.auth });
-  return new HandlerContext({ jsonrpc: '2.0', id: 1, method: 'tools/call', params }, env, { client: env.client }, new AbortController(), 1_000);
+  return new HandlerContext(
+    { jsonrpc: '2.0', id: 1, method: 'tools/call', params },
+    env,
+    { client: env.client },
+    new AbortController(),
+    1_000,
+  );
 }
 
 function tool(definition: Partial<ToolDefinition<never>>, routerGuards: Guard[] = []) {
-  return defineTool({ name: 't', description: 'a test tool', handler: () => 'ok', ...definition } as ToolDefinition<never>, createSchemaValidator(), routerGuards);
+  return defineTool(
+    { name: 't', description: 'a test tool', handler: () => 'ok', ...definition } as ToolDefinition<never>,
+    createSchemaValidator(),
+    routerGuards,
+  );
 }
 
 const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
@@ -70,7 +92,18 @@ describe('the order of a call', () => {
     );
     const context = ctx();
     expect(await registered.run({ a: 1 }, context)).toStrictEqual(text('done'));
-    expect(log).toEqual(['access', 'router1>', 'router2>', 'item1>', 'item2>', 'handler', '<item2', '<item1', '<router2', '<router1']);
+    expect(log).toEqual([
+      'access',
+      'router1>',
+      'router2>',
+      'item1>',
+      'item2>',
+      'handler',
+      '<item2',
+      '<item1',
+      '<router2',
+      '<router1',
+    ]);
     // The timeout is innermost: guards see the request's signal, the handler its own, which the timeout aborts.
     expect(guardSignal).toBe(context.signal);
     expect(handlerSignal).not.toBe(context.signal);
@@ -90,10 +123,19 @@ describe('the order of a call', () => {
     ['2025-06-18', 'error'],
   ])('tool: arguments that fail the schema end the call before any guard (%s)', async (version, outcome) => {
     const guard = jest.fn<ReturnType<ToolGuard>, Parameters<ToolGuard>>((_call, next) => next());
-    const registered = tool({ name: 'add', inputSchema: { type: 'object', properties: { a: { type: 'number' } } }, guards: [guard] });
+    const registered = tool({
+      name: 'add',
+      inputSchema: { type: 'object', properties: { a: { type: 'number' } } },
+      guards: [guard],
+    });
     const run = registered.run({ a: 'x' }, ctx({ version }));
-    if (outcome === 'result') expect(await run).toStrictEqual(failed("Invalid arguments for tool 'add': a: must be number"));
-    else expect(await rejection(run)).toMatchObject({ code: -32602, message: "Invalid arguments for tool 'add': a: must be number" });
+    if (outcome === 'result')
+      expect(await run).toStrictEqual(failed("Invalid arguments for tool 'add': a: must be number"));
+    else
+      expect(await rejection(run)).toMatchObject({
+        code: -32602,
+        message: "Invalid arguments for tool 'add': a: must be number",
+      });
     expect(guard).not.toHaveBeenCalled();
   });
 
@@ -101,7 +143,9 @@ describe('the order of a call', () => {
     const guard = jest.fn<ReturnType<ToolGuard>, Parameters<ToolGuard>>((_call, next) => next());
     const registered = tool({ name: 'export', rateLimit: { limit: 1, windowMs: 60_000 }, guards: [guard] });
     expect(await registered.run({}, ctx())).toStrictEqual(text('ok'));
-    expect(await registered.run({}, ctx())).toStrictEqual(failed("Tool 'export' is over its rate limit; try again in 60 s"));
+    expect(await registered.run({}, ctx())).toStrictEqual(
+      failed("Tool 'export' is over its rate limit; try again in 60 s"),
+    );
     expect(guard).toHaveBeenCalledTimes(1);
   });
 
@@ -121,7 +165,9 @@ describe('the order of a call', () => {
           },
         ],
         handler: (_args: unknown, context: RequestContext) =>
-          new Promise((resolve) => context.signal.addEventListener('abort', () => resolve((reason = context.signal.reason)))),
+          new Promise((resolve) =>
+            context.signal.addEventListener('abort', () => resolve((reason = context.signal.reason))),
+          ),
       });
       const run = registered.run({}, ctx());
       await jest.advanceTimersByTimeAsync(100);
@@ -134,13 +180,28 @@ describe('the order of a call', () => {
   });
 
   it.each<[string, Partial<ToolDefinition<never>>, CallToolResult]>([
-    ['a throwing handler', { handler: () => { throw new Error('warehouse closed'); } }, failed('warehouse closed')],
+    [
+      'a throwing handler',
+      {
+        handler: () => {
+          throw new Error('warehouse closed');
+        },
+      },
+      failed('warehouse closed'),
+    ],
     [
       'output that fails the outputSchema',
-      { outputSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] }, handler: () => ({ n: 'x' }) },
+      {
+        outputSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] },
+        handler: () => ({ n: 'x' }),
+      },
       failed("Tool 't' returned output that does not match its outputSchema: n: must be number"),
     ],
-    ['a plain object', { handler: () => ({ n: 1 }) }, { content: [{ type: 'text', text: '{"n":1}' }], structuredContent: { n: 1 } }],
+    [
+      'a plain object',
+      { handler: () => ({ n: 1 }) },
+      { content: [{ type: 'text', text: '{"n":1}' }], structuredContent: { n: 1 } },
+    ],
   ])('tool: an after step sees the converted, checked result (%s)', async (_label, definition, expected) => {
     const seen: CallToolResult[] = [];
     const registered = tool({
@@ -168,10 +229,18 @@ describe('the order of a call', () => {
       return 'body';
     };
     const router = [tracer(log, 'router')];
-    const resource = defineResource({ uri: 'docs://a', name: 'a', canAccess, guards: [tracer(log, 'item')], read }, router);
+    const resource = defineResource(
+      { uri: 'docs://a', name: 'a', canAccess, guards: [tracer(log, 'item')], read },
+      router,
+    );
     expect(await resource.run('docs://a', {}, ctx())).toStrictEqual({ contents: [{ uri: 'docs://a', text: 'body' }] });
-    const template = defineTemplate({ uriTemplate: 'users://{id}', name: 'user', canAccess, guards: [tracer(log, 'item')], read }, router);
-    expect(await template.run('users://7', { id: '7' }, ctx())).toStrictEqual({ contents: [{ uri: 'users://7', text: 'body' }] });
+    const template = defineTemplate(
+      { uriTemplate: 'users://{id}', name: 'user', canAccess, guards: [tracer(log, 'item')], read },
+      router,
+    );
+    expect(await template.run('users://7', { id: '7' }, ctx())).toStrictEqual({
+      contents: [{ uri: 'users://7', text: 'body' }],
+    });
     const once = ['access', 'router>', 'item>', 'read', '<item', '<router'];
     expect(log).toEqual([...once, ...once]);
   });
@@ -194,10 +263,15 @@ describe('the order of a call', () => {
       },
       [tracer(log, 'router')],
     );
-    expect(await prompt.run({ code: 'x' }, ctx())).toStrictEqual({ messages: [{ role: 'user', content: { type: 'text', text: 'Review x' } }] });
+    expect(await prompt.run({ code: 'x' }, ctx())).toStrictEqual({
+      messages: [{ role: 'user', content: { type: 'text', text: 'Review x' } }],
+    });
     expect(log).toEqual(['access', 'router>', 'item>', 'get', '<item', '<router']);
     log.length = 0;
-    expect(await rejection(prompt.run({}, ctx()))).toMatchObject({ code: -32602, message: "Missing required argument 'code' for prompt 'review'" });
+    expect(await rejection(prompt.run({}, ctx()))).toMatchObject({
+      code: -32602,
+      message: "Missing required argument 'code' for prompt 'review'",
+    });
     expect(log).toEqual(['access']);
   });
 });
@@ -214,7 +288,14 @@ describe('what a guard sees', () => {
     const context = ctx({ meta: { 'x402/payment': { sig: 'ok' } } });
     await registered.run({ a: 1 }, context);
     expect(calls).toEqual([
-      { kind: 'tool', name: 'add', arguments: { a: 1 }, meta: { 'x402/payment': { sig: 'ok' } }, descriptor: registered.descriptor, ctx: context },
+      {
+        kind: 'tool',
+        name: 'add',
+        arguments: { a: 1 },
+        meta: { 'x402/payment': { sig: 'ok' } },
+        descriptor: registered.descriptor,
+        ctx: context,
+      },
     ]);
     expect(Object.isFrozen(calls[0]?.descriptor)).toBe(true);
     expect(calls[0]?.descriptor).toMatchObject({ name: 'add', _meta: { 'example/price': '0.01' } });
@@ -222,15 +303,35 @@ describe('what a guard sees', () => {
 
   it('resource template: the requested uri, the resource name, and the variables as arguments', async () => {
     const calls: GuardCall[] = [];
-    const template = defineTemplate({ uriTemplate: 'users://{id}', name: 'user', guards: [(call, next) => (calls.push(call), next())], read: () => 'x' });
+    const template = defineTemplate({
+      uriTemplate: 'users://{id}',
+      name: 'user',
+      guards: [(call, next) => (calls.push(call), next())],
+      read: () => 'x',
+    });
     const context = ctx();
     await template.run('users://7', { id: '7' }, context);
-    expect(calls).toEqual([{ kind: 'resource', name: 'user', uri: 'users://7', arguments: { id: '7' }, meta: undefined, descriptor: template.descriptor, ctx: context }]);
+    expect(calls).toEqual([
+      {
+        kind: 'resource',
+        name: 'user',
+        uri: 'users://7',
+        arguments: { id: '7' },
+        meta: undefined,
+        descriptor: template.descriptor,
+        ctx: context,
+      },
+    ]);
   });
 
   it('prompt: only the declared arguments, checked', async () => {
     const calls: GuardCall[] = [];
-    const prompt = definePrompt({ name: 'p', arguments: [{ name: 'a' }], guards: [(call, next) => (calls.push(call), next())], get: () => 'x' });
+    const prompt = definePrompt({
+      name: 'p',
+      arguments: [{ name: 'a' }],
+      guards: [(call, next) => (calls.push(call), next())],
+      get: () => 'x',
+    });
     await prompt.run({ a: 'A', extra: 'ignored' }, ctx());
     expect(calls[0]).toMatchObject({ kind: 'prompt', name: 'p', arguments: { a: 'A' } });
     expect(calls[0]?.arguments).not.toHaveProperty('extra');
@@ -254,7 +355,11 @@ describe('what a guard may do', () => {
 
   it.each<[string, () => Promise<unknown>]>([
     ['tool', () => tool({ guards: [blocker()] }).run({}, ctx())],
-    ['resource', () => defineResource({ uri: 'docs://a', name: 'a', guards: [blocker()], read: () => 'x' }).run('docs://a', {}, ctx())],
+    [
+      'resource',
+      () =>
+        defineResource({ uri: 'docs://a', name: 'a', guards: [blocker()], read: () => 'x' }).run('docs://a', {}, ctx()),
+    ],
     ['prompt', () => definePrompt({ name: 'p', guards: [blocker()], get: () => 'x' }).run({}, ctx())],
   ])('end the call with a JSON-RPC error (%s)', async (_kind, run) => {
     const err = await rejection(run());
@@ -298,13 +403,19 @@ describe('what a guard may do', () => {
       throw new Error('quota service down');
     };
     const handler = jest.fn();
-    expect(await tool({ guards: [outer, throwing], handler }).run({}, ctx())).toStrictEqual(failed('quota service down'));
+    expect(await tool({ guards: [outer, throwing], handler }).run({}, ctx())).toStrictEqual(
+      failed('quota service down'),
+    );
     expect(seen).toStrictEqual([failed('quota service down')]);
     expect(handler).not.toHaveBeenCalled();
   });
 
   it.each<[string, () => Promise<unknown>]>([
-    ['resource', () => defineResource({ uri: 'docs://a', name: 'a', guards: [thrower()], read: () => 'x' }).run('docs://a', {}, ctx())],
+    [
+      'resource',
+      () =>
+        defineResource({ uri: 'docs://a', name: 'a', guards: [thrower()], read: () => 'x' }).run('docs://a', {}, ctx()),
+    ],
     ['prompt', () => definePrompt({ name: 'p', guards: [thrower()], get: () => 'x' }).run({}, ctx())],
   ])('%s: a guard that throws rejects like a throwing read/get (the dispatcher answers -32603)', async (_kind, run) => {
     const err = await rejection(run());
@@ -323,7 +434,9 @@ describe('what a guard may do', () => {
     };
     expect(await tool({ name: 'once', guards: [twice], handler }).run({}, ctx())).toStrictEqual(text('ran'));
     expect(handler).toHaveBeenCalledTimes(1);
-    expect((second as Error).message).toBe("a guard of tool 'once' called next() twice; the rest of the chain runs once");
+    expect((second as Error).message).toBe(
+      "a guard of tool 'once' called next() twice; the rest of the chain runs once",
+    );
   });
 
   it('tool: a second next() left uncaught ends the call with an isError result', async () => {
@@ -332,7 +445,9 @@ describe('what a guard may do', () => {
       await next();
       return next();
     };
-    expect(await tool({ name: 'once', guards: [twice], handler }).run({}, ctx())).toStrictEqual(failed("a guard of tool 'once' called next() twice; the rest of the chain runs once"));
+    expect(await tool({ name: 'once', guards: [twice], handler }).run({}, ctx())).toStrictEqual(
+      failed("a guard of tool 'once' called next() twice; the rest of the chain runs once"),
+    );
     expect(handler).toHaveBeenCalledTimes(1);
   });
 
@@ -350,16 +465,24 @@ describe('what a guard may do', () => {
 
 describe('guardFor', () => {
   it('runs a guard for calls of its kind only', async () => {
-    const onTools = jest.fn<ReturnType<ToolGuard>, Parameters<ToolGuard>>(async (_call, next) => ({ ...(await next()), _meta: { seen: true } }));
+    const onTools = jest.fn<ReturnType<ToolGuard>, Parameters<ToolGuard>>(async (_call, next) => ({
+      ...(await next()),
+      _meta: { seen: true },
+    }));
     const router = [guardFor('tool', onTools)];
-    expect(await tool({ handler: () => 'ran' }, router).run({}, ctx())).toStrictEqual({ ...text('ran'), _meta: { seen: true } });
+    expect(await tool({ handler: () => 'ran' }, router).run({}, ctx())).toStrictEqual({
+      ...text('ran'),
+      _meta: { seen: true },
+    });
     const resource = defineResource({ uri: 'docs://a', name: 'a', read: () => 'x' }, router);
     expect(await resource.run('docs://a', {}, ctx())).toStrictEqual({ contents: [{ uri: 'docs://a', text: 'x' }] });
     expect(onTools).toHaveBeenCalledTimes(1);
   });
 
   it('refuses something that is not a guard', () => {
-    expect(configError(() => guardFor('tool', 'pay' as never)).message).toBe("mcpRouter: guardFor('tool', …) needs a guard function");
+    expect(configError(() => guardFor('tool', 'pay' as never)).message).toBe(
+      "mcpRouter: guardFor('tool', …) needs a guard function",
+    );
   });
 });
 
@@ -379,11 +502,31 @@ describe('composition', () => {
 
 describe('guards: config errors at registration', () => {
   it.each<[string, () => unknown, RegExp]>([
-    ['a tool with guards not an array', () => tool({ name: 'pay', guards: 'x' as never }), /^mcpRouter: tool 'pay' guards must be an array of guard functions/],
-    ['a tool with a guard that is not a function', () => tool({ name: 'pay', guards: [{}] as never }), /^mcpRouter: tool 'pay' guards must be an array/],
-    ['a resource', () => defineResource({ uri: 'docs://a', name: 'a', guards: [1] as never, read: () => '' }), /^mcpRouter: resource 'docs:\/\/a' guards must be an array/],
-    ['a template', () => defineTemplate({ uriTemplate: 'u://{id}', name: 'u', guards: null as never, read: () => '' }), /^mcpRouter: resource template 'u:\/\/\{id\}' guards must be an array/],
-    ['a prompt', () => definePrompt({ name: 'p', guards: [undefined] as never, get: () => '' } as PromptDefinition<never>), /^mcpRouter: prompt 'p' guards must be an array/],
+    [
+      'a tool with guards not an array',
+      () => tool({ name: 'pay', guards: 'x' as never }),
+      /^mcpRouter: tool 'pay' guards must be an array of guard functions/,
+    ],
+    [
+      'a tool with a guard that is not a function',
+      () => tool({ name: 'pay', guards: [{}] as never }),
+      /^mcpRouter: tool 'pay' guards must be an array/,
+    ],
+    [
+      'a resource',
+      () => defineResource({ uri: 'docs://a', name: 'a', guards: [1] as never, read: () => '' }),
+      /^mcpRouter: resource 'docs:\/\/a' guards must be an array/,
+    ],
+    [
+      'a template',
+      () => defineTemplate({ uriTemplate: 'u://{id}', name: 'u', guards: null as never, read: () => '' }),
+      /^mcpRouter: resource template 'u:\/\/\{id\}' guards must be an array/,
+    ],
+    [
+      'a prompt',
+      () => definePrompt({ name: 'p', guards: [undefined] as never, get: () => '' } as PromptDefinition<never>),
+      /^mcpRouter: prompt 'p' guards must be an array/,
+    ],
   ])('%s → ERR_MCP_INVALID_DEFINITION naming the item', (_label, register, message) => {
     const err = configError(register);
     expect(err).toBeInstanceOf(McpConfigError);
@@ -426,7 +569,14 @@ describe('types (checked by tsc: npm run typecheck)', () => {
     const routerGuards: Guard[] = [policy, widened, guardFor('tool', quota)];
     tool({ guards: [policy, quota, (call, next) => (void call.arguments, next())] }, routerGuards);
     defineResource({ uri: 'docs://a', name: 'a', guards: [policy], read: () => 'x' }, routerGuards);
-    definePrompt({ name: 'p', guards: [policy, async (call, next) => ({ ...(await next()), description: call.name })], get: () => 'x' }, routerGuards);
+    definePrompt(
+      {
+        name: 'p',
+        guards: [policy, async (call, next) => ({ ...(await next()), description: call.name })],
+        get: () => 'x',
+      },
+      routerGuards,
+    );
     // @ts-expect-error a tool guard is not a router-wide guard: it would get resource reads and prompt gets
     const notRouterWide: Guard[] = [quota];
     // @ts-expect-error a guard for every kind cannot end a call with a tool result: the call may be a resource read

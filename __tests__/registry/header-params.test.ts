@@ -3,12 +3,27 @@
 import { McpConfigError, mcpRouter } from '../../lib';
 import { headerParamsOf } from '../../lib/registry/header-params';
 
-const schema = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ type: 'object', properties, ...extra });
+const schema = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+  type: 'object',
+  properties,
+  ...extra,
+});
 const header = (type: string, name: unknown = 'Region') => ({ type, 'x-mcp-header': name });
 
 describe('headerParamsOf', () => {
   it('finds the marked arguments, top-level and nested through properties', () => {
-    expect(headerParamsOf(schema({ region: header('string'), n: header('integer', 'N'), on: header('boolean', 'On'), q: { type: 'string' }, deep: schema({ zone: header('string', 'Zone') }) }), "tool 't'")).toEqual([
+    expect(
+      headerParamsOf(
+        schema({
+          region: header('string'),
+          n: header('integer', 'N'),
+          on: header('boolean', 'On'),
+          q: { type: 'string' },
+          deep: schema({ zone: header('string', 'Zone') }),
+        }),
+        "tool 't'",
+      ),
+    ).toEqual([
       { path: ['region'], header: 'Mcp-Param-Region', key: 'mcp-param-region', type: 'string' },
       { path: ['n'], header: 'Mcp-Param-N', key: 'mcp-param-n', type: 'integer' },
       { path: ['on'], header: 'Mcp-Param-On', key: 'mcp-param-on', type: 'boolean' },
@@ -27,7 +42,11 @@ describe('headerParamsOf', () => {
     ['type object', schema({ region: header('object') }), /needs "type"/],
     ['no type', schema({ region: { 'x-mcp-header': 'Region' } }), /needs "type"/],
     ['a type list', schema({ region: { type: ['string', 'null'], 'x-mcp-header': 'Region' } }), /needs "type"/],
-    ['a repeat ignoring case', schema({ a: header('string', 'Region'), b: header('string', 'REGION') }), /property 'b' repeats the header name of property 'a'/],
+    [
+      'a repeat ignoring case',
+      schema({ a: header('string', 'Region'), b: header('string', 'REGION') }),
+      /property 'b' repeats the header name of property 'a'/,
+    ],
     ['the root', { type: 'object', 'x-mcp-header': 'Root' }, /on the inputSchema root is not allowed/],
     ['items', schema({ list: { type: 'array', items: header('string') } }), /property 'list.items' is not allowed/],
     ['anyOf', schema({}, { anyOf: [schema({ region: header('string') })] }), /property 'anyOf.region' is not allowed/],
@@ -45,12 +64,27 @@ describe('headerParamsOf', () => {
     const mcp = mcpRouter({ name: 't', version: '1' });
     let error: unknown;
     try {
-      mcp.tool({ name: 'sql', description: 'Runs SQL', inputSchema: schema({ region: header('number') }), handler: () => 'ok' });
+      mcp.tool({
+        name: 'sql',
+        description: 'Runs SQL',
+        inputSchema: schema({ region: header('number') }),
+        handler: () => 'ok',
+      });
     } catch (caught) {
       error = caught;
     }
     expect(error).toBeInstanceOf(McpConfigError);
-    expect(error).toMatchObject({ code: 'ERR_MCP_INVALID_SCHEMA', message: expect.stringContaining("tool 'sql' inputSchema") });
-    expect(() => mcp.tool({ name: 'sql', description: 'Runs SQL', inputSchema: schema({ region: header('string') }), handler: () => 'ok' })).not.toThrow();
+    expect(error).toMatchObject({
+      code: 'ERR_MCP_INVALID_SCHEMA',
+      message: expect.stringContaining("tool 'sql' inputSchema"),
+    });
+    expect(() =>
+      mcp.tool({
+        name: 'sql',
+        description: 'Runs SQL',
+        inputSchema: schema({ region: header('string') }),
+        handler: () => 'ok',
+      }),
+    ).not.toThrow();
   });
 });

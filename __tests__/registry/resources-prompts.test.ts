@@ -16,23 +16,66 @@ import { configError, rejection } from '../helpers/errors';
 
 const CTX: RequestContext = testContext('2025-11-25', 'r1');
 
-
-
 const read = (): string => 'x';
 const get = (): string => 'x';
 
 describe('defineResource: config errors', () => {
   it.each<[string, unknown, string, RegExp]>([
-    ['not an object', 'docs://x', 'ERR_MCP_INVALID_DEFINITION', /^mcpRouter: a resource definition must be an object, got string$/],
-    ['a missing uri', { name: 'n', read }, 'ERR_MCP_INVALID_DEFINITION', /^mcpRouter: resource uri undefined must be an absolute URI with a scheme/],
-    ['a uri without a scheme', { uri: 'readme.md', name: 'n', read }, 'ERR_MCP_INVALID_DEFINITION', /resource uri "readme.md" must be an absolute URI/],
-    ['a uri starting with a digit', { uri: '1docs://x', name: 'n', read }, 'ERR_MCP_INVALID_DEFINITION', /resource uri "1docs:\/\/x" must be/],
-    ['a uri with a space', { uri: 'docs://read me', name: 'n', read }, 'ERR_MCP_INVALID_DEFINITION', /resource uri "docs:\/\/read me" must be/],
+    [
+      'not an object',
+      'docs://x',
+      'ERR_MCP_INVALID_DEFINITION',
+      /^mcpRouter: a resource definition must be an object, got string$/,
+    ],
+    [
+      'a missing uri',
+      { name: 'n', read },
+      'ERR_MCP_INVALID_DEFINITION',
+      /^mcpRouter: resource uri undefined must be an absolute URI with a scheme/,
+    ],
+    [
+      'a uri without a scheme',
+      { uri: 'readme.md', name: 'n', read },
+      'ERR_MCP_INVALID_DEFINITION',
+      /resource uri "readme.md" must be an absolute URI/,
+    ],
+    [
+      'a uri starting with a digit',
+      { uri: '1docs://x', name: 'n', read },
+      'ERR_MCP_INVALID_DEFINITION',
+      /resource uri "1docs:\/\/x" must be/,
+    ],
+    [
+      'a uri with a space',
+      { uri: 'docs://read me', name: 'n', read },
+      'ERR_MCP_INVALID_DEFINITION',
+      /resource uri "docs:\/\/read me" must be/,
+    ],
     ['an empty uri', { uri: '', name: 'n', read }, 'ERR_MCP_INVALID_DEFINITION', /resource uri "" must be/],
-    ['a missing name', { uri: 'docs://x', read }, 'ERR_MCP_INVALID_NAME', /^mcpRouter: a resource 'docs:\/\/x' needs a non-empty string 'name', got undefined$/],
-    ['a blank name', { uri: 'docs://x', name: '  ', read }, 'ERR_MCP_INVALID_NAME', /needs a non-empty string 'name', got "  "/],
-    ['a missing read', { uri: 'docs://x', name: 'n' }, 'ERR_MCP_INVALID_DEFINITION', /^mcpRouter: resource 'docs:\/\/x' needs a 'read' function$/],
-    ['a read that is not a function', { uri: 'docs://x', name: 'n', read: 'text' }, 'ERR_MCP_INVALID_DEFINITION', /needs a 'read' function/],
+    [
+      'a missing name',
+      { uri: 'docs://x', read },
+      'ERR_MCP_INVALID_NAME',
+      /^mcpRouter: a resource 'docs:\/\/x' needs a non-empty string 'name', got undefined$/,
+    ],
+    [
+      'a blank name',
+      { uri: 'docs://x', name: '  ', read },
+      'ERR_MCP_INVALID_NAME',
+      /needs a non-empty string 'name', got "  "/,
+    ],
+    [
+      'a missing read',
+      { uri: 'docs://x', name: 'n' },
+      'ERR_MCP_INVALID_DEFINITION',
+      /^mcpRouter: resource 'docs:\/\/x' needs a 'read' function$/,
+    ],
+    [
+      'a read that is not a function',
+      { uri: 'docs://x', name: 'n', read: 'text' },
+      'ERR_MCP_INVALID_DEFINITION',
+      /needs a 'read' function/,
+    ],
   ])('rejects %s', (_label, definition, code, message) => {
     const err = configError(() => defineResource(definition as ResourceDefinition));
     expect(err.code).toBe(code);
@@ -40,12 +83,15 @@ describe('defineResource: config errors', () => {
     expect(err.message).toMatch(message);
   });
 
-  it.each([['docs://readme'], ['file:///etc/motd'], ['https://example.com/a?b=c'], ['urn:isbn:0451450523'], ['x-my.app+v1:thing']])(
-    'accepts the uri %s',
-    (uri) => {
-      expect(defineResource({ uri, name: 'n', read }).uri).toBe(uri);
-    },
-  );
+  it.each([
+    ['docs://readme'],
+    ['file:///etc/motd'],
+    ['https://example.com/a?b=c'],
+    ['urn:isbn:0451450523'],
+    ['x-my.app+v1:thing'],
+  ])('accepts the uri %s', (uri) => {
+    expect(defineResource({ uri, name: 'n', read }).uri).toBe(uri);
+  });
 
   it('lists exactly the given fields, copied', () => {
     const annotations = { audience: ['user' as const], priority: 0.5 };
@@ -79,11 +125,31 @@ describe('defineTemplate: config errors', () => {
   const complete = { id: (): string[] => [] };
 
   it.each<[string, unknown, string, RegExp]>([
-    ['not an object', 42, 'ERR_MCP_INVALID_DEFINITION', /^mcpRouter: a resource template definition must be an object, got number$/],
-    ['an unclosed brace', { uriTemplate: 'users://{id', name: 'n', read }, 'ERR_MCP_INVALID_URI_TEMPLATE', /invalid URI template 'users:\/\/\{id': unclosed/],
+    [
+      'not an object',
+      42,
+      'ERR_MCP_INVALID_DEFINITION',
+      /^mcpRouter: a resource template definition must be an object, got number$/,
+    ],
+    [
+      'an unclosed brace',
+      { uriTemplate: 'users://{id', name: 'n', read },
+      'ERR_MCP_INVALID_URI_TEMPLATE',
+      /invalid URI template 'users:\/\/\{id': unclosed/,
+    ],
     ['a missing template', { name: 'n', read }, 'ERR_MCP_INVALID_URI_TEMPLATE', /^mcpRouter: /],
-    ['a missing name', { uriTemplate: 'users://{id}', read }, 'ERR_MCP_INVALID_NAME', /a resource template 'users:\/\/\{id\}' needs a non-empty string 'name'/],
-    ['a missing read', { uriTemplate: 'users://{id}', name: 'n' }, 'ERR_MCP_INVALID_DEFINITION', /resource template 'users:\/\/\{id\}' needs a 'read' function$/],
+    [
+      'a missing name',
+      { uriTemplate: 'users://{id}', read },
+      'ERR_MCP_INVALID_NAME',
+      /a resource template 'users:\/\/\{id\}' needs a non-empty string 'name'/,
+    ],
+    [
+      'a missing read',
+      { uriTemplate: 'users://{id}', name: 'n' },
+      'ERR_MCP_INVALID_DEFINITION',
+      /resource template 'users:\/\/\{id\}' needs a 'read' function$/,
+    ],
     [
       'a completer for an unknown variable',
       { uriTemplate: 'users://{id}', name: 'n', read, complete: { ...complete, nope: () => [] } },
@@ -105,8 +171,18 @@ describe('defineTemplate: config errors', () => {
 
   it('lists uriTemplate (not uri) and keeps its completers', () => {
     const completer = (): string[] => ['1'];
-    const template = defineTemplate({ uriTemplate: 'users://{id}/profile', name: 'profile', mimeType: 'application/json', read, complete: { id: completer } });
-    expect(template.descriptor).toStrictEqual({ uriTemplate: 'users://{id}/profile', name: 'profile', mimeType: 'application/json' });
+    const template = defineTemplate({
+      uriTemplate: 'users://{id}/profile',
+      name: 'profile',
+      mimeType: 'application/json',
+      read,
+      complete: { id: completer },
+    });
+    expect(template.descriptor).toStrictEqual({
+      uriTemplate: 'users://{id}/profile',
+      name: 'profile',
+      mimeType: 'application/json',
+    });
     expect(template.uri).toBe('users://{id}/profile');
     expect(template.template.variableNames).toEqual(['id']);
     expect([...template.completers]).toEqual([['id', completer]]);
@@ -115,14 +191,44 @@ describe('defineTemplate: config errors', () => {
 
 describe('definePrompt: config errors', () => {
   it.each<[string, unknown, string, RegExp]>([
-    ['not an object', undefined, 'ERR_MCP_INVALID_DEFINITION', /^mcpRouter: a prompt definition must be an object, got undefined$/],
-    ['a missing name', { get }, 'ERR_MCP_INVALID_NAME', /^mcpRouter: a prompt needs a non-empty string 'name', got undefined$/],
+    [
+      'not an object',
+      undefined,
+      'ERR_MCP_INVALID_DEFINITION',
+      /^mcpRouter: a prompt definition must be an object, got undefined$/,
+    ],
+    [
+      'a missing name',
+      { get },
+      'ERR_MCP_INVALID_NAME',
+      /^mcpRouter: a prompt needs a non-empty string 'name', got undefined$/,
+    ],
     ['an empty name', { name: '', get }, 'ERR_MCP_INVALID_NAME', /a prompt needs a non-empty string 'name', got ""$/],
     ['a missing get', { name: 'p' }, 'ERR_MCP_INVALID_DEFINITION', /^mcpRouter: prompt 'p' needs a 'get' function$/],
-    ['arguments that are not an array', { name: 'p', get, arguments: { a: {} } }, 'ERR_MCP_INVALID_DEFINITION', /prompt 'p' arguments must be an array$/],
-    ['an argument that is not an object', { name: 'p', get, arguments: ['a'] }, 'ERR_MCP_INVALID_DEFINITION', /a prompt 'p' argument definition must be an object, got string$/],
-    ['an argument without a name', { name: 'p', get, arguments: [{ required: true }] }, 'ERR_MCP_INVALID_NAME', /a prompt 'p' argument needs a non-empty string 'name'/],
-    ['a duplicate argument', { name: 'p', get, arguments: [{ name: 'a' }, { name: 'a' }] }, 'ERR_MCP_DUPLICATE', /^mcpRouter: prompt 'p' declares argument 'a' twice$/],
+    [
+      'arguments that are not an array',
+      { name: 'p', get, arguments: { a: {} } },
+      'ERR_MCP_INVALID_DEFINITION',
+      /prompt 'p' arguments must be an array$/,
+    ],
+    [
+      'an argument that is not an object',
+      { name: 'p', get, arguments: ['a'] },
+      'ERR_MCP_INVALID_DEFINITION',
+      /a prompt 'p' argument definition must be an object, got string$/,
+    ],
+    [
+      'an argument without a name',
+      { name: 'p', get, arguments: [{ required: true }] },
+      'ERR_MCP_INVALID_NAME',
+      /a prompt 'p' argument needs a non-empty string 'name'/,
+    ],
+    [
+      'a duplicate argument',
+      { name: 'p', get, arguments: [{ name: 'a' }, { name: 'a' }] },
+      'ERR_MCP_DUPLICATE',
+      /^mcpRouter: prompt 'p' declares argument 'a' twice$/,
+    ],
     [
       'a completer that is not a function',
       { name: 'p', get, arguments: [{ name: 'a', complete: 'x' }] },
@@ -165,9 +271,17 @@ describe('readResource: what read() returns', () => {
     ['a string → text', 'hello', [{ uri: 'docs://a', text: 'hello' }]],
     ['an empty string → empty text', '', [{ uri: 'docs://a', text: '' }]],
     ['a Buffer → base64 blob', pooled, [{ uri: 'docs://a', blob: Buffer.from('héllo').toString('base64') }]],
-    ['a Uint8Array view → base64 of just its bytes', view, [{ uri: 'docs://a', blob: Buffer.from([2, 250, 255]).toString('base64') }]],
+    [
+      'a Uint8Array view → base64 of just its bytes',
+      view,
+      [{ uri: 'docs://a', blob: Buffer.from([2, 250, 255]).toString('base64') }],
+    ],
     ['{ text }', { text: 'hi' }, [{ uri: 'docs://a', text: 'hi' }]],
-    ['{ text, mimeType }', { text: '{}', mimeType: 'application/json' }, [{ uri: 'docs://a', text: '{}', mimeType: 'application/json' }]],
+    [
+      '{ text, mimeType }',
+      { text: '{}', mimeType: 'application/json' },
+      [{ uri: 'docs://a', text: '{}', mimeType: 'application/json' }],
+    ],
     ['{ blob: base64 text } → as is', { blob: 'AAEC' }, [{ uri: 'docs://a', blob: 'AAEC' }]],
     ['{ blob: bytes } → base64', { blob: Buffer.from([0, 1, 2]) }, [{ uri: 'docs://a', blob: 'AAEC' }]],
     ['{ uri, text } → its own uri', { uri: 'docs://a#part', text: 't' }, [{ uri: 'docs://a#part', text: 't' }]],
@@ -201,7 +315,13 @@ describe('readResource: what read() returns', () => {
       name: 'a',
       mimeType: 'text/markdown',
       // Arrays may also hold bare strings and bytes at runtime (the type lists only content objects).
-      read: () => ['# one', { text: '{}', mimeType: 'application/json' }, { blob: 'AA==' }, Buffer.from('x')] as unknown as ResourceValue,
+      read: () =>
+        [
+          '# one',
+          { text: '{}', mimeType: 'application/json' },
+          { blob: 'AA==' },
+          Buffer.from('x'),
+        ] as unknown as ResourceValue,
     });
     expect(await readResource(resource, 'docs://a', {}, CTX)).toStrictEqual({
       contents: [
@@ -216,13 +336,20 @@ describe('readResource: what read() returns', () => {
   it('awaits an async read and passes the uri and context', async () => {
     const readFn = jest.fn(async () => 'later');
     const resource = defineResource({ uri: 'docs://a', name: 'a', read: readFn });
-    expect(await readResource(resource, 'docs://a', {}, CTX)).toStrictEqual({ contents: [{ uri: 'docs://a', text: 'later' }] });
+    expect(await readResource(resource, 'docs://a', {}, CTX)).toStrictEqual({
+      contents: [{ uri: 'docs://a', text: 'later' }],
+    });
     expect(readFn).toHaveBeenCalledWith('docs://a', CTX);
   });
 
   it('passes a template’s variables, and contents default to the requested uri', async () => {
     const readFn = jest.fn((_uri: string, vars: Record<string, string>) => ({ text: `user ${vars.id}` }));
-    const template = defineTemplate({ uriTemplate: 'users://{id}/profile', name: 'p', mimeType: 'text/plain', read: readFn });
+    const template = defineTemplate({
+      uriTemplate: 'users://{id}/profile',
+      name: 'p',
+      mimeType: 'text/plain',
+      read: readFn,
+    });
     expect(await readResource(template, 'users://42/profile', { id: '42' }, CTX)).toStrictEqual({
       contents: [{ uri: 'users://42/profile', text: 'user 42', mimeType: 'text/plain' }],
     });
@@ -240,7 +367,9 @@ describe('readResource: what read() returns', () => {
     const resource = defineResource({ uri: 'docs://a', name: 'a', read: () => value as string });
     const err = await rejection(readResource(resource, 'docs://a', {}, CTX));
     expect(err).toBeInstanceOf(TypeError);
-    expect((err as Error).message).toBe("resource 'docs://a' read() returned something that is neither text, bytes nor { text } / { blob }");
+    expect((err as Error).message).toBe(
+      "resource 'docs://a' read() returned something that is neither text, bytes nor { text } / { blob }",
+    );
   });
 });
 
@@ -289,7 +418,9 @@ describe('getPrompt', () => {
     const err = await rejection(getPrompt(prompt('x'), given, CTX));
     expect(err).toBeInstanceOf(JsonRpcError);
     expect((err as JsonRpcError).code).toBe(-32602);
-    expect((err as JsonRpcError).message).toBe("Invalid params: arguments of prompt 'review' must be an object of strings");
+    expect((err as JsonRpcError).message).toBe(
+      "Invalid params: arguments of prompt 'review' must be an object of strings",
+    );
   });
 
   it('passes only the declared string arguments, and the context', async () => {
@@ -300,7 +431,12 @@ describe('getPrompt', () => {
   });
 
   it.each<[string, unknown, string | undefined, unknown]>([
-    ['a string → one user text message', 'Review this', undefined, { messages: [{ role: 'user', content: { type: 'text', text: 'Review this' } }] }],
+    [
+      'a string → one user text message',
+      'Review this',
+      undefined,
+      { messages: [{ role: 'user', content: { type: 'text', text: 'Review this' } }] },
+    ],
     [
       'a string, with the prompt description',
       'Review this',
@@ -335,9 +471,21 @@ describe('getPrompt', () => {
     ],
     [
       'an embedded resource block',
-      [{ role: 'user', content: { type: 'resource', resource: { uri: 'docs://a', text: 't', mimeType: 'text/plain' } } }],
+      [
+        {
+          role: 'user',
+          content: { type: 'resource', resource: { uri: 'docs://a', text: 't', mimeType: 'text/plain' } },
+        },
+      ],
       undefined,
-      { messages: [{ role: 'user', content: { type: 'resource', resource: { uri: 'docs://a', text: 't', mimeType: 'text/plain' } } }] },
+      {
+        messages: [
+          {
+            role: 'user',
+            content: { type: 'resource', resource: { uri: 'docs://a', text: 't', mimeType: 'text/plain' } },
+          },
+        ],
+      },
     ],
     ['an empty array', [], undefined, { messages: [] }],
   ])('turns %s into a GetPromptResult', async (_label, value, description, expected) => {
@@ -346,7 +494,9 @@ describe('getPrompt', () => {
 
   it('awaits an async get', async () => {
     const p = definePrompt({ name: 'later', get: async () => 'done' });
-    expect(await getPrompt(p, undefined, CTX)).toStrictEqual({ messages: [{ role: 'user', content: { type: 'text', text: 'done' } }] });
+    expect(await getPrompt(p, undefined, CTX)).toStrictEqual({
+      messages: [{ role: 'user', content: { type: 'text', text: 'done' } }],
+    });
   });
 
   it.each<[string, unknown]>([
@@ -355,7 +505,9 @@ describe('getPrompt', () => {
   ])('throws a TypeError (a bug → -32603) for %s', async (_label, value) => {
     const err = await rejection(getPrompt(prompt(value), { code: 'c' }, CTX));
     expect(err).toBeInstanceOf(TypeError);
-    expect((err as Error).message).toBe('a prompt message needs role "user" or "assistant" and a content block or string');
+    expect((err as Error).message).toBe(
+      'a prompt message needs role "user" or "assistant" and a content block or string',
+    );
   });
 });
 
@@ -373,11 +525,27 @@ describe('toCompletionResult', () => {
     ['101 values', many(101), { values: many(100), total: 101, hasMore: true }],
     ['250 values', many(250), { values: many(100), total: 250, hasMore: true }],
     ['{ values } only', { values: ['a'] }, { values: ['a'] }],
-    ['{ values, total, hasMore } under the cap', { values: ['a', 'b'], total: 40, hasMore: true }, { values: ['a', 'b'], total: 40, hasMore: true }],
+    [
+      '{ values, total, hasMore } under the cap',
+      { values: ['a', 'b'], total: 40, hasMore: true },
+      { values: ['a', 'b'], total: 40, hasMore: true },
+    ],
     ['{ values, hasMore: false }', { values: ['a'], hasMore: false }, { values: ['a'], hasMore: false }],
-    ['{ 150 values, total: 1000 } keeps the larger total', { values: many(150), total: 1000 }, { values: many(100), total: 1000, hasMore: true }],
-    ['{ 150 values, total: 10 } corrects the total', { values: many(150), total: 10 }, { values: many(100), total: 150, hasMore: true }],
-    ['{ 150 values, hasMore: false } corrects hasMore', { values: many(150), hasMore: false }, { values: many(100), total: 150, hasMore: true }],
+    [
+      '{ 150 values, total: 1000 } keeps the larger total',
+      { values: many(150), total: 1000 },
+      { values: many(100), total: 1000, hasMore: true },
+    ],
+    [
+      '{ 150 values, total: 10 } corrects the total',
+      { values: many(150), total: 10 },
+      { values: many(100), total: 150, hasMore: true },
+    ],
+    [
+      '{ 150 values, hasMore: false } corrects hasMore',
+      { values: many(150), hasMore: false },
+      { values: many(100), total: 150, hasMore: true },
+    ],
   ])('%s', (_label, output, expected) => {
     expect(toCompletionResult(output)).toStrictEqual(expected);
   });

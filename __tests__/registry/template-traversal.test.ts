@@ -27,28 +27,42 @@ function readmeExample(): Express {
       mimeType: 'text/markdown',
       read: (uri, { name = '' }) => {
         const file = path.resolve(ROOT, name);
-        if (!file.startsWith(ROOT + path.sep) || file.includes('\0')) throw new JsonRpcError(ErrorCode.ResourceNotFound, 'Resource not found', { uri });
+        if (!file.startsWith(ROOT + path.sep) || file.includes('\0'))
+          throw new JsonRpcError(ErrorCode.ResourceNotFound, 'Resource not found', { uri });
         return readFile(file, 'utf8');
       },
     });
   });
 }
 
-const TRAVERSALS = ['..%2Fsecret.txt', '%2E%2E%2Fsecret.txt', '..%2F..%2F..%2Fetc%2Fpasswd', `%2F${encodeURIComponent(path.join(base, 'secret.txt').slice(1))}`, '..', '%2E%2E', 'readme.md%00'];
+const TRAVERSALS = [
+  '..%2Fsecret.txt',
+  '%2E%2E%2Fsecret.txt',
+  '..%2F..%2F..%2Fetc%2Fpasswd',
+  `%2F${encodeURIComponent(path.join(base, 'secret.txt').slice(1))}`,
+  '..',
+  '%2E%2E',
+  'readme.md%00',
+];
 
 describe("README's resource template example", () => {
   const app = readmeExample();
 
   it('reads a file inside its root', async () => {
     const response = await post(app, rpc('resources/read', { uri: 'docs://readme.md' })).expect(200);
-    expect(response.body.result.contents).toEqual([{ uri: 'docs://readme.md', mimeType: 'text/markdown', text: '# Hello' }]);
+    expect(response.body.result.contents).toEqual([
+      { uri: 'docs://readme.md', mimeType: 'text/markdown', text: '# Hello' },
+    ]);
   });
 
-  it.each(TRAVERSALS)('answers docs://%s as an unknown resource (-32002), never with a file outside the root', async (name) => {
-    const response = await post(app, rpc('resources/read', { uri: `docs://${name}` })).expect(200);
-    expect(response.body.error).toMatchObject({ code: -32002, data: { uri: `docs://${name}` } });
-    expect(response.text).not.toContain('secret-outside');
-  });
+  it.each(TRAVERSALS)(
+    'answers docs://%s as an unknown resource (-32002), never with a file outside the root',
+    async (name) => {
+      const response = await post(app, rpc('resources/read', { uri: `docs://${name}` })).expect(200);
+      expect(response.body.error).toMatchObject({ code: -32002, data: { uri: `docs://${name}` } });
+      expect(response.text).not.toContain('secret-outside');
+    },
+  );
 });
 
 describe('the demo templates', () => {
@@ -58,10 +72,20 @@ describe('the demo templates', () => {
   ])('%s: no template reads anything outside its data for a traversal', async (_name, make, auth) => {
     let headers: Record<string, string> = auth;
     const app = make();
-    const init = await post(app, rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } }), headers).expect(200);
-    headers = { ...headers, 'Mcp-Session-Id': String(init.headers['mcp-session-id']), 'MCP-Protocol-Version': '2025-11-25' };
+    const init = await post(
+      app,
+      rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } }),
+      headers,
+    ).expect(200);
+    headers = {
+      ...headers,
+      'Mcp-Session-Id': String(init.headers['mcp-session-id']),
+      'MCP-Protocol-Version': '2025-11-25',
+    };
     const listed = await post(app, rpc('resources/templates/list'), headers).expect(200);
-    const templates = (listed.body.result.resourceTemplates as Array<{ uriTemplate: string }>).map((template) => template.uriTemplate);
+    const templates = (listed.body.result.resourceTemplates as Array<{ uriTemplate: string }>).map(
+      (template) => template.uriTemplate,
+    );
     expect(templates.length).toBeGreaterThan(0);
     for (const template of templates) {
       for (const value of ['..%2F..%2F..%2Fetc%2Fpasswd', '%2E%2E%2F%2E%2E%2Fpackage.json']) {

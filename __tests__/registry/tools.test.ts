@@ -12,33 +12,114 @@ function ctx(protocolVersion: ProtocolVersion = '2025-11-25'): RequestContext {
 }
 
 function tool(definition: Partial<ToolDefinition<never>> & { handler?: unknown }) {
-  return defineTool({ name: 't', description: 'a test tool', handler: () => 'ok', ...definition } as ToolDefinition<never>, createSchemaValidator());
+  return defineTool(
+    { name: 't', description: 'a test tool', handler: () => 'ok', ...definition } as ToolDefinition<never>,
+    createSchemaValidator(),
+  );
 }
-
-
 
 describe('defineTool: config errors', () => {
   const handler = (): string => 'ok';
 
   it.each<[string, unknown, string, RegExp]>([
-    ['an empty name', { name: '', description: 'd', handler }, 'ERR_MCP_INVALID_NAME', /tool name "" is invalid: use 1–128 characters/],
-    ['a name with a space', { name: 'get user', description: 'd', handler }, 'ERR_MCP_INVALID_NAME', /tool name "get user" is invalid/],
-    ['a name of 129 characters', { name: 'a'.repeat(129), description: 'd', handler }, 'ERR_MCP_INVALID_NAME', /is invalid: use 1–128 characters/],
-    ['a name with a slash', { name: 'a/b', description: 'd', handler }, 'ERR_MCP_INVALID_NAME', /tool name "a\/b" is invalid/],
-    ['a name with a non-ASCII letter', { name: 'café', description: 'd', handler }, 'ERR_MCP_INVALID_NAME', /tool name "café" is invalid/],
-    ['a name with a trailing newline', { name: 'echo\n', description: 'd', handler }, 'ERR_MCP_INVALID_NAME', /tool name "echo\\n" is invalid/],
+    [
+      'an empty name',
+      { name: '', description: 'd', handler },
+      'ERR_MCP_INVALID_NAME',
+      /tool name "" is invalid: use 1–128 characters/,
+    ],
+    [
+      'a name with a space',
+      { name: 'get user', description: 'd', handler },
+      'ERR_MCP_INVALID_NAME',
+      /tool name "get user" is invalid/,
+    ],
+    [
+      'a name of 129 characters',
+      { name: 'a'.repeat(129), description: 'd', handler },
+      'ERR_MCP_INVALID_NAME',
+      /is invalid: use 1–128 characters/,
+    ],
+    [
+      'a name with a slash',
+      { name: 'a/b', description: 'd', handler },
+      'ERR_MCP_INVALID_NAME',
+      /tool name "a\/b" is invalid/,
+    ],
+    [
+      'a name with a non-ASCII letter',
+      { name: 'café', description: 'd', handler },
+      'ERR_MCP_INVALID_NAME',
+      /tool name "café" is invalid/,
+    ],
+    [
+      'a name with a trailing newline',
+      { name: 'echo\n', description: 'd', handler },
+      'ERR_MCP_INVALID_NAME',
+      /tool name "echo\\n" is invalid/,
+    ],
     ['a numeric name', { name: 42, description: 'd', handler }, 'ERR_MCP_INVALID_NAME', /tool name 42 is invalid/],
     ['a missing name', { description: 'd', handler }, 'ERR_MCP_INVALID_NAME', /tool name undefined is invalid/],
-    ['a missing description', { name: 'echo', handler }, 'ERR_MCP_INVALID_DEFINITION', /^mcpRouter: tool 'echo' needs a description/],
-    ['a blank description', { name: 'echo', description: '   ', handler }, 'ERR_MCP_INVALID_DEFINITION', /tool 'echo' needs a description/],
-    ['a non-string description', { name: 'echo', description: 5, handler }, 'ERR_MCP_INVALID_DEFINITION', /tool 'echo' needs a description/],
-    ['a missing handler', { name: 'echo', description: 'd' }, 'ERR_MCP_INVALID_DEFINITION', /^mcpRouter: tool 'echo' needs a 'handler' function$/],
-    ['a handler that is not a function', { name: 'echo', description: 'd', handler: 'x' }, 'ERR_MCP_INVALID_DEFINITION', /needs a 'handler' function/],
-    ['an inputSchema of type string', { name: 'echo', description: 'd', handler, inputSchema: { type: 'string' } }, 'ERR_MCP_INVALID_SCHEMA', /^mcpRouter: tool 'echo' inputSchema must be a JSON Schema object with type: 'object'$/],
-    ['an inputSchema without type', { name: 'echo', description: 'd', handler, inputSchema: { properties: {} } }, 'ERR_MCP_INVALID_SCHEMA', /tool 'echo' inputSchema must be a JSON Schema object/],
-    ['an inputSchema that is a string', { name: 'echo', description: 'd', handler, inputSchema: 'object' }, 'ERR_MCP_INVALID_SCHEMA', /tool 'echo' inputSchema must be a JSON Schema object/],
-    ['an inputSchema that is an array', { name: 'echo', description: 'd', handler, inputSchema: [] }, 'ERR_MCP_INVALID_SCHEMA', /tool 'echo' inputSchema must be/],
-    ['an outputSchema that is not an object', { name: 'echo', description: 'd', handler, outputSchema: 'array' }, 'ERR_MCP_INVALID_SCHEMA', /tool 'echo' outputSchema must be a JSON Schema object/],
+    [
+      'a missing description',
+      { name: 'echo', handler },
+      'ERR_MCP_INVALID_DEFINITION',
+      /^mcpRouter: tool 'echo' needs a description/,
+    ],
+    [
+      'a blank description',
+      { name: 'echo', description: '   ', handler },
+      'ERR_MCP_INVALID_DEFINITION',
+      /tool 'echo' needs a description/,
+    ],
+    [
+      'a non-string description',
+      { name: 'echo', description: 5, handler },
+      'ERR_MCP_INVALID_DEFINITION',
+      /tool 'echo' needs a description/,
+    ],
+    [
+      'a missing handler',
+      { name: 'echo', description: 'd' },
+      'ERR_MCP_INVALID_DEFINITION',
+      /^mcpRouter: tool 'echo' needs a 'handler' function$/,
+    ],
+    [
+      'a handler that is not a function',
+      { name: 'echo', description: 'd', handler: 'x' },
+      'ERR_MCP_INVALID_DEFINITION',
+      /needs a 'handler' function/,
+    ],
+    [
+      'an inputSchema of type string',
+      { name: 'echo', description: 'd', handler, inputSchema: { type: 'string' } },
+      'ERR_MCP_INVALID_SCHEMA',
+      /^mcpRouter: tool 'echo' inputSchema must be a JSON Schema object with type: 'object'$/,
+    ],
+    [
+      'an inputSchema without type',
+      { name: 'echo', description: 'd', handler, inputSchema: { properties: {} } },
+      'ERR_MCP_INVALID_SCHEMA',
+      /tool 'echo' inputSchema must be a JSON Schema object/,
+    ],
+    [
+      'an inputSchema that is a string',
+      { name: 'echo', description: 'd', handler, inputSchema: 'object' },
+      'ERR_MCP_INVALID_SCHEMA',
+      /tool 'echo' inputSchema must be a JSON Schema object/,
+    ],
+    [
+      'an inputSchema that is an array',
+      { name: 'echo', description: 'd', handler, inputSchema: [] },
+      'ERR_MCP_INVALID_SCHEMA',
+      /tool 'echo' inputSchema must be/,
+    ],
+    [
+      'an outputSchema that is not an object',
+      { name: 'echo', description: 'd', handler, outputSchema: 'array' },
+      'ERR_MCP_INVALID_SCHEMA',
+      /tool 'echo' outputSchema must be a JSON Schema object/,
+    ],
     [
       'an outputSchema with object keywords but no type',
       { name: 'echo', description: 'd', handler, outputSchema: { properties: { a: {} } } },
@@ -57,7 +138,12 @@ describe('defineTool: config errors', () => {
       'ERR_MCP_INVALID_SCHEMA',
       /^mcpRouter: tool 'echo' outputSchema is not a valid JSON Schema: /,
     ],
-    ['a definition that is not an object', 'echo', 'ERR_MCP_INVALID_DEFINITION', /^mcpRouter: a tool definition must be an object, got string$/],
+    [
+      'a definition that is not an object',
+      'echo',
+      'ERR_MCP_INVALID_DEFINITION',
+      /^mcpRouter: a tool definition must be an object, got string$/,
+    ],
     ['a null definition', null, 'ERR_MCP_INVALID_DEFINITION', /a tool definition must be an object, got null$/],
   ])('rejects %s', (_label, definition, code, message) => {
     const err = configError(() => defineTool(definition as ToolDefinition<never>, createSchemaValidator()));
@@ -66,9 +152,12 @@ describe('defineTool: config errors', () => {
     expect(err.message).toMatch(message);
   });
 
-  it.each([['a'], ['A-z_0.9'], ['a'.repeat(128)], ['get_user'], ['admin.tools.list'], ['DATA-export']])('accepts the name %s', (name) => {
-    expect(tool({ name }).name).toBe(name);
-  });
+  it.each([['a'], ['A-z_0.9'], ['a'.repeat(128)], ['get_user'], ['admin.tools.list'], ['DATA-export']])(
+    'accepts the name %s',
+    (name) => {
+      expect(tool({ name }).name).toBe(name);
+    },
+  );
 });
 
 describe('defineTool: descriptor', () => {
@@ -80,11 +169,17 @@ describe('defineTool: descriptor', () => {
       inputSchema: { type: 'object', additionalProperties: false },
     });
     expect(registered.validateInput({})).toStrictEqual({ ok: true });
-    expect(registered.validateInput({ x: 1 })).toStrictEqual({ ok: false, message: "(root): must NOT have additional properties 'x'" });
+    expect(registered.validateInput({ x: 1 })).toStrictEqual({
+      ok: false,
+      message: "(root): must NOT have additional properties 'x'",
+    });
   });
 
   it('treats inputSchema: null like an absent one (MCP 2025-11-25: never null on the wire)', () => {
-    expect(tool({ name: 'n', inputSchema: null as never }).descriptor.inputSchema).toStrictEqual({ type: 'object', additionalProperties: false });
+    expect(tool({ name: 'n', inputSchema: null as never }).descriptor.inputSchema).toStrictEqual({
+      type: 'object',
+      additionalProperties: false,
+    });
   });
 
   it('lists every given field and leaves out the undefined ones', () => {
@@ -132,7 +227,11 @@ describe('defineTool: descriptor', () => {
     inputSchema.properties.a.type = 'string';
     inputSchema.required.push('b');
     annotations.readOnlyHint = false;
-    expect(registered.descriptor.inputSchema).toStrictEqual({ type: 'object', properties: { a: { type: 'number' } }, required: ['a'] });
+    expect(registered.descriptor.inputSchema).toStrictEqual({
+      type: 'object',
+      properties: { a: { type: 'number' } },
+      required: ['a'],
+    });
     expect(registered.descriptor.annotations).toStrictEqual({ readOnlyHint: true });
     expect(registered.validateInput({ a: 1 })).toStrictEqual({ ok: true });
     expect(registered.validateInput({ a: 'x' })).toStrictEqual({ ok: false, message: 'a: must be number' });
@@ -204,15 +303,27 @@ describe('callTool: results', () => {
       { content: [{ type: 'text', text: 'a' }], structuredContent: { a: 1 }, _meta: { m: 1 } },
       { content: [{ type: 'text', text: 'a' }], structuredContent: { a: 1 }, _meta: { m: 1 } },
     ],
-    ['a CallToolResult with isError → as is', { content: [{ type: 'text', text: 'no' }], isError: true }, { content: [{ type: 'text', text: 'no' }], isError: true }],
+    [
+      'a CallToolResult with isError → as is',
+      { content: [{ type: 'text', text: 'no' }], isError: true },
+      { content: [{ type: 'text', text: 'no' }], isError: true },
+    ],
     ['a CallToolResult with empty content', { content: [] }, { content: [] }],
     ['undefined → empty content', undefined, { content: [] }],
     // MCP: structuredContent is an object, so other JSON values are sent as { result: value }.
-    ['a number → its text, and { result }', 42, { content: [{ type: 'text', text: '42' }], structuredContent: { result: 42 } }],
+    [
+      'a number → its text, and { result }',
+      42,
+      { content: [{ type: 'text', text: '42' }], structuredContent: { result: 42 } },
+    ],
     ['zero → "0"', 0, { content: [{ type: 'text', text: '0' }], structuredContent: { result: 0 } }],
     ['true → "true"', true, { content: [{ type: 'text', text: 'true' }], structuredContent: { result: true } }],
     ['null → "null"', null, { content: [{ type: 'text', text: 'null' }], structuredContent: { result: null } }],
-    ['an array → its JSON as text, and { result }', [1, 'a'], { content: [{ type: 'text', text: '[1,"a"]' }], structuredContent: { result: [1, 'a'] } }],
+    [
+      'an array → its JSON as text, and { result }',
+      [1, 'a'],
+      { content: [{ type: 'text', text: '[1,"a"]' }], structuredContent: { result: [1, 'a'] } },
+    ],
     ['NaN → its text only (not JSON)', Number.NaN, { content: [{ type: 'text', text: 'NaN' }] }],
     ['a bigint → its text only (not JSON)', 10n, { content: [{ type: 'text', text: '10' }] }],
     [
@@ -243,7 +354,12 @@ describe('callTool: results', () => {
 });
 
 describe('callTool: invalid arguments', () => {
-  const schema = { type: 'object', properties: { a: { type: 'number' } }, required: ['a'], additionalProperties: false };
+  const schema = {
+    type: 'object',
+    properties: { a: { type: 'number' } },
+    required: ['a'],
+    additionalProperties: false,
+  };
 
   it('on 2025-11-25: an isError result, and the handler is not called', async () => {
     const handler = jest.fn();
@@ -255,17 +371,20 @@ describe('callTool: invalid arguments', () => {
     expect(handler).not.toHaveBeenCalled();
   });
 
-  it.each<[ProtocolVersion]>([['2025-06-18'], ['2025-03-26'], ['2024-11-05']])('on %s: a -32602 JsonRpcError', async (version) => {
-    const handler = jest.fn();
-    const registered = tool({ name: 'add', inputSchema: schema, handler });
-    const err = await rejection(callTool(registered, { b: 1 }, ctx(version)));
-    expect(err).toBeInstanceOf(JsonRpcError);
-    expect((err as JsonRpcError).code).toBe(-32602);
-    expect((err as JsonRpcError).message).toBe(
-      "Invalid arguments for tool 'add': (root): must have required property 'a'; (root): must NOT have additional properties 'b'",
-    );
-    expect(handler).not.toHaveBeenCalled();
-  });
+  it.each<[ProtocolVersion]>([['2025-06-18'], ['2025-03-26'], ['2024-11-05']])(
+    'on %s: a -32602 JsonRpcError',
+    async (version) => {
+      const handler = jest.fn();
+      const registered = tool({ name: 'add', inputSchema: schema, handler });
+      const err = await rejection(callTool(registered, { b: 1 }, ctx(version)));
+      expect(err).toBeInstanceOf(JsonRpcError);
+      expect((err as JsonRpcError).code).toBe(-32602);
+      expect((err as JsonRpcError).message).toBe(
+        "Invalid arguments for tool 'add': (root): must have required property 'a'; (root): must NOT have additional properties 'b'",
+      );
+      expect(handler).not.toHaveBeenCalled();
+    },
+  );
 });
 
 describe('callTool: handler failures', () => {
@@ -282,7 +401,10 @@ describe('callTool: handler failures', () => {
 
   it('a rejecting async handler gives an isError result', async () => {
     const registered = tool({ handler: async () => Promise.reject(new TypeError('bad thing')) });
-    expect(await callTool(registered, {}, ctx())).toStrictEqual({ content: [{ type: 'text', text: 'bad thing' }], isError: true });
+    expect(await callTool(registered, {}, ctx())).toStrictEqual({
+      content: [{ type: 'text', text: 'bad thing' }],
+      isError: true,
+    });
   });
 
   it('a thrown non-Error value becomes its string form', async () => {
@@ -291,18 +413,24 @@ describe('callTool: handler failures', () => {
         throw 'plain string';
       },
     });
-    expect(await callTool(registered, {}, ctx())).toStrictEqual({ content: [{ type: 'text', text: 'plain string' }], isError: true });
+    expect(await callTool(registered, {}, ctx())).toStrictEqual({
+      content: [{ type: 'text', text: 'plain string' }],
+      isError: true,
+    });
   });
 
-  it.each<[ProtocolVersion]>([['2025-11-25'], ['2024-11-05']])('a JsonRpcError thrown by the handler propagates (%s)', async (version) => {
-    const thrown = new JsonRpcError(-32602, 'Unknown city', { city: 'Atlantis' });
-    const registered = tool({
-      handler: () => {
-        throw thrown;
-      },
-    });
-    expect(await rejection(callTool(registered, {}, ctx(version)))).toBe(thrown);
-  });
+  it.each<[ProtocolVersion]>([['2025-11-25'], ['2024-11-05']])(
+    'a JsonRpcError thrown by the handler propagates (%s)',
+    async (version) => {
+      const thrown = new JsonRpcError(-32602, 'Unknown city', { city: 'Atlantis' });
+      const registered = tool({
+        handler: () => {
+          throw thrown;
+        },
+      });
+      expect(await rejection(callTool(registered, {}, ctx(version)))).toBe(thrown);
+    },
+  );
 });
 
 describe('callTool: outputSchema', () => {
@@ -325,7 +453,9 @@ describe('callTool: outputSchema', () => {
   it('turns a result that does not match into isError', async () => {
     const registered = tool({ name: 'add', outputSchema, handler: () => ({ sum: 'three' }) });
     expect(await callTool(registered, {}, ctx())).toStrictEqual({
-      content: [{ type: 'text', text: "Tool 'add' returned output that does not match its outputSchema: sum: must be number" }],
+      content: [
+        { type: 'text', text: "Tool 'add' returned output that does not match its outputSchema: sum: must be number" },
+      ],
       isError: true,
     });
   });
@@ -337,7 +467,9 @@ describe('callTool: outputSchema', () => {
   ])('turns a result without structuredContent (%s) into isError', async (_label, returned) => {
     const registered = tool({ name: 'add', outputSchema, handler: () => returned });
     expect(await callTool(registered, {}, ctx())).toStrictEqual({
-      content: [{ type: 'text', text: "Tool 'add' returned output that does not match its outputSchema: no structured result" }],
+      content: [
+        { type: 'text', text: "Tool 'add' returned output that does not match its outputSchema: no structured result" },
+      ],
       isError: true,
     });
   });
@@ -356,7 +488,10 @@ describe('callTool: outputSchema', () => {
         throw new Error('nope');
       },
     });
-    expect(await callTool(registered, {}, ctx())).toStrictEqual({ content: [{ type: 'text', text: 'nope' }], isError: true });
+    expect(await callTool(registered, {}, ctx())).toStrictEqual({
+      content: [{ type: 'text', text: 'nope' }],
+      isError: true,
+    });
   });
 });
 
@@ -367,24 +502,36 @@ describe('callTool: an outputSchema that is not an object schema', () => {
   it('is listed wrapped, as { result: <schema> }, and its results are sent as { result: value }', async () => {
     const registered = tool({ name: 'ids', outputSchema: items, handler: () => [1, 2] });
     expect(registered.descriptor.outputSchema).toStrictEqual(wrappedItems);
-    expect(await callTool(registered, {}, ctx())).toStrictEqual({ content: [{ type: 'text', text: '[1,2]' }], structuredContent: { result: [1, 2] } });
+    expect(await callTool(registered, {}, ctx())).toStrictEqual({
+      content: [{ type: 'text', text: '[1,2]' }],
+      structuredContent: { result: [1, 2] },
+    });
   });
 
   it('checks the wrapped value: an array of strings fails an array of integers', async () => {
     const registered = tool({ name: 'ids', outputSchema: items, handler: () => ['a'] });
     expect(await callTool(registered, {}, ctx())).toStrictEqual({
-      content: [{ type: 'text', text: "Tool 'ids' returned output that does not match its outputSchema: result.0: must be integer" }],
+      content: [
+        {
+          type: 'text',
+          text: "Tool 'ids' returned output that does not match its outputSchema: result.0: must be integer",
+        },
+      ],
       isError: true,
     });
   });
 
   it('wraps a string and an object too, since the schema says what the value is', async () => {
-    expect(await callTool(tool({ name: 'greet', outputSchema: { type: 'string' }, handler: () => 'hi' }), {}, ctx())).toStrictEqual({
+    expect(
+      await callTool(tool({ name: 'greet', outputSchema: { type: 'string' }, handler: () => 'hi' }), {}, ctx()),
+    ).toStrictEqual({
       content: [{ type: 'text', text: 'hi' }],
       structuredContent: { result: 'hi' },
     });
     const anyOf = { anyOf: [{ type: 'object' }, { type: 'null' }] };
-    expect(await callTool(tool({ name: 'maybe', outputSchema: anyOf, handler: () => ({ a: 1 }) }), {}, ctx())).toStrictEqual({
+    expect(
+      await callTool(tool({ name: 'maybe', outputSchema: anyOf, handler: () => ({ a: 1 }) }), {}, ctx()),
+    ).toStrictEqual({
       content: [{ type: 'text', text: '{"a":1}' }],
       structuredContent: { result: { a: 1 } },
     });
@@ -408,7 +555,9 @@ describe('callTool: hostile argument keys', () => {
         return 'ok';
       },
     });
-    const args = JSON.parse('{"__proto__": {"polluted": "yes"}, "constructor": {"prototype": {"polluted": "yes"}}, "x": 1}') as Record<string, unknown>;
+    const args = JSON.parse(
+      '{"__proto__": {"polluted": "yes"}, "constructor": {"prototype": {"polluted": "yes"}}, "x": 1}',
+    ) as Record<string, unknown>;
 
     expect(await callTool(registered, args, ctx())).toStrictEqual({ content: [{ type: 'text', text: 'ok' }] });
 
@@ -423,7 +572,11 @@ describe('callTool: hostile argument keys', () => {
   });
 
   it('a constructor key that fails the schema is an isError result', async () => {
-    const registered = tool({ name: 'c', inputSchema: { type: 'object', properties: { constructor: { type: 'string' } } }, handler: () => 'ok' });
+    const registered = tool({
+      name: 'c',
+      inputSchema: { type: 'object', properties: { constructor: { type: 'string' } } },
+      handler: () => 'ok',
+    });
     expect(await callTool(registered, { constructor: 5 }, ctx())).toStrictEqual({
       content: [{ type: 'text', text: "Invalid arguments for tool 'c': constructor: must be string" }],
       isError: true,

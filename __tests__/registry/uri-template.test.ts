@@ -84,7 +84,11 @@ describe('UriTemplate.match', () => {
     ['test://template/{id}/data', 'test://template/abc-123_x.y~z/data', { id: 'abc-123_x.y~z' }],
     ['file:///{+path}', 'file:///src/index.ts', { path: 'src/index.ts' }],
     ['file:///{+path}', 'file:///dir%20x/a.txt', { path: 'dir x/a.txt' }],
-    ['repo://{owner}/{repo}/tree/{+path}', 'repo://acme/web/tree/src/a.ts', { owner: 'acme', repo: 'web', path: 'src/a.ts' }],
+    [
+      'repo://{owner}/{repo}/tree/{+path}',
+      'repo://acme/web/tree/src/a.ts',
+      { owner: 'acme', repo: 'web', path: 'src/a.ts' },
+    ],
     ['x://{+a}/end', 'x://p/q/end', { a: 'p/q' }],
     ['a.b+c://{x}', 'a.b+c://y', { x: 'y' }],
     ['q^$|*(x)[y]\\-://{v}', 'q^$|*(x)[y]\\-://1', { v: '1' }],
@@ -248,7 +252,15 @@ describe('UriTemplate.match never throws', () => {
 
 describe('UriTemplate.expand', () => {
   // RFC 6570 §1.2 / §3.2 example variables.
-  const RFC: Vars = { var: 'value', hello: 'Hello World!', path: '/foo/bar', empty: '', x: 1024, y: 768, undef: undefined };
+  const RFC: Vars = {
+    var: 'value',
+    hello: 'Hello World!',
+    path: '/foo/bar',
+    empty: '',
+    x: 1024,
+    y: 768,
+    undef: undefined,
+  };
 
   it.each<[string, string]>([
     // level 1

@@ -22,7 +22,19 @@ describe('InferSchema', () => {
       };
       required: ['id', 'mode'];
     };
-    assertType<Equal<InferSchema<Schema>, { id: number; mode: 'fast' | 'safe'; name?: string; tags?: string[]; kind?: 'user'; extra?: Record<string, unknown> }>>();
+    assertType<
+      Equal<
+        InferSchema<Schema>,
+        {
+          id: number;
+          mode: 'fast' | 'safe';
+          name?: string;
+          tags?: string[];
+          kind?: 'user';
+          extra?: Record<string, unknown>;
+        }
+      >
+    >();
     assertType<Equal<InferSchema<{ oneOf: [] }>, unknown>>();
     expect(true).toBe(true);
   });
@@ -32,7 +44,11 @@ describe('InferSchema', () => {
     mcp.tool({
       name: 'add',
       description: 'Add',
-      inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' }, note: { type: 'string' } }, required: ['a', 'b'] },
+      inputSchema: {
+        type: 'object',
+        properties: { a: { type: 'number' }, b: { type: 'number' }, note: { type: 'string' } },
+        required: ['a', 'b'],
+      },
       handler: (args) => {
         assertType<Equal<typeof args, { a: number; b: number; note?: string }>>();
         return args.a + args.b;
@@ -48,7 +64,11 @@ describe('InferSchema', () => {
     });
     const loose: Record<string, unknown> = { type: 'object' };
     mcp.tool({ name: 'annotated', description: 'Annotated', inputSchema: loose, handler: ({ z }: { z: number }) => z });
-    const predefined: ToolDefinition<{ q: string }> = { name: 'predefined', description: 'Pre-typed', handler: ({ q }) => q.length };
+    const predefined: ToolDefinition<{ q: string }> = {
+      name: 'predefined',
+      description: 'Pre-typed',
+      handler: ({ q }) => q.length,
+    };
     mcp.tool(predefined);
     mcp.tool({
       name: 'wrong',

@@ -3,13 +3,16 @@ import { McpConfigError } from '../../lib/errors';
 import { createSchemaValidator, describeErrors, type CompiledSchema } from '../../lib/schema/validator';
 import { configError } from '../helpers/errors';
 
-
 describe('createSchemaValidator: compile', () => {
   it.each<[string, Record<string, unknown>, RegExp]>([
     ['an unknown type', { type: 'object', properties: { a: { type: 'nonsense' } } }, /properties\/a\/type/],
     ['a dangling $ref', { type: 'object', $ref: '#/$defs/missing' }, /can't resolve reference #\/\$defs\/missing/],
     ['required that is not an array', { type: 'object', required: 'a' }, /required must be array/],
-    ['a negative minLength', { type: 'object', properties: { a: { type: 'string', minLength: -1 } } }, /minLength must be >= 0/],
+    [
+      'a negative minLength',
+      { type: 'object', properties: { a: { type: 'string', minLength: -1 } } },
+      /minLength must be >= 0/,
+    ],
   ])('throws ERR_MCP_INVALID_SCHEMA for %s, naming the label', (_label, schema, detail) => {
     const err = configError(() => createSchemaValidator().compile(schema, "tool 'add' inputSchema"));
     expect(err.code).toBe('ERR_MCP_INVALID_SCHEMA');
@@ -38,7 +41,9 @@ describe('createSchemaValidator: JSON Schema dialects', () => {
     const validate = createSchemaValidator().compile(
       {
         type: 'object',
-        $defs: { point: { type: 'object', properties: { x: { type: 'number' }, y: { type: 'number' } }, required: ['x', 'y'] } },
+        $defs: {
+          point: { type: 'object', properties: { x: { type: 'number' }, y: { type: 'number' } }, required: ['x', 'y'] },
+        },
         properties: { from: { $ref: '#/$defs/point' }, to: { $ref: '#/$defs/point' } },
         required: ['from'],
       },
@@ -46,22 +51,35 @@ describe('createSchemaValidator: JSON Schema dialects', () => {
     );
     expect(validate({ from: { x: 1, y: 2 }, to: { x: 3, y: 4 } })).toStrictEqual({ ok: true });
     expect(validate({ from: { x: 1 } })).toStrictEqual({ ok: false, message: "from: must have required property 'y'" });
-    expect(validate({ from: { x: 1, y: 2 }, to: { x: 'a', y: 4 } })).toStrictEqual({ ok: false, message: 'to.x: must be number' });
+    expect(validate({ from: { x: 1, y: 2 }, to: { x: 'a', y: 4 } })).toStrictEqual({
+      ok: false,
+      message: 'to.x: must be number',
+    });
   });
 
   it('treats a schema without $schema as 2020-12: prefixItems and items: false', () => {
     const validate = createSchemaValidator().compile(
-      { type: 'object', properties: { pair: { type: 'array', prefixItems: [{ type: 'number' }, { type: 'string' }], items: false } } },
+      {
+        type: 'object',
+        properties: { pair: { type: 'array', prefixItems: [{ type: 'number' }, { type: 'string' }], items: false } },
+      },
       'x',
     );
     expect(validate({ pair: [1, 'a'] })).toStrictEqual({ ok: true });
     expect(validate({ pair: [1, 2] })).toStrictEqual({ ok: false, message: 'pair.1: must be string' });
-    expect(validate({ pair: [1, 'a', 3] })).toStrictEqual({ ok: false, message: 'pair: must NOT have more than 2 items' });
+    expect(validate({ pair: [1, 'a', 3] })).toStrictEqual({
+      ok: false,
+      message: 'pair: must NOT have more than 2 items',
+    });
   });
 
   it('accepts an explicit 2020-12 $schema', () => {
     const validate = createSchemaValidator().compile(
-      { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { a: { type: 'integer' } } },
+      {
+        $schema: 'https://json-schema.org/draft/2020-12/schema',
+        type: 'object',
+        properties: { a: { type: 'integer' } },
+      },
       'x',
     );
     expect(validate({ a: 1 })).toStrictEqual({ ok: true });
@@ -80,7 +98,10 @@ describe('createSchemaValidator: JSON Schema dialects', () => {
       'x',
     );
     expect(validate({ first: 'Ada' })).toStrictEqual({ ok: true });
-    expect(validate({ first: '' })).toStrictEqual({ ok: false, message: 'first: must NOT have fewer than 1 characters' });
+    expect(validate({ first: '' })).toStrictEqual({
+      ok: false,
+      message: 'first: must NOT have fewer than 1 characters',
+    });
   });
 
   // Schemas generated for MCP before 2025-11-25 (e.g. zod-to-json-schema's draft-07 target) write tuples as
@@ -92,7 +113,9 @@ describe('createSchemaValidator: JSON Schema dialects', () => {
         {
           $schema: 'http://json-schema.org/draft-07/schema#',
           type: 'object',
-          properties: { pair: { type: 'array', items: [{ type: 'number' }, { type: 'string' }], additionalItems: false } },
+          properties: {
+            pair: { type: 'array', items: [{ type: 'number' }, { type: 'string' }], additionalItems: false },
+          },
         },
         "tool 'pair' inputSchema",
       );
@@ -107,8 +130,13 @@ describe('createSchemaValidator: JSON Schema dialects', () => {
     ['a string without @', 'not-an-email', false],
     ['an empty string', '', false],
   ])('validates format: email (%s)', (_label, email, ok) => {
-    const validate = createSchemaValidator().compile({ type: 'object', properties: { email: { type: 'string', format: 'email' } } }, 'x');
-    expect(validate({ email })).toStrictEqual(ok ? { ok: true } : { ok: false, message: 'email: must match format "email"' });
+    const validate = createSchemaValidator().compile(
+      { type: 'object', properties: { email: { type: 'string', format: 'email' } } },
+      'x',
+    );
+    expect(validate({ email })).toStrictEqual(
+      ok ? { ok: true } : { ok: false, message: 'email: must match format "email"' },
+    );
   });
 
   it.each<[string, string, unknown, boolean]>([
@@ -116,13 +144,19 @@ describe('createSchemaValidator: JSON Schema dialects', () => {
     ['uri', 'https://example.com/a', 'not a uri', false],
     ['uuid', '123e4567-e89b-12d3-a456-426614174000', 'xyz', false],
   ])('validates format: %s', (format, good, bad) => {
-    const validate = createSchemaValidator().compile({ type: 'object', properties: { v: { type: 'string', format } } }, 'x');
+    const validate = createSchemaValidator().compile(
+      { type: 'object', properties: { v: { type: 'string', format } } },
+      'x',
+    );
     expect(validate({ v: good })).toStrictEqual({ ok: true });
     expect(validate({ v: bad })).toStrictEqual({ ok: false, message: `v: must match format "${format}"` });
   });
 
   it('accepts unknown annotation keywords (strict: false)', () => {
-    const validate = createSchemaValidator().compile({ type: 'object', example: { a: 1 }, 'x-vendor': true, properties: { a: { type: 'number', examples: [1] } } }, 'x');
+    const validate = createSchemaValidator().compile(
+      { type: 'object', example: { a: 1 }, 'x-vendor': true, properties: { a: { type: 'number', examples: [1] } } },
+      'x',
+    );
     expect(validate({ a: 1 })).toStrictEqual({ ok: true });
   });
 });
@@ -145,8 +179,18 @@ describe('createSchemaValidator: messages', () => {
       { color: 'blue' },
       'color: must be equal to one of the allowed values (["red","green",3])',
     ],
-    ['a nested path (dots)', { type: 'object', properties: { a: { type: 'object', properties: { b: { type: 'string' } } } } }, { a: { b: 1 } }, 'a.b: must be string'],
-    ['an array index', { type: 'object', properties: { list: { type: 'array', items: { type: 'integer' } } } }, { list: [1, 'two'] }, 'list.1: must be integer'],
+    [
+      'a nested path (dots)',
+      { type: 'object', properties: { a: { type: 'object', properties: { b: { type: 'string' } } } } },
+      { a: { b: 1 } },
+      'a.b: must be string',
+    ],
+    [
+      'an array index',
+      { type: 'object', properties: { list: { type: 'array', items: { type: 'integer' } } } },
+      { list: [1, 'two'] },
+      'list.1: must be integer',
+    ],
     ['a root that is not an object', { type: 'object' }, 'text', '(root): must be object'],
   ])('words %s', (_label, schema, value, message) => {
     expect(validator.compile(schema, 'x')(value)).toStrictEqual({ ok: false, message });
@@ -154,12 +198,18 @@ describe('createSchemaValidator: messages', () => {
 
   it('lists every problem (allErrors), separated by "; "', () => {
     const validate = validator.compile(
-      { type: 'object', properties: { a: { type: 'number' }, b: { type: 'string' } }, required: ['c'], additionalProperties: false },
+      {
+        type: 'object',
+        properties: { a: { type: 'number' }, b: { type: 'string' } },
+        required: ['c'],
+        additionalProperties: false,
+      },
       'x',
     );
     expect(validate({ a: 'x', b: 1, d: 0 })).toStrictEqual({
       ok: false,
-      message: "(root): must have required property 'c'; (root): must NOT have additional properties 'd'; a: must be number; b: must be string",
+      message:
+        "(root): must have required property 'c'; (root): must NOT have additional properties 'd'; a: must be number; b: must be string",
     });
   });
 
@@ -178,7 +228,13 @@ describe('createSchemaValidator: messages', () => {
   });
 
   it('describeErrors drops duplicate lines and words an error without message', () => {
-    const error = { keyword: 'type', instancePath: '/a', schemaPath: '#/properties/a/type', params: {}, message: 'must be number' };
+    const error = {
+      keyword: 'type',
+      instancePath: '/a',
+      schemaPath: '#/properties/a/type',
+      params: {},
+      message: 'must be number',
+    };
     expect(describeErrors([error, { ...error }])).toBe('a: must be number');
     expect(describeErrors([{ ...error, message: undefined }])).toBe('a: is invalid');
     expect(describeErrors([])).toBe('');
@@ -189,29 +245,57 @@ describe('createSchemaValidator: instances', () => {
   it('uses a caller-supplied Ajv2020 instance (its own keywords and formats)', () => {
     const ajv = new Ajv2020({ allErrors: true });
     ajv.addFormat('even-digits', /^([0-9]{2})+$/);
-    ajv.addKeyword({ keyword: 'isEven', type: 'number', schemaType: 'boolean', validate: (flag: boolean, n: number) => !flag || n % 2 === 0 });
+    ajv.addKeyword({
+      keyword: 'isEven',
+      type: 'number',
+      schemaType: 'boolean',
+      validate: (flag: boolean, n: number) => !flag || n % 2 === 0,
+    });
     const validate = createSchemaValidator(ajv).compile(
-      { type: 'object', properties: { n: { type: 'number', isEven: true }, code: { type: 'string', format: 'even-digits' } } },
+      {
+        type: 'object',
+        properties: { n: { type: 'number', isEven: true }, code: { type: 'string', format: 'even-digits' } },
+      },
       'x',
     );
     expect(validate({ n: 4, code: '1234' })).toStrictEqual({ ok: true });
-    expect(validate({ n: 3, code: '1234' })).toStrictEqual({ ok: false, message: 'n: must pass "isEven" keyword validation' });
-    expect(validate({ n: 2, code: '123' })).toStrictEqual({ ok: false, message: 'code: must match format "even-digits"' });
+    expect(validate({ n: 3, code: '1234' })).toStrictEqual({
+      ok: false,
+      message: 'n: must pass "isEven" keyword validation',
+    });
+    expect(validate({ n: 2, code: '123' })).toStrictEqual({
+      ok: false,
+      message: 'code: must match format "even-digits"',
+    });
   });
 
   it('the default instance does not know a caller instance’s keywords', () => {
     const ajv = new Ajv2020();
-    ajv.addKeyword({ keyword: 'isEven', type: 'number', schemaType: 'boolean', validate: (flag: boolean, n: number) => !flag || n % 2 === 0 });
+    ajv.addKeyword({
+      keyword: 'isEven',
+      type: 'number',
+      schemaType: 'boolean',
+      validate: (flag: boolean, n: number) => !flag || n % 2 === 0,
+    });
     createSchemaValidator(ajv);
     // strict: false ignores the unknown keyword, so odd numbers pass.
-    const validate = createSchemaValidator().compile({ type: 'object', properties: { n: { type: 'number', isEven: true } } }, 'x');
+    const validate = createSchemaValidator().compile(
+      { type: 'object', properties: { n: { type: 'number', isEven: true } } },
+      'x',
+    );
     expect(validate({ n: 3 })).toStrictEqual({ ok: true });
   });
 
   it('compiles two schemas with the same $id in one validator, each keeping its own rules', () => {
     const validator = createSchemaValidator();
-    const asNumber = validator.compile({ $id: 'https://example.com/args', type: 'object', properties: { a: { type: 'number' } } }, 'one');
-    const asString = validator.compile({ $id: 'https://example.com/args', type: 'object', properties: { a: { type: 'string' } } }, 'two');
+    const asNumber = validator.compile(
+      { $id: 'https://example.com/args', type: 'object', properties: { a: { type: 'number' } } },
+      'one',
+    );
+    const asString = validator.compile(
+      { $id: 'https://example.com/args', type: 'object', properties: { a: { type: 'string' } } },
+      'two',
+    );
     expect(asNumber({ a: 1 })).toStrictEqual({ ok: true });
     expect(asNumber({ a: 'x' })).toStrictEqual({ ok: false, message: 'a: must be number' });
     expect(asString({ a: 'x' })).toStrictEqual({ ok: true });
@@ -228,8 +312,14 @@ describe('createSchemaValidator: instances', () => {
   });
 
   it('two validators share nothing: the same $id compiles in both with different rules', () => {
-    const one = createSchemaValidator().compile({ $id: 'https://example.com/x', type: 'object', required: ['a'] }, 'one');
-    const two = createSchemaValidator().compile({ $id: 'https://example.com/x', type: 'object', required: ['b'] }, 'two');
+    const one = createSchemaValidator().compile(
+      { $id: 'https://example.com/x', type: 'object', required: ['a'] },
+      'one',
+    );
+    const two = createSchemaValidator().compile(
+      { $id: 'https://example.com/x', type: 'object', required: ['b'] },
+      'two',
+    );
     expect(one({ a: 1 })).toStrictEqual({ ok: true });
     expect(one({ b: 1 })).toStrictEqual({ ok: false, message: "(root): must have required property 'a'" });
     expect(two({ b: 1 })).toStrictEqual({ ok: true });
@@ -240,9 +330,14 @@ describe('createSchemaValidator: instances', () => {
     const one = createSchemaValidator();
     one.compile({ $id: 'https://example.com/point', type: 'object', properties: { x: { type: 'number' } } }, 'point');
     const err = configError(() =>
-      createSchemaValidator().compile({ type: 'object', properties: { p: { $ref: 'https://example.com/point' } } }, "tool 'uses' inputSchema"),
+      createSchemaValidator().compile(
+        { type: 'object', properties: { p: { $ref: 'https://example.com/point' } } },
+        "tool 'uses' inputSchema",
+      ),
     );
     expect(err.code).toBe('ERR_MCP_INVALID_SCHEMA');
-    expect(err.message).toMatch(/^mcpRouter: tool 'uses' inputSchema is not a valid JSON Schema: can't resolve reference/);
+    expect(err.message).toMatch(
+      /^mcpRouter: tool 'uses' inputSchema is not a valid JSON Schema: can't resolve reference/,
+    );
   });
 });

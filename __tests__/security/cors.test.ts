@@ -35,18 +35,33 @@ function routerApp(origins: OriginsOption | undefined, user: CorsOptions, before
 }
 
 type Send = (app: Express) => request.Test;
-const withOrigin = (origin: string | undefined, test: request.Test): request.Test => (origin === undefined ? test : test.set('Origin', origin));
+const withOrigin = (origin: string | undefined, test: request.Test): request.Test =>
+  origin === undefined ? test : test.set('Origin', origin);
 const REQUESTS: ReadonlyArray<[string, (origin: string | undefined) => Send]> = [
-  ['a POST', (origin) => (app) => withOrigin(origin, request(app).post('/mcp').set('Accept', MCP_ACCEPT).send(rpc('ping')))],
+  [
+    'a POST',
+    (origin) => (app) => withOrigin(origin, request(app).post('/mcp').set('Accept', MCP_ACCEPT).send(rpc('ping'))),
+  ],
   ['a GET', (origin) => (app) => withOrigin(origin, request(app).get('/mcp').set('Accept', 'text/event-stream'))],
   [
     'a preflight',
-    (origin) => (app) => withOrigin(origin, request(app).options('/mcp').set({ 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type, mcp-session-id' })),
+    (origin) => (app) =>
+      withOrigin(
+        origin,
+        request(app).options('/mcp').set({
+          'Access-Control-Request-Method': 'POST',
+          'Access-Control-Request-Headers': 'content-type, mcp-session-id',
+        }),
+      ),
   ],
 ];
 
 function corsHeaders(res: request.Response): Record<string, string> {
-  return Object.fromEntries(Object.entries(res.headers as Record<string, string>).filter(([name]) => name.startsWith('access-control-') || name === 'vary'));
+  return Object.fromEntries(
+    Object.entries(res.headers as Record<string, string>).filter(
+      ([name]) => name.startsWith('access-control-') || name === 'vary',
+    ),
+  );
 }
 
 const ALLOWED = 'https://app.example.com';
@@ -70,7 +85,13 @@ describe("the router's CORS headers are the cors package's", () => {
     USER_OPTIONS.filter(([, user]) => !(origins === '*' && user.credentials === true)).flatMap(([optionsName, user]) =>
       REQUESTS.flatMap(([kind, send]) =>
         [origin, undefined].flatMap((sentOrigin) =>
-          [false, true].map((vary) => ({ name: `${policy}, ${optionsName}: ${kind} ${sentOrigin ? 'with' : 'without'} Origin${vary ? ', host Vary set' : ''}`, origins, user, send: send(sentOrigin), vary })),
+          [false, true].map((vary) => ({
+            name: `${policy}, ${optionsName}: ${kind} ${sentOrigin ? 'with' : 'without'} Origin${vary ? ', host Vary set' : ''}`,
+            origins,
+            user,
+            send: send(sentOrigin),
+            vary,
+          })),
         ),
       ),
     ),
@@ -78,19 +99,28 @@ describe("the router's CORS headers are the cors package's", () => {
 
   it.each(cases)('$name', async ({ origins, user, send, vary }) => {
     const before = vary ? [hostVary] : [];
-    const [ours, theirs] = await Promise.all([send(routerApp(origins, user, before)), send(packageApp(origins, user, before))]);
+    const [ours, theirs] = await Promise.all([
+      send(routerApp(origins, user, before)),
+      send(packageApp(origins, user, before)),
+    ]);
     expect(ours.status).toBeLessThan(500);
     expect(corsHeaders(ours)).toEqual(corsHeaders(theirs));
   });
 
   it('writes nothing for an Origin the policy refuses (the Origin check answers 403 first)', async () => {
-    const res = await request(routerApp([ALLOWED], {}, [])).post('/mcp').set({ Accept: MCP_ACCEPT, Origin: 'https://evil.example.com' }).send(rpc('ping'));
+    const res = await request(routerApp([ALLOWED], {}, []))
+      .post('/mcp')
+      .set({ Accept: MCP_ACCEPT, Origin: 'https://evil.example.com' })
+      .send(rpc('ping'));
     expect(res.status).toBe(403);
     expect(corsHeaders(res)).toEqual({});
   });
 
   it('writes nothing with cors: false', async () => {
-    const res = await request(routerApp([ALLOWED], false as never, [])).post('/mcp').set({ Accept: MCP_ACCEPT, Origin: ALLOWED }).send(rpc('ping'));
+    const res = await request(routerApp([ALLOWED], false as never, []))
+      .post('/mcp')
+      .set({ Accept: MCP_ACCEPT, Origin: ALLOWED })
+      .send(rpc('ping'));
     expect(res.status).toBe(200);
     expect(corsHeaders(res)).toEqual({});
   });

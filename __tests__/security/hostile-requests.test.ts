@@ -37,7 +37,11 @@ async function verify(token: string): Promise<AuthInfo | null> {
 
 const bearer = (token: string): Record<string, string> => ({ Authorization: `Bearer ${token}` });
 const INIT = (id: string | number = 'init-1') =>
-  rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'hostile', version: '0.0.1' } }, id);
+  rpc(
+    'initialize',
+    { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'hostile', version: '0.0.1' } },
+    id,
+  );
 
 /** The placeholder for `http://127.0.0.1:<port>` in the expected challenges below. */
 const ORIGIN = '{origin}';
@@ -51,7 +55,8 @@ const CHALLENGE = {
   query: `Bearer error="invalid_request", error_description="Send the access token in the Authorization header, not the query string", ${METADATA}`,
   scope: `Bearer error="insufficient_scope", error_description="The access token lacks a required scope", ${METADATA}`,
 };
-const ALLOWED_HEADERS = 'Content-Type,Accept,Authorization,Mcp-Session-Id,MCP-Protocol-Version,Last-Event-ID,Mcp-Method,Mcp-Name';
+const ALLOWED_HEADERS =
+  'Content-Type,Accept,Authorization,Mcp-Session-Id,MCP-Protocol-Version,Last-Event-ID,Mcp-Method,Mcp-Name';
 const EXPOSED_HEADERS = 'Mcp-Session-Id,WWW-Authenticate,Retry-After,RateLimit,RateLimit-Policy';
 
 /** One router on a listening server, recording every response a row gets. */
@@ -66,8 +71,20 @@ class Harness {
 
   static async start(options: Partial<McpRouterOptions>): Promise<Harness> {
     const logger = { error: jest.fn(), warn: jest.fn() };
-    const mcp = mcpRouter({ name: 'hostile', version: '1.0.0', sessions: false, logger, auth: { verify, requiredScopes: [REQUIRED_SCOPE] }, ...options });
-    mcp.tool({ name: 'echo', description: 'Echo text', inputSchema: { type: 'object', properties: { text: { type: 'string' } } }, handler: ({ text }) => text ?? '' });
+    const mcp = mcpRouter({
+      name: 'hostile',
+      version: '1.0.0',
+      sessions: false,
+      logger,
+      auth: { verify, requiredScopes: [REQUIRED_SCOPE] },
+      ...options,
+    });
+    mcp.tool({
+      name: 'echo',
+      description: 'Echo text',
+      inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
+      handler: ({ text }) => text ?? '',
+    });
     mcp.tool({
       name: 'slow',
       description: 'Never finishes on its own: stops when its signal aborts',
@@ -106,9 +123,11 @@ class Harness {
   /** A CORS preflight of a POST carrying every MCP header. */
   preflight(origin: string): Promise<request.Response> {
     return this.send((agent) =>
-      agent
-        .options('/mcp')
-        .set({ Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization, content-type, mcp-session-id, mcp-protocol-version' }),
+      agent.options('/mcp').set({
+        Origin: origin,
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'authorization, content-type, mcp-session-id, mcp-protocol-version',
+      }),
     );
   }
 
@@ -141,15 +160,40 @@ const okInit = (res: request.Response, id: string | number = 'init-1'): void => 
 };
 
 /** A JSON-RPC message nesting `depth` objects in its params. */
-const deep = (depth: number): string => `{"jsonrpc":"2.0","id":"deep","method":"tools/list","params":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`;
+const deep = (depth: number): string =>
+  `{"jsonrpc":"2.0","id":"deep","method":"tools/list","params":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`;
 
 const ROWS: Array<[string, Row]> = [
-  ['a valid token (control)', { run: (h) => h.post(INIT(), bearer(TOKENS.alice)), status: 200, challenge: undefined, body: { result: true, id: 'init-1' } }],
-  ['no Authorization header', { run: (h) => h.post(INIT(), {}), status: 401, challenge: CHALLENGE.missing, body: { code: -32000, id: null } }],
-  ['an unknown token', { run: (h) => h.post(INIT(), bearer(TOKENS.wrong)), status: 401, challenge: CHALLENGE.invalid, body: { code: -32000, id: null } }],
+  [
+    'a valid token (control)',
+    {
+      run: (h) => h.post(INIT(), bearer(TOKENS.alice)),
+      status: 200,
+      challenge: undefined,
+      body: { result: true, id: 'init-1' },
+    },
+  ],
+  [
+    'no Authorization header',
+    { run: (h) => h.post(INIT(), {}), status: 401, challenge: CHALLENGE.missing, body: { code: -32000, id: null } },
+  ],
+  [
+    'an unknown token',
+    {
+      run: (h) => h.post(INIT(), bearer(TOKENS.wrong)),
+      status: 401,
+      challenge: CHALLENGE.invalid,
+      body: { code: -32000, id: null },
+    },
+  ],
   [
     'the token in the query string (?access_token=)',
-    { run: (h) => h.post(INIT(), {}, `/mcp?access_token=${TOKENS.alice}`), status: 400, challenge: CHALLENGE.query, body: { code: -32000, id: null } },
+    {
+      run: (h) => h.post(INIT(), {}, `/mcp?access_token=${TOKENS.alice}`),
+      status: 400,
+      challenge: CHALLENGE.query,
+      body: { code: -32000, id: null },
+    },
   ],
   [
     'the token in the query string, even with a valid header too',
@@ -161,17 +205,62 @@ const ROWS: Array<[string, Row]> = [
     },
   ],
   // RFC 7235 §2.1 / RFC 9110 §11.1: the auth scheme is case-insensitive; 1*SP separates it from the credentials.
-  ['"bearer" lower case, two spaces', { run: (h) => h.post(INIT(), { Authorization: `bearer  ${TOKENS.alice}` }), status: 200, challenge: undefined, body: { result: true, id: 'init-1' } }],
-  ['"BEARER" upper case', { run: (h) => h.post(INIT(), { Authorization: `BEARER ${TOKENS.alice}` }), status: 200, challenge: undefined, body: { result: true, id: 'init-1' } }],
+  [
+    '"bearer" lower case, two spaces',
+    {
+      run: (h) => h.post(INIT(), { Authorization: `bearer  ${TOKENS.alice}` }),
+      status: 200,
+      challenge: undefined,
+      body: { result: true, id: 'init-1' },
+    },
+  ],
+  [
+    '"BEARER" upper case',
+    {
+      run: (h) => h.post(INIT(), { Authorization: `BEARER ${TOKENS.alice}` }),
+      status: 200,
+      challenge: undefined,
+      body: { result: true, id: 'init-1' },
+    },
+  ],
   // The grammar has 1*SP; a tab is accepted too (whitespace, harmless leniency).
-  ['"Bearer" then a tab', { run: (h) => h.post(INIT(), { Authorization: `Bearer\t${TOKENS.alice}` }), status: 200, challenge: undefined, body: { result: true, id: 'init-1' } }],
+  [
+    '"Bearer" then a tab',
+    {
+      run: (h) => h.post(INIT(), { Authorization: `Bearer\t${TOKENS.alice}` }),
+      status: 200,
+      challenge: undefined,
+      body: { result: true, id: 'init-1' },
+    },
+  ],
   // RFC 6750 §3.1: a client that "attempted using an unsupported authentication method" gets a challenge with no error code.
   [
     'the Basic scheme',
-    { run: (h) => h.post(INIT(), { Authorization: `Basic ${Buffer.from(`alice:${TOKENS.alice}`).toString('base64')}` }), status: 401, challenge: CHALLENGE.missing, body: { code: -32000, id: null } },
+    {
+      run: (h) => h.post(INIT(), { Authorization: `Basic ${Buffer.from(`alice:${TOKENS.alice}`).toString('base64')}` }),
+      status: 401,
+      challenge: CHALLENGE.missing,
+      body: { code: -32000, id: null },
+    },
   ],
-  ['an expired token (verify: expiresAt in the past)', { run: (h) => h.post(INIT(), bearer(TOKENS.dave)), status: 401, challenge: CHALLENGE.expired, body: { code: -32000, id: null } }],
-  ['a token without the required scope', { run: (h) => h.post(INIT(), bearer(TOKENS.carol)), status: 403, challenge: CHALLENGE.scope, body: { code: -32000, id: null } }],
+  [
+    'an expired token (verify: expiresAt in the past)',
+    {
+      run: (h) => h.post(INIT(), bearer(TOKENS.dave)),
+      status: 401,
+      challenge: CHALLENGE.expired,
+      body: { code: -32000, id: null },
+    },
+  ],
+  [
+    'a token without the required scope',
+    {
+      run: (h) => h.post(INIT(), bearer(TOKENS.carol)),
+      status: 403,
+      challenge: CHALLENGE.scope,
+      body: { code: -32000, id: null },
+    },
+  ],
   [
     "another principal's stolen Mcp-Session-Id",
     {
@@ -182,10 +271,14 @@ const ROWS: Array<[string, Row]> = [
         const sessionId = init.headers['mcp-session-id'] as string;
         expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
         const headers = { 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': '2025-11-25' };
-        expect((await h.post(rpc('tools/list', undefined, 'own'), { ...bearer(TOKENS.alice), ...headers })).body).toMatchObject({ id: 'own', result: { tools: [{ name: 'echo' }, { name: 'slow' }] } });
+        expect(
+          (await h.post(rpc('tools/list', undefined, 'own'), { ...bearer(TOKENS.alice), ...headers })).body,
+        ).toMatchObject({ id: 'own', result: { tools: [{ name: 'echo' }, { name: 'slow' }] } });
         const stolen = await h.post(rpc('tools/list', undefined, 'stolen'), { ...bearer(TOKENS.bob), ...headers });
         // The session is still alice's afterwards.
-        expect((await h.post(rpc('tools/list', undefined, 'own-again'), { ...bearer(TOKENS.alice), ...headers })).status).toBe(200);
+        expect(
+          (await h.post(rpc('tools/list', undefined, 'own-again'), { ...bearer(TOKENS.alice), ...headers })).status,
+        ).toBe(200);
         return stolen;
       },
       status: 404,
@@ -199,7 +292,10 @@ const ROWS: Array<[string, Row]> = [
       options: { sessions: {} },
       run: async (h) => {
         const init = await h.post(INIT(), bearer(TOKENS.alice));
-        return h.post(rpc('tools/list', undefined, 'stolen'), { 'Mcp-Session-Id': init.headers['mcp-session-id'] as string, 'MCP-Protocol-Version': '2025-11-25' });
+        return h.post(rpc('tools/list', undefined, 'stolen'), {
+          'Mcp-Session-Id': init.headers['mcp-session-id'] as string,
+          'MCP-Protocol-Version': '2025-11-25',
+        });
       },
       status: 401,
       challenge: CHALLENGE.missing,
@@ -208,13 +304,31 @@ const ROWS: Array<[string, Row]> = [
   ],
   [
     'an evil Origin (with a valid token)',
-    { run: (h) => h.post(INIT(), { ...bearer(TOKENS.alice), Origin: 'https://evil.example.com' }), status: 403, challenge: undefined, body: { code: -32000, id: null } },
+    {
+      run: (h) => h.post(INIT(), { ...bearer(TOKENS.alice), Origin: 'https://evil.example.com' }),
+      status: 403,
+      challenge: undefined,
+      body: { code: -32000, id: null },
+    },
   ],
   [
     'an evil Host (DNS rebinding, with a valid token)',
-    { run: (h) => h.post(INIT(), { ...bearer(TOKENS.alice), Host: 'evil.example.com' }), status: 403, challenge: undefined, body: { code: -32000, id: null } },
+    {
+      run: (h) => h.post(INIT(), { ...bearer(TOKENS.alice), Host: 'evil.example.com' }),
+      status: 403,
+      challenge: undefined,
+      body: { code: -32000, id: null },
+    },
   ],
-  ['Origin: null (sandboxed page, with a valid token)', { run: (h) => h.post(INIT(), { ...bearer(TOKENS.alice), Origin: 'null' }), status: 403, challenge: undefined, body: { code: -32000, id: null } }],
+  [
+    'Origin: null (sandboxed page, with a valid token)',
+    {
+      run: (h) => h.post(INIT(), { ...bearer(TOKENS.alice), Origin: 'null' }),
+      status: 403,
+      challenge: undefined,
+      body: { code: -32000, id: null },
+    },
+  ],
   [
     'an allowed Origin without a token: the challenge is readable cross-origin',
     {
@@ -263,7 +377,8 @@ const ROWS: Array<[string, Row]> = [
       options: { rateLimit: { limit: 2, windowMs: 60_000 } },
       fakeTimers: true,
       run: async (h) => {
-        const policy = (key: string) => `"2-in-1min"; q=2; w=60; pk=:${Buffer.from(createHash('sha256').update(key).digest('hex').slice(0, 12)).toString('base64')}:`;
+        const policy = (key: string) =>
+          `"2-in-1min"; q=2; w=60; pk=:${Buffer.from(createHash('sha256').update(key).digest('hex').slice(0, 12)).toString('base64')}:`;
         // Preflights do not count.
         for (let i = 0; i < 3; i++) expect((await h.preflight('http://localhost:5173')).status).toBe(204);
         const first = await h.post(INIT('rl-1'), bearer(TOKENS.alice));
@@ -304,11 +419,23 @@ const ROWS: Array<[string, Row]> = [
       body: { code: -32000, id: null },
     },
   ],
-  ['JSON nested 200 levels deep', { run: (h) => h.post(deep(200), bearer(TOKENS.alice)), status: 400, challenge: undefined, body: { code: -32700, id: null } }],
+  [
+    'JSON nested 200 levels deep',
+    {
+      run: (h) => h.post(deep(200), bearer(TOKENS.alice)),
+      status: 400,
+      challenge: undefined,
+      body: { code: -32700, id: null },
+    },
+  ],
   [
     'a batch of 101 messages (no MCP-Protocol-Version, stateless)',
     {
-      run: (h) => h.post(Array.from({ length: 101 }, (_, i) => rpc('tools/list', undefined, i)), bearer(TOKENS.alice)),
+      run: (h) =>
+        h.post(
+          Array.from({ length: 101 }, (_, i) => rpc('tools/list', undefined, i)),
+          bearer(TOKENS.alice),
+        ),
       status: 400,
       challenge: undefined,
       body: { code: -32600, id: null },
@@ -318,11 +445,19 @@ const ROWS: Array<[string, Row]> = [
   [
     'a slow handler past its timeout (timeoutMs: 50)',
     {
-      run: (h) => h.post(rpc('tools/call', { name: 'slow', arguments: {} }, 'slow-1'), { ...bearer(TOKENS.alice), 'MCP-Protocol-Version': '2025-11-25' }),
+      run: (h) =>
+        h.post(rpc('tools/call', { name: 'slow', arguments: {} }, 'slow-1'), {
+          ...bearer(TOKENS.alice),
+          'MCP-Protocol-Version': '2025-11-25',
+        }),
       status: 200,
       challenge: undefined,
       body: { result: true, id: 'slow-1' },
-      also: (res) => expect(res.body.result).toEqual({ content: [{ type: 'text', text: "Tool 'slow' timed out after 50 ms" }], isError: true }),
+      also: (res) =>
+        expect(res.body.result).toEqual({
+          content: [{ type: 'text', text: "Tool 'slow' timed out after 50 ms" }],
+          isError: true,
+        }),
     },
   ],
 ];
@@ -333,7 +468,9 @@ describe('hostile requests', () => {
 
   beforeEach(() => {
     // Nothing may print a token either; and nothing should print at all.
-    consoleSpies = (['error', 'warn', 'log', 'info', 'debug'] as const).map((method) => jest.spyOn(console, method).mockImplementation(() => undefined));
+    consoleSpies = (['error', 'warn', 'log', 'info', 'debug'] as const).map((method) =>
+      jest.spyOn(console, method).mockImplementation(() => undefined),
+    );
   });
   afterEach(async () => {
     jest.useRealTimers();
@@ -355,8 +492,14 @@ describe('hostile requests', () => {
       expect(res.text ?? '').toBe('');
     } else {
       expect(res.headers['content-type']).toMatch(/^application\/json/);
-      if ('result' in row.body) expect(res.body).toEqual({ jsonrpc: '2.0', id: row.body.id, result: expect.any(Object) });
-      else expect(res.body).toEqual({ jsonrpc: '2.0', id: row.body.id, error: { code: row.body.code, message: expect.any(String) } });
+      if ('result' in row.body)
+        expect(res.body).toEqual({ jsonrpc: '2.0', id: row.body.id, result: expect.any(Object) });
+      else
+        expect(res.body).toEqual({
+          jsonrpc: '2.0',
+          id: row.body.id,
+          error: { code: row.body.code, message: expect.any(String) },
+        });
     }
     row.also?.(res, h);
 
@@ -366,9 +509,11 @@ describe('hostile requests', () => {
       const seen = `${JSON.stringify(response.headers)}\n${response.text ?? ''}`;
       for (const secret of SECRETS) expect(seen).not.toContain(secret);
     }
-    const logged = inspect([h.logger.error.mock.calls, h.logger.warn.mock.calls, consoleSpies.map((spy) => spy.mock.calls)], { depth: 20 });
+    const logged = inspect(
+      [h.logger.error.mock.calls, h.logger.warn.mock.calls, consoleSpies.map((spy) => spy.mock.calls)],
+      { depth: 20 },
+    );
     for (const secret of SECRETS) expect(logged).not.toContain(secret);
     expect(h.logger.error).not.toHaveBeenCalled();
   });
-
 });

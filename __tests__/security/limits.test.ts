@@ -53,14 +53,21 @@ describe('a tool timeoutMs', () => {
   });
 
   it('leaves a tool that finishes in time alone', async () => {
-    const { client } = await serve({}, (mcp) => mcp.tool({ name: 'quick', description: 'Answers at once', timeoutMs: 60_000, handler: () => 'done' }));
-    expect(await client.callTool({ name: 'quick', arguments: {} })).toEqual({ content: [{ type: 'text', text: 'done' }] });
+    const { client } = await serve({}, (mcp) =>
+      mcp.tool({ name: 'quick', description: 'Answers at once', timeoutMs: 60_000, handler: () => 'done' }),
+    );
+    expect(await client.callTool({ name: 'quick', arguments: {} })).toEqual({
+      content: [{ type: 'text', text: 'done' }],
+    });
   });
 
   it.each([[0], [-5], [1.5], ['100']])('refuses timeoutMs %p at registration', (timeoutMs) => {
     const mcp = mcpRouter({ name: 'limits', version: '1.0.0', rateLimit: false });
     expect(() => mcp.tool({ name: 't', description: 'd', timeoutMs: timeoutMs as number, handler: () => 'x' })).toThrow(
-      expect.objectContaining({ code: 'ERR_MCP_INVALID_DEFINITION', message: "mcpRouter: tool 't' timeoutMs must be a positive number of milliseconds" }),
+      expect.objectContaining({
+        code: 'ERR_MCP_INVALID_DEFINITION',
+        message: "mcpRouter: tool 't' timeoutMs must be a positive number of milliseconds",
+      }),
     );
   });
 });
@@ -80,12 +87,18 @@ describe('sessions.maxStreams', () => {
           return 'released';
         },
       });
-      mcp.tool({ name: 'report', description: 'Reports progress', handler: async (_args, ctx: RequestContext) => (await ctx.progress(1, 1), 'reported') });
+      mcp.tool({
+        name: 'report',
+        description: 'Reports progress',
+        handler: async (_args, ctx: RequestContext) => (await ctx.progress(1, 1), 'reported'),
+      });
     });
     const held = client.callTool({ name: 'hold', arguments: {} }, undefined, { onprogress: () => undefined });
     await holding.promise;
     const progress: unknown[] = [];
-    const report = await client.callTool({ name: 'report', arguments: {} }, undefined, { onprogress: (p) => progress.push(p) });
+    const report = await client.callTool({ name: 'report', arguments: {} }, undefined, {
+      onprogress: (p) => progress.push(p),
+    });
     expect(report).toEqual({ content: [{ type: 'text', text: 'reported' }] });
     expect(progress).toEqual([]);
     release.resolve();
@@ -97,11 +110,20 @@ describe('sessions.maxPendingRequests', () => {
   it('refuses a request to the client once the session has its most waiting', async () => {
     const answer = deferred<CreateMessageResult>();
     const asked = deferred();
-    const mcp = mcpRouter({ name: 'limits', version: '1.0.0', rateLimit: false, logger: silentLogger(), sessions: { maxPendingRequests: 1 } });
+    const mcp = mcpRouter({
+      name: 'limits',
+      version: '1.0.0',
+      rateLimit: false,
+      logger: silentLogger(),
+      sessions: { maxPendingRequests: 1 },
+    });
     mcp.tool({
       name: 'ask',
       description: 'Asks the client for a completion',
-      handler: async (_args, ctx: RequestContext) => JSON.stringify(await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 5 })),
+      handler: async (_args, ctx: RequestContext) =>
+        JSON.stringify(
+          await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 5 }),
+        ),
     });
     const app = express();
     app.use('/mcp', mcp);
@@ -114,17 +136,30 @@ describe('sessions.maxPendingRequests', () => {
     });
     const { port } = server.address() as { port: number };
     await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
-    opened.push(mcp, { close: () => client.close() }, { close: () => new Promise<void>((done) => (server.closeAllConnections(), server.close(() => done()))) });
+    opened.push(
+      mcp,
+      { close: () => client.close() },
+      { close: () => new Promise<void>((done) => (server.closeAllConnections(), server.close(() => done()))) },
+    );
 
     const first = client.callTool({ name: 'ask', arguments: {} });
     await asked.promise;
     const second = await client.callTool({ name: 'ask', arguments: {} });
     expect(second).toEqual({
-      content: [{ type: 'text', text: 'ctx: 1 requests to the client are already waiting in this session (sessions.maxPendingRequests)' }],
+      content: [
+        {
+          type: 'text',
+          text: 'ctx: 1 requests to the client are already waiting in this session (sessions.maxPendingRequests)',
+        },
+      ],
       isError: true,
     });
     answer.resolve({ role: 'assistant', content: { type: 'text', text: 'hello' }, model: 'test' });
     const firstResult = await first;
-    expect(JSON.parse((firstResult.content as Array<{ text: string }>)[0]?.text ?? '')).toEqual({ role: 'assistant', content: { type: 'text', text: 'hello' }, model: 'test' });
+    expect(JSON.parse((firstResult.content as Array<{ text: string }>)[0]?.text ?? '')).toEqual({
+      role: 'assistant',
+      content: { type: 'text', text: 'hello' },
+      model: 'test',
+    });
   });
 });

@@ -9,7 +9,11 @@ import { mcpRouter, type McpRouter } from '../../lib';
 import { isLoopbackHost } from '../../lib/security/origin-host';
 import { MCP_ACCEPT, rpc, silentLogger } from '../helpers/create-app';
 
-const INIT = rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'client', version: '0.0.1' } });
+const INIT = rpc('initialize', {
+  protocolVersion: '2025-11-25',
+  capabilities: {},
+  clientInfo: { name: 'client', version: '0.0.1' },
+});
 
 let mcp: McpRouter;
 let app: Express;
@@ -27,9 +31,15 @@ type Method = 'POST' | 'GET' | 'DELETE';
 /** One request of `method` with extra headers; POST carries an initialize. */
 function send(method: Method, headers: Record<string, string>): request.Test {
   if (method === 'POST') {
-    return request(app).post('/mcp').set({ 'Content-Type': 'application/json', Accept: MCP_ACCEPT, ...headers }).send(JSON.stringify(INIT));
+    return request(app)
+      .post('/mcp')
+      .set({ 'Content-Type': 'application/json', Accept: MCP_ACCEPT, ...headers })
+      .send(JSON.stringify(INIT));
   }
-  if (method === 'GET') return request(app).get('/mcp').set({ Accept: 'text/event-stream', ...headers });
+  if (method === 'GET')
+    return request(app)
+      .get('/mcp')
+      .set({ Accept: 'text/event-stream', ...headers });
   return request(app).delete('/mcp').set(headers);
 }
 
@@ -40,7 +50,11 @@ const METHODS: Method[] = ['POST', 'GET', 'DELETE'];
 function forbidden(res: request.Response): void {
   expect(res.status).toBe(403);
   expect(res.headers['content-type']).toMatch(/^application\/json/);
-  expect(res.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringMatching(/^Forbidden/) } });
+  expect(res.body).toEqual({
+    jsonrpc: '2.0',
+    id: null,
+    error: { code: -32000, message: expect.stringMatching(/^Forbidden/) },
+  });
   expect(res.headers['mcp-session-id']).toBeUndefined();
 }
 
@@ -63,9 +77,15 @@ describe('Origin', () => {
 
   it.each(
     METHODS.flatMap((method) =>
-      ['http://localhost:5173', 'http://localhost', 'https://localhost:8443', 'http://127.0.0.1:3000', 'http://[::1]:8080', 'http://LOCALHOST:3000', 'http://app.localhost:3000'].map(
-        (origin): [Method, string] => [method, origin],
-      ),
+      [
+        'http://localhost:5173',
+        'http://localhost',
+        'https://localhost:8443',
+        'http://127.0.0.1:3000',
+        'http://[::1]:8080',
+        'http://LOCALHOST:3000',
+        'http://app.localhost:3000',
+      ].map((origin): [Method, string] => [method, origin]),
     ),
   )('%s with Origin %s passes', async (method, origin) => {
     const res = await send(method, { Origin: origin });
@@ -78,7 +98,12 @@ describe('Origin', () => {
 
   it('an origins predicate that throws refuses the origin with 403, not a 500', async () => {
     await mcp.close();
-    mcp = mcpRouter({ name: 'test', version: '1.0.0', logger: silentLogger(), origins: (origin) => new URL(origin).hostname === 'app.example.com' });
+    mcp = mcpRouter({
+      name: 'test',
+      version: '1.0.0',
+      logger: silentLogger(),
+      origins: (origin) => new URL(origin).hostname === 'app.example.com',
+    });
     app = express();
     app.use('/mcp', mcp);
     forbidden(await send('POST', { Origin: 'null' }));
@@ -91,7 +116,9 @@ describe('Origin', () => {
     const host = express();
     host.use('/mcp', guarded);
     try {
-      const res = request(host).post('/mcp').set({ 'Content-Type': 'application/json', Accept: MCP_ACCEPT, Origin: 'http://evil.example.com' });
+      const res = request(host)
+        .post('/mcp')
+        .set({ 'Content-Type': 'application/json', Accept: MCP_ACCEPT, Origin: 'http://evil.example.com' });
       forbidden(await res.send(JSON.stringify(INIT)));
       expect(onSessionCreated).not.toHaveBeenCalled();
     } finally {
@@ -103,9 +130,14 @@ describe('Origin', () => {
 describe('Host (server reached on loopback)', () => {
   it.each(
     METHODS.flatMap((method) =>
-      ['evil.example.com', 'evil.example.com:80', 'localhost.evil.example.com', '127.0.0.1.nip.io:3000', '0.0.0.0', '192.168.1.10:3000'].map(
-        (host): [Method, string] => [method, host],
-      ),
+      [
+        'evil.example.com',
+        'evil.example.com:80',
+        'localhost.evil.example.com',
+        '127.0.0.1.nip.io:3000',
+        '0.0.0.0',
+        '192.168.1.10:3000',
+      ].map((host): [Method, string] => [method, host]),
     ),
   )('%s with Host %s → 403', async (method, host) => {
     forbidden(await send(method, { Host: host }));
@@ -113,7 +145,9 @@ describe('Host (server reached on loopback)', () => {
 
   it.each(
     METHODS.flatMap((method) =>
-      ['localhost:1234', 'localhost', '127.0.0.1', '127.0.0.1:3000', '[::1]:80', '[::1]', 'LocalHost:8080'].map((host): [Method, string] => [method, host]),
+      ['localhost:1234', 'localhost', '127.0.0.1', '127.0.0.1:3000', '[::1]:80', '[::1]', 'LocalHost:8080'].map(
+        (host): [Method, string] => [method, host],
+      ),
     ),
   )('%s with Host %s passes', async (method, host) => {
     expect((await send(method, { Host: host })).status).toBe(PASSED[method]);
@@ -145,7 +179,10 @@ describe('Host (server reached on another interface)', () => {
       await once(server, 'listening');
       const base = `http://${external}:${(server.address() as AddressInfo).port}`;
       const post = (headers: Record<string, string>) =>
-        request(base).post('/mcp').set({ 'Content-Type': 'application/json', Accept: MCP_ACCEPT, ...headers }).send(JSON.stringify(INIT));
+        request(base)
+          .post('/mcp')
+          .set({ 'Content-Type': 'application/json', Accept: MCP_ACCEPT, ...headers })
+          .send(JSON.stringify(INIT));
       expect((await post({ Host: 'mcp.example.com' })).status).toBe(200);
       forbidden(await post({ Host: 'mcp.example.com', Origin: 'http://evil.example.com' }));
     } finally {

@@ -18,7 +18,10 @@ const POST_HEADERS = { 'Content-Type': 'application/json', Accept: MCP_ACCEPT };
 const MB4 = 4 * 1024 * 1024;
 
 /** A stateless router allowing one request per window, whose one request is spent already. */
-async function spent(options: Parameters<typeof createApp>[0] = {}, host?: (app: Express) => Express): Promise<Express> {
+async function spent(
+  options: Parameters<typeof createApp>[0] = {},
+  host?: (app: Express) => Express,
+): Promise<Express> {
   const inner = createApp({ rateLimit: { limit: 1 }, ...options });
   const app = host ? host(inner) : inner;
   expect((await post(app, rpc('ping'))).status).toBe(200);
@@ -44,7 +47,9 @@ function connect(port: number): RawConnection {
 /** A tools/call of about `bytes` bytes, its id written before or after its params. */
 function bigCall(bytes: number, id: string | number, idFirst: boolean): string {
   const params = JSON.stringify({ name: 'echo', arguments: { pad: 'x'.repeat(bytes) } });
-  return idFirst ? `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"method":"tools/call","params":${params}}` : `{"jsonrpc":"2.0","method":"tools/call","params":${params},"id":${JSON.stringify(id)}}`;
+  return idFirst
+    ? `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"method":"tools/call","params":${params}}`
+    : `{"jsonrpc":"2.0","method":"tools/call","params":${params},"id":${JSON.stringify(id)}}`;
 }
 
 describe('idInJsonPrefix', () => {
@@ -82,7 +87,11 @@ describe('a POST over the rate limit', () => {
     const longest = Math.max(0, ...parse.mock.calls.map(([text]) => String(text).length));
     expect(longest).toBeLessThanOrEqual(REFUSED_ID_PREFIX_BYTES);
     expect(res.status).toBe(429);
-    expect(res.body).toEqual({ jsonrpc: '2.0', id: 'big-1', error: { code: -32000, message: expect.stringMatching(/^Too Many Requests/) } });
+    expect(res.body).toEqual({
+      jsonrpc: '2.0',
+      id: 'big-1',
+      error: { code: -32000, message: expect.stringMatching(/^Too Many Requests/) },
+    });
     expect(res.headers['retry-after']).toMatch(/^\d+$/);
     expect(res.headers.ratelimit).toMatch(/^"1-in-1min"; r=0; t=\d+$/);
     expect(res.headers['ratelimit-policy']).toMatch(/^"1-in-1min"; q=1; w=60; pk=:/);
@@ -96,7 +105,11 @@ describe('a POST over the rate limit', () => {
     connection.sendHead('POST', { ...POST_HEADERS, 'Content-Length': body.length }, body.subarray(0, 8_192));
     const refused = await connection.response('POST');
     expect(refused.status).toBe(429);
-    expect(JSON.parse(refused.body)).toEqual({ jsonrpc: '2.0', id: 7, error: { code: -32000, message: expect.stringMatching(/^Too Many Requests/) } });
+    expect(JSON.parse(refused.body)).toEqual({
+      jsonrpc: '2.0',
+      id: 7,
+      error: { code: -32000, message: expect.stringMatching(/^Too Many Requests/) },
+    });
     expect(refused.headers.connection).toBe('keep-alive');
     await connection.sendBody(body.subarray(8_192));
     // The rest was read off the socket and dropped: the next request on it is parsed and answered (429 again).
@@ -109,7 +122,11 @@ describe('a POST over the rate limit', () => {
     const app = await spent();
     const res = await post(app, bigCall(2 * REFUSED_ID_PREFIX_BYTES, 5, false));
     expect(res.status).toBe(429);
-    expect(res.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringMatching(/^Too Many Requests/) } });
+    expect(res.body).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32000, message: expect.stringMatching(/^Too Many Requests/) },
+    });
   });
 
   it.each([
@@ -139,10 +156,14 @@ describe('a POST over the rate limit', () => {
     const refused = await connection.response('POST');
     expect(refused.status).toBe(429);
     expect(refused.headers.connection).toBe('close');
-    expect(JSON.parse(refused.body)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringMatching(/^Too Many Requests/) } });
+    expect(JSON.parse(refused.body)).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32000, message: expect.stringMatching(/^Too Many Requests/) },
+    });
   });
 
-  it("takes the id from a body the host app parsed (express.json() before the router)", async () => {
+  it('takes the id from a body the host app parsed (express.json() before the router)', async () => {
     const app = await spent({}, (inner) => express().use(express.json()).use(inner));
     const res = await post(app, bigCall(1_000, 'parsed-1', false));
     expect(res.status).toBe(429);

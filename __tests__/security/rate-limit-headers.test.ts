@@ -16,7 +16,14 @@ async function ping(app: Express, headers: Record<string, string> = {}): Promise
 /** express-rate-limit alone, with the router's key (the client IP, as the router keys an unauthenticated caller). */
 function packageApp(options: Partial<RateLimitOptions>): Express {
   const app = express();
-  app.use(rateLimit({ standardHeaders: 'draft-8', legacyHeaders: false, keyGenerator: (req) => `ip:${ipKeyGenerator(req.ip ?? '')}`, ...options }));
+  app.use(
+    rateLimit({
+      standardHeaders: 'draft-8',
+      legacyHeaders: false,
+      keyGenerator: (req) => `ip:${ipKeyGenerator(req.ip ?? '')}`,
+      ...options,
+    }),
+  );
   app.post('/mcp', (_req, res) => {
     res.json({});
   });
@@ -44,7 +51,9 @@ describe("the router's RateLimit and RateLimit-Policy headers", () => {
   });
 
   it('follow a limit that is a function of the request', async () => {
-    const app = createApp({ rateLimit: { limit: (req: IncomingMessage) => (req.headers['x-tier'] === 'gold' ? 10 : 2) } });
+    const app = createApp({
+      rateLimit: { limit: (req: IncomingMessage) => (req.headers['x-tier'] === 'gold' ? 10 : 2) },
+    });
     expect((await ping(app, { 'x-tier': 'gold' })).headers.ratelimit).toBe('"10-in-1min"; r=9; t=60');
     const basic = await ping(app);
     expect(basic.headers.ratelimit).toBe('"2-in-1min"; r=0; t=60');
@@ -58,7 +67,9 @@ describe("the router's RateLimit and RateLimit-Policy headers", () => {
   it('are not on CORS preflights, which the limit does not count', async () => {
     const app = createApp({ rateLimit: { limit: 1 } });
     for (let i = 0; i < 2; i++) {
-      const preflight = await request(app).options('/mcp').set({ Origin: 'http://localhost:5173', 'Access-Control-Request-Method': 'POST' });
+      const preflight = await request(app)
+        .options('/mcp')
+        .set({ Origin: 'http://localhost:5173', 'Access-Control-Request-Method': 'POST' });
       expect(preflight.status).toBe(204);
       expect(preflight.headers.ratelimit).toBeUndefined();
       expect(preflight.headers['ratelimit-policy']).toBeUndefined();
@@ -79,10 +90,14 @@ describe("the router's RateLimit and RateLimit-Policy headers", () => {
   });
 
   it.each([
-    ["standardHeaders: 'draft-7'", { standardHeaders: 'draft-7' }, { ratelimit: 'limit=2, remaining=1, reset=60', 'ratelimit-policy': '2;w=60' }],
+    [
+      "standardHeaders: 'draft-7'",
+      { standardHeaders: 'draft-7' },
+      { ratelimit: 'limit=2, remaining=1, reset=60', 'ratelimit-policy': '2;w=60' },
+    ],
     ['legacyHeaders: true', { legacyHeaders: true }, { 'x-ratelimit-limit': '2', 'x-ratelimit-remaining': '1' }],
     ['an identifier', { identifier: 'mcp' }, { ratelimit: '"mcp"; r=1; t=60' }],
-  ] as const)('are the package\'s when the caller sets %s', async (_name, options, expected) => {
+  ] as const)("are the package's when the caller sets %s", async (_name, options, expected) => {
     const res = await ping(createApp({ rateLimit: { limit: 2, ...options } }));
     expect(res.status).toBe(200);
     expect(res.headers).toMatchObject(expected);

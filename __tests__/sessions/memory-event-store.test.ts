@@ -4,29 +4,74 @@ import type { JsonRpcMessage, JsonRpcNotification } from '../../lib/jsonrpc/type
 import { MemoryEventStore, type MemoryEventStoreOptions } from '../../lib/sessions/memory-event-store';
 import { configError, rejection } from '../helpers/errors';
 
-const note = (n: number): JsonRpcMessage => ({ jsonrpc: '2.0', method: 'notifications/progress', params: { progress: n } });
+const note = (n: number): JsonRpcMessage => ({
+  jsonrpc: '2.0',
+  method: 'notifications/progress',
+  params: { progress: n },
+});
 
 /** Appends `count` notifications (progress 1…count) to a stream and returns their ids. */
-async function appendNotes(store: MemoryEventStore, sessionId: string, streamId: string, count: number): Promise<string[]> {
+async function appendNotes(
+  store: MemoryEventStore,
+  sessionId: string,
+  streamId: string,
+  count: number,
+): Promise<string[]> {
   const ids: string[] = [];
   for (let n = 1; n <= count; n++) ids.push(await store.append(sessionId, streamId, note(n)));
   return ids;
 }
 
 /** The progress values of a replay, or undefined. */
-async function replayed(store: MemoryEventStore, sessionId: string, lastEventId: string): Promise<unknown[] | undefined> {
+async function replayed(
+  store: MemoryEventStore,
+  sessionId: string,
+  lastEventId: string,
+): Promise<unknown[] | undefined> {
   const replay = await store.replayAfter(sessionId, lastEventId);
-  return replay?.events.map((event) => (event.message && 'params' in event.message ? event.message.params?.progress : event.message));
+  return replay?.events.map((event) =>
+    event.message && 'params' in event.message ? event.message.params?.progress : event.message,
+  );
 }
 
 describe('MemoryEventStore options', () => {
   it.each<[string, unknown, string, RegExp]>([
-    ['maxEventsPerStream 0', { maxEventsPerStream: 0 }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: MemoryEventStore option 'maxEventsPerStream' must be a positive integer, got 0$/],
-    ['maxEventsPerStream 1.5', { maxEventsPerStream: 1.5 }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: .*'maxEventsPerStream' must be a positive integer/],
-    ["maxEventsPerStream '10'", { maxEventsPerStream: '10' }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: .*'maxEventsPerStream' must be a positive integer, got "10"$/],
-    ['maxStreamsPerSession -1', { maxStreamsPerSession: -1 }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: MemoryEventStore option 'maxStreamsPerSession' must be a positive integer, got -1$/],
-    ['maxStreamsPerSession Infinity', { maxStreamsPerSession: Infinity }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: .*'maxStreamsPerSession' must be a positive integer/],
-    ['a misspelt key', { maxEvents: 10 }, 'ERR_MCP_UNKNOWN_OPTION', /^mcpRouter: unknown MemoryEventStore option 'maxEvents'$/],
+    [
+      'maxEventsPerStream 0',
+      { maxEventsPerStream: 0 },
+      'ERR_MCP_INVALID_OPTION',
+      /^mcpRouter: MemoryEventStore option 'maxEventsPerStream' must be a positive integer, got 0$/,
+    ],
+    [
+      'maxEventsPerStream 1.5',
+      { maxEventsPerStream: 1.5 },
+      'ERR_MCP_INVALID_OPTION',
+      /^mcpRouter: .*'maxEventsPerStream' must be a positive integer/,
+    ],
+    [
+      "maxEventsPerStream '10'",
+      { maxEventsPerStream: '10' },
+      'ERR_MCP_INVALID_OPTION',
+      /^mcpRouter: .*'maxEventsPerStream' must be a positive integer, got "10"$/,
+    ],
+    [
+      'maxStreamsPerSession -1',
+      { maxStreamsPerSession: -1 },
+      'ERR_MCP_INVALID_OPTION',
+      /^mcpRouter: MemoryEventStore option 'maxStreamsPerSession' must be a positive integer, got -1$/,
+    ],
+    [
+      'maxStreamsPerSession Infinity',
+      { maxStreamsPerSession: Infinity },
+      'ERR_MCP_INVALID_OPTION',
+      /^mcpRouter: .*'maxStreamsPerSession' must be a positive integer/,
+    ],
+    [
+      'a misspelt key',
+      { maxEvents: 10 },
+      'ERR_MCP_UNKNOWN_OPTION',
+      /^mcpRouter: unknown MemoryEventStore option 'maxEvents'$/,
+    ],
     ['null options', null, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: MemoryEventStore options must be an object$/],
   ])('rejects %s', (_label, options, code, message) => {
     const err = configError(() => new MemoryEventStore(options as MemoryEventStoreOptions));
@@ -147,7 +192,9 @@ describe('MemoryEventStore replayAfter', () => {
     await store.append('s', 'A', null);
     await store.append('s', 'A', { jsonrpc: '2.0', id: 1, result });
     result.big = 0n;
-    expect((await store.replayAfter('s', 'A.1'))?.events).toEqual([{ id: 'A.2', message: { jsonrpc: '2.0', id: 1, result: { big: 10n } } }]);
+    expect((await store.replayAfter('s', 'A.1'))?.events).toEqual([
+      { id: 'A.2', message: { jsonrpc: '2.0', id: 1, result: { big: 10n } } },
+    ]);
   });
 });
 
@@ -194,7 +241,11 @@ describe('MemoryEventStore bounded buffers', () => {
 
 describe('MemoryEventStore bounded in size: what a client asks for cannot make the store hold more', () => {
   /** A message whose JSON text is about `size` characters: a large tool result, say. */
-  const large = (size: number, tag: string): JsonRpcMessage => ({ jsonrpc: '2.0', id: tag, result: { text: 'x'.repeat(size) } });
+  const large = (size: number, tag: string): JsonRpcMessage => ({
+    jsonrpc: '2.0',
+    id: tag,
+    result: { text: 'x'.repeat(size) },
+  });
 
   it('past maxBytesPerSession, forgets the least recently written streams of that session first', async () => {
     const store = new MemoryEventStore({ maxBytesPerSession: 25_000 });

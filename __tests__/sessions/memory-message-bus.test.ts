@@ -8,8 +8,18 @@ const message = (n: number): JsonRpcMessage => ({ jsonrpc: '2.0', method: 'notif
 
 describe('MemoryMessageBus options', () => {
   it.each<[string, unknown, string, RegExp]>([
-    ['onListenerError not a function', { onListenerError: 'log' }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: MemoryMessageBus option 'onListenerError' must be a function, got string$/],
-    ['a misspelt key', { onError: () => undefined }, 'ERR_MCP_UNKNOWN_OPTION', /^mcpRouter: unknown MemoryMessageBus option 'onError'$/],
+    [
+      'onListenerError not a function',
+      { onListenerError: 'log' },
+      'ERR_MCP_INVALID_OPTION',
+      /^mcpRouter: MemoryMessageBus option 'onListenerError' must be a function, got string$/,
+    ],
+    [
+      'a misspelt key',
+      { onError: () => undefined },
+      'ERR_MCP_UNKNOWN_OPTION',
+      /^mcpRouter: unknown MemoryMessageBus option 'onError'$/,
+    ],
     ['null options', null, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: MemoryMessageBus options must be an object$/],
   ])('rejects %s', (_label, options, code, pattern) => {
     const err = configError(() => new MemoryMessageBus(options as MemoryMessageBusOptions));

@@ -24,16 +24,61 @@ afterEach(() => jest.useRealTimers());
 
 describe('MemorySessionStore options', () => {
   it.each<[string, unknown, string, RegExp]>([
-    ['idleTtlMs 0', { idleTtlMs: 0 }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: MemorySessionStore option 'idleTtlMs' must be a positive integer, got 0$/],
-    ['idleTtlMs -1', { idleTtlMs: -1 }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: .*'idleTtlMs' must be a positive integer, got -1$/],
-    ['idleTtlMs 1.5', { idleTtlMs: 1.5 }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: .*'idleTtlMs' must be a positive integer/],
-    ['idleTtlMs NaN', { idleTtlMs: NaN }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: .*'idleTtlMs' must be a positive integer/],
-    ['idleTtlMs Infinity', { idleTtlMs: Infinity }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: .*'idleTtlMs' must be a positive integer/],
-    ["idleTtlMs '60000'", { idleTtlMs: '60000' }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: .*'idleTtlMs' must be a positive integer, got "60000"$/],
-    ['max 0', { max: 0 }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: MemorySessionStore option 'max' must be a positive integer, got 0$/],
+    [
+      'idleTtlMs 0',
+      { idleTtlMs: 0 },
+      'ERR_MCP_INVALID_OPTION',
+      /^mcpRouter: MemorySessionStore option 'idleTtlMs' must be a positive integer, got 0$/,
+    ],
+    [
+      'idleTtlMs -1',
+      { idleTtlMs: -1 },
+      'ERR_MCP_INVALID_OPTION',
+      /^mcpRouter: .*'idleTtlMs' must be a positive integer, got -1$/,
+    ],
+    [
+      'idleTtlMs 1.5',
+      { idleTtlMs: 1.5 },
+      'ERR_MCP_INVALID_OPTION',
+      /^mcpRouter: .*'idleTtlMs' must be a positive integer/,
+    ],
+    [
+      'idleTtlMs NaN',
+      { idleTtlMs: NaN },
+      'ERR_MCP_INVALID_OPTION',
+      /^mcpRouter: .*'idleTtlMs' must be a positive integer/,
+    ],
+    [
+      'idleTtlMs Infinity',
+      { idleTtlMs: Infinity },
+      'ERR_MCP_INVALID_OPTION',
+      /^mcpRouter: .*'idleTtlMs' must be a positive integer/,
+    ],
+    [
+      "idleTtlMs '60000'",
+      { idleTtlMs: '60000' },
+      'ERR_MCP_INVALID_OPTION',
+      /^mcpRouter: .*'idleTtlMs' must be a positive integer, got "60000"$/,
+    ],
+    [
+      'max 0',
+      { max: 0 },
+      'ERR_MCP_INVALID_OPTION',
+      /^mcpRouter: MemorySessionStore option 'max' must be a positive integer, got 0$/,
+    ],
     ['max 2.5', { max: 2.5 }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: .*'max' must be a positive integer/],
-    ['now not a function', { now: 123 }, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: MemorySessionStore option 'now' must be a function, got number$/],
-    ['a misspelt key', { idleTTLMs: 1000 }, 'ERR_MCP_UNKNOWN_OPTION', /^mcpRouter: unknown MemorySessionStore option 'idleTTLMs'$/],
+    [
+      'now not a function',
+      { now: 123 },
+      'ERR_MCP_INVALID_OPTION',
+      /^mcpRouter: MemorySessionStore option 'now' must be a function, got number$/,
+    ],
+    [
+      'a misspelt key',
+      { idleTTLMs: 1000 },
+      'ERR_MCP_UNKNOWN_OPTION',
+      /^mcpRouter: unknown MemorySessionStore option 'idleTTLMs'$/,
+    ],
     ['null options', null, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: MemorySessionStore options must be an object$/],
   ])('rejects %s', (_label, options, code, message) => {
     const err = configError(() => new MemorySessionStore(options as MemorySessionStoreOptions));
@@ -108,7 +153,9 @@ describe('MemorySessionStore records', () => {
 
   it('hands out frozen nested values, not copies: get costs the same whatever the client sent', async () => {
     const { store } = storeWithDrops();
-    const clientCapabilities = { experimental: Object.fromEntries(Array.from({ length: 1_000 }, (_, i) => [`k${i}`, { i }])) };
+    const clientCapabilities = {
+      experimental: Object.fromEntries(Array.from({ length: 1_000 }, (_, i) => [`k${i}`, { i }])),
+    };
     await store.set({ ...sessionRecord('a'), clientCapabilities });
     const [first, second] = [(await store.get('a'))!, (await store.get('a'))!];
     // The same nested objects on every get: nothing was copied.
@@ -124,7 +171,10 @@ describe('MemorySessionStore records', () => {
 
   it("copies a client's JSON exactly, a '__proto__' key included, as data and not as a prototype", async () => {
     const { store } = storeWithDrops();
-    const clientInfo = JSON.parse('{"name":"c","__proto__":{"polluted":true},"tags":[["a"],{"b":null}]}') as Record<string, unknown>;
+    const clientInfo = JSON.parse('{"name":"c","__proto__":{"polluted":true},"tags":[["a"],{"b":null}]}') as Record<
+      string,
+      unknown
+    >;
     await store.set({ ...sessionRecord('a'), clientInfo });
     const copy = (await store.get('a'))!.clientInfo!;
     expect(Object.keys(copy)).toEqual(['name', '__proto__', 'tags']);
@@ -174,15 +224,18 @@ describe('MemorySessionStore idle TTL', () => {
     expect(jest.getTimerCount()).toBe(0);
   });
 
-  it.each(['touch', 'delete', 'set'] as const)('%s of an expired, unswept session reports it as expired', async (method) => {
-    const { store, drops } = storeWithDrops();
-    await store.set(sessionRecord('a'));
-    jest.setSystemTime(Date.now() + TTL + 1);
-    if (method === 'set') await store.set(sessionRecord('a'));
-    else if (method === 'delete') expect(await store.delete('a')).toBe(false);
-    else await store.touch('a');
-    expect(drops).toEqual(['a:expired']);
-  });
+  it.each(['touch', 'delete', 'set'] as const)(
+    '%s of an expired, unswept session reports it as expired',
+    async (method) => {
+      const { store, drops } = storeWithDrops();
+      await store.set(sessionRecord('a'));
+      jest.setSystemTime(Date.now() + TTL + 1);
+      if (method === 'set') await store.set(sessionRecord('a'));
+      else if (method === 'delete') expect(await store.delete('a')).toBe(false);
+      else await store.touch('a');
+      expect(drops).toEqual(['a:expired']);
+    },
+  );
 
   it.each(['get', 'touch', 'set'] as const)('%s counts as activity and restarts the idle TTL', async (method) => {
     const { store, drops } = storeWithDrops();

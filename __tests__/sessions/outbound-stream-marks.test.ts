@@ -10,8 +10,17 @@ const logger = { error: jest.fn(), warn: jest.fn() };
 /** A memory store that logs every call, marks included, in order. */
 class LoggingStore extends MemoryEventStore implements EventStore {
   readonly calls: string[] = [];
-  override async append(sessionId: string, streamId: string, message: JsonRpcMessage | null, json?: string): Promise<string> {
-    this.calls.push(message === null ? 'append priming' : `append ${'method' in message ? message.method : `response ${String(message.id)}`}`);
+  override async append(
+    sessionId: string,
+    streamId: string,
+    message: JsonRpcMessage | null,
+    json?: string,
+  ): Promise<string> {
+    this.calls.push(
+      message === null
+        ? 'append priming'
+        : `append ${'method' in message ? message.method : `response ${String(message.id)}`}`,
+    );
     return super.append(sessionId, streamId, message, json);
   }
   async markStreamOpen(_sessionId: string, _streamId: string, requestIds: readonly JsonRpcId[]): Promise<void> {
@@ -36,7 +45,15 @@ it('marks the stream open before its first event, renews the mark every heartbea
   await jest.advanceTimersByTimeAsync(STREAM_HEARTBEAT_MS * 2 + 200);
   await stream.send({ jsonrpc: '2.0', id: 3, result: {} });
   await stream.end();
-  expect(events.calls).toEqual(['open [3,"x"]', 'append priming', 'append notifications/progress', 'open [3,"x"]', 'open [3,"x"]', 'append response 3', 'finished']);
+  expect(events.calls).toEqual([
+    'open [3,"x"]',
+    'append priming',
+    'append notifications/progress',
+    'open [3,"x"]',
+    'open [3,"x"]',
+    'append response 3',
+    'finished',
+  ]);
   // No renewal after the end.
   await jest.advanceTimersByTimeAsync(STREAM_HEARTBEAT_MS + 100);
   expect(events.calls.at(-1)).toBe('finished');

@@ -7,13 +7,26 @@ import express from 'express';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mcpRouter, type McpRouter } from '../../lib';
-import { MemoryServerEventBus, notificationOf, publishQuietly, type ServerEvent, type ServerEventBus } from '../../lib/sessions/server-events';
+import {
+  MemoryServerEventBus,
+  notificationOf,
+  publishQuietly,
+  type ServerEvent,
+  type ServerEventBus,
+} from '../../lib/sessions/server-events';
 import { MCP_ACCEPT, notification, rpc, silentLogger } from '../helpers/create-app';
 import { messageOf, SseReader, type SseEvent } from '../helpers/sse';
 
 const TOOLS_CHANGED: ServerEvent = { type: 'list_changed', list: 'tools' };
 const UPDATED: ServerEvent = { type: 'resource_updated', uri: 'docs://a' };
-const SESSION_SETTINGS = { maxStreams: 10, maxPendingRequests: 10, maxPerPrincipal: 10, store: new MemorySessionStore(), events: undefined, bus: new MemoryMessageBus() };
+const SESSION_SETTINGS = {
+  maxStreams: 10,
+  maxPendingRequests: 10,
+  maxPerPrincipal: 10,
+  store: new MemorySessionStore(),
+  events: undefined,
+  bus: new MemoryMessageBus(),
+};
 
 describe('MemoryServerEventBus', () => {
   it('hands each event to every listener, in order of subscription, before publish returns', () => {
@@ -23,7 +36,12 @@ describe('MemoryServerEventBus', () => {
     bus.subscribe((event) => seen.push(`second ${event.type}`));
     bus.publish(TOOLS_CHANGED);
     bus.publish(UPDATED);
-    expect(seen).toEqual(['first list_changed', 'second list_changed', 'first resource_updated', 'second resource_updated']);
+    expect(seen).toEqual([
+      'first list_changed',
+      'second list_changed',
+      'first resource_updated',
+      'second resource_updated',
+    ]);
   });
 
   it('stops delivering once unsubscribed; unsubscribing twice is harmless; one function subscribed twice hears twice', () => {
@@ -82,9 +100,18 @@ describe('server events', () => {
   });
 
   it.each([
-    [{ type: 'list_changed', list: 'tools' }, { jsonrpc: '2.0', method: 'notifications/tools/list_changed' }],
-    [{ type: 'list_changed', list: 'prompts' }, { jsonrpc: '2.0', method: 'notifications/prompts/list_changed' }],
-    [{ type: 'list_changed', list: 'resources' }, { jsonrpc: '2.0', method: 'notifications/resources/list_changed' }],
+    [
+      { type: 'list_changed', list: 'tools' },
+      { jsonrpc: '2.0', method: 'notifications/tools/list_changed' },
+    ],
+    [
+      { type: 'list_changed', list: 'prompts' },
+      { jsonrpc: '2.0', method: 'notifications/prompts/list_changed' },
+    ],
+    [
+      { type: 'list_changed', list: 'resources' },
+      { jsonrpc: '2.0', method: 'notifications/resources/list_changed' },
+    ],
     [UPDATED, { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'docs://a' } }],
   ] as Array<[ServerEvent, unknown]>)('%j is announced as %j', (event, message) => {
     expect(notificationOf(event)).toEqual(message);
@@ -92,15 +119,21 @@ describe('server events', () => {
 
   it.each([
     ['rejects', (): Promise<void> => Promise.reject(new Error('bus down'))],
-    ['throws', (): void => {
-      throw new Error('bus down');
-    }],
+    [
+      'throws',
+      (): void => {
+        throw new Error('bus down');
+      },
+    ],
   ])('publishQuietly logs a bus whose publish %s, and never throws', async (_label, publish) => {
     const logger = silentLogger();
     const bus: ServerEventBus = { publish, subscribe: () => () => undefined };
     expect(() => publishQuietly(bus, UPDATED, logger)).not.toThrow();
     await new Promise((resolve) => setImmediate(resolve));
-    expect(logger.error).toHaveBeenCalledWith(new Error('bus down'), 'mcpRouter: the server event resource_updated was not published');
+    expect(logger.error).toHaveBeenCalledWith(
+      new Error('bus down'),
+      'mcpRouter: the server event resource_updated was not published',
+    );
   });
 });
 
@@ -139,11 +172,24 @@ describe('two routers in one app', () => {
   /** A session at `url` subscribed to `uri`, and its GET stream, read past the priming event. */
   async function streamOf(url: string, uri: string): Promise<SseReader> {
     const send = (body: unknown, headers: Record<string, string> = {}): Promise<Response> =>
-      fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: MCP_ACCEPT, ...headers }, body: JSON.stringify(body) });
-    const init = await send(rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } }));
-    const headers = { 'Mcp-Session-Id': init.headers.get('mcp-session-id') ?? '', 'MCP-Protocol-Version': '2025-11-25' };
+      fetch(url, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: MCP_ACCEPT, ...headers },
+        body: JSON.stringify(body),
+      });
+    const init = await send(
+      rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } }),
+    );
+    const headers = {
+      'Mcp-Session-Id': init.headers.get('mcp-session-id') ?? '',
+      'MCP-Protocol-Version': '2025-11-25',
+    };
     expect((await send(notification('notifications/initialized'), headers)).status).toBe(202);
-    expect(await (await send(rpc('resources/subscribe', { uri }), headers)).json()).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+    expect(await (await send(rpc('resources/subscribe', { uri }), headers)).json()).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      result: {},
+    });
     const res = await fetch(url, { headers: { Accept: 'text/event-stream', ...headers } });
     const reader = new SseReader(res.body as ReadableStream<Uint8Array>);
     cleanups.push(() => reader.cancel());
@@ -154,7 +200,10 @@ describe('two routers in one app', () => {
   const next = async (reader: SseReader): Promise<unknown> => messageOf((await reader.next()) as SseEvent);
 
   it('each announce their own list changes and resource updates (notifyResourceUpdated), never the other’s', async () => {
-    const [a, b] = ['a', 'b'].map((name) => mcpRouter({ name, version: '1.0.0', logger: silentLogger() })) as [McpRouter, McpRouter];
+    const [a, b] = ['a', 'b'].map((name) => mcpRouter({ name, version: '1.0.0', logger: silentLogger() })) as [
+      McpRouter,
+      McpRouter,
+    ];
     for (const mcp of [a, b]) mcp.resource({ uri: 'docs://shared', name: 'shared', read: () => 'shared' });
     const base = await listen({ '/a': a, '/b': b });
     const onA = await streamOf(`${base}/a`, 'docs://shared');
@@ -165,7 +214,11 @@ describe('two routers in one app', () => {
     // Had anything of a's reached b's stream, it would come before b's own change.
     b.prompt({ name: 'only_b', description: 'A prompt of b', get: () => 'b' });
     expect(await next(onA)).toEqual({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
-    expect(await next(onA)).toEqual({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'docs://shared' } });
+    expect(await next(onA)).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/resources/updated',
+      params: { uri: 'docs://shared' },
+    });
     expect(await next(onB)).toEqual({ jsonrpc: '2.0', method: 'notifications/prompts/list_changed' });
   });
 

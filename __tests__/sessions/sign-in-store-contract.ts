@@ -26,7 +26,14 @@ export function describeSignInStore(name: string, make: () => SignInStore | Prom
     });
 
     it('keeps a record as JSON: nested objects, arrays, numbers, booleans, null and non-ASCII text come back equal', async () => {
-      const record = { clientId: 'c1', redirectUris: ['https://a.example/cb', 'http://127.0.0.1:3000/cb'], n: 1.5, ok: true, none: null, nested: { name: 'Zoë ✓ 日本' } };
+      const record = {
+        clientId: 'c1',
+        redirectUris: ['https://a.example/cb', 'http://127.0.0.1:3000/cb'],
+        n: 1.5,
+        ok: true,
+        none: null,
+        nested: { name: 'Zoë ✓ 日本' },
+      };
       await store.set('client', 'c1', record, HOUR);
       await expect(store.get('client', 'c1')).resolves.toEqual(record);
     });
@@ -69,7 +76,9 @@ export function describeSignInStore(name: string, make: () => SignInStore | Prom
     });
 
     it('of many concurrent adds of one id, exactly one saves, and its record is the one kept', async () => {
-      const added = await Promise.all(Array.from({ length: 20 }, (_, index) => store.add('keys', 'p7', { index }, HOUR)));
+      const added = await Promise.all(
+        Array.from({ length: 20 }, (_, index) => store.add('keys', 'p7', { index }, HOUR)),
+      );
       expect(added.filter(Boolean)).toHaveLength(1);
       await expect(store.get('keys', 'p7')).resolves.toEqual({ index: added.indexOf(true) });
     });
@@ -85,7 +94,8 @@ export function describeSignInStore(name: string, make: () => SignInStore | Prom
       const kinds: SignInKind[] = ['client', 'pending', 'code', 'consent', 'refresh', 'family', 'keys', 'upstream'];
       for (const kind of kinds) await store.set(kind, 'same', { kind }, HOUR);
       await store.delete('code', 'same');
-      for (const kind of kinds) await expect(store.get(kind, 'same')).resolves.toEqual(kind === 'code' ? undefined : { kind });
+      for (const kind of kinds)
+        await expect(store.get(kind, 'same')).resolves.toEqual(kind === 'code' ? undefined : { kind });
     });
 
     it('keeps ids apart whatever they contain: separators, URLs (a client id may be one), braces, spaces, the empty id', async () => {

@@ -3,7 +3,14 @@
 import request from 'supertest';
 import express from 'express';
 import { MemoryStore as MemoryRateLimitStore } from 'express-rate-limit';
-import { McpConfigError, MemoryEventStore, MemoryMessageBus, MemorySessionStore, MemoryTaskStore, mcpRouter } from '../../lib';
+import {
+  McpConfigError,
+  MemoryEventStore,
+  MemoryMessageBus,
+  MemorySessionStore,
+  MemoryTaskStore,
+  mcpRouter,
+} from '../../lib';
 import { MemoryServerEventBus } from '../../lib/sessions/server-events';
 import { StoreUnavailableError, type McpStore } from '../../lib/sessions/shared-store';
 import { MCP_ACCEPT } from '../helpers/create-app';
@@ -15,7 +22,10 @@ function memoryStore(overrides: Partial<McpStore> = {}): McpStore & { made: stri
   const store = {
     made,
     closed: 0,
-    sessions: (settings: { idleTtlMs: number; max: number }) => (made.push('sessions'), new MemorySessionStore(settings)),
+    sessions: (settings: { idleTtlMs: number; max: number }) => (
+      made.push('sessions'),
+      new MemorySessionStore(settings)
+    ),
     events: () => (made.push('events'), new MemoryEventStore()),
     bus: () => (made.push('bus'), new MemoryMessageBus()),
     serverEvents: (onError: (err: unknown) => void) => (made.push('serverEvents'), new MemoryServerEventBus(onError)),
@@ -33,7 +43,12 @@ function memoryStore(overrides: Partial<McpStore> = {}): McpStore & { made: stri
 function discover(app: express.Express): request.Test {
   return request(app)
     .post('/mcp')
-    .set({ 'Content-Type': 'application/json', Accept: MCP_ACCEPT, 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'server/discover' })
+    .set({
+      'Content-Type': 'application/json',
+      Accept: MCP_ACCEPT,
+      'MCP-Protocol-Version': MODERN,
+      'Mcp-Method': 'server/discover',
+    })
     .send({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: envelope() } });
 }
 
@@ -47,13 +62,24 @@ it('takes every part from the store, and closes it with the router', async () =>
 
 it('makes no part the router does not use, and lets an explicit part win', () => {
   const store = memoryStore();
-  mcpRouter({ name: 's', version: '1', store, sessions: false, rateLimit: false, tasks: { store: new MemoryTaskStore() } });
+  mcpRouter({
+    name: 's',
+    version: '1',
+    store,
+    sessions: false,
+    rateLimit: false,
+    tasks: { store: new MemoryTaskStore() },
+  });
   expect([...store.made].sort()).toEqual(['bus', 'serverEvents']);
 });
 
 it('refuses at boot a store that is not an McpStore, naming the option', () => {
-  expect(() => mcpRouter({ name: 's', version: '1', store: { sessions: () => undefined } as unknown as McpStore })).toThrow(McpConfigError);
-  expect(() => mcpRouter({ name: 's', version: '1', store: { sessions: () => undefined } as unknown as McpStore })).toThrow(/option 'store'/);
+  expect(() =>
+    mcpRouter({ name: 's', version: '1', store: { sessions: () => undefined } as unknown as McpStore }),
+  ).toThrow(McpConfigError);
+  expect(() =>
+    mcpRouter({ name: 's', version: '1', store: { sessions: () => undefined } as unknown as McpStore }),
+  ).toThrow(/option 'store'/);
 });
 
 it('answers 503 with Retry-After and a JSON-RPC body while the store cannot give its key, then serves once it can', async () => {

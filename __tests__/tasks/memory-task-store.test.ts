@@ -7,7 +7,19 @@ let clock = 1_000_000;
 const now = (): number => clock;
 
 function task(taskId: string, owner: string, extra: Partial<TaskRecord> = {}): TaskRecord {
-  return { taskId, owner, era: '2026', method: 'tools/call', name: 'job', status: 'working', createdAt: clock, lastUpdatedAt: clock, ttlMs: 1000, pollIntervalMs: 100, ...extra };
+  return {
+    taskId,
+    owner,
+    era: '2026',
+    method: 'tools/call',
+    name: 'job',
+    status: 'working',
+    createdAt: clock,
+    lastUpdatedAt: clock,
+    ttlMs: 1000,
+    pollIntervalMs: 100,
+    ...extra,
+  };
 }
 
 beforeEach(() => {
@@ -31,7 +43,10 @@ describe('MemoryTaskStore', () => {
     const store = new MemoryTaskStore({ now, maxPerPrincipal: 2 });
     await store.create(task('a', 'p'));
     await store.create(task('b', 'p'));
-    await expect(store.create(task('c', 'p'))).rejects.toMatchObject({ name: 'TaskLimitError', limit: 'maxPerPrincipal' });
+    await expect(store.create(task('c', 'p'))).rejects.toMatchObject({
+      name: 'TaskLimitError',
+      limit: 'maxPerPrincipal',
+    });
     // Another principal is not affected.
     await store.create(task('x', 'q'));
     await store.put({ ...task('a', 'p'), status: 'completed', result: { content: [] } });
@@ -99,7 +114,9 @@ describe('MemoryTaskStore', () => {
   it('refuses bad options with McpConfigError', () => {
     expect(() => new MemoryTaskStore({ max: 0 })).toThrow(McpConfigError);
     expect(() => new MemoryTaskStore({ maxPerPrincipal: 1.5 })).toThrow(/maxPerPrincipal/);
-    expect(() => new MemoryTaskStore({ sweepInterval: 5 } as never)).toThrow(/unknown MemoryTaskStore option 'sweepInterval'/);
+    expect(() => new MemoryTaskStore({ sweepInterval: 5 } as never)).toThrow(
+      /unknown MemoryTaskStore option 'sweepInterval'/,
+    );
   });
 });
 

@@ -25,7 +25,10 @@ function bridgedApp(): express.Express {
   ]);
   app.use('/mcp', mcp);
   // The app's own error handler keeps the expected failure out of the test output.
-  app.use((_err: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => void res.status(500).json({ error: 'boom' }));
+  app.use(
+    (_err: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) =>
+      void res.status(500).json({ error: 'boom' }),
+  );
   return app;
 }
 
@@ -36,7 +39,11 @@ it('tools/call → INTERNAL "GET /users/:id" → the route\'s own span', async (
   const own = otel.span('db.lookup');
   expect(route.kind).toBe(SpanKind.INTERNAL);
   expect(route.parentSpanContext?.spanId).toBe(call.spanContext().spanId);
-  expect(route.attributes).toEqual({ 'http.request.method': 'GET', 'http.route': '/users/:id', 'http.response.status_code': 200 });
+  expect(route.attributes).toEqual({
+    'http.request.method': 'GET',
+    'http.route': '/users/:id',
+    'http.response.status_code': 200,
+  });
   expect(own.parentSpanContext?.spanId).toBe(route.spanContext().spanId);
   expect(route.status.code).toBe(SpanStatusCode.UNSET);
 });

@@ -16,8 +16,17 @@ const PARENT_SPAN_ID = 'b7ad6b7169203331';
 const TRACEPARENT = `00-${TRACE_ID}-${PARENT_SPAN_ID}-01`;
 
 function addTool(mcp: McpRouter): void {
-  const inputSchema = { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] };
-  mcp.tool({ name: 'add', description: 'Add', inputSchema, handler: ({ a, b }: { a: number; b: number }) => ({ sum: a + b }) });
+  const inputSchema = {
+    type: 'object',
+    properties: { a: { type: 'number' }, b: { type: 'number' } },
+    required: ['a', 'b'],
+  };
+  mcp.tool({
+    name: 'add',
+    description: 'Add',
+    inputSchema,
+    handler: ({ a, b }: { a: number; b: number }) => ({ sum: a + b }),
+  });
 }
 
 /** An app whose first middleware makes an HTTP SERVER span active, as @opentelemetry/instrumentation-http would. */
@@ -47,7 +56,13 @@ describe('with an SDK registered', () => {
     const mcp = mcpRouter({ name: 't', version: '1', sessions: false });
     addTool(mcp);
     const { app, httpSpanIds } = appWithHttpSpan(mcp);
-    await modern(app, 'tools/call', { name: 'add', arguments: { a: 1, b: 2 } }, {}, { traceparent: TRACEPARENT, baggage: 'tenant=acme' }).expect(200);
+    await modern(
+      app,
+      'tools/call',
+      { name: 'add', arguments: { a: 1, b: 2 } },
+      {},
+      { traceparent: TRACEPARENT, baggage: 'tenant=acme' },
+    ).expect(200);
     const span = otel.span('tools/call add');
     expect(span.spanContext().traceId).toBe(TRACE_ID);
     expect(span.parentSpanContext?.spanId).toBe(PARENT_SPAN_ID);
@@ -57,7 +72,11 @@ describe('with an SDK registered', () => {
   it('without trace context in _meta, is a child of the HTTP span; the handler runs inside the span', async () => {
     const seen: (string | undefined)[] = [];
     const mcp = mcpRouter({ name: 't', version: '1', sessions: false });
-    mcp.tool({ name: 'peek', description: 'Peek', handler: () => (seen.push(trace.getActiveSpan()?.spanContext().spanId), 'ok') });
+    mcp.tool({
+      name: 'peek',
+      description: 'Peek',
+      handler: () => (seen.push(trace.getActiveSpan()?.spanContext().spanId), 'ok'),
+    });
     const { app, httpSpanIds } = appWithHttpSpan(mcp);
     await modern(app, 'tools/call', { name: 'peek', arguments: {} }).expect(200);
     const span = otel.span('tools/call peek');
@@ -70,10 +89,21 @@ describe('with an SDK registered', () => {
     let started!: () => void;
     const running = new Promise<void>((resolve) => (started = resolve));
     const app = createApp({ sessions: {} }, (mcp) =>
-      mcp.tool({ name: 'wait', description: 'Waits', handler: (_args: unknown, ctx) => new Promise((resolve) => (started(), ctx.signal.addEventListener('abort', () => resolve('late')))) }),
+      mcp.tool({
+        name: 'wait',
+        description: 'Waits',
+        handler: (_args: unknown, ctx) =>
+          new Promise((resolve) => (started(), ctx.signal.addEventListener('abort', () => resolve('late')))),
+      }),
     );
-    const init = await post(app, rpc('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } })).expect(200);
-    const headers = { 'Mcp-Session-Id': init.headers['mcp-session-id'] as string, 'MCP-Protocol-Version': '2025-06-18' };
+    const init = await post(
+      app,
+      rpc('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } }),
+    ).expect(200);
+    const headers = {
+      'Mcp-Session-Id': init.headers['mcp-session-id'] as string,
+      'MCP-Protocol-Version': '2025-06-18',
+    };
     const call = post(app, rpc('tools/call', { name: 'wait', arguments: {} }, 5), headers).then((res) => res);
     await running;
     await post(app, notification('notifications/cancelled', { requestId: 5, reason: 'bored' }), headers).expect(202);
@@ -91,10 +121,21 @@ describe('with an SDK registered', () => {
     const points = await otel.histogram('mcp.server.operation.duration');
     const ok = points.find((point) => point.attributes['gen_ai.tool.name'] === 'add');
     const failed = points.find((point) => point.attributes['error.type'] === '-32602');
-    expect(ok?.attributes).toEqual({ 'mcp.method.name': 'tools/call', 'mcp.protocol.version': '2026-07-28', 'gen_ai.tool.name': 'add', 'network.transport': 'tcp', 'network.protocol.name': 'http', 'network.protocol.version': '1.1' });
+    expect(ok?.attributes).toEqual({
+      'mcp.method.name': 'tools/call',
+      'mcp.protocol.version': '2026-07-28',
+      'gen_ai.tool.name': 'add',
+      'network.transport': 'tcp',
+      'network.protocol.name': 'http',
+      'network.protocol.version': '1.1',
+    });
     expect(ok?.value.count).toBe(1);
     expect(ok?.value.sum).toBeLessThan(5);
-    expect(failed?.attributes).toMatchObject({ 'mcp.method.name': 'tools/call', 'error.type': '-32602', 'rpc.response.status_code': '-32602' });
+    expect(failed?.attributes).toMatchObject({
+      'mcp.method.name': 'tools/call',
+      'error.type': '-32602',
+      'rpc.response.status_code': '-32602',
+    });
     // A name no tool has stays off the histogram and out of the span name (the span keeps it apart, as _OTHER's original).
     expect(failed?.attributes['gen_ai.tool.name']).toBeUndefined();
     expect(otel.span('tools/call').attributes['express_mcp_router.gen_ai.tool.name_original']).toBe('nosuch');
@@ -116,8 +157,18 @@ describe('with an SDK registered', () => {
 
   it('records mcp.server.session.duration when a 2025 session ends', async () => {
     const app = createApp({ sessions: { allowDelete: true } });
-    const init = await post(app, rpc('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } })).expect(200);
-    await request(app).delete('/mcp').set({ 'Mcp-Session-Id': init.headers['mcp-session-id'] as string, 'MCP-Protocol-Version': '2025-06-18', Accept: MCP_ACCEPT }).expect(200);
+    const init = await post(
+      app,
+      rpc('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } }),
+    ).expect(200);
+    await request(app)
+      .delete('/mcp')
+      .set({
+        'Mcp-Session-Id': init.headers['mcp-session-id'] as string,
+        'MCP-Protocol-Version': '2025-06-18',
+        Accept: MCP_ACCEPT,
+      })
+      .expect(200);
     const points = await otel.histogram('mcp.server.session.duration');
     expect(points).toHaveLength(1);
     expect(points[0]?.attributes).toMatchObject({ 'mcp.protocol.version': '2025-06-18' });
@@ -129,11 +180,20 @@ describe('with an SDK registered', () => {
     const app = createApp({ sessions: {} }, (mcp) => {
       router = mcp;
     });
-    await post(app, rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } })).expect(200);
-    const before = (await otel.histogram('mcp.server.session.duration')).reduce((sum, point) => sum + point.value.count, 0);
+    await post(
+      app,
+      rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } }),
+    ).expect(200);
+    const before = (await otel.histogram('mcp.server.session.duration')).reduce(
+      (sum, point) => sum + point.value.count,
+      0,
+    );
     await router?.close();
     await router?.close();
-    const after = (await otel.histogram('mcp.server.session.duration')).reduce((sum, point) => sum + point.value.count, 0);
+    const after = (await otel.histogram('mcp.server.session.duration')).reduce(
+      (sum, point) => sum + point.value.count,
+      0,
+    );
     expect(after - before).toBe(1);
   });
 

@@ -30,7 +30,7 @@ afterEach(async () => {
 const payload = { x402Version: 2 } as PaymentPayload;
 const requirements = {} as PaymentRequirements;
 
-it('verify: a CLIENT span under the caller\'s span; the facilitator hears its traceparent', async () => {
+it("verify: a CLIENT span under the caller's span; the facilitator hears its traceparent", async () => {
   const { port } = server.address() as AddressInfo;
   const facilitator = x402Facilitator({ url: `http://127.0.0.1:${port}/` });
   const parent = trace.getTracer('test').startSpan('tools/call paid');
@@ -39,7 +39,12 @@ it('verify: a CLIENT span under the caller\'s span; the facilitator hears its tr
   const span = otel.span('x402 verify');
   expect(span.kind).toBe(SpanKind.CLIENT);
   expect(span.parentSpanContext?.spanId).toBe(parent.spanContext().spanId);
-  expect(span.attributes).toEqual({ 'http.request.method': 'POST', 'server.address': '127.0.0.1', 'server.port': port, 'http.response.status_code': 200 });
+  expect(span.attributes).toEqual({
+    'http.request.method': 'POST',
+    'server.address': '127.0.0.1',
+    'server.port': port,
+    'http.response.status_code': 200,
+  });
   expect(traceparents).toEqual([`00-${span.spanContext().traceId}-${span.spanContext().spanId}-01`]);
 });
 

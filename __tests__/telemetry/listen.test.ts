@@ -24,17 +24,31 @@ it('a listen stream: span "subscriptions/listen", ended once the stream is ackno
     const res = await fetch(`http://127.0.0.1:${port}/mcp`, {
       method: 'POST',
       signal: abort.signal,
-      headers: { 'Content-Type': 'application/json', Accept: MCP_ACCEPT, 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'subscriptions/listen' },
-      body: JSON.stringify(rpc('subscriptions/listen', { notifications: { toolsListChanged: true }, _meta: envelope() }, 9)),
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: MCP_ACCEPT,
+        'MCP-Protocol-Version': MODERN,
+        'Mcp-Method': 'subscriptions/listen',
+      },
+      body: JSON.stringify(
+        rpc('subscriptions/listen', { notifications: { toolsListChanged: true }, _meta: envelope() }, 9),
+      ),
     });
     expect(res.status).toBe(200);
     const reader = res.body!.getReader();
     let text = '';
     while (!text.includes('acknowledged')) text += new TextDecoder().decode((await reader.read()).value);
     const span = otel.span('subscriptions/listen');
-    expect(span.attributes).toMatchObject({ 'mcp.method.name': 'subscriptions/listen', 'jsonrpc.request.id': '9', 'mcp.protocol.version': MODERN, 'client.address': expect.any(String) });
+    expect(span.attributes).toMatchObject({
+      'mcp.method.name': 'subscriptions/listen',
+      'jsonrpc.request.id': '9',
+      'mcp.protocol.version': MODERN,
+      'client.address': expect.any(String),
+    });
     expect(span.status.code).toBe(SpanStatusCode.UNSET);
-    expect((await otel.histogram('mcp.server.operation.duration')).map((point) => point.attributes['mcp.method.name'])).toEqual(['subscriptions/listen']);
+    expect(
+      (await otel.histogram('mcp.server.operation.duration')).map((point) => point.attributes['mcp.method.name']),
+    ).toEqual(['subscriptions/listen']);
   } finally {
     abort.abort();
     await new Promise((resolve) => server.close(resolve));

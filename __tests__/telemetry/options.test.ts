@@ -5,8 +5,16 @@ import { McpConfigError, mcpRouter } from '../../lib';
 describe('telemetry option', () => {
   it.each([
     ['a string', 'yes', /^mcpRouter: option 'telemetry' must be \{ recordArguments\?, recordResults\? \} or a boolean/],
-    ['a non-boolean recordArguments', { recordArguments: 'yes' }, /^mcpRouter: option 'telemetry.recordArguments' must be a boolean/],
-    ['a non-boolean recordResults', { recordResults: 1 }, /^mcpRouter: option 'telemetry.recordResults' must be a boolean/],
+    [
+      'a non-boolean recordArguments',
+      { recordArguments: 'yes' },
+      /^mcpRouter: option 'telemetry.recordArguments' must be a boolean/,
+    ],
+    [
+      'a non-boolean recordResults',
+      { recordResults: 1 },
+      /^mcpRouter: option 'telemetry.recordResults' must be a boolean/,
+    ],
     ['an unknown key', { recordArgs: true }, /^mcpRouter: unknown option 'telemetry.recordArgs'/],
   ])('rejects %s', (_label, telemetry, message) => {
     const create = (): unknown => mcpRouter({ name: 't', version: '1', telemetry: telemetry as never });
@@ -14,8 +22,11 @@ describe('telemetry option', () => {
     expect(create).toThrow(message);
   });
 
-  it.each([[true], [false], [{}], [{ recordArguments: true, recordResults: false }]])('accepts %j and leaves it unchanged', (telemetry) => {
-    const given = typeof telemetry === 'object' ? Object.freeze({ ...telemetry }) : telemetry;
-    expect(() => mcpRouter({ name: 't', version: '1', telemetry: given })).not.toThrow();
-  });
+  it.each([[true], [false], [{}], [{ recordArguments: true, recordResults: false }]])(
+    'accepts %j and leaves it unchanged',
+    (telemetry) => {
+      const given = typeof telemetry === 'object' ? Object.freeze({ ...telemetry }) : telemetry;
+      expect(() => mcpRouter({ name: 't', version: '1', telemetry: given })).not.toThrow();
+    },
+  );
 });

@@ -9,8 +9,19 @@ import type { McpRouter } from '../../lib';
 const otel = useOtel();
 
 function setup(mcp: McpRouter): void {
-  mcp.tool({ name: 'add', description: 'Add', inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } } }, handler: ({ a, b }: { a: number; b: number }) => ({ sum: a + b }) });
-  mcp.tool({ name: 'fail', description: 'Fails', handler: () => { throw new Error('nope'); } });
+  mcp.tool({
+    name: 'add',
+    description: 'Add',
+    inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } } },
+    handler: ({ a, b }: { a: number; b: number }) => ({ sum: a + b }),
+  });
+  mcp.tool({
+    name: 'fail',
+    description: 'Fails',
+    handler: () => {
+      throw new Error('nope');
+    },
+  });
   mcp.prompt({ name: 'greet', description: 'Greets', get: () => 'hi' });
   mcp.resource({ uri: 'mem://readme', name: 'readme', read: () => 'hello' });
 }
@@ -41,7 +52,9 @@ describe('SERVER spans (2026 requests)', () => {
     await modern(app, 'tools/call', { name: 'add', arguments: { a: 1, b: 2 } }).expect(200);
     const { attributes } = otel.span('tools/call add');
     expect(JSON.parse(attributes['gen_ai.tool.call.arguments'] as string)).toEqual({ a: 1, b: 2 });
-    expect(JSON.parse(attributes['gen_ai.tool.call.result'] as string)).toMatchObject({ structuredContent: { sum: 3 } });
+    expect(JSON.parse(attributes['gen_ai.tool.call.result'] as string)).toMatchObject({
+      structuredContent: { sum: 3 },
+    });
   });
 
   it.each([
@@ -54,7 +67,12 @@ describe('SERVER spans (2026 requests)', () => {
     const app = createApp({}, setup);
     await modern(app, method, params).expect(200);
     const span = otel.span(name);
-    expect(span.attributes).toMatchObject({ 'mcp.method.name': method, 'jsonrpc.request.id': '7', 'mcp.protocol.version': MODERN, ...extra });
+    expect(span.attributes).toMatchObject({
+      'mcp.method.name': method,
+      'jsonrpc.request.id': '7',
+      'mcp.protocol.version': MODERN,
+      ...extra,
+    });
     expect(span.attributes['gen_ai.operation.name']).toBeUndefined();
     expect(span.attributes['error.type']).toBeUndefined();
   });
@@ -63,7 +81,12 @@ describe('SERVER spans (2026 requests)', () => {
     const app = createApp({}, setup);
     await modern(app, 'tools/call', { name: 'nosuch', arguments: {} }).expect(200);
     const span = otel.span('tools/call');
-    expect(span.attributes).toMatchObject({ 'gen_ai.tool.name': '_OTHER', 'express_mcp_router.gen_ai.tool.name_original': 'nosuch', 'error.type': '-32602', 'rpc.response.status_code': '-32602' });
+    expect(span.attributes).toMatchObject({
+      'gen_ai.tool.name': '_OTHER',
+      'express_mcp_router.gen_ai.tool.name_original': 'nosuch',
+      'error.type': '-32602',
+      'rpc.response.status_code': '-32602',
+    });
     expect(span.status.code).toBe(SpanStatusCode.ERROR);
   });
 
@@ -80,27 +103,53 @@ describe('SERVER spans (2026 requests)', () => {
 describe('SERVER spans (2025 sessions)', () => {
   it('initialize, then a call in the session: mcp.session.id; a notification gets a short span; a batch a span per message', async () => {
     const app = createApp({ sessions: {} }, setup);
-    const init = await post(app, rpc('initialize', { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 't', version: '1' } })).expect(200);
+    const init = await post(
+      app,
+      rpc('initialize', { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 't', version: '1' } }),
+    ).expect(200);
     const sessionId = init.headers['mcp-session-id'] as string;
     const headers = { 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': '2025-03-26' };
     await post(app, notification('notifications/initialized'), headers).expect(202);
     await post(app, [rpc('tools/list', {}, 2), rpc('prompts/get', { name: 'greet' }, 3)], headers).expect(200);
-    expect(otel.span('initialize').attributes).toMatchObject({ 'mcp.method.name': 'initialize', 'jsonrpc.request.id': '1' });
-    expect(otel.span('notifications/initialized').attributes).toMatchObject({ 'mcp.method.name': 'notifications/initialized', 'mcp.session.id': sessionId });
+    expect(otel.span('initialize').attributes).toMatchObject({
+      'mcp.method.name': 'initialize',
+      'jsonrpc.request.id': '1',
+    });
+    expect(otel.span('notifications/initialized').attributes).toMatchObject({
+      'mcp.method.name': 'notifications/initialized',
+      'mcp.session.id': sessionId,
+    });
     expect(otel.span('notifications/initialized').attributes['jsonrpc.request.id']).toBeUndefined();
-    expect(otel.span('tools/list').attributes).toMatchObject({ 'mcp.session.id': sessionId, 'mcp.protocol.version': '2025-03-26', 'jsonrpc.request.id': '2' });
-    expect(otel.span('prompts/get greet').attributes).toMatchObject({ 'mcp.session.id': sessionId, 'jsonrpc.request.id': '3' });
+    expect(otel.span('tools/list').attributes).toMatchObject({
+      'mcp.session.id': sessionId,
+      'mcp.protocol.version': '2025-03-26',
+      'jsonrpc.request.id': '2',
+    });
+    expect(otel.span('prompts/get greet').attributes).toMatchObject({
+      'mcp.session.id': sessionId,
+      'jsonrpc.request.id': '3',
+    });
   });
 
   it.each([
     ['a revision the server supports', '2025-06-18', '2025-06-18'],
     ['one it does not (it answers with its latest)', '2024-01-01', '2025-11-25'],
-  ])('initialize with %s: mcp.protocol.version is the negotiated revision, on the span and the histogram', async (_case, proposed, negotiated) => {
-    const app = createApp({ sessions: {} }, setup);
-    const init = await post(app, rpc('initialize', { protocolVersion: proposed, capabilities: {}, clientInfo: { name: 't', version: '1' } })).expect(200);
-    expect(init.body.result.protocolVersion).toBe(negotiated);
-    expect(otel.span('initialize').attributes['mcp.protocol.version']).toBe(negotiated);
-    const points = await otel.histogram('mcp.server.operation.duration');
-    expect(points.find((point) => point.attributes['mcp.method.name'] === 'initialize')?.attributes['mcp.protocol.version']).toBe(negotiated);
-  });
+  ])(
+    'initialize with %s: mcp.protocol.version is the negotiated revision, on the span and the histogram',
+    async (_case, proposed, negotiated) => {
+      const app = createApp({ sessions: {} }, setup);
+      const init = await post(
+        app,
+        rpc('initialize', { protocolVersion: proposed, capabilities: {}, clientInfo: { name: 't', version: '1' } }),
+      ).expect(200);
+      expect(init.body.result.protocolVersion).toBe(negotiated);
+      expect(otel.span('initialize').attributes['mcp.protocol.version']).toBe(negotiated);
+      const points = await otel.histogram('mcp.server.operation.duration');
+      expect(
+        points.find((point) => point.attributes['mcp.method.name'] === 'initialize')?.attributes[
+          'mcp.protocol.version'
+        ],
+      ).toBe(negotiated);
+    },
+  );
 });

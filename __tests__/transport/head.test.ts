@@ -5,13 +5,28 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type Express } from 'express';
 import request from 'supertest';
-import { MemoryEventStore, MemorySessionStore, mcpRouter, type McpRouter, type McpRouterOptions, type SessionRecord } from '../../lib';
+import {
+  MemoryEventStore,
+  MemorySessionStore,
+  mcpRouter,
+  type McpRouter,
+  type McpRouterOptions,
+  type SessionRecord,
+} from '../../lib';
 import { MCP_ACCEPT, rpc, silentLogger } from '../helpers/create-app';
 import { RawConnection } from '../helpers/raw-connection';
 import { SseReader } from '../helpers/sse';
 
-const INIT = rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'client', version: '0.0.1' } });
-const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' };
+const INIT = rpc('initialize', {
+  protocolVersion: '2025-11-25',
+  capabilities: {},
+  clientInfo: { name: 'client', version: '0.0.1' },
+});
+const SSE_HEADERS = {
+  'content-type': 'text/event-stream',
+  'cache-control': 'no-cache, no-transform',
+  'x-accel-buffering': 'no',
+};
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -19,8 +34,18 @@ afterEach(async () => {
 });
 
 /** A router at /mcp of a fresh app, without a rate limit; `before` adds middleware in front of it. */
-function makeApp(options: Partial<McpRouterOptions> = {}, before?: (app: Express) => void): { app: Express; mcp: McpRouter } {
-  const mcp = mcpRouter({ name: 'head', version: '1.0.0', logger: silentLogger(), sessions: {}, rateLimit: false, ...options });
+function makeApp(
+  options: Partial<McpRouterOptions> = {},
+  before?: (app: Express) => void,
+): { app: Express; mcp: McpRouter } {
+  const mcp = mcpRouter({
+    name: 'head',
+    version: '1.0.0',
+    logger: silentLogger(),
+    sessions: {},
+    rateLimit: false,
+    ...options,
+  });
   cleanups.push(() => mcp.close());
   const app = express();
   before?.(app);
@@ -47,7 +72,10 @@ function connect(port: number): RawConnection {
 }
 
 async function initialize(target: Express | string, headers: Record<string, string> = {}): Promise<string> {
-  const res = await request(target).post(typeof target === 'string' ? '' : '/mcp').set({ 'Content-Type': 'application/json', Accept: MCP_ACCEPT, ...headers }).send(JSON.stringify(INIT));
+  const res = await request(target)
+    .post(typeof target === 'string' ? '' : '/mcp')
+    .set({ 'Content-Type': 'application/json', Accept: MCP_ACCEPT, ...headers })
+    .send(JSON.stringify(INIT));
   expect(res.status).toBe(200);
   return res.headers['mcp-session-id'] as string;
 }
@@ -67,7 +95,11 @@ describe('HEAD with a session', () => {
     expect(head.headers).toMatchObject(SSE_HEADERS);
     expect(head.body).toBe('');
     // The same socket is answered at once: the HEAD response ended.
-    const ping = await connection.exchange('POST', { 'Content-Type': 'application/json', Accept: MCP_ACCEPT, 'Mcp-Session-Id': id }, JSON.stringify(rpc('ping', undefined, 2)));
+    const ping = await connection.exchange(
+      'POST',
+      { 'Content-Type': 'application/json', Accept: MCP_ACCEPT, 'Mcp-Session-Id': id },
+      JSON.stringify(rpc('ping', undefined, 2)),
+    );
     expect(ping.status).toBe(200);
     expect(JSON.parse(ping.body)).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
     // The HEAD left no stream on the session: a GET is the session's first, not a 409.
@@ -79,10 +111,21 @@ describe('HEAD with a session', () => {
   it.each([
     ['a missing Accept: text/event-stream', 406, { Accept: 'application/json' }],
     ['a missing Mcp-Session-Id', 400, { Accept: 'text/event-stream', 'Mcp-Session-Id': undefined }],
-    ['an unknown session', 404, { Accept: 'text/event-stream', 'Mcp-Session-Id': '00000000-0000-4000-8000-000000000000' }],
+    [
+      'an unknown session',
+      404,
+      { Accept: 'text/event-stream', 'Mcp-Session-Id': '00000000-0000-4000-8000-000000000000' },
+    ],
     ["another principal's session", 404, { Accept: 'text/event-stream', Authorization: 'Bearer bob-token' }],
   ] as const)('answers %s with the status and headers GET gets (%i), and no body', async (_name, status, override) => {
-    const { app } = makeApp({ auth: { tokens: [{ token: 'alice-token', subject: 'alice' }, { token: 'bob-token', subject: 'bob' }] } });
+    const { app } = makeApp({
+      auth: {
+        tokens: [
+          { token: 'alice-token', subject: 'alice' },
+          { token: 'bob-token', subject: 'bob' },
+        ],
+      },
+    });
     const id = await initialize(app, { Authorization: 'Bearer alice-token' });
     const headers: Record<string, string> = { Authorization: 'Bearer alice-token', 'Mcp-Session-Id': id };
     for (const [name, value] of Object.entries(override)) {
@@ -113,12 +156,19 @@ describe('HEAD with a session', () => {
     expect(head.status).toBe(409);
     expect(head.headers['content-type']).toBe('application/json');
     // With Last-Event-ID a GET would resume, which never conflicts: 200, and nothing replayed or taken over.
-    const resume = await connection.exchange('HEAD', { Accept: 'text/event-stream', 'Mcp-Session-Id': id, 'Last-Event-ID': 'no-such-event' });
+    const resume = await connection.exchange('HEAD', {
+      Accept: 'text/event-stream',
+      'Mcp-Session-Id': id,
+      'Last-Event-ID': 'no-such-event',
+    });
     expect(resume.status).toBe(200);
     expect(resume.headers).toMatchObject(SSE_HEADERS);
     // The open stream still gets the session's notifications.
     mcp.tool({ name: 'late', description: 'Added after the HEADs', handler: () => 'ok' });
-    expect(JSON.parse((await events.next())?.data ?? 'null')).toEqual({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+    expect(JSON.parse((await events.next())?.data ?? 'null')).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/tools/list_changed',
+    });
   });
 
   it('records no event, replays none and leaves no timer behind, even with Last-Event-ID', async () => {
@@ -130,11 +180,15 @@ describe('HEAD with a session', () => {
     const id = await initialize(app);
     // The initialize reply was JSON: nothing recorded so far.
     expect(append).not.toHaveBeenCalled();
-    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'queueMicrotask', 'hrtime', 'performance'] });
+    jest.useFakeTimers({
+      doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'queueMicrotask', 'hrtime', 'performance'],
+    });
     try {
       const timers = jest.getTimerCount();
       for (const extra of [{}, { 'Last-Event-ID': 'abc.1' }]) {
-        const head = await request(app).head('/mcp').set({ Accept: 'text/event-stream', 'Mcp-Session-Id': id, ...extra });
+        const head = await request(app)
+          .head('/mcp')
+          .set({ Accept: 'text/event-stream', 'Mcp-Session-Id': id, ...extra });
         expect(head.status).toBe(200);
       }
       expect(jest.getTimerCount()).toBe(timers);
@@ -157,9 +211,15 @@ describe('HEAD without sessions (sessions: false)', () => {
     expect(head.status).toBe(405);
     expect(head.headers.allow).toBe('POST');
     // The length of the 405 body GET would have had (its message names the method).
-    expect(Number(head.headers['content-length'])).toBe(Buffer.byteLength(get.body.replace('GET is not served', 'HEAD is not served')));
+    expect(Number(head.headers['content-length'])).toBe(
+      Buffer.byteLength(get.body.replace('GET is not served', 'HEAD is not served')),
+    );
     expect(head.body).toBe('');
-    const ping = await connection.exchange('POST', { 'Content-Type': 'application/json', Accept: MCP_ACCEPT }, JSON.stringify(rpc('ping')));
+    const ping = await connection.exchange(
+      'POST',
+      { 'Content-Type': 'application/json', Accept: MCP_ACCEPT },
+      JSON.stringify(rpc('ping')),
+    );
     expect(ping.status).toBe(200);
   });
 });
@@ -197,7 +257,12 @@ class HeldSessionStore extends MemorySessionStore {
 
 describe('a GET whose client hangs up before its stream opens', () => {
   /** A listening app whose session reads can be held, with a spy on what its event store records. */
-  async function serveHeld(): Promise<{ url: string; mcp: McpRouter; append: jest.SpyInstance; hangUpDuringLoad: (headers: Record<string, string>) => Promise<void> }> {
+  async function serveHeld(): Promise<{
+    url: string;
+    mcp: McpRouter;
+    append: jest.SpyInstance;
+    hangUpDuringLoad: (headers: Record<string, string>) => Promise<void>;
+  }> {
     const store = new HeldSessionStore();
     const eventStore = new MemoryEventStore();
     const append = jest.spyOn(eventStore, 'append');
@@ -214,7 +279,9 @@ describe('a GET whose client hangs up before its stream opens', () => {
       const { reading, release } = store.hold();
       const closed = new Promise<void>((resolve) => (onClose = resolve));
       const abort = new AbortController();
-      const get = fetch(url, { headers: { Accept: 'text/event-stream', ...headers }, signal: abort.signal }).catch(() => undefined);
+      const get = fetch(url, { headers: { Accept: 'text/event-stream', ...headers }, signal: abort.signal }).catch(
+        () => undefined,
+      );
       await reading;
       abort.abort();
       await Promise.all([get, closed]);
@@ -246,6 +313,9 @@ describe('a GET whose client hangs up before its stream opens', () => {
     await hangUpDuringLoad({ 'Mcp-Session-Id': id, 'Last-Event-ID': priming?.id ?? '' });
     // The first stream still has its connection, and still gets the session's notifications.
     mcp.tool({ name: 'late', description: 'Added after the resuming GET left', handler: () => 'ok' });
-    expect(JSON.parse((await events.next())?.data ?? 'null')).toEqual({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+    expect(JSON.parse((await events.next())?.data ?? 'null')).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/tools/list_changed',
+    });
   });
 });

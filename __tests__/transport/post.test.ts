@@ -9,7 +9,11 @@ import { mcpRouter, SUPPORTED_PROTOCOL_VERSIONS, type McpRouter, type RequestCon
 import { createApp, MCP_ACCEPT, notification, post, rpc, silentLogger } from '../helpers/create-app';
 
 const JSON_TYPE = /^application\/json(; *charset=utf-8)?$/i;
-const INIT_PARAMS = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'client', version: '0.0.1' } };
+const INIT_PARAMS = {
+  protocolVersion: '2025-11-25',
+  capabilities: {},
+  clientInfo: { name: 'client', version: '0.0.1' },
+};
 
 /** A router with one tool, `add`, and a silent logger. */
 function makeRouter(logger = silentLogger()): McpRouter {
@@ -40,7 +44,11 @@ describe('POST: single messages', () => {
     expect(JSON.parse(res.text)).toEqual({
       jsonrpc: '2.0',
       id: 1,
-      result: { protocolVersion: '2025-11-25', capabilities: { logging: {}, tools: {} }, serverInfo: { name: 'test', version: '1.0.0' } },
+      result: {
+        protocolVersion: '2025-11-25',
+        capabilities: { logging: {}, tools: {} },
+        serverInfo: { name: 'test', version: '1.0.0' },
+      },
     });
   });
 
@@ -51,7 +59,9 @@ describe('POST: single messages', () => {
   });
 
   it('answers a tool call with a JSON body', async () => {
-    const res = await post(app, rpc('tools/call', { name: 'add', arguments: { a: 2, b: 3 } }, 'call-1'), { 'MCP-Protocol-Version': '2025-11-25' });
+    const res = await post(app, rpc('tools/call', { name: 'add', arguments: { a: 2, b: 3 } }, 'call-1'), {
+      'MCP-Protocol-Version': '2025-11-25',
+    });
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(JSON_TYPE);
     expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.text));
@@ -69,7 +79,10 @@ describe('POST: single messages', () => {
     ['a success response', { jsonrpc: '2.0', id: 'srv-1', result: {} }],
     ['an error response', { jsonrpc: '2.0', id: 2, error: { code: -32601, message: 'Method not found' } }],
     // MCP 2025-11-25 schema (JSONRPCErrorResponse `id?`): a client that could not read a request's id omits it.
-    ['an error response without an id (MCP 2025-11-25)', { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' } }],
+    [
+      'an error response without an id (MCP 2025-11-25)',
+      { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' } },
+    ],
   ])('answers %s with 202 and an empty body', async (_label, body) => {
     const res = await post(app, body, { 'MCP-Protocol-Version': '2025-11-25' });
     expect(res.status).toBe(202);
@@ -88,69 +101,95 @@ describe('POST: single messages', () => {
     },
   );
 
-  it.each(SUPPORTED_PROTOCOL_VERSIONS.map((version) => [version]))('accepts MCP-Protocol-Version %s', async (version) => {
-    const ping = await post(app, rpc('ping'), { 'MCP-Protocol-Version': version });
-    expect(ping.status).toBe(200);
-    expect(ping.body).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
-    const init = await post(app, rpc('initialize', { ...INIT_PARAMS, protocolVersion: version }), { 'MCP-Protocol-Version': version });
-    expect(init.status).toBe(200);
-    expect(init.body.result.protocolVersion).toBe(version);
-  });
-
-  it.each([['application/json'], ['application/json; charset=utf-8'], ['application/json;charset=UTF-8'], ['Application/JSON'], ['application/json; charset="utf-8"']])(
-    'accepts Content-Type %s',
-    async (contentType) => {
-      const res = await post(app, rpc('ping'), { 'Content-Type': contentType });
-      expect(res.status).toBe(200);
-      expect(res.body).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+  it.each(SUPPORTED_PROTOCOL_VERSIONS.map((version) => [version]))(
+    'accepts MCP-Protocol-Version %s',
+    async (version) => {
+      const ping = await post(app, rpc('ping'), { 'MCP-Protocol-Version': version });
+      expect(ping.status).toBe(200);
+      expect(ping.body).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+      const init = await post(app, rpc('initialize', { ...INIT_PARAMS, protocolVersion: version }), {
+        'MCP-Protocol-Version': version,
+      });
+      expect(init.status).toBe(200);
+      expect(init.body.result.protocolVersion).toBe(version);
     },
   );
+
+  it.each([
+    ['application/json'],
+    ['application/json; charset=utf-8'],
+    ['application/json;charset=UTF-8'],
+    ['Application/JSON'],
+    ['application/json; charset="utf-8"'],
+  ])('accepts Content-Type %s', async (contentType) => {
+    const res = await post(app, rpc('ping'), { 'Content-Type': contentType });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+  });
 });
 
 describe('POST: batches (MCP 2025-03-26 only)', () => {
   it.each<[string, Record<string, string>]>([
     ['no MCP-Protocol-Version header', {}],
     ['MCP-Protocol-Version 2025-03-26', { 'MCP-Protocol-Version': '2025-03-26' }],
-  ])('answers a batch with %s with an array of responses, in order, leaving out notifications', async (_label, headers) => {
-    const res = await post(
-      app,
-      [
-        rpc('ping', undefined, 1),
-        notification('notifications/initialized'),
-        rpc('tools/call', { name: 'add', arguments: { a: 1, b: 1 } }, 'two'),
-        { jsonrpc: '2.0', id: 'srv-9', result: {} },
-        rpc('no/such/method', undefined, 3),
-        { jsonrpc: '2.0', id: 4, method: 42 },
-      ],
-      headers,
-    );
-    expect(res.status).toBe(200);
-    expect(res.headers['content-type']).toMatch(JSON_TYPE);
-    const body = JSON.parse(res.text) as Array<Record<string, unknown>>;
-    expect(body.map((response) => response.id)).toEqual([1, 'two', 3, 4]);
-    expect(body[0]).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
-    // 2025-03-26 has no structuredContent: the result is shaped for it.
-    expect(body[1]).toEqual({ jsonrpc: '2.0', id: 'two', result: { content: [{ type: 'text', text: '{"sum":2}' }] } });
-    expect((body[2]?.error as { code: number }).code).toBe(-32601);
-    expect((body[3]?.error as { code: number }).code).toBe(-32600);
-  });
+  ])(
+    'answers a batch with %s with an array of responses, in order, leaving out notifications',
+    async (_label, headers) => {
+      const res = await post(
+        app,
+        [
+          rpc('ping', undefined, 1),
+          notification('notifications/initialized'),
+          rpc('tools/call', { name: 'add', arguments: { a: 1, b: 1 } }, 'two'),
+          { jsonrpc: '2.0', id: 'srv-9', result: {} },
+          rpc('no/such/method', undefined, 3),
+          { jsonrpc: '2.0', id: 4, method: 42 },
+        ],
+        headers,
+      );
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toMatch(JSON_TYPE);
+      const body = JSON.parse(res.text) as Array<Record<string, unknown>>;
+      expect(body.map((response) => response.id)).toEqual([1, 'two', 3, 4]);
+      expect(body[0]).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+      // 2025-03-26 has no structuredContent: the result is shaped for it.
+      expect(body[1]).toEqual({
+        jsonrpc: '2.0',
+        id: 'two',
+        result: { content: [{ type: 'text', text: '{"sum":2}' }] },
+      });
+      expect((body[2]?.error as { code: number }).code).toBe(-32601);
+      expect((body[3]?.error as { code: number }).code).toBe(-32600);
+    },
+  );
 
   it('answers a batch of only notifications and responses with 202 and an empty body', async () => {
-    const res = await post(app, [notification('notifications/initialized'), { jsonrpc: '2.0', id: 5, result: {} }, notification('notifications/progress', { progressToken: 1, progress: 1 })]);
+    const res = await post(app, [
+      notification('notifications/initialized'),
+      { jsonrpc: '2.0', id: 5, result: {} },
+      notification('notifications/progress', { progressToken: 1, progress: 1 }),
+    ]);
     expect(res.status).toBe(202);
     expect(res.text).toBe('');
   });
 });
 
 describe('other HTTP methods and paths', () => {
-  it.each([['get'], ['delete'], ['put'], ['patch']] as const)('%s → 405 with Allow: POST and a JSON-RPC body', async (method) => {
-    const res = await request(app)[method]('/mcp').set('Accept', MCP_ACCEPT);
-    expect(res.status).toBe(405);
-    expect(res.headers.allow).toBe('POST');
-    expect(res.headers['content-type']).toMatch(JSON_TYPE);
-    const body = JSON.parse(res.text);
-    expect(body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringContaining(method.toUpperCase()) } });
-  });
+  it.each([['get'], ['delete'], ['put'], ['patch']] as const)(
+    '%s → 405 with Allow: POST and a JSON-RPC body',
+    async (method) => {
+      const res = await request(app)[method]('/mcp').set('Accept', MCP_ACCEPT);
+      expect(res.status).toBe(405);
+      expect(res.headers.allow).toBe('POST');
+      expect(res.headers['content-type']).toMatch(JSON_TYPE);
+      const body = JSON.parse(res.text);
+      expect(body).toEqual({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32000, message: expect.stringContaining(method.toUpperCase()) },
+      });
+    },
+  );
 
   it.each([
     ['post', '/mcp/other'],
@@ -158,7 +197,10 @@ describe('other HTTP methods and paths', () => {
     ['post', '/mcp/tools/list'],
     ['post', '/mcpx'],
   ] as const)('leaves %s %s to the host app (its 404)', async (method, path) => {
-    const res = await request(app)[method](path).set('Content-Type', 'application/json').send(JSON.stringify(rpc('ping')));
+    const res = await request(app)
+      [method](path)
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify(rpc('ping')));
     expect(res.status).toBe(404);
     // Express's own final handler answered, not the router.
     expect(res.text).toContain(`Cannot ${method.toUpperCase()} ${path}`);
@@ -181,7 +223,12 @@ describe('mount paths', () => {
     ],
   ])('works %s (%s)', async (_label, path, mount) => {
     const mounted = appWith(mount);
-    const res = await post(mounted, rpc('tools/call', { name: 'add', arguments: { a: 20, b: 22 } }), { 'MCP-Protocol-Version': '2025-06-18' }, path);
+    const res = await post(
+      mounted,
+      rpc('tools/call', { name: 'add', arguments: { a: 20, b: 22 } }),
+      { 'MCP-Protocol-Version': '2025-06-18' },
+      path,
+    );
     expect(res.status).toBe(200);
     expect(res.body.result.structuredContent).toEqual({ sum: 42 });
     const get = await request(mounted).get(path);
@@ -192,7 +239,7 @@ describe('mount paths', () => {
 
 describe('routes the host adds to the router itself', () => {
   // The router skips Express's Router#handle while its stack is its own; these requests take Express's way.
-  it('serves MCP and the host\'s own routes and middleware on the router', async () => {
+  it("serves MCP and the host's own routes and middleware on the router", async () => {
     const seen: string[] = [];
     const mounted = appWith((host, mcp) => {
       mcp.use((req, _res, next) => {
@@ -204,7 +251,9 @@ describe('routes the host adds to the router itself', () => {
       });
       host.use('/mcp', mcp);
     });
-    const call = await post(mounted, rpc('tools/call', { name: 'add', arguments: { a: 1, b: 2 } }), { 'MCP-Protocol-Version': '2025-06-18' });
+    const call = await post(mounted, rpc('tools/call', { name: 'add', arguments: { a: 1, b: 2 } }), {
+      'MCP-Protocol-Version': '2025-06-18',
+    });
     expect(call.status).toBe(200);
     expect(call.body.result.structuredContent).toEqual({ sum: 3 });
     const health = await request(mounted).get('/mcp/health');
@@ -234,7 +283,9 @@ describe('host body parsers', () => {
       h.use(express.json());
       h.use('/mcp', mcp);
     });
-    const call = await post(host, rpc('tools/call', { name: 'add', arguments: { a: 1, b: 2 } }), { 'MCP-Protocol-Version': '2025-11-25' });
+    const call = await post(host, rpc('tools/call', { name: 'add', arguments: { a: 1, b: 2 } }), {
+      'MCP-Protocol-Version': '2025-11-25',
+    });
     expect(call.status).toBe(200);
     expect(call.body.result.structuredContent).toEqual({ sum: 3 });
     const note = await post(host, notification('notifications/initialized'));
@@ -263,7 +314,11 @@ describe('host body parsers', () => {
     const res = await post(host, '{"jsonrpc":');
     expect(res.status).toBe(400);
     expect(res.headers['content-type']).toMatch(JSON_TYPE);
-    expect(JSON.parse(res.text)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.any(String) } });
+    expect(JSON.parse(res.text)).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32700, message: expect.any(String) },
+    });
     const ok = await post(host, rpc('ping'));
     expect(ok.body).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
   });
@@ -273,12 +328,18 @@ describe('host body parsers', () => {
       h.use(express.text({ type: 'application/json' }));
       h.use('/mcp', mcp);
     });
-    const ok = await post(host, rpc('tools/call', { name: 'add', arguments: { a: 4, b: 5 } }), { 'MCP-Protocol-Version': '2025-11-25' });
+    const ok = await post(host, rpc('tools/call', { name: 'add', arguments: { a: 4, b: 5 } }), {
+      'MCP-Protocol-Version': '2025-11-25',
+    });
     expect(ok.status).toBe(200);
     expect(ok.body.result.structuredContent).toEqual({ sum: 9 });
     const bad = await post(host, '{"jsonrpc":');
     expect(bad.status).toBe(400);
-    expect(JSON.parse(bad.text)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.any(String) } });
+    expect(JSON.parse(bad.text)).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32700, message: expect.any(String) },
+    });
   });
 });
 
@@ -300,7 +361,11 @@ describe('results that cannot be sent', () => {
     });
     const res = await post(host, rpc('tools/call', { name: 'cyclic' }, 'c'), { 'MCP-Protocol-Version': '2025-11-25' });
     expect(res.status).toBe(200);
-    expect(JSON.parse(res.text)).toEqual({ jsonrpc: '2.0', id: 'c', error: { code: -32603, message: 'Internal error' } });
+    expect(JSON.parse(res.text)).toEqual({
+      jsonrpc: '2.0',
+      id: 'c',
+      error: { code: -32603, message: 'Internal error' },
+    });
     expect(logger.error).toHaveBeenCalledTimes(1);
     const ping = await post(host, rpc('ping'));
     expect(ping.body).toEqual({ jsonrpc: '2.0', id: 1, result: {} });

@@ -23,7 +23,11 @@ class MarkedStore extends MemoryEventStore implements EventStore {
   }
 }
 
-const progress = (n: number): JsonRpcMessage => ({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 't', progress: n } });
+const progress = (n: number): JsonRpcMessage => ({
+  jsonrpc: '2.0',
+  method: 'notifications/progress',
+  params: { progressToken: 't', progress: n },
+});
 const result = (id: JsonRpcId): JsonRpcMessage => ({ jsonrpc: '2.0', id, result: { content: [] } });
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -37,11 +41,30 @@ afterEach(async () => {
 });
 
 /** Serves one follower of stream 'S' of session 's' from `lastEventId` (its connection bounded as `sse` says), and listens. */
-async function serveFollower(store: MarkedStore, lastEventId: string, limitMs?: number, sse: Partial<SseOptions> = {}): Promise<number> {
+async function serveFollower(
+  store: MarkedStore,
+  lastEventId: string,
+  limitMs?: number,
+  sse: Partial<SseOptions> = {},
+): Promise<number> {
   server = createServer((_req, res) => {
-    const connection = new SseConnection(res, { keepAliveMs: false, retryMs: 1000, streamBufferLimit: 1024 * 1024, logger: console, ...sse }, {}, undefined, () => undefined);
+    const connection = new SseConnection(
+      res,
+      { keepAliveMs: false, retryMs: 1000, streamBufferLimit: 1024 * 1024, logger: console, ...sse },
+      {},
+      undefined,
+      () => undefined,
+    );
     followed = store.replayAfter('s', lastEventId).then((replay) =>
-      followRemoteStream(connection, { events: store, sessionId: 's', streamId: 'S', requestIds: store.state?.requestIds ?? [], replayed: replay?.events ?? [], lastEventId, ...(limitMs === undefined ? {} : { limitMs }) }),
+      followRemoteStream(connection, {
+        events: store,
+        sessionId: 's',
+        streamId: 'S',
+        requestIds: store.state?.requestIds ?? [],
+        replayed: replay?.events ?? [],
+        lastEventId,
+        ...(limitMs === undefined ? {} : { limitMs }),
+      }),
     );
   });
   await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
@@ -82,7 +105,11 @@ it("ends with an error response for each unanswered request once the owner's hea
   expect(messagesOf(events)).toEqual([
     result('two'),
     progress(1),
-    { jsonrpc: '2.0', id: 1, error: { code: -32603, message: expect.stringMatching(/instance .* stopped/) as unknown } },
+    {
+      jsonrpc: '2.0',
+      id: 1,
+      error: { code: -32603, message: expect.stringMatching(/instance .* stopped/) as unknown },
+    },
   ]);
   expect(events.at(-1)?.id).toBeUndefined();
   // Nothing recorded for the error: a later resume replays only what the owner recorded.
@@ -128,7 +155,10 @@ it('cuts a follower whose client stops reading: what is newly recorded counts to
   const store = new MarkedStore({ maxBytesPerSession: 256 * 1024 * 1024, maxBytes: 256 * 1024 * 1024 });
   const logger = silentLogger();
   const limit = 1024 * 1024;
-  const port = await serveFollower(store, await store.append('s', 'S', null), undefined, { streamBufferLimit: limit, logger });
+  const port = await serveFollower(store, await store.append('s', 'S', null), undefined, {
+    streamBufferLimit: limit,
+    logger,
+  });
   const client = connect(port, '127.0.0.1');
   client.on('error', () => undefined);
   client.write('GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
@@ -136,7 +166,11 @@ it('cuts a follower whose client stops reading: what is newly recorded counts to
   await new Promise((resolve) => client.once('data', resolve));
   client.pause();
   // Each poll brings 900 KB, under the bound: a client that reads is never cut, one that does not is.
-  const large = (n: number): JsonRpcMessage => ({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 't', progress: n, message: 'z'.repeat(100_000) } });
+  const large = (n: number): JsonRpcMessage => ({
+    jsonrpc: '2.0',
+    method: 'notifications/progress',
+    params: { progressToken: 't', progress: n, message: 'z'.repeat(100_000) },
+  });
   let n = 0;
   while (logger.warn.mock.calls.length === 0) {
     if (n > 640) throw new Error('64 MB followed, and the follower was never cut');

@@ -16,7 +16,11 @@ afterEach(async () => {
   await Promise.all(routers.splice(0).map((mcp) => mcp.close()));
 });
 
-function makeApp(options: Partial<McpRouterOptions> = {}): { app: Express; created: SessionRecord[]; closed: Array<[string, string]> } {
+function makeApp(options: Partial<McpRouterOptions> = {}): {
+  app: Express;
+  created: SessionRecord[];
+  closed: Array<[string, string]>;
+} {
   const created: SessionRecord[] = [];
   const closed: Array<[string, string]> = [];
   const mcp = mcpRouter({
@@ -24,7 +28,12 @@ function makeApp(options: Partial<McpRouterOptions> = {}): { app: Express; creat
     version: '1.0.0',
     logger: silentLogger(),
     rateLimit: false,
-    auth: { tokens: [{ token: TOKENS.alice, subject: 'alice' }, { token: TOKENS.bob, subject: 'bob' }] },
+    auth: {
+      tokens: [
+        { token: TOKENS.alice, subject: 'alice' },
+        { token: TOKENS.bob, subject: 'bob' },
+      ],
+    },
     ...options,
     sessions: {
       onSessionCreated: (record) => created.push(record),
@@ -46,8 +55,18 @@ async function initialize(app: Express, token = TOKENS.alice, body: unknown = IN
   return id;
 }
 
-function call(app: Express, session: string, method: string, params?: Record<string, unknown>, token = TOKENS.alice): request.Test {
-  return post(app, rpc(method, params, 7), { ...bearer(token), 'Mcp-Session-Id': session, 'MCP-Protocol-Version': '2025-11-25' });
+function call(
+  app: Express,
+  session: string,
+  method: string,
+  params?: Record<string, unknown>,
+  token = TOKENS.alice,
+): request.Test {
+  return post(app, rpc(method, params, 7), {
+    ...bearer(token),
+    'Mcp-Session-Id': session,
+    'MCP-Protocol-Version': '2025-11-25',
+  });
 }
 
 /** Capabilities of the known kinds whose JSON text is `length` characters long. */
@@ -59,10 +78,20 @@ function capabilitiesOfLength(length: number): Record<string, unknown> {
 describe('initialize: the client data a session keeps', () => {
   it('keeps the capabilities MCP defines and the string fields of clientInfo, and drops the rest', async () => {
     const { app, created } = makeApp();
-    const capabilities = { roots: { listChanged: true }, sampling: { tools: {} }, elicitation: { form: {} }, bogus: { a: 1 }, tasks: 'not an object' };
+    const capabilities = {
+      roots: { listChanged: true },
+      sampling: { tools: {} },
+      elicitation: { form: {} },
+      bogus: { a: 1 },
+      tasks: 'not an object',
+    };
     const clientInfo = { name: 'c', version: '1', title: 'T', icons: [{ src: 'x' }], extra: 'y', description: 42 };
     await initialize(app, TOKENS.alice, INIT(capabilities, clientInfo));
-    expect(created[0]?.clientCapabilities).toEqual({ roots: { listChanged: true }, sampling: { tools: {} }, elicitation: { form: {} } });
+    expect(created[0]?.clientCapabilities).toEqual({
+      roots: { listChanged: true },
+      sampling: { tools: {} },
+      elicitation: { form: {} },
+    });
     expect(created[0]?.clientInfo).toEqual({ name: 'c', version: '1', title: 'T' });
   });
 
@@ -75,16 +104,40 @@ describe('initialize: the client data a session keeps', () => {
   });
 
   it.each([
-    ['capabilities one character over the limit', INIT(capabilitiesOfLength(2049)), /client capabilities are 2049 characters long as JSON; at most 2048/],
-    ['3 MB of capabilities', INIT({ experimental: { blob: 'x'.repeat(3 * 1024 * 1024) } }), /at most 2048 are accepted/],
-    ['200,000 capability keys', INIT({ sampling: Object.fromEntries(Array.from({ length: 200_000 }, (_, i) => [`k${i}`, 1])) }), /at most 2048/],
-    ['a clientInfo.name of 513 characters', INIT({}, { name: 'n'.repeat(513), version: '1' }), /clientInfo\.name is 513 characters long; at most 512/],
-    ['a clientInfo.description of 1 MB', INIT({}, { name: 'c', version: '1', description: 'd'.repeat(1 << 20) }), /clientInfo\.description/],
+    [
+      'capabilities one character over the limit',
+      INIT(capabilitiesOfLength(2049)),
+      /client capabilities are 2049 characters long as JSON; at most 2048/,
+    ],
+    [
+      '3 MB of capabilities',
+      INIT({ experimental: { blob: 'x'.repeat(3 * 1024 * 1024) } }),
+      /at most 2048 are accepted/,
+    ],
+    [
+      '200,000 capability keys',
+      INIT({ sampling: Object.fromEntries(Array.from({ length: 200_000 }, (_, i) => [`k${i}`, 1])) }),
+      /at most 2048/,
+    ],
+    [
+      'a clientInfo.name of 513 characters',
+      INIT({}, { name: 'n'.repeat(513), version: '1' }),
+      /clientInfo\.name is 513 characters long; at most 512/,
+    ],
+    [
+      'a clientInfo.description of 1 MB',
+      INIT({}, { name: 'c', version: '1', description: 'd'.repeat(1 << 20) }),
+      /clientInfo\.description/,
+    ],
   ])('refuses %s with -32602 and creates no session', async (_name, body, message) => {
     const { app, created } = makeApp();
     const response = await post(app, body, bearer(TOKENS.alice)).expect(200);
     expect(response.headers['mcp-session-id']).toBeUndefined();
-    expect(response.body).toMatchObject({ jsonrpc: '2.0', id: 'init', error: { code: -32602, message: expect.stringMatching(message) } });
+    expect(response.body).toMatchObject({
+      jsonrpc: '2.0',
+      id: 'init',
+      error: { code: -32602, message: expect.stringMatching(message) },
+    });
     expect(created).toHaveLength(0);
   });
 });
@@ -97,16 +150,26 @@ describe('resources/subscribe: bounded per session', () => {
       expect((await call(app, session, 'resources/subscribe', { uri }).expect(200)).body).toMatchObject({ result: {} });
     }
     const refused = await call(app, session, 'resources/subscribe', { uri: 'notes://4' }).expect(200);
-    expect(refused.body).toMatchObject({ id: 7, error: { code: -32602, message: expect.stringMatching(/already holds 3 subscriptions.*sessions\.maxSubscriptions/) } });
+    expect(refused.body).toMatchObject({
+      id: 7,
+      error: {
+        code: -32602,
+        message: expect.stringMatching(/already holds 3 subscriptions.*sessions\.maxSubscriptions/),
+      },
+    });
     await call(app, session, 'resources/unsubscribe', { uri: 'notes://2' }).expect(200);
-    expect((await call(app, session, 'resources/subscribe', { uri: 'notes://4' }).expect(200)).body).toMatchObject({ result: {} });
+    expect((await call(app, session, 'resources/subscribe', { uri: 'notes://4' }).expect(200)).body).toMatchObject({
+      result: {},
+    });
   });
 
   it('defaults to 32 subscriptions', async () => {
     const { app } = makeApp();
     const session = await initialize(app);
     for (let i = 0; i < 32; i++) await call(app, session, 'resources/subscribe', { uri: `notes://${i}` }).expect(200);
-    expect((await call(app, session, 'resources/subscribe', { uri: 'notes://32' })).body.error).toMatchObject({ code: -32602 });
+    expect((await call(app, session, 'resources/subscribe', { uri: 'notes://32' })).body.error).toMatchObject({
+      code: -32602,
+    });
   });
 
   it.each([
@@ -119,7 +182,11 @@ describe('resources/subscribe: bounded per session', () => {
     const uri = `notes://${'a'.repeat(Math.floor(length) - 'notes://'.length)}`;
     const response = await call(app, session, 'resources/subscribe', { uri }).expect(200);
     expect(response.body).toHaveProperty(outcome);
-    if (outcome === 'error') expect(response.body.error).toMatchObject({ code: -32602, message: expect.stringMatching(/at most 1024 can be subscribed to/) });
+    if (outcome === 'error')
+      expect(response.body.error).toMatchObject({
+        code: -32602,
+        message: expect.stringMatching(/at most 1024 can be subscribed to/),
+      });
   });
 });
 
@@ -154,8 +221,12 @@ describe('sessions.maxPerPrincipal', () => {
   });
 
   it('refuses a bad value at boot, naming the option', () => {
-    expect(() => mcpRouter({ name: 'x', version: '1', sessions: { maxPerPrincipal: 0 } })).toThrow(/^mcpRouter: option 'sessions\.maxPerPrincipal' must be a positive integer, got 0$/);
-    expect(() => mcpRouter({ name: 'x', version: '1', sessions: { maxSubscriptions: 1.5 } })).toThrow(/^mcpRouter: option 'sessions\.maxSubscriptions' must be a positive integer, got 1\.5$/);
+    expect(() => mcpRouter({ name: 'x', version: '1', sessions: { maxPerPrincipal: 0 } })).toThrow(
+      /^mcpRouter: option 'sessions\.maxPerPrincipal' must be a positive integer, got 0$/,
+    );
+    expect(() => mcpRouter({ name: 'x', version: '1', sessions: { maxSubscriptions: 1.5 } })).toThrow(
+      /^mcpRouter: option 'sessions\.maxSubscriptions' must be a positive integer, got 1\.5$/,
+    );
   });
 });
 
@@ -165,13 +236,21 @@ describe('initialize inside a batch: one answer whatever the session state (MCP 
   it('without a session: 400 -32600', async () => {
     const { app, created } = makeApp();
     const response = await post(app, BATCH, bearer(TOKENS.alice)).expect(400);
-    expect(response.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: initialize must not be part of a batch' } });
+    expect(response.body).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: 'Invalid Request: initialize must not be part of a batch' },
+    });
     expect(created).toHaveLength(0);
   });
 
   it.each(['2025-03-26', '2025-11-25'])('with a %s session: 400 -32600', async (version) => {
     const { app } = makeApp();
-    const session = await initialize(app, TOKENS.alice, rpc('initialize', { protocolVersion: version, capabilities: {}, clientInfo: { name: 'c', version: '1' } }));
+    const session = await initialize(
+      app,
+      TOKENS.alice,
+      rpc('initialize', { protocolVersion: version, capabilities: {}, clientInfo: { name: 'c', version: '1' } }),
+    );
     const response = await post(app, BATCH, { ...bearer(TOKENS.alice), 'Mcp-Session-Id': session }).expect(400);
     expect(response.body).toMatchObject({ id: null, error: { code: -32600 } });
   });
@@ -181,8 +260,13 @@ describe('initialize inside a batch: one answer whatever the session state (MCP 
     const parse = jest.spyOn(JSON, 'parse');
     try {
       const big = [INIT(), rpc('tools/call', { name: 'x', arguments: { blob: 'b'.repeat(3 * 1024 * 1024) } }, 2)];
-      const response = await post(app, big, { ...bearer(TOKENS.alice), 'Mcp-Session-Id': 'no-such-session' }).expect(404);
-      expect(response.body).toMatchObject({ id: null, error: { code: -32000, message: expect.stringMatching(/^Session not found/) } });
+      const response = await post(app, big, { ...bearer(TOKENS.alice), 'Mcp-Session-Id': 'no-such-session' }).expect(
+        404,
+      );
+      expect(response.body).toMatchObject({
+        id: null,
+        error: { code: -32000, message: expect.stringMatching(/^Session not found/) },
+      });
       // Only small texts were parsed (the 404 body, by the test client): never the 3 MB request.
       expect(Math.max(...parse.mock.calls.map(([text]) => String(text).length))).toBeLessThan(4096);
     } finally {

@@ -18,13 +18,19 @@ import {
 } from '../../lib';
 import { MCP_ACCEPT, post, rpc, silentLogger } from '../helpers/create-app';
 
-const INIT_PARAMS = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'client', version: '0.0.1' } };
+const INIT_PARAMS = {
+  protocolVersion: '2025-11-25',
+  capabilities: {},
+  clientInfo: { name: 'client', version: '0.0.1' },
+};
 const TTL = 1000;
 
 // Timers and the clock are fake (the store's sweep, SSE keep-alives, Date.now); sockets, nextTick and setImmediate
 // stay real, so supertest and Node's HTTP stack work as usual. Routers are created after this, so they read the fake clock.
 beforeEach(() => {
-  jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'queueMicrotask', 'hrtime', 'performance'] });
+  jest.useFakeTimers({
+    doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'queueMicrotask', 'hrtime', 'performance'],
+  });
 });
 
 /** Every router and server made in a test, closed after it. */
@@ -44,9 +50,19 @@ function settle(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
-function makeApp(options: Partial<McpRouterOptions> = {}, setup?: (mcp: McpRouter) => void): { app: Express; mcp: McpRouter } {
+function makeApp(
+  options: Partial<McpRouterOptions> = {},
+  setup?: (mcp: McpRouter) => void,
+): { app: Express; mcp: McpRouter } {
   // No rate limit: these tests open thousands of sessions from one address, and count timers (the limiter has its own).
-  const mcp = mcpRouter({ name: 'test', version: '1.0.0', logger: silentLogger(), sessions: {}, rateLimit: false, ...options });
+  const mcp = mcpRouter({
+    name: 'test',
+    version: '1.0.0',
+    logger: silentLogger(),
+    sessions: {},
+    rateLimit: false,
+    ...options,
+  });
   routers.push(mcp);
   setup?.(mcp);
   const app = express();
@@ -66,7 +82,10 @@ async function listen(app: Express): Promise<string> {
 type Target = Express | string;
 
 function postTo(target: Target, body: unknown, headers: Record<string, string> = {}): request.Test {
-  return request(target).post('/mcp').set({ 'Content-Type': 'application/json', Accept: MCP_ACCEPT, ...headers }).send(JSON.stringify(body));
+  return request(target)
+    .post('/mcp')
+    .set({ 'Content-Type': 'application/json', Accept: MCP_ACCEPT, ...headers })
+    .send(JSON.stringify(body));
 }
 
 async function initialize(target: Target): Promise<string> {
@@ -188,7 +207,10 @@ describe('no leaks', () => {
     const events = new MemoryEventStore();
     const bus = new MemoryMessageBus();
     // SSE replies: every POST opens a stream (with a keep-alive timer) and records a priming event.
-    const { app, mcp } = makeApp({ responseMode: 'sse', sessions: { idleTtlMs: TTL, eventStore: events, bus, onSessionClosed } });
+    const { app, mcp } = makeApp({
+      responseMode: 'sse',
+      sessions: { idleTtlMs: TTL, eventStore: events, bus, onSessionClosed },
+    });
     const base = await listen(app);
     const COUNT = 1000;
     const BATCH = 50;
@@ -206,7 +228,11 @@ describe('no leaks', () => {
     expect(events.sessionCount).toBe(COUNT);
 
     for (let i = 0; i < COUNT; i += BATCH) {
-      const statuses = await Promise.all(ids.slice(i, i + BATCH).map(async (id) => (await request(base).delete('/mcp').set('Mcp-Session-Id', id)).status));
+      const statuses = await Promise.all(
+        ids
+          .slice(i, i + BATCH)
+          .map(async (id) => (await request(base).delete('/mcp').set('Mcp-Session-Id', id)).status),
+      );
       expect(statuses).toEqual(Array(BATCH).fill(200));
     }
     await settle();
@@ -328,15 +354,18 @@ describe('requests in flight end with their session', () => {
     ['an auto reply', {}],
   ];
 
-  it.each(modes)('DELETE aborts the handler’s signal (%s); the POST does not hang and carries no result', async (_label, options) => {
-    const { base, id, aborted, pending } = await callInFlight(options);
-    expect((await request(base).delete('/mcp').set('Mcp-Session-Id', id)).status).toBe(200);
-    const reason = await aborted;
-    expect(reason).toBeInstanceOf(Error);
-    expect((reason as Error).message).toMatch(/deleted/);
-    // MCP cancellation: no result is sent for a request cancelled this way.
-    expect((await pending).text).not.toContain('"result"');
-  });
+  it.each(modes)(
+    'DELETE aborts the handler’s signal (%s); the POST does not hang and carries no result',
+    async (_label, options) => {
+      const { base, id, aborted, pending } = await callInFlight(options);
+      expect((await request(base).delete('/mcp').set('Mcp-Session-Id', id)).status).toBe(200);
+      const reason = await aborted;
+      expect(reason).toBeInstanceOf(Error);
+      expect((reason as Error).message).toMatch(/deleted/);
+      // MCP cancellation: no result is sent for a request cancelled this way.
+      expect((await pending).text).not.toContain('"result"');
+    },
+  );
 
   it('mcp.close() aborts handlers in flight; the POST does not hang and carries no result', async () => {
     const { mcp, aborted, pending } = await callInFlight();
@@ -352,7 +381,11 @@ describe('requests in flight end with their session', () => {
    * SSE stream that ends without a result are the acceptable answers.
    */
   it.each<[string, Partial<McpRouterOptions>, 'delete' | 'close']>([
-    ...modes.map(([label, options]): [string, Partial<McpRouterOptions>, 'delete' | 'close'] => [`DELETE, ${label}`, options, 'delete']),
+    ...modes.map(([label, options]): [string, Partial<McpRouterOptions>, 'delete' | 'close'] => [
+      `DELETE, ${label}`,
+      options,
+      'delete',
+    ]),
     ['mcp.close(), an auto reply', {}, 'close'],
   ])('the POST of a request ended with its session is not answered 202 (%s)', async (_label, options, how) => {
     const { base, id, mcp, aborted, pending } = await callInFlight(options);
@@ -360,7 +393,9 @@ describe('requests in flight end with their session', () => {
     else await mcp.close();
     await aborted;
     const res = await pending;
-    expect(`${res.status} ${res.headers['content-type'] ?? '(no Content-Type)'}`).toMatch(/^(404 application\/json|200 text\/event-stream)/);
+    expect(`${res.status} ${res.headers['content-type'] ?? '(no Content-Type)'}`).toMatch(
+      /^(404 application\/json|200 text\/event-stream)/,
+    );
   });
 });
 
@@ -409,7 +444,9 @@ class MapSessionStore implements SessionStore {
 describe('a custom SessionStore', () => {
   it('holds the sessions: initialize stores the record, setLevel and subscribe update it', async () => {
     const store = new MapSessionStore();
-    const { app } = makeApp({ sessions: { store } }, (mcp) => mcp.resource({ uri: 'memo://a', name: 'a', read: () => 'A' }));
+    const { app } = makeApp({ sessions: { store } }, (mcp) =>
+      mcp.resource({ uri: 'memo://a', name: 'a', read: () => 'A' }),
+    );
     const id = await initialize(app);
     expect([...store.records.keys()]).toEqual([id]);
     expect(store.records.get(id)).toEqual({
@@ -422,8 +459,12 @@ describe('a custom SessionStore', () => {
       createdAt: Date.now(),
     });
 
-    expect((await postTo(app, rpc('logging/setLevel', { level: 'warning' }), { 'Mcp-Session-Id': id })).status).toBe(200);
-    expect((await postTo(app, rpc('resources/subscribe', { uri: 'memo://a' }), { 'Mcp-Session-Id': id })).status).toBe(200);
+    expect((await postTo(app, rpc('logging/setLevel', { level: 'warning' }), { 'Mcp-Session-Id': id })).status).toBe(
+      200,
+    );
+    expect((await postTo(app, rpc('resources/subscribe', { uri: 'memo://a' }), { 'Mcp-Session-Id': id })).status).toBe(
+      200,
+    );
     expect(store.records.get(id)).toMatchObject({ logLevel: 'warning', subscriptions: ['memo://a'] });
   });
 
@@ -490,19 +531,23 @@ interface StreamReader {
 /** Opens the session's GET stream and resolves once its headers arrived. */
 function openStream(base: string, sessionId: string): Promise<StreamReader> {
   return new Promise((resolve, reject) => {
-    const req = http.get(`${base}/mcp`, { headers: { Accept: 'text/event-stream', 'Mcp-Session-Id': sessionId } }, (res) => {
-      let text = '';
-      let open = true;
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      const ended = new Promise<{ text: string; complete: boolean }>((done) =>
-        res.on('close', () => {
-          open = false;
-          done({ text, complete: res.complete });
-        }),
-      );
-      resolve({ status: res.statusCode ?? 0, headers: res.headers, text: () => text, isOpen: () => open, ended });
-    });
+    const req = http.get(
+      `${base}/mcp`,
+      { headers: { Accept: 'text/event-stream', 'Mcp-Session-Id': sessionId } },
+      (res) => {
+        let text = '';
+        let open = true;
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        const ended = new Promise<{ text: string; complete: boolean }>((done) =>
+          res.on('close', () => {
+            open = false;
+            done({ text, complete: res.complete });
+          }),
+        );
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text: () => text, isOpen: () => open, ended });
+      },
+    );
     req.on('error', reject);
   });
 }

@@ -8,7 +8,11 @@ import request from 'supertest';
 import { mcpRouter, type McpRouter, type McpRouterOptions, type RequestContext, type SessionRecord } from '../../lib';
 import { notification, post, rpc, silentLogger } from '../helpers/create-app';
 
-const INIT_PARAMS = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'client', version: '0.0.1' } };
+const INIT_PARAMS = {
+  protocolVersion: '2025-11-25',
+  capabilities: {},
+  clientInfo: { name: 'client', version: '0.0.1' },
+};
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 /** MCP transports › Session Management: only visible ASCII (0x21–0x7E). */
 const VISIBLE_ASCII = /^[\x21-\x7E]+$/;
@@ -20,7 +24,10 @@ afterEach(async () => {
 });
 
 /** `express()` with a router at /mcp: stateful (`sessions: {}`) unless the options say otherwise. */
-function makeApp(options: Partial<McpRouterOptions> = {}, setup?: (mcp: McpRouter) => void): { app: Express; mcp: McpRouter } {
+function makeApp(
+  options: Partial<McpRouterOptions> = {},
+  setup?: (mcp: McpRouter) => void,
+): { app: Express; mcp: McpRouter } {
   const mcp = mcpRouter({ name: 'test', version: '1.0.0', logger: silentLogger(), sessions: {}, ...options });
   routers.push(mcp);
   setup?.(mcp);
@@ -39,7 +46,9 @@ async function initialize(app: Express, params: Record<string, unknown> = INIT_P
 }
 
 function get(app: Express, headers: Record<string, string> = {}): request.Test {
-  return request(app).get('/mcp').set({ Accept: 'text/event-stream', ...headers });
+  return request(app)
+    .get('/mcp')
+    .set({ Accept: 'text/event-stream', ...headers });
 }
 
 function del(app: Express, headers: Record<string, string> = {}): request.Test {
@@ -135,7 +144,7 @@ describe('sessions: DELETE', () => {
     expect((await post(app, rpc('ping'), { 'Mcp-Session-Id': other })).status).toBe(200);
   });
 
-  it("answers 405 with Allow: POST, GET when clients may not end sessions (sessions.allowDelete: false)", async () => {
+  it('answers 405 with Allow: POST, GET when clients may not end sessions (sessions.allowDelete: false)', async () => {
     const { app } = makeApp({ sessions: { allowDelete: false } });
     const id = await initialize(app);
     const res = await del(app, { 'Mcp-Session-Id': id });
@@ -168,7 +177,9 @@ describe('sessions: initialize', () => {
   it('initialize naming an unknown session → 404, and creates no session', async () => {
     const onSessionCreated = jest.fn();
     const { app } = makeApp({ sessions: { onSessionCreated } });
-    const res = await post(app, rpc('initialize', INIT_PARAMS), { 'Mcp-Session-Id': '00000000-0000-4000-8000-000000000000' });
+    const res = await post(app, rpc('initialize', INIT_PARAMS), {
+      'Mcp-Session-Id': '00000000-0000-4000-8000-000000000000',
+    });
     expect(res.status).toBe(404);
     expect(res.body).toEqual(httpError(-32000));
     expect(res.headers['mcp-session-id']).toBeUndefined();
@@ -176,7 +187,9 @@ describe('sessions: initialize', () => {
   });
 
   it('keeps the revision it negotiated: the session answers in it', async () => {
-    const { app } = makeApp({}, (mcp) => mcp.tool({ name: 't', title: 'T', description: 'a tool', handler: () => 'x' }));
+    const { app } = makeApp({}, (mcp) =>
+      mcp.tool({ name: 't', title: 'T', description: 'a tool', handler: () => 'x' }),
+    );
     const id = await initialize(app, { ...INIT_PARAMS, protocolVersion: '2025-03-26' });
     // 2025-03-26 has no tool titles; a header naming a newer (supported) revision does not change that.
     const res = await post(app, rpc('tools/list'), { 'Mcp-Session-Id': id, 'MCP-Protocol-Version': '2025-11-25' });
@@ -223,7 +236,10 @@ describe('sessions: false (stateless)', () => {
     expect(set.status).toBe(200);
     const call = await post(app, rpc('tools/call', { name: 'chatty' }, 2), { 'MCP-Protocol-Version': '2025-11-25' });
     expect(call.headers['content-type']).toMatch(/^text\/event-stream/);
-    expect(sseMessages(call.text).map((message) => message.method ?? `response ${String(message.id)}`)).toEqual(['notifications/message', 'response 2']);
+    expect(sseMessages(call.text).map((message) => message.method ?? `response ${String(message.id)}`)).toEqual([
+      'notifications/message',
+      'response 2',
+    ]);
   });
 });
 
@@ -246,7 +262,9 @@ describe('sessions: state is kept per session', () => {
     const res = await post(app, rpc('tools/call', { name: 'chatty' }, requestId), { 'Mcp-Session-Id': id });
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
-    return sseMessages(res.text).map((message) => (message.method as string | undefined) ?? `response ${String(message.id)}`);
+    return sseMessages(res.text).map(
+      (message) => (message.method as string | undefined) ?? `response ${String(message.id)}`,
+    );
   }
 
   it('logging/setLevel holds for the session that set it, and only for it', async () => {
@@ -269,7 +287,11 @@ describe('sessions: state is kept per session', () => {
     const { app } = chattyApp();
     const id = await initialize(app);
     const res = await post(app, rpc('tools/call', { name: 'chatty' }, 9), { 'Mcp-Session-Id': id });
-    expect(sseMessages(res.text)[0]).toEqual({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: { from: id } } });
+    expect(sseMessages(res.text)[0]).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/message',
+      params: { level: 'info', data: { from: id } },
+    });
   });
 
   it('resources/subscribe holds for the session that subscribed, and only for it', async () => {
@@ -284,15 +306,20 @@ describe('sessions: state is kept per session', () => {
     try {
       const first = await initialize(app);
       const second = await initialize(app);
-      expect((await post(app, rpc('resources/subscribe', { uri: 'memo://a' }), { 'Mcp-Session-Id': first })).body).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
-      expect((await post(app, rpc('resources/subscribe', { uri: 'memo://b' }), { 'Mcp-Session-Id': second })).status).toBe(200);
+      expect(
+        (await post(app, rpc('resources/subscribe', { uri: 'memo://a' }), { 'Mcp-Session-Id': first })).body,
+      ).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+      expect(
+        (await post(app, rpc('resources/subscribe', { uri: 'memo://b' }), { 'Mcp-Session-Id': second })).status,
+      ).toBe(200);
       streams.push(await openStream(base, first), await openStream(base, second));
       const [a, b] = streams as [StreamReader, StreamReader];
 
       mcp.resourceUpdated('memo://a');
       mcp.resourceUpdated('memo://b');
       const updated = (uri: string) => (message: Record<string, unknown>) =>
-        message.method === 'notifications/resources/updated' && (message.params as { uri?: string } | undefined)?.uri === uri;
+        message.method === 'notifications/resources/updated' &&
+        (message.params as { uri?: string } | undefined)?.uri === uri;
       await a.next(updated('memo://a'));
       await b.next(updated('memo://b'));
       // Each stream is ordered: had a message for the other URI reached it, it would have come first.
@@ -304,8 +331,12 @@ describe('sessions: state is kept per session', () => {
       ]);
 
       // Unsubscribing holds too.
-      expect((await post(app, rpc('resources/unsubscribe', { uri: 'memo://a' }), { 'Mcp-Session-Id': first })).status).toBe(200);
-      expect((await post(app, rpc('resources/subscribe', { uri: 'memo://b' }), { 'Mcp-Session-Id': first })).status).toBe(200);
+      expect(
+        (await post(app, rpc('resources/unsubscribe', { uri: 'memo://a' }), { 'Mcp-Session-Id': first })).status,
+      ).toBe(200);
+      expect(
+        (await post(app, rpc('resources/subscribe', { uri: 'memo://b' }), { 'Mcp-Session-Id': first })).status,
+      ).toBe(200);
       mcp.resourceUpdated('memo://a');
       mcp.resourceUpdated('memo://b');
       await a.next(updated('memo://b'));
@@ -349,7 +380,11 @@ describe('sessions: hooks', () => {
     const { app } = makeApp({ sessions: { onSessionCreated: (record) => void created.push(record) } });
     const capabilities = { roots: { listChanged: true }, sampling: {} };
     const before = Date.now();
-    const id = await initialize(app, { protocolVersion: '2025-06-18', capabilities, clientInfo: { name: 'inspector', version: '2.0.0' } });
+    const id = await initialize(app, {
+      protocolVersion: '2025-06-18',
+      capabilities,
+      clientInfo: { name: 'inspector', version: '2.0.0' },
+    });
     expect(created).toEqual([
       {
         id,
@@ -389,7 +424,18 @@ describe('sessions: hooks', () => {
   it("onSessionClosed(id, 'expired') once the idle TTL has passed", async () => {
     // Only the clock is faked: the store reads Date.now, while supertest keeps its real sockets and timers.
     jest.useFakeTimers({
-      doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'queueMicrotask', 'hrtime', 'performance'],
+      doNotFake: [
+        'nextTick',
+        'setImmediate',
+        'clearImmediate',
+        'setTimeout',
+        'clearTimeout',
+        'setInterval',
+        'clearInterval',
+        'queueMicrotask',
+        'hrtime',
+        'performance',
+      ],
     });
     try {
       const onSessionClosed = jest.fn();
@@ -421,7 +467,9 @@ describe('sessions: hooks', () => {
     const { app, mcp } = makeApp({ sessions: { onSessionClosed } });
     const ids = [await initialize(app), await initialize(app), await initialize(app)];
     await mcp.close();
-    expect(onSessionClosed.mock.calls.map(([id, reason]) => `${String(id)}:${String(reason)}`).sort()).toEqual(ids.map((id) => `${id}:closed`).sort());
+    expect(onSessionClosed.mock.calls.map(([id, reason]) => `${String(id)}:${String(reason)}`).sort()).toEqual(
+      ids.map((id) => `${id}:closed`).sort(),
+    );
     for (const id of ids) expect((await post(app, rpc('ping'), { 'Mcp-Session-Id': id })).status).toBe(404);
     expect(onSessionClosed).toHaveBeenCalledTimes(3);
   });
@@ -480,36 +528,43 @@ interface StreamReader {
 /** Opens the session's GET stream and resolves once its headers arrived (the stream is attached by then). */
 function openStream(base: string, sessionId: string): Promise<StreamReader> {
   return new Promise((resolve, reject) => {
-    const req = http.get(`${base}/mcp`, { headers: { Accept: 'text/event-stream', 'Mcp-Session-Id': sessionId } }, (res) => {
-      const messages: Array<Record<string, unknown>> = [];
-      const waiters: Array<{ match: (message: Record<string, unknown>) => boolean; resolve: (message: Record<string, unknown>) => void }> = [];
-      let buffer = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        buffer += chunk;
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          for (const message of sseMessages(`${block}\n\n`)) {
-            messages.push(message);
-            for (const waiter of waiters.filter((candidate) => candidate.match(message))) {
-              waiters.splice(waiters.indexOf(waiter), 1);
-              waiter.resolve(message);
+    const req = http.get(
+      `${base}/mcp`,
+      { headers: { Accept: 'text/event-stream', 'Mcp-Session-Id': sessionId } },
+      (res) => {
+        const messages: Array<Record<string, unknown>> = [];
+        const waiters: Array<{
+          match: (message: Record<string, unknown>) => boolean;
+          resolve: (message: Record<string, unknown>) => void;
+        }> = [];
+        let buffer = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          buffer += chunk;
+          let end: number;
+          while ((end = buffer.indexOf('\n\n')) >= 0) {
+            const block = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            for (const message of sseMessages(`${block}\n\n`)) {
+              messages.push(message);
+              for (const waiter of waiters.filter((candidate) => candidate.match(message))) {
+                waiters.splice(waiters.indexOf(waiter), 1);
+                waiter.resolve(message);
+              }
             }
           }
-        }
-      });
-      resolve({
-        status: res.statusCode ?? 0,
-        messages,
-        next: (match) => {
-          const found = messages.find(match);
-          return found ? Promise.resolve(found) : new Promise((done) => waiters.push({ match, resolve: done }));
-        },
-        close: () => req.destroy(),
-      });
-    });
+        });
+        resolve({
+          status: res.statusCode ?? 0,
+          messages,
+          next: (match) => {
+            const found = messages.find(match);
+            return found ? Promise.resolve(found) : new Promise((done) => waiters.push({ match, resolve: done }));
+          },
+          close: () => req.destroy(),
+        });
+      },
+    );
     req.on('error', reject);
   });
 }

@@ -16,7 +16,11 @@ export function buildForBench(): void {
   rmSync(BUILD_DIR, { recursive: true, force: true });
   const tsc = require.resolve('typescript/bin/tsc');
   try {
-    execFileSync(process.execPath, [tsc, '-p', path.join(ROOT, 'bench', 'tsconfig.build.json'), '--outDir', BUILD_DIR], { cwd: ROOT, encoding: 'utf8', stdio: 'pipe' });
+    execFileSync(
+      process.execPath,
+      [tsc, '-p', path.join(ROOT, 'bench', 'tsconfig.build.json'), '--outDir', BUILD_DIR],
+      { cwd: ROOT, encoding: 'utf8', stdio: 'pipe' },
+    );
   } catch (err) {
     const output = (err as { stdout?: string }).stdout ?? '';
     throw new Error(`tsc could not build the benchmark:\n${output}`);

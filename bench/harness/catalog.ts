@@ -24,7 +24,7 @@ export interface ServerSpec {
   readonly description: string;
 }
 
-const ROUTER_TAIL = 'Express 5 `app.use(\'/mcp\', mcpRouter(…))`, tools `add` and `count` registered with JSON Schema';
+const ROUTER_TAIL = "Express 5 `app.use('/mcp', mcpRouter(…))`, tools `add` and `count` registered with JSON Schema";
 
 export const SERVERS = {
   bare: {
@@ -34,7 +34,8 @@ export const SERVERS = {
     args: [],
     sessions: false,
     headers: {},
-    description: 'Express 5, `express.json()` and one POST handler that writes hand-written JSON-RPC replies: `add` as JSON, `count` as 100 SSE progress events and the result, `initialize` storing `{ createdAt }` in a Map under a random UUID (the floor of every figure)',
+    description:
+      'Express 5, `express.json()` and one POST handler that writes hand-written JSON-RPC replies: `add` as JSON, `count` as 100 SSE progress events and the result, `initialize` storing `{ createdAt }` in a Map under a random UUID (the floor of every figure)',
   },
   sdkStateless: {
     key: 'sdk-stateless',
@@ -43,7 +44,8 @@ export const SERVERS = {
     args: ['stateless'],
     sessions: false,
     headers: {},
-    description: '`@modelcontextprotocol/sdk` as its stateless example: `createMcpExpressApp()` (Host check + `express.json()`), a new `McpServer` and `StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })` per request, JSON reply',
+    description:
+      '`@modelcontextprotocol/sdk` as its stateless example: `createMcpExpressApp()` (Host check + `express.json()`), a new `McpServer` and `StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })` per request, JSON reply',
   },
   sdkStateful: {
     key: 'sdk-stateful',
@@ -52,7 +54,8 @@ export const SERVERS = {
     args: ['stateful'],
     sessions: true,
     headers: {},
-    description: '`@modelcontextprotocol/sdk` as its stateful example: `createMcpExpressApp()`, one `McpServer` + transport per session in a Map (`sessionIdGenerator: randomUUID`, no event store), replies on the POST\'s SSE stream (its default)',
+    description:
+      "`@modelcontextprotocol/sdk` as its stateful example: `createMcpExpressApp()`, one `McpServer` + transport per session in a Map (`sessionIdGenerator: randomUUID`, no event store), replies on the POST's SSE stream (its default)",
   },
   routerStateless: {
     key: 'router-stateless',
@@ -74,7 +77,7 @@ export const SERVERS = {
   },
   routerStatefulSse: {
     key: 'router-stateful-sse',
-    label: "(e′) router stateful, SSE",
+    label: '(e′) router stateful, SSE',
     script: 'servers/router.ts',
     args: ['stateful-sse'],
     sessions: true,
@@ -100,7 +103,8 @@ export const SERVERS = {
     args: ['stateless'],
     sessions: false,
     headers: {},
-    description: 'the (d) server (`sessions: false, responseMode: \'json\', rateLimit: false`) answering 2026-07-28 requests',
+    description:
+      "the (d) server (`sessions: false, responseMode: 'json', rateLimit: false`) answering 2026-07-28 requests",
   },
   routerModern: {
     key: 'router-modern',
@@ -109,7 +113,8 @@ export const SERVERS = {
     args: ['stateful'],
     sessions: false,
     headers: {},
-    description: 'the (e) server (sessions on, `responseMode: \'auto\'`, `rateLimit: false`) answering 2026-07-28 requests, which it serves without a session; a handler that reports progress turns the reply into an SSE stream',
+    description:
+      "the (e) server (sessions on, `responseMode: 'auto'`, `rateLimit: false`) answering 2026-07-28 requests, which it serves without a session; a handler that reports progress turns the reply into an SSE stream",
   },
   routerProductionModern: {
     key: 'router-production-modern',
@@ -118,7 +123,8 @@ export const SERVERS = {
     args: ['production'],
     sessions: false,
     headers: { Authorization: `Bearer ${PRODUCTION_TOKEN}`, Origin: PRODUCTION_ORIGIN },
-    description: 'the (f) server (bearer auth, Origin check, CORS, the rate limiter that never triggers) answering 2026-07-28 requests; clients send the token and the Origin',
+    description:
+      'the (f) server (bearer auth, Origin check, CORS, the rate limiter that never triggers) answering 2026-07-28 requests; clients send the token and the Origin',
   },
   sdkV2Modern: {
     key: 'sdk-v2-modern',
@@ -127,7 +133,8 @@ export const SERVERS = {
     args: [],
     sessions: false,
     headers: {},
-    description: '`@modelcontextprotocol/server` 2 as its Express guide shows: `createMcpHandler(factory)` (a new `McpServer` per request, its default `legacy: \'stateless\'`) adapted by `@modelcontextprotocol/node`\'s `toNodeHandler`, on `app.all(\'/mcp\')` after `express.json()` and the localhost Host and Origin checks (as its `createMcpExpressApp()`); `add` and `count` registered with zod',
+    description:
+      "`@modelcontextprotocol/server` 2 as its Express guide shows: `createMcpHandler(factory)` (a new `McpServer` per request, its default `legacy: 'stateless'`) adapted by `@modelcontextprotocol/node`'s `toNodeHandler`, on `app.all('/mcp')` after `express.json()` and the localhost Host and Origin checks (as its `createMcpExpressApp()`); `add` and `count` registered with zod",
   },
   // Scenario `sign-in` (issue 30): (f) with the router's own JWTs against (f) with its static token; (f′) is a
   // second (f) process, a control, as (t0′) is in scenario 4.
@@ -148,7 +155,8 @@ export const SERVERS = {
     sessions: true,
     headers: { Origin: PRODUCTION_ORIGIN },
     signsIn: true,
-    description: "(f) with `auth: { server: { signIn } }` instead of `auth: { tokens }`: the router is its own OAuth 2.1 authorization server (keys generated in the in-memory sign-in store). Before its first request the client registers (DCR), authorizes with PKCE, allows the consent page and redeems the code; every request then carries that one access token (an ES256 JWT), which the router checks once and then finds in its verified-token cache",
+    description:
+      '(f) with `auth: { server: { signIn } }` instead of `auth: { tokens }`: the router is its own OAuth 2.1 authorization server (keys generated in the in-memory sign-in store). Before its first request the client registers (DCR), authorizes with PKCE, allows the consent page and redeems the code; every request then carries that one access token (an ES256 JWT), which the router checks once and then finds in its verified-token cache',
   },
   // Scenario `stdio` (issue 31): gateways publishing one stdio MCP server (`servers/stdio-add.ts`) over Streamable
   // HTTP. Each one's CPU figures count its upstream process too; the floor, the SDK's stdio client calling the server
@@ -160,7 +168,8 @@ export const SERVERS = {
     args: [],
     sessions: true,
     headers: {},
-    description: "this router with (e)'s options (sessions on, `rateLimit: false`) and `mcp.upstream({ prefix: 'up', command: process.execPath, args: [<stdio server>] })`, on Express 5: the caller's `tools/call up__add` is forwarded over the upstream's stdin and answered from its stdout",
+    description:
+      "this router with (e)'s options (sessions on, `rateLimit: false`) and `mcp.upstream({ prefix: 'up', command: process.execPath, args: [<stdio server>] })`, on Express 5: the caller's `tools/call up__add` is forwarded over the upstream's stdin and answered from its stdout",
   },
   stdioSupergateway: {
     key: 'stdio-supergateway',
@@ -169,7 +178,8 @@ export const SERVERS = {
     args: ['stateful'],
     sessions: true,
     headers: {},
-    description: 'supergateway 4 (`--stdio "node <stdio server>" --outputTransport streamableHttp --stateful --logLevel none`): one child process per session, started at `initialize`; the SDK v1\'s Streamable HTTP transport in front',
+    description:
+      'supergateway 4 (`--stdio "node <stdio server>" --outputTransport streamableHttp --stateful --logLevel none`): one child process per session, started at `initialize`; the SDK v1\'s Streamable HTTP transport in front',
   },
   stdioSupergatewayStateless: {
     key: 'stdio-supergateway-stateless',
@@ -178,7 +188,8 @@ export const SERVERS = {
     args: ['stateless'],
     sessions: false,
     headers: {},
-    description: 'supergateway 4 as (u2) without `--stateful`, its default: a new child process per request, initialized by the gateway before the request is forwarded',
+    description:
+      'supergateway 4 as (u2) without `--stateful`, its default: a new child process per request, initialized by the gateway before the request is forwarded',
   },
   // Scenario 4 (issue 21): the (d) configuration under three OpenTelemetry setups (bench/servers/telemetry-setup.ts).
   // (t0) is the base of its ratios; (t0′) and (t1′) are controls whose code per message is (t0)'s, so the run shows
@@ -190,7 +201,8 @@ export const SERVERS = {
     args: ['stateless', 'absent'],
     sessions: false,
     headers: {},
-    description: 'the (d) router in a process where `@opentelemetry/api` cannot be resolved, as in an app that does not install it (the router then has no telemetry object at all, as with `telemetry: false`)',
+    description:
+      'the (d) router in a process where `@opentelemetry/api` cannot be resolved, as in an app that does not install it (the router then has no telemetry object at all, as with `telemetry: false`)',
   },
   telemetryAbsentAgain: {
     key: 'telemetry-absent-again',
@@ -199,7 +211,8 @@ export const SERVERS = {
     args: ['stateless', 'absent'],
     sessions: false,
     headers: {},
-    description: 'a second (t0) process: its ratio to (t0) is what this run\'s noise alone makes of two identical servers',
+    description:
+      "a second (t0) process: its ratio to (t0) is what this run's noise alone makes of two identical servers",
   },
   telemetryIdle: {
     key: 'telemetry-idle',
@@ -208,7 +221,8 @@ export const SERVERS = {
     args: ['stateless', 'idle'],
     sessions: false,
     headers: {},
-    description: 'the (d) router with `@opentelemetry/api` installed and no tracer or meter provider registered: tracing off, the case of every app without an OpenTelemetry SDK (every other server of this benchmark runs so too)',
+    description:
+      'the (d) router with `@opentelemetry/api` installed and no tracer or meter provider registered: tracing off, the case of every app without an OpenTelemetry SDK (every other server of this benchmark runs so too)',
   },
   telemetryDisabled: {
     key: 'telemetry-disabled',
@@ -217,7 +231,8 @@ export const SERVERS = {
     args: ['stateless', 'disabled'],
     sessions: false,
     headers: {},
-    description: 'the (d) router made with `telemetry: false` in a process that loads `@opentelemetry/api` itself: (t1)\'s process without the router\'s check per message, a second control beside (t0′)',
+    description:
+      "the (d) router made with `telemetry: false` in a process that loads `@opentelemetry/api` itself: (t1)'s process without the router's check per message, a second control beside (t0′)",
   },
   telemetrySdk: {
     key: 'telemetry-sdk',
@@ -226,7 +241,8 @@ export const SERVERS = {
     args: ['stateless', 'sdk'],
     sessions: false,
     headers: {},
-    description: 'the (d) router with a tracer and a meter provider registered as the NodeSDK registers them (AsyncLocalStorage context, W3C propagators; `BasicTracerProvider` with the default `BatchSpanProcessor`, `MeterProvider` with a `PeriodicExportingMetricReader`), every span sampled, exporters that count spans and histogram points and drop them: the router\'s cost and the SDK\'s, without a network exporter\'s',
+    description:
+      "the (d) router with a tracer and a meter provider registered as the NodeSDK registers them (AsyncLocalStorage context, W3C propagators; `BasicTracerProvider` with the default `BatchSpanProcessor`, `MeterProvider` with a `PeriodicExportingMetricReader`), every span sampled, exporters that count spans and histogram points and drop them: the router's cost and the SDK's, without a network exporter's",
   },
 } as const satisfies Record<string, ServerSpec>;
 

@@ -47,7 +47,13 @@ export class Child {
    * @param script - the TypeScript source, relative to bench/
    * @param nodeArgs - extra Node flags (`--cpu-prof` …)
    */
-  static async start<Ready>(name: string, script: string, args: readonly string[], cpu: number | undefined, nodeArgs: readonly string[] = []): Promise<{ child: Child; ready: Ready }> {
+  static async start<Ready>(
+    name: string,
+    script: string,
+    args: readonly string[],
+    cpu: number | undefined,
+    nodeArgs: readonly string[] = [],
+  ): Promise<{ child: Child; ready: Ready }> {
     const command = [process.execPath, '--expose-gc', ...nodeArgs, compiled(script), ...args];
     if (cpu !== undefined) command.unshift('taskset', '-c', String(cpu));
     const [file, ...rest] = command as [string, ...string[]];

@@ -10,11 +10,26 @@ import { detectPinning, type Pinning } from './child';
  * configuration with the router's own JWTs against its static token), then `stdio` (issue 31: a stdio MCP server called
  * directly through the SDK's stdio client, through this router's `mcp.upstream({ command })` and through supergateway).
  */
-export const SCENARIOS = ['throughput', 'stream', 'sessions', 'modern', 'modern-stream', 'redis', 'telemetry', 'sign-in', 'stdio'] as const;
+export const SCENARIOS = [
+  'throughput',
+  'stream',
+  'sessions',
+  'modern',
+  'modern-stream',
+  'redis',
+  'telemetry',
+  'sign-in',
+  'stdio',
+] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
 /** Scenarios that, run alone (`BENCH_ONLY=redis`), write their own file instead of RESULTS.md. */
-export const OWN_FILES: Readonly<Partial<Record<Scenario, string>>> = { redis: 'REDIS.md', telemetry: 'TELEMETRY.md', 'sign-in': 'SIGN-IN.md', stdio: 'STDIO.md' };
+export const OWN_FILES: Readonly<Partial<Record<Scenario, string>>> = {
+  redis: 'REDIS.md',
+  telemetry: 'TELEMETRY.md',
+  'sign-in': 'SIGN-IN.md',
+  stdio: 'STDIO.md',
+};
 
 /** Everything a run is parameterised by; printed into RESULTS.md so a run can be repeated. */
 export interface BenchConfig {
@@ -55,7 +70,9 @@ function scenarios(): Scenario[] {
   const text = process.env.BENCH_ONLY;
   if (text === undefined || text === '') return [...SCENARIOS];
   const chosen = text.split(',').map((name) => name.trim());
-  for (const name of chosen) if (!(SCENARIOS as readonly string[]).includes(name)) throw new Error(`BENCH_ONLY: unknown scenario '${name}' (${SCENARIOS.join(', ')})`);
+  for (const name of chosen)
+    if (!(SCENARIOS as readonly string[]).includes(name))
+      throw new Error(`BENCH_ONLY: unknown scenario '${name}' (${SCENARIOS.join(', ')})`);
   return chosen as Scenario[];
 }
 
@@ -83,13 +100,19 @@ export function readConfig(): BenchConfig {
     quick,
     pinning: detectPinning(),
     cpuProfileDir: profileDir ? path.resolve(profileDir) : undefined,
-    output: out ? path.resolve(out) : quick ? undefined : path.join(__dirname, '..', (only.length === 1 ? OWN_FILES[only[0] as Scenario] : undefined) ?? 'RESULTS.md'),
+    output: out
+      ? path.resolve(out)
+      : quick
+        ? undefined
+        : path.join(__dirname, '..', (only.length === 1 ? OWN_FILES[only[0] as Scenario] : undefined) ?? 'RESULTS.md'),
   };
 }
 
 /** The servers of a scenario that this run includes: all, or those BENCH_SERVERS names, and (a) always. */
 export function selectServers<T extends { readonly key: string }>(config: BenchConfig, specs: readonly T[]): T[] {
-  return specs.filter((spec, index) => index === 0 || config.servers === undefined || config.servers.includes(spec.key));
+  return specs.filter(
+    (spec, index) => index === 0 || config.servers === undefined || config.servers.includes(spec.key),
+  );
 }
 
 /** Node flags of server children: `--cpu-prof` into the profile directory when profiling. */

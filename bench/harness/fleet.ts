@@ -40,8 +40,18 @@ export class RunningServer {
   ) {}
 
   /** @param nodeArgs - extra Node flags, e.g. `--cpu-prof` when profiling */
-  static async start(spec: ServerSpec, pinning: Pinning | undefined, nodeArgs: readonly string[] = []): Promise<RunningServer> {
-    const { child, ready } = await Child.start<ReadyMessage>(spec.label, spec.script, spec.args, pinning?.serverCpu, nodeArgs);
+  static async start(
+    spec: ServerSpec,
+    pinning: Pinning | undefined,
+    nodeArgs: readonly string[] = [],
+  ): Promise<RunningServer> {
+    const { child, ready } = await Child.start<ReadyMessage>(
+      spec.label,
+      spec.script,
+      spec.args,
+      pinning?.serverCpu,
+      nodeArgs,
+    );
     return new RunningServer(spec, child, `http://127.0.0.1:${ready.port}/mcp`);
   }
 

@@ -28,7 +28,11 @@ function gitCommit(): string {
   try {
     const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
     // Code only: RESULTS.md, SOAK.md and notes being written do not make the measured code different.
-    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'lib', 'bench', ':!bench/*.md'], { cwd: ROOT, encoding: 'utf8' }).trim() !== '';
+    const dirty =
+      execFileSync('git', ['status', '--porcelain', '--', 'lib', 'bench', ':!bench/*.md'], {
+        cwd: ROOT,
+        encoding: 'utf8',
+      }).trim() !== '';
     return dirty ? `${commit} + uncommitted changes` : commit;
   } catch {
     return 'unknown';
@@ -36,7 +40,10 @@ function gitCommit(): string {
 }
 
 function loadAverage(): string {
-  return os.loadavg().map((value) => value.toFixed(2)).join(' / ');
+  return os
+    .loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' / ');
 }
 
 /** The command that reproduces this run: the npm script plus every BENCH_* variable that was set. */
@@ -75,5 +82,9 @@ export function collectMeta(script: string, pinning: Pinning | undefined): RunMe
 
 /** The load average and the run's duration, noted at its end. */
 export function endLoadAverage(meta: RunMeta): RunMeta {
-  return { ...meta, loadAverage: { ...meta.loadAverage, end: loadAverage() }, minutes: (Date.now() - Date.parse(meta.date)) / 60_000 };
+  return {
+    ...meta,
+    loadAverage: { ...meta.loadAverage, end: loadAverage() },
+    minutes: (Date.now() - Date.parse(meta.date)) / 60_000,
+  };
 }

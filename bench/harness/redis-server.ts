@@ -46,8 +46,22 @@ export interface BenchRedis {
 export async function startBenchRedis(cpu: number | undefined): Promise<BenchRedis> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'mcp-bench-redis-'));
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--protected-mode', 'no'];
-  const command = cpu === undefined ? ['redis-server', ...args] : ['taskset', '-c', String(cpu), 'redis-server', ...args];
+  const args = [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--dir',
+    dir,
+    '--protected-mode',
+    'no',
+  ];
+  const command =
+    cpu === undefined ? ['redis-server', ...args] : ['taskset', '-c', String(cpu), 'redis-server', ...args];
   const child: ChildProcess = spawn(command[0] as string, command.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
   // Should the harness exit early or be stopped by a signal, the server must not outlive it (the routers exit
   // by themselves when their IPC channel closes; redis-server does not know its parent).

@@ -14,7 +14,9 @@ export function mid<T>(entry: Runs<T>, pick: (run: T) => number): number {
 
 /** False for a load round in which the server lost its CPU (busy under {@link DISTURBED_BELOW} of the time). */
 export function undisturbed(run: unknown): boolean {
-  return typeof run !== 'object' || run === null || !('busyShare' in run) || (run as LoadRun).busyShare >= DISTURBED_BELOW;
+  return (
+    typeof run !== 'object' || run === null || !('busyShare' in run) || (run as LoadRun).busyShare >= DISTURBED_BELOW
+  );
 }
 
 /**
@@ -22,11 +24,19 @@ export function undisturbed(run: unknown): boolean {
  * so pairing them cancels the drift of a shared machine better than a ratio of two medians, and a round in
  * which either server lost its CPU is left out.
  */
-export function pairedWith<T>(entry: Runs<T>, base: Runs<T> | undefined, pick: (run: T) => number): { ratio: number; allDisturbed: boolean } {
+export function pairedWith<T>(
+  entry: Runs<T>,
+  base: Runs<T> | undefined,
+  pick: (run: T) => number,
+): { ratio: number; allDisturbed: boolean } {
   if (base === undefined) return { ratio: Number.NaN, allDisturbed: false };
   const rounds = entry.runs.map((run, round) => {
     const other = base.runs[round];
-    return { value: pick(run), base: other === undefined ? Number.NaN : pick(other), clean: other !== undefined && undisturbed(run) && undisturbed(other) };
+    return {
+      value: pick(run),
+      base: other === undefined ? Number.NaN : pick(other),
+      clean: other !== undefined && undisturbed(run) && undisturbed(other),
+    };
   });
   return pairedRatio(rounds);
 }
@@ -52,7 +62,11 @@ export function find<E extends Runs<unknown>>(entries: readonly E[] | undefined,
  */
 export function sideBySideRatio(rounds: readonly SideBySideRun[]): { ratio: number; allDisturbed: boolean } {
   return pairedRatio(
-    rounds.map(({ own, base }) => ({ value: 1 / own.cpuMicrosPerRequest, base: 1 / base.cpuMicrosPerRequest, clean: own.busyShare + base.busyShare >= DISTURBED_BELOW })),
+    rounds.map(({ own, base }) => ({
+      value: 1 / own.cpuMicrosPerRequest,
+      base: 1 / base.cpuMicrosPerRequest,
+      clean: own.busyShare + base.busyShare >= DISTURBED_BELOW,
+    })),
   );
 }
 
@@ -62,15 +76,26 @@ export function sideBySideTable(entries: readonly ServerRuns[], baseSpec: Server
   const rows = entries.flatMap((entry) => {
     if (entry.sideBySide === undefined) return [];
     const { ratio: value, allDisturbed } = sideBySideRatio(entry.sideBySide);
-    return [[
-      entry.spec.label,
-      formatNumber(median(entry.sideBySide.map((round) => round.own.cpuMicrosPerRequest))),
-      formatNumber(median(entry.sideBySide.map((round) => round.base.cpuMicrosPerRequest))),
-      `${formatRatio(value)}${allDisturbed ? ' †' : ''}`,
-      ratioCell(entry, find(entries, baseSpec), perSecond),
-    ]];
+    return [
+      [
+        entry.spec.label,
+        formatNumber(median(entry.sideBySide.map((round) => round.own.cpuMicrosPerRequest))),
+        formatNumber(median(entry.sideBySide.map((round) => round.base.cpuMicrosPerRequest))),
+        `${formatRatio(value)}${allDisturbed ? ' †' : ''}`,
+        ratioCell(entry, find(entries, baseSpec), perSecond),
+      ],
+    ];
   });
-  return markdownTable(['server', 'CPU µs/req', `${name} CPU µs/req, same moments`, `req/s per CPU ×${name}`, `sequential req/s ×${name}, for comparison`], rows);
+  return markdownTable(
+    [
+      'server',
+      'CPU µs/req',
+      `${name} CPU µs/req, same moments`,
+      `req/s per CPU ×${name}`,
+      `sequential req/s ×${name}, for comparison`,
+    ],
+    rows,
+  );
 }
 
 export const perSecond = (run: LoadRun): number => run.perSecond;

@@ -4,7 +4,16 @@ import { formatRatio } from '../format';
 import { DISTURBED_BELOW, type ServerRuns, type SideBySideRun } from '../scenarios/load-runs';
 import { pairedRatio } from '../stats';
 import { SERVERS, type ServerSpec } from './catalog';
-import { find, loadTable, p50, paired, perSecond, sideBySideRatio, sideBySideTable, type TargetRow } from './report-figures';
+import {
+  find,
+  loadTable,
+  p50,
+  paired,
+  perSecond,
+  sideBySideRatio,
+  sideBySideTable,
+  type TargetRow,
+} from './report-figures';
 import type { BenchResults } from './report';
 
 /** A side-by-side round's throughput per CPU-second against (a)'s: (a)'s CPU per request ÷ the server's. */
@@ -23,7 +32,11 @@ function undisturbedPair(round: SideBySideRun): boolean {
  * run side by side with each other, but each ran at the same moments as (a)); NaN without side-by-side rounds.
  * `sequential`: the paired req/s ratio of the sequential rounds.
  */
-function versus(entries: readonly ServerRuns[], ours: ServerSpec, other: ServerSpec): { sideBySide: number; sequential: number } | undefined {
+function versus(
+  entries: readonly ServerRuns[],
+  ours: ServerSpec,
+  other: ServerSpec,
+): { sideBySide: number; sequential: number } | undefined {
   const entry = find(entries, ours);
   const base = find(entries, other);
   if (entry === undefined || base === undefined) return undefined;
@@ -33,7 +46,9 @@ function versus(entries: readonly ServerRuns[], ours: ServerSpec, other: ServerS
   const rounds = entry.sideBySide.flatMap((round, index) => {
     const other = theirs[index];
     if (other === undefined) return [];
-    return [{ value: againstBare(round), base: againstBare(other), clean: undisturbedPair(round) && undisturbedPair(other) }];
+    return [
+      { value: againstBare(round), base: againstBare(other), clean: undisturbedPair(round) && undisturbedPair(other) },
+    ];
   });
   return { sideBySide: pairedRatio(rounds).ratio, sequential };
 }
@@ -41,8 +56,17 @@ function versus(entries: readonly ServerRuns[], ours: ServerSpec, other: ServerS
 /** A req/s target against (a): judged side by side when the run had those rounds, else on the sequential ones. */
 function bareTarget(entries: readonly ServerRuns[], spec: ServerSpec, figure: string, min: number): TargetRow {
   const entry = find(entries, spec);
-  const ratio = entry?.sideBySide ? sideBySideRatio(entry.sideBySide).ratio : entry ? paired(entry, find(entries, SERVERS.bare), perSecond) : Number.NaN;
-  return { figure, target: `≥ ${min.toFixed(2)}× (a)`, measured: entry ? `${formatRatio(ratio)} (a)` : '', met: entry ? ratio >= min : undefined };
+  const ratio = entry?.sideBySide
+    ? sideBySideRatio(entry.sideBySide).ratio
+    : entry
+      ? paired(entry, find(entries, SERVERS.bare), perSecond)
+      : Number.NaN;
+  return {
+    figure,
+    target: `≥ ${min.toFixed(2)}× (a)`,
+    measured: entry ? `${formatRatio(ratio)} (a)` : '',
+    met: entry ? ratio >= min : undefined,
+  };
 }
 
 /** The 2026-07-28 targets (scenario 1m); rows say "not measured" when a run left 1m or a server out. */
@@ -54,12 +78,15 @@ export function modernTargetRows(results: BenchResults): TargetRow[] {
   rows.push({
     figure: 'modern stateless `tools/call` req/s (dm)',
     target: '≥ 8× (g) SDK v2',
-    measured: vsSdk ? `${formatRatio(vsSdk.sequential)} (g) (from the side-by-side CPU figures: ${formatRatio(vsSdk.sideBySide)})` : '',
+    measured: vsSdk
+      ? `${formatRatio(vsSdk.sequential)} (g) (from the side-by-side CPU figures: ${formatRatio(vsSdk.sideBySide)})`
+      : '',
     met: vsSdk ? vsSdk.sequential >= 8 : undefined,
   });
   rows.push(bareTarget(entries, SERVERS.routerProductionModern, 'modern, production defaults on, req/s (fm)', 0.85));
   const vs2025 = versus(entries, SERVERS.routerStatelessModern, SERVERS.routerStateless);
-  const judged = vs2025 === undefined ? Number.NaN : Number.isNaN(vs2025.sideBySide) ? vs2025.sequential : vs2025.sideBySide;
+  const judged =
+    vs2025 === undefined ? Number.NaN : Number.isNaN(vs2025.sideBySide) ? vs2025.sequential : vs2025.sideBySide;
   rows.push({
     figure: 'modern stateless req/s (dm) against the 2025 request (d), same rounds',
     target: '≥ 0.90× (d)',
@@ -87,7 +114,7 @@ export function modernSections(results: BenchResults): string[] {
       '## 1m. `tools/call add` as MCP 2026-07-28 requests: throughput, latency, server CPU',
       '',
       'Every request carries the revision in `params._meta` and the headers `MCP-Protocol-Version: 2026-07-28`, `Mcp-Method` and `Mcp-Name`, ' +
-        'and no session. (d) runs in the same rounds with scenario 1\'s 2025 request, to compare the router\'s two paths.',
+        "and no session. (d) runs in the same rounds with scenario 1's 2025 request, to compare the router's two paths.",
       '',
       loadTable(results.modernThroughput, 'req'),
       '',
@@ -101,7 +128,7 @@ export function modernSections(results: BenchResults): string[] {
       '',
       '## 2m. 100 progress notifications, then the result, as MCP 2026-07-28 requests',
       '',
-      'The POST\'s SSE reply carries all 101 messages; latency is the time until the client has read them, judged as scenario 2\'s.',
+      "The POST's SSE reply carries all 101 messages; latency is the time until the client has read them, judged as scenario 2's.",
       '',
       loadTable(results.modernStream, 'stream'),
     );

@@ -1,7 +1,14 @@
 // The Redis scenario's part of the results (issue 20's load requirement): req/s against one in-memory instance, and the load test.
 
 import { formatBytes, formatNumber, formatRatio, markdownTable } from '../format';
-import { LOAD_SESSIONS, REDIS_ERAS, REDIS_SETUPS, redisFigures, type RedisLoadResult, type RedisResults } from '../scenarios/redis';
+import {
+  LOAD_SESSIONS,
+  REDIS_ERAS,
+  REDIS_SETUPS,
+  redisFigures,
+  type RedisLoadResult,
+  type RedisResults,
+} from '../scenarios/redis';
 import type { TargetRow } from './report-figures';
 
 /** The command that runs this scenario alone (it writes bench/REDIS.md). */
@@ -22,12 +29,24 @@ function memoryReturned(load: RedisLoadResult): boolean {
 export function redisTargetRows(results: RedisResults | undefined): TargetRow[] {
   if (results === undefined || results.skipped !== undefined) {
     const measured = results?.skipped === undefined ? '' : `skipped: ${results.skipped}`;
-    return [{ figure: 'Redis: failed requests, 1,000 sessions + mixed traffic through the proxy', target: '0', measured, met: undefined }];
+    return [
+      {
+        figure: 'Redis: failed requests, 1,000 sessions + mixed traffic through the proxy',
+        target: '0',
+        measured,
+        met: undefined,
+      },
+    ];
   }
   const { load } = results;
   const failed = load.openFailed + load.traffic.failed + load.deleteFailed;
   return [
-    { figure: `Redis: failed requests, ${formatNumber(load.sessions)} sessions + ${formatNumber(results.loadSeconds)} s mixed traffic through the proxy`, target: '0', measured: formatNumber(failed), met: failed === 0 },
+    {
+      figure: `Redis: failed requests, ${formatNumber(load.sessions)} sessions + ${formatNumber(results.loadSeconds)} s mixed traffic through the proxy`,
+      target: '0',
+      measured: formatNumber(failed),
+      met: failed === 0,
+    },
     {
       figure: 'Redis: keys and memory after deleting every session',
       target: 'back to the baseline',
@@ -45,30 +64,74 @@ function throughputTable(results: Extract<RedisResults, { throughput: unknown }>
   const rows = REDIS_ERAS.flatMap((era) =>
     REDIS_SETUPS.map((setup) => {
       const figures = redisFigures(results.throughput, setup.key, era.key);
-      return [era.key, setup.label, formatNumber(figures.perSecond), setup.key === 'single' ? '1.00×' : formatRatio(figures.ratio), formatNumber(figures.p50, 2), formatNumber(figures.p99, 2), formatNumber(figures.cpu)];
+      return [
+        era.key,
+        setup.label,
+        formatNumber(figures.perSecond),
+        setup.key === 'single' ? '1.00×' : formatRatio(figures.ratio),
+        formatNumber(figures.p50, 2),
+        formatNumber(figures.p99, 2),
+        formatNumber(figures.cpu),
+      ];
     }),
   );
-  return markdownTable(['era', 'setup', 'req/s', '× one in-memory', 'p50 ms', 'p99 ms', 'CPU µs/req (all its processes)'], rows);
+  return markdownTable(
+    ['era', 'setup', 'req/s', '× one in-memory', 'p50 ms', 'p99 ms', 'CPU µs/req (all its processes)'],
+    rows,
+  );
 }
 
 function loadTable(load: RedisLoadResult, seconds: number): string {
   const rows = [
-    [`open ${formatNumber(LOAD_SESSIONS)} sessions (initialize + notifications/initialized)`, formatNumber(load.sessions), formatNumber(load.openFailed), `${formatNumber(load.openSeconds, 1)} s`],
-    ...load.traffic.perKind.map((kind) => [kind.name, formatNumber(kind.requests), formatNumber(kind.failed), `${formatNumber(kind.requests / load.traffic.seconds)}/s`]),
-    [`GET streams held open for the ${formatNumber(seconds)} s`, formatNumber(load.traffic.streamsOpened), formatNumber(load.traffic.streamsFailed), ''],
-    ['DELETE every session', formatNumber(load.sessions), formatNumber(load.deleteFailed), `${formatNumber(load.deleteSeconds, 1)} s`],
+    [
+      `open ${formatNumber(LOAD_SESSIONS)} sessions (initialize + notifications/initialized)`,
+      formatNumber(load.sessions),
+      formatNumber(load.openFailed),
+      `${formatNumber(load.openSeconds, 1)} s`,
+    ],
+    ...load.traffic.perKind.map((kind) => [
+      kind.name,
+      formatNumber(kind.requests),
+      formatNumber(kind.failed),
+      `${formatNumber(kind.requests / load.traffic.seconds)}/s`,
+    ]),
+    [
+      `GET streams held open for the ${formatNumber(seconds)} s`,
+      formatNumber(load.traffic.streamsOpened),
+      formatNumber(load.traffic.streamsFailed),
+      '',
+    ],
+    [
+      'DELETE every session',
+      formatNumber(load.sessions),
+      formatNumber(load.deleteFailed),
+      `${formatNumber(load.deleteSeconds, 1)} s`,
+    ],
   ];
   return markdownTable(['step', 'requests', 'failed', 'rate / time'], rows);
 }
 
 function memoryTable(load: RedisLoadResult): string {
   const { memory, keys } = load;
-  return markdownTable(['moment', 'used_memory', '− baseline', 'keys'], [
-    ['baseline (instances up, no session)', formatBytes(memory.before), '', formatNumber(keys.before)],
-    [`${formatNumber(load.sessions)} sessions open`, formatBytes(memory.withSessions), signedBytes(memory.withSessions - memory.before), formatNumber(keys.withSessions)],
-    ['peak (sampled every 0.5 s)', formatBytes(memory.peak), signedBytes(memory.peak - memory.before), ''],
-    ['after deleting every session', formatBytes(memory.after), signedBytes(memory.after - memory.before), formatNumber(keys.after)],
-  ]);
+  return markdownTable(
+    ['moment', 'used_memory', '− baseline', 'keys'],
+    [
+      ['baseline (instances up, no session)', formatBytes(memory.before), '', formatNumber(keys.before)],
+      [
+        `${formatNumber(load.sessions)} sessions open`,
+        formatBytes(memory.withSessions),
+        signedBytes(memory.withSessions - memory.before),
+        formatNumber(keys.withSessions),
+      ],
+      ['peak (sampled every 0.5 s)', formatBytes(memory.peak), signedBytes(memory.peak - memory.before), ''],
+      [
+        'after deleting every session',
+        formatBytes(memory.after),
+        signedBytes(memory.after - memory.before),
+        formatNumber(keys.after),
+      ],
+    ],
+  );
 }
 
 /** The section, or a line saying why the scenario was skipped. */
@@ -95,7 +158,9 @@ export function redisSections(results: RedisResults | undefined): string[] {
     `Through the proxy: ${formatNumber(LOAD_SESSIONS)} 2025 sessions opened; then ${formatNumber(load.trafficConnections)} keep-alive connections send requests back to back, each to a random session (2026-07-28 requests without one), while ${formatNumber(load.traffic.streamsOpened + load.traffic.streamsFailed)} sessions hold a GET stream open; then DELETE of every session. A failure is any non-2xx status, JSON-RPC error, wrong result, socket error, refused GET stream or GET stream that ended early. ${formatNumber(load.traffic.requests)} requests in ${formatNumber(load.traffic.seconds, 1)} s (${formatNumber(load.traffic.requests / load.traffic.seconds)}/s), p50 ${formatNumber(load.traffic.p50Ms, 2)} ms, p99 ${formatNumber(load.traffic.p99Ms, 2)} ms.`,
     '',
     loadTable(load, results.loadSeconds),
-    ...(load.traffic.failures.length ? ['', `First failures: ${load.traffic.failures.map((text) => `\`${text}\``).join('; ')}`] : []),
+    ...(load.traffic.failures.length
+      ? ['', `First failures: ${load.traffic.failures.map((text) => `\`${text}\``).join('; ')}`]
+      : []),
     '',
     'Redis memory (`INFO memory` used_memory) and keys (SCAN):',
     '',
@@ -103,6 +168,9 @@ export function redisSections(results: RedisResults | undefined): string[] {
     '',
     left.length === 0
       ? `After the DELETEs the keys are the baseline's (${formatNumber(load.keys.before)}: no key of a deleted session is left), and used_memory is ${signedBytes(load.memory.after - load.memory.before)} from its baseline: ${memoryReturned(load) ? `**returned to baseline** (within ${formatBytes(MEMORY_SLACK)})` : '**not back to baseline**'}.`
-      : `**${formatNumber(left.length)} keys of deleted sessions are left** (e.g. ${left.slice(0, 5).map((key) => `\`${key}\``).join(', ')}); used_memory is ${signedBytes(load.memory.after - load.memory.before)} from its baseline.`,
+      : `**${formatNumber(left.length)} keys of deleted sessions are left** (e.g. ${left
+          .slice(0, 5)
+          .map((key) => `\`${key}\``)
+          .join(', ')}); used_memory is ${signedBytes(load.memory.after - load.memory.before)} from its baseline.`,
   ];
 }

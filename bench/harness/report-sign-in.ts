@@ -14,10 +14,19 @@ const MAX_COST_RATIO = 1.1;
  * per-round ratios, rounds in which the two together were busy under {@link DISTURBED_BELOW} left out.
  */
 function costRatio(rounds: readonly SideBySideRun[]): { ratio: number; allDisturbed: boolean } {
-  return pairedRatio(rounds.map(({ own, base }) => ({ value: own.cpuMicrosPerRequest, base: base.cpuMicrosPerRequest, clean: own.busyShare + base.busyShare >= DISTURBED_BELOW })));
+  return pairedRatio(
+    rounds.map(({ own, base }) => ({
+      value: own.cpuMicrosPerRequest,
+      base: base.cpuMicrosPerRequest,
+      clean: own.busyShare + base.busyShare >= DISTURBED_BELOW,
+    })),
+  );
 }
 
-function costAgainstStatic(entries: readonly ServerRuns[] | undefined, spec: (typeof SERVERS)[keyof typeof SERVERS]): number | undefined {
+function costAgainstStatic(
+  entries: readonly ServerRuns[] | undefined,
+  spec: (typeof SERVERS)[keyof typeof SERVERS],
+): number | undefined {
   const rounds = find(entries, spec)?.sideBySide;
   return rounds === undefined ? undefined : costRatio(rounds).ratio;
 }
@@ -30,9 +39,13 @@ export function signInTargetRows(entries: readonly ServerRuns[] | undefined): Ta
   const sequential = fj ? paired(fj, find(entries, SERVERS.routerProduction), perSecond) : Number.NaN;
   return [
     {
-      figure: 'production configuration, router-issued JWT (fj): CPU per request against the static token (f), same moments',
+      figure:
+        'production configuration, router-issued JWT (fj): CPU per request against the static token (f), same moments',
       target: `≤ ${MAX_COST_RATIO.toFixed(2)}× (f)`,
-      measured: jwt === undefined ? '' : `${formatRatio(jwt)} (f) (control (f′): ${control === undefined ? '–' : formatRatio(control)}; sequential req/s ${formatRatio(sequential)} (f))`,
+      measured:
+        jwt === undefined
+          ? ''
+          : `${formatRatio(jwt)} (f) (control (f′): ${control === undefined ? '–' : formatRatio(control)}; sequential req/s ${formatRatio(sequential)} (f))`,
       met: jwt === undefined ? undefined : jwt <= MAX_COST_RATIO,
     },
   ];
@@ -65,7 +78,7 @@ export function signInSections(entries: readonly ServerRuns[] | undefined): stri
     "Scenario 1's `tools/call add` in one session, against (f) (`auth: { tokens }`), a second (f) process (f′) as the control, and (fj), " +
       "the same configuration with `auth: { server: { signIn } }`, whose client signed in once through the router's endpoints and sends that " +
       `one JWT on every request (the verified-token cache answers every request after the first); ${formatNumber(base?.runs.length ?? 0)} rounds. ` +
-      'Every other server runs side by side with (f), as scenario 1 with (a); the target is judged on those rounds: CPU per request ÷ (f)\'s at the same moments.',
+      "Every other server runs side by side with (f), as scenario 1 with (a); the target is judged on those rounds: CPU per request ÷ (f)'s at the same moments.",
     '',
     loadTable(entries, 'req', SERVERS.routerProduction),
     '',

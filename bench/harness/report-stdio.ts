@@ -21,7 +21,13 @@ interface Figures {
 
 function directFigures(rounds: readonly StdioDirectRound[]): Figures {
   const mid = (pick: (round: StdioDirectRound) => number): number => median(rounds.map(pick));
-  return { perSecond: mid((r) => r.perSecond), p50Ms: mid((r) => r.p50Ms), p99Ms: mid((r) => r.p99Ms), callerCpu: mid((r) => r.clientCpuMicrosPerRequest), serverCpu: mid((r) => r.serverCpuMicrosPerRequest) };
+  return {
+    perSecond: mid((r) => r.perSecond),
+    p50Ms: mid((r) => r.p50Ms),
+    p99Ms: mid((r) => r.p99Ms),
+    callerCpu: mid((r) => r.clientCpuMicrosPerRequest),
+    serverCpu: mid((r) => r.serverCpuMicrosPerRequest),
+  };
 }
 
 function gatewayFigures(entry: ServerRuns): Figures {
@@ -50,7 +56,17 @@ function levelTable(level: StdioAtConcurrency): string {
     formatRatio(ratio(figures.callerCpu + figures.serverCpu, floor.callerCpu + floor.serverCpu)),
   ];
   return markdownTable(
-    ['caller', 'calls/s', '×(u0)', 'p50 ms', '×(u0)', 'p99 ms', 'CPU µs/call: gateway or SDK client', 'CPU µs/call: stdio server', 'CPU together ×(u0)'],
+    [
+      'caller',
+      'calls/s',
+      '×(u0)',
+      'p50 ms',
+      '×(u0)',
+      'p99 ms',
+      'CPU µs/call: gateway or SDK client',
+      'CPU µs/call: stdio server',
+      'CPU together ×(u0)',
+    ],
     [row(DIRECT_LABEL, floor), ...level.gateways.map((entry) => row(entry.spec.label, gatewayFigures(entry)))],
   );
 }
@@ -94,10 +110,15 @@ export function stdioSections(results: StdioResults | undefined): string[] {
       "Every stdio server process runs on the servers' CPU, every caller (the SDK client, autocannon) on the load CPU, every gateway on the servers' CPU. " +
       "A gateway's CPU figures are its process's and its stdio server's (read from /proc; for (u3) the children it started and reaped). " +
       '×(u0) is a ratio of medians (u0 runs before the gateways, not in their rounds). ' +
-      "Rounds are not run again for a low busy share: a gateway and its stdio server pass every message through pipes on one CPU and wait on each other (71–78% busy at 10 in flight in trial runs), and at one call in flight a gateway waits on the client.",
+      'Rounds are not run again for a low busy share: a gateway and its stdio server pass every message through pipes on one CPU and wait on each other (71–78% busy at 10 in flight in trial runs), and at one call in flight a gateway waits on the client.',
   ];
   for (const level of results.levels) {
-    sections.push('', `### ${level.concurrency === 1 ? 'One call in flight (sequential)' : `${level.concurrency} calls in flight`}`, '', levelTable(level));
+    sections.push(
+      '',
+      `### ${level.concurrency === 1 ? 'One call in flight (sequential)' : `${level.concurrency} calls in flight`}`,
+      '',
+      levelTable(level),
+    );
     if (level.gateways.some((entry) => entry.sideBySide !== undefined)) {
       sections.push(
         '',

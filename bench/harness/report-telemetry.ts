@@ -25,10 +25,15 @@ function roundRatio(round: SideBySideRun): number {
 
 /** The CPU a server spends per request beyond (t0)'s, at the same moments: median over side-by-side rounds. */
 function extraMicros(entry: ServerRuns): number {
-  return median((entry.sideBySide ?? []).map((round) => round.own.cpuMicrosPerRequest - round.base.cpuMicrosPerRequest));
+  return median(
+    (entry.sideBySide ?? []).map((round) => round.own.cpuMicrosPerRequest - round.base.cpuMicrosPerRequest),
+  );
 }
 
-function sideBySideAgainstAbsent(entries: readonly ServerRuns[] | undefined, spec: (typeof SERVERS)[keyof typeof SERVERS]): number | undefined {
+function sideBySideAgainstAbsent(
+  entries: readonly ServerRuns[] | undefined,
+  spec: (typeof SERVERS)[keyof typeof SERVERS],
+): number | undefined {
   const sideBySide = find(entries, spec)?.sideBySide;
   return sideBySide === undefined ? undefined : sideBySideRatio(sideBySide).ratio;
 }
@@ -37,7 +42,9 @@ function sideBySideAgainstAbsent(entries: readonly ServerRuns[] | undefined, spe
 export function telemetryTargetRows(results: TelemetryResults | undefined): TargetRow[] {
   const entries = results?.servers;
   const idle = sideBySideAgainstAbsent(entries, SERVERS.telemetryIdle);
-  const controlRounds = [SERVERS.telemetryAbsentAgain, SERVERS.telemetryDisabled].flatMap((spec) => (find(entries, spec)?.sideBySide ?? []).map(roundRatio));
+  const controlRounds = [SERVERS.telemetryAbsentAgain, SERVERS.telemetryDisabled].flatMap((spec) =>
+    (find(entries, spec)?.sideBySide ?? []).map(roundRatio),
+  );
   const controlLowest = controlRounds.length ? Math.min(...controlRounds) : Number.NaN;
   const sdk = find(entries, SERVERS.telemetrySdk);
   const on = sideBySideAgainstAbsent(entries, SERVERS.telemetrySdk);
@@ -47,7 +54,8 @@ export function telemetryTargetRows(results: TelemetryResults | undefined): Targ
   const endToEnd = idle !== undefined && (idle >= OFF_FLOOR || idle >= controlLowest);
   return [
     {
-      figure: 'tracing off, no provider registered (t1): end to end, req/s per CPU; and its per-message check, timed directly',
+      figure:
+        'tracing off, no provider registered (t1): end to end, req/s per CPU; and its per-message check, timed directly',
       target: `≥ ${OFF_FLOOR.toFixed(2)}× (t0) or ≥ the controls' lowest round; check < ${formatNumber(100 * LIVE_CHECK_SHARE)}% of a request's CPU`,
       measured:
         idle === undefined || results === undefined
@@ -58,7 +66,10 @@ export function telemetryTargetRows(results: TelemetryResults | undefined): Targ
     {
       figure: 'tracing on, OpenTelemetry SDK, every span sampled: req/s per CPU (t2)',
       target: 'report it',
-      measured: on === undefined || sdk === undefined ? '' : `${formatRatio(on)} (t0), ${formatNumber(extraMicros(sdk))} µs more CPU per request`,
+      measured:
+        on === undefined || sdk === undefined
+          ? ''
+          : `${formatRatio(on)} (t0), ${formatNumber(extraMicros(sdk))} µs more CPU per request`,
       met: on === undefined ? undefined : 'reported',
     },
   ];
@@ -79,7 +90,18 @@ function costTable(entries: readonly ServerRuns[]): string {
       formatNumber(stats?.operations ?? Number.NaN),
     ];
   });
-  return markdownTable(['server', 'CPU µs/req more than (t0), same moments', 'per-round req/s per CPU ×(t0)', 'API loaded', 'requests measured', "'tools/call add' spans exported", 'operation histogram count'], rows);
+  return markdownTable(
+    [
+      'server',
+      'CPU µs/req more than (t0), same moments',
+      'per-round req/s per CPU ×(t0)',
+      'API loaded',
+      'requests measured',
+      "'tools/call add' spans exported",
+      'operation histogram count',
+    ],
+    rows,
+  );
 }
 
 /** The section of scenario 4, empty when the run left it out. */

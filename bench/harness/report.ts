@@ -6,7 +6,19 @@ import type { ServerSessionRuns, SessionRun } from '../scenarios/sessions';
 import { SERVERS, short, type ServerSpec } from './catalog';
 import type { BenchConfig } from './config';
 import type { RunMeta } from './meta';
-import { find, loadTable, mid, p50, p99, paired, perSecond, ratioCell, sideBySideRatio, sideBySideTable, type TargetRow } from './report-figures';
+import {
+  find,
+  loadTable,
+  mid,
+  p50,
+  p99,
+  paired,
+  perSecond,
+  ratioCell,
+  sideBySideRatio,
+  sideBySideTable,
+  type TargetRow,
+} from './report-figures';
 import { modernSections, modernTargetRows } from './report-modern';
 import { redisSections, redisTargetRows } from './report-redis';
 import { signInSections, signInTargetRows } from './report-sign-in';
@@ -51,7 +63,18 @@ function sessionsTable(entries: readonly ServerSessionRuns[]): string {
     formatBytes(mid(entry, afterDelete)),
     formatBytes(mid(entry, rssAfterDelete)),
   ]);
-  return markdownTable(['server', 'sessions opened/s', '×(a)', 'heap per idle session', '×(a)', 'heap after deleting all − before', 'RSS after − before'], rows);
+  return markdownTable(
+    [
+      'server',
+      'sessions opened/s',
+      '×(a)',
+      'heap per idle session',
+      '×(a)',
+      'heap after deleting all − before',
+      'RSS after − before',
+    ],
+    rows,
+  );
 }
 
 function verdict(met: TargetRow['met']): string {
@@ -63,14 +86,21 @@ function verdict(met: TargetRow['met']): string {
 export function targetRows(results: BenchResults): TargetRow[] {
   const t = results.throughput;
   const rows: TargetRow[] = [];
-  const loadTarget = (figure: string, ours: ServerSpec, minBare: number, sdk?: { spec: ServerSpec; min: number }): void => {
+  const loadTarget = (
+    figure: string,
+    ours: ServerSpec,
+    minBare: number,
+    sdk?: { spec: ServerSpec; min: number },
+  ): void => {
     const entry = find(t, ours);
     if (entry === undefined) {
       rows.push({ figure, target: '', measured: '', met: undefined });
       return;
     }
     // Judged side by side with (a) when the run has those rounds: sequential rounds swing with the machine.
-    const vsBare = entry.sideBySide ? sideBySideRatio(entry.sideBySide).ratio : paired(entry, find(t, SERVERS.bare), perSecond);
+    const vsBare = entry.sideBySide
+      ? sideBySideRatio(entry.sideBySide).ratio
+      : paired(entry, find(t, SERVERS.bare), perSecond);
     const vsSdk = sdk && paired(entry, find(t, sdk.spec), perSecond);
     rows.push({
       figure,
@@ -80,14 +110,25 @@ export function targetRows(results: BenchResults): TargetRow[] {
       met: Number.isNaN(vsSdk) ? undefined : vsBare >= minBare && (sdk === undefined || (vsSdk as number) >= sdk.min),
     });
   };
-  loadTarget('stateless JSON `tools/call` req/s (d)', SERVERS.routerStateless, 0.9, { spec: SERVERS.sdkStateless, min: 4 });
+  loadTarget('stateless JSON `tools/call` req/s (d)', SERVERS.routerStateless, 0.9, {
+    spec: SERVERS.sdkStateless,
+    min: 4,
+  });
   loadTarget('stateful `tools/call` req/s (e)', SERVERS.routerStateful, 0.85, { spec: SERVERS.sdkStateful, min: 1.8 });
-  loadTarget('stateful `tools/call` req/s, SSE replies (e′)', SERVERS.routerStatefulSse, 0.85, { spec: SERVERS.sdkStateful, min: 1.8 });
+  loadTarget('stateful `tools/call` req/s, SSE replies (e′)', SERVERS.routerStatefulSse, 0.85, {
+    spec: SERVERS.sdkStateful,
+    min: 1.8,
+  });
   loadTarget('production defaults on, req/s (f)', SERVERS.routerProduction, 0.8);
 
   const stateless = find(t, SERVERS.routerStateless);
   const p99Ratio = stateless ? paired(stateless, find(t, SERVERS.bare), p99) : Number.NaN;
-  rows.push({ figure: 'p99 latency, stateless JSON (d)', target: '≤ 1.20× (a)', measured: `${formatRatio(p99Ratio)} (a)`, met: stateless ? p99Ratio <= 1.2 : undefined });
+  rows.push({
+    figure: 'p99 latency, stateless JSON (d)',
+    target: '≤ 1.20× (a)',
+    measured: `${formatRatio(p99Ratio)} (a)`,
+    met: stateless ? p99Ratio <= 1.2 : undefined,
+  });
 
   const stream = find(results.stream, SERVERS.routerStateful);
   const vsFloor = stream ? paired(stream, find(results.stream, SERVERS.bare), p50) : Number.NaN;
@@ -109,13 +150,23 @@ export function targetRows(results: BenchResults): TargetRow[] {
     met: sessions ? heap <= 2048 : undefined,
   });
   const left = sessions ? mid(sessions, afterDelete) : Number.NaN;
-  rows.push({ figure: 'heap after deleting all sessions (e)', target: 'within 1 MB of the baseline', measured: formatBytes(left), met: sessions ? Math.abs(left) <= 1024 * 1024 : undefined });
+  rows.push({
+    figure: 'heap after deleting all sessions (e)',
+    target: 'within 1 MB of the baseline',
+    measured: formatBytes(left),
+    met: sessions ? Math.abs(left) <= 1024 * 1024 : undefined,
+  });
   rows.push(...modernTargetRows(results));
   rows.push(...redisTargetRows(results.redis));
   rows.push(...telemetryTargetRows(results.telemetry));
   rows.push(...signInTargetRows(results.signIn));
   rows.push(...stdioTargetRows(results.stdio));
-  rows.push({ figure: 'soak: heap and RSS trend', target: 'no upward trend', measured: 'separate run: `npm run bench:soak`, see SOAK.md', met: undefined });
+  rows.push({
+    figure: 'soak: heap and RSS trend',
+    target: 'no upward trend',
+    measured: 'separate run: `npm run bench:soak`, see SOAK.md',
+    met: undefined,
+  });
   return rows;
 }
 
@@ -148,7 +199,9 @@ function rawRounds(results: BenchResults): string {
     }
   }
   // Each scenario's side-by-side base is its first server: (a), (t0) in 4, (f) in sign-in, (u1) in stdio.
-  for (const [scenario, entry, base] of loadScenarios.flatMap(([name, entries]) => (entries ?? []).map((entry) => [name, entry, entries?.[0]] as const))) {
+  for (const [scenario, entry, base] of loadScenarios.flatMap(([name, entries]) =>
+    (entries ?? []).map((entry) => [name, entry, entries?.[0]] as const),
+  )) {
     entry.sideBySide?.forEach(({ own, base: baseRun }, round) =>
       rows.push([
         `${scenario}, side by side: ${entry.spec.label} | ${base ? short(base.spec) : '?'}`,
@@ -164,11 +217,38 @@ function rawRounds(results: BenchResults): string {
     );
   }
   const sessionRows = (results.sessions ?? []).flatMap((entry) =>
-    entry.runs.map((run, round) => [entry.spec.label, String(round + 1), formatNumber(run.openedPerSecond), formatBytes(run.heapPerSession), formatBytes(run.heapAfterDelete), formatBytes(run.rssAfterDelete)]),
+    entry.runs.map((run, round) => [
+      entry.spec.label,
+      String(round + 1),
+      formatNumber(run.openedPerSecond),
+      formatBytes(run.heapPerSession),
+      formatBytes(run.heapAfterDelete),
+      formatBytes(run.rssAfterDelete),
+    ]),
   );
   return [
-    rows.length ? markdownTable(['scenario: server', 'round', 'per s', 'p50 ms', 'p99 ms', 'CPU µs each', 'server busy', 'attempts', 'answered'], rows) : '',
-    sessionRows.length ? markdownTable(['sessions: server', 'round', 'opened/s', 'heap/session', 'heap after delete', 'RSS after delete'], sessionRows) : '',
+    rows.length
+      ? markdownTable(
+          [
+            'scenario: server',
+            'round',
+            'per s',
+            'p50 ms',
+            'p99 ms',
+            'CPU µs each',
+            'server busy',
+            'attempts',
+            'answered',
+          ],
+          rows,
+        )
+      : '',
+    sessionRows.length
+      ? markdownTable(
+          ['sessions: server', 'round', 'opened/s', 'heap/session', 'heap after delete', 'RSS after delete'],
+          sessionRows,
+        )
+      : '',
   ]
     .filter(Boolean)
     .join('\n\n');
@@ -243,7 +323,9 @@ export function renderResults(results: BenchResults, config: BenchConfig, meta: 
             : '# Benchmark results',
     '',
     `- **Date:** ${meta.date}`,
-    `- **Versions:** ${Object.entries(meta.versions).map(([name, version]) => `${name} ${version}`).join(', ')}`,
+    `- **Versions:** ${Object.entries(meta.versions)
+      .map(([name, version]) => `${name} ${version}`)
+      .join(', ')}`,
     `- **Machine:** ${meta.machine}; load average (1/5/15 min) ${meta.loadAverage.start} at the start, ${meta.loadAverage.end ?? '?'} at the end`,
     `- **Pinning:** ${meta.pinning}`,
     `- **Command:** \`${meta.command}\``,
@@ -253,22 +335,78 @@ export function renderResults(results: BenchResults, config: BenchConfig, meta: 
   ];
   if (onlyRedis) {
     const rows = redisTargetRows(results.redis);
-    sections.push('', '## Targets', '', markdownTable(['figure', 'target', 'measured', 'verdict'], rows.map((row) => [row.figure, row.target, row.measured, verdict(row.met)])), ...redisSections(results.redis), '');
+    sections.push(
+      '',
+      '## Targets',
+      '',
+      markdownTable(
+        ['figure', 'target', 'measured', 'verdict'],
+        rows.map((row) => [row.figure, row.target, row.measured, verdict(row.met)]),
+      ),
+      ...redisSections(results.redis),
+      '',
+    );
     return sections.join('\n');
   }
-  const rows = onlyTelemetry ? telemetryTargetRows(results.telemetry) : onlySignIn ? signInTargetRows(results.signIn) : onlyStdio ? stdioTargetRows(results.stdio) : targetRows(results);
-  sections.push('', '## Targets', '', markdownTable(['figure', 'target', 'measured', 'verdict'], rows.map((row) => [row.figure, row.target, row.measured, verdict(row.met)])));
+  const rows = onlyTelemetry
+    ? telemetryTargetRows(results.telemetry)
+    : onlySignIn
+      ? signInTargetRows(results.signIn)
+      : onlyStdio
+        ? stdioTargetRows(results.stdio)
+        : targetRows(results);
+  sections.push(
+    '',
+    '## Targets',
+    '',
+    markdownTable(
+      ['figure', 'target', 'measured', 'verdict'],
+      rows.map((row) => [row.figure, row.target, row.measured, verdict(row.met)]),
+    ),
+  );
   if (results.throughput) {
-    sections.push('', '## 1. `tools/call add`: throughput, latency, server CPU', '', loadTable(results.throughput, 'req'));
-    sections.push('', '### Side by side with (a): throughput per CPU-second', '', 'Each server and (a) loaded at the same moments on the same CPU (see *How the figures are taken*).', '', sideBySideTable(results.throughput));
+    sections.push(
+      '',
+      '## 1. `tools/call add`: throughput, latency, server CPU',
+      '',
+      loadTable(results.throughput, 'req'),
+    );
+    sections.push(
+      '',
+      '### Side by side with (a): throughput per CPU-second',
+      '',
+      'Each server and (a) loaded at the same moments on the same CPU (see *How the figures are taken*).',
+      '',
+      sideBySideTable(results.throughput),
+    );
   }
-  if (results.stream) sections.push('', '## 2. 100 progress notifications, then the result, on the POST\'s SSE stream', '', 'Latency is the time until the client has read the whole stream (all 101 messages).', '', loadTable(results.stream, 'stream'));
+  if (results.stream)
+    sections.push(
+      '',
+      "## 2. 100 progress notifications, then the result, on the POST's SSE stream",
+      '',
+      'Latency is the time until the client has read the whole stream (all 101 messages).',
+      '',
+      loadTable(results.stream, 'stream'),
+    );
   if (results.sessions) sections.push('', '## 3. Sessions', '', sessionsTable(results.sessions));
   sections.push(...modernSections(results));
   sections.push(...redisSections(results.redis));
   sections.push(...telemetrySections(results.telemetry));
   sections.push(...signInSections(results.signIn));
   sections.push(...stdioSections(results.stdio));
-  sections.push('', '## The servers', '', ...servers.map((spec) => `- **${spec.label}**: ${spec.description}.`), '', METHOD, '', '## Every round', '', rawRounds(results), '');
+  sections.push(
+    '',
+    '## The servers',
+    '',
+    ...servers.map((spec) => `- **${spec.label}**: ${spec.description}.`),
+    '',
+    METHOD,
+    '',
+    '## Every round',
+    '',
+    rawRounds(results),
+    '',
+  );
   return sections.join('\n');
 }

@@ -17,8 +17,16 @@ export async function signInForBench(mcpUrl: string): Promise<string> {
   const { client_id: clientId } = await registerClient(mcpUrl, [REDIRECT_URI]);
   const { verifier, challenge } = pkce();
   const code = await codeFor(mcpUrl, clientId, REDIRECT_URI, challenge);
-  const reply = await tokenRequest(mcpUrl, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, client_id: clientId, code_verifier: verifier, resource: mcpUrl });
+  const reply = await tokenRequest(mcpUrl, {
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: REDIRECT_URI,
+    client_id: clientId,
+    code_verifier: verifier,
+    resource: mcpUrl,
+  });
   const token = reply.body.access_token;
-  if (reply.status !== 200 || typeof token !== 'string') throw new Error(`the token endpoint answered ${reply.status}: ${JSON.stringify(reply.body).slice(0, 300)}`);
+  if (reply.status !== 200 || typeof token !== 'string')
+    throw new Error(`the token endpoint answered ${reply.status}: ${JSON.stringify(reply.body).slice(0, 300)}`);
   return token;
 }

@@ -23,7 +23,11 @@ export const INITIALIZE_BODY = JSON.stringify({
   jsonrpc: '2.0',
   id: 0,
   method: 'initialize',
-  params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'bench-client', version: '1.0.0' } },
+  params: {
+    protocolVersion: PROTOCOL_VERSION,
+    capabilities: {},
+    clientInfo: { name: 'bench-client', version: '1.0.0' },
+  },
 });
 
 const INITIALIZED_BODY = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' });
@@ -34,12 +38,20 @@ export function keepAliveAgent(connections: number): Agent {
 }
 
 /** Sends one request and reads the whole reply. */
-export function send(method: 'POST' | 'DELETE', target: Target, body: string | undefined, agent: Agent, extraHeaders: Record<string, string> = {}): Promise<HttpReply> {
+export function send(
+  method: 'POST' | 'DELETE',
+  target: Target,
+  body: string | undefined,
+  agent: Agent,
+  extraHeaders: Record<string, string> = {},
+): Promise<HttpReply> {
   return new Promise((resolve, reject) => {
     const req = request(target.url, { method, agent, headers: { ...target.headers, ...extraHeaders } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }),
+      );
       res.on('error', reject);
     });
     req.on('error', reject);
@@ -49,7 +61,8 @@ export function send(method: 'POST' | 'DELETE', target: Target, body: string | u
 
 /** The JSON-RPC messages of a reply: the JSON body, or every `data:` line of an SSE body (priming events skipped). */
 export function messagesOf(reply: HttpReply): unknown[] {
-  if (!String(reply.headers['content-type']).startsWith('text/event-stream')) return reply.body === '' ? [] : [JSON.parse(reply.body)];
+  if (!String(reply.headers['content-type']).startsWith('text/event-stream'))
+    return reply.body === '' ? [] : [JSON.parse(reply.body)];
   return reply.body
     .split('\n')
     .filter((line) => line.startsWith('data:') && line.slice(5).trim() !== '')
@@ -66,10 +79,12 @@ export interface OpenedSession {
 export async function openSession(target: Target, agent: Agent): Promise<OpenedSession> {
   const reply = await send('POST', target, INITIALIZE_BODY, agent);
   const sessionId = reply.headers['mcp-session-id'];
-  if (reply.status !== 200 || typeof sessionId !== 'string') throw new Error(`initialize answered ${reply.status} without Mcp-Session-Id: ${reply.body.slice(0, 200)}`);
+  if (reply.status !== 200 || typeof sessionId !== 'string')
+    throw new Error(`initialize answered ${reply.status} without Mcp-Session-Id: ${reply.body.slice(0, 200)}`);
   const [message] = messagesOf(reply) as Array<{ result?: { protocolVersion?: string } }>;
   const protocolVersion = message?.result?.protocolVersion;
-  if (protocolVersion === undefined) throw new Error(`initialize returned no protocolVersion: ${reply.body.slice(0, 200)}`);
+  if (protocolVersion === undefined)
+    throw new Error(`initialize returned no protocolVersion: ${reply.body.slice(0, 200)}`);
   const session = { sessionId, protocolVersion };
   const initialized = await send('POST', target, INITIALIZED_BODY, agent, sessionHeaders(session));
   if (initialized.status !== 202) throw new Error(`notifications/initialized answered ${initialized.status}`);
@@ -88,7 +103,11 @@ export async function closeSession(target: Target, session: OpenedSession, agent
 }
 
 /** Runs `work(i)` for i in [0, count) on `workers` concurrent loops; resolves when all are done. */
-export async function inParallel(count: number, workers: number, work: (index: number) => Promise<void>): Promise<void> {
+export async function inParallel(
+  count: number,
+  workers: number,
+  work: (index: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const loop = async (): Promise<void> => {
     while (next < count) await work(next++);

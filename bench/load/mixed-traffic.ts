@@ -28,7 +28,8 @@ interface RequestKind {
   check(result: Record<string, unknown>): string | undefined;
 }
 
-const text = (result: Record<string, unknown>): unknown => (result.content as Array<{ text?: unknown }> | undefined)?.[0]?.text;
+const text = (result: Record<string, unknown>): unknown =>
+  (result.content as Array<{ text?: unknown }> | undefined)?.[0]?.text;
 
 /** The mix: 40% `tools/call add`, 20% `tools/list`, 20% `ping` in sessions, 20% 2026-07-28 `tools/call add`. */
 export const MIX: readonly RequestKind[] = [
@@ -36,7 +37,8 @@ export const MIX: readonly RequestKind[] = [
     name: 'tools/call (2025)',
     weight: 40,
     inSession: true,
-    body: (id) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'add', arguments: { a: 1, b: 2 } } }),
+    body: (id) =>
+      JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'add', arguments: { a: 1, b: 2 } } }),
     headers: {},
     check: (result) => (text(result) === '3' ? undefined : `text ${JSON.stringify(text(result))}`),
   },
@@ -46,7 +48,10 @@ export const MIX: readonly RequestKind[] = [
     inSession: true,
     body: (id) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list' }),
     headers: {},
-    check: (result) => ((result.tools as Array<{ name?: string }> | undefined)?.some((tool) => tool.name === 'add') ? undefined : 'no tool add'),
+    check: (result) =>
+      (result.tools as Array<{ name?: string }> | undefined)?.some((tool) => tool.name === 'add')
+        ? undefined
+        : 'no tool add',
   },
   {
     name: 'ping (2025)',
@@ -60,9 +65,20 @@ export const MIX: readonly RequestKind[] = [
     name: 'tools/call (2026-07-28)',
     weight: 20,
     inSession: false,
-    body: (id) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'add', arguments: { a: 1, b: 2 }, _meta: MODERN_REQUEST_META } }),
+    body: (id) =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: { name: 'add', arguments: { a: 1, b: 2 }, _meta: MODERN_REQUEST_META },
+      }),
     headers: { 'mcp-protocol-version': MODERN_PROTOCOL_VERSION, 'mcp-method': 'tools/call', 'mcp-name': 'add' },
-    check: (result) => (result.resultType !== 'complete' ? `resultType ${JSON.stringify(result.resultType)}` : text(result) === '3' ? undefined : `text ${JSON.stringify(text(result))}`),
+    check: (result) =>
+      result.resultType !== 'complete'
+        ? `resultType ${JSON.stringify(result.resultType)}`
+        : text(result) === '3'
+          ? undefined
+          : `text ${JSON.stringify(text(result))}`,
   },
 ];
 
@@ -89,7 +105,12 @@ function pick(): RequestKind {
 }
 
 /** Opens GET streams on `sessions` and resolves once each has answered (or failed), within 10 s. */
-async function openStreams(target: Target, sessions: readonly OpenedSession[], onFailure: (what: string) => void, isEnding: () => boolean): Promise<{ requests: ClientRequest[]; opened: number }> {
+async function openStreams(
+  target: Target,
+  sessions: readonly OpenedSession[],
+  onFailure: (what: string) => void,
+  isEnding: () => boolean,
+): Promise<{ requests: ClientRequest[]; opened: number }> {
   const agent = new Agent({ keepAlive: false });
   const requests: ClientRequest[] = [];
   let opened = 0;
@@ -105,15 +126,24 @@ async function openStreams(target: Target, sessions: readonly OpenedSession[], o
             clearTimeout(timer);
             resolve();
           };
-          const req = request(target.url, { method: 'GET', agent, headers: { ...target.headers, accept: 'text/event-stream', ...sessionHeaders(session) } }, (res) => {
-            if (res.statusCode === 200 && String(res.headers['content-type']).startsWith('text/event-stream')) opened++;
-            else onFailure(`GET stream: HTTP ${res.statusCode}`);
-            res.on('data', () => undefined);
-            res.on('close', () => {
-              if (!isEnding()) onFailure('GET stream ended before the run did');
-            });
-            done();
-          });
+          const req = request(
+            target.url,
+            {
+              method: 'GET',
+              agent,
+              headers: { ...target.headers, accept: 'text/event-stream', ...sessionHeaders(session) },
+            },
+            (res) => {
+              if (res.statusCode === 200 && String(res.headers['content-type']).startsWith('text/event-stream'))
+                opened++;
+              else onFailure(`GET stream: HTTP ${res.statusCode}`);
+              res.on('data', () => undefined);
+              res.on('close', () => {
+                if (!isEnding()) onFailure('GET stream ended before the run did');
+              });
+              done();
+            },
+          );
           req.on('error', (err) => {
             if (!isEnding()) onFailure(`GET stream: ${err.message}`);
             done();
@@ -177,7 +207,10 @@ export async function runMixedTraffic(task: MixedTrafficTask): Promise<MixedTraf
   ending = true;
   for (const req of streams.requests) req.destroy();
   agent.destroy();
-  const perKind = MIX.map((kind) => ({ name: kind.name, ...(counts.get(kind.name) as { requests: number; failed: number }) }));
+  const perKind = MIX.map((kind) => ({
+    name: kind.name,
+    ...(counts.get(kind.name) as { requests: number; failed: number }),
+  }));
   const requests = perKind.reduce((sum, kind) => sum + kind.requests, 0);
   return {
     requests,

@@ -23,8 +23,18 @@ export interface SoakResult {
   readonly seconds: number;
 }
 
-const ADD = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'add', arguments: { a: 1, b: 2 } } });
-const COUNT = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'count', arguments: {}, _meta: { progressToken: 'soak' } } });
+const ADD = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: { name: 'add', arguments: { a: 1, b: 2 } },
+});
+const COUNT = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 2,
+  method: 'tools/call',
+  params: { name: 'count', arguments: {}, _meta: { progressToken: 'soak' } },
+});
 
 /**
  * Each client loops: initialize + notifications/initialized, `callsPerSession` calls of `add`, one call of
@@ -52,7 +62,13 @@ export async function runSoakTraffic(task: SoakTask): Promise<SoakResult> {
         sessions++;
         for (let call = 0; call <= task.callsPerSession; call++) {
           await pace();
-          const reply = await send('POST', task.target, call < task.callsPerSession ? ADD : COUNT, agent, sessionHeaders(session));
+          const reply = await send(
+            'POST',
+            task.target,
+            call < task.callsPerSession ? ADD : COUNT,
+            agent,
+            sessionHeaders(session),
+          );
           if (reply.status !== 200) failed++;
         }
         await pace();

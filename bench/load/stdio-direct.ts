@@ -34,7 +34,11 @@ export interface StdioDirectResult {
 const ADD_ARGUMENTS = { a: 1, b: 2 };
 
 /** Runs `concurrency` loops of `add` until `seconds` have passed; latencies in ms, and the calls that failed. */
-async function callFor(client: Client, concurrency: number, seconds: number): Promise<{ latencies: number[]; failed: number; seconds: number }> {
+async function callFor(
+  client: Client,
+  concurrency: number,
+  seconds: number,
+): Promise<{ latencies: number[]; failed: number; seconds: number }> {
   const latencies: number[] = [];
   let failed = 0;
   const started = performance.now();

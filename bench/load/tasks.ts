@@ -43,7 +43,15 @@ export interface CloseSessionsTask {
   readonly connections: number;
 }
 
-export type LoadTask = ProbeTask | OpenSessionTask | CannonTask | OpenSessionsTask | CloseSessionsTask | SoakTask | MixedTrafficTask | StdioDirectTask;
+export type LoadTask =
+  | ProbeTask
+  | OpenSessionTask
+  | CannonTask
+  | OpenSessionsTask
+  | CloseSessionsTask
+  | SoakTask
+  | MixedTrafficTask
+  | StdioDirectTask;
 
 /** The outcome of a {@link CannonTask}. Latencies are exact (autocannon's own histogram keeps whole milliseconds). */
 export interface CannonResult {

@@ -1,7 +1,15 @@
 // The load child: runs one task at a time for the harness, on its own CPU, and answers over IPC.
 
 import autocannon from 'autocannon';
-import { closeSession, inParallel, keepAliveAgent, messagesOf, openSession, send, type OpenedSession } from './http-client';
+import {
+  closeSession,
+  inParallel,
+  keepAliveAgent,
+  messagesOf,
+  openSession,
+  send,
+  type OpenedSession,
+} from './http-client';
 import { runMixedTraffic } from './mixed-traffic';
 import { runSoakTraffic } from './soak-traffic';
 import { runStdioDirect } from './stdio-direct';
@@ -22,10 +30,13 @@ async function cannon(task: CannonTask): Promise<CannonResult> {
     duration: task.seconds,
   });
   // autocannon 9 emits (client, statusCode, bytes, ms) with ms exact; @types/autocannon 7 leaves out the client.
-  (instance as unknown as NodeJS.EventEmitter).on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
-    if (status >= 200 && status < 300) latencies.push(ms);
-    else failed++;
-  });
+  (instance as unknown as NodeJS.EventEmitter).on(
+    'response',
+    (_client: unknown, status: number, _bytes: number, ms: number) => {
+      if (status >= 200 && status < 300) latencies.push(ms);
+      else failed++;
+    },
+  );
   const result = await instance;
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   return {

@@ -75,7 +75,9 @@ export type RequestPerServer = (spec: ServerSpec) => ScenarioRequest;
 
 /** The server's target with the request's own headers on top (they replace the server's, e.g. MCP-Protocol-Version). */
 function withRequestHeaders(target: Target, request: ScenarioRequest): Target {
-  return request.headers === undefined ? target : { url: target.url, headers: { ...target.headers, ...request.headers } };
+  return request.headers === undefined
+    ? target
+    : { url: target.url, headers: { ...target.headers, ...request.headers } };
 }
 
 function log(text: string): void {
@@ -88,34 +90,61 @@ function log(text: string): void {
  * The first spec is the base of the ratios, (a).
  * A run with any failed request fails the benchmark: its figures would not mean what they say.
  */
-export async function measureLoad(config: BenchConfig, load: LoadGenerator, specs: readonly ServerSpec[], requestOf: ScenarioRequest | RequestPerServer, options: LoadOptions = {}): Promise<ServerRuns[]> {
+export async function measureLoad(
+  config: BenchConfig,
+  load: LoadGenerator,
+  specs: readonly ServerSpec[],
+  requestOf: ScenarioRequest | RequestPerServer,
+  options: LoadOptions = {},
+): Promise<ServerRuns[]> {
   const servers: RunningServer[] = [];
   try {
-    for (const spec of selectServers(config, specs)) servers.push(await RunningServer.start(spec, config.pinning, serverNodeArgs(config)));
+    for (const spec of selectServers(config, specs))
+      servers.push(await RunningServer.start(spec, config.pinning, serverNodeArgs(config)));
     const targets: Target[] = [];
     const requests = servers.map((server) => (typeof requestOf === 'function' ? requestOf(server.spec) : requestOf));
     for (const [index, server] of servers.entries()) {
       const request = requests[index] as ScenarioRequest;
       // A server that is its own authorization server: the client signs in once, then sends that token throughout.
       const accessToken = server.spec.signsIn ? await signInForBench(server.url) : undefined;
-      const session: OpenedSession | undefined = server.spec.sessions ? await load.run({ kind: 'open-session', target: server.target(undefined, accessToken) }) : undefined;
+      const session: OpenedSession | undefined = server.spec.sessions
+        ? await load.run({ kind: 'open-session', target: server.target(undefined, accessToken) })
+        : undefined;
       const target = withRequestHeaders(server.target(session, accessToken), request);
       const probe = await load.run({ kind: 'probe', target, body: request.body.replaceAll('[<id>]', 'probe') });
       const wrong = probe.status === 200 ? request.check(probe.messages) : `HTTP ${probe.status}`;
       if (wrong !== undefined) throw new Error(`${server.spec.label} answered wrongly: ${wrong}`);
       log(`  warm-up ${server.spec.label}`);
-      await load.run({ kind: 'cannon', target, body: request.body, connections: config.connections, seconds: config.warmupSeconds });
+      await load.run({
+        kind: 'cannon',
+        target,
+        body: request.body,
+        connections: config.connections,
+        seconds: config.warmupSeconds,
+      });
       targets.push(target);
     }
     const oneRun = async (index: number, attempts: number): Promise<LoadRun> => {
       const server = servers[index] as RunningServer;
       const before = await server.cpuTimes();
-      const result = await load.run({ kind: 'cannon', target: targets[index] as Target, body: (requests[index] as ScenarioRequest).body, connections: config.connections, seconds: config.seconds });
+      const result = await load.run({
+        kind: 'cannon',
+        target: targets[index] as Target,
+        body: (requests[index] as ScenarioRequest).body,
+        connections: config.connections,
+        seconds: config.seconds,
+      });
       const after = await server.cpuTimes();
       const descendantsMicros = after.descendants - before.descendants;
       const cpuMicros = after.own - before.own + descendantsMicros;
       const answered = Math.max(1, result.ok);
-      return { ...result, cpuMicrosPerRequest: cpuMicros / answered, descendantsCpuMicrosPerRequest: descendantsMicros / answered, busyShare: cpuMicros / (result.seconds * 1e6), attempts };
+      return {
+        ...result,
+        cpuMicrosPerRequest: cpuMicros / answered,
+        descendantsCpuMicrosPerRequest: descendantsMicros / answered,
+        busyShare: cpuMicros / (result.seconds * 1e6),
+        attempts,
+      };
     };
     const runs: LoadRun[][] = servers.map(() => []);
     for (let round = 0; round < config.repeats; round++) {
@@ -124,9 +153,14 @@ export async function measureLoad(config: BenchConfig, load: LoadGenerator, spec
         const server = servers[index] as RunningServer;
         let run: LoadRun | undefined;
         const retries = options.retryIdleRounds ?? true;
-        for (let attempt = 1; run === undefined || (retries && run.busyShare < DISTURBED_BELOW && attempt <= 2); attempt++) {
+        for (
+          let attempt = 1;
+          run === undefined || (retries && run.busyShare < DISTURBED_BELOW && attempt <= 2);
+          attempt++
+        ) {
           run = await oneRun(index, attempt);
-          if (run.failed > 0) throw new Error(`${server.spec.label}: ${run.failed} requests failed in round ${round + 1}`);
+          if (run.failed > 0)
+            throw new Error(`${server.spec.label}: ${run.failed} requests failed in round ${round + 1}`);
           log(
             `  round ${round + 1}${attempt > 1 ? ` (again: the first was disturbed)` : ''} ${server.spec.label}: ${run.perSecond.toFixed(0)} req/s, ` +
               `p50 ${run.p50Ms.toFixed(2)} ms, p99 ${run.p99Ms.toFixed(2)} ms, ${run.cpuMicrosPerRequest.toFixed(0)} µs CPU/req, busy ${(100 * run.busyShare).toFixed(0)}%`,
@@ -142,8 +176,13 @@ export async function measureLoad(config: BenchConfig, load: LoadGenerator, spec
       for (let index = 1; index < servers.length; index++) {
         const [base, own] = await Promise.all([oneRun(0, 1), oneRun(index, 1)]);
         const failed = base.failed + own.failed;
-        if (failed > 0) throw new Error(`${servers[index]!.spec.label} side by side with (a): ${failed} requests failed in round ${round + 1}`);
-        log(`  side by side ${round + 1} ${servers[index]!.spec.label}: ${own.cpuMicrosPerRequest.toFixed(0)} µs CPU/req, ${short(servers[0]!.spec)} ${base.cpuMicrosPerRequest.toFixed(0)} µs`);
+        if (failed > 0)
+          throw new Error(
+            `${servers[index]!.spec.label} side by side with (a): ${failed} requests failed in round ${round + 1}`,
+          );
+        log(
+          `  side by side ${round + 1} ${servers[index]!.spec.label}: ${own.cpuMicrosPerRequest.toFixed(0)} µs CPU/req, ${short(servers[0]!.spec)} ${base.cpuMicrosPerRequest.toFixed(0)} µs`,
+        );
         sideBySide[index]!.push({ own, base });
       }
     }

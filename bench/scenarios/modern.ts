@@ -18,12 +18,19 @@ type ModernResult = { resultType?: string; content?: Array<{ text?: string }> };
 /** Undefined when `result` is a complete 2026-07-28 result whose first text is `text`. */
 function wrongModernResult(result: ModernResult | undefined, text: string): string | undefined {
   if (result?.resultType !== 'complete') return `resultType ${JSON.stringify(result?.resultType)}, expected 'complete'`;
-  return result.content?.[0]?.text === text ? undefined : `text ${JSON.stringify(result.content?.[0]?.text)}, expected '${text}'`;
+  return result.content?.[0]?.text === text
+    ? undefined
+    : `text ${JSON.stringify(result.content?.[0]?.text)}, expected '${text}'`;
 }
 
 /** `add(1, 2)` as a 2026-07-28 request: protocol version and client capabilities in `_meta`, no session. */
 export const MODERN_ADD_CALL: ScenarioRequest = {
-  body: JSON.stringify({ jsonrpc: '2.0', id: '[<id>]', method: 'tools/call', params: { name: 'add', arguments: { a: 1, b: 2 }, _meta: MODERN_REQUEST_META } }),
+  body: JSON.stringify({
+    jsonrpc: '2.0',
+    id: '[<id>]',
+    method: 'tools/call',
+    params: { name: 'add', arguments: { a: 1, b: 2 }, _meta: MODERN_REQUEST_META },
+  }),
   headers: modernHeaders('add'),
   check(messages) {
     const [reply] = messages as Array<{ result?: ModernResult }>;
@@ -34,11 +41,18 @@ export const MODERN_ADD_CALL: ScenarioRequest = {
 
 /** `count` with a progress token, as a 2026-07-28 request: 100 progress notifications, then the result, on the POST's SSE reply. */
 export const MODERN_COUNT_CALL: ScenarioRequest = {
-  body: JSON.stringify({ jsonrpc: '2.0', id: '[<id>]', method: 'tools/call', params: { name: 'count', arguments: {}, _meta: { ...MODERN_REQUEST_META, progressToken: '[<id>]' } } }),
+  body: JSON.stringify({
+    jsonrpc: '2.0',
+    id: '[<id>]',
+    method: 'tools/call',
+    params: { name: 'count', arguments: {}, _meta: { ...MODERN_REQUEST_META, progressToken: '[<id>]' } },
+  }),
   headers: modernHeaders('count'),
   check(messages) {
     // Scenario 2's check covers the notifications and that a result came last; the result's shape is 2026's.
-    const wrong = COUNT_CALL.check(messages) ?? wrongModernResult((messages.at(-1) as { result?: ModernResult }).result, `counted to ${PROGRESS_STEPS}`);
+    const wrong =
+      COUNT_CALL.check(messages) ??
+      wrongModernResult((messages.at(-1) as { result?: ModernResult }).result, `counted to ${PROGRESS_STEPS}`);
     return wrong === undefined ? undefined : `${wrong}; last message ${JSON.stringify(messages.at(-1)).slice(0, 300)}`;
   },
 };
@@ -47,7 +61,13 @@ export const MODERN_COUNT_CALL: ScenarioRequest = {
  * Scenario 1m, (a) first. (d), the router answering scenario 1's 2025 request, runs in the same rounds, so that
  * the router's modern path is compared with its 2025 path under the same machine.
  */
-export const MODERN_THROUGHPUT_SERVERS = [SERVERS.bare, SERVERS.routerStateless, SERVERS.routerStatelessModern, SERVERS.routerProductionModern, SERVERS.sdkV2Modern];
+export const MODERN_THROUGHPUT_SERVERS = [
+  SERVERS.bare,
+  SERVERS.routerStateless,
+  SERVERS.routerStatelessModern,
+  SERVERS.routerProductionModern,
+  SERVERS.sdkV2Modern,
+];
 
 /** Scenario 2m: the bare SSE floor, the router with its default (`auto`) replies, and the SDK v2. */
 export const MODERN_STREAM_SERVERS = [SERVERS.bare, SERVERS.routerModern, SERVERS.sdkV2Modern];

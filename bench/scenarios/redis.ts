@@ -16,8 +16,17 @@ import { ADD_CALL } from './throughput';
 /** The setups loaded in part (a), the first being the base of the ratios. */
 export const REDIS_SETUPS = [
   { key: 'single', label: '(e) one instance, in-memory store', description: 'the (e) router process, called directly' },
-  { key: 'single-proxy', label: '(e) one instance, in-memory, through the proxy', description: 'the same (e) process behind the round-robin proxy with one upstream: what the proxy hop costs' },
-  { key: 'redis', label: '(r) two instances on Redis, through the proxy', description: 'two processes of `servers/router-redis.ts` ((e)\'s options with `store: redisStore({ url })`) behind the round-robin proxy, no stickiness' },
+  {
+    key: 'single-proxy',
+    label: '(e) one instance, in-memory, through the proxy',
+    description: 'the same (e) process behind the round-robin proxy with one upstream: what the proxy hop costs',
+  },
+  {
+    key: 'redis',
+    label: '(r) two instances on Redis, through the proxy',
+    description:
+      "two processes of `servers/router-redis.ts` ((e)'s options with `store: redisStore({ url })`) behind the round-robin proxy, no stickiness",
+  },
 ] as const;
 export type RedisSetupKey = (typeof REDIS_SETUPS)[number]['key'];
 
@@ -48,11 +57,28 @@ export interface RedisLoadResult {
   readonly trafficConnections: number;
   readonly deleteSeconds: number;
   readonly deleteFailed: number;
-  readonly memory: { readonly before: number; readonly withSessions: number; readonly peak: number; readonly after: number };
-  readonly keys: { readonly before: number; readonly withSessions: number; readonly after: number; readonly leftOver: readonly string[] };
+  readonly memory: {
+    readonly before: number;
+    readonly withSessions: number;
+    readonly peak: number;
+    readonly after: number;
+  };
+  readonly keys: {
+    readonly before: number;
+    readonly withSessions: number;
+    readonly after: number;
+    readonly leftOver: readonly string[];
+  };
 }
 
-export type RedisResults = { readonly skipped: string } | { readonly skipped?: undefined; readonly throughput: readonly RedisThroughput[]; readonly load: RedisLoadResult; readonly loadSeconds: number };
+export type RedisResults =
+  | { readonly skipped: string }
+  | {
+      readonly skipped?: undefined;
+      readonly throughput: readonly RedisThroughput[];
+      readonly load: RedisLoadResult;
+      readonly loadSeconds: number;
+    };
 
 /** Sessions of part (b): the issue's 1,000. */
 export const LOAD_SESSIONS = 1_000;
@@ -65,7 +91,8 @@ const LOAD_STREAMS = 100;
 export function redisLoadSeconds(config: BenchConfig): number {
   const text = process.env.BENCH_REDIS_SECONDS;
   const value = text === undefined || text === '' ? (config.quick ? 10 : 60) : Number(text);
-  if (!(value > 0) || !Number.isFinite(value)) throw new Error(`BENCH_REDIS_SECONDS must be a positive number, got '${text}'`);
+  if (!(value > 0) || !Number.isFinite(value))
+    throw new Error(`BENCH_REDIS_SECONDS must be a positive number, got '${text}'`);
   return value;
 }
 
@@ -92,13 +119,21 @@ async function redisCpuMicros(redis: BenchRedis): Promise<number> {
 }
 
 function targetOf(url: string, request: ScenarioRequest, session: OpenedSession | undefined): Target {
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-  if (session !== undefined) Object.assign(headers, { 'mcp-session-id': session.sessionId, 'mcp-protocol-version': session.protocolVersion });
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+  };
+  if (session !== undefined)
+    Object.assign(headers, { 'mcp-session-id': session.sessionId, 'mcp-protocol-version': session.protocolVersion });
   return { url, headers: { ...headers, ...request.headers } };
 }
 
 /** Part (a): every setup × era checked, warmed up, then `config.repeats` interleaved rounds. */
-async function measureThroughput(config: BenchConfig, load: LoadGenerator, setups: readonly Setup[]): Promise<{ results: RedisThroughput[]; sessions: Array<{ url: string; session: OpenedSession }> }> {
+async function measureThroughput(
+  config: BenchConfig,
+  load: LoadGenerator,
+  setups: readonly Setup[],
+): Promise<{ results: RedisThroughput[]; sessions: Array<{ url: string; session: OpenedSession }> }> {
   const cells: Array<{ setup: Setup; era: (typeof REDIS_ERAS)[number]; target: Target; runs: RedisRun[] }> = [];
   const sessions: Array<{ url: string; session: OpenedSession }> = [];
   for (const setup of setups) {
@@ -113,7 +148,13 @@ async function measureThroughput(config: BenchConfig, load: LoadGenerator, setup
       const wrong = probe.status === 200 ? era.request.check(probe.messages) : `HTTP ${probe.status}`;
       if (wrong !== undefined) throw new Error(`redis scenario, ${setup.key} ${era.key} answered wrongly: ${wrong}`);
       log(`  warm-up ${setup.key} ${era.key}`);
-      await load.run({ kind: 'cannon', target, body: era.request.body, connections: config.connections, seconds: config.warmupSeconds });
+      await load.run({
+        kind: 'cannon',
+        target,
+        body: era.request.body,
+        connections: config.connections,
+        seconds: config.warmupSeconds,
+      });
       cells.push({ setup, era, target, runs: [] });
     }
   }
@@ -121,10 +162,21 @@ async function measureThroughput(config: BenchConfig, load: LoadGenerator, setup
     for (let step = 0; step < cells.length; step++) {
       const cell = cells[(step + round) % cells.length] as (typeof cells)[number];
       const cpuBefore = await cell.setup.cpuMicros();
-      const result = await load.run({ kind: 'cannon', target: cell.target, body: cell.era.request.body, connections: config.connections, seconds: config.seconds });
+      const result = await load.run({
+        kind: 'cannon',
+        target: cell.target,
+        body: cell.era.request.body,
+        connections: config.connections,
+        seconds: config.seconds,
+      });
       const cpuMicrosPerRequest = ((await cell.setup.cpuMicros()) - cpuBefore) / Math.max(1, result.ok);
-      if (result.failed > 0) throw new Error(`redis scenario, ${cell.setup.key} ${cell.era.key}: ${result.failed} requests failed in round ${round + 1}`);
-      log(`  round ${round + 1} ${cell.setup.key} ${cell.era.key}: ${result.perSecond.toFixed(0)} req/s, p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms, ${cpuMicrosPerRequest.toFixed(0)} µs CPU/req`);
+      if (result.failed > 0)
+        throw new Error(
+          `redis scenario, ${cell.setup.key} ${cell.era.key}: ${result.failed} requests failed in round ${round + 1}`,
+        );
+      log(
+        `  round ${round + 1} ${cell.setup.key} ${cell.era.key}: ${result.perSecond.toFixed(0)} req/s, p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms, ${cpuMicrosPerRequest.toFixed(0)} µs CPU/req`,
+      );
       cell.runs.push({ ...result, cpuMicrosPerRequest });
     }
   }
@@ -132,8 +184,16 @@ async function measureThroughput(config: BenchConfig, load: LoadGenerator, setup
 }
 
 /** Part (b): 1,000 sessions, mixed traffic, every session deleted; Redis memory and keys before, at peak, after. */
-async function measureLoadTest(load: LoadGenerator, redis: BenchRedis, url: string, seconds: number): Promise<RedisLoadResult> {
-  const target: Target = { url, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } };
+async function measureLoadTest(
+  load: LoadGenerator,
+  redis: BenchRedis,
+  url: string,
+  seconds: number,
+): Promise<RedisLoadResult> {
+  const target: Target = {
+    url,
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+  };
   const baselineKeys = new Set(await redis.keys());
   const before = await redis.info('memory', 'used_memory');
   let peak = before;
@@ -146,15 +206,36 @@ async function measureLoadTest(load: LoadGenerator, redis: BenchRedis, url: stri
   }, 500);
   try {
     log(`  opening ${LOAD_SESSIONS} sessions through the proxy`);
-    const opened = await load.run({ kind: 'open-sessions', target, count: LOAD_SESSIONS, connections: LOAD_CONNECTIONS });
+    const opened = await load.run({
+      kind: 'open-sessions',
+      target,
+      count: LOAD_SESSIONS,
+      connections: LOAD_CONNECTIONS,
+    });
     const withSessions = await redis.info('memory', 'used_memory');
     const keysWithSessions = Number(await redis.command(['DBSIZE']));
-    log(`  ${opened.sessions.length} sessions open (${opened.failed} failed), ${keysWithSessions} keys; ${seconds} s of mixed traffic`);
-    const traffic = await load.run({ kind: 'mixed-traffic', target, sessions: opened.sessions, seconds, connections: LOAD_CONNECTIONS, streams: LOAD_STREAMS });
+    log(
+      `  ${opened.sessions.length} sessions open (${opened.failed} failed), ${keysWithSessions} keys; ${seconds} s of mixed traffic`,
+    );
+    const traffic = await load.run({
+      kind: 'mixed-traffic',
+      target,
+      sessions: opened.sessions,
+      seconds,
+      connections: LOAD_CONNECTIONS,
+      streams: LOAD_STREAMS,
+    });
     clearInterval(sampler);
     peak = Math.max(peak, await redis.info('memory', 'used_memory'));
-    log(`  ${traffic.requests} requests, ${traffic.failed} failed${traffic.failures.length ? `: ${traffic.failures.join('; ')}` : ''}; deleting every session`);
-    const closed = await load.run({ kind: 'close-sessions', target, sessions: opened.sessions, connections: LOAD_CONNECTIONS });
+    log(
+      `  ${traffic.requests} requests, ${traffic.failed} failed${traffic.failures.length ? `: ${traffic.failures.join('; ')}` : ''}; deleting every session`,
+    );
+    const closed = await load.run({
+      kind: 'close-sessions',
+      target,
+      sessions: opened.sessions,
+      connections: LOAD_CONNECTIONS,
+    });
     // GET streams end when their session is deleted; let the instances finish their cleanup.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     const after = await redis.info('memory', 'used_memory');
@@ -168,7 +249,12 @@ async function measureLoadTest(load: LoadGenerator, redis: BenchRedis, url: stri
       deleteSeconds: closed.seconds,
       deleteFailed: closed.failed,
       memory: { before, withSessions, peak, after },
-      keys: { before: baselineKeys.size, withSessions: keysWithSessions, after: keysAfter.length, leftOver: keysAfter.filter((key) => !baselineKeys.has(key)) },
+      keys: {
+        before: baselineKeys.size,
+        withSessions: keysWithSessions,
+        after: keysAfter.length,
+        leftOver: keysAfter.filter((key) => !baselineKeys.has(key)),
+      },
     };
   } finally {
     clearInterval(sampler);
@@ -197,7 +283,10 @@ export async function measureRedis(config: BenchConfig, load: LoadGenerator): Pr
     const store = redis;
     const single = await start(SERVERS.routerStateful);
     const singleProxy = await start(spec('proxy-single', 'proxy → (e)', 'servers/proxy.ts', [portOf(single)]));
-    const instances = [await start(spec('router-redis-a', '(r) A', 'servers/router-redis.ts', [store.url])), await start(spec('router-redis-b', '(r) B', 'servers/router-redis.ts', [store.url]))];
+    const instances = [
+      await start(spec('router-redis-a', '(r) A', 'servers/router-redis.ts', [store.url])),
+      await start(spec('router-redis-b', '(r) B', 'servers/router-redis.ts', [store.url])),
+    ];
     const proxy = await start(spec('proxy-redis', 'proxy → (r) A, B', 'servers/proxy.ts', instances.map(portOf)));
     const cpuOf = (servers: readonly RunningServer[], withRedis: boolean) => async (): Promise<number> => {
       const each = await Promise.all(servers.map((server) => server.cpuMicros()));
@@ -212,7 +301,12 @@ export async function measureRedis(config: BenchConfig, load: LoadGenerator): Pr
     const { results, sessions } = await measureThroughput(config, load, setups);
     // Part (b)'s baseline holds no session of part (a).
     for (const { url, session } of sessions) {
-      const closed = await load.run({ kind: 'close-sessions', target: { url, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } }, sessions: [session], connections: 1 });
+      const closed = await load.run({
+        kind: 'close-sessions',
+        target: { url, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } },
+        sessions: [session],
+        connections: 1,
+      });
       if (closed.failed > 0) throw new Error(`redis scenario: the session of part (a) on ${url} could not be deleted`);
     }
     log(`  (b) load: ${LOAD_SESSIONS} sessions, ${seconds} s of mixed traffic through the proxy`);
@@ -225,10 +319,15 @@ export async function measureRedis(config: BenchConfig, load: LoadGenerator): Pr
 }
 
 /** The median req/s of one setup and era, and its per-round ratio to the base setup's (median over rounds). */
-export function redisFigures(results: readonly RedisThroughput[], setup: RedisSetupKey, era: RedisEraKey): { perSecond: number; ratio: number; cpu: number; p50: number; p99: number } {
+export function redisFigures(
+  results: readonly RedisThroughput[],
+  setup: RedisSetupKey,
+  era: RedisEraKey,
+): { perSecond: number; ratio: number; cpu: number; p50: number; p99: number } {
   const entry = results.find((result) => result.setup === setup && result.era === era);
   const base = results.find((result) => result.setup === 'single' && result.era === era);
-  if (entry === undefined || base === undefined) return { perSecond: Number.NaN, ratio: Number.NaN, cpu: Number.NaN, p50: Number.NaN, p99: Number.NaN };
+  if (entry === undefined || base === undefined)
+    return { perSecond: Number.NaN, ratio: Number.NaN, cpu: Number.NaN, p50: Number.NaN, p99: Number.NaN };
   const ratios = entry.runs.map((run, round) => run.perSecond / (base.runs[round]?.perSecond ?? Number.NaN));
   return {
     perSecond: median(entry.runs.map((run) => run.perSecond)),

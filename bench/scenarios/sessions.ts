@@ -31,10 +31,21 @@ const WARMUP_SESSIONS = 500;
 async function oneRun(server: RunningServer, load: LoadGenerator, config: BenchConfig): Promise<SessionRun> {
   const target = server.target();
   const before = await server.memory();
-  const opened = await load.run({ kind: 'open-sessions', target, count: config.sessions, connections: config.connections });
-  if (opened.failed > 0) throw new Error(`${server.spec.label}: ${opened.failed} of ${config.sessions} sessions did not open`);
+  const opened = await load.run({
+    kind: 'open-sessions',
+    target,
+    count: config.sessions,
+    connections: config.connections,
+  });
+  if (opened.failed > 0)
+    throw new Error(`${server.spec.label}: ${opened.failed} of ${config.sessions} sessions did not open`);
   const open = await server.memory();
-  const closed = await load.run({ kind: 'close-sessions', target, sessions: opened.sessions, connections: config.connections });
+  const closed = await load.run({
+    kind: 'close-sessions',
+    target,
+    sessions: opened.sessions,
+    connections: config.connections,
+  });
   if (closed.failed > 0) throw new Error(`${server.spec.label}: ${closed.failed} sessions were not deleted`);
   const after = await server.memory();
   return {
@@ -53,8 +64,18 @@ export async function measureSessions(config: BenchConfig, load: LoadGenerator):
     for (const spec of selectServers(config, SESSION_SERVERS)) {
       const server = await RunningServer.start(spec, config.pinning, serverNodeArgs(config));
       servers.push(server);
-      const warm = await load.run({ kind: 'open-sessions', target: server.target(), count: WARMUP_SESSIONS, connections: config.connections });
-      await load.run({ kind: 'close-sessions', target: server.target(), sessions: warm.sessions, connections: config.connections });
+      const warm = await load.run({
+        kind: 'open-sessions',
+        target: server.target(),
+        count: WARMUP_SESSIONS,
+        connections: config.connections,
+      });
+      await load.run({
+        kind: 'close-sessions',
+        target: server.target(),
+        sessions: warm.sessions,
+        connections: config.connections,
+      });
     }
     const runs: SessionRun[][] = servers.map(() => []);
     for (let round = 0; round < config.sessionRepeats; round++) {

@@ -11,7 +11,11 @@ import { ADD_CALL } from './throughput';
  * process, the control; (fj) is (f) with `auth.server`, called with one router-issued token throughout.
  * Bare Express is not needed: the question is the router against itself.
  */
-export const SIGN_IN_SERVERS = [SERVERS.routerProduction, SERVERS.routerProductionAgain, SERVERS.routerProductionSignIn];
+export const SIGN_IN_SERVERS = [
+  SERVERS.routerProduction,
+  SERVERS.routerProductionAgain,
+  SERVERS.routerProductionSignIn,
+];
 
 /** The servers differ by one verified-token cache hit per request, so at least this many rounds (not when quick). */
 const MIN_ROUNDS = 5;

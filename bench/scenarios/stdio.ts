@@ -22,7 +22,10 @@ const ONE_IN_FLIGHT_ONLY: readonly string[] = [SERVERS.stdioSupergatewayStateles
 export const DIRECT_LABEL = '(u0) SDK v1 `Client` + `StdioClientTransport`, direct';
 
 /** The router mounts the upstream's `add` as `up__add` (its `prefix`); supergateway passes names through. */
-const ROUTER_ADD_CALL: ScenarioRequest = { ...ADD_CALL, body: ADD_CALL.body.replace('"name":"add"', '"name":"up__add"') };
+const ROUTER_ADD_CALL: ScenarioRequest = {
+  ...ADD_CALL,
+  body: ADD_CALL.body.replace('"name":"add"', '"name":"up__add"'),
+};
 
 function requestFor(spec: ServerSpec): ScenarioRequest {
   return spec.key === SERVERS.stdioRouter.key ? ROUTER_ADD_CALL : ADD_CALL;
@@ -63,15 +66,21 @@ export async function measureStdio(config: BenchConfig, load: LoadGenerator): Pr
       seconds: config.seconds,
     });
     for (const [round, run] of direct.entries()) {
-      log(`  round ${round + 1} (u0): ${run.perSecond.toFixed(0)} calls/s, p50 ${run.p50Ms.toFixed(3)} ms, CPU/call ${run.serverCpuMicrosPerRequest.toFixed(0)} µs server, ${run.clientCpuMicrosPerRequest.toFixed(0)} µs client`);
+      log(
+        `  round ${round + 1} (u0): ${run.perSecond.toFixed(0)} calls/s, p50 ${run.p50Ms.toFixed(3)} ms, CPU/call ${run.serverCpuMicrosPerRequest.toFixed(0)} µs server, ${run.clientCpuMicrosPerRequest.toFixed(0)} µs client`,
+      );
       if (run.failed > 0) throw new Error(`(u0): ${run.failed} calls failed in round ${round + 1}`);
     }
     log(`  concurrency ${concurrency}: gateways`);
     // Rounds are not judged by busy share: one connection leaves a gateway idle between requests, and with more the
     // gateway and its stdio server hand every message to each other through pipes on one CPU (quick runs measured
     // 71–78% busy at 10 in flight, for the router and supergateway alike), so the rule would rerun every round.
-    const specs = concurrency === 1 ? STDIO_SERVERS : STDIO_SERVERS.filter((spec) => !ONE_IN_FLIGHT_ONLY.includes(spec.key));
-    const gateways = await measureLoad({ ...config, connections: concurrency }, load, specs, requestFor, { sideBySide: concurrency > 1, retryIdleRounds: false });
+    const specs =
+      concurrency === 1 ? STDIO_SERVERS : STDIO_SERVERS.filter((spec) => !ONE_IN_FLIGHT_ONLY.includes(spec.key));
+    const gateways = await measureLoad({ ...config, connections: concurrency }, load, specs, requestFor, {
+      sideBySide: concurrency > 1,
+      retryIdleRounds: false,
+    });
     levels.push({ concurrency, direct, gateways });
   }
   return { levels };

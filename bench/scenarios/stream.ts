@@ -11,11 +11,18 @@ import { measureLoad, type ScenarioRequest, type ServerRuns } from './load-runs'
  * stream, which ends right after the result: all 101 messages.
  */
 export const COUNT_CALL: ScenarioRequest = {
-  body: JSON.stringify({ jsonrpc: '2.0', id: '[<id>]', method: 'tools/call', params: { name: 'count', arguments: {}, _meta: { progressToken: '[<id>]' } } }),
+  body: JSON.stringify({
+    jsonrpc: '2.0',
+    id: '[<id>]',
+    method: 'tools/call',
+    params: { name: 'count', arguments: {}, _meta: { progressToken: '[<id>]' } },
+  }),
   check(messages) {
     const progress = messages.slice(0, -1) as Array<{ method?: string; params?: { progress?: number } }>;
     const last = messages.at(-1) as { result?: unknown } | undefined;
-    const inOrder = progress.every((message, index) => message.method === 'notifications/progress' && message.params?.progress === index + 1);
+    const inOrder = progress.every(
+      (message, index) => message.method === 'notifications/progress' && message.params?.progress === index + 1,
+    );
     if (progress.length === PROGRESS_STEPS && inOrder && last?.result !== undefined) return undefined;
     return `expected ${PROGRESS_STEPS} progress notifications in order, then the result; got ${messages.length} messages: ${JSON.stringify(messages.slice(0, 2)).slice(0, 300)}`;
   },

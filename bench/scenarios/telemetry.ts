@@ -13,11 +13,20 @@ import { ADD_CALL } from './throughput';
  * The servers of scenario 4, (t0) first: every ratio is to it, and every other server runs side by side with it.
  * Bare Express is not needed here: the question is the router against itself.
  */
-export const TELEMETRY_SERVERS = [SERVERS.telemetryAbsent, SERVERS.telemetryAbsentAgain, SERVERS.telemetryIdle, SERVERS.telemetryDisabled, SERVERS.telemetrySdk];
+export const TELEMETRY_SERVERS = [
+  SERVERS.telemetryAbsent,
+  SERVERS.telemetryAbsentAgain,
+  SERVERS.telemetryIdle,
+  SERVERS.telemetryDisabled,
+  SERVERS.telemetrySdk,
+];
 
 /** Requests the server answered in the measured runs (sequential and side by side; warm-up and probe come on top). */
 export function answered(entry: ServerRuns): number {
-  return entry.runs.reduce((sum, run) => sum + run.ok, 0) + (entry.sideBySide ?? []).reduce((sum, round) => sum + round.own.ok, 0);
+  return (
+    entry.runs.reduce((sum, run) => sum + run.ok, 0) +
+    (entry.sideBySide ?? []).reduce((sum, round) => sum + round.own.ok, 0)
+  );
 }
 
 /**
@@ -30,11 +39,14 @@ export function wrongSetup(entry: ServerRuns): string | undefined {
   if (stats === undefined) return 'it reported no figures';
   const mode = entry.spec.args[1];
   if (stats.mode !== mode) return `it ran setup '${String(stats.mode)}', expected '${String(mode)}'`;
-  if (stats.apiLoaded !== (mode !== 'absent')) return `@opentelemetry/api ${stats.apiLoaded ? 'was' : 'was not'} loaded`;
+  if (stats.apiLoaded !== (mode !== 'absent'))
+    return `@opentelemetry/api ${stats.apiLoaded ? 'was' : 'was not'} loaded`;
   if (mode !== 'sdk') return stats.spans === 0 ? undefined : `${stats.spans} spans were exported without an SDK`;
   const requests = answered(entry);
-  if (stats.addSpans < requests) return `${stats.addSpans} 'tools/call add' spans for ${requests} answered requests (spans dropped?)`;
-  if (stats.operations < requests) return `mcp.server.operation.duration counted ${stats.operations} operations for ${requests} answered requests`;
+  if (stats.addSpans < requests)
+    return `${stats.addSpans} 'tools/call add' spans for ${requests} answered requests (spans dropped?)`;
+  if (stats.operations < requests)
+    return `mcp.server.operation.duration counted ${stats.operations} operations for ${requests} answered requests`;
   return undefined;
 }
 
@@ -56,7 +68,8 @@ const MIN_ROUNDS = 5;
 function timeLiveCheck(): number {
   const telemetry = createTelemetry({ recordArguments: false, recordResults: false });
   if (telemetry === undefined) throw new Error('scenario 4: @opentelemetry/api is not installed in the repo');
-  if (telemetry.live()) throw new Error('scenario 4: a provider is registered in the harness, so live() is not the idle check');
+  if (telemetry.live())
+    throw new Error('scenario 4: a provider is registered in the harness, so live() is not the idle check');
   const calls = 1_000_000;
   const samples: number[] = [];
   let live = 0;
@@ -71,10 +84,14 @@ function timeLiveCheck(): number {
 
 export async function measureTelemetry(config: BenchConfig, load: LoadGenerator): Promise<TelemetryResults> {
   const repeats = config.quick ? config.repeats : Math.max(config.repeats, MIN_ROUNDS);
-  const servers = await measureLoad({ ...config, repeats }, load, TELEMETRY_SERVERS, ADD_CALL, { sideBySide: true, stats: true });
+  const servers = await measureLoad({ ...config, repeats }, load, TELEMETRY_SERVERS, ADD_CALL, {
+    sideBySide: true,
+    stats: true,
+  });
   for (const entry of servers) {
     const wrong = wrongSetup(entry);
-    if (wrong !== undefined) throw new Error(`${entry.spec.label}: its OpenTelemetry setup is not what it claims: ${wrong}`);
+    if (wrong !== undefined)
+      throw new Error(`${entry.spec.label}: its OpenTelemetry setup is not what it claims: ${wrong}`);
   }
   return { servers, liveCheckNs: timeLiveCheck() };
 }

@@ -7,11 +7,18 @@ import { measureLoad, type ScenarioRequest, type ServerRuns } from './load-runs'
 
 /** `add(1, 2)` with a unique id per request. */
 export const ADD_CALL: ScenarioRequest = {
-  body: JSON.stringify({ jsonrpc: '2.0', id: '[<id>]', method: 'tools/call', params: { name: 'add', arguments: { a: 1, b: 2 } } }),
+  body: JSON.stringify({
+    jsonrpc: '2.0',
+    id: '[<id>]',
+    method: 'tools/call',
+    params: { name: 'add', arguments: { a: 1, b: 2 } },
+  }),
   check(messages) {
     const [reply] = messages as Array<{ result?: { content?: Array<{ text?: string }> } }>;
     const text = reply?.result?.content?.[0]?.text;
-    return messages.length === 1 && text === '3' ? undefined : `expected one result with text '3', got ${JSON.stringify(messages).slice(0, 300)}`;
+    return messages.length === 1 && text === '3'
+      ? undefined
+      : `expected one result with text '3', got ${JSON.stringify(messages).slice(0, 300)}`;
   },
 };
 

@@ -25,7 +25,11 @@ function streamCount(res: Response, id: unknown, params: Record<string, any>): v
   const progressToken = params._meta?.progressToken;
   res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
   for (let progress = 1; progress <= PROGRESS_STEPS; progress++) {
-    sseEvent(res, { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken, progress, total: PROGRESS_STEPS } });
+    sseEvent(res, {
+      jsonrpc: '2.0',
+      method: 'notifications/progress',
+      params: { progressToken, progress, total: PROGRESS_STEPS },
+    });
   }
   sseEvent(res, { jsonrpc: '2.0', id, result: shapedFor(params, COUNT_RESULT) });
   res.end();
@@ -39,7 +43,11 @@ app.post('/mcp', express.json(), (req, res) => {
   } else if (method === 'initialize') {
     const sessionId = randomUUID();
     sessions.set(sessionId, { createdAt: Date.now() });
-    res.set('Mcp-Session-Id', sessionId).json({ jsonrpc: '2.0', id, result: { protocolVersion: params?.protocolVersion, capabilities: { tools: {} }, serverInfo: SERVER_INFO } });
+    res.set('Mcp-Session-Id', sessionId).json({
+      jsonrpc: '2.0',
+      id,
+      result: { protocolVersion: params?.protocolVersion, capabilities: { tools: {} }, serverInfo: SERVER_INFO },
+    });
   } else if (method === 'tools/call' && params?.name === 'count') {
     streamCount(res, id, params);
   } else if (method === 'tools/call') {

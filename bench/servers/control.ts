@@ -59,7 +59,12 @@ export interface BenchServerOptions {
 function cpuTimes({ countDescendants = false, gatewayPid }: BenchServerOptions): { own: number; descendants: number } {
   // The scans first, this process's reading last: one scan's few ms fall inside a measured window, never two.
   const gateway = gatewayPid === undefined ? { own: 0, reaped: 0 } : processCpuMicros(gatewayPid);
-  const started = gatewayPid !== undefined ? gateway.reaped + descendantsCpuMicros(gatewayPid) : countDescendants ? descendantsCpuMicros() : 0;
+  const started =
+    gatewayPid !== undefined
+      ? gateway.reaped + descendantsCpuMicros(gatewayPid)
+      : countDescendants
+        ? descendantsCpuMicros()
+        : 0;
   const { user, system } = process.cpuUsage();
   return { own: user + system + gateway.own, descendants: started };
 }

@@ -64,5 +64,7 @@ export function descendantsCpuMicros(root: number = process.pid): number {
  */
 export function processCpuMicros(pid: number): { own: number; reaped: number } {
   const stat = readStat(String(pid));
-  return stat === undefined ? { own: 0, reaped: 0 } : { own: (stat.ownTicks * 1e6) / TICKS_PER_SECOND, reaped: (stat.reapedTicks * 1e6) / TICKS_PER_SECOND };
+  return stat === undefined
+    ? { own: 0, reaped: 0 }
+    : { own: (stat.ownTicks * 1e6) / TICKS_PER_SECOND, reaped: (stat.reapedTicks * 1e6) / TICKS_PER_SECOND };
 }

@@ -5,7 +5,8 @@ import { Agent, request, type RequestListener } from 'node:http';
 import { serveForBench } from './control';
 
 const ports = process.argv.slice(2).map(Number);
-if (ports.length === 0 || ports.some((port) => !Number.isInteger(port))) throw new Error('usage: servers/proxy.ts <port>…');
+if (ports.length === 0 || ports.some((port) => !Number.isInteger(port)))
+  throw new Error('usage: servers/proxy.ts <port>…');
 // Keep-alive to the instances, as a real balancer pools its upstream connections. An idle pooled socket is closed
 // after 4 s, before the instance's server closes it (Node's keepAliveTimeout, 5 s): else a request sent on a socket
 // the instance is closing at that moment fails (ECONNRESET), a proxy fault, not the router's: the likely cause of
@@ -15,13 +16,20 @@ let next = 0;
 
 const proxy: RequestListener = (req, res) => {
   const port = ports[next++ % ports.length] as number;
-  const upstream = request({ host: '127.0.0.1', port, method: req.method, path: req.url, headers: req.headers, agent }, (answer) => {
-    res.writeHead(answer.statusCode ?? 502, answer.headers);
-    answer.pipe(res);
-  });
+  const upstream = request(
+    { host: '127.0.0.1', port, method: req.method, path: req.url, headers: req.headers, agent },
+    (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    },
+  );
   upstream.on('error', (err: NodeJS.ErrnoException) => {
     if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ error: `bad gateway: ${err.code ?? err.message}${upstream.reusedSocket ? ' (on a reused socket)' : ''}` }));
+    res.end(
+      JSON.stringify({
+        error: `bad gateway: ${err.code ?? err.message}${upstream.reusedSocket ? ' (on a reused socket)' : ''}`,
+      }),
+    );
   });
   // A client that goes away (a GET stream closed) closes its upstream request too.
   res.on('close', () => {

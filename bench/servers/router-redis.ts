@@ -10,7 +10,12 @@ import { ADD_INPUT_SCHEMA, addResult, SERVER_INFO } from './common';
 const redisUrl = process.argv[2];
 if (redisUrl === undefined) throw new Error('usage: servers/router-redis.ts <redis url>');
 const mcp = mcpRouter({ ...SERVER_INFO, rateLimit: false, store: redisStore({ url: redisUrl, prefix: 'bench:' }) });
-mcp.tool({ name: 'add', description: 'Add two numbers', inputSchema: ADD_INPUT_SCHEMA, handler: ({ a, b }) => addResult(a, b) });
+mcp.tool({
+  name: 'add',
+  description: 'Add two numbers',
+  inputSchema: ADD_INPUT_SCHEMA,
+  handler: ({ a, b }) => addResult(a, b),
+});
 const app = express();
 app.use('/mcp', mcp);
 serveForBench(app);

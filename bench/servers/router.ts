@@ -4,7 +4,15 @@ import express from 'express';
 import { mcpRouter, type McpRouterOptions } from '../../lib';
 import { serveForBench } from './control';
 import { setUpTelemetry, TELEMETRY_MODES, telemetryOption, type TelemetryMode } from './telemetry-setup';
-import { ADD_INPUT_SCHEMA, addResult, COUNT_RESULT, PRODUCTION_ORIGIN, PRODUCTION_TOKEN, PROGRESS_STEPS, SERVER_INFO } from './common';
+import {
+  ADD_INPUT_SCHEMA,
+  addResult,
+  COUNT_RESULT,
+  PRODUCTION_ORIGIN,
+  PRODUCTION_TOKEN,
+  PROGRESS_STEPS,
+  SERVER_INFO,
+} from './common';
 
 /** The production servers' rate limit: it counts every request but cannot trigger in any benchmark. */
 const PRODUCTION_RATE_LIMIT = { limit: 1_000_000_000, windowMs: 60_000 };
@@ -23,7 +31,11 @@ const ROUTER_VARIANTS = {
   /** (f) production defaults: sessions, Origin/Host check, CORS, bearer auth, and a rate limit that never triggers. */
   production: { auth: { tokens: [PRODUCTION_TOKEN] }, origins: [PRODUCTION_ORIGIN], rateLimit: PRODUCTION_RATE_LIMIT },
   /** (fj) (f) with the router as its own authorization server: clients sign in and send the JWT it issued (issue 30). */
-  'production-sign-in': { auth: { server: { signIn: () => ({ subject: 'bench-user' }) } }, origins: [PRODUCTION_ORIGIN], rateLimit: PRODUCTION_RATE_LIMIT },
+  'production-sign-in': {
+    auth: { server: { signIn: () => ({ subject: 'bench-user' }) } },
+    origins: [PRODUCTION_ORIGIN],
+    rateLimit: PRODUCTION_RATE_LIMIT,
+  },
 } satisfies Record<string, Omit<McpRouterOptions, 'name' | 'version'>>;
 
 type RouterVariant = keyof typeof ROUTER_VARIANTS;
@@ -33,13 +45,24 @@ function isVariant(name: string | undefined): name is RouterVariant {
 }
 
 const variant = process.argv[2];
-if (!isVariant(variant)) throw new Error(`bench/servers/router.ts: variant must be one of ${Object.keys(ROUTER_VARIANTS).join(', ')}`);
+if (!isVariant(variant))
+  throw new Error(`bench/servers/router.ts: variant must be one of ${Object.keys(ROUTER_VARIANTS).join(', ')}`);
 // Scenario 4 (issue 21) names an OpenTelemetry setup; the other scenarios' servers run as the repo installs them.
 const telemetryMode = process.argv[3];
-if (telemetryMode !== undefined && !(TELEMETRY_MODES as readonly string[]).includes(telemetryMode)) throw new Error(`bench/servers/router.ts: telemetry setup must be one of ${TELEMETRY_MODES.join(', ')}`);
+if (telemetryMode !== undefined && !(TELEMETRY_MODES as readonly string[]).includes(telemetryMode))
+  throw new Error(`bench/servers/router.ts: telemetry setup must be one of ${TELEMETRY_MODES.join(', ')}`);
 const telemetryStats = telemetryMode === undefined ? undefined : setUpTelemetry(telemetryMode as TelemetryMode);
-const mcp = mcpRouter({ ...SERVER_INFO, ...ROUTER_VARIANTS[variant], ...(telemetryMode === undefined ? {} : telemetryOption(telemetryMode as TelemetryMode)) } as McpRouterOptions);
-mcp.tool({ name: 'add', description: 'Add two numbers', inputSchema: ADD_INPUT_SCHEMA, handler: ({ a, b }) => addResult(a, b) });
+const mcp = mcpRouter({
+  ...SERVER_INFO,
+  ...ROUTER_VARIANTS[variant],
+  ...(telemetryMode === undefined ? {} : telemetryOption(telemetryMode as TelemetryMode)),
+} as McpRouterOptions);
+mcp.tool({
+  name: 'add',
+  description: 'Add two numbers',
+  inputSchema: ADD_INPUT_SCHEMA,
+  handler: ({ a, b }) => addResult(a, b),
+});
 mcp.tool({
   name: 'count',
   description: `Reports ${PROGRESS_STEPS} progress steps`,

@@ -11,14 +11,26 @@ import { addResult, COUNT_RESULT, PROGRESS_STEPS, SERVER_INFO } from './common';
 
 const handler = createMcpHandler(() => {
   const server = new McpServer(SERVER_INFO);
-  server.registerTool('add', { description: 'Add two numbers', inputSchema: z.object({ a: z.number(), b: z.number() }) }, async ({ a, b }) => addResult(a, b));
-  server.registerTool('count', { description: `Reports ${PROGRESS_STEPS} progress steps`, inputSchema: z.object({}) }, async (_args, ctx) => {
-    const progressToken = ctx.mcpReq._meta?.progressToken;
-    for (let progress = 1; progress <= PROGRESS_STEPS; progress++) {
-      if (progressToken !== undefined) await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, progress, total: PROGRESS_STEPS } });
-    }
-    return COUNT_RESULT;
-  });
+  server.registerTool(
+    'add',
+    { description: 'Add two numbers', inputSchema: z.object({ a: z.number(), b: z.number() }) },
+    async ({ a, b }) => addResult(a, b),
+  );
+  server.registerTool(
+    'count',
+    { description: `Reports ${PROGRESS_STEPS} progress steps`, inputSchema: z.object({}) },
+    async (_args, ctx) => {
+      const progressToken = ctx.mcpReq._meta?.progressToken;
+      for (let progress = 1; progress <= PROGRESS_STEPS; progress++) {
+        if (progressToken !== undefined)
+          await ctx.mcpReq.notify({
+            method: 'notifications/progress',
+            params: { progressToken, progress, total: PROGRESS_STEPS },
+          });
+      }
+      return COUNT_RESULT;
+    },
+  );
   return server;
 });
 

@@ -14,14 +14,26 @@ import { addResult, COUNT_RESULT, PROGRESS_STEPS, SERVER_INFO } from './common';
 
 function getServer(): McpServer {
   const server = new McpServer(SERVER_INFO);
-  server.registerTool('add', { description: 'Add two numbers', inputSchema: { a: z.number(), b: z.number() } }, async ({ a, b }) => addResult(a, b));
-  server.registerTool('count', { description: `Reports ${PROGRESS_STEPS} progress steps`, inputSchema: {} }, async (_args, extra) => {
-    const progressToken = extra._meta?.progressToken;
-    for (let progress = 1; progress <= PROGRESS_STEPS; progress++) {
-      if (progressToken !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress, total: PROGRESS_STEPS } });
-    }
-    return COUNT_RESULT;
-  });
+  server.registerTool(
+    'add',
+    { description: 'Add two numbers', inputSchema: { a: z.number(), b: z.number() } },
+    async ({ a, b }) => addResult(a, b),
+  );
+  server.registerTool(
+    'count',
+    { description: `Reports ${PROGRESS_STEPS} progress steps`, inputSchema: {} },
+    async (_args, extra) => {
+      const progressToken = extra._meta?.progressToken;
+      for (let progress = 1; progress <= PROGRESS_STEPS; progress++) {
+        if (progressToken !== undefined)
+          await extra.sendNotification({
+            method: 'notifications/progress',
+            params: { progressToken, progress, total: PROGRESS_STEPS },
+          });
+      }
+      return COUNT_RESULT;
+    },
+  );
   return server;
 }
 
@@ -49,7 +61,8 @@ if (mode === 'stateless') {
     const sessionId = req.headers['mcp-session-id'] as string | undefined;
     let transport = sessionId === undefined ? undefined : transports.get(sessionId);
     if (transport === undefined) {
-      if (sessionId !== undefined || !isInitializeRequest(req.body)) return sendError(res, 400, 'Bad Request: No valid session ID provided');
+      if (sessionId !== undefined || !isInitializeRequest(req.body))
+        return sendError(res, 400, 'Bad Request: No valid session ID provided');
       const created: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => {

@@ -9,7 +9,10 @@ import { STDIO_SERVER } from './stdio-server-path';
 
 const MODES = { stateful: ['--stateful'], stateless: [] } as const;
 const mode = process.argv[2];
-if (mode !== 'stateful' && mode !== 'stateless') throw new Error(`bench/servers/supergateway.ts: mode must be ${Object.keys(MODES).join(' or ')}, got ${String(mode)}`);
+if (mode !== 'stateful' && mode !== 'stateless')
+  throw new Error(
+    `bench/servers/supergateway.ts: mode must be ${Object.keys(MODES).join(' or ')}, got ${String(mode)}`,
+  );
 
 /** The readiness path, answered `ok` by supergateway once it listens (its `--healthEndpoint`). */
 const HEALTH_PATH = '/healthz';
@@ -21,7 +24,9 @@ function freePort(): Promise<number> {
     probe.once('error', reject);
     probe.listen(0, '127.0.0.1', () => {
       const address = probe.address();
-      probe.close(() => (address !== null && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port'))));
+      probe.close(() =>
+        address !== null && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -29,7 +34,10 @@ function freePort(): Promise<number> {
 /** Resolves once supergateway answers its health endpoint; the harness gives up if the process exits first. */
 async function untilListening(port: number): Promise<void> {
   for (;;) {
-    const answered = await fetch(`http://127.0.0.1:${port}${HEALTH_PATH}`).then((reply) => reply.ok, () => false);
+    const answered = await fetch(`http://127.0.0.1:${port}${HEALTH_PATH}`).then(
+      (reply) => reply.ok,
+      () => false,
+    );
     if (answered) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -40,7 +48,20 @@ async function main(): Promise<void> {
   const bin = path.join(path.dirname(require.resolve('supergateway/package.json')), 'dist', 'index.js');
   // Its `--stdio` is a shell command line. `--logLevel none`: at its default (`info`) it prints every message both
   // ways, a cost of its defaults but not of relaying, and the router logs nothing per message either.
-  const args = [bin, '--stdio', `"${process.execPath}" "${STDIO_SERVER}"`, '--outputTransport', 'streamableHttp', '--port', String(port), '--logLevel', 'none', '--healthEndpoint', HEALTH_PATH, ...MODES[mode as keyof typeof MODES]];
+  const args = [
+    bin,
+    '--stdio',
+    `"${process.execPath}" "${STDIO_SERVER}"`,
+    '--outputTransport',
+    'streamableHttp',
+    '--port',
+    String(port),
+    '--logLevel',
+    'none',
+    '--healthEndpoint',
+    HEALTH_PATH,
+    ...MODES[mode as keyof typeof MODES],
+  ];
   const gateway = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
   gateway.once('exit', (code, signal) => {
     process.stderr.write(`supergateway exited (code ${String(code)}, signal ${String(signal)})\n`);

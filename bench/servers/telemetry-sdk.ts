@@ -2,9 +2,26 @@
 
 import { context, metrics, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { CompositePropagator, ExportResultCode, W3CBaggagePropagator, W3CTraceContextPropagator, type ExportResult } from '@opentelemetry/core';
-import { MeterProvider, PeriodicExportingMetricReader, type HistogramMetricData, type PushMetricExporter, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
-import { BasicTracerProvider, BatchSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
+import {
+  CompositePropagator,
+  ExportResultCode,
+  W3CBaggagePropagator,
+  W3CTraceContextPropagator,
+  type ExportResult,
+} from '@opentelemetry/core';
+import {
+  MeterProvider,
+  PeriodicExportingMetricReader,
+  type HistogramMetricData,
+  type PushMetricExporter,
+  type ResourceMetrics,
+} from '@opentelemetry/sdk-metrics';
+import {
+  BasicTracerProvider,
+  BatchSpanProcessor,
+  type ReadableSpan,
+  type SpanExporter,
+} from '@opentelemetry/sdk-trace-base';
 import type { TelemetryStats } from './telemetry-setup';
 
 const OPERATION_DURATION = 'mcp.server.operation.duration';
@@ -26,7 +43,8 @@ export function registerSdk(): () => Promise<Omit<TelemetryStats, 'mode' | 'apiL
     export(data: ResourceMetrics, done: (result: ExportResult) => void) {
       for (const metric of data.scopeMetrics.flatMap((scope) => scope.metrics)) {
         // Cumulative temporality (the default): every export carries the totals so far.
-        if (metric.descriptor.name === OPERATION_DURATION) operations = (metric as HistogramMetricData).dataPoints.reduce((sum, point) => sum + point.value.count, 0);
+        if (metric.descriptor.name === OPERATION_DURATION)
+          operations = (metric as HistogramMetricData).dataPoints.reduce((sum, point) => sum + point.value.count, 0);
       }
       done({ code: ExportResultCode.SUCCESS });
     },
@@ -35,9 +53,13 @@ export function registerSdk(): () => Promise<Omit<TelemetryStats, 'mode' | 'apiL
   };
   // The SDK's defaults: BatchSpanProcessor (512 per batch, every 5 s), metrics read every 60 s.
   const tracerProvider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(spanExporter)] });
-  const meterProvider = new MeterProvider({ readers: [new PeriodicExportingMetricReader({ exporter: metricExporter })] });
+  const meterProvider = new MeterProvider({
+    readers: [new PeriodicExportingMetricReader({ exporter: metricExporter })],
+  });
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  propagation.setGlobalPropagator(new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }));
+  propagation.setGlobalPropagator(
+    new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }),
+  );
   trace.setGlobalTracerProvider(tracerProvider);
   metrics.setGlobalMeterProvider(meterProvider);
   return async () => {
@@ -46,4 +68,3 @@ export function registerSdk(): () => Promise<Omit<TelemetryStats, 'mode' | 'apiL
     return { spans, addSpans, operations };
   };
 }
-

@@ -55,6 +55,9 @@ export function setUpTelemetry(mode: TelemetryMode): () => Promise<TelemetryStat
   if (mode === 'absent') hideApi();
   if (mode === 'disabled') require('@opentelemetry/api');
   // Required only here: importing the SDK (and with it the API) at the top would load the API in every mode.
-  const counts = mode === 'sdk' ? (require('./telemetry-sdk') as typeof import('./telemetry-sdk')).registerSdk() : async () => ({ spans: 0, addSpans: 0, operations: 0 });
+  const counts =
+    mode === 'sdk'
+      ? (require('./telemetry-sdk') as typeof import('./telemetry-sdk')).registerSdk()
+      : async () => ({ spans: 0, addSpans: 0, operations: 0 });
   return async () => ({ mode, apiLoaded: apiLoaded(), ...(await counts()) });
 }

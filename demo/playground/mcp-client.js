@@ -10,8 +10,13 @@ export class HttpError extends Error {
    * @param {unknown} body - its parsed JSON body (a JSON-RPC error envelope), or its text
    */
   constructor(response, body) {
-    const rpcMessage = body && typeof body === 'object' && body.error && typeof body.error.message === 'string' ? body.error.message : undefined;
-    super(`HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}${rpcMessage ? `: ${rpcMessage}` : ''}`);
+    const rpcMessage =
+      body && typeof body === 'object' && body.error && typeof body.error.message === 'string'
+        ? body.error.message
+        : undefined;
+    super(
+      `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}${rpcMessage ? `: ${rpcMessage}` : ''}`,
+    );
     this.name = 'HttpError';
     this.status = response.status;
     this.body = body;
@@ -68,7 +73,8 @@ export async function* readSse(body) {
         start = match.index + match[0].length;
         if (line === '') {
           // Yielded even with empty data: a priming event carries the id and retry a resumption needs.
-          if (data.length > 0 || retry !== undefined) yield { id, event: event || 'message', data: data.join('\n'), retry };
+          if (data.length > 0 || retry !== undefined)
+            yield { id, event: event || 'message', data: data.join('\n'), retry };
           data = [];
           event = '';
           retry = undefined;
@@ -93,7 +99,9 @@ export async function* readSse(body) {
 }
 
 function isResponse(message) {
-  return message && typeof message === 'object' && !('method' in message) && ('result' in message || 'error' in message);
+  return (
+    message && typeof message === 'object' && !('method' in message) && ('result' in message || 'error' in message)
+  );
 }
 
 /**
@@ -149,7 +157,11 @@ export class McpClient extends EventTarget {
       // not JSON: keep the text
     }
     const error = new HttpError(response, body);
-    this.emit('traffic', { direction: 'in', message: body, note: `HTTP ${response.status}${error.wwwAuthenticate ? ` · WWW-Authenticate: ${error.wwwAuthenticate}` : ''}` });
+    this.emit('traffic', {
+      direction: 'in',
+      message: body,
+      note: `HTTP ${response.status}${error.wwwAuthenticate ? ` · WWW-Authenticate: ${error.wwwAuthenticate}` : ''}`,
+    });
     if (response.status === 404 && this.sessionId && !this.closing) this.emit('session-lost', { error });
     throw error;
   }
@@ -232,8 +244,15 @@ export class McpClient extends EventTarget {
     const responses = [];
     let eventId = lastEventId;
     for (let attempt = 0; attempt < 3 && pending.size > 0; attempt++) {
-      this.emit('traffic', { direction: 'note', message: { resume: { 'Last-Event-ID': eventId } }, note: 'GET (resume)' });
-      const response = await this.httpFetch({ method: 'GET', headers: this.headers({ Accept: 'text/event-stream', 'Last-Event-ID': eventId }), signal }, 'GET resume');
+      this.emit('traffic', {
+        direction: 'note',
+        message: { resume: { 'Last-Event-ID': eventId } },
+        note: 'GET (resume)',
+      });
+      const response = await this.httpFetch(
+        { method: 'GET', headers: this.headers({ Accept: 'text/event-stream', 'Last-Event-ID': eventId }), signal },
+        'GET resume',
+      );
       if (!response.body) break;
       for await (const event of readSse(response.body)) {
         eventId = event.id ?? eventId;
@@ -257,7 +276,11 @@ export class McpClient extends EventTarget {
     const reply =
       message.method === 'ping'
         ? { jsonrpc: '2.0', id: message.id, result: {} }
-        : { jsonrpc: '2.0', id: message.id, error: { code: -32601, message: `The playground does not support ${message.method}` } };
+        : {
+            jsonrpc: '2.0',
+            id: message.id,
+            error: { code: -32601, message: `The playground does not support ${message.method}` },
+          };
     this.post(reply).catch(() => {});
   }
 
@@ -277,7 +300,10 @@ export class McpClient extends EventTarget {
       if (meta !== undefined) message.params._meta = { ...message.params._meta, ...meta };
       if (progressToken !== undefined) message.params._meta = { ...message.params._meta, progressToken };
     }
-    const onAbort = () => this.notify('notifications/cancelled', { requestId: id, reason: 'Cancelled from the playground' }).catch(() => {});
+    const onAbort = () =>
+      this.notify('notifications/cancelled', { requestId: id, reason: 'Cancelled from the playground' }).catch(
+        () => {},
+      );
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
       const { responses } = await this.post(message, { signal, wanted: new Set([id]) });
@@ -337,8 +363,15 @@ export class McpClient extends EventTarget {
       try {
         const extra = { Accept: 'text/event-stream' };
         if (lastEventId !== undefined) extra['Last-Event-ID'] = lastEventId;
-        this.emit('traffic', { direction: 'note', message: { open: 'GET stream', ...(lastEventId ? { 'Last-Event-ID': lastEventId } : {}) }, note: 'GET' });
-        const response = await this.httpFetch({ method: 'GET', headers: this.headers(extra), signal: controller.signal }, 'GET stream');
+        this.emit('traffic', {
+          direction: 'note',
+          message: { open: 'GET stream', ...(lastEventId ? { 'Last-Event-ID': lastEventId } : {}) },
+          note: 'GET',
+        });
+        const response = await this.httpFetch(
+          { method: 'GET', headers: this.headers(extra), signal: controller.signal },
+          'GET stream',
+        );
         this.emit('stream', { state: 'open' });
         for await (const event of readSse(response.body)) {
           lastEventId = event.id ?? lastEventId;
@@ -350,7 +383,10 @@ export class McpClient extends EventTarget {
         if (controller.signal.aborted) break;
         // A 4xx will not get better by retrying (404 gone, 405 no stream, 409 one already open, 401/403 refused).
         if (err instanceof HttpError && err.status >= 400 && err.status < 500 && err.status !== 429) {
-          const note = { 404: 'the session is gone', 405: 'the server offers no GET stream', 409: 'another GET stream is open' }[err.status] ?? err.message;
+          const note =
+            { 404: 'the session is gone', 405: 'the server offers no GET stream', 409: 'another GET stream is open' }[
+              err.status
+            ] ?? err.message;
           this.emit('stream', { state: 'closed', note });
           break;
         }
@@ -364,7 +400,8 @@ export class McpClient extends EventTarget {
   /** Best effort while the page unloads: a keepalive DELETE, not awaited. */
   closeOnUnload() {
     this.streamController?.abort();
-    if (this.sessionId) fetch(this.endpoint, { method: 'DELETE', headers: this.headers({}), keepalive: true }).catch(() => {});
+    if (this.sessionId)
+      fetch(this.endpoint, { method: 'DELETE', headers: this.headers({}), keepalive: true }).catch(() => {});
     this.sessionId = undefined;
   }
 

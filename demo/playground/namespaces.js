@@ -35,5 +35,9 @@ export function grouped(items, prefixOf, render, heading) {
     if (!groups.has(prefix)) groups.set(prefix, []);
     groups.get(prefix).push(item);
   }
-  return [...groups].flatMap(([prefix, members]) => (members.length === 0 ? [] : [...(prefix === undefined ? [] : [heading(prefix)]), ...members.map((item) => render(item, prefix))]));
+  return [...groups].flatMap(([prefix, members]) =>
+    members.length === 0
+      ? []
+      : [...(prefix === undefined ? [] : [heading(prefix)]), ...members.map((item) => render(item, prefix))],
+  );
 }

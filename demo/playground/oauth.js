@@ -5,7 +5,11 @@
 /** What survives the trip to the authorization server and back: this tab only (sessionStorage). */
 const PENDING_KEY = 'mcp-playground.oauth';
 
-const base64url = (bytes) => btoa(String.fromCharCode(...new Uint8Array(bytes))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+const base64url = (bytes) =>
+  btoa(String.fromCharCode(...new Uint8Array(bytes)))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 const randomString = () => base64url(crypto.getRandomValues(new Uint8Array(32)));
 
 async function getJson(url, init) {
@@ -23,9 +27,11 @@ async function resourceMetadata(endpoint) {
   });
   const challenge = probe.headers.get('WWW-Authenticate') ?? '';
   const url = /resource_metadata="([^"]+)"/.exec(challenge)?.[1];
-  if (probe.status !== 401 || url === undefined) throw new Error(`${endpoint} does not ask for sign-in (HTTP ${probe.status}${challenge ? `, ${challenge}` : ''})`);
+  if (probe.status !== 401 || url === undefined)
+    throw new Error(`${endpoint} does not ask for sign-in (HTTP ${probe.status}${challenge ? `, ${challenge}` : ''})`);
   const { response, body } = await getJson(url);
-  if (!response.ok || !Array.isArray(body?.authorization_servers) || body.authorization_servers.length === 0) throw new Error(`${url} names no authorization server`);
+  if (!response.ok || !Array.isArray(body?.authorization_servers) || body.authorization_servers.length === 0)
+    throw new Error(`${url} names no authorization server`);
   return body;
 }
 
@@ -33,9 +39,14 @@ async function resourceMetadata(endpoint) {
 async function serverMetadata(issuer) {
   const { origin, pathname } = new URL(issuer);
   const path = pathname === '/' ? '' : pathname.replace(/\/$/, '');
-  const urls = path === ''
-    ? [`${origin}/.well-known/oauth-authorization-server`, `${origin}/.well-known/openid-configuration`]
-    : [`${origin}/.well-known/oauth-authorization-server${path}`, `${origin}/.well-known/openid-configuration${path}`, `${origin}${path}/.well-known/openid-configuration`];
+  const urls =
+    path === ''
+      ? [`${origin}/.well-known/oauth-authorization-server`, `${origin}/.well-known/openid-configuration`]
+      : [
+          `${origin}/.well-known/oauth-authorization-server${path}`,
+          `${origin}/.well-known/openid-configuration${path}`,
+          `${origin}${path}/.well-known/openid-configuration`,
+        ];
   for (const url of urls) {
     const { response, body } = await getJson(url).catch(() => ({ response: undefined }));
     // RFC 8414 §3.3: the issuer in the document must be the one it was looked up for.
@@ -51,22 +62,50 @@ async function serverMetadata(issuer) {
 export async function startSignIn(endpoint) {
   const resource = await resourceMetadata(endpoint);
   const metadata = await serverMetadata(resource.authorization_servers[0]);
-  if (!metadata.registration_endpoint) throw new Error(`${metadata.issuer} does not let clients register (no registration_endpoint)`);
+  if (!metadata.registration_endpoint)
+    throw new Error(`${metadata.issuer} does not let clients register (no registration_endpoint)`);
   const redirectUri = `${location.origin}${location.pathname}`;
   const registered = await getJson(metadata.registration_endpoint, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ client_name: 'MCP playground', redirect_uris: [redirectUri], token_endpoint_auth_method: 'none', grant_types: ['authorization_code'], response_types: ['code'] }),
+    body: JSON.stringify({
+      client_name: 'MCP playground',
+      redirect_uris: [redirectUri],
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code'],
+      response_types: ['code'],
+    }),
   });
-  if (!registered.response.ok) throw new Error(`registration refused (HTTP ${registered.response.status}): ${registered.body?.error_description ?? registered.body?.error ?? ''}`);
+  if (!registered.response.ok)
+    throw new Error(
+      `registration refused (HTTP ${registered.response.status}): ${registered.body?.error_description ?? registered.body?.error ?? ''}`,
+    );
   const verifier = randomString();
   const state = randomString();
   const challenge = base64url(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier)));
-  const pending = { endpoint, resource: resource.resource ?? endpoint, issuer: metadata.issuer, tokenEndpoint: metadata.token_endpoint, clientId: registered.body.client_id, redirectUri, verifier, state };
+  const pending = {
+    endpoint,
+    resource: resource.resource ?? endpoint,
+    issuer: metadata.issuer,
+    tokenEndpoint: metadata.token_endpoint,
+    clientId: registered.body.client_id,
+    redirectUri,
+    verifier,
+    state,
+  };
   sessionStorage.setItem(PENDING_KEY, JSON.stringify(pending));
   const url = new URL(metadata.authorization_endpoint);
   const scopes = resource.scopes_supported ?? metadata.scopes_supported ?? [];
-  const params = { response_type: 'code', client_id: pending.clientId, redirect_uri: redirectUri, code_challenge: challenge, code_challenge_method: 'S256', state, resource: pending.resource, ...(scopes.length > 0 && { scope: scopes.join(' ') }) };
+  const params = {
+    response_type: 'code',
+    client_id: pending.clientId,
+    redirect_uri: redirectUri,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    state,
+    resource: pending.resource,
+    ...(scopes.length > 0 && { scope: scopes.join(' ') }),
+  };
   for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
   location.assign(url.href);
 }
@@ -85,14 +124,29 @@ export async function finishSignIn() {
   sessionStorage.removeItem(PENDING_KEY);
   // The code stays out of the history and out of any link copied from the address bar.
   history.replaceState(null, '', `${location.pathname}${location.hash}`);
-  if (pending === null || params.get('state') !== pending.state) throw new Error('this sign-in answer is not for a request from this tab: sign in again');
-  if (params.has('iss') && params.get('iss') !== pending.issuer) throw new Error(`the answer comes from ${params.get('iss')}, not ${pending.issuer}`);
-  if (params.has('error')) throw new Error(`sign-in refused: ${params.get('error')}${params.has('error_description') ? ` (${params.get('error_description')})` : ''}`);
+  if (pending === null || params.get('state') !== pending.state)
+    throw new Error('this sign-in answer is not for a request from this tab: sign in again');
+  if (params.has('iss') && params.get('iss') !== pending.issuer)
+    throw new Error(`the answer comes from ${params.get('iss')}, not ${pending.issuer}`);
+  if (params.has('error'))
+    throw new Error(
+      `sign-in refused: ${params.get('error')}${params.has('error_description') ? ` (${params.get('error_description')})` : ''}`,
+    );
   const { response, body } = await getJson(pending.tokenEndpoint, {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'authorization_code', code: params.get('code'), redirect_uri: pending.redirectUri, client_id: pending.clientId, code_verifier: pending.verifier, resource: pending.resource }),
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code: params.get('code'),
+      redirect_uri: pending.redirectUri,
+      client_id: pending.clientId,
+      code_verifier: pending.verifier,
+      resource: pending.resource,
+    }),
   });
-  if (!response.ok || typeof body?.access_token !== 'string') throw new Error(`the token endpoint refused the code (HTTP ${response.status}): ${body?.error_description ?? body?.error ?? ''}`);
+  if (!response.ok || typeof body?.access_token !== 'string')
+    throw new Error(
+      `the token endpoint refused the code (HTTP ${response.status}): ${body?.error_description ?? body?.error ?? ''}`,
+    );
   return { endpoint: pending.endpoint, accessToken: body.access_token };
 }

@@ -36,8 +36,18 @@ export function createTrafficPanel(list, expand) {
   });
   return {
     add({ direction, message, note }) {
-      const method = message && typeof message.method === 'string' ? message.method : message && ('result' in message || 'error' in message) ? 'response' : '';
-      const item = el('li', { class: `traffic dir-${direction}`, 'data-testid': 'traffic-entry', 'data-direction': direction, 'data-method': method });
+      const method =
+        message && typeof message.method === 'string'
+          ? message.method
+          : message && ('result' in message || 'error' in message)
+            ? 'response'
+            : '';
+      const item = el('li', {
+        class: `traffic dir-${direction}`,
+        'data-testid': 'traffic-entry',
+        'data-direction': direction,
+        'data-method': method,
+      });
       const summary = el(
         'summary',
         {},
@@ -77,7 +87,16 @@ export function createLogPanel(list) {
     },
     /** A line from the playground itself (stream state, updates), told apart from the server's. */
     note(text, kind = 'note') {
-      append(list, el('li', { class: `log ${kind}`, 'data-testid': 'log-note' }, el('time', {}, clock()), el('span', { class: 'level' }, kind), el('span', { class: 'data' }, text)));
+      append(
+        list,
+        el(
+          'li',
+          { class: `log ${kind}`, 'data-testid': 'log-note' },
+          el('time', {}, clock()),
+          el('span', { class: 'level' }, kind),
+          el('span', { class: 'data' }, text),
+        ),
+      );
     },
     clear() {
       list.replaceChildren();

@@ -15,14 +15,21 @@ export function paymentRequired(result) {
   if (result?.isError !== true) return undefined;
   let candidate = result.structuredContent;
   if (candidate === undefined) {
-    const text = Array.isArray(result.content) ? result.content.find((block) => block?.type === 'text')?.text : undefined;
+    const text = Array.isArray(result.content)
+      ? result.content.find((block) => block?.type === 'text')?.text
+      : undefined;
     try {
       candidate = typeof text === 'string' ? JSON.parse(text) : undefined;
     } catch {
       return undefined;
     }
   }
-  const isEnvelope = candidate && typeof candidate === 'object' && candidate.x402Version !== undefined && Array.isArray(candidate.accepts) && candidate.accepts.length > 0;
+  const isEnvelope =
+    candidate &&
+    typeof candidate === 'object' &&
+    candidate.x402Version !== undefined &&
+    Array.isArray(candidate.accepts) &&
+    candidate.accepts.length > 0;
   return isEnvelope ? candidate : undefined;
 }
 
@@ -30,7 +37,10 @@ export function paymentRequired(result) {
 export function formatPrice(requirement) {
   const decimals = requirement?.extra?.decimals;
   const asset = typeof requirement?.extra?.name === 'string' ? requirement.extra.name : requirement?.asset;
-  const amount = Number.isInteger(decimals) && /^\d+$/.test(String(requirement?.amount)) ? Number(requirement.amount) / 10 ** decimals : `${requirement?.amount} atomic units of`;
+  const amount =
+    Number.isInteger(decimals) && /^\d+$/.test(String(requirement?.amount))
+      ? Number(requirement.amount) / 10 ** decimals
+      : `${requirement?.amount} atomic units of`;
   return `${amount} ${asset} on ${requirement?.network}`;
 }
 
@@ -41,23 +51,54 @@ export function formatPrice(requirement) {
 export function testPayment(requirement) {
   const nonce = `0x${Array.from(crypto.getRandomValues(new Uint8Array(32)), (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
   const now = Math.floor(Date.now() / 1000);
-  const authorization = { from: '0x000000000000000000000000000000000000test', to: requirement.payTo, value: requirement.amount, validAfter: String(now - 60), validBefore: String(now + (requirement.maxTimeoutSeconds ?? 60)), nonce };
+  const authorization = {
+    from: '0x000000000000000000000000000000000000test',
+    to: requirement.payTo,
+    value: requirement.amount,
+    validAfter: String(now - 60),
+    validBefore: String(now + (requirement.maxTimeoutSeconds ?? 60)),
+    nonce,
+  };
   return { x402Version: 2, accepted: requirement, payload: { signature: 'test', authorization } };
 }
 
 /** The price box under a payment-required result, with the button that retries the call with a test payment. */
 export function renderPaymentRequired(required, onPay) {
   const [first] = required.accepts;
-  const box = el('div', { class: 'payment', 'data-testid': 'payment-required' }, el('h4', {}, 'Payment required (x402)'));
+  const box = el(
+    'div',
+    { class: 'payment', 'data-testid': 'payment-required' },
+    el('h4', {}, 'Payment required (x402)'),
+  );
   if (required.error) box.append(el('p', { class: 'error-text', 'data-testid': 'payment-error' }, required.error));
-  box.append(el('p', {}, 'Price: ', el('strong', { 'data-testid': 'payment-price' }, formatPrice(first)), ` to ${first.payTo}`));
-  if (required.accepts.length > 1) box.append(el('p', { class: 'muted' }, `${required.accepts.length - 1} other way(s) to pay; the test payment uses the first.`));
-  const pay = el('button', { type: 'button', class: 'primary', 'data-testid': 'pay-and-retry' }, 'Pay with a test payment and retry');
+  box.append(
+    el('p', {}, 'Price: ', el('strong', { 'data-testid': 'payment-price' }, formatPrice(first)), ` to ${first.payTo}`),
+  );
+  if (required.accepts.length > 1)
+    box.append(
+      el(
+        'p',
+        { class: 'muted' },
+        `${required.accepts.length - 1} other way(s) to pay; the test payment uses the first.`,
+      ),
+    );
+  const pay = el(
+    'button',
+    { type: 'button', class: 'primary', 'data-testid': 'pay-and-retry' },
+    'Pay with a test payment and retry',
+  );
   pay.addEventListener('click', () => {
     pay.disabled = true;
     onPay({ [PAYMENT_KEY]: testPayment(first) });
   });
-  box.append(pay, el('p', { class: 'muted' }, "A test payment is accepted only by the demo's test facilitator: no wallet, no real money."));
+  box.append(
+    pay,
+    el(
+      'p',
+      { class: 'muted' },
+      "A test payment is accepted only by the demo's test facilitator: no wallet, no real money.",
+    ),
+  );
   return box;
 }
 
@@ -65,6 +106,13 @@ export function renderPaymentRequired(required, onPay) {
 export function renderSettlement(result) {
   const settlement = result?._meta?.[PAYMENT_RESPONSE_KEY];
   if (!settlement || typeof settlement !== 'object') return undefined;
-  const summary = settlement.success ? `Paid: transaction ${settlement.transaction} on ${settlement.network}` : `Settlement failed: ${settlement.errorReason}`;
-  return el('div', { class: 'payment settlement', 'data-testid': 'settlement', 'data-success': String(settlement.success === true) }, el('h4', {}, summary), jsonBlock(settlement));
+  const summary = settlement.success
+    ? `Paid: transaction ${settlement.transaction} on ${settlement.network}`
+    : `Settlement failed: ${settlement.errorReason}`;
+  return el(
+    'div',
+    { class: 'payment settlement', 'data-testid': 'settlement', 'data-success': String(settlement.success === true) },
+    el('h4', {}, summary),
+    jsonBlock(settlement),
+  );
 }

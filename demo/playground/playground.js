@@ -37,7 +37,8 @@ function makeClient() {
     showConnectionError(event.detail.error, 'Session', () => connect());
   });
   client.addEventListener('stream', (event) => {
-    if (client === state.client) logs.note(`GET stream ${event.detail.state}${event.detail.note ? `: ${event.detail.note}` : ''}`);
+    if (client === state.client)
+      logs.note(`GET stream ${event.detail.state}${event.detail.note ? `: ${event.detail.note}` : ''}`);
   });
   return client;
 }
@@ -74,14 +75,23 @@ function onNotification(message) {
 function renderServerInfo(init, client) {
   const info = init.serverInfo ?? {};
   const box = $('server-info');
-  const head = el('div', { class: 'server-head' }, el('strong', { 'data-testid': 'server-name' }, info.title ?? info.name ?? 'MCP server'), ` ${info.name ?? ''} ${info.version ?? ''}`);
+  const head = el(
+    'div',
+    { class: 'server-head' },
+    el('strong', { 'data-testid': 'server-name' }, info.title ?? info.name ?? 'MCP server'),
+    ` ${info.name ?? ''} ${info.version ?? ''}`,
+  );
   const facts = el(
     'dl',
     { class: 'facts' },
     el('dt', {}, 'Protocol'),
     el('dd', {}, client.protocolVersion ?? '?'),
     el('dt', {}, 'Session'),
-    el('dd', {}, client.sessionId ? el('code', { 'data-testid': 'session-id' }, client.sessionId) : 'none (stateless server)'),
+    el(
+      'dd',
+      {},
+      client.sessionId ? el('code', { 'data-testid': 'session-id' }, client.sessionId) : 'none (stateless server)',
+    ),
     el('dt', {}, 'Capabilities'),
     el('dd', {}, Object.keys(init.capabilities ?? {}).join(', ') || 'none'),
   );
@@ -89,7 +99,10 @@ function renderServerInfo(init, client) {
   if (typeof info.websiteUrl === 'string' && /^https?:$/.test(new URL(info.websiteUrl, location.href).protocol)) {
     box.append(el('a', { href: info.websiteUrl, target: '_blank', rel: 'noopener noreferrer' }, info.websiteUrl));
   }
-  if (typeof init.instructions === 'string') box.append(el('details', {}, el('summary', {}, 'Instructions'), el('p', { class: 'instructions' }, init.instructions)));
+  if (typeof init.instructions === 'string')
+    box.append(
+      el('details', {}, el('summary', {}, 'Instructions'), el('p', { class: 'instructions' }, init.instructions)),
+    );
 }
 
 /** Opens a new session (closing any previous one), then lists everything the server declares. */
@@ -209,15 +222,24 @@ async function sendManual(event) {
   try {
     message = JSON.parse($('manual-message').value);
   } catch (err) {
-    out.replaceChildren(renderError(new Error(`Not valid JSON: ${err instanceof Error ? err.message : err}`), { action: 'Send' }));
+    out.replaceChildren(
+      renderError(new Error(`Not valid JSON: ${err instanceof Error ? err.message : err}`), { action: 'Send' }),
+    );
     return;
   }
   const client = state.client ?? makeClient();
-  const requests = (Array.isArray(message) ? message : [message]).filter((m) => m && typeof m.method === 'string' && 'id' in m);
+  const requests = (Array.isArray(message) ? message : [message]).filter(
+    (m) => m && typeof m.method === 'string' && 'id' in m,
+  );
   out.replaceChildren(el('p', { class: 'muted' }, 'Sending…'));
   try {
-    const { status, responses } = await client.post(message, { wanted: requests.length > 0 ? new Set(requests.map((m) => m.id)) : undefined });
-    out.replaceChildren(el('p', {}, `HTTP ${status}${responses.length === 0 ? ' (no response)' : ''}`), ...responses.map((response) => jsonBlock(response)));
+    const { status, responses } = await client.post(message, {
+      wanted: requests.length > 0 ? new Set(requests.map((m) => m.id)) : undefined,
+    });
+    out.replaceChildren(
+      el('p', {}, `HTTP ${status}${responses.length === 0 ? ' (no response)' : ''}`),
+      ...responses.map((response) => jsonBlock(response)),
+    );
     const id = /^manual-(\d+)$/.exec(String(message.id))?.[1];
     if (id) $('manual-message').value = JSON.stringify({ ...message, id: `manual-${Number(id) + 1}` });
   } catch (err) {

@@ -34,7 +34,12 @@ function blobBlock(blob, mimeType, uri) {
   if (typeof blob !== 'string' || !BASE64.test(blob)) return jsonBlock(blob);
   const bytes = Uint8Array.from(atob(blob.replace(/\s/g, '')), (c) => c.charCodeAt(0));
   const href = URL.createObjectURL(new Blob([bytes], { type: 'application/octet-stream' }));
-  return el('p', {}, `${bytes.length} bytes (${mimeType ?? 'binary'}) `, el('a', { href, download: 'resource.bin' }, 'download'));
+  return el(
+    'p',
+    {},
+    `${bytes.length} bytes (${mimeType ?? 'binary'}) `,
+    el('a', { href, download: 'resource.bin' }, 'download'),
+  );
 }
 
 /**
@@ -45,15 +50,26 @@ function blobBlock(blob, mimeType, uri) {
  * @returns {HTMLElement}
  */
 export function renderBlock(block, { onReadResource } = {}) {
-  const wrap = el('div', { class: `block block-${block?.type ?? 'unknown'}`, 'data-testid': 'content-block', 'data-type': String(block?.type) });
+  const wrap = el('div', {
+    class: `block block-${block?.type ?? 'unknown'}`,
+    'data-testid': 'content-block',
+    'data-type': String(block?.type),
+  });
   if (block?.type === 'text') wrap.append(textBlock(block.text, 'text/plain'));
   else if (block?.type === 'image' || block?.type === 'audio') {
     const src = dataUrl(block.mimeType, block.data, block.type);
     if (!src) wrap.append(el('p', { class: 'error-text' }, `Unreadable ${block.type} (${block.mimeType})`));
-    else if (block.type === 'image') wrap.append(el('img', { src, alt: `${block.mimeType} image returned by the server` }));
+    else if (block.type === 'image')
+      wrap.append(el('img', { src, alt: `${block.mimeType} image returned by the server` }));
     else wrap.append(el('audio', { controls: true, src }));
   } else if (block?.type === 'resource_link') {
-    const head = el('div', { class: 'link-head' }, el('strong', {}, block.title ?? block.name ?? block.uri), ' ', el('code', {}, block.uri));
+    const head = el(
+      'div',
+      { class: 'link-head' },
+      el('strong', {}, block.title ?? block.name ?? block.uri),
+      ' ',
+      el('code', {}, block.uri),
+    );
     if (block.mimeType) head.append(' ', el('span', { class: 'muted' }, block.mimeType));
     wrap.append(head);
     if (block.description) wrap.append(el('p', { class: 'muted' }, block.description));
@@ -65,14 +81,22 @@ export function renderBlock(block, { onReadResource } = {}) {
     }
   } else if (block?.type === 'resource' && block.resource) {
     wrap.append(el('div', { class: 'link-head' }, 'Embedded ', el('code', {}, block.resource.uri)));
-    wrap.append('text' in block.resource ? textBlock(block.resource.text, block.resource.mimeType) : blobBlock(block.resource.blob, block.resource.mimeType, block.resource.uri));
+    wrap.append(
+      'text' in block.resource
+        ? textBlock(block.resource.text, block.resource.mimeType)
+        : blobBlock(block.resource.blob, block.resource.mimeType, block.resource.uri),
+    );
   } else wrap.append(jsonBlock(block));
   return wrap;
 }
 
 /** A `tools/call` result: content blocks, structuredContent, and isError styled as an error. */
 export function renderToolResult(result, options) {
-  const box = el('div', { class: `result${result.isError ? ' is-error' : ''}`, 'data-testid': 'result', 'data-is-error': String(result.isError === true) });
+  const box = el('div', {
+    class: `result${result.isError ? ' is-error' : ''}`,
+    'data-testid': 'result',
+    'data-is-error': String(result.isError === true),
+  });
   if (result.isError) {
     box.setAttribute('role', 'alert');
     box.append(el('h4', {}, 'The tool reported an error (isError: true)'));
@@ -92,8 +116,19 @@ export function renderToolResult(result, options) {
 export function renderResourceContents(result) {
   const box = el('div', { class: 'result', 'data-testid': 'resource-contents' });
   for (const content of Array.isArray(result.contents) ? result.contents : []) {
-    box.append(el('div', { class: 'link-head' }, el('code', {}, content.uri), content.mimeType ? el('span', { class: 'muted' }, ` ${content.mimeType}`) : null));
-    box.append('text' in content ? textBlock(content.text, content.mimeType) : blobBlock(content.blob, content.mimeType, content.uri));
+    box.append(
+      el(
+        'div',
+        { class: 'link-head' },
+        el('code', {}, content.uri),
+        content.mimeType ? el('span', { class: 'muted' }, ` ${content.mimeType}`) : null,
+      ),
+    );
+    box.append(
+      'text' in content
+        ? textBlock(content.text, content.mimeType)
+        : blobBlock(content.blob, content.mimeType, content.uri),
+    );
   }
   if (box.childElementCount === 0) box.append(el('p', { class: 'muted' }, 'No contents.'));
   return box;
@@ -104,7 +139,10 @@ export function renderPromptResult(result, options) {
   const box = el('div', { class: 'result', 'data-testid': 'prompt-messages' });
   if (result.description) box.append(el('p', {}, result.description));
   for (const message of Array.isArray(result.messages) ? result.messages : []) {
-    const item = el('div', { class: `message role-${message.role === 'assistant' ? 'assistant' : 'user'}`, 'data-testid': 'prompt-message' });
+    const item = el('div', {
+      class: `message role-${message.role === 'assistant' ? 'assistant' : 'user'}`,
+      'data-testid': 'prompt-message',
+    });
     item.append(el('div', { class: 'role' }, String(message.role)), renderBlock(message.content, options));
     box.append(item);
   }
@@ -123,9 +161,15 @@ const RPC_ERROR_NAMES = {
 
 const HTTP_ERRORS = {
   400: ['Bad request', 'The server could not accept the request as sent.'],
-  401: ['Unauthorized', 'The server refused the bearer token. Check the Token field: the demo prints a link carrying it after #token=.'],
+  401: [
+    'Unauthorized',
+    'The server refused the bearer token. Check the Token field: the demo prints a link carrying it after #token=.',
+  ],
   403: ['Forbidden', 'The server refused this origin, host or token scope.'],
-  404: ['Session expired or unknown', 'The server no longer knows this session (it expired, was deleted, or the server restarted). Reconnect to start a new one.'],
+  404: [
+    'Session expired or unknown',
+    'The server no longer knows this session (it expired, was deleted, or the server restarted). Reconnect to start a new one.',
+  ],
   405: ['Method not allowed', 'The endpoint does not accept this HTTP method.'],
   406: ['Not acceptable', 'The server accepts neither JSON nor SSE replies for this request.'],
   409: ['Conflict', 'Another stream is already open for this session.'],
@@ -147,14 +191,20 @@ export function renderError(err, { action, onReconnect } = {}) {
   const lines = [];
   if (err instanceof HttpError) {
     // Without a session to lose (initialize), a 404 means nothing answers at that URL.
-    const notFound = err.status === 404 && !onReconnect ? ['Not found', 'Nothing answers MCP at this URL: check the endpoint.'] : undefined;
-    const [name, hint] = notFound ?? HTTP_ERRORS[err.status] ?? [err.status >= 500 ? 'Server error' : 'HTTP error', undefined];
+    const notFound =
+      err.status === 404 && !onReconnect
+        ? ['Not found', 'Nothing answers MCP at this URL: check the endpoint.']
+        : undefined;
+    const [name, hint] = notFound ??
+      HTTP_ERRORS[err.status] ?? [err.status >= 500 ? 'Server error' : 'HTTP error', undefined];
     title = `${name} (HTTP ${err.status})`;
     box.dataset.status = String(err.status);
     if (err.rpcMessage) lines.push(`Server said: ${err.rpcMessage}`);
-    else if (typeof err.body === 'string' && err.body.trim() !== '') lines.push(`Server said: ${err.body.trim().slice(0, 300)}`);
+    else if (typeof err.body === 'string' && err.body.trim() !== '')
+      lines.push(`Server said: ${err.body.trim().slice(0, 300)}`);
     if (err.wwwAuthenticate) lines.push(`WWW-Authenticate: ${err.wwwAuthenticate}`);
-    if (err.status === 429) lines.push(err.retryAfter ? `Retry after ${err.retryAfter} s.` : 'Wait a little, then retry.');
+    if (err.status === 429)
+      lines.push(err.retryAfter ? `Retry after ${err.retryAfter} s.` : 'Wait a little, then retry.');
     if (hint) lines.push(hint);
   } else if (err instanceof RpcError) {
     title = `JSON-RPC error ${err.code}${RPC_ERROR_NAMES[String(err.code)] ? ` (${RPC_ERROR_NAMES[String(err.code)]})` : ''}`;

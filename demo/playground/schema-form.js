@@ -7,11 +7,19 @@ let formCount = 0;
 /** Follows a local `$ref` (`#/$defs/x`, `#/definitions/x`) against the root schema; other refs stay as they are. */
 function resolve(schema, root) {
   let current = schema;
-  for (let depth = 0; depth < 10 && current && typeof current.$ref === 'string' && current.$ref.startsWith('#/'); depth++) {
+  for (
+    let depth = 0;
+    depth < 10 && current && typeof current.$ref === 'string' && current.$ref.startsWith('#/');
+    depth++
+  ) {
     const target = current.$ref
       .slice(2)
       .split('/')
-      .reduce((node, key) => (node && typeof node === 'object' ? node[key.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), root);
+      .reduce(
+        (node, key) =>
+          node && typeof node === 'object' ? node[key.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined,
+        root,
+      );
     if (!target) break;
     const { $ref, ...rest } = current;
     current = { ...target, ...rest };
@@ -21,17 +29,23 @@ function resolve(schema, root) {
 
 /** Choices of an enum-like schema: `enum`, or `oneOf`/`anyOf` of `const` (titled enums), else undefined. */
 function choicesOf(schema) {
-  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum.map((value) => ({ value, label: String(value) }));
+  if (Array.isArray(schema.enum) && schema.enum.length > 0)
+    return schema.enum.map((value) => ({ value, label: String(value) }));
   const alternatives = schema.oneOf ?? schema.anyOf;
   if (Array.isArray(alternatives) && alternatives.length > 0 && alternatives.every((alt) => alt && 'const' in alt)) {
-    return alternatives.map((alt) => ({ value: alt.const, label: alt.title ? `${alt.title} (${alt.const})` : String(alt.const) }));
+    return alternatives.map((alt) => ({
+      value: alt.const,
+      label: alt.title ? `${alt.title} (${alt.const})` : String(alt.const),
+    }));
   }
   return undefined;
 }
 
 /** Which widget a property gets. */
 function kindOf(schema) {
-  const types = (Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : []).filter((t) => t !== 'null');
+  const types = (Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : []).filter(
+    (t) => t !== 'null',
+  );
   if (choicesOf(schema) && types.length <= 1) return 'enum';
   if (types.length !== 1) return 'json';
   const [type] = types;
@@ -45,20 +59,43 @@ function kindOf(schema) {
 /** A short description of the constraints, shown next to the label ("integer · 0–1000 · default 100"). */
 function constraintText(schema, kind) {
   const choices = kind === 'enum' ? choicesOf(schema) : kind === 'multi' ? choicesOf(schema.items) : undefined;
-  const listed = choices && (choices.length <= 8 ? choices.map((c) => JSON.stringify(c.value)).join(', ') : `${choices.length} values`);
-  const items = schema.items && typeof schema.items === 'object' && schema.items.type ? ` of ${[].concat(schema.items.type).join(' | ')}` : '';
-  const parts = [kind === 'enum' ? `one of ${listed}` : kind === 'multi' ? `any of ${listed}` : kind === 'json' ? (schema.type ? `${[].concat(schema.type).join(' | ')}${items} as JSON` : 'JSON') : kind];
+  const listed =
+    choices &&
+    (choices.length <= 8 ? choices.map((c) => JSON.stringify(c.value)).join(', ') : `${choices.length} values`);
+  const items =
+    schema.items && typeof schema.items === 'object' && schema.items.type
+      ? ` of ${[].concat(schema.items.type).join(' | ')}`
+      : '';
+  const parts = [
+    kind === 'enum'
+      ? `one of ${listed}`
+      : kind === 'multi'
+        ? `any of ${listed}`
+        : kind === 'json'
+          ? schema.type
+            ? `${[].concat(schema.type).join(' | ')}${items} as JSON`
+            : 'JSON'
+          : kind,
+  ];
   if (schema.format) parts.push(`format ${schema.format}`);
   const min = schema.minimum ?? schema.exclusiveMinimum;
   const max = schema.maximum ?? schema.exclusiveMaximum;
   if (min !== undefined || max !== undefined) parts.push(`${min ?? '…'}–${max ?? '…'}`);
-  if (schema.minLength !== undefined || schema.maxLength !== undefined) parts.push(`length ${schema.minLength ?? 0}–${schema.maxLength ?? '…'}`);
+  if (schema.minLength !== undefined || schema.maxLength !== undefined)
+    parts.push(`length ${schema.minLength ?? 0}–${schema.maxLength ?? '…'}`);
   if (schema.pattern) parts.push(`pattern ${schema.pattern}`);
   if (schema.default !== undefined) parts.push(`default ${JSON.stringify(schema.default)}`);
   return parts.join(' · ');
 }
 
-const INPUT_TYPE_BY_FORMAT = { email: 'email', uri: 'url', url: 'url', date: 'date', time: 'time', 'date-time': 'datetime-local' };
+const INPUT_TYPE_BY_FORMAT = {
+  email: 'email',
+  uri: 'url',
+  url: 'url',
+  date: 'date',
+  time: 'time',
+  'date-time': 'datetime-local',
+};
 
 /** The value of a `datetime-local` default ("2025-01-02T03:04:05Z" → local "2025-01-02T04:04:05"). */
 function toLocalDateTime(value) {
@@ -87,7 +124,12 @@ function buildControl(id, schema, kind, root) {
     return box;
   }
   if (kind === 'number' || kind === 'integer') {
-    const input = el('input', { id, type: 'number', step: kind === 'integer' ? '1' : 'any', inputmode: kind === 'integer' ? 'numeric' : 'decimal' });
+    const input = el('input', {
+      id,
+      type: 'number',
+      step: kind === 'integer' ? '1' : 'any',
+      inputmode: kind === 'integer' ? 'numeric' : 'decimal',
+    });
     const min = schema.minimum ?? schema.exclusiveMinimum;
     const max = schema.maximum ?? schema.exclusiveMaximum;
     if (typeof min === 'number') input.min = String(min);
@@ -99,8 +141,10 @@ function buildControl(id, schema, kind, root) {
     const input = el('input', { id, type: INPUT_TYPE_BY_FORMAT[schema.format] ?? 'text', autocomplete: 'off' });
     if (typeof schema.maxLength === 'number') input.maxLength = schema.maxLength;
     if (typeof schema.pattern === 'string') input.pattern = schema.pattern;
-    if (typeof schema.default === 'string') input.value = schema.format === 'date-time' ? toLocalDateTime(schema.default) : schema.default;
-    if (Array.isArray(schema.examples) && typeof schema.examples[0] === 'string') input.placeholder = `e.g. ${schema.examples[0]}`;
+    if (typeof schema.default === 'string')
+      input.value = schema.format === 'date-time' ? toLocalDateTime(schema.default) : schema.default;
+    if (Array.isArray(schema.examples) && typeof schema.examples[0] === 'string')
+      input.placeholder = `e.g. ${schema.examples[0]}`;
     return input;
   }
   const area = el('textarea', { id, rows: '3', spellcheck: 'false', class: 'json' });
@@ -122,7 +166,10 @@ function skeleton(raw, root, depth) {
   if (choices) return choices[0].value;
   const type = [].concat(schema.type ?? []).find((t) => t !== 'null');
   if (type === 'object' || (!type && schema.properties)) {
-    const entries = Object.entries(schema.properties ?? {}).map(([key, value]) => [key, skeleton(value, root, depth + 1)]);
+    const entries = Object.entries(schema.properties ?? {}).map(([key, value]) => [
+      key,
+      skeleton(value, root, depth + 1),
+    ]);
     return Object.fromEntries(entries.filter(([, value]) => value !== undefined));
   }
   if (type === 'array') {
@@ -200,7 +247,11 @@ export function createSchemaForm(schema, { complete } = {}) {
     control.setAttribute('aria-describedby', helpId);
     const label = el('label', { for: id }, el('code', {}, name));
     if (propSchema.title) label.append(` ${propSchema.title}`);
-    if (isRequired) label.append(el('span', { class: 'required', title: 'required' }, ' *'), el('span', { class: 'visually-hidden' }, ' (required)'));
+    if (isRequired)
+      label.append(
+        el('span', { class: 'required', title: 'required' }, ' *'),
+        el('span', { class: 'visually-hidden' }, ' (required)'),
+      );
     const help = el('div', { class: 'help', id: helpId });
     if (propSchema.description) help.append(el('span', {}, propSchema.description), ' ');
     help.append(el('span', { class: 'constraints' }, constraintText(propSchema, kind)));

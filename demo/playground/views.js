@@ -9,7 +9,12 @@ import { createSchemaForm } from './schema-form.js';
 import { expandTemplate, templateVariables } from './uri-template.js';
 
 const $ = (id) => document.getElementById(id);
-const ANNOTATION_BADGES = { readOnlyHint: 'read-only', destructiveHint: 'destructive', idempotentHint: 'idempotent', openWorldHint: 'open world' };
+const ANNOTATION_BADGES = {
+  readOnlyHint: 'read-only',
+  destructiveHint: 'destructive',
+  idempotentHint: 'idempotent',
+  openWorldHint: 'open world',
+};
 
 /** Every page of a list method (`tools/list` …), following nextCursor. */
 async function listAll(client, method, key) {
@@ -26,12 +31,26 @@ async function listAll(client, method, key) {
 
 /** A list entry: a button with the item's name, a secondary line, and badges (first "via <prefix>" for an upstream's item). */
 function itemButton(testid, key, title, subtitle, badges, onSelect, via) {
-  const button = el('button', { type: 'button', class: 'item', 'data-testid': testid, 'data-name': key, 'data-upstream': via }, el('span', { class: 'item-title' }, title));
+  const button = el(
+    'button',
+    { type: 'button', class: 'item', 'data-testid': testid, 'data-name': key, 'data-upstream': via },
+    el('span', { class: 'item-title' }, title),
+  );
   if (subtitle) button.append(el('span', { class: 'item-sub' }, subtitle));
   const shown = [...(via ? [`via ${via}`] : []), ...badges];
-  if (shown.length > 0) button.append(el('span', { class: 'badges' }, ...shown.map((badge) => el('span', { class: `badge badge-${badge.startsWith('via ') ? 'via' : badge.replace(/\s/g, '-')}` }, badge))));
+  if (shown.length > 0)
+    button.append(
+      el(
+        'span',
+        { class: 'badges' },
+        ...shown.map((badge) =>
+          el('span', { class: `badge badge-${badge.startsWith('via ') ? 'via' : badge.replace(/\s/g, '-')}` }, badge),
+        ),
+      ),
+    );
   button.addEventListener('click', () => {
-    for (const other of button.closest('nav').querySelectorAll('.item[aria-current]')) other.removeAttribute('aria-current');
+    for (const other of button.closest('nav').querySelectorAll('.item[aria-current]'))
+      other.removeAttribute('aria-current');
     button.setAttribute('aria-current', 'true');
     onSelect();
   });
@@ -40,7 +59,11 @@ function itemButton(testid, key, title, subtitle, badges, onSelect, via) {
 
 /** The heading above a group of one upstream's items. */
 function groupHeading(prefix) {
-  return el('li', { class: 'group', 'data-testid': 'upstream-group', 'data-upstream': prefix }, `${prefix} · mounted upstream`);
+  return el(
+    'li',
+    { class: 'group', 'data-testid': 'upstream-group', 'data-upstream': prefix },
+    `${prefix} · mounted upstream`,
+  );
 }
 
 function heading(item, kind, via) {
@@ -48,7 +71,14 @@ function heading(item, kind, via) {
   const title = item.title ?? item.name ?? id;
   const head = el('header', { class: 'view-head' }, el('h2', {}, title));
   if (id !== title) head.append(el('code', { class: 'muted' }, id));
-  if (via) head.append(el('p', { class: 'via', 'data-testid': 'via' }, `Served by the upstream mounted as "${via}" (the gateway forwards it).`));
+  if (via)
+    head.append(
+      el(
+        'p',
+        { class: 'via', 'data-testid': 'via' },
+        `Served by the upstream mounted as "${via}" (the gateway forwards it).`,
+      ),
+    );
   if (item.description) head.append(el('p', { class: 'description' }, item.description));
   return head;
 }
@@ -72,7 +102,9 @@ export function createViews({ state, reconnect, selectTab }) {
     if (!state.capabilities.completions) return undefined;
     return async (name, value, values) => {
       if (!state.client) return [];
-      const others = Object.fromEntries(Object.entries(values).filter(([key, v]) => key !== name && typeof v === 'string'));
+      const others = Object.fromEntries(
+        Object.entries(values).filter(([key, v]) => key !== name && typeof v === 'string'),
+      );
       const params = { ref, argument: { name, value } };
       if (Object.keys(others).length > 0) params.context = { arguments: others };
       const result = await state.client.request('completion/complete', params);
@@ -95,7 +127,11 @@ export function createViews({ state, reconnect, selectTab }) {
   function showResource(resource) {
     selectTab('resources');
     const output = el('div', { class: 'output', 'data-testid': 'resource-output', 'aria-live': 'polite' });
-    const view = el('article', { class: 'view', 'data-testid': 'resource-view' }, heading(resource, 'resource', resource.via));
+    const view = el(
+      'article',
+      { class: 'view', 'data-testid': 'resource-view' },
+      heading(resource, 'resource', resource.via),
+    );
     if (resource.mimeType) view.append(el('p', { class: 'muted' }, resource.mimeType));
     const actions = el('div', { class: 'buttons' });
     const reread = el('button', { type: 'button', 'data-testid': 'read-resource' }, 'Read again');
@@ -122,18 +158,39 @@ export function createViews({ state, reconnect, selectTab }) {
 
   function showTemplate(template) {
     const names = templateVariables(template.uriTemplate);
-    const schema = { type: 'object', properties: Object.fromEntries(names.map((name) => [name, { type: 'string' }])), required: names, additionalProperties: false };
+    const schema = {
+      type: 'object',
+      properties: Object.fromEntries(names.map((name) => [name, { type: 'string' }])),
+      required: names,
+      additionalProperties: false,
+    };
     const form = createSchemaForm(schema, { complete: completer({ type: 'ref/resource', uri: template.uriTemplate }) });
     const preview = el('code', { 'data-testid': 'expanded-uri' }, template.uriTemplate);
     const output = el('div', { class: 'output', 'data-testid': 'resource-output', 'aria-live': 'polite' });
-    const formEl = el('form', { novalidate: true, 'aria-label': `Variables of ${template.uriTemplate}` }, form.element, el('p', {}, 'URI: ', preview), el('div', { class: 'buttons' }, el('button', { type: 'submit', class: 'primary', 'data-testid': 'read-template' }, 'Read')));
+    const formEl = el(
+      'form',
+      { novalidate: true, 'aria-label': `Variables of ${template.uriTemplate}` },
+      form.element,
+      el('p', {}, 'URI: ', preview),
+      el(
+        'div',
+        { class: 'buttons' },
+        el('button', { type: 'submit', class: 'primary', 'data-testid': 'read-template' }, 'Read'),
+      ),
+    );
     const expanded = () => expandTemplate(template.uriTemplate, form.read().value);
     formEl.addEventListener('input', () => (preview.textContent = expanded()));
     formEl.addEventListener('submit', (event) => {
       event.preventDefault();
       readInto(output, expanded());
     });
-    const view = el('article', { class: 'view', 'data-testid': 'template-view' }, heading(template, 'template', template.via), formEl, output);
+    const view = el(
+      'article',
+      { class: 'view', 'data-testid': 'template-view' },
+      heading(template, 'template', template.via),
+      formEl,
+      output,
+    );
     $('resource-detail').replaceChildren(view);
   }
 
@@ -141,13 +198,24 @@ export function createViews({ state, reconnect, selectTab }) {
     const args = Array.isArray(prompt.arguments) ? prompt.arguments : [];
     const schema = {
       type: 'object',
-      properties: Object.fromEntries(args.map((arg) => [arg.name, { type: 'string', title: arg.title, description: arg.description }])),
+      properties: Object.fromEntries(
+        args.map((arg) => [arg.name, { type: 'string', title: arg.title, description: arg.description }]),
+      ),
       required: args.filter((arg) => arg.required).map((arg) => arg.name),
       additionalProperties: false,
     };
     const form = createSchemaForm(schema, { complete: completer({ type: 'ref/prompt', name: prompt.name }) });
     const output = el('div', { class: 'output', 'data-testid': 'prompt-result', 'aria-live': 'polite' });
-    const formEl = el('form', { novalidate: true, 'data-testid': 'prompt-form', 'aria-label': `Arguments of ${prompt.name}` }, form.element, el('div', { class: 'buttons' }, el('button', { type: 'submit', class: 'primary', 'data-testid': 'get-prompt' }, 'Get prompt')));
+    const formEl = el(
+      'form',
+      { novalidate: true, 'data-testid': 'prompt-form', 'aria-label': `Arguments of ${prompt.name}` },
+      form.element,
+      el(
+        'div',
+        { class: 'buttons' },
+        el('button', { type: 'submit', class: 'primary', 'data-testid': 'get-prompt' }, 'Get prompt'),
+      ),
+    );
     formEl.addEventListener('submit', async (event) => {
       event.preventDefault();
       if (!state.client) return output.replaceChildren(notConnected());
@@ -159,7 +227,15 @@ export function createViews({ state, reconnect, selectTab }) {
         output.replaceChildren(fail(err, `prompts/get ${prompt.name}`));
       }
     });
-    $('prompt-detail').replaceChildren(el('article', { class: 'view', 'data-testid': 'prompt-view' }, heading(prompt, 'prompt', upstreamOfName(prompt.name)), formEl, output));
+    $('prompt-detail').replaceChildren(
+      el(
+        'article',
+        { class: 'view', 'data-testid': 'prompt-view' },
+        heading(prompt, 'prompt', upstreamOfName(prompt.name)),
+        formEl,
+        output,
+      ),
+    );
   }
 
   const onReadResource = (uri) => showResource({ uri, name: uri });
@@ -171,21 +247,47 @@ export function createViews({ state, reconnect, selectTab }) {
     const cancel = el('button', { type: 'button', 'data-testid': 'cancel-call', hidden: true }, 'Cancel');
     const bar = el('progress', { max: '1', value: '0', 'aria-label': `Progress of ${tool.name}` });
     const progressText = el('span', { class: 'progress-text', 'data-testid': 'progress-text' });
-    const progress = el('div', { class: 'progress', 'data-testid': 'progress', 'data-updates': '0', hidden: true }, bar, progressText);
+    const progress = el(
+      'div',
+      { class: 'progress', 'data-testid': 'progress', 'data-updates': '0', hidden: true },
+      bar,
+      progressText,
+    );
     const output = el('div', { class: 'output', 'data-testid': 'tool-result', 'aria-live': 'polite' });
-    const formEl = el('form', { class: 'tool-form', novalidate: true, 'data-testid': 'tool-form', 'aria-label': `Arguments of ${tool.name}` }, form.element, el('div', { class: 'buttons' }, call, cancel));
+    const formEl = el(
+      'form',
+      { class: 'tool-form', novalidate: true, 'data-testid': 'tool-form', 'aria-label': `Arguments of ${tool.name}` },
+      form.element,
+      el('div', { class: 'buttons' }, call, cancel),
+    );
     const head = heading(tool, 'tool', upstreamOfName(tool.name));
     const badges = Object.entries(ANNOTATION_BADGES).filter(([key]) => tool.annotations?.[key] === true);
-    if (badges.length > 0) head.append(el('p', { class: 'badges' }, ...badges.map(([, text]) => el('span', { class: 'badge' }, text))));
-    const schemas = el('details', { class: 'schemas' }, el('summary', {}, 'Schemas'), el('h3', {}, 'inputSchema'), jsonBlock(tool.inputSchema ?? {}));
+    if (badges.length > 0)
+      head.append(el('p', { class: 'badges' }, ...badges.map(([, text]) => el('span', { class: 'badge' }, text))));
+    const schemas = el(
+      'details',
+      { class: 'schemas' },
+      el('summary', {}, 'Schemas'),
+      el('h3', {}, 'inputSchema'),
+      jsonBlock(tool.inputSchema ?? {}),
+    );
     if (tool.outputSchema) schemas.append(el('h3', {}, 'outputSchema'), jsonBlock(tool.outputSchema));
     let controller;
-    cancel.addEventListener('click', () => controller?.abort(new DOMException('Cancelled: the server was sent notifications/cancelled', 'AbortError')));
+    cancel.addEventListener('click', () =>
+      controller?.abort(new DOMException('Cancelled: the server was sent notifications/cancelled', 'AbortError')),
+    );
     formEl.addEventListener('submit', (event) => {
       event.preventDefault();
       const { value, errors } = form.read();
       if (errors.length > 0) {
-        output.replaceChildren(el('div', { class: 'error-box', role: 'alert', 'data-testid': 'error' }, el('strong', {}, 'Fix these arguments first'), el('ul', {}, ...errors.map((e) => el('li', {}, e)))));
+        output.replaceChildren(
+          el(
+            'div',
+            { class: 'error-box', role: 'alert', 'data-testid': 'error' },
+            el('strong', {}, 'Fix these arguments first'),
+            el('ul', {}, ...errors.map((e) => el('li', {}, e))),
+          ),
+        );
         return;
       }
       callTool(value);
@@ -214,11 +316,18 @@ export function createViews({ state, reconnect, selectTab }) {
       output.replaceChildren(el('p', { class: 'muted' }, `Calling ${tool.name}…`));
       const started = performance.now();
       try {
-        const result = await client.request('tools/call', { name: tool.name, arguments: value }, { signal: controller.signal, progressToken: token, meta });
+        const result = await client.request(
+          'tools/call',
+          { name: tool.name, arguments: value },
+          { signal: controller.signal, progressToken: token, meta },
+        );
         const shown = [renderToolResult(result, { onReadResource })];
         const required = paymentRequired(result);
         if (required) shown.push(renderPaymentRequired(required, (payment) => callTool(value, payment)));
-        shown.push(renderSettlement(result), el('p', { class: 'muted elapsed' }, `${Math.round(performance.now() - started)} ms`));
+        shown.push(
+          renderSettlement(result),
+          el('p', { class: 'muted elapsed' }, `${Math.round(performance.now() - started)} ms`),
+        );
         output.replaceChildren(...shown.filter(Boolean));
       } catch (err) {
         output.replaceChildren(fail(err, `tools/call ${tool.name}`));
@@ -229,7 +338,15 @@ export function createViews({ state, reconnect, selectTab }) {
         cancel.hidden = true;
       }
     }
-    return el('article', { class: 'view', 'data-testid': 'tool-view', 'data-tool': tool.name }, head, formEl, schemas, progress, output);
+    return el(
+      'article',
+      { class: 'view', 'data-testid': 'tool-view', 'data-tool': tool.name },
+      head,
+      formEl,
+      schemas,
+      progress,
+      output,
+    );
   }
 
   function showTool(tool) {
@@ -276,11 +393,24 @@ export function createViews({ state, reconnect, selectTab }) {
         if (replaced) showTool(replaced);
         namePrefixes.tools = prefixesOf(tools);
         const render = (tool, via) => {
-          const badges = Object.entries(ANNOTATION_BADGES).filter(([key]) => tool.annotations?.[key] === true).map(([, text]) => text);
-          return itemButton('tool-item', tool.name, tool.name, tool.title ?? tool.description?.split('\n')[0], badges, () => showTool(tool), via);
+          const badges = Object.entries(ANNOTATION_BADGES)
+            .filter(([key]) => tool.annotations?.[key] === true)
+            .map(([, text]) => text);
+          return itemButton(
+            'tool-item',
+            tool.name,
+            tool.name,
+            tool.title ?? tool.description?.split('\n')[0],
+            badges,
+            () => showTool(tool),
+            via,
+          );
         };
         // The count is of tools, not of the group headings between them.
-        return { total: tools.length, items: grouped(tools, (tool) => upstreamOfName(tool.name), render, groupHeading) };
+        return {
+          total: tools.length,
+          items: grouped(tools, (tool) => upstreamOfName(tool.name), render, groupHeading),
+        };
       },
     }));
 
@@ -304,12 +434,38 @@ export function createViews({ state, reconnect, selectTab }) {
         const templateVia = (t) => upstreamOfUri(t.uriTemplate, known);
         const resourceVia = (r) => upstreamOfUri(r.uri, known);
         $('template-list').replaceChildren(
-          ...grouped(templates, templateVia, (t, via) => itemButton('template-item', t.uriTemplate, t.title ?? t.name, t.uriTemplate, [], () => showTemplate({ ...t, via }), via), groupHeading),
+          ...grouped(
+            templates,
+            templateVia,
+            (t, via) =>
+              itemButton(
+                'template-item',
+                t.uriTemplate,
+                t.title ?? t.name,
+                t.uriTemplate,
+                [],
+                () => showTemplate({ ...t, via }),
+                via,
+              ),
+            groupHeading,
+          ),
           ...(templates.length === 0 ? [el('li', { class: 'muted' }, 'No templates.')] : []),
         );
-        const render = (r, via) => itemButton('resource-item', r.uri, r.title ?? r.name ?? r.uri, r.uri, r.mimeType ? [r.mimeType] : [], () => showResource({ ...r, via }), via);
+        const render = (r, via) =>
+          itemButton(
+            'resource-item',
+            r.uri,
+            r.title ?? r.name ?? r.uri,
+            r.uri,
+            r.mimeType ? [r.mimeType] : [],
+            () => showResource({ ...r, via }),
+            via,
+          );
         // The tab counts everything it lists: resources and templates.
-        return { total: resources.length + templates.length, items: grouped(resources, resourceVia, render, groupHeading) };
+        return {
+          total: resources.length + templates.length,
+          items: grouped(resources, resourceVia, render, groupHeading),
+        };
       },
     });
 
@@ -322,7 +478,8 @@ export function createViews({ state, reconnect, selectTab }) {
       load: async (client) => {
         const prompts = await listAll(client, 'prompts/list', 'prompts');
         namePrefixes.prompts = prefixesOf(prompts);
-        const render = (p, via) => itemButton('prompt-item', p.name, p.name, p.title ?? p.description, [], () => showPrompt(p), via);
+        const render = (p, via) =>
+          itemButton('prompt-item', p.name, p.name, p.title ?? p.description, [], () => showPrompt(p), via);
         return { total: prompts.length, items: grouped(prompts, (p) => upstreamOfName(p.name), render, groupHeading) };
       },
     }));
@@ -334,7 +491,9 @@ export function createViews({ state, reconnect, selectTab }) {
     for (const id of ['tool-list', 'resource-list', 'template-list', 'prompt-list']) $(id).replaceChildren();
     for (const id of ['count-tools', 'count-resources', 'count-prompts']) $(id).textContent = '';
     $('tool-detail').replaceChildren(el('p', { class: 'muted' }, 'Pick a tool to see its form.'));
-    $('resource-detail').replaceChildren(el('p', { class: 'muted' }, 'Pick a resource to read it, or a template to fill in.'));
+    $('resource-detail').replaceChildren(
+      el('p', { class: 'muted' }, 'Pick a resource to read it, or a template to fill in.'),
+    );
     $('prompt-detail').replaceChildren(el('p', { class: 'muted' }, 'Pick a prompt to fill in its arguments.'));
   }
 

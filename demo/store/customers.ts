@@ -8,12 +8,22 @@ import type { Store } from './data';
 export class CustomersController {
   constructor(private readonly store: Store) {}
 
-  @tool({ name: 'list_customers', description: 'List the customers (id, name, tier)', method: 'GET', path: '/customers' })
+  @tool({
+    name: 'list_customers',
+    description: 'List the customers (id, name, tier)',
+    method: 'GET',
+    path: '/customers',
+  })
   list(_req: Request, res: Response): void {
     res.json({ customers: [...this.store.customers.values()].map(({ id, name, tier }) => ({ id, name, tier })) });
   }
 
-  @tool({ name: 'get_customer', description: 'Fetch a customer by id, with their orders', method: 'GET', path: '/customers/:id' })
+  @tool({
+    name: 'get_customer',
+    description: 'Fetch a customer by id, with their orders',
+    method: 'GET',
+    path: '/customers/:id',
+  })
   get(req: Request, res: Response): void {
     const customer = this.store.customers.get(String(req.params.id));
     if (!customer) {
@@ -38,9 +48,12 @@ export class CustomersController {
   })
   followUp({ customerId }: { customerId: string }): string {
     const customer = this.store.customers.get(customerId);
-    if (!customer) throw new JsonRpcError(ErrorCode.InvalidParams, `No customer '${customerId}'. list_customers shows the ids.`);
+    if (!customer)
+      throw new JsonRpcError(ErrorCode.InvalidParams, `No customer '${customerId}'. list_customers shows the ids.`);
     const latest = this.ordersOf(customerId).at(-1);
-    const about = latest ? `their order ${latest.id} (${latest.status}, ${latest.total} EUR)` : 'their first order with us';
+    const about = latest
+      ? `their order ${latest.id} (${latest.status}, ${latest.total} EUR)`
+      : 'their first order with us';
     return `Write a short, friendly email to ${customer.name} <${customer.email}> about ${about}. Read customer://${customerId} for details.`;
   }
 

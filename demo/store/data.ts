@@ -59,8 +59,25 @@ export function createStore(): Store {
     { id: 'c3', name: 'Grace Hopper', email: 'grace@example.com', tier: 'gold' },
   ];
   const orders: Order[] = [
-    { id: 'o1001', customerId: 'c1', lines: [{ productId: 'p1', quantity: 2 }], total: 49, status: 'shipped', createdAt: '2026-11-02T09:15:00.000Z' },
-    { id: 'o1002', customerId: 'c3', lines: [{ productId: 'p3', quantity: 1 }, { productId: 'p8', quantity: 1 }], total: 201, status: 'placed', createdAt: '2026-11-20T16:40:00.000Z' },
+    {
+      id: 'o1001',
+      customerId: 'c1',
+      lines: [{ productId: 'p1', quantity: 2 }],
+      total: 49,
+      status: 'shipped',
+      createdAt: '2026-11-02T09:15:00.000Z',
+    },
+    {
+      id: 'o1002',
+      customerId: 'c3',
+      lines: [
+        { productId: 'p3', quantity: 1 },
+        { productId: 'p8', quantity: 1 },
+      ],
+      total: 201,
+      status: 'placed',
+      createdAt: '2026-11-20T16:40:00.000Z',
+    },
   ];
   let next = 1003;
   return {

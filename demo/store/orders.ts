@@ -6,7 +6,13 @@ import type { Order, OrderLine, Store } from './data';
 
 function isOrderLine(value: unknown): value is OrderLine {
   const line = value as OrderLine | null;
-  return typeof line === 'object' && line !== null && typeof line.productId === 'string' && Number.isInteger(line.quantity) && line.quantity > 0;
+  return (
+    typeof line === 'object' &&
+    line !== null &&
+    typeof line.productId === 'string' &&
+    Number.isInteger(line.quantity) &&
+    line.quantity > 0
+  );
 }
 
 export function ordersRouter(store: Store): Router {
@@ -15,7 +21,9 @@ export function ordersRouter(store: Store): Router {
   router.get('/', (req, res) => {
     const { status, customerId } = req.query;
     const orders = [...store.orders.values()].filter(
-      (order) => (status === undefined || order.status === status) && (customerId === undefined || order.customerId === customerId),
+      (order) =>
+        (status === undefined || order.status === status) &&
+        (customerId === undefined || order.customerId === customerId),
     );
     res.json({ orders });
   });

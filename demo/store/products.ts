@@ -55,20 +55,35 @@ export function productsRouter(store: Store, mcp: McpRouter): Router {
       {
         name: 'list_products',
         description: 'List the products, optionally of one category or only those in stock',
-        input: { query: { type: 'object', properties: { category: { enum: CATEGORIES }, inStock: { type: 'boolean' } } } },
-        output: { type: 'object', properties: { products: { type: 'array', items: productSchema } }, required: ['products'] },
+        input: {
+          query: { type: 'object', properties: { category: { enum: CATEGORIES }, inStock: { type: 'boolean' } } },
+        },
+        output: {
+          type: 'object',
+          properties: { products: { type: 'array', items: productSchema } },
+          required: ['products'],
+        },
       },
       listProducts,
     ),
   );
-  router.get('/:id', mcp.route({ name: 'get_product', description: 'Fetch one product by id', output: productSchema }, getProduct));
+  router.get(
+    '/:id',
+    mcp.route({ name: 'get_product', description: 'Fetch one product by id', output: productSchema }, getProduct),
+  );
   router.post(
     '/:id/restock',
     mcp.route(
       {
         name: 'restock_product',
         description: "Add units to a product's stock",
-        input: { body: { type: 'object', properties: { units: { type: 'integer', minimum: 1, maximum: 1000 } }, required: ['units'] } },
+        input: {
+          body: {
+            type: 'object',
+            properties: { units: { type: 'integer', minimum: 1, maximum: 1000 } },
+            required: ['units'],
+          },
+        },
         scopes: ['store:write'],
       },
       restock,

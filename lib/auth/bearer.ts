@@ -82,10 +82,18 @@ function resolveTokens(tokens: ReadonlyArray<string | StaticToken>): readonly Re
   return Object.freeze(
     tokens.map((entry, index) => {
       const { token, subject = `token-${index}`, scopes = [] } = typeof entry === 'string' ? { token: entry } : entry;
-      if (typeof token !== 'string' || token === '') throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option 'auth.tokens[${index}]' must be a non-empty string or { token, subject?, scopes? }`);
+      if (typeof token !== 'string' || token === '')
+        throw new McpConfigError(
+          'ERR_MCP_INVALID_OPTION',
+          `option 'auth.tokens[${index}]' must be a non-empty string or { token, subject?, scopes? }`,
+        );
       // One token standing for two principals is ambiguous: which subject and scopes would a request get?
       const first = indexOf.get(token);
-      if (first !== undefined) throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option 'auth.tokens[${index}]' repeats the token of 'auth.tokens[${first}]'`);
+      if (first !== undefined)
+        throw new McpConfigError(
+          'ERR_MCP_INVALID_OPTION',
+          `option 'auth.tokens[${index}]' repeats the token of 'auth.tokens[${first}]'`,
+        );
       indexOf.set(token, index);
       return Object.freeze({ token, subject, scopes: Object.freeze([...scopes]) });
     }),
@@ -99,12 +107,17 @@ function resolveTokens(tokens: ReadonlyArray<string | StaticToken>): readonly Re
  *   one of `tokens`, `verify`, `fromRequest` is given, well-formed, or for a bad value of another key
  */
 export function resolveAuthOptions(auth: AuthOptions): ResolvedAuth {
-  if (typeof auth !== 'object' || auth === null) throw invalidOption('auth', '{ tokens }, { verify }, { fromRequest } or { server }', auth);
+  if (typeof auth !== 'object' || auth === null)
+    throw invalidOption('auth', '{ tokens }, { verify }, { fromRequest } or { server }', auth);
   for (const key of Object.keys(auth)) {
-    if (!Object.hasOwn(KNOWN_AUTH_OPTIONS, key)) throw new McpConfigError('ERR_MCP_UNKNOWN_OPTION', `unknown option 'auth.${key}'`);
+    if (!Object.hasOwn(KNOWN_AUTH_OPTIONS, key))
+      throw new McpConfigError('ERR_MCP_UNKNOWN_OPTION', `unknown option 'auth.${key}'`);
   }
   const { tokens, requiredScopes, resourceMetadata, resourceMetadataUrl } = auth;
-  if (requiredScopes !== undefined && (!Array.isArray(requiredScopes) || !requiredScopes.every((scope) => typeof scope === 'string' && scope !== ''))) {
+  if (
+    requiredScopes !== undefined &&
+    (!Array.isArray(requiredScopes) || !requiredScopes.every((scope) => typeof scope === 'string' && scope !== ''))
+  ) {
     throw invalidOption('auth.requiredScopes', 'an array of scope names', requiredScopes);
   }
   if (resourceMetadata !== undefined) {
@@ -114,27 +127,41 @@ export function resolveAuthOptions(auth: AuthOptions): ResolvedAuth {
       throw invalidOption('auth.resourceMetadata.authorizationServers', 'a non-empty array of URLs', servers);
     }
   }
-  if (resourceMetadataUrl !== undefined && typeof resourceMetadataUrl !== 'string') throw invalidOption('auth.resourceMetadataUrl', 'a URL', resourceMetadataUrl);
+  if (resourceMetadataUrl !== undefined && typeof resourceMetadataUrl !== 'string')
+    throw invalidOption('auth.resourceMetadataUrl', 'a URL', resourceMetadataUrl);
   const sources = (['tokens', 'verify', 'fromRequest', 'server'] as const).filter((key) => auth[key] !== undefined);
   if (sources.length !== 1) {
-    throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option 'auth' needs exactly one of 'tokens', 'verify', 'fromRequest' or 'server' (got ${sources.length === 0 ? 'none' : sources.join(', ')})`);
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_OPTION',
+      `option 'auth' needs exactly one of 'tokens', 'verify', 'fromRequest' or 'server' (got ${sources.length === 0 ? 'none' : sources.join(', ')})`,
+    );
   }
   if (tokens !== undefined && (!Array.isArray(tokens) || tokens.length === 0)) {
     throw new McpConfigError('ERR_MCP_INVALID_OPTION', "option 'auth.tokens' must be a non-empty array");
   }
   for (const key of ['verify', 'fromRequest'] as const) {
-    if (auth[key] !== undefined && typeof auth[key] !== 'function') throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option 'auth.${key}' must be a function`);
+    if (auth[key] !== undefined && typeof auth[key] !== 'function')
+      throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option 'auth.${key}' must be a function`);
   }
   // Keys the caller did not give stay absent.
   const server = auth.server && resolveAuthServerOptions(auth.server);
-  return Object.freeze(definedOnly<ResolvedAuth>({ ...auth, tokens: tokens && resolveTokens(tokens), requiredScopes: requiredScopes && Object.freeze([...requiredScopes]), server }));
+  return Object.freeze(
+    definedOnly<ResolvedAuth>({
+      ...auth,
+      tokens: tokens && resolveTokens(tokens),
+      requiredScopes: requiredScopes && Object.freeze([...requiredScopes]),
+      server,
+    }),
+  );
 }
 
 /** Why a request is not authenticated (→ 400/401) or not authorized (→ 403). */
-export type AuthFailure = 'missing' | 'invalid' | 'expired' | 'token_in_query' | 'repeated_header' | 'insufficient_scope';
+export type AuthFailure =
+  'missing' | 'invalid' | 'expired' | 'token_in_query' | 'repeated_header' | 'insufficient_scope';
 
 /** The outcome of authenticating one request. */
-export type AuthOutcome = { readonly ok: true; readonly auth: AuthInfo } | { readonly ok: false; readonly failure: AuthFailure };
+export type AuthOutcome =
+  { readonly ok: true; readonly auth: AuthInfo } | { readonly ok: false; readonly failure: AuthFailure };
 
 /** Authenticates requests for one router: at once for static tokens and `fromRequest`, a promise for `verify`. */
 export type Authenticate = (req: IncomingMessage) => AuthOutcome | Promise<AuthOutcome>;
@@ -157,7 +184,9 @@ function isAuthorization(name: string): boolean {
 function staticVerifier(tokens: readonly ResolvedToken[]): (token: string) => AuthInfo | undefined {
   // Looked up by the token's SHA-256, never by the token: how long a lookup takes can then tell an attacker
   // about digests only, which says nothing about any token (the usual way of storing API keys).
-  const known = new Map(tokens.map(({ token, subject, scopes }) => [tokenDigest(token), Object.freeze({ subject, scopes })]));
+  const known = new Map(
+    tokens.map(({ token, subject, scopes }) => [tokenDigest(token), Object.freeze({ subject, scopes })]),
+  );
   return (token) => known.get(tokenDigest(token));
 }
 
@@ -178,9 +207,11 @@ export function createAuthenticator(options: ResolvedAuth, ownTokens?: AuthOptio
   const fromStatic = options.tokens && staticVerifier(options.tokens);
 
   function check(auth: AuthInfo | null | undefined): AuthOutcome {
-    if (auth === undefined || auth === null || typeof auth.subject !== 'string') return { ok: false, failure: fromRequest ? 'missing' : 'invalid' };
+    if (auth === undefined || auth === null || typeof auth.subject !== 'string')
+      return { ok: false, failure: fromRequest ? 'missing' : 'invalid' };
     if (auth.expiresAt !== undefined && auth.expiresAt * 1000 <= Date.now()) return { ok: false, failure: 'expired' };
-    if (required !== undefined && !required.every((scope) => auth.scopes.includes(scope))) return { ok: false, failure: 'insufficient_scope' };
+    if (required !== undefined && !required.every((scope) => auth.scopes.includes(scope)))
+      return { ok: false, failure: 'insufficient_scope' };
     return { ok: true, auth };
   }
 
@@ -190,7 +221,8 @@ export function createAuthenticator(options: ResolvedAuth, ownTokens?: AuthOptio
     if (repeatedHeader(req.rawHeaders, isAuthorization) !== undefined) return { ok: false, failure: 'repeated_header' };
     const token = bearerToken(req.headers.authorization);
     // RFC 6750 §3.1: no credentials, or another scheme (Basic, …), gets a challenge without an error code.
-    if (token === undefined) return { ok: false, failure: /^\s*bearer\b/i.test(req.headers.authorization ?? '') ? 'invalid' : 'missing' };
+    if (token === undefined)
+      return { ok: false, failure: /^\s*bearer\b/i.test(req.headers.authorization ?? '') ? 'invalid' : 'missing' };
     if (fromStatic) return check(fromStatic(token));
     // A verify callback may answer at once or later; a throw or a rejection is the router's 500, as before.
     return Promise.resolve(verify?.(token, req)).then(check);

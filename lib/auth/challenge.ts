@@ -27,38 +27,64 @@ export function mountMetadataUrl(req: ExpressRequest): string {
 }
 
 /** The 401 message with static tokens: no OAuth flow can get one, so the client's user learns whom to ask. */
-const PRE_SHARED = 'this server takes a pre-shared bearer token (no OAuth sign-in): get one from its operator and send Authorization: Bearer <token>';
+const PRE_SHARED =
+  'this server takes a pre-shared bearer token (no OAuth sign-in): get one from its operator and send Authorization: Bearer <token>';
 
-const ANSWERS: Readonly<Record<AuthFailure, { status: number; error?: string; description: string; message: string }>> = {
-  // RFC 6750 §3.1: a request without credentials gets a challenge without an error code.
-  missing: { status: 401, description: '', message: 'Unauthorized: send Authorization: Bearer <token>' },
-  invalid: { status: 401, error: 'invalid_token', description: 'The access token is not valid', message: 'Unauthorized: the access token is not valid' },
-  expired: { status: 401, error: 'invalid_token', description: 'The access token expired', message: 'Unauthorized: the access token expired' },
-  token_in_query: {
-    status: 400,
-    error: 'invalid_request',
-    description: 'Send the access token in the Authorization header, not the query string',
-    message: 'Bad Request: send the access token in the Authorization header, not the query string',
-  },
-  repeated_header: {
-    status: 400,
-    error: 'invalid_request',
-    description: 'Send one Authorization header',
-    message: 'Bad Request: send one Authorization header, not several',
-  },
-  insufficient_scope: { status: 403, error: 'insufficient_scope', description: 'The access token lacks a required scope', message: 'Forbidden: the access token lacks a required scope' },
-};
+const ANSWERS: Readonly<Record<AuthFailure, { status: number; error?: string; description: string; message: string }>> =
+  {
+    // RFC 6750 §3.1: a request without credentials gets a challenge without an error code.
+    missing: { status: 401, description: '', message: 'Unauthorized: send Authorization: Bearer <token>' },
+    invalid: {
+      status: 401,
+      error: 'invalid_token',
+      description: 'The access token is not valid',
+      message: 'Unauthorized: the access token is not valid',
+    },
+    expired: {
+      status: 401,
+      error: 'invalid_token',
+      description: 'The access token expired',
+      message: 'Unauthorized: the access token expired',
+    },
+    token_in_query: {
+      status: 400,
+      error: 'invalid_request',
+      description: 'Send the access token in the Authorization header, not the query string',
+      message: 'Bad Request: send the access token in the Authorization header, not the query string',
+    },
+    repeated_header: {
+      status: 400,
+      error: 'invalid_request',
+      description: 'Send one Authorization header',
+      message: 'Bad Request: send one Authorization header, not several',
+    },
+    insufficient_scope: {
+      status: 403,
+      error: 'insufficient_scope',
+      description: 'The access token lacks a required scope',
+      message: 'Forbidden: the access token lacks a required scope',
+    },
+  };
 
 /**
  * Answers an authentication failure: 401 (or 400 for a token in the query string) with the challenge, or
  * 403 `insufficient_scope` (MCP authorization; RFC 6750 §3; RFC 9728 §5.1). The token is never echoed.
  */
-export function sendAuthFailure(req: IncomingMessage, res: ServerResponse, failure: AuthFailure, settings: ChallengeSettings): void {
+export function sendAuthFailure(
+  req: IncomingMessage,
+  res: ServerResponse,
+  failure: AuthFailure,
+  settings: ChallengeSettings,
+): void {
   const answer = ANSWERS[failure];
   const params = [`resource_metadata="${settings.metadataUrlOf(req)}"`];
   if (settings.scope !== '') params.push(`scope="${settings.scope}"`);
-  if (answer.error !== undefined) params.unshift(`error="${answer.error}"`, `error_description="${answer.description}"`);
+  if (answer.error !== undefined)
+    params.unshift(`error="${answer.error}"`, `error_description="${answer.description}"`);
   let message = answer.message;
-  if (settings.preShared && answer.status === 401) message = failure === 'missing' ? `Unauthorized: ${PRE_SHARED}` : `${message}; ${PRE_SHARED}`;
-  sendHttpError(res, answer.status, ErrorCode.ServerError, message, { 'WWW-Authenticate': `Bearer ${params.join(', ')}` });
+  if (settings.preShared && answer.status === 401)
+    message = failure === 'missing' ? `Unauthorized: ${PRE_SHARED}` : `${message}; ${PRE_SHARED}`;
+  sendHttpError(res, answer.status, ErrorCode.ServerError, message, {
+    'WWW-Authenticate': `Bearer ${params.join(', ')}`,
+  });
 }

@@ -16,7 +16,10 @@ export function jose(): typeof Jose {
     try {
       loaded = require('jose') as typeof Jose;
     } catch (err) {
-      throw new McpConfigError('ERR_MCP_INVALID_OPTION', `sign-in and JWT verification need jose, which needs Node 20.19+ or 22.12+ (this is ${process.version}): ${(err as Error).message}`);
+      throw new McpConfigError(
+        'ERR_MCP_INVALID_OPTION',
+        `sign-in and JWT verification need jose, which needs Node 20.19+ or 22.12+ (this is ${process.version}): ${(err as Error).message}`,
+      );
     }
   }
   return loaded;

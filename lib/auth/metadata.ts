@@ -36,7 +36,12 @@ export function createMetadataHandler(auth: ResolvedAuth | undefined, resourcePa
   const options = auth?.resourceMetadata;
   return function mcpAuthMetadata(req: ExpressRequest, res: ServerResponse, next: () => void): void {
     if (auth === undefined) {
-      sendHttpError(res, 404, ErrorCode.ServerError, "Not Found: this MCP router takes no bearer tokens (option 'auth')");
+      sendHttpError(
+        res,
+        404,
+        ErrorCode.ServerError,
+        "Not Found: this MCP router takes no bearer tokens (option 'auth')",
+      );
       return;
     }
     if (allowAnyOrigin(req, res, ['GET'])) return;
@@ -46,10 +51,13 @@ export function createMetadataHandler(auth: ResolvedAuth | undefined, resourcePa
     }
     const path = resourcePathOf(req);
     // A fixed issuer (auth.server.issuer) is the router's public URL: the resource is the same URL unless set apart.
-    const document: Record<string, unknown> = { resource: options?.resource ?? auth.server?.issuer ?? `${originOf(req)}${path === '/' ? '' : path}` };
+    const document: Record<string, unknown> = {
+      resource: options?.resource ?? auth.server?.issuer ?? `${originOf(req)}${path === '/' ? '' : path}`,
+    };
     if (options !== undefined) document.authorization_servers = options.authorizationServers;
     // With auth.server the router is the authorization server: its issuer is the mount path's URL (RFC 8414 §2).
-    else if (auth.server !== undefined) document.authorization_servers = [auth.server.issuer ?? `${originOf(req)}${path === '/' ? '' : path}`];
+    else if (auth.server !== undefined)
+      document.authorization_servers = [auth.server.issuer ?? `${originOf(req)}${path === '/' ? '' : path}`];
     document.bearer_methods_supported = ['header'];
     const scopes = options?.scopesSupported ?? (auth.server?.scopes.length ? auth.server.scopes : undefined);
     if (scopes !== undefined) document.scopes_supported = scopes;

@@ -8,7 +8,13 @@ import { appOf, locateHandler, rootLayerCount } from '../express-host';
 import type { AuthInfo } from '../registry/request-context';
 import { createAuthenticator, type AuthOutcome, type ResolvedAuth } from './bearer';
 import { mountMetadataUrl, rootMetadataUrl, sendAuthFailure, type ChallengeSettings } from './challenge';
-import { createMetadataHandler, createOwnMetadataHandler, METADATA_PATH, originOf, type ExpressRequest } from './metadata';
+import {
+  createMetadataHandler,
+  createOwnMetadataHandler,
+  METADATA_PATH,
+  originOf,
+  type ExpressRequest,
+} from './metadata';
 import type { McpLogger } from '../logger';
 import type { SignInStore } from '../sessions/sign-in-store';
 import { MemorySignInStore } from '../sessions/memory-sign-in-store';
@@ -48,24 +54,51 @@ export interface RouterAuth {
  * const frontDoor = createFrontDoor(config, auth.steps, (req) => auth.authOf(req)?.subject, endpoint);
  * ```
  */
-export function createRouterAuth(options: ResolvedAuth | undefined, signIn: { store: () => SignInStore | undefined; logger: McpLogger }): RouterAuth {
+export function createRouterAuth(
+  options: ResolvedAuth | undefined,
+  signIn: { store: () => SignInStore | undefined; logger: McpLogger },
+): RouterAuth {
   // RFC 9728 metadata: served at the mount path by the router itself; the app may also mount it at its root.
-  const metadata = createMetadataHandler(options, (req) => (req.path === undefined || req.path === '/' ? '' : req.path));
-  const serverMetadata: RequestHandler = (_req, res) => sendHttpError(res, 404, ErrorCode.ServerError, "Not Found: this MCP router is no authorization server (option 'auth.server')");
+  const metadata = createMetadataHandler(options, (req) =>
+    req.path === undefined || req.path === '/' ? '' : req.path,
+  );
+  const serverMetadata: RequestHandler = (_req, res) =>
+    sendHttpError(
+      res,
+      404,
+      ErrorCode.ServerError,
+      "Not Found: this MCP router is no authorization server (option 'auth.server')",
+    );
   if (options === undefined) return { metadata, serverMetadata, authOf: () => undefined, steps: undefined };
   // The tokens' audience: the resource the metadata names (a fixed issuer is the router's public URL, as in metadata.ts).
-  const resourceOf = (req: IncomingMessage): string => options.resourceMetadata?.resource ?? options.server?.issuer ?? `${originOf(req)}${(req as ExpressRequest).baseUrl ?? ''}`;
+  const resourceOf = (req: IncomingMessage): string =>
+    options.resourceMetadata?.resource ??
+    options.server?.issuer ??
+    `${originOf(req)}${(req as ExpressRequest).baseUrl ?? ''}`;
   const { server: serverOptions } = options;
   // Without a shared store, sign-in state stays in this process, each kind bounded like registered clients.
-  const store = (): SignInStore => signIn.store() ?? new MemorySignInStore(serverOptions?.clients.registration ? serverOptions.clients.registration.maxClients : undefined);
+  const store = (): SignInStore =>
+    signIn.store() ??
+    new MemorySignInStore(
+      serverOptions?.clients.registration ? serverOptions.clients.registration.maxClients : undefined,
+    );
   const server = serverOptions && createAuthorizationServer(serverOptions, store(), resourceOf, signIn.logger);
-  const { identify, enforce, authOf } = createAuthMiddleware(options, challengeSettings(options, metadata), server?.verify);
+  const { identify, enforce, authOf } = createAuthMiddleware(
+    options,
+    challengeSettings(options, metadata),
+    server?.verify,
+  );
   const ownMetadata = createOwnMetadataHandler(options);
   return {
     metadata,
     serverMetadata: (server?.rootMetadata as RequestHandler | undefined) ?? serverMetadata,
     authOf,
-    steps: { ownMetadata, identify, enforce, ...(server && { signInEndpoints: { serves: server.serves, handle: server.handle as RequestHandler } }) },
+    steps: {
+      ownMetadata,
+      identify,
+      enforce,
+      ...(server && { signInEndpoints: { serves: server.serves, handle: server.handle as RequestHandler } }),
+    },
   };
 }
 
@@ -82,7 +115,8 @@ function createAuthMiddleware(
   // Each request's outcome, under a property no one else can name: cheaper per request than a WeakMap entry,
   // which the GC must trace.
   const outcomeKey = Symbol('mcpRouter.auth');
-  const outcomeOf = (req: IncomingMessage): AuthOutcome | undefined => (req as unknown as Record<symbol, AuthOutcome | undefined>)[outcomeKey];
+  const outcomeOf = (req: IncomingMessage): AuthOutcome | undefined =>
+    (req as unknown as Record<symbol, AuthOutcome | undefined>)[outcomeKey];
   return {
     identify: function mcpAuthIdentify(req, _res, next) {
       const record = (outcome: AuthOutcome): void => {
@@ -111,7 +145,12 @@ function createAuthMiddleware(
  * URL in a challenge always answers the metadata as JSON with one mount line (clients follow the header first).
  */
 function challengeSettings(options: ResolvedAuth, authMetadata: unknown): ChallengeSettings {
-  const scope = (options.requiredScopes ?? options.resourceMetadata?.scopesSupported ?? options.server?.scopes ?? []).join(' ');
+  const scope = (
+    options.requiredScopes ??
+    options.resourceMetadata?.scopesSupported ??
+    options.server?.scopes ??
+    []
+  ).join(' ');
   const preShared = options.tokens !== undefined;
   const fixed = options.resourceMetadataUrl;
   if (fixed !== undefined) return { metadataUrlOf: () => fixed, scope, preShared };
@@ -127,5 +166,9 @@ function challengeSettings(options: ResolvedAuth, authMetadata: unknown): Challe
     layersSeen.set(app, found ? 'at root' : layers);
     return found;
   };
-  return { metadataUrlOf: (req) => (servedAtRoot(appOf(req)) ? rootMetadataUrl(req) : mountMetadataUrl(req)), scope, preShared };
+  return {
+    metadataUrlOf: (req) => (servedAtRoot(appOf(req)) ? rootMetadataUrl(req) : mountMetadataUrl(req)),
+    scope,
+    preShared,
+  };
 }

@@ -57,7 +57,9 @@ export const tokenDigest: (token: string) => string = oneShotHash
  * if (hit) cache.set(token, hit);
  * ```
  */
-export function createVerifiedTokenCache<T extends AuthInfo = AuthInfo>(options: VerifiedTokenCacheOptions = {}): VerifiedTokenCache<T> {
+export function createVerifiedTokenCache<T extends AuthInfo = AuthInfo>(
+  options: VerifiedTokenCacheOptions = {},
+): VerifiedTokenCache<T> {
   const { max = DEFAULT_TOKEN_CACHE_MAX, maxTtlMs = DEFAULT_TOKEN_CACHE_MAX_TTL_MS, now = () => Date.now() } = options;
   const entries = new Map<string, Entry<T>>();
   return {
@@ -73,7 +75,10 @@ export function createVerifiedTokenCache<T extends AuthInfo = AuthInfo>(options:
     },
     set(token, auth, ttlMs = maxTtlMs) {
       const at = now();
-      const until = Math.min(at + Math.min(ttlMs, maxTtlMs), auth.expiresAt === undefined ? Infinity : auth.expiresAt * 1000);
+      const until = Math.min(
+        at + Math.min(ttlMs, maxTtlMs),
+        auth.expiresAt === undefined ? Infinity : auth.expiresAt * 1000,
+      );
       if (until <= at) return;
       const key = tokenDigest(token);
       entries.delete(key);

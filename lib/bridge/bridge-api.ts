@@ -14,14 +14,22 @@ import { routeTool, type BridgedRouteMeta, type RequestDispatcher, type RouteToo
 import { createWrappedRoutes } from './wrapped-routes';
 
 /** Registers a route as a tool that runs through `dispatch`: every bridge way (and `@tool` on a handler) ends here. */
-export type AddRouteTool = (meta: RouteToolMeta, method: string, path: string, dispatch: RequestDispatcher) => McpRegistration;
+export type AddRouteTool = (
+  meta: RouteToolMeta,
+  method: string,
+  path: string,
+  dispatch: RequestDispatcher,
+) => McpRegistration;
 
 /** What the bridge adds to one router. */
 export interface Bridge {
   /** `mcp.route()`: wraps a route's handlers as a tool; with a string, Express's own `router.route(path)`. */
   readonly route: (meta: BridgedRouteMeta | string, ...handlers: RequestHandler[]) => RequestHandler[];
   /** `mcp.exposeRoutes()`. */
-  readonly exposeRoutes: (app: RouteTarget, routes: ReadonlyArray<RouteToolMeta & { method: string; path: string }>) => McpRegistration[];
+  readonly exposeRoutes: (
+    app: RouteTarget,
+    routes: ReadonlyArray<RouteToolMeta & { method: string; path: string }>,
+  ) => McpRegistration[];
   /** `mcp.exposeOpenApi()`. */
   readonly exposeOpenApi: (app: RouteTarget, document: unknown) => McpRegistration[];
   readonly addRouteTool: AddRouteTool;
@@ -51,7 +59,8 @@ export function createBridge(registry: Registry, router: Router, logger: McpLogg
     return routes.map(({ method, path, ...meta }) => addRouteTool(meta, method, path, dispatch));
   };
   return {
-    route: (meta, ...handlers) => (typeof meta === 'string' ? (expressRoute(meta) as RequestHandler[]) : wrapped.wrap(meta, handlers)),
+    route: (meta, ...handlers) =>
+      typeof meta === 'string' ? (expressRoute(meta) as RequestHandler[]) : wrapped.wrap(meta, handlers),
     exposeRoutes,
     exposeOpenApi: (app, document) => exposeRoutes(app, routesFromOpenApi(document)),
     addRouteTool,

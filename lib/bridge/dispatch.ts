@@ -37,7 +37,12 @@ export function asDispatcher(target: RouteTarget, logger: McpLogger): RequestDis
         logger.error(err, `mcpRouter: the bridged route ${req.method ?? ''} ${req.url ?? ''} failed`);
         sendHttpError(res, 500, ErrorCode.InternalError, 'Internal error');
       } else {
-        sendHttpError(res, 404, ErrorCode.ServerError, `Not Found: no route answers ${req.method ?? ''} ${req.url ?? ''}`);
+        sendHttpError(
+          res,
+          404,
+          ErrorCode.ServerError,
+          `Not Found: no route answers ${req.method ?? ''} ${req.url ?? ''}`,
+        );
       }
     });
   };
@@ -52,7 +57,12 @@ export function asDispatcher(target: RouteTarget, logger: McpLogger): RequestDis
  * const dispatch = tracedDispatch(telemetry, 'GET', '/users/:id', asDispatcher(app, console));
  * ```
  */
-export function tracedDispatch(telemetry: McpTelemetry, method: string, path: string, dispatch: RequestDispatcher): RequestDispatcher {
+export function tracedDispatch(
+  telemetry: McpTelemetry,
+  method: string,
+  path: string,
+  dispatch: RequestDispatcher,
+): RequestDispatcher {
   const verb = method.toUpperCase();
   const name = `${verb} ${path}`;
   const attributes = { [ATTR_HTTP_REQUEST_METHOD]: verb, [ATTR_HTTP_ROUTE]: path };

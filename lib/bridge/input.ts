@@ -73,7 +73,9 @@ export function inputLayoutFor(
   const params = propertiesOf(paramsSchema);
   const query = propertiesOf(input?.query);
   const bodyIsObject = input?.body !== undefined && input.body.type === 'object';
-  const body = bodyIsObject ? propertiesOf(input?.body) : { properties: input?.body ? { body: input.body } : {}, required: input?.body ? ['body'] : [] };
+  const body = bodyIsObject
+    ? propertiesOf(input?.body)
+    : { properties: input?.body ? { body: input.body } : {}, required: input?.body ? ['body'] : [] };
 
   const queryNames = Object.keys(query.properties);
   const bodyNames = Object.keys(body.properties);
@@ -82,7 +84,8 @@ export function inputLayoutFor(
     if (input?.query) properties.query = input.query;
     if (input?.body) properties.body = input.body;
     // A body schema that lists its properties and does not open itself to others (`additionalProperties`) sends those only.
-    const listed = bodyIsObject && isObject(input?.body?.properties) && (input?.body?.additionalProperties ?? false) === false;
+    const listed =
+      bodyIsObject && isObject(input?.body?.properties) && (input?.body?.additionalProperties ?? false) === false;
     return {
       schema: { type: 'object', properties, required: ['params', ...(input?.body ? ['body'] : [])] },
       split: (args) => ({
@@ -94,11 +97,18 @@ export function inputLayoutFor(
   }
 
   const seen = new Map<string, string>();
-  for (const [where, part] of [['params', params], ['query', query], ['body', body]] as const) {
+  for (const [where, part] of [
+    ['params', params],
+    ['query', query],
+    ['body', body],
+  ] as const) {
     for (const name of Object.keys(part.properties)) {
       const first = seen.get(name);
       if (first !== undefined) {
-        throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `${label}: '${name}' is both a ${first} and a ${where} input; rename one, or use layout: 'nested'`);
+        throw new McpConfigError(
+          'ERR_MCP_INVALID_DEFINITION',
+          `${label}: '${name}' is both a ${first} and a ${where} input; rename one, or use layout: 'nested'`,
+        );
       }
       seen.set(name, where);
     }
@@ -111,7 +121,12 @@ export function inputLayoutFor(
       required: [...params.required, ...query.required, ...body.required],
     },
     split: (args) => ({
-      params: Object.fromEntries(Object.entries(pick(args, paramNames)).map(([k, v]) => [k, typeof v === 'number' || typeof v === 'boolean' ? String(v) : v])),
+      params: Object.fromEntries(
+        Object.entries(pick(args, paramNames)).map(([k, v]) => [
+          k,
+          typeof v === 'number' || typeof v === 'boolean' ? String(v) : v,
+        ]),
+      ),
       query: pick(args, queryNames),
       body: bodyIsObject ? pick(args, bodyNames) : args.body,
     }),

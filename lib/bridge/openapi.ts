@@ -18,8 +18,10 @@ function resolveRefs(value: unknown, document: Record<string, unknown>, seen: re
     const ref = value.$ref;
     if (!ref.startsWith('#/') || seen.includes(ref)) return {};
     let target: unknown = document;
-    for (const part of ref.slice(2).split('/')) target = isObject(target) ? target[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
-    if (target === undefined) throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `OpenAPI document: '${ref}' does not resolve`);
+    for (const part of ref.slice(2).split('/'))
+      target = isObject(target) ? target[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
+    if (target === undefined)
+      throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `OpenAPI document: '${ref}' does not resolve`);
     return resolveRefs(target, document, [...seen, ref]);
   }
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, resolveRefs(item, document, seen)]));
@@ -31,7 +33,10 @@ function objectSchema(parameters: Record<string, unknown>[]): JsonSchema | undef
   const required: string[] = [];
   for (const parameter of parameters) {
     const name = String(parameter.name);
-    properties[name] = { ...(isObject(parameter.schema) ? parameter.schema : { type: 'string' }), ...(parameter.description ? { description: parameter.description } : {}) };
+    properties[name] = {
+      ...(isObject(parameter.schema) ? parameter.schema : { type: 'string' }),
+      ...(parameter.description ? { description: parameter.description } : {}),
+    };
     if (parameter.required === true || parameter.in === 'path') required.push(name);
   }
   return { type: 'object', properties, required };
@@ -49,8 +54,16 @@ function objectSchema(parameters: Record<string, unknown>[]): JsonSchema | undef
  * ```
  */
 export function routesFromOpenApi(document: unknown): Array<RouteToolMeta & { method: string; path: string }> {
-  if (!isObject(document) || typeof document.openapi !== 'string' || !document.openapi.startsWith('3') || !isObject(document.paths)) {
-    throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', "exposeOpenApi: expected an OpenAPI 3 document (with 'openapi: 3.x' and 'paths')");
+  if (
+    !isObject(document) ||
+    typeof document.openapi !== 'string' ||
+    !document.openapi.startsWith('3') ||
+    !isObject(document.paths)
+  ) {
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_DEFINITION',
+      "exposeOpenApi: expected an OpenAPI 3 document (with 'openapi: 3.x' and 'paths')",
+    );
   }
   const routes: Array<RouteToolMeta & { method: string; path: string }> = [];
   for (const [openApiPath, rawItem] of Object.entries(document.paths)) {
@@ -60,16 +73,27 @@ export function routesFromOpenApi(document: unknown): Array<RouteToolMeta & { me
     for (const method of METHODS) {
       const operation = item[method];
       if (!isObject(operation) || operation['x-mcp'] === false) continue;
-      const parameters = [...shared, ...(Array.isArray(operation.parameters) ? (operation.parameters as Record<string, unknown>[]) : [])];
-      const content = isObject(operation.requestBody) && isObject(operation.requestBody.content) ? operation.requestBody.content['application/json'] : undefined;
+      const parameters = [
+        ...shared,
+        ...(Array.isArray(operation.parameters) ? (operation.parameters as Record<string, unknown>[]) : []),
+      ];
+      const content =
+        isObject(operation.requestBody) && isObject(operation.requestBody.content)
+          ? operation.requestBody.content['application/json']
+          : undefined;
       const input: RouteInput = {};
       const params = objectSchema(parameters.filter((parameter) => parameter.in === 'path'));
       const query = objectSchema(parameters.filter((parameter) => parameter.in === 'query'));
       if (params) input.params = params;
       if (query) input.query = query;
       if (isObject(content) && isObject(content.schema)) input.body = content.schema;
-      const operationId = typeof operation.operationId === 'string' && VALID_NAME.test(operation.operationId) ? operation.operationId : undefined;
-      const description = [operation.summary, operation.description].filter((text) => typeof text === 'string' && text !== '').join('. ');
+      const operationId =
+        typeof operation.operationId === 'string' && VALID_NAME.test(operation.operationId)
+          ? operation.operationId
+          : undefined;
+      const description = [operation.summary, operation.description]
+        .filter((text) => typeof text === 'string' && text !== '')
+        .join('. ');
       routes.push({
         method: method.toUpperCase(),
         // OpenAPI templates /users/{id}; Express paths /users/:id (`{user-id}` → `:"user-id"`, so the name is kept whole).

@@ -42,7 +42,8 @@ export function pathTokensOf(path: string): PathToken[] {
     for (const part of parts) {
       const last = tokens[tokens.length - 1];
       if (part.kind === 'group') open(part.parts);
-      else if (part.kind === 'text' && last?.kind === 'text') tokens[tokens.length - 1] = { kind: 'text', text: last.text + part.text };
+      else if (part.kind === 'text' && last?.kind === 'text')
+        tokens[tokens.length - 1] = { kind: 'text', text: last.text + part.text };
       else tokens.push(part);
     }
   };
@@ -63,7 +64,9 @@ export function pathTokensOf(path: string): PathToken[] {
  * ```
  */
 export function pathParamsOf(path: string): string[] {
-  const names = pathTokensOf(path).flatMap((token) => (token.kind !== 'text' && token.name !== undefined ? [token.name] : []));
+  const names = pathTokensOf(path).flatMap((token) =>
+    token.kind !== 'text' && token.name !== undefined ? [token.name] : [],
+  );
   return [...new Set(names)];
 }
 

@@ -14,7 +14,8 @@ export interface PathTemplate {
 }
 
 /** The outcome of {@link PathTemplate.fill}. */
-export type FilledPath = { readonly ok: true; readonly path: string } | { readonly ok: false; readonly message: string };
+export type FilledPath =
+  { readonly ok: true; readonly path: string } | { readonly ok: false; readonly message: string };
 
 type Part =
   | { readonly kind: 'text'; readonly text: string }
@@ -65,7 +66,10 @@ export function compilePath(path: string, label: string): PathTemplate {
  * @param text - a well-formed string (no lone surrogate)
  */
 export function encodeSegment(text: string): string {
-  return encodeURIComponent(text).replace(/[!'()*._~-]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
+  return encodeURIComponent(text).replace(
+    /[!'()*._~-]/g,
+    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
 }
 
 /**
@@ -103,13 +107,18 @@ function compileParts(parts: readonly PathPart[], path: string, label: string): 
       // Express 4 (path-to-regexp 0.1) tests the pattern against the raw, still encoded path.
       return { kind: 'param', name: part.name, pattern: new RegExp(`^(?:${part.pattern})$`), source: part.pattern };
     } catch {
-      throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `${label}: the pattern of ':${part.name}' in '${path}' is not a valid regular expression`);
+      throw new McpConfigError(
+        'ERR_MCP_INVALID_DEFINITION',
+        `${label}: the pattern of ':${part.name}' in '${path}' is not a valid regular expression`,
+      );
     }
   });
 }
 
 function namesIn(parts: readonly Part[]): string[] {
-  return parts.flatMap((part) => (part.kind === 'group' ? part.names : part.kind !== 'text' && part.name !== undefined ? [part.name] : []));
+  return parts.flatMap((part) =>
+    part.kind === 'group' ? part.names : part.kind !== 'text' && part.name !== undefined ? [part.name] : [],
+  );
 }
 
 function fillParts(parts: readonly Part[], values: Readonly<Record<string, unknown>>): Filled {
@@ -118,7 +127,8 @@ function fillParts(parts: readonly Part[], values: Readonly<Record<string, unkno
     let filled: Filled;
     if (part.kind === 'text') filled = { path: part.text };
     else if (part.kind === 'param') filled = paramValue(part, valueOf(values, part.name));
-    else if (part.kind === 'splat') filled = part.name === undefined ? { path: '*' } : splatValue(part.name, valueOf(values, part.name)); // Express 4's `*` matches itself
+    else if (part.kind === 'splat')
+      filled = part.name === undefined ? { path: '*' } : splatValue(part.name, valueOf(values, part.name)); // Express 4's `*` matches itself
     // An optional part none of whose values are given is left out whole; one given in part is refused (a value is missing).
     else if (!part.names.some((name) => valueOf(values, name) !== undefined)) continue;
     else filled = fillParts(part.parts, values);
@@ -133,14 +143,18 @@ function valueOf(values: Readonly<Record<string, unknown>>, name: string): unkno
   return Object.hasOwn(values, name) ? values[name] : undefined;
 }
 
-function paramValue(part: { readonly name: string; readonly pattern?: RegExp; readonly source?: string }, value: unknown): Filled {
+function paramValue(
+  part: { readonly name: string; readonly pattern?: RegExp; readonly source?: string },
+  value: unknown,
+): Filled {
   const text = textOf(value);
   if (text === undefined) return refuse(part.name, typeProblem(value));
   const problem = segmentProblem(text);
   if (problem !== undefined) return refuse(part.name, problem);
   const encoded = encodeSegment(text);
   // Express 4 would not match the route, and the request would fall through to whichever route comes next.
-  if (part.pattern && !part.pattern.test(encoded)) return refuse(part.name, `${quote(text)} does not match the route's pattern ${part.source ?? ''}`);
+  if (part.pattern && !part.pattern.test(encoded))
+    return refuse(part.name, `${quote(text)} does not match the route's pattern ${part.source ?? ''}`);
   return { path: encoded };
 }
 
@@ -157,7 +171,11 @@ function splatValue(name: string, value: unknown): Filled {
   const encoded: string[] = [];
   for (const [index, segment] of segments.entries()) {
     const problem = segmentProblem(segment);
-    if (problem !== undefined) return refuse(name, segments.length === 1 ? problem : `segment ${index + 1} of ${quote(segments.join('/'))}: ${problem}`);
+    if (problem !== undefined)
+      return refuse(
+        name,
+        segments.length === 1 ? problem : `segment ${index + 1} of ${quote(segments.join('/'))}: ${problem}`,
+      );
     encoded.push(encodeSegment(segment));
   }
   return { path: encoded.join('/') };
@@ -171,7 +189,14 @@ function textOf(value: unknown): string | undefined {
 
 function typeProblem(value: unknown): string {
   if (value === undefined) return 'a value is required for this URL path segment';
-  const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+  const got =
+    value === null
+      ? 'null'
+      : Array.isArray(value)
+        ? 'an array'
+        : typeof value === 'object'
+          ? 'an object'
+          : `a ${typeof value}`;
   return `a URL path segment value must be a string, number or boolean (got ${got})`;
 }
 
@@ -179,8 +204,10 @@ function typeProblem(value: unknown): string {
 function segmentProblem(text: string): string | undefined {
   // `/users/` matches `/users` (Express routes are not strict by default), and an empty segment is no segment.
   if (text === '') return 'an empty value cannot be carried in a URL path segment';
-  if (LONE_SURROGATE.test(text)) return 'a value that is not well-formed Unicode (a lone UTF-16 surrogate) cannot be carried in a URL path segment';
-  if (holdsDotSegment(text)) return `${quote(text)} cannot be carried in a URL path segment: it is or holds a dot segment ('.' or '..', in any encoding), which URLs resolve away`;
+  if (LONE_SURROGATE.test(text))
+    return 'a value that is not well-formed Unicode (a lone UTF-16 surrogate) cannot be carried in a URL path segment';
+  if (holdsDotSegment(text))
+    return `${quote(text)} cannot be carried in a URL path segment: it is or holds a dot segment ('.' or '..', in any encoding), which URLs resolve away`;
   return undefined;
 }
 

@@ -31,19 +31,48 @@ export const RESPONSE_BODY_URI = 'http-response://body';
 
 // The phrases Node's http.STATUS_CODES uses (and Express sends); a value import of node:http is off-limits here.
 const REASONS: Readonly<Record<number, string>> = Object.freeze({
-  300: 'Multiple Choices', 301: 'Moved Permanently', 302: 'Found', 303: 'See Other', 304: 'Not Modified',
-  305: 'Use Proxy', 307: 'Temporary Redirect', 308: 'Permanent Redirect',
-  400: 'Bad Request', 401: 'Unauthorized', 402: 'Payment Required', 403: 'Forbidden', 404: 'Not Found',
-  405: 'Method Not Allowed', 406: 'Not Acceptable', 407: 'Proxy Authentication Required', 408: 'Request Timeout',
-  409: 'Conflict', 410: 'Gone', 411: 'Length Required', 412: 'Precondition Failed', 413: 'Payload Too Large',
-  414: 'URI Too Long', 415: 'Unsupported Media Type', 416: 'Range Not Satisfiable', 417: 'Expectation Failed',
-  418: "I'm a Teapot", 421: 'Misdirected Request', 422: 'Unprocessable Entity', 423: 'Locked', 424: 'Failed Dependency',
-  425: 'Too Early', 426: 'Upgrade Required', 428: 'Precondition Required', 429: 'Too Many Requests',
-  431: 'Request Header Fields Too Large', 451: 'Unavailable For Legal Reasons',
+  300: 'Multiple Choices',
+  301: 'Moved Permanently',
+  302: 'Found',
+  303: 'See Other',
+  304: 'Not Modified',
+  305: 'Use Proxy',
+  307: 'Temporary Redirect',
+  308: 'Permanent Redirect',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  402: 'Payment Required',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  406: 'Not Acceptable',
+  407: 'Proxy Authentication Required',
+  408: 'Request Timeout',
+  409: 'Conflict',
+  410: 'Gone',
+  411: 'Length Required',
+  412: 'Precondition Failed',
+  413: 'Payload Too Large',
+  414: 'URI Too Long',
+  415: 'Unsupported Media Type',
+  416: 'Range Not Satisfiable',
+  417: 'Expectation Failed',
+  418: "I'm a Teapot",
+  421: 'Misdirected Request',
+  422: 'Unprocessable Entity',
+  423: 'Locked',
+  424: 'Failed Dependency',
+  425: 'Too Early',
+  426: 'Upgrade Required',
+  428: 'Precondition Required',
+  429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large',
+  451: 'Unavailable For Legal Reasons',
 });
 
 /** `application/xml`, `text/*`, … : bodies a model can read as text although they are not JSON. */
-const TEXTUAL = /^(text\/.+|application\/(xml|[^/]+\+xml|javascript|ecmascript|x-www-form-urlencoded|yaml|x-yaml|graphql))$/;
+const TEXTUAL =
+  /^(text\/.+|application\/(xml|[^/]+\+xml|javascript|ecmascript|x-www-form-urlencoded|yaml|x-yaml|graphql))$/;
 const JSON_TYPE = /^application\/(json|[^/]+\+json)$/;
 
 interface MediaType {
@@ -71,7 +100,8 @@ interface MediaType {
  */
 export function toToolResult(response: CapturedResponse, options: ToToolResultOptions = {}): CallToolResult {
   const { status, headers, body } = response;
-  if (!Number.isInteger(status) || status < 200 || status > 599) return errorResult(`HTTP ${status}: unexpected response status`);
+  if (!Number.isInteger(status) || status < 200 || status > 599)
+    return errorResult(`HTTP ${status}: unexpected response status`);
   // 5xx: the body may hold a stack trace or internal detail; the model only needs to know the call failed.
   if (status >= 500) return errorResult(`HTTP ${status}: the operation failed on the server`);
   const media = mediaTypeOf(headers);
@@ -81,7 +111,8 @@ export function toToolResult(response: CapturedResponse, options: ToToolResultOp
   }
   if (status >= 300) {
     const location = headerOf(headers, 'location');
-    if (location === undefined) return errorResult(`${statusLine(status)} (no Location header; redirects are not followed)`);
+    if (location === undefined)
+      return errorResult(`${statusLine(status)} (no Location header; redirects are not followed)`);
     return errorResult(`${statusLine(status)}: redirects to ${location} (redirects are not followed)`);
   }
   const { result, notObject } = successResult(status, body, media, options.wrapResult === true);
@@ -90,22 +121,35 @@ export function toToolResult(response: CapturedResponse, options: ToToolResultOp
   const who = toolName === undefined ? 'The tool' : `Tool '${toolName}'`;
   // MCP 2025-06-18 tools › Output Schema: with an outputSchema, structured results MUST conform to it.
   if (result.structuredContent === undefined) {
-    return errorResult(`${who} returned output that does not match its outputSchema: ${notObject ?? 'no structured result'}`);
+    return errorResult(
+      `${who} returned output that does not match its outputSchema: ${notObject ?? 'no structured result'}`,
+    );
   }
   const checked = validateOutput(result.structuredContent);
-  return checked.ok ? result : errorResult(`${who} returned output that does not match its outputSchema: ${checked.message}`);
+  return checked.ok
+    ? result
+    : errorResult(`${who} returned output that does not match its outputSchema: ${checked.message}`);
 }
 
 /** A 2xx body as content; `notObject` says why there is no `structuredContent`, when there is none. */
-function successResult(status: number, body: Buffer, media: MediaType, wrap: boolean): { result: CallToolResult; notObject?: string } {
+function successResult(
+  status: number,
+  body: Buffer,
+  media: MediaType,
+  wrap: boolean,
+): { result: CallToolResult; notObject?: string } {
   if (status === 204 || body.length === 0) {
-    return { result: { content: [textContent(`Done (HTTP ${status}, no content)`)] }, notObject: 'the response has no body' };
+    return {
+      result: { content: [textContent(`Done (HTTP ${status}, no content)`)] },
+      notObject: 'the response has no body',
+    };
   }
   const { type } = media;
   if (type !== undefined && JSON_TYPE.test(type)) {
     const text = decode(body, media.charset);
     const parsed = parseJson(text);
-    if (!parsed.ok) return { result: { content: [textContent(text)] }, notObject: 'the response body is not valid JSON' };
+    if (!parsed.ok)
+      return { result: { content: [textContent(text)] }, notObject: 'the response body is not valid JSON' };
     // MCP: structuredContent is an object; any other JSON body travels as { result: body }, as plain tools' values do.
     return { result: jsonResult(parsed.value, wrap) };
   }

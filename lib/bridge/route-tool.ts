@@ -3,7 +3,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import inject from 'light-my-request';
 import type { RequestContext } from '../registry/request-context';
-import { errorResult, wrapsOutput, type JsonSchema, type ToolAnnotations, type ToolDefinition } from '../registry/tools';
+import {
+  errorResult,
+  wrapsOutput,
+  type JsonSchema,
+  type ToolAnnotations,
+  type ToolDefinition,
+} from '../registry/tools';
 import type { AccessRule } from '../registry/access';
 import type { CallLimitOptions } from '../registry/call-limit';
 import type { ToolGuard } from '../registry/guards';
@@ -57,7 +63,8 @@ function queryString(query: Record<string, unknown>): string {
   const search = new URLSearchParams();
   for (const [name, value] of Object.entries(query)) {
     if (value === undefined || value === null) continue;
-    for (const item of Array.isArray(value) ? value : [value]) search.append(name, typeof item === 'object' ? JSON.stringify(item) : String(item));
+    for (const item of Array.isArray(value) ? value : [value])
+      search.append(name, typeof item === 'object' ? JSON.stringify(item) : String(item));
   }
   const text = search.toString();
   return text === '' ? '' : `?${text}`;
@@ -103,10 +110,21 @@ function reportWrites(res: ServerResponse, ctx: RequestContext): void {
  * registry.addTool(routeTool({ description: 'Fetch a user' }, 'GET', '/users/:id', asDispatcher(app, logger)));
  * ```
  */
-export function routeTool(meta: RouteToolMeta, method: string, path: string, dispatch: RequestDispatcher): ToolDefinition {
+export function routeTool(
+  meta: RouteToolMeta,
+  method: string,
+  path: string,
+  dispatch: RequestDispatcher,
+): ToolDefinition {
   const name = meta.name ?? toolNameFor(method, path);
   const template = compilePath(path, `route tool '${name}'`);
-  const layout = inputLayoutFor(meta.input, template.names, `route tool '${name}'`, meta.layout ?? 'flat', template.optional);
+  const layout = inputLayoutFor(
+    meta.input,
+    template.names,
+    `route tool '${name}'`,
+    meta.layout ?? 'flat',
+    template.optional,
+  );
   const forwarded = ['authorization', ...(meta.forwardHeaders ?? []).map((header) => header.toLowerCase())];
   const verb = method.toUpperCase();
   const wrapResult = meta.output !== undefined && wrapsOutput(meta.output, `route tool '${name}' output`);
@@ -149,7 +167,10 @@ export function routeTool(meta: RouteToolMeta, method: string, path: string, dis
           signal: ctx.signal,
         },
       );
-      return toToolResult({ status: response.statusCode, headers: response.headers, body: response.rawPayload }, { toolName: name, wrapResult });
+      return toToolResult(
+        { status: response.statusCode, headers: response.headers, body: response.rawPayload },
+        { toolName: name, wrapResult },
+      );
     },
   };
 }

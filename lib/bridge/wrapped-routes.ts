@@ -53,7 +53,10 @@ export function createWrappedRoutes(
   // Calls go through the app seen on the first request; a tool registered before then waits for it.
   const throughHost: RequestDispatcher = (req, res) => {
     if (host) host(req, res);
-    else res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"the MCP router has not served a request yet"}');
+    else
+      res
+        .writeHead(503, { 'content-type': 'application/json' })
+        .end('{"error":"the MCP router has not served a request yet"}');
   };
   const register = (meta: BridgedRouteMeta, method: string, path: string): McpRegistration => {
     const { method: _method, path: _path, ...toolMeta } = meta;
@@ -76,7 +79,10 @@ export function createWrappedRoutes(
       for (const route of waiting.splice(0)) {
         const place = placeOf(locateHandler(app, route.marker), route.meta);
         if (typeof place === 'string') {
-          logger.error(new Error(place), `mcpRouter: ${route.label} is left out: ${place}. Pass its full path to mcp.route() as \`path\` (e.g. '/api/items/:id').`);
+          logger.error(
+            new Error(place),
+            `mcpRouter: ${route.label} is left out: ${place}. Pass its full path to mcp.route() as \`path\` (e.g. '/api/items/:id').`,
+          );
           continue;
         }
         try {
@@ -96,12 +102,21 @@ export function createWrappedRoutes(
 function placeOf(found: readonly Location[], meta: BridgedRouteMeta): { path: string; method: string } | string {
   const wanted = meta.method?.toLowerCase();
   const places = found.filter((place) => wanted === undefined || place.method === undefined || place.method === wanted);
-  if (places.length === 0) return "its handlers are not in the app that mounts this MCP router (mount what mcp.route() returns on a route of that app, or of a router it mounts)";
+  if (places.length === 0)
+    return 'its handlers are not in the app that mounts this MCP router (mount what mcp.route() returns on a route of that app, or of a router it mounts)';
   const paths = new Set(places.map((place) => (place.ok ? place.path : place.reason)));
   if (paths.size > 1) return `it is mounted at ${paths.size} places; a tool calls one route`;
   const [place] = places as [Location, ...Location[]];
   if (!place.ok) return place.reason;
-  return { path: place.path, method: wanted ?? methodAmong(places.map((entry) => entry.method), defaultMethod(meta)) };
+  return {
+    path: place.path,
+    method:
+      wanted ??
+      methodAmong(
+        places.map((entry) => entry.method),
+        defaultMethod(meta),
+      ),
+  };
 }
 
 /** The method of a route found under `methods` (undefined: `use()` or `all()`): its own, or `fallback` when it takes that one. */

@@ -27,9 +27,15 @@ const MEMBERS = Symbol('express-mcp-router.members');
 type Decorated = { [MEMBERS]?: DecoratedMember[] };
 
 function decorator<Meta>(kind: DecoratedMember['kind'], meta: Meta) {
-  return function register<This extends object>(method: (this: This, ...args: never[]) => unknown, context: ClassMethodDecoratorContext<This>): void {
+  return function register<This extends object>(
+    method: (this: This, ...args: never[]) => unknown,
+    context: ClassMethodDecoratorContext<This>,
+  ): void {
     if (context.kind !== 'method' || context.static) {
-      throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `@${kind} goes on an instance method (${String(context.name)} is not one)`);
+      throw new McpConfigError(
+        'ERR_MCP_INVALID_DEFINITION',
+        `@${kind} goes on an instance method (${String(context.name)} is not one)`,
+      );
     }
     // Runs when an instance is constructed: the member is kept on the instance, bound to it, for mcp.register().
     context.addInitializer(function (this: This) {
@@ -91,7 +97,10 @@ export function prompt(meta: PromptDecoratorMeta) {
 export function decoratedMembers(instance: object): readonly DecoratedMember[] {
   const members = (instance as Decorated)[MEMBERS];
   if (members === undefined || members.length === 0) {
-    throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', 'register() needs an instance of a class with @tool, @resource or @prompt methods');
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_DEFINITION',
+      'register() needs an instance of a class with @tool, @resource or @prompt methods',
+    );
   }
   return members;
 }

@@ -24,10 +24,16 @@ import { decoratedMembers } from './decorators';
  * registerController(new UsersController(), registry, bridge.addRouteTool, logger);
  * ```
  */
-export function registerController(controller: object, registry: Registry, addRouteTool: AddRouteTool, logger: McpLogger): McpRegistration[] {
+export function registerController(
+  controller: object,
+  registry: Registry,
+  addRouteTool: AddRouteTool,
+  logger: McpLogger,
+): McpRegistration[] {
   return decoratedMembers(controller).map((member): McpRegistration => {
     const { meta, fn } = member;
-    if (member.kind === 'prompt') return registry.addPrompt({ ...member.meta, get: fn as PromptDefinition<never>['get'] });
+    if (member.kind === 'prompt')
+      return registry.addPrompt({ ...member.meta, get: fn as PromptDefinition<never>['get'] });
     if (member.kind === 'resource') {
       return 'uriTemplate' in member.meta
         ? registry.addTemplate({ ...member.meta, read: fn as ResourceTemplateDefinition<never>['read'] })
@@ -36,8 +42,16 @@ export function registerController(controller: object, registry: Registry, addRo
     // An Express handler (a route to bridge) says where it lives; a plain method is the tool's handler.
     if ('method' in meta && 'path' in meta && typeof meta.path === 'string') {
       const { method, path, ...toolMeta } = meta as BridgedRouteMeta & { method: string; path: string };
-      return addRouteTool(toolMeta, method, path, asDispatcher(appOfHandlers(method, path, [fn as RequestHandler]) as RouteTarget, logger));
+      return addRouteTool(
+        toolMeta,
+        method,
+        path,
+        asDispatcher(appOfHandlers(method, path, [fn as RequestHandler]) as RouteTarget, logger),
+      );
     }
-    return registry.addTool({ ...(meta as Omit<ToolDefinition, 'handler'>), handler: fn as ToolDefinition<never>['handler'] });
+    return registry.addTool({
+      ...(meta as Omit<ToolDefinition, 'handler'>),
+      handler: fn as ToolDefinition<never>['handler'],
+    });
   });
 }

@@ -15,18 +15,42 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-export function createGateway(registry: Registry, logger: McpLogger, clientInfo: { readonly name: string; readonly version: string }, notifyResourceUpdated: (uri: string) => void, telemetry?: McpTelemetry): Gateway {
+export function createGateway(
+  registry: Registry,
+  logger: McpLogger,
+  clientInfo: { readonly name: string; readonly version: string },
+  notifyResourceUpdated: (uri: string) => void,
+  telemetry?: McpTelemetry,
+): Gateway {
   const mounted = new Map<string, { readonly prefix: string | undefined; readonly handle: UpstreamHandle }>();
   /** Mounts so far: each upstream's items are listed after those mounted before it. */
   let mounts = 0;
   return {
     mount(options) {
       const resolved = resolveUpstream(options);
-      if (mounted.has(resolved.name)) throw new McpConfigError('ERR_MCP_DUPLICATE', `an upstream named '${resolved.name}' is already mounted; remove it first or pick another name`);
-      const samePrefix = resolved.prefix !== undefined && [...mounted.values()].some((other) => other.prefix?.toLowerCase() === resolved.prefix!.toLowerCase());
+      if (mounted.has(resolved.name))
+        throw new McpConfigError(
+          'ERR_MCP_DUPLICATE',
+          `an upstream named '${resolved.name}' is already mounted; remove it first or pick another name`,
+        );
+      const samePrefix =
+        resolved.prefix !== undefined &&
+        [...mounted.values()].some((other) => other.prefix?.toLowerCase() === resolved.prefix!.toLowerCase());
       // Prefixes route by exact match: two upstreams under one prefix (or one differing only by case, as URI schemes do) would clash.
-      if (samePrefix) throw new McpConfigError('ERR_MCP_DUPLICATE', `upstream prefix '${resolved.prefix}' is already used by another upstream`);
-      const handle = mountUpstream(resolved, { registry, logger, clientInfo, notifyResourceUpdated, onRemoved: () => mounted.delete(resolved.name), group: ++mounts, telemetry });
+      if (samePrefix)
+        throw new McpConfigError(
+          'ERR_MCP_DUPLICATE',
+          `upstream prefix '${resolved.prefix}' is already used by another upstream`,
+        );
+      const handle = mountUpstream(resolved, {
+        registry,
+        logger,
+        clientInfo,
+        notifyResourceUpdated,
+        onRemoved: () => mounted.delete(resolved.name),
+        group: ++mounts,
+        telemetry,
+      });
       mounted.set(resolved.name, { prefix: resolved.prefix, handle });
       return handle;
     },

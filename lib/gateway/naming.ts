@@ -75,13 +75,17 @@ export function rewriteToolResult(result: Record<string, unknown>, naming: Namin
 /** A prompt result with the URIs of its messages' resources rewritten. */
 export function rewritePromptResult(result: Record<string, unknown>, naming: Naming): Record<string, unknown> {
   if (!Array.isArray(result.messages)) return result;
-  const messages = result.messages.map((message) => (isObject(message) ? { ...message, content: rewriteBlock(message.content, naming.uri) } : message));
+  const messages = result.messages.map((message) =>
+    isObject(message) ? { ...message, content: rewriteBlock(message.content, naming.uri) } : message,
+  );
   return { ...result, messages };
 }
 
 /** A read result with each content's URI rewritten. */
 export function rewriteReadResult(result: Record<string, unknown>, naming: Naming): Record<string, unknown> {
   if (!Array.isArray(result.contents)) return result;
-  const contents = result.contents.map((content) => (isObject(content) && typeof content.uri === 'string' ? { ...content, uri: naming.uri(content.uri) } : content));
+  const contents = result.contents.map((content) =>
+    isObject(content) && typeof content.uri === 'string' ? { ...content, uri: naming.uri(content.uri) } : content,
+  );
   return { ...result, contents };
 }

@@ -79,7 +79,10 @@ export function createProcessPool(options: ProcessPoolOptions): ProcessPool {
     if (closed) throw new JsonRpcError(ErrorCode.InternalError, `Upstream "${label}" is closed`);
     const subject = ctx.auth?.subject;
     if (subject === undefined) {
-      throw new JsonRpcError(ErrorCode.InvalidRequest, `Upstream "${label}" runs a process per principal, which needs an authenticated caller: configure the router's auth`);
+      throw new JsonRpcError(
+        ErrorCode.InvalidRequest,
+        `Upstream "${label}" runs a process per principal, which needs an authenticated caller: configure the router's auth`,
+      );
     }
     let entry = entries.get(subject);
     if (entry !== undefined) {
@@ -88,7 +91,10 @@ export function createProcessPool(options: ProcessPoolOptions): ProcessPool {
       if (entries.size >= maxProcesses) {
         const idle = [...entries].find(([, candidate]) => candidate.busy === 0);
         if (idle === undefined) {
-          throw new JsonRpcError(ErrorCode.ServerError, `Upstream "${label}" has too many processes: all ${maxProcesses} (maxProcesses) are busy with other callers; try again shortly`);
+          throw new JsonRpcError(
+            ErrorCode.ServerError,
+            `Upstream "${label}" has too many processes: all ${maxProcesses} (maxProcesses) are busy with other callers; try again shortly`,
+          );
         }
         end(...idle);
       }

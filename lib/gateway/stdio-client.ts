@@ -13,7 +13,12 @@ import type { StdioProgram } from './stdio-process';
 export type { StdioProgram } from './stdio-process';
 
 /** The notifications a listener receives: the lists' changes and a subscribed resource's updates. */
-const LISTENED: ReadonlySet<string> = new Set(['notifications/tools/list_changed', 'notifications/prompts/list_changed', 'notifications/resources/list_changed', 'notifications/resources/updated']);
+const LISTENED: ReadonlySet<string> = new Set([
+  'notifications/tools/list_changed',
+  'notifications/prompts/list_changed',
+  'notifications/resources/list_changed',
+  'notifications/resources/updated',
+]);
 
 export interface StdioClientOptions {
   /** The program to run: no shell, a minimal environment plus `program.env`. */
@@ -69,11 +74,23 @@ interface Listening {
 export function createStdioUpstreamClient(options: StdioClientOptions): StdioUpstreamClient {
   const { label, timeoutMs, clientInfo } = options;
   const maxMessageBytes = options.maxMessageBytes ?? MAX_UPSTREAM_MESSAGE_BYTES;
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new TypeError(`createStdioUpstreamClient: timeoutMs must be a positive number of milliseconds, got ${String(timeoutMs)}`);
-  if (!Number.isInteger(maxMessageBytes) || maxMessageBytes <= 0) throw new TypeError(`createStdioUpstreamClient: maxMessageBytes must be a positive integer, got ${String(maxMessageBytes)}`);
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
+    throw new TypeError(
+      `createStdioUpstreamClient: timeoutMs must be a positive number of milliseconds, got ${String(timeoutMs)}`,
+    );
+  if (!Number.isInteger(maxMessageBytes) || maxMessageBytes <= 0)
+    throw new TypeError(
+      `createStdioUpstreamClient: maxMessageBytes must be a positive integer, got ${String(maxMessageBytes)}`,
+    );
   let session: StdioSession | undefined;
   let connecting: Promise<StdioSession> | undefined;
-  let ready: { readonly session: StdioSession; readonly protocolVersion: string; readonly capabilities: Readonly<Record<string, unknown>> } | undefined;
+  let ready:
+    | {
+        readonly session: StdioSession;
+        readonly protocolVersion: string;
+        readonly capabilities: Readonly<Record<string, unknown>>;
+      }
+    | undefined;
   let closed = false;
   const listeners = new Set<Listening>();
 
@@ -98,13 +115,22 @@ export function createStdioUpstreamClient(options: StdioClientOptions): StdioUps
     }
   }
 
-  function subscribe(current: StdioSession, method: 'resources/subscribe' | 'resources/unsubscribe', uris: readonly string[]): void {
+  function subscribe(
+    current: StdioSession,
+    method: 'resources/subscribe' | 'resources/unsubscribe',
+    uris: readonly string[],
+  ): void {
     for (const uri of uris) current.request(method, { uri }).catch(() => undefined);
   }
 
   function start(): StdioSession {
     const started: StdioSession = new StdioSession({
-      program: options.program, label, timeoutMs, maxMessageBytes, logger: options.logger, onNotification,
+      program: options.program,
+      label,
+      timeoutMs,
+      maxMessageBytes,
+      logger: options.logger,
+      onNotification,
       onEnd: (why) => {
         if (session !== started) return;
         session = undefined;
@@ -122,10 +148,15 @@ export function createStdioUpstreamClient(options: StdioClientOptions): StdioUps
     await current.started();
     let result: unknown;
     try {
-      result = await current.request('initialize', { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: options.capabilities ?? {}, clientInfo });
+      result = await current.request('initialize', {
+        protocolVersion: LATEST_PROTOCOL_VERSION,
+        capabilities: options.capabilities ?? {},
+        clientInfo,
+      });
     } catch (error) {
       // A process that does not answer initialize is of no use: stop it rather than leave it running.
-      if (current.ended === undefined) void current.stop(`did not answer initialize within ${timeoutMs} ms, and was stopped`);
+      if (current.ended === undefined)
+        void current.stop(`did not answer initialize within ${timeoutMs} ms, and was stopped`);
       throw error;
     }
     const version = isObject(result) ? result.protocolVersion : undefined;
@@ -136,7 +167,11 @@ export function createStdioUpstreamClient(options: StdioClientOptions): StdioUps
     }
     current.notify('notifications/initialized');
     if (closed) throw upstreamError(label, 'client was closed');
-    ready = { session: current, protocolVersion: version, capabilities: isObject(result) && isObject(result.capabilities) ? result.capabilities : {} };
+    ready = {
+      session: current,
+      protocolVersion: version,
+      capabilities: isObject(result) && isObject(result.capabilities) ? result.capabilities : {},
+    };
     setState('open');
     for (const listening of listeners) subscribe(current, 'resources/subscribe', listening.uris);
     return current;
@@ -163,7 +198,10 @@ export function createStdioUpstreamClient(options: StdioClientOptions): StdioUps
     },
     listen(listenOptions): UpstreamListener {
       if (closed) throw upstreamError(label, 'client was closed');
-      const listening: Listening = { options: listenOptions, uris: [...new Set(listenOptions.resourceSubscriptions ?? [])] };
+      const listening: Listening = {
+        options: listenOptions,
+        uris: [...new Set(listenOptions.resourceSubscriptions ?? [])],
+      };
       listeners.add(listening);
       if (ready !== undefined) {
         listenOptions.onState?.('open');
@@ -177,8 +215,16 @@ export function createStdioUpstreamClient(options: StdioClientOptions): StdioUps
           const previous = listening.uris;
           listening.uris = [...new Set(next)];
           if (ready === undefined || !listeners.has(listening)) return;
-          subscribe(ready.session, 'resources/subscribe', listening.uris.filter((uri) => !previous.includes(uri)));
-          subscribe(ready.session, 'resources/unsubscribe', previous.filter((uri) => !listening.uris.includes(uri)));
+          subscribe(
+            ready.session,
+            'resources/subscribe',
+            listening.uris.filter((uri) => !previous.includes(uri)),
+          );
+          subscribe(
+            ready.session,
+            'resources/unsubscribe',
+            previous.filter((uri) => !listening.uris.includes(uri)),
+          );
         },
         close() {
           listeners.delete(listening);

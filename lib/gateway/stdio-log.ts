@@ -26,7 +26,9 @@ export function boundedLog(logger: McpLogger, prefix: string, now: () => number 
   let dropped = 0;
   const flush = (): void => {
     if (dropped === 0) return;
-    logger.warn(`${prefix}: ${dropped} more line${dropped === 1 ? '' : 's'} dropped (at most ${STDIO_LOG_LINES_PER_WINDOW} per ${STDIO_LOG_WINDOW_MS / 1000} s are logged)`);
+    logger.warn(
+      `${prefix}: ${dropped} more line${dropped === 1 ? '' : 's'} dropped (at most ${STDIO_LOG_LINES_PER_WINDOW} per ${STDIO_LOG_WINDOW_MS / 1000} s are logged)`,
+    );
     dropped = 0;
   };
   return {

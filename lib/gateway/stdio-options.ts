@@ -17,7 +17,9 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * caller's `ctx` when a per-principal process is spawned, and with `undefined` for the lister process (the gateway's
  * own lists); only with `processes: 'per-principal'`.
  */
-export type UpstreamEnv = Readonly<Record<string, string>> | ((ctx: RequestContext | undefined) => Record<string, string> | Promise<Record<string, string>>);
+export type UpstreamEnv =
+  | Readonly<Record<string, string>>
+  | ((ctx: RequestContext | undefined) => Record<string, string> | Promise<Record<string, string>>);
 
 /** The options of an upstream run as a local program speaking MCP over its stdin and stdout. */
 export interface StdioUpstreamOptions {
@@ -63,15 +65,31 @@ export interface ResolvedStdio {
 
 /** The keys that belong to a stdio upstream: with `url`, each is refused. */
 export const STDIO_KEYS: { [K in keyof Required<StdioUpstreamOptions>]: true } = {
-  command: true, args: true, env: true, cwd: true, processes: true, maxProcesses: true, idleTimeoutMs: true, start: true,
+  command: true,
+  args: true,
+  env: true,
+  cwd: true,
+  processes: true,
+  maxProcesses: true,
+  idleTimeoutMs: true,
+  start: true,
 };
 
 function checkEnvObject(env: unknown, option: string): void {
-  if (typeof env !== 'object' || env === null || Array.isArray(env)) throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option '${option}' must be an object of name → string, or a function (ctx) => env`);
+  if (typeof env !== 'object' || env === null || Array.isArray(env))
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_OPTION',
+      `option '${option}' must be an object of name → string, or a function (ctx) => env`,
+    );
   for (const [name, value] of Object.entries(env)) {
     // The value is never quoted: it may be a secret.
-    if (!ENV_NAME.test(name)) throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option '${option}' has an invalid variable name '${name.slice(0, 64)}': use letters, digits and _, not starting with a digit`);
-    if (typeof value !== 'string') throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option '${option}.${name}' must be a string`);
+    if (!ENV_NAME.test(name))
+      throw new McpConfigError(
+        'ERR_MCP_INVALID_OPTION',
+        `option '${option}' has an invalid variable name '${name.slice(0, 64)}': use letters, digits and _, not starting with a digit`,
+      );
+    if (typeof value !== 'string')
+      throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option '${option}.${name}' must be a string`);
   }
 }
 
@@ -80,7 +98,11 @@ function checkEnvObject(env: unknown, option: string): void {
  *
  * @throws {Error} naming the variable (never its value) when a function returns a bad environment
  */
-export async function environmentFor(stdio: ResolvedStdio, ctx: RequestContext | undefined, label: string): Promise<Record<string, string>> {
+export async function environmentFor(
+  stdio: ResolvedStdio,
+  ctx: RequestContext | undefined,
+  label: string,
+): Promise<Record<string, string>> {
   const env = typeof stdio.env === 'function' ? await stdio.env(ctx) : stdio.env;
   if (env === undefined) return {};
   try {
@@ -97,13 +119,28 @@ export async function environmentFor(stdio: ResolvedStdio, ctx: RequestContext |
  * @throws {McpConfigError} for a bad value, naming `<label>.<key>`; for a `cwd` that is not a directory
  */
 export function resolveStdio(options: StdioUpstreamOptions, label: string): ResolvedStdio {
-  const { command, args = [], env, cwd, processes = 'shared', maxProcesses = DEFAULT_MAX_PROCESSES, idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS } = options;
-  if (typeof command !== 'string' || command.trim() === '' || command.includes('\0')) throw invalidOption(`${label}.command`, 'a program name or path', command);
-  if (!Array.isArray(args) || !args.every((arg) => typeof arg === 'string' && !arg.includes('\0'))) throw invalidOption(`${label}.args`, 'an array of strings', args);
-  if (processes !== 'shared' && processes !== 'per-principal') throw invalidOption(`${label}.processes`, "'shared' or 'per-principal'", processes);
+  const {
+    command,
+    args = [],
+    env,
+    cwd,
+    processes = 'shared',
+    maxProcesses = DEFAULT_MAX_PROCESSES,
+    idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS,
+  } = options;
+  if (typeof command !== 'string' || command.trim() === '' || command.includes('\0'))
+    throw invalidOption(`${label}.command`, 'a program name or path', command);
+  if (!Array.isArray(args) || !args.every((arg) => typeof arg === 'string' && !arg.includes('\0')))
+    throw invalidOption(`${label}.args`, 'an array of strings', args);
+  if (processes !== 'shared' && processes !== 'per-principal')
+    throw invalidOption(`${label}.processes`, "'shared' or 'per-principal'", processes);
   if (typeof env === 'function') {
     // A shared process has no caller to ask for: its environment is fixed at mount.
-    if (processes !== 'per-principal') throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option '${label}.env' may be a function only with processes: 'per-principal' (a shared process serves every caller)`);
+    if (processes !== 'per-principal')
+      throw new McpConfigError(
+        'ERR_MCP_INVALID_OPTION',
+        `option '${label}.env' may be a function only with processes: 'per-principal' (a shared process serves every caller)`,
+      );
   } else if (env !== undefined) {
     checkEnvObject(env, `${label}.env`);
   }
@@ -115,14 +152,33 @@ export function resolveStdio(options: StdioUpstreamOptions, label: string): Reso
     } catch {
       isDirectory = false;
     }
-    if (!isDirectory) throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option '${label}.cwd' must be an existing directory, got ${JSON.stringify(cwd)}`);
+    if (!isDirectory)
+      throw new McpConfigError(
+        'ERR_MCP_INVALID_OPTION',
+        `option '${label}.cwd' must be an existing directory, got ${JSON.stringify(cwd)}`,
+      );
   }
-  if (!isPositiveInteger(maxProcesses)) throw invalidOption(`${label}.maxProcesses`, 'a positive integer', maxProcesses);
-  if (!isPositiveInteger(idleTimeoutMs)) throw invalidOption(`${label}.idleTimeoutMs`, 'a positive number of milliseconds', idleTimeoutMs);
+  if (!isPositiveInteger(maxProcesses))
+    throw invalidOption(`${label}.maxProcesses`, 'a positive integer', maxProcesses);
+  if (!isPositiveInteger(idleTimeoutMs))
+    throw invalidOption(`${label}.idleTimeoutMs`, 'a positive number of milliseconds', idleTimeoutMs);
   const start = options.start ?? (processes === 'shared' ? 'mounted' : 'first-use');
-  if (start !== 'mounted' && start !== 'first-use') throw invalidOption(`${label}.start`, "'mounted' or 'first-use'", start);
+  if (start !== 'mounted' && start !== 'first-use')
+    throw invalidOption(`${label}.start`, "'mounted' or 'first-use'", start);
   if (processes === 'shared' && (options.maxProcesses !== undefined || options.idleTimeoutMs !== undefined)) {
-    throw new McpConfigError('ERR_MCP_INVALID_OPTION', `options '${label}.maxProcesses' and '${label}.idleTimeoutMs' need processes: 'per-principal'`);
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_OPTION',
+      `options '${label}.maxProcesses' and '${label}.idleTimeoutMs' need processes: 'per-principal'`,
+    );
   }
-  return Object.freeze({ command, args: Object.freeze([...args]), env: typeof env === 'object' ? Object.freeze({ ...env }) : env, cwd, processes, maxProcesses, idleTimeoutMs, start });
+  return Object.freeze({
+    command,
+    args: Object.freeze([...args]),
+    env: typeof env === 'object' ? Object.freeze({ ...env }) : env,
+    cwd,
+    processes,
+    maxProcesses,
+    idleTimeoutMs,
+    start,
+  });
 }

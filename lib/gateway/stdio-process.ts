@@ -27,9 +27,24 @@ export const STOP_GRACE_MS = 2_000;
  * The router's variables a child inherits, as the MCP SDK's stdio client does (`getDefaultEnvironment`): enough to
  * find programs and a home directory, none of the router's secrets.
  */
-const INHERITED_ENV = process.platform === 'win32'
-  ? ['APPDATA', 'HOMEDRIVE', 'HOMEPATH', 'LOCALAPPDATA', 'PATH', 'PATHEXT', 'PROCESSOR_ARCHITECTURE', 'SYSTEMDRIVE', 'SYSTEMROOT', 'TEMP', 'USERNAME', 'USERPROFILE', 'PROGRAMFILES']
-  : ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER'];
+const INHERITED_ENV =
+  process.platform === 'win32'
+    ? [
+        'APPDATA',
+        'HOMEDRIVE',
+        'HOMEPATH',
+        'LOCALAPPDATA',
+        'PATH',
+        'PATHEXT',
+        'PROCESSOR_ARCHITECTURE',
+        'SYSTEMDRIVE',
+        'SYSTEMROOT',
+        'TEMP',
+        'USERNAME',
+        'USERPROFILE',
+        'PROGRAMFILES',
+      ]
+    : ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER'];
 
 /** The child's environment: the inherited minimum, then the program's own. */
 export function childEnv(own: Readonly<Record<string, string>> | undefined): Record<string, string> {
@@ -86,7 +101,13 @@ export function startStdioProcess(program: StdioProgram, events: StdioProcessEve
   };
   let started: Promise<void>;
   try {
-    child = spawn(program.command, [...program.args], { shell: false, env: childEnv(program.env), cwd: program.cwd, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+    child = spawn(program.command, [...program.args], {
+      shell: false,
+      env: childEnv(program.env),
+      cwd: program.cwd,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
   } catch (error) {
     // Invalid arguments (a NUL byte in the command) throw synchronously.
     const why = `could not be started (${errnoOf(error)})`;

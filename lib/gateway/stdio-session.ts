@@ -60,7 +60,10 @@ export class StdioSession {
     this.#faults = boundedLog(options.logger, `mcpRouter: upstream '${options.label}'`);
     const stdout = new LineSplitter(options.maxMessageBytes, {
       line: (text) => this.#onLine(text),
-      oversized: () => this.#faults.write(`wrote a stdout line over ${options.maxMessageBytes} bytes (maxMessageBytes); it was dropped`),
+      oversized: () =>
+        this.#faults.write(
+          `wrote a stdout line over ${options.maxMessageBytes} bytes (maxMessageBytes); it was dropped`,
+        ),
     });
     const stderr = new LineSplitter(MAX_STDERR_LINE_BYTES, {
       line: (text) => this.#stderr.write(text),
@@ -94,7 +97,11 @@ export class StdioSession {
    * timeout, cancellation or the process's end. A timeout or the caller's abort sends `notifications/cancelled`
    * (MCP 2025-11-25 › Cancellation), but for `initialize`, which MUST NOT be cancelled.
    */
-  request(method: string, params: Record<string, unknown> | undefined, options: UpstreamRequestOptions = {}): Promise<unknown> {
+  request(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: UpstreamRequestOptions = {},
+  ): Promise<unknown> {
     const { label, timeoutMs } = this.#options;
     const gone = this.#ended ?? this.#stopReason;
     if (gone !== undefined) return Promise.reject(upstreamError(label, gone));
@@ -103,7 +110,10 @@ export class StdioSession {
     const callerToken = isObject(params?._meta) ? params._meta.progressToken : undefined;
     // Callers choose their tokens and may choose the same one: the upstream gets one of ours, unique per request.
     const progressKey = callerToken === undefined ? undefined : `gateway-progress-${id}`;
-    const sent = progressKey === undefined ? params : { ...params, _meta: { ...(params?._meta as Record<string, unknown>), progressToken: progressKey } };
+    const sent =
+      progressKey === undefined
+        ? params
+        : { ...params, _meta: { ...(params?._meta as Record<string, unknown>), progressToken: progressKey } };
     return new Promise((resolve, reject) => {
       const finish = (): void => {
         clearTimeout(timer);
@@ -130,14 +140,20 @@ export class StdioSession {
       });
       const body = sent === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params: sent };
       const written = this.#process.writeLine(JSON.stringify(body));
-      if (written === 'full') giveUp(`is not reading its input (over ${MAX_UNREAD_INPUT_BYTES} bytes unread)`, 'input full');
+      if (written === 'full')
+        giveUp(`is not reading its input (over ${MAX_UNREAD_INPUT_BYTES} bytes unread)`, 'input full');
       else if (written === 'gone') giveUp(this.#ended ?? 'is not running', 'not running');
     });
   }
 
   /** Writes a notification; false when it could not be (the process is gone, or not reading its input). */
   notify(method: string, params?: Record<string, unknown>): boolean {
-    return 'written' === this.#process.writeLine(JSON.stringify(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params }));
+    return (
+      'written' ===
+      this.#process.writeLine(
+        JSON.stringify(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params }),
+      )
+    );
   }
 
   /** Stops the process (SIGTERM, then SIGKILL); `reason` replaces the exit status in what requests and `onEnd` are told. */
@@ -162,7 +178,9 @@ export class StdioSession {
     try {
       message = JSON.parse(text);
     } catch {
-      this.#faults.write('wrote a stdout line that is not JSON; it was dropped (stdout is for MCP messages only, logs go to stderr)');
+      this.#faults.write(
+        'wrote a stdout line that is not JSON; it was dropped (stdout is for MCP messages only, logs go to stderr)',
+      );
       return;
     }
     if (!isObject(message) || message.jsonrpc !== '2.0') {
@@ -195,7 +213,12 @@ export class StdioSession {
   #onNotification(message: UpstreamMessage): void {
     const params = isObject(message.params) ? message.params : undefined;
     if (message.method === 'notifications/progress') {
-      const pending = params === undefined ? undefined : this.#oldest((candidate) => candidate.progressKey !== undefined && candidate.progressKey === params.progressToken);
+      const pending =
+        params === undefined
+          ? undefined
+          : this.#oldest(
+              (candidate) => candidate.progressKey !== undefined && candidate.progressKey === params.progressToken,
+            );
       // The caller sees its own token again.
       pending?.options.onMessage?.({ ...message, params: { ...params, progressToken: pending.callerToken } });
     } else if (message.method === 'notifications/message') {
@@ -212,14 +235,23 @@ export class StdioSession {
    */
   #answerServerRequest(method: string, message: UpstreamMessage): void {
     const params = isObject(message.params) ? message.params : undefined;
-    const target = RELAYED_METHODS.has(method) ? this.#oldest((candidate) => candidate.options.onRequest !== undefined) : undefined;
+    const target = RELAYED_METHODS.has(method)
+      ? this.#oldest((candidate) => candidate.options.onRequest !== undefined)
+      : undefined;
     target?.options.onMessage?.(message);
     const answer: Promise<unknown> =
       method === 'ping'
         ? Promise.resolve({})
         : target?.options.onRequest !== undefined
           ? target.options.onRequest(method, params)
-          : Promise.reject(new JsonRpcError(ErrorCode.MethodNotFound, RELAYED_METHODS.has(method) ? `Method not found: no call in flight to relay ${method} to` : `Method not found: the gateway does not serve ${method}`));
+          : Promise.reject(
+              new JsonRpcError(
+                ErrorCode.MethodNotFound,
+                RELAYED_METHODS.has(method)
+                  ? `Method not found: no call in flight to relay ${method} to`
+                  : `Method not found: the gateway does not serve ${method}`,
+              ),
+            );
     void replyTo(message.id, answer)
       .then((reply) => this.#process.writeLine(JSON.stringify(reply)))
       .catch(() => undefined);

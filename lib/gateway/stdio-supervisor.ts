@@ -83,7 +83,9 @@ export function superviseStdio(options: StdioSupervisorOptions): SupervisedClien
     const wait = jittered(restartMs);
     restartMs = Math.min(restartMs * 2, MAX_RESTART_MS);
     notBefore = Date.now() + wait;
-    logger.warn(new Error(`mcpRouter: upstream '${label}' process ${why}; restarting in ${(wait / 1000).toFixed(1)} s`));
+    logger.warn(
+      new Error(`mcpRouter: upstream '${label}' process ${why}; restarting in ${(wait / 1000).toFixed(1)} s`),
+    );
     clearTimeout(timer);
     if (options.onRestartDue !== undefined) timer = setTimeout(options.onRestartDue, wait).unref();
     options.onExited?.();
@@ -94,7 +96,11 @@ export function superviseStdio(options: StdioSupervisorOptions): SupervisedClien
     if (closed) throw new JsonRpcError(ErrorCode.InternalError, `Upstream "${label}" is closed`);
     if (current !== undefined) return current;
     const wait = notBefore - Date.now();
-    if (wait > 0) throw new JsonRpcError(ErrorCode.InternalError, `Upstream "${label}" is down (${lastExit ?? 'exited'}); next start in ${Math.ceil(wait / 1000)} s`);
+    if (wait > 0)
+      throw new JsonRpcError(
+        ErrorCode.InternalError,
+        `Upstream "${label}" is down (${lastExit ?? 'exited'}); next start in ${Math.ceil(wait / 1000)} s`,
+      );
     starts++;
     startedAt = Date.now();
     lastExit = undefined;
@@ -105,7 +111,11 @@ export function superviseStdio(options: StdioSupervisorOptions): SupervisedClien
     return client;
   }
 
-  async function request(method: string, params: Record<string, unknown> | undefined, requestOptions?: UpstreamRequestOptions): Promise<unknown> {
+  async function request(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    requestOptions?: UpstreamRequestOptions,
+  ): Promise<unknown> {
     const client = running();
     busy++;
     try {

@@ -12,7 +12,11 @@ import type { UpstreamMessage } from './upstream-exchange';
 import type { ResolvedUpstream } from './upstream-options';
 
 /** What the gateway can answer for its callers, declared to upstreams (2025 initialize, 2026 `_meta`): it relays each ask. */
-export const RELAYED_CAPABILITIES: Readonly<Record<string, unknown>> = Object.freeze({ sampling: {}, elicitation: { form: {}, url: {} }, roots: {} });
+export const RELAYED_CAPABILITIES: Readonly<Record<string, unknown>> = Object.freeze({
+  sampling: {},
+  elicitation: { form: {}, url: {} },
+  roots: {},
+});
 
 /** The `_meta` keys of the MCP 2026-07-28 envelope: each hop sends its own (the upstream client sets the gateway's). */
 const ENVELOPE_META = 'io.modelcontextprotocol/';
@@ -21,10 +25,15 @@ const SERVER_INFO_META = 'io.modelcontextprotocol/serverInfo';
 const MAX_INPUT_ROUNDS = 8;
 
 /** The caller's `_meta` as forwarded: the progress token, a payment, trace context…, without the caller's envelope. */
-export function forwardedMeta(meta: Readonly<Record<string, unknown>> | undefined, paidHere: boolean): Record<string, unknown> | undefined {
+export function forwardedMeta(
+  meta: Readonly<Record<string, unknown>> | undefined,
+  paidHere: boolean,
+): Record<string, unknown> | undefined {
   if (meta === undefined) return undefined;
   // A tool with local guards is paid here, not upstream: the payment a local guard consumed is not passed on.
-  const kept = Object.entries(meta).filter(([key]) => !key.startsWith(ENVELOPE_META) && !(paidHere && (PAYMENT_META_KEYS as readonly string[]).includes(key)));
+  const kept = Object.entries(meta).filter(
+    ([key]) => !key.startsWith(ENVELOPE_META) && !(paidHere && (PAYMENT_META_KEYS as readonly string[]).includes(key)),
+  );
   return kept.length === 0 ? undefined : Object.fromEntries(kept);
 }
 
@@ -32,7 +41,11 @@ export function forwardedMeta(meta: Readonly<Record<string, unknown>> | undefine
  * The upstream's credentials for this caller, and the caller's headers on the allow-list (never its own
  * credentials), but for a call paid here the x402 payment headers: a payment pays for one call, the local one.
  */
-export async function forwardedHeaders(options: ResolvedUpstream, ctx: RequestContext | undefined, paidHere = false): Promise<Record<string, string>> {
+export async function forwardedHeaders(
+  options: ResolvedUpstream,
+  ctx: RequestContext | undefined,
+  paidHere = false,
+): Promise<Record<string, string>> {
   const headers: Record<string, string> = {};
   if (ctx !== undefined) {
     for (const name of options.forwardHeaders) {
@@ -51,23 +64,45 @@ function relay(ctx: RequestContext, message: UpstreamMessage): void {
   const params = isObject(message.params) ? message.params : {};
   if (message.method === 'notifications/progress' && typeof params.progress === 'number') {
     // The upstream echoes the caller's own token (forwarded verbatim): ctx.progress sends it, or nothing without one.
-    void ctx.progress(params.progress, typeof params.total === 'number' ? params.total : undefined, typeof params.message === 'string' ? params.message : undefined).catch(() => undefined);
+    void ctx
+      .progress(
+        params.progress,
+        typeof params.total === 'number' ? params.total : undefined,
+        typeof params.message === 'string' ? params.message : undefined,
+      )
+      .catch(() => undefined);
   } else if (message.method === 'notifications/message' && LOG_LEVELS.includes(params.level as LogLevel)) {
-    void ctx.log(params.level as LogLevel, params.data, typeof params.logger === 'string' ? params.logger : undefined).catch(() => undefined);
+    void ctx
+      .log(params.level as LogLevel, params.data, typeof params.logger === 'string' ? params.logger : undefined)
+      .catch(() => undefined);
   }
 }
 
 /** Asks the caller what an upstream asks the gateway (MCP: sampling, elicitation, roots), under `key` in a 2026 round. */
-function ask(ctx: RequestContext, method: string, params: Record<string, unknown> | undefined, key?: string): Promise<unknown> {
+function ask(
+  ctx: RequestContext,
+  method: string,
+  params: Record<string, unknown> | undefined,
+  key?: string,
+): Promise<unknown> {
   const options = key === undefined ? undefined : { key };
-  if (method === 'sampling/createMessage') return ctx.sample((params ?? {}) as Parameters<RequestContext['sample']>[0], options);
-  if (method === 'elicitation/create') return ctx.elicit((params ?? {}) as Parameters<RequestContext['elicit']>[0], options);
+  if (method === 'sampling/createMessage')
+    return ctx.sample((params ?? {}) as Parameters<RequestContext['sample']>[0], options);
+  if (method === 'elicitation/create')
+    return ctx.elicit((params ?? {}) as Parameters<RequestContext['elicit']>[0], options);
   if (method === 'roots/list') return ctx.listRoots(options);
-  return Promise.reject(new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: the gateway does not relay ${method}`));
+  return Promise.reject(
+    new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: the gateway does not relay ${method}`),
+  );
 }
 
 /** The options of one forwarded request: the caller's signal, headers and capabilities, and the relays. */
-export async function callerRequestOptions(options: ResolvedUpstream, ctx: RequestContext, extraHeaders?: Record<string, string>, paidHere = false): Promise<UpstreamRequestOptions> {
+export async function callerRequestOptions(
+  options: ResolvedUpstream,
+  ctx: RequestContext,
+  extraHeaders?: Record<string, string>,
+  paidHere = false,
+): Promise<UpstreamRequestOptions> {
   return {
     signal: ctx.signal,
     headers: { ...(await forwardedHeaders(options, ctx, paidHere)), ...extraHeaders },
@@ -79,7 +114,8 @@ export async function callerRequestOptions(options: ResolvedUpstream, ctx: Reque
 
 /** Removes what belongs to the upstream hop from a result (its 2026 result type and cache hints: ours are our own). */
 function ownResult(result: unknown, label: string): Record<string, unknown> {
-  if (!isObject(result)) throw new JsonRpcError(ErrorCode.InternalError, `Upstream "${label}" sent a result that is not an object`);
+  if (!isObject(result))
+    throw new JsonRpcError(ErrorCode.InternalError, `Upstream "${label}" sent a result that is not an object`);
   const { resultType: _type, ttlMs: _ttl, cacheScope: _scope, ...rest } = result;
   // The upstream's serverInfo (MCP 2026-07-28 results' `_meta`) names it, not us: the caller gets ours.
   if (isObject(rest._meta) && SERVER_INFO_META in rest._meta) {
@@ -104,7 +140,14 @@ export interface UpstreamTarget {
  * with the upstream's name and address; the span's trace context replaces the caller's in the forwarded `_meta`
  * (SEP-414), so the upstream's span is its child.
  */
-export async function forwardRequest(target: UpstreamTarget, method: string, params: Record<string, unknown>, ctx: RequestContext, extraHeaders?: Record<string, string>, paidHere = false): Promise<Record<string, unknown>> {
+export async function forwardRequest(
+  target: UpstreamTarget,
+  method: string,
+  params: Record<string, unknown>,
+  ctx: RequestContext,
+  extraHeaders?: Record<string, string>,
+  paidHere = false,
+): Promise<Record<string, unknown>> {
   const { telemetry, options } = target;
   const client = target.clientFor?.(ctx) ?? target.client;
   if (telemetry === undefined) return exchange(client, options, method, params, ctx, extraHeaders, paidHere);
@@ -116,7 +159,9 @@ export async function forwardRequest(target: UpstreamTarget, method: string, par
     spanAttributes[ATTR_SERVER_ADDRESS] = url.hostname;
     spanAttributes[ATTR_SERVER_PORT] = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
   }
-  return telemetry.childSpan('client', name, spanAttributes, (span) => exchange(client, options, method, withTraceContext(params, span), ctx, extraHeaders, paidHere));
+  return telemetry.childSpan('client', name, spanAttributes, (span) =>
+    exchange(client, options, method, withTraceContext(params, span), ctx, extraHeaders, paidHere),
+  );
 }
 
 /** `params` with the current span's trace context in `_meta` instead of the caller's (unchanged when nothing records). */
@@ -133,13 +178,25 @@ function withTraceContext(params: Record<string, unknown>, span: Pick<ChildSpan,
  * answered by asking the caller each of its inputRequests (ctx.elicit…, under the upstream's own keys, so a 2026
  * caller's retry answers them) and retrying with the answers and the upstream's requestState (MCP 2026-07-28 MRTR).
  */
-async function exchange(client: Pick<UpstreamClient, 'request'>, options: ResolvedUpstream, method: string, params: Record<string, unknown>, ctx: RequestContext, extraHeaders: Record<string, string> | undefined, paidHere: boolean): Promise<Record<string, unknown>> {
+async function exchange(
+  client: Pick<UpstreamClient, 'request'>,
+  options: ResolvedUpstream,
+  method: string,
+  params: Record<string, unknown>,
+  ctx: RequestContext,
+  extraHeaders: Record<string, string> | undefined,
+  paidHere: boolean,
+): Promise<Record<string, unknown>> {
   const requestOptions = await callerRequestOptions(options, ctx, extraHeaders, paidHere);
   let sent = params;
   for (let round = 0; ; round++) {
     const result = await client.request(method, sent, requestOptions);
     if (!isObject(result) || result.resultType !== 'input_required') return ownResult(result, options.name);
-    if (round === MAX_INPUT_ROUNDS) throw new JsonRpcError(ErrorCode.InternalError, `Upstream "${options.name}" asked for input more than ${MAX_INPUT_ROUNDS} times`);
+    if (round === MAX_INPUT_ROUNDS)
+      throw new JsonRpcError(
+        ErrorCode.InternalError,
+        `Upstream "${options.name}" asked for input more than ${MAX_INPUT_ROUNDS} times`,
+      );
     const requests = isObject(result.inputRequests) ? Object.entries(result.inputRequests) : [];
     const answers = await Promise.all(
       requests.map(async ([key, request]) => {
@@ -148,6 +205,10 @@ async function exchange(client: Pick<UpstreamClient, 'request'>, options: Resolv
       }),
     );
     const { inputResponses: _previous, requestState: _state, ...rest } = params;
-    sent = { ...rest, inputResponses: Object.fromEntries(answers), ...(result.requestState === undefined ? {} : { requestState: result.requestState }) };
+    sent = {
+      ...rest,
+      inputResponses: Object.fromEntries(answers),
+      ...(result.requestState === undefined ? {} : { requestState: result.requestState }),
+    };
   }
 }

@@ -3,7 +3,12 @@
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isObject } from '../jsonrpc/types';
 import { isSupportedVersion, LATEST_PROTOCOL_VERSION, type Era } from '../versions';
-import { openUpstreamListener, type UpstreamLink, type UpstreamListener, type UpstreamListenOptions } from './upstream-events';
+import {
+  openUpstreamListener,
+  type UpstreamLink,
+  type UpstreamListener,
+  type UpstreamListenOptions,
+} from './upstream-events';
 import { deleteSession, exchange, type ExchangeOutcome, type UpstreamMessage } from './upstream-exchange';
 import { encodeHeaderValue, replyTo, UpstreamFault } from './upstream-wire';
 
@@ -18,7 +23,14 @@ const CLIENT_INFO_META = 'io.modelcontextprotocol/clientInfo';
  */
 const LOG_LEVEL_META = 'io.modelcontextprotocol/logLevel';
 /** The body field `Mcp-Name` mirrors, by method (MCP 2026-07-28 transports › Standard Request Headers; SEP-2663 for tasks). */
-const NAME_FIELD: Readonly<Record<string, string>> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri', 'tasks/get': 'taskId', 'tasks/update': 'taskId', 'tasks/cancel': 'taskId' };
+const NAME_FIELD: Readonly<Record<string, string>> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
+};
 
 export interface UpstreamClientOptions {
   /** The upstream's MCP endpoint. Never appears in an error message. */
@@ -59,7 +71,11 @@ export interface UpstreamRequestOptions {
 
 export interface UpstreamClient {
   /** Sends a request and resolves with its result; rejects with a JsonRpcError (the upstream's own, or -32603). */
-  request(method: string, params: Record<string, unknown> | undefined, options?: UpstreamRequestOptions): Promise<unknown>;
+  request(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options?: UpstreamRequestOptions,
+  ): Promise<unknown>;
   /** Sends a notification; resolves once the upstream accepted it. */
   notify(method: string, params?: Record<string, unknown>): Promise<void>;
   /** Keeps the upstream's notification stream open (2025 GET stream, 2026 subscriptions/listen) until closed: see upstream-events.ts. */
@@ -86,14 +102,25 @@ interface Connection {
 type AbortCause = 'cancelled' | 'timeout' | 'closed';
 
 /** Headers the protocol sets, which a request's own headers never replace. */
-const PROTOCOL_HEADERS: ReadonlySet<string> = new Set(['mcp-protocol-version', 'mcp-session-id', 'mcp-method', 'mcp-name', 'content-type', 'accept']);
+const PROTOCOL_HEADERS: ReadonlySet<string> = new Set([
+  'mcp-protocol-version',
+  'mcp-session-id',
+  'mcp-method',
+  'mcp-name',
+  'content-type',
+  'accept',
+]);
 
 /** The client's headers with a request's own on top (they replace the client's of the same name), protocol headers kept. */
-function withRequestHeaders(headers: Record<string, string>, own: Record<string, string> | undefined): Record<string, string> {
+function withRequestHeaders(
+  headers: Record<string, string>,
+  own: Record<string, string> | undefined,
+): Record<string, string> {
   if (own === undefined) return headers;
   const merged: Record<string, string> = {};
   const replaced = new Set(Object.keys(own).map((name) => name.toLowerCase()));
-  for (const [name, value] of Object.entries(headers)) if (PROTOCOL_HEADERS.has(name.toLowerCase()) || !replaced.has(name.toLowerCase())) merged[name] = value;
+  for (const [name, value] of Object.entries(headers))
+    if (PROTOCOL_HEADERS.has(name.toLowerCase()) || !replaced.has(name.toLowerCase())) merged[name] = value;
   for (const [name, value] of Object.entries(own)) if (!PROTOCOL_HEADERS.has(name.toLowerCase())) merged[name] = value;
   return merged;
 }
@@ -118,7 +145,8 @@ export function upstreamError(label: string, phrase: string): JsonRpcError {
 export function resultOrThrow(message: UpstreamMessage, label: string): unknown {
   if ('error' in message) {
     const error = message.error;
-    if (!isObject(error) || !Number.isInteger(error.code) || typeof error.message !== 'string') throw upstreamError(label, 'sent a malformed JSON-RPC error');
+    if (!isObject(error) || !Number.isInteger(error.code) || typeof error.message !== 'string')
+      throw upstreamError(label, 'sent a malformed JSON-RPC error');
     throw new JsonRpcError(error.code as number, error.message, error.data);
   }
   return message.result;
@@ -137,7 +165,10 @@ function isDiscoverResult(outcome: ExchangeOutcome): outcome is Extract<Exchange
  */
 export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
   const { url, label, timeoutMs, clientInfo } = options;
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new TypeError(`createUpstreamClient: timeoutMs must be a positive number of milliseconds, got ${String(timeoutMs)}`);
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
+    throw new TypeError(
+      `createUpstreamClient: timeoutMs must be a positive number of milliseconds, got ${String(timeoutMs)}`,
+    );
   let connection: Connection | undefined;
   let connecting: Promise<Connection> | undefined;
   let closed = false;
@@ -146,7 +177,9 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   const inFlight = new Set<() => void>();
   const listeners = new Set<UpstreamListener>();
 
-  const baseHeaders = (): Record<string, string> => ({ ...(typeof options.headers === 'function' ? options.headers() : options.headers) });
+  const baseHeaders = (): Record<string, string> => ({
+    ...(typeof options.headers === 'function' ? options.headers() : options.headers),
+  });
 
   function sessionHeaders(current: Connection): Record<string, string> {
     const headers = baseHeaders();
@@ -167,13 +200,29 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   }
 
   /** MCP 2026-07-28: every request carries the client's state in `params._meta`, beside what the caller put there. */
-  function modernParams(params: Record<string, unknown> | undefined, capabilities: Record<string, unknown> = {}): Record<string, unknown> {
+  function modernParams(
+    params: Record<string, unknown> | undefined,
+    capabilities: Record<string, unknown> = {},
+  ): Record<string, unknown> {
     const meta = isObject(params?._meta) ? params._meta : {};
-    return { ...params, _meta: { ...meta, [PROTOCOL_VERSION_META]: MODERN_VERSION, [CLIENT_CAPABILITIES_META]: capabilities, [CLIENT_INFO_META]: clientInfo, [LOG_LEVEL_META]: 'debug' } };
+    return {
+      ...params,
+      _meta: {
+        ...meta,
+        [PROTOCOL_VERSION_META]: MODERN_VERSION,
+        [CLIENT_CAPABILITIES_META]: capabilities,
+        [CLIENT_INFO_META]: clientInfo,
+        [LOG_LEVEL_META]: 'debug',
+      },
+    };
   }
 
   /** Runs `work` under a signal that fires on the caller's abort, the time limit, or close(); maps the cause to an error. */
-  async function withLimits<T>(signal: AbortSignal | undefined, work: (signal: AbortSignal) => Promise<T>, onAbort?: (cause: AbortCause) => void): Promise<T> {
+  async function withLimits<T>(
+    signal: AbortSignal | undefined,
+    work: (signal: AbortSignal) => Promise<T>,
+    onAbort?: (cause: AbortCause) => void,
+  ): Promise<T> {
     const controller = new AbortController();
     let cause: AbortCause | undefined;
     const abort = (why: AbortCause): void => {
@@ -214,19 +263,37 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   }
 
   async function initialize(signal: AbortSignal): Promise<Connection> {
-    const body = { jsonrpc: '2.0', id: nextId++, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: options.capabilities ?? {}, clientInfo } };
+    const body = {
+      jsonrpc: '2.0',
+      id: nextId++,
+      method: 'initialize',
+      params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: options.capabilities ?? {}, clientInfo },
+    };
     const outcome = await exchange({ url, headers: baseHeaders(), body, signal });
     checkStatus(outcome);
-    if (outcome.kind !== 'response') throw new UpstreamFault(`answered initialize with HTTP ${outcome.status} and no MCP message`);
+    if (outcome.kind !== 'response')
+      throw new UpstreamFault(`answered initialize with HTTP ${outcome.status} and no MCP message`);
     const result = resultOrThrow(outcome.message, label);
     const version = isObject(result) ? result.protocolVersion : undefined;
     // MCP 2025-11-25 lifecycle › Version Negotiation: a revision the client does not speak means disconnect.
-    if (!isSupportedVersion(version)) throw new UpstreamFault('answered initialize with a protocol version the gateway does not speak');
+    if (!isSupportedVersion(version))
+      throw new UpstreamFault('answered initialize with a protocol version the gateway does not speak');
     const capabilities = isObject(result) && isObject(result.capabilities) ? result.capabilities : {};
-    const established: Connection = { era: '2025', protocolVersion: version, sessionId: outcome.sessionId, capabilities };
-    const initialized = await exchange({ url, headers: sessionHeaders(established), body: { jsonrpc: '2.0', method: 'notifications/initialized' }, signal });
+    const established: Connection = {
+      era: '2025',
+      protocolVersion: version,
+      sessionId: outcome.sessionId,
+      capabilities,
+    };
+    const initialized = await exchange({
+      url,
+      headers: sessionHeaders(established),
+      body: { jsonrpc: '2.0', method: 'notifications/initialized' },
+      signal,
+    });
     checkStatus(initialized);
-    if (initialized.status >= 300) throw new UpstreamFault(`refused notifications/initialized (HTTP ${initialized.status})`);
+    if (initialized.status >= 300)
+      throw new UpstreamFault(`refused notifications/initialized (HTTP ${initialized.status})`);
     return established;
   }
 
@@ -235,7 +302,10 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     const probe = await exchange({ url, headers: modernHeaders('server/discover', undefined), body, signal });
     checkStatus(probe);
     if (isDiscoverResult(probe)) {
-      const capabilities = isObject(probe.message.result) && isObject(probe.message.result.capabilities) ? probe.message.result.capabilities : {};
+      const capabilities =
+        isObject(probe.message.result) && isObject(probe.message.result.capabilities)
+          ? probe.message.result.capabilities
+          : {};
       return { era: '2026', protocolVersion: MODERN_VERSION, sessionId: undefined, capabilities };
     }
     // Not a 2026 server: 400 -32022 (a 2026 server without our revision), 404 / -32601 (no server/discover), or a
@@ -245,11 +315,14 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
 
   /** MCP transports › Session Management: a client that no longer needs its session SHOULD delete it. */
   async function endSession(current: Connection): Promise<void> {
-    if (current.era === '2025' && current.sessionId !== undefined) await deleteSession(url, sessionHeaders(current), AbortSignal.timeout(timeoutMs));
+    if (current.era === '2025' && current.sessionId !== undefined)
+      await deleteSession(url, sessionHeaders(current), AbortSignal.timeout(timeoutMs));
   }
 
   /** The first connection probes; after a lost 2025 session the upstream is known to be 2025, so it just initialises. */
-  function connect(handshake: (signal: AbortSignal) => Promise<Connection> = discoverOrInitialize): Promise<Connection> {
+  function connect(
+    handshake: (signal: AbortSignal) => Promise<Connection> = discoverOrInitialize,
+  ): Promise<Connection> {
     if (connection !== undefined) return Promise.resolve(connection);
     connecting ??= withLimits(undefined, handshake).then(
       async (established) => {
@@ -279,8 +352,14 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   function sendCancelled(current: Connection, requestId: number, cause: AbortCause): void {
     // MCP 2025-11-25 › Cancellation: the client SHOULD tell the server it no longer wants the result.
     if (current.era !== '2025' || cause === 'closed') return;
-    const body = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason: cause === 'timeout' ? 'timed out' : 'cancelled' } };
-    void withLimits(undefined, (signal) => exchange({ url, headers: sessionHeaders(current), body, signal })).catch(() => undefined);
+    const body = {
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId, reason: cause === 'timeout' ? 'timed out' : 'cancelled' },
+    };
+    void withLimits(undefined, (signal) => exchange({ url, headers: sessionHeaders(current), body, signal })).catch(
+      () => undefined,
+    );
   }
 
   /**
@@ -288,20 +367,34 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
    * relays sampling, elicitation and roots to its caller) or, without it, -32601, so an upstream never waits for an
    * answer that will not come (MCP 2025-11-25 lifecycle › Capability Negotiation).
    */
-  function answerServerRequest(current: Connection, message: UpstreamMessage, onRequest: UpstreamRequestOptions['onRequest']): void {
+  function answerServerRequest(
+    current: Connection,
+    message: UpstreamMessage,
+    onRequest: UpstreamRequestOptions['onRequest'],
+  ): void {
     const method = String(message.method);
     const params = isObject(message.params) ? message.params : undefined;
-    const answer: Promise<unknown> = method === 'ping'
-      ? Promise.resolve({})
-      : onRequest === undefined
-        ? Promise.reject(new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: the gateway does not serve ${method}`))
-        : onRequest(method, params);
+    const answer: Promise<unknown> =
+      method === 'ping'
+        ? Promise.resolve({})
+        : onRequest === undefined
+          ? Promise.reject(
+              new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: the gateway does not serve ${method}`),
+            )
+          : onRequest(method, params);
     void replyTo(message.id, answer)
-      .then((reply) => withLimits(undefined, (signal) => exchange({ url, headers: sessionHeaders(current), body: reply, signal })))
+      .then((reply) =>
+        withLimits(undefined, (signal) => exchange({ url, headers: sessionHeaders(current), body: reply, signal })),
+      )
       .catch(() => undefined);
   }
 
-  async function send(method: string, params: Record<string, unknown> | undefined, requestOptions: UpstreamRequestOptions, retried: boolean): Promise<unknown> {
+  async function send(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    requestOptions: UpstreamRequestOptions,
+    retried: boolean,
+  ): Promise<unknown> {
     if (closed) throw upstreamError(label, 'client was closed');
     // Already cancelled: send nothing, not even the handshake.
     if (requestOptions.signal?.aborted) throw upstreamError(label, 'request was cancelled');
@@ -309,13 +402,18 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     const id = nextId++;
     const modern = current.era === '2026';
     const sentParams = modern ? modernParams(params, requestOptions.capabilities) : params;
-    const body: UpstreamMessage = sentParams === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params: sentParams };
-    const headers = withRequestHeaders(modern ? modernHeaders(method, params) : sessionHeaders(current), requestOptions.headers);
+    const body: UpstreamMessage =
+      sentParams === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params: sentParams };
+    const headers = withRequestHeaders(
+      modern ? modernHeaders(method, params) : sessionHeaders(current),
+      requestOptions.headers,
+    );
     const outcome = await withLimits(
       requestOptions.signal,
       async (signal) => {
         const onMessage = (message: UpstreamMessage): void => {
-          if (!modern && typeof message.method === 'string' && message.id !== undefined) answerServerRequest(current, message, requestOptions.onRequest);
+          if (!modern && typeof message.method === 'string' && message.id !== undefined)
+            answerServerRequest(current, message, requestOptions.onRequest);
           requestOptions.onMessage?.(message);
         };
         const answer = await exchange({ url, headers, body, signal, onMessage });
@@ -340,7 +438,8 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       const current = await connect();
       const modern = current.era === '2026';
       const sentParams = modern ? modernParams(params) : params;
-      const body: UpstreamMessage = sentParams === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params: sentParams };
+      const body: UpstreamMessage =
+        sentParams === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params: sentParams };
       const headers = modern ? modernHeaders(method, params) : sessionHeaders(current);
       const outcome = await withLimits(undefined, (signal) => exchange({ url, headers, body, signal }));
       // MCP transports: a notification the server accepts gets 202 and no body.
@@ -349,7 +448,12 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     listen(listenOptions) {
       if (closed) throw upstreamError(label, 'client was closed');
       const link: UpstreamLink<Connection> = {
-        url, timeoutMs, sessionHeaders, modernHeaders, modernParams, reconnect,
+        url,
+        timeoutMs,
+        sessionHeaders,
+        modernHeaders,
+        modernParams,
+        reconnect,
         // Server requests outside a call have no caller to relay to: ping is answered, the rest -32601.
         answerServerRequest: (current, message) => answerServerRequest(current, message, undefined),
         connect: () => connect(),

@@ -67,7 +67,9 @@ function checkBackoff(options: UpstreamListenOptions): { initialMs: number; maxM
   const initialMs = options.backoff?.initialMs ?? DEFAULT_LISTEN_INITIAL_BACKOFF_MS;
   const maxMs = options.backoff?.maxMs ?? DEFAULT_LISTEN_MAX_BACKOFF_MS;
   if (!Number.isFinite(initialMs) || initialMs <= 0 || !Number.isFinite(maxMs) || maxMs < initialMs) {
-    throw new TypeError(`listen: backoff needs 0 < initialMs <= maxMs (finite milliseconds), got initialMs ${String(initialMs)}, maxMs ${String(maxMs)}`);
+    throw new TypeError(
+      `listen: backoff needs 0 < initialMs <= maxMs (finite milliseconds), got initialMs ${String(initialMs)}, maxMs ${String(maxMs)}`,
+    );
   }
   return { initialMs, maxMs };
 }
@@ -98,7 +100,10 @@ async function discard(response: Response): Promise<void> {
 }
 
 function isEventStream(response: Response): boolean {
-  return response.status === 200 && (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase() === 'text/event-stream';
+  return (
+    response.status === 200 &&
+    (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase() === 'text/event-stream'
+  );
 }
 
 /**
@@ -111,7 +116,11 @@ function isEventStream(response: Response): boolean {
  * @param onClosed - called once by close(), so the client can forget the listener
  * @throws {TypeError} for backoff bounds that are not 0 < initialMs <= maxMs
  */
-export function openUpstreamListener<C extends ListenConnection>(link: UpstreamLink<C>, options: UpstreamListenOptions, onClosed: () => void): UpstreamListener {
+export function openUpstreamListener<C extends ListenConnection>(
+  link: UpstreamLink<C>,
+  options: UpstreamListenOptions,
+  onClosed: () => void,
+): UpstreamListener {
   const { initialMs, maxMs } = checkBackoff(options);
   let uris: readonly string[] = [...new Set(options.resourceSubscriptions ?? [])];
   let closed = false;
@@ -205,17 +214,27 @@ export function openUpstreamListener<C extends ListenConnection>(link: UpstreamL
 
   async function listenModern(signal: AbortSignal): Promise<AttemptEnd> {
     const id = link.nextId();
-    const notifications: Record<string, unknown> = { toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true };
+    const notifications: Record<string, unknown> = {
+      toolsListChanged: true,
+      promptsListChanged: true,
+      resourcesListChanged: true,
+    };
     if (uris.length > 0) notifications.resourceSubscriptions = uris;
     const params = { notifications };
-    const headers = { ...link.modernHeaders(LISTEN_METHOD, params), 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+    const headers = {
+      ...link.modernHeaders(LISTEN_METHOD, params),
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+    };
     const body = JSON.stringify({ jsonrpc: '2.0', id, method: LISTEN_METHOD, params: link.modernParams(params) });
     const response = await open({ method: 'POST', headers, body }, signal);
     if (response.status === 405) return discard(response).then(() => 'unsupported');
     if (!isEventStream(response)) {
       // A refusal comes as one JSON-RPC error; -32601 means the upstream has no listen (MCP 2026-07-28 subscriptions).
       if (response.status >= 500) return discard(response).then(() => 'retry');
-      return isMethodNotFound(await readBoundedText(response.body, MAX_UPSTREAM_MESSAGE_BYTES)) ? 'unsupported' : 'retry';
+      return isMethodNotFound(await readBoundedText(response.body, MAX_UPSTREAM_MESSAGE_BYTES))
+        ? 'unsupported'
+        : 'retry';
     }
     for await (const message of messagesOf(response)) {
       // The listen request's own response ends the stream (Graceful Closure, or an error): open a new one.
@@ -236,7 +255,10 @@ export function openUpstreamListener<C extends ListenConnection>(link: UpstreamL
       const current = await link.connect();
       era = current.era;
       if (closed || reopenRequested) return 'reopen';
-      const end = current.era === '2026' ? await listenModern(controller.signal) : await listenSession(current, controller.signal);
+      const end =
+        current.era === '2026'
+          ? await listenModern(controller.signal)
+          : await listenSession(current, controller.signal);
       return reopenRequested ? 'reopen' : end;
     } catch {
       // Unreachable, refused, broken or malformed: all retried; the error text (which may hold the URL) is dropped.
@@ -276,8 +298,14 @@ export function openUpstreamListener<C extends ListenConnection>(link: UpstreamL
       if (closed) return;
       if (era === '2025') {
         if (state !== 'open') return;
-        subscribeSession('resources/subscribe', uris.filter((uri) => !previous.includes(uri)));
-        subscribeSession('resources/unsubscribe', previous.filter((uri) => !uris.includes(uri)));
+        subscribeSession(
+          'resources/subscribe',
+          uris.filter((uri) => !previous.includes(uri)),
+        );
+        subscribeSession(
+          'resources/unsubscribe',
+          previous.filter((uri) => !uris.includes(uri)),
+        );
         return;
       }
       reopenRequested = true;

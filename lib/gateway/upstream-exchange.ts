@@ -9,7 +9,12 @@ export type UpstreamMessage = Record<string, unknown>;
 /** What a POST came back with. */
 export type ExchangeOutcome =
   /** The JSON-RPC response to the posted request (on any status: 2026 errors come on 400 and 404). */
-  | { readonly kind: 'response'; readonly status: number; readonly message: UpstreamMessage; readonly sessionId: string | undefined }
+  | {
+      readonly kind: 'response';
+      readonly status: number;
+      readonly message: UpstreamMessage;
+      readonly sessionId: string | undefined;
+    }
   /** Accepted with no body (202 to a notification), or a status with no JSON-RPC answer. */
   | { readonly kind: 'status'; readonly status: number; readonly sessionId: string | undefined };
 
@@ -46,7 +51,11 @@ export async function exchange(request: ExchangeRequest): Promise<ExchangeOutcom
   try {
     response = await fetch(request.url, {
       method: 'POST',
-      headers: { ...request.headers, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      headers: {
+        ...request.headers,
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+      },
       body: JSON.stringify(request.body),
       signal: request.signal,
       redirect: 'error',
@@ -77,7 +86,8 @@ export async function exchange(request: ExchangeRequest): Promise<ExchangeOutcom
   if (type === 'application/json' && text.trim() !== '') {
     const message = parseUpstreamJson(text, 'a body');
     if (answers(message, id)) return { kind: 'response', status, message, sessionId };
-    if (status < 300) throw new UpstreamFault(`answered with JSON that is not a response to the request (HTTP ${status})`);
+    if (status < 300)
+      throw new UpstreamFault(`answered with JSON that is not a response to the request (HTTP ${status})`);
   } else if (status < 300 && id !== undefined) {
     throw new UpstreamFault(`answered HTTP ${status} without an MCP message`);
   }

@@ -41,7 +41,8 @@ function paramHeaders(params: readonly HeaderParam[], args: Record<string, unkno
     let value: unknown = args;
     for (const key of param.path) value = isObject(value) ? value[key] : undefined;
     if (typeof value === 'string') headers[param.header] = encodeHeaderValue(value);
-    else if (typeof value === 'boolean' || (typeof value === 'number' && Number.isInteger(value))) headers[param.header] = String(value);
+    else if (typeof value === 'boolean' || (typeof value === 'number' && Number.isInteger(value)))
+      headers[param.header] = String(value);
   }
   return headers;
 }
@@ -49,7 +50,10 @@ function paramHeaders(params: readonly HeaderParam[], args: Record<string, unkno
 /** Turns what is not a protocol error (an ask the caller cannot answer) into one naming the upstream. */
 function asProtocolError(error: unknown, label: string): JsonRpcError {
   if (error instanceof JsonRpcError) return error;
-  return new JsonRpcError(ErrorCode.InternalError, `Upstream "${label}": ${error instanceof Error ? error.message : 'the request failed'}`);
+  return new JsonRpcError(
+    ErrorCode.InternalError,
+    `Upstream "${label}": ${error instanceof Error ? error.message : 'the request failed'}`,
+  );
 }
 
 /**
@@ -58,7 +62,11 @@ function asProtocolError(error: unknown, label: string): JsonRpcError {
  *
  * @param headerParamsOf - the registered tool's `x-mcp-header` arguments, known once it is defined
  */
-export function toolDefinition(source: UpstreamSource, entry: Entry & { name: string }, headerParamsOf: () => readonly HeaderParam[]): ToolDefinition<never> {
+export function toolDefinition(
+  source: UpstreamSource,
+  entry: Entry & { name: string },
+  headerParamsOf: () => readonly HeaderParam[],
+): ToolDefinition<never> {
   const { client, options, naming } = source;
   const original = entry.name;
   const guards = Object.hasOwn(options.guards, original) ? options.guards[original] : undefined;
@@ -75,7 +83,14 @@ export function toolDefinition(source: UpstreamSource, entry: Entry & { name: st
     handler: async (args: Record<string, unknown>, ctx: RequestContext) => {
       const params = { name: original, arguments: args, _meta: forwardedMeta(ctx.meta, paidHere) };
       try {
-        const result = await forwardRequest(source, 'tools/call', params, ctx, paramHeaders(headerParamsOf(), args), paidHere);
+        const result = await forwardRequest(
+          source,
+          'tools/call',
+          params,
+          ctx,
+          paramHeaders(headerParamsOf(), args),
+          paidHere,
+        );
         return rewriteToolResult(result, naming);
       } catch (error) {
         // MCP tools › Error Handling: what the upstream answered as an error stays one; an ask the caller could not
@@ -91,9 +106,20 @@ export function toolDefinition(source: UpstreamSource, entry: Entry & { name: st
 function forwardCompleter(source: UpstreamSource, ref: Record<string, string>, argument: string): Completer {
   return async (value, context, ctx) => {
     try {
-      const result = await forwardRequest(source, 'completion/complete', { ref, argument: { name: argument, value }, context: { arguments: context.arguments } }, ctx);
+      const result = await forwardRequest(
+        source,
+        'completion/complete',
+        { ref, argument: { name: argument, value }, context: { arguments: context.arguments } },
+        ctx,
+      );
       const completion = isObject(result.completion) ? result.completion : {};
-      return { values: Array.isArray(completion.values) ? completion.values.filter((item): item is string => typeof item === 'string') : [], total: typeof completion.total === 'number' ? completion.total : undefined, hasMore: completion.hasMore === true ? true : undefined };
+      return {
+        values: Array.isArray(completion.values)
+          ? completion.values.filter((item): item is string => typeof item === 'string')
+          : [],
+        total: typeof completion.total === 'number' ? completion.total : undefined,
+        hasMore: completion.hasMore === true ? true : undefined,
+      };
     } catch (error) {
       // An upstream without completions has no suggestions; any other failure is the caller's to see.
       if (error instanceof JsonRpcError && error.code === ErrorCode.MethodNotFound) return [];
@@ -119,7 +145,12 @@ export function promptDefinition(source: UpstreamSource, entry: Entry & { name: 
     })),
     get: async (args: Record<string, string>, ctx: RequestContext) => {
       try {
-        const result = await forwardRequest(source, 'prompts/get', { name: original, arguments: args, _meta: forwardedMeta(ctx.meta, false) }, ctx);
+        const result = await forwardRequest(
+          source,
+          'prompts/get',
+          { name: original, arguments: args, _meta: forwardedMeta(ctx.meta, false) },
+          ctx,
+        );
         return rewritePromptResult(result, source.naming) as never;
       } catch (error) {
         throw asProtocolError(error, source.options.name);
@@ -130,10 +161,17 @@ export function promptDefinition(source: UpstreamSource, entry: Entry & { name: 
 
 /** An upstream's "resource not found", in either era's form. */
 function isResourceNotFound(error: JsonRpcError): boolean {
-  return error.code === ErrorCode.ResourceNotFound || (error.code === ErrorCode.InvalidParams && isObject(error.data) && typeof error.data.uri === 'string');
+  return (
+    error.code === ErrorCode.ResourceNotFound ||
+    (error.code === ErrorCode.InvalidParams && isObject(error.data) && typeof error.data.uri === 'string')
+  );
 }
 
-async function readUpstream(source: UpstreamSource, exposedUri: string, ctx: RequestContext): Promise<{ contents: never[] }> {
+async function readUpstream(
+  source: UpstreamSource,
+  exposedUri: string,
+  ctx: RequestContext,
+): Promise<{ contents: never[] }> {
   const uri = source.naming.originalUri(exposedUri) ?? exposedUri;
   try {
     const result = await forwardRequest(source, 'resources/read', { uri, _meta: forwardedMeta(ctx.meta, false) }, ctx);
@@ -162,7 +200,10 @@ export function resourceDefinition(source: UpstreamSource, entry: Entry & { uri:
 }
 
 /** A resource template of the upstream, under its downstream template; its variables complete through the upstream. */
-export function templateDefinition(source: UpstreamSource, entry: Entry & { uriTemplate: string }): ResourceTemplateDefinition<never> {
+export function templateDefinition(
+  source: UpstreamSource,
+  entry: Entry & { uriTemplate: string },
+): ResourceTemplateDefinition<never> {
   const variables = parseUriTemplate(entry.uriTemplate).variableNames;
   const ref = { type: 'ref/resource', uri: entry.uriTemplate };
   return {

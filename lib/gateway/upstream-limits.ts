@@ -37,7 +37,12 @@ export interface UpstreamLimitsOptions {
 /** The limits after checking: internal. */
 export type ResolvedLimits = Readonly<Required<UpstreamLimitsOptions>>;
 
-const KNOWN_LIMITS: OptionKeys<UpstreamLimitsOptions> = { maxDescriptionBytes: true, maxSchemaBytes: true, maxItemBytes: true, maxListBytes: true };
+const KNOWN_LIMITS: OptionKeys<UpstreamLimitsOptions> = {
+  maxDescriptionBytes: true,
+  maxSchemaBytes: true,
+  maxItemBytes: true,
+  maxListBytes: true,
+};
 const DEFAULT_LIMITS: ResolvedLimits = Object.freeze({
   maxDescriptionBytes: DEFAULT_MAX_DESCRIPTION_BYTES,
   maxSchemaBytes: DEFAULT_MAX_SCHEMA_BYTES,
@@ -51,12 +56,18 @@ const DEFAULT_LIMITS: ResolvedLimits = Object.freeze({
  */
 export function resolveLimits(limits: unknown, label: string): ResolvedLimits {
   if (limits === undefined) return DEFAULT_LIMITS;
-  if (!isObject(limits)) throw invalidOption(`${label}.limits`, '{ maxDescriptionBytes?, maxSchemaBytes?, maxItemBytes?, maxListBytes? }', limits);
+  if (!isObject(limits))
+    throw invalidOption(
+      `${label}.limits`,
+      '{ maxDescriptionBytes?, maxSchemaBytes?, maxItemBytes?, maxListBytes? }',
+      limits,
+    );
   rejectUnknownKeys(limits, KNOWN_LIMITS, `${label}.limits.`);
   const resolved: Record<string, number> = { ...DEFAULT_LIMITS };
   for (const [key, value] of Object.entries(limits)) {
     if (value === undefined) continue;
-    if (!isPositiveInteger(value)) throw invalidOption(`${label}.limits.${key}`, 'a positive integer number of bytes', value);
+    if (!isPositiveInteger(value))
+      throw invalidOption(`${label}.limits.${key}`, 'a positive integer number of bytes', value);
     resolved[key] = value;
   }
   return Object.freeze(resolved as Required<UpstreamLimitsOptions>);
@@ -67,8 +78,13 @@ function jsonBytes(value: unknown): number {
 }
 
 /** Why an entry is over one of its caps; or its size in bytes of JSON. The cheap checks come first: a 3 MB description is told by its length. */
-function measure(entry: Record<string, unknown>, limits: ResolvedLimits): { readonly reason: string } | { readonly bytes: number } {
-  const over = (what: string, bytes: number, option: keyof ResolvedLimits): { reason: string } => ({ reason: `${what} is ${bytes} bytes, over limits.${option} (${limits[option]})` });
+function measure(
+  entry: Record<string, unknown>,
+  limits: ResolvedLimits,
+): { readonly reason: string } | { readonly bytes: number } {
+  const over = (what: string, bytes: number, option: keyof ResolvedLimits): { reason: string } => ({
+    reason: `${what} is ${bytes} bytes, over limits.${option} (${limits[option]})`,
+  });
   if (typeof entry.description === 'string') {
     const bytes = Buffer.byteLength(entry.description);
     if (bytes > limits.maxDescriptionBytes) return over('its description', bytes, 'maxDescriptionBytes');
@@ -80,10 +96,13 @@ function measure(entry: Record<string, unknown>, limits: ResolvedLimits): { read
   }
   for (const argument of Array.isArray(entry.arguments) ? entry.arguments.filter(isObject) : []) {
     const bytes = typeof argument.description === 'string' ? Buffer.byteLength(argument.description) : 0;
-    if (bytes > limits.maxDescriptionBytes) return over(`argument '${String(argument.name).slice(0, 64)}' description`, bytes, 'maxDescriptionBytes');
+    if (bytes > limits.maxDescriptionBytes)
+      return over(`argument '${String(argument.name).slice(0, 64)}' description`, bytes, 'maxDescriptionBytes');
   }
   const bytes = jsonBytes(entry);
-  return bytes > limits.maxItemBytes ? { reason: `it is ${bytes} bytes of JSON, over limits.maxItemBytes (${limits.maxItemBytes})` } : { bytes };
+  return bytes > limits.maxItemBytes
+    ? { reason: `it is ${bytes} bytes of JSON, over limits.maxItemBytes (${limits.maxItemBytes})` }
+    : { bytes };
 }
 
 type ListKind = keyof ListedItems;
@@ -113,11 +132,19 @@ export class ListIntake {
     if (this.#full[kind]) return;
     const measured = measure(entry, this.limits);
     if ('reason' in measured) {
-      if (this.#skipped[kind].length < MAX_SKIPPED_REPORTED) this.#skipped[kind].push({ kind: SKIPPED_KIND[kind], name: String(entry[ID_FIELD[kind]]), reason: measured.reason });
+      if (this.#skipped[kind].length < MAX_SKIPPED_REPORTED)
+        this.#skipped[kind].push({
+          kind: SKIPPED_KIND[kind],
+          name: String(entry[ID_FIELD[kind]]),
+          reason: measured.reason,
+        });
       this.#skippedCount[kind]++;
       return;
     }
-    if (this.#bytes[kind] + measured.bytes > this.limits.maxListBytes || this.#taken[kind].length === MAX_LIST_ENTRIES) {
+    if (
+      this.#bytes[kind] + measured.bytes > this.limits.maxListBytes ||
+      this.#taken[kind].length === MAX_LIST_ENTRIES
+    ) {
       this.#full[kind] = true;
       return;
     }

@@ -28,7 +28,9 @@ export interface UpstreamToolsOptions {
 }
 
 /** Headers for an upstream: its credentials. A function gets the caller's context, or undefined for the gateway's own requests. */
-export type UpstreamHeaders = Readonly<Record<string, string>> | ((ctx: RequestContext | undefined) => Record<string, string> | Promise<Record<string, string>>);
+export type UpstreamHeaders =
+  | Readonly<Record<string, string>>
+  | ((ctx: RequestContext | undefined) => Record<string, string> | Promise<Record<string, string>>);
 
 /**
  * An upstream MCP server, mounted beside the router's own items with `mcp.upstream()`: a Streamable HTTP endpoint
@@ -99,61 +101,106 @@ export interface ResolvedUpstream {
 }
 
 const KNOWN: { [K in keyof Required<UpstreamOptions>]: true } = {
-  prefix: true, name: true, url: true, headers: true, forwardHeaders: true, tools: true, resources: true, prompts: true,
-  timeoutMs: true, listTimeoutMs: true, graceMs: true, guards: true, scopes: true, limits: true, ...STDIO_KEYS,
+  prefix: true,
+  name: true,
+  url: true,
+  headers: true,
+  forwardHeaders: true,
+  tools: true,
+  resources: true,
+  prompts: true,
+  timeoutMs: true,
+  listTimeoutMs: true,
+  graceMs: true,
+  guards: true,
+  scopes: true,
+  limits: true,
+  ...STDIO_KEYS,
 };
 /** The options of an HTTP upstream only: a stdio one has no request headers. */
 const HTTP_ONLY = ['headers', 'forwardHeaders'] as const;
-const KNOWN_TOOLS: { [K in keyof Required<UpstreamToolsOptions>]: true } = { include: true, exclude: true, rename: true };
+const KNOWN_TOOLS: { [K in keyof Required<UpstreamToolsOptions>]: true } = {
+  include: true,
+  exclude: true,
+  rename: true,
+};
 
 /**
  * Headers that may not be forwarded: the caller's credentials (MCP authorization › Token Passthrough; RFC 9110
  * §11.6.2), the protocol's own headers (the upstream hop has its own session and version), and hop-by-hop ones.
  */
-const NEVER_FORWARDED = /^(authorization|proxy-authorization|cookie|set-cookie|host|content-length|content-type|accept|connection|keep-alive|transfer-encoding|upgrade|te|trailer|last-event-id|mcp-.*)$/;
+const NEVER_FORWARDED =
+  /^(authorization|proxy-authorization|cookie|set-cookie|host|content-length|content-type|accept|connection|keep-alive|transfer-encoding|upgrade|te|trailer|last-event-id|mcp-.*)$/;
 /** RFC 9110 §5.1 token: a header name. */
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 function checkMatchers(value: unknown, option: string): readonly NameMatcher[] {
   if (value === undefined) return [];
-  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string' || item instanceof RegExp)) throw invalidOption(option, 'an array of names and regular expressions', value);
+  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string' || item instanceof RegExp))
+    throw invalidOption(option, 'an array of names and regular expressions', value);
   return Object.freeze([...(value as NameMatcher[])]);
 }
 
 function resolveTools(tools: unknown, label: string): ResolvedUpstream['tools'] {
   if (tools === false) return false;
   if (tools === undefined || tools === true) return { include: [], exclude: [], rename: {} };
-  if (typeof tools !== 'object' || tools === null) throw invalidOption(`${label}.tools`, 'a boolean or { include, exclude, rename }', tools);
+  if (typeof tools !== 'object' || tools === null)
+    throw invalidOption(`${label}.tools`, 'a boolean or { include, exclude, rename }', tools);
   for (const key of Object.keys(tools)) {
-    if (!Object.hasOwn(KNOWN_TOOLS, key)) throw new McpConfigError('ERR_MCP_UNKNOWN_OPTION', `unknown option '${label}.tools.${key}'`);
+    if (!Object.hasOwn(KNOWN_TOOLS, key))
+      throw new McpConfigError('ERR_MCP_UNKNOWN_OPTION', `unknown option '${label}.tools.${key}'`);
   }
   const { include, exclude, rename = {} } = tools as UpstreamToolsOptions;
-  if (typeof rename !== 'object' || rename === null || !Object.values(rename).every((to) => typeof to === 'string' && /^[A-Za-z0-9_.-]{1,128}$/.test(to))) {
-    throw invalidOption(`${label}.tools.rename`, 'an object of upstream name → new name (1–128 characters of A-Z a-z 0-9 _ . -)', rename);
+  if (
+    typeof rename !== 'object' ||
+    rename === null ||
+    !Object.values(rename).every((to) => typeof to === 'string' && /^[A-Za-z0-9_.-]{1,128}$/.test(to))
+  ) {
+    throw invalidOption(
+      `${label}.tools.rename`,
+      'an object of upstream name → new name (1–128 characters of A-Z a-z 0-9 _ . -)',
+      rename,
+    );
   }
-  return { include: checkMatchers(include, `${label}.tools.include`), exclude: checkMatchers(exclude, `${label}.tools.exclude`), rename: Object.freeze({ ...rename }) };
+  return {
+    include: checkMatchers(include, `${label}.tools.include`),
+    exclude: checkMatchers(exclude, `${label}.tools.exclude`),
+    rename: Object.freeze({ ...rename }),
+  };
 }
 
 /** `url` xor `command`: the endpoint, or the program and its options (an HTTP-only option with `command` is refused). */
 function transportOf(options: UpstreamOptions, label: string): Pick<ResolvedUpstream, 'url' | 'stdio'> {
   const { url, command } = options;
   if ((url === undefined) === (command === undefined)) {
-    throw new McpConfigError('ERR_MCP_INVALID_OPTION', `${label} needs exactly one of 'upstream.url' (a Streamable HTTP endpoint) and 'upstream.command' (a local program spoken to over stdio)`);
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_OPTION',
+      `${label} needs exactly one of 'upstream.url' (a Streamable HTTP endpoint) and 'upstream.command' (a local program spoken to over stdio)`,
+    );
   }
   if (command !== undefined) {
     const httpOnly = HTTP_ONLY.find((key) => options[key] !== undefined);
-    if (httpOnly !== undefined) throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option '${label}.${httpOnly}' is for HTTP upstreams; a stdio upstream (command) gets its credentials through 'env'`);
+    if (httpOnly !== undefined)
+      throw new McpConfigError(
+        'ERR_MCP_INVALID_OPTION',
+        `option '${label}.${httpOnly}' is for HTTP upstreams; a stdio upstream (command) gets its credentials through 'env'`,
+      );
     return { url: undefined, stdio: resolveStdio(options, label) };
   }
   const stdioOnly = (Object.keys(STDIO_KEYS) as (keyof typeof STDIO_KEYS)[]).find((key) => options[key] !== undefined);
-  if (stdioOnly !== undefined) throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option '${label}.${stdioOnly}' is for stdio upstreams (command), not for one with a url`);
+  if (stdioOnly !== undefined)
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_OPTION',
+      `option '${label}.${stdioOnly}' is for stdio upstreams (command), not for one with a url`,
+    );
   let parsed: URL | undefined;
   try {
     parsed = typeof url === 'string' ? new URL(url) : undefined;
   } catch {
     parsed = undefined;
   }
-  if (parsed === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option '${label}.url' must be an http: or https: URL`);
+  if (parsed === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:'))
+    throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option '${label}.url' must be an http: or https: URL`);
   return { url: parsed.href, stdio: undefined };
 }
 
@@ -168,21 +215,44 @@ function checkDuration(value: unknown, option: string): void {
 export function resolveUpstream(options: UpstreamOptions): ResolvedUpstream {
   if (typeof options !== 'object' || options === null) throw invalidOption('upstream', 'an object', options);
   for (const key of Object.keys(options)) {
-    if (!Object.hasOwn(KNOWN, key)) throw new McpConfigError('ERR_MCP_UNKNOWN_OPTION', `unknown option 'upstream.${key}'`);
+    if (!Object.hasOwn(KNOWN, key))
+      throw new McpConfigError('ERR_MCP_UNKNOWN_OPTION', `unknown option 'upstream.${key}'`);
   }
   const { prefix, headers, forwardHeaders = [], resources = true, prompts = true } = options;
-  if (prefix !== undefined && (typeof prefix !== 'string' || !PREFIX.test(prefix))) throw invalidOption('upstream.prefix', 'a letter then up to 31 letters, digits or -', prefix);
+  if (prefix !== undefined && (typeof prefix !== 'string' || !PREFIX.test(prefix)))
+    throw invalidOption('upstream.prefix', 'a letter then up to 31 letters, digits or -', prefix);
   const name = options.name ?? prefix;
   if (typeof name !== 'string' || name.trim() === '' || name.length > 64) {
-    throw invalidOption('upstream.name', prefix === undefined ? 'a name of 1–64 characters (required without a prefix: logs and errors name the upstream by it, never by URL)' : 'a name of 1–64 characters', options.name);
+    throw invalidOption(
+      'upstream.name',
+      prefix === undefined
+        ? 'a name of 1–64 characters (required without a prefix: logs and errors name the upstream by it, never by URL)'
+        : 'a name of 1–64 characters',
+      options.name,
+    );
   }
   const label = `upstream '${name}'`;
   const transport = transportOf(options, label);
-  if (headers !== undefined && typeof headers !== 'function' && (typeof headers !== 'object' || headers === null || !Object.values(headers).every((value) => typeof value === 'string'))) {
-    throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option '${label}.headers' must be an object of header → string, or a function (ctx) => headers`);
+  if (
+    headers !== undefined &&
+    typeof headers !== 'function' &&
+    (typeof headers !== 'object' ||
+      headers === null ||
+      !Object.values(headers).every((value) => typeof value === 'string'))
+  ) {
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_OPTION',
+      `option '${label}.headers' must be an object of header → string, or a function (ctx) => headers`,
+    );
   }
-  if (!Array.isArray(forwardHeaders) || !forwardHeaders.every((header) => typeof header === 'string' && HEADER_NAME.test(header))) {
-    throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option '${label}.forwardHeaders' must be an array of header names`);
+  if (
+    !Array.isArray(forwardHeaders) ||
+    !forwardHeaders.every((header) => typeof header === 'string' && HEADER_NAME.test(header))
+  ) {
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_OPTION',
+      `option '${label}.forwardHeaders' must be an array of header names`,
+    );
   }
   const forwarded = forwardHeaders.map((header) => header.toLowerCase());
   const refused = forwarded.find((header) => NEVER_FORWARDED.test(header));
@@ -194,15 +264,30 @@ export function resolveUpstream(options: UpstreamOptions): ResolvedUpstream {
   }
   if (typeof resources !== 'boolean') throw invalidOption(`${label}.resources`, 'a boolean', resources);
   if (typeof prompts !== 'boolean') throw invalidOption(`${label}.prompts`, 'a boolean', prompts);
-  const { timeoutMs = DEFAULT_UPSTREAM_TIMEOUT_MS, listTimeoutMs = DEFAULT_LIST_TIMEOUT_MS, graceMs = DEFAULT_GRACE_MS, guards = {}, scopes } = options;
+  const {
+    timeoutMs = DEFAULT_UPSTREAM_TIMEOUT_MS,
+    listTimeoutMs = DEFAULT_LIST_TIMEOUT_MS,
+    graceMs = DEFAULT_GRACE_MS,
+    guards = {},
+    scopes,
+  } = options;
   checkDuration(timeoutMs, `${label}.timeoutMs`);
   checkDuration(listTimeoutMs, `${label}.listTimeoutMs`);
   checkDuration(graceMs, `${label}.graceMs`);
-  if (typeof guards !== 'object' || guards === null) throw invalidOption(`${label}.guards`, 'an object of upstream tool name → guards', guards);
+  if (typeof guards !== 'object' || guards === null)
+    throw invalidOption(`${label}.guards`, 'an object of upstream tool name → guards', guards);
   for (const [tool, list] of Object.entries(guards)) {
-    if (!isGuardList(list)) throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option '${label}.guards.${tool}' must be ${GUARD_LIST_EXPECTED}`);
+    if (!isGuardList(list))
+      throw new McpConfigError(
+        'ERR_MCP_INVALID_OPTION',
+        `option '${label}.guards.${tool}' must be ${GUARD_LIST_EXPECTED}`,
+      );
   }
-  if (scopes !== undefined && (!Array.isArray(scopes) || !scopes.every((scope) => typeof scope === 'string' && scope !== ''))) throw invalidOption(`${label}.scopes`, 'an array of non-empty strings', scopes);
+  if (
+    scopes !== undefined &&
+    (!Array.isArray(scopes) || !scopes.every((scope) => typeof scope === 'string' && scope !== ''))
+  )
+    throw invalidOption(`${label}.scopes`, 'an array of non-empty strings', scopes);
   return Object.freeze({
     prefix,
     name,
@@ -223,6 +308,9 @@ export function resolveUpstream(options: UpstreamOptions): ResolvedUpstream {
 
 /** Whether an upstream tool is mounted under `tools.include` / `tools.exclude`. */
 export function isToolMounted(tools: Required<UpstreamToolsOptions>, name: string): boolean {
-  const matches = (matcher: NameMatcher): boolean => (typeof matcher === 'string' ? matcher === name : new RegExp(matcher.source, matcher.flags.replace(/[gy]/g, '')).test(name));
+  const matches = (matcher: NameMatcher): boolean =>
+    typeof matcher === 'string'
+      ? matcher === name
+      : new RegExp(matcher.source, matcher.flags.replace(/[gy]/g, '')).test(name);
   return (tools.include.length === 0 || tools.include.some(matches)) && !tools.exclude.some(matches);
 }

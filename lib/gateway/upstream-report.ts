@@ -30,7 +30,10 @@ export class SkippedReport {
   /** Records one entry not mounted (its name and reason cut short). */
   add(kind: Skipped['kind'], name: string, reason: string): void {
     this.#count++;
-    if (this.#entries.length < MAX_SKIPPED_REPORTED) this.#entries.push(Object.freeze({ kind, name: cut(name, MAX_REPORTED_NAME), reason: cut(reason, MAX_REPORTED_REASON) }));
+    if (this.#entries.length < MAX_SKIPPED_REPORTED)
+      this.#entries.push(
+        Object.freeze({ kind, name: cut(name, MAX_REPORTED_NAME), reason: cut(reason, MAX_REPORTED_REASON) }),
+      );
   }
 
   /** Counts entries not mounted that are not listed (beyond what a caller kept of them). */
@@ -51,7 +54,9 @@ export class SkippedReport {
   /** One warning for all of them (undefined for none): the first few by name, and how many more. */
   warning(label: string): string | undefined {
     if (this.#count === 0) return undefined;
-    const named = this.#entries.slice(0, NAMED_IN_WARNING).map(({ kind, name, reason }) => `${kind} '${name}' is not mounted: ${reason}`);
+    const named = this.#entries
+      .slice(0, NAMED_IN_WARNING)
+      .map(({ kind, name, reason }) => `${kind} '${name}' is not mounted: ${reason}`);
     if (this.#count === 1) return `mcpRouter: upstream '${label}': ${named[0]}`;
     const more = this.#count - named.length;
     return `mcpRouter: upstream '${label}': ${this.#count} items are not mounted (status().skipped lists the first ${MAX_SKIPPED_REPORTED}): ${named.join('; ')}${more > 0 ? `; and ${more} more` : ''}`;
@@ -61,7 +66,9 @@ export class SkippedReport {
 /** A one-line warning naming the first few of `items` and how many more: `what` is the sentence before them. */
 export function summarised(what: string, items: readonly string[]): string {
   const named = items.slice(0, NAMED_IN_WARNING).join(', ');
-  return items.length > NAMED_IN_WARNING ? `${what}: ${named} and ${items.length - NAMED_IN_WARNING} more` : `${what}: ${named}`;
+  return items.length > NAMED_IN_WARNING
+    ? `${what}: ${named} and ${items.length - NAMED_IN_WARNING} more`
+    : `${what}: ${named}`;
 }
 
 /**

@@ -42,7 +42,15 @@ export function stdioProcesses(options: ResolvedUpstream, stdio: ResolvedStdio, 
     let client: UpstreamClient | undefined;
     const made = Promise.resolve(program).then(
       (resolved) => {
-        const started = createStdioUpstreamClient({ program: resolved, label, timeoutMs: options.timeoutMs, clientInfo: env.clientInfo, capabilities: RELAYED_CAPABILITIES as Record<string, unknown>, logger: env.logger, onExit });
+        const started = createStdioUpstreamClient({
+          program: resolved,
+          label,
+          timeoutMs: options.timeoutMs,
+          clientInfo: env.clientInfo,
+          capabilities: RELAYED_CAPABILITIES as Record<string, unknown>,
+          logger: env.logger,
+          onExit,
+        });
         client = started;
         return started;
       },
@@ -62,22 +70,30 @@ export function stdioProcesses(options: ResolvedUpstream, stdio: ResolvedStdio, 
     logger: env.logger,
     onExited: env.onExited,
     onRestartDue: env.onRestartDue,
-    start: (onExit) => startClient(
-      typeof stdio.env === 'function' ? environmentFor(stdio, undefined, `upstream '${label}'`).then((vars) => ({ ...base, env: vars })) : { ...base, ...(stdio.env === undefined ? {} : { env: { ...stdio.env } }) },
-      onExit,
-    ),
+    start: (onExit) =>
+      startClient(
+        typeof stdio.env === 'function'
+          ? environmentFor(stdio, undefined, `upstream '${label}'`).then((vars) => ({ ...base, env: vars }))
+          : { ...base, ...(stdio.env === undefined ? {} : { env: { ...stdio.env } }) },
+        onExit,
+      ),
   });
-  const pool = stdio.processes === 'per-principal'
-    ? createProcessPool({
-      label,
-      maxProcesses: stdio.maxProcesses,
-      idleTimeoutMs: stdio.idleTimeoutMs,
-      start: async (ctx: RequestContext) => {
-        const vars = await environmentFor(stdio, ctx, `upstream '${label}'`);
-        return superviseStdio({ label, logger: env.logger, start: (onExit) => startClient({ ...base, env: vars }, onExit) });
-      },
-    })
-    : undefined;
+  const pool =
+    stdio.processes === 'per-principal'
+      ? createProcessPool({
+          label,
+          maxProcesses: stdio.maxProcesses,
+          idleTimeoutMs: stdio.idleTimeoutMs,
+          start: async (ctx: RequestContext) => {
+            const vars = await environmentFor(stdio, ctx, `upstream '${label}'`);
+            return superviseStdio({
+              label,
+              logger: env.logger,
+              start: (onExit) => startClient({ ...base, env: vars }, onExit),
+            });
+          },
+        })
+      : undefined;
   return {
     shared,
     pool,
@@ -96,8 +112,16 @@ function deferredClient(made: Promise<UpstreamClient>, now: () => UpstreamClient
       const listening = made.then((client) => client.listen(listenOptions));
       listening.catch(() => undefined);
       return {
-        update: (uris) => void listening.then((listener) => listener.update(uris), () => undefined),
-        close: () => void listening.then((listener) => listener.close(), () => undefined),
+        update: (uris) =>
+          void listening.then(
+            (listener) => listener.update(uris),
+            () => undefined,
+          ),
+        close: () =>
+          void listening.then(
+            (listener) => listener.close(),
+            () => undefined,
+          ),
       };
     },
     close: async () => {

@@ -43,32 +43,64 @@ export function emptyItemSet(): ItemSet {
   return { tools: new Map(), prompts: new Map(), resources: new Map(), templates: new Map() };
 }
 
-export function itemCounts(items: ItemSet): { tools: number; prompts: number; resources: number; resourceTemplates: number } {
-  return { tools: items.tools.size, prompts: items.prompts.size, resources: items.resources.size, resourceTemplates: items.templates.size };
+export function itemCounts(items: ItemSet): {
+  tools: number;
+  prompts: number;
+  resources: number;
+  resourceTemplates: number;
+} {
+  return {
+    tools: items.tools.size,
+    prompts: items.prompts.size,
+    resources: items.resources.size,
+    resourceTemplates: items.templates.size,
+  };
 }
 
 /** How `status().skipped` names each kind of entry. */
-export const SKIPPED_KIND = { tools: 'tool', prompts: 'prompt', resources: 'resource', templates: 'resource template' } as const;
+export const SKIPPED_KIND = {
+  tools: 'tool',
+  prompts: 'prompt',
+  resources: 'resource',
+  templates: 'resource template',
+} as const;
 /** The field that identifies an entry of each kind. */
 export const ID_FIELD = { tools: 'name', prompts: 'name', resources: 'uri', templates: 'uriTemplate' } as const;
 
 /** Defines the registry item of an entry; throws (McpConfigError, a bad template) for one that cannot be mounted. */
-function define<K extends keyof ItemKinds>(registry: Registry, kind: K, entry: Entry, builders: ItemBuilders): ItemKinds[K] {
+function define<K extends keyof ItemKinds>(
+  registry: Registry,
+  kind: K,
+  entry: Entry,
+  builders: ItemBuilders,
+): ItemKinds[K] {
   if (kind === 'tools' || kind === 'prompts') {
     const problem = builders.checkName(builders.name(entry.name as string));
     if (problem !== undefined) throw new Error(problem);
   }
   if (kind === 'tools') {
     let tool: ItemKinds['tools'] | undefined;
-    tool = registry.defineTool(builders.tool(entry as Entry & { name: string }, () => tool?.headerParams ?? []), { forwarded: true });
+    tool = registry.defineTool(
+      builders.tool(entry as Entry & { name: string }, () => tool?.headerParams ?? []),
+      { forwarded: true },
+    );
     return tool as ItemKinds[K];
   }
-  if (kind === 'prompts') return registry.definePrompt(builders.prompt(entry as Entry & { name: string })) as ItemKinds[K];
-  if (kind === 'resources') return registry.defineResource(builders.resource(entry as Entry & { uri: string })) as ItemKinds[K];
+  if (kind === 'prompts')
+    return registry.definePrompt(builders.prompt(entry as Entry & { name: string })) as ItemKinds[K];
+  if (kind === 'resources')
+    return registry.defineResource(builders.resource(entry as Entry & { uri: string })) as ItemKinds[K];
   return registry.defineTemplate(builders.template(entry as Entry & { uriTemplate: string })) as ItemKinds[K];
 }
 
-function applyKind<K extends keyof ItemKinds>(registry: Registry, kind: K, current: ReadonlyMap<string, Mounted<ItemKinds[K]>>, entries: readonly Entry[], builders: ItemBuilders | undefined, skipped: SkippedReport | undefined): Map<string, Mounted<ItemKinds[K]>> {
+function applyKind<K extends keyof ItemKinds>(
+  registry: Registry,
+  kind: K,
+  current: ReadonlyMap<string, Mounted<ItemKinds[K]>>,
+  entries: readonly Entry[],
+  builders: ItemBuilders | undefined,
+  skipped: SkippedReport | undefined,
+): Map<string, Mounted<ItemKinds[K]>> {
   const next = new Map<string, Mounted<ItemKinds[K]>>();
   for (const entry of builders === undefined ? [] : entries) {
     const id = entry[ID_FIELD[kind]];
@@ -97,7 +129,12 @@ function applyKind<K extends keyof ItemKinds>(registry: Registry, kind: K, curre
       next.set(key, { fingerprint, item });
     } catch (err) {
       // The name is another item's (a local one, another upstream's): both stay as they are, and this one is reported.
-      skipped?.add(SKIPPED_KIND[kind], id, `'${key}' is taken by another item` + (err instanceof Error && !err.message.includes('already registered') ? `: ${err.message}` : ''));
+      skipped?.add(
+        SKIPPED_KIND[kind],
+        id,
+        `'${key}' is taken by another item` +
+          (err instanceof Error && !err.message.includes('already registered') ? `: ${err.message}` : ''),
+      );
       if (previous !== undefined) next.set(key, previous);
     }
   }
@@ -110,7 +147,13 @@ function applyKind<K extends keyof ItemKinds>(registry: Registry, kind: K, curre
  * records in `skipped` those it cannot mount. Call inside `registry.batch()` so the changes are announced once.
  * Without builders, removes all its items.
  */
-export function applyLists(registry: Registry, current: ItemSet, lists: ListedItems, builders: ItemBuilders | undefined, skipped?: SkippedReport): ItemSet {
+export function applyLists(
+  registry: Registry,
+  current: ItemSet,
+  lists: ListedItems,
+  builders: ItemBuilders | undefined,
+  skipped?: SkippedReport,
+): ItemSet {
   return {
     tools: applyKind(registry, 'tools', current.tools, lists.tools, builders, skipped),
     prompts: applyKind(registry, 'prompts', current.prompts, lists.prompts, builders, skipped),

@@ -105,7 +105,10 @@ export function replyTo(id: unknown, answer: Promise<unknown>): Promise<Record<s
   return answer.then(
     (result) => ({ jsonrpc: '2.0', id, result }),
     (error: unknown) => {
-      const { code, message } = error instanceof JsonRpcError ? error : { code: ErrorCode.InternalError, message: error instanceof Error ? error.message : 'The request failed' };
+      const { code, message } =
+        error instanceof JsonRpcError
+          ? error
+          : { code: ErrorCode.InternalError, message: error instanceof Error ? error.message : 'The request failed' };
       return { jsonrpc: '2.0', id, error: { code, message } };
     },
   );

@@ -10,7 +10,13 @@ import { badName, namingFor, PORTABLE_NAME_LENGTH } from './naming';
 import { forwardedHeaders, RELAYED_CAPABILITIES } from './upstream-call';
 import { createUpstreamClient, type UpstreamClient } from './upstream-client';
 import type { UpstreamListener } from './upstream-events';
-import { promptDefinition, resourceDefinition, templateDefinition, toolDefinition, type UpstreamSource } from './upstream-items';
+import {
+  promptDefinition,
+  resourceDefinition,
+  templateDefinition,
+  toolDefinition,
+  type UpstreamSource,
+} from './upstream-items';
 import { ListIntake, MAX_LIST_ENTRIES } from './upstream-limits';
 import { type Skipped, SkippedReport, summarised, SyncWarnings } from './upstream-report';
 import { type ItemSet, applyLists, emptyItemSet, itemCounts, type ListedItems } from './upstream-sync';
@@ -37,7 +43,12 @@ export interface UpstreamStatus {
   /** Why its last fetch failed (never its URL); undefined when it worked. */
   readonly error: string | undefined;
   /** How many of its items are mounted now. */
-  readonly items: { readonly tools: number; readonly prompts: number; readonly resources: number; readonly resourceTemplates: number };
+  readonly items: {
+    readonly tools: number;
+    readonly prompts: number;
+    readonly resources: number;
+    readonly resourceTemplates: number;
+  };
   /**
    * Items of its last lists that are not mounted, and why (a name taken by another item, an invalid name or schema,
    * over a `limits` cap): the first 100, names and reasons cut short.
@@ -81,7 +92,11 @@ const LISTS = [
   { kind: 'templates', method: 'resources/templates/list', field: 'resourceTemplates' },
 ] as const;
 
-const LIST_CHANGED = new Set(['notifications/tools/list_changed', 'notifications/prompts/list_changed', 'notifications/resources/list_changed']);
+const LIST_CHANGED = new Set([
+  'notifications/tools/list_changed',
+  'notifications/prompts/list_changed',
+  'notifications/resources/list_changed',
+]);
 
 /** What the router gives a mount. */
 export interface MountEnvironment {
@@ -110,7 +125,11 @@ function delay(ms: number): Promise<void> {
  * keeps them fresh (its `list_changed`, its 2026 `ttlMs`, `refresh()`), and serves a failing upstream's last good
  * lists for `graceMs` before its items drop out; it comes back by itself.
  */
-export function mountUpstream(options: ResolvedUpstream, env: MountEnvironment, client?: UpstreamClient): UpstreamHandle {
+export function mountUpstream(
+  options: ResolvedUpstream,
+  env: MountEnvironment,
+  client?: UpstreamClient,
+): UpstreamHandle {
   const { registry, logger } = env;
   const label = options.name;
   /**
@@ -118,22 +137,42 @@ export function mountUpstream(options: ResolvedUpstream, env: MountEnvironment, 
    * handshake, the lists, the notification stream and the session's DELETE carry them.
    */
   let ownHeaders: Record<string, string> = typeof options.headers === 'function' ? {} : { ...options.headers };
-  const stdio = client === undefined && options.stdio !== undefined
-    ? stdioProcesses(options, options.stdio, { logger, clientInfo: env.clientInfo, onExited: () => void refresh(), onRestartDue: () => void refresh() })
-    : undefined;
-  const upstream = client ?? stdio?.shared ?? createUpstreamClient({
-    url: options.url!,
-    label,
-    timeoutMs: options.timeoutMs,
-    clientInfo: env.clientInfo,
-    capabilities: RELAYED_CAPABILITIES as Record<string, unknown>,
-    headers: () => ownHeaders,
-    // MCP authorization: an upstream's challenge is about our credentials, not the caller's: logged, never passed on.
-    onCredentialsRefused: (status) => logger.error(new Error(`mcpRouter: upstream '${label}' refused the gateway's credentials (HTTP ${status}); check its 'headers'`)),
-  });
+  const stdio =
+    client === undefined && options.stdio !== undefined
+      ? stdioProcesses(options, options.stdio, {
+          logger,
+          clientInfo: env.clientInfo,
+          onExited: () => void refresh(),
+          onRestartDue: () => void refresh(),
+        })
+      : undefined;
+  const upstream =
+    client ??
+    stdio?.shared ??
+    createUpstreamClient({
+      url: options.url!,
+      label,
+      timeoutMs: options.timeoutMs,
+      clientInfo: env.clientInfo,
+      capabilities: RELAYED_CAPABILITIES as Record<string, unknown>,
+      headers: () => ownHeaders,
+      // MCP authorization: an upstream's challenge is about our credentials, not the caller's: logged, never passed on.
+      onCredentialsRefused: (status) =>
+        logger.error(
+          new Error(
+            `mcpRouter: upstream '${label}' refused the gateway's credentials (HTTP ${status}); check its 'headers'`,
+          ),
+        ),
+    });
   const pool = stdio?.pool;
   const naming = namingFor(options.prefix, options.tools === false ? {} : options.tools.rename);
-  const source: UpstreamSource = { client: upstream, clientFor: pool && ((ctx) => pool.clientFor(ctx)), options, naming, telemetry: env.telemetry };
+  const source: UpstreamSource = {
+    client: upstream,
+    clientFor: pool && ((ctx) => pool.clientFor(ctx)),
+    options,
+    naming,
+    telemetry: env.telemetry,
+  };
   let items: ItemSet = emptyItemSet();
   let state: UpstreamState = 'connecting';
   let lastSuccess: number | undefined;
@@ -158,11 +197,21 @@ export function mountUpstream(options: ResolvedUpstream, env: MountEnvironment, 
 
   /** Whether an entry of a kind is wanted: tools by `tools.include` / `exclude`. */
   function mounts(kind: keyof ListedItems, entry: Record<string, unknown>): boolean {
-    return kind !== 'tools' || (options.tools !== false && typeof entry.name === 'string' && isToolMounted(options.tools, entry.name));
+    return (
+      kind !== 'tools' ||
+      (options.tools !== false && typeof entry.name === 'string' && isToolMounted(options.tools, entry.name))
+    );
   }
 
   /** One list, every page (until it fills the budget), within the list time limit, into `intake`. */
-  async function fetchList(kind: keyof ListedItems, method: string, field: string, signal: AbortSignal, headers: Record<string, string>, intake: ListIntake): Promise<number | undefined> {
+  async function fetchList(
+    kind: keyof ListedItems,
+    method: string,
+    field: string,
+    signal: AbortSignal,
+    headers: Record<string, string>,
+    intake: ListIntake,
+  ): Promise<number | undefined> {
     let cursor: unknown;
     let ttlMs: number | undefined;
     for (let page = 0; page < MAX_PAGES && intake.wants(kind); page++) {
@@ -175,7 +224,8 @@ export function mountUpstream(options: ResolvedUpstream, env: MountEnvironment, 
         throw err;
       }
       const listed = isObject(result) && Array.isArray(result[field]) ? result[field] : undefined;
-      if (listed === undefined) throw new JsonRpcError(ErrorCode.InternalError, `Upstream "${label}" answered ${method} without '${field}'`);
+      if (listed === undefined)
+        throw new JsonRpcError(ErrorCode.InternalError, `Upstream "${label}" answered ${method} without '${field}'`);
       for (const entry of listed) if (isObject(entry) && mounts(kind, entry)) intake.take(kind, entry);
       if (isObject(result) && typeof result.ttlMs === 'number') ttlMs = Math.min(ttlMs ?? Infinity, result.ttlMs);
       cursor = isObject(result) ? result.nextCursor : undefined;
@@ -185,40 +235,63 @@ export function mountUpstream(options: ResolvedUpstream, env: MountEnvironment, 
   }
 
   /** Its lists, each entry within its caps and all within the budget; what was skipped is in `report`. */
-  async function fetchAll(signal: AbortSignal, report: SkippedReport): Promise<{ lists: ListedItems; cut: boolean; ttlMs: number | undefined }> {
+  async function fetchAll(
+    signal: AbortSignal,
+    report: SkippedReport,
+  ): Promise<{ lists: ListedItems; cut: boolean; ttlMs: number | undefined }> {
     const headers = await forwardedHeaders(options, undefined);
     ownHeaders = headers;
     const intake = new ListIntake(options.limits);
-    const wanted = LISTS.filter(({ kind }) => (kind === 'tools' ? options.tools !== false : kind === 'prompts' ? options.prompts : options.resources));
-    const ttls = await Promise.all(wanted.map(({ kind, method, field }) => fetchList(kind, method, field, signal, headers, intake)));
+    const wanted = LISTS.filter(({ kind }) =>
+      kind === 'tools' ? options.tools !== false : kind === 'prompts' ? options.prompts : options.resources,
+    );
+    const ttls = await Promise.all(
+      wanted.map(({ kind, method, field }) => fetchList(kind, method, field, signal, headers, intake)),
+    );
     const known = ttls.filter((ttl): ttl is number => ttl !== undefined);
     return { ...intake.lists(report), ttlMs: known.length === 0 ? undefined : Math.min(...known) };
   }
 
   function apply(lists: ListedItems, report: SkippedReport, cut: boolean): void {
-    items = applyLists(registry, items, lists, {
-      tool: (entry, headerParamsOf) => toolDefinition(source, entry, headerParamsOf),
-      prompt: (entry) => promptDefinition(source, entry),
-      resource: (entry) => resourceDefinition(source, entry),
-      template: (entry) => templateDefinition(source, entry),
-      name: naming.name,
-      checkName: badName,
-      group: env.group,
-    }, report);
+    items = applyLists(
+      registry,
+      items,
+      lists,
+      {
+        tool: (entry, headerParamsOf) => toolDefinition(source, entry, headerParamsOf),
+        prompt: (entry) => promptDefinition(source, entry),
+        resource: (entry) => resourceDefinition(source, entry),
+        template: (entry) => templateDefinition(source, entry),
+        name: naming.name,
+        checkName: badName,
+        group: env.group,
+      },
+      report,
+    );
     lastReport = report;
     listsCut = cut;
     // One warning per problem and sync, each logged once while it lasts: an upstream's thousand bad entries are one line.
     const listedTools = new Set(lists.tools.map((entry) => entry.name));
     const told = Object.keys(options.guards)
       .filter((guarded) => !listedTools.has(guarded))
-      .map((guarded) => `mcpRouter: upstream '${label}' guards name '${guarded}', which it does not list (guards are keyed by the upstream's own tool names)`);
+      .map(
+        (guarded) =>
+          `mcpRouter: upstream '${label}' guards name '${guarded}', which it does not list (guards are keyed by the upstream's own tool names)`,
+      );
     const skippedWarning = report.warning(label);
     if (skippedWarning !== undefined) told.push(skippedWarning);
-    if (cut) told.push(`mcpRouter: upstream '${label}' lists are over limits.maxListBytes (${options.limits.maxListBytes} bytes in all) or ${MAX_LIST_ENTRIES} entries of a kind: cut there (tools first, then prompts, resources, templates)`);
-    const long = [...items.tools.values()].map(({ item }) => item.name).filter((name) => name.length > PORTABLE_NAME_LENGTH);
+    if (cut)
+      told.push(
+        `mcpRouter: upstream '${label}' lists are over limits.maxListBytes (${options.limits.maxListBytes} bytes in all) or ${MAX_LIST_ENTRIES} entries of a kind: cut there (tools first, then prompts, resources, templates)`,
+      );
+    const long = [...items.tools.values()]
+      .map(({ item }) => item.name)
+      .filter((name) => name.length > PORTABLE_NAME_LENGTH);
     if (long.length > 0) {
       const names = long.map((name) => `'${name}' (${name.length} characters)`);
-      told.push(`${summarised(`mcpRouter: upstream '${label}' has tool names longer than ${PORTABLE_NAME_LENGTH} characters, which many clients refuse`, names)}; shorten them with tools.rename`);
+      told.push(
+        `${summarised(`mcpRouter: upstream '${label}' has tool names longer than ${PORTABLE_NAME_LENGTH} characters, which many clients refuse`, names)}; shorten them with tools.rename`,
+      );
     }
     warnings.report(told);
   }
@@ -233,7 +306,11 @@ export function mountUpstream(options: ResolvedUpstream, env: MountEnvironment, 
     if (typeof message.method !== 'string') return;
     if (LIST_CHANGED.has(message.method)) {
       schedule(CHANGE_DEBOUNCE_MS);
-    } else if (message.method === 'notifications/resources/updated' && isObject(message.params) && typeof message.params.uri === 'string') {
+    } else if (
+      message.method === 'notifications/resources/updated' &&
+      isObject(message.params) &&
+      typeof message.params.uri === 'string'
+    ) {
       env.notifyResourceUpdated(naming.uri(message.params.uri));
     }
   }
@@ -246,7 +323,9 @@ export function mountUpstream(options: ResolvedUpstream, env: MountEnvironment, 
   function wantedUpdates(): string[] {
     const resources = upstream.capabilities?.resources;
     if (!isObject(resources) || resources.subscribe !== true) return [];
-    return [...items.resources.keys()].slice(0, MAX_RESOURCE_SUBSCRIPTIONS).map((uri) => naming.originalUri(uri) ?? uri);
+    return [...items.resources.keys()]
+      .slice(0, MAX_RESOURCE_SUBSCRIPTIONS)
+      .map((uri) => naming.originalUri(uri) ?? uri);
   }
 
   /**
@@ -256,10 +335,13 @@ export function mountUpstream(options: ResolvedUpstream, env: MountEnvironment, 
   function listenIfOffered(): void {
     if (state === 'removed') return;
     const capabilities = upstream.capabilities ?? {};
-    const changes = ['tools', 'prompts', 'resources'].some((kind) => isObject(capabilities[kind]) && (capabilities[kind] as Record<string, unknown>).listChanged === true);
+    const changes = ['tools', 'prompts', 'resources'].some(
+      (kind) => isObject(capabilities[kind]) && (capabilities[kind] as Record<string, unknown>).listChanged === true,
+    );
     const uris = wantedUpdates();
     const key = uris.join('\n');
-    if (listener === undefined && (changes || uris.length > 0)) listener = upstream.listen({ onNotification, resourceSubscriptions: uris });
+    if (listener === undefined && (changes || uris.length > 0))
+      listener = upstream.listen({ onNotification, resourceSubscriptions: uris });
     else if (listener !== undefined && key !== subscribed) listener.update(uris);
     subscribed = key;
   }
@@ -279,20 +361,29 @@ export function mountUpstream(options: ResolvedUpstream, env: MountEnvironment, 
       listenIfOffered();
       // MCP 2026-07-28 caching: a list is fresh for its ttlMs; with a notification stream, or without a ttlMs,
       // list_changed and refresh() renew it.
-      if (ttlMs !== undefined && listener === undefined) schedule(Math.min(Math.max(ttlMs, MIN_TTL_REFRESH_MS), MAX_TTL_REFRESH_MS));
+      if (ttlMs !== undefined && listener === undefined)
+        schedule(Math.min(Math.max(ttlMs, MIN_TTL_REFRESH_MS), MAX_TTL_REFRESH_MS));
     } catch (err) {
       if (state === 'removed') return;
       // The client reports our time limit as a cancelled request: the signal tells that it was the limit.
-      error = limit.aborted ? `Upstream "${label}" did not list within ${options.listTimeoutMs} ms` : err instanceof JsonRpcError ? err.message : `Upstream "${label}" failed`;
+      error = limit.aborted
+        ? `Upstream "${label}" did not list within ${options.listTimeoutMs} ms`
+        : err instanceof JsonRpcError
+          ? err.message
+          : `Upstream "${label}" failed`;
       failingSince ??= Date.now();
       // A failing upstream never fails our lists: its last good items stay for graceMs, then drop out until it is back.
       if (lastSuccess !== undefined && Date.now() - failingSince < options.graceMs) {
         state = 'stale';
       } else {
-        if (items.tools.size + items.prompts.size + items.resources.size + items.templates.size > 0) registry.batch(dropAll);
+        if (items.tools.size + items.prompts.size + items.resources.size + items.templates.size > 0)
+          registry.batch(dropAll);
         state = 'down';
       }
-      logger.warn(new Error(error), `mcpRouter: upstream '${label}' lists could not be fetched; retrying in ${retryMs / 1000} s`);
+      logger.warn(
+        new Error(error),
+        `mcpRouter: upstream '${label}' lists could not be fetched; retrying in ${retryMs / 1000} s`,
+      );
       schedule(retryMs);
       retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
     }
@@ -336,7 +427,12 @@ export function mountUpstream(options: ResolvedUpstream, env: MountEnvironment, 
   }
 
   // What it may bring is declared from now on, so a client that connected before its lists came may still use them.
-  registry.offer({ tools: options.tools !== false, prompts: options.prompts, resources: options.resources, completions: options.prompts || options.resources });
+  registry.offer({
+    tools: options.tools !== false,
+    prompts: options.prompts,
+    resources: options.resources,
+    completions: options.prompts || options.resources,
+  });
   // Our lists and lookups wait for the first lists, but never longer than listTimeoutMs; a stdio upstream started on
   // first use spawns when the router serves its first request.
   const firstLists = (): Promise<unknown> => Promise.race([refresh(), delay(options.listTimeoutMs)]);

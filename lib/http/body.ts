@@ -25,13 +25,21 @@ const PARSE_ERROR = (why: string): BodyResult => refuse(400, ErrorCode.ParseErro
 function checkContentType(header: string | undefined): BodyResult | undefined {
   const [type = '', ...params] = (header ?? '').split(';');
   if (type.trim().toLowerCase() !== 'application/json') {
-    return refuse(415, ErrorCode.ServerError, `Unsupported Media Type: send Content-Type: application/json (got ${header ? `'${header}'` : 'none'})`);
+    return refuse(
+      415,
+      ErrorCode.ServerError,
+      `Unsupported Media Type: send Content-Type: application/json (got ${header ? `'${header}'` : 'none'})`,
+    );
   }
   for (const param of params) {
     const [key = '', value = ''] = param.split('=');
     const charset = value.trim().replace(/^"|"$/g, '').toLowerCase();
     if (key.trim().toLowerCase() === 'charset' && charset !== 'utf-8' && charset !== 'utf8') {
-      return refuse(415, ErrorCode.ServerError, `Unsupported Media Type: JSON-RPC messages are UTF-8 (got charset=${charset})`);
+      return refuse(
+        415,
+        ErrorCode.ServerError,
+        `Unsupported Media Type: JSON-RPC messages are UTF-8 (got charset=${charset})`,
+      );
     }
   }
   return undefined;
@@ -44,7 +52,8 @@ function tooDeepText(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) {
@@ -73,12 +82,15 @@ function parseText(bytes: Buffer): BodyResult {
   const hasBom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
   const text = bytes.toString('utf8', hasBom ? 3 : 0);
   // Depth can only exceed the limit in a text longer than the limit: short bodies skip the scan.
-  if (text.length > MAX_JSON_DEPTH && tooDeepText(text)) return PARSE_ERROR(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
+  if (text.length > MAX_JSON_DEPTH && tooDeepText(text))
+    return PARSE_ERROR(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch {
     // Only a failed parse needs to know why: an empty body gets its own message.
-    return PARSE_ERROR(text.trim() === '' ? 'the body is empty; send one JSON-RPC message' : 'the body is not valid JSON');
+    return PARSE_ERROR(
+      text.trim() === '' ? 'the body is empty; send one JSON-RPC message' : 'the body is not valid JSON',
+    );
   }
 }
 
@@ -86,7 +98,10 @@ function parseText(bytes: Buffer): BodyResult {
  * The request's bytes, up to `limit` (413 beyond, the rest drained unkept): the one reader of request streams, for
  * JSON-RPC bodies and the sign-in endpoints' forms.
  */
-export function readBodyBytes(req: IncomingMessage, limit: number): Promise<Buffer | Extract<BodyResult, { ok: false }>> {
+export function readBodyBytes(
+  req: IncomingMessage,
+  limit: number,
+): Promise<Buffer | Extract<BodyResult, { ok: false }>> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -97,14 +112,25 @@ export function readBodyBytes(req: IncomingMessage, limit: number): Promise<Buff
     const onData = (chunk: Buffer): void => {
       size += chunk.length;
       if (size > limit) {
-        finish({ ok: false, status: 413, code: ErrorCode.ServerError, message: `Payload Too Large: the body exceeds ${limit} bytes` });
+        finish({
+          ok: false,
+          status: 413,
+          code: ErrorCode.ServerError,
+          message: `Payload Too Large: the body exceeds ${limit} bytes`,
+        });
         req.resume(); // drain what is still coming, without keeping it
         return;
       }
       chunks.push(chunk);
     };
     const onEnd = (): void => finish(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
-    const onError = (): void => finish({ ok: false, status: 400, code: ErrorCode.ParseError, message: 'Parse error: the request body could not be read' });
+    const onError = (): void =>
+      finish({
+        ok: false,
+        status: 400,
+        code: ErrorCode.ParseError,
+        message: 'Parse error: the request body could not be read',
+      });
     req.on('data', onData).on('end', onEnd).on('error', onError);
   });
 }
@@ -127,10 +153,18 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
   if (consumed !== undefined) {
     const { body } = consumed;
     if (typeof body === 'string' || Buffer.isBuffer(body)) return parseText(Buffer.from(body));
-    if (body === undefined) return refuse(500, ErrorCode.InternalError, 'Internal error: another middleware consumed the request body without parsing it');
-    return tooDeepValue(body) ? PARSE_ERROR(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`) : { ok: true, value: body };
+    if (body === undefined)
+      return refuse(
+        500,
+        ErrorCode.InternalError,
+        'Internal error: another middleware consumed the request body without parsing it',
+      );
+    return tooDeepValue(body)
+      ? PARSE_ERROR(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`)
+      : { ok: true, value: body };
   }
-  if (declaredOver(req, limit)) return refuse(413, ErrorCode.ServerError, `Payload Too Large: the body exceeds ${limit} bytes`);
+  if (declaredOver(req, limit))
+    return refuse(413, ErrorCode.ServerError, `Payload Too Large: the body exceeds ${limit} bytes`);
   return readStream(req, limit);
 }
 
@@ -165,7 +199,8 @@ export type BodyPrefix =
  * @param limit - the body limit of the router
  */
 export function readBodyPrefix(req: IncomingMessage, bytes: number, limit: number): Promise<BodyPrefix> {
-  if (checkContentType(req.headers['content-type']) !== undefined) return Promise.resolve({ kind: 'unread', close: false });
+  if (checkContentType(req.headers['content-type']) !== undefined)
+    return Promise.resolve({ kind: 'unread', close: false });
   const consumed = consumedBody(req);
   if (consumed !== undefined) {
     const { body } = consumed;
@@ -178,7 +213,11 @@ export function readBodyPrefix(req: IncomingMessage, bytes: number, limit: numbe
     const chunks: Buffer[] = [];
     let size = 0;
     const finish = (): void => {
-      req.removeListener('data', onData).removeListener('end', finish).removeListener('error', finish).removeListener('close', finish);
+      req
+        .removeListener('data', onData)
+        .removeListener('end', finish)
+        .removeListener('error', finish)
+        .removeListener('close', finish);
       // Flowing with no listener: what still comes is dropped as it arrives.
       req.resume();
       // Buffer.concat stops at its length: at most `bytes` are copied, however large the chunks were.

@@ -27,9 +27,17 @@ export interface BoundedResponse {
  *
  * @throws {BoundedFetchError} on timeout, size or network failure
  */
-export async function boundedFetch(url: URL, init: RequestInit, timeoutMs: number, maxBytes: number): Promise<BoundedResponse> {
+export async function boundedFetch(
+  url: URL,
+  init: RequestInit,
+  timeoutMs: number,
+  maxBytes: number,
+): Promise<BoundedResponse> {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new BoundedFetchError('timeout', `no answer within ${timeoutMs} ms`)), timeoutMs);
+  const timer = setTimeout(
+    () => controller.abort(new BoundedFetchError('timeout', `no answer within ${timeoutMs} ms`)),
+    timeoutMs,
+  );
   timer.unref();
   try {
     const response = await fetch(url, { ...init, redirect: 'manual', signal: controller.signal });
@@ -44,12 +52,14 @@ export async function boundedFetch(url: URL, init: RequestInit, timeoutMs: numbe
     }
     return { status: response.status, headers: response.headers, text: Buffer.concat(chunks).toString('utf8') };
   } catch (err) {
-    if (controller.signal.aborted && controller.signal.reason instanceof BoundedFetchError) throw controller.signal.reason;
-    throw err instanceof BoundedFetchError ? err : new BoundedFetchError('network', `request failed: ${(err as Error).message}`);
+    if (controller.signal.aborted && controller.signal.reason instanceof BoundedFetchError)
+      throw controller.signal.reason;
+    throw err instanceof BoundedFetchError
+      ? err
+      : new BoundedFetchError('network', `request failed: ${(err as Error).message}`);
   } finally {
     clearTimeout(timer);
     // Stops the download of a body left unread (too large, or a throw while reading it).
     controller.abort();
   }
 }
-

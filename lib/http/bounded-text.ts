@@ -10,7 +10,10 @@
  * if (text === undefined) throw new Error('answer too large');
  * ```
  */
-export async function readBoundedText(body: ReadableStream<Uint8Array> | null, limit: number): Promise<string | undefined> {
+export async function readBoundedText(
+  body: ReadableStream<Uint8Array> | null,
+  limit: number,
+): Promise<string | undefined> {
   if (body === null) return '';
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];

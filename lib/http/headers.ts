@@ -9,9 +9,24 @@ export const SESSION_ID_HEADER = 'mcp-session-id';
 export const LAST_EVENT_ID_HEADER = 'last-event-id';
 
 /** Request headers a browser client may send (CORS): MCP's own, plus what JSON and bearer auth need. */
-export const CORS_ALLOWED_HEADERS = Object.freeze(['Content-Type', 'Accept', 'Authorization', 'Mcp-Session-Id', 'MCP-Protocol-Version', 'Last-Event-ID', 'Mcp-Method', 'Mcp-Name']);
+export const CORS_ALLOWED_HEADERS = Object.freeze([
+  'Content-Type',
+  'Accept',
+  'Authorization',
+  'Mcp-Session-Id',
+  'MCP-Protocol-Version',
+  'Last-Event-ID',
+  'Mcp-Method',
+  'Mcp-Name',
+]);
 /**
  * Response headers a browser client must be able to read (CORS): the session id, the auth challenge, and
  * when to come back after a 429 (`Retry-After`, and the IETF `RateLimit` / `RateLimit-Policy` fields).
  */
-export const CORS_EXPOSED_HEADERS = Object.freeze(['Mcp-Session-Id', 'WWW-Authenticate', 'Retry-After', 'RateLimit', 'RateLimit-Policy']);
+export const CORS_EXPOSED_HEADERS = Object.freeze([
+  'Mcp-Session-Id',
+  'WWW-Authenticate',
+  'Retry-After',
+  'RateLimit',
+  'RateLimit-Policy',
+]);

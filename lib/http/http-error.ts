@@ -14,6 +14,12 @@ import { sendJson } from './reply';
  * @param message - what went wrong and, where it helps, what to do
  * @param headers - extra headers, e.g. `Allow` on 405
  */
-export function sendHttpError(res: ServerResponse, status: number, code: number, message: string, headers?: Record<string, string>): void {
+export function sendHttpError(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers?: Record<string, string>,
+): void {
   sendJson(res, status, failure(null, new JsonRpcError(code, message)), headers);
 }

@@ -14,6 +14,12 @@ export function createMethodNotAllowedHandler(allowed: readonly string[]) {
   return function mcpMethodNotAllowed(req: IncomingMessage, res: ServerResponse): void {
     // MCP transports: a server that offers no SSE stream answers GET with 405 Method Not Allowed, and so HEAD,
     // which gets GET's answer without its body (RFC 9110 §9.3.2). The response ends here: Node drops an unread body.
-    sendHttpError(res, 405, ErrorCode.ServerError, `Method Not Allowed: ${req.method ?? ''} is not served here; use ${allow}`, { Allow: allow });
+    sendHttpError(
+      res,
+      405,
+      ErrorCode.ServerError,
+      `Method Not Allowed: ${req.method ?? ''} is not served here; use ${allow}`,
+      { Allow: allow },
+    );
   };
 }

@@ -22,6 +22,12 @@ const ALLOWED_HEADERS = CORS_ALLOWED_HEADERS.join(', ');
 export function allowAnyOrigin(req: IncomingMessage, res: ServerResponse, methods: readonly string[]): boolean {
   res.setHeader('Access-Control-Allow-Origin', '*');
   if (req.method !== 'OPTIONS') return false;
-  res.writeHead(204, { 'Access-Control-Allow-Methods': [...methods, 'OPTIONS'].join(', '), 'Access-Control-Allow-Headers': ALLOWED_HEADERS, 'Access-Control-Max-Age': '600' }).end();
+  res
+    .writeHead(204, {
+      'Access-Control-Allow-Methods': [...methods, 'OPTIONS'].join(', '),
+      'Access-Control-Allow-Headers': ALLOWED_HEADERS,
+      'Access-Control-Max-Age': '600',
+    })
+    .end();
   return true;
 }

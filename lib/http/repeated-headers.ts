@@ -29,7 +29,10 @@ export function repeatedHeader(rawHeaders: readonly string[], watched: (name: st
  * Whether any header of `headers` that `watched` cares about may be repeated: Node joined it into a value holding a
  * comma. A cheap first look, so that the raw lines are read only for a request that may repeat one.
  */
-export function mayRepeat(headers: Readonly<Record<string, string | string[] | undefined>>, watched: (name: string) => boolean): boolean {
+export function mayRepeat(
+  headers: Readonly<Record<string, string | string[] | undefined>>,
+  watched: (name: string) => boolean,
+): boolean {
   for (const name in headers) {
     if (!watched(name)) continue;
     const value = headers[name];
@@ -41,5 +44,11 @@ export function mayRepeat(headers: Readonly<Record<string, string | string[] | u
 /** Whether a header name, in any case, is one of MCP's own (`MCP-Protocol-Version`, `Mcp-Session-Id`, `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`). */
 export function isMcpHeader(name: string): boolean {
   // m, c, p in either case, then '-': no string is made for the many headers that are not MCP's.
-  return name.length > 4 && (name.charCodeAt(0) | 0x20) === 0x6d && (name.charCodeAt(1) | 0x20) === 0x63 && (name.charCodeAt(2) | 0x20) === 0x70 && name.charCodeAt(3) === 0x2d;
+  return (
+    name.length > 4 &&
+    (name.charCodeAt(0) | 0x20) === 0x6d &&
+    (name.charCodeAt(1) | 0x20) === 0x63 &&
+    (name.charCodeAt(2) | 0x20) === 0x70 &&
+    name.charCodeAt(3) === 0x2d
+  );
 }

@@ -7,7 +7,12 @@ import type { JsonRpcResponse } from '../jsonrpc/types';
 import type { McpLogger } from '../logger';
 
 /** Writes `text` (already JSON) with its status and length. */
-export function sendJsonText(res: ServerResponse, status: number, text: string, headers?: Record<string, string>): void {
+export function sendJsonText(
+  res: ServerResponse,
+  status: number,
+  text: string,
+  headers?: Record<string, string>,
+): void {
   res.writeHead(status, { ...headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
   res.end(text);
 }
@@ -35,7 +40,10 @@ export function serializeResponses(body: JsonRpcResponse | JsonRpcResponse[], lo
       try {
         return JSON.stringify(response);
       } catch (err) {
-        logger.error(err, `mcpRouter: the result of request ${JSON.stringify(response.id)} is not serialisable as JSON`);
+        logger.error(
+          err,
+          `mcpRouter: the result of request ${JSON.stringify(response.id)} is not serialisable as JSON`,
+        );
         return JSON.stringify(failure(response.id, new JsonRpcError(ErrorCode.InternalError, 'Internal error')));
       }
     };

@@ -162,7 +162,9 @@ export class SseConnection {
   /** The client stopped reading: what it did not take is dropped with the socket, and the stream's owner learns it from `onClose`. */
   private cut(held: number): void {
     const limit = this.options.streamBufferLimit;
-    this.options.logger.warn(`mcpRouter: an SSE client stopped reading with ${held} bytes unsent (streamBufferLimit: ${limit}); its connection was closed`);
+    this.options.logger.warn(
+      `mcpRouter: an SSE client stopped reading with ${held} bytes unsent (streamBufferLimit: ${limit}); its connection was closed`,
+    );
     this.res.destroy();
     this.cleanUp();
   }

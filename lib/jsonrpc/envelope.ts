@@ -12,8 +12,7 @@ import {
 
 /** The outcome of reading one JSON value as a JSON-RPC message. */
 export type ParsedMessage =
-  | { readonly ok: true; readonly message: JsonRpcMessage }
-  | { readonly ok: false; readonly error: JsonRpcFailure };
+  { readonly ok: true; readonly message: JsonRpcMessage } | { readonly ok: false; readonly error: JsonRpcFailure };
 
 /** Builds a success response. */
 export function success(id: JsonRpcId, result: Record<string, unknown>): JsonRpcSuccess {
@@ -25,7 +24,11 @@ export function failure(id: JsonRpcId | null, error: JsonRpcError): JsonRpcFailu
   return { jsonrpc: '2.0', id, error: error.toObject() };
 }
 
-function invalid(value: Record<string, unknown>, message: string, code: number = ErrorCode.InvalidRequest): ParsedMessage {
+function invalid(
+  value: Record<string, unknown>,
+  message: string,
+  code: number = ErrorCode.InvalidRequest,
+): ParsedMessage {
   // JSON-RPC 2.0 §5: the id is echoed when it can be read, null otherwise.
   const id = isJsonRpcId(value.id) ? value.id : null;
   const prefix = code === ErrorCode.InvalidParams ? 'Invalid params' : 'Invalid Request';
@@ -40,7 +43,13 @@ function invalid(value: Record<string, unknown>, message: string, code: number =
  */
 export function parseMessage(value: unknown): ParsedMessage {
   if (!isObject(value)) {
-    return { ok: false, error: failure(null, new JsonRpcError(ErrorCode.InvalidRequest, 'Invalid Request: a JSON-RPC message must be a JSON object')) };
+    return {
+      ok: false,
+      error: failure(
+        null,
+        new JsonRpcError(ErrorCode.InvalidRequest, 'Invalid Request: a JSON-RPC message must be a JSON object'),
+      ),
+    };
   }
   if (value.jsonrpc !== '2.0') return invalid(value, '"jsonrpc" must be exactly "2.0"');
   const hasId = 'id' in value;
@@ -48,7 +57,8 @@ export function parseMessage(value: unknown): ParsedMessage {
   if (hasId && !isJsonRpcId(value.id)) return invalid(value, '"id" must be a string or a number');
 
   if ('method' in value) {
-    if (typeof value.method !== 'string' || value.method === '') return invalid(value, '"method" must be a non-empty string');
+    if (typeof value.method !== 'string' || value.method === '')
+      return invalid(value, '"method" must be a non-empty string');
     if ('params' in value && value.params !== undefined && !isObject(value.params)) {
       // JSON-RPC allows by-position params; MCP defines every method with named params.
       return Array.isArray(value.params)
@@ -61,7 +71,8 @@ export function parseMessage(value: unknown): ParsedMessage {
   const hasResult = 'result' in value;
   const hasError = 'error' in value;
   // MCP 2025-11-25 schema: an error response may omit its id (when the request's id was unreadable).
-  if (!hasId && !hasError) return invalid(value, 'a message needs a "method" (request or notification) or an "id" (response)');
+  if (!hasId && !hasError)
+    return invalid(value, 'a message needs a "method" (request or notification) or an "id" (response)');
   if (hasResult === hasError) return invalid(value, 'a response carries exactly one of "result" and "error"');
   if (hasError) {
     const error = value.error;

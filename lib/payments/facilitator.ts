@@ -3,9 +3,22 @@
 import { invalidOption, isPositiveInteger, McpConfigError, type OptionKeys } from '../errors';
 import { isObject } from '../jsonrpc/types';
 import { readBoundedText } from '../http/bounded-text';
-import { ATTR_HTTP_REQUEST_METHOD, ATTR_HTTP_RESPONSE_STATUS_CODE, ATTR_SERVER_ADDRESS, ATTR_SERVER_PORT } from '../telemetry/semconv';
+import {
+  ATTR_HTTP_REQUEST_METHOD,
+  ATTR_HTTP_RESPONSE_STATUS_CODE,
+  ATTR_SERVER_ADDRESS,
+  ATTR_SERVER_PORT,
+} from '../telemetry/semconv';
 import { createTelemetry, type ChildSpan } from '../telemetry/telemetry';
-import { FacilitatorError, type FacilitatorCallOptions, type PaymentFacilitator, type PaymentPayload, type PaymentRequirements, type SettleResponse, type VerifyResponse } from './types';
+import {
+  FacilitatorError,
+  type FacilitatorCallOptions,
+  type PaymentFacilitator,
+  type PaymentPayload,
+  type PaymentRequirements,
+  type SettleResponse,
+  type VerifyResponse,
+} from './types';
 
 /** Options of {@link x402Facilitator}. */
 export interface X402FacilitatorOptions {
@@ -46,9 +59,14 @@ const NOTHING_RECORDED = Object.freeze({ recordArguments: false, recordResults: 
  * ```
  */
 export function x402Facilitator(options: X402FacilitatorOptions): X402Facilitator {
-  if (!isObject(options)) throw new McpConfigError('ERR_MCP_INVALID_OPTION', 'x402Facilitator() needs an options object: { url }');
+  if (!isObject(options))
+    throw new McpConfigError('ERR_MCP_INVALID_OPTION', 'x402Facilitator() needs an options object: { url }');
   for (const key of Object.keys(options)) {
-    if (!(key in KNOWN)) throw new McpConfigError('ERR_MCP_UNKNOWN_OPTION', `x402Facilitator: unknown option '${key}' (known: ${Object.keys(KNOWN).join(', ')})`);
+    if (!(key in KNOWN))
+      throw new McpConfigError(
+        'ERR_MCP_UNKNOWN_OPTION',
+        `x402Facilitator: unknown option '${key}' (known: ${Object.keys(KNOWN).join(', ')})`,
+      );
   }
   const { url, headers, timeoutMs = DEFAULT_TIMEOUT_MS } = options;
   let base: URL;
@@ -57,24 +75,43 @@ export function x402Facilitator(options: X402FacilitatorOptions): X402Facilitato
   } catch {
     throw invalidOption('x402Facilitator.url', 'an absolute http(s) URL', url);
   }
-  if (base.protocol !== 'https:' && base.protocol !== 'http:') throw invalidOption('x402Facilitator.url', 'an absolute http(s) URL', url);
-  if (headers !== undefined && typeof headers !== 'function' && !(isObject(headers) && Object.values(headers).every((value) => typeof value === 'string'))) {
+  if (base.protocol !== 'https:' && base.protocol !== 'http:')
+    throw invalidOption('x402Facilitator.url', 'an absolute http(s) URL', url);
+  if (
+    headers !== undefined &&
+    typeof headers !== 'function' &&
+    !(isObject(headers) && Object.values(headers).every((value) => typeof value === 'string'))
+  ) {
     throw invalidOption('x402Facilitator.headers', 'an object of string values or a function returning one', headers);
   }
-  if (!isPositiveInteger(timeoutMs)) throw invalidOption('x402Facilitator.timeoutMs', 'a positive number of milliseconds', timeoutMs);
+  if (!isPositiveInteger(timeoutMs))
+    throw invalidOption('x402Facilitator.timeoutMs', 'a positive number of milliseconds', timeoutMs);
   const root = base.href.endsWith('/') ? base.href : `${base.href}/`;
   // Its own telemetry: the facilitator is made apart from any router. Arguments and results are never recorded.
   const telemetry = createTelemetry(NOTHING_RECORDED);
   const port = base.port === '' ? (base.protocol === 'https:' ? 443 : 80) : Number(base.port);
 
   /** A CLIENT span `x402 {path}` per call, its trace context sent as W3C headers (traceparent, tracestate, baggage). */
-  function call(path: 'verify' | 'settle' | 'supported', body: unknown, signal: AbortSignal | undefined): Promise<Record<string, unknown>> {
+  function call(
+    path: 'verify' | 'settle' | 'supported',
+    body: unknown,
+    signal: AbortSignal | undefined,
+  ): Promise<Record<string, unknown>> {
     if (telemetry === undefined) return exchange(path, body, signal, undefined);
-    const attributes = { [ATTR_HTTP_REQUEST_METHOD]: body === undefined ? 'GET' : 'POST', [ATTR_SERVER_ADDRESS]: base.hostname, [ATTR_SERVER_PORT]: port };
+    const attributes = {
+      [ATTR_HTTP_REQUEST_METHOD]: body === undefined ? 'GET' : 'POST',
+      [ATTR_SERVER_ADDRESS]: base.hostname,
+      [ATTR_SERVER_PORT]: port,
+    };
     return telemetry.childSpan('client', `x402 ${path}`, attributes, (span) => exchange(path, body, signal, span));
   }
 
-  async function exchange(path: 'verify' | 'settle' | 'supported', body: unknown, signal: AbortSignal | undefined, span: ChildSpan | undefined): Promise<Record<string, unknown>> {
+  async function exchange(
+    path: 'verify' | 'settle' | 'supported',
+    body: unknown,
+    signal: AbortSignal | undefined,
+    span: ChildSpan | undefined,
+  ): Promise<Record<string, unknown>> {
     const what = `Payment facilitator /${path}`;
     const extra = typeof headers === 'function' ? await headers() : headers;
     const traceHeaders: Record<string, string> = {};
@@ -90,14 +127,25 @@ export function x402Facilitator(options: X402FacilitatorOptions): X402Facilitato
     if (signal?.aborted === true) cancel();
     else signal?.addEventListener('abort', cancel, { once: true });
     const failed = (fallback: string): FacilitatorError =>
-      new FacilitatorError(timedOut ? `${what} timed out after ${timeoutMs} ms` : signal?.aborted === true ? `${what} was cancelled` : `${what} ${fallback}`);
+      new FacilitatorError(
+        timedOut
+          ? `${what} timed out after ${timeoutMs} ms`
+          : signal?.aborted === true
+            ? `${what} was cancelled`
+            : `${what} ${fallback}`,
+      );
     let response: Response;
     let text: string;
     try {
       try {
         response = await fetch(new URL(path, root), {
           method: body === undefined ? 'GET' : 'POST',
-          headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...traceHeaders, ...extra },
+          headers: {
+            accept: 'application/json',
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+            ...traceHeaders,
+            ...extra,
+          },
           body: body === undefined ? undefined : JSON.stringify(body),
           signal: controller.signal,
           redirect: 'error',
@@ -117,7 +165,8 @@ export function x402Facilitator(options: X402FacilitatorOptions): X402Facilitato
     }
     span?.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, response.status);
     // A facilitator answers a refused payment with 400 and a verify/settle body (x402 v2 §7): read those, not 5xx.
-    if (response.status >= 500 || (response.status >= 300 && response.status !== 400)) throw new FacilitatorError(`${what} answered HTTP ${response.status}`);
+    if (response.status >= 500 || (response.status >= 300 && response.status !== 400))
+      throw new FacilitatorError(`${what} answered HTTP ${response.status}`);
     let answer: unknown;
     try {
       answer = JSON.parse(text);
@@ -128,17 +177,30 @@ export function x402Facilitator(options: X402FacilitatorOptions): X402Facilitato
     return answer;
   }
 
-  const request = (payload: PaymentPayload, requirements: PaymentRequirements) => ({ x402Version: payload.x402Version, paymentPayload: payload, paymentRequirements: requirements });
+  const request = (payload: PaymentPayload, requirements: PaymentRequirements) => ({
+    x402Version: payload.x402Version,
+    paymentPayload: payload,
+    paymentRequirements: requirements,
+  });
   return Object.freeze({
-    async verify(payload: PaymentPayload, requirements: PaymentRequirements, callOptions?: FacilitatorCallOptions): Promise<VerifyResponse> {
+    async verify(
+      payload: PaymentPayload,
+      requirements: PaymentRequirements,
+      callOptions?: FacilitatorCallOptions,
+    ): Promise<VerifyResponse> {
       return checkVerify(await call('verify', request(payload, requirements), callOptions?.signal));
     },
-    async settle(payload: PaymentPayload, requirements: PaymentRequirements, callOptions?: FacilitatorCallOptions): Promise<SettleResponse> {
+    async settle(
+      payload: PaymentPayload,
+      requirements: PaymentRequirements,
+      callOptions?: FacilitatorCallOptions,
+    ): Promise<SettleResponse> {
       return checkSettle(await call('settle', request(payload, requirements), callOptions?.signal));
     },
     async supported(callOptions?: FacilitatorCallOptions): Promise<SupportedResponse> {
       const answer = await call('supported', undefined, callOptions?.signal);
-      if (!Array.isArray(answer.kinds)) throw new FacilitatorError('Payment facilitator /supported gave a malformed answer (no kinds)');
+      if (!Array.isArray(answer.kinds))
+        throw new FacilitatorError('Payment facilitator /supported gave a malformed answer (no kinds)');
       return answer as SupportedResponse;
     },
   });
@@ -163,7 +225,12 @@ const optionalString = (value: unknown): boolean => value === undefined || typeo
  * @throws {FacilitatorError} for any other shape
  */
 export function checkVerify(answer: unknown): VerifyResponse {
-  if (!isObject(answer) || typeof answer.isValid !== 'boolean' || !optionalString(answer.invalidReason) || !optionalString(answer.payer)) {
+  if (
+    !isObject(answer) ||
+    typeof answer.isValid !== 'boolean' ||
+    !optionalString(answer.invalidReason) ||
+    !optionalString(answer.payer)
+  ) {
     throw new FacilitatorError('Payment facilitator /verify gave a malformed answer');
   }
   return answer as unknown as VerifyResponse;
@@ -181,7 +248,9 @@ export function checkSettle(answer: unknown): SettleResponse {
     optionalString(answer.errorReason) &&
     optionalString(answer.payer) &&
     optionalString(answer.amount) &&
-    (answer.success ? typeof answer.transaction === 'string' && answer.transaction !== '' && typeof answer.network === 'string' : optionalString(answer.transaction) && optionalString(answer.network));
+    (answer.success
+      ? typeof answer.transaction === 'string' && answer.transaction !== '' && typeof answer.network === 'string'
+      : optionalString(answer.transaction) && optionalString(answer.network));
   if (!ok) throw new FacilitatorError('Payment facilitator /settle gave a malformed answer');
   // The settlement goes to the client (_meta["x402/payment-response"]): only its x402 fields, never what else a
   // facilitator adds to its answer.

@@ -35,7 +35,13 @@ export interface X402GuardOptions {
 /** A guard of paid tools; `listMeta` is what {@link x402Guard} adds to the tool's `tools/list` `_meta`. */
 export type X402Guard = ToolGuard & { readonly listMeta: Readonly<Record<string, unknown>> };
 
-const KNOWN: OptionKeys<X402GuardOptions> = { facilitator: true, accepts: true, timeoutMs: true, replayTtlMs: true, maxRemembered: true };
+const KNOWN: OptionKeys<X402GuardOptions> = {
+  facilitator: true,
+  accepts: true,
+  timeoutMs: true,
+  replayTtlMs: true,
+  maxRemembered: true,
+};
 /** MCP transport of x402: the settlement travels in the result's `_meta` under this key. */
 export const PAYMENT_RESPONSE_KEY = 'x402/payment-response';
 
@@ -58,17 +64,36 @@ export const PAYMENT_RESPONSE_KEY = 'x402/payment-response';
  * ```
  */
 export function x402Guard(options: X402GuardOptions): X402Guard {
-  if (!isObject(options)) throw new McpConfigError('ERR_MCP_INVALID_OPTION', 'x402Guard() needs an options object: { facilitator, accepts }');
+  if (!isObject(options))
+    throw new McpConfigError('ERR_MCP_INVALID_OPTION', 'x402Guard() needs an options object: { facilitator, accepts }');
   for (const key of Object.keys(options)) {
-    if (!(key in KNOWN)) throw new McpConfigError('ERR_MCP_UNKNOWN_OPTION', `x402Guard: unknown option '${key}' (known: ${Object.keys(KNOWN).join(', ')})`);
+    if (!(key in KNOWN))
+      throw new McpConfigError(
+        'ERR_MCP_UNKNOWN_OPTION',
+        `x402Guard: unknown option '${key}' (known: ${Object.keys(KNOWN).join(', ')})`,
+      );
   }
   const { facilitator, accepts, timeoutMs = 15_000, replayTtlMs = 86_400_000, maxRemembered = 10_000 } = options;
   if (!isObject(facilitator) || typeof facilitator.verify !== 'function' || typeof facilitator.settle !== 'function') {
-    throw invalidOption('x402Guard.facilitator', 'an object with verify() and settle() (x402Facilitator({ url }))', facilitator);
+    throw invalidOption(
+      'x402Guard.facilitator',
+      'an object with verify() and settle() (x402Facilitator({ url }))',
+      facilitator,
+    );
   }
-  if (typeof accepts !== 'function') checkAccepts(accepts, (expected, value) => invalidOption('x402Guard.accepts', expected, value));
-  for (const [name, value] of [['timeoutMs', timeoutMs], ['replayTtlMs', replayTtlMs], ['maxRemembered', maxRemembered]] as const) {
-    if (!isPositiveInteger(value)) throw invalidOption(`x402Guard.${name}`, name === 'maxRemembered' ? 'a positive integer' : 'a positive number of milliseconds', value);
+  if (typeof accepts !== 'function')
+    checkAccepts(accepts, (expected, value) => invalidOption('x402Guard.accepts', expected, value));
+  for (const [name, value] of [
+    ['timeoutMs', timeoutMs],
+    ['replayTtlMs', replayTtlMs],
+    ['maxRemembered', maxRemembered],
+  ] as const) {
+    if (!isPositiveInteger(value))
+      throw invalidOption(
+        `x402Guard.${name}`,
+        name === 'maxRemembered' ? 'a positive integer' : 'a positive number of milliseconds',
+        value,
+      );
   }
   const fixed = typeof accepts === 'function' ? undefined : structuredClone(accepts);
   const terms = Object.freeze({ replayTtlMs, maxRemembered });
@@ -77,8 +102,14 @@ export function x402Guard(options: X402GuardOptions): X402Guard {
 
   async function priceOf(call: ToolGuardCall): Promise<PaymentRequirements[]> {
     if (fixed !== undefined) return fixed;
-    const priced = await (accepts as (call: ToolGuardCall) => PaymentRequirements[] | Promise<PaymentRequirements[]>)(call);
-    checkAccepts(priced, (expected, value) => new TypeError(`x402Guard: accepts() must return ${expected}, got ${JSON.stringify(value) ?? typeof value}`));
+    const priced = await (accepts as (call: ToolGuardCall) => PaymentRequirements[] | Promise<PaymentRequirements[]>)(
+      call,
+    );
+    checkAccepts(
+      priced,
+      (expected, value) =>
+        new TypeError(`x402Guard: accepts() must return ${expected}, got ${JSON.stringify(value) ?? typeof value}`),
+    );
     return priced;
   }
 
@@ -86,7 +117,11 @@ export function x402Guard(options: X402GuardOptions): X402Guard {
    * One facilitator call, bounded by `timeoutMs` and ended by the call's cancellation, even when the facilitator
    * ignores the signal it is given.
    */
-  async function ask<T>(what: 'verify' | 'settle', call: ToolGuardCall, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  async function ask<T>(
+    what: 'verify' | 'settle',
+    call: ToolGuardCall,
+    run: (signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     let cancel: (() => void) | undefined;
@@ -130,14 +165,18 @@ export function x402Guard(options: X402GuardOptions): X402Guard {
     } catch {
       return refuse('Payment could not be checked (the payment ledger is unavailable); try again');
     }
-    if (claim.status !== 'claimed') return refuse(claim.status === 'in-use' ? 'Payment already in use by another call' : 'Payment already used');
+    if (claim.status !== 'claimed')
+      return refuse(claim.status === 'in-use' ? 'Payment already in use by another call' : 'Payment already used');
     const { hold } = claim;
     // Spent once settled, or once a settlement was sent and no answer came (it may have gone out: a retry must not
     // run the tool again while the transaction is pending and a /verify would still accept it).
     let mayHavePaid = false;
     try {
       const verified = await ask('verify', call, (signal) => facilitator.verify(payload, matched, { signal }));
-      if (!isObject(verified) || verified.isValid !== true) return refuse(`Payment verification failed: ${reasonOf(isObject(verified) ? verified.invalidReason : undefined, 'invalid payment')}`);
+      if (!isObject(verified) || verified.isValid !== true)
+        return refuse(
+          `Payment verification failed: ${reasonOf(isObject(verified) ? verified.invalidReason : undefined, 'invalid payment')}`,
+        );
       const result = await next();
       // Settle only what the client gets: a failed call costs nothing (specs/transports-v2/mcp.md, settlement after execution).
       if (result.isError === true) return refuse(`Tool failed; payment not settled: ${firstText(result)}`);
@@ -145,7 +184,10 @@ export function x402Guard(options: X402GuardOptions): X402Guard {
       const settlement = await ask('settle', call, (signal) => facilitator.settle(payload, matched, { signal }));
       // A refused settlement is a definite answer: nothing was paid, the payment may be used again.
       mayHavePaid = isObject(settlement) && settlement.success === true;
-      if (!mayHavePaid) return refuse(`Settlement failed: ${reasonOf(isObject(settlement) ? settlement.errorReason : undefined, 'settlement refused')}`);
+      if (!mayHavePaid)
+        return refuse(
+          `Settlement failed: ${reasonOf(isObject(settlement) ? settlement.errorReason : undefined, 'settlement refused')}`,
+        );
       return { ...result, _meta: { ...result._meta, [PAYMENT_RESPONSE_KEY]: settlement } };
     } catch (err) {
       // Only the facilitator's failures become the envelope; a JsonRpcError from an inner guard goes on as it is.
@@ -171,11 +213,16 @@ export function paymentRequired(call: ToolGuardCall, accepts: PaymentRequirement
   const required: PaymentRequired = {
     x402Version: 2,
     ...(error === undefined ? {} : { error }),
-    resource: { url: `mcp://tool/${call.name}`, ...(description === undefined ? {} : { description }), mimeType: 'application/json' },
+    resource: {
+      url: `mcp://tool/${call.name}`,
+      ...(description === undefined ? {} : { description }),
+      mimeType: 'application/json',
+    },
     accepts,
   };
   const result: CallToolResult = { content: [textContent(JSON.stringify(required))], isError: true };
-  if (call.descriptor.outputSchema === undefined) result.structuredContent = required as unknown as Record<string, unknown>;
+  if (call.descriptor.outputSchema === undefined)
+    result.structuredContent = required as unknown as Record<string, unknown>;
   return result;
 }
 
@@ -186,12 +233,18 @@ function reasonOf(reason: unknown, fallback: string): string {
 
 function firstText(result: CallToolResult): string {
   const block = result.content.find((item) => item.type === 'text');
-  return block !== undefined && 'text' in block && typeof block.text === 'string' ? block.text.slice(0, 500) : 'the tool returned an error';
+  return block !== undefined && 'text' in block && typeof block.text === 'string'
+    ? block.text.slice(0, 500)
+    : 'the tool returned an error';
 }
 
 /** Checks a list of requirements: non-empty, each with the x402 v2 fields a client needs to pay. */
-function checkAccepts(accepts: unknown, fail: (expected: string, value: unknown) => Error): asserts accepts is PaymentRequirements[] {
-  const expected = 'a non-empty array of { scheme, network, amount (atomic units, digits), asset, payTo, maxTimeoutSeconds }';
+function checkAccepts(
+  accepts: unknown,
+  fail: (expected: string, value: unknown) => Error,
+): asserts accepts is PaymentRequirements[] {
+  const expected =
+    'a non-empty array of { scheme, network, amount (atomic units, digits), asset, payTo, maxTimeoutSeconds }';
   if (!Array.isArray(accepts) || accepts.length === 0) throw fail(expected, accepts);
   for (const item of accepts) {
     const ok =

@@ -29,9 +29,13 @@ export function paymentKey(payment: PaymentPayload): string {
 
 function signedPart(network: string, payload: Record<string, unknown>): unknown[] {
   if (network.startsWith('eip155:')) {
-    for (const [method, field] of [['eip3009', 'authorization'], ['permit2', 'permit2Authorization']] as const) {
+    for (const [method, field] of [
+      ['eip3009', 'authorization'],
+      ['permit2', 'permit2Authorization'],
+    ] as const) {
       const authorization = payload[field];
-      if (isObject(authorization) && authorization.nonce !== undefined) return [method, normalised(authorization.from), asNumber(authorization.nonce)];
+      if (isObject(authorization) && authorization.nonce !== undefined)
+        return [method, normalised(authorization.from), asNumber(authorization.nonce)];
     }
   }
   if (network.startsWith('solana:') && typeof payload.transaction === 'string') {
@@ -72,7 +76,12 @@ const MAX_NONCE_LENGTH = 80;
 /** A nonce as a number, in hex (`0x2a` and `42` are one nonce); other values as {@link normalised}. */
 function asNumber(value: unknown): unknown {
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return `#${value.toString(16)}`;
-  if (typeof value === 'string' && value.length <= MAX_NONCE_LENGTH && (DECIMAL.test(value) || (HEX.test(value) && value.length > 2))) return `#${BigInt(value).toString(16)}`;
+  if (
+    typeof value === 'string' &&
+    value.length <= MAX_NONCE_LENGTH &&
+    (DECIMAL.test(value) || (HEX.test(value) && value.length > 2))
+  )
+    return `#${BigInt(value).toString(16)}`;
   return normalised(value);
 }
 

@@ -58,8 +58,16 @@ export interface FacilitatorCallOptions {
  * (it is a structural subset of `@x402/core`'s `FacilitatorClient`, so `new HTTPFacilitatorClient(…)` fits as is).
  */
 export interface PaymentFacilitator {
-  verify(payload: PaymentPayload, requirements: PaymentRequirements, options?: FacilitatorCallOptions): Promise<VerifyResponse>;
-  settle(payload: PaymentPayload, requirements: PaymentRequirements, options?: FacilitatorCallOptions): Promise<SettleResponse>;
+  verify(
+    payload: PaymentPayload,
+    requirements: PaymentRequirements,
+    options?: FacilitatorCallOptions,
+  ): Promise<VerifyResponse>;
+  settle(
+    payload: PaymentPayload,
+    requirements: PaymentRequirements,
+    options?: FacilitatorCallOptions,
+  ): Promise<SettleResponse>;
 }
 
 /**

@@ -3,10 +3,25 @@
 import { failure, parseMessage, type ParsedMessage } from '../jsonrpc/envelope';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isJsonRpcId, isObject, type JsonRpcFailure, type JsonRpcMessage } from '../jsonrpc/types';
-import { isModernVersion, MODERN_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS, type Era, type ProtocolVersion } from '../versions';
+import {
+  isModernVersion,
+  MODERN_PROTOCOL_VERSIONS,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type Era,
+  type ProtocolVersion,
+} from '../versions';
 import { isInitializeRequest } from './lifecycle';
 import { claimsModernEra, readEnvelope, type RequestEnvelope } from './request-meta';
-import { headerMismatch, headerText, METHOD_HEADER, PROTOCOL_VERSION_HEADER, quoted, repeatedHeaderFault, standardHeaderFault, type RequestHeaders } from './request-headers';
+import {
+  headerMismatch,
+  headerText,
+  METHOD_HEADER,
+  PROTOCOL_VERSION_HEADER,
+  quoted,
+  repeatedHeaderFault,
+  standardHeaderFault,
+  type RequestHeaders,
+} from './request-headers';
 
 /** The MCP header values a POST is classified by, read by the transport (whose names live in `http/headers.ts`). */
 export interface PostHeaders {
@@ -109,7 +124,6 @@ function refusedMessage(message: Record<string, unknown>, error: JsonRpcError): 
   return refused(failure(isJsonRpcId(message.id) ? message.id : null, error));
 }
 
-
 function kindOf(message: JsonRpcMessage): PostKind {
   if (!('method' in message)) return 'response';
   if (!('id' in message)) return 'notification';
@@ -142,7 +156,10 @@ export function createClassifier(limits: ClassifierLimits): Classifier {
   const serves2026 = limits.eras.includes('2026');
   // The verdicts that accept a 2025 header, made once: a request costs a lookup, not an object.
   const accepted = new Map<string | undefined, HeaderVerdict>(
-    [undefined, ...SUPPORTED_PROTOCOL_VERSIONS].map((headerVersion) => [headerVersion, Object.freeze({ ok: true, headerVersion, modernHeader: undefined })]),
+    [undefined, ...SUPPORTED_PROTOCOL_VERSIONS].map((headerVersion) => [
+      headerVersion,
+      Object.freeze({ ok: true, headerVersion, modernHeader: undefined }),
+    ]),
   );
   const supported = Object.freeze([...MODERN_PROTOCOL_VERSIONS]);
 
@@ -150,7 +167,14 @@ export function createClassifier(limits: ClassifierLimits): Classifier {
   function unsupportedVersion(message: Record<string, unknown>, requested: unknown): Refusal {
     const data = typeof requested === 'string' ? { supported, requested } : { supported };
     const named = typeof requested === 'string' ? quoted(requested) : 'no revision';
-    return refusedMessage(message, new JsonRpcError(ErrorCode.UnsupportedProtocolVersion, `Unsupported protocol version: the request names ${named}; this server serves ${supported.join(', ')}`, data));
+    return refusedMessage(
+      message,
+      new JsonRpcError(
+        ErrorCode.UnsupportedProtocolVersion,
+        `Unsupported protocol version: the request names ${named}; this server serves ${supported.join(', ')}`,
+        data,
+      ),
+    );
   }
 
   /**
@@ -159,64 +183,138 @@ export function createClassifier(limits: ClassifierLimits): Classifier {
    */
   function unsupportedHeader(protocolVersion: string | string[] | undefined, repeated: string | undefined): Refusal {
     const served = serves2025 ? SUPPORTED_PROTOCOL_VERSIONS : MODERN_PROTOCOL_VERSIONS;
-    const message = repeated?.toLowerCase() === PROTOCOL_VERSION_HEADER
-      ? 'Bad Request: the MCP-Protocol-Version header is sent more than once; send it once'
-      : `Bad Request: unsupported MCP-Protocol-Version '${String(protocolVersion)}'; supported: ${served.join(', ')}`;
+    const message =
+      repeated?.toLowerCase() === PROTOCOL_VERSION_HEADER
+        ? 'Bad Request: the MCP-Protocol-Version header is sent more than once; send it once'
+        : `Bad Request: unsupported MCP-Protocol-Version '${String(protocolVersion)}'; supported: ${served.join(', ')}`;
     return refused(failure(null, new JsonRpcError(ErrorCode.ServerError, message)));
   }
 
   /** A body that cannot be read, or a batch, carries no claim: a header deferred to it is judged as the 2025 path judged it. */
   function unreadable(verdict: { modernHeader: string | undefined; repeated?: string }): Refusal | undefined {
     const header = verdict.modernHeader;
-    return header !== undefined && serves2025 && !isModernVersion(header) ? unsupportedHeader(header, verdict.repeated) : undefined;
+    return header !== undefined && serves2025 && !isModernVersion(header)
+      ? unsupportedHeader(header, verdict.repeated)
+      : undefined;
   }
 
   /** A message that claims the modern era: its envelope, then the headers against it, then the revision. */
-  function modern(message: JsonRpcMessage & { method: string }, verdict: HeaderVerdict & { ok: true }, headers: RequestHeaders | undefined): Classification {
+  function modern(
+    message: JsonRpcMessage & { method: string },
+    verdict: HeaderVerdict & { ok: true },
+    headers: RequestHeaders | undefined,
+  ): Classification {
     const raw = message as unknown as Record<string, unknown>;
     const envelope = readEnvelope(raw.params);
     if (envelope instanceof JsonRpcError) return refusedMessage(raw, envelope);
     if (verdict.repeated !== undefined) return refusedMessage(raw, repeatedHeaderFault(verdict.repeated));
     const header = verdict.modernHeader ?? verdict.headerVersion;
     if (header !== undefined && header !== envelope.protocolVersion) {
-      return refusedMessage(raw, headerMismatch('MCP-Protocol-Version', `the MCP-Protocol-Version header names ${quoted(header)} but _meta names ${quoted(envelope.protocolVersion)}`));
+      return refusedMessage(
+        raw,
+        headerMismatch(
+          'MCP-Protocol-Version',
+          `the MCP-Protocol-Version header names ${quoted(header)} but _meta names ${quoted(envelope.protocolVersion)}`,
+        ),
+      );
     }
     const methodHeader = headers && headerText(headers, METHOD_HEADER);
     if (methodHeader !== undefined && methodHeader !== message.method) {
-      return refusedMessage(raw, headerMismatch('Mcp-Method', `the Mcp-Method header names ${quoted(methodHeader)} but the body's method is ${quoted(message.method)}`));
+      return refusedMessage(
+        raw,
+        headerMismatch(
+          'Mcp-Method',
+          `the Mcp-Method header names ${quoted(methodHeader)} but the body's method is ${quoted(message.method)}`,
+        ),
+      );
     }
     if (!isModernVersion(envelope.protocolVersion)) return unsupportedVersion(raw, envelope.protocolVersion);
     const kind = 'id' in message ? 'request' : 'notification';
     // SEP-2243: the headers every request must carry, once the revision is known to be served.
-    const fault = kind === 'request' && headers !== undefined ? standardHeaderFault(message.method, raw.params, headers) : undefined;
+    const fault =
+      kind === 'request' && headers !== undefined
+        ? standardHeaderFault(message.method, raw.params, headers)
+        : undefined;
     if (fault !== undefined) return refusedMessage(raw, fault);
-    return { ok: true, post: { kind, era: '2026', headerVersion: undefined, holdsRequests: kind === 'request', messages: message, envelope } };
+    return {
+      ok: true,
+      post: {
+        kind,
+        era: '2026',
+        headerVersion: undefined,
+        holdsRequests: kind === 'request',
+        messages: message,
+        envelope,
+      },
+    };
   }
 
   /** A single message without a valid modern claim, on a router that serves the 2026 era. */
-  function unclaimed(message: JsonRpcMessage, verdict: HeaderVerdict & { ok: true }, headers: RequestHeaders | undefined): Classification | undefined {
+  function unclaimed(
+    message: JsonRpcMessage,
+    verdict: HeaderVerdict & { ok: true },
+    headers: RequestHeaders | undefined,
+  ): Classification | undefined {
     const header = verdict.modernHeader;
     const raw = message as unknown as Record<string, unknown>;
     const kind = kindOf(message);
     if (!serves2025) {
       // Modern only: notifications are accepted and dropped; initialize and requests name no revision served.
-      if (kind === 'notification') return { ok: true, post: { kind, era: '2026', headerVersion: undefined, holdsRequests: false, messages: message } };
-      if (kind === 'response') return refusedMessage(raw, new JsonRpcError(ErrorCode.InvalidRequest, 'Invalid Request: JSON-RPC responses cannot be posted to this endpoint (it serves MCP 2026-07-28 only)'));
+      if (kind === 'notification')
+        return {
+          ok: true,
+          post: { kind, era: '2026', headerVersion: undefined, holdsRequests: false, messages: message },
+        };
+      if (kind === 'response')
+        return refusedMessage(
+          raw,
+          new JsonRpcError(
+            ErrorCode.InvalidRequest,
+            'Invalid Request: JSON-RPC responses cannot be posted to this endpoint (it serves MCP 2026-07-28 only)',
+          ),
+        );
       // A modern-only server names its revisions in the error to initialize (MCP 2026-07-28 versioning, SHOULD).
-      return unsupportedVersion(raw, kind === 'initialize' && isObject(raw.params) ? raw.params.protocolVersion : header);
+      return unsupportedVersion(
+        raw,
+        kind === 'initialize' && isObject(raw.params) ? raw.params.protocolVersion : header,
+      );
     }
     if (header === undefined) return undefined;
     // Without a claim, a header naming a revision not served is refused as the 2025 path always refused it.
     if (!isModernVersion(header)) return unsupportedHeader(header, verdict.repeated);
     // MCP 2026-07-28 versioning: initialize is the 2025 handshake; under a modern header the two disagree.
-    if (kind === 'initialize') return refusedMessage(raw, headerMismatch('MCP-Protocol-Version', `initialize is the 2025 handshake, but the MCP-Protocol-Version header names ${quoted(header)}`));
-    if (kind === 'response') return refusedMessage(raw, new JsonRpcError(ErrorCode.InvalidRequest, 'Invalid Request: a JSON-RPC response answers a 2025 session request; the 2026 era has none'));
+    if (kind === 'initialize')
+      return refusedMessage(
+        raw,
+        headerMismatch(
+          'MCP-Protocol-Version',
+          `initialize is the 2025 handshake, but the MCP-Protocol-Version header names ${quoted(header)}`,
+        ),
+      );
+    if (kind === 'response')
+      return refusedMessage(
+        raw,
+        new JsonRpcError(
+          ErrorCode.InvalidRequest,
+          'Invalid Request: a JSON-RPC response answers a 2025 session request; the 2026 era has none',
+        ),
+      );
     const { method } = message as { method: string };
     if (verdict.repeated !== undefined) return refusedMessage(raw, repeatedHeaderFault(verdict.repeated));
     if (kind === 'notification') {
       const methodHeader = headers && headerText(headers, METHOD_HEADER);
-      if (methodHeader !== undefined && methodHeader !== method) return refusedMessage(raw, headerMismatch('Mcp-Method', `the Mcp-Method header names ${quoted(methodHeader)} but the body's method is ${quoted(method)}`));
-      return { ok: true, post: { kind, era: '2026', headerVersion: undefined, holdsRequests: false, messages: message } };
+      if (methodHeader !== undefined && methodHeader !== method)
+        return refusedMessage(
+          raw,
+          headerMismatch(
+            'Mcp-Method',
+            `the Mcp-Method header names ${quoted(methodHeader)} but the body's method is ${quoted(method)}`,
+          ),
+        );
+      return {
+        ok: true,
+        post: { kind, era: '2026', headerVersion: undefined, holdsRequests: false, messages: message },
+      };
     }
     // MCP 2026-07-28 (per-request metadata): a modern request without its envelope is 400 -32602.
     const missing = `Invalid params: the MCP-Protocol-Version header names ${quoted(header)}, but params._meta lacks "io.modelcontextprotocol/protocolVersion" and "io.modelcontextprotocol/clientCapabilities"`;
@@ -228,14 +326,24 @@ export function createClassifier(limits: ClassifierLimits): Classifier {
     const verdict = typeof protocolVersion === 'object' ? undefined : accepted.get(protocolVersion);
     if (verdict !== undefined && serves2025) return verdict;
     // Any other revision is the body's to judge: a claim naming it gets -32022 with what is served (MCP 2026-07-28 M2).
-    if (typeof protocolVersion === 'string' && serves2026) return { ok: true, headerVersion: undefined, modernHeader: protocolVersion };
+    if (typeof protocolVersion === 'string' && serves2026)
+      return { ok: true, headerVersion: undefined, modernHeader: protocolVersion };
     if (protocolVersion === undefined) return NO_MCP_HEADERS;
     return unsupportedHeader(protocolVersion, repeated);
   }
 
   function legacy(message: JsonRpcMessage, headerVersion: ProtocolVersion | undefined): Classification {
     const kind = kindOf(message);
-    return { ok: true, post: { kind, era: '2025', headerVersion, holdsRequests: kind === 'request' || kind === 'initialize', messages: message } };
+    return {
+      ok: true,
+      post: {
+        kind,
+        era: '2025',
+        headerVersion,
+        holdsRequests: kind === 'request' || kind === 'initialize',
+        messages: message,
+      },
+    };
   }
 
   return {
@@ -253,23 +361,45 @@ export function createClassifier(limits: ClassifierLimits): Classifier {
         if (!serves2026) return legacy(message, verdict.headerVersion);
         const raw = message as unknown as Record<string, unknown>;
         // A claim with a 2025 revision inside is refused -32022 like any revision not served, as the SDK does.
-        if ('method' in message && claimsModernEra(raw) && !(kindOf(message) === 'initialize' && !validModernClaim(raw))) return modern(message, verdict, headers);
+        if (
+          'method' in message &&
+          claimsModernEra(raw) &&
+          !(kindOf(message) === 'initialize' && !validModernClaim(raw))
+        )
+          return modern(message, verdict, headers);
         return unclaimed(message, verdict, headers) ?? legacy(message, verdict.headerVersion);
       }
-      if (!serves2025) return invalidRequest('Invalid Request: JSON-RPC batches are not served here (MCP 2026-07-28 requests are single messages)');
+      if (!serves2025)
+        return invalidRequest(
+          'Invalid Request: JSON-RPC batches are not served here (MCP 2026-07-28 requests are single messages)',
+        );
       // A batch is of the 2025 era: a header naming no revision served is refused as that era always refused it.
       const deferred = unreadable(verdict);
       if (deferred !== undefined) return deferred;
       if (body.length === 0) return invalidRequest('Invalid Request: an empty batch');
-      if (body.length > limits.maxBatchLength) return invalidRequest(`Invalid Request: a batch holds at most ${limits.maxBatchLength} messages`);
+      if (body.length > limits.maxBatchLength)
+        return invalidRequest(`Invalid Request: a batch holds at most ${limits.maxBatchLength} messages`);
       // MCP 2025-03-26 lifecycle: initialize MUST NOT be part of a batch.
-      if (body.some(isInitializeRequest)) return invalidRequest('Invalid Request: initialize must not be part of a batch');
+      if (body.some(isInitializeRequest))
+        return invalidRequest('Invalid Request: initialize must not be part of a batch');
       // MCP 2026-07-28 versioning: a modern request is a single message; a batch holding one is refused whole.
-      if (serves2026 && (verdict.modernHeader !== undefined || body.some((message) => isObject(message) && claimsModernEra(message)))) {
+      if (
+        serves2026 &&
+        (verdict.modernHeader !== undefined || body.some((message) => isObject(message) && claimsModernEra(message)))
+      ) {
         return invalidRequest('Invalid Request: a JSON-RPC batch cannot carry MCP 2026-07-28 requests');
       }
       const holdsRequests = body.some((message) => isObject(message) && 'method' in message && 'id' in message);
-      return { ok: true, post: { kind: 'batch', era: '2025', headerVersion: verdict.headerVersion, holdsRequests, messages: body.map(parseMessage) } };
+      return {
+        ok: true,
+        post: {
+          kind: 'batch',
+          era: '2025',
+          headerVersion: verdict.headerVersion,
+          holdsRequests,
+          messages: body.map(parseMessage),
+        },
+      };
     },
   };
 }

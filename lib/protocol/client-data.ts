@@ -41,7 +41,9 @@ export function boundedCapabilities(sent: unknown): Record<string, unknown> {
   }
   const length = JSON.stringify(kept).length;
   if (length > MAX_CLIENT_CAPABILITIES_LENGTH) {
-    throw invalidParams(`the client capabilities are ${length} characters long as JSON; at most ${MAX_CLIENT_CAPABILITIES_LENGTH} are accepted`);
+    throw invalidParams(
+      `the client capabilities are ${length} characters long as JSON; at most ${MAX_CLIENT_CAPABILITIES_LENGTH} are accepted`,
+    );
   }
   return kept;
 }
@@ -59,7 +61,9 @@ export function boundedClientInfo(sent: unknown): Record<string, string> | undef
     const value = Object.hasOwn(sent, field) ? sent[field] : undefined;
     if (typeof value !== 'string') continue;
     if (value.length > MAX_CLIENT_INFO_FIELD_LENGTH) {
-      throw invalidParams(`clientInfo.${field} is ${value.length} characters long; at most ${MAX_CLIENT_INFO_FIELD_LENGTH} are accepted`);
+      throw invalidParams(
+        `clientInfo.${field} is ${value.length} characters long; at most ${MAX_CLIENT_INFO_FIELD_LENGTH} are accepted`,
+      );
     }
     kept[field] = value;
   }
@@ -74,11 +78,15 @@ export function boundedClientInfo(sent: unknown): Record<string, string> | undef
  */
 export function withSubscription(subscriptions: readonly string[], uri: string, max: number): readonly string[] {
   if (uri.length > MAX_SUBSCRIPTION_URI_LENGTH) {
-    throw invalidParams(`the uri is ${uri.length} characters long; at most ${MAX_SUBSCRIPTION_URI_LENGTH} can be subscribed to`);
+    throw invalidParams(
+      `the uri is ${uri.length} characters long; at most ${MAX_SUBSCRIPTION_URI_LENGTH} can be subscribed to`,
+    );
   }
   if (subscriptions.includes(uri)) return subscriptions;
   if (subscriptions.length >= max) {
-    throw invalidParams(`this session already holds ${subscriptions.length} subscriptions, the most allowed (sessions.maxSubscriptions); unsubscribe from one first`);
+    throw invalidParams(
+      `this session already holds ${subscriptions.length} subscriptions, the most allowed (sessions.maxSubscriptions); unsubscribe from one first`,
+    );
   }
   return [...subscriptions, uri];
 }

@@ -1,6 +1,12 @@
 // The one channel of server→client requests (sampling, elicitation, roots): today's strategy sends them on the request's SSE stream.
 
-import { isObject, type JsonRpcId, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../jsonrpc/types';
+import {
+  isObject,
+  type JsonRpcId,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from '../jsonrpc/types';
 
 /** The requests a server may send its client, each with the client capability it needs (MCP 2025-06-18 lifecycle). */
 export const CLIENT_REQUEST_CAPABILITY = Object.freeze({
@@ -16,15 +22,26 @@ export type ClientRequestMethod = keyof typeof CLIENT_REQUEST_CAPABILITY;
 function isElicitContent(content: unknown): boolean {
   if (content === undefined) return true;
   if (!isObject(content)) return false;
-  return Object.values(content).every((value) => ['string', 'number', 'boolean'].includes(typeof value) || (Array.isArray(value) && value.every((item) => typeof item === 'string')));
+  return Object.values(content).every(
+    (value) =>
+      ['string', 'number', 'boolean'].includes(typeof value) ||
+      (Array.isArray(value) && value.every((item) => typeof item === 'string')),
+  );
 }
 
 /** Whether an answer has the shape of its method's result (MCP schema: ElicitResult, CreateMessageResult, ListRootsResult). */
-const IS_RESULT_OF: Readonly<Record<ClientRequestMethod, (answer: Record<string, unknown>) => boolean>> = Object.freeze({
-  'elicitation/create': (answer) => (answer.action === 'accept' || answer.action === 'decline' || answer.action === 'cancel') && isElicitContent(answer.content),
-  'sampling/createMessage': (answer) => (answer.role === 'user' || answer.role === 'assistant') && (isObject(answer.content) || Array.isArray(answer.content)),
-  'roots/list': (answer) => Array.isArray(answer.roots) && answer.roots.every((root) => isObject(root) && typeof root.uri === 'string'),
-});
+const IS_RESULT_OF: Readonly<Record<ClientRequestMethod, (answer: Record<string, unknown>) => boolean>> = Object.freeze(
+  {
+    'elicitation/create': (answer) =>
+      (answer.action === 'accept' || answer.action === 'decline' || answer.action === 'cancel') &&
+      isElicitContent(answer.content),
+    'sampling/createMessage': (answer) =>
+      (answer.role === 'user' || answer.role === 'assistant') &&
+      (isObject(answer.content) || Array.isArray(answer.content)),
+    'roots/list': (answer) =>
+      Array.isArray(answer.roots) && answer.roots.every((root) => isObject(root) && typeof root.uri === 'string'),
+  },
+);
 
 /**
  * Whether the client's answer to an ask is a result of that ask's method: the one check of answers, whichever way
@@ -48,7 +65,13 @@ export interface ClientRequests {
    *
    * @param key - the ask's key in a 2026 `input_required` result (`ctx.elicit(params, { key })`); a 2025 request ignores it
    */
-  request(method: ClientRequestMethod, params: Record<string, unknown> | undefined, timeoutMs: number, signal: AbortSignal, key?: string): Promise<Record<string, unknown>>;
+  request(
+    method: ClientRequestMethod,
+    params: Record<string, unknown> | undefined,
+    timeoutMs: number,
+    signal: AbortSignal,
+    key?: string,
+  ): Promise<Record<string, unknown>>;
 }
 
 /** How messages reach the client while a request runs, and how its answers come back: provided by the transport. */
@@ -84,17 +107,28 @@ export const NO_STREAM: ClientChannel = Object.freeze({
  */
 export const NO_CLIENT_REQUESTS: ClientRequests = Object.freeze({
   request: (method: ClientRequestMethod) =>
-    Promise.reject(new Error(`ctx: ${method} cannot be asked here: an MCP 2026-07-28 request asks only from tools/call, prompts/get and resources/read (through an input_required result)`)),
+    Promise.reject(
+      new Error(
+        `ctx: ${method} cannot be asked here: an MCP 2026-07-28 request asks only from tools/call, prompts/get and resources/read (through an input_required result)`,
+      ),
+    ),
 });
 
 /** The 2025 strategy: a real JSON-RPC request on the caller's SSE stream, answered by a POSTed response. */
 export class StreamedClientRequests implements ClientRequests {
   constructor(private readonly channel: ClientChannel) {}
 
-  async request(method: ClientRequestMethod, params: Record<string, unknown> | undefined, timeoutMs: number, signal: AbortSignal): Promise<Record<string, unknown>> {
+  async request(
+    method: ClientRequestMethod,
+    params: Record<string, unknown> | undefined,
+    timeoutMs: number,
+    signal: AbortSignal,
+  ): Promise<Record<string, unknown>> {
     const { channel } = this;
     if (!channel.canStream) {
-      throw new Error(`ctx: ${method} needs a streamed reply: the client must accept text/event-stream, the router must keep sessions, and responseMode must not be 'json'`);
+      throw new Error(
+        `ctx: ${method} needs a streamed reply: the client must accept text/event-stream, the router must keep sessions, and responseMode must not be 'json'`,
+      );
     }
     if (signal.aborted) throw new Error(`ctx: ${method} not sent, the request was cancelled`);
     const id = channel.nextRequestId();
@@ -114,13 +148,19 @@ export class StreamedClientRequests implements ClientRequests {
     try {
       await channel.send({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
       const response = await Promise.race([waiting.answer, givenUp]);
-      if ('error' in response) throw new Error(`ctx: the client answered ${method} with error ${response.error.code}: ${response.error.message}`);
-      if (!isAnswerTo(method, response.result)) throw new Error(`ctx: the client's answer to ${method} is not a valid ${method} result`);
+      if ('error' in response)
+        throw new Error(
+          `ctx: the client answered ${method} with error ${response.error.code}: ${response.error.message}`,
+        );
+      if (!isAnswerTo(method, response.result))
+        throw new Error(`ctx: the client's answer to ${method} is not a valid ${method} result`);
       return response.result;
     } catch (err) {
       // MCP lifecycle › Timeouts: on giving up, the server SHOULD send notifications/cancelled.
       if (givenUpWhy !== undefined) {
-        await channel.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: givenUpWhy } }).catch(() => undefined);
+        await channel
+          .send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: givenUpWhy } })
+          .catch(() => undefined);
       }
       throw err;
     } finally {

@@ -18,19 +18,32 @@ function invalid(message: string): JsonRpcError {
  *
  * @throws {JsonRpcError} -32602 for an unknown prompt, template or argument (MCP completion › Error Handling)
  */
-async function findCompleter(registry: Registry, ref: Record<string, unknown>, argument: string, ctx: RequestContext): Promise<Completer | undefined> {
+async function findCompleter(
+  registry: Registry,
+  ref: Record<string, unknown>,
+  argument: string,
+  ctx: RequestContext,
+): Promise<Completer | undefined> {
   if (ref.type === 'ref/prompt') {
     const name = requireString(ref, 'name');
-    const prompt = await usable(registry.prompts.get(name) ?? (await registry.afterLoads(() => registry.prompts.get(name))), ctx);
+    const prompt = await usable(
+      registry.prompts.get(name) ?? (await registry.afterLoads(() => registry.prompts.get(name))),
+      ctx,
+    );
     if (prompt === undefined) throw notFoundError('prompt', name, ctx.era);
-    if (!prompt.arguments.some((arg) => arg.name === argument)) throw invalid(`Prompt '${name}' has no argument '${argument}'`);
+    if (!prompt.arguments.some((arg) => arg.name === argument))
+      throw invalid(`Prompt '${name}' has no argument '${argument}'`);
     return prompt.completers.get(argument);
   }
   if (ref.type === 'ref/resource') {
     const uri = requireString(ref, 'uri');
-    const template = await usable(registry.templates.get(uri) ?? (await registry.afterLoads(() => registry.templates.get(uri))), ctx);
+    const template = await usable(
+      registry.templates.get(uri) ?? (await registry.afterLoads(() => registry.templates.get(uri))),
+      ctx,
+    );
     if (template === undefined) throw invalid(`Unknown resource template: ${uri}`);
-    if (!template.template.variableNames.includes(argument)) throw invalid(`Resource template '${uri}' has no variable '${argument}'`);
+    if (!template.template.variableNames.includes(argument))
+      throw invalid(`Resource template '${uri}' has no variable '${argument}'`);
     return template.completers.get(argument);
   }
   throw invalid(`Invalid params: 'ref.type' must be 'ref/prompt' or 'ref/resource'`);
@@ -53,7 +66,8 @@ export function completionMethods(registry: Registry): MethodTable {
       run: async (params: JsonRpcParams, ctx) => {
         const ref = optionalObject(params, 'ref');
         const argument = optionalObject(params, 'argument');
-        if (ref === undefined || argument === undefined) throw invalid(`Invalid params: 'ref' and 'argument' are required`);
+        if (ref === undefined || argument === undefined)
+          throw invalid(`Invalid params: 'ref' and 'argument' are required`);
         const name = requireString(argument, 'name');
         const value = typeof argument.value === 'string' ? argument.value : '';
         const completer = await findCompleter(registry, ref, name, ctx);

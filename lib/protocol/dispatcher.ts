@@ -18,7 +18,14 @@ import type { Registry } from '../registry/registry';
 import { completionMethods } from './completion';
 import { LazyAbort } from './abort';
 import { createClassifier, NO_MCP_HEADERS, type ClassifiedPost, type Classifier } from './classify';
-import { ClientUpdate, HandlerContext, requestKey, type ClientState, type ClientView, type DispatchEnvironment } from './handler-context';
+import {
+  ClientUpdate,
+  HandlerContext,
+  requestKey,
+  type ClientState,
+  type ClientView,
+  type DispatchEnvironment,
+} from './handler-context';
 import { lifecycleMethods, type ServerIdentity } from './lifecycle';
 import { loggingMethods } from './logging';
 import { createInputRequired } from './input-required';
@@ -95,7 +102,13 @@ export interface Dispatcher {
  * The notifications MCP lets a client send (schema ClientNotification, both eras); with the method table, the methods
  * telemetry names (any other is `_OTHER`).
  */
-const CLIENT_NOTIFICATIONS: ReadonlySet<string> = new Set(['notifications/initialized', 'notifications/cancelled', 'notifications/progress', 'notifications/roots/list_changed', 'notifications/tasks/status']);
+const CLIENT_NOTIFICATIONS: ReadonlySet<string> = new Set([
+  'notifications/initialized',
+  'notifications/cancelled',
+  'notifications/progress',
+  'notifications/roots/list_changed',
+  'notifications/tasks/status',
+]);
 
 /** Methods whose answer depends on which features are offered: their capabilities. */
 const WAITS_FOR_FEATURES = new Set(['initialize', 'server/discover']);
@@ -125,14 +138,27 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
     ...loggingMethods(),
   };
 
-  async function answer(request: JsonRpcRequest, env: DispatchEnvironment, view: ClientView): Promise<JsonRpcResponse | null> {
+  async function answer(
+    request: JsonRpcRequest,
+    env: DispatchEnvironment,
+    view: ClientView,
+  ): Promise<JsonRpcResponse | null> {
     const entry = Object.hasOwn(methods, request.method) ? methods[request.method] : undefined;
     // An upstream's first lists (bounded by its listTimeoutMs) may bring a feature, hence a capability and its
     // methods: the handshake and a method of a feature not offered yet wait for them instead of answering without.
     const loading = registry.loaded();
-    if (loading !== undefined && (WAITS_FOR_FEATURES.has(request.method) || (entry?.capability !== undefined && !registry.features[entry.capability]))) await loading;
+    if (
+      loading !== undefined &&
+      (WAITS_FOR_FEATURES.has(request.method) ||
+        (entry?.capability !== undefined && !registry.features[entry.capability]))
+    )
+      await loading;
     // JSON-RPC: unknown method → -32601; MCP: so is a method its era does not have, or of a capability never declared.
-    if (entry === undefined || !entry.eras.includes(env.era) || (entry.capability !== undefined && !registry.features[entry.capability])) {
+    if (
+      entry === undefined ||
+      !entry.eras.includes(env.era) ||
+      (entry.capability !== undefined && !registry.features[entry.capability])
+    ) {
       return failure(request.id, new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`));
     }
     // MCP 2026-07-28 MRTR: a retry's answers and requestState, checked before the handler runs (input-required.ts).
@@ -161,7 +187,12 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
       // MCP cancellation: no response is sent for a cancelled request.
       if (abort.aborted) return null;
       // MCP 2026-07-28 caching: an input_required result carries no ttlMs or cacheScope.
-      return success(request.id, env.era === '2026' ? shapeModern(result, entry.cacheable === true && result.resultType !== 'input_required') : result);
+      return success(
+        request.id,
+        env.era === '2026'
+          ? shapeModern(result, entry.cacheable === true && result.resultType !== 'input_required')
+          : result,
+      );
     } catch (err) {
       if (abort.aborted) return null;
       if (err instanceof JsonRpcError) return failure(request.id, env.era === '2026' ? modernError(err) : err);
@@ -192,7 +223,11 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
 
   // Not async: without telemetry the message costs no promise more than before. No closure either: one that captured
   // the parameters would make every call allocate a context for them, traced or not.
-  function handle(message: JsonRpcMessage, env: DispatchEnvironment, view: ClientView = { client: env.client }): Promise<JsonRpcResponse | null> {
+  function handle(
+    message: JsonRpcMessage,
+    env: DispatchEnvironment,
+    view: ClientView = { client: env.client },
+  ): Promise<JsonRpcResponse | null> {
     // One branch when telemetry is off; a span per request and notification (a batch: per message) when recording.
     const { telemetry } = config;
     if (telemetry === undefined || isResponse(message) || !telemetry.live()) return handleMessage(message, env, view);
@@ -200,10 +235,16 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
   }
 
   // What telemetry may name (a series, a span name), the same for every message: made once, not per message.
-  const registered = (method: string, name: string): boolean => (method === 'tools/call' ? registry.tools.get(name) : registry.prompts.get(name)) !== undefined;
+  const registered = (method: string, name: string): boolean =>
+    (method === 'tools/call' ? registry.tools.get(name) : registry.prompts.get(name)) !== undefined;
   const knownMethod = (method: string): boolean => Object.hasOwn(methods, method) || CLIENT_NOTIFICATIONS.has(method);
 
-  function handleTraced(telemetry: McpTelemetry, message: JsonRpcRequest | JsonRpcNotification, env: DispatchEnvironment, view: ClientView): Promise<JsonRpcResponse | null> {
+  function handleTraced(
+    telemetry: McpTelemetry,
+    message: JsonRpcRequest | JsonRpcNotification,
+    env: DispatchEnvironment,
+    view: ClientView,
+  ): Promise<JsonRpcResponse | null> {
     const scene = {
       protocolVersion: env.client.protocolVersion,
       sessionId: env.sessionId,
@@ -215,7 +256,11 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
     return telemetry.serve(message, scene, () => handleMessage(message, env, view));
   }
 
-  async function handleMessage(message: JsonRpcMessage, env: DispatchEnvironment, view: ClientView): Promise<JsonRpcResponse | null> {
+  async function handleMessage(
+    message: JsonRpcMessage,
+    env: DispatchEnvironment,
+    view: ClientView,
+  ): Promise<JsonRpcResponse | null> {
     if (isRequest(message)) return answer(message, env, view);
     if (isResponse(message)) {
       // The client's answer to a server→client request (sampling, elicitation, roots): to whoever waits for it.

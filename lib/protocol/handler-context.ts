@@ -2,10 +2,22 @@
 
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isObject, type JsonRpcId, type JsonRpcRequest } from '../jsonrpc/types';
-import { LOG_LEVELS, type AuthInfo, type ClientRequestOptions, type LogLevel, type RequestContext } from '../registry/request-context';
+import {
+  LOG_LEVELS,
+  type AuthInfo,
+  type ClientRequestOptions,
+  type LogLevel,
+  type RequestContext,
+} from '../registry/request-context';
 import { isAtLeast, type Era, type Revision } from '../versions';
 import type { Abortable, AbortSource } from './abort';
-import { CLIENT_REQUEST_CAPABILITY, NO_STREAM, type ClientChannel, type ClientRequestMethod, type ClientRequests } from './client-requests';
+import {
+  CLIENT_REQUEST_CAPABILITY,
+  NO_STREAM,
+  type ClientChannel,
+  type ClientRequestMethod,
+  type ClientRequests,
+} from './client-requests';
 
 /**
  * What the server knows of its client: in 2025 negotiated by `initialize` and kept by the session; changed only by
@@ -129,7 +141,8 @@ export class HandlerContext implements RequestContext {
     if (this.taskProgress !== undefined) return this.taskProgress(progress, total, message);
     const token = this.meta?.progressToken;
     // MCP progress: only for a request that carried a token, strictly increasing, never after the response.
-    if ((typeof token !== 'string' && typeof token !== 'number') || this.finished || !(progress > this.lastProgress)) return;
+    if ((typeof token !== 'string' && typeof token !== 'number') || this.finished || !(progress > this.lastProgress))
+      return;
     this.lastProgress = progress;
     const params: Record<string, unknown> = { progressToken: token, progress };
     if (total !== undefined) params.total = total;
@@ -140,7 +153,8 @@ export class HandlerContext implements RequestContext {
   async log(level: LogLevel, data: unknown, logger?: string): Promise<void> {
     const threshold = this.view.client.logLevel;
     const severity = LOG_LEVELS.indexOf(level);
-    if (severity < 0) throw new TypeError(`ctx.log: unknown level '${String(level)}'; use one of ${LOG_LEVELS.join(', ')}`);
+    if (severity < 0)
+      throw new TypeError(`ctx.log: unknown level '${String(level)}'; use one of ${LOG_LEVELS.join(', ')}`);
     // MCP 2026-07-28 (M4): log messages only when the request's _meta set io.modelcontextprotocol/logLevel.
     if (threshold === undefined && this.era === '2026') return;
     // MCP logging: after logging/setLevel, only messages at that level or more severe are sent.
@@ -150,20 +164,41 @@ export class HandlerContext implements RequestContext {
     await this.env.channel.send({ jsonrpc: '2.0', method: 'notifications/message', params });
   }
 
-  sample(params: { messages: unknown[]; maxTokens: number; [key: string]: unknown }, options?: ClientRequestOptions): Promise<Record<string, unknown>> {
+  sample(
+    params: { messages: unknown[]; maxTokens: number; [key: string]: unknown },
+    options?: ClientRequestOptions,
+  ): Promise<Record<string, unknown>> {
     // MCP 2025-11-25 sampling: tool use only when the client declared sampling.tools.
-    if ((params.tools !== undefined || params.toolChoice !== undefined) && !isObject(this.capability('sampling')?.tools)) {
-      return Promise.reject(this.undeclared({ sampling: { tools: {} } }, 'ctx.sample: the client did not declare sampling.tools, so tools and toolChoice cannot be sent'));
+    if (
+      (params.tools !== undefined || params.toolChoice !== undefined) &&
+      !isObject(this.capability('sampling')?.tools)
+    ) {
+      return Promise.reject(
+        this.undeclared(
+          { sampling: { tools: {} } },
+          'ctx.sample: the client did not declare sampling.tools, so tools and toolChoice cannot be sent',
+        ),
+      );
     }
     return this.request('sampling/createMessage', params, options);
   }
 
-  elicit(params: { message: string; [key: string]: unknown }, options?: ClientRequestOptions): Promise<Record<string, unknown>> {
+  elicit(
+    params: { message: string; [key: string]: unknown },
+    options?: ClientRequestOptions,
+  ): Promise<Record<string, unknown>> {
     const declared = this.capability('elicitation');
     const mode = params.mode ?? 'form';
     // MCP 2025-11-25 elicitation: `elicitation: {}` means form mode only; URL mode must be declared.
-    const modeDeclared = declared === undefined || Object.keys(declared).length === 0 ? mode === 'form' : isObject(declared[String(mode)]);
-    if (declared !== undefined && !modeDeclared) return Promise.reject(this.undeclared({ elicitation: { [String(mode)]: {} } }, `ctx.elicit: the client did not declare elicitation mode '${String(mode)}'`));
+    const modeDeclared =
+      declared === undefined || Object.keys(declared).length === 0 ? mode === 'form' : isObject(declared[String(mode)]);
+    if (declared !== undefined && !modeDeclared)
+      return Promise.reject(
+        this.undeclared(
+          { elicitation: { [String(mode)]: {} } },
+          `ctx.elicit: the client did not declare elicitation mode '${String(mode)}'`,
+        ),
+      );
     return this.request('elicitation/create', params, options);
   }
 
@@ -193,7 +228,11 @@ export class HandlerContext implements RequestContext {
    * `clientRequests` (the task's own strategy) and reports progress to `progress`. In place, because a handler that
    * turns its call into a task (`ctx.continueAsTask()`) holds this object.
    */
-  becomeTask(signal: AbortSignal, clientRequests: ClientRequests, progress: (progress: number, total?: number, message?: string) => Promise<void>): void {
+  becomeTask(
+    signal: AbortSignal,
+    clientRequests: ClientRequests,
+    progress: (progress: number, total?: number, message?: string) => Promise<void>,
+  ): void {
     this.env = { ...this.env, signal, channel: NO_STREAM, clientRequests, inflight: undefined };
     this.abort = { signal };
     this.clientRequests = clientRequests;
@@ -205,7 +244,9 @@ export class HandlerContext implements RequestContext {
    * protocol error the spec names (MCP 2026-07-28 M3: -32021 with `data.requiredCapabilities`, HTTP 400).
    */
   private undeclared(requiredCapabilities: Record<string, unknown>, message: string): Error {
-    return this.era === '2026' ? new JsonRpcError(ErrorCode.MissingRequiredClientCapability, message, { requiredCapabilities }) : new Error(message);
+    return this.era === '2026'
+      ? new JsonRpcError(ErrorCode.MissingRequiredClientCapability, message, { requiredCapabilities })
+      : new Error(message);
   }
 
   private capability(name: string): Record<string, unknown> | undefined {
@@ -214,10 +255,24 @@ export class HandlerContext implements RequestContext {
   }
 
   /** Asks the client through the era's strategy, once it declared the capability the request needs. */
-  private async request(method: ClientRequestMethod, params: Record<string, unknown> | undefined, options: ClientRequestOptions | undefined): Promise<Record<string, unknown>> {
+  private async request(
+    method: ClientRequestMethod,
+    params: Record<string, unknown> | undefined,
+    options: ClientRequestOptions | undefined,
+  ): Promise<Record<string, unknown>> {
     const capability = CLIENT_REQUEST_CAPABILITY[method];
     // MCP 2025-06-18 lifecycle: use only capabilities the client declared.
-    if (this.capability(capability) === undefined) throw this.undeclared({ [capability]: {} }, `ctx: the client did not declare the '${capability}' capability, so ${method} cannot be sent`);
-    return this.clientRequests.request(method, params, options?.timeoutMs ?? this.clientRequestTimeoutMs, this.signal, options?.key);
+    if (this.capability(capability) === undefined)
+      throw this.undeclared(
+        { [capability]: {} },
+        `ctx: the client did not declare the '${capability}' capability, so ${method} cannot be sent`,
+      );
+    return this.clientRequests.request(
+      method,
+      params,
+      options?.timeoutMs ?? this.clientRequestTimeoutMs,
+      this.signal,
+      options?.key,
+    );
   }
 }

@@ -3,7 +3,12 @@
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isObject, type JsonRpcRequest } from '../jsonrpc/types';
 import { isAnswerTo, type ClientRequestMethod, type ClientRequests } from './client-requests';
-import { createRequestStateCodec, type RequestStateCodec, type ResolvedInputRequired, type StateBinding } from './request-state';
+import {
+  createRequestStateCodec,
+  type RequestStateCodec,
+  type ResolvedInputRequired,
+  type StateBinding,
+} from './request-state';
 
 /** MCP 2026-07-28 MRTR: the only methods that may answer `input_required` (never any other). */
 export const INPUT_REQUIRED_METHODS: ReadonlySet<string> = new Set(['tools/call', 'prompts/get', 'resources/read']);
@@ -27,7 +32,8 @@ export interface InputRequest {
   readonly params: Record<string, unknown>;
 }
 
-const ENDED = 'ctx: this call already ended with an input_required result; the handler runs again when the client retries with the answers';
+const ENDED =
+  'ctx: this call already ended with an input_required result; the handler runs again when the client retries with the answers';
 
 function invalidParams(message: string): JsonRpcError {
   return new JsonRpcError(ErrorCode.InvalidParams, `Invalid params: ${message}`);
@@ -61,12 +67,22 @@ export class InputRound implements ClientRequests {
     private readonly codec: RequestStateCodec,
   ) {}
 
-  request(method: ClientRequestMethod, params: Record<string, unknown> | undefined, _timeoutMs: number, _signal: AbortSignal, key?: string): Promise<Record<string, unknown>> {
+  request(
+    method: ClientRequestMethod,
+    params: Record<string, unknown> | undefined,
+    _timeoutMs: number,
+    _signal: AbortSignal,
+    key?: string,
+  ): Promise<Record<string, unknown>> {
     if (this.ended) return Promise.reject(new Error(ENDED));
     const count = (this.counts.get(method) ?? 0) + 1;
     this.counts.set(method, count);
     if (key !== undefined && (typeof key !== 'string' || key.length === 0 || key.length > MAX_INPUT_KEY_LENGTH)) {
-      return Promise.reject(new TypeError(`ctx: the key of an ask must be a non-empty string of at most ${MAX_INPUT_KEY_LENGTH} characters`));
+      return Promise.reject(
+        new TypeError(
+          `ctx: the key of an ask must be a non-empty string of at most ${MAX_INPUT_KEY_LENGTH} characters`,
+        ),
+      );
     }
     const name = key ?? `${KEY_PREFIX[method]}-${count}`;
     if (Object.hasOwn(this.answers, name)) {
@@ -91,7 +107,10 @@ export class InputRound implements ClientRequests {
    */
   async settle(output: Promise<Record<string, unknown>> | Record<string, unknown>): Promise<Record<string, unknown>> {
     const run = Promise.resolve(output);
-    const outcome = await Promise.race([run.then((result) => ({ result })), this.blocked.then((requests) => ({ requests }))]);
+    const outcome = await Promise.race([
+      run.then((result) => ({ result })),
+      this.blocked.then((requests) => ({ requests })),
+    ]);
     if ('result' in outcome) return outcome.result;
     const inputRequests: Record<string, InputRequest> = Object.fromEntries(outcome.requests);
     return { resultType: 'input_required', inputRequests, requestState: this.codec.seal(this.binding, this.used) };
@@ -134,10 +153,17 @@ export function createInputRequired(options: ResolvedInputRequired): InputRequir
       if (!INPUT_REQUIRED_METHODS.has(request.method)) return undefined;
       const params = request.params ?? {};
       const item = request.method === 'resources/read' ? params.uri : params.name;
-      const binding: StateBinding = { principal, method: request.method, item: typeof item === 'string' ? item : '', arguments: params.arguments };
+      const binding: StateBinding = {
+        principal,
+        method: request.method,
+        item: typeof item === 'string' ? item : '',
+        arguments: params.arguments,
+      };
       const { inputResponses, requestState } = params;
-      if (inputResponses !== undefined && !isObject(inputResponses)) return invalidParams('inputResponses must be an object of answers by key');
-      if (inputResponses !== undefined && Object.keys(inputResponses).length > MAX_INPUT_RESPONSES) return invalidParams(`inputResponses has more than ${MAX_INPUT_RESPONSES} keys`);
+      if (inputResponses !== undefined && !isObject(inputResponses))
+        return invalidParams('inputResponses must be an object of answers by key');
+      if (inputResponses !== undefined && Object.keys(inputResponses).length > MAX_INPUT_RESPONSES)
+        return invalidParams(`inputResponses has more than ${MAX_INPUT_RESPONSES} keys`);
       let earlier: Record<string, unknown> = {};
       if (requestState !== undefined) {
         try {

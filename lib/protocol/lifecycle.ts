@@ -56,7 +56,12 @@ export function isInitializeRequest(message: unknown): boolean {
  * @param listChanged - whether 2025 sessions have a GET stream to announce changes on
  * @param listenStreams - whether 2026 clients have subscriptions/listen streams to hear changes on
  */
-export function lifecycleMethods(registry: Registry, identity: ServerIdentity, listChanged: boolean, listenStreams: boolean): MethodTable {
+export function lifecycleMethods(
+  registry: Registry,
+  identity: ServerIdentity,
+  listChanged: boolean,
+  listenStreams: boolean,
+): MethodTable {
   // MCP 2026-07-28 discovery: supportedVersions names modern revisions only (the 2025 ones are reached by initialize).
   const supportedVersions = Object.freeze([...MODERN_PROTOCOL_VERSIONS]);
   return {
@@ -65,7 +70,10 @@ export function lifecycleMethods(registry: Registry, identity: ServerIdentity, l
       cacheable: true,
       run: () => {
         // MCP 2026-07-28: capabilities match the handlers that work; listChanged and subscribe are served by subscriptions/listen.
-        const result: Record<string, unknown> = { supportedVersions, capabilities: capabilitiesFor(registry, '2026-07-28', listenStreams) };
+        const result: Record<string, unknown> = {
+          supportedVersions,
+          capabilities: capabilitiesFor(registry, '2026-07-28', listenStreams),
+        };
         if (identity.instructions !== undefined) result.instructions = identity.instructions;
         return result;
       },
@@ -82,7 +90,8 @@ export function lifecycleMethods(registry: Registry, identity: ServerIdentity, l
           capabilities: capabilitiesFor(registry, protocolVersion, listChanged),
           serverInfo: shapeFields(identity.serverInfo, SERVER_INFO_FIELDS, protocolVersion),
         };
-        if (identity.instructions !== undefined && isAtLeast(protocolVersion, '2025-03-26')) result.instructions = identity.instructions;
+        if (identity.instructions !== undefined && isAtLeast(protocolVersion, '2025-03-26'))
+          result.instructions = identity.instructions;
         return new ClientUpdate(result, { protocolVersion, clientCapabilities, clientInfo });
       },
     },

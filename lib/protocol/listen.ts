@@ -2,7 +2,14 @@
 
 import { failure } from '../jsonrpc/envelope';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
-import { isObject, type JsonRpcFailure, type JsonRpcId, type JsonRpcNotification, type JsonRpcParams, type JsonRpcSuccess } from '../jsonrpc/types';
+import {
+  isObject,
+  type JsonRpcFailure,
+  type JsonRpcId,
+  type JsonRpcNotification,
+  type JsonRpcParams,
+  type JsonRpcSuccess,
+} from '../jsonrpc/types';
 import type { OfferedFeatures } from '../registry/registry';
 import { MAX_SUBSCRIPTION_URI_LENGTH } from './client-data';
 import { META_KEYS } from './request-meta';
@@ -61,11 +68,18 @@ export function readListenFilter(params: JsonRpcParams, offered: OfferedFeatures
   }
   const uris = requested.resourceSubscriptions;
   if (uris !== undefined) {
-    if (!Array.isArray(uris) || !uris.every((uri) => typeof uri === 'string' && uri !== '' && uri.length <= MAX_SUBSCRIPTION_URI_LENGTH)) {
-      throw invalid(`'notifications.resourceSubscriptions' must be an array of resource URIs (non-empty strings of at most ${MAX_SUBSCRIPTION_URI_LENGTH} characters)`);
+    if (
+      !Array.isArray(uris) ||
+      !uris.every((uri) => typeof uri === 'string' && uri !== '' && uri.length <= MAX_SUBSCRIPTION_URI_LENGTH)
+    ) {
+      throw invalid(
+        `'notifications.resourceSubscriptions' must be an array of resource URIs (non-empty strings of at most ${MAX_SUBSCRIPTION_URI_LENGTH} characters)`,
+      );
     }
-    if (uris.length > maxUris) throw invalid(`'notifications.resourceSubscriptions' names ${uris.length} URIs; at most ${maxUris} are allowed`);
-    if (offered.resources && uris.length > 0) honoured.resourceSubscriptions = Object.freeze([...new Set(uris as string[])]);
+    if (uris.length > maxUris)
+      throw invalid(`'notifications.resourceSubscriptions' names ${uris.length} URIs; at most ${maxUris} are allowed`);
+    if (offered.resources && uris.length > 0)
+      honoured.resourceSubscriptions = Object.freeze([...new Set(uris as string[])]);
   }
   return Object.freeze(honoured);
 }
@@ -80,7 +94,11 @@ function subscriptionMeta(id: JsonRpcId): Record<string, unknown> {
  * filter, stamped with the subscription id.
  */
 export function listenAcknowledgment(id: JsonRpcId, filter: ListenFilter): JsonRpcNotification {
-  return { jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { _meta: subscriptionMeta(id), notifications: { ...filter } } };
+  return {
+    jsonrpc: '2.0',
+    method: 'notifications/subscriptions/acknowledged',
+    params: { _meta: subscriptionMeta(id), notifications: { ...filter } },
+  };
 }
 
 /**
@@ -91,7 +109,12 @@ export function listenAcknowledgment(id: JsonRpcId, filter: ListenFilter): JsonR
  *
  * @param uris - the filter's `resourceSubscriptions` as a set (made once per stream)
  */
-export function forListenStream(id: JsonRpcId, filter: ListenFilter, uris: ReadonlySet<string>, notification: JsonRpcNotification): JsonRpcNotification | undefined {
+export function forListenStream(
+  id: JsonRpcId,
+  filter: ListenFilter,
+  uris: ReadonlySet<string>,
+  notification: JsonRpcNotification,
+): JsonRpcNotification | undefined {
   const { method, params } = notification;
   if (method === RESOURCE_UPDATED) {
     if (typeof params?.uri !== 'string' || !uris.has(params.uri)) return undefined;

@@ -20,7 +20,10 @@ export function loggingMethods(): MethodTable {
       run: (params) => {
         // MCP logging › Error Handling: an invalid level is -32602.
         if (!isLogLevel(params.level)) {
-          throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid params: 'level' must be one of ${LOG_LEVELS.join(', ')}`);
+          throw new JsonRpcError(
+            ErrorCode.InvalidParams,
+            `Invalid params: 'level' must be one of ${LOG_LEVELS.join(', ')}`,
+          );
         }
         return new ClientUpdate({}, { logLevel: params.level });
       },

@@ -6,13 +6,26 @@ import { BOTH_ERAS, listPage, requireString, type MethodTable } from './methods'
 import { PROMPT_FIELDS, shapeContent, type createEntryShaper } from './shaping';
 
 /** The prompts methods of one router. */
-export function promptMethods(registry: Registry, pageSize: number, shape: ReturnType<typeof createEntryShaper>): MethodTable {
+export function promptMethods(
+  registry: Registry,
+  pageSize: number,
+  shape: ReturnType<typeof createEntryShaper>,
+): MethodTable {
   return {
     'prompts/list': {
       eras: BOTH_ERAS,
       capability: 'prompts',
       cacheable: true,
-      run: (params, ctx) => listPage(registry.prompts, params, pageSize, 'prompts', (item) => shape(item.descriptor, PROMPT_FIELDS, ctx.protocolVersion), ctx, registry.loaded()),
+      run: (params, ctx) =>
+        listPage(
+          registry.prompts,
+          params,
+          pageSize,
+          'prompts',
+          (item) => shape(item.descriptor, PROMPT_FIELDS, ctx.protocolVersion),
+          ctx,
+          registry.loaded(),
+        ),
     },
     'prompts/get': {
       eras: BOTH_ERAS,
@@ -23,7 +36,10 @@ export function promptMethods(registry: Registry, pageSize: number, shape: Retur
         if (prompt === undefined) throw notFoundError('prompt', name, ctx.era);
         // The prompt's chain: access (denied looks unknown), argument checks, guards, get (registry/guards.ts).
         const result = await prompt.run(params.arguments, ctx);
-        const messages = result.messages.map((message) => ({ role: message.role, content: shapeContent(message.content, ctx.protocolVersion) }));
+        const messages = result.messages.map((message) => ({
+          role: message.role,
+          content: shapeContent(message.content, ctx.protocolVersion),
+        }));
         return { ...result, messages };
       },
     },

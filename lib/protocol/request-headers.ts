@@ -57,7 +57,11 @@ export function headerText(headers: RequestHeaders, name: string): string | unde
 
 /** Whether a value has the `=?base64?…?=` form (the markers are case-sensitive). */
 function isWrapped(value: string): boolean {
-  return value.length >= BASE64_PREFIX.length + BASE64_SUFFIX.length && value.startsWith(BASE64_PREFIX) && value.endsWith(BASE64_SUFFIX);
+  return (
+    value.length >= BASE64_PREFIX.length + BASE64_SUFFIX.length &&
+    value.startsWith(BASE64_PREFIX) &&
+    value.endsWith(BASE64_SUFFIX)
+  );
 }
 
 /**
@@ -117,7 +121,11 @@ export function headerMismatch(header: string, text: string): JsonRpcError {
 const PARAM_PREFIX = 'mcp-param-';
 
 /** Names of the headers a modern request mirrors its body in, as the spec spells them (for errors naming one). */
-const SPELLED: Readonly<Record<string, string>> = Object.freeze({ [PROTOCOL_VERSION_HEADER]: 'MCP-Protocol-Version', [METHOD_HEADER]: 'Mcp-Method', [NAME_HEADER]: 'Mcp-Name' });
+const SPELLED: Readonly<Record<string, string>> = Object.freeze({
+  [PROTOCOL_VERSION_HEADER]: 'MCP-Protocol-Version',
+  [METHOD_HEADER]: 'Mcp-Method',
+  [NAME_HEADER]: 'Mcp-Name',
+});
 
 /**
  * A modern request that sends one of its MCP headers more than once: 400 -32020 naming it. Node joins the values
@@ -129,7 +137,11 @@ const SPELLED: Readonly<Record<string, string>> = Object.freeze({ [PROTOCOL_VERS
  */
 export function repeatedHeaderFault(name: string): JsonRpcError {
   const lower = name.toLowerCase();
-  const header = Object.hasOwn(SPELLED, lower) ? (SPELLED[lower] as string) : lower.startsWith(PARAM_PREFIX) ? `Mcp-Param-${name.slice(PARAM_PREFIX.length)}` : name;
+  const header = Object.hasOwn(SPELLED, lower)
+    ? (SPELLED[lower] as string)
+    : lower.startsWith(PARAM_PREFIX)
+      ? `Mcp-Param-${name.slice(PARAM_PREFIX.length)}`
+      : name;
   return headerMismatch(header, `the ${header} header is sent more than once; send it once`);
 }
 
@@ -141,21 +153,43 @@ export function repeatedHeaderFault(name: string): JsonRpcError {
  *
  * @returns the -32020 error to answer with, or undefined when the headers agree with the body
  */
-export function standardHeaderFault(method: string, params: unknown, headers: RequestHeaders): JsonRpcError | undefined {
+export function standardHeaderFault(
+  method: string,
+  params: unknown,
+  headers: RequestHeaders,
+): JsonRpcError | undefined {
   if (headerText(headers, PROTOCOL_VERSION_HEADER) === undefined) {
-    return headerMismatch('MCP-Protocol-Version', 'the MCP-Protocol-Version header is required on an MCP 2026-07-28 request');
+    return headerMismatch(
+      'MCP-Protocol-Version',
+      'the MCP-Protocol-Version header is required on an MCP 2026-07-28 request',
+    );
   }
   if (headerText(headers, METHOD_HEADER) === undefined) {
-    return headerMismatch('Mcp-Method', `the Mcp-Method header is required on an MCP 2026-07-28 request (the body's method is ${quoted(method)})`);
+    return headerMismatch(
+      'Mcp-Method',
+      `the Mcp-Method header is required on an MCP 2026-07-28 request (the body's method is ${quoted(method)})`,
+    );
   }
   const source = Object.hasOwn(NAME_SOURCE, method) ? NAME_SOURCE[method] : undefined;
   const expected = source !== undefined && isObject(params) ? params[source] : undefined;
   if (typeof expected !== 'string') return undefined;
   const sent = headerText(headers, NAME_HEADER);
-  if (sent === undefined) return headerMismatch('Mcp-Name', `the Mcp-Name header is required on ${method}: it mirrors params.${source as string}`);
+  if (sent === undefined)
+    return headerMismatch(
+      'Mcp-Name',
+      `the Mcp-Name header is required on ${method}: it mirrors params.${source as string}`,
+    );
   const decoded = decodeHeaderValue(sent);
-  if (decoded === undefined) return headerMismatch('Mcp-Name', 'the Mcp-Name header is not a valid header value: use =?base64?…?= with canonical Base64 for other characters');
-  if (decoded !== expected) return headerMismatch('Mcp-Name', `the Mcp-Name header names ${quoted(decoded)} but params.${source as string} is ${quoted(expected)}`);
+  if (decoded === undefined)
+    return headerMismatch(
+      'Mcp-Name',
+      'the Mcp-Name header is not a valid header value: use =?base64?…?= with canonical Base64 for other characters',
+    );
+  if (decoded !== expected)
+    return headerMismatch(
+      'Mcp-Name',
+      `the Mcp-Name header names ${quoted(decoded)} but params.${source as string} is ${quoted(expected)}`,
+    );
   return undefined;
 }
 
@@ -187,16 +221,29 @@ function agrees(text: string, value: string | number | boolean): boolean {
  *
  * @returns the -32020 error to answer with, or undefined when every header agrees
  */
-export function paramHeaderFault(params: readonly HeaderParam[], args: Readonly<Record<string, unknown>>, headers: RequestHeaders): JsonRpcError | undefined {
+export function paramHeaderFault(
+  params: readonly HeaderParam[],
+  args: Readonly<Record<string, unknown>>,
+  headers: RequestHeaders,
+): JsonRpcError | undefined {
   for (const param of params) {
     const value = valueAt(args, param.path);
     if (!hasDeclaredType(param, value)) continue;
     const name = param.path.join('.');
     const sent = headerText(headers, param.key);
-    if (sent === undefined) return headerMismatch(param.header, `the ${param.header} header is required: it mirrors argument '${name}'`);
+    if (sent === undefined)
+      return headerMismatch(param.header, `the ${param.header} header is required: it mirrors argument '${name}'`);
     const decoded = decodeHeaderValue(sent);
-    if (decoded === undefined) return headerMismatch(param.header, `the ${param.header} header is not a valid header value: use =?base64?…?= with canonical Base64 for other characters`);
-    if (!agrees(decoded, value)) return headerMismatch(param.header, `the ${param.header} header says ${quoted(decoded)} but argument '${name}' is ${quoted(value)}`);
+    if (decoded === undefined)
+      return headerMismatch(
+        param.header,
+        `the ${param.header} header is not a valid header value: use =?base64?…?= with canonical Base64 for other characters`,
+      );
+    if (!agrees(decoded, value))
+      return headerMismatch(
+        param.header,
+        `the ${param.header} header says ${quoted(decoded)} but argument '${name}' is ${quoted(value)}`,
+      );
   }
   return undefined;
 }

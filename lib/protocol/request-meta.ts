@@ -51,9 +51,11 @@ function malformed(key: string, problem: string): JsonRpcError {
 export function readEnvelope(params: unknown): RequestEnvelope | JsonRpcError {
   const meta = metaOf(params) ?? {};
   const protocolVersion = meta[META_KEYS.protocolVersion];
-  if (typeof protocolVersion !== 'string' || protocolVersion === '') return malformed(META_KEYS.protocolVersion, 'must be a protocol version string');
+  if (typeof protocolVersion !== 'string' || protocolVersion === '')
+    return malformed(META_KEYS.protocolVersion, 'must be a protocol version string');
   const capabilities = meta[META_KEYS.clientCapabilities];
-  if (!isObject(capabilities)) return malformed(META_KEYS.clientCapabilities, 'must be an object (the client capabilities, {} for none)');
+  if (!isObject(capabilities))
+    return malformed(META_KEYS.clientCapabilities, 'must be an object (the client capabilities, {} for none)');
   const info = meta[META_KEYS.clientInfo];
   // clientInfo is a SHOULD: absent is served; present, it is an Implementation (name and version).
   if (info !== undefined && !(isObject(info) && typeof info.name === 'string' && typeof info.version === 'string')) {
@@ -65,7 +67,12 @@ export function readEnvelope(params: unknown): RequestEnvelope | JsonRpcError {
   }
   try {
     // Bounded as a session's would be: what a client sends must not decide what the server holds, even for one request.
-    return { protocolVersion, clientCapabilities: boundedCapabilities(capabilities), clientInfo: boundedClientInfo(info), logLevel: logLevel as LogLevel | undefined };
+    return {
+      protocolVersion,
+      clientCapabilities: boundedCapabilities(capabilities),
+      clientInfo: boundedClientInfo(info),
+      logLevel: logLevel as LogLevel | undefined,
+    };
   } catch (err) {
     return err as JsonRpcError;
   }

@@ -40,16 +40,32 @@ export const MAX_REQUEST_STATE_CHARS = 262_144;
  * @throws {McpConfigError} naming `inputRequired`, `inputRequired.stateKey` or `inputRequired.stateTtlMs`
  */
 export function resolveInputRequired(options: InputRequiredOptions | undefined): ResolvedInputRequired {
-  if (options !== undefined && !isObject(options)) throw invalidOption('inputRequired', 'an object { stateKey?, stateTtlMs? }', options);
+  if (options !== undefined && !isObject(options))
+    throw invalidOption('inputRequired', 'an object { stateKey?, stateTtlMs? }', options);
   const unknown = Object.keys(options ?? {}).find((key) => key !== 'stateKey' && key !== 'stateTtlMs');
-  if (unknown !== undefined) throw new McpConfigError('ERR_MCP_UNKNOWN_OPTION', `unknown option 'inputRequired.${unknown}'; it has stateKey and stateTtlMs`);
+  if (unknown !== undefined)
+    throw new McpConfigError(
+      'ERR_MCP_UNKNOWN_OPTION',
+      `unknown option 'inputRequired.${unknown}'; it has stateKey and stateTtlMs`,
+    );
   const { stateKey, stateTtlMs = DEFAULT_STATE_TTL_MS } = options ?? {};
-  if (!isPositiveInteger(stateTtlMs)) throw invalidOption('inputRequired.stateTtlMs', 'a positive number of milliseconds', stateTtlMs);
+  if (!isPositiveInteger(stateTtlMs))
+    throw invalidOption('inputRequired.stateTtlMs', 'a positive number of milliseconds', stateTtlMs);
   let key: Buffer;
   if (stateKey === undefined) key = randomBytes(MIN_STATE_KEY_BYTES);
   else if (typeof stateKey === 'string' || stateKey instanceof Uint8Array) key = Buffer.from(stateKey);
-  else throw invalidOption('inputRequired.stateKey', `a string or bytes of at least ${MIN_STATE_KEY_BYTES} bytes`, typeof stateKey);
-  if (key.length < MIN_STATE_KEY_BYTES) throw invalidOption('inputRequired.stateKey', `a string or bytes of at least ${MIN_STATE_KEY_BYTES} bytes`, `${key.length} bytes`);
+  else
+    throw invalidOption(
+      'inputRequired.stateKey',
+      `a string or bytes of at least ${MIN_STATE_KEY_BYTES} bytes`,
+      typeof stateKey,
+    );
+  if (key.length < MIN_STATE_KEY_BYTES)
+    throw invalidOption(
+      'inputRequired.stateKey',
+      `a string or bytes of at least ${MIN_STATE_KEY_BYTES} bytes`,
+      `${key.length} bytes`,
+    );
   return Object.freeze({ stateKey: key, stateTtlMs });
 }
 
@@ -82,7 +98,10 @@ function digestOf(binding: StateBinding): string {
 
 function invalidState(why: string): JsonRpcError {
   // MCP 2026-07-28 MRTR: state failing verification MUST be rejected; the SDK and the conformance suite use -32602.
-  return new JsonRpcError(ErrorCode.InvalidParams, `Invalid params: requestState ${why}; call again without it to start over`);
+  return new JsonRpcError(
+    ErrorCode.InvalidParams,
+    `Invalid params: requestState ${why}; call again without it to start over`,
+  );
 }
 
 /**
@@ -99,26 +118,40 @@ function invalidState(why: string): JsonRpcError {
  * codec.open(state, call); // { confirm: { action: 'accept', content: { ok: true } } }
  * ```
  */
-export function createRequestStateCodec(options: ResolvedInputRequired, now: () => number = Date.now): RequestStateCodec {
+export function createRequestStateCodec(
+  options: ResolvedInputRequired,
+  now: () => number = Date.now,
+): RequestStateCodec {
   const mac = (payload: string): Buffer => createHmac('sha256', options.stateKey).update(payload).digest();
   return {
     seal(binding, answers) {
-      const payload = Buffer.from(JSON.stringify({ v: 1, exp: now() + options.stateTtlMs, call: digestOf(binding), answers })).toString('base64url');
+      const payload = Buffer.from(
+        JSON.stringify({ v: 1, exp: now() + options.stateTtlMs, call: digestOf(binding), answers }),
+      ).toString('base64url');
       const state = `${payload}.${mac(payload).toString('base64url')}`;
       if (state.length > MAX_REQUEST_STATE_CHARS) {
-        throw new JsonRpcError(ErrorCode.InternalError, `Internal error: the answers gathered so far exceed the ${MAX_REQUEST_STATE_CHARS} characters a requestState may carry`);
+        throw new JsonRpcError(
+          ErrorCode.InternalError,
+          `Internal error: the answers gathered so far exceed the ${MAX_REQUEST_STATE_CHARS} characters a requestState may carry`,
+        );
       }
       return state;
     },
     open(state, binding) {
       if (typeof state !== 'string') throw invalidState('must be the string the server sent');
-      if (state.length > MAX_REQUEST_STATE_CHARS) throw invalidState(`is longer than ${MAX_REQUEST_STATE_CHARS} characters`);
+      if (state.length > MAX_REQUEST_STATE_CHARS)
+        throw invalidState(`is longer than ${MAX_REQUEST_STATE_CHARS} characters`);
       const dot = state.indexOf('.');
       const payload = state.slice(0, dot);
       const given = Buffer.from(state.slice(dot + 1), 'base64url');
       const expected = mac(payload);
       // Compared in constant time, and before anything in the payload is read.
-      if (dot < 1 || given.length !== expected.length || !timingSafeEqual(given, expected) || given.toString('base64url') !== state.slice(dot + 1)) {
+      if (
+        dot < 1 ||
+        given.length !== expected.length ||
+        !timingSafeEqual(given, expected) ||
+        given.toString('base64url') !== state.slice(dot + 1)
+      ) {
         throw invalidState('failed its integrity check (tampered, or minted by another server or key)');
       }
       let parsed: unknown;
@@ -127,9 +160,11 @@ export function createRequestStateCodec(options: ResolvedInputRequired, now: () 
       } catch {
         throw invalidState('is malformed');
       }
-      if (!isObject(parsed) || parsed.v !== 1 || typeof parsed.exp !== 'number' || !isObject(parsed.answers)) throw invalidState('is malformed');
+      if (!isObject(parsed) || parsed.v !== 1 || typeof parsed.exp !== 'number' || !isObject(parsed.answers))
+        throw invalidState('is malformed');
       if (parsed.exp <= now()) throw invalidState('has expired');
-      if (parsed.call !== digestOf(binding)) throw invalidState('belongs to another call (principal, method, name or arguments differ)');
+      if (parsed.call !== digestOf(binding))
+        throw invalidState('belongs to another call (principal, method, name or arguments differ)');
       return parsed.answers;
     },
   };

@@ -13,21 +13,42 @@ import { RESOURCE_FIELDS, type createEntryShaper } from './shaping';
  *
  * @param maxSubscriptions - most URIs one session may subscribe to (`sessions.maxSubscriptions`)
  */
-export function resourceMethods(registry: Registry, pageSize: number, shape: ReturnType<typeof createEntryShaper>, maxSubscriptions: number): MethodTable {
+export function resourceMethods(
+  registry: Registry,
+  pageSize: number,
+  shape: ReturnType<typeof createEntryShaper>,
+  maxSubscriptions: number,
+): MethodTable {
   return {
     'resources/list': {
       eras: BOTH_ERAS,
       capability: 'resources',
       cacheable: true,
       run: (params, ctx) =>
-        listPage(registry.resources, params, pageSize, 'resources', (item) => shape(item.descriptor, RESOURCE_FIELDS, ctx.protocolVersion), ctx, registry.loaded()),
+        listPage(
+          registry.resources,
+          params,
+          pageSize,
+          'resources',
+          (item) => shape(item.descriptor, RESOURCE_FIELDS, ctx.protocolVersion),
+          ctx,
+          registry.loaded(),
+        ),
     },
     'resources/templates/list': {
       eras: BOTH_ERAS,
       capability: 'resources',
       cacheable: true,
       run: (params, ctx) =>
-        listPage(registry.templates, params, pageSize, 'resourceTemplates', (item) => shape(item.descriptor, RESOURCE_FIELDS, ctx.protocolVersion), ctx, registry.loaded()),
+        listPage(
+          registry.templates,
+          params,
+          pageSize,
+          'resourceTemplates',
+          (item) => shape(item.descriptor, RESOURCE_FIELDS, ctx.protocolVersion),
+          ctx,
+          registry.loaded(),
+        ),
     },
     'resources/read': {
       eras: BOTH_ERAS,
@@ -40,7 +61,9 @@ export function resourceMethods(registry: Registry, pageSize: number, shape: Ret
         // The item's chain: access (denied looks unknown), guards, read (registry/guards.ts).
         const result = { ...(await match.resource.run(uri, match.variables, ctx)) };
         // MCP 2026-07-28 caching: the resource's own hint; the router's default fills what it leaves out.
-        return ctx.era === '2026' && match.resource.cache !== undefined ? { ...cacheFields(match.resource.cache), ...result } : result;
+        return ctx.era === '2026' && match.resource.cache !== undefined
+          ? { ...cacheFields(match.resource.cache), ...result }
+          : result;
       },
     },
     // Updates (notifications/resources/updated) travel on the session's GET stream; see mcp.notifyResourceUpdated().

@@ -22,7 +22,11 @@ export const TOOL_FIELDS: FieldLives = {
   execution: { since: '2025-11-25', until: '2026-07-28' },
 };
 export const PROMPT_FIELDS: FieldLives = { title: { since: '2025-06-18' }, icons: { since: '2025-11-25' } };
-export const RESOURCE_FIELDS: FieldLives = { title: { since: '2025-06-18' }, icons: { since: '2025-11-25' }, size: { since: '2025-03-26' } };
+export const RESOURCE_FIELDS: FieldLives = {
+  title: { since: '2025-06-18' },
+  icons: { since: '2025-11-25' },
+  size: { since: '2025-03-26' },
+};
 export const SERVER_INFO_FIELDS: FieldLives = {
   title: { since: '2025-06-18' },
   description: { since: '2025-11-25' },
@@ -32,11 +36,18 @@ export const SERVER_INFO_FIELDS: FieldLives = {
 
 /** Whether `version` has a field that lives as `life` says. */
 export function livesIn(life: FieldLife, version: Revision): boolean {
-  return (life.since === undefined || isAtLeast(version, life.since)) && (life.until === undefined || !isAtLeast(version, life.until));
+  return (
+    (life.since === undefined || isAtLeast(version, life.since)) &&
+    (life.until === undefined || !isAtLeast(version, life.until))
+  );
 }
 
 /** `entry` without the fields `version` lacks; the same object when nothing has to go. */
-export function shapeFields<T extends Readonly<Record<string, unknown>>>(entry: T, lives: FieldLives, version: Revision): T {
+export function shapeFields<T extends Readonly<Record<string, unknown>>>(
+  entry: T,
+  lives: FieldLives,
+  version: Revision,
+): T {
   let copy: Record<string, unknown> | undefined;
   for (const field in lives) {
     if (field in entry && !livesIn(lives[field] as FieldLife, version)) {
@@ -51,7 +62,11 @@ export function shapeFields<T extends Readonly<Record<string, unknown>>>(entry: 
  * Caches shaped list entries per revision. Entries are frozen at registration, so a shaped copy stays
  * valid for as long as its entry lives; the WeakMap lets removed entries go.
  */
-export function createEntryShaper(): (entry: Readonly<Record<string, unknown>>, lives: FieldLives, version: Revision) => Readonly<Record<string, unknown>> {
+export function createEntryShaper(): (
+  entry: Readonly<Record<string, unknown>>,
+  lives: FieldLives,
+  version: Revision,
+) => Readonly<Record<string, unknown>> {
   const cache = new WeakMap<object, Map<Revision, Readonly<Record<string, unknown>>>>();
   return (entry, lives, version) => {
     let byVersion = cache.get(entry);

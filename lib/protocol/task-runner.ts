@@ -53,7 +53,11 @@ export interface TaskCancels {
   hear(listener: (taskId: string) => void): () => void;
 }
 
-const ASK_PREFIX: Readonly<Record<ClientRequestMethod, string>> = { 'sampling/createMessage': 'sample', 'elicitation/create': 'elicit', 'roots/list': 'roots' };
+const ASK_PREFIX: Readonly<Record<ClientRequestMethod, string>> = {
+  'sampling/createMessage': 'sample',
+  'elicitation/create': 'elicit',
+  'roots/list': 'roots',
+};
 
 /**
  * Runs the tasks of one router. The records live in the {@link TaskStore}; the running handlers, their aborts and
@@ -80,8 +84,15 @@ export class TaskRunner {
   private cancelledElsewhere(taskId: string): void {
     const live = this.live.get(taskId);
     if (live === undefined) return;
-    live.record = { ...withoutAsks(live.record), status: 'cancelled', statusMessage: 'The task was cancelled by request.', lastUpdatedAt: Date.now() };
-    void this.settle(live, live.record).finally(() => live.abort.abort(new Error('the task was cancelled (tasks/cancel)')));
+    live.record = {
+      ...withoutAsks(live.record),
+      status: 'cancelled',
+      statusMessage: 'The task was cancelled by request.',
+      lastUpdatedAt: Date.now(),
+    };
+    void this.settle(live, live.record).finally(() =>
+      live.abort.abort(new Error('the task was cancelled (tasks/cancel)')),
+    );
   }
 
   /**
@@ -101,23 +112,48 @@ export class TaskRunner {
 
   /** The call's context becomes the task's: its abort, its asks and its progress. */
   private handOver(live: LiveTask, ctx: HandlerContext): void {
-    ctx.becomeTask(live.abort.signal, this.asker(live), (progress, total, message) => this.report(live, progress, total, message));
+    ctx.becomeTask(live.abort.signal, this.asker(live), (progress, total, message) =>
+      this.report(live, progress, total, message),
+    );
   }
 
   private async create(start: TaskStart): Promise<LiveTask> {
     const now = Date.now();
     const requested = start.requestedTtlMs;
-    const ttlMs = requested !== undefined && Number.isInteger(requested) && requested > 0 ? Math.min(requested, this.settings.ttlMs) : this.settings.ttlMs;
-    const record: TaskRecord = { taskId: randomUUID(), owner: start.owner, era: start.era, method: 'tools/call', name: start.name, status: 'working', createdAt: now, lastUpdatedAt: now, ttlMs, pollIntervalMs: this.settings.pollIntervalMs };
+    const ttlMs =
+      requested !== undefined && Number.isInteger(requested) && requested > 0
+        ? Math.min(requested, this.settings.ttlMs)
+        : this.settings.ttlMs;
+    const record: TaskRecord = {
+      taskId: randomUUID(),
+      owner: start.owner,
+      era: start.era,
+      method: 'tools/call',
+      name: start.name,
+      status: 'working',
+      createdAt: now,
+      lastUpdatedAt: now,
+      ttlMs,
+      pollIntervalMs: this.settings.pollIntervalMs,
+    };
     try {
       await this.settings.store.create(record);
     } catch (err) {
-      if (err instanceof TaskLimitError) throw new JsonRpcError(ErrorCode.InternalError, `Cannot start a task: ${err.message}`, { limit: err.limit });
+      if (err instanceof TaskLimitError)
+        throw new JsonRpcError(ErrorCode.InternalError, `Cannot start a task: ${err.message}`, { limit: err.limit });
       throw err;
     }
     let finish = (): void => undefined;
     const done = new Promise<void>((resolve) => (finish = resolve));
-    const live: LiveTask = { record, abort: new AbortController(), waiters: new Map(), asked: 0, writes: Promise.resolve(), done, finish };
+    const live: LiveTask = {
+      record,
+      abort: new AbortController(),
+      waiters: new Map(),
+      asked: 0,
+      writes: Promise.resolve(),
+      done,
+      finish,
+    };
     this.live.set(record.taskId, live);
     // Timers take at most 2^31 − 1 ms (about 24.8 days); a longer TTL is cut to that for the work, not the record.
     live.expiry = setTimeout(() => void this.expire(live), Math.min(ttlMs, 2_147_483_647));
@@ -129,7 +165,12 @@ export class TaskRunner {
   private async expire(live: LiveTask): Promise<void> {
     if (isTerminal(live.record.status) || this.live.get(live.record.taskId) !== live) return;
     live.abort.abort(new Error('the task outlived its ttl'));
-    await this.settle(live, { ...withoutAsks(live.record), status: 'failed', statusMessage: 'The task outlived its time to live.', lastUpdatedAt: Date.now() });
+    await this.settle(live, {
+      ...withoutAsks(live.record),
+      status: 'failed',
+      statusMessage: 'The task outlived its time to live.',
+      lastUpdatedAt: Date.now(),
+    });
   }
 
   /** The task, or undefined when it is unknown, expired or another owner's (all look the same: not found). */
@@ -150,7 +191,12 @@ export class TaskRunner {
     const record = await this.get(taskId, owner);
     if (record === undefined || isTerminal(record.status)) return record;
     const live = this.live.get(taskId);
-    const cancelled: TaskRecord = { ...withoutAsks(live?.record ?? record), status: 'cancelled', statusMessage: 'The task was cancelled by request.', lastUpdatedAt: Date.now() };
+    const cancelled: TaskRecord = {
+      ...withoutAsks(live?.record ?? record),
+      status: 'cancelled',
+      statusMessage: 'The task was cancelled by request.',
+      lastUpdatedAt: Date.now(),
+    };
     if (live === undefined) {
       // Finished meanwhile (on the instance that runs it): what it became is the answer, not `cancelled`.
       if (!(await this.settings.store.put(cancelled))) return this.get(taskId, owner);
@@ -223,8 +269,13 @@ export class TaskRunner {
     } catch (err) {
       // SEP-2663 Task Execution Errors: a JSON-RPC error makes the task `failed`, with the error inlined.
       const error = err instanceof JsonRpcError ? err : new JsonRpcError(ErrorCode.InternalError, 'Internal error');
-      if (!(err instanceof JsonRpcError)) this.logger.error(err, `mcpRouter: task ${live.record.taskId} (${live.record.name}) failed`);
-      outcome = { status: 'failed', statusMessage: error.message, error: { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) } };
+      if (!(err instanceof JsonRpcError))
+        this.logger.error(err, `mcpRouter: task ${live.record.taskId} (${live.record.name}) failed`);
+      outcome = {
+        status: 'failed',
+        statusMessage: error.message,
+        error: { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) },
+      };
     }
     // Cancelled (or dropped) meanwhile: terminal states never change (SEP-2663 Task Status).
     if (isTerminal(live.record.status)) return;
@@ -236,7 +287,8 @@ export class TaskRunner {
     clearTimeout(live.expiry);
     await this.change(live, record);
     this.live.delete(record.taskId);
-    for (const waiter of live.waiters.values()) waiter.reject(new Error(`ctx: the task is ${record.status}, its ask was abandoned`));
+    for (const waiter of live.waiters.values())
+      waiter.reject(new Error(`ctx: the task is ${record.status}, its ask was abandoned`));
     live.waiters.clear();
     live.finish();
   }
@@ -256,10 +308,17 @@ export class TaskRunner {
     );
   }
 
-  private report(live: LiveTask, progress: number, total: number | undefined, message: string | undefined): Promise<void> {
+  private report(
+    live: LiveTask,
+    progress: number,
+    total: number | undefined,
+    message: string | undefined,
+  ): Promise<void> {
     if (isTerminal(live.record.status)) return Promise.resolve();
     const amount = total === undefined ? `${progress}` : `${progress}/${total}`;
-    return this.change(live, { statusMessage: message === undefined ? `progress ${amount}` : `${message} (${amount})` });
+    return this.change(live, {
+      statusMessage: message === undefined ? `progress ${amount}` : `${message} (${amount})`,
+    });
   }
 
   /**
@@ -270,9 +329,14 @@ export class TaskRunner {
     return {
       request: (method, params, timeoutMs, signal) => {
         if (live.record.era === '2025') {
-          return Promise.reject(new Error(`ctx: ${method} is not available in a 2025 task (its request stream has ended); ask before starting the task, or use MCP 2026-07-28`));
+          return Promise.reject(
+            new Error(
+              `ctx: ${method} is not available in a 2025 task (its request stream has ended); ask before starting the task, or use MCP 2026-07-28`,
+            ),
+          );
         }
-        if (signal.aborted || isTerminal(live.record.status)) return Promise.reject(new Error(`ctx: ${method} not sent, the task is no longer running`));
+        if (signal.aborted || isTerminal(live.record.status))
+          return Promise.reject(new Error(`ctx: ${method} not sent, the task is no longer running`));
         const key = `${ASK_PREFIX[method]}-${++live.asked}`;
         const ask: TaskInputRequest = params === undefined ? { method } : { method, params };
         return new Promise<Record<string, unknown>>((resolve, reject) => {
@@ -283,14 +347,21 @@ export class TaskRunner {
             void this.change(live, asksState(asks));
             reject(new Error(`ctx: ${why}`));
           };
-          const timer = setTimeout(() => giveUp(`the client did not answer ${method} within ${timeoutMs} ms`), timeoutMs);
+          const timer = setTimeout(
+            () => giveUp(`the client did not answer ${method} within ${timeoutMs} ms`),
+            timeoutMs,
+          );
           const onAbort = (): void => giveUp(`${method} abandoned, the task was cancelled`);
           signal.addEventListener('abort', onAbort, { once: true });
           const settle = (): void => {
             clearTimeout(timer);
             signal.removeEventListener('abort', onAbort);
           };
-          live.waiters.set(key, { method, resolve: (answer) => (settle(), resolve(answer)), reject: (err) => (settle(), reject(err)) });
+          live.waiters.set(key, {
+            method,
+            resolve: (answer) => (settle(), resolve(answer)),
+            reject: (err) => (settle(), reject(err)),
+          });
           void this.change(live, asksState({ ...live.record.inputRequests, [key]: ask }));
         });
       },
@@ -300,7 +371,9 @@ export class TaskRunner {
 
 /** The status and `inputRequests` that go with these outstanding asks. */
 function asksState(asks: Record<string, TaskInputRequest>): Partial<TaskRecord> {
-  return Object.keys(asks).length > 0 ? { status: 'input_required', inputRequests: asks } : { status: 'working', inputRequests: undefined };
+  return Object.keys(asks).length > 0
+    ? { status: 'input_required', inputRequests: asks }
+    : { status: 'working', inputRequests: undefined };
 }
 
 /** The record without `inputRequests` (a task that is not waiting has none). */

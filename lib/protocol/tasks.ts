@@ -24,7 +24,9 @@ export function declaresTasksExtension(client: ClientState): boolean {
 
 /** -32021 naming the extension (SEP-2663: a task-only tool, or tasks/* from a client that did not declare it). */
 function missingExtension(why: string): JsonRpcError {
-  return new JsonRpcError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${why}`, { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } });
+  return new JsonRpcError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${why}`, {
+    requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
+  });
 }
 
 /** Who owns the tasks a request creates and sees: the principal, else the 2025 session, else no one in particular. */
@@ -54,7 +56,8 @@ function detailedTask(record: TaskRecord): Record<string, unknown> {
   const task = wireTask(record);
   if (record.status === 'completed' && record.result !== undefined) task.result = record.result;
   if (record.status === 'failed' && record.error !== undefined) task.error = record.error;
-  if (record.status === 'input_required' && record.inputRequests !== undefined) task.inputRequests = record.inputRequests;
+  if (record.status === 'input_required' && record.inputRequests !== undefined)
+    task.inputRequests = record.inputRequests;
   return task;
 }
 
@@ -76,20 +79,38 @@ export async function callAsTask(
   client: ClientState,
 ): Promise<Record<string, unknown> | undefined> {
   const modern = ctx.era === '2026';
-  const asked = modern ? declaresTasksExtension(client) : isObject(params.task) && isAtLeast(ctx.protocolVersion, '2025-11-25');
+  const asked = modern
+    ? declaresTasksExtension(client)
+    : isObject(params.task) && isAtLeast(ctx.protocolVersion, '2025-11-25');
   if (tool.task === undefined || runner === undefined) {
-    if (!modern && asked) throw new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: tool '${tool.name}' does not run as a task (its execution.taskSupport is forbidden)`);
+    if (!modern && asked)
+      throw new JsonRpcError(
+        ErrorCode.MethodNotFound,
+        `Method not found: tool '${tool.name}' does not run as a task (its execution.taskSupport is forbidden)`,
+      );
     return undefined;
   }
   if (!asked) {
     if (tool.task === 'optional') return undefined;
-    if (modern) throw missingExtension(`tool '${tool.name}' runs only as a task: declare the ${TASKS_EXTENSION} extension`);
-    throw new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: tool '${tool.name}' must be called as a task (execution.taskSupport is required): add a 'task' param`);
+    if (modern)
+      throw missingExtension(`tool '${tool.name}' runs only as a task: declare the ${TASKS_EXTENSION} extension`);
+    throw new JsonRpcError(
+      ErrorCode.MethodNotFound,
+      `Method not found: tool '${tool.name}' must be called as a task (execution.taskSupport is required): add a 'task' param`,
+    );
   }
   if (!(ctx instanceof HandlerContext)) return undefined;
-  const requested = !modern && isObject(params.task) && typeof params.task.ttl === 'number' ? params.task.ttl : undefined;
-  const start = { owner: taskOwner(ctx), era: modern ? ('2026' as const) : ('2025' as const), name: tool.name, requestedTtlMs: requested, ctx };
-  const shaped = async (run: Promise<CallToolResult>): Promise<Record<string, unknown>> => shapeToolResult(await run, ctx.protocolVersion) as unknown as Record<string, unknown>;
+  const requested =
+    !modern && isObject(params.task) && typeof params.task.ttl === 'number' ? params.task.ttl : undefined;
+  const start = {
+    owner: taskOwner(ctx),
+    era: modern ? ('2026' as const) : ('2025' as const),
+    name: tool.name,
+    requestedTtlMs: requested,
+    ctx,
+  };
+  const shaped = async (run: Promise<CallToolResult>): Promise<Record<string, unknown>> =>
+    shapeToolResult(await run, ctx.protocolVersion) as unknown as Record<string, unknown>;
   return startWhenAdmitted(runner, start, () => shaped(tool.run(args, ctx)), modern);
 }
 
@@ -107,7 +128,12 @@ function taskHandle(record: TaskRecord, modern: boolean): Record<string, unknown
  * Then the caller gets the task's handle, and what the chain returns (the guards' after steps included: a payment is
  * settled on the task's result) becomes the task's result. A call that ends first answers plainly.
  */
-async function startWhenAdmitted(runner: TaskRunner, start: TaskStart, run: () => Promise<Record<string, unknown>>, modern: boolean): Promise<Record<string, unknown>> {
+async function startWhenAdmitted(
+  runner: TaskRunner,
+  start: TaskStart,
+  run: () => Promise<Record<string, unknown>>,
+  modern: boolean,
+): Promise<Record<string, unknown>> {
   let handOver: (record: TaskRecord) => void = () => undefined;
   const madeTask = new Promise<TaskRecord>((resolve) => (handOver = resolve));
   let outcome: Promise<Record<string, unknown>> | undefined;
@@ -137,7 +163,8 @@ async function findTask(runner: TaskRunner, params: JsonRpcParams, ctx: RequestC
 
 /** 2026 requests must declare the extension to use tasks/* (SEP-2663 Protocol Errors: -32021, MUST). */
 function gate(ctx: RequestContext, client: ClientState, method: string): void {
-  if (ctx.era === '2026' && !declaresTasksExtension(client)) throw missingExtension(`${method} needs the ${TASKS_EXTENSION} extension in the request's capabilities`);
+  if (ctx.era === '2026' && !declaresTasksExtension(client))
+    throw missingExtension(`${method} needs the ${TASKS_EXTENSION} extension in the request's capabilities`);
 }
 
 /** The tasks methods of one router: present only once a tool that may run as a task was registered. */
@@ -159,7 +186,8 @@ export function taskMethods(runner: TaskRunner): MethodTable {
         gate(ctx, client, 'tasks/update');
         const taskId = requireString(params, 'taskId');
         const responses = params.inputResponses;
-        if (!isObject(responses)) throw new JsonRpcError(ErrorCode.InvalidParams, "Invalid params: 'inputResponses' must be an object");
+        if (!isObject(responses))
+          throw new JsonRpcError(ErrorCode.InvalidParams, "Invalid params: 'inputResponses' must be an object");
         await findTask(runner, params, ctx);
         if (!(await runner.answer(taskId, taskOwner(ctx), responses))) throw notFound(taskId);
         // SEP-2663: an empty acknowledgement.
@@ -176,7 +204,11 @@ export function taskMethods(runner: TaskRunner): MethodTable {
         // SEP-2663: an empty ack, also for a finished task (cancellation is cooperative).
         if (ctx.era === '2026') return {};
         // MCP 2025-11-25 tasks › Task Cancellation: a terminal task → -32602; else the cancelled task.
-        if (isTerminal(record.status)) throw new JsonRpcError(ErrorCode.InvalidParams, `Cannot cancel task ${record.taskId}: it is already ${record.status}`);
+        if (isTerminal(record.status))
+          throw new JsonRpcError(
+            ErrorCode.InvalidParams,
+            `Cannot cancel task ${record.taskId}: it is already ${record.status}`,
+          );
         return wireTask(after);
       },
     },
@@ -189,10 +221,18 @@ export function taskMethods(runner: TaskRunner): MethodTable {
         await runner.whenDone(first.taskId, ctx.signal);
         const record = await findTask(runner, params, ctx);
         const related = { [RELATED_TASK]: { taskId: record.taskId } };
-        if (record.status === 'completed' && record.result !== undefined) return { ...record.result, _meta: { ...(isObject(record.result._meta) ? record.result._meta : {}), ...related } };
+        if (record.status === 'completed' && record.result !== undefined)
+          return {
+            ...record.result,
+            _meta: { ...(isObject(record.result._meta) ? record.result._meta : {}), ...related },
+          };
         if (record.status === 'failed' && record.error !== undefined) {
           const { code, message, data } = record.error;
-          throw new JsonRpcError(typeof code === 'number' ? code : ErrorCode.InternalError, typeof message === 'string' ? message : 'Internal error', data);
+          throw new JsonRpcError(
+            typeof code === 'number' ? code : ErrorCode.InternalError,
+            typeof message === 'string' ? message : 'Internal error',
+            data,
+          );
         }
         throw new JsonRpcError(ErrorCode.InvalidParams, `Task ${record.taskId} has no result: it is ${record.status}`);
       },

@@ -10,13 +10,27 @@ import { callAsTask } from './tasks';
 import { shapeToolResult, TOOL_FIELDS, type createEntryShaper } from './shaping';
 
 /** The tools methods of one router. */
-export function toolMethods(registry: Registry, pageSize: number, shape: ReturnType<typeof createEntryShaper>, tasks?: TaskRunner): MethodTable {
+export function toolMethods(
+  registry: Registry,
+  pageSize: number,
+  shape: ReturnType<typeof createEntryShaper>,
+  tasks?: TaskRunner,
+): MethodTable {
   return {
     'tools/list': {
       eras: BOTH_ERAS,
       capability: 'tools',
       cacheable: true,
-      run: (params, ctx) => listPage(registry.tools, params, pageSize, 'tools', (tool) => shape(tool.descriptor, TOOL_FIELDS, ctx.protocolVersion), ctx, registry.loaded()),
+      run: (params, ctx) =>
+        listPage(
+          registry.tools,
+          params,
+          pageSize,
+          'tools',
+          (tool) => shape(tool.descriptor, TOOL_FIELDS, ctx.protocolVersion),
+          ctx,
+          registry.loaded(),
+        ),
     },
     'tools/call': {
       eras: BOTH_ERAS,
@@ -30,7 +44,8 @@ export function toolMethods(registry: Registry, pageSize: number, shape: ReturnT
         const mayRunAsTask = tool.task !== undefined || params.task !== undefined;
         // What runs before the chain sees the access rule first, once: a tool the caller may not use looks unknown,
         // whatever its headers say, and no task is made for it.
-        if ((checksHeaders || mayRunAsTask) && !(await mayUse(tool.access, ctx))) throw notFoundError('tool', name, ctx.era);
+        if ((checksHeaders || mayRunAsTask) && !(await mayUse(tool.access, ctx)))
+          throw notFoundError('tool', name, ctx.era);
         // SEP-2243: a 2026 call mirrors its "x-mcp-header" arguments in Mcp-Param-* headers.
         if (checksHeaders) {
           const fault = paramHeaderFault(tool.headerParams, args, ctx.headers);

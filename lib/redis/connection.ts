@@ -5,7 +5,10 @@ import { isObject } from '../jsonrpc/types';
 import { StoreUnavailableError } from '../sessions/shared-store';
 
 /** A node-redis client the caller already has: `createClient()`, `createCluster()` or `createSentinel()` (connected or not). */
-export type RedisClientLike = RedisClientType<any, any, any, any, any> | RedisClusterType<any, any, any, any, any> | RedisSentinelType<any, any, any, any, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+export type RedisClientLike =
+  | RedisClientType<any, any, any, any, any>
+  | RedisClusterType<any, any, any, any, any>
+  | RedisSentinelType<any, any, any, any, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** A message listener of a pub/sub channel. */
 export type ChannelListener = (message: string) => void;
@@ -43,7 +46,19 @@ export interface RedisConnectionOptions {
   readonly commandTimeoutMs?: number;
 }
 
-type Raw = { sendCommand: (...args: unknown[]) => Promise<unknown>; duplicate: () => Raw; connect: () => Promise<unknown>; isOpen: boolean; subscribe: (channel: string, listener: ChannelListener) => Promise<void>; unsubscribe: (channel: string, listener?: ChannelListener) => Promise<void>; close?: () => Promise<void>; quit?: () => Promise<void>; destroy?: () => void; disconnect?: () => Promise<void>; on: (event: string, listener: (...args: unknown[]) => void) => unknown };
+type Raw = {
+  sendCommand: (...args: unknown[]) => Promise<unknown>;
+  duplicate: () => Raw;
+  connect: () => Promise<unknown>;
+  isOpen: boolean;
+  subscribe: (channel: string, listener: ChannelListener) => Promise<void>;
+  unsubscribe: (channel: string, listener?: ChannelListener) => Promise<void>;
+  close?: () => Promise<void>;
+  quit?: () => Promise<void>;
+  destroy?: () => void;
+  disconnect?: () => Promise<void>;
+  on: (event: string, listener: (...args: unknown[]) => void) => unknown;
+};
 
 /**
  * A router's Redis: every command goes through {@link RedisConnection.send} (a time limit, a
@@ -66,8 +81,17 @@ export class RedisConnection {
     this.timeoutMs = commandTimeoutMs;
     this.owned = client === undefined;
     // No offline queue: while Redis is down a command fails at once (a 503), instead of waiting for a reconnection.
-    this.raw = (client ?? createClient({ url, disableOfflineQueue: true, socket: { connectTimeout: commandTimeoutMs, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 2_000) } })) as unknown as Raw;
-    this.isCluster = typeof (this.raw as unknown as { slots?: unknown }).slots !== 'undefined' || 'masters' in (this.raw as object);
+    this.raw = (client ??
+      createClient({
+        url,
+        disableOfflineQueue: true,
+        socket: {
+          connectTimeout: commandTimeoutMs,
+          reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 2_000),
+        },
+      })) as unknown as Raw;
+    this.isCluster =
+      typeof (this.raw as unknown as { slots?: unknown }).slots !== 'undefined' || 'masters' in (this.raw as object);
     // A client emits 'error' while it reconnects; unheard, that would end the process.
     this.raw.on('error', () => undefined);
   }
@@ -139,7 +163,10 @@ export class RedisConnection {
     if (this.closed) throw new StoreUnavailableError(`${what}: the store is closed`);
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => reject(new StoreUnavailableError(`${what} did not answer within ${this.timeoutMs} ms`)), this.timeoutMs);
+      timer = setTimeout(
+        () => reject(new StoreUnavailableError(`${what} did not answer within ${this.timeoutMs} ms`)),
+        this.timeoutMs,
+      );
     });
     const running = work();
     // What finishes after the time limit is nobody's to hear: never an unhandled rejection.

@@ -6,7 +6,16 @@ import type { SharedSessionSettings } from '../sessions/shared-store';
 import type { EventStore, StoredEvent } from '../sessions/stores';
 import { positiveInteger } from '../sessions/store-options';
 import type { RedisConnection } from './connection';
-import { APPEND_EVENT, MARK_STREAM_FINISHED, MARK_STREAM_OPEN, REPLAY_EVENTS, scriptKeys, sessionKeys, STREAM_OWNER_TTL_MS, STREAM_STATE } from './session-keys';
+import {
+  APPEND_EVENT,
+  MARK_STREAM_FINISHED,
+  MARK_STREAM_OPEN,
+  REPLAY_EVENTS,
+  scriptKeys,
+  sessionKeys,
+  STREAM_OWNER_TTL_MS,
+  STREAM_STATE,
+} from './session-keys';
 
 /** How many events of one session are kept for replay (all its SSE streams together): the memory store's count per stream. */
 export const DEFAULT_MAX_EVENTS_PER_SESSION = DEFAULT_MAX_EVENTS_PER_STREAM;
@@ -65,10 +74,16 @@ export class RedisEventStore implements EventStore {
    * @throws {StoreUnavailableError} when Redis cannot answer
    */
   async append(sessionId: string, streamId: string, message: JsonRpcMessage | null, json?: string): Promise<string> {
-    if (!STREAM_ID.test(streamId)) throw new TypeError(`RedisEventStore: stream id must be base64url, got ${JSON.stringify(streamId)}`);
+    if (!STREAM_ID.test(streamId))
+      throw new TypeError(`RedisEventStore: stream id must be base64url, got ${JSON.stringify(streamId)}`);
     // '' marks a priming event: a message's JSON text is never empty.
     const text = message === null ? '' : (json ?? JSON.stringify(message));
-    const entryId = await APPEND_EVENT.run<string>(this.#connection, this.#keysOf(sessionId), [this.#idleTtlMs, this.#maxEvents, streamId, text]);
+    const entryId = await APPEND_EVENT.run<string>(this.#connection, this.#keysOf(sessionId), [
+      this.#idleTtlMs,
+      this.#maxEvents,
+      streamId,
+      text,
+    ]);
     return `${streamId}.${entryId}`;
   }
 
@@ -78,16 +93,26 @@ export class RedisEventStore implements EventStore {
    * memory store, which also replays when only the event at `lastEventId` itself is gone: in one Redis Stream
    * shared by a session's SSE streams, a trimmed entry does not say which stream it was on).
    */
-  async replayAfter(sessionId: string, lastEventId: string): Promise<{ streamId: string; events: StoredEvent[] } | undefined> {
+  async replayAfter(
+    sessionId: string,
+    lastEventId: string,
+  ): Promise<{ streamId: string; events: StoredEvent[] } | undefined> {
     const match = EVENT_ID.exec(lastEventId);
     if (match === null) return undefined;
     const [, streamId = '', entryId = ''] = match;
-    const flat = await REPLAY_EVENTS.run<string[] | null>(this.#connection, this.#keysOf(sessionId), [this.#idleTtlMs, entryId, streamId]);
+    const flat = await REPLAY_EVENTS.run<string[] | null>(this.#connection, this.#keysOf(sessionId), [
+      this.#idleTtlMs,
+      entryId,
+      streamId,
+    ]);
     if (flat === null) return undefined;
     const events: StoredEvent[] = [];
     for (let i = 0; i + 1 < flat.length; i += 2) {
       const text = flat[i + 1] as string;
-      events.push({ id: `${streamId}.${flat[i] as string}`, message: text === '' ? null : (JSON.parse(text) as JsonRpcMessage) });
+      events.push({
+        id: `${streamId}.${flat[i] as string}`,
+        message: text === '' ? null : (JSON.parse(text) as JsonRpcMessage),
+      });
     }
     return { streamId, events };
   }
@@ -105,7 +130,11 @@ export class RedisEventStore implements EventStore {
    */
   async markStreamOpen(sessionId: string, streamId: string, requestIds: readonly JsonRpcId[]): Promise<void> {
     const { record, streams } = sessionKeys(this.#connection, sessionId);
-    await MARK_STREAM_OPEN.run(this.#connection, [record, streams], [this.#idleTtlMs, streamId, JSON.stringify(requestIds), STREAM_OWNER_TTL_MS]);
+    await MARK_STREAM_OPEN.run(
+      this.#connection,
+      [record, streams],
+      [this.#idleTtlMs, streamId, JSON.stringify(requestIds), STREAM_OWNER_TTL_MS],
+    );
   }
 
   /** The stream delivered its responses (recorded before): no one waits for it any more. */
@@ -115,7 +144,10 @@ export class RedisEventStore implements EventStore {
   }
 
   /** Whether a marked, unfinished stream's owner still runs it, and its request ids; undefined when not marked or finished. */
-  async streamState(sessionId: string, streamId: string): Promise<{ open: boolean; requestIds: JsonRpcId[] } | undefined> {
+  async streamState(
+    sessionId: string,
+    streamId: string,
+  ): Promise<{ open: boolean; requestIds: JsonRpcId[] } | undefined> {
     const { streams } = sessionKeys(this.#connection, sessionId);
     const state = await STREAM_STATE.run<[string, number] | null>(this.#connection, [streams], [streamId]);
     if (state === null || state === undefined) return undefined;

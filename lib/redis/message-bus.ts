@@ -74,7 +74,9 @@ export class RedisMessageBus implements MessageBus {
     let entry = this.#topics.get(topic);
     if (entry === undefined) {
       const subscriptions = new Set<Subscription>();
-      const subscribed = this.#connection.subscribe(this.#channel(topic), (text) => this.#deliver(topic, subscriptions, text));
+      const subscribed = this.#connection.subscribe(this.#channel(topic), (text) =>
+        this.#deliver(topic, subscriptions, text),
+      );
       entry = { subscriptions, subscribed };
       this.#topics.set(topic, entry);
       const created = entry;

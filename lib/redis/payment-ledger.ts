@@ -71,7 +71,10 @@ export class RedisPaymentLedger implements PaymentLedger {
   #hold(redisKey: string, token: string, terms: PaymentTerms): PaymentHold {
     const { connection, claimTtlMs } = this;
     // A failed renewal (Redis down for a moment) is retried at the next tick; the claim lapses only if all fail.
-    const renewal = setInterval(() => void RENEW.run(connection, [redisKey], [token, claimTtlMs]).catch(() => undefined), Math.max(1, Math.floor(claimTtlMs / 3)));
+    const renewal = setInterval(
+      () => void RENEW.run(connection, [redisKey], [token, claimTtlMs]).catch(() => undefined),
+      Math.max(1, Math.floor(claimTtlMs / 3)),
+    );
     renewal.unref();
     let done = false;
     const finish = (): boolean => {

@@ -35,7 +35,12 @@ export function redisRateLimitStore(connection: RedisConnection, prefix: string)
         return await connection.send<RedisReply>(command, key);
       } catch (err) {
         const [name, subcommand, script] = command;
-        if (err instanceof StoreUnavailableError && name === 'SCRIPT' && subcommand?.toUpperCase() === 'LOAD' && script !== undefined) {
+        if (
+          err instanceof StoreUnavailableError &&
+          name === 'SCRIPT' &&
+          subcommand?.toUpperCase() === 'LOAD' &&
+          script !== undefined
+        ) {
           return createHash('sha1').update(script).digest('hex');
         }
         throw err;

@@ -116,7 +116,9 @@ export class RedisServerEventBus implements ServerEventBus {
     this.#deliver(event);
     if (this.#closed) return Promise.resolve();
     const envelope: Envelope = { origin: this.#origin, seq: ++this.#published, event };
-    return this.#connection.send(['PUBLISH', this.#channel, JSON.stringify(envelope)], this.#channel).then(() => undefined);
+    return this.#connection
+      .send(['PUBLISH', this.#channel, JSON.stringify(envelope)], this.#channel)
+      .then(() => undefined);
   }
 
   subscribe(listener: Listener): () => void {
@@ -162,7 +164,9 @@ export class RedisServerEventBus implements ServerEventBus {
     // Ours has been delivered by publish; one that is not an event (another program on the channel) is dropped.
     if (envelope === undefined || envelope.origin === this.#origin) return;
     if (this.#missedBefore(envelope)) {
-      for (const list of [...this.#changedLists]) if (!(envelope.event.type === 'list_changed' && envelope.event.list === list)) this.#deliver({ type: 'list_changed', list });
+      for (const list of [...this.#changedLists])
+        if (!(envelope.event.type === 'list_changed' && envelope.event.list === list))
+          this.#deliver({ type: 'list_changed', list });
     }
     this.#deliver(envelope.event);
   }
@@ -191,7 +195,8 @@ function parseEnvelope(text: string): Envelope | undefined {
   const { origin, seq } = value;
   const numbered = Number.isSafeInteger(seq) ? (seq as number) : undefined;
   const { type, list, uri } = value.event;
-  if (type === 'list_changed' && LISTS.includes(list as ChangedList)) return { origin, seq: numbered, event: { type, list: list as ChangedList } };
+  if (type === 'list_changed' && LISTS.includes(list as ChangedList))
+    return { origin, seq: numbered, event: { type, list: list as ChangedList } };
   if (type === 'resource_updated' && typeof uri === 'string') return { origin, seq: numbered, event: { type, uri } };
   return undefined;
 }

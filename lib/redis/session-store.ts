@@ -5,7 +5,17 @@ import type { SharedSessionSettings } from '../sessions/shared-store';
 import type { SessionRecord, SessionStore } from '../sessions/stores';
 import { positiveInteger } from '../sessions/store-options';
 import type { RedisConnection } from './connection';
-import { DELETE_SESSION, EVICT_SESSION, GET_SESSION, INDEX_SESSION, scriptKeys, sessionIndexKey, sessionKeys, SET_SESSION, TOUCH_SESSION } from './session-keys';
+import {
+  DELETE_SESSION,
+  EVICT_SESSION,
+  GET_SESSION,
+  INDEX_SESSION,
+  scriptKeys,
+  sessionIndexKey,
+  sessionKeys,
+  SET_SESSION,
+  TOUCH_SESSION,
+} from './session-keys';
 
 /** How often an instance asks Redis whether the sessions it has seen still exist. */
 export const DEFAULT_CHECK_INTERVAL_MS = 5_000;
@@ -91,7 +101,10 @@ export class RedisSessionStore implements SessionStore {
   async get(id: string): Promise<SessionRecord | undefined> {
     this.#startChecking();
     // The index update only moves an existing entry (ZADD XX): an unknown id adds nothing.
-    const [text] = await Promise.all([GET_SESSION.run<string | null>(this.#connection, this.#keysOf(id), [this.#idleTtlMs]), this.#indexActivity(id, 'update')]);
+    const [text] = await Promise.all([
+      GET_SESSION.run<string | null>(this.#connection, this.#keysOf(id), [this.#idleTtlMs]),
+      this.#indexActivity(id, 'update'),
+    ]);
     if (text === null) return undefined;
     this.#seen.add(id);
     // JSON drops undefined fields: put them back, so a record has the same keys as the one saved.
@@ -101,12 +114,18 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async touch(id: string): Promise<void> {
-    await Promise.all([TOUCH_SESSION.run<number>(this.#connection, this.#keysOf(id), [this.#idleTtlMs]), this.#indexActivity(id, 'update')]);
+    await Promise.all([
+      TOUCH_SESSION.run<number>(this.#connection, this.#keysOf(id), [this.#idleTtlMs]),
+      this.#indexActivity(id, 'update'),
+    ]);
   }
 
   async delete(id: string): Promise<boolean> {
     this.#seen.delete(id);
-    const [existed] = await Promise.all([DELETE_SESSION.run<number>(this.#connection, this.#keysOf(id), []), this.#connection.send(['ZREM', this.#index, id], this.#index)]);
+    const [existed] = await Promise.all([
+      DELETE_SESSION.run<number>(this.#connection, this.#keysOf(id), []),
+      this.#connection.send(['ZREM', this.#index, id], this.#index),
+    ]);
     return existed === 1;
   }
 
@@ -117,7 +136,9 @@ export class RedisSessionStore implements SessionStore {
   async sessionsOf(principal: string): Promise<string[]> {
     const key = this.#ownerKey(principal);
     const ids = (await this.#connection.send<unknown[]>(['ZRANGE', key, '0', '-1'], key)).map(String);
-    const exists = await Promise.all(ids.map((id) => this.#connection.send<number>(['EXISTS', this.#recordKey(id)], this.#recordKey(id))));
+    const exists = await Promise.all(
+      ids.map((id) => this.#connection.send<number>(['EXISTS', this.#recordKey(id)], this.#recordKey(id))),
+    );
     const gone = ids.filter((_id, i) => exists[i] === 0);
     if (gone.length > 0) await this.#connection.send(['ZREM', key, ...gone], key);
     return ids.filter((_id, i) => exists[i] === 1);
@@ -152,12 +173,19 @@ export class RedisSessionStore implements SessionStore {
   async #ownerActivity(principal: string, id: string): Promise<void> {
     const key = this.#ownerKey(principal);
     // Sent together: node-redis pipelines them, one round trip on the path of every authenticated session request.
-    await Promise.all([this.#connection.send(['ZADD', key, String(Date.now()), id], key), this.#connection.send(['PEXPIRE', key, String(this.#idleTtlMs)], key)]);
+    await Promise.all([
+      this.#connection.send(['ZADD', key, String(Date.now()), id], key),
+      this.#connection.send(['PEXPIRE', key, String(this.#idleTtlMs)], key),
+    ]);
   }
 
   /** Records activity in the index (and restarts its TTL); answers the index size. */
   async #indexActivity(id: string, mode: 'add' | 'update'): Promise<number> {
-    return INDEX_SESSION.run<number>(this.#connection, [this.#index], [id, Date.now(), mode === 'add' ? '' : 'XX', this.#idleTtlMs]);
+    return INDEX_SESSION.run<number>(
+      this.#connection,
+      [this.#index],
+      [id, Date.now(), mode === 'add' ? '' : 'XX', this.#idleTtlMs],
+    );
   }
 
   /**
@@ -174,7 +202,8 @@ export class RedisSessionStore implements SessionStore {
       await this.#connection.send(['ZADD', this.#index, String(Date.now()), keep], this.#index);
     }
     if (victim === undefined || victim.id === keep) return;
-    if ((await EVICT_SESSION.run<number>(this.#connection, this.#keysOf(victim.id), [this.#evictionMarkMs])) === 0) return;
+    if ((await EVICT_SESSION.run<number>(this.#connection, this.#keysOf(victim.id), [this.#evictionMarkMs])) === 0)
+      return;
     this.#seen.delete(victim.id);
     this.#report([victim.id], 'evicted');
   }
@@ -208,7 +237,9 @@ export class RedisSessionStore implements SessionStore {
       for (let start = 0; start < ids.length; start += CHECK_BATCH) {
         const batch = ids.slice(start, start + CHECK_BATCH);
         // One command per id: the records are in different slots, so one EXISTS (or script) cannot span them.
-        const exists = await Promise.all(batch.map((id) => this.#connection.send<number>(['EXISTS', this.#recordKey(id)], this.#recordKey(id))));
+        const exists = await Promise.all(
+          batch.map((id) => this.#connection.send<number>(['EXISTS', this.#recordKey(id)], this.#recordKey(id))),
+        );
         batch.forEach((id, i) => exists[i] === 0 && gone.push(id));
       }
       if (gone.length === 0) return;
@@ -222,7 +253,8 @@ export class RedisSessionStore implements SessionStore {
       // than every live one's (one idle TTL), so a pop takes it and evicts nothing. Removing them here raced a new
       // session's eviction (counted with the entry, popped after it went), which then evicted a live session.
       // Deleted here, or closed, while the check ran: nothing to report.
-      const reported = (reason: DropReason): string[] => gone.filter((id, i) => (marks[i] === 1) === (reason === 'evicted') && this.#seen.has(id));
+      const reported = (reason: DropReason): string[] =>
+        gone.filter((id, i) => (marks[i] === 1) === (reason === 'evicted') && this.#seen.has(id));
       const [evicted, expired] = [reported('evicted'), reported('expired')];
       for (const id of gone) this.#seen.delete(id);
       this.#report(evicted, 'evicted');

@@ -30,7 +30,10 @@ export class RedisSignInStore implements SignInStore {
   async add(kind: SignInKind, id: string, value: SignInRecord, ttlMs: number): Promise<boolean> {
     const key = this.keyOf(kind, id);
     // SET NX answers OK when it set the key, nil when one was there: the first instance wins.
-    const reply = await this.connection.send<string | null>(['SET', key, JSON.stringify(value), 'NX', 'PX', expiry(ttlMs)], key);
+    const reply = await this.connection.send<string | null>(
+      ['SET', key, JSON.stringify(value), 'NX', 'PX', expiry(ttlMs)],
+      key,
+    );
     return reply === 'OK';
   }
 
@@ -59,7 +62,8 @@ export class RedisSignInStore implements SignInStore {
 
 /** A record's TTL as PX takes it: whole milliseconds, at least one (PX refuses 0 and fractions). */
 function expiry(ttlMs: number): string {
-  if (!Number.isFinite(ttlMs)) throw new RangeError(`a sign-in record's TTL must be a finite number of ms, got ${ttlMs}`);
+  if (!Number.isFinite(ttlMs))
+    throw new RangeError(`a sign-in record's TTL must be a finite number of ms, got ${ttlMs}`);
   return String(Math.max(1, Math.ceil(ttlMs)));
 }
 

@@ -35,9 +35,13 @@ export async function sharedStateKey(connection: RedisConnection): Promise<strin
     const stored = await connection.send<string | null>(['GET', key], key);
     if (stored === null || stored === undefined) continue;
     if (Buffer.byteLength(stored) < MIN_STATE_KEY_BYTES) {
-      throw new Error(`express-mcp-router/redis: the requestState key in Redis (${key}) is shorter than ${MIN_STATE_KEY_BYTES} bytes; delete it and restart, or pass inputRequired.stateKey`);
+      throw new Error(
+        `express-mcp-router/redis: the requestState key in Redis (${key}) is shorter than ${MIN_STATE_KEY_BYTES} bytes; delete it and restart, or pass inputRequired.stateKey`,
+      );
     }
     return stored;
   }
-  throw new Error(`express-mcp-router/redis: the requestState key in Redis (${key}) was deleted while it was being read; start again`);
+  throw new Error(
+    `express-mcp-router/redis: the requestState key in Redis (${key}) was deleted while it was being read; start again`,
+  );
 }

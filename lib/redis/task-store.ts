@@ -110,7 +110,12 @@ export class RedisTaskStore implements TaskStore {
     private readonly connection: RedisConnection,
     settings: SharedTaskSettings & { readonly ttlMs: number },
   ) {
-    this.global = { live: connection.key('tasks', '{all}', 'live'), finished: connection.key('tasks', '{all}', 'finished'), limit: settings.max ?? DEFAULT_MAX_TASKS, refusal: 'max' };
+    this.global = {
+      live: connection.key('tasks', '{all}', 'live'),
+      finished: connection.key('tasks', '{all}', 'finished'),
+      limit: settings.max ?? DEFAULT_MAX_TASKS,
+      refusal: 'max',
+    };
     this.maxPerPrincipal = settings.maxPerPrincipal ?? DEFAULT_MAX_TASKS_PER_PRINCIPAL;
     this.ttlMs = settings.ttlMs;
   }
@@ -123,7 +128,20 @@ export class RedisTaskStore implements TaskStore {
     if (lifetime <= 0) return;
     const taskKey = this.taskKey(record.taskId);
     // The record first, then the places: a task counted is always one that exists (a refusal deletes it again).
-    await this.connection.send(['EVAL', WRITE_NEW, '1', taskKey, record.owner, record.status, String(expiresAt), JSON.stringify(record), String(lifetime)], taskKey);
+    await this.connection.send(
+      [
+        'EVAL',
+        WRITE_NEW,
+        '1',
+        taskKey,
+        record.owner,
+        record.status,
+        String(expiresAt),
+        JSON.stringify(record),
+        String(lifetime),
+      ],
+      taskKey,
+    );
     const owner = this.ownerScope(record.owner);
     const evicted: Array<{ id: string; from: Scope }> = [];
     try {
@@ -147,7 +165,10 @@ export class RedisTaskStore implements TaskStore {
 
   async get(taskId: string, owner: string): Promise<TaskRecord | undefined> {
     const taskKey = this.taskKey(taskId);
-    const [heldOwner, expiresAt, json] = await this.connection.send<Array<string | null>>(['HMGET', taskKey, 'owner', 'expiresAt', 'record'], taskKey);
+    const [heldOwner, expiresAt, json] = await this.connection.send<Array<string | null>>(
+      ['HMGET', taskKey, 'owner', 'expiresAt', 'record'],
+      taskKey,
+    );
     // Another owner's task is not found, as an unknown id is (TaskStore contract).
     if (heldOwner !== owner || json === null || json === undefined || Number(expiresAt) <= Date.now()) return undefined;
     return JSON.parse(json) as TaskRecord;
@@ -155,25 +176,36 @@ export class RedisTaskStore implements TaskStore {
 
   async put(record: TaskRecord): Promise<boolean> {
     const taskKey = this.taskKey(record.taskId);
-    const kept = await this.connection.send<number>(['EVAL', PUT, '1', taskKey, record.owner, record.status, JSON.stringify(record), String(Date.now())], taskKey);
+    const kept = await this.connection.send<number>(
+      ['EVAL', PUT, '1', taskKey, record.owner, record.status, JSON.stringify(record), String(Date.now())],
+      taskKey,
+    );
     if (kept !== 1) return false;
     if (isTerminal(record.status)) {
       // Now evictable in both scopes. Best effort: the write is done; a missed mark is found by the heal of a full scope.
-      await Promise.all([this.markFinished(this.ownerScope(record.owner), record.taskId), this.markFinished(this.global, record.taskId)]).catch(() => undefined);
+      await Promise.all([
+        this.markFinished(this.ownerScope(record.owner), record.taskId),
+        this.markFinished(this.global, record.taskId),
+      ]).catch(() => undefined);
     }
     return true;
   }
 
   async list(owner: string): Promise<TaskRecord[]> {
     const scope = this.ownerScope(owner);
-    const ids = await this.connection.send<string[]>(['ZRANGE', scope.live, `(${Date.now()}`, '+inf', 'BYSCORE'], scope.live);
+    const ids = await this.connection.send<string[]>(
+      ['ZRANGE', scope.live, `(${Date.now()}`, '+inf', 'BYSCORE'],
+      scope.live,
+    );
     const found = await Promise.all(ids.map(async (id) => ({ id, record: await this.get(id, owner) })));
     const gone = found.filter(({ record }) => record === undefined).map(({ id }) => id);
     // The index is pruned of tasks whose record is gone (expired, evicted, or a creation cut short by an outage).
     if (gone.length > 0) await this.release(scope, ...gone).catch(() => undefined);
     const records = found.map(({ record }) => record).filter((record): record is TaskRecord => record !== undefined);
     // Oldest first; ties (one millisecond) by id, so pages of a list stay stable.
-    return records.sort((a, b) => a.createdAt - b.createdAt || (a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : 0));
+    return records.sort(
+      (a, b) => a.createdAt - b.createdAt || (a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : 0),
+    );
   }
 
   private taskKey(taskId: string): string {
@@ -182,13 +214,38 @@ export class RedisTaskStore implements TaskStore {
 
   private ownerScope(owner: string): Scope {
     const tag = `{o.${createHash('sha256').update(owner).digest('base64url')}}`;
-    return { live: this.connection.key('tasks', tag, 'live'), finished: this.connection.key('tasks', tag, 'finished'), limit: this.maxPerPrincipal, refusal: 'maxPerPrincipal' };
+    return {
+      live: this.connection.key('tasks', tag, 'live'),
+      finished: this.connection.key('tasks', tag, 'finished'),
+      limit: this.maxPerPrincipal,
+      refusal: 'maxPerPrincipal',
+    };
   }
 
   /** Takes a place in `scope`, checking the scope's oldest entries once when it is full; the evicted task's id, if any. */
-  private async reserve(scope: Scope, taskId: string, now: number, expiresAt: number, lifetime: number): Promise<string | undefined> {
+  private async reserve(
+    scope: Scope,
+    taskId: string,
+    now: number,
+    expiresAt: number,
+    lifetime: number,
+  ): Promise<string | undefined> {
     for (let attempt = 0; ; attempt++) {
-      const reply = await this.connection.send<[number, string?]>(['EVAL', RESERVE, '2', scope.live, scope.finished, String(now), taskId, String(expiresAt), String(scope.limit), String(lifetime)], scope.live);
+      const reply = await this.connection.send<[number, string?]>(
+        [
+          'EVAL',
+          RESERVE,
+          '2',
+          scope.live,
+          scope.finished,
+          String(now),
+          taskId,
+          String(expiresAt),
+          String(scope.limit),
+          String(lifetime),
+        ],
+        scope.live,
+      );
       if (reply[0] === 1) return reply[1];
       if (attempt > 0 || !(await this.heal(scope))) throw new TaskLimitError(scope.refusal);
     }
@@ -201,9 +258,16 @@ export class RedisTaskStore implements TaskStore {
    */
   private async heal(scope: Scope): Promise<boolean> {
     const ids = await this.connection.send<string[]>(['ZRANGE', scope.live, '0', String(HEAL_BATCH - 1)], scope.live);
-    const states = await Promise.all(ids.map(async (id) => ({ id, status: await this.connection.send<string | null>(['HGET', this.taskKey(id), 'status'], this.taskKey(id)) })));
+    const states = await Promise.all(
+      ids.map(async (id) => ({
+        id,
+        status: await this.connection.send<string | null>(['HGET', this.taskKey(id), 'status'], this.taskKey(id)),
+      })),
+    );
     const gone = states.filter(({ status }) => status === null).map(({ id }) => id);
-    const finished = states.filter(({ status }) => status !== null && isTerminal(status as TaskStatus)).map(({ id }) => id);
+    const finished = states
+      .filter(({ status }) => status !== null && isTerminal(status as TaskStatus))
+      .map(({ id }) => id);
     if (gone.length > 0) await this.release(scope, ...gone);
     const marked = await Promise.all(finished.map((id) => this.markFinished(scope, id)));
     return gone.length > 0 || marked.some((changed) => changed);
@@ -213,7 +277,12 @@ export class RedisTaskStore implements TaskStore {
   private async markFinished(scope: Scope, taskId: string): Promise<boolean> {
     const already = await this.connection.send<string | null>(['ZSCORE', scope.finished, taskId], scope.finished);
     if (already !== null) return false;
-    return (await this.connection.send<number>(['EVAL', MARK_FINISHED, '2', scope.live, scope.finished, taskId], scope.live)) === 1;
+    return (
+      (await this.connection.send<number>(
+        ['EVAL', MARK_FINISHED, '2', scope.live, scope.finished, taskId],
+        scope.live,
+      )) === 1
+    );
   }
 
   /** Frees the places of `taskIds` in `scope` (one slot: one command each key). */

@@ -19,10 +19,14 @@ export interface AccessRule {
 export function accessRuleOf(definition: AccessRule, label: string): AccessRule | undefined {
   const { scopes, canAccess } = definition;
   if (scopes === undefined && canAccess === undefined) return undefined;
-  if (scopes !== undefined && (!Array.isArray(scopes) || !scopes.every((scope) => typeof scope === 'string' && scope !== ''))) {
+  if (
+    scopes !== undefined &&
+    (!Array.isArray(scopes) || !scopes.every((scope) => typeof scope === 'string' && scope !== ''))
+  ) {
     throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `${label} scopes must be an array of non-empty strings`);
   }
-  if (canAccess !== undefined && typeof canAccess !== 'function') throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `${label} canAccess must be a function`);
+  if (canAccess !== undefined && typeof canAccess !== 'function')
+    throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `${label} canAccess must be a function`);
   return Object.freeze({ scopes: scopes && Object.freeze([...scopes]), canAccess });
 }
 
@@ -35,6 +39,9 @@ export async function mayUse(rule: AccessRule | undefined, ctx: RequestContext):
 }
 
 /** The item if it exists and the caller may use it, else undefined (denied is indistinguishable from unknown). */
-export async function usable<T extends { readonly access: AccessRule | undefined }>(item: T | undefined, ctx: RequestContext): Promise<T | undefined> {
+export async function usable<T extends { readonly access: AccessRule | undefined }>(
+  item: T | undefined,
+  ctx: RequestContext,
+): Promise<T | undefined> {
   return item !== undefined && (await mayUse(item.access, ctx)) ? item : undefined;
 }

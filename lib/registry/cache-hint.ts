@@ -29,14 +29,27 @@ export interface CacheHint {
  */
 export function checkCacheHint(value: unknown, label: string): Readonly<CacheHintOptions> | undefined {
   if (value === undefined) return undefined;
-  if (!isObject(value)) throw new McpConfigError('ERR_MCP_INVALID_OPTION', `${label} must be { ttlMs?, scope? }, got ${JSON.stringify(value)}`);
+  if (!isObject(value))
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_OPTION',
+      `${label} must be { ttlMs?, scope? }, got ${JSON.stringify(value)}`,
+    );
   for (const key of Object.keys(value)) {
-    if (key !== 'ttlMs' && key !== 'scope') throw new McpConfigError('ERR_MCP_UNKNOWN_OPTION', `unknown option '${label}.${key}': use 'ttlMs' or 'scope'`);
+    if (key !== 'ttlMs' && key !== 'scope')
+      throw new McpConfigError('ERR_MCP_UNKNOWN_OPTION', `unknown option '${label}.${key}': use 'ttlMs' or 'scope'`);
   }
   const { ttlMs, scope } = value as CacheHintOptions;
   // MCP 2026-07-28 caching: ttlMs is an integer ≥ 0.
-  if (ttlMs !== undefined && (!Number.isSafeInteger(ttlMs) || ttlMs < 0)) throw new McpConfigError('ERR_MCP_INVALID_OPTION', `${label}.ttlMs must be an integer number of milliseconds ≥ 0, got ${JSON.stringify(ttlMs)}`);
-  if (scope !== undefined && scope !== 'public' && scope !== 'private') throw new McpConfigError('ERR_MCP_INVALID_OPTION', `${label}.scope must be 'public' or 'private', got ${JSON.stringify(scope)}`);
+  if (ttlMs !== undefined && (!Number.isSafeInteger(ttlMs) || ttlMs < 0))
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_OPTION',
+      `${label}.ttlMs must be an integer number of milliseconds ≥ 0, got ${JSON.stringify(ttlMs)}`,
+    );
+  if (scope !== undefined && scope !== 'public' && scope !== 'private')
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_OPTION',
+      `${label}.scope must be 'public' or 'private', got ${JSON.stringify(scope)}`,
+    );
   const hint: CacheHintOptions = {};
   if (ttlMs !== undefined) hint.ttlMs = ttlMs;
   if (scope !== undefined) hint.scope = scope;

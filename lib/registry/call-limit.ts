@@ -29,7 +29,11 @@ export type CallLimitStores = (toolName: string) => Store;
  * else the client's address (express-rate-limit's `ipKeyGenerator` groups IPv6 by /56, so one client cannot rotate
  * through its own). A 2026 request, or a stateless 2025 one, has no session: without auth, its address decides.
  */
-export function callerKey(principal: string | undefined, sessionId: string | undefined, address: string | undefined): string {
+export function callerKey(
+  principal: string | undefined,
+  sessionId: string | undefined,
+  address: string | undefined,
+): string {
   if (principal !== undefined) return `principal:${principal}`;
   if (sessionId !== undefined) return `session:${sessionId}`;
   return `ip:${ipKeyGenerator(address ?? '')}`;
@@ -44,20 +48,33 @@ export function callerKey(principal: string | undefined, sessionId: string | und
  * await limiter.take(ctx); // undefined five times a minute, then the seconds to wait
  * ```
  */
-export function createCallLimiter(options: CallLimitOptions, name: string, label: string, stores?: CallLimitStores): CallLimiter {
+export function createCallLimiter(
+  options: CallLimitOptions,
+  name: string,
+  label: string,
+  stores?: CallLimitStores,
+): CallLimiter {
   const { limit, windowMs, store: given } = options ?? ({} as CallLimitOptions);
   if (!isPositiveInteger(limit) || !isPositiveInteger(windowMs)) {
-    throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `${label} rateLimit must be { limit, windowMs } with positive integers`);
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_DEFINITION',
+      `${label} rateLimit must be { limit, windowMs } with positive integers`,
+    );
   }
   if (given !== undefined && (typeof given !== 'object' || given === null || typeof given.increment !== 'function')) {
-    throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `${label} rateLimit.store must be an express-rate-limit store (an object with increment())`);
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_DEFINITION',
+      `${label} rateLimit.store must be an express-rate-limit store (an object with increment())`,
+    );
   }
   const store = given ?? stores?.(name) ?? new MemoryStore();
   // express-rate-limit's stores read only their window (and, for some, the limit) from the options they are given.
   void Promise.resolve(store.init?.({ windowMs, limit } as RateLimitOptions)).catch(() => undefined);
   return {
     async take(ctx) {
-      const { totalHits, resetTime } = await store.increment(callerKey(ctx.auth?.subject, ctx.sessionId, ctx.clientAddress));
+      const { totalHits, resetTime } = await store.increment(
+        callerKey(ctx.auth?.subject, ctx.sessionId, ctx.clientAddress),
+      );
       if (totalHits <= limit) return undefined;
       return Math.max(1, Math.ceil(((resetTime?.getTime() ?? Date.now() + windowMs) - Date.now()) / 1000));
     },

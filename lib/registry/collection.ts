@@ -56,7 +56,10 @@ export class Collection<T> {
    */
   add(key: string, value: T, group = 0): void {
     if (this.slots.has(key)) {
-      throw new McpConfigError('ERR_MCP_DUPLICATE', `a ${this.kind} named '${key}' is already registered; remove it first or pick another name`);
+      throw new McpConfigError(
+        'ERR_MCP_DUPLICATE',
+        `a ${this.kind} named '${key}' is already registered; remove it first or pick another name`,
+      );
     }
     this.slots.set(key, { seq: this.nextSeq++, group, value });
     if (group !== 0) this.grouped++;
@@ -126,7 +129,9 @@ export class Collection<T> {
   }
 
   private encodeCursor(slot: Slot<T>): string {
-    return Buffer.from(slot.group === 0 ? `${this.kind}:${slot.seq}` : `${this.kind}:${slot.group}:${slot.seq}`).toString('base64url');
+    return Buffer.from(
+      slot.group === 0 ? `${this.kind}:${slot.seq}` : `${this.kind}:${slot.group}:${slot.seq}`,
+    ).toString('base64url');
   }
 
   private decodeCursor(cursor: unknown): Position {
@@ -134,8 +139,16 @@ export class Collection<T> {
     const match = /^([a-z ]+):(?:([1-9][0-9]{0,5}):)?([1-9][0-9]{0,15})$/.exec(text);
     const seq = match === null ? 0 : Number(match[3]);
     // A cursor names a position this collection has reached; anything else was not issued here.
-    if (match === null || match[1] !== this.kind || seq >= this.nextSeq || Buffer.from(text).toString('base64url') !== cursor) {
-      throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid cursor: use the nextCursor of a previous ${this.kind} list`);
+    if (
+      match === null ||
+      match[1] !== this.kind ||
+      seq >= this.nextSeq ||
+      Buffer.from(text).toString('base64url') !== cursor
+    ) {
+      throw new JsonRpcError(
+        ErrorCode.InvalidParams,
+        `Invalid cursor: use the nextCursor of a previous ${this.kind} list`,
+      );
     }
     return { group: match[2] === undefined ? 0 : Number(match[2]), seq };
   }

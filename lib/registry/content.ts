@@ -69,7 +69,9 @@ export function isContentBlock(value: unknown): value is ContentBlock {
 
 /** Base64 of bytes; base64 text is passed through unchanged. */
 export function toBase64(data: BinaryData): string {
-  return typeof data === 'string' ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64');
+  return typeof data === 'string'
+    ? data
+    : Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64');
 }
 
 /**
@@ -128,7 +130,10 @@ export function embeddedResource(resource: {
 }): EmbeddedResource {
   const { uri, mimeType, text, blob } = resource;
   const base = mimeType === undefined ? { uri } : { uri, mimeType };
-  return { type: 'resource', resource: text !== undefined ? { ...base, text } : { ...base, blob: toBase64(blob ?? '') } };
+  return {
+    type: 'resource',
+    resource: text !== undefined ? { ...base, text } : { ...base, blob: toBase64(blob ?? '') },
+  };
 }
 
 /**

@@ -18,9 +18,15 @@ export interface McpRegistration {
 }
 
 /** @throws {McpConfigError} when a registration is not an object */
-export function checkDefinitionObject(definition: unknown, kind: string): asserts definition is Record<string, unknown> {
+export function checkDefinitionObject(
+  definition: unknown,
+  kind: string,
+): asserts definition is Record<string, unknown> {
   if (!isObject(definition)) {
-    throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `a ${kind} definition must be an object, got ${definition === null ? 'null' : typeof definition}`);
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_DEFINITION',
+      `a ${kind} definition must be an object, got ${definition === null ? 'null' : typeof definition}`,
+    );
   }
 }
 
@@ -34,7 +40,10 @@ export function checkHandler(fn: unknown, label: string, key: string): void {
 /** @throws {McpConfigError} when `name` is not a non-empty string */
 export function checkName(name: unknown, kind: string): asserts name is string {
   if (typeof name !== 'string' || name.trim() === '') {
-    throw new McpConfigError('ERR_MCP_INVALID_NAME', `a ${kind} needs a non-empty string 'name', got ${JSON.stringify(name)}`);
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_NAME',
+      `a ${kind} needs a non-empty string 'name', got ${JSON.stringify(name)}`,
+    );
   }
 }
 

@@ -71,13 +71,20 @@ export interface PromptGuardCall extends GuardCallFields {
 export type GuardCall = ToolGuardCall | ResourceGuardCall | PromptGuardCall;
 
 /** The result of a call of kind `K`: what `next()` resolves with and what a guard returns. */
-export type GuardResult<K extends GuardKind = GuardKind> = K extends 'tool' ? CallToolResult : K extends 'resource' ? ReadResourceResult : GetPromptResult;
+export type GuardResult<K extends GuardKind = GuardKind> = K extends 'tool'
+  ? CallToolResult
+  : K extends 'resource'
+    ? ReadResourceResult
+    : GetPromptResult;
 
 /** The call of kind `K` as guards see it. */
 export type GuardCallOf<K extends GuardKind> = Extract<GuardCall, { readonly kind: K }>;
 
 /** A guard of calls of kind `K`: `call` and `next()` typed for that kind. See {@link Guard}. */
-export type GuardOf<K extends GuardKind> = (call: GuardCallOf<K>, next: () => Promise<GuardResult<K>>) => GuardResult<K> | Promise<GuardResult<K>>;
+export type GuardOf<K extends GuardKind> = (
+  call: GuardCallOf<K>,
+  next: () => Promise<GuardResult<K>>,
+) => GuardResult<K> | Promise<GuardResult<K>>;
 
 /**
  * A link of the chain around every call (Koa-style middleware), for the router's `guards` and any item's. It
@@ -111,7 +118,10 @@ export type GuardOf<K extends GuardKind> = (call: GuardCallOf<K>, next: () => Pr
  * mcpRouter({ name: 'shop', version: '1.0.0', guards: [blocklist] });
  * ```
  */
-export type Guard = <K extends GuardKind>(call: GuardCall & { readonly kind: K }, next: () => Promise<GuardResult<K>>) => GuardResult<K> | Promise<GuardResult<K>>;
+export type Guard = <K extends GuardKind>(
+  call: GuardCall & { readonly kind: K },
+  next: () => Promise<GuardResult<K>>,
+) => GuardResult<K> | Promise<GuardResult<K>>;
 
 /**
  * A guard of tool calls (`guards` of `mcp.tool()`, or router-wide as `guardFor('tool', g)`).
@@ -165,7 +175,8 @@ export type PromptGuard = GuardOf<'prompt'>;
  * ```
  */
 export function guardFor<K extends GuardKind>(kind: K, guard: GuardOf<K>): Guard {
-  if (typeof guard !== 'function') throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `guardFor('${kind}', …) needs a guard function`);
+  if (typeof guard !== 'function')
+    throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `guardFor('${kind}', …) needs a guard function`);
   const typed = guard as unknown as Guard;
   return function kindGuard(call, next) {
     const { kind: called }: GuardCall = call;
@@ -185,7 +196,11 @@ export function notFoundError(kind: GuardKind, key: string, era: Era): JsonRpcEr
       return new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool: ${key}`);
     // MCP resources › Error Handling: unknown resource → -32002 with the URI in data; MCP 2026-07-28 (SEP-2164): -32602.
     case 'resource':
-      return new JsonRpcError(era === '2026' ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound, 'Resource not found', { uri: key });
+      return new JsonRpcError(
+        era === '2026' ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound,
+        'Resource not found',
+        { uri: key },
+      );
     // MCP prompts › Error Handling: an unknown prompt is -32602.
     case 'prompt':
       return new JsonRpcError(ErrorCode.InvalidParams, `Unknown prompt: ${key}`);
@@ -202,13 +217,16 @@ export function notFoundError(kind: GuardKind, key: string, era: Era): JsonRpcEr
  * mcp.tool({ name: 'search', description: '…', guards: [pay], handler }); // tools/list: _meta['example/price']
  * ```
  */
-export function guardsListMeta(guards: unknown, own: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+export function guardsListMeta(
+  guards: unknown,
+  own: Record<string, unknown> | undefined,
+): Record<string, unknown> | undefined {
   if (!Array.isArray(guards)) return own;
   const added = guards.flatMap((guard: unknown) => {
     const meta: unknown = typeof guard === 'function' ? (guard as { listMeta?: unknown }).listMeta : undefined;
     return isObject(meta) ? [meta] : [];
   });
-  return added.length === 0 ? own : Object.assign({}, ...added, own) as Record<string, unknown>;
+  return added.length === 0 ? own : (Object.assign({}, ...added, own) as Record<string, unknown>);
 }
 
 /** The rest of a chain, from some link on: a call in, its result out. */
@@ -218,7 +236,10 @@ export type Step<C extends GuardCall> = (call: C) => Promise<GuardResult<C['kind
 export type Link<C extends GuardCall> = (rest: Step<C>) => Step<C>;
 
 /** `links` around `terminal`, the first outermost; absent links (`undefined`) cost nothing per call. */
-export function composeChain<C extends GuardCall>(links: ReadonlyArray<Link<C> | undefined>, terminal: Step<C>): Step<C> {
+export function composeChain<C extends GuardCall>(
+  links: ReadonlyArray<Link<C> | undefined>,
+  terminal: Step<C>,
+): Step<C> {
   return links.reduceRight<Step<C>>((rest, link) => (link === undefined ? rest : link(rest)), terminal);
 }
 
@@ -239,7 +260,8 @@ export function accessLink<C extends GuardCall>(rule: AccessRule | undefined): L
   return (rest) =>
     async function accessGuard(call) {
       const seen: GuardCall = call;
-      if (!(await mayUse(rule, seen.ctx))) throw notFoundError(seen.kind, seen.kind === 'resource' ? seen.uri : seen.name, seen.ctx.era);
+      if (!(await mayUse(rule, seen.ctx)))
+        throw notFoundError(seen.kind, seen.kind === 'resource' ? seen.uri : seen.name, seen.ctx.era);
       return rest(call);
     };
 }
@@ -258,12 +280,16 @@ export function guardLinks<C extends GuardCall>(
   label: string,
   thrown?: (err: unknown) => GuardResult<C['kind']>,
 ): Array<Link<C>> {
-  if (itemGuards !== undefined && !isGuardList(itemGuards)) throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `${label} guards must be ${GUARD_LIST_EXPECTED}`);
+  if (itemGuards !== undefined && !isGuardList(itemGuards))
+    throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `${label} guards must be ${GUARD_LIST_EXPECTED}`);
   return [...routerGuards, ...(itemGuards ?? [])].map((guard) => guardLink(guard as unknown as UserGuard<C>, thrown));
 }
 
 /** A guard as the chain calls it: for calls of type `C`. */
-type UserGuard<C extends GuardCall> = (call: C, next: () => Promise<GuardResult<C['kind']>>) => GuardResult<C['kind']> | Promise<GuardResult<C['kind']>>;
+type UserGuard<C extends GuardCall> = (
+  call: C,
+  next: () => Promise<GuardResult<C['kind']>>,
+) => GuardResult<C['kind']> | Promise<GuardResult<C['kind']>>;
 
 function guardLink<C extends GuardCall>(
   guard: UserGuard<C>,
@@ -274,14 +300,20 @@ function guardLink<C extends GuardCall>(
       let ran = false;
       const next = (): Promise<GuardResult<C['kind']>> => {
         // Running the item twice would run its side effects (and a payment's settlement) twice.
-        if (ran) return Promise.reject(new Error(`a guard of ${call.kind} '${call.name}' called next() twice; the rest of the chain runs once`));
+        if (ran)
+          return Promise.reject(
+            new Error(`a guard of ${call.kind} '${call.name}' called next() twice; the rest of the chain runs once`),
+          );
         ran = true;
         return rest(call);
       };
       try {
         const result: unknown = await guard(call, next);
         // A guard that forgets to return next()'s result is the likely bug: say so, rather than send nothing.
-        if (!isObject(result)) throw new TypeError(`a guard of ${call.kind} '${call.name}' returned ${result === null ? 'null' : typeof result}, not a result: return next() or a result of its own`);
+        if (!isObject(result))
+          throw new TypeError(
+            `a guard of ${call.kind} '${call.name}' returned ${result === null ? 'null' : typeof result}, not a result: return next() or a result of its own`,
+          );
         return result as unknown as GuardResult<C['kind']>;
       } catch (err) {
         if (thrown === undefined || err instanceof JsonRpcError) throw err;

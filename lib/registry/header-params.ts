@@ -27,7 +27,19 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
  * Keywords whose subschemas are not reached through `properties` alone: an `x-mcp-header` under any of them is
  * invalid (MCP 2026-07-28: the chain must not pass through array, composition or conditional keywords, or `$ref`).
  */
-const UNREACHABLE_KEYWORDS = ['items', 'prefixItems', 'contains', 'additionalProperties', 'unevaluatedProperties', 'unevaluatedItems', 'propertyNames', 'not', 'if', 'then', 'else'];
+const UNREACHABLE_KEYWORDS = [
+  'items',
+  'prefixItems',
+  'contains',
+  'additionalProperties',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'propertyNames',
+  'not',
+  'if',
+  'then',
+  'else',
+];
 /** The same, for keywords holding a list or a map of subschemas. */
 const UNREACHABLE_GROUPS = ['oneOf', 'anyOf', 'allOf', 'patternProperties', 'dependentSchemas', '$defs', 'definitions'];
 
@@ -56,7 +68,11 @@ export function headerParamsOf(inputSchema: Record<string, unknown>, label: stri
   function visit(schema: unknown, path: readonly string[], reachable: boolean): void {
     if (!isObject(schema)) return;
     if (Object.hasOwn(schema, X_MCP_HEADER)) {
-      if (!reachable || path.length === 0) fail(path, 'is not allowed: only properties reached from the root through "properties" keys may be mirrored into headers');
+      if (!reachable || path.length === 0)
+        fail(
+          path,
+          'is not allowed: only properties reached from the root through "properties" keys may be mirrored into headers',
+        );
       found.push(declaration(schema, path, fail));
     }
     if (isObject(schema.properties)) {
@@ -74,21 +90,37 @@ export function headerParamsOf(inputSchema: Record<string, unknown>, label: stri
   const seen = new Map<string, HeaderParam>();
   for (const param of found) {
     const earlier = seen.get(param.key);
-    if (earlier !== undefined) fail(param.path, `repeats the header name of property '${earlier.path.join('.')}' (names are compared ignoring case)`);
+    if (earlier !== undefined)
+      fail(
+        param.path,
+        `repeats the header name of property '${earlier.path.join('.')}' (names are compared ignoring case)`,
+      );
     seen.set(param.key, param);
   }
   return found.length === 0 ? NONE : Object.freeze(found);
 }
 
-function declaration(schema: Record<string, unknown>, path: readonly string[], fail: (path: readonly string[], rule: string) => never): HeaderParam {
+function declaration(
+  schema: Record<string, unknown>,
+  path: readonly string[],
+  fail: (path: readonly string[], rule: string) => never,
+): HeaderParam {
   const name = schema[X_MCP_HEADER];
   if (typeof name !== 'string' || !TOKEN.test(name)) {
     fail(path, `must be a non-empty HTTP token (letters, digits and !#$%&'*+-.^_\`|~), not ${JSON.stringify(name)}`);
   }
   const { type } = schema;
   if (typeof type !== 'string' || !HEADER_PARAM_TYPES.has(type)) {
-    fail(path, `needs "type": "string", "integer" or "boolean" (MCP 2026-07-28 permits no other), not ${JSON.stringify(type)}`);
+    fail(
+      path,
+      `needs "type": "string", "integer" or "boolean" (MCP 2026-07-28 permits no other), not ${JSON.stringify(type)}`,
+    );
   }
   const header = `Mcp-Param-${name as string}`;
-  return Object.freeze({ path: Object.freeze([...path]), header, key: header.toLowerCase(), type: type as HeaderParamType });
+  return Object.freeze({
+    path: Object.freeze([...path]),
+    header,
+    key: header.toLowerCase(),
+    type: type as HeaderParamType,
+  });
 }

@@ -26,7 +26,8 @@ export interface PaymentHold {
 }
 
 /** The answer to a claim: the payment is now this call's, or another call holds it, or it already paid for one. */
-export type PaymentClaim = { readonly status: 'claimed'; readonly hold: PaymentHold } | { readonly status: 'in-use' | 'spent' };
+export type PaymentClaim =
+  { readonly status: 'claimed'; readonly hold: PaymentHold } | { readonly status: 'in-use' | 'spent' };
 
 /**
  * The payments every paid tool of one router has taken, keyed by what the payer signed. The router owns one and

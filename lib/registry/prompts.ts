@@ -9,7 +9,16 @@ import type { RequestContext } from './request-context';
 import { checkCompleter, type Completer } from './completion';
 import { checkDefinitionObject, checkHandler, checkName, copyDefined, type Icon } from './definition';
 import type { GetPromptResult } from './results';
-import { accessLink, composeChain, guardLinks, type Guard, type Link, type PromptGuard, type PromptGuardCall, type Step } from './guards';
+import {
+  accessLink,
+  composeChain,
+  guardLinks,
+  type Guard,
+  type Link,
+  type PromptGuard,
+  type PromptGuardCall,
+  type Step,
+} from './guards';
 
 export type { GetPromptResult } from './results';
 
@@ -33,7 +42,9 @@ export interface PromptMessage {
 export type PromptValue = string | PromptMessage[] | { description?: string; messages: PromptMessage[] };
 
 /** A prompt as registered with `mcp.prompt()`. */
-export interface PromptDefinition<Args extends Record<string, string | undefined> = Record<string, string | undefined>> extends AccessRule {
+export interface PromptDefinition<
+  Args extends Record<string, string | undefined> = Record<string, string | undefined>,
+> extends AccessRule {
   name: string;
   title?: string;
   description?: string;
@@ -68,24 +79,31 @@ export interface RegisteredPrompt {
  * @param routerGuards - the router's `guards`, run before the prompt's own
  * @throws {McpConfigError} for a bad name, a missing `get`, bad or duplicate arguments, or bad guards
  */
-export function definePrompt(definition: PromptDefinition<never>, routerGuards: readonly Guard[] = []): RegisteredPrompt {
+export function definePrompt(
+  definition: PromptDefinition<never>,
+  routerGuards: readonly Guard[] = [],
+): RegisteredPrompt {
   checkDefinitionObject(definition, 'prompt');
   checkName(definition.name, 'prompt');
   const { name } = definition;
   checkHandler(definition.get, `prompt '${name}'`, 'get');
   const args = definition.arguments ?? [];
-  if (!Array.isArray(args)) throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `prompt '${name}' arguments must be an array`);
+  if (!Array.isArray(args))
+    throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `prompt '${name}' arguments must be an array`);
   const completers = new Map<string, Completer>();
   const seen = new Set<string>();
   for (const arg of args) {
     checkDefinitionObject(arg, `prompt '${name}' argument`);
     checkName(arg.name, `prompt '${name}' argument`);
-    if (seen.has(arg.name)) throw new McpConfigError('ERR_MCP_DUPLICATE', `prompt '${name}' declares argument '${arg.name}' twice`);
+    if (seen.has(arg.name))
+      throw new McpConfigError('ERR_MCP_DUPLICATE', `prompt '${name}' declares argument '${arg.name}' twice`);
     seen.add(arg.name);
     checkCompleter(arg.complete, `prompt '${name}' argument '${arg.name}'`);
     if (arg.complete) completers.set(arg.name, arg.complete);
   }
-  const listedArgs = args.map(({ name: argName, title, description, required }) => copyDefined({ name: argName, title, description, required }));
+  const listedArgs = args.map(({ name: argName, title, description, required }) =>
+    copyDefined({ name: argName, title, description, required }),
+  );
   const descriptor = copyDefined({
     name,
     title: definition.title,
@@ -104,13 +122,18 @@ export function definePrompt(definition: PromptDefinition<never>, routerGuards: 
     access: accessRuleOf(definition, `prompt '${name}'`),
   };
   const chain = composeChain<PromptGuardCall>(
-    [accessLink(prompt.access), argumentsLink(prompt), ...guardLinks<PromptGuardCall>(routerGuards, definition.guards, `prompt '${name}'`)],
+    [
+      accessLink(prompt.access),
+      argumentsLink(prompt),
+      ...guardLinks<PromptGuardCall>(routerGuards, definition.guards, `prompt '${name}'`),
+    ],
     getStep(prompt),
   );
   return Object.freeze({
     ...prompt,
     // The raw arguments travel as the call's until argumentsLink has checked them (access comes first).
-    run: (rawArgs: unknown, ctx: RequestContext) => chain({ kind: 'prompt', name, arguments: rawArgs as Record<string, string>, meta: ctx.meta, descriptor, ctx }),
+    run: (rawArgs: unknown, ctx: RequestContext) =>
+      chain({ kind: 'prompt', name, arguments: rawArgs as Record<string, string>, meta: ctx.meta, descriptor, ctx }),
   });
 }
 
@@ -130,17 +153,29 @@ function argumentsLink(prompt: CompiledPrompt): Link<PromptGuardCall> {
     async function checkArguments(call) {
       const rawArgs: unknown = call.arguments;
       if (rawArgs !== undefined && !isObject(rawArgs)) {
-        throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid params: arguments of prompt '${prompt.name}' must be an object of strings`);
+        throw new JsonRpcError(
+          ErrorCode.InvalidParams,
+          `Invalid params: arguments of prompt '${prompt.name}' must be an object of strings`,
+        );
       }
       const args: Record<string, string> = {};
       for (const declared of prompt.arguments) {
         // Own properties only: an argument named 'constructor' must not find Object.prototype's.
-        const value = rawArgs !== undefined && Object.hasOwn(rawArgs, declared.name) ? rawArgs[declared.name] : undefined;
+        const value =
+          rawArgs !== undefined && Object.hasOwn(rawArgs, declared.name) ? rawArgs[declared.name] : undefined;
         if (value === undefined || value === null) {
-          if (declared.required) throw new JsonRpcError(ErrorCode.InvalidParams, `Missing required argument '${declared.name}' for prompt '${prompt.name}'`);
+          if (declared.required)
+            throw new JsonRpcError(
+              ErrorCode.InvalidParams,
+              `Missing required argument '${declared.name}' for prompt '${prompt.name}'`,
+            );
           continue;
         }
-        if (typeof value !== 'string') throw new JsonRpcError(ErrorCode.InvalidParams, `Argument '${declared.name}' of prompt '${prompt.name}' must be a string`);
+        if (typeof value !== 'string')
+          throw new JsonRpcError(
+            ErrorCode.InvalidParams,
+            `Argument '${declared.name}' of prompt '${prompt.name}' must be a string`,
+          );
         args[declared.name] = value;
       }
       return rest({ ...call, arguments: args });
@@ -155,7 +190,12 @@ function getStep(prompt: CompiledPrompt): Step<PromptGuardCall> {
 }
 
 function toGetPromptResult(value: PromptValue, description: string | undefined): GetPromptResult {
-  const messages = typeof value === 'string' ? [{ role: 'user' as const, content: value }] : Array.isArray(value) ? value : value.messages;
+  const messages =
+    typeof value === 'string'
+      ? [{ role: 'user' as const, content: value }]
+      : Array.isArray(value)
+        ? value
+        : value.messages;
   const result: GetPromptResult = {
     messages: messages.map((message) => ({
       role: message.role,

@@ -28,7 +28,9 @@ export interface ItemKinds {
 
 /** An item's key in its collection: the name of a tool or prompt, the URI (or template) of a resource. */
 export function itemKey<K extends keyof ItemKinds>(kind: K, item: ItemKinds[K]): string {
-  return kind === 'tools' || kind === 'prompts' ? (item as RegisteredTool | RegisteredPrompt).name : (item as RegisteredResource).uri;
+  return kind === 'tools' || kind === 'prompts'
+    ? (item as RegisteredTool | RegisteredPrompt).name
+    : (item as RegisteredResource).uri;
 }
 
 /** Which server features have been offered: each turns on once something of its kind is registered. */
@@ -166,7 +168,8 @@ export class Registry {
    * client's view from `initialize` must already allow their methods (capabilities never shrink).
    */
   offer(kinds: Partial<Record<keyof OfferedFeatures, boolean>>): void {
-    for (const [kind, on] of Object.entries(kinds) as [keyof OfferedFeatures, boolean][]) if (on) this.offered[kind] = true;
+    for (const [kind, on] of Object.entries(kinds) as [keyof OfferedFeatures, boolean][])
+      if (on) this.offered[kind] = true;
   }
 
   /** Makes many changes, announcing each list that changed once, after them all (one list_changed per refresh). */

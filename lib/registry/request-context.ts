@@ -4,7 +4,16 @@ import type { JsonRpcId } from '../jsonrpc/types';
 import type { Era, Revision } from '../versions';
 
 /** RFC 5424 severities, least severe first (MCP logging). */
-export const LOG_LEVELS = Object.freeze(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const);
+export const LOG_LEVELS = Object.freeze([
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+] as const);
 
 /** One of {@link LOG_LEVELS}. */
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -74,13 +83,19 @@ export interface RequestContext {
    *
    * @throws Error when the client did not declare `sampling`, the reply cannot be streamed, or it times out
    */
-  sample(params: { messages: unknown[]; maxTokens: number; [key: string]: unknown }, options?: ClientRequestOptions): Promise<Record<string, unknown>>;
+  sample(
+    params: { messages: unknown[]; maxTokens: number; [key: string]: unknown },
+    options?: ClientRequestOptions,
+  ): Promise<Record<string, unknown>>;
   /**
    * Asks the user for input (`elicitation/create`) and resolves with `{ action, content? }`.
    *
    * @throws Error when the client did not declare `elicitation` (or its `url` mode for `mode: 'url'`), or it times out
    */
-  elicit(params: { message: string; [key: string]: unknown }, options?: ClientRequestOptions): Promise<Record<string, unknown>>;
+  elicit(
+    params: { message: string; [key: string]: unknown },
+    options?: ClientRequestOptions,
+  ): Promise<Record<string, unknown>>;
   /** Asks the client for its roots (`roots/list`). @throws Error when the client did not declare `roots` */
   listRoots(options?: ClientRequestOptions): Promise<Record<string, unknown>>;
   /**

@@ -9,7 +9,15 @@ import { checkCacheHint, type CacheHintOptions } from './cache-hint';
 import { checkCompleter, type Completer } from './completion';
 import { checkDefinitionObject, checkHandler, checkName, copyDefined, type Icon } from './definition';
 import type { ReadResourceResult } from './results';
-import { accessLink, composeChain, guardLinks, type Guard, type ResourceGuard, type ResourceGuardCall, type Step } from './guards';
+import {
+  accessLink,
+  composeChain,
+  guardLinks,
+  type Guard,
+  type ResourceGuard,
+  type ResourceGuardCall,
+  type Step,
+} from './guards';
 import { parseUriTemplate, type UriTemplate } from './uri-template';
 
 export type { ReadResourceResult } from './results';
@@ -20,7 +28,8 @@ export type ResourceContentInput =
   | { uri?: string; mimeType?: string; blob: BinaryData; _meta?: Record<string, unknown> };
 
 /** What `read` may return: text, bytes (→ base64 blob), one content, several, or `{ contents }`. */
-export type ResourceValue = string | Uint8Array | ResourceContentInput | ResourceContentInput[] | { contents: ResourceContentInput[] };
+export type ResourceValue =
+  string | Uint8Array | ResourceContentInput | ResourceContentInput[] | { contents: ResourceContentInput[] };
 
 interface ResourceFields extends AccessRule {
   name: string;
@@ -52,7 +61,9 @@ export interface ResourceDefinition extends ResourceFields {
 }
 
 /** A family of resources named by an RFC 6570 template, registered with `mcp.resourceTemplate()`. */
-export interface ResourceTemplateDefinition<Vars extends Record<string, string> = Record<string, string>> extends ResourceFields {
+export interface ResourceTemplateDefinition<
+  Vars extends Record<string, string> = Record<string, string>,
+> extends ResourceFields {
   /** e.g. `users://{id}/profile` (simple `{x}` and reserved `{+x}` expansion, and RFC 6570 levels 1–3). */
   uriTemplate: string;
   /** Reads one resource of the family; `variables` are the decoded values matched in the URI. */
@@ -65,7 +76,11 @@ export interface ResourceTemplateDefinition<Vars extends Record<string, string> 
 export interface RegisteredResource {
   readonly uri: string;
   readonly descriptor: Readonly<Record<string, unknown>>;
-  readonly read: (uri: string, variables: Record<string, string>, ctx: RequestContext) => ResourceValue | Promise<ResourceValue>;
+  readonly read: (
+    uri: string,
+    variables: Record<string, string>,
+    ctx: RequestContext,
+  ) => ResourceValue | Promise<ResourceValue>;
   readonly mimeType: string | undefined;
   /** Who may list and read it; undefined for everyone. */
   readonly access: AccessRule | undefined;
@@ -88,11 +103,17 @@ const ABSOLUTE_URI = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s]*$/;
  * @param routerGuards - the router's `guards`, run before the resource's own
  * @throws {McpConfigError} for a missing name or `read`, a URI without a scheme, or bad guards
  */
-export function defineResource(definition: ResourceDefinition, routerGuards: readonly Guard[] = []): RegisteredResource {
+export function defineResource(
+  definition: ResourceDefinition,
+  routerGuards: readonly Guard[] = [],
+): RegisteredResource {
   checkDefinitionObject(definition, 'resource');
   const { uri } = definition;
   if (typeof uri !== 'string' || !ABSOLUTE_URI.test(uri)) {
-    throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `resource uri ${JSON.stringify(uri)} must be an absolute URI with a scheme, e.g. 'docs://readme'`);
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_DEFINITION',
+      `resource uri ${JSON.stringify(uri)} must be an absolute URI with a scheme, e.g. 'docs://readme'`,
+    );
   }
   checkName(definition.name, `resource '${uri}'`);
   checkHandler(definition.read, `resource '${uri}'`, 'read');
@@ -116,7 +137,10 @@ export function defineResource(definition: ResourceDefinition, routerGuards: rea
  * @param routerGuards - the router's `guards`, run before the template's own
  * @throws {McpConfigError} for a bad template, a missing name or `read`, a completer for an unknown variable, or bad guards
  */
-export function defineTemplate(definition: ResourceTemplateDefinition<never>, routerGuards: readonly Guard[] = []): RegisteredTemplate {
+export function defineTemplate(
+  definition: ResourceTemplateDefinition<never>,
+  routerGuards: readonly Guard[] = [],
+): RegisteredTemplate {
   checkDefinitionObject(definition, 'resource template');
   const template = parseUriTemplate(definition.uriTemplate);
   const label = `resource template '${definition.uriTemplate}'`;
@@ -125,7 +149,10 @@ export function defineTemplate(definition: ResourceTemplateDefinition<never>, ro
   const completers = new Map<string, Completer>();
   for (const [variable, completer] of Object.entries(definition.complete ?? {})) {
     if (!template.variableNames.includes(variable)) {
-      throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `${label} has a completer for '${variable}', which is not one of its variables (${template.variableNames.join(', ')})`);
+      throw new McpConfigError(
+        'ERR_MCP_INVALID_DEFINITION',
+        `${label} has a completer for '${variable}', which is not one of its variables (${template.variableNames.join(', ')})`,
+      );
     }
     checkCompleter(completer, `${label} variable '${variable}'`);
     completers.set(variable, completer);
@@ -148,7 +175,12 @@ export function defineTemplate(definition: ResourceTemplateDefinition<never>, ro
 }
 
 /** The item, frozen, with its chain composed: access → the router's guards → its own → read → contents. */
-function withChain<T extends Omit<RegisteredResource, 'run'>>(item: T, definition: ResourceFields, label: string, routerGuards: readonly Guard[]): T & RegisteredResource {
+function withChain<T extends Omit<RegisteredResource, 'run'>>(
+  item: T,
+  definition: ResourceFields,
+  label: string,
+  routerGuards: readonly Guard[],
+): T & RegisteredResource {
   const name = definition.name;
   const chain = composeChain<ResourceGuardCall>(
     [accessLink(item.access), ...guardLinks<ResourceGuardCall>(routerGuards, definition.guards, label)],
@@ -157,7 +189,8 @@ function withChain<T extends Omit<RegisteredResource, 'run'>>(item: T, definitio
   const { descriptor } = item;
   return Object.freeze({
     ...item,
-    run: (uri: string, variables: Record<string, string>, ctx: RequestContext) => chain({ kind: 'resource', name, uri, arguments: variables, meta: ctx.meta, descriptor, ctx }),
+    run: (uri: string, variables: Record<string, string>, ctx: RequestContext) =>
+      chain({ kind: 'resource', name, uri, arguments: variables, meta: ctx.meta, descriptor, ctx }),
   });
 }
 
@@ -165,7 +198,8 @@ function withChain<T extends Omit<RegisteredResource, 'run'>>(item: T, definitio
 function readStep(resource: Omit<RegisteredResource, 'run'>): Step<ResourceGuardCall> {
   return async function runRead(call) {
     const value: unknown = await resource.read(call.uri, call.arguments as Record<string, string>, call.ctx);
-    const inputs: unknown[] = isObject(value) && Array.isArray(value.contents) ? value.contents : Array.isArray(value) ? value : [value];
+    const inputs: unknown[] =
+      isObject(value) && Array.isArray(value.contents) ? value.contents : Array.isArray(value) ? value : [value];
     return { contents: inputs.map((input) => toContents(input, call.uri, resource.mimeType)) };
   };
 }
@@ -176,7 +210,12 @@ function listedFields(definition: ResourceFields): Record<string, unknown> {
 }
 
 /** Reads a resource through its chain (access, guards, `read`) and turns what `read` returned into contents. */
-export function readResource(resource: RegisteredResource, uri: string, variables: Record<string, string>, ctx: RequestContext): Promise<ReadResourceResult> {
+export function readResource(
+  resource: RegisteredResource,
+  uri: string,
+  variables: Record<string, string>,
+  ctx: RequestContext,
+): Promise<ReadResourceResult> {
   return resource.run(uri, variables, ctx);
 }
 
@@ -185,9 +224,14 @@ function toContents(input: unknown, uri: string, mimeType: string | undefined): 
   if (input instanceof Uint8Array) return withMime({ uri, blob: toBase64(input) }, mimeType);
   const { text, blob } = isObject(input) ? input : {};
   if (!isObject(input) || (typeof text !== 'string' && typeof blob !== 'string' && !(blob instanceof Uint8Array))) {
-    throw new TypeError(`resource '${uri}' read() returned something that is neither text, bytes nor { text } / { blob }`);
+    throw new TypeError(
+      `resource '${uri}' read() returned something that is neither text, bytes nor { text } / { blob }`,
+    );
   }
-  const base = { uri: typeof input.uri === 'string' ? input.uri : uri, ...(isObject(input._meta) ? { _meta: input._meta } : {}) };
+  const base = {
+    uri: typeof input.uri === 'string' ? input.uri : uri,
+    ...(isObject(input._meta) ? { _meta: input._meta } : {}),
+  };
   const contents = typeof text === 'string' ? { ...base, text } : { ...base, blob: toBase64(blob as BinaryData) };
   return withMime(contents, typeof input.mimeType === 'string' ? input.mimeType : mimeType);
 }

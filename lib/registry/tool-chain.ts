@@ -44,9 +44,13 @@ export function rateLimitLink(name: string, take: (ctx: RequestContext) => Promi
       try {
         retryAfter = await take(call.ctx);
       } catch {
-        return errorResult(`Tool '${name}' cannot check its rate limit now (its store does not answer); try again later`);
+        return errorResult(
+          `Tool '${name}' cannot check its rate limit now (its store does not answer); try again later`,
+        );
       }
-      return retryAfter === undefined ? rest(call) : errorResult(`Tool '${name}' is over its rate limit; try again in ${retryAfter} s`);
+      return retryAfter === undefined
+        ? rest(call)
+        : errorResult(`Tool '${name}' is over its rate limit; try again in ${retryAfter} s`);
     };
 }
 
@@ -106,8 +110,14 @@ export function handlerStep(tool: CompiledTool): Step<ToolGuardCall> {
     const result = toCallToolResult(value, tool.wrapsResult);
     if (tool.validateOutput && !result.isError) {
       // MCP 2025-06-18 tools › Output Schema: structured results MUST conform to the declared schema.
-      const output = result.structuredContent === undefined ? { ok: false as const, message: 'no structured result' } : tool.validateOutput(result.structuredContent);
-      if (!output.ok) return errorResult(`Tool '${tool.name}' returned output that does not match its outputSchema: ${output.message}`);
+      const output =
+        result.structuredContent === undefined
+          ? { ok: false as const, message: 'no structured result' }
+          : tool.validateOutput(result.structuredContent);
+      if (!output.ok)
+        return errorResult(
+          `Tool '${tool.name}' returned output that does not match its outputSchema: ${output.message}`,
+        );
     }
     return result;
   };
@@ -141,9 +151,13 @@ export function errorResult(message: string): CallToolResult {
  */
 export function toCallToolResult(value: unknown, wrap = false): CallToolResult {
   if (value === undefined) return { content: [] };
-  if (typeof value === 'string') return wrap ? { content: [textContent(value)], structuredContent: { result: value } } : { content: [textContent(value)] };
+  if (typeof value === 'string')
+    return wrap
+      ? { content: [textContent(value)], structuredContent: { result: value } }
+      : { content: [textContent(value)] };
   if (isContentBlock(value)) return { content: [value] };
-  if (isObject(value) && Array.isArray(value.content) && value.content.every(isContentBlock)) return value as unknown as CallToolResult;
+  if (isObject(value) && Array.isArray(value.content) && value.content.every(isContentBlock))
+    return value as unknown as CallToolResult;
   return isJsonValue(value) ? jsonResult(value, wrap) : { content: [textContent(String(value))] };
 }
 
@@ -158,10 +172,17 @@ export function toCallToolResult(value: unknown, wrap = false): CallToolResult {
  */
 export function jsonResult(value: unknown, wrap: boolean): CallToolResult {
   const content = [textContent(JSON.stringify(value))];
-  return isObject(value) && !wrap ? { content, structuredContent: value } : { content, structuredContent: { result: value } };
+  return isObject(value) && !wrap
+    ? { content, structuredContent: value }
+    : { content, structuredContent: { result: value } };
 }
 
 /** A value JSON carries as itself: objects, arrays, finite numbers, booleans and null (not NaN, bigint, functions). */
 function isJsonValue(value: unknown): boolean {
-  return value === null || typeof value === 'boolean' || typeof value === 'object' || (typeof value === 'number' && Number.isFinite(value));
+  return (
+    value === null ||
+    typeof value === 'boolean' ||
+    typeof value === 'object' ||
+    (typeof value === 'number' && Number.isFinite(value))
+  );
 }

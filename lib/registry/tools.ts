@@ -7,11 +7,27 @@ import { accessRuleOf, type AccessRule } from './access';
 import { headerParamsOf, type HeaderParam } from './header-params';
 import { createCallLimiter, type CallLimitOptions, type CallLimitStores } from './call-limit';
 import type { RequestContext } from './request-context';
-import { forwardStep, handlerStep, rateLimitLink, taskStartLink, thrownResult, timeoutLink, validationLink } from './tool-chain';
+import {
+  forwardStep,
+  handlerStep,
+  rateLimitLink,
+  taskStartLink,
+  thrownResult,
+  timeoutLink,
+  validationLink,
+} from './tool-chain';
 import type { PaymentLedger } from './payment-ledger';
 import { checkDefinitionObject, checkHandler, copyDefined, type Icon } from './definition';
 import type { CallToolResult, ToolDescriptor } from './results';
-import { accessLink, composeChain, guardLinks, guardsListMeta, type Guard, type ToolGuard, type ToolGuardCall } from './guards';
+import {
+  accessLink,
+  composeChain,
+  guardLinks,
+  guardsListMeta,
+  type Guard,
+  type ToolGuard,
+  type ToolGuardCall,
+} from './guards';
 
 export type { CallToolResult, ToolDescriptor } from './results';
 export { errorResult, jsonResult, toCallToolResult } from './tool-chain';
@@ -128,29 +144,53 @@ const NO_ARGUMENTS_SCHEMA: JsonSchema = { type: 'object', additionalProperties: 
  * @throws {McpConfigError} for a bad name, a missing description or handler, a schema that is not an object schema,
  *   an invalid `"x-mcp-header"` argument, or bad guards
  */
-export function defineTool(definition: ToolDefinition<never>, validator: SchemaValidator, routerGuards: readonly Guard[] = [], mode?: ToolMode, services: ToolServices = {}): RegisteredTool {
+export function defineTool(
+  definition: ToolDefinition<never>,
+  validator: SchemaValidator,
+  routerGuards: readonly Guard[] = [],
+  mode?: ToolMode,
+  services: ToolServices = {},
+): RegisteredTool {
   checkDefinitionObject(definition, 'tool');
   const { name, description } = definition;
   if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
-    throw new McpConfigError('ERR_MCP_INVALID_NAME', `tool name ${JSON.stringify(name)} is invalid: use 1–128 characters of A-Z a-z 0-9 _ . -`);
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_NAME',
+      `tool name ${JSON.stringify(name)} is invalid: use 1–128 characters of A-Z a-z 0-9 _ . -`,
+    );
   }
   if (typeof description !== 'string' || description.trim() === '') {
-    throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `tool '${name}' needs a description: models pick tools by reading it`);
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_DEFINITION',
+      `tool '${name}' needs a description: models pick tools by reading it`,
+    );
   }
   checkHandler(definition.handler, `tool '${name}'`, 'handler');
   const { timeoutMs, task } = definition;
   if (task !== undefined && task !== 'optional' && task !== 'required') {
-    throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `tool '${name}' task must be 'optional' or 'required', got ${JSON.stringify(task)}`);
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_DEFINITION',
+      `tool '${name}' task must be 'optional' or 'required', got ${JSON.stringify(task)}`,
+    );
   }
   const { taskStart = 'call' } = definition;
   if (taskStart !== 'call' && taskStart !== 'handler') {
-    throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `tool '${name}' taskStart must be 'call' or 'handler', got ${JSON.stringify(taskStart)}`);
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_DEFINITION',
+      `tool '${name}' taskStart must be 'call' or 'handler', got ${JSON.stringify(taskStart)}`,
+    );
   }
   if (taskStart === 'handler' && task === undefined) {
-    throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `tool '${name}' taskStart: 'handler' needs task: 'optional' or 'required'`);
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_DEFINITION',
+      `tool '${name}' taskStart: 'handler' needs task: 'optional' or 'required'`,
+    );
   }
   if (timeoutMs !== undefined && !isPositiveInteger(timeoutMs)) {
-    throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `tool '${name}' timeoutMs must be a positive number of milliseconds`);
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_DEFINITION',
+      `tool '${name}' timeoutMs must be a positive number of milliseconds`,
+    );
   }
   const inputSchema = objectSchema(definition.inputSchema ?? NO_ARGUMENTS_SCHEMA, `tool '${name}' inputSchema`);
   const declared = definition.outputSchema;
@@ -173,14 +213,21 @@ export function defineTool(definition: ToolDefinition<never>, validator: SchemaV
   }) as ToolDescriptor;
   const label = `tool '${name}'`;
   const access = accessRuleOf(definition, label);
-  const limiter = definition.rateLimit === undefined ? undefined : createCallLimiter(definition.rateLimit, name, label, services.limitStores);
+  const limiter =
+    definition.rateLimit === undefined
+      ? undefined
+      : createCallLimiter(definition.rateLimit, name, label, services.limitStores);
   const userGuards = guardLinks<ToolGuardCall>(routerGuards, definition.guards, label, thrownResult);
   const compiled = {
     name,
     descriptor,
     // The descriptor's copies are compiled, so what is validated is exactly what tools/list shows.
-    validateInput: forwarded ? ANY_VALUE : validator.compile(descriptor.inputSchema as JsonSchema, `${label} inputSchema`),
-    validateOutput: forwarded ? undefined : outputSchema && validator.compile(descriptor.outputSchema as JsonSchema, `${label} outputSchema`),
+    validateInput: forwarded
+      ? ANY_VALUE
+      : validator.compile(descriptor.inputSchema as JsonSchema, `${label} inputSchema`),
+    validateOutput: forwarded
+      ? undefined
+      : outputSchema && validator.compile(descriptor.outputSchema as JsonSchema, `${label} outputSchema`),
     wrapsResult,
     handler: definition.handler.bind(definition) as RegisteredTool['handler'],
     access,
@@ -202,7 +249,8 @@ export function defineTool(definition: ToolDefinition<never>, validator: SchemaV
   );
   return Object.freeze({
     ...compiled,
-    run: (args: Record<string, unknown>, ctx: RequestContext) => chain({ kind: 'tool', name, arguments: args, meta: ctx.meta, descriptor, ctx, payments: services.payments }),
+    run: (args: Record<string, unknown>, ctx: RequestContext) =>
+      chain({ kind: 'tool', name, arguments: args, meta: ctx.meta, descriptor, ctx, payments: services.payments }),
   });
 }
 
@@ -216,8 +264,14 @@ export function defineTool(definition: ToolDefinition<never>, validator: SchemaV
 export function wrapsOutput(schema: unknown, label: string): boolean {
   if (!isObject(schema)) throw new McpConfigError('ERR_MCP_INVALID_SCHEMA', `${label} must be a JSON Schema object`);
   if (schema.type === 'object') return false;
-  if (schema.type === undefined && ('properties' in schema || 'required' in schema || 'additionalProperties' in schema)) {
-    throw new McpConfigError('ERR_MCP_INVALID_SCHEMA', `${label} lists object keywords without type: 'object'; add it (any other schema is sent as { result: <value> })`);
+  if (
+    schema.type === undefined &&
+    ('properties' in schema || 'required' in schema || 'additionalProperties' in schema)
+  ) {
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_SCHEMA',
+      `${label} lists object keywords without type: 'object'; add it (any other schema is sent as { result: <value> })`,
+    );
   }
   return true;
 }
@@ -240,6 +294,10 @@ function objectSchema(schema: unknown, label: string): JsonSchema {
  * schema, and handlers or guards that throw, become `isError` results (MCP 2025-11-25 tools › Error Handling);
  * before 2025-11-25 invalid arguments are a -32602 error.
  */
-export function callTool(tool: RegisteredTool, args: Record<string, unknown>, ctx: RequestContext): Promise<CallToolResult> {
+export function callTool(
+  tool: RegisteredTool,
+  args: Record<string, unknown>,
+  ctx: RequestContext,
+): Promise<CallToolResult> {
   return tool.run(args, ctx);
 }

@@ -29,7 +29,9 @@ type Part = Literal | Expression;
 type Group = { readonly name: string; readonly stripEquals: boolean };
 
 // RFC 6570 Appendix A: how each operator joins and names its values.
-const OPERATORS: Readonly<Record<Operator, { first: string; sep: string; named: boolean; ifEmpty: string; reserved: boolean }>> = Object.freeze({
+const OPERATORS: Readonly<
+  Record<Operator, { first: string; sep: string; named: boolean; ifEmpty: string; reserved: boolean }>
+> = Object.freeze({
   '': { first: '', sep: ',', named: false, ifEmpty: '', reserved: false },
   '+': { first: '', sep: ',', named: false, ifEmpty: '', reserved: true },
   '#': { first: '#', sep: ',', named: false, ifEmpty: '', reserved: true },
@@ -42,7 +44,8 @@ const OPERATORS: Readonly<Record<Operator, { first: string; sep: string; named: 
 
 // RFC 6570 §2.3: varname = varchar *( ["."] varchar ), varchar = ALPHA / DIGIT / "_" / pct-encoded;
 // modifier-level4 = prefix (":" 1–9999, no leading zero) / explode ("*").
-const VARSPEC = /^((?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})+(?:\.(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})+)*)(?::([1-9][0-9]{0,3})|\*)?$/;
+const VARSPEC =
+  /^((?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})+(?:\.(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})+)*)(?::([1-9][0-9]{0,3})|\*)?$/;
 
 const UTF8 = new TextEncoder();
 
@@ -60,7 +63,9 @@ function pctEncode(ch: string): string {
 /** RFC 6570 §3.2.1: keep unreserved (plus reserved and existing pct-triplets when `allowReserved`), encode the rest. */
 function encode(value: string, allowReserved: boolean): string {
   if (!allowReserved) return value.replace(/[^A-Za-z0-9\-._~]/gu, pctEncode);
-  return value.replace(/%[0-9A-Fa-f]{2}|[^A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]/gu, (m) => (m.length === 3 ? m : pctEncode(m)));
+  return value.replace(/%[0-9A-Fa-f]{2}|[^A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]/gu, (m) =>
+    m.length === 3 ? m : pctEncode(m),
+  );
 }
 
 function escapeRegExp(text: string): string {
@@ -93,7 +98,7 @@ function parse(template: string): Part[] {
     if (literal !== '') parts.push({ raw: literal, encoded: encode(literal, true) });
     literal = '';
   };
-  for (let i = 0; i < template.length; ) {
+  for (let i = 0; i < template.length;) {
     const ch = template.charAt(i);
     if (ch === '}') fail(template, `unmatched '}' at position ${i}`);
     if (ch !== '{') {

@@ -46,4 +46,8 @@ export type InferSchema<S> = S extends { const: infer C }
                   : unknown;
 
 /** The arguments a tool's handler receives for `inputSchema` S: inferred from a literal schema, else any JSON object. */
-export type InferToolArgs<S> = string extends keyof S ? Record<string, unknown> : InferSchema<S> extends infer T extends Record<string, unknown> ? T : Record<string, unknown>;
+export type InferToolArgs<S> = string extends keyof S
+  ? Record<string, unknown>
+  : InferSchema<S> extends infer T extends Record<string, unknown>
+    ? T
+    : Record<string, unknown>;

@@ -38,14 +38,21 @@ export function createSchemaValidator(ajv?: Ajv2020): SchemaValidator {
   let draft07: AjvDraft07 | undefined;
   return {
     compile(schema, label) {
-      const compiler = ajv === undefined && DRAFT_07.test(String(schema.$schema)) ? (draft07 ??= withFormats(new AjvDraft07(AJV_OPTIONS))) : instance;
+      const compiler =
+        ajv === undefined && DRAFT_07.test(String(schema.$schema))
+          ? (draft07 ??= withFormats(new AjvDraft07(AJV_OPTIONS)))
+          : instance;
       let validate: ValidateFunction;
       try {
         validate = compiler.compile(schema);
       } catch (err) {
-        throw new McpConfigError('ERR_MCP_INVALID_SCHEMA', `${label} is not a valid JSON Schema: ${(err as Error).message}`);
+        throw new McpConfigError(
+          'ERR_MCP_INVALID_SCHEMA',
+          `${label} is not a valid JSON Schema: ${(err as Error).message}`,
+        );
       }
-      return (value) => (validate(value) ? { ok: true } : { ok: false, message: describeErrors(validate.errors ?? []) });
+      return (value) =>
+        validate(value) ? { ok: true } : { ok: false, message: describeErrors(validate.errors ?? []) };
     },
   };
 }
@@ -71,7 +78,8 @@ export function describeErrors(errors: readonly ErrorObject[]): string {
   for (const error of errors) {
     const at = error.instancePath === '' ? '(root)' : error.instancePath.slice(1).replace(/\//g, '.');
     let text = `${at}: ${error.message ?? 'is invalid'}`;
-    if (error.keyword === 'enum') text += ` (${JSON.stringify((error.params as { allowedValues?: unknown }).allowedValues)})`;
+    if (error.keyword === 'enum')
+      text += ` (${JSON.stringify((error.params as { allowedValues?: unknown }).allowedValues)})`;
     if (error.keyword === 'additionalProperties') {
       text += ` '${String((error.params as { additionalProperty?: unknown }).additionalProperty)}'`;
     }

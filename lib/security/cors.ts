@@ -19,7 +19,10 @@ const PARAM_HEADER = /^mcp-param-[!#$%&'*+\-.^_`|~0-9a-z]+$/i;
  */
 export function allowedHeadersFor(requested: string | undefined): string {
   if (requested === undefined) return DEFAULT_ALLOWED_HEADERS;
-  const params = requested.split(',').map((name) => name.trim()).filter((name) => PARAM_HEADER.test(name));
+  const params = requested
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => PARAM_HEADER.test(name));
   return params.length === 0 ? DEFAULT_ALLOWED_HEADERS : `${DEFAULT_ALLOWED_HEADERS},${params.join(',')}`;
 }
 
@@ -32,9 +35,16 @@ export function allowedHeadersFor(requested: string | undefined): string {
  * app.use(cors(corsOptions(config.origins, isAllowedOrigin, config.cors)));
  * ```
  */
-export function corsOptions(origins: OriginsOption | undefined, isAllowedOrigin: (origin: string) => boolean, resolved: Readonly<CorsOptions>): CorsOptions {
+export function corsOptions(
+  origins: OriginsOption | undefined,
+  isAllowedOrigin: (origin: string) => boolean,
+  resolved: Readonly<CorsOptions>,
+): CorsOptions {
   return {
-    origin: origins === '*' && resolved.credentials !== true ? '*' : (origin, callback) => callback(null, origin !== undefined && isAllowedOrigin(origin)),
+    origin:
+      origins === '*' && resolved.credentials !== true
+        ? '*'
+        : (origin, callback) => callback(null, origin !== undefined && isAllowedOrigin(origin)),
     ...resolved,
   };
 }
@@ -49,11 +59,22 @@ export function corsOptions(origins: OriginsOption | undefined, isAllowedOrigin:
  * frontDoor.push(createCorsHandler(config.origins, isAllowedOrigin, config.cors));
  * ```
  */
-export function createCorsHandler(origins: OriginsOption | undefined, isAllowedOrigin: (origin: string) => boolean, resolved: Readonly<CorsOptions>): RequestHandler {
+export function createCorsHandler(
+  origins: OriginsOption | undefined,
+  isAllowedOrigin: (origin: string) => boolean,
+  resolved: Readonly<CorsOptions>,
+): RequestHandler {
   const options = corsOptions(origins, isAllowedOrigin, resolved);
   const handleWithPackage =
     options.allowedHeaders === DEFAULT_ALLOWED_HEADERS
-      ? cors((req, callback) => callback(null, req.method === 'OPTIONS' ? { ...options, allowedHeaders: allowedHeadersFor(req.headers['access-control-request-headers']) } : options))
+      ? cors((req, callback) =>
+          callback(
+            null,
+            req.method === 'OPTIONS'
+              ? { ...options, allowedHeaders: allowedHeadersFor(req.headers['access-control-request-headers']) }
+              : options,
+          ),
+        )
       : cors(options);
   if (options.origin === '*') return handleWithPackage;
   return function mcpCors(req: IncomingMessage, res: ServerResponse, next: () => void) {

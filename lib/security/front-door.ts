@@ -59,7 +59,10 @@ export function createFrontDoor(
   const endpoints = auth?.signInEndpoints;
   // A request for an unexpected Host goes on to the guard below, which refuses it.
   // Only a sign-in path pays for the Host check here: an MCP request goes on to the guard, which checks it once.
-  if (endpoints !== undefined) steps.push((req, res, next) => (endpoints.serves(req.path) && isAllowedHost(req) ? endpoints.handle(req, res, next) : next()));
+  if (endpoints !== undefined)
+    steps.push((req, res, next) =>
+      endpoints.serves(req.path) && isAllowedHost(req) ? endpoints.handle(req, res, next) : next(),
+    );
   steps.push(createOriginHostGuard(isAllowedOrigin, isAllowedHost));
   const { ready } = settings;
   if (ready !== undefined) {
@@ -72,7 +75,8 @@ export function createFrontDoor(
   }
   if (settings.cors !== false) steps.push(createCorsHandler(settings.origins, isAllowedOrigin, settings.cors));
   if (auth) steps.push(auth.identify);
-  if (settings.rateLimit !== false) steps.push(createRateLimiter(settings.rateLimit, { principalOf, bodyLimit: settings.bodyLimit }));
+  if (settings.rateLimit !== false)
+    steps.push(createRateLimiter(settings.rateLimit, { principalOf, bodyLimit: settings.bodyLimit }));
   if (auth) steps.push(auth.enforce);
   steps.push(inner);
   return inSequence(steps);
@@ -94,7 +98,8 @@ function inSequence(handlers: readonly RequestHandler[]): RequestHandler {
       if (handler === undefined) return next();
       try {
         const returned: unknown = handler(req, res, step);
-        if (returned instanceof Promise) returned.then(undefined, (error: unknown) => step(error ?? new Error('Rejected promise')));
+        if (returned instanceof Promise)
+          returned.then(undefined, (error: unknown) => step(error ?? new Error('Rejected promise')));
       } catch (error) {
         step(error);
       }

@@ -18,7 +18,13 @@ export function isLoopbackHost(hostname: string): boolean {
   let host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
   // IPv4-mapped IPv6: ::ffff:127.0.0.1, which URL parsing spells ::ffff:7f00:1.
   if (host.startsWith('::ffff:')) host = host.slice(7);
-  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host) || /^7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(host);
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host === '::1' ||
+    /^127(\.\d{1,3}){3}$/.test(host) ||
+    /^7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(host)
+  );
 }
 
 function originHostname(origin: string): string | undefined {
@@ -49,11 +55,19 @@ export function createOriginMatcher(origins: OriginsOption | undefined): (origin
       }
     };
   }
-  if (!Array.isArray(origins)) throw new McpConfigError('ERR_MCP_INVALID_OPTION', "option 'origins' must be '*', an array of origins, or a function");
+  if (!Array.isArray(origins))
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_OPTION',
+      "option 'origins' must be '*', an array of origins, or a function",
+    );
   const allowed = new Set(
     origins.map((origin) => {
       const parsed = typeof origin === 'string' ? originHostname(origin) && new URL(origin).origin : undefined;
-      if (parsed === undefined || parsed === 'null') throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option 'origins' has ${JSON.stringify(origin)}, which is not an origin like 'https://app.example.com'`);
+      if (parsed === undefined || parsed === 'null')
+        throw new McpConfigError(
+          'ERR_MCP_INVALID_OPTION',
+          `option 'origins' has ${JSON.stringify(origin)}, which is not an origin like 'https://app.example.com'`,
+        );
       return parsed;
     }),
   );
@@ -70,13 +84,19 @@ function hostnameOf(host: string): string {
  * answers only to a loopback Host, so a rebound public name cannot reach it (MCP transports › Security Warning);
  * `false` turns the check off; a list names the accepted hosts (with or without port).
  */
-export function createHostMatcher(allowedHosts: readonly string[] | false | undefined): (req: IncomingMessage) => boolean {
+export function createHostMatcher(
+  allowedHosts: readonly string[] | false | undefined,
+): (req: IncomingMessage) => boolean {
   if (allowedHosts === false) return () => true;
   if (allowedHosts === undefined) {
-    return (req) => !isLoopbackHost(req.socket.localAddress ?? '') || isLoopbackHost(hostnameOf(req.headers.host ?? ''));
+    return (req) =>
+      !isLoopbackHost(req.socket.localAddress ?? '') || isLoopbackHost(hostnameOf(req.headers.host ?? ''));
   }
   if (!Array.isArray(allowedHosts) || !allowedHosts.every((host) => typeof host === 'string' && host !== '')) {
-    throw new McpConfigError('ERR_MCP_INVALID_OPTION', "option 'allowedHosts' must be an array of host names, or false");
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_OPTION',
+      "option 'allowedHosts' must be an array of host names, or false",
+    );
   }
   const allowed = new Set(allowedHosts.map((host) => host.toLowerCase()));
   return (req) => {
@@ -94,7 +114,10 @@ export function createHostMatcher(allowedHosts: readonly string[] | false | unde
  * router.use(createOriginHostGuard(createOriginMatcher(undefined), createHostMatcher(undefined)));
  * ```
  */
-export function createOriginHostGuard(isAllowedOrigin: (origin: string) => boolean, isAllowedHost: (req: IncomingMessage) => boolean) {
+export function createOriginHostGuard(
+  isAllowedOrigin: (origin: string) => boolean,
+  isAllowedHost: (req: IncomingMessage) => boolean,
+) {
   return function mcpOriginHostGuard(req: IncomingMessage, res: ServerResponse, next: () => void): void {
     const { origin, host } = req.headers;
     if (origin !== undefined && !isAllowedOrigin(origin)) {
@@ -102,7 +125,12 @@ export function createOriginHostGuard(isAllowedOrigin: (origin: string) => boole
       return;
     }
     if (!isAllowedHost(req)) {
-      sendHttpError(res, 403, ErrorCode.ServerError, `Forbidden: Host '${host ?? ''}' is not allowed (option 'allowedHosts')`);
+      sendHttpError(
+        res,
+        403,
+        ErrorCode.ServerError,
+        `Forbidden: Host '${host ?? ''}' is not allowed (option 'allowedHosts')`,
+      );
       return;
     }
     next();

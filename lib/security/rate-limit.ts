@@ -23,7 +23,8 @@ export const REFUSED_ID_PREFIX_BYTES = 4_096;
 function stringEnd(text: string, start: number): number {
   for (let i = start + 1; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === 0x5c) i++; // backslash: skip the escaped character
+    if (c === 0x5c)
+      i++; // backslash: skip the escaped character
     else if (c === 0x22) return i;
   }
   return -1;
@@ -129,7 +130,10 @@ export interface RateLimitSettings {
  * ```
  */
 export function createRateLimiter(resolved: ResolvedRateLimit, settings: RateLimitSettings): RequestHandler {
-  const tooManyRequests = new JsonRpcError(ErrorCode.ServerError, 'Too Many Requests: the rate limit is reached; retry after the time in Retry-After');
+  const tooManyRequests = new JsonRpcError(
+    ErrorCode.ServerError,
+    'Too Many Requests: the rate limit is reached; retry after the time in Retry-After',
+  );
   return rateLimit({
     standardHeaders: 'draft-8',
     legacyHeaders: false,
@@ -144,7 +148,8 @@ export function createRateLimiter(resolved: ResolvedRateLimit, settings: RateLim
       // known). Only the body's first few KB are read, never parsed whole: a refusal must cost less than the work it
       // refuses (parsing whole bodies of the largest size let a flood of refused requests slow every other client).
       // An id past the prefix (the official SDK writes it after `params`) is null.
-      const prefix = req.method === 'POST' ? await readBodyPrefix(req, REFUSED_ID_PREFIX_BYTES, settings.bodyLimit) : undefined;
+      const prefix =
+        req.method === 'POST' ? await readBodyPrefix(req, REFUSED_ID_PREFIX_BYTES, settings.bodyLimit) : undefined;
       const headers = prefix?.kind === 'unread' && prefix.close ? { Connection: 'close' } : undefined;
       sendJson(res, 429, failure(refusedId(prefix), tooManyRequests), headers);
     },

@@ -85,7 +85,6 @@ const KNOWN_OPTIONS: { [K in keyof Required<MemoryEventStoreOptions>]: true } = 
 const STREAM_ID = /^[A-Za-z0-9_-]+$/;
 const EVENT_ID = /^([A-Za-z0-9_-]+)\.([1-9][0-9]{0,15})$/;
 
-
 /**
  * Keeps the recent events of every SSE stream of every session, so a client can resume a stream with
  * `Last-Event-ID` (MCP transports › Resumability). Event ids are `<streamId>.<seq>`, `seq` counting from 1 per
@@ -142,7 +141,8 @@ export class MemoryEventStore implements EventStore {
    * @returns the event id, `<streamId>.<seq>`
    */
   async append(sessionId: string, streamId: string, message: JsonRpcMessage | null, json?: string): Promise<string> {
-    if (!STREAM_ID.test(streamId)) throw new TypeError(`MemoryEventStore: stream id must be base64url, got ${JSON.stringify(streamId)}`);
+    if (!STREAM_ID.test(streamId))
+      throw new TypeError(`MemoryEventStore: stream id must be base64url, got ${JSON.stringify(streamId)}`);
     let session = this.#sessions.get(sessionId);
     if (session === undefined) session = { id: sessionId, streams: new Map(), bytes: 0 };
     // Re-insert so the first key stays the least recently written session (and stream), the one to forget.
@@ -174,7 +174,10 @@ export class MemoryEventStore implements EventStore {
    * is malformed, belongs to another session or a forgotten stream, was never issued, or when some event after it
    * has already left the bounded buffer (replaying would skip it).
    */
-  async replayAfter(sessionId: string, lastEventId: string): Promise<{ streamId: string; events: StoredEvent[] } | undefined> {
+  async replayAfter(
+    sessionId: string,
+    lastEventId: string,
+  ): Promise<{ streamId: string; events: StoredEvent[] } | undefined> {
     const match = EVENT_ID.exec(lastEventId);
     if (match === null) return undefined;
     const [, streamId = '', seqText = ''] = match;
@@ -184,7 +187,9 @@ export class MemoryEventStore implements EventStore {
     const firstHeld = stream.nextSeq - stream.events.length;
     // The event right after `seq` must still be held; the one at `seq` itself may already be gone.
     if (seq + 1 < firstHeld) return undefined;
-    const events = stream.events.slice(seq + 1 - firstHeld).map((held, index) => ({ id: `${streamId}.${seq + 1 + index}`, message: release(held) }));
+    const events = stream.events
+      .slice(seq + 1 - firstHeld)
+      .map((held, index) => ({ id: `${streamId}.${seq + 1 + index}`, message: release(held) }));
     return { streamId, events };
   }
 

@@ -22,7 +22,11 @@ export interface Subscription {
  * Hands `message` to every subscription of a topic, in order; what a listener throws (or its promise rejects with)
  * goes to `report`, and the others still run. Shared by every MessageBus, in one process or across several.
  */
-export function deliverTo(subscriptions: Set<Subscription>, message: JsonRpcMessage, report: (err: unknown) => void): void {
+export function deliverTo(
+  subscriptions: Set<Subscription>,
+  message: JsonRpcMessage,
+  report: (err: unknown) => void,
+): void {
   // A copy, so listeners that subscribe or unsubscribe while this runs don't change the walk.
   for (const subscription of [...subscriptions]) {
     // One unsubscribed by an earlier listener of this same delivery gets nothing more.
@@ -61,7 +65,10 @@ export class MemoryMessageBus implements MessageBus {
     checkStoreOptions('MemoryMessageBus', options, KNOWN_OPTIONS);
     const { onListenerError = () => undefined } = options;
     if (typeof onListenerError !== 'function') {
-      throw new McpConfigError('ERR_MCP_INVALID_OPTION', `MemoryMessageBus option 'onListenerError' must be a function, got ${typeof onListenerError}`);
+      throw new McpConfigError(
+        'ERR_MCP_INVALID_OPTION',
+        `MemoryMessageBus option 'onListenerError' must be a function, got ${typeof onListenerError}`,
+      );
     }
     this.#onListenerError = onListenerError;
   }

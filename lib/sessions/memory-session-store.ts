@@ -29,7 +29,11 @@ interface Entry {
   lastActive: number;
 }
 
-const KNOWN_OPTIONS: { [K in keyof Required<MemorySessionStoreOptions>]: true } = { idleTtlMs: true, max: true, now: true };
+const KNOWN_OPTIONS: { [K in keyof Required<MemorySessionStoreOptions>]: true } = {
+  idleTtlMs: true,
+  max: true,
+  now: true,
+};
 
 /**
  * A deep, frozen copy of plain data, which is all a session record holds (parsed JSON from the client, strings,
@@ -79,7 +83,11 @@ export class MemorySessionStore implements SessionStore {
     const { idleTtlMs = DEFAULT_SESSION_IDLE_TTL_MS, max = DEFAULT_MAX_SESSIONS, now = Date.now } = options;
     this.#idleTtlMs = positiveInteger('MemorySessionStore', 'idleTtlMs', idleTtlMs);
     this.#max = positiveInteger('MemorySessionStore', 'max', max);
-    if (typeof now !== 'function') throw new McpConfigError('ERR_MCP_INVALID_OPTION', `MemorySessionStore option 'now' must be a function, got ${typeof now}`);
+    if (typeof now !== 'function')
+      throw new McpConfigError(
+        'ERR_MCP_INVALID_OPTION',
+        `MemorySessionStore option 'now' must be a function, got ${typeof now}`,
+      );
     this.#now = now;
   }
 
@@ -183,11 +191,14 @@ export class MemorySessionStore implements SessionStore {
     const first = this.#entries.values().next().value;
     if (this.#timer !== undefined || first === undefined) return;
     const delay = first.lastActive + this.#idleTtlMs + 1 - this.#now();
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      this.#sweep();
-      this.#schedule();
-    }, Math.min(Math.max(delay, 1), MAX_TIMER_DELAY_MS));
+    this.#timer = setTimeout(
+      () => {
+        this.#timer = undefined;
+        this.#sweep();
+        this.#schedule();
+      },
+      Math.min(Math.max(delay, 1), MAX_TIMER_DELAY_MS),
+    );
     this.#timer.unref();
   }
 

@@ -14,8 +14,17 @@ import { STREAM_HEARTBEAT_MS, type EventStore } from './stores';
  *   client resuming after its connection was cut for reading too slowly may have more to catch up on than
  *   `streamBufferLimit`; false for events newly recorded while the client follows the stream
  */
-export function writeRecorded(connection: SseConnection, events: readonly { id: string; message: JsonRpcMessage | null }[], owed = true): void {
-  for (const event of events) connection.event(event.id, event.message === null ? null : JSON.stringify(event.message), owed ? OWED_EVENT : LIVE_EVENT);
+export function writeRecorded(
+  connection: SseConnection,
+  events: readonly { id: string; message: JsonRpcMessage | null }[],
+  owed = true,
+): void {
+  for (const event of events)
+    connection.event(
+      event.id,
+      event.message === null ? null : JSON.stringify(event.message),
+      owed ? OWED_EVENT : LIVE_EVENT,
+    );
 }
 
 /**
@@ -89,7 +98,10 @@ export class OutboundStream {
    * Resumes on a new connection: writes the recorded events after `lastEventId`, then stays attached
    * (or ends the connection, if the stream already finished).
    */
-  resume(connection: SseConnection, replay: () => Promise<readonly { id: string; message: JsonRpcMessage | null }[] | undefined>): Promise<void> {
+  resume(
+    connection: SseConnection,
+    replay: () => Promise<readonly { id: string; message: JsonRpcMessage | null }[] | undefined>,
+  ): Promise<void> {
     return this.enqueue(async () => {
       writeRecorded(connection, (await replay()) ?? []);
       if (this.ended) connection.end();
@@ -125,11 +137,20 @@ export class OutboundStream {
    */
   private markOpen(recording: StreamRecording): Promise<void> | undefined {
     const { events, sessionId, requestIds } = recording;
-    if (this.marked || this.ended || events.markStreamOpen === undefined || requestIds === undefined || requestIds.length === 0) return undefined;
+    if (
+      this.marked ||
+      this.ended ||
+      events.markStreamOpen === undefined ||
+      requestIds === undefined ||
+      requestIds.length === 0
+    )
+      return undefined;
     this.marked = true;
     const mark = (): Promise<void> => events.markStreamOpen?.(sessionId, this.id, requestIds) ?? Promise.resolve();
     this.heartbeat = setInterval(() => {
-      mark().catch((err: unknown) => this.logger.warn(err, 'mcpRouter: renewing an SSE stream in the event store failed'));
+      mark().catch((err: unknown) =>
+        this.logger.warn(err, 'mcpRouter: renewing an SSE stream in the event store failed'),
+      );
     }, STREAM_HEARTBEAT_MS);
     this.heartbeat.unref();
     return mark();
@@ -140,20 +161,28 @@ export class OutboundStream {
    * then writes it to the connection attached by then. Plain promise code, not async functions: this runs for
    * every progress notification, and each async layer costs a promise and microtask turns.
    */
-  private recordAndWrite(message: JsonRpcMessage | null, data: string | null, options: SseEventOptions): Promise<void> | undefined {
+  private recordAndWrite(
+    message: JsonRpcMessage | null,
+    data: string | null,
+    options: SseEventOptions,
+  ): Promise<void> | undefined {
     const recording = this.recording;
     if (recording === undefined) {
       this.connection?.event(undefined, data, options);
       return undefined;
     }
     const append = (): Promise<void> =>
-      recording.events.append(recording.sessionId, this.id, message, data ?? undefined).then((eventId) => this.connection?.event(eventId, data, options));
+      recording.events
+        .append(recording.sessionId, this.id, message, data ?? undefined)
+        .then((eventId) => this.connection?.event(eventId, data, options));
     const marking = this.markOpen(recording);
     return marking === undefined ? append() : marking.then(append);
   }
 
   private enqueue(task: () => Promise<void> | undefined): Promise<void> {
-    this.queue = this.queue.then(task).catch((err: unknown) => this.logger.error(err, 'mcpRouter: an SSE stream failed'));
+    this.queue = this.queue
+      .then(task)
+      .catch((err: unknown) => this.logger.error(err, 'mcpRouter: an SSE stream failed'));
     return this.queue;
   }
 }

@@ -83,7 +83,8 @@ export class MemoryServerEventBus implements ServerEventBus {
  * at the code that changed something.
  */
 export function publishQuietly(bus: ServerEventBus, event: ServerEvent, logger: McpLogger): void {
-  const failed = (err: unknown): void => logger.error(err, `mcpRouter: the server event ${event.type} was not published`);
+  const failed = (err: unknown): void =>
+    logger.error(err, `mcpRouter: the server event ${event.type} was not published`);
   try {
     const published = bus.publish(event);
     if (published !== undefined) published.then(undefined, failed);

@@ -12,7 +12,6 @@ import { noticesOver, type BusNotices } from './shared-store';
 import { notificationOf, type ServerEvent, type ServerEventBus } from './server-events';
 import type { EventStore, MessageBus, SessionCloseReason, SessionRecord, SessionStore } from './stores';
 
-
 /** Called when sessions begin and end (for metrics, audit, cleanup of your own per-session data). */
 export interface SessionHooks {
   /** A client initialized a session. */
@@ -93,7 +92,10 @@ export class SessionManager {
   /** Aborts the request a cancellation from another instance names, when it runs here. */
   private cancelHere({ sessionId, key, reason }: Readonly<Record<string, unknown>>): void {
     if (typeof sessionId !== 'string' || typeof key !== 'string') return;
-    this.live.get(sessionId)?.inflight.get(key)?.abort(new Error(typeof reason === 'string' ? reason : 'cancelled by the client'));
+    this.live
+      .get(sessionId)
+      ?.inflight.get(key)
+      ?.abort(new Error(typeof reason === 'string' ? reason : 'cancelled by the client'));
   }
 
   /** True while this process holds the session (it has not ended here). */
@@ -107,8 +109,17 @@ export class SessionManager {
   }
 
   /** Stores a session that `initialize` just created. */
-  async create(id: string, client: ClientState & { readonly protocolVersion: ProtocolVersion }, principal: string | undefined): Promise<{ record: SessionRecord; live: LiveSession }> {
-    const record: SessionRecord = { id, ...client, createdAt: Date.now(), ...(principal === undefined ? {} : { principal }) };
+  async create(
+    id: string,
+    client: ClientState & { readonly protocolVersion: ProtocolVersion },
+    principal: string | undefined,
+  ): Promise<{ record: SessionRecord; live: LiveSession }> {
+    const record: SessionRecord = {
+      id,
+      ...client,
+      createdAt: Date.now(),
+      ...(principal === undefined ? {} : { principal }),
+    };
     await this.settings.store.set(record);
     const live = this.liveOf(record, true);
     this.callHook('onSessionCreated', () => this.settings.onSessionCreated?.(record));
@@ -120,7 +131,10 @@ export class SessionManager {
    * The session with this id, or undefined when it is unknown, expired, deleted, or another principal's: a
    * stolen session id is worth nothing (MCP security best practices: sessions are bound to their user).
    */
-  async load(id: string, principal: string | undefined): Promise<{ record: SessionRecord; live: LiveSession } | undefined> {
+  async load(
+    id: string,
+    principal: string | undefined,
+  ): Promise<{ record: SessionRecord; live: LiveSession } | undefined> {
     const record = await this.settings.store.get(id);
     if (record === undefined) {
       this.closeQuietly(id, 'expired');
@@ -138,7 +152,9 @@ export class SessionManager {
 
   /** Marks a session active (its stream is open). */
   touch(id: string): void {
-    this.settings.store.touch(id).catch((err: unknown) => this.settings.logger.warn(err, 'mcpRouter: session store touch failed'));
+    this.settings.store
+      .touch(id)
+      .catch((err: unknown) => this.settings.logger.warn(err, 'mcpRouter: session store touch failed'));
   }
 
   /** Ends a session at its principal's request; resolves false when it did not exist (for that principal). */
@@ -166,7 +182,8 @@ export class SessionManager {
    */
   announce(event: ServerEvent): void {
     const message = notificationOf(event);
-    if (event.type === 'resource_updated') this.broadcast(message, (session) => session.subscriptions.includes(event.uri));
+    if (event.type === 'resource_updated')
+      this.broadcast(message, (session) => session.subscriptions.includes(event.uri));
     else this.broadcast(message);
   }
 
@@ -182,7 +199,9 @@ export class SessionManager {
     this.stopAnnouncing();
     await this.stopHearingCancels();
     await Promise.all([...this.live.keys()].map((id) => this.closeLive(id, 'closed')));
-    await this.settings.store.close().catch((err: unknown) => this.settings.logger.warn(err, 'mcpRouter: the session store did not close cleanly'));
+    await this.settings.store
+      .close()
+      .catch((err: unknown) => this.settings.logger.warn(err, 'mcpRouter: the session store did not close cleanly'));
   }
 
   /** What this process holds of a session, made on first use; each use makes it its principal's most recently active. */
@@ -219,9 +238,14 @@ export class SessionManager {
     await Promise.all([live.standalone, ...live.streams.values()].map((stream) => stream?.end()));
     for (const follower of live.followers.values()) follower.end();
     // A shared event store that is down must not fail a close (or shutdown): its keys expire by themselves.
-    await this.settings.events?.deleteSession(id).catch((err: unknown) => this.settings.logger.warn(err, `mcpRouter: the events of session ${id} were not deleted`));
+    await this.settings.events
+      ?.deleteSession(id)
+      .catch((err: unknown) =>
+        this.settings.logger.warn(err, `mcpRouter: the events of session ${id} were not deleted`),
+      );
     this.callHook('onSessionClosed', () => this.settings.onSessionClosed?.(id, reason));
-    if (this.endsSession(live, reason)) this.settings.telemetry?.sessionEnded(Date.now() - live.createdAt, live.protocolVersion, reason);
+    if (this.endsSession(live, reason))
+      this.settings.telemetry?.sessionEnded(Date.now() - live.createdAt, live.protocolVersion, reason);
   }
 
   /**
@@ -280,7 +304,9 @@ export class SessionManager {
 
   /** Closes a session from a callback that cannot wait for it; failures are logged, never thrown. */
   private closeQuietly(id: string, reason: SessionCloseReason): void {
-    this.closeLive(id, reason).catch((err: unknown) => this.settings.logger.error(err, `mcpRouter: closing session ${id} failed`));
+    this.closeLive(id, reason).catch((err: unknown) =>
+      this.settings.logger.error(err, `mcpRouter: closing session ${id} failed`),
+    );
   }
 
   /** The user's hooks must not break a request, nor escape a timer and end the process. */

@@ -98,7 +98,8 @@ export function whenStoreReady(store: McpStore, stateKey: Buffer | undefined): (
   const fillKey = async (): Promise<void> => {
     if (stateKey === undefined) return;
     const bytes = Buffer.from(await store.stateKey(), 'base64url');
-    if (bytes.length < stateKey.length) throw new Error('mcpRouter: the shared store gave a requestState key shorter than 32 bytes');
+    if (bytes.length < stateKey.length)
+      throw new Error('mcpRouter: the shared store gave a requestState key shorter than 32 bytes');
     // The codec holds this buffer: filled with the shared key before the first request, it signs as every instance does.
     bytes.copy(stateKey);
   };
@@ -136,17 +137,30 @@ export interface BusNotices {
  * cancels.announce({ key: 'n:7' });
  * ```
  */
-export function noticesOver(bus: MessageBus, topic: string, method: string, logger: McpLogger, what: string): BusNotices {
+export function noticesOver(
+  bus: MessageBus,
+  topic: string,
+  method: string,
+  logger: McpLogger,
+  what: string,
+): BusNotices {
   return {
     announce(params) {
-      bus.publish(topic, { jsonrpc: '2.0', method, params }).catch((err: unknown) => logger.warn(err, `mcpRouter: a ${what} was not passed on`));
+      bus
+        .publish(topic, { jsonrpc: '2.0', method, params })
+        .catch((err: unknown) => logger.warn(err, `mcpRouter: a ${what} was not passed on`));
     },
     hear(listener) {
       const subscribed = bus.subscribe(topic, (message) => {
-        if ('params' in message && message.params !== undefined && !Array.isArray(message.params)) listener(message.params);
+        if ('params' in message && message.params !== undefined && !Array.isArray(message.params))
+          listener(message.params);
       });
       subscribed.catch((err: unknown) => logger.error(err, `mcpRouter: cannot hear ${what}s from other instances`));
-      return () => subscribed.then((stop) => stop(), () => undefined);
+      return () =>
+        subscribed.then(
+          (stop) => stop(),
+          () => undefined,
+        );
     },
   };
 }

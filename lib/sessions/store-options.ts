@@ -12,14 +12,18 @@ export function checkStoreOptions(owner: string, options: unknown, known: Readon
     throw new McpConfigError('ERR_MCP_INVALID_OPTION', `${owner} options must be an object`);
   }
   for (const key of Object.keys(options)) {
-    if (!Object.hasOwn(known, key)) throw new McpConfigError('ERR_MCP_UNKNOWN_OPTION', `unknown ${owner} option '${key}'`);
+    if (!Object.hasOwn(known, key))
+      throw new McpConfigError('ERR_MCP_UNKNOWN_OPTION', `unknown ${owner} option '${key}'`);
   }
 }
 
 /** @throws {McpConfigError} `ERR_MCP_INVALID_OPTION` unless `value` is a positive safe integer */
 export function positiveInteger(owner: string, option: string, value: number): number {
   if (!isPositiveInteger(value)) {
-    throw new McpConfigError('ERR_MCP_INVALID_OPTION', `${owner} option '${option}' must be a positive integer, got ${JSON.stringify(value) ?? typeof value}`);
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_OPTION',
+      `${owner} option '${option}' must be a positive integer, got ${JSON.stringify(value) ?? typeof value}`,
+    );
   }
   return value;
 }

@@ -22,7 +22,12 @@ export interface MemoryTaskStoreOptions {
   now?: () => number;
 }
 
-const KNOWN_OPTIONS: { [K in keyof Required<MemoryTaskStoreOptions>]: true } = { max: true, maxPerPrincipal: true, sweepIntervalMs: true, now: true };
+const KNOWN_OPTIONS: { [K in keyof Required<MemoryTaskStoreOptions>]: true } = {
+  max: true,
+  maxPerPrincipal: true,
+  sweepIntervalMs: true,
+  now: true,
+};
 
 /** A deep copy of the plain data a record holds: the store never shares objects with its callers (as a serialising store would not). */
 function copy(record: TaskRecord): TaskRecord {
@@ -51,15 +56,25 @@ export class MemoryTaskStore implements TaskStore {
 
   /** @throws {McpConfigError} for an unknown option or a bad value */
   constructor(options: MemoryTaskStoreOptions = {}) {
-    if (typeof options !== 'object' || options === null) throw invalidOption('tasks.store', 'MemoryTaskStore options object', options);
+    if (typeof options !== 'object' || options === null)
+      throw invalidOption('tasks.store', 'MemoryTaskStore options object', options);
     for (const key of Object.keys(options)) {
-      if (!Object.hasOwn(KNOWN_OPTIONS, key)) throw new McpConfigError('ERR_MCP_UNKNOWN_OPTION', `unknown MemoryTaskStore option '${key}'`);
+      if (!Object.hasOwn(KNOWN_OPTIONS, key))
+        throw new McpConfigError('ERR_MCP_UNKNOWN_OPTION', `unknown MemoryTaskStore option '${key}'`);
     }
-    const { max = DEFAULT_MAX_TASKS, maxPerPrincipal = DEFAULT_MAX_TASKS_PER_PRINCIPAL, sweepIntervalMs = DEFAULT_TASK_SWEEP_INTERVAL_MS, now = Date.now } = options;
+    const {
+      max = DEFAULT_MAX_TASKS,
+      maxPerPrincipal = DEFAULT_MAX_TASKS_PER_PRINCIPAL,
+      sweepIntervalMs = DEFAULT_TASK_SWEEP_INTERVAL_MS,
+      now = Date.now,
+    } = options;
     if (!isPositiveInteger(max)) throw invalidOption('MemoryTaskStore max', 'a positive integer', max);
-    if (!isPositiveInteger(maxPerPrincipal)) throw invalidOption('MemoryTaskStore maxPerPrincipal', 'a positive integer', maxPerPrincipal);
-    if (!isPositiveInteger(sweepIntervalMs)) throw invalidOption('MemoryTaskStore sweepIntervalMs', 'a positive number of milliseconds', sweepIntervalMs);
-    if (typeof now !== 'function') throw invalidOption('MemoryTaskStore now', 'a function returning ms since the epoch', now);
+    if (!isPositiveInteger(maxPerPrincipal))
+      throw invalidOption('MemoryTaskStore maxPerPrincipal', 'a positive integer', maxPerPrincipal);
+    if (!isPositiveInteger(sweepIntervalMs))
+      throw invalidOption('MemoryTaskStore sweepIntervalMs', 'a positive number of milliseconds', sweepIntervalMs);
+    if (typeof now !== 'function')
+      throw invalidOption('MemoryTaskStore now', 'a function returning ms since the epoch', now);
     this.max = max;
     this.maxPerPrincipal = maxPerPrincipal;
     this.sweepIntervalMs = sweepIntervalMs;
@@ -97,7 +112,10 @@ export class MemoryTaskStore implements TaskStore {
   async list(owner: string): Promise<TaskRecord[]> {
     const ids = this.byOwner.get(owner);
     if (ids === undefined) return [];
-    return [...ids].map((id) => this.tasks.get(id)).filter((record): record is TaskRecord => record !== undefined && !this.expired(record)).map(copy);
+    return [...ids]
+      .map((id) => this.tasks.get(id))
+      .filter((record): record is TaskRecord => record !== undefined && !this.expired(record))
+      .map(copy);
   }
 
   close(): void {

@@ -33,34 +33,60 @@ export interface ResolvedTasks {
   readonly pollIntervalMs: number;
 }
 
-const KNOWN: { [K in keyof Required<TaskOptions>]: true } = { store: true, ttlMs: true, pollIntervalMs: true, max: true, maxPerPrincipal: true };
+const KNOWN: { [K in keyof Required<TaskOptions>]: true } = {
+  store: true,
+  ttlMs: true,
+  pollIntervalMs: true,
+  max: true,
+  maxPerPrincipal: true,
+};
 
 /** Makes the task store of a shared `store` (the router's), given the bounds. */
-export type SharedTasks = (settings: { readonly max: number | undefined; readonly maxPerPrincipal: number | undefined; readonly ttlMs: number }) => TaskStore;
+export type SharedTasks = (settings: {
+  readonly max: number | undefined;
+  readonly maxPerPrincipal: number | undefined;
+  readonly ttlMs: number;
+}) => TaskStore;
 
 /**
  * @param shared - the router's `store`'s tasks: the default of `tasks.store`
  * @throws {McpConfigError} for an unknown key or a bad value, naming `tasks.<key>`
  */
 export function resolveTasks(options: TaskOptions | undefined, shared?: SharedTasks): ResolvedTasks {
-  if (options !== undefined && (typeof options !== 'object' || options === null)) throw invalidOption('tasks', 'an object', options);
+  if (options !== undefined && (typeof options !== 'object' || options === null))
+    throw invalidOption('tasks', 'an object', options);
   const given = options ?? {};
   for (const key of Object.keys(given)) {
     if (!Object.hasOwn(KNOWN, key)) throw new McpConfigError('ERR_MCP_UNKNOWN_OPTION', `unknown option 'tasks.${key}'`);
   }
-  const { store, ttlMs = DEFAULT_TASK_TTL_MS, pollIntervalMs = DEFAULT_TASK_POLL_INTERVAL_MS, max, maxPerPrincipal } = given;
+  const {
+    store,
+    ttlMs = DEFAULT_TASK_TTL_MS,
+    pollIntervalMs = DEFAULT_TASK_POLL_INTERVAL_MS,
+    max,
+    maxPerPrincipal,
+  } = given;
   if (!isPositiveInteger(ttlMs)) throw invalidOption('tasks.ttlMs', 'a positive number of milliseconds', ttlMs);
-  if (!isPositiveInteger(pollIntervalMs)) throw invalidOption('tasks.pollIntervalMs', 'a positive number of milliseconds', pollIntervalMs);
+  if (!isPositiveInteger(pollIntervalMs))
+    throw invalidOption('tasks.pollIntervalMs', 'a positive number of milliseconds', pollIntervalMs);
   if (max !== undefined && !isPositiveInteger(max)) throw invalidOption('tasks.max', 'a positive integer', max);
-  if (maxPerPrincipal !== undefined && !isPositiveInteger(maxPerPrincipal)) throw invalidOption('tasks.maxPerPrincipal', 'a positive integer', maxPerPrincipal);
+  if (maxPerPrincipal !== undefined && !isPositiveInteger(maxPerPrincipal))
+    throw invalidOption('tasks.maxPerPrincipal', 'a positive integer', maxPerPrincipal);
   if (store !== undefined) {
     const methods = ['create', 'get', 'put', 'list'] as const;
     if (typeof store !== 'object' || store === null || methods.some((name) => typeof store[name] !== 'function')) {
       throw invalidOption('tasks.store', 'a TaskStore (create, get, put, list)', store);
     }
     if (max !== undefined || maxPerPrincipal !== undefined) {
-      throw new McpConfigError('ERR_MCP_INVALID_OPTION', "tasks.max and tasks.maxPerPrincipal bound the default store: with your own 'tasks.store', set its bounds there");
+      throw new McpConfigError(
+        'ERR_MCP_INVALID_OPTION',
+        "tasks.max and tasks.maxPerPrincipal bound the default store: with your own 'tasks.store', set its bounds there",
+      );
     }
   }
-  return Object.freeze({ store: store ?? shared?.({ max, maxPerPrincipal, ttlMs }) ?? new MemoryTaskStore({ max, maxPerPrincipal }), ttlMs, pollIntervalMs });
+  return Object.freeze({
+    store: store ?? shared?.({ max, maxPerPrincipal, ttlMs }) ?? new MemoryTaskStore({ max, maxPerPrincipal }),
+    ttlMs,
+    pollIntervalMs,
+  });
 }

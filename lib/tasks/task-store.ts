@@ -51,7 +51,11 @@ export interface TaskRecord {
 /** Why a store refused a new task: the principal's or the store's limit. */
 export class TaskLimitError extends Error {
   constructor(readonly limit: 'maxPerPrincipal' | 'max') {
-    super(limit === 'max' ? 'too many tasks are in progress on this server; try again later' : 'this caller has too many tasks in progress; wait for some to finish');
+    super(
+      limit === 'max'
+        ? 'too many tasks are in progress on this server; try again later'
+        : 'this caller has too many tasks in progress; wait for some to finish',
+    );
     this.name = 'TaskLimitError';
   }
 }

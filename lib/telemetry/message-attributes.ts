@@ -19,14 +19,22 @@ export function bounded(value: string): string {
  * application's or an upstream's choice (a gateway passes upstream errors on as they came) and is `_OTHER`.
  */
 export function errorTypeOf(code: unknown): string {
-  return typeof code === 'number' && Number.isInteger(code) && code >= -32768 && code <= -32000 ? String(code) : semconv.OTHER;
+  return typeof code === 'number' && Number.isInteger(code) && code >= -32768 && code <= -32000
+    ? String(code)
+    : semconv.OTHER;
 }
 
 /** The conventions' target of a method: a tool or prompt name, or a resource URI. */
-export function targetOf(method: string, params: Readonly<Record<string, unknown>> | undefined): { readonly key: string; readonly value: string } | undefined {
-  if (method === 'tools/call' && typeof params?.name === 'string') return { key: semconv.ATTR_GEN_AI_TOOL_NAME, value: params.name };
-  if (method === 'prompts/get' && typeof params?.name === 'string') return { key: semconv.ATTR_GEN_AI_PROMPT_NAME, value: params.name };
-  if (method.startsWith('resources/') && typeof params?.uri === 'string') return { key: semconv.ATTR_MCP_RESOURCE_URI, value: params.uri };
+export function targetOf(
+  method: string,
+  params: Readonly<Record<string, unknown>> | undefined,
+): { readonly key: string; readonly value: string } | undefined {
+  if (method === 'tools/call' && typeof params?.name === 'string')
+    return { key: semconv.ATTR_GEN_AI_TOOL_NAME, value: params.name };
+  if (method === 'prompts/get' && typeof params?.name === 'string')
+    return { key: semconv.ATTR_GEN_AI_PROMPT_NAME, value: params.name };
+  if (method.startsWith('resources/') && typeof params?.uri === 'string')
+    return { key: semconv.ATTR_MCP_RESOURCE_URI, value: params.uri };
   return undefined;
 }
 
@@ -35,10 +43,16 @@ export function targetOf(method: string, params: Readonly<Record<string, unknown
  * (a CLIENT span: an upstream call of the gateway, for one of the items it mounted). mcp.md: a resource URI is not a
  * low-cardinality target, so `resources/read` is named by its method alone, its URI an attribute.
  */
-export function describeMessage(method: string, params: Readonly<Record<string, unknown>> | undefined): { readonly name: string; readonly attributes: Record<string, string> } {
+export function describeMessage(
+  method: string,
+  params: Readonly<Record<string, unknown>> | undefined,
+): { readonly name: string; readonly attributes: Record<string, string> } {
   const target = targetOf(method, params);
   const attributes: Record<string, string> = { [semconv.ATTR_MCP_METHOD_NAME]: method };
   if (target !== undefined) attributes[target.key] = bounded(target.value);
   if (method === 'tools/call') attributes[semconv.ATTR_GEN_AI_OPERATION_NAME] = semconv.OPERATION_EXECUTE_TOOL;
-  return { name: target === undefined || target.key === semconv.ATTR_MCP_RESOURCE_URI ? method : `${method} ${target.value}`, attributes };
+  return {
+    name: target === undefined || target.key === semconv.ATTR_MCP_RESOURCE_URI ? method : `${method} ${target.value}`,
+    attributes,
+  };
 }

@@ -63,7 +63,9 @@ export const METRIC_SERVER_OPERATION_DURATION = 'mcp.server.operation.duration';
 /** Histogram `mcp.server.session.duration`, in seconds: one record per 2025 session ended. */
 export const METRIC_SERVER_SESSION_DURATION = 'mcp.server.session.duration';
 /** The bucket boundaries the conventions advise for both histograms (seconds). */
-export const DURATION_BUCKETS_S: readonly number[] = Object.freeze([0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300]);
+export const DURATION_BUCKETS_S: readonly number[] = Object.freeze([
+  0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300,
+]);
 
 /** SEP-414: the `params._meta` keys that carry W3C trace context and baggage. */
 export const META_TRACE_KEYS: readonly string[] = Object.freeze(['traceparent', 'tracestate', 'baggage']);

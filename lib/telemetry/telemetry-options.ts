@@ -33,8 +33,13 @@ export function resolveTelemetry(telemetry: TelemetryOptions | boolean | undefin
   }
   const { recordArguments = false, recordResults = false, ...unknown } = typeof telemetry === 'object' ? telemetry : {};
   const extra = Object.keys(unknown)[0];
-  if (extra !== undefined) throw new McpConfigError('ERR_MCP_UNKNOWN_OPTION', `unknown option 'telemetry.${extra}'. Known: 'recordArguments', 'recordResults'`);
-  if (typeof recordArguments !== 'boolean') throw invalidOption('telemetry.recordArguments', 'a boolean', recordArguments);
+  if (extra !== undefined)
+    throw new McpConfigError(
+      'ERR_MCP_UNKNOWN_OPTION',
+      `unknown option 'telemetry.${extra}'. Known: 'recordArguments', 'recordResults'`,
+    );
+  if (typeof recordArguments !== 'boolean')
+    throw invalidOption('telemetry.recordArguments', 'a boolean', recordArguments);
   if (typeof recordResults !== 'boolean') throw invalidOption('telemetry.recordResults', 'a boolean', recordResults);
   return Object.freeze({ recordArguments, recordResults });
 }

@@ -1,6 +1,18 @@
 // McpTelemetry: SERVER spans and the operation/session histograms of the MCP semantic conventions, trace context from `_meta`.
 
-import type { Attributes, Context, Histogram, Link, Meter, MeterProvider, Span, TextMapGetter, TextMapSetter, Tracer, TracerProvider } from '@opentelemetry/api';
+import type {
+  Attributes,
+  Context,
+  Histogram,
+  Link,
+  Meter,
+  MeterProvider,
+  Span,
+  TextMapGetter,
+  TextMapSetter,
+  Tracer,
+  TracerProvider,
+} from '@opentelemetry/api';
 import type { JsonRpcId, JsonRpcResponse } from '../jsonrpc/types';
 import { loadOpenTelemetryApi, type OtelApi } from './load-api';
 import { bounded, errorTypeOf, ORIGINAL_OF, targetOf } from './message-attributes';
@@ -86,7 +98,11 @@ export const API_GLOBALS = Symbol.for('opentelemetry.js.api.1');
  * `setRPCMetadata`, a `createContextKey` of this description); it names the HTTP server span at its end.
  */
 const RPC_METADATA_KEY = 'OpenTelemetry SDK Context Key RPC_METADATA';
-const NO_SPAN: ChildSpan = Object.freeze({ inject: () => undefined, setAttribute: () => undefined, fail: () => undefined });
+const NO_SPAN: ChildSpan = Object.freeze({
+  inject: () => undefined,
+  setAttribute: () => undefined,
+  fail: () => undefined,
+});
 
 /** Node says '2.0' for HTTP/2; the conventions' network.protocol.version says '2' (and '1.1', '1.0' as they are). */
 function conventionalHttpVersion(version: string): string {
@@ -145,7 +161,8 @@ export class McpTelemetry {
     // Nothing registered at all (no SDK started): one property read, the whole cost per message of tracing off.
     if ((globalThis as Record<symbol, unknown>)[API_GLOBALS] === undefined) return false;
     const provider = this.api.trace.getTracerProvider();
-    const tracing = !(provider instanceof this.api.ProxyTracerProvider) || provider.getDelegate() !== this.noopTracerProvider;
+    const tracing =
+      !(provider instanceof this.api.ProxyTracerProvider) || provider.getDelegate() !== this.noopTracerProvider;
     return tracing || this.currentInstruments() !== undefined;
   }
 
@@ -153,7 +170,11 @@ export class McpTelemetry {
    * Serves one request or notification inside a SERVER span named `{mcp.method.name} {target}` (mcp.md), its parent
    * the trace context of `params._meta` (SEP-414) or else the active (HTTP) context, and records its duration.
    */
-  async serve(message: TracedMessage, scene: TelemetryScene, run: () => Promise<JsonRpcResponse | null>): Promise<JsonRpcResponse | null> {
+  async serve(
+    message: TracedMessage,
+    scene: TelemetryScene,
+    run: () => Promise<JsonRpcResponse | null>,
+  ): Promise<JsonRpcResponse | null> {
     const operation = this.begin(message, scene);
     let response: JsonRpcResponse | null;
     try {
@@ -174,7 +195,10 @@ export class McpTelemetry {
     const known = scene.knownMethod?.(message.method) === true;
     const method = known ? message.method : semconv.OTHER;
     const target = known ? targetOf(message.method, message.params) : undefined;
-    const metricAttributes: Attributes = { [semconv.ATTR_MCP_METHOD_NAME]: method, [semconv.ATTR_MCP_PROTOCOL_VERSION]: scene.protocolVersion };
+    const metricAttributes: Attributes = {
+      [semconv.ATTR_MCP_METHOD_NAME]: method,
+      [semconv.ATTR_MCP_PROTOCOL_VERSION]: scene.protocolVersion,
+    };
     // A tool or prompt name is named (span name, histogram) once registered (see `registered`); a resource URI never
     // (mcp.md: span name `{mcp.method.name}` without a low-cardinality target; URIs stay off the histogram).
     const nameable = target !== undefined && target.key !== semconv.ATTR_MCP_RESOURCE_URI ? target : undefined;
@@ -184,7 +208,8 @@ export class McpTelemetry {
       // Streamable HTTP runs over TCP (MCP transports).
       metricAttributes[semconv.ATTR_NETWORK_TRANSPORT] = 'tcp';
       metricAttributes[semconv.ATTR_NETWORK_PROTOCOL_NAME] = 'http';
-      if (scene.networkProtocolVersion !== undefined) metricAttributes[semconv.ATTR_NETWORK_PROTOCOL_VERSION] = conventionalHttpVersion(scene.networkProtocolVersion);
+      if (scene.networkProtocolVersion !== undefined)
+        metricAttributes[semconv.ATTR_NETWORK_PROTOCOL_VERSION] = conventionalHttpVersion(scene.networkProtocolVersion);
     }
     const attributes: Attributes = { ...metricAttributes };
     if (!known) attributes[semconv.ATTR_MCP_METHOD_NAME_ORIGINAL] = bounded(message.method);
@@ -197,7 +222,8 @@ export class McpTelemetry {
     if (message.id !== undefined) attributes[semconv.ATTR_JSONRPC_REQUEST_ID] = bounded(String(message.id));
     if (message.method === 'tools/call') {
       attributes[semconv.ATTR_GEN_AI_OPERATION_NAME] = semconv.OPERATION_EXECUTE_TOOL;
-      if (this.settings.recordArguments) attributes[semconv.ATTR_GEN_AI_TOOL_CALL_ARGUMENTS] = json(message.params?.arguments ?? {});
+      if (this.settings.recordArguments)
+        attributes[semconv.ATTR_GEN_AI_TOOL_CALL_ARGUMENTS] = json(message.params?.arguments ?? {});
     }
     if (scene.sessionId !== undefined) attributes[semconv.ATTR_MCP_SESSION_ID] = scene.sessionId;
     if (clientAddress !== undefined) attributes[semconv.ATTR_CLIENT_ADDRESS] = clientAddress;
@@ -221,9 +247,13 @@ export class McpTelemetry {
         metricAttributes[semconv.ATTR_ERROR_TYPE] = errorType;
         span.setAttribute(semconv.ATTR_ERROR_TYPE, errorType);
         // One rule (OpenTelemetry "Recording errors", which mcp.md follows): error.type set ⇔ status ERROR.
-        span.setStatus({ code: api.SpanStatusCode.ERROR, ...(response !== null && 'error' in response ? { message: bounded(String(response.error.message)) } : {}) });
+        span.setStatus({
+          code: api.SpanStatusCode.ERROR,
+          ...(response !== null && 'error' in response ? { message: bounded(String(response.error.message)) } : {}),
+        });
       }
-      if (response !== null && 'error' in response) metricAttributes[semconv.ATTR_RPC_RESPONSE_STATUS_CODE] = errorTypeOf(response.error.code);
+      if (response !== null && 'error' in response)
+        metricAttributes[semconv.ATTR_RPC_RESPONSE_STATUS_CODE] = errorTypeOf(response.error.code);
       span.end();
       this.currentInstruments()?.operation.record((performance.now() - started) / 1000, metricAttributes);
     };
@@ -231,7 +261,10 @@ export class McpTelemetry {
       run: (fn) => api.context.with(context, fn),
       end: (response) => {
         // initialize: the revision is the one negotiated, in the result (the request's is the client's proposal).
-        const negotiated = message.method === 'initialize' && response !== null && 'result' in response ? response.result.protocolVersion : undefined;
+        const negotiated =
+          message.method === 'initialize' && response !== null && 'result' in response
+            ? response.result.protocolVersion
+            : undefined;
         if (typeof negotiated === 'string') {
           metricAttributes[semconv.ATTR_MCP_PROTOCOL_VERSION] = negotiated;
           span.setAttribute(semconv.ATTR_MCP_PROTOCOL_VERSION, negotiated);
@@ -247,7 +280,10 @@ export class McpTelemetry {
 
   /** Records a 2025 session's lifetime on `mcp.server.session.duration`. */
   sessionEnded(durationMs: number, protocolVersion: string | undefined, reason: string): void {
-    const attributes: Attributes = { [semconv.ATTR_NETWORK_TRANSPORT]: 'tcp', [semconv.ATTR_NETWORK_PROTOCOL_NAME]: 'http' };
+    const attributes: Attributes = {
+      [semconv.ATTR_NETWORK_TRANSPORT]: 'tcp',
+      [semconv.ATTR_NETWORK_PROTOCOL_NAME]: 'http',
+    };
     if (protocolVersion !== undefined) attributes[semconv.ATTR_MCP_PROTOCOL_VERSION] = protocolVersion;
     // A session the server gave up on (evicted) ended in error; deleted, expired or closed with the router did not.
     if (reason === 'evicted') attributes[semconv.ATTR_ERROR_TYPE] = reason;
@@ -258,14 +294,26 @@ export class McpTelemetry {
    * Runs `run` inside a child span of the current one: CLIENT for a call this server makes for a request (an upstream
    * MCP server, a payment facilitator), INTERNAL for an in-process one (a bridged route). A thrown value fails it.
    */
-  async childSpan<T>(kind: 'client' | 'internal', name: string, attributes: Readonly<Record<string, string | number>>, run: (span: ChildSpan) => Promise<T>): Promise<T> {
+  async childSpan<T>(
+    kind: 'client' | 'internal',
+    name: string,
+    attributes: Readonly<Record<string, string | number>>,
+    run: (span: ChildSpan) => Promise<T>,
+  ): Promise<T> {
     if (!this.live()) return run(NO_SPAN);
     const { api } = this;
     const parent = api.context.active();
-    const span = this.tracer().startSpan(name, { kind: kind === 'client' ? api.SpanKind.CLIENT : api.SpanKind.INTERNAL, attributes }, parent);
+    const span = this.tracer().startSpan(
+      name,
+      { kind: kind === 'client' ? api.SpanKind.CLIENT : api.SpanKind.INTERNAL, attributes },
+      parent,
+    );
     // An in-process route runs inside the MCP POST's context: the Express instrumentation would record its route as
     // the POST's and rename the POST's HTTP span (`POST /users/:id` for a POST to /mcp). It gets no route holder.
-    const context = kind === 'internal' ? api.trace.setSpan(parent, span).deleteValue(this.rpcMetadataKey) : api.trace.setSpan(parent, span);
+    const context =
+      kind === 'internal'
+        ? api.trace.setSpan(parent, span).deleteValue(this.rpcMetadataKey)
+        : api.trace.setSpan(parent, span);
     const child: ChildSpan = {
       inject: (meta) => api.propagation.inject(context, meta, META_SETTER),
       setAttribute: (key, value) => void span.setAttribute(key, value),
@@ -300,9 +348,15 @@ export class McpTelemetry {
   private parentOf(meta: unknown): { readonly parent: Context; readonly links: Link[] } {
     const { api } = this;
     const active = api.context.active();
-    if (typeof meta !== 'object' || meta === null || !semconv.META_TRACE_KEYS.some((key) => typeof (meta as Record<string, unknown>)[key] === 'string')) return { parent: active, links: [] };
+    if (
+      typeof meta !== 'object' ||
+      meta === null ||
+      !semconv.META_TRACE_KEYS.some((key) => typeof (meta as Record<string, unknown>)[key] === 'string')
+    )
+      return { parent: active, links: [] };
     const carrier = meta as Readonly<Record<string, unknown>>;
-    if (typeof carrier.traceparent !== 'string') return { parent: api.propagation.extract(active, carrier, META_GETTER), links: [] };
+    if (typeof carrier.traceparent !== 'string')
+      return { parent: api.propagation.extract(active, carrier, META_GETTER), links: [] };
     const parent = api.propagation.extract(api.ROOT_CONTEXT, carrier, META_GETTER);
     const http = api.trace.getSpanContext(active);
     return { parent, links: http !== undefined && api.isSpanContextValid(http) ? [{ context: http }] : [] };
@@ -333,8 +387,16 @@ export class McpTelemetry {
       meter === this.noopMeter
         ? undefined
         : {
-            operation: meter.createHistogram(semconv.METRIC_SERVER_OPERATION_DURATION, { unit: 's', description: 'Duration of the MCP requests served', advice }),
-            session: meter.createHistogram(semconv.METRIC_SERVER_SESSION_DURATION, { unit: 's', description: 'Duration of the MCP sessions', advice }),
+            operation: meter.createHistogram(semconv.METRIC_SERVER_OPERATION_DURATION, {
+              unit: 's',
+              description: 'Duration of the MCP requests served',
+              advice,
+            }),
+            session: meter.createHistogram(semconv.METRIC_SERVER_SESSION_DURATION, {
+              unit: 's',
+              description: 'Duration of the MCP sessions',
+              advice,
+            }),
           };
     return this.instruments;
   }

@@ -31,7 +31,11 @@ export interface EndpointSettings extends PostHandlerConfig {
  * router.use(endpoint, createErrorHandler(config.logger));
  * ```
  */
-export function createEndpoint(dispatcher: Dispatcher, settings: EndpointSettings, beforeEach: (req: IncomingMessage) => void): RequestHandler {
+export function createEndpoint(
+  dispatcher: Dispatcher,
+  settings: EndpointSettings,
+  beforeEach: (req: IncomingMessage) => void,
+): RequestHandler {
   const { sessions, authOf, sse } = settings;
   const byMethod: Record<string, RequestHandler> = { POST: handle(createPostHandler(dispatcher, settings)) };
   if (sessions) {
@@ -55,7 +59,14 @@ export function createErrorHandler(logger: McpLogger): ErrorRequestHandler {
     if (err instanceof StoreUnavailableError) {
       logger.warn(err, 'mcpRouter: the shared store is unavailable');
       if (res.headersSent) res.destroy();
-      else sendHttpError(res, 503, ErrorCode.ServerError, 'Service Unavailable: the shared store does not answer; retry after the time in Retry-After', { 'Retry-After': String(err.retryAfterSeconds) });
+      else
+        sendHttpError(
+          res,
+          503,
+          ErrorCode.ServerError,
+          'Service Unavailable: the shared store does not answer; retry after the time in Retry-After',
+          { 'Retry-After': String(err.retryAfterSeconds) },
+        );
       return;
     }
     logger.error(err, 'mcpRouter: request failed');

@@ -44,7 +44,11 @@ function answerHead(req: IncomingMessage, res: ServerResponse, live: LiveSession
  * handleGet(req, res).catch(next);
  * ```
  */
-export function createGetHandler(sessions: SessionManager, sse: SseOptions, authOf: (req: IncomingMessage) => AuthInfo | undefined) {
+export function createGetHandler(
+  sessions: SessionManager,
+  sse: SseOptions,
+  authOf: (req: IncomingMessage) => AuthInfo | undefined,
+) {
   return async function mcpGetHandler(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // MCP transports: the client MUST accept text/event-stream on GET.
     if (!parseAccept(req.headers.accept).sse) {
@@ -65,10 +69,18 @@ export function createGetHandler(sessions: SessionManager, sse: SseOptions, auth
     // The client may have hung up while the session and its events were read: a stream attached for no one would
     // take the place of the session's live connection, or record events no client asked for.
     if (res.destroyed) return;
-    const open = (): SseConnection => new SseConnection(res, sse, {}, () => sessions.touch(id), () => undefined);
+    const open = (): SseConnection =>
+      new SseConnection(
+        res,
+        sse,
+        {},
+        () => sessions.touch(id),
+        () => undefined,
+      );
     if (replay !== undefined && events !== undefined) {
       // MCP transports › Resumability: replay only the stream the id belongs to, then continue it.
-      const stream = live.streams.get(replay.streamId) ?? (live.standalone?.id === replay.streamId ? live.standalone : undefined);
+      const stream =
+        live.streams.get(replay.streamId) ?? (live.standalone?.id === replay.streamId ? live.standalone : undefined);
       const connection = open();
       if (stream !== undefined) {
         // Read again inside the stream's queue, so nothing recorded meanwhile is missed or doubled.
@@ -89,7 +101,14 @@ export function createGetHandler(sessions: SessionManager, sse: SseOptions, auth
         }
         followers.set(replay.streamId, connection);
         try {
-          await followRemoteStream(connection, { events, sessionId: id, streamId: replay.streamId, requestIds: state.requestIds, replayed: replay.events, lastEventId: resumedFrom });
+          await followRemoteStream(connection, {
+            events,
+            sessionId: id,
+            streamId: replay.streamId,
+            requestIds: state.requestIds,
+            replayed: replay.events,
+            lastEventId: resumedFrom,
+          });
         } finally {
           if (followers.get(replay.streamId) === connection) followers.delete(replay.streamId);
         }
@@ -97,7 +116,10 @@ export function createGetHandler(sessions: SessionManager, sse: SseOptions, auth
       }
       // The stream finished: what it recorded is all there is. Read again when a shared store said so: it may have
       // finished on its instance after the first read, and its last events would be missing from it.
-      const recorded = events.streamState === undefined ? replay.events : ((await events.replayAfter(id, resumedFrom))?.events ?? replay.events);
+      const recorded =
+        events.streamState === undefined
+          ? replay.events
+          : ((await events.replayAfter(id, resumedFrom))?.events ?? replay.events);
       writeRecorded(connection, recorded);
       connection.end();
       return;

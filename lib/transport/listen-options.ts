@@ -31,11 +31,17 @@ const KNOWN: OptionKeys<ListenOptions> = { maxStreamsPerPrincipal: true, maxStre
  * @returns undefined without listen streams: `listen: false`, or a router that does not serve the 2026 era
  * @throws {McpConfigError} `ERR_MCP_UNKNOWN_OPTION` for a key it does not know, `ERR_MCP_INVALID_OPTION` for a bad value
  */
-export function resolveListen(listen: ListenOptions | false | undefined, eras: readonly Era[]): ResolvedListen | undefined {
-  if (listen !== undefined && listen !== false && (typeof listen !== 'object' || listen === null)) throw invalidOption('listen', '{ maxStreamsPerPrincipal?, maxStreams? } or false', listen);
+export function resolveListen(
+  listen: ListenOptions | false | undefined,
+  eras: readonly Era[],
+): ResolvedListen | undefined {
+  if (listen !== undefined && listen !== false && (typeof listen !== 'object' || listen === null))
+    throw invalidOption('listen', '{ maxStreamsPerPrincipal?, maxStreams? } or false', listen);
   if (listen) rejectUnknownKeys(listen, KNOWN, 'listen.');
-  const { maxStreamsPerPrincipal = DEFAULT_MAX_LISTEN_STREAMS_PER_PRINCIPAL, maxStreams = DEFAULT_MAX_LISTEN_STREAMS } = listen || {};
-  if (!isPositiveInteger(maxStreamsPerPrincipal)) throw invalidOption('listen.maxStreamsPerPrincipal', 'a positive integer', maxStreamsPerPrincipal);
+  const { maxStreamsPerPrincipal = DEFAULT_MAX_LISTEN_STREAMS_PER_PRINCIPAL, maxStreams = DEFAULT_MAX_LISTEN_STREAMS } =
+    listen || {};
+  if (!isPositiveInteger(maxStreamsPerPrincipal))
+    throw invalidOption('listen.maxStreamsPerPrincipal', 'a positive integer', maxStreamsPerPrincipal);
   if (!isPositiveInteger(maxStreams)) throw invalidOption('listen.maxStreams', 'a positive integer', maxStreams);
   // Listen streams are of the 2026 era: a 2025-only router has none.
   return listen === false || !eras.includes('2026') ? undefined : Object.freeze({ maxStreamsPerPrincipal, maxStreams });

@@ -4,7 +4,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isObject, type JsonRpcFailure, type JsonRpcRequest } from '../jsonrpc/types';
 import type { ClassifiedPost } from '../protocol/classify';
-import { forListenStream, LISTEN_METHOD, listenAcknowledgment, listenCompletion, listenRefusal, readListenFilter } from '../protocol/listen';
+import {
+  forListenStream,
+  LISTEN_METHOD,
+  listenAcknowledgment,
+  listenCompletion,
+  listenRefusal,
+  readListenFilter,
+} from '../protocol/listen';
 import { callerKey } from '../registry/call-limit';
 import type { AuthInfo } from '../registry/request-context';
 import type { OfferedFeatures } from '../registry/registry';
@@ -79,7 +86,13 @@ export class ListenStreams {
    * Answers a listen request: refused with its JSON-RPC error and HTTP status, or a stream that stays open: the
    * acknowledgment first, then the requested notifications, until the client hangs up or the router closes.
    */
-  open(req: IncomingMessage, res: ServerResponse, request: JsonRpcRequest, auth: AuthInfo | undefined, clientAddress: string | undefined): void {
+  open(
+    req: IncomingMessage,
+    res: ServerResponse,
+    request: JsonRpcRequest,
+    auth: AuthInfo | undefined,
+    clientAddress: string | undefined,
+  ): void {
     // The acknowledgment names the kinds offered: an upstream's first lists may still bring some.
     const loading = this.loaded();
     if (loading !== undefined) {
@@ -94,7 +107,14 @@ export class ListenStreams {
     };
     // The stream is the whole answer: a client that cannot read SSE cannot listen (MCP 2026-07-28 transports).
     if (!parseAccept(req.headers.accept).sse) {
-      refuse(406, listenRefusal(id, ErrorCode.ServerError, 'Not Acceptable: subscriptions/listen replies with a stream; accept text/event-stream'));
+      refuse(
+        406,
+        listenRefusal(
+          id,
+          ErrorCode.ServerError,
+          'Not Acceptable: subscriptions/listen replies with a stream; accept text/event-stream',
+        ),
+      );
       return;
     }
     if (this.#closed) {
@@ -113,7 +133,14 @@ export class ListenStreams {
     // Each stream holds a socket (a file descriptor) and a subscription: the router's bound comes before the caller's.
     // 503, not 429: the server is full, whoever asks (RFC 9110 §15.6.4).
     if (this.#open.size >= this.settings.maxStreams) {
-      refuse(503, listenRefusal(id, ErrorCode.ServerError, `Service Unavailable: ${this.#open.size} listen streams are open on this server (listen.maxStreams); try again later`));
+      refuse(
+        503,
+        listenRefusal(
+          id,
+          ErrorCode.ServerError,
+          `Service Unavailable: ${this.#open.size} listen streams are open on this server (listen.maxStreams); try again later`,
+        ),
+      );
       return;
     }
     const key = callerKey(auth?.subject, undefined, clientAddress);

@@ -4,7 +4,12 @@ import type { ServerResponse } from 'node:http';
 import type { JsonRpcId, JsonRpcMessage, JsonRpcResponse } from '../jsonrpc/types';
 import type { McpLogger } from '../logger';
 import type { Abortable } from '../protocol/abort';
-import { StreamedClientRequests, type ClientChannel, type ClientRequestMethod, type ClientRequests } from '../protocol/client-requests';
+import {
+  StreamedClientRequests,
+  type ClientChannel,
+  type ClientRequestMethod,
+  type ClientRequests,
+} from '../protocol/client-requests';
 import { requestKey } from '../protocol/handler-context';
 import type { DispatchOutcome } from '../protocol/dispatcher';
 import { isAtLeast, type ProtocolVersion } from '../versions';
@@ -61,11 +66,17 @@ export class PostReply implements ClientChannel, ClientRequests {
   ) {
     res.once('close', () => {
       // MCP transports: a disconnect is not a cancellation while the stream can be resumed.
-      if (!this.finished && !(this.stream !== undefined && this.resumable)) abort.abort(new Error('the client disconnected'));
+      if (!this.finished && !(this.stream !== undefined && this.resumable))
+        abort.abort(new Error('the client disconnected'));
     });
   }
 
-  request(method: ClientRequestMethod, params: Record<string, unknown> | undefined, timeoutMs: number, signal: AbortSignal): Promise<Record<string, unknown>> {
+  request(
+    method: ClientRequestMethod,
+    params: Record<string, unknown> | undefined,
+    timeoutMs: number,
+    signal: AbortSignal,
+  ): Promise<Record<string, unknown>> {
     this.asks ??= new StreamedClientRequests(this);
     return this.asks.request(method, params, timeoutMs, signal);
   }
@@ -95,11 +106,15 @@ export class PostReply implements ClientChannel, ClientRequests {
     if (session === undefined) return { answer: new Promise<JsonRpcResponse>(() => undefined), stop: () => undefined };
     const { live, manager } = session;
     if (live.pendingRequests >= manager.settings.maxPendingRequests) {
-      throw new Error(`ctx: ${live.pendingRequests} requests to the client are already waiting in this session (sessions.maxPendingRequests)`);
+      throw new Error(
+        `ctx: ${live.pendingRequests} requests to the client are already waiting in this session (sessions.maxPendingRequests)`,
+      );
     }
     let resolve: (response: JsonRpcResponse) => void = () => undefined;
     const answer = new Promise<JsonRpcResponse>((done) => (resolve = done));
-    const unsubscribe = await manager.settings.bus.subscribe(answerTopic(live.id, id), (message) => resolve(message as JsonRpcResponse));
+    const unsubscribe = await manager.settings.bus.subscribe(answerTopic(live.id, id), (message) =>
+      resolve(message as JsonRpcResponse),
+    );
     live.pendingRequests++;
     return {
       answer,
@@ -132,7 +147,14 @@ export class PostReply implements ClientChannel, ClientRequests {
     this.finished = true;
     // A stream opened only now carries a complete reply: its headers need not go out ahead of it.
     // An error with its own status (2026) goes as JSON: the status is the answer a client branches on.
-    if (this.stream === undefined && this.mode === 'sse' && outcome.kind === 'answered' && status === 200 && this.mayOpenStream()) this.openStream(true);
+    if (
+      this.stream === undefined &&
+      this.mode === 'sse' &&
+      outcome.kind === 'answered' &&
+      status === 200 &&
+      this.mayOpenStream()
+    )
+      this.openStream(true);
     const stream = this.stream;
     if (stream !== undefined) {
       if (outcome.kind === 'answered') {
@@ -156,7 +178,12 @@ export class PostReply implements ClientChannel, ClientRequests {
   private finishUnanswered(): void {
     const session = this.session;
     if (session !== undefined && !session.manager.isOpen(session.live.id)) {
-      sendHttpError(this.res, 404, ErrorCode.ServerError, 'Session not found: it ended while the request ran; initialize a new session');
+      sendHttpError(
+        this.res,
+        404,
+        ErrorCode.ServerError,
+        'Session not found: it ended while the request ran; initialize a new session',
+      );
     } else if (this.mode !== 'json') {
       this.openStream();
       void this.stream?.end();
@@ -175,7 +202,10 @@ export class PostReply implements ClientChannel, ClientRequests {
     if (this.stream !== undefined || this.session === undefined) return true;
     const { live, manager } = this.session;
     if (live.streams.size < manager.settings.maxStreams) return true;
-    if (this.mode !== 'json') manager.settings.logger.warn(`mcpRouter: session ${live.id} has ${live.streams.size} open streams (sessions.maxStreams); replying with JSON`);
+    if (this.mode !== 'json')
+      manager.settings.logger.warn(
+        `mcpRouter: session ${live.id} has ${live.streams.size} open streams (sessions.maxStreams); replying with JSON`,
+      );
     this.mode = 'json';
     return false;
   }
@@ -184,13 +214,16 @@ export class PostReply implements ClientChannel, ClientRequests {
   private openStream(complete = false): OutboundStream {
     if (this.stream !== undefined) return this.stream;
     const session = this.session;
-    const stream = session ? session.manager.newStream(session.live.id, this.requestIdsOf()) : new OutboundStream(undefined, this.settings.logger);
+    const stream = session
+      ? session.manager.newStream(session.live.id, this.requestIdsOf())
+      : new OutboundStream(undefined, this.settings.logger);
     const touch = session ? () => session.manager.touch(session.live.id) : undefined;
     stream.attach(new SseConnection(this.res, this.settings.sse, this.headers, touch, () => undefined, complete));
     if (session) {
       session.live.streams.set(stream.id, stream);
       // MCP 2025-11-25: a priming event (id, empty data) first, so the client can resume even before any message.
-      if (this.resumable && isAtLeast(session.protocolVersion, '2025-11-25')) void stream.prime(this.settings.sse.retryMs);
+      if (this.resumable && isAtLeast(session.protocolVersion, '2025-11-25'))
+        void stream.prime(this.settings.sse.retryMs);
     }
     this.stream = stream;
     return stream;

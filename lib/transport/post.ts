@@ -11,7 +11,14 @@ import type { ClassifiedPost } from '../protocol/classify';
 import { NO_CLIENT_REQUESTS } from '../protocol/client-requests';
 import type { ClientState, DispatchEnvironment } from '../protocol/handler-context';
 import type { Dispatcher, DispatchOutcome } from '../protocol/dispatcher';
-import { ASSUMED_PROTOCOL_VERSION, isSupportedVersion, MODERN_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS, type ProtocolVersion, type Revision } from '../versions';
+import {
+  ASSUMED_PROTOCOL_VERSION,
+  isSupportedVersion,
+  MODERN_PROTOCOL_VERSIONS,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type ProtocolVersion,
+  type Revision,
+} from '../versions';
 import { createReplyNegotiator, type ResponseMode } from '../http/accept';
 import { readJsonBody } from '../http/body';
 import { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER } from '../http/headers';
@@ -53,7 +60,13 @@ interface RequestSession {
 const FRESH_CLIENTS: ReadonlyMap<Revision, ClientState> = new Map(
   [...SUPPORTED_PROTOCOL_VERSIONS, ...MODERN_PROTOCOL_VERSIONS].map((protocolVersion) => [
     protocolVersion,
-    Object.freeze({ protocolVersion, clientCapabilities: Object.freeze({}), clientInfo: undefined, logLevel: undefined, subscriptions: Object.freeze([]) }),
+    Object.freeze({
+      protocolVersion,
+      clientCapabilities: Object.freeze({}),
+      clientInfo: undefined,
+      logLevel: undefined,
+      subscriptions: Object.freeze([]),
+    }),
   ]),
 );
 
@@ -78,8 +91,12 @@ function modernStatus(outcome: DispatchOutcome): number {
 
 /** The ids of the requests in a POST (a batch's valid requests): what its stream will answer. */
 function requestIdsOf(post: ClassifiedPost): JsonRpcId[] {
-  const messages = Array.isArray(post.messages) ? (post.messages as readonly ParsedMessage[]).flatMap((parsed) => (parsed.ok ? [parsed.message] : [])) : [post.messages as JsonRpcMessage];
-  return messages.flatMap((message) => ('method' in message && 'id' in message && message.id !== undefined ? [message.id] : []));
+  const messages = Array.isArray(post.messages)
+    ? (post.messages as readonly ParsedMessage[]).flatMap((parsed) => (parsed.ok ? [parsed.message] : []))
+    : [post.messages as JsonRpcMessage];
+  return messages.flatMap((message) =>
+    'method' in message && 'id' in message && message.id !== undefined ? [message.id] : [],
+  );
 }
 
 /** The client's address: Express's `req.ip` (which honours `trust proxy`), else the socket's. */
@@ -117,23 +134,51 @@ export function createPostHandler(dispatcher: Dispatcher, config: PostHandlerCon
   const negotiateReply = createReplyNegotiator();
 
   /** The session of a request whose body is read: prepared for initialize; answers 400 itself and returns undefined then. */
-  function sessionOf(res: ServerResponse, manager: SessionManager, loaded: LoadedSession | undefined, initialize: boolean): RequestSession | undefined {
+  function sessionOf(
+    res: ServerResponse,
+    manager: SessionManager,
+    loaded: LoadedSession | undefined,
+    initialize: boolean,
+  ): RequestSession | undefined {
     if (initialize) {
       // A session is initialized once (the SDK answers a second initialize on a session 400 -32600, as here).
       if (loaded === undefined) return { id: manager.newId(), record: undefined, reply: undefined };
-      sendHttpError(res, 400, ErrorCode.InvalidRequest, 'Invalid Request: this session is already initialized; initialize without Mcp-Session-Id to start a new one');
+      sendHttpError(
+        res,
+        400,
+        ErrorCode.InvalidRequest,
+        'Invalid Request: this session is already initialized; initialize without Mcp-Session-Id to start a new one',
+      );
       return undefined;
     }
     // MCP transports › Session Management: no session id → 400.
-    if (loaded !== undefined) return { id: loaded.record.id, record: loaded.record, reply: { manager, live: loaded.live, protocolVersion: loaded.record.protocolVersion } };
+    if (loaded !== undefined)
+      return {
+        id: loaded.record.id,
+        record: loaded.record,
+        reply: { manager, live: loaded.live, protocolVersion: loaded.record.protocolVersion },
+      };
     sendSessionRequired(res);
     return undefined;
   }
 
   /** Keeps what the dispatch changed: a new session for a successful initialize, else the session's client state. */
-  async function keep(manager: SessionManager, session: RequestSession, post: ClassifiedPost, outcome: DispatchOutcome, headers: Record<string, string>, subject: string | undefined): Promise<void> {
+  async function keep(
+    manager: SessionManager,
+    session: RequestSession,
+    post: ClassifiedPost,
+    outcome: DispatchOutcome,
+    headers: Record<string, string>,
+    subject: string | undefined,
+  ): Promise<void> {
     if (post.kind === 'initialize') {
-      if (outcome.kind === 'answered' && !('error' in outcome.body) && outcome.client !== undefined && isSessionClient(outcome.client)) await manager.create(session.id, outcome.client, subject);
+      if (
+        outcome.kind === 'answered' &&
+        !('error' in outcome.body) &&
+        outcome.client !== undefined &&
+        isSessionClient(outcome.client)
+      )
+        await manager.create(session.id, outcome.client, subject);
       // A refused initialize creates no session, so it names none.
       else delete headers['Mcp-Session-Id'];
     } else if (outcome.client !== undefined && isSessionClient(outcome.client) && session.record && session.reply) {
@@ -145,7 +190,8 @@ export function createPostHandler(dispatcher: Dispatcher, config: PostHandlerCon
   function replyMode(req: IncomingMessage, res: ServerResponse, post: ClassifiedPost): ResponseMode | undefined {
     if (!post.holdsRequests) return config.responseMode;
     const negotiated = negotiateReply(req.headers.accept, config.responseMode);
-    if (negotiated === undefined) sendHttpError(res, 406, ErrorCode.ServerError, 'Not Acceptable: accept application/json or text/event-stream');
+    if (negotiated === undefined)
+      sendHttpError(res, 406, ErrorCode.ServerError, 'Not Acceptable: accept application/json or text/event-stream');
     return negotiated;
   }
 
@@ -153,7 +199,12 @@ export function createPostHandler(dispatcher: Dispatcher, config: PostHandlerCon
    * A 2026 request: stateless, its client state from its `_meta`, never remembered (MCP 2026-07-28). No session is
    * read or made; closing its stream cancels it (PostReply aborts a reply that cannot be resumed).
    */
-  async function serveModern(req: IncomingMessage, res: ServerResponse, post: ClassifiedPost, auth: AuthInfo | undefined): Promise<void> {
+  async function serveModern(
+    req: IncomingMessage,
+    res: ServerResponse,
+    post: ClassifiedPost,
+    auth: AuthInfo | undefined,
+  ): Promise<void> {
     // MCP 2026-07-28 subscriptions/listen: a stream that outlives any dispatch, served by its own transport.
     if (config.listenStreams !== undefined && isListenRequest(post)) {
       config.listenStreams.open(req, res, post.messages, auth, clientAddressOf(req));
@@ -163,7 +214,13 @@ export function createPostHandler(dispatcher: Dispatcher, config: PostHandlerCon
     if (mode === undefined) return;
     const { envelope } = post;
     const client: ClientState = envelope
-      ? { protocolVersion: envelope.protocolVersion as Revision, clientCapabilities: envelope.clientCapabilities, clientInfo: envelope.clientInfo, logLevel: envelope.logLevel, subscriptions: NO_SUBSCRIPTIONS }
+      ? {
+          protocolVersion: envelope.protocolVersion as Revision,
+          clientCapabilities: envelope.clientCapabilities,
+          clientInfo: envelope.clientInfo,
+          logLevel: envelope.logLevel,
+          subscriptions: NO_SUBSCRIPTIONS,
+        }
       : (FRESH_CLIENTS.get(MODERN_PROTOCOL_VERSIONS[0]) as ClientState);
     const abort = new LazyAbort();
     const reply = new PostReply(res, mode, undefined, config, {}, abort);
@@ -187,7 +244,10 @@ export function createPostHandler(dispatcher: Dispatcher, config: PostHandlerCon
   return async function mcpPostHandler(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // In the order clients are answered: the headers, the session they name, the body (MCP transports: an unknown
     // session is 404 at no more cost than the lookup), the classification, the session rules, Accept.
-    const verdict = classifier.headers({ protocolVersion: req.headers[PROTOCOL_VERSION_HEADER], repeated: repeatedMirror(req) });
+    const verdict = classifier.headers({
+      protocolVersion: req.headers[PROTOCOL_VERSION_HEADER],
+      repeated: repeatedMirror(req),
+    });
     if (!verdict.ok) {
       sendJson(res, verdict.status, verdict.error);
       return;
@@ -195,7 +255,10 @@ export function createPostHandler(dispatcher: Dispatcher, config: PostHandlerCon
     const auth = config.authOf(req);
     // MCP 2026-07-28 versioning: a session id is not an input of a modern request, so under a header that may be
     // one no session is looked up: the body decides.
-    const loaded = sessions === undefined || verdict.modernHeader !== undefined ? undefined : await loadNamedSession(req, res, sessions, auth?.subject, false);
+    const loaded =
+      sessions === undefined || verdict.modernHeader !== undefined
+        ? undefined
+        : await loadNamedSession(req, res, sessions, auth?.subject, false);
     if (loaded === false) return;
     const body = await readJsonBody(req, config.bodyLimit);
     const headerRefusal = body.ok ? undefined : classifier.unreadable(verdict);
@@ -204,7 +267,13 @@ export function createPostHandler(dispatcher: Dispatcher, config: PostHandlerCon
       return;
     }
     if (!body.ok) {
-      sendHttpError(res, body.status, body.code, body.message, body.status === 413 ? { Connection: 'close' } : undefined);
+      sendHttpError(
+        res,
+        body.status,
+        body.code,
+        body.message,
+        body.status === 413 ? { Connection: 'close' } : undefined,
+      );
       return;
     }
     // Refusals that hold whatever the session state come before the session rules: one body, one answer.
@@ -225,10 +294,12 @@ export function createPostHandler(dispatcher: Dispatcher, config: PostHandlerCon
     if (mode === undefined) return;
 
     // With a session, its negotiated revision rules; the header only has to be a supported one.
-    const client = session?.record ?? FRESH_CLIENTS.get(post.headerVersion ?? ASSUMED_PROTOCOL_VERSION) as ClientState;
+    const client =
+      session?.record ?? (FRESH_CLIENTS.get(post.headerVersion ?? ASSUMED_PROTOCOL_VERSION) as ClientState);
     // Aborted when the caller hangs up; a LazyAbort makes no AbortSignal unless a handler reads ctx.signal.
     const abort = new LazyAbort();
-    const headers: Record<string, string> = session && post.kind === 'initialize' ? { 'Mcp-Session-Id': session.id } : {};
+    const headers: Record<string, string> =
+      session && post.kind === 'initialize' ? { 'Mcp-Session-Id': session.id } : {};
     // The ids are walked for a session's SSE stream only (a shared event store marks it open with them), not per POST.
     const reply = new PostReply(res, mode, session?.reply, config, headers, abort, () => requestIdsOf(post));
     const env: DispatchEnvironment = {
@@ -246,7 +317,8 @@ export function createPostHandler(dispatcher: Dispatcher, config: PostHandlerCon
       networkProtocolVersion: req.httpVersion,
     };
     const outcome = await dispatcher.dispatch(post, env);
-    if (sessions !== undefined && session !== undefined) await keep(sessions, session, post, outcome, headers, auth?.subject);
+    if (sessions !== undefined && session !== undefined)
+      await keep(sessions, session, post, outcome, headers, auth?.subject);
     await reply.finish(outcome);
   };
 }

@@ -28,7 +28,10 @@ export interface RemoteStream {
 
 /** The error a client gets for a request whose instance stopped before answering it. */
 function lostResponse(id: JsonRpcId): string {
-  const error = new JsonRpcError(ErrorCode.InternalError, 'The server instance serving this request stopped before answering it; it may or may not have run');
+  const error = new JsonRpcError(
+    ErrorCode.InternalError,
+    'The server instance serving this request stopped before answering it; it may or may not have run',
+  );
   return JSON.stringify(failure(id, error));
 }
 

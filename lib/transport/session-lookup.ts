@@ -16,7 +16,12 @@ export function sendSessionRequired(res: ServerResponse): void {
 
 /** MCP transports › Session Management: an unknown, expired or deleted session (or another principal's) gets 404. */
 export function sendSessionNotFound(res: ServerResponse): void {
-  sendHttpError(res, 404, ErrorCode.ServerError, 'Session not found: it expired or was deleted; initialize a new session (without Mcp-Session-Id)');
+  sendHttpError(
+    res,
+    404,
+    ErrorCode.ServerError,
+    'Session not found: it expired or was deleted; initialize a new session (without Mcp-Session-Id)',
+  );
 }
 
 /** The Mcp-Session-Id of a request that must carry one; answers 400 itself and returns undefined without it. */

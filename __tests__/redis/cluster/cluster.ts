@@ -38,9 +38,16 @@ const INSTANCE = join(__dirname, 'instance.ts');
 async function startInstance(name: string, redisUrl: string): Promise<Instance> {
   const port = await freePort();
   // The redis4 project runs the instances on Express 4 too (EXPRESS_MAJOR is its jest global).
-  const express4 = (globalThis as { EXPRESS_MAJOR?: number }).EXPRESS_MAJOR === 4 ? ['--require', join(__dirname, 'express4.cjs')] : [];
+  const express4 =
+    (globalThis as { EXPRESS_MAJOR?: number }).EXPRESS_MAJOR === 4
+      ? ['--require', join(__dirname, 'express4.cjs')]
+      : [];
   // One process (tsx as a loader, not its CLI, which would start another): the hook applies to the instance itself.
-  const child: ChildProcess = spawn(process.execPath, [...express4, '--import', 'tsx', INSTANCE, String(port), redisUrl, name], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...express4, '--import', 'tsx', INSTANCE, String(port), redisUrl, name],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let out = '';
   child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -66,7 +73,11 @@ async function startInstance(name: string, redisUrl: string): Promise<Instance> 
 function rpcOf(body: Buffer): string | undefined {
   try {
     const message = JSON.parse(body.toString()) as Record<string, unknown>;
-    return typeof message.method === 'string' ? message.method : 'result' in message || 'error' in message ? 'response' : undefined;
+    return typeof message.method === 'string'
+      ? message.method
+      : 'result' in message || 'error' in message
+        ? 'response'
+        : undefined;
   } catch {
     return undefined;
   }
@@ -94,7 +105,10 @@ export async function startCluster(redisUrl: string): Promise<Cluster> {
       for (;;) {
         const found = instances.find((instance) => instance.output().includes(text));
         if (found !== undefined) return found.name;
-        if (Date.now() > end) throw new Error(`no instance printed '${text}': ${instances.map((instance) => `${instance.name}: ${instance.output()}`).join('\n')}`);
+        if (Date.now() > end)
+          throw new Error(
+            `no instance printed '${text}': ${instances.map((instance) => `${instance.name}: ${instance.output()}`).join('\n')}`,
+          );
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
     },

@@ -5,7 +5,8 @@ import { mcpRouter } from '../../../lib';
 import { redisStore } from '../../../lib/redis';
 
 const [portArg, redisUrl, name] = process.argv.slice(2);
-if (portArg === undefined || redisUrl === undefined || name === undefined) throw new Error('usage: instance.ts <port> <redis url> <name>');
+if (portArg === undefined || redisUrl === undefined || name === undefined)
+  throw new Error('usage: instance.ts <port> <redis url> <name>');
 
 const mcp = mcpRouter({
   name: 'cluster-test',
@@ -20,7 +21,10 @@ mcp.tool({
   name: 'ask',
   description: 'Asks the client to confirm, then says which instance asked',
   handler: async (_args, ctx) => {
-    const answer = await ctx.elicit({ message: 'Confirm?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } });
+    const answer = await ctx.elicit({
+      message: 'Confirm?',
+      requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
+    });
     return { instance: name, answer };
   },
 });
@@ -38,8 +42,13 @@ mcp.tool({
 });
 mcp.tool({
   name: 'slow_steps',
-  description: 'Reports step 1, drops the connection (the client must resume), then reports the other steps, one every delayMs',
-  inputSchema: { type: 'object', properties: { steps: { type: 'number' }, delayMs: { type: 'number' } }, required: ['steps', 'delayMs'] },
+  description:
+    'Reports step 1, drops the connection (the client must resume), then reports the other steps, one every delayMs',
+  inputSchema: {
+    type: 'object',
+    properties: { steps: { type: 'number' }, delayMs: { type: 'number' } },
+    required: ['steps', 'delayMs'],
+  },
   handler: async ({ steps, delayMs }: { steps: number; delayMs: number }, ctx) => {
     await ctx.progress(1, steps);
     ctx.closeStream();

@@ -50,7 +50,11 @@ export interface VerifiedAccessToken {
  * Verifies an access token the router signed for this issuer and resource: signature by one of its keys (found by
  * `kid`, the algorithm the key is for, never `none`), `typ`, `iss`, `aud`, `exp`. Undefined for anything else.
  */
-export async function verifyAccessToken(keys: SigningKeys, token: string, expected: { issuer: string; resource: string }): Promise<VerifiedAccessToken | undefined> {
+export async function verifyAccessToken(
+  keys: SigningKeys,
+  token: string,
+  expected: { issuer: string; resource: string },
+): Promise<VerifiedAccessToken | undefined> {
   const { jwtVerify, decodeProtectedHeader } = jose();
   let kid: string | undefined;
   try {

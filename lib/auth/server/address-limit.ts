@@ -25,6 +25,14 @@ export function perAddressLimit(perMinute: number, what: string): RequestHandler
     // CORS preflights carry no credentials and do no work: they do not count.
     skip: (req) => req.method === 'OPTIONS',
     keyGenerator: (req) => ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? ''),
-    handler: (_req, res) => sendOAuthError(res, new OAuthError('too_many_requests', `at most ${perMinute} ${what} a minute from one address; retry after the time in Retry-After`, 429)),
+    handler: (_req, res) =>
+      sendOAuthError(
+        res,
+        new OAuthError(
+          'too_many_requests',
+          `at most ${perMinute} ${what} a minute from one address; retry after the time in Retry-After`,
+          429,
+        ),
+      ),
   });
 }

@@ -61,12 +61,17 @@ export async function checkAuthorizationRequest(
     if (err instanceof OAuthError) throw new AuthorizeError(err.error, err.description);
     throw err;
   });
-  if (client === undefined) throw new AuthorizeError('invalid_client', 'client_id is not a client of this server: register first');
+  if (client === undefined)
+    throw new AuthorizeError('invalid_client', 'client_id is not a client of this server: register first');
   const asked = single(query, 'redirect_uri');
   // OAuth 2.1 §2.3.1: without redirect_uri, a client with exactly one registered redirect URI uses it.
   const redirectUri = asked ?? (client.redirectUris.length === 1 ? client.redirectUris[0] : undefined);
   if (redirectUri === undefined) throw new AuthorizeError('invalid_request', 'redirect_uri is missing');
-  if (!clients.allowsRedirect(client, redirectUri)) throw new AuthorizeError('invalid_request', 'redirect_uri is not one of the client\u2019s registered redirect URIs');
+  if (!clients.allowsRedirect(client, redirectUri))
+    throw new AuthorizeError(
+      'invalid_request',
+      'redirect_uri is not one of the client\u2019s registered redirect URIs',
+    );
 
   const state = single(query, 'state');
   const redirect = { uri: redirectUri, state };
@@ -75,22 +80,41 @@ export async function checkAuthorizationRequest(
   };
   const responseType = single(query, 'response_type');
   if (responseType !== 'code') fail('unsupported_response_type', 'response_type must be code');
-  if (!client.grantTypes.includes('authorization_code')) fail('unauthorized_client', 'the client is not registered for the authorization_code grant');
+  if (!client.grantTypes.includes('authorization_code'))
+    fail('unauthorized_client', 'the client is not registered for the authorization_code grant');
   const codeChallenge = single(query, 'code_challenge');
   const method = single(query, 'code_challenge_method');
-  if (codeChallenge === undefined) fail('invalid_request', 'code_challenge is missing: PKCE is required (OAuth 2.1 §4.1.1)');
+  if (codeChallenge === undefined)
+    fail('invalid_request', 'code_challenge is missing: PKCE is required (OAuth 2.1 §4.1.1)');
   if (method !== 'S256') fail('invalid_request', 'code_challenge_method must be S256 (plain is not accepted)');
-  if (!S256_CHALLENGE.test(codeChallenge as string)) fail('invalid_request', 'code_challenge is not a base64url SHA-256');
+  if (!S256_CHALLENGE.test(codeChallenge as string))
+    fail('invalid_request', 'code_challenge is not a base64url SHA-256');
   const target = single(query, 'resource');
-  if (target !== undefined && target.replace(/\/$/, '') !== resource) fail('invalid_target', `resource must be this server, ${resource}`);
+  if (target !== undefined && target.replace(/\/$/, '') !== resource)
+    fail('invalid_target', `resource must be this server, ${resource}`);
   const scope = single(query, 'scope');
   const requested = scope === undefined ? [...supportedScopes] : scope.split(' ').filter((name) => name !== '');
   const scopes = [...new Set(requested.filter((name) => supportedScopes.includes(name)))];
-  return { client, request: { clientId: client.clientId, redirectUri: redirectUri as string, state, codeChallenge: codeChallenge as string, scopes, resource } };
+  return {
+    client,
+    request: {
+      clientId: client.clientId,
+      redirectUri: redirectUri as string,
+      state,
+      codeChallenge: codeChallenge as string,
+      scopes,
+      resource,
+    },
+  };
 }
 
 /** The client's redirect URI with the answer's parameters and the issuer (RFC 9207 §2), keeping its own query. */
-export function redirectWith(uri: string, state: string | undefined, issuer: string, params: Readonly<Record<string, string>>): string {
+export function redirectWith(
+  uri: string,
+  state: string | undefined,
+  issuer: string,
+  params: Readonly<Record<string, string>>,
+): string {
   const url = new URL(uri);
   for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
   if (state !== undefined) url.searchParams.set('state', state);

@@ -40,10 +40,22 @@ export interface AuthorizationServer {
 }
 
 /** Endpoints under the per-address limit (`auth.server.rateLimit`): where a request costs the server work or a lookup. */
-const LIMITED_PATHS = new Set<string>([ENDPOINTS.authorize, ENDPOINTS.consent, ENDPOINTS.callback, ENDPOINTS.token, ENDPOINTS.revoke]);
+const LIMITED_PATHS = new Set<string>([
+  ENDPOINTS.authorize,
+  ENDPOINTS.consent,
+  ENDPOINTS.callback,
+  ENDPOINTS.token,
+  ENDPOINTS.revoke,
+]);
 
 /** Endpoints a browser-based client calls cross-origin: readable by any origin (they take no cookies). */
-const CORS_PATHS = new Set<string>([...SERVER_METADATA_PATHS, ENDPOINTS.token, ENDPOINTS.register, ENDPOINTS.revoke, ENDPOINTS.jwks]);
+const CORS_PATHS = new Set<string>([
+  ...SERVER_METADATA_PATHS,
+  ENDPOINTS.token,
+  ENDPOINTS.register,
+  ENDPOINTS.revoke,
+  ENDPOINTS.jwks,
+]);
 
 /**
  * Creates the authorization server of a router's `auth.server` option.
@@ -55,8 +67,14 @@ const CORS_PATHS = new Set<string>([...SERVER_METADATA_PATHS, ENDPOINTS.token, E
  * router.use(server.handle);
  * ```
  */
-export function createAuthorizationServer(options: ResolvedAuthServer, store: SignInStore, resourceOf: (req: IncomingMessage) => string, logger: McpLogger): AuthorizationServer {
-  const issuerOf = (req: IncomingMessage): string => options.issuer ?? `${originOf(req)}${(req as ExpressRequest).baseUrl ?? ''}`;
+export function createAuthorizationServer(
+  options: ResolvedAuthServer,
+  store: SignInStore,
+  resourceOf: (req: IncomingMessage) => string,
+  logger: McpLogger,
+): AuthorizationServer {
+  const issuerOf = (req: IncomingMessage): string =>
+    options.issuer ?? `${originOf(req)}${(req as ExpressRequest).baseUrl ?? ''}`;
   const clients = createClientDirectory(options.clients, store);
   const keys = createSigningKeys(options.keys, store);
   const grants = new Grants(store, options.codeTtlSec * 1000, options.refreshTokenTtlSec * 1000);
@@ -74,14 +92,21 @@ export function createAuthorizationServer(options: ResolvedAuthServer, store: Si
   }
 
   /** The endpoints, by path and method. */
-  const routes: Record<string, Record<string, (req: ExpressRequest, res: ServerResponse, next: Next) => Promise<void> | void>> = {
-    [ENDPOINTS.authorize]: { GET: (req, res) => browser.authorize(req, res, new URL(req.url ?? '', 'http://x').searchParams) },
+  const routes: Record<
+    string,
+    Record<string, (req: ExpressRequest, res: ServerResponse, next: Next) => Promise<void> | void>
+  > = {
+    [ENDPOINTS.authorize]: {
+      GET: (req, res) => browser.authorize(req, res, new URL(req.url ?? '', 'http://x').searchParams),
+    },
     [ENDPOINTS.callback]: { GET: (req, res) => browser.callback(req, res) },
     [ENDPOINTS.consent]: { POST: (req, res) => browser.consent(req, res) },
     [ENDPOINTS.token]: { POST: (req, res) => tokens.token(req, res) },
     [ENDPOINTS.revoke]: { POST: (req, res) => tokens.revoke(req, res) },
     [ENDPOINTS.register]: { POST: (req, res, next) => void register(req as never, res as never, next) },
-    [ENDPOINTS.jwks]: { GET: async (_req, res) => sendJson(res, 200, await keys.jwks(), { 'Cache-Control': 'public, max-age=300' }) },
+    [ENDPOINTS.jwks]: {
+      GET: async (_req, res) => sendJson(res, 200, await keys.jwks(), { 'Cache-Control': 'public, max-age=300' }),
+    },
   };
   for (const path of SERVER_METADATA_PATHS) routes[path] = { GET: (req, res) => metadata(issuerOf(req), res) };
 
@@ -92,9 +117,20 @@ export function createAuthorizationServer(options: ResolvedAuthServer, store: Si
       .catch((err: unknown) => {
         if (res.headersSent) return void res.destroy();
         if (err instanceof OAuthError) return sendError(res, err);
-        if (err instanceof StoreUnavailableError) return sendJson(res, 503, { error: 'temporarily_unavailable', error_description: 'sign-in storage is unavailable; retry shortly' }, { ...NO_STORE, 'Retry-After': String(err.retryAfterSeconds) });
+        if (err instanceof StoreUnavailableError)
+          return sendJson(
+            res,
+            503,
+            { error: 'temporarily_unavailable', error_description: 'sign-in storage is unavailable; retry shortly' },
+            { ...NO_STORE, 'Retry-After': String(err.retryAfterSeconds) },
+          );
         logger.error(err, 'mcpRouter: a sign-in endpoint failed');
-        sendJson(res, 500, { error: 'server_error', error_description: 'the authorization server failed; see its logs' }, NO_STORE);
+        sendJson(
+          res,
+          500,
+          { error: 'server_error', error_description: 'the authorization server failed; see its logs' },
+          NO_STORE,
+        );
       });
   }
 
@@ -105,12 +141,20 @@ export function createAuthorizationServer(options: ResolvedAuthServer, store: Si
     if (CORS_PATHS.has(path) && allowAnyOrigin(req, res, Object.keys(methods))) return true;
     const endpoint = methods[method];
     if (endpoint === undefined) {
-      sendJson(res, 405, { error: 'invalid_request', error_description: `use ${Object.keys(methods).join(' or ')} here` }, { Allow: Object.keys(methods).join(', ') });
+      sendJson(
+        res,
+        405,
+        { error: 'invalid_request', error_description: `use ${Object.keys(methods).join(' or ')} here` },
+        { Allow: Object.keys(methods).join(', ') },
+      );
       return true;
     }
     // Metadata, keys and registration (limited on its own) are outside the per-address limit of the rest.
     if (limit === undefined || !LIMITED_PATHS.has(path)) run(() => endpoint(req, res, next), res);
-    else limit(req as never, res as never, (err?: unknown) => (err ? next(err) : run(() => endpoint(req, res, next), res)));
+    else
+      limit(req as never, res as never, (err?: unknown) =>
+        err ? next(err) : run(() => endpoint(req, res, next), res),
+      );
     return true;
   }
 

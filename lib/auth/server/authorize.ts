@@ -2,7 +2,12 @@
 
 import * as crypto from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { checkAuthorizationRequest, redirectWith, AuthorizeError, type AuthorizationRequest } from './authorization-request';
+import {
+  checkAuthorizationRequest,
+  redirectWith,
+  AuthorizeError,
+  type AuthorizationRequest,
+} from './authorization-request';
 import type { OAuthClient } from './client';
 import { consentPageHeaders, renderConsentPage, type ConsentDetails } from './consent-page';
 import { readForm } from './form';
@@ -27,7 +32,8 @@ interface Pending extends AuthorizationRequest {
 
 const random = (): string => crypto.randomBytes(32).toString('base64url');
 const digest = tokenDigest;
-const sameSecret = (a: string, b: string): boolean => a.length === b.length && crypto.timingSafeEqual(Buffer.from(a), Buffer.from(b));
+const sameSecret = (a: string, b: string): boolean =>
+  a.length === b.length && crypto.timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 /** The browser endpoints of one authorization server. */
 export function createAuthorizeEndpoints(ctx: ServerContext) {
@@ -39,18 +45,37 @@ export function createAuthorizeEndpoints(ctx: ServerContext) {
   }
 
   /** Ends the authorization with an error: back to the client when its redirect URI is known, else shown. */
-  function fail(req: IncomingMessage, res: ServerResponse, err: OAuthError, to?: { uri: string; state: string | undefined }): void {
+  function fail(
+    req: IncomingMessage,
+    res: ServerResponse,
+    err: OAuthError,
+    to?: { uri: string; state: string | undefined },
+  ): void {
     if (to === undefined) return ctx.sendError(res, err);
-    redirect(res, redirectWith(to.uri, to.state, ctx.issuerOf(req), { error: err.error, error_description: err.description }));
+    redirect(
+      res,
+      redirectWith(to.uri, to.state, ctx.issuerOf(req), { error: err.error, error_description: err.description }),
+    );
   }
 
   /** The user is known: a code at once when consent is given or not needed, else the consent page. */
-  async function withIdentity(req: IncomingMessage, res: ServerResponse, pendingId: string, pending: Pending, identity: Identity): Promise<void> {
+  async function withIdentity(
+    req: IncomingMessage,
+    res: ServerResponse,
+    pendingId: string,
+    pending: Pending,
+    identity: Identity,
+  ): Promise<void> {
     const client = await clients.find(pending.clientId);
-    if (client === undefined) return fail(req, res, new OAuthError('invalid_client', 'the client is no longer registered'));
-    const scopes = identity.scopes === undefined ? pending.scopes : pending.scopes.filter((scope) => identity.scopes?.includes(scope));
+    if (client === undefined)
+      return fail(req, res, new OAuthError('invalid_client', 'the client is no longer registered'));
+    const scopes =
+      identity.scopes === undefined
+        ? pending.scopes
+        : pending.scopes.filter((scope) => identity.scopes?.includes(scope));
     const granted: Pending = { ...pending, scopes, identity };
-    if (client.firstParty || (await consentRemembered(identity.subject, client.clientId, scopes))) return issueCode(req, res, granted);
+    if (client.firstParty || (await consentRemembered(identity.subject, client.clientId, scopes)))
+      return issueCode(req, res, granted);
     await showConsent(req, res, pendingId, granted, client);
   }
 
@@ -62,18 +87,33 @@ export function createAuthorizeEndpoints(ctx: ServerContext) {
 
   async function issueCode(req: IncomingMessage, res: ServerResponse, pending: Pending): Promise<void> {
     const identity = pending.identity as Identity;
-    const grant = { clientId: pending.clientId, subject: identity.subject, scopes: pending.scopes, resource: pending.resource, ...(identity.upstream && { upstream: identity.upstream }) };
+    const grant = {
+      clientId: pending.clientId,
+      subject: identity.subject,
+      scopes: pending.scopes,
+      resource: pending.resource,
+      ...(identity.upstream && { upstream: identity.upstream }),
+    };
     const code = await grants.issueCode(grant, pending.redirectUri, pending.codeChallenge);
     redirect(res, redirectWith(pending.redirectUri, pending.state, ctx.issuerOf(req), { code }));
   }
 
-  async function showConsent(req: IncomingMessage, res: ServerResponse, pendingId: string, pending: Pending, client: OAuthClient): Promise<void> {
+  async function showConsent(
+    req: IncomingMessage,
+    res: ServerResponse,
+    pendingId: string,
+    pending: Pending,
+    client: OAuthClient,
+  ): Promise<void> {
     const csrf = random();
     const cookie = random();
     await store.set('pending', pendingId, { ...pending, csrf, browser: digest(cookie) }, PENDING_TTL_MS);
     const issuer = ctx.issuerOf(req);
     const secure = issuer.startsWith('https:') ? '; Secure' : '';
-    res.setHeader('Set-Cookie', `${consentCookie(pendingId)}=${cookie}; Path=${new URL(issuer).pathname.replace(/\/$/, '')}/oauth; HttpOnly; SameSite=Strict; Max-Age=${PENDING_TTL_MS / 1000}${secure}`);
+    res.setHeader(
+      'Set-Cookie',
+      `${consentCookie(pendingId)}=${cookie}; Path=${new URL(issuer).pathname.replace(/\/$/, '')}/oauth; HttpOnly; SameSite=Strict; Max-Age=${PENDING_TTL_MS / 1000}${secure}`,
+    );
     const details: ConsentDetails = {
       clientName: client.clientName ?? client.clientId,
       clientId: client.clientId,
@@ -105,30 +145,63 @@ export function createAuthorizeEndpoints(ctx: ServerContext) {
       const returnTo = `${issuer}/oauth/authorize?${query.toString()}`;
       let identity: Identity | undefined;
       try {
-        identity = await options.login.start(req, res, { pendingId, returnTo, callbackUrl: `${issuer}/oauth/callback`, store });
+        identity = await options.login.start(req, res, {
+          pendingId,
+          returnTo,
+          callbackUrl: `${issuer}/oauth/callback`,
+          store,
+        });
       } catch (err) {
-        if (err instanceof LoginError) return fail(req, res, new OAuthError(err.error, err.message), { uri: request.redirectUri, state: request.state });
+        if (err instanceof LoginError)
+          return fail(req, res, new OAuthError(err.error, err.message), {
+            uri: request.redirectUri,
+            state: request.state,
+          });
         throw err;
       }
       if (identity !== undefined) return withIdentity(req, res, pendingId, request, identity);
       // The step answered the browser itself (a redirect to a login page); if it did not, the user is not signed in.
-      if (!res.headersSent) fail(req, res, new OAuthError('access_denied', 'the user did not sign in'), { uri: request.redirectUri, state: request.state });
+      if (!res.headersSent)
+        fail(req, res, new OAuthError('access_denied', 'the user did not sign in'), {
+          uri: request.redirectUri,
+          state: request.state,
+        });
     },
 
     /** GET `<issuer>/oauth/callback`: an upstream provider's answer, through the login step. */
     async callback(req: IncomingMessage, res: ServerResponse): Promise<void> {
       const { finish } = options.login;
-      if (finish === undefined) return ctx.sendError(res, new OAuthError('invalid_request', 'this server signs users in with the app\u2019s own login: it has no callback', 404));
+      if (finish === undefined)
+        return ctx.sendError(
+          res,
+          new OAuthError(
+            'invalid_request',
+            'this server signs users in with the app\u2019s own login: it has no callback',
+            404,
+          ),
+        );
       let found: { pendingId: string; identity: Identity };
       try {
         found = await finish(req, { callbackUrl: `${ctx.issuerOf(req)}/oauth/callback`, store });
       } catch (err) {
         if (!(err instanceof LoginError)) throw err;
-        const pending = err.pendingId === undefined ? undefined : ((await store.take('pending', err.pendingId)) as Pending | undefined);
-        return fail(req, res, new OAuthError(err.error, err.message), pending && { uri: pending.redirectUri, state: pending.state });
+        const pending =
+          err.pendingId === undefined
+            ? undefined
+            : ((await store.take('pending', err.pendingId)) as Pending | undefined);
+        return fail(
+          req,
+          res,
+          new OAuthError(err.error, err.message),
+          pending && { uri: pending.redirectUri, state: pending.state },
+        );
       }
       const pending = (await store.get('pending', found.pendingId)) as Pending | undefined;
-      if (pending === undefined) return ctx.sendError(res, new OAuthError('invalid_request', 'the authorization request expired: start again from the client'));
+      if (pending === undefined)
+        return ctx.sendError(
+          res,
+          new OAuthError('invalid_request', 'the authorization request expired: start again from the client'),
+        );
       await withIdentity(req, res, found.pendingId, pending, found.identity);
     },
 
@@ -139,17 +212,33 @@ export function createAuthorizeEndpoints(ctx: ServerContext) {
       const pending = pendingId === '' ? undefined : ((await store.get('pending', pendingId)) as Pending | undefined);
       const cookie = pendingId === '' ? undefined : cookieOf(req, consentCookie(pendingId));
       const genuine =
-        pending?.csrf !== undefined && pending.browser !== undefined && pending.identity !== undefined && cookie !== undefined &&
-        sameSecret(form.csrf ?? '', pending.csrf) && sameSecret(digest(cookie), pending.browser);
-      if (!genuine) return ctx.sendError(res, new OAuthError('invalid_request', 'this consent form expired or was not shown to this browser: start again from the client', 403));
+        pending?.csrf !== undefined &&
+        pending.browser !== undefined &&
+        pending.identity !== undefined &&
+        cookie !== undefined &&
+        sameSecret(form.csrf ?? '', pending.csrf) &&
+        sameSecret(digest(cookie), pending.browser);
+      if (!genuine)
+        return ctx.sendError(
+          res,
+          new OAuthError(
+            'invalid_request',
+            'this consent form expired or was not shown to this browser: start again from the client',
+            403,
+          ),
+        );
       // Taken once: a form posted twice gives one code.
-      if ((await store.take('pending', pendingId)) === undefined) return ctx.sendError(res, new OAuthError('invalid_request', 'this consent form was already answered', 403));
+      if ((await store.take('pending', pendingId)) === undefined)
+        return ctx.sendError(res, new OAuthError('invalid_request', 'this consent form was already answered', 403));
       const to = { uri: pending.redirectUri, state: pending.state };
-      if (form.decision !== 'allow') return fail(req, res, new OAuthError('access_denied', 'the user denied access'), to);
+      if (form.decision !== 'allow')
+        return fail(req, res, new OAuthError('access_denied', 'the user denied access'), to);
       if (options.rememberConsentMs > 0) {
         const key = digest(`${(pending.identity as Identity).subject}\n${pending.clientId}`);
         const earlier = await store.get('consent', key);
-        const scopes = [...new Set([...(Array.isArray(earlier?.scopes) ? (earlier.scopes as string[]) : []), ...pending.scopes])];
+        const scopes = [
+          ...new Set([...(Array.isArray(earlier?.scopes) ? (earlier.scopes as string[]) : []), ...pending.scopes]),
+        ];
         await store.set('consent', key, { scopes }, options.rememberConsentMs);
       }
       await issueCode(req, res, pending);
@@ -159,6 +248,9 @@ export function createAuthorizeEndpoints(ctx: ServerContext) {
 
 /** A cookie's value from the request's Cookie header (RFC 6265 §5.4), undefined when absent or sent twice. */
 function cookieOf(req: IncomingMessage, name: string): string | undefined {
-  const found = (req.headers.cookie ?? '').split(';').map((part) => part.trim()).filter((part) => part.startsWith(`${name}=`));
+  const found = (req.headers.cookie ?? '')
+    .split(';')
+    .map((part) => part.trim())
+    .filter((part) => part.startsWith(`${name}=`));
   return found.length === 1 ? found[0]?.slice(name.length + 1) : undefined;
 }

@@ -19,16 +19,23 @@ export const MAX_DOCUMENT_TTL_MS = 24 * 60 * 60 * 1000;
  * one when `allowHttp` (local development). Other ids are looked up as registered clients.
  */
 export function isDocumentClientId(clientId: string, allowHttp: boolean): boolean {
-  if (!(clientId.startsWith('https://') || (allowHttp && clientId.startsWith('http://'))) || !URL.canParse(clientId)) return false;
+  if (!(clientId.startsWith('https://') || (allowHttp && clientId.startsWith('http://'))) || !URL.canParse(clientId))
+    return false;
   return new URL(clientId).pathname !== '/';
 }
 
 /** How long to cache a document from its `Cache-Control` (RFC 9111 §5.2.2), within [0, 24 h]; 0 for no-store/no-cache. */
 export function documentTtlMs(cacheControl: string | undefined): number {
   if (cacheControl === undefined) return DEFAULT_DOCUMENT_TTL_MS;
-  const directives = cacheControl.toLowerCase().split(',').map((part) => part.trim());
+  const directives = cacheControl
+    .toLowerCase()
+    .split(',')
+    .map((part) => part.trim());
   if (directives.some((d) => d === 'no-store' || d === 'no-cache' || d === 'private')) return 0;
-  const maxAge = directives.find((d) => d.startsWith('max-age='))?.slice('max-age='.length).replace(/^"|"$/g, '');
+  const maxAge = directives
+    .find((d) => d.startsWith('max-age='))
+    ?.slice('max-age='.length)
+    .replace(/^"|"$/g, '');
   if (maxAge === undefined || !/^\d+$/.test(maxAge)) return DEFAULT_DOCUMENT_TTL_MS;
   return Math.min(Number(maxAge) * 1000, MAX_DOCUMENT_TTL_MS);
 }
@@ -38,8 +45,13 @@ function documentUrl(clientId: string): URL {
   const url = new URL(clientId);
   // The id is compared as a string with the document's client_id: a URL that does not parse back to itself (dot
   // segments, an upper-case host, a default port, an empty fragment) would name one document under several ids.
-  if (url.href !== clientId) throw new OAuthError('invalid_client', `client_id ${clientId} is not a URL in normal form (it reads as ${url.href})`);
-  if (url.hash !== '' || url.username !== '' || url.password !== '') throw new OAuthError('invalid_client', 'a client_id URL must not contain a fragment, a user name or a password');
+  if (url.href !== clientId)
+    throw new OAuthError(
+      'invalid_client',
+      `client_id ${clientId} is not a URL in normal form (it reads as ${url.href})`,
+    );
+  if (url.hash !== '' || url.username !== '' || url.password !== '')
+    throw new OAuthError('invalid_client', 'a client_id URL must not contain a fragment, a user name or a password');
   return url;
 }
 
@@ -52,16 +64,31 @@ function clientFromDocument(clientId: string, text: string): OAuthClient {
     throw new OAuthError('invalid_client', `the client metadata document at ${clientId} is not JSON`);
   }
   const client_id = (document as { client_id?: unknown } | null)?.client_id;
-  if (client_id !== clientId) throw new OAuthError('invalid_client', `the client metadata document at ${clientId} names another client_id (${JSON.stringify(client_id)})`);
-  const secretKeys = ['client_secret', 'client_secret_expires_at'].filter((key) => Object.hasOwn(document as object, key));
-  if (secretKeys.length > 0) throw new OAuthError('invalid_client', `the client metadata document at ${clientId} must not hold ${secretKeys.join(', ')}`);
+  if (client_id !== clientId)
+    throw new OAuthError(
+      'invalid_client',
+      `the client metadata document at ${clientId} names another client_id (${JSON.stringify(client_id)})`,
+    );
+  const secretKeys = ['client_secret', 'client_secret_expires_at'].filter((key) =>
+    Object.hasOwn(document as object, key),
+  );
+  if (secretKeys.length > 0)
+    throw new OAuthError(
+      'invalid_client',
+      `the client metadata document at ${clientId} must not hold ${secretKeys.join(', ')}`,
+    );
   try {
     const metadata = checkClientMetadata(document, 'none');
     // CIMD: a document is public, so it cannot carry a shared secret; private_key_jwt is not supported here.
-    if (metadata.tokenEndpointAuthMethod !== 'none') throw new OAuthError('invalid_client_metadata', "token_endpoint_auth_method must be 'none'");
+    if (metadata.tokenEndpointAuthMethod !== 'none')
+      throw new OAuthError('invalid_client_metadata', "token_endpoint_auth_method must be 'none'");
     return { clientId, source: 'metadata-document', firstParty: false, ...metadata };
   } catch (err) {
-    if (err instanceof OAuthError) throw new OAuthError('invalid_client', `the client metadata document at ${clientId} is not usable: ${err.description}`);
+    if (err instanceof OAuthError)
+      throw new OAuthError(
+        'invalid_client',
+        `the client metadata document at ${clientId} is not usable: ${err.description}`,
+      );
     throw err;
   }
 }
@@ -113,7 +140,11 @@ export class MetadataDocuments {
     try {
       fetched = await fetchPinned(url, address, this.options);
     } catch (err) {
-      if (err instanceof DocumentFetchError) throw new OAuthError('invalid_client', `the client metadata document at ${clientId} cannot be used: ${err.message}`);
+      if (err instanceof DocumentFetchError)
+        throw new OAuthError(
+          'invalid_client',
+          `the client metadata document at ${clientId} cannot be used: ${err.message}`,
+        );
       throw err;
     }
     const client = clientFromDocument(clientId, fetched.text);
@@ -126,7 +157,10 @@ export class MetadataDocuments {
   private async checkedAddress(url: URL): Promise<string> {
     const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
     const refuse = (why: string): never => {
-      throw new OAuthError('invalid_client', `the client metadata document at ${url.href} is not fetched: its host is ${why}`);
+      throw new OAuthError(
+        'invalid_client',
+        `the client metadata document at ${url.href} is not fetched: its host is ${why}`,
+      );
     };
     const allowPrivate = this.options.allowPrivateAddresses;
     if (!allowPrivate && isIP(host) === 0) {

@@ -43,13 +43,18 @@ function presented(authorization: string | undefined, form: Readonly<Record<stri
       throw new ClientAuthenticationError('the Basic credentials are not form-urlencoded (RFC 6749 §2.3.1)', true);
     }
     // RFC 6749 §2.3: a client MUST NOT use more than one authentication method in a request.
-    if (form.client_secret !== undefined) throw new ClientAuthenticationError('the client authenticated twice (Basic and client_secret)', true);
-    if (form.client_id !== undefined && form.client_id !== clientId) throw new ClientAuthenticationError('client_id differs from the Basic credentials', true);
+    if (form.client_secret !== undefined)
+      throw new ClientAuthenticationError('the client authenticated twice (Basic and client_secret)', true);
+    if (form.client_id !== undefined && form.client_id !== clientId)
+      throw new ClientAuthenticationError('client_id differs from the Basic credentials', true);
     return { method: 'client_secret_basic', clientId, secret };
   }
-  if (authorization !== undefined && authorization !== '') throw new ClientAuthenticationError('the Authorization header is not Basic client credentials', false);
-  if (typeof form.client_id !== 'string' || form.client_id === '') throw new ClientAuthenticationError('the client did not identify itself (client_id or Basic credentials)', false);
-  if (form.client_secret !== undefined) return { method: 'client_secret_post', clientId: form.client_id, secret: form.client_secret };
+  if (authorization !== undefined && authorization !== '')
+    throw new ClientAuthenticationError('the Authorization header is not Basic client credentials', false);
+  if (typeof form.client_id !== 'string' || form.client_id === '')
+    throw new ClientAuthenticationError('the client did not identify itself (client_id or Basic credentials)', false);
+  if (form.client_secret !== undefined)
+    return { method: 'client_secret_post', clientId: form.client_id, secret: form.client_secret };
   return { method: 'none', clientId: form.client_id };
 }
 
@@ -90,9 +95,15 @@ export async function authenticateClient(
   }
   if (client === undefined) throw new ClientAuthenticationError('unknown client', triedBasic);
   if (!methodAllowed(client, given.method)) {
-    throw new ClientAuthenticationError(`this client authenticates with ${client.tokenEndpointAuthMethod}, not ${given.method}`, triedBasic);
+    throw new ClientAuthenticationError(
+      `this client authenticates with ${client.tokenEndpointAuthMethod}, not ${given.method}`,
+      triedBasic,
+    );
   }
-  if (given.method !== 'none' && (client.secretDigest === undefined || !secretMatches(client.secretDigest, given.secret ?? ''))) {
+  if (
+    given.method !== 'none' &&
+    (client.secretDigest === undefined || !secretMatches(client.secretDigest, given.secret ?? ''))
+  ) {
     throw new ClientAuthenticationError('wrong client secret', triedBasic);
   }
   return client;

@@ -25,7 +25,19 @@ const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
  * §7.12). Other non-http schemes are native apps' private-use schemes (RFC 8252 §7.1): `com.example.app:/cb`, and
  * Cursor's `cursor://…`, which does not follow §7.1's reverse-domain advice but is in use.
  */
-const FORBIDDEN_SCHEMES = new Set(['javascript:', 'data:', 'vbscript:', 'file:', 'blob:', 'about:', 'filesystem:', 'ws:', 'wss:', 'ftp:', 'mailto:']);
+const FORBIDDEN_SCHEMES = new Set([
+  'javascript:',
+  'data:',
+  'vbscript:',
+  'file:',
+  'blob:',
+  'about:',
+  'filesystem:',
+  'ws:',
+  'wss:',
+  'ftp:',
+  'mailto:',
+]);
 /** RFC 6749 §3.3 scope-token characters, space-separated. */
 const SCOPE = /^[\x21\x23-\x5b\x5d-\x7e]+( [\x21\x23-\x5b\x5d-\x7e]+)*$/;
 
@@ -40,29 +52,46 @@ export function redirectUriProblem(uri: unknown): string | undefined {
   if (FORBIDDEN_SCHEMES.has(url.protocol)) return `must not use the ${url.protocol} scheme`;
   if (url.username !== '' || url.password !== '') return 'must not contain a user name or password';
   if (url.protocol === 'https:') return url.hostname === '' ? 'must name a host' : undefined;
-  if (url.protocol === 'http:') return LOOPBACK_HOSTS.has(url.hostname) ? undefined : 'may use http only on a loopback host (127.0.0.1, [::1], localhost); use https';
+  if (url.protocol === 'http:')
+    return LOOPBACK_HOSTS.has(url.hostname)
+      ? undefined
+      : 'may use http only on a loopback host (127.0.0.1, [::1], localhost); use https';
   return undefined; // a private-use scheme of a native app (RFC 8252 §7.1)
 }
 
 /** Why `uri` cannot be a client or logo URI (shown on the consent page: https only), or undefined. */
 function webUriProblem(uri: unknown): string | undefined {
-  if (typeof uri !== 'string' || uri.length > MAX_URI_LENGTH || !URL.canParse(uri)) return `must be an absolute URL of at most ${MAX_URI_LENGTH} characters`;
+  if (typeof uri !== 'string' || uri.length > MAX_URI_LENGTH || !URL.canParse(uri))
+    return `must be an absolute URL of at most ${MAX_URI_LENGTH} characters`;
   return new URL(uri).protocol === 'https:' ? undefined : 'must be an https URL';
 }
 
 /** A list member of the metadata: an array of strings, each among `allowed`; `fallback` when absent. */
-function listOf(metadata: Record<string, unknown>, key: string, allowed: readonly string[], fallback: readonly string[]): string[] {
+function listOf(
+  metadata: Record<string, unknown>,
+  key: string,
+  allowed: readonly string[],
+  fallback: readonly string[],
+): string[] {
   const value = metadata[key];
   if (value === undefined) return [...fallback];
   if (!Array.isArray(value) || value.length === 0 || !value.every((item) => typeof item === 'string')) {
     throw new OAuthError('invalid_client_metadata', `${key} must be a non-empty array of strings`);
   }
   const unsupported = value.find((item) => !allowed.includes(item));
-  if (unsupported !== undefined) throw new OAuthError('invalid_client_metadata', `${key}: '${unsupported}' is not supported (supported: ${allowed.join(', ')})`);
+  if (unsupported !== undefined)
+    throw new OAuthError(
+      'invalid_client_metadata',
+      `${key}: '${unsupported}' is not supported (supported: ${allowed.join(', ')})`,
+    );
   return [...new Set(value as string[])];
 }
 
-function optionalText(metadata: Record<string, unknown>, key: string, check: (value: unknown) => string | undefined): string | undefined {
+function optionalText(
+  metadata: Record<string, unknown>,
+  key: string,
+  check: (value: unknown) => string | undefined,
+): string | undefined {
   const value = metadata[key];
   if (value === undefined) return undefined;
   const problem = check(value);
@@ -71,7 +100,10 @@ function optionalText(metadata: Record<string, unknown>, key: string, check: (va
 }
 
 /** What a client's metadata says, checked: the parts of {@link OAuthClient} that come from the client itself. */
-export type CheckedMetadata = Pick<OAuthClient, 'clientName' | 'clientUri' | 'logoUri' | 'redirectUris' | 'tokenEndpointAuthMethod' | 'grantTypes' | 'scope'>;
+export type CheckedMetadata = Pick<
+  OAuthClient,
+  'clientName' | 'clientUri' | 'logoUri' | 'redirectUris' | 'tokenEndpointAuthMethod' | 'grantTypes' | 'scope'
+>;
 
 /**
  * Checks client metadata (RFC 7591 §2), from a registration request or a Client ID Metadata Document. Unknown
@@ -87,30 +119,40 @@ export function checkClientMetadata(metadata: unknown, defaultAuthMethod: Client
   if (!isObject(metadata)) throw new OAuthError('invalid_client_metadata', 'the client metadata must be a JSON object');
   const uris = metadata.redirect_uris;
   // OAuth 2.1 §2.3.1: every client registers its redirect URIs; RFC 7591 §2 makes them required for redirect flows.
-  if (!Array.isArray(uris) || uris.length === 0) throw new OAuthError('invalid_redirect_uri', 'redirect_uris must be a non-empty array of URLs');
-  if (uris.length > MAX_REDIRECT_URIS) throw new OAuthError('invalid_redirect_uri', `redirect_uris may hold at most ${MAX_REDIRECT_URIS} URLs`);
+  if (!Array.isArray(uris) || uris.length === 0)
+    throw new OAuthError('invalid_redirect_uri', 'redirect_uris must be a non-empty array of URLs');
+  if (uris.length > MAX_REDIRECT_URIS)
+    throw new OAuthError('invalid_redirect_uri', `redirect_uris may hold at most ${MAX_REDIRECT_URIS} URLs`);
   uris.forEach((uri, index) => {
     const problem = redirectUriProblem(uri);
     if (problem !== undefined) throw new OAuthError('invalid_redirect_uri', `redirect_uris[${index}] ${problem}`);
   });
   const method = metadata.token_endpoint_auth_method ?? defaultAuthMethod;
   if (typeof method !== 'string' || !(AUTH_METHODS as readonly string[]).includes(method)) {
-    throw new OAuthError('invalid_client_metadata', `token_endpoint_auth_method must be one of ${AUTH_METHODS.join(', ')}`);
+    throw new OAuthError(
+      'invalid_client_metadata',
+      `token_endpoint_auth_method must be one of ${AUTH_METHODS.join(', ')}`,
+    );
   }
   const grantTypes = listOf(metadata, 'grant_types', GRANT_TYPES, ['authorization_code']);
-  if (!grantTypes.includes('authorization_code')) throw new OAuthError('invalid_client_metadata', "grant_types must include 'authorization_code'");
+  if (!grantTypes.includes('authorization_code'))
+    throw new OAuthError('invalid_client_metadata', "grant_types must include 'authorization_code'");
   listOf(metadata, 'response_types', ['code'], ['code']);
   return {
     redirectUris: [...new Set(uris as string[])],
     tokenEndpointAuthMethod: method as ClientAuthMethod,
     grantTypes,
     clientName: optionalText(metadata, 'client_name', (value) =>
-      typeof value === 'string' && value.length > 0 && value.length <= MAX_CLIENT_NAME_LENGTH ? undefined : `must be a string of 1 to ${MAX_CLIENT_NAME_LENGTH} characters`,
+      typeof value === 'string' && value.length > 0 && value.length <= MAX_CLIENT_NAME_LENGTH
+        ? undefined
+        : `must be a string of 1 to ${MAX_CLIENT_NAME_LENGTH} characters`,
     ),
     clientUri: optionalText(metadata, 'client_uri', webUriProblem),
     logoUri: optionalText(metadata, 'logo_uri', webUriProblem),
     scope: optionalText(metadata, 'scope', (value) =>
-      typeof value === 'string' && value.length <= MAX_SCOPE_LENGTH && SCOPE.test(value) ? undefined : `must be space-separated scope tokens (RFC 6749 §3.3), at most ${MAX_SCOPE_LENGTH} characters`,
+      typeof value === 'string' && value.length <= MAX_SCOPE_LENGTH && SCOPE.test(value)
+        ? undefined
+        : `must be space-separated scope tokens (RFC 6749 §3.3), at most ${MAX_SCOPE_LENGTH} characters`,
     ),
   };
 }

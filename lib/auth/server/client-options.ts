@@ -2,7 +2,14 @@
 
 import { createHash } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
-import { definedOnly, invalidOption, isPositiveInteger, McpConfigError, rejectUnknownKeys, type OptionKeys } from '../../errors';
+import {
+  definedOnly,
+  invalidOption,
+  isPositiveInteger,
+  McpConfigError,
+  rejectUnknownKeys,
+  type OptionKeys,
+} from '../../errors';
 import { isObject } from '../../jsonrpc/types';
 import type { OAuthClient } from './client';
 import { redirectUriProblem } from './client-metadata';
@@ -73,11 +80,34 @@ export interface ResolvedClients {
   readonly clientMetadataDocuments: Readonly<Required<ClientMetadataDocumentOptions>> | false;
 }
 
-const REGISTRATION_DEFAULTS: Required<RegistrationOptions> = { maxClients: 10_000, maxMetadataBytes: 8_192, perMinute: 10, clientTtlMs: 90 * 24 * 60 * 60 * 1000 };
+const REGISTRATION_DEFAULTS: Required<RegistrationOptions> = {
+  maxClients: 10_000,
+  maxMetadataBytes: 8_192,
+  perMinute: 10,
+  clientTtlMs: 90 * 24 * 60 * 60 * 1000,
+};
 const PREFIX = 'auth.server.';
-const CLIENT_KEYS: OptionKeys<PreRegisteredClient> = { clientId: true, clientSecret: true, redirectUris: true, name: true, firstParty: true, scope: true };
-const REGISTRATION_KEYS: OptionKeys<RegistrationOptions> = { maxClients: true, maxMetadataBytes: true, perMinute: true, clientTtlMs: true };
-const DOCUMENT_KEYS: OptionKeys<ClientMetadataDocumentOptions> = { timeoutMs: true, maxBytes: true, allowPrivateAddresses: true, resolve: true, ca: true };
+const CLIENT_KEYS: OptionKeys<PreRegisteredClient> = {
+  clientId: true,
+  clientSecret: true,
+  redirectUris: true,
+  name: true,
+  firstParty: true,
+  scope: true,
+};
+const REGISTRATION_KEYS: OptionKeys<RegistrationOptions> = {
+  maxClients: true,
+  maxMetadataBytes: true,
+  perMinute: true,
+  clientTtlMs: true,
+};
+const DOCUMENT_KEYS: OptionKeys<ClientMetadataDocumentOptions> = {
+  timeoutMs: true,
+  maxBytes: true,
+  allowPrivateAddresses: true,
+  resolve: true,
+  ca: true,
+};
 
 /** SHA-256 (hex) of a client secret: what is kept of it, and what a presented secret is compared with. */
 export function secretDigest(secret: string): string {
@@ -94,16 +124,25 @@ function resolveClient(client: unknown, index: number): OAuthClient {
   if (!isObject(client)) throw invalidOption(at, 'an object { clientId, redirectUris, … }', client);
   rejectUnknownKeys(client, CLIENT_KEYS, `${at}.`);
   const { clientId, clientSecret, redirectUris, name, firstParty, scope } = client;
-  if (typeof clientId !== 'string' || clientId.length === 0 || clientId.length > 255) throw invalidOption(`${at}.clientId`, 'a string of 1 to 255 characters', clientId);
-  if (clientSecret !== undefined && (typeof clientSecret !== 'string' || clientSecret.length === 0)) throw invalidOption(`${at}.clientSecret`, 'a non-empty string', clientSecret);
-  if (!Array.isArray(redirectUris) || redirectUris.length === 0) throw invalidOption(`${at}.redirectUris`, 'a non-empty array of URLs', redirectUris);
+  if (typeof clientId !== 'string' || clientId.length === 0 || clientId.length > 255)
+    throw invalidOption(`${at}.clientId`, 'a string of 1 to 255 characters', clientId);
+  if (clientSecret !== undefined && (typeof clientSecret !== 'string' || clientSecret.length === 0))
+    throw invalidOption(`${at}.clientSecret`, 'a non-empty string', clientSecret);
+  if (!Array.isArray(redirectUris) || redirectUris.length === 0)
+    throw invalidOption(`${at}.redirectUris`, 'a non-empty array of URLs', redirectUris);
   redirectUris.forEach((uri, i) => {
     const problem = redirectUriProblem(uri);
-    if (problem !== undefined) throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option '${at}.redirectUris[${i}]' ${problem}, got ${JSON.stringify(uri)}`);
+    if (problem !== undefined)
+      throw new McpConfigError(
+        'ERR_MCP_INVALID_OPTION',
+        `option '${at}.redirectUris[${i}]' ${problem}, got ${JSON.stringify(uri)}`,
+      );
   });
   if (name !== undefined && typeof name !== 'string') throw invalidOption(`${at}.name`, 'a string', name);
-  if (firstParty !== undefined && typeof firstParty !== 'boolean') throw invalidOption(`${at}.firstParty`, 'a boolean', firstParty);
-  if (scope !== undefined && typeof scope !== 'string') throw invalidOption(`${at}.scope`, 'a space-separated string of scopes', scope);
+  if (firstParty !== undefined && typeof firstParty !== 'boolean')
+    throw invalidOption(`${at}.firstParty`, 'a boolean', firstParty);
+  if (scope !== undefined && typeof scope !== 'string')
+    throw invalidOption(`${at}.scope`, 'a space-separated string of scopes', scope);
   return Object.freeze({
     clientId,
     source: 'preregistered',
@@ -118,7 +157,12 @@ function resolveClient(client: unknown, index: number): OAuthClient {
   });
 }
 
-function resolveToggle<T extends object>(value: unknown, key: string, known: OptionKeys<T>, defaults: Required<T>): Readonly<Required<T>> | false {
+function resolveToggle<T extends object>(
+  value: unknown,
+  key: string,
+  known: OptionKeys<T>,
+  defaults: Required<T>,
+): Readonly<Required<T>> | false {
   if (value === false) return false;
   if (value === undefined || value === true) return Object.freeze({ ...defaults });
   if (!isObject(value)) throw invalidOption(`${PREFIX}${key}`, 'an options object, true or false', value);
@@ -141,25 +185,53 @@ export function resolveClientsOptions(options: ClientsOptions): ResolvedClients 
   const clients = new Map<string, OAuthClient>();
   list.forEach((entry, index) => {
     const client = resolveClient(entry, index);
-    if (clients.has(client.clientId)) throw new McpConfigError('ERR_MCP_DUPLICATE', `option '${PREFIX}clients[${index}].clientId': '${client.clientId}' is listed twice`);
+    if (clients.has(client.clientId))
+      throw new McpConfigError(
+        'ERR_MCP_DUPLICATE',
+        `option '${PREFIX}clients[${index}].clientId': '${client.clientId}' is listed twice`,
+      );
     clients.set(client.clientId, client);
   });
-  const registration = resolveToggle<RegistrationOptions>(options.registration, 'registration', REGISTRATION_KEYS, REGISTRATION_DEFAULTS);
+  const registration = resolveToggle<RegistrationOptions>(
+    options.registration,
+    'registration',
+    REGISTRATION_KEYS,
+    REGISTRATION_DEFAULTS,
+  );
   if (registration !== false) {
     for (const key of Object.keys(REGISTRATION_KEYS) as Array<keyof RegistrationOptions>) {
-      if (!isPositiveInteger(registration[key])) throw invalidOption(`${PREFIX}registration.${key}`, 'a positive integer', registration[key]);
+      if (!isPositiveInteger(registration[key]))
+        throw invalidOption(`${PREFIX}registration.${key}`, 'a positive integer', registration[key]);
     }
   }
-  const documentDefaults: Required<ClientMetadataDocumentOptions> = { timeoutMs: 5_000, maxBytes: 5_120, allowPrivateAddresses: false, resolve: systemResolve, ca: [] };
-  const documents = resolveToggle<ClientMetadataDocumentOptions>(options.clientMetadataDocuments, 'clientMetadataDocuments', DOCUMENT_KEYS, documentDefaults);
+  const documentDefaults: Required<ClientMetadataDocumentOptions> = {
+    timeoutMs: 5_000,
+    maxBytes: 5_120,
+    allowPrivateAddresses: false,
+    resolve: systemResolve,
+    ca: [],
+  };
+  const documents = resolveToggle<ClientMetadataDocumentOptions>(
+    options.clientMetadataDocuments,
+    'clientMetadataDocuments',
+    DOCUMENT_KEYS,
+    documentDefaults,
+  );
   if (documents !== false) {
     const at = `${PREFIX}clientMetadataDocuments.`;
-    if (!isPositiveInteger(documents.timeoutMs)) throw invalidOption(`${at}timeoutMs`, 'a positive integer', documents.timeoutMs);
-    if (!isPositiveInteger(documents.maxBytes)) throw invalidOption(`${at}maxBytes`, 'a positive integer', documents.maxBytes);
-    if (typeof documents.allowPrivateAddresses !== 'boolean') throw invalidOption(`${at}allowPrivateAddresses`, 'a boolean', documents.allowPrivateAddresses);
-    if (typeof documents.resolve !== 'function') throw invalidOption(`${at}resolve`, 'a function (host) => Promise<string[]>', documents.resolve);
+    if (!isPositiveInteger(documents.timeoutMs))
+      throw invalidOption(`${at}timeoutMs`, 'a positive integer', documents.timeoutMs);
+    if (!isPositiveInteger(documents.maxBytes))
+      throw invalidOption(`${at}maxBytes`, 'a positive integer', documents.maxBytes);
+    if (typeof documents.allowPrivateAddresses !== 'boolean')
+      throw invalidOption(`${at}allowPrivateAddresses`, 'a boolean', documents.allowPrivateAddresses);
+    if (typeof documents.resolve !== 'function')
+      throw invalidOption(`${at}resolve`, 'a function (host) => Promise<string[]>', documents.resolve);
     const authorities = typeof documents.ca === 'string' ? [documents.ca] : documents.ca;
-    if (!Array.isArray(authorities) || !authorities.every((pem) => typeof pem === 'string' && pem.includes('-----BEGIN CERTIFICATE-----'))) {
+    if (
+      !Array.isArray(authorities) ||
+      !authorities.every((pem) => typeof pem === 'string' && pem.includes('-----BEGIN CERTIFICATE-----'))
+    ) {
       throw invalidOption(`${at}ca`, 'PEM certificates (a string or an array of strings)', typeof documents.ca);
     }
   }

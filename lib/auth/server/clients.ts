@@ -79,9 +79,15 @@ export function redirectAllowed(registered: readonly string[], redirectUri: stri
  */
 export function createClientDirectory(options: ResolvedClients, store: SignInStore): ClientDirectory {
   const { clients, registration } = options;
-  const documents = options.clientMetadataDocuments === false ? undefined : new MetadataDocuments(options.clientMetadataDocuments, store);
+  const documents =
+    options.clientMetadataDocuments === false
+      ? undefined
+      : new MetadataDocuments(options.clientMetadataDocuments, store);
   const preregistered = [...clients.values()];
-  const anyPublic = registration !== false || documents !== undefined || preregistered.some((client) => client.secretDigest === undefined);
+  const anyPublic =
+    registration !== false ||
+    documents !== undefined ||
+    preregistered.some((client) => client.secretDigest === undefined);
   const anySecret = registration !== false || preregistered.some((client) => client.secretDigest !== undefined);
   const authMethods = AUTH_METHODS.filter((method) => (method === 'none' ? anyPublic : anySecret));
 
@@ -95,11 +101,17 @@ export function createClientDirectory(options: ResolvedClients, store: SignInSto
   return Object.freeze({
     find,
     async register(metadata: unknown) {
-      if (registration === false) throw new OAuthError('invalid_request', 'dynamic client registration is not enabled on this server', 404);
+      if (registration === false)
+        throw new OAuthError('invalid_request', 'dynamic client registration is not enabled on this server', 404);
       return registerClient(metadata, registration, store);
     },
-    authenticate: (authorization: string | undefined, form: Readonly<Record<string, string>>) => authenticateClient(authorization, form, find),
+    authenticate: (authorization: string | undefined, form: Readonly<Record<string, string>>) =>
+      authenticateClient(authorization, form, find),
     allowsRedirect: (client: OAuthClient, redirectUri: string) => redirectAllowed(client.redirectUris, redirectUri),
-    metadata: Object.freeze({ registration: registration !== false, metadataDocuments: documents !== undefined, authMethods: Object.freeze(authMethods) }),
+    metadata: Object.freeze({
+      registration: registration !== false,
+      metadataDocuments: documents !== undefined,
+      authMethods: Object.freeze(authMethods),
+    }),
   });
 }

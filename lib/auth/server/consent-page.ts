@@ -55,7 +55,10 @@ const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ESC
 /** The router's own consent page; the caller has set {@link consentPageHeaders}. */
 export function renderConsentPage(details: ConsentDetails, res: ServerResponse): void {
   const name = escapeHtml(details.clientName);
-  const scopes = details.scopes.length === 0 ? '<p>It asks for no particular scope: it will act as you on this server.</p>' : `<ul>${details.scopes.map((scope) => `<li><code>${escapeHtml(scope)}</code></li>`).join('')}</ul>`;
+  const scopes =
+    details.scopes.length === 0
+      ? '<p>It asks for no particular scope: it will act as you on this server.</p>'
+      : `<ul>${details.scopes.map((scope) => `<li><code>${escapeHtml(scope)}</code></li>`).join('')}</ul>`;
   const hidden = Object.entries(details.fields)
     .map(([field, value]) => `<input type="hidden" name="${escapeHtml(field)}" value="${escapeHtml(value)}">`)
     .join('');

@@ -38,7 +38,10 @@ export function fetchPinned(url: URL, address: string, bounds: FetchBounds): Pro
   const family = isIPv6(address) ? 6 : 4;
   const lookup: LookupFunction = (_host, options, callback) => {
     // Node's connect asks for every address (`all`) when it may try several families (autoSelectFamily).
-    if (options.all) (callback as (err: null, addresses: Array<{ address: string; family: number }>) => void)(null, [{ address, family }]);
+    if (options.all)
+      (callback as (err: null, addresses: Array<{ address: string; family: number }>) => void)(null, [
+        { address, family },
+      ]);
     else callback(null, address, family);
   };
   const client = url.protocol === 'https:' ? https : http;
@@ -53,27 +56,34 @@ export function fetchPinned(url: URL, address: string, bounds: FetchBounds): Pro
     const extra = typeof bounds.ca === 'string' ? [bounds.ca] : bounds.ca;
     // `ca` replaces Node's roots: a private CA is trusted beside them, never instead.
     const trust = extra.length === 0 ? {} : { ca: [...tls.rootCertificates, ...extra] };
-    const request = client.get(url, { lookup, agent: false, headers: { Accept: 'application/json' }, ...trust }, (response) => {
-      const status = response.statusCode ?? 0;
-      if (status >= 300 && status < 400) return fail(`it answered a redirect (${status}), which is not followed`);
-      if (status !== 200) return fail(`it answered HTTP ${status}`);
-      if (Number(response.headers['content-length']) > bounds.maxBytes) return fail(`it is larger than ${bounds.maxBytes} bytes`);
-      const chunks: Buffer[] = [];
-      let size = 0;
-      response.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > bounds.maxBytes) return fail(`it is larger than ${bounds.maxBytes} bytes`);
-        chunks.push(chunk);
+    const request = client.get(
+      url,
+      { lookup, agent: false, headers: { Accept: 'application/json' }, ...trust },
+      (response) => {
+        const status = response.statusCode ?? 0;
+        if (status >= 300 && status < 400) return fail(`it answered a redirect (${status}), which is not followed`);
+        if (status !== 200) return fail(`it answered HTTP ${status}`);
+        if (Number(response.headers['content-length']) > bounds.maxBytes)
+          return fail(`it is larger than ${bounds.maxBytes} bytes`);
+        const chunks: Buffer[] = [];
+        let size = 0;
+        response.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > bounds.maxBytes) return fail(`it is larger than ${bounds.maxBytes} bytes`);
+          chunks.push(chunk);
+          return undefined;
+        });
+        response.on('end', () => {
+          clearTimeout(timer);
+          const cacheControl = response.headers['cache-control'];
+          resolve({ text: Buffer.concat(chunks, size).toString('utf8'), cacheControl });
+        });
+        response.on('error', () => fail('the answer was cut off'));
         return undefined;
-      });
-      response.on('end', () => {
-        clearTimeout(timer);
-        const cacheControl = response.headers['cache-control'];
-        resolve({ text: Buffer.concat(chunks, size).toString('utf8'), cacheControl });
-      });
-      response.on('error', () => fail('the answer was cut off'));
-      return undefined;
-    });
-    request.on('error', (err) => fail(`it could not be fetched (${(err as NodeJS.ErrnoException).code ?? err.message})`));
+      },
+    );
+    request.on('error', (err) =>
+      fail(`it could not be fetched (${(err as NodeJS.ErrnoException).code ?? err.message})`),
+    );
   });
 }

@@ -19,12 +19,19 @@ export type Form = Readonly<Record<string, string>>;
  */
 export async function readForm(req: IncomingMessage): Promise<Form> {
   const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
-  if (type !== 'application/x-www-form-urlencoded') throw new OAuthError('invalid_request', 'send the parameters as application/x-www-form-urlencoded');
+  if (type !== 'application/x-www-form-urlencoded')
+    throw new OAuthError('invalid_request', 'send the parameters as application/x-www-form-urlencoded');
   const consumed = consumedBody(req);
   if (consumed !== undefined) return checkedFields(consumed.body);
-  if (declaredOver(req, MAX_FORM_BYTES)) throw new OAuthError('invalid_request', `the body exceeds ${MAX_FORM_BYTES} bytes`, 413);
+  if (declaredOver(req, MAX_FORM_BYTES))
+    throw new OAuthError('invalid_request', `the body exceeds ${MAX_FORM_BYTES} bytes`, 413);
   const bytes = await readBodyBytes(req, MAX_FORM_BYTES);
-  if (!Buffer.isBuffer(bytes)) throw new OAuthError('invalid_request', bytes.status === 413 ? `the body exceeds ${MAX_FORM_BYTES} bytes` : 'the body could not be read', bytes.status);
+  if (!Buffer.isBuffer(bytes))
+    throw new OAuthError(
+      'invalid_request',
+      bytes.status === 413 ? `the body exceeds ${MAX_FORM_BYTES} bytes` : 'the body could not be read',
+      bytes.status,
+    );
   const fields: Record<string, string> = Object.create(null);
   for (const [name, value] of new URLSearchParams(bytes.toString('utf8'))) {
     if (name in fields) throw new OAuthError('invalid_request', `the parameter '${name}' is repeated`);
@@ -35,10 +42,12 @@ export async function readForm(req: IncomingMessage): Promise<Form> {
 
 /** Fields a host app's parser made: strings only (qs makes arrays of repeated names and objects of `a[b]`). */
 function checkedFields(body: unknown): Form {
-  if (typeof body !== 'object' || body === null) throw new OAuthError('invalid_request', 'the body could not be read as a form');
+  if (typeof body !== 'object' || body === null)
+    throw new OAuthError('invalid_request', 'the body could not be read as a form');
   const fields: Record<string, string> = Object.create(null);
   for (const [name, value] of Object.entries(body)) {
-    if (typeof value !== 'string') throw new OAuthError('invalid_request', `the parameter '${name}' is repeated or not text`);
+    if (typeof value !== 'string')
+      throw new OAuthError('invalid_request', `the parameter '${name}' is repeated or not text`);
     fields[name] = value;
   }
   return fields;
@@ -51,7 +60,13 @@ function checkedFields(body: unknown): Form {
  */
 export async function readJsonObject(req: IncomingMessage, limit: number): Promise<Record<string, unknown>> {
   const read = await readJsonBody(req, limit);
-  if (!read.ok) throw new OAuthError(read.status === 413 ? 'invalid_client_metadata' : 'invalid_request', read.message, read.status === 413 ? 413 : 400);
-  if (typeof read.value !== 'object' || read.value === null || Array.isArray(read.value)) throw new OAuthError('invalid_client_metadata', 'send the client metadata as a JSON object');
+  if (!read.ok)
+    throw new OAuthError(
+      read.status === 413 ? 'invalid_client_metadata' : 'invalid_request',
+      read.message,
+      read.status === 413 ? 413 : 400,
+    );
+  if (typeof read.value !== 'object' || read.value === null || Array.isArray(read.value))
+    throw new OAuthError('invalid_client_metadata', 'send the client metadata as a JSON object');
   return read.value as Record<string, unknown>;
 }

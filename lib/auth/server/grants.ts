@@ -65,8 +65,14 @@ export class Grants {
    *
    * @throws {OAuthError} `invalid_grant` for anything else (a used, expired, unknown or foreign code)
    */
-  async redeemCode(code: string, clientId: string, redirectUri: string | undefined, verifier: string | undefined): Promise<{ grant: Grant; familyId: string }> {
-    if (verifier === undefined || !VERIFIER.test(verifier)) throw new OAuthError('invalid_request', 'code_verifier is missing or malformed (RFC 7636 §4.1)');
+  async redeemCode(
+    code: string,
+    clientId: string,
+    redirectUri: string | undefined,
+    verifier: string | undefined,
+  ): Promise<{ grant: Grant; familyId: string }> {
+    if (verifier === undefined || !VERIFIER.test(verifier))
+      throw new OAuthError('invalid_request', 'code_verifier is missing or malformed (RFC 7636 §4.1)');
     const key = digestOf(code);
     const record = (await this.store.take('code', key)) as CodeRecord | undefined;
     if (record === undefined) {
@@ -77,9 +83,12 @@ export class Grants {
     const familyId = random();
     await this.store.set('code', `used:${key}`, { familyId }, this.codeTtlMs * USED_CODE_MEMORY);
     // Checked after the take: a code presented by the wrong client or with the wrong verifier is spent all the same.
-    if (record.clientId !== clientId) throw new OAuthError('invalid_grant', 'the authorization code was issued to another client');
-    if (redirectUri !== record.redirectUri) throw new OAuthError('invalid_grant', 'redirect_uri does not match the authorization request');
-    if (!pkceMatches(verifier, record.codeChallenge)) throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge');
+    if (record.clientId !== clientId)
+      throw new OAuthError('invalid_grant', 'the authorization code was issued to another client');
+    if (redirectUri !== record.redirectUri)
+      throw new OAuthError('invalid_grant', 'redirect_uri does not match the authorization request');
+    if (!pkceMatches(verifier, record.codeChallenge))
+      throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge');
     const { redirectUri: _redirect, codeChallenge: _challenge, ...grant } = record;
     await this.store.set('family', familyId, { ...grant }, this.refreshTtlMs);
     return { grant, familyId };

@@ -11,7 +11,19 @@ import { MAX_PROVIDER_ANSWER_BYTES } from './provider-http';
  * Signature algorithms an ID token may use: asymmetric only. An HMAC ID token is keyed with the client secret
  * (OIDC Core §10.1), a key the JWKS never holds, so accepting HS* would only open the alg-confusion door.
  */
-const ASYMMETRIC_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'];
+const ASYMMETRIC_ALGORITHMS = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+  'Ed25519',
+];
 
 /** How far the provider's clock may be off ours when `exp`, `iat` and `nbf` are checked, in seconds. */
 const CLOCK_TOLERANCE_SEC = 30;
@@ -56,7 +68,11 @@ export function idTokenCheck(trust: IdTokenTrust): IdTokenCheck {
     [customFetch]: boundedFetch,
   });
   return async (idToken, nonce) => {
-    if (algorithms.length === 0) throw new LoginError('server_error', "the provider signs ID tokens with no algorithm this router accepts (asymmetric only)");
+    if (algorithms.length === 0)
+      throw new LoginError(
+        'server_error',
+        'the provider signs ID tokens with no algorithm this router accepts (asymmetric only)',
+      );
     let payload: JWTPayload;
     try {
       ({ payload } = await jwtVerify(idToken, keys, {
@@ -70,10 +86,14 @@ export function idTokenCheck(trust: IdTokenTrust): IdTokenCheck {
       throw new LoginError('server_error', `the provider's ID token was refused: ${(err as Error).message}`);
     }
     // OIDC Core §3.1.3.7 (11): the nonce sent in the authorization request comes back, so this token is this login's.
-    if (payload.nonce !== nonce) throw new LoginError('server_error', "the provider's ID token was refused: its nonce is not this sign-in's");
+    if (payload.nonce !== nonce)
+      throw new LoginError('server_error', "the provider's ID token was refused: its nonce is not this sign-in's");
     // OIDC Core §3.1.3.7 (4, 5): a token for several audiences names us as the party it was issued to.
     if (Array.isArray(payload.aud) && payload.aud.length > 1 && payload.azp !== trust.clientId) {
-      throw new LoginError('server_error', "the provider's ID token was refused: it has several audiences and 'azp' is not this client");
+      throw new LoginError(
+        'server_error',
+        "the provider's ID token was refused: it has several audiences and 'azp' is not this client",
+      );
     }
     return payload;
   };

@@ -47,25 +47,43 @@ export interface ResolvedSigningKeys {
  */
 export function resolveSigningKeysOptions(options: SigningKeysOptions, path: string): ResolvedSigningKeys {
   const { signingKeys, rotationMs } = options;
-  if (rotationMs !== undefined && (!isPositiveInteger(rotationMs) || rotationMs < MIN_KEY_ROTATION_MS || rotationMs > MAX_KEY_ROTATION_MS)) {
-    throw invalidOption(`${path}.rotationMs`, `a whole number of ms between ${MIN_KEY_ROTATION_MS} (a minute) and ${MAX_KEY_ROTATION_MS} (a year)`, rotationMs);
+  if (
+    rotationMs !== undefined &&
+    (!isPositiveInteger(rotationMs) || rotationMs < MIN_KEY_ROTATION_MS || rotationMs > MAX_KEY_ROTATION_MS)
+  ) {
+    throw invalidOption(
+      `${path}.rotationMs`,
+      `a whole number of ms between ${MIN_KEY_ROTATION_MS} (a minute) and ${MAX_KEY_ROTATION_MS} (a year)`,
+      rotationMs,
+    );
   }
-  if (signingKeys === undefined) return Object.freeze({ fixed: undefined, rotationMs: rotationMs ?? DEFAULT_KEY_ROTATION_MS });
+  if (signingKeys === undefined)
+    return Object.freeze({ fixed: undefined, rotationMs: rotationMs ?? DEFAULT_KEY_ROTATION_MS });
   if (!Array.isArray(signingKeys) || signingKeys.length === 0) {
     // Never the value itself in the message: it may be a private key, and messages reach logs.
     const got = Array.isArray(signingKeys) ? 'an empty array' : typeof signingKeys;
-    throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option '${path}.signingKeys' must be a non-empty array of private JWKs, got ${got}`);
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_OPTION',
+      `option '${path}.signingKeys' must be a non-empty array of private JWKs, got ${got}`,
+    );
   }
   if (rotationMs !== undefined) {
-    throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option '${path}.rotationMs' is for generated keys: fixed '${path}.signingKeys' are rotated by hand`);
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_OPTION',
+      `option '${path}.rotationMs' is for generated keys: fixed '${path}.signingKeys' are rotated by hand`,
+    );
   }
   const kids = new Set<string>();
   const fixed = signingKeys.map((value: unknown, index) => {
     const checked = checkSigningJwk(value);
     // The key material itself never goes into a message: only what is wrong with it.
-    if (typeof checked === 'string') throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option '${path}.signingKeys[${index}]' must be ${checked}`);
+    if (typeof checked === 'string')
+      throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option '${path}.signingKeys[${index}]' must be ${checked}`);
     if (checked.kid !== undefined && kids.has(checked.kid)) {
-      throw new McpConfigError('ERR_MCP_DUPLICATE', `option '${path}.signingKeys[${index}]' has the kid '${checked.kid}' of an earlier key`);
+      throw new McpConfigError(
+        'ERR_MCP_DUPLICATE',
+        `option '${path}.signingKeys[${index}]' has the kid '${checked.kid}' of an earlier key`,
+      );
     }
     if (checked.kid !== undefined) kids.add(checked.kid);
     return checked;
@@ -102,7 +120,11 @@ export interface SigningKeys {
  * const token = await new (jose().SignJWT)({ sub }).setProtectedHeader({ alg, kid }).sign(key);
  * ```
  */
-export function createSigningKeys(options: ResolvedSigningKeys, store: SignInStore, now: () => number = Date.now): SigningKeys {
+export function createSigningKeys(
+  options: ResolvedSigningKeys,
+  store: SignInStore,
+  now: () => number = Date.now,
+): SigningKeys {
   return options.fixed === undefined ? new GeneratedKeys(options.rotationMs, store, now) : new FixedKeys(options.fixed);
 }
 
@@ -180,7 +202,9 @@ class GeneratedKeys implements SigningKeys {
   async jwks(): Promise<{ keys: Record<string, unknown>[] }> {
     const period = this.period();
     await this.signerOf(period);
-    return answers.jwks([...this.byPeriod].flatMap(([keyPeriod, key]) => (keyPeriod >= period - 1 && key !== undefined ? [key] : [])));
+    return answers.jwks(
+      [...this.byPeriod].flatMap(([keyPeriod, key]) => (keyPeriod >= period - 1 && key !== undefined ? [key] : [])),
+    );
   }
 
   private period(): number {
@@ -229,7 +253,8 @@ class GeneratedKeys implements SigningKeys {
     // Three periods: the key signs for one, verifies for the next, and outlives both on a late clock.
     if (await this.store.add('keys', `p${period}`, record, 3 * this.rotationMs)) return generated.loaded;
     const winner = await this.fetch(period);
-    if (winner === undefined) throw new Error(`the signing key of period ${period} was added by another instance and is gone`);
+    if (winner === undefined)
+      throw new Error(`the signing key of period ${period} was added by another instance and is gone`);
     return winner;
   }
 
@@ -246,8 +271,12 @@ class GeneratedKeys implements SigningKeys {
 }
 
 /** A stored key record (`{ jwk, createdAt }`), checked as a fixed key is: anything may be in a shared store. */
-async function loadStored(record: Readonly<Record<string, unknown>>, period: number): Promise<{ key: SigningJwk; loaded: LoadedKey }> {
+async function loadStored(
+  record: Readonly<Record<string, unknown>>,
+  period: number,
+): Promise<{ key: SigningJwk; loaded: LoadedKey }> {
   const checked = checkSigningJwk(isObject(record) ? record.jwk : undefined);
-  if (typeof checked === 'string') throw new Error(`the sign-in store's signing key of period ${period} is not usable: it must be ${checked}`);
+  if (typeof checked === 'string')
+    throw new Error(`the sign-in store's signing key of period ${period} is not usable: it must be ${checked}`);
   return { key: checked, loaded: await loadKey(checked) };
 }

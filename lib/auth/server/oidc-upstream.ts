@@ -35,12 +35,18 @@ function setBindingCookie(res: ServerResponse, state: string, value: string, cal
   // SameSite=Lax: the provider brings the browser back with a top-level GET, which carries it.
   const cookie = `${bindingCookie(state)}=${value}; Path=${callbackUrl.pathname}; Max-Age=${UPSTREAM_LOGIN_TTL_MS / 1000}; HttpOnly; SameSite=Lax${secure}`;
   const previous = res.getHeader('set-cookie');
-  res.setHeader('set-cookie', [...(Array.isArray(previous) ? previous : typeof previous === 'string' ? [previous] : []), cookie]);
+  res.setHeader('set-cookie', [
+    ...(Array.isArray(previous) ? previous : typeof previous === 'string' ? [previous] : []),
+    cookie,
+  ]);
 }
 
 function bindingMatches(req: IncomingMessage, state: string, digest: unknown): boolean {
   const name = `${bindingCookie(state)}=`;
-  const value = (req.headers.cookie ?? '').split(/;\s*/).find((pair) => pair.startsWith(name))?.slice(name.length);
+  const value = (req.headers.cookie ?? '')
+    .split(/;\s*/)
+    .find((pair) => pair.startsWith(name))
+    ?.slice(name.length);
   if (value === undefined || typeof digest !== 'string') return false;
   return timingSafeEqual(sha256(value), Buffer.from(digest, 'base64url'));
 }
@@ -92,7 +98,12 @@ export function oidcUpstream(options: OidcUpstreamOptions): LoginStep {
     const verifier = random();
     const nonce = random();
     const binding = random();
-    await request.store.set('upstream', state, { pendingId: request.pendingId, verifier, nonce, binding: sha256(binding).toString('base64url') }, UPSTREAM_LOGIN_TTL_MS);
+    await request.store.set(
+      'upstream',
+      state,
+      { pendingId: request.pendingId, verifier, nonce, binding: sha256(binding).toString('base64url') },
+      UPSTREAM_LOGIN_TTL_MS,
+    );
     const url = new URL(provider.authorizationEndpoint);
     for (const [name, value] of Object.entries(config.extraAuthorizeParams)) url.searchParams.set(name, value);
     url.searchParams.set('response_type', 'code');
@@ -111,14 +122,26 @@ export function oidcUpstream(options: OidcUpstreamOptions): LoginStep {
     return undefined;
   }
 
-  async function finish(req: IncomingMessage, callback: LoginCallback): Promise<{ pendingId: string; identity: Identity }> {
+  async function finish(
+    req: IncomingMessage,
+    callback: LoginCallback,
+  ): Promise<{ pendingId: string; identity: Identity }> {
     const query = new URL(req.url ?? '', 'http://callback.invalid').searchParams;
     const state = single(query, 'state');
-    if (state === undefined || state.length > 128) throw new LoginError('invalid_request', 'the callback has no single state parameter');
+    if (state === undefined || state.length > 128)
+      throw new LoginError('invalid_request', 'the callback has no single state parameter');
     // Taken, not read: a state is good for one callback (a replayed callback finds nothing).
     const saved = await callback.store.take('upstream', state);
-    if (saved === undefined || typeof saved.pendingId !== 'string') throw new LoginError('invalid_request', 'the callback names a sign-in this server did not start, or one already finished or expired');
-    if (!bindingMatches(req, state, saved.binding)) throw new LoginError('invalid_request', 'the callback did not come back to the browser that started this sign-in');
+    if (saved === undefined || typeof saved.pendingId !== 'string')
+      throw new LoginError(
+        'invalid_request',
+        'the callback names a sign-in this server did not start, or one already finished or expired',
+      );
+    if (!bindingMatches(req, state, saved.binding))
+      throw new LoginError(
+        'invalid_request',
+        'the callback did not come back to the browser that started this sign-in',
+      );
     const { pendingId } = saved;
     const fail = (error: string, message: string): LoginError => new LoginError(error, message, pendingId);
     try {
@@ -128,13 +151,19 @@ export function oidcUpstream(options: OidcUpstreamOptions): LoginStep {
       const iss = query.get('iss');
       const issWrong = iss !== null ? iss !== provider.issuer || query.getAll('iss').length > 1 : provider.issRequired;
       if (config.issuer !== undefined && issWrong) {
-        throw fail('server_error', `the provider's answer has the issuer ${JSON.stringify(iss)}, not ${JSON.stringify(provider.issuer)} (RFC 9207)`);
+        throw fail(
+          'server_error',
+          `the provider's answer has the issuer ${JSON.stringify(iss)}, not ${JSON.stringify(provider.issuer)} (RFC 9207)`,
+        );
       }
       const providerError = query.get('error');
       if (providerError !== null) {
         const description = providerText(query.get('error_description'));
         const code = PASSED_ON_ERRORS.has(providerError) ? providerError : 'server_error';
-        throw fail(code, `the provider answered ${providerText(providerError)}${description ? `: ${description}` : ''}`);
+        throw fail(
+          code,
+          `the provider answered ${providerText(providerError)}${description ? `: ${description}` : ''}`,
+        );
       }
       const code = single(query, 'code');
       if (code === undefined) throw fail('invalid_request', "the provider's answer has no single code parameter");

@@ -20,7 +20,8 @@ export interface ProviderRequest {
   readonly form?: URLSearchParams;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Sends one request to the provider and reads its JSON object answer, within `timeoutMs` for the whole exchange and
@@ -30,7 +31,12 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
  * @param what - the call, for messages: `"the provider's token endpoint"`
  * @throws {LoginError} `server_error`, its message saying what failed and never a secret
  */
-export async function callProvider(what: string, url: string, request: ProviderRequest, timeoutMs: number): Promise<ProviderAnswer> {
+export async function callProvider(
+  what: string,
+  url: string,
+  request: ProviderRequest,
+  timeoutMs: number,
+): Promise<ProviderAnswer> {
   const failed = (why: string): LoginError => new LoginError('server_error', `${what} ${why}`);
   let answer: BoundedResponse;
   try {
@@ -38,7 +44,11 @@ export async function callProvider(what: string, url: string, request: ProviderR
       new URL(url),
       {
         method: request.method ?? 'GET',
-        headers: { accept: 'application/json', ...(request.form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}), ...request.headers },
+        headers: {
+          accept: 'application/json',
+          ...(request.form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+          ...request.headers,
+        },
         body: request.form?.toString(),
       },
       timeoutMs,

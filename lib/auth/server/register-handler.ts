@@ -34,11 +34,18 @@ function bodyError(status: number, message: string): OAuthError {
  * router.all('/oauth/register', createRegistrationHandler(directory, resolvedClients));
  * ```
  */
-export function createRegistrationHandler(directory: ClientDirectory, options: ResolvedClients, logger: McpLogger = console): RequestHandler {
+export function createRegistrationHandler(
+  directory: ClientDirectory,
+  options: ResolvedClients,
+  logger: McpLogger = console,
+): RequestHandler {
   const { registration } = options;
   if (registration === false) {
     return function registrationOff(_req, res) {
-      sendOAuthError(res, new OAuthError('invalid_request', 'dynamic client registration is not enabled on this server', 404));
+      sendOAuthError(
+        res,
+        new OAuthError('invalid_request', 'dynamic client registration is not enabled on this server', 404),
+      );
     };
   }
   const limiter = perAddressLimit(registration.perMinute, 'registrations');
@@ -46,7 +53,11 @@ export function createRegistrationHandler(directory: ClientDirectory, options: R
   const register = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const body = await readJsonBody(req, registration.maxMetadataBytes);
     if (!body.ok) {
-      sendOAuthError(res, bodyError(body.status, body.message), body.status === 413 ? { Connection: 'close' } : undefined);
+      sendOAuthError(
+        res,
+        bodyError(body.status, body.message),
+        body.status === 413 ? { Connection: 'close' } : undefined,
+      );
       return;
     }
     try {
@@ -60,7 +71,10 @@ export function createRegistrationHandler(directory: ClientDirectory, options: R
 
   return function registrationHandler(req, res, next) {
     if (allowAnyOrigin(req, res, ['POST'])) return;
-    if (req.method !== 'POST') return sendOAuthError(res, new OAuthError('invalid_request', 'register with POST', 405), { Allow: 'POST, OPTIONS' });
+    if (req.method !== 'POST')
+      return sendOAuthError(res, new OAuthError('invalid_request', 'register with POST', 405), {
+        Allow: 'POST, OPTIONS',
+      });
     limiter(req, res, (limitError?: unknown) => {
       if (limitError) return next(limitError);
       register(req, res).catch(next);

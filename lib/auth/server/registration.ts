@@ -17,12 +17,24 @@ type StoredClient = OAuthClient & { readonly usedAt: number };
  * @returns the RFC 7591 §3.2.1 response body
  * @throws {OAuthError} `invalid_client_metadata` or `invalid_redirect_uri`
  */
-export async function registerClient(metadata: unknown, options: Readonly<Required<RegistrationOptions>>, store: SignInStore, now = Date.now()): Promise<Record<string, unknown>> {
+export async function registerClient(
+  metadata: unknown,
+  options: Readonly<Required<RegistrationOptions>>,
+  store: SignInStore,
+  now = Date.now(),
+): Promise<Record<string, unknown>> {
   // RFC 7591 §2: token_endpoint_auth_method defaults to client_secret_basic when the request names none.
   const checked = checkClientMetadata(metadata, 'client_secret_basic');
   const clientId = randomBytes(16).toString('base64url');
   const secret = checked.tokenEndpointAuthMethod === 'none' ? undefined : randomBytes(32).toString('base64url');
-  const client: StoredClient = { ...checked, clientId, source: 'dynamic', firstParty: false, secretDigest: secret && secretDigest(secret), usedAt: now };
+  const client: StoredClient = {
+    ...checked,
+    clientId,
+    source: 'dynamic',
+    firstParty: false,
+    secretDigest: secret && secretDigest(secret),
+    usedAt: now,
+  };
   await store.set('client', clientId, { ...client }, options.clientTtlMs);
   const issuedAt = Math.floor(now / 1000);
   return {
@@ -45,11 +57,17 @@ export async function registerClient(metadata: unknown, options: Readonly<Requir
  * A registered client by id, its record kept for another `clientTtlMs` when it was last extended more than a tenth
  * of that ago (idle registrations expire; used ones stay, without a store write per request).
  */
-export async function findRegisteredClient(clientId: string, options: Readonly<Required<RegistrationOptions>>, store: SignInStore, now = Date.now()): Promise<OAuthClient | undefined> {
+export async function findRegisteredClient(
+  clientId: string,
+  options: Readonly<Required<RegistrationOptions>>,
+  store: SignInStore,
+  now = Date.now(),
+): Promise<OAuthClient | undefined> {
   const record = await store.get('client', clientId);
   if (record?.source !== 'dynamic') return undefined;
   const stored = record as unknown as StoredClient;
-  if (now - stored.usedAt > options.clientTtlMs / 10) await store.set('client', clientId, { ...stored, usedAt: now }, options.clientTtlMs);
+  if (now - stored.usedAt > options.clientTtlMs / 10)
+    await store.set('client', clientId, { ...stored, usedAt: now }, options.clientTtlMs);
   const { usedAt: _usedAt, ...client } = stored;
   return client;
 }

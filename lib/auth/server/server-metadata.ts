@@ -4,7 +4,10 @@ import type { ClientDirectory } from './clients';
 import type { ResolvedAuthServer } from './server-options';
 
 /** The two well-known documents, under the issuer (OIDC path appending) or at the root (RFC 8414 §3.1 path insertion). */
-export const SERVER_METADATA_PATHS = ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration'] as const;
+export const SERVER_METADATA_PATHS = [
+  '/.well-known/oauth-authorization-server',
+  '/.well-known/openid-configuration',
+] as const;
 
 /** Every endpoint, relative to the issuer. */
 export const ENDPOINTS = {
@@ -22,7 +25,12 @@ export const ENDPOINTS = {
  * MCP clients' OpenID Provider schema requires (`jwks_uri`, `subject_types_supported`,
  * `id_token_signing_alg_values_supported`), though the router issues access tokens only, never ID tokens.
  */
-export function serverMetadata(issuer: string, options: ResolvedAuthServer, clients: ClientDirectory, signingAlgorithms: readonly string[]): Record<string, unknown> {
+export function serverMetadata(
+  issuer: string,
+  options: ResolvedAuthServer,
+  clients: ClientDirectory,
+  signingAlgorithms: readonly string[],
+): Record<string, unknown> {
   const { authMethods, registration, metadataDocuments } = clients.metadata;
   const document: Record<string, unknown> = {
     issuer,

@@ -15,7 +15,11 @@ export type SignInResult = { subject: string; scopes?: string[] } | null | undef
  * `req.user`), or redirect to the app's login page (which sends the browser back to `returnTo` once signed in) and
  * return nothing.
  */
-export type SignInFunction = (req: IncomingMessage, res: ServerResponse, login: { returnTo: string }) => SignInResult | Promise<SignInResult>;
+export type SignInFunction = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  login: { returnTo: string },
+) => SignInResult | Promise<SignInResult>;
 
 /** The consent step (confused-deputy protection for clients the server does not know). */
 export interface ConsentOptions {
@@ -100,13 +104,15 @@ const KNOWN_CONSENT: OptionKeys<ConsentOptions> = { rememberMs: true, render: tr
 
 function positiveSeconds(value: unknown, name: string, fallback: number): number {
   if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) throw invalidOption(`auth.server.${name}`, 'a positive whole number of seconds', value);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0)
+    throw invalidOption(`auth.server.${name}`, 'a positive whole number of seconds', value);
   return value;
 }
 
 function positiveCount(value: unknown, name: string, fallback: number): number {
   if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) throw invalidOption(`auth.server.${name}`, 'a positive whole number, or false', value);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0)
+    throw invalidOption(`auth.server.${name}`, 'a positive whole number, or false', value);
   return value;
 }
 
@@ -118,7 +124,9 @@ function signInStep(signIn: SignInFunction): LoginStep {
       const found = await signIn(req, res, { returnTo });
       if (found === undefined || found === null) return undefined;
       if (typeof found !== 'object' || typeof found.subject !== 'string' || found.subject === '') {
-        throw new Error("mcpRouter: auth.server.signIn must return { subject: string, scopes? } or nothing (after answering the browser)");
+        throw new Error(
+          'mcpRouter: auth.server.signIn must return { subject: string, scopes? } or nothing (after answering the browser)',
+        );
       }
       const { subject, scopes } = found;
       if (scopes !== undefined && (!Array.isArray(scopes) || !scopes.every((scope) => typeof scope === 'string'))) {
@@ -135,30 +143,56 @@ function signInStep(signIn: SignInFunction): LoginStep {
  * @throws {McpConfigError} for an unknown key, a bad value, or not exactly one of `signIn` and `upstream`
  */
 export function resolveAuthServerOptions(server: AuthServerOptions): ResolvedAuthServer {
-  if (typeof server !== 'object' || server === null) throw invalidOption('auth.server', '{ signIn } or { upstream: oidcUpstream(…) }', server);
+  if (typeof server !== 'object' || server === null)
+    throw invalidOption('auth.server', '{ signIn } or { upstream: oidcUpstream(…) }', server);
   rejectUnknownKeys(server, KNOWN, 'auth.server.');
   const { signIn, upstream, issuer, scopes = [], consent = {} } = server;
   if ((signIn === undefined) === (upstream === undefined)) {
-    throw new McpConfigError('ERR_MCP_INVALID_OPTION', "option 'auth.server' needs exactly one of 'signIn' (your app's login) or 'upstream' (oidcUpstream(…))");
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_OPTION',
+      "option 'auth.server' needs exactly one of 'signIn' (your app's login) or 'upstream' (oidcUpstream(…))",
+    );
   }
-  if (signIn !== undefined && typeof signIn !== 'function') throw invalidOption('auth.server.signIn', 'a function (req, res, { returnTo })', signIn);
-  if (upstream !== undefined && (typeof upstream !== 'object' || upstream === null || typeof upstream.start !== 'function' || typeof upstream.finish !== 'function')) {
+  if (signIn !== undefined && typeof signIn !== 'function')
+    throw invalidOption('auth.server.signIn', 'a function (req, res, { returnTo })', signIn);
+  if (
+    upstream !== undefined &&
+    (typeof upstream !== 'object' ||
+      upstream === null ||
+      typeof upstream.start !== 'function' ||
+      typeof upstream.finish !== 'function')
+  ) {
     throw invalidOption('auth.server.upstream', 'oidcUpstream({ issuer, clientId, clientSecret })', upstream);
   }
-  if (issuer !== undefined && !isIssuerUrl(issuer)) throw invalidOption('auth.server.issuer', 'an https URL without query or fragment (http only on loopback)', issuer);
-  if (!Array.isArray(scopes) || !scopes.every((scope) => typeof scope === 'string' && /^[\x21\x23-\x5b\x5d-\x7e]+$/.test(scope))) {
+  if (issuer !== undefined && !isIssuerUrl(issuer))
+    throw invalidOption('auth.server.issuer', 'an https URL without query or fragment (http only on loopback)', issuer);
+  if (
+    !Array.isArray(scopes) ||
+    !scopes.every((scope) => typeof scope === 'string' && /^[\x21\x23-\x5b\x5d-\x7e]+$/.test(scope))
+  ) {
     throw invalidOption('auth.server.scopes', 'an array of scope names (RFC 6749 §3.3)', scopes);
   }
-  if (typeof consent !== 'object' || consent === null) throw invalidOption('auth.server.consent', '{ rememberMs?, render? }', consent);
+  if (typeof consent !== 'object' || consent === null)
+    throw invalidOption('auth.server.consent', '{ rememberMs?, render? }', consent);
   rejectUnknownKeys(consent, KNOWN_CONSENT, 'auth.server.consent.');
   const { rememberMs = DEFAULT_REMEMBER_CONSENT_MS, render } = consent;
-  if (typeof rememberMs !== 'number' || !Number.isInteger(rememberMs) || rememberMs < 0) throw invalidOption('auth.server.consent.rememberMs', 'a whole number of ms, 0 or more', rememberMs);
-  if (render !== undefined && typeof render !== 'function') throw invalidOption('auth.server.consent.render', 'a function (details, req, res)', render);
-  const accessTokenTtlSec = positiveSeconds(server.accessTokenTtlSec, 'accessTokenTtlSec', DEFAULT_ACCESS_TOKEN_TTL_SEC);
+  if (typeof rememberMs !== 'number' || !Number.isInteger(rememberMs) || rememberMs < 0)
+    throw invalidOption('auth.server.consent.rememberMs', 'a whole number of ms, 0 or more', rememberMs);
+  if (render !== undefined && typeof render !== 'function')
+    throw invalidOption('auth.server.consent.render', 'a function (details, req, res)', render);
+  const accessTokenTtlSec = positiveSeconds(
+    server.accessTokenTtlSec,
+    'accessTokenTtlSec',
+    DEFAULT_ACCESS_TOKEN_TTL_SEC,
+  );
   const keys = resolveSigningKeysOptions(server, 'auth.server');
   // A generated key verifies for one period after the next takes over: a token must not outlive that.
   if (keys.fixed === undefined && keys.rotationMs < accessTokenTtlSec * 1000) {
-    throw invalidOption('auth.server.rotationMs', `at least accessTokenTtlSec (${accessTokenTtlSec} s) in ms, so tokens outlive no key`, keys.rotationMs);
+    throw invalidOption(
+      'auth.server.rotationMs',
+      `at least accessTokenTtlSec (${accessTokenTtlSec} s) in ms, so tokens outlive no key`,
+      keys.rotationMs,
+    );
   }
   return Object.freeze({
     login: upstream ?? signInStep(signIn as SignInFunction),
@@ -169,7 +203,8 @@ export function resolveAuthServerOptions(server: AuthServerOptions): ResolvedAut
     accessTokenTtlSec,
     refreshTokenTtlSec: positiveSeconds(server.refreshTokenTtlSec, 'refreshTokenTtlSec', DEFAULT_REFRESH_TOKEN_TTL_SEC),
     codeTtlSec: positiveSeconds(server.codeTtlSec, 'codeTtlSec', DEFAULT_CODE_TTL_SEC),
-    rateLimit: server.rateLimit === false ? false : positiveCount(server.rateLimit, 'rateLimit', DEFAULT_SIGN_IN_PER_MINUTE),
+    rateLimit:
+      server.rateLimit === false ? false : positiveCount(server.rateLimit, 'rateLimit', DEFAULT_SIGN_IN_PER_MINUTE),
     clients: resolveClientsOptions(server),
     keys,
   });
@@ -185,5 +220,8 @@ function isIssuerUrl(value: unknown): value is string {
     return false;
   }
   if (url.search !== '' || url.hash !== '' || value.includes('#') || value.includes('?')) return false;
-  return url.protocol === 'https:' || (url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname));
+  return (
+    url.protocol === 'https:' ||
+    (url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname))
+  );
 }

@@ -13,7 +13,13 @@ export function createTokenEndpoints(ctx: ServerContext) {
   const { clients, grants, keys, options } = ctx;
 
   /** Tokens for a grant: a JWT access token, and a rotated refresh token when the client may refresh. */
-  async function issue(req: IncomingMessage, grant: Grant, familyId: string, refresh: boolean, scopes: readonly string[]): Promise<Record<string, unknown>> {
+  async function issue(
+    req: IncomingMessage,
+    grant: Grant,
+    familyId: string,
+    refresh: boolean,
+    scopes: readonly string[],
+  ): Promise<Record<string, unknown>> {
     const accessToken = await signAccessToken(keys, {
       issuer: ctx.issuerOf(req),
       resource: grant.resource,
@@ -24,14 +30,20 @@ export function createTokenEndpoints(ctx: ServerContext) {
       // The family is named in the token only when the server keeps something for it (an upstream provider's tokens).
       ...(grant.upstream !== undefined && { grantId: familyId }),
     });
-    const body: Record<string, unknown> = { access_token: accessToken, token_type: 'Bearer', expires_in: options.accessTokenTtlSec, scope: scopes.join(' ') };
+    const body: Record<string, unknown> = {
+      access_token: accessToken,
+      token_type: 'Bearer',
+      expires_in: options.accessTokenTtlSec,
+      scope: scopes.join(' '),
+    };
     if (refresh) body.refresh_token = await grants.issueRefreshToken(familyId, grant.clientId);
     return body;
   }
 
   /** RFC 8707 §2.2: a `resource` at the token endpoint must be the one the grant is for. */
   function checkResource(form: Form, grant: Grant): void {
-    if (form.resource !== undefined && form.resource.replace(/\/$/, '') !== grant.resource) throw new OAuthError('invalid_target', `resource must be ${grant.resource}`);
+    if (form.resource !== undefined && form.resource.replace(/\/$/, '') !== grant.resource)
+      throw new OAuthError('invalid_target', `resource must be ${grant.resource}`);
   }
 
   async function token(req: IncomingMessage, form: Form): Promise<Record<string, unknown>> {
@@ -40,18 +52,25 @@ export function createTokenEndpoints(ctx: ServerContext) {
     switch (form.grant_type) {
       case 'authorization_code': {
         if (form.code === undefined) throw new OAuthError('invalid_request', 'code is missing');
-        const { grant, familyId } = await grants.redeemCode(form.code, client.clientId, form.redirect_uri, form.code_verifier);
+        const { grant, familyId } = await grants.redeemCode(
+          form.code,
+          client.clientId,
+          form.redirect_uri,
+          form.code_verifier,
+        );
         checkResource(form, grant);
         return issue(req, grant, familyId, mayRefresh, grant.scopes);
       }
       case 'refresh_token': {
-        if (!mayRefresh) throw new OAuthError('unauthorized_client', 'the client is not registered for the refresh_token grant');
+        if (!mayRefresh)
+          throw new OAuthError('unauthorized_client', 'the client is not registered for the refresh_token grant');
         if (form.refresh_token === undefined) throw new OAuthError('invalid_request', 'refresh_token is missing');
         const { grant, familyId } = await grants.useRefreshToken(form.refresh_token, client.clientId);
         checkResource(form, grant);
         // OAuth 2.1 §4.3.1: a refresh may narrow the scopes, never widen them.
         const asked = form.scope === undefined ? grant.scopes : form.scope.split(' ').filter((scope) => scope !== '');
-        if (!asked.every((scope) => grant.scopes.includes(scope))) throw new OAuthError('invalid_scope', 'a refresh cannot add scopes the user did not grant');
+        if (!asked.every((scope) => grant.scopes.includes(scope)))
+          throw new OAuthError('invalid_scope', 'a refresh cannot add scopes the user did not grant');
         return issue(req, grant, familyId, true, asked);
       }
       case undefined:

@@ -38,21 +38,35 @@ function authMethodOf(config: UpstreamConfig, supported: unknown): UpstreamEndpo
   if (config.clientSecret === undefined) return 'none';
   if (config.tokenAuthMethod !== undefined) return config.tokenAuthMethod;
   if (!Array.isArray(supported)) return config.issuer === undefined ? 'client_secret_post' : 'client_secret_basic';
-  return supported.includes('client_secret_basic') || !supported.includes('client_secret_post') ? 'client_secret_basic' : 'client_secret_post';
+  return supported.includes('client_secret_basic') || !supported.includes('client_secret_post')
+    ? 'client_secret_basic'
+    : 'client_secret_post';
 }
 
 async function discover(config: UpstreamConfig & { issuer: string }): Promise<UpstreamEndpoints> {
-  const { status, body } = await callProvider("the provider's discovery document", discoveryUrl(config.issuer), {}, config.timeoutMs);
+  const { status, body } = await callProvider(
+    "the provider's discovery document",
+    discoveryUrl(config.issuer),
+    {},
+    config.timeoutMs,
+  );
   if (status !== 200) throw new LoginError('server_error', `the provider's discovery document answered HTTP ${status}`);
   // OpenID Connect Discovery §4.3: the document's issuer is exactly the one it was fetched for (mix-up defence).
   if (body.issuer !== config.issuer) {
-    throw new LoginError('server_error', `the provider's discovery document names the issuer ${JSON.stringify(body.issuer)}, not ${JSON.stringify(config.issuer)}`);
+    throw new LoginError(
+      'server_error',
+      `the provider's discovery document names the issuer ${JSON.stringify(body.issuer)}, not ${JSON.stringify(config.issuer)}`,
+    );
   }
-  const authorizationEndpoint = config.authorizationEndpoint ?? endpointOf(body, 'authorization_endpoint', config.issuer);
+  const authorizationEndpoint =
+    config.authorizationEndpoint ?? endpointOf(body, 'authorization_endpoint', config.issuer);
   const tokenEndpoint = config.tokenEndpoint ?? endpointOf(body, 'token_endpoint', config.issuer);
   const jwksUri = endpointOf(body, 'jwks_uri', config.issuer);
   if (authorizationEndpoint === undefined || tokenEndpoint === undefined || jwksUri === undefined) {
-    throw new LoginError('server_error', "the provider's discovery document lacks 'authorization_endpoint', 'token_endpoint' or 'jwks_uri'");
+    throw new LoginError(
+      'server_error',
+      "the provider's discovery document lacks 'authorization_endpoint', 'token_endpoint' or 'jwks_uri'",
+    );
   }
   return {
     issuer: config.issuer,

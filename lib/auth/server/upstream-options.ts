@@ -51,7 +51,16 @@ export const DEFAULT_UPSTREAM_TIMEOUT_MS = 10_000;
 const DEFAULT_OIDC_SCOPES: readonly string[] = ['openid', 'profile', 'email'];
 
 /** Parameters the login step writes itself: an `extraAuthorizeParams` key may not replace one. */
-const OWN_AUTHORIZE_PARAMS = ['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'code_challenge', 'code_challenge_method', 'nonce'];
+const OWN_AUTHORIZE_PARAMS = [
+  'response_type',
+  'client_id',
+  'redirect_uri',
+  'scope',
+  'state',
+  'code_challenge',
+  'code_challenge_method',
+  'nonce',
+];
 
 const KNOWN_KEYS: OptionKeys<OidcUpstreamOptions> = {
   issuer: true,
@@ -91,7 +100,11 @@ function checkUrl(option: string, value: unknown): string | undefined {
   const url = isNonEmptyString(value) && URL.canParse(value) ? new URL(value) : undefined;
   const loopback = url !== undefined && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
   if (url === undefined || url.hash !== '' || !(url.protocol === 'https:' || (url.protocol === 'http:' && loopback))) {
-    throw invalidOption(`oidcUpstream.${option}`, 'an https URL (http only on localhost, 127.0.0.1 or [::1]) without a fragment', value);
+    throw invalidOption(
+      `oidcUpstream.${option}`,
+      'an https URL (http only on localhost, 127.0.0.1 or [::1]) without a fragment',
+      value,
+    );
   }
   return value as string;
 }
@@ -102,11 +115,14 @@ function checkUrl(option: string, value: unknown): string | undefined {
  * @throws {McpConfigError} naming the option (`oidcUpstream.clientId`, …) for an unknown key or a bad value
  */
 export function resolveUpstreamOptions(options: OidcUpstreamOptions): UpstreamConfig {
-  if (typeof options !== 'object' || options === null) throw invalidOption('oidcUpstream', 'an options object', options);
+  if (typeof options !== 'object' || options === null)
+    throw invalidOption('oidcUpstream', 'an options object', options);
   const given = definedOnly(options);
   rejectUnknownKeys(given, KNOWN_KEYS, 'oidcUpstream.');
-  if (!isNonEmptyString(given.clientId)) throw invalidOption('oidcUpstream.clientId', 'a non-empty string', given.clientId);
-  if (given.clientSecret !== undefined && !isNonEmptyString(given.clientSecret)) throw invalidOption('oidcUpstream.clientSecret', 'a non-empty string', '…');
+  if (!isNonEmptyString(given.clientId))
+    throw invalidOption('oidcUpstream.clientId', 'a non-empty string', given.clientId);
+  if (given.clientSecret !== undefined && !isNonEmptyString(given.clientSecret))
+    throw invalidOption('oidcUpstream.clientSecret', 'a non-empty string', '…');
   const issuer = checkUrl('issuer', given.issuer);
   const endpoints = {
     authorizationEndpoint: checkUrl('authorizationEndpoint', given.authorizationEndpoint),
@@ -115,30 +131,59 @@ export function resolveUpstreamOptions(options: OidcUpstreamOptions): UpstreamCo
   };
   if (issuer === undefined) {
     for (const [name, value] of Object.entries(endpoints)) {
-      if (value === undefined) throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option 'oidcUpstream.${name}' is required without 'oidcUpstream.issuer' (a plain OAuth 2.0 provider has no discovery document)`);
+      if (value === undefined)
+        throw new McpConfigError(
+          'ERR_MCP_INVALID_OPTION',
+          `option 'oidcUpstream.${name}' is required without 'oidcUpstream.issuer' (a plain OAuth 2.0 provider has no discovery document)`,
+        );
     }
   }
   const scopes = given.scopes ?? (issuer === undefined ? [] : DEFAULT_OIDC_SCOPES);
   // RFC 6749 §3.3: scope tokens are printable ASCII without spaces, quotes or backslashes.
-  if (!Array.isArray(scopes) || !scopes.every((scope) => typeof scope === 'string' && /^[\x21\x23-\x5b\x5d-\x7e]+$/.test(scope))) {
+  if (
+    !Array.isArray(scopes) ||
+    !scopes.every((scope) => typeof scope === 'string' && /^[\x21\x23-\x5b\x5d-\x7e]+$/.test(scope))
+  ) {
     throw invalidOption('oidcUpstream.scopes', 'an array of scope tokens (printable ASCII, no spaces)', scopes);
   }
   const subjectClaim = given.subjectClaim ?? 'sub';
-  if (!isNonEmptyString(subjectClaim)) throw invalidOption('oidcUpstream.subjectClaim', 'a non-empty string', subjectClaim);
-  if (given.tokenAuthMethod !== undefined && given.tokenAuthMethod !== 'client_secret_basic' && given.tokenAuthMethod !== 'client_secret_post') {
-    throw invalidOption('oidcUpstream.tokenAuthMethod', "'client_secret_basic' or 'client_secret_post'", given.tokenAuthMethod);
+  if (!isNonEmptyString(subjectClaim))
+    throw invalidOption('oidcUpstream.subjectClaim', 'a non-empty string', subjectClaim);
+  if (
+    given.tokenAuthMethod !== undefined &&
+    given.tokenAuthMethod !== 'client_secret_basic' &&
+    given.tokenAuthMethod !== 'client_secret_post'
+  ) {
+    throw invalidOption(
+      'oidcUpstream.tokenAuthMethod',
+      "'client_secret_basic' or 'client_secret_post'",
+      given.tokenAuthMethod,
+    );
   }
   if (given.tokenAuthMethod !== undefined && given.clientSecret === undefined) {
-    throw new McpConfigError('ERR_MCP_INVALID_OPTION', "option 'oidcUpstream.tokenAuthMethod' needs 'oidcUpstream.clientSecret' (a public client sends no secret)");
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_OPTION',
+      "option 'oidcUpstream.tokenAuthMethod' needs 'oidcUpstream.clientSecret' (a public client sends no secret)",
+    );
   }
   const extra = given.extraAuthorizeParams ?? {};
-  if (typeof extra !== 'object' || extra === null || Array.isArray(extra) || !Object.values(extra).every((value) => typeof value === 'string')) {
+  if (
+    typeof extra !== 'object' ||
+    extra === null ||
+    Array.isArray(extra) ||
+    !Object.values(extra).every((value) => typeof value === 'string')
+  ) {
     throw invalidOption('oidcUpstream.extraAuthorizeParams', 'an object of string values', extra);
   }
   const taken = Object.keys(extra).find((key) => OWN_AUTHORIZE_PARAMS.includes(key));
-  if (taken !== undefined) throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option 'oidcUpstream.extraAuthorizeParams' may not set '${taken}': the login step writes it itself`);
+  if (taken !== undefined)
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_OPTION',
+      `option 'oidcUpstream.extraAuthorizeParams' may not set '${taken}': the login step writes it itself`,
+    );
   const timeoutMs = given.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
-  if (!isPositiveInteger(timeoutMs)) throw invalidOption('oidcUpstream.timeoutMs', 'a positive integer (ms)', timeoutMs);
+  if (!isPositiveInteger(timeoutMs))
+    throw invalidOption('oidcUpstream.timeoutMs', 'a positive integer (ms)', timeoutMs);
   return Object.freeze({
     issuer,
     clientId: given.clientId,

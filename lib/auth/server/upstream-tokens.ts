@@ -34,11 +34,23 @@ interface TokenAnswer {
   readonly scope: string | undefined;
 }
 
-const optionalString = (value: unknown): string | undefined => (typeof value === 'string' && value.length > 0 ? value : undefined);
+const optionalString = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.length > 0 ? value : undefined;
 
 /** Exchanges the authorization code at the token endpoint (RFC 6749 §4.1.3, RFC 7636 §4.5). */
-export async function exchangeCode(config: UpstreamConfig, endpoints: UpstreamEndpoints, code: string, verifier: string, callbackUrl: string): Promise<TokenAnswer> {
-  const form = new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: callbackUrl, code_verifier: verifier });
+export async function exchangeCode(
+  config: UpstreamConfig,
+  endpoints: UpstreamEndpoints,
+  code: string,
+  verifier: string,
+  callbackUrl: string,
+): Promise<TokenAnswer> {
+  const form = new URLSearchParams({
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: callbackUrl,
+    code_verifier: verifier,
+  });
   const headers: Record<string, string> = {};
   if (endpoints.tokenAuthMethod === 'client_secret_basic') {
     // RFC 6749 §2.3.1: id and secret are form-encoded before they are joined and base64-encoded.
@@ -48,29 +60,63 @@ export async function exchangeCode(config: UpstreamConfig, endpoints: UpstreamEn
     form.set('client_id', config.clientId);
     if (endpoints.tokenAuthMethod === 'client_secret_post') form.set('client_secret', config.clientSecret ?? '');
   }
-  const { status, body } = await callProvider("the provider's token endpoint", endpoints.tokenEndpoint, { method: 'POST', headers, form }, config.timeoutMs);
+  const { status, body } = await callProvider(
+    "the provider's token endpoint",
+    endpoints.tokenEndpoint,
+    { method: 'POST', headers, form },
+    config.timeoutMs,
+  );
   // Some providers (GitHub) answer a refused code with 200 and an `error`: the error wins whatever the status.
   if (body.error !== undefined || status !== 200) {
     const reason = providerText(body.error) || `HTTP ${status}`;
     const description = providerText(body.error_description);
-    throw new LoginError('server_error', `the provider's token endpoint refused the code: ${reason}${description ? ` (${description})` : ''}`);
+    throw new LoginError(
+      'server_error',
+      `the provider's token endpoint refused the code: ${reason}${description ? ` (${description})` : ''}`,
+    );
   }
   const accessToken = optionalString(body.access_token);
-  if (accessToken === undefined) throw new LoginError('server_error', "the provider's token endpoint answered without an access_token");
+  if (accessToken === undefined)
+    throw new LoginError('server_error', "the provider's token endpoint answered without an access_token");
   // RFC 6749 §7.1: a client does not use a token whose type it does not understand.
-  if (body.token_type !== undefined && (typeof body.token_type !== 'string' || body.token_type.toLowerCase() !== 'bearer')) {
-    throw new LoginError('server_error', `the provider's token endpoint answered with a token of type ${providerText(body.token_type)}, not Bearer`);
+  if (
+    body.token_type !== undefined &&
+    (typeof body.token_type !== 'string' || body.token_type.toLowerCase() !== 'bearer')
+  ) {
+    throw new LoginError(
+      'server_error',
+      `the provider's token endpoint answered with a token of type ${providerText(body.token_type)}, not Bearer`,
+    );
   }
   // RFC 6749 §5.1 makes expires_in a number; some providers send it as text.
   const seconds = typeof body.expires_in === 'string' ? Number(body.expires_in) : body.expires_in;
   const expiresIn = typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0 ? seconds : undefined;
-  return { accessToken, refreshToken: optionalString(body.refresh_token), expiresIn, idToken: optionalString(body.id_token), scope: optionalString(body.scope) };
+  return {
+    accessToken,
+    refreshToken: optionalString(body.refresh_token),
+    expiresIn,
+    idToken: optionalString(body.id_token),
+    scope: optionalString(body.scope),
+  };
 }
 
 /** The userinfo answer (OIDC Core §5.3), read with the provider's access token. */
-async function userinfo(config: UpstreamConfig, endpoint: string, accessToken: string): Promise<Readonly<Record<string, unknown>>> {
-  const { status, body } = await callProvider("the provider's userinfo endpoint", endpoint, { headers: { authorization: `Bearer ${accessToken}` } }, config.timeoutMs);
-  if (status !== 200) throw new LoginError('server_error', `the provider's userinfo endpoint answered HTTP ${status}${body.error ? ` (${providerText(body.error)})` : ''}`);
+async function userinfo(
+  config: UpstreamConfig,
+  endpoint: string,
+  accessToken: string,
+): Promise<Readonly<Record<string, unknown>>> {
+  const { status, body } = await callProvider(
+    "the provider's userinfo endpoint",
+    endpoint,
+    { headers: { authorization: `Bearer ${accessToken}` } },
+    config.timeoutMs,
+  );
+  if (status !== 200)
+    throw new LoginError(
+      'server_error',
+      `the provider's userinfo endpoint answered HTTP ${status}${body.error ? ` (${providerText(body.error)})` : ''}`,
+    );
   return body;
 }
 
@@ -97,17 +143,26 @@ export async function identify(
   let idTokenClaims: Readonly<JWTPayload> | undefined;
   if (endpoints.idToken !== undefined && config.scopes.includes('openid')) {
     // OIDC Core §3.1.3.3: a token answer to an openid request carries an ID token.
-    if (answer.idToken === undefined) throw new LoginError('server_error', "the provider's token endpoint answered an openid request without an id_token");
+    if (answer.idToken === undefined)
+      throw new LoginError(
+        'server_error',
+        "the provider's token endpoint answered an openid request without an id_token",
+      );
     idTokenClaims = await endpoints.idToken(answer.idToken, nonce);
   }
   let subject = idTokenClaims && subjectOf(idTokenClaims, config.subjectClaim);
   if (subject === undefined && endpoints.userinfoEndpoint !== undefined) {
     const claims = await userinfo(config, endpoints.userinfoEndpoint, answer.accessToken);
     // OIDC Core §5.3.2: a userinfo answer about another user than the ID token's is not used.
-    if (idTokenClaims !== undefined && claims.sub !== idTokenClaims.sub) throw new LoginError('server_error', "the provider's userinfo 'sub' is not its ID token's");
+    if (idTokenClaims !== undefined && claims.sub !== idTokenClaims.sub)
+      throw new LoginError('server_error', "the provider's userinfo 'sub' is not its ID token's");
     subject = subjectOf(claims, config.subjectClaim);
   }
-  if (subject === undefined) throw new LoginError('server_error', `the provider's answer has no usable '${config.subjectClaim}' claim (a non-empty string or a number)`);
+  if (subject === undefined)
+    throw new LoginError(
+      'server_error',
+      `the provider's answer has no usable '${config.subjectClaim}' claim (a non-empty string or a number)`,
+    );
   const upstream: UpstreamTokens = {
     issuer: endpoints.issuer,
     accessToken: answer.accessToken,

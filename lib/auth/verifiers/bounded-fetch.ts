@@ -33,7 +33,11 @@ export function checkProviderUrl(option: string, value: unknown): URL {
  * A warning that reaches the logger at most once per `intervalMs`: an identity provider that is down must not
  * write one line per request.
  */
-export function throttledWarn(logger: McpLogger, intervalMs: number, now: () => number = () => Date.now()): (err: unknown, message: string) => void {
+export function throttledWarn(
+  logger: McpLogger,
+  intervalMs: number,
+  now: () => number = () => Date.now(),
+): (err: unknown, message: string) => void {
   let last = -Infinity;
   return (err, message) => {
     if (now() - last < intervalMs) return;

@@ -7,7 +7,13 @@ import type { AuthInfo } from '../../registry/request-context';
 import { createVerifiedTokenCache, DEFAULT_TOKEN_CACHE_MAX, tokenDigest } from '../token-cache';
 import { audienceFor, checkAudience, namesAudience, scopesOf } from './audience';
 import { boundedFetch } from '../../http/bounded-fetch';
-import { checkProviderUrl, DEFAULT_FETCH_MAX_BYTES, DEFAULT_FETCH_TIMEOUT_MS, throttledWarn, VerifierFetchError } from './bounded-fetch';
+import {
+  checkProviderUrl,
+  DEFAULT_FETCH_MAX_BYTES,
+  DEFAULT_FETCH_TIMEOUT_MS,
+  throttledWarn,
+  VerifierFetchError,
+} from './bounded-fetch';
 
 /** Options of {@link introspectionVerifier}. */
 export interface IntrospectionVerifierOptions {
@@ -39,7 +45,15 @@ const INACTIVE_TTL_MS = 10_000;
 const LOG_INTERVAL_MS = 60_000;
 
 const KNOWN_OPTIONS: OptionKeys<IntrospectionVerifierOptions> = {
-  url: true, clientId: true, clientSecret: true, audience: true, cacheTtlMs: true, timeoutMs: true, maxBytes: true, cacheMax: true, logger: true,
+  url: true,
+  clientId: true,
+  clientSecret: true,
+  audience: true,
+  cacheTtlMs: true,
+  timeoutMs: true,
+  maxBytes: true,
+  cacheMax: true,
+  logger: true,
 };
 
 const REFUSED: AuthInfo = Object.freeze({ subject: '', scopes: [] });
@@ -52,7 +66,11 @@ function checkPositive(option: keyof IntrospectionVerifierOptions, value: unknow
 
 function checkCredential(option: 'clientId' | 'clientSecret', value: unknown): string {
   if (typeof value === 'string' && value !== '') return value;
-  throw invalidOption(`introspectionVerifier.${option}`, 'a non-empty string', option === 'clientSecret' ? typeof value : value);
+  throw invalidOption(
+    `introspectionVerifier.${option}`,
+    'a non-empty string',
+    option === 'clientSecret' ? typeof value : value,
+  );
 }
 
 /** The principal of an RFC 7662 §2.2 answer, or null for an inactive or unusable one. */
@@ -65,7 +83,12 @@ function principalOf(answer: Record<string, unknown>, audience: string, now: num
   if (nbf !== undefined && (typeof nbf !== 'number' || nbf * 1000 > now)) return null;
   const subject = [sub, username, clientId].find((name): name is string => typeof name === 'string' && name !== '');
   if (subject === undefined) return null;
-  return { subject, scopes: scopesOf(scope), expiresAt: exp as number | undefined, extra: { ...rest, ...definedOnly({ aud, client_id: clientId, username }) } };
+  return {
+    subject,
+    scopes: scopesOf(scope),
+    expiresAt: exp as number | undefined,
+    extra: { ...rest, ...definedOnly({ aud, client_id: clientId, username }) },
+  };
 }
 
 /**
@@ -85,12 +108,18 @@ function principalOf(answer: Record<string, unknown>, audience: string, now: num
  * });
  * ```
  */
-export function introspectionVerifier(options: IntrospectionVerifierOptions): (token: string, req: IncomingMessage) => Promise<AuthInfo | null> {
-  if (typeof options !== 'object' || options === null) throw invalidOption('introspectionVerifier', '{ url, clientId, clientSecret, … }', options);
+export function introspectionVerifier(
+  options: IntrospectionVerifierOptions,
+): (token: string, req: IncomingMessage) => Promise<AuthInfo | null> {
+  if (typeof options !== 'object' || options === null)
+    throw invalidOption('introspectionVerifier', '{ url, clientId, clientSecret, … }', options);
   rejectUnknownKeys(definedOnly(options), KNOWN_OPTIONS, 'introspectionVerifier.');
   const url = checkProviderUrl('introspectionVerifier.url', options.url);
   // RFC 6749 §2.3.1: the id and secret are form-encoded before they are joined and base64-encoded.
-  const credentials = [checkCredential('clientId', options.clientId), checkCredential('clientSecret', options.clientSecret)].map((part) => new URLSearchParams({ part }).toString().slice(5));
+  const credentials = [
+    checkCredential('clientId', options.clientId),
+    checkCredential('clientSecret', options.clientSecret),
+  ].map((part) => new URLSearchParams({ part }).toString().slice(5));
   const authorization = `Basic ${Buffer.from(credentials.join(':')).toString('base64')}`;
   const audience = checkAudience('introspectionVerifier.audience', options.audience);
   const cacheTtlMs = checkPositive('cacheTtlMs', options.cacheTtlMs, DEFAULT_CACHE_TTL_MS);
@@ -108,13 +137,22 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): (t
   async function introspect(token: string, expected: string): Promise<AuthInfo | null | undefined> {
     try {
       const body = new URLSearchParams({ token, token_type_hint: 'access_token' });
-      const response = await boundedFetch(url, { method: 'POST', headers: { authorization, accept: 'application/json' }, body }, timeoutMs, maxBytes);
+      const response = await boundedFetch(
+        url,
+        { method: 'POST', headers: { authorization, accept: 'application/json' }, body },
+        timeoutMs,
+        maxBytes,
+      );
       if (response.status !== 200) throw new VerifierFetchError(`HTTP ${response.status}`);
       const answer: unknown = JSON.parse(response.text);
-      if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) throw new Error('the answer is not a JSON object');
+      if (typeof answer !== 'object' || answer === null || Array.isArray(answer))
+        throw new Error('the answer is not a JSON object');
       return principalOf(answer as Record<string, unknown>, expected, Date.now());
     } catch (err) {
-      warn(err, `introspectionVerifier: the introspection at ${url.href} failed (${(err as Error).message}); tokens are refused meanwhile`);
+      warn(
+        err,
+        `introspectionVerifier: the introspection at ${url.href} failed (${(err as Error).message}); tokens are refused meanwhile`,
+      );
       return undefined;
     }
   }
@@ -127,11 +165,13 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): (t
     const digest = tokenDigest(key);
     let pending = inFlight.get(digest);
     if (pending === undefined) {
-      pending = introspect(token, expected).then((auth) => {
-        if (auth === null) inactive.set(key, REFUSED);
-        else if (auth !== undefined) active.set(key, auth);
-        return auth ?? null;
-      }).finally(() => inFlight.delete(digest));
+      pending = introspect(token, expected)
+        .then((auth) => {
+          if (auth === null) inactive.set(key, REFUSED);
+          else if (auth !== undefined) active.set(key, auth);
+          return auth ?? null;
+        })
+        .finally(() => inFlight.delete(digest));
       inFlight.set(digest, pending);
     }
     return pending;

@@ -26,8 +26,11 @@ export interface RemoteJwksSettings {
  * read the set, so it is dropped whatever the algorithm list says (RFC 8725 §2.1, §3.1).
  */
 export function publicKeysOf(set: unknown): JSONWebKeySet {
-  if (typeof set !== 'object' || set === null || !Array.isArray((set as JSONWebKeySet).keys)) throw new TypeError('not a JSON Web Key Set ({ keys: [...] })');
-  const keys = (set as JSONWebKeySet).keys.filter((key) => typeof key === 'object' && key !== null && key.kty !== 'oct' && key.d === undefined);
+  if (typeof set !== 'object' || set === null || !Array.isArray((set as JSONWebKeySet).keys))
+    throw new TypeError('not a JSON Web Key Set ({ keys: [...] })');
+  const keys = (set as JSONWebKeySet).keys.filter(
+    (key) => typeof key === 'object' && key !== null && key.kty !== 'oct' && key.d === undefined,
+  );
   return { keys };
 }
 
@@ -39,7 +42,8 @@ function maxAgeOf(cacheControl: string | null): number {
   return Math.min(most, Math.max(least, Number(match[1]) * 1000));
 }
 
-const isNoMatchingKey = (err: unknown): boolean => (err as { code?: unknown } | null)?.code === 'ERR_JWKS_NO_MATCHING_KEY';
+const isNoMatchingKey = (err: unknown): boolean =>
+  (err as { code?: unknown } | null)?.code === 'ERR_JWKS_NO_MATCHING_KEY';
 
 /**
  * A key resolver for jose's `jwtVerify` over the set at `url`. Fetched at the first token, kept for its max-age
@@ -54,7 +58,11 @@ const isNoMatchingKey = (err: unknown): boolean => (err as { code?: unknown } | 
  * await jose().jwtVerify(token, getKey, { issuer, audience });
  * ```
  */
-export function createRemoteJwks(url: URL, settings: RemoteJwksSettings, now: () => number = () => Date.now()): JWTVerifyGetKey {
+export function createRemoteJwks(
+  url: URL,
+  settings: RemoteJwksSettings,
+  now: () => number = () => Date.now(),
+): JWTVerifyGetKey {
   const warn = throttledWarn(settings.logger, settings.cooldownMs, now);
   let local: JWTVerifyGetKey | undefined;
   let freshUntil = -Infinity;
@@ -63,14 +71,22 @@ export function createRemoteJwks(url: URL, settings: RemoteJwksSettings, now: ()
 
   async function load(): Promise<void> {
     try {
-      const response = await boundedFetch(url, { headers: { accept: 'application/json' } }, settings.timeoutMs, settings.maxBytes);
+      const response = await boundedFetch(
+        url,
+        { headers: { accept: 'application/json' } },
+        settings.timeoutMs,
+        settings.maxBytes,
+      );
       if (response.status !== 200) throw new VerifierFetchError(`HTTP ${response.status}`);
       const set = publicKeysOf(JSON.parse(response.text));
       if (set.keys.length === 0) throw new Error('it has no public key');
       local = jose().createLocalJWKSet(set);
       freshUntil = now() + maxAgeOf(response.headers.get('cache-control'));
     } catch (err) {
-      warn(err, `jwtVerifier: cannot load the JWKS at ${url.href} (${(err as Error).message}); tokens are refused until it loads`);
+      warn(
+        err,
+        `jwtVerifier: cannot load the JWKS at ${url.href} (${(err as Error).message}); tokens are refused until it loads`,
+      );
     }
   }
 

@@ -2,14 +2,26 @@
 
 import type { IncomingMessage } from 'node:http';
 import type { JWTPayload, JWTVerifyGetKey } from 'jose';
-import { definedOnly, invalidOption, isPositiveInteger, McpConfigError, rejectUnknownKeys, type OptionKeys } from '../../errors';
+import {
+  definedOnly,
+  invalidOption,
+  isPositiveInteger,
+  McpConfigError,
+  rejectUnknownKeys,
+  type OptionKeys,
+} from '../../errors';
 import type { McpLogger } from '../../logger';
 import type { AuthInfo } from '../../registry/request-context';
 import { jose } from '../jose';
 import { createVerifiedTokenCache, DEFAULT_TOKEN_CACHE_MAX } from '../token-cache';
 import { audienceFor, checkAudience, namesAudience, scopesOf } from './audience';
 import { BoundedFetchError } from '../../http/bounded-fetch';
-import { checkProviderUrl, DEFAULT_FETCH_MAX_BYTES, DEFAULT_FETCH_TIMEOUT_MS, VerifierFetchError } from './bounded-fetch';
+import {
+  checkProviderUrl,
+  DEFAULT_FETCH_MAX_BYTES,
+  DEFAULT_FETCH_TIMEOUT_MS,
+  VerifierFetchError,
+} from './bounded-fetch';
 import { createRemoteJwks, DEFAULT_JWKS_COOLDOWN_MS, publicKeysOf } from './jwks';
 
 /** A JSON Web Key Set (RFC 7517 §5): public keys only are used. */
@@ -50,23 +62,54 @@ export interface JwtVerifierOptions {
 
 /** The algorithms accepted by default: one per key family the common providers use. */
 export const DEFAULT_JWT_ALGORITHMS = Object.freeze(['RS256', 'ES256', 'PS256', 'EdDSA']);
-const ASYMMETRIC_ALGORITHMS = new Set(['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519']);
+const ASYMMETRIC_ALGORITHMS = new Set([
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+  'Ed25519',
+]);
 const DEFAULT_CLOCK_TOLERANCE_SEC = 30;
 
 const KNOWN_OPTIONS: OptionKeys<JwtVerifierOptions> = {
-  issuer: true, audience: true, jwksUri: true, jwks: true, algorithms: true, clockToleranceSec: true, scopeClaim: true,
-  jwksTimeoutMs: true, jwksMaxBytes: true, jwksCooldownMs: true, cacheMax: true, logger: true,
+  issuer: true,
+  audience: true,
+  jwksUri: true,
+  jwks: true,
+  algorithms: true,
+  clockToleranceSec: true,
+  scopeClaim: true,
+  jwksTimeoutMs: true,
+  jwksMaxBytes: true,
+  jwksCooldownMs: true,
+  cacheMax: true,
+  logger: true,
 };
 
 /** The algorithm list, checked: public-key algorithms only (RFC 8725 §3.1: never `none`, never an HMAC keyed by a public key). */
 function checkAlgorithms(value: unknown): string[] {
   if (value === undefined) return [...DEFAULT_JWT_ALGORITHMS];
-  if (!Array.isArray(value) || value.length === 0) throw invalidOption('jwtVerifier.algorithms', 'a non-empty array of JWS algorithms', value);
+  if (!Array.isArray(value) || value.length === 0)
+    throw invalidOption('jwtVerifier.algorithms', 'a non-empty array of JWS algorithms', value);
   for (const alg of value) {
     if (typeof alg === 'string' && (alg === 'none' || alg.startsWith('HS'))) {
-      throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option 'jwtVerifier.algorithms' cannot list '${alg}': tokens are checked with the provider's public keys, and '${alg}' would let anyone who has them sign (RFC 8725 §2.1)`);
+      throw new McpConfigError(
+        'ERR_MCP_INVALID_OPTION',
+        `option 'jwtVerifier.algorithms' cannot list '${alg}': tokens are checked with the provider's public keys, and '${alg}' would let anyone who has them sign (RFC 8725 §2.1)`,
+      );
     }
-    if (!ASYMMETRIC_ALGORITHMS.has(alg)) throw invalidOption('jwtVerifier.algorithms', `public-key JWS algorithms (${[...ASYMMETRIC_ALGORITHMS].join(', ')})`, alg);
+    if (!ASYMMETRIC_ALGORITHMS.has(alg))
+      throw invalidOption(
+        'jwtVerifier.algorithms',
+        `public-key JWS algorithms (${[...ASYMMETRIC_ALGORITHMS].join(', ')})`,
+        alg,
+      );
   }
   return [...value] as string[];
 }
@@ -80,7 +123,11 @@ function checkCount(option: keyof JwtVerifierOptions, value: unknown, fallback: 
 /** The key resolver of the options: the remote set, or the inline one. */
 function keysOf(options: JwtVerifierOptions, logger: McpLogger): JWTVerifyGetKey {
   const { jwksUri, jwks } = options;
-  if ((jwksUri === undefined) === (jwks === undefined)) throw new McpConfigError('ERR_MCP_INVALID_OPTION', "jwtVerifier needs exactly one of 'jwtVerifier.jwksUri' or 'jwtVerifier.jwks'");
+  if ((jwksUri === undefined) === (jwks === undefined))
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_OPTION',
+      "jwtVerifier needs exactly one of 'jwtVerifier.jwksUri' or 'jwtVerifier.jwks'",
+    );
   if (jwks !== undefined) {
     let set;
     try {
@@ -88,7 +135,8 @@ function keysOf(options: JwtVerifierOptions, logger: McpLogger): JWTVerifyGetKey
     } catch {
       throw invalidOption('jwtVerifier.jwks', 'a JSON Web Key Set ({ keys: [...] })', jwks);
     }
-    if (set.keys.length === 0) throw invalidOption('jwtVerifier.jwks', 'a JSON Web Key Set with at least one public key', jwks);
+    if (set.keys.length === 0)
+      throw invalidOption('jwtVerifier.jwks', 'a JSON Web Key Set with at least one public key', jwks);
     return jose().createLocalJWKSet(set);
   }
   return createRemoteJwks(checkProviderUrl('jwtVerifier.jwksUri', jwksUri), {
@@ -123,14 +171,20 @@ function principalOf(claims: JWTPayload, scopeClaim: string | undefined): AuthIn
  * });
  * ```
  */
-export function jwtVerifier(options: JwtVerifierOptions): (token: string, req: IncomingMessage) => Promise<AuthInfo | null> {
-  if (typeof options !== 'object' || options === null) throw invalidOption('jwtVerifier', '{ issuer, jwksUri | jwks, … }', options);
+export function jwtVerifier(
+  options: JwtVerifierOptions,
+): (token: string, req: IncomingMessage) => Promise<AuthInfo | null> {
+  if (typeof options !== 'object' || options === null)
+    throw invalidOption('jwtVerifier', '{ issuer, jwksUri | jwks, … }', options);
   rejectUnknownKeys(definedOnly(options), KNOWN_OPTIONS, 'jwtVerifier.');
   const { issuer, scopeClaim, logger = console } = options;
-  if (typeof issuer !== 'string' || issuer === '') throw invalidOption('jwtVerifier.issuer', "the provider's issuer identifier (a non-empty string)", issuer);
-  if (scopeClaim !== undefined && (typeof scopeClaim !== 'string' || scopeClaim === '')) throw invalidOption('jwtVerifier.scopeClaim', 'a claim name', scopeClaim);
+  if (typeof issuer !== 'string' || issuer === '')
+    throw invalidOption('jwtVerifier.issuer', "the provider's issuer identifier (a non-empty string)", issuer);
+  if (scopeClaim !== undefined && (typeof scopeClaim !== 'string' || scopeClaim === ''))
+    throw invalidOption('jwtVerifier.scopeClaim', 'a claim name', scopeClaim);
   const clockToleranceSec = options.clockToleranceSec ?? DEFAULT_CLOCK_TOLERANCE_SEC;
-  if (!Number.isSafeInteger(clockToleranceSec) || clockToleranceSec < 0) throw invalidOption('jwtVerifier.clockToleranceSec', 'a whole number of seconds ≥ 0', clockToleranceSec);
+  if (!Number.isSafeInteger(clockToleranceSec) || clockToleranceSec < 0)
+    throw invalidOption('jwtVerifier.clockToleranceSec', 'a whole number of seconds ≥ 0', clockToleranceSec);
   const audience = checkAudience('jwtVerifier.audience', options.audience);
   const algorithms = checkAlgorithms(options.algorithms);
   const cache = createVerifiedTokenCache({ max: checkCount('cacheMax', options.cacheMax, DEFAULT_TOKEN_CACHE_MAX) });
@@ -144,7 +198,12 @@ export function jwtVerifier(options: JwtVerifierOptions): (token: string, req: I
     const cached = cache.get(key);
     if (cached !== undefined) return cached;
     try {
-      const { payload } = await jwtVerify(token, getKey, { issuer, algorithms, clockTolerance: clockToleranceSec, requiredClaims: ['exp', 'sub'] });
+      const { payload } = await jwtVerify(token, getKey, {
+        issuer,
+        algorithms,
+        clockTolerance: clockToleranceSec,
+        requiredClaims: ['exp', 'sub'],
+      });
       // jose would take any one of several audiences; checked here so that the rule is the introspection verifier's too.
       if (!namesAudience(payload.aud, expected)) return null;
       const auth = principalOf(payload, scopeClaim);
@@ -152,7 +211,10 @@ export function jwtVerifier(options: JwtVerifierOptions): (token: string, req: I
       return auth;
     } catch (err) {
       // A bad token (jose's ERR_JWT_*, ERR_JWS_*, ERR_JWKS_*) or keys that would not load (logged where fetched): 401.
-      const refusal = err instanceof VerifierFetchError || err instanceof BoundedFetchError || /^ERR_J/.test(String((err as { code?: unknown } | null)?.code));
+      const refusal =
+        err instanceof VerifierFetchError ||
+        err instanceof BoundedFetchError ||
+        /^ERR_J/.test(String((err as { code?: unknown } | null)?.code));
       if (!refusal) logger.error(err, 'jwtVerifier: unexpected failure; the token is refused');
       return null;
     }
