@@ -19,15 +19,8 @@ import {
 import type { PaymentLedger } from './payment-ledger';
 import { checkDefinitionObject, checkHandler, copyDefined, type Icon } from './definition';
 import type { CallToolResult, ToolDescriptor } from './results';
-import {
-  accessLink,
-  composeChain,
-  guardLinks,
-  guardsListMeta,
-  type Guard,
-  type ToolGuard,
-  type ToolGuardCall,
-} from './guards';
+import { guardsListMeta, type Guard, type ToolGuard, type ToolGuardCall } from './guards';
+import { composePipeline, guardLinks, type CallEntry } from './item-pipeline';
 
 export type { CallToolResult, ToolDescriptor } from './results';
 export { errorResult, jsonResult, toCallToolResult } from './tool-chain';
@@ -110,8 +103,8 @@ export interface RegisteredTool {
   readonly task: TaskSupport | undefined;
   /** When such a call becomes a task: at once, or when its handler calls `ctx.continueAsTask()`. */
   readonly taskStart: 'call' | 'handler';
-  /** Runs a call through the tool's chain, composed at registration (see {@link Guard} for its order). */
-  readonly run: (args: Record<string, unknown>, ctx: RequestContext) => Promise<CallToolResult>;
+  /** Runs a call through the tool's pipeline, composed at registration (see {@link Guard} for its order). */
+  readonly run: (args: Record<string, unknown>, ctx: RequestContext, entry?: CallEntry) => Promise<CallToolResult>;
 }
 
 /** What the router lends every tool it compiles. */
@@ -217,7 +210,6 @@ export function defineTool(
     definition.rateLimit === undefined
       ? undefined
       : createCallLimiter(definition.rateLimit, name, label, services.limitStores);
-  const userGuards = guardLinks<ToolGuardCall>(routerGuards, definition.guards, label, thrownResult);
   const compiled = {
     name,
     descriptor,
@@ -235,22 +227,24 @@ export function defineTool(
     task,
     taskStart,
   };
-  // The chain, composed once: a tool with no rule, limit, guard or timeout runs validate → handler and no more.
-  const chain = composeChain<ToolGuardCall>(
-    [
-      accessLink(access),
-      forwarded ? undefined : validationLink(compiled),
-      limiter && rateLimitLink(name, limiter.take),
-      ...userGuards,
+  // The pipeline, composed once: a tool with no rule, limit, guard or timeout runs validate → handler and no more.
+  const pipeline = composePipeline<ToolGuardCall>({
+    access,
+    checks: [forwarded ? undefined : validationLink(compiled), limiter && rateLimitLink(name, limiter.take)],
+    guards: guardLinks<ToolGuardCall>(routerGuards, definition.guards, label, thrownResult),
+    run: [
       task !== undefined && taskStart === 'call' ? taskStartLink() : undefined,
       timeoutMs === undefined ? undefined : timeoutLink(name, timeoutMs),
     ],
-    forwarded ? forwardStep(compiled) : handlerStep(compiled),
-  );
+    terminal: forwarded ? forwardStep(compiled) : handlerStep(compiled),
+  });
   return Object.freeze({
     ...compiled,
-    run: (args: Record<string, unknown>, ctx: RequestContext) =>
-      chain({ kind: 'tool', name, arguments: args, meta: ctx.meta, descriptor, ctx, payments: services.payments }),
+    run: (args: Record<string, unknown>, ctx: RequestContext, entry?: CallEntry) =>
+      pipeline(
+        { kind: 'tool', name, arguments: args, meta: ctx.meta, descriptor, ctx, payments: services.payments },
+        entry,
+      ),
   });
 }
 
