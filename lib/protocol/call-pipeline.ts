@@ -26,7 +26,7 @@ function found<T>(registry: Registry, lookup: () => T | undefined): T | Promise<
  *
  * @param tasks - the router's task runner; undefined when no tool may run as a task
  */
-export async function callTool(
+export async function serveToolCall(
   registry: Registry,
   tasks: TaskRunner | undefined,
   params: JsonRpcParams,
@@ -60,7 +60,7 @@ export async function callTool(
 }
 
 /** A `prompts/get` through the prompt's pipeline: access, argument checks, guards, get; content shaped per revision. */
-export async function getPrompt(
+export async function servePromptGet(
   registry: Registry,
   params: JsonRpcParams,
   ctx: RequestContext,
@@ -77,7 +77,7 @@ export async function getPrompt(
 }
 
 /** A `resources/read` through the resource's pipeline: access, guards, read; a 2026 read carries its cache hint. */
-export async function readResource(
+export async function serveResourceRead(
   registry: Registry,
   params: JsonRpcParams,
   ctx: RequestContext,

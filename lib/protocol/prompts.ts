@@ -1,7 +1,7 @@
 // prompts/list and prompts/get.
 
 import type { Registry } from '../registry/registry';
-import { getPrompt } from './call-pipeline';
+import { servePromptGet } from './call-pipeline';
 import { BOTH_ERAS, listPage, type MethodTable } from './methods';
 import { PROMPT_FIELDS, type createEntryShaper } from './shaping';
 
@@ -31,7 +31,7 @@ export function promptMethods(
       eras: BOTH_ERAS,
       capability: 'prompts',
       // The call pipeline: admission (access, argument checks, guards), then run (get, content shaped).
-      run: (params, ctx) => getPrompt(registry, params, ctx),
+      run: (params, ctx) => servePromptGet(registry, params, ctx),
     },
   };
 }

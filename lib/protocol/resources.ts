@@ -1,7 +1,7 @@
 // resources/list, resources/templates/list, resources/read, resources/subscribe and resources/unsubscribe.
 
 import type { Registry } from '../registry/registry';
-import { readResource } from './call-pipeline';
+import { serveResourceRead } from './call-pipeline';
 import { withSubscription } from './client-data';
 import { ClientUpdate } from './handler-context';
 import { BOTH_ERAS, ERA_2025_ONLY, listPage, requireString, type MethodTable } from './methods';
@@ -54,7 +54,7 @@ export function resourceMethods(
       capability: 'resources',
       cacheable: true,
       // The call pipeline: admission (access, guards), then run (read, the 2026 cache hint).
-      run: (params, ctx) => readResource(registry, params, ctx),
+      run: (params, ctx) => serveResourceRead(registry, params, ctx),
     },
     // Updates (notifications/resources/updated) travel on the session's GET stream; see mcp.notifyResourceUpdated().
     'resources/subscribe': {

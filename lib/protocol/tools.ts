@@ -1,7 +1,7 @@
 // tools/list and tools/call.
 
 import type { Registry } from '../registry/registry';
-import { callTool } from './call-pipeline';
+import { serveToolCall } from './call-pipeline';
 import { BOTH_ERAS, listPage, type MethodTable } from './methods';
 import type { TaskRunner } from './task-runner';
 import { TOOL_FIELDS, type createEntryShaper } from './shaping';
@@ -33,7 +33,7 @@ export function toolMethods(
       eras: BOTH_ERAS,
       capability: 'tools',
       // The call pipeline: admission (access, headers, task negotiation, arguments, limits, guards), then run.
-      run: (params, ctx, client) => callTool(registry, tasks, params, ctx, client),
+      run: (params, ctx, client) => serveToolCall(registry, tasks, params, ctx, client),
     },
   };
 }

@@ -1,9 +1,9 @@
 // Tools: the definition users register, its compiled form, and its guard chain composed once (links in tool-chain.ts).
 
 import { isPositiveInteger, McpConfigError } from '../errors';
-import { isObject } from '../jsonrpc/types';
 import type { CompiledSchema, SchemaValidator } from '../schema/validator';
 import { accessRuleOf, type AccessRule } from './access';
+import { objectSchema, wrappedSchema, wrapsOutput, type JsonSchema } from './tool-schemas';
 import { headerParamsOf, type HeaderParam } from './header-params';
 import { createCallLimiter, type CallLimitOptions, type CallLimitStores } from './call-limit';
 import type { RequestContext } from './request-context';
@@ -25,8 +25,7 @@ import { composePipeline, guardLinks, type CallEntry } from './item-pipeline';
 export type { CallToolResult, ToolDescriptor } from './results';
 export { errorResult, jsonResult, toCallToolResult } from './tool-chain';
 
-/** A JSON Schema object (2020-12 unless `$schema` says otherwise). */
-export type JsonSchema = Record<string, unknown>;
+export type { JsonSchema } from './tool-schemas';
 
 /** Hints about a tool's behaviour (MCP 2025-03-26 and later); clients must not trust them for security. */
 export interface ToolAnnotations {
@@ -249,42 +248,7 @@ export function defineTool(
 }
 
 /**
- * True when an output schema describes something other than an object (`{ type: 'array' }`, `{ type: 'string' }`,
- * `{ enum: [...] }`): MCP wants `structuredContent` to be an object, so such results travel as `{ result: value }`
- * under `{ type: 'object', properties: { result: schema }, required: ['result'] }`, as the Python SDKs do.
- *
- * @throws {McpConfigError} for a schema that is not an object, or that lists object keywords without `type: 'object'`
- */
-export function wrapsOutput(schema: unknown, label: string): boolean {
-  if (!isObject(schema)) throw new McpConfigError('ERR_MCP_INVALID_SCHEMA', `${label} must be a JSON Schema object`);
-  if (schema.type === 'object') return false;
-  if (
-    schema.type === undefined &&
-    ('properties' in schema || 'required' in schema || 'additionalProperties' in schema)
-  ) {
-    throw new McpConfigError(
-      'ERR_MCP_INVALID_SCHEMA',
-      `${label} lists object keywords without type: 'object'; add it (any other schema is sent as { result: <value> })`,
-    );
-  }
-  return true;
-}
-
-/** The object schema a non-object output schema is sent as (see {@link wrapsOutput}). */
-function wrappedSchema(schema: JsonSchema): JsonSchema {
-  return { type: 'object', properties: { result: schema }, required: ['result'] };
-}
-
-function objectSchema(schema: unknown, label: string): JsonSchema {
-  // MCP: inputSchema and outputSchema are JSON Schema objects whose root type is "object".
-  if (!isObject(schema) || schema.type !== 'object') {
-    throw new McpConfigError('ERR_MCP_INVALID_SCHEMA', `${label} must be a JSON Schema object with type: 'object'`);
-  }
-  return schema;
-}
-
-/**
- * Calls a tool through its chain: a denied caller gets the error of an unknown tool; arguments that fail the
+ * Calls a tool through its pipeline: a denied caller gets the error of an unknown tool; arguments that fail the
  * schema, and handlers or guards that throw, become `isError` results (MCP 2025-11-25 tools › Error Handling);
  * before 2025-11-25 invalid arguments are a -32602 error.
  */
