@@ -4,16 +4,15 @@ import { McpConfigError } from '../../lib/errors';
 import { JsonRpcError } from '../../lib/jsonrpc/errors';
 import { HandlerContext } from '../../lib/protocol/handler-context';
 import {
-  composeChain,
   guardFor,
   type Guard,
   type GuardCall,
   type PromptGuard,
   type ResourceGuard,
-  type Step,
   type ToolGuard,
   type ToolGuardCall,
 } from '../../lib/registry/guards';
+import { composeChain, type Step } from '../../lib/registry/item-pipeline';
 import { definePrompt, type PromptDefinition } from '../../lib/registry/prompts';
 import type { AuthInfo, RequestContext } from '../../lib/registry/request-context';
 import { defineResource, defineTemplate } from '../../lib/registry/resources';

@@ -3,13 +3,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import inject from 'light-my-request';
 import type { RequestContext } from '../registry/request-context';
-import {
-  errorResult,
-  wrapsOutput,
-  type JsonSchema,
-  type ToolAnnotations,
-  type ToolDefinition,
-} from '../registry/tools';
+import { errorResult, type ToolAnnotations, type ToolDefinition } from '../registry/tools';
+import { wrapsOutput, type JsonSchema } from '../registry/tool-schemas';
 import type { AccessRule } from '../registry/access';
 import type { CallLimitOptions } from '../registry/call-limit';
 import type { ToolGuard } from '../registry/guards';

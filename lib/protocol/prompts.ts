@@ -1,9 +1,9 @@
 // prompts/list and prompts/get.
 
-import { notFoundError } from '../registry/guards';
 import type { Registry } from '../registry/registry';
-import { BOTH_ERAS, listPage, requireString, type MethodTable } from './methods';
-import { PROMPT_FIELDS, shapeContent, type createEntryShaper } from './shaping';
+import { servePromptGet } from './call-pipeline';
+import { BOTH_ERAS, listPage, type MethodTable } from './methods';
+import { PROMPT_FIELDS, type createEntryShaper } from './shaping';
 
 /** The prompts methods of one router. */
 export function promptMethods(
@@ -30,18 +30,8 @@ export function promptMethods(
     'prompts/get': {
       eras: BOTH_ERAS,
       capability: 'prompts',
-      run: async (params, ctx) => {
-        const name = requireString(params, 'name');
-        const prompt = registry.prompts.get(name) ?? (await registry.afterLoads(() => registry.prompts.get(name)));
-        if (prompt === undefined) throw notFoundError('prompt', name, ctx.era);
-        // The prompt's chain: access (denied looks unknown), argument checks, guards, get (registry/guards.ts).
-        const result = await prompt.run(params.arguments, ctx);
-        const messages = result.messages.map((message) => ({
-          role: message.role,
-          content: shapeContent(message.content, ctx.protocolVersion),
-        }));
-        return { ...result, messages };
-      },
+      // The call pipeline: admission (access, argument checks, guards), then run (get, content shaped).
+      run: (params, ctx) => servePromptGet(registry, params, ctx),
     },
   };
 }

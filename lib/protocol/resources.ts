@@ -1,8 +1,7 @@
 // resources/list, resources/templates/list, resources/read, resources/subscribe and resources/unsubscribe.
 
-import { cacheFields } from '../registry/cache-hint';
-import { notFoundError } from '../registry/guards';
 import type { Registry } from '../registry/registry';
+import { serveResourceRead } from './call-pipeline';
 import { withSubscription } from './client-data';
 import { ClientUpdate } from './handler-context';
 import { BOTH_ERAS, ERA_2025_ONLY, listPage, requireString, type MethodTable } from './methods';
@@ -54,17 +53,8 @@ export function resourceMethods(
       eras: BOTH_ERAS,
       capability: 'resources',
       cacheable: true,
-      run: async (params, ctx) => {
-        const uri = requireString(params, 'uri');
-        const match = registry.findResource(uri) ?? (await registry.afterLoads(() => registry.findResource(uri)));
-        if (match === undefined) throw notFoundError('resource', uri, ctx.era);
-        // The item's chain: access (denied looks unknown), guards, read (registry/guards.ts).
-        const result = { ...(await match.resource.run(uri, match.variables, ctx)) };
-        // MCP 2026-07-28 caching: the resource's own hint; the router's default fills what it leaves out.
-        return ctx.era === '2026' && match.resource.cache !== undefined
-          ? { ...cacheFields(match.resource.cache), ...result }
-          : result;
-      },
+      // The call pipeline: admission (access, guards), then run (read, the 2026 cache hint).
+      run: (params, ctx) => serveResourceRead(registry, params, ctx),
     },
     // Updates (notifications/resources/updated) travel on the session's GET stream; see mcp.notifyResourceUpdated().
     'resources/subscribe': {

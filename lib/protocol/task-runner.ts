@@ -1,13 +1,12 @@
-// TaskRunner: the live side of MCP tasks: starts a call as a task, runs it past its HTTP request, records its outcome, cancellation and asks.
+// TaskRunner: the live side of MCP tasks: starts an admitted call as a task, runs it past its HTTP request, records its outcome and cancellation (its asks: task-asks.ts).
 
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import type { McpLogger } from '../logger';
 import type { ResolvedTasks } from '../tasks/task-options';
-import { isTerminal, TaskLimitError, type TaskInputRequest, type TaskRecord } from '../tasks/task-store';
-import { isAnswerTo, type ClientRequestMethod, type ClientRequests } from './client-requests';
-import { invalidAnswer } from './input-required';
+import { isTerminal, TaskLimitError, type TaskRecord } from '../tasks/task-store';
 import type { HandlerContext } from './handler-context';
+import { answerAsks, asksState, taskAsker, withoutAsks, type ChangeTask, type LiveTask } from './task-asks';
 
 /** The router's task settings, resolved once (the `tasks` option): the store, `ttlMs`, `pollIntervalMs`. */
 export type TaskSettings = ResolvedTasks;
@@ -22,29 +21,6 @@ export interface TaskStart {
   readonly ctx: HandlerContext;
 }
 
-interface Waiter {
-  /** What was asked: its answer must be a result of this method. */
-  readonly method: ClientRequestMethod;
-  resolve(answer: Record<string, unknown>): void;
-  reject(error: Error): void;
-}
-
-/** A task running in this process: what only this process can do to it (abort it, answer its asks). */
-interface LiveTask {
-  record: TaskRecord;
-  readonly abort: AbortController;
-  readonly waiters: Map<string, Waiter>;
-  /** Key counter: SEP-2663 inputRequests keys are unique over a task's lifetime. */
-  asked: number;
-  /** The store writes of this task, in order (two asks made together must not overwrite each other). */
-  writes: Promise<unknown>;
-  /** Settles when the task reaches a terminal status (2025 `tasks/result` waits on it). */
-  readonly done: Promise<void>;
-  finish(): void;
-  /** Aborts the work when the task outlives its TTL: nobody can read its result then, and a hung handler is let go. */
-  expiry?: NodeJS.Timeout;
-}
-
 /** How instances sharing a task store tell each other of cancelled tasks (a message bus; see sessions/shared-store.ts). */
 export interface TaskCancels {
   /** Tells the other instances that `taskId` was cancelled. Never throws. */
@@ -53,12 +29,6 @@ export interface TaskCancels {
   hear(listener: (taskId: string) => void): () => void;
 }
 
-const ASK_PREFIX: Readonly<Record<ClientRequestMethod, string>> = {
-  'sampling/createMessage': 'sample',
-  'elicitation/create': 'elicit',
-  'roots/list': 'roots',
-};
-
 /**
  * Runs the tasks of one router. The records live in the {@link TaskStore}; the running handlers, their aborts and
  * their pending asks live here, so `tasks/cancel` and `tasks/update` take effect on the process that runs the task
@@ -66,6 +36,8 @@ const ASK_PREFIX: Readonly<Record<ClientRequestMethod, string>> = {
  */
 export class TaskRunner {
   private readonly live = new Map<string, LiveTask>();
+  /** {@link TaskRunner.change}, as the task's asks write their state (task-asks.ts). */
+  private readonly changeTask: ChangeTask = (live, change) => this.change(live, change);
   private readonly stopHearing: () => void;
 
   /**
@@ -112,7 +84,7 @@ export class TaskRunner {
 
   /** The call's context becomes the task's: its abort, its asks and its progress. */
   private handOver(live: LiveTask, ctx: HandlerContext): void {
-    ctx.becomeTask(live.abort.signal, this.asker(live), (progress, total, message) =>
+    ctx.becomeTask(live.abort.signal, taskAsker(live, this.changeTask), (progress, total, message) =>
       this.report(live, progress, total, message),
     );
   }
@@ -222,22 +194,7 @@ export class TaskRunner {
     if (record === undefined) return false;
     const live = this.live.get(taskId);
     if (live === undefined || isTerminal(live.record.status)) return true;
-    const answered: Array<[string, Waiter, Record<string, unknown>]> = [];
-    for (const [key, response] of Object.entries(responses)) {
-      const waiter = live.waiters.get(key);
-      if (waiter === undefined) continue;
-      // Checked before any is taken: one bad answer refuses the whole update.
-      if (!isAnswerTo(waiter.method, response)) throw invalidAnswer(key, waiter.method);
-      answered.push([key, waiter, response]);
-    }
-    if (answered.length === 0) return true;
-    const asks = { ...live.record.inputRequests };
-    for (const [key] of answered) {
-      live.waiters.delete(key);
-      delete asks[key];
-    }
-    await this.change(live, asksState(asks));
-    for (const [, waiter, response] of answered) waiter.resolve(response);
+    await answerAsks(live, responses, this.changeTask);
     return true;
   }
 
@@ -320,64 +277,4 @@ export class TaskRunner {
       statusMessage: message === undefined ? `progress ${amount}` : `${message} (${amount})`,
     });
   }
-
-  /**
-   * How the task's handler asks the client. 2026 (SEP-2663 Task Update Requests): the ask becomes an entry of
-   * `inputRequests`, the task turns `input_required`, and `tasks/update` answers it. 2025: refused, see README.
-   */
-  private asker(live: LiveTask): ClientRequests {
-    return {
-      request: (method, params, timeoutMs, signal) => {
-        if (live.record.era === '2025') {
-          return Promise.reject(
-            new Error(
-              `ctx: ${method} is not available in a 2025 task (its request stream has ended); ask before starting the task, or use MCP 2026-07-28`,
-            ),
-          );
-        }
-        if (signal.aborted || isTerminal(live.record.status))
-          return Promise.reject(new Error(`ctx: ${method} not sent, the task is no longer running`));
-        const key = `${ASK_PREFIX[method]}-${++live.asked}`;
-        const ask: TaskInputRequest = params === undefined ? { method } : { method, params };
-        return new Promise<Record<string, unknown>>((resolve, reject) => {
-          const giveUp = (why: string): void => {
-            if (!live.waiters.delete(key)) return;
-            const asks = { ...live.record.inputRequests };
-            delete asks[key];
-            void this.change(live, asksState(asks));
-            reject(new Error(`ctx: ${why}`));
-          };
-          const timer = setTimeout(
-            () => giveUp(`the client did not answer ${method} within ${timeoutMs} ms`),
-            timeoutMs,
-          );
-          const onAbort = (): void => giveUp(`${method} abandoned, the task was cancelled`);
-          signal.addEventListener('abort', onAbort, { once: true });
-          const settle = (): void => {
-            clearTimeout(timer);
-            signal.removeEventListener('abort', onAbort);
-          };
-          live.waiters.set(key, {
-            method,
-            resolve: (answer) => (settle(), resolve(answer)),
-            reject: (err) => (settle(), reject(err)),
-          });
-          void this.change(live, asksState({ ...live.record.inputRequests, [key]: ask }));
-        });
-      },
-    };
-  }
-}
-
-/** The status and `inputRequests` that go with these outstanding asks. */
-function asksState(asks: Record<string, TaskInputRequest>): Partial<TaskRecord> {
-  return Object.keys(asks).length > 0
-    ? { status: 'input_required', inputRequests: asks }
-    : { status: 'working', inputRequests: undefined };
-}
-
-/** The record without `inputRequests` (a task that is not waiting has none). */
-function withoutAsks(record: TaskRecord): TaskRecord {
-  const { inputRequests: _dropped, ...rest } = record;
-  return rest;
 }

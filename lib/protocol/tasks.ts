@@ -2,13 +2,12 @@
 
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isObject, type JsonRpcParams } from '../jsonrpc/types';
-import type { CallToolResult, RegisteredTool } from '../registry/tools';
+import type { RegisteredTool } from '../registry/tools';
 import type { RequestContext } from '../registry/request-context';
 import { isTerminal, type TaskRecord } from '../tasks/task-store';
 import { isAtLeast } from '../versions';
 import { HandlerContext, type ClientState } from './handler-context';
 import { ERA_2025_ONLY, ERA_2026_ONLY, BOTH_ERAS, requireString, type MethodTable } from './methods';
-import { shapeToolResult } from './shaping';
 import type { TaskRunner, TaskStart } from './task-runner';
 
 /** The extension's identifier, in capabilities on both sides (SEP-2663 Extension Identifier). */
@@ -61,8 +60,15 @@ function detailedTask(record: TaskRecord): Record<string, unknown> {
   return task;
 }
 
+/** A tools/call that runs as a task: what starts it, and the era of its handle. */
+export interface TaskCall {
+  readonly start: TaskStart;
+  readonly modern: boolean;
+}
+
 /**
- * A tools/call of a tool that may run as a task: the task handle when the call runs as one, undefined when it runs
+ * The task negotiation of a tools/call of a tool that may run as a task, part of the call's admission (after access
+ * and the 2026 headers, before the arguments): the task to make when the call runs as one, undefined when it runs
  * as a plain call.
  *
  * - 2026 (SEP-2663 Capability Negotiation): a task whenever the client declared the extension on this request
@@ -70,14 +76,13 @@ function detailedTask(record: TaskRecord): Record<string, unknown> {
  * - 2025-11-25 (tasks › Tool-Level Negotiation): a task when the call carries a `task` object. A `'required'` tool
  *   without it → -32601; `task` on a tool without task support → -32601 (SHOULD).
  */
-export async function callAsTask(
+export function negotiateTask(
   runner: TaskRunner | undefined,
   tool: RegisteredTool,
   params: JsonRpcParams,
-  args: Record<string, unknown>,
   ctx: RequestContext,
   client: ClientState,
-): Promise<Record<string, unknown> | undefined> {
+): TaskCall | undefined {
   const modern = ctx.era === '2026';
   const asked = modern
     ? declaresTasksExtension(client)
@@ -109,9 +114,7 @@ export async function callAsTask(
     requestedTtlMs: requested,
     ctx,
   };
-  const shaped = async (run: Promise<CallToolResult>): Promise<Record<string, unknown>> =>
-    shapeToolResult(await run, ctx.protocolVersion) as unknown as Record<string, unknown>;
-  return startWhenAdmitted(runner, start, () => shaped(tool.run(args, ctx)), modern);
+  return { start, modern };
 }
 
 /** SEP-2663 Task Creation: a flat `Result & Task` with resultType "task"; 2025-11-25: `{ task }`. */
@@ -120,31 +123,37 @@ function taskHandle(record: TaskRecord, modern: boolean): Record<string, unknown
 }
 
 /**
- * A call that may become a task runs as a plain call until it is admitted: its access, arguments, rate limit and
- * guards answer synchronously (an unknown-tool error, an `isError` result, a payment-required result), so only an
- * admitted call makes a task. The task is made when the chain reaches its task start (registry/tools.ts: after the
- * guards, before the timeout and the handler), or — `taskStart: 'handler'` (SEP-2663 MRTR → tasks composition) —
- * when the handler calls `ctx.continueAsTask()`, its asks before that being the call's (`input_required` in 2026).
- * Then the caller gets the task's handle, and what the chain returns (the guards' after steps included: a payment is
- * settled on the task's result) becomes the task's result. A call that ends first answers plainly.
+ * Runs a call that may become a task. It runs as a plain call until admitted: its access, headers, task negotiation,
+ * arguments, rate limit and guards answer synchronously (an unknown-tool error, an `isError` result, a
+ * payment-required result), so only an admitted call makes a task. The task is made at the pipeline's run entry,
+ * `ctx.continueAsTask()`: the tool's task start (registry/tool-chain.ts, after the guards, before the timeout and
+ * the handler), or — `taskStart: 'handler'` (SEP-2663 MRTR → tasks composition) — the handler's own call, its asks
+ * before that being the call's (`input_required` in 2026). Then the caller gets the task's handle, and what the
+ * pipeline returns (the guards' after steps included: a payment is settled on the task's result) becomes the task's
+ * result. A call that ends first, or that the negotiation left plain (`admitted()` undefined), answers plainly.
+ *
+ * @param admitted - the task the negotiation decided on, read at the run entry (admission has run by then)
  */
-async function startWhenAdmitted(
+export async function runOnceAdmitted(
   runner: TaskRunner,
-  start: TaskStart,
+  ctx: HandlerContext,
+  admitted: () => TaskCall | undefined,
   run: () => Promise<Record<string, unknown>>,
-  modern: boolean,
 ): Promise<Record<string, unknown>> {
-  let handOver: (record: TaskRecord) => void = () => undefined;
-  const madeTask = new Promise<TaskRecord>((resolve) => (handOver = resolve));
+  let handOver: (handle: Record<string, unknown>) => void = () => undefined;
+  const madeTask = new Promise<Record<string, unknown>>((resolve) => (handOver = resolve));
   let outcome: Promise<Record<string, unknown>> | undefined;
-  start.ctx.escalateWith(async () => {
+  ctx.escalateWith(async () => {
+    const task = admitted();
+    if (task === undefined) return false;
     // `outcome` is set: the handler runs inside it, so it can only call this after run() started.
-    handOver(await runner.adopt(start, () => outcome as Promise<Record<string, unknown>>));
+    const record = await runner.adopt(task.start, () => outcome as Promise<Record<string, unknown>>);
+    handOver(taskHandle(record, task.modern));
     return true;
   });
   outcome = run();
-  const first = await Promise.race([outcome.then((result) => ({ result })), madeTask.then((record) => ({ record }))]);
-  return 'record' in first ? taskHandle(first.record, modern) : first.result;
+  const first = await Promise.race([outcome.then((result) => ({ result })), madeTask.then((handle) => ({ handle }))]);
+  return 'handle' in first ? first.handle : first.result;
 }
 
 /** -32602 for an unknown, expired or foreign id alike (SEP-2663 Protocol Errors; 2025-11-25 the same). */

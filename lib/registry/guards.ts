@@ -3,7 +3,6 @@
 import { McpConfigError } from '../errors';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isObject } from '../jsonrpc/types';
-import { mayUse, type AccessRule } from './access';
 import type { PaymentLedger } from './payment-ledger';
 import type { RequestContext } from './request-context';
 import type { Era } from '../versions';
@@ -94,11 +93,11 @@ export type GuardOf<K extends GuardKind> = (
  * a throwing tool handler does (and outer guards see that result); on a resource or prompt it is an internal
  * error (-32603, logged), as a throwing `read` or `get` is.
  *
- * Order of a call: access (`scopes`, `canAccess`) → (2026 tools) `Mcp-Param-*` headers → argument checks → the
- * tool's `rateLimit` → the router's `guards` → the item's `guards` → (a call that runs as a task becomes one here)
- * → the tool's `timeoutMs` → the handler → its result converted (and checked against `outputSchema`). What comes
- * before the task start is the call's admission, answered at once. An after step sees the final result, an
- * `isError` one included.
+ * Order of a call (one pipeline, registry/item-pipeline.ts): *admission* — access (`scopes`, `canAccess`) → (2026
+ * tools) `Mcp-Param-*` headers → (tools that may run as tasks) the task negotiation → argument checks → the tool's
+ * `rateLimit` → the router's `guards` → the item's `guards` — then *run* — (a call that runs as a task becomes one
+ * here) → the tool's `timeoutMs` → the handler → its result converted (and checked against `outputSchema`).
+ * Admission is answered at once, never from a task. An after step sees the final result, an `isError` one included.
  *
  * A `Guard` works for every kind, so it goes anywhere: in the router's `guards` and in any item's. A guard
  * that ends calls with results of its own, or reads a kind's result, is written for that kind: {@link ToolGuard}
@@ -229,95 +228,10 @@ export function guardsListMeta(
   return added.length === 0 ? own : (Object.assign({}, ...added, own) as Record<string, unknown>);
 }
 
-/** The rest of a chain, from some link on: a call in, its result out. */
-export type Step<C extends GuardCall> = (call: C) => Promise<GuardResult<C['kind']>>;
-
-/** One link, composed at registration: given the rest of the chain, the step that runs this link and then the rest. */
-export type Link<C extends GuardCall> = (rest: Step<C>) => Step<C>;
-
-/** `links` around `terminal`, the first outermost; absent links (`undefined`) cost nothing per call. */
-export function composeChain<C extends GuardCall>(
-  links: ReadonlyArray<Link<C> | undefined>,
-  terminal: Step<C>,
-): Step<C> {
-  return links.reduceRight<Step<C>>((rest, link) => (link === undefined ? rest : link(rest)), terminal);
-}
-
 /** What a `guards` list must be, as the errors of the router's option and of an item's field say it. */
 export const GUARD_LIST_EXPECTED = 'an array of guard functions (call, next) => result';
 
 /** Whether `value` can be a `guards` option: an array of functions (what each does is up to it). */
 export function isGuardList(value: unknown): value is readonly unknown[] {
   return Array.isArray(value) && value.every((guard) => typeof guard === 'function');
-}
-
-/**
- * The built-in first link: a caller the item's access rule denies gets exactly the error of an item that does
- * not exist, so it cannot probe for names (undefined when the item has no rule).
- */
-export function accessLink<C extends GuardCall>(rule: AccessRule | undefined): Link<C> | undefined {
-  if (rule === undefined) return undefined;
-  return (rest) =>
-    async function accessGuard(call) {
-      const seen: GuardCall = call;
-      if (!(await mayUse(rule, seen.ctx)))
-        throw notFoundError(seen.kind, seen.kind === 'resource' ? seen.uri : seen.name, seen.ctx.era);
-      return rest(call);
-    };
-}
-
-/**
- * Links of user guards: the router's (checked by options.ts), then the item's, checked here. `thrown` turns what a
- * guard throws, other than a {@link JsonRpcError}, into a result (tools); without it the throw goes on to the
- * dispatcher (-32603).
- *
- * @param label - names the item in the error about its guards (`tool 'search'`)
- * @throws {McpConfigError} unless the item's `guards` are absent or an array of functions
- */
-export function guardLinks<C extends GuardCall>(
-  routerGuards: readonly Guard[],
-  itemGuards: ReadonlyArray<GuardOf<C['kind']>> | undefined,
-  label: string,
-  thrown?: (err: unknown) => GuardResult<C['kind']>,
-): Array<Link<C>> {
-  if (itemGuards !== undefined && !isGuardList(itemGuards))
-    throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `${label} guards must be ${GUARD_LIST_EXPECTED}`);
-  return [...routerGuards, ...(itemGuards ?? [])].map((guard) => guardLink(guard as unknown as UserGuard<C>, thrown));
-}
-
-/** A guard as the chain calls it: for calls of type `C`. */
-type UserGuard<C extends GuardCall> = (
-  call: C,
-  next: () => Promise<GuardResult<C['kind']>>,
-) => GuardResult<C['kind']> | Promise<GuardResult<C['kind']>>;
-
-function guardLink<C extends GuardCall>(
-  guard: UserGuard<C>,
-  thrown: ((err: unknown) => GuardResult<C['kind']>) | undefined,
-): Link<C> {
-  return (rest) =>
-    async function userGuard(call) {
-      let ran = false;
-      const next = (): Promise<GuardResult<C['kind']>> => {
-        // Running the item twice would run its side effects (and a payment's settlement) twice.
-        if (ran)
-          return Promise.reject(
-            new Error(`a guard of ${call.kind} '${call.name}' called next() twice; the rest of the chain runs once`),
-          );
-        ran = true;
-        return rest(call);
-      };
-      try {
-        const result: unknown = await guard(call, next);
-        // A guard that forgets to return next()'s result is the likely bug: say so, rather than send nothing.
-        if (!isObject(result))
-          throw new TypeError(
-            `a guard of ${call.kind} '${call.name}' returned ${result === null ? 'null' : typeof result}, not a result: return next() or a result of its own`,
-          );
-        return result as unknown as GuardResult<C['kind']>;
-      } catch (err) {
-        if (thrown === undefined || err instanceof JsonRpcError) throw err;
-        return thrown(err);
-      }
-    };
 }

@@ -9,16 +9,8 @@ import type { RequestContext } from './request-context';
 import { checkCompleter, type Completer } from './completion';
 import { checkDefinitionObject, checkHandler, checkName, copyDefined, type Icon } from './definition';
 import type { GetPromptResult } from './results';
-import {
-  accessLink,
-  composeChain,
-  guardLinks,
-  type Guard,
-  type Link,
-  type PromptGuard,
-  type PromptGuardCall,
-  type Step,
-} from './guards';
+import type { Guard, PromptGuard, PromptGuardCall } from './guards';
+import { composePipeline, guardLinks, type CallEntry, type Link, type Step } from './item-pipeline';
 
 export type { GetPromptResult } from './results';
 
@@ -71,8 +63,8 @@ export interface RegisteredPrompt {
   readonly get: (args: Record<string, string>, ctx: RequestContext) => PromptValue | Promise<PromptValue>;
   /** Who may list and get it; undefined for everyone. */
   readonly access: AccessRule | undefined;
-  /** Gets the prompt through its chain, composed at registration (see {@link Guard} for its order). */
-  readonly run: (rawArgs: unknown, ctx: RequestContext) => Promise<GetPromptResult>;
+  /** Gets the prompt through its pipeline, composed at registration (see {@link Guard} for its order). */
+  readonly run: (rawArgs: unknown, ctx: RequestContext, entry?: CallEntry) => Promise<GetPromptResult>;
 }
 
 /**
@@ -121,24 +113,26 @@ export function definePrompt(
     get: definition.get.bind(definition) as RegisteredPrompt['get'],
     access: accessRuleOf(definition, `prompt '${name}'`),
   };
-  const chain = composeChain<PromptGuardCall>(
-    [
-      accessLink(prompt.access),
-      argumentsLink(prompt),
-      ...guardLinks<PromptGuardCall>(routerGuards, definition.guards, `prompt '${name}'`),
-    ],
-    getStep(prompt),
-  );
+  const pipeline = composePipeline<PromptGuardCall>({
+    access: prompt.access,
+    checks: [argumentsLink(prompt)],
+    guards: guardLinks<PromptGuardCall>(routerGuards, definition.guards, `prompt '${name}'`),
+    run: [],
+    terminal: getStep(prompt),
+  });
   return Object.freeze({
     ...prompt,
     // The raw arguments travel as the call's until argumentsLink has checked them (access comes first).
-    run: (rawArgs: unknown, ctx: RequestContext) =>
-      chain({ kind: 'prompt', name, arguments: rawArgs as Record<string, string>, meta: ctx.meta, descriptor, ctx }),
+    run: (rawArgs: unknown, ctx: RequestContext, entry?: CallEntry) =>
+      pipeline(
+        { kind: 'prompt', name, arguments: rawArgs as Record<string, string>, meta: ctx.meta, descriptor, ctx },
+        entry,
+      ),
   });
 }
 
 /**
- * Gets a prompt through its chain: a denied caller gets the error of an unknown prompt; a missing required
+ * Gets a prompt through its pipeline: a denied caller gets the error of an unknown prompt; a missing required
  * argument or a non-string value is -32602 (MCP prompts › Error Handling).
  */
 export function getPrompt(prompt: RegisteredPrompt, rawArgs: unknown, ctx: RequestContext): Promise<GetPromptResult> {

@@ -9,15 +9,8 @@ import { checkCacheHint, type CacheHintOptions } from './cache-hint';
 import { checkCompleter, type Completer } from './completion';
 import { checkDefinitionObject, checkHandler, checkName, copyDefined, type Icon } from './definition';
 import type { ReadResourceResult } from './results';
-import {
-  accessLink,
-  composeChain,
-  guardLinks,
-  type Guard,
-  type ResourceGuard,
-  type ResourceGuardCall,
-  type Step,
-} from './guards';
+import type { Guard, ResourceGuard, ResourceGuardCall } from './guards';
+import { composePipeline, guardLinks, type CallEntry, type Step } from './item-pipeline';
 import { parseUriTemplate, type UriTemplate } from './uri-template';
 
 export type { ReadResourceResult } from './results';
@@ -86,8 +79,13 @@ export interface RegisteredResource {
   readonly access: AccessRule | undefined;
   /** Its own cache hint for 2026 reads, checked; undefined for the router's. */
   readonly cache: Readonly<CacheHintOptions> | undefined;
-  /** Reads `uri` through the item's chain, composed at registration (see {@link Guard} for its order). */
-  readonly run: (uri: string, variables: Record<string, string>, ctx: RequestContext) => Promise<ReadResourceResult>;
+  /** Reads `uri` through the item's pipeline, composed at registration (see {@link Guard} for its order). */
+  readonly run: (
+    uri: string,
+    variables: Record<string, string>,
+    ctx: RequestContext,
+    entry?: CallEntry,
+  ) => Promise<ReadResourceResult>;
 }
 
 /** A resource template, parsed and checked. */
@@ -174,7 +172,7 @@ export function defineTemplate(
   );
 }
 
-/** The item, frozen, with its chain composed: access → the router's guards → its own → read → contents. */
+/** The item, frozen, with its pipeline composed: access → the router's guards → its own → read → contents. */
 function withChain<T extends Omit<RegisteredResource, 'run'>>(
   item: T,
   definition: ResourceFields,
@@ -182,15 +180,18 @@ function withChain<T extends Omit<RegisteredResource, 'run'>>(
   routerGuards: readonly Guard[],
 ): T & RegisteredResource {
   const name = definition.name;
-  const chain = composeChain<ResourceGuardCall>(
-    [accessLink(item.access), ...guardLinks<ResourceGuardCall>(routerGuards, definition.guards, label)],
-    readStep(item),
-  );
+  const pipeline = composePipeline<ResourceGuardCall>({
+    access: item.access,
+    checks: [],
+    guards: guardLinks<ResourceGuardCall>(routerGuards, definition.guards, label),
+    run: [],
+    terminal: readStep(item),
+  });
   const { descriptor } = item;
   return Object.freeze({
     ...item,
-    run: (uri: string, variables: Record<string, string>, ctx: RequestContext) =>
-      chain({ kind: 'resource', name, uri, arguments: variables, meta: ctx.meta, descriptor, ctx }),
+    run: (uri: string, variables: Record<string, string>, ctx: RequestContext, entry?: CallEntry) =>
+      pipeline({ kind: 'resource', name, uri, arguments: variables, meta: ctx.meta, descriptor, ctx }, entry),
   });
 }
 

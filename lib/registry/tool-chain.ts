@@ -4,7 +4,8 @@ import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isObject } from '../jsonrpc/types';
 import { isAtLeast } from '../versions';
 import { isContentBlock, textContent } from './content';
-import type { Link, Step, ToolGuardCall } from './guards';
+import type { ToolGuardCall } from './guards';
+import type { Link, Step } from './item-pipeline';
 import type { RequestContext } from './request-context';
 import type { CallToolResult } from './results';
 import type { CompiledSchema } from '../schema/validator';
@@ -55,7 +56,7 @@ export function rateLimitLink(name: string, take: (ctx: RequestContext) => Promi
 }
 
 /**
- * Where a call that runs as a task becomes one (`taskStart: 'call'`): once admitted, after every guard's before
+ * The pipeline's run entry for a call that runs as a task (`taskStart: 'call'`): once admitted, after every guard's before
  * step, so a call refused by access, arguments, limits or a guard (a payment required) is answered at once and never
  * makes a task; the timeout and the handler run as the task. On a plain call it goes straight on.
  */

@@ -1,9 +1,9 @@
 // Tools: the definition users register, its compiled form, and its guard chain composed once (links in tool-chain.ts).
 
 import { isPositiveInteger, McpConfigError } from '../errors';
-import { isObject } from '../jsonrpc/types';
 import type { CompiledSchema, SchemaValidator } from '../schema/validator';
 import { accessRuleOf, type AccessRule } from './access';
+import { objectSchema, wrappedSchema, wrapsOutput, type JsonSchema } from './tool-schemas';
 import { headerParamsOf, type HeaderParam } from './header-params';
 import { createCallLimiter, type CallLimitOptions, type CallLimitStores } from './call-limit';
 import type { RequestContext } from './request-context';
@@ -19,21 +19,13 @@ import {
 import type { PaymentLedger } from './payment-ledger';
 import { checkDefinitionObject, checkHandler, copyDefined, type Icon } from './definition';
 import type { CallToolResult, ToolDescriptor } from './results';
-import {
-  accessLink,
-  composeChain,
-  guardLinks,
-  guardsListMeta,
-  type Guard,
-  type ToolGuard,
-  type ToolGuardCall,
-} from './guards';
+import { guardsListMeta, type Guard, type ToolGuard, type ToolGuardCall } from './guards';
+import { composePipeline, guardLinks, type CallEntry } from './item-pipeline';
 
 export type { CallToolResult, ToolDescriptor } from './results';
 export { errorResult, jsonResult, toCallToolResult } from './tool-chain';
 
-/** A JSON Schema object (2020-12 unless `$schema` says otherwise). */
-export type JsonSchema = Record<string, unknown>;
+export type { JsonSchema } from './tool-schemas';
 
 /** Hints about a tool's behaviour (MCP 2025-03-26 and later); clients must not trust them for security. */
 export interface ToolAnnotations {
@@ -110,8 +102,8 @@ export interface RegisteredTool {
   readonly task: TaskSupport | undefined;
   /** When such a call becomes a task: at once, or when its handler calls `ctx.continueAsTask()`. */
   readonly taskStart: 'call' | 'handler';
-  /** Runs a call through the tool's chain, composed at registration (see {@link Guard} for its order). */
-  readonly run: (args: Record<string, unknown>, ctx: RequestContext) => Promise<CallToolResult>;
+  /** Runs a call through the tool's pipeline, composed at registration (see {@link Guard} for its order). */
+  readonly run: (args: Record<string, unknown>, ctx: RequestContext, entry?: CallEntry) => Promise<CallToolResult>;
 }
 
 /** What the router lends every tool it compiles. */
@@ -217,7 +209,6 @@ export function defineTool(
     definition.rateLimit === undefined
       ? undefined
       : createCallLimiter(definition.rateLimit, name, label, services.limitStores);
-  const userGuards = guardLinks<ToolGuardCall>(routerGuards, definition.guards, label, thrownResult);
   const compiled = {
     name,
     descriptor,
@@ -235,62 +226,29 @@ export function defineTool(
     task,
     taskStart,
   };
-  // The chain, composed once: a tool with no rule, limit, guard or timeout runs validate → handler and no more.
-  const chain = composeChain<ToolGuardCall>(
-    [
-      accessLink(access),
-      forwarded ? undefined : validationLink(compiled),
-      limiter && rateLimitLink(name, limiter.take),
-      ...userGuards,
+  // The pipeline, composed once: a tool with no rule, limit, guard or timeout runs validate → handler and no more.
+  const pipeline = composePipeline<ToolGuardCall>({
+    access,
+    checks: [forwarded ? undefined : validationLink(compiled), limiter && rateLimitLink(name, limiter.take)],
+    guards: guardLinks<ToolGuardCall>(routerGuards, definition.guards, label, thrownResult),
+    run: [
       task !== undefined && taskStart === 'call' ? taskStartLink() : undefined,
       timeoutMs === undefined ? undefined : timeoutLink(name, timeoutMs),
     ],
-    forwarded ? forwardStep(compiled) : handlerStep(compiled),
-  );
+    terminal: forwarded ? forwardStep(compiled) : handlerStep(compiled),
+  });
   return Object.freeze({
     ...compiled,
-    run: (args: Record<string, unknown>, ctx: RequestContext) =>
-      chain({ kind: 'tool', name, arguments: args, meta: ctx.meta, descriptor, ctx, payments: services.payments }),
+    run: (args: Record<string, unknown>, ctx: RequestContext, entry?: CallEntry) =>
+      pipeline(
+        { kind: 'tool', name, arguments: args, meta: ctx.meta, descriptor, ctx, payments: services.payments },
+        entry,
+      ),
   });
 }
 
 /**
- * True when an output schema describes something other than an object (`{ type: 'array' }`, `{ type: 'string' }`,
- * `{ enum: [...] }`): MCP wants `structuredContent` to be an object, so such results travel as `{ result: value }`
- * under `{ type: 'object', properties: { result: schema }, required: ['result'] }`, as the Python SDKs do.
- *
- * @throws {McpConfigError} for a schema that is not an object, or that lists object keywords without `type: 'object'`
- */
-export function wrapsOutput(schema: unknown, label: string): boolean {
-  if (!isObject(schema)) throw new McpConfigError('ERR_MCP_INVALID_SCHEMA', `${label} must be a JSON Schema object`);
-  if (schema.type === 'object') return false;
-  if (
-    schema.type === undefined &&
-    ('properties' in schema || 'required' in schema || 'additionalProperties' in schema)
-  ) {
-    throw new McpConfigError(
-      'ERR_MCP_INVALID_SCHEMA',
-      `${label} lists object keywords without type: 'object'; add it (any other schema is sent as { result: <value> })`,
-    );
-  }
-  return true;
-}
-
-/** The object schema a non-object output schema is sent as (see {@link wrapsOutput}). */
-function wrappedSchema(schema: JsonSchema): JsonSchema {
-  return { type: 'object', properties: { result: schema }, required: ['result'] };
-}
-
-function objectSchema(schema: unknown, label: string): JsonSchema {
-  // MCP: inputSchema and outputSchema are JSON Schema objects whose root type is "object".
-  if (!isObject(schema) || schema.type !== 'object') {
-    throw new McpConfigError('ERR_MCP_INVALID_SCHEMA', `${label} must be a JSON Schema object with type: 'object'`);
-  }
-  return schema;
-}
-
-/**
- * Calls a tool through its chain: a denied caller gets the error of an unknown tool; arguments that fail the
+ * Calls a tool through its pipeline: a denied caller gets the error of an unknown tool; arguments that fail the
  * schema, and handlers or guards that throw, become `isError` results (MCP 2025-11-25 tools › Error Handling);
  * before 2025-11-25 invalid arguments are a -32602 error.
  */
