@@ -15,7 +15,6 @@ import {
 } from '../jsonrpc/types';
 import type { McpLogger } from '../logger';
 import type { Registry } from '../registry/registry';
-import { completionMethods } from './completion';
 import { LazyAbort } from './abort';
 import { createClassifier, NO_MCP_HEADERS, type ClassifiedPost } from './classify';
 import {
@@ -26,19 +25,14 @@ import {
   type ClientView,
   type DispatchEnvironment,
 } from './handler-context';
-import { lifecycleMethods, type ServerIdentity } from './lifecycle';
-import { loggingMethods } from './logging';
+import type { ServerIdentity } from './lifecycle';
 import { createInputRequired } from './input-required';
 import { resolveInputRequired, type ResolvedInputRequired } from './request-state';
-import type { MethodTable } from './methods';
-import { promptMethods } from './prompts';
-import { resourceMethods } from './resources';
+import { methodTableOf } from './method-table';
 import { createModernShaper } from './modern';
 import { createEntryShaper } from './shaping';
-import { toolMethods } from './tools';
 import type { TaskRunner } from './task-runner';
 import type { McpTelemetry } from '../telemetry/telemetry';
-import { taskMethods } from './tasks';
 import type { CacheHint } from '../registry/cache-hint';
 import { eraError, eraPolicy } from '../era-policy';
 import { allowsBatches, LAST_VERSION_WITH_BATCHES, type Era } from '../versions';
@@ -130,15 +124,7 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
   const classifier = createClassifier({ maxBatchLength: config.maxBatchLength, eras: config.eras });
   const shapeModern = createModernShaper(config.identity.serverInfo, config.cache);
   const inputRequired = createInputRequired(config.inputRequired ?? resolveInputRequired(undefined));
-  const methods: MethodTable = {
-    ...lifecycleMethods(registry, config.identity, config.listChanged, config.listenStreams === true),
-    ...toolMethods(registry, config.pageSize, shape, config.tasks),
-    ...(config.tasks && taskMethods(config.tasks)),
-    ...resourceMethods(registry, config.pageSize, shape, config.maxSubscriptions),
-    ...promptMethods(registry, config.pageSize, shape),
-    ...completionMethods(registry),
-    ...loggingMethods(),
-  };
+  const methods = methodTableOf(registry, config, shape);
 
   async function answer(
     request: JsonRpcRequest,
