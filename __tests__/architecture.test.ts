@@ -142,6 +142,9 @@ function layerOf(name: string): number {
   if (top === 'schema') return 20;
   // telemetry/ (issue 21): OpenTelemetry spans and metrics, used by protocol/ and by the gateway, bridge and payments.
   if (top === 'telemetry') return 12;
+  // era-policy.ts (issue 32): what differs between protocol eras, as data; above the leaves so that registry/,
+  // protocol/, transport/ and gateway/ all consult it instead of comparing era literals.
+  if (name === 'era-policy.ts') return 11;
   if (top === 'jsonrpc' || name === 'errors.ts' || name === 'logger.ts' || name === 'versions.ts') return 10;
   return -1;
 }

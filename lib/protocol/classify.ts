@@ -1,129 +1,48 @@
 // The request classifier: one POSTed body and its MCP headers in; era, revision, message kind and batch facts out, or a refusal.
 
-import { failure, parseMessage, type ParsedMessage } from '../jsonrpc/envelope';
+import { failure, parseMessage } from '../jsonrpc/envelope';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
-import { isJsonRpcId, isObject, type JsonRpcFailure, type JsonRpcMessage } from '../jsonrpc/types';
+import { isObject, type JsonRpcMessage } from '../jsonrpc/types';
+import { SESSION_ERA, servesSessions, servesStateless } from '../era-policy';
 import {
+  eraOf,
   isModernVersion,
   MODERN_PROTOCOL_VERSIONS,
   SUPPORTED_PROTOCOL_VERSIONS,
-  type Era,
   type ProtocolVersion,
 } from '../versions';
+import {
+  NO_MCP_HEADERS,
+  type Classification,
+  type Classifier,
+  type ClassifierLimits,
+  type HeaderVerdict,
+  type PostKind,
+  type Refusal,
+} from './classification';
+import {
+  invalidRequest,
+  judgeClaim,
+  methodHeaderFault,
+  refused,
+  refusedMessage,
+  unsupportedVersion,
+  validModernClaim,
+} from './classify-claim';
 import { isInitializeRequest } from './lifecycle';
-import { claimsModernEra, readEnvelope, type RequestEnvelope } from './request-meta';
+import { claimsModernEra } from './request-meta';
 import {
   headerMismatch,
-  headerText,
-  METHOD_HEADER,
   PROTOCOL_VERSION_HEADER,
   quoted,
   repeatedHeaderFault,
-  standardHeaderFault,
   type RequestHeaders,
 } from './request-headers';
 
-/** The MCP header values a POST is classified by, read by the transport (whose names live in `http/headers.ts`). */
-export interface PostHeaders {
-  /** `MCP-Protocol-Version`, as received. */
-  readonly protocolVersion: string | string[] | undefined;
-  /**
-   * An MCP header the request sent more than once (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`),
-   * by its name as sent; undefined when none was. Read from the raw header lines by the transport: Node joins a
-   * repeated header's values with ", ", which could then pass for one value holding a comma.
-   */
-  readonly repeated?: string;
-}
+// The classification's types live in classification.ts; callers import them from here with the classifier.
+export * from './classification';
 
-/** What a POST holds: `initialize` starts a 2025 session; `request`s are answered; the rest get 202. */
-export type PostKind = 'initialize' | 'request' | 'notification' | 'response' | 'batch';
-
-/** A POST the router serves: its era, the revision its header names, and its parsed messages. */
-export interface ClassifiedPost {
-  readonly kind: PostKind;
-  readonly era: Era;
-  /** The revision `MCP-Protocol-Version` names; undefined without the header (a session's own revision then rules). */
-  readonly headerVersion: ProtocolVersion | undefined;
-  /** Whether anything in it will be answered (a request, or a batch holding one): only then does Accept matter. */
-  readonly holdsRequests: boolean;
-  /** The message, or each element of a batch as parsed (an invalid element is answered with its own error). */
-  readonly messages: JsonRpcMessage | readonly ParsedMessage[];
-  /** The client state a modern request carries in its `_meta` (undefined in the 2025 era, and for a modern notification without one). */
-  readonly envelope?: RequestEnvelope;
-}
-
-/** A POST refused as a whole: the HTTP status and the JSON-RPC error body. */
-export interface Refusal {
-  readonly ok: false;
-  readonly status: 400;
-  readonly error: JsonRpcFailure;
-}
-
-/** What the headers alone say, before the body is read: the revision they name, or a refusal. */
-export type HeaderVerdict =
-  | {
-      readonly ok: true;
-      /** A 2025 revision the header names; undefined without the header, or when it names another era. */
-      readonly headerVersion: ProtocolVersion | undefined;
-      /**
-       * The header's text when it names no 2025 revision served (2026-07-28, a later or unknown one): only the body
-       * can tell whether it is a modern request, so no 2025 session is looked up for it.
-       */
-      readonly modernHeader: string | undefined;
-      /** An MCP header sent more than once ({@link PostHeaders.repeated}): a modern request is refused for it. */
-      readonly repeated?: string;
-    }
-  | Refusal;
-
-/** The verdict on a POST without MCP headers (for callers without HTTP). */
-export const NO_MCP_HEADERS = Object.freeze({ ok: true, headerVersion: undefined, modernHeader: undefined } as const);
-
-/** The outcome of classifying one POST: served, or refused as a whole. */
-export type Classification = { readonly ok: true; readonly post: ClassifiedPost } | Refusal;
-
-/** The classifier of one router, in two steps that run once per POST: the headers, then the body. */
-export interface Classifier {
-  /**
-   * Before the body is read or a session looked up: what the headers alone refuse, so that a bad header costs
-   * neither (MCP 2025-06-18 transports: an invalid or unsupported MCP-Protocol-Version MUST be answered 400).
-   */
-  headers(headers: PostHeaders): HeaderVerdict;
-  /**
-   * The body decides, the headers cross-check: the era, the message kind, the batch facts, or a refusal.
-   *
-   * @param verdict - what {@link Classifier.headers} said
-   * @param headers - the HTTP request's headers, which a modern request's must agree with (SEP-2243); undefined for
-   *   a caller without HTTP, whose messages carry no headers to check
-   */
-  body(body: unknown, verdict: HeaderVerdict & { ok: true }, headers?: RequestHeaders): Classification;
-  /**
-   * When the body cannot be read (not JSON, too large, malformed): the refusal the header earns on its own, if any,
-   * so that a header the 2025 path refused is still refused first.
-   */
-  unreadable(verdict: HeaderVerdict & { ok: true }): Refusal | undefined;
-}
-
-/** Limits and choices the classifier enforces, resolved once by the router. */
-export interface ClassifierLimits {
-  /** Most messages in one batch. */
-  readonly maxBatchLength: number;
-  /** The eras served: a request of another era is refused as the spec says (MCP 2026-07-28 versioning). */
-  readonly eras: readonly Era[];
-}
-
-function refused(error: JsonRpcFailure): Refusal {
-  return { ok: false, status: 400, error };
-}
-
-function invalidRequest(message: string): Refusal {
-  return refused(failure(null, new JsonRpcError(ErrorCode.InvalidRequest, message)));
-}
-
-/** A refusal of one message, its id echoed (MCP 2026-07-28: error responses to a request carry its id). */
-function refusedMessage(message: Record<string, unknown>, error: JsonRpcError): Refusal {
-  return refused(failure(isJsonRpcId(message.id) ? message.id : null, error));
-}
-
+/** What a message is, for the transport: `initialize`, another request, a notification, or a posted response. */
 function kindOf(message: JsonRpcMessage): PostKind {
   if (!('method' in message)) return 'response';
   if (!('id' in message)) return 'notification';
@@ -152,8 +71,10 @@ function kindOf(message: JsonRpcMessage): PostKind {
  * ```
  */
 export function createClassifier(limits: ClassifierLimits): Classifier {
-  const serves2025 = limits.eras.includes('2025');
-  const serves2026 = limits.eras.includes('2026');
+  const serves2025 = servesSessions(limits.eras);
+  const serves2026 = servesStateless(limits.eras);
+  // The era of a notification a modern-only router accepts without a revision named: its newest.
+  const newestEra = eraOf(MODERN_PROTOCOL_VERSIONS[0]);
   // The verdicts that accept a 2025 header, made once: a request costs a lookup, not an object.
   const accepted = new Map<string | undefined, HeaderVerdict>(
     [undefined, ...SUPPORTED_PROTOCOL_VERSIONS].map((headerVersion) => [
@@ -161,21 +82,6 @@ export function createClassifier(limits: ClassifierLimits): Classifier {
       Object.freeze({ ok: true, headerVersion, modernHeader: undefined }),
     ]),
   );
-  const supported = Object.freeze([...MODERN_PROTOCOL_VERSIONS]);
-
-  /** MCP 2026-07-28 versioning: -32022 names what is served, and what was asked for when the request named it. */
-  function unsupportedVersion(message: Record<string, unknown>, requested: unknown): Refusal {
-    const data = typeof requested === 'string' ? { supported, requested } : { supported };
-    const named = typeof requested === 'string' ? quoted(requested) : 'no revision';
-    return refusedMessage(
-      message,
-      new JsonRpcError(
-        ErrorCode.UnsupportedProtocolVersion,
-        `Unsupported protocol version: the request names ${named}; this server serves ${supported.join(', ')}`,
-        data,
-      ),
-    );
-  }
 
   /**
    * MCP 2025-06-18 transports: an unsupported MCP-Protocol-Version is 400 (-32000, as the SDKs answer it); a repeated
@@ -198,57 +104,6 @@ export function createClassifier(limits: ClassifierLimits): Classifier {
       : undefined;
   }
 
-  /** A message that claims the modern era: its envelope, then the headers against it, then the revision. */
-  function modern(
-    message: JsonRpcMessage & { method: string },
-    verdict: HeaderVerdict & { ok: true },
-    headers: RequestHeaders | undefined,
-  ): Classification {
-    const raw = message as unknown as Record<string, unknown>;
-    const envelope = readEnvelope(raw.params);
-    if (envelope instanceof JsonRpcError) return refusedMessage(raw, envelope);
-    if (verdict.repeated !== undefined) return refusedMessage(raw, repeatedHeaderFault(verdict.repeated));
-    const header = verdict.modernHeader ?? verdict.headerVersion;
-    if (header !== undefined && header !== envelope.protocolVersion) {
-      return refusedMessage(
-        raw,
-        headerMismatch(
-          'MCP-Protocol-Version',
-          `the MCP-Protocol-Version header names ${quoted(header)} but _meta names ${quoted(envelope.protocolVersion)}`,
-        ),
-      );
-    }
-    const methodHeader = headers && headerText(headers, METHOD_HEADER);
-    if (methodHeader !== undefined && methodHeader !== message.method) {
-      return refusedMessage(
-        raw,
-        headerMismatch(
-          'Mcp-Method',
-          `the Mcp-Method header names ${quoted(methodHeader)} but the body's method is ${quoted(message.method)}`,
-        ),
-      );
-    }
-    if (!isModernVersion(envelope.protocolVersion)) return unsupportedVersion(raw, envelope.protocolVersion);
-    const kind = 'id' in message ? 'request' : 'notification';
-    // SEP-2243: the headers every request must carry, once the revision is known to be served.
-    const fault =
-      kind === 'request' && headers !== undefined
-        ? standardHeaderFault(message.method, raw.params, headers)
-        : undefined;
-    if (fault !== undefined) return refusedMessage(raw, fault);
-    return {
-      ok: true,
-      post: {
-        kind,
-        era: '2026',
-        headerVersion: undefined,
-        holdsRequests: kind === 'request',
-        messages: message,
-        envelope,
-      },
-    };
-  }
-
   /** A single message without a valid modern claim, on a router that serves the 2026 era. */
   function unclaimed(
     message: JsonRpcMessage,
@@ -263,7 +118,7 @@ export function createClassifier(limits: ClassifierLimits): Classifier {
       if (kind === 'notification')
         return {
           ok: true,
-          post: { kind, era: '2026', headerVersion: undefined, holdsRequests: false, messages: message },
+          post: { kind, era: newestEra, headerVersion: undefined, holdsRequests: false, messages: message },
         };
       if (kind === 'response')
         return refusedMessage(
@@ -301,21 +156,13 @@ export function createClassifier(limits: ClassifierLimits): Classifier {
       );
     const { method } = message as { method: string };
     if (verdict.repeated !== undefined) return refusedMessage(raw, repeatedHeaderFault(verdict.repeated));
-    if (kind === 'notification') {
-      const methodHeader = headers && headerText(headers, METHOD_HEADER);
-      if (methodHeader !== undefined && methodHeader !== method)
-        return refusedMessage(
-          raw,
-          headerMismatch(
-            'Mcp-Method',
-            `the Mcp-Method header names ${quoted(methodHeader)} but the body's method is ${quoted(method)}`,
-          ),
-        );
-      return {
-        ok: true,
-        post: { kind, era: '2026', headerVersion: undefined, holdsRequests: false, messages: message },
-      };
-    }
+    if (kind === 'notification')
+      return (
+        methodHeaderFault(raw, method, headers) ?? {
+          ok: true,
+          post: { kind, era: eraOf(header), headerVersion: undefined, holdsRequests: false, messages: message },
+        }
+      );
     // MCP 2026-07-28 (per-request metadata): a modern request without its envelope is 400 -32602.
     const missing = `Invalid params: the MCP-Protocol-Version header names ${quoted(header)}, but params._meta lacks "io.modelcontextprotocol/protocolVersion" and "io.modelcontextprotocol/clientCapabilities"`;
     return refusedMessage(raw, new JsonRpcError(ErrorCode.InvalidParams, missing));
@@ -338,7 +185,7 @@ export function createClassifier(limits: ClassifierLimits): Classifier {
       ok: true,
       post: {
         kind,
-        era: '2025',
+        era: SESSION_ERA,
         headerVersion,
         holdsRequests: kind === 'request' || kind === 'initialize',
         messages: message,
@@ -366,7 +213,7 @@ export function createClassifier(limits: ClassifierLimits): Classifier {
           claimsModernEra(raw) &&
           !(kindOf(message) === 'initialize' && !validModernClaim(raw))
         )
-          return modern(message, verdict, headers);
+          return judgeClaim(message, verdict, headers);
         return unclaimed(message, verdict, headers) ?? legacy(message, verdict.headerVersion);
       }
       if (!serves2025)
@@ -394,7 +241,7 @@ export function createClassifier(limits: ClassifierLimits): Classifier {
         ok: true,
         post: {
           kind: 'batch',
-          era: '2025',
+          era: SESSION_ERA,
           headerVersion: verdict.headerVersion,
           holdsRequests,
           messages: body.map(parseMessage),
@@ -402,10 +249,4 @@ export function createClassifier(limits: ClassifierLimits): Classifier {
       };
     },
   };
-}
-
-/** An `initialize` whose envelope is valid and names a 2026 revision is a modern request (then answered -32601); any other is the 2025 handshake. */
-function validModernClaim(message: Record<string, unknown>): boolean {
-  const envelope = readEnvelope(message.params);
-  return !(envelope instanceof JsonRpcError) && isModernVersion(envelope.protocolVersion);
 }

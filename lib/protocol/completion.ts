@@ -7,7 +7,8 @@ import { notFoundError } from '../registry/guards';
 import { toCompletionResult, type Completer } from '../registry/completion';
 import type { RequestContext } from '../registry/request-context';
 import type { Registry } from '../registry/registry';
-import { BOTH_ERAS, optionalObject, requireString, type MethodTable } from './methods';
+import { ALL_ERAS } from '../era-policy';
+import { optionalObject, requireString, type MethodTable } from './methods';
 
 function invalid(message: string): JsonRpcError {
   return new JsonRpcError(ErrorCode.InvalidParams, message);
@@ -61,7 +62,7 @@ function stringValues(context: Record<string, unknown> | undefined): Record<stri
 export function completionMethods(registry: Registry): MethodTable {
   return {
     'completion/complete': {
-      eras: BOTH_ERAS,
+      eras: ALL_ERAS,
       capability: 'completions',
       run: async (params: JsonRpcParams, ctx) => {
         const ref = optionalObject(params, 'ref');

@@ -15,9 +15,8 @@ import {
 } from '../jsonrpc/types';
 import type { McpLogger } from '../logger';
 import type { Registry } from '../registry/registry';
-import { completionMethods } from './completion';
 import { LazyAbort } from './abort';
-import { createClassifier, NO_MCP_HEADERS, type ClassifiedPost, type Classifier } from './classify';
+import { createClassifier, NO_MCP_HEADERS, type ClassifiedPost } from './classify';
 import {
   ClientUpdate,
   HandlerContext,
@@ -26,20 +25,16 @@ import {
   type ClientView,
   type DispatchEnvironment,
 } from './handler-context';
-import { lifecycleMethods, type ServerIdentity } from './lifecycle';
-import { loggingMethods } from './logging';
+import type { ServerIdentity } from './lifecycle';
 import { createInputRequired } from './input-required';
 import { resolveInputRequired, type ResolvedInputRequired } from './request-state';
-import type { MethodTable } from './methods';
-import { promptMethods } from './prompts';
-import { resourceMethods } from './resources';
-import { createModernShaper, modernError } from './modern';
+import { methodTableOf } from './method-table';
+import { createModernShaper } from './modern';
 import { createEntryShaper } from './shaping';
-import { toolMethods } from './tools';
 import type { TaskRunner } from './task-runner';
 import type { McpTelemetry } from '../telemetry/telemetry';
-import { taskMethods } from './tasks';
 import type { CacheHint } from '../registry/cache-hint';
+import { eraError, eraPolicy } from '../era-policy';
 import { allowsBatches, LAST_VERSION_WITH_BATCHES, type Era } from '../versions';
 
 /** What became of one POSTed body. */
@@ -88,11 +83,12 @@ export interface DispatcherConfig {
 
 /** Serves JSON-RPC for one router. */
 export interface Dispatcher {
-  /** The router's request classifier (see `classify.ts`): the transport runs it once per POST. */
-  readonly classifier: Classifier;
   /** Serves a classified POST: its message, or its batch where the revision in force allows batches. */
   dispatch(post: ClassifiedPost, env: DispatchEnvironment): Promise<DispatchOutcome>;
-  /** Classifies a parsed body (no MCP headers) and serves it: for callers without HTTP (tests, embedding). */
+  /**
+   * Classifies a parsed body (no MCP headers) and serves it: for callers without HTTP (tests, embedding). Over HTTP
+   * the transport classifies each POST itself, once, and calls {@link Dispatcher.dispatch}.
+   */
   receive(body: unknown, env: DispatchEnvironment): Promise<DispatchOutcome>;
   /** Handles one valid message; null when nothing is to be answered (notifications, responses). */
   handle(message: JsonRpcMessage, env: DispatchEnvironment, view?: ClientView): Promise<JsonRpcResponse | null>;
@@ -119,24 +115,16 @@ const WAITS_FOR_FEATURES = new Set(['initialize', 'server/discover']);
  * @example
  * ```ts
  * const dispatcher = createDispatcher(registry, { identity, pageSize: 100, logger: console, listChanged: false, listenStreams: false, clientRequestTimeoutMs: 60_000, maxBatchLength: 100, maxSubscriptions: 32, eras: ['2025', '2026'], cache: { ttlMs: 0, scope: 'public' } });
- * const classified = dispatcher.classifier.body({ jsonrpc: '2.0', id: 1, method: 'ping' }, NO_MCP_HEADERS);
- * if (classified.ok) await dispatcher.dispatch(classified.post, env); // { kind: 'answered', body: { jsonrpc: '2.0', id: 1, result: {} } }
+ * await dispatcher.receive({ jsonrpc: '2.0', id: 1, method: 'ping' }, env); // { kind: 'answered', body: { jsonrpc: '2.0', id: 1, result: {} } }
  * ```
  */
 export function createDispatcher(registry: Registry, config: DispatcherConfig): Dispatcher {
   const shape = createEntryShaper();
+  // For receive() only: over HTTP the transport owns the classifier.
   const classifier = createClassifier({ maxBatchLength: config.maxBatchLength, eras: config.eras });
   const shapeModern = createModernShaper(config.identity.serverInfo, config.cache);
   const inputRequired = createInputRequired(config.inputRequired ?? resolveInputRequired(undefined));
-  const methods: MethodTable = {
-    ...lifecycleMethods(registry, config.identity, config.listChanged, config.listenStreams === true),
-    ...toolMethods(registry, config.pageSize, shape, config.tasks),
-    ...(config.tasks && taskMethods(config.tasks)),
-    ...resourceMethods(registry, config.pageSize, shape, config.maxSubscriptions),
-    ...promptMethods(registry, config.pageSize, shape),
-    ...completionMethods(registry),
-    ...loggingMethods(),
-  };
+  const methods = methodTableOf(registry, config, shape);
 
   async function answer(
     request: JsonRpcRequest,
@@ -161,8 +149,9 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
     ) {
       return failure(request.id, new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`));
     }
+    const policy = eraPolicy(env.era);
     // MCP 2026-07-28 MRTR: a retry's answers and requestState, checked before the handler runs (input-required.ts).
-    const round = env.era === '2026' ? inputRequired.begin(request, env.auth?.subject) : undefined;
+    const round = policy.inputRequiredRounds ? inputRequired.begin(request, env.auth?.subject) : undefined;
     if (round instanceof JsonRpcError) return failure(request.id, round);
     // The request's own abort (so it can be cancelled alone), aborted too when the transport gives up.
     const abort = new LazyAbort();
@@ -189,13 +178,13 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
       // MCP 2026-07-28 caching: an input_required result carries no ttlMs or cacheScope.
       return success(
         request.id,
-        env.era === '2026'
+        policy.resultEnvelope
           ? shapeModern(result, entry.cacheable === true && result.resultType !== 'input_required')
           : result,
       );
     } catch (err) {
       if (abort.aborted) return null;
-      if (err instanceof JsonRpcError) return failure(request.id, env.era === '2026' ? modernError(err) : err);
+      if (err instanceof JsonRpcError) return failure(request.id, eraError(env.era, err));
       config.logger.error(err, `mcpRouter: ${request.method} failed`);
       return failure(request.id, new JsonRpcError(ErrorCode.InternalError, 'Internal error'));
     } finally {
@@ -299,7 +288,6 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
   }
 
   return {
-    classifier,
     dispatch,
     handle,
     async receive(body, env) {

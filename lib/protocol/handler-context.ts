@@ -9,6 +9,7 @@ import {
   type LogLevel,
   type RequestContext,
 } from '../registry/request-context';
+import { eraPolicy } from '../era-policy';
 import { isAtLeast, type Era, type Revision } from '../versions';
 import type { Abortable, AbortSource } from './abort';
 import {
@@ -156,7 +157,7 @@ export class HandlerContext implements RequestContext {
     if (severity < 0)
       throw new TypeError(`ctx.log: unknown level '${String(level)}'; use one of ${LOG_LEVELS.join(', ')}`);
     // MCP 2026-07-28 (M4): log messages only when the request's _meta set io.modelcontextprotocol/logLevel.
-    if (threshold === undefined && this.era === '2026') return;
+    if (threshold === undefined && eraPolicy(this.era).logsOnlyWhenAsked) return;
     // MCP logging: after logging/setLevel, only messages at that level or more severe are sent.
     if (threshold !== undefined && severity < LOG_LEVELS.indexOf(threshold as LogLevel)) return;
     const params: Record<string, unknown> = { level, data };
@@ -244,7 +245,7 @@ export class HandlerContext implements RequestContext {
    * protocol error the spec names (MCP 2026-07-28 M3: -32021 with `data.requiredCapabilities`, HTTP 400).
    */
   private undeclared(requiredCapabilities: Record<string, unknown>, message: string): Error {
-    return this.era === '2026'
+    return eraPolicy(this.era).undeclaredAskIsProtocolError
       ? new JsonRpcError(ErrorCode.MissingRequiredClientCapability, message, { requiredCapabilities })
       : new Error(message);
   }

@@ -4,7 +4,8 @@ import { isObject } from '../jsonrpc/types';
 import type { Registry } from '../registry/registry';
 import { boundedCapabilities, boundedClientInfo } from './client-data';
 import { ClientUpdate } from './handler-context';
-import { ERA_2025_ONLY, ERA_2026_ONLY, type MethodTable } from './methods';
+import { SESSION_ERAS, STATELESS_ERAS } from '../era-policy';
+import type { MethodTable } from './methods';
 import { SERVER_INFO_FIELDS, shapeFields } from './shaping';
 import { TASKS_EXTENSION } from './tasks';
 import { isAtLeast, MODERN_PROTOCOL_VERSIONS, negotiateVersion, type Revision } from '../versions';
@@ -66,7 +67,7 @@ export function lifecycleMethods(
   const supportedVersions = Object.freeze([...MODERN_PROTOCOL_VERSIONS]);
   return {
     'server/discover': {
-      eras: ERA_2026_ONLY,
+      eras: STATELESS_ERAS,
       cacheable: true,
       run: () => {
         // MCP 2026-07-28: capabilities match the handlers that work; listChanged and subscribe are served by subscriptions/listen.
@@ -79,7 +80,7 @@ export function lifecycleMethods(
       },
     },
     initialize: {
-      eras: ERA_2025_ONLY,
+      eras: SESSION_ERAS,
       run: (params) => {
         const protocolVersion = negotiateVersion(params.protocolVersion);
         // Checked before anything is returned: a refused initialize changes nothing (and so creates no session).
@@ -96,6 +97,6 @@ export function lifecycleMethods(
       },
     },
     // MCP ping: answer promptly with an empty result, at any time.
-    ping: { eras: ERA_2025_ONLY, run: () => ({}) },
+    ping: { eras: SESSION_ERAS, run: () => ({}) },
   };
 }

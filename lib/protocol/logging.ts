@@ -3,7 +3,8 @@
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { LOG_LEVELS, type LogLevel } from '../registry/request-context';
 import { ClientUpdate } from './handler-context';
-import { ERA_2025_ONLY, type MethodTable } from './methods';
+import { SESSION_ERAS } from '../era-policy';
+import type { MethodTable } from './methods';
 
 export { LOG_LEVELS, type LogLevel };
 
@@ -16,7 +17,7 @@ export function isLogLevel(value: unknown): value is LogLevel {
 export function loggingMethods(): MethodTable {
   return {
     'logging/setLevel': {
-      eras: ERA_2025_ONLY,
+      eras: SESSION_ERAS,
       run: (params) => {
         // MCP logging › Error Handling: an invalid level is -32602.
         if (!isLogLevel(params.level)) {

@@ -6,6 +6,7 @@ import { mayUse, type AccessRule } from '../registry/access';
 import type { Collection } from '../registry/collection';
 import type { RequestContext } from '../registry/request-context';
 import type { OfferedFeatures } from '../registry/registry';
+import { ALL_ERAS, SESSION_ERAS, STATELESS_ERAS } from '../era-policy';
 import type { Era } from '../versions';
 import type { ClientState, ClientUpdate } from './handler-context';
 
@@ -20,15 +21,15 @@ export type MethodHandler = (
   client: ClientState,
 ) => Promise<Record<string, unknown>> | Record<string, unknown> | ClientUpdate;
 
-/** The eras that serve every method of the 2025 lifecycle, and none of 2026 (MCP 2026-07-28 removed it). */
-export const ERA_2025_ONLY: readonly Era[] = Object.freeze(['2025'] as const);
-/** The eras that serve a method only MCP 2026-07-28 has (server/discover). */
-export const ERA_2026_ONLY: readonly Era[] = Object.freeze(['2026'] as const);
-/** The eras that serve a method both lifecycles have. */
-export const BOTH_ERAS: readonly Era[] = Object.freeze(['2025', '2026'] as const);
+/** @deprecated Old name of {@link SESSION_ERAS} (era-policy.ts), kept until the method tables import it. */
+export const ERA_2025_ONLY = SESSION_ERAS;
+/** @deprecated Old name of {@link STATELESS_ERAS} (era-policy.ts), kept until the method tables import it. */
+export const ERA_2026_ONLY = STATELESS_ERAS;
+/** @deprecated Old name of {@link ALL_ERAS} (era-policy.ts), kept until the method tables import it. */
+export const BOTH_ERAS = ALL_ERAS;
 
 /**
- * A method, as data: the eras that serve it, and the server capability that must have been offered for it to exist.
+ * A method, as data: the eras that serve it (written with era-policy.ts's `SESSION_ERAS`, `STATELESS_ERAS`, `ALL_ERAS`), and the server capability that must have been offered for it to exist.
  * The dispatcher answers -32601 for a method not served in the request's era, or whose capability was never declared.
  */
 export interface MethodEntry {

@@ -1,6 +1,5 @@
 // What every MCP 2026-07-28 result carries: resultType, serverInfo in _meta, and cache hints on the results that may be cached.
 
-import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import type { CacheHint } from '../registry/cache-hint';
 import { META_KEYS } from './request-meta';
 import { SERVER_INFO_FIELDS, shapeFields } from './shaping';
@@ -38,15 +37,4 @@ export function createModernShaper(
       ? { ttlMs: cache.ttlMs, cacheScope: cache.scope, ...result, resultType, _meta }
       : { ...result, resultType, _meta };
   };
-}
-
-/**
- * A handler's or guard's JSON-RPC error as a 2026 request gets it. MCP 2026-07-28 (SEP-2164): a resource that does
- * not exist is -32602 with `data.uri`, and -32002 is never sent; a handler written for 2025 that throws -32002 (as
- * README's path check does) is answered in the 2026 form with the same message and data.
- */
-export function modernError(error: JsonRpcError): JsonRpcError {
-  return error.code === ErrorCode.ResourceNotFound
-    ? new JsonRpcError(ErrorCode.InvalidParams, error.message, error.data)
-    : error;
 }

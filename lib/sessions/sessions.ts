@@ -3,14 +3,17 @@
 import { randomUUID } from 'node:crypto';
 import type { JsonRpcId, JsonRpcMessage } from '../jsonrpc/types';
 import type { McpLogger } from '../logger';
-import type { Abortable } from '../protocol/abort';
 import type { ClientState } from '../protocol/handler-context';
 import type { McpTelemetry } from '../telemetry/telemetry';
 import type { ProtocolVersion } from '../versions';
 import { OutboundStream } from './outbound-stream';
+import { PrincipalSessions } from './principal-sessions';
+import { SessionChannel, type LiveSession } from './session-channel';
 import { noticesOver, type BusNotices } from './shared-store';
 import { notificationOf, type ServerEvent, type ServerEventBus } from './server-events';
 import type { EventStore, MessageBus, SessionCloseReason, SessionRecord, SessionStore } from './stores';
+
+export type { LiveSession } from './session-channel';
 
 /** Called when sessions begin and end (for metrics, audit, cleanup of your own per-session data). */
 export interface SessionHooks {
@@ -18,35 +21,6 @@ export interface SessionHooks {
   onSessionCreated?(session: Readonly<SessionRecord>): void;
   /** A session ended: deleted by the client, expired, evicted, or closed with the router. */
   onSessionClosed?(sessionId: string, reason: SessionCloseReason): void;
-}
-
-/** What this process holds of a session: never stored, since it cannot be serialised. */
-export interface LiveSession {
-  readonly id: string;
-  /** The authenticated subject the session belongs to, if any. */
-  readonly principal: string | undefined;
-  /** When the session was created (its record's `createdAt`) and its revision: for `mcp.server.session.duration`. */
-  readonly createdAt: number;
-  readonly protocolVersion: string;
-  /**
-   * Whether `initialize` created it in this process. With a shared store every instance that served the session
-   * holds it and closes it; only its creator records its duration, so a session is counted once.
-   */
-  readonly createdHere: boolean;
-  /** The standalone GET stream, once the client opened it (it survives reconnections). */
-  standalone: OutboundStream | undefined;
-  /** POST streams still running, by stream id, so a client can resume them. */
-  readonly streams: Map<string, OutboundStream>;
-  /** Requests in flight, for `notifications/cancelled`. */
-  readonly inflight: Map<string, Abortable>;
-  /** A copy of the session's subscriptions, for `notifications/resources/updated`. */
-  subscriptions: readonly string[];
-  /** The next id of a server→client request. */
-  nextRequestId: number;
-  /** Server→client requests waiting for the client's answer. */
-  pendingRequests: number;
-  /** Connections following a stream that runs on another instance (a shared store), by stream id: one per stream. */
-  readonly followers: Map<string, { end(): void }>;
 }
 
 /** Everything sessions need, resolved once by the router. */
@@ -71,7 +45,7 @@ export interface SessionSettings extends SessionHooks {
 export class SessionManager {
   private readonly live = new Map<string, LiveSession>();
   /** The live session ids of each principal, least recently active first (sessions.maxPerPrincipal). */
-  private readonly byPrincipal = new Map<string, Set<string>>();
+  private readonly owners = new PrincipalSessions();
   private readonly stopAnnouncing: () => void;
   /** MCP cancellations between instances: the notification may reach another instance than the one running the request. */
   private readonly cancels: BusNotices;
@@ -165,6 +139,11 @@ export class SessionManager {
     return existed;
   }
 
+  /** The channel a POST reply of this session uses: its streams (capped here), its asks of the client and their answers. */
+  channel(live: LiveSession, protocolVersion: ProtocolVersion): SessionChannel {
+    return new SessionChannel(this, live, protocolVersion);
+  }
+
   /**
    * A stream for this session, recorded for resumption when an event store is configured.
    *
@@ -206,7 +185,7 @@ export class SessionManager {
 
   /** What this process holds of a session, made on first use; each use makes it its principal's most recently active. */
   private liveOf(record: SessionRecord, createdHere = false): LiveSession {
-    if (record.principal !== undefined) this.markActive(record.principal, record.id);
+    if (record.principal !== undefined) this.owners.markActive(record.principal, record.id);
     let live = this.live.get(record.id);
     if (live === undefined) {
       live = {
@@ -233,7 +212,7 @@ export class SessionManager {
     const live = this.live.get(id);
     if (live === undefined) return;
     this.live.delete(id);
-    if (live.principal !== undefined) this.forgetOwned(live.principal, id);
+    if (live.principal !== undefined) this.owners.forget(live.principal, id);
     for (const controller of live.inflight.values()) controller.abort(new Error(`session ${reason}`));
     await Promise.all([live.standalone, ...live.streams.values()].map((stream) => stream?.end()));
     for (const follower of live.followers.values()) follower.end();
@@ -261,23 +240,6 @@ export class SessionManager {
     return this.settings.store.sessionsOf !== undefined;
   }
 
-  /** Moves a session to the most recently active end of its principal's list. */
-  private markActive(principal: string, id: string): void {
-    let owned = this.byPrincipal.get(principal);
-    if (owned === undefined) {
-      owned = new Set();
-      this.byPrincipal.set(principal, owned);
-    }
-    owned.delete(id);
-    owned.add(id);
-  }
-
-  private forgetOwned(principal: string, id: string): void {
-    const owned = this.byPrincipal.get(principal);
-    owned?.delete(id);
-    if (owned?.size === 0) this.byPrincipal.delete(principal);
-  }
-
   /**
    * Past `maxPerPrincipal`, ends the principal's least recently active sessions: one token cannot fill the
    * store and push out everyone else's sessions; it only ever ends its own.
@@ -293,10 +255,7 @@ export class SessionManager {
       }
       return;
     }
-    const owned = this.byPrincipal.get(principal);
-    while (owned !== undefined && owned.size > this.settings.maxPerPrincipal) {
-      const oldest = owned.values().next().value as string;
-      owned.delete(oldest);
+    for (const oldest of this.owners.takePastCap(principal, this.settings.maxPerPrincipal)) {
       await this.settings.store.delete(oldest);
       await this.closeLive(oldest, 'evicted');
     }

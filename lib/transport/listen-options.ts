@@ -1,6 +1,7 @@
 // The router's `listen` option (MCP 2026-07-28 subscriptions/listen streams): checked and defaulted once, at boot.
 
 import { invalidOption, isPositiveInteger, rejectUnknownKeys, type OptionKeys } from '../errors';
+import { eraPolicy } from '../era-policy';
 import type { Era } from '../versions';
 
 // Every default of ListenOptions, written once. Not exported by the package.
@@ -43,6 +44,7 @@ export function resolveListen(
   if (!isPositiveInteger(maxStreamsPerPrincipal))
     throw invalidOption('listen.maxStreamsPerPrincipal', 'a positive integer', maxStreamsPerPrincipal);
   if (!isPositiveInteger(maxStreams)) throw invalidOption('listen.maxStreams', 'a positive integer', maxStreams);
-  // Listen streams are of the 2026 era: a 2025-only router has none.
-  return listen === false || !eras.includes('2026') ? undefined : Object.freeze({ maxStreamsPerPrincipal, maxStreams });
+  // Listen streams are of the eras that have subscriptions/listen (MCP 2026-07-28): a 2025-only router has none.
+  const served = eras.some((era) => eraPolicy(era).listenStreams);
+  return listen === false || !served ? undefined : Object.freeze({ maxStreamsPerPrincipal, maxStreams });
 }

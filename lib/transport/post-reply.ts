@@ -10,23 +10,14 @@ import {
   type ClientRequestMethod,
   type ClientRequests,
 } from '../protocol/client-requests';
-import { requestKey } from '../protocol/handler-context';
 import type { DispatchOutcome } from '../protocol/dispatcher';
-import { isAtLeast, type ProtocolVersion } from '../versions';
 import type { ResponseMode } from '../http/accept';
 import { OutboundStream } from '../sessions/outbound-stream';
 import { ErrorCode } from '../jsonrpc/errors';
 import { sendHttpError } from '../http/http-error';
 import { sendAccepted, sendJson, sendJsonText, serializeResponses } from '../http/reply';
-import type { LiveSession, SessionManager } from '../sessions/sessions';
+import type { SessionChannel } from '../sessions/session-channel';
 import { SseConnection, type SseOptions } from '../http/sse';
-
-/** The session a POST belongs to, if the router keeps sessions. */
-export interface ReplySession {
-  readonly manager: SessionManager;
-  readonly live: LiveSession;
-  readonly protocolVersion: ProtocolVersion;
-}
 
 /** Settings shared by every reply of a router. */
 export interface ReplySettings {
@@ -34,15 +25,11 @@ export interface ReplySettings {
   readonly logger: McpLogger;
 }
 
-/** The bus topic on which the answer to a server→client request travels back. */
-function answerTopic(sessionId: string, id: JsonRpcId): string {
-  return `mcp:answer:${sessionId}:${requestKey(id)}`;
-}
-
 /**
  * Replies to one POST and is the {@link ClientChannel} of the requests in it: messages they emit open an
  * SSE stream (unless the reply must be JSON), and the response goes last on it (MCP transports: POST). It is
- * also their {@link ClientRequests}: today's strategy, made only when a handler asks the client something.
+ * also their {@link ClientRequests}: today's strategy, made only when a handler asks the client something. What
+ * belongs to the session (stream caps, request ids, answers routed back) is its {@link SessionChannel}'s.
  */
 export class PostReply implements ClientChannel, ClientRequests {
   private stream: OutboundStream | undefined;
@@ -58,7 +45,7 @@ export class PostReply implements ClientChannel, ClientRequests {
   constructor(
     private readonly res: ServerResponse,
     private mode: ResponseMode,
-    private readonly session: ReplySession | undefined,
+    private readonly session: SessionChannel | undefined,
     private readonly settings: ReplySettings,
     private readonly headers: Record<string, string>,
     abort: Abortable,
@@ -87,7 +74,7 @@ export class PostReply implements ClientChannel, ClientRequests {
   }
 
   private get resumable(): boolean {
-    return this.session?.manager.settings.events !== undefined;
+    return this.session?.resumable === true;
   }
 
   send(message: JsonRpcMessage): Promise<void> {
@@ -98,42 +85,22 @@ export class PostReply implements ClientChannel, ClientRequests {
   }
 
   nextRequestId(): JsonRpcId {
-    return this.session ? this.session.live.nextRequestId++ : 0;
+    return this.session ? this.session.nextRequestId() : 0;
   }
 
   async awaitAnswer(id: JsonRpcId): Promise<{ answer: Promise<JsonRpcResponse>; stop(): void }> {
-    const session = this.session;
-    if (session === undefined) return { answer: new Promise<JsonRpcResponse>(() => undefined), stop: () => undefined };
-    const { live, manager } = session;
-    if (live.pendingRequests >= manager.settings.maxPendingRequests) {
-      throw new Error(
-        `ctx: ${live.pendingRequests} requests to the client are already waiting in this session (sessions.maxPendingRequests)`,
-      );
-    }
-    let resolve: (response: JsonRpcResponse) => void = () => undefined;
-    const answer = new Promise<JsonRpcResponse>((done) => (resolve = done));
-    const unsubscribe = await manager.settings.bus.subscribe(answerTopic(live.id, id), (message) =>
-      resolve(message as JsonRpcResponse),
-    );
-    live.pendingRequests++;
-    return {
-      answer,
-      stop: () => {
-        live.pendingRequests--;
-        void unsubscribe();
-      },
-    };
+    if (this.session === undefined)
+      return { answer: new Promise<JsonRpcResponse>(() => undefined), stop: () => undefined };
+    return this.session.awaitAnswer(id);
   }
 
   async deliver(response: JsonRpcResponse): Promise<void> {
-    if (this.session === undefined || response.id === null) return;
-    await this.session.manager.settings.bus.publish(answerTopic(this.session.live.id, response.id), response);
+    await this.session?.deliver(response);
   }
 
   closeStream(): void {
     // Only 2025-11-25 clients get a priming event to resume from; before it, a stream SHOULD NOT close early.
-    const primed = this.session !== undefined && isAtLeast(this.session.protocolVersion, '2025-11-25');
-    if (!this.resumable || !primed || this.mode === 'json' || this.finished || !this.mayOpenStream()) return;
+    if (this.session?.primes !== true || this.mode === 'json' || this.finished || !this.mayOpenStream()) return;
     // The stream opens first (if it had not), so the client holds an event id to resume from.
     void this.openStream().detach();
   }
@@ -161,7 +128,7 @@ export class PostReply implements ClientChannel, ClientRequests {
         for (const response of Array.isArray(outcome.body) ? outcome.body : [outcome.body]) await stream.send(response);
       }
       await stream.end();
-      this.session?.live.streams.delete(stream.id);
+      this.session?.closeStream(stream);
       return;
     }
     if (this.res.writableEnded || this.res.destroyed) return;
@@ -177,7 +144,7 @@ export class PostReply implements ClientChannel, ClientRequests {
    */
   private finishUnanswered(): void {
     const session = this.session;
-    if (session !== undefined && !session.manager.isOpen(session.live.id)) {
+    if (session !== undefined && !session.open) {
       sendHttpError(
         this.res,
         404,
@@ -187,7 +154,7 @@ export class PostReply implements ClientChannel, ClientRequests {
     } else if (this.mode !== 'json') {
       this.openStream();
       void this.stream?.end();
-      if (this.stream) session?.live.streams.delete(this.stream.id);
+      if (this.stream) session?.closeStream(this.stream);
     } else {
       this.res.writeHead(204);
       this.res.end();
@@ -200,12 +167,7 @@ export class PostReply implements ClientChannel, ClientRequests {
    */
   private mayOpenStream(): boolean {
     if (this.stream !== undefined || this.session === undefined) return true;
-    const { live, manager } = this.session;
-    if (live.streams.size < manager.settings.maxStreams) return true;
-    if (this.mode !== 'json')
-      manager.settings.logger.warn(
-        `mcpRouter: session ${live.id} has ${live.streams.size} open streams (sessions.maxStreams); replying with JSON`,
-      );
+    if (this.session.admitsStream(this.mode !== 'json')) return true;
     this.mode = 'json';
     return false;
   }
@@ -215,16 +177,12 @@ export class PostReply implements ClientChannel, ClientRequests {
     if (this.stream !== undefined) return this.stream;
     const session = this.session;
     const stream = session
-      ? session.manager.newStream(session.live.id, this.requestIdsOf())
+      ? session.openStream(this.requestIdsOf())
       : new OutboundStream(undefined, this.settings.logger);
-    const touch = session ? () => session.manager.touch(session.live.id) : undefined;
+    const touch = session ? () => session.touch() : undefined;
     stream.attach(new SseConnection(this.res, this.settings.sse, this.headers, touch, () => undefined, complete));
-    if (session) {
-      session.live.streams.set(stream.id, stream);
-      // MCP 2025-11-25: a priming event (id, empty data) first, so the client can resume even before any message.
-      if (this.resumable && isAtLeast(session.protocolVersion, '2025-11-25'))
-        void stream.prime(this.settings.sse.retryMs);
-    }
+    // MCP 2025-11-25: a priming event (id, empty data) first, so the client can resume even before any message.
+    if (session?.primes === true) void stream.prime(this.settings.sse.retryMs);
     this.stream = stream;
     return stream;
   }
