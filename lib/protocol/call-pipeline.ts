@@ -1,5 +1,6 @@
 // The call pipeline's request side (tools/call, prompts/get, resources/read): find the item, enter its pipeline (registry/item-pipeline.ts: the same concern at the registry layer) with the request's admission checks, shape the result.
 
+import { eraPolicy } from '../era-policy';
 import type { JsonRpcParams } from '../jsonrpc/types';
 import { cacheFields } from '../registry/cache-hint';
 import { notFoundError } from '../registry/guards';
@@ -37,7 +38,7 @@ export async function serveToolCall(
   const args = optionalObject(params, 'arguments') ?? {};
   const tool = await found(registry, () => registry.tools.get(name));
   if (tool === undefined) throw notFoundError('tool', name, ctx.era);
-  const checksHeaders = ctx.era === '2026' && tool.headerParams.length > 0;
+  const checksHeaders = eraPolicy(ctx.era).mirrorHeaders && tool.headerParams.length > 0;
   const mayRunAsTask = tool.task !== undefined || params.task !== undefined;
   let asTask: TaskCall | undefined;
   const entry: CallEntry | undefined =
@@ -87,7 +88,7 @@ export async function serveResourceRead(
   if (match === undefined) throw notFoundError('resource', uri, ctx.era);
   const result = { ...(await match.resource.run(uri, match.variables, ctx)) };
   // MCP 2026-07-28 caching: the resource's own hint; the router's default fills what it leaves out.
-  return ctx.era === '2026' && match.resource.cache !== undefined
+  return eraPolicy(ctx.era).resultEnvelope && match.resource.cache !== undefined
     ? { ...cacheFields(match.resource.cache), ...result }
     : result;
 }

@@ -6,7 +6,6 @@ import { mayUse, type AccessRule } from '../registry/access';
 import type { Collection } from '../registry/collection';
 import type { RequestContext } from '../registry/request-context';
 import type { OfferedFeatures } from '../registry/registry';
-import { ALL_ERAS, SESSION_ERAS, STATELESS_ERAS } from '../era-policy';
 import type { Era } from '../versions';
 import type { ClientState, ClientUpdate } from './handler-context';
 
@@ -20,13 +19,6 @@ export type MethodHandler = (
   ctx: RequestContext,
   client: ClientState,
 ) => Promise<Record<string, unknown>> | Record<string, unknown> | ClientUpdate;
-
-/** @deprecated Old name of {@link SESSION_ERAS} (era-policy.ts), kept until the method tables import it. */
-export const ERA_2025_ONLY = SESSION_ERAS;
-/** @deprecated Old name of {@link STATELESS_ERAS} (era-policy.ts), kept until the method tables import it. */
-export const ERA_2026_ONLY = STATELESS_ERAS;
-/** @deprecated Old name of {@link ALL_ERAS} (era-policy.ts), kept until the method tables import it. */
-export const BOTH_ERAS = ALL_ERAS;
 
 /**
  * A method, as data: the eras that serve it (written with era-policy.ts's `SESSION_ERAS`, `STATELESS_ERAS`, `ALL_ERAS`), and the server capability that must have been offered for it to exist.

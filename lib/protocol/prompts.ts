@@ -1,8 +1,9 @@
 // prompts/list and prompts/get.
 
 import type { Registry } from '../registry/registry';
+import { ALL_ERAS } from '../era-policy';
 import { servePromptGet } from './call-pipeline';
-import { BOTH_ERAS, listPage, type MethodTable } from './methods';
+import { listPage, type MethodTable } from './methods';
 import { PROMPT_FIELDS, type createEntryShaper } from './shaping';
 
 /** The prompts methods of one router. */
@@ -13,7 +14,7 @@ export function promptMethods(
 ): MethodTable {
   return {
     'prompts/list': {
-      eras: BOTH_ERAS,
+      eras: ALL_ERAS,
       capability: 'prompts',
       cacheable: true,
       run: (params, ctx) =>
@@ -28,7 +29,7 @@ export function promptMethods(
         ),
     },
     'prompts/get': {
-      eras: BOTH_ERAS,
+      eras: ALL_ERAS,
       capability: 'prompts',
       // The call pipeline: admission (access, argument checks, guards), then run (get, content shaped).
       run: (params, ctx) => servePromptGet(registry, params, ctx),

@@ -1,10 +1,11 @@
 // resources/list, resources/templates/list, resources/read, resources/subscribe and resources/unsubscribe.
 
 import type { Registry } from '../registry/registry';
+import { ALL_ERAS, SESSION_ERAS } from '../era-policy';
 import { serveResourceRead } from './call-pipeline';
 import { withSubscription } from './client-data';
 import { ClientUpdate } from './handler-context';
-import { BOTH_ERAS, ERA_2025_ONLY, listPage, requireString, type MethodTable } from './methods';
+import { listPage, requireString, type MethodTable } from './methods';
 import { RESOURCE_FIELDS, type createEntryShaper } from './shaping';
 
 /**
@@ -20,7 +21,7 @@ export function resourceMethods(
 ): MethodTable {
   return {
     'resources/list': {
-      eras: BOTH_ERAS,
+      eras: ALL_ERAS,
       capability: 'resources',
       cacheable: true,
       run: (params, ctx) =>
@@ -35,7 +36,7 @@ export function resourceMethods(
         ),
     },
     'resources/templates/list': {
-      eras: BOTH_ERAS,
+      eras: ALL_ERAS,
       capability: 'resources',
       cacheable: true,
       run: (params, ctx) =>
@@ -50,7 +51,7 @@ export function resourceMethods(
         ),
     },
     'resources/read': {
-      eras: BOTH_ERAS,
+      eras: ALL_ERAS,
       capability: 'resources',
       cacheable: true,
       // The call pipeline: admission (access, guards), then run (read, the 2026 cache hint).
@@ -58,7 +59,7 @@ export function resourceMethods(
     },
     // Updates (notifications/resources/updated) travel on the session's GET stream; see mcp.notifyResourceUpdated().
     'resources/subscribe': {
-      eras: ERA_2025_ONLY,
+      eras: SESSION_ERAS,
       capability: 'resources',
       run: (params, _ctx, client) => {
         // What a session keeps is bounded: a URI length and a count (MCP security: bound per-session state).
@@ -68,7 +69,7 @@ export function resourceMethods(
       },
     },
     'resources/unsubscribe': {
-      eras: ERA_2025_ONLY,
+      eras: SESSION_ERAS,
       capability: 'resources',
       run: (params, _ctx, client) => {
         const uri = requireString(params, 'uri');

@@ -1,5 +1,6 @@
 // A running task's asks of its client (SEP-2663 Task Update Requests): how its handler asks, and how tasks/update answers them, kept in `inputRequests`.
 
+import { eraPolicy } from '../era-policy';
 import { isTerminal, type TaskInputRequest, type TaskRecord } from '../tasks/task-store';
 import { isAnswerTo, type ClientRequestMethod, type ClientRequests } from './client-requests';
 import { invalidAnswer } from './input-required';
@@ -45,7 +46,7 @@ export type ChangeTask = (live: LiveTask, change: Partial<TaskRecord> | TaskReco
 export function taskAsker(live: LiveTask, change: ChangeTask): ClientRequests {
   return {
     request: (method, params, timeoutMs, signal) => {
-      if (live.record.era === '2025') {
+      if (!eraPolicy(live.record.era).tasks.asksClient) {
         return Promise.reject(
           new Error(
             `ctx: ${method} is not available in a 2025 task (its request stream has ended); ask before starting the task, or use MCP 2026-07-28`,

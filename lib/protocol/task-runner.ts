@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import type { McpLogger } from '../logger';
+import type { Era } from '../versions';
 import type { ResolvedTasks } from '../tasks/task-options';
 import { isTerminal, TaskLimitError, type TaskRecord } from '../tasks/task-store';
 import type { HandlerContext } from './handler-context';
@@ -14,7 +15,7 @@ export type TaskSettings = ResolvedTasks;
 /** What starts a task: who owns it, the era it speaks, the tool, and the call's context (which becomes the task's). */
 export interface TaskStart {
   readonly owner: string;
-  readonly era: '2025' | '2026';
+  readonly era: Era;
   readonly name: string;
   /** A 2025 client's `task.ttl`: honoured up to the router's `ttlMs` (MCP 2025-11-25 tasks: receivers MAY override it). */
   readonly requestedTtlMs: number | undefined;

@@ -7,7 +7,8 @@ import type { RequestContext } from '../registry/request-context';
 import { isTerminal, type TaskRecord } from '../tasks/task-store';
 import { isAtLeast } from '../versions';
 import { HandlerContext, type ClientState } from './handler-context';
-import { ERA_2025_ONLY, ERA_2026_ONLY, BOTH_ERAS, requireString, type MethodTable } from './methods';
+import { ALL_ERAS, eraPolicy, SESSION_ERAS, STATELESS_ERAS } from '../era-policy';
+import { requireString, type MethodTable } from './methods';
 import type { TaskRunner, TaskStart } from './task-runner';
 
 /** The extension's identifier, in capabilities on both sides (SEP-2663 Extension Identifier). */
@@ -40,13 +41,9 @@ function wireTask(record: TaskRecord): Record<string, unknown> {
   if (record.statusMessage !== undefined) task.statusMessage = record.statusMessage;
   task.createdAt = new Date(record.createdAt).toISOString();
   task.lastUpdatedAt = new Date(record.lastUpdatedAt).toISOString();
-  if (record.era === '2026') {
-    task.ttlMs = record.ttlMs;
-    task.pollIntervalMs = record.pollIntervalMs;
-  } else {
-    task.ttl = record.ttlMs;
-    task.pollInterval = record.pollIntervalMs;
-  }
+  const { ttlField, pollIntervalField } = eraPolicy(record.era).tasks;
+  task[ttlField] = record.ttlMs;
+  task[pollIntervalField] = record.pollIntervalMs;
   return task;
 }
 
@@ -83,7 +80,7 @@ export function negotiateTask(
   ctx: RequestContext,
   client: ClientState,
 ): TaskCall | undefined {
-  const modern = ctx.era === '2026';
+  const modern = eraPolicy(ctx.era).tasks.viaExtension;
   const asked = modern
     ? declaresTasksExtension(client)
     : isObject(params.task) && isAtLeast(ctx.protocolVersion, '2025-11-25');
@@ -109,7 +106,7 @@ export function negotiateTask(
     !modern && isObject(params.task) && typeof params.task.ttl === 'number' ? params.task.ttl : undefined;
   const start = {
     owner: taskOwner(ctx),
-    era: modern ? ('2026' as const) : ('2025' as const),
+    era: ctx.era,
     name: tool.name,
     requestedTtlMs: requested,
     ctx,
@@ -172,7 +169,7 @@ async function findTask(runner: TaskRunner, params: JsonRpcParams, ctx: RequestC
 
 /** 2026 requests must declare the extension to use tasks/* (SEP-2663 Protocol Errors: -32021, MUST). */
 function gate(ctx: RequestContext, client: ClientState, method: string): void {
-  if (ctx.era === '2026' && !declaresTasksExtension(client))
+  if (eraPolicy(ctx.era).tasks.viaExtension && !declaresTasksExtension(client))
     throw missingExtension(`${method} needs the ${TASKS_EXTENSION} extension in the request's capabilities`);
 }
 
@@ -180,16 +177,16 @@ function gate(ctx: RequestContext, client: ClientState, method: string): void {
 export function taskMethods(runner: TaskRunner): MethodTable {
   return {
     'tasks/get': {
-      eras: BOTH_ERAS,
+      eras: ALL_ERAS,
       capability: 'tasks',
       run: async (params, ctx, client) => {
         gate(ctx, client, 'tasks/get');
         const record = await findTask(runner, params, ctx);
-        return ctx.era === '2026' ? detailedTask(record) : wireTask(record);
+        return eraPolicy(ctx.era).tasks.detailedGet ? detailedTask(record) : wireTask(record);
       },
     },
     'tasks/update': {
-      eras: ERA_2026_ONLY,
+      eras: STATELESS_ERAS,
       capability: 'tasks',
       run: async (params, ctx, client) => {
         gate(ctx, client, 'tasks/update');
@@ -204,14 +201,14 @@ export function taskMethods(runner: TaskRunner): MethodTable {
       },
     },
     'tasks/cancel': {
-      eras: BOTH_ERAS,
+      eras: ALL_ERAS,
       capability: 'tasks',
       run: async (params, ctx, client) => {
         gate(ctx, client, 'tasks/cancel');
         const record = await findTask(runner, params, ctx);
         const after = (await runner.cancel(record.taskId, taskOwner(ctx))) ?? record;
         // SEP-2663: an empty ack, also for a finished task (cancellation is cooperative).
-        if (ctx.era === '2026') return {};
+        if (eraPolicy(ctx.era).tasks.emptyCancelAck) return {};
         // MCP 2025-11-25 tasks › Task Cancellation: a terminal task → -32602; else the cancelled task.
         if (isTerminal(record.status))
           throw new JsonRpcError(
@@ -222,7 +219,7 @@ export function taskMethods(runner: TaskRunner): MethodTable {
       },
     },
     'tasks/result': {
-      eras: ERA_2025_ONLY,
+      eras: SESSION_ERAS,
       capability: 'tasks',
       run: async (params, ctx) => {
         const first = await findTask(runner, params, ctx);
@@ -247,12 +244,12 @@ export function taskMethods(runner: TaskRunner): MethodTable {
       },
     },
     'tasks/list': {
-      eras: ERA_2025_ONLY,
+      eras: SESSION_ERAS,
       capability: 'tasks',
       run: async (_params, ctx) => {
         const tasks = await runner.list(taskOwner(ctx));
         // Bounded by the store's maxPerPrincipal, so one page holds them all.
-        return { tasks: tasks.filter((record) => record.era === '2025').map(wireTask) };
+        return { tasks: tasks.filter((record) => record.era === ctx.era).map(wireTask) };
       },
     },
   };

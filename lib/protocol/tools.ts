@@ -1,8 +1,9 @@
 // tools/list and tools/call.
 
 import type { Registry } from '../registry/registry';
+import { ALL_ERAS } from '../era-policy';
 import { serveToolCall } from './call-pipeline';
-import { BOTH_ERAS, listPage, type MethodTable } from './methods';
+import { listPage, type MethodTable } from './methods';
 import type { TaskRunner } from './task-runner';
 import { TOOL_FIELDS, type createEntryShaper } from './shaping';
 
@@ -15,7 +16,7 @@ export function toolMethods(
 ): MethodTable {
   return {
     'tools/list': {
-      eras: BOTH_ERAS,
+      eras: ALL_ERAS,
       capability: 'tools',
       cacheable: true,
       run: (params, ctx) =>
@@ -30,7 +31,7 @@ export function toolMethods(
         ),
     },
     'tools/call': {
-      eras: BOTH_ERAS,
+      eras: ALL_ERAS,
       capability: 'tools',
       // The call pipeline: admission (access, headers, task negotiation, arguments, limits, guards), then run.
       run: (params, ctx, client) => serveToolCall(registry, tasks, params, ctx, client),

@@ -1,6 +1,7 @@
 // Guards: one chain around every tool call, resource read and prompt get, composed once when an item is registered.
 
 import { McpConfigError } from '../errors';
+import { eraPolicy } from '../era-policy';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isObject } from '../jsonrpc/types';
 import type { PaymentLedger } from './payment-ledger';
@@ -195,11 +196,7 @@ export function notFoundError(kind: GuardKind, key: string, era: Era): JsonRpcEr
       return new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool: ${key}`);
     // MCP resources › Error Handling: unknown resource → -32002 with the URI in data; MCP 2026-07-28 (SEP-2164): -32602.
     case 'resource':
-      return new JsonRpcError(
-        era === '2026' ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound,
-        'Resource not found',
-        { uri: key },
-      );
+      return new JsonRpcError(eraPolicy(era).resourceNotFoundCode, 'Resource not found', { uri: key });
     // MCP prompts › Error Handling: an unknown prompt is -32602.
     case 'prompt':
       return new JsonRpcError(ErrorCode.InvalidParams, `Unknown prompt: ${key}`);

@@ -1,5 +1,7 @@
 // TaskStore: where long-running tasks (MCP tasks, both eras) are kept, as plain JSON records bound to their principal.
 
+import type { Era } from '../versions';
+
 /** A task's status (MCP 2025-11-25 tasks; SEP-2663 Task Status): the last three are terminal. */
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 
@@ -29,7 +31,7 @@ export interface TaskRecord {
    */
   readonly owner: string;
   /** The era of the request that created it: its methods and wire form differ (2025-11-25 experimental tasks; SEP-2663). */
-  readonly era: '2025' | '2026';
+  readonly era: Era;
   /** The request it augments (only `tools/call` today) and the tool's name. */
   readonly method: string;
   readonly name: string;
