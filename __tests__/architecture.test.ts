@@ -144,7 +144,14 @@ function layerOf(name: string): number {
   if (top === 'schema') return 20;
   // telemetry/ (issue 21): OpenTelemetry spans and metrics, used by protocol/ and by the gateway, bridge and payments.
   if (top === 'telemetry') return 12;
-  if (top === 'jsonrpc' || name === 'errors.ts' || name === 'logger.ts' || name === 'versions.ts') return 10;
+  if (
+    top === 'jsonrpc' ||
+    name === 'errors.ts' ||
+    name === 'logger.ts' ||
+    name === 'versions.ts' ||
+    name === 'bounded-map.ts'
+  )
+    return 10;
   return -1;
 }
 
