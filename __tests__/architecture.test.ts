@@ -105,7 +105,7 @@ const FILES: LibFile[] = listTs(LIB)
 
 /**
  * The layer of a lib file: imports point to a lower layer, or stay inside the file's own folder.
- * router → router-api → options → decorators → (auth, security, bridge, gateway: beside the chain) → express-host → transport
+ * router → router-api → resolved-config → options → decorators → (auth, security, bridge, gateway: beside the chain) → express-host → transport
  * → sessions → http → protocol → tasks → registry → schema → telemetry → leaves. router-api.ts holds the types of what the router adds;
  * express-host.ts is the one module that knows Express internals, below auth/ and bridge/ which both read the host
  * app's stack; http/ holds generic HTTP helpers (auth/ and security/ use them too); sessions/ the 2025 sessions,
@@ -118,6 +118,8 @@ function layerOf(name: string): number {
   if (name === 'index.ts') return 100;
   if (name === 'router.ts') return 90;
   if (name === 'router-api.ts') return 85;
+  // resolveOptions() reads the public option types of options.ts, so it sits just above it.
+  if (name === 'resolved-config.ts') return 82;
   if (name === 'options.ts') return 80;
   if (name === 'session-options.ts') return 78;
   // Decorators bridge Express handlers too, so they sit just above bridge/.
@@ -145,7 +147,14 @@ function layerOf(name: string): number {
   // era-policy.ts (issue 32): what differs between protocol eras, as data; above the leaves so that registry/,
   // protocol/, transport/ and gateway/ all consult it instead of comparing era literals.
   if (name === 'era-policy.ts') return 11;
-  if (top === 'jsonrpc' || name === 'errors.ts' || name === 'logger.ts' || name === 'versions.ts') return 10;
+  if (
+    top === 'jsonrpc' ||
+    name === 'errors.ts' ||
+    name === 'logger.ts' ||
+    name === 'versions.ts' ||
+    name === 'bounded-map.ts'
+  )
+    return 10;
   return -1;
 }
 

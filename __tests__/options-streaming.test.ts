@@ -16,8 +16,8 @@ import {
   DEFAULT_KEEP_ALIVE_MS,
   DEFAULT_RETRY_MS,
   DEFAULT_STREAM_BUFFER_LIMIT,
-  resolveOptions,
 } from '../lib/options';
+import { resolveOptions } from '../lib/resolved-config';
 import {
   DEFAULT_MAX_PENDING_REQUESTS,
   DEFAULT_MAX_SESSIONS_PER_PRINCIPAL,

@@ -5,7 +5,7 @@ import cors, { type CorsOptions } from 'cors';
 import express, { type Express, type RequestHandler } from 'express';
 import request from 'supertest';
 import type { McpRouterOptions } from '../../lib';
-import { resolveOptions } from '../../lib/options';
+import { resolveOptions } from '../../lib/resolved-config';
 import { corsOptions } from '../../lib/security/cors';
 import { createOriginMatcher, type OriginsOption } from '../../lib/security/origin-host';
 import { createApp, MCP_ACCEPT, rpc } from '../helpers/create-app';

@@ -9,7 +9,8 @@ import { modern } from '../helpers/modern';
 import { startOtel, type TestOtel } from '../helpers/otel';
 import { mcpRouter, type McpRouter } from '../../lib';
 import { loadOpenTelemetryApi } from '../../lib/telemetry/load-api';
-import { API_GLOBALS, createTelemetry } from '../../lib/telemetry/telemetry';
+import { API_GLOBALS } from '../../lib/telemetry/otel-internals';
+import { createTelemetry } from '../../lib/telemetry/telemetry';
 
 const TRACE_ID = '0af7651916cd43dd8448eb211c80319c';
 const PARENT_SPAN_ID = 'b7ad6b7169203331';

@@ -1,6 +1,7 @@
 // The verified-token cache: principals of tokens already checked, keyed by the token's SHA-256, bounded, until expiry.
 
 import * as crypto from 'node:crypto';
+import { BoundedMap } from '../bounded-map';
 import type { AuthInfo } from '../registry/request-context';
 
 /** How many verified tokens a cache keeps by default. */
@@ -31,11 +32,6 @@ export interface VerifiedTokenCache<T extends AuthInfo = AuthInfo> {
   readonly size: number;
 }
 
-interface Entry<T> {
-  readonly value: T;
-  readonly until: number;
-}
-
 // crypto.hash (Node 20.12+) hashes in one call, without a Hash object per token (measured: the Hash object was half
 // of a verified-token cache hit's cost, bench scenario sign-in); Node 18 has only the latter.
 const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encoding: 'base64url') => string }).hash;
@@ -61,32 +57,17 @@ export function createVerifiedTokenCache<T extends AuthInfo = AuthInfo>(
   options: VerifiedTokenCacheOptions = {},
 ): VerifiedTokenCache<T> {
   const { max = DEFAULT_TOKEN_CACHE_MAX, maxTtlMs = DEFAULT_TOKEN_CACHE_MAX_TTL_MS, now = () => Date.now() } = options;
-  const entries = new Map<string, Entry<T>>();
+  // Least recently used goes first: a token presented again is worth keeping.
+  const entries = new BoundedMap<string, T>({ max, refreshOnGet: true, now });
   return {
-    get(token) {
-      const key = tokenDigest(token);
-      const entry = entries.get(key);
-      if (entry === undefined) return undefined;
-      entries.delete(key);
-      if (entry.until <= now()) return undefined;
-      // Map order is insertion order: re-inserting makes it the most recently used.
-      entries.set(key, entry);
-      return entry.value;
-    },
+    get: (token) => entries.get(tokenDigest(token)),
     set(token, auth, ttlMs = maxTtlMs) {
       const at = now();
       const until = Math.min(
         at + Math.min(ttlMs, maxTtlMs),
         auth.expiresAt === undefined ? Infinity : auth.expiresAt * 1000,
       );
-      if (until <= at) return;
-      const key = tokenDigest(token);
-      entries.delete(key);
-      entries.set(key, { value: auth, until });
-      for (const oldest of entries.keys()) {
-        if (entries.size <= max) break;
-        entries.delete(oldest);
-      }
+      if (until > at) entries.set(tokenDigest(token), auth, until);
     },
     get size() {
       return entries.size;

@@ -1,6 +1,7 @@
 // RedisServerEventBus: list changes and resource updates heard by the streams of every instance — local listeners at once, the others through one pub/sub channel.
 
 import { randomUUID } from 'node:crypto';
+import { BoundedMap } from '../bounded-map';
 import { isObject } from '../jsonrpc/types';
 import type { ChangedList } from '../registry/registry';
 import { MemoryServerEventBus, type ServerEvent, type ServerEventBus } from '../sessions/server-events';
@@ -71,7 +72,7 @@ export class RedisServerEventBus implements ServerEventBus {
   /** The number of the last event this instance published. */
   #published = 0;
   /** The number of the last event heard from each other instance, least recently heard first. */
-  readonly #heard = new Map<string, number>();
+  readonly #heard = new BoundedMap<string, number>({ max: MAX_ORIGINS });
   /** The lists seen changing here: announced again when events were missed. */
   readonly #changedLists = new Set<ChangedList>();
 
@@ -175,10 +176,8 @@ export class RedisServerEventBus implements ServerEventBus {
   #missedBefore({ origin, seq }: Envelope): boolean {
     if (seq === undefined) return false;
     const last = this.#heard.get(origin);
-    // Deleted first, so the map keeps its least recently heard origin first.
-    this.#heard.delete(origin);
+    // Set again, so the least recently heard origin is the one forgotten.
     this.#heard.set(origin, seq);
-    if (this.#heard.size > MAX_ORIGINS) this.#heard.delete(this.#heard.keys().next().value as string);
     return last !== undefined && seq > last + 1;
   }
 

@@ -3,9 +3,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors, { type CorsOptions } from 'cors';
 import type { RequestHandler } from 'express';
-import { CORS_ALLOWED_HEADERS } from '../http/headers';
+import { definedOnly, invalidOption, McpConfigError } from '../errors';
+import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS } from '../http/headers';
 import type { OriginsOption } from './origin-host';
 
+/** Default `cors.maxAge` (options.ts): how long, in seconds, a browser may cache a preflight's answer. */
+export const DEFAULT_CORS_MAX_AGE_S = 600;
 /** The router's own list of allowed request headers (options.ts), which preflights may extend with `Mcp-Param-*`. */
 const DEFAULT_ALLOWED_HEADERS = CORS_ALLOWED_HEADERS.join(',');
 /** An `Mcp-Param-{Name}` header name (MCP 2026-07-28: the name is an RFC 9110 token). */
@@ -81,4 +84,43 @@ export function createCorsHandler(
     if (req.headers.origin === undefined) return next();
     handleWithPackage(req, res, next);
   } as RequestHandler;
+}
+
+/**
+ * Checks the `cors` option once, at router creation, and sets the router's defaults under the caller's values.
+ *
+ * @param origins - the `origins` option, which CORS takes its `origin` from
+ * @returns the `cors` package options but `origin`, frozen; false for no CORS
+ * @throws {McpConfigError} `ERR_MCP_INVALID_OPTION` for a value that is no options object, `cors.origin`, or a
+ *   wildcard origin with credentials
+ */
+export function resolveCors(
+  cors: CorsOptions | false | undefined,
+  origins: OriginsOption | undefined,
+): Readonly<CorsOptions> | false {
+  if (cors === false) return false;
+  if (cors !== undefined && (typeof cors !== 'object' || cors === null))
+    throw invalidOption('cors', 'cors package options or false', cors);
+  if (cors?.origin !== undefined)
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_OPTION',
+      "option 'cors.origin' is not used: set 'origins', which drives both CORS and the Origin check",
+    );
+  // The CORS spec forbids a wildcard origin with credentials; refusing it here beats a browser error later.
+  if (origins === '*' && cors?.credentials === true) {
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_OPTION',
+      "options 'origins: \"*\"' and 'cors.credentials: true' cannot go together: list the origins that may send credentials",
+    );
+  }
+  // `Mcp-Session-Id` and `WWW-Authenticate` are exposed, or a browser client could neither keep its session nor find
+  // the authorization server (a common complaint about MCP servers). Lists joined once: the package joins an array
+  // again on every request.
+  return Object.freeze({
+    methods: 'GET,POST,DELETE,OPTIONS',
+    allowedHeaders: CORS_ALLOWED_HEADERS.join(','),
+    exposedHeaders: CORS_EXPOSED_HEADERS.join(','),
+    maxAge: DEFAULT_CORS_MAX_AGE_S,
+    ...(cors && definedOnly(cors)),
+  });
 }

@@ -1,14 +1,10 @@
 // MemorySignInStore: the default SignInStore, in this process: records expire after their TTL; each kind is capped.
 
+import { BoundedMap } from '../bounded-map';
 import type { SignInKind, SignInRecord, SignInStore } from './sign-in-store';
 
 /** The most records of one kind a memory store keeps; one more evicts the oldest of that kind. */
 export const DEFAULT_MAX_SIGN_IN_RECORDS = 10_000;
-
-interface Entry {
-  readonly json: string;
-  readonly expiresAt: number;
-}
 
 /**
  * Keeps sign-in state in this process. Each kind holds at most `max` records, the oldest evicted first (a flood of
@@ -23,7 +19,8 @@ interface Entry {
  * ```
  */
 export class MemorySignInStore implements SignInStore {
-  private readonly kinds = new Map<SignInKind, Map<string, Entry>>();
+  /** Per kind, each record as JSON text. */
+  private readonly kinds = new Map<SignInKind, BoundedMap<string, string>>();
 
   /**
    * @param max - the most records of one kind; defaults to {@link DEFAULT_MAX_SIGN_IN_RECORDS}
@@ -35,47 +32,37 @@ export class MemorySignInStore implements SignInStore {
   ) {}
 
   async set(kind: SignInKind, id: string, value: SignInRecord, ttlMs: number): Promise<void> {
-    this.put(kind, id, value, ttlMs);
+    this.recordsOf(kind).set(id, JSON.stringify(value), this.now() + ttlMs);
   }
 
   async add(kind: SignInKind, id: string, value: SignInRecord, ttlMs: number): Promise<boolean> {
-    if (this.live(kind, id) !== undefined) return false;
-    this.put(kind, id, value, ttlMs);
+    const records = this.recordsOf(kind);
+    if (records.get(id) !== undefined) return false;
+    records.set(id, JSON.stringify(value), this.now() + ttlMs);
     return true;
   }
 
   async get(kind: SignInKind, id: string): Promise<SignInRecord | undefined> {
-    const entry = this.live(kind, id);
-    return entry && (JSON.parse(entry.json) as SignInRecord);
+    const json = this.kinds.get(kind)?.get(id);
+    return json === undefined ? undefined : (JSON.parse(json) as SignInRecord);
   }
 
   async take(kind: SignInKind, id: string): Promise<SignInRecord | undefined> {
-    const entry = this.live(kind, id);
-    if (entry === undefined) return undefined;
-    this.kinds.get(kind)?.delete(id);
-    return JSON.parse(entry.json) as SignInRecord;
+    const records = this.kinds.get(kind);
+    const json = records?.get(id);
+    if (json === undefined) return undefined;
+    records?.delete(id);
+    return JSON.parse(json) as SignInRecord;
   }
 
   async delete(kind: SignInKind, id: string): Promise<void> {
     this.kinds.get(kind)?.delete(id);
   }
 
-  /** The entry when present and not expired; an expired one is dropped. */
-  private live(kind: SignInKind, id: string): Entry | undefined {
-    const records = this.kinds.get(kind);
-    const entry = records?.get(id);
-    if (entry === undefined) return undefined;
-    if (entry.expiresAt > this.now()) return entry;
-    records?.delete(id);
-    return undefined;
-  }
-
-  private put(kind: SignInKind, id: string, value: SignInRecord, ttlMs: number): void {
+  /** The records of one kind: the oldest written goes first past `max`; expired ones go when read. */
+  private recordsOf(kind: SignInKind): BoundedMap<string, string> {
     let records = this.kinds.get(kind);
-    if (records === undefined) this.kinds.set(kind, (records = new Map()));
-    records.delete(id); // re-inserted last: a Map iterates in insertion order, oldest first
-    records.set(id, { json: JSON.stringify(value), expiresAt: this.now() + ttlMs });
-    // Over the cap: the oldest goes (a Map iterates in insertion order), in O(1); expired records go when read.
-    if (records.size > this.max) records.delete(records.keys().next().value as string);
+    if (records === undefined) this.kinds.set(kind, (records = new BoundedMap({ max: this.max, now: this.now })));
+    return records;
   }
 }

@@ -3,51 +3,22 @@
 import type {
   Attributes,
   Context,
-  Histogram,
   Link,
-  Meter,
-  MeterProvider,
-  Span,
   TextMapGetter,
   TextMapSetter,
   Tracer,
   TracerProvider,
 } from '@opentelemetry/api';
-import type { JsonRpcId, JsonRpcResponse } from '../jsonrpc/types';
+import type { JsonRpcResponse } from '../jsonrpc/types';
+import { createInstruments, INSTRUMENTATION_SCOPE, type Instruments } from './instruments';
 import { loadOpenTelemetryApi, type OtelApi } from './load-api';
-import { bounded, errorTypeOf, ORIGINAL_OF, targetOf } from './message-attributes';
+import { bounded, errorTypeOf } from './message-attributes';
+import { probeOpenTelemetry, type OtelProbe } from './otel-internals';
 import * as semconv from './semconv';
+import { planServerSpan, settleServerSpan, type TelemetryScene, type TracedMessage } from './server-span';
 import type { ResolvedTelemetry } from './telemetry-options';
 
-/** What the dispatcher knows of the request around a message: its revision, session and HTTP client. */
-export interface TelemetryScene {
-  readonly protocolVersion: string;
-  readonly sessionId: string | undefined;
-  /** The HTTP client's address; undefined without HTTP (then no network.* attributes either). */
-  readonly clientAddress: () => string | undefined;
-  /** The HTTP version (`'1.1'`, `'2.0'`); undefined without HTTP. */
-  readonly networkProtocolVersion?: string | undefined;
-  /**
-   * Whether a tool (tools/call) or prompt (prompts/get) of that name is registered. Only those names go on the
-   * histogram: a name the client made up would add an attribute set per name, so metrics memory would grow with what
-   * clients send. Without it (no registry at hand), none do.
-   */
-  readonly registered?: (method: string, name: string) => boolean;
-  /**
-   * Whether the router knows a method (its method table, the notifications MCP lets a client send). Only those are
-   * named, in `mcp.method.name` and span names; any other is `_OTHER`, its name kept on the span alone, cut short: a
-   * client sending made-up methods must not add a series or a span name per method. Without it, none is named.
-   */
-  readonly knownMethod?: (method: string) => boolean;
-}
-
-/** One JSON-RPC request or notification as telemetry sees it. */
-export interface TracedMessage {
-  readonly method: string;
-  /** Absent for a notification. */
-  readonly id?: JsonRpcId;
-  readonly params?: Readonly<Record<string, unknown>>;
-}
+export type { TelemetryScene, TracedMessage } from './server-span';
 
 /** One message being served in its SERVER span. */
 export interface TracedOperation {
@@ -68,11 +39,6 @@ export interface ChildSpan {
   fail(errorType: string): void;
 }
 
-interface Instruments {
-  readonly operation: Histogram;
-  readonly session: Histogram;
-}
-
 // SEP-414: `_meta` is a plain object; only string values can be trace context.
 const META_GETTER: TextMapGetter<Readonly<Record<string, unknown>>> = {
   keys: (meta) => Object.keys(meta),
@@ -86,37 +52,11 @@ const META_SETTER: TextMapSetter<Record<string, unknown>> = {
     meta[key] = value;
   },
 };
-/** The instrumentation scope of every span and metric: this package (OpenTelemetry: the library, not the app). */
-const INSTRUMENTATION_SCOPE = 'express-mcp-router';
-/**
- * Where every copy of `@opentelemetry/api` 1.x keeps what is registered (its global-utils: one symbol per major
- * version, so that copies in different packages share registrations). The peer range is ^1.3.0, so always this one.
- */
-export const API_GLOBALS = Symbol.for('opentelemetry.js.api.1');
-/**
- * Where OpenTelemetry's HTTP instrumentation keeps the route of the request being served (@opentelemetry/core
- * `setRPCMetadata`, a `createContextKey` of this description); it names the HTTP server span at its end.
- */
-const RPC_METADATA_KEY = 'OpenTelemetry SDK Context Key RPC_METADATA';
 const NO_SPAN: ChildSpan = Object.freeze({
   inject: () => undefined,
   setAttribute: () => undefined,
   fail: () => undefined,
 });
-
-/** Node says '2.0' for HTTP/2; the conventions' network.protocol.version says '2' (and '1.1', '1.0' as they are). */
-function conventionalHttpVersion(version: string): string {
-  return version === '2.0' ? '2' : version === '3.0' ? '3' : version;
-}
-
-/** Opt-in attributes as JSON text: a value JSON cannot hold (a cycle, a BigInt) must not fail the call it describes. */
-function json(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? 'undefined';
-  } catch {
-    return '"[unserialisable]"';
-  }
-}
 
 /**
  * The telemetry of one router. Built only when `@opentelemetry/api` is installed; `live()` then tells, per request and
@@ -129,13 +69,10 @@ function json(value: unknown): string {
  * ```
  */
 export class McpTelemetry {
-  /** The API's no-op provider, what a proxy delegates to until a provider is registered. */
-  private readonly noopTracerProvider: TracerProvider;
-  private readonly noopMeter: Meter;
-  private readonly rpcMetadataKey: symbol;
-  /** The meter provider the instruments were made from (a registration replaces it). */
-  private meterProvider: MeterProvider | undefined;
-  private instruments: Instruments | undefined;
+  /** What the documented API does not tell (otel-internals.ts). */
+  private readonly probe: OtelProbe;
+  /** The histograms of the meter provider registered now, if any. */
+  private readonly currentInstruments: () => Instruments | undefined;
   /** The registered tracer provider our tracer came from (a registration replaces it), and that tracer. */
   private tracerSource: TracerProvider | undefined;
   private cachedTracer: Tracer | undefined;
@@ -145,9 +82,8 @@ export class McpTelemetry {
     private readonly api: OtelApi,
     private readonly settings: ResolvedTelemetry,
   ) {
-    this.noopTracerProvider = new api.ProxyTracerProvider().getDelegate();
-    this.noopMeter = api.createNoopMeter();
-    this.rpcMetadataKey = api.createContextKey(RPC_METADATA_KEY);
+    this.probe = probeOpenTelemetry(api);
+    this.currentInstruments = createInstruments(api, this.probe);
   }
 
   /** See {@link createTelemetry}. */
@@ -159,11 +95,8 @@ export class McpTelemetry {
   /** Whether anything would be recorded now: a tracer provider or a meter provider is registered. */
   live(): boolean {
     // Nothing registered at all (no SDK started): one property read, the whole cost per message of tracing off.
-    if ((globalThis as Record<symbol, unknown>)[API_GLOBALS] === undefined) return false;
-    const provider = this.api.trace.getTracerProvider();
-    const tracing =
-      !(provider instanceof this.api.ProxyTracerProvider) || provider.getDelegate() !== this.noopTracerProvider;
-    return tracing || this.currentInstruments() !== undefined;
+    if (!this.probe.anythingRegistered()) return false;
+    return this.probe.tracingRegistered() || this.currentInstruments() !== undefined;
   }
 
   /**
@@ -191,43 +124,12 @@ export class McpTelemetry {
   begin(message: TracedMessage, scene: TelemetryScene): TracedOperation {
     const { api } = this;
     const started = performance.now();
-    // Only what the router knows names a series or a span: made-up methods are _OTHER (see `knownMethod`).
-    const known = scene.knownMethod?.(message.method) === true;
-    const method = known ? message.method : semconv.OTHER;
-    const target = known ? targetOf(message.method, message.params) : undefined;
-    const metricAttributes: Attributes = {
-      [semconv.ATTR_MCP_METHOD_NAME]: method,
-      [semconv.ATTR_MCP_PROTOCOL_VERSION]: scene.protocolVersion,
-    };
-    // A tool or prompt name is named (span name, histogram) once registered (see `registered`); a resource URI never
-    // (mcp.md: span name `{mcp.method.name}` without a low-cardinality target; URIs stay off the histogram).
-    const nameable = target !== undefined && target.key !== semconv.ATTR_MCP_RESOURCE_URI ? target : undefined;
-    let named = nameable !== undefined && scene.registered?.(message.method, nameable.value) === true;
-    const clientAddress = scene.clientAddress();
-    if (clientAddress !== undefined) {
-      // Streamable HTTP runs over TCP (MCP transports).
-      metricAttributes[semconv.ATTR_NETWORK_TRANSPORT] = 'tcp';
-      metricAttributes[semconv.ATTR_NETWORK_PROTOCOL_NAME] = 'http';
-      if (scene.networkProtocolVersion !== undefined)
-        metricAttributes[semconv.ATTR_NETWORK_PROTOCOL_VERSION] = conventionalHttpVersion(scene.networkProtocolVersion);
-    }
-    const attributes: Attributes = { ...metricAttributes };
-    if (!known) attributes[semconv.ATTR_MCP_METHOD_NAME_ORIGINAL] = bounded(message.method);
-    if (nameable !== undefined && !named) {
-      attributes[nameable.key] = semconv.OTHER;
-      attributes[ORIGINAL_OF[nameable.key]!] = bounded(nameable.value);
-    } else if (target !== undefined) {
-      attributes[target.key] = bounded(target.value);
-    }
-    if (message.id !== undefined) attributes[semconv.ATTR_JSONRPC_REQUEST_ID] = bounded(String(message.id));
-    if (message.method === 'tools/call') {
-      attributes[semconv.ATTR_GEN_AI_OPERATION_NAME] = semconv.OPERATION_EXECUTE_TOOL;
-      if (this.settings.recordArguments)
-        attributes[semconv.ATTR_GEN_AI_TOOL_CALL_ARGUMENTS] = json(message.params?.arguments ?? {});
-    }
-    if (scene.sessionId !== undefined) attributes[semconv.ATTR_MCP_SESSION_ID] = scene.sessionId;
-    if (clientAddress !== undefined) attributes[semconv.ATTR_CLIENT_ADDRESS] = clientAddress;
-
+    const { method, nameable, metricAttributes, attributes, ...plan } = planServerSpan(
+      message,
+      scene,
+      this.settings.recordArguments,
+    );
+    let { named } = plan;
     const { parent, links } = this.parentOf(message.params?._meta);
     const name = named ? `${method} ${nameable!.value}` : method;
     const span = this.tracer().startSpan(name, { kind: api.SpanKind.SERVER, attributes, links }, parent);
@@ -269,7 +171,7 @@ export class McpTelemetry {
           metricAttributes[semconv.ATTR_MCP_PROTOCOL_VERSION] = negotiated;
           span.setAttribute(semconv.ATTR_MCP_PROTOCOL_VERSION, negotiated);
         }
-        finish(this.settle(span, message, response), response);
+        finish(settleServerSpan(span, message, response, this.settings.recordResults), response);
       },
       fail: (err) => {
         span.recordException(err instanceof Error ? err : String(err));
@@ -310,10 +212,8 @@ export class McpTelemetry {
     );
     // An in-process route runs inside the MCP POST's context: the Express instrumentation would record its route as
     // the POST's and rename the POST's HTTP span (`POST /users/:id` for a POST to /mcp). It gets no route holder.
-    const context =
-      kind === 'internal'
-        ? api.trace.setSpan(parent, span).deleteValue(this.rpcMetadataKey)
-        : api.trace.setSpan(parent, span);
+    const inSpan = api.trace.setSpan(parent, span);
+    const context = kind === 'internal' ? this.probe.withoutRouteHolder(inSpan) : inSpan;
     const child: ChildSpan = {
       inject: (meta) => api.propagation.inject(context, meta, META_SETTER),
       setAttribute: (key, value) => void span.setAttribute(key, value),
@@ -335,11 +235,10 @@ export class McpTelemetry {
 
   /** Our tracer, asked of the provider once per registration rather than per span (getTracer builds a key and looks it up). */
   private tracer(): Tracer {
-    const provider = this.api.trace.getTracerProvider();
-    const source = provider instanceof this.api.ProxyTracerProvider ? provider.getDelegate() : provider;
+    const source = this.probe.tracerSource();
     if (source !== this.tracerSource || this.cachedTracer === undefined) {
       this.tracerSource = source;
-      this.cachedTracer = provider.getTracer(INSTRUMENTATION_SCOPE);
+      this.cachedTracer = this.api.trace.getTracerProvider().getTracer(INSTRUMENTATION_SCOPE);
     }
     return this.cachedTracer;
   }
@@ -360,45 +259,6 @@ export class McpTelemetry {
     const parent = api.propagation.extract(api.ROOT_CONTEXT, carrier, META_GETTER);
     const http = api.trace.getSpanContext(active);
     return { parent, links: http !== undefined && api.isSpanContextValid(http) ? [{ context: http }] : [] };
-  }
-
-  /** The span's outcome from the response: error.type and rpc.response.status_code (mcp.md), the opt-in result. */
-  private settle(span: Span, message: TracedMessage, response: JsonRpcResponse | null): string | undefined {
-    // MCP cancellation: a cancelled request gets no response.
-    if (response === null) return message.id === undefined ? undefined : semconv.ERROR_TYPE_CANCELLED;
-    if ('error' in response) {
-      // The span keeps the code as it came (cut short); error.type is bounded like the histogram's attributes.
-      span.setAttribute(semconv.ATTR_RPC_RESPONSE_STATUS_CODE, bounded(String(response.error.code)));
-      return errorTypeOf(response.error.code);
-    }
-    if (message.method !== 'tools/call') return undefined;
-    if (this.settings.recordResults) span.setAttribute(semconv.ATTR_GEN_AI_TOOL_CALL_RESULT, json(response.result));
-    // mcp.md: a CallToolResult with isError: true is a failed call, error.type "tool_error".
-    return (response.result as { isError?: unknown }).isError === true ? semconv.ERROR_TYPE_TOOL_ERROR : undefined;
-  }
-
-  private currentInstruments(): Instruments | undefined {
-    const provider = this.api.metrics.getMeterProvider();
-    if (provider === this.meterProvider) return this.instruments;
-    this.meterProvider = provider;
-    const meter = provider.getMeter(INSTRUMENTATION_SCOPE);
-    const advice = { explicitBucketBoundaries: [...semconv.DURATION_BUCKETS_S] };
-    this.instruments =
-      meter === this.noopMeter
-        ? undefined
-        : {
-            operation: meter.createHistogram(semconv.METRIC_SERVER_OPERATION_DURATION, {
-              unit: 's',
-              description: 'Duration of the MCP requests served',
-              advice,
-            }),
-            session: meter.createHistogram(semconv.METRIC_SERVER_SESSION_DURATION, {
-              unit: 's',
-              description: 'Duration of the MCP sessions',
-              advice,
-            }),
-          };
-    return this.instruments;
   }
 }
 
