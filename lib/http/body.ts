@@ -1,5 +1,6 @@
 // The router's own JSON body reader: Content-Type, size limit, UTF-8, nesting depth — or a body the host app already parsed; a bounded prefix for refusals.
 
+import { parse as parseContentType } from 'content-type';
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import { ErrorCode } from '../jsonrpc/errors';
@@ -23,24 +24,22 @@ const PARSE_ERROR = (why: string): BodyResult => refuse(400, ErrorCode.ParseErro
 
 /** MCP transports: the client POSTs `Content-Type: application/json` (UTF-8, JSON-RPC messages are UTF-8). */
 function checkContentType(header: string | undefined): BodyResult | undefined {
-  const [type = '', ...params] = (header ?? '').split(';');
-  if (type.trim().toLowerCase() !== 'application/json') {
+  // RFC 9110 §8.3 media types (quoted parameters, case, whitespace) parsed by `content-type`, body-parser's parser.
+  const { type, parameters } = parseContentType(header ?? '');
+  if (type !== 'application/json') {
     return refuse(
       415,
       ErrorCode.ServerError,
       `Unsupported Media Type: send Content-Type: application/json (got ${header ? `'${header}'` : 'none'})`,
     );
   }
-  for (const param of params) {
-    const [key = '', value = ''] = param.split('=');
-    const charset = value.trim().replace(/^"|"$/g, '').toLowerCase();
-    if (key.trim().toLowerCase() === 'charset' && charset !== 'utf-8' && charset !== 'utf8') {
-      return refuse(
-        415,
-        ErrorCode.ServerError,
-        `Unsupported Media Type: JSON-RPC messages are UTF-8 (got charset=${charset})`,
-      );
-    }
+  const charset = parameters.charset?.toLowerCase();
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+    return refuse(
+      415,
+      ErrorCode.ServerError,
+      `Unsupported Media Type: JSON-RPC messages are UTF-8 (got charset=${charset})`,
+    );
   }
   return undefined;
 }
