@@ -1,12 +1,21 @@
 /**
- * `npm test` runs two projects: the whole suite on Express 5 (the `express` dev dependency) and on
- * Express 4 (`express4`, an npm alias of express@4, which every `require('express')` resolves to).
+ * `npm test` runs three projects: `core`, the test files that never load Express (pure layers: jsonrpc, schema,
+ * registry, protocol…), once; and the files that do, on Express 5 (`express5`, the `express` dev dependency) and on
+ * Express 4 (`express4`, an npm alias of express@4, which every `require('express')` resolves to). Which files load
+ * Express is read from their imports, followed through helpers and lib (__tests__/support/loads-express.js), so a new
+ * test lands in the right project by itself; one that loads Express in `core` anyway fails (express-in-core.js).
  * `npm run test:browser` runs the third, `browser`: the playground, and the MCP Inspector's web UI signing in,
  * in headless Chromium (needs /usr/bin/chromium or CHROMIUM_PATH; the Inspector and Node 22 are installed into
  * node_modules/.cache on first use, __tests__/inspector/setup.sh), kept apart so `npm test` needs no browser. `npm run test:redis` runs
  * `redis5` and `redis4`: the shared store against a real redis-server (Debian's `redis-server`, started by the
  * tests), on each Express major, kept apart so `npm test` needs no Redis.
  */
+const { EXPRESS_PACKAGES, splitTests } = require('./__tests__/support/loads-express.js');
+
+const tests = splitTests(`${__dirname}/__tests__`);
+/** Jest path patterns (regular expressions) that match exactly these files. */
+const only = (files) => files.map((file) => `^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+
 const shared = {
   preset: 'ts-jest',
   testEnvironment: 'node',
@@ -25,15 +34,21 @@ const shared = {
 /** @type {import('jest').Config} */
 module.exports = {
   projects: [
+    {
+      ...shared,
+      displayName: 'core',
+      testPathIgnorePatterns: only(tests.express),
+      moduleNameMapper: { [EXPRESS_PACKAGES.source]: '<rootDir>/__tests__/support/express-in-core.js' },
+    },
     // EXPRESS_MAJOR: which Express this project must load (checked by __tests__/express-major.test.ts).
-    { ...shared, displayName: 'express5', globals: { EXPRESS_MAJOR: 5 } },
+    { ...shared, displayName: 'express5', globals: { EXPRESS_MAJOR: 5 }, testPathIgnorePatterns: only(tests.core) },
     {
       ...shared,
       displayName: 'express4',
       globals: { EXPRESS_MAJOR: 4 },
       moduleNameMapper: { '^express$': 'express4', '^express/package\\.json$': 'express4/package.json' },
       // The packed tarball does not depend on the Express major; it is checked once, in the express5 project.
-      testPathIgnorePatterns: ['/__tests__/package/'],
+      testPathIgnorePatterns: [...only(tests.core), '/__tests__/package/'],
     },
     { ...shared, displayName: 'browser', testMatch: ['**/*.e2e.ts'], globals: { EXPRESS_MAJOR: 5 } },
     { ...shared, displayName: 'redis5', testMatch: ['**/*.redis.ts'], globals: { EXPRESS_MAJOR: 5 } },

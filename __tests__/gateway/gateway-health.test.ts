@@ -2,6 +2,7 @@
 
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { mcpRouter, type McpRouterOptions, type UpstreamHandle } from '../../lib';
+import { until } from '../helpers/until';
 import {
   closeAfterEach,
   closeGatewaysAfterEach,
@@ -21,10 +22,9 @@ closeAfterEach();
 // Retries of a failing upstream start at 1 s and double: these tests wait for some of them.
 jest.setTimeout(30_000);
 
-/** Waits for `condition`, checking every 25 ms, for at most `ms`. */
+/** Waits for `condition` (the shared until()), for at most `ms`, then asserts it. */
 async function eventually(condition: () => boolean, ms: number): Promise<void> {
-  const end = Date.now() + ms;
-  while (!condition() && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 25));
+  await until(condition, 'the condition', ms).catch(() => undefined);
   expect(condition()).toBe(true);
 }
 

@@ -1,7 +1,7 @@
 // The stdio upstream client against the real server-everything (stdio mode): lists, progress, the asks it sends during a call relayed, close.
 
 import path from 'node:path';
-import { JsonRpcError } from '../../lib';
+import { JsonRpcError } from '../../lib/jsonrpc/errors';
 import {
   createStdioUpstreamClient,
   type StdioClientOptions,
@@ -9,7 +9,7 @@ import {
 } from '../../lib/gateway/stdio-client';
 import type { UpstreamMessage } from '../../lib/gateway/upstream-exchange';
 import { until } from '../helpers/until';
-import { CLIENT_INFO } from './upstreams';
+import { CLIENT_INFO } from './client-info';
 import { isRunning as isAlive } from '../helpers/pids';
 
 jest.setTimeout(30_000);

@@ -15,8 +15,9 @@ import * as z from 'zod/v4';
 import { ErrorCode, JsonRpcError, mcpRouter, type McpRouter, type McpRouterOptions } from '../../lib';
 import type { UpstreamHandle } from '../../lib/gateway/upstream';
 import { createUpstreamClient, type UpstreamClient } from '../../lib/gateway/upstream-client';
+import { CLIENT_INFO } from './client-info';
 
-export const CLIENT_INFO = { name: 'gateway-test', version: '1.0.0' };
+export { CLIENT_INFO };
 export const LABEL = 'test-upstream';
 
 /** What an upstream saw: HTTP method, JSON-RPC method and the headers that matter. */

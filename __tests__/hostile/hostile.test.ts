@@ -4,7 +4,7 @@
 // and alice is still served.
 
 import type { Agent, OutgoingHttpHeaders, Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import express, { type Request, type Response } from 'express';
 import { mcpRouter, type AuthInfo, type McpRouter, type McpRouterOptions } from '../../lib';
 import type { SessionRecord } from '../../lib/sessions/stores';
@@ -321,7 +321,7 @@ async function headThenPing(
   socket.write(`HEAD /mcp HTTP/1.1\r\n${common}Accept: text/event-stream\r\n\r\n`);
   try {
     await within(
-      until(() => received.includes('\r\n\r\n') || closed),
+      whenSocket(socket, () => received.includes('\r\n\r\n') || closed),
       2_000,
       'the HEAD response headers',
     );
@@ -339,7 +339,7 @@ async function headThenPing(
         `POST /mcp HTTP/1.1\r\n${common}Accept: ${MCP_ACCEPT}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(ping)}\r\n\r\n${ping}`,
       );
     const after = await within(
-      until(() => (received.match(/HTTP\/1\.1 \d{3}/g) ?? []).length >= 2 || closed),
+      whenSocket(socket, () => (received.match(/HTTP\/1\.1 \d{3}/g) ?? []).length >= 2 || closed),
       2_000,
       'the next request on the HEAD connection',
     )
@@ -353,9 +353,17 @@ async function headThenPing(
   }
 }
 
-/** Resolves once `done()` is true (checked every 5 ms). */
-async function until(done: () => boolean): Promise<void> {
-  while (!done()) await new Promise((resolve) => setTimeout(resolve, 5));
+/** Resolves once `done()` is true, checked on each of the socket's events (after the listeners that record them). */
+function whenSocket(socket: Socket, done: () => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    const check = (): void => {
+      if (!done()) return;
+      socket.off('data', check).off('close', check);
+      resolve();
+    };
+    socket.on('data', check).on('close', check);
+    check();
+  });
 }
 
 /** The whole suite's state: the main host, and the sessions every row may use. */

@@ -11,7 +11,7 @@ import {
 } from '../../lib/gateway/stdio-client';
 import { STDIO_LOG_LINES_PER_WINDOW } from '../../lib/gateway/stdio-log';
 import { until } from '../helpers/until';
-import { CLIENT_INFO } from '../gateway/upstreams';
+import { CLIENT_INFO } from '../gateway/client-info';
 import { isRunning as isAlive } from '../helpers/pids';
 
 jest.setTimeout(30_000);

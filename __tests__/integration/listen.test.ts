@@ -10,6 +10,7 @@ import { MemoryServerEventBus } from '../../lib/sessions/server-events';
 import { MCP_ACCEPT, notification, rpc, silentLogger } from '../helpers/create-app';
 import { envelope, MODERN } from '../helpers/modern';
 import { listenLocally } from '../helpers/ports';
+import { until } from '../helpers/until';
 import { messageOf, SseReader, type SseEvent } from '../helpers/sse';
 
 const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
@@ -77,12 +78,6 @@ const stamped = (id: string | number, method: string, params: Record<string, unk
   method,
   params: { ...params, _meta: { [SUBSCRIPTION_ID]: id } },
 });
-const until = async (condition: () => boolean): Promise<void> => {
-  for (let tries = 0; !condition(); tries++) {
-    if (tries > 200) throw new Error('the condition never held');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-};
 
 describe('subscriptions/listen', () => {
   it('opens an SSE stream whose first message acknowledges the honoured subset, stamped with the request id', async () => {
@@ -195,11 +190,11 @@ describe('subscriptions/listen', () => {
     const { reader: other } = await listen(url, { promptsListChanged: true }, 2);
     expect(live).toBe(2);
     await reader.cancel();
-    await until(() => live === 1);
+    await until(() => live === 1, 'one live stream');
     mcp.prompt({ name: 'still', description: 'The other stream still hears', get: () => 'yes' });
     expect(await next(other)).toEqual(stamped(2, 'notifications/prompts/list_changed'));
     await other.cancel();
-    await until(() => live === 0);
+    await until(() => live === 0, 'no live stream');
   });
 
   it('ends every stream gracefully on router close: the completion result, then the end; later listens get 503', async () => {

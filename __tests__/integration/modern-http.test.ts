@@ -5,6 +5,7 @@ import request from 'supertest';
 import { ErrorCode, JsonRpcError, mcpRouter, type McpRouter, type McpRouterOptions } from '../../lib';
 import { createApp, MCP_ACCEPT, post, rpc, silentLogger } from '../helpers/create-app';
 import { envelope, MODERN, modern } from '../helpers/modern';
+import { until } from '../helpers/until';
 
 const SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
 
@@ -351,7 +352,7 @@ describe('the router’s defences apply to modern requests', () => {
         'Mcp-Name': 'wait',
       },
     }).catch(() => undefined);
-    while (aborted === undefined) await new Promise((resolve) => setTimeout(resolve, 10));
+    await until(() => aborted !== undefined, 'the handler to start');
     controller.abort();
     await expect(aborted).resolves.toBeDefined();
     await pending;

@@ -1,5 +1,6 @@
-// Hostile requests against an auth-enabled router on a real express() app, as one table: the exact status, the exact
-// WWW-Authenticate (or its absence) and the body's JSON-RPC code and id, and in every row no token leaks anywhere.
+// Hostile suite, authentication: hostile requests against an auth-enabled router on a real express() app, as one
+// table: the exact status, the exact WWW-Authenticate (or its absence) and the body's JSON-RPC code and id, and in
+// every row no token leaks anywhere.
 
 import { createHash } from 'node:crypto';
 import type { Server } from 'node:http';

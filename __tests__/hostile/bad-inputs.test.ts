@@ -1,4 +1,5 @@
-// Every kind of bad input, over HTTP: exact status, JSON-RPC error code and id, always a JSON body, never a stack.
+// Hostile suite, bodies and headers without auth: every kind of bad input, over HTTP: exact status, JSON-RPC error
+// code and id, always a JSON body, never a stack.
 
 import express, { type Express } from 'express';
 import type { IncomingHttpHeaders } from 'node:http';
