@@ -15,10 +15,11 @@ import { loadOpenTelemetryApi, type OtelApi } from './load-api';
 import { bounded, errorTypeOf } from './message-attributes';
 import { probeOpenTelemetry, type OtelProbe } from './otel-internals';
 import * as semconv from './semconv';
-import { planServerSpan, settleServerSpan, type TelemetryScene, type TracedMessage } from './server-span';
+import { planServerSpan, settleServerSpan } from './server-span';
+import type { TelemetryScene, TracedMessage } from './telemetry-scene';
 import type { ResolvedTelemetry } from './telemetry-options';
 
-export type { TelemetryScene, TracedMessage } from './server-span';
+export type { TelemetryScene, TracedMessage } from './telemetry-scene';
 
 /** One message being served in its SERVER span. */
 export interface TracedOperation {
