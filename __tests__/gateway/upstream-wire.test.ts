@@ -1,13 +1,8 @@
 // The upstream client's wire helpers: the SSE reader (line endings, chunking, comments, the per-event cap), bounded body reads, Mcp-Name encoding.
 
 import { decodeHeaderValue } from '../../lib/protocol/request-headers';
-import {
-  encodeHeaderValue,
-  readBoundedText,
-  readSseData,
-  readSseEvents,
-  UpstreamFault,
-} from '../../lib/gateway/upstream-wire';
+import { readSseData, readSseEvents } from '../../lib/gateway/upstream-sse';
+import { encodeHeaderValue, readBoundedText, UpstreamFault } from '../../lib/gateway/upstream-wire';
 
 function streamOf(...chunks: string[]): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();

@@ -3,9 +3,9 @@
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isObject } from '../jsonrpc/types';
 import type { McpLogger } from '../logger';
-import { resultOrThrow, upstreamError, type UpstreamRequestOptions } from './upstream-client';
+import type { UpstreamRequestOptions } from './upstream-client';
 import type { UpstreamMessage } from './upstream-exchange';
-import { replyTo } from './upstream-wire';
+import { replyTo, resultOrThrow, upstreamError } from './upstream-wire';
 import { LineSplitter } from './stdio-lines';
 import { boundedLog, type BoundedLog } from './stdio-log';
 import { MAX_UNREAD_INPUT_BYTES, startStdioProcess, type StdioProcess, type StdioProgram } from './stdio-process';

@@ -1,17 +1,20 @@
 // An upstream's notification stream kept open for the gateway: the 2025 GET stream or the 2026 subscriptions/listen stream, reopened with backoff.
 
+import { LAST_EVENT_ID_HEADER } from '../http/headers';
 import { ErrorCode } from '../jsonrpc/errors';
 import { isObject } from '../jsonrpc/types';
+import { LISTEN_METHOD } from '../protocol/listen';
 import type { Era } from '../versions';
+import { Backoff } from './backoff';
 import type { UpstreamMessage } from './upstream-exchange';
-import { MAX_UPSTREAM_MESSAGE_BYTES, readBoundedText, readSseEvents, UpstreamFault } from './upstream-wire';
+import { readSseEvents } from './upstream-sse';
+import { MAX_UPSTREAM_MESSAGE_BYTES, readBoundedText, UpstreamFault } from './upstream-wire';
 
 /** The first wait before reopening a stream that failed, in milliseconds. */
 const DEFAULT_LISTEN_INITIAL_BACKOFF_MS = 250;
 /** The longest wait before reopening a stream, in milliseconds; a stream that stayed up this long resets the backoff. */
 const DEFAULT_LISTEN_MAX_BACKOFF_MS = 30_000;
 
-const LISTEN_METHOD = 'subscriptions/listen';
 const LISTEN_ACKNOWLEDGED = 'notifications/subscriptions/acknowledged';
 
 /** Where a listener stands: its stream is open, it waits to reopen one, or the upstream offers none (it stopped). */
@@ -190,7 +193,7 @@ export function openUpstreamListener<C extends ListenConnection>(
 
   async function listenSession(current: C, signal: AbortSignal): Promise<AttemptEnd> {
     const headers: Record<string, string> = { ...link.sessionHeaders(current), Accept: 'text/event-stream' };
-    if (lastEventId !== undefined) headers['Last-Event-ID'] = lastEventId;
+    if (lastEventId !== undefined) headers[LAST_EVENT_ID_HEADER] = lastEventId;
     const response = await open({ method: 'GET', headers }, signal);
     // MCP 2025-11-25 transports: 405 means the server offers no stream at this endpoint.
     if (response.status === 405) return discard(response).then(() => 'unsupported');
@@ -269,7 +272,7 @@ export function openUpstreamListener<C extends ListenConnection>(
   }
 
   async function run(): Promise<void> {
-    let failures = 0;
+    const backoff = new Backoff({ initialMs, maxMs, jitter: true });
     let previous: AttemptEnd | undefined;
     while (!closed) {
       const end = await attemptOnce();
@@ -279,13 +282,12 @@ export function openUpstreamListener<C extends ListenConnection>(
         return;
       }
       // A stream that stayed up as long as the longest wait resets the backoff; one that keeps dropping backs off.
-      if (openedAt !== undefined && Date.now() - openedAt >= maxMs) failures = 0;
+      if (openedAt !== undefined && Date.now() - openedAt >= maxMs) backoff.reset();
       const immediate = end === 'reopen' || (end === 'lost-session' && previous !== 'lost-session');
       previous = end;
       if (immediate) continue;
       setState('retrying');
-      const ceiling = Math.min(maxMs, initialMs * 2 ** Math.min(failures++, 52));
-      await sleep(ceiling / 2 + (Math.random() * ceiling) / 2);
+      await sleep(backoff.next());
     }
   }
 

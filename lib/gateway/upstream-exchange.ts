@@ -1,7 +1,8 @@
 // One POST to an upstream MCP server and its answer: the JSON-RPC message that answers it (from a JSON or SSE reply), or the bare HTTP status.
 
 import { isObject } from '../jsonrpc/types';
-import { MAX_UPSTREAM_MESSAGE_BYTES, readBoundedText, readSseData, UpstreamFault } from './upstream-wire';
+import { readSseData } from './upstream-sse';
+import { MAX_UPSTREAM_MESSAGE_BYTES, readBoundedText, UpstreamFault } from './upstream-wire';
 
 /** A JSON-RPC message read from an upstream: a request, a notification or a response. */
 export type UpstreamMessage = Record<string, unknown>;
