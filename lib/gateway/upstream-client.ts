@@ -1,6 +1,5 @@
 // A small MCP client over Streamable HTTP on fetch, for the gateway: probes 2026 server/discover, falls back to a 2025 session.
 
-import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isObject } from '../jsonrpc/types';
 import type { Era } from '../versions';
 import { type AbortCause, type RequestLimits, withLimits } from './upstream-deadline';
@@ -25,7 +24,7 @@ import {
   isLostSession,
   type UpstreamConnection,
 } from './upstream-handshake';
-import { replyTo, resultOrThrow, upstreamError } from './upstream-wire';
+import { replyTo, resultOrThrow, serverRequestAnswer, upstreamError } from './upstream-wire';
 
 export interface UpstreamClientOptions {
   /** The upstream's MCP endpoint. Never appears in an error message. */
@@ -176,26 +175,14 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     ).catch(() => undefined);
   }
 
-  /**
-   * A 2025 server may send requests on a POST's stream: `ping` is answered `{}`, the rest by `onRequest` (the gateway
-   * relays sampling, elicitation and roots to its caller) or, without it, -32601, so an upstream never waits for an
-   * answer that will not come (MCP 2025-11-25 lifecycle › Capability Negotiation).
-   */
+  /** A 2025 server may send requests on a POST's stream: see {@link serverRequestAnswer}. */
   function answerServerRequest(
     current: UpstreamConnection,
     message: UpstreamMessage,
     onRequest: UpstreamRequestOptions['onRequest'],
   ): void {
-    const method = String(message.method);
     const params = isObject(message.params) ? message.params : undefined;
-    const answer: Promise<unknown> =
-      method === 'ping'
-        ? Promise.resolve({})
-        : onRequest === undefined
-          ? Promise.reject(
-              new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: the gateway does not serve ${method}`),
-            )
-          : onRequest(method, params);
+    const answer = serverRequestAnswer(String(message.method), params, onRequest);
     void replyTo(message.id, answer)
       .then((reply) =>
         withLimits(limits, undefined, (signal) =>

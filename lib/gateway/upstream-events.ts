@@ -1,14 +1,12 @@
 // An upstream's notification stream kept open for the gateway: the 2025 GET stream or the 2026 subscriptions/listen stream, reopened with backoff.
 
 import { LAST_EVENT_ID_HEADER } from '../http/headers';
-import { ErrorCode } from '../jsonrpc/errors';
-import { isObject } from '../jsonrpc/types';
 import { LISTEN_METHOD } from '../protocol/listen';
 import type { Era } from '../versions';
 import { Backoff } from './backoff';
 import type { UpstreamMessage } from './upstream-exchange';
-import { readSseEvents } from './upstream-sse';
-import { MAX_UPSTREAM_MESSAGE_BYTES, readBoundedText, UpstreamFault } from './upstream-wire';
+import { discard, isEventStream, isMethodNotFound, openStream, streamMessages } from './upstream-stream';
+import { MAX_UPSTREAM_MESSAGE_BYTES, readBoundedText } from './upstream-wire';
 
 /** The first wait before reopening a stream that failed, in milliseconds. */
 const DEFAULT_LISTEN_INITIAL_BACKOFF_MS = 250;
@@ -77,38 +75,6 @@ function checkBackoff(options: UpstreamListenOptions): { initialMs: number; maxM
   return { initialMs, maxMs };
 }
 
-function parseEvent(data: string): UpstreamMessage {
-  let message: unknown;
-  try {
-    message = JSON.parse(data);
-  } catch {
-    throw new UpstreamFault('sent an event that is not JSON');
-  }
-  if (!isObject(message)) throw new UpstreamFault('sent an event that is not a JSON-RPC message');
-  return message;
-}
-
-/** True for a JSON-RPC error -32601 (Method not found); anything else, JSON or not, is false. */
-function isMethodNotFound(text: string): boolean {
-  try {
-    const refusal: unknown = JSON.parse(text);
-    return isObject(refusal) && isObject(refusal.error) && refusal.error.code === ErrorCode.MethodNotFound;
-  } catch {
-    return false;
-  }
-}
-
-async function discard(response: Response): Promise<void> {
-  await response.body?.cancel().catch(() => undefined);
-}
-
-function isEventStream(response: Response): boolean {
-  return (
-    response.status === 200 &&
-    (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase() === 'text/event-stream'
-  );
-}
-
 /**
  * Opens an upstream's notification stream and keeps it open until `close()`: on a 2025 upstream the session's GET
  * stream (MCP 2025-11-25 transports › Listening for Messages from the Server), on a 2026 one a `subscriptions/listen`
@@ -166,24 +132,15 @@ export function openUpstreamListener<C extends ListenConnection>(
     });
   }
 
-  /** Fetches with the opening (up to the response headers) bounded by the client's time limit. */
-  async function open(init: RequestInit, signal: AbortSignal): Promise<Response> {
-    const limit = new AbortController();
-    const timer = setTimeout(() => limit.abort(), link.timeoutMs);
-    try {
-      return await fetch(link.url, { ...init, signal: AbortSignal.any([signal, limit.signal]), redirect: 'error' });
-    } finally {
-      clearTimeout(timer);
-    }
-  }
+  const open = (init: RequestInit, signal: AbortSignal): Promise<Response> =>
+    openStream(link.url, init, link.timeoutMs, signal);
 
-  /** The messages of a stream, each a bounded JSON object, recording the last event id; a malformed one throws. */
-  async function* messagesOf(response: Response): AsyncGenerator<UpstreamMessage> {
+  /** The messages of a stream, recording when it opened and the last event id. */
+  function messagesOf(response: Response): AsyncGenerator<UpstreamMessage> {
     openedAt = Date.now();
-    for await (const event of readSseEvents(response.body, MAX_UPSTREAM_MESSAGE_BYTES)) {
-      if (event.id !== undefined) lastEventId = event.id;
-      if (event.data !== '') yield parseEvent(event.data);
-    }
+    return streamMessages(response, (id) => {
+      lastEventId = id;
+    });
   }
 
   /** MCP 2025-11-25 resources › Subscriptions: a session subscribes per URI; failures (no subscribe capability) are ignored. */

@@ -42,6 +42,36 @@ export function resultOrThrow(message: Record<string, unknown>, label: string): 
 }
 
 /**
+ * The answer to a request a 2025 upstream sent the gateway (MCP 2025-11-25 lifecycle › Capability Negotiation):
+ * `ping` is `{}`; the rest goes to `onRequest` (the gateway relays sampling, elicitation and roots to its caller) or,
+ * without it, is -32601 saying why (`notServed`), so an upstream never waits for an answer that will not come.
+ */
+export function serverRequestAnswer(
+  method: string,
+  params: Record<string, unknown> | undefined,
+  onRequest: ((method: string, params: Record<string, unknown> | undefined) => Promise<unknown>) | undefined,
+  notServed = `the gateway does not serve ${method}`,
+): Promise<unknown> {
+  if (method === 'ping') return Promise.resolve({});
+  if (onRequest !== undefined) return onRequest(method, params);
+  return Promise.reject(new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${notServed}`));
+}
+
+/** `text` parsed as JSON; a fault naming `where` ("an event", "a body") when it is not. */
+export function parseUpstreamJson(text: string, where: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new UpstreamFault(`sent ${where} that is not JSON`);
+  }
+}
+
+/** A response's media type, lowercased, without parameters: `text/event-stream`, `application/json`, or ''. */
+export function mediaTypeOf(response: Response): string {
+  return (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+/**
  * The JSON-RPC response to a request an upstream sent the gateway (sampling, elicitation, roots, ping), from the
  * answer's outcome: its result, or its error (a JsonRpcError keeps its code and message; anything else is -32603).
  */
