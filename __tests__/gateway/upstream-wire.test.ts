@@ -81,6 +81,23 @@ describe('readSseData', () => {
   });
 });
 
+describe('readSseData caps in UTF-8 bytes', () => {
+  it('counts an event in bytes, not UTF-16 units: 600 "é" are 1200 bytes, over a 1024-byte cap', async () => {
+    await expect(events(streamOf(`data: ${'é'.repeat(600)}\n\n`))).rejects.toThrow(
+      new UpstreamFault('sent an event larger than 1024 bytes'),
+    );
+    expect(await events(streamOf(`data: ${'é'.repeat(500)}\n\n`))).toEqual(['é'.repeat(500)]);
+  });
+
+  it('refuses a 2 MB line without a newline, sent in 16 KB chunks, at a 1 MiB cap', async () => {
+    const chunk = `data: ${'x'.repeat(16 * 1024 - 6)}`;
+    const limit = 1024 * 1024;
+    await expect(events(streamOf(...Array.from({ length: 128 }, () => chunk)), limit)).rejects.toThrow(
+      new UpstreamFault(`sent an event line larger than ${limit} bytes`),
+    );
+  });
+});
+
 describe('readBoundedText', () => {
   it('reads a body up to the cap and refuses one byte more', async () => {
     expect(await readBoundedText(streamOf('abcd'), 4)).toBe('abcd');

@@ -1,6 +1,6 @@
 // One life of a stdio upstream's process: its requests in flight, and each line it writes routed (a response, a server request, a notification).
 
-import { JsonRpcError } from '../jsonrpc/errors';
+import type { JsonRpcError } from '../jsonrpc/errors';
 import { isObject } from '../jsonrpc/types';
 import type { McpLogger } from '../logger';
 import type { UpstreamRequestOptions } from './upstream-client';

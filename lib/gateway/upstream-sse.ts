@@ -4,7 +4,10 @@ import { UpstreamFault } from './upstream-wire';
 
 const LF = 0x0a;
 const CR = 0x0d;
+const COLON = 0x3a;
 const SPACE = 0x20;
+const DATA = Buffer.from('data');
+const ID = Buffer.from('id');
 
 /** One dispatched server-sent event: its data, and the stream's last event ID once it was read. */
 export interface SseEvent {
@@ -17,26 +20,41 @@ export interface SseEvent {
   readonly id: string | undefined;
 }
 
+/** Whether `line[start, end)` names `field`: the field alone, or the field then a colon. */
+function isField(line: Buffer, start: number, end: number, field: Buffer): boolean {
+  const after = start + field.length;
+  return (
+    (after === end || (after < end && line[after] === COLON)) &&
+    line.compare(field, 0, field.length, start, after) === 0
+  );
+}
+
 /**
- * Splits a byte stream into lines ended by CRLF, LF or CR, scanning each byte once. Lines are split as bytes, before
- * decoding: CR and LF never occur inside a UTF-8 sequence, and the bytes held of an unfinished line are counted as
- * bytes. What is held of one line never passes `limit` bytes.
+ * The events of one stream, fed its bytes chunk by chunk. Lines are split as bytes, each byte scanned once: CR and LF
+ * never occur inside a UTF-8 sequence, so a line is decoded only once whole, and every size is counted in bytes.
  */
-class SseLines {
+class SseParser {
   readonly #limit: number;
   /** The parts of the line not yet ended, copied (a stream may reuse a chunk's memory). */
-  #held: Uint8Array[] = [];
+  #held: Buffer[] = [];
   #heldBytes = 0;
   /** The last line ended with CR: an LF that comes next is the second half of CRLF. */
   #afterCr = false;
   #first = true;
+  #data: string[] = [];
+  #dataBytes = 0;
+  #id: string | undefined;
+  #idSeen = false;
+  /** The events dispatched by the chunk fed last. */
+  readonly events: SseEvent[] = [];
 
   constructor(limit: number) {
     this.#limit = limit;
   }
 
-  /** The lines a chunk ends (as bytes, without their ends); holds the rest. */
-  *take(chunk: Uint8Array): Generator<Uint8Array> {
+  /** Takes one chunk: dispatches the events it completes into `events`; holds the unfinished line. */
+  feed(value: Uint8Array): void {
+    const chunk = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
     let start = 0;
     // HTML › Server-sent events: one leading U+FEFF BYTE ORDER MARK is ignored.
     if (this.#first && chunk.length > 0) {
@@ -58,17 +76,43 @@ class SseLines {
       if (nextCr !== -1 && nextCr < start) nextCr = chunk.indexOf(CR, start);
       const end = nextLf === -1 ? nextCr : nextCr === -1 ? nextLf : Math.min(nextLf, nextCr);
       if (end === -1) break;
-      const tail = chunk.subarray(start, end);
-      yield this.#held.length === 0 ? tail : Buffer.concat([...this.#held, tail]);
-      this.#held = [];
-      this.#heldBytes = 0;
+      if (this.#held.length === 0) this.#line(chunk, start, end);
+      else {
+        const line = Buffer.concat([...this.#held, chunk.subarray(start, end)]);
+        this.#held = [];
+        this.#heldBytes = 0;
+        this.#line(line, 0, line.length);
+      }
       this.#afterCr = chunk[end] === CR;
       start = end + 1;
     }
     if (start < chunk.length) {
       this.#heldBytes += chunk.length - start;
       if (this.#heldBytes > this.#limit) throw new UpstreamFault(`sent an event line larger than ${this.#limit} bytes`);
-      this.#held.push(chunk.slice(start));
+      this.#held.push(Buffer.from(chunk.subarray(start)));
+    }
+  }
+
+  /** One line (`data:` lines join with LF; a blank line dispatches; `id:` sets the last event ID unless it holds NULL). */
+  #line(line: Buffer, start: number, end: number): void {
+    if (start === end) {
+      if (this.#data.length > 0 || this.#idSeen) this.events.push({ data: this.#data.join('\n'), id: this.#id });
+      this.#data = [];
+      this.#dataBytes = 0;
+      this.#idSeen = false;
+      return;
+    }
+    const field = isField(line, start, end, DATA) ? DATA : isField(line, start, end, ID) ? ID : undefined;
+    if (field === undefined) return;
+    let from = Math.min(start + field.length + 1, end);
+    if (from < end && line[from] === SPACE) from++;
+    if (field === DATA) {
+      this.#dataBytes += end - from;
+      if (this.#dataBytes > this.#limit) throw new UpstreamFault(`sent an event larger than ${this.#limit} bytes`);
+      this.#data.push(line.toString('utf8', from, end));
+    } else if (line.indexOf(0, from) === -1 || line.indexOf(0, from) >= end) {
+      this.#id = line.toString('utf8', from, end);
+      this.#idSeen = true;
     }
   }
 }
@@ -78,46 +122,21 @@ class SseLines {
  * event stream: lines end in CRLF, LF or CR; `data:` lines join with LF; a blank line dispatches; `:` starts a
  * comment; `id:` sets the last event ID unless it holds NULL). An event yields when it carried data or an id, so a
  * priming event (an id and no data) still moves the last event ID. One event may hold at most `limit` bytes of
- * data, counted as UTF-8 bytes, and one line at most `limit` bytes: the stream as a whole is unbounded (progress and
- * listen streams run long), each event is not.
+ * data, and one line at most `limit` bytes, counted in UTF-8 bytes: the stream as a whole is unbounded (progress and
+ * listen streams run long), each event is not. A stream that ends without the final blank line dispatches nothing
+ * more (the standard discards it).
  */
 export async function* readSseEvents(body: ReadableStream<Uint8Array> | null, limit: number): AsyncGenerator<SseEvent> {
   if (body === null) return;
   const reader = body.getReader();
-  // Each line is decoded whole; the BOM is the stream's, handled once by SseLines, never a line's.
-  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
-  const lines = new SseLines(limit);
-  let data: string[] = [];
-  let dataSize = 0;
-  let id: string | undefined;
-  let idSeen = false;
+  const parser = new SseParser(limit);
   try {
     for (;;) {
       const { done, value } = await reader.read();
-      // A stream that ends without the final blank line dispatches nothing more (the standard discards it).
       if (done) break;
-      for (const bytes of lines.take(value)) {
-        if (bytes.length === 0) {
-          if (data.length > 0 || idSeen) yield { data: data.join('\n'), id };
-          data = [];
-          dataSize = 0;
-          idSeen = false;
-          continue;
-        }
-        const line = decoder.decode(bytes);
-        const colon = line.indexOf(':');
-        const field = colon === -1 ? line : line.slice(0, colon);
-        const text = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '');
-        if (field === 'data') {
-          // The value's UTF-8 bytes: the line's, less the `data:` before it and the one space that may follow.
-          if (colon !== -1) dataSize += bytes.length - colon - 1 - (bytes[colon + 1] === SPACE ? 1 : 0);
-          if (dataSize > limit) throw new UpstreamFault(`sent an event larger than ${limit} bytes`);
-          data.push(text);
-        } else if (field === 'id' && !text.includes('\0')) {
-          id = text;
-          idSeen = true;
-        }
-      }
+      parser.feed(value);
+      for (const event of parser.events) yield event;
+      parser.events.length = 0;
     }
   } finally {
     await reader.cancel().catch(() => undefined);
