@@ -1,13 +1,8 @@
 // The upstream client's wire helpers: the SSE reader (line endings, chunking, comments, the per-event cap), bounded body reads, Mcp-Name encoding.
 
 import { decodeHeaderValue } from '../../lib/protocol/request-headers';
-import {
-  encodeHeaderValue,
-  readBoundedText,
-  readSseData,
-  readSseEvents,
-  UpstreamFault,
-} from '../../lib/gateway/upstream-wire';
+import { readSseData, readSseEvents } from '../../lib/gateway/upstream-sse';
+import { encodeHeaderValue, readBoundedText, UpstreamFault } from '../../lib/gateway/upstream-wire';
 
 function streamOf(...chunks: string[]): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
@@ -82,6 +77,23 @@ describe('readSseData', () => {
     );
     await expect(events(streamOf(`data: ${'x'.repeat(2000)}`))).rejects.toThrow(
       new UpstreamFault('sent an event line larger than 1024 bytes'),
+    );
+  });
+});
+
+describe('readSseData caps in UTF-8 bytes', () => {
+  it('counts an event in bytes, not UTF-16 units: 600 "é" are 1200 bytes, over a 1024-byte cap', async () => {
+    await expect(events(streamOf(`data: ${'é'.repeat(600)}\n\n`))).rejects.toThrow(
+      new UpstreamFault('sent an event larger than 1024 bytes'),
+    );
+    expect(await events(streamOf(`data: ${'é'.repeat(500)}\n\n`))).toEqual(['é'.repeat(500)]);
+  });
+
+  it('refuses a 2 MB line without a newline, sent in 16 KB chunks, at a 1 MiB cap', async () => {
+    const chunk = `data: ${'x'.repeat(16 * 1024 - 6)}`;
+    const limit = 1024 * 1024;
+    await expect(events(streamOf(...Array.from({ length: 128 }, () => chunk)), limit)).rejects.toThrow(
+      new UpstreamFault(`sent an event line larger than ${limit} bytes`),
     );
   });
 });

@@ -3,10 +3,10 @@
 import { isObject } from '../jsonrpc/types';
 import type { McpLogger } from '../logger';
 import { isSupportedVersion, LATEST_PROTOCOL_VERSION } from '../versions';
-import { upstreamError, type UpstreamClient } from './upstream-client';
+import type { UpstreamClient } from './upstream-client';
 import type { UpstreamListener, UpstreamListenOptions } from './upstream-events';
 import type { UpstreamMessage } from './upstream-exchange';
-import { MAX_UPSTREAM_MESSAGE_BYTES } from './upstream-wire';
+import { MAX_UPSTREAM_MESSAGE_BYTES, upstreamError } from './upstream-wire';
 import { StdioSession } from './stdio-session';
 import type { StdioProgram } from './stdio-process';
 

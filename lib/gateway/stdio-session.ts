@@ -1,11 +1,11 @@
 // One life of a stdio upstream's process: its requests in flight, and each line it writes routed (a response, a server request, a notification).
 
-import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
+import type { JsonRpcError } from '../jsonrpc/errors';
 import { isObject } from '../jsonrpc/types';
 import type { McpLogger } from '../logger';
-import { resultOrThrow, upstreamError, type UpstreamRequestOptions } from './upstream-client';
+import type { UpstreamRequestOptions } from './upstream-client';
 import type { UpstreamMessage } from './upstream-exchange';
-import { replyTo } from './upstream-wire';
+import { replyTo, resultOrThrow, serverRequestAnswer, upstreamError } from './upstream-wire';
 import { LineSplitter } from './stdio-lines';
 import { boundedLog, type BoundedLog } from './stdio-log';
 import { MAX_UNREAD_INPUT_BYTES, startStdioProcess, type StdioProcess, type StdioProgram } from './stdio-process';
@@ -239,19 +239,12 @@ export class StdioSession {
       ? this.#oldest((candidate) => candidate.options.onRequest !== undefined)
       : undefined;
     target?.options.onMessage?.(message);
-    const answer: Promise<unknown> =
-      method === 'ping'
-        ? Promise.resolve({})
-        : target?.options.onRequest !== undefined
-          ? target.options.onRequest(method, params)
-          : Promise.reject(
-              new JsonRpcError(
-                ErrorCode.MethodNotFound,
-                RELAYED_METHODS.has(method)
-                  ? `Method not found: no call in flight to relay ${method} to`
-                  : `Method not found: the gateway does not serve ${method}`,
-              ),
-            );
+    const answer = serverRequestAnswer(
+      method,
+      params,
+      target?.options.onRequest,
+      RELAYED_METHODS.has(method) ? `no call in flight to relay ${method} to` : undefined,
+    );
     void replyTo(message.id, answer)
       .then((reply) => this.#process.writeLine(JSON.stringify(reply)))
       .catch(() => undefined);

@@ -2,6 +2,7 @@
 
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import type { McpLogger } from '../logger';
+import { Backoff } from './backoff';
 import type { UpstreamClient, UpstreamRequestOptions } from './upstream-client';
 import type { UpstreamListener, UpstreamListenOptions } from './upstream-events';
 
@@ -37,11 +38,6 @@ export interface SupervisedClient extends UpstreamClient {
   readonly starts: number;
 }
 
-/** A delay between half of `ms` and all of it: processes that crashed together do not restart together. */
-function jittered(ms: number): number {
-  return Math.round(ms / 2 + (Math.random() * ms) / 2);
-}
-
 /**
  * Keeps one process of an upstream: started by the first request, and after it exits, started again by the next
  * request once the restart delay has passed (1 s doubling to 60 s, jittered; back to 1 s after a healthy minute).
@@ -60,7 +56,8 @@ export function superviseStdio(options: StdioSupervisorOptions): SupervisedClien
   let last: UpstreamClient | undefined;
   let startedAt = 0;
   let notBefore = 0;
-  let restartMs = FIRST_RESTART_MS;
+  // Jittered: processes that crashed together do not restart together.
+  const restarts = new Backoff({ initialMs: FIRST_RESTART_MS, maxMs: MAX_RESTART_MS, jitter: true });
   let lastExit: string | undefined;
   let starts = 0;
   let busy = 0;
@@ -79,9 +76,8 @@ export function superviseStdio(options: StdioSupervisorOptions): SupervisedClien
     }
     if (closed) return;
     lastExit = why;
-    if (Date.now() - startedAt >= HEALTHY_RUN_MS) restartMs = FIRST_RESTART_MS;
-    const wait = jittered(restartMs);
-    restartMs = Math.min(restartMs * 2, MAX_RESTART_MS);
+    if (Date.now() - startedAt >= HEALTHY_RUN_MS) restarts.reset();
+    const wait = restarts.next();
     notBefore = Date.now() + wait;
     logger.warn(
       new Error(`mcpRouter: upstream '${label}' process ${why}; restarting in ${(wait / 1000).toFixed(1)} s`),

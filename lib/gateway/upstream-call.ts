@@ -2,6 +2,7 @@
 
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isObject } from '../jsonrpc/types';
+import { META_KEYS, RESERVED_META_PREFIX } from '../protocol/request-meta';
 import { PAYMENT_HEADER_NAMES, PAYMENT_META_KEYS } from '../registry/payment-ledger';
 import { LOG_LEVELS, type LogLevel, type RequestContext } from '../registry/request-context';
 import { ATTR_SERVER_ADDRESS, ATTR_SERVER_PORT, ATTR_UPSTREAM_NAME, META_TRACE_KEYS } from '../telemetry/semconv';
@@ -19,8 +20,8 @@ export const RELAYED_CAPABILITIES: Readonly<Record<string, unknown>> = Object.fr
 });
 
 /** The `_meta` keys of the MCP 2026-07-28 envelope: each hop sends its own (the upstream client sets the gateway's). */
-const ENVELOPE_META = 'io.modelcontextprotocol/';
-const SERVER_INFO_META = 'io.modelcontextprotocol/serverInfo';
+const ENVELOPE_META = RESERVED_META_PREFIX;
+const SERVER_INFO_META = META_KEYS.serverInfo;
 /** Most input_required rounds one forwarded call may take: an upstream that keeps asking ends the call. */
 const MAX_INPUT_ROUNDS = 8;
 

@@ -1,8 +1,14 @@
 // A small MCP client over Streamable HTTP on fetch, for the gateway: probes 2026 server/discover, falls back to a 2025 session.
 
-import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isObject } from '../jsonrpc/types';
-import { isSupportedVersion, LATEST_PROTOCOL_VERSION, type Era } from '../versions';
+import type { Era } from '../versions';
+import { type AbortCause, type RequestLimits, withLimits } from './upstream-deadline';
+import {
+  modernHeaders as modernHeadersOf,
+  modernParams as modernParamsOf,
+  sessionHeaders as sessionHeadersOf,
+  withRequestHeaders,
+} from './upstream-envelope';
 import {
   openUpstreamListener,
   type UpstreamLink,
@@ -10,27 +16,15 @@ import {
   type UpstreamListenOptions,
 } from './upstream-events';
 import { deleteSession, exchange, type ExchangeOutcome, type UpstreamMessage } from './upstream-exchange';
-import { encodeHeaderValue, replyTo, UpstreamFault } from './upstream-wire';
-
-/** The 2026 revision the client speaks (MCP 2026-07-28). */
-const MODERN_VERSION = '2026-07-28';
-const PROTOCOL_VERSION_META = 'io.modelcontextprotocol/protocolVersion';
-const CLIENT_CAPABILITIES_META = 'io.modelcontextprotocol/clientCapabilities';
-const CLIENT_INFO_META = 'io.modelcontextprotocol/clientInfo';
-/**
- * MCP 2026-07-28 logging: a server sends log messages only for a request whose `_meta` sets a level. The gateway asks
- * for all of them; relaying them through the caller's ctx.log applies the caller's own level.
- */
-const LOG_LEVEL_META = 'io.modelcontextprotocol/logLevel';
-/** The body field `Mcp-Name` mirrors, by method (MCP 2026-07-28 transports › Standard Request Headers; SEP-2663 for tasks). */
-const NAME_FIELD: Readonly<Record<string, string>> = {
-  'tools/call': 'name',
-  'prompts/get': 'name',
-  'resources/read': 'uri',
-  'tasks/get': 'taskId',
-  'tasks/update': 'taskId',
-  'tasks/cancel': 'taskId',
-};
+import {
+  checkStatus as checkStatusOf,
+  discoverOrInitialize,
+  type HandshakeContext,
+  initialize,
+  isLostSession,
+  type UpstreamConnection,
+} from './upstream-handshake';
+import { replyTo, resultOrThrow, serverRequestAnswer, upstreamError } from './upstream-wire';
 
 export interface UpstreamClientOptions {
   /** The upstream's MCP endpoint. Never appears in an error message. */
@@ -91,74 +85,6 @@ export interface UpstreamClient {
   readonly capabilities: Readonly<Record<string, unknown>> | undefined;
 }
 
-interface Connection {
-  readonly era: Era;
-  readonly protocolVersion: string;
-  readonly sessionId: string | undefined;
-  readonly capabilities: Readonly<Record<string, unknown>>;
-}
-
-/** Why a request's signal fired: the caller, the time limit, or close(). */
-type AbortCause = 'cancelled' | 'timeout' | 'closed';
-
-/** Headers the protocol sets, which a request's own headers never replace. */
-const PROTOCOL_HEADERS: ReadonlySet<string> = new Set([
-  'mcp-protocol-version',
-  'mcp-session-id',
-  'mcp-method',
-  'mcp-name',
-  'content-type',
-  'accept',
-]);
-
-/** The client's headers with a request's own on top (they replace the client's of the same name), protocol headers kept. */
-function withRequestHeaders(
-  headers: Record<string, string>,
-  own: Record<string, string> | undefined,
-): Record<string, string> {
-  if (own === undefined) return headers;
-  const merged: Record<string, string> = {};
-  const replaced = new Set(Object.keys(own).map((name) => name.toLowerCase()));
-  for (const [name, value] of Object.entries(headers))
-    if (PROTOCOL_HEADERS.has(name.toLowerCase()) || !replaced.has(name.toLowerCase())) merged[name] = value;
-  for (const [name, value] of Object.entries(own)) if (!PROTOCOL_HEADERS.has(name.toLowerCase())) merged[name] = value;
-  return merged;
-}
-
-/**
- * Whether a 2025 upstream says the session is gone: 404 (MCP transports › Session Management), or the 400 "No valid
- * session ID" that servers built on the SDK v1 examples answer instead, after a restart.
- */
-function isLostSession(outcome: ExchangeOutcome): boolean {
-  if (outcome.status === 404) return true;
-  if (outcome.status !== 400 || outcome.kind !== 'response' || !isObject(outcome.message.error)) return false;
-  const message = outcome.message.error.message;
-  return typeof message === 'string' && /session/i.test(message);
-}
-
-/** A -32603 naming the upstream by its label: `Upstream "fs" exited (code 1)` (shared by the HTTP and stdio clients). */
-export function upstreamError(label: string, phrase: string): JsonRpcError {
-  return new JsonRpcError(ErrorCode.InternalError, `Upstream "${label}" ${phrase}`);
-}
-
-/** The upstream's own JSON-RPC error, verbatim; a malformed one is a fault. */
-export function resultOrThrow(message: UpstreamMessage, label: string): unknown {
-  if ('error' in message) {
-    const error = message.error;
-    if (!isObject(error) || !Number.isInteger(error.code) || typeof error.message !== 'string')
-      throw upstreamError(label, 'sent a malformed JSON-RPC error');
-    throw new JsonRpcError(error.code as number, error.message, error.data);
-  }
-  return message.result;
-}
-
-/** MCP 2026-07-28 › server/discover: a DiscoverResult lists the revisions served; ours must be among them. */
-function isDiscoverResult(outcome: ExchangeOutcome): outcome is Extract<ExchangeOutcome, { kind: 'response' }> {
-  if (outcome.kind !== 'response' || outcome.status !== 200 || !isObject(outcome.message.result)) return false;
-  const versions = outcome.message.result.supportedVersions;
-  return Array.isArray(versions) && versions.includes(MODERN_VERSION);
-}
-
 /**
  * Creates a client for one upstream. Nothing is sent until the first request: it probes with a 2026
  * `server/discover`, and an upstream that does not answer with a DiscoverResult gets a 2025 `initialize`.
@@ -169,8 +95,8 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     throw new TypeError(
       `createUpstreamClient: timeoutMs must be a positive number of milliseconds, got ${String(timeoutMs)}`,
     );
-  let connection: Connection | undefined;
-  let connecting: Promise<Connection> | undefined;
+  let connection: UpstreamConnection | undefined;
+  let connecting: Promise<UpstreamConnection> | undefined;
   let closed = false;
   let nextId = 1;
   /** close() calls these: each aborts one request in flight. */
@@ -181,150 +107,37 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     ...(typeof options.headers === 'function' ? options.headers() : options.headers),
   });
 
-  function sessionHeaders(current: Connection): Record<string, string> {
-    const headers = baseHeaders();
-    // MCP 2025-06-18 transports › Protocol Version Header: sent on every request after initialize.
-    headers['MCP-Protocol-Version'] = current.protocolVersion;
-    if (current.sessionId !== undefined) headers['Mcp-Session-Id'] = current.sessionId;
-    return headers;
-  }
-
-  function modernHeaders(method: string, params: Record<string, unknown> | undefined): Record<string, string> {
-    const headers = baseHeaders();
-    headers['MCP-Protocol-Version'] = MODERN_VERSION;
-    headers['Mcp-Method'] = method;
-    const field = NAME_FIELD[method];
-    const name = field === undefined ? undefined : params?.[field];
-    if (typeof name === 'string') headers['Mcp-Name'] = encodeHeaderValue(name);
-    return headers;
-  }
-
-  /** MCP 2026-07-28: every request carries the client's state in `params._meta`, beside what the caller put there. */
-  function modernParams(
-    params: Record<string, unknown> | undefined,
-    capabilities: Record<string, unknown> = {},
-  ): Record<string, unknown> {
-    const meta = isObject(params?._meta) ? params._meta : {};
-    return {
-      ...params,
-      _meta: {
-        ...meta,
-        [PROTOCOL_VERSION_META]: MODERN_VERSION,
-        [CLIENT_CAPABILITIES_META]: capabilities,
-        [CLIENT_INFO_META]: clientInfo,
-        [LOG_LEVEL_META]: 'debug',
-      },
-    };
-  }
-
-  /** Runs `work` under a signal that fires on the caller's abort, the time limit, or close(); maps the cause to an error. */
-  async function withLimits<T>(
-    signal: AbortSignal | undefined,
-    work: (signal: AbortSignal) => Promise<T>,
-    onAbort?: (cause: AbortCause) => void,
-  ): Promise<T> {
-    const controller = new AbortController();
-    let cause: AbortCause | undefined;
-    const abort = (why: AbortCause): void => {
-      if (cause !== undefined) return;
-      cause = why;
-      controller.abort();
-      onAbort?.(why);
-    };
-    const timer = setTimeout(() => abort('timeout'), timeoutMs);
-    const onCallerAbort = (): void => abort('cancelled');
-    if (signal?.aborted) abort('cancelled');
-    signal?.addEventListener('abort', onCallerAbort, { once: true });
-    const abortOnClose = (): void => abort('closed');
-    inFlight.add(abortOnClose);
-    try {
-      return await work(controller.signal);
-    } catch (error) {
-      if (cause === 'timeout') throw upstreamError(label, `did not answer within ${timeoutMs} ms`);
-      if (cause === 'cancelled') throw upstreamError(label, 'request was cancelled');
-      if (cause === 'closed') throw upstreamError(label, 'client was closed');
-      if (error instanceof UpstreamFault) throw upstreamError(label, error.message);
-      if (error instanceof JsonRpcError) throw error;
-      throw upstreamError(label, 'failed');
-    } finally {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onCallerAbort);
-      inFlight.delete(abortOnClose);
-    }
-  }
-
-  /** The statuses no message makes sense of: credentials refused, upstream failure. */
-  function checkStatus(outcome: ExchangeOutcome): void {
-    if (outcome.status === 401 || outcome.status === 403) {
-      options.onCredentialsRefused?.(outcome.status);
-      throw new UpstreamFault(`refused the gateway's credentials (HTTP ${outcome.status})`);
-    }
-    if (outcome.status >= 500) throw new UpstreamFault(`failed (HTTP ${outcome.status})`);
-  }
-
-  async function initialize(signal: AbortSignal): Promise<Connection> {
-    const body = {
-      jsonrpc: '2.0',
-      id: nextId++,
-      method: 'initialize',
-      params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: options.capabilities ?? {}, clientInfo },
-    };
-    const outcome = await exchange({ url, headers: baseHeaders(), body, signal });
-    checkStatus(outcome);
-    if (outcome.kind !== 'response')
-      throw new UpstreamFault(`answered initialize with HTTP ${outcome.status} and no MCP message`);
-    const result = resultOrThrow(outcome.message, label);
-    const version = isObject(result) ? result.protocolVersion : undefined;
-    // MCP 2025-11-25 lifecycle › Version Negotiation: a revision the client does not speak means disconnect.
-    if (!isSupportedVersion(version))
-      throw new UpstreamFault('answered initialize with a protocol version the gateway does not speak');
-    const capabilities = isObject(result) && isObject(result.capabilities) ? result.capabilities : {};
-    const established: Connection = {
-      era: '2025',
-      protocolVersion: version,
-      sessionId: outcome.sessionId,
-      capabilities,
-    };
-    const initialized = await exchange({
-      url,
-      headers: sessionHeaders(established),
-      body: { jsonrpc: '2.0', method: 'notifications/initialized' },
-      signal,
-    });
-    checkStatus(initialized);
-    if (initialized.status >= 300)
-      throw new UpstreamFault(`refused notifications/initialized (HTTP ${initialized.status})`);
-    return established;
-  }
-
-  async function discoverOrInitialize(signal: AbortSignal): Promise<Connection> {
-    const body = { jsonrpc: '2.0', id: nextId++, method: 'server/discover', params: modernParams(undefined) };
-    const probe = await exchange({ url, headers: modernHeaders('server/discover', undefined), body, signal });
-    checkStatus(probe);
-    if (isDiscoverResult(probe)) {
-      const capabilities =
-        isObject(probe.message.result) && isObject(probe.message.result.capabilities)
-          ? probe.message.result.capabilities
-          : {};
-      return { era: '2026', protocolVersion: MODERN_VERSION, sessionId: undefined, capabilities };
-    }
-    // Not a 2026 server: 400 -32022 (a 2026 server without our revision), 404 / -32601 (no server/discover), or a
-    // 2025-only server's 400 (a request without a session). MCP 2026-07-28 › Backward Compatibility: try initialize.
-    return initialize(signal);
-  }
+  const sessionHeaders = (current: UpstreamConnection): Record<string, string> =>
+    sessionHeadersOf(baseHeaders(), current);
+  const modernHeaders = (method: string, params: Record<string, unknown> | undefined): Record<string, string> =>
+    modernHeadersOf(baseHeaders(), method, params);
+  const modernParams = (params: Record<string, unknown> | undefined, capabilities?: Record<string, unknown>) =>
+    modernParamsOf(params, clientInfo, capabilities);
+  const limits: RequestLimits = { label, timeoutMs, inFlight };
+  const handshakeContext: HandshakeContext = {
+    url,
+    label,
+    clientInfo,
+    capabilities: options.capabilities ?? {},
+    baseHeaders,
+    nextId: () => nextId++,
+    onCredentialsRefused: options.onCredentialsRefused,
+  };
+  const checkStatus = (outcome: ExchangeOutcome): void => checkStatusOf(outcome, options.onCredentialsRefused);
 
   /** MCP transports › Session Management: a client that no longer needs its session SHOULD delete it. */
-  async function endSession(current: Connection): Promise<void> {
+  async function endSession(current: UpstreamConnection): Promise<void> {
     if (current.era === '2025' && current.sessionId !== undefined)
       await deleteSession(url, sessionHeaders(current), AbortSignal.timeout(timeoutMs));
   }
 
   /** The first connection probes; after a lost 2025 session the upstream is known to be 2025, so it just initialises. */
   function connect(
-    handshake: (signal: AbortSignal) => Promise<Connection> = discoverOrInitialize,
-  ): Promise<Connection> {
+    handshake: (signal: AbortSignal) => Promise<UpstreamConnection> = (signal) =>
+      discoverOrInitialize(handshakeContext, signal),
+  ): Promise<UpstreamConnection> {
     if (connection !== undefined) return Promise.resolve(connection);
-    connecting ??= withLimits(undefined, handshake).then(
+    connecting ??= withLimits(limits, undefined, handshake).then(
       async (established) => {
         connecting = undefined;
         // close() ran while the handshake finished: end the session it opened rather than leak it.
@@ -344,12 +157,12 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   }
 
   /** Forgets a lost 2025 session (once, however many requests saw it lost) and connects again. */
-  function reconnect(lost: Connection): Promise<Connection> {
+  function reconnect(lost: UpstreamConnection): Promise<UpstreamConnection> {
     if (connection === lost) connection = undefined;
-    return connect(initialize);
+    return connect((signal) => initialize(handshakeContext, signal));
   }
 
-  function sendCancelled(current: Connection, requestId: number, cause: AbortCause): void {
+  function sendCancelled(current: UpstreamConnection, requestId: number, cause: AbortCause): void {
     // MCP 2025-11-25 › Cancellation: the client SHOULD tell the server it no longer wants the result.
     if (current.era !== '2025' || cause === 'closed') return;
     const body = {
@@ -357,34 +170,24 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       method: 'notifications/cancelled',
       params: { requestId, reason: cause === 'timeout' ? 'timed out' : 'cancelled' },
     };
-    void withLimits(undefined, (signal) => exchange({ url, headers: sessionHeaders(current), body, signal })).catch(
-      () => undefined,
-    );
+    void withLimits(limits, undefined, (signal) =>
+      exchange({ url, headers: sessionHeaders(current), body, signal }),
+    ).catch(() => undefined);
   }
 
-  /**
-   * A 2025 server may send requests on a POST's stream: `ping` is answered `{}`, the rest by `onRequest` (the gateway
-   * relays sampling, elicitation and roots to its caller) or, without it, -32601, so an upstream never waits for an
-   * answer that will not come (MCP 2025-11-25 lifecycle › Capability Negotiation).
-   */
+  /** A 2025 server may send requests on a POST's stream: see {@link serverRequestAnswer}. */
   function answerServerRequest(
-    current: Connection,
+    current: UpstreamConnection,
     message: UpstreamMessage,
     onRequest: UpstreamRequestOptions['onRequest'],
   ): void {
-    const method = String(message.method);
     const params = isObject(message.params) ? message.params : undefined;
-    const answer: Promise<unknown> =
-      method === 'ping'
-        ? Promise.resolve({})
-        : onRequest === undefined
-          ? Promise.reject(
-              new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: the gateway does not serve ${method}`),
-            )
-          : onRequest(method, params);
+    const answer = serverRequestAnswer(String(message.method), params, onRequest);
     void replyTo(message.id, answer)
       .then((reply) =>
-        withLimits(undefined, (signal) => exchange({ url, headers: sessionHeaders(current), body: reply, signal })),
+        withLimits(limits, undefined, (signal) =>
+          exchange({ url, headers: sessionHeaders(current), body: reply, signal }),
+        ),
       )
       .catch(() => undefined);
   }
@@ -409,6 +212,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       requestOptions.headers,
     );
     const outcome = await withLimits(
+      limits,
       requestOptions.signal,
       async (signal) => {
         const onMessage = (message: UpstreamMessage): void => {
@@ -441,13 +245,13 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       const body: UpstreamMessage =
         sentParams === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params: sentParams };
       const headers = modern ? modernHeaders(method, params) : sessionHeaders(current);
-      const outcome = await withLimits(undefined, (signal) => exchange({ url, headers, body, signal }));
+      const outcome = await withLimits(limits, undefined, (signal) => exchange({ url, headers, body, signal }));
       // MCP transports: a notification the server accepts gets 202 and no body.
       if (outcome.status >= 300) throw upstreamError(label, `refused the notification (HTTP ${outcome.status})`);
     },
     listen(listenOptions) {
       if (closed) throw upstreamError(label, 'client was closed');
-      const link: UpstreamLink<Connection> = {
+      const link: UpstreamLink<UpstreamConnection> = {
         url,
         timeoutMs,
         sessionHeaders,

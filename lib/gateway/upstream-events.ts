@@ -1,17 +1,18 @@
 // An upstream's notification stream kept open for the gateway: the 2025 GET stream or the 2026 subscriptions/listen stream, reopened with backoff.
 
-import { ErrorCode } from '../jsonrpc/errors';
-import { isObject } from '../jsonrpc/types';
+import { LAST_EVENT_ID_HEADER } from '../http/headers';
+import { LISTEN_METHOD } from '../protocol/listen';
 import type { Era } from '../versions';
+import { Backoff } from './backoff';
 import type { UpstreamMessage } from './upstream-exchange';
-import { MAX_UPSTREAM_MESSAGE_BYTES, readBoundedText, readSseEvents, UpstreamFault } from './upstream-wire';
+import { discard, isEventStream, isMethodNotFound, openStream, streamMessages } from './upstream-stream';
+import { MAX_UPSTREAM_MESSAGE_BYTES, readBoundedText } from './upstream-wire';
 
 /** The first wait before reopening a stream that failed, in milliseconds. */
 const DEFAULT_LISTEN_INITIAL_BACKOFF_MS = 250;
 /** The longest wait before reopening a stream, in milliseconds; a stream that stayed up this long resets the backoff. */
 const DEFAULT_LISTEN_MAX_BACKOFF_MS = 30_000;
 
-const LISTEN_METHOD = 'subscriptions/listen';
 const LISTEN_ACKNOWLEDGED = 'notifications/subscriptions/acknowledged';
 
 /** Where a listener stands: its stream is open, it waits to reopen one, or the upstream offers none (it stopped). */
@@ -74,38 +75,6 @@ function checkBackoff(options: UpstreamListenOptions): { initialMs: number; maxM
   return { initialMs, maxMs };
 }
 
-function parseEvent(data: string): UpstreamMessage {
-  let message: unknown;
-  try {
-    message = JSON.parse(data);
-  } catch {
-    throw new UpstreamFault('sent an event that is not JSON');
-  }
-  if (!isObject(message)) throw new UpstreamFault('sent an event that is not a JSON-RPC message');
-  return message;
-}
-
-/** True for a JSON-RPC error -32601 (Method not found); anything else, JSON or not, is false. */
-function isMethodNotFound(text: string): boolean {
-  try {
-    const refusal: unknown = JSON.parse(text);
-    return isObject(refusal) && isObject(refusal.error) && refusal.error.code === ErrorCode.MethodNotFound;
-  } catch {
-    return false;
-  }
-}
-
-async function discard(response: Response): Promise<void> {
-  await response.body?.cancel().catch(() => undefined);
-}
-
-function isEventStream(response: Response): boolean {
-  return (
-    response.status === 200 &&
-    (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase() === 'text/event-stream'
-  );
-}
-
 /**
  * Opens an upstream's notification stream and keeps it open until `close()`: on a 2025 upstream the session's GET
  * stream (MCP 2025-11-25 transports › Listening for Messages from the Server), on a 2026 one a `subscriptions/listen`
@@ -163,24 +132,15 @@ export function openUpstreamListener<C extends ListenConnection>(
     });
   }
 
-  /** Fetches with the opening (up to the response headers) bounded by the client's time limit. */
-  async function open(init: RequestInit, signal: AbortSignal): Promise<Response> {
-    const limit = new AbortController();
-    const timer = setTimeout(() => limit.abort(), link.timeoutMs);
-    try {
-      return await fetch(link.url, { ...init, signal: AbortSignal.any([signal, limit.signal]), redirect: 'error' });
-    } finally {
-      clearTimeout(timer);
-    }
-  }
+  const open = (init: RequestInit, signal: AbortSignal): Promise<Response> =>
+    openStream(link.url, init, link.timeoutMs, signal);
 
-  /** The messages of a stream, each a bounded JSON object, recording the last event id; a malformed one throws. */
-  async function* messagesOf(response: Response): AsyncGenerator<UpstreamMessage> {
+  /** The messages of a stream, recording when it opened and the last event id. */
+  function messagesOf(response: Response): AsyncGenerator<UpstreamMessage> {
     openedAt = Date.now();
-    for await (const event of readSseEvents(response.body, MAX_UPSTREAM_MESSAGE_BYTES)) {
-      if (event.id !== undefined) lastEventId = event.id;
-      if (event.data !== '') yield parseEvent(event.data);
-    }
+    return streamMessages(response, (id) => {
+      lastEventId = id;
+    });
   }
 
   /** MCP 2025-11-25 resources › Subscriptions: a session subscribes per URI; failures (no subscribe capability) are ignored. */
@@ -190,7 +150,7 @@ export function openUpstreamListener<C extends ListenConnection>(
 
   async function listenSession(current: C, signal: AbortSignal): Promise<AttemptEnd> {
     const headers: Record<string, string> = { ...link.sessionHeaders(current), Accept: 'text/event-stream' };
-    if (lastEventId !== undefined) headers['Last-Event-ID'] = lastEventId;
+    if (lastEventId !== undefined) headers[LAST_EVENT_ID_HEADER] = lastEventId;
     const response = await open({ method: 'GET', headers }, signal);
     // MCP 2025-11-25 transports: 405 means the server offers no stream at this endpoint.
     if (response.status === 405) return discard(response).then(() => 'unsupported');
@@ -269,7 +229,7 @@ export function openUpstreamListener<C extends ListenConnection>(
   }
 
   async function run(): Promise<void> {
-    let failures = 0;
+    const backoff = new Backoff({ initialMs, maxMs, jitter: true });
     let previous: AttemptEnd | undefined;
     while (!closed) {
       const end = await attemptOnce();
@@ -279,13 +239,12 @@ export function openUpstreamListener<C extends ListenConnection>(
         return;
       }
       // A stream that stayed up as long as the longest wait resets the backoff; one that keeps dropping backs off.
-      if (openedAt !== undefined && Date.now() - openedAt >= maxMs) failures = 0;
+      if (openedAt !== undefined && Date.now() - openedAt >= maxMs) backoff.reset();
       const immediate = end === 'reopen' || (end === 'lost-session' && previous !== 'lost-session');
       previous = end;
       if (immediate) continue;
       setState('retrying');
-      const ceiling = Math.min(maxMs, initialMs * 2 ** Math.min(failures++, 52));
-      await sleep(ceiling / 2 + (Math.random() * ceiling) / 2);
+      await sleep(backoff.next());
     }
   }
 

@@ -1,7 +1,14 @@
 // One POST to an upstream MCP server and its answer: the JSON-RPC message that answers it (from a JSON or SSE reply), or the bare HTTP status.
 
 import { isObject } from '../jsonrpc/types';
-import { MAX_UPSTREAM_MESSAGE_BYTES, readBoundedText, readSseData, UpstreamFault } from './upstream-wire';
+import { readSseData } from './upstream-sse';
+import {
+  MAX_UPSTREAM_MESSAGE_BYTES,
+  mediaTypeOf,
+  parseUpstreamJson,
+  readBoundedText,
+  UpstreamFault,
+} from './upstream-wire';
 
 /** A JSON-RPC message read from an upstream: a request, a notification or a response. */
 export type UpstreamMessage = Record<string, unknown>;
@@ -26,14 +33,6 @@ export interface ExchangeRequest {
   readonly signal: AbortSignal;
   /** Receives every other message of an SSE reply: progress, log and other notifications, server requests. */
   readonly onMessage?: ((message: UpstreamMessage) => void) | undefined;
-}
-
-function parseUpstreamJson(text: string, where: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new UpstreamFault(`sent ${where} that is not JSON`);
-  }
 }
 
 /** True for a JSON-RPC response (a result or an error) to request `id`; a null id answers a request the server could not read. */
@@ -73,7 +72,7 @@ export async function exchange(request: ExchangeRequest): Promise<ExchangeOutcom
   }
   // A posted response (the answer to a server request) is not itself answered: MCP transports › 202 Accepted.
   const id = 'method' in request.body ? request.body.id : undefined;
-  const type = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  const type = mediaTypeOf(response);
   if (type === 'text/event-stream' && id !== undefined) {
     for await (const data of readSseData(response.body, MAX_UPSTREAM_MESSAGE_BYTES)) {
       const message = parseUpstreamJson(data, 'an event');

@@ -6,6 +6,9 @@ import type { RequestContext } from '../registry/request-context';
 import { PREFIX } from './naming';
 import { resolveStdio, STDIO_KEYS, type ResolvedStdio, type StdioUpstreamOptions } from './stdio-options';
 import { resolveLimits, type ResolvedLimits, type UpstreamLimitsOptions } from './upstream-limits';
+import { resolveTools, type UpstreamToolsOptions } from './upstream-tools';
+
+export type { NameMatcher, UpstreamToolsOptions } from './upstream-tools';
 
 /** Default `timeoutMs`: the most one forwarded call may take. */
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 60_000;
@@ -13,19 +16,6 @@ export const DEFAULT_UPSTREAM_TIMEOUT_MS = 60_000;
 export const DEFAULT_LIST_TIMEOUT_MS = 5_000;
 /** Default `graceMs`: how long a failing upstream's last good lists are still served before its items drop out. */
 export const DEFAULT_GRACE_MS = 5 * 60_000;
-
-/** Names of upstream items: exact names, or patterns. */
-export type NameMatcher = string | RegExp;
-
-/** Which of an upstream's tools are mounted, and under which names. */
-export interface UpstreamToolsOptions {
-  /** Only these (exact names or patterns); defaults to all. */
-  include?: readonly NameMatcher[];
-  /** Not these; applied after `include`. */
-  exclude?: readonly NameMatcher[];
-  /** Other names (before the prefix): `{ very_long_tool_name: 'short' }` → `fs__short`. */
-  rename?: Readonly<Record<string, string>>;
-}
 
 /** Headers for an upstream: its credentials. A function gets the caller's context, or undefined for the gateway's own requests. */
 export type UpstreamHeaders =
@@ -119,12 +109,6 @@ const KNOWN: { [K in keyof Required<UpstreamOptions>]: true } = {
 };
 /** The options of an HTTP upstream only: a stdio one has no request headers. */
 const HTTP_ONLY = ['headers', 'forwardHeaders'] as const;
-const KNOWN_TOOLS: { [K in keyof Required<UpstreamToolsOptions>]: true } = {
-  include: true,
-  exclude: true,
-  rename: true,
-};
-
 /**
  * Headers that may not be forwarded: the caller's credentials (MCP authorization › Token Passthrough; RFC 9110
  * §11.6.2), the protocol's own headers (the upstream hop has its own session and version), and hop-by-hop ones.
@@ -133,41 +117,6 @@ const NEVER_FORWARDED =
   /^(authorization|proxy-authorization|cookie|set-cookie|host|content-length|content-type|accept|connection|keep-alive|transfer-encoding|upgrade|te|trailer|last-event-id|mcp-.*)$/;
 /** RFC 9110 §5.1 token: a header name. */
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-
-function checkMatchers(value: unknown, option: string): readonly NameMatcher[] {
-  if (value === undefined) return [];
-  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string' || item instanceof RegExp))
-    throw invalidOption(option, 'an array of names and regular expressions', value);
-  return Object.freeze([...(value as NameMatcher[])]);
-}
-
-function resolveTools(tools: unknown, label: string): ResolvedUpstream['tools'] {
-  if (tools === false) return false;
-  if (tools === undefined || tools === true) return { include: [], exclude: [], rename: {} };
-  if (typeof tools !== 'object' || tools === null)
-    throw invalidOption(`${label}.tools`, 'a boolean or { include, exclude, rename }', tools);
-  for (const key of Object.keys(tools)) {
-    if (!Object.hasOwn(KNOWN_TOOLS, key))
-      throw new McpConfigError('ERR_MCP_UNKNOWN_OPTION', `unknown option '${label}.tools.${key}'`);
-  }
-  const { include, exclude, rename = {} } = tools as UpstreamToolsOptions;
-  if (
-    typeof rename !== 'object' ||
-    rename === null ||
-    !Object.values(rename).every((to) => typeof to === 'string' && /^[A-Za-z0-9_.-]{1,128}$/.test(to))
-  ) {
-    throw invalidOption(
-      `${label}.tools.rename`,
-      'an object of upstream name → new name (1–128 characters of A-Z a-z 0-9 _ . -)',
-      rename,
-    );
-  }
-  return {
-    include: checkMatchers(include, `${label}.tools.include`),
-    exclude: checkMatchers(exclude, `${label}.tools.exclude`),
-    rename: Object.freeze({ ...rename }),
-  };
-}
 
 /** `url` xor `command`: the endpoint, or the program and its options (an HTTP-only option with `command` is refused). */
 function transportOf(options: UpstreamOptions, label: string): Pick<ResolvedUpstream, 'url' | 'stdio'> {
@@ -304,13 +253,4 @@ export function resolveUpstream(options: UpstreamOptions): ResolvedUpstream {
     scopes: scopes && Object.freeze([...scopes]),
     limits: resolveLimits(options.limits, label),
   });
-}
-
-/** Whether an upstream tool is mounted under `tools.include` / `tools.exclude`. */
-export function isToolMounted(tools: Required<UpstreamToolsOptions>, name: string): boolean {
-  const matches = (matcher: NameMatcher): boolean =>
-    typeof matcher === 'string'
-      ? matcher === name
-      : new RegExp(matcher.source, matcher.flags.replace(/[gy]/g, '')).test(name);
-  return (tools.include.length === 0 || tools.include.some(matches)) && !tools.exclude.some(matches);
 }

@@ -1,10 +1,11 @@
-// The upstream client's wire helpers: bounded body reads, the SSE event reader, and the fault type (header values are encoded by protocol/request-headers.ts).
+// The upstream clients' wire helpers: bounded body reads, the fault type and the -32603 it becomes, answers to server requests.
 
 import { readBoundedText as readBodyText } from '../http/bounded-text';
+import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
+import { isObject } from '../jsonrpc/types';
 
 // The value encoding of SEP-2243 headers lives with its decoding (protocol/request-headers.ts).
 export { encodeHeaderValue } from '../protocol/request-headers';
-import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 
 /** The most an upstream may send in one JSON body or one SSE event; a bigger one is a fault, so memory stays bounded. */
 export const MAX_UPSTREAM_MESSAGE_BYTES = 4 * 1024 * 1024;
@@ -24,77 +25,50 @@ export async function readBoundedText(body: ReadableStream<Uint8Array> | null, l
   return text;
 }
 
-/** One dispatched server-sent event: its data, and the stream's last event ID once it was read. */
-export interface SseEvent {
-  /** The data lines joined with LF; empty for an event that only set an id (a priming event). */
-  readonly data: string;
-  /**
-   * The last event ID after this event (HTML › Server-sent events: the buffer persists from event to event until an
-   * `id` field changes it), what a reconnecting client sends as `Last-Event-ID`; undefined until the stream sets one.
-   */
-  readonly id: string | undefined;
+/** A -32603 naming the upstream by its label: `Upstream "fs" exited (code 1)` (shared by the HTTP and stdio clients). */
+export function upstreamError(label: string, phrase: string): JsonRpcError {
+  return new JsonRpcError(ErrorCode.InternalError, `Upstream "${label}" ${phrase}`);
+}
+
+/** The upstream's own JSON-RPC error, verbatim; a malformed one is a fault. */
+export function resultOrThrow(message: Record<string, unknown>, label: string): unknown {
+  if ('error' in message) {
+    const error = message.error;
+    if (!isObject(error) || !Number.isInteger(error.code) || typeof error.message !== 'string')
+      throw upstreamError(label, 'sent a malformed JSON-RPC error');
+    throw new JsonRpcError(error.code as number, error.message, error.data);
+  }
+  return message.result;
 }
 
 /**
- * The events of a `text/event-stream` body, in order (HTML Living Standard › Server-sent events › Interpreting an
- * event stream: lines end in CRLF, LF or CR; `data:` lines join with LF; a blank line dispatches; `:` starts a
- * comment; `id:` sets the last event ID unless it holds NULL). An event yields when it carried data or an id, so a
- * priming event (an id and no data) still moves the last event ID. One event may hold at most `limit` bytes of
- * text: the stream as a whole is unbounded (progress and listen streams run long), each event is not.
+ * The answer to a request a 2025 upstream sent the gateway (MCP 2025-11-25 lifecycle › Capability Negotiation):
+ * `ping` is `{}`; the rest goes to `onRequest` (the gateway relays sampling, elicitation and roots to its caller) or,
+ * without it, is -32601 saying why (`notServed`), so an upstream never waits for an answer that will not come.
  */
-export async function* readSseEvents(body: ReadableStream<Uint8Array> | null, limit: number): AsyncGenerator<SseEvent> {
-  if (body === null) return;
-  const reader = body.getReader();
-  const decoder = new TextDecoder('utf-8');
-  let pending = '';
-  let data: string[] = [];
-  let dataSize = 0;
-  let id: string | undefined;
-  let idSeen = false;
+export function serverRequestAnswer(
+  method: string,
+  params: Record<string, unknown> | undefined,
+  onRequest: ((method: string, params: Record<string, unknown> | undefined) => Promise<unknown>) | undefined,
+  notServed = `the gateway does not serve ${method}`,
+): Promise<unknown> {
+  if (method === 'ping') return Promise.resolve({});
+  if (onRequest !== undefined) return onRequest(method, params);
+  return Promise.reject(new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${notServed}`));
+}
+
+/** `text` parsed as JSON; a fault naming `where` ("an event", "a body") when it is not. */
+export function parseUpstreamJson(text: string, where: string): unknown {
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      pending += done ? decoder.decode() : decoder.decode(value, { stream: true });
-      // A trailing CR may be the first half of CRLF: keep it until more arrives (or the stream ends).
-      for (;;) {
-        const match = /\r\n|\r|\n/.exec(pending);
-        if (match === null || (match[0] === '\r' && match.index === pending.length - 1 && !done)) break;
-        const line = pending.slice(0, match.index);
-        pending = pending.slice(match.index + match[0].length);
-        if (line === '') {
-          if (data.length > 0 || idSeen) yield { data: data.join('\n'), id };
-          data = [];
-          dataSize = 0;
-          idSeen = false;
-          continue;
-        }
-        const colon = line.indexOf(':');
-        const field = colon === -1 ? line : line.slice(0, colon);
-        const text = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '');
-        if (field === 'data') {
-          dataSize += text.length;
-          if (dataSize > limit) throw new UpstreamFault(`sent an event larger than ${limit} bytes`);
-          data.push(text);
-        } else if (field === 'id' && !text.includes('\0')) {
-          id = text;
-          idSeen = true;
-        }
-      }
-      if (pending.length > limit) throw new UpstreamFault(`sent an event line larger than ${limit} bytes`);
-      if (done) break;
-    }
-    // A stream that ends without the final blank line still dispatches nothing (the standard discards it).
-  } finally {
-    await reader.cancel().catch(() => undefined);
+    return JSON.parse(text);
+  } catch {
+    throw new UpstreamFault(`sent ${where} that is not JSON`);
   }
 }
 
-/**
- * The `data` of each event of a `text/event-stream` body, in order ({@link readSseEvents}); events with no data
- * (priming events, comments) are skipped (the standard's "If the data buffer is an empty string … return").
- */
-export async function* readSseData(body: ReadableStream<Uint8Array> | null, limit: number): AsyncGenerator<string> {
-  for await (const event of readSseEvents(body, limit)) if (event.data !== '') yield event.data;
+/** A response's media type, lowercased, without parameters: `text/event-stream`, `application/json`, or ''. */
+export function mediaTypeOf(response: Response): string {
+  return (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
 /**

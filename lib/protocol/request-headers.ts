@@ -14,9 +14,12 @@ export const METHOD_HEADER = 'mcp-method';
 /** The `params.name` or `params.uri` of a 2026 `tools/call`, `prompts/get` or `resources/read`. */
 export const NAME_HEADER = 'mcp-name';
 
-/** The body field `Mcp-Name` mirrors, by method (MCP 2026-07-28 transports › Standard Request Headers). */
+/**
+ * The body field `Mcp-Name` mirrors, by method (MCP 2026-07-28 transports › Standard Request Headers): checked here,
+ * written by the gateway's upstream client.
+ */
 // SEP-2663 Streamable HTTP: Routing Headers: tasks/get, tasks/update and tasks/cancel mirror params.taskId.
-const NAME_SOURCE: Readonly<Record<string, 'name' | 'uri' | 'taskId'>> = Object.freeze({
+export const NAME_SOURCE: Readonly<Record<string, 'name' | 'uri' | 'taskId'>> = Object.freeze({
   'tools/call': 'name',
   'prompts/get': 'name',
   'resources/read': 'uri',

@@ -5,6 +5,9 @@ import { isObject } from '../jsonrpc/types';
 import { LOG_LEVELS, type LogLevel } from '../registry/request-context';
 import { boundedCapabilities, boundedClientInfo } from './client-data';
 
+/** The prefix of the `_meta` keys MCP 2026-07-28 reserves (basic › `_meta`). */
+export const RESERVED_META_PREFIX = 'io.modelcontextprotocol/';
+
 /** The `_meta` keys MCP 2026-07-28 reserves (basic › `_meta`: the `io.modelcontextprotocol/` prefix). */
 export const META_KEYS = Object.freeze({
   protocolVersion: 'io.modelcontextprotocol/protocolVersion',
