@@ -1,5 +1,6 @@
 // McpRouterOptions: the public options of mcpRouter(), each with its default (resolved-config.ts checks and applies them).
 
+import { ALL_ERAS } from './era-policy';
 import type Ajv2020 from 'ajv/dist/2020';
 import type { CorsOptions } from 'cors';
 import type { Options as RateLimitOptions } from 'express-rate-limit';
@@ -38,7 +39,7 @@ export const DEFAULT_CLIENT_REQUEST_TIMEOUT_MS = 60_000;
 /** Default `maxBatchLength`: messages in one JSON-RPC batch. */
 export const DEFAULT_MAX_BATCH_LENGTH = 100;
 /** Default `eras`: both, chosen per request. */
-export const DEFAULT_ERAS: readonly Era[] = Object.freeze(['2025', '2026'] as const);
+export const DEFAULT_ERAS: readonly Era[] = ALL_ERAS;
 /** Default `cache.ttlMs`: 2026 clients fetch again each time (MCP 2026-07-28 caching; the SDK's default too). */
 export const DEFAULT_CACHE_TTL_MS = 0;
 /** Default `streamBufferLimit`: 1 MiB unsent on one SSE connection, some thousands of notifications. */

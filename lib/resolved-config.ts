@@ -1,5 +1,6 @@
 // resolveOptions(): McpRouterOptions checked once, fully defaulted and frozen (ResolvedConfig); the caller's object is never written.
 
+import { servesSessions } from './era-policy';
 import type Ajv2020 from 'ajv/dist/2020';
 import type { CorsOptions } from 'cors';
 import { invalidOption, isPositiveInteger, McpConfigError, rejectUnknownKeys, type OptionKeys } from './errors';
@@ -208,7 +209,7 @@ export function resolveOptions(options: McpRouterOptions): ResolvedConfig {
     ajv,
     responseMode,
     // Sessions are of the 2025 era: a modern-only router keeps none.
-    sessions: eras.includes('2025') ? resolveSessions(options.sessions, store) : undefined,
+    sessions: servesSessions(eras) ? resolveSessions(options.sessions, store) : undefined,
     maxSubscriptions: resolveMaxSubscriptions(options.sessions),
     keepAliveMs,
     retryMs,

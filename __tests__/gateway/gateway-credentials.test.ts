@@ -6,6 +6,7 @@ import * as z from 'zod/v4';
 import {
   ErrorCode,
   JsonRpcError,
+  mcpRouter,
   x402Facilitator,
   x402Guard,
   type Guard,
@@ -211,6 +212,38 @@ describe('an upstream behind bearer auth', () => {
     clients.push(client);
     expect(await client.callTool({ name: 'good__add', arguments: { a: 2, b: 2 } })).toMatchObject({
       content: [{ type: 'text', text: '4' }],
+    });
+  });
+});
+
+describe("an upstream's own headers", () => {
+  it('may not set a protocol header: refused at boot, naming the option and the header', () => {
+    const mcp = mcpRouter({ name: 'gw', version: '1.0.0' });
+    for (const name of ['MCP-Protocol-Version', 'mcp-session-id', 'Mcp-Method', 'Content-Type', 'Last-Event-ID']) {
+      expect(() => mcp.upstream({ prefix: 'up', url: 'http://127.0.0.1:1/mcp', headers: { [name]: 'x' } })).toThrow(
+        `option 'upstream 'up'.headers' may not set '${name}': the gateway writes the protocol headers of each hop itself`,
+      );
+    }
+  });
+
+  it.each([
+    { era: '2026', options: {} },
+    { era: '2025', options: { eras: ['2025' as const], sessions: {} } },
+  ])('($era) from a function never replace the protocol headers, whatever their case', async ({ era, options }) => {
+    const upstream = await routerCallUpstream(options, routerTools);
+    const gateway = await serveGateway({}, (mcp) => [
+      mcp.upstream({
+        prefix: 'up',
+        url: upstream.url,
+        headers: () => ({ 'MCP-Protocol-Version': '1999-01-01', 'Mcp-Method': 'ping', 'X-Tenant': 't1' }),
+      }),
+    ]);
+    expect(gateway.handles[0]!.status()).toMatchObject({ state: 'healthy', era, items: { tools: 1 } });
+    const client = new V1Client({ name: 'caller', version: '1.0.0' });
+    await client.connect(new V1Transport(new URL(gateway.url)));
+    clients.push(client);
+    expect(await client.callTool({ name: 'up__add', arguments: { a: 1, b: 2 } })).toMatchObject({
+      content: [{ type: 'text', text: '3' }],
     });
   });
 });

@@ -1,5 +1,6 @@
 // An UpstreamClient over a child process's stdin and stdout (MCP transports › stdio, 2025 revisions): spawned lazily, initialised once, killed on close.
 
+import { SESSION_ERA } from '../era-policy';
 import { isObject } from '../jsonrpc/types';
 import type { McpLogger } from '../logger';
 import { isSupportedVersion, LATEST_PROTOCOL_VERSION } from '../versions';
@@ -241,7 +242,8 @@ export function createStdioUpstreamClient(options: StdioClientOptions): StdioUps
       if (current !== undefined) await current.stop('client was closed');
     },
     get era() {
-      return ready === undefined ? undefined : '2025';
+      // A stdio server speaks the session lifecycle (initialize), over one pipe.
+      return ready === undefined ? undefined : SESSION_ERA;
     },
     get protocolVersion() {
       return ready?.protocolVersion;

@@ -1,9 +1,11 @@
 // A small MCP client over Streamable HTTP on fetch, for the gateway: probes 2026 server/discover, falls back to a 2025 session.
 
+import { stateful } from '../era-policy';
 import { isObject } from '../jsonrpc/types';
 import type { Era } from '../versions';
 import { type AbortCause, type RequestLimits, withLimits } from './upstream-deadline';
 import {
+  clientHeaders,
   modernHeaders as modernHeadersOf,
   modernParams as modernParamsOf,
   sessionHeaders as sessionHeadersOf,
@@ -103,9 +105,8 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   const inFlight = new Set<() => void>();
   const listeners = new Set<UpstreamListener>();
 
-  const baseHeaders = (): Record<string, string> => ({
-    ...(typeof options.headers === 'function' ? options.headers() : options.headers),
-  });
+  const baseHeaders = (): Record<string, string> =>
+    clientHeaders(typeof options.headers === 'function' ? options.headers() : options.headers);
 
   const sessionHeaders = (current: UpstreamConnection): Record<string, string> =>
     sessionHeadersOf(baseHeaders(), current);
@@ -127,7 +128,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
 
   /** MCP transports › Session Management: a client that no longer needs its session SHOULD delete it. */
   async function endSession(current: UpstreamConnection): Promise<void> {
-    if (current.era === '2025' && current.sessionId !== undefined)
+    if (stateful(current.era) && current.sessionId !== undefined)
       await deleteSession(url, sessionHeaders(current), AbortSignal.timeout(timeoutMs));
   }
 
@@ -164,7 +165,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
 
   function sendCancelled(current: UpstreamConnection, requestId: number, cause: AbortCause): void {
     // MCP 2025-11-25 › Cancellation: the client SHOULD tell the server it no longer wants the result.
-    if (current.era !== '2025' || cause === 'closed') return;
+    if (!stateful(current.era) || cause === 'closed') return;
     const body = {
       jsonrpc: '2.0',
       method: 'notifications/cancelled',
@@ -203,7 +204,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     if (requestOptions.signal?.aborted) throw upstreamError(label, 'request was cancelled');
     const current = await connect();
     const id = nextId++;
-    const modern = current.era === '2026';
+    const modern = !stateful(current.era);
     const sentParams = modern ? modernParams(params, requestOptions.capabilities) : params;
     const body: UpstreamMessage =
       sentParams === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params: sentParams };
@@ -240,7 +241,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     async notify(method, params) {
       if (closed) throw upstreamError(label, 'client was closed');
       const current = await connect();
-      const modern = current.era === '2026';
+      const modern = !stateful(current.era);
       const sentParams = modern ? modernParams(params) : params;
       const body: UpstreamMessage =
         sentParams === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params: sentParams };

@@ -26,6 +26,23 @@ const PROTOCOL_HEADERS: ReadonlySet<string> = new Set([
   'accept',
 ]);
 
+/** True for a header each hop sets itself (MCP transports: version, session, method, name, resumption; the media types). */
+export function isProtocolHeader(name: string): boolean {
+  const lower = name.toLowerCase();
+  return PROTOCOL_HEADERS.has(lower) || lower.startsWith('mcp-') || lower === 'last-event-id';
+}
+
+/**
+ * The operator's headers for the upstream, as a fresh copy with lower-case names and without protocol headers: the
+ * client writes those itself (a static object naming one is refused at boot; a function's result is filtered here).
+ */
+export function clientHeaders(headers: Readonly<Record<string, string>> | undefined): Record<string, string> {
+  const copy: Record<string, string> = {};
+  if (headers === undefined) return copy;
+  for (const [name, value] of Object.entries(headers)) if (!isProtocolHeader(name)) copy[name.toLowerCase()] = value;
+  return copy;
+}
+
 /** `base` (a fresh copy of the client's headers, written to) with a 2025 session's protocol headers. */
 export function sessionHeaders(base: Record<string, string>, current: SessionState): Record<string, string> {
   // MCP 2025-06-18 transports › Protocol Version Header: sent on every request after initialize.

@@ -1,5 +1,6 @@
 // An upstream's notification stream kept open for the gateway: the 2025 GET stream or the 2026 subscriptions/listen stream, reopened with backoff.
 
+import { stateful } from '../era-policy';
 import { LAST_EVENT_ID_HEADER } from '../http/headers';
 import { LISTEN_METHOD } from '../protocol/listen';
 import type { Era } from '../versions';
@@ -215,10 +216,9 @@ export function openUpstreamListener<C extends ListenConnection>(
       const current = await link.connect();
       era = current.era;
       if (closed || reopenRequested) return 'reopen';
-      const end =
-        current.era === '2026'
-          ? await listenModern(controller.signal)
-          : await listenSession(current, controller.signal);
+      const end = stateful(current.era)
+        ? await listenSession(current, controller.signal)
+        : await listenModern(controller.signal);
       return reopenRequested ? 'reopen' : end;
     } catch {
       // Unreachable, refused, broken or malformed: all retried; the error text (which may hold the URL) is dropped.
@@ -255,7 +255,7 @@ export function openUpstreamListener<C extends ListenConnection>(
       const previous = uris;
       uris = [...new Set(next)];
       if (closed) return;
-      if (era === '2025') {
+      if (era !== undefined && stateful(era)) {
         if (state !== 'open') return;
         subscribeSession(
           'resources/subscribe',

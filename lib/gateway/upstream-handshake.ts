@@ -1,7 +1,7 @@
 // How the upstream client connects: a 2026 server/discover probe, else a 2025 initialize; and the statuses no message makes sense of.
 
 import { isObject } from '../jsonrpc/types';
-import { isSupportedVersion, LATEST_PROTOCOL_VERSION, type Era } from '../versions';
+import { eraOf, isSupportedVersion, LATEST_PROTOCOL_VERSION, type Era } from '../versions';
 import { MODERN_VERSION, modernHeaders, modernParams, sessionHeaders } from './upstream-envelope';
 import { exchange, type ExchangeOutcome } from './upstream-exchange';
 import { resultOrThrow, UpstreamFault } from './upstream-wire';
@@ -78,7 +78,7 @@ export async function initialize(context: HandshakeContext, signal: AbortSignal)
     throw new UpstreamFault('answered initialize with a protocol version the gateway does not speak');
   const capabilities = isObject(result) && isObject(result.capabilities) ? result.capabilities : {};
   const established: UpstreamConnection = {
-    era: '2025',
+    era: eraOf(version),
     protocolVersion: version,
     sessionId: outcome.sessionId,
     capabilities,
@@ -114,7 +114,7 @@ export async function discoverOrInitialize(
       isObject(probe.message.result) && isObject(probe.message.result.capabilities)
         ? probe.message.result.capabilities
         : {};
-    return { era: '2026', protocolVersion: MODERN_VERSION, sessionId: undefined, capabilities };
+    return { era: eraOf(MODERN_VERSION), protocolVersion: MODERN_VERSION, sessionId: undefined, capabilities };
   }
   // Not a 2026 server: 400 -32022 (a 2026 server without our revision), 404 / -32601 (no server/discover), or a
   // 2025-only server's 400 (a request without a session). MCP 2026-07-28 › Backward Compatibility: try initialize.

@@ -1,5 +1,6 @@
 // The options of mcp.upstream(): checked and defaulted once, at registration (a bad value throws McpConfigError naming it).
 
+import { isProtocolHeader } from './upstream-envelope';
 import { invalidOption, isPositiveInteger, McpConfigError } from '../errors';
 import { isGuardList, GUARD_LIST_EXPECTED, type ToolGuard } from '../registry/guards';
 import type { RequestContext } from '../registry/request-context';
@@ -192,6 +193,14 @@ export function resolveUpstream(options: UpstreamOptions): ResolvedUpstream {
     throw new McpConfigError(
       'ERR_MCP_INVALID_OPTION',
       `option '${label}.headers' must be an object of header → string, or a function (ctx) => headers`,
+    );
+  }
+  const protocolHeader =
+    typeof headers === 'object' && headers !== null ? Object.keys(headers).find(isProtocolHeader) : undefined;
+  if (protocolHeader !== undefined) {
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_OPTION',
+      `option '${label}.headers' may not set '${protocolHeader}': the gateway writes the protocol headers of each hop itself`,
     );
   }
   if (

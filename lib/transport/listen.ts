@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isObject, type JsonRpcFailure, type JsonRpcRequest } from '../jsonrpc/types';
 import type { ClassifiedPost } from '../protocol/classify';
+import { META_KEYS } from '../protocol/request-meta';
 import {
   forListenStream,
   LISTEN_METHOD,
@@ -185,7 +186,7 @@ export class ListenStreams {
     const { telemetry } = this.settings;
     if (telemetry === undefined || !telemetry.live()) return undefined;
     const meta = request.params?._meta;
-    const version = isObject(meta) ? meta['io.modelcontextprotocol/protocolVersion'] : undefined;
+    const version = isObject(meta) ? meta[META_KEYS.protocolVersion] : undefined;
     return telemetry.begin(request, {
       protocolVersion: typeof version === 'string' ? version : 'unknown',
       sessionId: undefined,
