@@ -6,9 +6,9 @@ export { mcpRouter } from './router';
 export type { McpRouter, McpRouterApi } from './router-api';
 export type { McpRouterOptions } from './options';
 export type { SessionOptions } from './session-options';
-export type { InputRequiredOptions } from './protocol/request-state';
+export type { InputRequiredOptions } from './protocol/modern/request-state';
 export type { TelemetryOptions } from './telemetry/telemetry-options';
-export type { ListenOptions } from './transport/listen-options';
+export type { ListenOptions } from './listen/listen-options';
 
 // Security: bearer auth and its metadata, browser origins, rate limits, per-item access rules.
 export type { AuthOptions, ResourceMetadataOptions, StaticToken } from './auth/bearer';
@@ -23,12 +23,12 @@ export type {
 } from './auth/server/client-options';
 export type { SigningKeysOptions } from './auth/server/keys';
 export { oidcUpstream } from './auth/server/oidc-upstream';
-export type { OidcUpstreamOptions, UpstreamTokenAuthMethod } from './auth/server/upstream-options';
+export type { OidcUpstreamOptions, UpstreamTokenAuthMethod } from './auth/server/oidc-upstream-options';
 export type { UpstreamTokens } from './auth/server/upstream-tokens';
 export type { LoginStep, Identity } from './auth/server/login';
 export { jwtVerifier, type JwtVerifierOptions, type JsonWebKeySet } from './auth/verifiers/jwt-verifier';
 export { introspectionVerifier, type IntrospectionVerifierOptions } from './auth/verifiers/introspection-verifier';
-export type { SignInKind, SignInRecord, SignInStore } from './sessions/sign-in-store';
+export type { SignInKind, SignInRecord, SignInStore } from './store/sign-in-store';
 export type { OriginsOption } from './security/origin-host';
 export type { AccessRule } from './registry/access';
 export type { CallLimitOptions } from './registry/call-limit';
@@ -67,7 +67,7 @@ export {
   type PaymentRequirements,
   type SettleResponse,
   type VerifyResponse,
-} from './payments/types';
+} from './payments/x402-types';
 // The router's ledger of one-use payments (`call.payments`), for a store or a payment guard of one's own.
 export type { PaymentClaim, PaymentHold, PaymentLedger, PaymentTerms } from './registry/payment-ledger';
 
@@ -79,17 +79,17 @@ export type {
   SessionRecord,
   SessionStore,
   StoredEvent,
-} from './sessions/stores';
-export { MemorySessionStore, type MemorySessionStoreOptions } from './sessions/memory-session-store';
-export { MemoryEventStore, type MemoryEventStoreOptions } from './sessions/memory-event-store';
-export { MemoryMessageBus, type MemoryMessageBusOptions } from './sessions/memory-message-bus';
+} from './store/session-stores';
+export { MemorySessionStore, type MemorySessionStoreOptions } from './store/memory-session-store';
+export { MemoryEventStore, type MemoryEventStoreOptions } from './store/memory-event-store';
+export { MemoryMessageBus, type MemoryMessageBusOptions } from './store/memory-message-bus';
 export type { McpLogger } from './logger';
-export type { TaskInputRequest, TaskRecord, TaskStatus, TaskStore } from './tasks/task-store';
-export { MemoryTaskStore, type MemoryTaskStoreOptions } from './tasks/memory-task-store';
-export type { TaskOptions } from './tasks/task-options';
+export type { TaskInputRequest, TaskRecord, TaskStatus, TaskStore } from './protocol/tasks/task-store';
+export { MemoryTaskStore, type MemoryTaskStoreOptions } from './protocol/tasks/memory-task-store';
+export type { TaskOptions } from './protocol/tasks/task-options';
 
 // Errors: McpConfigError at boot; JsonRpcError for handlers that want a specific JSON-RPC error.
-export { McpConfigError, type McpConfigErrorCode } from './errors';
+export { McpConfigError, type McpConfigErrorCode } from './config-error';
 export { ErrorCode, JsonRpcError, type ErrorCodeValue, type JsonRpcErrorObject } from './jsonrpc/errors';
 
 // What handlers receive and what registrations look like.

@@ -13,11 +13,11 @@ import type { Guard } from './registry/guards';
 import type { Era } from './versions';
 import type { OriginsOption } from './security/origin-host';
 import type { ResponseMode } from './http/accept';
-import type { InputRequiredOptions } from './protocol/request-state';
-import type { TaskOptions } from './tasks/task-options';
-import type { McpStore } from './sessions/shared-store';
+import type { InputRequiredOptions } from './protocol/modern/request-state';
+import type { TaskOptions } from './protocol/tasks/task-options';
+import type { McpStore } from './store/shared-store';
 import type { TelemetryOptions } from './telemetry/telemetry-options';
-import type { ListenOptions } from './transport/listen-options';
+import type { ListenOptions } from './listen/listen-options';
 import { DEFAULT_CORS_MAX_AGE_S } from './security/cors';
 import { DEFAULT_RATE_LIMIT, DEFAULT_RATE_LIMIT_WINDOW_MS } from './security/rate-limit';
 

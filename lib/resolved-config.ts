@@ -3,7 +3,7 @@
 import { servesSessions } from './era-policy';
 import type Ajv2020 from 'ajv/dist/2020';
 import type { CorsOptions } from 'cors';
-import { invalidOption, isPositiveInteger, McpConfigError, rejectUnknownKeys, type OptionKeys } from './errors';
+import { invalidOption, isPositiveInteger, McpConfigError, rejectUnknownKeys, type OptionKeys } from './config-error';
 import { resolveAuthOptions, type ResolvedAuth } from './auth/bearer';
 import type { McpLogger } from './logger';
 import {
@@ -28,11 +28,11 @@ import { resolveCors } from './security/cors';
 import type { OriginsOption } from './security/origin-host';
 import { resolveRateLimit, type ResolvedRateLimit } from './security/rate-limit';
 import type { ResponseMode } from './http/accept';
-import { resolveInputRequired, type ResolvedInputRequired } from './protocol/request-state';
-import { resolveTasks, type ResolvedTasks } from './tasks/task-options';
-import type { McpStore } from './sessions/shared-store';
+import { resolveInputRequired, type ResolvedInputRequired } from './protocol/modern/request-state';
+import { resolveTasks, type ResolvedTasks } from './protocol/tasks/task-options';
+import type { McpStore } from './store/shared-store';
 import { resolveTelemetry, type ResolvedTelemetry } from './telemetry/telemetry-options';
-import { resolveListen, type ResolvedListen } from './transport/listen-options';
+import { resolveListen, type ResolvedListen } from './listen/listen-options';
 
 /**
  * The options after checking and defaulting: internal, frozen; consumers never default a value again. `undefined`

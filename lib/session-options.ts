@@ -1,12 +1,12 @@
 // The `sessions` option (2025 sessions: limits, stores, hooks) and its resolution: checked once, fully defaulted, frozen.
 
-import { definedOnly, invalidOption, isPositiveInteger, McpConfigError, type OptionKeys } from './errors';
-import { MemoryEventStore } from './sessions/memory-event-store';
-import { MemoryMessageBus } from './sessions/memory-message-bus';
-import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TTL_MS, MemorySessionStore } from './sessions/memory-session-store';
+import { definedOnly, invalidOption, isPositiveInteger, McpConfigError, type OptionKeys } from './config-error';
+import { MemoryEventStore } from './store/memory-event-store';
+import { MemoryMessageBus } from './store/memory-message-bus';
+import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TTL_MS, MemorySessionStore } from './store/memory-session-store';
 import type { SessionHooks, SessionSettings } from './sessions/sessions';
-import type { McpStore } from './sessions/shared-store';
-import type { EventStore, MessageBus, SessionStore } from './sessions/stores';
+import type { McpStore } from './store/shared-store';
+import type { EventStore, MessageBus, SessionStore } from './store/session-stores';
 
 // Every default of SessionOptions, written once (the default session store's are its own). Not exported by the package.
 /** Default `sessions.maxStreams`: SSE streams open at once per session. */

@@ -2,7 +2,7 @@
 
 import { generateKeyPairSync } from 'node:crypto';
 import type { JWK } from 'jose';
-import { McpConfigError } from '../../lib/errors';
+import { McpConfigError } from '../../lib/config-error';
 import { jose } from '../../lib/auth/jose';
 import {
   createSigningKeys,
@@ -11,8 +11,8 @@ import {
   UNKNOWN_KID_COOLDOWN_MS,
   type SigningKeys,
 } from '../../lib/auth/server/keys';
-import { MemorySignInStore } from '../../lib/sessions/memory-sign-in-store';
-import type { SignInKind, SignInRecord, SignInStore } from '../../lib/sessions/sign-in-store';
+import { MemorySignInStore } from '../../lib/store/memory-sign-in-store';
+import type { SignInKind, SignInRecord, SignInStore } from '../../lib/store/sign-in-store';
 
 const DAY = 24 * 60 * 60 * 1000;
 const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi'];

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { annotationsFor, MAX_TOOL_NAME_LENGTH, toolNameFor } from '../../lib/bridge/naming';
+import { annotationsFor, MAX_TOOL_NAME_LENGTH, toolNameFor } from '../../lib/bridge/route-names';
 import { pathParamsOf } from '../../lib/bridge/path-template';
 
 const VALID_NAME = /^[A-Za-z0-9_.-]{1,64}$/;

@@ -1,6 +1,6 @@
 // The upstream client's wire helpers: the SSE reader (line endings, chunking, comments, the per-event cap), bounded body reads, Mcp-Name encoding.
 
-import { decodeHeaderValue } from '../../lib/protocol/request-headers';
+import { decodeHeaderValue } from '../../lib/protocol/modern/request-headers';
 import { readSseData, readSseEvents } from '../../lib/gateway/upstream-sse';
 import { encodeHeaderValue, readBoundedText, UpstreamFault } from '../../lib/gateway/upstream-wire';
 

@@ -8,7 +8,7 @@ import express from 'express';
 import type { Request, Response } from 'express';
 import { LoginError } from '../../lib/auth/server/login';
 import type { LoginStep } from '../../lib/auth/server/login';
-import { MemorySignInStore } from '../../lib/sessions/memory-sign-in-store';
+import { MemorySignInStore } from '../../lib/store/memory-sign-in-store';
 import { listenLocally } from './ports';
 
 export interface LoginStepApp {

@@ -7,7 +7,7 @@ import type { Agent, OutgoingHttpHeaders, Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import express, { type Request, type Response } from 'express';
 import { mcpRouter, type AuthInfo, type McpRouter, type McpRouterOptions } from '../../lib';
-import type { SessionRecord } from '../../lib/sessions/stores';
+import type { SessionRecord } from '../../lib/store/session-stores';
 import { MCP_ACCEPT, silentLogger } from '../helpers/create-app';
 import { isPriming, messagesOf, type SseEvent } from '../helpers/sse';
 import { expectPrototypeClean, openStream, prototypeSnapshot, send, within, type WireResponse } from './wire';

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import type { JWTPayload } from 'jose';
 import { jose } from '../../lib/auth/jose';
 import { oidcUpstream } from '../../lib/auth/server/oidc-upstream';
-import type { OidcUpstreamOptions } from '../../lib/auth/server/upstream-options';
+import type { OidcUpstreamOptions } from '../../lib/auth/server/oidc-upstream-options';
 import { CookieJar, followFlow } from '../helpers/browser-driver';
 import { startFakeProvider } from '../helpers/fake-provider';
 import type { FakeProvider } from '../helpers/fake-provider';

@@ -13,7 +13,7 @@ import {
 } from '../../lib/auth/server/client-options';
 import { createClientDirectory } from '../../lib/auth/server/clients';
 import { createRegistrationHandler } from '../../lib/auth/server/register-handler';
-import { MemorySignInStore } from '../../lib/sessions/memory-sign-in-store';
+import { MemorySignInStore } from '../../lib/store/memory-sign-in-store';
 import { until } from '../helpers/until';
 
 function registrationApp(options: ClientsOptions = {}) {

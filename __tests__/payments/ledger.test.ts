@@ -2,7 +2,7 @@
 
 import { MemoryPaymentLedger, routerPaymentLedger } from '../../lib/payments/ledger';
 import type { PaymentClaim, PaymentLedger } from '../../lib/registry/payment-ledger';
-import type { McpStore } from '../../lib/sessions/shared-store';
+import type { McpStore } from '../../lib/store/shared-store';
 
 const TERMS = { replayTtlMs: 1_000, maxRemembered: 10 };
 

@@ -1,7 +1,7 @@
 // paymentKey by direct calls: one key for every free variant of one signed payment, per scheme; another for another payment.
 
 import { paymentKey } from '../../lib/payments/payment-key';
-import type { PaymentPayload, PaymentRequirements } from '../../lib/payments/types';
+import type { PaymentPayload, PaymentRequirements } from '../../lib/payments/x402-types';
 
 const EVM: PaymentRequirements = {
   scheme: 'exact',

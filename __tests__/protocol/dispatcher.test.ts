@@ -2,7 +2,7 @@ import { JsonRpcError } from '../../lib/jsonrpc/errors';
 import type { JsonRpcFailure, JsonRpcResponse, JsonRpcSuccess } from '../../lib/jsonrpc/types';
 import type { DispatchEnvironment } from '../../lib/protocol/handler-context';
 import { createDispatcher, type DispatchOutcome } from '../../lib/protocol/dispatcher';
-import type { ServerIdentity } from '../../lib/protocol/lifecycle';
+import type { ServerIdentity } from '../../lib/protocol/methods/lifecycle-methods';
 import type { AuthInfo, RequestContext } from '../../lib/registry/request-context';
 import { ASSUMED_PROTOCOL_VERSION, type ProtocolVersion } from '../../lib/versions';
 import { Registry } from '../../lib/registry/registry';

@@ -6,7 +6,7 @@ import {
   listenCompletion,
   readListenFilter,
   type ListenFilter,
-} from '../../lib/protocol/listen';
+} from '../../lib/listen/listen-protocol';
 import { JsonRpcError } from '../../lib/jsonrpc/errors';
 
 const EVERYTHING = { tools: true, prompts: true, resources: true, completions: false, tasks: false };

@@ -6,7 +6,7 @@ import {
   paramHeaderFault,
   standardHeaderFault,
   type RequestHeaders,
-} from '../../lib/protocol/request-headers';
+} from '../../lib/protocol/modern/request-headers';
 import { headerParamsOf } from '../../lib/registry/header-params';
 
 describe('decodeHeaderValue (MCP 2026-07-28 transports › Value Encoding)', () => {

@@ -4,7 +4,7 @@ import type { JsonRpcMessage } from '../../lib/jsonrpc/types';
 import type { RedisConnection } from '../../lib/redis/connection';
 import { RedisEventStore, type RedisEventStoreSettings } from '../../lib/redis/event-store';
 import { STREAM_OWNER_TTL_MS } from '../../lib/redis/session-keys';
-import { StoreUnavailableError } from '../../lib/sessions/shared-store';
+import { StoreUnavailableError } from '../../lib/store/shared-store';
 import { configError, rejection } from '../helpers/errors';
 import { useRedis } from './redis-server';
 

@@ -3,7 +3,7 @@
 import type { JsonRpcMessage } from '../../lib/jsonrpc/types';
 import type { RedisConnection } from '../../lib/redis/connection';
 import { RedisMessageBus } from '../../lib/redis/message-bus';
-import { StoreUnavailableError } from '../../lib/sessions/shared-store';
+import { StoreUnavailableError } from '../../lib/store/shared-store';
 import { until } from '../helpers/until';
 import { useRedis } from './redis-server';
 

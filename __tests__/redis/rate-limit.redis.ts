@@ -6,7 +6,7 @@ import { rateLimit, type Options } from 'express-rate-limit';
 import request from 'supertest';
 import type { RedisConnection } from '../../lib/redis/connection';
 import { redisRateLimitStore } from '../../lib/redis/rate-limit';
-import { StoreUnavailableError } from '../../lib/sessions/shared-store';
+import { StoreUnavailableError } from '../../lib/store/shared-store';
 import { useRedis } from './redis-server';
 
 const redis = useRedis();

@@ -2,8 +2,8 @@
 
 import type { RedisConnection } from '../../lib/redis/connection';
 import { RedisServerEventBus } from '../../lib/redis/server-event-bus';
-import type { ServerEvent } from '../../lib/sessions/server-events';
-import { StoreUnavailableError } from '../../lib/sessions/shared-store';
+import type { ServerEvent } from '../../lib/store/server-events';
+import { StoreUnavailableError } from '../../lib/store/shared-store';
 import { until } from '../helpers/until';
 import { useRedis } from './redis-server';
 

@@ -3,7 +3,7 @@
 import type { RedisConnection } from '../../lib/redis/connection';
 import { RedisEventStore } from '../../lib/redis/event-store';
 import { RedisSessionStore, type RedisSessionStoreSettings } from '../../lib/redis/session-store';
-import { StoreUnavailableError } from '../../lib/sessions/shared-store';
+import { StoreUnavailableError } from '../../lib/store/shared-store';
 import { configError } from '../helpers/errors';
 import { sessionRecord } from '../helpers/session-record';
 import { until } from '../helpers/until';

@@ -5,7 +5,7 @@ import { createSigningKeys, resolveSigningKeysOptions } from '../../lib/auth/ser
 import { redisStore } from '../../lib/redis';
 import type { RedisConnection } from '../../lib/redis/connection';
 import { RedisSignInStore } from '../../lib/redis/sign-in-store';
-import { StoreUnavailableError } from '../../lib/sessions/shared-store';
+import { StoreUnavailableError } from '../../lib/store/shared-store';
 import { describeSignInStore } from '../sessions/sign-in-store-contract';
 import { until } from '../helpers/until';
 import { useRedis } from './redis-server';

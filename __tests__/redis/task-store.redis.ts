@@ -3,8 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import type { RedisConnection } from '../../lib/redis/connection';
 import { RedisTaskStore } from '../../lib/redis/task-store';
-import { StoreUnavailableError } from '../../lib/sessions/shared-store';
-import type { TaskRecord } from '../../lib/tasks/task-store';
+import { StoreUnavailableError } from '../../lib/store/shared-store';
+import type { TaskRecord } from '../../lib/protocol/tasks/task-store';
 import { useRedis } from './redis-server';
 
 const redis = useRedis();

@@ -1,4 +1,4 @@
-import { McpConfigError } from '../../lib/errors';
+import { McpConfigError } from '../../lib/config-error';
 import { JsonRpcError } from '../../lib/jsonrpc/errors';
 import { Collection, type Page } from '../../lib/registry/collection';
 

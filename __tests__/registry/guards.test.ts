@@ -1,6 +1,6 @@
 // The guard chain by direct calls: its order (built-ins, router-wide, item), each outcome a guard may choose, and its checks at registration.
 
-import { McpConfigError } from '../../lib/errors';
+import { McpConfigError } from '../../lib/config-error';
 import { JsonRpcError } from '../../lib/jsonrpc/errors';
 import { HandlerContext } from '../../lib/protocol/handler-context';
 import {

@@ -1,4 +1,4 @@
-import { McpConfigError } from '../../lib/errors';
+import { McpConfigError } from '../../lib/config-error';
 import { JsonRpcError } from '../../lib/jsonrpc/errors';
 import { MAX_COMPLETION_VALUES, toCompletionResult, type CompletionResult } from '../../lib/registry/completion';
 import type { RequestContext } from '../../lib/registry/request-context';

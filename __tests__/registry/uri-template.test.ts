@@ -1,4 +1,4 @@
-import { McpConfigError } from '../../lib/errors';
+import { McpConfigError } from '../../lib/config-error';
 import { parseUriTemplate } from '../../lib/registry/uri-template';
 
 type Vars = Record<string, string | number | boolean | undefined>;

@@ -1,5 +1,5 @@
 import Ajv2020 from 'ajv/dist/2020';
-import { McpConfigError } from '../../lib/errors';
+import { McpConfigError } from '../../lib/config-error';
 import { createSchemaValidator, describeErrors, type CompiledSchema } from '../../lib/schema/validator';
 import { configError } from '../helpers/errors';
 

@@ -1,7 +1,7 @@
 // The server event bus: delivery, unsubscribing, isolation between buses and routers, and the sessions' subscription to it.
 
-import { MemoryMessageBus } from '../../lib/sessions/memory-message-bus';
-import { MemorySessionStore } from '../../lib/sessions/memory-session-store';
+import { MemoryMessageBus } from '../../lib/store/memory-message-bus';
+import { MemorySessionStore } from '../../lib/store/memory-session-store';
 import { SessionManager } from '../../lib/sessions/sessions';
 import express from 'express';
 import type { Server } from 'node:http';
@@ -13,7 +13,7 @@ import {
   publishQuietly,
   type ServerEvent,
   type ServerEventBus,
-} from '../../lib/sessions/server-events';
+} from '../../lib/store/server-events';
 import { MCP_ACCEPT, notification, rpc, silentLogger } from '../helpers/create-app';
 import { messageOf, SseReader, type SseEvent } from '../helpers/sse';
 

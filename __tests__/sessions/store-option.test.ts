@@ -11,8 +11,8 @@ import {
   MemoryTaskStore,
   mcpRouter,
 } from '../../lib';
-import { MemoryServerEventBus } from '../../lib/sessions/server-events';
-import { StoreUnavailableError, type McpStore } from '../../lib/sessions/shared-store';
+import { MemoryServerEventBus } from '../../lib/store/server-events';
+import { StoreUnavailableError, type McpStore } from '../../lib/store/shared-store';
 import { MCP_ACCEPT } from '../helpers/create-app';
 import { envelope, MODERN } from '../helpers/modern';
 

@@ -1,7 +1,7 @@
 // Bearer authentication: the `auth` option (checked here, once), static tokens (found by digest), a verify callback, or the host app's own req.auth.
 
 import type { IncomingMessage } from 'node:http';
-import { definedOnly, invalidOption, McpConfigError, type OptionKeys } from '../errors';
+import { definedOnly, invalidOption, McpConfigError, type OptionKeys } from '../config-error';
 import { repeatedHeader } from '../http/repeated-headers';
 import type { AuthInfo } from '../registry/request-context';
 import { tokenDigest } from './token-cache';

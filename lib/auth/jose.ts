@@ -1,7 +1,7 @@
 // jose (JWTs, JWKs), loaded at first use: it is ESM only, which Node's require() loads from 20.19 and 22.12 on.
 
 import type * as Jose from 'jose';
-import { McpConfigError } from '../errors';
+import { McpConfigError } from '../config-error';
 
 let loaded: typeof Jose | undefined;
 

@@ -16,8 +16,8 @@ import {
   type ExpressRequest,
 } from './metadata';
 import type { McpLogger } from '../logger';
-import type { SignInStore } from '../sessions/sign-in-store';
-import { MemorySignInStore } from '../sessions/memory-sign-in-store';
+import type { SignInStore } from '../store/sign-in-store';
+import { MemorySignInStore } from '../store/memory-sign-in-store';
 import { createAuthorizationServer } from './server/authorization-server';
 
 /** The steps authentication adds to the router's front door, in the order they run. */

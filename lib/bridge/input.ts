@@ -1,6 +1,6 @@
 // A bridged route's tool input: the schemas of path params, query and body merged into one, and split back per call.
 
-import { McpConfigError } from '../errors';
+import { McpConfigError } from '../config-error';
 import { isObject } from '../jsonrpc/types';
 import type { JsonSchema } from '../registry/tools';
 

@@ -1,6 +1,6 @@
 // OpenAPI 3 → route tools: one per operation (operationId → name), parameters and JSON body → input; `x-mcp: false` skips.
 
-import { McpConfigError } from '../errors';
+import { McpConfigError } from '../config-error';
 import { isObject } from '../jsonrpc/types';
 import type { JsonSchema } from '../registry/tools';
 import type { RouteInput } from './input';

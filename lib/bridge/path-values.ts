@@ -1,6 +1,6 @@
 // Tool arguments into a route path: each value percent-encoded into its own segment, or refused, naming the argument.
 
-import { McpConfigError } from '../errors';
+import { McpConfigError } from '../config-error';
 import { parsePath, pathParamsOf, type PathPart } from './path-template';
 
 /** A route path, read once, that tool arguments fill. */

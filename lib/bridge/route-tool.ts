@@ -9,7 +9,7 @@ import type { AccessRule } from '../registry/access';
 import type { CallLimitOptions } from '../registry/call-limit';
 import type { ToolGuard } from '../registry/guards';
 import { inputLayoutFor, type RouteInput } from './input';
-import { annotationsFor, toolNameFor } from './naming';
+import { annotationsFor, toolNameFor } from './route-names';
 import { compilePath } from './path-values';
 import { toToolResult } from './result';
 

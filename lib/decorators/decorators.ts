@@ -1,6 +1,6 @@
 // Standard (TC39) decorators @tool, @resource, @prompt for controller classes, and what mcp.register() reads from them.
 
-import { McpConfigError } from '../errors';
+import { McpConfigError } from '../config-error';
 import type { BridgedRouteMeta } from '../bridge/route-tool';
 import type { PromptDefinition } from '../registry/prompts';
 import type { ResourceDefinition, ResourceTemplateDefinition } from '../registry/resources';

@@ -1,6 +1,6 @@
 // The router's upstreams: each mounted once under a unique name and prefix, all closed with the router.
 
-import { McpConfigError } from '../errors';
+import { McpConfigError } from '../config-error';
 import type { McpLogger } from '../logger';
 import type { Registry } from '../registry/registry';
 import type { McpTelemetry } from '../telemetry/telemetry';

@@ -1,7 +1,7 @@
 // The stdio options of mcp.upstream() (command, args, env, cwd, processes…): checked and defaulted once, at registration.
 
 import { statSync } from 'node:fs';
-import { invalidOption, isPositiveInteger, McpConfigError } from '../errors';
+import { invalidOption, isPositiveInteger, McpConfigError } from '../config-error';
 import type { RequestContext } from '../registry/request-context';
 
 /** Default `maxProcesses`: the most per-principal processes of one upstream running at once. */

@@ -2,7 +2,7 @@
 
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isObject } from '../jsonrpc/types';
-import { META_KEYS, RESERVED_META_PREFIX } from '../protocol/request-meta';
+import { META_KEYS, RESERVED_META_PREFIX } from '../protocol/modern/request-meta';
 import { PAYMENT_HEADER_NAMES, PAYMENT_META_KEYS } from '../registry/payment-ledger';
 import { LOG_LEVELS, type LogLevel, type RequestContext } from '../registry/request-context';
 import { ATTR_SERVER_ADDRESS, ATTR_SERVER_PORT, ATTR_UPSTREAM_NAME, META_TRACE_KEYS } from '../telemetry/semconv';

@@ -2,8 +2,8 @@
 
 import { SESSION_ID_HEADER } from '../http/headers';
 import { isObject } from '../jsonrpc/types';
-import { METHOD_HEADER, NAME_HEADER, NAME_SOURCE, PROTOCOL_VERSION_HEADER } from '../protocol/request-headers';
-import { META_KEYS } from '../protocol/request-meta';
+import { METHOD_HEADER, NAME_HEADER, NAME_SOURCE, PROTOCOL_VERSION_HEADER } from '../protocol/modern/request-headers';
+import { META_KEYS } from '../protocol/modern/request-meta';
 import { MODERN_PROTOCOL_VERSIONS, type ModernVersion } from '../versions';
 import { encodeHeaderValue } from './upstream-wire';
 

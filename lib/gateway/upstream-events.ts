@@ -2,7 +2,7 @@
 
 import { stateful } from '../era-policy';
 import { LAST_EVENT_ID_HEADER } from '../http/headers';
-import { LISTEN_METHOD } from '../protocol/listen';
+import { LISTEN_METHOD } from '../listen/listen-protocol';
 import type { Era } from '../versions';
 import { Backoff } from './backoff';
 import type { UpstreamMessage } from './upstream-exchange';

@@ -1,7 +1,7 @@
 // An upstream's notifications followed for its mount: list changes lead to a refresh, resource updates go on under our URIs.
 
 import { isObject } from '../jsonrpc/types';
-import type { Naming } from './naming';
+import type { Naming } from './prefixed-names';
 import type { UpstreamClient } from './upstream-client';
 import type { UpstreamListener } from './upstream-events';
 

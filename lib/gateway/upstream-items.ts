@@ -10,8 +10,8 @@ import type { ResourceDefinition, ResourceTemplateDefinition } from '../registry
 import { notFoundError } from '../registry/guards';
 import { errorResult, type ToolDefinition } from '../registry/tools';
 import { parseUriTemplate } from '../registry/uri-template';
-import { encodeHeaderValue } from '../protocol/request-headers';
-import { rewritePromptResult, rewriteReadResult, rewriteToolResult, type Naming } from './naming';
+import { encodeHeaderValue } from '../protocol/modern/request-headers';
+import { rewritePromptResult, rewriteReadResult, rewriteToolResult, type Naming } from './prefixed-names';
 import { forwardedMeta, forwardRequest, type UpstreamTarget } from './upstream-call';
 
 /** What the definitions of one upstream's items share: where calls go, and the upstream's names. */

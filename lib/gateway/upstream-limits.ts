@@ -1,6 +1,6 @@
 // What one upstream may contribute to the router's lists: the `limits` option, the caps of one entry, and the byte budget of all its lists.
 
-import { invalidOption, isPositiveInteger, rejectUnknownKeys, type OptionKeys } from '../errors';
+import { invalidOption, isPositiveInteger, rejectUnknownKeys, type OptionKeys } from '../config-error';
 import { isObject } from '../jsonrpc/types';
 import { MAX_SKIPPED_REPORTED, type Skipped, type SkippedReport } from './upstream-report';
 import { ID_FIELD, SKIPPED_KIND, type ListedItems } from './upstream-sync';

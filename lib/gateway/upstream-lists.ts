@@ -2,7 +2,7 @@
 
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isObject } from '../jsonrpc/types';
-import { PORTABLE_NAME_LENGTH } from './naming';
+import { PORTABLE_NAME_LENGTH } from './prefixed-names';
 import type { UpstreamClient } from './upstream-client';
 import { ListIntake, MAX_LIST_ENTRIES } from './upstream-limits';
 import type { ResolvedUpstream } from './upstream-options';

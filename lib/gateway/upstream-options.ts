@@ -1,10 +1,10 @@
 // The options of mcp.upstream(): checked and defaulted once, at registration (a bad value throws McpConfigError naming it).
 
 import { isProtocolHeader } from './upstream-envelope';
-import { invalidOption, isPositiveInteger, McpConfigError } from '../errors';
+import { invalidOption, isPositiveInteger, McpConfigError } from '../config-error';
 import { isGuardList, GUARD_LIST_EXPECTED, type ToolGuard } from '../registry/guards';
 import type { RequestContext } from '../registry/request-context';
-import { PREFIX } from './naming';
+import { PREFIX } from './prefixed-names';
 import { resolveStdio, STDIO_KEYS, type ResolvedStdio, type StdioUpstreamOptions } from './stdio-options';
 import { resolveLimits, type ResolvedLimits, type UpstreamLimitsOptions } from './upstream-limits';
 import { resolveTools, type UpstreamToolsOptions } from './upstream-tools';

@@ -1,6 +1,6 @@
 // The `tools` option of mcp.upstream(): which upstream tools are mounted (include, exclude) and under which names (rename).
 
-import { invalidOption, McpConfigError } from '../errors';
+import { invalidOption, McpConfigError } from '../config-error';
 
 /** Names of upstream items: exact names, or patterns. */
 export type NameMatcher = string | RegExp;

@@ -1,11 +1,11 @@
 // The upstream clients' wire helpers: bounded body reads, the fault type and the -32603 it becomes, answers to server requests.
 
-import { readBoundedText as readBodyText } from '../http/bounded-text';
+import { readBoundedText as readBodyText } from '../outbound/bounded-text';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isObject } from '../jsonrpc/types';
 
 // The value encoding of SEP-2243 headers lives with its decoding (protocol/request-headers.ts).
-export { encodeHeaderValue } from '../protocol/request-headers';
+export { encodeHeaderValue } from '../protocol/modern/request-headers';
 
 /** The most an upstream may send in one JSON body or one SSE event; a bigger one is a fault, so memory stays bounded. */
 export const MAX_UPSTREAM_MESSAGE_BYTES = 4 * 1024 * 1024;

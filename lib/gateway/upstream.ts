@@ -5,7 +5,7 @@ import { JsonRpcError } from '../jsonrpc/errors';
 import type { McpLogger } from '../logger';
 import type { Registry } from '../registry/registry';
 import { Backoff } from './backoff';
-import { badName, namingFor } from './naming';
+import { badName, namingFor } from './prefixed-names';
 import { forwardedHeaders, RELAYED_CAPABILITIES } from './upstream-call';
 import { createUpstreamClient, type UpstreamClient } from './upstream-client';
 import { UpstreamFollower } from './upstream-follow';

@@ -1,8 +1,8 @@
 // x402Facilitator: a small HTTP client of an x402 facilitator's /verify, /settle and /supported (x402 v2 §7), on fetch.
 
-import { invalidOption, isPositiveInteger, McpConfigError, type OptionKeys } from '../errors';
+import { invalidOption, isPositiveInteger, McpConfigError, type OptionKeys } from '../config-error';
 import { isObject } from '../jsonrpc/types';
-import { readBoundedText } from '../http/bounded-text';
+import { readBoundedText } from '../outbound/bounded-text';
 import {
   ATTR_HTTP_REQUEST_METHOD,
   ATTR_HTTP_RESPONSE_STATUS_CODE,
@@ -18,7 +18,7 @@ import {
   type PaymentRequirements,
   type SettleResponse,
   type VerifyResponse,
-} from './types';
+} from './x402-types';
 
 /** Options of {@link x402Facilitator}. */
 export interface X402FacilitatorOptions {

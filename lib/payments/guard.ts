@@ -1,6 +1,6 @@
 // x402Guard: a tool guard that sells calls with x402 v2 payments, as the MCP transport of x402 defines (specs/transports-v2/mcp.md).
 
-import { invalidOption, isPositiveInteger, McpConfigError, type OptionKeys } from '../errors';
+import { invalidOption, isPositiveInteger, McpConfigError, type OptionKeys } from '../config-error';
 import { isObject } from '../jsonrpc/types';
 import { textContent } from '../registry/content';
 import type { ToolGuard, ToolGuardCall } from '../registry/guards';
@@ -9,7 +9,12 @@ import type { PaymentClaim } from '../registry/payment-ledger';
 import { MemoryPaymentLedger } from './ledger';
 import { findPayment, matchRequirement } from './payload';
 import { paymentKey } from './payment-key';
-import { FacilitatorError, type PaymentFacilitator, type PaymentRequired, type PaymentRequirements } from './types';
+import {
+  FacilitatorError,
+  type PaymentFacilitator,
+  type PaymentRequired,
+  type PaymentRequirements,
+} from './x402-types';
 
 /** Options of {@link x402Guard}. */
 export interface X402GuardOptions {

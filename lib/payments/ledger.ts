@@ -1,7 +1,7 @@
 // Payment ledgers: the router's (its shared store's, else in memory; made on first use) and the in-memory one.
 
 import type { PaymentClaim, PaymentLedger, PaymentTerms } from '../registry/payment-ledger';
-import type { McpStore } from '../sessions/shared-store';
+import type { McpStore } from '../store/shared-store';
 
 const IN_USE: PaymentClaim = Object.freeze({ status: 'in-use' });
 const SPENT: PaymentClaim = Object.freeze({ status: 'spent' });

@@ -2,7 +2,7 @@
 
 import { isObject } from '../jsonrpc/types';
 import { PAYMENT_HEADER_NAMES, PAYMENT_META_KEYS } from '../registry/payment-ledger';
-import type { PaymentPayload, PaymentRequirements } from './types';
+import type { PaymentPayload, PaymentRequirements } from './x402-types';
 
 /** A payment found on a call: decoded, or why it could not be (a bad payment gets the envelope with this reason). */
 export type FoundPayment =

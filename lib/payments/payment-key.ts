@@ -2,7 +2,7 @@
 
 import { jsonDigest } from '../jsonrpc/json-digest';
 import { isObject } from '../jsonrpc/types';
-import type { PaymentPayload } from './types';
+import type { PaymentPayload } from './x402-types';
 
 /**
  * The key under which a payment is claimed and remembered: the same for every form of one signed payment. Only what

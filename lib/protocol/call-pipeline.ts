@@ -8,11 +8,11 @@ import type { CallEntry } from '../registry/item-pipeline';
 import type { Registry } from '../registry/registry';
 import type { RequestContext } from '../registry/request-context';
 import { HandlerContext, type ClientState } from './handler-context';
-import { optionalObject, requireString } from './methods';
-import { paramHeaderFault } from './request-headers';
+import { optionalObject, requireString } from './methods/method-spec';
+import { paramHeaderFault } from './modern/request-headers';
 import { shapeContent, shapeToolResult } from './shaping';
-import type { TaskRunner } from './task-runner';
-import { negotiateTask, runOnceAdmitted, type TaskCall } from './tasks';
+import type { TaskRunner } from './tasks/task-runner';
+import { negotiateTask, runOnceAdmitted, type TaskCall } from './tasks/task-methods';
 
 /** An item looked up now, else once the pending first loads are done (an upstream's item asked for early). */
 function found<T>(registry: Registry, lookup: () => T | undefined): T | Promise<T | undefined> {

@@ -3,8 +3,8 @@
 import type { ParsedMessage } from '../jsonrpc/envelope';
 import type { JsonRpcFailure, JsonRpcMessage } from '../jsonrpc/types';
 import type { Era, ProtocolVersion } from '../versions';
-import type { RequestEnvelope } from './request-meta';
-import type { RequestHeaders } from './request-headers';
+import type { RequestEnvelope } from './modern/request-meta';
+import type { RequestHeaders } from './modern/request-headers';
 
 /** The MCP header values a POST is classified by, read by the transport (whose names live in `http/headers.ts`). */
 export interface PostHeaders {

@@ -28,16 +28,16 @@ import {
   refusedMessage,
   unsupportedVersion,
   validModernClaim,
-} from './classify-claim';
-import { isInitializeRequest } from './lifecycle';
-import { claimsModernEra } from './request-meta';
+} from './modern/classify-claim';
+import { isInitializeRequest } from './methods/lifecycle-methods';
+import { claimsModernEra } from './modern/request-meta';
 import {
   headerMismatch,
   PROTOCOL_VERSION_HEADER,
   quoted,
   repeatedHeaderFault,
   type RequestHeaders,
-} from './request-headers';
+} from './modern/request-headers';
 
 // The classification's types live in classification.ts; callers import them from here with the classifier.
 export * from './classification';

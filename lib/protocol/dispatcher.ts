@@ -25,13 +25,13 @@ import {
   type ClientView,
   type DispatchEnvironment,
 } from './handler-context';
-import type { ServerIdentity } from './lifecycle';
-import { createInputRequired } from './input-required';
-import { resolveInputRequired, type ResolvedInputRequired } from './request-state';
-import { methodTableOf } from './method-table';
-import { createModernShaper } from './modern';
+import type { ServerIdentity } from './methods/lifecycle-methods';
+import { createInputRequired } from './modern/input-required';
+import { resolveInputRequired, type ResolvedInputRequired } from './modern/request-state';
+import { methodTableOf } from './methods/method-table';
+import { createModernShaper } from './modern/result-envelope';
 import { createEntryShaper } from './shaping';
-import type { TaskRunner } from './task-runner';
+import type { TaskRunner } from './tasks/task-runner';
 import type { McpTelemetry } from '../telemetry/telemetry';
 import type { CacheHint } from '../registry/cache-hint';
 import { eraError, eraPolicy } from '../era-policy';

@@ -2,7 +2,7 @@
 
 import { createClient, ErrorReply, type RedisClientType, type RedisClusterType, type RedisSentinelType } from 'redis';
 import { isObject } from '../jsonrpc/types';
-import { StoreUnavailableError } from '../sessions/shared-store';
+import { StoreUnavailableError } from '../store/shared-store';
 
 /** A node-redis client the caller already has: `createClient()`, `createCluster()` or `createSentinel()` (connected or not). */
 export type RedisClientLike =

@@ -1,10 +1,10 @@
 // RedisEventStore: the recorded SSE events of 2025 sessions in one Redis Stream per session, for Last-Event-ID resumption through any instance.
 
 import type { JsonRpcId, JsonRpcMessage } from '../jsonrpc/types';
-import { DEFAULT_MAX_EVENTS_PER_STREAM } from '../sessions/memory-event-store';
-import type { SharedSessionSettings } from '../sessions/shared-store';
-import type { EventStore, StoredEvent } from '../sessions/stores';
-import { positiveInteger } from '../sessions/store-options';
+import { DEFAULT_MAX_EVENTS_PER_STREAM } from '../store/memory-event-store';
+import type { SharedSessionSettings } from '../store/shared-store';
+import type { EventStore, StoredEvent } from '../store/session-stores';
+import { positiveInteger } from '../store/store-options';
 import type { RedisConnection } from './connection';
 import {
   APPEND_EVENT,

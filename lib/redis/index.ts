@@ -1,6 +1,6 @@
-// express-mcp-router/redis: redisStore(), everything several instances of one router share, kept in Redis.
+// express-mcp-router/redis: redisStore(), everything several instances of one router share, kept in Redis. (The same name as lib/index.ts: each is the entry point of its export path.)
 
-import type { McpStore } from '../sessions/shared-store';
+import type { McpStore } from '../store/shared-store';
 import { RedisConnection, type RedisConnectionOptions } from './connection';
 import { RedisEventStore } from './event-store';
 import { RedisMessageBus } from './message-bus';
@@ -13,7 +13,7 @@ import { sharedStateKey } from './state-key';
 import { RedisTaskStore } from './task-store';
 
 export type { RedisClientLike, RedisConnectionOptions } from './connection';
-export { StoreUnavailableError, type McpStore } from '../sessions/shared-store';
+export { StoreUnavailableError, type McpStore } from '../store/shared-store';
 
 /** Options of {@link redisStore}: where Redis is (`url` or `client`), and how this router's keys are named. */
 export type RedisStoreOptions = RedisConnectionOptions;

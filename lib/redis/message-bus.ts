@@ -1,8 +1,8 @@
 // RedisMessageBus: the MessageBus of several instances — one pub/sub channel per topic, shared by the topic's listeners in this process.
 
 import type { JsonRpcMessage } from '../jsonrpc/types';
-import { deliverTo, type Subscription } from '../sessions/memory-message-bus';
-import type { MessageBus } from '../sessions/stores';
+import { deliverTo, type Subscription } from '../store/memory-message-bus';
+import type { MessageBus } from '../store/session-stores';
 import { parseChannelPayload, type RedisConnection } from './connection';
 
 type Listener = (message: JsonRpcMessage) => void;

@@ -1,4 +1,4 @@
-// The x402 payment ledger in Redis: one payment claimed atomically across every instance, then remembered as spent.
+// The x402 payment ledger in Redis: one payment claimed atomically across every instance, then remembered as spent. (The Redis side of registry/payment-ledger.ts: one concern at two layers.)
 
 import { randomUUID } from 'node:crypto';
 import type { PaymentClaim, PaymentHold, PaymentLedger, PaymentTerms } from '../registry/payment-ledger';

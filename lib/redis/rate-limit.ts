@@ -1,9 +1,9 @@
-// express-rate-limit's store on the router's Redis: rate-limit-redis (the library's own Redis store), its commands sent through the connection.
+// express-rate-limit's store on the router's Redis: rate-limit-redis (the library's own Redis store), its commands sent through the connection. (The Redis side of security/rate-limit.ts: one concern at two layers.)
 
 import { createHash } from 'node:crypto';
 import type { Store } from 'express-rate-limit';
 import { RedisStore, type RedisReply, type SendCommandClusterDetails } from 'rate-limit-redis';
-import { StoreUnavailableError } from '../sessions/shared-store';
+import { StoreUnavailableError } from '../store/shared-store';
 import type { RedisConnection } from './connection';
 
 /**

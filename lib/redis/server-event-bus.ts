@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { BoundedMap } from '../bounded-map';
 import { isObject } from '../jsonrpc/types';
 import type { ChangedList } from '../registry/registry';
-import { MemoryServerEventBus, type ServerEvent, type ServerEventBus } from '../sessions/server-events';
+import { MemoryServerEventBus, type ServerEvent, type ServerEventBus } from '../store/server-events';
 import { parseChannelPayload, type RedisConnection } from './connection';
 
 type Listener = (event: ServerEvent) => void;

@@ -1,7 +1,7 @@
 // The Redis key layout of 2025 sessions (record, events, eviction mark, index) and the Lua scripts that act on one session's keys at once.
 
 import { createHash } from 'node:crypto';
-import { STREAM_HEARTBEAT_MS } from '../sessions/stores';
+import { STREAM_HEARTBEAT_MS } from '../store/session-stores';
 import type { RedisConnection } from './connection';
 
 /**

@@ -1,9 +1,9 @@
 // RedisSessionStore: 2025 sessions in Redis, shared by every instance of a router (idle TTL on every key, a cap, drops found by polling).
 
 import { createHash } from 'node:crypto';
-import type { SharedSessionSettings } from '../sessions/shared-store';
-import type { SessionRecord, SessionStore } from '../sessions/stores';
-import { positiveInteger } from '../sessions/store-options';
+import type { SharedSessionSettings } from '../store/shared-store';
+import type { SessionRecord, SessionStore } from '../store/session-stores';
+import { positiveInteger } from '../store/store-options';
 import type { RedisConnection } from './connection';
 import {
   DELETE_SESSION,

@@ -1,7 +1,7 @@
-// RedisSignInStore: sign-in state (clients, codes, refresh families, signing keys) shared by every instance of a router, one key per record with its TTL.
+// RedisSignInStore: sign-in state (clients, codes, refresh families, signing keys) shared by every instance of a router, one key per record with its TTL. (The Redis side of store/sign-in-store.ts: one concern at two layers.)
 
 import { parseChannelPayload, type RedisConnection } from './connection';
-import type { SignInKind, SignInRecord, SignInStore } from '../sessions/sign-in-store';
+import type { SignInKind, SignInRecord, SignInStore } from '../store/sign-in-store';
 
 /**
  * A {@link SignInStore} shared by every instance of a router: one string key per record,

@@ -1,6 +1,6 @@
 // Access rules of tools, resources and prompts: required scopes and a canAccess check, written once for calls, lists and completion.
 
-import { McpConfigError } from '../errors';
+import { McpConfigError } from '../config-error';
 import type { RequestContext } from './request-context';
 
 /** Who may see and use an item. Denied looks exactly like not found, so callers cannot probe. */

@@ -1,6 +1,6 @@
 // Cache hints of MCP 2026-07-28 results (ttlMs, cacheScope): the option shape, checked once, for the router and each resource.
 
-import { McpConfigError } from '../errors';
+import { McpConfigError } from '../config-error';
 import { isObject } from '../jsonrpc/types';
 
 /** Who may reuse a cached result: any client (`'public'`), or only the credentials that fetched it (`'private'`). */

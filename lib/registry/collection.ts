@@ -1,6 +1,6 @@
 // An ordered, named collection of registrations with stable, opaque cursors for paginated lists.
 
-import { McpConfigError } from '../errors';
+import { McpConfigError } from '../config-error';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 
 /** One page of a list. */

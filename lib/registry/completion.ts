@@ -1,6 +1,6 @@
 // Completers for prompt arguments and template variables, and the shape of their answer.
 
-import { McpConfigError } from '../errors';
+import { McpConfigError } from '../config-error';
 import type { RequestContext } from './request-context';
 
 /** What `completion/complete` answers (MCP: at most 100 values). */

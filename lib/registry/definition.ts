@@ -1,6 +1,6 @@
 // Checks shared by every registration (tool, resource, template, prompt): shape, handler, names, copies.
 
-import { McpConfigError } from '../errors';
+import { McpConfigError } from '../config-error';
 import { isObject } from '../jsonrpc/types';
 
 /** An icon a client may show (MCP 2025-11-25). */

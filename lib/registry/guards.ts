@@ -1,6 +1,6 @@
 // Guards: one chain around every tool call, resource read and prompt get, composed once when an item is registered.
 
-import { McpConfigError } from '../errors';
+import { McpConfigError } from '../config-error';
 import { eraPolicy } from '../era-policy';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isObject } from '../jsonrpc/types';

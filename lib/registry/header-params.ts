@@ -1,6 +1,6 @@
 // Tool arguments mirrored into `Mcp-Param-{Name}` headers (MCP 2026-07-28, SEP-2243): read from `"x-mcp-header"` in an inputSchema, checked once at registration.
 
-import { McpConfigError } from '../errors';
+import { McpConfigError } from '../config-error';
 import { isObject } from '../jsonrpc/types';
 
 /** The JSON Schema keyword that marks a tool argument as mirrored into a header. */

@@ -1,6 +1,6 @@
 // One item's call pipeline, composed once at registration: admission (access, the request's checks, the item's checks, the guards' before steps), then run (from the task start on: timeout, handler).
 
-import { McpConfigError } from '../errors';
+import { McpConfigError } from '../config-error';
 import { JsonRpcError } from '../jsonrpc/errors';
 import { isObject } from '../jsonrpc/types';
 import { mayUse, type AccessRule } from './access';

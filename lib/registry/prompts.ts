@@ -1,6 +1,6 @@
 // Prompts: the definition users register, and its guard chain (access → argument checks → guards → get → messages).
 
-import { McpConfigError } from '../errors';
+import { McpConfigError } from '../config-error';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isObject } from '../jsonrpc/types';
 import { isContentBlock, textContent, type ContentBlock } from './content';

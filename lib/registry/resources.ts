@@ -1,6 +1,6 @@
 // Resources: static resources and RFC 6570 resource templates, their guard chains, and what `read` returns → contents.
 
-import { McpConfigError } from '../errors';
+import { McpConfigError } from '../config-error';
 import { isObject } from '../jsonrpc/types';
 import { toBase64, type BinaryData, type ContentAnnotations, type ResourceContents } from './content';
 import { accessRuleOf, type AccessRule } from './access';

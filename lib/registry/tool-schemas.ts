@@ -1,6 +1,6 @@
 // The shapes of a tool's schemas, checked at registration: inputSchema and outputSchema are object schemas, and a non-object output schema is sent wrapped as { result }.
 
-import { McpConfigError } from '../errors';
+import { McpConfigError } from '../config-error';
 import { isObject } from '../jsonrpc/types';
 
 /** A JSON Schema object (2020-12 unless `$schema` says otherwise). */

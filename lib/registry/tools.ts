@@ -1,6 +1,6 @@
 // Tools: the definition users register, its compiled form, and its guard chain composed once (links in tool-chain.ts).
 
-import { isPositiveInteger, McpConfigError } from '../errors';
+import { isPositiveInteger, McpConfigError } from '../config-error';
 import type { CompiledSchema, SchemaValidator } from '../schema/validator';
 import { accessRuleOf, type AccessRule } from './access';
 import { objectSchema, wrappedSchema, wrapsOutput, type JsonSchema } from './tool-schemas';

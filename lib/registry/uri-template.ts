@@ -1,6 +1,6 @@
 // RFC 6570 URI templates (levels 1–3) for MCP resource templates: parse once, then match URIs and expand values.
 
-import { McpConfigError } from '../errors';
+import { McpConfigError } from '../config-error';
 
 /** A parsed, compiled URI template; see {@link parseUriTemplate}. */
 export interface UriTemplate {

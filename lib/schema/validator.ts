@@ -3,7 +3,7 @@
 import AjvDraft07 from 'ajv';
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { McpConfigError } from '../errors';
+import { McpConfigError } from '../config-error';
 
 /** The outcome of validating one value. */
 export type ValidationResult = { readonly ok: true } | { readonly ok: false; readonly message: string };

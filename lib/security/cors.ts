@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors, { type CorsOptions } from 'cors';
 import type { RequestHandler } from 'express';
-import { definedOnly, invalidOption, McpConfigError } from '../errors';
+import { definedOnly, invalidOption, McpConfigError } from '../config-error';
 import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS } from '../http/headers';
 import type { OriginsOption } from './origin-host';
 

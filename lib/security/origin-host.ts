@@ -1,7 +1,7 @@
 // DNS-rebinding guard and the `origins` / `allowedHosts` policy: a browser Origin must be allowed, a Host must be expected.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { McpConfigError } from '../errors';
+import { McpConfigError } from '../config-error';
 import { ErrorCode } from '../jsonrpc/errors';
 import { sendHttpError } from '../http/http-error';
 

@@ -3,14 +3,14 @@
 import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
 import { rateLimit, type Options as RateLimitOptions } from 'express-rate-limit';
-import { definedOnly, invalidOption } from '../errors';
+import { definedOnly, invalidOption } from '../config-error';
 import { failure } from '../jsonrpc/envelope';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isJsonRpcId, isObject, type JsonRpcId } from '../jsonrpc/types';
 import { readBodyPrefix, type BodyPrefix } from '../http/body';
 import { sendJson } from '../http/reply';
 import { callerKey } from '../registry/call-limit';
-import type { McpStore } from '../sessions/shared-store';
+import type { McpStore } from '../store/shared-store';
 
 /** Default `rateLimit.windowMs` (options.ts). */
 export const DEFAULT_RATE_LIMIT_WINDOW_MS = 60_000;

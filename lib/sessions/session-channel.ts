@@ -5,8 +5,8 @@ import type { McpLogger } from '../logger';
 import type { Abortable } from '../protocol/abort';
 import { requestKey } from '../protocol/handler-context';
 import { isAtLeast, type ProtocolVersion } from '../versions';
-import type { OutboundStream } from './outbound-stream';
-import type { EventStore, MessageBus } from './stores';
+import type { OutboundStream } from '../streams/outbound-stream';
+import type { EventStore, MessageBus } from '../store/session-stores';
 
 /** What this process holds of a session: never stored, since it cannot be serialised. */
 export interface LiveSession {

@@ -6,12 +6,12 @@ import type { McpLogger } from '../logger';
 import type { ClientState } from '../protocol/handler-context';
 import type { McpTelemetry } from '../telemetry/telemetry';
 import type { ProtocolVersion } from '../versions';
-import { OutboundStream } from './outbound-stream';
+import { OutboundStream } from '../streams/outbound-stream';
 import { PrincipalSessions } from './principal-sessions';
 import { SessionChannel, type LiveSession } from './session-channel';
-import { noticesOver, type BusNotices } from './shared-store';
-import { notificationOf, type ServerEvent, type ServerEventBus } from './server-events';
-import type { EventStore, MessageBus, SessionCloseReason, SessionRecord, SessionStore } from './stores';
+import { noticesOver, type BusNotices } from '../store/shared-store';
+import { notificationOf, type ServerEvent, type ServerEventBus } from '../store/server-events';
+import type { EventStore, MessageBus, SessionCloseReason, SessionRecord, SessionStore } from '../store/session-stores';
 
 export type { LiveSession } from './session-channel';
 

@@ -1,6 +1,6 @@
 // The router's `telemetry` option: its type, defaults and check (what a span may record beyond the conventions' defaults).
 
-import { invalidOption, McpConfigError } from '../errors';
+import { invalidOption, McpConfigError } from '../config-error';
 
 /**
  * OpenTelemetry spans and metrics of the router (`@opentelemetry/api` must be installed and a provider registered,

@@ -1,6 +1,6 @@
 // The MCP endpoint at the mount path: POST, GET (and HEAD) and DELETE to their handlers, 405 for the rest; its error handler.
 
-import { StoreUnavailableError } from '../sessions/shared-store';
+import { StoreUnavailableError } from '../store/shared-store';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ErrorCode } from '../jsonrpc/errors';

@@ -8,7 +8,7 @@ import { parseAccept } from '../http/accept';
 import { LAST_EVENT_ID_HEADER } from '../http/headers';
 import { sendHttpError } from '../http/http-error';
 import type { LiveSession, SessionManager } from '../sessions/sessions';
-import { writeRecorded } from '../sessions/outbound-stream';
+import { writeRecorded } from '../streams/outbound-stream';
 import { SseConnection, type SseOptions } from '../http/sse';
 import { followRemoteStream } from './remote-stream';
 import { loadNamedSession } from './session-lookup';

@@ -12,7 +12,7 @@ import {
 } from '../protocol/client-requests';
 import type { DispatchOutcome } from '../protocol/dispatcher';
 import type { ResponseMode } from '../http/accept';
-import { OutboundStream } from '../sessions/outbound-stream';
+import { OutboundStream } from '../streams/outbound-stream';
 import { ErrorCode } from '../jsonrpc/errors';
 import { sendHttpError } from '../http/http-error';
 import { sendAccepted, sendJson, sendJsonText, serializeResponses } from '../http/reply';

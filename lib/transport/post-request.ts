@@ -10,7 +10,7 @@ import { MODERN_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS, type Era, type R
 import type { ResponseMode } from '../http/accept';
 import type { SseOptions } from '../http/sse';
 import type { SessionManager } from '../sessions/sessions';
-import type { ListenStreams } from './listen';
+import type { ListenStreams } from '../listen/listen-stream';
 
 /** What the POST handler needs, resolved once by the router. */
 export interface PostHandlerConfig {

@@ -13,7 +13,7 @@ import { ASSUMED_PROTOCOL_VERSION, isSupportedVersion, type ProtocolVersion } fr
 import { sendHttpError } from '../http/http-error';
 import type { LiveSession, SessionChannel } from '../sessions/session-channel';
 import type { SessionManager } from '../sessions/sessions';
-import type { SessionRecord } from '../sessions/stores';
+import type { SessionRecord } from '../store/session-stores';
 import { PostReply } from './post-reply';
 import { clientAddressOf, freshClient, type PostServing } from './post-request';
 import { sendSessionRequired, type LoadedSession } from './session-lookup';

@@ -9,7 +9,7 @@ import { NO_CLIENT_REQUESTS } from '../protocol/client-requests';
 import type { ClientState, DispatchEnvironment } from '../protocol/handler-context';
 import type { DispatchOutcome } from '../protocol/dispatcher';
 import { MODERN_PROTOCOL_VERSIONS, type Era, type Revision } from '../versions';
-import { isListenRequest } from './listen';
+import { isListenRequest } from '../listen/listen-stream';
 import { PostReply } from './post-reply';
 import { clientAddressOf, freshClient, type PostServing } from './post-request';
 

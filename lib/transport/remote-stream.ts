@@ -4,9 +4,9 @@ import { failure } from '../jsonrpc/envelope';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import type { JsonRpcId } from '../jsonrpc/types';
 import { OWED_EVENT, type SseConnection } from '../http/sse';
-import { DEFAULT_SESSION_IDLE_TTL_MS } from '../sessions/memory-session-store';
-import { writeRecorded } from '../sessions/outbound-stream';
-import type { EventStore, StoredEvent } from '../sessions/stores';
+import { DEFAULT_SESSION_IDLE_TTL_MS } from '../store/memory-session-store';
+import { writeRecorded } from '../streams/outbound-stream';
+import type { EventStore, StoredEvent } from '../store/session-stores';
 
 /** How often the shared store is read for the stream's new events and its owner's heartbeat. */
 export const REMOTE_POLL_MS = 150;

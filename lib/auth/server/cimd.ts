@@ -1,7 +1,7 @@
 // Client ID Metadata Documents (draft-ietf-oauth-client-id-metadata-document; MCP 2025-11-25): fetch safely, check, cache.
 
 import { isIP } from 'node:net';
-import type { SignInStore } from '../../sessions/sign-in-store';
+import type { SignInStore } from '../../store/sign-in-store';
 import type { OAuthClient } from './client';
 import { checkClientMetadata } from './client-metadata';
 import type { ClientMetadataDocumentOptions } from './client-options';

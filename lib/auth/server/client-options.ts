@@ -9,7 +9,7 @@ import {
   McpConfigError,
   rejectUnknownKeys,
   type OptionKeys,
-} from '../../errors';
+} from '../../config-error';
 import { isObject } from '../../jsonrpc/types';
 import type { OAuthClient } from './client';
 import { redirectUriProblem } from './client-metadata';

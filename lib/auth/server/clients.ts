@@ -1,6 +1,6 @@
 // The authorization server's client directory: pre-registered, dynamically registered and metadata-document clients, one API.
 
-import type { SignInStore } from '../../sessions/sign-in-store';
+import type { SignInStore } from '../../store/sign-in-store';
 import type { OAuthClient } from './client';
 import { authenticateClient } from './client-auth';
 import { AUTH_METHODS } from './client-metadata';

@@ -1,7 +1,7 @@
 // Authorization codes (single use, PKCE-bound) and refresh-token families (rotated on every use, reuse revokes the family).
 
 import * as crypto from 'node:crypto';
-import type { SignInStore } from '../../sessions/sign-in-store';
+import type { SignInStore } from '../../store/sign-in-store';
 import { tokenDigest } from '../token-cache';
 import { OAuthError } from './oauth-error';
 

@@ -2,7 +2,7 @@
 
 import type { FetchImplementation } from 'jose';
 import type { JWTPayload } from '../jose-types';
-import { readBoundedText } from '../../http/bounded-text';
+import { readBoundedText } from '../../outbound/bounded-text';
 import { jose } from '../jose';
 import { LoginError } from './login';
 import { MAX_PROVIDER_ANSWER_BYTES } from './provider-http';

@@ -1,9 +1,9 @@
 // The keys the authorization server signs its access tokens with: fixed JWKs, or generated ones agreed through the sign-in store, rotated per period.
 
 import type { CryptoKey, JWK } from '../jose-types';
-import { invalidOption, isPositiveInteger, McpConfigError } from '../../errors';
+import { invalidOption, isPositiveInteger, McpConfigError } from '../../config-error';
 import { isObject } from '../../jsonrpc/types';
-import type { SignInStore } from '../../sessions/sign-in-store';
+import type { SignInStore } from '../../store/sign-in-store';
 import { jose } from '../jose';
 import { checkSigningJwk, loadKey, type LoadedKey, type SigningJwk } from './signing-jwk';
 

@@ -1,7 +1,7 @@
 // The pluggable login step of the authorization server: who the user is, found by the app's own sign-in or an upstream provider.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { SignInStore } from '../../sessions/sign-in-store';
+import type { SignInStore } from '../../store/sign-in-store';
 
 /** Who signed in, as the login step found it. */
 export interface Identity {

@@ -8,8 +8,8 @@ import type { Identity, LoginCallback, LoginRequest, LoginStep } from './login';
 import { providerText } from './provider-http';
 import { upstreamEndpoints } from './upstream-endpoints';
 import type { UpstreamEndpoints } from './upstream-endpoints';
-import { resolveUpstreamOptions } from './upstream-options';
-import type { OidcUpstreamOptions } from './upstream-options';
+import { resolveUpstreamOptions } from './oidc-upstream-options';
+import type { OidcUpstreamOptions } from './oidc-upstream-options';
 import { exchangeCode, identify } from './upstream-tokens';
 
 /** How long a sign-in at the provider may take, from the redirect to the callback. */

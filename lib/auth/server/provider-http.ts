@@ -1,6 +1,6 @@
 // Calls to an upstream identity provider: each bounded in time and size, read as a JSON object, failing as a LoginError.
 
-import { boundedFetch, BoundedFetchError, type BoundedResponse } from '../../http/bounded-fetch';
+import { boundedFetch, BoundedFetchError, type BoundedResponse } from '../../outbound/bounded-fetch';
 import { LoginError } from './login';
 
 /** The largest answer read from a provider (discovery, tokens, userinfo, JWKS): ample for all, and a hostile one costs no more. */

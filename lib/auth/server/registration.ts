@@ -1,7 +1,7 @@
 // Dynamic Client Registration (RFC 7591 §3): checks a request, issues the client's id and secret, keeps it in the store.
 
 import { randomBytes } from 'node:crypto';
-import type { SignInStore } from '../../sessions/sign-in-store';
+import type { SignInStore } from '../../store/sign-in-store';
 import type { OAuthClient } from './client';
 import { checkClientMetadata } from './client-metadata';
 import { secretDigest, type RegistrationOptions } from './client-options';

@@ -1,7 +1,7 @@
 // What every endpoint of one authorization server shares: its options, store, clients, grants, keys, and where it is.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { SignInStore } from '../../sessions/sign-in-store';
+import type { SignInStore } from '../../store/sign-in-store';
 import type { ClientDirectory } from './clients';
 import type { Grants } from './grants';
 import type { SigningKeys } from './keys';

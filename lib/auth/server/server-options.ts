@@ -1,7 +1,7 @@
 // The `auth.server` option: the router as an OAuth 2.1 authorization server, checked once at boot.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { invalidOption, McpConfigError, rejectUnknownKeys, type OptionKeys } from '../../errors';
+import { invalidOption, McpConfigError, rejectUnknownKeys, type OptionKeys } from '../../config-error';
 import { resolveClientsOptions, type ClientsOptions, type ResolvedClients } from './client-options';
 import { resolveSigningKeysOptions, type ResolvedSigningKeys, type SigningKeysOptions } from './keys';
 import type { Identity, LoginStep } from './login';

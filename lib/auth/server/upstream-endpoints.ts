@@ -4,7 +4,7 @@ import { idTokenCheck } from './id-token';
 import type { IdTokenCheck } from './id-token';
 import { LoginError } from './login';
 import { callProvider } from './provider-http';
-import type { UpstreamConfig } from './upstream-options';
+import type { UpstreamConfig } from './oidc-upstream-options';
 
 /** The provider, as the login step talks to it. */
 export interface UpstreamEndpoints {

@@ -4,7 +4,7 @@ import type { JWTPayload } from '../jose-types';
 import { LoginError } from './login';
 import { callProvider, providerText } from './provider-http';
 import type { UpstreamEndpoints } from './upstream-endpoints';
-import type { UpstreamConfig } from './upstream-options';
+import type { UpstreamConfig } from './oidc-upstream-options';
 
 /**
  * What the router keeps of a sign-in at the provider: on the server only (no token passthrough, MCP security best

@@ -1,7 +1,7 @@
 // What both token verifiers share: the audience a token must name (RFC 8707: this resource's URL) and the scope claims.
 
 import type { IncomingMessage } from 'node:http';
-import { invalidOption } from '../../errors';
+import { invalidOption } from '../../config-error';
 import { originOf, type ExpressRequest } from '../metadata';
 
 /**

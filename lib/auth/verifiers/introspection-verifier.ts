@@ -1,19 +1,19 @@
 // introspectionVerifier(): the `auth.verify` of opaque tokens, asked of the provider's introspection endpoint (RFC 7662), answers cached.
 
 import type { IncomingMessage } from 'node:http';
-import { definedOnly, invalidOption, isPositiveInteger, rejectUnknownKeys, type OptionKeys } from '../../errors';
+import { definedOnly, invalidOption, isPositiveInteger, rejectUnknownKeys, type OptionKeys } from '../../config-error';
 import type { McpLogger } from '../../logger';
 import type { AuthInfo } from '../../registry/request-context';
 import { createVerifiedTokenCache, DEFAULT_TOKEN_CACHE_MAX, tokenDigest } from '../token-cache';
 import { audienceFor, checkAudience, namesAudience, scopesOf } from './audience';
-import { boundedFetch } from '../../http/bounded-fetch';
+import { boundedFetch } from '../../outbound/bounded-fetch';
 import {
   checkProviderUrl,
   DEFAULT_FETCH_MAX_BYTES,
   DEFAULT_FETCH_TIMEOUT_MS,
   throttledWarn,
   VerifierFetchError,
-} from './bounded-fetch';
+} from './verifier-fetch';
 
 /** Options of {@link introspectionVerifier}. */
 export interface IntrospectionVerifierOptions {

@@ -3,8 +3,8 @@
 import type { JSONWebKeySet, JWTVerifyGetKey } from 'jose';
 import type { McpLogger } from '../../logger';
 import { jose } from '../jose';
-import { boundedFetch } from '../../http/bounded-fetch';
-import { throttledWarn, VerifierFetchError } from './bounded-fetch';
+import { boundedFetch } from '../../outbound/bounded-fetch';
+import { throttledWarn, VerifierFetchError } from './verifier-fetch';
 
 /** How long fetched keys are used when the answer says nothing (Cache-Control max-age): 10 min. */
 export const DEFAULT_JWKS_MAX_AGE_MS = 10 * 60 * 1000;

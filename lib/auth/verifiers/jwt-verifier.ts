@@ -9,19 +9,19 @@ import {
   McpConfigError,
   rejectUnknownKeys,
   type OptionKeys,
-} from '../../errors';
+} from '../../config-error';
 import type { McpLogger } from '../../logger';
 import type { AuthInfo } from '../../registry/request-context';
 import { jose } from '../jose';
 import { createVerifiedTokenCache, DEFAULT_TOKEN_CACHE_MAX } from '../token-cache';
 import { audienceFor, checkAudience, namesAudience, scopesOf } from './audience';
-import { BoundedFetchError } from '../../http/bounded-fetch';
+import { BoundedFetchError } from '../../outbound/bounded-fetch';
 import {
   checkProviderUrl,
   DEFAULT_FETCH_MAX_BYTES,
   DEFAULT_FETCH_TIMEOUT_MS,
   VerifierFetchError,
-} from './bounded-fetch';
+} from './verifier-fetch';
 import { createRemoteJwks, DEFAULT_JWKS_COOLDOWN_MS, publicKeysOf } from './jwks';
 
 /** A JSON Web Key Set (RFC 7517 §5): public keys only are used. */
