@@ -40,7 +40,9 @@ export interface UpstreamOptions extends StdioUpstreamOptions {
   /**
    * Sent on every request to it: its credentials. A function is called per request with the caller's `ctx` (per-user
    * tokens, token exchange), and with `undefined` for the gateway's own requests (handshake, lists). The caller's
-   * `Authorization` and cookies never reach an upstream: MCP authorization › Token Passthrough is forbidden.
+   * `Authorization` and cookies never reach an upstream: MCP authorization › Token Passthrough is forbidden. The
+   * protocol headers (`MCP-Protocol-Version`, `Mcp-*`, `Content-Type`, `Accept`, `Last-Event-ID`) are the gateway's
+   * own on each hop: an object naming one is refused at boot, and a function's are dropped.
    */
   headers?: UpstreamHeaders;
   /** Headers of the caller's request copied to the upstream (an allow-list, e.g. `['x-request-id', 'traceparent']`). */
