@@ -6,6 +6,7 @@ import type { UpstreamListener, UpstreamListenState } from '../../lib/gateway/up
 import {
   clientFor,
   closeAfterEach,
+  hasAnswered,
   MARKER_HEADER,
   routerUpstream,
   routerUpstreamWithApi,
@@ -143,7 +144,7 @@ describe.each([
       );
     } else {
       // The subscription is kept before its answer is written.
-      await waitFor(() => upstream.answered.includes('resources/subscribe'));
+      await waitFor(() => hasAnswered(upstream, 'resources/subscribe'));
     }
     mcp.notifyResourceUpdated('docs://readme');
     await waitFor(() => heard.count('notifications/resources/updated') === 1);
@@ -179,7 +180,7 @@ describe('listen against the SDK v1 server (2025, stateful)', () => {
     const heard = record(client);
     await waitFor(() => heard.states.includes('open'));
     // The transport keeps the GET stream before it answers its head.
-    await waitFor(() => upstream.answered.includes('GET'));
+    await waitFor(() => hasAnswered(upstream, 'GET'));
     servers[0]!.sendToolListChanged();
     await waitFor(() => heard.count(TOOLS_CHANGED) === 1);
     // MCP 2025-11-25 › ping: a server request on the GET stream is answered by a POST with the session.

@@ -35,9 +35,24 @@ export interface Upstream {
   readonly port: number;
   /** Every request but a marker's (see {@link MARKER_HEADER}), in arrival order. */
   readonly seen: Seen[];
-  /** The JSON-RPC method (or HTTP method) of each response that began: its first byte was written after the handler ran. */
-  readonly answered: string[];
+  /** Each request whose response began (its head or first byte written): what its handler had done by then is done. */
+  readonly answered: Answered[];
   close(): Promise<void>;
+}
+
+/** A request an upstream began to answer: its JSON-RPC method (the HTTP method for GET and DELETE) and params. */
+export interface Answered {
+  readonly method: string;
+  readonly params?: unknown;
+}
+
+/** Whether `upstream` began to answer a `method` request (whose params `match`, when given). */
+export function hasAnswered(
+  upstream: Upstream,
+  method: string,
+  match: (params: unknown) => boolean = () => true,
+): boolean {
+  return upstream.answered.some((answered) => answered.method === method && match(answered.params));
 }
 
 /**
@@ -81,7 +96,7 @@ export function closeAfterEach(): void {
 /** Serves `app` on 127.0.0.1 (port 0: any free one), recording every request before the app sees it. */
 export async function serve(build: (app: Express) => void, port = 0): Promise<Upstream> {
   const seen: Seen[] = [];
-  const answered: string[] = [];
+  const answered: Answered[] = [];
   const app = express();
   app.use(express.json());
   app.use((req, res, next) => {
@@ -97,7 +112,9 @@ export async function serve(build: (app: Express) => void, port = 0): Promise<Up
         session: req.get('mcp-session-id'),
         version: req.get('mcp-protocol-version'),
       });
-    onFirstWrite(res, () => answered.push(rpc ?? req.method));
+    onFirstWrite(res, () =>
+      answered.push({ method: rpc ?? req.method, params: (body as { params?: unknown } | undefined)?.params }),
+    );
     next();
   });
   build(app);
