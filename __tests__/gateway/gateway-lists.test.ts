@@ -4,7 +4,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod/v4';
 import { mcpRouter, type McpRouter, type McpRouterOptions } from '../../lib';
-import { MCP_ACCEPT, rpc } from '../helpers/create-app';
+import { MCP_ACCEPT, rpc } from '../helpers/messages';
 import { envelope, MODERN } from '../helpers/modern';
 import { messageOf, SseReader, type SseEvent } from '../helpers/sse';
 import {

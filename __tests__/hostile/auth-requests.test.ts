@@ -9,7 +9,7 @@ import { inspect } from 'node:util';
 import express from 'express';
 import request from 'supertest';
 import { mcpRouter, type AuthInfo, type McpRouter, type McpRouterOptions } from '../../lib';
-import { MCP_ACCEPT, rpc } from '../helpers/create-app';
+import { MCP_ACCEPT, rpc } from '../helpers/messages';
 
 /** Every secret a row may send: none of them may come back, in a body, a header or a log line. */
 const TOKENS = {

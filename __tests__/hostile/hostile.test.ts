@@ -8,7 +8,7 @@ import { connect, type AddressInfo, type Socket } from 'node:net';
 import express, { type Request, type Response } from 'express';
 import { mcpRouter, type AuthInfo, type McpRouter, type McpRouterOptions } from '../../lib';
 import type { SessionRecord } from '../../lib/sessions/stores';
-import { MCP_ACCEPT, silentLogger } from '../helpers/create-app';
+import { MCP_ACCEPT, silentLogger } from '../helpers/messages';
 import { isPriming, messagesOf, type SseEvent } from '../helpers/sse';
 import { expectPrototypeClean, openStream, prototypeSnapshot, send, within, type WireResponse } from './wire';
 

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { McpConfigError, mcpRouter, type McpRouter, type McpRouterOptions } from '../../lib';
 import { MemoryServerEventBus } from '../../lib/sessions/server-events';
-import { MCP_ACCEPT, notification, rpc, silentLogger } from '../helpers/create-app';
+import { MCP_ACCEPT, notification, rpc, silentLogger } from '../helpers/messages';
 import { envelope, MODERN } from '../helpers/modern';
 import { listenLocally } from '../helpers/ports';
 import { until } from '../helpers/until';

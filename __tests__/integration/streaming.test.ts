@@ -25,7 +25,7 @@ import {
   type RequestContext,
   type ToolDefinition,
 } from '../../lib';
-import { MCP_ACCEPT, notification, rpc, silentLogger } from '../helpers/create-app';
+import { MCP_ACCEPT, notification, rpc, silentLogger } from '../helpers/messages';
 import { isPriming, messageOf, messagesOf, SseReader, type SseEvent } from '../helpers/sse';
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ import { MemoryEventStore } from '../../lib/sessions/memory-event-store';
 import type { EventStore } from '../../lib/sessions/stores';
 import { followRemoteStream, REMOTE_POLL_MS } from '../../lib/transport/remote-stream';
 import { messagesOf, SseReader } from '../helpers/sse';
-import { silentLogger } from '../helpers/create-app';
+import { silentLogger } from '../helpers/messages';
 import { until } from '../helpers/until';
 
 /** A memory event store with the optional stream marks a shared store has, set by the test. */
