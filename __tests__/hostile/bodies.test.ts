@@ -1,9 +1,34 @@
 // Hostile requests: bodies — malformed and oversized bodies, batches (initialize inside one), odd ids, prototype
 // pollution.
 
-import { initialize, rpc } from './host';
+import type { IncomingHttpHeaders } from 'node:http';
+import { MCP_ACCEPT } from '../helpers/messages';
+import { Host, initialize, PLAIN_OPTIONS, rpc } from './host';
 import { deep } from './requests';
+import { badInputRow, type BadInput } from './bad-input';
 import { hostileTable, type Row } from './table';
+import type { WireResponse } from './wire';
+
+const OVER_1KB = JSON.stringify({ ...rpc('ping'), params: { _meta: { pad: 'x'.repeat(1100) } } });
+const DEEP = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"a":${'['.repeat(10_000)}${']'.repeat(10_000)}}}}`;
+const PROTO_KEYS =
+  '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"keys","arguments":{"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}}}}}';
+
+/** The headers the 1 KB host saw on the last request (proves a body really was chunked). */
+let oneKbHeaders: IncomingHttpHeaders = {};
+
+/** `send` to a plain host with a 1 KB body limit of its own; keeps the headers it saw, and checks it logged nothing. */
+async function overOneKb(send: (host: Host) => Promise<WireResponse>): Promise<WireResponse> {
+  const host = await Host.start({ ...PLAIN_OPTIONS, bodyLimit: '1kb' });
+  try {
+    const res = await send(host);
+    oneKbHeaders = host.lastHeaders;
+    expect(host.logger.error).not.toHaveBeenCalled();
+    return res;
+  } finally {
+    await host.close();
+  }
+}
 
 const ROWS: Array<[string, Row]> = [
   // ---- 6. initialize inside a batch ----
@@ -388,4 +413,168 @@ const ROWS: Array<[string, Row]> = [
   ],
 ];
 
-hostileTable('hostile requests: bodies (issue 13)', ROWS, 34);
+/** Bad inputs anyone may send (stateless, no auth): the plain host's exact answers. */
+const BAD_INPUTS: BadInput[] = [
+  {
+    name: 'malformed JSON',
+    body: '{"jsonrpc":"2.0","id":1,"method":',
+    status: 400,
+    code: -32700,
+    id: null,
+  },
+  { name: 'empty body', body: '', status: 400, code: -32700, id: null },
+  { name: 'whitespace-only body', body: ' \n\t ', status: 400, code: -32700, id: null },
+  { name: 'a JSON string instead of a message', body: '"ping"', status: 400, code: -32600, id: null },
+  { name: 'JSON null', body: 'null', status: 400, code: -32600, id: null },
+  {
+    name: 'wrong jsonrpc version',
+    body: { ...rpc('ping', undefined, 3), jsonrpc: '1.0' },
+    status: 400,
+    code: -32600,
+    id: 3,
+  },
+  {
+    name: 'jsonrpc member missing',
+    body: { id: 'a', method: 'ping' },
+    status: 400,
+    code: -32600,
+    id: 'a',
+  },
+  { name: 'id null', body: { ...rpc('ping'), id: null }, status: 400, code: -32600, id: null },
+  { name: 'missing method', body: { jsonrpc: '2.0', id: 4 }, status: 400, code: -32600, id: 4 },
+  {
+    name: 'non-string method',
+    body: { jsonrpc: '2.0', id: 5, method: 42 },
+    status: 400,
+    code: -32600,
+    id: 5,
+  },
+  {
+    name: 'params a string',
+    body: { ...rpc('ping', undefined, 6), params: 'x' },
+    status: 400,
+    code: -32600,
+    id: 6,
+  },
+  {
+    name: 'params an array',
+    body: { ...rpc('tools/list', undefined, 6), params: [1] },
+    status: 400,
+    code: -32602,
+    id: 6,
+  },
+  {
+    name: 'oversized body with Content-Length',
+    run: () => overOneKb((host) => host.post('anon', OVER_1KB)),
+    status: 413,
+    code: -32000,
+    id: null,
+    message: /1024 bytes/,
+    also: () => expect(oneKbHeaders['content-length']).toBe(String(Buffer.byteLength(OVER_1KB))),
+  },
+  {
+    name: 'oversized chunked body',
+    run: () =>
+      overOneKb((host) =>
+        host.send('anon', {
+          headers: { 'Content-Type': 'application/json', Accept: MCP_ACCEPT },
+          chunks: [OVER_1KB.slice(0, OVER_1KB.length / 2), OVER_1KB.slice(OVER_1KB.length / 2)],
+        }),
+      ),
+    status: 413,
+    code: -32000,
+    id: null,
+    message: /1024 bytes/,
+    also: () => {
+      expect(oneKbHeaders['transfer-encoding']).toBe('chunked');
+      expect(oneKbHeaders['content-length']).toBeUndefined();
+    },
+  },
+  {
+    name: '__proto__ and constructor keys in tool arguments',
+    run: (s) => {
+      s.plain.keysArgs = undefined;
+      return s.plain.post('anon', PROTO_KEYS, { headers: { 'MCP-Protocol-Version': '2025-11-25' } });
+    },
+    status: 200,
+    id: 7,
+    also: (body, s) => {
+      expect(body.result).toEqual({
+        content: [{ type: 'text', text: '{"keys":["__proto__","constructor"]}' }],
+        structuredContent: { keys: ['__proto__', 'constructor'] },
+      });
+      // The handler got the keys as plain data, on an ordinary object…
+      expect(Object.getPrototypeOf(s.plain.keysArgs)).toBe(Object.prototype);
+      expect(Object.getOwnPropertyDescriptor(s.plain.keysArgs, '__proto__')?.value).toEqual({ polluted: 'yes' });
+      expect(Object.getOwnPropertyDescriptor(s.plain.keysArgs, 'constructor')?.value).toEqual({
+        prototype: { polluted: 'yes' },
+      });
+      // …and nothing reached Object.prototype.
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+      expect(Object.prototype.hasOwnProperty.call(Object.prototype, 'polluted')).toBe(false);
+    },
+  },
+  {
+    name: 'JSON nested 10,000 levels deep',
+    body: DEEP,
+    status: 400,
+    code: -32700,
+    id: null,
+    message: /nested/i,
+  },
+  {
+    name: 'invalid UTF-8 bytes',
+    body: Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x7d]),
+    status: 400,
+    code: -32700,
+    id: null,
+    message: /UTF-8/,
+  },
+  {
+    name: 'a UTF-8 byte-order mark before the JSON (dropped, as TextDecoder does)',
+    body: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(rpc('ping', undefined, 'bom')))]),
+    status: 200,
+    id: 'bom',
+  },
+  {
+    name: 'only a byte-order mark',
+    body: Buffer.from([0xef, 0xbb, 0xbf]),
+    status: 400,
+    code: -32700,
+    id: null,
+    message: /empty/,
+  },
+  {
+    name: 'batch on MCP-Protocol-Version 2025-06-18',
+    body: [rpc('ping', undefined, 1), rpc('ping', undefined, 2)],
+    headers: { 'MCP-Protocol-Version': '2025-06-18' },
+    status: 400,
+    code: -32600,
+    id: null,
+  },
+  {
+    name: 'batch on MCP-Protocol-Version 2025-11-25',
+    body: [rpc('ping', undefined, 1)],
+    headers: { 'MCP-Protocol-Version': '2025-11-25' },
+    status: 400,
+    code: -32600,
+    id: null,
+  },
+  { name: 'empty batch', body: [], status: 400, code: -32600, id: null },
+  {
+    name: 'batch containing initialize',
+    body: [
+      rpc(
+        'initialize',
+        { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'c', version: '1' } },
+        1,
+      ),
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+    ],
+    status: 400,
+    code: -32600,
+    id: null,
+  },
+];
+
+hostileTable('hostile requests: bodies (issue 13)', [...ROWS, ...BAD_INPUTS.map(badInputRow)], 57);

@@ -2,6 +2,7 @@
 
 import { Host, rpc } from './host';
 import { headThenPing } from './requests';
+import { badInputRow, type BadInput } from './bad-input';
 import { hostileTable, type Row } from './table';
 
 const ROWS: Array<[string, Row]> = [
@@ -77,4 +78,58 @@ const ROWS: Array<[string, Row]> = [
   ],
 ];
 
-hostileTable('hostile requests: headers (issue 13)', ROWS, 6);
+/** Bad inputs anyone may send (stateless, no auth): the plain host's exact answers. */
+const BAD_INPUTS: BadInput[] = [
+  {
+    name: 'Content-Type text/plain',
+    body: rpc('ping'),
+    headers: { 'Content-Type': 'text/plain' },
+    status: 415,
+    code: -32000,
+    id: null,
+  },
+  {
+    name: 'Content-Type missing',
+    body: Buffer.from(JSON.stringify(rpc('ping'))),
+    headers: { 'Content-Type': undefined },
+    status: 415,
+    code: -32000,
+    id: null,
+  },
+  {
+    name: 'Content-Type application/x-www-form-urlencoded',
+    body: rpc('ping'),
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    status: 415,
+    code: -32000,
+    id: null,
+  },
+  {
+    name: 'charset=latin1',
+    body: rpc('ping'),
+    headers: { 'Content-Type': 'application/json; charset=latin1' },
+    status: 415,
+    code: -32000,
+    id: null,
+    message: /latin1/,
+  },
+  {
+    name: 'unsupported MCP-Protocol-Version',
+    body: rpc('ping'),
+    headers: { 'MCP-Protocol-Version': '2099-01-01' },
+    status: 400,
+    code: -32000,
+    id: null,
+    message: /MCP-Protocol-Version/,
+  },
+  {
+    name: 'MCP-Protocol-Version that is not a date',
+    body: rpc('ping'),
+    headers: { 'MCP-Protocol-Version': 'latest' },
+    status: 400,
+    code: -32000,
+    id: null,
+  },
+];
+
+hostileTable('hostile requests: headers (issue 13)', [...ROWS, ...BAD_INPUTS.map(badInputRow)], 12);

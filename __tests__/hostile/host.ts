@@ -1,7 +1,7 @@
 // The hostile suites' server: one auth-enabled router with tools and bridged Express routes on a real HTTP server, the
 // principals who call it, and the record of every response (for the after-row leak check of table.ts).
 
-import type { Agent, OutgoingHttpHeaders, Server } from 'node:http';
+import type { Agent, IncomingHttpHeaders, OutgoingHttpHeaders, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type Request, type Response } from 'express';
 import { mcpRouter, type AuthInfo, type McpRouter, type McpRouterOptions } from '../../lib';
@@ -38,6 +38,8 @@ export async function verify(token: string): Promise<AuthInfo | null> {
   return null;
 }
 
+/** The plain host's options: stateless and without auth, as the bad-input rows need. */
+export const PLAIN_OPTIONS: Partial<McpRouterOptions> = { sessions: false, auth: undefined };
 export const MAIN_OPTIONS: Partial<McpRouterOptions> = { sessions: {}, rateLimit: { limit: 10_000, windowMs: 60_000 } };
 /** The 2048-character cap on the client capabilities a session keeps (their JSON, known keys only). */
 export const MAX_CAPABILITIES_JSON = 2_048;
@@ -64,6 +66,10 @@ export class Host {
   readonly closed: Array<{ id: string; reason: string }> = [];
   /** How often the host's `GET /api/orders` route ran (in the current row). */
   ordersCalls = 0;
+  /** The headers of the last request the host app saw (proves a body really was chunked). */
+  lastHeaders: IncomingHttpHeaders = {};
+  /** The arguments the `keys` tool got last, as its handler saw them. */
+  keysArgs: Record<string, unknown> | undefined;
 
   private constructor(
     readonly mcp: McpRouter,
@@ -71,7 +77,8 @@ export class Host {
     private readonly server: Server,
   ) {}
 
-  static async start(options: Partial<McpRouterOptions> = {}): Promise<Host> {
+  /** Starts a host with `options` over the main ones (auth on, sessions kept); `setup` registers more on its router. */
+  static async start(options: Partial<McpRouterOptions> = {}, setup?: (mcp: McpRouter) => void): Promise<Host> {
     let host: Host | undefined;
     const sessions =
       options.sessions === false
@@ -91,6 +98,10 @@ export class Host {
       sessions,
     });
     const app = express();
+    app.use((req, _res, next) => {
+      if (host) host.lastHeaders = { ...req.headers };
+      next();
+    });
     app.use('/mcp', mcp);
     const api = express.Router();
     api.get('/users/:id/orders', (req: Request, res: Response) => {
@@ -125,7 +136,10 @@ export class Host {
       name: 'keys',
       description: 'Names the arguments it got',
       inputSchema: { type: 'object' },
-      handler: (args: Record<string, unknown>) => ({ keys: Object.keys(args) }),
+      handler: (args: Record<string, unknown>) => {
+        if (host) host.keysArgs = args;
+        return { keys: Object.keys(args) };
+      },
     });
     mcp.tool({
       name: 'quarterly_report',
@@ -142,6 +156,7 @@ export class Host {
       },
     });
     mcp.resource({ uri: 'docs://readme', name: 'readme', read: () => '# Readme' });
+    setup?.(mcp);
     const server = app.listen(0, '127.0.0.1');
     await new Promise<void>((resolve) => server.once('listening', () => resolve()));
     host = new Host(mcp, logger, server);
@@ -161,6 +176,7 @@ export class Host {
       path?: string;
       headers?: OutgoingHttpHeaders;
       body?: string | Buffer;
+      chunks?: ReadonlyArray<string | Buffer>;
       timeoutMs?: number;
       agent?: Agent;
     },

@@ -3,6 +3,7 @@
 
 import { auth, initialize, ORDERS_SECRET, REPORT_SECRET, rpc } from './host';
 import { LITERALS, REFUSED_IDS, refusedId, resultOf, textOf } from './requests';
+import { badInputRow, type BadInput } from './bad-input';
 import { hostileTable, type Row } from './table';
 
 const ROWS: Array<[string, Row]> = [
@@ -170,4 +171,62 @@ const ROWS: Array<[string, Row]> = [
   ],
 ];
 
-hostileTable('hostile requests: methods, tools and bridged routes (issue 13)', ROWS, 32);
+/** Bad inputs anyone may send (stateless, no auth): the plain host's exact answers. */
+const BAD_INPUTS: BadInput[] = [
+  {
+    name: 'unknown method',
+    body: rpc('tools/frobnicate', {}, 'm'),
+    status: 200,
+    code: -32601,
+    id: 'm',
+  },
+  {
+    name: 'unknown tool',
+    body: rpc('tools/call', { name: 'nope', arguments: {} }, 8),
+    status: 200,
+    code: -32602,
+    id: 8,
+  },
+  {
+    name: 'tools/call without a name',
+    body: rpc('tools/call', {}, 8),
+    status: 200,
+    code: -32602,
+    id: 8,
+  },
+  {
+    name: 'unknown prompt',
+    body: rpc('prompts/get', { name: 'nope' }, 9),
+    status: 200,
+    code: -32602,
+    id: 9,
+  },
+  {
+    name: 'unknown resource',
+    body: rpc('resources/read', { uri: 'docs://nope' }, 10),
+    status: 200,
+    code: -32002,
+    id: 10,
+    data: { uri: 'docs://nope' },
+  },
+  {
+    name: 'bad cursor',
+    body: rpc('tools/list', { cursor: 'not-a-cursor' }, 11),
+    status: 200,
+    code: -32602,
+    id: 11,
+  },
+  {
+    name: 'cursor of another list',
+    body: rpc('prompts/list', { cursor: Buffer.from('tool:1').toString('base64url') }, 11),
+    status: 200,
+    code: -32602,
+    id: 11,
+  },
+];
+
+hostileTable(
+  'hostile requests: methods, tools and bridged routes (issue 13)',
+  [...ROWS, ...BAD_INPUTS.map(badInputRow)],
+  39,
+);

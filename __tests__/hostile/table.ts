@@ -5,7 +5,18 @@
 
 import { MCP_ACCEPT } from '../helpers/messages';
 import { messagesOf, type SseEvent } from '../helpers/sse';
-import { auth, Host, MAIN_OPTIONS, ORDERS_SECRET, owners, REPORT_SECRET, rpc, SECRETS, seen } from './host';
+import {
+  auth,
+  Host,
+  MAIN_OPTIONS,
+  PLAIN_OPTIONS,
+  ORDERS_SECRET,
+  owners,
+  REPORT_SECRET,
+  rpc,
+  SECRETS,
+  seen,
+} from './host';
 import { resultOf } from './requests';
 import { expectPrototypeClean, openStream, prototypeSnapshot, send, within, type WireResponse } from './wire';
 
@@ -20,6 +31,8 @@ export interface Suite {
   aliceOld: string;
   /** Ids of bob's SSE events (a progress reply in his session), and what they carried. */
   bobEvents: SseEvent[];
+  /** A stateless host without auth, with a prompt: where anyone's bad input lands (bad-input.ts). */
+  plain: Host;
 }
 
 export interface Row {
@@ -43,6 +56,7 @@ export function hostileTable(title: string, rows: ReadonlyArray<[string, Row]>, 
   describe(title, () => {
     let suite: Suite;
     let main: Host | undefined;
+    let plain: Host | undefined;
     let before: string[];
 
     beforeAll(async () => {
@@ -71,11 +85,15 @@ export function hostileTable(title: string, rows: ReadonlyArray<[string, Row]>, 
         'notifications/progress',
         'result',
       ]);
-      suite = { main, alice, bob, aliceOld, bobEvents };
+      plain = await Host.start(PLAIN_OPTIONS, (mcp) =>
+        mcp.prompt({ name: 'greet', description: 'Says hello', get: () => 'hello' }),
+      );
+      suite = { main, alice, bob, aliceOld, bobEvents, plain };
     });
 
     afterAll(async () => {
       await main?.close();
+      await plain?.close();
     });
 
     beforeEach(() => {
