@@ -3,7 +3,7 @@
 
 import type { Agent, IncomingHttpHeaders, OutgoingHttpHeaders, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import express, { type Request, type Response } from 'express';
+import express, { type Express, type Request, type Response } from 'express';
 import { mcpRouter, type AuthInfo, type McpRouter, type McpRouterOptions } from '../../lib';
 import type { SessionRecord } from '../../lib/sessions/stores';
 import { MCP_ACCEPT, silentLogger } from '../helpers/messages';
@@ -19,7 +19,18 @@ export const TOKENS = {
   /** Known to nobody. */
   wrong: 'tok-nobody-6e0f3a8b5c21',
 } as const;
-export const SECRETS: readonly string[] = Object.values(TOKENS);
+/** The principals of the auth rows' own router (auth.test.ts): its own tokens and required scope. */
+export const AUTH_TOKENS = {
+  alice: 'tok-alice-7c1f0e9a4b2d',
+  bob: 'tok-bob-3e8d5a6c9f01',
+  /** Valid, but without the required scope. */
+  carol: 'tok-carol-b4a29d7e1c35',
+  /** Valid, but expired a minute ago. */
+  dave: 'tok-dave-e2f7c0a85d96',
+  /** Known to nobody. */
+  wrong: 'tok-nobody-91d3b6f4a27e',
+} as const;
+export const SECRETS: readonly string[] = [...Object.values(TOKENS), ...Object.values(AUTH_TOKENS)];
 
 /** Who sends a request: a principal's token, or no token at all. */
 export type Who = 'alice' | 'bob' | 'carol' | 'anon';
@@ -58,6 +69,9 @@ export const seen: Seen[] = [];
 /** Every session id any server gave out, and whose it is: no one else may ever see it. */
 export const owners = new Map<string, Who>();
 
+/** The hosts started and not closed yet: the table checks their logs, and closes a row's own after it. */
+export const open = new Set<Host>();
+
 /** A router with bridged routes and tools on a listening server. */
 export class Host {
   /** Records of the sessions created, from `onSessionCreated`. */
@@ -77,8 +91,15 @@ export class Host {
     private readonly server: Server,
   ) {}
 
-  /** Starts a host with `options` over the main ones (auth on, sessions kept); `setup` registers more on its router. */
-  static async start(options: Partial<McpRouterOptions> = {}, setup?: (mcp: McpRouter) => void): Promise<Host> {
+  /**
+   * Starts a host with `options` over the main ones (auth on, sessions kept) and the hostile tools, resource and
+   * bridged routes (`bare`: none of them); `setup` registers more on its router.
+   */
+  static async start(
+    options: Partial<McpRouterOptions> = {},
+    setup?: (mcp: McpRouter) => void,
+    kind: 'hostile' | 'bare' = 'hostile',
+  ): Promise<Host> {
     let host: Host | undefined;
     const sessions =
       options.sessions === false
@@ -103,63 +124,12 @@ export class Host {
       next();
     });
     app.use('/mcp', mcp);
-    const api = express.Router();
-    api.get('/users/:id/orders', (req: Request, res: Response) => {
-      res.json({ user: req.params.id, orders: [`order-of-${String(req.params.id)}`] });
-    });
-    api.get('/orders', (_req: Request, res: Response) => {
-      if (host) host.ordersCalls++;
-      res.json({ orders: [ORDERS_SECRET] });
-    });
-    app.use('/api', api);
-    mcp.exposeRoutes(app, [
-      { method: 'GET', path: '/api/users/:id/orders', name: 'user_orders', description: 'The orders of one user' },
-      {
-        method: 'GET',
-        path: '/api/orders',
-        name: 'all_orders',
-        description: 'Every order of every user',
-        scopes: ['orders:read'],
-      },
-    ]);
-    mcp.tool({
-      name: 'echo',
-      description: 'Echo text',
-      inputSchema: {
-        type: 'object',
-        properties: { text: { type: 'string' }, times: { type: 'integer', minimum: 1 } },
-        required: ['text'],
-      },
-      handler: ({ text, times }: { text: string; times?: number }) => text.repeat(times ?? 1),
-    });
-    mcp.tool({
-      name: 'keys',
-      description: 'Names the arguments it got',
-      inputSchema: { type: 'object' },
-      handler: (args: Record<string, unknown>) => {
-        if (host) host.keysArgs = args;
-        return { keys: Object.keys(args) };
-      },
-    });
-    mcp.tool({
-      name: 'quarterly_report',
-      description: 'The quarterly report',
-      scopes: ['reports:read'],
-      handler: () => REPORT_SECRET,
-    });
-    mcp.tool({
-      name: 'progress',
-      description: 'Reports progress once, then answers',
-      handler: async (_args, ctx) => {
-        await ctx.progress(1, 2, `progress of ${ctx.auth?.subject ?? 'nobody'}`);
-        return `done for ${ctx.auth?.subject ?? 'nobody'}`;
-      },
-    });
-    mcp.resource({ uri: 'docs://readme', name: 'readme', read: () => '# Readme' });
+    if (kind === 'hostile') registerHostile(app, mcp, () => host);
     setup?.(mcp);
     const server = app.listen(0, '127.0.0.1');
     await new Promise<void>((resolve) => server.once('listening', () => resolve()));
     host = new Host(mcp, logger, server);
+    open.add(host);
     return host;
   }
 
@@ -266,10 +236,70 @@ export class Host {
   }
 
   async close(): Promise<void> {
+    if (!open.delete(this)) return;
     await this.mcp.close();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
+}
+
+/** The hostile tools, resource and bridged routes (one of them scoped, answering a secret only bob may see). */
+function registerHostile(app: Express, mcp: McpRouter, host: () => Host | undefined): void {
+  const api = express.Router();
+  api.get('/users/:id/orders', (req: Request, res: Response) => {
+    res.json({ user: req.params.id, orders: [`order-of-${String(req.params.id)}`] });
+  });
+  api.get('/orders', (_req: Request, res: Response) => {
+    const current = host();
+    if (current) current.ordersCalls++;
+    res.json({ orders: [ORDERS_SECRET] });
+  });
+  app.use('/api', api);
+  mcp.exposeRoutes(app, [
+    { method: 'GET', path: '/api/users/:id/orders', name: 'user_orders', description: 'The orders of one user' },
+    {
+      method: 'GET',
+      path: '/api/orders',
+      name: 'all_orders',
+      description: 'Every order of every user',
+      scopes: ['orders:read'],
+    },
+  ]);
+  mcp.tool({
+    name: 'echo',
+    description: 'Echo text',
+    inputSchema: {
+      type: 'object',
+      properties: { text: { type: 'string' }, times: { type: 'integer', minimum: 1 } },
+      required: ['text'],
+    },
+    handler: ({ text, times }: { text: string; times?: number }) => text.repeat(times ?? 1),
+  });
+  mcp.tool({
+    name: 'keys',
+    description: 'Names the arguments it got',
+    inputSchema: { type: 'object' },
+    handler: (args: Record<string, unknown>) => {
+      const current = host();
+      if (current) current.keysArgs = args;
+      return { keys: Object.keys(args) };
+    },
+  });
+  mcp.tool({
+    name: 'quarterly_report',
+    description: 'The quarterly report',
+    scopes: ['reports:read'],
+    handler: () => REPORT_SECRET,
+  });
+  mcp.tool({
+    name: 'progress',
+    description: 'Reports progress once, then answers',
+    handler: async (_args, ctx) => {
+      await ctx.progress(1, 2, `progress of ${ctx.auth?.subject ?? 'nobody'}`);
+      return `done for ${ctx.auth?.subject ?? 'nobody'}`;
+    },
+  });
+  mcp.resource({ uri: 'docs://readme', name: 'readme', read: () => '# Readme' });
 }
 
 /** Headers without the ones set to undefined. */

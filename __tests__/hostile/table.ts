@@ -3,6 +3,7 @@
 // every row, nothing leaked (no stack, no path, no token, no other principal's session or data), Object.prototype is
 // untouched, and alice is still served. The concern files (bodies, sessions, auth, headers, limits, methods) hold rows.
 
+import { inspect } from 'node:util';
 import { MCP_ACCEPT } from '../helpers/messages';
 import { messagesOf, type SseEvent } from '../helpers/sse';
 import {
@@ -14,6 +15,7 @@ import {
   owners,
   REPORT_SECRET,
   rpc,
+  open,
   SECRETS,
   seen,
 } from './host';
@@ -96,13 +98,21 @@ export function hostileTable(title: string, rows: ReadonlyArray<[string, Row]>, 
       await plain?.close();
     });
 
+    let consoleSpies: jest.SpyInstance[] = [];
     beforeEach(() => {
       seen.length = 0;
       if (main) main.ordersCalls = 0;
+      // Nothing may print a token either; and nothing should print at all.
+      consoleSpies = (['error', 'warn', 'log', 'info', 'debug'] as const).map((method) =>
+        jest.spyOn(console, method).mockImplementation(() => undefined),
+      );
     });
 
-    afterEach(() => {
+    afterEach(async () => {
       jest.useRealTimers();
+      for (const spy of consoleSpies) spy.mockRestore();
+      // The hosts a row started for itself.
+      await Promise.all([...open].filter((host) => host !== main && host !== plain).map((host) => host.close()));
     });
 
     it(`has at least ${minRows} rows`, () => {
@@ -149,6 +159,15 @@ export function hostileTable(title: string, rows: ReadonlyArray<[string, Row]>, 
         for (const [session, owner] of owners) if (owner !== who) expect(text).not.toContain(session);
       }
       expect(s.main.logger.error).not.toHaveBeenCalled();
+      // No token in any host's log, or on the console.
+      const logged = inspect(
+        [
+          [...open].map((host) => [host.logger.error.mock.calls, host.logger.warn.mock.calls]),
+          consoleSpies.map((spy) => spy.mock.calls),
+        ],
+        { depth: 20 },
+      );
+      for (const secret of SECRETS) expect(logged).not.toContain(secret);
 
       // Object.prototype is untouched, and alice is still served.
       expectPrototypeClean(before);
