@@ -6,6 +6,7 @@ import { RedisEventStore, type RedisEventStoreSettings } from '../../lib/redis/e
 import { STREAM_OWNER_TTL_MS } from '../../lib/redis/session-keys';
 import { StoreUnavailableError } from '../../lib/sessions/shared-store';
 import { configError, rejection } from '../helpers/errors';
+import { until } from '../helpers/until';
 import { useRedis } from './redis-server';
 
 const redis = useRedis();
@@ -316,12 +317,11 @@ describe('RedisEventStore outages', () => {
       expect(Date.now() - started).toBeLessThan(1_500);
     }
     await redis.start();
-    const end = Date.now() + 5_000;
     let after: string | undefined;
-    while (after === undefined && Date.now() < end) {
-      after = await store.append('s', 'A', null).catch(() => undefined);
-      if (after === undefined) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await until(
+      async () => (after = await store.append('s', 'A', null).catch(() => undefined)) !== undefined,
+      'an append after the restart',
+    ).catch(() => undefined);
     expect(after).toMatch(/^A\./);
     // The restarted server kept nothing (no persistence): the old id is unknown, not replayed with a gap.
     expect(await store.replayAfter('s', id!)).toBeUndefined();
