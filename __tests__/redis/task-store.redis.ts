@@ -99,7 +99,9 @@ describe('the memory store’s behaviours', () => {
     const { store, connection } = instance(prefix, { maxPerPrincipal: 1 });
     await store.create(task('t', 'p', { ttlMs: 300 }));
     expect(await store.get('t', 'p')).toBeDefined();
-    await new Promise((resolve) => setTimeout(resolve, 350));
+    await until(async () => (await store.get('t', 'p')) === undefined, 'the task to be forgotten', 3_000).catch(
+      () => undefined,
+    );
     expect(await store.get('t', 'p')).toBeUndefined();
     expect(await store.put(task('t', 'p'))).toBe(false);
     expect(await store.list('p')).toEqual([]);
