@@ -8,7 +8,7 @@ import {
   type IntrospectionVerifierOptions,
 } from '../../lib/auth/verifiers/introspection-verifier';
 import { mcpRouter, McpConfigError, type McpRouter } from '../../lib';
-import { MCP_ACCEPT, rpc, silentLogger } from '../helpers/create-app';
+import { MCP_ACCEPT, rpc, silentLogger } from '../helpers/messages';
 import { startOidcProvider, type TestProvider } from '../helpers/oidc-provider';
 import { listenLocally, type Listening } from '../helpers/ports';
 import { useVerifyApps } from '../helpers/verify-app';

@@ -4,7 +4,7 @@ import express from 'express';
 import request from 'supertest';
 import { jwtVerifier, type JwtVerifierOptions } from '../../lib/auth/verifiers/jwt-verifier';
 import { mcpRouter, McpConfigError, type McpRouter } from '../../lib';
-import { MCP_ACCEPT, rpc, silentLogger } from '../helpers/create-app';
+import { MCP_ACCEPT, rpc, silentLogger } from '../helpers/messages';
 import { makeSigningKey, signToken, startJwksServer, type JwksServer, type SigningKey } from '../helpers/jwks-server';
 import { startOidcProvider, type TestProvider } from '../helpers/oidc-provider';
 import { useVerifyApps } from '../helpers/verify-app';

@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { mcpRouter, tool, type McpRouter } from '../../lib';
-import { silentLogger } from '../helpers/create-app';
+import { silentLogger } from '../helpers/messages';
 import {
   API_KEY,
   API_TOKEN,

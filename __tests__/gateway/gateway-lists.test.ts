@@ -4,13 +4,14 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod/v4';
 import { mcpRouter, type McpRouter, type McpRouterOptions } from '../../lib';
-import { MCP_ACCEPT, rpc } from '../helpers/create-app';
+import { MCP_ACCEPT, rpc } from '../helpers/messages';
 import { envelope, MODERN } from '../helpers/modern';
 import { messageOf, SseReader, type SseEvent } from '../helpers/sse';
 import {
   closeAfterEach,
   closeGatewaysAfterEach,
   gateway,
+  hasAnswered,
   routerUpstream,
   routerUpstreamWithApi,
   sdkUpstreamWithServers,
@@ -28,10 +29,6 @@ const readers: SseReader[] = [];
 afterEach(async () => {
   await Promise.all(readers.splice(0).map((reader) => reader.cancel()));
 });
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 /** Every tool name of the gateway, page by page, as the SDK v1 client sees them. */
 async function allPages(client: Awaited<ReturnType<typeof v1Client>>): Promise<{ names: string[]; pages: number }> {
@@ -88,11 +85,15 @@ async function listening2026(url: string): Promise<{ heard: () => number }> {
   return { heard: () => heard };
 }
 
-/** Waits until `count()` reaches 1, then a while longer, and checks it stayed 1: one notification, not one per item. */
-async function exactlyOne(count: () => number): Promise<void> {
+/**
+ * Waits until `count()` reaches 1, then checks it was one notification, not one per item: makes `another` change and
+ * waits for its notification; a second one for the first change would have come before it, so the count must be 2.
+ */
+async function exactlyOne(count: () => number, another: () => void): Promise<void> {
   await waitFor(() => count() >= 1);
-  await sleep(600);
-  expect(count()).toBe(1);
+  another();
+  await waitFor(() => count() >= 2);
+  expect(count()).toBe(2);
 }
 
 describe('pagination', () => {
@@ -167,8 +168,11 @@ describe('upstream list_changed → downstream list_changed', () => {
     servers[0]!.registerTool('late', { description: 'Late', inputSchema: { x: z.string() } }, async () => ({
       content: [],
     }));
-    await exactlyOne(down.heard);
+    await waitFor(() => down.heard() >= 1);
     expect((await down.client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(['v1__add', 'v1__late']);
+    await exactlyOne(down.heard, () =>
+      servers[0]!.registerTool('marker', { description: 'Marker' }, async () => ({ content: [] })),
+    );
   });
 
   it.each([
@@ -184,7 +188,9 @@ describe('upstream list_changed → downstream list_changed', () => {
         upstream.seen.some((request) => request.http === 'GET' || request.rpc === 'subscriptions/listen'),
       );
       for (const name of ['n1', 'n2', 'n3']) upstreamMcp.tool({ name, description: name, handler: () => name });
-      await exactlyOne(down.heard);
+      await exactlyOne(down.heard, () =>
+        upstreamMcp.tool({ name: 'marker', description: 'marker', handler: () => '' }),
+      );
       expect((await down.client.listTools()).tools.map((tool) => tool.name)).toEqual(
         expect.arrayContaining(['r__n1', 'r__n2', 'r__n3']),
       );
@@ -195,28 +201,30 @@ describe('upstream list_changed → downstream list_changed', () => {
     const v2 = await sdkV2Upstream(['one']);
     const gw = await gateway({}, (mcp) => mcp.upstream({ prefix: 'v2', url: v2.upstream.url }));
     const down = await listening2026(gw.url);
-    await waitFor(() => v2.upstream.seen.some((request) => request.rpc === 'subscriptions/listen'));
-    // Give the upstream's listen stream time to be acknowledged before it publishes.
-    await sleep(100);
+    // The upstream keeps the listen stream before it answers its head.
+    await waitFor(() => hasAnswered(v2.upstream, 'subscriptions/listen'));
     v2.tools.push('two', 'three');
     v2.toolsChanged();
-    await exactlyOne(down.heard);
+    await waitFor(() => down.heard() >= 1);
     const client = await v1Client(gw.url);
     expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual([
       'v2__one',
       'v2__three',
       'v2__two',
     ]);
+    await exactlyOne(down.heard, () => {
+      v2.tools.push('marker');
+      v2.toolsChanged();
+    });
   });
 
   it('a 2026 downstream subscriptions/listen stream hears exactly one when this router (2026) adds three tools', async () => {
     const { upstream, mcp: upstreamMcp } = await routerUpstreamWithApi({});
     const gw = await gateway({}, (mcp) => mcp.upstream({ prefix: 'r', url: upstream.url }));
     const down = await listening2026(gw.url);
-    await waitFor(() => upstream.seen.some((request) => request.rpc === 'subscriptions/listen'));
-    await sleep(100);
+    await waitFor(() => hasAnswered(upstream, 'subscriptions/listen'));
     for (const name of ['n1', 'n2', 'n3']) upstreamMcp.tool({ name, description: name, handler: () => name });
-    await exactlyOne(down.heard);
+    await exactlyOne(down.heard, () => upstreamMcp.tool({ name: 'marker', description: 'marker', handler: () => '' }));
   });
 });
 
@@ -231,7 +239,8 @@ describe('refresh() and remove()', () => {
     const names = async (): Promise<string[]> => (await client.listTools()).tools.map((tool) => tool.name);
     expect(await names()).not.toContain('q__quiet');
     upstreamMcp.tool({ name: 'quiet', description: 'Added without a notification', handler: () => 'quiet' });
-    await sleep(300);
+    // A stream would have been opened when the lists arrived, before this call goes through the gateway.
+    await client.callTool({ name: 'q__add', arguments: { a: 1, b: 2 } });
     // No listChanged declared: the gateway opened no stream and has not seen the change yet.
     expect(upstream.seen.some((request) => request.rpc === 'subscriptions/listen' || request.http === 'GET')).toBe(
       false,

@@ -8,7 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { mcpRouter, type McpRouter } from '../../lib';
 import { until } from '../helpers/until';
-import { closeAfterEach, routerUpstreamWithApi } from './upstreams';
+import { closeAfterEach, hasAnswered, routerUpstreamWithApi, type Upstream } from './upstreams';
 
 closeAfterEach();
 
@@ -34,9 +34,24 @@ async function gatewayFor(url: string): Promise<{ gateway: McpRouter; url: strin
 }
 
 describe.each([
-  ['a 2026 upstream (listen stream)', {}],
-  ['a 2025 upstream (GET stream, resources/subscribe)', { eras: ['2025' as const] }],
-])('resource updates from %s', (_label, options) => {
+  [
+    'a 2026 upstream (listen stream)',
+    {},
+    (upstream: Upstream) =>
+      hasAnswered(upstream, 'subscriptions/listen', (params) =>
+        Boolean(
+          (
+            params as { notifications: { resourceSubscriptions?: string[] } }
+          ).notifications.resourceSubscriptions?.includes('docs://readme'),
+        ),
+      ),
+  ],
+  [
+    'a 2025 upstream (GET stream, resources/subscribe)',
+    { eras: ['2025' as const] },
+    (upstream: Upstream) => hasAnswered(upstream, 'resources/subscribe'),
+  ],
+])('resource updates from %s', (_label, options, subscribed) => {
   it('reach a downstream session subscribed to the prefixed URI, and no update of another resource does', async () => {
     const { upstream, mcp } = await routerUpstreamWithApi(options);
     mcp.resource({ uri: 'docs://other', name: 'other', read: () => 'other' });
@@ -51,12 +66,12 @@ describe.each([
     const listed = await client.listResources();
     expect(listed.resources.map((resource) => resource.uri).sort()).toEqual(['up+docs://other', 'up+docs://readme']);
     await client.subscribeResource({ uri: 'up+docs://readme' });
-    // The gateway's own subscription upstream is made when the lists arrive; give the stream a moment to open.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // The gateway's own subscription upstream is made when the lists arrive; the upstream keeps it before answering.
+    await until(() => subscribed(upstream), "the gateway's subscription upstream");
     mcp.notifyResourceUpdated('docs://other');
     mcp.notifyResourceUpdated('docs://readme');
     await until(() => updates.length > 0, 'a resource update');
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // docs://other went first down the same streams: relayed, it would have arrived before.
     expect(updates).toEqual(['up+docs://readme']);
   });
 });

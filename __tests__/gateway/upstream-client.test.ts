@@ -4,6 +4,7 @@ import { ErrorCode, mcpRouter, type McpRouterOptions } from '../../lib';
 import { createUpstreamClient } from '../../lib/gateway/upstream-client';
 import {
   clientFor,
+  clientSocketsClosed,
   CLIENT_INFO,
   closeAfterEach,
   LABEL,
@@ -103,7 +104,7 @@ describe('upstream client against the SDK v1 server (2025, stateful)', () => {
     const lostSession = client.sessionId;
     await stopUpstream(first);
     // Let the client's pool see the old server's FIN, as it would after a real restart (a POST is never retried on a dead socket).
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await clientSocketsClosed(first.port);
     const second = await sdkUpstream(first.port);
     expect(text(await client.request('tools/call', { name: 'add', arguments: { a: 2, b: 2 } }))).toBe('4');
     expect(client.sessionId).not.toBe(lostSession);
@@ -241,8 +242,9 @@ describe('upstream client against this router: lost session, cancellation', () =
     controller.abort();
     expect((await rejection(call)).message).toBe(`Upstream "${LABEL}" request was cancelled`);
     expect(client.era).toBe('2026');
-    // MCP 2026-07-28 has no session to cancel in: closing the request's stream is the cancellation.
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // MCP 2026-07-28 has no session to cancel in: closing the request's stream is the cancellation. A notification
+    // would have been sent at the abort, before this next request.
+    await client.request('tools/list', {});
     expect(upstream.seen.some((request) => request.rpc === 'notifications/cancelled')).toBe(false);
   });
 });

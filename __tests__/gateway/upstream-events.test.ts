@@ -6,11 +6,14 @@ import type { UpstreamListener, UpstreamListenState } from '../../lib/gateway/up
 import {
   clientFor,
   closeAfterEach,
+  hasAnswered,
+  MARKER_HEADER,
   routerUpstream,
   routerUpstreamWithApi,
   sdkUpstreamWithServers,
   serve,
   stopUpstream,
+  type Upstream,
   waitFor,
 } from './upstreams';
 
@@ -35,6 +38,47 @@ function record(client: ReturnType<typeof clientFor>, resourceSubscriptions?: re
 }
 
 const TOOLS_CHANGED = 'notifications/tools/list_changed';
+const ACKNOWLEDGED = 'notifications/subscriptions/acknowledged';
+
+/** An upstream (2026) that acknowledges every listen stream and ends it at once: its listeners keep reopening. */
+async function endingUpstream(): Promise<Upstream> {
+  const ack = { jsonrpc: '2.0', method: ACKNOWLEDGED, params: { notifications: { toolsListChanged: true } } };
+  return serve((app) => {
+    app.post('/mcp', (req, res) => {
+      const body = req.body as { id?: number; method: string };
+      if (body.method !== 'server/discover')
+        res
+          .status(200)
+          .set('Content-Type', 'text/event-stream')
+          .end(`data: ${JSON.stringify(ack)}\n\n`);
+      else {
+        const result = {
+          resultType: 'complete',
+          supportedVersions: ['2026-07-28'],
+          capabilities: { tools: { listChanged: true } },
+        };
+        res.json({ jsonrpc: '2.0', id: body.id, result });
+      }
+    });
+  });
+}
+
+/**
+ * Resolves once a reopening or a notification that must not come would have come: a clock listener on
+ * {@link endingUpstream} has reopened three times (waits of at least 5 + 10 + 20 ms with {@link BACKOFF}, past a
+ * first reopening's 10 ms ceiling); with `marked`, a marker client (left out of `seen`) listening there has also heard
+ * a tool added after every other: a notification to a closed listener would have come before it.
+ */
+async function backoffPassed(marked?: { upstream: Upstream; mcp: Parameters<typeof addTool>[0] }): Promise<void> {
+  const clock = record(clientFor(await endingUpstream()));
+  if (marked !== undefined) {
+    const marker = record(clientFor(marked.upstream, 5_000, () => ({ [MARKER_HEADER]: '1' })));
+    await waitFor(() => marker.states.includes('open'));
+    addTool(marked.mcp, 'marker');
+    await waitFor(() => marker.count(TOOLS_CHANGED) === 1);
+  }
+  await waitFor(() => clock.states.filter((state) => state === 'retrying').length >= 3);
+}
 
 function addTool(
   mcp: { tool: (definition: { name: string; description: string; handler: () => string }) => unknown },
@@ -99,9 +143,8 @@ describe.each([
         ),
       );
     } else {
-      await waitFor(() => upstream.seen.some((request) => request.rpc === 'resources/subscribe'));
-      // Let the subscription land before the update is sent.
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // The subscription is kept before its answer is written.
+      await waitFor(() => hasAnswered(upstream, 'resources/subscribe'));
     }
     mcp.notifyResourceUpdated('docs://readme');
     await waitFor(() => heard.count('notifications/resources/updated') === 1);
@@ -120,10 +163,9 @@ describe.each([
     const heard = record(client);
     await waitFor(() => heard.states.includes('open'));
     heard.listener.close();
-    await new Promise((resolve) => setTimeout(resolve, 50));
     const requests = upstream.seen.length;
     addTool(mcp, 'unheard');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await backoffPassed({ upstream, mcp });
     expect(heard.count(TOOLS_CHANGED)).toBe(0);
     expect(upstream.seen.length).toBe(requests);
     expect(heard.states).toEqual(['open']);
@@ -137,9 +179,8 @@ describe('listen against the SDK v1 server (2025, stateful)', () => {
     const client = clientFor(upstream);
     const heard = record(client);
     await waitFor(() => heard.states.includes('open'));
-    // The GET reaches the transport after the stream's headers: give it a moment to attach.
-    await waitFor(() => upstream.seen.some((request) => request.http === 'GET'));
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The transport keeps the GET stream before it answers its head.
+    await waitFor(() => hasAnswered(upstream, 'GET'));
     servers[0]!.sendToolListChanged();
     await waitFor(() => heard.count(TOOLS_CHANGED) === 1);
     // MCP 2025-11-25 › ping: a server request on the GET stream is answered by a POST with the session.
@@ -153,7 +194,7 @@ describe('listen: an upstream without a stream, malformed events, client close',
     const client = clientFor(upstream);
     const heard = record(client);
     await waitFor(() => heard.states.includes('unsupported'));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await backoffPassed();
     expect(heard.states).toEqual(['unsupported']);
     expect(upstream.seen.filter((request) => request.http === 'GET')).toHaveLength(1);
   });
@@ -246,15 +287,14 @@ describe('listen: an upstream without a stream, malformed events, client close',
   });
 
   it('client.close() ends every listener', async () => {
-    const { upstream } = await routerUpstreamWithApi({});
+    const { upstream, mcp } = await routerUpstreamWithApi({});
     const client = clientFor(upstream);
     const one = record(client);
     const two = record(client);
     await waitFor(() => one.states.includes('open') && two.states.includes('open'));
     await client.close();
-    await new Promise((resolve) => setTimeout(resolve, 50));
     const requests = upstream.seen.length;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await backoffPassed({ upstream, mcp });
     expect(upstream.seen.length).toBe(requests);
     expect(() => client.listen({ onNotification: () => undefined })).toThrow('client was closed');
   });

@@ -2,7 +2,8 @@
 
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders, Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { subscribe } from 'node:diagnostics_channel';
+import type { AddressInfo, Socket } from 'node:net';
 import express, { type Express, type Request, type Response } from 'express';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -15,6 +16,7 @@ import * as z from 'zod/v4';
 import { ErrorCode, JsonRpcError, mcpRouter, type McpRouter, type McpRouterOptions } from '../../lib';
 import type { UpstreamHandle } from '../../lib/gateway/upstream';
 import { createUpstreamClient, type UpstreamClient } from '../../lib/gateway/upstream-client';
+import { until } from '../helpers/until';
 import { CLIENT_INFO } from './client-info';
 
 export { CLIENT_INFO };
@@ -31,9 +33,48 @@ export interface Seen {
 export interface Upstream {
   readonly url: string;
   readonly port: number;
+  /** Every request but a marker's (see {@link MARKER_HEADER}), in arrival order. */
   readonly seen: Seen[];
+  /** Each request whose response began (its head or first byte written): what its handler had done by then is done. */
+  readonly answered: Answered[];
   close(): Promise<void>;
 }
+
+/** A request an upstream began to answer: its JSON-RPC method (the HTTP method for GET and DELETE) and params. */
+export interface Answered {
+  readonly method: string;
+  readonly params?: unknown;
+}
+
+/** Whether `upstream` began to answer a `method` request (whose params `match`, when given). */
+export function hasAnswered(
+  upstream: Upstream,
+  method: string,
+  match: (params: unknown) => boolean = () => true,
+): boolean {
+  return upstream.answered.some((answered) => answered.method === method && match(answered.params));
+}
+
+/**
+ * A request carrying this header is a test's marker (a second client whose notification proves the first heard nothing
+ * by then): the upstream serves it but leaves it out of `seen`, so the first client's requests can still be counted.
+ */
+export const MARKER_HEADER = 'x-test-marker';
+
+/** Resolves once every client socket this process opened to `port` has closed (the server's FIN has been read). */
+export function clientSocketsClosed(port: number): Promise<void> {
+  const sockets = [...clientSockets].filter((socket) => socket.remotePort === port && !socket.closed);
+  return Promise.all(sockets.map((socket) => new Promise((resolve) => socket.once('close', resolve)))).then(
+    () => undefined,
+  );
+}
+
+const clientSockets = new Set<Socket>();
+subscribe('net.client.socket', (message) => {
+  const { socket } = message as { socket: Socket };
+  clientSockets.add(socket);
+  socket.once('close', () => clientSockets.delete(socket));
+});
 
 const open: Upstream[] = [];
 const clients: UpstreamClient[] = [];
@@ -55,15 +96,25 @@ export function closeAfterEach(): void {
 /** Serves `app` on 127.0.0.1 (port 0: any free one), recording every request before the app sees it. */
 export async function serve(build: (app: Express) => void, port = 0): Promise<Upstream> {
   const seen: Seen[] = [];
+  const answered: Answered[] = [];
   const app = express();
   app.use(express.json());
-  app.use((req, _res, next) => {
+  app.use((req, res, next) => {
     const body: unknown = req.body;
     const rpc =
       typeof body === 'object' && body !== null && typeof (body as { method?: unknown }).method === 'string'
         ? (body as { method: string }).method
         : undefined;
-    seen.push({ http: req.method, rpc, session: req.get('mcp-session-id'), version: req.get('mcp-protocol-version') });
+    if (req.get(MARKER_HEADER) === undefined)
+      seen.push({
+        http: req.method,
+        rpc,
+        session: req.get('mcp-session-id'),
+        version: req.get('mcp-protocol-version'),
+      });
+    onFirstWrite(res, () =>
+      answered.push({ method: rpc ?? req.method, params: (body as { params?: unknown } | undefined)?.params }),
+    );
     next();
   });
   build(app);
@@ -75,6 +126,7 @@ export async function serve(build: (app: Express) => void, port = 0): Promise<Up
     url: `http://127.0.0.1:${actual}/mcp`,
     port: actual,
     seen,
+    answered,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
@@ -223,10 +275,36 @@ export async function rejection(promise: Promise<unknown>): Promise<JsonRpcError
   return error as JsonRpcError;
 }
 
+/** Waits for `condition` (see {@link until}), within two seconds. */
 export async function waitFor(condition: () => boolean): Promise<void> {
-  for (let attempt = 0; attempt < 200 && !condition(); attempt++)
-    await new Promise((resolve) => setTimeout(resolve, 10));
+  await until(condition, 'the condition', 2_000);
   expect(condition()).toBe(true);
+}
+
+/** Calls `then` once, when the response begins: its head written or flushed, a first write, or its end. */
+function onFirstWrite(res: Response, then: () => void): void {
+  const { write, end, flushHeaders, writeHead } = res;
+  let first = true;
+  const mark = (): void => {
+    if (first) then();
+    first = false;
+  };
+  res.write = function (this: Response, ...args: unknown[]) {
+    mark();
+    return (write as (...a: unknown[]) => boolean).apply(this, args);
+  } as Response['write'];
+  res.end = function (this: Response, ...args: unknown[]) {
+    mark();
+    return (end as (...a: unknown[]) => Response).apply(this, args);
+  } as Response['end'];
+  res.flushHeaders = function (this: Response) {
+    mark();
+    flushHeaders.call(this);
+  };
+  res.writeHead = function (this: Response, ...args: unknown[]) {
+    mark();
+    return (writeHead as (...a: unknown[]) => Response).apply(this, args);
+  } as Response['writeHead'];
 }
 
 // Upstreams and a gateway for the call, relay and credential tests: each records the headers and _meta it received.

@@ -3,14 +3,9 @@
 import express, { type Express } from 'express';
 import request from 'supertest';
 import { mcpRouter, type McpRouter, type McpRouterOptions } from '../../lib';
+import { MCP_ACCEPT } from './messages';
 
-/** The Accept header every MCP client sends on POST (MCP transports). */
-export const MCP_ACCEPT = 'application/json, text/event-stream';
-
-/** A logger that records instead of printing, so expected failures stay out of the test output. */
-export function silentLogger(): { error: jest.Mock; warn: jest.Mock } {
-  return { error: jest.fn(), warn: jest.fn() };
-}
+export { MCP_ACCEPT, notification, rpc, silentLogger } from './messages';
 
 /**
  * Builds `express()` with `app.use('/mcp', mcpRouter({ name: 'test', version: '1.0.0', sessions: false, ...options }))`.
@@ -25,20 +20,6 @@ export function createApp(options: Partial<McpRouterOptions> = {}, setup?: (mcp:
   const app = express();
   app.use('/mcp', mcp);
   return app;
-}
-
-/** A JSON-RPC request body; `params` is left out when undefined. */
-export function rpc(
-  method: string,
-  params?: Record<string, unknown>,
-  id: string | number = 1,
-): Record<string, unknown> {
-  return params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
-}
-
-/** A JSON-RPC notification body (no id). */
-export function notification(method: string, params?: Record<string, unknown>): Record<string, unknown> {
-  return params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
 }
 
 /**

@@ -23,6 +23,7 @@ export interface RawResponse {
 export class RawConnection {
   private buffer = '';
   private wake: (() => void) | undefined;
+  private ended = false;
   private readonly socket: net.Socket;
   /** Resolves when the socket closes: the server closed it (or `close()` was called). */
   readonly closed: Promise<void>;
@@ -33,7 +34,13 @@ export class RawConnection {
     private readonly httpVersion: '1.1' | '1.0' = '1.1',
   ) {
     this.socket = net.connect(port, '127.0.0.1');
-    this.closed = new Promise((resolve) => this.socket.once('close', () => resolve()));
+    this.closed = new Promise((resolve) =>
+      this.socket.once('close', () => {
+        this.ended = true;
+        this.wake?.();
+        resolve();
+      }),
+    );
     this.socket.setEncoding('utf8');
     this.socket.on('data', (text: string) => {
       this.buffer += text;
@@ -71,13 +78,19 @@ export class RawConnection {
     for (;;) {
       const response = this.take(method);
       if (response !== undefined) return response;
-      if (Date.now() > deadline)
+      const left = deadline - Date.now();
+      // Closed: nothing more will come.
+      if (left < 0 || this.ended)
         throw new Error(
-          `no response to ${method} on this connection within ${ms} ms (got ${JSON.stringify(this.buffer.slice(0, 200))})`,
+          `no response to ${method} on this connection ${this.ended ? 'before it closed' : `within ${ms} ms`} (got ${JSON.stringify(this.buffer.slice(0, 200))})`,
         );
+      // Woken by the next data or the close; the timer is only the deadline.
       await new Promise<void>((resolve) => {
-        this.wake = resolve;
-        setTimeout(resolve, 20);
+        const timer = setTimeout(resolve, left + 1);
+        this.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
       });
     }
   }

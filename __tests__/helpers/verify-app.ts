@@ -5,7 +5,7 @@ import type { IncomingMessage } from 'node:http';
 import request from 'supertest';
 import { mcpRouter, type McpRouter } from '../../lib';
 import type { AuthInfo } from '../../lib/registry/request-context';
-import { MCP_ACCEPT, rpc, silentLogger } from './create-app';
+import { MCP_ACCEPT, rpc, silentLogger } from './messages';
 import { listenLocally, type Listening } from './ports';
 
 /** A served verifier: the app's origin, and a `whoami` call carrying a token. */

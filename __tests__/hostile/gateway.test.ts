@@ -3,7 +3,7 @@
 
 import { McpConfigError, mcpRouter, type McpRouter, type UpstreamOptions } from '../../lib';
 import type { UpstreamHandle } from '../../lib/gateway/upstream';
-import { MCP_ACCEPT, rpc } from '../helpers/create-app';
+import { MCP_ACCEPT, rpc } from '../helpers/messages';
 import { envelope, MODERN } from '../helpers/modern';
 import {
   closeAfterEach,

@@ -6,7 +6,7 @@ import type { Server, ServerResponse } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import express from 'express';
 import { MemoryEventStore, mcpRouter, type McpRouter, type McpRouterOptions } from '../../lib';
-import { MCP_ACCEPT, notification, rpc, silentLogger } from '../helpers/create-app';
+import { MCP_ACCEPT, notification, rpc, silentLogger } from '../helpers/messages';
 import { envelope, MODERN } from '../helpers/modern';
 import { listenLocally } from '../helpers/ports';
 import { RawConnection } from '../helpers/raw-connection';

@@ -22,6 +22,8 @@ export interface WireRequest {
   path: string;
   headers?: OutgoingHttpHeaders;
   body?: string | Buffer | Uint8Array;
+  /** Sends the body in these writes instead, without Content-Length: Node sends it with Transfer-Encoding: chunked. */
+  chunks?: ReadonlyArray<string | Buffer>;
   /** Longer than this is a hang: the request is destroyed and the promise rejects. Defaults to 5 s. */
   timeoutMs?: number;
   /** The agent (a keep-alive one, to reuse a connection); defaults to a fresh connection per request. */
@@ -80,6 +82,7 @@ export function send(baseUrl: string, req: WireRequest): Promise<WireResponse> {
       clearTimeout(timer);
       reject(err);
     });
+    for (const chunk of req.chunks ?? []) outgoing.write(chunk);
     outgoing.end(req.body === undefined ? undefined : Buffer.from(req.body));
   });
 }
@@ -136,6 +139,7 @@ export function openStream(baseUrl: string, req: WireRequest): Promise<WireStrea
       clearTimeout(timer);
       reject(err);
     });
+    for (const chunk of req.chunks ?? []) outgoing.write(chunk);
     outgoing.end(req.body === undefined ? undefined : Buffer.from(req.body));
   });
 }

@@ -4,7 +4,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import request from 'supertest';
 import { mcpRouter } from '../../lib';
 import { connectClient, type ConnectedClient } from '../helpers/connect-client';
-import { silentLogger } from '../helpers/create-app';
+import { silentLogger } from '../helpers/messages';
 
 interface User {
   id: string;

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { McpConfigError, mcpRouter, type McpRouter, type McpRouterOptions } from '../../lib';
 import { MemoryServerEventBus } from '../../lib/store/server-events';
-import { MCP_ACCEPT, notification, rpc, silentLogger } from '../helpers/create-app';
+import { MCP_ACCEPT, notification, rpc, silentLogger } from '../helpers/messages';
 import { envelope, MODERN } from '../helpers/modern';
 import { listenLocally } from '../helpers/ports';
 import { until } from '../helpers/until';
@@ -24,7 +24,7 @@ afterEach(async () => {
 async function serve(
   options: Partial<McpRouterOptions> = {},
   setup?: (mcp: McpRouter) => void,
-): Promise<{ url: string; mcp: McpRouter }> {
+): Promise<{ url: string; mcp: McpRouter; closedResponses: () => number }> {
   const mcp = mcpRouter({ name: 'listen', version: '1.0.0', sessions: false, logger: silentLogger(), ...options });
   if (setup) setup(mcp);
   else {
@@ -33,10 +33,16 @@ async function serve(
     for (const uri of ['docs://a', 'docs://b']) mcp.resource({ uri, name: uri, read: () => uri });
   }
   const app = express();
+  // Counts the responses closed (ended or hung up); listened to before the router's own close handlers run.
+  let closed = 0;
+  app.use((_req, res, next) => {
+    res.once('close', () => closed++);
+    next();
+  });
   app.use('/mcp', mcp);
   const { port, close } = await listenLocally(app);
   cleanups.push(close, () => mcp.close());
-  return { url: `http://127.0.0.1:${port}/mcp`, mcp };
+  return { url: `http://127.0.0.1:${port}/mcp`, mcp, closedResponses: () => closed };
 }
 
 /** POSTs subscriptions/listen with `notifications` as its filter; the response, its body not read yet. */
@@ -140,7 +146,10 @@ describe('subscriptions/listen', () => {
   });
 
   it('bounds the streams of one principal (429 with the request id), not those of another, and frees a place on hang-up', async () => {
-    const { url } = await serve({ listen: { maxStreamsPerPrincipal: 2 }, auth: { tokens: ['alice', 'bob'] } });
+    const { url, closedResponses } = await serve({
+      listen: { maxStreamsPerPrincipal: 2 },
+      auth: { tokens: ['alice', 'bob'] },
+    });
     const alice = { Authorization: 'Bearer alice' };
     const first = await listen(url, { toolsListChanged: true }, 1, alice);
     await listen(url, { toolsListChanged: true }, 2, alice);
@@ -152,13 +161,11 @@ describe('subscriptions/listen', () => {
       error: { code: -32000, message: expect.stringContaining('listen.maxStreamsPerPrincipal') },
     });
     await listen(url, { toolsListChanged: true }, 4, { Authorization: 'Bearer bob' });
+    const closed = closedResponses();
     await first.reader.cancel();
-    // The server hears the hang-up a moment later: ask until the place is free (a refusal costs one JSON reply).
-    let again = await listenRequest(url, { toolsListChanged: true }, 5, alice);
-    for (let tries = 0; again.status === 429 && tries < 100; tries++) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-      again = await listenRequest(url, { toolsListChanged: true }, 5, alice);
-    }
+    // The server hears the hang-up a moment later: the place is free once the first stream's response closed.
+    await until(() => closedResponses() > closed, "the first stream's close");
+    const again = await listenRequest(url, { toolsListChanged: true }, 5, alice);
     cleanups.push(() => again.body?.cancel());
     expect(again.status).toBe(200);
   });

@@ -25,7 +25,7 @@ import {
   type RequestContext,
   type ToolDefinition,
 } from '../../lib';
-import { MCP_ACCEPT, notification, rpc, silentLogger } from '../helpers/create-app';
+import { MCP_ACCEPT, notification, rpc, silentLogger } from '../helpers/messages';
 import { isPriming, messageOf, messagesOf, SseReader, type SseEvent } from '../helpers/sse';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -101,8 +101,9 @@ function deferred<T = void>(): Deferred<T> {
 }
 
 /** A short awaited pause, used only inside tool handlers (never to synchronise the test itself). */
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/** One turn of the event loop: what a call scheduled (a close, a write) has happened after it. */
+function turn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /** Resolves with the abort reason of `signal` once it aborts. */
@@ -644,13 +645,15 @@ describe('cancellation', () => {
 describe('resumption with Last-Event-ID', () => {
   it('ctx.closeStream() ends the POST connection after the priming event; GET replays the rest and the result', async () => {
     const returning = deferred();
+    const ended = deferred();
     const { url } = await serve({}, (mcp) =>
       mcp.tool({
         name: 'poll',
         description: 'Lets the client poll',
         handler: async (_args, ctx: RequestContext) => {
           ctx.closeStream();
-          await delay(20);
+          // Goes on once the client has seen the POST's stream end.
+          await ended.promise;
           await ctx.progress(50, 100);
           await ctx.log('info', 'back', 'poll');
           returning.resolve();
@@ -663,6 +666,7 @@ describe('resumption with Last-Event-ID', () => {
     const standalone = sseOf(await getStream(url, headers));
     expect(await standalone.next()).toEqual(PRIMING);
     const posted = await sseOf(await postJson(url, callTool('poll', 41, 'r41'), headers)).rest();
+    ended.resolve();
     expect(posted).toEqual([PRIMING]);
     // The client comes back after the tool finished (as a client waiting retry: 1000 ms would): all must be kept.
     await returning.promise;
@@ -772,7 +776,7 @@ describe('resumption with Last-Event-ID', () => {
         description: 'Asks to close its connection',
         handler: async (_args, ctx: RequestContext) => {
           ctx.closeStream();
-          await delay(20);
+          await turn();
           return 'polled';
         },
       }),

@@ -3,7 +3,7 @@
 import express from 'express';
 import { mcpRouter } from '../../lib';
 import { connectClient, type ConnectedClient } from '../helpers/connect-client';
-import { silentLogger } from '../helpers/create-app';
+import { silentLogger } from '../helpers/messages';
 
 describe('arrays and scalars as structuredContent, end to end with the SDK client', () => {
   let connected: ConnectedClient;

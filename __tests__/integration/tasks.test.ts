@@ -3,19 +3,21 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { setImmediate as turn } from 'node:timers/promises';
+import express from 'express';
 import type { McpRouter } from '../../lib';
 import { createApp, post, rpc, silentLogger } from '../helpers/create-app';
 import { modern } from '../helpers/modern';
 import { messageOf, SseReader } from '../helpers/sse';
+import { until as waitUntil } from '../helpers/until';
 
 const TASKS = 'io.modelcontextprotocol/tasks';
 const WITH_TASKS = { 'io.modelcontextprotocol/clientCapabilities': { elicitation: {}, extensions: { [TASKS]: {} } } };
 const ALICE = { Authorization: 'Bearer alice-token' };
 const BOB = { Authorization: 'Bearer bob-token' };
 
-/** What the handlers saw, per test. */
-let seen: { aborted: boolean[]; finished: number };
+/** What the handlers saw, per test: `waiting` counts the `gated` handlers listening for their abort. */
+let seen: { aborted: boolean[]; finished: number; waiting: number };
 /** Released by the test to let the `gated` tool finish. */
 let release: () => void;
 
@@ -32,6 +34,7 @@ function setup(mcp: McpRouter): void {
           seen.aborted.push(true);
           reject(new Error('aborted'));
         });
+        seen.waiting++;
       });
       seen.finished++;
       return { done: true, aborted: ctx.signal.aborted };
@@ -96,17 +99,27 @@ function call2026(
   return modern(app, method, params, { ...who, ...(name === undefined ? {} : { 'Mcp-Name': name }) }, meta);
 }
 
+/** Reads until `done` holds (see helpers/until) and returns the last value read, done or not: the test checks it. */
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 3000): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() - start > timeoutMs) return value;
-    await sleep(20);
-  }
+  let value = await read();
+  await waitUntil(async () => done((value = await read())), 'the value', timeoutMs).catch(() => undefined);
+  return value;
+}
+
+/** `app` behind a counter of the requests whose body the router has read: after that it only awaits. */
+function countingReads(app: Express): { app: Express; reads: () => number } {
+  let reads = 0;
+  const outer = express();
+  outer.use((req, _res, next) => {
+    req.once('end', () => reads++);
+    next();
+  });
+  outer.use(app);
+  return { app: outer, reads: () => reads };
 }
 
 beforeEach(() => {
-  seen = { aborted: [], finished: 0 };
+  seen = { aborted: [], finished: 0, waiting: 0 };
 });
 
 describe('MCP 2026-07-28 tasks extension (SEP-2663)', () => {
@@ -181,6 +194,8 @@ describe('MCP 2026-07-28 tasks extension (SEP-2663)', () => {
   it('keeps running when the HTTP client hangs up after the handle', async () => {
     const app = appWith();
     const server = app.listen(0, '127.0.0.1');
+    const closed: Promise<unknown>[] = [];
+    server.on('connection', (socket) => closed.push(new Promise((resolve) => socket.once('close', resolve))));
     await new Promise((resolve) => server.once('listening', resolve));
     try {
       const { port } = server.address() as AddressInfo;
@@ -222,7 +237,9 @@ describe('MCP 2026-07-28 tasks extension (SEP-2663)', () => {
         req.on('error', () => undefined);
         req.end(body);
       });
-      await sleep(50);
+      // The server saw the hang-up (and one more turn of the event loop let its close handlers run).
+      await Promise.all(closed);
+      await turn();
       expect(seen.aborted).toEqual([]);
       release();
       const done = await until(
@@ -351,7 +368,8 @@ describe('MCP 2025-11-25 experimental tasks (sessions)', () => {
   }
 
   it('lists execution.taskSupport, creates a task from the task param, polls it and returns the result by tasks/result', async () => {
-    const app = appWith({ sessions: {} });
+    const counting = countingReads(appWith({ sessions: {} }));
+    const app = counting.app;
     const send = await session(app);
     const tools = (await send('tools/list')).body.result.tools;
     expect(tools.find((tool: { name: string }) => tool.name === 'gated').execution).toEqual({
@@ -364,8 +382,11 @@ describe('MCP 2025-11-25 experimental tasks (sessions)', () => {
     expect((await send('tasks/list')).body.result.tasks.map((task: { taskId: string }) => task.taskId)).toEqual([
       taskId,
     ]);
+    const reads = counting.reads();
     const result = send('tasks/result', { taskId });
-    await sleep(30);
+    // tasks/result waits for the task: release it once the router has the request.
+    await waitUntil(() => counting.reads() > reads, 'tasks/result read');
+    await turn();
     release();
     const body = (await result).body;
     expect(body.result.structuredContent).toEqual({ done: true, aborted: false });
@@ -389,7 +410,7 @@ describe('MCP 2025-11-25 experimental tasks (sessions)', () => {
     const app = appWith({ sessions: {} });
     const send = await session(app);
     const { taskId } = (await send('tools/call', { name: 'gated', arguments: {}, task: {} })).body.result.task;
-    await sleep(20);
+    await waitUntil(() => seen.waiting === 1, 'the handler waiting');
     const cancelled = (await send('tasks/cancel', { taskId })).body.result;
     expect(cancelled).toMatchObject({ taskId, status: 'cancelled' });
     expect(seen.aborted).toEqual([true]);

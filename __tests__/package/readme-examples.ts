@@ -10,6 +10,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ROOT } from './fresh-app';
 
+/** The preload that prints LISTENING when the example's server listens. */
+const REPORT_LISTENING = join(__dirname, 'report-listening.js');
+
 /** A complete program in README.md, marked `<!-- example: <name> (runs as is) -->` on the line before its fence. */
 export interface ReadmeExample {
   name: string;
@@ -66,13 +69,18 @@ export interface RunningExample {
 export async function startExample(app: string, name: string, token: string): Promise<RunningExample> {
   const port = await freePort();
   const env = { PATH: process.env.PATH, PORT: String(port), MCP_TOKEN: token };
-  const child = spawn(process.execPath, [join('dist', name.replace(/\.ts$/, '.js'))], {
+  const child = spawn(process.execPath, ['-r', REPORT_LISTENING, join('dist', name.replace(/\.ts$/, '.js'))], {
     cwd: app,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  let listening: () => void = () => undefined;
+  const listened = new Promise<void>((resolve) => (listening = resolve));
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    output += chunk;
+    if (output.includes('LISTENING\n')) listening();
+  });
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   const clients: Client[] = [];
   const running: RunningExample = {
@@ -93,12 +101,12 @@ export async function startExample(app: string, name: string, token: string): Pr
       await once(child, 'exit');
     },
   };
-  for (const deadline = Date.now() + 10_000; !(await answers(port));) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      await running.stop();
-      throw new Error(`${name} did not listen on PORT=${port}: ${output}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  // The preload reports the listening server; an example that exits (or never listens) fails here.
+  const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 10_000).unref());
+  const outcome = await Promise.race([listened, once(child, 'exit'), timeout]);
+  if (outcome !== undefined || !(await answers(port))) {
+    await running.stop();
+    throw new Error(`${name} did not listen on PORT=${port}: ${output}`);
   }
   return running;
 }

@@ -8,6 +8,7 @@ import { decodePayment, findPayment, matchRequirement } from '../../lib/payments
 import { FacilitatorError, type PaymentPayload, type PaymentRequirements } from '../../lib/payments/x402-types';
 import type { ToolGuardCall } from '../../lib/registry/guards';
 import type { RequestContext } from '../../lib/registry/request-context';
+import { until } from '../helpers/until';
 import { startFacilitator } from './fake-facilitator';
 
 const PRICE: PaymentRequirements = {
@@ -169,7 +170,9 @@ describe('x402Facilitator', () => {
     try {
       const controller = new AbortController();
       const pending = x402Facilitator({ url: fake.url }).settle(PAID, PRICE, { signal: controller.signal });
-      setTimeout(() => controller.abort(), 50);
+      // Cancelled once the facilitator holds the request.
+      await until(() => fake.calls.settle.length === 1, 'the settle request');
+      controller.abort();
       await expect(pending).rejects.toThrow(new FacilitatorError('Payment facilitator /settle was cancelled'));
     } finally {
       await fake.close();
@@ -232,7 +235,9 @@ describe('x402Guard by direct calls', () => {
     const controller = new AbortController();
     const next = jest.fn(async () => ({ content: [] }));
     const pending = guard(toolCall({ 'x402/payment': PAID }, controller.signal), next);
-    setTimeout(() => controller.abort(), 20);
+    // Cancelled once the facilitator has the verification.
+    await until(() => verify.mock.calls.length === 1, 'the verification');
+    controller.abort();
     const result = await pending;
     expect(JSON.parse((result.content[0] as { text: string }).text)).toMatchObject({
       error: 'Payment facilitator verify was cancelled',

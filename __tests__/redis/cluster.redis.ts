@@ -4,6 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { envelope, MODERN, nameOf } from '../helpers/modern';
+import { until } from '../helpers/until';
 import { startCluster, type Cluster } from './cluster/cluster';
 import { startRedis, type RedisServer } from './redis-server';
 
@@ -100,17 +101,14 @@ it("a session's GET stream on one instance hears a list change made on the other
     heard++;
   });
   // The SDK opens its GET stream after initialize; wait until the proxy has sent it somewhere.
-  const end = Date.now() + 5_000;
   const ours = (): typeof cluster.routed => cluster.routed.slice(before);
-  while (!ours().some((routed) => routed.http === 'GET') && Date.now() < end)
-    await new Promise((resolve) => setTimeout(resolve, 25));
+  await until(() => ours().some((routed) => routed.http === 'GET'), 'the GET stream routed').catch(() => undefined);
   const stream = ours().find((routed) => routed.http === 'GET')!;
   await nextGoesTo(stream.instance === 'A' ? 'B' : 'A');
   await client.callTool({ name: 'add_tool', arguments: { toolName: `t_${Date.now()}` } });
   const call = [...cluster.routed].reverse().find((routed) => routed.rpc === 'tools/call')!;
   expect(call.instance).not.toBe(stream.instance);
-  const until = Date.now() + 5_000;
-  while (heard === 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 25));
+  await until(() => heard > 0, 'the list change').catch(() => undefined);
   expect(heard).toBeGreaterThanOrEqual(1);
 });
 
@@ -134,14 +132,10 @@ it('a cancellation posted to the other instance aborts the handler where it runs
   await nextGoesTo(running === 'A' ? 'B' : 'A');
   controller.abort();
   await call;
-  const cancel = await (async () => {
-    const end = Date.now() + 5_000;
-    for (;;) {
-      const found = [...cluster.routed].reverse().find((routed) => routed.rpc === 'notifications/cancelled');
-      if (found !== undefined || Date.now() > end) return found;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  })();
+  const cancelled = (): (typeof cluster.routed)[number] | undefined =>
+    [...cluster.routed].reverse().find((routed) => routed.rpc === 'notifications/cancelled');
+  await until(() => cancelled() !== undefined, 'the cancellation routed').catch(() => undefined);
+  const cancel = cancelled();
   expect(cancel?.instance).not.toBe(running);
   expect(await cluster.waitForOutput(`${running} hang aborted`)).toBe(running);
 });
@@ -206,11 +200,11 @@ it('answers 503 with Retry-After while Redis is down, and serves again by itself
   expect(down.headers.get('retry-after')).toMatch(/^\d+$/);
   expect((await down.json()) as unknown).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 } });
   await redis.start();
-  const end = Date.now() + 15_000;
   let status = 0;
-  while (status !== 200 && Date.now() < end) {
-    status = (await modernCall('server/discover', {})).status;
-    if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  await until(
+    async () => (status = (await modernCall('server/discover', {})).status) === 200,
+    'a 200 after the restart',
+    15_000,
+  ).catch(() => undefined);
   expect(status).toBe(200);
 });

@@ -2,6 +2,7 @@
 
 import type { RedisConnection } from '../../lib/redis/connection';
 import { StoreUnavailableError } from '../../lib/store/shared-store';
+import { until } from '../helpers/until';
 import { useRedis } from './redis-server';
 
 const redis = useRedis();
@@ -22,10 +23,14 @@ it('delivers a published message to a subscriber, and stops after unsubscribe', 
   const heard: string[] = [];
   const unsubscribe = await connection.subscribe(connection.key('channel'), (message) => heard.push(message));
   await connection.send(['PUBLISH', connection.key('channel'), 'one']);
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  await until(() => heard.length === 1, "'one'");
   await unsubscribe();
+  // A second subscription, made after, hears 'two': the first would have heard it by then.
+  const marker: string[] = [];
+  const unsubscribeMarker = await connection.subscribe(connection.key('channel'), (message) => marker.push(message));
   await connection.send(['PUBLISH', connection.key('channel'), 'two']);
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  await until(() => marker.length === 1, "the marker's 'two'");
+  await unsubscribeMarker();
   expect(heard).toEqual(['one']);
 });
 
@@ -37,12 +42,11 @@ it('fails fast with StoreUnavailableError while Redis is down, and works again o
   await expect(connection.send(['PING'])).rejects.toBeInstanceOf(StoreUnavailableError);
   expect(Date.now() - started).toBeLessThan(2_000);
   await redis.start();
-  const end = Date.now() + 5_000;
   let answer: unknown;
-  while (answer === undefined && Date.now() < end) {
-    answer = await connection.send(['PING']).catch(() => undefined);
-    if (answer === undefined) await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await until(
+    async () => (answer = await connection.send(['PING']).catch(() => undefined)) !== undefined,
+    'PONG',
+  ).catch(() => undefined);
   expect(answer).toBe('PONG');
 });
 

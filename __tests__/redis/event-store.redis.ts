@@ -6,6 +6,7 @@ import { RedisEventStore, type RedisEventStoreSettings } from '../../lib/redis/e
 import { STREAM_OWNER_TTL_MS } from '../../lib/redis/session-keys';
 import { StoreUnavailableError } from '../../lib/store/shared-store';
 import { configError, rejection } from '../helpers/errors';
+import { until } from '../helpers/until';
 import { useRedis } from './redis-server';
 
 const redis = useRedis();
@@ -217,7 +218,11 @@ describe('RedisEventStore keys and TTLs', () => {
     const store = await eventStore({ idleTtlMs: 2_000 }, connection);
     await store.append('s', 'A', null);
     expect(await connection.send(['KEYS', `${prefix}*`])).toEqual([`${prefix}s:{s}:events`]);
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    // Until Redis' own clock has run the TTL down below the bound checked after the append.
+    await until(
+      async () => (await connection.send<number>(['PTTL', `${prefix}s:{s}:events`])) < 1_800,
+      'the TTL to run down',
+    );
     await store.append('s', 'A', note(1));
     expect(await connection.send<number>(['PTTL', `${prefix}s:{s}:events`])).toBeGreaterThan(1_800);
   });
@@ -239,7 +244,11 @@ describe('RedisEventStore keys and TTLs', () => {
     const connection = await connect();
     const store = await eventStore({ idleTtlMs: 300 }, connection);
     await appendNotes(store, 's', 'A', 3);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await until(
+      async () => (await connection.send<string[]>(['KEYS', `${prefix}*`])).length === 0,
+      'the keys to expire',
+      3_000,
+    ).catch(() => undefined);
     expect(await connection.send(['KEYS', `${prefix}*`])).toEqual([]);
   });
 });
@@ -273,7 +282,11 @@ describe('RedisEventStore stream marks (a POST stream followed from another inst
     const store = await eventStore({}, connection);
     await liveSession(connection, 's');
     await store.markStreamOpen('s', 'A', [1]);
-    await new Promise((resolve) => setTimeout(resolve, STREAM_OWNER_TTL_MS + 200));
+    await until(
+      async () => (await store.streamState('s', 'A'))?.open === false,
+      'the heartbeat to lapse',
+      STREAM_OWNER_TTL_MS + 3_000,
+    ).catch(() => undefined);
     expect(await store.streamState('s', 'A')).toEqual({ open: false, requestIds: [1] });
   });
 
@@ -295,7 +308,11 @@ describe('RedisEventStore stream marks (a POST stream followed from another inst
     const store = await eventStore({ idleTtlMs: 2_000 }, connection);
     await liveSession(connection, 's');
     await store.markStreamOpen('s', 'A', [1]);
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    // Until Redis' own clock has run the TTL down below the bound checked after the append.
+    await until(
+      async () => (await connection.send<number>(['PTTL', `${prefix}s:{s}:streams`])) < 1_800,
+      'the TTL to run down',
+    );
     await store.append('s', 'A', note(1));
     expect(await connection.send<number>(['PTTL', `${prefix}s:{s}:streams`])).toBeGreaterThan(1_800);
   });
@@ -316,12 +333,11 @@ describe('RedisEventStore outages', () => {
       expect(Date.now() - started).toBeLessThan(1_500);
     }
     await redis.start();
-    const end = Date.now() + 5_000;
     let after: string | undefined;
-    while (after === undefined && Date.now() < end) {
-      after = await store.append('s', 'A', null).catch(() => undefined);
-      if (after === undefined) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await until(
+      async () => (after = await store.append('s', 'A', null).catch(() => undefined)) !== undefined,
+      'an append after the restart',
+    ).catch(() => undefined);
     expect(after).toMatch(/^A\./);
     // The restarted server kept nothing (no persistence): the old id is unknown, not replayed with a gap.
     expect(await store.replayAfter('s', id!)).toBeUndefined();

@@ -7,6 +7,7 @@ import request from 'supertest';
 import type { RedisConnection } from '../../lib/redis/connection';
 import { redisRateLimitStore } from '../../lib/redis/rate-limit';
 import { StoreUnavailableError } from '../../lib/store/shared-store';
+import { until } from '../helpers/until';
 import { useRedis } from './redis-server';
 
 const redis = useRedis();
@@ -35,13 +36,12 @@ function app(prefix: string, options: Partial<Options> = {}, commandTimeoutMs = 
   return served;
 }
 
-async function until(check: () => Promise<boolean>, ms = 5_000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return false;
+/** Whether `check` came true within `ms` (polled by helpers/until). */
+async function eventually(check: () => Promise<boolean>, ms = 5_000): Promise<boolean> {
+  return until(check, 'the check', ms).then(
+    () => true,
+    () => false,
+  );
 }
 
 it('counts across two instances: the 6th request gets 429 whichever instance it reaches', async () => {
@@ -77,7 +77,7 @@ it('rejects with StoreUnavailableError in bounded time while Redis is down (pass
   expect(Date.now() - started).toBeLessThan(2_000);
   await redis.start();
   // A restarted Redis has lost its scripts (NOSCRIPT): the store loads them again.
-  expect(await until(async () => (await request(instance).get('/')).status === 200)).toBe(true);
+  expect(await eventually(async () => (await request(instance).get('/')).status === 200)).toBe(true);
 });
 
 it('lets requests through unlimited during an outage with passOnStoreError (fail open), logging the error', async () => {
@@ -99,5 +99,5 @@ it('works once Redis comes up, even when it was down when the limiter was made',
   const instance = app(prefix);
   await request(instance).get('/').expect(503);
   await redis.start();
-  expect(await until(async () => (await request(instance).get('/')).status === 200)).toBe(true);
+  expect(await eventually(async () => (await request(instance).get('/')).status === 200)).toBe(true);
 });

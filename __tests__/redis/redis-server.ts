@@ -18,14 +18,29 @@ export interface RedisServer {
   close(): Promise<void>;
 }
 
-async function waitForPort(port: number, child: ChildProcess, output: () => string): Promise<void> {
-  const end = Date.now() + 10_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`redis-server exited with ${child.exitCode}: ${output()}`);
-    if (output().includes('Ready to accept connections')) return;
-    if (Date.now() > end) throw new Error(`redis-server did not start on port ${port}: ${output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+/** Resolves once redis-server says it is ready (read from its output as it comes); rejects if it exits first. */
+function waitForPort(port: number, child: ChildProcess, output: () => string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const done = (error?: Error): void => {
+      clearTimeout(deadline);
+      child.stdout?.off('data', check);
+      child.off('exit', exited);
+      if (error) reject(error);
+      else resolve();
+    };
+    const check = (): void => {
+      if (output().includes('Ready to accept connections')) done();
+    };
+    const exited = (): void => done(new Error(`redis-server exited with ${child.exitCode}: ${output()}`));
+    const deadline = setTimeout(
+      () => done(new Error(`redis-server did not start on port ${port}: ${output()}`)),
+      10_000,
+    );
+    // After the listener that appends to the output.
+    child.stdout?.on('data', check);
+    child.once('exit', exited);
+    check();
+  });
 }
 
 /**

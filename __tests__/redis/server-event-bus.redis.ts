@@ -30,7 +30,18 @@ async function ready(...instances: { bus: RedisServerEventBus }[]): Promise<void
   await Promise.all(instances.map(({ bus }) => bus.ready()));
 }
 
-const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * An event no test publishes otherwise: published by another instance after the events under test, it reaches each
+ * subscribed instance after them (Redis delivers in the order it took the PUBLISHes), so hearing it means anything
+ * else would have been heard by then.
+ */
+const MARKER: ServerEvent = { type: 'resource_updated', uri: 'marker://after' };
+
+/** Publishes MARKER from `from` and waits until `heard` has it. */
+async function markerHeard(from: { bus: RedisServerEventBus }, heard: jest.Mock): Promise<void> {
+  await from.bus.publish(MARKER);
+  await until(() => heard.mock.calls.some(([event]) => JSON.stringify(event) === JSON.stringify(MARKER)), 'the marker');
+}
 
 async function subscribers(connection: RedisConnection): Promise<number> {
   const reply = await connection.send<[string, number]>(['PUBSUB', 'NUMSUB', connection.key('events')]);
@@ -51,10 +62,10 @@ describe('RedisServerEventBus between instances', () => {
     expect(onB).not.toHaveBeenCalled();
     await published;
     await until(() => onB.mock.calls.length === 1, 'onB.mock.calls.length === 1');
-    // A hears its own event back from Redis too: it must skip it.
-    await pause(100);
-    expect(onA).toHaveBeenCalledTimes(1);
-    expect(onB).toHaveBeenCalledTimes(1);
+    // A hears its own event back from Redis too (before B's marker): it must skip it.
+    await markerHeard(b, onA);
+    expect(onA.mock.calls).toEqual([[TOOLS_CHANGED], [MARKER]]);
+    expect(onB).toHaveBeenCalledTimes(2);
     expect(onB).toHaveBeenCalledWith(TOOLS_CHANGED);
   });
 
@@ -104,7 +115,9 @@ describe('RedisServerEventBus between instances', () => {
     expect(a.bus.listenerCount).toBe(0);
     await a.bus.publish(TOOLS_CHANGED);
     await b.bus.publish(TOOLS_CHANGED);
-    await pause(100);
+    const marker = jest.fn();
+    a.bus.subscribe(marker);
+    await markerHeard(b, marker);
     expect(listener).toHaveBeenCalledTimes(3);
   });
 
@@ -147,8 +160,8 @@ describe('RedisServerEventBus between instances', () => {
       a.connection.key('events'),
       JSON.stringify({ origin: 'x', event: { ...UPDATED, extra: 1 } }),
     ]);
+    // The bad payloads went first on the same channel: handled before this one.
     await until(() => heard.mock.calls.length >= 1, 'heard.mock.calls.length >= 1');
-    await pause(50);
     expect(heard.mock.calls).toEqual([[UPDATED]]);
     expect(onListenerError).not.toHaveBeenCalled();
   });
@@ -161,8 +174,10 @@ describe('RedisServerEventBus between instances', () => {
     const heard = jest.fn();
     a.bus.subscribe(heard);
     await otherBus.publish(TOOLS_CHANGED);
-    await pause(100);
-    expect(heard).not.toHaveBeenCalled();
+    const b = instance();
+    await ready(b);
+    await markerHeard(b, heard);
+    expect(heard.mock.calls).toEqual([[MARKER]]);
   });
 });
 
@@ -181,8 +196,11 @@ describe('RedisServerEventBus missed events', () => {
     await a.connection.send(['PUBLISH', channel, envelope(5, UPDATED)]);
     await a.connection.send(['PUBLISH', channel, envelope(6, TOOLS_CHANGED)]);
     await a.connection.send(['PUBLISH', channel, envelope(9, TOOLS_CHANGED)]);
-    await until(() => heard.length >= 7, 'heard.length >= 7');
-    await pause(50);
+    const b = instance();
+    await ready(b);
+    const marker = jest.fn();
+    a.bus.subscribe(marker);
+    await markerHeard(b, marker);
     expect(heard).toEqual([
       { type: 'list_changed', list: 'prompts' },
       TOOLS_CHANGED,
@@ -195,6 +213,7 @@ describe('RedisServerEventBus missed events', () => {
       // 7 and 8 were missed: the event itself announces tools.
       { type: 'list_changed', list: 'prompts' },
       TOOLS_CHANGED,
+      MARKER,
     ]);
   });
 
@@ -283,7 +302,12 @@ describe('RedisServerEventBus outages', () => {
     await a.bus.close();
     expect(await subscribers(b.connection)).toBe(1);
     await b.bus.publish(TOOLS_CHANGED);
-    await pause(100);
+    // A third instance hears B's event and then the marker: the closed bus would have heard them by then.
+    const c = instance();
+    await ready(c);
+    const marker = jest.fn();
+    c.bus.subscribe(marker);
+    await markerHeard(b, marker);
     expect(heard).not.toHaveBeenCalled();
   });
 

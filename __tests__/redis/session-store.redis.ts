@@ -119,8 +119,12 @@ describe('RedisSessionStore records', () => {
     expect(await store.delete('never')).toBe(false);
     expect(await store.get('a')).toBeUndefined();
     expect(await keys(connection)).toEqual([]);
-    await sleep(300);
-    expect(drops).toEqual([]);
+    // The marker: another instance deletes a session this one has seen, which this one's check reports; a drop of
+    // 'a' would have come from that check or an earlier one.
+    await store.set(sessionRecord('m'));
+    await (await instance()).store.delete('m');
+    await until(() => drops.length > 0, 'the check to report the marker');
+    expect(drops).toEqual(['m:expired']);
   });
 
   it('touch of an unknown id creates nothing', async () => {
@@ -165,7 +169,11 @@ describe('RedisSessionStore TTLs', () => {
       const events = new RedisEventStore(connection, { idleTtlMs: 2_000, max: 100 });
       await store.set(sessionRecord('a'));
       await events.append('a', 'A', null);
-      await sleep(700);
+      // Until Redis' own clock has run the TTLs down below the bound checked after the operation.
+      await until(
+        async () => (await connection.send<number>(['PTTL', `${prefix}s:{a}:record`])) < 1_800,
+        'the TTL to run down',
+      );
       if (method === 'set') await store.set(sessionRecord('a'));
       else if (method === 'append') await events.append('a', 'A', null);
       else await store[method]('a');
@@ -245,7 +253,7 @@ describe('RedisSessionStore across instances', () => {
   it('does not evict when an existing session is saved again at the cap', async () => {
     const { store, drops } = await instance({ max: 2 });
     for (const id of ['a', 'b', 'a', 'b']) await store.set(sessionRecord(id));
-    await sleep(200);
+    // The evicting instance reports an eviction before set() resolves (see the test above).
     expect(drops).toEqual([]);
   });
 
@@ -298,9 +306,12 @@ describe('RedisSessionStore drop listeners and close', () => {
 
   it('close() stops the check: no drop is reported after it', async () => {
     const { store, drops } = await instance({ idleTtlMs: 200 });
+    const other = await instance({ idleTtlMs: 200 });
     await store.set(sessionRecord('a'));
+    await other.store.get('a');
     await store.close();
-    await sleep(600);
+    // The other instance, which saw it too, reports its expiry: a check still running here would have too.
+    await until(() => other.drops.length > 0, "the other instance's drop", 3_000);
     expect(drops).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@ import express, { type Express } from 'express';
 import request from 'supertest';
 import { mcpRouter } from '../../lib';
 import { redisStore } from '../../lib/redis';
-import { silentLogger } from '../helpers/create-app';
+import { silentLogger } from '../helpers/messages';
 import { modern } from '../helpers/modern';
 import { readPage } from '../helpers/browser-driver';
 import { cookieSignIn, pkce } from '../helpers/sign-in-server';

@@ -5,6 +5,7 @@ import type { RedisConnection } from '../../lib/redis/connection';
 import { RedisTaskStore } from '../../lib/redis/task-store';
 import { StoreUnavailableError } from '../../lib/store/shared-store';
 import type { TaskRecord } from '../../lib/protocol/tasks/task-store';
+import { until } from '../helpers/until';
 import { useRedis } from './redis-server';
 
 const redis = useRedis();
@@ -98,7 +99,9 @@ describe('the memory store’s behaviours', () => {
     const { store, connection } = instance(prefix, { maxPerPrincipal: 1 });
     await store.create(task('t', 'p', { ttlMs: 300 }));
     expect(await store.get('t', 'p')).toBeDefined();
-    await new Promise((resolve) => setTimeout(resolve, 350));
+    await until(async () => (await store.get('t', 'p')) === undefined, 'the task to be forgotten', 3_000).catch(
+      () => undefined,
+    );
     expect(await store.get('t', 'p')).toBeUndefined();
     expect(await store.put(task('t', 'p'))).toBe(false);
     expect(await store.list('p')).toEqual([]);
@@ -230,15 +233,14 @@ describe('in Redis', () => {
     await expect(store.list('p')).rejects.toBeInstanceOf(StoreUnavailableError);
     expect(Date.now() - started).toBeLessThan(3_000);
     await redis.start();
-    const end = Date.now() + 5_000;
-    let created = false;
-    while (!created && Date.now() < end) {
-      created = await store.create(task('v', 'p')).then(
-        () => true,
-        () => false,
-      );
-      if (!created) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await until(
+      () =>
+        store.create(task('v', 'p')).then(
+          () => true,
+          () => false,
+        ),
+      'a create after the restart',
+    ).catch(() => undefined);
     expect((await store.get('v', 'p'))?.taskId).toBe('v');
   });
 });

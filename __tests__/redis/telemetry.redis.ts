@@ -4,7 +4,7 @@ import express, { type Express } from 'express';
 import request from 'supertest';
 import { mcpRouter, type McpRouter } from '../../lib';
 import { redisStore } from '../../lib/redis';
-import { MCP_ACCEPT } from '../helpers/create-app';
+import { MCP_ACCEPT } from '../helpers/messages';
 import { startOtel, type TestOtel } from '../helpers/otel';
 import { until } from '../helpers/until';
 import { startRedis, type RedisServer } from './redis-server';

@@ -7,7 +7,7 @@ import request from 'supertest';
 import { mcpRouter, type McpRouter } from '../../lib';
 import { redisStore } from '../../lib/redis';
 import { RedisConnection } from '../../lib/redis/connection';
-import { MCP_ACCEPT } from '../helpers/create-app';
+import { MCP_ACCEPT } from '../helpers/messages';
 import { startRedis, type RedisServer } from './redis-server';
 
 let redis: RedisServer;

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import express, { type Express } from 'express';
 import request from 'supertest';
 import { mcpRouter, type AuthInfo, type McpRouter, type McpRouterOptions, type RequestContext } from '../../lib';
-import { MCP_ACCEPT, rpc, silentLogger } from '../helpers/create-app';
+import { MCP_ACCEPT, rpc, silentLogger } from '../helpers/messages';
 import { configError } from '../helpers/errors';
 
 const AUTH_SERVER = 'https://auth.example.com';

@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { mcpRouter, type McpRouter, type McpRouterOptions, type RequestContext } from '../../lib';
 import { connectClient, type ConnectedClient } from '../helpers/connect-client';
-import { silentLogger } from '../helpers/create-app';
+import { silentLogger } from '../helpers/messages';
 
 /** A promise and the function that settles it. */
 function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T) => void } {

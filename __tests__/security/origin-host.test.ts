@@ -7,7 +7,7 @@ import express, { type Express } from 'express';
 import request from 'supertest';
 import { mcpRouter, type McpRouter } from '../../lib';
 import { isLoopbackHost } from '../../lib/security/origin-host';
-import { MCP_ACCEPT, rpc, silentLogger } from '../helpers/create-app';
+import { MCP_ACCEPT, rpc, silentLogger } from '../helpers/messages';
 
 const INIT = rpc('initialize', {
   protocolVersion: '2025-11-25',

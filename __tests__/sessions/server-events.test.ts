@@ -14,7 +14,7 @@ import {
   type ServerEvent,
   type ServerEventBus,
 } from '../../lib/store/server-events';
-import { MCP_ACCEPT, notification, rpc, silentLogger } from '../helpers/create-app';
+import { MCP_ACCEPT, notification, rpc, silentLogger } from '../helpers/messages';
 import { messageOf, SseReader, type SseEvent } from '../helpers/sse';
 
 const TOOLS_CHANGED: ServerEvent = { type: 'list_changed', list: 'tools' };

@@ -13,7 +13,7 @@ import {
 } from '../../lib';
 import { MemoryServerEventBus } from '../../lib/store/server-events';
 import { StoreUnavailableError, type McpStore } from '../../lib/store/shared-store';
-import { MCP_ACCEPT } from '../helpers/create-app';
+import { MCP_ACCEPT } from '../helpers/messages';
 import { envelope, MODERN } from '../helpers/modern';
 
 /** A store made of the in-memory parts, recording which were asked for. */

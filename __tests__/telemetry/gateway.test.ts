@@ -2,7 +2,7 @@
 
 import { SpanKind } from '@opentelemetry/api';
 import request from 'supertest';
-import { MCP_ACCEPT, rpc } from '../helpers/create-app';
+import { MCP_ACCEPT, rpc } from '../helpers/messages';
 import { envelope, MODERN } from '../helpers/modern';
 import { useOtel } from '../helpers/otel';
 import {

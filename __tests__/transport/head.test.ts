@@ -13,7 +13,7 @@ import {
   type McpRouterOptions,
   type SessionRecord,
 } from '../../lib';
-import { MCP_ACCEPT, rpc, silentLogger } from '../helpers/create-app';
+import { MCP_ACCEPT, rpc, silentLogger } from '../helpers/messages';
 import { RawConnection } from '../helpers/raw-connection';
 import { SseReader } from '../helpers/sse';
 

@@ -8,7 +8,7 @@ import { MemoryEventStore } from '../../lib/store/memory-event-store';
 import type { EventStore } from '../../lib/store/session-stores';
 import { followRemoteStream, REMOTE_POLL_MS } from '../../lib/transport/remote-stream';
 import { messagesOf, SseReader } from '../helpers/sse';
-import { silentLogger } from '../helpers/create-app';
+import { silentLogger } from '../helpers/messages';
 import { until } from '../helpers/until';
 
 /** A memory event store with the optional stream marks a shared store has, set by the test. */
@@ -16,10 +16,16 @@ class MarkedStore extends MemoryEventStore implements EventStore {
   state: { open: boolean; requestIds: JsonRpcId[] } | undefined = { open: true, requestIds: [1] };
   reads = 0;
   failing = false;
+  private readers: Array<() => void> = [];
   async streamState(): Promise<{ open: boolean; requestIds: JsonRpcId[] } | undefined> {
     this.reads++;
+    for (const reader of this.readers.splice(0)) reader();
     if (this.failing) throw new Error('the store is down');
     return this.state;
+  }
+  /** Resolves after the follower's next `count` reads of the stream's marks (one a poll). */
+  async nextReads(count = 1): Promise<void> {
+    for (let read = 0; read < count; read++) await new Promise<void>((resolve) => this.readers.push(resolve));
   }
 }
 
@@ -29,7 +35,6 @@ const progress = (n: number): JsonRpcMessage => ({
   params: { progressToken: 't', progress: n },
 });
 const result = (id: JsonRpcId): JsonRpcMessage => ({ jsonrpc: '2.0', id, result: { content: [] } });
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 let server: Server | undefined;
 let followed: Promise<void> | undefined;
@@ -85,7 +90,7 @@ it('writes the recorded events, then each new one once and in order, and ends af
   expect(messagesOf(await reader.take(1))).toEqual([progress(1)]);
   for (let n = 2; n <= 4; n++) {
     await store.append('s', 'S', progress(n));
-    await sleep(REMOTE_POLL_MS / 3);
+    await store.nextReads();
   }
   await store.append('s', 'S', result(1));
   const rest = await reader.rest();
@@ -128,11 +133,16 @@ it('ends (without an error) when the stream finished between two reads: its resp
 it('stops reading the store once the client hangs up', async () => {
   const store = new MarkedStore();
   const reader = await follow(store, await store.append('s', 'S', null));
-  await sleep(REMOTE_POLL_MS * 2);
+  await store.nextReads(2);
   await reader.cancel();
   await followed;
   const reads = store.reads;
-  await sleep(REMOTE_POLL_MS * 3);
+  server?.closeAllConnections();
+  server?.close();
+  // The clock: a second follower's three polls, past the interval at which the first would have read again.
+  const clock = new MarkedStore();
+  await follow(clock, await clock.append('s', 'S', null));
+  await clock.nextReads(3);
   expect(store.reads).toBe(reads);
 });
 

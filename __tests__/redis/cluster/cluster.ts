@@ -5,6 +5,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { freePort } from '../../helpers/ports';
+import { until } from '../../helpers/until';
 import { roundRobinProxy } from '../../../demo/proxy';
 
 export interface Routed {
@@ -51,11 +52,10 @@ async function startInstance(name: string, redisUrl: string): Promise<Instance> 
   let out = '';
   child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  const end = Date.now() + 20_000;
-  while (!out.includes(`${name} ready`)) {
-    if (child.exitCode !== null || Date.now() > end) throw new Error(`instance ${name} did not start: ${out}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await until(() => out.includes(`${name} ready`) || child.exitCode !== null, `instance ${name}`, 20_000).catch(
+    () => undefined,
+  );
+  if (!out.includes(`${name} ready`)) throw new Error(`instance ${name} did not start: ${out}`);
   return {
     name,
     port,
@@ -101,16 +101,13 @@ export async function startCluster(redisUrl: string): Promise<Cluster> {
     instances,
     routed,
     waitForOutput: async (text, ms = 10_000) => {
-      const end = Date.now() + ms;
-      for (;;) {
-        const found = instances.find((instance) => instance.output().includes(text));
-        if (found !== undefined) return found.name;
-        if (Date.now() > end)
-          throw new Error(
-            `no instance printed '${text}': ${instances.map((instance) => `${instance.name}: ${instance.output()}`).join('\n')}`,
-          );
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
+      const printer = (): Instance | undefined => instances.find((instance) => instance.output().includes(text));
+      await until(() => printer() !== undefined, `'${text}'`, ms).catch(() => undefined);
+      const found = printer();
+      if (found !== undefined) return found.name;
+      throw new Error(
+        `no instance printed '${text}': ${instances.map((instance) => `${instance.name}: ${instance.output()}`).join('\n')}`,
+      );
     },
     close: async () => {
       proxy.closeAllConnections();
