@@ -26,3 +26,22 @@ export interface JWTPayload {
   readonly jti?: string;
   readonly [claim: string]: unknown;
 }
+
+/**
+ * The public-key JWS algorithms (RFC 7518 §3, RFC 8037): the only ones a token verified against a JWKS may use. An
+ * HMAC token is keyed with a shared secret the JWKS never holds (an ID token's is the client secret, OIDC Core
+ * §10.1), so accepting HS* would only open the algorithm-confusion door.
+ */
+export const ASYMMETRIC_JWS_ALGORITHMS: readonly string[] = Object.freeze([
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+  'Ed25519',
+]);

@@ -1,29 +1,12 @@
 // An upstream provider's ID token, verified with jose against its JWKS (OpenID Connect Core §3.1.3.7).
 
+import { ASYMMETRIC_JWS_ALGORITHMS } from '../jose-types';
 import type { FetchImplementation } from 'jose';
 import type { JWTPayload } from '../jose-types';
 import { readBoundedText } from '../../outbound/bounded-text';
 import { jose } from '../jose';
 import { LoginError } from './login';
 import { MAX_PROVIDER_ANSWER_BYTES } from './provider-http';
-
-/**
- * Signature algorithms an ID token may use: asymmetric only. An HMAC ID token is keyed with the client secret
- * (OIDC Core §10.1), a key the JWKS never holds, so accepting HS* would only open the alg-confusion door.
- */
-const ASYMMETRIC_ALGORITHMS = [
-  'RS256',
-  'RS384',
-  'RS512',
-  'PS256',
-  'PS384',
-  'PS512',
-  'ES256',
-  'ES384',
-  'ES512',
-  'EdDSA',
-  'Ed25519',
-];
 
 /** How far the provider's clock may be off ours when `exp`, `iat` and `nbf` are checked, in seconds. */
 const CLOCK_TOLERANCE_SEC = 30;
@@ -60,7 +43,7 @@ const boundedFetch: FetchImplementation = async (url, init) => {
 export function idTokenCheck(trust: IdTokenTrust): IdTokenCheck {
   const { createRemoteJWKSet, customFetch, jwtVerify } = jose();
   const advertised = Array.isArray(trust.advertisedAlgorithms) ? trust.advertisedAlgorithms : ['RS256']; // OIDC Discovery §3: RS256 is the default
-  const algorithms = ASYMMETRIC_ALGORITHMS.filter((algorithm) => advertised.includes(algorithm));
+  const algorithms = ASYMMETRIC_JWS_ALGORITHMS.filter((algorithm) => advertised.includes(algorithm));
   const keys = createRemoteJWKSet(new URL(trust.jwksUri), {
     timeoutDuration: trust.timeoutMs,
     cooldownDuration: JWKS_COOLDOWN_MS,

@@ -1,5 +1,6 @@
 // jwtVerifier(): the `auth.verify` of JWT access tokens from an identity provider — issuer, audience, expiry, algorithm and key checked by jose.
 
+import { ASYMMETRIC_JWS_ALGORITHMS } from '../jose-types';
 import type { IncomingMessage } from 'node:http';
 import type { JWTPayload, JWTVerifyGetKey } from 'jose';
 import {
@@ -62,19 +63,7 @@ export interface JwtVerifierOptions {
 
 /** The algorithms accepted by default: one per key family the common providers use. */
 export const DEFAULT_JWT_ALGORITHMS = Object.freeze(['RS256', 'ES256', 'PS256', 'EdDSA']);
-const ASYMMETRIC_ALGORITHMS = new Set([
-  'RS256',
-  'RS384',
-  'RS512',
-  'PS256',
-  'PS384',
-  'PS512',
-  'ES256',
-  'ES384',
-  'ES512',
-  'EdDSA',
-  'Ed25519',
-]);
+const ASYMMETRIC_ALGORITHMS: ReadonlySet<string> = new Set(ASYMMETRIC_JWS_ALGORITHMS);
 const DEFAULT_CLOCK_TOLERANCE_SEC = 30;
 
 const KNOWN_OPTIONS: OptionKeys<JwtVerifierOptions> = {
