@@ -162,4 +162,52 @@ describe('sessions.maxPendingRequests', () => {
       model: 'test',
     });
   });
+
+  it('counts an ask before its answer subscription is awaited: two asks made at once never both pass a cap of one', async () => {
+    const mcp = mcpRouter({
+      name: 'limits',
+      version: '1.0.0',
+      rateLimit: false,
+      logger: silentLogger(),
+      sessions: { maxPendingRequests: 1 },
+    });
+    const message = {
+      messages: [{ role: 'user' as const, content: { type: 'text' as const, text: 'hi' } }],
+      maxTokens: 5,
+    };
+    mcp.tool({
+      name: 'ask-twice',
+      description: 'Asks the client twice at once',
+      handler: async (_args, ctx: RequestContext) => {
+        const outcomes = await Promise.allSettled([ctx.sample(message), ctx.sample(message)]);
+        return outcomes.map((outcome) =>
+          outcome.status === 'fulfilled' ? 'answered' : String(outcome.reason.message),
+        );
+      },
+    });
+    const app = express();
+    app.use('/mcp', mcp);
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    const client = new Client({ name: 'sampler', version: '1.0.0' }, { capabilities: { sampling: {} } });
+    client.setRequestHandler(CreateMessageRequestSchema, () => ({
+      role: 'assistant',
+      content: { type: 'text', text: 'hello' },
+      model: 'test',
+    }));
+    const { port } = server.address() as { port: number };
+    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
+    opened.push(
+      mcp,
+      { close: () => client.close() },
+      { close: () => new Promise<void>((done) => (server.closeAllConnections(), server.close(() => done()))) },
+    );
+    const result = await client.callTool({ name: 'ask-twice', arguments: {} });
+    expect(result.structuredContent).toEqual({
+      result: [
+        'answered',
+        'ctx: 1 requests to the client are already waiting in this session (sessions.maxPendingRequests)',
+      ],
+    });
+  });
 });

@@ -149,10 +149,17 @@ export class SessionChannel {
     }
     let resolve: (response: JsonRpcResponse) => void = () => undefined;
     const answer = new Promise<JsonRpcResponse>((done) => (resolve = done));
-    const unsubscribe = await this.owner.settings.bus.subscribe(answerTopic(live.id, id), (message) =>
-      resolve(message as JsonRpcResponse),
-    );
+    // Counted before the (possibly remote) subscription is awaited: asks made meanwhile see this one, so the cap holds.
     live.pendingRequests++;
+    let unsubscribe: () => Promise<void>;
+    try {
+      unsubscribe = await this.owner.settings.bus.subscribe(answerTopic(live.id, id), (message) =>
+        resolve(message as JsonRpcResponse),
+      );
+    } catch (err) {
+      live.pendingRequests--;
+      throw err;
+    }
     return {
       answer,
       stop: () => {
