@@ -37,10 +37,18 @@ const json = (res: ServerResponse, status: number, body: unknown): void => {
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 };
 
+/**
+ * The providers' RS256 key pair, made once per test file: an RSA 2048 key takes ~220 ms to generate, and a file starts
+ * a fresh provider (on a fresh port, so a fresh issuer and JWKS URL) for each of its ~40 tests. A test that needs a key
+ * the provider does not hold generates its own.
+ */
+let providerKeys: ReturnType<ReturnType<typeof jose>['generateKeyPair']> | undefined;
+
 /** Starts the fake provider on 127.0.0.1 for the client `clientId`. */
 export async function startFakeProvider(clientId: string): Promise<FakeProvider> {
   const { generateKeyPair, exportJWK, SignJWT } = jose();
-  const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
+  providerKeys ??= generateKeyPair('RS256', { extractable: true });
+  const { privateKey, publicKey } = await providerKeys;
   const publicJwk = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
