@@ -83,7 +83,15 @@ export function superviseStdio(options: StdioSupervisorOptions): SupervisedClien
       new Error(`mcpRouter: upstream '${label}' process ${why}; restarting in ${(wait / 1000).toFixed(1)} s`),
     );
     clearTimeout(timer);
-    if (options.onRestartDue !== undefined) timer = setTimeout(options.onRestartDue, wait).unref();
+    const due = options.onRestartDue;
+    if (due !== undefined) {
+      timer = setTimeout(() => {
+        // The wait is over when the timer says so: a timer may fire a millisecond before Date.now() reaches
+        // notBefore, and a start refused then ("next start in 1 s") would wait for the next caller.
+        notBefore = 0;
+        due();
+      }, wait).unref();
+    }
     options.onExited?.();
   }
 
