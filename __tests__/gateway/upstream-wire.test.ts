@@ -81,6 +81,34 @@ describe('readSseData', () => {
   });
 });
 
+describe('readSseData and a leading byte order mark', () => {
+  const bytes = (...chunks: number[][]): ReadableStream<Uint8Array> =>
+    new ReadableStream({
+      start(controller) {
+        for (const chunk of chunks) controller.enqueue(Uint8Array.from(chunk));
+        controller.close();
+      },
+    });
+  const text = (value: string): number[] => [...Buffer.from(value)];
+
+  it('ignores one BOM whole, or split across the first chunks, and keeps the line after it', async () => {
+    for (const chunks of [
+      [[0xef, 0xbb, 0xbf, ...text('data: x\n\n')]],
+      [[0xef], [0xbb, 0xbf, ...text('data: x\n\n')]],
+      [[0xef, 0xbb], [0xbf], text('data: x\n\n')],
+    ]) {
+      expect(await events(bytes(...chunks))).toEqual(['x']);
+    }
+  });
+
+  it('keeps a second BOM, and bytes that only began like one', async () => {
+    // After the first BOM, U+FEFF is text: the line "\uFEFFdata: x" names no field.
+    expect(await events(bytes([0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf, ...text('data: x\n\ndata: y\n\n')]))).toEqual(['y']);
+    expect(await events(bytes([0xef], text('data: z\n\n')))).toEqual([]);
+    expect(await events(bytes(text('data: w\n\n')))).toEqual(['w']);
+  });
+});
+
 describe('readSseData caps in UTF-8 bytes', () => {
   it('counts an event in bytes, not UTF-16 units: 600 "é" are 1200 bytes, over a 1024-byte cap', async () => {
     await expect(events(streamOf(`data: ${'é'.repeat(600)}\n\n`))).rejects.toThrow(

@@ -8,6 +8,8 @@ const COLON = 0x3a;
 const SPACE = 0x20;
 const DATA = Buffer.from('data');
 const ID = Buffer.from('id');
+/** U+FEFF in UTF-8. */
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 /** One dispatched server-sent event: its data, and the stream's last event ID once it was read. */
 export interface SseEvent {
@@ -40,7 +42,8 @@ class SseParser {
   #heldBytes = 0;
   /** The last line ended with CR: an LF that comes next is the second half of CRLF. */
   #afterCr = false;
-  #first = true;
+  /** How many bytes of a leading BOM were seen; undefined once the stream's start is past. */
+  #bomMatched: number | undefined = 0;
   #data: string[] = [];
   #dataBytes = 0;
   #id: string | undefined;
@@ -56,10 +59,16 @@ class SseParser {
   feed(value: Uint8Array): void {
     const chunk = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
     let start = 0;
-    // HTML › Server-sent events: one leading U+FEFF BYTE ORDER MARK is ignored.
-    if (this.#first && chunk.length > 0) {
-      this.#first = false;
-      if (chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) start = 3;
+    // HTML › Server-sent events: one leading U+FEFF BYTE ORDER MARK is ignored, even split across chunks.
+    while (this.#bomMatched !== undefined && start < chunk.length) {
+      if (chunk[start] === BOM[this.#bomMatched]) {
+        start++;
+        if (++this.#bomMatched === BOM.length) this.#bomMatched = undefined;
+      } else {
+        // Not a BOM after all: the bytes taken for one are the line's first.
+        if (this.#bomMatched > 0) this.#hold(BOM.subarray(0, this.#bomMatched));
+        this.#bomMatched = undefined;
+      }
     }
     let nextLf = chunk.indexOf(LF, start);
     let nextCr = chunk.indexOf(CR, start);
@@ -86,11 +95,14 @@ class SseParser {
       this.#afterCr = chunk[end] === CR;
       start = end + 1;
     }
-    if (start < chunk.length) {
-      this.#heldBytes += chunk.length - start;
-      if (this.#heldBytes > this.#limit) throw new UpstreamFault(`sent an event line larger than ${this.#limit} bytes`);
-      this.#held.push(Buffer.from(chunk.subarray(start)));
-    }
+    if (start < chunk.length) this.#hold(chunk.subarray(start));
+  }
+
+  /** Keeps (a copy of) the start of a line not yet ended, bounded like a whole one. */
+  #hold(part: Buffer): void {
+    this.#heldBytes += part.length;
+    if (this.#heldBytes > this.#limit) throw new UpstreamFault(`sent an event line larger than ${this.#limit} bytes`);
+    this.#held.push(Buffer.from(part));
   }
 
   /** One line (`data:` lines join with LF; a blank line dispatches; `id:` sets the last event ID unless it holds NULL). */
