@@ -1,6 +1,8 @@
 // The upstream client's wire helpers: the SSE reader (line endings, chunking, comments, the per-event cap), bounded body reads, Mcp-Name encoding.
 
 import { decodeHeaderValue } from '../../lib/protocol/modern/request-headers';
+import { forwardedHeaders } from '../../lib/gateway/upstream-call';
+import type { ResolvedUpstream } from '../../lib/gateway/upstream-options';
 import { readSseData, readSseEvents } from '../../lib/gateway/upstream-sse';
 import { encodeHeaderValue, readBoundedText, UpstreamFault } from '../../lib/gateway/upstream-wire';
 
@@ -146,5 +148,21 @@ describe('encodeHeaderValue', () => {
   it('sends plain ASCII as is', () => {
     expect(encodeHeaderValue('get_weather')).toBe('get_weather');
     expect(encodeHeaderValue('café')).toBe(`=?base64?${Buffer.from('café').toString('base64')}?=`);
+  });
+});
+
+describe('forwardedHeaders', () => {
+  it("drops the protocol headers a headers function returns, whatever their case, as for the client's own", async () => {
+    const options = {
+      forwardHeaders: [],
+      headers: () => ({
+        'X-Tenant': 't1',
+        'MCP-Protocol-Version': '1999-01-01',
+        'Mcp-Param-Region': 'eu',
+        'Last-Event-ID': '9',
+        Authorization: 'Bearer up',
+      }),
+    } as unknown as ResolvedUpstream;
+    expect(await forwardedHeaders(options, undefined)).toEqual({ 'x-tenant': 't1', authorization: 'Bearer up' });
   });
 });

@@ -9,6 +9,7 @@ import { ATTR_SERVER_ADDRESS, ATTR_SERVER_PORT, ATTR_UPSTREAM_NAME, META_TRACE_K
 import { describeMessage } from '../telemetry/message-attributes';
 import type { McpTelemetry, ChildSpan } from '../telemetry/telemetry';
 import type { UpstreamClient, UpstreamRequestOptions } from './upstream-client';
+import { clientHeaders } from './upstream-envelope';
 import type { UpstreamMessage } from './upstream-exchange';
 import type { ResolvedUpstream } from './upstream-options';
 
@@ -56,7 +57,8 @@ export async function forwardedHeaders(
       else if (Array.isArray(value)) headers[name] = value.join(', ');
     }
   }
-  const own = typeof options.headers === 'function' ? await options.headers(ctx) : options.headers;
+  // The operator's headers by the same rule as the client's own (a function's protocol headers are dropped).
+  const own = clientHeaders(typeof options.headers === 'function' ? await options.headers(ctx) : options.headers);
   return { ...headers, ...own };
 }
 
