@@ -149,6 +149,11 @@ describe('the demo when its upstream is down', () => {
   it('still serves the store, and status() says why the notes are missing', async () => {
     const gone = await startNotesUpstream();
     await gone.close();
+    // The demo logs to the console (the router's default logger): the warning is expected, so it is captured and checked.
+    const warnings: string[] = [];
+    const warn = jest.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => {
+      warnings.push(args.map(String).join(' '));
+    });
     const demo = createDemo({ token, notesUrl: gone.url });
     const connected = await connectClient(demo.app, '/mcp', bearer);
     try {
@@ -156,9 +161,12 @@ describe('the demo when its upstream is down', () => {
       expect(tools).toContain('audit_inventory');
       expect(tools.some((name) => name.startsWith('notes__'))).toBe(false);
       expect(demo.notes?.status()).toMatchObject({ state: 'down', error: 'Upstream "notes" could not be reached' });
+      await until(() => warnings.length > 0, 'the upstream warning');
+      expect(warnings[0]).toMatch(/upstream 'notes' lists could not be fetched; retrying in/);
     } finally {
       await connected.close();
       await demo.mcp.close();
+      warn.mockRestore();
     }
   });
 });
