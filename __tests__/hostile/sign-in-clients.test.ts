@@ -1,6 +1,7 @@
 // Hostile clients of the authorization server: registration floods and bad metadata, SSRF through metadata documents, secret timing.
 
 import crypto from 'node:crypto';
+import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
@@ -30,20 +31,27 @@ function registrationApp(options: ClientsOptions = {}) {
 describe('registration floods and bad metadata', () => {
   it('a flood of 1,000 registrations from 1,000 addresses keeps at most maxClients, the newest', async () => {
     const { app, directory } = registrationApp({ registration: { maxClients: 50 } });
+    // One listening server for the 1,000 requests (request(app) would start and close one per request: slow under load).
+    const server = app.listen(0, '127.0.0.1');
+    await once(server, 'listening');
     const ids: string[] = [];
-    for (let batch = 0; batch < 20; batch++) {
-      const answers = await Promise.all(
-        Array.from({ length: 50 }, (_, i) =>
-          request(app)
-            .post('/oauth/register')
-            .set('X-Forwarded-For', `198.51.${batch}.${i + 1}`)
-            .send({ redirect_uris: ['https://flood.example/cb'], token_endpoint_auth_method: 'none' }),
-        ),
-      );
-      for (const answer of answers) {
-        expect(answer.status).toBe(201);
-        ids.push(answer.body.client_id);
+    try {
+      for (let batch = 0; batch < 20; batch++) {
+        const answers = await Promise.all(
+          Array.from({ length: 50 }, (_, i) =>
+            request(server)
+              .post('/oauth/register')
+              .set('X-Forwarded-For', `198.51.${batch}.${i + 1}`)
+              .send({ redirect_uris: ['https://flood.example/cb'], token_endpoint_auth_method: 'none' }),
+          ),
+        );
+        for (const answer of answers) {
+          expect(answer.status).toBe(201);
+          ids.push(answer.body.client_id);
+        }
       }
+    } finally {
+      server.close();
     }
     const kept = await Promise.all(ids.map(async (id) => (await directory.find(id)) !== undefined));
     expect(kept.filter(Boolean)).toHaveLength(50);
