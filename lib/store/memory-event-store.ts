@@ -177,7 +177,15 @@ export class MemoryEventStore implements EventStore {
   async replayAfter(
     sessionId: string,
     lastEventId: string,
-  ): Promise<{ streamId: string; events: StoredEvent[] } | undefined> {
+  ): Promise<
+    | {
+        /** The stream the event id names, which the replayed events belong to. */
+        streamId: string;
+        /** The events after the given id, oldest first. */
+        events: StoredEvent[];
+      }
+    | undefined
+  > {
     const match = EVENT_ID.exec(lastEventId);
     if (match === null) return undefined;
     const [, streamId = '', seqText = ''] = match;
