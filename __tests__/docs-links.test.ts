@@ -45,7 +45,12 @@ function problemWith(link: Link): string | undefined {
   const hash = link.target.indexOf('#');
   const pathPart = decodeURI(hash === -1 ? link.target : link.target.slice(0, hash));
   const anchor = hash === -1 ? undefined : decodeURIComponent(link.target.slice(hash + 1));
-  const file = pathPart === '' ? link.file : normalize(join(dirname(link.file), pathPart)).split('\\').join('/');
+  const file =
+    pathPart === ''
+      ? link.file
+      : normalize(join(dirname(link.file), pathPart))
+          .split('\\')
+          .join('/');
   if (file.startsWith('../') || !existsSync(join(ROOT, file))) return `${file} does not exist`;
   if (anchor === undefined || !file.endsWith('.md')) return undefined;
   return slugs(file).has(anchor) ? undefined : `${file} has no heading #${anchor}`;
