@@ -22,6 +22,7 @@ export type McpConfigErrorCode =
  * ```
  */
 export class McpConfigError extends Error {
+  /** Always `'McpConfigError'`, so logs and `instanceof`-free checks can tell it from other errors. */
   override readonly name = 'McpConfigError';
 
   /**

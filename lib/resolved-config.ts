@@ -76,8 +76,12 @@ export interface ResolvedConfig {
   readonly telemetry: ResolvedTelemetry | undefined;
 }
 
-// Checked by the compiler against McpRouterOptions, and at run time for JavaScript callers.
-const KNOWN_OPTIONS: OptionKeys<McpRouterOptions> = {
+/**
+ * Every key `mcpRouter` accepts: checked by the compiler against McpRouterOptions, and at run time for JavaScript
+ * callers. Not part of the package's API (lib/index.ts does not export it); the docs test compares docs/api.md's
+ * options table with it.
+ */
+export const KNOWN_OPTIONS: OptionKeys<McpRouterOptions> = {
   name: true,
   version: true,
   title: true,

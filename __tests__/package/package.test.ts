@@ -1,6 +1,7 @@
 // The published package: `npm pack` gives a tarball that a fresh Express 5 TypeScript app and a fresh Express 4
-// CommonJS app, with only express, @types/express and typescript beside it, can require, compile README's runnable
-// examples against with skipLibCheck off, and run them so that the official SDK client gets what README promises.
+// CommonJS app, with only express, @types/express and typescript beside it, can require, compile the runnable
+// examples of README.md and docs/ against with skipLibCheck off, and run them so that the official SDK client gets
+// what their documents promise.
 
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,19 +15,22 @@ import { followSignIn } from '../helpers/sign-in-flow';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { rejection } from '../helpers/errors';
 import { createFreshApp, packInto, ROOT, tsc, type FreshAppSpec } from './fresh-app';
-import { readmeExamples, startExample, type RunningExample } from './readme-examples';
+import { docExamples, startExample, type RunningExample } from './doc-examples';
 
 // Packing, two compilations and six child processes: about 30 s on two cores; generous for a loaded machine.
 jest.setTimeout(90_000);
 
-const TOKEN = 'readme-example-token-7f3a';
+const TOKEN = 'doc-example-token-7f3a';
 const bearer = (token: string): Record<string, string> => ({ Authorization: `Bearer ${token}` });
 const text = (result: Record<string, unknown>): string =>
   (result.content as Array<{ text?: string }>).map((block) => block.text ?? '').join('');
 const call = (client: Client, name: string, args: Record<string, unknown> = {}) =>
   client.callTool({ name, arguments: args }) as Promise<Record<string, unknown>>;
 
-/** What the SDK client must get from each README example marked `(runs as is)`: one entry per example, no more. */
+/**
+ * What the SDK client must get from each example marked `(runs as is)` in README.md or docs/ (the document named
+ * beside it): one entry per example, no more.
+ */
 const CHECKS: Record<string, (example: RunningExample) => Promise<void>> = {
   'hello.ts': async (example) => {
     const client = await example.connect();
@@ -63,7 +67,7 @@ const CHECKS: Record<string, (example: RunningExample) => Promise<void>> = {
     });
     const open = await call(client, 'get_orders', { status: 'open' });
     expect(text(open)).toBe('[{"id":"o1","status":"open"}]');
-    // README: JSON that is not an object becomes structuredContent `{ "result": <value> }` plus its text.
+    // docs/existing-apps.md: JSON that is not an object becomes structuredContent `{ "result": <value> }` plus its text.
     expect(open.structuredContent).toEqual({ result: [{ id: 'o1', status: 'open' }] });
     expect((await call(client, 'sales_total')).structuredContent).toEqual({ total: 1234.5 });
     expect((await call(client, 'get_reports_by_id', { id: 'r9' })).structuredContent).toEqual({ id: 'r9' });
@@ -147,7 +151,8 @@ const APPS: Array<FreshAppSpec & { app: string }> = [
   },
 ];
 
-const examples = readmeExamples();
+const examples = docExamples();
+const fileOf = (name: string): string => examples.find((example) => example.name === name)?.file ?? '?';
 let work: string | undefined;
 const dirOf = (app: string): string => join(work as string, app.replace(/\W+/g, '-'));
 /**
@@ -189,8 +194,9 @@ it('ships only the build output and the package files', () => {
   expect(readdirSync(join(installed, 'dist'))).toEqual(expect.arrayContaining(['index.js', 'index.d.ts', 'router.js']));
 });
 
-it("finds README's runnable examples, at least three, and has a check for each of them and for no other", () => {
-  expect(examples.length).toBeGreaterThanOrEqual(3);
+it('finds the runnable examples of README.md and docs/, README among them, and has a check for each and for no other', () => {
+  expect(examples.length).toBeGreaterThanOrEqual(5);
+  expect(examples.map(({ file }) => file)).toContain('README.md');
   expect(Object.keys(CHECKS).sort()).toEqual(examples.map(({ name }) => name).sort());
 });
 
@@ -222,13 +228,13 @@ const server = app.listen(0, '127.0.0.1', async () => {
       encoding: 'utf8',
       env: { PATH: process.env.PATH },
     });
-    // README: a number is "structuredContent: { result: <value> } plus its JSON as a text block".
+    // docs/api.md: a number is "structuredContent: { result: <value> } plus its JSON as a text block".
     expect(output.trim()).toBe(
       '200 {"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"5"}],"structuredContent":{"result":5}}}',
     );
   });
 
-  it("compiles README's examples with skipLibCheck off: its own tsc exits 0 and prints nothing but the files it read (--listFiles)", async () => {
+  it("compiles the documents' examples with skipLibCheck off: its own tsc exits 0 and prints nothing but the files it read (--listFiles)", async () => {
     expect(await compiled.get(app)).toMatchObject({ code: 0, output: '' });
   });
 
@@ -244,16 +250,19 @@ const server = app.listen(0, '127.0.0.1', async () => {
     expect(outside).toEqual([]);
   });
 
-  it.each(examples.map(({ name }) => name))('runs %s so that the SDK client gets what README says', async (name) => {
-    const check = CHECKS[name];
-    if (check === undefined) throw new Error(`README example ${name} has no entry in CHECKS`);
-    if ((await compiled.get(app))?.code !== 0) throw new Error(`${app} did not compile README's examples`);
-    const example = await startExample(dir(), name, TOKEN);
-    running.push(example);
-    try {
-      await check(example);
-    } finally {
-      await example.stop();
-    }
-  });
+  it.each(examples.map(({ name, file }) => [name, file]))(
+    'runs %s (from %s) so that the SDK client gets what its document says',
+    async (name) => {
+      const check = CHECKS[name];
+      if (check === undefined) throw new Error(`example ${name} of ${fileOf(name)} has no entry in CHECKS`);
+      if ((await compiled.get(app))?.code !== 0) throw new Error(`${app} did not compile the documents' examples`);
+      const example = await startExample(dir(), name, TOKEN);
+      running.push(example);
+      try {
+        await check(example);
+      } finally {
+        await example.stop();
+      }
+    },
+  );
 });

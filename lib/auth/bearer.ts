@@ -9,9 +9,11 @@ import { resolveAuthServerOptions, type AuthServerOptions, type ResolvedAuthServ
 
 /** A static token, with the principal and scopes it stands for. */
 export interface StaticToken {
+  /** The bearer token a client sends; compared in constant time. */
   token: string;
   /** Defaults to `token-<index>`: never the token itself, which must not appear in logs. */
   subject?: string;
+  /** The scopes this token grants, checked against `auth.requiredScopes` and a tool's `scopes`. Defaults to none. */
   scopes?: string[];
 }
 
@@ -21,8 +23,13 @@ export interface ResourceMetadataOptions {
   resource?: string;
   /** The authorization servers that issue tokens for this resource (required by MCP). */
   authorizationServers: string[];
+  /**
+   * The scopes this resource knows (metadata `scopes_supported`), named in challenges when no `requiredScopes` are set.
+   */
   scopesSupported?: string[];
+  /** A human-readable name of this resource for the metadata (`resource_name`). */
   resourceName?: string;
+  /** A URL of documentation for developers using this resource (metadata `resource_documentation`). */
   resourceDocumentation?: string;
 }
 

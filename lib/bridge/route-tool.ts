@@ -17,6 +17,7 @@ import { toToolResult } from './result';
 export interface RouteToolMeta extends AccessRule {
   /** Defaults to a readable name from method and path (`get_users_by_id`). */
   name?: string;
+  /** A display name for people (the tool's `title`); the model reads `description`. Defaults to none. */
   title?: string;
   /** What the route does, for the model. Required. */
   description: string;
@@ -43,6 +44,7 @@ export interface RouteToolMeta extends AccessRule {
 
 /** What `mcp.route()` needs besides {@link RouteToolMeta}: the method (default GET, or POST with a body) and path of the route. */
 export interface BridgedRouteMeta extends RouteToolMeta {
+  /** The route's HTTP method, any case. Defaults to GET, or POST when the route takes a body. */
   method?: string;
   /** The route's path, for its parameters and the default tool name; defaults to one made of the declared params. */
   path?: string;

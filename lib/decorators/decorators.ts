@@ -7,7 +7,14 @@ import type { ResourceDefinition, ResourceTemplateDefinition } from '../registry
 import type { ToolDefinition } from '../registry/tools';
 
 /** `@tool` metadata: a tool definition without its handler, or a route to bridge (with `method` and `path`). */
-export type ToolDecoratorMeta = Omit<ToolDefinition, 'handler'> | (BridgedRouteMeta & { method: string; path: string });
+export type ToolDecoratorMeta =
+  | Omit<ToolDefinition, 'handler'>
+  | (BridgedRouteMeta & {
+      /** The HTTP method of the route the method serves: the tool calls the app's own route. */
+      method: string;
+      /** The path of that route, with its `:params`. */
+      path: string;
+    });
 
 /** `@resource` metadata: a resource (with `uri`) or a template (with `uriTemplate`), without `read`. */
 export type ResourceDecoratorMeta = Omit<ResourceDefinition, 'read'> | Omit<ResourceTemplateDefinition, 'read'>;

@@ -8,7 +8,9 @@ export type UpstreamState = 'connecting' | 'healthy' | 'stale' | 'down' | 'remov
 
 /** What `status()` tells about one upstream. */
 export interface UpstreamStatus {
+  /** The upstream's name, as given to `mcp.upstream()`. */
   readonly name: string;
+  /** The prefix its item names get (`fs` for `fs__read_file`), or undefined when it is mounted without one. */
   readonly prefix: string | undefined;
   /**
    * `connecting` until its first lists; `healthy` when its last fetch worked; `stale` while it fails within `graceMs`
@@ -17,6 +19,7 @@ export interface UpstreamStatus {
   readonly state: UpstreamState;
   /** Its era and revision, once connected. */
   readonly era: Era | undefined;
+  /** The MCP revision it negotiated (`2025-11-25`, …), once connected. */
   readonly protocolVersion: string | undefined;
   /** When its lists were last fetched whole (ISO 8601). */
   readonly lastSuccessAt: string | undefined;
@@ -24,9 +27,13 @@ export interface UpstreamStatus {
   readonly error: string | undefined;
   /** How many of its items are mounted now. */
   readonly items: {
+    /** Its tools mounted on this router. */
     readonly tools: number;
+    /** Its prompts mounted on this router. */
     readonly prompts: number;
+    /** Its resources mounted on this router. */
     readonly resources: number;
+    /** Its resource templates mounted on this router. */
     readonly resourceTemplates: number;
   };
   /**
@@ -39,7 +46,14 @@ export interface UpstreamStatus {
   /** Whether its last lists were over `limits.maxListBytes` (or 5,000 entries of a kind) and were cut there. */
   readonly listsCut: boolean;
   /** A stdio upstream with `processes: 'per-principal'`: its callers' processes now (the lister not counted), and the bound. */
-  readonly processes?: { readonly running: number; readonly max: number } | undefined;
+  readonly processes?:
+    | {
+        /** Processes running now, one per caller. */
+        readonly running: number;
+        /** The most it may run at once (`maxProcesses`). */
+        readonly max: number;
+      }
+    | undefined;
 }
 
 /** Returned by `mcp.upstream()`. */

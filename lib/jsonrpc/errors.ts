@@ -33,8 +33,11 @@ export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
 
 /** The `error` member of a JSON-RPC error response. */
 export interface JsonRpcErrorObject {
+  /** The JSON-RPC error code: -32700 to -32600 for the protocol's own, others as the application defines. */
   code: number;
+  /** A short description of the error, for people. */
   message: string;
+  /** Anything more the client may use (MCP puts, for example, the unsupported versions here). */
   data?: unknown;
 }
 
@@ -48,6 +51,7 @@ export interface JsonRpcErrorObject {
  * ```
  */
 export class JsonRpcError extends Error {
+  /** Always `'JsonRpcError'`, so logs can tell it from other errors. */
   override readonly name = 'JsonRpcError';
 
   /**

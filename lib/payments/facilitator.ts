@@ -32,12 +32,23 @@ export interface X402FacilitatorOptions {
 
 /** The kinds of payment a facilitator supports (`GET /supported`). */
 export interface SupportedResponse {
-  kinds: Array<{ x402Version: number; scheme: string; network: string; extra?: Record<string, unknown> }>;
+  /** One entry per x402 version, scheme and network the facilitator handles. */
+  kinds: Array<{
+    /** The x402 protocol version of this kind. */
+    x402Version: number;
+    /** The payment scheme: `exact`, …. */
+    scheme: string;
+    /** The chain, as a CAIP-2 id (`eip155:8453`). */
+    network: string;
+    /** What the scheme needs besides, on this network (a fee payer, …). */
+    extra?: Record<string, unknown>;
+  }>;
   [key: string]: unknown;
 }
 
 /** A {@link PaymentFacilitator} over HTTP, with `supported()` as well. */
 export interface X402Facilitator extends PaymentFacilitator {
+  /** Asks the facilitator which schemes and networks it can verify and settle (`GET /supported`). */
   supported(options?: FacilitatorCallOptions): Promise<SupportedResponse>;
 }
 

@@ -38,7 +38,10 @@ export interface X402GuardOptions {
 }
 
 /** A guard of paid tools; `listMeta` is what {@link x402Guard} adds to the tool's `tools/list` `_meta`. */
-export type X402Guard = ToolGuard & { readonly listMeta: Readonly<Record<string, unknown>> };
+export type X402Guard = ToolGuard & {
+  /** The tool's `tools/list` `_meta` entries: `x402/paid`, and `x402/accepts` when the price is fixed. */
+  readonly listMeta: Readonly<Record<string, unknown>>;
+};
 
 const KNOWN: OptionKeys<X402GuardOptions> = {
   facilitator: true,

@@ -6,7 +6,9 @@ import type { RequestContext } from './request-context';
 
 /** At most `limit` calls per `windowMs`, per caller. */
 export interface CallLimitOptions {
+  /** The most calls one caller may make in a window; one more is refused until the window ends. */
   limit: number;
+  /** The window's length in ms; the count starts again after it. */
   windowMs: number;
   /**
    * Where the calls are counted: any express-rate-limit store (`rate-limit-redis`, …). Defaults to the router's

@@ -5,6 +5,7 @@ import type { RequestContext } from './request-context';
 
 /** What `completion/complete` answers (MCP: at most 100 values). */
 export interface CompletionResult {
+  /** The suggested values, best first; at most 100 are sent. */
   values: string[];
   /** How many matches exist in all, when more than `values` holds. */
   total?: number;
@@ -14,6 +15,7 @@ export interface CompletionResult {
 
 /** Context of a completion: the values of the other arguments the user already filled in (MCP 2025-06-18). */
 export interface CompletionContext {
+  /** The other arguments' values so far, by name. */
   readonly arguments: Readonly<Record<string, string>>;
 }
 

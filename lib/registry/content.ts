@@ -2,55 +2,95 @@
 
 /** Hints for the client about a content block (who it is for, how important it is). */
 export interface ContentAnnotations {
+  /** Who the content is for: the user, the model (`assistant`), or both. */
   audience?: ('user' | 'assistant')[];
+  /** How much it matters, from 0 (optional) to 1 (required). */
   priority?: number;
+  /** When it last changed, as an ISO 8601 timestamp. */
   lastModified?: string;
 }
 
 interface BlockBase {
+  /** Hints for the client about audience, priority and age. */
   annotations?: ContentAnnotations;
+  /** Extra data for clients that know its keys; passed through untouched. */
   _meta?: Record<string, unknown>;
 }
 
 /** Text. */
 export interface TextContent extends BlockBase {
+  /** The block's kind: always `'text'`. */
   type: 'text';
+  /** The text itself. */
   text: string;
 }
 
 /** An image, base64-encoded. */
 export interface ImageContent extends BlockBase {
+  /** The block's kind: always `'image'`. */
   type: 'image';
+  /** The image bytes, base64-encoded. */
   data: string;
+  /** Its media type: `image/png`, `image/jpeg`, …. */
   mimeType: string;
 }
 
 /** Audio, base64-encoded (MCP 2025-03-26 and later). */
 export interface AudioContent extends BlockBase {
+  /** The block's kind: always `'audio'`. */
   type: 'audio';
+  /** The audio bytes, base64-encoded. */
   data: string;
+  /** Its media type: `audio/wav`, `audio/mpeg`, …. */
   mimeType: string;
 }
 
 /** The contents of one resource: text or a base64 blob. */
 export type ResourceContents =
-  | { uri: string; mimeType?: string; text: string; _meta?: Record<string, unknown> }
-  | { uri: string; mimeType?: string; blob: string; _meta?: Record<string, unknown> };
+  | {
+      /** The URI these contents were read from. */
+      uri: string;
+      /** Their media type, when known. */
+      mimeType?: string;
+      /** The contents as text. */
+      text: string;
+      /** Extra data for clients that know its keys; passed through untouched. */
+      _meta?: Record<string, unknown>;
+    }
+  | {
+      /** The URI these contents were read from. */
+      uri: string;
+      /** Their media type, when known. */
+      mimeType?: string;
+      /** The contents as bytes, base64-encoded. */
+      blob: string;
+      /** Extra data for clients that know its keys; passed through untouched. */
+      _meta?: Record<string, unknown>;
+    };
 
 /** A resource embedded in a message or tool result. */
 export interface EmbeddedResource extends BlockBase {
+  /** The block's kind: always `'resource'`. */
   type: 'resource';
+  /** The resource's contents, carried inline. */
   resource: ResourceContents;
 }
 
 /** A link to a resource the client may read (MCP 2025-06-18 and later). */
 export interface ResourceLink extends BlockBase {
+  /** The block's kind: always `'resource_link'`. */
   type: 'resource_link';
+  /** The resource's URI, for the client's `resources/read`. */
   uri: string;
+  /** The resource's name, as its listing gives it. */
   name: string;
+  /** A display name for people. */
   title?: string;
+  /** What the resource holds, for the model. */
   description?: string;
+  /** Its media type, when known. */
   mimeType?: string;
+  /** Its size in bytes, when known, so a client can decide whether to read it. */
   size?: number;
 }
 

@@ -5,9 +5,13 @@ import { isObject } from '../jsonrpc/types';
 
 /** An icon a client may show (MCP 2025-11-25). */
 export interface Icon {
+  /** Where the client fetches the icon: an `https:` or `data:` URL. */
   src: string;
+  /** Its media type (`image/png`, `image/svg+xml`, …), when the URL does not tell. */
   mimeType?: string;
+  /** The sizes it is drawn for (`48x48`, or `any` for a vector image). */
   sizes?: string[];
+  /** The background it is drawn for: `light` or `dark`; absent for either. */
   theme?: 'light' | 'dark';
 }
 

@@ -23,6 +23,7 @@ interface GuardCallFields {
 
 /** A tool call, as guards see it. */
 export interface ToolGuardCall extends GuardCallFields {
+  /** What is called: a tool (`tools/call`). */
   readonly kind: 'tool';
   /** The arguments, checked against the tool's `inputSchema` (guards run after that check). */
   readonly arguments: Readonly<Record<string, unknown>>;
@@ -38,6 +39,7 @@ export interface ToolGuardCall extends GuardCallFields {
 
 /** A resource read, as guards see it. */
 export interface ResourceGuardCall extends GuardCallFields {
+  /** What is called: a resource (`resources/read`). */
   readonly kind: 'resource';
   /** The URI being read. */
   readonly uri: string;
@@ -49,6 +51,7 @@ export interface ResourceGuardCall extends GuardCallFields {
 
 /** A prompt get, as guards see it. */
 export interface PromptGuardCall extends GuardCallFields {
+  /** What is called: a prompt (`prompts/get`). */
   readonly kind: 'prompt';
   /** The prompt's declared arguments the client sent, checked (required ones present, all strings). */
   readonly arguments: Readonly<Record<string, string>>;

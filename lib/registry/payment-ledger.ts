@@ -27,7 +27,16 @@ export interface PaymentHold {
 
 /** The answer to a claim: the payment is now this call's, or another call holds it, or it already paid for one. */
 export type PaymentClaim =
-  { readonly status: 'claimed'; readonly hold: PaymentHold } | { readonly status: 'in-use' | 'spent' };
+  | {
+      /** The payment is now this call's. */
+      readonly status: 'claimed';
+      /** `spend()` it once the call has paid (settled), or `release()` it when the call did not pay. */
+      readonly hold: PaymentHold;
+    }
+  | {
+      /** `in-use`: another call holds it now; `spent`: it already paid for a call. */
+      readonly status: 'in-use' | 'spent';
+    };
 
 /**
  * The payments every paid tool of one router has taken, keyed by what the payer signed. The router owns one and

@@ -16,9 +16,13 @@ export type { GetPromptResult } from './results';
 
 /** One argument a prompt takes. */
 export interface PromptArgument {
+  /** The argument's name, the key it has in `get`'s `args`. */
   name: string;
+  /** A display name for people. Defaults to none. */
   title?: string;
+  /** What the argument means, for the user filling it in. Defaults to none. */
   description?: string;
+  /** Whether `prompts/get` without it is refused (-32602). Defaults to `false`. */
   required?: boolean;
   /** Suggests values for this argument (`completion/complete`). */
   complete?: Completer;
@@ -26,22 +30,38 @@ export interface PromptArgument {
 
 /** One message of a prompt; `content` may be a plain string (→ a text block). */
 export interface PromptMessage {
+  /** Who says it: the user or the model (`assistant`). */
   role: 'user' | 'assistant';
+  /** What is said: a content block, or a string for a text block. */
   content: ContentBlock | string;
 }
 
 /** What a prompt's `get` may return: text (one user message), messages, or `{ description?, messages }`. */
-export type PromptValue = string | PromptMessage[] | { description?: string; messages: PromptMessage[] };
+export type PromptValue =
+  | string
+  | PromptMessage[]
+  | {
+      /** What the prompt is for, sent with its messages. */
+      description?: string;
+      /** The messages, in order. */
+      messages: PromptMessage[];
+    };
 
 /** A prompt as registered with `mcp.prompt()`. */
 export interface PromptDefinition<
   Args extends Record<string, string | undefined> = Record<string, string | undefined>,
 > extends AccessRule {
+  /** The prompt's name, unique on the router, that clients get it by. */
   name: string;
+  /** A display name for people. Defaults to none. */
   title?: string;
+  /** What the prompt is for, shown in lists. Defaults to none. */
   description?: string;
+  /** The arguments it takes, listed for clients and checked before `get` runs. Defaults to none. */
   arguments?: PromptArgument[];
+  /** Icons a client may show beside it (MCP 2025-11-25). Defaults to none. */
   icons?: Icon[];
+  /** Extra data listed with it, for clients that know its keys. Defaults to none. */
   _meta?: Record<string, unknown>;
   /**
    * Guards around each get, after the argument checks and the router's `guards` (see {@link Guard} for the

@@ -17,20 +17,52 @@ export type { ReadResourceResult } from './results';
 
 /** One content of a resource as `read` may return it; `uri` and `mimeType` default to the resource's. */
 export type ResourceContentInput =
-  | { uri?: string; mimeType?: string; text: string; _meta?: Record<string, unknown> }
-  | { uri?: string; mimeType?: string; blob: BinaryData; _meta?: Record<string, unknown> };
+  | {
+      /** The URI these contents are for. Defaults to the URI read. */
+      uri?: string;
+      /** Their media type. Defaults to the resource's `mimeType`. */
+      mimeType?: string;
+      /** The contents as text. */
+      text: string;
+      /** Extra data for clients that know its keys; passed through untouched. */
+      _meta?: Record<string, unknown>;
+    }
+  | {
+      /** The URI these contents are for. Defaults to the URI read. */
+      uri?: string;
+      /** Their media type. Defaults to the resource's `mimeType`. */
+      mimeType?: string;
+      /** The contents as bytes (base64-encoded on the wire). */
+      blob: BinaryData;
+      /** Extra data for clients that know its keys; passed through untouched. */
+      _meta?: Record<string, unknown>;
+    };
 
 /** What `read` may return: text, bytes (→ base64 blob), one content, several, or `{ contents }`. */
 export type ResourceValue =
-  string | Uint8Array | ResourceContentInput | ResourceContentInput[] | { contents: ResourceContentInput[] };
+  | string
+  | Uint8Array
+  | ResourceContentInput
+  | ResourceContentInput[]
+  | {
+      /** Every contents item of the read, as `resources/read` answers them. */
+      contents: ResourceContentInput[];
+    };
 
 interface ResourceFields extends AccessRule {
+  /** A short name for the resource, shown in lists. */
   name: string;
+  /** A display name for people. Defaults to none. */
   title?: string;
+  /** What the resource holds, for the model. Defaults to none. */
   description?: string;
+  /** The media type its contents have, listed and used for contents that do not give their own. Defaults to none. */
   mimeType?: string;
+  /** Hints for the client: audience, priority, last change. Defaults to none. */
   annotations?: ContentAnnotations;
+  /** Icons a client may show beside it (MCP 2025-11-25). Defaults to none. */
   icons?: Icon[];
+  /** Extra data listed with it, for clients that know its keys. Defaults to none. */
   _meta?: Record<string, unknown>;
   /**
    * Guards around each read, after the router's `guards` (see {@link Guard} for the whole order): they may let
@@ -50,6 +82,10 @@ export interface ResourceDefinition extends ResourceFields {
   uri: string;
   /** Size in bytes, if known (MCP 2025-03-26 and later). */
   size?: number;
+  /**
+   * Reads the resource; a string is text, bytes are a blob, and `mimeType` applies to both unless a contents item gives
+   * its own.
+   */
   read(uri: string, ctx: RequestContext): ResourceValue | Promise<ResourceValue>;
 }
 

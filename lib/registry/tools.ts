@@ -29,10 +29,15 @@ export type { JsonSchema } from './tool-schemas';
 
 /** Hints about a tool's behaviour (MCP 2025-03-26 and later); clients must not trust them for security. */
 export interface ToolAnnotations {
+  /** A display name for people (the tool's own `title` wins). */
   title?: string;
+  /** The tool changes nothing. A hint for the client, not a guarantee. Defaults to `false`. */
   readOnlyHint?: boolean;
+  /** The tool may delete or overwrite (meaningful when not read-only). A hint for the client. Defaults to `true`. */
   destructiveHint?: boolean;
+  /** Calling it again with the same arguments changes nothing more. A hint for the client. Defaults to `false`. */
   idempotentHint?: boolean;
+  /** The tool reaches outside systems (the web, other services), not only its own data. Defaults to `true`. */
   openWorldHint?: boolean;
 }
 
@@ -48,8 +53,11 @@ export interface ToolDefinition<Args = Record<string, unknown>> extends AccessRu
   inputSchema?: JsonSchema;
   /** JSON Schema of `structuredContent`; when given, every successful result is checked against it. */
   outputSchema?: JsonSchema;
+  /** Hints for the client about what the tool does (read-only, destructive, …). Defaults to none. */
   annotations?: ToolAnnotations;
+  /** Icons a client may show beside it (MCP 2025-11-25). Defaults to none. */
   icons?: Icon[];
+  /** Extra data listed with it, for clients that know its keys. Defaults to none. */
   _meta?: Record<string, unknown>;
   /** Longest a call may run: then its signal aborts and the caller gets an `isError` result. Defaults to no limit. */
   timeoutMs?: number;

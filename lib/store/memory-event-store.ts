@@ -1,7 +1,7 @@
 // MemoryEventStore: the default EventStore, keeping a bounded buffer of recent SSE events per stream in this process.
 
 import type { JsonRpcMessage } from '../jsonrpc/types';
-import type { EventStore, StoredEvent } from './session-stores';
+import type { EventStore } from './session-stores';
 import { checkStoreOptions, positiveInteger } from './store-options';
 
 /** How many events of one stream are kept for replay. */
@@ -174,10 +174,7 @@ export class MemoryEventStore implements EventStore {
    * is malformed, belongs to another session or a forgotten stream, was never issued, or when some event after it
    * has already left the bounded buffer (replaying would skip it).
    */
-  async replayAfter(
-    sessionId: string,
-    lastEventId: string,
-  ): Promise<{ streamId: string; events: StoredEvent[] } | undefined> {
+  async replayAfter(sessionId: string, lastEventId: string): ReturnType<EventStore['replayAfter']> {
     const match = EVENT_ID.exec(lastEventId);
     if (match === null) return undefined;
     const [, streamId = '', seqText = ''] = match;

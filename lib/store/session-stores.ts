@@ -52,7 +52,9 @@ export interface SessionStore {
 
 /** One recorded SSE event: a message, or null for a priming event (an id with empty data). */
 export interface StoredEvent {
+  /** The SSE event id, which a client resumes from with `Last-Event-ID`. */
   readonly id: string;
+  /** The JSON-RPC message the event carried, or null for a priming event that carried none. */
   readonly message: JsonRpcMessage | null;
 }
 
@@ -70,7 +72,18 @@ export interface EventStore {
    */
   append(sessionId: string, streamId: string, message: JsonRpcMessage | null, json?: string): Promise<string>;
   /** The stream `lastEventId` belongs to and its events after that one; undefined when the id is unknown to this session. */
-  replayAfter(sessionId: string, lastEventId: string): Promise<{ streamId: string; events: StoredEvent[] } | undefined>;
+  replayAfter(
+    sessionId: string,
+    lastEventId: string,
+  ): Promise<
+    | {
+        /** The stream the event id names, which the replayed events belong to. */
+        streamId: string;
+        /** The events after the given id, oldest first. */
+        events: StoredEvent[];
+      }
+    | undefined
+  >;
   /** Forgets every stream of a session. */
   deleteSession(sessionId: string): Promise<void>;
   /**
@@ -87,7 +100,18 @@ export interface EventStore {
    * Optional, with {@link EventStore.markStreamOpen}: a stream marked by some instance and not finished — whether its
    * instance still runs it (`open`) and the requests it answers; undefined when it was never marked or it finished.
    */
-  streamState?(sessionId: string, streamId: string): Promise<{ open: boolean; requestIds: JsonRpcId[] } | undefined>;
+  streamState?(
+    sessionId: string,
+    streamId: string,
+  ): Promise<
+    | {
+        /** Whether the stream is still running in some process (its open mark has not lapsed). */
+        open: boolean;
+        /** The requests the stream answers, as marked by {@link EventStore.markStreamOpen}. */
+        requestIds: JsonRpcId[];
+      }
+    | undefined
+  >;
 }
 
 /** How often a running POST stream renews its open mark in a shared event store ({@link EventStore.markStreamOpen}). */

@@ -70,6 +70,7 @@ export interface McpStore {
 
 /** What a request gets when a shared store cannot answer: 503 with `Retry-After` (in seconds). */
 export class StoreUnavailableError extends Error {
+  /** Always `'StoreUnavailableError'`, so logs can tell it from other errors. */
   override readonly name = 'StoreUnavailableError';
 
   /**

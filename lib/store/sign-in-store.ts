@@ -22,9 +22,9 @@ export type SignInKind =
 export type SignInRecord = Readonly<Record<string, unknown>>;
 
 /**
- * Keeps sign-in state. Every record expires after its `ttlMs`. The default, {@link MemorySignInStore}, keeps it in
- * this process; a shared store (Redis) lets several instances share sign-in: a code issued by one instance is
- * redeemed on another, and every instance signs with the same keys.
+ * Keeps sign-in state. Every record expires after its `ttlMs`. The default, `MemorySignInStore` (used when the
+ * router has no shared `store`), keeps it in this process; a shared store (Redis) lets several instances share
+ * sign-in: a code issued by one instance is redeemed on another, and every instance signs with the same keys.
  */
 export interface SignInStore {
   /** Saves a record for `ttlMs`, replacing one with the same kind and id. */

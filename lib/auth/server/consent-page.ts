@@ -6,6 +6,7 @@ import type { ServerResponse } from 'node:http';
 export interface ConsentDetails {
   /** The client's name (from its registration or metadata document), else its id. */
   readonly clientName: string;
+  /** The client's id at this authorization server, shown so the user can tell two clients of the same name apart. */
   readonly clientId: string;
   /** Where the browser goes after consent: the host of the client's redirect URI (what the user should recognise). */
   readonly redirectHost: string;

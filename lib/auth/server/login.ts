@@ -44,12 +44,24 @@ export interface LoginCallback {
 export interface LoginStep {
   /** What the step is, for messages: `'signIn'` or `'oidcUpstream'`. */
   readonly kind: string;
+  /**
+   * Runs in the browser's request to the authorization endpoint: resolves with the user when known at once, else
+   * answers the browser itself (a redirect to a login page or a provider) and resolves undefined.
+   */
   start(req: IncomingMessage, res: ServerResponse, request: LoginRequest): Promise<Identity | undefined>;
   /**
    * Runs at `<issuer>/oauth/callback` (upstream providers only): the pending request the callback belongs to and who
    * signed in; throws {@link LoginError} for a callback that is not one the step started, or a provider's refusal.
    */
-  finish?(req: IncomingMessage, callback: LoginCallback): Promise<{ pendingId: string; identity: Identity }>;
+  finish?(
+    req: IncomingMessage,
+    callback: LoginCallback,
+  ): Promise<{
+    /** The id of the pending authorization request this callback completes (its `LoginRequest.pendingId`). */
+    pendingId: string;
+    /** Who signed in at the provider. */
+    identity: Identity;
+  }>;
 }
 
 /** A login that did not succeed: the user refused, the provider failed, or the callback is not ours. */

@@ -8,7 +8,15 @@ import type { Identity, LoginStep } from './login';
 import type { ConsentDetails } from './consent-page';
 
 /** What `signIn` answers: the user already signed in to the app, or nothing once it has answered the browser itself. */
-export type SignInResult = { subject: string; scopes?: string[] } | null | undefined;
+export type SignInResult =
+  | {
+      /** The user: becomes the tokens' `sub` and the handlers' `ctx.auth.subject`. */
+      subject: string;
+      /** The scopes this user may have; undefined means every scope the client asks for that the server supports. */
+      scopes?: string[];
+    }
+  | null
+  | undefined;
 
 /**
  * The app's own login: return the user when the browser request carries the app's session (a cookie, passport's

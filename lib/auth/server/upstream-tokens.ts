@@ -16,6 +16,7 @@ export type UpstreamTokens = {
   readonly issuer: string;
   /** The provider's access token, for calling its APIs on the user's behalf. */
   readonly accessToken: string;
+  /** The provider's refresh token, when it issued one (for a new access token once this one expires). */
   readonly refreshToken?: string;
   /** When the access token expires, in seconds since the epoch (from `expires_in`). */
   readonly expiresAt?: number;

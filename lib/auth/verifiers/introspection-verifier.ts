@@ -21,6 +21,7 @@ export interface IntrospectionVerifierOptions {
   url: string | URL;
   /** This resource server's client id at the provider (sent with client_secret_basic). */
   clientId: string;
+  /** This resource server's client secret at the provider (sent with client_secret_basic). */
   clientSecret: string;
   /**
    * An audience the answer's `aud`, when present, must contain. Defaults to the URL of the MCP endpoint the

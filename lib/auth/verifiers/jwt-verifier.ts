@@ -27,6 +27,7 @@ import { createRemoteJwks, DEFAULT_JWKS_COOLDOWN_MS, publicKeysOf } from './jwks
 
 /** A JSON Web Key Set (RFC 7517 §5): public keys only are used. */
 export interface JsonWebKeySet {
+  /** The keys, each a JWK as JSON; private members are ignored. */
   keys: ReadonlyArray<Readonly<Record<string, unknown>>>;
 }
 

@@ -15,7 +15,9 @@ export function isTerminal(status: TaskStatus): boolean {
 
 /** One server→client request a task waits on (SEP-2322 InputRequest): `elicitation/create`, `sampling/createMessage`, `roots/list`. */
 export interface TaskInputRequest {
+  /** The request the client must answer: `sampling/createMessage`, `elicitation/create` or `roots/list`. */
   readonly method: string;
+  /** That request's params, as it is sent to the client. */
   readonly params?: Record<string, unknown>;
 }
 
@@ -24,6 +26,7 @@ export interface TaskInputRequest {
  * forms (ISO 8601 `createdAt`, `ttlMs` or `ttl`) are made by the protocol layer for the caller's era.
  */
 export interface TaskRecord {
+  /** The task's id: random and unguessable, what the client polls with. */
   readonly taskId: string;
   /**
    * Who may see the task: the authenticated principal (`auth.subject`), else the 2025 session, else `''` for an
@@ -34,13 +37,19 @@ export interface TaskRecord {
   readonly era: Era;
   /** The request it augments (only `tools/call` today) and the tool's name. */
   readonly method: string;
+  /** The name of the tool it runs. */
   readonly name: string;
+  /** Where it is: `working`, `input_required`, `completed`, `failed` or `cancelled`. */
   readonly status: TaskStatus;
+  /** A line for people about the status (why it failed, what it waits for). */
   readonly statusMessage?: string;
+  /** When it was created, in ms since the epoch. */
   readonly createdAt: number;
+  /** When its status or result last changed, in ms since the epoch. */
   readonly lastUpdatedAt: number;
   /** Kept this long after `createdAt`, then dropped (SEP-2663 Task: ttlMs "from creation"). */
   readonly ttlMs: number;
+  /** How often the client is told to poll it, in ms. */
   readonly pollIntervalMs: number;
   /** The method's result, once `completed`. */
   readonly result?: Record<string, unknown>;

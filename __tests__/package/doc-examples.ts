@@ -1,45 +1,59 @@
-// README's runnable examples: finds them by their marker, runs a compiled one as a child process, and connects the SDK client to it.
+// The runnable examples of README.md and docs/: finds them by their marker, runs a compiled one as a child process, and connects the SDK client to it.
 
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ROOT } from './fresh-app';
+import { userDocs } from '../helpers/markdown';
+import { freePort } from '../helpers/ports';
 
 /** The preload that prints LISTENING when the example's server listens. */
 const REPORT_LISTENING = join(__dirname, 'report-listening.js');
 
-/** A complete program in README.md, marked `<!-- example: <name> (runs as is) -->` on the line before its fence. */
-export interface ReadmeExample {
+/**
+ * A complete program in README.md or a docs/ page, marked `<!-- example: <name> (runs as is) -->` on the line
+ * before its ```ts fence; `name` is the file it is compiled as, unique across the documents.
+ */
+export interface DocExample {
   name: string;
+  /** The document it came from, relative to the repository: `docs/security.md`. */
+  file: string;
   code: string;
 }
 
 const MARKER = /^<!-- example: .* \(runs as is\) -->$/gm;
 const EXAMPLE = /^<!-- example: (\S+) \(runs as is\) -->\n```ts\n([\s\S]*?)^```$/gm;
 
-/** README's runnable examples; throws if a marker is not followed by a ```ts fence, so none is skipped unseen. */
-export function readmeExamples(): ReadmeExample[] {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const examples = [...readme.matchAll(EXAMPLE)].map(([, name, code]) => ({
-    name: name as string,
-    code: code as string,
-  }));
-  const markers = readme.match(MARKER) ?? [];
-  if (markers.length !== examples.length)
-    throw new Error(
-      `README.md has ${markers.length} "(runs as is)" markers but ${examples.length} of them open a \`\`\`ts fence on the next line`,
-    );
+/**
+ * The runnable examples of README.md and docs/**\/*.md. Throws if a marker is not followed by a ```ts fence (so
+ * none is skipped unseen) or if two examples share a name (they are compiled side by side as src/<name>).
+ */
+export function docExamples(): DocExample[] {
+  const examples: DocExample[] = [];
+  const problems: string[] = [];
+  for (const { path, text } of userDocs()) {
+    const found = [...text.matchAll(EXAMPLE)].map(([, name, code]) => ({
+      name: name as string,
+      file: path,
+      code: code as string,
+    }));
+    const markers = text.match(MARKER) ?? [];
+    if (markers.length !== found.length)
+      problems.push(
+        `${path} has ${markers.length} "(runs as is)" markers but ${found.length} of them open a \`\`\`ts fence on the next line`,
+      );
+    for (const example of found) {
+      const first = examples.find(({ name }) => name === example.name);
+      if (first !== undefined) problems.push(`example ${example.name} is in both ${first.file} and ${path}`);
+      examples.push(example);
+    }
+  }
+  if (problems.length > 0) throw new Error(problems.join('\n'));
   return examples;
 }
-
-import { freePort } from '../helpers/ports';
-
-export { freePort };
 
 async function answers(port: number): Promise<boolean> {
   const socket = connect(port, '127.0.0.1');
@@ -87,7 +101,7 @@ export async function startExample(app: string, name: string, token: string): Pr
     origin: `http://127.0.0.1:${port}`,
     token,
     async connect(headers = {}, fetch) {
-      const client = new Client({ name: 'readme-example-test', version: '1.0.0' });
+      const client = new Client({ name: 'doc-example-test', version: '1.0.0' });
       clients.push(client);
       await client.connect(
         new StreamableHTTPClientTransport(new URL('/mcp', running.origin), { requestInit: { headers }, fetch }),
