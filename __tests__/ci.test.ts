@@ -1,4 +1,4 @@
-// CI runs exactly the test commands CONTRIBUTING.md gives, README's "From a clone" gives the two commands, and the
+// CI runs exactly the test commands README gives (CONTRIBUTING.md lists the same, annotated), README's "From a clone" gives the two commands, and the
 // documents name only npm scripts that exist.
 
 import { readFileSync } from 'node:fs';
@@ -23,8 +23,9 @@ function commandsUnder(file: string, heading: string): string[] {
 }
 
 describe('the documents and CI', () => {
-  it('runs in CI exactly the test commands CONTRIBUTING.md\'s "Running the tests" lists, after npm ci', () => {
-    const listed = commandsUnder('CONTRIBUTING.md', '## Running the tests');
+  it('runs in CI exactly the test commands README\'s "Running the tests" lists (and CONTRIBUTING\'s), after npm ci', () => {
+    const listed = commandsUnder('README.md', '## Running the tests');
+    expect(commandsUnder('CONTRIBUTING.md', '## Running the tests')).toEqual(listed);
     expect(listed).toEqual([
       'npm run format:check',
       'npm test',
