@@ -86,15 +86,9 @@ export { McpConfigError, type McpConfigErrorCode } from './config-error';
 export { ErrorCode, JsonRpcError, type ErrorCodeValue, type JsonRpcErrorObject } from './jsonrpc/errors';
 
 // What handlers receive and what registrations look like.
-export {
-  LOG_LEVELS,
-  type AuthInfo,
-  type ClientRequestOptions,
-  type LogLevel,
-  type RequestContext,
-} from './registry/request-context';
-// Protocol revisions: `eras` and `ctx.era` name an Era, `ctx.protocolVersion` a Revision.
-export { SUPPORTED_PROTOCOL_VERSIONS, type Era, type ProtocolVersion, type Revision } from './versions';
+export type { AuthInfo, ClientRequestOptions, LogLevel, RequestContext } from './registry/request-context';
+// Protocol revisions: `eras` and `ctx.era` name an Era, `ctx.protocolVersion` a Revision, a session record a ProtocolVersion.
+export type { Era, ProtocolVersion, Revision } from './versions';
 export type { CacheHintOptions, CacheScope } from './registry/cache-hint';
 export type { Icon, McpRegistration } from './registry/definition';
 export type { CallToolResult, JsonSchema, TaskSupport, ToolAnnotations, ToolDefinition } from './registry/tools';
