@@ -2,18 +2,10 @@
 
 import { x402Guard } from '../../lib/payments';
 import { testFacilitator, testPayment } from '../../lib/payments/testing';
+import { PRICE } from './price';
 import { paymentKey } from '../../lib/payments/payment-key';
 import { McpConfigError } from '../../lib/config-error';
 import type { PaymentPayload, PaymentRequirements } from '../../lib/payments/x402-types';
-
-const PRICE: PaymentRequirements = {
-  scheme: 'exact',
-  network: 'eip155:84532',
-  amount: '10000',
-  asset: '0x036CbD53842c5426634e7929541eC2318f3dCF7e',
-  payTo: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C',
-  maxTimeoutSeconds: 60,
-};
 
 /** The authorization of a test payment, as a client would read it. */
 const authorizationOf = (payment: PaymentPayload) => payment.payload.authorization as Record<string, string>;

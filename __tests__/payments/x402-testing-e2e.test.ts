@@ -5,16 +5,8 @@ import express from 'express';
 import { mcpRouter } from '../../lib';
 import { x402Guard, type PaymentRequired, type PaymentRequirements, type SettleResponse } from '../../lib/payments';
 import { testFacilitator, testPayment } from '../../lib/payments/testing';
+import { PRICE } from './price';
 import { connectClient, type ConnectedClient } from '../helpers/connect-client';
-
-const PRICE: PaymentRequirements = {
-  scheme: 'exact',
-  network: 'eip155:84532',
-  amount: '10000',
-  asset: '0x036CbD53842c5426634e7929541eC2318f3dCF7e',
-  payTo: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C',
-  maxTimeoutSeconds: 60,
-};
 
 /** Calls the paid tool's handler ran. */
 let runs = 0;
