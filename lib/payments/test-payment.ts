@@ -12,7 +12,7 @@ export function testSignatureOf(nonce: string): string {
   return `test:${nonce}`;
 }
 /** The payer of a test payment unless one is given: an obviously fake address (`test` is not hex). */
-export const TEST_PAYER = '0x000000000000000000000000000000000000test';
+const TEST_PAYER = '0x000000000000000000000000000000000000test';
 
 /** Options of {@link testPayment}. */
 export interface TestPaymentOptions {
