@@ -121,8 +121,10 @@ const FILES: LibFile[] = listTs(LIB)
  * - protocol/: the classifier, the dispatcher, the call pipeline's request side; methods/ the method tables, tasks/
  *   MCP tasks (store, runner, methods), modern/ the 2026 wire (request _meta and headers, result envelope,
  *   input_required).
- * - payments/ (x402) is a tool guard beside auth/, on the registry's guard chain only; gateway/ is a client of upstream
- *   MCP servers; redis/ (the express-mcp-router/redis subpath) implements store/.
+ * - payments/ (x402) is a tool guard beside auth/, on the registry's guard chain only (payments/index.ts is the
+ *   express-mcp-router/x402 subpath, payments/testing.ts its /x402/testing); gateway/ is a client of upstream MCP
+ *   servers; redis/ (the express-mcp-router/redis subpath) implements store/; decorators/index.ts is the
+ *   express-mcp-router/decorators subpath.
  * - era-policy.ts: what differs between protocol eras, as data, consulted by every layer above instead of era literals.
  */
 function layerOf(name: string): number {

@@ -9,7 +9,7 @@ import {
 import { createDemoApp } from '../demo/server';
 import { connectionHelp } from '../demo/connect';
 import { FORECAST_PRICE } from '../demo/store-mcp';
-import { TEST_PAYER } from '../demo/test-facilitator';
+import { testPayment } from '../lib/payments/testing';
 import { connectClient, type ConnectedClient } from './helpers/connect-client';
 
 const token = 'demo-test-token';
@@ -282,12 +282,8 @@ describe('the demo store over HTTP', () => {
     });
     expect(JSON.parse(text(unpaid))).toEqual(unpaid.structuredContent);
 
-    // The one payment form the demo's test facilitator accepts: the first accepted price, signature 'test'.
-    const payment = {
-      x402Version: 2,
-      accepted: FORECAST_PRICE,
-      payload: { signature: 'test', authorization: { nonce: '0x01' } },
-    };
+    // What the package's test facilitator accepts: a testPayment() of the price asked.
+    const payment = testPayment(FORECAST_PRICE);
     const paid = await call(2, 'tools/call', {
       name: 'premium_stock_forecast',
       arguments: { days: 10 },
@@ -300,7 +296,7 @@ describe('the demo store over HTTP', () => {
     });
     expect((paid._meta as Record<string, unknown>)['x402/payment-response']).toEqual({
       success: true,
-      payer: TEST_PAYER,
+      payer: (payment.payload.authorization as { from: string }).from,
       transaction: expect.stringMatching(/^0xtest-[0-9a-f]{16}$/),
       network: 'eip155:84532',
       amount: '10000',
@@ -317,7 +313,9 @@ describe('the demo store over HTTP', () => {
     const forged = await call(4, 'tools/call', {
       name: 'premium_stock_forecast',
       arguments: {},
-      _meta: { 'x402/payment': { ...payment, payload: { signature: '0xreal?', authorization: { nonce: '0x02' } } } },
+      _meta: {
+        'x402/payment': { ...payment, payload: { ...testPayment(FORECAST_PRICE).payload, signature: '0xreal?' } },
+      },
     });
     expect(forged.structuredContent).toMatchObject({
       error: expect.stringMatching(/^Payment verification failed: invalid_signature/),

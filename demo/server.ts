@@ -20,6 +20,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import express from 'express';
 import { mcpRouter, type McpRouter, type UpstreamHandle } from '../lib';
+import { testPayment } from '../lib/payments/testing';
 import { redisStore } from '../lib/redis';
 import { connectionHelp, oauthConnectionHelp } from './connect';
 import { requireApiKey } from './store/api-key';
@@ -144,6 +145,15 @@ export function createDemo({
     app.use('/.well-known/oauth-protected-resource', mcp.authMetadata);
     app.use(['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration'], mcp.authServerMetadata);
   }
+  // The playground's "pay with a test payment" button: testPayment() of the price the tool asked (the playground
+  // sends one of its `accepts`), made by the package, which the paid tool's testFacilitator() accepts.
+  app.post('/playground/test-payment', express.json(), (req, res) => {
+    try {
+      res.json(testPayment(req.body));
+    } catch (err) {
+      res.status(400).json({ error: (err as Error).message });
+    }
+  });
   app.use('/playground', express.static(path.join(__dirname, 'playground')));
   app.get('/', (_req, res) => res.redirect('/playground/'));
 

@@ -1,16 +1,18 @@
-// What the store offers over MCP besides its bridged routes: a tool with progress, a paid tool (x402, paid
-// through the demo's test facilitator), the catalog as a resource, one product per URI (with completions), and a prompt.
+// What the store offers over MCP besides its bridged routes: a tool with progress, a paid tool (x402, paid through
+// the package's test facilitator, express-mcp-router/x402/testing), the catalog as a resource, one product per URI
+// (with completions), and a prompt.
 
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ErrorCode, JsonRpcError, x402Guard, type McpRouter, type PaymentRequirements } from '../lib';
+import { ErrorCode, JsonRpcError, type McpRouter } from '../lib';
+import { x402Guard, type PaymentRequirements } from '../lib/payments';
+import { testFacilitator } from '../lib/payments/testing';
 import type { Store } from './store/data';
-import { createTestFacilitator } from './test-facilitator';
 
 const STYLES = ['espresso', 'filter', 'french press', 'pour-over'];
 
 /**
  * The price of premium_stock_forecast: 0.01 USDC (6 decimals, so 10000 atomic units) on Base Sepolia, a test
- * network; payTo is a made-up address. The demo's test facilitator never touches the chain anyway.
+ * network; payTo is a made-up address. The test facilitator never touches the chain anyway.
  */
 export const FORECAST_PRICE: PaymentRequirements = {
   scheme: 'exact',
@@ -94,7 +96,7 @@ export function registerStoreMcp(mcp: McpRouter, store: Store): void {
       additionalProperties: false,
     },
     annotations: { readOnlyHint: true },
-    guards: [x402Guard({ facilitator: createTestFacilitator(), accepts: [FORECAST_PRICE] })],
+    guards: [x402Guard({ facilitator: testFacilitator(), accepts: [FORECAST_PRICE] })],
     handler({ days = 30 }) {
       const needed = Math.ceil(days * DAILY_SALES);
       const reorder = [...store.products.values()]

@@ -8,7 +8,8 @@ export type McpConfigErrorCode =
   | 'ERR_MCP_DUPLICATE'
   | 'ERR_MCP_INVALID_SCHEMA'
   | 'ERR_MCP_INVALID_DEFINITION'
-  | 'ERR_MCP_INVALID_URI_TEMPLATE';
+  | 'ERR_MCP_INVALID_URI_TEMPLATE'
+  | 'ERR_MCP_NOT_FOR_PRODUCTION';
 
 /**
  * Thrown synchronously while the router is being set up (by `mcpRouter()` or a registration such as

@@ -25,7 +25,7 @@ export type { SigningKeysOptions } from './auth/server/keys';
 export { oidcUpstream } from './auth/server/oidc-upstream';
 export type { OidcUpstreamOptions, UpstreamTokenAuthMethod } from './auth/server/oidc-upstream-options';
 export type { UpstreamTokens } from './auth/server/upstream-tokens';
-export type { LoginStep, Identity } from './auth/server/login';
+export type { Identity, LoginCallback, LoginRequest, LoginStep } from './auth/server/login';
 export { jwtVerifier, type JwtVerifierOptions, type JsonWebKeySet } from './auth/verifiers/jwt-verifier';
 export { introspectionVerifier, type IntrospectionVerifierOptions } from './auth/verifiers/introspection-verifier';
 export type { SignInKind, SignInRecord, SignInStore } from './store/sign-in-store';
@@ -47,30 +47,21 @@ export {
   type ToolGuardCall,
 } from './registry/guards';
 export type { ResponseMode } from './http/accept';
-// Paid tools: x402 payments as a tool guard, and a client of an x402 facilitator.
-export { x402Guard, type X402Guard, type X402GuardOptions } from './payments/guard';
 export type { UpstreamHandle, UpstreamState, UpstreamStatus } from './gateway/upstream';
 export type { NameMatcher, UpstreamHeaders, UpstreamOptions, UpstreamToolsOptions } from './gateway/upstream-options';
+export type { UpstreamLimitsOptions } from './gateway/upstream-limits';
 export type { StdioUpstreamOptions, UpstreamEnv } from './gateway/stdio-options';
-export {
-  x402Facilitator,
-  type SupportedResponse,
-  type X402Facilitator,
-  type X402FacilitatorOptions,
-} from './payments/facilitator';
-export {
-  FacilitatorError,
-  type FacilitatorCallOptions,
-  type PaymentFacilitator,
-  type PaymentPayload,
-  type PaymentRequired,
-  type PaymentRequirements,
-  type SettleResponse,
-  type VerifyResponse,
-} from './payments/x402-types';
 // The router's ledger of one-use payments (`call.payments`), for a store or a payment guard of one's own.
 export type { PaymentClaim, PaymentHold, PaymentLedger, PaymentTerms } from './registry/payment-ledger';
 
+// The `store` option: everything several instances share (express-mcp-router/redis implements it), and its failure.
+export {
+  StoreUnavailableError,
+  type McpStore,
+  type SharedSessionSettings,
+  type SharedTaskSettings,
+} from './store/shared-store';
+export type { ServerEvent, ServerEventBus } from './store/server-events';
 // Sessions: the storage interfaces and their in-memory defaults (swap in shared ones for several instances).
 export type {
   EventStore,
@@ -80,6 +71,8 @@ export type {
   SessionStore,
   StoredEvent,
 } from './store/session-stores';
+// What an EventStore records and a MessageBus carries, for a store of one's own.
+export type { JsonRpcId, JsonRpcMessage } from './jsonrpc/types';
 export { MemorySessionStore, type MemorySessionStoreOptions } from './store/memory-session-store';
 export { MemoryEventStore, type MemoryEventStoreOptions } from './store/memory-event-store';
 export { MemoryMessageBus, type MemoryMessageBusOptions } from './store/memory-message-bus';
@@ -93,14 +86,10 @@ export { McpConfigError, type McpConfigErrorCode } from './config-error';
 export { ErrorCode, JsonRpcError, type ErrorCodeValue, type JsonRpcErrorObject } from './jsonrpc/errors';
 
 // What handlers receive and what registrations look like.
-export {
-  LOG_LEVELS,
-  type AuthInfo,
-  type ClientRequestOptions,
-  type LogLevel,
-  type RequestContext,
-} from './registry/request-context';
-export { SUPPORTED_PROTOCOL_VERSIONS, type ProtocolVersion } from './versions';
+export type { AuthInfo, ClientRequestOptions, LogLevel, RequestContext } from './registry/request-context';
+// Protocol revisions: `eras` and `ctx.era` name an Era, `ctx.protocolVersion` a Revision, a session record a ProtocolVersion.
+export type { Era, ProtocolVersion, Revision } from './versions';
+export type { CacheHintOptions, CacheScope } from './registry/cache-hint';
 export type { Icon, McpRegistration } from './registry/definition';
 export type { CallToolResult, JsonSchema, TaskSupport, ToolAnnotations, ToolDefinition } from './registry/tools';
 export type {
@@ -118,14 +107,6 @@ export type { InferSchema, InferToolArgs } from './schema/infer';
 export type { BridgedRouteMeta, RouteToolMeta } from './bridge/route-tool';
 export type { RouteInput } from './bridge/input';
 export type { RouteTarget } from './bridge/dispatch';
-export {
-  prompt,
-  resource,
-  tool,
-  type PromptDecoratorMeta,
-  type ResourceDecoratorMeta,
-  type ToolDecoratorMeta,
-} from './decorators/decorators';
 
 // Content helpers for tool results and prompt messages.
 export {

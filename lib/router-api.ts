@@ -44,12 +44,6 @@ export interface McpRouterApi {
    */
   notifyResourceUpdated(uri: string): void;
   /**
-   * The former name of {@link McpRouterApi.notifyResourceUpdated}, which it calls.
-   *
-   * @deprecated Use `notifyResourceUpdated(uri)`: the same call, under a name that says it sends something.
-   */
-  resourceUpdated(uri: string): void;
-  /**
    * Mounts another MCP server (either era) beside this router's own items: its tools and prompts as
    * `<prefix>__<name>`, its resources as `<prefix>+<uri>`, behind the same auth, guards and limits. Its lists are
    * fetched now and kept fresh; a failing upstream never fails a list. Calls, reads and gets are forwarded with the

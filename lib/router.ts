@@ -145,7 +145,6 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
     resourceTemplate: (definition) => registry.addTemplate(definition as ResourceTemplateDefinition<never>),
     prompt: (definition) => registry.addPrompt(definition as PromptDefinition<never>),
     notifyResourceUpdated,
-    resourceUpdated: notifyResourceUpdated,
     upstream: (upstreamOptions) => gateway.mount(upstreamOptions),
     close: async () => {
       await gateway.close();

@@ -8,7 +8,8 @@ import request from 'supertest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
-import { mcpRouter, tool, type McpRouter } from '../../lib';
+import { mcpRouter, type McpRouter } from '../../lib';
+import { tool } from '../../lib/decorators';
 import { silentLogger } from '../helpers/messages';
 import {
   API_KEY,

@@ -1,7 +1,8 @@
 // Issue 13, defect 1: a tool argument can never change the route that runs, by any of the four bridge ways.
 
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { mcpRouter, tool } from '../../lib';
+import { mcpRouter } from '../../lib';
+import { tool } from '../../lib/decorators';
 import { post, rpc, silentLogger } from '../helpers/create-app';
 
 declare const EXPRESS_MAJOR: number;

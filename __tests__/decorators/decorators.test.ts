@@ -1,7 +1,8 @@
 // Standard (TC39) decorators: a controller's tools, resources and prompts registered with mcp.register().
 
 import express, { type Request, type Response } from 'express';
-import { McpConfigError, mcpRouter, prompt, resource, tool, type RequestContext } from '../../lib';
+import { McpConfigError, mcpRouter, type RequestContext } from '../../lib';
+import { prompt, resource, tool } from '../../lib/decorators';
 import { connectClient, type ConnectedClient } from '../helpers/connect-client';
 
 class OrdersController {

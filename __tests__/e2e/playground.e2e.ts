@@ -259,7 +259,8 @@ describe('the playground (headless Chromium)', () => {
       reorder: expect.arrayContaining([expect.objectContaining({ id: 'p2', reorder: 2 })]),
     });
 
-    // The retry sent the test payment in _meta["x402/payment"], built from the first accepted price.
+    // The retry sent the package's testPayment() of the first accepted price (the demo server made it) in
+    // _meta["x402/payment"]: a fresh nonce, "signed" with test:<nonce>.
     const sent = JSON.parse(
       (await page
         .locator('[data-testid="traffic-entry"][data-direction="out"][data-method="tools/call"] pre.json')
@@ -270,10 +271,12 @@ describe('the playground (headless Chromium)', () => {
       x402Version: 2,
       accepted: expect.objectContaining({ scheme: 'exact', network: 'eip155:84532', amount: '10000' }),
       payload: {
-        signature: 'test',
+        signature: expect.stringMatching(/^test:0x[0-9a-f]{64}$/),
         authorization: expect.objectContaining({ nonce: expect.stringMatching(/^0x[0-9a-f]{64}$/) }),
       },
     });
+    const { signature, authorization } = sent.params._meta['x402/payment'].payload;
+    expect(signature).toBe(`test:${authorization.nonce}`);
   });
 
   it('reads store://catalog, and a product through its template with completions', async () => {

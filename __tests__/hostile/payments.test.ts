@@ -4,7 +4,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
-import { x402Facilitator, x402Guard, type McpRouter, type PaymentPayload, type PaymentRequirements } from '../../lib';
+import { type McpRouter } from '../../lib';
+import { x402Facilitator, x402Guard, type PaymentPayload, type PaymentRequirements } from '../../lib/payments';
 import { createApp, MCP_ACCEPT, post, rpc } from '../helpers/create-app';
 import { until } from '../helpers/until';
 import {

@@ -3,7 +3,8 @@
 // asks (tasks/update) are validated as a 2026 retry's are.
 
 import type { Express } from 'express';
-import { x402Guard, type McpRouter, type PaymentFacilitator, type PaymentRequirements } from '../../lib';
+import { type McpRouter } from '../../lib';
+import { x402Guard, type PaymentFacilitator, type PaymentRequirements } from '../../lib/payments';
 import { createApp, post, rpc, silentLogger } from '../helpers/create-app';
 import { modern } from '../helpers/modern';
 import { until } from '../helpers/until';

@@ -8,13 +8,13 @@ import {
   McpConfigError,
   guardFor,
   mcpRouter,
-  tool,
   type CallToolResult,
   type Guard,
   type McpRouter,
   type McpRouterOptions,
   type ToolGuard,
 } from '../../lib';
+import { tool } from '../../lib/decorators';
 import { connectClient, type ConnectedClient } from '../helpers/connect-client';
 import { createApp, post, rpc, silentLogger } from '../helpers/create-app';
 import { configError } from '../helpers/errors';

@@ -886,8 +886,8 @@ describe('the standalone GET stream', () => {
     const subscribed = await postJson(url, rpc('resources/subscribe', { uri: 'docs://a' }, 51), subscriber);
     expect(await subscribed.json()).toEqual({ jsonrpc: '2.0', id: 51, result: {} });
 
-    mcp.resourceUpdated('docs://b'); // nobody subscribed to b
-    mcp.resourceUpdated('docs://a');
+    mcp.notifyResourceUpdated('docs://b'); // nobody subscribed to b
+    mcp.notifyResourceUpdated('docs://a');
     // A broadcast to every session marks where the updates end on each stream.
     const marker = mcp.tool({
       name: 'marker',
@@ -904,7 +904,7 @@ describe('the standalone GET stream', () => {
 
     const unsubscribed = await postJson(url, rpc('resources/unsubscribe', { uri: 'docs://a' }, 52), subscriber);
     expect(await unsubscribed.json()).toEqual({ jsonrpc: '2.0', id: 52, result: {} });
-    mcp.resourceUpdated('docs://a');
+    mcp.notifyResourceUpdated('docs://a');
     marker.remove();
     expect(messagesOf(await subscriberStream.take(1))).toEqual([
       { jsonrpc: '2.0', method: 'notifications/tools/list_changed' },

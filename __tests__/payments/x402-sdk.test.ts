@@ -4,14 +4,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
-import {
-  mcpRouter,
-  x402Facilitator,
-  x402Guard,
-  type PaymentPayload,
-  type PaymentRequirements,
-  type ToolGuard,
-} from '../../lib';
+import { mcpRouter, type ToolGuard } from '../../lib';
+import { x402Facilitator, x402Guard, type PaymentPayload, type PaymentRequirements } from '../../lib/payments';
 import { connectClient } from '../helpers/connect-client';
 import { startFacilitator, type FakeFacilitator } from './fake-facilitator';
 

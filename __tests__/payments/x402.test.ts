@@ -1,7 +1,8 @@
 // Paid tools over HTTP: x402Guard with x402Facilitator against an in-process facilitator, in both protocol eras.
 
 import type { Express } from 'express';
-import { x402Facilitator, x402Guard, type PaymentPayload, type PaymentRequirements, type ToolGuard } from '../../lib';
+import { type ToolGuard } from '../../lib';
+import { x402Facilitator, x402Guard, type PaymentPayload, type PaymentRequirements } from '../../lib/payments';
 import { createApp, post, rpc } from '../helpers/create-app';
 import { modern } from '../helpers/modern';
 import { FACILITATOR_SECRET, startFacilitator, type FakeFacilitator } from './fake-facilitator';

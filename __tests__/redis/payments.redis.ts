@@ -2,7 +2,8 @@
 
 import { randomUUID } from 'node:crypto';
 import express, { type Express } from 'express';
-import { mcpRouter, x402Facilitator, x402Guard, type PaymentPayload, type PaymentRequirements } from '../../lib';
+import { mcpRouter } from '../../lib';
+import { x402Facilitator, x402Guard, type PaymentPayload, type PaymentRequirements } from '../../lib/payments';
 import { RedisPaymentLedger } from '../../lib/redis/payment-ledger';
 import { redisStore } from '../../lib/redis';
 import type { ToolGuardCall } from '../../lib/registry/guards';

@@ -222,8 +222,9 @@ describe('two routers in one app', () => {
     expect(await next(onB)).toEqual({ jsonrpc: '2.0', method: 'notifications/prompts/list_changed' });
   });
 
-  it('keep resourceUpdated as the deprecated name of notifyResourceUpdated', () => {
+  it('answer to notifyResourceUpdated only: the deprecated resourceUpdated alias is gone (0.x, issue 33)', () => {
     const mcp = mcpRouter({ name: 'alias', version: '1.0.0', sessions: false });
-    expect(mcp.resourceUpdated).toBe(mcp.notifyResourceUpdated);
+    expect(typeof mcp.notifyResourceUpdated).toBe('function');
+    expect(mcp).not.toHaveProperty('resourceUpdated');
   });
 });

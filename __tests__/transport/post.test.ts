@@ -5,7 +5,8 @@ import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import { mcpRouter, SUPPORTED_PROTOCOL_VERSIONS, type McpRouter, type RequestContext } from '../../lib';
+import { mcpRouter, type McpRouter, type RequestContext } from '../../lib';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '../../lib/versions';
 import { createApp, MCP_ACCEPT, notification, post, rpc, silentLogger } from '../helpers/create-app';
 
 const JSON_TYPE = /^application\/json(; *charset=utf-8)?$/i;

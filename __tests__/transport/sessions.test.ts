@@ -315,8 +315,8 @@ describe('sessions: state is kept per session', () => {
       streams.push(await openStream(base, first), await openStream(base, second));
       const [a, b] = streams as [StreamReader, StreamReader];
 
-      mcp.resourceUpdated('memo://a');
-      mcp.resourceUpdated('memo://b');
+      mcp.notifyResourceUpdated('memo://a');
+      mcp.notifyResourceUpdated('memo://b');
       const updated = (uri: string) => (message: Record<string, unknown>) =>
         message.method === 'notifications/resources/updated' &&
         (message.params as { uri?: string } | undefined)?.uri === uri;
@@ -337,8 +337,8 @@ describe('sessions: state is kept per session', () => {
       expect(
         (await post(app, rpc('resources/subscribe', { uri: 'memo://b' }), { 'Mcp-Session-Id': first })).status,
       ).toBe(200);
-      mcp.resourceUpdated('memo://a');
-      mcp.resourceUpdated('memo://b');
+      mcp.notifyResourceUpdated('memo://a');
+      mcp.notifyResourceUpdated('memo://b');
       await a.next(updated('memo://b'));
       expect(a.messages.filter(updated('memo://a'))).toHaveLength(1);
     } finally {

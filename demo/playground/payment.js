@@ -1,5 +1,5 @@
-// x402 in the playground: spot a paid tool's payment-required result, show its price, and build a TEST payment
-// (signature 'test') that only the demo's test facilitator accepts. No wallet, no real money.
+// x402 in the playground: spot a paid tool's payment-required result, show its price, and pay with a TEST payment
+// (the package's testPayment(), fetched from the demo server) that only its test facilitator accepts. No real money.
 
 import { el, jsonBlock } from './dom.js';
 
@@ -45,21 +45,19 @@ export function formatPrice(requirement) {
 }
 
 /**
- * A test x402 v2 `PaymentPayload` for `requirement`: the exact-EVM shape (an EIP-3009 authorization with a fresh
- * nonce) signed with the string 'test', which a real facilitator refuses and the demo's test facilitator accepts.
+ * A test x402 v2 `PaymentPayload` for `requirement`: the demo server answers it with express-mcp-router/x402/testing's
+ * testPayment(requirement), which a real facilitator refuses and the paid tool's testFacilitator() accepts.
  */
-export function testPayment(requirement) {
-  const nonce = `0x${Array.from(crypto.getRandomValues(new Uint8Array(32)), (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
-  const now = Math.floor(Date.now() / 1000);
-  const authorization = {
-    from: '0x000000000000000000000000000000000000test',
-    to: requirement.payTo,
-    value: requirement.amount,
-    validAfter: String(now - 60),
-    validBefore: String(now + (requirement.maxTimeoutSeconds ?? 60)),
-    nonce,
-  };
-  return { x402Version: 2, accepted: requirement, payload: { signature: 'test', authorization } };
+export async function fetchTestPayment(requirement) {
+  const response = await fetch(new URL('test-payment', import.meta.url), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(requirement),
+  });
+  const body = await response.json().catch(() => ({}));
+  if (!response.ok)
+    throw new Error(body.error ?? `The demo server answered HTTP ${response.status} for a test payment`);
+  return body;
 }
 
 /** The price box under a payment-required result, with the button that retries the call with a test payment. */
@@ -87,16 +85,21 @@ export function renderPaymentRequired(required, onPay) {
     { type: 'button', class: 'primary', 'data-testid': 'pay-and-retry' },
     'Pay with a test payment and retry',
   );
-  pay.addEventListener('click', () => {
+  pay.addEventListener('click', async () => {
     pay.disabled = true;
-    onPay({ [PAYMENT_KEY]: testPayment(first) });
+    try {
+      onPay({ [PAYMENT_KEY]: await fetchTestPayment(first) });
+    } catch (err) {
+      pay.disabled = false;
+      box.append(el('p', { class: 'error-text', 'data-testid': 'payment-error' }, err.message));
+    }
   });
   box.append(
     pay,
     el(
       'p',
       { class: 'muted' },
-      "A test payment is accepted only by the demo's test facilitator: no wallet, no real money.",
+      "A test payment is accepted only by the package's test facilitator: no wallet, no real money.",
     ),
   );
   return box;

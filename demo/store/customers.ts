@@ -2,7 +2,8 @@
 // demo/server.ts registers an instance with mcp.register(). The Express routes use the same methods.
 
 import express, { type Request, type Response, type Router } from 'express';
-import { ErrorCode, JsonRpcError, prompt, resource, tool } from '../../lib';
+import { ErrorCode, JsonRpcError } from '../../lib';
+import { prompt, resource, tool } from '../../lib/decorators';
 import type { Store } from './data';
 
 export class CustomersController {
