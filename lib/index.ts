@@ -62,6 +62,7 @@ export {
   type SharedTaskSettings,
 } from './store/shared-store';
 export type { ServerEvent, ServerEventBus } from './store/server-events';
+export type { ChangedList } from './registry/registry';
 // Sessions: the storage interfaces and their in-memory defaults (swap in shared ones for several instances).
 export type {
   EventStore,
@@ -72,7 +73,16 @@ export type {
   StoredEvent,
 } from './store/session-stores';
 // What an EventStore records and a MessageBus carries, for a store of one's own.
-export type { JsonRpcId, JsonRpcMessage } from './jsonrpc/types';
+export type {
+  JsonRpcFailure,
+  JsonRpcId,
+  JsonRpcMessage,
+  JsonRpcNotification,
+  JsonRpcParams,
+  JsonRpcRequest,
+  JsonRpcResponse,
+  JsonRpcSuccess,
+} from './jsonrpc/types';
 export { MemorySessionStore, type MemorySessionStoreOptions } from './store/memory-session-store';
 export { MemoryEventStore, type MemoryEventStoreOptions } from './store/memory-event-store';
 export { MemoryMessageBus, type MemoryMessageBusOptions } from './store/memory-message-bus';

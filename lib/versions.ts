@@ -7,19 +7,29 @@
 export const VERSIONS_BY_ERA = Object.freeze({
   '2025': Object.freeze(['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const),
   '2026': Object.freeze(['2026-07-28'] as const),
-});
+} satisfies Record<Era, readonly Revision[]>);
 
-/** A protocol era: the revisions that share a lifecycle (see {@link VERSIONS_BY_ERA}). */
-export type Era = keyof typeof VERSIONS_BY_ERA;
+/** A protocol era: the 2025 era (initialize and sessions) or the 2026 era (stateless requests). */
+export type Era = '2025' | '2026';
 
-/** Any revision of {@link VERSIONS_BY_ERA}, served or not: what per-version tables (shaping, method eras) are written in. */
-export type Revision = (typeof VERSIONS_BY_ERA)[Era][number];
+/** A revision of MCP this package knows, served or not: what per-version tables (shaping, method eras) are written in. */
+export type Revision = '2024-11-05' | '2025-03-26' | '2025-06-18' | '2025-11-25' | '2026-07-28';
+
+// VERSIONS_BY_ERA lists every era and every revision (the unions are written out for the reader and the API reference).
+true satisfies Era extends keyof typeof VERSIONS_BY_ERA ? true : never;
+true satisfies Revision extends (typeof VERSIONS_BY_ERA)[Era][number] ? true : never;
 
 /** The revisions `initialize` negotiates, newest first: the 2025 era's (the 2026 era has no initialize). */
 export const SUPPORTED_PROTOCOL_VERSIONS = VERSIONS_BY_ERA['2025'];
 
-/** One of {@link SUPPORTED_PROTOCOL_VERSIONS}. */
-export type ProtocolVersion = (typeof SUPPORTED_PROTOCOL_VERSIONS)[number];
+/** A revision of the 2025 era: one `initialize` negotiates. */
+export type ProtocolVersion = '2024-11-05' | '2025-03-26' | '2025-06-18' | '2025-11-25';
+
+true satisfies ProtocolVersion extends (typeof SUPPORTED_PROTOCOL_VERSIONS)[number]
+  ? (typeof SUPPORTED_PROTOCOL_VERSIONS)[number] extends ProtocolVersion
+    ? true
+    : never
+  : never;
 
 /** The revisions a stateless request names in its `_meta`, newest first: the 2026 era's. */
 export const MODERN_PROTOCOL_VERSIONS = VERSIONS_BY_ERA['2026'];

@@ -8,31 +8,51 @@ export type JsonRpcParams = Record<string, unknown>;
 
 /** A request: expects exactly one response with the same id. */
 export interface JsonRpcRequest {
+  /** Always `'2.0'`. */
   jsonrpc: '2.0';
+  /** The request's id, echoed by its response. */
   id: JsonRpcId;
+  /** The method called, e.g. `tools/call`. */
   method: string;
+  /** The method's arguments, if any. */
   params?: JsonRpcParams;
 }
 
 /** A notification: has no id and is never answered. */
 export interface JsonRpcNotification {
+  /** Always `'2.0'`. */
   jsonrpc: '2.0';
+  /** The method called, e.g. `tools/call`. */
   method: string;
+  /** The method's arguments, if any. */
   params?: JsonRpcParams;
 }
 
 /** A successful response. */
 export interface JsonRpcSuccess {
+  /** Always `'2.0'`. */
   jsonrpc: '2.0';
+  /** The id of the request answered. */
   id: JsonRpcId;
+  /** What the method answered. */
   result: Record<string, unknown>;
 }
 
 /** An error response; `id` is null only when the request's id could not be read. */
 export interface JsonRpcFailure {
+  /** Always `'2.0'`. */
   jsonrpc: '2.0';
+  /** The id of the request answered, or null when it could not be read. */
   id: JsonRpcId | null;
-  error: { code: number; message: string; data?: unknown };
+  /** The error: its code (see `ErrorCode`), a message, and optional data. */
+  error: {
+    /** The JSON-RPC error code (see `ErrorCode`). */
+    code: number;
+    /** A short description, safe to show. */
+    message: string;
+    /** More about the error, if the server gives any. */
+    data?: unknown;
+  };
 }
 
 /** Either kind of response. */

@@ -23,7 +23,7 @@ type Checked = { readonly ok: false; readonly reason: string } | { readonly ok: 
  * It accepts exactly the payments {@link testPayment} makes (refusing any other signature, a payment to another
  * address or of another amount, an expired one), settles each nonce once (like EIP-3009 on chain), and answers
  * with the payment's fake payer and a `0xtest-…` transaction that no block explorer knows. Give it to
- * {@link x402Guard} in place of `x402Facilitator({ url })`.
+ * `x402Guard` in place of `x402Facilitator({ url })`.
  *
  * @returns a `{ verify, settle }` for `x402Guard({ facilitator })`
  * @throws {McpConfigError} `ERR_MCP_NOT_FOR_PRODUCTION` when `NODE_ENV` is `production`: it would give paid tools

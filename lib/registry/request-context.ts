@@ -3,7 +3,10 @@
 import type { JsonRpcId } from '../jsonrpc/types';
 import type { Era, Revision } from '../versions';
 
-/** RFC 5424 severities, least severe first (MCP logging). */
+/** An RFC 5424 severity, as MCP logging names it (`ctx.log`, `logging/setLevel`, a 2026 request's `logLevel`). */
+export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+
+/** Every {@link LogLevel}, least severe first: the order a level threshold compares in. */
 export const LOG_LEVELS = Object.freeze([
   'debug',
   'info',
@@ -13,10 +16,10 @@ export const LOG_LEVELS = Object.freeze([
   'critical',
   'alert',
   'emergency',
-] as const);
+] as const satisfies readonly LogLevel[]);
 
-/** One of {@link LOG_LEVELS}. */
-export type LogLevel = (typeof LOG_LEVELS)[number];
+// The list names every level (the union is written out for the reader and the API reference; this keeps both one).
+true satisfies LogLevel extends (typeof LOG_LEVELS)[number] ? true : never;
 
 /** Options of a request the server sends to the client (`ctx.sample`, `ctx.elicit`, `ctx.listRoots`). */
 export interface ClientRequestOptions {

@@ -10,14 +10,24 @@ import type { ChangedList } from '../registry/registry';
  */
 export type ServerEvent =
   /** Items of a list were added or removed (a resource template counts as `resources`). */
-  | { readonly type: 'list_changed'; readonly list: ChangedList }
+  | {
+      /** The kind of event: a list changed. */
+      readonly type: 'list_changed';
+      /** Which list: `notifications/<list>/list_changed` is sent for it. */
+      readonly list: ChangedList;
+    }
   /** The resource at `uri` changed: for the clients subscribed to it. */
-  | { readonly type: 'resource_updated'; readonly uri: string };
+  | {
+      /** The kind of event: a resource changed. */
+      readonly type: 'resource_updated';
+      /** The resource's URI, as `notifications/resources/updated` names it. */
+      readonly uri: string;
+    };
 
 /**
  * Carries server events from where they happen (the registry, `mcp.notifyResourceUpdated`) to every stream
  * that announces them: the GET streams of 2025 sessions (sessions.ts). One bus per router: two routers share
- * nothing. The default, {@link MemoryServerEventBus}, reaches this process; a shared implementation (Redis)
+ * nothing. The default (in memory) reaches this process; a shared implementation (Redis)
  * reaches every instance, which is why `publish` may be asynchronous and events are plain JSON.
  */
 export interface ServerEventBus {

@@ -21,6 +21,7 @@ export interface SharedSessionSettings {
 export interface SharedTaskSettings {
   /** Most tasks kept in all, and per principal (undefined: the store's defaults). */
   readonly max: number | undefined;
+  /** Most tasks of one principal (undefined: the store's default). */
   readonly maxPerPrincipal: number | undefined;
   /** How long a task is kept from its creation (`tasks.ttlMs`): every key of a task lives no longer. */
   readonly ttlMs: number;

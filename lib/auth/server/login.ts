@@ -32,6 +32,7 @@ export interface LoginRequest {
 export interface LoginCallback {
   /** The router's callback URL (`<issuer>/oauth/callback`), as given to the provider. */
   readonly callbackUrl: string;
+  /** The router's sign-in store, where the step kept its state when it redirected (so any instance can finish it). */
   readonly store: SignInStore;
 }
 
