@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { connect } from 'node:net';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -73,6 +74,8 @@ export interface RunningExample {
   origin: string;
   /** The `MCP_TOKEN` it was started with. */
   token: string;
+  /** Loads a module as the example's app would (`express-mcp-router/x402/testing` is the installed tarball's). */
+  load(specifier: string): unknown;
   /** An SDK client connected to `<origin>/mcp` with `headers`, closed by `stop()`; rejects as `client.connect` does. */
   connect(headers?: Record<string, string>, fetch?: FetchLike): Promise<Client>;
   /** Closes the clients, then ends the process. Safe to call twice. */
@@ -100,6 +103,7 @@ export async function startExample(app: string, name: string, token: string): Pr
   const running: RunningExample = {
     origin: `http://127.0.0.1:${port}`,
     token,
+    load: (specifier) => createRequire(join(app, 'package.json'))(specifier),
     async connect(headers = {}, fetch) {
       const client = new Client({ name: 'doc-example-test', version: '1.0.0' });
       clients.push(client);

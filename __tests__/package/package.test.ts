@@ -14,6 +14,7 @@ import { MemoryOAuthProvider } from '../helpers/oauth-client';
 import { followSignIn } from '../helpers/sign-in-flow';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { rejection } from '../helpers/errors';
+import type { PaymentRequired } from '../../lib/payments';
 import { createFreshApp, packInto, ROOT, tsc, type FreshAppSpec } from './fresh-app';
 import { docExamples, startExample, type RunningExample } from './doc-examples';
 
@@ -114,6 +115,42 @@ const CHECKS: Record<string, (example: RunningExample) => Promise<void>> = {
     });
     expect(await rejection(example.connect(bearer('not-the-token')))).toMatchObject({ code: 401 });
   },
+  'paid-tool.ts': async (example) => {
+    // As docs/guards-and-payments.md's client part does it, with the testPayment of the installed tarball.
+    const { testPayment } = example.load(
+      'express-mcp-router/x402/testing',
+    ) as typeof import('../../lib/payments/testing');
+    const client = await example.connect();
+    const unpaid = await call(client, 'forecast', { city: 'Lisbon' });
+    expect(unpaid).toMatchObject({
+      isError: true,
+      structuredContent: { x402Version: 2, accepts: [{ amount: '10000' }] },
+    });
+    const [requirements] = (unpaid.structuredContent as PaymentRequired).accepts;
+    const payment = testPayment(requirements!);
+    const paid = (await client.callTool({
+      name: 'forecast',
+      arguments: { city: 'Lisbon' },
+      _meta: { 'x402/payment': payment },
+    })) as Record<string, unknown>;
+    expect(paid).toMatchObject({
+      structuredContent: { city: 'Lisbon', forecast: 'sunny' },
+      _meta: {
+        'x402/payment-response': {
+          success: true,
+          network: 'eip155:84532',
+          transaction: expect.stringMatching(/^0xtest-/),
+        },
+      },
+    });
+    // The same payment shown again: refused, the tool does not run.
+    const again = (await client.callTool({
+      name: 'forecast',
+      arguments: { city: 'Porto' },
+      _meta: { 'x402/payment': payment },
+    })) as Record<string, unknown>;
+    expect(again).toMatchObject({ isError: true, structuredContent: { error: 'Payment already used' } });
+  },
   'guards.ts': async (example) => {
     const ada = await example.connect({ 'x-user': 'ada' });
     // Two credits: each call spends one and reports the balance in _meta (the tool guard's after step).
@@ -190,7 +227,17 @@ afterAll(async () => {
 
 it('ships only the build output and the package files', () => {
   const installed = join(dirOf(APPS[0]!.app), 'node_modules', 'express-mcp-router');
-  expect(readdirSync(installed).sort()).toEqual(['README.md', 'dist', 'package.json']);
+  expect(readdirSync(installed).sort()).toEqual([
+    'CHANGELOG.md',
+    'LICENSE',
+    'README.md',
+    'dist',
+    'docs',
+    'package.json',
+  ]);
+  // README's links into docs/ resolve in node_modules too; no source maps of sources that are not shipped.
+  expect(readdirSync(join(installed, 'docs')).sort()).toEqual(readdirSync(join(ROOT, 'docs')).sort());
+  expect(execFileSync('find', [join(installed, 'dist'), '-name', '*.map'], { encoding: 'utf8' })).toBe('');
   expect(readdirSync(join(installed, 'dist'))).toEqual(expect.arrayContaining(['index.js', 'index.d.ts', 'router.js']));
 });
 
