@@ -15,6 +15,7 @@ import {
   type Received,
   type Upstream,
 } from './upstreams';
+import { PRICE } from '../payments/price';
 
 closeGatewaysAfterEach();
 closeAfterEach();
@@ -239,14 +240,6 @@ describe("an upstream's own headers", () => {
 });
 
 describe('a paid upstream tool behind a local x402 guard', () => {
-  const PRICE: PaymentRequirements = {
-    scheme: 'exact',
-    network: 'eip155:84532',
-    amount: '10000',
-    asset: '0x036CbD53842c5426634e7929541eC2318f3dCF7e',
-    payTo: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C',
-    maxTimeoutSeconds: 60,
-  };
   const payment = (nonce: string): PaymentPayload => ({
     x402Version: 2,
     accepted: PRICE,

@@ -2,16 +2,9 @@
 
 import { paymentKey } from '../../lib/payments/payment-key';
 import type { PaymentPayload, PaymentRequirements } from '../../lib/payments/x402-types';
+import { PRICE } from './price';
 
-const EVM: PaymentRequirements = {
-  scheme: 'exact',
-  network: 'eip155:84532',
-  amount: '10000',
-  asset: '0x036CbD53842c5426634e7929541eC2318f3dCF7e',
-  payTo: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C',
-  maxTimeoutSeconds: 60,
-  extra: { name: 'USDC', version: '2' },
-};
+const EVM: PaymentRequirements = { ...PRICE, extra: { name: 'USDC', version: '2' } };
 const NONCE = '0xf3746613c2d920b5fdabc0856f2aeb2d4f88ee6037b8cc5d04a71a4462f13480';
 const FROM = '0x857b06519E91e3A54538791bDbb0E22373e36b66';
 

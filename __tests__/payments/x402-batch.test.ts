@@ -4,15 +4,7 @@ import type { Express } from 'express';
 import { x402Facilitator, x402Guard, type PaymentPayload, type PaymentRequirements } from '../../lib/payments';
 import { createApp, post, rpc } from '../helpers/create-app';
 import { startFacilitator, type FakeFacilitator } from './fake-facilitator';
-
-const PRICE: PaymentRequirements = {
-  scheme: 'exact',
-  network: 'eip155:84532',
-  amount: '10000',
-  asset: '0x036CbD53842c5426634e7929541eC2318f3dCF7e',
-  payTo: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C',
-  maxTimeoutSeconds: 60,
-};
+import { PRICE } from './price';
 
 type Response = { jsonrpc: '2.0'; id: string | number; result?: Record<string, unknown>; error?: unknown };
 

@@ -8,15 +8,8 @@ import { mcpRouter, type ToolGuard } from '../../lib';
 import { x402Facilitator, x402Guard, type PaymentPayload, type PaymentRequirements } from '../../lib/payments';
 import { connectClient } from '../helpers/connect-client';
 import { startFacilitator, type FakeFacilitator } from './fake-facilitator';
+import { PRICE } from './price';
 
-const PRICE: PaymentRequirements = {
-  scheme: 'exact',
-  network: 'eip155:84532',
-  amount: '10000',
-  asset: '0x036CbD53842c5426634e7929541eC2318f3dCF7e',
-  payTo: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C',
-  maxTimeoutSeconds: 60,
-};
 const TYPED_OUTPUT = { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] };
 
 /** What either SDK's callTool answers, as far as these tests read it. */

@@ -6,16 +6,9 @@ import { x402Facilitator, x402Guard, type PaymentPayload, type PaymentRequiremen
 import { createApp, post, rpc } from '../helpers/create-app';
 import { modern } from '../helpers/modern';
 import { FACILITATOR_SECRET, startFacilitator, type FakeFacilitator } from './fake-facilitator';
+import { PRICE } from './price';
 
 const V = { 'MCP-Protocol-Version': '2025-11-25' };
-const PRICE: PaymentRequirements = {
-  scheme: 'exact',
-  network: 'eip155:84532',
-  amount: '10000',
-  asset: '0x036CbD53842c5426634e7929541eC2318f3dCF7e',
-  payTo: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C',
-  maxTimeoutSeconds: 60,
-};
 
 let nonces = 0;
 /** A payment as a client signs it: `signature` steers the fake facilitator; each has a fresh nonce. */

@@ -12,18 +12,11 @@ import { post, rpc, silentLogger } from '../helpers/create-app';
 import { until } from '../helpers/until';
 import { useFacilitator, type FakeFacilitator } from '../payments/fake-facilitator';
 import { useRedis } from './redis-server';
+import { PRICE } from '../payments/price';
 
 const redis = useRedis();
 
 const V = { 'MCP-Protocol-Version': '2025-11-25' };
-const PRICE: PaymentRequirements = {
-  scheme: 'exact',
-  network: 'eip155:84532',
-  amount: '10000',
-  asset: '0x036CbD53842c5426634e7929541eC2318f3dCF7e',
-  payTo: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C',
-  maxTimeoutSeconds: 60,
-};
 const TERMS = { replayTtlMs: 60_000, maxRemembered: 10 };
 
 let counter = 0;
