@@ -2,7 +2,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders, Server } from 'node:http';
-import { subscribe } from 'node:diagnostics_channel';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { AddressInfo, Socket } from 'node:net';
 import express, { type Express, type Request, type Response } from 'express';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -63,18 +63,31 @@ export const MARKER_HEADER = 'x-test-marker';
 
 /** Resolves once every client socket this process opened to `port` has closed (the server's FIN has been read). */
 export function clientSocketsClosed(port: number): Promise<void> {
-  const sockets = [...clientSockets].filter((socket) => socket.remotePort === port && !socket.closed);
-  return Promise.all(sockets.map((socket) => new Promise((resolve) => socket.once('close', resolve)))).then(
-    () => undefined,
-  );
+  const waits = [...clientSockets].filter(([socket]) => socket.remotePort === port).map(([, closed]) => closed);
+  return Promise.all(waits).then(() => undefined);
 }
 
-const clientSockets = new Set<Socket>();
-subscribe('net.client.socket', (message) => {
+/**
+ * Every open client socket and the promise of its close: one listener per socket however often a test waits. The
+ * channel is process-wide and outlives this module (jest loads it again for each test file of a worker), so the
+ * subscription ends with the file: left subscribed, each later file added one more 'close' listener to every socket
+ * and printed MaxListenersExceededWarning.
+ */
+const clientSockets = new Map<Socket, Promise<void>>();
+const recordClientSocket = (message: unknown): void => {
   const { socket } = message as { socket: Socket };
-  clientSockets.add(socket);
-  socket.once('close', () => clientSockets.delete(socket));
-});
+  clientSockets.set(
+    socket,
+    new Promise((resolve) =>
+      socket.once('close', () => {
+        clientSockets.delete(socket);
+        resolve();
+      }),
+    ),
+  );
+};
+subscribe('net.client.socket', recordClientSocket);
+afterAll(() => unsubscribe('net.client.socket', recordClientSocket));
 
 const open: Upstream[] = [];
 const clients: UpstreamClient[] = [];
