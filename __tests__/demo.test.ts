@@ -333,6 +333,40 @@ describe('the demo store over HTTP', () => {
     });
   });
 
+  it('answers a body that is not JSON, or too large, with a JSON error, not an HTML page', async () => {
+    const sent = [
+      ['/playground/test-payment', '{bad'],
+      ['/playground/test-payment', JSON.stringify({ pad: 'x'.repeat(200_000) })],
+      ['/api/orders', '{bad'],
+    ] as const;
+    for (const [path, body] of sent) {
+      const res = await request(app)
+        .post(path)
+        .set('x-api-key', 'k')
+        .set('Content-Type', 'application/json')
+        .send(body);
+      expect([path, res.status, res.headers['content-type']]).toEqual([
+        path,
+        body === '{bad' ? 400 : 413,
+        'application/json; charset=utf-8',
+      ]);
+      expect(res.body.error).toEqual(expect.any(String));
+    }
+    // The playground's test payment: a price in, a payment out; anything else is a 400 saying what was expected.
+    const price = {
+      scheme: 'exact',
+      network: 'eip155:84532',
+      amount: '1',
+      asset: '0xa',
+      payTo: '0xb',
+      maxTimeoutSeconds: 9,
+    };
+    const made = await request(app).post('/playground/test-payment').send(price).expect(200);
+    expect(made.body).toMatchObject({ x402Version: 2, accepted: price });
+    const refused = await request(app).post('/playground/test-payment').send([1]).expect(400);
+    expect(refused.body.error).toMatch(/expected x402 PaymentRequirements/);
+  });
+
   it('serves the playground, and sends / there', async () => {
     await request(app).get('/').expect(302).expect('Location', '/playground/');
     const page = await request(app).get('/playground/').expect(200);

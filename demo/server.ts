@@ -214,6 +214,14 @@ export function createDemo({
       scopes: ['store:write'],
     },
   ]);
+  // Last: an error from any route (a body that is not JSON, one over express.json()'s limit) is a JSON answer with
+  // its status, as the rest of the API answers, never Express's HTML error page.
+  app.use((err: unknown, _req: express.Request, res: express.Response, next: express.NextFunction) => {
+    if (res.headersSent) return next(err);
+    const status = (err as { status?: unknown }).status;
+    const known = typeof status === 'number' && status >= 400 && status < 500;
+    res.status(known ? status : 500).json({ error: known ? (err as Error).message : 'Internal error' });
+  });
   return { app, mcp, notes, roaster: roasterHandle };
 }
 
