@@ -7,7 +7,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import request from 'supertest';
 import { createDemo, type Demo } from '../demo/server';
-import { oauthConnectionHelp } from '../demo/connect';
+import { inspectorCommand, oauthConnectionHelp } from '../demo/connect';
 import { listenLocally, type Listening } from './helpers/ports';
 import { followFlow, type FlowPage, type PageAction } from './helpers/browser-driver';
 import { authorizeUrl, pkce, registerClient } from './helpers/sign-in-server';
@@ -136,9 +136,7 @@ describe('AUTH=oauth npm run demo', () => {
     expect(help).toContain('MCP endpoint   http://127.0.0.1:3000/mcp');
     expect(help).toContain('clients register themselves (Dynamic Client Registration');
     expect(help).toContain('npx tsx demo/oauth-client.ts http://127.0.0.1:3000/mcp [--auto alice]');
-    expect(help).toContain(
-      'Inspector (UI): npx @modelcontextprotocol/inspector, then Streamable HTTP, http://127.0.0.1:3000/mcp',
-    );
+    expect(help).toContain(`Inspector (UI): ${inspectorCommand()}, then Streamable HTTP, http://127.0.0.1:3000/mcp`);
     expect(help).toContain('Playground     http://127.0.0.1:3000/playground/#signin');
     expect(help).not.toMatch(/Bearer/);
   });

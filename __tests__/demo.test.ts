@@ -7,7 +7,7 @@ import {
   ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { createDemoApp } from '../demo/server';
-import { connectionHelp } from '../demo/connect';
+import { connectionHelp, inspectorCommand } from '../demo/connect';
 import { FORECAST_PRICE } from '../demo/store-mcp';
 import { testPayment } from '../lib/payments/testing';
 import { connectClient, type ConnectedClient } from './helpers/connect-client';
@@ -376,6 +376,14 @@ describe('the demo store over HTTP', () => {
 
 describe('the start-up message', () => {
   const help = connectionHelp({ origin: 'http://127.0.0.1:3000', token: 'tok', apiKey: 'key' });
+
+  it('gives the Inspector command that works on this Node: Node 22 fetched on older ones', () => {
+    expect(inspectorCommand('22.19.0')).toBe('npx @modelcontextprotocol/inspector');
+    expect(inspectorCommand('20.20.2')).toBe(
+      'npx -y -p node@22 -p @modelcontextprotocol/inspector@latest mcp-inspector',
+    );
+    expect(help).toContain(`    ${inspectorCommand()} --cli http://127.0.0.1:3000/mcp --transport http`);
+  });
 
   it('names the endpoint, the token and the playground link', () => {
     expect(help).toContain('MCP endpoint   http://127.0.0.1:3000/mcp');

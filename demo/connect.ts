@@ -33,6 +33,16 @@ interface BannerOptions {
 
 const upstreamLines = (upstreams: readonly UpstreamBanner[] = []): string => upstreams.map(upstreamLine).join('');
 
+/**
+ * How to start the Inspector on this Node: its releases need Node 22, and on older Node npx quietly installs an old
+ * one whose CLI refuses `--header` with a misleading message, so there the command fetches Node 22 for itself.
+ */
+export function inspectorCommand(nodeVersion: string = process.versions.node): string {
+  return Number(nodeVersion.split('.')[0]) >= 22
+    ? 'npx @modelcontextprotocol/inspector'
+    : 'npx -y -p node@22 -p @modelcontextprotocol/inspector@latest mcp-inspector';
+}
+
 const json = (value: unknown): string => `    ${JSON.stringify(value)}`;
 const restLine = (origin: string, apiKey: string): string =>
   `  REST API       curl -H 'x-api-key: ${apiKey}' ${origin}/api/products\n`;
@@ -47,9 +57,9 @@ Demo store is running.
   Bearer token   ${token}          (set MCP_TOKEN to choose it)
   Playground     ${origin}/playground/#token=${token}
 ${restLine(origin, apiKey)}${upstreamLines(upstreams)}
-Inspector (CLI, Node >= 22):
-    npx @modelcontextprotocol/inspector --cli ${url} --transport http --header "Authorization: Bearer ${token}" --method tools/list
-Inspector (UI): npx @modelcontextprotocol/inspector, then Streamable HTTP, ${url}, and the token under Authentication.
+Inspector (CLI; it needs Node 22, which the command below fetches when this Node is older):
+    ${inspectorCommand()} --cli ${url} --transport http --header "Authorization: Bearer ${token}" --method tools/list
+Inspector (UI): ${inspectorCommand()}, then Streamable HTTP, ${url}, and the token under Authentication.
 
 Cursor (~/.cursor/mcp.json):
 ${json({ mcpServers: { 'demo-store': { url, headers: { Authorization: `Bearer ${token}` } } } })}
@@ -76,7 +86,7 @@ Demo store is running, with OAuth sign-in (AUTH=oauth).
 ${restLine(origin, apiKey)}${upstreamLines(upstreams)}
 Script (the SDK client's OAuth flow; it prints the sign-in URL, or with --auto signs in as that user by itself):
     npx tsx demo/oauth-client.ts ${url} [--auto alice]
-Inspector (UI): npx @modelcontextprotocol/inspector, then Streamable HTTP, ${url}, and Connect (no token):
+Inspector (UI): ${inspectorCommand()}, then Streamable HTTP, ${url}, and Connect (no token):
     it registers itself and opens the sign-in page.
 Claude Code:
     claude mcp add --transport http demo-store ${url}     then /mcp in Claude Code to sign in
