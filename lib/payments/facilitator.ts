@@ -127,7 +127,7 @@ export function x402Facilitator(options: X402FacilitatorOptions): X402Facilitato
     const extra = typeof headers === 'function' ? await headers() : headers;
     const traceHeaders: Record<string, string> = {};
     span?.inject(traceHeaders);
-    // One controller for the timeout and the caller's signal (AbortSignal.any needs Node 20; engines allow 18.17).
+    // One controller for the timeout and the caller's signal, so the timeout is told apart from a cancellation.
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
