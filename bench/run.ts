@@ -1,4 +1,4 @@
-// `npm run bench`: scenarios 1–3, 1m, 2m, redis, 4, sign-in and stdio against bare Express, the official SDK and this router; writes bench/RESULTS.md.
+// `npm run bench`: scenarios 1–3, 1m, 2m, redis, 4, sign-in, stdio, connections and streams against bare Express, the official SDK and this router; writes bench/RESULTS.md.
 
 import { writeFileSync } from 'node:fs';
 import { buildForBench } from './harness/build';
@@ -6,12 +6,14 @@ import { readConfig } from './harness/config';
 import { LoadGenerator } from './harness/fleet';
 import { collectMeta, endLoadAverage } from './harness/meta';
 import { renderResults, type BenchResults } from './harness/report';
+import { measureConnections } from './scenarios/connections';
 import { measureModernStream, measureModernThroughput } from './scenarios/modern';
 import { measureRedis } from './scenarios/redis';
 import { measureSessions } from './scenarios/sessions';
 import { measureSignIn } from './scenarios/sign-in';
 import { measureStdio } from './scenarios/stdio';
 import { measureStream } from './scenarios/stream';
+import { measureStreams } from './scenarios/streams';
 import { measureTelemetry } from './scenarios/telemetry';
 import { measureThroughput } from './scenarios/throughput';
 
@@ -63,6 +65,16 @@ async function main(): Promise<void> {
         'scenario stdio: a stdio MCP server directly, through this router and through supergateway (issue 31)\n',
       );
       results.stdio = await measureStdio(config, load);
+    }
+    if (config.scenarios.includes('connections')) {
+      process.stderr.write('scenario connections: tools/call at 100 and 1,000 keep-alive connections (issue 34)\n');
+      results.connections = await measureConnections(config, load);
+    }
+    if (config.scenarios.includes('streams')) {
+      process.stderr.write(
+        `scenario streams: memory of ${config.streams} open GET streams and listen streams (issue 34)\n`,
+      );
+      results.streams = await measureStreams(config, load);
     }
   } finally {
     await load.stop();

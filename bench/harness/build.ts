@@ -3,13 +3,22 @@
 // creates per request, a cost that the published package does not have and the SDK does not pay.
 
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 
 const ROOT = path.join(__dirname, '..', '..');
 
-/** Where the compiled tree goes: under node_modules/.cache, which git ignores. */
-export const BUILD_DIR = path.join(ROOT, 'node_modules', '.cache', 'express-mcp-router-bench');
+/**
+ * Where the compiled tree goes: under node_modules/.cache, which git ignores, in a folder of this checkout's own. Git
+ * worktrees that share one node_modules (a symlink) would otherwise delete and rebuild each other's tree mid-run.
+ */
+export const BUILD_DIR = path.join(
+  ROOT,
+  'node_modules',
+  '.cache',
+  `express-mcp-router-bench-${createHash('sha256').update(ROOT).digest('hex').slice(0, 8)}`,
+);
 
 /** Compiles lib/ and bench/ into {@link BUILD_DIR}; throws with tsc's output when it fails. */
 export function buildForBench(): void {

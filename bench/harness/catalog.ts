@@ -84,6 +84,16 @@ export const SERVERS = {
     headers: {},
     description: `as (e) with \`responseMode: 'sse'\`: every reply on an SSE stream recorded in the event store, as the SDK's stateful default replies`,
   },
+  // Scenario `streams` (issue 34): the (e) configuration with caps above its 10,000 streams from one address.
+  routerStreams: {
+    key: 'router-streams',
+    label: '(es) router stateful, stream caps raised',
+    script: 'servers/router.ts',
+    args: ['streams'],
+    sessions: true,
+    headers: {},
+    description: `${ROUTER_TAIL}; (e)'s options (sessions, \`responseMode: 'auto'\`, \`rateLimit: false\`, keep-alive comments every 15 s) with \`sessions: { max: 30000 }\` and \`listen: { maxStreams: 30000, maxStreamsPerPrincipal: 30000 }\`, so that 10,000 GET streams (one per session) and 10,000 listen streams from one client address fit`,
+  },
   routerProduction: {
     key: 'router-production',
     label: '(f) router, production defaults',

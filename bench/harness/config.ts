@@ -8,7 +8,9 @@ import { detectPinning, type Pinning } from './child';
  * `redis` (issue 20: two instances on Redis behind a proxy; skipped when redis-server is not installed), then
  * `telemetry` (scenario 4, issue 21: OpenTelemetry absent, idle and on), then `sign-in` (issue 30: the production
  * configuration with the router's own JWTs against its static token), then `stdio` (issue 31: a stdio MCP server called
- * directly through the SDK's stdio client, through this router's `mcp.upstream({ command })` and through supergateway).
+ * directly through the SDK's stdio client, through this router's `mcp.upstream({ command })` and through supergateway),
+ * then `connections` and `streams` (issue 34: throughput at 100 and 1,000 keep-alive connections; the memory of
+ * 10,000 open GET and listen streams).
  */
 export const SCENARIOS = [
   'throughput',
@@ -20,6 +22,8 @@ export const SCENARIOS = [
   'telemetry',
   'sign-in',
   'stdio',
+  'connections',
+  'streams',
 ] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
@@ -47,6 +51,8 @@ export interface BenchConfig {
   readonly connections: number;
   /** Sessions created (and deleted) per repeat of scenario 3. */
   readonly sessions: number;
+  /** Streams of each kind held open at once in scenario `streams` (each GET stream in its own session). */
+  readonly streams: number;
   readonly scenarios: readonly Scenario[];
   /** Server keys to run (bare Express always runs: it is the base of every ratio); undefined for all. */
   readonly servers: readonly string[] | undefined;
@@ -78,7 +84,7 @@ function scenarios(): Scenario[] {
 
 /**
  * Reads BENCH_QUICK (1: a smoke run of ~1 minute, printed, not written), BENCH_DURATION, BENCH_WARMUP,
- * BENCH_REPEATS, BENCH_SESSION_REPEATS, BENCH_CONNECTIONS, BENCH_SESSIONS, BENCH_ONLY (comma-separated scenarios), BENCH_SERVERS
+ * BENCH_REPEATS, BENCH_SESSION_REPEATS, BENCH_CONNECTIONS, BENCH_SESSIONS, BENCH_STREAMS, BENCH_ONLY (comma-separated scenarios), BENCH_SERVERS
  * (comma-separated server keys, for development), BENCH_CPU_PROF
  * (a directory: servers run with --cpu-prof), BENCH_OUT (results file) and BENCH_NO_PIN (1: no taskset).
  */
@@ -95,6 +101,7 @@ export function readConfig(): BenchConfig {
     sessionRepeats: Math.round(positive('BENCH_SESSION_REPEATS', quick ? 1 : 2)),
     connections: Math.round(positive('BENCH_CONNECTIONS', 10)),
     sessions: Math.round(positive('BENCH_SESSIONS', quick ? 1000 : 10_000)),
+    streams: Math.round(positive('BENCH_STREAMS', quick ? 1000 : 10_000)),
     scenarios: only,
     servers: process.env.BENCH_SERVERS ? process.env.BENCH_SERVERS.split(',').map((key) => key.trim()) : undefined,
     quick,

@@ -21,11 +21,14 @@ import {
 } from './report-figures';
 import { modernSections, modernTargetRows } from './report-modern';
 import { redisSections, redisTargetRows } from './report-redis';
+import { scaleSections, scaleTargetRows } from './report-scale';
 import { signInSections, signInTargetRows } from './report-sign-in';
 import { stdioSections, stdioTargetRows } from './report-stdio';
 import { telemetrySections, telemetryTargetRows } from './report-telemetry';
+import type { ConnectionLevel } from '../scenarios/connections';
 import type { RedisResults } from '../scenarios/redis';
 import type { StdioResults } from '../scenarios/stdio';
+import type { ServerStreamRuns } from '../scenarios/streams';
 import type { TelemetryResults } from '../scenarios/telemetry';
 
 /** What a run measured; a scenario left out with BENCH_ONLY is undefined. */
@@ -45,6 +48,10 @@ export interface BenchResults {
   readonly signIn?: readonly ServerRuns[];
   /** Scenario `stdio` (issue 31): a stdio server called directly, through this router and through supergateway. */
   readonly stdio?: StdioResults;
+  /** Scenario `connections` (issue 34): `tools/call add` at 100 and 1,000 keep-alive connections. */
+  readonly connections?: readonly ConnectionLevel[];
+  /** Scenario `streams` (issue 34): heap and RSS per open GET stream and listen stream. */
+  readonly streams?: readonly ServerStreamRuns[];
 }
 
 const opened = (run: SessionRun): number => run.openedPerSecond;
@@ -161,6 +168,7 @@ export function targetRows(results: BenchResults): TargetRow[] {
   rows.push(...telemetryTargetRows(results.telemetry));
   rows.push(...signInTargetRows(results.signIn));
   rows.push(...stdioTargetRows(results.stdio));
+  rows.push(...scaleTargetRows(results.connections, results.streams));
   rows.push({
     figure: 'soak: heap and RSS trend',
     target: 'no upward trend',
@@ -180,6 +188,7 @@ function rawRounds(results: BenchResults): string {
     ['4', results.telemetry?.servers],
     ['sign-in', results.signIn],
     ...(results.stdio?.levels ?? []).map((level) => [`stdio ×${level.concurrency}`, level.gateways] as const),
+    ...(results.connections ?? []).map((level) => [`${level.connections} connections`, level.servers] as const),
   ] as const;
   for (const [scenario, entries] of loadScenarios) {
     for (const entry of entries ?? []) {
@@ -301,6 +310,8 @@ export function renderResults(results: BenchResults, config: BenchConfig, meta: 
     ...(results.telemetry?.servers ?? []),
     ...(results.signIn ?? []),
     ...(results.stdio?.levels[0]?.gateways ?? []),
+    ...(results.connections?.[0]?.servers ?? []),
+    ...(results.streams ?? []),
   ];
   const servers = [...new Map(measured.map((entry) => [entry.spec.key, entry.spec])).values()];
   // `BENCH_ONLY=redis` (bench/REDIS.md): the Redis section alone, without the other scenarios' empty targets.
@@ -395,6 +406,7 @@ export function renderResults(results: BenchResults, config: BenchConfig, meta: 
   sections.push(...telemetrySections(results.telemetry));
   sections.push(...signInSections(results.signIn));
   sections.push(...stdioSections(results.stdio));
+  sections.push(...scaleSections(results.connections, results.streams));
   sections.push(
     '',
     '## The servers',

@@ -1,6 +1,7 @@
 // What the harness asks of the load child, and what it answers (shared by both sides of the IPC channel).
 
 import type { OpenedSession, Target } from './http-client';
+import type { CloseStreamsTask, OpenStreamsTask, StreamsResult } from './held-streams';
 import type { MixedTrafficResult, MixedTrafficTask } from './mixed-traffic';
 import type { SoakResult, SoakTask } from './soak-traffic';
 import type { StdioDirectResult, StdioDirectTask } from './stdio-direct';
@@ -51,7 +52,9 @@ export type LoadTask =
   | CloseSessionsTask
   | SoakTask
   | MixedTrafficTask
-  | StdioDirectTask;
+  | StdioDirectTask
+  | OpenStreamsTask
+  | CloseStreamsTask;
 
 /** The outcome of a {@link CannonTask}. Latencies are exact (autocannon's own histogram keeps whole milliseconds). */
 export interface CannonResult {
@@ -83,4 +86,6 @@ export interface LoadResults {
   soak: SoakResult;
   'mixed-traffic': MixedTrafficResult;
   'stdio-direct': StdioDirectResult;
+  'open-streams': StreamsResult;
+  'close-streams': StreamsResult;
 }

@@ -10,6 +10,7 @@ import {
   send,
   type OpenedSession,
 } from './http-client';
+import { closeStreams, openStreams } from './held-streams';
 import { runMixedTraffic } from './mixed-traffic';
 import { runSoakTraffic } from './soak-traffic';
 import { runStdioDirect } from './stdio-direct';
@@ -104,6 +105,10 @@ async function run(task: LoadTask): Promise<LoadResults[LoadTask['kind']]> {
       return runMixedTraffic(task);
     case 'stdio-direct':
       return runStdioDirect(task);
+    case 'open-streams':
+      return openStreams(task);
+    case 'close-streams':
+      return closeStreams();
   }
 }
 

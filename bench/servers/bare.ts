@@ -2,7 +2,9 @@
 // It keeps sessions in a Map of { createdAt } (the least a session server can keep), and streams `count` as
 // 100 hand-written SSE progress events and the result: the bare-Express SSE floor of scenario 2. A 2026-07-28
 // request (its protocol version in `params._meta`, scenarios 1m and 2m) gets the result shape that revision
-// asks for, so that the floor writes the same reply as the servers it is compared with.
+// asks for, so that the floor writes the same reply as the servers it is compared with. A GET, and a POST of
+// `subscriptions/listen` (with its acknowledgment), open an SSE stream held until the client hangs up: the floor of
+// scenario `streams` (bytes per open stream).
 
 import { randomUUID } from 'node:crypto';
 import express, { type Response } from 'express';
@@ -35,6 +37,18 @@ function streamCount(res: Response, id: unknown, params: Record<string, any>): v
   res.end();
 }
 
+const SSE_HEAD = { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' };
+
+/** A hand-written listen stream: the acknowledgment with the filter as asked, then nothing until the client hangs up. */
+function holdListen(res: Response, id: unknown, params: Record<string, any> | undefined): void {
+  res.writeHead(200, SSE_HEAD);
+  sseEvent(res, {
+    jsonrpc: '2.0',
+    method: 'notifications/subscriptions/acknowledged',
+    params: { _meta: { 'io.modelcontextprotocol/subscriptionId': id }, notifications: params?.notifications },
+  });
+}
+
 const app = express();
 app.post('/mcp', express.json(), (req, res) => {
   const { id, method, params } = req.body as { id?: unknown; method?: string; params?: Record<string, any> };
@@ -48,6 +62,8 @@ app.post('/mcp', express.json(), (req, res) => {
       id,
       result: { protocolVersion: params?.protocolVersion, capabilities: { tools: {} }, serverInfo: SERVER_INFO },
     });
+  } else if (method === 'subscriptions/listen') {
+    holdListen(res, id, params);
   } else if (method === 'tools/call' && params?.name === 'count') {
     streamCount(res, id, params);
   } else if (method === 'tools/call') {
@@ -55,6 +71,9 @@ app.post('/mcp', express.json(), (req, res) => {
   } else {
     res.status(400).json({ jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } });
   }
+});
+app.get('/mcp', (_req, res) => {
+  res.writeHead(200, SSE_HEAD).flushHeaders();
 });
 app.delete('/mcp', (req, res) => {
   res.status(sessions.delete(String(req.headers['mcp-session-id'])) ? 200 : 404).end();

@@ -28,6 +28,15 @@ const ROUTER_VARIANTS = {
   stateful: { rateLimit: false },
   /** (e) with every reply on an SSE stream, like the SDK's stateful default. */
   'stateful-sse': { rateLimit: false, responseMode: 'sse' },
+  /**
+   * (e) with room for scenario `streams`' 10,000 GET streams (one per session) and 10,000 listen streams, all from
+   * one client address: `sessions.max`, `listen.maxStreams` and `listen.maxStreamsPerPrincipal` above that count.
+   */
+  streams: {
+    rateLimit: false,
+    sessions: { max: 30_000 },
+    listen: { maxStreams: 30_000, maxStreamsPerPrincipal: 30_000 },
+  },
   /** (f) production defaults: sessions, Origin/Host check, CORS, bearer auth, and a rate limit that never triggers. */
   production: { auth: { tokens: [PRODUCTION_TOKEN] }, origins: [PRODUCTION_ORIGIN], rateLimit: PRODUCTION_RATE_LIMIT },
   /** (fj) (f) with the router as its own authorization server: clients sign in and send the JWT it issued (issue 30). */
