@@ -1,7 +1,7 @@
 // `tsx bench/profile-summary.ts <file.cpuprofile> [top]`: where a server's CPU time went, by package and by function.
 // Profiles come from a run with BENCH_CPU_PROF=<dir> (the servers then run with --cpu-prof).
 
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { formatNumber, markdownTable } from './format';
 import { BUILD_DIR } from './harness/build';
@@ -19,6 +19,8 @@ interface CpuProfile {
 }
 
 const ROOT = path.join(__dirname, '..');
+/** The compiled tree as profiles name it: node_modules may be a symlink (a git worktree's), and V8 writes real paths. */
+const COMPILED = existsSync(BUILD_DIR) ? realpathSync(BUILD_DIR) : BUILD_DIR;
 
 /**
  * Who a frame belongs to: a file of this repository (`lib/transport/post.js`, compiled), an npm package
@@ -28,7 +30,7 @@ function ownerOf(url: string, functionName: string): string {
   if (url === '') return functionName.startsWith('(') ? functionName : 'native';
   if (url.startsWith('node:')) return 'node core';
   const file = url.replace(/^file:\/\//, '');
-  if (file.startsWith(BUILD_DIR)) return path.relative(BUILD_DIR, file);
+  if (file.startsWith(COMPILED)) return path.relative(COMPILED, file);
   const modules = file.lastIndexOf('/node_modules/');
   if (modules >= 0) {
     const [scope = '', name = ''] = file.slice(modules + '/node_modules/'.length).split('/');

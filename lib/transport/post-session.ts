@@ -28,12 +28,15 @@ interface RequestSession {
 
 /** The ids of the requests in a POST (a batch's valid requests): what its stream will answer. */
 function requestIdsOf(post: ClassifiedPost): JsonRpcId[] {
-  const messages = Array.isArray(post.messages)
-    ? (post.messages as readonly ParsedMessage[]).flatMap((parsed) => (parsed.ok ? [parsed.message] : []))
-    : [post.messages as JsonRpcMessage];
-  return messages.flatMap((message) =>
-    'method' in message && 'id' in message && message.id !== undefined ? [message.id] : [],
-  );
+  const ids: JsonRpcId[] = [];
+  // Plain loops: this runs for every SSE reply of a session, where two flatMaps cost ~3 µs (bench (e′) profile).
+  if (!Array.isArray(post.messages)) addRequestId(ids, post.messages as JsonRpcMessage);
+  else for (const parsed of post.messages as readonly ParsedMessage[]) if (parsed.ok) addRequestId(ids, parsed.message);
+  return ids;
+}
+
+function addRequestId(ids: JsonRpcId[], message: JsonRpcMessage): void {
+  if ('method' in message && 'id' in message && message.id !== undefined) ids.push(message.id);
 }
 
 /** A 2025 session's client state: what initialize negotiated is always a 2025 revision. */
