@@ -53,6 +53,8 @@ export class SseConnection {
   private queuedBytes = 0;
   /** Where owed events lie in the byte sequence of the events: `[start, end)` ranges, oldest first, merged when adjacent. */
   private owed: Array<[number, number]> = [];
+  /** Who else learns of the close (the stream it is attached to, which then lets go of it and its socket). */
+  private closeListeners: Array<() => void> = [];
 
   /**
    * Writes the headers at once, so the client sees the stream open.
@@ -98,6 +100,12 @@ export class SseConnection {
   /** True until the connection ends. */
   get open(): boolean {
     return !this.closed;
+  }
+
+  /** Calls `listener` once when the connection ends for any reason (at once if it has ended already). */
+  whenClosed(listener: () => void): void {
+    if (this.closed) listener();
+    else this.closeListeners.push(listener);
   }
 
   /**
@@ -187,6 +195,10 @@ export class SseConnection {
     this.pendingBytes = 0;
     this.owed = [];
     clearInterval(this.keepAlive);
+    this.keepAlive = undefined;
     this.onClose();
+    const listeners = this.closeListeners;
+    this.closeListeners = [];
+    for (const listener of listeners) listener();
   }
 }

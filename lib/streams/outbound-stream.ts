@@ -92,6 +92,11 @@ export class OutboundStream {
   attach(connection: SseConnection): void {
     this.connection?.end();
     this.connection = connection;
+    // A stream outlives its connections (a session's GET stream lives as long as the session): once the client is
+    // gone, the stream lets go of the connection, its response and socket, instead of holding them until the next.
+    connection.whenClosed(() => {
+      if (this.connection === connection) this.connection = undefined;
+    });
   }
 
   /**
