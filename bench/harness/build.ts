@@ -9,7 +9,8 @@ import path from 'node:path';
 const ROOT = path.join(__dirname, '..', '..');
 
 /** Where the compiled tree goes: under node_modules/.cache, which git ignores. */
-export const BUILD_DIR = path.join(ROOT, 'node_modules', '.cache', 'express-mcp-router-bench');
+export const BUILD_DIR =
+  process.env.BENCH_BUILD_DIR ?? path.join(ROOT, 'node_modules', '.cache', 'express-mcp-router-bench');
 
 /** Compiles lib/ and bench/ into {@link BUILD_DIR}; throws with tsc's output when it fails. */
 export function buildForBench(): void {
