@@ -107,6 +107,20 @@ describe("the router's CORS headers are the cors package's", () => {
     expect(corsHeaders(ours)).toEqual(corsHeaders(theirs));
   });
 
+  it("replays the package's answer to an origin seen before: same names as sent, same order, same values", async () => {
+    const router = routerApp([ALLOWED], { credentials: true }, []);
+    const reference = packageApp([ALLOWED], { credentials: true }, []);
+    const post = (app: Express): request.Test =>
+      request(app).post('/mcp').set({ Accept: MCP_ACCEPT, Origin: ALLOWED }).send(rpc('ping'));
+    const sent = (res: request.Response): string[] =>
+      (res as unknown as { res: { rawHeaders: string[] } }).res.rawHeaders.filter((_value, index, raw) =>
+        /^(access-control-|vary$)/i.test(raw[index - (index % 2)] ?? ''),
+      );
+    const theirs = sent(await post(reference));
+    for (let i = 0; i < 3; i++) expect(sent(await post(router))).toEqual(theirs);
+    expect(theirs).toContain('Access-Control-Allow-Origin');
+  });
+
   it('writes nothing for an Origin the policy refuses (the Origin check answers 403 first)', async () => {
     const res = await request(routerApp([ALLOWED], {}, []))
       .post('/mcp')

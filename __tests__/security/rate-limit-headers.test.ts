@@ -50,6 +50,17 @@ describe("the router's RateLimit and RateLimit-Policy headers", () => {
     }
   });
 
+  it("are the package's on a refusal too, Retry-After included", async () => {
+    const ours = createApp({ logger: silentLogger(), rateLimit: { limit: 1, windowMs: 30_000 } });
+    const theirs = packageApp({ windowMs: 30_000, limit: 1 });
+    await ping(ours);
+    await ping(theirs);
+    const [mine, reference] = [await ping(ours), await ping(theirs)];
+    expect([mine.status, reference.status]).toEqual([429, 429]);
+    for (const name of ['ratelimit', 'ratelimit-policy', 'retry-after'])
+      expect(mine.headers[name]).toBe(reference.headers[name]);
+  });
+
   it('follow a limit that is a function of the request', async () => {
     const app = createApp({
       rateLimit: { limit: (req: IncomingMessage) => (req.headers['x-tier'] === 'gold' ? 10 : 2) },

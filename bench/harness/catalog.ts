@@ -37,6 +37,15 @@ export const SERVERS = {
     description:
       'Express 5, `express.json()` and one POST handler that writes hand-written JSON-RPC replies: `add` as JSON, `count` as 100 SSE progress events and the result, `initialize` storing `{ createdAt }` in a Map under a random UUID (the floor of every figure)',
   },
+  handProduction: {
+    key: 'hand-production',
+    label: '(p) hand-written production',
+    script: 'servers/hand-production.ts',
+    args: [],
+    sessions: false,
+    headers: { Authorization: `Bearer ${PRODUCTION_TOKEN}`, Origin: PRODUCTION_ORIGIN },
+    description: `(a) behind what (f) protects, written by hand with the router's libraries: \`cors({ origin: ['${PRODUCTION_ORIGIN}'] })\`, an Origin check (403), express-rate-limit (\`limit: 1e9\`, draft-8 headers: it counts every request and never refuses) and the bearer token's SHA-256 compared with \`timingSafeEqual\`, as route middleware before \`express.json()\`; the anchor of (f) and (fm), in scenarios 1 and 1m; clients send the token and the Origin`,
+  },
   sdkStateless: {
     key: 'sdk-stateless',
     label: '(b) SDK stateless',

@@ -129,3 +129,65 @@ export interface TargetRow {
   /** Undefined when the run did not measure it; `reported` for a figure the issue asks to report, not to meet. */
   readonly met: boolean | undefined | 'reported';
 }
+
+/** A side-by-side round's throughput per CPU-second against (a)'s: (a)'s CPU per request ÷ the server's. */
+function againstBare(round: SideBySideRun): number {
+  return round.base.cpuMicrosPerRequest / round.own.cpuMicrosPerRequest;
+}
+
+/** As in the side-by-side ratios of scenario 1: the two servers together busy at least {@link DISTURBED_BELOW}. */
+function undisturbedPair(round: SideBySideRun): boolean {
+  return round.own.busyShare + round.base.busyShare >= DISTURBED_BELOW;
+}
+
+/**
+ * One server's throughput against another's of the same scenario, two ways. `sideBySide`: each one's throughput
+ * per CPU-second against (a) in side-by-side round r, the first ÷ the second, median over rounds (two servers never
+ * run side by side with each other, but each ran at the same moments as (a)); NaN without side-by-side rounds.
+ * `sequential`: the paired req/s ratio of the sequential rounds.
+ */
+export function versus(
+  entries: readonly ServerRuns[],
+  ours: ServerSpec,
+  other: ServerSpec,
+): { sideBySide: number; sequential: number } | undefined {
+  const entry = find(entries, ours);
+  const base = find(entries, other);
+  if (entry === undefined || base === undefined) return undefined;
+  const sequential = paired(entry, base, perSecond);
+  if (entry.sideBySide === undefined || base.sideBySide === undefined) return { sideBySide: Number.NaN, sequential };
+  const theirs = base.sideBySide;
+  const rounds = entry.sideBySide.flatMap((round, index) => {
+    const other = theirs[index];
+    if (other === undefined) return [];
+    return [
+      { value: againstBare(round), base: againstBare(other), clean: undisturbedPair(round) && undisturbedPair(other) },
+    ];
+  });
+  return { sideBySide: pairedRatio(rounds).ratio, sequential };
+}
+
+/** Issue 34: the production configuration's req/s per CPU-second against the hand-written production endpoint (p), (f) and (fm) alike. */
+export const PRODUCTION_OVER_HAND_WRITTEN = 1.3;
+
+/**
+ * A target on {@link versus}: `ours` at least `min`× `other`, judged side by side when both have those rounds, else
+ * on the sequential rounds; undefined (not measured) when the run left either out.
+ */
+export function versusTarget(
+  entries: readonly ServerRuns[] | undefined,
+  ours: ServerSpec,
+  other: ServerSpec,
+  figure: string,
+  min: number,
+): TargetRow {
+  const name = short(other);
+  const both = versus(entries ?? [], ours, other);
+  const judged = both === undefined ? Number.NaN : Number.isNaN(both.sideBySide) ? both.sequential : both.sideBySide;
+  return {
+    figure,
+    target: `≥ ${min.toFixed(2)}× ${name}`,
+    measured: both ? `${formatRatio(both.sideBySide)} ${name} (sequential ${formatRatio(both.sequential)})` : '',
+    met: both ? judged >= min : undefined,
+  };
+}

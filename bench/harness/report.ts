@@ -17,6 +17,8 @@ import {
   ratioCell,
   sideBySideRatio,
   sideBySideTable,
+  PRODUCTION_OVER_HAND_WRITTEN,
+  versusTarget,
   type TargetRow,
 } from './report-figures';
 import { modernSections, modernTargetRows } from './report-modern';
@@ -127,6 +129,16 @@ export function targetRows(results: BenchResults): TargetRow[] {
     min: 1.8,
   });
   loadTarget('production defaults on, req/s (f)', SERVERS.routerProduction, 0.8);
+  // Issue 34: ahead of what a user would write by hand with the same libraries and protections, same rounds.
+  rows.push(
+    versusTarget(
+      t,
+      SERVERS.routerProduction,
+      SERVERS.handProduction,
+      'production defaults on, req/s (f) against the hand-written production endpoint (p)',
+      PRODUCTION_OVER_HAND_WRITTEN,
+    ),
+  );
 
   const stateless = find(t, SERVERS.routerStateless);
   const p99Ratio = stateless ? paired(stateless, find(t, SERVERS.bare), p99) : Number.NaN;

@@ -66,6 +66,7 @@ export const MODERN_THROUGHPUT_SERVERS = [
   SERVERS.routerStateless,
   SERVERS.routerStatelessModern,
   SERVERS.routerProductionModern,
+  SERVERS.handProduction,
   SERVERS.sdkV2Modern,
 ];
 

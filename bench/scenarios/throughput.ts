@@ -31,6 +31,7 @@ export const THROUGHPUT_SERVERS = [
   SERVERS.routerStateful,
   SERVERS.routerStatefulSse,
   SERVERS.routerProduction,
+  SERVERS.handProduction,
 ];
 
 export function measureThroughput(config: BenchConfig, load: LoadGenerator): Promise<ServerRuns[]> {

@@ -9,13 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import express, { type Response } from 'express';
 import { serveForBench } from './control';
-import { addResult, COUNT_RESULT, MODERN_VERSION_META_KEY, PROGRESS_STEPS, SERVER_INFO } from './common';
-
-/** A 2026-07-28 result: `resultType` and the server's info in `_meta`, as the router and the SDK v2 write it. */
-function shapedFor(params: Record<string, any> | undefined, result: object): object {
-  if (params?._meta?.[MODERN_VERSION_META_KEY] === undefined) return result;
-  return { ...result, resultType: 'complete', _meta: { 'io.modelcontextprotocol/serverInfo': SERVER_INFO } };
-}
+import { addResult, COUNT_RESULT, PROGRESS_STEPS, SERVER_INFO, shapedFor } from './common';
 
 const sessions = new Map<string, { createdAt: number }>();
 

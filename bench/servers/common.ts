@@ -38,3 +38,12 @@ export const MODERN_REQUEST_META = {
   [MODERN_VERSION_META_KEY]: MODERN_PROTOCOL_VERSION,
   'io.modelcontextprotocol/clientCapabilities': {},
 } as const;
+
+/**
+ * A hand-written result as the request's revision asks for it: a 2026-07-28 request (its version in `params._meta`)
+ * gets `resultType` and the server's info in `_meta`, as the router and the SDK v2 write them (servers (a) and (p)).
+ */
+export function shapedFor(params: Record<string, any> | undefined, result: object): object {
+  if (params?._meta?.[MODERN_VERSION_META_KEY] === undefined) return result;
+  return { ...result, resultType: 'complete', _meta: { 'io.modelcontextprotocol/serverInfo': SERVER_INFO } };
+}

@@ -5,6 +5,7 @@ import cors, { type CorsOptions } from 'cors';
 import type { RequestHandler } from 'express';
 import { definedOnly, invalidOption, McpConfigError } from '../config-error';
 import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS } from '../http/headers';
+import { remembered } from '../http/remembered';
 import type { OriginsOption } from './origin-host';
 
 /** Default `cors.maxAge` (options.ts): how long, in seconds, a browser may cache a preflight's answer. */
@@ -54,7 +55,8 @@ export function corsOptions(
 
 /**
  * The CORS middleware of a router: the `cors` package with {@link corsOptions}. A request without an `Origin`
- * (every non-browser client) skips the package, which would add nothing to it unless the policy is `'*'`. While
+ * (every non-browser client) skips the package, which would add nothing to it unless the policy is `'*'`; with a
+ * list of origins, the package's answer to an actual request is recorded once per origin and replayed. While
  * `allowedHeaders` is the router's own, a preflight's `Mcp-Param-*` headers are allowed too ({@link allowedHeadersFor}).
  *
  * @example
@@ -80,10 +82,51 @@ export function createCorsHandler(
         )
       : cors(options);
   if (options.origin === '*') return handleWithPackage;
+  // A predicate may change its mind between requests (a list it reads): its answers are never remembered.
+  const actualAnswerOf =
+    typeof origins === 'function'
+      ? undefined
+      : remembered((origin) => recordActualAnswer(handleWithPackage, origin), MAX_ORIGINS_REMEMBERED);
   return function mcpCors(req: IncomingMessage, res: ServerResponse, next: () => void) {
-    if (req.headers.origin === undefined) return next();
-    handleWithPackage(req, res, next);
+    const { origin } = req.headers;
+    if (origin === undefined) return next();
+    // A preflight's answer depends on the headers it asks for; a Vary the app set first must be merged by the package.
+    const recorded =
+      actualAnswerOf === undefined || req.method === 'OPTIONS' || res.hasHeader('vary')
+        ? undefined
+        : actualAnswerOf(origin);
+    if (recorded === undefined) return handleWithPackage(req, res, next);
+    for (const [name, value] of recorded) res.setHeader(name, value);
+    next();
   } as RequestHandler;
+}
+
+/** Origins whose answer is remembered at most: the few a deployment's browsers come from. */
+const MAX_ORIGINS_REMEMBERED = 256;
+
+/**
+ * What the `cors` package writes on an actual (not preflight) request from `origin`, in order: with the router's
+ * options it depends on the origin alone, so the package runs once per origin and its answer is replayed. Undefined
+ * when the package did not answer at once (then it runs on every request, as before).
+ */
+function recordActualAnswer(
+  handleWithPackage: RequestHandler,
+  origin: string,
+): ReadonlyArray<readonly [string, string]> | undefined {
+  // By lower-case name, as a response keeps them; each with the name as the package spelt it, for the wire.
+  const written = new Map<string, readonly [string, string]>();
+  const recorder = {
+    getHeader: (name: string) => written.get(name.toLowerCase())?.[1],
+    setHeader(name: string, value: unknown) {
+      written.delete(name.toLowerCase());
+      written.set(name.toLowerCase(), [name, String(value)]);
+    },
+  };
+  let answered = false;
+  handleWithPackage({ method: 'POST', headers: { origin } } as never, recorder as never, () => {
+    answered = true;
+  });
+  return answered ? Object.freeze([...written.values()]) : undefined;
 }
 
 /**

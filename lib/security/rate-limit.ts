@@ -10,6 +10,7 @@ import { isJsonRpcId, isObject, type JsonRpcId } from '../jsonrpc/types';
 import { readBodyPrefix, type BodyPrefix } from '../http/body';
 import { sendJson } from '../http/reply';
 import { callerKey } from '../registry/call-limit';
+import { createDirectRateLimiter, runsDirectly, type RouterRateLimitKeys } from './rate-limit-direct';
 import type { McpStore } from '../store/shared-store';
 
 /** Default `rateLimit.windowMs` (options.ts). */
@@ -141,15 +142,25 @@ export function createRateLimiter(resolved: ResolvedRateLimit, settings: RateLim
     ErrorCode.ServerError,
     'Too Many Requests: the rate limit is reached; retry after the time in Retry-After',
   );
-  return rateLimit({
+  const keys: RouterRateLimitKeys = {
+    // CORS preflights carry no credentials and do no work: they do not count.
+    skip: (req) => req.method === 'OPTIONS',
+    // Per request, never per session: a session is not known before the body is read. The client address is read
+    // only for a caller without a principal (Express's `req.ip` walks the forwarding headers).
+    keyOf(req) {
+      const principal = settings.principalOf(req);
+      return principal === undefined
+        ? callerKey(undefined, undefined, (req as { ip?: string }).ip ?? req.socket.remoteAddress)
+        : callerKey(principal, undefined, undefined);
+    },
+  };
+  const options = {
     standardHeaders: 'draft-8',
     legacyHeaders: false,
     // The key generator below does use ipKeyGenerator, which the library's source-text check cannot see.
     validate: { keyGeneratorIpFallback: false },
-    // CORS preflights carry no credentials and do no work: they do not count.
-    skip: (req) => req.method === 'OPTIONS',
-    // Per request, never per session: a session is not known before the body is read.
-    keyGenerator: (req) => callerKey(settings.principalOf(req), undefined, req.ip ?? req.socket.remoteAddress),
+    skip: keys.skip,
+    keyGenerator: keys.keyOf,
     handler: async (req, res) => {
       // The refused request's id, so the client can match the error to it (JSON-RPC 2.0 §5: null when it cannot be
       // known). Only the body's first few KB are read, never parsed whole: a refusal must cost less than the work it
@@ -162,7 +173,8 @@ export function createRateLimiter(resolved: ResolvedRateLimit, settings: RateLim
       sendJson(res, 429, failure(refusedId(prefix), tooManyRequests), headers);
     },
     ...resolved,
-  });
+  } satisfies Partial<RateLimitOptions>;
+  return runsDirectly(resolved) ? createDirectRateLimiter(options, keys) : rateLimit(options);
 }
 
 /**
