@@ -66,8 +66,9 @@ type Raw = {
  */
 export class RedisConnection {
   readonly prefix: string;
+  /** A Redis Cluster: one command (one script) may only touch keys of one slot; a single server has no such limit. */
+  readonly isCluster: boolean;
   private readonly raw: Raw;
-  private readonly isCluster: boolean;
   private readonly owned: boolean;
   private readonly timeoutMs: number;
   private connecting: Promise<unknown> | undefined;
@@ -85,6 +86,9 @@ export class RedisConnection {
       createClient({
         url,
         disableOfflineQueue: true,
+        // The time limit is ours (`commandTimeoutMs`, in send): node-redis 6's own default (5 s) would start an
+        // AbortSignal.timeout per command, as much work on a request's path as the rest of the command's.
+        commandOptions: { timeout: 0 },
         socket: {
           connectTimeout: commandTimeoutMs,
           reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 2_000),

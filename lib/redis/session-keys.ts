@@ -104,6 +104,25 @@ if record then refresh(ARGV[1]) end
 return record
 `);
 
+/**
+ * A request's whole session lookup on a single Redis server (not a Cluster: the index and a principal's set lie in
+ * other slots), one round trip: the record (or nil) and, when it exists, every TTL of the session restarted, its
+ * index entry moved to now (only an existing one: XX) and, with KEYS[6], its principal's set too (each set's TTL
+ * restarted). KEYS: record, events, evicted, streams, index[, principal's set]. ARGV: ttl, id, now (ms).
+ */
+export const LOAD_SESSION = new RedisScript(`${REFRESH}
+local record = redis.call('GET', KEYS[1])
+if not record then return nil end
+refresh(ARGV[1])
+redis.call('ZADD', KEYS[5], 'XX', ARGV[3], ARGV[2])
+redis.call('PEXPIRE', KEYS[5], ARGV[1])
+if KEYS[6] then
+  redis.call('ZADD', KEYS[6], ARGV[3], ARGV[2])
+  redis.call('PEXPIRE', KEYS[6], ARGV[1])
+end
+return record
+`);
+
 /** Restarts every TTL when the session exists; answers 1 when it did. ARGV: ttl. */
 export const TOUCH_SESSION = new RedisScript(`${REFRESH}
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
