@@ -38,7 +38,11 @@ const CLOSE_TIMEOUT_MS = 2_000;
 export interface RedisConnectionOptions {
   /** `redis://[user:password@]host:port[/db]`, or `rediss://` for TLS. */
   readonly url?: string;
-  /** A client you already have (its TLS, ACL user, Sentinel or Cluster settings are used as they are). */
+  /**
+   * A client you already have (its TLS, ACL user, Sentinel or Cluster settings are used as they are). The store
+   * bounds every command by `commandTimeoutMs` itself: `createClient({ commandOptions: { timeout: 0 } })` spares
+   * node-redis 6's own per-command timer (5 s by default), which costs about as much as the rest of a command.
+   */
   readonly client?: RedisClientLike;
   /** Prefix of every key and channel; instances of one router share it, other routers must not. Defaults to `mcp:`. */
   readonly prefix?: string;

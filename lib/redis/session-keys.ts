@@ -43,7 +43,7 @@ export function sessionKeys(connection: RedisConnection, id: string): SessionKey
 
 /**
  * The index of every session: a sorted set, id → last activity (ms). It spans all sessions, so it cannot share a
- * slot with them: it is kept by separate commands, and its entries whose record is gone are pruned.
+ * slot with them: in a Cluster it is kept by separate commands, and its entries whose record is gone are pruned.
  */
 export function sessionIndexKey(connection: RedisConnection): string {
   return connection.key('s', 'index');

@@ -33,8 +33,8 @@ export type RedisSessionStoreSettings = SharedSessionSettings & {
  * round trip (see {@link SessionActivity}).
  *
  * At most `max` sessions: an index (sorted set id → last activity) lets `set` of a new session evict the least
- * recently active; the index spans all slots, so it is kept by separate commands, and entries whose record is gone
- * are pruned (by the check below, and by eviction, which takes them first: they are the least recently active).
+ * recently active; the index spans all slots, so in a Cluster it is kept by separate commands (a request's read
+ * moves it in the same script on a single server), and entries whose record is gone are pruned (by the check below, and by eviction, which takes them first: they are the least recently active).
  *
  * Redis expires keys by itself, so drops are found by polling: every `checkIntervalMs` the instance asks whether
  * the sessions it has seen still exist, reports the missing ones to {@link RedisSessionStore.onDrop} and forgets
