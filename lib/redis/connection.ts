@@ -38,7 +38,11 @@ const CLOSE_TIMEOUT_MS = 2_000;
 export interface RedisConnectionOptions {
   /** `redis://[user:password@]host:port[/db]`, or `rediss://` for TLS. */
   readonly url?: string;
-  /** A client you already have (its TLS, ACL user, Sentinel or Cluster settings are used as they are). */
+  /**
+   * A client you already have (its TLS, ACL user, Sentinel or Cluster settings are used as they are). The store
+   * bounds every command by `commandTimeoutMs` itself: `createClient({ commandOptions: { timeout: 0 } })` spares
+   * node-redis 6's own per-command timer (5 s by default), which costs about as much as the rest of a command.
+   */
   readonly client?: RedisClientLike;
   /** Prefix of every key and channel; instances of one router share it, other routers must not. Defaults to `mcp:`. */
   readonly prefix?: string;
@@ -66,8 +70,9 @@ type Raw = {
  */
 export class RedisConnection {
   readonly prefix: string;
+  /** A Redis Cluster: one command (one script) may only touch keys of one slot; a single server has no such limit. */
+  readonly isCluster: boolean;
   private readonly raw: Raw;
-  private readonly isCluster: boolean;
   private readonly owned: boolean;
   private readonly timeoutMs: number;
   private connecting: Promise<unknown> | undefined;
@@ -85,6 +90,9 @@ export class RedisConnection {
       createClient({
         url,
         disableOfflineQueue: true,
+        // The time limit is ours (`commandTimeoutMs`, in send): node-redis 6's own default (5 s) would start an
+        // AbortSignal.timeout per command, as much work on a request's path as the rest of the command's.
+        commandOptions: { timeout: 0 },
         socket: {
           connectTimeout: commandTimeoutMs,
           reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 2_000),

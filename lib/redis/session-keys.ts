@@ -43,7 +43,7 @@ export function sessionKeys(connection: RedisConnection, id: string): SessionKey
 
 /**
  * The index of every session: a sorted set, id → last activity (ms). It spans all sessions, so it cannot share a
- * slot with them: it is kept by separate commands, and its entries whose record is gone are pruned.
+ * slot with them: in a Cluster it is kept by separate commands, and its entries whose record is gone are pruned.
  */
 export function sessionIndexKey(connection: RedisConnection): string {
   return connection.key('s', 'index');
@@ -101,6 +101,25 @@ return existed
 export const GET_SESSION = new RedisScript(`${REFRESH}
 local record = redis.call('GET', KEYS[1])
 if record then refresh(ARGV[1]) end
+return record
+`);
+
+/**
+ * A request's whole session lookup on a single Redis server (not a Cluster: the index and a principal's set lie in
+ * other slots), one round trip: the record (or nil) and, when it exists, every TTL of the session restarted, its
+ * index entry moved to now (only an existing one: XX) and, with KEYS[6], its principal's set too (each set's TTL
+ * restarted). KEYS: record, events, evicted, streams, index[, principal's set]. ARGV: ttl, id, now (ms).
+ */
+export const LOAD_SESSION = new RedisScript(`${REFRESH}
+local record = redis.call('GET', KEYS[1])
+if not record then return nil end
+refresh(ARGV[1])
+redis.call('ZADD', KEYS[5], 'XX', ARGV[3], ARGV[2])
+redis.call('PEXPIRE', KEYS[5], ARGV[1])
+if KEYS[6] then
+  redis.call('ZADD', KEYS[6], ARGV[3], ARGV[2])
+  redis.call('PEXPIRE', KEYS[6], ARGV[1])
+end
 return record
 `);
 

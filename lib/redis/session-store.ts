@@ -1,21 +1,11 @@
 // RedisSessionStore: 2025 sessions in Redis, shared by every instance of a router (idle TTL on every key, a cap, drops found by polling).
 
-import { createHash } from 'node:crypto';
 import type { SharedSessionSettings } from '../store/shared-store';
 import type { SessionRecord, SessionStore } from '../store/session-stores';
 import { positiveInteger } from '../store/store-options';
 import type { RedisConnection } from './connection';
-import {
-  DELETE_SESSION,
-  EVICT_SESSION,
-  GET_SESSION,
-  INDEX_SESSION,
-  scriptKeys,
-  sessionIndexKey,
-  sessionKeys,
-  SET_SESSION,
-  TOUCH_SESSION,
-} from './session-keys';
+import { SessionActivity } from './session-activity';
+import { DELETE_SESSION, EVICT_SESSION, scriptKeys, sessionKeys, SET_SESSION } from './session-keys';
 
 /** How often an instance asks Redis whether the sessions it has seen still exist. */
 export const DEFAULT_CHECK_INTERVAL_MS = 5_000;
@@ -39,11 +29,12 @@ export type RedisSessionStoreSettings = SharedSessionSettings & {
  * Every key of a session (record, events, eviction mark) shares the hash tag `{id}` and lives `idleTtlMs` after
  * the session's last activity: `get`, `touch`, `set` and an event append each restart the TTL of all of them in one
  * Lua script, so a busy stream never lets its record expire (a peer fault: TTLs refreshed by some traffic only).
- * A crashed instance leaves nothing that outlives the TTL.
+ * A crashed instance leaves nothing that outlives the TTL. `get`, which runs on every request of a session, is one
+ * round trip (see {@link SessionActivity}).
  *
  * At most `max` sessions: an index (sorted set id → last activity) lets `set` of a new session evict the least
- * recently active; the index spans all slots, so it is kept by separate commands, and entries whose record is gone
- * are pruned (by the check below, and by eviction, which takes them first: they are the least recently active).
+ * recently active; the index spans all slots, so in a Cluster it is kept by separate commands (a request's read
+ * moves it in the same script on a single server), and entries whose record is gone are pruned (by the check below, and by eviction, which takes them first: they are the least recently active).
  *
  * Redis expires keys by itself, so drops are found by polling: every `checkIntervalMs` the instance asks whether
  * the sessions it has seen still exist, reports the missing ones to {@link RedisSessionStore.onDrop} and forgets
@@ -68,8 +59,12 @@ export class RedisSessionStore implements SessionStore {
   readonly #checkIntervalMs: number;
   readonly #evictionMarkMs: number;
   readonly #index: string;
-  /** Sessions this instance has seen live: the ones whose drop it must report. Forgotten once gone (or deleted). */
-  readonly #seen = new Set<string>();
+  readonly #activity: SessionActivity;
+  /**
+   * Sessions this instance has seen live, the ones whose drop it must report, with their principal (undefined:
+   * none), which never changes for a session. Forgotten once gone (or deleted).
+   */
+  readonly #seen = new Map<string, string | undefined>();
   readonly #listeners: DropListener[] = [];
   #timer: NodeJS.Timeout | undefined;
   #checking = false;
@@ -84,40 +79,38 @@ export class RedisSessionStore implements SessionStore {
     this.#checkIntervalMs = positiveInteger('RedisSessionStore', 'checkIntervalMs', checkIntervalMs);
     // Long enough for every instance's next check to read it, never longer than a session could have lived.
     this.#evictionMarkMs = Math.min(this.#idleTtlMs, Math.max(4 * this.#checkIntervalMs, MIN_EVICTION_MARK_MS));
-    this.#index = sessionIndexKey(connection);
+    this.#activity = new SessionActivity(connection, this.#idleTtlMs);
+    this.#index = this.#activity.index;
   }
 
   async set(record: SessionRecord): Promise<void> {
     this.#startChecking();
     const [existed, size] = await Promise.all([
       SET_SESSION.run<number>(this.#connection, this.#keysOf(record.id), [this.#idleTtlMs, JSON.stringify(record)]),
-      this.#indexActivity(record.id, 'add'),
-      record.principal === undefined ? undefined : this.#ownerActivity(record.principal, record.id),
+      this.#activity.indexed(record.id, 'add'),
+      record.principal === undefined ? undefined : this.#activity.ofPrincipal(record.principal, record.id),
     ]);
-    this.#seen.add(record.id);
+    this.#seen.set(record.id, record.principal);
     if (existed === 0 && size > this.#max) await this.#makeRoom(record.id);
   }
 
   async get(id: string): Promise<SessionRecord | undefined> {
     this.#startChecking();
-    // The index update only moves an existing entry (ZADD XX): an unknown id adds nothing.
-    const [text] = await Promise.all([
-      GET_SESSION.run<string | null>(this.#connection, this.#keysOf(id), [this.#idleTtlMs]),
-      this.#indexActivity(id, 'update'),
-    ]);
+    // The principal this instance knows (null: not yet) is recorded in the same round trip as the read.
+    const known = this.#seen.has(id);
+    const text = await this.#activity.load(id, known ? this.#seen.get(id) : null);
     if (text === null) return undefined;
-    this.#seen.add(id);
     // JSON drops undefined fields: put them back, so a record has the same keys as the one saved.
     const saved = JSON.parse(text) as Partial<SessionRecord>;
-    if (typeof saved.principal === 'string') await this.#ownerActivity(saved.principal, id);
+    const principal = typeof saved.principal === 'string' ? saved.principal : undefined;
+    this.#seen.set(id, principal);
+    // First read here of an authenticated session: its principal's set is recorded once, in a second round trip.
+    if (!known && principal !== undefined) await this.#activity.ofPrincipal(principal, id);
     return { clientInfo: undefined, logLevel: undefined, ...saved } as SessionRecord;
   }
 
   async touch(id: string): Promise<void> {
-    await Promise.all([
-      TOUCH_SESSION.run<number>(this.#connection, this.#keysOf(id), [this.#idleTtlMs]),
-      this.#indexActivity(id, 'update'),
-    ]);
+    await this.#activity.touch(id);
   }
 
   async delete(id: string): Promise<boolean> {
@@ -134,7 +127,7 @@ export class RedisSessionStore implements SessionStore {
    * of its name, with the idle TTL; entries whose record is gone are pruned here).
    */
   async sessionsOf(principal: string): Promise<string[]> {
-    const key = this.#ownerKey(principal);
+    const key = this.#activity.ownerKey(principal);
     const ids = (await this.#connection.send<unknown[]>(['ZRANGE', key, '0', '-1'], key)).map(String);
     const exists = await Promise.all(
       ids.map((id) => this.#connection.send<number>(['EXISTS', this.#recordKey(id)], this.#recordKey(id))),
@@ -162,30 +155,6 @@ export class RedisSessionStore implements SessionStore {
 
   #recordKey(id: string): string {
     return sessionKeys(this.#connection, id).record;
-  }
-
-  /** The sorted set of one principal's sessions: named by a hash, so no principal's name is in a key. */
-  #ownerKey(principal: string): string {
-    return this.#connection.key('s', 'owner', `{${createHash('sha256').update(principal).digest('base64url')}}`);
-  }
-
-  /** Records a principal's session activity (its set's TTL restarts: it lives as long as its newest session can). */
-  async #ownerActivity(principal: string, id: string): Promise<void> {
-    const key = this.#ownerKey(principal);
-    // Sent together: node-redis pipelines them, one round trip on the path of every authenticated session request.
-    await Promise.all([
-      this.#connection.send(['ZADD', key, String(Date.now()), id], key),
-      this.#connection.send(['PEXPIRE', key, String(this.#idleTtlMs)], key),
-    ]);
-  }
-
-  /** Records activity in the index (and restarts its TTL); answers the index size. */
-  async #indexActivity(id: string, mode: 'add' | 'update'): Promise<number> {
-    return INDEX_SESSION.run<number>(
-      this.#connection,
-      [this.#index],
-      [id, Date.now(), mode === 'add' ? '' : 'XX', this.#idleTtlMs],
-    );
   }
 
   /**
@@ -231,7 +200,7 @@ export class RedisSessionStore implements SessionStore {
 
   /** Asks whether every session this instance has seen still exists; reports and forgets the missing ones. */
   async #check(): Promise<void> {
-    const ids = [...this.#seen];
+    const ids = [...this.#seen.keys()];
     try {
       const gone: string[] = [];
       for (let start = 0; start < ids.length; start += CHECK_BATCH) {
