@@ -64,11 +64,14 @@ export function isSupportedVersion(value: unknown): value is ProtocolVersion {
   return typeof value === 'string' && (SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(value);
 }
 
+/** Each revision's era, made once: the classifier asks for every 2026 request. */
+const ERA_OF_REVISION: ReadonlyMap<string, Era> = new Map(
+  (Object.keys(VERSIONS_BY_ERA) as Era[]).flatMap((era) => VERSIONS_BY_ERA[era].map((version) => [version, era])),
+);
+
 /** The era a revision belongs to. */
 export function eraOf(version: Revision): Era {
-  return (Object.keys(VERSIONS_BY_ERA) as Era[]).find((era) =>
-    (VERSIONS_BY_ERA[era] as readonly string[]).includes(version),
-  ) as Era;
+  return ERA_OF_REVISION.get(version) as Era;
 }
 
 /**

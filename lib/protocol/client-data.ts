@@ -35,10 +35,16 @@ function invalidParams(message: string): JsonRpcError {
 export function boundedCapabilities(sent: unknown): Record<string, unknown> {
   const kept: Record<string, unknown> = {};
   if (!isObject(sent)) return kept;
+  let any = false;
   for (const name of CLIENT_CAPABILITIES) {
     const value = Object.hasOwn(sent, name) ? sent[name] : undefined;
-    if (isObject(value)) kept[name] = value;
+    if (isObject(value)) {
+      kept[name] = value;
+      any = true;
+    }
   }
+  // `{}` is 2 characters: a client that declares nothing (a 2026 request's `_meta` on every call) costs no JSON text.
+  if (!any) return kept;
   const length = JSON.stringify(kept).length;
   if (length > MAX_CLIENT_CAPABILITIES_LENGTH) {
     throw invalidParams(
