@@ -124,7 +124,8 @@ export function targetRows(results: BenchResults): TargetRow[] {
     min: 4,
   });
   loadTarget('stateful `tools/call` req/s (e)', SERVERS.routerStateful, 0.85, { spec: SERVERS.sdkStateful, min: 1.8 });
-  loadTarget('stateful `tools/call` req/s, SSE replies (e′)', SERVERS.routerStatefulSse, 0.85, {
+  // Issue 34: an SSE reply as cheap as bare Express's JSON one (0.85× before).
+  loadTarget('stateful `tools/call` req/s, SSE replies (e′)', SERVERS.routerStatefulSse, 1.0, {
     spec: SERVERS.sdkStateful,
     min: 1.8,
   });
@@ -154,9 +155,10 @@ export function targetRows(results: BenchResults): TargetRow[] {
   const vsSdk = stream ? paired(stream, find(results.stream, SERVERS.sdkStateful), p50) : Number.NaN;
   rows.push({
     figure: '100 progress notifications + result, p50 (e)',
-    target: '≤ 1.50× (a) SSE floor, ≤ 0.50× (c)',
+    // Issue 34: within a tenth of the hand-written SSE reply (≤ 1.50× before).
+    target: '≤ 1.10× (a) SSE floor, ≤ 0.50× (c)',
     measured: `${formatRatio(vsFloor)} (a), ${formatRatio(vsSdk)} (c)`,
-    met: stream && !Number.isNaN(vsSdk) ? vsFloor <= 1.5 && vsSdk <= 0.5 : undefined,
+    met: stream && !Number.isNaN(vsSdk) ? vsFloor <= 1.1 && vsSdk <= 0.5 : undefined,
   });
 
   const sessions = find(results.sessions, SERVERS.routerStateful);
