@@ -2,28 +2,21 @@
 // longer reachable from it (a session's stream outlives its connections; it must not keep the last one).
 // Measured in a child run with --expose-gc.
 
-import { execFile } from 'node:child_process';
 import path from 'node:path';
-import { promisify } from 'node:util';
+import { runGcChild } from '../helpers/gc-child';
 
 declare const EXPRESS_MAJOR: number;
 
-const run = promisify(execFile);
 const SESSIONS = 300;
 
 let measured: { sessions: number; opened: number; reachable: number; before: number; after: number };
 
 beforeAll(async () => {
-  const child = path.join(__dirname, 'closed-streams-child.ts');
-  const { stdout } = await run(process.execPath, ['--expose-gc', '--import', 'tsx', child], {
-    env: {
-      ...process.env,
-      MCP_TEST_EXPRESS: EXPRESS_MAJOR === 4 ? 'express4' : 'express',
-      MCP_TEST_SESSIONS: String(SESSIONS),
-    },
-    timeout: 60_000,
+  measured = await runGcChild<typeof measured>(path.join(__dirname, 'closed-streams-child.ts'), {
+    expressMajor: EXPRESS_MAJOR,
+    sessions: SESSIONS,
+    timeoutMs: 60_000,
   });
-  measured = JSON.parse(stdout.trim().split('\n').pop() as string) as typeof measured;
 }, 70_000);
 
 it('keeps no response of a closed GET stream reachable', () => {

@@ -1,13 +1,11 @@
 // Bounded memory: 2,000 sessions holding the largest client data the limits allow stay under the heap figure README
 // states, and the heap returns to its baseline once they are deleted (measured in a child run with --expose-gc).
 
-import { execFile } from 'node:child_process';
 import path from 'node:path';
-import { promisify } from 'node:util';
+import { runGcChild } from '../helpers/gc-child';
 
 declare const EXPRESS_MAJOR: number;
 
-const run = promisify(execFile);
 const SESSIONS = 2000;
 /** README › Limits: a session with every client limit at its largest costs at most this much heap. */
 const MAX_HEAP_PER_SESSION = 64 * 1024;
@@ -26,17 +24,11 @@ interface Measured {
 let measured: Measured;
 
 beforeAll(async () => {
-  const child = path.join(__dirname, 'session-memory-child.ts');
-  const { stdout } = await run(process.execPath, ['--expose-gc', '--import', 'tsx', child], {
-    env: {
-      ...process.env,
-      MCP_TEST_EXPRESS: EXPRESS_MAJOR === 4 ? 'express4' : 'express',
-      MCP_TEST_SESSIONS: String(SESSIONS),
-    },
-    timeout: 150_000,
-    maxBuffer: 1024 * 1024,
+  measured = await runGcChild<Measured>(path.join(__dirname, 'session-memory-child.ts'), {
+    expressMajor: EXPRESS_MAJOR,
+    sessions: SESSIONS,
+    timeoutMs: 150_000,
   });
-  measured = JSON.parse(stdout.trim().split('\n').pop() as string) as Measured;
 }, 160_000);
 
 it(`${SESSIONS} sessions with the largest client data cost at most 64 KB of heap each`, () => {
