@@ -7,7 +7,7 @@
 export const VERSIONS_BY_ERA = Object.freeze({
   '2025': Object.freeze(['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const),
   '2026': Object.freeze(['2026-07-28'] as const),
-} satisfies Record<Era, readonly Revision[]>);
+});
 
 /** A protocol era: the 2025 era (initialize and sessions) or the 2026 era (stateless requests). */
 export type Era = '2025' | '2026';
@@ -15,9 +15,11 @@ export type Era = '2025' | '2026';
 /** A revision of MCP this package knows, served or not: what per-version tables (shaping, method eras) are written in. */
 export type Revision = '2024-11-05' | '2025-03-26' | '2025-06-18' | '2025-11-25' | '2026-07-28';
 
-// VERSIONS_BY_ERA lists every era and every revision (the unions are written out for the reader and the API reference).
-true satisfies Era extends keyof typeof VERSIONS_BY_ERA ? true : never;
-true satisfies Revision extends (typeof VERSIONS_BY_ERA)[Era][number] ? true : never;
+/** `true` when A and B have the same members: keeps a union written out (for the reader and the API reference) equal to its list. */
+type SameMembers<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+
+true satisfies SameMembers<Era, keyof typeof VERSIONS_BY_ERA>;
+true satisfies SameMembers<Revision, (typeof VERSIONS_BY_ERA)[Era][number]>;
 
 /** The revisions `initialize` negotiates, newest first: the 2025 era's (the 2026 era has no initialize). */
 export const SUPPORTED_PROTOCOL_VERSIONS = VERSIONS_BY_ERA['2025'];
@@ -25,11 +27,7 @@ export const SUPPORTED_PROTOCOL_VERSIONS = VERSIONS_BY_ERA['2025'];
 /** A revision of the 2025 era: one `initialize` negotiates. */
 export type ProtocolVersion = '2024-11-05' | '2025-03-26' | '2025-06-18' | '2025-11-25';
 
-true satisfies ProtocolVersion extends (typeof SUPPORTED_PROTOCOL_VERSIONS)[number]
-  ? (typeof SUPPORTED_PROTOCOL_VERSIONS)[number] extends ProtocolVersion
-    ? true
-    : never
-  : never;
+true satisfies SameMembers<ProtocolVersion, (typeof SUPPORTED_PROTOCOL_VERSIONS)[number]>;
 
 /** The revisions a stateless request names in its `_meta`, newest first: the 2026 era's. */
 export const MODERN_PROTOCOL_VERSIONS = VERSIONS_BY_ERA['2026'];

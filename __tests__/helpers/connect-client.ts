@@ -15,19 +15,20 @@ export interface ConnectedClient {
 
 /**
  * Listens on 127.0.0.1:0, connects a `Client` over Streamable HTTP to `path` (sending `headers` with every
- * request, e.g. a bearer token), and closes both on `close()`.
+ * request, e.g. a bearer token), and closes both on `close()`. Pass your own `client` to declare capabilities or set
+ * request handlers (sampling, elicitation) before it connects.
  */
 export async function connectClient(
   app: Express,
   path = '/mcp',
   headers: Record<string, string> = {},
+  client = new Client({ name: 'jest-client', version: '1.0.0' }),
 ): Promise<ConnectedClient> {
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
   });
   const { port } = server.address() as AddressInfo;
   const url = new URL(`http://127.0.0.1:${port}${path}`);
-  const client = new Client({ name: 'jest-client', version: '1.0.0' });
   const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers } });
   await client.connect(transport);
   return {

@@ -3,7 +3,6 @@
 import express from 'express';
 import { CreateMessageRequestSchema, type CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { mcpRouter, type McpRouter, type McpRouterOptions, type RequestContext } from '../../lib';
 import { connectClient, type ConnectedClient } from '../helpers/connect-client';
 import { silentLogger } from '../helpers/messages';
@@ -20,12 +19,16 @@ afterEach(async () => {
   await Promise.all(opened.splice(0).map((item) => item.close()));
 });
 
-async function serve(options: Partial<McpRouterOptions>, setup: (mcp: McpRouter) => void): Promise<ConnectedClient> {
+async function serve(
+  options: Partial<McpRouterOptions>,
+  setup: (mcp: McpRouter) => void,
+  client?: Client,
+): Promise<ConnectedClient> {
   const mcp = mcpRouter({ name: 'limits', version: '1.0.0', rateLimit: false, logger: silentLogger(), ...options });
   setup(mcp);
   const app = express();
   app.use('/mcp', mcp);
-  const connected = await connectClient(app);
+  const connected = await connectClient(app, '/mcp', {}, client);
   opened.push(connected, mcp);
   return connected;
 }
@@ -110,36 +113,23 @@ describe('sessions.maxPendingRequests', () => {
   it('refuses a request to the client once the session has its most waiting', async () => {
     const answer = deferred<CreateMessageResult>();
     const asked = deferred();
-    const mcp = mcpRouter({
-      name: 'limits',
-      version: '1.0.0',
-      rateLimit: false,
-      logger: silentLogger(),
-      sessions: { maxPendingRequests: 1 },
-    });
-    mcp.tool({
-      name: 'ask',
-      description: 'Asks the client for a completion',
-      handler: async (_args, ctx: RequestContext) =>
-        JSON.stringify(
-          await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 5 }),
-        ),
-    });
-    const app = express();
-    app.use('/mcp', mcp);
-    const server = app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
     const client = new Client({ name: 'sampler', version: '1.0.0' }, { capabilities: { sampling: {} } });
     client.setRequestHandler(CreateMessageRequestSchema, () => {
       asked.resolve();
       return answer.promise;
     });
-    const { port } = server.address() as { port: number };
-    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
-    opened.push(
-      mcp,
-      { close: () => client.close() },
-      { close: () => new Promise<void>((done) => (server.closeAllConnections(), server.close(() => done()))) },
+    await serve(
+      { sessions: { maxPendingRequests: 1 } },
+      (mcp) =>
+        mcp.tool({
+          name: 'ask',
+          description: 'Asks the client for a completion',
+          handler: async (_args, ctx: RequestContext) =>
+            JSON.stringify(
+              await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 5 }),
+            ),
+        }),
+      client,
     );
 
     const first = client.callTool({ name: 'ask', arguments: {} });
@@ -164,43 +154,30 @@ describe('sessions.maxPendingRequests', () => {
   });
 
   it('counts an ask before its answer subscription is awaited: two asks made at once never both pass a cap of one', async () => {
-    const mcp = mcpRouter({
-      name: 'limits',
-      version: '1.0.0',
-      rateLimit: false,
-      logger: silentLogger(),
-      sessions: { maxPendingRequests: 1 },
-    });
     const message = {
       messages: [{ role: 'user' as const, content: { type: 'text' as const, text: 'hi' } }],
       maxTokens: 5,
     };
-    mcp.tool({
-      name: 'ask-twice',
-      description: 'Asks the client twice at once',
-      handler: async (_args, ctx: RequestContext) => {
-        const outcomes = await Promise.allSettled([ctx.sample(message), ctx.sample(message)]);
-        return outcomes.map((outcome) =>
-          outcome.status === 'fulfilled' ? 'answered' : String(outcome.reason.message),
-        );
-      },
-    });
-    const app = express();
-    app.use('/mcp', mcp);
-    const server = app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
     const client = new Client({ name: 'sampler', version: '1.0.0' }, { capabilities: { sampling: {} } });
     client.setRequestHandler(CreateMessageRequestSchema, () => ({
       role: 'assistant',
       content: { type: 'text', text: 'hello' },
       model: 'test',
     }));
-    const { port } = server.address() as { port: number };
-    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
-    opened.push(
-      mcp,
-      { close: () => client.close() },
-      { close: () => new Promise<void>((done) => (server.closeAllConnections(), server.close(() => done()))) },
+    await serve(
+      { sessions: { maxPendingRequests: 1 } },
+      (mcp) =>
+        mcp.tool({
+          name: 'ask-twice',
+          description: 'Asks the client twice at once',
+          handler: async (_args, ctx: RequestContext) => {
+            const outcomes = await Promise.allSettled([ctx.sample(message), ctx.sample(message)]);
+            return outcomes.map((outcome) =>
+              outcome.status === 'fulfilled' ? 'answered' : String(outcome.reason.message),
+            );
+          },
+        }),
+      client,
     );
     const result = await client.callTool({ name: 'ask-twice', arguments: {} });
     expect(result.structuredContent).toEqual({

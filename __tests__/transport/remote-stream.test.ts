@@ -57,8 +57,6 @@ async function serveFollower(
       res,
       { keepAliveMs: false, retryMs: 1000, streamBufferLimit: 1024 * 1024, logger: console, ...sse },
       {},
-      undefined,
-      () => undefined,
     );
     followed = store.replayAfter('s', lastEventId).then((replay) =>
       followRemoteStream(connection, {

@@ -53,14 +53,13 @@ export class SseConnection {
   private queuedBytes = 0;
   /** Where owed events lie in the byte sequence of the events: `[start, end)` ranges, oldest first, merged when adjacent. */
   private owed: Array<[number, number]> = [];
-  /** Who else learns of the close (the stream it is attached to, which then lets go of it and its socket). */
+  /** Who learns of the close (its owner: the stream it is attached to, a listen stream's bookkeeping). */
   private closeListeners: Array<() => void> = [];
 
   /**
    * Writes the headers at once, so the client sees the stream open.
    *
    * @param onActivity - called on every keep-alive (an open stream keeps its session alive)
-   * @param onClose - called once, when the connection ends for any reason
    * @param complete - the stream carries a reply that is already complete and ends at once: the headers go out
    *   with its events and the end, in one write instead of three, and no keep-alive timer starts
    */
@@ -68,8 +67,7 @@ export class SseConnection {
     private readonly res: ServerResponse,
     private readonly options: SseOptions,
     headers: Record<string, string>,
-    onActivity: (() => void) | undefined,
-    private readonly onClose: () => void,
+    onActivity?: () => void,
     complete = false,
   ) {
     // No `Connection` header: Node answers the client's own (RFC 9110 §7.6.1), keep-alive unless it asked to close or
@@ -167,7 +165,7 @@ export class SseConnection {
     else this.owed.push([start, end]);
   }
 
-  /** The client stopped reading: what it did not take is dropped with the socket, and the stream's owner learns it from `onClose`. */
+  /** The client stopped reading: what it did not take is dropped with the socket, and the stream's owner learns it from {@link SseConnection.whenClosed}. */
   private cut(held: number): void {
     const limit = this.options.streamBufferLimit;
     this.options.logger.warn(
@@ -196,7 +194,6 @@ export class SseConnection {
     this.owed = [];
     clearInterval(this.keepAlive);
     this.keepAlive = undefined;
-    this.onClose();
     const listeners = this.closeListeners;
     this.closeListeners = [];
     for (const listener of listeners) listener();

@@ -155,7 +155,8 @@ export class ListenStreams {
     const uris = new Set(filter.resourceSubscriptions);
     let unsubscribe: (() => void) | undefined;
     let stream: OpenStream | undefined;
-    const connection = new SseConnection(res, this.settings.sse, {}, undefined, () => {
+    const connection = new SseConnection(res, this.settings.sse, {});
+    connection.whenClosed(() => {
       // Once, however the stream ends: the client hung up, or the router closed it.
       unsubscribe?.();
       if (stream !== undefined) this.#open.delete(stream);

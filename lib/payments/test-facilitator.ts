@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { McpConfigError } from '../config-error';
 import { isObject } from '../jsonrpc/types';
+import { paymentKey } from './payment-key';
 import { testSignatureOf } from './test-payment';
 import type {
   PaymentFacilitator,
@@ -86,7 +87,8 @@ function check(payload: PaymentPayload, requirements: PaymentRequirements, settl
     return { ok: false, reason: 'invalid_exact_evm_payload_authorization_value' };
   if (!(Number(authorization.validBefore) > Date.now() / 1000))
     return { ok: false, reason: 'invalid_exact_evm_payload_authorization_valid_before' };
-  const nonceKey = `${requirements.network} ${from.toLowerCase()} ${nonce.toLowerCase()}`;
+  // What settles once is what the router's own ledger keys a payment by (network, `from`, nonce for EIP-3009).
+  const nonceKey = paymentKey(payload);
   if (settled.has(nonceKey)) return { ok: false, reason: 'nonce_already_used' };
   return { ok: true, payer: from, nonceKey };
 }

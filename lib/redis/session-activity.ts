@@ -19,9 +19,9 @@ import {
  * index and the principal's set lie in other slots, so the same commands are sent together (node-redis pipelines
  * them): one round trip too, once the principal is known.
  *
- * The principal is given by the caller, which remembers it per session: it never changes for a session (a record
- * is bound to the principal that created it), so after the first read on an instance its set is updated in the
- * same round trip as the read, never in a second one.
+ * The principal's set is named by the caller, which remembers its key per session ({@link SessionActivity.ownerKey},
+ * hashed once): a session's principal never changes (a record is bound to the principal that created it), so after
+ * the first read on an instance its set is updated in the same round trip as the read, never in a second one.
  */
 export class SessionActivity {
   readonly #connection: RedisConnection;
@@ -42,24 +42,23 @@ export class SessionActivity {
   /**
    * The record's JSON text, or null when the session is gone; when it exists, every activity above is recorded.
    *
-   * @param principal - the session's principal when known (undefined: none; null: not known yet, recorded by the
-   *   caller with {@link SessionActivity.ofPrincipal} once the record is read)
+   * @param owner - the key of the session's principal's set when known (undefined: no principal; null: not known
+   *   yet, recorded by the caller with {@link SessionActivity.ofOwner} once the record is read)
    */
-  async load(id: string, principal: string | undefined | null): Promise<string | null> {
+  async load(id: string, owner: string | undefined | null): Promise<string | null> {
     const keys = scriptKeys(sessionKeys(this.#connection, id));
     const now = Date.now();
     if (!this.#connection.isCluster) {
-      const owner = typeof principal === 'string' ? [this.ownerKey(principal)] : [];
       return LOAD_SESSION.run<string | null>(
         this.#connection,
-        [...keys, this.#index, ...owner],
+        typeof owner === 'string' ? [...keys, this.#index, owner] : [...keys, this.#index],
         [this.#idleTtlMs, id, now],
       );
     }
     const [text] = await Promise.all([
       GET_SESSION.run<string | null>(this.#connection, keys, [this.#idleTtlMs]),
       this.indexed(id, 'update', now),
-      typeof principal === 'string' ? this.ofPrincipal(principal, id, now) : undefined,
+      typeof owner === 'string' ? this.ofOwner(owner, id, now) : undefined,
     ]);
     return text;
   }
@@ -86,9 +85,11 @@ export class SessionActivity {
     );
   }
 
-  /** Records a principal's session activity (its set's TTL restarts: it lives as long as its newest session can). */
-  async ofPrincipal(principal: string, id: string, now = Date.now()): Promise<void> {
-    const key = this.ownerKey(principal);
+  /**
+   * Records a session's activity in its principal's set, named by `key` ({@link SessionActivity.ownerKey}); the set's
+   * TTL restarts: it lives as long as its newest session can.
+   */
+  async ofOwner(key: string, id: string, now = Date.now()): Promise<void> {
     // Sent together: node-redis pipelines them, one round trip.
     await Promise.all([
       this.#connection.send(['ZADD', key, String(now), id], key),

@@ -61,8 +61,9 @@ export class RedisSessionStore implements SessionStore {
   readonly #index: string;
   readonly #activity: SessionActivity;
   /**
-   * Sessions this instance has seen live, the ones whose drop it must report, with their principal (undefined:
-   * none), which never changes for a session. Forgotten once gone (or deleted).
+   * Sessions this instance has seen live, the ones whose drop it must report, with the key of their principal's set
+   * (undefined: no principal; a session's principal never changes, so the key is hashed once). Forgotten once gone
+   * (or deleted).
    */
   readonly #seen = new Map<string, string | undefined>();
   readonly #listeners: DropListener[] = [];
@@ -85,27 +86,30 @@ export class RedisSessionStore implements SessionStore {
 
   async set(record: SessionRecord): Promise<void> {
     this.#startChecking();
+    const owner = record.principal === undefined ? undefined : this.#activity.ownerKey(record.principal);
     const [existed, size] = await Promise.all([
       SET_SESSION.run<number>(this.#connection, this.#keysOf(record.id), [this.#idleTtlMs, JSON.stringify(record)]),
       this.#activity.indexed(record.id, 'add'),
-      record.principal === undefined ? undefined : this.#activity.ofPrincipal(record.principal, record.id),
+      owner === undefined ? undefined : this.#activity.ofOwner(owner, record.id),
     ]);
-    this.#seen.set(record.id, record.principal);
+    this.#seen.set(record.id, owner);
     if (existed === 0 && size > this.#max) await this.#makeRoom(record.id);
   }
 
   async get(id: string): Promise<SessionRecord | undefined> {
     this.#startChecking();
-    // The principal this instance knows (null: not yet) is recorded in the same round trip as the read.
+    // The principal's set this instance knows (null: not yet) is recorded in the same round trip as the read.
     const known = this.#seen.has(id);
     const text = await this.#activity.load(id, known ? this.#seen.get(id) : null);
     if (text === null) return undefined;
     // JSON drops undefined fields: put them back, so a record has the same keys as the one saved.
     const saved = JSON.parse(text) as Partial<SessionRecord>;
-    const principal = typeof saved.principal === 'string' ? saved.principal : undefined;
-    this.#seen.set(id, principal);
+    const owner = typeof saved.principal === 'string' ? this.#activity.ownerKey(saved.principal) : undefined;
     // First read here of an authenticated session: its principal's set is recorded once, in a second round trip.
-    if (!known && principal !== undefined) await this.#activity.ofPrincipal(principal, id);
+    if (!known) {
+      this.#seen.set(id, owner);
+      if (owner !== undefined) await this.#activity.ofOwner(owner, id);
+    }
     return { clientInfo: undefined, logLevel: undefined, ...saved } as SessionRecord;
   }
 

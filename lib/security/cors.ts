@@ -95,7 +95,7 @@ export function createCorsHandler(
       actualAnswerOf === undefined || req.method === 'OPTIONS' || res.hasHeader('vary')
         ? undefined
         : actualAnswerOf(origin);
-    if (recorded === undefined) return handleWithPackage(req, res, next);
+    if (recorded === undefined || recorded === null) return handleWithPackage(req, res, next);
     for (const [name, value] of recorded) res.setHeader(name, value);
     next();
   } as RequestHandler;
@@ -106,13 +106,14 @@ const MAX_ORIGINS_REMEMBERED = 256;
 
 /**
  * What the `cors` package writes on an actual (not preflight) request from `origin`, in order: with the router's
- * options it depends on the origin alone, so the package runs once per origin and its answer is replayed. Undefined
- * when the package did not answer at once (then it runs on every request, as before).
+ * options it depends on the origin alone, so the package runs once per origin and its answer is replayed. Null
+ * when the package did not answer at once: remembered too, so such an origin costs the package alone, not a
+ * recording as well on every request.
  */
 function recordActualAnswer(
   handleWithPackage: RequestHandler,
   origin: string,
-): ReadonlyArray<readonly [string, string]> | undefined {
+): ReadonlyArray<readonly [string, string]> | null {
   // By lower-case name, as a response keeps them; each with the name as the package spelt it, for the wire.
   const written = new Map<string, readonly [string, string]>();
   const recorder = {
@@ -126,7 +127,7 @@ function recordActualAnswer(
   handleWithPackage({ method: 'POST', headers: { origin } } as never, recorder as never, () => {
     answered = true;
   });
-  return answered ? Object.freeze([...written.values()]) : undefined;
+  return answered ? Object.freeze([...written.values()]) : null;
 }
 
 /**

@@ -31,7 +31,7 @@ function answerHead(req: IncomingMessage, res: ServerResponse, live: LiveSession
     return;
   }
   // A stream that is complete at opening writes a GET stream's headers, starts no timer, and ends at once.
-  new SseConnection(res, sse, {}, undefined, () => undefined, true).end();
+  new SseConnection(res, sse, {}, undefined, true).end();
 }
 
 /**
@@ -69,14 +69,7 @@ export function createGetHandler(
     // The client may have hung up while the session and its events were read: a stream attached for no one would
     // take the place of the session's live connection, or record events no client asked for.
     if (res.destroyed) return;
-    const open = (): SseConnection =>
-      new SseConnection(
-        res,
-        sse,
-        {},
-        () => sessions.touch(id),
-        () => undefined,
-      );
+    const open = (): SseConnection => new SseConnection(res, sse, {}, () => sessions.touch(id));
     if (replay !== undefined && events !== undefined) {
       // MCP transports › Resumability: replay only the stream the id belongs to, then continue it.
       const stream =

@@ -180,7 +180,7 @@ export class PostReply implements ClientChannel, ClientRequests {
       ? session.openStream(this.requestIdsOf())
       : new OutboundStream(undefined, this.settings.logger);
     const touch = session ? () => session.touch() : undefined;
-    stream.attach(new SseConnection(this.res, this.settings.sse, this.headers, touch, () => undefined, complete));
+    stream.attach(new SseConnection(this.res, this.settings.sse, this.headers, touch, complete));
     // MCP 2025-11-25: a priming event (id, empty data) first, so the client can resume even before any message.
     if (session?.primes === true) void stream.prime(this.settings.sse.retryMs);
     this.stream = stream;
