@@ -10,6 +10,7 @@ import { createDemo, type Demo } from '../demo/server';
 import { inspectorCommand, oauthConnectionHelp } from '../demo/connect';
 import { listenLocally, type Listening } from './helpers/ports';
 import { followFlow, type FlowPage, type PageAction } from './helpers/browser-driver';
+import { startOAuthClientScript } from './helpers/oauth-client-script';
 import { authorizeUrl, pkce, registerClient } from './helpers/sign-in-server';
 
 const CLIENT = path.join(__dirname, '..', 'demo', 'oauth-client.ts');
@@ -100,30 +101,20 @@ describe('demo/oauth-client.ts', () => {
   }, 40_000);
 
   it('without --auto waits for a browser to open the printed URL, then goes on as whoever signed in there', async () => {
-    const child = spawn(process.execPath, [...ARGS, url], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const script = startOAuthClientScript(url);
     try {
-      const signInUrl = await new Promise<string>((resolve, reject) => {
-        child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-          stdout += chunk;
-          if (stdout.includes('Waiting for the browser')) resolve(/^ {2}(http\S+)$/m.exec(stdout)?.[1] ?? '');
-        });
-        child.once('exit', (code) => reject(new Error(`the client exited (${code}): ${stderr}`)));
-      });
       // The "browser": the login page as bob, then Allow; it ends at the script's redirect URI, which takes the code.
       const answer = (page: FlowPage): PageAction => ({
         fields: 'csrf' in (page.forms[0]?.fields ?? {}) ? { decision: 'allow' } : { user: 'bob' },
       });
-      const end = await followFlow(signInUrl, { onForm: answer });
+      const end = await followFlow(await script.signInUrl, { onForm: answer });
       expect(end.url.pathname).toBe('/callback');
       expect(end.body).toContain('Signed in: you can close this tab');
-      const [code] = (await once(child, 'exit')) as [number];
+      const { code, stdout, stderr } = await script.ended();
       expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
       expect(stdout).toContain('whoami: {"user":"bob",');
     } finally {
-      if (child.exitCode === null && child.signalCode === null) child.kill();
+      script.kill();
     }
   }, 40_000);
 });

@@ -2,12 +2,10 @@
 // demo's login page and the consent page, and back) and calls whoami as that user; and a person's browser completes
 // demo/oauth-client.ts's sign-in, whose redirect URI is on another origin (the script's loopback port).
 
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { createDemo, type Demo } from '../../demo/server';
 import { launchChromium } from '../helpers/chromium';
+import { startOAuthClientScript } from '../helpers/oauth-client-script';
 import { listenLocally, type Listening } from '../helpers/ports';
 
 // Starting Chromium takes a few seconds; every wait below is for a condition, never a fixed time.
@@ -84,34 +82,20 @@ it('the Sign in button shows why when the endpoint asks for no sign-in, and the 
 });
 
 it("a person's browser completes demo/oauth-client.ts's sign-in: consent redirects to the script's loopback port", async () => {
-  const script = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(__dirname, '..', '..', 'demo', 'oauth-client.ts'), `${origin}/mcp`],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let stdout = '';
-  let stderr = '';
-  script.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const script = startOAuthClientScript(`${origin}/mcp`);
   const context = await browser.newContext();
   context.setDefaultTimeout(15_000);
   try {
-    const signInUrl = await new Promise<string>((resolve, reject) => {
-      script.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-        stdout += chunk;
-        if (stdout.includes('Waiting for the browser')) resolve(/^ {2}(http\S+)$/m.exec(stdout)?.[1] ?? '');
-      });
-      script.once('exit', (code) => reject(new Error(`the script exited (${code}): ${stderr}`)));
-    });
     const page = await context.newPage();
-    await page.goto(signInUrl);
+    await page.goto(await script.signInUrl);
     await signInAndAllow(page, 'dave');
     await page.waitForURL((url) => url.pathname === '/callback');
     expect(await page.textContent('body')).toContain('Signed in: you can close this tab');
-    const [code] = (await once(script, 'exit')) as [number];
+    const { code, stdout, stderr } = await script.ended();
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
     expect(stdout).toContain('whoami: {"user":"dave",');
   } finally {
     await context.close();
-    if (script.exitCode === null && script.signalCode === null) script.kill();
+    script.kill();
   }
 });
