@@ -59,6 +59,8 @@ export class Registry {
   readonly templates = new Collection<RegisteredTemplate>('resource template');
   readonly prompts = new Collection<RegisteredPrompt>('prompt');
   private readonly offered = { tools: false, resources: false, prompts: false, completions: false, tasks: false };
+  /** Extensions (SEP-1724) that registrations turned on, with the settings each declares, by identifier. */
+  private readonly declared = new Map<string, Readonly<Record<string, unknown>>>();
   /** Change events held back by {@link Registry.batch}, by list; undefined outside a batch. */
   private held: Set<ChangedList> | undefined;
   private readonly listeners: Array<(kind: ChangedList) => void> = [];
@@ -91,6 +93,19 @@ export class Registry {
   /** What has been offered so far (for capabilities). */
   get features(): OfferedFeatures {
     return this.offered;
+  }
+
+  /**
+   * Declares an extension (SEP-1724) in the server's capabilities, both eras: `capabilities.extensions[id]`. Like the
+   * other capabilities it is never withdrawn; declaring it again replaces its settings.
+   */
+  declareExtension(id: string, settings: Readonly<Record<string, unknown>> = {}): void {
+    this.declared.set(id, settings);
+  }
+
+  /** The extensions declared so far, by identifier (for capabilities). */
+  get extensions(): ReadonlyMap<string, Readonly<Record<string, unknown>>> {
+    return this.declared;
   }
 
   addTool(definition: ToolDefinition<never>): McpRegistration {

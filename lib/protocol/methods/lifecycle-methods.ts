@@ -33,6 +33,12 @@ export function capabilitiesFor(registry: Registry, version: Revision, listChang
   if (offered.prompts) capabilities.prompts = lists;
   if (offered.completions && isAtLeast(version, '2025-03-26')) capabilities.completions = {};
   if (offered.tasks) Object.assign(capabilities, tasksCapability(version));
+  if (registry.extensions.size > 0) {
+    // SEP-1724: extensions are declared under `capabilities.extensions` by identifier, in every revision.
+    const extensions = { ...(capabilities.extensions as Record<string, unknown> | undefined) };
+    for (const [id, settings] of registry.extensions) extensions[id] = settings;
+    capabilities.extensions = extensions;
+  }
   return capabilities;
 }
 
