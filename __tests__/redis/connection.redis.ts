@@ -72,3 +72,14 @@ it('answers every command of a burst sent while it first connects', async () => 
     Promise.all([connection.send(['PING']), connection.send(['PING']), connection.send(['PING'])]),
   ).resolves.toEqual(['PONG', 'PONG', 'PONG']);
 });
+
+it('takes a reply that arrived while the process was stalled past the time limit (timers run before I/O)', async () => {
+  const connection = connect({ commandTimeoutMs: 200 });
+  await connection.send(['SET', connection.key('k'), 'v']);
+  const reply = connection.send(['GET', connection.key('k')]);
+  await new Promise((resolve) => setImmediate(resolve)); // the command is on the wire
+  // A stall longer than the limit (a GC pause, a starved CPU): Redis answers meanwhile, and the timer is due too.
+  const stalledUntil = Date.now() + 300;
+  while (Date.now() < stalledUntil);
+  await expect(reply).resolves.toBe('v');
+});

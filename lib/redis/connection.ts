@@ -171,10 +171,11 @@ export class RedisConnection {
     if (this.closed) throw new StoreUnavailableError(`${what}: the store is closed`);
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(
-        () => reject(new StoreUnavailableError(`${what} did not answer within ${this.timeoutMs} ms`)),
-        this.timeoutMs,
-      );
+      // The verdict waits for the event loop's next poll: after a stall (a GC pause, a starved CPU) the timer and
+      // the reply are due together, and timers run before I/O, so a reply already in the socket would lose.
+      const giveUp = (): void =>
+        reject(new StoreUnavailableError(`${what} did not answer within ${this.timeoutMs} ms`));
+      timer = setTimeout(() => setImmediate(giveUp), this.timeoutMs);
     });
     const running = work();
     // What finishes after the time limit is nobody's to hear: never an unhandled rejection.
