@@ -27,7 +27,8 @@ it('answers 503 while Redis is down, recovers by itself, and closes in bounded t
   const mcp = mcpRouter({
     name: 'outage',
     version: '1.0.0',
-    store: redisStore({ url: redis.url, commandTimeoutMs: 500 }),
+    // Long enough for a loaded CI machine's first commands (connect, script load), short enough to see the outage.
+    store: redisStore({ url: redis.url, commandTimeoutMs: 1_000 }),
     logger: { error: jest.fn(), warn: jest.fn() },
   });
   mcp.tool({ name: 'hello', description: 'Says hello', handler: () => 'hello' });
