@@ -12,7 +12,7 @@ export type FrontmatterResult =
 const KEY = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
 // Plain scalars YAML would not read as a string (YAML 1.2 core and the 1.1 words many parsers still honour), or
 // would read differently (numbers, dates): they must be quoted for the entry to equal what a host parses.
-const NOT_A_PLAIN_STRING = /^(?:[-+.]?[0-9].*|~|null|true|false|yes|no|on|off|y|n|\.inf|\.nan|[-+]\.inf)$/i;
+const NOT_A_PLAIN_STRING = /^(?:[-+.]?[0-9].*|~|null|true|false|yes|no|on|off|\.inf|\.nan|[-+]\.inf)$/i;
 // A plain scalar may not start with a YAML indicator, nor hold `: ` or ` #` (a mapping, a comment).
 const INDICATOR_START = /^[-?:,[\]{}#&*!|>'"%@`]/;
 
