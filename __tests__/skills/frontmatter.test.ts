@@ -1,8 +1,11 @@
 // The SKILL.md frontmatter reader: what it accepts reads exactly as two full YAML parsers read it; the rest is refused by line.
 
-import jsYaml from 'js-yaml';
 import YAML from 'yaml';
 import { readFrontmatter } from '../../lib/skills/frontmatter';
+
+// The two YAML parsers the dev tree holds (yaml 2 through typedoc, js-yaml 3 through jest's coverage): YAML 1.2 core
+// and js-yaml's schema, which also reads dates. js-yaml ships no types.
+const jsYaml = require('js-yaml') as { load(text: string): unknown };
 
 const doc = (...lines: string[]): string => ['---', ...lines, '---', '', '# Body', ''].join('\n');
 const yamlOf = (text: string): unknown => YAML.parse(text.split('\n---')[0]!.replace(/^---\n/, ''));
