@@ -145,6 +145,8 @@ function layerOf(name: string): number {
     payments: 60,
     gateway: 60,
     redis: 60,
+    // skills/ (SEP-2640) adds methods to protocol/'s table and resources to the registry, beside gateway/.
+    skills: 60,
     'express-host.ts': 55,
     transport: 50,
     listen: 48,

@@ -2,6 +2,7 @@
 // exactly the tools, resources and prompts its server scenarios call, built only with the public API.
 // Run it with `PORT=3001 tsx demo/everything.ts`, or through `npm run test:conformance`.
 
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import express from 'express';
 import { audioContent, embeddedResource, imageContent, mcpRouter, textContent } from '../lib';
@@ -350,6 +351,8 @@ export function createEverythingApp(): express.Express {
   addInputRequiredFixtures(mcp);
   // ----- long-running tasks (the conformance tasks-* scenarios) -----
   addTaskTools(mcp);
+  // ----- skills (SEP-2640, the sep-2640-skills-* scenarios): the conformance folder of skills -----
+  mcp.skills(path.resolve(__dirname, '../__tests__/conformance/skills'));
 
   const app = express();
   app.use('/mcp', mcp);

@@ -31,6 +31,9 @@ export { introspectionVerifier, type IntrospectionVerifierOptions } from './auth
 export type { SignInKind, SignInRecord, SignInStore } from './store/sign-in-store';
 export type { OriginsOption } from './security/origin-host';
 export type { AccessRule } from './registry/access';
+// Skills (SEP-2640): mcp.skills() serves a folder of Agent Skills.
+export type { McpSkill } from './skills/serve-skills';
+export type { SkillsOptions } from './skills/skills-options';
 export type { CallLimitOptions } from './registry/call-limit';
 // Guards: one chain around every tool call, resource read and prompt get (router-wide and per item).
 export {

@@ -9,6 +9,8 @@ import type { McpRegistration } from './registry/definition';
 import type { PromptDefinition } from './registry/prompts';
 import type { ResourceDefinition, ResourceTemplateDefinition } from './registry/resources';
 import type { JsonSchema, ToolDefinition } from './registry/tools';
+import type { McpSkill } from './skills/serve-skills';
+import type { SkillsOptions } from './skills/skills-options';
 import type { InferSchema, InferToolArgs } from './schema/infer';
 
 /** What `mcpRouter()` adds to an `express.Router`: registration of tools, resources and prompts. */
@@ -32,6 +34,22 @@ export interface McpRouterApi {
   prompt<Args extends Record<string, string | undefined> = Record<string, string | undefined>>(
     definition: PromptDefinition<Args>,
   ): McpRegistration;
+  /**
+   * Serves every Agent Skill under a folder (each folder with a `SKILL.md`) over MCP, SEP-2640: the
+   * `io.modelcontextprotocol/skills` extension, `skills/list` and `skills/get` (entries with `sha256:` digests), each
+   * file as a `skill://` resource, and `resources/directory/read`. The folder is walked and every skill checked now;
+   * files are read at request time, only while they are the ones listed. Once per router.
+   *
+   * @returns the skills served
+   * @throws {McpConfigError} for a bad option, or a bad skill (its file named): a name that is not its folder's, no
+   *   description, frontmatter it cannot read, a symlink, a file over `maxFileBytes`
+   * @example
+   * ```ts
+   * mcp.skills('./skills'); // ./skills/pdf-processing/SKILL.md → skill://pdf-processing/SKILL.md
+   * mcp.skills({ dir: './skills', directoryRead: false, maxFileBytes: 256 * 1024 });
+   * ```
+   */
+  skills(options: string | SkillsOptions): readonly McpSkill[];
   /**
    * Tells the clients subscribed to `uri` that the resource changed: `notifications/resources/updated` on the GET
    * stream of every session subscribed to it (MCP resources › Subscriptions). Clients then read it again.

@@ -18,6 +18,7 @@ import type { ResourceTemplateDefinition } from './registry/resources';
 import type { ToolDefinition } from './registry/tools';
 import type { McpRouter, McpRouterApi } from './router-api';
 import { createSchemaValidator } from './schema/validator';
+import { serveSkills } from './skills/serve-skills';
 import { createFrontDoor } from './security/front-door';
 import { SessionManager } from './sessions/sessions';
 import { MemoryServerEventBus, publishQuietly, type ServerEvent } from './store/server-events';
@@ -144,6 +145,7 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
     resource: (definition) => registry.addResource(definition),
     resourceTemplate: (definition) => registry.addTemplate(definition as ResourceTemplateDefinition<never>),
     prompt: (definition) => registry.addPrompt(definition as PromptDefinition<never>),
+    skills: (skills) => serveSkills(skills, { registry, extend: dispatcher.extend, pageSize: config.pageSize, logger }),
     notifyResourceUpdated,
     upstream: (upstreamOptions) => gateway.mount(upstreamOptions),
     close: async () => {

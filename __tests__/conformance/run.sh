@@ -21,7 +21,8 @@
 #
 # The 2026 pass: the runner's Total also counts the scenarios it runs but does not score (tasks-*), so the pass is
 # scored from each scenario's checks.json, over the scenarios `list --server --requirements 2026-07-28` names plus
-# the pending ones in SCORED_PENDING_2026. A failure matching XFAIL_2026 is counted but does not fail the run.
+# the pending ones in SCORED_PENDING_2026 and the skills extension's in EXTENSION_SCENARIOS_2026 (run one by one).
+# A failure matching XFAIL_2026 is counted but does not fail the run.
 #
 # The auth pass: the everything fixture is stopped and __tests__/conformance/auth-fixture.ts started (issuer
 # http://127.0.0.1:<port>/mcp, a pre-registered public client whose redirect URI is the CLI's callback port), and
@@ -58,6 +59,10 @@ V2=0.2.0-alpha.12
 SCORED_PENDING_2026=(json-schema-2020-12 http-header-validation http-custom-header-server-validation
   tasks-capability-negotiation tasks-dispatch-and-envelope tasks-lifecycle tasks-mrtr-composition tasks-mrtr-input
   tasks-request-headers tasks-request-state-removal tasks-required-task-error tasks-status-notifications tasks-wire-fields)
+# The skills extension's scenarios (SEP-2640; the fixture serves __tests__/conformance/skills): the runner names no
+# requirement set with them, so the 2026 pass runs each with --scenario (at the runner's latest revision, 2026-07-28)
+# after its --requirements run, and scores them like the pending ones (a failed check, or no checks.json, fails the run).
+EXTENSION_SCENARIOS_2026=(sep-2640-skills-enumeration sep-2640-skills-manifest sep-2640-skills-directory)
 # The 2026 failures that do not fail the run, as scenario or scenario/check-id (globs). The only list of them:
 # anything else failing fails the run, and an entry goes once its feature lands.
 XFAIL_2026=(
@@ -165,7 +170,7 @@ score_scenarios() {
 # The scenarios the 2026 pass scores: what the runner requires for 2026-07-28, and the pending ones it must pass too.
 scored_2026() {
   "$NODE22" "$(cli_path "$V2")" list --server --requirements 2026-07-28 | sed -n '/^Server scenarios/,/^Client scenarios/s/^ *- //p'
-  printf '%s\n' "${SCORED_PENDING_2026[@]}"
+  printf '%s\n' "${SCORED_PENDING_2026[@]}" "${EXTENSION_SCENARIOS_2026[@]}"
 }
 
 # The authorization-server scenarios the auth pass scores: every one the runner has.
@@ -226,6 +231,12 @@ for pass in "${passes[@]}"; do
   echo "=== conformance@$version: server ${args[*]} --url $URL  (node $("$NODE22" --version), limit ${PASS_TIMEOUT}s)"
   timeout --kill-after=10 "$PASS_TIMEOUT" "$NODE22" "$(cli_path "$version")" server --url "$URL" "${args[@]}" -o "$out" >"$out/run.log" 2>&1
   rc=$?
+  if [[ "$pass" == 2026 ]]; then
+    # Scored from their checks.json below; appended to run.log after the --requirements run's Total line.
+    for scenario in "${EXTENSION_SCENARIOS_2026[@]}"; do
+      timeout --kill-after=10 "$PASS_TIMEOUT" "$NODE22" "$(cli_path "$version")" server --url "$URL" --scenario "$scenario" -o "$out" >>"$out/run.log" 2>&1
+    done
+  fi
   total="$(grep -aE '^Total: [0-9]+ passed, [0-9]+ failed' "$out/run.log" | tail -1)"
   if [[ -z "$total" ]]; then
     [[ $rc -eq 124 || $rc -eq 137 ]] && say "conformance@$version timed out after ${PASS_TIMEOUT}s"
@@ -234,7 +245,7 @@ for pass in "${passes[@]}"; do
   fi
   if [[ "$pass" == 2026 ]]; then
     scored="$(scored_2026)"
-    [[ "$(wc -l <<<"$scored")" -gt "${#SCORED_PENDING_2026[@]}" ]] || { say "list --requirements 2026-07-28 named no server scenario"; status=1; }
+    [[ "$(wc -l <<<"$scored")" -gt $((${#SCORED_PENDING_2026[@]} + ${#EXTENSION_SCENARIOS_2026[@]})) ]] || { say "list --requirements 2026-07-28 named no server scenario"; status=1; }
     score_scenarios "$out" "$scored" "${XFAIL_2026[@]}"
     read -r p f x <"$out/score"
     # The runner's Total counts what it ran (scored or not); shown, not used.

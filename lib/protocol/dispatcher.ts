@@ -28,7 +28,7 @@ import {
 import type { ServerIdentity } from './methods/lifecycle-methods';
 import { createInputRequired } from './modern/input-required';
 import { resolveInputRequired, type ResolvedInputRequired } from './modern/request-state';
-import { methodTableOf } from './methods/method-table';
+import { extendTable, methodTableOf } from './methods/method-table';
 import { createModernShaper } from './modern/result-envelope';
 import { createEntryShaper } from './shaping';
 import type { TaskRunner } from './tasks/task-runner';
@@ -85,13 +85,12 @@ export interface DispatcherConfig {
 export interface Dispatcher {
   /** Serves a classified POST: its message, or its batch where the revision in force allows batches. */
   dispatch(post: ClassifiedPost, env: DispatchEnvironment): Promise<DispatchOutcome>;
-  /**
-   * Classifies a parsed body (no MCP headers) and serves it: for callers without HTTP (tests, embedding). Over HTTP
-   * the transport classifies each POST itself, once, and calls {@link Dispatcher.dispatch}.
-   */
+  /** Classifies a parsed body (no MCP headers) and serves it, for callers without HTTP (tests, embedding). */
   receive(body: unknown, env: DispatchEnvironment): Promise<DispatchOutcome>;
   /** Handles one valid message; null when nothing is to be answered (notifications, responses). */
   handle(message: JsonRpcMessage, env: DispatchEnvironment, view?: ClientView): Promise<JsonRpcResponse | null>;
+  /** Adds an extension's methods as it is registered (SEP-2640 `skills/list`…); `ERR_MCP_DUPLICATE` for one served. */
+  extend(table: Parameters<typeof extendTable>[1]): void;
 }
 
 /**
@@ -290,6 +289,7 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
   return {
     dispatch,
     handle,
+    extend: (table) => extendTable(methods, table),
     async receive(body, env) {
       const classified = classifier.body(body, NO_MCP_HEADERS);
       return classified.ok ? dispatch(classified.post, env) : { kind: 'rejected', error: classified.error };

@@ -4,7 +4,8 @@ import type { Registry } from '../../registry/registry';
 import { completionMethods } from './completion-methods';
 import { lifecycleMethods, type ServerIdentity } from './lifecycle-methods';
 import { loggingMethods } from './logging-methods';
-import type { MethodTable } from './method-spec';
+import { McpConfigError } from '../../config-error';
+import type { MethodEntry, MethodTable } from './method-spec';
 import { promptMethods } from './prompt-methods';
 import { resourceMethods } from './resource-methods';
 import type { createEntryShaper } from '../shaping';
@@ -36,7 +37,7 @@ export function methodTableOf(
   registry: Registry,
   config: MethodTableSettings,
   shape: ReturnType<typeof createEntryShaper>,
-): MethodTable {
+): Record<string, MethodEntry> {
   return {
     ...lifecycleMethods(registry, config.identity, config.listChanged, config.listenStreams === true),
     ...toolMethods(registry, config.pageSize, shape, config.tasks),
@@ -46,4 +47,16 @@ export function methodTableOf(
     ...completionMethods(registry),
     ...loggingMethods(),
   };
+}
+
+/**
+ * Adds the methods an extension (SEP-1724) brings when it is registered after the table was built (SEP-2640
+ * `skills/list`, …).
+ *
+ * @throws {McpConfigError} `ERR_MCP_DUPLICATE` for a method the table already serves
+ */
+export function extendTable(methods: Record<string, MethodEntry>, table: MethodTable): void {
+  const taken = Object.keys(table).find((name) => Object.hasOwn(methods, name));
+  if (taken !== undefined) throw new McpConfigError('ERR_MCP_DUPLICATE', `the method '${taken}' is already served`);
+  Object.assign(methods, table);
 }
