@@ -64,7 +64,10 @@ export function registerOrderApp(mcp: McpRouter, store: Store): void {
     handler({ productId, quantity = 1 }: { productId: string; quantity?: number }) {
       const product = store.products.get(productId);
       if (!product)
-        return { isError: true, content: [{ type: 'text', text: `No product '${productId}'. list_products shows the ids.` }] };
+        return {
+          isError: true,
+          content: [{ type: 'text', text: `No product '${productId}'. list_products shows the ids.` }],
+        };
       return {
         content: [{ type: 'text', text: describe(product, quantity) }],
         structuredContent: { productId, quantity, name: product.name, price: product.price, stock: product.stock },

@@ -48,7 +48,11 @@ async function main() {
   document.addEventListener('securitypolicyviolation', (event) => {
     const list = $('csp-violations');
     list.dataset.count = String(Number(list.dataset.count ?? '0') + 1);
-    list.append(Object.assign(document.createElement('li'), { textContent: `${event.effectiveDirective} refused ${event.blockedURI}` }));
+    list.append(
+      Object.assign(document.createElement('li'), {
+        textContent: `${event.effectiveDirective} refused ${event.blockedURI}`,
+      }),
+    );
   });
   $('order-form').addEventListener('submit', async (event) => {
     event.preventDefault();

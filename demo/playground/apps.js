@@ -124,7 +124,9 @@ export function renderApp({ client, tool, args, result, findTool, traffic }) {
     bridge.addEventListener('sizechange', ({ height }) => {
       if (typeof height === 'number' && height > 0) frame.style.height = `${Math.min(height, MAX_HEIGHT)}px`;
     });
-    bridge.addEventListener('loggingmessage', (params) => traffic.add({ direction: 'note', message: params, note: `app log` }));
+    bridge.addEventListener('loggingmessage', (params) =>
+      traffic.add({ direction: 'note', message: params, note: `app log` }),
+    );
     // Listening before the sandbox page loads, so its sandbox-proxy-ready is never missed.
     await bridge.connect(logged(new PostMessageTransport(frame.contentWindow, frame.contentWindow), traffic, uri));
     const sandbox = new URL(url);

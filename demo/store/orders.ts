@@ -31,7 +31,8 @@ export function placeOrder(
   for (const line of lines) {
     const product = store.products.get(line.productId);
     if (!product) return { status: 400, error: `Unknown product '${line.productId}'.` };
-    if (product.stock < line.quantity) return { status: 409, error: `Only ${product.stock} of '${product.name}' in stock.` };
+    if (product.stock < line.quantity)
+      return { status: 409, error: `Only ${product.stock} of '${product.name}' in stock.` };
   }
   let total = 0;
   for (const line of lines) {

@@ -5,7 +5,12 @@
 const SANDBOX_METHODS = 'ui/notifications/sandbox-';
 const DEFAULT_SANDBOX = 'allow-scripts allow-same-origin allow-forms';
 // SEP-1865 `permissions` → Permissions Policy feature names for the inner iframe's `allow`.
-const PERMISSIONS = { camera: 'camera', microphone: 'microphone', geolocation: 'geolocation', clipboardWrite: 'clipboard-write' };
+const PERMISSIONS = {
+  camera: 'camera',
+  microphone: 'microphone',
+  geolocation: 'geolocation',
+  clipboardWrite: 'clipboard-write',
+};
 // An origin a CSP may name: scheme, host (with an optional leading wildcard label), optional port; nothing else, so
 // a declared value can never add a keyword ('unsafe-eval'), a scheme (javascript:) or another directive (;).
 const ORIGIN = /^(https?|wss?):\/\/(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*(:\d{1,5})?$/i;
@@ -16,7 +21,8 @@ const hostOrigin = new URLSearchParams(location.search).get('host');
 
 /** The CSP of the view (SEP-1865 "Content Security Policy"): nothing beyond its document unless the resource declares it. */
 function viewCsp(csp = {}) {
-  const origins = (key) => (Array.isArray(csp[key]) ? csp[key].filter((o) => typeof o === 'string' && ORIGIN.test(o)) : []);
+  const origins = (key) =>
+    Array.isArray(csp[key]) ? csp[key].filter((o) => typeof o === 'string' && ORIGIN.test(o)) : [];
   const resource = origins('resourceDomains').join(' ');
   const frames = origins('frameDomains').join(' ');
   const bases = origins('baseUriDomains').join(' ');
@@ -53,7 +59,9 @@ function load({ html, csp, permissions, sandbox } = {}) {
   const policy = viewCsp(csp);
   inner.dataset.csp = policy;
   inner.setAttribute('sandbox', typeof sandbox === 'string' ? sandbox : DEFAULT_SANDBOX);
-  const allowed = Object.keys(permissions ?? {}).map((key) => PERMISSIONS[key]).filter(Boolean);
+  const allowed = Object.keys(permissions ?? {})
+    .map((key) => PERMISSIONS[key])
+    .filter(Boolean);
   if (allowed.length > 0) inner.setAttribute('allow', allowed.join('; '));
   inner.srcdoc = withCsp(html, policy);
 }
