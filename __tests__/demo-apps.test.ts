@@ -17,7 +17,7 @@ const bearer = { Authorization: `Bearer ${token}` };
 // The first render bundles the App SDK with esbuild (about a second).
 jest.setTimeout(30_000);
 
-function text(result: { content?: unknown }): string {
+function text(result: Record<string, unknown>): string {
   return (result.content as Array<{ text?: string }>).map((block) => block.text ?? '').join('');
 }
 

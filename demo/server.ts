@@ -5,6 +5,7 @@
 //   AUTH (token: clients send MCP_TOKEN; oauth: the router is also the OAuth authorization server, and users sign in
 //   with a user name on the demo's /login page: demo/sign-in.ts),
 //   ALLOWED_ORIGINS (comma-separated browser origins allowed besides localhost ones),
+//   SANDBOX_PORT (free port: where the MCP Apps sandbox proxy listens, demo/apps/sandbox.ts),
 //   REDIS_URL (none: in-memory; set, the MCP state lives in Redis, so several demo instances can sit behind one
 //   round-robin proxy, demo/proxy.ts: README › Several instances on Redis)
 //

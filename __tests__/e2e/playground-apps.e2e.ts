@@ -5,13 +5,11 @@
 
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { startSandbox, type Sandbox } from '../../demo/apps/sandbox';
 import { createDemo, type Demo } from '../../demo/server';
-import { launchChromium } from '../helpers/chromium';
+import { launchChromium, newPage, serveDemo } from '../helpers/chromium';
 
 const TOKEN = `e2e-${randomBytes(12).toString('base64url')}`;
 const SCREENSHOT = process.env.APPS_SCREENSHOT ?? path.join(__dirname, '..', 'artifacts', 'apps-playground.png');
@@ -22,7 +20,7 @@ jest.setTimeout(60_000);
 describe('the playground hosting the demo app (headless Chromium)', () => {
   let sandbox: Sandbox;
   let demo: Demo;
-  let server: Server;
+  let served: Awaited<ReturnType<typeof serveDemo>>;
   let browser: Browser;
   let page: Page;
   let origin: string;
@@ -31,25 +29,15 @@ describe('the playground hosting the demo app (headless Chromium)', () => {
   beforeAll(async () => {
     sandbox = await startSandbox('127.0.0.1');
     demo = createDemo({ token: TOKEN, sandboxUrl: sandbox.url });
-    server = await new Promise<Server>((resolve, reject) => {
-      const listening = demo.app.listen(0, '127.0.0.1', () => resolve(listening));
-      listening.once('error', reject);
-    });
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    served = await serveDemo(demo);
+    origin = served.origin;
     browser = await launchChromium();
-    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
-    context.setDefaultTimeout(20_000);
-    page = await context.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    ({ page } = await newPage(browser, pageErrors, { height: 1000, timeoutMs: 20_000 }));
   });
 
   afterAll(async () => {
     await browser?.close();
-    await demo?.mcp.close();
-    if (server) {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    }
+    await served?.close();
     await sandbox?.close();
   });
 
@@ -97,35 +85,23 @@ describe('the playground hosting the demo app (headless Chromium)', () => {
     expect(await frame.inputValue('#product')).toBe('p3');
     expect(await frame.inputValue('#quantity')).toBe('2');
     // window.origin, the document's (inherited by the srcdoc); location.origin is about:srcdoc's, always "null".
-    expect(await frame.evaluate(() => window.origin)).toBe(new URL(sandbox.url).origin);
+    expect(await frame.evaluate('window.origin')).toBe(new URL(sandbox.url).origin);
   });
 
   it("runs the view under the CSP built from the resource's _meta.ui.csp: a fetch to an undeclared origin is refused", async () => {
     const frame = await viewFrame();
-    const policy = await frame.evaluate(
-      () => document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content') ?? '',
+    const policy = await frame.$eval('meta[http-equiv="Content-Security-Policy"]', (meta) =>
+      meta.getAttribute('content'),
     );
     expect(policy).toContain("default-src 'none'");
     expect(policy).toContain("connect-src 'self'");
     expect(policy).toContain("frame-src 'none'");
     // The demo's own origin is reachable and allows the fetch by CORS (the MCP endpoint): only the CSP stops it.
-    const outcome = await frame.evaluate(
-      (url) =>
-        new Promise<string>((resolve) => {
-          document.addEventListener(
-            'securitypolicyviolation',
-            (event) => resolve(`violation ${event.effectiveDirective}`),
-            {
-              once: true,
-            },
-          );
-          fetch(url).then(
-            () => resolve('fetched'),
-            () => undefined,
-          );
-        }),
-      `${origin}/mcp`,
-    );
+    // Run in the view (a string: this file is compiled without the DOM's types).
+    const outcome = await frame.evaluate(`new Promise((resolve) => {
+      document.addEventListener('securitypolicyviolation', (event) => resolve('violation ' + event.effectiveDirective), { once: true });
+      fetch(${JSON.stringify(`${origin}/mcp`)}).then(() => resolve('fetched'), () => undefined);
+    })`);
     expect(outcome).toBe('violation connect-src');
   });
 
