@@ -73,6 +73,7 @@ describe('the demo with its roaster upstream over stdio', () => {
     expect(tools.slice(-2)).toEqual(['roaster__roast_schedule', 'roaster__plan_tasting']);
     expect((await client.listResources()).resources.map((resource) => resource.uri)).toEqual([
       'store://catalog',
+      'ui://demo-store/order-form',
       'roaster+roaster://green-stock',
     ]);
     expect(demo.roaster!.status()).toMatchObject({

@@ -39,6 +39,8 @@ describe('the demo with its notes upstream', () => {
       ...[
         'audit_inventory',
         'premium_stock_forecast',
+        'order_form',
+        'submit_order_form', // app-only: listed until lib/ hides it from clients without the UI extension (issue 35)
         'list_customers',
         'get_customer',
         'list_orders',
@@ -53,6 +55,7 @@ describe('the demo with its notes upstream', () => {
     ]);
     expect((await client.listResources()).resources.map((resource) => resource.uri)).toEqual([
       'store://catalog',
+      'ui://demo-store/order-form',
       'notes+notes://all',
     ]);
     expect((await client.listResourceTemplates()).resourceTemplates.map((template) => template.uriTemplate)).toEqual([

@@ -35,6 +35,8 @@ describe('the demo store over MCP', () => {
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual([
       'audit_inventory',
       'premium_stock_forecast', // paid (x402), through the demo's test facilitator
+      'order_form', // the order form app's (demo/apps/order-app.ts)
+      'submit_order_form', // app-only: listed until lib/ hides it from clients without the UI extension (issue 35)
       'list_customers', // decorated controller
       'get_customer',
       'list_orders', // mcp.exposeRoutes
@@ -45,7 +47,10 @@ describe('the demo store over MCP', () => {
       'get_product',
       'restock_product',
     ]);
-    expect((await client.listResources()).resources.map((resource) => resource.uri)).toEqual(['store://catalog']);
+    expect((await client.listResources()).resources.map((resource) => resource.uri)).toEqual([
+      'store://catalog',
+      'ui://demo-store/order-form',
+    ]);
     expect((await client.listResourceTemplates()).resourceTemplates.map((template) => template.uriTemplate)).toEqual([
       'product://{id}',
       'customer://{id}',

@@ -5,6 +5,7 @@
 //   AUTH (token: clients send MCP_TOKEN; oauth: the router is also the OAuth authorization server, and users sign in
 //   with a user name on the demo's /login page: demo/sign-in.ts),
 //   ALLOWED_ORIGINS (comma-separated browser origins allowed besides localhost ones),
+//   SANDBOX_PORT (free port: where the MCP Apps sandbox proxy listens, demo/apps/sandbox.ts),
 //   REDIS_URL (none: in-memory; set, the MCP state lives in Redis, so several demo instances can sit behind one
 //   round-robin proxy, demo/proxy.ts: README › Several instances on Redis)
 //
@@ -31,6 +32,10 @@ import { ordersRouter } from './store/orders';
 import { productsRouter } from './store/products';
 import { registerStoreMcp } from './store-mcp';
 import { startNotesUpstream } from './upstream';
+import { lazyBundle } from './apps/bundle';
+import { registerOrderApp } from './apps/order-app';
+import { orderFormRouter } from './apps/order-form';
+import { startSandbox } from './apps/sandbox';
 
 /** How MCP clients authenticate: a static bearer token, or OAuth sign-in through the demo's login page. */
 export type DemoAuth = { token: string; oauth?: false } | { oauth: true; token?: undefined };
@@ -49,6 +54,11 @@ export type DemoOptions = DemoAuth & {
    * process the router starts at once and ends on `mcp.close()`. Defaults to `false`.
    */
   roaster?: boolean;
+  /**
+   * The MCP Apps sandbox page (demo/apps/sandbox.ts), on an origin other than the demo's: the playground renders
+   * apps through it. Without it the playground shows an app's tool results but not the app.
+   */
+  sandboxUrl?: string;
 };
 
 /** The scopes of the demo's tokens: store:write lets a client place and cancel orders. */
@@ -96,6 +106,7 @@ export function createDemo({
   notesUrl,
   redisUrl,
   roaster = false,
+  sandboxUrl,
 }: DemoOptions): Demo {
   const store = createStore();
   // AUTH=oauth: users sign in on the demo's own login page; the router issues and checks the tokens.
@@ -126,6 +137,8 @@ export function createDemo({
   });
   registerStoreMcp(mcp, store);
   if (login) registerWhoami(mcp);
+  // An MCP App: the order form page (GET /apps/order-form) as the UI of the order_form tool.
+  registerOrderApp(mcp, store);
   const customers = new CustomersController(store);
   mcp.register(customers);
   // The gateway: another MCP server's items beside the store's, namespaced, behind the same token and limits.
@@ -154,7 +167,19 @@ export function createDemo({
       res.status(400).json({ error: (err as Error).message });
     }
   });
+  // The playground as an MCP Apps host: ext-apps' AppBridge bundled for the browser (in memory, on first use), and
+  // where its sandbox proxy lives.
+  const appBridge = lazyBundle('app-bridge-entry.js');
+  app.get('/playground/app-bridge.js', async (_req, res, next) => {
+    try {
+      res.type('text/javascript').send(await appBridge());
+    } catch (error) {
+      next(error);
+    }
+  });
+  app.get('/playground/host.json', (_req, res) => res.json({ sandboxUrl: sandboxUrl ?? null }));
   app.use('/playground', express.static(path.join(__dirname, 'playground')));
+  app.use(orderFormRouter(store));
   app.get('/', (_req, res) => res.redirect('/playground/'));
 
   // The legacy API, as it was (products.ts wraps three of its routes with mcp.route).
@@ -238,6 +263,8 @@ async function main(): Promise<void> {
   const allowedOrigins = (process.env.ALLOWED_ORIGINS ?? '').split(',').filter(Boolean);
   // The upstream listens first, so the gateway's first list fetch finds it (it would retry otherwise).
   const upstream = await startNotesUpstream();
+  // The playground renders MCP Apps through a page on another origin: a second listener, on SANDBOX_PORT.
+  const sandbox = await startSandbox(host, Number(process.env.SANDBOX_PORT ?? 0));
   const { app, mcp, notes, roaster } = createDemo({
     ...auth,
     apiKey,
@@ -245,6 +272,7 @@ async function main(): Promise<void> {
     notesUrl: upstream.url,
     redisUrl: process.env.REDIS_URL || undefined,
     roaster: true,
+    sandboxUrl: sandbox.url,
   });
   const fail = (error: NodeJS.ErrnoException): never => {
     console.error(
@@ -263,7 +291,7 @@ async function main(): Promise<void> {
     // The router first (it ends the notes session with a DELETE, and the roaster process with SIGTERM), then the
     // notes server, then our own server.
     const done = Promise.allSettled([mcp.close()])
-      .then(() => upstream.close())
+      .then(() => Promise.allSettled([upstream.close(), sandbox.close()]))
       .then(() => {
         server.closeAllConnections();
         return new Promise<void>((resolve) => server.close(() => resolve()));
@@ -291,6 +319,7 @@ async function main(): Promise<void> {
           ? oauthConnectionHelp({ origin, apiKey, upstreams })
           : connectionHelp({ origin, token, apiKey, upstreams }),
       );
+      console.log(`MCP Apps: the playground renders the order form app through the sandbox at ${sandbox.url}`);
     });
   } catch (error) {
     fail(error as NodeJS.ErrnoException); // a PORT that is not a port number throws here, before any 'error' event

@@ -5,13 +5,11 @@
 
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createDemo, type Demo } from '../../demo/server';
 import { startNotesUpstream, type NotesUpstream } from '../../demo/upstream';
-import { launchChromium } from '../helpers/chromium';
+import { launchChromium, newPage, serveDemo } from '../helpers/chromium';
 
 const TOKEN = `e2e-${randomBytes(12).toString('base64url')}`;
 const ARTIFACTS = path.join(__dirname, '..', 'artifacts');
@@ -19,17 +17,10 @@ const ARTIFACTS = path.join(__dirname, '..', 'artifacts');
 // Starting Chromium takes a few seconds; every wait below is for a condition, never a fixed time.
 jest.setTimeout(60_000);
 
-function listen(demo: Demo): Promise<Server> {
-  return new Promise((resolve, reject) => {
-    const server = demo.app.listen(0, '127.0.0.1', () => resolve(server));
-    server.once('error', reject);
-  });
-}
-
 describe('the playground (headless Chromium)', () => {
   let upstream: NotesUpstream;
   let demo: Demo;
-  let server: Server;
+  let served: Awaited<ReturnType<typeof serveDemo>>;
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
@@ -42,22 +33,15 @@ describe('the playground (headless Chromium)', () => {
     upstream = await startNotesUpstream();
     demo = createDemo({ token: TOKEN, notesUrl: upstream.url, roaster: true });
     await Promise.all([demo.notes!.refresh(), demo.roaster!.refresh()]);
-    server = await listen(demo);
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    served = await serveDemo(demo);
+    origin = served.origin;
     browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-    context.setDefaultTimeout(15_000);
-    page = await context.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    ({ context, page } = await newPage(browser, pageErrors));
   });
 
   afterAll(async () => {
     await browser?.close();
-    await demo?.mcp.close();
-    if (server) {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    }
+    await served?.close();
     await upstream?.close();
   });
 

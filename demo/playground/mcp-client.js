@@ -111,10 +111,16 @@ function isResponse(message) {
  */
 export class McpClient extends EventTarget {
   /**
-   * @param {{ endpoint: string, token?: string, clientInfo?: { name: string, version: string } }} options
+   * @param {{ endpoint: string, token?: string, clientInfo?: { name: string, version: string }, capabilities?: object }} options
    */
-  constructor({ endpoint, token, clientInfo = { name: 'express-mcp-router-playground', version: '0.1.0' } }) {
+  constructor({
+    endpoint,
+    token,
+    clientInfo = { name: 'express-mcp-router-playground', version: '0.1.0' },
+    capabilities = {},
+  }) {
     super();
+    this.capabilities = capabilities;
     this.endpoint = endpoint;
     this.token = token;
     this.clientInfo = clientInfo;
@@ -335,7 +341,7 @@ export class McpClient extends EventTarget {
         jsonrpc: '2.0',
         id,
         method: 'initialize',
-        params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: this.clientInfo },
+        params: { protocolVersion: PROTOCOL_VERSION, capabilities: this.capabilities, clientInfo: this.clientInfo },
       },
       { wanted: new Set([id]) },
     );

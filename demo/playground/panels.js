@@ -35,7 +35,8 @@ export function createTrafficPanel(list, expand) {
     for (const details of list.querySelectorAll('details')) details.open = expand.checked;
   });
   return {
-    add({ direction, message, note }) {
+    /** `source` is 'app' for the messages between the playground and an app's view (demo/playground/apps.js). */
+    add({ direction, message, note, source = 'server' }) {
       const method =
         message && typeof message.method === 'string'
           ? message.method
@@ -47,6 +48,7 @@ export function createTrafficPanel(list, expand) {
         'data-testid': 'traffic-entry',
         'data-direction': direction,
         'data-method': method,
+        'data-source': source,
       });
       const summary = el(
         'summary',

@@ -3,6 +3,7 @@
 import { el, jsonBlock } from './dom.js';
 import { McpClient } from './mcp-client.js';
 import { finishSignIn, startSignIn } from './oauth.js';
+import { APP_MIME_TYPE, UI_EXTENSION } from './apps.js';
 import { createLogPanel, createTrafficPanel } from './panels.js';
 import { renderError } from './render.js';
 import { createViews } from './views.js';
@@ -10,11 +11,11 @@ import { createViews } from './views.js';
 const $ = (id) => document.getElementById(id);
 
 /** The live connection, and per-call progress listeners keyed by progressToken. */
-const state = { client: undefined, capabilities: {}, progress: new Map(), calls: new Set() };
+const state = { client: undefined, capabilities: {}, progress: new Map(), calls: new Set(), tools: new Map() };
 
 const traffic = createTrafficPanel($('traffic-list'), $('expand-traffic'));
 const logs = createLogPanel($('log-list'));
-const views = createViews({ state, reconnect: () => connect(), selectTab });
+const views = createViews({ state, reconnect: () => connect(), selectTab, traffic });
 
 function setStatus(name, text) {
   $('status').dataset.state = name;
@@ -27,7 +28,12 @@ function showConnectionError(err, action, onReconnect) {
 
 /** A client wired to the panels; `state.client` only once it is the live one. */
 function makeClient() {
-  const client = new McpClient({ endpoint: $('endpoint').value.trim(), token: $('token').value.trim() || undefined });
+  const client = new McpClient({
+    endpoint: $('endpoint').value.trim(),
+    token: $('token').value.trim() || undefined,
+    // SEP-1865 "Client capabilities": this host renders MCP Apps.
+    capabilities: { extensions: { [UI_EXTENSION]: { mimeTypes: [APP_MIME_TYPE] } } },
+  });
   client.addEventListener('traffic', (event) => traffic.add(event.detail));
   client.addEventListener('notification', (event) => onNotification(event.detail.message));
   client.addEventListener('session-lost', (event) => {
@@ -146,6 +152,7 @@ async function disconnect({ quiet = false } = {}) {
   const client = state.client;
   state.client = undefined;
   state.capabilities = {};
+  state.tools = new Map();
   for (const controller of state.calls) controller.abort(new DOMException('Cancelled: disconnected', 'AbortError'));
   views.clear();
   $('disconnect').disabled = true;

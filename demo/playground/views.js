@@ -1,5 +1,6 @@
 // The explorer views: tool forms with calls, live progress and paid retries (x402), resources and templates, prompts.
 
+import { appUriOf, modelMayCall, renderApp } from './apps.js';
 import { el, jsonBlock } from './dom.js';
 import { RpcError } from './mcp-client.js';
 import { grouped, upstreamOfName, upstreamOfUri } from './namespaces.js';
@@ -84,9 +85,9 @@ function heading(item, kind, via) {
 }
 
 /**
- * @param {{ state: object, reconnect: () => void, selectTab: (name: string) => void }} deps
+ * @param {{ state: object, reconnect: () => void, selectTab: (name: string) => void, traffic: { add: Function } }} deps
  */
-export function createViews({ state, reconnect, selectTab }) {
+export function createViews({ state, reconnect, selectTab, traffic }) {
   const toolViews = new Map();
   let callCount = 0;
   // Upstream prefixes seen on tool and prompt names; a resource URI counts as an upstream's only with one of them.
@@ -273,6 +274,7 @@ export function createViews({ state, reconnect, selectTab }) {
     );
     if (tool.outputSchema) schemas.append(el('h3', {}, 'outputSchema'), jsonBlock(tool.outputSchema));
     let controller;
+    let app; // the app rendered for the last call, if the tool has one
     cancel.addEventListener('click', () =>
       controller?.abort(new DOMException('Cancelled: the server was sent notifications/cancelled', 'AbortError')),
     );
@@ -324,6 +326,12 @@ export function createViews({ state, reconnect, selectTab }) {
         const shown = [renderToolResult(result, { onReadResource })];
         const required = paymentRequired(result);
         if (required) shown.push(renderPaymentRequired(required, (payment) => callTool(value, payment)));
+        app?.close();
+        app = undefined;
+        if (appUriOf(tool) && !result?.isError) {
+          app = renderApp({ client, tool, args: value, result, findTool: (name) => state.tools.get(name), traffic });
+          shown.push(app.element);
+        }
         shown.push(
           renderSettlement(result),
           el('p', { class: 'muted elapsed' }, `${Math.round(performance.now() - started)} ms`),
@@ -387,7 +395,10 @@ export function createViews({ state, reconnect, selectTab }) {
       count: $('count-tools'),
       empty: 'No tools.',
       load: async (client) => {
-        const tools = await listAll(client, 'tools/list', 'tools');
+        const all = await listAll(client, 'tools/list', 'tools');
+        // SEP-1865 "Visibility": app-only tools are kept for the apps' calls, never listed for the model (or you).
+        state.tools = new Map(all.map((tool) => [tool.name, tool]));
+        const tools = all.filter(modelMayCall);
         const current = $('tool-detail').querySelector('[data-tool]')?.dataset.tool;
         const replaced = tools.find((tool) => tool.name === current);
         if (replaced) showTool(replaced);

@@ -15,6 +15,43 @@ function isOrderLine(value: unknown): value is OrderLine {
   );
 }
 
+/**
+ * Places an order: checks the customer, the lines and the stock, then takes the units from stock. Shared by the
+ * POST route and the order form's app-only tool (demo/apps/order-app.ts), so both refuse the same way.
+ */
+export function placeOrder(
+  store: Store,
+  customerId: unknown,
+  lines: unknown,
+): { order: Order } | { status: 400 | 409; error: string } {
+  if (typeof customerId !== 'string' || !store.customers.has(customerId))
+    return { status: 400, error: `Unknown customer '${String(customerId)}'.` };
+  if (!Array.isArray(lines) || lines.length === 0 || !lines.every(isOrderLine))
+    return { status: 400, error: 'lines must be a non-empty array of { productId, quantity }' };
+  for (const line of lines) {
+    const product = store.products.get(line.productId);
+    if (!product) return { status: 400, error: `Unknown product '${line.productId}'.` };
+    if (product.stock < line.quantity)
+      return { status: 409, error: `Only ${product.stock} of '${product.name}' in stock.` };
+  }
+  let total = 0;
+  for (const line of lines) {
+    const product = store.products.get(line.productId)!;
+    product.stock -= line.quantity;
+    total += product.price * line.quantity;
+  }
+  const order: Order = {
+    id: store.nextOrderId(),
+    customerId,
+    lines: lines.map(({ productId, quantity }) => ({ productId, quantity })),
+    total: Math.round(total * 100) / 100,
+    status: 'placed',
+    createdAt: new Date().toISOString(),
+  };
+  store.orders.set(order.id, order);
+  return { order };
+}
+
 export function ordersRouter(store: Store): Router {
   const router = express.Router();
 
@@ -36,41 +73,9 @@ export function ordersRouter(store: Store): Router {
 
   router.post('/', (req, res) => {
     const { customerId, lines } = (req.body ?? {}) as { customerId?: unknown; lines?: unknown };
-    if (typeof customerId !== 'string' || !store.customers.has(customerId)) {
-      res.status(400).json({ error: `Unknown customer '${String(customerId)}'.` });
-      return;
-    }
-    if (!Array.isArray(lines) || lines.length === 0 || !lines.every(isOrderLine)) {
-      res.status(400).json({ error: 'lines must be a non-empty array of { productId, quantity }' });
-      return;
-    }
-    for (const line of lines) {
-      const product = store.products.get(line.productId);
-      if (!product) {
-        res.status(400).json({ error: `Unknown product '${line.productId}'.` });
-        return;
-      }
-      if (product.stock < line.quantity) {
-        res.status(409).json({ error: `Only ${product.stock} of '${product.name}' in stock.` });
-        return;
-      }
-    }
-    let total = 0;
-    for (const line of lines) {
-      const product = store.products.get(line.productId)!;
-      product.stock -= line.quantity;
-      total += product.price * line.quantity;
-    }
-    const order: Order = {
-      id: store.nextOrderId(),
-      customerId,
-      lines: lines.map(({ productId, quantity }) => ({ productId, quantity })),
-      total: Math.round(total * 100) / 100,
-      status: 'placed',
-      createdAt: new Date().toISOString(),
-    };
-    store.orders.set(order.id, order);
-    res.status(201).json(order);
+    const placed = placeOrder(store, customerId, lines);
+    if ('error' in placed) res.status(placed.status).json({ error: placed.error });
+    else res.status(201).json(placed.order);
   });
 
   router.post('/:id/cancel', (req, res) => {
