@@ -1,7 +1,6 @@
 // A route as a tool: arguments → an in-process request through Express (light-my-request), response → tool result.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import inject from 'light-my-request';
 import type { RequestContext } from '../registry/request-context';
 import { errorResult, type ToolAnnotations, type ToolDefinition } from '../registry/tools';
 import { wrapsOutput, type JsonSchema } from '../registry/tool-schemas';
@@ -12,6 +11,7 @@ import { inputLayoutFor, type RouteInput } from './input';
 import { annotationsFor, toolNameFor } from './route-names';
 import { compilePath } from './path-values';
 import { toToolResult } from './result';
+import { dispatchInProcess } from './in-process';
 
 /** How a route becomes a tool. */
 export interface RouteToolMeta extends AccessRule {
@@ -65,19 +65,6 @@ function queryString(query: Record<string, unknown>): string {
   }
   const text = search.toString();
   return text === '' ? '' : `?${text}`;
-}
-
-/**
- * Express replaces the prototype of every request and response it serves (with its own, which inherits
- * Node's). light-my-request's request and response capture the body through methods on their own prototypes,
- * so those methods are copied onto the objects first, where the swap cannot reach them.
- */
-function keepOwnMethods(target: object): void {
-  const proto = Object.getPrototypeOf(target) as Record<string, unknown>;
-  for (const name of Object.getOwnPropertyNames(proto)) {
-    const value = Object.getOwnPropertyDescriptor(proto, name)?.value as unknown;
-    if (name !== 'constructor' && typeof value === 'function') (target as Record<string, unknown>)[name] = value;
-  }
 }
 
 /** A streamed response (`res.write`) is collected; each chunk is reported as progress when the caller asked for it. */
@@ -142,32 +129,18 @@ export function routeTool(
       const filled = template.fill(params);
       if (!filled.ok) return errorResult(filled.message);
       const headers: Record<string, string> = { accept: 'application/json' };
-      for (const header of forwarded) {
-        const value = ctx.headers[header];
-        if (typeof value === 'string') headers[header] = value;
-      }
       const hasBody = body !== undefined && verb !== 'GET' && verb !== 'HEAD';
       if (hasBody) headers['content-type'] = 'application/json';
-      const response = await inject(
-        // The route sees the tool's context as req.mcp: signal, session, auth, progress, log.
-        (req, res) => {
-          keepOwnMethods(req);
-          keepOwnMethods(res);
-          if (ctx.meta?.progressToken !== undefined) reportWrites(res, ctx);
-          dispatch(Object.assign(req, { mcp: ctx }), res);
-        },
-        {
-          method: verb as 'GET',
-          url: filled.path + queryString(query),
-          headers,
-          ...(hasBody ? { payload: JSON.stringify(body) } : {}),
-          signal: ctx.signal,
-        },
-      );
-      return toToolResult(
-        { status: response.statusCode, headers: response.headers, body: response.rawPayload },
-        { toolName: name, wrapResult },
-      );
+      const response = await dispatchInProcess(dispatch, {
+        method: verb,
+        url: filled.path + queryString(query),
+        headers,
+        forward: forwarded,
+        ...(hasBody ? { payload: JSON.stringify(body) } : {}),
+        ctx,
+        watch: ctx.meta?.progressToken === undefined ? undefined : (res) => reportWrites(res, ctx),
+      });
+      return toToolResult(response, { toolName: name, wrapResult });
     },
   };
 }
