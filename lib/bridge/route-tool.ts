@@ -7,6 +7,7 @@ import { wrapsOutput, type JsonSchema } from '../registry/tool-schemas';
 import type { AccessRule } from '../registry/access';
 import type { CallLimitOptions } from '../registry/call-limit';
 import type { ToolGuard } from '../registry/guards';
+import type { ToolUiLink } from '../registry/ui-link';
 import { inputLayoutFor, type RouteInput } from './input';
 import { annotationsFor, toolNameFor } from './route-names';
 import { compilePath } from './path-values';
@@ -40,6 +41,8 @@ export interface RouteToolMeta extends AccessRule {
   rateLimit?: CallLimitOptions;
   /** Guards around each call, as on any tool (they run before the route is dispatched). Defaults to none. */
   guards?: ReadonlyArray<ToolGuard>;
+  /** The MCP App that shows its results, as on any tool (`mcp.app()` first). Defaults to none. */
+  ui?: ToolUiLink;
 }
 
 /** What `mcp.route()` needs besides {@link RouteToolMeta}: the method (default GET, or POST with a body) and path of the route. */
@@ -124,6 +127,7 @@ export function routeTool(
     timeoutMs: meta.timeoutMs ?? DEFAULT_ROUTE_TIMEOUT_MS,
     rateLimit: meta.rateLimit,
     guards: meta.guards,
+    ui: meta.ui,
     async handler(args: Record<string, unknown>, ctx: RequestContext) {
       const { params, query, body } = layout.split(args);
       const filled = template.fill(params);
