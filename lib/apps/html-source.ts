@@ -73,7 +73,7 @@ function readBounded(
  * never the error page itself. A route that has not answered after {@link DEFAULT_ROUTE_TIMEOUT_MS} fails the read.
  */
 export function routeSource(route: string, maxBytes: number, label: string, host: HostDispatch): HtmlSource {
-  const where = `${label} route GET ${route}`;
+  const failed = (why: string): JsonRpcError => readFailed(label, `the route GET ${route} ${why}`);
   return async (ctx) => {
     let bytes = 0;
     const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(DEFAULT_ROUTE_TIMEOUT_MS)]);
@@ -102,12 +102,12 @@ export function routeSource(route: string, maxBytes: number, label: string, host
         });
       },
     });
-    const response = await untilAborted(answer, signal, () => readFailed(where, 'no answer in time'));
-    if (bytes > maxBytes) throw readFailed(where, `the page is larger than maxBytes (${maxBytes} bytes)`);
+    const response = await untilAborted(answer, signal, () => failed('did not answer in time'));
+    if (bytes > maxBytes) throw failed(`sent a page larger than maxBytes (${maxBytes} bytes)`);
     const type = String(response.headers['content-type'] ?? '');
-    if (response.status < 200 || response.status > 299) throw readFailed(where, `answered HTTP ${response.status}`);
+    if (response.status < 200 || response.status > 299) throw failed(`answered HTTP ${response.status}`);
     if (!/^text\/html\s*(;|$)/i.test(type))
-      throw readFailed(where, `answered ${type === '' ? 'no Content-Type' : type}, not text/html`);
+      throw failed(`answered ${type === '' ? 'no Content-Type' : type}, not text/html`);
     return response.body.toString('utf8');
   };
 }
