@@ -28,21 +28,17 @@ describe('mcp.app() options', () => {
     ['a path', { csp: { resourceDomains: ['https://cdn.example.com/lib'] } }, /not an origin/],
     ['a port past 65535', { csp: { connectDomains: ['https://api.example.com:70000'] } }, /not an origin/],
     ['a wildcard top-level domain', { csp: { resourceDomains: ['https://*.com'] } }, /not an origin/],
-    [
-      'an unknown csp key',
-      { csp: { scriptDomains: ['https://a.example.com'] } },
-      /csp has an unknown key 'scriptDomains'/,
-    ],
+    ['an unknown csp key', { csp: { scriptDomains: ['https://a.example.com'] } }, /unknown option 'csp.scriptDomains'/],
     [
       'csp origins not in an array',
       { csp: { connectDomains: 'https://a.example.com' } },
       /csp.connectDomains must be an array/,
     ],
-    ['an unknown permission', { permissions: { usb: {} } }, /permissions has an unknown key 'usb'/],
+    ['an unknown permission', { permissions: { usb: {} } }, /unknown option 'permissions.usb'/],
     ['a permission that is not {}', { permissions: { camera: true } }, /permissions.camera must be \{\}/],
     ['prefersBorder not a boolean', { prefersBorder: 'yes' }, /prefersBorder must be true or false/],
     ['domain with a space', { domain: 'a b' }, /domain must be a host name/],
-    ['an unknown option', { htlm: html }, /unknown option 'htlm'/],
+    ['an unknown option', { htlm: html }, /unknown option 'htlm'. Did you mean 'html'\?/],
     ['maxBytes not a positive integer', { maxBytes: 0 }, /maxBytes must be a positive number/],
   ])('refuses %s', (_, extra, message) => refused({ name: 'app', html, ...extra }, message));
 

@@ -37,6 +37,18 @@ function register(mcp: McpRouter): void {
   mcp.tool({ name: 'plain', description: 'A tool without an app', handler: () => 'plain' });
 }
 
+/** A host (the extension declared) lists the app-only tool and calls it for its app. */
+interface ToolClient {
+  listTools(): Promise<{ tools: Array<{ name: string }> }>;
+  callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
+}
+async function expectHostSeesAppOnlyTool(client: ToolClient): Promise<void> {
+  const { tools } = await client.listTools();
+  expect(tools.map((tool) => tool.name)).toEqual(['order', 'place_order', 'plain']);
+  const result = await client.callTool({ name: 'place_order', arguments: {} });
+  expect((result as { content?: unknown }).content).toEqual([{ type: 'text', text: 'placed' }]);
+}
+
 const RESOURCE_UI = {
   csp: { resourceDomains: ['https://cdn.example.com', 'https://*.example.org'], connectDomains: [] },
   permissions: { clipboardWrite: {} },
@@ -173,10 +185,7 @@ describe('2025 session, SDK v1 client', () => {
     const client = new Client({ name: 'host', version: '1.0.0' }, options);
     const connection = await connectClient(serve(), '/mcp', {}, client);
     try {
-      const { tools } = await connection.client.listTools();
-      expect(tools.map((tool) => tool.name)).toEqual(['order', 'place_order', 'plain']);
-      const result = await connection.client.callTool({ name: 'place_order', arguments: {} });
-      expect(result.content).toEqual([{ type: 'text', text: 'placed' }]);
+      await expectHostSeesAppOnlyTool(connection.client);
     } finally {
       await connection.close();
     }
@@ -224,10 +233,7 @@ describe('2026-07-28, SDK v2 client', () => {
   it('a host with the extension in its capabilities calls the app-only tool', async () => {
     const connection = await connectV2(UI_CAPS);
     try {
-      const { tools } = await connection.client.listTools();
-      expect(tools.map((tool) => tool.name)).toEqual(['order', 'place_order', 'plain']);
-      const result = await connection.client.callTool({ name: 'place_order', arguments: {} });
-      expect(result.content).toEqual([{ type: 'text', text: 'placed' }]);
+      await expectHostSeesAppOnlyTool(connection.client);
     } finally {
       await connection.close();
     }

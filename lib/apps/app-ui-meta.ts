@@ -1,6 +1,6 @@
 // An app's `_meta.ui` (SEP-1865 UI Resource Format): its CSP origins, sandbox permissions, border and domain, checked once.
 
-import { McpConfigError } from '../config-error';
+import { McpConfigError, rejectUnknownKeys, type OptionKeys } from '../config-error';
 import { isObject } from '../jsonrpc/types';
 
 /** The origins an app may reach (SEP-1865 `McpUiResourceCsp`); the host builds its Content-Security-Policy from them. */
@@ -31,14 +31,13 @@ export interface UiMetaOptions {
   domain?: string;
 }
 
-type KeysOf<T> = { [P in keyof Required<T>]: true };
-const CSP_KEYS: KeysOf<McpAppCsp> = {
+const CSP_KEYS: OptionKeys<McpAppCsp> = {
   connectDomains: true,
   resourceDomains: true,
   frameDomains: true,
   baseUriDomains: true,
 };
-const PERMISSION_KEYS: KeysOf<McpAppPermissions> = {
+const PERMISSION_KEYS: OptionKeys<McpAppPermissions> = {
   camera: true,
   microphone: true,
   geolocation: true,
@@ -85,7 +84,7 @@ export function uiResourceMeta(options: UiMetaOptions, label: string): Record<st
 }
 
 function checkCsp(csp: unknown, label: string): Record<string, string[]> {
-  const entries = knownEntries(csp, CSP_KEYS, label);
+  const entries = knownEntries(csp, CSP_KEYS, label, 'csp.');
   const checked: Record<string, string[]> = {};
   for (const [key, origins] of entries) {
     if (!Array.isArray(origins)) fail(`${label}.${key} must be an array of origins`, origins);
@@ -104,21 +103,22 @@ function checkCsp(csp: unknown, label: string): Record<string, string[]> {
 
 function checkPermissions(permissions: unknown, label: string): Record<string, Record<string, never>> {
   const checked: Record<string, Record<string, never>> = {};
-  for (const [key, value] of knownEntries(permissions, PERMISSION_KEYS, label)) {
+  for (const [key, value] of knownEntries(permissions, PERMISSION_KEYS, label, 'permissions.')) {
     if (!isObject(value) || Object.keys(value).length > 0) fail(`${label}.${key} must be {} to ask for it`, value);
     checked[key] = {};
   }
   return checked;
 }
 
-function knownEntries(value: unknown, keys: Record<string, true>, label: string): [string, unknown][] {
+function knownEntries(
+  value: unknown,
+  keys: Readonly<Record<string, true>>,
+  label: string,
+  prefix: string,
+): [string, unknown][] {
   if (!isObject(value)) fail(`${label} must be an object`, value);
-  const entries = Object.entries(value as Record<string, unknown>).filter(([, entry]) => entry !== undefined);
-  for (const [key] of entries) {
-    if (!Object.hasOwn(keys, key))
-      fail(`${label} has an unknown key '${key}' (known: ${Object.keys(keys).join(', ')})`);
-  }
-  return entries;
+  rejectUnknownKeys(value as object, keys, prefix);
+  return Object.entries(value as Record<string, unknown>).filter(([, entry]) => entry !== undefined);
 }
 
 function fail(message: string, ...got: unknown[]): never {

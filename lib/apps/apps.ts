@@ -1,7 +1,7 @@
 // mcp.app(): an MCP App (SEP-1865) — a `ui://` HTML resource with its `_meta.ui` — and the tools that show it.
 
 import path from 'node:path';
-import { isPositiveInteger, McpConfigError } from '../config-error';
+import { isPositiveInteger, McpConfigError, rejectUnknownKeys, type OptionKeys } from '../config-error';
 import { isObject } from '../jsonrpc/types';
 import type { McpRegistration } from '../registry/definition';
 import type { Registry } from '../registry/registry';
@@ -38,8 +38,7 @@ export interface McpAppRegistration extends McpRegistration {
   readonly uri: string;
 }
 
-type KeysOf<T> = { [P in keyof Required<T>]: true };
-const OPTION_KEYS: KeysOf<McpAppOptions> = {
+const OPTION_KEYS: OptionKeys<McpAppOptions> = {
   name: true,
   title: true,
   description: true,
@@ -73,9 +72,7 @@ export function createApps(
 ): (options: McpAppOptions) => McpAppRegistration {
   return function app(options) {
     if (!isObject(options)) throw invalid(`mcp.app() needs an options object, got ${JSON.stringify(options)}`);
-    for (const key of Object.keys(options))
-      if (!Object.hasOwn(OPTION_KEYS, key))
-        throw invalid(`mcp.app() has an unknown option '${key}'`, 'ERR_MCP_UNKNOWN_OPTION');
+    rejectUnknownKeys(options, OPTION_KEYS);
     const { name, title, description, maxBytes = DEFAULT_APP_MAX_BYTES, tools = [] } = options;
     if (typeof name !== 'string' || !APP_NAME.test(name) || name === '.' || name === '..')
       throw invalid(
