@@ -139,6 +139,8 @@ function layerOf(name: string): number {
     'session-options.ts': 78,
     // Decorators bridge Express handlers too, so they sit just above bridge/.
     decorators: 65,
+    // MCP Apps render a route through the bridge's in-process dispatch, so they sit just above bridge/.
+    apps: 62,
     auth: 60,
     security: 60,
     bridge: 60,

@@ -121,6 +121,11 @@ export type { BridgedRouteMeta, RouteToolMeta } from './bridge/route-tool';
 export type { RouteInput } from './bridge/input';
 export type { RouteTarget } from './bridge/dispatch';
 
+// MCP Apps (SEP-1865): a page of the app as a tool's interface (mcp.app, and `ui` on tools and routes).
+export type { McpAppOptions, McpAppRegistration } from './apps/apps';
+export type { McpAppCsp, McpAppPermissions } from './apps/app-ui-meta';
+export type { ToolUiLink, UiVisibility } from './registry/ui-link';
+
 // Content helpers for tool results and prompt messages.
 export {
   audioContent,

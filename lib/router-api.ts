@@ -1,6 +1,7 @@
 // McpRouterApi: what mcpRouter() adds to an express.Router (registration, the bridge, shutdown), and the McpRouter type.
 
 import type { RequestHandler, Router } from 'express';
+import type { McpAppOptions, McpAppRegistration } from './apps/apps';
 import type { RouteTarget } from './bridge/dispatch';
 import type { BridgedRouteMeta, RouteToolMeta } from './bridge/route-tool';
 import type { UpstreamHandle } from './gateway/upstream';
@@ -50,6 +51,23 @@ export interface McpRouterApi {
    * ```
    */
   skills(options: string | SkillsOptions): readonly McpSkill[];
+  /**
+   * Registers an MCP App (SEP-1865, `io.modelcontextprotocol/ui`): HTML a host renders in a sandboxed iframe as a
+   * tool's interface, served as the resource `ui://<router name>/<name>` (`text/html;profile=mcp-app`) with its
+   * `_meta.ui` (CSP origins, permissions). Its HTML is a string, a file, or a GET route of the host app rendered
+   * in-process. Tools link to it with `ui: '<name>'`, registered after it; the options are checked now.
+   *
+   * @returns a handle with the app's `uri`, whose `remove()` throws while tools other than its own `tools` link to it
+   * @throws {McpConfigError} naming the option: a bad name, not exactly one of html/file/route, a file that cannot be
+   *   read, an unknown CSP or permission key, an origin that is not one
+   * @example
+   * ```ts
+   * mcp.app({ name: 'order-form', route: '/apps/order-form', csp: { resourceDomains: ['https://cdn.example.com'] } });
+   * mcp.tool({ name: 'order', description: 'Order a product', ui: 'order-form', handler: placeOrder });
+   * mcp.tool({ name: 'quote', description: 'Price an order', ui: { app: 'order-form', visibility: ['app'] }, handler: quote });
+   * ```
+   */
+  app(options: McpAppOptions): McpAppRegistration;
   /**
    * Tells the clients subscribed to `uri` that the resource changed: `notifications/resources/updated` on the GET
    * stream of every session subscribed to it (MCP resources › Subscriptions). Clients then read it again.

@@ -2,6 +2,7 @@
 
 import express from 'express';
 import { createRouterAuth } from './auth/middleware';
+import { createApps } from './apps/apps';
 import { createBridge } from './bridge/bridge-api';
 import { registerController } from './decorators/register';
 import { createGateway } from './gateway/gateway';
@@ -146,6 +147,8 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
     resourceTemplate: (definition) => registry.addTemplate(definition as ResourceTemplateDefinition<never>),
     prompt: (definition) => registry.addPrompt(definition as PromptDefinition<never>),
     skills: (skills) => serveSkills(skills, { registry, extend: dispatcher.extend, pageSize: config.pageSize, logger }),
+    // MCP Apps (SEP-1865): a `route` app renders through the host app, as bridged routes run.
+    app: createApps(registry, String(config.serverInfo.name), bridge.throughHost),
     notifyResourceUpdated,
     upstream: (upstreamOptions) => gateway.mount(upstreamOptions),
     close: async () => {

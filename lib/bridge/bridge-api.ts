@@ -33,6 +33,8 @@ export interface Bridge {
   /** `mcp.exposeOpenApi()`. */
   readonly exposeOpenApi: (app: RouteTarget, document: unknown) => McpRegistration[];
   readonly addRouteTool: AddRouteTool;
+  /** Dispatches in-process through the app serving the MCP router (learned on its first request; 503 before). */
+  readonly throughHost: RequestDispatcher;
   /** Runs before each request to the endpoint: learns the wrapped routes still waiting from the app serving it. */
   readonly learnFrom: (req: IncomingMessage) => void;
 }
@@ -64,6 +66,7 @@ export function createBridge(registry: Registry, router: Router, logger: McpLogg
     exposeRoutes,
     exposeOpenApi: (app, document) => exposeRoutes(app, routesFromOpenApi(document)),
     addRouteTool,
+    throughHost: wrapped.throughHost,
     learnFrom: (req) => {
       if (wrapped.waiting) wrapped.learn(appOf(req));
     },

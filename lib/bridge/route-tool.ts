@@ -1,17 +1,18 @@
 // A route as a tool: arguments → an in-process request through Express (light-my-request), response → tool result.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import inject from 'light-my-request';
 import type { RequestContext } from '../registry/request-context';
 import { errorResult, type ToolAnnotations, type ToolDefinition } from '../registry/tools';
 import { wrapsOutput, type JsonSchema } from '../registry/tool-schemas';
 import type { AccessRule } from '../registry/access';
 import type { CallLimitOptions } from '../registry/call-limit';
 import type { ToolGuard } from '../registry/guards';
+import type { ToolUiLink } from '../registry/ui-link';
 import { inputLayoutFor, type RouteInput } from './input';
 import { annotationsFor, toolNameFor } from './route-names';
 import { compilePath } from './path-values';
 import { toToolResult } from './result';
+import { dispatchInProcess } from './in-process';
 
 /** How a route becomes a tool. */
 export interface RouteToolMeta extends AccessRule {
@@ -40,6 +41,8 @@ export interface RouteToolMeta extends AccessRule {
   rateLimit?: CallLimitOptions;
   /** Guards around each call, as on any tool (they run before the route is dispatched). Defaults to none. */
   guards?: ReadonlyArray<ToolGuard>;
+  /** The MCP App that shows its results, as on any tool (`mcp.app()` first). Defaults to none. */
+  ui?: ToolUiLink;
 }
 
 /** What `mcp.route()` needs besides {@link RouteToolMeta}: the method (default GET, or POST with a body) and path of the route. */
@@ -65,19 +68,6 @@ function queryString(query: Record<string, unknown>): string {
   }
   const text = search.toString();
   return text === '' ? '' : `?${text}`;
-}
-
-/**
- * Express replaces the prototype of every request and response it serves (with its own, which inherits
- * Node's). light-my-request's request and response capture the body through methods on their own prototypes,
- * so those methods are copied onto the objects first, where the swap cannot reach them.
- */
-function keepOwnMethods(target: object): void {
-  const proto = Object.getPrototypeOf(target) as Record<string, unknown>;
-  for (const name of Object.getOwnPropertyNames(proto)) {
-    const value = Object.getOwnPropertyDescriptor(proto, name)?.value as unknown;
-    if (name !== 'constructor' && typeof value === 'function') (target as Record<string, unknown>)[name] = value;
-  }
 }
 
 /** A streamed response (`res.write`) is collected; each chunk is reported as progress when the caller asked for it. */
@@ -137,37 +127,24 @@ export function routeTool(
     timeoutMs: meta.timeoutMs ?? DEFAULT_ROUTE_TIMEOUT_MS,
     rateLimit: meta.rateLimit,
     guards: meta.guards,
+    ui: meta.ui,
     async handler(args: Record<string, unknown>, ctx: RequestContext) {
       const { params, query, body } = layout.split(args);
       const filled = template.fill(params);
       if (!filled.ok) return errorResult(filled.message);
       const headers: Record<string, string> = { accept: 'application/json' };
-      for (const header of forwarded) {
-        const value = ctx.headers[header];
-        if (typeof value === 'string') headers[header] = value;
-      }
       const hasBody = body !== undefined && verb !== 'GET' && verb !== 'HEAD';
       if (hasBody) headers['content-type'] = 'application/json';
-      const response = await inject(
-        // The route sees the tool's context as req.mcp: signal, session, auth, progress, log.
-        (req, res) => {
-          keepOwnMethods(req);
-          keepOwnMethods(res);
-          if (ctx.meta?.progressToken !== undefined) reportWrites(res, ctx);
-          dispatch(Object.assign(req, { mcp: ctx }), res);
-        },
-        {
-          method: verb as 'GET',
-          url: filled.path + queryString(query),
-          headers,
-          ...(hasBody ? { payload: JSON.stringify(body) } : {}),
-          signal: ctx.signal,
-        },
-      );
-      return toToolResult(
-        { status: response.statusCode, headers: response.headers, body: response.rawPayload },
-        { toolName: name, wrapResult },
-      );
+      const response = await dispatchInProcess(dispatch, {
+        method: verb,
+        url: filled.path + queryString(query),
+        headers,
+        forward: forwarded,
+        ...(hasBody ? { payload: JSON.stringify(body) } : {}),
+        ctx,
+        watch: ctx.meta?.progressToken === undefined ? undefined : (res) => reportWrites(res, ctx),
+      });
+      return toToolResult(response, { toolName: name, wrapResult });
     },
   };
 }

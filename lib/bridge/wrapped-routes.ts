@@ -21,6 +21,8 @@ export interface WrappedRoutes {
    * one error for each that cannot be learned, which is then left out. Calls run through `app` from now on.
    */
   learn(app: unknown): void;
+  /** Dispatches through the app learned on the first request (503 before one); what wrapped routes' tools call. */
+  readonly throughHost: RequestDispatcher;
 }
 
 interface Waiting {
@@ -63,6 +65,7 @@ export function createWrappedRoutes(
     return addRouteTool(toolMeta, method, path, throughHost);
   };
   return {
+    throughHost,
     wrap(meta, handlers) {
       const last = handlers[handlers.length - 1];
       if (last === undefined) return [];

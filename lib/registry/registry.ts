@@ -14,6 +14,7 @@ import {
   type ResourceTemplateDefinition,
 } from './resources';
 import { defineTool, type RegisteredTool, type ToolDefinition, type ToolMode, type ToolServices } from './tools';
+import { UI_EXTENSION, UI_MIME_TYPE, UiApps } from './ui-link';
 
 /** A list whose items can change: a resource template counts as `resources`. */
 export type ChangedList = 'tools' | 'prompts' | 'resources';
@@ -61,6 +62,8 @@ export class Registry {
   private readonly offered = { tools: false, resources: false, prompts: false, completions: false, tasks: false };
   /** Extensions (SEP-1724) that registrations turned on, with the settings each declares, by identifier. */
   private readonly declared = new Map<string, Readonly<Record<string, unknown>>>();
+  /** The MCP Apps (SEP-1865) registered, and the tools linked to them. */
+  readonly apps = new UiApps();
   /** Change events held back by {@link Registry.batch}, by list; undefined outside a batch. */
   private held: Set<ChangedList> | undefined;
   private readonly listeners: Array<(kind: ChangedList) => void> = [];
@@ -113,7 +116,35 @@ export class Registry {
     this.tools.add(tool.name, tool);
     this.offered.tools = true;
     if (tool.task !== undefined) this.offered.tasks = true;
-    return { remove: () => this.tools.remove(tool.name, tool) };
+    const unlink = tool.ui && this.apps.link(tool.name, tool.ui);
+    return {
+      remove: () => {
+        const removed = this.tools.remove(tool.name, tool);
+        if (removed) unlink?.();
+        return removed;
+      },
+    };
+  }
+
+  /**
+   * Registers an MCP App's `ui://` resource (SEP-1865), so tools can link to it by `name`, and declares the
+   * extension. Its `remove()` throws while tools still link to it: they would point at nothing.
+   *
+   * @throws {McpConfigError} as {@link Registry.addResource}
+   */
+  addApp(name: string, definition: ResourceDefinition): McpRegistration {
+    const resource = defineResource({ ...definition, mimeType: UI_MIME_TYPE }, this.guards);
+    this.resources.add(resource.uri, resource);
+    this.apps.add(name, resource.uri);
+    this.offered.resources = true;
+    // SEP-1865 Capability Negotiation, server side: the extension, with no settings of its own.
+    this.declareExtension(UI_EXTENSION);
+    return {
+      remove: () => {
+        this.apps.delete(name, resource.uri);
+        return this.resources.remove(resource.uri, resource);
+      },
+    };
   }
 
   addResource(definition: ResourceDefinition): McpRegistration {
@@ -141,7 +172,9 @@ export class Registry {
 
   /** Checks and compiles a tool with the router's validator and guards, without registering it (see {@link Registry.put}). */
   defineTool(definition: ToolDefinition<never>, mode?: ToolMode): RegisteredTool {
-    return defineTool(definition, this.validator, this.guards, mode, this.services);
+    const { ui } = definition as { ui?: unknown; name?: unknown };
+    const linked = ui === undefined ? mode : { ...mode, ui: this.apps.resolve(ui, String(definition.name)) };
+    return defineTool(definition, this.validator, this.guards, linked, this.services);
   }
 
   /** Checks a prompt, resource or template with the router's guards, without registering it. */

@@ -21,6 +21,7 @@ import { checkDefinitionObject, checkHandler, copyDefined, type Icon } from './d
 import type { CallToolResult, ToolDescriptor } from './results';
 import { guardsListMeta, type Guard, type ToolGuard, type ToolGuardCall } from './guards';
 import { composePipeline, guardLinks, type CallEntry } from './item-pipeline';
+import type { ResolvedUiLink, ToolUiLink } from './ui-link';
 
 export type { CallToolResult, ToolDescriptor } from './results';
 export { errorResult, jsonResult, toCallToolResult } from './tool-chain';
@@ -59,6 +60,12 @@ export interface ToolDefinition<Args = Record<string, unknown>> extends AccessRu
   icons?: Icon[];
   /** Extra data listed with it, for clients that know its keys. Defaults to none. */
   _meta?: Record<string, unknown>;
+  /**
+   * The MCP App (registered with `mcp.app()` before this tool) that shows its results: the app's name or `ui://`
+   * URI, or `{ app, visibility }`; `visibility: ['app']` keeps the tool from clients that do not render apps.
+   * Listed as `_meta.ui` (SEP-1865). Defaults to none.
+   */
+  ui?: ToolUiLink;
   /** Longest a call may run: then its signal aborts and the caller gets an `isError` result. Defaults to no limit. */
   timeoutMs?: number;
   /** At most `limit` calls per `windowMs` per caller (principal, else session); more get an `isError` result. Defaults to none. */
@@ -108,6 +115,8 @@ export interface RegisteredTool {
   readonly headerParams: readonly HeaderParam[];
   /** Whether a call may (or must) run as a task; undefined for never. */
   readonly task: TaskSupport | undefined;
+  /** Its link to an MCP App, checked; undefined for none. */
+  readonly ui: ResolvedUiLink | undefined;
   /** When such a call becomes a task: at once, or when its handler calls `ctx.continueAsTask()`. */
   readonly taskStart: 'call' | 'handler';
   /** Runs a call through the tool's pipeline, composed at registration (see {@link Guard} for its order). */
@@ -124,10 +133,12 @@ export interface ToolServices {
 
 /**
  * How a tool is served. `forwarded`: another MCP server (a gateway's upstream) runs it and is the authority on its
- * schemas: they are listed as it sent them and not compiled here, and its result is passed on as it came.
+ * schemas: they are listed as it sent them and not compiled here, and its result is passed on as it came. `ui`: its
+ * `ui` option, checked against the registry's apps.
  */
 export interface ToolMode {
-  readonly forwarded: true;
+  readonly forwarded?: true;
+  readonly ui?: ResolvedUiLink;
 }
 
 const ANY_VALUE: CompiledSchema = () => ({ ok: true });
@@ -207,7 +218,7 @@ export function defineTool(
     annotations: definition.annotations,
     icons: definition.icons,
     // Guards may advertise what they do to callers (x402Guard: the price), before the call.
-    _meta: guardsListMeta(definition.guards, definition._meta),
+    _meta: guardsListMeta(definition.guards, mode?.ui ? { ...definition._meta, ...mode.ui.meta } : definition._meta),
     // MCP 2025-11-25 tools › execution.taskSupport (shaping drops it for other revisions).
     execution: task === undefined ? undefined : { taskSupport: task },
   }) as ToolDescriptor;
@@ -233,6 +244,7 @@ export function defineTool(
     headerParams: headerParamsOf(descriptor.inputSchema as JsonSchema, label),
     task,
     taskStart,
+    ui: mode?.ui,
   };
   // The pipeline, composed once: a tool with no rule, limit, guard or timeout runs validate → handler and no more.
   const pipeline = composePipeline<ToolGuardCall>({

@@ -56,7 +56,8 @@ export function optionalObject(params: JsonRpcParams, key: string): Record<strin
  * One page of a paginated list (MCP pagination): `{ [key]: entries, nextCursor? }`, without the items the
  * caller may not use (they look exactly like items that do not exist).
  *
- * @param toEntry - turns an item into its wire entry for this request's revision
+ * @param toEntry - turns an item into its wire entry for this request's revision; undefined leaves it out (an
+ *   MCP Apps app-only tool, for a client that does not render apps)
  * @param loading - first loads to wait for (an upstream's lists: `registry.loaded()`), bounded by their makers
  */
 export async function listPage<T extends { readonly access: AccessRule | undefined }>(
@@ -73,7 +74,9 @@ export async function listPage<T extends { readonly access: AccessRule | undefin
   const entries: unknown[] = [];
   for (const item of page.items) {
     // The access rule the item's chain applies to calls (registry/access.ts): what a caller may not use is not listed.
-    if (item.access === undefined || (await mayUse(item.access, ctx))) entries.push(toEntry(item));
+    if (item.access !== undefined && !(await mayUse(item.access, ctx))) continue;
+    const entry = toEntry(item);
+    if (entry !== undefined) entries.push(entry);
   }
   const result: Record<string, unknown> = { [key]: entries };
   if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
