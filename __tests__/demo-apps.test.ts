@@ -4,13 +4,15 @@
 
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 import request from 'supertest';
 import { createSandboxApp } from '../demo/apps/sandbox';
-import { APP_MIME_TYPE, ORDER_APP_URI } from '../demo/apps/order-app';
 import { createDemoApp } from '../demo/server';
 import { connectClient, type ConnectedClient } from './helpers/connect-client';
 
+const ORDER_APP_URI = 'ui://demo-store/order-form';
+const APP_MIME_TYPE = 'text/html;profile=mcp-app';
 const token = 'demo-apps-token';
 const bearer = { Authorization: `Bearer ${token}` };
 
@@ -52,7 +54,19 @@ describe('the order form app (2025-11-25, SDK v1 client without the UI extension
 
   it('links order_form to the app, and answers a client that renders no UI with text', async () => {
     const { tools } = await connected.client.listTools();
-    expect(tools.find((tool) => tool.name === 'order_form')?._meta).toEqual({ ui: { resourceUri: ORDER_APP_URI } });
+    // SEP-1865 "Resource Discovery": `_meta.ui.resourceUri`, and the flat key older hosts read.
+    expect(tools.find((tool) => tool.name === 'order_form')?._meta).toEqual({
+      ui: { resourceUri: ORDER_APP_URI },
+      'ui/resourceUri': ORDER_APP_URI,
+    });
+    // The app-only tool is not the model's: a client without the UI extension neither sees nor calls it.
+    expect(tools.map((tool) => tool.name)).not.toContain('submit_order_form');
+    await expect(
+      connected.client.callTool({
+        name: 'submit_order_form',
+        arguments: { productId: 'p6', quantity: 1, customerId: 'c1' },
+      }),
+    ).rejects.toThrow('MCP error -32602: Unknown tool: submit_order_form');
     const result = await connected.client.callTool({ name: 'order_form', arguments: { productId: 'p1', quantity: 3 } });
     expect(text(result)).toMatch(/^Order form for 3 × Espresso beans, 1 kg \(24\.5 € each, 40 in stock\)\./);
     expect(result.structuredContent).toEqual({
@@ -67,20 +81,33 @@ describe('the order form app (2025-11-25, SDK v1 client without the UI extension
     expect(text(unknown)).toContain("No product 'nope'");
   });
 
-  it('places an order with submit_order_form, and refuses one the stock cannot fill as an error result', async () => {
-    const placed = await connected.client.callTool({
-      name: 'submit_order_form',
-      arguments: { productId: 'p6', quantity: 2, customerId: 'c1' },
-    });
-    expect(text(placed)).toMatch(/^Order o\d+ placed: 2 × French press, 70 €\.$/);
-    const refused = await connected.client.callTool({
-      name: 'submit_order_form',
-      arguments: { productId: 'p7', quantity: 5, customerId: 'c1' },
-    });
-    expect(refused).toMatchObject({
-      isError: true,
-      content: [{ type: 'text', text: "Only 2 of 'Espresso machine' in stock." }],
-    });
+  it('places an order with submit_order_form for a host with the UI extension, and refuses one the stock cannot fill', async () => {
+    // A host that renders apps declares the extension; its apps call their app-only tools through it.
+    const host = new Client(
+      { name: 'apps-host', version: '1.0.0' },
+      { capabilities: { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: [APP_MIME_TYPE] } } } },
+    );
+    const hosting = await connectClient(app, '/mcp', bearer, host);
+    try {
+      expect((await host.listTools()).tools.find((tool) => tool.name === 'submit_order_form')?._meta).toMatchObject({
+        ui: { resourceUri: ORDER_APP_URI, visibility: ['app'] },
+      });
+      const placed = await host.callTool({
+        name: 'submit_order_form',
+        arguments: { productId: 'p6', quantity: 2, customerId: 'c1' },
+      });
+      expect(text(placed)).toMatch(/^Order o\d+ placed: 2 × French press, 70 €\.$/);
+      const refused = await host.callTool({
+        name: 'submit_order_form',
+        arguments: { productId: 'p7', quantity: 5, customerId: 'c1' },
+      });
+      expect(refused).toMatchObject({
+        isError: true,
+        content: [{ type: 'text', text: "Only 2 of 'Espresso machine' in stock." }],
+      });
+    } finally {
+      await hosting.close();
+    }
     // The page renders from the store: the French presses left.
     expect((await request(app).get('/apps/order-form')).text).toContain('French press · 35 € · 7 in stock');
   });

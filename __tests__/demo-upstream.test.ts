@@ -40,7 +40,6 @@ describe('the demo with its notes upstream', () => {
         'audit_inventory',
         'premium_stock_forecast',
         'order_form',
-        'submit_order_form', // app-only: listed until lib/ hides it from clients without the UI extension (issue 35)
         'list_customers',
         'get_customer',
         'list_orders',

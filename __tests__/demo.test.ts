@@ -36,7 +36,6 @@ describe('the demo store over MCP', () => {
       'audit_inventory',
       'premium_stock_forecast', // paid (x402), through the demo's test facilitator
       'order_form', // the order form app's (demo/apps/order-app.ts)
-      'submit_order_form', // app-only: listed until lib/ hides it from clients without the UI extension (issue 35)
       'list_customers', // decorated controller
       'get_customer',
       'list_orders', // mcp.exposeRoutes

@@ -1,15 +1,10 @@
 // The order form as an MCP App (SEP-1865, io.modelcontextprotocol/ui): its ui:// resource, the model-visible
 // order_form tool that opens it, and the app-only submit_order_form tool its button calls through the host.
 
-import type { McpRouter } from '../../lib';
+import type { McpAppRegistration, McpRouter } from '../../lib';
 import type { Product, Store } from '../store/data';
 import { placeOrder } from '../store/orders';
-import { orderFormScript, renderOrderForm } from './order-form';
-
-/** The app's resource: ui://<server name>/<app name>. */
-export const ORDER_APP_URI = 'ui://demo-store/order-form';
-/** SEP-1865 "UI Resource Format": the MIME type a host renders as an app. */
-export const APP_MIME_TYPE = 'text/html;profile=mcp-app';
+import { ORDER_FORM_PATH } from './order-form';
 
 /** What a non-UI client reads in order_form's result, and what the view shows above the form. */
 function describe(product: Product, quantity: number): string {
@@ -20,29 +15,19 @@ function describe(product: Product, quantity: number): string {
 }
 
 /**
- * Registers the order form's app and its two tools.
- *
- * integrator: switch to mcp.app — this is the one place that registers the app with what lib/ had before
- * `mcp.app()` (issue 35 §1): a plain resource with the MCP Apps MIME type and `_meta.ui`, and tools carrying
- * `_meta.ui.resourceUri`/`visibility` by hand. With `mcp.app({ name: 'order-form', route: ORDER_FORM_PATH,
- * csp: {…}, prefersBorder: true })` the HTML comes from the route itself, and the tools say `ui: 'order-form'` and
- * `ui: { app: 'order-form', visibility: ['app'] }`. Nothing else in the demo depends on how it is registered.
+ * Registers the order form's app and its two tools. The app's HTML is the demo's own page, GET /apps/order-form,
+ * rendered through the demo app for each read: the same template and data a browser gets.
  */
-export function registerOrderApp(mcp: McpRouter, store: Store): void {
-  // SEP-1865 "UI Resource Format": `_meta.ui` on the contents carries the CSP the host's sandbox applies. The view's
-  // script is inlined, so it declares no origin at all: the host allows the document's own inline code and nothing
-  // else (no fetch, no image from anywhere): demo/apps/order-form.ts.
-  const ui = { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true };
-  mcp.resource({
-    uri: ORDER_APP_URI,
+export function registerOrderApp(mcp: McpRouter, store: Store): McpAppRegistration {
+  // SEP-1865 "UI Resource Format": the view's script is inlined in the page, so its CSP declares no origin at all:
+  // the host allows the document's own inline code and nothing else (no fetch, no image from anywhere).
+  const app = mcp.app({
     name: 'order-form',
     title: 'Order form',
     description: 'The order form app: pick a product, a quantity and a customer, and place the order',
-    mimeType: APP_MIME_TYPE,
-    _meta: { ui },
-    async read() {
-      return { text: renderOrderForm(store, await orderFormScript()), _meta: { ui } };
-    },
+    route: ORDER_FORM_PATH,
+    csp: { connectDomains: [], resourceDomains: [] },
+    prefersBorder: true,
   });
 
   mcp.tool({
@@ -60,7 +45,7 @@ export function registerOrderApp(mcp: McpRouter, store: Store): void {
     },
     annotations: { readOnlyHint: true },
     // SEP-1865 "Resource Discovery": the tool names its app; visible to the model and to the app (the default).
-    _meta: { ui: { resourceUri: ORDER_APP_URI } },
+    ui: 'order-form',
     handler({ productId, quantity = 1 }: { productId: string; quantity?: number }) {
       const product = store.products.get(productId);
       if (!product)
@@ -91,7 +76,7 @@ export function registerOrderApp(mcp: McpRouter, store: Store): void {
     },
     scopes: ['store:write'],
     // SEP-1865 "Visibility": ['app'] keeps it out of the model's tools; only the app calls it, through its host.
-    _meta: { ui: { resourceUri: ORDER_APP_URI, visibility: ['app'] } },
+    ui: { app: 'order-form', visibility: ['app'] },
     handler({ productId, quantity, customerId }: { productId: string; quantity: number; customerId: string }) {
       const placed = placeOrder(store, customerId, [{ productId, quantity }]);
       if ('error' in placed) return { isError: true, content: [{ type: 'text', text: placed.error }] };
@@ -103,4 +88,5 @@ export function registerOrderApp(mcp: McpRouter, store: Store): void {
       };
     },
   });
+  return app;
 }

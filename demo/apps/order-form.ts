@@ -9,7 +9,7 @@ import { lazyBundle } from './bundle';
 export const ORDER_FORM_PATH = '/apps/order-form';
 
 /** The view's script with the App SDK, built on first use (demo/apps/bundle.ts). */
-export const orderFormScript = lazyBundle('order-form-view.js');
+const orderFormScript = lazyBundle('order-form-view.js');
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (char) => ESCAPES[char]!);
@@ -32,7 +32,7 @@ const STYLE = `
  * @param store - the demo store, read at each render (stock changes as orders are placed)
  * @param script - the view's bundled script
  */
-export function renderOrderForm(store: Store, script: string): string {
+function renderOrderForm(store: Store, script: string): string {
   const products = [...store.products.values()]
     .filter((product) => product.stock > 0)
     .map(
