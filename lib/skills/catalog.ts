@@ -37,6 +37,12 @@ export interface Skill {
   readonly resources: readonly { readonly uri: string; readonly digest: string; readonly size: number }[];
 }
 
+/** A skill's frontmatter `name` and `description`: strings, as the catalog checked them at boot. */
+export function nameAndDescription(skill: Skill): { readonly name: string; readonly description: string } {
+  const { name, description } = skill.frontmatter as { name: string; description: string };
+  return { name, description };
+}
+
 /** Everything `mcp.skills()` serves, fixed at boot. */
 export interface SkillCatalog {
   readonly skills: readonly Skill[];
