@@ -37,8 +37,8 @@ export interface McpRouterApi {
   ): McpRegistration;
   /**
    * Serves every Agent Skill under a folder (each folder with a `SKILL.md`) over MCP, SEP-2640: the
-   * `io.modelcontextprotocol/skills` extension, `skills/list` and `skills/get` (entries with `sha256:` digests), each
-   * file as a `skill://` resource, and `resources/directory/read`. The folder is walked and every skill checked now;
+   * `io.modelcontextprotocol/skills` extension, `skills/list` and `skills/get` (entries with `sha256:` digests), the
+   * discovery index `skill://index.json`, each file as a `skill://` resource, and `resources/directory/read`. The folder is walked and every skill checked now;
    * files are read at request time, only while they are the ones listed. Once per router.
    *
    * @returns the skills served

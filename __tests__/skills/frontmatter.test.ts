@@ -1,36 +1,43 @@
-// The SKILL.md frontmatter reader: what it accepts reads exactly as two full YAML parsers read it; the rest is refused by line.
+// The SKILL.md frontmatter reader: what it accepts reads exactly as YAML 1.2 and 1.1 parsers read it; the rest is refused by line.
 
 import YAML from 'yaml';
 import { readFrontmatter } from '../../lib/skills/frontmatter';
 
-// The two YAML parsers the dev tree holds (yaml 2 through typedoc, js-yaml 3 through jest's coverage): YAML 1.2 core
-// and js-yaml's schema, which also reads dates. js-yaml ships no types.
-const jsYaml = require('js-yaml') as { load(text: string): unknown };
-
 const doc = (...lines: string[]): string => ['---', ...lines, '---', '', '# Body', ''].join('\n');
-const yamlOf = (text: string): unknown => YAML.parse(text.split('\n---')[0]!.replace(/^---\n/, ''));
-const jsYamlOf = (text: string): unknown => jsYaml.load(text.split('\n---')[0]!.replace(/^---\n/, ''));
+// Read as YAML 1.2 (core schema) and as YAML 1.1, which many hosts' parsers still follow (yes/no booleans, dates).
+const yamlOf = (text: string, version: '1.1' | '1.2'): unknown =>
+  YAML.parse(text.split('\n---')[0]!.replace(/^---\n/, ''), { version });
 
 describe('readFrontmatter', () => {
   const accepted: [string, string][] = [
     ['plain values', doc('name: pdf-processing', 'description: Extract text, tables and forms from PDFs')],
     ['quoted values', doc(`name: 'it''s'`, 'description: "a \\"quoted\\" one, with \\u00e9 and: colon"')],
     ['a URL and a colon not followed by a space', doc('name: x', 'description: see https://example.com/a:b')],
-    ['a nested metadata map', doc('name: x', 'description: y', 'metadata:', '  author: ada', "  version: '1.0'")],
-    ['comments and blank lines', doc('# a comment', 'name: x', '', 'description: y  ', 'license: Apache-2.0')],
+    ['a nested metadata map', doc('name: x', 'description: z', 'metadata:', '  author: ada', "  version: '1.0'")],
+    ['comments and blank lines', doc('# a comment', 'name: x', '', 'description: z  ', 'license: Apache-2.0')],
     ['quoted number, boolean and date', doc('name: "123"', "description: 'true'", 'license: "2024-01-01"')],
-    ['allowed-tools and compatibility', doc('name: x', 'description: y', 'allowed-tools: Bash(git:*) Read')],
+    ['allowed-tools and compatibility', doc('name: x', 'description: z', 'allowed-tools: Bash(git:*) Read')],
   ];
 
   it.each(accepted)('reads %s as YAML does', (_label, text) => {
     const result = readFrontmatter(text);
-    expect(result).toEqual({ ok: true, frontmatter: yamlOf(text) });
-    expect(result).toEqual({ ok: true, frontmatter: jsYamlOf(text) });
+    expect(result).toEqual({ ok: true, frontmatter: yamlOf(text, '1.2') });
+    expect(result).toEqual({ ok: true, frontmatter: yamlOf(text, '1.1') });
   });
 
+  it.each(['42', 'yes', 'off', 'y', 'N', '2024-01-01', '~', '.inf'])(
+    'refuses the plain value %s, which YAML 1.2 or 1.1 reads as no string',
+    (value) => {
+      const text = doc('name: x', `description: ${value}`);
+      const read = [yamlOf(text, '1.2'), yamlOf(text, '1.1')] as { description: unknown }[];
+      expect(read.some(({ description }) => typeof description !== 'string')).toBe(true);
+      expect(readFrontmatter(text).ok).toBe(false);
+    },
+  );
+
   it('reads CRLF line ends and a byte-order mark', () => {
-    const text = `\uFEFF${doc('name: x', 'description: y').replace(/\n/g, '\r\n')}`;
-    expect(readFrontmatter(text)).toEqual({ ok: true, frontmatter: { name: 'x', description: 'y' } });
+    const text = `\uFEFF${doc('name: x', 'description: z').replace(/\n/g, '\r\n')}`;
+    expect(readFrontmatter(text)).toEqual({ ok: true, frontmatter: { name: 'x', description: 'z' } });
   });
 
   const refused: [string, string, RegExp][] = [

@@ -45,6 +45,12 @@ describe('mcp.skills() refuses at boot', () => {
       /2048 bytes, over maxFileBytes \(1024\)/,
     ],
     ['a folder without skills', { 'notes/readme.md': 'x' }, '', /holds no skill/],
+    [
+      'two skills of one name under two grouping folders',
+      { 'billing/refunds/SKILL.md': skill('refunds'), 'support/refunds/SKILL.md': skill('refunds') },
+      'support/refunds/SKILL.md',
+      /names the skill 'refunds', as .*billing\/refunds\/SKILL\.md does: rename one/,
+    ],
   ];
 
   it.each(cases)('%s, naming the file', (_label, tree, file, reason) => {

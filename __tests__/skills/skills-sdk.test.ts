@@ -55,6 +55,23 @@ describe('SDK v1 client, 2025-11-25 session', () => {
     expect(folder.resources.filter((child) => child.mimeType === 'inode/directory')).toHaveLength(3);
   });
 
+  it('reads skill://index.json as a discovering host does, and each SKILL.md it points to matches its digest', async () => {
+    const { resources } = await connected.client.listResources();
+    expect(resources[0]).toMatchObject({ uri: 'skill://index.json', mimeType: 'application/json' });
+    const read = await connected.client.readResource({ uri: 'skill://index.json' });
+    const index = JSON.parse((read.contents[0] as { text: string }).text) as {
+      skills: { name: string; type: string; url: string; digest: string }[];
+    };
+    expect(index.skills.map((skill) => [skill.name, skill.type])).toEqual([
+      ['pdf-processing', 'skill-md'],
+      ['csv-cleanup', 'skill-md'],
+    ]);
+    for (const skill of index.skills) {
+      const manifest = await connected.client.readResource({ uri: skill.url });
+      expect(digest((manifest.contents[0] as { text: string }).text)).toBe(skill.digest);
+    }
+  });
+
   it('gets an error for an unknown skill', async () => {
     await expect(
       connected.client.request({ method: 'skills/get', params: { uri: 'skill://x/SKILL.md' } }, z.object({})),
@@ -82,6 +99,7 @@ describe('SDK v2 client pinned to 2026-07-28', () => {
   it('lists the SKILL.md resources and skills, and gets and reads one', async () => {
     const { resources } = await client.listResources();
     expect(resources.map((resource) => [resource.name, resource.mimeType])).toEqual([
+      ['skills-index', 'application/json'],
       ['pdf-processing', 'text/markdown'],
       ['csv-cleanup', 'text/markdown'],
     ]);

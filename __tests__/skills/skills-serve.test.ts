@@ -81,9 +81,10 @@ describe('mcp.skills() in MCP 2026-07-28', () => {
     expect(error).toMatchObject({ code: -32602, message: 'Unknown skill: skill://nope/SKILL.md' });
   });
 
-  it('lists each SKILL.md as a resource named and described by its frontmatter, and the files as a template', async () => {
+  it('lists the index and each SKILL.md as a resource named and described by its frontmatter, and the files as a template', async () => {
     const { result: list } = await result(app, 'resources/list');
     expect(list!.resources).toEqual([
+      expect.objectContaining({ uri: 'skill://index.json', mimeType: 'application/json' }),
       {
         uri: SKILL_URI,
         name: 'pdf-processing',

@@ -37,6 +37,12 @@ export interface Skill {
   readonly resources: readonly { readonly uri: string; readonly digest: string; readonly size: number }[];
 }
 
+/** A skill's frontmatter `name` and `description`: strings, as the catalog checked them at boot. */
+export function nameAndDescription(skill: Skill): { readonly name: string; readonly description: string } {
+  const { name, description } = skill.frontmatter as { name: string; description: string };
+  return { name, description };
+}
+
 /** Everything `mcp.skills()` serves, fixed at boot. */
 export interface SkillCatalog {
   readonly skills: readonly Skill[];
@@ -60,8 +66,8 @@ const segmentOf = (name: string): string => encodeURIComponent(name);
  * above it group skills. Entries whose name starts with a dot are not served.
  *
  * @throws {McpConfigError} naming the file: a symlink or special file, a SKILL.md at the root or inside another skill,
- *   bad frontmatter, a name that is not its folder's, no description, a file over `maxFileBytes`, a skill over
- *   SEP-2640's 512 files or 16 MiB, or no skill at all
+ *   bad frontmatter, a name that is not its folder's or that another skill has, no description, a file over
+ *   `maxFileBytes`, a skill over SEP-2640's 512 files or 16 MiB, or no skill at all
  */
 export function loadCatalog(options: ResolvedSkillsOptions): SkillCatalog {
   let root: string;
@@ -74,7 +80,23 @@ export function loadCatalog(options: ResolvedSkillsOptions): SkillCatalog {
   const catalog: SkillCatalog = { skills: [], files: new Map(), directories: new Map() };
   walkGroup(root, [], options, catalog);
   if (catalog.skills.length === 0) throw refuse(root, 'holds no skill: put each in a folder with a SKILL.md');
+  refuseSharedNames(catalog);
   return catalog;
+}
+
+/**
+ * SEP-2640: skill names SHOULD be unique within a server; the discovery index names each skill by its `name`
+ * alone, so two grouping folders holding skills of one name would make it ambiguous.
+ */
+function refuseSharedNames(catalog: SkillCatalog): void {
+  const seen = new Map<string, string>();
+  for (const skill of catalog.skills) {
+    const { name } = nameAndDescription(skill);
+    const first = seen.get(name);
+    if (first !== undefined)
+      throw refuse(catalog.files.get(skill.uri)!.path, `names the skill '${name}', as ${first} does: rename one`);
+    seen.set(name, catalog.files.get(skill.uri)!.path);
+  }
 }
 
 function refuse(file: string, why: string): McpConfigError {

@@ -10,9 +10,10 @@ export type FrontmatterResult =
 
 // A key of the subset: Agent Skills' own (name, description, license, compatibility, metadata, allowed-tools) and the like.
 const KEY = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
-// Plain scalars YAML would not read as a string (YAML 1.2 core and the 1.1 words many parsers still honour), or
-// would read differently (numbers, dates): they must be quoted for the entry to equal what a host parses.
-const NOT_A_PLAIN_STRING = /^(?:[-+.]?[0-9].*|~|null|true|false|yes|no|on|off|\.inf|\.nan|[-+]\.inf)$/i;
+// Plain scalars YAML would not read as a string (YAML 1.2 core and the 1.1 words many parsers still honour, `y` and
+// `n` among them: YAML 1.1 bool type), or would read differently (numbers, dates): they must be quoted for the
+// entry to equal what a host parses.
+const NOT_A_PLAIN_STRING = /^(?:[-+.]?[0-9].*|~|null|true|false|y|n|yes|no|on|off|\.inf|\.nan|[-+]\.inf)$/i;
 // A plain scalar may not start with a YAML indicator, nor hold `: ` or ` #` (a mapping, a comment).
 const INDICATOR_START = /^[-?:,[\]{}#&*!|>'"%@`]/;
 

@@ -5,7 +5,8 @@ import type { McpLogger } from '../logger';
 import type { MethodTable } from '../protocol/methods/method-spec';
 import type { ResourceContentInput } from '../registry/resources';
 import type { Registry } from '../registry/registry';
-import { loadCatalog, type SkillCatalog } from './catalog';
+import { loadCatalog, nameAndDescription, type SkillCatalog } from './catalog';
+import { SKILLS_INDEX_URI, skillsIndexOf } from './discovery-index';
 import { readListedFile } from './read-file';
 import { skillMethods } from './skills-methods';
 import { resolveSkillsOptions, type SkillsOptions } from './skills-options';
@@ -34,9 +35,10 @@ export interface SkillsHost {
 }
 
 /**
- * Walks the folder once, checks every skill, then serves them: each SKILL.md as a listed resource (name and
- * description from its frontmatter, `text/markdown`), every other file through the `skill://{+path}` template,
- * skills/list, skills/get and (unless turned off) resources/directory/read, and the extension declared.
+ * Walks the folder once, checks every skill, then serves them: `skill://index.json` (the Agent Skills discovery
+ * document), each SKILL.md as a listed resource (name and description from its frontmatter, `text/markdown`), every
+ * other file through the `skill://{+path}` template, skills/list, skills/get and (unless turned off)
+ * resources/directory/read, and the extension declared.
  *
  * @throws {McpConfigError} for a bad option, a bad skill (naming its file), or a second call on one router
  */
@@ -47,9 +49,18 @@ export function serveSkills(input: string | SkillsOptions, host: SkillsHost): re
   // First: on a second call it throws ERR_MCP_DUPLICATE before anything is registered.
   host.extend(skillMethods(catalog, host.pageSize, options.directoryRead));
   const read = contentsReader(catalog, host.logger);
+  const index = skillsIndexOf(catalog);
   registry.batch(() => {
+    registry.addResource({
+      uri: SKILLS_INDEX_URI,
+      name: 'skills-index',
+      description: "Every skill this server serves: its name, description, SKILL.md URI and that file's sha256 digest",
+      mimeType: 'application/json',
+      size: index.size,
+      read: () => index.text,
+    });
     for (const skill of catalog.skills) {
-      const { name, description } = skill.frontmatter as { name: string; description: string };
+      const { name, description } = nameAndDescription(skill);
       const size = catalog.files.get(skill.uri)!.size;
       registry.addResource({ uri: skill.uri, name, description, mimeType: 'text/markdown', size, read });
     }
@@ -62,12 +73,7 @@ export function serveSkills(input: string | SkillsOptions, host: SkillsHost): re
   });
   // SEP-2640 capability: settings inline under the identifier; an empty object when directoryRead is off.
   registry.declareExtension(SKILLS_EXTENSION, options.directoryRead ? { directoryRead: true } : {});
-  return Object.freeze(
-    catalog.skills.map((skill) => {
-      const { name, description } = skill.frontmatter as { name: string; description: string };
-      return Object.freeze({ uri: skill.uri, name, description });
-    }),
-  );
+  return Object.freeze(catalog.skills.map((skill) => Object.freeze({ uri: skill.uri, ...nameAndDescription(skill) })));
 }
 
 /**
