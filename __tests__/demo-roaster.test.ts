@@ -74,6 +74,8 @@ describe('the demo with its roaster upstream over stdio', () => {
     expect((await client.listResources()).resources.map((resource) => resource.uri)).toEqual([
       'store://catalog',
       'ui://demo-store/order-form',
+      'skill://order-handling/SKILL.md', // the demo's skills (demo/skills/, mcp.skills): each SKILL.md is listed
+      'skill://restocking/SKILL.md',
       'roaster+roaster://green-stock',
     ]);
     expect(demo.roaster!.status()).toMatchObject({
