@@ -142,10 +142,10 @@ export function createDemo({
   if (login) registerWhoami(mcp);
   // An MCP App: the order form page (GET /apps/order-form) as the UI of the order_form tool.
   registerOrderApp(mcp, store);
-  // Agent Skills (SEP-2640): the store's know-how for agents, a folder of SKILL.md files served as skill:// resources.
-  mcp.skills(SKILLS_DIR);
   const customers = new CustomersController(store);
   mcp.register(customers);
+  // Agent Skills (SEP-2640): the store's know-how for agents, a folder of SKILL.md files served as skill:// resources.
+  mcp.skills(SKILLS_DIR);
   // The gateway: another MCP server's items beside the store's, namespaced, behind the same token and limits.
   const notes =
     notesUrl === undefined
