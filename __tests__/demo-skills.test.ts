@@ -4,13 +4,11 @@
 
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import * as z from 'zod/v4';
-import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 import { createDemoApp, SKILLS_DIR } from '../demo/server';
 import { connectClient, type ConnectedClient } from './helpers/connect-client';
+import { connectClientV2 } from './helpers/connect-client-v2';
 
 const token = 'demo-skills-token';
 const bearer = { Authorization: `Bearer ${token}` };
@@ -95,18 +93,8 @@ describe("the demo's skills (2025-11-25, SDK v1 client)", () => {
 
 describe("the demo's skills (2026-07-28, SDK v2 client)", () => {
   it('lists the skills, gets one and reads its reference file', async () => {
-    const server: Server = await new Promise((resolve) => {
-      const listening = createDemoApp({ token }).listen(0, '127.0.0.1', () => resolve(listening));
-    });
-    const client = new ClientV2(
-      { name: 'v2-client', version: '2.0.0' },
-      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
-    );
+    const { client, close } = await connectClientV2(createDemoApp({ token }), '/mcp', bearer);
     try {
-      const { port } = server.address() as AddressInfo;
-      await client.connect(
-        new TransportV2(new URL(`http://127.0.0.1:${port}/mcp`), { requestInit: { headers: bearer } }),
-      );
       const { skills } = await client.request({ method: 'skills/list', params: {} }, SkillsList);
       expect(skills.map((skill) => skill.frontmatter.name)).toEqual(['order-handling', 'restocking']);
       const got = await client.request(
@@ -120,9 +108,7 @@ describe("the demo's skills (2026-07-28, SDK v2 client)", () => {
         text: onDisk('order-handling', 'references', 'errors.md').toString('utf8'),
       });
     } finally {
-      await client.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await close();
     }
   });
 });

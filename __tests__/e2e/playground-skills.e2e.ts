@@ -4,8 +4,6 @@
 // the files the skills/list entry names; against a server without the extension the tab stays hidden.
 
 import fs from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import express from 'express';
@@ -20,21 +18,12 @@ const SCREENSHOT = path.join(__dirname, '..', 'artifacts', 'skills-playground.pn
 // Starting Chromium takes a few seconds; every wait is for a condition, never a fixed time.
 jest.setTimeout(60_000);
 
-/** A bare router on a free loopback port (no auth; its default origins allow the playground's localhost page). */
+/** A bare router on a free loopback port, served as the demo is (its default origins allow the playground's page). */
 async function serveRouter(mcp: McpRouter): Promise<{ endpoint: string; close(): Promise<void> }> {
   const app = express();
   app.use('/mcp', mcp);
-  const server = await new Promise<Server>((resolve) => {
-    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
-  });
-  return {
-    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
-    async close() {
-      await mcp.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+  const served = await serveDemo({ app, mcp, notes: undefined, roaster: undefined });
+  return { endpoint: `${served.origin}/mcp`, close: () => served.close() };
 }
 
 describe('the playground Skills tab (headless Chromium)', () => {
@@ -99,7 +88,9 @@ describe('the playground Skills tab (headless Chromium)', () => {
       'references/',
     ]);
     await view.locator('[data-testid="skill-folder"][data-uri="skill://order-handling/references"]').click();
-    const errorsFile = view.locator('[data-testid="skill-file"][data-uri="skill://order-handling/references/errors.md"]');
+    const errorsFile = view.locator(
+      '[data-testid="skill-file"][data-uri="skill://order-handling/references/errors.md"]',
+    );
     await errorsFile.waitFor();
     expect(await errorsFile.textContent()).toBe('errors.md');
     const directoryReads = (await trafficMethods()).filter((method) => method === 'resources/directory/read');
