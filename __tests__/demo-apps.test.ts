@@ -2,14 +2,12 @@
 // order_form names the app and answers non-UI clients in text; submit_order_form places orders; the sandbox proxy
 // page and the AppBridge bundle the playground loads are served.
 
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 import request from 'supertest';
 import { createSandboxApp } from '../demo/apps/sandbox';
 import { createDemoApp } from '../demo/server';
 import { connectClient, type ConnectedClient } from './helpers/connect-client';
+import { connectClientV2 } from './helpers/connect-client-v2';
 
 const ORDER_APP_URI = 'ui://demo-store/order-form';
 const APP_MIME_TYPE = 'text/html;profile=mcp-app';
@@ -125,27 +123,15 @@ describe('the order form app (2025-11-25, SDK v1 client without the UI extension
 
 describe('the order form app (2026-07-28, SDK v2 client)', () => {
   it('lists and reads the app, and calls order_form', async () => {
-    const server: Server = await new Promise((resolve) => {
-      const listening = createDemoApp({ token }).listen(0, '127.0.0.1', () => resolve(listening));
-    });
-    const client = new ClientV2(
-      { name: 'v2-client', version: '2.0.0' },
-      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
-    );
+    const { client, close } = await connectClientV2(createDemoApp({ token }), '/mcp', bearer);
     try {
-      const { port } = server.address() as AddressInfo;
-      await client.connect(
-        new TransportV2(new URL(`http://127.0.0.1:${port}/mcp`), { requestInit: { headers: bearer } }),
-      );
       const { contents } = await client.readResource({ uri: ORDER_APP_URI });
       expect(contents[0]).toMatchObject({ mimeType: APP_MIME_TYPE, _meta: { ui: { prefersBorder: true } } });
       expect((contents[0] as { text: string }).text).toMatch(/^<!doctype html>/);
       const result = await client.callTool({ name: 'order_form', arguments: { productId: 'p3' } });
       expect(text(result)).toMatch(/^Order form for 1 × Burr grinder/);
     } finally {
-      await client.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await close();
     }
   });
 });

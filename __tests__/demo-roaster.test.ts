@@ -74,6 +74,9 @@ describe('the demo with its roaster upstream over stdio', () => {
     expect((await client.listResources()).resources.map((resource) => resource.uri)).toEqual([
       'store://catalog',
       'ui://demo-store/order-form',
+      'skill://index.json', // the demo's skills (demo/skills/, mcp.skills): the discovery index, each SKILL.md
+      'skill://order-handling/SKILL.md',
+      'skill://restocking/SKILL.md',
       'roaster+roaster://green-stock',
     ]);
     expect(demo.roaster!.status()).toMatchObject({

@@ -55,11 +55,15 @@ describe('the demo with its notes upstream', () => {
     expect((await client.listResources()).resources.map((resource) => resource.uri)).toEqual([
       'store://catalog',
       'ui://demo-store/order-form',
+      'skill://index.json', // the demo's skills (demo/skills/, mcp.skills): the discovery index, each SKILL.md
+      'skill://order-handling/SKILL.md',
+      'skill://restocking/SKILL.md',
       'notes+notes://all',
     ]);
     expect((await client.listResourceTemplates()).resourceTemplates.map((template) => template.uriTemplate)).toEqual([
       'product://{id}',
       'customer://{id}',
+      'skill://{+path}', // every other file of a skill
       'notes+notes://note/{id}',
     ]);
     expect((await client.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual([

@@ -49,10 +49,14 @@ describe('the demo store over MCP', () => {
     expect((await client.listResources()).resources.map((resource) => resource.uri)).toEqual([
       'store://catalog',
       'ui://demo-store/order-form',
+      'skill://index.json', // the demo's skills (demo/skills/, mcp.skills): the discovery index, each SKILL.md
+      'skill://order-handling/SKILL.md',
+      'skill://restocking/SKILL.md',
     ]);
     expect((await client.listResourceTemplates()).resourceTemplates.map((template) => template.uriTemplate)).toEqual([
       'product://{id}',
       'customer://{id}',
+      'skill://{+path}', // every other file of a skill
     ]);
     expect((await client.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual(['recommend', 'follow_up_email']);
   });

@@ -83,6 +83,9 @@ export const ROASTER_COMMAND = {
   args: ['--import', pathToFileURL(require.resolve('tsx')).href, ROASTER_SCRIPT],
 } as const;
 
+/** The demo's skills (order-handling, restocking): found from this file, so any working directory works. */
+export const SKILLS_DIR = path.join(__dirname, 'skills');
+
 const LOCAL_HOSTNAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /**
@@ -119,7 +122,7 @@ export function createDemo({
     title: 'Demo coffee store',
     instructions:
       'A coffee-gear store. list_products and product://{id} show the catalog; place_order needs a customer id (list_customers). ' +
-      'audit_inventory reports progress. premium_stock_forecast is paid with x402 (this demo takes a test payment: no real money).' +
+      'audit_inventory reports progress. The skills order-handling and restocking (skills/list) say how to use these tools. premium_stock_forecast is paid with x402 (this demo takes a test payment: no real money).' +
       (notesUrl === undefined
         ? ''
         : " Tools and prompts named notes__… and resources notes+notes://… are a notes server's, mounted through the gateway.") +
@@ -141,6 +144,8 @@ export function createDemo({
   registerOrderApp(mcp, store);
   const customers = new CustomersController(store);
   mcp.register(customers);
+  // Agent Skills (SEP-2640): the store's know-how for agents, a folder of SKILL.md files served as skill:// resources.
+  mcp.skills(SKILLS_DIR);
   // The gateway: another MCP server's items beside the store's, namespaced, behind the same token and limits.
   const notes =
     notesUrl === undefined

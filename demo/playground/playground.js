@@ -6,6 +6,7 @@ import { finishSignIn, startSignIn } from './oauth.js';
 import { APP_MIME_TYPE, UI_EXTENSION } from './apps.js';
 import { createLogPanel, createTrafficPanel } from './panels.js';
 import { renderError } from './render.js';
+import { createSkillsTab } from './skills.js';
 import { createViews } from './views.js';
 
 const $ = (id) => document.getElementById(id);
@@ -16,6 +17,11 @@ const state = { client: undefined, capabilities: {}, progress: new Map(), calls:
 const traffic = createTrafficPanel($('traffic-list'), $('expand-traffic'));
 const logs = createLogPanel($('log-list'));
 const views = createViews({ state, reconnect: () => connect(), selectTab, traffic });
+const skills = createSkillsTab({
+  state,
+  selectTab,
+  fail: (err, action) => renderError(err, { action, onReconnect: () => connect() }),
+});
 
 function setStatus(name, text) {
   $('status').dataset.state = name;
@@ -136,7 +142,7 @@ async function connect() {
     $('log-level').disabled = !state.capabilities.logging;
     $('log-level').value = '';
     if ($('listen').checked && client.sessionId) client.listen();
-    await Promise.all([views.refreshTools(), views.refreshResources(), views.refreshPrompts()]);
+    await Promise.all([views.refreshTools(), views.refreshResources(), views.refreshPrompts(), skills.refresh()]);
   } catch (err) {
     if (state.client !== client) return;
     state.client = undefined;
@@ -155,6 +161,7 @@ async function disconnect({ quiet = false } = {}) {
   state.tools = new Map();
   for (const controller of state.calls) controller.abort(new DOMException('Cancelled: disconnected', 'AbortError'));
   views.clear();
+  skills.clear();
   $('disconnect').disabled = true;
   $('log-level').disabled = true;
   if (!quiet) {
@@ -209,12 +216,15 @@ function selectTab(name) {
 
 function setUpTabs() {
   const tabs = [...document.querySelectorAll('[role="tab"]')];
-  tabs.forEach((tab, index) => {
+  tabs.forEach((tab) => {
     tab.addEventListener('click', () => selectTab(tab.id.slice(4)));
     tab.addEventListener('keydown', (event) => {
       const step = { ArrowRight: 1, ArrowLeft: -1 }[event.key];
       if (!step) return;
-      const next = tabs[(index + step + tabs.length) % tabs.length];
+      // A hidden tab (Skills, on a server without the extension) is skipped.
+      const shown = tabs.filter((t) => !t.hidden);
+      const at = shown.indexOf(tab);
+      const next = shown[(at + step + shown.length) % shown.length];
       selectTab(next.id.slice(4));
       next.focus();
     });
@@ -262,6 +272,7 @@ function init() {
   $('manual-message').value = JSON.stringify({ jsonrpc: '2.0', id: 'manual-1', method: 'ping' });
   setUpTabs();
   views.clear();
+  skills.clear();
   $('connect-form').addEventListener('submit', (event) => {
     event.preventDefault();
     connect();

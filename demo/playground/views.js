@@ -2,6 +2,7 @@
 
 import { appUriOf, modelMayCall, renderApp } from './apps.js';
 import { el, jsonBlock } from './dom.js';
+import { itemButton, listAll } from './lists.js';
 import { RpcError } from './mcp-client.js';
 import { grouped, upstreamOfName, upstreamOfUri } from './namespaces.js';
 import { paymentRequired, renderPaymentRequired, renderSettlement } from './payment.js';
@@ -16,47 +17,6 @@ const ANNOTATION_BADGES = {
   idempotentHint: 'idempotent',
   openWorldHint: 'open world',
 };
-
-/** Every page of a list method (`tools/list` …), following nextCursor. */
-async function listAll(client, method, key) {
-  const items = [];
-  let cursor;
-  for (let page = 0; page < 100; page++) {
-    const result = await client.request(method, cursor ? { cursor } : undefined);
-    items.push(...(Array.isArray(result?.[key]) ? result[key] : []));
-    cursor = result?.nextCursor;
-    if (!cursor) break;
-  }
-  return items;
-}
-
-/** A list entry: a button with the item's name, a secondary line, and badges (first "via <prefix>" for an upstream's item). */
-function itemButton(testid, key, title, subtitle, badges, onSelect, via) {
-  const button = el(
-    'button',
-    { type: 'button', class: 'item', 'data-testid': testid, 'data-name': key, 'data-upstream': via },
-    el('span', { class: 'item-title' }, title),
-  );
-  if (subtitle) button.append(el('span', { class: 'item-sub' }, subtitle));
-  const shown = [...(via ? [`via ${via}`] : []), ...badges];
-  if (shown.length > 0)
-    button.append(
-      el(
-        'span',
-        { class: 'badges' },
-        ...shown.map((badge) =>
-          el('span', { class: `badge badge-${badge.startsWith('via ') ? 'via' : badge.replace(/\s/g, '-')}` }, badge),
-        ),
-      ),
-    );
-  button.addEventListener('click', () => {
-    for (const other of button.closest('nav').querySelectorAll('.item[aria-current]'))
-      other.removeAttribute('aria-current');
-    button.setAttribute('aria-current', 'true');
-    onSelect();
-  });
-  return el('li', {}, button);
-}
 
 /** The heading above a group of one upstream's items. */
 function groupHeading(prefix) {
