@@ -42,13 +42,15 @@ function viewCsp(csp = {}) {
     .join('; ');
 }
 
-/** The view's HTML with the CSP as the first thing in its head, so it governs every element after it. */
+/**
+ * The view's HTML with the CSP as the first thing the parser meets after the doctype: a `<meta>` there opens the
+ * head itself, so no script of the view can run before the policy (one placed before `<head>`, or a `<head>` hidden
+ * in a comment, would escape a meta put after the view's own `<head>`).
+ */
 function withCsp(html, policy) {
   const meta = `<meta http-equiv="Content-Security-Policy" content="${policy.replace(/"/g, '&quot;')}">`;
-  const head = /<head(\s[^>]*)?>/i.exec(html);
-  if (head) return html.slice(0, head.index + head[0].length) + meta + html.slice(head.index + head[0].length);
   const doctype = /^\s*<!doctype[^>]*>/i.exec(html);
-  return doctype ? doctype[0] + meta + html.slice(doctype[0].length) : meta + html;
+  return doctype ? doctype[0] + meta + html.slice(doctype[0].length) : '<!doctype html>' + meta + html;
 }
 
 /** ui/notifications/sandbox-resource-ready: the view, once; a second one would swap the document under the host. */
