@@ -97,8 +97,10 @@ function hostileHost(route: string, maxBytes = 64 * 1024) {
   const seenHeaders: Record<string, unknown>[] = [];
   web.get('/apps/form', (req, res) => {
     seenHeaders.push({ ...req.headers });
-    if (req.headers.authorization !== 'Bearer admin-token')
-      return res.status(403).type('html').send('<p>secret 403</p>');
+    if (req.headers.authorization !== 'Bearer admin-token') {
+      res.status(403).type('html').send('<p>secret 403</p>');
+      return;
+    }
     res.cookie('sid', 'leak').type('html').send('<p>admin form</p>');
   });
   web.get('/apps/self', (_req, res) => res.redirect('/apps/self'));
