@@ -28,6 +28,10 @@ describe('mcp.app() options', () => {
     ['a path', { csp: { resourceDomains: ['https://cdn.example.com/lib'] } }, /not an origin/],
     ['a port past 65535', { csp: { connectDomains: ['https://api.example.com:70000'] } }, /not an origin/],
     ['a wildcard top-level domain', { csp: { resourceDomains: ['https://*.com'] } }, /not an origin/],
+    ['port 0', { csp: { connectDomains: ['https://api.example.com:0'] } }, /not an origin/],
+    ['an IPv6 literal that is not one', { csp: { connectDomains: ['https://[:::::]'] } }, /not an origin/],
+    ['an IPv4 address in brackets', { csp: { connectDomains: ['https://[1.2.3.4]'] } }, /not an origin/],
+    ['an international name not in its xn-- form', { csp: { resourceDomains: ['https://bücher.de'] } }, /xn-- form/],
     ['an unknown csp key', { csp: { scriptDomains: ['https://a.example.com'] } }, /unknown option 'csp.scriptDomains'/],
     [
       'csp origins not in an array',
@@ -44,8 +48,13 @@ describe('mcp.app() options', () => {
 
   it('accepts well-formed origins: ports, wildcards, ws(s), IPv6, a trailing slash', () => {
     const csp = {
-      connectDomains: ['wss://live.example.com', 'http://localhost:3000', 'http://[::1]:8080'],
-      resourceDomains: ['https://*.example.org', 'https://cdn.example.com/'],
+      connectDomains: [
+        'wss://live.example.com',
+        'http://localhost:3000',
+        'http://[::1]:8080',
+        'HTTPS://API.EXAMPLE.COM',
+      ],
+      resourceDomains: ['https://*.example.org', 'https://cdn.example.com/', 'https://xn--bcher-kva.de:65535'],
       frameDomains: [],
       baseUriDomains: ['https://example.com'],
     };

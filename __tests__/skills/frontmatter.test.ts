@@ -62,6 +62,15 @@ describe('readFrontmatter', () => {
     ['an unterminated quote', doc(`name: 'x`), /unterminated single-quoted/],
     ['a YAML-only escape', doc('name: "\\x41"'), /escapes other than JSON ones/],
     ['text after a quoted value', doc(`name: 'a' b`), /unterminated single-quoted/],
+    // A plain object's prototype setter would take these: the key would vanish from the entry (and a nested map
+    // under it would become the prototype, lending `name` to the checks while the wire entry has none).
+    [
+      'a __proto__ map',
+      doc('__proto__:', '  name: x', 'description: z'),
+      /line 2: the key "__proto__" is not supported/,
+    ],
+    ['a __proto__ value', doc('name: x', '__proto__: y'), /line 3: the key "__proto__" is not supported/],
+    ['a nested __proto__', doc('metadata:', '  __proto__: y'), /line 3: the key "__proto__" is not supported/],
   ];
 
   it.each(refused)('refuses %s, naming the line', (_label, text, reason) => {

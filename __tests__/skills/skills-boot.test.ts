@@ -77,6 +77,16 @@ describe('mcp.skills() refuses at boot', () => {
     expect(() => router().skills(folder(tree))).toThrow(/is one file more than the 512 SEP-2640 allows/);
   });
 
+  it('more than the 16 MiB SEP-2640 allows in one skill: refused at the file that passes it, before the rest is read', () => {
+    const tree: Tree = { 'a/SKILL.md': skill('a') };
+    const mebibyte = Buffer.alloc(1024 * 1024, 1);
+    for (let index = 10; index < 30; index++) tree[`a/files/${index}.bin`] = mebibyte;
+    // SKILL.md and 10.bin to 25.bin: 16 MiB and a few bytes.
+    expect(() => router().skills(folder(tree))).toThrow(
+      /a\/files\/25\.bin passes the 16 MiB SEP-2640 allows per skill/,
+    );
+  });
+
   it('a folder that does not exist', () => {
     expect(() => router().skills('/no/such/folder')).toThrow(/\/no\/such\/folder is not a readable folder/);
   });

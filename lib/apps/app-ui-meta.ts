@@ -1,5 +1,6 @@
 // An app's `_meta.ui` (SEP-1865 UI Resource Format): its CSP origins, sandbox permissions, border and domain, checked once.
 
+import { isIPv6 } from 'node:net';
 import { McpConfigError, rejectUnknownKeys, type OptionKeys } from '../config-error';
 import { isObject } from '../jsonrpc/types';
 
@@ -51,9 +52,17 @@ const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
  * directive or widen it: no quotes, spaces, semicolons, `*` alone, `data:` or `javascript:`.
  */
 const ORIGIN = new RegExp(
-  `^(?:https?|wss?)://(?:\\*\\.${LABEL}(?:\\.${LABEL})+|${LABEL}(?:\\.${LABEL})*|\\[[0-9a-f:.]+\\])(?::(\\d{1,5}))?/?$`,
+  `^(?:https?|wss?)://(?:\\*\\.${LABEL}(?:\\.${LABEL})+|${LABEL}(?:\\.${LABEL})*|\\[([0-9a-f:.]+)\\])(?::(\\d{1,5}))?/?$`,
   'i',
 );
+
+/** An origin {@link ORIGIN} matches whose IPv6 literal is one and whose port is 1-65535 (a CSP source is a host). */
+function isOrigin(origin: unknown): origin is string {
+  const match = typeof origin === 'string' ? ORIGIN.exec(origin) : null;
+  if (match === null) return false;
+  const [, ipv6, port] = match;
+  return (ipv6 === undefined || isIPv6(ipv6)) && (port === undefined || (Number(port) >= 1 && Number(port) <= 65535));
+}
 
 /**
  * Checks the `_meta.ui` options of an app and returns `_meta.ui` as it goes on the wire (undefined when empty).
@@ -89,13 +98,12 @@ function checkCsp(csp: unknown, label: string): Record<string, string[]> {
   for (const [key, origins] of entries) {
     if (!Array.isArray(origins)) fail(`${label}.${key} must be an array of origins`, origins);
     checked[key] = (origins as unknown[]).map((origin) => {
-      const port = typeof origin === 'string' ? ORIGIN.exec(origin)?.[1] : undefined;
-      if (typeof origin !== 'string' || !ORIGIN.test(origin) || (port !== undefined && Number(port) > 65535)) {
+      if (!isOrigin(origin)) {
         fail(
-          `${label}.${key} holds ${JSON.stringify(origin)}, which is not an origin: use scheme://host[:port] with http, https, ws or wss (a '*.' subdomain wildcard is allowed)`,
+          `${label}.${key} holds ${JSON.stringify(origin)}, which is not an origin: use scheme://host[:port] with http, https, ws or wss (a '*.' subdomain wildcard is allowed; an international name in its xn-- form)`,
         );
       }
-      return origin as string;
+      return origin;
     });
   }
   return checked;

@@ -76,23 +76,26 @@ export function routeSource(route: string, maxBytes: number, label: string, host
   const failed = (why: string): JsonRpcError => readFailed(label, `the route GET ${route} ${why}`);
   return async (ctx) => {
     let bytes = 0;
-    const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(DEFAULT_ROUTE_TIMEOUT_MS)]);
+    const tooLarge = new AbortController();
+    const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(DEFAULT_ROUTE_TIMEOUT_MS), tooLarge.signal]);
     const answer = dispatchInProcess(host, {
       method: 'GET',
       url: route,
       headers: { accept: 'text/html' },
       forward: ['authorization'],
-      ctx,
+      // The in-process request ends with the read (too late, too large, cancelled): the route sees its req 'close'
+      // and stops, rather than streaming or holding resources for a read nobody waits for.
+      ctx: Object.create(ctx, { signal: { value: signal } }) as RequestContext,
       // Counts what the route writes and drops what passes maxBytes: a huge page never sits whole in memory.
       watch: (res) => {
         const { write, end } = res as unknown as Record<'write' | 'end', (...args: unknown[]) => unknown>;
-        const fits = (chunk: unknown): boolean =>
-          (bytes +=
-            typeof chunk === 'string'
-              ? Buffer.byteLength(chunk)
-              : chunk instanceof Uint8Array
-                ? chunk.byteLength
-                : 0) <= maxBytes;
+        const fits = (chunk: unknown): boolean => {
+          bytes +=
+            typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk instanceof Uint8Array ? chunk.byteLength : 0;
+          if (bytes <= maxBytes) return true;
+          tooLarge.abort();
+          return false;
+        };
         Object.assign(res, {
           write: (chunk: unknown, ...rest: unknown[]) => (fits(chunk) ? write.call(res, chunk, ...rest) : true),
           end: (chunk?: unknown, ...rest: unknown[]) =>
@@ -102,8 +105,11 @@ export function routeSource(route: string, maxBytes: number, label: string, host
         });
       },
     });
-    const response = await untilAborted(answer, signal, () => failed('did not answer in time'));
-    if (bytes > maxBytes) throw failed(`sent a page larger than maxBytes (${maxBytes} bytes)`);
+    const larger = (): JsonRpcError => failed(`sent a page larger than maxBytes (${maxBytes} bytes)`);
+    const response = await untilAborted(answer, signal, () =>
+      bytes > maxBytes ? larger() : failed('did not answer in time'),
+    );
+    if (bytes > maxBytes) throw larger();
     const type = String(response.headers['content-type'] ?? '');
     if (response.status < 200 || response.status > 299) throw failed(`answered HTTP ${response.status}`);
     if (!/^text\/html\s*(;|$)/i.test(type))

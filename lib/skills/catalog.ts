@@ -141,10 +141,14 @@ function loadSkill(dir: string, segments: string[], options: ResolvedSkillsOptio
   const { description } = frontmatter;
   if (typeof description !== 'string' || description.trim() === '' || description.length > MAX_DESCRIPTION)
     throw refuse(manifestPath, `needs a 'description' of 1 to ${MAX_DESCRIPTION} characters`);
-  const walk: SkillWalk = { files: [manifest], folders: 0, options, directories: catalog.directories as Directories };
+  const walk: SkillWalk = {
+    files: [manifest],
+    bytes: manifest.size,
+    folders: 0,
+    options,
+    directories: catalog.directories as Directories,
+  };
   collect(dir, base, true, walk);
-  const total = walk.files.reduce((sum, file) => sum + file.size, 0);
-  if (total > MAX_SKILL_BYTES) throw refuse(dir, `holds ${total} bytes; SEP-2640 allows 16 MiB per skill`);
   for (const file of walk.files) (catalog.files as Map<string, SkillFile>).set(file.uri, file);
   const resources = walk.files.map(({ uri, digest, size }) => Object.freeze({ uri, digest, size }));
   (catalog.skills as Skill[]).push(Object.freeze({ uri: manifest.uri, frontmatter, resources }));
@@ -155,6 +159,8 @@ type Directories = Map<string, readonly DirectoryChild[]>;
 /** What a walk of one skill has found so far: its files (SKILL.md first) and how many folders. */
 interface SkillWalk {
   readonly files: SkillFile[];
+  /** Their bytes so far: the walk stops at the file that passes SEP-2640's 16 MiB, not after reading every file. */
+  bytes: number;
   folders: number;
   readonly options: ResolvedSkillsOptions;
   readonly directories: Directories;
@@ -175,7 +181,11 @@ function collect(dir: string, uri: string, top: boolean, walk: SkillWalk): void 
     }
     if (entry.name === MANIFEST && !top) throw refuse(full, 'is a skill inside another skill: move it out');
     const file = top && entry.name === MANIFEST ? walk.files[0]! : readFileAt(full, childUri, walk.options)[0];
-    if (file !== walk.files[0]) walk.files.push(file);
+    if (file !== walk.files[0]) {
+      walk.files.push(file);
+      if ((walk.bytes += file.size) > MAX_SKILL_BYTES)
+        throw refuse(full, `passes the 16 MiB SEP-2640 allows per skill (${walk.bytes} bytes so far)`);
+    }
     if (walk.files.length > MAX_FILES_PER_SKILL)
       throw refuse(full, `is one file more than the ${MAX_FILES_PER_SKILL} SEP-2640 allows per skill`);
     children.push({ uri: childUri, name: entry.name, mimeType: file.mimeType, size: file.size });

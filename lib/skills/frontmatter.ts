@@ -79,6 +79,8 @@ function splitPair(line: string): [string, string] | string {
     return 'expected "key: value" (lists, flow collections and multi-line values are not supported)';
   const key = line.slice(0, colon);
   if (!KEY.test(key)) return `the key ${JSON.stringify(key)} is not a plain name`;
+  // An object's prototype setter, not a key: the entry would lose it, unlike a YAML parser's map.
+  if (key === '__proto__') return 'the key "__proto__" is not supported';
   return [key, line.slice(colon + 1).trim()];
 }
 
