@@ -137,14 +137,36 @@ describe('the order form app (2026-07-28, SDK v2 client)', () => {
 });
 
 describe('the sandbox proxy app', () => {
-  it('serves its page and script, with no CSP of its own (the view gets exactly the one built for it)', async () => {
+  it('serves its page under the CSP built from the csp in its URL (SEP-1865 default without one), and its script', async () => {
     const sandbox = createSandboxApp();
     const page = await request(sandbox)
       .get('/')
       .expect(200)
       .expect('Content-Type', /^text\/html/);
-    expect(page.headers['content-security-policy']).toBeUndefined();
     expect(page.text).toContain('<iframe id="view"');
+    expect(page.headers['content-security-policy']).toBe(
+      "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; connect-src 'self'; " +
+        "img-src 'self' data:; font-src 'self'; media-src 'self' data:; frame-src 'none'; object-src 'none'; " +
+        "base-uri 'self'; form-action 'none'",
+    );
+    const declared = {
+      connectDomains: ['https://api.example.com', "https://a.com; script-src 'unsafe-eval'", 'javascript:alert(1)'],
+      resourceDomains: ['https://*.cdn.example.com'],
+      frameDomains: ['https://player.example.com'],
+    };
+    const policy = (
+      await request(sandbox)
+        .get('/')
+        .query({ csp: JSON.stringify(declared) })
+    ).headers['content-security-policy'] as string;
+    expect(policy).toContain("connect-src 'self' https://api.example.com;"); // what is not an origin is dropped
+    expect(policy).toContain("script-src 'self' 'unsafe-inline' https://*.cdn.example.com;");
+    expect(policy).toContain('frame-src https://player.example.com;');
+    expect(policy).not.toMatch(/unsafe-eval|javascript/);
+    for (const csp of ['not json', '[1]', 'null'])
+      expect((await request(sandbox).get('/').query({ csp })).headers['content-security-policy']).toBe(
+        page.headers['content-security-policy'],
+      );
     await request(sandbox)
       .get('/sandbox.js')
       .expect(200)

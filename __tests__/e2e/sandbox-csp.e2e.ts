@@ -1,6 +1,7 @@
 // The demo's sandbox proxy (SEP-1865 "Sandbox proxy") in headless Chromium, driven by a bare host page: the view's
-// CSP governs the whole document, even a view that puts a script before its <head> or hides a "<head>" in a comment,
-// so nothing of it runs before the policy. The view tries to reach a server it did not declare; the server counts hits.
+// CSP (the sandbox page's own, which the view's srcdoc inherits) governs the whole view, even one that puts a script
+// before its <head> or hides a "<head>" in a comment, and whatever the view does through the page it shares an origin
+// with. The view tries to reach a server it did not declare; the server counts hits.
 
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
@@ -70,13 +71,52 @@ it.each([
   const { page } = await newPage(browser, []);
   const hitsBefore = hits;
   await page.goto(`${origin}/host?view=${encodeURIComponent(view)}`);
+  // A string: this file is compiled without the DOM's types.
   const outcome = await page.waitForFunction(
-    () =>
-      (window as unknown as { results?: Array<{ method?: string; params?: { outcome: string } }> }).results?.find(
-        (message) => message.method === 'test/outcome',
-      )?.params?.outcome,
+    "window.results?.find((message) => message.method === 'test/outcome')?.params?.outcome",
   );
   expect(await outcome.jsonValue()).toBe('blocked');
+  expect(hits).toBe(hitsBefore);
+  await page.context().close();
+});
+
+it('holds a malicious view to its CSP through the page it sits in, and keeps it from the host page', async () => {
+  const { page } = await newPage(browser, []);
+  const hitsBefore = hits;
+  const target = `${origin}/exfiltrate`;
+  // The view shares the sandbox page's origin (allow-same-origin): it may use the page's fetch and DOM, whose CSP is
+  // the view's own; the host page is another origin.
+  const view = `<!doctype html><script>
+    const tries = {
+      direct: () => fetch('${target}', { mode: 'no-cors' }).then(() => 'sent'),
+      viaPageFetch: () => parent.fetch('${target}', { mode: 'no-cors' }).then(() => 'sent'),
+      viaPageImage: () => new Promise((resolve) => {
+        const image = parent.document.createElement('img');
+        image.onload = image.onerror = () => resolve('settled');
+        image.src = '${target}';
+        parent.document.body.append(image);
+      }),
+      viaPageForm: () => { const form = parent.document.createElement('form'); form.method = 'post';
+        form.action = '${target}'; parent.document.body.append(form); form.submit(); return 'submitted'; },
+      hostDom: () => String(parent.parent.document.title),
+    };
+    (async () => {
+      const got = {};
+      for (const [name, run] of Object.entries(tries)) {
+        try { got[name] = await run(); } catch (error) { got[name] = 'refused: ' + error.name; }
+      }
+      parent.postMessage({ jsonrpc: '2.0', method: 'test/outcome', params: { outcome: got } }, '*');
+    })();</script>`;
+  await page.goto(`${origin}/host?view=${encodeURIComponent(view)}`);
+  const report = await page.waitForFunction(
+    "window.results?.find((message) => message.method === 'test/outcome')?.params?.outcome",
+  );
+  expect(await report.jsonValue()).toMatchObject({
+    direct: 'refused: TypeError',
+    viaPageFetch: 'refused: TypeError',
+    viaPageImage: 'settled', // the request never leaves: counted below
+    hostDom: 'refused: SecurityError',
+  });
   expect(hits).toBe(hitsBefore);
   await page.context().close();
 });

@@ -5,21 +5,29 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import express from 'express';
+import { cspOfQuery, viewPolicy } from './sandbox-csp';
 
-/** The running sandbox: the page's URL (the playground appends `?host=<its origin>`) and how to stop it. */
+/** The running sandbox: the page's URL (the playground appends `?host=<its origin>&csp=<the view's csp>`) and how to stop it. */
 export interface Sandbox {
   readonly url: string;
   close(): Promise<void>;
 }
 
+const PAGE = path.join(__dirname, 'sandbox');
+
 /**
- * The sandbox app: demo/apps/sandbox/ (index.html, sandbox.js), and nothing else. Its page sends no CSP of its own:
- * the view's document is an `srcdoc` inside it, which would inherit that policy on top of the one built from
- * the view's resource, and the view must get exactly that one.
+ * The sandbox app: demo/apps/sandbox/ (index.html, sandbox.js), and nothing else. The page is sent under the CSP
+ * built from the `csp` the host put in its URL (the view's `_meta.ui.csp`): the view, an `srcdoc` inside the page and
+ * of the page's origin, inherits it, and whatever the view does through the page (`parent.fetch`, an element added
+ * to the page) is held to it too. A view cannot change it: it is fixed when the page loads.
  */
 export function createSandboxApp(): express.Express {
   const app = express();
-  app.use(express.static(path.join(__dirname, 'sandbox'), { index: 'index.html' }));
+  app.get(['/', '/index.html'], (req, res) => {
+    res.set('Content-Security-Policy', viewPolicy(cspOfQuery(req.query.csp)));
+    res.sendFile(path.join(PAGE, 'index.html'));
+  });
+  app.use(express.static(PAGE, { index: false }));
   app.use((_req, res) => res.status(404).json({ error: 'Not found' }));
   return app;
 }

@@ -131,6 +131,8 @@ export function renderApp({ client, tool, args, result, findTool, traffic }) {
     await bridge.connect(logged(new PostMessageTransport(frame.contentWindow, frame.contentWindow), traffic, uri));
     const sandbox = new URL(url);
     sandbox.searchParams.set('host', location.origin);
+    // The page's CSP, and so the view's, is fixed by its URL before the view arrives (demo/apps/sandbox-csp.ts).
+    sandbox.searchParams.set('csp', JSON.stringify(ui.csp ?? {}));
     frame.src = sandbox.href;
   }
 

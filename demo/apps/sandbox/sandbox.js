@@ -1,6 +1,7 @@
 // The Sandbox proxy of SEP-1865 ("Sandbox proxy", for hosts that are web pages): served on an origin other than the
-// host's, it loads the view the host sends into an inner iframe under a CSP built from the resource's `_meta.ui.csp`,
-// and relays every other message between the host and the view.
+// host's, it loads the view the host sends into an inner iframe, and relays every other message between the host and
+// the view. The view's CSP is this page's own (its server builds it from the `csp` in the page's URL: sandbox-csp.ts);
+// the view, an srcdoc, inherits it.
 
 const SANDBOX_METHODS = 'ui/notifications/sandbox-';
 const DEFAULT_SANDBOX = 'allow-scripts allow-same-origin allow-forms';
@@ -11,61 +12,21 @@ const PERMISSIONS = {
   geolocation: 'geolocation',
   clipboardWrite: 'clipboard-write',
 };
-// An origin a CSP may name: scheme, host (with an optional leading wildcard label), optional port; nothing else, so
-// a declared value can never add a keyword ('unsafe-eval'), a scheme (javascript:) or another directive (;).
-const ORIGIN = /^(https?|wss?):\/\/(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*(:\d{1,5})?$/i;
-
 const inner = document.getElementById('view');
 // The host's origin, given by the host in the URL: messages go to it alone, and come only from it.
 const hostOrigin = new URLSearchParams(location.search).get('host');
 
-/** The CSP of the view (SEP-1865 "Content Security Policy"): nothing beyond its document unless the resource declares it. */
-function viewCsp(csp = {}) {
-  const origins = (key) =>
-    Array.isArray(csp[key]) ? csp[key].filter((o) => typeof o === 'string' && ORIGIN.test(o)) : [];
-  const resource = origins('resourceDomains').join(' ');
-  const frames = origins('frameDomains').join(' ');
-  const bases = origins('baseUriDomains').join(' ');
-  return [
-    "default-src 'none'",
-    `script-src 'self' 'unsafe-inline' ${resource}`,
-    `style-src 'self' 'unsafe-inline' ${resource}`,
-    `connect-src 'self' ${origins('connectDomains').join(' ')}`,
-    `img-src 'self' data: ${resource}`,
-    `font-src 'self' ${resource}`,
-    `media-src 'self' data: ${resource}`,
-    `frame-src ${frames || "'none'"}`,
-    "object-src 'none'",
-    `base-uri ${bases || "'self'"}`,
-  ]
-    .map((directive) => directive.trim())
-    .join('; ');
-}
-
-/**
- * The view's HTML with the CSP as the first thing the parser meets after the doctype: a `<meta>` there opens the
- * head itself, so no script of the view can run before the policy (one placed before `<head>`, or a `<head>` hidden
- * in a comment, would escape a meta put after the view's own `<head>`).
- */
-function withCsp(html, policy) {
-  const meta = `<meta http-equiv="Content-Security-Policy" content="${policy.replace(/"/g, '&quot;')}">`;
-  const doctype = /^\s*<!doctype[^>]*>/i.exec(html);
-  return doctype ? doctype[0] + meta + html.slice(doctype[0].length) : '<!doctype html>' + meta + html;
-}
-
 /** ui/notifications/sandbox-resource-ready: the view, once; a second one would swap the document under the host. */
 let loaded = false;
-function load({ html, csp, permissions, sandbox } = {}) {
+function load({ html, permissions, sandbox } = {}) {
   if (loaded || typeof html !== 'string') return;
   loaded = true;
-  const policy = viewCsp(csp);
-  inner.dataset.csp = policy;
   inner.setAttribute('sandbox', typeof sandbox === 'string' ? sandbox : DEFAULT_SANDBOX);
   const allowed = Object.keys(permissions ?? {})
     .map((key) => PERMISSIONS[key])
     .filter(Boolean);
   if (allowed.length > 0) inner.setAttribute('allow', allowed.join('; '));
-  inner.srcdoc = withCsp(html, policy);
+  inner.srcdoc = html;
 }
 
 const isSandboxMethod = (data) => typeof data?.method === 'string' && data.method.startsWith(SANDBOX_METHODS);
