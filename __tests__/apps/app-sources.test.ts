@@ -39,6 +39,9 @@ function host(app: Partial<McpAppOptions> & { name: string }) {
   web.get('/apps/json', (_req, res) => res.json({ html: false }));
   web.get('/apps/huge', (_req, res) => res.type('html').send('x'.repeat(64 * 1024)));
   web.get('/apps/who', (req, res) => res.type('html').send(`<p>${req.headers.authorization ?? 'anonymous'}</p>`));
+  web.get('/apps/links', (req, res) =>
+    res.type('html').send(`<a href="${req.protocol}://${req.get('host')}/shop">shop</a>`),
+  );
   const mcp = mcpRouter({
     name: 'shop',
     version: '1.0.0',
@@ -85,6 +88,12 @@ describe('route source', () => {
       200,
     );
     expect(res.body.result.contents[0].text).toBe('<p>Bearer t0k</p>');
+  });
+
+  it("renders with the MCP caller's Host, so a page's absolute links name the server the client reached", async () => {
+    const app = host({ name: 'links', route: '/apps/links' });
+    const res = await modern(app, 'resources/read', { uri: 'ui://shop/links' }, { Host: '127.0.0.1:4567' }).expect(200);
+    expect(res.body.result.contents[0].text).toBe('<a href="http://127.0.0.1:4567/shop">shop</a>');
   });
 });
 

@@ -82,7 +82,8 @@ export function routeSource(route: string, maxBytes: number, label: string, host
       method: 'GET',
       url: route,
       headers: { accept: 'text/html' },
-      forward: ['authorization'],
+      // The caller's Host too: a page that builds absolute links names the server the client reached.
+      forward: ['authorization', 'host'],
       // The in-process request ends with the read (too late, too large, cancelled): the route sees its req 'close'
       // and stops, rather than streaming or holding resources for a read nobody waits for.
       ctx: Object.create(ctx, { signal: { value: signal } }) as RequestContext,
