@@ -91,9 +91,13 @@ describe('route source', () => {
   });
 
   it("renders with the MCP caller's Host, so a page's absolute links name the server the client reached", async () => {
+    const emitWarning = jest.spyOn(process, 'emitWarning');
     const app = host({ name: 'links', route: '/apps/links' });
     const res = await modern(app, 'resources/read', { uri: 'ui://shop/links' }, { Host: '127.0.0.1:4567' }).expect(200);
     expect(res.body.result.contents[0].text).toBe('<a href="http://127.0.0.1:4567/shop">shop</a>');
+    // Express 4's req.protocol reads req.connection: no deprecation warning for it.
+    expect(emitWarning).not.toHaveBeenCalled();
+    emitWarning.mockRestore();
   });
 });
 

@@ -18,17 +18,25 @@ export interface McpAppCsp {
 
 /** Browser features the app asks the host for (SEP-1865 `McpUiResourcePermissions`); each is `{}` when asked. */
 export interface McpAppPermissions {
+  /** The camera (Permissions Policy `camera`). */
   camera?: Record<string, never>;
+  /** The microphone (`microphone`). */
   microphone?: Record<string, never>;
+  /** The device's position (`geolocation`). */
   geolocation?: Record<string, never>;
+  /** Writing to the clipboard (`clipboard-write`). */
   clipboardWrite?: Record<string, never>;
 }
 
 /** What {@link uiResourceMeta} reads: the `_meta.ui` part of `mcp.app()`'s options. */
 export interface UiMetaOptions {
+  /** The origins the app may reach; the host's restrictive default without it (no network, nothing from elsewhere). */
   csp?: McpAppCsp;
+  /** Browser features the app asks for; hosts may grant them. Defaults to none. */
   permissions?: McpAppPermissions;
+  /** Whether the host draws a border and background around the app. Defaults to the host's choice. */
   prefersBorder?: boolean;
+  /** A dedicated sandbox origin, in the host's own format. Defaults to the host's per-conversation origin. */
   domain?: string;
 }
 

@@ -27,7 +27,7 @@ export interface McpAppOptions extends UiMetaOptions {
   file?: string;
   /** A GET path of the host app (`/apps/order-form`), rendered in-process at each read, as the browser gets it. */
   route?: string;
-  /** Largest HTML the app may be, in bytes; a larger page fails the read. Defaults to {@link DEFAULT_APP_MAX_BYTES}. */
+  /** Largest HTML the app may be, in bytes; a larger page fails the read. Defaults to 4 MiB. */
   maxBytes?: number;
   /** Tools registered now, each linked to this app (a tool's own `ui` may add `visibility`). Defaults to none. */
   tools?: ReadonlyArray<ToolDefinition<never>>;
@@ -35,6 +35,7 @@ export interface McpAppOptions extends UiMetaOptions {
 
 /** What `mcp.app()` returns: `remove()` (its `tools` too), and the app's `ui://` URI. */
 export interface McpAppRegistration extends McpRegistration {
+  /** The app's resource URI, `ui://<router name>/<name>`. */
   readonly uri: string;
 }
 

@@ -54,6 +54,9 @@ export async function dispatchInProcess(
   }
   const response = await inject(
     (req, res) => {
+      // Express 4 reads `req.connection` (req.protocol, req.secure, req.ip): light-my-request's own getter for it
+      // prints a deprecation warning, so the alias Node's `socket` replaces is set plainly.
+      Object.defineProperty(req, 'connection', { value: req.socket, configurable: true, writable: true });
       keepOwnMethods(req);
       keepOwnMethods(res);
       watch?.(res);

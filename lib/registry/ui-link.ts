@@ -17,7 +17,14 @@ export type UiVisibility = 'model' | 'app';
  * A tool's app: its name (or full `ui://` URI), or that and who may call the tool. `visibility: ['app']` makes an
  * app-only tool: hidden from clients that do not render apps, and refused to them. Defaults to `['model', 'app']`.
  */
-export type ToolUiLink = string | { app: string; visibility?: UiVisibility[] };
+export type ToolUiLink =
+  | string
+  | {
+      /** The app's name, or its full `ui://` URI. */
+      app: string;
+      /** Who may call the tool. Defaults to `['model', 'app']`. */
+      visibility?: UiVisibility[];
+    };
 
 /** A link, checked: what goes on the wire, and whether only apps may call the tool. */
 export interface ResolvedUiLink {
