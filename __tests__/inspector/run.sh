@@ -66,7 +66,7 @@ check() {
   fi
 }
 
-check tools-list 'code === 0 && out.tools.map((t) => t.name).join() === "audit_inventory,premium_stock_forecast,list_customers,get_customer,list_orders,get_order,place_order,cancel_order,list_products,get_product,restock_product,notes__add_note,notes__search_notes,notes__reindex_notes,roaster__roast_schedule,roaster__plan_tasting"' \
+check tools-list 'code === 0 && out.tools.map((t) => t.name).join() === "audit_inventory,premium_stock_forecast,order_form,list_customers,get_customer,list_orders,get_order,place_order,cancel_order,list_products,get_product,restock_product,notes__add_note,notes__search_notes,notes__reindex_notes,roaster__roast_schedule,roaster__plan_tasting"' \
   "$MCP_TOKEN" --method tools/list
 check call-audit-inventory 'code === 0 && out.structuredContent.products === 10 && out.structuredContent.lowStock.join() === "p2,p4,p7,p9"' \
   "$MCP_TOKEN" --method tools/call --tool-name audit_inventory --tool-arg delayMs=0
@@ -78,7 +78,7 @@ check call-bad-arguments 'code === 0 && out.isError === true && /units/.test(out
   "$MCP_TOKEN" --method tools/call --tool-name restock_product --tool-arg id=p1 units=0
 check resources-list 'code === 0 && out.resources[0].uri === "store://catalog"' \
   "$MCP_TOKEN" --method resources/list
-check templates-list 'code === 0 && out.resourceTemplates.map((t) => t.uriTemplate).join() === "product://{id},customer://{id},notes+notes://note/{id}"' \
+check templates-list 'code === 0 && out.resourceTemplates.map((t) => t.uriTemplate).join() === "product://{id},customer://{id},skill://{+path},notes+notes://note/{id}"' \
   "$MCP_TOKEN" --method resources/templates/list
 check resource-read 'code === 0 && JSON.parse(out.contents[0].text).id === "p1"' \
   "$MCP_TOKEN" --method resources/read --uri product://p1
