@@ -180,6 +180,9 @@ describe.each([
     { title: 'SDK v2 client (2026-07-28)', connect: v2Client },
   ])('a $title without the extension neither lists nor calls the app-only tool', async ({ connect }) => {
     const { gw, received } = await mount();
+    // The gateway has it (a host sees it): hidden from this client by the gateway, not by the upstream.
+    const seenByHost = (await (await v2Host(gw.url)).listTools()).tools.map((tool) => tool.name);
+    expect(seenByHost).toContain('fs__refresh_view');
     const client = (await connect(gw.url)) as unknown as Downstream;
     const names = (await client.listTools()).tools.map((tool) => tool.name);
     expect(names.sort()).toEqual(['fs__legacy', 'fs__odd_ui', 'fs__odd_uri', 'fs__odd_visibility', 'fs__show']);
