@@ -1,6 +1,7 @@
-// How an upstream's items are named downstream: `<prefix>__<name>` for tools and prompts, `<prefix>+<uri>` for resources, and the rewriting of URIs inside results.
+// How an upstream's items are named downstream: `<prefix>__<name>` for tools and prompts, `<prefix>+<uri>` for resources (`ui://<prefix>+…` for apps), and the rewriting of URIs inside results.
 
 import { isObject } from '../jsonrpc/types';
+import { UI_SCHEME } from '../registry/ui-link';
 
 /** Between a prefix and a tool or prompt name: `fs__read_file`. */
 export const NAME_SEPARATOR = '__';
@@ -30,24 +31,35 @@ export interface Naming {
 }
 
 /**
- * The naming of one upstream; without a prefix (a plain proxy) names and URIs are untouched.
+ * The naming of one upstream; without a prefix (a plain proxy) names and URIs are untouched. An app's `ui://` URI
+ * keeps its scheme, which hosts require (SEP-1865 UI Resource Format), the prefix joining its authority
+ * (`+` is allowed in an RFC 3986 §3.2.2 reg-name, and a prefix holds none, so it ends at the first `+`).
  *
  * @example
  * ```ts
  * const naming = namingFor('fs', { very_long_tool_name: 'short' });
- * naming.name('read_file');            // 'fs__read_file'
- * naming.uri('file:///etc/motd');      // 'fs+file:///etc/motd'
- * naming.originalUri('fs+file:///x');  // 'file:///x'
+ * naming.name('read_file');                 // 'fs__read_file'
+ * naming.uri('file:///etc/motd');           // 'fs+file:///etc/motd'
+ * naming.uri('ui://files/viewer');          // 'ui://fs+files/viewer'
+ * naming.originalUri('fs+file:///x');       // 'file:///x'
+ * naming.originalUri('ui://fs+files/view'); // 'ui://files/view'
  * ```
  */
 export function namingFor(prefix: string | undefined, rename: Readonly<Record<string, string>> = {}): Naming {
   const renamed = (original: string): string => (Object.hasOwn(rename, original) ? rename[original]! : original);
   if (prefix === undefined) return { name: renamed, uri: (uri) => uri, originalUri: (uri) => uri };
   const uriStart = `${prefix}${URI_SEPARATOR}`;
+  const uiStart = `${UI_SCHEME}${uriStart}`;
   return {
     name: (original) => `${prefix}${NAME_SEPARATOR}${renamed(original)}`,
-    uri: (original) => `${uriStart}${original}`,
-    originalUri: (exposed) => (exposed.startsWith(uriStart) ? exposed.slice(uriStart.length) : undefined),
+    uri: (original) =>
+      original.startsWith(UI_SCHEME) ? `${uiStart}${original.slice(UI_SCHEME.length)}` : `${uriStart}${original}`,
+    originalUri: (exposed) =>
+      exposed.startsWith(uiStart)
+        ? `${UI_SCHEME}${exposed.slice(uiStart.length)}`
+        : exposed.startsWith(uriStart)
+          ? exposed.slice(uriStart.length)
+          : undefined,
   };
 }
 

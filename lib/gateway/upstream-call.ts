@@ -4,6 +4,7 @@ import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isObject } from '../jsonrpc/types';
 import { META_KEYS, RESERVED_META_PREFIX } from '../protocol/modern/request-meta';
 import { PAYMENT_HEADER_NAMES, PAYMENT_META_KEYS } from '../registry/payment-ledger';
+import { UI_EXTENSION, UI_MIME_TYPE } from '../registry/ui-link';
 import { LOG_LEVELS, type LogLevel, type RequestContext } from '../registry/request-context';
 import { ATTR_SERVER_ADDRESS, ATTR_SERVER_PORT, ATTR_UPSTREAM_NAME, META_TRACE_KEYS } from '../telemetry/semconv';
 import { describeMessage } from '../telemetry/message-attributes';
@@ -13,11 +14,20 @@ import { clientHeaders } from './upstream-envelope';
 import type { UpstreamMessage } from './upstream-exchange';
 import type { ResolvedUpstream } from './upstream-options';
 
+/**
+ * MCP Apps (SEP-1865 Capability Negotiation), declared to upstreams as a host does: the gateway keeps an upstream's
+ * app-only tools from its callers without the extension itself, so it is shown them all.
+ */
+export const APPS_CAPABILITIES: Readonly<Record<string, unknown>> = Object.freeze({
+  extensions: { [UI_EXTENSION]: { mimeTypes: [UI_MIME_TYPE] } },
+});
+
 /** What the gateway can answer for its callers, declared to upstreams (2025 initialize, 2026 `_meta`): it relays each ask. */
 export const RELAYED_CAPABILITIES: Readonly<Record<string, unknown>> = Object.freeze({
   sampling: {},
   elicitation: { form: {}, url: {} },
   roots: {},
+  ...APPS_CAPABILITIES,
 });
 
 /** The `_meta` keys of the MCP 2026-07-28 envelope: each hop sends its own (the upstream client sets the gateway's). */

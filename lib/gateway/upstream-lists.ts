@@ -3,6 +3,7 @@
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isObject } from '../jsonrpc/types';
 import { PORTABLE_NAME_LENGTH } from './prefixed-names';
+import { APPS_CAPABILITIES } from './upstream-call';
 import type { UpstreamClient } from './upstream-client';
 import { ListIntake, MAX_LIST_ENTRIES } from './upstream-limits';
 import type { ResolvedUpstream } from './upstream-options';
@@ -51,7 +52,12 @@ async function fetchList(
   for (let page = 0; page < MAX_PAGES && intake.wants(kind); page++) {
     let result: unknown;
     try {
-      result = await upstream.request(method, cursor === undefined ? undefined : { cursor }, { signal, headers });
+      // A 2026 upstream reads capabilities per request: the lists must hold the app-only tools the gateway hides itself.
+      result = await upstream.request(method, cursor === undefined ? undefined : { cursor }, {
+        signal,
+        headers,
+        capabilities: APPS_CAPABILITIES as Record<string, unknown>,
+      });
     } catch (err) {
       // A list the upstream does not serve (MCP: the capability is not declared) is empty, not a failure.
       if (err instanceof JsonRpcError && err.code === ErrorCode.MethodNotFound && page === 0) return ttlMs;

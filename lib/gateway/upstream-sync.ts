@@ -4,7 +4,8 @@ import type { HeaderParam } from '../registry/header-params';
 import type { PromptDefinition } from '../registry/prompts';
 import { itemKey, type ItemKinds, type Registry } from '../registry/registry';
 import type { ResourceDefinition, ResourceTemplateDefinition } from '../registry/resources';
-import type { ToolDefinition } from '../registry/tools';
+import type { RegisteredTool, ToolDefinition } from '../registry/tools';
+import type { ResolvedUiLink } from '../registry/ui-link';
 import type { SkippedReport } from './upstream-report';
 
 type Entry = Record<string, unknown>;
@@ -21,6 +22,8 @@ export interface ListedItems {
 interface Mounted<T> {
   readonly fingerprint: string;
   readonly item: T;
+  /** Forgets a tool's app link in the registry's count of app-only tools; undefined for an item without one. */
+  readonly unlink?: (() => void) | undefined;
 }
 
 /** The items one upstream has in the registry, by kind and key (downstream name or URI). */
@@ -29,6 +32,8 @@ export type ItemSet = { readonly [K in keyof ItemKinds]: ReadonlyMap<string, Mou
 /** How entries become definitions (upstream-items.ts), and the name rule of tools and prompts. */
 export interface ItemBuilders {
   tool(entry: Entry & { name: string }, headerParamsOf: () => readonly HeaderParam[]): ToolDefinition<never>;
+  /** A tool entry's link to one of the upstream's apps (SEP-1865), under the downstream URI; undefined for none. */
+  toolUi(entry: Entry): ResolvedUiLink | undefined;
   prompt(entry: Entry & { name: string }): PromptDefinition<never>;
   resource(entry: Entry & { uri: string }): ResourceDefinition;
   template(entry: Entry & { uriTemplate: string }): ResourceTemplateDefinition<never>;
@@ -80,9 +85,10 @@ function define<K extends keyof ItemKinds>(
   }
   if (kind === 'tools') {
     let tool: ItemKinds['tools'] | undefined;
+    const ui = builders.toolUi(entry);
     tool = registry.defineTool(
       builders.tool(entry as Entry & { name: string }, () => tool?.headerParams ?? []),
-      { forwarded: true },
+      ui === undefined ? { forwarded: true } : { forwarded: true, ui },
     );
     return tool as ItemKinds[K];
   }
@@ -91,6 +97,15 @@ function define<K extends keyof ItemKinds>(
   if (kind === 'resources')
     return registry.defineResource(builders.resource(entry as Entry & { uri: string })) as ItemKinds[K];
   return registry.defineTemplate(builders.template(entry as Entry & { uriTemplate: string })) as ItemKinds[K];
+}
+
+/**
+ * Counts a tool's app link as the registry does for its own tools (SEP-1865 Visibility): an app-only upstream tool is
+ * then hidden from, and refused to, clients without the extension by the same check as a local one.
+ */
+function linkApp(registry: Registry, kind: keyof ItemKinds, item: unknown): (() => void) | undefined {
+  const tool = kind === 'tools' ? (item as RegisteredTool) : undefined;
+  return tool?.ui && registry.apps.link(tool.name, tool.ui);
 }
 
 function applyKind<K extends keyof ItemKinds>(
@@ -126,7 +141,8 @@ function applyKind<K extends keyof ItemKinds>(
     try {
       // A changed entry takes its old place: lists keep their order, cursors stay valid.
       registry.put(kind, item, previous?.item, builders!.group);
-      next.set(key, { fingerprint, item });
+      previous?.unlink?.();
+      next.set(key, { fingerprint, item, unlink: linkApp(registry, kind, item) });
     } catch (err) {
       // The name is another item's (a local one, another upstream's): both stay as they are, and this one is reported.
       skipped?.add(
@@ -138,7 +154,11 @@ function applyKind<K extends keyof ItemKinds>(
       if (previous !== undefined) next.set(key, previous);
     }
   }
-  for (const [key, mounted] of current) if (!next.has(key)) registry.drop(kind, mounted.item);
+  for (const [key, mounted] of current) {
+    if (next.has(key)) continue;
+    mounted.unlink?.();
+    registry.drop(kind, mounted.item);
+  }
   return next;
 }
 

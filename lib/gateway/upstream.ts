@@ -4,6 +4,7 @@ import type { McpTelemetry } from '../telemetry/telemetry';
 import { JsonRpcError } from '../jsonrpc/errors';
 import type { McpLogger } from '../logger';
 import type { Registry } from '../registry/registry';
+import { declaresUiExtension, forwardedUiLink, UI_EXTENSION } from '../registry/ui-link';
 import { Backoff } from './backoff';
 import { badName, namingFor } from './prefixed-names';
 import { forwardedHeaders, RELAYED_CAPABILITIES } from './upstream-call';
@@ -139,6 +140,7 @@ export function mountUpstream(
       lists,
       {
         tool: (entry, headerParamsOf) => toolDefinition(source, entry, headerParamsOf),
+        toolUi: (entry) => forwardedUiLink(entry._meta, naming.uri),
         prompt: (entry) => promptDefinition(source, entry),
         resource: (entry) => resourceDefinition(source, entry),
         template: (entry) => templateDefinition(source, entry),
@@ -148,6 +150,9 @@ export function mountUpstream(
       },
       report,
     );
+    // SEP-1865 Capability Negotiation: an upstream serving apps makes this router one, so hosts know to look.
+    if (declaresUiExtension(upstream.capabilities ?? {}) || [...items.tools.values()].some(({ item }) => item.ui))
+      registry.declareExtension(UI_EXTENSION);
     lastReport = report;
     listsCut = cut;
     const mountedTools = [...items.tools.values()].map(({ item }) => item.name);

@@ -9,6 +9,8 @@ export const UI_EXTENSION = 'io.modelcontextprotocol/ui';
 export const UI_MIME_TYPE = 'text/html;profile=mcp-app';
 /** The flat key older hosts read the resource URI from; the official server helpers still write it beside `ui`. */
 const LEGACY_RESOURCE_URI_KEY = 'ui/resourceUri';
+/** How every UI resource URI starts (SEP-1865 UI Resource Format: it MUST use the `ui://` scheme). */
+export const UI_SCHEME = 'ui://';
 
 /** Who may call a tool linked to an app (SEP-1865 Resource Discovery): the model, the app (through the host), or both. */
 export type UiVisibility = 'model' | 'app';
@@ -36,9 +38,12 @@ export interface ResolvedUiLink {
 
 const VISIBILITIES: readonly UiVisibility[] = ['model', 'app'];
 
-/** SEP-1865: the client renders apps (and enforces visibility itself) when it declares the extension. */
-export function declaresUiExtension(clientCapabilities: Readonly<Record<string, unknown>>): boolean {
-  const extensions = clientCapabilities.extensions;
+/**
+ * SEP-1865: the client renders apps (and enforces visibility itself) when it declares the extension; a server (a
+ * gateway's upstream) serves apps when it does.
+ */
+export function declaresUiExtension(capabilities: Readonly<Record<string, unknown>>): boolean {
+  const extensions = capabilities.extensions;
   return isObject(extensions) && isObject(extensions[UI_EXTENSION]);
 }
 
@@ -76,7 +81,7 @@ export class UiApps {
     const label = `tool '${tool}' ui`;
     const { app, visibility } =
       typeof link === 'string' ? { app: link, visibility: undefined } : linkObject(link, label);
-    const resourceUri = app.startsWith('ui://') ? (this.linked.has(app) ? app : undefined) : this.uris.get(app);
+    const resourceUri = app.startsWith(UI_SCHEME) ? (this.linked.has(app) ? app : undefined) : this.uris.get(app);
     if (resourceUri === undefined) {
       throw new McpConfigError(
         'ERR_MCP_INVALID_DEFINITION',
@@ -85,7 +90,7 @@ export class UiApps {
     }
     const seen = visibility === undefined ? VISIBILITIES : checkVisibility(visibility, label);
     const ui = seen.length === VISIBILITIES.length ? { resourceUri } : { resourceUri, visibility: [...seen] };
-    return { resourceUri, appOnly: !seen.includes('model'), meta: { ui, [LEGACY_RESOURCE_URI_KEY]: resourceUri } };
+    return { resourceUri, appOnly: isAppOnly(seen), meta: { ui, [LEGACY_RESOURCE_URI_KEY]: resourceUri } };
   }
 
   /** Records a registered tool's link (and counts it when app-only); returns how to forget it. */
@@ -109,16 +114,62 @@ function linkObject(link: unknown, label: string): { app: string; visibility: un
   return { app: link.app, visibility: link.visibility };
 }
 
-function checkVisibility(visibility: unknown, label: string): readonly UiVisibility[] {
+/** SEP-1865 Visibility: a tool the model may not call is the app's alone. */
+function isAppOnly(visibility: readonly UiVisibility[]): boolean {
+  return !visibility.includes('model');
+}
+
+function isUiUri(uri: unknown): uri is string {
+  return typeof uri === 'string' && uri.startsWith(UI_SCHEME);
+}
+
+/** A visibility in its canonical order; undefined when it is not a non-empty list of 'model' and 'app'. */
+function visibilityOf(visibility: unknown): readonly UiVisibility[] | undefined {
   const valid =
     Array.isArray(visibility) &&
     visibility.length > 0 &&
     visibility.every((entry) => VISIBILITIES.includes(entry as UiVisibility));
-  if (!valid) {
+  return valid ? VISIBILITIES.filter((entry) => (visibility as unknown[]).includes(entry)) : undefined;
+}
+
+function checkVisibility(visibility: unknown, label: string): readonly UiVisibility[] {
+  const seen = visibilityOf(visibility);
+  if (seen === undefined) {
     throw new McpConfigError(
       'ERR_MCP_INVALID_DEFINITION',
       `${label} visibility must be a non-empty list of 'model' and 'app', got ${JSON.stringify(visibility)}`,
     );
   }
-  return VISIBILITIES.filter((entry) => (visibility as unknown[]).includes(entry));
+  return seen;
+}
+
+/**
+ * The link an upstream tool's `_meta` carries (SEP-1865 Resource Discovery), its `ui://` URIs renamed as the gateway
+ * shows them, so the tool is listed and hidden like a local one; undefined when it names no `ui://` resource.
+ *
+ * An upstream is not a registration to refuse: what cannot be read is passed on as it came. A `ui` that is not an
+ * object, or a `resourceUri` that is not `ui://`, keeps its URI as sent; such a link, or a visibility that is not a
+ * non-empty list of 'model' and 'app', counts as the default `['model', 'app']`: a rule we cannot read never hides a
+ * tool its server may have meant for the model (visibility is no access control either way).
+ *
+ * @example
+ * ```ts
+ * forwardedUiLink({ ui: { resourceUri: 'ui://fs/view', visibility: ['app'] } }, naming.uri);
+ * // { resourceUri: 'ui://fs+fs/view', appOnly: true, meta: { ui: { resourceUri: 'ui://fs+fs/view', visibility: ['app'] } } }
+ * ```
+ */
+export function forwardedUiLink(meta: unknown, rename: (uri: string) => string): ResolvedUiLink | undefined {
+  if (!isObject(meta)) return undefined;
+  const { ui, [LEGACY_RESOURCE_URI_KEY]: legacy } = meta;
+  const renamed: Record<string, unknown> = {};
+  let resourceUri: string | undefined;
+  let appOnly = false;
+  if (isUiUri(legacy)) resourceUri = renamed[LEGACY_RESOURCE_URI_KEY] = rename(legacy);
+  if (isObject(ui) && isUiUri(ui.resourceUri)) {
+    resourceUri = rename(ui.resourceUri);
+    renamed.ui = { ...ui, resourceUri };
+    const seen = ui.visibility === undefined ? VISIBILITIES : visibilityOf(ui.visibility);
+    appOnly = seen !== undefined && isAppOnly(seen);
+  }
+  return resourceUri === undefined ? undefined : { resourceUri, appOnly, meta: renamed };
 }
