@@ -3,8 +3,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
+import express from 'express';
 import { mcpRouter, type McpRouterOptions } from '../../lib';
 import { namingFor } from '../../lib/gateway/prefixed-names';
+import { modern } from '../helpers/modern';
 import { closeAfterEach, closeGatewaysAfterEach, gateway, serve, v1Client, v2Client, type Upstream } from './upstreams';
 
 closeGatewaysAfterEach();
@@ -31,6 +33,8 @@ interface Received {
  */
 async function appsUpstream(
   options: Partial<McpRouterOptions> = {},
+  /** Holds the upstream's tools/list answers back until it settles (a gateway whose first lists are late). */
+  listsHeldUntil?: Promise<void>,
 ): Promise<{ upstream: Upstream; received: Received }> {
   const received: Received = { calls: [], reads: [] };
   const record = (name: string) => () => (received.calls.push(name), `${name} ran`);
@@ -77,7 +81,8 @@ async function appsUpstream(
       const body = req.body as { method?: string; params?: { uri?: string } } | undefined;
       if (body?.method === 'resources/read' && typeof body.params?.uri === 'string')
         received.reads.push(body.params.uri);
-      next();
+      if (body?.method === 'tools/list' && listsHeldUntil) void listsHeldUntil.then(() => next());
+      else next();
     });
     app.use('/mcp', mcp);
   });
@@ -241,5 +246,41 @@ describe('a plain proxy (no prefix)', () => {
     expect((await model.listTools()).tools.map((tool) => tool.name)).not.toContain('refresh_view');
     await expect(model.callTool({ name: 'refresh_view', arguments: {} })).rejects.toThrow(/Unknown tool/);
     expect(received.calls).toEqual([]);
+  });
+});
+
+describe("requests that arrive before the upstream's first lists", () => {
+  /** A gateway whose upstream holds its tools back until a request has reached the gateway. */
+  async function lateLists() {
+    let release: () => void = () => undefined;
+    const { upstream, received } = await appsUpstream({}, new Promise<void>((resolve) => (release = resolve)));
+    const mcp = mcpRouter({ name: 'gateway', version: '1.0.0', logger: { error: jest.fn(), warn: jest.fn() } });
+    mcp.upstream({ prefix: 'fs', url: upstream.url });
+    const app = express().use('/mcp', (_req, _res, next) => (release(), next()), mcp);
+    return { app, mcp, received };
+  }
+
+  // A 2026 request needs no initialize: each is the gateway's first, and finds the lists pending.
+  it('a tools/call waits for them, then refuses the app-only tool to a client without the extension', async () => {
+    const { app, mcp, received } = await lateLists();
+    try {
+      const res = await modern(app, 'tools/call', { name: 'fs__refresh_view', arguments: {} });
+      expect(res.body.error).toMatchObject({ code: -32602, message: 'Unknown tool: fs__refresh_view' });
+      expect(received.calls).toEqual([]);
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it('a tools/list waits for them, and leaves the app-only tool out for a client without the extension', async () => {
+    const { app, mcp } = await lateLists();
+    try {
+      const res = await modern(app, 'tools/list');
+      const names = (res.body.result.tools as Array<{ name: string }>).map((tool) => tool.name);
+      expect(names).toContain('fs__show');
+      expect(names).not.toContain('fs__refresh_view');
+    } finally {
+      await mcp.close();
+    }
   });
 });

@@ -7,6 +7,7 @@ import { notFoundError } from '../registry/guards';
 import type { CallEntry } from '../registry/item-pipeline';
 import type { Registry } from '../registry/registry';
 import type { RequestContext } from '../registry/request-context';
+import { hiddenFrom } from '../registry/ui-link';
 import { HandlerContext, type ClientState } from './handler-context';
 import { optionalObject, requireString } from './methods/method-spec';
 import { paramHeaderFault } from './modern/request-headers';
@@ -37,7 +38,9 @@ export async function serveToolCall(
   const name = requireString(params, 'name');
   const args = optionalObject(params, 'arguments') ?? {};
   const tool = await found(registry, () => registry.tools.get(name));
-  if (tool === undefined) throw notFoundError('tool', name, ctx.era);
+  // SEP-1865 Visibility: to a client that does not render apps an app-only tool does not exist (checked once the
+  // tool is found, so an upstream's, which arrives with the first loads, is judged too).
+  if (tool === undefined || hiddenFrom(tool, client.clientCapabilities)) throw notFoundError('tool', name, ctx.era);
   const checksHeaders = eraPolicy(ctx.era).mirrorHeaders && tool.headerParams.length > 0;
   const mayRunAsTask = tool.task !== undefined || params.task !== undefined;
   let asTask: TaskCall | undefined;

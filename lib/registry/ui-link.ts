@@ -47,12 +47,21 @@ export function declaresUiExtension(capabilities: Readonly<Record<string, unknow
   return isObject(extensions) && isObject(extensions[UI_EXTENSION]);
 }
 
+/**
+ * SEP-1865 Visibility, as this server applies it: an app-only tool does not exist for a client that does not render
+ * apps. A host that declared the extension enforces `visibility` itself, and its apps call app-only tools through it.
+ */
+export function hiddenFrom(
+  tool: { readonly ui?: ResolvedUiLink },
+  clientCapabilities: Readonly<Record<string, unknown>>,
+): boolean {
+  return tool.ui?.appOnly === true && !declaresUiExtension(clientCapabilities);
+}
+
 /** The apps of one registry, by name and URI, and the tools linked to each (an app in use cannot be removed). */
 export class UiApps {
   private readonly uris = new Map<string, string>();
   private readonly linked = new Map<string, Set<string>>();
-  /** How many registered tools only apps may call: 0 keeps tools/list and tools/call on their usual path. */
-  appOnlyTools = 0;
 
   add(name: string, uri: string): void {
     this.uris.set(name, uri);
@@ -93,13 +102,11 @@ export class UiApps {
     return { resourceUri, appOnly: isAppOnly(seen), meta: { ui, [LEGACY_RESOURCE_URI_KEY]: resourceUri } };
   }
 
-  /** Records a registered tool's link (and counts it when app-only); returns how to forget it. */
+  /** Records a registered tool's link (an app in use cannot be removed); returns how to forget it. */
   link(tool: string, link: ResolvedUiLink): () => void {
     this.linked.get(link.resourceUri)?.add(tool);
-    if (link.appOnly) this.appOnlyTools++;
     return () => {
       this.linked.get(link.resourceUri)?.delete(tool);
-      if (link.appOnly) this.appOnlyTools--;
     };
   }
 }
