@@ -4,7 +4,7 @@ import type { HeaderParam } from '../registry/header-params';
 import type { PromptDefinition } from '../registry/prompts';
 import { itemKey, type ItemKinds, type Registry } from '../registry/registry';
 import type { ResourceDefinition, ResourceTemplateDefinition } from '../registry/resources';
-import type { RegisteredTool, ToolDefinition } from '../registry/tools';
+import type { ToolDefinition } from '../registry/tools';
 import type { ResolvedUiLink } from '../registry/ui-link';
 import type { SkippedReport } from './upstream-report';
 
@@ -22,8 +22,6 @@ export interface ListedItems {
 interface Mounted<T> {
   readonly fingerprint: string;
   readonly item: T;
-  /** Forgets a tool's app link in the registry's count of app-only tools; undefined for an item without one. */
-  readonly unlink?: (() => void) | undefined;
 }
 
 /** The items one upstream has in the registry, by kind and key (downstream name or URI). */
@@ -99,15 +97,6 @@ function define<K extends keyof ItemKinds>(
   return registry.defineTemplate(builders.template(entry as Entry & { uriTemplate: string })) as ItemKinds[K];
 }
 
-/**
- * Counts a tool's app link as the registry does for its own tools (SEP-1865 Visibility): an app-only upstream tool is
- * then hidden from, and refused to, clients without the extension by the same check as a local one.
- */
-function linkApp(registry: Registry, kind: keyof ItemKinds, item: unknown): (() => void) | undefined {
-  const tool = kind === 'tools' ? (item as RegisteredTool) : undefined;
-  return tool?.ui && registry.apps.link(tool.name, tool.ui);
-}
-
 function applyKind<K extends keyof ItemKinds>(
   registry: Registry,
   kind: K,
@@ -141,8 +130,7 @@ function applyKind<K extends keyof ItemKinds>(
     try {
       // A changed entry takes its old place: lists keep their order, cursors stay valid.
       registry.put(kind, item, previous?.item, builders!.group);
-      previous?.unlink?.();
-      next.set(key, { fingerprint, item, unlink: linkApp(registry, kind, item) });
+      next.set(key, { fingerprint, item });
     } catch (err) {
       // The name is another item's (a local one, another upstream's): both stay as they are, and this one is reported.
       skipped?.add(
@@ -154,11 +142,7 @@ function applyKind<K extends keyof ItemKinds>(
       if (previous !== undefined) next.set(key, previous);
     }
   }
-  for (const [key, mounted] of current) {
-    if (next.has(key)) continue;
-    mounted.unlink?.();
-    registry.drop(kind, mounted.item);
-  }
+  for (const [key, mounted] of current) if (!next.has(key)) registry.drop(kind, mounted.item);
   return next;
 }
 
