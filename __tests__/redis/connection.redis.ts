@@ -77,7 +77,10 @@ it('takes a reply that arrived while the process was stalled past the time limit
   const connection = connect({ commandTimeoutMs: 200 });
   await connection.send(['SET', connection.key('k'), 'v']);
   const reply = connection.send(['GET', connection.key('k')]);
-  await new Promise((resolve) => setImmediate(resolve)); // the command is on the wire
+  // On the wire, and no reply read yet: node-redis writes in a setImmediate it queues once the command is sent (a few
+  // microtasks on); an immediate queued after those runs right after the write, in the same turn, before any I/O.
+  for (let turn = 0; turn < 20; turn++) await null;
+  await new Promise((resolve) => setImmediate(resolve));
   // A stall well past the limit (a GC pause, a starved CPU): Redis answers meanwhile, and the timer is due too.
   const stalledUntil = Date.now() + 1_200;
   while (Date.now() < stalledUntil);
