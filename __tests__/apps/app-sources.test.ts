@@ -6,6 +6,7 @@ import path from 'node:path';
 import express from 'express';
 import request from 'supertest';
 import { mcpRouter, type McpAppOptions } from '../../lib';
+import { tool } from '../../lib/decorators';
 import { modern } from '../helpers/modern';
 
 /** A tiny template engine: `{{key}}` replaced by the view's data, as `res.render` would with any engine. */
@@ -160,5 +161,44 @@ describe('tools linked from routes and decorators', () => {
       arguments: { id: '7' },
     }).expect(200);
     expect(call.body.result.structuredContent).toEqual({ id: '7' });
+  });
+
+  it('@tool takes ui, plain methods and bridged handlers alike, and an app-only one is hidden from non-UI clients', async () => {
+    class OrdersController {
+      @tool({ name: 'show_order', description: 'Show an order', ui: 'order-form' })
+      show({ id }: { id?: string }) {
+        return { id: id ?? '7' };
+      }
+
+      @tool({
+        name: 'confirm_order',
+        description: 'Confirm the order the form shows',
+        method: 'POST',
+        path: '/orders/:id/confirm',
+        ui: { app: 'order-form', visibility: ['app'] },
+      })
+      confirm(req: express.Request, res: express.Response) {
+        res.json({ confirmed: req.params.id });
+      }
+    }
+    const mcp = mcpRouter({ name: 'shop', version: '1.0.0', sessions: false });
+    mcp.app({ name: 'order-form', html: '<p>form</p>' });
+    const controller = new OrdersController();
+    const web = express();
+    mcp.register(controller);
+    web.use('/mcp', mcp);
+    const ui = { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } };
+    const hostTools = (
+      await modern(web, 'tools/list', {}, {}, { 'io.modelcontextprotocol/clientCapabilities': { extensions: ui } })
+    ).body.result.tools as Array<{ name: string; _meta?: unknown }>;
+    expect(Object.fromEntries(hostTools.map((t) => [t.name, t._meta]))).toEqual({
+      show_order: { ui: { resourceUri: 'ui://shop/order-form' }, 'ui/resourceUri': 'ui://shop/order-form' },
+      confirm_order: {
+        ui: { resourceUri: 'ui://shop/order-form', visibility: ['app'] },
+        'ui/resourceUri': 'ui://shop/order-form',
+      },
+    });
+    const plain = (await modern(web, 'tools/list')).body.result.tools as Array<{ name: string }>;
+    expect(plain.map((t) => t.name)).toEqual(['show_order']);
   });
 });
