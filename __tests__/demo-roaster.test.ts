@@ -8,6 +8,7 @@ import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from
 import { createDemo, type Demo } from '../demo/server';
 import { ROASTS } from '../demo/stdio-upstream';
 import { listenLocally, type Listening } from './helpers/ports';
+import { STORE_RESOURCE_URIS } from './helpers/demo-lists';
 
 jest.setTimeout(30_000);
 
@@ -72,11 +73,7 @@ describe('the demo with its roaster upstream over stdio', () => {
     expect(tools.slice(0, 1)).toEqual(['audit_inventory']);
     expect(tools.slice(-2)).toEqual(['roaster__roast_schedule', 'roaster__plan_tasting']);
     expect((await client.listResources()).resources.map((resource) => resource.uri)).toEqual([
-      'store://catalog',
-      'ui://demo-store/order-form',
-      'skill://index.json', // the demo's skills (demo/skills/, mcp.skills): the discovery index, each SKILL.md
-      'skill://order-handling/SKILL.md',
-      'skill://restocking/SKILL.md',
+      ...STORE_RESOURCE_URIS,
       'roaster+roaster://green-stock',
     ]);
     expect(demo.roaster!.status()).toMatchObject({

@@ -12,6 +12,7 @@ import { createDemo, type Demo } from '../demo/server';
 import { startNotesUpstream, type NotesUpstream } from '../demo/upstream';
 import { connectClient, type ConnectedClient } from './helpers/connect-client';
 import { until } from './helpers/until';
+import { STORE_RESOURCE_URIS } from './helpers/demo-lists';
 
 const token = 'demo-upstream-token';
 const bearer = { Authorization: `Bearer ${token}` };
@@ -53,11 +54,7 @@ describe('the demo with its notes upstream', () => {
       ...['notes__add_note', 'notes__search_notes', 'notes__reindex_notes'],
     ]);
     expect((await client.listResources()).resources.map((resource) => resource.uri)).toEqual([
-      'store://catalog',
-      'ui://demo-store/order-form',
-      'skill://index.json', // the demo's skills (demo/skills/, mcp.skills): the discovery index, each SKILL.md
-      'skill://order-handling/SKILL.md',
-      'skill://restocking/SKILL.md',
+      ...STORE_RESOURCE_URIS,
       'notes+notes://all',
     ]);
     expect((await client.listResourceTemplates()).resourceTemplates.map((template) => template.uriTemplate)).toEqual([

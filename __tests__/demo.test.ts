@@ -11,6 +11,7 @@ import { connectionHelp, inspectorCommand } from '../demo/connect';
 import { FORECAST_PRICE } from '../demo/store-mcp';
 import { testPayment } from '../lib/payments/testing';
 import { connectClient, type ConnectedClient } from './helpers/connect-client';
+import { STORE_RESOURCE_URIS } from './helpers/demo-lists';
 
 const token = 'demo-test-token';
 const bearer = { Authorization: `Bearer ${token}` };
@@ -46,13 +47,7 @@ describe('the demo store over MCP', () => {
       'get_product',
       'restock_product',
     ]);
-    expect((await client.listResources()).resources.map((resource) => resource.uri)).toEqual([
-      'store://catalog',
-      'ui://demo-store/order-form',
-      'skill://index.json', // the demo's skills (demo/skills/, mcp.skills): the discovery index, each SKILL.md
-      'skill://order-handling/SKILL.md',
-      'skill://restocking/SKILL.md',
-    ]);
+    expect((await client.listResources()).resources.map((resource) => resource.uri)).toEqual([...STORE_RESOURCE_URIS]);
     expect((await client.listResourceTemplates()).resourceTemplates.map((template) => template.uriTemplate)).toEqual([
       'product://{id}',
       'customer://{id}',

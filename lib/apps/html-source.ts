@@ -68,7 +68,7 @@ function readBounded(
 
 /**
  * A GET of `route` dispatched in-process through the host app at each read, as a browser's would be (`Accept:
- * text/html`, the caller's `authorization`), so `res.render` and its data work as for the web. Only a 2xx `text/html`
+ * text/html`, the caller's `authorization` and `Host`), so `res.render` and its data work as for the web. Only a 2xx `text/html`
  * answer of at most `maxBytes` is the app; anything else is a JSON-RPC internal error naming the route and status,
  * never the error page itself. A route that has not answered after {@link DEFAULT_ROUTE_TIMEOUT_MS} fails the read.
  */
