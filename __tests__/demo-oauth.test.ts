@@ -1,8 +1,7 @@
 // The demo in AUTH=oauth mode: its login page, demo/oauth-client.ts signing in through it (unattended with --auto,
 // and waiting for a browser without), and `AUTH=oauth npm run demo` printing how to connect an OAuth client.
 
-import { execFile, spawn } from 'node:child_process';
-import { once } from 'node:events';
+import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import request from 'supertest';
@@ -14,7 +13,6 @@ import { startOAuthClientScript } from './helpers/oauth-client-script';
 import { authorizeUrl, pkce, registerClient } from './helpers/sign-in-server';
 
 const CLIENT = path.join(__dirname, '..', 'demo', 'oauth-client.ts');
-const SERVER = path.join(__dirname, '..', 'demo', 'server.ts');
 
 let demo: Demo;
 let app: Listening;
@@ -120,8 +118,6 @@ describe('demo/oauth-client.ts', () => {
 });
 
 describe('AUTH=oauth npm run demo', () => {
-  const ARGS = ['--import', 'tsx', SERVER];
-
   it('prints how to connect an OAuth client: the endpoint, self-registration, the script, the Inspector, the playground', () => {
     const help = oauthConnectionHelp({ origin: 'http://127.0.0.1:3000', apiKey: 'key' });
     expect(help).toContain('MCP endpoint   http://127.0.0.1:3000/mcp');
@@ -131,57 +127,4 @@ describe('AUTH=oauth npm run demo', () => {
     expect(help).toContain('Playground     http://127.0.0.1:3000/playground/#signin');
     expect(help).not.toMatch(/Bearer/);
   });
-
-  it('starts with that banner and both upstreams, and its MCP endpoint challenges with the metadata of its own authorization server', async () => {
-    const child = spawn(process.execPath, ARGS, {
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', AUTH: 'oauth' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    try {
-      const endpoint = await new Promise<string>((resolve, reject) => {
-        child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-          stdout += chunk;
-          const match = /MCP endpoint +(\S+)/.exec(stdout);
-          if (match?.[1] && stdout.includes('VS Code')) resolve(match[1]);
-        });
-        child.once('exit', (code) => reject(new Error(`the demo exited (${code}) before its banner`)));
-      });
-      expect(stdout).toMatch(/^\nDemo store is running, with OAuth sign-in \(AUTH=oauth\)\.\n/);
-      // Both upstreams in this mode too: the roaster over stdio beside the notes server.
-      expect(stdout).toContain(
-        '  Upstream       roaster over stdio, demo/stdio-upstream.ts (healthy: 2 tools, 1 resource as roaster__<name> and roaster+<uri>)\n',
-      );
-      expect(stdout).toMatch(/ {2}Upstream {7}notes at http:\/\/127\.0\.0\.1:\d+\/mcp \(healthy: /);
-      const refused = await fetch(endpoint, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-        body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
-      });
-      expect(refused.status).toBe(401);
-      const metadataUrl = /resource_metadata="([^"]+)"/.exec(
-        refused.headers.get('www-authenticate') ?? '',
-      )?.[1] as string;
-      expect(await (await fetch(metadataUrl)).json()).toMatchObject({
-        resource: endpoint,
-        authorization_servers: [endpoint],
-      });
-    } finally {
-      child.kill();
-      if (child.exitCode === null && child.signalCode === null) await once(child, 'exit');
-    }
-  }, 40_000);
-
-  it('refuses an AUTH it does not know, in one line', async () => {
-    await expect(
-      promisify(execFile)(process.execPath, ARGS, {
-        env: { ...process.env, PORT: '0', AUTH: 'basic' },
-        timeout: 30_000,
-      }),
-    ).rejects.toMatchObject({
-      code: 1,
-      stdout: '',
-      stderr: 'AUTH=basic: use AUTH=token (the default: a static bearer token) or AUTH=oauth (sign-in)\n',
-    });
-  }, 40_000);
 });

@@ -1,11 +1,6 @@
-// The demo's gateway: the notes server (demo/upstream.ts) mounted under the prefix `notes`, as a client sees it,
-// and `npm run demo` starting it and the roaster (demo/stdio-upstream.ts, a child process) with no setup and stopping
-// both cleanly.
+// The demo's gateway: the notes server (demo/upstream.ts) mounted under the prefix `notes`, as a client sees it.
+// `npm run demo` starting it and the roaster (demo/stdio-upstream.ts) as child processes: demo-process.test.ts.
 
-import { execFile, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { connectionHelp } from '../demo/connect';
 import { createDemo, type Demo } from '../demo/server';
@@ -172,81 +167,4 @@ describe('the demo when its upstream is down', () => {
       warn.mockRestore();
     }
   });
-});
-
-describe('npm run demo with its upstreams (demo/server.ts as a child process)', () => {
-  const ARGS = ['--import', 'tsx', path.join(__dirname, '..', 'demo', 'server.ts')];
-
-  /** The pids of the roaster processes `pid` started (`pgrep -P`: Linux and macOS). */
-  async function roasterPids(pid: number): Promise<number[]> {
-    const { stdout } = await promisify(execFile)('pgrep', ['-P', String(pid), '-f', 'stdio-upstream\\.ts']).catch(
-      () => ({ stdout: '' }),
-    );
-    return stdout.split('\n').filter(Boolean).map(Number);
-  }
-  const isAlive = (pid: number): boolean => {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-
-  it('starts the notes and roaster upstreams with no setup, prints them, serves their tools, and exits 0 on SIGTERM and SIGINT, its roaster process ended', async () => {
-    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-      const child = spawn(process.execPath, ARGS, {
-        env: { ...process.env, PORT: '0', HOST: '127.0.0.1', MCP_TOKEN: 'tok' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-      try {
-        const endpoint = await new Promise<string>((resolve, reject) => {
-          child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-            stdout += chunk;
-            const match = /MCP endpoint +(\S+)[\s\S]*Upstream +roaster /.exec(stdout);
-            if (match?.[1]) resolve(match[1]);
-          });
-          child.once('exit', (code) => reject(new Error(`the demo exited (${code}) before its banner: ${stderr}`)));
-        });
-        expect(stdout).toMatch(
-          / {2}Upstream {7}notes at http:\/\/127\.0\.0\.1:[1-9]\d*\/mcp \(healthy: 3 tools, 1 prompt, 1 resource, 1 template as notes__<name> and notes\+<uri>\)\n/,
-        );
-        expect(stdout).toContain(
-          '  Upstream       roaster over stdio, demo/stdio-upstream.ts (healthy: 2 tools, 1 resource as roaster__<name> and roaster+<uri>)\n',
-        );
-        const roasters = await roasterPids(child.pid as number);
-        expect(roasters).toHaveLength(1);
-        const response = await fetch(endpoint, {
-          method: 'POST',
-          headers: {
-            Authorization: 'Bearer tok',
-            'Content-Type': 'application/json',
-            Accept: 'application/json, text/event-stream',
-            'MCP-Protocol-Version': '2025-06-18',
-          },
-          body: JSON.stringify({
-            jsonrpc: '2.0',
-            id: 1,
-            method: 'initialize',
-            params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fetch', version: '1' } },
-          }),
-        });
-        expect(response.status).toBe(200);
-        const exited = once(child, 'exit');
-        child.kill(signal);
-        expect(await exited).toEqual([0, null]);
-        expect(stderr).toBe('');
-        // Ended by the demo's mcp.close() before it exits (until: a zombie lasts until the system reaps it).
-        await until(() => !isAlive(roasters[0]!), 'the roaster process to be gone');
-      } finally {
-        if (child.exitCode === null && child.signalCode === null) {
-          child.kill('SIGKILL');
-          await once(child, 'exit');
-        }
-      }
-    }
-  }, 60_000);
 });

@@ -33,7 +33,7 @@ import {
 } from './fuzz-inputs';
 
 /** Runs of each property over the pure functions, which cost microseconds. */
-const PURE_RUNS = 5_000;
+const PURE_RUNS = 2_500;
 
 // ---- the pure functions, many more runs ----------------------------------------------------------------------
 
@@ -148,7 +148,7 @@ describe('fuzzing the pure functions', () => {
           expect(logger.error).not.toHaveBeenCalled();
         },
       ),
-      { numRuns: 2_000 },
+      { numRuns: 1_000 },
     );
   });
 
