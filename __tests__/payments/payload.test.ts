@@ -250,6 +250,27 @@ describe('x402Guard by direct calls', () => {
       error: 'Payment verification failed: expired',
     });
   });
+  it('settles nothing for a call cancelled while its tool ran (a handler that ignores its signal), and frees the payment', async () => {
+    const settle = jest.fn(facilitator.settle);
+    const guard = x402Guard({ facilitator: { ...facilitator, settle }, accepts: [PRICE] });
+    const controller = new AbortController();
+    let finish: (value: { content: never[] }) => void = () => undefined;
+    const running = new Promise<{ content: never[] }>((resolve) => (finish = resolve));
+    const next = jest.fn(() => running);
+    const pending = guard(toolCall({ 'x402/payment': PAID }, controller.signal), next);
+    await until(() => next.mock.calls.length === 1, 'the tool to run');
+    controller.abort();
+    finish({ content: [] });
+    expect(JSON.parse(((await pending).content[0] as { text: string }).text)).toMatchObject({
+      error: 'Call cancelled; payment not settled',
+    });
+    expect(settle).not.toHaveBeenCalled();
+    // Not spent: the same payment pays for a call that completes.
+    await expect(
+      guard(toolCall({ 'x402/payment': PAID }, new AbortController().signal), async () => ({ content: [] })),
+    ).resolves.toMatchObject({ _meta: { 'x402/payment-response': { success: true } } });
+    expect(settle).toHaveBeenCalledTimes(1);
+  });
 });
 
 describe('x402Guard and the rest of the chain', () => {

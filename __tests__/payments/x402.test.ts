@@ -1,12 +1,14 @@
 // Paid tools over HTTP: x402Guard with x402Facilitator against an in-process facilitator, in both protocol eras.
 
 import type { Express } from 'express';
+import type request from 'supertest';
 import { type ToolGuard } from '../../lib';
 import { x402Facilitator, x402Guard, type PaymentPayload, type PaymentRequirements } from '../../lib/payments';
 import { createApp, post, rpc } from '../helpers/create-app';
 import { modern } from '../helpers/modern';
 import { FACILITATOR_SECRET, startFacilitator, type FakeFacilitator } from './fake-facilitator';
 import { PRICE } from './price';
+import { until } from '../helpers/until';
 
 const V = { 'MCP-Protocol-Version': '2025-11-25' };
 
@@ -296,6 +298,50 @@ describe('one payment, one call', () => {
     const errors = results.map((result) => (result.isError === true ? required(result).error : 'paid'));
     expect(errors.sort()).toEqual(['Payment already in use by another call', 'paid']);
     expect(handler).toHaveBeenCalledTimes(1);
+    expect(facilitator.calls.settle).toHaveLength(1);
+  });
+  it('settles nothing for a call the client cancelled while the tool ran, and the payment pays for a later call', async () => {
+    const pay = x402Guard({ facilitator: x402Facilitator({ url: facilitator.url }), accepts: [PRICE] });
+    const runs = jest.fn();
+    const stateful = createApp({ sessions: {}, rateLimit: false }, (mcp) =>
+      mcp.tool({
+        name: 'report',
+        description: 'Paid; finishes its work even when cancelled (deaf to its signal, as many handlers are)',
+        guards: [pay],
+        handler: async (_args: unknown, ctx) => {
+          runs();
+          if (runs.mock.calls.length === 1)
+            await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve));
+          return 'the report';
+        },
+      }),
+    );
+    const init = await post(
+      stateful,
+      rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } }),
+    );
+    const session = { 'Mcp-Session-Id': init.headers['mcp-session-id'] as string, ...V };
+    await post(stateful, { jsonrpc: '2.0', method: 'notifications/initialized' }, session).expect(202);
+    const paid = payment();
+    const callWith = (id: number): Promise<request.Response> =>
+      post(
+        stateful,
+        rpc('tools/call', { name: 'report', arguments: {}, _meta: { 'x402/payment': paid } }, id),
+        session,
+      ).then((res) => res);
+    const cancelled = callWith(7);
+    await until(() => runs.mock.calls.length === 1, 'the tool to run');
+    const notice = {
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 7, reason: 'no longer needed' },
+    };
+    await post(stateful, notice, session).expect(202);
+    expect((await cancelled).text).not.toContain('the report');
+    expect(facilitator.calls.settle).toHaveLength(0);
+    // Not spent: the same payment pays for the next call, which runs and settles once.
+    const again = (await callWith(8)).body as Body;
+    expect(again.result).toMatchObject({ _meta: { 'x402/payment-response': { success: true } } });
     expect(facilitator.calls.settle).toHaveLength(1);
   });
 });

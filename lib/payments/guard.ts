@@ -144,8 +144,12 @@ export function x402Guard(options: X402GuardOptions): X402Guard {
       };
     });
     const { signal } = call.ctx;
-    if (signal.aborted) cancel?.();
-    else signal.addEventListener('abort', cancel as () => void, { once: true });
+    // A call cancelled already asks nothing: a settle sent now would charge for a result the client never gets.
+    if (signal.aborted) {
+      clearTimeout(timer);
+      throw new FacilitatorError(`Payment facilitator ${what} was cancelled`);
+    }
+    signal.addEventListener('abort', cancel as () => void, { once: true });
     try {
       return await Promise.race([run(controller.signal), ended]);
     } catch (err) {
@@ -186,8 +190,10 @@ export function x402Guard(options: X402GuardOptions): X402Guard {
           `Payment verification failed: ${reasonOf(isObject(verified) ? verified.invalidReason : undefined, 'invalid payment')}`,
         );
       const result = await next();
-      // Settle only what the client gets: a failed call costs nothing (specs/transports-v2/mcp.md, settlement after execution).
+      // Settle only what the client gets: a failed call costs nothing (specs/transports-v2/mcp.md, settlement after execution),
+      // nor does one the client cancelled while it ran (its result is never sent: MCP cancellation).
       if (result.isError === true) return refuse(`Tool failed; payment not settled: ${firstText(result)}`);
+      if (call.ctx.signal.aborted) return refuse('Call cancelled; payment not settled');
       mayHavePaid = true;
       const settlement = await ask('settle', call, (signal) => facilitator.settle(payload, matched, { signal }));
       // A refused settlement is a definite answer: nothing was paid, the payment may be used again.
