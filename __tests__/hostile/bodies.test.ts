@@ -2,6 +2,7 @@
 // pollution.
 
 import type { IncomingHttpHeaders } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { MCP_ACCEPT } from '../helpers/messages';
 import { Host, initialize, PLAIN_OPTIONS, rpc } from './host';
 import { deep } from './requests';
@@ -562,6 +563,31 @@ const BAD_INPUTS: BadInput[] = [
   },
   { name: 'empty batch', body: [], status: 400, code: -32600, id: null },
   {
+    name: 'a gzip body (Content-Encoding: gzip): not read as plain bytes',
+    body: gzipSync(JSON.stringify(rpc('ping', undefined, 'gz'))),
+    headers: { 'Content-Encoding': 'gzip' },
+    status: 415,
+    code: -32000,
+    id: null,
+    message: /without Content-Encoding \(got 'gzip'\)/,
+  },
+  {
+    name: 'an unknown Content-Encoding on a plain JSON body: not read as if plain',
+    body: rpc('ping', undefined, 'br2'),
+    headers: { 'Content-Encoding': 'br2' },
+    status: 415,
+    code: -32000,
+    id: null,
+    message: /Content-Encoding/,
+  },
+  {
+    name: 'Content-Encoding: identity (no coding) is read as usual',
+    body: rpc('ping', undefined, 'identity'),
+    headers: { 'Content-Encoding': 'identity' },
+    status: 200,
+    id: 'identity',
+  },
+  {
     name: 'batch containing initialize',
     body: [
       rpc(
@@ -577,4 +603,4 @@ const BAD_INPUTS: BadInput[] = [
   },
 ];
 
-hostileTable('hostile requests: bodies (issue 13)', [...ROWS, ...BAD_INPUTS.map(badInputRow)], 57);
+hostileTable('hostile requests: bodies (issue 13)', [...ROWS, ...BAD_INPUTS.map(badInputRow)], 60);

@@ -120,7 +120,8 @@ const BAD_INPUTS: BadInput[] = [
     status: 400,
     code: -32000,
     id: null,
-    message: /MCP-Protocol-Version/,
+    // Every revision the endpoint speaks, the 2026 one too.
+    message: /'2099-01-01'; supported: 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05$/,
   },
   {
     name: 'MCP-Protocol-Version that is not a date',

@@ -1,6 +1,8 @@
 // Issue 29 item 4: a repeated MCP header (two lines of one name) is refused, never joined into a value that matches
 // the body ("eu" + "us" → "eu, us") while a proxy routing on the first line acts on another value.
 
+import { once } from 'node:events';
+import { connect, type AddressInfo } from 'node:net';
 import request from 'supertest';
 import type { McpRouter } from '../../lib';
 import { createApp, MCP_ACCEPT, rpc, silentLogger } from '../helpers/create-app';
@@ -109,6 +111,62 @@ describe('repeated MCP headers (issue 29 item 4)', () => {
       'Mcp-Param-Region': ['eu', 'us'],
     });
     expect(res.status).toBe(200);
+    expect(runs).toBe(1);
+  });
+});
+
+describe('a repeated Content-Type', () => {
+  const app = createApp({ logger: silentLogger() }, setup);
+
+  /** A 2025 tools/call whose Content-Type lines are exactly `types`, over a raw socket (clients send one of each). */
+  async function withContentTypes(types: string[]): Promise<{ status: number; body: Record<string, unknown> }> {
+    const server = app.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const body = JSON.stringify(rpc('tools/call', { name: 'sql', arguments: { query: 'select 1' } }, 9));
+      const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
+      const lines = [
+        'POST /mcp HTTP/1.1',
+        'Host: 127.0.0.1',
+        `Accept: ${MCP_ACCEPT}`,
+        'MCP-Protocol-Version: 2025-11-25',
+        ...types.map((type) => `Content-Type: ${type}`),
+        `Content-Length: ${Buffer.byteLength(body)}`,
+        'Connection: close',
+      ];
+      socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`);
+      let raw = '';
+      for await (const chunk of socket) raw += String(chunk);
+      const [head = '', text = ''] = raw.split('\r\n\r\n');
+      return { status: Number(head.split(' ')[1]), body: JSON.parse(text) as Record<string, unknown> };
+    } finally {
+      server.close();
+    }
+  }
+
+  it.each([
+    ['application/json, then text/plain', ['application/json', 'text/plain']],
+    ['text/plain, then application/json', ['text/plain', 'application/json']],
+    ['application/json twice, once with another charset', ['application/json', 'application/json; charset=latin1']],
+  ])(
+    '%s: 400 -32000 whatever the order (a proxy reading the other line would judge another body), not run',
+    async (_name, types) => {
+      runs = 0;
+      const { status, body } = await withContentTypes(types);
+      expect(status).toBe(400);
+      expect(body).toEqual({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32000, message: 'Bad Request: Content-Type was sent more than once' },
+      });
+      expect(runs).toBe(0);
+    },
+  );
+
+  it('serves one Content-Type line', async () => {
+    runs = 0;
+    const { status } = await withContentTypes(['application/json']);
+    expect(status).toBe(200);
     expect(runs).toBe(1);
   });
 });

@@ -16,7 +16,8 @@ describe('testPayment', () => {
     const { nonce, from, to, value, validAfter, validBefore } = authorizationOf(payment);
     expect(payment).toEqual({ x402Version: 2, accepted: PRICE, payload: expect.any(Object) });
     expect(nonce).toMatch(/^0x[0-9a-f]{64}$/);
-    expect(payment.payload.signature).toBe(`test:${nonce}`);
+    // test: and a digest of what an EIP-3009 signature covers (no chain accepts it).
+    expect(payment.payload.signature).toMatch(/^test:[0-9a-f]{64}$/);
     expect(from).toMatch(/test$/);
     expect({ to, value }).toEqual({ to: PRICE.payTo, value: PRICE.amount });
     const now = Date.now() / 1000;
@@ -109,15 +110,26 @@ describe('testFacilitator', () => {
       /^invalid_signature/,
     ],
     ['no authorization', tampered((payment) => delete payment.payload.authorization), PRICE, /^invalid_signature/],
-    ['no payer', tampered((payment) => delete authorizationOf(payment).from), PRICE, /^invalid_payload/],
+    ['no payer', tampered((payment) => delete authorizationOf(payment).from), PRICE, /^invalid_signature/],
+    // Edited after it was made: each field the signature covers, as a real one covers it.
+    ['another payer', tampered((payment) => (authorizationOf(payment).from = '0x1111')), PRICE, /^invalid_signature/],
+    [
+      'the payer upper-cased',
+      tampered((payment) => (authorizationOf(payment).from = authorizationOf(payment).from!.toUpperCase())),
+      PRICE,
+      /^invalid_signature/,
+    ],
+    [
+      'a later validBefore',
+      tampered((payment) => (authorizationOf(payment).validBefore = String(Number.MAX_SAFE_INTEGER))),
+      PRICE,
+      /^invalid_signature/,
+    ],
+    ['another network', tampered((payment) => (payment.accepted.network = 'eip155:1')), PRICE, /^invalid_signature/],
     ['a payment to someone else', testPayment(PRICE), { ...PRICE, payTo: '0x1111' }, /recipient_mismatch$/],
     ['a payment of another amount', testPayment(PRICE), { ...PRICE, amount: '20000' }, /authorization_value$/],
-    [
-      'an expired payment',
-      tampered((payment) => (authorizationOf(payment).validBefore = String(Math.floor(Date.now() / 1000) - 1))),
-      PRICE,
-      /valid_before$/,
-    ],
+    // Made already expired (its validBefore signed as it is): edited, it would fail the signature first.
+    ['an expired payment', testPayment({ ...PRICE, maxTimeoutSeconds: -1 }), PRICE, /valid_before$/],
   ])('refuses %s, in verify and in settle', async (_what, payment, requirements, reason) => {
     const facilitator = testFacilitator();
     const verified = await facilitator.verify(payment, requirements);
@@ -164,6 +176,11 @@ describe('testFacilitator', () => {
         /^mcpRouter: testFacilitator\(\) refuses to start with NODE_ENV=production: it accepts fake test payments.*x402Facilitator\(\{ url \}\)/,
       ),
     });
+  });
+
+  it.each([[' production'], ['Production'], ['PRODUCTION\n']])('refuses NODE_ENV=%j as production too', (env) => {
+    process.env.NODE_ENV = env;
+    expect(() => testFacilitator()).toThrow(expect.objectContaining({ code: 'ERR_MCP_NOT_FOR_PRODUCTION' }));
   });
 
   it.each([['development'], ['test'], [undefined]])('starts when NODE_ENV is %s', (env) => {

@@ -4,6 +4,7 @@ import { parse as parseContentType } from 'content-type';
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import { ErrorCode } from '../jsonrpc/errors';
+import { repeatedHeader } from './repeated-headers';
 
 /** A body read as JSON, or the HTTP error to answer with. */
 export type BodyResult =
@@ -42,6 +43,25 @@ function checkContentType(header: string | undefined): BodyResult | undefined {
     );
   }
   return undefined;
+}
+
+/** Whether a header name, in any case, is `Content-Type` (no string is made for the others). */
+function isContentTypeName(name: string): boolean {
+  return name.length === 12 && name.toLowerCase() === 'content-type';
+}
+
+/**
+ * The body is read as it comes: a coded one (gzip…) would be refused as bad UTF-8 or, worse, read as if plain. RFC 9110
+ * §8.4.1: a content coding the server does not accept gets 415. (A body a parser before the router decoded is used.)
+ */
+function checkContentEncoding(header: string | undefined): BodyResult | undefined {
+  if (header === undefined || header.trim().toLowerCase() === 'identity' || header.trim() === '') return undefined;
+  const shown = header.length > 80 ? `${header.slice(0, 80)}…` : header;
+  return refuse(
+    415,
+    ErrorCode.ServerError,
+    `Unsupported Media Type: send the body without Content-Encoding (got '${shown}')`,
+  );
 }
 
 /** True when a JSON text opens more than `MAX_JSON_DEPTH` arrays/objects at once (strings are skipped). */
@@ -146,6 +166,10 @@ async function readStream(req: IncomingMessage, limit: number): Promise<BodyResu
  * @param limit - largest body in bytes (HTTP 413 beyond)
  */
 export async function readJsonBody(req: IncomingMessage, limit: number): Promise<BodyResult> {
+  // Node keeps the first of two Content-Type lines; a proxy that reads the last would judge another body than ours.
+  // (Requests made in process, without raw lines, have nothing to compare.)
+  if (req.rawHeaders !== undefined && repeatedHeader(req.rawHeaders, isContentTypeName) !== undefined)
+    return refuse(400, ErrorCode.ServerError, 'Bad Request: Content-Type was sent more than once');
   const contentTypeError = checkContentType(req.headers['content-type']);
   if (contentTypeError) return contentTypeError;
   const consumed = consumedBody(req);
@@ -164,6 +188,8 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
   }
   if (declaredOver(req, limit))
     return refuse(413, ErrorCode.ServerError, `Payload Too Large: the body exceeds ${limit} bytes`);
+  const encodingError = checkContentEncoding(req.headers['content-encoding']);
+  if (encodingError) return encodingError;
   return readStream(req, limit);
 }
 

@@ -21,8 +21,8 @@ type Checked = { readonly ok: false; readonly reason: string } | { readonly ok: 
 
 /**
  * A local x402 facilitator, **for tests and demos**: `verify` and `settle` without a blockchain, no money moves.
- * It accepts exactly the payments {@link testPayment} makes (refusing any other signature, a payment to another
- * address or of another amount, an expired one), settles each nonce once (like EIP-3009 on chain), and answers
+ * It accepts exactly the payments {@link testPayment} makes, unedited (refusing any other signature, a payment to
+ * another address or of another amount, an expired one), settles each nonce once (like EIP-3009 on chain), and answers
  * with the payment's fake payer and a `0xtest-…` transaction that no block explorer knows. Give it to
  * `x402Guard` in place of `x402Facilitator({ url })`.
  *
@@ -40,7 +40,8 @@ type Checked = { readonly ok: false; readonly reason: string } | { readonly ok: 
  * ```
  */
 export function testFacilitator(): PaymentFacilitator {
-  if (process.env.NODE_ENV === 'production')
+  // Any spelling of production (` Production`, `PRODUCTION`) counts: the refusal must not hinge on a typo.
+  if (process.env.NODE_ENV?.trim().toLowerCase() === 'production')
     throw new McpConfigError(
       'ERR_MCP_NOT_FOR_PRODUCTION',
       "testFacilitator() refuses to start with NODE_ENV=production: it accepts fake test payments, so every paid tool would be free. Use x402Facilitator({ url }) with a real facilitator (from 'express-mcp-router/x402').",
@@ -73,14 +74,14 @@ export function testFacilitator(): PaymentFacilitator {
 /** What a facilitator checks of an exact-EVM authorization, on a test payment (the reasons are x402's codes). */
 function check(payload: PaymentPayload, requirements: PaymentRequirements, settled: ReadonlySet<string>): Checked {
   const authorization = isObject(payload.payload) ? payload.payload.authorization : undefined;
-  const nonce = isObject(authorization) ? authorization.nonce : undefined;
-  if (!isObject(authorization) || typeof nonce !== 'string' || payload.payload.signature !== testSignatureOf(nonce))
+  const accepted = isObject(payload.accepted) ? payload.accepted : undefined;
+  const signature = testSignatureOf(accepted?.network, accepted?.asset, authorization);
+  if (!isObject(authorization) || signature === undefined || payload.payload.signature !== signature)
     return {
       ok: false,
       reason: 'invalid_signature (this test facilitator accepts only payments made by testPayment())',
     };
-  const { from } = authorization;
-  if (typeof from !== 'string') return { ok: false, reason: 'invalid_payload (no authorization.from)' };
+  const from = authorization.from as string;
   if (String(authorization.to).toLowerCase() !== requirements.payTo.toLowerCase())
     return { ok: false, reason: 'invalid_exact_evm_payload_recipient_mismatch' };
   if (authorization.value !== requirements.amount)

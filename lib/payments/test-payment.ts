@@ -1,15 +1,23 @@
 // testPayment(): an x402 v2 payment that only testFacilitator() accepts, in the exact-EVM shape a real client sends.
 
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { isObject } from '../jsonrpc/types';
 import type { PaymentPayload, PaymentRequirements } from './x402-types';
 
+/** The fields of an EIP-3009 authorization its signature covers, in order. */
+const SIGNED_FIELDS = ['from', 'to', 'value', 'validAfter', 'validBefore', 'nonce'] as const;
+
 /**
- * The signature of a test payment: `test:` and its nonce. No chain accepts it, so a test payment never pays for real;
- * and it differs per payment, so a router whose network keys payments by signature (not EVM) tells two apart.
+ * The signature of a test payment: `test:` and a SHA-256 over what an EIP-3009 signature covers (the network and
+ * token, then every authorization field, exactly as sent). No chain accepts it, so a test payment never pays for real;
+ * a payment edited after it was made no longer matches it, as a real one would not; and it differs per payment, so a
+ * router whose network keys payments by signature (not EVM) tells two apart. Undefined when a field is missing.
  */
-export function testSignatureOf(nonce: string): string {
-  return `test:${nonce}`;
+export function testSignatureOf(network: unknown, asset: unknown, authorization: unknown): string | undefined {
+  if (!isObject(authorization)) return undefined;
+  const signed = [network, asset, ...SIGNED_FIELDS.map((field) => authorization[field])];
+  if (!signed.every((value) => typeof value === 'string')) return undefined;
+  return `test:${createHash('sha256').update(JSON.stringify(signed)).digest('hex')}`;
 }
 /** The payer of a test payment unless one is given: an obviously fake address (`test` is not hex). */
 const TEST_PAYER = '0x000000000000000000000000000000000000test';
@@ -23,8 +31,8 @@ export interface TestPaymentOptions {
 /**
  * A payment for `requirements` that {@link testFacilitator} accepts, to put in a call's `_meta["x402/payment"]`.
  * It has the shape of an x402 v2 exact-EVM payment (an EIP-3009 authorization with a fresh random nonce, so two
- * payments are two distinct payments), "signed" with `test:` and that nonce: a real facilitator refuses it. For tests
- * and demos only.
+ * payments are two distinct payments), "signed" with `test:` and a digest of what it authorizes: a real facilitator
+ * refuses it, and {@link testFacilitator} refuses it once edited. For tests and demos only.
  *
  * @param requirements - the price being paid: one of `accepts` of the tool's payment-required result
  * @param options - `payer`, the fake address paying
@@ -53,19 +61,20 @@ export function testPayment(requirements: PaymentRequirements, options: TestPaym
   const now = Math.floor(Date.now() / 1000);
   const nonce = `0x${randomBytes(32).toString('hex')}`;
   const validFor = Number.isSafeInteger(requirements.maxTimeoutSeconds) ? requirements.maxTimeoutSeconds : 60;
+  const authorization = {
+    from: payer,
+    to: requirements.payTo,
+    value: requirements.amount,
+    validAfter: String(now - 60),
+    validBefore: String(now + validFor),
+    nonce,
+  };
   return {
     x402Version: 2,
     accepted: structuredClone(requirements),
     payload: {
-      signature: testSignatureOf(nonce),
-      authorization: {
-        from: payer,
-        to: requirements.payTo,
-        value: requirements.amount,
-        validAfter: String(now - 60),
-        validBefore: String(now + validFor),
-        nonce,
-      },
+      signature: testSignatureOf(requirements.network, requirements.asset, authorization) as string,
+      authorization,
     },
   };
 }

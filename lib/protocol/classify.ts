@@ -83,12 +83,14 @@ export function createClassifier(limits: ClassifierLimits): Classifier {
     ]),
   );
 
+  // Every revision this endpoint speaks, newest first: a client told only the 2025 ones would not try 2026-07-28.
+  const served = [...(serves2026 ? MODERN_PROTOCOL_VERSIONS : []), ...(serves2025 ? SUPPORTED_PROTOCOL_VERSIONS : [])];
+
   /**
    * MCP 2025-06-18 transports: an unsupported MCP-Protocol-Version is 400 (-32000, as the SDKs answer it); a repeated
    * one (Node joined its values) is said to be repeated.
    */
   function unsupportedHeader(protocolVersion: string | string[] | undefined, repeated: string | undefined): Refusal {
-    const served = serves2025 ? SUPPORTED_PROTOCOL_VERSIONS : MODERN_PROTOCOL_VERSIONS;
     const message =
       repeated?.toLowerCase() === PROTOCOL_VERSION_HEADER
         ? 'Bad Request: the MCP-Protocol-Version header is sent more than once; send it once'
