@@ -1,6 +1,7 @@
 // One Redis connection for a router's shared store: raw commands under a time limit, a key prefix, a lazily made subscriber connection, a bounded close.
 
-import { createClient, ErrorReply, type RedisClientType, type RedisClusterType, type RedisSentinelType } from 'redis';
+import type { RedisClientType, RedisClusterType, RedisSentinelType } from 'redis';
+import { nodeRedis } from './peers';
 import { isObject } from '../jsonrpc/types';
 import { StoreUnavailableError } from '../store/shared-store';
 
@@ -87,7 +88,7 @@ export class RedisConnection {
     this.owned = client === undefined;
     // No offline queue: while Redis is down a command fails at once (a 503), instead of waiting for a reconnection.
     this.raw = (client ??
-      createClient({
+      nodeRedis.createClient({
         url,
         disableOfflineQueue: true,
         // The time limit is ours (`commandTimeoutMs`, in send): node-redis 6's own default (5 s) would start an
@@ -185,7 +186,7 @@ export class RedisConnection {
     } catch (err) {
       if (err instanceof StoreUnavailableError) throw err;
       // A Redis reply error (a bug of ours, WRONGTYPE…) is not an outage: it goes on as it is.
-      if (err instanceof ErrorReply) throw err;
+      if (err instanceof nodeRedis.ErrorReply) throw err;
       throw new StoreUnavailableError(`${what} failed: Redis is unreachable`);
     } finally {
       clearTimeout(timer);

@@ -2,7 +2,8 @@
 
 import { createHash } from 'node:crypto';
 import type { Store } from 'express-rate-limit';
-import { RedisStore, type RedisReply, type SendCommandClusterDetails } from 'rate-limit-redis';
+import type { RedisReply, SendCommandClusterDetails } from 'rate-limit-redis';
+import { rateLimitRedis } from './peers';
 import { StoreUnavailableError } from '../store/shared-store';
 import type { RedisConnection } from './connection';
 
@@ -28,7 +29,7 @@ import type { RedisConnection } from './connection';
  * ```
  */
 export function redisRateLimitStore(connection: RedisConnection, prefix: string): Store {
-  return new RedisStore({
+  return new rateLimitRedis.RedisStore({
     prefix: connection.key('rl', ...(prefix === '' ? [] : [prefix])) + ':',
     sendCommandCluster: async ({ key, command }: SendCommandClusterDetails): Promise<RedisReply> => {
       try {
