@@ -1,10 +1,11 @@
-// What this process holds of a session, and the channel its POST replies use: stream caps, server→client request ids, answers routed back.
+// What this process holds of a session, and the channel its requests use: its streams and their cap, server→client request ids, answers routed back.
 
 import type { JsonRpcId, JsonRpcResponse } from '../jsonrpc/types';
 import type { McpLogger } from '../logger';
 import type { Abortable } from '../protocol/abort';
 import { requestKey } from '../protocol/handler-context';
 import { isAtLeast, type ProtocolVersion } from '../versions';
+import type { SseConnection } from '../http/sse';
 import type { OutboundStream } from '../streams/outbound-stream';
 import type { EventStore, MessageBus } from '../store/session-stores';
 
@@ -59,8 +60,10 @@ function answerTopic(sessionId: string, id: JsonRpcId): string {
 }
 
 /**
- * A 2025 session as one POST's reply uses it. The session's streams and pending asks are counted here, so the caps
- * (`sessions.maxStreams`, `sessions.maxPendingRequests`) are enforced in one place; the reply only writes.
+ * A 2025 session as one request uses it: a POST's reply, or a GET that opens or resumes a stream. The session's
+ * streams (its POST streams, its standalone stream, connections following a stream of another instance) and pending
+ * asks are kept here, so the caps (`sessions.maxStreams`, `sessions.maxPendingRequests`) are enforced in one place;
+ * the transport only writes.
  */
 export class SessionChannel {
   /**
@@ -80,6 +83,11 @@ export class SessionChannel {
   /** Requests of the session in flight here, for `notifications/cancelled`. */
   get inflight(): Map<string, Abortable> {
     return this.live.inflight;
+  }
+
+  /** Where its streams' events are recorded, for a client to resume one (undefined: none is configured). */
+  get events(): EventStore | undefined {
+    return this.owner.settings.events;
   }
 
   /** Whether its streams are recorded, so a client can resume one (an event store is configured). */
@@ -103,14 +111,18 @@ export class SessionChannel {
    * @param warn - log the refusal (once per reply: the reply then stays JSON)
    */
   admitsStream(warn: boolean): boolean {
-    const { streams, id } = this.live;
-    const { maxStreams, logger } = this.owner.settings;
-    if (streams.size < maxStreams) return true;
+    const { id } = this.live;
+    const { logger } = this.owner.settings;
+    const open = this.openStreams;
+    if (open < this.owner.settings.maxStreams) return true;
     if (warn)
-      logger.warn(
-        `mcpRouter: session ${id} has ${streams.size} open streams (sessions.maxStreams); replying with JSON`,
-      );
+      logger.warn(`mcpRouter: session ${id} has ${open} open streams (sessions.maxStreams); replying with JSON`);
     return false;
+  }
+
+  /** The streams counted against `maxStreams`: POST streams running here and connections following another instance's. */
+  private get openStreams(): number {
+    return this.live.streams.size + this.live.followers.size;
   }
 
   /** A stream of the session, counted against its cap until {@link SessionChannel.closeStream}. */
@@ -123,6 +135,42 @@ export class SessionChannel {
   /** A stream that ended: no longer counted, no longer resumable here. */
   closeStream(stream: OutboundStream): void {
     this.live.streams.delete(stream.id);
+  }
+
+  /** The stream `streamId` when it runs in this process (a POST stream, or the standalone one): resumable here. */
+  localStream(streamId: string): OutboundStream | undefined {
+    const { streams, standalone } = this.live;
+    return streams.get(streamId) ?? (standalone?.id === streamId ? standalone : undefined);
+  }
+
+  /**
+   * Admits `connection` to follow the stream `streamId`, which runs on another instance (a shared store tells): one
+   * connection per stream, a new one replacing the old as a local resume does, and counted against `maxStreams` with
+   * the session's streams, since each polls the store while it lasts.
+   *
+   * @returns what to call when the connection ends; undefined when the session has no room for it
+   */
+  follow(streamId: string, connection: { end(): void }): (() => void) | undefined {
+    const { followers } = this.live;
+    const replaced = followers.get(streamId);
+    replaced?.end();
+    if (replaced === undefined && this.openStreams >= this.owner.settings.maxStreams) return undefined;
+    followers.set(streamId, connection);
+    return () => {
+      if (followers.get(streamId) === connection) followers.delete(streamId);
+    };
+  }
+
+  /** MCP transports: a session has one standalone GET stream at a time (another GET is a conflict). */
+  get standaloneConnected(): boolean {
+    return this.live.standalone?.connected === true;
+  }
+
+  /** Attaches `connection` to the session's standalone stream, made at the first GET (it outlives its connections). */
+  attachStandalone(connection: SseConnection): OutboundStream {
+    const stream = (this.live.standalone ??= this.owner.newStream(this.live.id));
+    stream.attach(connection);
+    return stream;
   }
 
   /** Marks the session active (its stream is open). */

@@ -2,12 +2,12 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from '../jsonrpc/errors';
-import { isAtLeast } from '../versions';
 import type { AuthInfo } from '../registry/request-context';
 import { parseAccept } from '../http/accept';
 import { LAST_EVENT_ID_HEADER } from '../http/headers';
 import { sendHttpError } from '../http/http-error';
-import type { LiveSession, SessionManager } from '../sessions/sessions';
+import type { SessionChannel } from '../sessions/session-channel';
+import type { SessionManager } from '../sessions/sessions';
 import { writeRecorded } from '../streams/outbound-stream';
 import { SseConnection, type SseOptions } from '../http/sse';
 import { followRemoteStream } from './remote-stream';
@@ -25,8 +25,8 @@ function sendConflict(res: ServerResponse): void {
  * With Last-Event-ID the GET would resume, which never conflicts; an id the store does not know is not looked
  * up (that read is for content HEAD does not send).
  */
-function answerHead(req: IncomingMessage, res: ServerResponse, live: LiveSession, sse: SseOptions): void {
-  if (typeof req.headers[LAST_EVENT_ID_HEADER] !== 'string' && live.standalone?.connected) {
+function answerHead(req: IncomingMessage, res: ServerResponse, channel: SessionChannel, sse: SseOptions): void {
+  if (typeof req.headers[LAST_EVENT_ID_HEADER] !== 'string' && channel.standaloneConnected) {
     sendConflict(res);
     return;
   }
@@ -57,14 +57,16 @@ export function createGetHandler(
     }
     const session = await loadNamedSession(req, res, sessions, authOf(req)?.subject, true);
     if (session === false || session === undefined) return;
-    const { live, record } = session;
+    const { record } = session;
     const id = record.id;
+    // The session's streams are its channel's: which one resumes, how many follow another instance, the standalone one.
+    const channel = sessions.channel(session.live, record.protocolVersion);
     if (req.method === 'HEAD') {
-      answerHead(req, res, live, sse);
+      answerHead(req, res, channel, sse);
       return;
     }
     const lastEventId = req.headers[LAST_EVENT_ID_HEADER];
-    const events = sessions.settings.events;
+    const { events } = channel;
     const replay = typeof lastEventId === 'string' && events ? await events.replayAfter(id, lastEventId) : undefined;
     // The client may have hung up while the session and its events were read: a stream attached for no one would
     // take the place of the session's live connection, or record events no client asked for.
@@ -72,8 +74,7 @@ export function createGetHandler(
     const open = (): SseConnection => new SseConnection(res, sse, {}, () => sessions.touch(id));
     if (replay !== undefined && events !== undefined) {
       // MCP transports › Resumability: replay only the stream the id belongs to, then continue it.
-      const stream =
-        live.streams.get(replay.streamId) ?? (live.standalone?.id === replay.streamId ? live.standalone : undefined);
+      const stream = channel.localStream(replay.streamId);
       const connection = open();
       if (stream !== undefined) {
         // Read again inside the stream's queue, so nothing recorded meanwhile is missed or doubled.
@@ -84,15 +85,11 @@ export function createGetHandler(
       const resumedFrom = lastEventId as string;
       const state = await events.streamState?.(id, replay.streamId);
       if (state !== undefined) {
-        // One follower per stream (a new resume replaces the old connection, as a local resume does), and no more
-        // than the session's streams: each polls Redis while it lasts.
-        const { followers } = live;
-        followers.get(replay.streamId)?.end();
-        if (!followers.has(replay.streamId) && followers.size >= sessions.settings.maxStreams) {
+        const release = channel.follow(replay.streamId, connection);
+        if (release === undefined) {
           connection.end();
           return;
         }
-        followers.set(replay.streamId, connection);
         try {
           await followRemoteStream(connection, {
             events,
@@ -103,7 +100,7 @@ export function createGetHandler(
             lastEventId: resumedFrom,
           });
         } finally {
-          if (followers.get(replay.streamId) === connection) followers.delete(replay.streamId);
+          release();
         }
         return;
       }
@@ -118,13 +115,11 @@ export function createGetHandler(
       return;
     }
     // An unknown Last-Event-ID never replays another stream's events: it gets a fresh standalone stream.
-    if (live.standalone?.connected) {
+    if (channel.standaloneConnected) {
       sendConflict(res);
       return;
     }
-    const connection = open();
-    live.standalone ??= sessions.newStream(id);
-    live.standalone.attach(connection);
-    if (events && isAtLeast(record.protocolVersion, '2025-11-25')) await live.standalone.prime(sse.retryMs);
+    const standalone = channel.attachStandalone(open());
+    if (channel.primes) await standalone.prime(sse.retryMs);
   };
 }
