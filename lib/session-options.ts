@@ -26,7 +26,11 @@ export interface SessionOptions extends SessionHooks {
   max?: number;
   /** Whether clients may end their session with DELETE (else 405). Defaults to `true`. */
   allowDelete?: boolean;
-  /** Most SSE streams open at once per session; past it, replies are JSON and messages mid-request are dropped. Defaults to {@link DEFAULT_MAX_STREAMS}. */
+  /**
+   * Most SSE streams open at once per session on an instance: POST replies, and resumptions it follows from another
+   * instance (a shared store), counted together; past it, replies are JSON (messages mid-request dropped) and such a
+   * resumption ends at once. The GET stream is apart (one at a time). Defaults to {@link DEFAULT_MAX_STREAMS}.
+   */
   maxStreams?: number;
   /** Most requests to the client (sampling, elicitation, roots) waiting at once per session. Defaults to {@link DEFAULT_MAX_PENDING_REQUESTS}. */
   maxPendingRequests?: number;

@@ -34,7 +34,14 @@ function channelWith(maxStreams: number): { channel: SessionChannel; live: LiveS
 
 /** An SSE connection as a stream holds it: open until ended. */
 function connection(): SseConnection & { open: boolean } {
-  const fake = { open: true, whenClosed: jest.fn(), event: jest.fn(), end: jest.fn(() => (fake.open = false)) };
+  const fake: { open: boolean; whenClosed: jest.Mock; event: jest.Mock; end: jest.Mock } = {
+    open: true,
+    whenClosed: jest.fn(),
+    event: jest.fn(),
+    end: jest.fn(() => {
+      fake.open = false;
+    }),
+  };
   return fake as unknown as SseConnection & { open: boolean };
 }
 
