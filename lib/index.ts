@@ -1,4 +1,4 @@
-// The public surface of express-mcp-router: named re-exports only.
+// The public surface of express-mcp-router: named re-exports only. (Each subpath has its own index.ts: redis/, payments/, decorators/.)
 
 // The factory, its options and the router type it returns. The defaults are documented on each option (and in the
 // README), not exported: a constant exported is one more name to keep, and no caller needs one to set an option.

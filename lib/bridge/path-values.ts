@@ -128,7 +128,8 @@ function fillParts(parts: readonly Part[], values: Readonly<Record<string, unkno
     if (part.kind === 'text') filled = { path: part.text };
     else if (part.kind === 'param') filled = paramValue(part, valueOf(values, part.name));
     else if (part.kind === 'splat')
-      filled = part.name === undefined ? { path: '*' } : splatValue(part.name, valueOf(values, part.name)); // Express 4's `*` matches itself
+      // Express 4's `*` matches itself.
+      filled = part.name === undefined ? { path: '*' } : splatValue(part.name, valueOf(values, part.name));
     // An optional part none of whose values are given is left out whole; one given in part is refused (a value is missing).
     else if (!part.names.some((name) => valueOf(values, name) !== undefined)) continue;
     else filled = fillParts(part.parts, values);

@@ -1,4 +1,4 @@
-// PaymentLedger: the one-use payments a router's paid tools have taken, shared by every guard of the router.
+// PaymentLedger: the one-use payments a router's paid tools have taken, shared by every guard of the router. (Its Redis side is redis/payment-ledger.ts: one concern at two layers.)
 
 /**
  * Where a payment may travel in a call, first found wins. `x402/payment` is the MCP transport's key

@@ -1,4 +1,4 @@
-// Rate-limit settings: keyed by principal (else client IP, IPv6-safe), preflights free, 429 as a JSON-RPC error with the request's id.
+// Rate-limit settings: keyed by principal (else client IP, IPv6-safe), preflights free, 429 as a JSON-RPC error with the request's id. (Its Redis store: redis/rate-limit.ts.)
 
 import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';

@@ -1,4 +1,4 @@
-// The storage interface behind sign-in (the router as an OAuth authorization server), and its in-process default.
+// The storage interface behind sign-in (the router as an OAuth authorization server), and its in-process default. (Its Redis side: redis/sign-in-store.ts.)
 
 /** What sign-in keeps, by kind; every record is plain JSON. */
 export type SignInKind =

@@ -42,7 +42,8 @@ const boundedFetch: FetchImplementation = async (url, init) => {
  */
 export function idTokenCheck(trust: IdTokenTrust): IdTokenCheck {
   const { createRemoteJWKSet, customFetch, jwtVerify } = jose();
-  const advertised = Array.isArray(trust.advertisedAlgorithms) ? trust.advertisedAlgorithms : ['RS256']; // OIDC Discovery §3: RS256 is the default
+  // OIDC Discovery §3: RS256 is the default.
+  const advertised = Array.isArray(trust.advertisedAlgorithms) ? trust.advertisedAlgorithms : ['RS256'];
   const algorithms = ASYMMETRIC_JWS_ALGORITHMS.filter((algorithm) => advertised.includes(algorithm));
   const keys = createRemoteJWKSet(new URL(trust.jwksUri), {
     timeoutDuration: trust.timeoutMs,

@@ -4,11 +4,11 @@ import { isObject } from '../../jsonrpc/types';
 import type { Registry } from '../../registry/registry';
 import { boundedCapabilities, boundedClientInfo } from '../client-data';
 import { ClientUpdate } from '../handler-context';
-import { SESSION_ERAS, STATELESS_ERAS } from '../../era-policy';
+import { eraPolicy, SESSION_ERAS, STATELESS_ERAS } from '../../era-policy';
 import type { MethodTable } from './method-spec';
 import { SERVER_INFO_FIELDS, shapeFields } from '../shaping';
 import { TASKS_EXTENSION } from '../tasks/task-methods';
-import { isAtLeast, MODERN_PROTOCOL_VERSIONS, negotiateVersion, type Revision } from '../../versions';
+import { eraOf, isAtLeast, MODERN_PROTOCOL_VERSIONS, negotiateVersion, type Revision } from '../../versions';
 
 /** Who the server is, as `initialize` tells the client. */
 export interface ServerIdentity {
@@ -47,7 +47,7 @@ export function capabilitiesFor(registry: Registry, version: Revision, listChang
  * tools/call); 2026-07-28 the extension in `capabilities.extensions` (SEP-2663, which forbids the old slot there).
  */
 function tasksCapability(version: Revision): Record<string, unknown> {
-  if (isAtLeast(version, '2026-07-28')) return { extensions: { [TASKS_EXTENSION]: {} } };
+  if (eraPolicy(eraOf(version)).tasks.viaExtension) return { extensions: { [TASKS_EXTENSION]: {} } };
   if (isAtLeast(version, '2025-11-25')) return { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } };
   return {};
 }
@@ -71,6 +71,8 @@ export function lifecycleMethods(
 ): MethodTable {
   // MCP 2026-07-28 discovery: supportedVersions names modern revisions only (the 2025 ones are reached by initialize).
   const supportedVersions = Object.freeze([...MODERN_PROTOCOL_VERSIONS]);
+  // Discovery describes the newest revision served.
+  const [newest] = MODERN_PROTOCOL_VERSIONS;
   return {
     'server/discover': {
       eras: STATELESS_ERAS,
@@ -79,7 +81,7 @@ export function lifecycleMethods(
         // MCP 2026-07-28: capabilities match the handlers that work; listChanged and subscribe are served by subscriptions/listen.
         const result: Record<string, unknown> = {
           supportedVersions,
-          capabilities: capabilitiesFor(registry, '2026-07-28', listenStreams),
+          capabilities: capabilitiesFor(registry, newest, listenStreams),
         };
         if (identity.instructions !== undefined) result.instructions = identity.instructions;
         return result;

@@ -1,4 +1,4 @@
-// TaskStore: where long-running tasks (MCP tasks, both eras) are kept, as plain JSON records bound to their principal.
+// TaskStore: where long-running tasks (MCP tasks, both eras) are kept, as plain JSON records bound to their principal. (Its Redis side: redis/task-store.ts.)
 
 import type { Era } from '../../versions';
 
