@@ -118,12 +118,21 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async delete(id: string): Promise<boolean> {
+    // Forgotten first, so a check running meanwhile does not report the session this instance is ending.
+    const seen = this.#seen.has(id);
+    const owner = this.#seen.get(id);
     this.#seen.delete(id);
-    const [existed] = await Promise.all([
-      DELETE_SESSION.run<number>(this.#connection, this.#keysOf(id), []),
-      this.#connection.send(['ZREM', this.#index, id], this.#index),
-    ]);
-    return existed === 1;
+    try {
+      const [existed] = await Promise.all([
+        DELETE_SESSION.run<number>(this.#connection, this.#keysOf(id), []),
+        this.#connection.send(['ZREM', this.#index, id], this.#index),
+      ]);
+      return existed === 1;
+    } catch (err) {
+      // Not deleted (Redis did not answer): the session lives on, and this instance must still hear of its end.
+      if (seen && !this.#seen.has(id)) this.#seen.set(id, owner);
+      throw err;
+    }
   }
 
   /**
