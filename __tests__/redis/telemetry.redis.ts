@@ -88,7 +88,9 @@ it('counts a session used on two instances once: deleted on one, found gone by i
   await list(first.app, session).expect(404);
   await until(async () => (await sessionsCounted()) === before + 1, 'the creator to count the session');
   await list(second.app, session).expect(404);
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  // Nothing the second instance still had running can count it later: both shut down (which counts nothing: below).
+  await second.mcp.close();
+  await first.mcp.close();
   expect(await sessionsCounted()).toBe(before + 1);
 });
 
