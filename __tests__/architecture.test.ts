@@ -167,6 +167,7 @@ function layerOf(name: string): number {
     'logger.ts': 10,
     'versions.ts': 10,
     'bounded-map.ts': 10,
+    'node-env.ts': 10,
   };
   return layers[name] ?? layers[top as string] ?? -1;
 }

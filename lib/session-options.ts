@@ -29,7 +29,7 @@ export interface SessionOptions extends SessionHooks {
   /**
    * Most SSE streams open at once per session on an instance: POST replies, and resumptions it follows from another
    * instance (a shared store), counted together; past it, replies are JSON (messages mid-request dropped) and such a
-   * resumption ends at once. The GET stream is apart (one at a time). Defaults to {@link DEFAULT_MAX_STREAMS}.
+   * resumption gets 429. The GET stream is apart (one at a time). Defaults to {@link DEFAULT_MAX_STREAMS}.
    */
   maxStreams?: number;
   /** Most requests to the client (sampling, elicitation, roots) waiting at once per session. Defaults to {@link DEFAULT_MAX_PENDING_REQUESTS}. */

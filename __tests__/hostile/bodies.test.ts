@@ -581,6 +581,29 @@ const BAD_INPUTS: BadInput[] = [
     message: /Content-Encoding/,
   },
   {
+    name: 'Content-Encoding: identity twice (two lines, joined by Node) is still no coding',
+    body: rpc('ping', undefined, 'identity2'),
+    headers: { 'Content-Encoding': 'identity, Identity' },
+    status: 200,
+    id: 'identity2',
+  },
+  {
+    name: 'a Transfer-Encoding besides chunked (x-foo, chunked): Node undoes only the chunks',
+    body: rpc('ping', undefined, 'te'),
+    headers: { 'Transfer-Encoding': 'x-foo, chunked' },
+    status: 501,
+    code: -32000,
+    id: null,
+    message: /without another Transfer-Encoding \(got 'x-foo, chunked'\)/,
+  },
+  {
+    name: 'Transfer-Encoding: chunked alone is read as usual',
+    body: rpc('ping', undefined, 'chunked'),
+    headers: { 'Transfer-Encoding': 'chunked' },
+    status: 200,
+    id: 'chunked',
+  },
+  {
     name: 'Content-Encoding: identity (no coding) is read as usual',
     body: rpc('ping', undefined, 'identity'),
     headers: { 'Content-Encoding': 'identity' },
@@ -603,4 +626,4 @@ const BAD_INPUTS: BadInput[] = [
   },
 ];
 
-hostileTable('hostile requests: bodies (issue 13)', [...ROWS, ...BAD_INPUTS.map(badInputRow)], 60);
+hostileTable('hostile requests: bodies (issue 13)', [...ROWS, ...BAD_INPUTS.map(badInputRow)], 63);

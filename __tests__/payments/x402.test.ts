@@ -300,20 +300,21 @@ describe('one payment, one call', () => {
     expect(handler).toHaveBeenCalledTimes(1);
     expect(facilitator.calls.settle).toHaveLength(1);
   });
-  it('settles nothing for a call the client cancelled while the tool ran, and the payment pays for a later call', async () => {
-    const pay = x402Guard({ facilitator: x402Facilitator({ url: facilitator.url }), accepts: [PRICE] });
-    const runs = jest.fn();
+  /**
+   * A 2025 session on a router whose paid tool `report` runs `handler`: calls paying with one payment (`call(id)`),
+   * and `cancel(id)`, the client's notifications/cancelled.
+   */
+  async function cancellableSession(
+    facilitatorOf: () => Parameters<typeof x402Guard>[0]['facilitator'],
+    handler: (ctx: { signal: AbortSignal }) => Promise<string>,
+  ): Promise<{ call(id: number): Promise<request.Response>; cancel(id: number): Promise<unknown> }> {
+    const pay = x402Guard({ facilitator: facilitatorOf(), accepts: [PRICE] });
     const stateful = createApp({ sessions: {}, rateLimit: false }, (mcp) =>
       mcp.tool({
         name: 'report',
         description: 'Paid; finishes its work even when cancelled (deaf to its signal, as many handlers are)',
         guards: [pay],
-        handler: async (_args: unknown, ctx) => {
-          runs();
-          if (runs.mock.calls.length === 1)
-            await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve));
-          return 'the report';
-        },
+        handler: (_args: unknown, ctx) => handler(ctx),
       }),
     );
     const init = await post(
@@ -323,26 +324,66 @@ describe('one payment, one call', () => {
     const session = { 'Mcp-Session-Id': init.headers['mcp-session-id'] as string, ...V };
     await post(stateful, { jsonrpc: '2.0', method: 'notifications/initialized' }, session).expect(202);
     const paid = payment();
-    const callWith = (id: number): Promise<request.Response> =>
-      post(
-        stateful,
-        rpc('tools/call', { name: 'report', arguments: {}, _meta: { 'x402/payment': paid } }, id),
-        session,
-      ).then((res) => res);
-    const cancelled = callWith(7);
-    await until(() => runs.mock.calls.length === 1, 'the tool to run');
-    const notice = {
-      jsonrpc: '2.0',
-      method: 'notifications/cancelled',
-      params: { requestId: 7, reason: 'no longer needed' },
+    return {
+      call: (id) =>
+        post(
+          stateful,
+          rpc('tools/call', { name: 'report', arguments: {}, _meta: { 'x402/payment': paid } }, id),
+          session,
+        ).then((res) => res),
+      cancel: (id) =>
+        post(
+          stateful,
+          { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'no longer needed' } },
+          session,
+        ).expect(202),
     };
-    await post(stateful, notice, session).expect(202);
+  }
+
+  it('settles nothing for a call the client cancelled while the tool ran, and the payment pays for a later call', async () => {
+    const runs = jest.fn();
+    const session = await cancellableSession(
+      () => x402Facilitator({ url: facilitator.url }),
+      async (ctx) => {
+        runs();
+        if (runs.mock.calls.length === 1) await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve));
+        return 'the report';
+      },
+    );
+    const cancelled = session.call(7);
+    await until(() => runs.mock.calls.length === 1, 'the tool to run');
+    await session.cancel(7);
     expect((await cancelled).text).not.toContain('the report');
     expect(facilitator.calls.settle).toHaveLength(0);
     // Not spent: the same payment pays for the next call, which runs and settles once.
-    const again = (await callWith(8)).body as Body;
+    const again = (await session.call(8)).body as Body;
     expect(again.result).toMatchObject({ _meta: { 'x402/payment-response': { success: true } } });
     expect(facilitator.calls.settle).toHaveLength(1);
+  });
+
+  it('answers a call cancelled while its settlement is under way with the paid result: a settle sent cannot be called back', async () => {
+    let settling: (() => void) | undefined;
+    const session = await cancellableSession(
+      () => ({
+        verify: async () => ({ isValid: true, payer: '0xPayer' }),
+        // A remote settlement the guard has sent: it completes whatever the call's signal says.
+        settle: () =>
+          new Promise((resolve) => {
+            settling = () =>
+              resolve({ success: true, transaction: '0xsettled', network: PRICE.network, payer: '0xPayer' });
+          }),
+      }),
+      async () => 'the report',
+    );
+    const pending = session.call(7);
+    await until(() => settling !== undefined, 'the settlement to be sent');
+    await session.cancel(7);
+    settling?.();
+    const body = (await pending).body as Body;
+    expect(body.result).toMatchObject({
+      content: [{ type: 'text', text: 'the report' }],
+      _meta: { 'x402/payment-response': { success: true, transaction: '0xsettled' } },
+    });
   });
 });
 

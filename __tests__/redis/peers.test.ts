@@ -31,6 +31,15 @@ it.each(['redis', 'rate-limit-redis'])('without %s: says to install both peers, 
   expect((thrown as Error).cause).toMatchObject({ code: 'MODULE_NOT_FOUND' });
 });
 
+it('lets a missing package of a peer through as its own error (a broken install, not a missing peer)', () => {
+  jest.doMock('redis', () => {
+    throw notInstalled('@redis/client');
+  });
+  jest.isolateModules(() => {
+    expect(() => require('../../lib/redis')).toThrow("Cannot find module '@redis/client'");
+  });
+});
+
 it('lets any other failure of a peer through as it is', () => {
   jest.doMock('redis', () => {
     throw new SyntaxError('broken install');

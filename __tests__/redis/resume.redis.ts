@@ -3,6 +3,7 @@
 import { SseReader, type SseEvent } from '../helpers/sse';
 import { startCluster, type Cluster, type Instance } from './cluster/cluster';
 import { startRedis, type RedisServer } from './redis-server';
+import { until } from '../helpers/until';
 
 jest.setTimeout(60_000);
 
@@ -25,8 +26,8 @@ const VERSION = '2025-11-25';
 const urlOf = (instance: Instance): string => `http://127.0.0.1:${instance.port}/mcp`;
 
 /** A fresh cluster for each test: the one that kills an instance leaves the others theirs. */
-async function cluster(): Promise<{ a: Instance; b: Instance }> {
-  const started = await startCluster(redis.url);
+async function cluster(options: { maxStreams?: number } = {}): Promise<{ a: Instance; b: Instance }> {
+  const started = await startCluster(redis.url, options);
   clusters.push(started);
   const [a, b] = started.instances as [Instance, Instance];
   return { a, b };
@@ -172,4 +173,41 @@ it('a second resume of the same stream through B replaces the first follower (on
   const next = messages(await second.take(2)).map(progressOf);
   expect(next[0]).toBe(2);
   expect(typeof next[1]).toBe('number');
+});
+
+it('past sessions.maxStreams on B (its own streams and its followers together), a resumption through B is refused with 429 before any stream opens; once a follower ends, it is admitted', async () => {
+  const { a, b } = await cluster({ maxStreams: 2 });
+  const headers = await initialize(a);
+  const firstSteps = await startSlowSteps(a, headers, 20, 100);
+  const secondSteps = await startSlowSteps(a, headers, 20, 100);
+  // B runs a stream of its own (counted while it runs), then follows one of A's: its two.
+  await startSlowSteps(b, headers, 20, 100);
+  const following = await resume(b, headers, firstSteps[0]!.id as string);
+  expect(messages(await following.take(1)).length).toBeGreaterThan(0);
+  // B is full: the next resumption gets a status a client backs off from, not an empty stream.
+  const refused = await fetch(urlOf(b), {
+    headers: { ...headers, accept: 'text/event-stream', 'last-event-id': secondSteps[0]!.id as string },
+  });
+  expect(refused.status).toBe(429);
+  expect(refused.headers.get('retry-after')).toBe('1');
+  expect(await refused.json()).toEqual({
+    jsonrpc: '2.0',
+    id: null,
+    error: {
+      code: -32000,
+      message: 'Too Many Requests: this session has sessions.maxStreams streams open here; resume once one has ended',
+    },
+  });
+  await following.cancel();
+  // The follower's place is freed once B sees its client gone: the next resumption is served.
+  let admitted: Response | undefined;
+  await until(async () => {
+    const res = await fetch(urlOf(b), {
+      headers: { ...headers, accept: 'text/event-stream', 'last-event-id': secondSteps[0]!.id as string },
+    });
+    if (res.status === 200) admitted = res;
+    else await res.body?.cancel();
+    return res.status === 200;
+  }, 'B to admit the second resumption');
+  expect(messages(await reader(admitted as Response).take(1)).length).toBeGreaterThan(0);
 });

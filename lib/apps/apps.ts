@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { isPositiveInteger, McpConfigError, rejectUnknownKeys, type OptionKeys } from '../config-error';
 import { isObject } from '../jsonrpc/types';
+import { inProduction } from '../node-env';
 import type { McpRegistration } from '../registry/definition';
 import type { Registry } from '../registry/registry';
 import type { ToolDefinition } from '../registry/tools';
@@ -127,7 +128,7 @@ function sourceOf(options: McpAppOptions, maxBytes: number, label: string, host:
   }
   if (file !== undefined) {
     if (typeof file !== 'string' || file === '') throw invalid(`${label} file must be a path to an .html file`);
-    return fileSource(path.resolve(file), maxBytes, label, process.env.NODE_ENV !== 'production');
+    return fileSource(path.resolve(file), maxBytes, label, !inProduction());
   }
   if (typeof route !== 'string' || !/^\/[^\s#]*$/.test(route))
     throw invalid(`${label} route must be a path of the host app starting with '/', got ${JSON.stringify(route)}`);

@@ -55,13 +55,32 @@ function isContentTypeName(name: string): boolean {
  * §8.4.1: a content coding the server does not accept gets 415. (A body a parser before the router decoded is used.)
  */
 function checkContentEncoding(header: string | undefined): BodyResult | undefined {
-  if (header === undefined || header.trim().toLowerCase() === 'identity' || header.trim() === '') return undefined;
-  const shown = header.length > 80 ? `${header.slice(0, 80)}…` : header;
+  // A list of codings applied in order (Node joins repeated lines into one): only `identity`, or none, leaves it plain.
+  if (header === undefined || header.split(',').every((coding) => /^\s*(identity)?\s*$/i.test(coding)))
+    return undefined;
   return refuse(
     415,
     ErrorCode.ServerError,
-    `Unsupported Media Type: send the body without Content-Encoding (got '${shown}')`,
+    `Unsupported Media Type: send the body without Content-Encoding (got '${shown(header)}')`,
   );
+}
+
+/**
+ * Node undoes `chunked` framing only: a body sent with another transfer coding (`gzip, chunked`) arrives still coded.
+ * RFC 9112 §6.1: a transfer coding the server does not understand gets 501.
+ */
+function checkTransferEncoding(header: string | undefined): BodyResult | undefined {
+  if (header === undefined || header.split(',').every((coding) => /^\s*chunked\s*$/i.test(coding))) return undefined;
+  return refuse(
+    501,
+    ErrorCode.ServerError,
+    `Not Implemented: send the body plain or chunked, without another Transfer-Encoding (got '${shown(header)}')`,
+  );
+}
+
+/** A header's value as an error quotes it: at most 80 characters. */
+function shown(value: string): string {
+  return value.length > 80 ? `${value.slice(0, 80)}…` : value;
 }
 
 /** True when a JSON text opens more than `MAX_JSON_DEPTH` arrays/objects at once (strings are skipped). */
@@ -188,7 +207,8 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
   }
   if (declaredOver(req, limit))
     return refuse(413, ErrorCode.ServerError, `Payload Too Large: the body exceeds ${limit} bytes`);
-  const encodingError = checkContentEncoding(req.headers['content-encoding']);
+  const encodingError =
+    checkTransferEncoding(req.headers['transfer-encoding']) ?? checkContentEncoding(req.headers['content-encoding']);
   if (encodingError) return encodingError;
   return readStream(req, limit);
 }

@@ -2,6 +2,7 @@
 
 import { invalidOption, isPositiveInteger, McpConfigError, type OptionKeys } from '../config-error';
 import { isObject } from '../jsonrpc/types';
+import { holdAgainstCancellation } from '../protocol/handler-context';
 import { textContent } from '../registry/content';
 import type { ToolGuard, ToolGuardCall } from '../registry/guards';
 import type { CallToolResult } from '../registry/results';
@@ -194,6 +195,9 @@ export function x402Guard(options: X402GuardOptions): X402Guard {
       // nor does one the client cancelled while it ran (its result is never sent: MCP cancellation).
       if (result.isError === true) return refuse(`Tool failed; payment not settled: ${firstText(result)}`);
       if (call.ctx.signal.aborted) return refuse('Call cancelled; payment not settled');
+      // From the settlement on, the call is not cancelled: a settle sent cannot be called back, so the result that
+      // was paid for goes out whatever the client asks meanwhile (outer guards' after steps included).
+      holdAgainstCancellation(call.ctx);
       mayHavePaid = true;
       const settlement = await ask('settle', call, (signal) => facilitator.settle(payload, matched, { signal }));
       // A refused settlement is a definite answer: nothing was paid, the payment may be used again.

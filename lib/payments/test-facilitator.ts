@@ -2,6 +2,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { McpConfigError } from '../config-error';
+import { inProduction } from '../node-env';
 import { isObject } from '../jsonrpc/types';
 import { paymentKey } from './payment-key';
 import { testSignatureOf } from './test-payment';
@@ -40,8 +41,7 @@ type Checked = { readonly ok: false; readonly reason: string } | { readonly ok: 
  * ```
  */
 export function testFacilitator(): PaymentFacilitator {
-  // Any spelling of production (` Production`, `PRODUCTION`) counts: the refusal must not hinge on a typo.
-  if (process.env.NODE_ENV?.trim().toLowerCase() === 'production')
+  if (inProduction())
     throw new McpConfigError(
       'ERR_MCP_NOT_FOR_PRODUCTION',
       "testFacilitator() refuses to start with NODE_ENV=production: it accepts fake test payments, so every paid tool would be free. Use x402Facilitator({ url }) with a real facilitator (from 'express-mcp-router/x402').",

@@ -21,6 +21,7 @@ export interface Abortable {
  */
 export class LazyAbort implements AbortSource, Abortable {
   #aborted = false;
+  #held = false;
   #reason: unknown = undefined;
   #controller: AbortController | undefined;
   #listeners: Array<() => void> | undefined;
@@ -42,8 +43,16 @@ export class LazyAbort implements AbortSource, Abortable {
     return this.#controller.signal;
   }
 
+  /**
+   * From now on, aborts are ignored: the work has done what cannot be undone (a payment settlement sent), so it runs to
+   * its end and answers (MCP cancellation: a receiver MAY ignore a request it cannot cancel).
+   */
+  hold(): void {
+    this.#held = true;
+  }
+
   abort(reason: unknown = new DOMException('This operation was aborted', 'AbortError')): void {
-    if (this.#aborted) return;
+    if (this.#aborted || this.#held) return;
     this.#aborted = true;
     this.#reason = reason;
     this.#controller?.abort(reason);

@@ -11,7 +11,7 @@ import {
 } from '../registry/request-context';
 import { eraPolicy } from '../era-policy';
 import { isAtLeast, type Era, type Revision } from '../versions';
-import type { Abortable, AbortSource } from './abort';
+import { LazyAbort, type Abortable, type AbortSource } from './abort';
 import {
   CLIENT_REQUEST_CAPABILITY,
   NO_STREAM,
@@ -211,6 +211,11 @@ export class HandlerContext implements RequestContext {
     this.env.channel.closeStream();
   }
 
+  /** See {@link holdAgainstCancellation}. */
+  hold(): void {
+    if (this.abort instanceof LazyAbort) this.abort.hold();
+  }
+
   /** Lets the handler turn this call into a task (a tool with `taskStart: 'handler'` whose caller asked for a task). */
   escalateWith(escalation: () => Promise<boolean>): void {
     this.escalation = escalation;
@@ -276,4 +281,14 @@ export class HandlerContext implements RequestContext {
       options?.key,
     );
   }
+}
+
+/**
+ * Makes a call ignore cancellation from now on, once it has done what cannot be undone (the x402 guard, as it sends a
+ * settlement): it runs to its end and its result goes out, so a payment is never taken for a result withheld (MCP
+ * cancellation: a receiver MAY ignore a cancellation it cannot honour). A task's cancellation (`tasks/cancel`) is not
+ * held. Does nothing for a context the router did not make.
+ */
+export function holdAgainstCancellation(ctx: RequestContext): void {
+  if (ctx instanceof HandlerContext) ctx.hold();
 }

@@ -12,8 +12,9 @@ function requirePeer<T>(name: (typeof PEERS)[number]): T {
   try {
     return require(name) as T;
   } catch (err) {
-    const missing = (err as { code?: unknown }).code === 'MODULE_NOT_FOUND';
-    if (!missing) throw err;
+    // Only the peer itself missing: a package it needs that is missing (a broken install) is that package's error.
+    const { code, message } = err as { code?: unknown; message?: unknown };
+    if (code !== 'MODULE_NOT_FOUND' || !String(message).includes(`'${name}'`)) throw err;
     throw new Error(
       `express-mcp-router/redis needs its optional peer dependencies ${PEERS.join(' and ')}: npm install ${PEERS.join(' ')} (cannot find '${name}')`,
       { cause: err },

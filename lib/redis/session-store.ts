@@ -122,17 +122,18 @@ export class RedisSessionStore implements SessionStore {
     const seen = this.#seen.has(id);
     const owner = this.#seen.get(id);
     this.#seen.delete(id);
+    let existed: number;
     try {
-      const [existed] = await Promise.all([
-        DELETE_SESSION.run<number>(this.#connection, this.#keysOf(id), []),
-        this.#connection.send(['ZREM', this.#index, id], this.#index),
-      ]);
-      return existed === 1;
+      existed = await DELETE_SESSION.run<number>(this.#connection, this.#keysOf(id), []);
     } catch (err) {
       // Not deleted (Redis did not answer): the session lives on, and this instance must still hear of its end.
       if (seen && !this.#seen.has(id)) this.#seen.set(id, owner);
       throw err;
     }
+    // The index entry goes after: once the session is gone, a failure here must not tell the client it is not (a
+    // stale entry is harmless, see #check).
+    await this.#connection.send(['ZREM', this.#index, id], this.#index).catch(() => undefined);
+    return existed === 1;
   }
 
   /**

@@ -75,21 +75,30 @@ export function createGetHandler(
     if (replay !== undefined && events !== undefined) {
       // MCP transports › Resumability: replay only the stream the id belongs to, then continue it.
       const stream = channel.localStream(replay.streamId);
-      const connection = open();
       if (stream !== undefined) {
         // Read again inside the stream's queue, so nothing recorded meanwhile is missed or doubled.
-        await stream.resume(connection, async () => (await events.replayAfter(id, lastEventId as string))?.events);
+        await stream.resume(open(), async () => (await events.replayAfter(id, lastEventId as string))?.events);
         return;
       }
       // Not running here: another instance may run it (or ran it until it stopped), which a shared store tells.
       const resumedFrom = lastEventId as string;
       const state = await events.streamState?.(id, replay.streamId);
+      if (res.destroyed) return;
       if (state !== undefined) {
-        const release = channel.follow(replay.streamId, connection);
+        let connection: SseConnection | undefined;
+        const release = channel.follow(replay.streamId, { end: () => connection?.end() });
+        // Refused before the stream opens: an empty 200 stream would read as a dropped one, resumed again at once.
         if (release === undefined) {
-          connection.end();
+          sendHttpError(
+            res,
+            429,
+            ErrorCode.ServerError,
+            'Too Many Requests: this session has sessions.maxStreams streams open here; resume once one has ended',
+            { 'Retry-After': '1' },
+          );
           return;
         }
+        connection = open();
         try {
           await followRemoteStream(connection, {
             events,
@@ -110,6 +119,7 @@ export function createGetHandler(
         events.streamState === undefined
           ? replay.events
           : ((await events.replayAfter(id, resumedFrom))?.events ?? replay.events);
+      const connection = open();
       writeRecorded(connection, recorded);
       connection.end();
       return;

@@ -36,7 +36,7 @@ export interface Cluster {
 
 const INSTANCE = join(__dirname, 'instance.ts');
 
-async function startInstance(name: string, redisUrl: string): Promise<Instance> {
+async function startInstance(name: string, redisUrl: string, maxStreams?: number): Promise<Instance> {
   const port = await freePort();
   // The redis4 project runs the instances on Express 4 too (EXPRESS_MAJOR is its jest global).
   const express4 =
@@ -47,7 +47,10 @@ async function startInstance(name: string, redisUrl: string): Promise<Instance> 
   const child: ChildProcess = spawn(
     process.execPath,
     [...express4, '--import', 'tsx', INSTANCE, String(port), redisUrl, name],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: maxStreams === undefined ? process.env : { ...process.env, MCP_TEST_MAX_STREAMS: String(maxStreams) },
+    },
   );
   let out = '';
   child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -88,8 +91,8 @@ function rpcOf(body: Buffer): string | undefined {
  * A, …), streaming both ways (SSE included). An instance that is down gets the request anyway: the client sees
  * the proxy's 502, as behind a real balancer without health checks.
  */
-export async function startCluster(redisUrl: string): Promise<Cluster> {
-  const instances = await Promise.all(['A', 'B'].map((name) => startInstance(name, redisUrl)));
+export async function startCluster(redisUrl: string, options: { maxStreams?: number } = {}): Promise<Cluster> {
+  const instances = await Promise.all(['A', 'B'].map((name) => startInstance(name, redisUrl, options.maxStreams)));
   const routed: Routed[] = [];
   const proxy: Server = roundRobinProxy(instances, ({ target, method, body }) => {
     routed.push({ instance: instances[target]!.name, http: method, rpc: body.length > 0 ? rpcOf(body) : undefined });

@@ -14,7 +14,8 @@ const mcp = mcpRouter({
   store: redisStore({ url: redisUrl, prefix: 'cluster:', commandTimeoutMs: 1_000 }),
   rateLimit: { limit: 100, windowMs: 60_000 },
   logger: { error: (err, message) => console.error(`[${name}] ${message ?? ''}`, err), warn: () => undefined },
-  sessions: { idleTtlMs: 60_000 },
+  // MCP_TEST_MAX_STREAMS: a test of the per-session stream cap sets it low.
+  sessions: { idleTtlMs: 60_000, maxStreams: Number(process.env.MCP_TEST_MAX_STREAMS ?? 100) },
 });
 mcp.tool({ name: 'whoami', description: 'Which instance runs this call', handler: () => ({ instance: name }) });
 mcp.tool({
