@@ -1,7 +1,7 @@
 // Builds a user's app in a temp dir from the packed tarball and this repository's node_modules, as npm would lay it out.
 
 import { execFile, execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -25,9 +25,49 @@ function packageJson(dir: string): PackageJson {
   return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as PackageJson;
 }
 
-/** Runs `npm pack` (its `prepack` builds) into `dir`; returns the tarball's path. */
+/** What the incremental build below knows between runs: outside dist/, so it never ships. */
+const BUILD_INFO = join(REPO_MODULES, '.cache', 'tsc', 'pack-build.tsbuildinfo');
+
+/** The compiled files dist/ must hold for lib/: a `.js` and a `.d.ts` per source, by path relative to dist/. */
+function expectedOutputs(): Set<string> {
+  const sources = readdirSync(join(ROOT, 'lib'), { recursive: true, encoding: 'utf8' }).filter((file) =>
+    file.endsWith('.ts'),
+  );
+  return new Set(sources.flatMap((file) => [file.replace(/\.ts$/, '.js'), file.replace(/\.ts$/, '.d.ts')]));
+}
+
+/**
+ * Builds dist/ with `npm run build`'s tsconfig, incrementally: a test run re-emits what changed since the last one
+ * (about 3 s of CPU instead of 11). tsc does not emit again an output deleted meanwhile, so a missing one starts the
+ * build over; and a compiled file whose source is gone is removed, so it cannot ship.
+ */
+function buildDist(): void {
+  const expected = expectedOutputs();
+  const dist = join(ROOT, 'dist');
+  if ([...expected].some((file) => !existsSync(join(dist, file)))) rmSync(BUILD_INFO, { force: true });
+  if (existsSync(dist)) {
+    for (const file of readdirSync(dist, { recursive: true, encoding: 'utf8' }))
+      if (/\.(js|d\.ts)$/.test(file) && !expected.has(file)) rmSync(join(dist, file));
+  }
+  const tscBin = join(REPO_MODULES, 'typescript', 'bin', 'tsc');
+  execFileSync(
+    process.execPath,
+    [tscBin, '-p', 'tsconfig.build.json', '--incremental', '--tsBuildInfoFile', BUILD_INFO],
+    {
+      cwd: ROOT,
+    },
+  );
+}
+
+/**
+ * Builds dist/ (as `prepack` would, see {@link buildDist}) and runs `npm pack` into `dir`; returns the tarball's path.
+ */
 export function packInto(dir: string): string {
-  const packed = execFileSync(NPM, ['pack', '--silent', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8' })
+  buildDist();
+  const packed = execFileSync(NPM, ['pack', '--ignore-scripts', '--silent', '--pack-destination', dir], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  })
     .trim()
     .split('\n')
     .pop() as string;
