@@ -597,6 +597,13 @@ const BAD_INPUTS: BadInput[] = [
     message: /without another Transfer-Encoding \(got 'x-foo, chunked'\)/,
   },
   {
+    name: 'Transfer-Encoding with an empty list member (, chunked) is chunked alone (RFC 9110 §5.6.1)',
+    body: rpc('ping', undefined, 'empty-member'),
+    headers: { 'Transfer-Encoding': ', chunked' },
+    status: 200,
+    id: 'empty-member',
+  },
+  {
     name: 'Transfer-Encoding: chunked alone is read as usual',
     body: rpc('ping', undefined, 'chunked'),
     headers: { 'Transfer-Encoding': 'chunked' },
@@ -626,4 +633,4 @@ const BAD_INPUTS: BadInput[] = [
   },
 ];
 
-hostileTable('hostile requests: bodies (issue 13)', [...ROWS, ...BAD_INPUTS.map(badInputRow)], 63);
+hostileTable('hostile requests: bodies (issue 13)', [...ROWS, ...BAD_INPUTS.map(badInputRow)], 64);

@@ -151,6 +151,43 @@ describe('the pay-and-retry flow', () => {
     expect(paid._meta?.['x402/payment-response']).toMatchObject({ success: true, network: 'eip155:84532' });
   });
 
+  it('2026: a guard outside the paid one that asks the client after it gets an error, not input_required (its retry would run the paid call again)', async () => {
+    const asked: unknown[] = [];
+    const feedback: ToolGuard = async (call, next) => {
+      const result = await next();
+      await call.ctx
+        .elicit({ message: 'Rate it', requestedSchema: { type: 'object', properties: {} } })
+        .catch((err: Error) => asked.push(err.message));
+      return result;
+    };
+    const pay = x402Guard({ facilitator: x402Facilitator({ url: facilitator.url }), accepts: [PRICE] });
+    const asking = createApp({ rateLimit: false }, (mcp) =>
+      mcp.tool({
+        name: 'search',
+        description: 'Paid search',
+        inputSchema: { type: 'object', properties: { q: { type: 'string' } } },
+        guards: [feedback, pay],
+        handler,
+      }),
+    );
+    const res = await modern(
+      asking,
+      'tools/call',
+      { name: 'search', arguments: { q: 'x' } },
+      {},
+      { 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} }, 'x402/payment': payment() },
+    );
+    const result = (res.body as Body).result as unknown as Result & { resultType?: string };
+    // The paid result, settled once: the ask after the settlement failed at once instead of ending the call.
+    expect(result).toMatchObject({ resultType: 'complete', structuredContent: { hits: ['x: 1 result'] } });
+    expect(result._meta?.['x402/payment-response']).toMatchObject({ success: true });
+    expect(asked).toEqual([
+      "ctx: elicitation/create cannot be sent after the call's payment settled (a retry would run it again)",
+    ]);
+    expect(facilitator.calls.settle).toHaveLength(1);
+    expect(handler).toHaveBeenCalledTimes(1);
+  });
+
   it('takes the payment as base64 JSON, under x402.payment, and in the PAYMENT-SIGNATURE and X-PAYMENT headers', async () => {
     for (const [meta, headers] of [
       [{ 'x402/payment': base64(payment()) }, {}],

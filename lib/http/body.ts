@@ -70,7 +70,8 @@ function checkContentEncoding(header: string | undefined): BodyResult | undefine
  * RFC 9112 §6.1: a transfer coding the server does not understand gets 501.
  */
 function checkTransferEncoding(header: string | undefined): BodyResult | undefined {
-  if (header === undefined || header.split(',').every((coding) => /^\s*chunked\s*$/i.test(coding))) return undefined;
+  // Empty list members are ignored (RFC 9110 §5.6.1), as Node's parser ignores them.
+  if (header === undefined || header.split(',').every((coding) => /^\s*(chunked)?\s*$/i.test(coding))) return undefined;
   return refuse(
     501,
     ErrorCode.ServerError,

@@ -102,6 +102,8 @@ export class HandlerContext implements RequestContext {
   private taskProgress: ((progress: number, total?: number, message?: string) => Promise<void>) | undefined;
   /** How this call becomes a task when its handler asks to ({@link HandlerContext.continueAsTask}); unset: it cannot. */
   private escalation: (() => Promise<boolean>) | undefined;
+  /** Set by {@link holdAgainstCancellation}: the call has done what cannot be undone. */
+  private held = false;
 
   /**
    * @param env - the transport's environment of this request
@@ -213,6 +215,7 @@ export class HandlerContext implements RequestContext {
 
   /** See {@link holdAgainstCancellation}. */
   hold(): void {
+    this.held = true;
     if (this.abort instanceof LazyAbort) this.abort.hold();
   }
 
@@ -266,6 +269,9 @@ export class HandlerContext implements RequestContext {
     params: Record<string, unknown> | undefined,
     options: ClientRequestOptions | undefined,
   ): Promise<Record<string, unknown>> {
+    // A 2026 call asks through an input_required round (not the environment's strategy), whose retry runs it again.
+    if (this.held && this.clientRequests !== this.env.clientRequests)
+      throw new Error(`ctx: ${method} cannot be sent after the call's payment settled (a retry would run it again)`);
     const capability = CLIENT_REQUEST_CAPABILITY[method];
     // MCP 2025-06-18 lifecycle: use only capabilities the client declared.
     if (this.capability(capability) === undefined)
@@ -284,10 +290,9 @@ export class HandlerContext implements RequestContext {
 }
 
 /**
- * Makes a call ignore cancellation from now on, once it has done what cannot be undone (the x402 guard, as it sends a
- * settlement): it runs to its end and its result goes out, so a payment is never taken for a result withheld (MCP
- * cancellation: a receiver MAY ignore a cancellation it cannot honour). A task's cancellation (`tasks/cancel`) is not
- * held. Does nothing for a context the router did not make.
+ * Once a call has done what cannot be undone (the x402 guard sends a settlement), it ignores cancellation and its result
+ * goes out (MCP: a receiver MAY ignore a cancellation it cannot honour); a 2026 call's later asks fail rather than end
+ * it with input_required. `tasks/cancel` is not held. Nothing for a context the router did not make.
  */
 export function holdAgainstCancellation(ctx: RequestContext): void {
   if (ctx instanceof HandlerContext) ctx.hold();
