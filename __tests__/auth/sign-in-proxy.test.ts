@@ -9,7 +9,7 @@ import { mcpRouter, oidcUpstream, type McpRouter } from '../../lib';
 import type { FlowPage, PageAction } from '../helpers/browser-driver';
 import { MemoryOAuthProvider } from '../helpers/oauth-client';
 import { devLogin, startOidcProvider, type TestProvider } from '../helpers/oidc-provider';
-import { freePort, listenLocally, type Listening } from '../helpers/ports';
+import { listenLocally, type Listening } from '../helpers/ports';
 import { followSignIn } from '../helpers/sign-in-flow';
 
 const REDIRECT = 'http://127.0.0.1:1/callback';
@@ -19,9 +19,11 @@ let app: Listening;
 let base: string;
 
 beforeAll(async () => {
-  // The provider must know the router's callback before the router exists: the port is chosen first.
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
+  // The provider must know the router's callback before the router exists: the host listens first (on a port the
+  // OS gives it, so no other test can take it meanwhile), and the router is mounted once it is made.
+  const host = express();
+  app = await listenLocally(host);
+  base = `http://127.0.0.1:${app.port}`;
   provider = await startOidcProvider({ redirectUris: [`${base}/mcp/oauth/callback`] });
   mcp = mcpRouter({
     name: 'proxy-e2e',
@@ -48,9 +50,7 @@ beforeAll(async () => {
       };
     },
   });
-  const host = express();
   host.use('/mcp', mcp);
-  app = await listenLocally(host, port);
 });
 
 afterAll(async () => {

@@ -82,9 +82,21 @@ export interface RunningExample {
   stop(): Promise<void>;
 }
 
-/** Starts `dist/<name>.js` in `app` with only PATH, PORT and MCP_TOKEN set, and resolves once its port answers. */
+/**
+ * Starts `dist/<name>.js` in `app` with only PATH, PORT and MCP_TOKEN set, and resolves once its port answers. The
+ * port is free when chosen, but another test's server may take it before the example listens: then it tries another.
+ */
 export async function startExample(app: string, name: string, token: string): Promise<RunningExample> {
-  const port = await freePort();
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startExampleOn(await freePort(), app, name, token);
+    } catch (err) {
+      if (attempt === 3 || !(err instanceof Error) || !err.message.includes('EADDRINUSE')) throw err;
+    }
+  }
+}
+
+async function startExampleOn(port: number, app: string, name: string, token: string): Promise<RunningExample> {
   const env = { PATH: process.env.PATH, PORT: String(port), MCP_TOKEN: token };
   const child = spawn(process.execPath, ['-r', REPORT_LISTENING, join('dist', name.replace(/\.ts$/, '.js'))], {
     cwd: app,
