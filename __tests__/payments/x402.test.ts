@@ -98,6 +98,17 @@ async function call2025(
   return body.result as unknown as Result;
 }
 
+/** A 2025-11-25 session on `target`, initialized: the headers of its later requests. */
+async function openSession(target: Express): Promise<Record<string, string>> {
+  const init = await post(
+    target,
+    rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } }),
+  );
+  const session = { 'Mcp-Session-Id': init.headers['mcp-session-id'] as string, ...V };
+  expect((await post(target, { jsonrpc: '2.0', method: 'notifications/initialized' }, session)).status).toBe(202);
+  return session;
+}
+
 /** The PaymentRequired a payment-required result carries, from its text (and its structuredContent, which must agree). */
 function required(result: Result): Record<string, unknown> {
   expect(result.isError).toBe(true);
@@ -215,12 +226,7 @@ describe('the pay-and-retry flow', () => {
     const stateful = createApp({ sessions: {}, responseMode: 'sse', rateLimit: false }, (mcp) =>
       mcp.tool({ name: 'search', description: 'Paid search', guards: [pay], handler }),
     );
-    const init = await post(
-      stateful,
-      rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } }),
-    );
-    const session = { 'Mcp-Session-Id': init.headers['mcp-session-id'] as string, ...V };
-    expect((await post(stateful, { jsonrpc: '2.0', method: 'notifications/initialized' }, session)).status).toBe(202);
+    const session = await openSession(stateful);
     const sseResult = async (meta?: Record<string, unknown>): Promise<Result> => {
       const res = await post(
         stateful,
@@ -354,12 +360,7 @@ describe('one payment, one call', () => {
         handler: (_args: unknown, ctx) => handler(ctx),
       }),
     );
-    const init = await post(
-      stateful,
-      rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } }),
-    );
-    const session = { 'Mcp-Session-Id': init.headers['mcp-session-id'] as string, ...V };
-    await post(stateful, { jsonrpc: '2.0', method: 'notifications/initialized' }, session).expect(202);
+    const session = await openSession(stateful);
     const paid = payment();
     return {
       call: (id) =>

@@ -55,9 +55,7 @@ function isContentTypeName(name: string): boolean {
  * §8.4.1: a content coding the server does not accept gets 415. (A body a parser before the router decoded is used.)
  */
 function checkContentEncoding(header: string | undefined): BodyResult | undefined {
-  // A list of codings applied in order (Node joins repeated lines into one): only `identity`, or none, leaves it plain.
-  if (header === undefined || header.split(',').every((coding) => /^\s*(identity)?\s*$/i.test(coding)))
-    return undefined;
+  if (header === undefined || onlyCoding(header, 'identity')) return undefined;
   return refuse(
     415,
     ErrorCode.ServerError,
@@ -70,13 +68,23 @@ function checkContentEncoding(header: string | undefined): BodyResult | undefine
  * RFC 9112 §6.1: a transfer coding the server does not understand gets 501.
  */
 function checkTransferEncoding(header: string | undefined): BodyResult | undefined {
-  // Empty list members are ignored (RFC 9110 §5.6.1), as Node's parser ignores them.
-  if (header === undefined || header.split(',').every((coding) => /^\s*(chunked)?\s*$/i.test(coding))) return undefined;
+  if (header === undefined || onlyCoding(header, 'chunked')) return undefined;
   return refuse(
     501,
     ErrorCode.ServerError,
     `Not Implemented: send the body plain or chunked, without another Transfer-Encoding (got '${shown(header)}')`,
   );
+}
+
+/**
+ * Whether a list of codings (Node joins repeated lines into one) names `coding` alone, in any case: empty members are
+ * ignored (RFC 9110 §5.6.1), as Node's parser ignores them.
+ */
+function onlyCoding(header: string, coding: 'identity' | 'chunked'): boolean {
+  return header.split(',').every((member) => {
+    const name = member.trim();
+    return name === '' || name.toLowerCase() === coding;
+  });
 }
 
 /** A header's value as an error quotes it: at most 80 characters. */
