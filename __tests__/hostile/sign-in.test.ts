@@ -140,23 +140,7 @@ describe('the authorization request', () => {
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ error: 'invalid_client' });
   });
-
-  it.each([
-    ['PKCE missing', { code_challenge: undefined }, 'invalid_request'],
-    ['PKCE plain', { code_challenge_method: 'plain' }, 'invalid_request'],
-    ['a token response type', { response_type: 'token' }, 'unsupported_response_type'],
-    ['another resource', { resource: 'https://other.example/mcp' }, 'invalid_target'],
-  ])('%s goes back to the client as an error, with state and iss', async (_name, params, error) => {
-    const { client_id } = await registerClient(issuer, [REDIRECT]);
-    const response = await fetchManual(
-      authorizeUrl(issuer, { client_id, redirect_uri: REDIRECT, code_challenge: pkce().challenge, ...params }),
-    );
-    expect(response.status).toBe(302);
-    const location = new URL(response.headers.get('location') as string);
-    expect(location.origin + location.pathname).toBe(REDIRECT);
-    expect(Object.fromEntries(location.searchParams)).toMatchObject({ error, state: 'st-1', iss: issuer });
-    expect(location.searchParams.get('code')).toBeNull();
-  });
+  // The errors after the redirect URI is checked (PKCE, response_type, resource…): sign-in-errors.test.ts.
 });
 
 describe('refresh tokens', () => {
