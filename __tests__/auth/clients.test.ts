@@ -408,7 +408,9 @@ describe('Client ID Metadata Documents (served by a local test server, allowPriv
           ? { ...client, client_id: 'https://elsewhere.example/client.json' }
           : path === '/secret.json'
             ? { ...client, token_endpoint_auth_method: 'client_secret_post' }
-            : client;
+            : path === '/empty-uris.json'
+              ? { ...client, client_uri: '', logo_uri: '', tos_uri: '', policy_uri: '' }
+              : client;
       res.writeHead(200, {
         'Content-Type': 'application/json',
         'Cache-Control': path === '/nostore.json' ? 'no-store' : 'max-age=60',
@@ -452,6 +454,14 @@ describe('Client ID Metadata Documents (served by a local test server, allowPriv
     const id = `${server.base}/concurrent.json`;
     await Promise.all([directory.find(id), directory.find(id), directory.find(id)]);
     expect(server.hits.filter((path) => path === '/concurrent.json')).toHaveLength(1);
+  });
+
+  it('reads an empty client_uri or logo_uri in a document as absent, as registration does', async () => {
+    const id = `${server.base}/empty-uris.json`;
+    const client = await directoryFor().find(id);
+    expect(client).toMatchObject({ clientId: id, clientName: 'Doc client' });
+    expect(client?.clientUri).toBeUndefined();
+    expect(client?.logoUri).toBeUndefined();
   });
 
   it('refuses a document whose client_id differs, or that asks for a secret', async () => {

@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { mcpRouter, oidcUpstream, type McpRouter } from '../../lib';
-import type { FlowPage, PageAction } from '../helpers/browser-driver';
+import { followFlow, readPage, type FlowPage, type PageAction } from '../helpers/browser-driver';
 import { MemoryOAuthProvider } from '../helpers/oauth-client';
 import { devLogin, startOidcProvider, type TestProvider } from '../helpers/oidc-provider';
 import { listenLocally, type Listening } from '../helpers/ports';
@@ -90,7 +90,7 @@ it('signs in at the provider, gets the router’s own tokens, and handlers see t
   await signedIn.close();
 });
 
-it('a user who cancels at the provider goes back to the client with access_denied', async () => {
+it('a user who cancels at the provider is shown the error, with a link back to the client carrying access_denied', async () => {
   const client = new MemoryOAuthProvider(REDIRECT);
   await expect(
     new Client({ name: 'proxy-e2e', version: '1.0.0' }).connect(
@@ -98,13 +98,19 @@ it('a user who cancels at the provider goes back to the client with access_denie
     ),
   ).rejects.toBeInstanceOf(UnauthorizedError);
   // oidc-provider's login page has an "abort" link to cancel the interaction.
-  const end = await followSignIn((client.authorizationUrls.at(-1) as URL).href, {
-    stopAt: REDIRECT,
-    login: (page) => {
+  const end = await followFlow((client.authorizationUrls.at(-1) as URL).href, {
+    stopAt: (url) => url.href.startsWith(REDIRECT),
+    onForm: (page) => {
       const abort = page.links.find((link) => link.pathname.endsWith('/abort'));
       return abort === undefined ? devLogin('dave')(page) : { follow: abort };
     },
   });
-  expect(end.location.searchParams.get('error')).toBe('access_denied');
-  expect(end.location.searchParams.get('code')).toBeNull();
+  // A registered (DCR) client is not redirected to before the user answered the router's consent page (RFC 9700
+  // §4.11.2): the router's page links back instead.
+  expect(end.stopped).toBe(false);
+  expect(end.url.href).toMatch(new RegExp(`^${base}/mcp/oauth/callback\\?`));
+  expect(end.status).toBe(400);
+  const back = readPage(end.url, end.status, end.body).links.find((link) => link.href.startsWith(REDIRECT));
+  expect(back?.searchParams.get('error')).toBe('access_denied');
+  expect(back?.searchParams.get('code')).toBeNull();
 });

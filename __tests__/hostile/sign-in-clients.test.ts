@@ -127,6 +127,58 @@ describe('registration floods and bad metadata', () => {
     expect(malformed.body.error).toBe('invalid_client_metadata');
   });
 
+  // RFC 7591 §2 makes these optional; clients send "" for "none" (mcp-use outside a browser: client_uri ""). The last
+  // two are members the server does not use (ignored, RFC 7591 §2), "" or not.
+  it.each(['client_uri', 'logo_uri', 'tos_uri', 'policy_uri'])(
+    'an empty %s is the member left out: 201, and not in the answer',
+    async (member) => {
+      const { app, directory } = registrationApp();
+      const res = await request(app)
+        .post('/oauth/register')
+        .send({ redirect_uris: ['https://a.example/cb'], token_endpoint_auth_method: 'none', [member]: '' })
+        .expect(201);
+      expect(res.body).not.toHaveProperty(member);
+      const kept = await directory.find(res.body.client_id);
+      expect(kept).toMatchObject({ clientId: res.body.client_id });
+      expect(kept?.clientUri).toBeUndefined();
+      expect(kept?.logoUri).toBeUndefined();
+    },
+  );
+
+  it('mcp-use’s registration (client_uri "", a logo) is accepted; a non-empty URL that is not one is still refused', async () => {
+    const { app } = registrationApp();
+    const accepted = await request(app)
+      .post('/oauth/register')
+      .send({
+        redirect_uris: ['http://localhost:3000/oauth/callback'],
+        token_endpoint_auth_method: 'none',
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        client_name: 'mcp-use',
+        client_uri: '',
+        logo_uri: 'https://mcp-use.com/logo.png',
+      })
+      .expect(201);
+    expect(accepted.body).toMatchObject({ client_name: 'mcp-use', logo_uri: 'https://mcp-use.com/logo.png' });
+    expect(accepted.body).not.toHaveProperty('client_uri');
+    for (const [member, value] of [
+      ['client_uri', 'not a url'],
+      ['client_uri', ' '],
+      ['logo_uri', 'not a url'],
+      ['client_uri', null],
+      ['logo_uri', 0],
+    ] as const) {
+      const refused = await request(app)
+        .post('/oauth/register')
+        .send({ redirect_uris: ['https://a.example/cb'], [member]: value })
+        .expect(400);
+      expect(refused.body).toEqual({
+        error: 'invalid_client_metadata',
+        error_description: expect.stringMatching(new RegExp(`^${member} `)),
+      });
+    }
+  });
+
   it.each([
     ['a fragment', 'https://a.example/cb#frag'],
     ['an empty fragment', 'https://a.example/cb#'],

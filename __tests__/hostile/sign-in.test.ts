@@ -140,23 +140,7 @@ describe('the authorization request', () => {
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ error: 'invalid_client' });
   });
-
-  it.each([
-    ['PKCE missing', { code_challenge: undefined }, 'invalid_request'],
-    ['PKCE plain', { code_challenge_method: 'plain' }, 'invalid_request'],
-    ['a token response type', { response_type: 'token' }, 'unsupported_response_type'],
-    ['another resource', { resource: 'https://other.example/mcp' }, 'invalid_target'],
-  ])('%s goes back to the client as an error, with state and iss', async (_name, params, error) => {
-    const { client_id } = await registerClient(issuer, [REDIRECT]);
-    const response = await fetchManual(
-      authorizeUrl(issuer, { client_id, redirect_uri: REDIRECT, code_challenge: pkce().challenge, ...params }),
-    );
-    expect(response.status).toBe(302);
-    const location = new URL(response.headers.get('location') as string);
-    expect(location.origin + location.pathname).toBe(REDIRECT);
-    expect(Object.fromEntries(location.searchParams)).toMatchObject({ error, state: 'st-1', iss: issuer });
-    expect(location.searchParams.get('code')).toBeNull();
-  });
+  // The errors after the redirect URI is checked (PKCE, response_type, resource…): sign-in-errors.test.ts.
 });
 
 describe('refresh tokens', () => {
@@ -362,6 +346,82 @@ describe('the endpoints answer bad input with the RFC JSON', () => {
     expect(await huge.json()).toMatchObject({ error: 'invalid_request' });
     const get = await fetch(`${issuer}/oauth/token`);
     expect(get.status).toBe(405);
+  });
+});
+
+describe('client authentication at the token and revocation endpoints (RFC 6749 §5.2)', () => {
+  const basic = (id: string, secret: string): string =>
+    `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
+  let basicClient: { client_id: string; client_secret: string };
+  let postClient: { client_id: string; client_secret: string };
+  beforeAll(async () => {
+    const confidential = async (method: string) =>
+      (await registerClient(issuer, [REDIRECT], { token_endpoint_auth_method: method })) as {
+        client_id: string;
+        client_secret: string;
+      };
+    basicClient = await confidential('client_secret_basic');
+    postClient = await confidential('client_secret_post');
+  });
+
+  const CHALLENGE = 'Basic realm="oauth", charset="UTF-8"';
+  // The last column: the challenge the answer must carry (RFC 6749 §5.2: when the client tried the Authorization
+  // header), or null (a client that authenticated in the form: 401 all the same, without one).
+  it.each<[string, () => { authorization?: string; form: Record<string, string> }, string | null]>([
+    ['a wrong secret by Basic', () => ({ authorization: basic(basicClient.client_id, 'wrong'), form: {} }), CHALLENGE],
+    ['an unknown client by Basic', () => ({ authorization: basic('ghost', 'x'), form: {} }), CHALLENGE],
+    [
+      'Basic credentials without a colon',
+      () => ({ authorization: `Basic ${Buffer.from('no-colon').toString('base64')}`, form: {} }),
+      CHALLENGE,
+    ],
+    [
+      'Basic for a client registered for client_secret_post',
+      () => ({ authorization: basic(postClient.client_id, postClient.client_secret), form: {} }),
+      CHALLENGE,
+    ],
+    [
+      'a wrong secret by client_secret_post',
+      () => ({ form: { client_id: postClient.client_id, client_secret: 'wrong' } }),
+      null,
+    ],
+    ['a confidential client without its secret', () => ({ form: { client_id: basicClient.client_id } }), null],
+    ['an unknown client by client_id', () => ({ form: { client_id: 'ghost' } }), null],
+  ])('%s: 401 invalid_client', async (_name, make, challenge) => {
+    const { authorization, form } = make();
+    for (const [endpoint, fields] of [
+      ['token', { grant_type: 'refresh_token', refresh_token: 'x' }],
+      ['revoke', { token: 'x' }],
+    ] as const) {
+      const response = await fetch(`${issuer}/oauth/${endpoint}`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          ...(authorization !== undefined && { authorization }),
+        },
+        body: new URLSearchParams({ ...fields, ...form }).toString(),
+      });
+      expect([endpoint, response.status]).toEqual([endpoint, 401]);
+      expect(response.headers.get('www-authenticate')).toBe(challenge);
+      expect(response.headers.get('cache-control')).toBe('no-store');
+      expect(await response.json()).toMatchObject({ error: 'invalid_client' });
+    }
+  });
+
+  it('the right secret, by each client’s method, is accepted (the refusals above are not the endpoint failing)', async () => {
+    const token = (headers: Record<string, string>, form: Record<string, string>) =>
+      fetch(`${issuer}/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: 'x', ...form }).toString(),
+      });
+    // Authenticated, then refused for the grant: invalid_grant (400), not invalid_client.
+    const byBasic = await token({ authorization: basic(basicClient.client_id, basicClient.client_secret) }, {});
+    expect(byBasic.status).toBe(400);
+    expect(await byBasic.json()).toMatchObject({ error: 'invalid_grant' });
+    const byPost = await token({}, { client_id: postClient.client_id, client_secret: postClient.client_secret });
+    expect(byPost.status).toBe(400);
+    expect(await byPost.json()).toMatchObject({ error: 'invalid_grant' });
   });
 });
 

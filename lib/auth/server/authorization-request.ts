@@ -7,6 +7,8 @@ import { OAuthError } from './oauth-error';
 /** A checked authorization request: what the code will be bound to. */
 export interface AuthorizationRequest {
   readonly clientId: string;
+  /** How the server knows the client: whether an error goes back before the user acted ({@link errorReturn}). */
+  readonly clientSource: OAuthClient['source'];
   readonly redirectUri: string;
   readonly state: string | undefined;
   /** PKCE S256 challenge (RFC 7636; OAuth 2.1 requires PKCE, `plain` is refused). */
@@ -17,15 +19,42 @@ export interface AuthorizationRequest {
   readonly resource: string;
 }
 
+/** How an authorization error goes back to the client whose redirect URI was checked. */
+export interface ErrorReturn {
+  readonly uri: string;
+  readonly state: string | undefined;
+  /** True: the browser is redirected (RFC 6749 §4.1.2.1). False: the router's error page links there instead. */
+  readonly automatic: boolean;
+}
+
+/**
+ * The one decision on how an authorization error reaches a client whose redirect URI is checked. The browser is
+ * redirected at once when the server vouches for the client (pre-registered by the operator) or when the user
+ * answered the consent page (the user chose to go back). Otherwise — a client anyone may register (DCR) or name (a
+ * metadata document), and no user action yet — the router shows the error on its own page with a link back: an
+ * automatic redirect would make the router's origin an open redirector to any URI anyone registers, with text of the
+ * requester's choosing in `state` (RFC 9700 §4.11.2).
+ *
+ * @param clientSource - how the server knows the client; undefined (a record from before it was kept) counts as unknown
+ */
+export function errorReturn(
+  to: { readonly uri: string; readonly state: string | undefined },
+  clientSource: OAuthClient['source'] | undefined,
+  userAnswered = false,
+): ErrorReturn {
+  return { uri: to.uri, state: to.state, automatic: userAnswered || clientSource === 'preregistered' };
+}
+
 /**
  * An authorization error. With `redirect` set, the client's redirect URI was checked and the error goes back to it
- * (OAuth 2.1 §4.1.2.1); without, the browser gets it (never a redirect to a URI the client did not register).
+ * (OAuth 2.1 §4.1.2.1) as {@link errorReturn} decides; without, the browser gets it (never a redirect to a URI the
+ * client did not register).
  */
 export class AuthorizeError extends OAuthError {
   constructor(
     error: string,
     description: string,
-    readonly redirect?: { readonly uri: string; readonly state: string | undefined },
+    readonly redirect?: ErrorReturn,
   ) {
     super(error, description);
   }
@@ -43,7 +72,7 @@ const S256_CHALLENGE = /^[A-Za-z0-9\-_]{43}$/;
 
 /**
  * Checks an authorization request: the client and its redirect URI first (errors shown, not redirected), then the
- * rest (errors redirected to the client with `state`).
+ * rest (errors back to the client with `state`, as {@link errorReturn} decides).
  *
  * @param resource - this server's MCP resource; a `resource` parameter naming another is `invalid_target` (RFC 8707 §2)
  * @param supportedScopes - the server's scopes; others asked for are dropped (RFC 6749 §3.3 lets the server grant fewer)
@@ -74,7 +103,7 @@ export async function checkAuthorizationRequest(
     );
 
   const state = single(query, 'state');
-  const redirect = { uri: redirectUri, state };
+  const redirect = errorReturn({ uri: redirectUri, state }, client.source);
   const fail = (error: string, description: string): never => {
     throw new AuthorizeError(error, description, redirect);
   };
@@ -99,6 +128,7 @@ export async function checkAuthorizationRequest(
     client,
     request: {
       clientId: client.clientId,
+      clientSource: client.source,
       redirectUri: redirectUri as string,
       state,
       codeChallenge: codeChallenge as string,

@@ -4,12 +4,15 @@ import * as crypto from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   checkAuthorizationRequest,
+  errorReturn,
   redirectWith,
   AuthorizeError,
   type AuthorizationRequest,
+  type ErrorReturn,
 } from './authorization-request';
 import type { OAuthClient } from './client';
 import { consentPageHeaders, renderConsentPage, type ConsentDetails } from './consent-page';
+import { renderErrorPage } from './error-page';
 import { readForm } from './form';
 import type { Identity } from './login';
 import { LoginError } from './login';
@@ -44,19 +47,24 @@ export function createAuthorizeEndpoints(ctx: ServerContext) {
     res.end();
   }
 
-  /** Ends the authorization with an error: back to the client when its redirect URI is known, else shown. */
-  function fail(
-    req: IncomingMessage,
-    res: ServerResponse,
-    err: OAuthError,
-    to?: { uri: string; state: string | undefined },
-  ): void {
-    if (to === undefined) return ctx.sendError(res, err);
-    redirect(
-      res,
-      redirectWith(to.uri, to.state, ctx.issuerOf(req), { error: err.error, error_description: err.description }),
-    );
+  /**
+   * Ends the authorization with an error; every error of the browser endpoints goes through here. Without a checked
+   * redirect URI it is shown as JSON; with one, it goes back to the client as `back` says ({@link errorReturn}): by
+   * redirect, or on the router's error page with a link.
+   */
+  function fail(req: IncomingMessage, res: ServerResponse, err: OAuthError, back?: ErrorReturn): void {
+    if (back === undefined) return ctx.sendError(res, err);
+    const location = redirectWith(back.uri, back.state, ctx.issuerOf(req), {
+      error: err.error,
+      error_description: err.description,
+    });
+    if (back.automatic) return redirect(res, location);
+    renderErrorPage({ error: err.error, description: err.description, location }, res);
   }
+
+  /** Where an error goes for a pending request, before the user answered the consent page. */
+  const backTo = (pending: AuthorizationRequest): ErrorReturn =>
+    errorReturn({ uri: pending.redirectUri, state: pending.state }, pending.clientSource);
 
   /** The user is known: a code at once when consent is given or not needed, else the consent page. */
   async function withIdentity(
@@ -152,20 +160,13 @@ export function createAuthorizeEndpoints(ctx: ServerContext) {
           store,
         });
       } catch (err) {
-        if (err instanceof LoginError)
-          return fail(req, res, new OAuthError(err.error, err.message), {
-            uri: request.redirectUri,
-            state: request.state,
-          });
+        if (err instanceof LoginError) return fail(req, res, new OAuthError(err.error, err.message), backTo(request));
         throw err;
       }
       if (identity !== undefined) return withIdentity(req, res, pendingId, request, identity);
       // The step answered the browser itself (a redirect to a login page); if it did not, the user is not signed in.
       if (!res.headersSent)
-        fail(req, res, new OAuthError('access_denied', 'the user did not sign in'), {
-          uri: request.redirectUri,
-          state: request.state,
-        });
+        fail(req, res, new OAuthError('access_denied', 'the user did not sign in'), backTo(request));
     },
 
     /** GET `<issuer>/oauth/callback`: an upstream provider's answer, through the login step. */
@@ -189,12 +190,9 @@ export function createAuthorizeEndpoints(ctx: ServerContext) {
           err.pendingId === undefined
             ? undefined
             : ((await store.take('pending', err.pendingId)) as Pending | undefined);
-        return fail(
-          req,
-          res,
-          new OAuthError(err.error, err.message),
-          pending && { uri: pending.redirectUri, state: pending.state },
-        );
+        // The provider's answer, however it came (the user refused there, or the provider failed on its own), is not
+        // an answer to this server's consent page: it goes back as any error before consent does.
+        return fail(req, res, new OAuthError(err.error, err.message), pending && backTo(pending));
       }
       const pending = (await store.get('pending', found.pendingId)) as Pending | undefined;
       if (pending === undefined)
@@ -230,9 +228,14 @@ export function createAuthorizeEndpoints(ctx: ServerContext) {
       // Taken once: a form posted twice gives one code.
       if ((await store.take('pending', pendingId)) === undefined)
         return ctx.sendError(res, new OAuthError('invalid_request', 'this consent form was already answered', 403));
-      const to = { uri: pending.redirectUri, state: pending.state };
+      // The user answered: a denial goes back by redirect for every client (the user chose to go back).
       if (form.decision !== 'allow')
-        return fail(req, res, new OAuthError('access_denied', 'the user denied access'), to);
+        return fail(
+          req,
+          res,
+          new OAuthError('access_denied', 'the user denied access'),
+          errorReturn({ uri: pending.redirectUri, state: pending.state }, pending.clientSource, true),
+        );
       if (options.rememberConsentMs > 0) {
         const key = digest(`${(pending.identity as Identity).subject}\n${pending.clientId}`);
         const earlier = await store.get('consent', key);

@@ -5,14 +5,17 @@ import type { ClientAuthMethod, OAuthClient } from './client';
 import { secretDigest } from './client-options';
 import { OAuthError } from './oauth-error';
 
-/** An `invalid_client` answer (401), with the `WWW-Authenticate` challenge RFC 6749 §5.2 requires when Basic was tried. */
-export class ClientAuthenticationError extends OAuthError {
-  /** Headers to answer with: pass them to `sendOAuthError`. */
-  readonly headers: Readonly<Record<string, string>>;
+/** The challenge of a failed Basic client authentication (RFC 7617 §2; RFC 6749 §5.2 requires it). */
+const BASIC_CHALLENGE = { 'WWW-Authenticate': 'Basic realm="oauth", charset="UTF-8"' } as const;
 
+/**
+ * An `invalid_client` answer: 401 however the client authenticated (RFC 6749 §5.2 allows 401 always, and requires it
+ * with the `WWW-Authenticate: Basic` challenge when the client tried the Authorization header). A client that sent
+ * its credentials in the form, or none, gets no challenge: it tried no HTTP authentication scheme for one to match.
+ */
+export class ClientAuthenticationError extends OAuthError {
   constructor(description: string, triedBasic: boolean) {
-    super('invalid_client', description, 401);
-    this.headers = triedBasic ? { 'WWW-Authenticate': 'Basic realm="oauth", charset="UTF-8"' } : {};
+    super('invalid_client', description, 401, triedBasic ? BASIC_CHALLENGE : {});
   }
 }
 

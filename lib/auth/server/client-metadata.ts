@@ -99,6 +99,15 @@ function optionalText(
   return value as string;
 }
 
+/**
+ * An optional URL member (`client_uri`, `logo_uri`): an empty string is the member left out, as clients send it for
+ * "none" (mcp-use outside a browser registers `client_uri: ""`); it is dropped, not kept or answered. A non-empty
+ * value must be a URL {@link webUriProblem} accepts.
+ */
+function optionalUrl(metadata: Record<string, unknown>, key: string): string | undefined {
+  return metadata[key] === '' ? undefined : optionalText(metadata, key, webUriProblem);
+}
+
 /** What a client's metadata says, checked: the parts of {@link OAuthClient} that come from the client itself. */
 export type CheckedMetadata = Pick<
   OAuthClient,
@@ -108,7 +117,8 @@ export type CheckedMetadata = Pick<
 /**
  * Checks client metadata (RFC 7591 §2), from a registration request or a Client ID Metadata Document. Unknown
  * members are ignored (RFC 7591 §2: "the authorization server MUST ignore any client metadata … it does not
- * understand"); known ones are checked, never truncated.
+ * understand": `tos_uri`, `policy_uri`, `jwks_uri`…, neither checked nor kept); known ones are checked, never
+ * truncated; an optional URL given as `""` is absent.
  *
  * @param metadata - the parsed JSON
  * @param defaultAuthMethod - the method when none is named: `client_secret_basic` for registration (RFC 7591 §2),
@@ -147,8 +157,8 @@ export function checkClientMetadata(metadata: unknown, defaultAuthMethod: Client
         ? undefined
         : `must be a string of 1 to ${MAX_CLIENT_NAME_LENGTH} characters`,
     ),
-    clientUri: optionalText(metadata, 'client_uri', webUriProblem),
-    logoUri: optionalText(metadata, 'logo_uri', webUriProblem),
+    clientUri: optionalUrl(metadata, 'client_uri'),
+    logoUri: optionalUrl(metadata, 'logo_uri'),
     scope: optionalText(metadata, 'scope', (value) =>
       typeof value === 'string' && value.length <= MAX_SCOPE_LENGTH && SCOPE.test(value)
         ? undefined

@@ -1,6 +1,7 @@
 // The consent page: a small accessible form, no script, no framework, its own CSP; replaceable by `consent.render`.
 
 import type { ServerResponse } from 'node:http';
+import { escapeHtml, PAGE_HEADERS } from './html';
 
 /** What a consent page shows and posts. */
 export interface ConsentDetails {
@@ -31,10 +32,7 @@ export interface ConsentDetails {
 export function consentPageHeaders(redirectUri: string): Readonly<Record<string, string>> {
   return {
     'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${formActionSource(redirectUri)}; frame-ancestors 'none'; base-uri 'none'`,
-    'X-Frame-Options': 'DENY',
-    'Cache-Control': 'no-store',
-    'Referrer-Policy': 'no-referrer',
-    'X-Content-Type-Options': 'nosniff',
+    ...PAGE_HEADERS,
   };
 }
 
@@ -48,10 +46,6 @@ function formActionSource(redirectUri: string): string {
   const origin = `${url.protocol}//${url.host}`;
   return /^https?:\/\/[A-Za-z0-9.-]+(:\d+)?$/.test(origin) ? origin : url.protocol;
 }
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-/** Everything shown comes from clients (names, hosts): escaped, always. */
-const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
 
 /** The router's own consent page; the caller has set {@link consentPageHeaders}. */
 export function renderConsentPage(details: ConsentDetails, res: ServerResponse): void {
