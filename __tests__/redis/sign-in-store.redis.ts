@@ -61,8 +61,8 @@ describe('RedisSignInStore shared by instances', () => {
     const prefix = freshPrefix();
     const one = redis.closeAfter(redisStore({ url: redis.url, prefix }));
     const two = redis.closeAfter(redisStore({ url: redis.url, prefix }));
-    await one.signIn?.().set('client', 'dcr-1', { clientName: 'Claude' }, 60_000);
-    await expect(two.signIn?.().get('client', 'dcr-1')).resolves.toEqual({ clientName: 'Claude' });
+    await one.signIn?.(LIMITS).set('client', 'dcr-1', { clientName: 'Claude' }, 60_000);
+    await expect(two.signIn?.(LIMITS).get('client', 'dcr-1')).resolves.toEqual({ clientName: 'Claude' });
   });
 });
 
