@@ -145,6 +145,10 @@ describe('RedisSignInStore bounds, across instances', () => {
     const recordTtl = await connection.send<number>(['PTTL', `${prefix}signin:client:c`]);
     const indexTtl = await connection.send<number>(['PTTL', `${prefix}signin:client`]);
     expect([recordTtl > 55_000, indexTtl > 55_000, indexTtl <= 60_000]).toEqual([true, true, true]);
+    // An entry whose record is gone (expired, not yet dropped) is not placed again by a use.
+    await connection.send(['ZADD', `${prefix}signin:client`, '1', 'gone']);
+    await expect(store.use('client', 'gone', 60_000)).resolves.toBeUndefined();
+    expect(Number(await connection.send(['ZSCORE', `${prefix}signin:client`, 'gone']))).toBe(1);
     // Signing keys are the router's own writes: no index.
     await store.add('keys', 'p1', {}, 60_000);
     expect(await connection.send<number>(['EXISTS', `${prefix}signin:keys`])).toBe(0);

@@ -31,10 +31,11 @@ if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[5]) then redis.call('PEXPIRE', KE
 return evicted`;
 
 /**
- * Moves a used record to its new expiry in its kind's index, if it is still placed there (one evicted meanwhile is
- * not placed again). KEYS: index. ARGV: id, expiresAt, lifetime ms.
+ * Moves a used record to its new expiry in its kind's index, if it is placed there and unexpired (one evicted or
+ * expired is not placed again, so this may run beside the read). KEYS: index. ARGV: id, expiresAt, lifetime ms, now.
  */
-const TOUCH = `if redis.call('ZSCORE', KEYS[1], ARGV[1]) then
+const TOUCH = `local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if score and tonumber(score) > tonumber(ARGV[4]) then
   redis.call('ZADD', KEYS[1], 'GT', ARGV[2], ARGV[1])
   if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
 end
@@ -100,11 +101,19 @@ export class RedisSignInStore implements SignInStore {
   async use(kind: SignInKind, id: string, ttlMs: number): Promise<SignInRecord | undefined> {
     const key = this.keyOf(kind, id);
     const lifetime = expiry(ttlMs);
-    const record = recordOf(await this.connection.send<string | null>(['GETEX', key, 'PX', lifetime], key));
-    if (record === undefined || boundOf(kind, this.limits) === undefined) return record;
+    const read = this.connection.send<string | null>(['GETEX', key, 'PX', lifetime], key);
+    if (boundOf(kind, this.limits) === undefined) return recordOf(await read);
+    // Beside the read, not after it: one round trip (the script moves only an entry still placed and unexpired).
     const index = this.indexOf(kind);
-    await this.connection.send(['EVAL', TOUCH, '1', index, id, String(Date.now() + Number(lifetime)), lifetime], index);
-    return record;
+    const now = Date.now();
+    const [text] = await Promise.all([
+      read,
+      this.connection.send(
+        ['EVAL', TOUCH, '1', index, id, String(now + Number(lifetime)), lifetime, String(now)],
+        index,
+      ),
+    ]);
+    return recordOf(text);
   }
 
   /** @throws {StoreUnavailableError} when Redis cannot answer */
