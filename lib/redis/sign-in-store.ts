@@ -74,8 +74,11 @@ export class RedisSignInStore implements SignInStore {
   async set(kind: SignInKind, id: string, value: SignInRecord, ttlMs: number): Promise<void> {
     const key = this.keyOf(kind, id);
     const lifetime = expiry(ttlMs);
-    await this.connection.send(['SET', key, JSON.stringify(value), 'PX', lifetime], key);
-    await this.admit(kind, id, lifetime);
+    // Side by side (one round trip): the placing evicts other records only, never this one.
+    await Promise.all([
+      this.connection.send(['SET', key, JSON.stringify(value), 'PX', lifetime], key),
+      this.admit(kind, id, lifetime),
+    ]);
   }
 
   /** @throws {StoreUnavailableError} when Redis cannot answer */
