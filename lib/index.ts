@@ -28,7 +28,7 @@ export type { UpstreamTokens } from './auth/server/upstream-tokens';
 export type { Identity, LoginCallback, LoginRequest, LoginStep } from './auth/server/login';
 export { jwtVerifier, type JwtVerifierOptions, type JsonWebKeySet } from './auth/verifiers/jwt-verifier';
 export { introspectionVerifier, type IntrospectionVerifierOptions } from './auth/verifiers/introspection-verifier';
-export type { SignInKind, SignInRecord, SignInStore } from './store/sign-in-store';
+export type { SignInKind, SignInLimits, SignInRecord, SignInStore } from './store/sign-in-store';
 export type { OriginsOption } from './security/origin-host';
 export type { AccessRule } from './registry/access';
 // Skills (SEP-2640): mcp.skills() serves a folder of Agent Skills.

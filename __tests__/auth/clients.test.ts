@@ -351,7 +351,7 @@ describe('Dynamic Client Registration (POST /oauth/register)', () => {
 
   it('keeps an idle registration clientTtlMs, and each use extends it', async () => {
     let now = 1_000_000;
-    const store = new MemorySignInStore(100, () => now);
+    const store = new MemorySignInStore({ clients: 100 }, () => now);
     const directory = createClientDirectory(resolveClientsOptions({ registration: { clientTtlMs: 1_000_000 } }), store);
     const realNow = Date.now;
     Date.now = () => now;

@@ -29,6 +29,19 @@ it.each([
   ['a zero token lifetime', { signIn, accessTokenTtlSec: 0 }, 'auth.server.accessTokenTtlSec'],
   ['a fractional code lifetime', { signIn, codeTtlSec: 1.5 }, 'auth.server.codeTtlSec'],
   ['a rate limit of zero', { signIn, rateLimit: 0 }, 'auth.server.rateLimit'],
+  ['a refresh family bound of zero', { signIn, maxRefreshFamilies: 0 }, "option 'auth.server.maxRefreshFamilies'"],
+  ['a fractional consent bound', { signIn, maxConsents: 2.5 }, "option 'auth.server.maxConsents'"],
+  [
+    'a pending bound as text',
+    { signIn, maxPendingAuthorizations: '100' },
+    "option 'auth.server.maxPendingAuthorizations'",
+  ],
+  ['a negative code bound', { signIn, maxCodes: -1 }, "option 'auth.server.maxCodes'"],
+  [
+    'a client bound of zero',
+    { signIn, registration: { maxClients: 0 } },
+    "option 'auth.server.registration.maxClients'",
+  ],
   ['an unknown consent key', { signIn, consent: { remember: 1 } }, "auth.server.consent.remember'"],
   ['a consent renderer that is no function', { signIn, consent: { render: '<html>' } }, 'auth.server.consent.render'],
   [
@@ -64,6 +77,10 @@ it('a well-formed auth.server boots, with an https issuer, scopes, clients and l
         clients: [{ clientId: 'desk', redirectUris: ['http://127.0.0.1/cb'], firstParty: true }],
         accessTokenTtlSec: 600,
         consent: { rememberMs: 0 },
+        maxRefreshFamilies: 50_000,
+        maxConsents: 50_000,
+        maxPendingAuthorizations: 1_000,
+        maxCodes: 1_000,
       },
     },
   });

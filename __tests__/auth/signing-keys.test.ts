@@ -38,6 +38,10 @@ class CountingStore implements SignInStore {
     this.note(`get ${kind} ${id}`);
     return this.inner.get(kind, id);
   }
+  async use(kind: SignInKind, id: string, ttlMs: number): Promise<SignInRecord | undefined> {
+    this.note(`use ${kind} ${id}`);
+    return this.inner.use(kind, id, ttlMs);
+  }
   async take(kind: SignInKind, id: string): Promise<SignInRecord | undefined> {
     this.note(`take ${kind} ${id}`);
     return this.inner.take(kind, id);
@@ -115,7 +119,7 @@ describe('generated signing keys', () => {
   });
 
   it('keeps each period key in the store for three periods, as { jwk, createdAt }', async () => {
-    const store = new MemorySignInStore(10, now);
+    const store = new MemorySignInStore({}, now);
     const keys = createSigningKeys(options, store, now);
     const { kid } = await keys.current();
     const period = Math.floor(clock / DAY);

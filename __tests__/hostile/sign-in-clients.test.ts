@@ -19,8 +19,10 @@ import { until } from '../helpers/until';
 
 function registrationApp(options: ClientsOptions = {}) {
   const resolved = resolveClientsOptions(options);
-  // The memory store's per-kind bound is the registration bound (maxClients).
-  const store = new MemorySignInStore(resolved.registration === false ? undefined : resolved.registration.maxClients);
+  // The memory store bounds clients by maxClients, as the router does.
+  const store = new MemorySignInStore({
+    clients: resolved.registration === false ? undefined : resolved.registration.maxClients,
+  });
   const directory = createClientDirectory(resolved, store);
   const app = express();
   app.set('trust proxy', true);

@@ -6,6 +6,7 @@ import { redisStore } from '../../lib/redis';
 import type { RedisConnection } from '../../lib/redis/connection';
 import { RedisSignInStore } from '../../lib/redis/sign-in-store';
 import { StoreUnavailableError } from '../../lib/store/shared-store';
+import type { SignInLimits } from '../../lib/store/sign-in-store';
 import { describeSignInStore } from '../sessions/sign-in-store-contract';
 import { until } from '../helpers/until';
 import { useRedis } from './redis-server';
@@ -16,6 +17,9 @@ let testNumber = 0;
 const freshPrefix = (): string => `si${++testNumber}:`;
 
 describeSignInStore('RedisSignInStore', () => new RedisSignInStore(redis.connect({ prefix: freshPrefix() })));
+
+/** Small bounds, each its own. */
+const LIMITS: SignInLimits = { clients: 5, refreshFamilies: 5, consents: 5, pendingAuthorizations: 3, codes: 3 };
 
 /** Two instances of one router: two connections under one prefix, a store on each. */
 function twoInstances(): { a: RedisSignInStore; b: RedisSignInStore; connection: RedisConnection } {
@@ -61,8 +65,93 @@ describe('RedisSignInStore shared by instances', () => {
     const prefix = freshPrefix();
     const one = redis.closeAfter(redisStore({ url: redis.url, prefix }));
     const two = redis.closeAfter(redisStore({ url: redis.url, prefix }));
-    await one.signIn?.().set('client', 'dcr-1', { clientName: 'Claude' }, 60_000);
-    await expect(two.signIn?.().get('client', 'dcr-1')).resolves.toEqual({ clientName: 'Claude' });
+    await one.signIn?.(LIMITS).set('client', 'dcr-1', { clientName: 'Claude' }, 60_000);
+    await expect(two.signIn?.(LIMITS).get('client', 'dcr-1')).resolves.toEqual({ clientName: 'Claude' });
+  });
+});
+
+describe('RedisSignInStore bounds, across instances', () => {
+  /** The ids of `kind` whose records are in Redis. */
+  async function held(connection: RedisConnection, prefix: string, kind: string): Promise<string[]> {
+    const keys = await connection.send<string[]>(['KEYS', `${prefix}signin:${kind}:*`]);
+    return keys.map((key) => key.slice(`${prefix}signin:${kind}:`.length)).sort();
+  }
+
+  it('three instances writing 30 clients keep 5 across them, the one in use among them', async () => {
+    const prefix = freshPrefix();
+    const connection = redis.connect({ prefix });
+    const stores = Array.from({ length: 3 }, () => new RedisSignInStore(redis.connect({ prefix }), LIMITS));
+    await stores[0]?.set('client', 'in-use', { id: 'in-use' }, 60_000);
+    for (let index = 0; index < 30; index++) {
+      await stores[index % 3]?.add('client', `flood-${String(index).padStart(2, '0')}`, { index }, 60_000);
+      await expect(stores[(index + 1) % 3]?.use('client', 'in-use', 60_000)).resolves.toEqual({ id: 'in-use' });
+    }
+    expect(await held(connection, prefix, 'client')).toEqual([
+      'flood-26',
+      'flood-27',
+      'flood-28',
+      'flood-29',
+      'in-use',
+    ]);
+    expect(await connection.send<number>(['ZCARD', `${prefix}signin:client`])).toBe(5);
+  });
+
+  it('concurrent writes from five instances stay within the bound', async () => {
+    const prefix = freshPrefix();
+    const connection = redis.connect({ prefix });
+    const stores = Array.from({ length: 5 }, () => new RedisSignInStore(redis.connect({ prefix }), LIMITS));
+    await Promise.all(
+      Array.from({ length: 100 }, (_, index) => stores[index % 5]?.set('pending', `p${index}`, {}, 60_000)),
+    );
+    expect(await held(connection, prefix, 'pending')).toHaveLength(3);
+    expect(await connection.send<number>(['ZCARD', `${prefix}signin:pending`])).toBe(3);
+  });
+
+  it('each kind has its own bound: a flood of pending authorizations and codes leaves families and clients', async () => {
+    const prefix = freshPrefix();
+    const store = new RedisSignInStore(redis.connect({ prefix }), LIMITS);
+    await store.set('client', 'c', { live: true }, 60_000);
+    await store.set('family', 'f', { live: true }, 60_000);
+    await store.set('refresh', 'r', { live: true }, 60_000);
+    for (let index = 0; index < 50; index++) {
+      await store.set('pending', `p${index}`, {}, 60_000);
+      await store.set('upstream', `u${index}`, {}, 60_000);
+      await store.set('code', `k${index}`, {}, 60_000);
+    }
+    for (const kind of ['client', 'family', 'refresh'] as const)
+      await expect(store.get(kind, kind.charAt(0))).resolves.toEqual({ live: true });
+    await expect(store.get('pending', 'p0')).resolves.toBeUndefined();
+    await expect(store.get('pending', 'p49')).resolves.toEqual({});
+  });
+
+  it('a record taken or deleted frees its place: live records are not evicted for it', async () => {
+    const prefix = freshPrefix();
+    const store = new RedisSignInStore(redis.connect({ prefix }), LIMITS);
+    await store.set('code', 'live', {}, 60_000);
+    for (let index = 0; index < 10; index++) {
+      await store.set('code', `c${index}`, {}, 60_000);
+      if (index % 2 === 0) await store.take('code', `c${index}`);
+      else await store.delete('code', `c${index}`);
+    }
+    await expect(store.get('code', 'live')).resolves.toEqual({});
+  });
+
+  it('use extends the record and its index entry; the index expires with its longest-lived entry', async () => {
+    const prefix = freshPrefix();
+    const connection = redis.connect({ prefix });
+    const store = new RedisSignInStore(connection, LIMITS);
+    await store.set('client', 'c', {}, 5_000);
+    await store.use('client', 'c', 60_000);
+    const recordTtl = await connection.send<number>(['PTTL', `${prefix}signin:client:c`]);
+    const indexTtl = await connection.send<number>(['PTTL', `${prefix}signin:client`]);
+    expect([recordTtl > 55_000, indexTtl > 55_000, indexTtl <= 60_000]).toEqual([true, true, true]);
+    // An entry whose record is gone (expired, not yet dropped) is not placed again by a use.
+    await connection.send(['ZADD', `${prefix}signin:client`, '1', 'gone']);
+    await expect(store.use('client', 'gone', 60_000)).resolves.toBeUndefined();
+    expect(Number(await connection.send(['ZSCORE', `${prefix}signin:client`, 'gone']))).toBe(1);
+    // Signing keys are the router's own writes: no index.
+    await store.add('keys', 'p1', {}, 60_000);
+    expect(await connection.send<number>(['EXISTS', `${prefix}signin:keys`])).toBe(0);
   });
 });
 

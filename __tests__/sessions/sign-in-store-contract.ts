@@ -62,6 +62,15 @@ export function describeSignInStore(name: string, make: () => SignInStore | Prom
       await expect(store.get('keys', 'p1')).resolves.toEqual({ second: true });
     });
 
+    it('use reads a record as get does, and an unknown or taken one is undefined', async () => {
+      await store.set('client', 'c1', { clientId: 'c1' }, HOUR);
+      await expect(store.use('client', 'c1', HOUR)).resolves.toEqual({ clientId: 'c1' });
+      await expect(store.get('client', 'c1')).resolves.toEqual({ clientId: 'c1' });
+      await expect(store.use('client', 'never', HOUR)).resolves.toBeUndefined();
+      await store.take('client', 'c1');
+      await expect(store.use('client', 'c1', HOUR)).resolves.toBeUndefined();
+    });
+
     it('take reads and removes: a second take, and a get, find nothing', async () => {
       await store.set('code', 'abc', { clientId: 'c1' }, HOUR);
       await expect(store.take('code', 'abc')).resolves.toEqual({ clientId: 'c1' });

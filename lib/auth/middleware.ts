@@ -16,7 +16,7 @@ import {
   type ExpressRequest,
 } from './metadata';
 import type { McpLogger } from '../logger';
-import type { SignInStore } from '../store/sign-in-store';
+import type { SignInLimits, SignInStore } from '../store/sign-in-store';
 import { MemorySignInStore } from '../store/memory-sign-in-store';
 import { createAuthorizationServer } from './server/authorization-server';
 
@@ -56,7 +56,7 @@ export interface RouterAuth {
  */
 export function createRouterAuth(
   options: ResolvedAuth | undefined,
-  signIn: { store: () => SignInStore | undefined; logger: McpLogger },
+  signIn: { store: (limits: SignInLimits) => SignInStore | undefined; logger: McpLogger },
 ): RouterAuth {
   // RFC 9728 metadata: served at the mount path by the router itself; the app may also mount it at its root.
   const metadata = createMetadataHandler(options, (req) =>
@@ -76,13 +76,15 @@ export function createRouterAuth(
     options.server?.issuer ??
     `${originOf(req)}${(req as ExpressRequest).baseUrl ?? ''}`;
   const { server: serverOptions } = options;
-  // Without a shared store, sign-in state stays in this process, each kind bounded like registered clients.
-  const store = (): SignInStore =>
-    signIn.store() ??
-    new MemorySignInStore(
-      serverOptions?.clients.registration ? serverOptions.clients.registration.maxClients : undefined,
+  // Without a shared store, sign-in state stays in this process; either way each kind within its own bound.
+  const server =
+    serverOptions &&
+    createAuthorizationServer(
+      serverOptions,
+      signIn.store(serverOptions.limits) ?? new MemorySignInStore(serverOptions.limits),
+      resourceOf,
+      signIn.logger,
     );
-  const server = serverOptions && createAuthorizationServer(serverOptions, store(), resourceOf, signIn.logger);
   const { identify, enforce, authOf } = createAuthMiddleware(
     options,
     challengeSettings(options, metadata),

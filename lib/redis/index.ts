@@ -56,7 +56,7 @@ export function redisStore(options: RedisStoreOptions = {}): McpStore {
     rateLimit: (prefix) => redisRateLimitStore(connection, prefix),
     stateKey: () => sharedStateKey(connection),
     payments: () => new RedisPaymentLedger(connection),
-    signIn: () => new RedisSignInStore(connection),
+    signIn: (limits) => new RedisSignInStore(connection, limits),
     // The latest attempt of each (a bus made while Redis was down keeps trying).
     ready: async () => {
       await Promise.all(subscriptions.map((ready) => ready()));

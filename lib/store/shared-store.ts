@@ -1,6 +1,6 @@
 // McpStore: everything several instances of one router must share, behind the one `store` option (express-mcp-router/redis implements it).
 
-import type { SignInStore } from './sign-in-store';
+import type { SignInLimits, SignInStore } from './sign-in-store';
 import type { Store as RateLimitStore } from 'express-rate-limit';
 import type { TaskStore } from '../protocol/tasks/task-store';
 import type { ServerEventBus } from './server-events';
@@ -60,9 +60,10 @@ export interface McpStore {
   payments?(): PaymentLedger;
   /**
    * Sign-in state (`auth.server`): clients, pending authorizations, codes, consents, refresh-token families and the
-   * signing keys, so that every instance shares sign-in. Optional: without it, each instance keeps its own.
+   * signing keys, so that every instance shares sign-in, each kind within its bound across instances. Optional:
+   * without it, each instance keeps its own.
    */
-  signIn?(): SignInStore;
+  signIn?(limits: SignInLimits): SignInStore;
   /** Resolves once the store hears the other instances (its subscriptions made); the router waits for it before serving. */
   ready?(): Promise<void>;
   /** Ends the store's connections; bounded in time even when its server is gone. */

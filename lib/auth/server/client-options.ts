@@ -33,8 +33,10 @@ export interface PreRegisteredClient {
 /** Dynamic Client Registration (RFC 7591) at `<issuer>/oauth/register`. */
 export interface RegistrationOptions {
   /**
-   * The most registered clients kept. With the default memory store this is the store's per-kind bound (the oldest
-   * unused registration is evicted first); a shared store bounds them by `clientTtlMs`. Defaults to `10000`.
+   * The most registered clients kept (cached Client ID Metadata Documents count too), in this process or across
+   * instances with a shared store: past it the least recently used client is forgotten (a client is used when it
+   * starts an authorization, redeems a code or refreshes), so a flood of registrations never evicts a client in use.
+   * Defaults to `10000`.
    */
   maxClients?: number;
   /** The largest registration request body, in bytes (HTTP 413 beyond). Defaults to `8192` (8 KB). */

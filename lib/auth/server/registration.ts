@@ -6,9 +6,6 @@ import type { OAuthClient } from './client';
 import { checkClientMetadata } from './client-metadata';
 import { secretDigest, type RegistrationOptions } from './client-options';
 
-/** A stored registration: the client, and when it was last used (its record's TTL is extended from there). */
-type StoredClient = OAuthClient & { readonly usedAt: number };
-
 /**
  * Registers a client (RFC 7591 §3.1): the metadata checked, a fresh `client_id`, and for a confidential client a
  * fresh `client_secret` that is answered once and kept only as its SHA-256. Public clients (`none`, what MCP clients
@@ -27,13 +24,12 @@ export async function registerClient(
   const checked = checkClientMetadata(metadata, 'client_secret_basic');
   const clientId = randomBytes(16).toString('base64url');
   const secret = checked.tokenEndpointAuthMethod === 'none' ? undefined : randomBytes(32).toString('base64url');
-  const client: StoredClient = {
+  const client: OAuthClient = {
     ...checked,
     clientId,
     source: 'dynamic',
     firstParty: false,
     secretDigest: secret && secretDigest(secret),
-    usedAt: now,
   };
   await store.set('client', clientId, { ...client }, options.clientTtlMs);
   const issuedAt = Math.floor(now / 1000);
@@ -54,20 +50,14 @@ export async function registerClient(
 }
 
 /**
- * A registered client by id, its record kept for another `clientTtlMs` when it was last extended more than a tenth
- * of that ago (idle registrations expire; used ones stay, without a store write per request).
+ * A registered client by id, found for a use (an authorization, a code, a refresh): its record is kept for another
+ * `clientTtlMs` and becomes the most recently used, the last that `maxClients` evicts (idle registrations go first).
  */
 export async function findRegisteredClient(
   clientId: string,
   options: Readonly<Required<RegistrationOptions>>,
   store: SignInStore,
-  now = Date.now(),
 ): Promise<OAuthClient | undefined> {
-  const record = await store.get('client', clientId);
-  if (record?.source !== 'dynamic') return undefined;
-  const stored = record as unknown as StoredClient;
-  if (now - stored.usedAt > options.clientTtlMs / 10)
-    await store.set('client', clientId, { ...stored, usedAt: now }, options.clientTtlMs);
-  const { usedAt: _usedAt, ...client } = stored;
-  return client;
+  const record = await store.use('client', clientId, options.clientTtlMs);
+  return record?.source === 'dynamic' ? (record as unknown as OAuthClient) : undefined;
 }

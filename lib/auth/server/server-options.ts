@@ -1,7 +1,14 @@
 // The `auth.server` option: the router as an OAuth 2.1 authorization server, checked once at boot.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { invalidOption, McpConfigError, rejectUnknownKeys, type OptionKeys } from '../../config-error';
+import {
+  invalidOption,
+  isPositiveInteger,
+  McpConfigError,
+  rejectUnknownKeys,
+  type OptionKeys,
+} from '../../config-error';
+import { DEFAULT_MAX_SIGN_IN_RECORDS, type SignInLimits } from '../../store/sign-in-store';
 import { resolveClientsOptions, type ClientsOptions, type ResolvedClients } from './client-options';
 import { resolveSigningKeysOptions, type ResolvedSigningKeys, type SigningKeysOptions } from './keys';
 import type { Identity, LoginStep } from './login';
@@ -64,6 +71,21 @@ export interface AuthServerOptions extends ClientsOptions, SigningKeysOptions {
   /** Lifetime of authorization codes, in seconds. Defaults to 60. */
   codeTtlSec?: number;
   /**
+   * The most refresh-token families kept (one per sign-in of a user with a client), across instances with a shared
+   * store; past it the least recently refreshed family ends. Registrations and authorizations have bounds of their
+   * own, so no flood of them ends a family. Defaults to `10000`.
+   */
+  maxRefreshFamilies?: number;
+  /** The most consents remembered (per subject and client); past it the least recently given is asked again. Defaults to `10000`. */
+  maxConsents?: number;
+  /**
+   * The most authorizations waiting for the user's login or consent; past it the oldest one waiting fails (its user
+   * starts again from the client). Anyone can start one: this bounds what abandoned ones cost. Defaults to `10000`.
+   */
+  maxPendingAuthorizations?: number;
+  /** The most authorization codes issued and not yet redeemed (with the used ones a replay would name); past it the oldest goes. Defaults to `10000`. */
+  maxCodes?: number;
+  /**
    * The most requests a minute from one client address to the authorize, consent, callback, token and revocation
    * endpoints (429 beyond), or `false`. Registration has its own (`registration.perMinute`). Defaults to 300.
    */
@@ -81,6 +103,8 @@ export interface ResolvedAuthServer {
   readonly refreshTokenTtlSec: number;
   readonly codeTtlSec: number;
   readonly rateLimit: number | false;
+  /** The sign-in store's bound of each kind. */
+  readonly limits: SignInLimits;
   readonly clients: ResolvedClients;
   readonly keys: ResolvedSigningKeys;
 }
@@ -91,6 +115,10 @@ export const DEFAULT_REFRESH_TOKEN_TTL_SEC = 30 * DAY_SEC;
 export const DEFAULT_CODE_TTL_SEC = 60;
 export const DEFAULT_REMEMBER_CONSENT_MS = 30 * DAY_SEC * 1000;
 export const DEFAULT_SIGN_IN_PER_MINUTE = 300;
+export const DEFAULT_MAX_REFRESH_FAMILIES = DEFAULT_MAX_SIGN_IN_RECORDS;
+export const DEFAULT_MAX_CONSENTS = DEFAULT_MAX_SIGN_IN_RECORDS;
+export const DEFAULT_MAX_PENDING_AUTHORIZATIONS = DEFAULT_MAX_SIGN_IN_RECORDS;
+export const DEFAULT_MAX_CODES = DEFAULT_MAX_SIGN_IN_RECORDS;
 
 const KNOWN: OptionKeys<AuthServerOptions> = {
   signIn: true,
@@ -101,6 +129,10 @@ const KNOWN: OptionKeys<AuthServerOptions> = {
   accessTokenTtlSec: true,
   refreshTokenTtlSec: true,
   codeTtlSec: true,
+  maxRefreshFamilies: true,
+  maxConsents: true,
+  maxPendingAuthorizations: true,
+  maxCodes: true,
   rateLimit: true,
   clients: true,
   registration: true,
@@ -122,6 +154,28 @@ function positiveCount(value: unknown, name: string, fallback: number): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0)
     throw invalidOption(`auth.server.${name}`, 'a positive whole number, or false', value);
   return value;
+}
+
+/** A bound of the sign-in store: a positive integer, checked at boot. */
+function storeBound(value: unknown, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!isPositiveInteger(value)) throw invalidOption(`auth.server.${name}`, 'a positive integer', value);
+  return value;
+}
+
+/** The sign-in store's bounds: `registration.maxClients` (the default when registration is off) and the `max*` options. */
+function resolveLimits(server: AuthServerOptions, clients: ResolvedClients): SignInLimits {
+  return Object.freeze({
+    clients: clients.registration === false ? DEFAULT_MAX_SIGN_IN_RECORDS : clients.registration.maxClients,
+    refreshFamilies: storeBound(server.maxRefreshFamilies, 'maxRefreshFamilies', DEFAULT_MAX_REFRESH_FAMILIES),
+    consents: storeBound(server.maxConsents, 'maxConsents', DEFAULT_MAX_CONSENTS),
+    pendingAuthorizations: storeBound(
+      server.maxPendingAuthorizations,
+      'maxPendingAuthorizations',
+      DEFAULT_MAX_PENDING_AUTHORIZATIONS,
+    ),
+    codes: storeBound(server.maxCodes, 'maxCodes', DEFAULT_MAX_CODES),
+  });
 }
 
 /** The app's `signIn` as a login step: its answer checked, so a wrong shape is a clear error, not a token for nobody. */
@@ -194,6 +248,7 @@ export function resolveAuthServerOptions(server: AuthServerOptions): ResolvedAut
     DEFAULT_ACCESS_TOKEN_TTL_SEC,
   );
   const keys = resolveSigningKeysOptions(server, 'auth.server');
+  const clients = resolveClientsOptions(server);
   // A generated key verifies for one period after the next takes over: a token must not outlive that.
   if (keys.fixed === undefined && keys.rotationMs < accessTokenTtlSec * 1000) {
     throw invalidOption(
@@ -213,7 +268,8 @@ export function resolveAuthServerOptions(server: AuthServerOptions): ResolvedAut
     codeTtlSec: positiveSeconds(server.codeTtlSec, 'codeTtlSec', DEFAULT_CODE_TTL_SEC),
     rateLimit:
       server.rateLimit === false ? false : positiveCount(server.rateLimit, 'rateLimit', DEFAULT_SIGN_IN_PER_MINUTE),
-    clients: resolveClientsOptions(server),
+    clients,
+    limits: resolveLimits(server, clients),
     keys,
   });
 }
