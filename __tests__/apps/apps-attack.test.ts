@@ -28,20 +28,31 @@ function register(mcp: McpRouter): void {
 
 const names = (res: request.Response): string[] => res.body.result.tools.map((tool: { name: string }) => tool.name);
 
+/** What a client without the extension gets for an app-only tool: the answer to a tool that does not exist. */
+const UNKNOWN_PLACE_ORDER = { jsonrpc: '2.0', id: 7, error: { code: -32602, message: 'Unknown tool: place_order' } };
+
+/** The whole answer to a read of the route app that failed: -32603 naming the app, the route and why, and nothing more. */
+const failedRead = (why: string) => ({ jsonrpc: '2.0', id: 7, error: { code: -32603, message: `app 'app': ${why}` } });
+
 describe('a 2026 request that declares the extension in a wrong shape is a client without it', () => {
   const app = createApp({}, register);
   it.each([true, [], 'yes', null, 1])('%j: app-only tools hidden and refused', async (shape) => {
     const meta = { 'io.modelcontextprotocol/clientCapabilities': { extensions: { [UI]: shape } } };
     expect(names(await modern(app, 'tools/list', {}, {}, meta).expect(200))).toEqual(['a', 'b']);
     const call = await modern(app, 'tools/call', { name: 'place_order', arguments: {} }, {}, meta).expect(200);
-    expect(call.body.error).toMatchObject({ code: -32602, message: 'Unknown tool: place_order' });
+    expect(call.body).toEqual(UNKNOWN_PLACE_ORDER);
   });
-  it('extensions itself not an object', async () => {
-    const meta = { 'io.modelcontextprotocol/clientCapabilities': { extensions: [UI] } };
-    const res = await modern(app, 'tools/list', {}, {}, meta);
-    expect(res.status).toBeLessThan(500);
-    if (res.body.result) expect(names(res)).toEqual(['a', 'b']);
-  });
+  it.each([[[UI]], ['yes'], [null], [1]])(
+    'extensions itself not an object (%j): a client without extensions, app-only tools hidden and refused',
+    async (extensions) => {
+      const meta = { 'io.modelcontextprotocol/clientCapabilities': { extensions } };
+      const res = await modern(app, 'tools/list', {}, {}, meta).expect(200);
+      expect(res.body.error).toBeUndefined();
+      expect(names(res)).toEqual(['a', 'b']);
+      const call = await modern(app, 'tools/call', { name: 'place_order', arguments: {} }, {}, meta).expect(200);
+      expect(call.body).toEqual(UNKNOWN_PLACE_ORDER);
+    },
+  );
 });
 
 describe('2025 session: initialize declaring the extension as true', () => {
@@ -93,7 +104,8 @@ describe('paging with app-only tools hidden', () => {
 /** A host whose app routes misbehave in each way, with two bearer tokens: only `admin` may see the order form. */
 function hostileHost(route: string, maxBytes = 64 * 1024) {
   const web = express();
-  const events: string[] = [];
+  let onClose: () => void = () => undefined;
+  const closed = new Promise<void>((resolve) => (onClose = resolve));
   const seenHeaders: Record<string, unknown>[] = [];
   web.get('/apps/form', (req, res) => {
     seenHeaders.push({ ...req.headers });
@@ -114,7 +126,7 @@ function hostileHost(route: string, maxBytes = 64 * 1024) {
     let writes = 0;
     req.on('close', () => {
       open = false;
-      events.push('closed');
+      onClose();
     });
     // "Forever" for this test: far past maxBytes, and past the default test timeout, but ending if nothing stops it.
     const pump = (): void => {
@@ -139,7 +151,7 @@ function hostileHost(route: string, maxBytes = 64 * 1024) {
   });
   mcp.app({ name: 'app', route, maxBytes });
   web.use('/mcp', mcp);
-  return { web, events, seenHeaders };
+  return { web, closed, seenHeaders };
 }
 
 const readApp = (web: express.Express, token: string, extra: Record<string, string> = {}) =>
@@ -149,11 +161,14 @@ describe('route apps and principals', () => {
   it("a token the route refuses over the web cannot read the route's page over MCP", async () => {
     const { web } = hostileHost('/apps/form');
     const denied = await readApp(web, 'user-token').expect(200);
-    expect(denied.body.error).toMatchObject({ code: -32603 });
-    expect(JSON.stringify(denied.body)).not.toContain('secret 403');
+    expect(denied.body).toEqual(failedRead('the route GET /apps/form answered HTTP 403'));
     const allowed = await readApp(web, 'admin-token').expect(200);
-    expect(allowed.body.result.contents[0].text).toBe('<p>admin form</p>');
+    expect(allowed.body.result.contents).toEqual([
+      { uri: 'ui://shop/app', text: '<p>admin form</p>', mimeType: 'text/html;profile=mcp-app' },
+    ]);
+    // The route's own answer is the server's business: its cookie is not the MCP client's.
     expect(allowed.headers['set-cookie']).toBeUndefined();
+    expect(allowed.body.result.cacheScope).toBe('private');
   });
 
   it("forwards the caller's authorization and none of its other headers (cookies, session, forwarding)", async () => {
@@ -171,23 +186,20 @@ describe('route apps and principals', () => {
 
 describe('hostile routes', () => {
   it.each([
-    ['/apps/self', /answered HTTP 302/],
-    ['/apps/away', /answered HTTP 302/],
-    ['/apps/throws', /answered HTTP 500/],
-  ])('%s fails the read, naming it, never following or leaking', async (route, message) => {
+    ['/apps/self', 302],
+    ['/apps/away', 302],
+    ['/apps/throws', 500],
+  ])('%s fails the read with HTTP %i, naming it, never following or leaking', async (route, status) => {
     const { web } = hostileHost(route);
     const res = await readApp(web, 'admin-token').expect(200);
-    expect(res.body.error.message).toMatch(message);
-    expect(JSON.stringify(res.body)).not.toMatch(/secret stack|evil\.example/);
+    // Exactly this body: no Location (evil.example), no stack ('secret stack detail').
+    expect(res.body).toEqual(failedRead(`the route GET ${route} answered HTTP ${status}`));
   });
 
   it('a route that streams forever fails the read once it passes maxBytes, and is told to stop', async () => {
-    const { web, events } = hostileHost('/apps/stream', 8 * 1024);
+    const { web, closed } = hostileHost('/apps/stream', 8 * 1024);
     const res = await readApp(web, 'admin-token').expect(200);
-    expect(res.body.error.message).toMatch(/larger than maxBytes/);
-    await new Promise<void>((resolve) => {
-      const check = (): void => (events.includes('closed') ? resolve() : void setImmediate(check));
-      check();
-    });
+    expect(res.body).toEqual(failedRead('the route GET /apps/stream sent a page larger than maxBytes (8192 bytes)'));
+    await closed;
   });
 });

@@ -61,6 +61,16 @@ export class RawConnection {
     if (body.length > 0) this.socket.write(body);
   }
 
+  /**
+   * Sends a request head given line by line, verbatim (the request line first; no Host is added, so a test can
+   * send none, two, or one Node's own client would refuse), then `body` (its `Content-Length` is the caller's),
+   * and reads the response.
+   */
+  exchangeLines(lines: readonly string[], body = '', ms = 2_000): Promise<RawResponse> {
+    this.socket.write(`${lines.join('\r\n')}\r\n\r\n${body}`);
+    return this.response(lines[0]?.split(' ')[0] ?? 'GET', ms);
+  }
+
   /** Writes more of a body already begun with `sendHead`. */
   sendBody(bytes: string | Buffer): Promise<void> {
     return new Promise((resolve, reject) => this.socket.write(bytes, (err) => (err ? reject(err) : resolve())));

@@ -44,6 +44,53 @@ const ROWS: Array<[string, Row]> = [
     },
   ],
   [
+    'a Host with userinfo whose first part is loopback (127.0.0.1:45333@evil.example): 400 before any route',
+    {
+      run: (s) =>
+        s.main.post('alice', rpc('ping'), { session: s.alice, headers: { Host: '127.0.0.1:45333@evil.example' } }),
+      status: 400,
+      type: 'json',
+      error: { code: -32000, id: null },
+      also: (res) => expect(res.text).not.toContain('evil'),
+    },
+  ],
+  [
+    'a Host with a port and userinfo (mcp.example:443@evil): 400',
+    {
+      run: (s) => s.main.post('alice', rpc('ping'), { session: s.alice, headers: { Host: 'mcp.example:443@evil' } }),
+      status: 400,
+      type: 'json',
+      error: { code: -32000, id: null },
+    },
+  ],
+  [
+    'a Host with a path (127.0.0.1/evil.example): 400',
+    {
+      run: (s) => s.main.post('alice', rpc('ping'), { session: s.alice, headers: { Host: '127.0.0.1/evil.example' } }),
+      status: 400,
+      type: 'json',
+      error: { code: -32000, id: null },
+    },
+  ],
+  [
+    'the protected-resource metadata asked with Host 127.0.0.1@evil.example: 400, no document naming evil.example',
+    {
+      run: (s) =>
+        s.main.send('anon', {
+          method: 'GET',
+          path: '/mcp/.well-known/oauth-protected-resource',
+          headers: { Host: '127.0.0.1@evil.example' },
+        }),
+      status: 400,
+      type: 'json',
+      error: { code: -32000, id: null },
+      also: (res) => {
+        expect(res.text).not.toContain('evil');
+        expect(res.headers['cache-control']).toBeUndefined();
+      },
+    },
+  ],
+  [
     'a hostile Origin: 403',
     {
       run: (s) =>

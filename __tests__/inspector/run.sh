@@ -76,6 +76,12 @@ check call-get-customer 'code === 0 && out.structuredContent.orders[0].id === "o
   "$MCP_TOKEN" --method tools/call --tool-name get_customer --tool-arg id=c1
 check call-bad-arguments 'code === 0 && out.isError === true && /units/.test(out.content[0].text)' \
   "$MCP_TOKEN" --method tools/call --tool-name restock_product --tool-arg id=p1 units=0
+# `--tool-arg id=1001` is sent as the number 1001: a bridged route's path and query values are text on the wire, so
+# the router takes the number as "1001" (the route answers its own 404 for that id, not "id: must be string").
+check call-numeric-path-param 'code === 0 && out.isError === true && /No order .1001/.test(out.content[0].text)' \
+  "$MCP_TOKEN" --method tools/call --tool-name get_order --tool-arg id=1001
+check call-numeric-query-param 'code === 0 && out.isError !== true && /"orders":\[\]/.test(out.content[0].text)' \
+  "$MCP_TOKEN" --method tools/call --tool-name list_orders --tool-arg customerId=7
 check resources-list 'code === 0 && out.resources[0].uri === "store://catalog"' \
   "$MCP_TOKEN" --method resources/list
 check templates-list 'code === 0 && out.resourceTemplates.map((t) => t.uriTemplate).join() === "product://{id},customer://{id},skill://{+path},notes+notes://note/{id}"' \

@@ -3,6 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from '../jsonrpc/errors';
 import { sendHttpError } from '../http/http-error';
+import { rejectMalformedHost, requestHost } from '../http/host-header';
 import { allowAnyOrigin } from '../http/public-cors';
 import { createMethodNotAllowedHandler } from '../http/not-allowed';
 import { sendJson } from '../http/reply';
@@ -14,9 +15,9 @@ export const METADATA_PATH = '/.well-known/oauth-protected-resource';
 /** What Express adds to a request that the metadata uses (the router always runs under Express). */
 export type ExpressRequest = IncomingMessage & { protocol?: string; path?: string; baseUrl?: string };
 
-/** The scheme and host the client used to reach us. */
+/** The scheme and host the client used to reach us (`localhost` for a request without a well-formed Host). */
 export function originOf(req: ExpressRequest): string {
-  return `${req.protocol ?? 'http'}://${req.headers.host ?? 'localhost'}`;
+  return `${req.protocol ?? 'http'}://${requestHost(req) ?? 'localhost'}`;
 }
 
 /**
@@ -35,6 +36,8 @@ export function originOf(req: ExpressRequest): string {
 export function createMetadataHandler(auth: ResolvedAuth | undefined, resourcePathOf: (req: ExpressRequest) => string) {
   const options = auth?.resourceMetadata;
   return function mcpAuthMetadata(req: ExpressRequest, res: ServerResponse, next: () => void): void {
+    // Mounted by the app at its root, outside the router's front door: the document names the Host's origin.
+    if (rejectMalformedHost(req, res)) return;
     if (auth === undefined) {
       sendHttpError(
         res,

@@ -51,7 +51,8 @@ export interface Bridge {
 export function createBridge(registry: Registry, router: Router, logger: McpLogger, telemetry?: McpTelemetry): Bridge {
   const addRouteTool: AddRouteTool = (meta, method, path, dispatch) => {
     const traced = telemetry === undefined ? dispatch : tracedDispatch(telemetry, method, path, dispatch);
-    return registry.addTool(routeTool(meta, method, path, traced) as ToolDefinition<never>);
+    const { definition, mode } = routeTool(meta, method, path, traced);
+    return registry.addTool(definition as ToolDefinition<never>, mode);
   };
   // Routes wrapped with mcp.route() are learned from the app that serves the first request (wrapped-routes.ts).
   const wrapped = createWrappedRoutes(addRouteTool, logger);

@@ -25,6 +25,13 @@ export interface SplitArguments {
 /** A route's tool input schema and how to split arguments back into params, query and body. */
 export interface InputLayout {
   readonly schema: JsonSchema;
+  /**
+   * The arguments with a finite number or a boolean given for a string path or query value (or an item of a
+   * string array query value) replaced by its text, `String(value)`, before the schema is checked: the wire
+   * carries text there, and clients that type arguments from a command line (`id=2`) send numbers. Body fields
+   * are left as given. A new object when anything changes; the caller's is never written to.
+   */
+  wireText(args: Record<string, unknown>): Record<string, unknown>;
   split(args: Record<string, unknown>): SplitArguments;
 }
 
@@ -32,6 +39,51 @@ function propertiesOf(schema: JsonSchema | undefined): { properties: Record<stri
   return {
     properties: isObject(schema?.properties) ? schema.properties : {},
     required: Array.isArray(schema?.required) ? (schema.required as string[]) : [],
+  };
+}
+
+/** True for a schema of text only: `type: 'string'`, or a list of types with `string` and no number or boolean. */
+function isTextSchema(schema: unknown): boolean {
+  if (!isObject(schema)) return false;
+  const { type } = schema;
+  if (type === 'string') return true;
+  return (
+    Array.isArray(type) &&
+    type.includes('string') &&
+    !type.some((name) => name === 'number' || name === 'integer' || name === 'boolean')
+  );
+}
+
+/**
+ * A finite number or a boolean as its text, anything else as it is. `String(n)` is ECMAScript's Number::toString,
+ * the shortest text that reads back as `n`: `2`, `0.1`, `-0` → `0`, and exponent form from 1e21 (`1e+21`) and below
+ * 1e-6 (`1e-7`), which is what the query string and the path would carry anyway. NaN and the infinities stay
+ * numbers (JSON cannot carry them): the schema refuses them.
+ */
+function asText(value: unknown): unknown {
+  return (typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean' ? String(value) : value;
+}
+
+/** Finds once which of `properties` are text (or lists of text); the function puts the text of what is sent for them. */
+function textOf(properties: Record<string, unknown>): (values: Record<string, unknown>) => Record<string, unknown> {
+  const scalars = Object.keys(properties).filter((name) => isTextSchema(properties[name]));
+  const lists = Object.keys(properties).filter((name) => {
+    const schema = properties[name];
+    return isObject(schema) && schema.type === 'array' && isTextSchema(schema.items);
+  });
+  if (scalars.length === 0 && lists.length === 0) return (values) => values;
+  return (values) => {
+    let copy: Record<string, unknown> | undefined;
+    for (const name of scalars) {
+      const value = values[name];
+      if (Object.hasOwn(values, name) && asText(value) !== value) (copy ??= { ...values })[name] = asText(value);
+    }
+    for (const name of lists) {
+      const value = values[name];
+      if (Object.hasOwn(values, name) && Array.isArray(value) && value.some((item) => asText(item) !== item))
+        (copy ??= { ...values })[name] = value.map(asText);
+    }
+    return copy ?? values;
   };
 }
 
@@ -86,8 +138,16 @@ export function inputLayoutFor(
     // A body schema that lists its properties and does not open itself to others (`additionalProperties`) sends those only.
     const listed =
       bodyIsObject && isObject(input?.body?.properties) && (input?.body?.additionalProperties ?? false) === false;
+    const paramsText = textOf(params.properties);
+    const queryText = textOf(query.properties);
     return {
       schema: { type: 'object', properties, required: ['params', ...(input?.body ? ['body'] : [])] },
+      wireText: (args) => {
+        const params = isObject(args.params) ? paramsText(args.params) : args.params;
+        const query = isObject(args.query) ? queryText(args.query) : args.query;
+        if (params === args.params && query === args.query) return args;
+        return { ...args, ...(params !== args.params && { params }), ...(query !== args.query && { query }) };
+      },
       split: (args) => ({
         params: isObject(args.params) ? args.params : {},
         query: isObject(args.query) ? pick(args.query, queryNames) : {},
@@ -115,6 +175,7 @@ export function inputLayoutFor(
   }
   const paramNames = Object.keys(params.properties);
   return {
+    wireText: textOf({ ...params.properties, ...query.properties }),
     schema: {
       type: 'object',
       properties: { ...params.properties, ...query.properties, ...body.properties },

@@ -2,7 +2,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestContext } from '../registry/request-context';
-import { errorResult, type ToolAnnotations, type ToolDefinition } from '../registry/tools';
+import { errorResult, type ToolAnnotations, type ToolDefinition, type ToolMode } from '../registry/tools';
 import { wrapsOutput, type JsonSchema } from '../registry/tool-schemas';
 import type { AccessRule } from '../registry/access';
 import type { CallLimitOptions } from '../registry/call-limit';
@@ -56,6 +56,12 @@ export interface BridgedRouteMeta extends RouteToolMeta {
 /** Something that serves Node requests: an Express app or router (called as `(req, res)`). */
 export type RequestDispatcher = (req: IncomingMessage, res: ServerResponse) => void;
 
+/** A route's tool, and how the registry serves it (its arguments as the wire carries them, before the schema). */
+export interface RouteTool {
+  readonly definition: ToolDefinition;
+  readonly mode: ToolMode;
+}
+
 /** Default `timeoutMs` of a bridged route: a handler that never answers must not hold a tool call forever. */
 export const DEFAULT_ROUTE_TIMEOUT_MS = 30_000;
 
@@ -94,15 +100,11 @@ function reportWrites(res: ServerResponse, ctx: RequestContext): void {
  *
  * @example
  * ```ts
- * registry.addTool(routeTool({ description: 'Fetch a user' }, 'GET', '/users/:id', asDispatcher(app, logger)));
+ * const { definition, mode } = routeTool({ description: 'Fetch a user' }, 'GET', '/users/:id', asDispatcher(app, logger));
+ * registry.addTool(definition, mode);
  * ```
  */
-export function routeTool(
-  meta: RouteToolMeta,
-  method: string,
-  path: string,
-  dispatch: RequestDispatcher,
-): ToolDefinition {
+export function routeTool(meta: RouteToolMeta, method: string, path: string, dispatch: RequestDispatcher): RouteTool {
   const name = meta.name ?? toolNameFor(method, path);
   const template = compilePath(path, `route tool '${name}'`);
   const layout = inputLayoutFor(
@@ -115,7 +117,7 @@ export function routeTool(
   const forwarded = ['authorization', ...(meta.forwardHeaders ?? []).map((header) => header.toLowerCase())];
   const verb = method.toUpperCase();
   const wrapResult = meta.output !== undefined && wrapsOutput(meta.output, `route tool '${name}' output`);
-  return {
+  const definition: ToolDefinition = {
     name,
     title: meta.title,
     description: meta.description,
@@ -147,4 +149,5 @@ export function routeTool(
       return toToolResult(response, { toolName: name, wrapResult });
     },
   };
+  return { definition, mode: { prepare: layout.wireText } };
 }

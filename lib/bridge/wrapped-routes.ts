@@ -41,7 +41,7 @@ interface Waiting {
  *
  * @example
  * ```ts
- * const wrapped = createWrappedRoutes((meta, method, path, dispatch) => registry.addTool(routeTool(meta, method, path, dispatch)), logger);
+ * const wrapped = createWrappedRoutes(addRouteTool, logger);
  * api.get('/items/:id', wrapped.wrap({ description: 'Fetch an item' }, [getItem]));
  * wrapped.learn(req.app); // on the first request
  * ```

@@ -111,8 +111,8 @@ export class Registry {
     return this.declared;
   }
 
-  addTool(definition: ToolDefinition<never>): McpRegistration {
-    const tool = this.defineTool(definition);
+  addTool(definition: ToolDefinition<never>, mode?: ToolMode): McpRegistration {
+    const tool = this.defineTool(definition, mode);
     this.tools.add(tool.name, tool);
     this.offered.tools = true;
     if (tool.task !== undefined) this.offered.tasks = true;

@@ -22,11 +22,15 @@ export interface CompiledTool {
 }
 
 /** Argument validation, after access: a caller who may not use the tool learns nothing of its schema. */
-export function validationLink(tool: CompiledTool): ToolLink {
+export function validationLink(
+  tool: CompiledTool,
+  prepare?: (args: Record<string, unknown>) => Record<string, unknown>,
+): ToolLink {
   return (rest) =>
     async function validateArguments(call) {
-      const input = tool.validateInput(call.arguments);
-      if (input.ok) return rest(call);
+      const args = prepare === undefined ? call.arguments : prepare(call.arguments);
+      const input = tool.validateInput(args);
+      if (input.ok) return rest(args === call.arguments ? call : { ...call, arguments: args });
       const message = `Invalid arguments for tool '${tool.name}': ${input.message}`;
       // MCP 2025-11-25 tools › Error Handling: input validation errors are tool results; earlier revisions say -32602.
       if (!isAtLeast(call.ctx.protocolVersion, '2025-11-25')) throw new JsonRpcError(ErrorCode.InvalidParams, message);

@@ -139,6 +139,12 @@ export interface ToolServices {
 export interface ToolMode {
   readonly forwarded?: true;
   readonly ui?: ResolvedUiLink;
+  /**
+   * The arguments the schema is checked against, and the rest of the chain gets, made from the caller's (a new
+   * object when anything changes: never the caller's). A bridged route's: its path and query values as the wire
+   * carries them.
+   */
+  readonly prepare?: (args: Record<string, unknown>) => Record<string, unknown>;
 }
 
 const ANY_VALUE: CompiledSchema = () => ({ ok: true });
@@ -249,7 +255,10 @@ export function defineTool(
   // The pipeline, composed once: a tool with no rule, limit, guard or timeout runs validate → handler and no more.
   const pipeline = composePipeline<ToolGuardCall>({
     access,
-    checks: [forwarded ? undefined : validationLink(compiled), limiter && rateLimitLink(name, limiter.take)],
+    checks: [
+      forwarded ? undefined : validationLink(compiled, mode?.prepare),
+      limiter && rateLimitLink(name, limiter.take),
+    ],
     guards: guardLinks<ToolGuardCall>(routerGuards, definition.guards, label, thrownResult),
     run: [
       task !== undefined && taskStart === 'call' ? taskStartLink() : undefined,

@@ -1,8 +1,9 @@
-// The front door: Origin/Host (403), CORS, who is calling, rate limit by caller, then 401/403, run with the endpoint as one layer.
+// The front door: Host syntax (400), Origin/Host (403), CORS, who is calling, rate limit by caller, then 401/403, run with the endpoint as one layer.
 
 import type { IncomingMessage } from 'node:http';
 import type { CorsOptions } from 'cors';
 import type { RequestHandler } from 'express';
+import { rejectMalformedHost } from '../http/host-header';
 import { createCorsHandler } from './cors';
 import { createHostMatcher, createOriginHostGuard, createOriginMatcher, type OriginsOption } from './origin-host';
 import { createRateLimiter, type ResolvedRateLimit } from './rate-limit';
@@ -35,9 +36,9 @@ export interface FrontDoorAuth {
 }
 
 /**
- * The front door and what it guards as one middleware: in order, the router's own metadata (with auth),
- * Origin/Host (403), CORS (preflights end here), who is calling, the rate limit by caller (express-rate-limit),
- * 401/403, then `inner` (the endpoint). Everything is built now; a request allocates nothing here.
+ * The front door and what it guards as one middleware: in order, a malformed or repeated Host (400), the
+ * router's own metadata (with auth), Origin/Host (403), CORS (preflights end here), who is calling, the rate
+ * limit by caller (express-rate-limit), 401/403, then `inner` (the endpoint). Everything is built now; a request allocates nothing here.
  *
  * @param principalOf - the authenticated subject of a request, for the rate limit's key
  * @param inner - what runs once the request is let in
@@ -55,7 +56,13 @@ export function createFrontDoor(
 ): RequestHandler {
   const isAllowedOrigin = createOriginMatcher(settings.origins);
   const isAllowedHost = createHostMatcher(settings.allowedHosts);
-  const steps: RequestHandler[] = auth ? [auth.ownMetadata] : [];
+  // First of all: every route below builds URLs from the Host (metadata, issuer, challenges) or checks it.
+  const steps: RequestHandler[] = [
+    function mcpHostSyntax(req, res, next) {
+      if (!rejectMalformedHost(req, res)) next();
+    },
+  ];
+  if (auth) steps.push(auth.ownMetadata);
   const endpoints = auth?.signInEndpoints;
   // A request for an unexpected Host goes on to the guard below, which refuses it.
   // Only a sign-in path pays for the Host check here: an MCP request goes on to the guard, which checks it once.

@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpConfigError } from '../config-error';
 import { ErrorCode } from '../jsonrpc/errors';
 import { sendHttpError } from '../http/http-error';
+import { parseHostHeader } from '../http/host-header';
 
 /** The `origins` option: `'*'`, a list of origins (`https://app.example.com`), or a predicate. */
 export type OriginsOption = '*' | readonly string[] | ((origin: string) => boolean);
@@ -74,9 +75,9 @@ export function createOriginMatcher(origins: OriginsOption | undefined): (origin
   return (origin) => allowed.has(origin.toLowerCase());
 }
 
-/** The host name of a `Host` header (`example.com:8080` → `example.com`, `[::1]:3000` → `[::1]`). */
+/** The host name of a `Host` header (`example.com:8080` → `example.com`, `[::1]:3000` → `[::1]`); '' when malformed. */
 function hostnameOf(host: string): string {
-  return host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : (host.split(':')[0] ?? '');
+  return parseHostHeader(host)?.hostname ?? '';
 }
 
 /**

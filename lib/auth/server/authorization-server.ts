@@ -3,6 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { McpLogger } from '../../logger';
 import { allowAnyOrigin } from '../../http/public-cors';
+import { rejectMalformedHost } from '../../http/host-header';
 import { sendJson } from '../../http/reply';
 import type { AuthInfo } from '../../registry/request-context';
 import { StoreUnavailableError } from '../../store/shared-store';
@@ -166,6 +167,8 @@ export function createAuthorizationServer(
     rootMetadata(req, res, next) {
       // Mounted at the root for `/.well-known/<document>/<issuer path>`: the issuer is the origin and that path.
       const path = req.path === '/' ? '' : (req.path ?? '');
+      // Outside the router's front door: the issuer comes from the Host, so a malformed one is refused here too.
+      if (rejectMalformedHost(req, res)) return;
       if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS') return next();
       if (allowAnyOrigin(req, res, ['GET'])) return;
       run(() => metadata(options.issuer ?? `${originOf(req)}${path}`, res), res);
