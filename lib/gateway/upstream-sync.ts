@@ -121,6 +121,12 @@ function applyKind<K extends keyof ItemKinds>(
       skipped?.add(SKIPPED_KIND[kind], id, `another of its ${kind} is already mounted as '${key}'`);
       continue;
     }
+    // A prefix owns its names from its mount on: another upstream's entry there is refused, whoever listed first.
+    const owner = registry.namespaces.ownerOf(kind === 'tools' || kind === 'prompts' ? 'name' : 'uri', key);
+    if (owner !== undefined && owner.group !== builders!.group) {
+      skipped?.add(SKIPPED_KIND[kind], id, `'${key}' is in the namespace of ${owner.owner}`);
+      continue;
+    }
     const fingerprint = JSON.stringify(entry);
     const previous = current.get(key);
     if (previous !== undefined && previous.fingerprint === fingerprint) {
