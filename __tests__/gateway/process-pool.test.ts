@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { UpstreamHandle, UpstreamOptions } from '../../lib';
+import type { McpRouter, UpstreamHandle, UpstreamOptions } from '../../lib';
+import { createApp } from '../helpers/create-app';
+import { modern } from '../helpers/modern';
 import { until } from '../helpers/until';
 import { closeAfterEach, closeGatewaysAfterEach, serveGateway, text } from './upstreams';
 import { isRunning } from '../helpers/pids';
@@ -147,6 +149,67 @@ describe("processes: 'per-principal'", () => {
     await until(() => !isRunning(pid), 'its pid to be gone');
     // Its next call starts it again.
     expect((await whoami(alice)).pid).not.toBe(pid);
+  });
+});
+
+describe('an env function that throws', () => {
+  /** What a vault client's error may say: the secret must stay in the router's log. */
+  const SECRET = 'vault-token-s3cr3t-4711';
+  const routers: McpRouter[] = [];
+  afterEach(() => Promise.all(routers.splice(0).map((router) => router.close())));
+
+  function envApp(env: UpstreamOptions['env']) {
+    const logger = { error: jest.fn(), warn: jest.fn() };
+    let handle: UpstreamHandle | undefined;
+    const app = createApp({ auth: { tokens: TOKENS }, logger }, (mcp) => {
+      routers.push(mcp);
+      handle = mcp.upstream({
+        prefix: 'env',
+        command: process.execPath,
+        args: [FIXTURE],
+        processes: 'per-principal',
+        start: 'mounted',
+        env,
+      });
+    });
+    return { app, logger, handle: handle! };
+  }
+
+  const call = (app: ReturnType<typeof createApp>) =>
+    modern(app, 'tools/call', { name: 'env__whoami', arguments: {} }, { Authorization: 'Bearer alice-token' });
+
+  it("for a caller: the JSON-RPC reply names the upstream and holds none of it; logger.error gets it with the upstream's name", async () => {
+    const { app, logger, handle } = envApp((ctx) => {
+      if (ctx === undefined) return {};
+      throw new Error(`vault refused ${ctx.auth?.subject}: ${SECRET}`);
+    });
+    await until(() => handle.status().state === 'healthy', 'the lister');
+    const reply = await call(app).expect(200);
+    expect(reply.body.error).toEqual({
+      code: -32603,
+      message: 'Upstream "env" could not be started: its env function failed',
+    });
+    expect(reply.text).not.toContain(SECRET);
+    expect(logger.error).toHaveBeenCalledTimes(1);
+    const [logged, message] = logger.error.mock.calls[0] as [Error, string];
+    expect(logged.message).toBe(`vault refused alice: ${SECRET}`);
+    expect(message).toBe("mcpRouter: upstream 'env': its env function failed");
+    expect(JSON.stringify(logger.warn.mock.calls)).not.toContain(SECRET);
+  });
+
+  it('for the lister: status().error and the warnings hold none of it; logger.error gets it', async () => {
+    const { logger, handle } = envApp(() => {
+      throw new Error(SECRET);
+    });
+    await until(() => handle.status().state === 'down', 'the upstream to be down');
+    // Either the start's own failure or the supervisor's "down (…); next start in 1 s", by timing: both say why.
+    expect(handle.status().error).toContain('could not be started: its env function failed');
+    expect(JSON.stringify(handle.status())).not.toContain(SECRET);
+    expect(logger.error).toHaveBeenCalledWith(
+      expect.objectContaining({ message: SECRET }),
+      "mcpRouter: upstream 'env': its env function failed",
+    );
+    expect(JSON.stringify(logger.warn.mock.calls.map((args) => args.map(String)))).not.toContain(SECRET);
   });
 });
 

@@ -15,7 +15,8 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /**
  * The environment of an upstream's process, beside what the transport passes on. A function is called with the
  * caller's `ctx` when a per-principal process is spawned, and with `undefined` for the lister process (the gateway's
- * own lists); only with `processes: 'per-principal'`.
+ * own lists); only with `processes: 'per-principal'`. What it throws is logged (`logger.error`), never shown: the
+ * caller gets -32603 `Upstream "<name>" could not be started: its env function failed`.
  */
 export type UpstreamEnv =
   | Readonly<Record<string, string>>
