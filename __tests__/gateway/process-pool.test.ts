@@ -140,6 +140,33 @@ describe("processes: 'per-principal'", () => {
     expect(handle.status().processes!.running).toBe(10);
   });
 
+  it('a process ended to make room counts until it has exited: the next starts only then, never over maxProcesses alive', async () => {
+    // Each caller's process ignores SIGTERM, so it takes the whole stop grace; each start reports the earlier
+    // starts' pids alive at its own start (process.kill(pid, 0)).
+    const report = join(scratch(), 'live');
+    const { url, handle, startsFile } = await poolGateway({
+      maxProcesses: 1,
+      env: (ctx) =>
+        ctx === undefined ? {} : { TOKEN: `secret-of-${ctx.auth?.subject}`, STUBBORN: '1', LIVE_REPORT: report },
+    });
+    const [lister] = starts(startsFile);
+    const first = await whoami(await callerClient(url, 'alice'));
+    // bob's process needs alice's room: alice's (idle) is ended, and bob's starts once it has exited.
+    const second = await whoami(await callerClient(url, 'bob'));
+    expect(second.token).toBe('secret-of-bob');
+    expect(isRunning(first.pid)).toBe(false);
+    const alive = readFileSync(report, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.split(' '));
+    // At each caller's start, no other caller's process was alive (the lister is not counted in maxProcesses).
+    expect(alive).toEqual([
+      [String(first.pid), lister],
+      [String(second.pid), lister],
+    ]);
+    expect(handle.status().processes).toEqual({ running: 1, max: 1 });
+  });
+
   it('a process idle for idleTimeoutMs is ended (one timer for all)', async () => {
     const { url, handle } = await poolGateway({ idleTimeoutMs: 300 });
     const alice = await callerClient(url, 'alice');

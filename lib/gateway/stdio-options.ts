@@ -41,7 +41,10 @@ export interface StdioUpstreamOptions {
    * one more process, the lister, spawned with `env(undefined)`. Defaults to `'shared'`.
    */
   processes?: 'shared' | 'per-principal';
-  /** With `'per-principal'`: the most caller processes at once (the least recently used idle one is ended to make room). Defaults to 10. */
+  /**
+   * With `'per-principal'`: the most caller processes alive at once, one still exiting included (the least recently
+   * used idle one is ended to make room, and the next starts once it has exited). Defaults to 10.
+   */
   maxProcesses?: number;
   /** With `'per-principal'`: a caller's process unused this long is ended, in ms. Defaults to 10 minutes. */
   idleTimeoutMs?: number;
