@@ -146,7 +146,7 @@ describe("processes: 'per-principal'", () => {
     const report = join(scratch(), 'live');
     const { url, handle, startsFile } = await poolGateway({
       maxProcesses: 1,
-      env: (ctx) =>
+      env: (ctx): Record<string, string> =>
         ctx === undefined ? {} : { TOKEN: `secret-of-${ctx.auth?.subject}`, STUBBORN: '1', LIVE_REPORT: report },
     });
     const [lister] = starts(startsFile);
