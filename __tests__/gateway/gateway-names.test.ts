@@ -360,6 +360,23 @@ describe('mcp.upstream() options, checked when it is called', () => {
       /unknown option 'upstream 'fs'\.tools\.inclde'/,
     ],
     ['a URL that is not http(s)', { prefix: 'fs', url: 'ftp://host/mcp' }, /upstream 'fs'\.url/],
+    ['roots not an array', { prefix: 'fs', url, roots: 'file:///srv' }, /'upstream 'fs'\.roots' must be an array/],
+    [
+      'a root that is not file://',
+      { prefix: 'fs', url, roots: [{ uri: 'file:///srv' }, { uri: 'https://host/srv' }] },
+      /'upstream 'fs'\.roots\[1\]\.uri' must be a file:\/\/ URL/,
+    ],
+    ['a root that is no URL', { prefix: 'fs', url, roots: [{ uri: '/srv' }] }, /roots\[0\]\.uri' must be a file:/],
+    [
+      'an unknown root key',
+      { prefix: 'fs', url, roots: [{ uri: 'file:///srv', nmae: 'x' }] },
+      /unknown option 'upstream 'fs'\.roots\[0\]\.nmae'/,
+    ],
+    [
+      'a root name not a string',
+      { prefix: 'fs', url, roots: [{ uri: 'file:///srv', name: 1 }] },
+      /'upstream 'fs'\.roots\[0\]\.name' must be a string/,
+    ],
   ])('%s is refused, naming the option', (_title, options, message) => {
     const router = mcp();
     const error = configError(() => router.upstream(options as unknown as UpstreamOptions));

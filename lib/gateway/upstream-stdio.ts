@@ -67,6 +67,7 @@ export function stdioProcesses(options: ResolvedUpstream, stdio: ResolvedStdio, 
           capabilities: RELAYED_CAPABILITIES as Record<string, unknown>,
           logger: env.logger,
           onExit,
+          roots: options.roots,
         });
         client = started;
         return started;

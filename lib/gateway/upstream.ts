@@ -93,6 +93,7 @@ export function mountUpstream(
       clientInfo: env.clientInfo,
       capabilities: RELAYED_CAPABILITIES as Record<string, unknown>,
       headers: () => ownHeaders,
+      roots: options.roots,
       // MCP authorization: an upstream's challenge is about our credentials, not the caller's: logged, never passed on.
       onCredentialsRefused: (status) =>
         logger.error(
