@@ -84,6 +84,10 @@ function define<K extends keyof ItemKinds>(
   if (kind === 'tools') {
     let tool: ItemKinds['tools'] | undefined;
     const ui = builders.toolUi(entry);
+    // An app in another prefix's namespace is that upstream's: a tool of this one may not open it with its own data.
+    const owner = ui && registry.namespaces.ownerOf('uri', ui.resourceUri);
+    if (owner !== undefined && owner.group !== builders.group)
+      throw new Error(`its app '${ui!.resourceUri}' is in the namespace of ${owner.owner}`);
     tool = registry.defineTool(
       builders.tool(entry as Entry & { name: string }, () => tool?.headerParams ?? []),
       ui === undefined ? { forwarded: true } : { forwarded: true, ui },
