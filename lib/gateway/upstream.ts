@@ -110,6 +110,7 @@ export function mountUpstream(
     options,
     naming,
     telemetry: env.telemetry,
+    logger,
   };
   let items: ItemSet = emptyItemSet();
   let state: UpstreamState = 'connecting';
@@ -170,7 +171,7 @@ export function mountUpstream(
     const limit = AbortSignal.timeout(options.listTimeoutMs);
     try {
       const report = new SkippedReport();
-      ownHeaders = await forwardedHeaders(options, undefined);
+      ownHeaders = await forwardedHeaders(options, undefined, false, logger);
       const { lists, cut, ttlMs } = await fetchUpstreamLists(upstream, options, ownHeaders, limit, report);
       if (state === 'removed') return;
       registry.batch(() => apply(lists, report, cut));
