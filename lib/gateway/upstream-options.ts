@@ -31,7 +31,9 @@ export type UpstreamHeaders =
 export interface UpstreamOptions extends StdioUpstreamOptions {
   /**
    * Namespace of its items: tools and prompts become `<prefix>__<name>`, resource URIs `<prefix>+<uri>`. A letter,
-   * then up to 31 letters, digits or `-`. Omitted: a plain proxy, names and URIs untouched.
+   * then up to 31 letters, digits or `-`. From this call on the namespace is its alone (`<prefix>__…`, `<prefix>+…`,
+   * `ui://<prefix>+…`, without case): other upstreams' items there are skipped, and the router's own registration
+   * there throws. Omitted: a plain proxy, names and URIs untouched, which may not name anything in a prefix's namespace.
    */
   prefix?: string;
   /** How logs, errors and `status()` name it (never by URL). Defaults to `prefix`; required without one. */
