@@ -1,4 +1,4 @@
-// Per-principal stdio processes through a real router: each caller's own env, 50 callers against maxProcesses 10 (bounded, LRU, a clear error when all are busy), idle end; hostile: a crash loop and commands that cannot be spawned.
+// Per-principal stdio processes through a real router: each caller's own env, 50 callers against maxProcesses 10 (bounded, LRU, a clear error when all are busy), an ended process counted until it exits, idle end, an env function that throws; hostile: a crash loop and commands that cannot be spawned.
 
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

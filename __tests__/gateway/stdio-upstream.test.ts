@@ -1,4 +1,4 @@
-// Stdio upstreams through a real router: server-everything and server-filesystem over stdio (list, call, read, prompt, progress, status()), a shared process restarted after it is killed, start: 'first-use', and the config errors at boot.
+// Stdio upstreams through a real router: server-everything and server-filesystem over stdio (list, call, read, prompt, progress, status()), a shared process restarted after it is killed, start: 'first-use', server-filesystem's roots/list at start answered from `roots`, and the config errors at boot.
 
 import { existsSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
