@@ -53,6 +53,7 @@ export type { ResponseMode } from './http/accept';
 export type { UpstreamHandle, UpstreamState, UpstreamStatus } from './gateway/upstream';
 export type { NameMatcher, UpstreamHeaders, UpstreamOptions, UpstreamToolsOptions } from './gateway/upstream-options';
 export type { UpstreamLimitsOptions } from './gateway/upstream-limits';
+export type { UpstreamRoot } from './gateway/upstream-roots';
 export type { StdioUpstreamOptions, UpstreamEnv } from './gateway/stdio-options';
 // The router's ledger of one-use payments (`call.payments`), for a store or a payment guard of one's own.
 export type { PaymentClaim, PaymentHold, PaymentLedger, PaymentTerms } from './registry/payment-ledger';

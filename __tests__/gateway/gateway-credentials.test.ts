@@ -68,6 +68,33 @@ async function bothEras(): Promise<{ v1: Upstream; router: Upstream; received: R
 }
 
 describe("the caller's credentials never reach an upstream; the upstream's own do, on every request", () => {
+  it('a headers function that throws: the caller gets -32603 naming the upstream, logger.error what it threw', async () => {
+    const SECRET = 'exchange-refused-s3cr3t-0815';
+    const router = await routerCallUpstream({}, routerTools);
+    const logger = { error: jest.fn(), warn: jest.fn() };
+    const gateway = await serveGateway({ auth: { tokens: TOKENS }, logger }, (mcp) => [
+      mcp.upstream({
+        prefix: 'new',
+        url: router.url,
+        headers: (ctx) => {
+          if (ctx === undefined) return { authorization: 'Bearer up' };
+          throw new Error(`token exchange for ${ctx.auth?.subject}: ${SECRET}`);
+        },
+      }),
+    ]);
+    const client = await callerClient(gateway.url, 'alice-token');
+    const error: unknown = await client.callTool({ name: 'new__add', arguments: { a: 1, b: 2 } }).catch((e) => e);
+    expect(error).toMatchObject({
+      code: ErrorCode.InternalError,
+      message: expect.stringContaining('Upstream "new" could not be called: its headers function failed'),
+    });
+    expect(JSON.stringify(error) + String(error)).not.toContain(SECRET);
+    expect(logger.error).toHaveBeenCalledWith(
+      expect.objectContaining({ message: `token exchange for alice: ${SECRET}` }),
+      "mcpRouter: upstream 'new': its headers function failed",
+    );
+  });
+
   it("static headers: 'Bearer up' on the handshake, lists, calls and the session's DELETE; no caller Authorization or Cookie anywhere", async () => {
     const { v1, router, received } = await bothEras();
     const gateway = await serveGateway({ auth: { tokens: TOKENS } }, (mcp) => [

@@ -270,46 +270,47 @@ describe('final names', () => {
 });
 
 describe('collisions with local items', () => {
+  // A prefix owns its namespace from its mount on (gateway-namespaces.test.ts): a local item in it is refused at once.
   it.each([
     { when: 'before mcp.upstream()', order: 'before' },
     { when: 'after mcp.upstream(), before its lists arrived', order: 'after' },
-  ] as const)(
-    'a local tool registered $when keeps its name; the upstream item is skipped and reported',
-    async ({ order }) => {
-      const { upstream, received } = await richUpstream();
-      let handle: ReturnType<McpRouter['upstream']> | undefined;
-      const gw = await gateway({}, (mcp) => {
-        const local = (): void => void mcp.tool({ name: 'p__echo', description: 'Local', handler: () => 'local ran' });
-        if (order === 'before') local();
-        handle = mcp.upstream({ prefix: 'p', url: upstream.url });
-        if (order === 'after') local();
-      });
-      const down = api(await v1Client(gw.url));
-      expect((await down.tools()).filter((name) => name === 'p__echo')).toHaveLength(1);
-      expect((await down.call('p__echo')).content).toEqual([{ type: 'text', text: 'local ran' }]);
-      expect(received.calls).toEqual([]);
-      expect(handle!.status().skipped).toEqual([
-        expect.objectContaining({ kind: 'tool', name: 'echo', reason: expect.stringContaining("'p__echo' is taken") }),
-      ]);
-      expect(handle!.status().items.tools).toBe(2);
-      expect(gw.warnings()).toContain("tool 'echo' is not mounted");
-    },
-  );
+  ] as const)("a local tool in the prefix's namespace registered $when is refused (ERR_MCP_DUPLICATE)", ({ order }) => {
+    const router = mcpRouter({ name: 'gw', version: '1.0.0', logger: { error: jest.fn(), warn: jest.fn() } });
+    const local = (): void => void router.tool({ name: 'p__echo', description: 'Local', handler: () => 'local ran' });
+    const mount = (): void => void router.upstream({ prefix: 'p', url: 'http://127.0.0.1:1/mcp' });
+    if (order === 'before') local();
+    else mount();
+    const error = configError(order === 'before' ? mount : local);
+    expect(error.code).toBe('ERR_MCP_DUPLICATE');
+    expect(error.message).toContain("'p__echo'");
+    expect(error.message).toContain("upstream 'p' (prefix 'p')");
+    return router.close();
+  });
+
+  it('a local tool outside every namespace keeps its name; an unprefixed upstream item under it is skipped and reported', async () => {
+    const { upstream, received } = await richUpstream();
+    let handle: ReturnType<McpRouter['upstream']> | undefined;
+    const gw = await gateway({}, (mcp) => {
+      mcp.tool({ name: 'echo', description: 'Local', handler: () => 'local ran' });
+      handle = mcp.upstream({ name: 'plain', url: upstream.url });
+    });
+    const down = api(await v1Client(gw.url));
+    expect((await down.tools()).filter((name) => name === 'echo')).toHaveLength(1);
+    expect((await down.call('echo')).content).toEqual([{ type: 'text', text: 'local ran' }]);
+    expect(received.calls).toEqual([]);
+    expect(handle!.status().skipped).toEqual([
+      expect.objectContaining({ kind: 'tool', name: 'echo', reason: expect.stringContaining("'echo' is taken") }),
+    ]);
+    expect(handle!.status().items.tools).toBe(2);
+    expect(gw.warnings()).toContain("tool 'echo' is not mounted");
+  });
 
   it('a local tool registered under a name an upstream item already holds is refused (ERR_MCP_DUPLICATE)', async () => {
     const { upstream } = await richUpstream();
     const gw = await gateway();
-    await gw.mcp.upstream({ prefix: 'p', url: upstream.url }).refresh();
-    const error = (() => {
-      try {
-        gw.mcp.tool({ name: 'p__echo', description: 'Too late', handler: () => 'late' });
-      } catch (caught) {
-        return caught;
-      }
-      return undefined;
-    })();
-    expect(error).toBeInstanceOf(McpConfigError);
-    expect((error as McpConfigError).code).toBe('ERR_MCP_DUPLICATE');
+    await gw.mcp.upstream({ name: 'plain', url: upstream.url }).refresh();
+    const error = configError(() => gw.mcp.tool({ name: 'echo', description: 'Too late', handler: () => 'late' }));
+    expect(error.code).toBe('ERR_MCP_DUPLICATE');
   });
 });
 
@@ -359,6 +360,23 @@ describe('mcp.upstream() options, checked when it is called', () => {
       /unknown option 'upstream 'fs'\.tools\.inclde'/,
     ],
     ['a URL that is not http(s)', { prefix: 'fs', url: 'ftp://host/mcp' }, /upstream 'fs'\.url/],
+    ['roots not an array', { prefix: 'fs', url, roots: 'file:///srv' }, /'upstream 'fs'\.roots' must be an array/],
+    [
+      'a root that is not file://',
+      { prefix: 'fs', url, roots: [{ uri: 'file:///srv' }, { uri: 'https://host/srv' }] },
+      /'upstream 'fs'\.roots\[1\]\.uri' must be a file:\/\/ URL/,
+    ],
+    ['a root that is no URL', { prefix: 'fs', url, roots: [{ uri: '/srv' }] }, /roots\[0\]\.uri' must be a file:/],
+    [
+      'an unknown root key',
+      { prefix: 'fs', url, roots: [{ uri: 'file:///srv', nmae: 'x' }] },
+      /unknown option 'upstream 'fs'\.roots\[0\]\.nmae'/,
+    ],
+    [
+      'a root name not a string',
+      { prefix: 'fs', url, roots: [{ uri: 'file:///srv', name: 1 }] },
+      /'upstream 'fs'\.roots\[0\]\.name' must be a string/,
+    ],
   ])('%s is refused, naming the option', (_title, options, message) => {
     const router = mcp();
     const error = configError(() => router.upstream(options as unknown as UpstreamOptions));

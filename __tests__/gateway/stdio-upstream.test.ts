@@ -1,8 +1,9 @@
-// Stdio upstreams through a real router: server-everything and server-filesystem over stdio (list, call, read, prompt, progress, status()), a shared process restarted after it is killed, start: 'first-use', and the config errors at boot.
+// Stdio upstreams through a real router: server-everything and server-filesystem over stdio (list, call, read, prompt, progress, status()), a shared process restarted after it is killed, start: 'first-use', server-filesystem's roots/list at start answered from `roots`, and the config errors at boot.
 
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { mcpRouter, McpConfigError, type UpstreamHandle, type UpstreamOptions } from '../../lib';
 import { until } from '../helpers/until';
 import { closeAfterEach, closeGatewaysAfterEach, serveGateway, text, v1Client, v2Client } from './upstreams';
@@ -113,6 +114,46 @@ describe('server-everything and server-filesystem over stdio, shared processes',
     const client = await v1Client(url);
     expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('env__whoami');
     expect(existsSync(startsFile)).toBe(true);
+  });
+});
+
+describe("an upstream's roots/list outside any call (server-filesystem asks at each start)", () => {
+  /** Every warning and error logged, as text. */
+  const logged = (logger: { warn: jest.Mock; error: jest.Mock }): string[] =>
+    [...logger.warn.mock.calls, ...logger.error.mock.calls].map((call: unknown[]) =>
+      call.map((part) => (part instanceof Error ? part.message : String(part))).join(' '),
+    );
+
+  async function filesystem(roots: UpstreamOptions['roots'], line: string) {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'stdio-roots-args-')));
+    const logger = { error: jest.fn(), warn: jest.fn() };
+    const { url } = await serveGateway({ logger }, (mcp) => [
+      mcp.upstream({ prefix: 'fs', command: process.execPath, args: [FILESYSTEM, dir], roots, listTimeoutMs: 15_000 }),
+    ]);
+    // Its answer to our roots is a stderr line, which the router logs (stderr is free-form logging).
+    await until(() => logged(logger).some((text) => text.includes(line)), `'${line}'`, 10_000);
+    const client = await v1Client(url);
+    const allowed = text(await client.callTool({ name: 'fs__list_allowed_directories', arguments: {} }));
+    return { dir, logger, allowed };
+  }
+
+  it('is answered with the roots option: server-filesystem takes them as its allowed directories; nothing fails', async () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), 'stdio-roots-given-')));
+    const { dir, logger, allowed } = await filesystem(
+      [{ uri: pathToFileURL(root).href, name: 'project' }],
+      'Updated allowed directories from MCP roots: 1 valid directories',
+    );
+    expect(allowed).toBe(`Allowed directories:\n${root}`);
+    expect(allowed).not.toContain(dir);
+    expect(logger.error).not.toHaveBeenCalled();
+    expect(logged(logger).filter((entry) => /fail|roots\/list|-32601/i.test(entry))).toEqual([]);
+  });
+
+  it('is answered [] without one: server-filesystem keeps the directories of its arguments; nothing fails', async () => {
+    const { dir, logger, allowed } = await filesystem(undefined, 'No valid root directories provided by client');
+    expect(allowed).toBe(`Allowed directories:\n${dir}`);
+    expect(logger.error).not.toHaveBeenCalled();
+    expect(logged(logger).filter((entry) => /fail|roots\/list|-32601/i.test(entry))).toEqual([]);
   });
 });
 

@@ -15,7 +15,11 @@ import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from
 import * as z from 'zod/v4';
 import { ErrorCode, JsonRpcError, mcpRouter, type McpRouter, type McpRouterOptions } from '../../lib';
 import type { UpstreamHandle } from '../../lib/gateway/upstream';
-import { createUpstreamClient, type UpstreamClient } from '../../lib/gateway/upstream-client';
+import {
+  createUpstreamClient,
+  type UpstreamClient,
+  type UpstreamClientOptions,
+} from '../../lib/gateway/upstream-client';
 import { until } from '../helpers/until';
 import { CLIENT_INFO } from './client-info';
 
@@ -259,6 +263,7 @@ export function clientFor(
   upstream: Pick<Upstream, 'url'>,
   timeoutMs = 5000,
   headers?: () => Record<string, string>,
+  roots?: UpstreamClientOptions['roots'],
 ): UpstreamClient {
   const client = createUpstreamClient({
     url: upstream.url,
@@ -266,6 +271,7 @@ export function clientFor(
     timeoutMs,
     clientInfo: CLIENT_INFO,
     ...(headers === undefined ? {} : { headers }),
+    ...(roots === undefined ? {} : { roots }),
   });
   clients.push(client);
   return client;

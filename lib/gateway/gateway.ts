@@ -2,8 +2,10 @@
 
 import { McpConfigError } from '../config-error';
 import type { McpLogger } from '../logger';
+import type { NamespaceHold } from '../registry/namespaces';
 import type { Registry } from '../registry/registry';
 import type { McpTelemetry } from '../telemetry/telemetry';
+import { namespaceOf } from './prefixed-names';
 import { mountUpstream, type UpstreamHandle } from './upstream';
 import { resolveUpstream, type UpstreamOptions } from './upstream-options';
 
@@ -22,7 +24,10 @@ export function createGateway(
   notifyResourceUpdated: (uri: string) => void,
   telemetry?: McpTelemetry,
 ): Gateway {
-  const mounted = new Map<string, { readonly prefix: string | undefined; readonly handle: UpstreamHandle }>();
+  const mounted = new Map<
+    string,
+    { readonly prefix: string | undefined; readonly group: number; readonly handle: UpstreamHandle }
+  >();
   /** Mounts so far: each upstream's items are listed after those mounted before it. */
   let mounts = 0;
   return {
@@ -42,16 +47,30 @@ export function createGateway(
           'ERR_MCP_DUPLICATE',
           `upstream prefix '${resolved.prefix}' is already used by another upstream`,
         );
+      const group = mounts + 1;
+      // Its names are its own before any list arrives: which item a name means never depends on who listed first.
+      let hold: NamespaceHold | undefined;
+      const { prefix } = resolved;
+      if (prefix !== undefined) {
+        const owner = `upstream '${resolved.name}' (prefix '${prefix}')`;
+        registry.batch(() => (hold = registry.namespaces.claim({ owner, group, ...namespaceOf(prefix) }, registry)));
+      }
+      mounts = group;
       const handle = mountUpstream(resolved, {
         registry,
         logger,
         clientInfo,
         notifyResourceUpdated,
-        onRemoved: () => mounted.delete(resolved.name),
-        group: ++mounts,
+        onRemoved: () => {
+          hold?.release();
+          mounted.delete(resolved.name);
+        },
+        group,
         telemetry,
       });
-      mounted.set(resolved.name, { prefix: resolved.prefix, handle });
+      mounted.set(resolved.name, { prefix: resolved.prefix, group, handle });
+      // Upstreams that had listed items in its namespace (mounted after their lists came) sync again, reporting them.
+      for (const other of mounted.values()) if (hold?.evicted.has(other.group)) void other.handle.refresh();
       return handle;
     },
     async close() {

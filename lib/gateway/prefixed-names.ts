@@ -63,6 +63,16 @@ export function namingFor(prefix: string | undefined, rename: Readonly<Record<st
   };
 }
 
+/**
+ * What a prefix owns from its mount on (see registry/namespaces.ts): tool and prompt names `<prefix>__…`, resource
+ * URIs `<prefix>+…` and apps' `ui://<prefix>+…`. A prefix holds no `_`, `+`, `:` or `/`, so no two prefixes' starts
+ * overlap: the prefix of a name or URI is read one way only.
+ */
+export function namespaceOf(prefix: string): { readonly names: readonly string[]; readonly uris: readonly string[] } {
+  const uriStart = `${prefix}${URI_SEPARATOR}`;
+  return { names: [`${prefix}${NAME_SEPARATOR}`], uris: [uriStart, `${UI_SCHEME}${uriStart}`] };
+}
+
 /** Why a downstream tool or prompt name cannot be used, or undefined when it can. */
 export function badName(name: string): string | undefined {
   return TOOL_NAME.test(name) ? undefined : `'${name.slice(0, 140)}' is not 1–128 characters of A-Z a-z 0-9 _ . -`;

@@ -2,8 +2,12 @@
 
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import type { RequestContext } from '../registry/request-context';
+import { STOP_GRACE_MS } from './stdio-process';
 import type { SupervisedClient } from './stdio-supervisor';
 import type { UpstreamClient } from './upstream-client';
+
+/** How long a start waits for an ended process to exit (SIGTERM, then SIGKILL after the grace) before it is refused. */
+export const ROOM_WAIT_MS = STOP_GRACE_MS + 1_000;
 
 /** What a pool needs: its bounds, and how to start a caller's supervised process. */
 export interface ProcessPoolOptions {
@@ -36,7 +40,9 @@ interface Entry {
 
 /**
  * Creates the pool of an upstream with `processes: 'per-principal'`. A caller without an authenticated subject, or
- * one over `maxProcesses` while every process is busy, gets a JSON-RPC error at once, never a wait.
+ * one over `maxProcesses` while every process is busy, gets a JSON-RPC error at once. A process ended to make room
+ * counts until it has exited: the new one starts then (within {@link ROOM_WAIT_MS}, else the same error), so the
+ * processes alive never outnumber `maxProcesses`.
  *
  * @example
  * ```ts
@@ -51,10 +57,69 @@ export function createProcessPool(options: ProcessPoolOptions): ProcessPool {
   /** One timer for every idle process: it fires at the earliest idle deadline. */
   let sweeper: NodeJS.Timeout | undefined;
   let closed = false;
+  /** Processes started and not yet exited (an ended one counts until its exit), at most maxProcesses. */
+  let alive = 0;
+  /** Starts waiting for room, oldest first. */
+  const waiting: { grant(): void; refuse(error: JsonRpcError): void }[] = [];
 
+  const tooMany = (): JsonRpcError =>
+    new JsonRpcError(
+      ErrorCode.ServerError,
+      `Upstream "${label}" has too many processes: all ${maxProcesses} (maxProcesses) are busy with other callers; try again shortly`,
+    );
+
+  /** Resolves once a process may start (counted from then on), or rejects after ROOM_WAIT_MS. */
+  function room(): Promise<void> {
+    if (alive < maxProcesses && waiting.length === 0) {
+      alive++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve, reject) => {
+      const waiter = {
+        grant: () => {
+          clearTimeout(timer);
+          alive++;
+          resolve();
+        },
+        refuse: (error: JsonRpcError) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      };
+      const timer = setTimeout(() => {
+        waiting.splice(waiting.indexOf(waiter), 1);
+        reject(tooMany());
+      }, ROOM_WAIT_MS).unref();
+      waiting.push(waiter);
+    });
+  }
+
+  /** A process has exited (or was never made): its room goes to the oldest waiting start. */
+  function exited(): void {
+    alive--;
+    waiting.shift()?.grant();
+  }
+
+  /** The caller's supervised process, started once there is room; a start that fails gives its room back. */
+  function start(ctx: RequestContext): Promise<SupervisedClient> {
+    return room().then(() => {
+      const started = options.start(ctx);
+      started.catch(exited);
+      return started;
+    });
+  }
+
+  /** Ends an entry's process; its room is given back once the process has exited (close() waits for that). */
   function end(subject: string, entry: Entry): void {
     entries.delete(subject);
-    void entry.client.then((client) => client.close()).catch(() => undefined);
+    void entry.client.then(
+      (client) =>
+        client
+          .close()
+          .catch(() => undefined)
+          .finally(exited),
+      () => undefined,
+    );
   }
 
   function sweep(): void {
@@ -90,15 +155,10 @@ export function createProcessPool(options: ProcessPoolOptions): ProcessPool {
     } else {
       if (entries.size >= maxProcesses) {
         const idle = [...entries].find(([, candidate]) => candidate.busy === 0);
-        if (idle === undefined) {
-          throw new JsonRpcError(
-            ErrorCode.ServerError,
-            `Upstream "${label}" has too many processes: all ${maxProcesses} (maxProcesses) are busy with other callers; try again shortly`,
-          );
-        }
+        if (idle === undefined) throw tooMany();
         end(...idle);
       }
-      const client = options.start(ctx);
+      const client = start(ctx);
       entry = { client, busy: 0, lastUsed: Date.now() };
       const made = entry;
       // A process that could not be made (env(ctx) failed) is not kept: the next call tries again.
@@ -133,6 +193,8 @@ export function createProcessPool(options: ProcessPoolOptions): ProcessPool {
     async close() {
       closed = true;
       clearTimeout(sweeper);
+      const closedError = new JsonRpcError(ErrorCode.InternalError, `Upstream "${label}" is closed`);
+      for (const waiter of waiting.splice(0)) waiter.refuse(closedError);
       const all = [...entries.values()];
       entries.clear();
       await Promise.all(all.map((entry) => entry.client.then((client) => client.close()).catch(() => undefined)));

@@ -7,6 +7,7 @@ import { isSupportedVersion, LATEST_PROTOCOL_VERSION } from '../versions';
 import type { UpstreamClient } from './upstream-client';
 import type { UpstreamListener, UpstreamListenOptions } from './upstream-events';
 import type { UpstreamMessage } from './upstream-exchange';
+import type { UpstreamRoot } from './upstream-roots';
 import { MAX_UPSTREAM_MESSAGE_BYTES, upstreamError } from './upstream-wire';
 import { StdioSession } from './stdio-session';
 import type { StdioProgram } from './stdio-process';
@@ -42,6 +43,8 @@ export interface StdioClientOptions {
    * process: an owner that restarts with backoff waits before sending one.
    */
   readonly onExit?: (why: string) => void;
+  /** The answer to a `roots/list` it asks outside any call (see {@link serverRequestAnswer}). Defaults to none. */
+  readonly roots?: readonly UpstreamRoot[];
 }
 
 /** An {@link UpstreamClient} over stdio: the same interface, and the process it runs. */
@@ -131,6 +134,7 @@ export function createStdioUpstreamClient(options: StdioClientOptions): StdioUps
       timeoutMs,
       maxMessageBytes,
       logger: options.logger,
+      roots: options.roots ?? [],
       onNotification,
       onEnd: (why) => {
         if (session !== started) return;

@@ -15,7 +15,8 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /**
  * The environment of an upstream's process, beside what the transport passes on. A function is called with the
  * caller's `ctx` when a per-principal process is spawned, and with `undefined` for the lister process (the gateway's
- * own lists); only with `processes: 'per-principal'`.
+ * own lists); only with `processes: 'per-principal'`. What it throws is logged (`logger.error`), never shown: the
+ * caller gets -32603 `Upstream "<name>" could not be started: its env function failed`.
  */
 export type UpstreamEnv =
   | Readonly<Record<string, string>>
@@ -40,7 +41,10 @@ export interface StdioUpstreamOptions {
    * one more process, the lister, spawned with `env(undefined)`. Defaults to `'shared'`.
    */
   processes?: 'shared' | 'per-principal';
-  /** With `'per-principal'`: the most caller processes at once (the least recently used idle one is ended to make room). Defaults to 10. */
+  /**
+   * With `'per-principal'`: the most caller processes alive at once, one still exiting included (the least recently
+   * used idle one is ended to make room, and the next starts once it has exited). Defaults to 10.
+   */
   maxProcesses?: number;
   /** With `'per-principal'`: a caller's process unused this long is ended, in ms. Defaults to 10 minutes. */
   idleTimeoutMs?: number;

@@ -5,6 +5,7 @@ import { isObject } from '../jsonrpc/types';
 import type { McpLogger } from '../logger';
 import type { UpstreamRequestOptions } from './upstream-client';
 import type { UpstreamMessage } from './upstream-exchange';
+import type { UpstreamRoot } from './upstream-roots';
 import { replyTo, resultOrThrow, serverRequestAnswer, upstreamError } from './upstream-wire';
 import { LineSplitter } from './stdio-lines';
 import { boundedLog, type BoundedLog } from './stdio-log';
@@ -31,6 +32,8 @@ export interface StdioSessionOptions {
   readonly timeoutMs: number;
   readonly maxMessageBytes: number;
   readonly logger: McpLogger;
+  /** The answer to a `roots/list` asked with no call in flight to relay it to. */
+  readonly roots: readonly UpstreamRoot[];
   /** Server notifications no request claims: list_changed, resources/updated… */
   onNotification(message: UpstreamMessage): void;
   /** The process ended (or never started): `why` is a phrase such as "exited (code 1)". */
@@ -230,8 +233,9 @@ export class StdioSession {
 
   /**
    * `ping` is answered `{}`; sampling, elicitation and roots go to the oldest request in flight with an `onRequest`
-   * (the class comment says why); anything else, or those with no call in flight, -32601 (MCP 2025-11-25 lifecycle ›
-   * Capability Negotiation), so the upstream never waits for an answer that will not come.
+   * (the class comment says why); with no call in flight roots/list is answered with the upstream's `roots`, and
+   * anything else gets -32601 (MCP 2025-11-25 lifecycle › Capability Negotiation), so the upstream never waits for an
+   * answer that will not come.
    */
   #answerServerRequest(method: string, message: UpstreamMessage): void {
     const params = isObject(message.params) ? message.params : undefined;
@@ -243,6 +247,7 @@ export class StdioSession {
       method,
       params,
       target?.options.onRequest,
+      this.#options.roots,
       RELAYED_METHODS.has(method) ? `no call in flight to relay ${method} to` : undefined,
     );
     void replyTo(message.id, answer)

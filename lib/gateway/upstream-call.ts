@@ -9,10 +9,12 @@ import { LOG_LEVELS, type LogLevel, type RequestContext } from '../registry/requ
 import { ATTR_SERVER_ADDRESS, ATTR_SERVER_PORT, ATTR_UPSTREAM_NAME, META_TRACE_KEYS } from '../telemetry/semconv';
 import { describeMessage } from '../telemetry/message-attributes';
 import type { McpTelemetry, ChildSpan } from '../telemetry/telemetry';
+import type { McpLogger } from '../logger';
 import type { UpstreamClient, UpstreamRequestOptions } from './upstream-client';
 import { clientHeaders } from './upstream-envelope';
 import type { UpstreamMessage } from './upstream-exchange';
 import type { ResolvedUpstream } from './upstream-options';
+import { upstreamError } from './upstream-wire';
 
 /**
  * MCP Apps (SEP-1865 Capability Negotiation), declared to upstreams as a host does: the gateway keeps an upstream's
@@ -52,11 +54,14 @@ export function forwardedMeta(
 /**
  * The upstream's credentials for this caller, and the caller's headers on the allow-list (never its own
  * credentials), but for a call paid here the x402 payment headers: a payment pays for one call, the local one.
+ * What a `headers` function throws (a token exchange's error may quote a secret) goes to `logger.error` only: the
+ * caller gets -32603 `Upstream "<name>" could not be called: its headers function failed`.
  */
 export async function forwardedHeaders(
   options: ResolvedUpstream,
   ctx: RequestContext | undefined,
   paidHere = false,
+  logger?: McpLogger,
 ): Promise<Record<string, string>> {
   const headers: Record<string, string> = {};
   if (ctx !== undefined) {
@@ -67,9 +72,15 @@ export async function forwardedHeaders(
       else if (Array.isArray(value)) headers[name] = value.join(', ');
     }
   }
+  let given: Readonly<Record<string, string>> | undefined;
+  try {
+    given = typeof options.headers === 'function' ? await options.headers(ctx) : options.headers;
+  } catch (err) {
+    logger?.error(err, `mcpRouter: upstream '${options.name}': its headers function failed`);
+    throw upstreamError(options.name, 'could not be called: its headers function failed');
+  }
   // The operator's headers by the same rule as the client's own (a function's protocol headers are dropped).
-  const own = clientHeaders(typeof options.headers === 'function' ? await options.headers(ctx) : options.headers);
-  return { ...headers, ...own };
+  return { ...headers, ...clientHeaders(given) };
 }
 
 /** Relays an upstream's notification about the caller's request: its progress and its log messages. */
@@ -115,10 +126,11 @@ export async function callerRequestOptions(
   ctx: RequestContext,
   extraHeaders?: Record<string, string>,
   paidHere = false,
+  logger?: McpLogger,
 ): Promise<UpstreamRequestOptions> {
   return {
     signal: ctx.signal,
-    headers: { ...(await forwardedHeaders(options, ctx, paidHere)), ...extraHeaders },
+    headers: { ...(await forwardedHeaders(options, ctx, paidHere, logger)), ...extraHeaders },
     capabilities: RELAYED_CAPABILITIES as Record<string, unknown>,
     onMessage: (message) => relay(ctx, message),
     onRequest: (method, params) => ask(ctx, method, params),
@@ -146,6 +158,8 @@ export interface UpstreamTarget {
   readonly clientFor?: ((ctx: RequestContext) => Pick<UpstreamClient, 'request'>) | undefined;
   readonly options: ResolvedUpstream;
   readonly telemetry?: McpTelemetry | undefined;
+  /** Where what a `headers` function threw is logged. */
+  readonly logger?: McpLogger | undefined;
 }
 
 /**
@@ -163,7 +177,9 @@ export async function forwardRequest(
 ): Promise<Record<string, unknown>> {
   const { telemetry, options } = target;
   const client = target.clientFor?.(ctx) ?? target.client;
-  if (telemetry === undefined) return exchange(client, options, method, params, ctx, extraHeaders, paidHere);
+  const requestOptions = (): Promise<UpstreamRequestOptions> =>
+    callerRequestOptions(options, ctx, extraHeaders, paidHere, target.logger);
+  if (telemetry === undefined) return exchange(client, options, method, params, ctx, requestOptions);
   const { name, attributes } = describeMessage(method, params);
   const spanAttributes: Record<string, string | number> = { ...attributes, [ATTR_UPSTREAM_NAME]: options.name };
   // A stdio upstream has no network address to name.
@@ -173,7 +189,7 @@ export async function forwardRequest(
     spanAttributes[ATTR_SERVER_PORT] = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
   }
   return telemetry.childSpan('client', name, spanAttributes, (span) =>
-    exchange(client, options, method, withTraceContext(params, span), ctx, extraHeaders, paidHere),
+    exchange(client, options, method, withTraceContext(params, span), ctx, requestOptions),
   );
 }
 
@@ -197,10 +213,9 @@ async function exchange(
   method: string,
   params: Record<string, unknown>,
   ctx: RequestContext,
-  extraHeaders: Record<string, string> | undefined,
-  paidHere: boolean,
+  optionsFor: () => Promise<UpstreamRequestOptions>,
 ): Promise<Record<string, unknown>> {
-  const requestOptions = await callerRequestOptions(options, ctx, extraHeaders, paidHere);
+  const requestOptions = await optionsFor();
   let sent = params;
   for (let round = 0; ; round++) {
     const result = await client.request(method, sent, requestOptions);

@@ -26,6 +26,7 @@ import {
   isLostSession,
   type UpstreamConnection,
 } from './upstream-handshake';
+import type { UpstreamRoot } from './upstream-roots';
 import { replyTo, resultOrThrow, serverRequestAnswer, upstreamError } from './upstream-wire';
 
 export interface UpstreamClientOptions {
@@ -43,6 +44,8 @@ export interface UpstreamClientOptions {
   readonly capabilities?: Record<string, unknown>;
   /** Told of each 401/403: the gateway's credentials are wrong, which its operator must hear of (the caller only gets -32603). */
   readonly onCredentialsRefused?: (status: number) => void;
+  /** The answer to a `roots/list` the upstream asks outside any call (see {@link serverRequestAnswer}). Defaults to none. */
+  readonly roots?: readonly UpstreamRoot[];
 }
 
 export interface UpstreamRequestOptions {
@@ -183,7 +186,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     onRequest: UpstreamRequestOptions['onRequest'],
   ): void {
     const params = isObject(message.params) ? message.params : undefined;
-    const answer = serverRequestAnswer(String(message.method), params, onRequest);
+    const answer = serverRequestAnswer(String(message.method), params, onRequest, options.roots ?? []);
     void replyTo(message.id, answer)
       .then((reply) =>
         withLimits(limits, undefined, (signal) =>
@@ -259,7 +262,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         modernHeaders,
         modernParams,
         reconnect,
-        // Server requests outside a call have no caller to relay to: ping is answered, the rest -32601.
+        // Server requests outside a call have no caller to relay to: ping and roots/list are answered, the rest -32601.
         answerServerRequest: (current, message) => answerServerRequest(current, message, undefined),
         connect: () => connect(),
         request: (method, params) => send(method, params, {}, false),

@@ -7,6 +7,7 @@ import type { RequestContext } from '../registry/request-context';
 import { PREFIX } from './prefixed-names';
 import { resolveStdio, STDIO_KEYS, type ResolvedStdio, type StdioUpstreamOptions } from './stdio-options';
 import { resolveLimits, type ResolvedLimits, type UpstreamLimitsOptions } from './upstream-limits';
+import { resolveRoots, type UpstreamRoot } from './upstream-roots';
 import { resolveTools, type UpstreamToolsOptions } from './upstream-tools';
 
 export type { NameMatcher, UpstreamToolsOptions } from './upstream-tools';
@@ -30,7 +31,9 @@ export type UpstreamHeaders =
 export interface UpstreamOptions extends StdioUpstreamOptions {
   /**
    * Namespace of its items: tools and prompts become `<prefix>__<name>`, resource URIs `<prefix>+<uri>`. A letter,
-   * then up to 31 letters, digits or `-`. Omitted: a plain proxy, names and URIs untouched.
+   * then up to 31 letters, digits or `-`. From this call on the namespace is its alone (`<prefix>__…`, `<prefix>+…`,
+   * `ui://<prefix>+…`, without case): other upstreams' items there are skipped, and the router's own registration
+   * there throws. Omitted: a plain proxy, names and URIs untouched, which may not name anything in a prefix's namespace.
    */
   prefix?: string;
   /** How logs, errors and `status()` name it (never by URL). Defaults to `prefix`; required without one. */
@@ -69,6 +72,12 @@ export interface UpstreamOptions extends StdioUpstreamOptions {
    * maxItemBytes: 262144, maxListBytes: 2097152 }`.
    */
   limits?: UpstreamLimitsOptions;
+  /**
+   * The roots (`{ uri: 'file://…', name? }`) the gateway answers when the upstream asks `roots/list` outside any call
+   * (server-filesystem asks at each start, and takes them as its allowed directories); during a call the ask is the
+   * caller's. Defaults to `[]`.
+   */
+  roots?: readonly UpstreamRoot[];
 }
 
 /** The options after checking: internal. */
@@ -91,6 +100,7 @@ export interface ResolvedUpstream {
   readonly guards: Readonly<Record<string, readonly ToolGuard[]>>;
   readonly scopes: readonly string[] | undefined;
   readonly limits: ResolvedLimits;
+  readonly roots: readonly UpstreamRoot[];
 }
 
 const KNOWN: { [K in keyof Required<UpstreamOptions>]: true } = {
@@ -108,6 +118,7 @@ const KNOWN: { [K in keyof Required<UpstreamOptions>]: true } = {
   guards: true,
   scopes: true,
   limits: true,
+  roots: true,
   ...STDIO_KEYS,
 };
 /** The options of an HTTP upstream only: a stdio one has no request headers. */
@@ -263,5 +274,6 @@ export function resolveUpstream(options: UpstreamOptions): ResolvedUpstream {
     guards: Object.freeze({ ...guards }),
     scopes: scopes && Object.freeze([...scopes]),
     limits: resolveLimits(options.limits, label),
+    roots: resolveRoots(options.roots, label),
   });
 }

@@ -1,6 +1,5 @@
 // A stdio upstream's processes for a mount: the shared (or lister) process, supervised, and the per-principal pool.
 
-import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import type { McpLogger } from '../logger';
 import type { RequestContext } from '../registry/request-context';
 import { createProcessPool, type ProcessPool } from './process-pool';
@@ -10,6 +9,10 @@ import { superviseStdio, type SupervisedClient } from './stdio-supervisor';
 import { RELAYED_CAPABILITIES } from './upstream-call';
 import type { UpstreamClient } from './upstream-client';
 import type { ResolvedUpstream } from './upstream-options';
+import { upstreamError } from './upstream-wire';
+
+/** Why a process was not started when `env` failed: what it threw stays in the router's log (a vault's error may hold a secret). */
+const ENV_FAILED = 'could not be started: its env function failed';
 
 /** The processes of one stdio upstream. */
 export interface StdioProcesses {
@@ -35,6 +38,20 @@ export interface StdioEnvironment {
  */
 export function stdioProcesses(options: ResolvedUpstream, stdio: ResolvedStdio, env: StdioEnvironment): StdioProcesses {
   const label = options.name;
+
+  /**
+   * The environment of a spawn. What a failing `env` threw goes to `logger.error` only, as a handler's unexpected
+   * error does: callers, `status()` and warnings get a fixed message naming the upstream.
+   */
+  async function environment(ctx: RequestContext | undefined): Promise<Record<string, string>> {
+    try {
+      return await environmentFor(stdio, ctx, `upstream '${label}'`);
+    } catch (err) {
+      env.logger.error(err, `mcpRouter: upstream '${label}': its env function failed`);
+      throw upstreamError(label, ENV_FAILED);
+    }
+  }
+
   const base = { command: stdio.command, args: stdio.args, ...(stdio.cwd === undefined ? {} : { cwd: stdio.cwd }) };
 
   /** The client of one process of the program, once its environment is known (a function env is awaited first). */
@@ -50,15 +67,16 @@ export function stdioProcesses(options: ResolvedUpstream, stdio: ResolvedStdio, 
           capabilities: RELAYED_CAPABILITIES as Record<string, unknown>,
           logger: env.logger,
           onExit,
+          roots: options.roots,
         });
         client = started;
         return started;
       },
       (err: unknown) => {
-        // The operator's env function failed: the process is not started, and the supervisor waits before the next try.
-        const why = `could not be started: its env function failed (${err instanceof Error ? err.message : 'no reason'})`;
-        setImmediate(() => onExit(why));
-        throw new JsonRpcError(ErrorCode.InternalError, `Upstream "${label}" ${why}`);
+        // The operator's env function failed (logged by environment()): the process is not started, and the
+        // supervisor waits before the next try.
+        setImmediate(() => onExit(ENV_FAILED));
+        throw err;
       },
     );
     made.catch(() => undefined);
@@ -73,7 +91,7 @@ export function stdioProcesses(options: ResolvedUpstream, stdio: ResolvedStdio, 
     start: (onExit) =>
       startClient(
         typeof stdio.env === 'function'
-          ? environmentFor(stdio, undefined, `upstream '${label}'`).then((vars) => ({ ...base, env: vars }))
+          ? environment(undefined).then((vars) => ({ ...base, env: vars }))
           : { ...base, ...(stdio.env === undefined ? {} : { env: { ...stdio.env } }) },
         onExit,
       ),
@@ -85,7 +103,7 @@ export function stdioProcesses(options: ResolvedUpstream, stdio: ResolvedStdio, 
           maxProcesses: stdio.maxProcesses,
           idleTimeoutMs: stdio.idleTimeoutMs,
           start: async (ctx: RequestContext) => {
-            const vars = await environmentFor(stdio, ctx, `upstream '${label}'`);
+            const vars = await environment(ctx);
             return superviseStdio({
               label,
               logger: env.logger,

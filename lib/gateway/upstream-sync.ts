@@ -84,6 +84,10 @@ function define<K extends keyof ItemKinds>(
   if (kind === 'tools') {
     let tool: ItemKinds['tools'] | undefined;
     const ui = builders.toolUi(entry);
+    // An app in another prefix's namespace is that upstream's: a tool of this one may not open it with its own data.
+    const owner = ui && registry.namespaces.ownerOf('uri', ui.resourceUri);
+    if (owner !== undefined && owner.group !== builders.group)
+      throw new Error(`its app '${ui!.resourceUri}' is in the namespace of ${owner.owner}`);
     tool = registry.defineTool(
       builders.tool(entry as Entry & { name: string }, () => tool?.headerParams ?? []),
       ui === undefined ? { forwarded: true } : { forwarded: true, ui },
@@ -119,6 +123,12 @@ function applyKind<K extends keyof ItemKinds>(
     const key = itemKey(kind, item);
     if (next.has(key)) {
       skipped?.add(SKIPPED_KIND[kind], id, `another of its ${kind} is already mounted as '${key}'`);
+      continue;
+    }
+    // A prefix owns its names from its mount on: another upstream's entry there is refused, whoever listed first.
+    const owner = registry.namespaces.ownerOf(kind === 'tools' || kind === 'prompts' ? 'name' : 'uri', key);
+    if (owner !== undefined && owner.group !== builders!.group) {
+      skipped?.add(SKIPPED_KIND[kind], id, `'${key}' is in the namespace of ${owner.owner}`);
       continue;
     }
     const fingerprint = JSON.stringify(entry);

@@ -3,6 +3,7 @@
 import { readBoundedText as readBodyText } from '../outbound/bounded-text';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isObject } from '../jsonrpc/types';
+import type { UpstreamRoot } from './upstream-roots';
 
 // The value encoding of SEP-2243 headers lives with its decoding (protocol/request-headers.ts).
 export { encodeHeaderValue } from '../protocol/modern/request-headers';
@@ -43,17 +44,21 @@ export function resultOrThrow(message: Record<string, unknown>, label: string): 
 
 /**
  * The answer to a request a 2025 upstream sent the gateway (MCP 2025-11-25 lifecycle › Capability Negotiation):
- * `ping` is `{}`; the rest goes to `onRequest` (the gateway relays sampling, elicitation and roots to its caller) or,
- * without it, is -32601 saying why (`notServed`), so an upstream never waits for an answer that will not come.
+ * `ping` is `{}`; the rest goes to `onRequest` (the gateway relays sampling, elicitation and roots to its caller).
+ * Without one (outside any call) `roots/list` is answered with the upstream's `roots` (the gateway declares `roots`
+ * in initialize, so it answers for them), and anything else is -32601 saying why (`notServed`), so an upstream never
+ * waits for an answer that will not come.
  */
 export function serverRequestAnswer(
   method: string,
   params: Record<string, unknown> | undefined,
   onRequest: ((method: string, params: Record<string, unknown> | undefined) => Promise<unknown>) | undefined,
+  roots: readonly UpstreamRoot[],
   notServed = `the gateway does not serve ${method}`,
 ): Promise<unknown> {
   if (method === 'ping') return Promise.resolve({});
   if (onRequest !== undefined) return onRequest(method, params);
+  if (method === 'roots/list') return Promise.resolve({ roots: roots.map((root) => ({ ...root })) });
   return Promise.reject(new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${notServed}`));
 }
 

@@ -93,6 +93,7 @@ export function mountUpstream(
       clientInfo: env.clientInfo,
       capabilities: RELAYED_CAPABILITIES as Record<string, unknown>,
       headers: () => ownHeaders,
+      roots: options.roots,
       // MCP authorization: an upstream's challenge is about our credentials, not the caller's: logged, never passed on.
       onCredentialsRefused: (status) =>
         logger.error(
@@ -109,6 +110,7 @@ export function mountUpstream(
     options,
     naming,
     telemetry: env.telemetry,
+    logger,
   };
   let items: ItemSet = emptyItemSet();
   let state: UpstreamState = 'connecting';
@@ -169,7 +171,7 @@ export function mountUpstream(
     const limit = AbortSignal.timeout(options.listTimeoutMs);
     try {
       const report = new SkippedReport();
-      ownHeaders = await forwardedHeaders(options, undefined);
+      ownHeaders = await forwardedHeaders(options, undefined, false, logger);
       const { lists, cut, ttlMs } = await fetchUpstreamLists(upstream, options, ownHeaders, limit, report);
       if (state === 'removed') return;
       registry.batch(() => apply(lists, report, cut));

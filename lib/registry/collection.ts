@@ -42,8 +42,12 @@ export class Collection<T> {
 
   /**
    * @param kind - what is kept, for messages and cursors ("tool", "prompt", …)
+   * @param admit - checks a key before it is added (a namespace claimed by another group throws)
    */
-  constructor(private readonly kind: string) {}
+  constructor(
+    readonly kind: string,
+    private readonly admit: (key: string, group: number) => void = () => undefined,
+  ) {}
 
   /** Number of items. */
   get size(): number {
@@ -52,9 +56,10 @@ export class Collection<T> {
 
   /**
    * @param group - where lists show it: 0, the default, for the router's own items
-   * @throws {McpConfigError} `ERR_MCP_DUPLICATE` when `key` is taken
+   * @throws {McpConfigError} `ERR_MCP_DUPLICATE` when `key` is taken, or not `admit`ted
    */
   add(key: string, value: T, group = 0): void {
+    this.admit(key, group);
     if (this.slots.has(key)) {
       throw new McpConfigError(
         'ERR_MCP_DUPLICATE',
@@ -90,6 +95,11 @@ export class Collection<T> {
 
   get(key: string): T | undefined {
     return this.slots.get(key)?.value;
+  }
+
+  /** Every item with its key and group, in registration order. */
+  *entries(): IterableIterator<{ readonly key: string; readonly value: T; readonly group: number }> {
+    for (const [key, slot] of this.slots) yield { key, value: slot.value, group: slot.group };
   }
 
   values(): IterableIterator<T> {

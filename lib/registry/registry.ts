@@ -4,6 +4,7 @@ import type { SchemaValidator } from '../schema/validator';
 import { Collection } from './collection';
 import type { McpRegistration } from './definition';
 import type { Guard } from './guards';
+import { Namespaces } from './namespaces';
 import { definePrompt, type PromptDefinition, type RegisteredPrompt } from './prompts';
 import {
   defineResource,
@@ -55,10 +56,12 @@ export interface ResourceMatch {
  * even when its last item is removed, so a client's view from `initialize` stays true.
  */
 export class Registry {
-  readonly tools = new Collection<RegisteredTool>('tool');
-  readonly resources = new Collection<RegisteredResource>('resource');
-  readonly templates = new Collection<RegisteredTemplate>('resource template');
-  readonly prompts = new Collection<RegisteredPrompt>('prompt');
+  /** The namespaces of a gateway's prefixed upstreams (claimed in a batch): every registration is checked against them. */
+  readonly namespaces = new Namespaces();
+  readonly tools = this.collection<RegisteredTool>('tool', 'name');
+  readonly resources = this.collection<RegisteredResource>('resource', 'uri');
+  readonly templates = this.collection<RegisteredTemplate>('resource template', 'uri');
+  readonly prompts = this.collection<RegisteredPrompt>('prompt', 'name');
   private readonly offered = { tools: false, resources: false, prompts: false, completions: false, tasks: false };
   /** Extensions (SEP-1724) that registrations turned on, with the settings each declares, by identifier. */
   private readonly declared = new Map<string, Readonly<Record<string, unknown>>>();
@@ -91,6 +94,10 @@ export class Registry {
     this.resources.onChange(() => announce('resources'));
     this.templates.onChange(() => announce('resources'));
     this.prompts.onChange(() => announce('prompts'));
+  }
+
+  private collection<T>(kind: string, keys: 'name' | 'uri'): Collection<T> {
+    return new Collection<T>(kind, (key, group) => this.namespaces.check(keys, kind, key, group));
   }
 
   /** What has been offered so far (for capabilities). */
@@ -264,11 +271,16 @@ export class Registry {
     return find();
   }
 
-  /** The static resource with this URI, else the first template (in registration order) that matches it. */
+  /**
+   * The static resource with this URI, else the first template (in registration order) that matches it. A URI in a
+   * claimed namespace is matched by its owner's templates only, so another's `{+uri}` cannot catch it.
+   */
   findResource(uri: string): ResourceMatch | undefined {
     const resource = this.resources.get(uri);
     if (resource) return { resource, variables: {} };
+    const owner = this.namespaces.ownerOf('uri', uri);
     for (const template of this.templates.values()) {
+      if (owner !== undefined && this.namespaces.ownerOf('uri', template.uri) !== owner) continue;
       const variables = template.template.match(uri);
       if (variables) return { resource: template, variables };
     }
