@@ -3,9 +3,8 @@
 import type { RequestHandler } from 'express';
 import { locateHandler, type Location } from '../express-host';
 import type { McpLogger } from '../logger';
-import type { McpRegistration } from '../registry/definition';
+import { itemLabel, type McpRegistration } from '../registry/definition';
 import { asDispatcher, type RouteTarget } from './dispatch';
-import { itemLabel } from '../registry/definition';
 import {
   rejectUnknownRouteKeys,
   type BridgedRouteMeta,
