@@ -33,6 +33,18 @@ describe('mcpRouter options: config errors', () => {
       /^mcpRouter: unknown option 'instructons'\. Did you mean 'instructions'\?$/,
     ],
     [
+      "misspelt 'cache.ttl'",
+      { ...BASE, cache: { ttl: 1000 } },
+      'ERR_MCP_UNKNOWN_OPTION',
+      /^mcpRouter: unknown option 'cache\.ttl'\. Did you mean 'cache\.ttlMs'\?$/,
+    ],
+    [
+      "misspelt 'tasks.ttl'",
+      { ...BASE, tasks: { ttl: 1000 } },
+      'ERR_MCP_UNKNOWN_OPTION',
+      /^mcpRouter: unknown option 'tasks\.ttl'\. Did you mean 'tasks\.ttlMs'\?$/,
+    ],
+    [
       'an unrelated key',
       { ...BASE, zzzzzzzz: true },
       'ERR_MCP_UNKNOWN_OPTION',

@@ -70,22 +70,53 @@ export function closestKey(key: string, known: readonly string[]): string | unde
   return best;
 }
 
+/** What {@link rejectUnknownKeys} says besides the key: the item the options define, and where a misplaced key belongs. */
+export interface UnknownKeyContext {
+  /** The item the options define, named before the message (`tool 'add'`); absent for the router's own options. */
+  readonly item?: string;
+  /**
+   * The known keys of its nested options, by the key that holds them (`{ ui: UI_LINK_KEYS }`): a key given one level
+   * too high is suggested where it belongs (`visibility` → `ui.visibility`).
+   */
+  readonly nested?: Readonly<Record<string, Readonly<Record<string, true>>>>;
+}
+
 /**
  * Throws for the first key of `options` that `known` does not list, naming it under `prefix` with the closest known
- * key as a hint: `unknown option 'listen.maxStream'. Did you mean 'listen.maxStreams'?`.
+ * key as a hint: `unknown option 'listen.maxStream'. Did you mean 'listen.maxStreams'?`, or for an item's definition
+ * `tool 'add': unknown option 'inputschema'. Did you mean 'inputSchema'?`. The one writer of that message.
  *
  * @param prefix - where the options sit, ending in a dot (`'listen.'`); empty for the router's own
+ * @param context - the item they define, and the keys of its nested options
  * @throws {McpConfigError} `ERR_MCP_UNKNOWN_OPTION`
  */
-export function rejectUnknownKeys(options: object, known: Readonly<Record<string, true>>, prefix = ''): void {
+export function rejectUnknownKeys(
+  options: object,
+  known: Readonly<Record<string, true>>,
+  prefix = '',
+  context: UnknownKeyContext = {},
+): void {
   for (const key of Object.keys(options)) {
     if (Object.hasOwn(known, key)) continue;
-    const hint = closestKey(key, Object.keys(known));
+    const hint = closestKey(key, Object.keys(known)) ?? nestedHint(key, context.nested);
     throw new McpConfigError(
       'ERR_MCP_UNKNOWN_OPTION',
-      `unknown option '${prefix}${key}'.${hint ? ` Did you mean '${prefix}${hint}'?` : ''}`,
+      `${context.item === undefined ? '' : `${context.item}: `}unknown option '${prefix}${key}'.${hint ? ` Did you mean '${prefix}${hint}'?` : ''}`,
     );
   }
+}
+
+/** The nested option closest to a key given one level too high (`ui.visibility` for `visibility`), if any. */
+function nestedHint(key: string, nested: UnknownKeyContext['nested']): string | undefined {
+  const candidates = Object.entries(nested ?? {}).flatMap(([holder, keys]) =>
+    Object.keys(keys).map((inner) => ({ holder, inner })),
+  );
+  const inner = closestKey(
+    key,
+    candidates.map((candidate) => candidate.inner),
+  );
+  const found = candidates.find((candidate) => candidate.inner === inner);
+  return found && `${found.holder}.${found.inner}`;
 }
 
 function editDistance(a: string, b: string): number {

@@ -340,7 +340,11 @@ describe('mcp.upstream() options, checked when it is called', () => {
   });
 
   it.each<[string, Record<string, unknown>, RegExp]>([
-    ['an unknown key', { prefix: 'fs', url, prefx: 'x' }, /unknown option 'upstream\.prefx'/],
+    [
+      'an unknown key',
+      { prefix: 'fs', url, prefx: 'x' },
+      /^mcpRouter: upstream 'fs': unknown option 'prefx'\. Did you mean 'prefix'\?$/,
+    ],
     ['a prefix with _', { prefix: 'a_b', url }, /upstream\.prefix/],
     ['a prefix with .', { prefix: 'a.b', url }, /upstream\.prefix/],
     [
@@ -357,7 +361,7 @@ describe('mcp.upstream() options, checked when it is called', () => {
     [
       'an unknown tools key',
       { prefix: 'fs', url, tools: { inclde: [] } },
-      /unknown option 'upstream 'fs'\.tools\.inclde'/,
+      /^mcpRouter: upstream 'fs': unknown option 'tools\.inclde'\. Did you mean 'tools\.include'\?$/,
     ],
     ['a URL that is not http(s)', { prefix: 'fs', url: 'ftp://host/mcp' }, /upstream 'fs'\.url/],
     ['roots not an array', { prefix: 'fs', url, roots: 'file:///srv' }, /'upstream 'fs'\.roots' must be an array/],

@@ -185,7 +185,10 @@ describe('x402Facilitator', () => {
     [{ url: 'ftp://x' }, "option 'x402Facilitator.url' must be an absolute http(s) URL"],
     [{ url: 'https://f', timeoutMs: 0 }, "option 'x402Facilitator.timeoutMs'"],
     [{ url: 'https://f', headers: { a: 1 } }, "option 'x402Facilitator.headers'"],
-    [{ url: 'https://f', timeout: 5 }, "x402Facilitator: unknown option 'timeout'"],
+    [
+      { url: 'https://f', timeout: 5 },
+      "mcpRouter: unknown option 'x402Facilitator.timeout'. Did you mean 'x402Facilitator.timeoutMs'?",
+    ],
   ])('refuses the options %j', (options, message) => {
     expect(() => x402Facilitator(options as never)).toThrow(McpConfigError);
     expect(() => x402Facilitator(options as never)).toThrow(message);
@@ -200,7 +203,11 @@ describe('x402Guard options', () => {
     [{ facilitator, accepts: [{ ...PRICE, amount: '0.01' }] }, "option 'x402Guard.accepts'"],
     [{ facilitator, accepts: [{ ...PRICE, maxTimeoutSeconds: undefined }] }, "option 'x402Guard.accepts'"],
     [{ facilitator, accepts: [PRICE], timeoutMs: -1 }, "option 'x402Guard.timeoutMs'"],
-    [{ facilitator, accepts: [PRICE], price: 1 }, "x402Guard: unknown option 'price'"],
+    [{ facilitator, accepts: [PRICE], price: 1 }, "mcpRouter: unknown option 'x402Guard.price'."],
+    [
+      { facilitator, accepts: [PRICE], replayTtl: 1 },
+      "mcpRouter: unknown option 'x402Guard.replayTtl'. Did you mean 'x402Guard.replayTtlMs'?",
+    ],
   ])('refuses %j', (options, message) => {
     expect(() => x402Guard(options as never)).toThrow(McpConfigError);
     expect(() => x402Guard(options as never)).toThrow(message);

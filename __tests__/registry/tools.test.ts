@@ -264,16 +264,18 @@ describe('defineTool: descriptor', () => {
     expect(() => defineTool(definition as ToolDefinition<never>, createSchemaValidator())).not.toThrow();
   });
 
-  it('calls the handler with the definition as this', async () => {
-    const definition = {
-      name: 'self',
-      description: 'd',
-      prefix: 'hello ',
-      handler(this: { prefix: string }) {
-        return `${this.prefix}world`;
-      },
-    };
-    const registered = defineTool(definition as unknown as ToolDefinition<never>, createSchemaValidator());
+  it('calls the handler with the definition as this (a class instance: its helpers on the prototype)', async () => {
+    class SelfTool {
+      name = 'self';
+      description = 'd';
+      greeting(): string {
+        return 'hello ';
+      }
+      handler(): string {
+        return `${this.greeting()}world`;
+      }
+    }
+    const registered = defineTool(new SelfTool() as unknown as ToolDefinition<never>, createSchemaValidator());
     expect(await callTool(registered, {}, ctx())).toStrictEqual({ content: [{ type: 'text', text: 'hello world' }] });
   });
 });

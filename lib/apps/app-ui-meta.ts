@@ -40,13 +40,13 @@ export interface UiMetaOptions {
   domain?: string;
 }
 
-const CSP_KEYS: OptionKeys<McpAppCsp> = {
+export const CSP_KEYS: OptionKeys<McpAppCsp> = {
   connectDomains: true,
   resourceDomains: true,
   frameDomains: true,
   baseUriDomains: true,
 };
-const PERMISSION_KEYS: OptionKeys<McpAppPermissions> = {
+export const PERMISSION_KEYS: OptionKeys<McpAppPermissions> = {
   camera: true,
   microphone: true,
   geolocation: true,
@@ -85,8 +85,8 @@ function isOrigin(origin: unknown): origin is string {
 export function uiResourceMeta(options: UiMetaOptions, label: string): Record<string, unknown> | undefined {
   const { csp, permissions, prefersBorder, domain } = options;
   const ui: Record<string, unknown> = {};
-  if (csp !== undefined) ui.csp = checkCsp(csp, `${label} csp`);
-  if (permissions !== undefined) ui.permissions = checkPermissions(permissions, `${label} permissions`);
+  if (csp !== undefined) ui.csp = checkCsp(csp, label);
+  if (permissions !== undefined) ui.permissions = checkPermissions(permissions, label);
   if (prefersBorder !== undefined) {
     if (typeof prefersBorder !== 'boolean') fail(`${label} prefersBorder must be true or false`, prefersBorder);
     ui.prefersBorder = prefersBorder;
@@ -100,8 +100,9 @@ export function uiResourceMeta(options: UiMetaOptions, label: string): Record<st
   return Object.keys(ui).length === 0 ? undefined : ui;
 }
 
-function checkCsp(csp: unknown, label: string): Record<string, string[]> {
-  const entries = knownEntries(csp, CSP_KEYS, label, 'csp.');
+function checkCsp(csp: unknown, item: string): Record<string, string[]> {
+  const label = `${item} csp`;
+  const entries = knownEntries(csp, CSP_KEYS, item, 'csp.');
   const checked: Record<string, string[]> = {};
   for (const [key, origins] of entries) {
     if (!Array.isArray(origins)) fail(`${label}.${key} must be an array of origins`, origins);
@@ -117,9 +118,10 @@ function checkCsp(csp: unknown, label: string): Record<string, string[]> {
   return checked;
 }
 
-function checkPermissions(permissions: unknown, label: string): Record<string, Record<string, never>> {
+function checkPermissions(permissions: unknown, item: string): Record<string, Record<string, never>> {
+  const label = `${item} permissions`;
   const checked: Record<string, Record<string, never>> = {};
-  for (const [key, value] of knownEntries(permissions, PERMISSION_KEYS, label, 'permissions.')) {
+  for (const [key, value] of knownEntries(permissions, PERMISSION_KEYS, item, 'permissions.')) {
     if (!isObject(value) || Object.keys(value).length > 0) fail(`${label}.${key} must be {} to ask for it`, value);
     checked[key] = {};
   }
@@ -129,11 +131,11 @@ function checkPermissions(permissions: unknown, label: string): Record<string, R
 function knownEntries(
   value: unknown,
   keys: Readonly<Record<string, true>>,
-  label: string,
+  item: string,
   prefix: string,
 ): [string, unknown][] {
-  if (!isObject(value)) fail(`${label} must be an object`, value);
-  rejectUnknownKeys(value as object, keys, prefix);
+  if (!isObject(value)) fail(`${item} ${prefix.slice(0, -1)} must be an object`, value);
+  rejectUnknownKeys(value as object, keys, prefix, { item });
   return Object.entries(value as Record<string, unknown>).filter(([, entry]) => entry !== undefined);
 }
 

@@ -4,11 +4,11 @@ import path from 'node:path';
 import { isPositiveInteger, McpConfigError, rejectUnknownKeys, type OptionKeys } from '../config-error';
 import { isObject } from '../jsonrpc/types';
 import { inProduction } from '../node-env';
-import type { McpRegistration } from '../registry/definition';
+import { itemLabel, type McpRegistration } from '../registry/definition';
 import type { Registry } from '../registry/registry';
 import type { ToolDefinition } from '../registry/tools';
 import { UI_MIME_TYPE } from '../registry/ui-link';
-import { uiResourceMeta, type UiMetaOptions } from './app-ui-meta';
+import { CSP_KEYS, PERMISSION_KEYS, uiResourceMeta, type UiMetaOptions } from './app-ui-meta';
 import { fileSource, routeSource, stringSource, type HostDispatch, type HtmlSource } from './html-source';
 
 /** Default `maxBytes` of an app: its HTML, inlined scripts and styles included. */
@@ -74,7 +74,10 @@ export function createApps(
 ): (options: McpAppOptions) => McpAppRegistration {
   return function app(options) {
     if (!isObject(options)) throw invalid(`mcp.app() needs an options object, got ${JSON.stringify(options)}`);
-    rejectUnknownKeys(options, OPTION_KEYS);
+    rejectUnknownKeys(options, OPTION_KEYS, '', {
+      item: itemLabel('app', options.name),
+      nested: { csp: CSP_KEYS, permissions: PERMISSION_KEYS },
+    });
     const { name, title, description, maxBytes = DEFAULT_APP_MAX_BYTES, tools = [] } = options;
     if (typeof name !== 'string' || !APP_NAME.test(name) || name === '.' || name === '..')
       throw invalid(

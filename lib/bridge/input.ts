@@ -1,6 +1,6 @@
 // A bridged route's tool input: the schemas of path params, query and body merged into one, and split back per call.
 
-import { McpConfigError } from '../config-error';
+import { McpConfigError, type OptionKeys } from '../config-error';
 import { isObject } from '../jsonrpc/types';
 import type { JsonSchema } from '../registry/tools';
 
@@ -13,6 +13,9 @@ export interface RouteInput {
   /** The JSON body: an object schema's properties become arguments; any other body is the argument `body`. */
   body?: JsonSchema;
 }
+
+/** The keys of a route's `input`. */
+export const ROUTE_INPUT_KEYS: OptionKeys<RouteInput> = { params: true, query: true, body: true };
 
 /** The tool arguments of one call, put back where the route expects them. */
 export interface SplitArguments {

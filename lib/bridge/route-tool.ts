@@ -1,14 +1,17 @@
 // A route as a tool: arguments → an in-process request through Express (light-my-request), response → tool result.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { OptionKeys } from '../config-error';
 import type { RequestContext } from '../registry/request-context';
+import { itemLabel, rejectUnknownDefinitionKeys } from '../registry/definition';
+import { TOOL_NESTED_KEYS } from '../registry/tool-definition';
 import { errorResult, type ToolAnnotations, type ToolDefinition, type ToolMode } from '../registry/tools';
 import { wrapsOutput, type JsonSchema } from '../registry/tool-schemas';
 import type { AccessRule } from '../registry/access';
 import type { CallLimitOptions } from '../registry/call-limit';
 import type { ToolGuard } from '../registry/guards';
 import type { ToolUiLink } from '../registry/ui-link';
-import { inputLayoutFor, type RouteInput } from './input';
+import { inputLayoutFor, ROUTE_INPUT_KEYS, type RouteInput } from './input';
 import { annotationsFor, toolNameFor } from './route-names';
 import { compilePath } from './path-values';
 import { toToolResult } from './result';
@@ -51,6 +54,41 @@ export interface BridgedRouteMeta extends RouteToolMeta {
   method?: string;
   /** The route's path, for its parameters and the default tool name; defaults to one made of the declared params. */
   path?: string;
+}
+
+/** Every key of a route's tool meta (`exposeRoutes` entries besides `method` and `path`). */
+const ROUTE_META_KEYS: OptionKeys<RouteToolMeta> = {
+  name: true,
+  title: true,
+  description: true,
+  input: true,
+  layout: true,
+  output: true,
+  annotations: true,
+  forwardHeaders: true,
+  timeoutMs: true,
+  rateLimit: true,
+  guards: true,
+  ui: true,
+  scopes: true,
+  canAccess: true,
+};
+/** Every key of `mcp.route()`'s meta. */
+const BRIDGED_ROUTE_KEYS: OptionKeys<BridgedRouteMeta> = { ...ROUTE_META_KEYS, method: true, path: true };
+/** The nested options of a route's meta that are this router's: their keys are checked too. */
+const ROUTE_NESTED_KEYS = { ...TOOL_NESTED_KEYS, input: ROUTE_INPUT_KEYS };
+
+/**
+ * Refuses a key a route's meta does not have (and one of its `input`, `ui` or `rateLimit`), as `mcp.tool()` does.
+ * `mcp.route()` checks when it is called, though its tool may be registered only on the first request.
+ *
+ * @param item - names the route's tool in the message
+ * @param bridged - whether `method` and `path` are keys of the meta (`mcp.route()`), not given beside it
+ * @throws {McpConfigError} `ERR_MCP_UNKNOWN_OPTION`
+ */
+export function rejectUnknownRouteKeys(meta: object, item: string, bridged: boolean): void {
+  const keys = bridged ? BRIDGED_ROUTE_KEYS : ROUTE_META_KEYS;
+  rejectUnknownDefinitionKeys(meta as Record<string, unknown>, keys, item, ROUTE_NESTED_KEYS);
 }
 
 /** Something that serves Node requests: an Express app or router (called as `(req, res)`). */
@@ -96,7 +134,7 @@ function reportWrites(res: ServerResponse, ctx: RequestContext): void {
  * the route that runs: each path value goes, percent-encoded, into its own segment, and one that cannot
  * (`..`, an empty string, a lone surrogate…) is an `isError` result naming it, before anything is dispatched.
  *
- * @throws {McpConfigError} for inputs found in two places, or an Express 4 param pattern that does not compile
+ * @throws {McpConfigError} for an unknown key, inputs found in two places, or an Express 4 param pattern that does not compile
  *
  * @example
  * ```ts
@@ -106,6 +144,7 @@ function reportWrites(res: ServerResponse, ctx: RequestContext): void {
  */
 export function routeTool(meta: RouteToolMeta, method: string, path: string, dispatch: RequestDispatcher): RouteTool {
   const name = meta.name ?? toolNameFor(method, path);
+  rejectUnknownRouteKeys(meta, itemLabel('route tool', name), false);
   const template = compilePath(path, `route tool '${name}'`);
   const layout = inputLayoutFor(
     meta.input,

@@ -3,9 +3,14 @@
 import type { RequestHandler } from 'express';
 import { locateHandler, type Location } from '../express-host';
 import type { McpLogger } from '../logger';
-import type { McpRegistration } from '../registry/definition';
+import { itemLabel, type McpRegistration } from '../registry/definition';
 import { asDispatcher, type RouteTarget } from './dispatch';
-import type { BridgedRouteMeta, RequestDispatcher, RouteToolMeta } from './route-tool';
+import {
+  rejectUnknownRouteKeys,
+  type BridgedRouteMeta,
+  type RequestDispatcher,
+  type RouteToolMeta,
+} from './route-tool';
 
 /** The routes wrapped by one MCP router's `route()`. */
 export interface WrappedRoutes {
@@ -68,6 +73,12 @@ export function createWrappedRoutes(
     throughHost,
     wrap(meta, handlers) {
       const last = handlers[handlers.length - 1];
+      // Checked now, at boot: a route waiting for the first request is registered then, too late to throw.
+      const item =
+        meta.name === undefined
+          ? `route tool of handler '${last?.name || 'anonymous'}'`
+          : itemLabel('route tool', meta.name);
+      rejectUnknownRouteKeys(meta, item, true);
       if (last === undefined) return [];
       const marker = sameShape(last);
       if (meta.path !== undefined) register(meta, meta.method ?? defaultMethod(meta), meta.path);

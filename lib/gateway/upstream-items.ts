@@ -4,11 +4,17 @@ import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isObject } from '../jsonrpc/types';
 import type { Completer } from '../registry/completion';
 import type { HeaderParam } from '../registry/header-params';
-import type { PromptDefinition } from '../registry/prompts';
+import { pickFields } from '../registry/definition';
+import { PROMPT_WIRE_FIELDS, type PromptDefinition } from '../registry/prompts';
 import type { RequestContext } from '../registry/request-context';
-import type { ResourceDefinition, ResourceTemplateDefinition } from '../registry/resources';
+import {
+  RESOURCE_WIRE_FIELDS,
+  TEMPLATE_WIRE_FIELDS,
+  type ResourceDefinition,
+  type ResourceTemplateDefinition,
+} from '../registry/resources';
 import { notFoundError } from '../registry/guards';
-import { errorResult, type ToolDefinition } from '../registry/tools';
+import { errorResult, TOOL_WIRE_FIELDS, type ToolDefinition } from '../registry/tools';
 import { parseUriTemplate } from '../registry/uri-template';
 import { encodeHeaderValue } from '../protocol/modern/request-headers';
 import { rewritePromptResult, rewriteReadResult, rewriteToolResult, type Naming } from './prefixed-names';
@@ -23,12 +29,6 @@ type Entry = Record<string, unknown>;
 
 function text(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
-}
-
-/** The fields every listed item may carry, passed on as the upstream sent them. */
-function listedFields(entry: Entry): Record<string, unknown> {
-  const { title, description, icons, _meta, annotations, mimeType } = entry;
-  return { title, description, icons, _meta, annotations, mimeType };
 }
 
 /**
@@ -72,7 +72,7 @@ export function toolDefinition(
   const guards = Object.hasOwn(options.guards, original) ? options.guards[original] : undefined;
   const paidHere = guards !== undefined && guards.length > 0;
   return {
-    ...(listedFields(entry) as Partial<ToolDefinition<never>>),
+    ...(pickFields(entry, TOOL_WIRE_FIELDS) as Partial<ToolDefinition<never>>),
     name: naming.name(original),
     // A model picks tools by their description: an upstream that gave none gets its title or name.
     description: text(entry.description) || text(entry.title) || original,
@@ -133,7 +133,7 @@ export function promptDefinition(source: UpstreamSource, entry: Entry & { name: 
   const original = entry.name;
   const declared = Array.isArray(entry.arguments) ? entry.arguments.filter(isObject) : [];
   return {
-    ...(listedFields(entry) as Partial<PromptDefinition<never>>),
+    ...(pickFields(entry, PROMPT_WIRE_FIELDS) as Partial<PromptDefinition<never>>),
     name: source.naming.name(original),
     scopes: source.options.scopes,
     arguments: declared.map((arg) => ({
@@ -190,7 +190,7 @@ async function readUpstream(
 /** A resource of the upstream, under its downstream URI; a read forwards the original URI. */
 export function resourceDefinition(source: UpstreamSource, entry: Entry & { uri: string }): ResourceDefinition {
   return {
-    ...(listedFields(entry) as Partial<ResourceDefinition>),
+    ...(pickFields(entry, RESOURCE_WIRE_FIELDS) as Partial<ResourceDefinition>),
     uri: source.naming.uri(entry.uri),
     name: text(entry.name) || entry.uri,
     size: typeof entry.size === 'number' ? entry.size : undefined,
@@ -207,7 +207,7 @@ export function templateDefinition(
   const variables = parseUriTemplate(entry.uriTemplate).variableNames;
   const ref = { type: 'ref/resource', uri: entry.uriTemplate };
   return {
-    ...(listedFields(entry) as Partial<ResourceTemplateDefinition<never>>),
+    ...(pickFields(entry, TEMPLATE_WIRE_FIELDS) as Partial<ResourceTemplateDefinition<never>>),
     uriTemplate: source.naming.uri(entry.uriTemplate),
     name: text(entry.name) || entry.uriTemplate,
     scopes: source.options.scopes,

@@ -37,7 +37,8 @@ export interface UpstreamLimitsOptions {
 /** The limits after checking: internal. */
 export type ResolvedLimits = Readonly<Required<UpstreamLimitsOptions>>;
 
-const KNOWN_LIMITS: OptionKeys<UpstreamLimitsOptions> = {
+/** The keys of an upstream's `limits` option. */
+export const UPSTREAM_LIMITS_KEYS: OptionKeys<UpstreamLimitsOptions> = {
   maxDescriptionBytes: true,
   maxSchemaBytes: true,
   maxItemBytes: true,
@@ -52,7 +53,8 @@ const DEFAULT_LIMITS: ResolvedLimits = Object.freeze({
 
 /**
  * @param label - how the upstream is named in messages (`upstream 'fs'`)
- * @throws {McpConfigError} for an unknown key, or a value that is not a positive integer, naming `<label>.limits.<key>`
+ * @throws {McpConfigError} for an unknown key (`<label>: unknown option 'limits.<key>'`), or a value that is not a
+ *   positive integer, naming `<label>.limits.<key>`
  */
 export function resolveLimits(limits: unknown, label: string): ResolvedLimits {
   if (limits === undefined) return DEFAULT_LIMITS;
@@ -62,7 +64,7 @@ export function resolveLimits(limits: unknown, label: string): ResolvedLimits {
       '{ maxDescriptionBytes?, maxSchemaBytes?, maxItemBytes?, maxListBytes? }',
       limits,
     );
-  rejectUnknownKeys(limits, KNOWN_LIMITS, `${label}.limits.`);
+  rejectUnknownKeys(limits, UPSTREAM_LIMITS_KEYS, 'limits.', { item: label });
   const resolved: Record<string, number> = { ...DEFAULT_LIMITS };
   for (const [key, value] of Object.entries(limits)) {
     if (value === undefined) continue;

@@ -1,14 +1,20 @@
 // The options of mcp.upstream(): checked and defaulted once, at registration (a bad value throws McpConfigError naming it).
 
 import { isProtocolHeader } from './upstream-envelope';
-import { invalidOption, isPositiveInteger, McpConfigError } from '../config-error';
+import { invalidOption, isPositiveInteger, McpConfigError, rejectUnknownKeys } from '../config-error';
+import { itemLabel } from '../registry/definition';
 import { isGuardList, GUARD_LIST_EXPECTED, type ToolGuard } from '../registry/guards';
 import type { RequestContext } from '../registry/request-context';
 import { PREFIX } from './prefixed-names';
 import { resolveStdio, STDIO_KEYS, type ResolvedStdio, type StdioUpstreamOptions } from './stdio-options';
-import { resolveLimits, type ResolvedLimits, type UpstreamLimitsOptions } from './upstream-limits';
+import {
+  resolveLimits,
+  UPSTREAM_LIMITS_KEYS,
+  type ResolvedLimits,
+  type UpstreamLimitsOptions,
+} from './upstream-limits';
 import { resolveRoots, type UpstreamRoot } from './upstream-roots';
-import { resolveTools, type UpstreamToolsOptions } from './upstream-tools';
+import { resolveTools, UPSTREAM_TOOLS_KEYS, type UpstreamToolsOptions } from './upstream-tools';
 
 export type { NameMatcher, UpstreamToolsOptions } from './upstream-tools';
 
@@ -172,15 +178,16 @@ function checkDuration(value: unknown, option: string): void {
 }
 
 /**
- * @throws {McpConfigError} for an unknown key or a bad value, naming `upstream.<key>`; for a forwarded header that
+ * @throws {McpConfigError} for an unknown key (`upstream 'fs': unknown option 'prefx'. Did you mean 'prefix'?`) or a
+ *   bad value, naming `upstream.<key>`; for a forwarded header that
  *   carries credentials or belongs to the protocol
  */
 export function resolveUpstream(options: UpstreamOptions): ResolvedUpstream {
   if (typeof options !== 'object' || options === null) throw invalidOption('upstream', 'an object', options);
-  for (const key of Object.keys(options)) {
-    if (!Object.hasOwn(KNOWN, key))
-      throw new McpConfigError('ERR_MCP_UNKNOWN_OPTION', `unknown option 'upstream.${key}'`);
-  }
+  rejectUnknownKeys(options, KNOWN, '', {
+    item: itemLabel('upstream', options.name ?? options.prefix),
+    nested: { tools: UPSTREAM_TOOLS_KEYS, limits: UPSTREAM_LIMITS_KEYS },
+  });
   const { prefix, headers, forwardHeaders = [], resources = true, prompts = true } = options;
   if (prefix !== undefined && (typeof prefix !== 'string' || !PREFIX.test(prefix)))
     throw invalidOption('upstream.prefix', 'a letter then up to 31 letters, digits or -', prefix);

@@ -1,6 +1,6 @@
 // The `tools` option of mcp.upstream(): which upstream tools are mounted (include, exclude) and under which names (rename).
 
-import { invalidOption, McpConfigError } from '../config-error';
+import { invalidOption, rejectUnknownKeys, type OptionKeys } from '../config-error';
 
 /** Names of upstream items: exact names, or patterns. */
 export type NameMatcher = string | RegExp;
@@ -15,7 +15,8 @@ export interface UpstreamToolsOptions {
   rename?: Readonly<Record<string, string>>;
 }
 
-const KNOWN_TOOLS: { [K in keyof Required<UpstreamToolsOptions>]: true } = {
+/** The keys of an upstream's `tools` option. */
+export const UPSTREAM_TOOLS_KEYS: OptionKeys<UpstreamToolsOptions> = {
   include: true,
   exclude: true,
   rename: true,
@@ -38,10 +39,7 @@ export function resolveTools(tools: unknown, label: string): Required<UpstreamTo
   if (tools === undefined || tools === true) return { include: [], exclude: [], rename: {} };
   if (typeof tools !== 'object' || tools === null)
     throw invalidOption(`${label}.tools`, 'a boolean or { include, exclude, rename }', tools);
-  for (const key of Object.keys(tools)) {
-    if (!Object.hasOwn(KNOWN_TOOLS, key))
-      throw new McpConfigError('ERR_MCP_UNKNOWN_OPTION', `unknown option '${label}.tools.${key}'`);
-  }
+  rejectUnknownKeys(tools, UPSTREAM_TOOLS_KEYS, 'tools.', { item: label });
   const { include, exclude, rename = {} } = tools as UpstreamToolsOptions;
   if (
     typeof rename !== 'object' ||

@@ -1,6 +1,6 @@
 // x402Facilitator: a small HTTP client of an x402 facilitator's /verify, /settle and /supported (x402 v2 §7), on fetch.
 
-import { invalidOption, isPositiveInteger, McpConfigError, type OptionKeys } from '../config-error';
+import { invalidOption, isPositiveInteger, McpConfigError, rejectUnknownKeys, type OptionKeys } from '../config-error';
 import { isObject } from '../jsonrpc/types';
 import { readBoundedText } from '../outbound/bounded-text';
 import {
@@ -72,13 +72,7 @@ const NOTHING_RECORDED = Object.freeze({ recordArguments: false, recordResults: 
 export function x402Facilitator(options: X402FacilitatorOptions): X402Facilitator {
   if (!isObject(options))
     throw new McpConfigError('ERR_MCP_INVALID_OPTION', 'x402Facilitator() needs an options object: { url }');
-  for (const key of Object.keys(options)) {
-    if (!(key in KNOWN))
-      throw new McpConfigError(
-        'ERR_MCP_UNKNOWN_OPTION',
-        `x402Facilitator: unknown option '${key}' (known: ${Object.keys(KNOWN).join(', ')})`,
-      );
-  }
+  rejectUnknownKeys(options, KNOWN, 'x402Facilitator.');
   const { url, headers, timeoutMs = DEFAULT_TIMEOUT_MS } = options;
   let base: URL;
   try {

@@ -1,6 +1,6 @@
 // x402Guard: a tool guard that sells calls with x402 v2 payments, as the MCP transport of x402 defines (specs/transports-v2/mcp.md).
 
-import { invalidOption, isPositiveInteger, McpConfigError, type OptionKeys } from '../config-error';
+import { invalidOption, isPositiveInteger, McpConfigError, rejectUnknownKeys, type OptionKeys } from '../config-error';
 import { isObject } from '../jsonrpc/types';
 import { holdAgainstCancellation } from '../protocol/handler-context';
 import { textContent } from '../registry/content';
@@ -75,13 +75,7 @@ export const PAYMENT_RESPONSE_KEY = 'x402/payment-response';
 export function x402Guard(options: X402GuardOptions): X402Guard {
   if (!isObject(options))
     throw new McpConfigError('ERR_MCP_INVALID_OPTION', 'x402Guard() needs an options object: { facilitator, accepts }');
-  for (const key of Object.keys(options)) {
-    if (!(key in KNOWN))
-      throw new McpConfigError(
-        'ERR_MCP_UNKNOWN_OPTION',
-        `x402Guard: unknown option '${key}' (known: ${Object.keys(KNOWN).join(', ')})`,
-      );
-  }
+  rejectUnknownKeys(options, KNOWN, 'x402Guard.');
   const { facilitator, accepts, timeoutMs = 15_000, replayTtlMs = 86_400_000, maxRemembered = 10_000 } = options;
   if (!isObject(facilitator) || typeof facilitator.verify !== 'function' || typeof facilitator.settle !== 'function') {
     throw invalidOption(

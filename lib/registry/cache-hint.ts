@@ -1,6 +1,6 @@
 // Cache hints of MCP 2026-07-28 results (ttlMs, cacheScope): the option shape, checked once, for the router and each resource.
 
-import { McpConfigError } from '../config-error';
+import { McpConfigError, rejectUnknownKeys, type OptionKeys } from '../config-error';
 import { isObject } from '../jsonrpc/types';
 
 /** Who may reuse a cached result: any client (`'public'`), or only the credentials that fetched it (`'private'`). */
@@ -14,6 +14,9 @@ export interface CacheHintOptions {
   scope?: CacheScope;
 }
 
+/** The keys of a `cache` option. */
+export const CACHE_HINT_KEYS: OptionKeys<CacheHintOptions> = { ttlMs: true, scope: true };
+
 /** A cache hint after checking: what goes on the wire as `ttlMs` and `cacheScope`. */
 export interface CacheHint {
   readonly ttlMs: number;
@@ -25,7 +28,7 @@ export interface CacheHint {
  *
  * @param label - names the option in the error (`cache`, `resource 'docs://readme' cache`)
  * @returns a frozen copy, or undefined when absent
- * @throws {McpConfigError} `ERR_MCP_INVALID_OPTION` unless it is `{ ttlMs?, scope? }` with an integer ≥ 0 and a known scope
+ * @throws {McpConfigError} `ERR_MCP_UNKNOWN_OPTION` for a key it does not have; `ERR_MCP_INVALID_OPTION` unless it is `{ ttlMs?, scope? }` with an integer ≥ 0 and a known scope
  */
 export function checkCacheHint(value: unknown, label: string): Readonly<CacheHintOptions> | undefined {
   if (value === undefined) return undefined;
@@ -34,10 +37,7 @@ export function checkCacheHint(value: unknown, label: string): Readonly<CacheHin
       'ERR_MCP_INVALID_OPTION',
       `${label} must be { ttlMs?, scope? }, got ${JSON.stringify(value)}`,
     );
-  for (const key of Object.keys(value)) {
-    if (key !== 'ttlMs' && key !== 'scope')
-      throw new McpConfigError('ERR_MCP_UNKNOWN_OPTION', `unknown option '${label}.${key}': use 'ttlMs' or 'scope'`);
-  }
+  rejectUnknownKeys(value, CACHE_HINT_KEYS, `${label}.`);
   const { ttlMs, scope } = value as CacheHintOptions;
   // MCP 2026-07-28 caching: ttlMs is an integer ≥ 0.
   if (ttlMs !== undefined && (!Number.isSafeInteger(ttlMs) || ttlMs < 0))

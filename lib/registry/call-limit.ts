@@ -1,7 +1,7 @@
 // Per-tool call limits: a fixed window counted per caller (principal, else session, else client address) in an express-rate-limit store.
 
 import { ipKeyGenerator, MemoryStore, type Options as RateLimitOptions, type Store } from 'express-rate-limit';
-import { isPositiveInteger, McpConfigError } from '../config-error';
+import { isPositiveInteger, McpConfigError, type OptionKeys } from '../config-error';
 import type { RequestContext } from './request-context';
 
 /** At most `limit` calls per `windowMs`, per caller. */
@@ -16,6 +16,9 @@ export interface CallLimitOptions {
    */
   store?: Store;
 }
+
+/** The keys of a `rateLimit`. */
+export const CALL_LIMIT_KEYS: OptionKeys<CallLimitOptions> = { limit: true, windowMs: true, store: true };
 
 /** Counts calls of one tool. */
 export interface CallLimiter {

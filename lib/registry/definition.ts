@@ -1,6 +1,6 @@
 // Checks shared by every registration (tool, resource, template, prompt): shape, handler, names, copies.
 
-import { McpConfigError } from '../config-error';
+import { McpConfigError, rejectUnknownKeys } from '../config-error';
 import { isObject } from '../jsonrpc/types';
 
 /** An icon a client may show (MCP 2025-11-25). */
@@ -32,6 +32,43 @@ export function checkDefinitionObject(
       `a ${kind} definition must be an object, got ${definition === null ? 'null' : typeof definition}`,
     );
   }
+}
+
+/** The keys of one kind of definition, checked by the compiler against its type (`OptionKeys<ToolDefinition>`). */
+export type KeyTable = Readonly<Record<string, true>>;
+
+/**
+ * Refuses a key of `definition`, or of one of its nested options given as an object (`ui`, `rateLimit`, `cache`, …),
+ * that its kind does not have: a typo must not silently drop a protection (`inputschema` registers a tool with no
+ * input validation). A key given one level too high is suggested where it belongs.
+ *
+ * @param item - names the item in the message: `tool 'add'`
+ * @param nested - the key tables of its nested options, by the key that holds them
+ * @throws {McpConfigError} `ERR_MCP_UNKNOWN_OPTION`: `tool 'add': unknown option 'inputschema'. Did you mean 'inputSchema'?`
+ */
+export function rejectUnknownDefinitionKeys(
+  definition: Record<string, unknown>,
+  known: KeyTable,
+  item: string,
+  nested: Readonly<Record<string, KeyTable>> = {},
+): void {
+  rejectUnknownKeys(definition, known, '', { item, nested });
+  for (const [holder, keys] of Object.entries(nested)) {
+    const value = definition[holder];
+    if (isObject(value)) rejectUnknownKeys(value, keys, `${holder}.`, { item });
+  }
+}
+
+/** How messages name an item before its identifier is checked: `tool 'add'`, or `tool` when it has none yet. */
+export function itemLabel(kind: string, id: unknown): string {
+  return typeof id === 'string' ? `${kind} '${id}'` : kind;
+}
+
+/** The fields of `source` that `fields` lists (one kind's MCP wire fields), as given: what goes on to a list entry. */
+export function pickFields(source: object, fields: KeyTable): Record<string, unknown> {
+  const picked: Record<string, unknown> = {};
+  for (const key of Object.keys(fields)) picked[key] = (source as Record<string, unknown>)[key];
+  return picked;
 }
 
 /** @throws {McpConfigError} when `fn` is not a function */

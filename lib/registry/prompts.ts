@@ -1,13 +1,22 @@
 // Prompts: the definition users register, and its guard chain (access → argument checks → guards → get → messages).
 
-import { McpConfigError } from '../config-error';
+import { McpConfigError, rejectUnknownKeys, type OptionKeys } from '../config-error';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isObject } from '../jsonrpc/types';
 import { isContentBlock, textContent, type ContentBlock } from './content';
 import { accessRuleOf, type AccessRule } from './access';
 import type { RequestContext } from './request-context';
 import { checkCompleter, type Completer } from './completion';
-import { checkDefinitionObject, checkHandler, checkName, copyDefined, type Icon } from './definition';
+import {
+  checkDefinitionObject,
+  checkHandler,
+  checkName,
+  copyDefined,
+  itemLabel,
+  pickFields,
+  rejectUnknownDefinitionKeys,
+  type Icon,
+} from './definition';
 import type { GetPromptResult } from './results';
 import type { Guard, PromptGuard, PromptGuardCall } from './guards';
 import { composePipeline, guardLinks, type CallEntry, type Link, type Step } from './item-pipeline';
@@ -73,6 +82,35 @@ export interface PromptDefinition<
   get(args: Args, ctx: RequestContext): PromptValue | Promise<PromptValue>;
 }
 
+/**
+ * The fields of an MCP Prompt (schema 2025-11-25 and 2026-07-28 › Prompt) a definition gives as they go on the wire:
+ * `prompts/list` shows them (`arguments` as {@link PROMPT_ARGUMENT_WIRE_FIELDS}), and a gateway takes them from an
+ * upstream's entry.
+ */
+export const PROMPT_WIRE_FIELDS = {
+  name: true,
+  title: true,
+  description: true,
+  arguments: true,
+  icons: true,
+  _meta: true,
+} as const satisfies Partial<OptionKeys<PromptDefinition>>;
+const PROMPT_KEYS: OptionKeys<PromptDefinition> = {
+  ...PROMPT_WIRE_FIELDS,
+  scopes: true,
+  canAccess: true,
+  guards: true,
+  get: true,
+};
+/** The fields of an MCP PromptArgument (schema › PromptArgument): each argument as `prompts/list` shows it. */
+export const PROMPT_ARGUMENT_WIRE_FIELDS = {
+  name: true,
+  title: true,
+  description: true,
+  required: true,
+} as const satisfies Partial<OptionKeys<PromptArgument>>;
+const PROMPT_ARGUMENT_KEYS: OptionKeys<PromptArgument> = { ...PROMPT_ARGUMENT_WIRE_FIELDS, complete: true };
+
 /** A prompt, checked. */
 export interface RegisteredPrompt {
   readonly name: string;
@@ -89,13 +127,15 @@ export interface RegisteredPrompt {
 
 /**
  * @param routerGuards - the router's `guards`, run before the prompt's own
- * @throws {McpConfigError} for a bad name, a missing `get`, bad or duplicate arguments, or bad guards
+ * @throws {McpConfigError} for an unknown key, a bad name, a missing `get`, bad or duplicate arguments, or bad guards
  */
 export function definePrompt(
   definition: PromptDefinition<never>,
   routerGuards: readonly Guard[] = [],
 ): RegisteredPrompt {
   checkDefinitionObject(definition, 'prompt');
+  const label = itemLabel('prompt', definition.name);
+  rejectUnknownDefinitionKeys(definition, PROMPT_KEYS, label);
   checkName(definition.name, 'prompt');
   const { name } = definition;
   checkHandler(definition.get, `prompt '${name}'`, 'get');
@@ -104,8 +144,9 @@ export function definePrompt(
     throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `prompt '${name}' arguments must be an array`);
   const completers = new Map<string, Completer>();
   const seen = new Set<string>();
-  for (const arg of args) {
+  for (const [index, arg] of args.entries()) {
     checkDefinitionObject(arg, `prompt '${name}' argument`);
+    rejectUnknownKeys(arg, PROMPT_ARGUMENT_KEYS, `arguments[${index}].`, { item: label });
     checkName(arg.name, `prompt '${name}' argument`);
     if (seen.has(arg.name))
       throw new McpConfigError('ERR_MCP_DUPLICATE', `prompt '${name}' declares argument '${arg.name}' twice`);
@@ -113,16 +154,10 @@ export function definePrompt(
     checkCompleter(arg.complete, `prompt '${name}' argument '${arg.name}'`);
     if (arg.complete) completers.set(arg.name, arg.complete);
   }
-  const listedArgs = args.map(({ name: argName, title, description, required }) =>
-    copyDefined({ name: argName, title, description, required }),
-  );
+  const listedArgs = args.map((arg) => copyDefined(pickFields(arg, PROMPT_ARGUMENT_WIRE_FIELDS)));
   const descriptor = copyDefined({
-    name,
-    title: definition.title,
-    description: definition.description,
+    ...pickFields(definition, PROMPT_WIRE_FIELDS),
     arguments: listedArgs.length > 0 ? listedArgs : undefined,
-    icons: definition.icons,
-    _meta: definition._meta,
   });
   const prompt = {
     name,

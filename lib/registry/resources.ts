@@ -2,104 +2,45 @@
 
 import { McpConfigError } from '../config-error';
 import { isObject } from '../jsonrpc/types';
-import { toBase64, type BinaryData, type ContentAnnotations, type ResourceContents } from './content';
+import { toBase64, type BinaryData, type ResourceContents } from './content';
 import { accessRuleOf, type AccessRule } from './access';
 import type { RequestContext } from './request-context';
 import { checkCacheHint, type CacheHintOptions } from './cache-hint';
+import {
+  RESOURCE_KEYS,
+  RESOURCE_NESTED_KEYS,
+  RESOURCE_WIRE_FIELDS,
+  TEMPLATE_KEYS,
+  TEMPLATE_WIRE_FIELDS,
+  type ResourceDefinition,
+  type ResourceFields,
+  type ResourceTemplateDefinition,
+  type ResourceValue,
+} from './resource-definition';
 import { checkCompleter, type Completer } from './completion';
-import { checkDefinitionObject, checkHandler, checkName, copyDefined, type Icon } from './definition';
+import {
+  checkDefinitionObject,
+  checkHandler,
+  checkName,
+  copyDefined,
+  itemLabel,
+  pickFields,
+  rejectUnknownDefinitionKeys,
+} from './definition';
 import type { ReadResourceResult } from './results';
-import type { Guard, ResourceGuard, ResourceGuardCall } from './guards';
+import type { Guard, ResourceGuardCall } from './guards';
 import { composePipeline, guardLinks, type CallEntry, type Step } from './item-pipeline';
 import { parseUriTemplate, type UriTemplate } from './uri-template';
 
 export type { ReadResourceResult } from './results';
-
-/** One content of a resource as `read` may return it; `uri` and `mimeType` default to the resource's. */
-export type ResourceContentInput =
-  | {
-      /** The URI these contents are for. Defaults to the URI read. */
-      uri?: string;
-      /** Their media type. Defaults to the resource's `mimeType`. */
-      mimeType?: string;
-      /** The contents as text. */
-      text: string;
-      /** Extra data for clients that know its keys; passed through untouched. */
-      _meta?: Record<string, unknown>;
-    }
-  | {
-      /** The URI these contents are for. Defaults to the URI read. */
-      uri?: string;
-      /** Their media type. Defaults to the resource's `mimeType`. */
-      mimeType?: string;
-      /** The contents as bytes (base64-encoded on the wire). */
-      blob: BinaryData;
-      /** Extra data for clients that know its keys; passed through untouched. */
-      _meta?: Record<string, unknown>;
-    };
-
-/** What `read` may return: text, bytes (→ base64 blob), one content, several, or `{ contents }`. */
-export type ResourceValue =
-  | string
-  | Uint8Array
-  | ResourceContentInput
-  | ResourceContentInput[]
-  | {
-      /** Every contents item of the read, as `resources/read` answers them. */
-      contents: ResourceContentInput[];
-    };
-
-interface ResourceFields extends AccessRule {
-  /** A short name for the resource, shown in lists. */
-  name: string;
-  /** A display name for people. Defaults to none. */
-  title?: string;
-  /** What the resource holds, for the model. Defaults to none. */
-  description?: string;
-  /** The media type its contents have, listed and used for contents that do not give their own. Defaults to none. */
-  mimeType?: string;
-  /** Hints for the client: audience, priority, last change. Defaults to none. */
-  annotations?: ContentAnnotations;
-  /** Icons a client may show beside it (MCP 2025-11-25). Defaults to none. */
-  icons?: Icon[];
-  /** Extra data listed with it, for clients that know its keys. Defaults to none. */
-  _meta?: Record<string, unknown>;
-  /**
-   * Guards around each read, after the router's `guards` (see {@link Guard} for the whole order): they may let
-   * a read through, end it with contents or a JSON-RPC error, or change its contents. Defaults to none.
-   */
-  guards?: ReadonlyArray<ResourceGuard>;
-  /**
-   * How long a 2026-07-28 client may reuse what `resources/read` returns, and who may: overrides the router's
-   * `cache` for this item's reads. Defaults to the router's.
-   */
-  cache?: CacheHintOptions;
-}
-
-/** A resource with a fixed URI, registered with `mcp.resource()`. */
-export interface ResourceDefinition extends ResourceFields {
-  /** An absolute URI with a scheme (RFC 3986), e.g. `docs://readme` or `file:///etc/motd`. */
-  uri: string;
-  /** Size in bytes, if known (MCP 2025-03-26 and later). */
-  size?: number;
-  /**
-   * Reads the resource; a string is text, bytes are a blob, and `mimeType` applies to both unless a contents item gives
-   * its own.
-   */
-  read(uri: string, ctx: RequestContext): ResourceValue | Promise<ResourceValue>;
-}
-
-/** A family of resources named by an RFC 6570 template, registered with `mcp.resourceTemplate()`. */
-export interface ResourceTemplateDefinition<
-  Vars extends Record<string, string> = Record<string, string>,
-> extends ResourceFields {
-  /** e.g. `users://{id}/profile` (simple `{x}` and reserved `{+x}` expansion, and RFC 6570 levels 1–3). */
-  uriTemplate: string;
-  /** Reads one resource of the family; `variables` are the decoded values matched in the URI. */
-  read(uri: string, variables: Vars, ctx: RequestContext): ResourceValue | Promise<ResourceValue>;
-  /** Completers for the template's variables (`completion/complete` with `ref/resource`). */
-  complete?: { [name: string]: Completer };
-}
+export {
+  RESOURCE_WIRE_FIELDS,
+  TEMPLATE_WIRE_FIELDS,
+  type ResourceContentInput,
+  type ResourceDefinition,
+  type ResourceTemplateDefinition,
+  type ResourceValue,
+} from './resource-definition';
 
 /** A static resource, checked. */
 export interface RegisteredResource {
@@ -135,13 +76,14 @@ const ABSOLUTE_URI = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s]*$/;
 
 /**
  * @param routerGuards - the router's `guards`, run before the resource's own
- * @throws {McpConfigError} for a missing name or `read`, a URI without a scheme, or bad guards
+ * @throws {McpConfigError} for an unknown key, a missing name or `read`, a URI without a scheme, or bad guards
  */
 export function defineResource(
   definition: ResourceDefinition,
   routerGuards: readonly Guard[] = [],
 ): RegisteredResource {
   checkDefinitionObject(definition, 'resource');
+  rejectUnknownDefinitionKeys(definition, RESOURCE_KEYS, itemLabel('resource', definition.uri), RESOURCE_NESTED_KEYS);
   const { uri } = definition;
   if (typeof uri !== 'string' || !ABSOLUTE_URI.test(uri)) {
     throw new McpConfigError(
@@ -155,7 +97,7 @@ export function defineResource(
   return withChain(
     {
       uri,
-      descriptor: copyDefined({ uri, ...listedFields(definition), size: definition.size }),
+      descriptor: copyDefined({ ...pickFields(definition, RESOURCE_WIRE_FIELDS), uri }),
       read: (target: string, _variables: Record<string, string>, ctx: RequestContext) => read(target, ctx),
       mimeType: definition.mimeType,
       access: accessRuleOf(definition, `resource '${uri}'`),
@@ -169,13 +111,19 @@ export function defineResource(
 
 /**
  * @param routerGuards - the router's `guards`, run before the template's own
- * @throws {McpConfigError} for a bad template, a missing name or `read`, a completer for an unknown variable, or bad guards
+ * @throws {McpConfigError} for an unknown key, a bad template, a missing name or `read`, a completer for an unknown variable, or bad guards
  */
 export function defineTemplate(
   definition: ResourceTemplateDefinition<never>,
   routerGuards: readonly Guard[] = [],
 ): RegisteredTemplate {
   checkDefinitionObject(definition, 'resource template');
+  rejectUnknownDefinitionKeys(
+    definition,
+    TEMPLATE_KEYS,
+    itemLabel('resource template', definition.uriTemplate),
+    RESOURCE_NESTED_KEYS,
+  );
   const template = parseUriTemplate(definition.uriTemplate);
   const label = `resource template '${definition.uriTemplate}'`;
   checkName(definition.name, label);
@@ -196,7 +144,7 @@ export function defineTemplate(
       uri: template.template,
       template,
       completers,
-      descriptor: copyDefined({ uriTemplate: template.template, ...listedFields(definition) }),
+      descriptor: copyDefined({ ...pickFields(definition, TEMPLATE_WIRE_FIELDS), uriTemplate: template.template }),
       read: definition.read.bind(definition) as RegisteredTemplate['read'],
       mimeType: definition.mimeType,
       access: accessRuleOf(definition, label),
@@ -239,11 +187,6 @@ function readStep(resource: Omit<RegisteredResource, 'run'>): Step<ResourceGuard
       isObject(value) && Array.isArray(value.contents) ? value.contents : Array.isArray(value) ? value : [value];
     return { contents: inputs.map((input) => toContents(input, call.uri, resource.mimeType)) };
   };
-}
-
-function listedFields(definition: ResourceFields): Record<string, unknown> {
-  const { name, title, description, mimeType, annotations, icons, _meta } = definition;
-  return { name, title, description, mimeType, annotations, icons, _meta };
 }
 
 /** Reads a resource through its chain (access, guards, `read`) and turns what `read` returned into contents. */

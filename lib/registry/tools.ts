@@ -3,9 +3,16 @@
 import { isPositiveInteger, McpConfigError } from '../config-error';
 import type { CompiledSchema, SchemaValidator } from '../schema/validator';
 import { accessRuleOf, type AccessRule } from './access';
+import {
+  TOOL_KEYS,
+  TOOL_NESTED_KEYS,
+  TOOL_WIRE_FIELDS,
+  type TaskSupport,
+  type ToolDefinition,
+} from './tool-definition';
 import { objectSchema, wrappedSchema, wrapsOutput, type JsonSchema } from './tool-schemas';
 import { headerParamsOf, type HeaderParam } from './header-params';
-import { createCallLimiter, type CallLimitOptions, type CallLimitStores } from './call-limit';
+import { createCallLimiter, type CallLimitStores } from './call-limit';
 import type { RequestContext } from './request-context';
 import {
   forwardStep,
@@ -17,88 +24,24 @@ import {
   validationLink,
 } from './tool-chain';
 import type { PaymentLedger } from './payment-ledger';
-import { checkDefinitionObject, checkHandler, copyDefined, type Icon } from './definition';
+import {
+  checkDefinitionObject,
+  checkHandler,
+  copyDefined,
+  itemLabel,
+  pickFields,
+  rejectUnknownDefinitionKeys,
+} from './definition';
 import type { CallToolResult, ToolDescriptor } from './results';
-import { guardsListMeta, type Guard, type ToolGuard, type ToolGuardCall } from './guards';
+import { guardsListMeta, type Guard, type ToolGuardCall } from './guards';
 import { composePipeline, guardLinks, type CallEntry } from './item-pipeline';
-import type { ResolvedUiLink, ToolUiLink } from './ui-link';
+import type { ResolvedUiLink } from './ui-link';
 
 export type { CallToolResult, ToolDescriptor } from './results';
 export { errorResult, jsonResult, toCallToolResult } from './tool-chain';
 
 export type { JsonSchema } from './tool-schemas';
-
-/** Hints about a tool's behaviour (MCP 2025-03-26 and later); clients must not trust them for security. */
-export interface ToolAnnotations {
-  /** A display name for people (the tool's own `title` wins). */
-  title?: string;
-  /** The tool changes nothing. A hint for the client, not a guarantee. Defaults to `false`. */
-  readOnlyHint?: boolean;
-  /** The tool may delete or overwrite (meaningful when not read-only). A hint for the client. Defaults to `true`. */
-  destructiveHint?: boolean;
-  /** Calling it again with the same arguments changes nothing more. A hint for the client. Defaults to `false`. */
-  idempotentHint?: boolean;
-  /** The tool reaches outside systems (the web, other services), not only its own data. Defaults to `true`. */
-  openWorldHint?: boolean;
-}
-
-/** A tool as registered with `mcp.tool()`. */
-export interface ToolDefinition<Args = Record<string, unknown>> extends AccessRule {
-  /** 1–128 characters of `A-Z a-z 0-9 _ . -`, unique in the router (MCP 2025-11-25 tool names). */
-  name: string;
-  /** A human-readable name for UIs. */
-  title?: string;
-  /** What the tool does, for the model: required, since a model cannot use a tool it cannot read about. */
-  description: string;
-  /** JSON Schema of the arguments (`type: 'object'`). Defaults to `{ type: 'object', additionalProperties: false }`. */
-  inputSchema?: JsonSchema;
-  /** JSON Schema of `structuredContent`; when given, every successful result is checked against it. */
-  outputSchema?: JsonSchema;
-  /** Hints for the client about what the tool does (read-only, destructive, …). Defaults to none. */
-  annotations?: ToolAnnotations;
-  /** Icons a client may show beside it (MCP 2025-11-25). Defaults to none. */
-  icons?: Icon[];
-  /** Extra data listed with it, for clients that know its keys. Defaults to none. */
-  _meta?: Record<string, unknown>;
-  /**
-   * The MCP App (registered with `mcp.app()` before this tool) that shows its results: the app's name or `ui://`
-   * URI, or `{ app, visibility }`; `visibility: ['app']` keeps the tool from clients that do not render apps.
-   * Listed as `_meta.ui` (SEP-1865). Defaults to none.
-   */
-  ui?: ToolUiLink;
-  /** Longest a call may run: then its signal aborts and the caller gets an `isError` result. Defaults to no limit. */
-  timeoutMs?: number;
-  /** At most `limit` calls per `windowMs` per caller (principal, else session); more get an `isError` result. Defaults to none. */
-  rateLimit?: CallLimitOptions;
-  /**
-   * Guards around each call, after the router's `guards` and before the handler (see {@link Guard} for the
-   * whole order): they may let a call through, end it with a result or a JSON-RPC error, or change its result.
-   * Defaults to none.
-   */
-  guards?: ReadonlyArray<ToolGuard>;
-  /**
-   * Whether a call may run as a long-running task (MCP tasks: the 2025-11-25 `execution.taskSupport`; the 2026
-   * `io.modelcontextprotocol/tasks` extension): `'optional'` runs as a task when the client asks for one (2025: the
-   * call's `task` param) or supports them (2026: the extension in its capabilities), else as a plain call;
-   * `'required'` refuses a call that cannot run as a task. The call then answers at once with a task handle and
-   * the handler runs on, past the HTTP request, until done or `tasks/cancel` aborts `ctx.signal`. Defaults to none.
-   */
-  task?: TaskSupport;
-  /**
-   * When a call that runs as a task becomes one: `'call'` (the default) at once, the whole handler running as the
-   * task; `'handler'` when the handler calls `await ctx.continueAsTask()`, so that it can ask first (`ctx.elicit`…,
-   * in 2026 through `input_required` retries of the call) and hand the long part to the task. Needs `task`.
-   */
-  taskStart?: 'call' | 'handler';
-  /**
-   * Runs the tool. Return a string (→ text), a plain object (→ `structuredContent` plus its JSON as text),
-   * a content block, or a whole {@link CallToolResult}. A throw becomes an `isError` result with the message.
-   */
-  handler(args: Args, ctx: RequestContext): unknown;
-}
-
-/** How a tool runs as a task: see {@link ToolDefinition.task}. */
-export type TaskSupport = 'optional' | 'required';
+export { TOOL_WIRE_FIELDS, type TaskSupport, type ToolAnnotations, type ToolDefinition } from './tool-definition';
 
 /** A tool, validated and compiled. */
 export interface RegisteredTool {
@@ -158,8 +101,8 @@ const NO_ARGUMENTS_SCHEMA: JsonSchema = { type: 'object', additionalProperties: 
  *
  * @param routerGuards - the router's `guards`, run before the tool's own
  * @param services - what the router lends every tool: where its `rateLimit` counts, the payment ledger its guards see
- * @throws {McpConfigError} for a bad name, a missing description or handler, a schema that is not an object schema,
- *   an invalid `"x-mcp-header"` argument, or bad guards
+ * @throws {McpConfigError} for an unknown key, a bad name, a missing description or handler, a schema that is not an
+ *   object schema, an invalid `"x-mcp-header"` argument, or bad guards
  */
 export function defineTool(
   definition: ToolDefinition<never>,
@@ -169,6 +112,7 @@ export function defineTool(
   services: ToolServices = {},
 ): RegisteredTool {
   checkDefinitionObject(definition, 'tool');
+  rejectUnknownDefinitionKeys(definition, TOOL_KEYS, itemLabel('tool', definition.name), TOOL_NESTED_KEYS);
   const { name, description } = definition;
   if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
     throw new McpConfigError(
@@ -216,13 +160,9 @@ export function defineTool(
   const wrapsResult = declared !== undefined && !forwarded && wrapsOutput(declared, `tool '${name}' outputSchema`);
   const outputSchema = declared === undefined ? undefined : wrapsResult ? wrappedSchema(declared) : declared;
   const descriptor = copyDefined({
-    name,
-    title: definition.title,
-    description,
+    ...pickFields(definition, TOOL_WIRE_FIELDS),
     inputSchema,
     outputSchema,
-    annotations: definition.annotations,
-    icons: definition.icons,
     // Guards may advertise what they do to callers (x402Guard: the price), before the call.
     _meta: guardsListMeta(definition.guards, mode?.ui ? { ...definition._meta, ...mode.ui.meta } : definition._meta),
     // MCP 2025-11-25 tools › execution.taskSupport (shaping drops it for other revisions).

@@ -1,6 +1,6 @@
 // MCP Apps (SEP-1865) in the registry: the apps registered, a tool's `ui` link to one, and who may see app-only tools.
 
-import { McpConfigError } from '../config-error';
+import { McpConfigError, type OptionKeys } from '../config-error';
 import { isObject } from '../jsonrpc/types';
 
 /** The extension's identifier, in capabilities on both sides (SEP-1865 Capability Negotiation). */
@@ -27,6 +27,9 @@ export type ToolUiLink =
       /** Who may call the tool. Defaults to `['model', 'app']`. */
       visibility?: UiVisibility[];
     };
+
+/** The keys of a `ui` link given as an object. */
+export const UI_LINK_KEYS: OptionKeys<Exclude<ToolUiLink, string>> = { app: true, visibility: true };
 
 /** A link, checked: what goes on the wire, and whether only apps may call the tool. */
 export interface ResolvedUiLink {

@@ -1,6 +1,12 @@
 // The router's `tasks` option: checked and defaulted once, at boot (a bad value throws McpConfigError naming it).
 
-import { invalidOption, isPositiveInteger, McpConfigError } from '../../config-error';
+import {
+  invalidOption,
+  isPositiveInteger,
+  McpConfigError,
+  rejectUnknownKeys,
+  type OptionKeys,
+} from '../../config-error';
 import { MemoryTaskStore } from './memory-task-store';
 import type { TaskStore } from './task-store';
 
@@ -33,7 +39,7 @@ export interface ResolvedTasks {
   readonly pollIntervalMs: number;
 }
 
-const KNOWN: { [K in keyof Required<TaskOptions>]: true } = {
+const KNOWN: OptionKeys<TaskOptions> = {
   store: true,
   ttlMs: true,
   pollIntervalMs: true,
@@ -56,9 +62,7 @@ export function resolveTasks(options: TaskOptions | undefined, shared?: SharedTa
   if (options !== undefined && (typeof options !== 'object' || options === null))
     throw invalidOption('tasks', 'an object', options);
   const given = options ?? {};
-  for (const key of Object.keys(given)) {
-    if (!Object.hasOwn(KNOWN, key)) throw new McpConfigError('ERR_MCP_UNKNOWN_OPTION', `unknown option 'tasks.${key}'`);
-  }
+  rejectUnknownKeys(given, KNOWN, 'tasks.');
   const {
     store,
     ttlMs = DEFAULT_TASK_TTL_MS,
