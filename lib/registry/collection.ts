@@ -56,9 +56,9 @@ export class Collection<T> {
   }
 
   /**
-   * Adds an item. A key belongs to the lowest group that has an item for it, whichever was added first: an item of
-   * a higher group under `key` is removed (and {@link Collection.onDisplaced} told), so the router's own items come before
-   * any upstream's, and an upstream mounted earlier before one mounted later, whatever order their lists came in.
+   * Adds an item. A key belongs to the lowest group that has an item for it, whichever was added first: an item of a
+   * higher group under `key` is removed (and {@link Collection.onDisplaced} told), so the router's own items come
+   * before any upstream's, and an upstream mounted earlier before one mounted later, whatever order lists came in.
    *
    * @param group - where lists show it: 0, the default, for the router's own items
    * @throws {McpConfigError} `ERR_MCP_DUPLICATE` when `key` is taken by an item of this group or a lower one, or is
@@ -117,7 +117,7 @@ export class Collection<T> {
     for (const [key, slot] of this.slots) yield { key, value: slot.value, group: slot.group };
   }
 
-  /** Every item in list order (by group, then registration order): what is looked through first never depends on who came first. */
+  /** Every item in list order (by group, then registration order), never arrival order: templates are tried in it. */
   values(): IterableIterator<T> {
     return (function* (slots) {
       for (const slot of slots) yield slot.value;
