@@ -11,6 +11,7 @@ import {
   v1Client,
   v2Client,
   type Upstream,
+  waitFor,
 } from './upstreams';
 
 closeGatewaysAfterEach();
@@ -305,12 +306,24 @@ describe('collisions with local items', () => {
     expect(gw.warnings()).toContain("tool 'echo' is not mounted");
   });
 
-  it('a local tool registered under a name an upstream item already holds is refused (ERR_MCP_DUPLICATE)', async () => {
-    const { upstream } = await richUpstream();
+  it("a local tool registered after an upstream item took its name takes it, as one registered first: the upstream's is skipped and reported", async () => {
+    const { upstream, received } = await richUpstream();
     const gw = await gateway();
-    await gw.mcp.upstream({ name: 'plain', url: upstream.url }).refresh();
-    const error = configError(() => gw.mcp.tool({ name: 'echo', description: 'Too late', handler: () => 'late' }));
-    expect(error.code).toBe('ERR_MCP_DUPLICATE');
+    const handle = gw.mcp.upstream({ name: 'plain', url: upstream.url });
+    await handle.refresh();
+    expect(handle.status().skipped).toEqual([]);
+    gw.mcp.tool({ name: 'echo', description: 'Local', handler: () => 'local ran' });
+    // The upstream syncs again when its item is displaced, and reports it.
+    await waitFor(() => handle.status().skippedCount === 1);
+    expect(handle.status().skipped).toEqual([
+      { kind: 'tool', name: 'echo', reason: "'echo' is taken by the router's own tool" },
+    ]);
+    expect(handle.status().items.tools).toBe(2);
+    const down = api(await v1Client(gw.url));
+    expect((await down.tools()).filter((name) => name === 'echo')).toHaveLength(1);
+    expect((await down.call('echo')).content).toEqual([{ type: 'text', text: 'local ran' }]);
+    expect(received.calls).toEqual([]);
+    expect(gw.warnings()).toContain("tool 'echo' is not mounted: 'echo' is taken by the router's own tool");
   });
 });
 

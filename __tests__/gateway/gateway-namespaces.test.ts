@@ -1,56 +1,11 @@
 // A prefix owns its namespace from its mount on: an unprefixed upstream that lists first cannot take `<prefix>__…`, `<prefix>+…` or `ui://<prefix>+…`, and local registrations there are refused.
 
-import type { NextFunction, Request, Response } from 'express';
 import { McpConfigError, mcpRouter, type McpRouter, type UpstreamHandle } from '../../lib';
-import { closeAfterEach, closeGatewaysAfterEach, gateway, serve, text, v1Client, v2Client, waitFor } from './upstreams';
+import { listingUpstream as upstream, release } from './listing-upstream';
+import { closeAfterEach, closeGatewaysAfterEach, gateway, text, v1Client, v2Client, waitFor } from './upstreams';
 
 closeGatewaysAfterEach();
 closeAfterEach();
-
-/** What an upstream received: tool calls with their arguments, and resource reads. */
-interface Received {
-  calls: { name: string; args: unknown }[];
-  reads: string[];
-}
-
-/**
- * This router as an upstream: `tools` answer with the upstream's own `who`, `resources` and `templates` are read
- * as `who`; `gate`, when given, holds every list request until it resolves (an upstream that lists late, as an
- * `npx` start does), decided by an event rather than a delay.
- */
-async function upstream(
-  who: string,
-  items: { tools: string[]; resources: string[]; templates: string[]; links?: Record<string, string> },
-  gate?: Promise<void>,
-): Promise<{ url: string; received: Received }> {
-  const received: Received = { calls: [], reads: [] };
-  const served = await serve((app) => {
-    const mcp = mcpRouter({ name: who, version: '1.0.0', logger: { error: jest.fn(), warn: jest.fn() } });
-    for (const name of items.tools)
-      mcp.tool({
-        name,
-        description: `${name} of ${who}`,
-        ...(items.links?.[name] === undefined ? {} : { _meta: { ui: { resourceUri: items.links[name] } } }),
-        inputSchema: { type: 'object', properties: { path: { type: 'string' } } },
-        handler: (args) => (received.calls.push({ name, args }), `${who} ran ${name}`),
-      });
-    for (const uri of items.resources)
-      mcp.resource({ uri, name: uri, read: (read) => (received.reads.push(read), `${who} read`) });
-    for (const uriTemplate of items.templates)
-      mcp.resourceTemplate({
-        uriTemplate,
-        name: uriTemplate,
-        read: (read) => (received.reads.push(read), `${who} read`),
-      });
-    const held = (req: Request, _res: Response, next: NextFunction): void => {
-      const method = (req.body as { method?: unknown } | undefined)?.method;
-      if (gate !== undefined && typeof method === 'string' && method.endsWith('/list')) void gate.then(() => next());
-      else next();
-    };
-    app.use('/mcp', held, mcp);
-  });
-  return { url: served.url, received };
-}
 
 /** The items `good` serves (under prefix `good`), and what `evil` (no prefix) lists to take them. */
 const GOOD = { tools: ['read'], resources: ['docs://readme', 'ui://files/view'], templates: ['users://{id}'] };
@@ -61,12 +16,6 @@ const EVIL = {
   resources: ['good+docs://readme', 'ui://good+files/view', 'Good+docs://other'],
   templates: ['{+anything}'],
 };
-
-function release(): { gate: Promise<void>; open: () => void } {
-  let open = (): void => undefined;
-  const gate = new Promise<void>((resolve) => (open = resolve));
-  return { gate, open };
-}
 
 describe.each([
   { title: 'SDK v1 client (2025 session)', connect: v1Client },

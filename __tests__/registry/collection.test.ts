@@ -347,4 +347,24 @@ describe('Collection: groups (a gateway upstream’s items after the router’s 
     expect(cursorError(() => new Collection<string>('prompt').page(cursor, 3)).code).toBe(-32602);
     expect(cursorError(() => collection.page(Buffer.from('tool:1:99').toString('base64url'), 3)).code).toBe(-32602);
   });
+
+  it("gives a key to the lowest group whichever was added first: a higher group's item there is displaced and its group told", () => {
+    const collection = new Collection<string>('tool');
+    const displaced: number[] = [];
+    collection.onDisplaced((group) => displaced.push(group));
+    collection.add('x', 'x of 2', 2);
+    collection.add('x', 'x of 1', 1);
+    expect(displaced).toEqual([2]);
+    expect(collection.get('x')).toBe('x of 1');
+    expect(() => collection.add('x', 'x of 2', 2)).toThrow(/already registered/);
+    expect(() => collection.add('x', 'x of 1 again', 1)).toThrow(/already registered/);
+    collection.add('x', 'local x');
+    expect(displaced).toEqual([2, 1]);
+    expect(collection.groupOf('x')).toBe(0);
+    expect(collection.size).toBe(1);
+  });
+
+  it('gives values() in list order, not arrival order (templates are tried in it)', () => {
+    expect([...grouped().values()]).toEqual(['l1', 'l2', 'a1', 'a2', 'b1', 'b2']);
+  });
 });

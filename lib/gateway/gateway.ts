@@ -30,6 +30,10 @@ export function createGateway(
   >();
   /** Mounts so far: each upstream's items are listed after those mounted before it. */
   let mounts = 0;
+  const entryOf = (group: number) => [...mounted].find(([, other]) => other.group === group);
+  const nameOf = (group: number): string | undefined => entryOf(group)?.[0];
+  // An upstream whose item lost its name to one mounted before it (or to a local one) syncs again and reports it.
+  registry.onDisplaced((group) => void entryOf(group)?.[1].handle.refresh());
   return {
     mount(options) {
       const resolved = resolveUpstream(options);
@@ -66,6 +70,7 @@ export function createGateway(
           mounted.delete(resolved.name);
         },
         group,
+        nameOf: (other) => `upstream '${nameOf(other)}'`,
         telemetry,
       });
       mounted.set(resolved.name, { prefix: resolved.prefix, group, handle });

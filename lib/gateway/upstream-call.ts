@@ -1,5 +1,6 @@
 // One caller's request forwarded to an upstream: its headers and _meta, the upstream's progress, logs and asks relayed to the caller, input_required rounds answered.
 
+import { stateful } from '../era-policy';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isObject } from '../jsonrpc/types';
 import { META_KEYS, RESERVED_META_PREFIX } from '../protocol/modern/request-meta';
@@ -14,6 +15,7 @@ import type { UpstreamClient, UpstreamRequestOptions } from './upstream-client';
 import { clientHeaders } from './upstream-envelope';
 import type { UpstreamMessage } from './upstream-exchange';
 import type { ResolvedUpstream } from './upstream-options';
+import { rootsResult, type UpstreamRoot } from './upstream-roots';
 import { upstreamError } from './upstream-wire';
 
 /**
@@ -102,13 +104,18 @@ function relay(ctx: RequestContext, message: UpstreamMessage): void {
   }
 }
 
-/** Asks the caller what an upstream asks the gateway (MCP: sampling, elicitation, roots), under `key` in a 2026 round. */
+/**
+ * Asks the caller what an upstream asks the gateway (MCP: sampling, elicitation, roots), under `key` in a 2026 round.
+ * With `fixedRoots` (a connection every caller shares), `roots/list` is answered with them and never asked.
+ */
 function ask(
   ctx: RequestContext,
   method: string,
   params: Record<string, unknown> | undefined,
+  fixedRoots: readonly UpstreamRoot[] | undefined,
   key?: string,
 ): Promise<unknown> {
+  if (method === 'roots/list' && fixedRoots !== undefined) return Promise.resolve(rootsResult(fixedRoots));
   const options = key === undefined ? undefined : { key };
   if (method === 'sampling/createMessage')
     return ctx.sample((params ?? {}) as Parameters<RequestContext['sample']>[0], options);
@@ -120,20 +127,34 @@ function ask(
   );
 }
 
+/**
+ * The roots a `roots/list` asked during a call is answered with, when the connection serves every caller: a
+ * `'shared'` stdio process or a 2025 session. A client's roots are the server's for the connection (MCP client
+ * features › Roots: the server uses them as the client's boundaries, and server-filesystem makes them its allowed
+ * directories for the whole process), so one caller's answer would set every caller's: it gets the upstream's `roots`
+ * option instead. Undefined (relayed to the caller) where the connection is the caller's alone: its own process
+ * (`'per-principal'`), or a 2026 request, whose answers come with that request only (MCP 2026-07-28 input_required).
+ */
+function fixedRootsOf(target: UpstreamTarget): readonly UpstreamRoot[] | undefined {
+  if (target.clientFor !== undefined) return undefined;
+  const era = target.client.era;
+  if (target.options.stdio === undefined && era !== undefined && !stateful(era)) return undefined;
+  return target.options.roots;
+}
+
 /** The options of one forwarded request: the caller's signal, headers and capabilities, and the relays. */
-export async function callerRequestOptions(
-  options: ResolvedUpstream,
+async function callerRequestOptions(
+  target: UpstreamTarget,
   ctx: RequestContext,
   extraHeaders?: Record<string, string>,
   paidHere = false,
-  logger?: McpLogger,
 ): Promise<UpstreamRequestOptions> {
   return {
     signal: ctx.signal,
-    headers: { ...(await forwardedHeaders(options, ctx, paidHere, logger)), ...extraHeaders },
+    headers: { ...(await forwardedHeaders(target.options, ctx, paidHere, target.logger)), ...extraHeaders },
     capabilities: RELAYED_CAPABILITIES as Record<string, unknown>,
     onMessage: (message) => relay(ctx, message),
-    onRequest: (method, params) => ask(ctx, method, params),
+    onRequest: (method, params) => ask(ctx, method, params, fixedRootsOf(target)),
   };
 }
 
@@ -178,8 +199,8 @@ export async function forwardRequest(
   const { telemetry, options } = target;
   const client = target.clientFor?.(ctx) ?? target.client;
   const requestOptions = (): Promise<UpstreamRequestOptions> =>
-    callerRequestOptions(options, ctx, extraHeaders, paidHere, target.logger);
-  if (telemetry === undefined) return exchange(client, options, method, params, ctx, requestOptions);
+    callerRequestOptions(target, ctx, extraHeaders, paidHere);
+  if (telemetry === undefined) return exchange(client, target, method, params, ctx, requestOptions);
   const { name, attributes } = describeMessage(method, params);
   const spanAttributes: Record<string, string | number> = { ...attributes, [ATTR_UPSTREAM_NAME]: options.name };
   // A stdio upstream has no network address to name.
@@ -189,7 +210,7 @@ export async function forwardRequest(
     spanAttributes[ATTR_SERVER_PORT] = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
   }
   return telemetry.childSpan('client', name, spanAttributes, (span) =>
-    exchange(client, options, method, withTraceContext(params, span), ctx, requestOptions),
+    exchange(client, target, method, withTraceContext(params, span), ctx, requestOptions),
   );
 }
 
@@ -209,12 +230,13 @@ function withTraceContext(params: Record<string, unknown>, span: Pick<ChildSpan,
  */
 async function exchange(
   client: Pick<UpstreamClient, 'request'>,
-  options: ResolvedUpstream,
+  target: UpstreamTarget,
   method: string,
   params: Record<string, unknown>,
   ctx: RequestContext,
   optionsFor: () => Promise<UpstreamRequestOptions>,
 ): Promise<Record<string, unknown>> {
+  const { options } = target;
   const requestOptions = await optionsFor();
   let sent = params;
   for (let round = 0; ; round++) {
@@ -229,7 +251,14 @@ async function exchange(
     const answers = await Promise.all(
       requests.map(async ([key, request]) => {
         const { method: asked, params: askedParams } = isObject(request) ? request : {};
-        return [key, await ask(ctx, String(asked), isObject(askedParams) ? askedParams : undefined, key)] as const;
+        const answer = ask(
+          ctx,
+          String(asked),
+          isObject(askedParams) ? askedParams : undefined,
+          fixedRootsOf(target),
+          key,
+        );
+        return [key, await answer] as const;
       }),
     );
     const { inputResponses: _previous, requestState: _state, ...rest } = params;

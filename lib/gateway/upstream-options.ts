@@ -80,8 +80,9 @@ export interface UpstreamOptions extends StdioUpstreamOptions {
   limits?: UpstreamLimitsOptions;
   /**
    * The roots (`{ uri: 'file://…', name? }`) the gateway answers when the upstream asks `roots/list` outside any call
-   * (server-filesystem asks at each start, and takes them as its allowed directories); during a call the ask is the
-   * caller's. Defaults to `[]`.
+   * (server-filesystem asks at each start, and takes them as its allowed directories), or during a call on a
+   * connection every caller shares (a `'shared'` stdio process, a 2025 HTTP session): one caller's roots would be
+   * everyone's. Only a `'per-principal'` process or a 2026 HTTP request asks the caller. Defaults to `[]`.
    */
   roots?: readonly UpstreamRoot[];
 }

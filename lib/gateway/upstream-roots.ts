@@ -37,6 +37,11 @@ export function resolveRoots(roots: unknown, label: string): readonly UpstreamRo
   );
 }
 
+/** The `roots/list` result the gateway gives from `roots` (copies: the upstream's client may keep what it gets). */
+export function rootsResult(roots: readonly UpstreamRoot[]): { roots: UpstreamRoot[] } {
+  return { roots: roots.map((root) => ({ ...root })) };
+}
+
 function isFileUrl(value: unknown): value is string {
   if (typeof value !== 'string') return false;
   try {

@@ -1,5 +1,6 @@
 // An upstream's fetched lists applied to the registry: new items added, changed ones replaced in place, gone ones removed, clashes skipped and reported.
 
+import type { Collection } from '../registry/collection';
 import type { HeaderParam } from '../registry/header-params';
 import type { PromptDefinition } from '../registry/prompts';
 import { itemKey, type ItemKinds, type Registry } from '../registry/registry';
@@ -40,6 +41,8 @@ export interface ItemBuilders {
   checkName(name: string): string | undefined;
   /** Where lists show the upstream's items: its mount order (the router's own items are group 0). */
   readonly group: number;
+  /** How a reason names the upstream whose items are in `group` (one mounted before this one): `upstream 'a'`. */
+  holderName(group: number): string;
 }
 
 export function emptyItemSet(): ItemSet {
@@ -131,8 +134,18 @@ function applyKind<K extends keyof ItemKinds>(
       skipped?.add(SKIPPED_KIND[kind], id, `'${key}' is in the namespace of ${owner.owner}`);
       continue;
     }
+    // A key is the router's own item's, else the upstream mounted first's (Collection.add), whoever listed first.
+    const collection = registry[kind] as Collection<unknown>;
+    const holder = collection.groupOf(key);
+    if (holder !== undefined && holder < builders!.group) {
+      const by = holder === 0 ? `the router's own ${SKIPPED_KIND[kind]}` : builders!.holderName(holder);
+      skipped?.add(SKIPPED_KIND[kind], id, `'${key}' is taken by ${by}`);
+      continue;
+    }
     const fingerprint = JSON.stringify(entry);
-    const previous = current.get(key);
+    const had = current.get(key);
+    // One displaced since (by an item of a lower group, now gone) is put back, not kept as if still there.
+    const previous = had !== undefined && collection.get(key) === had.item ? had : undefined;
     if (previous !== undefined && previous.fingerprint === fingerprint) {
       next.set(key, previous);
       continue;

@@ -3,7 +3,7 @@
 import { readBoundedText as readBodyText } from '../outbound/bounded-text';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isObject } from '../jsonrpc/types';
-import type { UpstreamRoot } from './upstream-roots';
+import { rootsResult, type UpstreamRoot } from './upstream-roots';
 
 // The value encoding of SEP-2243 headers lives with its decoding (protocol/request-headers.ts).
 export { encodeHeaderValue } from '../protocol/modern/request-headers';
@@ -58,7 +58,7 @@ export function serverRequestAnswer(
 ): Promise<unknown> {
   if (method === 'ping') return Promise.resolve({});
   if (onRequest !== undefined) return onRequest(method, params);
-  if (method === 'roots/list') return Promise.resolve({ roots: roots.map((root) => ({ ...root })) });
+  if (method === 'roots/list') return Promise.resolve(rootsResult(roots));
   return Promise.reject(new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${notServed}`));
 }
 

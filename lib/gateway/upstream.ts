@@ -49,6 +49,8 @@ export interface MountEnvironment {
    * first (1 for the first upstream mounted, and so on).
    */
   readonly group: number;
+  /** How reasons name the upstream mounted as `group`: `upstream 'a'`. */
+  readonly nameOf: (group: number) => string;
   /** The router's telemetry: a CLIENT span per forwarded call; undefined without. */
   readonly telemetry?: McpTelemetry | undefined;
 }
@@ -149,6 +151,7 @@ export function mountUpstream(
         name: naming.name,
         checkName: badName,
         group: env.group,
+        holderName: env.nameOf,
       },
       report,
     );

@@ -36,6 +36,7 @@ export class Collection<T> {
   private readonly slots = new Map<string, Slot<T>>();
   private nextSeq = 1;
   private readonly listeners: Array<() => void> = [];
+  private readonly displacedListeners: Array<(group: number) => void> = [];
   /** The slots in list order, while any item is in a group other than 0; rebuilt after a change. */
   private ordered: Slot<T>[] | undefined;
   private grouped = 0;
@@ -55,12 +56,21 @@ export class Collection<T> {
   }
 
   /**
+   * Adds an item. A key belongs to the lowest group that has an item for it, whichever was added first: an item of a
+   * higher group under `key` is removed (and {@link Collection.onDisplaced} told), so the router's own items come
+   * before any upstream's, and an upstream mounted earlier before one mounted later, whatever order lists came in.
+   *
    * @param group - where lists show it: 0, the default, for the router's own items
-   * @throws {McpConfigError} `ERR_MCP_DUPLICATE` when `key` is taken, or not `admit`ted
+   * @throws {McpConfigError} `ERR_MCP_DUPLICATE` when `key` is taken by an item of this group or a lower one, or is
+   *   not `admit`ted
    */
   add(key: string, value: T, group = 0): void {
     this.admit(key, group);
-    if (this.slots.has(key)) {
+    const held = this.slots.get(key);
+    if (held !== undefined && held.group > group) {
+      this.remove(key, held.value);
+      for (const listener of this.displacedListeners) listener(held.group);
+    } else if (held !== undefined) {
       throw new McpConfigError(
         'ERR_MCP_DUPLICATE',
         `a ${this.kind} named '${key}' is already registered; remove it first or pick another name`,
@@ -97,20 +107,31 @@ export class Collection<T> {
     return this.slots.get(key)?.value;
   }
 
+  /** The group of `key`'s item; undefined for none. */
+  groupOf(key: string): number | undefined {
+    return this.slots.get(key)?.group;
+  }
+
   /** Every item with its key and group, in registration order. */
   *entries(): IterableIterator<{ readonly key: string; readonly value: T; readonly group: number }> {
     for (const [key, slot] of this.slots) yield { key, value: slot.value, group: slot.group };
   }
 
+  /** Every item in list order (by group, then registration order), never arrival order: templates are tried in it. */
   values(): IterableIterator<T> {
     return (function* (slots) {
-      for (const slot of slots.values()) yield slot.value;
-    })(this.slots);
+      for (const slot of slots) yield slot.value;
+    })(this.inListOrder());
   }
 
   /** Calls `listener` after every add or remove (the GET stream turns this into `list_changed`). */
   onChange(listener: () => void): void {
     this.listeners.push(listener);
+  }
+
+  /** Calls `listener` with the group of an item that an add of a lower group removed (see {@link Collection.add}). */
+  onDisplaced(listener: (group: number) => void): void {
+    this.displacedListeners.push(listener);
   }
 
   /**

@@ -100,6 +100,11 @@ export class Registry {
     return new Collection<T>(kind, (key, group) => this.namespaces.check(keys, kind, key, group));
   }
 
+  /** Calls `listener` with the group of an item whose key a lower group's took (see {@link Collection.add}). */
+  onDisplaced(listener: (group: number) => void): void {
+    for (const list of [this.tools, this.prompts, this.resources, this.templates]) list.onDisplaced(listener);
+  }
+
   /** What has been offered so far (for capabilities). */
   get features(): OfferedFeatures {
     return this.offered;
@@ -201,7 +206,7 @@ export class Registry {
    * Registers a defined item, or puts it in the place of `previous` (same key, same position in lists).
    *
    * @param group - where lists show it: after the router's own items, by group (a gateway's upstreams, in mount order)
-   * @throws {McpConfigError} `ERR_MCP_DUPLICATE` when the key is held by another item
+   * @throws {McpConfigError} `ERR_MCP_DUPLICATE` when the key is held by another item of its group or a lower one
    */
   put<K extends keyof ItemKinds>(kind: K, item: ItemKinds[K], previous: ItemKinds[K] | undefined, group: number): void {
     const collection = this[kind] as unknown as Collection<ItemKinds[K]>;
@@ -272,8 +277,8 @@ export class Registry {
   }
 
   /**
-   * The static resource with this URI, else the first template (in registration order) that matches it. A URI in a
-   * claimed namespace is matched by its owner's templates only, so another's `{+uri}` cannot catch it.
+   * The static resource with this URI, else the first template in list order (never arrival order) that matches it.
+   * A URI in a claimed namespace is matched by its owner's templates only, so another's `{+uri}` cannot catch it.
    */
   findResource(uri: string): ResourceMatch | undefined {
     const resource = this.resources.get(uri);
