@@ -97,8 +97,9 @@ interface Client {
 
 /** The form fields a client authenticates with (client_secret_post for a confidential one). */
 function credentials(client: Client): Record<string, string> {
-  const secret = typeof client.client_secret === 'string' ? { client_secret: client.client_secret } : {};
-  return { client_id: client.client_id, ...secret };
+  const fields: Record<string, string> = { client_id: client.client_id };
+  if (typeof client.client_secret === 'string') fields.client_secret = client.client_secret;
+  return fields;
 }
 
 /** A user signed in through a client: its refresh token, rotated by `refresh()`, which must keep working. */
