@@ -231,6 +231,27 @@ export function describeSignInFloods(name: string, store: () => McpStore | undef
       expect(await known(issuer, flood[19] as string)).toBe(true);
     });
 
+    it('an idle user revokes their refresh token after a flood of registrations (maxClients x4): the family ends', async () => {
+      server = await startFloodServer(store(), {}, 5);
+      const { issuer } = server;
+      const alice = await registerClient(issuer, [REDIRECT]);
+      const session = await signIn(issuer, alice);
+      await registrations(server, 20);
+      expect(await known(issuer, alice.client_id)).toBe(false);
+      const revoked = await fetch(`${issuer}/oauth/revoke`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ token: session.token(), client_id: alice.client_id }).toString(),
+      });
+      expect(revoked.status).toBe(200);
+      const after = await tokenRequest(issuer, {
+        grant_type: 'refresh_token',
+        refresh_token: session.token(),
+        client_id: alice.client_id,
+      });
+      expect({ status: after.status, error: after.body.error }).toEqual({ status: 400, error: 'invalid_grant' });
+    });
+
     it('a code issued before a flood of registrations (maxClients x4) is redeemed after it, and its family refreshes', async () => {
       server = await startFloodServer(store(), {}, 5);
       const { issuer } = server;
