@@ -17,6 +17,8 @@ export interface AuthorizationRequest {
   readonly scopes: readonly string[];
   /** The MCP resource the tokens will be for (RFC 8707). */
   readonly resource: string;
+  /** A dynamically registered client's record, kept with the authorization and its grant (`Grant.registration`). */
+  readonly registration?: Readonly<Record<string, unknown>>;
 }
 
 /** How an authorization error goes back to the client whose redirect URI was checked. */
@@ -134,6 +136,7 @@ export async function checkAuthorizationRequest(
       codeChallenge: codeChallenge as string,
       scopes,
       resource,
+      ...(client.source === 'dynamic' && { registration: { ...client } }),
     },
   };
 }

@@ -74,7 +74,8 @@ export function createAuthorizeEndpoints(ctx: ServerContext) {
     pending: Pending,
     identity: Identity,
   ): Promise<void> {
-    const client = await clients.find(pending.clientId);
+    // A flood of registrations during the login may have evicted the client: restored from the kept registration.
+    const client = await clients.findOrRestore(pending.clientId, pending.registration);
     if (client === undefined)
       return fail(req, res, new OAuthError('invalid_client', 'the client is no longer registered'));
     const scopes =
@@ -101,6 +102,7 @@ export function createAuthorizeEndpoints(ctx: ServerContext) {
       scopes: pending.scopes,
       resource: pending.resource,
       ...(identity.upstream && { upstream: identity.upstream }),
+      ...(pending.registration && { registration: pending.registration }),
     };
     const code = await grants.issueCode(grant, pending.redirectUri, pending.codeChallenge);
     redirect(res, redirectWith(pending.redirectUri, pending.state, ctx.issuerOf(req), { code }));

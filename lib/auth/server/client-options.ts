@@ -35,8 +35,9 @@ export interface RegistrationOptions {
   /**
    * The most registered clients kept (cached Client ID Metadata Documents count too), in this process or across
    * instances with a shared store: past it the least recently used client is forgotten (a client is used when it
-   * starts an authorization, redeems a code or refreshes), so a flood of registrations never evicts a client in use.
-   * Defaults to `10000`.
+   * starts an authorization, redeems a code or refreshes). A forgotten client with a live authorization, code or
+   * refresh family is not lost: each keeps its registration, restored at its next use, so a flood of registrations
+   * signs no one out. Defaults to `10000`.
    */
   maxClients?: number;
   /** The largest registration request body, in bytes (HTTP 413 beyond). Defaults to `8192` (8 KB). */

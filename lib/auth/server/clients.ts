@@ -7,7 +7,7 @@ import { AUTH_METHODS } from './client-metadata';
 import type { ResolvedClients } from './client-options';
 import { MetadataDocuments } from './cimd';
 import { OAuthError } from './oauth-error';
-import { findRegisteredClient, registerClient } from './registration';
+import { findRegisteredClient, keptRegistration, registerClient, restoreRegisteredClient } from './registration';
 
 /** What the authorization server's endpoints ask of its clients. */
 export interface ClientDirectory {
@@ -19,6 +19,12 @@ export interface ClientDirectory {
    */
   find(clientId: string): Promise<OAuthClient | undefined>;
   /**
+   * {@link ClientDirectory.find}, or else the registration `kept` by a pending authorization, code or refresh family
+   * of this client (a dynamically registered one the store lost to `maxClients` or its TTL), written back to the
+   * store as the most recently used: a client with a live grant keeps working, whatever registrations came since.
+   */
+  findOrRestore(clientId: string, kept: unknown): Promise<OAuthClient | undefined>;
+  /**
    * Registers a client (POST `<issuer>/oauth/register`), given the parsed JSON body.
    *
    * @returns the RFC 7591 §3.2.1 response body, to answer with 201
@@ -27,10 +33,16 @@ export interface ClientDirectory {
   register(metadata: unknown): Promise<Record<string, unknown>>;
   /**
    * Token and revocation endpoint client authentication: `client_secret_basic`, `client_secret_post` or `none`.
+   * `keptBy` reads the registration that the presented code or refresh token's grant kept of the client: a
+   * registered client the store lost is authenticated against it and, once authenticated, restored.
    *
    * @throws {ClientAuthenticationError} `invalid_client` (401; its `headers` carry `WWW-Authenticate: Basic` when Basic was used)
    */
-  authenticate(authorization: string | undefined, form: Readonly<Record<string, string>>): Promise<OAuthClient>;
+  authenticate(
+    authorization: string | undefined,
+    form: Readonly<Record<string, string>>,
+    keptBy?: (clientId: string) => Promise<unknown>,
+  ): Promise<OAuthClient>;
   /** True when `redirectUri` is one of the client's, compared exactly (OAuth 2.1 §2.3.1; a loopback http redirect's port may differ, RFC 8252 §7.3). */
   allowsRedirect(client: OAuthClient, redirectUri: string): boolean;
   /** What the server metadata (RFC 8414) says about clients. */
@@ -105,8 +117,29 @@ export function createClientDirectory(options: ResolvedClients, store: SignInSto
         throw new OAuthError('invalid_request', 'dynamic client registration is not enabled on this server', 404);
       return registerClient(metadata, registration, store);
     },
-    authenticate: (authorization: string | undefined, form: Readonly<Record<string, string>>) =>
-      authenticateClient(authorization, form, find),
+    async findOrRestore(clientId: string, kept: unknown) {
+      const found = await find(clientId);
+      if (found !== undefined || registration === false) return found;
+      const restored = keptRegistration(clientId, kept);
+      if (restored !== undefined) await restoreRegisteredClient(restored, registration, store);
+      return restored;
+    },
+    async authenticate(
+      authorization: string | undefined,
+      form: Readonly<Record<string, string>>,
+      keptBy?: (clientId: string) => Promise<unknown>,
+    ) {
+      let restored: OAuthClient | undefined;
+      const client = await authenticateClient(authorization, form, async (clientId) => {
+        const found = await find(clientId);
+        if (found !== undefined || registration === false || keptBy === undefined) return found;
+        return (restored = keptRegistration(clientId, await keptBy(clientId)));
+      });
+      // Written back only once the client proved itself against the kept record (its secret's digest, if any).
+      if (restored !== undefined && registration !== false)
+        await restoreRegisteredClient(restored, registration, store);
+      return client;
+    },
     allowsRedirect: (client: OAuthClient, redirectUri: string) => redirectAllowed(client.redirectUris, redirectUri),
     metadata: Object.freeze({
       registration: registration !== false,

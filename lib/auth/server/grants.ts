@@ -14,6 +14,13 @@ export interface Grant {
   readonly resource: string;
   /** What the login step kept on the server (an upstream provider's tokens); never sent to the client. */
   readonly upstream?: Readonly<Record<string, unknown>>;
+  /**
+   * A dynamically registered client's registration at issue time, as the store keeps it (the secret as its digest):
+   * the token endpoint restores the client from it when `maxClients` evicted it, so a live code or refresh family
+   * outlives any flood of registrations. Bounded with the code or family that holds it. Absent for pre-registered
+   * clients (options) and metadata-document clients (fetched again when their cached document is gone).
+   */
+  readonly registration?: Readonly<Record<string, unknown>>;
 }
 
 /** A code's binding (OAuth 2.1 §4.1.3): the client, its redirect URI and the PKCE challenge. */
@@ -99,6 +106,19 @@ export class Grants {
     const token = `${familyId}.${random()}`;
     await this.store.set('refresh', digestOf(token), { familyId, clientId }, this.refreshTtlMs);
     return token;
+  }
+
+  /** The registration a code's grant kept of its client (see {@link Grant.registration}), read without spending it. */
+  async registrationOfCode(code: string, clientId: string): Promise<unknown> {
+    const record = await this.store.get('code', digestOf(code));
+    return record?.clientId === clientId ? record.registration : undefined;
+  }
+
+  /** The registration a refresh token's family kept of its client, read without using the token. */
+  async registrationOfRefreshToken(token: string, clientId: string): Promise<unknown> {
+    const record = await this.store.get('refresh', digestOf(token));
+    if (record?.clientId !== clientId || typeof record.familyId !== 'string') return undefined;
+    return (await this.store.get('family', record.familyId))?.registration;
   }
 
   /**

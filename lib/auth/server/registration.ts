@@ -61,3 +61,24 @@ export async function findRegisteredClient(
   const record = await store.use('client', clientId, options.clientTtlMs);
   return record?.source === 'dynamic' ? (record as unknown as OAuthClient) : undefined;
 }
+
+/**
+ * The registered client a code or refresh family kept (see `Grant.registration`), when it is one: a record of a
+ * dynamically registered client with this id, as {@link registerClient} wrote it (the secret as its digest).
+ */
+export function keptRegistration(clientId: string, kept: unknown): OAuthClient | undefined {
+  const client = kept as Partial<OAuthClient> | undefined;
+  return client?.source === 'dynamic' && client.clientId === clientId ? (client as OAuthClient) : undefined;
+}
+
+/**
+ * Writes a registered client back into the store, the most recently used again, when the store lost it (evicted by
+ * `maxClients`, or expired) while a code or refresh family issued to it lives: its holder keeps working.
+ */
+export async function restoreRegisteredClient(
+  client: OAuthClient,
+  options: Readonly<Required<RegistrationOptions>>,
+  store: SignInStore,
+): Promise<void> {
+  await store.set('client', client.clientId, { ...client }, options.clientTtlMs);
+}

@@ -46,8 +46,20 @@ export function createTokenEndpoints(ctx: ServerContext) {
       throw new OAuthError('invalid_target', `resource must be ${grant.resource}`);
   }
 
+  /**
+   * Where the presented grant kept its client's registration: a client evicted from the store while its code or
+   * refresh family lived is restored from it (see `Grant.registration`).
+   */
+  function keptBy(form: Form): ((clientId: string) => Promise<unknown>) | undefined {
+    const { code, refresh_token: refreshToken, token: revoked } = form;
+    if (form.grant_type === 'authorization_code' && code !== undefined)
+      return (clientId) => grants.registrationOfCode(code, clientId);
+    const presented = form.grant_type === 'refresh_token' ? refreshToken : revoked;
+    return presented === undefined ? undefined : (clientId) => grants.registrationOfRefreshToken(presented, clientId);
+  }
+
   async function token(req: IncomingMessage, form: Form): Promise<Record<string, unknown>> {
-    const client = await clients.authenticate(req.headers.authorization, form);
+    const client = await clients.authenticate(req.headers.authorization, form, keptBy(form));
     const mayRefresh = client.grantTypes.includes('refresh_token');
     switch (form.grant_type) {
       case 'authorization_code': {
@@ -89,7 +101,7 @@ export function createTokenEndpoints(ctx: ServerContext) {
     /** POST `<issuer>/oauth/revoke` (RFC 7009 §2.2: 200 whether or not the token was valid). */
     async revoke(req: IncomingMessage, res: ServerResponse): Promise<void> {
       const form = await readForm(req);
-      const client = await clients.authenticate(req.headers.authorization, form);
+      const client = await clients.authenticate(req.headers.authorization, form, keptBy(form));
       if (form.token === undefined) throw new OAuthError('invalid_request', 'token is missing');
       // Access tokens are short-lived JWTs checked without a store lookup: they lapse by themselves; refresh tokens
       // (and so their family) end now.
