@@ -110,7 +110,11 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
 
   const router = express.Router();
   // Sign-in state is shared through the store when it keeps it (Redis), else kept in this process.
-  const auth = createRouterAuth(config.auth, { store: (limits) => store?.signIn?.(limits), logger });
+  const auth = createRouterAuth(config.auth, {
+    store: (limits) => store?.signIn?.(limits),
+    logger,
+    allowedHosts: config.allowedHosts,
+  });
   const { authOf } = auth;
   const bridge = createBridge(registry, router, logger, telemetry);
   const endpoint = createEndpoint(

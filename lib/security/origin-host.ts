@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpConfigError } from '../config-error';
 import { ErrorCode } from '../jsonrpc/errors';
 import { sendHttpError } from '../http/http-error';
-import { parseHostHeader } from '../http/host-header';
+import { parseHostHeader, rejectMalformedHost } from '../http/host-header';
 
 /** The `origins` option: `'*'`, a list of origins (`https://app.example.com`), or a predicate. */
 export type OriginsOption = '*' | readonly string[] | ((origin: string) => boolean);
@@ -106,6 +106,41 @@ export function createHostMatcher(
   };
 }
 
+/** Answers 403 to a request whose `Host` the `allowedHosts` decision refuses, and says whether it did. */
+function rejectUnexpectedHost(
+  isAllowedHost: (req: IncomingMessage) => boolean,
+  req: IncomingMessage,
+  res: ServerResponse,
+): boolean {
+  if (isAllowedHost(req)) return false;
+  sendHttpError(
+    res,
+    403,
+    ErrorCode.ServerError,
+    `Forbidden: Host '${req.headers.host ?? ''}' is not allowed (option 'allowedHosts')`,
+  );
+  return true;
+}
+
+/**
+ * The Host check of a document built from the Host (RFC 9728 and RFC 8414 metadata), wherever it is mounted: a
+ * malformed or repeated Host is 400, an unexpected one 403, as at the MCP endpoint. Served at the app's root the
+ * document is outside the router's front door, yet it names the Host's origin: a rebound public name must not get a
+ * document that sends clients to it. Answers and returns true when it refused.
+ *
+ * @example
+ * ```ts
+ * if (rejectHostOfDocument(isAllowedHost, req, res)) return;
+ * ```
+ */
+export function rejectHostOfDocument(
+  isAllowedHost: (req: IncomingMessage) => boolean,
+  req: IncomingMessage,
+  res: ServerResponse,
+): boolean {
+  return rejectMalformedHost(req, res) || rejectUnexpectedHost(isAllowedHost, req, res);
+}
+
 /**
  * Creates the guard: a request whose `Origin` is present and not allowed gets 403 (MCP 2025-11-25 transports:
  * MUST), and so does one whose `Host` is not expected. Requests without `Origin` (non-browser clients) pass.
@@ -120,20 +155,11 @@ export function createOriginHostGuard(
   isAllowedHost: (req: IncomingMessage) => boolean,
 ) {
   return function mcpOriginHostGuard(req: IncomingMessage, res: ServerResponse, next: () => void): void {
-    const { origin, host } = req.headers;
+    const { origin } = req.headers;
     if (origin !== undefined && !isAllowedOrigin(origin)) {
       sendHttpError(res, 403, ErrorCode.ServerError, `Forbidden: Origin '${origin}' is not allowed (option 'origins')`);
       return;
     }
-    if (!isAllowedHost(req)) {
-      sendHttpError(
-        res,
-        403,
-        ErrorCode.ServerError,
-        `Forbidden: Host '${host ?? ''}' is not allowed (option 'allowedHosts')`,
-      );
-      return;
-    }
-    next();
+    if (!rejectUnexpectedHost(isAllowedHost, req, res)) next();
   };
 }
