@@ -131,6 +131,17 @@ describe("the router's own registrations in a mounted prefix's namespace", () =>
       (mcp) => mcp.resourceTemplate({ uriTemplate: 'good+x://{id}', name: 'x', read: () => 'x' }),
       "resource template 'good+x://{id}'",
     ],
+    // Learned on the first request, yet refused at mcp.route(): its name is known there.
+    [
+      'route (mcp.route, learned later)',
+      (mcp) => mcp.route({ name: 'GOOD__r', description: 'd' }, (_req, res) => void res.json({})),
+      "route tool 'GOOD__r'",
+    ],
+    [
+      'route (mcp.route with its path)',
+      (mcp) => mcp.route({ name: 'good__q', path: '/q', description: 'd' }, (_req, res) => void res.json({})),
+      "'good__q'",
+    ],
   ];
 
   it.each(local)('a %s registered after mounting throws, naming it and the upstream', (_kind, register, item) => {

@@ -41,6 +41,8 @@ function startsOf(claim: NamespaceClaim, kind: KeyKind): readonly string[] {
  */
 export class Namespaces {
   readonly #claims: NamespaceClaim[] = [];
+  /** Keys of the router's own items registered later (a route learned on the first request), checked as if there. */
+  readonly #reserved: { kind: KeyKind; what: string; key: string }[] = [];
 
   /** The claim `key` falls in; undefined for none. */
   ownerOf(kind: KeyKind, key: string): NamespaceClaim | undefined {
@@ -62,6 +64,17 @@ export class Namespaces {
         'ERR_MCP_DUPLICATE',
         `${what} '${key}' is in the namespace of ${owner.owner}, which only its items may use; pick another name`,
       );
+  }
+
+  /**
+   * Checks a key of the router's own item that is registered later, and keeps it: a claim made before then is
+   * refused as one over a registered item is. So `mcp.route({ name })` throws at boot whichever is called first.
+   *
+   * @throws {McpConfigError} `ERR_MCP_DUPLICATE` when an owner claims it already
+   */
+  reserve(kind: KeyKind, what: string, key: string): void {
+    this.check(kind, what, key, 0);
+    this.#reserved.push({ kind, what, key });
   }
 
   /**
@@ -88,6 +101,12 @@ export class Namespaces {
     }
     const inside = (kind: KeyKind, key: string): boolean =>
       startsOf(lowered, kind).some((start) => key.toLowerCase().startsWith(start));
+    const reserved = this.#reserved.find(({ kind, key }) => inside(kind, key));
+    if (reserved !== undefined)
+      throw new McpConfigError(
+        'ERR_MCP_DUPLICATE',
+        `${claim.owner} cannot be mounted: the router's own ${reserved.what} '${reserved.key}' is in its namespace; rename it or pick another prefix`,
+      );
     const taken: [Collection<unknown>, string, unknown, number][] = [];
     for (const [list, kind] of Object.entries(KEYS) as [keyof typeof KEYS, KeyKind][]) {
       const collection = collections[list];
