@@ -2,6 +2,7 @@
 
 import express from 'express';
 import { createRouterAuth } from './auth/middleware';
+import { createHostMatcher } from './security/origin-host';
 import { createApps } from './apps/apps';
 import { createBridge } from './bridge/bridge-api';
 import { registerController } from './decorators/register';
@@ -113,7 +114,7 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
   const auth = createRouterAuth(config.auth, {
     store: (limits) => store?.signIn?.(limits),
     logger,
-    allowedHosts: config.allowedHosts,
+    isAllowedHost: createHostMatcher(config.allowedHosts),
   });
   const { authOf } = auth;
   const bridge = createBridge(registry, router, logger, telemetry);

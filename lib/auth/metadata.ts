@@ -3,8 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from '../jsonrpc/errors';
 import { sendHttpError } from '../http/http-error';
-import { requestHost } from '../http/host-header';
-import { rejectHostOfDocument } from '../security/origin-host';
+import { rejectHostOfDocument, requestHost } from '../http/host-header';
 import { allowAnyOrigin } from '../http/public-cors';
 import { createMethodNotAllowedHandler } from '../http/not-allowed';
 import { sendJson } from '../http/reply';

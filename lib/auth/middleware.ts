@@ -19,7 +19,7 @@ import type { McpLogger } from '../logger';
 import type { SignInLimits, SignInStore } from '../store/sign-in-store';
 import { MemorySignInStore } from '../store/memory-sign-in-store';
 import { createAuthorizationServer } from './server/authorization-server';
-import { createHostMatcher, rejectHostOfDocument } from '../security/origin-host';
+import { rejectHostOfDocument } from '../http/host-header';
 
 /** The steps authentication adds to the router's front door, in the order they run. */
 export interface AuthSteps {
@@ -51,7 +51,7 @@ export interface RouterAuth {
  * @param options - the router's `auth` option, checked by `resolveOptions()`; undefined when it takes no tokens
  * @example
  * ```ts
- * const auth = createRouterAuth(config.auth, { store, logger, allowedHosts: config.allowedHosts });
+ * const auth = createRouterAuth(config.auth, { store, logger, isAllowedHost: createHostMatcher(config.allowedHosts) });
  * const frontDoor = createFrontDoor(config, auth.steps, (req) => auth.authOf(req)?.subject, endpoint);
  * ```
  */
@@ -60,11 +60,11 @@ export function createRouterAuth(
   signIn: {
     store: (limits: SignInLimits) => SignInStore | undefined;
     logger: McpLogger;
-    allowedHosts: readonly string[] | false | undefined;
+    /** The `allowedHosts` decision (`createHostMatcher`): every metadata document names the Host's origin. */
+    isAllowedHost: (req: IncomingMessage) => boolean;
   },
 ): RouterAuth {
-  // Every metadata document names the Host's origin: each takes the front door's allowedHosts decision.
-  const isAllowedHost = createHostMatcher(signIn.allowedHosts);
+  const { isAllowedHost } = signIn;
   // RFC 9728 metadata: served at the mount path by the router itself; the app may also mount it at its root.
   const metadata = createMetadataHandler(
     options,

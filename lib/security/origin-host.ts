@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpConfigError } from '../config-error';
 import { ErrorCode } from '../jsonrpc/errors';
 import { sendHttpError } from '../http/http-error';
-import { parseHostHeader, rejectMalformedHost } from '../http/host-header';
+import { parseHostHeader, rejectUnexpectedHost } from '../http/host-header';
 
 /** The `origins` option: `'*'`, a list of origins (`https://app.example.com`), or a predicate. */
 export type OriginsOption = '*' | readonly string[] | ((origin: string) => boolean);
@@ -104,41 +104,6 @@ export function createHostMatcher(
     const host = (req.headers.host ?? '').toLowerCase();
     return allowed.has(host) || allowed.has(hostnameOf(host));
   };
-}
-
-/** Answers 403 to a request whose `Host` the `allowedHosts` decision refuses, and says whether it did. */
-function rejectUnexpectedHost(
-  isAllowedHost: (req: IncomingMessage) => boolean,
-  req: IncomingMessage,
-  res: ServerResponse,
-): boolean {
-  if (isAllowedHost(req)) return false;
-  sendHttpError(
-    res,
-    403,
-    ErrorCode.ServerError,
-    `Forbidden: Host '${req.headers.host ?? ''}' is not allowed (option 'allowedHosts')`,
-  );
-  return true;
-}
-
-/**
- * The Host check of a document built from the Host (RFC 9728 and RFC 8414 metadata), wherever it is mounted: a
- * malformed or repeated Host is 400, an unexpected one 403, as at the MCP endpoint. Served at the app's root the
- * document is outside the router's front door, yet it names the Host's origin: a rebound public name must not get a
- * document that sends clients to it. Answers and returns true when it refused.
- *
- * @example
- * ```ts
- * if (rejectHostOfDocument(isAllowedHost, req, res)) return;
- * ```
- */
-export function rejectHostOfDocument(
-  isAllowedHost: (req: IncomingMessage) => boolean,
-  req: IncomingMessage,
-  res: ServerResponse,
-): boolean {
-  return rejectMalformedHost(req, res) || rejectUnexpectedHost(isAllowedHost, req, res);
 }
 
 /**
