@@ -70,6 +70,20 @@ export function closestKey(key: string, known: readonly string[]): string | unde
   return best;
 }
 
+/**
+ * Keys written for another that no edit distance finds: an MCP wire name this router sets from its own key, or the
+ * key of another kind of definition. Suggested only where the options know the target.
+ */
+const KEY_ALIASES: Readonly<Record<string, string>> = {
+  // A tool's 2025-11-25 `execution.taskSupport` is set by `task`.
+  execution: 'task',
+  // A tool's handler is a prompt's `get`.
+  handler: 'get',
+  // A route's schemas are `input` (params, query, body) and `output`, not the tool's wire names.
+  inputSchema: 'input',
+  outputSchema: 'output',
+};
+
 /** What {@link rejectUnknownKeys} says besides the key: the item the options define, and where a misplaced key belongs. */
 export interface UnknownKeyContext {
   /** The item the options define, named before the message (`tool 'add'`); absent for the router's own options. */
@@ -98,7 +112,11 @@ export function rejectUnknownKeys(
 ): void {
   for (const key of Object.keys(options)) {
     if (Object.hasOwn(known, key)) continue;
-    const hint = closestKey(key, Object.keys(known)) ?? nestedHint(key, context.nested);
+    const alias = Object.hasOwn(KEY_ALIASES, key) ? KEY_ALIASES[key] : undefined;
+    const hint =
+      (alias !== undefined && Object.hasOwn(known, alias) ? alias : undefined) ??
+      closestKey(key, Object.keys(known)) ??
+      nestedHint(key, context.nested);
     throw new McpConfigError(
       'ERR_MCP_UNKNOWN_OPTION',
       `${context.item === undefined ? '' : `${context.item}: `}unknown option '${prefix}${key}'.${hint ? ` Did you mean '${prefix}${hint}'?` : ''}`,

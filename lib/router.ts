@@ -2,6 +2,7 @@
 
 import express from 'express';
 import { createRouterAuth } from './auth/middleware';
+import { createHostMatcher } from './security/origin-host';
 import { createApps } from './apps/apps';
 import { createBridge } from './bridge/bridge-api';
 import { registerController } from './decorators/register';
@@ -110,7 +111,11 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
 
   const router = express.Router();
   // Sign-in state is shared through the store when it keeps it (Redis), else kept in this process.
-  const auth = createRouterAuth(config.auth, { store: (limits) => store?.signIn?.(limits), logger });
+  const auth = createRouterAuth(config.auth, {
+    store: (limits) => store?.signIn?.(limits),
+    logger,
+    isAllowedHost: createHostMatcher(config.allowedHosts),
+  });
   const { authOf } = auth;
   const bridge = createBridge(registry, router, logger, telemetry);
   const endpoint = createEndpoint(

@@ -1,6 +1,7 @@
 // A name (or URI, or template) listed by two upstreams outside every prefix is the one mounted first's, whichever lists first; the router's own items come before both.
 
 import type { UpstreamHandle } from '../../lib';
+import { envelope, MODERN } from '../helpers/modern';
 import { listingUpstream, release } from './listing-upstream';
 import { closeAfterEach, closeGatewaysAfterEach, gateway, text, v1Client, v2Client, waitFor } from './upstreams';
 
@@ -49,12 +50,13 @@ describe.each([
       handles.push(mcp.upstream({ name: 'second', url: second.url }));
     });
     const [firstHandle, secondHandle] = handles as [UpstreamHandle, UpstreamHandle];
-    const [early, held] = late === 'first' ? [secondHandle, firstHandle] : [firstHandle, secondHandle];
-    await waitFor(() => early.status().state === 'healthy');
-    expect(held.status().state).toBe('connecting');
+    // The one that lists early has answered its four lists; the other's are held. Mounted later, its items would be
+    // held back too (see below).
+    await waitFor(() => (late === 'first' ? second : first).listed() === 4);
+    expect((late === 'first' ? firstHandle : secondHandle).status().state).toBe('connecting');
 
     open();
-    await waitFor(() => held.status().state === 'healthy');
+    await waitFor(() => handles.every((handle) => handle.status().state === 'healthy'));
     // Taking a name back makes the one that held it sync again, which reports it.
     await waitFor(() => secondHandle.status().skippedCount === TAKEN.length);
     expect(reasons(secondHandle)).toEqual(TAKEN);
@@ -94,5 +96,73 @@ describe.each([
     await secondHandle.refresh();
     expect(secondHandle.status().skipped).toEqual([]);
     expect(text(await client.callTool({ name: 'shared_tool', arguments: {} }))).toBe('second ran shared_tool');
+  });
+});
+
+/** A 2026-07-28 tools/call straight to the gateway: no handshake, which would wait for the first lists. */
+async function modernCall(url: string, name: string): Promise<unknown> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': MODERN,
+      'mcp-method': 'tools/call',
+      'mcp-name': name,
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name, arguments: {}, _meta: envelope() },
+    }),
+  });
+  return ((await response.json()) as { result: unknown }).result;
+}
+
+describe('while the upstream mounted first has not listed', () => {
+  it('the one mounted later has its items held back: a contested name never means its item, even for a while', async () => {
+    const { gate, open } = release();
+    const first = await listingUpstream('first', FIRST, gate);
+    const second = await listingUpstream('second', SECOND);
+    const handles: UpstreamHandle[] = [];
+    const gw = await gateway({}, (mcp) => {
+      handles.push(mcp.upstream({ name: 'first', url: first.url }));
+      handles.push(mcp.upstream({ name: 'second', url: second.url }));
+    });
+    const [firstHandle, secondHandle] = handles as [UpstreamHandle, UpstreamHandle];
+    await waitFor(() => second.listed() === 4);
+    // A round trip through the gateway's server: the lists that came before it are read.
+    await fetch(new URL('/elsewhere', gw.url));
+    expect(secondHandle.status()).toMatchObject({
+      state: 'connecting',
+      items: { tools: 0, prompts: 0, resources: 0, resourceTemplates: 0 },
+    });
+    // Not found yet, the call waits for the first lists (bounded by listTimeoutMs), as one asked before any came.
+    const during = modernCall(gw.url, 'shared_tool');
+    await fetch(new URL('/elsewhere', gw.url));
+    open();
+    expect(text(await during)).toBe('first ran shared_tool');
+    expect(second.received.calls).toEqual([]);
+    await waitFor(() => secondHandle.status().state === 'healthy');
+    expect(firstHandle.status().skipped).toEqual([]);
+    expect(reasons(secondHandle)).toEqual(TAKEN);
+    expect(text(await modernCall(gw.url, 'second_tool'))).toBe('second ran second_tool');
+  });
+
+  it('a prefixed upstream mounted later does not wait for it', async () => {
+    const { gate, open } = release();
+    const first = await listingUpstream('first', FIRST, gate);
+    const second = await listingUpstream('second', SECOND);
+    const handles: UpstreamHandle[] = [];
+    await gateway({}, (mcp) => {
+      handles.push(mcp.upstream({ name: 'first', url: first.url }));
+      handles.push(mcp.upstream({ prefix: 'second', url: second.url }));
+    });
+    await waitFor(() => handles[1]!.status().state === 'healthy');
+    expect(handles[1]!.status().items.tools).toBe(2);
+    expect(handles[0]!.status().state).toBe('connecting');
+    open();
+    await waitFor(() => handles[0]!.status().state === 'healthy');
   });
 });

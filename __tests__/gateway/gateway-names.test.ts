@@ -387,7 +387,7 @@ describe('mcp.upstream() options, checked when it is called', () => {
     [
       'an unknown root key',
       { prefix: 'fs', url, roots: [{ uri: 'file:///srv', nmae: 'x' }] },
-      /unknown option 'upstream 'fs'\.roots\[0\]\.nmae'/,
+      /^mcpRouter: upstream 'fs': unknown option 'roots\[0\]\.nmae'\. Did you mean 'roots\[0\]\.name'\?$/,
     ],
     [
       'a root name not a string',

@@ -29,8 +29,10 @@ export async function listingUpstream(
   who: string,
   items: ListedItems,
   gate?: Promise<void>,
-): Promise<{ url: string; received: Received }> {
+): Promise<{ url: string; received: Received; listed: () => number }> {
   const received: Received = { calls: [], gets: [], reads: [] };
+  /** List requests answered (their responses sent): the gateway has them in hand. */
+  let listed = 0;
   const served = await serve((app) => {
     const mcp = mcpRouter({ name: who, version: '1.0.0', logger: { error: jest.fn(), warn: jest.fn() } });
     for (const name of items.tools)
@@ -51,14 +53,16 @@ export async function listingUpstream(
         name: uriTemplate,
         read: (read) => (received.reads.push(read), `${who} read`),
       });
-    const held = (req: Request, _res: Response, next: NextFunction): void => {
+    const held = (req: Request, res: Response, next: NextFunction): void => {
       const method = (req.body as { method?: unknown } | undefined)?.method;
-      if (gate !== undefined && typeof method === 'string' && method.endsWith('/list')) void gate.then(() => next());
+      const list = typeof method === 'string' && method.endsWith('/list');
+      if (list) res.on('finish', () => listed++);
+      if (gate !== undefined && list) void gate.then(() => next());
       else next();
     };
     app.use('/mcp', held, mcp);
   });
-  return { url: served.url, received };
+  return { url: served.url, received, listed: () => listed };
 }
 
 /** A gate and the function that opens it. */

@@ -7,6 +7,7 @@ import { tool } from '../../lib/decorators';
 import { PROMPT_ARGUMENT_WIRE_FIELDS, PROMPT_WIRE_FIELDS } from '../../lib/registry/prompts';
 import { RESOURCE_WIRE_FIELDS, TEMPLATE_WIRE_FIELDS } from '../../lib/registry/resources';
 import { TOOL_WIRE_FIELDS } from '../../lib/registry/tools';
+import { modern } from '../helpers/modern';
 import schema2026 from '../conformance/schema-2026-07-28.json';
 
 const handler = (): string => 'ok';
@@ -229,6 +230,35 @@ const TYPOS: ReadonlyArray<[string, (mcp: McpRouter) => unknown, string]> = [
     (mcp) => mcp.upstream({ prefix: 'fs', url, limits: { maxListByte: 1 } } as never),
     "upstream 'fs': unknown option 'limits.maxListByte'. Did you mean 'limits.maxListBytes'?",
   ],
+  // Keys written for another that no edit distance finds: the alias table of config-error.ts.
+  [
+    'mcp.tool: execution (the 2025-11-25 wire field)',
+    (mcp) => mcp.tool({ name: 'add', description: 'Add', execution: { taskSupport: 'optional' }, handler } as never),
+    "tool 'add': unknown option 'execution'. Did you mean 'task'?",
+  ],
+  [
+    'mcp.prompt: handler (a tool’s)',
+    (mcp) => mcp.prompt({ name: 'review', handler: get } as never),
+    "prompt 'review': unknown option 'handler'. Did you mean 'get'?",
+  ],
+  [
+    'mcp.route: outputSchema (a tool’s)',
+    (mcp) => mcp.route({ name: 'get_user', description: 'Fetch', outputSchema: {} } as never, getUser),
+    "route tool 'get_user': unknown option 'outputSchema'. Did you mean 'output'?",
+  ],
+  [
+    'mcp.exposeRoutes: inputSchema (a tool’s)',
+    (mcp) =>
+      mcp.exposeRoutes(express(), [
+        { method: 'GET', path: '/u', name: 'u', description: 'U', inputSchema: { type: 'object' } } as never,
+      ]),
+    "route tool 'u': unknown option 'inputSchema'. Did you mean 'input'?",
+  ],
+  [
+    'mcp.upstream: roots[0].url',
+    (mcp) => mcp.upstream({ prefix: 'u4', url, roots: [{ url: 'file:///srv' }] } as never),
+    "upstream 'u4': unknown option 'roots[0].url'. Did you mean 'roots[0].uri'?",
+  ],
   [
     'mcp.upstream (stdio): arg',
     (mcp) => mcp.upstream({ name: 'git', command: 'uvx', arg: ['mcp-server-git'] } as never),
@@ -256,6 +286,27 @@ describe('definitions refuse unknown keys at registration', () => {
     expect(
       refusal((mcp) => mcp.tool({ name: 'a', description: 'A', inputschema: undefined, handler } as never)).message,
     ).toBe("mcpRouter: tool 'a': unknown option 'inputschema'. Did you mean 'inputSchema'?");
+  });
+});
+
+describe('a route’s meta carries the wire fields of a tool', () => {
+  it.each<[string, (mcp: McpRouter, meta: object) => unknown]>([
+    ['mcp.route', (mcp, meta) => mcp.route({ ...meta, path: '/users/:id' } as never, getUser)],
+    [
+      'mcp.exposeRoutes',
+      (mcp, meta) => mcp.exposeRoutes(express(), [{ ...meta, method: 'GET', path: '/users/:id' } as never]),
+    ],
+  ])('%s: title, icons and _meta are listed as mcp.tool lists them', async (_title, register) => {
+    const mcp = router();
+    const icons = [{ src: 'https://example.com/user.png', mimeType: 'image/png' }];
+    register(mcp, { name: 'get_user', title: 'User', description: 'Fetch', icons, _meta: { 'example.com/x': 1 } });
+    const app = express();
+    app.use('/mcp', mcp);
+    const listed = await modern(app, 'tools/list');
+    expect(listed.body.result.tools).toEqual([
+      expect.objectContaining({ name: 'get_user', title: 'User', icons, _meta: { 'example.com/x': 1 } }),
+    ]);
+    await mcp.close();
   });
 });
 

@@ -161,3 +161,35 @@ describe('the default allowedHosts (a loopback server)', () => {
     expect(res.status).toBe(403);
   });
 });
+
+// Every document names the Host's origin: each takes the allowedHosts decision, at the mount path and at the root.
+const METADATA_ROUTES = ROUTES.filter((route) => route.name.includes('.well-known'));
+
+describe.each(METADATA_ROUTES)('$name, allowedHosts: [mcp.example.com]', ({ lines, passes }) => {
+  beforeEach(() => start({ allowedHosts: ['mcp.example.com'] }));
+
+  it('a foreign Host → 403 JSON, never a document naming it', async () => {
+    const res = await exchange([...lines, 'Host: evil.example']);
+    expect(res.status).toBe(403);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.headers['cache-control']).toBeUndefined();
+    expect(JSON.parse(res.body)).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32000, message: "Forbidden: Host 'evil.example' is not allowed (option 'allowedHosts')" },
+    });
+  });
+
+  it('the allowed Host → 200', async () => {
+    passes(await exchange([...lines, 'Host: mcp.example.com']), 'mcp.example.com');
+  });
+});
+
+describe.each(METADATA_ROUTES)('$name, the default allowedHosts (a loopback server)', ({ lines, passes }) => {
+  beforeEach(() => start({}));
+
+  it('a public Host → 403; a loopback one → 200', async () => {
+    expect((await exchange([...lines, 'Host: evil.example'])).status).toBe(403);
+    passes(await exchange([...lines, `Host: localhost:${app.port}`]), `localhost:${app.port}`);
+  });
+});

@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from '../jsonrpc/errors';
 import { sendHttpError } from '../http/http-error';
-import { rejectMalformedHost, requestHost } from '../http/host-header';
+import { rejectHostOfDocument, requestHost } from '../http/host-header';
 import { allowAnyOrigin } from '../http/public-cors';
 import { createMethodNotAllowedHandler } from '../http/not-allowed';
 import { sendJson } from '../http/reply';
@@ -28,16 +28,22 @@ export function originOf(req: ExpressRequest): string {
  * authorization server: it says the resource takes a bearer token in the header, which its operator hands out.
  *
  * @param auth - the router's checked `auth` option; without it every request gets a JSON 404
+ * @param isAllowedHost - the `allowedHosts` decision (`createHostMatcher`): the document names the Host's origin
  * @example
  * ```ts
- * app.use('/.well-known/oauth-protected-resource', createMetadataHandler(auth, (req) => req.path ?? ''));
+ * app.use('/.well-known/oauth-protected-resource', createMetadataHandler(auth, (req) => req.path ?? '', isAllowedHost));
  * ```
  */
-export function createMetadataHandler(auth: ResolvedAuth | undefined, resourcePathOf: (req: ExpressRequest) => string) {
+export function createMetadataHandler(
+  auth: ResolvedAuth | undefined,
+  resourcePathOf: (req: ExpressRequest) => string,
+  isAllowedHost: (req: IncomingMessage) => boolean,
+) {
   const options = auth?.resourceMetadata;
   return function mcpAuthMetadata(req: ExpressRequest, res: ServerResponse, next: () => void): void {
-    // Mounted by the app at its root, outside the router's front door: the document names the Host's origin.
-    if (rejectMalformedHost(req, res)) return;
+    // Mounted by the app at its root, outside the router's front door, and served at the mount path before the
+    // Origin check (it is public): either way the document names the Host's origin.
+    if (rejectHostOfDocument(isAllowedHost, req, res)) return;
     if (auth === undefined) {
       sendHttpError(
         res,
@@ -76,11 +82,14 @@ export function createMetadataHandler(auth: ResolvedAuth | undefined, resourcePa
  *
  * @example
  * ```ts
- * router.use(createOwnMetadataHandler(auth)); // before the front door: the document is public
+ * router.use(createOwnMetadataHandler(auth, isAllowedHost)); // before the Origin check: the document is public
  * ```
  */
-export function createOwnMetadataHandler(auth: ResolvedAuth | undefined) {
-  const serve = createMetadataHandler(auth, (req) => req.baseUrl ?? '');
+export function createOwnMetadataHandler(
+  auth: ResolvedAuth | undefined,
+  isAllowedHost: (req: IncomingMessage) => boolean,
+) {
+  const serve = createMetadataHandler(auth, (req) => req.baseUrl ?? '', isAllowedHost);
   const notAllowed = createMethodNotAllowedHandler(['GET', 'HEAD', 'OPTIONS']);
   return function mcpOwnMetadata(req: ExpressRequest, res: ServerResponse, next: () => void): void {
     if (req.path === METADATA_PATH) serve(req, res, () => notAllowed(req, res));

@@ -19,6 +19,7 @@ import type { McpLogger } from '../logger';
 import type { SignInLimits, SignInStore } from '../store/sign-in-store';
 import { MemorySignInStore } from '../store/memory-sign-in-store';
 import { createAuthorizationServer } from './server/authorization-server';
+import { rejectHostOfDocument } from '../http/host-header';
 
 /** The steps authentication adds to the router's front door, in the order they run. */
 export interface AuthSteps {
@@ -50,17 +51,25 @@ export interface RouterAuth {
  * @param options - the router's `auth` option, checked by `resolveOptions()`; undefined when it takes no tokens
  * @example
  * ```ts
- * const auth = createRouterAuth(config.auth);
+ * const auth = createRouterAuth(config.auth, { store, logger, isAllowedHost: createHostMatcher(config.allowedHosts) });
  * const frontDoor = createFrontDoor(config, auth.steps, (req) => auth.authOf(req)?.subject, endpoint);
  * ```
  */
 export function createRouterAuth(
   options: ResolvedAuth | undefined,
-  signIn: { store: (limits: SignInLimits) => SignInStore | undefined; logger: McpLogger },
+  signIn: {
+    store: (limits: SignInLimits) => SignInStore | undefined;
+    logger: McpLogger;
+    /** The `allowedHosts` decision (`createHostMatcher`): every metadata document names the Host's origin. */
+    isAllowedHost: (req: IncomingMessage) => boolean;
+  },
 ): RouterAuth {
+  const { isAllowedHost } = signIn;
   // RFC 9728 metadata: served at the mount path by the router itself; the app may also mount it at its root.
-  const metadata = createMetadataHandler(options, (req) =>
-    req.path === undefined || req.path === '/' ? '' : req.path,
+  const metadata = createMetadataHandler(
+    options,
+    (req) => (req.path === undefined || req.path === '/' ? '' : req.path),
+    isAllowedHost,
   );
   const serverMetadata: RequestHandler = (_req, res) =>
     sendHttpError(
@@ -90,10 +99,13 @@ export function createRouterAuth(
     challengeSettings(options, metadata),
     server?.verify,
   );
-  const ownMetadata = createOwnMetadataHandler(options);
+  const ownMetadata = createOwnMetadataHandler(options, isAllowedHost);
+  const rootServerMetadata: RequestHandler | undefined =
+    server &&
+    ((req, res, next) => rejectHostOfDocument(isAllowedHost, req, res) || server.rootMetadata(req, res, next));
   return {
     metadata,
-    serverMetadata: (server?.rootMetadata as RequestHandler | undefined) ?? serverMetadata,
+    serverMetadata: rootServerMetadata ?? serverMetadata,
     authOf,
     steps: {
       ownMetadata,

@@ -55,7 +55,9 @@ export function createBridge(registry: Registry, router: Router, logger: McpLogg
     return registry.addTool(definition as ToolDefinition<never>, mode);
   };
   // Routes wrapped with mcp.route() are learned from the app that serves the first request (wrapped-routes.ts).
-  const wrapped = createWrappedRoutes(addRouteTool, logger);
+  const wrapped = createWrappedRoutes(addRouteTool, logger, (name) =>
+    registry.namespaces.reserve('name', 'route tool', name),
+  );
   const expressRoute = expressRouteOf(router);
   const exposeRoutes: Bridge['exposeRoutes'] = (app, routes) => {
     const dispatch = asDispatcher(appRunning(app) as RouteTarget, logger);

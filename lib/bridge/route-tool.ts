@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { OptionKeys } from '../config-error';
 import type { RequestContext } from '../registry/request-context';
-import { itemLabel, rejectUnknownDefinitionKeys } from '../registry/definition';
+import { itemLabel, rejectUnknownDefinitionKeys, type Icon } from '../registry/definition';
 import { TOOL_NESTED_KEYS } from '../registry/tool-definition';
 import { errorResult, type ToolAnnotations, type ToolDefinition, type ToolMode } from '../registry/tools';
 import { wrapsOutput, type JsonSchema } from '../registry/tool-schemas';
@@ -25,6 +25,10 @@ export interface RouteToolMeta extends AccessRule {
   title?: string;
   /** What the route does, for the model. Required. */
   description: string;
+  /** Icons a client may show beside the tool (MCP 2025-11-25), as on any tool. Defaults to none. */
+  icons?: Icon[];
+  /** Extra data listed with the tool, for clients that know its keys, as on any tool. Defaults to none. */
+  _meta?: Record<string, unknown>;
   /** Schemas of path params, query and body; path params default to the route path's, as strings. */
   input?: RouteInput;
   /** `flat` merges params, query and body properties into one object; `nested` keeps them apart. Defaults to `flat`. */
@@ -61,6 +65,8 @@ const ROUTE_META_KEYS: OptionKeys<RouteToolMeta> = {
   name: true,
   title: true,
   description: true,
+  icons: true,
+  _meta: true,
   input: true,
   layout: true,
   output: true,
@@ -163,6 +169,8 @@ export function routeTool(meta: RouteToolMeta, method: string, path: string, dis
     inputSchema: layout.schema,
     outputSchema: meta.output,
     annotations: meta.annotations ?? annotationsFor(verb),
+    icons: meta.icons,
+    _meta: meta._meta,
     scopes: meta.scopes,
     canAccess: meta.canAccess,
     timeoutMs: meta.timeoutMs ?? DEFAULT_ROUTE_TIMEOUT_MS,

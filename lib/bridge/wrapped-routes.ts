@@ -46,7 +46,7 @@ interface Waiting {
  *
  * @example
  * ```ts
- * const wrapped = createWrappedRoutes(addRouteTool, logger);
+ * const wrapped = createWrappedRoutes(addRouteTool, logger, (name) => registry.namespaces.reserve('name', 'route tool', name));
  * api.get('/items/:id', wrapped.wrap({ description: 'Fetch an item' }, [getItem]));
  * wrapped.learn(req.app); // on the first request
  * ```
@@ -54,6 +54,7 @@ interface Waiting {
 export function createWrappedRoutes(
   addRouteTool: (meta: RouteToolMeta, method: string, path: string, dispatch: RequestDispatcher) => McpRegistration,
   logger: McpLogger,
+  reserveName: (name: string) => void,
 ): WrappedRoutes {
   const waiting: Waiting[] = [];
   let host: RequestDispatcher | undefined;
@@ -79,6 +80,9 @@ export function createWrappedRoutes(
           ? `route tool of handler '${last?.name || 'anonymous'}'`
           : itemLabel('route tool', meta.name);
       rejectUnknownRouteKeys(meta, item, true);
+      // A name in an upstream's namespace would be refused only when learned: refused now (one given with its path is
+      // registered below, and refused there).
+      if (meta.name !== undefined && meta.path === undefined) reserveName(meta.name);
       if (last === undefined) return [];
       const marker = sameShape(last);
       if (meta.path !== undefined) register(meta, meta.method ?? defaultMethod(meta), meta.path);

@@ -26,7 +26,13 @@ export function createGateway(
 ): Gateway {
   const mounted = new Map<
     string,
-    { readonly prefix: string | undefined; readonly group: number; readonly handle: UpstreamHandle }
+    {
+      readonly prefix: string | undefined;
+      readonly group: number;
+      readonly handle: UpstreamHandle;
+      /** Settles once its first list attempt is over (or it is removed). */
+      readonly firstAttempt: Promise<void>;
+    }
   >();
   /** Mounts so far: each upstream's items are listed after those mounted before it. */
   let mounts = 0;
@@ -60,6 +66,15 @@ export function createGateway(
         registry.batch(() => (hold = registry.namespaces.claim({ owner, group, ...namespaceOf(prefix) }, registry)));
       }
       mounts = group;
+      // Unprefixed, its names may be those an unprefixed upstream mounted before it lists (a prefixed one owns its
+      // namespace, which no other may enter): its items wait for their first list attempts, so which item a name
+      // means never depends on which listed first, even for a while. A prefixed one never waits.
+      const earlier =
+        prefix === undefined
+          ? [...mounted.values()].filter((other) => other.prefix === undefined).map((other) => other.firstAttempt)
+          : [];
+      let firstAttemptOver = (): void => undefined;
+      const firstAttempt = new Promise<void>((resolve) => (firstAttemptOver = resolve));
       const handle = mountUpstream(resolved, {
         registry,
         logger,
@@ -72,8 +87,10 @@ export function createGateway(
         group,
         nameOf: (other) => `upstream '${nameOf(other)}'`,
         telemetry,
+        publishAfter: earlier.length === 0 ? undefined : Promise.all(earlier),
+        onFirstAttempt: firstAttemptOver,
       });
-      mounted.set(resolved.name, { prefix: resolved.prefix, group, handle });
+      mounted.set(resolved.name, { prefix: resolved.prefix, group, handle, firstAttempt });
       // Upstreams that had listed items in its namespace (mounted after their lists came) sync again, reporting them.
       for (const other of mounted.values()) if (hold?.evicted.has(other.group)) void other.handle.refresh();
       return handle;

@@ -1,6 +1,6 @@
 // The `roots` option of mcp.upstream(): the roots the gateway itself gives an upstream that asks outside any call.
 
-import { invalidOption, McpConfigError } from '../config-error';
+import { invalidOption, rejectUnknownKeys } from '../config-error';
 
 /** A root (MCP client features › Roots): a directory the upstream may work in. */
 export interface UpstreamRoot {
@@ -26,9 +26,7 @@ export function resolveRoots(roots: unknown, label: string): readonly UpstreamRo
       const option = `${label}.roots[${index}]`;
       if (typeof root !== 'object' || root === null || Array.isArray(root))
         throw invalidOption(option, "{ uri: 'file://…', name? }", root);
-      const unknown = Object.keys(root).find((key) => !Object.hasOwn(KNOWN_ROOT, key));
-      if (unknown !== undefined)
-        throw new McpConfigError('ERR_MCP_UNKNOWN_OPTION', `unknown option '${option}.${unknown}'`);
+      rejectUnknownKeys(root, KNOWN_ROOT, `roots[${index}].`, { item: label });
       const { uri, name } = root as Record<string, unknown>;
       if (!isFileUrl(uri)) throw invalidOption(`${option}.uri`, 'a file:// URL (MCP roots are file:// URIs)', uri);
       if (name !== undefined && typeof name !== 'string') throw invalidOption(`${option}.name`, 'a string', name);

@@ -53,6 +53,10 @@ export interface MountEnvironment {
   readonly nameOf: (group: number) => string;
   /** The router's telemetry: a CLIENT span per forwarded call; undefined without. */
   readonly telemetry?: McpTelemetry | undefined;
+  /** Its items are held back (not listed, not callable) until this settles: see gateway.ts. */
+  readonly publishAfter?: Promise<unknown> | undefined;
+  /** Called once its first list attempt is over (lists applied, failed, timed out), or on removal before. */
+  readonly onFirstAttempt?: () => void;
 }
 
 function delay(ms: number): Promise<void> {
@@ -127,6 +131,11 @@ export function mountUpstream(
   let followUp: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
   const retries = new Backoff(RETRY_BACKOFF);
+  let publishAfter = env.publishAfter;
+  let firstAttemptOver = (): void => {
+    firstAttemptOver = () => undefined;
+    env.onFirstAttempt?.();
+  };
   const follower = new UpstreamFollower(upstream, naming, {
     onListChanged: () => schedule(CHANGE_DEBOUNCE_MS),
     onResourceUpdated: (uri) => env.notifyResourceUpdated(uri),
@@ -176,6 +185,8 @@ export function mountUpstream(
       const report = new SkippedReport();
       ownHeaders = await forwardedHeaders(options, undefined, false, logger);
       const { lists, cut, ttlMs } = await fetchUpstreamLists(upstream, options, ownHeaders, limit, report);
+      // A name two unprefixed upstreams list is the one mounted first's, even before that one has listed.
+      if (publishAfter !== undefined) await publishAfter.then(() => (publishAfter = undefined));
       if (state === 'removed') return;
       registry.batch(() => apply(lists, report, cut));
       state = 'healthy';
@@ -211,6 +222,8 @@ export function mountUpstream(
         `mcpRouter: upstream '${label}' lists could not be fetched; retrying in ${retryMs / 1000} s`,
       );
       schedule(retryMs);
+    } finally {
+      firstAttemptOver();
     }
   }
 
@@ -276,6 +289,7 @@ export function mountUpstream(
       clearTimeout(timer);
       registry.batch(dropAll);
       follower.close();
+      firstAttemptOver();
       await (stdio ?? upstream).close();
       env.onRemoved();
     },

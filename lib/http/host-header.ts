@@ -1,4 +1,4 @@
-// The Host header as an RFC 3986 authority: the one parser the Host checks and every URL built from a request use.
+// The Host header as an RFC 3986 authority: the one parser the Host checks and every URL built from a request use; the 400 and 403 a Host gets.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIPv6 } from 'node:net';
@@ -93,4 +93,39 @@ export function rejectMalformedHost(req: IncomingMessage, res: ServerResponse): 
     `Bad Request: the Host header must be one host[:port] (a name of letters, digits, '-', '.', '_', or an [IPv6] address; a port of up to 5 digits, at most 65535)`,
   );
   return true;
+}
+
+/** Answers 403 to a request whose `Host` the `allowedHosts` decision refuses, and says whether it did. */
+export function rejectUnexpectedHost(
+  isAllowedHost: (req: IncomingMessage) => boolean,
+  req: IncomingMessage,
+  res: ServerResponse,
+): boolean {
+  if (isAllowedHost(req)) return false;
+  sendHttpError(
+    res,
+    403,
+    ErrorCode.ServerError,
+    `Forbidden: Host '${req.headers.host ?? ''}' is not allowed (option 'allowedHosts')`,
+  );
+  return true;
+}
+
+/**
+ * The Host check of a document built from the Host (RFC 9728 and RFC 8414 metadata), wherever it is mounted: a
+ * malformed or repeated Host is 400, an unexpected one 403, as at the MCP endpoint. Served at the app's root the
+ * document is outside the router's front door, yet it names the Host's origin: a rebound public name must not get a
+ * document that sends clients to it. Answers and returns true when it refused.
+ *
+ * @example
+ * ```ts
+ * if (rejectHostOfDocument(isAllowedHost, req, res)) return;
+ * ```
+ */
+export function rejectHostOfDocument(
+  isAllowedHost: (req: IncomingMessage) => boolean,
+  req: IncomingMessage,
+  res: ServerResponse,
+): boolean {
+  return rejectMalformedHost(req, res) || rejectUnexpectedHost(isAllowedHost, req, res);
 }

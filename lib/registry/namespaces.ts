@@ -36,17 +36,44 @@ function startsOf(claim: NamespaceClaim, kind: KeyKind): readonly string[] {
 }
 
 /**
+ * A key as the namespace test reads it: lower case, and for a URI with its percent-encoded unreserved characters
+ * decoded (RFC 3986 §6.2.2.2: `%67` and `g` are one URI), so `ui://%67ood+viewer` is `ui://good+viewer`.
+ */
+function normalised(kind: KeyKind, key: string): string {
+  if (kind === 'name' || !key.includes('%')) return key.toLowerCase();
+  return key
+    .replace(/%([0-9A-Fa-f]{2})/g, (escape, hex: string) => {
+      const char = String.fromCharCode(parseInt(hex, 16));
+      return /[A-Za-z0-9._~-]/.test(char) ? char : escape;
+    })
+    .toLowerCase();
+}
+
+/**
+ * Whether a (normalised) key falls in a namespace whose starts are `starts`: it begins with one, or it is a URI
+ * template whose fixed text ends at the prefix itself (`ui://good{+x}`, `good{+x}`, against `ui://good+`, `good+`).
+ * Such a template can only be meant for the namespace, where the owner's templates alone match (registry.ts).
+ */
+function fallsIn(kind: KeyKind, key: string, starts: readonly string[]): boolean {
+  const brace = kind === 'uri' ? key.indexOf('{') : -1;
+  const literal = brace === -1 ? undefined : key.slice(0, brace);
+  return starts.some((start) => key.startsWith(start) || literal === start.slice(0, -1));
+}
+
+/**
  * The claims of one registry. Names are compared without case as URI schemes and authorities are (RFC 3986 §3.1,
  * §3.2.2), so `FS__x` and `Fs+file:///x` are `fs`'s too: no lookalike of an upstream's item can sit beside it.
  */
 export class Namespaces {
   readonly #claims: NamespaceClaim[] = [];
+  /** Keys of the router's own items registered later (a route learned on the first request), checked as if there. */
+  readonly #reserved: { kind: KeyKind; what: string; key: string }[] = [];
 
   /** The claim `key` falls in; undefined for none. */
   ownerOf(kind: KeyKind, key: string): NamespaceClaim | undefined {
     if (this.#claims.length === 0) return undefined;
-    const lower = key.toLowerCase();
-    return this.#claims.find((claim) => startsOf(claim, kind).some((start) => lower.startsWith(start)));
+    const read = normalised(kind, key);
+    return this.#claims.find((claim) => fallsIn(kind, read, startsOf(claim, kind)));
   }
 
   /**
@@ -62,6 +89,17 @@ export class Namespaces {
         'ERR_MCP_DUPLICATE',
         `${what} '${key}' is in the namespace of ${owner.owner}, which only its items may use; pick another name`,
       );
+  }
+
+  /**
+   * Checks a key of the router's own item that is registered later, and keeps it: a claim made before then is
+   * refused as one over a registered item is. So `mcp.route({ name })` throws at boot whichever is called first.
+   *
+   * @throws {McpConfigError} `ERR_MCP_DUPLICATE` when an owner claims it already
+   */
+  reserve(kind: KeyKind, what: string, key: string): void {
+    this.check(kind, what, key, 0);
+    this.#reserved.push({ kind, what, key });
   }
 
   /**
@@ -87,7 +125,13 @@ export class Namespaces {
         throw new McpConfigError('ERR_MCP_DUPLICATE', `${claim.owner} overlaps the namespace of ${other.owner}`);
     }
     const inside = (kind: KeyKind, key: string): boolean =>
-      startsOf(lowered, kind).some((start) => key.toLowerCase().startsWith(start));
+      fallsIn(kind, normalised(kind, key), startsOf(lowered, kind));
+    const reserved = this.#reserved.find(({ kind, key }) => inside(kind, key));
+    if (reserved !== undefined)
+      throw new McpConfigError(
+        'ERR_MCP_DUPLICATE',
+        `${claim.owner} cannot be mounted: the router's own ${reserved.what} '${reserved.key}' is in its namespace; rename it or pick another prefix`,
+      );
     const taken: [Collection<unknown>, string, unknown, number][] = [];
     for (const [list, kind] of Object.entries(KEYS) as [keyof typeof KEYS, KeyKind][]) {
       const collection = collections[list];

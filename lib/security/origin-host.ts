@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpConfigError } from '../config-error';
 import { ErrorCode } from '../jsonrpc/errors';
 import { sendHttpError } from '../http/http-error';
-import { parseHostHeader } from '../http/host-header';
+import { parseHostHeader, rejectUnexpectedHost } from '../http/host-header';
 
 /** The `origins` option: `'*'`, a list of origins (`https://app.example.com`), or a predicate. */
 export type OriginsOption = '*' | readonly string[] | ((origin: string) => boolean);
@@ -120,20 +120,11 @@ export function createOriginHostGuard(
   isAllowedHost: (req: IncomingMessage) => boolean,
 ) {
   return function mcpOriginHostGuard(req: IncomingMessage, res: ServerResponse, next: () => void): void {
-    const { origin, host } = req.headers;
+    const { origin } = req.headers;
     if (origin !== undefined && !isAllowedOrigin(origin)) {
       sendHttpError(res, 403, ErrorCode.ServerError, `Forbidden: Origin '${origin}' is not allowed (option 'origins')`);
       return;
     }
-    if (!isAllowedHost(req)) {
-      sendHttpError(
-        res,
-        403,
-        ErrorCode.ServerError,
-        `Forbidden: Host '${host ?? ''}' is not allowed (option 'allowedHosts')`,
-      );
-      return;
-    }
-    next();
+    if (!rejectUnexpectedHost(isAllowedHost, req, res)) next();
   };
 }
