@@ -112,7 +112,7 @@ describe('demo/oauth-client.ts', () => {
       expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
       expect(stdout).toContain('whoami: {"user":"bob",');
     } finally {
-      script.kill();
+      await script.kill();
     }
   }, 40_000);
 });

@@ -18,6 +18,11 @@ import { groupAlive, recordGroup } from '../support/leftovers';
 import { scaled } from './time-scale';
 import { until } from './until';
 
+declare global {
+  /** The process groups this test file started: the test environment kills those still running after its last hook. */
+  var __testProcessGroups: Set<number> | undefined;
+}
+
 /** Starts `command` as the leader of a new process group and records the group for the run's teardown. */
 export function spawnGroup(
   command: string,
@@ -33,6 +38,7 @@ export function spawnGroup(command: string, args: readonly string[], options: Sp
   const child = spawn(command, args, { ...options, detached: true });
   // TEST_RUN_DIR is set by the run's globalSetup; outside jest there is no teardown to tell.
   const runDir = process.env.TEST_RUN_DIR;
+  if (child.pid !== undefined) (globalThis.__testProcessGroups ??= new Set()).add(child.pid);
   if (child.pid !== undefined && runDir) recordGroup(runDir, child.pid, [command, ...args].join(' '));
   return child;
 }

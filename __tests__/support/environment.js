@@ -1,6 +1,6 @@
 // The test environment of every project: Node's, with every test and hook timeout multiplied by TEST_TIME_SCALE
 // (time-scale.js). The timeout a file gives says what the case costs on a quiet machine; how slow this machine is
-// is decided once, here, for all of them.
+// is decided once, here, for all of them. And once a file's tests are done, no process group they started runs on.
 'use strict';
 
 const { TestEnvironment } = require('jest-environment-node');
@@ -18,6 +18,21 @@ class ScaledTimeoutEnvironment extends TestEnvironment {
     if (entry === undefined || this.#scaled.has(entry)) return;
     this.#scaled.add(entry);
     entry.timeout = Math.round((entry.timeout || state.testTimeout) * scale);
+  }
+
+  /**
+   * Kills the process groups the file's tests started (helpers/child.ts lists them in `__testProcessGroups`) that are
+   * still running: a beforeAll that timed out while starting one never handed it to its afterAll.
+   */
+  async teardown() {
+    for (const pgid of this.global.__testProcessGroups ?? []) {
+      try {
+        process.kill(-pgid, 'SIGKILL');
+      } catch {
+        // ESRCH: ended by its test.
+      }
+    }
+    await super.teardown();
   }
 }
 
