@@ -25,8 +25,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await demo.mcp.close();
-  await app.close();
+  await demo?.mcp.close();
+  await app?.close();
 });
 
 describe('the demo login page', () => {

@@ -249,7 +249,7 @@ describe('a paid upstream tool behind a local x402 guard', () => {
   beforeAll(async () => {
     facilitator = await startFacilitator();
   });
-  afterAll(() => facilitator.close());
+  afterAll(() => facilitator?.close());
 
   it.each([
     {

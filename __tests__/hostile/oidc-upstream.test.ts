@@ -23,8 +23,8 @@ beforeAll(async () => {
 beforeEach(async () => {
   fake = await startFakeProvider(CLIENT_ID);
 });
-afterEach(() => fake.close());
-afterAll(() => app.close());
+afterEach(() => fake?.close());
+afterAll(() => app?.close());
 
 const useStep = (extra: Partial<OidcUpstreamOptions> = {}): void =>
   app.use(
@@ -295,8 +295,8 @@ describe('a provider that never answers at all', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
   });
   afterAll(() => {
-    silent.closeAllConnections();
-    return new Promise((resolve) => silent.close(resolve));
+    silent?.closeAllConnections();
+    return new Promise((resolve) => silent?.close(resolve) ?? resolve(undefined));
   });
 
   it('the userinfo endpoint: server_error after the timeout, not a hang', async () => {

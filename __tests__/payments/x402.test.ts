@@ -35,7 +35,7 @@ const handler = jest.fn((args: { q?: string }) => ({ hits: [`${args.q ?? ''}: 1 
 beforeAll(async () => {
   facilitator = await startFacilitator();
 });
-afterAll(() => facilitator.close());
+afterAll(() => facilitator?.close());
 
 function build(guardOptions: { facilitatorTimeoutMs?: number; timeoutMs?: number } = {}): Express {
   const pay = x402Guard({

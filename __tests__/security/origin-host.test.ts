@@ -23,7 +23,7 @@ beforeEach(() => {
   app.use('/mcp', mcp);
 });
 afterEach(async () => {
-  await mcp.close();
+  await mcp?.close();
 });
 
 type Method = 'POST' | 'GET' | 'DELETE';
