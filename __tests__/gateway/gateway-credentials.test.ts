@@ -16,6 +16,7 @@ import {
   type Upstream,
 } from './upstreams';
 import { PRICE } from '../payments/price';
+import { scaled } from '../helpers/time-scale';
 
 closeGatewaysAfterEach();
 closeAfterEach();
@@ -283,7 +284,7 @@ describe('a paid upstream tool behind a local x402 guard', () => {
       const received: Received[] = [];
       const upstream = await start(received);
       const pay = x402Guard({
-        facilitator: x402Facilitator({ url: facilitator.url, timeoutMs: 2_000 }),
+        facilitator: x402Facilitator({ url: facilitator.url, timeoutMs: scaled(2_000) }),
         accepts: [PRICE],
       });
       const gateway = await serveGateway({}, (mcp) => [
@@ -335,7 +336,7 @@ describe('a paid upstream tool behind a local x402 guard', () => {
       received,
     );
     const pay = x402Guard({
-      facilitator: x402Facilitator({ url: facilitator.url, timeoutMs: 2_000 }),
+      facilitator: x402Facilitator({ url: facilitator.url, timeoutMs: scaled(2_000) }),
       accepts: [PRICE],
     });
     const gateway = await serveGateway({}, (mcp) => [

@@ -18,6 +18,7 @@ import type { UpstreamHandle } from '../../lib/gateway/upstream';
 import { createUpstreamClient, type UpstreamClient } from '../../lib/gateway/upstream-client';
 import { until } from '../helpers/until';
 import { CLIENT_INFO } from './client-info';
+import { scaled } from '../helpers/time-scale';
 
 export { CLIENT_INFO };
 export const LABEL = 'test-upstream';
@@ -257,7 +258,7 @@ export function sdkUpstreamWithServers(onServer: (server: McpServer) => void, po
 /** A client of `upstream`, closed after the test. */
 export function clientFor(
   upstream: Pick<Upstream, 'url'>,
-  timeoutMs = 5000,
+  timeoutMs = scaled(5000),
   headers?: () => Record<string, string>,
 ): UpstreamClient {
   const client = createUpstreamClient({

@@ -12,6 +12,7 @@ import { startFakeProvider } from '../helpers/fake-provider';
 import type { FakeProvider } from '../helpers/fake-provider';
 import { startLoginStepApp } from '../helpers/login-step-app';
 import type { LoginStepApp } from '../helpers/login-step-app';
+import { scaled } from '../helpers/time-scale';
 
 const CLIENT_ID = 'mcp-router';
 let app: LoginStepApp;
@@ -28,7 +29,13 @@ afterAll(() => app?.close());
 
 const useStep = (extra: Partial<OidcUpstreamOptions> = {}): void =>
   app.use(
-    oidcUpstream({ issuer: fake.issuer, clientId: CLIENT_ID, clientSecret: 'secret', timeoutMs: 1_000, ...extra }),
+    oidcUpstream({
+      issuer: fake.issuer,
+      clientId: CLIENT_ID,
+      clientSecret: 'secret',
+      timeoutMs: scaled(1_000),
+      ...extra,
+    }),
   );
 
 const isCallback = (url: URL): boolean => url.href.startsWith(app.callbackUrl);

@@ -13,6 +13,7 @@ import { spawnGroup } from '../helpers/child';
 import { until } from '../helpers/until';
 import { CLIENT_INFO } from '../gateway/client-info';
 import { isRunning as isAlive } from '../helpers/pids';
+import { scaled } from '../helpers/time-scale';
 
 jest.setTimeout(30_000);
 
@@ -38,7 +39,7 @@ function start(args: string[], overrides: Partial<StdioClientOptions> = {}, comm
   const client = createStdioUpstreamClient({
     program: { command, args },
     label: 'hostile',
-    timeoutMs: 10_000,
+    timeoutMs: scaled(10_000),
     clientInfo: CLIENT_INFO,
     logger: { warn: (error) => warnings.push(String(error)), error: (error) => warnings.push(String(error)) },
     onExit: (why) => exits.push(why),
