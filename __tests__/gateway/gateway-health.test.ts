@@ -87,9 +87,10 @@ describe('a down and a slow upstream beside a healthy one (listTimeoutMs: 500)',
       expect(status.error ?? '').not.toContain('127.0.0.1');
       expect(status.error ?? '').not.toContain('http');
     }
-    expect(['connecting', 'down']).toContain(handles.slow!.status().state);
-    if (handles.slow!.status().state === 'down')
-      expect(handles.slow!.status().error).toMatch(/"slow" did not list within 500 ms/);
+    // Down once its first list missed the 500 ms (it may still be connecting the instant our list answered), until
+    // its retry a second later.
+    await eventually(() => handles.slow!.status().state === 'down', 2_000);
+    expect(handles.slow!.status().error).toMatch(/"slow" did not list within 500 ms/);
 
     // Its retry (after 1 s) lists in time: its items join, and the session hears about it.
     await eventually(() => handles.slow!.status().state === 'healthy', 10_000);

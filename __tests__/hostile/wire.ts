@@ -217,7 +217,7 @@ export function expectResponseShape(message: unknown, ids: ReadonlySet<string>):
     const error = response.error as Record<string, unknown>;
     expect(isJsonRpcErrorCode(error.code)).toBe(true);
     expect(typeof error.message).toBe('string');
-    if (response.id !== null) expect([...ids]).toContain(idText);
+    expect([...ids, 'null']).toContain(idText);
   }
 }
 
