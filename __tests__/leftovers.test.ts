@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import type { ChildProcess } from 'node:child_process';
 import { endGroup, spawnGroup } from './helpers/child';
 import { isRunning } from './helpers/pids';
-import { groupAlive, leftovers, processTable, recordedGroups, snapshot } from './support/leftovers';
+import { groupAlive, leftovers, processTable, recordedGroups, snapshot, type Proc } from './support/leftovers';
 
 const FIXTURE = path.join(__dirname, 'fixtures', 'leftover-run.js');
 
@@ -52,13 +52,39 @@ describe('the run teardown', () => {
     expect(await run('clean')).toEqual({ left: {}, end: { threw: false, exitCode: 0 } });
   });
 
-  it('never counts the process itself, its ancestors, processes older than the run, or zombies', () => {
-    const table = processTable();
-    const before = snapshot(table);
-    const self = table.find((proc) => proc.pid === process.pid)!;
-    const later = { ...self, pid: 999_999_991, ppid: process.pid, start: self.start + 1, state: 'S' };
-    const zombie = { ...later, pid: 999_999_992, state: 'Z' };
-    expect(leftovers({ before, table: [...table, later, zombie] })).toEqual([later]);
+  it('counts descendants of jest, recorded groups and its own group started during the run; never jest itself, its ancestors, older processes, zombies or strangers', () => {
+    const proc = (pid: number, ppid: number, pgid: number, start: number, state = 'S'): Proc => ({
+      pid,
+      ppid,
+      pgid,
+      start,
+      state,
+      command: `p${pid}`,
+    });
+    const shell = proc(50, 1, 50, 1);
+    const jest = proc(100, 50, 100, 2);
+    const olderInGroup = proc(90, 50, 100, 1); // e.g. `npm test | tee`: started with jest
+    const before = snapshot([shell, jest, olderInGroup]);
+    const child = proc(200, 100, 100, 5);
+    const grandchild = proc(201, 200, 100, 6);
+    const orphanInGroup = proc(300, 1, 100, 7);
+    const orphanInRecordedGroup = proc(400, 1, 400, 8);
+    const zombie = proc(500, 100, 100, 9, 'Z');
+    const stranger = proc(600, 1, 600, 10);
+    const reusedPid = proc(90, 1, 100, 11); // pid 90 again, a later process: not the one in `before`
+    const table = [
+      shell,
+      jest,
+      olderInGroup,
+      child,
+      grandchild,
+      orphanInGroup,
+      orphanInRecordedGroup,
+      zombie,
+      stranger,
+    ];
+    expect(leftovers({ self: 100, before, groups: [400], table }).map((p) => p.pid)).toEqual([200, 201, 300, 400]);
+    expect(leftovers({ self: 100, before, groups: [], table: [shell, jest, reusedPid] })).toEqual([reusedPid]);
   });
 });
 
