@@ -2,6 +2,7 @@
 
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { mcpRouter, type McpRouterOptions, type UpstreamHandle } from '../../lib';
+import { scaled } from '../helpers/time-scale';
 import { until } from '../helpers/until';
 import {
   closeAfterEach,
@@ -65,7 +66,9 @@ describe('a down and a slow upstream beside a healthy one (listTimeoutMs: 500)',
     const started = Date.now();
     const gw = await gateway({}, (mcp) => {
       mcp.tool({ name: 'local', description: 'Local', handler: () => 'local' });
-      handles.ok = mcp.upstream({ prefix: 'ok', url: healthy.url, listTimeoutMs: 500 });
+      // The healthy one's deadline stands for a slow machine (under load it missed 500 ms, and the first list lacked
+      // its items); the other two's are what the test is about.
+      handles.ok = mcp.upstream({ prefix: 'ok', url: healthy.url, listTimeoutMs: scaled(500) });
       handles.down = mcp.upstream({ prefix: 'down', url: down.url, listTimeoutMs: 500 });
       handles.slow = mcp.upstream({ prefix: 'slow', url: slow.url, listTimeoutMs: 500 });
     });
