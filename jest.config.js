@@ -11,6 +11,11 @@
  * tests), on each Express major, kept apart so `npm test` needs no Redis.
  */
 const { EXPRESS_PACKAGES, splitTests } = require('./__tests__/support/loads-express.js');
+const { timeScale } = require('./__tests__/support/time-scale.js');
+
+// Decided once for the run, from the load when it starts, and read by the workers (they inherit the environment):
+// every test and hook timeout, until()'s deadlines and scaled() (helpers/time-scale.ts) are multiplied by it.
+process.env.TEST_TIME_SCALE = String(timeScale());
 
 const tests = splitTests(`${__dirname}/__tests__`);
 /** Jest path patterns (regular expressions) that match exactly these files. */
@@ -18,7 +23,8 @@ const only = (files) => files.map((file) => `^${file.replace(/[.*+?^${}()|[\]\\]
 
 const shared = {
   preset: 'ts-jest',
-  testEnvironment: 'node',
+  // Node's, with every test and hook timeout multiplied by TEST_TIME_SCALE.
+  testEnvironment: '<rootDir>/__tests__/support/environment.js',
   roots: ['<rootDir>/__tests__'],
   testMatch: ['**/*.test.ts'],
   // Type errors are caught once by `npm run typecheck`; ts-jest only transpiles.
@@ -40,6 +46,10 @@ module.exports = {
   // `npm test`'s jest (core express5 express4), quiet: 2 workers 190 s before the faster files of this change (main),
   // 3 workers 134 s with them (those files alone account for ~35 s of summed file time, ~18 s of wall).
   maxWorkers: 3,
+  // A run's processes: the groups tests start are recorded (helpers/child.ts); whatever the run left running is
+  // killed, listed and fails the run (support/leftovers.js).
+  globalSetup: '<rootDir>/__tests__/support/global-setup.js',
+  globalTeardown: '<rootDir>/__tests__/support/global-teardown.js',
   projects: [
     {
       ...shared,
@@ -63,6 +73,10 @@ module.exports = {
         '/__tests__/package/',
         '/__tests__/hostile/session-memory\\.test\\.ts$',
         '/__tests__/hostile/fuzz\\.test\\.ts$',
+        // The stdio process pool (50 callers against 10 processes, idle ends, crash loops: ~45 s of each run): what it
+        // pins is how the router runs its child processes, which no Express code touches; Express only carries the
+        // requests, as in the stdio gateway tests that run on both majors.
+        '/__tests__/gateway/process-pool\\.test\\.ts$',
       ],
     },
     { ...shared, displayName: 'browser', testMatch: ['**/*.e2e.ts'], globals: { EXPRESS_MAJOR: 5 } },

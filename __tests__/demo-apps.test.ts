@@ -27,7 +27,7 @@ describe('the order form app (2025-11-25, SDK v1 client without the UI extension
   beforeAll(async () => {
     connected = await connectClient(app, '/mcp', bearer);
   });
-  afterAll(() => connected.close());
+  afterAll(() => connected?.close());
 
   it('serves the page for the web, and the same HTML as the ui:// resource, with the MCP Apps MIME type and CSP', async () => {
     const page = await request(app)

@@ -11,6 +11,7 @@ import { listenLocally, type Listening } from './helpers/ports';
 import { followFlow, type FlowPage, type PageAction } from './helpers/browser-driver';
 import { startOAuthClientScript } from './helpers/oauth-client-script';
 import { authorizeUrl, pkce, registerClient } from './helpers/sign-in-server';
+import { scaled } from './helpers/time-scale';
 
 const CLIENT = path.join(__dirname, '..', 'demo', 'oauth-client.ts');
 
@@ -25,8 +26,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await demo.mcp.close();
-  await app.close();
+  await demo?.mcp.close();
+  await app?.close();
 });
 
 describe('the demo login page', () => {
@@ -88,7 +89,7 @@ describe('demo/oauth-client.ts', () => {
 
   it('--auto signs in through DCR, the login page and consent, then calls whoami as that user', async () => {
     const { stdout, stderr } = await promisify(execFile)(process.execPath, [...ARGS, url, '--auto', 'alice'], {
-      timeout: 30_000,
+      timeout: scaled(30_000),
     });
     expect(stderr).toBe('');
     expect(stdout).toMatch(/^Registered as client \S+, redirect URI http:\/\/127\.0\.0\.1:\d+\/callback$/m);
@@ -112,7 +113,7 @@ describe('demo/oauth-client.ts', () => {
       expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
       expect(stdout).toContain('whoami: {"user":"bob",');
     } finally {
-      script.kill();
+      await script.kill();
     }
   }, 40_000);
 });

@@ -3,12 +3,14 @@
 // stops them cleanly. The child loads the installed Express whatever the jest project, so this file loads none and
 // runs once, in the core project.
 
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { endGroup, spawnGroup } from './helpers/child';
+import { scaled } from './helpers/time-scale';
 import { until } from './helpers/until';
 
 describe('npm run demo (demo/server.ts run as a child process)', () => {
@@ -28,7 +30,7 @@ describe('npm run demo (demo/server.ts run as a child process)', () => {
     const { port } = busy.address() as AddressInfo;
     try {
       await expect(
-        promisify(execFile)(process.execPath, ARGS, { env: env(port), timeout: 30_000 }),
+        promisify(execFile)(process.execPath, ARGS, { env: env(port), timeout: scaled(30_000) }),
       ).rejects.toMatchObject({
         code: 1,
         stdout: '',
@@ -40,7 +42,7 @@ describe('npm run demo (demo/server.ts run as a child process)', () => {
   }, 40_000);
 
   it('prints the banner once listening: its playground link answers as soon as it is printed', async () => {
-    const child = spawn(process.execPath, ARGS, { env: env(0), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawnGroup(process.execPath, ARGS, { env: env(0), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
@@ -59,8 +61,7 @@ describe('npm run demo (demo/server.ts run as a child process)', () => {
       expect(page.status).toBe(200);
       expect(stderr).toBe('');
     } finally {
-      child.kill();
-      if (child.exitCode === null && child.signalCode === null) await once(child, 'exit');
+      await endGroup(child);
     }
   }, 40_000);
 });
@@ -69,7 +70,7 @@ describe('AUTH=oauth npm run demo (as a child process)', () => {
   const ARGS = ['--import', 'tsx', path.join(__dirname, '..', 'demo', 'server.ts')];
 
   it('starts with that banner and both upstreams, and its MCP endpoint challenges with the metadata of its own authorization server', async () => {
-    const child = spawn(process.execPath, ARGS, {
+    const child = spawnGroup(process.execPath, ARGS, {
       env: { ...process.env, PORT: '0', HOST: '127.0.0.1', AUTH: 'oauth' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -103,8 +104,7 @@ describe('AUTH=oauth npm run demo (as a child process)', () => {
         authorization_servers: [endpoint],
       });
     } finally {
-      child.kill();
-      if (child.exitCode === null && child.signalCode === null) await once(child, 'exit');
+      await endGroup(child);
     }
   }, 40_000);
 
@@ -112,7 +112,7 @@ describe('AUTH=oauth npm run demo (as a child process)', () => {
     await expect(
       promisify(execFile)(process.execPath, ARGS, {
         env: { ...process.env, PORT: '0', AUTH: 'basic' },
-        timeout: 30_000,
+        timeout: scaled(30_000),
       }),
     ).rejects.toMatchObject({
       code: 1,
@@ -143,7 +143,7 @@ describe('npm run demo with its upstreams (demo/server.ts as a child process)', 
 
   it('starts the notes and roaster upstreams with no setup, prints them, serves their tools, and exits 0 on SIGTERM and SIGINT, its roaster process ended', async () => {
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-      const child = spawn(process.execPath, ARGS, {
+      const child = spawnGroup(process.execPath, ARGS, {
         env: { ...process.env, PORT: '0', HOST: '127.0.0.1', MCP_TOKEN: 'tok' },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
@@ -190,10 +190,7 @@ describe('npm run demo with its upstreams (demo/server.ts as a child process)', 
         // Ended by the demo's mcp.close() before it exits (until: a zombie lasts until the system reaps it).
         await until(() => !isAlive(roasters[0]!), 'the roaster process to be gone');
       } finally {
-        if (child.exitCode === null && child.signalCode === null) {
-          child.kill('SIGKILL');
-          await once(child, 'exit');
-        }
+        await endGroup(child);
       }
     }
   }, 60_000);

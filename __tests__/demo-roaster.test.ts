@@ -42,8 +42,8 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  await demo.mcp.close();
-  await app.close();
+  await demo?.mcp.close();
+  await app?.close();
 });
 
 /** The SDK v1 client (2025 session) with the bearer token; answers elicitations with `answer` when given, declaring the capability only then. */

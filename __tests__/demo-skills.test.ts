@@ -35,7 +35,7 @@ describe("the demo's skills (2025-11-25, SDK v1 client)", () => {
   beforeAll(async () => {
     connected = await connectClient(createDemoApp({ token }), '/mcp', bearer);
   });
-  afterAll(() => connected.close());
+  afterAll(() => connected?.close());
 
   it('declares the skills extension with directoryRead', () => {
     const capabilities = connected.client.getServerCapabilities() as { extensions?: Record<string, unknown> };

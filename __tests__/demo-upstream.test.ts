@@ -22,9 +22,9 @@ describe('the demo with its notes upstream', () => {
     connected = await connectClient(demo.app, '/mcp', bearer);
   });
   afterAll(async () => {
-    await connected.close();
-    await demo.mcp.close();
-    await upstream.close();
+    await connected?.close();
+    await demo?.mcp.close();
+    await upstream?.close();
   });
 
   it('lists the notes items namespaced, after the store items, and says so in status()', async () => {
@@ -163,7 +163,7 @@ describe('the demo when its upstream is down', () => {
       expect(warnings[0]).toMatch(/upstream 'notes' lists could not be fetched; retrying in/);
     } finally {
       await connected.close();
-      await demo.mcp.close();
+      await demo?.mcp.close();
       warn.mockRestore();
     }
   });

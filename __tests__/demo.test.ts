@@ -29,7 +29,7 @@ describe('the demo store over MCP', () => {
       logs.push({ level: params.level, data: params.data });
     });
   });
-  afterAll(() => connected.close());
+  afterAll(() => connected?.close());
 
   it('lists the tools of all three bridge styles next to its own, and its resources and prompts', async () => {
     const { client } = connected;

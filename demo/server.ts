@@ -152,7 +152,11 @@ export function createDemo({
       ? undefined
       : mcp.upstream({ prefix: 'notes', url: notesUrl, forwardHeaders: ['x-request-id'] });
   // A local program as an upstream: the router runs it, speaks MCP over its stdin/stdout, restarts it if it crashes.
-  const roasterHandle = roaster ? mcp.upstream({ prefix: 'roaster', ...ROASTER_COMMAND }) : undefined;
+  // Its first lists get longer than the 5 s default: tsx compiles the program before it can answer, which takes
+  // seconds on a busy machine.
+  const roasterHandle = roaster
+    ? mcp.upstream({ prefix: 'roaster', ...ROASTER_COMMAND, listTimeoutMs: 20_000 })
+    : undefined;
   // ------------------------------------------------------------------------------------------------
 
   const app = express();

@@ -418,7 +418,7 @@ describe('Client ID Metadata Documents (served by a local test server, allowPriv
       res.end(JSON.stringify(body));
     });
   });
-  afterAll(() => server.close());
+  afterAll(() => server?.close());
 
   const directoryFor = (store = new MemorySignInStore()) =>
     createClientDirectory(resolveClientsOptions({ clientMetadataDocuments: { allowPrivateAddresses: true } }), store);

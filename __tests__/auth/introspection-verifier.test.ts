@@ -24,7 +24,7 @@ let provider: TestProvider;
 beforeAll(async () => {
   provider = await startOidcProvider();
 });
-afterAll(() => provider.close());
+afterAll(() => provider?.close());
 
 const options = (extra: Partial<IntrospectionVerifierOptions> = {}): IntrospectionVerifierOptions => ({
   url: provider.introspectionEndpoint,

@@ -16,7 +16,7 @@ describe('against a real issuer (oidc-provider)', () => {
   beforeAll(async () => {
     provider = await startOidcProvider();
   });
-  afterAll(() => provider.close());
+  afterAll(() => provider?.close());
 
   it("accepts its JWT for this resource (audience defaulting to the endpoint's URL): sub, scopes, exp and the other claims reach ctx.auth", async () => {
     const { origin, call } = await serve(jwtVerifier({ issuer: provider.issuer, jwksUri: provider.jwksUri }));
@@ -54,7 +54,7 @@ describe('against a JWKS of its own', () => {
     first = await makeSigningKey('key-1');
     jwks = await startJwksServer([first]);
   });
-  afterEach(() => jwks.close());
+  afterEach(() => jwks?.close());
 
   it('follows a key rotation: a new kid → one refetch (after the cooldown) → accepted', async () => {
     const logger = silentLogger();

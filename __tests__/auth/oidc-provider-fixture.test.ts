@@ -10,7 +10,7 @@ let provider: TestProvider;
 beforeAll(async () => {
   provider = await startOidcProvider({ redirectUris: [REDIRECT] });
 });
-afterAll(() => provider.close());
+afterAll(() => provider?.close());
 
 const basic = (id: string, secret: string): string => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
 

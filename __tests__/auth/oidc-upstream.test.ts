@@ -20,8 +20,8 @@ beforeAll(async () => {
   provider = await startOidcProvider({ redirectUris: [app.callbackUrl] });
 });
 afterAll(async () => {
-  await app.close();
-  await provider.close();
+  await app?.close();
+  await provider?.close();
 });
 
 const oidc = (extra: Partial<OidcUpstreamOptions> = {}): OidcUpstreamOptions => ({
@@ -178,7 +178,7 @@ describe('oidcUpstream with a provider that hangs', () => {
   });
   afterAll(async () => {
     for (const socket of sockets) socket.destroy();
-    await new Promise((resolve) => hanging.close(resolve));
+    await new Promise((resolve) => hanging?.close(resolve) ?? resolve(undefined));
   });
 
   it('answers the authorization request with server_error once discovery times out', async () => {

@@ -75,10 +75,10 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await mcp.close();
-  await app.close();
-  clientSite.closeAllConnections();
-  await new Promise((resolve) => clientSite.close(resolve));
+  await mcp?.close();
+  await app?.close();
+  clientSite?.closeAllConnections();
+  await new Promise((resolve) => clientSite?.close(resolve) ?? resolve(undefined));
 });
 
 /** Connects with `provider`, signing in through the browser flow when the server asks. */

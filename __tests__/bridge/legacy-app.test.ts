@@ -219,7 +219,7 @@ describe.each(WAYS)('legacy app, $title', (way) => {
 
   afterEach(async () => {
     for (const client of clients) await client.close();
-    await setup.mcp.close();
+    await setup?.mcp.close();
     if (server) {
       const open = server;
       open.closeAllConnections();

@@ -110,7 +110,7 @@ describe('mcp.exposeOpenApi', () => {
     mcp.exposeOpenApi(app, DOCUMENT);
     connected = await connectClient(app);
   });
-  afterAll(() => connected.close());
+  afterAll(() => connected?.close());
 
   it('lists the operations as tools and calls them through the app', async () => {
     const { client } = connected;

@@ -41,7 +41,7 @@ describe('decorated controllers', () => {
     app.use('/mcp', mcp);
     connected = await connectClient(app);
   });
-  afterAll(() => connected.close());
+  afterAll(() => connected?.close());
 
   it('registers plain methods as tools, bound to their instance', async () => {
     expect((await connected.client.callTool({ name: 'count_orders', arguments: {} })).structuredContent).toEqual({

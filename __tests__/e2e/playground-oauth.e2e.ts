@@ -96,6 +96,6 @@ it("a person's browser completes demo/oauth-client.ts's sign-in: consent redirec
     expect(stdout).toContain('whoami: {"user":"dave",');
   } finally {
     await context.close();
-    script.kill();
+    await script.kill();
   }
 });

@@ -16,6 +16,7 @@ import {
   type Upstream,
 } from './upstreams';
 import { PRICE } from '../payments/price';
+import { scaled } from '../helpers/time-scale';
 
 closeGatewaysAfterEach();
 closeAfterEach();
@@ -276,7 +277,7 @@ describe('a paid upstream tool behind a local x402 guard', () => {
   beforeAll(async () => {
     facilitator = await startFacilitator();
   });
-  afterAll(() => facilitator.close());
+  afterAll(() => facilitator?.close());
 
   it.each([
     {
@@ -310,7 +311,7 @@ describe('a paid upstream tool behind a local x402 guard', () => {
       const received: Received[] = [];
       const upstream = await start(received);
       const pay = x402Guard({
-        facilitator: x402Facilitator({ url: facilitator.url, timeoutMs: 2_000 }),
+        facilitator: x402Facilitator({ url: facilitator.url, timeoutMs: scaled(2_000) }),
         accepts: [PRICE],
       });
       const gateway = await serveGateway({}, (mcp) => [
@@ -362,7 +363,7 @@ describe('a paid upstream tool behind a local x402 guard', () => {
       received,
     );
     const pay = x402Guard({
-      facilitator: x402Facilitator({ url: facilitator.url, timeoutMs: 2_000 }),
+      facilitator: x402Facilitator({ url: facilitator.url, timeoutMs: scaled(2_000) }),
       accepts: [PRICE],
     });
     const gateway = await serveGateway({}, (mcp) => [

@@ -20,6 +20,7 @@ import {
   v1Client,
   waitFor,
 } from './upstreams';
+import { scaled } from '../helpers/time-scale';
 
 closeGatewaysAfterEach();
 closeAfterEach();
@@ -144,7 +145,7 @@ describe('merge order', () => {
     });
     const fast = await routerUpstream({});
     const gw = await gateway({}, (mcp) => {
-      mcp.upstream({ prefix: 'a', url: slow.url, listTimeoutMs: 3000 });
+      mcp.upstream({ prefix: 'a', url: slow.url, listTimeoutMs: scaled(3000) });
       mcp.upstream({ prefix: 'b', url: fast.url });
     });
     const client = await v1Client(gw.url);

@@ -9,6 +9,7 @@ import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { mcpRouter, type McpRouter } from '../../lib';
 import { until } from '../helpers/until';
 import { closeAfterEach, hasAnswered, routerUpstreamWithApi, type Upstream } from './upstreams';
+import { scaled } from '../helpers/time-scale';
 
 closeAfterEach();
 
@@ -19,7 +20,7 @@ afterEach(async () => {
 
 async function gatewayFor(url: string): Promise<{ gateway: McpRouter; url: string }> {
   const gateway = mcpRouter({ name: 'gateway', version: '1.0.0', logger: { error: jest.fn(), warn: jest.fn() } });
-  gateway.upstream({ prefix: 'up', url, listTimeoutMs: 3000 });
+  gateway.upstream({ prefix: 'up', url, listTimeoutMs: scaled(3000) });
   const app = express();
   app.use('/mcp', gateway);
   const server: Server = await new Promise((resolve) => {

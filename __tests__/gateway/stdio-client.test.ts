@@ -11,6 +11,7 @@ import type { UpstreamMessage } from '../../lib/gateway/upstream-exchange';
 import { until } from '../helpers/until';
 import { CLIENT_INFO } from './client-info';
 import { isRunning as isAlive } from '../helpers/pids';
+import { scaled } from '../helpers/time-scale';
 
 jest.setTimeout(30_000);
 
@@ -26,7 +27,7 @@ function everything(overrides: Partial<StdioClientOptions> = {}): StdioUpstreamC
   const client = createStdioUpstreamClient({
     program: { command: process.execPath, args: [EVERYTHING, 'stdio'] },
     label: 'everything',
-    timeoutMs: 10_000,
+    timeoutMs: scaled(10_000),
     clientInfo: CLIENT_INFO,
     logger: { warn: jest.fn(), error: jest.fn() },
     ...overrides,

@@ -7,6 +7,7 @@ import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextproto
 import { CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 import { closeAfterEach, closeGatewaysAfterEach, serveGateway, text } from './upstreams';
+import { scaled } from '../helpers/time-scale';
 
 /** Every text block of a tool result (server-everything answers in several). */
 const allText = (result: unknown): string => JSON.stringify((result as { content: unknown }).content);
@@ -31,7 +32,12 @@ afterEach(async () => {
 
 async function gateway(): Promise<string> {
   const { url } = await serveGateway({}, (mcp) => [
-    mcp.upstream({ prefix: 'ev', command: process.execPath, args: [EVERYTHING, 'stdio'], listTimeoutMs: 15_000 }),
+    mcp.upstream({
+      prefix: 'ev',
+      command: process.execPath,
+      args: [EVERYTHING, 'stdio'],
+      listTimeoutMs: scaled(15_000),
+    }),
   ]);
   return url;
 }

@@ -8,6 +8,7 @@ import { mcpRouter, McpConfigError, type UpstreamHandle, type UpstreamOptions } 
 import { until } from '../helpers/until';
 import { closeAfterEach, closeGatewaysAfterEach, serveGateway, text, v1Client, v2Client } from './upstreams';
 import { isRunning } from '../helpers/pids';
+import { scaled } from '../helpers/time-scale';
 
 closeGatewaysAfterEach();
 closeAfterEach();
@@ -27,9 +28,9 @@ describe('server-everything and server-filesystem over stdio, shared processes',
         command: process.execPath,
         args: [EVERYTHING, 'stdio'],
         env: { GATEWAY_SECRET: 'hunter2' },
-        listTimeoutMs: 15_000,
+        listTimeoutMs: scaled(15_000),
       }),
-      mcp.upstream({ prefix: 'fs', command: process.execPath, args: [FILESYSTEM, dir], listTimeoutMs: 15_000 }),
+      mcp.upstream({ prefix: 'fs', command: process.execPath, args: [FILESYSTEM, dir], listTimeoutMs: scaled(15_000) }),
     ]);
     const client = await v1Client(url);
     const tools = (await client.listTools()).tools.map((tool) => tool.name);

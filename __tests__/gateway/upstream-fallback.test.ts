@@ -3,6 +3,7 @@
 import type { Request, Response } from 'express';
 import { ErrorCode } from '../../lib';
 import { clientFor, closeAfterEach, LABEL, rejection, serve, stopUpstream, type Upstream } from './upstreams';
+import { scaled } from '../helpers/time-scale';
 
 closeAfterEach();
 
@@ -86,7 +87,7 @@ describe('upstream client against broken upstreams', () => {
     return serve((app) => app.post('/mcp', handler));
   }
 
-  async function expectInternal(upstream: Upstream, phrase: string, timeoutMs = 5000): Promise<void> {
+  async function expectInternal(upstream: Upstream, phrase: string, timeoutMs = scaled(5000)): Promise<void> {
     const error = await rejection(clientFor(upstream, timeoutMs).request('tools/list', {}));
     expect(error.code).toBe(ErrorCode.InternalError);
     expect(error.message).toBe(`Upstream "${LABEL}" ${phrase}`);

@@ -22,6 +22,7 @@ import {
 } from '../../lib/gateway/upstream-client';
 import { until } from '../helpers/until';
 import { CLIENT_INFO } from './client-info';
+import { scaled } from '../helpers/time-scale';
 
 export { CLIENT_INFO };
 export const LABEL = 'test-upstream';
@@ -261,7 +262,7 @@ export function sdkUpstreamWithServers(onServer: (server: McpServer) => void, po
 /** A client of `upstream`, closed after the test. */
 export function clientFor(
   upstream: Pick<Upstream, 'url'>,
-  timeoutMs = 5000,
+  timeoutMs = scaled(5000),
   headers?: () => Record<string, string>,
   roots?: UpstreamClientOptions['roots'],
 ): UpstreamClient {

@@ -1,9 +1,9 @@
 // demo/oauth-client.ts as a person runs it (no --auto): it prints a sign-in URL and waits for a browser to come back
 // to its loopback redirect URI. The tests play the browser and then read how the script ended.
 
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
+import { endGroup, spawnGroup } from './child';
 
 const SCRIPT = path.join(__dirname, '..', '..', 'demo', 'oauth-client.ts');
 
@@ -12,11 +12,14 @@ export interface OAuthClientScript {
   readonly signInUrl: Promise<string>;
   /** How the script ended, with everything it printed. */
   ended(): Promise<{ code: number | null; stdout: string; stderr: string }>;
-  kill(): void;
+  /** Ends the script (and whatever it started) and waits until it has. */
+  kill(): Promise<void>;
 }
 
 export function startOAuthClientScript(endpoint: string): OAuthClientScript {
-  const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT, endpoint], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawnGroup(process.execPath, ['--import', 'tsx', SCRIPT, endpoint], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   // Listened for from the start: the script can finish before the browser's last page has been read back, and a
   // listener added after 'exit' would wait forever.
   const exited = once(child, 'exit') as Promise<[number | null]>;
@@ -38,8 +41,6 @@ export function startOAuthClientScript(endpoint: string): OAuthClientScript {
       const [code] = await exited;
       return { code, stdout, stderr };
     },
-    kill: () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill();
-    },
+    kill: () => endGroup(child),
   };
 }

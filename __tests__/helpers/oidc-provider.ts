@@ -6,11 +6,11 @@
 //   const callback = await followDevLogin(authorizationUrl, 'alice'); // the dev login + consent, driven with fetch
 //   await provider.close(); // in afterAll
 
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { followFlow, type FlowPage, type PageAction } from './browser-driver';
+import { endGroup, spawnGroup } from './child';
 
 /** A running provider and its confidential client. */
 export interface TestProvider {
@@ -48,8 +48,7 @@ export async function startOidcProvider(options: { redirectUris?: string[] } = {
     introspectionClientSecret: secret(),
     redirectUris: options.redirectUris ?? ['http://127.0.0.1/callback'],
   };
-  const child = spawn(process.execPath, [SERVER, JSON.stringify(config)], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const child = spawnGroup(process.execPath, [SERVER, JSON.stringify(config)], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const issuer = await new Promise<string>((resolve, reject) => {
@@ -84,10 +83,7 @@ export async function startOidcProvider(options: { redirectUris?: string[] } = {
     introspectionClient: { clientId: config.introspectionClientId, clientSecret: config.introspectionClientSecret },
     mintAccessToken: (audience, scope) => mint(config.clientId, audience, scope),
     mintOpaqueAccessToken: (audience, scope) => mint(config.opaqueClientId, audience, scope),
-    async close() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      await exited;
-    },
+    close: () => endGroup(child),
   };
 }
 

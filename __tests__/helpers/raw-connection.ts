@@ -1,6 +1,7 @@
 // Test helper: one keep-alive HTTP/1.1 connection driven by hand, so a test knows which requests share a socket and can send part of a body.
 
 import net from 'node:net';
+import { scaled } from './time-scale';
 
 /** One response as read off the socket: status, lower-cased header names, body (none for HEAD or an SSE stream). */
 export interface RawResponse {
@@ -77,13 +78,13 @@ export class RawConnection {
   }
 
   /** Sends one request (`Content-Length` set from `body`) and reads its response. */
-  exchange(method: string, headers: Record<string, string>, body = '', ms = 2_000): Promise<RawResponse> {
+  exchange(method: string, headers: Record<string, string>, body = '', ms = scaled(2_000)): Promise<RawResponse> {
     this.sendHead(method, body === '' ? headers : { ...headers, 'Content-Length': Buffer.byteLength(body) }, body);
     return this.response(method, ms);
   }
 
   /** Reads the next response; rejects when none comes within `ms` (a hung connection, or a server still reading). */
-  async response(method: string, ms = 2_000): Promise<RawResponse> {
+  async response(method: string, ms = scaled(2_000)): Promise<RawResponse> {
     const deadline = Date.now() + ms;
     for (;;) {
       const response = this.take(method);

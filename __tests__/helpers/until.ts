@@ -1,7 +1,10 @@
 // Test helper: waits for a condition that something asynchronous (a timer, another instance, a close) makes true.
 
+import { scaled } from './time-scale';
+
 /**
- * Resolves once `condition` holds, checking every 25 ms; throws naming `what` after `timeoutMs`.
+ * Resolves once `condition` holds, checking every 25 ms; throws naming `what` after `timeoutMs` (on a quiet machine:
+ * stretched by TEST_TIME_SCALE).
  *
  * @example
  * ```ts
@@ -13,7 +16,7 @@ export async function until(
   what: string,
   timeoutMs = 5_000,
 ): Promise<void> {
-  const end = Date.now() + timeoutMs;
+  const end = Date.now() + scaled(timeoutMs);
   while (!(await condition())) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 25));

@@ -20,7 +20,7 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   jest.restoreAllMocks();
-  await jwks.close();
+  await jwks?.close();
 });
 
 const verifier = (extra: Partial<JwtVerifierOptions> = {}): ReturnType<typeof jwtVerifier> =>

@@ -12,6 +12,7 @@ import { startFakeProvider } from '../helpers/fake-provider';
 import type { FakeProvider } from '../helpers/fake-provider';
 import { startLoginStepApp } from '../helpers/login-step-app';
 import type { LoginStepApp } from '../helpers/login-step-app';
+import { scaled } from '../helpers/time-scale';
 
 const CLIENT_ID = 'mcp-router';
 let app: LoginStepApp;
@@ -23,12 +24,18 @@ beforeAll(async () => {
 beforeEach(async () => {
   fake = await startFakeProvider(CLIENT_ID);
 });
-afterEach(() => fake.close());
-afterAll(() => app.close());
+afterEach(() => fake?.close());
+afterAll(() => app?.close());
 
 const useStep = (extra: Partial<OidcUpstreamOptions> = {}): void =>
   app.use(
-    oidcUpstream({ issuer: fake.issuer, clientId: CLIENT_ID, clientSecret: 'secret', timeoutMs: 1_000, ...extra }),
+    oidcUpstream({
+      issuer: fake.issuer,
+      clientId: CLIENT_ID,
+      clientSecret: 'secret',
+      timeoutMs: scaled(1_000),
+      ...extra,
+    }),
   );
 
 const isCallback = (url: URL): boolean => url.href.startsWith(app.callbackUrl);
@@ -295,8 +302,8 @@ describe('a provider that never answers at all', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
   });
   afterAll(() => {
-    silent.closeAllConnections();
-    return new Promise((resolve) => silent.close(resolve));
+    silent?.closeAllConnections();
+    return new Promise((resolve) => silent?.close(resolve) ?? resolve(undefined));
   });
 
   it('the userinfo endpoint: server_error after the timeout, not a hang', async () => {

@@ -16,6 +16,7 @@ import {
   type Received,
 } from '../gateway/upstreams';
 import { useFacilitator, type FakeFacilitator } from '../payments/fake-facilitator';
+import { scaled } from '../helpers/time-scale';
 
 closeGatewaysAfterEach();
 closeAfterEach();
@@ -175,7 +176,7 @@ beforeEach(() => {
 });
 
 const facilitatorClient = (): ReturnType<typeof x402Facilitator> =>
-  x402Facilitator({ url: facilitator.url, timeoutMs: 5_000 });
+  x402Facilitator({ url: facilitator.url, timeoutMs: scaled(5_000) });
 
 function paidApp(
   handler: jest.Mock,

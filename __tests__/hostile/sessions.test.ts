@@ -6,6 +6,7 @@ import { MCP_ACCEPT } from '../helpers/messages';
 import { auth, Host, initialize, LARGEST_CAPABILITIES, MAIN_OPTIONS, MAX_CAPABILITIES_JSON, rpc } from './host';
 import { hostileTable, type Row } from './table';
 import { type WireResponse } from './wire';
+import { scaled } from '../helpers/time-scale';
 
 const ROWS: Array<[string, Row]> = [
   // ---- 2. what a session keeps of its client is bounded ----
@@ -213,7 +214,7 @@ const ROWS: Array<[string, Row]> = [
               'MCP-Protocol-Version': '2025-11-25',
             },
             body: JSON.stringify(rpc('tools/list', undefined, `list-${i}`)),
-            timeoutMs: 1_000,
+            timeoutMs: scaled(1_000),
           });
           expect(last.status).toBe(200);
         }

@@ -392,8 +392,8 @@ describe('metadata documents that misbehave (a local server, allowPrivateAddress
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    server?.closeAllConnections();
+    await new Promise((resolve) => server?.close(resolve) ?? resolve(undefined));
   });
 
   const directoryWith = (documents: ClientMetadataDocumentOptions = {}) =>

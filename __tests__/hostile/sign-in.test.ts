@@ -24,7 +24,7 @@ beforeAll(async () => {
   server = await startSignInServer({ scopes: ['mcp'], registration: { perMinute: 1000 } });
   issuer = server.issuer;
 });
-afterAll(() => server.close());
+afterAll(() => server?.close());
 
 async function signedIn(clientId: string) {
   const { verifier, challenge } = pkce();

@@ -1,7 +1,6 @@
 // Hostile stdio upstreams (issue 31 §1, §3): a crash, a silent child, garbage and floods on stdout and stderr, a missing
 // command, a child that ignores SIGTERM, and a router killed with SIGTERM or SIGKILL leaving no child behind.
 
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
 import {
@@ -10,9 +9,11 @@ import {
   type StdioUpstreamClient,
 } from '../../lib/gateway/stdio-client';
 import { STDIO_LOG_LINES_PER_WINDOW } from '../../lib/gateway/stdio-log';
+import { spawnGroup } from '../helpers/child';
 import { until } from '../helpers/until';
 import { CLIENT_INFO } from '../gateway/client-info';
 import { isRunning as isAlive } from '../helpers/pids';
+import { scaled } from '../helpers/time-scale';
 
 jest.setTimeout(30_000);
 
@@ -38,7 +39,7 @@ function start(args: string[], overrides: Partial<StdioClientOptions> = {}, comm
   const client = createStdioUpstreamClient({
     program: { command, args },
     label: 'hostile',
-    timeoutMs: 10_000,
+    timeoutMs: scaled(10_000),
     clientInfo: CLIENT_INFO,
     logger: { warn: (error) => warnings.push(String(error)), error: (error) => warnings.push(String(error)) },
     onExit: (why) => exits.push(why),
@@ -207,7 +208,7 @@ describe('no orphans when the router process is killed', () => {
     wait: 'listed' | 'spawn' = 'listed',
     appSigterm?: 'once',
   ): Promise<{ routerPid: number; childPid: number; exited: Promise<[number | null, NodeJS.Signals | null]> }> {
-    const proc = spawn(process.execPath, ['--import', 'tsx', fixture('router.ts'), process.execPath, ...child], {
+    const proc = spawnGroup(process.execPath, ['--import', 'tsx', fixture('router.ts'), process.execPath, ...child], {
       stdio: ['ignore', 'pipe', 'inherit'],
       env: { ...process.env, ORPHAN_TEST_WAIT: wait, ...(appSigterm ? { ORPHAN_TEST_APP_SIGTERM: appSigterm } : {}) },
     });

@@ -77,9 +77,9 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  await mcp.close();
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await mcp?.close();
+  server?.closeAllConnections();
+  await new Promise<void>((resolve) => server?.close(() => resolve()) ?? resolve());
 });
 
 /** A Client over Streamable HTTP, with `headers` on every request (closed after the test). */

@@ -110,7 +110,7 @@ describe('mcp.route and mcp.exposeRoutes', () => {
     ]);
     connected = await connectClient(app);
   });
-  afterAll(() => connected.close());
+  afterAll(() => connected?.close());
 
   it('leaves the REST routes answering exactly as before', async () => {
     await request(app).get('/api/users/1').set('x-api-key', 'k').expect(200, { id: '1', name: 'Ada' });

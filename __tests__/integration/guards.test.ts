@@ -433,8 +433,8 @@ describe('guards with the official SDK client', () => {
     connected = await connectClient(app);
   });
   afterAll(async () => {
-    await connected.close();
-    await mcp.close();
+    await connected?.close();
+    await mcp?.close();
   });
 
   it('a guard ends a call with a result: the client gets it as the tool result', async () => {

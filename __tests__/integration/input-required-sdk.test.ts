@@ -94,8 +94,8 @@ describe('SDK v2 client pinned to 2026-07-28: input_required retries through its
     await client.connect(new TransportV2(server.url));
   });
   afterAll(async () => {
-    await client.close();
-    await server.stop();
+    await client?.close();
+    await server?.stop();
   });
   beforeEach(() => {
     asked.methods = [];
@@ -133,8 +133,8 @@ describe('SDK v1 client in a 2025 session: the same handlers send real server→
     await client.connect(new TransportV1(server.url));
   });
   afterAll(async () => {
-    await client.close();
-    await server.stop();
+    await client?.close();
+    await server?.stop();
   });
   beforeEach(() => {
     asked.methods = [];

@@ -87,7 +87,7 @@ describe('the official SDK client', () => {
     app.use('/mcp', buildRouter());
     connected = await connectClient(app);
   });
-  afterAll(() => connected.close());
+  afterAll(() => connected?.close());
 
   it('initializes on the newest revision and sees server info, instructions and capabilities', () => {
     const { client } = connected;

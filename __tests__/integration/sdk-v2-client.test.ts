@@ -116,7 +116,7 @@ describe('SDK v2 client pinned to 2026-07-28', () => {
   beforeAll(async () => {
     connection = await connect(app, { mode: { pin: '2026-07-28' } });
   });
-  afterAll(() => connection.close());
+  afterAll(() => connection?.close());
 
   it('discovers instead of initializing, and sends no session', () => {
     expect(seen[0]?.method).toBe('server/discover');

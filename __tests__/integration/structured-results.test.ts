@@ -57,7 +57,7 @@ describe('arrays and scalars as structuredContent, end to end with the SDK clien
     connected = await connectClient(app);
   });
 
-  afterAll(() => connected.close());
+  afterAll(() => connected?.close());
 
   it('lists a non-object outputSchema wrapped, as an object schema with the declared one under result', async () => {
     const { tools } = await connected.client.listTools();

@@ -1,6 +1,5 @@
 // The runnable examples of README.md and docs/: finds them by their marker, runs a compiled one as a child process, and connects the SDK client to it.
 
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { connect } from 'node:net';
 import { createRequire } from 'node:module';
@@ -8,8 +7,10 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { endGroup, spawnGroup } from '../helpers/child';
 import { userDocs } from '../helpers/markdown';
 import { freePort } from '../helpers/ports';
+import { scaled } from '../helpers/time-scale';
 
 /** The preload that prints LISTENING when the example's server listens. */
 const REPORT_LISTENING = join(__dirname, 'report-listening.js');
@@ -98,7 +99,7 @@ export async function startExample(app: string, name: string, token: string): Pr
 
 async function startExampleOn(port: number, app: string, name: string, token: string): Promise<RunningExample> {
   const env = { PATH: process.env.PATH, PORT: String(port), MCP_TOKEN: token };
-  const child = spawn(process.execPath, ['-r', REPORT_LISTENING, join('dist', name.replace(/\.ts$/, '.js'))], {
+  const child = spawnGroup(process.execPath, ['-r', REPORT_LISTENING, join('dist', name.replace(/\.ts$/, '.js'))], {
     cwd: app,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -126,13 +127,11 @@ async function startExampleOn(port: number, app: string, name: string, token: st
     },
     async stop() {
       await Promise.all(clients.splice(0).map((client) => client.close()));
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill();
-      await once(child, 'exit');
+      await endGroup(child);
     },
   };
   // The preload reports the listening server; an example that exits (or never listens) fails here.
-  const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 10_000).unref());
+  const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), scaled(10_000)).unref());
   const outcome = await Promise.race([listened, once(child, 'exit'), timeout]);
   if (outcome !== undefined || !(await answers(port))) {
     await running.stop();

@@ -14,7 +14,7 @@ let session: Record<string, string>;
 beforeAll(async () => {
   facilitator = await startFacilitator();
 });
-afterAll(() => facilitator.close());
+afterAll(() => facilitator?.close());
 
 beforeEach(async () => {
   facilitator.calls.verify.length = 0;

@@ -30,7 +30,7 @@ let facilitator: FakeFacilitator;
 beforeAll(async () => {
   facilitator = await startFacilitator();
 });
-afterAll(() => facilitator.close());
+afterAll(() => facilitator?.close());
 beforeEach(() => {
   facilitator.calls.verify.length = 0;
   facilitator.calls.settle.length = 0;
@@ -169,7 +169,7 @@ describe('SDK v1 client (@modelcontextprotocol/sdk) in a 2025 session', () => {
     const { tools } = await connected.client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(['search', 'typed', 'naive_typed', 'free']);
   });
-  afterAll(() => connected.close());
+  afterAll(() => connected?.close());
 
   it('pays and retries: PaymentRequired in structuredContent and text, then the result with the settlement', async () => {
     const { unpaid, paid } = await payAndRetry(callTool, 'search', { q: 'v1' });
@@ -206,7 +206,7 @@ describe.each<[string, '2026-07-28' | undefined, string]>([
     callTool = (params) => connection.client.callTool(params) as Promise<ToolResult>;
     await connection.client.listTools();
   });
-  afterAll(() => connection.close());
+  afterAll(() => connection?.close());
 
   it(`pays and retries; the tool runs in ${protocolVersion}`, async () => {
     const { unpaid, paid } = await payAndRetry(callTool, 'search', { q: 'v2' });

@@ -40,7 +40,7 @@ describe('a paid tool with the shipped test facilitator', () => {
   beforeAll(async () => {
     connected = await connectClient(paidApp());
   });
-  afterAll(() => connected.close());
+  afterAll(() => connected?.close());
   const call = (meta?: Record<string, unknown>) =>
     connected.client.callTool({
       name: 'premium_search',

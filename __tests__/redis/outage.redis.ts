@@ -13,7 +13,7 @@ let redis: RedisServer;
 beforeAll(async () => {
   redis = await startRedis();
 });
-afterAll(() => redis.close());
+afterAll(() => redis?.close());
 
 function app(mcp: McpRouter): Express {
   const served = express();

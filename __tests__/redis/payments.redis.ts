@@ -156,7 +156,8 @@ describe('RedisPaymentLedger', () => {
     await crashing.close();
     await until(async () => (await other.claim('k', TERMS)).status === 'claimed', 'the lapsed claim');
     // Its hold stops renewing; the release cannot reach Redis any more.
-    if (claim.status === 'claimed') await expect(claim.hold.release()).rejects.toThrow(/closed/);
+    const { hold } = claim as Extract<typeof claim, { status: 'claimed' }>; // asserted above
+    await expect(hold.release()).rejects.toThrow(/closed/);
   });
 
   it("releases only its own claim, never a spent mark or another call's claim", async () => {

@@ -16,7 +16,7 @@ beforeAll(async () => {
 afterEach(async () => {
   await Promise.all(routers.splice(0).map((mcp) => mcp.close()));
 });
-afterAll(() => redis.close());
+afterAll(() => redis?.close());
 
 /** One instance of the router: its own connection to the shared Redis, under the prefix the instances share. */
 function instance(prefix: string): Express {

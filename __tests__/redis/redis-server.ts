@@ -50,7 +50,7 @@ function waitForPort(port: number, child: ChildProcess, output: () => string): P
  * ```ts
  * let redis: RedisServer;
  * beforeAll(async () => { redis = await startRedis(); });
- * afterAll(() => redis.close());
+ * afterAll(() => redis?.close());
  * ```
  */
 export async function startRedis(): Promise<RedisServer> {

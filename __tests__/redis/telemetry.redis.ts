@@ -22,8 +22,8 @@ afterEach(async () => {
   await Promise.all(routers.splice(0).map((mcp) => mcp.close()));
 });
 afterAll(async () => {
-  await otel.stop();
-  await redis.close();
+  await otel?.stop();
+  await redis?.close();
 });
 
 /** One instance: its own router and connection, the prefix shared. Both record into this process's one SDK. */

@@ -20,7 +20,7 @@ beforeAll(async () => {
 afterEach(async () => {
   await Promise.all(routers.splice(0).map((mcp) => mcp.close()));
 });
-afterAll(() => redis.close());
+afterAll(() => redis?.close());
 
 /** One instance: its own connection to the shared Redis, under the prefix the instances share. */
 function instance(prefix: string, routerLimit: false | undefined = undefined): Express {

@@ -50,7 +50,7 @@ describe('with an SDK registered', () => {
     otel = startOtel();
   });
   afterEach(async () => {
-    await otel.stop();
+    await otel?.stop();
   });
 
   it('takes its parent from params._meta.traceparent and links the HTTP span', async () => {

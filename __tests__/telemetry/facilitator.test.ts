@@ -23,8 +23,8 @@ beforeEach(async () => {
   });
 });
 afterEach(async () => {
-  await new Promise((resolve) => server.close(resolve));
-  await otel.stop();
+  await new Promise((resolve) => server?.close(resolve) ?? resolve(undefined));
+  await otel?.stop();
 });
 
 const payload = { x402Version: 2 } as PaymentPayload;
