@@ -1,78 +1,27 @@
-// Per-principal stdio processes through a real router: each caller's own env, 50 callers against maxProcesses 10 (bounded, LRU, a clear error when all are busy), an ended process counted until it exits, idle end, an env function that throws; hostile: a crash loop and commands that cannot be spawned.
+// Per-principal stdio processes through a real router: each caller's own env, 50 callers against maxProcesses 10 (bounded, LRU, a clear error when all are busy), idle end (an ended process counted until it exits and an env function that throws: process-pool-bounds); hostile: a crash loop and commands that cannot be spawned.
 
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { McpRouter, UpstreamHandle, UpstreamOptions } from '../../lib';
-import { createApp } from '../helpers/create-app';
-import { modern } from '../helpers/modern';
 import { until } from '../helpers/until';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { closeAfterEach, closeGatewaysAfterEach, serveGateway, text } from './upstreams';
 import { isRunning } from '../helpers/pids';
+import {
+  callerClient,
+  closeCallersAfterEach,
+  FIXTURE,
+  poolGateway,
+  scratch,
+  starts,
+  SUBJECTS,
+  whoami,
+} from './pool-gateway';
 
 closeGatewaysAfterEach();
 closeAfterEach();
+closeCallersAfterEach();
 // Restarts wait 1 s, then 2 s: the crash-loop test watches three starts.
 jest.setTimeout(30_000);
-
-const FIXTURE = join(__dirname, 'fixtures', 'env-server.js');
-const SUBJECTS = Array.from({ length: 50 }, (_, index) => `user-${index}`);
-const TOKENS = [...SUBJECTS, 'alice', 'bob'].map((subject) => ({ token: `${subject}-token`, subject }));
-
-const clients: Client[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close().catch(() => undefined)));
-});
-
-async function callerClient(url: string, subject?: string): Promise<Client> {
-  const client = new Client({ name: subject ?? 'anonymous', version: '1.0.0' });
-  const headers: Record<string, string> = subject === undefined ? {} : { Authorization: `Bearer ${subject}-token` };
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
-  clients.push(client);
-  return client;
-}
-
-/** A scratch directory: the fixture's start log and the files `hold` waits for. */
-function scratch(): string {
-  return mkdtempSync(join(tmpdir(), 'process-pool-'));
-}
-
-/** The pids the fixture logged at each start. */
-function starts(file: string): string[] {
-  try {
-    return readFileSync(file, 'utf8').split('\n').filter(Boolean);
-  } catch {
-    return [];
-  }
-}
-
-/** `whoami` as `subject`: the TOKEN its process was given, and its pid. */
-async function whoami(client: Client): Promise<{ token: string; pid: number }> {
-  const [token, pid] = text(await client.callTool({ name: 'env__whoami', arguments: {} }))!.split(' ');
-  return { token: token!, pid: Number(pid) };
-}
-
-async function poolGateway(
-  options: Partial<UpstreamOptions>,
-  auth = true,
-): Promise<{ url: string; handle: UpstreamHandle; startsFile: string; dir: string }> {
-  const dir = scratch();
-  const startsFile = join(dir, 'starts');
-  const { url, handles } = await serveGateway(auth ? { auth: { tokens: TOKENS } } : {}, (mcp) => [
-    mcp.upstream({
-      prefix: 'env',
-      command: process.execPath,
-      args: [FIXTURE, startsFile],
-      processes: 'per-principal',
-      start: 'mounted',
-      env: (ctx) => ({ TOKEN: `secret-of-${ctx?.auth?.subject ?? 'lister'}` }),
-      ...options,
-    }),
-  ]);
-  return { url, handle: handles[0]!, startsFile, dir };
-}
 
 describe("processes: 'per-principal'", () => {
   it('each caller gets its own process with env(ctx); the lister has env(undefined); no env value in status()', async () => {
@@ -140,33 +89,6 @@ describe("processes: 'per-principal'", () => {
     expect(handle.status().processes!.running).toBe(10);
   });
 
-  it('a process ended to make room counts until it has exited: the next starts only then, never over maxProcesses alive', async () => {
-    // Each caller's process ignores SIGTERM, so it takes the whole stop grace; each start reports the earlier
-    // starts' pids alive at its own start (process.kill(pid, 0)).
-    const report = join(scratch(), 'live');
-    const { url, handle, startsFile } = await poolGateway({
-      maxProcesses: 1,
-      env: (ctx): Record<string, string> =>
-        ctx === undefined ? {} : { TOKEN: `secret-of-${ctx.auth?.subject}`, STUBBORN: '1', LIVE_REPORT: report },
-    });
-    const [lister] = starts(startsFile);
-    const first = await whoami(await callerClient(url, 'alice'));
-    // bob's process needs alice's room: alice's (idle) is ended, and bob's starts once it has exited.
-    const second = await whoami(await callerClient(url, 'bob'));
-    expect(second.token).toBe('secret-of-bob');
-    expect(isRunning(first.pid)).toBe(false);
-    const alive = readFileSync(report, 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => line.split(' '));
-    // At each caller's start, no other caller's process was alive (the lister is not counted in maxProcesses).
-    expect(alive).toEqual([
-      [String(first.pid), lister],
-      [String(second.pid), lister],
-    ]);
-    expect(handle.status().processes).toEqual({ running: 1, max: 1 });
-  });
-
   it('a process idle for idleTimeoutMs is ended (one timer for all)', async () => {
     const { url, handle } = await poolGateway({ idleTimeoutMs: 300 });
     const alice = await callerClient(url, 'alice');
@@ -176,67 +98,6 @@ describe("processes: 'per-principal'", () => {
     await until(() => !isRunning(pid), 'its pid to be gone');
     // Its next call starts it again.
     expect((await whoami(alice)).pid).not.toBe(pid);
-  });
-});
-
-describe('an env function that throws', () => {
-  /** What a vault client's error may say: the secret must stay in the router's log. */
-  const SECRET = 'vault-token-s3cr3t-4711';
-  const routers: McpRouter[] = [];
-  afterEach(() => Promise.all(routers.splice(0).map((router) => router.close())));
-
-  function envApp(env: UpstreamOptions['env']) {
-    const logger = { error: jest.fn(), warn: jest.fn() };
-    let handle: UpstreamHandle | undefined;
-    const app = createApp({ auth: { tokens: TOKENS }, logger }, (mcp) => {
-      routers.push(mcp);
-      handle = mcp.upstream({
-        prefix: 'env',
-        command: process.execPath,
-        args: [FIXTURE],
-        processes: 'per-principal',
-        start: 'mounted',
-        env,
-      });
-    });
-    return { app, logger, handle: handle! };
-  }
-
-  const call = (app: ReturnType<typeof createApp>) =>
-    modern(app, 'tools/call', { name: 'env__whoami', arguments: {} }, { Authorization: 'Bearer alice-token' });
-
-  it("for a caller: the JSON-RPC reply names the upstream and holds none of it; logger.error gets it with the upstream's name", async () => {
-    const { app, logger, handle } = envApp((ctx) => {
-      if (ctx === undefined) return {};
-      throw new Error(`vault refused ${ctx.auth?.subject}: ${SECRET}`);
-    });
-    await until(() => handle.status().state === 'healthy', 'the lister');
-    const reply = await call(app).expect(200);
-    expect(reply.body.error).toEqual({
-      code: -32603,
-      message: 'Upstream "env" could not be started: its env function failed',
-    });
-    expect(reply.text).not.toContain(SECRET);
-    expect(logger.error).toHaveBeenCalledTimes(1);
-    const [logged, message] = logger.error.mock.calls[0] as [Error, string];
-    expect(logged.message).toBe(`vault refused alice: ${SECRET}`);
-    expect(message).toBe("mcpRouter: upstream 'env': its env function failed");
-    expect(JSON.stringify(logger.warn.mock.calls)).not.toContain(SECRET);
-  });
-
-  it('for the lister: status().error and the warnings hold none of it; logger.error gets it', async () => {
-    const { logger, handle } = envApp(() => {
-      throw new Error(SECRET);
-    });
-    await until(() => handle.status().state === 'down', 'the upstream to be down');
-    // Either the start's own failure or the supervisor's "down (…); next start in 1 s", by timing: both say why.
-    expect(handle.status().error).toContain('could not be started: its env function failed');
-    expect(JSON.stringify(handle.status())).not.toContain(SECRET);
-    expect(logger.error).toHaveBeenCalledWith(
-      expect.objectContaining({ message: SECRET }),
-      "mcpRouter: upstream 'env': its env function failed",
-    );
-    expect(JSON.stringify(logger.warn.mock.calls.map((args) => args.map(String)))).not.toContain(SECRET);
   });
 });
 
