@@ -116,7 +116,7 @@ describe("the router's own registrations in a mounted prefix's namespace", () =>
   beforeEach(() => {
     router = mcpRouter({ name: 'gw', version: '1.0.0', logger: { error: jest.fn(), warn: jest.fn() } });
   });
-  afterEach(() => router.close());
+  afterEach(() => router?.close());
 
   const local: [string, (mcp: McpRouter) => unknown, string][] = [
     ['tool', (mcp) => mcp.tool({ name: 'good__read', description: 'x', handler: () => 'x' }), "tool 'good__read'"],

@@ -116,8 +116,8 @@ function expectBadHost(res: RawResponse): void {
 }
 
 afterEach(async () => {
-  await mcp.close();
-  await app.close();
+  await mcp?.close();
+  await app?.close();
 });
 
 // allowedHosts: false, as behind a proxy that forwards Host: only the syntax stands between a Host and the URLs.
