@@ -290,7 +290,11 @@ describe('limits are checked at mcp.upstream()', () => {
   }
 
   it.each([
-    [{ maxDescriptionByte: 1 }, 'ERR_MCP_UNKNOWN_OPTION', /upstream 'p': unknown option 'limits\.maxDescriptionByte'\. Did you mean 'limits\.maxDescriptionBytes'\?/],
+    [
+      { maxDescriptionByte: 1 },
+      'ERR_MCP_UNKNOWN_OPTION',
+      /upstream 'p': unknown option 'limits\.maxDescriptionByte'\. Did you mean 'limits\.maxDescriptionBytes'\?/,
+    ],
     [{ maxSchemaBytes: -1 }, 'ERR_MCP_INVALID_OPTION', /upstream 'p'\.limits\.maxSchemaBytes/],
     [{ maxItemBytes: '64k' }, 'ERR_MCP_INVALID_OPTION', /upstream 'p'\.limits\.maxItemBytes/],
     [{ maxListBytes: 1.5 }, 'ERR_MCP_INVALID_OPTION', /upstream 'p'\.limits\.maxListBytes/],
