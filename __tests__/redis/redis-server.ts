@@ -1,6 +1,7 @@
 // A real redis-server for the tests: started on a free port in a temporary directory, stopped (and its files removed) after.
 
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { spawnGroup } from '../helpers/child';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { freePort } from '../helpers/ports';
 import { tmpdir } from 'node:os';
@@ -61,7 +62,7 @@ export async function startRedis(): Promise<RedisServer> {
   const start = async (): Promise<void> => {
     if (child !== undefined && child.exitCode === null) return;
     log = '';
-    const started = spawn(
+    const started = spawnGroup(
       'redis-server',
       [
         '--port',

@@ -1,6 +1,7 @@
 // Two router instances (separate processes) on one Redis, behind a plain round-robin HTTP proxy with no stickiness, recording which instance got what.
 
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { spawnGroup } from '../../helpers/child';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -44,7 +45,7 @@ async function startInstance(name: string, redisUrl: string, maxStreams?: number
       ? ['--require', join(__dirname, 'express4.cjs')]
       : [];
   // One process (tsx as a loader, not its CLI, which would start another): the hook applies to the instance itself.
-  const child: ChildProcess = spawn(
+  const child: ChildProcess = spawnGroup(
     process.execPath,
     [...express4, '--import', 'tsx', INSTANCE, String(port), redisUrl, name],
     {

@@ -3,6 +3,7 @@
 import express from 'express';
 import { mcpRouter } from '../../../lib';
 import { redisStore } from '../../../lib/redis';
+import { scaled } from '../../helpers/time-scale';
 
 const [portArg, redisUrl, name] = process.argv.slice(2);
 if (portArg === undefined || redisUrl === undefined || name === undefined)
@@ -11,7 +12,8 @@ if (portArg === undefined || redisUrl === undefined || name === undefined)
 const mcp = mcpRouter({
   name: 'cluster-test',
   version: '1.0.0',
-  store: redisStore({ url: redisUrl, prefix: 'cluster:', commandTimeoutMs: 1_000 }),
+  // A command's bound stands for a slow machine here (a busy one missed 1 s: 503 at initialize), so it is scaled.
+  store: redisStore({ url: redisUrl, prefix: 'cluster:', commandTimeoutMs: scaled(1_000) }),
   rateLimit: { limit: 100, windowMs: 60_000 },
   logger: { error: (err, message) => console.error(`[${name}] ${message ?? ''}`, err), warn: () => undefined },
   // MCP_TEST_MAX_STREAMS: a test of the per-session stream cap sets it low.
