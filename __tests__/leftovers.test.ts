@@ -86,6 +86,25 @@ describe('the run teardown', () => {
     expect(leftovers({ self: 100, before, groups: [400], table }).map((p) => p.pid)).toEqual([200, 201, 300, 400]);
     expect(leftovers({ self: 100, before, groups: [], table: [shell, jest, reusedPid] })).toEqual([reusedPid]);
   });
+
+  it("does not count a process of jest's group that a process from before the run started (a script's load sampler beside npm test)", () => {
+    const proc = (pid: number, ppid: number, start: number): Proc => ({
+      pid,
+      ppid,
+      pgid: 40,
+      start,
+      state: 'S',
+      command: `p${pid}`,
+    });
+    const script = proc(40, 1, 1);
+    const sampler = proc(45, 40, 2); // `( while sleep 15; do …; done ) &`, before `npm test`
+    const jest = proc(100, 40, 3);
+    const before = snapshot([script, sampler, jest]);
+    const samplersSleep = proc(46, 45, 9);
+    const orphan = proc(300, 1, 9);
+    const table = [script, sampler, jest, samplersSleep, orphan];
+    expect(leftovers({ self: 100, before, groups: [], table }).map((p) => p.pid)).toEqual([300]);
+  });
 });
 
 describe('endGroup', () => {

@@ -1,8 +1,8 @@
 // What a test run left running, read from /proc (Linux): the processes the run's globalTeardown kills, lists and
 // fails the run for. A process is the run's when it descends from jest's main process, when it is in a process group
-// a test started (__tests__/helpers/child.ts records each in TEST_RUN_DIR), or when it is in jest's own process group
-// and was started after the run began (a worker's child outlives the worker that started it: it is reparented, its
-// group stays). Zombies are dead already and are not counted.
+// a test started (__tests__/helpers/child.ts records each in TEST_RUN_DIR), or when it is in jest's own process group,
+// was started after the run began and has no parent from before the run but init or jest's ancestors (a worker's
+// child outlives the worker that started it: it is reparented, its group stays). Zombies are dead already and are not counted.
 'use strict';
 
 const fs = require('node:fs');
@@ -91,11 +91,25 @@ function leftovers({ self = process.pid, before = [], groups = [], table = proce
   const earlier = new Set(before);
   const ownGroup = byPid.get(self)?.pgid;
   const recorded = new Set(groups);
+  // A process of jest's group started during the run is the run's when no process that was there before the run
+  // owns it: its chain of parents reaches init, jest's own ancestors, or nothing first. One started beside the run in
+  // the same shell script (a load sampler's `sleep`) has that script's earlier process as parent and is not.
+  const orphaned = (proc) => {
+    const seen = new Set();
+    for (let at = byPid.get(proc.ppid); at !== undefined && !seen.has(at.pid); at = byPid.get(at.ppid)) {
+      if (at.pid === 1 || ancestors.has(at.pid)) return true;
+      if (earlier.has(key(at))) return false;
+      seen.add(at.pid);
+    }
+    return true;
+  };
   return table.filter(
     (proc) =>
       proc.state !== 'Z' &&
       !ancestors.has(proc.pid) &&
-      (descends(proc) || recorded.has(proc.pgid) || (proc.pgid === ownGroup && !earlier.has(key(proc)))),
+      (descends(proc) ||
+        recorded.has(proc.pgid) ||
+        (proc.pgid === ownGroup && !earlier.has(key(proc)) && orphaned(proc))),
   );
 }
 
