@@ -6,15 +6,17 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { UpstreamHandle, UpstreamOptions } from '../../lib';
-import { serveGateway, text } from './upstreams';
+import { closeAfterEach, closeGatewaysAfterEach, serveGateway, text } from './upstreams';
 
 export const FIXTURE = join(__dirname, 'fixtures', 'env-server.js');
 export const SUBJECTS = Array.from({ length: 50 }, (_, index) => `user-${index}`);
 export const TOKENS = [...SUBJECTS, 'alice', 'bob'].map((subject) => ({ token: `${subject}-token`, subject }));
 
 const clients: Client[] = [];
-/** Closes, after each test, the clients {@link callerClient} opened. */
-export function closeCallersAfterEach(): void {
+/** After each test: closes the clients {@link callerClient} opened, the gateways and the upstreams. */
+export function closePoolAfterEach(): void {
+  closeGatewaysAfterEach();
+  closeAfterEach();
   afterEach(async () => {
     await Promise.all(clients.splice(0).map((client) => client.close().catch(() => undefined)));
   });

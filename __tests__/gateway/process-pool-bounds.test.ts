@@ -7,10 +7,9 @@ import { createApp } from '../helpers/create-app';
 import { modern } from '../helpers/modern';
 import { until } from '../helpers/until';
 import { isRunning } from '../helpers/pids';
-import { closeAfterEach, closeGatewaysAfterEach } from './upstreams';
 import {
   callerClient,
-  closeCallersAfterEach,
+  closePoolAfterEach,
   FIXTURE,
   poolGateway,
   scratch,
@@ -19,9 +18,7 @@ import {
   whoami,
 } from './pool-gateway';
 
-closeGatewaysAfterEach();
-closeAfterEach();
-closeCallersAfterEach();
+closePoolAfterEach();
 jest.setTimeout(30_000);
 
 describe('maxProcesses', () => {

@@ -4,11 +4,11 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { until } from '../helpers/until';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { closeAfterEach, closeGatewaysAfterEach, serveGateway, text } from './upstreams';
+import { serveGateway, text } from './upstreams';
 import { isRunning } from '../helpers/pids';
 import {
   callerClient,
-  closeCallersAfterEach,
+  closePoolAfterEach,
   FIXTURE,
   poolGateway,
   scratch,
@@ -17,9 +17,7 @@ import {
   whoami,
 } from './pool-gateway';
 
-closeGatewaysAfterEach();
-closeAfterEach();
-closeCallersAfterEach();
+closePoolAfterEach();
 // Restarts wait 1 s, then 2 s: the crash-loop test watches three starts.
 jest.setTimeout(30_000);
 

@@ -144,8 +144,11 @@ describe('upstream client against broken upstreams', () => {
 });
 
 describe('upstream client: server requests on a 2025 SSE reply', () => {
-  /** A 2025 upstream that asks `roots/list` on the SSE reply of the gateway's own tools/list, and records the answer. */
-  function asksRoots(answers: unknown[]): Promise<Upstream> {
+  /**
+   * A 2025 upstream that sends `asks` (server→client requests) on the SSE reply of the gateway's own tools/list, records
+   * the gateway's answers, and ends the reply once each ask is answered.
+   */
+  function asking(asks: readonly object[], answers: unknown[]): Promise<Upstream> {
     let finish: (() => void) | undefined;
     return serve((app) =>
       app.post('/mcp', (req, res) => {
@@ -159,12 +162,12 @@ describe('upstream client: server requests on a 2025 SSE reply', () => {
           });
         if (body.method === undefined) {
           answers.push(body);
-          finish?.();
+          if (answers.length === asks.length) finish?.();
           return void res.status(202).end();
         }
         if (body.id === undefined) return void res.status(202).end();
         res.status(200).set('Content-Type', 'text/event-stream').flushHeaders();
-        res.write('data: {"jsonrpc":"2.0","id":"r1","method":"roots/list"}\n\n');
+        for (const ask of asks) res.write(`data: ${JSON.stringify({ jsonrpc: '2.0', ...ask })}\n\n`);
         finish = () => res.end(`data: ${JSON.stringify({ jsonrpc: '2.0', id: body.id, result: { tools: [] } })}\n\n`);
       }),
     );
@@ -175,39 +178,19 @@ describe('upstream client: server requests on a 2025 SSE reply', () => {
     ['[] without one', undefined],
   ])('answers roots/list outside any call with %s, not -32601', async (_title, roots) => {
     const answers: unknown[] = [];
-    const upstream = await asksRoots(answers);
+    const upstream = await asking([{ id: 'r1', method: 'roots/list' }], answers);
     expect(await clientFor(upstream, 5000, undefined, roots).request('tools/list', {})).toEqual({ tools: [] });
     expect(answers).toEqual([{ jsonrpc: '2.0', id: 'r1', result: { roots: roots ?? [] } }]);
   });
 
   it('answers ping with {} and anything else with -32601, so the upstream never waits, and still passes them to onMessage', async () => {
     const answers: unknown[] = [];
-    let finish: (() => void) | undefined;
-    const upstream = await serve((app) =>
-      app.post('/mcp', (req, res) => {
-        const body = req.body as { id?: number | string; method?: string };
-        if (body.method === 'server/discover') return void res.status(404).end();
-        if (body.method === 'initialize')
-          return void res.set('Mcp-Session-Id', 's-1').json({
-            jsonrpc: '2.0',
-            id: body.id,
-            result: {
-              protocolVersion: '2025-11-25',
-              capabilities: {},
-              serverInfo: { name: 'scripted', version: '1' },
-            },
-          });
-        if (body.method === undefined) {
-          answers.push(body);
-          if (answers.length === 2) finish?.();
-          return void res.status(202).end();
-        }
-        if (body.id === undefined) return void res.status(202).end();
-        res.status(200).set('Content-Type', 'text/event-stream').flushHeaders();
-        res.write('data: {"jsonrpc":"2.0","id":"p1","method":"ping"}\n\n');
-        res.write('data: {"jsonrpc":"2.0","id":"s1","method":"sampling/createMessage","params":{}}\n\n');
-        finish = () => res.end(`data: ${JSON.stringify({ jsonrpc: '2.0', id: body.id, result: { tools: [] } })}\n\n`);
-      }),
+    const upstream = await asking(
+      [
+        { id: 'p1', method: 'ping' },
+        { id: 's1', method: 'sampling/createMessage', params: {} },
+      ],
+      answers,
     );
     const seen: unknown[] = [];
     expect(

@@ -41,14 +41,9 @@ export function parseHostHeader(value: string): HostAuthority | undefined {
   return { hostname: ipv6 === undefined ? (name as string) : `[${ipv6}]`, port };
 }
 
-/** `parseHostHeader(value) !== undefined`, without building the result: the front door asks it of every request. */
+/** Whether a `Host` value is well formed: the one grammar, {@link parseHostHeader}'s. */
 function isWellFormed(value: string): boolean {
-  if (!AUTHORITY.test(value)) return false;
-  const close = value.lastIndexOf(']');
-  const colon = value.indexOf(':', close + 1);
-  // Five digits compare as text as they do as numbers.
-  if (colon >= 0 && value.length - colon === 6 && value.slice(colon + 1) > '65535') return false;
-  return close < 0 || isIPv6(value.slice(1, close));
+  return parseHostHeader(value) !== undefined;
 }
 
 /** True when the request carries more than one `Host` line (Node keeps the first in `req.headers` and drops the rest). */
