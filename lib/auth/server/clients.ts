@@ -109,6 +109,21 @@ export function createClientDirectory(options: ResolvedClients, store: SignInSto
     if (documents?.handles(clientId)) return documents.find(clientId);
     return registration === false ? undefined : findRegisteredClient(clientId, registration, store);
   };
+  /**
+   * {@link find}, else (with registration on) the registration a grant of the client `kept`, with how to write it back
+   * to the store as the most recently used: a client with a live grant outlives `maxClients` evictions.
+   */
+  const findOrKept = async (
+    clientId: string,
+    kept: (() => Promise<unknown>) | undefined,
+  ): Promise<{ client: OAuthClient | undefined; restore?: () => Promise<void> }> => {
+    const found = await find(clientId);
+    if (found !== undefined || registration === false || kept === undefined) return { client: found };
+    const client = keptRegistration(clientId, await kept());
+    return client === undefined
+      ? { client }
+      : { client, restore: () => restoreRegisteredClient(client, registration, store) };
+  };
 
   return Object.freeze({
     find,
@@ -118,26 +133,23 @@ export function createClientDirectory(options: ResolvedClients, store: SignInSto
       return registerClient(metadata, registration, store);
     },
     async findOrRestore(clientId: string, kept: unknown) {
-      const found = await find(clientId);
-      if (found !== undefined || registration === false) return found;
-      const restored = keptRegistration(clientId, kept);
-      if (restored !== undefined) await restoreRegisteredClient(restored, registration, store);
-      return restored;
+      const { client, restore } = await findOrKept(clientId, async () => kept);
+      await restore?.();
+      return client;
     },
     async authenticate(
       authorization: string | undefined,
       form: Readonly<Record<string, string>>,
       keptBy?: (clientId: string) => Promise<unknown>,
     ) {
-      let restored: OAuthClient | undefined;
+      let restore: (() => Promise<void>) | undefined;
       const client = await authenticateClient(authorization, form, async (clientId) => {
-        const found = await find(clientId);
-        if (found !== undefined || registration === false || keptBy === undefined) return found;
-        return (restored = keptRegistration(clientId, await keptBy(clientId)));
+        const found = await findOrKept(clientId, keptBy && (() => keptBy(clientId)));
+        restore = found.restore;
+        return found.client;
       });
       // Written back only once the client proved itself against the kept record (its secret's digest, if any).
-      if (restored !== undefined && registration !== false)
-        await restoreRegisteredClient(restored, registration, store);
+      await restore?.();
       return client;
     },
     allowsRedirect: (client: OAuthClient, redirectUri: string) => redirectAllowed(client.redirectUris, redirectUri),
