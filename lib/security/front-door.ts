@@ -38,7 +38,8 @@ export interface FrontDoorAuth {
 /**
  * The front door and what it guards as one middleware: in order, a malformed or repeated Host (400), the
  * router's own metadata (with auth), Origin/Host (403), CORS (preflights end here), who is calling, the rate
- * limit by caller (express-rate-limit), 401/403, then `inner` (the endpoint). Everything is built now; a request allocates nothing here.
+ * limit by caller (express-rate-limit), 401/403, then `inner` (the endpoint). Everything is built now; a request
+ * allocates nothing here.
  *
  * @param principalOf - the authenticated subject of a request, for the rate limit's key
  * @param inner - what runs once the request is let in

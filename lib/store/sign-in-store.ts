@@ -61,8 +61,8 @@ export function boundOf(kind: SignInKind, limits: Partial<SignInLimits>): number
 
 /**
  * Keeps sign-in state. Every record expires after its `ttlMs`; each kind but `keys` holds at most its bound of
- * {@link SignInLimits}, the least recently used record evicted first (written by `set` or `add`, or read by `use`). The default, `MemorySignInStore` (used when the
- * router has no shared `store`), keeps it in this process; a shared store (Redis) lets several instances share
+ * {@link SignInLimits}, the least recently used record evicted first (written by `set` or `add`, or read by `use`).
+ * The default, `MemorySignInStore` (used when the router has no shared `store`), keeps it in this process; a shared store (Redis) lets several instances share
  * sign-in: a code issued by one instance is redeemed on another, and every instance signs with the same keys.
  */
 export interface SignInStore {
