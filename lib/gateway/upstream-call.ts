@@ -16,7 +16,7 @@ import { clientHeaders } from './upstream-envelope';
 import type { UpstreamMessage } from './upstream-exchange';
 import type { ResolvedUpstream } from './upstream-options';
 import { rootsResult, type UpstreamRoot } from './upstream-roots';
-import { upstreamError } from './upstream-wire';
+import { runOperatorFunction } from './upstream-wire';
 
 /**
  * MCP Apps (SEP-1865 Capability Negotiation), declared to upstreams as a host does: the gateway keeps an upstream's
@@ -74,13 +74,17 @@ export async function forwardedHeaders(
       else if (Array.isArray(value)) headers[name] = value.join(', ');
     }
   }
-  let given: Readonly<Record<string, string>> | undefined;
-  try {
-    given = typeof options.headers === 'function' ? await options.headers(ctx) : options.headers;
-  } catch (err) {
-    logger?.error(err, `mcpRouter: upstream '${options.name}': its headers function failed`);
-    throw upstreamError(options.name, 'could not be called: its headers function failed');
-  }
+  const { headers: own } = options;
+  const given =
+    typeof own === 'function'
+      ? await runOperatorFunction(
+          options.name,
+          'headers',
+          'could not be called: its headers function failed',
+          logger,
+          () => own(ctx),
+        )
+      : own;
   // The operator's headers by the same rule as the client's own (a function's protocol headers are dropped).
   return { ...headers, ...clientHeaders(given) };
 }

@@ -9,7 +9,7 @@ import { superviseStdio, type SupervisedClient } from './stdio-supervisor';
 import { RELAYED_CAPABILITIES } from './upstream-call';
 import type { UpstreamClient } from './upstream-client';
 import type { ResolvedUpstream } from './upstream-options';
-import { upstreamError } from './upstream-wire';
+import { runOperatorFunction } from './upstream-wire';
 
 /** Why a process was not started when `env` failed: what it threw stays in the router's log (a vault's error may hold a secret). */
 const ENV_FAILED = 'could not be started: its env function failed';
@@ -43,13 +43,10 @@ export function stdioProcesses(options: ResolvedUpstream, stdio: ResolvedStdio, 
    * The environment of a spawn. What a failing `env` threw goes to `logger.error` only, as a handler's unexpected
    * error does: callers, `status()` and warnings get a fixed message naming the upstream.
    */
-  async function environment(ctx: RequestContext | undefined): Promise<Record<string, string>> {
-    try {
-      return await environmentFor(stdio, ctx, `upstream '${label}'`);
-    } catch (err) {
-      env.logger.error(err, `mcpRouter: upstream '${label}': its env function failed`);
-      throw upstreamError(label, ENV_FAILED);
-    }
+  function environment(ctx: RequestContext | undefined): Promise<Record<string, string>> {
+    return runOperatorFunction(label, 'env', ENV_FAILED, env.logger, () =>
+      environmentFor(stdio, ctx, `upstream '${label}'`),
+    );
   }
 
   const base = { command: stdio.command, args: stdio.args, ...(stdio.cwd === undefined ? {} : { cwd: stdio.cwd }) };

@@ -3,6 +3,7 @@
 import { readBoundedText as readBodyText } from '../outbound/bounded-text';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import { isObject } from '../jsonrpc/types';
+import type { McpLogger } from '../logger';
 import { rootsResult, type UpstreamRoot } from './upstream-roots';
 
 // The value encoding of SEP-2243 headers lives with its decoding (protocol/request-headers.ts).
@@ -29,6 +30,26 @@ export async function readBoundedText(body: ReadableStream<Uint8Array> | null, l
 /** A -32603 naming the upstream by its label: `Upstream "fs" exited (code 1)` (shared by the HTTP and stdio clients). */
 export function upstreamError(label: string, phrase: string): JsonRpcError {
   return new JsonRpcError(ErrorCode.InternalError, `Upstream "${label}" ${phrase}`);
+}
+
+/**
+ * Runs an operator's function of an upstream (`env`, `headers`). What it throws (a vault's or a token exchange's
+ * error may quote a secret) goes to `logger.error` only, as a handler's unexpected error does; everyone else gets
+ * -32603 `Upstream "<label>" <failed>`.
+ */
+export async function runOperatorFunction<T>(
+  label: string,
+  fn: 'env' | 'headers',
+  failed: string,
+  logger: McpLogger | undefined,
+  run: () => T | Promise<T>,
+): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    logger?.error(err, `mcpRouter: upstream '${label}': its ${fn} function failed`);
+    throw upstreamError(label, failed);
+  }
 }
 
 /** The upstream's own JSON-RPC error, verbatim; a malformed one is a fault. */

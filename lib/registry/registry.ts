@@ -285,8 +285,7 @@ export class Registry {
     if (resource) return { resource, variables: {} };
     const owner = this.namespaces.ownerOf('uri', uri);
     for (const template of this.templates.values()) {
-      // Only the owner's group may add a template in its namespace (Collection's admit check), and its templates
-      // all sit there: the group says whose a template is without reading its URI again on every read.
+      // Only the owner's group may add templates there (the admit check), so a template's group says whose it is.
       if (owner !== undefined && this.templates.groupOf(template.uri) !== owner.group) continue;
       const variables = template.template.match(uri);
       if (variables) return { resource: template, variables };
