@@ -3,7 +3,7 @@
 'use strict';
 
 const fs = require('node:fs');
-const { describe, kill, leftovers, recordedGroups } = require('./leftovers.js');
+const { describe, kill, leftovers, recordedGroups, settle } = require('./leftovers.js');
 
 /** How long a process the run left may take to end by itself before it counts. */
 const GRACE_MS = 2_000;
@@ -14,11 +14,7 @@ module.exports = async function globalTeardown() {
   const groups = recordedGroups(run.runDir);
   // A process on its way out is not left behind: a worker's helpers (tsx's esbuild service) end when the worker's
   // pipes close, a moment after it exits.
-  let left = leftovers({ before: run.before, groups });
-  for (const end = Date.now() + GRACE_MS; left.length > 0 && Date.now() < end;) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    left = leftovers({ before: run.before, groups });
-  }
+  const left = await settle(() => leftovers({ before: run.before, groups }), GRACE_MS);
   fs.rmSync(run.runDir, { recursive: true, force: true });
   if (left.length === 0) return;
   const stubborn = await kill(left);

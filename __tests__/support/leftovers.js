@@ -122,7 +122,6 @@ async function kill(procs, timeoutMs = 5_000) {
       // Gone already.
     }
   }
-  const end = Date.now() + timeoutMs;
   const alive = () => {
     const pids = new Set(
       processTable()
@@ -131,11 +130,32 @@ async function kill(procs, timeoutMs = 5_000) {
     );
     return procs.filter((proc) => pids.has(key(proc)));
   };
-  while (alive().length > 0 && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 25));
-  return alive();
+  return settle(alive, timeoutMs);
+}
+
+/**
+ * Reads `current()` (processes still there) until it is empty or `timeoutMs` passed, and gives its last answer. The
+ * processes are not this one's children, so none of them has an exit event to wait on (Node has no pidfd): /proc is
+ * read again every 25 ms instead.
+ */
+async function settle(current, timeoutMs) {
+  let left = current();
+  for (const end = Date.now() + timeoutMs; left.length > 0 && Date.now() < end; left = current())
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  return left;
 }
 
 /** One line naming a process, for the teardown's report. */
 const describe = (proc) => `pid ${proc.pid} (group ${proc.pgid}): ${proc.command || '?'}`;
 
-module.exports = { processTable, snapshot, groupAlive, recordGroup, recordedGroups, leftovers, kill, describe };
+module.exports = {
+  processTable,
+  snapshot,
+  groupAlive,
+  recordGroup,
+  recordedGroups,
+  leftovers,
+  settle,
+  kill,
+  describe,
+};
