@@ -5,8 +5,12 @@ import path from 'node:path';
 import ts from 'typescript';
 
 const LIB = path.resolve(__dirname, '..', 'lib');
-// Issue 32: no lib file over 300 lines (as prettier writes them, 120 columns).
+// No lib file over 300 lines (as prettier writes them, 120 columns), no function over 60 lines of its own body, no
+// factory closure over 120, no folder over 24 files.
 const MAX_LINES = 300;
+const MAX_FUNCTION_LINES = 60;
+const MAX_CLOSURE_LINES = 120;
+const MAX_FOLDER_FILES = 24;
 
 interface Import {
   /** What the statement names: `express`, `./errors`, … */
@@ -104,52 +108,36 @@ const FILES: LibFile[] = listTs(LIB)
   .sort((a, b) => a.name.localeCompare(b.name));
 
 /**
- * The layer of a lib file: imports point to a lower layer, or stay inside the file's own folder (subfolders included).
+ * The house (CONTRIBUTING › Layout): `core/` (no HTTP) ← `edge/` (HTTP and shared state) ← `features/<name>/` (the
+ * wings, each installed through one RouterFeature) ← the composition root and the public entry points. An import
+ * points to a lower layer, or stays inside the file's own folder (subfolders included); `options/` (the one option
+ * checker) is a leaf every layer may use.
  *
- * router → router-api → resolved-config → options → session-options → decorators → (auth, security, bridge,
- * payments, gateway, redis: beside the chain) → express-host → transport → listen → sessions → streams → http →
- * outbound → store → protocol → registry → schema → telemetry → era-policy → leaves.
- *
- * - router-api.ts: the types of what the router adds; express-host.ts: the one module that knows Express internals,
- *   below auth/ and bridge/, which both read the host app's stack.
- * - transport/: the MCP endpoint's handlers; listen/: 2026 subscriptions/listen, its protocol half and its stream;
- *   sessions/: the 2025 sessions and their channel; streams/: the outbound SSE streams both eras write.
- * - http/: generic HTTP helpers for incoming requests (auth/ and security/ use them too); outbound/: bounded calls to
- *   other servers (identity providers, upstreams, facilitators).
- * - store/: the shared store (McpStore and its readiness): the interfaces redis/ implements and their memory
- *   defaults, the server event bus among them.
- * - protocol/: the classifier, the dispatcher, the call pipeline's request side; methods/ the method tables, tasks/
- *   MCP tasks (store, runner, methods), modern/ the 2026 wire (request _meta and headers, result envelope,
- *   input_required).
- * - payments/ (x402) is a tool guard beside auth/, on the registry's guard chain only (payments/index.ts is the
- *   express-mcp-router/x402 subpath, payments/testing.ts its /x402/testing); gateway/ is a client of upstream MCP
- *   servers; redis/ (the express-mcp-router/redis subpath) implements store/; decorators/index.ts is the
- *   express-mcp-router/decorators subpath.
- * - era-policy.ts: what differs between protocol eras, as data, consulted by every layer above instead of era literals.
+ * Within core: protocol/ → registry/ → schema/ → era-policy.ts → the leaves (jsonrpc/, versions.ts, logger.ts,
+ * bounded-map.ts, node-env.ts). Within edge: security/ → transport/ → listen/ → sessions/ → streams/ → http/ →
+ * outbound/ → express-host.ts → store/. Every feature sits on one floor and imports no other feature.
  */
 function layerOf(name: string): number {
-  const [top] = name.split('/');
-  const layers: Readonly<Record<string, number>> = {
+  const parts = name.split('/');
+  const entries: Readonly<Record<string, number>> = {
     'index.ts': 100,
+    'x402.ts': 100,
+    'x402-testing.ts': 100,
+    'decorators.ts': 100,
+    'redis.ts': 100,
     'router.ts': 90,
     'router-api.ts': 85,
     // resolveOptions() reads the public option types of options.ts, so it sits just above it.
     'resolved-config.ts': 82,
     'options.ts': 80,
-    'session-options.ts': 78,
-    // Decorators bridge Express handlers too, so they sit just above bridge/.
-    decorators: 65,
-    // MCP Apps render a route through the bridge's in-process dispatch, so they sit just above bridge/.
-    apps: 62,
-    auth: 60,
-    security: 60,
-    bridge: 60,
-    payments: 60,
-    gateway: 60,
-    redis: 60,
-    // skills/ (SEP-2640) adds methods to protocol/'s table and resources to the registry, beside gateway/.
-    skills: 60,
-    'express-host.ts': 55,
+  };
+  if (parts.length === 1) return entries[name] ?? -1;
+  const [top, second] = parts as [string, string];
+  if (top === 'features') return 60;
+  if (top === 'options') return 5;
+  const edge: Readonly<Record<string, number>> = {
+    'express-host.ts': 42,
+    security: 52,
     transport: 50,
     listen: 48,
     sessions: 46,
@@ -157,29 +145,38 @@ function layerOf(name: string): number {
     http: 44,
     outbound: 43,
     store: 41,
+  };
+  const core: Readonly<Record<string, number>> = {
     protocol: 40,
     registry: 30,
     schema: 20,
-    telemetry: 12,
     'era-policy.ts': 11,
     jsonrpc: 10,
-    'config-error.ts': 10,
-    'logger.ts': 10,
     'versions.ts': 10,
+    'logger.ts': 10,
     'bounded-map.ts': 10,
     'node-env.ts': 10,
   };
-  return layers[name] ?? layers[top as string] ?? -1;
+  if (top === 'edge') return edge[second] ?? -1;
+  if (top === 'core') return core[second] ?? -1;
+  return -1;
 }
 
-const folderOf = (name: string): string => (name.includes('/') ? name.slice(0, name.indexOf('/')) : name);
+/** The folder whose files may import each other freely: `core/registry`, `edge/http`, `features/gateway`, `options`. */
+function roomOf(name: string): string {
+  const parts = name.split('/');
+  if (parts.length === 1) return name;
+  if (parts[0] === 'options') return 'options';
+  return parts.length === 2 ? `${parts[0]}/${parts[1]}` : `${parts[0]}/${parts[1]}`;
+}
+
 const isExpress = (specifier: string): boolean => /^express(\/|$)/.test(specifier);
 const isNodeHttp = (specifier: string): boolean => /^(node:)?https?$/.test(specifier);
 
 describe('lib/ architecture', () => {
   it('finds the lib files', () => {
     expect(FILES.map((file) => file.name)).toEqual(
-      expect.arrayContaining(['index.ts', 'router.ts', 'options.ts', 'config-error.ts', 'logger.ts']),
+      expect.arrayContaining(['index.ts', 'router.ts', 'options.ts', 'options/config-error.ts', 'core/logger.ts']),
     );
     expect(FILES.length).toBeGreaterThan(20);
   });
@@ -197,10 +194,8 @@ describe('lib/ architecture', () => {
     expect(unresolved).toEqual([]);
   });
 
-  it('keeps jsonrpc/, schema/, registry/ and protocol/ free of express and node:http (not even types)', () => {
-    const offenders = FILES.filter((file) =>
-      ['jsonrpc', 'schema', 'registry', 'protocol'].includes(folderOf(file.name)),
-    ).flatMap((file) =>
+  it('keeps core/ free of express and node:http (not even types)', () => {
+    const offenders = FILES.filter((file) => file.name.startsWith('core/')).flatMap((file) =>
       file.imports
         .filter((imp) => isExpress(imp.specifier) || isNodeHttp(imp.specifier))
         .map((imp) => `${file.name} → ${imp.specifier}`),
@@ -209,7 +204,7 @@ describe('lib/ architecture', () => {
   });
 
   it('imports express as a value only in router.ts and express-host.ts (the one module that knows its internals); everything else uses import type', () => {
-    const offenders = FILES.filter((file) => file.name !== 'router.ts' && file.name !== 'express-host.ts').flatMap(
+    const offenders = FILES.filter((file) => file.name !== 'router.ts' && file.name !== 'edge/express-host.ts').flatMap(
       (file) =>
         file.imports
           .filter((imp) => isExpress(imp.specifier) && !imp.typeOnly)
@@ -226,18 +221,21 @@ describe('lib/ architecture', () => {
   it("reaches into Express's internals (app._router, a router's stack, a layer's rawPath, a router's handle) only in express-host.ts", () => {
     const internals = /\b_router\b|\blazyrouter\b|\brawPath\b|\.stack\b|\.handle\s*=[^=]/;
     expect(
-      FILES.filter((file) => file.name !== 'express-host.ts' && internals.test(file.text)).map((file) => file.name),
+      FILES.filter((file) => file.name !== 'edge/express-host.ts' && internals.test(file.text)).map(
+        (file) => file.name,
+      ),
     ).toEqual([]);
-    expect(internals.test(FILES.find((file) => file.name === 'express-host.ts')?.text ?? '')).toBe(true);
+    expect(internals.test(FILES.find((file) => file.name === 'edge/express-host.ts')?.text ?? '')).toBe(true);
   });
 
   // One exception: a Client ID Metadata Document is fetched over node:http(s), whose `lookup` pins the connection to
   // the address the SSRF check approved; Node's global fetch cannot be told which address to connect to.
-  it('imports node:http only as types, but for the pinned fetch of auth/server/document-fetch.ts', () => {
-    const offenders = FILES.filter((file) => file.name !== 'auth/server/document-fetch.ts').flatMap((file) =>
-      file.imports
-        .filter((imp) => isNodeHttp(imp.specifier) && !imp.typeOnly)
-        .map((imp) => `${file.name} → ${imp.specifier}`),
+  it('imports node:http only as types, but for the pinned fetch of features/sign-in/clients/document-fetch.ts', () => {
+    const offenders = FILES.filter((file) => file.name !== 'features/sign-in/clients/document-fetch.ts').flatMap(
+      (file) =>
+        file.imports
+          .filter((imp) => isNodeHttp(imp.specifier) && !imp.typeOnly)
+          .map((imp) => `${file.name} → ${imp.specifier}`),
     );
     expect(offenders).toEqual([]);
   });
@@ -249,13 +247,13 @@ describe('lib/ architecture', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('imports point down the layers: router → transport → protocol → registry → schema → jsonrpc/, errors.ts, logger.ts', () => {
+  it('imports point down the layers: entry points → router → features → edge → core, and no feature imports another', () => {
     const offenders = FILES.flatMap((file) =>
       file.imports
         .filter((imp) => imp.target !== undefined && imp.target !== 'index.ts')
         .filter((imp) => {
           const target = imp.target as string;
-          if (folderOf(target) === folderOf(file.name) && file.name.includes('/')) return false; // within one folder
+          if (roomOf(target) === roomOf(file.name) && file.name.includes('/')) return false; // within one folder
           return layerOf(target) >= layerOf(file.name);
         })
         .map((imp) => `${file.name} → ${imp.target}`),
@@ -263,12 +261,11 @@ describe('lib/ architecture', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('keeps jsonrpc/, errors.ts, logger.ts and versions.ts as leaves: they import no other lib file', () => {
-    const offenders = FILES.filter((file) => layerOf(file.name) === 10).flatMap((file) =>
+  it('keeps the leaves (core/jsonrpc/, core/versions.ts, core/logger.ts, options/…) importing no other lib file', () => {
+    const offenders = FILES.filter((file) => layerOf(file.name) <= 10).flatMap((file) =>
       file.imports
         .filter(
-          (imp) =>
-            imp.target !== undefined && !(file.name.includes('/') && folderOf(imp.target) === folderOf(file.name)),
+          (imp) => imp.target !== undefined && !(file.name.includes('/') && roomOf(imp.target) === roomOf(file.name)),
         )
         .map((imp) => `${file.name} → ${imp.target}`),
     );
@@ -313,10 +310,10 @@ describe('lib/ architecture', () => {
     const peeking = FILES.filter(
       (file) =>
         ![
-          'protocol/classify.ts',
-          'protocol/dispatcher.ts',
-          'protocol/methods/lifecycle-methods.ts',
-          'jsonrpc/envelope.ts',
+          'core/protocol/classify.ts',
+          'core/protocol/dispatcher.ts',
+          'core/protocol/methods/lifecycle-methods.ts',
+          'core/jsonrpc/envelope.ts',
         ].includes(file.name),
     )
       .filter((file) => /\b(parseMessage|isInitializeRequest)\(/.test(file.text))
@@ -340,4 +337,63 @@ describe('lib/ architecture', () => {
       .map((file) => `${file.name} (${file.lines} lines)`);
     expect(offenders).toEqual([]);
   });
+
+  it(`keeps every function at or under ${MAX_FUNCTION_LINES} lines of its own body, and every factory closure at or under ${MAX_CLOSURE_LINES}`, () => {
+    expect(FILES.flatMap((file) => oversizedFunctions(file))).toEqual([]);
+  });
+
+  it(`keeps every folder at or under ${MAX_FOLDER_FILES} files`, () => {
+    const counts = new Map<string, number>();
+    for (const file of FILES) {
+      const folder = path.posix.dirname(file.name);
+      counts.set(folder, (counts.get(folder) ?? 0) + 1);
+    }
+    expect(
+      [...counts].filter(([, count]) => count > MAX_FOLDER_FILES).map(([folder, count]) => `${folder} (${count})`),
+    ).toEqual([]);
+  });
 });
+
+const isFunctionLike = (node: ts.Node): node is ts.FunctionLikeDeclaration =>
+  ts.isFunctionDeclaration(node) ||
+  ts.isFunctionExpression(node) ||
+  ts.isArrowFunction(node) ||
+  ts.isMethodDeclaration(node) ||
+  ts.isConstructorDeclaration(node) ||
+  ts.isGetAccessorDeclaration(node) ||
+  ts.isSetAccessorDeclaration(node);
+
+/**
+ * A function's own lines are its lines less those of the functions and classes inside it; a function with functions
+ * inside is a factory closure, measured whole. `file.ts:name (N own lines)` for each one over a limit.
+ */
+function oversizedFunctions(file: LibFile): string[] {
+  const source = ts.createSourceFile(file.name, file.text, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
+  const lineOf = (position: number): number => source.getLineAndCharacterOfPosition(position).line;
+  const linesOf = (node: ts.Node): number => lineOf(node.getEnd()) - lineOf(node.getStart(source)) + 1;
+  const nameOf = (node: ts.FunctionLikeDeclaration): string => {
+    if (node.name) return node.name.getText(source);
+    const parent = node.parent;
+    if ((ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent)) && parent.name)
+      return parent.name.getText(source);
+    return `(anonymous, line ${lineOf(node.getStart(source)) + 1})`;
+  };
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (isFunctionLike(node)) {
+      let inner = 0;
+      const measureInner = (child: ts.Node): void => {
+        if (isFunctionLike(child) || ts.isClassLike(child)) inner += linesOf(child);
+        else ts.forEachChild(child, measureInner);
+      };
+      ts.forEachChild(node, measureInner);
+      const whole = linesOf(node);
+      if (whole - inner > MAX_FUNCTION_LINES) found.push(`${file.name}:${nameOf(node)} (${whole - inner} own lines)`);
+      if (inner > 0 && whole > MAX_CLOSURE_LINES)
+        found.push(`${file.name}:${nameOf(node)} (a closure of ${whole} lines)`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}

@@ -1,6 +1,6 @@
 // BoundedMap: the bound (oldest first, by write or by use), expiry on read, and no more than `max` entries.
 
-import { BoundedMap } from '../lib/bounded-map';
+import { BoundedMap } from '../lib/core/bounded-map';
 
 describe('BoundedMap', () => {
   it('keeps at most max entries, the least recently written going first', () => {

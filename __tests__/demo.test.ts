@@ -9,7 +9,7 @@ import {
 import { createDemoApp } from '../demo/server';
 import { connectionHelp, inspectorCommand } from '../demo/connect';
 import { FORECAST_PRICE } from '../demo/store-mcp';
-import { testPayment } from '../lib/payments/testing';
+import { testPayment } from '../lib/x402-testing';
 import { connectClient, type ConnectedClient } from './helpers/connect-client';
 import { STORE_RESOURCE_URIS } from './helpers/demo-lists';
 

@@ -1,8 +1,8 @@
-// Pins the Express 4 and 5 internals lib/express-host.ts relies on: an Express upgrade that changes them fails here, not in a user's app.
+// Pins the Express 4 and 5 internals lib/edge/express-host.ts relies on: an Express upgrade that changes them fails here, not in a user's app.
 
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import request from 'supertest';
-import { appOf, expressRouteOf, isExpressApp, locateHandler, runOwnLayersDirectly } from '../lib/express-host';
+import { appOf, expressRouteOf, isExpressApp, locateHandler, runOwnLayersDirectly } from '../lib/edge/express-host';
 
 declare const EXPRESS_MAJOR: number;
 

@@ -23,7 +23,7 @@ import {
   DEFAULT_MAX_SESSIONS_PER_PRINCIPAL,
   DEFAULT_MAX_STREAMS,
   DEFAULT_MAX_SUBSCRIPTIONS,
-} from '../lib/session-options';
+} from '../lib/edge/sessions/session-options';
 import { createApp, post, rpc, silentLogger } from './helpers/create-app';
 
 const BASE = { name: 'test', version: '1.0.0' };

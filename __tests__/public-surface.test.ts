@@ -6,8 +6,8 @@ import path from 'node:path';
 import ts from 'typescript';
 import * as root from '../lib';
 import * as decorators from '../lib/decorators';
-import * as x402 from '../lib/payments';
-import * as x402Testing from '../lib/payments/testing';
+import * as x402 from '../lib/x402';
+import * as x402Testing from '../lib/x402-testing';
 import * as redis from '../lib/redis';
 import packageJson from '../package.json';
 
@@ -42,23 +42,23 @@ const ENTRY_POINTS: ReadonlyArray<{ subpath: string; source: string; module: obj
   },
   {
     subpath: './x402',
-    source: 'lib/payments/index.ts',
+    source: 'lib/x402.ts',
     module: x402,
     values: ['FacilitatorError', 'x402Facilitator', 'x402Guard'],
   },
   {
     subpath: './x402/testing',
-    source: 'lib/payments/testing.ts',
+    source: 'lib/x402-testing.ts',
     module: x402Testing,
     values: ['testFacilitator', 'testPayment'],
   },
   {
     subpath: './decorators',
-    source: 'lib/decorators/index.ts',
+    source: 'lib/decorators.ts',
     module: decorators,
     values: ['prompt', 'resource', 'tool'],
   },
-  { subpath: './redis', source: 'lib/redis/index.ts', module: redis, values: ['StoreUnavailableError', 'redisStore'] },
+  { subpath: './redis', source: 'lib/redis.ts', module: redis, values: ['StoreUnavailableError', 'redisStore'] },
 ];
 
 /** A file of the built package (`./dist/payments/index.d.ts`) → the lib source it is compiled from. */

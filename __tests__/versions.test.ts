@@ -1,4 +1,4 @@
-// lib/versions.ts: the one place that lists protocol revisions by era and compares them.
+// lib/core/versions.ts: the one place that lists protocol revisions by era and compares them.
 
 import {
   ASSUMED_PROTOCOL_VERSION,
@@ -10,7 +10,7 @@ import {
   isAtLeast,
   isSupportedVersion,
   negotiateVersion,
-} from '../lib/versions';
+} from '../lib/core/versions';
 
 describe('protocol versions by era', () => {
   it('lists the 2025 era newest first, and every supported revision belongs to one era', () => {

@@ -4,7 +4,7 @@
 // Not part of `npm run bench`: a one-off measurement for issue 32 step 7, whose numbers are in the commit that added it.
 
 import { createParser } from 'eventsource-parser';
-import { readSseEvents } from '../lib/gateway/upstream-sse';
+import { readSseEvents } from '../lib/features/gateway/http-client/upstream-sse';
 
 type Reader = (chunks: readonly Uint8Array[], limit: number) => Promise<string[]>;
 
@@ -119,7 +119,7 @@ async function measure(read: Reader, workload: Workload): Promise<{ ms: number; 
 
 async function main(): Promise<void> {
   const readers: [string, Reader][] = [
-    ['lib/gateway/upstream-sse.ts', ours(readSseEvents)],
+    ['lib/features/gateway/http-client/upstream-sse.ts', ours(readSseEvents)],
     ['eventsource-parser', ours(readWithLibrary)],
   ];
   if (process.env.SSE_READER !== undefined) {

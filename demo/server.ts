@@ -21,7 +21,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import express from 'express';
 import { mcpRouter, type McpRouter, type UpstreamHandle } from '../lib';
-import { testPayment } from '../lib/payments/testing';
+import { testPayment } from '../lib/x402-testing';
 import { redisStore } from '../lib/redis';
 import { connectionHelp, oauthConnectionHelp } from './connect';
 import { requireApiKey } from './store/api-key';

@@ -4,8 +4,8 @@
 
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ErrorCode, JsonRpcError, type McpRouter } from '../lib';
-import { x402Guard, type PaymentRequirements } from '../lib/payments';
-import { testFacilitator } from '../lib/payments/testing';
+import { x402Guard, type PaymentRequirements } from '../lib/x402';
+import { testFacilitator } from '../lib/x402-testing';
 import type { Store } from './store/data';
 
 const STYLES = ['espresso', 'filter', 'french press', 'pour-over'];

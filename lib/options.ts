@@ -1,25 +1,25 @@
 // McpRouterOptions: the public options of mcpRouter(), each with its default (resolved-config.ts checks and applies them).
 
-import { ALL_ERAS } from './era-policy';
+import { ALL_ERAS } from './core/era-policy';
 import type Ajv2020 from 'ajv/dist/2020';
 import type { CorsOptions } from 'cors';
 import type { Options as RateLimitOptions } from 'express-rate-limit';
-import type { AuthOptions } from './auth/bearer';
-import type { McpLogger } from './logger';
-import type { SessionOptions } from './session-options';
-import type { Icon } from './registry/definition';
-import type { CacheHintOptions } from './registry/cache-hint';
-import type { Guard } from './registry/guards';
-import type { Era } from './versions';
-import type { OriginsOption } from './security/origin-host';
-import type { ResponseMode } from './http/accept';
-import type { InputRequiredOptions } from './protocol/modern/request-state';
-import type { TaskOptions } from './protocol/tasks/task-options';
-import type { McpStore } from './store/shared-store';
-import type { TelemetryOptions } from './telemetry/telemetry-options';
-import type { ListenOptions } from './listen/listen-options';
-import { DEFAULT_CORS_MAX_AGE_S } from './security/cors';
-import { DEFAULT_RATE_LIMIT, DEFAULT_RATE_LIMIT_WINDOW_MS } from './security/rate-limit';
+import type { AuthOptions } from './edge/security/bearer';
+import type { McpLogger } from './core/logger';
+import type { SessionOptions } from './edge/sessions/session-options';
+import type { Icon } from './core/registry/definition';
+import type { CacheHintOptions } from './core/registry/cache-hint';
+import type { Guard } from './core/registry/guards';
+import type { Era } from './core/versions';
+import type { OriginsOption } from './edge/security/origin-host';
+import type { ResponseMode } from './edge/http/accept';
+import type { InputRequiredOptions } from './core/protocol/modern/request-state';
+import type { TaskOptions } from './core/protocol/tasks/task-options';
+import type { McpStore } from './edge/store/shared-store';
+import type { TelemetryOptions } from './features/telemetry/telemetry-options';
+import type { ListenOptions } from './edge/listen/listen-options';
+import { DEFAULT_CORS_MAX_AGE_S } from './edge/security/cors';
+import { DEFAULT_RATE_LIMIT, DEFAULT_RATE_LIMIT_WINDOW_MS } from './edge/security/rate-limit';
 
 // Every default of McpRouterOptions, listed here (the default session store's are its own). Not exported by the
 // package. The CORS and rate-limit ones are written where those options are checked (security/) and listed again here.

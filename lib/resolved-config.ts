@@ -1,11 +1,17 @@
 // resolveOptions(): McpRouterOptions checked once, fully defaulted and frozen (ResolvedConfig); the caller's object is never written.
 
-import { servesSessions } from './era-policy';
+import { servesSessions } from './core/era-policy';
 import type Ajv2020 from 'ajv/dist/2020';
 import type { CorsOptions } from 'cors';
-import { invalidOption, isPositiveInteger, McpConfigError, rejectUnknownKeys, type OptionKeys } from './config-error';
-import { resolveAuthOptions, type ResolvedAuth } from './auth/bearer';
-import type { McpLogger } from './logger';
+import {
+  invalidOption,
+  isPositiveInteger,
+  McpConfigError,
+  rejectUnknownKeys,
+  type OptionKeys,
+} from './options/config-error';
+import { resolveAuthOptions, type ResolvedAuth } from './edge/security/bearer';
+import type { McpLogger } from './core/logger';
 import {
   DEFAULT_BODY_LIMIT,
   DEFAULT_CACHE_TTL_MS,
@@ -19,20 +25,20 @@ import {
   DEFAULT_STREAM_BUFFER_LIMIT,
   type McpRouterOptions,
 } from './options';
-import { resolveMaxSubscriptions, resolveSessions, type ResolvedSessions } from './session-options';
-import { copyJson } from './registry/definition';
-import { checkCacheHint, type CacheHint } from './registry/cache-hint';
-import { GUARD_LIST_EXPECTED, isGuardList, type Guard } from './registry/guards';
-import { VERSIONS_BY_ERA, type Era } from './versions';
-import { resolveCors } from './security/cors';
-import type { OriginsOption } from './security/origin-host';
-import { resolveRateLimit, type ResolvedRateLimit } from './security/rate-limit';
-import type { ResponseMode } from './http/accept';
-import { resolveInputRequired, type ResolvedInputRequired } from './protocol/modern/request-state';
-import { resolveTasks, type ResolvedTasks } from './protocol/tasks/task-options';
-import type { McpStore } from './store/shared-store';
-import { resolveTelemetry, type ResolvedTelemetry } from './telemetry/telemetry-options';
-import { resolveListen, type ResolvedListen } from './listen/listen-options';
+import { resolveMaxSubscriptions, resolveSessions, type ResolvedSessions } from './edge/sessions/session-options';
+import { copyJson } from './core/registry/definition';
+import { checkCacheHint, type CacheHint } from './core/registry/cache-hint';
+import { GUARD_LIST_EXPECTED, isGuardList, type Guard } from './core/registry/guards';
+import { VERSIONS_BY_ERA, type Era } from './core/versions';
+import { resolveCors } from './edge/security/cors';
+import type { OriginsOption } from './edge/security/origin-host';
+import { resolveRateLimit, type ResolvedRateLimit } from './edge/security/rate-limit';
+import type { ResponseMode } from './edge/http/accept';
+import { resolveInputRequired, type ResolvedInputRequired } from './core/protocol/modern/request-state';
+import { resolveTasks, type ResolvedTasks } from './core/protocol/tasks/task-options';
+import type { McpStore } from './edge/store/shared-store';
+import { resolveTelemetry, type ResolvedTelemetry } from './features/telemetry/telemetry-options';
+import { resolveListen, type ResolvedListen } from './edge/listen/listen-options';
 
 /**
  * The options after checking and defaulting: internal, frozen; consumers never default a value again. `undefined`

@@ -1,18 +1,18 @@
 // McpRouterApi: what mcpRouter() adds to an express.Router (registration, the bridge, shutdown), and the McpRouter type.
 
 import type { RequestHandler, Router } from 'express';
-import type { McpAppOptions, McpAppRegistration } from './apps/apps';
-import type { RouteTarget } from './bridge/dispatch';
-import type { BridgedRouteMeta, RouteToolMeta } from './bridge/route-tool';
-import type { UpstreamHandle } from './gateway/upstream';
-import type { UpstreamOptions } from './gateway/upstream-options';
-import type { McpRegistration } from './registry/definition';
-import type { PromptDefinition } from './registry/prompts';
-import type { ResourceDefinition, ResourceTemplateDefinition } from './registry/resources';
-import type { JsonSchema, ToolDefinition } from './registry/tools';
-import type { McpSkill } from './skills/serve-skills';
-import type { SkillsOptions } from './skills/skills-options';
-import type { InferSchema, InferToolArgs } from './schema/infer';
+import type { McpAppOptions, McpAppRegistration } from './features/apps/apps';
+import type { RouteTarget } from './features/bridge/dispatch';
+import type { BridgedRouteMeta, RouteToolMeta } from './features/bridge/route-tool';
+import type { UpstreamHandle } from './features/gateway/mount/upstream';
+import type { UpstreamOptions } from './features/gateway/mount/upstream-options';
+import type { McpRegistration } from './core/registry/definition';
+import type { PromptDefinition } from './core/registry/prompts';
+import type { ResourceDefinition, ResourceTemplateDefinition } from './core/registry/resources';
+import type { JsonSchema, ToolDefinition } from './core/registry/tools';
+import type { McpSkill } from './features/skills/serve-skills';
+import type { SkillsOptions } from './features/skills/skills-options';
+import type { InferSchema, InferToolArgs } from './core/schema/infer';
 
 /** What `mcpRouter()` adds to an `express.Router`: registration of tools, resources and prompts. */
 export interface McpRouterApi {

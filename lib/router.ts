@@ -1,33 +1,33 @@
 // mcpRouter(options): the composition root. Resolves options once, builds each piece, and wires them into one express.Router.
 
 import express from 'express';
-import { createRouterAuth } from './auth/middleware';
-import { createHostMatcher } from './security/origin-host';
-import { createApps } from './apps/apps';
-import { createBridge } from './bridge/bridge-api';
-import { registerController } from './decorators/register';
-import { createGateway } from './gateway/gateway';
-import { runOwnLayersDirectly } from './express-host';
+import { createRouterAuth } from './edge/security/authentication';
+import { createHostMatcher } from './edge/security/origin-host';
+import { createApps } from './features/apps/apps';
+import { createBridge } from './features/bridge/bridge-api';
+import { registerController } from './features/decorators/register';
+import { createGateway } from './features/gateway/mount/gateway';
+import { runOwnLayersDirectly } from './edge/express-host';
 import type { McpRouterOptions } from './options';
 import { resolveOptions } from './resolved-config';
-import { routerPaymentLedger } from './payments/ledger';
-import { taskCancelsOver, whenStoreReady } from './store/shared-store';
-import { createDispatcher } from './protocol/dispatcher';
-import { TaskRunner } from './protocol/tasks/task-runner';
-import type { PromptDefinition } from './registry/prompts';
-import { Registry } from './registry/registry';
-import type { ResourceTemplateDefinition } from './registry/resources';
-import type { ToolDefinition } from './registry/tools';
+import { routerPaymentLedger } from './features/payments/ledger';
+import { taskCancelsOver, whenStoreReady } from './edge/store/shared-store';
+import { createDispatcher } from './core/protocol/dispatcher';
+import { TaskRunner } from './core/protocol/tasks/task-runner';
+import type { PromptDefinition } from './core/registry/prompts';
+import { Registry } from './core/registry/registry';
+import type { ResourceTemplateDefinition } from './core/registry/resources';
+import type { ToolDefinition } from './core/registry/tools';
 import type { McpRouter, McpRouterApi } from './router-api';
-import { createSchemaValidator } from './schema/validator';
-import { serveSkills } from './skills/serve-skills';
-import { createFrontDoor } from './security/front-door';
-import { SessionManager } from './sessions/sessions';
-import { MemoryServerEventBus, publishQuietly, type ServerEvent } from './store/server-events';
-import { createEndpoint, createErrorHandler } from './transport/endpoint';
-import { ListenStreams } from './listen/listen-stream';
-import type { SseOptions } from './http/sse';
-import { createTelemetry } from './telemetry/telemetry';
+import { createSchemaValidator } from './core/schema/validator';
+import { serveSkills } from './features/skills/serve-skills';
+import { createFrontDoor } from './edge/security/front-door';
+import { SessionManager } from './edge/sessions/sessions';
+import { MemoryServerEventBus, publishQuietly, type ServerEvent } from './edge/store/server-events';
+import { createEndpoint, createErrorHandler } from './edge/transport/endpoint';
+import { ListenStreams } from './edge/listen/listen-stream';
+import type { SseOptions } from './edge/http/sse';
+import { createTelemetry } from './features/telemetry/telemetry';
 
 /**
  * Creates an MCP endpoint for an Express 4 or 5 app. Options are checked and schemas compiled now, so

@@ -1,6 +1,6 @@
 // The one decision on how an authorization error goes back to a client (RFC 6749 §4.1.2.1, RFC 9700 §4.11.2).
 
-import { errorReturn } from '../../lib/auth/server/authorization-request';
+import { errorReturn } from '../../lib/features/sign-in/browser/authorization-request';
 
 describe('errorReturn', () => {
   const to = { uri: 'https://client.example/cb', state: 's' };

@@ -5,14 +5,14 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import request from 'supertest';
 import { registerClient as sdkRegisterClient } from '@modelcontextprotocol/sdk/client/auth.js';
-import { McpConfigError } from '../../lib/config-error';
-import { ClientAuthenticationError } from '../../lib/auth/server/client-auth';
-import { resolveClientsOptions, type ClientsOptions } from '../../lib/auth/server/client-options';
-import { createClientDirectory, redirectAllowed } from '../../lib/auth/server/clients';
-import { documentTtlMs } from '../../lib/auth/server/cimd';
-import { createRegistrationHandler } from '../../lib/auth/server/register-handler';
-import { OAuthError } from '../../lib/auth/server/oauth-error';
-import { MemorySignInStore } from '../../lib/store/memory-sign-in-store';
+import { McpConfigError } from '../../lib/options/config-error';
+import { ClientAuthenticationError } from '../../lib/features/sign-in/clients/client-auth';
+import { resolveClientsOptions, type ClientsOptions } from '../../lib/features/sign-in/clients/client-options';
+import { createClientDirectory, redirectAllowed } from '../../lib/features/sign-in/clients/clients';
+import { documentTtlMs } from '../../lib/features/sign-in/clients/cimd';
+import { createRegistrationHandler } from '../../lib/features/sign-in/clients/register-handler';
+import { OAuthError } from '../../lib/features/sign-in/oauth-error';
+import { MemorySignInStore } from '../../lib/edge/store/memory-sign-in-store';
 import { listenLocally, type Listening } from '../helpers/ports';
 
 const basic = (id: string, secret: string): string =>

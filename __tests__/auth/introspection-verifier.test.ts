@@ -6,7 +6,7 @@ import request from 'supertest';
 import {
   introspectionVerifier,
   type IntrospectionVerifierOptions,
-} from '../../lib/auth/verifiers/introspection-verifier';
+} from '../../lib/features/verifiers/introspection-verifier';
 import { mcpRouter, McpConfigError, type McpRouter } from '../../lib';
 import { MCP_ACCEPT, rpc, silentLogger } from '../helpers/messages';
 import { startOidcProvider, type TestProvider } from '../helpers/oidc-provider';

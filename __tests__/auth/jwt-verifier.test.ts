@@ -2,7 +2,7 @@
 
 import express from 'express';
 import request from 'supertest';
-import { jwtVerifier, type JwtVerifierOptions } from '../../lib/auth/verifiers/jwt-verifier';
+import { jwtVerifier, type JwtVerifierOptions } from '../../lib/features/verifiers/jwt-verifier';
 import { mcpRouter, McpConfigError, type McpRouter } from '../../lib';
 import { MCP_ACCEPT, rpc, silentLogger } from '../helpers/messages';
 import { makeSigningKey, signToken, startJwksServer, type JwksServer, type SigningKey } from '../helpers/jwks-server';

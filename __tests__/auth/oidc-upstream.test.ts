@@ -2,9 +2,9 @@
 
 import { createServer } from 'node:net';
 import type { AddressInfo, Server, Socket } from 'node:net';
-import { McpConfigError } from '../../lib/config-error';
-import { oidcUpstream } from '../../lib/auth/server/oidc-upstream';
-import type { OidcUpstreamOptions } from '../../lib/auth/server/oidc-upstream-options';
+import { McpConfigError } from '../../lib/options/config-error';
+import { oidcUpstream } from '../../lib/features/sign-in/idp/oidc-idp';
+import type { OidcUpstreamOptions } from '../../lib/features/sign-in/idp/oidc-idp-options';
 import { followFlow } from '../helpers/browser-driver';
 import type { CookieJar, FlowPage, PageAction } from '../helpers/browser-driver';
 import { startLoginStepApp } from '../helpers/login-step-app';

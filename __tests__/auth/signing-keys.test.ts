@@ -2,17 +2,17 @@
 
 import { generateKeyPairSync } from 'node:crypto';
 import type { JWK } from 'jose';
-import { McpConfigError } from '../../lib/config-error';
-import { jose } from '../../lib/auth/jose';
+import { McpConfigError } from '../../lib/options/config-error';
+import { jose } from '../../lib/edge/security/jose';
 import {
   createSigningKeys,
   DEFAULT_KEY_ROTATION_MS,
   resolveSigningKeysOptions,
   UNKNOWN_KID_COOLDOWN_MS,
   type SigningKeys,
-} from '../../lib/auth/server/keys';
-import { MemorySignInStore } from '../../lib/store/memory-sign-in-store';
-import type { SignInKind, SignInRecord, SignInStore } from '../../lib/store/sign-in-store';
+} from '../../lib/features/sign-in/tokens/keys';
+import { MemorySignInStore } from '../../lib/edge/store/memory-sign-in-store';
+import type { SignInKind, SignInRecord, SignInStore } from '../../lib/edge/store/sign-in-store';
 
 const DAY = 24 * 60 * 60 * 1000;
 const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi'];

@@ -1,7 +1,7 @@
 // The verified-token cache: kept until exp or the max TTL, least recently used evicted past max, keyed by digest only.
 
 import { createHash } from 'node:crypto';
-import { createVerifiedTokenCache, tokenDigest } from '../../lib/auth/token-cache';
+import { createVerifiedTokenCache, tokenDigest } from '../../lib/edge/security/token-cache';
 import type { AuthInfo } from '../../lib';
 
 const principal = (subject: string, expiresAt?: number): AuthInfo => ({ subject, scopes: [], expiresAt });

@@ -1,7 +1,7 @@
 // inputLayoutFor: a bridged route's tool input schema (params, query and body merged, or nested) and the split back.
 
 import { McpConfigError } from '../../lib';
-import { inputLayoutFor } from '../../lib/bridge/input';
+import { inputLayoutFor } from '../../lib/features/bridge/input';
 
 const QUERY = {
   type: 'object',

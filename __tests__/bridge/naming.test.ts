@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { annotationsFor, MAX_TOOL_NAME_LENGTH, toolNameFor } from '../../lib/bridge/route-names';
-import { pathParamsOf } from '../../lib/bridge/path-template';
+import { annotationsFor, MAX_TOOL_NAME_LENGTH, toolNameFor } from '../../lib/features/bridge/route-names';
+import { pathParamsOf } from '../../lib/features/bridge/path-template';
 
 const VALID_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 const hash8 = (method: string, path: string): string =>

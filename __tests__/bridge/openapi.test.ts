@@ -2,7 +2,7 @@
 
 import express from 'express';
 import { McpConfigError, mcpRouter } from '../../lib';
-import { routesFromOpenApi } from '../../lib/bridge/openapi';
+import { routesFromOpenApi } from '../../lib/features/bridge/openapi';
 import { connectClient, type ConnectedClient } from '../helpers/connect-client';
 
 const DOCUMENT = {

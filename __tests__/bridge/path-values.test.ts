@@ -1,8 +1,8 @@
 // compilePath, encodeSegment, holdsDotSegment and pathFromTemplate by direct calls: how tool arguments fill a route path.
 
 import { McpConfigError } from '../../lib';
-import { compilePath, encodeSegment, holdsDotSegment } from '../../lib/bridge/path-values';
-import { pathFromTemplate } from '../../lib/bridge/path-template';
+import { compilePath, encodeSegment, holdsDotSegment } from '../../lib/features/bridge/path-values';
+import { pathFromTemplate } from '../../lib/features/bridge/path-template';
 
 const LABEL = "route tool 't'";
 

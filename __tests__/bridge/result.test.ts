@@ -1,6 +1,11 @@
-import { MAX_ERROR_BODY_BYTES, RESPONSE_BODY_URI, toToolResult, type CapturedResponse } from '../../lib/bridge/result';
-import type { CallToolResult } from '../../lib/registry/tools';
-import { createSchemaValidator } from '../../lib/schema/validator';
+import {
+  MAX_ERROR_BODY_BYTES,
+  RESPONSE_BODY_URI,
+  toToolResult,
+  type CapturedResponse,
+} from '../../lib/features/bridge/result';
+import type { CallToolResult } from '../../lib/core/registry/tools';
+import { createSchemaValidator } from '../../lib/core/schema/validator';
 
 type Headers = CapturedResponse['headers'];
 

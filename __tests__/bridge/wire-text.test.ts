@@ -3,7 +3,7 @@
 
 import express from 'express';
 import request from 'supertest';
-import { inputLayoutFor } from '../../lib/bridge/input';
+import { inputLayoutFor } from '../../lib/features/bridge/input';
 import { mcpRouter, type McpRouter } from '../../lib';
 import { post, rpc, silentLogger } from '../helpers/create-app';
 

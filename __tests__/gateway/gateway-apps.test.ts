@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 import express from 'express';
 import { mcpRouter, type McpRouterOptions } from '../../lib';
-import { namingFor } from '../../lib/gateway/prefixed-names';
+import { namingFor } from '../../lib/features/gateway/mount/prefixed-names';
 import { modern } from '../helpers/modern';
 import { closeAfterEach, closeGatewaysAfterEach, gateway, serve, v1Client, v2Client, type Upstream } from './upstreams';
 

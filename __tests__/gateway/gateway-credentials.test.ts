@@ -4,7 +4,7 @@ import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import * as z from 'zod/v4';
 import { ErrorCode, JsonRpcError, mcpRouter, type Guard, type McpRouter, type RequestContext } from '../../lib';
-import { x402Facilitator, x402Guard, type PaymentPayload, type PaymentRequirements } from '../../lib/payments';
+import { x402Facilitator, x402Guard, type PaymentPayload, type PaymentRequirements } from '../../lib/x402';
 import { startFacilitator, type FakeFacilitator } from '../payments/fake-facilitator';
 import {
   closeAfterEach,

@@ -1,13 +1,13 @@
 // The stdio upstream client against the real server-everything (stdio mode): lists, progress, the asks it sends during a call relayed, close.
 
 import path from 'node:path';
-import { JsonRpcError } from '../../lib/jsonrpc/errors';
+import { JsonRpcError } from '../../lib/core/jsonrpc/errors';
 import {
   createStdioUpstreamClient,
   type StdioClientOptions,
   type StdioUpstreamClient,
-} from '../../lib/gateway/stdio-client';
-import type { UpstreamMessage } from '../../lib/gateway/upstream-exchange';
+} from '../../lib/features/gateway/stdio/stdio-client';
+import type { UpstreamMessage } from '../../lib/features/gateway/http-client/upstream-exchange';
 import { until } from '../helpers/until';
 import { CLIENT_INFO } from './client-info';
 import { isRunning as isAlive } from '../helpers/pids';

@@ -14,12 +14,12 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 import * as z from 'zod/v4';
 import { ErrorCode, JsonRpcError, mcpRouter, type McpRouter, type McpRouterOptions } from '../../lib';
-import type { UpstreamHandle } from '../../lib/gateway/upstream';
+import type { UpstreamHandle } from '../../lib/features/gateway/mount/upstream';
 import {
   createUpstreamClient,
   type UpstreamClient,
   type UpstreamClientOptions,
-} from '../../lib/gateway/upstream-client';
+} from '../../lib/features/gateway/http-client/upstream-client';
 import { until } from '../helpers/until';
 import { CLIENT_INFO } from './client-info';
 import { scaled } from '../helpers/time-scale';

@@ -1,9 +1,9 @@
 // Builds dispatch environments and handler contexts for tests of the pure layers.
 
-import { NO_STREAM, StreamedClientRequests } from '../../lib/protocol/client-requests';
-import { HandlerContext, type DispatchEnvironment } from '../../lib/protocol/handler-context';
-import type { RequestContext } from '../../lib/registry/request-context';
-import type { ProtocolVersion } from '../../lib/versions';
+import { NO_STREAM, StreamedClientRequests } from '../../lib/core/protocol/client-requests';
+import { HandlerContext, type DispatchEnvironment } from '../../lib/core/protocol/handler-context';
+import type { RequestContext } from '../../lib/core/registry/request-context';
+import type { ProtocolVersion } from '../../lib/core/versions';
 
 /** An environment as the transport builds it for a stateless request on `protocolVersion`. */
 export function testEnv(

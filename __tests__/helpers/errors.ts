@@ -1,6 +1,6 @@
 // Test helpers that capture what a call throws or a promise rejects with, failing when nothing is thrown.
 
-import { McpConfigError } from '../../lib/config-error';
+import { McpConfigError } from '../../lib/options/config-error';
 
 /** The McpConfigError `fn` throws; fails the test if it throws nothing or something else. */
 export function configError(fn: () => unknown): McpConfigError {

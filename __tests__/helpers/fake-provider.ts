@@ -10,7 +10,7 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { CryptoKey, JWK, JWTPayload, JWTHeaderParameters } from 'jose';
-import { jose } from '../../lib/auth/jose';
+import { jose } from '../../lib/edge/security/jose';
 
 type Handler = (res: ServerResponse, req: IncomingMessage, body: URLSearchParams) => void;
 

@@ -6,9 +6,9 @@
 
 import express from 'express';
 import type { Request, Response } from 'express';
-import { LoginError } from '../../lib/auth/server/login';
-import type { LoginStep } from '../../lib/auth/server/login';
-import { MemorySignInStore } from '../../lib/store/memory-sign-in-store';
+import { LoginError } from '../../lib/features/sign-in/browser/login';
+import type { LoginStep } from '../../lib/features/sign-in/browser/login';
+import { MemorySignInStore } from '../../lib/edge/store/memory-sign-in-store';
 import { listenLocally } from './ports';
 
 export interface LoginStepApp {

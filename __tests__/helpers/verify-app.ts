@@ -4,7 +4,7 @@ import express from 'express';
 import type { IncomingMessage } from 'node:http';
 import request from 'supertest';
 import { mcpRouter, type McpRouter } from '../../lib';
-import type { AuthInfo } from '../../lib/registry/request-context';
+import type { AuthInfo } from '../../lib/core/registry/request-context';
 import { MCP_ACCEPT, rpc, silentLogger } from './messages';
 import { listenLocally, type Listening } from './ports';
 

@@ -5,11 +5,11 @@
 import { Readable } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
 import fc from 'fast-check';
-import { parseMessage } from '../../lib/jsonrpc/envelope';
-import { createDispatcher } from '../../lib/protocol/dispatcher';
-import { Registry } from '../../lib/registry/registry';
-import { createSchemaValidator } from '../../lib/schema/validator';
-import { MAX_JSON_DEPTH, readJsonBody } from '../../lib/http/body';
+import { parseMessage } from '../../lib/core/jsonrpc/envelope';
+import { createDispatcher } from '../../lib/core/protocol/dispatcher';
+import { Registry } from '../../lib/core/registry/registry';
+import { createSchemaValidator } from '../../lib/core/schema/validator';
+import { MAX_JSON_DEPTH, readJsonBody } from '../../lib/edge/http/body';
 import { testEnv } from '../helpers/context';
 import { silentLogger } from '../helpers/messages';
 import {

@@ -9,7 +9,7 @@ import { Readable } from 'node:stream';
 import express from 'express';
 import fc from 'fast-check';
 import { mcpRouter, type McpRouter } from '../../lib';
-import { MAX_JSON_DEPTH } from '../../lib/http/body';
+import { MAX_JSON_DEPTH } from '../../lib/edge/http/body';
 import { MCP_ACCEPT, silentLogger } from '../helpers/messages';
 import { messagesOf, SseReader } from '../helpers/sse';
 import {

@@ -2,7 +2,7 @@
 // report and the warnings stay bounded, and serving the router's lists never costs more than the caps.
 
 import { McpConfigError, mcpRouter, type McpRouter, type UpstreamOptions } from '../../lib';
-import type { UpstreamHandle } from '../../lib/gateway/upstream';
+import type { UpstreamHandle } from '../../lib/features/gateway/mount/upstream';
 import { MCP_ACCEPT, rpc } from '../helpers/messages';
 import { envelope, MODERN } from '../helpers/modern';
 import {

@@ -5,7 +5,7 @@ import type { Agent, IncomingHttpHeaders, OutgoingHttpHeaders, Server } from 'no
 import type { AddressInfo } from 'node:net';
 import express, { type Express, type Request, type Response } from 'express';
 import { mcpRouter, type AuthInfo, type McpRouter, type McpRouterOptions } from '../../lib';
-import type { SessionRecord } from '../../lib/store/session-stores';
+import type { SessionRecord } from '../../lib/edge/store/session-stores';
 import { MCP_ACCEPT, silentLogger } from '../helpers/messages';
 import type { SseEvent } from '../helpers/sse';
 import { openStream, send, within, type WireResponse } from './wire';

@@ -3,7 +3,7 @@
 import type { IncomingMessage } from 'node:http';
 import { exportSPKI, importJWK, SignJWT, type CryptoKey, type JWK } from 'jose';
 import request from 'supertest';
-import { jwtVerifier, type JwtVerifierOptions } from '../../lib/auth/verifiers/jwt-verifier';
+import { jwtVerifier, type JwtVerifierOptions } from '../../lib/features/verifiers/jwt-verifier';
 import { createApp, MCP_ACCEPT, rpc, silentLogger } from '../helpers/create-app';
 import { makeSigningKey, signToken, startJwksServer, type JwksServer, type SigningKey } from '../helpers/jwks-server';
 

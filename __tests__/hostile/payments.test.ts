@@ -5,7 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { type McpRouter } from '../../lib';
-import { x402Facilitator, x402Guard, type PaymentPayload, type PaymentRequirements } from '../../lib/payments';
+import { x402Facilitator, x402Guard, type PaymentPayload, type PaymentRequirements } from '../../lib/x402';
 import { createApp, MCP_ACCEPT, post, rpc } from '../helpers/create-app';
 import { until } from '../helpers/until';
 import {

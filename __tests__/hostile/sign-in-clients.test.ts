@@ -6,15 +6,15 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import request from 'supertest';
-import { addressRefusal, hostNameRefusal } from '../../lib/auth/server/address';
+import { addressRefusal, hostNameRefusal } from '../../lib/features/sign-in/clients/address';
 import {
   resolveClientsOptions,
   type ClientMetadataDocumentOptions,
   type ClientsOptions,
-} from '../../lib/auth/server/client-options';
-import { createClientDirectory } from '../../lib/auth/server/clients';
-import { createRegistrationHandler } from '../../lib/auth/server/register-handler';
-import { MemorySignInStore } from '../../lib/store/memory-sign-in-store';
+} from '../../lib/features/sign-in/clients/client-options';
+import { createClientDirectory } from '../../lib/features/sign-in/clients/clients';
+import { createRegistrationHandler } from '../../lib/features/sign-in/clients/register-handler';
+import { MemorySignInStore } from '../../lib/edge/store/memory-sign-in-store';
 import { until } from '../helpers/until';
 
 function registrationApp(options: ClientsOptions = {}) {

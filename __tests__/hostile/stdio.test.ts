@@ -7,8 +7,8 @@ import {
   createStdioUpstreamClient,
   type StdioClientOptions,
   type StdioUpstreamClient,
-} from '../../lib/gateway/stdio-client';
-import { STDIO_LOG_LINES_PER_WINDOW } from '../../lib/gateway/stdio-log';
+} from '../../lib/features/gateway/stdio/stdio-client';
+import { STDIO_LOG_LINES_PER_WINDOW } from '../../lib/features/gateway/stdio/stdio-log';
 import { spawnGroup } from '../helpers/child';
 import { until } from '../helpers/until';
 import { CLIENT_INFO } from '../gateway/client-info';

@@ -4,11 +4,11 @@
 
 import type { Express } from 'express';
 import { type McpRouter } from '../../lib';
-import { x402Guard, type PaymentFacilitator, type PaymentRequirements } from '../../lib/payments';
+import { x402Guard, type PaymentFacilitator, type PaymentRequirements } from '../../lib/x402';
 import { createApp, post, rpc, silentLogger } from '../helpers/create-app';
 import { modern } from '../helpers/modern';
 import { until } from '../helpers/until';
-import { StreamedClientRequests } from '../../lib/protocol/client-requests';
+import { StreamedClientRequests } from '../../lib/core/protocol/client-requests';
 
 const TASKS = 'io.modelcontextprotocol/tasks';
 const WITH_TASKS = { 'io.modelcontextprotocol/clientCapabilities': { elicitation: {}, extensions: { [TASKS]: {} } } };

@@ -1,6 +1,6 @@
 // Accept negotiation for POST replies: the mode when both types are accepted, the only type otherwise, and a memo that never changes an answer.
 
-import { createReplyNegotiator, REMEMBERED_ACCEPT_HEADERS, type ResponseMode } from '../../lib/http/accept';
+import { createReplyNegotiator, REMEMBERED_ACCEPT_HEADERS, type ResponseMode } from '../../lib/edge/http/accept';
 
 describe('createReplyNegotiator', () => {
   it.each<[string | undefined, ResponseMode, ResponseMode | undefined]>([

@@ -1,7 +1,7 @@
 // parseHostHeader and requestHost: one grammar (RFC 9110 §7.2 over RFC 3986 §3.2.2, reg-name kept strict).
 
 import type { IncomingMessage } from 'node:http';
-import { parseHostHeader, requestHost } from '../../lib/http/host-header';
+import { parseHostHeader, requestHost } from '../../lib/edge/http/host-header';
 import { MALFORMED_HOSTS, WELL_FORMED_HOSTS } from '../helpers/host-spellings';
 
 const requestWith = (host: string | undefined): IncomingMessage =>

@@ -6,7 +6,7 @@ import express from 'express';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { McpConfigError, mcpRouter, type McpRouter, type McpRouterOptions } from '../../lib';
-import { MemoryServerEventBus } from '../../lib/store/server-events';
+import { MemoryServerEventBus } from '../../lib/edge/store/server-events';
 import { MCP_ACCEPT, notification, rpc, silentLogger } from '../helpers/messages';
 import { envelope, MODERN } from '../helpers/modern';
 import { listenLocally } from '../helpers/ports';

@@ -1,5 +1,5 @@
-import { failure, parseMessage, success } from '../../lib/jsonrpc/envelope';
-import { ErrorCode, JsonRpcError } from '../../lib/jsonrpc/errors';
+import { failure, parseMessage, success } from '../../lib/core/jsonrpc/envelope';
+import { ErrorCode, JsonRpcError } from '../../lib/core/jsonrpc/errors';
 
 describe('parseMessage: valid messages', () => {
   it.each<[string, Record<string, unknown>]>([

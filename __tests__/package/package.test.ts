@@ -14,7 +14,7 @@ import { MemoryOAuthProvider } from '../helpers/oauth-client';
 import { followSignIn } from '../helpers/sign-in-flow';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { rejection } from '../helpers/errors';
-import type { PaymentRequired } from '../../lib/payments';
+import type { PaymentRequired } from '../../lib/x402';
 import { createFreshApp, packInto, ROOT, tsc, type FreshAppSpec } from './fresh-app';
 import { docExamples, startExample, type RunningExample } from './doc-examples';
 
@@ -117,9 +117,7 @@ const CHECKS: Record<string, (example: RunningExample) => Promise<void>> = {
   },
   'paid-tool.ts': async (example) => {
     // As docs/guards-and-payments.md's client part does it, with the testPayment of the installed tarball.
-    const { testPayment } = example.load(
-      'express-mcp-router/x402/testing',
-    ) as typeof import('../../lib/payments/testing');
+    const { testPayment } = example.load('express-mcp-router/x402/testing') as typeof import('../../lib/x402-testing');
     const client = await example.connect();
     const unpaid = await call(client, 'forecast', { city: 'Lisbon' });
     expect(unpaid).toMatchObject({

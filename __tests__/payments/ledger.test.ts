@@ -1,8 +1,8 @@
 // Payment ledgers by direct calls: the in-memory one (claim, release, spend, expiry, bounds) and the router's (made on first use, from the store).
 
-import { MemoryPaymentLedger, routerPaymentLedger } from '../../lib/payments/ledger';
-import type { PaymentClaim, PaymentLedger } from '../../lib/registry/payment-ledger';
-import type { McpStore } from '../../lib/store/shared-store';
+import { MemoryPaymentLedger, routerPaymentLedger } from '../../lib/features/payments/ledger';
+import type { PaymentClaim, PaymentLedger } from '../../lib/core/registry/payment-ledger';
+import type { McpStore } from '../../lib/edge/store/shared-store';
 
 const TERMS = { replayTtlMs: 1_000, maxRemembered: 10 };
 

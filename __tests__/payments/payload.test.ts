@@ -1,13 +1,17 @@
 // x402 pieces by direct calls: finding and decoding a payment, matching it to a price, facilitator answers and options.
 
-import { McpConfigError } from '../../lib/config-error';
-import { JsonRpcError } from '../../lib/jsonrpc/errors';
-import { checkSettle, checkVerify, x402Facilitator } from '../../lib/payments/facilitator';
-import { x402Guard } from '../../lib/payments/guard';
-import { decodePayment, findPayment, matchRequirement } from '../../lib/payments/payload';
-import { FacilitatorError, type PaymentPayload, type PaymentRequirements } from '../../lib/payments/x402-types';
-import type { ToolGuardCall } from '../../lib/registry/guards';
-import type { RequestContext } from '../../lib/registry/request-context';
+import { McpConfigError } from '../../lib/options/config-error';
+import { JsonRpcError } from '../../lib/core/jsonrpc/errors';
+import { checkSettle, checkVerify, x402Facilitator } from '../../lib/features/payments/facilitator';
+import { x402Guard } from '../../lib/features/payments/guard';
+import { decodePayment, findPayment, matchRequirement } from '../../lib/features/payments/payload';
+import {
+  FacilitatorError,
+  type PaymentPayload,
+  type PaymentRequirements,
+} from '../../lib/features/payments/x402-types';
+import type { ToolGuardCall } from '../../lib/core/registry/guards';
+import type { RequestContext } from '../../lib/core/registry/request-context';
 import { until } from '../helpers/until';
 import { startFacilitator } from './fake-facilitator';
 

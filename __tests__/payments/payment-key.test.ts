@@ -1,7 +1,7 @@
 // paymentKey by direct calls: one key for every free variant of one signed payment, per scheme; another for another payment.
 
-import { paymentKey } from '../../lib/payments/payment-key';
-import type { PaymentPayload, PaymentRequirements } from '../../lib/payments/x402-types';
+import { paymentKey } from '../../lib/features/payments/payment-key';
+import type { PaymentPayload, PaymentRequirements } from '../../lib/features/payments/x402-types';
 import { PRICE } from './price';
 
 const EVM: PaymentRequirements = { ...PRICE, extra: { name: 'USDC', version: '2' } };

@@ -1,6 +1,6 @@
 // One x402 price for the payment tests: 0.01 USDC (6 decimals) on Base Sepolia, paid to a made-up address.
 
-import type { PaymentRequirements } from '../../lib/payments';
+import type { PaymentRequirements } from '../../lib/x402';
 
 export const PRICE: PaymentRequirements = Object.freeze({
   scheme: 'exact',

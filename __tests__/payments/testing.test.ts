@@ -1,11 +1,11 @@
 // express-mcp-router/x402/testing by direct calls: testPayment()'s shape, testFacilitator()'s checks, and its refusal in production.
 
-import { x402Guard } from '../../lib/payments';
-import { testFacilitator, testPayment } from '../../lib/payments/testing';
+import { x402Guard } from '../../lib/x402';
+import { testFacilitator, testPayment } from '../../lib/x402-testing';
 import { PRICE } from './price';
-import { paymentKey } from '../../lib/payments/payment-key';
-import { McpConfigError } from '../../lib/config-error';
-import type { PaymentPayload, PaymentRequirements } from '../../lib/payments/x402-types';
+import { paymentKey } from '../../lib/features/payments/payment-key';
+import { McpConfigError } from '../../lib/options/config-error';
+import type { PaymentPayload, PaymentRequirements } from '../../lib/features/payments/x402-types';
 
 /** The authorization of a test payment, as a client would read it. */
 const authorizationOf = (payment: PaymentPayload) => payment.payload.authorization as Record<string, string>;

@@ -1,7 +1,7 @@
 // Paid tools in a JSON-RPC batch of a 2025-03-26 session (the last revision with batches): each call is charged on its own.
 
 import type { Express } from 'express';
-import { x402Facilitator, x402Guard, type PaymentPayload, type PaymentRequirements } from '../../lib/payments';
+import { x402Facilitator, x402Guard, type PaymentPayload, type PaymentRequirements } from '../../lib/x402';
 import { createApp, post, rpc } from '../helpers/create-app';
 import { startFacilitator, type FakeFacilitator } from './fake-facilitator';
 import { PRICE } from './price';

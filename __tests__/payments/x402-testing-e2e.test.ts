@@ -3,8 +3,8 @@
 
 import express from 'express';
 import { mcpRouter } from '../../lib';
-import { x402Guard, type PaymentRequired, type PaymentRequirements, type SettleResponse } from '../../lib/payments';
-import { testFacilitator, testPayment } from '../../lib/payments/testing';
+import { x402Guard, type PaymentRequired, type PaymentRequirements, type SettleResponse } from '../../lib/x402';
+import { testFacilitator, testPayment } from '../../lib/x402-testing';
 import { PRICE } from './price';
 import { connectClient, type ConnectedClient } from '../helpers/connect-client';
 

@@ -3,7 +3,7 @@
 import type { Express } from 'express';
 import type request from 'supertest';
 import { type ToolGuard } from '../../lib';
-import { x402Facilitator, x402Guard, type PaymentPayload, type PaymentRequirements } from '../../lib/payments';
+import { x402Facilitator, x402Guard, type PaymentPayload, type PaymentRequirements } from '../../lib/x402';
 import { createApp, post, rpc } from '../helpers/create-app';
 import { modern } from '../helpers/modern';
 import { FACILITATOR_SECRET, startFacilitator, type FakeFacilitator } from './fake-facilitator';

@@ -1,6 +1,6 @@
 // LazyAbort: an abort controller whose AbortSignal is made only when read, with listeners that fire once.
 
-import { LazyAbort, type AbortSource } from '../../lib/protocol/abort';
+import { LazyAbort, type AbortSource } from '../../lib/core/protocol/abort';
 
 describe('LazyAbort', () => {
   it('makes its signal when read, and aborts it with the reason', () => {

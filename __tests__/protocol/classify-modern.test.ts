@@ -1,6 +1,6 @@
 // The classifier with the 2026 era served (protocol/classify.ts): the body decides, headers cross-check, refusals echo the id.
 
-import { createClassifier, type Classification, type HeaderVerdict } from '../../lib/protocol/classify';
+import { createClassifier, type Classification, type HeaderVerdict } from '../../lib/core/protocol/classify';
 
 const MODERN = '2026-07-28';
 const CAPS = 'io.modelcontextprotocol/clientCapabilities';

@@ -1,6 +1,6 @@
 // The request classifier (protocol/classify.ts): what the headers refuse, what the body is, what is refused whatever the session.
 
-import { createClassifier, type ClassifiedPost } from '../../lib/protocol/classify';
+import { createClassifier, type ClassifiedPost } from '../../lib/core/protocol/classify';
 
 // The 2025 era alone: what every router answered before the 2026 era (classify-modern.test.ts has the rest).
 const classifier = createClassifier({ maxBatchLength: 3, eras: ['2025'] });

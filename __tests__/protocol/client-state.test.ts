@@ -1,9 +1,9 @@
 // Client state as an input (protocol/dispatcher.ts): methods return their changes, the outcome reports them, the input never changes; method eras.
 
-import { createDispatcher, type DispatchOutcome } from '../../lib/protocol/dispatcher';
-import type { ClientState } from '../../lib/protocol/handler-context';
-import { Registry } from '../../lib/registry/registry';
-import { createSchemaValidator } from '../../lib/schema/validator';
+import { createDispatcher, type DispatchOutcome } from '../../lib/core/protocol/dispatcher';
+import type { ClientState } from '../../lib/core/protocol/handler-context';
+import { Registry } from '../../lib/core/registry/registry';
+import { createSchemaValidator } from '../../lib/core/schema/validator';
 import { testEnv } from '../helpers/context';
 
 function setup() {

@@ -1,12 +1,12 @@
-import { JsonRpcError } from '../../lib/jsonrpc/errors';
-import type { JsonRpcFailure, JsonRpcResponse, JsonRpcSuccess } from '../../lib/jsonrpc/types';
-import type { DispatchEnvironment } from '../../lib/protocol/handler-context';
-import { createDispatcher, type DispatchOutcome } from '../../lib/protocol/dispatcher';
-import type { ServerIdentity } from '../../lib/protocol/methods/lifecycle-methods';
-import type { AuthInfo, RequestContext } from '../../lib/registry/request-context';
-import { ASSUMED_PROTOCOL_VERSION, type ProtocolVersion } from '../../lib/versions';
-import { Registry } from '../../lib/registry/registry';
-import { createSchemaValidator } from '../../lib/schema/validator';
+import { JsonRpcError } from '../../lib/core/jsonrpc/errors';
+import type { JsonRpcFailure, JsonRpcResponse, JsonRpcSuccess } from '../../lib/core/jsonrpc/types';
+import type { DispatchEnvironment } from '../../lib/core/protocol/handler-context';
+import { createDispatcher, type DispatchOutcome } from '../../lib/core/protocol/dispatcher';
+import type { ServerIdentity } from '../../lib/core/protocol/methods/lifecycle-methods';
+import type { AuthInfo, RequestContext } from '../../lib/core/registry/request-context';
+import { ASSUMED_PROTOCOL_VERSION, type ProtocolVersion } from '../../lib/core/versions';
+import { Registry } from '../../lib/core/registry/registry';
+import { createSchemaValidator } from '../../lib/core/schema/validator';
 import { testEnv } from '../helpers/context';
 
 const ALL_VERSIONS: ProtocolVersion[] = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];

@@ -6,8 +6,8 @@ import {
   listenCompletion,
   readListenFilter,
   type ListenFilter,
-} from '../../lib/listen/listen-protocol';
-import { JsonRpcError } from '../../lib/jsonrpc/errors';
+} from '../../lib/edge/listen/listen-protocol';
+import { JsonRpcError } from '../../lib/core/jsonrpc/errors';
 
 const EVERYTHING = { tools: true, prompts: true, resources: true, completions: false, tasks: false };
 const ID_KEY = 'io.modelcontextprotocol/subscriptionId';

@@ -6,8 +6,8 @@ import {
   paramHeaderFault,
   standardHeaderFault,
   type RequestHeaders,
-} from '../../lib/protocol/modern/request-headers';
-import { headerParamsOf } from '../../lib/registry/header-params';
+} from '../../lib/core/protocol/modern/request-headers';
+import { headerParamsOf } from '../../lib/core/registry/header-params';
 
 describe('decodeHeaderValue (MCP 2026-07-28 transports › Value Encoding)', () => {
   // The spec's own encoding examples, decoded back.

@@ -1,7 +1,7 @@
 // The 2026 result shaper (protocol/modern/result-envelope.ts): resultType, serverInfo `_meta` and cache hints, in the
 // member order of the object literals it replaced (`{ ttlMs, cacheScope, ...result, resultType, _meta }`).
 
-import { createModernShaper } from '../../lib/protocol/modern/result-envelope';
+import { createModernShaper } from '../../lib/core/protocol/modern/result-envelope';
 
 const SERVER_INFO = Object.freeze({ name: 'inventory', version: '1.0.0', title: 'Inventory' });
 const CACHE = Object.freeze({ ttlMs: 5_000, scope: 'private' as const });

@@ -1,6 +1,6 @@
 // Per-version shaping (protocol/shaping.ts): fields a revision lacks go, whether they came later or were dropped.
 
-import { createEntryShaper, livesIn, shapeFields, TOOL_FIELDS, type FieldLives } from '../../lib/protocol/shaping';
+import { createEntryShaper, livesIn, shapeFields, TOOL_FIELDS, type FieldLives } from '../../lib/core/protocol/shaping';
 
 const LIVES: FieldLives = {
   added: { since: '2025-06-18' },

@@ -1,7 +1,7 @@
 // The Redis connection of the shared store against a real redis-server: commands, prefix, pub/sub, outages as StoreUnavailableError, bounded close.
 
-import type { RedisConnection } from '../../lib/redis/connection';
-import { StoreUnavailableError } from '../../lib/store/shared-store';
+import type { RedisConnection } from '../../lib/features/redis/connection';
+import { StoreUnavailableError } from '../../lib/edge/store/shared-store';
 import { until } from '../helpers/until';
 import { useRedis } from './redis-server';
 

@@ -1,10 +1,10 @@
 // RedisEventStore against a real redis-server: ids, replay after Last-Event-ID, trimming, session isolation, concurrent appends, TTLs, outages.
 
-import type { JsonRpcMessage } from '../../lib/jsonrpc/types';
-import type { RedisConnection } from '../../lib/redis/connection';
-import { RedisEventStore, type RedisEventStoreSettings } from '../../lib/redis/event-store';
-import { STREAM_OWNER_TTL_MS } from '../../lib/redis/session-keys';
-import { StoreUnavailableError } from '../../lib/store/shared-store';
+import type { JsonRpcMessage } from '../../lib/core/jsonrpc/types';
+import type { RedisConnection } from '../../lib/features/redis/connection';
+import { RedisEventStore, type RedisEventStoreSettings } from '../../lib/features/redis/event-store';
+import { STREAM_OWNER_TTL_MS } from '../../lib/features/redis/session-keys';
+import { StoreUnavailableError } from '../../lib/edge/store/shared-store';
 import { configError, rejection } from '../helpers/errors';
 import { until } from '../helpers/until';
 import { useRedis } from './redis-server';

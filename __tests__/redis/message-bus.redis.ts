@@ -1,9 +1,9 @@
 // RedisMessageBus against a real redis-server: two connections are two instances; shared subscriptions, bad payloads, failing listeners, a Redis restart.
 
-import type { JsonRpcMessage } from '../../lib/jsonrpc/types';
-import type { RedisConnection } from '../../lib/redis/connection';
-import { RedisMessageBus } from '../../lib/redis/message-bus';
-import { StoreUnavailableError } from '../../lib/store/shared-store';
+import type { JsonRpcMessage } from '../../lib/core/jsonrpc/types';
+import type { RedisConnection } from '../../lib/features/redis/connection';
+import { RedisMessageBus } from '../../lib/features/redis/message-bus';
+import { StoreUnavailableError } from '../../lib/edge/store/shared-store';
 import { until } from '../helpers/until';
 import { useRedis } from './redis-server';
 

@@ -3,11 +3,11 @@
 import { randomUUID } from 'node:crypto';
 import express, { type Express } from 'express';
 import { mcpRouter } from '../../lib';
-import { x402Facilitator, x402Guard, type PaymentPayload, type PaymentRequirements } from '../../lib/payments';
-import { RedisPaymentLedger } from '../../lib/redis/payment-ledger';
+import { x402Facilitator, x402Guard, type PaymentPayload, type PaymentRequirements } from '../../lib/x402';
+import { RedisPaymentLedger } from '../../lib/features/redis/payment-ledger';
 import { redisStore } from '../../lib/redis';
-import type { ToolGuardCall } from '../../lib/registry/guards';
-import type { RequestContext } from '../../lib/registry/request-context';
+import type { ToolGuardCall } from '../../lib/core/registry/guards';
+import type { RequestContext } from '../../lib/core/registry/request-context';
 import { post, rpc, silentLogger } from '../helpers/create-app';
 import { until } from '../helpers/until';
 import { useFacilitator, type FakeFacilitator } from '../payments/fake-facilitator';

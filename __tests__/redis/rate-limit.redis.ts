@@ -4,9 +4,9 @@ import { randomUUID } from 'node:crypto';
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import { rateLimit, type Options } from 'express-rate-limit';
 import request from 'supertest';
-import type { RedisConnection } from '../../lib/redis/connection';
-import { redisRateLimitStore } from '../../lib/redis/rate-limit';
-import { StoreUnavailableError } from '../../lib/store/shared-store';
+import type { RedisConnection } from '../../lib/features/redis/connection';
+import { redisRateLimitStore } from '../../lib/features/redis/rate-limit';
+import { StoreUnavailableError } from '../../lib/edge/store/shared-store';
 import { until } from '../helpers/until';
 import { useRedis } from './redis-server';
 

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { freePort } from '../helpers/ports';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RedisConnection } from '../../lib/redis/connection';
+import { RedisConnection } from '../../lib/features/redis/connection';
 
 export interface RedisServer {
   readonly port: number;

@@ -1,9 +1,9 @@
 // RedisServerEventBus against a real redis-server: two connections are two instances; local delivery first, no double delivery, outages, bounded close.
 
-import type { RedisConnection } from '../../lib/redis/connection';
-import { RedisServerEventBus } from '../../lib/redis/server-event-bus';
-import type { ServerEvent } from '../../lib/store/server-events';
-import { StoreUnavailableError } from '../../lib/store/shared-store';
+import type { RedisConnection } from '../../lib/features/redis/connection';
+import { RedisServerEventBus } from '../../lib/features/redis/server-event-bus';
+import type { ServerEvent } from '../../lib/edge/store/server-events';
+import { StoreUnavailableError } from '../../lib/edge/store/shared-store';
 import { until } from '../helpers/until';
 import { useRedis } from './redis-server';
 

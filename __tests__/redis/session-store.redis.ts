@@ -1,9 +1,9 @@
 // RedisSessionStore against a real redis-server: the memory store's contract, TTLs on every key, refresh by activity, two instances, eviction, outages.
 
-import type { RedisConnection } from '../../lib/redis/connection';
-import { RedisEventStore } from '../../lib/redis/event-store';
-import { RedisSessionStore, type RedisSessionStoreSettings } from '../../lib/redis/session-store';
-import { StoreUnavailableError } from '../../lib/store/shared-store';
+import type { RedisConnection } from '../../lib/features/redis/connection';
+import { RedisEventStore } from '../../lib/features/redis/event-store';
+import { RedisSessionStore, type RedisSessionStoreSettings } from '../../lib/features/redis/session-store';
+import { StoreUnavailableError } from '../../lib/edge/store/shared-store';
 import { configError } from '../helpers/errors';
 import { sessionRecord } from '../helpers/session-record';
 import { until } from '../helpers/until';

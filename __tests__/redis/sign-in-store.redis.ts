@@ -1,12 +1,12 @@
 // RedisSignInStore against a real redis-server: the SignInStore contract, instances sharing records, atomic take, TTLs, junk in Redis, and signing keys agreed across instances.
 
-import { jose } from '../../lib/auth/jose';
-import { createSigningKeys, resolveSigningKeysOptions } from '../../lib/auth/server/keys';
+import { jose } from '../../lib/edge/security/jose';
+import { createSigningKeys, resolveSigningKeysOptions } from '../../lib/features/sign-in/tokens/keys';
 import { redisStore } from '../../lib/redis';
-import type { RedisConnection } from '../../lib/redis/connection';
-import { RedisSignInStore } from '../../lib/redis/sign-in-store';
-import { StoreUnavailableError } from '../../lib/store/shared-store';
-import type { SignInLimits } from '../../lib/store/sign-in-store';
+import type { RedisConnection } from '../../lib/features/redis/connection';
+import { RedisSignInStore } from '../../lib/features/redis/sign-in-store';
+import { StoreUnavailableError } from '../../lib/edge/store/shared-store';
+import type { SignInLimits } from '../../lib/edge/store/sign-in-store';
 import { describeSignInStore } from '../sessions/sign-in-store-contract';
 import { until } from '../helpers/until';
 import { useRedis } from './redis-server';

@@ -6,10 +6,10 @@ import {
   MIN_STATE_KEY_BYTES,
   resolveInputRequired,
   type StateBinding,
-} from '../../lib/protocol/modern/request-state';
-import type { RedisConnection } from '../../lib/redis/connection';
-import { sharedStateKey } from '../../lib/redis/state-key';
-import { StoreUnavailableError } from '../../lib/store/shared-store';
+} from '../../lib/core/protocol/modern/request-state';
+import type { RedisConnection } from '../../lib/features/redis/connection';
+import { sharedStateKey } from '../../lib/features/redis/state-key';
+import { StoreUnavailableError } from '../../lib/edge/store/shared-store';
 import { useRedis } from './redis-server';
 
 const redis = useRedis();

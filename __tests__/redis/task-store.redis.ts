@@ -1,10 +1,10 @@
 // RedisTaskStore against a real redis-server: the memory store's behaviours, TTL on every key, two instances, limits across them, terminal states kept, outages.
 
 import { randomUUID } from 'node:crypto';
-import type { RedisConnection } from '../../lib/redis/connection';
-import { RedisTaskStore } from '../../lib/redis/task-store';
-import { StoreUnavailableError } from '../../lib/store/shared-store';
-import type { TaskRecord } from '../../lib/protocol/tasks/task-store';
+import type { RedisConnection } from '../../lib/features/redis/connection';
+import { RedisTaskStore } from '../../lib/features/redis/task-store';
+import { StoreUnavailableError } from '../../lib/edge/store/shared-store';
+import type { TaskRecord } from '../../lib/core/protocol/tasks/task-store';
 import { until } from '../helpers/until';
 import { useRedis } from './redis-server';
 

@@ -6,7 +6,7 @@ import express, { type Express } from 'express';
 import request from 'supertest';
 import { mcpRouter, type McpRouter } from '../../lib';
 import { redisStore } from '../../lib/redis';
-import { RedisConnection } from '../../lib/redis/connection';
+import { RedisConnection } from '../../lib/features/redis/connection';
 import { MCP_ACCEPT } from '../helpers/messages';
 import { startRedis, type RedisServer } from './redis-server';
 

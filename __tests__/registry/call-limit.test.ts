@@ -1,8 +1,8 @@
 // Per-tool call limits: counted per principal (else per session, else per client address), in fixed windows, with a message a model can act on.
 
 import { MemoryStore } from 'express-rate-limit';
-import { createCallLimiter } from '../../lib/registry/call-limit';
-import type { AuthInfo, RequestContext } from '../../lib/registry/request-context';
+import { createCallLimiter } from '../../lib/core/registry/call-limit';
+import type { AuthInfo, RequestContext } from '../../lib/core/registry/request-context';
 import { createApp, post, rpc } from '../helpers/create-app';
 import { testContext } from '../helpers/context';
 

@@ -1,6 +1,6 @@
-import { McpConfigError } from '../../lib/config-error';
-import { JsonRpcError } from '../../lib/jsonrpc/errors';
-import { Collection, type Page } from '../../lib/registry/collection';
+import { McpConfigError } from '../../lib/options/config-error';
+import { JsonRpcError } from '../../lib/core/jsonrpc/errors';
+import { Collection, type Page } from '../../lib/core/registry/collection';
 
 function filled(kind: string, names: string[]): Collection<string> {
   const collection = new Collection<string>(kind);

@@ -4,9 +4,9 @@ import express, { type RequestHandler } from 'express';
 import * as sdkTypes from '@modelcontextprotocol/sdk/types.js';
 import { McpConfigError, mcpRouter, type McpRouter } from '../../lib';
 import { tool } from '../../lib/decorators';
-import { PROMPT_ARGUMENT_WIRE_FIELDS, PROMPT_WIRE_FIELDS } from '../../lib/registry/prompts';
-import { RESOURCE_WIRE_FIELDS, TEMPLATE_WIRE_FIELDS } from '../../lib/registry/resources';
-import { TOOL_WIRE_FIELDS } from '../../lib/registry/tools';
+import { PROMPT_ARGUMENT_WIRE_FIELDS, PROMPT_WIRE_FIELDS } from '../../lib/core/registry/prompts';
+import { RESOURCE_WIRE_FIELDS, TEMPLATE_WIRE_FIELDS } from '../../lib/core/registry/resources';
+import { TOOL_WIRE_FIELDS } from '../../lib/core/registry/tools';
 import { modern } from '../helpers/modern';
 import schema2026 from '../conformance/schema-2026-07-28.json';
 

@@ -1,9 +1,9 @@
 // Extensions a registration turns on (SEP-1724) appear under capabilities.extensions in every revision, beside the
 // 2026 tasks extension, and are never withdrawn.
 
-import { capabilitiesFor } from '../../lib/protocol/methods/lifecycle-methods';
-import { Registry } from '../../lib/registry/registry';
-import { createSchemaValidator } from '../../lib/schema/validator';
+import { capabilitiesFor } from '../../lib/core/protocol/methods/lifecycle-methods';
+import { Registry } from '../../lib/core/registry/registry';
+import { createSchemaValidator } from '../../lib/core/schema/validator';
 
 const UI = 'io.modelcontextprotocol/ui';
 

@@ -1,8 +1,8 @@
 // The guard chain by direct calls: its order (built-ins, router-wide, item), each outcome a guard may choose, and its checks at registration.
 
-import { McpConfigError } from '../../lib/config-error';
-import { JsonRpcError } from '../../lib/jsonrpc/errors';
-import { HandlerContext } from '../../lib/protocol/handler-context';
+import { McpConfigError } from '../../lib/options/config-error';
+import { JsonRpcError } from '../../lib/core/jsonrpc/errors';
+import { HandlerContext } from '../../lib/core/protocol/handler-context';
 import {
   guardFor,
   type Guard,
@@ -11,14 +11,14 @@ import {
   type ResourceGuard,
   type ToolGuard,
   type ToolGuardCall,
-} from '../../lib/registry/guards';
-import { composeChain, type Step } from '../../lib/registry/item-pipeline';
-import { definePrompt, type PromptDefinition } from '../../lib/registry/prompts';
-import type { AuthInfo, RequestContext } from '../../lib/registry/request-context';
-import { defineResource, defineTemplate } from '../../lib/registry/resources';
-import { defineTool, type CallToolResult, type ToolDefinition } from '../../lib/registry/tools';
-import { createSchemaValidator } from '../../lib/schema/validator';
-import type { ProtocolVersion } from '../../lib/versions';
+} from '../../lib/core/registry/guards';
+import { composeChain, type Step } from '../../lib/core/registry/item-pipeline';
+import { definePrompt, type PromptDefinition } from '../../lib/core/registry/prompts';
+import type { AuthInfo, RequestContext } from '../../lib/core/registry/request-context';
+import { defineResource, defineTemplate } from '../../lib/core/registry/resources';
+import { defineTool, type CallToolResult, type ToolDefinition } from '../../lib/core/registry/tools';
+import { createSchemaValidator } from '../../lib/core/schema/validator';
+import type { ProtocolVersion } from '../../lib/core/versions';
 import { testEnv } from '../helpers/context';
 import { configError, rejection } from '../helpers/errors';
 

@@ -1,7 +1,7 @@
 // x-mcp-header declarations (registry/header-params.ts): read from an inputSchema and refused at registration when invalid.
 
 import { McpConfigError, mcpRouter } from '../../lib';
-import { headerParamsOf } from '../../lib/registry/header-params';
+import { headerParamsOf } from '../../lib/core/registry/header-params';
 
 const schema = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
   type: 'object',

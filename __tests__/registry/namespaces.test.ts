@@ -1,9 +1,9 @@
 // Namespaces: a claim owns its names and URIs (without case), refuses the router's own items and overlapping claims, and takes its keys back from other groups.
 
-import { McpConfigError } from '../../lib/config-error';
-import { Collection } from '../../lib/registry/collection';
-import { Namespaces, type NamespaceClaim } from '../../lib/registry/namespaces';
-import { namespaceOf, PREFIX } from '../../lib/gateway/prefixed-names';
+import { McpConfigError } from '../../lib/options/config-error';
+import { Collection } from '../../lib/core/registry/collection';
+import { Namespaces, type NamespaceClaim } from '../../lib/core/registry/namespaces';
+import { namespaceOf, PREFIX } from '../../lib/features/gateway/mount/prefixed-names';
 
 function registry(namespaces: Namespaces) {
   const collection = (kind: string, keys: 'name' | 'uri') =>

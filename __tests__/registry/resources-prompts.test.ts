@@ -1,8 +1,8 @@
-import { McpConfigError } from '../../lib/config-error';
-import { JsonRpcError } from '../../lib/jsonrpc/errors';
-import { MAX_COMPLETION_VALUES, toCompletionResult, type CompletionResult } from '../../lib/registry/completion';
-import type { RequestContext } from '../../lib/registry/request-context';
-import { definePrompt, getPrompt, type PromptDefinition } from '../../lib/registry/prompts';
+import { McpConfigError } from '../../lib/options/config-error';
+import { JsonRpcError } from '../../lib/core/jsonrpc/errors';
+import { MAX_COMPLETION_VALUES, toCompletionResult, type CompletionResult } from '../../lib/core/registry/completion';
+import type { RequestContext } from '../../lib/core/registry/request-context';
+import { definePrompt, getPrompt, type PromptDefinition } from '../../lib/core/registry/prompts';
 import {
   defineResource,
   defineTemplate,
@@ -10,7 +10,7 @@ import {
   type ResourceDefinition,
   type ResourceTemplateDefinition,
   type ResourceValue,
-} from '../../lib/registry/resources';
+} from '../../lib/core/registry/resources';
 import { testContext } from '../helpers/context';
 import { configError, rejection } from '../helpers/errors';
 

@@ -1,9 +1,9 @@
-import { McpConfigError } from '../../lib/config-error';
-import { JsonRpcError } from '../../lib/jsonrpc/errors';
-import type { RequestContext } from '../../lib/registry/request-context';
-import type { ProtocolVersion } from '../../lib/versions';
-import { callTool, defineTool, toCallToolResult, type ToolDefinition } from '../../lib/registry/tools';
-import { createSchemaValidator } from '../../lib/schema/validator';
+import { McpConfigError } from '../../lib/options/config-error';
+import { JsonRpcError } from '../../lib/core/jsonrpc/errors';
+import type { RequestContext } from '../../lib/core/registry/request-context';
+import type { ProtocolVersion } from '../../lib/core/versions';
+import { callTool, defineTool, toCallToolResult, type ToolDefinition } from '../../lib/core/registry/tools';
+import { createSchemaValidator } from '../../lib/core/schema/validator';
 import { testContext } from '../helpers/context';
 import { configError, rejection } from '../helpers/errors';
 

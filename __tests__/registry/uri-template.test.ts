@@ -1,5 +1,5 @@
-import { McpConfigError } from '../../lib/config-error';
-import { parseUriTemplate } from '../../lib/registry/uri-template';
+import { McpConfigError } from '../../lib/options/config-error';
+import { parseUriTemplate } from '../../lib/core/registry/uri-template';
 
 type Vars = Record<string, string | number | boolean | undefined>;
 

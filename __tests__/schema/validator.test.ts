@@ -1,6 +1,6 @@
 import Ajv2020 from 'ajv/dist/2020';
-import { McpConfigError } from '../../lib/config-error';
-import { createSchemaValidator, describeErrors, type CompiledSchema } from '../../lib/schema/validator';
+import { McpConfigError } from '../../lib/options/config-error';
+import { createSchemaValidator, describeErrors, type CompiledSchema } from '../../lib/core/schema/validator';
 import { configError } from '../helpers/errors';
 
 describe('createSchemaValidator: compile', () => {

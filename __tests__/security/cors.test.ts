@@ -6,8 +6,8 @@ import express, { type Express, type RequestHandler } from 'express';
 import request from 'supertest';
 import type { McpRouterOptions } from '../../lib';
 import { resolveOptions } from '../../lib/resolved-config';
-import { corsOptions } from '../../lib/security/cors';
-import { createOriginMatcher, type OriginsOption } from '../../lib/security/origin-host';
+import { corsOptions } from '../../lib/edge/security/cors';
+import { createOriginMatcher, type OriginsOption } from '../../lib/edge/security/origin-host';
 import { createApp, MCP_ACCEPT, rpc } from '../helpers/create-app';
 
 /** What a host app may have set before the router runs: a Vary of its own (compression middleware does). */

@@ -6,7 +6,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import express, { type Express } from 'express';
 import request from 'supertest';
 import { mcpRouter, type McpRouter } from '../../lib';
-import { isLoopbackHost } from '../../lib/security/origin-host';
+import { isLoopbackHost } from '../../lib/edge/security/origin-host';
 import { MCP_ACCEPT, rpc, silentLogger } from '../helpers/messages';
 
 const INIT = rpc('initialize', {

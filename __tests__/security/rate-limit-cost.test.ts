@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type Express } from 'express';
-import { idInJsonPrefix, REFUSED_ID_PREFIX_BYTES } from '../../lib/security/rate-limit';
+import { idInJsonPrefix, REFUSED_ID_PREFIX_BYTES } from '../../lib/edge/security/rate-limit';
 import { createApp, MCP_ACCEPT, post, rpc } from '../helpers/create-app';
 import { RawConnection } from '../helpers/raw-connection';
 

@@ -1,7 +1,7 @@
 // MemoryEventStore: event ids, replay after Last-Event-ID, bounded buffers, stream limits and session isolation.
 
-import type { JsonRpcMessage, JsonRpcNotification } from '../../lib/jsonrpc/types';
-import { MemoryEventStore, type MemoryEventStoreOptions } from '../../lib/store/memory-event-store';
+import type { JsonRpcMessage, JsonRpcNotification } from '../../lib/core/jsonrpc/types';
+import { MemoryEventStore, type MemoryEventStoreOptions } from '../../lib/edge/store/memory-event-store';
 import { configError, rejection } from '../helpers/errors';
 
 const note = (n: number): JsonRpcMessage => ({

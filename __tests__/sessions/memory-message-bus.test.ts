@@ -1,7 +1,7 @@
 // MemoryMessageBus: delivery by topic, unsubscribe, failing listeners, and no topic left behind.
 
-import type { JsonRpcMessage } from '../../lib/jsonrpc/types';
-import { MemoryMessageBus, type MemoryMessageBusOptions } from '../../lib/store/memory-message-bus';
+import type { JsonRpcMessage } from '../../lib/core/jsonrpc/types';
+import { MemoryMessageBus, type MemoryMessageBusOptions } from '../../lib/edge/store/memory-message-bus';
 import { configError, rejection } from '../helpers/errors';
 
 const message = (n: number): JsonRpcMessage => ({ jsonrpc: '2.0', method: 'notifications/message', params: { n } });

@@ -1,6 +1,6 @@
 // MemorySessionStore: options, copies, idle TTL (lazy and swept), LRU eviction, drop listeners and the one timer.
 
-import { MemorySessionStore, type MemorySessionStoreOptions } from '../../lib/store/memory-session-store';
+import { MemorySessionStore, type MemorySessionStoreOptions } from '../../lib/edge/store/memory-session-store';
 import { configError } from '../helpers/errors';
 import { sessionRecord } from '../helpers/session-record';
 

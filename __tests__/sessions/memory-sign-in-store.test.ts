@@ -1,6 +1,6 @@
 // MemorySignInStore: the SignInStore contract, its per-kind bounds (least recently used evicted first) and TTLs on an injected clock.
 
-import { MemorySignInStore } from '../../lib/store/memory-sign-in-store';
+import { MemorySignInStore } from '../../lib/edge/store/memory-sign-in-store';
 import { describeSignInStore } from './sign-in-store-contract';
 
 describeSignInStore('MemorySignInStore', () => new MemorySignInStore());

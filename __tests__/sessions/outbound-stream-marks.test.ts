@@ -1,9 +1,9 @@
 // OutboundStream with a shared event store: a POST stream is marked open with its request ids before its first event, renewed while it runs, and finished after its responses.
 
-import type { JsonRpcId, JsonRpcMessage } from '../../lib/jsonrpc/types';
-import { MemoryEventStore } from '../../lib/store/memory-event-store';
-import { OutboundStream } from '../../lib/streams/outbound-stream';
-import { STREAM_HEARTBEAT_MS, type EventStore } from '../../lib/store/session-stores';
+import type { JsonRpcId, JsonRpcMessage } from '../../lib/core/jsonrpc/types';
+import { MemoryEventStore } from '../../lib/edge/store/memory-event-store';
+import { OutboundStream } from '../../lib/edge/streams/outbound-stream';
+import { STREAM_HEARTBEAT_MS, type EventStore } from '../../lib/edge/store/session-stores';
 
 const logger = { error: jest.fn(), warn: jest.fn() };
 

@@ -1,8 +1,8 @@
 // The server event bus: delivery, unsubscribing, isolation between buses and routers, and the sessions' subscription to it.
 
-import { MemoryMessageBus } from '../../lib/store/memory-message-bus';
-import { MemorySessionStore } from '../../lib/store/memory-session-store';
-import { SessionManager } from '../../lib/sessions/sessions';
+import { MemoryMessageBus } from '../../lib/edge/store/memory-message-bus';
+import { MemorySessionStore } from '../../lib/edge/store/memory-session-store';
+import { SessionManager } from '../../lib/edge/sessions/sessions';
 import express from 'express';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,7 +13,7 @@ import {
   publishQuietly,
   type ServerEvent,
   type ServerEventBus,
-} from '../../lib/store/server-events';
+} from '../../lib/edge/store/server-events';
 import { MCP_ACCEPT, notification, rpc, silentLogger } from '../helpers/messages';
 import { messageOf, SseReader, type SseEvent } from '../helpers/sse';
 

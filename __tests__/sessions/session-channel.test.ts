@@ -1,10 +1,10 @@
 // SessionChannel owns a session's streams in this process: POST streams, the standalone GET stream, and connections
 // following a stream of another instance, all under one sessions.maxStreams (issue 32: streams owned once).
 
-import { MemoryMessageBus } from '../../lib/store/memory-message-bus';
-import { SessionChannel, type ChannelOwner, type LiveSession } from '../../lib/sessions/session-channel';
-import { OutboundStream } from '../../lib/streams/outbound-stream';
-import type { SseConnection } from '../../lib/http/sse';
+import { MemoryMessageBus } from '../../lib/edge/store/memory-message-bus';
+import { SessionChannel, type ChannelOwner, type LiveSession } from '../../lib/edge/sessions/session-channel';
+import { OutboundStream } from '../../lib/edge/streams/outbound-stream';
+import type { SseConnection } from '../../lib/edge/http/sse';
 
 const logger = { error: jest.fn(), warn: jest.fn() };
 

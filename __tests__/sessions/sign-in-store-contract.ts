@@ -1,6 +1,6 @@
 // The SignInStore contract, one suite run against every store (memory here, Redis in __tests__/redis/): what sign-in relies on.
 
-import type { SignInKind, SignInStore } from '../../lib/store/sign-in-store';
+import type { SignInKind, SignInStore } from '../../lib/edge/store/sign-in-store';
 
 /** A long TTL: nothing in the contract expires (TTLs are each store's own tests, with its own clock). */
 const HOUR = 3_600_000;

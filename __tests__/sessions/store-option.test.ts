@@ -11,8 +11,8 @@ import {
   MemoryTaskStore,
   mcpRouter,
 } from '../../lib';
-import { MemoryServerEventBus } from '../../lib/store/server-events';
-import { StoreUnavailableError, type McpStore } from '../../lib/store/shared-store';
+import { MemoryServerEventBus } from '../../lib/edge/store/server-events';
+import { StoreUnavailableError, type McpStore } from '../../lib/edge/store/shared-store';
 import { MCP_ACCEPT } from '../helpers/messages';
 import { envelope, MODERN } from '../helpers/modern';
 

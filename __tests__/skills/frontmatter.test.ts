@@ -1,7 +1,7 @@
 // The SKILL.md frontmatter reader: what it accepts reads exactly as YAML 1.2 and 1.1 parsers read it; the rest is refused by line.
 
 import YAML from 'yaml';
-import { readFrontmatter } from '../../lib/skills/frontmatter';
+import { readFrontmatter } from '../../lib/features/skills/frontmatter';
 
 const doc = (...lines: string[]): string => ['---', ...lines, '---', '', '# Body', ''].join('\n');
 // Read as YAML 1.2 (core schema) and as YAML 1.1, which many hosts' parsers still follow (yes/no booleans, dates).

@@ -1,7 +1,7 @@
 // MemoryTaskStore: owner isolation, bounds (per principal and in total), TTL expiry and the sweep, copies in and out.
 
 import { McpConfigError, MemoryTaskStore, type TaskRecord } from '../../lib';
-import { resolveTasks } from '../../lib/protocol/tasks/task-options';
+import { resolveTasks } from '../../lib/core/protocol/tasks/task-options';
 
 let clock = 1_000_000;
 const now = (): number => clock;

@@ -8,9 +8,9 @@ import { createApp, MCP_ACCEPT, notification, post, rpc } from '../helpers/creat
 import { modern } from '../helpers/modern';
 import { startOtel, type TestOtel } from '../helpers/otel';
 import { mcpRouter, type McpRouter } from '../../lib';
-import { loadOpenTelemetryApi } from '../../lib/telemetry/load-api';
-import { API_GLOBALS } from '../../lib/telemetry/otel-internals';
-import { createTelemetry } from '../../lib/telemetry/telemetry';
+import { loadOpenTelemetryApi } from '../../lib/features/telemetry/load-api';
+import { API_GLOBALS } from '../../lib/features/telemetry/otel-internals';
+import { createTelemetry } from '../../lib/features/telemetry/telemetry';
 
 const TRACE_ID = '0af7651916cd43dd8448eb211c80319c';
 const PARENT_SPAN_ID = 'b7ad6b7169203331';
@@ -237,7 +237,9 @@ describe('without an SDK', () => {
     jest.doMock('@opentelemetry/api', () => {
       throw new Error("Cannot find module '@opentelemetry/api'");
     });
-    const isolated = jest.requireActual<typeof import('../../lib/telemetry/load-api')>('../../lib/telemetry/load-api');
+    const isolated = jest.requireActual<typeof import('../../lib/features/telemetry/load-api')>(
+      '../../lib/features/telemetry/load-api',
+    );
     expect(isolated.loadOpenTelemetryApi()).toBeUndefined();
     const { mcpRouter: freshRouter } = jest.requireActual<typeof import('../../lib')>('../../lib');
     const mcp = freshRouter({ name: 't', version: '1', sessions: false });

@@ -5,7 +5,7 @@ import type { Server } from 'node:http';
 import express from 'express';
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { startOtel, type TestOtel } from '../helpers/otel';
-import { x402Facilitator, type PaymentPayload, type PaymentRequirements } from '../../lib/payments';
+import { x402Facilitator, type PaymentPayload, type PaymentRequirements } from '../../lib/x402';
 
 let otel: TestOtel;
 let server: Server;

@@ -1,10 +1,10 @@
-// Pins what lib/telemetry/otel-internals.ts reads of OpenTelemetry beyond its documented API, against the installed versions.
+// Pins what lib/features/telemetry/otel-internals.ts reads of OpenTelemetry beyond its documented API, against the installed versions.
 
 import * as api from '@opentelemetry/api';
 import { getRPCMetadata, RPCType, setRPCMetadata } from '@opentelemetry/core';
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
-import { API_GLOBALS, probeOpenTelemetry } from '../../lib/telemetry/otel-internals';
+import { API_GLOBALS, probeOpenTelemetry } from '../../lib/features/telemetry/otel-internals';
 
 describe('OpenTelemetry internals (otel-internals.ts)', () => {
   const probe = probeOpenTelemetry(api);

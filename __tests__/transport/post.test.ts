@@ -6,7 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { mcpRouter, type McpRouter, type RequestContext } from '../../lib';
-import { SUPPORTED_PROTOCOL_VERSIONS } from '../../lib/versions';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '../../lib/core/versions';
 import { createApp, MCP_ACCEPT, notification, post, rpc, silentLogger } from '../helpers/create-app';
 
 const JSON_TYPE = /^application\/json(; *charset=utf-8)?$/i;

@@ -2,11 +2,11 @@
 
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
-import { SseConnection, type SseOptions } from '../../lib/http/sse';
-import type { JsonRpcId, JsonRpcMessage } from '../../lib/jsonrpc/types';
-import { MemoryEventStore } from '../../lib/store/memory-event-store';
-import type { EventStore } from '../../lib/store/session-stores';
-import { followRemoteStream, REMOTE_POLL_MS } from '../../lib/transport/remote-stream';
+import { SseConnection, type SseOptions } from '../../lib/edge/http/sse';
+import type { JsonRpcId, JsonRpcMessage } from '../../lib/core/jsonrpc/types';
+import { MemoryEventStore } from '../../lib/edge/store/memory-event-store';
+import type { EventStore } from '../../lib/edge/store/session-stores';
+import { followRemoteStream, REMOTE_POLL_MS } from '../../lib/edge/transport/remote-stream';
 import { messagesOf, SseReader } from '../helpers/sse';
 import { silentLogger } from '../helpers/messages';
 import { until } from '../helpers/until';

@@ -1,6 +1,6 @@
 // Scenario 4 (issue 21): what OpenTelemetry costs the router's `tools/call`, with the API absent, idle, and the SDK on.
 
-import { createTelemetry } from '../../lib/telemetry/telemetry';
+import { createTelemetry } from '../../lib/features/telemetry/telemetry';
 import { SERVERS } from '../harness/catalog';
 import type { BenchConfig } from '../harness/config';
 import type { LoadGenerator } from '../harness/fleet';

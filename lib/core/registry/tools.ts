@@ -1,0 +1,230 @@
+// Tools: the definition users register, its compiled form, and its guard chain composed once (links in tool-chain.ts).
+
+import { isPositiveInteger, McpConfigError } from '../../options/config-error';
+import type { CompiledSchema, SchemaValidator } from '../schema/validator';
+import { accessRuleOf, type AccessRule } from './access';
+import {
+  TOOL_KEYS,
+  TOOL_NESTED_KEYS,
+  TOOL_WIRE_FIELDS,
+  type TaskSupport,
+  type ToolDefinition,
+} from './tool-definition';
+import { objectSchema, wrappedSchema, wrapsOutput, type JsonSchema } from './tool-schemas';
+import { headerParamsOf, type HeaderParam } from './header-params';
+import { createCallLimiter, type CallLimitStores } from './call-limit';
+import type { RequestContext } from './request-context';
+import {
+  forwardStep,
+  handlerStep,
+  rateLimitLink,
+  taskStartLink,
+  thrownResult,
+  timeoutLink,
+  validationLink,
+} from './tool-chain';
+import type { PaymentLedger } from './payment-ledger';
+import {
+  checkDefinitionObject,
+  checkHandler,
+  copyDefined,
+  itemLabel,
+  pickFields,
+  rejectUnknownDefinitionKeys,
+} from './definition';
+import type { CallToolResult, ToolDescriptor } from './results';
+import { guardsListMeta, type Guard, type ToolGuardCall } from './guards';
+import { composePipeline, guardLinks, type CallEntry } from './item-pipeline';
+import type { ResolvedUiLink } from './ui-link';
+
+export type { CallToolResult, ToolDescriptor } from './results';
+export { errorResult, jsonResult, toCallToolResult } from './tool-chain';
+
+export type { JsonSchema } from './tool-schemas';
+export { TOOL_WIRE_FIELDS, type TaskSupport, type ToolAnnotations, type ToolDefinition } from './tool-definition';
+
+/** A tool, validated and compiled. */
+export interface RegisteredTool {
+  readonly name: string;
+  readonly descriptor: ToolDescriptor;
+  readonly validateInput: CompiledSchema;
+  readonly validateOutput: CompiledSchema | undefined;
+  /** True when the declared outputSchema is not an object schema: every result value is sent as `{ result: value }`. */
+  readonly wrapsResult: boolean;
+  readonly handler: (args: Record<string, unknown>, ctx: RequestContext) => unknown;
+  /** Who may list and call it; undefined for everyone. */
+  readonly access: AccessRule | undefined;
+  /** The arguments its inputSchema marks `"x-mcp-header"`: a 2026 call must mirror them in `Mcp-Param-*` headers. */
+  readonly headerParams: readonly HeaderParam[];
+  /** Whether a call may (or must) run as a task; undefined for never. */
+  readonly task: TaskSupport | undefined;
+  /** Its link to an MCP App, checked; undefined for none. */
+  readonly ui: ResolvedUiLink | undefined;
+  /** When such a call becomes a task: at once, or when its handler calls `ctx.continueAsTask()`. */
+  readonly taskStart: 'call' | 'handler';
+  /** Runs a call through the tool's pipeline, composed at registration (see {@link Guard} for its order). */
+  readonly run: (args: Record<string, unknown>, ctx: RequestContext, entry?: CallEntry) => Promise<CallToolResult>;
+}
+
+/** What the router lends every tool it compiles. */
+export interface ToolServices {
+  /** Where a `rateLimit` without a `store` counts (the router's shared store); undefined: in memory. */
+  readonly limitStores?: CallLimitStores;
+  /** The router's payment ledger, handed to guards on every call (`call.payments`). */
+  readonly payments?: PaymentLedger;
+}
+
+/**
+ * How a tool is served. `forwarded`: another MCP server (a gateway's upstream) runs it and is the authority on its
+ * schemas: they are listed as it sent them and not compiled here, and its result is passed on as it came. `ui`: its
+ * `ui` option, checked against the registry's apps.
+ */
+export interface ToolMode {
+  readonly forwarded?: true;
+  readonly ui?: ResolvedUiLink;
+  /**
+   * The arguments the schema is checked against, and the rest of the chain gets, made from the caller's (a new
+   * object when anything changes: never the caller's). A bridged route's: its path and query values as the wire
+   * carries them.
+   */
+  readonly prepare?: (args: Record<string, unknown>) => Record<string, unknown>;
+}
+
+const ANY_VALUE: CompiledSchema = () => ({ ok: true });
+
+const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+const NO_ARGUMENTS_SCHEMA: JsonSchema = { type: 'object', additionalProperties: false };
+
+/**
+ * Checks and compiles a tool definition; the schemas are copied, so later changes to the caller's objects
+ * change neither validation nor `tools/list`.
+ *
+ * @param routerGuards - the router's `guards`, run before the tool's own
+ * @param services - what the router lends every tool: where its `rateLimit` counts, the payment ledger its guards see
+ * @throws {McpConfigError} for an unknown key, a bad name, a missing description or handler, a schema that is not an
+ *   object schema, an invalid `"x-mcp-header"` argument, or bad guards
+ */
+export function defineTool(
+  definition: ToolDefinition<never>,
+  validator: SchemaValidator,
+  routerGuards: readonly Guard[] = [],
+  mode?: ToolMode,
+  services: ToolServices = {},
+): RegisteredTool {
+  checkDefinitionObject(definition, 'tool');
+  rejectUnknownDefinitionKeys(definition, TOOL_KEYS, itemLabel('tool', definition.name), TOOL_NESTED_KEYS);
+  const { name, description } = definition;
+  if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_NAME',
+      `tool name ${JSON.stringify(name)} is invalid: use 1–128 characters of A-Z a-z 0-9 _ . -`,
+    );
+  }
+  if (typeof description !== 'string' || description.trim() === '') {
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_DEFINITION',
+      `tool '${name}' needs a description: models pick tools by reading it`,
+    );
+  }
+  checkHandler(definition.handler, `tool '${name}'`, 'handler');
+  const { timeoutMs, task } = definition;
+  if (task !== undefined && task !== 'optional' && task !== 'required') {
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_DEFINITION',
+      `tool '${name}' task must be 'optional' or 'required', got ${JSON.stringify(task)}`,
+    );
+  }
+  const { taskStart = 'call' } = definition;
+  if (taskStart !== 'call' && taskStart !== 'handler') {
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_DEFINITION',
+      `tool '${name}' taskStart must be 'call' or 'handler', got ${JSON.stringify(taskStart)}`,
+    );
+  }
+  if (taskStart === 'handler' && task === undefined) {
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_DEFINITION',
+      `tool '${name}' taskStart: 'handler' needs task: 'optional' or 'required'`,
+    );
+  }
+  if (timeoutMs !== undefined && !isPositiveInteger(timeoutMs)) {
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_DEFINITION',
+      `tool '${name}' timeoutMs must be a positive number of milliseconds`,
+    );
+  }
+  const inputSchema = objectSchema(definition.inputSchema ?? NO_ARGUMENTS_SCHEMA, `tool '${name}' inputSchema`);
+  const declared = definition.outputSchema;
+  const forwarded = mode?.forwarded === true;
+  // wrapsOutput has checked the schema: an object schema as declared, any other sent as { result: schema }.
+  const wrapsResult = declared !== undefined && !forwarded && wrapsOutput(declared, `tool '${name}' outputSchema`);
+  const outputSchema = declared === undefined ? undefined : wrapsResult ? wrappedSchema(declared) : declared;
+  const descriptor = copyDefined({
+    ...pickFields(definition, TOOL_WIRE_FIELDS),
+    inputSchema,
+    outputSchema,
+    // Guards may advertise what they do to callers (x402Guard: the price), before the call.
+    _meta: guardsListMeta(definition.guards, mode?.ui ? { ...definition._meta, ...mode.ui.meta } : definition._meta),
+    // MCP 2025-11-25 tools › execution.taskSupport (shaping drops it for other revisions).
+    execution: task === undefined ? undefined : { taskSupport: task },
+  }) as ToolDescriptor;
+  const label = `tool '${name}'`;
+  const access = accessRuleOf(definition, label);
+  const limiter =
+    definition.rateLimit === undefined
+      ? undefined
+      : createCallLimiter(definition.rateLimit, name, label, services.limitStores);
+  const compiled = {
+    name,
+    descriptor,
+    // The descriptor's copies are compiled, so what is validated is exactly what tools/list shows.
+    validateInput: forwarded
+      ? ANY_VALUE
+      : validator.compile(descriptor.inputSchema as JsonSchema, `${label} inputSchema`),
+    validateOutput: forwarded
+      ? undefined
+      : outputSchema && validator.compile(descriptor.outputSchema as JsonSchema, `${label} outputSchema`),
+    wrapsResult,
+    handler: definition.handler.bind(definition) as RegisteredTool['handler'],
+    access,
+    headerParams: headerParamsOf(descriptor.inputSchema as JsonSchema, label),
+    task,
+    taskStart,
+    ui: mode?.ui,
+  };
+  // The pipeline, composed once: a tool with no rule, limit, guard or timeout runs validate → handler and no more.
+  const pipeline = composePipeline<ToolGuardCall>({
+    access,
+    checks: [
+      forwarded ? undefined : validationLink(compiled, mode?.prepare),
+      limiter && rateLimitLink(name, limiter.take),
+    ],
+    guards: guardLinks<ToolGuardCall>(routerGuards, definition.guards, label, thrownResult),
+    run: [
+      task !== undefined && taskStart === 'call' ? taskStartLink() : undefined,
+      timeoutMs === undefined ? undefined : timeoutLink(name, timeoutMs),
+    ],
+    terminal: forwarded ? forwardStep(compiled) : handlerStep(compiled),
+  });
+  return Object.freeze({
+    ...compiled,
+    run: (args: Record<string, unknown>, ctx: RequestContext, entry?: CallEntry) =>
+      pipeline(
+        { kind: 'tool', name, arguments: args, meta: ctx.meta, descriptor, ctx, payments: services.payments },
+        entry,
+      ),
+  });
+}
+
+/**
+ * Calls a tool through its pipeline: a denied caller gets the error of an unknown tool; arguments that fail the
+ * schema, and handlers or guards that throw, become `isError` results (MCP 2025-11-25 tools › Error Handling);
+ * before 2025-11-25 invalid arguments are a -32602 error.
+ */
+export function callTool(
+  tool: RegisteredTool,
+  args: Record<string, unknown>,
+  ctx: RequestContext,
+): Promise<CallToolResult> {
+  return tool.run(args, ctx);
+}

@@ -1,0 +1,188 @@
+// The router's authentication: who is calling (identify), 401/400/403 before the transport (enforce), and where challenges point.
+
+import type { IncomingMessage } from 'node:http';
+import type { RequestHandler } from 'express';
+import { sendHttpError } from '../http/http-error';
+import { ErrorCode } from '../../core/jsonrpc/errors';
+import { appOf, locateHandler, rootLayerCount } from '../express-host';
+import type { AuthInfo } from '../../core/registry/request-context';
+import { createAuthenticator, type AuthOutcome, type ResolvedAuth } from './bearer';
+import { mountMetadataUrl, rootMetadataUrl, sendAuthFailure, type ChallengeSettings } from './challenge';
+import {
+  createMetadataHandler,
+  createOwnMetadataHandler,
+  METADATA_PATH,
+  originOf,
+  type ExpressRequest,
+} from './resource-metadata';
+import type { McpLogger } from '../../core/logger';
+import type { SignInLimits, SignInStore } from '../store/sign-in-store';
+import { MemorySignInStore } from '../store/memory-sign-in-store';
+import { createAuthorizationServer } from '../../features/sign-in/authorization-server';
+import { rejectHostOfDocument } from '../http/host-header';
+
+/** The steps authentication adds to the router's front door, in the order they run. */
+export interface AuthSteps {
+  /** Serves `<mount path>/.well-known/oauth-protected-resource` before anything else: the document is public. */
+  readonly ownMetadata: RequestHandler;
+  /** Finds the caller (so the rate limit can count per caller, and failed attempts count per IP). */
+  readonly identify: RequestHandler;
+  /** Answers failures (401/400/403) before the transport. */
+  readonly enforce: RequestHandler;
+  /** With `auth.server`: the authorization server's endpoints, before the Origin check (they are public). */
+  readonly signInEndpoints?: { readonly serves: (path: string) => boolean; readonly handle: RequestHandler };
+}
+
+/** Everything one router does about authentication. */
+export interface RouterAuth {
+  /** `mcp.authMetadata`: the RFC 9728 document for the app's root (a JSON 404 without `auth`). */
+  readonly metadata: RequestHandler;
+  /** `mcp.authServerMetadata`: the RFC 8414 document for the app's root (a JSON 404 without `auth.server`). */
+  readonly serverMetadata: RequestHandler;
+  /** Who authenticated a request (handlers see it as `ctx.auth`); always undefined without `auth`. */
+  readonly authOf: (req: IncomingMessage) => AuthInfo | undefined;
+  /** The front door's steps; undefined without `auth`. */
+  readonly steps: AuthSteps | undefined;
+}
+
+/**
+ * Creates one router's authentication from its checked `auth` option.
+ *
+ * @param options - the router's `auth` option, checked by `resolveOptions()`; undefined when it takes no tokens
+ * @example
+ * ```ts
+ * const auth = createRouterAuth(config.auth, { store, logger, isAllowedHost: createHostMatcher(config.allowedHosts) });
+ * const frontDoor = createFrontDoor(config, auth.steps, (req) => auth.authOf(req)?.subject, endpoint);
+ * ```
+ */
+export function createRouterAuth(
+  options: ResolvedAuth | undefined,
+  signIn: {
+    store: (limits: SignInLimits) => SignInStore | undefined;
+    logger: McpLogger;
+    /** The `allowedHosts` decision (`createHostMatcher`): every metadata document names the Host's origin. */
+    isAllowedHost: (req: IncomingMessage) => boolean;
+  },
+): RouterAuth {
+  const { isAllowedHost } = signIn;
+  // RFC 9728 metadata: served at the mount path by the router itself; the app may also mount it at its root.
+  const metadata = createMetadataHandler(
+    options,
+    (req) => (req.path === undefined || req.path === '/' ? '' : req.path),
+    isAllowedHost,
+  );
+  const serverMetadata: RequestHandler = (_req, res) =>
+    sendHttpError(
+      res,
+      404,
+      ErrorCode.ServerError,
+      "Not Found: this MCP router is no authorization server (option 'auth.server')",
+    );
+  if (options === undefined) return { metadata, serverMetadata, authOf: () => undefined, steps: undefined };
+  // The tokens' audience: the resource the metadata names (a fixed issuer is the router's public URL, as in metadata.ts).
+  const resourceOf = (req: IncomingMessage): string =>
+    options.resourceMetadata?.resource ??
+    options.server?.issuer ??
+    `${originOf(req)}${(req as ExpressRequest).baseUrl ?? ''}`;
+  const { server: serverOptions } = options;
+  // Without a shared store, sign-in state stays in this process; either way each kind within its own bound.
+  const server =
+    serverOptions &&
+    createAuthorizationServer(
+      serverOptions,
+      signIn.store(serverOptions.limits) ?? new MemorySignInStore(serverOptions.limits),
+      resourceOf,
+      signIn.logger,
+    );
+  const { identify, enforce, authOf } = createAuthMiddleware(
+    options,
+    challengeSettings(options, metadata),
+    server?.verify,
+  );
+  const ownMetadata = createOwnMetadataHandler(options, isAllowedHost);
+  const rootServerMetadata: RequestHandler | undefined =
+    server &&
+    ((req, res, next) => rejectHostOfDocument(isAllowedHost, req, res) || server.rootMetadata(req, res, next));
+  return {
+    metadata,
+    serverMetadata: rootServerMetadata ?? serverMetadata,
+    authOf,
+    steps: {
+      ownMetadata,
+      identify,
+      enforce,
+      ...(server && { signInEndpoints: { serves: server.serves, handle: server.handle as RequestHandler } }),
+    },
+  };
+}
+
+/**
+ * Authentication in two steps: `identify` finds the caller, then `enforce` answers failures; `authOf` reads the
+ * caller back.
+ */
+function createAuthMiddleware(
+  options: ResolvedAuth,
+  challenge: ChallengeSettings,
+  ownTokens: ((token: string, req: IncomingMessage) => Promise<AuthInfo | undefined>) | undefined,
+): { identify: RequestHandler; enforce: RequestHandler; authOf: (req: IncomingMessage) => AuthInfo | undefined } {
+  const authenticate = createAuthenticator(options, ownTokens);
+  // Each request's outcome, under a property no one else can name: cheaper per request than a WeakMap entry,
+  // which the GC must trace.
+  const outcomeKey = Symbol('mcpRouter.auth');
+  const outcomeOf = (req: IncomingMessage): AuthOutcome | undefined =>
+    (req as unknown as Record<symbol, AuthOutcome | undefined>)[outcomeKey];
+  return {
+    identify: function mcpAuthIdentify(req, _res, next) {
+      const record = (outcome: AuthOutcome): void => {
+        (req as unknown as Record<symbol, AuthOutcome>)[outcomeKey] = outcome;
+        next();
+      };
+      const outcome = authenticate(req);
+      if (outcome instanceof Promise) outcome.then(record, next);
+      else record(outcome);
+    },
+    enforce: function mcpAuthEnforce(req, res, next) {
+      const outcome = outcomeOf(req);
+      if (outcome === undefined || outcome.ok) next();
+      else sendAuthFailure(req, res, outcome.failure, challenge);
+    },
+    authOf(req) {
+      const outcome = outcomeOf(req);
+      return outcome?.ok ? outcome.auth : undefined;
+    },
+  };
+}
+
+/**
+ * What a 401 names: `auth.resourceMetadataUrl` when set; else the app's root well-known URL when the app mounts
+ * `mcp.authMetadata` there; else the router's own `<mount path>/.well-known/oauth-protected-resource`, so the
+ * URL in a challenge always answers the metadata as JSON with one mount line (clients follow the header first).
+ */
+function challengeSettings(options: ResolvedAuth, authMetadata: unknown): ChallengeSettings {
+  const scope = (
+    options.requiredScopes ??
+    options.resourceMetadata?.scopesSupported ??
+    options.server?.scopes ??
+    []
+  ).join(' ');
+  const preShared = options.tokens !== undefined;
+  const fixed = options.resourceMetadataUrl;
+  if (fixed !== undefined) return { metadataUrlOf: () => fixed, scope, preShared };
+  // Once found at the root, an app keeps it there; until then the stack is walked again only when the app's own
+  // router has gained layers since the last look, so a flood of 401s does not walk it once each.
+  const layersSeen = new WeakMap<object, number | 'at root'>();
+  const servedAtRoot = (app: unknown): boolean => {
+    if (typeof app !== 'function') return false;
+    const seen = layersSeen.get(app);
+    const layers = rootLayerCount(app);
+    if (seen === 'at root' || seen === layers) return seen === 'at root';
+    const found = locateHandler(app, authMetadata).some((place) => place.ok && place.path.startsWith(METADATA_PATH));
+    layersSeen.set(app, found ? 'at root' : layers);
+    return found;
+  };
+  return {
+    metadataUrlOf: (req) => (servedAtRoot(appOf(req)) ? rootMetadataUrl(req) : mountMetadataUrl(req)),
+    scope,
+    preShared,
+  };
+}

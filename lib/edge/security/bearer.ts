@@ -1,0 +1,241 @@
+// Bearer authentication: the `auth` option (checked here, once), static tokens (found by digest), a verify callback, or the host app's own req.auth.
+
+import type { IncomingMessage } from 'node:http';
+import { definedOnly, invalidOption, McpConfigError, type OptionKeys } from '../../options/config-error';
+import { repeatedHeader } from '../http/repeated-headers';
+import type { AuthInfo } from '../../core/registry/request-context';
+import { tokenDigest } from './token-cache';
+import {
+  resolveAuthServerOptions,
+  type AuthServerOptions,
+  type ResolvedAuthServer,
+} from '../../features/sign-in/server-options';
+
+/** A static token, with the principal and scopes it stands for. */
+export interface StaticToken {
+  /** The bearer token a client sends; compared in constant time. */
+  token: string;
+  /** Defaults to `token-<index>`: never the token itself, which must not appear in logs. */
+  subject?: string;
+  /** The scopes this token grants, checked against `auth.requiredScopes` and a tool's `scopes`. Defaults to none. */
+  scopes?: string[];
+}
+
+/** RFC 9728 protected-resource metadata (served at the mount path and by `mcp.authMetadata`, named in every 401 challenge). */
+export interface ResourceMetadataOptions {
+  /** This server's canonical URI; defaults to the URL the client used to reach the MCP endpoint. */
+  resource?: string;
+  /** The authorization servers that issue tokens for this resource (required by MCP). */
+  authorizationServers: string[];
+  /**
+   * The scopes this resource knows (metadata `scopes_supported`), named in challenges when no `requiredScopes` are set.
+   */
+  scopesSupported?: string[];
+  /** A human-readable name of this resource for the metadata (`resource_name`). */
+  resourceName?: string;
+  /** A URL of documentation for developers using this resource (metadata `resource_documentation`). */
+  resourceDocumentation?: string;
+}
+
+/** The `auth` option: one of `tokens`, `verify`, `fromRequest` or `server`. */
+export interface AuthOptions {
+  /**
+   * The router as the OAuth 2.1 authorization server whose tokens it accepts: your app's login (`{ signIn }`) or an
+   * existing provider's (`{ upstream: oidcUpstream(…) }`). The protected-resource metadata names it.
+   */
+  server?: AuthServerOptions;
+  /** Static bearer tokens, each listed once, found by their SHA-256 (a lookup's timing reveals nothing of them). */
+  tokens?: ReadonlyArray<string | StaticToken>;
+  /** Checks a token (JWT, introspection, …): the principal, or null to refuse it. */
+  verify?: (token: string, req: IncomingMessage) => AuthInfo | null | undefined | Promise<AuthInfo | null | undefined>;
+  /** Uses what the host app's own middleware established, e.g. `(req) => req.auth` (undefined → 401). */
+  fromRequest?: (req: IncomingMessage) => AuthInfo | null | undefined;
+  /** Scopes every request needs (else 403 insufficient_scope). Defaults to none. */
+  requiredScopes?: string[];
+  /** RFC 9728 metadata: the authorization servers and more. Without it the document has `resource` and `bearer_methods_supported` only. */
+  resourceMetadata?: ResourceMetadataOptions;
+  /**
+   * The metadata URL 401s name. Defaults to `<origin>/.well-known/oauth-protected-resource<mount path>` when the
+   * app mounts `mcp.authMetadata` there, else `<origin><mount path>/.well-known/oauth-protected-resource`, which the router serves itself.
+   */
+  resourceMetadataUrl?: string;
+}
+
+/** A static token after checking: its subject and scopes filled in. */
+export interface ResolvedToken extends AuthInfo {
+  readonly token: string;
+}
+
+/**
+ * The `auth` option after {@link resolveAuthOptions}: exactly one of `tokens`, `verify` or `fromRequest`, each
+ * well-formed; internal, frozen.
+ */
+export interface ResolvedAuth extends Readonly<Omit<AuthOptions, 'tokens' | 'requiredScopes' | 'server'>> {
+  readonly server?: ResolvedAuthServer;
+  readonly tokens?: readonly ResolvedToken[];
+  /** Absent when not given: challenges then name the metadata's `scopesSupported` instead. */
+  readonly requiredScopes?: readonly string[];
+}
+
+const KNOWN_AUTH_OPTIONS: OptionKeys<AuthOptions> = {
+  server: true,
+  tokens: true,
+  verify: true,
+  fromRequest: true,
+  requiredScopes: true,
+  resourceMetadata: true,
+  resourceMetadataUrl: true,
+};
+
+/** The static tokens, each with its subject (`token-<index>` by default) and scopes; each token listed once. */
+function resolveTokens(tokens: ReadonlyArray<string | StaticToken>): readonly ResolvedToken[] {
+  const indexOf = new Map<string, number>();
+  return Object.freeze(
+    tokens.map((entry, index) => {
+      const { token, subject = `token-${index}`, scopes = [] } = typeof entry === 'string' ? { token: entry } : entry;
+      if (typeof token !== 'string' || token === '')
+        throw new McpConfigError(
+          'ERR_MCP_INVALID_OPTION',
+          `option 'auth.tokens[${index}]' must be a non-empty string or { token, subject?, scopes? }`,
+        );
+      // One token standing for two principals is ambiguous: which subject and scopes would a request get?
+      const first = indexOf.get(token);
+      if (first !== undefined)
+        throw new McpConfigError(
+          'ERR_MCP_INVALID_OPTION',
+          `option 'auth.tokens[${index}]' repeats the token of 'auth.tokens[${first}]'`,
+        );
+      indexOf.set(token, index);
+      return Object.freeze({ token, subject, scopes: Object.freeze([...scopes]) });
+    }),
+  );
+}
+
+/**
+ * Checks the `auth` option, once, when `mcpRouter()` is called: the one place it is checked.
+ *
+ * @throws {McpConfigError} `ERR_MCP_UNKNOWN_OPTION` for a key it does not know; `ERR_MCP_INVALID_OPTION` unless exactly
+ *   one of `tokens`, `verify`, `fromRequest` is given, well-formed, or for a bad value of another key
+ */
+export function resolveAuthOptions(auth: AuthOptions): ResolvedAuth {
+  if (typeof auth !== 'object' || auth === null)
+    throw invalidOption('auth', '{ tokens }, { verify }, { fromRequest } or { server }', auth);
+  for (const key of Object.keys(auth)) {
+    if (!Object.hasOwn(KNOWN_AUTH_OPTIONS, key))
+      throw new McpConfigError('ERR_MCP_UNKNOWN_OPTION', `unknown option 'auth.${key}'`);
+  }
+  const { tokens, requiredScopes, resourceMetadata, resourceMetadataUrl } = auth;
+  if (
+    requiredScopes !== undefined &&
+    (!Array.isArray(requiredScopes) || !requiredScopes.every((scope) => typeof scope === 'string' && scope !== ''))
+  ) {
+    throw invalidOption('auth.requiredScopes', 'an array of scope names', requiredScopes);
+  }
+  if (resourceMetadata !== undefined) {
+    const servers = resourceMetadata?.authorizationServers;
+    // MCP authorization (RFC 9728): the metadata must name at least one authorization server.
+    if (!Array.isArray(servers) || servers.length === 0 || !servers.every((server) => typeof server === 'string')) {
+      throw invalidOption('auth.resourceMetadata.authorizationServers', 'a non-empty array of URLs', servers);
+    }
+  }
+  if (resourceMetadataUrl !== undefined && typeof resourceMetadataUrl !== 'string')
+    throw invalidOption('auth.resourceMetadataUrl', 'a URL', resourceMetadataUrl);
+  const sources = (['tokens', 'verify', 'fromRequest', 'server'] as const).filter((key) => auth[key] !== undefined);
+  if (sources.length !== 1) {
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_OPTION',
+      `option 'auth' needs exactly one of 'tokens', 'verify', 'fromRequest' or 'server' (got ${sources.length === 0 ? 'none' : sources.join(', ')})`,
+    );
+  }
+  if (tokens !== undefined && (!Array.isArray(tokens) || tokens.length === 0)) {
+    throw new McpConfigError('ERR_MCP_INVALID_OPTION', "option 'auth.tokens' must be a non-empty array");
+  }
+  for (const key of ['verify', 'fromRequest'] as const) {
+    if (auth[key] !== undefined && typeof auth[key] !== 'function')
+      throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option 'auth.${key}' must be a function`);
+  }
+  // Keys the caller did not give stay absent.
+  const server = auth.server && resolveAuthServerOptions(auth.server);
+  return Object.freeze(
+    definedOnly<ResolvedAuth>({
+      ...auth,
+      tokens: tokens && resolveTokens(tokens),
+      requiredScopes: requiredScopes && Object.freeze([...requiredScopes]),
+      server,
+    }),
+  );
+}
+
+/** Why a request is not authenticated (→ 400/401) or not authorized (→ 403). */
+export type AuthFailure =
+  'missing' | 'invalid' | 'expired' | 'token_in_query' | 'repeated_header' | 'insufficient_scope';
+
+/** The outcome of authenticating one request. */
+export type AuthOutcome =
+  { readonly ok: true; readonly auth: AuthInfo } | { readonly ok: false; readonly failure: AuthFailure };
+
+/** Authenticates requests for one router: at once for static tokens and `fromRequest`, a promise for `verify`. */
+export type Authenticate = (req: IncomingMessage) => AuthOutcome | Promise<AuthOutcome>;
+
+/** The token of an `Authorization: Bearer <token>` header (scheme case-insensitive, RFC 7235). */
+function bearerToken(header: string | undefined): string | undefined {
+  const match = header === undefined ? null : /^\s*bearer\s+([^\s]+)\s*$/i.exec(header);
+  return match?.[1];
+}
+
+/**
+ * The header that must come once: Node keeps only the first Authorization in `headers`, so a proxy that reads the
+ * last one and this router would act for different principals; RFC 6750 §3.1 makes a request that repeats a
+ * credential `invalid_request`.
+ */
+function isAuthorization(name: string): boolean {
+  return name.length === 13 && name.toLowerCase() === 'authorization';
+}
+
+function staticVerifier(tokens: readonly ResolvedToken[]): (token: string) => AuthInfo | undefined {
+  // Looked up by the token's SHA-256, never by the token: how long a lookup takes can then tell an attacker
+  // about digests only, which says nothing about any token (the usual way of storing API keys).
+  const known = new Map(
+    tokens.map(({ token, subject, scopes }) => [tokenDigest(token), Object.freeze({ subject, scopes })]),
+  );
+  return (token) => known.get(tokenDigest(token));
+}
+
+/**
+ * Builds the authenticator of checked `auth` options. Requests carrying the token in the query string are
+ * refused (MCP authorization: tokens go in the Authorization header only).
+ *
+ * @param ownTokens - with `auth.server`: the check of the tokens the router issued itself
+ * @example
+ * ```ts
+ * const authenticate = createAuthenticator(resolveAuthOptions({ tokens: [process.env.MCP_TOKEN!] }));
+ * const outcome = await authenticate(req); // { ok: true, auth: { subject: 'token-0', scopes: [] } }
+ * ```
+ */
+export function createAuthenticator(options: ResolvedAuth, ownTokens?: AuthOptions['verify']): Authenticate {
+  const { requiredScopes: required, fromRequest } = options;
+  const verify = ownTokens ?? options.verify;
+  const fromStatic = options.tokens && staticVerifier(options.tokens);
+
+  function check(auth: AuthInfo | null | undefined): AuthOutcome {
+    if (auth === undefined || auth === null || typeof auth.subject !== 'string')
+      return { ok: false, failure: fromRequest ? 'missing' : 'invalid' };
+    if (auth.expiresAt !== undefined && auth.expiresAt * 1000 <= Date.now()) return { ok: false, failure: 'expired' };
+    if (required !== undefined && !required.every((scope) => auth.scopes.includes(scope)))
+      return { ok: false, failure: 'insufficient_scope' };
+    return { ok: true, auth };
+  }
+
+  return function authenticate(req) {
+    if (/[?&]access_token=/.test(req.url ?? '')) return { ok: false, failure: 'token_in_query' };
+    if (fromRequest) return check(fromRequest(req));
+    if (repeatedHeader(req.rawHeaders, isAuthorization) !== undefined) return { ok: false, failure: 'repeated_header' };
+    const token = bearerToken(req.headers.authorization);
+    // RFC 6750 §3.1: no credentials, or another scheme (Basic, …), gets a challenge without an error code.
+    if (token === undefined)
+      return { ok: false, failure: /^\s*bearer\b/i.test(req.headers.authorization ?? '') ? 'invalid' : 'missing' };
+    if (fromStatic) return check(fromStatic(token));
+    // A verify callback may answer at once or later; a throw or a rejection is the router's 500, as before.
+    return Promise.resolve(verify?.(token, req)).then(check);
+  };
+}

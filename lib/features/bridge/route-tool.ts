@@ -1,0 +1,200 @@
+// A route as a tool: arguments → an in-process request through Express (light-my-request), response → tool result.
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { OptionKeys } from '../../options/config-error';
+import type { RequestContext } from '../../core/registry/request-context';
+import { itemLabel, rejectUnknownDefinitionKeys, type Icon } from '../../core/registry/definition';
+import { TOOL_NESTED_KEYS } from '../../core/registry/tool-definition';
+import { errorResult, type ToolAnnotations, type ToolDefinition, type ToolMode } from '../../core/registry/tools';
+import { wrapsOutput, type JsonSchema } from '../../core/registry/tool-schemas';
+import type { AccessRule } from '../../core/registry/access';
+import type { CallLimitOptions } from '../../core/registry/call-limit';
+import type { ToolGuard } from '../../core/registry/guards';
+import type { ToolUiLink } from '../../core/registry/ui-link';
+import { inputLayoutFor, ROUTE_INPUT_KEYS, type RouteInput } from './input';
+import { annotationsFor, toolNameFor } from './route-names';
+import { compilePath } from './path-values';
+import { toToolResult } from './result';
+import { dispatchInProcess } from './in-process';
+
+/** How a route becomes a tool. */
+export interface RouteToolMeta extends AccessRule {
+  /** Defaults to a readable name from method and path (`get_users_by_id`). */
+  name?: string;
+  /** A display name for people (the tool's `title`); the model reads `description`. Defaults to none. */
+  title?: string;
+  /** What the route does, for the model. Required. */
+  description: string;
+  /** Icons a client may show beside the tool (MCP 2025-11-25), as on any tool. Defaults to none. */
+  icons?: Icon[];
+  /** Extra data listed with the tool, for clients that know its keys, as on any tool. Defaults to none. */
+  _meta?: Record<string, unknown>;
+  /** Schemas of path params, query and body; path params default to the route path's, as strings. */
+  input?: RouteInput;
+  /** `flat` merges params, query and body properties into one object; `nested` keeps them apart. Defaults to `flat`. */
+  layout?: 'flat' | 'nested';
+  /**
+   * JSON Schema of a 2xx JSON body: it becomes `outputSchema`, so answers are checked against it as any tool's.
+   * A schema that is not an object's (`{ type: 'array' }`) is sent wrapped, and so is the body: `{ result: body }`.
+   */
+  output?: JsonSchema;
+  /** Defaults from the HTTP method: GET → readOnlyHint, PUT → idempotentHint, DELETE → destructiveHint. */
+  annotations?: ToolAnnotations;
+  /** Request headers of the MCP caller passed on to the route besides `authorization` (lower case). Defaults to none. */
+  forwardHeaders?: string[];
+  /** A route that has not answered by then gives an `isError` result. Defaults to {@link DEFAULT_ROUTE_TIMEOUT_MS}. */
+  timeoutMs?: number;
+  /** At most `limit` calls per `windowMs` per caller, as on any tool. Defaults to none. */
+  rateLimit?: CallLimitOptions;
+  /** Guards around each call, as on any tool (they run before the route is dispatched). Defaults to none. */
+  guards?: ReadonlyArray<ToolGuard>;
+  /** The MCP App that shows its results, as on any tool (`mcp.app()` first). Defaults to none. */
+  ui?: ToolUiLink;
+}
+
+/** What `mcp.route()` needs besides {@link RouteToolMeta}: the method (default GET, or POST with a body) and path of the route. */
+export interface BridgedRouteMeta extends RouteToolMeta {
+  /** The route's HTTP method, any case. Defaults to GET, or POST when the route takes a body. */
+  method?: string;
+  /** The route's path, for its parameters and the default tool name; defaults to one made of the declared params. */
+  path?: string;
+}
+
+/** Every key of a route's tool meta (`exposeRoutes` entries besides `method` and `path`). */
+const ROUTE_META_KEYS: OptionKeys<RouteToolMeta> = {
+  name: true,
+  title: true,
+  description: true,
+  icons: true,
+  _meta: true,
+  input: true,
+  layout: true,
+  output: true,
+  annotations: true,
+  forwardHeaders: true,
+  timeoutMs: true,
+  rateLimit: true,
+  guards: true,
+  ui: true,
+  scopes: true,
+  canAccess: true,
+};
+/** Every key of `mcp.route()`'s meta. */
+const BRIDGED_ROUTE_KEYS: OptionKeys<BridgedRouteMeta> = { ...ROUTE_META_KEYS, method: true, path: true };
+/** The nested options of a route's meta that are this router's: their keys are checked too. */
+const ROUTE_NESTED_KEYS = { ...TOOL_NESTED_KEYS, input: ROUTE_INPUT_KEYS };
+
+/**
+ * Refuses a key a route's meta does not have (and one of its `input`, `ui` or `rateLimit`), as `mcp.tool()` does.
+ * `mcp.route()` checks when it is called, though its tool may be registered only on the first request.
+ *
+ * @param item - names the route's tool in the message
+ * @param bridged - whether `method` and `path` are keys of the meta (`mcp.route()`), not given beside it
+ * @throws {McpConfigError} `ERR_MCP_UNKNOWN_OPTION`
+ */
+export function rejectUnknownRouteKeys(meta: object, item: string, bridged: boolean): void {
+  const keys = bridged ? BRIDGED_ROUTE_KEYS : ROUTE_META_KEYS;
+  rejectUnknownDefinitionKeys(meta as Record<string, unknown>, keys, item, ROUTE_NESTED_KEYS);
+}
+
+/** Something that serves Node requests: an Express app or router (called as `(req, res)`). */
+export type RequestDispatcher = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** A route's tool, and how the registry serves it (its arguments as the wire carries them, before the schema). */
+export interface RouteTool {
+  readonly definition: ToolDefinition;
+  readonly mode: ToolMode;
+}
+
+/** Default `timeoutMs` of a bridged route: a handler that never answers must not hold a tool call forever. */
+export const DEFAULT_ROUTE_TIMEOUT_MS = 30_000;
+
+function queryString(query: Record<string, unknown>): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value === undefined || value === null) continue;
+    for (const item of Array.isArray(value) ? value : [value])
+      search.append(name, typeof item === 'object' ? JSON.stringify(item) : String(item));
+  }
+  const text = search.toString();
+  return text === '' ? '' : `?${text}`;
+}
+
+/** A streamed response (`res.write`) is collected; each chunk is reported as progress when the caller asked for it. */
+function reportWrites(res: ServerResponse, ctx: RequestContext): void {
+  const write = res.write as (...args: unknown[]) => boolean;
+  let chunks = 0;
+  let bytes = 0;
+  res.write = function (this: ServerResponse, ...args: unknown[]): boolean {
+    const [chunk] = args;
+    bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk instanceof Uint8Array ? chunk.byteLength : 0;
+    void ctx.progress(++chunks, undefined, `${bytes} bytes received`);
+    return write.apply(this, args);
+  } as ServerResponse['write'];
+}
+
+/**
+ * The tool of one route: each call becomes a request dispatched in-process (no network, no Host header, no
+ * SSRF) through `dispatch`, so every middleware on the way runs as for a real request; the response becomes
+ * the result (4xx → `isError` with the body, 5xx → `isError` without internals). An argument can never change
+ * the route that runs: each path value goes, percent-encoded, into its own segment, and one that cannot
+ * (`..`, an empty string, a lone surrogate…) is an `isError` result naming it, before anything is dispatched.
+ *
+ * @throws {McpConfigError} for an unknown key, inputs found in two places, or an Express 4 param pattern that does not compile
+ *
+ * @example
+ * ```ts
+ * const { definition, mode } = routeTool({ description: 'Fetch a user' }, 'GET', '/users/:id', asDispatcher(app, logger));
+ * registry.addTool(definition, mode);
+ * ```
+ */
+export function routeTool(meta: RouteToolMeta, method: string, path: string, dispatch: RequestDispatcher): RouteTool {
+  const name = meta.name ?? toolNameFor(method, path);
+  rejectUnknownRouteKeys(meta, itemLabel('route tool', name), false);
+  const template = compilePath(path, `route tool '${name}'`);
+  const layout = inputLayoutFor(
+    meta.input,
+    template.names,
+    `route tool '${name}'`,
+    meta.layout ?? 'flat',
+    template.optional,
+  );
+  const forwarded = ['authorization', ...(meta.forwardHeaders ?? []).map((header) => header.toLowerCase())];
+  const verb = method.toUpperCase();
+  const wrapResult = meta.output !== undefined && wrapsOutput(meta.output, `route tool '${name}' output`);
+  const definition: ToolDefinition = {
+    name,
+    title: meta.title,
+    description: meta.description,
+    inputSchema: layout.schema,
+    outputSchema: meta.output,
+    annotations: meta.annotations ?? annotationsFor(verb),
+    icons: meta.icons,
+    _meta: meta._meta,
+    scopes: meta.scopes,
+    canAccess: meta.canAccess,
+    timeoutMs: meta.timeoutMs ?? DEFAULT_ROUTE_TIMEOUT_MS,
+    rateLimit: meta.rateLimit,
+    guards: meta.guards,
+    ui: meta.ui,
+    async handler(args: Record<string, unknown>, ctx: RequestContext) {
+      const { params, query, body } = layout.split(args);
+      const filled = template.fill(params);
+      if (!filled.ok) return errorResult(filled.message);
+      const headers: Record<string, string> = { accept: 'application/json' };
+      const hasBody = body !== undefined && verb !== 'GET' && verb !== 'HEAD';
+      if (hasBody) headers['content-type'] = 'application/json';
+      const response = await dispatchInProcess(dispatch, {
+        method: verb,
+        url: filled.path + queryString(query),
+        headers,
+        forward: forwarded,
+        ...(hasBody ? { payload: JSON.stringify(body) } : {}),
+        ctx,
+        watch: ctx.meta?.progressToken === undefined ? undefined : (res) => reportWrites(res, ctx),
+      });
+      return toToolResult(response, { toolName: name, wrapResult });
+    },
+  };
+  return { definition, mode: { prepare: layout.wireText } };
+}

@@ -1,0 +1,122 @@
+// How the upstream client connects: a 2026 server/discover probe, else a 2025 initialize; and the statuses no message makes sense of.
+
+import { isObject } from '../../../core/jsonrpc/types';
+import { eraOf, isSupportedVersion, LATEST_PROTOCOL_VERSION, type Era } from '../../../core/versions';
+import { MODERN_VERSION, modernHeaders, modernParams, sessionHeaders } from './upstream-envelope';
+import { exchange, type ExchangeOutcome } from './upstream-exchange';
+import { resultOrThrow, UpstreamFault } from './upstream-wire';
+
+/** What a handshake established. */
+export interface UpstreamConnection {
+  readonly era: Era;
+  readonly protocolVersion: string;
+  readonly sessionId: string | undefined;
+  readonly capabilities: Readonly<Record<string, unknown>>;
+}
+
+/** What a handshake needs of its client. */
+export interface HandshakeContext {
+  readonly url: string;
+  readonly label: string;
+  readonly clientInfo: { readonly name: string; readonly version: string };
+  /** The capabilities declared in a 2025 `initialize`. */
+  readonly capabilities: Record<string, unknown>;
+  /** A fresh copy of the client's headers. */
+  baseHeaders(): Record<string, string>;
+  nextId(): number;
+  /** Told of each 401/403. */
+  readonly onCredentialsRefused: ((status: number) => void) | undefined;
+}
+
+/** The statuses no message makes sense of: credentials refused (the operator is told), upstream failure. */
+export function checkStatus(
+  outcome: ExchangeOutcome,
+  onCredentialsRefused: ((status: number) => void) | undefined,
+): void {
+  if (outcome.status === 401 || outcome.status === 403) {
+    onCredentialsRefused?.(outcome.status);
+    throw new UpstreamFault(`refused the gateway's credentials (HTTP ${outcome.status})`);
+  }
+  if (outcome.status >= 500) throw new UpstreamFault(`failed (HTTP ${outcome.status})`);
+}
+
+/**
+ * Whether a 2025 upstream says the session is gone: 404 (MCP transports › Session Management), or the 400 "No valid
+ * session ID" that servers built on the SDK v1 examples answer instead, after a restart.
+ */
+export function isLostSession(outcome: ExchangeOutcome): boolean {
+  if (outcome.status === 404) return true;
+  if (outcome.status !== 400 || outcome.kind !== 'response' || !isObject(outcome.message.error)) return false;
+  const message = outcome.message.error.message;
+  return typeof message === 'string' && /session/i.test(message);
+}
+
+/** MCP 2026-07-28 › server/discover: a DiscoverResult lists the revisions served; ours must be among them. */
+function isDiscoverResult(outcome: ExchangeOutcome): outcome is Extract<ExchangeOutcome, { kind: 'response' }> {
+  if (outcome.kind !== 'response' || outcome.status !== 200 || !isObject(outcome.message.result)) return false;
+  const versions = outcome.message.result.supportedVersions;
+  return Array.isArray(versions) && versions.includes(MODERN_VERSION);
+}
+
+/** A 2025 `initialize` then `notifications/initialized`: the session the upstream opened (MCP 2025-11-25 lifecycle). */
+export async function initialize(context: HandshakeContext, signal: AbortSignal): Promise<UpstreamConnection> {
+  const { url, label, clientInfo } = context;
+  const body = {
+    jsonrpc: '2.0',
+    id: context.nextId(),
+    method: 'initialize',
+    params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: context.capabilities, clientInfo },
+  };
+  const outcome = await exchange({ url, headers: context.baseHeaders(), body, signal });
+  checkStatus(outcome, context.onCredentialsRefused);
+  if (outcome.kind !== 'response')
+    throw new UpstreamFault(`answered initialize with HTTP ${outcome.status} and no MCP message`);
+  const result = resultOrThrow(outcome.message, label);
+  const version = isObject(result) ? result.protocolVersion : undefined;
+  // MCP 2025-11-25 lifecycle › Version Negotiation: a revision the client does not speak means disconnect.
+  if (!isSupportedVersion(version))
+    throw new UpstreamFault('answered initialize with a protocol version the gateway does not speak');
+  const capabilities = isObject(result) && isObject(result.capabilities) ? result.capabilities : {};
+  const established: UpstreamConnection = {
+    era: eraOf(version),
+    protocolVersion: version,
+    sessionId: outcome.sessionId,
+    capabilities,
+  };
+  const initialized = await exchange({
+    url,
+    headers: sessionHeaders(context.baseHeaders(), established),
+    body: { jsonrpc: '2.0', method: 'notifications/initialized' },
+    signal,
+  });
+  checkStatus(initialized, context.onCredentialsRefused);
+  if (initialized.status >= 300)
+    throw new UpstreamFault(`refused notifications/initialized (HTTP ${initialized.status})`);
+  return established;
+}
+
+/** Probes with a 2026 `server/discover`; an upstream that does not answer with a DiscoverResult gets {@link initialize}. */
+export async function discoverOrInitialize(
+  context: HandshakeContext,
+  signal: AbortSignal,
+): Promise<UpstreamConnection> {
+  const body = {
+    jsonrpc: '2.0',
+    id: context.nextId(),
+    method: 'server/discover',
+    params: modernParams(undefined, context.clientInfo),
+  };
+  const headers = modernHeaders(context.baseHeaders(), 'server/discover', undefined);
+  const probe = await exchange({ url: context.url, headers, body, signal });
+  checkStatus(probe, context.onCredentialsRefused);
+  if (isDiscoverResult(probe)) {
+    const capabilities =
+      isObject(probe.message.result) && isObject(probe.message.result.capabilities)
+        ? probe.message.result.capabilities
+        : {};
+    return { era: eraOf(MODERN_VERSION), protocolVersion: MODERN_VERSION, sessionId: undefined, capabilities };
+  }
+  // Not a 2026 server: 400 -32022 (a 2026 server without our revision), 404 / -32601 (no server/discover), or a
+  // 2025-only server's 400 (a request without a session). MCP 2026-07-28 › Backward Compatibility: try initialize.
+  return initialize(context, signal);
+}

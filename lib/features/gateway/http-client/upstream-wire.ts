@@ -1,0 +1,115 @@
+// The upstream clients' wire helpers: bounded body reads, the fault type and the -32603 it becomes, answers to server requests.
+
+import { readBoundedText as readBodyText } from '../../../edge/outbound/bounded-text';
+import { ErrorCode, JsonRpcError } from '../../../core/jsonrpc/errors';
+import { isObject } from '../../../core/jsonrpc/types';
+import type { McpLogger } from '../../../core/logger';
+import { rootsResult, type UpstreamRoot } from '../mount/upstream-roots';
+
+// The value encoding of SEP-2243 headers lives with its decoding (protocol/request-headers.ts).
+export { encodeHeaderValue } from '../../../core/protocol/modern/request-headers';
+
+/** The most an upstream may send in one JSON body or one SSE event; a bigger one is a fault, so memory stays bounded. */
+export const MAX_UPSTREAM_MESSAGE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * A transport failure or a non-MCP answer from an upstream. Its message is a phrase with no URL and no upstream body
+ * ("failed (HTTP 502)"), which the client prefixes with the upstream's label and turns into a -32603 JsonRpcError.
+ */
+export class UpstreamFault extends Error {
+  override readonly name = 'UpstreamFault';
+}
+
+/** Reads a whole body as UTF-8, refusing (and cancelling the stream) once it passes `limit` bytes. */
+export async function readBoundedText(body: ReadableStream<Uint8Array> | null, limit: number): Promise<string> {
+  const text = await readBodyText(body, limit);
+  if (text === undefined) throw new UpstreamFault(`sent a body larger than ${limit} bytes`);
+  return text;
+}
+
+/** A -32603 naming the upstream by its label: `Upstream "fs" exited (code 1)` (shared by the HTTP and stdio clients). */
+export function upstreamError(label: string, phrase: string): JsonRpcError {
+  return new JsonRpcError(ErrorCode.InternalError, `Upstream "${label}" ${phrase}`);
+}
+
+/**
+ * Runs an operator's function of an upstream (`env`, `headers`). What it throws (a vault's or a token exchange's
+ * error may quote a secret) goes to `logger.error` only, as a handler's unexpected error does; everyone else gets
+ * -32603 `Upstream "<label>" <failed>`.
+ */
+export async function runOperatorFunction<T>(
+  label: string,
+  fn: 'env' | 'headers',
+  failed: string,
+  logger: McpLogger | undefined,
+  run: () => T | Promise<T>,
+): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    logger?.error(err, `mcpRouter: upstream '${label}': its ${fn} function failed`);
+    throw upstreamError(label, failed);
+  }
+}
+
+/** The upstream's own JSON-RPC error, verbatim; a malformed one is a fault. */
+export function resultOrThrow(message: Record<string, unknown>, label: string): unknown {
+  if ('error' in message) {
+    const error = message.error;
+    if (!isObject(error) || !Number.isInteger(error.code) || typeof error.message !== 'string')
+      throw upstreamError(label, 'sent a malformed JSON-RPC error');
+    throw new JsonRpcError(error.code as number, error.message, error.data);
+  }
+  return message.result;
+}
+
+/**
+ * The answer to a request a 2025 upstream sent the gateway (MCP 2025-11-25 lifecycle › Capability Negotiation):
+ * `ping` is `{}`; the rest goes to `onRequest` (the gateway relays sampling, elicitation and roots to its caller).
+ * Without one (outside any call) `roots/list` is answered with the upstream's `roots` (the gateway declares `roots`
+ * in initialize, so it answers for them), and anything else is -32601 saying why (`notServed`), so an upstream never
+ * waits for an answer that will not come.
+ */
+export function serverRequestAnswer(
+  method: string,
+  params: Record<string, unknown> | undefined,
+  onRequest: ((method: string, params: Record<string, unknown> | undefined) => Promise<unknown>) | undefined,
+  roots: readonly UpstreamRoot[],
+  notServed = `the gateway does not serve ${method}`,
+): Promise<unknown> {
+  if (method === 'ping') return Promise.resolve({});
+  if (onRequest !== undefined) return onRequest(method, params);
+  if (method === 'roots/list') return Promise.resolve(rootsResult(roots));
+  return Promise.reject(new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${notServed}`));
+}
+
+/** `text` parsed as JSON; a fault naming `where` ("an event", "a body") when it is not. */
+export function parseUpstreamJson(text: string, where: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new UpstreamFault(`sent ${where} that is not JSON`);
+  }
+}
+
+/** A response's media type, lowercased, without parameters: `text/event-stream`, `application/json`, or ''. */
+export function mediaTypeOf(response: Response): string {
+  return (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+/**
+ * The JSON-RPC response to a request an upstream sent the gateway (sampling, elicitation, roots, ping), from the
+ * answer's outcome: its result, or its error (a JsonRpcError keeps its code and message; anything else is -32603).
+ */
+export function replyTo(id: unknown, answer: Promise<unknown>): Promise<Record<string, unknown>> {
+  return answer.then(
+    (result) => ({ jsonrpc: '2.0', id, result }),
+    (error: unknown) => {
+      const { code, message } =
+        error instanceof JsonRpcError
+          ? error
+          : { code: ErrorCode.InternalError, message: error instanceof Error ? error.message : 'The request failed' };
+      return { jsonrpc: '2.0', id, error: { code, message } };
+    },
+  );
+}

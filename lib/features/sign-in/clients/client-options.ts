@@ -1,0 +1,242 @@
+// The `clients`, `registration` and `clientMetadataDocuments` keys of `auth.server`: their types, defaults and boot-time checks.
+
+import { createHash } from 'node:crypto';
+import { lookup } from 'node:dns/promises';
+import {
+  definedOnly,
+  invalidOption,
+  isPositiveInteger,
+  McpConfigError,
+  rejectUnknownKeys,
+  type OptionKeys,
+} from '../../../options/config-error';
+import { isObject } from '../../../core/jsonrpc/types';
+import type { OAuthClient } from './client';
+import { redirectUriProblem } from './client-metadata';
+
+/** A client the operator registers by option (OAuth 2.1 §2: registration by other means). */
+export interface PreRegisteredClient {
+  /** The `client_id` the client sends. */
+  clientId: string;
+  /** Its secret: a confidential client authenticates with it (Basic or in the form). Defaults to none: a public client (PKCE only). */
+  clientSecret?: string;
+  /** Its exact redirect URIs: https, http on loopback only, or a native app's private-use scheme; no fragments. */
+  redirectUris: string[];
+  /** Shown on the consent page. Defaults to the client id. */
+  name?: string;
+  /** The operator's own client: no consent page is shown for it. Defaults to `false`. */
+  firstParty?: boolean;
+  /** The scopes it may ask for, space-separated. Defaults to none named (any the server supports). */
+  scope?: string;
+}
+
+/** Dynamic Client Registration (RFC 7591) at `<issuer>/oauth/register`. */
+export interface RegistrationOptions {
+  /**
+   * The most registered clients kept (cached Client ID Metadata Documents count too), in this process or across
+   * instances with a shared store: past it the least recently used client is forgotten (a client is used when it
+   * starts an authorization, redeems a code or refreshes). A forgotten client with a live authorization, code or
+   * refresh family is not lost: each keeps its registration, restored at its next use, so a flood of registrations
+   * signs no one out. Defaults to `10000`.
+   */
+  maxClients?: number;
+  /** The largest registration request body, in bytes (HTTP 413 beyond). Defaults to `8192` (8 KB). */
+  maxMetadataBytes?: number;
+  /** Registrations one IP address may make per minute (HTTP 429 beyond). Defaults to `10`. */
+  perMinute?: number;
+  /** How long a registration is kept after its last use, in ms; each use extends it. Defaults to `7776000000` (90 days). */
+  clientTtlMs?: number;
+}
+
+/** Client ID Metadata Documents: a `client_id` that is an https URL naming the client's metadata (MCP 2025-11-25). */
+export interface ClientMetadataDocumentOptions {
+  /** How long one fetch of a document may take, in ms. Defaults to `5000`. */
+  timeoutMs?: number;
+  /** The largest document, in bytes; the read stops there. Defaults to `5120` (5 KB). */
+  maxBytes?: number;
+  /**
+   * Lets documents be fetched from loopback and private addresses, and over http. For tests and local development
+   * only: on a server it lets any client make the router request internal URLs (SSRF). Defaults to `false`.
+   */
+  allowPrivateAddresses?: boolean;
+  /** Resolves a host name to its IP addresses (tests inject one). Defaults to the system resolver (`dns.lookup`, all addresses). */
+  resolve?: (host: string) => Promise<string[]>;
+  /** More certificate authorities (PEM) to trust for documents served under a private CA, beside the usual roots. Defaults to none. */
+  ca?: string | string[];
+}
+
+/** How the authorization server knows its clients. */
+export interface ClientsOptions {
+  /** Clients registered by option. Defaults to none. */
+  clients?: PreRegisteredClient[];
+  /** Dynamic Client Registration, or `false` to turn it off. Defaults to on, with the defaults of {@link RegistrationOptions}. */
+  registration?: boolean | RegistrationOptions;
+  /** Client ID Metadata Documents, or `false` to turn them off. Defaults to on, with the defaults of {@link ClientMetadataDocumentOptions}. */
+  clientMetadataDocuments?: boolean | ClientMetadataDocumentOptions;
+}
+
+/** The client options after defaulting and checking, frozen. */
+export interface ResolvedClients {
+  /** Pre-registered clients by id. */
+  readonly clients: ReadonlyMap<string, OAuthClient>;
+  readonly registration: Readonly<Required<RegistrationOptions>> | false;
+  readonly clientMetadataDocuments: Readonly<Required<ClientMetadataDocumentOptions>> | false;
+}
+
+const REGISTRATION_DEFAULTS: Required<RegistrationOptions> = {
+  maxClients: 10_000,
+  maxMetadataBytes: 8_192,
+  perMinute: 10,
+  clientTtlMs: 90 * 24 * 60 * 60 * 1000,
+};
+const PREFIX = 'auth.server.';
+const CLIENT_KEYS: OptionKeys<PreRegisteredClient> = {
+  clientId: true,
+  clientSecret: true,
+  redirectUris: true,
+  name: true,
+  firstParty: true,
+  scope: true,
+};
+const REGISTRATION_KEYS: OptionKeys<RegistrationOptions> = {
+  maxClients: true,
+  maxMetadataBytes: true,
+  perMinute: true,
+  clientTtlMs: true,
+};
+const DOCUMENT_KEYS: OptionKeys<ClientMetadataDocumentOptions> = {
+  timeoutMs: true,
+  maxBytes: true,
+  allowPrivateAddresses: true,
+  resolve: true,
+  ca: true,
+};
+
+/** SHA-256 (hex) of a client secret: what is kept of it, and what a presented secret is compared with. */
+export function secretDigest(secret: string): string {
+  return createHash('sha256').update(secret, 'utf8').digest('hex');
+}
+
+/** The system resolver: every address getaddrinfo gives, as the connection itself would resolve the name. */
+async function systemResolve(host: string): Promise<string[]> {
+  return (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
+}
+
+function resolveClient(client: unknown, index: number): OAuthClient {
+  const at = `${PREFIX}clients[${index}]`;
+  if (!isObject(client)) throw invalidOption(at, 'an object { clientId, redirectUris, … }', client);
+  rejectUnknownKeys(client, CLIENT_KEYS, `${at}.`);
+  const { clientId, clientSecret, redirectUris, name, firstParty, scope } = client;
+  if (typeof clientId !== 'string' || clientId.length === 0 || clientId.length > 255)
+    throw invalidOption(`${at}.clientId`, 'a string of 1 to 255 characters', clientId);
+  if (clientSecret !== undefined && (typeof clientSecret !== 'string' || clientSecret.length === 0))
+    throw invalidOption(`${at}.clientSecret`, 'a non-empty string', clientSecret);
+  if (!Array.isArray(redirectUris) || redirectUris.length === 0)
+    throw invalidOption(`${at}.redirectUris`, 'a non-empty array of URLs', redirectUris);
+  redirectUris.forEach((uri, i) => {
+    const problem = redirectUriProblem(uri);
+    if (problem !== undefined)
+      throw new McpConfigError(
+        'ERR_MCP_INVALID_OPTION',
+        `option '${at}.redirectUris[${i}]' ${problem}, got ${JSON.stringify(uri)}`,
+      );
+  });
+  if (name !== undefined && typeof name !== 'string') throw invalidOption(`${at}.name`, 'a string', name);
+  if (firstParty !== undefined && typeof firstParty !== 'boolean')
+    throw invalidOption(`${at}.firstParty`, 'a boolean', firstParty);
+  if (scope !== undefined && typeof scope !== 'string')
+    throw invalidOption(`${at}.scope`, 'a space-separated string of scopes', scope);
+  return Object.freeze({
+    clientId,
+    source: 'preregistered',
+    clientName: name,
+    redirectUris: Object.freeze([...(redirectUris as string[])]),
+    // A pre-registered client registers no method: one with a secret may use either secret method (RFC 6749 §2.3.1).
+    tokenEndpointAuthMethod: clientSecret === undefined ? 'none' : 'client_secret_basic',
+    secretDigest: clientSecret === undefined ? undefined : secretDigest(clientSecret),
+    grantTypes: Object.freeze(['authorization_code', 'refresh_token']),
+    scope,
+    firstParty: firstParty ?? false,
+  });
+}
+
+function resolveToggle<T extends object>(
+  value: unknown,
+  key: string,
+  known: OptionKeys<T>,
+  defaults: Required<T>,
+): Readonly<Required<T>> | false {
+  if (value === false) return false;
+  if (value === undefined || value === true) return Object.freeze({ ...defaults });
+  if (!isObject(value)) throw invalidOption(`${PREFIX}${key}`, 'an options object, true or false', value);
+  rejectUnknownKeys(value, known, `${PREFIX}${key}.`);
+  return Object.freeze({ ...defaults, ...(definedOnly(value) as Partial<T>) });
+}
+
+/**
+ * Checks and defaults the client options of `auth.server`, once, at boot. The caller's objects are never changed.
+ *
+ * @throws {McpConfigError} naming the option: `auth.server.clients[0].redirectUris[1]`, `auth.server.registration.perMinute`, …
+ * @example
+ * ```ts
+ * const clients = resolveClientsOptions({ clients: [{ clientId: 'cli', redirectUris: ['http://127.0.0.1/cb'] }], registration: { perMinute: 5 } });
+ * ```
+ */
+export function resolveClientsOptions(options: ClientsOptions): ResolvedClients {
+  const list = options.clients ?? [];
+  if (!Array.isArray(list)) throw invalidOption(`${PREFIX}clients`, 'an array of clients', list);
+  const clients = new Map<string, OAuthClient>();
+  list.forEach((entry, index) => {
+    const client = resolveClient(entry, index);
+    if (clients.has(client.clientId))
+      throw new McpConfigError(
+        'ERR_MCP_DUPLICATE',
+        `option '${PREFIX}clients[${index}].clientId': '${client.clientId}' is listed twice`,
+      );
+    clients.set(client.clientId, client);
+  });
+  const registration = resolveToggle<RegistrationOptions>(
+    options.registration,
+    'registration',
+    REGISTRATION_KEYS,
+    REGISTRATION_DEFAULTS,
+  );
+  if (registration !== false) {
+    for (const key of Object.keys(REGISTRATION_KEYS) as Array<keyof RegistrationOptions>) {
+      if (!isPositiveInteger(registration[key]))
+        throw invalidOption(`${PREFIX}registration.${key}`, 'a positive integer', registration[key]);
+    }
+  }
+  const documentDefaults: Required<ClientMetadataDocumentOptions> = {
+    timeoutMs: 5_000,
+    maxBytes: 5_120,
+    allowPrivateAddresses: false,
+    resolve: systemResolve,
+    ca: [],
+  };
+  const documents = resolveToggle<ClientMetadataDocumentOptions>(
+    options.clientMetadataDocuments,
+    'clientMetadataDocuments',
+    DOCUMENT_KEYS,
+    documentDefaults,
+  );
+  if (documents !== false) {
+    const at = `${PREFIX}clientMetadataDocuments.`;
+    if (!isPositiveInteger(documents.timeoutMs))
+      throw invalidOption(`${at}timeoutMs`, 'a positive integer', documents.timeoutMs);
+    if (!isPositiveInteger(documents.maxBytes))
+      throw invalidOption(`${at}maxBytes`, 'a positive integer', documents.maxBytes);
+    if (typeof documents.allowPrivateAddresses !== 'boolean')
+      throw invalidOption(`${at}allowPrivateAddresses`, 'a boolean', documents.allowPrivateAddresses);
+    if (typeof documents.resolve !== 'function')
+      throw invalidOption(`${at}resolve`, 'a function (host) => Promise<string[]>', documents.resolve);
+    const authorities = typeof documents.ca === 'string' ? [documents.ca] : documents.ca;
+    if (
+      !Array.isArray(authorities) ||
+      !authorities.every((pem) => typeof pem === 'string' && pem.includes('-----BEGIN CERTIFICATE-----'))
+    ) {
+      throw invalidOption(`${at}ca`, 'PEM certificates (a string or an array of strings)', typeof documents.ca);
+    }
+  }
+  return Object.freeze({ clients, registration, clientMetadataDocuments: documents });
+}

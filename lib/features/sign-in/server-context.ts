@@ -1,0 +1,24 @@
+// What every endpoint of one authorization server shares: its options, store, clients, grants, keys, and where it is.
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { SignInStore } from '../../edge/store/sign-in-store';
+import type { ClientDirectory } from './clients/clients';
+import type { Grants } from './tokens/codes-and-refresh';
+import type { SigningKeys } from './tokens/keys';
+import type { OAuthError } from './oauth-error';
+import type { ResolvedAuthServer } from './server-options';
+
+/** One authorization server's parts, made once by `createAuthorizationServer`. */
+export interface ServerContext {
+  readonly options: ResolvedAuthServer;
+  readonly store: SignInStore;
+  readonly clients: ClientDirectory;
+  readonly grants: Grants;
+  readonly keys: SigningKeys;
+  /** The issuer for a request: `auth.server.issuer`, else `<origin><mount path>` (RFC 8414 §2). */
+  readonly issuerOf: (req: IncomingMessage) => string;
+  /** The MCP resource for a request (RFC 8707, RFC 9728 `resource`): the tokens' audience. */
+  readonly resourceOf: (req: IncomingMessage) => string;
+  /** Answers an OAuth error as JSON (CORS-readable where the endpoint is). */
+  readonly sendError: (res: ServerResponse, err: OAuthError) => void;
+}

@@ -1,0 +1,291 @@
+// The `auth.server` option: the router as an OAuth 2.1 authorization server, checked once at boot.
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  invalidOption,
+  isPositiveInteger,
+  McpConfigError,
+  rejectUnknownKeys,
+  type OptionKeys,
+} from '../../options/config-error';
+import { DEFAULT_MAX_SIGN_IN_RECORDS, type SignInLimits } from '../../edge/store/sign-in-store';
+import { resolveClientsOptions, type ClientsOptions, type ResolvedClients } from './clients/client-options';
+import { resolveSigningKeysOptions, type ResolvedSigningKeys, type SigningKeysOptions } from './tokens/keys';
+import type { Identity, LoginStep } from './browser/login';
+import type { ConsentDetails } from './browser/consent-page';
+
+/** What `signIn` answers: the user already signed in to the app, or nothing once it has answered the browser itself. */
+export type SignInResult =
+  | {
+      /** The user: becomes the tokens' `sub` and the handlers' `ctx.auth.subject`. */
+      subject: string;
+      /** The scopes this user may have; undefined means every scope the client asks for that the server supports. */
+      scopes?: string[];
+    }
+  | null
+  | undefined;
+
+/**
+ * The app's own login: return the user when the browser request carries the app's session (a cookie, passport's
+ * `req.user`), or redirect to the app's login page (which sends the browser back to `returnTo` once signed in) and
+ * return nothing.
+ */
+export type SignInFunction = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  login: { returnTo: string },
+) => SignInResult | Promise<SignInResult>;
+
+/** The consent step (confused-deputy protection for clients the server does not know). */
+export interface ConsentOptions {
+  /** How long a consent is remembered, per subject, client and scopes, in ms. Defaults to 30 days; 0 asks every time. */
+  rememberMs?: number;
+  /**
+   * Renders the consent page yourself: write HTML to `res` with a form that POSTs `details.fields` (hidden inputs)
+   * plus `decision=allow` or `decision=deny` to `details.action`. The router has set the CSRF cookie and the
+   * security headers. Defaults to the router's own small page.
+   */
+  render?: (details: ConsentDetails, req: IncomingMessage, res: ServerResponse) => void;
+}
+
+/** `auth.server`: the router issues the tokens it accepts. Exactly one of `signIn` and `upstream`. */
+export interface AuthServerOptions extends ClientsOptions, SigningKeysOptions {
+  /** The app's own login (see {@link SignInFunction}). */
+  signIn?: SignInFunction;
+  /** An existing identity provider, through the OAuth proxy: `oidcUpstream({ issuer, clientId, clientSecret })`. */
+  upstream?: LoginStep;
+  /**
+   * The issuer URL (RFC 8414 §2), and the MCP resource (the tokens' `aud`) unless `auth.resourceMetadata.resource`
+   * names another. Defaults to the URL the client used to reach the router's mount path (`<origin><mount path>`);
+   * set it behind proxies that rewrite the host.
+   */
+  issuer?: string;
+  /** Scopes the server issues (`scopes_supported`). Defaults to none: tokens carry no scopes. */
+  scopes?: string[];
+  /** The consent step. */
+  consent?: ConsentOptions;
+  /** Lifetime of access tokens (JWTs), in seconds. Defaults to 3,600. */
+  accessTokenTtlSec?: number;
+  /** Lifetime of a refresh-token family after its last use, in seconds. Defaults to 30 days. */
+  refreshTokenTtlSec?: number;
+  /** Lifetime of authorization codes, in seconds. Defaults to 60. */
+  codeTtlSec?: number;
+  /**
+   * The most refresh-token families kept (one per sign-in of a user with a client), across instances with a shared
+   * store; past it the least recently refreshed family ends. Registrations and authorizations have bounds of their
+   * own, so no flood of them ends a family. Defaults to `10000`.
+   */
+  maxRefreshFamilies?: number;
+  /** The most consents remembered (per subject and client); past it the least recently given is asked again. Defaults to `10000`. */
+  maxConsents?: number;
+  /**
+   * The most authorizations waiting for the user's login or consent; past it the oldest one waiting fails (its user
+   * starts again from the client). Anyone can start one: this bounds what abandoned ones cost. Defaults to `10000`.
+   */
+  maxPendingAuthorizations?: number;
+  /** The most authorization codes issued and not yet redeemed (with the used ones a replay would name); past it the oldest goes. Defaults to `10000`. */
+  maxCodes?: number;
+  /**
+   * The most requests a minute from one client address to the authorize, consent, callback, token and revocation
+   * endpoints (429 beyond), or `false`. Registration has its own (`registration.perMinute`). Defaults to 300.
+   */
+  rateLimit?: number | false;
+}
+
+/** `auth.server` after checking; internal, frozen. */
+export interface ResolvedAuthServer {
+  readonly login: LoginStep;
+  readonly issuer: string | undefined;
+  readonly scopes: readonly string[];
+  readonly rememberConsentMs: number;
+  readonly renderConsent: ConsentOptions['render'];
+  readonly accessTokenTtlSec: number;
+  readonly refreshTokenTtlSec: number;
+  readonly codeTtlSec: number;
+  readonly rateLimit: number | false;
+  /** The sign-in store's bound of each kind. */
+  readonly limits: SignInLimits;
+  readonly clients: ResolvedClients;
+  readonly keys: ResolvedSigningKeys;
+}
+
+const DAY_SEC = 24 * 60 * 60;
+export const DEFAULT_ACCESS_TOKEN_TTL_SEC = 3_600;
+export const DEFAULT_REFRESH_TOKEN_TTL_SEC = 30 * DAY_SEC;
+export const DEFAULT_CODE_TTL_SEC = 60;
+export const DEFAULT_REMEMBER_CONSENT_MS = 30 * DAY_SEC * 1000;
+export const DEFAULT_SIGN_IN_PER_MINUTE = 300;
+export const DEFAULT_MAX_REFRESH_FAMILIES = DEFAULT_MAX_SIGN_IN_RECORDS;
+export const DEFAULT_MAX_CONSENTS = DEFAULT_MAX_SIGN_IN_RECORDS;
+export const DEFAULT_MAX_PENDING_AUTHORIZATIONS = DEFAULT_MAX_SIGN_IN_RECORDS;
+export const DEFAULT_MAX_CODES = DEFAULT_MAX_SIGN_IN_RECORDS;
+
+const KNOWN: OptionKeys<AuthServerOptions> = {
+  signIn: true,
+  upstream: true,
+  issuer: true,
+  scopes: true,
+  consent: true,
+  accessTokenTtlSec: true,
+  refreshTokenTtlSec: true,
+  codeTtlSec: true,
+  maxRefreshFamilies: true,
+  maxConsents: true,
+  maxPendingAuthorizations: true,
+  maxCodes: true,
+  rateLimit: true,
+  clients: true,
+  registration: true,
+  clientMetadataDocuments: true,
+  signingKeys: true,
+  rotationMs: true,
+};
+const KNOWN_CONSENT: OptionKeys<ConsentOptions> = { rememberMs: true, render: true };
+
+function positiveSeconds(value: unknown, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0)
+    throw invalidOption(`auth.server.${name}`, 'a positive whole number of seconds', value);
+  return value;
+}
+
+function positiveCount(value: unknown, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0)
+    throw invalidOption(`auth.server.${name}`, 'a positive whole number, or false', value);
+  return value;
+}
+
+/** A bound of the sign-in store: a positive integer, checked at boot. */
+function storeBound(value: unknown, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!isPositiveInteger(value)) throw invalidOption(`auth.server.${name}`, 'a positive integer', value);
+  return value;
+}
+
+/** The sign-in store's bounds: `registration.maxClients` (the default when registration is off) and the `max*` options. */
+function resolveLimits(server: AuthServerOptions, clients: ResolvedClients): SignInLimits {
+  return Object.freeze({
+    clients: clients.registration === false ? DEFAULT_MAX_SIGN_IN_RECORDS : clients.registration.maxClients,
+    refreshFamilies: storeBound(server.maxRefreshFamilies, 'maxRefreshFamilies', DEFAULT_MAX_REFRESH_FAMILIES),
+    consents: storeBound(server.maxConsents, 'maxConsents', DEFAULT_MAX_CONSENTS),
+    pendingAuthorizations: storeBound(
+      server.maxPendingAuthorizations,
+      'maxPendingAuthorizations',
+      DEFAULT_MAX_PENDING_AUTHORIZATIONS,
+    ),
+    codes: storeBound(server.maxCodes, 'maxCodes', DEFAULT_MAX_CODES),
+  });
+}
+
+/** The app's `signIn` as a login step: its answer checked, so a wrong shape is a clear error, not a token for nobody. */
+function signInStep(signIn: SignInFunction): LoginStep {
+  return {
+    kind: 'signIn',
+    async start(req, res, { returnTo }): Promise<Identity | undefined> {
+      const found = await signIn(req, res, { returnTo });
+      if (found === undefined || found === null) return undefined;
+      if (typeof found !== 'object' || typeof found.subject !== 'string' || found.subject === '') {
+        throw new Error(
+          'mcpRouter: auth.server.signIn must return { subject: string, scopes? } or nothing (after answering the browser)',
+        );
+      }
+      const { subject, scopes } = found;
+      if (scopes !== undefined && (!Array.isArray(scopes) || !scopes.every((scope) => typeof scope === 'string'))) {
+        throw new Error('mcpRouter: auth.server.signIn returned scopes that are not an array of strings');
+      }
+      return scopes === undefined ? { subject } : { subject, scopes: [...scopes] };
+    },
+  };
+}
+
+/**
+ * Checks `auth.server` once, when `mcpRouter()` is called.
+ *
+ * @throws {McpConfigError} for an unknown key, a bad value, or not exactly one of `signIn` and `upstream`
+ */
+export function resolveAuthServerOptions(server: AuthServerOptions): ResolvedAuthServer {
+  if (typeof server !== 'object' || server === null)
+    throw invalidOption('auth.server', '{ signIn } or { upstream: oidcUpstream(…) }', server);
+  rejectUnknownKeys(server, KNOWN, 'auth.server.');
+  const { signIn, upstream, issuer, scopes = [], consent = {} } = server;
+  if ((signIn === undefined) === (upstream === undefined)) {
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_OPTION',
+      "option 'auth.server' needs exactly one of 'signIn' (your app's login) or 'upstream' (oidcUpstream(…))",
+    );
+  }
+  if (signIn !== undefined && typeof signIn !== 'function')
+    throw invalidOption('auth.server.signIn', 'a function (req, res, { returnTo })', signIn);
+  if (
+    upstream !== undefined &&
+    (typeof upstream !== 'object' ||
+      upstream === null ||
+      typeof upstream.start !== 'function' ||
+      typeof upstream.finish !== 'function')
+  ) {
+    throw invalidOption('auth.server.upstream', 'oidcUpstream({ issuer, clientId, clientSecret })', upstream);
+  }
+  if (issuer !== undefined && !isIssuerUrl(issuer))
+    throw invalidOption('auth.server.issuer', 'an https URL without query or fragment (http only on loopback)', issuer);
+  if (
+    !Array.isArray(scopes) ||
+    !scopes.every((scope) => typeof scope === 'string' && /^[\x21\x23-\x5b\x5d-\x7e]+$/.test(scope))
+  ) {
+    throw invalidOption('auth.server.scopes', 'an array of scope names (RFC 6749 §3.3)', scopes);
+  }
+  if (typeof consent !== 'object' || consent === null)
+    throw invalidOption('auth.server.consent', '{ rememberMs?, render? }', consent);
+  rejectUnknownKeys(consent, KNOWN_CONSENT, 'auth.server.consent.');
+  const { rememberMs = DEFAULT_REMEMBER_CONSENT_MS, render } = consent;
+  if (typeof rememberMs !== 'number' || !Number.isInteger(rememberMs) || rememberMs < 0)
+    throw invalidOption('auth.server.consent.rememberMs', 'a whole number of ms, 0 or more', rememberMs);
+  if (render !== undefined && typeof render !== 'function')
+    throw invalidOption('auth.server.consent.render', 'a function (details, req, res)', render);
+  const accessTokenTtlSec = positiveSeconds(
+    server.accessTokenTtlSec,
+    'accessTokenTtlSec',
+    DEFAULT_ACCESS_TOKEN_TTL_SEC,
+  );
+  const keys = resolveSigningKeysOptions(server, 'auth.server');
+  const clients = resolveClientsOptions(server);
+  // A generated key verifies for one period after the next takes over: a token must not outlive that.
+  if (keys.fixed === undefined && keys.rotationMs < accessTokenTtlSec * 1000) {
+    throw invalidOption(
+      'auth.server.rotationMs',
+      `at least accessTokenTtlSec (${accessTokenTtlSec} s) in ms, so tokens outlive no key`,
+      keys.rotationMs,
+    );
+  }
+  return Object.freeze({
+    login: upstream ?? signInStep(signIn as SignInFunction),
+    issuer: issuer?.replace(/\/$/, ''),
+    scopes: Object.freeze([...scopes]),
+    rememberConsentMs: rememberMs,
+    renderConsent: render,
+    accessTokenTtlSec,
+    refreshTokenTtlSec: positiveSeconds(server.refreshTokenTtlSec, 'refreshTokenTtlSec', DEFAULT_REFRESH_TOKEN_TTL_SEC),
+    codeTtlSec: positiveSeconds(server.codeTtlSec, 'codeTtlSec', DEFAULT_CODE_TTL_SEC),
+    rateLimit:
+      server.rateLimit === false ? false : positiveCount(server.rateLimit, 'rateLimit', DEFAULT_SIGN_IN_PER_MINUTE),
+    clients,
+    limits: resolveLimits(server, clients),
+    keys,
+  });
+}
+
+/** RFC 8414 §2: an https URL with no query or fragment; http is allowed on loopback for development. */
+function isIssuerUrl(value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  if (url.search !== '' || url.hash !== '' || value.includes('#') || value.includes('?')) return false;
+  return (
+    url.protocol === 'https:' ||
+    (url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname))
+  );
+}

@@ -1,0 +1,113 @@
+// The token endpoint (OAuth 2.1 §3.2) and revocation (RFC 7009): code and refresh grants, answered as JSON, never cached.
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { sendJson } from '../../../edge/http/reply';
+import { signAccessToken } from './access-token';
+import { readForm, type Form } from '../form';
+import type { Grant } from './codes-and-refresh';
+import { NO_STORE, OAuthError } from '../oauth-error';
+import type { ServerContext } from '../server-context';
+
+/** The token and revocation endpoints of one authorization server. */
+export function createTokenEndpoints(ctx: ServerContext) {
+  const { clients, grants, keys, options } = ctx;
+
+  /** Tokens for a grant: a JWT access token, and a rotated refresh token when the client may refresh. */
+  async function issue(
+    req: IncomingMessage,
+    grant: Grant,
+    familyId: string,
+    refresh: boolean,
+    scopes: readonly string[],
+  ): Promise<Record<string, unknown>> {
+    const accessToken = await signAccessToken(keys, {
+      issuer: ctx.issuerOf(req),
+      resource: grant.resource,
+      subject: grant.subject,
+      clientId: grant.clientId,
+      scopes,
+      ttlSec: options.accessTokenTtlSec,
+      // The family is named in the token only when the server keeps something for it (an upstream provider's tokens).
+      ...(grant.upstream !== undefined && { grantId: familyId }),
+    });
+    const body: Record<string, unknown> = {
+      access_token: accessToken,
+      token_type: 'Bearer',
+      expires_in: options.accessTokenTtlSec,
+      scope: scopes.join(' '),
+    };
+    if (refresh) body.refresh_token = await grants.issueRefreshToken(familyId, grant.clientId);
+    return body;
+  }
+
+  /** RFC 8707 §2.2: a `resource` at the token endpoint must be the one the grant is for. */
+  function checkResource(form: Form, grant: Grant): void {
+    if (form.resource !== undefined && form.resource.replace(/\/$/, '') !== grant.resource)
+      throw new OAuthError('invalid_target', `resource must be ${grant.resource}`);
+  }
+
+  /**
+   * Where the presented grant kept its client's registration: a client evicted from the store while its code or
+   * refresh family lived is restored from it (see `Grant.registration`).
+   */
+  function keptBy(form: Form): ((clientId: string) => Promise<unknown>) | undefined {
+    const { code, refresh_token: refreshToken, token: revoked } = form;
+    if (form.grant_type === 'authorization_code' && code !== undefined)
+      return (clientId) => grants.registrationOfCode(code, clientId);
+    const presented = form.grant_type === 'refresh_token' ? refreshToken : revoked;
+    return presented === undefined ? undefined : (clientId) => grants.registrationOfRefreshToken(presented, clientId);
+  }
+
+  async function token(req: IncomingMessage, form: Form): Promise<Record<string, unknown>> {
+    const client = await clients.authenticate(req.headers.authorization, form, keptBy(form));
+    const mayRefresh = client.grantTypes.includes('refresh_token');
+    switch (form.grant_type) {
+      case 'authorization_code': {
+        if (form.code === undefined) throw new OAuthError('invalid_request', 'code is missing');
+        const { grant, familyId } = await grants.redeemCode(
+          form.code,
+          client.clientId,
+          form.redirect_uri,
+          form.code_verifier,
+        );
+        checkResource(form, grant);
+        return issue(req, grant, familyId, mayRefresh, grant.scopes);
+      }
+      case 'refresh_token': {
+        if (!mayRefresh)
+          throw new OAuthError('unauthorized_client', 'the client is not registered for the refresh_token grant');
+        if (form.refresh_token === undefined) throw new OAuthError('invalid_request', 'refresh_token is missing');
+        const { grant, familyId } = await grants.useRefreshToken(form.refresh_token, client.clientId);
+        checkResource(form, grant);
+        // OAuth 2.1 §4.3.1: a refresh may narrow the scopes, never widen them.
+        const asked = form.scope === undefined ? grant.scopes : form.scope.split(' ').filter((scope) => scope !== '');
+        if (!asked.every((scope) => grant.scopes.includes(scope)))
+          throw new OAuthError('invalid_scope', 'a refresh cannot add scopes the user did not grant');
+        return issue(req, grant, familyId, true, asked);
+      }
+      case undefined:
+        throw new OAuthError('invalid_request', 'grant_type is missing');
+      default:
+        throw new OAuthError('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
+    }
+  }
+
+  return {
+    /** POST `<issuer>/oauth/token`. */
+    async token(req: IncomingMessage, res: ServerResponse): Promise<void> {
+      sendJson(res, 200, await token(req, await readForm(req)), NO_STORE);
+    },
+
+    /** POST `<issuer>/oauth/revoke` (RFC 7009 §2.2: 200 whether or not the token was valid). */
+    async revoke(req: IncomingMessage, res: ServerResponse): Promise<void> {
+      const form = await readForm(req);
+      const client = await clients.authenticate(req.headers.authorization, form, keptBy(form));
+      if (form.token === undefined) throw new OAuthError('invalid_request', 'token is missing');
+      // Access tokens are short-lived JWTs checked without a store lookup: they lapse by themselves; refresh tokens
+      // (and so their family) end now.
+      await grants.revokeRefreshToken(form.token, client.clientId);
+      res.writeHead(200, { ...NO_STORE, 'Content-Length': '0' });
+      res.end();
+    },
+  };
+}

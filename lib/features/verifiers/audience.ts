@@ -1,0 +1,32 @@
+// What both token verifiers share: the audience a token must name (RFC 8707: this resource's URL) and the scope claims.
+
+import type { IncomingMessage } from 'node:http';
+import { invalidOption } from '../../options/config-error';
+import { originOf, type ExpressRequest } from '../../edge/security/resource-metadata';
+
+/**
+ * The audience a token must name: the configured one, else the URL of the MCP endpoint the request reached,
+ * `<protocol>://<host><mount path>` — the resource the client asked a token for (RFC 8707 §2, MCP authorization
+ * "Token Audience Binding"), as the router's protected-resource metadata names it.
+ */
+export function audienceFor(configured: string | undefined, req: IncomingMessage): string {
+  return configured ?? `${originOf(req as ExpressRequest)}${(req as ExpressRequest).baseUrl ?? ''}`;
+}
+
+/** True when the `aud` claim (a string or an array of them, RFC 7519 §4.1.3) names `audience`. */
+export function namesAudience(aud: unknown, audience: string): boolean {
+  return aud === audience || (Array.isArray(aud) && aud.includes(audience));
+}
+
+/** Scopes from a claim: a space-separated string (`scope`, RFC 8693 §4.2) or an array of strings (`scp`). */
+export function scopesOf(claim: unknown): string[] {
+  if (typeof claim === 'string') return claim.split(' ').filter((scope) => scope !== '');
+  if (Array.isArray(claim)) return claim.filter((scope): scope is string => typeof scope === 'string' && scope !== '');
+  return [];
+}
+
+/** The `audience` option, checked at boot: a non-empty string when given. */
+export function checkAudience(option: string, value: unknown): string | undefined {
+  if (value === undefined || (typeof value === 'string' && value !== '')) return value;
+  throw invalidOption(option, 'a non-empty string (the resource URL tokens are issued for)', value);
+}

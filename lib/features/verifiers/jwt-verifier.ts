@@ -1,0 +1,212 @@
+// jwtVerifier(): the `auth.verify` of JWT access tokens from an identity provider — issuer, audience, expiry, algorithm and key checked by jose.
+
+import { ASYMMETRIC_JWS_ALGORITHMS } from '../../edge/security/jose-types';
+import type { IncomingMessage } from 'node:http';
+import type { JWTPayload, JWTVerifyGetKey } from 'jose';
+import {
+  definedOnly,
+  invalidOption,
+  isPositiveInteger,
+  McpConfigError,
+  rejectUnknownKeys,
+  type OptionKeys,
+} from '../../options/config-error';
+import type { McpLogger } from '../../core/logger';
+import type { AuthInfo } from '../../core/registry/request-context';
+import { jose } from '../../edge/security/jose';
+import { createVerifiedTokenCache, DEFAULT_TOKEN_CACHE_MAX } from '../../edge/security/token-cache';
+import { audienceFor, checkAudience, namesAudience, scopesOf } from './audience';
+import { BoundedFetchError } from '../../edge/outbound/bounded-fetch';
+import {
+  checkProviderUrl,
+  DEFAULT_FETCH_MAX_BYTES,
+  DEFAULT_FETCH_TIMEOUT_MS,
+  VerifierFetchError,
+} from './verifier-fetch';
+import { createRemoteJwks, DEFAULT_JWKS_COOLDOWN_MS, publicKeysOf } from './jwks';
+
+/** A JSON Web Key Set (RFC 7517 §5): public keys only are used. */
+export interface JsonWebKeySet {
+  /** The keys, each a JWK as JSON; private members are ignored. */
+  keys: ReadonlyArray<Readonly<Record<string, unknown>>>;
+}
+
+/** Options of {@link jwtVerifier}: `issuer` and one of `jwksUri` or `jwks`. */
+export interface JwtVerifierOptions {
+  /** The `iss` every token must carry, exactly (the identity provider's issuer identifier). */
+  issuer: string;
+  /**
+   * An audience the token's `aud` must contain. Defaults to the URL of the MCP endpoint the request reached,
+   * `<protocol>://<host><mount path>` (RFC 8707). Set it in production: the default trusts the Host header.
+   */
+  audience?: string;
+  /** Where the provider publishes its keys (its discovery document's `jwks_uri`): https, or http on loopback. */
+  jwksUri?: string | URL;
+  /** The provider's keys, given inline instead of `jwksUri`. */
+  jwks?: JsonWebKeySet;
+  /** Signature algorithms accepted. Defaults to `['RS256', 'ES256', 'PS256', 'EdDSA']`; `none` and HS* are refused. */
+  algorithms?: string[];
+  /** Leeway for `exp` and `nbf`, in seconds. Defaults to `30`. */
+  clockToleranceSec?: number;
+  /** The claim holding the scopes (a space-separated string or an array). Defaults to `scope`, then `scp`. */
+  scopeClaim?: string;
+  /** How long a JWKS fetch may take. Defaults to `5000` ms. */
+  jwksTimeoutMs?: number;
+  /** The largest JWKS read; a larger one is aborted. Defaults to `65536` bytes. */
+  jwksMaxBytes?: number;
+  /** The least time between two JWKS fetches (an unknown `kid` refetches at most this often). Defaults to `30000` ms. */
+  jwksCooldownMs?: number;
+  /** Verified tokens remembered until they expire, so a repeated token costs no signature check. Defaults to `10000`. */
+  cacheMax?: number;
+  /** Where a JWKS that fails to load is reported (once per cooldown). Defaults to `console`. */
+  logger?: McpLogger;
+}
+
+/** The algorithms accepted by default: one per key family the common providers use. */
+export const DEFAULT_JWT_ALGORITHMS = Object.freeze(['RS256', 'ES256', 'PS256', 'EdDSA']);
+const ASYMMETRIC_ALGORITHMS: ReadonlySet<string> = new Set(ASYMMETRIC_JWS_ALGORITHMS);
+const DEFAULT_CLOCK_TOLERANCE_SEC = 30;
+
+const KNOWN_OPTIONS: OptionKeys<JwtVerifierOptions> = {
+  issuer: true,
+  audience: true,
+  jwksUri: true,
+  jwks: true,
+  algorithms: true,
+  clockToleranceSec: true,
+  scopeClaim: true,
+  jwksTimeoutMs: true,
+  jwksMaxBytes: true,
+  jwksCooldownMs: true,
+  cacheMax: true,
+  logger: true,
+};
+
+/** The algorithm list, checked: public-key algorithms only (RFC 8725 §3.1: never `none`, never an HMAC keyed by a public key). */
+function checkAlgorithms(value: unknown): string[] {
+  if (value === undefined) return [...DEFAULT_JWT_ALGORITHMS];
+  if (!Array.isArray(value) || value.length === 0)
+    throw invalidOption('jwtVerifier.algorithms', 'a non-empty array of JWS algorithms', value);
+  for (const alg of value) {
+    if (typeof alg === 'string' && (alg === 'none' || alg.startsWith('HS'))) {
+      throw new McpConfigError(
+        'ERR_MCP_INVALID_OPTION',
+        `option 'jwtVerifier.algorithms' cannot list '${alg}': tokens are checked with the provider's public keys, and '${alg}' would let anyone who has them sign (RFC 8725 §2.1)`,
+      );
+    }
+    if (!ASYMMETRIC_ALGORITHMS.has(alg))
+      throw invalidOption(
+        'jwtVerifier.algorithms',
+        `public-key JWS algorithms (${[...ASYMMETRIC_ALGORITHMS].join(', ')})`,
+        alg,
+      );
+  }
+  return [...value] as string[];
+}
+
+function checkCount(option: keyof JwtVerifierOptions, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!isPositiveInteger(value)) throw invalidOption(`jwtVerifier.${option}`, 'a positive integer', value);
+  return value;
+}
+
+/** The key resolver of the options: the remote set, or the inline one. */
+function keysOf(options: JwtVerifierOptions, logger: McpLogger): JWTVerifyGetKey {
+  const { jwksUri, jwks } = options;
+  if ((jwksUri === undefined) === (jwks === undefined))
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_OPTION',
+      "jwtVerifier needs exactly one of 'jwtVerifier.jwksUri' or 'jwtVerifier.jwks'",
+    );
+  if (jwks !== undefined) {
+    let set;
+    try {
+      set = publicKeysOf(jwks);
+    } catch {
+      throw invalidOption('jwtVerifier.jwks', 'a JSON Web Key Set ({ keys: [...] })', jwks);
+    }
+    if (set.keys.length === 0)
+      throw invalidOption('jwtVerifier.jwks', 'a JSON Web Key Set with at least one public key', jwks);
+    return jose().createLocalJWKSet(set);
+  }
+  return createRemoteJwks(checkProviderUrl('jwtVerifier.jwksUri', jwksUri), {
+    timeoutMs: checkCount('jwksTimeoutMs', options.jwksTimeoutMs, DEFAULT_FETCH_TIMEOUT_MS),
+    maxBytes: checkCount('jwksMaxBytes', options.jwksMaxBytes, DEFAULT_FETCH_MAX_BYTES),
+    cooldownMs: checkCount('jwksCooldownMs', options.jwksCooldownMs, DEFAULT_JWKS_COOLDOWN_MS),
+    logger,
+  });
+}
+
+/** The principal of a verified token's claims, or null without a `sub` (MCP: the token must name who it is for). */
+function principalOf(claims: JWTPayload, scopeClaim: string | undefined): AuthInfo | null {
+  const { sub, exp, ...rest } = claims;
+  if (typeof sub !== 'string' || sub === '') return null;
+  const scopes = scopesOf(scopeClaim !== undefined ? claims[scopeClaim] : (claims.scope ?? claims.scp));
+  return { subject: sub, scopes, expiresAt: exp, extra: rest };
+}
+
+/**
+ * Creates an `auth.verify` for JWT access tokens (RFC 9068) signed by an identity provider: the signature with
+ * the provider's keys (JWKS), `iss` exactly, `aud` containing the audience, `exp` required and `nbf` honoured
+ * (with tolerance), the algorithm in the allow-list. `sub` becomes the subject, `scope`/`scp` the scopes, `exp`
+ * `expiresAt`, the other claims `extra`. A verified token is remembered (by its SHA-256) until it expires. Any
+ * token that fails — or a JWKS that cannot be loaded — gives `null`: a 401, never a 500.
+ *
+ * @throws {McpConfigError} at once, for a bad or unknown option (`jwtVerifier.issuer`, …)
+ * @example
+ * ```ts
+ * const mcp = mcpRouter({
+ *   name: 'inventory', version: '1.0.0',
+ *   auth: { verify: jwtVerifier({ issuer: 'https://login.example.com/', jwksUri: 'https://login.example.com/.well-known/jwks.json', audience: 'https://api.example.com/mcp' }) },
+ * });
+ * ```
+ */
+export function jwtVerifier(
+  options: JwtVerifierOptions,
+): (token: string, req: IncomingMessage) => Promise<AuthInfo | null> {
+  if (typeof options !== 'object' || options === null)
+    throw invalidOption('jwtVerifier', '{ issuer, jwksUri | jwks, … }', options);
+  rejectUnknownKeys(definedOnly(options), KNOWN_OPTIONS, 'jwtVerifier.');
+  const { issuer, scopeClaim, logger = console } = options;
+  if (typeof issuer !== 'string' || issuer === '')
+    throw invalidOption('jwtVerifier.issuer', "the provider's issuer identifier (a non-empty string)", issuer);
+  if (scopeClaim !== undefined && (typeof scopeClaim !== 'string' || scopeClaim === ''))
+    throw invalidOption('jwtVerifier.scopeClaim', 'a claim name', scopeClaim);
+  const clockToleranceSec = options.clockToleranceSec ?? DEFAULT_CLOCK_TOLERANCE_SEC;
+  if (!Number.isSafeInteger(clockToleranceSec) || clockToleranceSec < 0)
+    throw invalidOption('jwtVerifier.clockToleranceSec', 'a whole number of seconds ≥ 0', clockToleranceSec);
+  const audience = checkAudience('jwtVerifier.audience', options.audience);
+  const algorithms = checkAlgorithms(options.algorithms);
+  const cache = createVerifiedTokenCache({ max: checkCount('cacheMax', options.cacheMax, DEFAULT_TOKEN_CACHE_MAX) });
+  const getKey = keysOf(options, logger);
+  const { jwtVerify } = jose();
+
+  return async function verifyJwt(token: string, req: IncomingMessage): Promise<AuthInfo | null> {
+    const expected = audienceFor(audience, req);
+    // Keyed by audience too: a token verified for one resource is not thereby good for another.
+    const key = `${expected} ${token}`;
+    const cached = cache.get(key);
+    if (cached !== undefined) return cached;
+    try {
+      const { payload } = await jwtVerify(token, getKey, {
+        issuer,
+        algorithms,
+        clockTolerance: clockToleranceSec,
+        requiredClaims: ['exp', 'sub'],
+      });
+      // jose would take any one of several audiences; checked here so that the rule is the introspection verifier's too.
+      if (!namesAudience(payload.aud, expected)) return null;
+      const auth = principalOf(payload, scopeClaim);
+      if (auth !== null) cache.set(key, auth);
+      return auth;
+    } catch (err) {
+      // A bad token (jose's ERR_JWT_*, ERR_JWS_*, ERR_JWKS_*) or keys that would not load (logged where fetched): 401.
+      const refusal =
+        err instanceof VerifierFetchError ||
+        err instanceof BoundedFetchError ||
+        /^ERR_J/.test(String((err as { code?: unknown } | null)?.code));
+      if (!refusal) logger.error(err, 'jwtVerifier: unexpected failure; the token is refused');
+      return null;
+    }
+  };
+}

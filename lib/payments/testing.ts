@@ -1,4 +1,0 @@
-// express-mcp-router/x402/testing: a local facilitator and payments it accepts, to try paid tools without a chain (tests and demos only).
-
-export { testFacilitator } from './test-facilitator';
-export { testPayment, type TestPaymentOptions } from './test-payment';
