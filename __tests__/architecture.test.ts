@@ -126,6 +126,9 @@ function layerOf(name: string): number {
     'decorators.ts': 100,
     'redis.ts': 100,
     'router.ts': 90,
+    // The features in install order and their host; the core and edge services they are lent.
+    'router-features.ts': 88,
+    'router-core.ts': 87,
     'router-api.ts': 85,
     // resolveOptions() reads the public option types of options.ts, so it sits just above it.
     'resolved-config.ts': 82,
@@ -136,6 +139,8 @@ function layerOf(name: string): number {
   if (top === 'features') return 60;
   if (top === 'options') return 5;
   const edge: Readonly<Record<string, number>> = {
+    // RouterFeature and the host: the seam, above everything else of the edge.
+    'feature.ts': 56,
     'express-host.ts': 42,
     security: 52,
     transport: 50,

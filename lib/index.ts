@@ -11,7 +11,8 @@ export type { TelemetryOptions } from './features/telemetry/telemetry-options';
 export type { ListenOptions } from './edge/listen/listen-options';
 
 // Security: bearer auth and its metadata, browser origins, rate limits, per-item access rules.
-export type { AuthOptions, ResourceMetadataOptions, StaticToken } from './edge/security/bearer';
+export type { AuthOptions } from './options';
+export type { ResourceMetadataOptions, StaticToken } from './edge/security/bearer';
 // Sign-in: the router as an OAuth 2.1 authorization server (auth.server), and verifiers of tokens from elsewhere (auth.verify).
 export type {
   AuthServerOptions,

@@ -4,7 +4,8 @@ import { ALL_ERAS } from './core/era-policy';
 import type Ajv2020 from 'ajv/dist/2020';
 import type { CorsOptions } from 'cors';
 import type { Options as RateLimitOptions } from 'express-rate-limit';
-import type { AuthOptions } from './edge/security/bearer';
+import type { AuthOptions as BearerAuthOptions } from './edge/security/bearer';
+import type { AuthServerOptions } from './features/sign-in/server-options';
 import type { McpLogger } from './core/logger';
 import type { SessionOptions } from './edge/sessions/session-options';
 import type { Icon } from './core/registry/definition';
@@ -20,6 +21,9 @@ import type { TelemetryOptions } from './features/telemetry/telemetry-options';
 import type { ListenOptions } from './edge/listen/listen-options';
 import { DEFAULT_CORS_MAX_AGE_S } from './edge/security/cors';
 import { DEFAULT_RATE_LIMIT, DEFAULT_RATE_LIMIT_WINDOW_MS } from './edge/security/rate-limit';
+
+/** The `auth` option: `{ tokens }`, `{ verify }`, `{ fromRequest }` or `{ server }` (the sign-in feature's options). */
+export type AuthOptions = BearerAuthOptions<AuthServerOptions>;
 
 // Every default of McpRouterOptions, listed here (the default session store's are its own). Not exported by the
 // package. The CORS and rate-limit ones are written where those options are checked (security/) and listed again here.

@@ -37,7 +37,6 @@ import type { ResponseMode } from './edge/http/accept';
 import { resolveInputRequired, type ResolvedInputRequired } from './core/protocol/modern/request-state';
 import { resolveTasks, type ResolvedTasks } from './core/protocol/tasks/task-options';
 import type { McpStore } from './edge/store/shared-store';
-import { resolveTelemetry, type ResolvedTelemetry } from './features/telemetry/telemetry-options';
 import { resolveListen, type ResolvedListen } from './edge/listen/listen-options';
 
 /**
@@ -78,8 +77,6 @@ export interface ResolvedConfig {
   readonly store: McpStore | undefined;
   /** Whether `inputRequired.stateKey` was given (else a shared store's key replaces the random one at start). */
   readonly stateKeyGiven: boolean;
-  /** Undefined for `telemetry: false`. */
-  readonly telemetry: ResolvedTelemetry | undefined;
 }
 
 /**
@@ -247,7 +244,6 @@ export function resolveOptions(options: McpRouterOptions): ResolvedConfig {
     tasks: resolveTasks(options.tasks, store && ((settings) => store.tasks(settings))),
     store,
     stateKeyGiven: options.inputRequired?.stateKey !== undefined,
-    telemetry: resolveTelemetry(options.telemetry),
   });
 }
 

@@ -1,6 +1,6 @@
 // Payment ledgers by direct calls: the in-memory one (claim, release, spend, expiry, bounds) and the router's (made on first use, from the store).
 
-import { MemoryPaymentLedger, routerPaymentLedger } from '../../lib/features/payments/ledger';
+import { MemoryPaymentLedger, routerPaymentLedger } from '../../lib/edge/store/memory-payment-ledger';
 import type { PaymentClaim, PaymentLedger } from '../../lib/core/registry/payment-ledger';
 import type { McpStore } from '../../lib/edge/store/shared-store';
 

@@ -15,11 +15,8 @@ import {
   originOf,
   type ExpressRequest,
 } from './resource-metadata';
-import type { McpLogger } from '../../core/logger';
-import type { SignInLimits, SignInStore } from '../store/sign-in-store';
-import { MemorySignInStore } from '../store/memory-sign-in-store';
-import { createAuthorizationServer } from '../../features/sign-in/authorization-server';
 import { rejectHostOfDocument } from '../http/host-header';
+import type { TokenIssuer } from './token-issuer';
 
 /** The steps authentication adds to the router's front door, in the order they run. */
 export interface AuthSteps {
@@ -49,22 +46,21 @@ export interface RouterAuth {
  * Creates one router's authentication from its checked `auth` option.
  *
  * @param options - the router's `auth` option, checked by `resolveOptions()`; undefined when it takes no tokens
+ * @param issuer - with `auth.server`: the router's own authorization server (the sign-in feature installs it)
  * @example
  * ```ts
- * const auth = createRouterAuth(config.auth, { store, logger, isAllowedHost: createHostMatcher(config.allowedHosts) });
+ * const auth = createRouterAuth(config.auth, createHostMatcher(config.allowedHosts));
  * const frontDoor = createFrontDoor(config, auth.steps, (req) => auth.authOf(req)?.subject, endpoint);
  * ```
  */
 export function createRouterAuth(
-  options: ResolvedAuth | undefined,
-  signIn: {
-    store: (limits: SignInLimits) => SignInStore | undefined;
-    logger: McpLogger;
-    /** The `allowedHosts` decision (`createHostMatcher`): every metadata document names the Host's origin. */
-    isAllowedHost: (req: IncomingMessage) => boolean;
-  },
+  auth: ResolvedAuth | undefined,
+  /** The `allowedHosts` decision (`createHostMatcher`): every metadata document names the Host's origin. */
+  isAllowedHost: (req: IncomingMessage) => boolean,
+  issuer?: TokenIssuer,
 ): RouterAuth {
-  const { isAllowedHost } = signIn;
+  // What challenges and metadata say of the router's own authorization server, from the server itself.
+  const options = auth && issuer ? { ...auth, server: { issuer: issuer.issuer, scopes: issuer.scopes } } : auth;
   // RFC 9728 metadata: served at the mount path by the router itself; the app may also mount it at its root.
   const metadata = createMetadataHandler(
     options,
@@ -84,16 +80,7 @@ export function createRouterAuth(
     options.resourceMetadata?.resource ??
     options.server?.issuer ??
     `${originOf(req)}${(req as ExpressRequest).baseUrl ?? ''}`;
-  const { server: serverOptions } = options;
-  // Without a shared store, sign-in state stays in this process; either way each kind within its own bound.
-  const server =
-    serverOptions &&
-    createAuthorizationServer(
-      serverOptions,
-      signIn.store(serverOptions.limits) ?? new MemorySignInStore(serverOptions.limits),
-      resourceOf,
-      signIn.logger,
-    );
+  const server = issuer?.start(resourceOf);
   const { identify, enforce, authOf } = createAuthMiddleware(
     options,
     challengeSettings(options, metadata),

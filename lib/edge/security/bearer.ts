@@ -5,11 +5,6 @@ import { definedOnly, invalidOption, McpConfigError, type OptionKeys } from '../
 import { repeatedHeader } from '../http/repeated-headers';
 import type { AuthInfo } from '../../core/registry/request-context';
 import { tokenDigest } from './token-cache';
-import {
-  resolveAuthServerOptions,
-  type AuthServerOptions,
-  type ResolvedAuthServer,
-} from '../../features/sign-in/server-options';
 
 /** A static token, with the principal and scopes it stands for. */
 export interface StaticToken {
@@ -37,13 +32,16 @@ export interface ResourceMetadataOptions {
   resourceDocumentation?: string;
 }
 
-/** The `auth` option: one of `tokens`, `verify`, `fromRequest` or `server`. */
-export interface AuthOptions {
+/**
+ * The `auth` option: one of `tokens`, `verify`, `fromRequest` or `server`. `Server` is the sign-in feature's
+ * options (lib/options.ts names it `AuthServerOptions`); this layer only counts it among the token sources.
+ */
+export interface AuthOptions<Server extends object = object> {
   /**
    * The router as the OAuth 2.1 authorization server whose tokens it accepts: your app's login (`{ signIn }`) or an
    * existing provider's (`{ upstream: oidcUpstream(…) }`). The protected-resource metadata names it.
    */
-  server?: AuthServerOptions;
+  server?: Server;
   /** Static bearer tokens, each listed once, found by their SHA-256 (a lookup's timing reveals nothing of them). */
   tokens?: ReadonlyArray<string | StaticToken>;
   /** Checks a token (JWT, introspection, …): the principal, or null to refuse it. */
@@ -71,7 +69,8 @@ export interface ResolvedToken extends AuthInfo {
  * well-formed; internal, frozen.
  */
 export interface ResolvedAuth extends Readonly<Omit<AuthOptions, 'tokens' | 'requiredScopes' | 'server'>> {
-  readonly server?: ResolvedAuthServer;
+  /** With `auth.server`: what the router's own authorization server tells challenges and metadata (createRouterAuth). */
+  readonly server?: { readonly issuer: string | undefined; readonly scopes: readonly string[] };
   readonly tokens?: readonly ResolvedToken[];
   /** Absent when not given: challenges then name the metadata's `scopesSupported` instead. */
   readonly requiredScopes?: readonly string[];
@@ -155,13 +154,13 @@ export function resolveAuthOptions(auth: AuthOptions): ResolvedAuth {
       throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option 'auth.${key}' must be a function`);
   }
   // Keys the caller did not give stay absent.
-  const server = auth.server && resolveAuthServerOptions(auth.server);
   return Object.freeze(
     definedOnly<ResolvedAuth>({
       ...auth,
       tokens: tokens && resolveTokens(tokens),
       requiredScopes: requiredScopes && Object.freeze([...requiredScopes]),
-      server,
+      // `auth.server` is the sign-in feature's to check; authentication learns of it from its token issuer.
+      server: undefined,
     }),
   );
 }

@@ -13,7 +13,7 @@ import { textContent } from '../../core/registry/content';
 import type { ToolGuard, ToolGuardCall } from '../../core/registry/guards';
 import type { CallToolResult } from '../../core/registry/results';
 import type { PaymentClaim } from '../../core/registry/payment-ledger';
-import { MemoryPaymentLedger } from './ledger';
+import { MemoryPaymentLedger } from '../../edge/store/memory-payment-ledger';
 import { findPayment, matchRequirement } from './payload';
 import { paymentKey } from './payment-key';
 import {

@@ -1,7 +1,7 @@
 // Payment ledgers: the router's (its shared store's, else in memory; made on first use) and the in-memory one.
 
 import type { PaymentClaim, PaymentLedger, PaymentTerms } from '../../core/registry/payment-ledger';
-import type { McpStore } from '../../edge/store/shared-store';
+import type { McpStore } from './shared-store';
 
 const IN_USE: PaymentClaim = Object.freeze({ status: 'in-use' });
 const SPENT: PaymentClaim = Object.freeze({ status: 'spent' });

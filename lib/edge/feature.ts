@@ -1,0 +1,80 @@
+// RouterFeature, the one seam a wing hangs on: its options resolved once, then installed on the narrow host the router lends it.
+
+import type { IncomingMessage } from 'node:http';
+import type { Router } from 'express';
+import type { McpLogger } from '../core/logger';
+import type { MethodTable } from '../core/protocol/methods/method-spec';
+import type { Registry } from '../core/registry/registry';
+import type { TokenIssuer } from './security/token-issuer';
+import type { ServerEvent } from './store/server-events';
+import type { McpStore } from './store/shared-store';
+import type { McpTelemetry } from '../features/telemetry/telemetry';
+
+/** Who the router is, as features name it to others (an upstream's client info, an app's `ui://` authority). */
+export interface ServerIdentity {
+  readonly name: string;
+  readonly version: string;
+}
+
+/**
+ * The core services a feature may use, and nothing else: register items and extensions, add methods, a step before
+ * the endpoint, the router's token issuer, server events, the store, the logger.
+ */
+export interface FeatureHost {
+  readonly serverInfo: ServerIdentity;
+  readonly logger: McpLogger;
+  /** The shared store (`store` option), when given: what several instances share. */
+  readonly store: McpStore | undefined;
+  /** The `pageSize` option: the page size of every list a feature serves. */
+  readonly pageSize: number;
+  /** The router's items: tools, resources, templates, prompts, their names and extensions. */
+  readonly registry: Registry;
+  /** Spans and metrics, when the telemetry feature records them. */
+  readonly telemetry: McpTelemetry | undefined;
+  /** The express.Router the endpoint is served from (`mcp.route(path)` is its own `route`). */
+  readonly router: Router;
+  /** Adds JSON-RPC methods to the dispatcher's table (a feature's own methods, e.g. `skills/list`). */
+  addMethods(table: MethodTable): void;
+  /** Announces a server event (a list change, a resource update) on every stream of every instance. */
+  publish(event: ServerEvent): void;
+  /** The `allowedHosts` decision every document naming the Host's origin makes first. */
+  isAllowedHost(req: IncomingMessage): boolean;
+  /** Runs before the endpoint answers a request (after the front door admitted it). */
+  beforeEndpoint(step: (req: IncomingMessage) => void): void;
+  /** Makes the router an authorization server: its endpoints, its metadata, and the check of the tokens it issues. */
+  issueTokens(issuer: TokenIssuer): void;
+}
+
+/** What installing a feature gives the router: the methods it adds to `mcp`, and how it ends with `mcp.close()`. */
+export interface InstalledFeature<Api extends object> {
+  readonly api: Api;
+  readonly close?: () => Promise<void> | void;
+}
+
+/**
+ * A wing of the router (gateway, sign-in, bridge, apps, skills, decorators, telemetry): `resolve` checks its part of
+ * the router's options once at boot (throwing `McpConfigError` naming the option), `install` builds it on the host.
+ * A feature imports the core and the edge, never another feature.
+ *
+ * @example
+ * ```ts
+ * export const skillsFeature: RouterFeature<object, true, { skills: McpRouterApi['skills'] }> = {
+ *   key: 'skills',
+ *   resolve: () => true,
+ *   install: (host) => ({ api: { skills: (options) => serveSkills(options, host) } }),
+ * };
+ * ```
+ */
+export interface RouterFeature<Options extends object, Config, Api extends object> {
+  /** A unique name: the feature's folder. */
+  readonly key: string;
+  /** Checks the feature's part of the router's options (the whole options object is passed). */
+  resolve(options: Options): Config;
+  /**
+   * For a feature that observes the router (telemetry): its observer, made before the core is built, so that
+   * sessions, the dispatcher and every other feature record through it (the host's `telemetry`).
+   */
+  observer?(config: Config): McpTelemetry | undefined;
+  /** Builds the feature on the host with its resolved options. */
+  install(host: FeatureHost, config: Config): InstalledFeature<Api>;
+}
