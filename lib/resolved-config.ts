@@ -3,13 +3,8 @@
 import { servesSessions } from './core/era-policy';
 import type Ajv2020 from 'ajv/dist/2020';
 import type { CorsOptions } from 'cors';
-import {
-  invalidOption,
-  isPositiveInteger,
-  McpConfigError,
-  rejectUnknownKeys,
-  type OptionKeys,
-} from './options/config-error';
+import { invalidOption, McpConfigError, type OptionKeys } from './options/config-error';
+import { OptionReader } from './options/option-reader';
 import { resolveAuthOptions, type ResolvedAuth } from './edge/security/bearer';
 import type { McpLogger } from './core/logger';
 import {
@@ -26,7 +21,7 @@ import {
   type McpRouterOptions,
 } from './options';
 import { resolveMaxSubscriptions, resolveSessions, type ResolvedSessions } from './edge/sessions/session-options';
-import { copyJson } from './core/registry/definition';
+import { copyJson, type Icon } from './core/registry/definition';
 import { checkCacheHint, type CacheHint } from './core/registry/cache-hint';
 import { GUARD_LIST_EXPECTED, isGuardList, type Guard } from './core/registry/guards';
 import { VERSIONS_BY_ERA, type Era } from './core/versions';
@@ -118,30 +113,6 @@ export const KNOWN_OPTIONS: OptionKeys<McpRouterOptions> = {
   telemetry: true,
 };
 
-const SIZE = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?$/i;
-const UNIT: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
-
-function parseSize(option: 'bodyLimit' | 'streamBufferLimit', value: number | string): number {
-  const match = typeof value === 'string' ? SIZE.exec(value.trim()) : null;
-  const bytes =
-    typeof value === 'number'
-      ? value
-      : match
-        ? Math.floor(Number(match[1]) * (UNIT[(match[2] ?? 'b').toLowerCase()] ?? 1))
-        : NaN;
-  if (!isPositiveInteger(bytes)) throw invalidOption(option, "a positive number of bytes or text like '4mb'", value);
-  return bytes;
-}
-
-function optionalString(
-  options: McpRouterOptions,
-  key: 'title' | 'description' | 'websiteUrl' | 'instructions',
-): string | undefined {
-  const value = options[key];
-  if (value !== undefined && typeof value !== 'string') throw invalidOption(key, 'a string', value);
-  return value;
-}
-
 /**
  * Checks every option and fills in defaults, once, when `mcpRouter()` is called.
  *
@@ -151,77 +122,24 @@ export function resolveOptions(options: McpRouterOptions): ResolvedConfig {
   if (typeof options !== 'object' || options === null) {
     throw new McpConfigError('ERR_MCP_INVALID_OPTION', "options must be an object with at least 'name' and 'version'");
   }
-  rejectUnknownKeys(options, KNOWN_OPTIONS);
-  const { name, version, icons, pageSize = DEFAULT_PAGE_SIZE, logger = console, ajv } = options;
-  if (typeof name !== 'string' || name.trim() === '') throw invalidOption('name', 'a non-empty string', name);
-  if (typeof version !== 'string' || version.trim() === '')
-    throw invalidOption('version', 'a non-empty string', version);
-  const title = optionalString(options, 'title');
-  const description = optionalString(options, 'description');
-  const websiteUrl = optionalString(options, 'websiteUrl');
-  const instructions = optionalString(options, 'instructions');
-  if (icons !== undefined && (!Array.isArray(icons) || !icons.every((icon) => typeof icon?.src === 'string'))) {
-    throw invalidOption('icons', 'an array of { src, mimeType?, sizes? }', icons);
-  }
-  if (!isPositiveInteger(pageSize)) throw invalidOption('pageSize', 'a positive integer', pageSize);
-  if (typeof logger?.error !== 'function' || typeof logger.warn !== 'function')
-    throw invalidOption('logger', 'an object with error() and warn()', typeof logger);
-  if (ajv !== undefined && typeof ajv?.compile !== 'function')
-    throw invalidOption('ajv', 'an Ajv2020 instance', typeof ajv);
-
-  const {
-    responseMode = DEFAULT_RESPONSE_MODE,
-    keepAliveMs = DEFAULT_KEEP_ALIVE_MS,
-    retryMs = DEFAULT_RETRY_MS,
-    clientRequestTimeoutMs = DEFAULT_CLIENT_REQUEST_TIMEOUT_MS,
-  } = options;
-  if (responseMode !== 'auto' && responseMode !== 'sse' && responseMode !== 'json')
-    throw invalidOption('responseMode', "'auto', 'sse' or 'json'", responseMode);
-  if (keepAliveMs !== false && !isPositiveInteger(keepAliveMs))
-    throw invalidOption('keepAliveMs', 'a positive number of milliseconds or false', keepAliveMs);
-  if (!isPositiveInteger(retryMs)) throw invalidOption('retryMs', 'a positive number of milliseconds', retryMs);
-  if (!isPositiveInteger(clientRequestTimeoutMs))
-    throw invalidOption('clientRequestTimeoutMs', 'a positive number of milliseconds', clientRequestTimeoutMs);
-  const {
-    bodyLimit = DEFAULT_BODY_LIMIT,
-    maxBatchLength = DEFAULT_MAX_BATCH_LENGTH,
-    streamBufferLimit = DEFAULT_STREAM_BUFFER_LIMIT,
-  } = options;
-  if (!isPositiveInteger(maxBatchLength)) throw invalidOption('maxBatchLength', 'a positive integer', maxBatchLength);
-
+  const read = OptionReader.of(options, '', KNOWN_OPTIONS);
   const eras = resolveEras(options.eras);
-  const { store } = options;
-  const storeParts = ['sessions', 'events', 'bus', 'serverEvents', 'tasks', 'rateLimit', 'stateKey', 'close'] as const;
-  if (
-    store !== undefined &&
-    (typeof store !== 'object' || store === null || storeParts.some((part) => typeof store[part] !== 'function'))
-  ) {
-    throw invalidOption(
-      'store',
-      `an McpStore (${storeParts.join(', ')}), e.g. redisStore() from 'express-mcp-router/redis'`,
-      typeof store,
-    );
-  }
-  const serverInfo: Record<string, unknown> = { name, version };
-  if (title !== undefined) serverInfo.title = title;
-  if (description !== undefined) serverInfo.description = description;
-  if (websiteUrl !== undefined) serverInfo.websiteUrl = websiteUrl;
-  if (icons !== undefined) serverInfo.icons = copyJson(icons);
+  const store = checkStore(options.store);
   return Object.freeze({
-    serverInfo: Object.freeze(serverInfo),
-    instructions,
-    pageSize,
-    bodyLimit: parseSize('bodyLimit', bodyLimit),
-    logger,
-    ajv,
-    responseMode,
-    // Sessions are of the 2025 era: a modern-only router keeps none.
+    serverInfo: resolveServerInfo(read),
+    instructions: read.string('instructions'),
+    pageSize: read.positiveInteger('pageSize', DEFAULT_PAGE_SIZE),
+    bodyLimit: read.size('bodyLimit', DEFAULT_BODY_LIMIT),
+    logger: resolveLogger(read),
+    ajv: resolveAjv(read),
+    responseMode: read.oneOf('responseMode', ['auto', 'sse', 'json'], DEFAULT_RESPONSE_MODE),
+    // Sessions are of the 2025 era: a router serving only 2026-07-28 keeps none.
     sessions: servesSessions(eras) ? resolveSessions(options.sessions, store) : undefined,
     maxSubscriptions: resolveMaxSubscriptions(options.sessions),
-    keepAliveMs,
-    retryMs,
-    streamBufferLimit: parseSize('streamBufferLimit', streamBufferLimit),
-    clientRequestTimeoutMs,
+    keepAliveMs: read.milliseconds('keepAliveMs', DEFAULT_KEEP_ALIVE_MS, true),
+    retryMs: read.milliseconds('retryMs', DEFAULT_RETRY_MS),
+    streamBufferLimit: read.size('streamBufferLimit', DEFAULT_STREAM_BUFFER_LIMIT),
+    clientRequestTimeoutMs: read.milliseconds('clientRequestTimeoutMs', DEFAULT_CLIENT_REQUEST_TIMEOUT_MS),
     auth: options.auth === undefined ? undefined : resolveAuthOptions(options.auth),
     origins: options.origins,
     allowedHosts:
@@ -230,21 +148,78 @@ export function resolveOptions(options: McpRouterOptions): ResolvedConfig {
         : Object.freeze([...options.allowedHosts]),
     cors: resolveCors(options.cors, options.origins),
     rateLimit: resolveRateLimit(options.rateLimit, store),
-    maxBatchLength,
+    maxBatchLength: read.positiveInteger('maxBatchLength', DEFAULT_MAX_BATCH_LENGTH),
     guards: resolveGuards(options.guards),
     eras,
-    // MCP 2026-07-28 caching: with credentials, what one caller sees is not for a shared cache.
-    cache: Object.freeze({
-      ttlMs: DEFAULT_CACHE_TTL_MS,
-      scope: options.auth === undefined ? 'public' : 'private',
-      ...checkCacheHint(options.cache, 'cache'),
-    } as CacheHint),
+    cache: resolveCacheHint(options.cache, options.auth !== undefined),
     listen: resolveListen(options.listen, eras),
     inputRequired: resolveInputRequired(options.inputRequired),
     tasks: resolveTasks(options.tasks, store && ((settings) => store.tasks(settings))),
     store,
     stateKeyGiven: options.inputRequired?.stateKey !== undefined,
   });
+}
+
+/** `serverInfo` of the 2025 initialize answer and 2026 server/discover: name, version and what else was given. */
+function resolveServerInfo(read: OptionReader<McpRouterOptions>): Readonly<Record<string, unknown>> {
+  const serverInfo: Record<string, unknown> = {
+    name: read.string('name', { nonEmpty: true, required: true }),
+    version: read.string('version', { nonEmpty: true, required: true }),
+  };
+  for (const key of ['title', 'description', 'websiteUrl'] as const) {
+    const value = read.string(key);
+    if (value !== undefined) serverInfo[key] = value;
+  }
+  const icons = read.array(
+    'icons',
+    (icon): icon is Icon => typeof (icon as Icon | undefined)?.src === 'string',
+    'an array of { src, mimeType?, sizes? }',
+  );
+  if (icons !== undefined) serverInfo.icons = copyJson(icons);
+  return Object.freeze(serverInfo);
+}
+
+function resolveLogger(read: OptionReader<McpRouterOptions>): McpLogger {
+  const given = read.raw('logger');
+  const logger = given === undefined ? console : given;
+  if (typeof logger?.error !== 'function' || typeof logger.warn !== 'function')
+    throw read.invalid('logger', 'an object with error() and warn()', typeof logger);
+  return logger;
+}
+
+function resolveAjv(read: OptionReader<McpRouterOptions>): Ajv2020 | undefined {
+  const ajv = read.raw('ajv');
+  if (ajv !== undefined && typeof ajv?.compile !== 'function')
+    throw read.invalid('ajv', 'an Ajv2020 instance', typeof ajv);
+  return ajv;
+}
+
+const STORE_PARTS = ['sessions', 'events', 'bus', 'serverEvents', 'tasks', 'rateLimit', 'stateKey', 'close'] as const;
+
+function checkStore(store: McpStore | undefined): McpStore | undefined {
+  if (
+    store !== undefined &&
+    (typeof store !== 'object' || store === null || STORE_PARTS.some((part) => typeof store[part] !== 'function'))
+  ) {
+    throw invalidOption(
+      'store',
+      `an McpStore (${STORE_PARTS.join(', ')}), e.g. redisStore() from 'express-mcp-router/redis'`,
+      typeof store,
+    );
+  }
+  return store;
+}
+
+/**
+ * The router's cache hint (MCP 2026-07-28 caching): public by default, private when requests carry credentials,
+ * since what one caller sees is not for a shared cache; the `cache` option overrides either.
+ */
+function resolveCacheHint(cache: McpRouterOptions['cache'], authenticated: boolean): CacheHint {
+  return Object.freeze({
+    ttlMs: DEFAULT_CACHE_TTL_MS,
+    scope: authenticated ? 'private' : 'public',
+    ...checkCacheHint(cache, 'cache'),
+  } as CacheHint);
 }
 
 function resolveEras(eras: Era[] | undefined): readonly Era[] {

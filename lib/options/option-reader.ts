@@ -91,7 +91,7 @@ export class OptionReader<T extends object> {
   /** A number of bytes, or text in the units `express.json({ limit })` reads (`'4mb'`, `'512kb'`). */
   size<K extends Key<T>>(key: K, fallback: number | string): number {
     const value = this.options[key] ?? fallback;
-    const parsed = typeof value === 'number' ? value : typeof value === 'string' ? bytes.parse(value) : NaN;
+    const parsed = typeof value === 'number' ? value : typeof value === 'string' ? bytes.parse(value.trim()) : NaN;
     if (!isPositiveInteger(parsed))
       throw this.invalid(key, "a positive number of bytes or text like '4mb'", this.options[key]);
     return Math.floor(parsed);
