@@ -113,8 +113,8 @@ const FILES: LibFile[] = listTs(LIB)
  * points to a lower layer, or stays inside the file's own folder (subfolders included); `options/` (the one option
  * checker) is a leaf every layer may use.
  *
- * Within core: protocol/ → registry/ → schema/ → era-policy.ts → the leaves (jsonrpc/, versions.ts, logger.ts,
- * bounded-map.ts, node-env.ts). Within edge: security/ → transport/ → listen/ → sessions/ → streams/ → http/ →
+ * Within core: protocol/ → registry/ → schema/ → observe/ → era-policy.ts → the leaves (jsonrpc/, versions.ts,
+ * logger.ts, bounded-map.ts, node-env.ts). Within edge: security/ → transport/ → listen/ → sessions/ → streams/ → http/ →
  * outbound/ → express-host.ts → store/. Every feature sits on one floor and imports no other feature.
  */
 function layerOf(name: string): number {
@@ -155,6 +155,7 @@ function layerOf(name: string): number {
     protocol: 40,
     registry: 30,
     schema: 20,
+    observe: 15,
     'era-policy.ts': 11,
     jsonrpc: 10,
     'versions.ts': 10,

@@ -121,7 +121,7 @@ export function telemetrySections(results: TelemetryResults | undefined): string
       'as scenario 1 with (a); the judged figures are those side-by-side ratios ' +
       `(sequential, (t1) measured ${formatRatio(sequentialIdle)} (t0)). After the runs each server reports what its setup recorded, ` +
       'and the benchmark fails if (t0) loaded the API, if (t1) exported anything, or if (t2) exported fewer `tools/call add` spans or histogram points than it answered requests. ' +
-      `With tracing off the router's only work per message is \`McpTelemetry.live()\` (is a provider registered?), timed in the harness over 10⁶ calls: ${formatNumber(results.liveCheckNs, 1)} ns.`,
+      `With tracing off the router's only work per message is \`OpenTelemetryObserver.live()\` (is a provider registered?), timed in the harness over 10⁶ calls: ${formatNumber(results.liveCheckNs, 1)} ns.`,
     '',
     loadTable(entries, 'req', SERVERS.telemetryAbsent),
     '',

@@ -54,7 +54,7 @@ export function wrongSetup(entry: ServerRuns): string | undefined {
 export interface TelemetryResults {
   readonly servers: readonly ServerRuns[];
   /**
-   * Nanoseconds of `McpTelemetry.live()` with the API installed and no provider, timed in this process: the only work
+   * Nanoseconds of `OpenTelemetryObserver.live()` with the API installed and no provider, timed in this process: the only work
    * the router adds per message when tracing is off (the dispatcher's one branch), measured directly because an
    * end-to-end figure cannot resolve it from noise.
    */

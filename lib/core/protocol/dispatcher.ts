@@ -32,8 +32,8 @@ import { extendTable, methodTableOf } from './methods/method-table';
 import { createModernShaper } from './modern/result-envelope';
 import { createEntryShaper } from './shaping';
 import type { TaskRunner } from './tasks/task-runner';
-import type { McpTelemetry } from '../../features/telemetry/telemetry';
 import type { CacheHint } from '../registry/cache-hint';
+import type { McpObserver } from '../observe/observer';
 import { eraError, eraPolicy } from '../era-policy';
 import { allowsBatches, LAST_VERSION_WITH_BATCHES, type Era } from '../versions';
 
@@ -77,8 +77,8 @@ export interface DispatcherConfig {
   readonly inputRequired?: ResolvedInputRequired;
   /** Runs the router's long-running tasks (MCP tasks); its methods exist once a tool may run as a task. */
   readonly tasks?: TaskRunner;
-  /** Spans and metrics of every request and notification; undefined without `@opentelemetry/api` or with `telemetry: false`. */
-  readonly telemetry?: McpTelemetry;
+  /** Observes every request and notification served (the telemetry feature: spans and metrics); undefined: none. */
+  readonly telemetry?: McpObserver;
 }
 
 /** Serves JSON-RPC for one router. */
@@ -95,7 +95,7 @@ export interface Dispatcher {
 
 /**
  * The notifications MCP lets a client send (schema ClientNotification, both eras); with the method table, the methods
- * telemetry names (any other is `_OTHER`).
+ * the observer names (any other is `_OTHER`).
  */
 const CLIENT_NOTIFICATIONS: ReadonlySet<string> = new Set([
   'notifications/initialized',
@@ -209,31 +209,31 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
     else env.cancelElsewhere?.(key, reason);
   }
 
-  // Not async: without telemetry the message costs no promise more than before. No closure either: one that captured
-  // the parameters would make every call allocate a context for them, traced or not.
+  // Not async: without an observer the message costs no extra promise. No closure either: one that captured the
+  // parameters would make every call allocate a context for them, observed or not.
   function handle(
     message: JsonRpcMessage,
     env: DispatchEnvironment,
     view: ClientView = { client: env.client },
   ): Promise<JsonRpcResponse | null> {
-    // One branch when telemetry is off; a span per request and notification (a batch: per message) when recording.
+    // One branch when nothing observes; each request and notification (a batch: each message) observed otherwise.
     const { telemetry } = config;
     if (telemetry === undefined || isResponse(message) || !telemetry.live()) return handleMessage(message, env, view);
-    return handleTraced(telemetry, message, env, view);
+    return handleObserved(telemetry, message, env, view);
   }
 
-  // What telemetry may name (a series, a span name), the same for every message: made once, not per message.
+  // What the observer may name (a series, a span name), the same for every message: made once, not per message.
   const registered = (method: string, name: string): boolean =>
     (method === 'tools/call' ? registry.tools.get(name) : registry.prompts.get(name)) !== undefined;
   const knownMethod = (method: string): boolean => Object.hasOwn(methods, method) || CLIENT_NOTIFICATIONS.has(method);
 
-  function handleTraced(
-    telemetry: McpTelemetry,
+  function handleObserved(
+    telemetry: McpObserver,
     message: JsonRpcRequest | JsonRpcNotification,
     env: DispatchEnvironment,
     view: ClientView,
   ): Promise<JsonRpcResponse | null> {
-    const scene = {
+    const setting = {
       protocolVersion: env.client.protocolVersion,
       sessionId: env.sessionId,
       clientAddress: () => env.clientAddress(),
@@ -241,7 +241,7 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
       registered,
       knownMethod,
     };
-    return telemetry.serve(message, scene, () => handleMessage(message, env, view));
+    return telemetry.serve(message, setting, () => handleMessage(message, env, view));
   }
 
   async function handleMessage(

@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode, JsonRpcError } from '../../core/jsonrpc/errors';
 import { isObject, type JsonRpcFailure, type JsonRpcRequest } from '../../core/jsonrpc/types';
 import type { ClassifiedPost } from '../../core/protocol/classify';
+import type { McpObserver, ObservedOperation } from '../../core/observe/observer';
 import { META_KEYS } from '../../core/protocol/modern/request-meta';
 import {
   forListenStream,
@@ -20,7 +21,6 @@ import { parseAccept } from '../http/accept';
 import { sendJson } from '../http/reply';
 import { OWED_EVENT, SseConnection, type SseOptions } from '../http/sse';
 import { notificationOf, type ServerEventBus } from '../store/server-events';
-import type { McpTelemetry, TracedOperation } from '../../features/telemetry/telemetry';
 
 /** What the listen streams of one router need, resolved once by the router. */
 export interface ListenSettings {
@@ -31,8 +31,8 @@ export interface ListenSettings {
   /** Most URIs in one stream's `resourceSubscriptions` (the router's `sessions.maxSubscriptions`). */
   readonly maxUris: number;
   readonly sse: SseOptions;
-  /** The router's telemetry: a SERVER span per listen request, ended with its acknowledgment or refusal. */
-  readonly telemetry?: McpTelemetry | undefined;
+  /** The router's observer: each listen request observed until its acknowledgment or refusal (a SERVER span). */
+  readonly telemetry?: McpObserver | undefined;
 }
 
 /** One open listen stream: how to end it gracefully. */
@@ -41,7 +41,7 @@ interface OpenStream {
   readonly id: JsonRpcRequest['id'];
 }
 
-/** The one method a listen stream's telemetry names (the span of the request that opened it). */
+/** The one method a listen stream's observer names (the span of the request that opened it). */
 function isListenMethod(method: string): boolean {
   return method === LISTEN_METHOD;
 }
@@ -182,8 +182,12 @@ export class ListenStreams {
     });
   }
 
-  /** The SERVER span of a listen request, when telemetry records. */
-  #trace(request: JsonRpcRequest, clientAddress: string | undefined, httpVersion: string): TracedOperation | undefined {
+  /** The observed operation (SERVER span) of a listen request, when the observer records. */
+  #trace(
+    request: JsonRpcRequest,
+    clientAddress: string | undefined,
+    httpVersion: string,
+  ): ObservedOperation | undefined {
     const { telemetry } = this.settings;
     if (telemetry === undefined || !telemetry.live()) return undefined;
     const meta = request.params?._meta;

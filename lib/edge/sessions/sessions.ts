@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { JsonRpcId, JsonRpcMessage } from '../../core/jsonrpc/types';
 import type { McpLogger } from '../../core/logger';
 import type { ClientState } from '../../core/protocol/handler-context';
-import type { McpTelemetry } from '../../features/telemetry/telemetry';
+import type { McpObserver } from '../../core/observe/observer';
 import type { ProtocolVersion } from '../../core/versions';
 import { OutboundStream } from '../streams/outbound-stream';
 import { PrincipalSessions } from './principal-sessions';
@@ -37,8 +37,8 @@ export interface SessionSettings extends SessionHooks {
   readonly maxPendingRequests: number;
   /** Most live sessions of one authenticated principal in this process. */
   readonly maxPerPrincipal: number;
-  /** Records each session's duration when it ends; undefined without telemetry. */
-  readonly telemetry?: Pick<McpTelemetry, 'sessionEnded'>;
+  /** Told each session's duration when it ends; undefined: nothing observes. */
+  readonly telemetry?: Pick<McpObserver, 'sessionEnded'>;
 }
 
 /** Keeps the sessions of one router. */

@@ -7,7 +7,7 @@ import type { McpLogger } from '../../core/logger';
 import type { McpRegistration } from '../../core/registry/definition';
 import type { Registry } from '../../core/registry/registry';
 import type { ToolDefinition } from '../../core/registry/tools';
-import type { McpTelemetry } from '../telemetry/telemetry';
+import type { McpObserver } from '../../core/observe/observer';
 import { asDispatcher, tracedDispatch, type RouteTarget } from './dispatch';
 import { routesFromOpenApi } from './openapi';
 import { routeTool, type BridgedRouteMeta, type RequestDispatcher, type RouteToolMeta } from './route-tool';
@@ -48,7 +48,7 @@ export interface Bridge {
  * app.get('/users/:id', bridge.route({ description: 'Fetch a user' }, getUser)); // learned on the first request
  * ```
  */
-export function createBridge(registry: Registry, router: Router, logger: McpLogger, telemetry?: McpTelemetry): Bridge {
+export function createBridge(registry: Registry, router: Router, logger: McpLogger, telemetry?: McpObserver): Bridge {
   const addRouteTool: AddRouteTool = (meta, method, path, dispatch) => {
     const traced = telemetry === undefined ? dispatch : tracedDispatch(telemetry, method, path, dispatch);
     const { definition, mode } = routeTool(meta, method, path, traced);

@@ -4,8 +4,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from '../../core/jsonrpc/errors';
 import type { McpLogger } from '../../core/logger';
 import { sendHttpError } from '../../edge/http/http-error';
-import { ATTR_HTTP_REQUEST_METHOD, ATTR_HTTP_RESPONSE_STATUS_CODE, ATTR_HTTP_ROUTE } from '../telemetry/semconv';
-import type { McpTelemetry } from '../telemetry/telemetry';
+import { ATTR_HTTP_REQUEST_METHOD, ATTR_HTTP_RESPONSE_STATUS_CODE, ATTR_HTTP_ROUTE } from '../../core/observe/semconv';
+import type { McpObserver } from '../../core/observe/observer';
 import type { RequestDispatcher } from './route-tool';
 
 /**
@@ -58,7 +58,7 @@ export function asDispatcher(target: RouteTarget, logger: McpLogger): RequestDis
  * ```
  */
 export function tracedDispatch(
-  telemetry: McpTelemetry,
+  telemetry: McpObserver,
   method: string,
   path: string,
   dispatch: RequestDispatcher,

@@ -14,8 +14,8 @@ import {
   ATTR_HTTP_RESPONSE_STATUS_CODE,
   ATTR_SERVER_ADDRESS,
   ATTR_SERVER_PORT,
-} from '../telemetry/semconv';
-import { createTelemetry, type ChildSpan } from '../telemetry/telemetry';
+} from '../../core/observe/semconv';
+import { NO_OBSERVER, type ChildSpan, type McpObserver } from '../../core/observe/observer';
 import {
   FacilitatorError,
   type FacilitatorCallOptions,
@@ -62,20 +62,15 @@ const KNOWN: OptionKeys<X402FacilitatorOptions> = { url: true, headers: true, ti
 const DEFAULT_TIMEOUT_MS = 10_000;
 /** Answers larger than this are not read: a facilitator's JSON is a few hundred bytes. */
 const MAX_ANSWER_BYTES = 65_536;
-const NOTHING_RECORDED = Object.freeze({ recordArguments: false, recordResults: false });
 
 /**
- * A client of an x402 facilitator: it verifies and settles payments for {@link x402Guard}. No blockchain code: the
- * facilitator does that. Its failures are {@link FacilitatorError}s whose messages never hold the URL or the answer.
+ * The facilitator client behind `x402Facilitator()` of `express-mcp-router/x402` (lib/x402.ts documents it), its calls
+ * observed by `observer`: the facilitator is made apart from any router, so the entry point gives it its own.
  *
+ * @param observer - observes each call as a CLIENT span `x402 {path}`. Defaults to {@link NO_OBSERVER}.
  * @throws {McpConfigError} for a missing or non-http(s) `url`, bad `headers` or `timeoutMs`, or an unknown option
- * @example
- * ```ts
- * const facilitator = x402Facilitator({ url: 'https://x402.org/facilitator', timeoutMs: 5_000 });
- * const pay = x402Guard({ facilitator, accepts: [{ scheme: 'exact', network: 'eip155:84532', amount: '10000', asset: USDC, payTo, maxTimeoutSeconds: 60 }] });
- * ```
  */
-export function x402Facilitator(options: X402FacilitatorOptions): X402Facilitator {
+export function x402Facilitator(options: X402FacilitatorOptions, observer: McpObserver = NO_OBSERVER): X402Facilitator {
   if (!isObject(options))
     throw new McpConfigError('ERR_MCP_INVALID_OPTION', 'x402Facilitator() needs an options object: { url }');
   rejectUnknownKeys(options, KNOWN, 'x402Facilitator.');
@@ -98,8 +93,6 @@ export function x402Facilitator(options: X402FacilitatorOptions): X402Facilitato
   if (!isPositiveInteger(timeoutMs))
     throw invalidOption('x402Facilitator.timeoutMs', 'a positive number of milliseconds', timeoutMs);
   const root = base.href.endsWith('/') ? base.href : `${base.href}/`;
-  // Its own telemetry: the facilitator is made apart from any router. Arguments and results are never recorded.
-  const telemetry = createTelemetry(NOTHING_RECORDED);
   const port = base.port === '' ? (base.protocol === 'https:' ? 443 : 80) : Number(base.port);
 
   /** A CLIENT span `x402 {path}` per call, its trace context sent as W3C headers (traceparent, tracestate, baggage). */
@@ -108,25 +101,24 @@ export function x402Facilitator(options: X402FacilitatorOptions): X402Facilitato
     body: unknown,
     signal: AbortSignal | undefined,
   ): Promise<Record<string, unknown>> {
-    if (telemetry === undefined) return exchange(path, body, signal, undefined);
     const attributes = {
       [ATTR_HTTP_REQUEST_METHOD]: body === undefined ? 'GET' : 'POST',
       [ATTR_SERVER_ADDRESS]: base.hostname,
       [ATTR_SERVER_PORT]: port,
     };
-    return telemetry.childSpan('client', `x402 ${path}`, attributes, (span) => exchange(path, body, signal, span));
+    return observer.childSpan('client', `x402 ${path}`, attributes, (span) => exchange(path, body, signal, span));
   }
 
   async function exchange(
     path: 'verify' | 'settle' | 'supported',
     body: unknown,
     signal: AbortSignal | undefined,
-    span: ChildSpan | undefined,
+    span: ChildSpan,
   ): Promise<Record<string, unknown>> {
     const what = `Payment facilitator /${path}`;
     const extra = typeof headers === 'function' ? await headers() : headers;
     const traceHeaders: Record<string, string> = {};
-    span?.inject(traceHeaders);
+    span.inject(traceHeaders);
     // One controller for the timeout and the caller's signal, so the timeout is told apart from a cancellation.
     const controller = new AbortController();
     let timedOut = false;
@@ -174,7 +166,7 @@ export function x402Facilitator(options: X402FacilitatorOptions): X402Facilitato
       clearTimeout(timer);
       signal?.removeEventListener('abort', cancel);
     }
-    span?.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, response.status);
+    span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, response.status);
     // A facilitator answers a refused payment with 400 and a verify/settle body (x402 v2 §7): read those, not 5xx.
     if (response.status >= 500 || (response.status >= 300 && response.status !== 400))
       throw new FacilitatorError(`${what} answered HTTP ${response.status}`);

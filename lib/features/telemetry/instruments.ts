@@ -3,7 +3,7 @@
 import type { Histogram, MeterProvider } from '@opentelemetry/api';
 import type { OtelApi } from './load-api';
 import type { OtelProbe } from './otel-internals';
-import * as semconv from './semconv';
+import * as semconv from '../../core/observe/semconv';
 
 /** The histograms of the MCP semantic conventions for servers. */
 export interface Instruments {

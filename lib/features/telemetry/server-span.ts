@@ -2,9 +2,9 @@
 
 import type { Attributes, Span } from '@opentelemetry/api';
 import type { JsonRpcResponse } from '../../core/jsonrpc/types';
-import type { TelemetryScene, TracedMessage } from './telemetry-scene';
-import { bounded, errorTypeOf, ORIGINAL_OF, targetOf } from './message-attributes';
-import * as semconv from './semconv';
+import type { MessageSetting, ObservedMessage } from '../../core/observe/observed-message';
+import { bounded, errorTypeOf, ORIGINAL_OF, targetOf } from '../../core/observe/message-attributes';
+import * as semconv from '../../core/observe/semconv';
 
 /** The SERVER span of a message before it starts, and the duration record's attributes. */
 export interface ServerSpanPlan {
@@ -41,28 +41,28 @@ function json(value: unknown): string {
  * @param recordArguments - the `telemetry.recordArguments` option: a tool call's arguments as JSON on its span
  */
 export function planServerSpan(
-  message: TracedMessage,
-  scene: TelemetryScene,
+  message: ObservedMessage,
+  setting: MessageSetting,
   recordArguments: boolean,
 ): ServerSpanPlan {
-  const known = scene.knownMethod?.(message.method) === true;
+  const known = setting.knownMethod?.(message.method) === true;
   const method = known ? message.method : semconv.OTHER;
   const target = known ? targetOf(message.method, message.params) : undefined;
   const metricAttributes: Attributes = {
     [semconv.ATTR_MCP_METHOD_NAME]: method,
-    [semconv.ATTR_MCP_PROTOCOL_VERSION]: scene.protocolVersion,
+    [semconv.ATTR_MCP_PROTOCOL_VERSION]: setting.protocolVersion,
   };
   // A tool or prompt name is named (span name, histogram) once registered (see `registered`); a resource URI never
   // (mcp.md: span name `{mcp.method.name}` without a low-cardinality target; URIs stay off the histogram).
   const nameable = target !== undefined && target.key !== semconv.ATTR_MCP_RESOURCE_URI ? target : undefined;
-  const named = nameable !== undefined && scene.registered?.(message.method, nameable.value) === true;
-  const clientAddress = scene.clientAddress();
+  const named = nameable !== undefined && setting.registered?.(message.method, nameable.value) === true;
+  const clientAddress = setting.clientAddress();
   if (clientAddress !== undefined) {
     // Streamable HTTP runs over TCP (MCP transports).
     metricAttributes[semconv.ATTR_NETWORK_TRANSPORT] = 'tcp';
     metricAttributes[semconv.ATTR_NETWORK_PROTOCOL_NAME] = 'http';
-    if (scene.networkProtocolVersion !== undefined)
-      metricAttributes[semconv.ATTR_NETWORK_PROTOCOL_VERSION] = conventionalHttpVersion(scene.networkProtocolVersion);
+    if (setting.networkProtocolVersion !== undefined)
+      metricAttributes[semconv.ATTR_NETWORK_PROTOCOL_VERSION] = conventionalHttpVersion(setting.networkProtocolVersion);
   }
   const attributes: Attributes = { ...metricAttributes };
   if (!known) attributes[semconv.ATTR_MCP_METHOD_NAME_ORIGINAL] = bounded(message.method);
@@ -77,7 +77,7 @@ export function planServerSpan(
     attributes[semconv.ATTR_GEN_AI_OPERATION_NAME] = semconv.OPERATION_EXECUTE_TOOL;
     if (recordArguments) attributes[semconv.ATTR_GEN_AI_TOOL_CALL_ARGUMENTS] = json(message.params?.arguments ?? {});
   }
-  if (scene.sessionId !== undefined) attributes[semconv.ATTR_MCP_SESSION_ID] = scene.sessionId;
+  if (setting.sessionId !== undefined) attributes[semconv.ATTR_MCP_SESSION_ID] = setting.sessionId;
   if (clientAddress !== undefined) attributes[semconv.ATTR_CLIENT_ADDRESS] = clientAddress;
   return { method, nameable, named, metricAttributes, attributes };
 }
@@ -90,7 +90,7 @@ export function planServerSpan(
  */
 export function settleServerSpan(
   span: Span,
-  message: TracedMessage,
+  message: ObservedMessage,
   response: JsonRpcResponse | null,
   recordResults: boolean,
 ): string | undefined {

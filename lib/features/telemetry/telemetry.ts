@@ -1,4 +1,4 @@
-// McpTelemetry: SERVER spans and the operation/session histograms of the MCP semantic conventions, trace context from `_meta`.
+// The router's observer over OpenTelemetry: SERVER spans and the MCP conventions' histograms, trace context from `_meta`.
 
 import type {
   Attributes,
@@ -10,35 +10,15 @@ import type {
   TracerProvider,
 } from '@opentelemetry/api';
 import type { JsonRpcResponse } from '../../core/jsonrpc/types';
+import { bounded, errorTypeOf } from '../../core/observe/message-attributes';
+import type { MessageSetting, ObservedMessage } from '../../core/observe/observed-message';
+import { NO_SPAN, type ChildSpan, type McpObserver, type ObservedOperation } from '../../core/observe/observer';
+import * as semconv from '../../core/observe/semconv';
 import { createInstruments, INSTRUMENTATION_SCOPE, type Instruments } from './instruments';
 import { loadOpenTelemetryApi, type OtelApi } from './load-api';
-import { bounded, errorTypeOf } from './message-attributes';
 import { probeOpenTelemetry, type OtelProbe } from './otel-internals';
-import * as semconv from './semconv';
 import { planServerSpan, settleServerSpan } from './server-span';
-import type { TelemetryScene, TracedMessage } from './telemetry-scene';
 import type { ResolvedTelemetry } from './telemetry-options';
-
-export type { TelemetryScene, TracedMessage } from './telemetry-scene';
-
-/** One message being served in its SERVER span. */
-export interface TracedOperation {
-  /** Runs `fn` inside the span's context, so the handler's own spans nest under it. */
-  run<T>(fn: () => T): T;
-  /** Ends the span from the response (null: cancelled, no response sent) and records the duration; later calls do nothing. */
-  end(response: JsonRpcResponse | null): void;
-  /** Ends the span for a value thrown while serving. */
-  fail(err: unknown): void;
-}
-
-/** A child span as its owner sees it (a no-op one when nothing records). */
-export interface ChildSpan {
-  /** Writes the span's trace context into a `_meta` object (SEP-414: trace context goes in `params._meta`). */
-  inject(meta: Record<string, unknown>): void;
-  setAttribute(key: string, value: string | number): void;
-  /** Marks the call failed: `error.type` and status ERROR (the same rule as the SERVER spans). */
-  fail(errorType: string): void;
-}
 
 // SEP-414: `_meta` is a plain object; only string values can be trace context.
 const META_GETTER: TextMapGetter<Readonly<Record<string, unknown>>> = {
@@ -53,23 +33,14 @@ const META_SETTER: TextMapSetter<Record<string, unknown>> = {
     meta[key] = value;
   },
 };
-const NO_SPAN: ChildSpan = Object.freeze({
-  inject: () => undefined,
-  setAttribute: () => undefined,
-  fail: () => undefined,
-});
 
 /**
- * The telemetry of one router. Built only when `@opentelemetry/api` is installed; `live()` then tells, per request and
- * for the price of two calls, whether a tracer or meter provider is registered, so nothing is built when none is.
- *
- * @example
- * ```ts
- * const telemetry = createTelemetry({ recordArguments: false, recordResults: false });
- * const response = telemetry?.live() ? await telemetry.serve(request, scene, () => answer(request)) : await answer(request);
- * ```
+ * The observer of one router over OpenTelemetry. Built only when `@opentelemetry/api` is installed; `live()` then
+ * tells, per request and for the price of two calls, whether a tracer or meter provider is registered, so nothing is
+ * built when none is. Not exported: the published types must not name `@opentelemetry/api` (an optional peer), so
+ * callers hold it as an {@link McpObserver}.
  */
-export class McpTelemetry {
+class OpenTelemetryObserver implements McpObserver {
   /** What the documented API does not tell (otel-internals.ts). */
   private readonly probe: OtelProbe;
   /** The histograms of the meter provider registered now, if any. */
@@ -78,19 +49,12 @@ export class McpTelemetry {
   private tracerSource: TracerProvider | undefined;
   private cachedTracer: Tracer | undefined;
 
-  // Private: the published types must not name @opentelemetry/api (an optional peer), so only createTelemetry builds one.
-  private constructor(
+  constructor(
     private readonly api: OtelApi,
     private readonly settings: ResolvedTelemetry,
   ) {
     this.probe = probeOpenTelemetry(api);
     this.currentInstruments = createInstruments(api, this.probe);
-  }
-
-  /** See {@link createTelemetry}. */
-  static create(settings: ResolvedTelemetry | undefined): McpTelemetry | undefined {
-    const api = settings && loadOpenTelemetryApi();
-    return api && settings && new McpTelemetry(api, settings);
   }
 
   /** Whether anything would be recorded now: a tracer provider or a meter provider is registered. */
@@ -105,11 +69,11 @@ export class McpTelemetry {
    * the trace context of `params._meta` (SEP-414) or else the active (HTTP) context, and records its duration.
    */
   async serve(
-    message: TracedMessage,
-    scene: TelemetryScene,
+    message: ObservedMessage,
+    setting: MessageSetting,
     run: () => Promise<JsonRpcResponse | null>,
   ): Promise<JsonRpcResponse | null> {
-    const operation = this.begin(message, scene);
+    const operation = this.begin(message, setting);
     let response: JsonRpcResponse | null;
     try {
       response = await operation.run(run);
@@ -122,12 +86,12 @@ export class McpTelemetry {
   }
 
   /** Starts the SERVER span of a message served outside `serve` (a subscriptions/listen stream); its owner ends it. */
-  begin(message: TracedMessage, scene: TelemetryScene): TracedOperation {
+  begin(message: ObservedMessage, setting: MessageSetting): ObservedOperation {
     const { api } = this;
     const started = performance.now();
     const { method, nameable, metricAttributes, attributes, ...plan } = planServerSpan(
       message,
-      scene,
+      setting,
       this.settings.recordArguments,
     );
     let { named } = plan;
@@ -140,7 +104,7 @@ export class McpTelemetry {
       if (ended) return;
       ended = true;
       // Asked again at the end: a gateway's upstream tools may have loaded during the call.
-      if (nameable !== undefined && !named && scene.registered?.(message.method, nameable.value) === true) {
+      if (nameable !== undefined && !named && setting.registered?.(message.method, nameable.value) === true) {
         named = true;
         span.updateName(`${method} ${nameable.value}`);
         span.setAttribute(nameable.key, nameable.value);
@@ -264,16 +228,18 @@ export class McpTelemetry {
 }
 
 /**
- * The router's telemetry: undefined when turned off (`telemetry: false`) or when `@opentelemetry/api` is not
- * installed, so the dispatcher's per-message cost is then one comparison.
+ * The router's observer over OpenTelemetry: undefined when turned off (`telemetry: false`) or when
+ * `@opentelemetry/api` is not installed, so the dispatcher's per-message cost is then one comparison.
  *
  * @param settings - the resolved `telemetry` option; undefined when it is `false`
  * @example
  * ```ts
  * const telemetry = createTelemetry({ recordArguments: false, recordResults: false });
  * createDispatcher(registry, { ...config, telemetry });
+ * const response = telemetry?.live() ? await telemetry.serve(request, setting, () => answer(request)) : await answer(request);
  * ```
  */
-export function createTelemetry(settings: ResolvedTelemetry | undefined): McpTelemetry | undefined {
-  return McpTelemetry.create(settings);
+export function createTelemetry(settings: ResolvedTelemetry | undefined): McpObserver | undefined {
+  const api = settings && loadOpenTelemetryApi();
+  return api && settings && new OpenTelemetryObserver(api, settings);
 }

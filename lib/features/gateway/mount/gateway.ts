@@ -4,7 +4,7 @@ import { McpConfigError } from '../../../options/config-error';
 import type { McpLogger } from '../../../core/logger';
 import type { NamespaceHold } from '../../../core/registry/namespaces';
 import type { Registry } from '../../../core/registry/registry';
-import type { McpTelemetry } from '../../telemetry/telemetry';
+import type { McpObserver } from '../../../core/observe/observer';
 import { namespaceOf } from './prefixed-names';
 import { mountUpstream, type UpstreamHandle } from './upstream';
 import { resolveUpstream, type UpstreamOptions } from './upstream-options';
@@ -22,7 +22,7 @@ export function createGateway(
   logger: McpLogger,
   clientInfo: { readonly name: string; readonly version: string },
   notifyResourceUpdated: (uri: string) => void,
-  telemetry?: McpTelemetry,
+  telemetry?: McpObserver,
 ): Gateway {
   const mounted = new Map<
     string,

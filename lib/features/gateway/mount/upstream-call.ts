@@ -7,9 +7,14 @@ import { META_KEYS, RESERVED_META_PREFIX } from '../../../core/protocol/modern/r
 import { PAYMENT_HEADER_NAMES, PAYMENT_META_KEYS } from '../../../core/registry/payment-ledger';
 import { UI_EXTENSION, UI_MIME_TYPE } from '../../../core/registry/ui-link';
 import { LOG_LEVELS, type LogLevel, type RequestContext } from '../../../core/registry/request-context';
-import { ATTR_SERVER_ADDRESS, ATTR_SERVER_PORT, ATTR_UPSTREAM_NAME, META_TRACE_KEYS } from '../../telemetry/semconv';
-import { describeMessage } from '../../telemetry/message-attributes';
-import type { McpTelemetry, ChildSpan } from '../../telemetry/telemetry';
+import {
+  ATTR_SERVER_ADDRESS,
+  ATTR_SERVER_PORT,
+  ATTR_UPSTREAM_NAME,
+  META_TRACE_KEYS,
+} from '../../../core/observe/semconv';
+import { describeMessage } from '../../../core/observe/message-attributes';
+import type { ChildSpan, McpObserver } from '../../../core/observe/observer';
 import type { McpLogger } from '../../../core/logger';
 import type { UpstreamClient, UpstreamRequestOptions } from '../http-client/upstream-client';
 import { clientHeaders } from '../http-client/upstream-envelope';
@@ -176,13 +181,13 @@ function ownResult(result: unknown, label: string): Record<string, unknown> {
   return rest;
 }
 
-/** Where a caller's request goes: the upstream's client and options, and the router's telemetry (a CLIENT span per call). */
+/** Where a caller's request goes: the upstream's client and options, and the router's observer (a CLIENT span per call). */
 export interface UpstreamTarget {
   readonly client: UpstreamClient;
   /** The caller's own client, when each caller has its own process (`processes: 'per-principal'`); else `client`. */
   readonly clientFor?: ((ctx: RequestContext) => Pick<UpstreamClient, 'request'>) | undefined;
   readonly options: ResolvedUpstream;
-  readonly telemetry?: McpTelemetry | undefined;
+  readonly telemetry?: McpObserver | undefined;
   /** Where what a `headers` function threw is logged. */
   readonly logger?: McpLogger | undefined;
 }

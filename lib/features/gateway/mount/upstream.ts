@@ -1,6 +1,6 @@
 // One mounted upstream: its lists fetched, cached and refreshed, its items kept in the router's registry, its health told by status().
 
-import type { McpTelemetry } from '../../telemetry/telemetry';
+import type { McpObserver } from '../../../core/observe/observer';
 import { JsonRpcError } from '../../../core/jsonrpc/errors';
 import type { McpLogger } from '../../../core/logger';
 import type { Registry } from '../../../core/registry/registry';
@@ -51,8 +51,8 @@ export interface MountEnvironment {
   readonly group: number;
   /** How reasons name the upstream mounted as `group`: `upstream 'a'`. */
   readonly nameOf: (group: number) => string;
-  /** The router's telemetry: a CLIENT span per forwarded call; undefined without. */
-  readonly telemetry?: McpTelemetry | undefined;
+  /** The router's observer: a CLIENT span per forwarded call; undefined: nothing observes. */
+  readonly telemetry?: McpObserver | undefined;
   /** Its items are held back (not listed, not callable) until this settles: see gateway.ts. */
   readonly publishAfter?: Promise<unknown> | undefined;
   /** Called once its first list attempt is over (lists applied, failed, timed out), or on removal before. */

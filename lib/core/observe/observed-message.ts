@@ -1,9 +1,9 @@
-// What telemetry is told of a message and its request; apart from server-span.ts so the published types never name @opentelemetry/api (an optional peer).
+// A message as its observer is told of it, and the setting it is served in (revision, session, HTTP client, known names).
 
-import type { JsonRpcId } from '../../core/jsonrpc/types';
+import type { JsonRpcId } from '../jsonrpc/types';
 
-/** One JSON-RPC request or notification as telemetry sees it. */
-export interface TracedMessage {
+/** One JSON-RPC request or notification as its observer sees it. */
+export interface ObservedMessage {
   readonly method: string;
   /** Absent for a notification. */
   readonly id?: JsonRpcId;
@@ -11,7 +11,7 @@ export interface TracedMessage {
 }
 
 /** What the dispatcher knows of the request around a message: its revision, session and HTTP client. */
-export interface TelemetryScene {
+export interface MessageSetting {
   readonly protocolVersion: string;
   readonly sessionId: string | undefined;
   /** The HTTP client's address; undefined without HTTP (then no network.* attributes either). */
