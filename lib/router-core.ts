@@ -10,7 +10,7 @@ import { SessionManager } from './edge/sessions/sessions';
 import { routerPaymentLedger } from './edge/store/memory-payment-ledger';
 import { MemoryServerEventBus, publishQuietly, type ServerEvent } from './edge/store/server-events';
 import { taskCancelsOver } from './edge/store/shared-store';
-import type { McpTelemetry } from './features/telemetry/telemetry';
+import type { McpObserver } from './core/observe/observer';
 import type { ResolvedConfig } from './resolved-config';
 
 /** What one router is made of below its features and its Express layer. */
@@ -36,7 +36,7 @@ export interface RouterCore {
  * core.registry.addTool({ name: 'add', description: 'Add two numbers', handler });
  * ```
  */
-export function buildRouterCore(config: ResolvedConfig, telemetry: McpTelemetry | undefined): RouterCore {
+export function buildRouterCore(config: ResolvedConfig, telemetry: McpObserver | undefined): RouterCore {
   const { logger, store } = config;
   const registry = new Registry(createSchemaValidator(config.ajv), config.guards, {
     // Tools' rate limits count in the shared store, as the router's does: one limit across every instance.

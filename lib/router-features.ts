@@ -9,7 +9,7 @@ import { gatewayFeature } from './features/gateway';
 import { signInFeature } from './features/sign-in';
 import { skillsFeature } from './features/skills';
 import { telemetryFeature } from './features/telemetry';
-import type { McpTelemetry } from './features/telemetry/telemetry';
+import type { McpObserver } from './core/observe/observer';
 import type { McpRouterOptions } from './options';
 import type { ResolvedConfig } from './resolved-config';
 import type { RouterCore } from './router-core';
@@ -31,7 +31,7 @@ export class ResolvedFeatures {
   }
 
   /** The observer a feature offers (telemetry), for the core and the other features to record through. */
-  observer(): McpTelemetry | undefined {
+  observer(): McpObserver | undefined {
     for (const { feature, config } of this.#resolved) {
       const observer = feature.observer?.(config);
       if (observer !== undefined) return observer;
@@ -85,7 +85,7 @@ export function featureHost(
   config: ResolvedConfig,
   core: RouterCore,
   router: Router,
-  telemetry: McpTelemetry | undefined,
+  observer: McpObserver | undefined,
 ): Omit<FeatureHost, 'beforeEndpoint' | 'issueTokens'> {
   return {
     serverInfo: { name: String(config.serverInfo.name), version: String(config.serverInfo.version) },
@@ -93,7 +93,7 @@ export function featureHost(
     store: config.store,
     pageSize: config.pageSize,
     registry: core.registry,
-    telemetry,
+    observer,
     router,
     addMethods: (table) => core.dispatcher.extend(table),
     publish: core.publish,

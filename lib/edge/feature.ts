@@ -8,7 +8,7 @@ import type { Registry } from '../core/registry/registry';
 import type { TokenIssuer } from './security/token-issuer';
 import type { ServerEvent } from './store/server-events';
 import type { McpStore } from './store/shared-store';
-import type { McpTelemetry } from '../features/telemetry/telemetry';
+import type { McpObserver } from '../core/observe/observer';
 
 /** Who the router is, as features name it to others (an upstream's client info, an app's `ui://` authority). */
 export interface ServerIdentity {
@@ -29,8 +29,8 @@ export interface FeatureHost {
   readonly pageSize: number;
   /** The router's items: tools, resources, templates, prompts, their names and extensions. */
   readonly registry: Registry;
-  /** Spans and metrics, when the telemetry feature records them. */
-  readonly telemetry: McpTelemetry | undefined;
+  /** The router's observer (spans and metrics, when the telemetry feature records them): features wrap the calls they make for a request in its child spans. */
+  readonly observer: McpObserver | undefined;
   /** The express.Router the endpoint is served from (`mcp.route(path)` is its own `route`). */
   readonly router: Router;
   /** Adds JSON-RPC methods to the dispatcher's table (a feature's own methods, e.g. `skills/list`). */
@@ -74,7 +74,7 @@ export interface RouterFeature<Options extends object, Config, Api extends objec
    * For a feature that observes the router (telemetry): its observer, made before the core is built, so that
    * sessions, the dispatcher and every other feature record through it (the host's `telemetry`).
    */
-  observer?(config: Config): McpTelemetry | undefined;
+  observer?(config: Config): McpObserver | undefined;
   /** Builds the feature on the host with its resolved options. */
   install(host: FeatureHost, config: Config): InstalledFeature<Api>;
 }

@@ -21,7 +21,7 @@ export const gatewayFeature: RouterFeature<object, undefined, GatewayApi> = {
       host.logger,
       host.serverInfo,
       (uri) => host.publish({ type: 'resource_updated', uri }),
-      host.telemetry,
+      host.observer,
     );
     return { api: { upstream: (options) => gateway.mount(options) }, close: () => gateway.close() };
   },
