@@ -8,8 +8,9 @@ import { itemLabel, type McpRegistration } from '../../core/registry/definition'
 import type { Registry } from '../../core/registry/registry';
 import type { ToolDefinition } from '../../core/registry/tools';
 import { UI_MIME_TYPE } from '../../core/registry/ui-link';
+import type { RequestDispatcher } from '../../edge/host-routes/in-process';
 import { CSP_KEYS, PERMISSION_KEYS, uiResourceMeta, type UiMetaOptions } from './app-ui-meta';
-import { fileSource, routeSource, stringSource, type HostDispatch, type HtmlSource } from './html-source';
+import { fileSource, routeSource, stringSource, type HtmlSource } from './html-source';
 
 /** Default `maxBytes` of an app: its HTML, inlined scripts and styles included. */
 export const DEFAULT_APP_MAX_BYTES = 4 * 1024 * 1024;
@@ -70,7 +71,7 @@ const APP_NAME = /^[A-Za-z0-9._~-]{1,128}$/;
 export function createApps(
   registry: Registry,
   serverName: string,
-  host: HostDispatch,
+  host: RequestDispatcher,
 ): (options: McpAppOptions) => McpAppRegistration {
   return function app(options) {
     if (!isObject(options)) throw invalid(`mcp.app() needs an options object, got ${JSON.stringify(options)}`);
@@ -118,7 +119,7 @@ export function createApps(
   };
 }
 
-function sourceOf(options: McpAppOptions, maxBytes: number, label: string, host: HostDispatch): HtmlSource {
+function sourceOf(options: McpAppOptions, maxBytes: number, label: string, host: RequestDispatcher): HtmlSource {
   const given = (['html', 'file', 'route'] as const).filter((key) => options[key] !== undefined);
   if (given.length !== 1)
     throw invalid(
