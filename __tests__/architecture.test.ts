@@ -114,8 +114,8 @@ const FILES: LibFile[] = listTs(LIB)
  * checker) is a leaf every layer may use.
  *
  * Within core: protocol/ → registry/ → schema/ → observe/ → era-policy.ts → the leaves (jsonrpc/, versions.ts,
- * logger.ts, bounded-map.ts, node-env.ts). Within edge: security/ → transport/ → listen/ → sessions/ → streams/ → http/ →
- * outbound/ → express-host.ts → store/. Every feature sits on one floor and imports no other feature.
+ * logger.ts, bounded-map.ts, node-env.ts). Within edge: security/ → transport/ → listen/ → host-routes/ → sessions/ →
+ * streams/ → http/ → outbound/ → express-host.ts → store/. Every feature sits on one floor and imports no other feature.
  */
 function layerOf(name: string): number {
   const parts = name.split('/');
@@ -145,6 +145,8 @@ function layerOf(name: string): number {
     security: 52,
     transport: 50,
     listen: 48,
+    // Host routes run in process and described as tools (bridge, apps, decorators): above http/, which answers for them.
+    'host-routes': 47,
     sessions: 46,
     streams: 45,
     http: 44,

@@ -135,9 +135,8 @@ export type { Completer, CompletionContext, CompletionResult } from './core/regi
 export type { InferSchema, InferToolArgs } from './core/schema/infer';
 
 // Existing Express routes and controller classes as tools (mcp.route, mcp.exposeRoutes, mcp.exposeOpenApi, mcp.register).
-export type { BridgedRouteMeta, RouteToolMeta } from './features/bridge/route-tool';
-export type { RouteInput } from './features/bridge/input';
-export type { RouteTarget } from './features/bridge/dispatch';
+export type { BridgedRouteMeta, RouteInput, RouteToolMeta } from './edge/host-routes/route-tool-meta';
+export type { RouteTarget } from './edge/host-routes/host-dispatch';
 
 // MCP Apps (SEP-1865): a page of the app as a tool's interface (mcp.app, and `ui` on tools and routes).
 export type { McpAppOptions, McpAppRegistration } from './features/apps/apps';

@@ -2,8 +2,8 @@
 
 import type { RequestHandler, Router } from 'express';
 import type { McpAppOptions, McpAppRegistration } from './features/apps/apps';
-import type { RouteTarget } from './features/bridge/dispatch';
-import type { BridgedRouteMeta, RouteToolMeta } from './features/bridge/route-tool';
+import type { RouteTarget } from './edge/host-routes/host-dispatch';
+import type { BridgedRouteMeta, RouteToolMeta } from './edge/host-routes/route-tool-meta';
 import type { UpstreamHandle } from './features/gateway/mount/upstream';
 import type { UpstreamOptions } from './features/gateway/mount/upstream-options';
 import type { McpRegistration } from './core/registry/definition';

@@ -1,9 +1,5 @@
-import {
-  MAX_ERROR_BODY_BYTES,
-  RESPONSE_BODY_URI,
-  toToolResult,
-  type CapturedResponse,
-} from '../../lib/features/bridge/result';
+import { MAX_ERROR_BODY_BYTES, RESPONSE_BODY_URI, toToolResult } from '../../lib/features/bridge/result';
+import type { CapturedResponse } from '../../lib/edge/host-routes/in-process';
 import type { CallToolResult } from '../../lib/core/registry/tools';
 import { createSchemaValidator } from '../../lib/core/schema/validator';
 

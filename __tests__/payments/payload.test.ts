@@ -184,9 +184,9 @@ describe('x402Facilitator', () => {
   });
 
   it.each([
-    [undefined, 'x402Facilitator() needs an options object'],
-    [{}, "option 'x402Facilitator.url' must be an absolute http(s) URL"],
-    [{ url: 'ftp://x' }, "option 'x402Facilitator.url' must be an absolute http(s) URL"],
+    [undefined, "option 'x402Facilitator.url' must be an http(s) URL, got undefined"],
+    [{}, "option 'x402Facilitator.url' must be an http(s) URL"],
+    [{ url: 'ftp://x' }, "option 'x402Facilitator.url' must be an http(s) URL"],
     [{ url: 'https://f', timeoutMs: 0 }, "option 'x402Facilitator.timeoutMs'"],
     [{ url: 'https://f', headers: { a: 1 } }, "option 'x402Facilitator.headers'"],
     [
@@ -201,7 +201,7 @@ describe('x402Facilitator', () => {
 
 describe('x402Guard options', () => {
   it.each([
-    [undefined, 'x402Guard() needs an options object'],
+    [undefined, "option 'x402Guard.facilitator' must be an object with verify() and settle()"],
     [{ accepts: [PRICE] }, "option 'x402Guard.facilitator'"],
     [{ facilitator, accepts: [] }, "option 'x402Guard.accepts' must be a non-empty array"],
     [{ facilitator, accepts: [{ ...PRICE, amount: '0.01' }] }, "option 'x402Guard.accepts'"],

@@ -92,9 +92,9 @@ describe('mcp.skills() refuses at boot', () => {
   });
 
   it.each([
-    [{ dir: '' }, /option 'skills.dir' must be the path of a folder/],
+    [{ dir: '' }, /option 'skills.dir' must be a non-empty string/],
     [{ dir: 'x', directoryRaed: true }, /unknown option 'skills.directoryRaed'. Did you mean 'skills.directoryRead'\?/],
-    [{ dir: 'x', directoryRead: 'yes' }, /option 'skills.directoryRead' must be a boolean/],
+    [{ dir: 'x', directoryRead: 'yes' }, /option 'skills.directoryRead' must be true or false/],
     [{ dir: 'x', maxFileBytes: 0 }, /option 'skills.maxFileBytes' must be an integer from 1 to 16777216/],
     [42, /option 'skills' must be a folder path or \{ dir, … \}/],
   ])('the options %p', (options, reason) => {

@@ -2,6 +2,7 @@
 
 import { formatRatio } from '../format';
 import type { ServerRuns } from '../scenarios/load-runs';
+import type { BenchResults } from './bench-results';
 import { SERVERS, type ServerSpec } from './catalog';
 import {
   find,
@@ -16,7 +17,6 @@ import {
   versusTarget,
   type TargetRow,
 } from './report-figures';
-import type { BenchResults } from './report';
 
 /** A req/s target against (a): judged side by side when the run had those rounds, else on the sequential ones. */
 function bareTarget(entries: readonly ServerRuns[], spec: ServerSpec, figure: string, min: number): TargetRow {

@@ -1,9 +1,10 @@
 // RESULTS.md of `npm run bench`: the targets, one table per scenario (every figure with its ratio to (a)), raw rounds.
 
 import { formatBytes, formatNumber, formatRatio, markdownTable } from '../format';
-import { DISTURBED_BELOW, type ServerRuns } from '../scenarios/load-runs';
+import { DISTURBED_BELOW } from '../scenarios/load-runs';
 import type { ServerSessionRuns, SessionRun } from '../scenarios/sessions';
 import { SERVERS, short, type ServerSpec } from './catalog';
+import type { BenchResults } from './bench-results';
 import type { BenchConfig } from './config';
 import type { RunMeta } from './meta';
 import {
@@ -27,34 +28,6 @@ import { scaleSections, scaleTargetRows } from './report-scale';
 import { signInSections, signInTargetRows } from './report-sign-in';
 import { stdioSections, stdioTargetRows } from './report-stdio';
 import { telemetrySections, telemetryTargetRows } from './report-telemetry';
-import type { ConnectionLevel } from '../scenarios/connections';
-import type { RedisResults } from '../scenarios/redis';
-import type { StdioResults } from '../scenarios/stdio';
-import type { ServerStreamRuns } from '../scenarios/streams';
-import type { TelemetryResults } from '../scenarios/telemetry';
-
-/** What a run measured; a scenario left out with BENCH_ONLY is undefined. */
-export interface BenchResults {
-  readonly throughput?: readonly ServerRuns[];
-  readonly stream?: readonly ServerRuns[];
-  readonly sessions?: readonly ServerSessionRuns[];
-  /** Scenario 1m: `tools/call add` as 2026-07-28 requests. */
-  readonly modernThroughput?: readonly ServerRuns[];
-  /** Scenario 2m: 100 progress notifications and the result, as 2026-07-28 requests. */
-  readonly modernStream?: readonly ServerRuns[];
-  /** The Redis scenario (issue 20), or why it was skipped. */
-  readonly redis?: RedisResults;
-  /** Scenario 4 (issue 21): `tools/call add` with OpenTelemetry absent, idle and on. */
-  readonly telemetry?: TelemetryResults;
-  /** Scenario `sign-in` (issue 30): (f) with its static token, a second (f), and (f) with router-issued JWTs. */
-  readonly signIn?: readonly ServerRuns[];
-  /** Scenario `stdio` (issue 31): a stdio server called directly, through this router and through supergateway. */
-  readonly stdio?: StdioResults;
-  /** Scenario `connections` (issue 34): `tools/call add` at 100 and 1,000 keep-alive connections. */
-  readonly connections?: readonly ConnectionLevel[];
-  /** Scenario `streams` (issue 34): heap and RSS per open GET stream and listen stream. */
-  readonly streams?: readonly ServerStreamRuns[];
-}
 
 const opened = (run: SessionRun): number => run.openedPerSecond;
 const perSession = (run: SessionRun): number => run.heapPerSession;

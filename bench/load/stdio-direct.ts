@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { processCpuMicros } from '../servers/process-tree';
 import { percentile } from '../stats';
-import type { CannonResult } from './tasks';
+import type { CannonResult } from './cannon-result';
 
 /** Calls of `add` through the SDK's stdio client: `concurrency` loops for `seconds`, after `warmupSeconds` of the same. */
 export interface StdioDirectTask {

@@ -1,5 +1,6 @@
 // What the harness asks of the load child, and what it answers (shared by both sides of the IPC channel).
 
+import type { CannonResult } from './cannon-result';
 import type { OpenedSession, Target } from './http-client';
 import type { CloseStreamsTask, OpenStreamsTask, StreamsResult } from './held-streams';
 import type { MixedTrafficResult, MixedTrafficTask } from './mixed-traffic';
@@ -55,18 +56,6 @@ export type LoadTask =
   | StdioDirectTask
   | OpenStreamsTask
   | CloseStreamsTask;
-
-/** The outcome of a {@link CannonTask}. Latencies are exact (autocannon's own histogram keeps whole milliseconds). */
-export interface CannonResult {
-  /** Responses with a 2xx status. */
-  readonly ok: number;
-  /** Responses with another status, and connection errors and timeouts. */
-  readonly failed: number;
-  readonly seconds: number;
-  readonly perSecond: number;
-  readonly p50Ms: number;
-  readonly p99Ms: number;
-}
 
 /** The outcome of an {@link OpenSessionsTask} or a {@link CloseSessionsTask}. */
 export interface SessionsResult {

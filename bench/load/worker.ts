@@ -14,7 +14,8 @@ import { closeStreams, openStreams } from './held-streams';
 import { runMixedTraffic } from './mixed-traffic';
 import { runSoakTraffic } from './soak-traffic';
 import { runStdioDirect } from './stdio-direct';
-import type { CannonResult, CannonTask, LoadResults, LoadTask, SessionsResult } from './tasks';
+import type { CannonResult } from './cannon-result';
+import type { CannonTask, LoadResults, LoadTask, SessionsResult } from './tasks';
 import { percentile } from '../stats';
 
 async function cannon(task: CannonTask): Promise<CannonResult> {

@@ -1,7 +1,7 @@
 // Measured load runs shared by scenarios 1 and 2: servers checked, warmed up, then loaded in interleaved repeats.
 
 import type { OpenedSession, Target } from '../load/http-client';
-import type { CannonResult } from '../load/tasks';
+import type { CannonResult } from '../load/cannon-result';
 import { short, type ServerSpec } from '../harness/catalog';
 import type { ServerStats } from '../servers/control';
 import { selectServers, serverNodeArgs, type BenchConfig } from '../harness/config';

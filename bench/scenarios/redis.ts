@@ -3,7 +3,7 @@
 
 import type { OpenedSession, Target } from '../load/http-client';
 import type { MixedTrafficResult } from '../load/mixed-traffic';
-import type { CannonResult } from '../load/tasks';
+import type { CannonResult } from '../load/cannon-result';
 import { SERVERS, type ServerSpec } from '../harness/catalog';
 import { serverNodeArgs, type BenchConfig } from '../harness/config';
 import { RunningServer, type LoadGenerator } from '../harness/fleet';

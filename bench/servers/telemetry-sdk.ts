@@ -22,12 +22,21 @@ import {
   type ReadableSpan,
   type SpanExporter,
 } from '@opentelemetry/sdk-trace-base';
-import type { TelemetryStats } from './telemetry-setup';
 
 const OPERATION_DURATION = 'mcp.server.operation.duration';
 
+/** What the counting exporters saw, at the last flush. */
+export interface ExportedCounts {
+  /** Spans that reached the exporter. */
+  readonly spans: number;
+  /** Of those, SERVER spans named `tools/call add`. */
+  readonly addSpans: number;
+  /** The count of `mcp.server.operation.duration`, all attribute sets together. */
+  readonly operations: number;
+}
+
 /** The SDK as NodeSDK sets it up, with exporters that count instead of sending. */
-export function registerSdk(): () => Promise<Omit<TelemetryStats, 'mode' | 'apiLoaded'>> {
+export function registerSdk(): () => Promise<ExportedCounts> {
   let spans = 0;
   let addSpans = 0;
   let operations = 0;

@@ -1,6 +1,7 @@
-// The OpenTelemetry setups of scenario 4's router servers (issue 21): the API absent, installed but idle, or the SDK registered.
+// The OpenTelemetry setups of scenario 4's router servers: the API absent, installed but idle, or the SDK registered.
 
 import Module from 'node:module';
+import type { ExportedCounts } from './telemetry-sdk';
 
 /**
  * `absent`: `@opentelemetry/api` cannot be resolved, as in an app that does not install it. `idle`: it is installed
@@ -13,16 +14,10 @@ export const TELEMETRY_MODES = ['absent', 'idle', 'disabled', 'sdk'] as const;
 export type TelemetryMode = (typeof TELEMETRY_MODES)[number];
 
 /** What a server of scenario 4 reports after its runs, so the harness can tell that each setup is what it claims. */
-export interface TelemetryStats {
+export interface TelemetryStats extends ExportedCounts {
   readonly mode: TelemetryMode;
   /** Whether any module of `@opentelemetry/api` was loaded in the process. */
   readonly apiLoaded: boolean;
-  /** Spans that reached the exporter (after a flush). */
-  readonly spans: number;
-  /** Of those, SERVER spans named `tools/call add`. */
-  readonly addSpans: number;
-  /** The count of `mcp.server.operation.duration`, all attribute sets together, at the last flush. */
-  readonly operations: number;
 }
 
 /** Makes `@opentelemetry/api` unresolvable from here on: the router's optional `require` then fails as without it. */
@@ -58,6 +53,6 @@ export function setUpTelemetry(mode: TelemetryMode): () => Promise<TelemetryStat
   const counts =
     mode === 'sdk'
       ? (require('./telemetry-sdk') as typeof import('./telemetry-sdk')).registerSdk()
-      : async () => ({ spans: 0, addSpans: 0, operations: 0 });
+      : async (): Promise<ExportedCounts> => ({ spans: 0, addSpans: 0, operations: 0 });
   return async () => ({ mode, apiLoaded: apiLoaded(), ...(await counts()) });
 }

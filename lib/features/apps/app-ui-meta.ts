@@ -1,7 +1,8 @@
 // An app's `_meta.ui` (SEP-1865 UI Resource Format): its CSP origins, sandbox permissions, border and domain, checked once.
 
 import { isIPv6 } from 'node:net';
-import { McpConfigError, rejectUnknownKeys, type OptionKeys } from '../../options/config-error';
+import type { OptionKeys } from '../../options/config-error';
+import type { OptionReader } from '../../options/option-reader';
 import { isObject } from '../../core/jsonrpc/types';
 
 /** The origins an app may reach (SEP-1865 `McpUiResourceCsp`); the host builds its Content-Security-Policy from them. */
@@ -72,6 +73,11 @@ function isOrigin(origin: unknown): origin is string {
   return (ipv6 === undefined || isIPv6(ipv6)) && (port === undefined || (Number(port) >= 1 && Number(port) <= 65535));
 }
 
+/** What an origin list must hold, in the message of one that does not. */
+const ORIGINS =
+  'an array of origins: scheme://host[:port] with http, https, ws or wss ' +
+  "(a '*.' subdomain wildcard is allowed; an international name in its xn-- form)";
+
 /**
  * Checks the `_meta.ui` options of an app and returns `_meta.ui` as it goes on the wire (undefined when empty).
  *
@@ -79,67 +85,45 @@ function isOrigin(origin: unknown): origin is string {
  *   permission that is not `{}`, a `prefersBorder` that is not a boolean, a `domain` that is not a plain string
  * @example
  * ```ts
- * uiResourceMeta({ csp: { resourceDomains: ['https://cdn.example.com'] }, prefersBorder: true }, "app 'form'");
+ * uiResourceMeta(OptionReader.of(app, '', OPTION_KEYS, { item: "app 'form'" })); // apps.ts reads an app so
+ * // { csp: { resourceDomains: ['https://cdn.example.com'] }, prefersBorder: true }
  * ```
  */
-export function uiResourceMeta(options: UiMetaOptions, label: string): Record<string, unknown> | undefined {
-  const { csp, permissions, prefersBorder, domain } = options;
+export function uiResourceMeta(read: OptionReader<UiMetaOptions>): Record<string, unknown> | undefined {
   const ui: Record<string, unknown> = {};
-  if (csp !== undefined) ui.csp = checkCsp(csp, label);
-  if (permissions !== undefined) ui.permissions = checkPermissions(permissions, label);
-  if (prefersBorder !== undefined) {
-    if (typeof prefersBorder !== 'boolean') fail(`${label} prefersBorder must be true or false`, prefersBorder);
-    ui.prefersBorder = prefersBorder;
-  }
+  if (read.raw('csp') !== undefined) ui.csp = checkCsp(read.nested('csp', CSP_KEYS));
+  if (read.raw('permissions') !== undefined)
+    ui.permissions = checkPermissions(read.nested('permissions', PERMISSION_KEYS));
+  if (read.raw('prefersBorder') !== undefined) ui.prefersBorder = read.boolean('prefersBorder', false);
+  const domain = read.string('domain');
   if (domain !== undefined) {
     // Host-specific (SEP-1865 `domain`), so only its shape is checked: one token, nothing that could split a header.
-    if (typeof domain !== 'string' || !/^[^\s"';,]{1,253}$/.test(domain))
-      fail(`${label} domain must be a host name such as 'a904794854a047f6.claudemcpcontent.com'`, domain);
+    if (!/^[^\s"';,]{1,253}$/.test(domain))
+      throw read.invalid('domain', "a host name such as 'a904794854a047f6.claudemcpcontent.com'");
     ui.domain = domain;
   }
   return Object.keys(ui).length === 0 ? undefined : ui;
 }
 
-function checkCsp(csp: unknown, item: string): Record<string, string[]> {
-  const label = `${item} csp`;
-  const entries = knownEntries(csp, CSP_KEYS, item, 'csp.');
+/** The keys given (and not undefined) of nested options, in the order given: the order they go on the wire. */
+function givenKeys<T extends object>(read: OptionReader<T>): Array<Extract<keyof T, string>> {
+  return Object.keys(read.options).filter((key) => read.options[key as keyof T] !== undefined) as Array<
+    Extract<keyof T, string>
+  >;
+}
+
+function checkCsp(read: OptionReader<McpAppCsp>): Record<string, string[]> {
   const checked: Record<string, string[]> = {};
-  for (const [key, origins] of entries) {
-    if (!Array.isArray(origins)) fail(`${label}.${key} must be an array of origins`, origins);
-    checked[key] = (origins as unknown[]).map((origin) => {
-      if (!isOrigin(origin)) {
-        fail(
-          `${label}.${key} holds ${JSON.stringify(origin)}, which is not an origin: use scheme://host[:port] with http, https, ws or wss (a '*.' subdomain wildcard is allowed; an international name in its xn-- form)`,
-        );
-      }
-      return origin;
-    });
-  }
+  for (const key of givenKeys(read)) checked[key] = [...(read.array(key, isOrigin, ORIGINS) ?? [])];
   return checked;
 }
 
-function checkPermissions(permissions: unknown, item: string): Record<string, Record<string, never>> {
-  const label = `${item} permissions`;
+function checkPermissions(read: OptionReader<McpAppPermissions>): Record<string, Record<string, never>> {
   const checked: Record<string, Record<string, never>> = {};
-  for (const [key, value] of knownEntries(permissions, PERMISSION_KEYS, item, 'permissions.')) {
-    if (!isObject(value) || Object.keys(value).length > 0) fail(`${label}.${key} must be {} to ask for it`, value);
+  for (const key of givenKeys(read)) {
+    const value = read.raw(key);
+    if (!isObject(value) || Object.keys(value).length > 0) throw read.invalid(key, '{} to ask for it');
     checked[key] = {};
   }
   return checked;
-}
-
-function knownEntries(
-  value: unknown,
-  keys: Readonly<Record<string, true>>,
-  item: string,
-  prefix: string,
-): [string, unknown][] {
-  if (!isObject(value)) fail(`${item} ${prefix.slice(0, -1)} must be an object`, value);
-  rejectUnknownKeys(value as object, keys, prefix, { item });
-  return Object.entries(value as Record<string, unknown>).filter(([, entry]) => entry !== undefined);
-}
-
-function fail(message: string, ...got: unknown[]): never {
-  const suffix = got.length > 0 ? `, got ${JSON.stringify(got[0])}` : '';
-  throw new McpConfigError('ERR_MCP_INVALID_OPTION', `${message}${suffix}`);
 }

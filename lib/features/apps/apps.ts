@@ -1,15 +1,17 @@
 // mcp.app(): an MCP App (SEP-1865) — a `ui://` HTML resource with its `_meta.ui` — and the tools that show it.
 
 import path from 'node:path';
-import { isPositiveInteger, McpConfigError, rejectUnknownKeys, type OptionKeys } from '../../options/config-error';
+import { McpConfigError, type OptionKeys } from '../../options/config-error';
+import { OptionReader } from '../../options/option-reader';
 import { isObject } from '../../core/jsonrpc/types';
 import { inProduction } from '../../core/node-env';
 import { itemLabel, type McpRegistration } from '../../core/registry/definition';
 import type { Registry } from '../../core/registry/registry';
 import type { ToolDefinition } from '../../core/registry/tools';
 import { UI_MIME_TYPE } from '../../core/registry/ui-link';
+import type { RequestDispatcher } from '../../edge/host-routes/in-process';
 import { CSP_KEYS, PERMISSION_KEYS, uiResourceMeta, type UiMetaOptions } from './app-ui-meta';
-import { fileSource, routeSource, stringSource, type HostDispatch, type HtmlSource } from './html-source';
+import { fileSource, routeSource, stringSource, type HtmlSource } from './html-source';
 
 /** Default `maxBytes` of an app: its HTML, inlined scripts and styles included. */
 export const DEFAULT_APP_MAX_BYTES = 4 * 1024 * 1024;
@@ -70,25 +72,25 @@ const APP_NAME = /^[A-Za-z0-9._~-]{1,128}$/;
 export function createApps(
   registry: Registry,
   serverName: string,
-  host: HostDispatch,
+  host: RequestDispatcher,
 ): (options: McpAppOptions) => McpAppRegistration {
   return function app(options) {
     if (!isObject(options)) throw invalid(`mcp.app() needs an options object, got ${JSON.stringify(options)}`);
-    rejectUnknownKeys(options, OPTION_KEYS, '', {
+    const read = OptionReader.of(options, '', OPTION_KEYS, {
       item: itemLabel('app', options.name),
       nested: { csp: CSP_KEYS, permissions: PERMISSION_KEYS },
     });
-    const { name, title, description, maxBytes = DEFAULT_APP_MAX_BYTES, tools = [] } = options;
+    const { name, title, description } = options;
     if (typeof name !== 'string' || !APP_NAME.test(name) || name === '.' || name === '..')
       throw invalid(
         `app name ${JSON.stringify(name)} must be one URI path segment of A-Z a-z 0-9 . _ ~ -`,
         'ERR_MCP_INVALID_NAME',
       );
     const label = `app '${name}'`;
-    if (!isPositiveInteger(maxBytes)) throw invalid(`${label} maxBytes must be a positive number of bytes`);
-    if (!Array.isArray(tools)) throw invalid(`${label} tools must be an array of tool definitions`);
-    const html = sourceOf(options, maxBytes, label, host);
-    const ui = uiResourceMeta(options, label);
+    const maxBytes = read.positiveInteger('maxBytes', DEFAULT_APP_MAX_BYTES, 'a positive number of bytes');
+    const tools = read.array('tools', isToolObject, 'an array of tool definitions') ?? [];
+    const html = sourceOf(read, maxBytes, label, host);
+    const ui = uiResourceMeta(read);
     const uri = `ui://${encodeURIComponent(serverName)}/${name}`;
     // SEP-1865: `_meta.ui` on the listed resource and on the read contents (where hosts look first).
     const meta = ui === undefined ? undefined : { ui };
@@ -118,29 +120,32 @@ export function createApps(
   };
 }
 
-function sourceOf(options: McpAppOptions, maxBytes: number, label: string, host: HostDispatch): HtmlSource {
-  const given = (['html', 'file', 'route'] as const).filter((key) => options[key] !== undefined);
+function sourceOf(
+  read: OptionReader<McpAppOptions>,
+  maxBytes: number,
+  label: string,
+  host: RequestDispatcher,
+): HtmlSource {
+  const given = (['html', 'file', 'route'] as const).filter((key) => read.raw(key) !== undefined);
   if (given.length !== 1)
     throw invalid(
       `${label} needs exactly one of html, file or route, got ${given.length === 0 ? 'none' : given.join(' and ')}`,
     );
-  const { html, file, route } = options;
-  if (html !== undefined) {
-    if (typeof html !== 'string') throw invalid(`${label} html must be a string`);
-    return stringSource(html, maxBytes, label);
-  }
-  if (file !== undefined) {
-    if (typeof file !== 'string' || file === '') throw invalid(`${label} file must be a path to an .html file`);
-    return fileSource(path.resolve(file), maxBytes, label, !inProduction());
-  }
+  const html = read.string('html');
+  if (html !== undefined) return stringSource(html, maxBytes, label);
+  const file = read.string('file', { nonEmpty: true });
+  if (file !== undefined) return fileSource(path.resolve(file), maxBytes, label, !inProduction());
+  const route = read.raw('route');
   if (typeof route !== 'string' || !/^\/[^\s#]*$/.test(route))
-    throw invalid(`${label} route must be a path of the host app starting with '/', got ${JSON.stringify(route)}`);
+    throw read.invalid('route', "a path of the host app starting with '/'");
   return routeSource(route, maxBytes, label, host);
 }
 
+/** An object, for `tools`: the registry checks the rest of each definition, as `mcp.tool()`'s. */
+const isToolObject = (item: unknown): item is ToolDefinition<never> => isObject(item);
+
 /** A tool of an app's `tools`, linked to it: its own `ui` may only add `visibility`, for this app. */
 function linkedTo(tool: ToolDefinition<never>, name: string, label: string): ToolDefinition<never> {
-  if (!isObject(tool)) throw invalid(`${label} tools must be an array of tool definitions`);
   const own = tool.ui;
   if (own === undefined) return withUi(tool, name);
   const app = typeof own === 'string' ? own : isObject(own) ? own.app : undefined;

@@ -1,18 +1,13 @@
 // Where an app's HTML comes from: a string, a file (re-read when it changes, outside production), or a host route.
 
 import fs from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpConfigError } from '../../options/config-error';
 import { ErrorCode, JsonRpcError } from '../../core/jsonrpc/errors';
 import type { RequestContext } from '../../core/registry/request-context';
-import { dispatchInProcess } from '../bridge/in-process';
-import { DEFAULT_ROUTE_TIMEOUT_MS } from '../bridge/route-tool';
+import { DEFAULT_ROUTE_TIMEOUT_MS, dispatchInProcess, type RequestDispatcher } from '../../edge/host-routes/in-process';
 
 /** Gives the app's HTML for one `resources/read`. */
 export type HtmlSource = (ctx: RequestContext) => string | Promise<string>;
-
-/** Dispatches a request in-process through the host app (the bridge's). */
-export type HostDispatch = (req: IncomingMessage, res: ServerResponse) => void;
 
 const readFailed = (label: string, why: string): JsonRpcError =>
   new JsonRpcError(ErrorCode.InternalError, `${label}: ${why}`);
@@ -72,7 +67,7 @@ function readBounded(
  * answer of at most `maxBytes` is the app; anything else is a JSON-RPC internal error naming the route and status,
  * never the error page itself. A route that has not answered after {@link DEFAULT_ROUTE_TIMEOUT_MS} fails the read.
  */
-export function routeSource(route: string, maxBytes: number, label: string, host: HostDispatch): HtmlSource {
+export function routeSource(route: string, maxBytes: number, label: string, host: RequestDispatcher): HtmlSource {
   const failed = (why: string): JsonRpcError => readFailed(label, `the route GET ${route} ${why}`);
   return async (ctx) => {
     let bytes = 0;

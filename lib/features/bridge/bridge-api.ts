@@ -8,18 +8,13 @@ import type { McpRegistration } from '../../core/registry/definition';
 import type { Registry } from '../../core/registry/registry';
 import type { ToolDefinition } from '../../core/registry/tools';
 import type { McpObserver } from '../../core/observe/observer';
-import { asDispatcher, tracedDispatch, type RouteTarget } from './dispatch';
+import { asDispatcher, type RouteTarget } from '../../edge/host-routes/host-dispatch';
+import type { RequestDispatcher } from '../../edge/host-routes/in-process';
+import type { AddRouteTool, BridgedRouteMeta, RouteToolMeta } from '../../edge/host-routes/route-tool-meta';
+import { tracedDispatch } from './dispatch';
 import { routesFromOpenApi } from './openapi';
-import { routeTool, type BridgedRouteMeta, type RequestDispatcher, type RouteToolMeta } from './route-tool';
+import { routeTool } from './route-tool';
 import { createWrappedRoutes } from './wrapped-routes';
-
-/** Registers a route as a tool that runs through `dispatch`: every bridge way (and `@tool` on a handler) ends here. */
-export type AddRouteTool = (
-  meta: RouteToolMeta,
-  method: string,
-  path: string,
-  dispatch: RequestDispatcher,
-) => McpRegistration;
 
 /** What the bridge adds to one router. */
 export interface Bridge {

@@ -1,52 +1,8 @@
-// The end of an in-process dispatch: what answers when no route did, or a route called next(err).
+// An in-process dispatch traced: one INTERNAL span per request through a host route, ended with its response.
 
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ErrorCode } from '../../core/jsonrpc/errors';
-import type { McpLogger } from '../../core/logger';
-import { sendHttpError } from '../../edge/http/http-error';
 import { ATTR_HTTP_REQUEST_METHOD, ATTR_HTTP_RESPONSE_STATUS_CODE, ATTR_HTTP_ROUTE } from '../../core/observe/semconv';
 import type { McpObserver } from '../../core/observe/observer';
-import type { RequestDispatcher } from './route-tool';
-
-/**
- * An Express app or router, called with a final `next`. Its parameters are typed `never` so that an app or
- * router whose handlers expect Express's own request type fits (the in-process request is a real one).
- */
-export type RouteTarget = (req: never, res: never, next: (err?: unknown) => void) => void;
-
-type NodeTarget = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
-
-/**
- * Wraps an app or router so an in-process request always gets an answer: `next(err)` → 500 (the error is
- * logged, never sent), no matching route → 404; either becomes an `isError` tool result.
- *
- * @example
- * ```ts
- * const dispatch = asDispatcher(app, console);
- * ```
- */
-export function asDispatcher(target: RouteTarget, logger: McpLogger): RequestDispatcher {
-  const call = target as unknown as NodeTarget;
-  return function mcpBridgeDispatch(req, res) {
-    call(req, res, (err) => {
-      if (res.headersSent) {
-        res.end();
-        return;
-      }
-      if (err !== undefined && err !== 'route' && err !== 'router') {
-        logger.error(err, `mcpRouter: the bridged route ${req.method ?? ''} ${req.url ?? ''} failed`);
-        sendHttpError(res, 500, ErrorCode.InternalError, 'Internal error');
-      } else {
-        sendHttpError(
-          res,
-          404,
-          ErrorCode.ServerError,
-          `Not Found: no route answers ${req.method ?? ''} ${req.url ?? ''}`,
-        );
-      }
-    });
-  };
-}
+import type { RequestDispatcher } from '../../edge/host-routes/in-process';
 
 /**
  * Runs each in-process request in an INTERNAL span `{METHOD} {path}` (HTTP semantic conventions), a child of the

@@ -3,16 +3,7 @@
 import { McpConfigError, type OptionKeys } from '../../options/config-error';
 import { isObject } from '../../core/jsonrpc/types';
 import type { JsonSchema } from '../../core/registry/tools';
-
-/** The declared inputs of a route, by where they go in the HTTP request. */
-export interface RouteInput {
-  /** Path parameters (strings); derived from the route path when not declared. */
-  params?: JsonSchema;
-  /** Query parameters. */
-  query?: JsonSchema;
-  /** The JSON body: an object schema's properties become arguments; any other body is the argument `body`. */
-  body?: JsonSchema;
-}
+import type { RouteInput } from '../../edge/host-routes/route-tool-meta';
 
 /** The keys of a route's `input`. */
 export const ROUTE_INPUT_KEYS: OptionKeys<RouteInput> = { params: true, query: true, body: true };

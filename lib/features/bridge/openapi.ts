@@ -3,9 +3,8 @@
 import { McpConfigError } from '../../options/config-error';
 import { isObject } from '../../core/jsonrpc/types';
 import type { JsonSchema } from '../../core/registry/tools';
-import type { RouteInput } from './input';
+import type { RouteInput, RouteToolMeta } from '../../edge/host-routes/route-tool-meta';
 import { pathFromTemplate } from './path-template';
-import type { RouteToolMeta } from './route-tool';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head'] as const;
 const VALID_NAME = /^[A-Za-z0-9_.-]{1,64}$/;

@@ -4,14 +4,7 @@ import { isUtf8 } from 'node:buffer';
 import { audioContent, embeddedResource, imageContent, textContent } from '../../core/registry/content';
 import { errorResult, jsonResult, toCallToolResult, type CallToolResult } from '../../core/registry/tools';
 import type { CompiledSchema } from '../../core/schema/validator';
-
-/** What a route sent, as captured by an in-process run: plain data, no Express objects. */
-export interface CapturedResponse {
-  status: number;
-  /** Response headers; names are matched case-insensitively. */
-  headers: Record<string, string | string[] | number | undefined>;
-  body: Buffer;
-}
+import type { CapturedResponse } from '../../edge/host-routes/in-process';
 
 /** Options of {@link toToolResult}. */
 export interface ToToolResultOptions {

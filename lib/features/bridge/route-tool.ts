@@ -1,64 +1,18 @@
 // A route as a tool: arguments → an in-process request through Express (light-my-request), response → tool result.
 
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { OptionKeys } from '../../options/config-error';
 import type { RequestContext } from '../../core/registry/request-context';
-import { itemLabel, rejectUnknownDefinitionKeys, type Icon } from '../../core/registry/definition';
+import { itemLabel, rejectUnknownDefinitionKeys } from '../../core/registry/definition';
 import { TOOL_NESTED_KEYS } from '../../core/registry/tool-definition';
-import { errorResult, type ToolAnnotations, type ToolDefinition, type ToolMode } from '../../core/registry/tools';
-import { wrapsOutput, type JsonSchema } from '../../core/registry/tool-schemas';
-import type { AccessRule } from '../../core/registry/access';
-import type { CallLimitOptions } from '../../core/registry/call-limit';
-import type { ToolGuard } from '../../core/registry/guards';
-import type { ToolUiLink } from '../../core/registry/ui-link';
-import { inputLayoutFor, ROUTE_INPUT_KEYS, type RouteInput } from './input';
+import { errorResult, type ToolDefinition, type ToolMode } from '../../core/registry/tools';
+import { wrapsOutput } from '../../core/registry/tool-schemas';
+import { DEFAULT_ROUTE_TIMEOUT_MS, dispatchInProcess, type RequestDispatcher } from '../../edge/host-routes/in-process';
+import type { BridgedRouteMeta, RouteToolMeta } from '../../edge/host-routes/route-tool-meta';
+import { inputLayoutFor, ROUTE_INPUT_KEYS } from './input';
 import { annotationsFor, toolNameFor } from './route-names';
 import { compilePath } from './path-values';
 import { toToolResult } from './result';
-import { dispatchInProcess } from './in-process';
-
-/** How a route becomes a tool. */
-export interface RouteToolMeta extends AccessRule {
-  /** Defaults to a readable name from method and path (`get_users_by_id`). */
-  name?: string;
-  /** A display name for people (the tool's `title`); the model reads `description`. Defaults to none. */
-  title?: string;
-  /** What the route does, for the model. Required. */
-  description: string;
-  /** Icons a client may show beside the tool (MCP 2025-11-25), as on any tool. Defaults to none. */
-  icons?: Icon[];
-  /** Extra data listed with the tool, for clients that know its keys, as on any tool. Defaults to none. */
-  _meta?: Record<string, unknown>;
-  /** Schemas of path params, query and body; path params default to the route path's, as strings. */
-  input?: RouteInput;
-  /** `flat` merges params, query and body properties into one object; `nested` keeps them apart. Defaults to `flat`. */
-  layout?: 'flat' | 'nested';
-  /**
-   * JSON Schema of a 2xx JSON body: it becomes `outputSchema`, so answers are checked against it as any tool's.
-   * A schema that is not an object's (`{ type: 'array' }`) is sent wrapped, and so is the body: `{ result: body }`.
-   */
-  output?: JsonSchema;
-  /** Defaults from the HTTP method: GET → readOnlyHint, PUT → idempotentHint, DELETE → destructiveHint. */
-  annotations?: ToolAnnotations;
-  /** Request headers of the MCP caller passed on to the route besides `authorization` (lower case). Defaults to none. */
-  forwardHeaders?: string[];
-  /** A route that has not answered by then gives an `isError` result. Defaults to {@link DEFAULT_ROUTE_TIMEOUT_MS}. */
-  timeoutMs?: number;
-  /** At most `limit` calls per `windowMs` per caller, as on any tool. Defaults to none. */
-  rateLimit?: CallLimitOptions;
-  /** Guards around each call, as on any tool (they run before the route is dispatched). Defaults to none. */
-  guards?: ReadonlyArray<ToolGuard>;
-  /** The MCP App that shows its results, as on any tool (`mcp.app()` first). Defaults to none. */
-  ui?: ToolUiLink;
-}
-
-/** What `mcp.route()` needs besides {@link RouteToolMeta}: the method (default GET, or POST with a body) and path of the route. */
-export interface BridgedRouteMeta extends RouteToolMeta {
-  /** The route's HTTP method, any case. Defaults to GET, or POST when the route takes a body. */
-  method?: string;
-  /** The route's path, for its parameters and the default tool name; defaults to one made of the declared params. */
-  path?: string;
-}
 
 /** Every key of a route's tool meta (`exposeRoutes` entries besides `method` and `path`). */
 const ROUTE_META_KEYS: OptionKeys<RouteToolMeta> = {
@@ -97,17 +51,11 @@ export function rejectUnknownRouteKeys(meta: object, item: string, bridged: bool
   rejectUnknownDefinitionKeys(meta as Record<string, unknown>, keys, item, ROUTE_NESTED_KEYS);
 }
 
-/** Something that serves Node requests: an Express app or router (called as `(req, res)`). */
-export type RequestDispatcher = (req: IncomingMessage, res: ServerResponse) => void;
-
 /** A route's tool, and how the registry serves it (its arguments as the wire carries them, before the schema). */
 export interface RouteTool {
   readonly definition: ToolDefinition;
   readonly mode: ToolMode;
 }
-
-/** Default `timeoutMs` of a bridged route: a handler that never answers must not hold a tool call forever. */
-export const DEFAULT_ROUTE_TIMEOUT_MS = 30_000;
 
 function queryString(query: Record<string, unknown>): string {
   const search = new URLSearchParams();

@@ -4,13 +4,10 @@ import type { RequestHandler } from 'express';
 import { locateHandler, type Location } from '../../edge/express-host';
 import type { McpLogger } from '../../core/logger';
 import { itemLabel, type McpRegistration } from '../../core/registry/definition';
-import { asDispatcher, type RouteTarget } from './dispatch';
-import {
-  rejectUnknownRouteKeys,
-  type BridgedRouteMeta,
-  type RequestDispatcher,
-  type RouteToolMeta,
-} from './route-tool';
+import { asDispatcher, type RouteTarget } from '../../edge/host-routes/host-dispatch';
+import type { RequestDispatcher } from '../../edge/host-routes/in-process';
+import type { AddRouteTool, BridgedRouteMeta } from '../../edge/host-routes/route-tool-meta';
+import { rejectUnknownRouteKeys } from './route-tool';
 
 /** The routes wrapped by one MCP router's `route()`. */
 export interface WrappedRoutes {
@@ -52,7 +49,7 @@ interface Waiting {
  * ```
  */
 export function createWrappedRoutes(
-  addRouteTool: (meta: RouteToolMeta, method: string, path: string, dispatch: RequestDispatcher) => McpRegistration,
+  addRouteTool: AddRouteTool,
   logger: McpLogger,
   reserveName: (name: string) => void,
 ): WrappedRoutes {

@@ -1,7 +1,7 @@
 // Standard (TC39) decorators @tool, @resource, @prompt for controller classes, and what mcp.register() reads from them.
 
 import { McpConfigError } from '../../options/config-error';
-import type { BridgedRouteMeta } from '../bridge/route-tool';
+import type { BridgedRouteMeta } from '../../edge/host-routes/route-tool-meta';
 import type { PromptDefinition } from '../../core/registry/prompts';
 import type { ResourceDefinition, ResourceTemplateDefinition } from '../../core/registry/resources';
 import type { ToolDefinition } from '../../core/registry/tools';

@@ -1,10 +1,9 @@
 // mcp.register(controller): each decorated method to the registration its decorator asks for.
 
 import type { RequestHandler } from 'express';
-import type { AddRouteTool } from '../bridge/bridge-api';
-import { asDispatcher, type RouteTarget } from '../bridge/dispatch';
-import type { BridgedRouteMeta } from '../bridge/route-tool';
 import { appOfHandlers } from '../../edge/express-host';
+import { asDispatcher, type RouteTarget } from '../../edge/host-routes/host-dispatch';
+import type { AddRouteTool, BridgedRouteMeta } from '../../edge/host-routes/route-tool-meta';
 import type { McpLogger } from '../../core/logger';
 import type { McpRegistration } from '../../core/registry/definition';
 import type { PromptDefinition } from '../../core/registry/prompts';

@@ -1,14 +1,8 @@
 // x402Facilitator: a small HTTP client of an x402 facilitator's /verify, /settle and /supported (x402 v2 §7), on fetch.
 
-import {
-  invalidOption,
-  isPositiveInteger,
-  McpConfigError,
-  rejectUnknownKeys,
-  type OptionKeys,
-} from '../../options/config-error';
+import type { OptionKeys } from '../../options/config-error';
+import { OptionReader } from '../../options/option-reader';
 import { isObject } from '../../core/jsonrpc/types';
-import { readBoundedText } from '../../edge/outbound/bounded-text';
 import {
   ATTR_HTTP_REQUEST_METHOD,
   ATTR_HTTP_RESPONSE_STATUS_CODE,
@@ -25,6 +19,7 @@ import {
   type SettleResponse,
   type VerifyResponse,
 } from './x402-types';
+import { answerOf, sendToFacilitator } from './facilitator-exchange';
 
 /** Options of {@link x402Facilitator}. */
 export interface X402FacilitatorOptions {
@@ -60,8 +55,8 @@ export interface X402Facilitator extends PaymentFacilitator {
 
 const KNOWN: OptionKeys<X402FacilitatorOptions> = { url: true, headers: true, timeoutMs: true };
 const DEFAULT_TIMEOUT_MS = 10_000;
-/** Answers larger than this are not read: a facilitator's JSON is a few hundred bytes. */
-const MAX_ANSWER_BYTES = 65_536;
+
+type FacilitatorPath = 'verify' | 'settle' | 'supported';
 
 /**
  * The facilitator client behind `x402Facilitator()` of `express-mcp-router/x402` (lib/x402.ts documents it), its calls
@@ -71,33 +66,18 @@ const MAX_ANSWER_BYTES = 65_536;
  * @throws {McpConfigError} for a missing or non-http(s) `url`, bad `headers` or `timeoutMs`, or an unknown option
  */
 export function x402Facilitator(options: X402FacilitatorOptions, observer: McpObserver = NO_OBSERVER): X402Facilitator {
-  if (!isObject(options))
-    throw new McpConfigError('ERR_MCP_INVALID_OPTION', 'x402Facilitator() needs an options object: { url }');
-  rejectUnknownKeys(options, KNOWN, 'x402Facilitator.');
-  const { url, headers, timeoutMs = DEFAULT_TIMEOUT_MS } = options;
-  let base: URL;
-  try {
-    base = new URL(url);
-  } catch {
-    throw invalidOption('x402Facilitator.url', 'an absolute http(s) URL', url);
-  }
-  if (base.protocol !== 'https:' && base.protocol !== 'http:')
-    throw invalidOption('x402Facilitator.url', 'an absolute http(s) URL', url);
-  if (
-    headers !== undefined &&
-    typeof headers !== 'function' &&
-    !(isObject(headers) && Object.values(headers).every((value) => typeof value === 'string'))
-  ) {
-    throw invalidOption('x402Facilitator.headers', 'an object of string values or a function returning one', headers);
-  }
-  if (!isPositiveInteger(timeoutMs))
-    throw invalidOption('x402Facilitator.timeoutMs', 'a positive number of milliseconds', timeoutMs);
+  const read = OptionReader.of(options, 'x402Facilitator', KNOWN);
+  const base = read.url('url', { required: true });
+  const headers = read.raw('headers');
+  if (headers !== undefined && typeof headers !== 'function' && !isStringRecord(headers))
+    throw read.invalid('headers', 'an object of string values or a function returning one');
+  const timeoutMs = read.milliseconds('timeoutMs', DEFAULT_TIMEOUT_MS);
   const root = base.href.endsWith('/') ? base.href : `${base.href}/`;
   const port = base.port === '' ? (base.protocol === 'https:' ? 443 : 80) : Number(base.port);
 
   /** A CLIENT span `x402 {path}` per call, its trace context sent as W3C headers (traceparent, tracestate, baggage). */
   function call(
-    path: 'verify' | 'settle' | 'supported',
+    path: FacilitatorPath,
     body: unknown,
     signal: AbortSignal | undefined,
   ): Promise<Record<string, unknown>> {
@@ -110,7 +90,7 @@ export function x402Facilitator(options: X402FacilitatorOptions, observer: McpOb
   }
 
   async function exchange(
-    path: 'verify' | 'settle' | 'supported',
+    path: FacilitatorPath,
     body: unknown,
     signal: AbortSignal | undefined,
     span: ChildSpan,
@@ -119,65 +99,21 @@ export function x402Facilitator(options: X402FacilitatorOptions, observer: McpOb
     const extra = typeof headers === 'function' ? await headers() : headers;
     const traceHeaders: Record<string, string> = {};
     span.inject(traceHeaders);
-    // One controller for the timeout and the caller's signal, so the timeout is told apart from a cancellation.
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, timeoutMs);
-    const cancel = (): void => controller.abort();
-    if (signal?.aborted === true) cancel();
-    else signal?.addEventListener('abort', cancel, { once: true });
-    const failed = (fallback: string): FacilitatorError =>
-      new FacilitatorError(
-        timedOut
-          ? `${what} timed out after ${timeoutMs} ms`
-          : signal?.aborted === true
-            ? `${what} was cancelled`
-            : `${what} ${fallback}`,
-      );
-    let response: Response;
-    let text: string;
-    try {
-      try {
-        response = await fetch(new URL(path, root), {
-          method: body === undefined ? 'GET' : 'POST',
-          headers: {
-            accept: 'application/json',
-            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-            ...traceHeaders,
-            ...extra,
-          },
-          body: body === undefined ? undefined : JSON.stringify(body),
-          signal: controller.signal,
-          redirect: 'error',
-        });
-      } catch {
-        throw failed('is unreachable');
-      }
-      try {
-        text = await readCapped(response);
-      } catch (err) {
-        if (err instanceof FacilitatorError) throw new FacilitatorError(`${what} gave a malformed answer (too large)`);
-        throw failed('broke off its answer');
-      }
-    } finally {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', cancel);
-    }
-    span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, response.status);
-    // A facilitator answers a refused payment with 400 and a verify/settle body (x402 v2 §7): read those, not 5xx.
-    if (response.status >= 500 || (response.status >= 300 && response.status !== 400))
-      throw new FacilitatorError(`${what} answered HTTP ${response.status}`);
-    let answer: unknown;
-    try {
-      answer = JSON.parse(text);
-    } catch {
-      throw new FacilitatorError(`${what} gave a malformed answer (not JSON)`);
-    }
-    if (!isObject(answer)) throw new FacilitatorError(`${what} gave a malformed answer (not an object)`);
-    return answer;
+    const { status, text } = await sendToFacilitator({
+      what,
+      url: new URL(path, root),
+      body,
+      headers: {
+        accept: 'application/json',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...traceHeaders,
+        ...extra,
+      },
+      timeoutMs,
+      signal,
+    });
+    span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, status);
+    return answerOf(what, status, text);
   }
 
   const request = (payload: PaymentPayload, requirements: PaymentRequirements) => ({
@@ -209,16 +145,8 @@ export function x402Facilitator(options: X402FacilitatorOptions, observer: McpOb
   });
 }
 
-/**
- * A response's text, read up to {@link MAX_ANSWER_BYTES}: a facilitator that streams without end cannot fill memory.
- *
- * @throws {FacilitatorError} past the cap (the caller words it)
- */
-async function readCapped(response: Response): Promise<string> {
-  const text = await readBoundedText(response.body, MAX_ANSWER_BYTES);
-  if (text === undefined) throw new FacilitatorError('too large');
-  return text;
-}
+const isStringRecord = (value: unknown): boolean =>
+  isObject(value) && Object.values(value).every((item) => typeof item === 'string');
 
 const optionalString = (value: unknown): boolean => value === undefined || typeof value === 'string';
 

@@ -1,27 +1,18 @@
 // x402Guard: a tool guard that sells calls with x402 v2 payments, as the MCP transport of x402 defines (specs/transports-v2/mcp.md).
 
-import {
-  invalidOption,
-  isPositiveInteger,
-  McpConfigError,
-  rejectUnknownKeys,
-  type OptionKeys,
-} from '../../options/config-error';
+import type { OptionKeys } from '../../options/config-error';
+import { OptionReader } from '../../options/option-reader';
 import { isObject } from '../../core/jsonrpc/types';
 import { holdAgainstCancellation } from '../../core/protocol/handler-context';
-import { textContent } from '../../core/registry/content';
 import type { ToolGuard, ToolGuardCall } from '../../core/registry/guards';
 import type { CallToolResult } from '../../core/registry/results';
-import type { PaymentClaim } from '../../core/registry/payment-ledger';
+import type { PaymentClaim, PaymentTerms } from '../../core/registry/payment-ledger';
+import { askFacilitator } from './facilitator-call';
 import { MemoryPaymentLedger } from '../../edge/store/memory-payment-ledger';
 import { findPayment, matchRequirement } from './payload';
+import { ACCEPTS_EXPECTED, checkAccepts, firstText, paymentRequired, reasonOf } from './payment-required';
 import { paymentKey } from './payment-key';
-import {
-  FacilitatorError,
-  type PaymentFacilitator,
-  type PaymentRequired,
-  type PaymentRequirements,
-} from './x402-types';
+import { FacilitatorError, type PaymentFacilitator, type PaymentRequirements } from './x402-types';
 
 /** Options of {@link x402Guard}. */
 export interface X402GuardOptions {
@@ -57,8 +48,56 @@ const KNOWN: OptionKeys<X402GuardOptions> = {
   replayTtlMs: true,
   maxRemembered: true,
 };
+const DEFAULT_TIMEOUT_MS = 15_000;
+const DEFAULT_REPLAY_TTL_MS = 86_400_000;
+const DEFAULT_MAX_REMEMBERED = 10_000;
 /** MCP transport of x402: the settlement travels in the result's `_meta` under this key. */
 export const PAYMENT_RESPONSE_KEY = 'x402/payment-response';
+
+type PriceFunction = (call: ToolGuardCall) => PaymentRequirements[] | Promise<PaymentRequirements[]>;
+
+/** {@link X402GuardOptions}, checked and defaulted; a fixed price copied, so the caller's list may change freely. */
+interface GuardConfig {
+  readonly facilitator: PaymentFacilitator;
+  readonly fixed: PaymentRequirements[] | undefined;
+  readonly priceFunction: PriceFunction | undefined;
+  readonly timeoutMs: number;
+  readonly terms: PaymentTerms;
+}
+
+/** @throws {McpConfigError} for a missing facilitator, bad `accepts` or timeouts, or an unknown option */
+function resolveGuardOptions(options: X402GuardOptions): GuardConfig {
+  const read = OptionReader.of(options, 'x402Guard', KNOWN);
+  const facilitator = read.raw('facilitator');
+  if (!isObject(facilitator) || typeof facilitator.verify !== 'function' || typeof facilitator.settle !== 'function')
+    throw read.invalid('facilitator', 'an object with verify() and settle() (x402Facilitator({ url }))');
+  const accepts = read.raw('accepts');
+  if (typeof accepts !== 'function') checkAccepts(accepts, (value) => read.invalid('accepts', ACCEPTS_EXPECTED, value));
+  return {
+    facilitator,
+    fixed: typeof accepts === 'function' ? undefined : structuredClone(accepts),
+    priceFunction: typeof accepts === 'function' ? accepts : undefined,
+    timeoutMs: read.milliseconds('timeoutMs', DEFAULT_TIMEOUT_MS),
+    terms: Object.freeze({
+      replayTtlMs: read.milliseconds('replayTtlMs', DEFAULT_REPLAY_TTL_MS),
+      maxRemembered: read.positiveInteger('maxRemembered', DEFAULT_MAX_REMEMBERED),
+    }),
+  };
+}
+
+/** The price of one call: the fixed one, or what the price function returns, checked. */
+async function priceOf(config: GuardConfig, call: ToolGuardCall): Promise<PaymentRequirements[]> {
+  if (config.priceFunction === undefined) return config.fixed as PaymentRequirements[];
+  const priced = await config.priceFunction(call);
+  checkAccepts(
+    priced,
+    (value) =>
+      new TypeError(
+        `x402Guard: accepts() must return ${ACCEPTS_EXPECTED}, got ${JSON.stringify(value) ?? typeof value}`,
+      ),
+  );
+  return priced;
+}
 
 /**
  * A {@link ToolGuard} that charges for each call. A call without a payment gets the x402 payment-required result
@@ -79,91 +118,13 @@ export const PAYMENT_RESPONSE_KEY = 'x402/payment-response';
  * ```
  */
 export function x402Guard(options: X402GuardOptions): X402Guard {
-  if (!isObject(options))
-    throw new McpConfigError('ERR_MCP_INVALID_OPTION', 'x402Guard() needs an options object: { facilitator, accepts }');
-  rejectUnknownKeys(options, KNOWN, 'x402Guard.');
-  const { facilitator, accepts, timeoutMs = 15_000, replayTtlMs = 86_400_000, maxRemembered = 10_000 } = options;
-  if (!isObject(facilitator) || typeof facilitator.verify !== 'function' || typeof facilitator.settle !== 'function') {
-    throw invalidOption(
-      'x402Guard.facilitator',
-      'an object with verify() and settle() (x402Facilitator({ url }))',
-      facilitator,
-    );
-  }
-  if (typeof accepts !== 'function')
-    checkAccepts(accepts, (expected, value) => invalidOption('x402Guard.accepts', expected, value));
-  for (const [name, value] of [
-    ['timeoutMs', timeoutMs],
-    ['replayTtlMs', replayTtlMs],
-    ['maxRemembered', maxRemembered],
-  ] as const) {
-    if (!isPositiveInteger(value))
-      throw invalidOption(
-        `x402Guard.${name}`,
-        name === 'maxRemembered' ? 'a positive integer' : 'a positive number of milliseconds',
-        value,
-      );
-  }
-  const fixed = typeof accepts === 'function' ? undefined : structuredClone(accepts);
-  const terms = Object.freeze({ replayTtlMs, maxRemembered });
+  const config = resolveGuardOptions(options);
+  const { facilitator, terms, timeoutMs } = config;
   // Called outside a router (no call.payments), the guard keeps its own ledger.
   let ownLedger: MemoryPaymentLedger | undefined;
 
-  async function priceOf(call: ToolGuardCall): Promise<PaymentRequirements[]> {
-    if (fixed !== undefined) return fixed;
-    const priced = await (accepts as (call: ToolGuardCall) => PaymentRequirements[] | Promise<PaymentRequirements[]>)(
-      call,
-    );
-    checkAccepts(
-      priced,
-      (expected, value) =>
-        new TypeError(`x402Guard: accepts() must return ${expected}, got ${JSON.stringify(value) ?? typeof value}`),
-    );
-    return priced;
-  }
-
-  /**
-   * One facilitator call, bounded by `timeoutMs` and ended by the call's cancellation, even when the facilitator
-   * ignores the signal it is given.
-   */
-  async function ask<T>(
-    what: 'verify' | 'settle',
-    call: ToolGuardCall,
-    run: (signal: AbortSignal) => Promise<T>,
-  ): Promise<T> {
-    const controller = new AbortController();
-    let timer: NodeJS.Timeout | undefined;
-    let cancel: (() => void) | undefined;
-    const ended = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => {
-        reject(new FacilitatorError(`Payment facilitator ${what} timed out after ${timeoutMs} ms`));
-        controller.abort();
-      }, timeoutMs);
-      cancel = () => {
-        reject(new FacilitatorError(`Payment facilitator ${what} was cancelled`));
-        controller.abort();
-      };
-    });
-    const { signal } = call.ctx;
-    // A call cancelled already asks nothing: a settle sent now would charge for a result the client never gets.
-    if (signal.aborted) {
-      clearTimeout(timer);
-      throw new FacilitatorError(`Payment facilitator ${what} was cancelled`);
-    }
-    signal.addEventListener('abort', cancel as () => void, { once: true });
-    try {
-      return await Promise.race([run(controller.signal), ended]);
-    } catch (err) {
-      // What a custom facilitator throws may hold its URL or answer: only a FacilitatorError's message is known safe.
-      throw err instanceof FacilitatorError ? err : new FacilitatorError('Payment facilitator failed');
-    } finally {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', cancel as () => void);
-    }
-  }
-
   const guard: ToolGuard = async function x402(call, next) {
-    const requirements = await priceOf(call);
+    const requirements = await priceOf(config, call);
     const refuse = (error?: string): CallToolResult => paymentRequired(call, requirements, error);
     const found = findPayment(call.meta, call.ctx.headers);
     if (found === undefined) return refuse();
@@ -185,7 +146,9 @@ export function x402Guard(options: X402GuardOptions): X402Guard {
     // run the tool again while the transaction is pending and a /verify would still accept it).
     let mayHavePaid = false;
     try {
-      const verified = await ask('verify', call, (signal) => facilitator.verify(payload, matched, { signal }));
+      const verified = await askFacilitator('verify', call.ctx, timeoutMs, (aborted) =>
+        facilitator.verify(payload, matched, { signal: aborted }),
+      );
       if (!isObject(verified) || verified.isValid !== true)
         return refuse(
           `Payment verification failed: ${reasonOf(isObject(verified) ? verified.invalidReason : undefined, 'invalid payment')}`,
@@ -199,7 +162,9 @@ export function x402Guard(options: X402GuardOptions): X402Guard {
       // was paid for goes out whatever the client asks meanwhile (outer guards' after steps included).
       holdAgainstCancellation(call.ctx);
       mayHavePaid = true;
-      const settlement = await ask('settle', call, (signal) => facilitator.settle(payload, matched, { signal }));
+      const settlement = await askFacilitator('settle', call.ctx, timeoutMs, (aborted) =>
+        facilitator.settle(payload, matched, { signal: aborted }),
+      );
       // A refused settlement is a definite answer: nothing was paid, the payment may be used again.
       mayHavePaid = isObject(settlement) && settlement.success === true;
       if (!mayHavePaid)
@@ -217,61 +182,7 @@ export function x402Guard(options: X402GuardOptions): X402Guard {
       await (mayHavePaid ? hold.spend() : hold.release()).catch(() => undefined);
     }
   };
+  const { fixed } = config;
   const listMeta = Object.freeze({ 'x402/paid': true, ...(fixed === undefined ? {} : { 'x402/accepts': fixed }) });
   return Object.assign(guard, { listMeta });
-}
-
-/**
- * The x402 payment-required result (specs/transports-v2/mcp.md): `isError`, the `PaymentRequired` as
- * `structuredContent` and as JSON in `content[0].text`. A tool with an `outputSchema` gets the text only: SDK clients
- * check `structuredContent` against that schema even on an error and would throw; x402 clients read the text then.
- */
-export function paymentRequired(call: ToolGuardCall, accepts: PaymentRequirements[], error?: string): CallToolResult {
-  const description = typeof call.descriptor.description === 'string' ? call.descriptor.description : undefined;
-  const required: PaymentRequired = {
-    x402Version: 2,
-    ...(error === undefined ? {} : { error }),
-    resource: {
-      url: `mcp://tool/${call.name}`,
-      ...(description === undefined ? {} : { description }),
-      mimeType: 'application/json',
-    },
-    accepts,
-  };
-  const result: CallToolResult = { content: [textContent(JSON.stringify(required))], isError: true };
-  if (call.descriptor.outputSchema === undefined)
-    result.structuredContent = required as unknown as Record<string, unknown>;
-  return result;
-}
-
-/** A client-safe reason: the facilitator's own words are short codes (`insufficient_funds`); anything else is cut. */
-function reasonOf(reason: unknown, fallback: string): string {
-  return typeof reason === 'string' && reason !== '' ? reason.slice(0, 200) : fallback;
-}
-
-function firstText(result: CallToolResult): string {
-  const block = result.content.find((item) => item.type === 'text');
-  return block !== undefined && 'text' in block && typeof block.text === 'string'
-    ? block.text.slice(0, 500)
-    : 'the tool returned an error';
-}
-
-/** Checks a list of requirements: non-empty, each with the x402 v2 fields a client needs to pay. */
-function checkAccepts(
-  accepts: unknown,
-  fail: (expected: string, value: unknown) => Error,
-): asserts accepts is PaymentRequirements[] {
-  const expected =
-    'a non-empty array of { scheme, network, amount (atomic units, digits), asset, payTo, maxTimeoutSeconds }';
-  if (!Array.isArray(accepts) || accepts.length === 0) throw fail(expected, accepts);
-  for (const item of accepts) {
-    const ok =
-      isObject(item) &&
-      ['scheme', 'network', 'asset', 'payTo'].every((field) => typeof item[field] === 'string' && item[field] !== '') &&
-      typeof item.amount === 'string' &&
-      /^\d+$/.test(item.amount) &&
-      isPositiveInteger(item.maxTimeoutSeconds) &&
-      (item.extra === undefined || isObject(item.extra));
-    if (!ok) throw fail(expected, item);
-  }
 }

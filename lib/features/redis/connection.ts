@@ -41,8 +41,8 @@ export interface RedisConnectionOptions {
   readonly url?: string;
   /**
    * A client you already have (its TLS, ACL user, Sentinel or Cluster settings are used as they are). The store
-   * bounds every command by `commandTimeoutMs` itself: `createClient({ commandOptions: { timeout: 0 } })` spares
-   * node-redis 6's own per-command timer (5 s by default), which costs about as much as the rest of a command.
+   * bounds every command by `commandTimeoutMs` itself: `createClient({ commandOptions: { timeout: 0 } })` turns off
+   * node-redis 6's own per-command timer (5 s by default), a second timer on every command.
    */
   readonly client?: RedisClientLike;
   /** Prefix of every key and channel; instances of one router share it, other routers must not. Defaults to `mcp:`. */
@@ -91,8 +91,8 @@ export class RedisConnection {
       nodeRedis.createClient({
         url,
         disableOfflineQueue: true,
-        // The time limit is ours (`commandTimeoutMs`, in send): node-redis 6's own default (5 s) would start an
-        // AbortSignal.timeout per command, as much work on a request's path as the rest of the command's.
+        // The time limit is ours (`commandTimeoutMs`, in send): node-redis 6's own default (5 s) would start a second
+        // timer (an AbortSignal.timeout) per command on the request's path.
         commandOptions: { timeout: 0 },
         socket: {
           connectTimeout: commandTimeoutMs,

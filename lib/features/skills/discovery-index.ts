@@ -2,7 +2,7 @@
 
 import { nameAndDescription, type SkillCatalog } from './catalog';
 
-/** Where the index is served: the URI hosts that discover skills over MCP read first (issue 35 §4). */
+/** Where the index is served: the URI hosts that discover skills over MCP by an index read first. */
 export const SKILLS_INDEX_URI = 'skill://index.json';
 
 /** The Agent Skills discovery schema the document names in `$schema` (version 0.2.0). */

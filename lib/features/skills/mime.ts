@@ -1,35 +1,32 @@
 // The media type of a skill file, by its extension: what `resources/read` and directory reads say it holds.
 
 import path from 'node:path';
+import { lookup } from 'mime-types';
 
-/** SEP-2640: a SKILL.md is `text/markdown`; the rest by the common extensions of what skills hold. */
-const BY_EXTENSION: Readonly<Record<string, string>> = {
-  '.md': 'text/markdown',
-  '.markdown': 'text/markdown',
-  '.txt': 'text/plain',
-  '.csv': 'text/csv',
-  '.html': 'text/html',
-  '.css': 'text/css',
-  '.js': 'text/javascript',
-  '.mjs': 'text/javascript',
+/**
+ * Where a skill means another type than mime-db (the table `mime-types` reads) gives: source files it does not list
+ * or takes for media (`.ts` is an MPEG transport stream there), and YAML as RFC 9512 registers it.
+ */
+const SKILL_TYPES: Readonly<Record<string, string>> = {
   '.ts': 'text/x-typescript',
   '.py': 'text/x-python',
   '.sh': 'text/x-shellscript',
-  '.json': 'application/json',
   '.yaml': 'application/yaml',
   '.yml': 'application/yaml',
-  '.xml': 'application/xml',
-  '.pdf': 'application/pdf',
-  '.zip': 'application/zip',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.svg': 'image/svg+xml',
 };
 
-/** The media type of `file` by its extension; else `text/plain` for text, `application/octet-stream` for bytes. */
+/** A type no text file holds: an extension that names media for a file that reads as text is not believed. */
+const MEDIA = /^(audio|video|font)\//;
+
+/**
+ * The media type of `file` by its extension (SEP-2640: a SKILL.md is `text/markdown`), without parameters; else
+ * `text/plain` for text, `application/octet-stream` for bytes.
+ *
+ * @param text - whether the file's bytes read as UTF-8 text
+ */
 export function mimeTypeOf(file: string, text: boolean): string {
-  return BY_EXTENSION[path.extname(file).toLowerCase()] ?? (text ? 'text/plain' : 'application/octet-stream');
+  const extension = path.extname(file).toLowerCase();
+  const type = SKILL_TYPES[extension] ?? lookup(extension);
+  if (type !== false && !(text && MEDIA.test(type))) return type;
+  return text ? 'text/plain' : 'application/octet-stream';
 }

@@ -1,12 +1,7 @@
 // The options of mcp.skills(), checked once at registration, and the limits SEP-2640 sets on what a skill may hold.
 
-import {
-  definedOnly,
-  invalidOption,
-  isPositiveInteger,
-  rejectUnknownKeys,
-  type OptionKeys,
-} from '../../options/config-error';
+import { invalidOption, type OptionKeys } from '../../options/config-error';
+import { OptionReader } from '../../options/option-reader';
 
 /** What `mcp.skills()` takes: the folder, or these options. */
 export interface SkillsOptions {
@@ -35,6 +30,7 @@ export const MAX_SKILL_BYTES = 16 * 1024 * 1024;
 export type ResolvedSkillsOptions = Readonly<Required<SkillsOptions>>;
 
 const KNOWN: OptionKeys<SkillsOptions> = { dir: true, directoryRead: true, maxFileBytes: true };
+const MAX_FILE_BYTES_EXPECTED = `an integer from 1 to ${MAX_SKILL_BYTES} (16 MiB)`;
 
 /**
  * @throws {McpConfigError} `ERR_MCP_UNKNOWN_OPTION` for a key it does not know, `ERR_MCP_INVALID_OPTION` for a bad value
@@ -42,12 +38,10 @@ const KNOWN: OptionKeys<SkillsOptions> = { dir: true, directoryRead: true, maxFi
 export function resolveSkillsOptions(input: string | SkillsOptions): ResolvedSkillsOptions {
   const given: unknown = typeof input === 'string' ? { dir: input } : input;
   if (typeof given !== 'object' || given === null) throw invalidOption('skills', 'a folder path or { dir, … }', given);
-  rejectUnknownKeys(given, KNOWN, 'skills.');
-  const options = { directoryRead: true, maxFileBytes: DEFAULT_MAX_SKILL_FILE_BYTES, ...definedOnly(given) };
-  const { dir, directoryRead, maxFileBytes } = options as Partial<SkillsOptions>;
-  if (typeof dir !== 'string' || dir === '') throw invalidOption('skills.dir', 'the path of a folder', dir);
-  if (typeof directoryRead !== 'boolean') throw invalidOption('skills.directoryRead', 'a boolean', directoryRead);
-  if (!isPositiveInteger(maxFileBytes) || maxFileBytes > MAX_SKILL_BYTES)
-    throw invalidOption('skills.maxFileBytes', `an integer from 1 to ${MAX_SKILL_BYTES} (16 MiB)`, maxFileBytes);
+  const read = OptionReader.of(given as SkillsOptions, 'skills', KNOWN);
+  const dir = read.string('dir', { nonEmpty: true, required: true });
+  const directoryRead = read.boolean('directoryRead', true);
+  const maxFileBytes = read.positiveInteger('maxFileBytes', DEFAULT_MAX_SKILL_FILE_BYTES, MAX_FILE_BYTES_EXPECTED);
+  if (maxFileBytes > MAX_SKILL_BYTES) throw read.invalid('maxFileBytes', MAX_FILE_BYTES_EXPECTED);
   return Object.freeze({ dir, directoryRead, maxFileBytes });
 }

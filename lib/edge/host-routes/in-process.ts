@@ -3,7 +3,20 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import inject from 'light-my-request';
 import type { RequestContext } from '../../core/registry/request-context';
-import type { CapturedResponse } from './result';
+
+/** Something that serves Node requests: an Express app or router (called as `(req, res)`). */
+export type RequestDispatcher = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** What a route sent, as captured by an in-process run: plain data, no Express objects. */
+export interface CapturedResponse {
+  status: number;
+  /** Response headers; names are matched case-insensitively. */
+  headers: Record<string, string | string[] | number | undefined>;
+  body: Buffer;
+}
+
+/** How long a request through the host may go unanswered by default: a handler that never answers holds no call forever. */
+export const DEFAULT_ROUTE_TIMEOUT_MS = 30_000;
 
 /** What {@link dispatchInProcess} sends. */
 export interface InProcessRequest {
@@ -43,7 +56,7 @@ function keepOwnMethods(target: object): void {
  * ```
  */
 export async function dispatchInProcess(
-  dispatch: (req: IncomingMessage, res: ServerResponse) => void,
+  dispatch: RequestDispatcher,
   request: InProcessRequest,
 ): Promise<CapturedResponse> {
   const { ctx, watch } = request;
