@@ -350,6 +350,29 @@ describe('lib/ architecture', () => {
     expect(FILES.flatMap((file) => oversizedFunctions(file))).toEqual([]);
   });
 
+  it('installs every feature through one seam: router.ts imports no feature, and each feature index.ts exports one RouterFeature', () => {
+    const router = FILES.find((file) => file.name === 'router.ts') as LibFile;
+    expect(router.imports.filter((imp) => imp.target?.startsWith('features/')).map((imp) => imp.specifier)).toEqual([]);
+    const seam = FILES.find((file) => file.name === 'router-features.ts') as LibFile;
+    const features = new Set(
+      FILES.filter((file) => file.name.startsWith('features/')).map((file) => file.name.split('/')[1] as string),
+    );
+    // Libraries a user passes in options, not wings of the router: the x402 guard, the Redis store, token verifiers.
+    const passedInOptions = ['payments', 'redis', 'verifiers'];
+    const installed = [...features].filter((name) => !passedInOptions.includes(name)).sort();
+    expect(
+      installed.filter(
+        (name) =>
+          !/export const \w+Feature: RouterFeature</.test(
+            FILES.find((file) => file.name === `features/${name}/index.ts`)?.text ?? '',
+          ),
+      ),
+    ).toEqual([]);
+    expect(installed.filter((name) => !seam.imports.some((imp) => imp.target === `features/${name}/index.ts`))).toEqual(
+      [],
+    );
+  });
+
   it(`keeps every folder at or under ${MAX_FOLDER_FILES} files`, () => {
     const counts = new Map<string, number>();
     for (const file of FILES) {

@@ -2,9 +2,12 @@
 
 import type { IncomingMessage } from 'node:http';
 import type { Router } from 'express';
-import type { FeatureHost, InstalledFeature, RouterFeature } from './edge/feature';
+import type { FeatureHost, HostRoutes, InstalledFeature, RouterFeature } from './edge/feature';
 import { createHostMatcher } from './edge/security/origin-host';
 import type { TokenIssuer } from './edge/security/token-issuer';
+import { appsFeature } from './features/apps';
+import { bridgeFeature } from './features/bridge';
+import { decoratorsFeature } from './features/decorators';
 import { gatewayFeature } from './features/gateway';
 import { signInFeature } from './features/sign-in';
 import { skillsFeature } from './features/skills';
@@ -14,10 +17,40 @@ import type { McpRouterOptions } from './options';
 import type { ResolvedConfig } from './resolved-config';
 import type { RouterCore } from './router-core';
 
-/** Every feature, in the order they are installed (an observer first: the others record through it). */
-const FEATURES = [telemetryFeature, signInFeature, skillsFeature, gatewayFeature] as const;
+/**
+ * Every feature, in the order they are installed: an observer first (the others record through it), the bridge
+ * before the features that run the host app's routes.
+ */
+const FEATURES = [
+  telemetryFeature,
+  signInFeature,
+  bridgeFeature,
+  appsFeature,
+  decoratorsFeature,
+  skillsFeature,
+  gatewayFeature,
+] as const;
+
+/** What every feature adds to `mcp`, together (McpRouterApi documents each method). */
+export type FeatureApi = UnionToIntersection<ReturnType<(typeof FEATURES)[number]['install']>['api']>;
+type UnionToIntersection<U> = (U extends unknown ? (union: U) => void : never) extends (all: infer I) => void
+  ? I
+  : never;
+
+/** The features' view of the host app's routes before a feature offers them: a misordered install fails loudly. */
+const NO_HOST_ROUTES: HostRoutes = {
+  addRouteTool: () => {
+    throw new Error('mcpRouter: no feature offers host routes (the bridge is installed first)');
+  },
+  throughHost: () => {
+    throw new Error('mcpRouter: no feature offers host routes (the bridge is installed first)');
+  },
+};
 
 type AnyFeature = RouterFeature<McpRouterOptions, unknown, object>;
+
+/** The host's services that come from the core; the rest are what features give each other and the router. */
+type LentServices = Omit<FeatureHost, 'beforeEndpoint' | 'issueTokens' | 'hostRoutes' | 'offerHostRoutes'>;
 
 /** The features with their options checked: made before the core, so a misconfiguration throws at boot. */
 export class ResolvedFeatures {
@@ -40,13 +73,20 @@ export class ResolvedFeatures {
   }
 
   /** Installs every feature on one host; what they contributed to the router is read back from the result. */
-  install(host: Omit<FeatureHost, 'beforeEndpoint' | 'issueTokens'>): InstalledFeatures {
+  install(host: LentServices): InstalledFeatures {
     const installed = new InstalledFeatures();
+    let hostRoutes = NO_HOST_ROUTES;
     const full: FeatureHost = {
       ...host,
       beforeEndpoint: (step) => installed.steps.push(step),
       issueTokens: (issuer) => {
         installed.issuer = issuer;
+      },
+      get hostRoutes() {
+        return hostRoutes;
+      },
+      offerHostRoutes: (routes) => {
+        hostRoutes = routes;
       },
     };
     for (const { feature, config } of this.#resolved) installed.add(feature.install(full, config));
@@ -86,7 +126,7 @@ export function featureHost(
   core: RouterCore,
   router: Router,
   observer: McpObserver | undefined,
-): Omit<FeatureHost, 'beforeEndpoint' | 'issueTokens'> {
+): LentServices {
   return {
     serverInfo: { name: String(config.serverInfo.name), version: String(config.serverInfo.version) },
     logger: config.logger,

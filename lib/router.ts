@@ -3,9 +3,6 @@
 import express from 'express';
 import { createRouterAuth } from './edge/security/authentication';
 import { createHostMatcher } from './edge/security/origin-host';
-import { createApps } from './features/apps/apps';
-import { createBridge } from './features/bridge/bridge-api';
-import { registerController } from './features/decorators/register';
 import { runOwnLayersDirectly } from './edge/express-host';
 import type { McpRouterOptions } from './options';
 import { resolveOptions } from './resolved-config';
@@ -17,7 +14,7 @@ import type { McpRouter, McpRouterApi } from './router-api';
 import { createFrontDoor } from './edge/security/front-door';
 import { createEndpoint, createErrorHandler } from './edge/transport/endpoint';
 import { buildRouterCore } from './router-core';
-import { featureHost, ResolvedFeatures } from './router-features';
+import { featureHost, ResolvedFeatures, type FeatureApi } from './router-features';
 
 /**
  * Creates an MCP endpoint for an Express 4 or 5 app. Options are checked and schemas compiled now, so
@@ -52,16 +49,12 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
   const { registry, dispatcher, sessions, listenStreams } = core;
   const router = express.Router();
   const installed = features.install(featureHost(config, core, router, telemetry));
-  const bridge = createBridge(registry, router, config.logger, telemetry);
   const auth = createRouterAuth(config.auth, createHostMatcher(config.allowedHosts), installed.issuer);
   const { authOf } = auth;
   const endpoint = createEndpoint(
     dispatcher,
     { ...config, sse: core.sse, sessions, authOf, listenStreams, allowDelete: config.sessions?.allowDelete === true },
-    (req) => {
-      bridge.learnFrom(req);
-      installed.beforeEndpoint(req);
-    },
+    installed.beforeEndpoint,
   );
   // The front door and the endpoint are one Express layer: a request crosses the router's stack once.
   const ready =
@@ -73,22 +66,17 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
   runOwnLayersDirectly(router, serve, onError);
 
   const api: McpRouterApi = {
-    ...(installed.api as Pick<McpRouterApi, 'upstream' | 'skills'>),
+    // What the features add: upstream, skills, app, route, exposeRoutes, exposeOpenApi, register.
+    ...(installed.api as FeatureApi),
     tool: (definition) => registry.addTool(definition as ToolDefinition<never>),
     resource: (definition) => registry.addResource(definition),
     resourceTemplate: (definition) => registry.addTemplate(definition as ResourceTemplateDefinition<never>),
     prompt: (definition) => registry.addPrompt(definition as PromptDefinition<never>),
-    // MCP Apps (SEP-1865): a `route` app renders through the host app, as bridged routes run.
-    app: createApps(registry, String(config.serverInfo.name), bridge.throughHost),
     notifyResourceUpdated: (uri) => core.publish({ type: 'resource_updated', uri }),
     close: async () => {
       await installed.close();
       await core.close();
     },
-    route: bridge.route,
-    exposeRoutes: bridge.exposeRoutes,
-    exposeOpenApi: bridge.exposeOpenApi,
-    register: (controller) => registerController(controller, registry, bridge.addRouteTool, config.logger),
     authMetadata: auth.metadata,
     authServerMetadata: auth.serverMetadata,
   };

@@ -5,6 +5,8 @@ import type { Router } from 'express';
 import type { McpLogger } from '../core/logger';
 import type { MethodTable } from '../core/protocol/methods/method-spec';
 import type { Registry } from '../core/registry/registry';
+import type { RequestDispatcher } from './host-routes/in-process';
+import type { AddRouteTool } from './host-routes/route-tool-meta';
 import type { TokenIssuer } from './security/token-issuer';
 import type { ServerEvent } from './store/server-events';
 import type { McpStore } from './store/shared-store';
@@ -14,6 +16,14 @@ import type { McpObserver } from '../core/observe/observer';
 export interface ServerIdentity {
   readonly name: string;
   readonly version: string;
+}
+
+/** The host app's routes as tools: what the bridge feature offers the features that run routes (apps, decorators). */
+export interface HostRoutes {
+  /** Registers a route as a tool that runs through `dispatch` (traced as the bridge traces its own). */
+  readonly addRouteTool: AddRouteTool;
+  /** Dispatches in-process through the app serving the MCP router (learned on its first request; 503 before). */
+  readonly throughHost: RequestDispatcher;
 }
 
 /**
@@ -43,6 +53,10 @@ export interface FeatureHost {
   beforeEndpoint(step: (req: IncomingMessage) => void): void;
   /** Makes the router an authorization server: its endpoints, its metadata, and the check of the tokens it issues. */
   issueTokens(issuer: TokenIssuer): void;
+  /** The host app's routes as tools, once a feature offers them ({@link FeatureHost.offerHostRoutes}); used at registration. */
+  readonly hostRoutes: HostRoutes;
+  /** Offers the host app's routes as tools to the other features (the bridge does, installed before them). */
+  offerHostRoutes(routes: HostRoutes): void;
 }
 
 /** What installing a feature gives the router: the methods it adds to `mcp`, and how it ends with `mcp.close()`. */

@@ -6,7 +6,7 @@ import { createAuthorizationServer } from './authorization-server';
 import { resolveAuthServerOptions, type AuthServerOptions, type ResolvedAuthServer } from './server-options';
 
 /** The router's options the sign-in feature reads. */
-interface SignInRouterOptions {
+export interface SignInRouterOptions {
   readonly auth?: { readonly server?: AuthServerOptions };
 }
 

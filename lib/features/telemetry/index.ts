@@ -5,7 +5,7 @@ import { createTelemetry } from './telemetry';
 import { resolveTelemetry, type ResolvedTelemetry, type TelemetryOptions } from './telemetry-options';
 
 /** The router's options the telemetry feature reads. */
-interface TelemetryRouterOptions {
+export interface TelemetryRouterOptions {
   readonly telemetry?: TelemetryOptions | boolean;
 }
 
