@@ -8,12 +8,12 @@ describe('telemetry option', () => {
     [
       'a non-boolean recordArguments',
       { recordArguments: 'yes' },
-      /^mcpRouter: option 'telemetry.recordArguments' must be a boolean/,
+      /^mcpRouter: option 'telemetry.recordArguments' must be true or false/,
     ],
     [
       'a non-boolean recordResults',
       { recordResults: 1 },
-      /^mcpRouter: option 'telemetry.recordResults' must be a boolean/,
+      /^mcpRouter: option 'telemetry.recordResults' must be true or false/,
     ],
     ['an unknown key', { recordArgs: true }, /^mcpRouter: unknown option 'telemetry.recordArgs'/],
   ])('rejects %s', (_label, telemetry, message) => {

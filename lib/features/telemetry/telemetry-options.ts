@@ -1,6 +1,7 @@
 // The router's `telemetry` option: its type, defaults and check (what a span may record beyond the conventions' defaults).
 
-import { invalidOption, McpConfigError } from '../../options/config-error';
+import { invalidOption, type OptionKeys } from '../../options/config-error';
+import { OptionReader } from '../../options/option-reader';
 
 /**
  * OpenTelemetry spans and metrics of the router (`@opentelemetry/api` must be installed and a provider registered,
@@ -20,6 +21,8 @@ export interface ResolvedTelemetry {
   readonly recordResults: boolean;
 }
 
+const KNOWN: OptionKeys<TelemetryOptions> = { recordArguments: true, recordResults: true };
+
 /**
  * Checks the `telemetry` option once, at router creation.
  *
@@ -28,18 +31,11 @@ export interface ResolvedTelemetry {
  */
 export function resolveTelemetry(telemetry: TelemetryOptions | boolean | undefined): ResolvedTelemetry | undefined {
   if (telemetry === false) return undefined;
-  if (telemetry !== undefined && telemetry !== true && (typeof telemetry !== 'object' || telemetry === null)) {
+  if (telemetry !== undefined && telemetry !== true && (typeof telemetry !== 'object' || telemetry === null))
     throw invalidOption('telemetry', '{ recordArguments?, recordResults? } or a boolean', telemetry);
-  }
-  const { recordArguments = false, recordResults = false, ...unknown } = typeof telemetry === 'object' ? telemetry : {};
-  const extra = Object.keys(unknown)[0];
-  if (extra !== undefined)
-    throw new McpConfigError(
-      'ERR_MCP_UNKNOWN_OPTION',
-      `unknown option 'telemetry.${extra}'. Known: 'recordArguments', 'recordResults'`,
-    );
-  if (typeof recordArguments !== 'boolean')
-    throw invalidOption('telemetry.recordArguments', 'a boolean', recordArguments);
-  if (typeof recordResults !== 'boolean') throw invalidOption('telemetry.recordResults', 'a boolean', recordResults);
-  return Object.freeze({ recordArguments, recordResults });
+  const read = OptionReader.of(telemetry === true ? undefined : telemetry, 'telemetry', KNOWN);
+  return Object.freeze({
+    recordArguments: read.boolean('recordArguments', false),
+    recordResults: read.boolean('recordResults', false),
+  });
 }
