@@ -47,7 +47,7 @@ export interface ConsentOptions {
 export interface AuthServerOptions extends ClientsOptions, SigningKeysOptions {
   /** The app's own login (see {@link SignInFunction}). */
   signIn?: SignInFunction;
-  /** An existing identity provider, through the OAuth proxy: `oidcUpstream({ issuer, clientId, clientSecret })`. */
+  /** An existing identity provider (the IdP), through the OAuth proxy: `oidcUpstream({ issuer, clientId, clientSecret })`. */
   upstream?: LoginStep;
   /**
    * The issuer URL (RFC 8414 §2), and the MCP resource (the tokens' `aud`) unless `auth.resourceMetadata.resource`
