@@ -178,8 +178,8 @@ function signInStep(signIn: SignInFunction): LoginStep {
 /** The login step: the app's `signIn`, or an IdP's step (`oidcUpstream(…)`); exactly one of them. */
 function resolveLogin(read: Read): LoginStep {
   const signIn = read.fn('signIn');
-  const upstream = read.raw('upstream');
-  if ((signIn === undefined) === (upstream === undefined)) {
+  const idpStep = read.raw('upstream');
+  if ((signIn === undefined) === (idpStep === undefined)) {
     throw new McpConfigError(
       'ERR_MCP_INVALID_OPTION',
       "option 'auth.server' needs exactly one of 'signIn' (your app's login) or 'upstream' (oidcUpstream(…))",
@@ -187,13 +187,13 @@ function resolveLogin(read: Read): LoginStep {
   }
   if (signIn !== undefined) return signInStep(signIn);
   if (
-    typeof upstream !== 'object' ||
-    upstream === null ||
-    typeof upstream.start !== 'function' ||
-    typeof upstream.finish !== 'function'
+    typeof idpStep !== 'object' ||
+    idpStep === null ||
+    typeof idpStep.start !== 'function' ||
+    typeof idpStep.finish !== 'function'
   )
     throw read.invalid('upstream', 'oidcUpstream({ issuer, clientId, clientSecret })');
-  return upstream;
+  return idpStep;
 }
 
 /** RFC 8414 §2: the issuer is an https URL with no query or fragment; http is allowed on loopback for development. */
