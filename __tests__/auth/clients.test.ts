@@ -117,7 +117,7 @@ describe('client options (auth.server.clients, registration, clientMetadataDocum
     [
       'a bad document option',
       { clientMetadataDocuments: { allowPrivateAddresses: 'yes' as never } },
-      /'auth\.server\.clientMetadataDocuments\.allowPrivateAddresses' must be a boolean/,
+      /'auth\.server\.clientMetadataDocuments\.allowPrivateAddresses' must be true or false/,
     ],
     [
       'registration as a string',

@@ -131,8 +131,16 @@ describe('options, checked at boot', () => {
       { clientSecret: '' },
       /option 'introspectionVerifier\.clientSecret' must be a non-empty string, got "string"/,
     ],
-    ['a zero TTL', { cacheTtlMs: 0 }, /option 'introspectionVerifier\.cacheTtlMs' must be a positive integer/],
-    ['a bad timeout', { timeoutMs: '5s' }, /option 'introspectionVerifier\.timeoutMs' must be a positive integer/],
+    [
+      'a zero TTL',
+      { cacheTtlMs: 0 },
+      /option 'introspectionVerifier\.cacheTtlMs' must be a positive number of milliseconds/,
+    ],
+    [
+      'a bad timeout',
+      { timeoutMs: '5s' },
+      /option 'introspectionVerifier\.timeoutMs' must be a positive number of milliseconds/,
+    ],
     ['a bad size bound', { maxBytes: -1 }, /option 'introspectionVerifier\.maxBytes' must be a positive integer/],
     ['an empty audience', { audience: '' }, /option 'introspectionVerifier\.audience'/],
     [

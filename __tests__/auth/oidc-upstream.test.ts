@@ -251,13 +251,21 @@ describe('oidcUpstream options, checked at boot', () => {
       { ...base, tokenAuthMethod: 'client_secret_post' },
       /'oidcUpstream\.tokenAuthMethod' needs 'oidcUpstream\.clientSecret'/,
     ],
-    ['an extra parameter the step writes', { ...base, extraAuthorizeParams: { state: 'x' } }, /may not set 'state'/],
+    [
+      'an extra parameter the step writes',
+      { ...base, extraAuthorizeParams: { state: 'x' } },
+      /'oidcUpstream\.extraAuthorizeParams' must be free of the parameters the login step writes itself \('state'\)/,
+    ],
     [
       'a non-string extra parameter',
       { ...base, extraAuthorizeParams: { max_age: 5 } },
       /option 'oidcUpstream\.extraAuthorizeParams' must be an object of string values/,
     ],
-    ['a zero timeout', { ...base, timeoutMs: 0 }, /option 'oidcUpstream\.timeoutMs' must be a positive integer/],
+    [
+      'a zero timeout',
+      { ...base, timeoutMs: 0 },
+      /option 'oidcUpstream\.timeoutMs' must be a positive number of milliseconds/,
+    ],
     [
       'an endpoint with a fragment',
       { ...base, tokenEndpoint: 'https://login.example.com/t#x' },

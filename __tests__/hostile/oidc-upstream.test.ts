@@ -286,6 +286,28 @@ describe('forged callbacks', () => {
     expect(fake.calls['/token']).toBeUndefined();
   });
 
+  it.each<[string, (genuine: string, planted: string) => string, Record<string, unknown>]>([
+    [
+      'after the genuine one: the first is read, the sign-in finishes',
+      (genuine, planted) => `${genuine}; ${planted}`,
+      { pendingId: 'p' },
+    ],
+    [
+      'before the genuine one: the first is read, the callback is refused',
+      (genuine, planted) => `${planted}; ${genuine}`,
+      refused('invalid_request', /did not come back to the browser that started/, null),
+    ],
+  ])('a binding cookie sent twice, a planted one %s', async (_case, order, expected) => {
+    const { url, jar } = await toCallback();
+    const genuine = jar
+      .header(url)
+      .split('; ')
+      .find((pair) => pair.startsWith('mcp_upstream_')) as string;
+    const planted = `${genuine.slice(0, genuine.indexOf('='))}=planted`;
+    const answer = await fetch(url, { headers: { cookie: order(genuine, planted) } });
+    expect(await answer.json()).toMatchObject(expected);
+  });
+
   it('two sign-ins side by side in one browser each finish with their own cookie', async () => {
     const jar = new CookieJar();
     const first = await followFlow(app.authorizeUrl('one'), { stopAt: isCallback, jar });

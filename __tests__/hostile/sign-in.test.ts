@@ -298,6 +298,32 @@ describe('consent', () => {
     expect((await post(form.fields, cookie)).status).toBe(403);
   });
 
+  it.each([
+    [
+      'after the genuine one: the first is read, the code is issued',
+      (genuine: string, planted: string) => `${genuine}; ${planted}`,
+      302,
+    ],
+    [
+      'before the genuine one: the first is read, no code',
+      (genuine: string, planted: string) => `${planted}; ${genuine}`,
+      403,
+    ],
+  ])('a consent cookie sent twice, a planted one %s', async (_case, order, status) => {
+    const jar = new CookieJar();
+    const { html } = await consentPage(jar);
+    const form = readPage(new URL(issuer), 200, html).forms[0] as NonNullable<ReturnType<typeof readPage>['forms'][0]>;
+    const genuine = jar.header(form.action);
+    const planted = `${genuine.slice(0, genuine.indexOf('='))}=${crypto.randomBytes(32).toString('base64url')}`;
+    const answer = await fetch(form.action, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: order(genuine, planted) },
+      body: new URLSearchParams({ ...form.fields, decision: 'allow' }).toString(),
+    });
+    expect(answer.status).toBe(status);
+  });
+
   it('deny sends access_denied to the client', async () => {
     const { client_id } = await registerClient(issuer, [REDIRECT]);
     const end = await followSignIn(

@@ -1,9 +1,9 @@
-// What every endpoint of one authorization server shares: its options, store, clients, grants, keys, and where it is.
+// What every endpoint of one authorization server shares: its options, store, clients, codes and refresh tokens, keys, and where it is.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SignInStore } from '../../edge/store/sign-in-store';
 import type { ClientDirectory } from './clients/clients';
-import type { Grants } from './tokens/codes-and-refresh';
+import type { CodesAndRefreshTokens } from './tokens/codes-and-refresh';
 import type { SigningKeys } from './tokens/keys';
 import type { OAuthError } from './oauth-error';
 import type { ResolvedAuthServer } from './server-options';
@@ -13,7 +13,7 @@ export interface ServerContext {
   readonly options: ResolvedAuthServer;
   readonly store: SignInStore;
   readonly clients: ClientDirectory;
-  readonly grants: Grants;
+  readonly codesAndRefresh: CodesAndRefreshTokens;
   readonly keys: SigningKeys;
   /** The issuer for a request: `auth.server.issuer`, else `<origin><mount path>` (RFC 8414 §2). */
   readonly issuerOf: (req: IncomingMessage) => string;

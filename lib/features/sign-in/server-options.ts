@@ -1,13 +1,8 @@
 // The `auth.server` option: the router as an OAuth 2.1 authorization server, checked once at boot.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import {
-  invalidOption,
-  isPositiveInteger,
-  McpConfigError,
-  rejectUnknownKeys,
-  type OptionKeys,
-} from '../../options/config-error';
+import { McpConfigError, type OptionKeys } from '../../options/config-error';
+import { OptionReader } from '../../options/option-reader';
 import { DEFAULT_MAX_SIGN_IN_RECORDS, type SignInLimits } from '../../edge/store/sign-in-store';
 import { resolveClientsOptions, type ClientsOptions, type ResolvedClients } from './clients/client-options';
 import { resolveSigningKeysOptions, type ResolvedSigningKeys, type SigningKeysOptions } from './tokens/keys';
@@ -52,7 +47,7 @@ export interface ConsentOptions {
 export interface AuthServerOptions extends ClientsOptions, SigningKeysOptions {
   /** The app's own login (see {@link SignInFunction}). */
   signIn?: SignInFunction;
-  /** An existing identity provider, through the OAuth proxy: `oidcUpstream({ issuer, clientId, clientSecret })`. */
+  /** An existing identity provider (the IdP), through the OAuth proxy: `oidcUpstream({ issuer, clientId, clientSecret })`. */
   upstream?: LoginStep;
   /**
    * The issuer URL (RFC 8414 §2), and the MCP resource (the tokens' `aud`) unless `auth.resourceMetadata.resource`
@@ -142,39 +137,20 @@ const KNOWN: OptionKeys<AuthServerOptions> = {
 };
 const KNOWN_CONSENT: OptionKeys<ConsentOptions> = { rememberMs: true, render: true };
 
-function positiveSeconds(value: unknown, name: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0)
-    throw invalidOption(`auth.server.${name}`, 'a positive whole number of seconds', value);
-  return value;
-}
+type Read = OptionReader<AuthServerOptions>;
 
-function positiveCount(value: unknown, name: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0)
-    throw invalidOption(`auth.server.${name}`, 'a positive whole number, or false', value);
-  return value;
-}
-
-/** A bound of the sign-in store: a positive integer, checked at boot. */
-function storeBound(value: unknown, name: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!isPositiveInteger(value)) throw invalidOption(`auth.server.${name}`, 'a positive integer', value);
-  return value;
-}
+/** RFC 6749 §3.3: a scope token is printable ASCII without spaces, quotes or backslashes. */
+const isScopeName = (value: unknown): value is string =>
+  typeof value === 'string' && /^[\x21\x23-\x5b\x5d-\x7e]+$/.test(value);
 
 /** The sign-in store's bounds: `registration.maxClients` (the default when registration is off) and the `max*` options. */
-function resolveLimits(server: AuthServerOptions, clients: ResolvedClients): SignInLimits {
+function resolveLimits(read: Read, clients: ResolvedClients): SignInLimits {
   return Object.freeze({
     clients: clients.registration === false ? DEFAULT_MAX_SIGN_IN_RECORDS : clients.registration.maxClients,
-    refreshFamilies: storeBound(server.maxRefreshFamilies, 'maxRefreshFamilies', DEFAULT_MAX_REFRESH_FAMILIES),
-    consents: storeBound(server.maxConsents, 'maxConsents', DEFAULT_MAX_CONSENTS),
-    pendingAuthorizations: storeBound(
-      server.maxPendingAuthorizations,
-      'maxPendingAuthorizations',
-      DEFAULT_MAX_PENDING_AUTHORIZATIONS,
-    ),
-    codes: storeBound(server.maxCodes, 'maxCodes', DEFAULT_MAX_CODES),
+    refreshFamilies: read.positiveInteger('maxRefreshFamilies', DEFAULT_MAX_REFRESH_FAMILIES),
+    consents: read.positiveInteger('maxConsents', DEFAULT_MAX_CONSENTS),
+    pendingAuthorizations: read.positiveInteger('maxPendingAuthorizations', DEFAULT_MAX_PENDING_AUTHORIZATIONS),
+    codes: read.positiveInteger('maxCodes', DEFAULT_MAX_CODES),
   });
 }
 
@@ -199,93 +175,84 @@ function signInStep(signIn: SignInFunction): LoginStep {
   };
 }
 
+/** The login step: the app's `signIn`, or an IdP's step (`oidcUpstream(…)`); exactly one of them. */
+function resolveLogin(read: Read): LoginStep {
+  const signIn = read.fn('signIn');
+  const idpStep = read.raw('upstream');
+  if ((signIn === undefined) === (idpStep === undefined)) {
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_OPTION',
+      "option 'auth.server' needs exactly one of 'signIn' (your app's login) or 'upstream' (oidcUpstream(…))",
+    );
+  }
+  if (signIn !== undefined) return signInStep(signIn);
+  if (
+    typeof idpStep !== 'object' ||
+    idpStep === null ||
+    typeof idpStep.start !== 'function' ||
+    typeof idpStep.finish !== 'function'
+  )
+    throw read.invalid('upstream', 'oidcUpstream({ issuer, clientId, clientSecret })');
+  return idpStep;
+}
+
+/** RFC 8414 §2: the issuer is an https URL with no query or fragment; http is allowed on loopback for development. */
+function resolveIssuer(read: Read): string | undefined {
+  const expected = 'an https URL without query or fragment (http only on loopback)';
+  const url = read.url('issuer', { https: true });
+  if (url === undefined) return undefined;
+  const issuer = String(read.raw('issuer'));
+  if (url.search !== '' || url.hash !== '' || issuer.includes('#') || issuer.includes('?'))
+    throw read.invalid('issuer', expected);
+  return issuer.replace(/\/$/, '');
+}
+
+/** The consent step's options: how long a consent is remembered (0: ask every time), and the app's own page. */
+function resolveConsent(read: Read): Pick<ResolvedAuthServer, 'rememberConsentMs' | 'renderConsent'> {
+  const consent = read.nested('consent', KNOWN_CONSENT);
+  const rememberMs = consent.raw('rememberMs') ?? DEFAULT_REMEMBER_CONSENT_MS;
+  if (!Number.isSafeInteger(rememberMs) || rememberMs < 0)
+    throw consent.invalid('rememberMs', 'a whole number of ms, 0 or more');
+  return { rememberConsentMs: rememberMs, renderConsent: consent.fn('render') };
+}
+
 /**
  * Checks `auth.server` once, when `mcpRouter()` is called.
  *
  * @throws {McpConfigError} for an unknown key, a bad value, or not exactly one of `signIn` and `upstream`
  */
 export function resolveAuthServerOptions(server: AuthServerOptions): ResolvedAuthServer {
-  if (typeof server !== 'object' || server === null)
-    throw invalidOption('auth.server', '{ signIn } or { upstream: oidcUpstream(…) }', server);
-  rejectUnknownKeys(server, KNOWN, 'auth.server.');
-  const { signIn, upstream, issuer, scopes = [], consent = {} } = server;
-  if ((signIn === undefined) === (upstream === undefined)) {
-    throw new McpConfigError(
-      'ERR_MCP_INVALID_OPTION',
-      "option 'auth.server' needs exactly one of 'signIn' (your app's login) or 'upstream' (oidcUpstream(…))",
-    );
-  }
-  if (signIn !== undefined && typeof signIn !== 'function')
-    throw invalidOption('auth.server.signIn', 'a function (req, res, { returnTo })', signIn);
-  if (
-    upstream !== undefined &&
-    (typeof upstream !== 'object' ||
-      upstream === null ||
-      typeof upstream.start !== 'function' ||
-      typeof upstream.finish !== 'function')
-  ) {
-    throw invalidOption('auth.server.upstream', 'oidcUpstream({ issuer, clientId, clientSecret })', upstream);
-  }
-  if (issuer !== undefined && !isIssuerUrl(issuer))
-    throw invalidOption('auth.server.issuer', 'an https URL without query or fragment (http only on loopback)', issuer);
-  if (
-    !Array.isArray(scopes) ||
-    !scopes.every((scope) => typeof scope === 'string' && /^[\x21\x23-\x5b\x5d-\x7e]+$/.test(scope))
-  ) {
-    throw invalidOption('auth.server.scopes', 'an array of scope names (RFC 6749 §3.3)', scopes);
-  }
-  if (typeof consent !== 'object' || consent === null)
-    throw invalidOption('auth.server.consent', '{ rememberMs?, render? }', consent);
-  rejectUnknownKeys(consent, KNOWN_CONSENT, 'auth.server.consent.');
-  const { rememberMs = DEFAULT_REMEMBER_CONSENT_MS, render } = consent;
-  if (typeof rememberMs !== 'number' || !Number.isInteger(rememberMs) || rememberMs < 0)
-    throw invalidOption('auth.server.consent.rememberMs', 'a whole number of ms, 0 or more', rememberMs);
-  if (render !== undefined && typeof render !== 'function')
-    throw invalidOption('auth.server.consent.render', 'a function (details, req, res)', render);
-  const accessTokenTtlSec = positiveSeconds(
-    server.accessTokenTtlSec,
-    'accessTokenTtlSec',
-    DEFAULT_ACCESS_TOKEN_TTL_SEC,
-  );
+  const read = OptionReader.of(server, 'auth.server', KNOWN);
+  const login = resolveLogin(read);
+  const issuer = resolveIssuer(read);
+  const scopes = read.array('scopes', isScopeName, 'an array of scope names (RFC 6749 §3.3)') ?? Object.freeze([]);
+  const consent = resolveConsent(read);
+  const seconds = 'a positive whole number of seconds';
+  const accessTokenTtlSec = read.positiveInteger('accessTokenTtlSec', DEFAULT_ACCESS_TOKEN_TTL_SEC, seconds);
   const keys = resolveSigningKeysOptions(server, 'auth.server');
   const clients = resolveClientsOptions(server);
   // A generated key verifies for one period after the next takes over: a token must not outlive that.
   if (keys.fixed === undefined && keys.rotationMs < accessTokenTtlSec * 1000) {
-    throw invalidOption(
-      'auth.server.rotationMs',
+    throw read.invalid(
+      'rotationMs',
       `at least accessTokenTtlSec (${accessTokenTtlSec} s) in ms, so tokens outlive no key`,
       keys.rotationMs,
     );
   }
   return Object.freeze({
-    login: upstream ?? signInStep(signIn as SignInFunction),
-    issuer: issuer?.replace(/\/$/, ''),
-    scopes: Object.freeze([...scopes]),
-    rememberConsentMs: rememberMs,
-    renderConsent: render,
+    login,
+    issuer,
+    scopes,
+    ...consent,
     accessTokenTtlSec,
-    refreshTokenTtlSec: positiveSeconds(server.refreshTokenTtlSec, 'refreshTokenTtlSec', DEFAULT_REFRESH_TOKEN_TTL_SEC),
-    codeTtlSec: positiveSeconds(server.codeTtlSec, 'codeTtlSec', DEFAULT_CODE_TTL_SEC),
+    refreshTokenTtlSec: read.positiveInteger('refreshTokenTtlSec', DEFAULT_REFRESH_TOKEN_TTL_SEC, seconds),
+    codeTtlSec: read.positiveInteger('codeTtlSec', DEFAULT_CODE_TTL_SEC, seconds),
     rateLimit:
-      server.rateLimit === false ? false : positiveCount(server.rateLimit, 'rateLimit', DEFAULT_SIGN_IN_PER_MINUTE),
+      read.raw('rateLimit') === false
+        ? false
+        : read.positiveInteger('rateLimit', DEFAULT_SIGN_IN_PER_MINUTE, 'a positive whole number, or false'),
     clients,
-    limits: resolveLimits(server, clients),
+    limits: resolveLimits(read, clients),
     keys,
   });
-}
-
-/** RFC 8414 §2: an https URL with no query or fragment; http is allowed on loopback for development. */
-function isIssuerUrl(value: unknown): value is string {
-  if (typeof value !== 'string') return false;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return false;
-  }
-  if (url.search !== '' || url.hash !== '' || value.includes('#') || value.includes('?')) return false;
-  return (
-    url.protocol === 'https:' ||
-    (url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname))
-  );
 }

@@ -1,7 +1,6 @@
 // What both token verifiers share: the audience a token must name (RFC 8707: this resource's URL) and the scope claims.
 
 import type { IncomingMessage } from 'node:http';
-import { invalidOption } from '../../options/config-error';
 import { originOf, type ExpressRequest } from '../../edge/security/resource-metadata';
 
 /**
@@ -23,10 +22,4 @@ export function scopesOf(claim: unknown): string[] {
   if (typeof claim === 'string') return claim.split(' ').filter((scope) => scope !== '');
   if (Array.isArray(claim)) return claim.filter((scope): scope is string => typeof scope === 'string' && scope !== '');
   return [];
-}
-
-/** The `audience` option, checked at boot: a non-empty string when given. */
-export function checkAudience(option: string, value: unknown): string | undefined {
-  if (value === undefined || (typeof value === 'string' && value !== '')) return value;
-  throw invalidOption(option, 'a non-empty string (the resource URL tokens are issued for)', value);
 }

@@ -1,25 +1,14 @@
 // introspectionVerifier(): the `auth.verify` of opaque tokens, asked of the provider's introspection endpoint (RFC 7662), answers cached.
 
 import type { IncomingMessage } from 'node:http';
-import {
-  definedOnly,
-  invalidOption,
-  isPositiveInteger,
-  rejectUnknownKeys,
-  type OptionKeys,
-} from '../../options/config-error';
+import { definedOnly, type OptionKeys } from '../../options/config-error';
+import type { OptionReader } from '../../options/option-reader';
 import type { McpLogger } from '../../core/logger';
 import type { AuthInfo } from '../../core/registry/request-context';
-import { createVerifiedTokenCache, DEFAULT_TOKEN_CACHE_MAX, tokenDigest } from '../../edge/security/token-cache';
-import { audienceFor, checkAudience, namesAudience, scopesOf } from './audience';
+import { createVerifiedTokenCache, tokenDigest } from '../../edge/security/token-cache';
+import { audienceFor, namesAudience, scopesOf } from './audience';
 import { boundedFetch } from '../../edge/outbound/bounded-fetch';
-import {
-  checkProviderUrl,
-  DEFAULT_FETCH_MAX_BYTES,
-  DEFAULT_FETCH_TIMEOUT_MS,
-  throttledWarn,
-  VerifierFetchError,
-} from './verifier-fetch';
+import { readFetchSettings, readVerifierOptions, throttledWarn, VerifierFetchError } from './verifier-fetch';
 
 /** Options of {@link introspectionVerifier}. */
 export interface IntrospectionVerifierOptions {
@@ -65,19 +54,17 @@ const KNOWN_OPTIONS: OptionKeys<IntrospectionVerifierOptions> = {
 
 const REFUSED: AuthInfo = Object.freeze({ subject: '', scopes: [] });
 
-function checkPositive(option: keyof IntrospectionVerifierOptions, value: unknown, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!isPositiveInteger(value)) throw invalidOption(`introspectionVerifier.${option}`, 'a positive integer', value);
-  return value;
-}
-
-function checkCredential(option: 'clientId' | 'clientSecret', value: unknown): string {
-  if (typeof value === 'string' && value !== '') return value;
-  throw invalidOption(
-    `introspectionVerifier.${option}`,
-    'a non-empty string',
-    option === 'clientSecret' ? typeof value : value,
-  );
+/**
+ * The client_secret_basic header of the resource server's credentials. RFC 6749 §2.3.1: the id and secret are
+ * form-encoded before they are joined and base64-encoded. The secret is never quoted in a message.
+ */
+function basicCredentials(read: OptionReader<IntrospectionVerifierOptions>): string {
+  const clientId = read.string('clientId', { nonEmpty: true, required: true });
+  const clientSecret = read.raw('clientSecret');
+  if (typeof clientSecret !== 'string' || clientSecret === '')
+    throw read.invalid('clientSecret', 'a non-empty string', typeof clientSecret);
+  const encoded = [clientId, clientSecret].map((part) => new URLSearchParams({ part }).toString().slice(5));
+  return `Basic ${Buffer.from(encoded.join(':')).toString('base64')}`;
 }
 
 /** The principal of an RFC 7662 §2.2 answer, or null for an inactive or unusable one. */
@@ -118,22 +105,16 @@ function principalOf(answer: Record<string, unknown>, audience: string, now: num
 export function introspectionVerifier(
   options: IntrospectionVerifierOptions,
 ): (token: string, req: IncomingMessage) => Promise<AuthInfo | null> {
-  if (typeof options !== 'object' || options === null)
-    throw invalidOption('introspectionVerifier', '{ url, clientId, clientSecret, … }', options);
-  rejectUnknownKeys(definedOnly(options), KNOWN_OPTIONS, 'introspectionVerifier.');
-  const url = checkProviderUrl('introspectionVerifier.url', options.url);
-  // RFC 6749 §2.3.1: the id and secret are form-encoded before they are joined and base64-encoded.
-  const credentials = [
-    checkCredential('clientId', options.clientId),
-    checkCredential('clientSecret', options.clientSecret),
-  ].map((part) => new URLSearchParams({ part }).toString().slice(5));
-  const authorization = `Basic ${Buffer.from(credentials.join(':')).toString('base64')}`;
-  const audience = checkAudience('introspectionVerifier.audience', options.audience);
-  const cacheTtlMs = checkPositive('cacheTtlMs', options.cacheTtlMs, DEFAULT_CACHE_TTL_MS);
-  const timeoutMs = checkPositive('timeoutMs', options.timeoutMs, DEFAULT_FETCH_TIMEOUT_MS);
-  const maxBytes = checkPositive('maxBytes', options.maxBytes, DEFAULT_FETCH_MAX_BYTES);
-  const max = checkPositive('cacheMax', options.cacheMax, DEFAULT_TOKEN_CACHE_MAX);
-  const warn = throttledWarn(options.logger ?? console, LOG_INTERVAL_MS);
+  const { read, shared } = readVerifierOptions('introspectionVerifier', options, KNOWN_OPTIONS);
+  const { audience, cacheMax: max } = shared;
+  const { url, timeoutMs, maxBytes } = readFetchSettings(read, {
+    url: 'url',
+    timeoutMs: 'timeoutMs',
+    maxBytes: 'maxBytes',
+  });
+  const authorization = basicCredentials(read);
+  const cacheTtlMs = read.milliseconds('cacheTtlMs', DEFAULT_CACHE_TTL_MS);
+  const warn = throttledWarn(shared.logger, LOG_INTERVAL_MS);
   const active = createVerifiedTokenCache({ max, maxTtlMs: cacheTtlMs });
   // Refusals apart: what clients send must not be able to evict good answers.
   const inactive = createVerifiedTokenCache({ max, maxTtlMs: INACTIVE_TTL_MS });

@@ -1,4 +1,4 @@
-// A JSON Web Key Set for verifying JWTs: given inline, or fetched from a URL, cached, and refetched on an unknown kid at most once per cooldown.
+// A JSON Web Key Set for verifying JWTs: inline, or fetched, cached, refetched at most once per cooldown (jose's remote set keeps neither cooldown nor keys when the provider fails).
 
 import type { JSONWebKeySet, JWTVerifyGetKey } from 'jose';
 import type { McpLogger } from '../../core/logger';
@@ -51,6 +51,10 @@ const isNoMatchingKey = (err: unknown): boolean =>
  * twice within the cooldown, and concurrent misses share one fetch: a flood of made-up `kid`s costs the provider
  * one request per cooldown. A set that cannot be loaded refuses the token (the verifier answers 401, never 500)
  * and is logged once per cooldown.
+ *
+ * Not jose's `createRemoteJWKSet`, though a custom fetch would keep the byte bound: its cooldown runs from the last
+ * successful fetch only (an IdP that fails is asked again on every request), a refetch that fails refuses tokens
+ * the stale keys would verify, and its lifetime is fixed where this one follows the answer's max-age.
  *
  * @example
  * ```ts

@@ -3,26 +3,15 @@
 import { ASYMMETRIC_JWS_ALGORITHMS } from '../../edge/security/jose-types';
 import type { IncomingMessage } from 'node:http';
 import type { JWTPayload, JWTVerifyGetKey } from 'jose';
-import {
-  definedOnly,
-  invalidOption,
-  isPositiveInteger,
-  McpConfigError,
-  rejectUnknownKeys,
-  type OptionKeys,
-} from '../../options/config-error';
+import { McpConfigError, type OptionKeys } from '../../options/config-error';
+import type { OptionReader } from '../../options/option-reader';
 import type { McpLogger } from '../../core/logger';
 import type { AuthInfo } from '../../core/registry/request-context';
 import { jose } from '../../edge/security/jose';
-import { createVerifiedTokenCache, DEFAULT_TOKEN_CACHE_MAX } from '../../edge/security/token-cache';
-import { audienceFor, checkAudience, namesAudience, scopesOf } from './audience';
+import { createVerifiedTokenCache } from '../../edge/security/token-cache';
+import { audienceFor, namesAudience, scopesOf } from './audience';
 import { BoundedFetchError } from '../../edge/outbound/bounded-fetch';
-import {
-  checkProviderUrl,
-  DEFAULT_FETCH_MAX_BYTES,
-  DEFAULT_FETCH_TIMEOUT_MS,
-  VerifierFetchError,
-} from './verifier-fetch';
+import { readFetchSettings, readVerifierOptions, VerifierFetchError } from './verifier-fetch';
 import { createRemoteJwks, DEFAULT_JWKS_COOLDOWN_MS, publicKeysOf } from './jwks';
 
 /** A JSON Web Key Set (RFC 7517 §5): public keys only are used. */
@@ -82,59 +71,59 @@ const KNOWN_OPTIONS: OptionKeys<JwtVerifierOptions> = {
   logger: true,
 };
 
+type Read = OptionReader<JwtVerifierOptions>;
+
 /** The algorithm list, checked: public-key algorithms only (RFC 8725 §3.1: never `none`, never an HMAC keyed by a public key). */
-function checkAlgorithms(value: unknown): string[] {
+function readAlgorithms(read: Read): string[] {
+  const value = read.raw('algorithms');
   if (value === undefined) return [...DEFAULT_JWT_ALGORITHMS];
   if (!Array.isArray(value) || value.length === 0)
-    throw invalidOption('jwtVerifier.algorithms', 'a non-empty array of JWS algorithms', value);
+    throw read.invalid('algorithms', 'a non-empty array of JWS algorithms');
+  const expected = `public-key JWS algorithms (${[...ASYMMETRIC_ALGORITHMS].join(', ')})`;
   for (const alg of value) {
-    if (typeof alg === 'string' && (alg === 'none' || alg.startsWith('HS'))) {
-      throw new McpConfigError(
-        'ERR_MCP_INVALID_OPTION',
-        `option 'jwtVerifier.algorithms' cannot list '${alg}': tokens are checked with the provider's public keys, and '${alg}' would let anyone who has them sign (RFC 8725 §2.1)`,
+    if (typeof alg === 'string' && (alg === 'none' || alg.startsWith('HS')))
+      throw read.invalid(
+        'algorithms',
+        `public-key JWS algorithms, never '${alg}' (with it anyone who has the provider's public keys could sign, RFC 8725 §2.1)`,
       );
-    }
-    if (!ASYMMETRIC_ALGORITHMS.has(alg))
-      throw invalidOption(
-        'jwtVerifier.algorithms',
-        `public-key JWS algorithms (${[...ASYMMETRIC_ALGORITHMS].join(', ')})`,
-        alg,
-      );
+    if (!ASYMMETRIC_ALGORITHMS.has(alg)) throw read.invalid('algorithms', expected, alg);
   }
-  return [...value] as string[];
+  return [...value];
 }
 
-function checkCount(option: keyof JwtVerifierOptions, value: unknown, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!isPositiveInteger(value)) throw invalidOption(`jwtVerifier.${option}`, 'a positive integer', value);
-  return value;
+/** Leeway for `exp` and `nbf`: a whole number of seconds, 0 included. */
+function readClockTolerance(read: Read): number {
+  const seconds = read.raw('clockToleranceSec') ?? DEFAULT_CLOCK_TOLERANCE_SEC;
+  if (!Number.isSafeInteger(seconds) || seconds < 0)
+    throw read.invalid('clockToleranceSec', 'a whole number of seconds ≥ 0');
+  return seconds;
 }
 
 /** The key resolver of the options: the remote set, or the inline one. */
-function keysOf(options: JwtVerifierOptions, logger: McpLogger): JWTVerifyGetKey {
-  const { jwksUri, jwks } = options;
-  if ((jwksUri === undefined) === (jwks === undefined))
+function readKeys(read: Read, logger: McpLogger): JWTVerifyGetKey {
+  const jwks = read.raw('jwks');
+  if ((read.raw('jwksUri') === undefined) === (jwks === undefined))
     throw new McpConfigError(
       'ERR_MCP_INVALID_OPTION',
-      "jwtVerifier needs exactly one of 'jwtVerifier.jwksUri' or 'jwtVerifier.jwks'",
+      `jwtVerifier needs exactly one of '${read.pathOf('jwksUri')}' or '${read.pathOf('jwks')}'`,
     );
   if (jwks !== undefined) {
     let set;
     try {
       set = publicKeysOf(jwks);
     } catch {
-      throw invalidOption('jwtVerifier.jwks', 'a JSON Web Key Set ({ keys: [...] })', jwks);
+      throw read.invalid('jwks', 'a JSON Web Key Set ({ keys: [...] })');
     }
-    if (set.keys.length === 0)
-      throw invalidOption('jwtVerifier.jwks', 'a JSON Web Key Set with at least one public key', jwks);
+    if (set.keys.length === 0) throw read.invalid('jwks', 'a JSON Web Key Set with at least one public key');
     return jose().createLocalJWKSet(set);
   }
-  return createRemoteJwks(checkProviderUrl('jwtVerifier.jwksUri', jwksUri), {
-    timeoutMs: checkCount('jwksTimeoutMs', options.jwksTimeoutMs, DEFAULT_FETCH_TIMEOUT_MS),
-    maxBytes: checkCount('jwksMaxBytes', options.jwksMaxBytes, DEFAULT_FETCH_MAX_BYTES),
-    cooldownMs: checkCount('jwksCooldownMs', options.jwksCooldownMs, DEFAULT_JWKS_COOLDOWN_MS),
-    logger,
+  const { url, timeoutMs, maxBytes } = readFetchSettings(read, {
+    url: 'jwksUri',
+    timeoutMs: 'jwksTimeoutMs',
+    maxBytes: 'jwksMaxBytes',
   });
+  const cooldownMs = read.milliseconds('jwksCooldownMs', DEFAULT_JWKS_COOLDOWN_MS);
+  return createRemoteJwks(url, { timeoutMs, maxBytes, cooldownMs, logger });
 }
 
 /** The principal of a verified token's claims, or null without a `sub` (MCP: the token must name who it is for). */
@@ -164,21 +153,14 @@ function principalOf(claims: JWTPayload, scopeClaim: string | undefined): AuthIn
 export function jwtVerifier(
   options: JwtVerifierOptions,
 ): (token: string, req: IncomingMessage) => Promise<AuthInfo | null> {
-  if (typeof options !== 'object' || options === null)
-    throw invalidOption('jwtVerifier', '{ issuer, jwksUri | jwks, … }', options);
-  rejectUnknownKeys(definedOnly(options), KNOWN_OPTIONS, 'jwtVerifier.');
-  const { issuer, scopeClaim, logger = console } = options;
-  if (typeof issuer !== 'string' || issuer === '')
-    throw invalidOption('jwtVerifier.issuer', "the provider's issuer identifier (a non-empty string)", issuer);
-  if (scopeClaim !== undefined && (typeof scopeClaim !== 'string' || scopeClaim === ''))
-    throw invalidOption('jwtVerifier.scopeClaim', 'a claim name', scopeClaim);
-  const clockToleranceSec = options.clockToleranceSec ?? DEFAULT_CLOCK_TOLERANCE_SEC;
-  if (!Number.isSafeInteger(clockToleranceSec) || clockToleranceSec < 0)
-    throw invalidOption('jwtVerifier.clockToleranceSec', 'a whole number of seconds ≥ 0', clockToleranceSec);
-  const audience = checkAudience('jwtVerifier.audience', options.audience);
-  const algorithms = checkAlgorithms(options.algorithms);
-  const cache = createVerifiedTokenCache({ max: checkCount('cacheMax', options.cacheMax, DEFAULT_TOKEN_CACHE_MAX) });
-  const getKey = keysOf(options, logger);
+  const { read, shared } = readVerifierOptions('jwtVerifier', options, KNOWN_OPTIONS);
+  const { audience, logger } = shared;
+  const issuer = read.string('issuer', { nonEmpty: true, required: true });
+  const scopeClaim = read.string('scopeClaim', { nonEmpty: true });
+  const clockToleranceSec = readClockTolerance(read);
+  const algorithms = readAlgorithms(read);
+  const cache = createVerifiedTokenCache({ max: shared.cacheMax });
+  const getKey = readKeys(read, logger);
   const { jwtVerify } = jose();
 
   return async function verifyJwt(token: string, req: IncomingMessage): Promise<AuthInfo | null> {

@@ -2,7 +2,9 @@
 
 import type { OAuthClient } from '../clients/client';
 import type { ClientDirectory } from '../clients/clients';
+import type { Identity } from './login';
 import { OAuthError } from '../oauth-error';
+import { singleParameter } from '../parameters';
 
 /** A checked authorization request: what the code will be bound to. */
 export interface AuthorizationRequest {
@@ -21,6 +23,17 @@ export interface AuthorizationRequest {
   readonly registration?: Readonly<Record<string, unknown>>;
 }
 
+/** How long an authorization may wait for the user's login and consent. */
+export const PENDING_TTL_MS = 10 * 60 * 1000;
+
+/** An authorization waiting for login or consent, in the store (kind `'pending'`). */
+export interface PendingAuthorization extends AuthorizationRequest {
+  readonly identity?: Identity;
+  /** The consent form's CSRF token, and the digest of the cookie set with it. */
+  readonly csrf?: string;
+  readonly browser?: string;
+}
+
 /** How an authorization error goes back to the client whose redirect URI was checked. */
 export interface ErrorReturn {
   readonly uri: string;
@@ -37,7 +50,7 @@ export interface ErrorReturn {
  * automatic redirect would make the router's origin an open redirector to any URI anyone registers, with text of the
  * requester's choosing in `state` (RFC 9700 §4.11.2).
  *
- * @param clientSource - how the server knows the client; undefined (a record from before it was kept) counts as unknown
+ * @param clientSource - how the server knows the client; undefined (a stored record without it) counts as unknown
  */
 export function errorReturn(
   to: { readonly uri: string; readonly state: string | undefined },
@@ -62,11 +75,9 @@ export class AuthorizeError extends OAuthError {
   }
 }
 
-/** The query's parameters: each at most once (RFC 6749 §3.1), strings only. */
+/** A parameter of the request, at most once: a repeated one is shown to the browser, never redirected. */
 function single(query: URLSearchParams, name: string): string | undefined {
-  const values = query.getAll(name);
-  if (values.length > 1) throw new AuthorizeError('invalid_request', `the parameter '${name}' is repeated`);
-  return values[0] === '' ? undefined : values[0];
+  return singleParameter(query, name, (message) => new AuthorizeError('invalid_request', message));
 }
 
 /** RFC 7636 §4.2: a base64url SHA-256 is 43 characters. */

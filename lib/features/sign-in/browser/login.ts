@@ -1,4 +1,4 @@
-// The pluggable login step of the authorization server: who the user is, found by the app's own sign-in or an upstream provider.
+// The pluggable login step of the authorization server: who the user is, found by the app's own sign-in or an IdP.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SignInStore } from '../../../edge/store/sign-in-store';
@@ -10,7 +10,7 @@ export interface Identity {
   /** The scopes this user may have; undefined means every scope the client asks for that the server supports. */
   readonly scopes?: readonly string[];
   /**
-   * What the login step keeps on the server for this sign-in (an upstream provider's tokens and claims): never
+   * What the login step keeps on the server for this sign-in (the IdP's tokens and claims): never
    * sent to the client, handed to handlers as `ctx.auth.extra.upstream`.
    */
   readonly upstream?: Readonly<Record<string, unknown>>;
@@ -22,7 +22,7 @@ export interface LoginRequest {
   readonly pendingId: string;
   /** Where the browser returns to resume this authorization: an absolute URL on this router. */
   readonly returnTo: string;
-  /** The router's callback URL for an upstream provider: `<issuer>/oauth/callback`. */
+  /** The router's callback URL for an IdP: `<issuer>/oauth/callback`. */
   readonly callbackUrl: string;
   /** The router's sign-in store: a step keeps its own state there (kind `'upstream'`), so any instance can finish it. */
   readonly store: SignInStore;
@@ -30,7 +30,7 @@ export interface LoginRequest {
 
 /** What the login step gets at the router's callback. */
 export interface LoginCallback {
-  /** The router's callback URL (`<issuer>/oauth/callback`), as given to the provider. */
+  /** The router's callback URL (`<issuer>/oauth/callback`), as given to the IdP. */
   readonly callbackUrl: string;
   /** The router's sign-in store, where the step kept its state when it redirected (so any instance can finish it). */
   readonly store: SignInStore;
@@ -38,21 +38,21 @@ export interface LoginCallback {
 
 /**
  * The login step. `start` runs in the browser's request to the authorization endpoint; it answers with the user at
- * once (an app session already there) or answers the browser itself (a redirect to a login page or a provider) and
- * resolves undefined. A step that leaves the browser elsewhere brings it back through `returnTo`, or, for an upstream
- * provider, through the router's `callbackUrl`, where `finish` runs.
+ * once (an app session already there) or answers the browser itself (a redirect to a login page or an IdP) and
+ * resolves undefined. A step that leaves the browser elsewhere brings it back through `returnTo`, or, for an IdP,
+ * through the router's `callbackUrl`, where `finish` runs.
  */
 export interface LoginStep {
   /** What the step is, for messages: `'signIn'` or `'oidcUpstream'`. */
   readonly kind: string;
   /**
    * Runs in the browser's request to the authorization endpoint: resolves with the user when known at once, else
-   * answers the browser itself (a redirect to a login page or a provider) and resolves undefined.
+   * answers the browser itself (a redirect to a login page or an IdP) and resolves undefined.
    */
   start(req: IncomingMessage, res: ServerResponse, request: LoginRequest): Promise<Identity | undefined>;
   /**
-   * Runs at `<issuer>/oauth/callback` (upstream providers only): the pending request the callback belongs to and who
-   * signed in; throws {@link LoginError} for a callback that is not one the step started, or a provider's refusal.
+   * Runs at `<issuer>/oauth/callback` (IdP login steps only): the pending request the callback belongs to and who
+   * signed in; throws {@link LoginError} for a callback that is not one the step started, or the IdP's refusal.
    */
   finish?(
     req: IncomingMessage,
@@ -60,12 +60,12 @@ export interface LoginStep {
   ): Promise<{
     /** The id of the pending authorization request this callback completes (its `LoginRequest.pendingId`). */
     pendingId: string;
-    /** Who signed in at the provider. */
+    /** Who signed in at the IdP. */
     identity: Identity;
   }>;
 }
 
-/** A login that did not succeed: the user refused, the provider failed, or the callback is not ours. */
+/** A login that did not succeed: the user refused, the IdP failed, or the callback is not ours. */
 export class LoginError extends Error {
   override readonly name = 'LoginError';
 

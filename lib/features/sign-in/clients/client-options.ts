@@ -2,14 +2,8 @@
 
 import { createHash } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
-import {
-  definedOnly,
-  invalidOption,
-  isPositiveInteger,
-  McpConfigError,
-  rejectUnknownKeys,
-  type OptionKeys,
-} from '../../../options/config-error';
+import { McpConfigError, type OptionKeys } from '../../../options/config-error';
+import { OptionReader } from '../../../options/option-reader';
 import { isObject } from '../../../core/jsonrpc/types';
 import type { OAuthClient } from './client';
 import { redirectUriProblem } from './client-metadata';
@@ -90,6 +84,11 @@ const REGISTRATION_DEFAULTS: Required<RegistrationOptions> = {
   clientTtlMs: 90 * 24 * 60 * 60 * 1000,
 };
 const PREFIX = 'auth.server.';
+const CLIENTS_OPTION_KEYS: OptionKeys<ClientsOptions> = {
+  clients: true,
+  registration: true,
+  clientMetadataDocuments: true,
+};
 const CLIENT_KEYS: OptionKeys<PreRegisteredClient> = {
   clientId: true,
   clientSecret: true,
@@ -122,55 +121,98 @@ async function systemResolve(host: string): Promise<string[]> {
   return (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
 }
 
+type Read = OptionReader<ClientsOptions>;
+
+/** One pre-registered client, checked: `auth.server.clients[<index>]`. */
 function resolveClient(client: unknown, index: number): OAuthClient {
-  const at = `${PREFIX}clients[${index}]`;
-  if (!isObject(client)) throw invalidOption(at, 'an object { clientId, redirectUris, … }', client);
-  rejectUnknownKeys(client, CLIENT_KEYS, `${at}.`);
-  const { clientId, clientSecret, redirectUris, name, firstParty, scope } = client;
+  const read = OptionReader.of(client as PreRegisteredClient, `${PREFIX}clients[${index}]`, CLIENT_KEYS);
+  const clientId = read.raw('clientId');
   if (typeof clientId !== 'string' || clientId.length === 0 || clientId.length > 255)
-    throw invalidOption(`${at}.clientId`, 'a string of 1 to 255 characters', clientId);
-  if (clientSecret !== undefined && (typeof clientSecret !== 'string' || clientSecret.length === 0))
-    throw invalidOption(`${at}.clientSecret`, 'a non-empty string', clientSecret);
+    throw read.invalid('clientId', 'a string of 1 to 255 characters');
+  const clientSecret = read.string('clientSecret', { nonEmpty: true });
+  const redirectUris = read.raw('redirectUris');
   if (!Array.isArray(redirectUris) || redirectUris.length === 0)
-    throw invalidOption(`${at}.redirectUris`, 'a non-empty array of URLs', redirectUris);
-  redirectUris.forEach((uri, i) => {
+    throw read.invalid('redirectUris', 'a non-empty array of URLs');
+  redirectUris.forEach((uri: unknown, i) => {
     const problem = redirectUriProblem(uri);
     if (problem !== undefined)
       throw new McpConfigError(
         'ERR_MCP_INVALID_OPTION',
-        `option '${at}.redirectUris[${i}]' ${problem}, got ${JSON.stringify(uri)}`,
+        `option '${read.pathOf('redirectUris')}[${i}]' ${problem}, got ${JSON.stringify(uri)}`,
       );
   });
-  if (name !== undefined && typeof name !== 'string') throw invalidOption(`${at}.name`, 'a string', name);
-  if (firstParty !== undefined && typeof firstParty !== 'boolean')
-    throw invalidOption(`${at}.firstParty`, 'a boolean', firstParty);
-  if (scope !== undefined && typeof scope !== 'string')
-    throw invalidOption(`${at}.scope`, 'a space-separated string of scopes', scope);
   return Object.freeze({
     clientId,
     source: 'preregistered',
-    clientName: name,
+    clientName: read.string('name'),
     redirectUris: Object.freeze([...(redirectUris as string[])]),
     // A pre-registered client registers no method: one with a secret may use either secret method (RFC 6749 §2.3.1).
     tokenEndpointAuthMethod: clientSecret === undefined ? 'none' : 'client_secret_basic',
     secretDigest: clientSecret === undefined ? undefined : secretDigest(clientSecret),
     grantTypes: Object.freeze(['authorization_code', 'refresh_token']),
-    scope,
-    firstParty: firstParty ?? false,
+    scope: read.string('scope'),
+    firstParty: read.boolean('firstParty', false),
   });
 }
 
-function resolveToggle<T extends object>(
-  value: unknown,
-  key: string,
-  known: OptionKeys<T>,
-  defaults: Required<T>,
-): Readonly<Required<T>> | false {
+/** The pre-registered clients by id, each id listed once. */
+function resolveClients(read: Read): Map<string, OAuthClient> {
+  const list = read.raw('clients') ?? [];
+  if (!Array.isArray(list)) throw read.invalid('clients', 'an array of clients');
+  const clients = new Map<string, OAuthClient>();
+  list.forEach((entry: unknown, index) => {
+    const client = resolveClient(entry, index);
+    if (clients.has(client.clientId))
+      throw new McpConfigError(
+        'ERR_MCP_DUPLICATE',
+        `option '${PREFIX}clients[${index}].clientId': '${client.clientId}' is listed twice`,
+      );
+    clients.set(client.clientId, client);
+  });
+  return clients;
+}
+
+/** A part that is on by default: false, or the reader of its options (`true` and absent: every default). */
+function toggled<O extends object>(
+  read: Read,
+  key: 'registration' | 'clientMetadataDocuments',
+  known: OptionKeys<O>,
+): OptionReader<O> | false {
+  const value = read.raw(key);
   if (value === false) return false;
-  if (value === undefined || value === true) return Object.freeze({ ...defaults });
-  if (!isObject(value)) throw invalidOption(`${PREFIX}${key}`, 'an options object, true or false', value);
-  rejectUnknownKeys(value, known, `${PREFIX}${key}.`);
-  return Object.freeze({ ...defaults, ...(definedOnly(value) as Partial<T>) });
+  if (value !== undefined && value !== true && !isObject(value))
+    throw read.invalid(key, 'an options object, true or false');
+  return OptionReader.of(value === true ? undefined : (value as O | undefined), read.pathOf(key), known);
+}
+
+function resolveRegistration(read: Read): ResolvedClients['registration'] {
+  const registration = toggled<RegistrationOptions>(read, 'registration', REGISTRATION_KEYS);
+  if (registration === false) return false;
+  return Object.freeze({
+    maxClients: registration.positiveInteger('maxClients', REGISTRATION_DEFAULTS.maxClients),
+    maxMetadataBytes: registration.positiveInteger('maxMetadataBytes', REGISTRATION_DEFAULTS.maxMetadataBytes),
+    perMinute: registration.positiveInteger('perMinute', REGISTRATION_DEFAULTS.perMinute),
+    clientTtlMs: registration.milliseconds('clientTtlMs', REGISTRATION_DEFAULTS.clientTtlMs),
+  });
+}
+
+function resolveDocuments(read: Read): ResolvedClients['clientMetadataDocuments'] {
+  const documents = toggled<ClientMetadataDocumentOptions>(read, 'clientMetadataDocuments', DOCUMENT_KEYS);
+  if (documents === false) return false;
+  const ca = documents.raw('ca') ?? [];
+  const authorities = typeof ca === 'string' ? [ca] : ca;
+  if (
+    !Array.isArray(authorities) ||
+    !authorities.every((pem) => typeof pem === 'string' && pem.includes('-----BEGIN CERTIFICATE-----'))
+  )
+    throw documents.invalid('ca', 'PEM certificates (a string or an array of strings)', typeof ca);
+  return Object.freeze({
+    timeoutMs: documents.milliseconds('timeoutMs', 5_000),
+    maxBytes: documents.positiveInteger('maxBytes', 5_120),
+    allowPrivateAddresses: documents.boolean('allowPrivateAddresses', false),
+    resolve: documents.fn('resolve') ?? systemResolve,
+    ca,
+  });
 }
 
 /**
@@ -183,60 +225,12 @@ function resolveToggle<T extends object>(
  * ```
  */
 export function resolveClientsOptions(options: ClientsOptions): ResolvedClients {
-  const list = options.clients ?? [];
-  if (!Array.isArray(list)) throw invalidOption(`${PREFIX}clients`, 'an array of clients', list);
-  const clients = new Map<string, OAuthClient>();
-  list.forEach((entry, index) => {
-    const client = resolveClient(entry, index);
-    if (clients.has(client.clientId))
-      throw new McpConfigError(
-        'ERR_MCP_DUPLICATE',
-        `option '${PREFIX}clients[${index}].clientId': '${client.clientId}' is listed twice`,
-      );
-    clients.set(client.clientId, client);
+  // Only these keys: the others of `auth.server` are checked by their owner.
+  const { clients, registration, clientMetadataDocuments } = options;
+  const read = OptionReader.of({ clients, registration, clientMetadataDocuments }, 'auth.server', CLIENTS_OPTION_KEYS);
+  return Object.freeze({
+    clients: resolveClients(read),
+    registration: resolveRegistration(read),
+    clientMetadataDocuments: resolveDocuments(read),
   });
-  const registration = resolveToggle<RegistrationOptions>(
-    options.registration,
-    'registration',
-    REGISTRATION_KEYS,
-    REGISTRATION_DEFAULTS,
-  );
-  if (registration !== false) {
-    for (const key of Object.keys(REGISTRATION_KEYS) as Array<keyof RegistrationOptions>) {
-      if (!isPositiveInteger(registration[key]))
-        throw invalidOption(`${PREFIX}registration.${key}`, 'a positive integer', registration[key]);
-    }
-  }
-  const documentDefaults: Required<ClientMetadataDocumentOptions> = {
-    timeoutMs: 5_000,
-    maxBytes: 5_120,
-    allowPrivateAddresses: false,
-    resolve: systemResolve,
-    ca: [],
-  };
-  const documents = resolveToggle<ClientMetadataDocumentOptions>(
-    options.clientMetadataDocuments,
-    'clientMetadataDocuments',
-    DOCUMENT_KEYS,
-    documentDefaults,
-  );
-  if (documents !== false) {
-    const at = `${PREFIX}clientMetadataDocuments.`;
-    if (!isPositiveInteger(documents.timeoutMs))
-      throw invalidOption(`${at}timeoutMs`, 'a positive integer', documents.timeoutMs);
-    if (!isPositiveInteger(documents.maxBytes))
-      throw invalidOption(`${at}maxBytes`, 'a positive integer', documents.maxBytes);
-    if (typeof documents.allowPrivateAddresses !== 'boolean')
-      throw invalidOption(`${at}allowPrivateAddresses`, 'a boolean', documents.allowPrivateAddresses);
-    if (typeof documents.resolve !== 'function')
-      throw invalidOption(`${at}resolve`, 'a function (host) => Promise<string[]>', documents.resolve);
-    const authorities = typeof documents.ca === 'string' ? [documents.ca] : documents.ca;
-    if (
-      !Array.isArray(authorities) ||
-      !authorities.every((pem) => typeof pem === 'string' && pem.includes('-----BEGIN CERTIFICATE-----'))
-    ) {
-      throw invalidOption(`${at}ca`, 'PEM certificates (a string or an array of strings)', typeof documents.ca);
-    }
-  }
-  return Object.freeze({ clients, registration, clientMetadataDocuments: documents });
 }

@@ -1,4 +1,4 @@
-// An upstream provider's ID token, verified with jose against its JWKS (OpenID Connect Core §3.1.3.7).
+// The IdP's ID token, verified with jose against its JWKS (OpenID Connect Core §3.1.3.7).
 
 import { ASYMMETRIC_JWS_ALGORITHMS } from '../../../edge/security/jose-types';
 import type { FetchImplementation } from 'jose';

@@ -1,13 +1,13 @@
-// Where the upstream provider's endpoints are: its discovery document (read once, cached) or the options' explicit URLs.
+// Where the IdP's endpoints are: its discovery document (read once, cached) or the options' explicit URLs.
 
 import { idTokenCheck } from './id-token';
 import type { IdTokenCheck } from './id-token';
 import { LoginError } from '../browser/login';
 import { callProvider } from './idp-http';
-import type { UpstreamConfig } from './oidc-idp-options';
+import type { IdpConfig } from './oidc-idp-options';
 
-/** The provider, as the login step talks to it. */
-export interface UpstreamEndpoints {
+/** The IdP, as the login step talks to it. */
+export interface IdpEndpoints {
   /** The configured issuer; without one (plain OAuth 2.0), the authorization endpoint's origin. */
   readonly issuer: string;
   readonly authorizationEndpoint: string;
@@ -34,7 +34,7 @@ function endpointOf(document: Readonly<Record<string, unknown>>, field: string, 
 }
 
 /** The token endpoint authentication: the option, else what discovery lists (basic first: RFC 8414 §2's default). */
-function authMethodOf(config: UpstreamConfig, supported: unknown): UpstreamEndpoints['tokenAuthMethod'] {
+function authMethodOf(config: IdpConfig, supported: unknown): IdpEndpoints['tokenAuthMethod'] {
   if (config.clientSecret === undefined) return 'none';
   if (config.tokenAuthMethod !== undefined) return config.tokenAuthMethod;
   if (!Array.isArray(supported)) return config.issuer === undefined ? 'client_secret_post' : 'client_secret_basic';
@@ -43,7 +43,7 @@ function authMethodOf(config: UpstreamConfig, supported: unknown): UpstreamEndpo
     : 'client_secret_post';
 }
 
-async function discover(config: UpstreamConfig & { issuer: string }): Promise<UpstreamEndpoints> {
+async function discover(config: IdpConfig & { issuer: string }): Promise<IdpEndpoints> {
   const { status, body } = await callProvider(
     "the provider's discovery document",
     discoveryUrl(config.issuer),
@@ -89,11 +89,11 @@ async function discover(config: UpstreamConfig & { issuer: string }): Promise<Up
  * The provider's endpoints, resolved at first use and kept: a discovery document is read once (a failed read is
  * tried again on the next sign-in, not kept), and several sign-ins waiting for it share one read.
  */
-export function upstreamEndpoints(config: UpstreamConfig): () => Promise<UpstreamEndpoints> {
+export function idpEndpoints(config: IdpConfig): () => Promise<IdpEndpoints> {
   const { issuer, authorizationEndpoint, tokenEndpoint, userinfoEndpoint } = config;
   if (issuer === undefined) {
-    // Plain OAuth 2.0: resolveUpstreamOptions() made all three endpoints required.
-    const endpoints: UpstreamEndpoints = {
+    // Plain OAuth 2.0: resolveIdpOptions() made all three endpoints required.
+    const endpoints: IdpEndpoints = {
       issuer: new URL(authorizationEndpoint as string).origin,
       authorizationEndpoint: authorizationEndpoint as string,
       tokenEndpoint: tokenEndpoint as string,
@@ -104,7 +104,7 @@ export function upstreamEndpoints(config: UpstreamConfig): () => Promise<Upstrea
     };
     return async () => endpoints;
   }
-  let resolved: Promise<UpstreamEndpoints> | undefined;
+  let resolved: Promise<IdpEndpoints> | undefined;
   return () => {
     resolved ??= discover({ ...config, issuer }).catch((err: unknown) => {
       resolved = undefined;

@@ -1,4 +1,4 @@
-// Calls to an upstream identity provider: each bounded in time and size, read as a JSON object, failing as a LoginError.
+// Calls to the IdP (the identity provider behind sign-in): each bounded in time and size, read as a JSON object, failing as a LoginError.
 
 import { boundedFetch, BoundedFetchError, type BoundedResponse } from '../../../edge/outbound/bounded-fetch';
 import { LoginError } from '../browser/login';

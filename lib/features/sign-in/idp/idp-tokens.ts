@@ -1,17 +1,17 @@
-// The back channel of an upstream login: the code exchanged for the provider's tokens, and the user found in them.
+// The back channel of a sign-in at the IdP: the code exchanged for the IdP's tokens, and the user found in them.
 
 import type { JWTPayload } from '../../../edge/security/jose-types';
 import { LoginError } from '../browser/login';
 import { callProvider, providerText } from './idp-http';
-import type { UpstreamEndpoints } from './idp-endpoints';
-import type { UpstreamConfig } from './oidc-idp-options';
+import type { IdpEndpoints } from './idp-endpoints';
+import type { IdpConfig } from './oidc-idp-options';
 
 /**
- * What the router keeps of a sign-in at the provider: on the server only (no token passthrough, MCP security best
+ * What the router keeps of a sign-in at the IdP: on the server only (no token passthrough, MCP security best
  * practices), for handlers as `ctx.auth.extra.upstream`.
  */
 // A type, not an interface: it is an Identity's `upstream` record, which a type alias satisfies.
-export type UpstreamTokens = {
+export type IdpTokens = {
   /** The provider's issuer (for a plain OAuth 2.0 provider, its authorization endpoint's origin). */
   readonly issuer: string;
   /** The provider's access token, for calling its APIs on the user's behalf. */
@@ -25,6 +25,9 @@ export type UpstreamTokens = {
   /** The scopes the provider granted, when it said (RFC 6749 §5.1). */
   readonly scope?: string;
 };
+
+/** {@link IdpTokens} under its public name (the record handlers read as `ctx.auth.extra.upstream`). */
+export type UpstreamTokens = IdpTokens;
 
 /** The provider's token answer, checked. */
 interface TokenAnswer {
@@ -40,8 +43,8 @@ const optionalString = (value: unknown): string | undefined =>
 
 /** Exchanges the authorization code at the token endpoint (RFC 6749 §4.1.3, RFC 7636 §4.5). */
 export async function exchangeCode(
-  config: UpstreamConfig,
-  endpoints: UpstreamEndpoints,
+  config: IdpConfig,
+  endpoints: IdpEndpoints,
   code: string,
   verifier: string,
   callbackUrl: string,
@@ -103,7 +106,7 @@ export async function exchangeCode(
 
 /** The userinfo answer (OIDC Core §5.3), read with the provider's access token. */
 async function userinfo(
-  config: UpstreamConfig,
+  config: IdpConfig,
   endpoint: string,
   accessToken: string,
 ): Promise<Readonly<Record<string, unknown>>> {
@@ -136,11 +139,11 @@ function subjectOf(claims: Readonly<Record<string, unknown>>, claim: string): st
  * @throws {LoginError} `server_error` when the ID token is refused or neither source has the claim
  */
 export async function identify(
-  config: UpstreamConfig,
-  endpoints: UpstreamEndpoints,
+  config: IdpConfig,
+  endpoints: IdpEndpoints,
   answer: TokenAnswer,
   nonce: string,
-): Promise<{ subject: string; upstream: UpstreamTokens }> {
+): Promise<{ subject: string; upstream: IdpTokens }> {
   let idTokenClaims: Readonly<JWTPayload> | undefined;
   if (endpoints.idToken !== undefined && config.scopes.includes('openid')) {
     // OIDC Core §3.1.3.3: a token answer to an openid request carries an ID token.
@@ -164,7 +167,7 @@ export async function identify(
       'server_error',
       `the provider's answer has no usable '${config.subjectClaim}' claim (a non-empty string or a number)`,
     );
-  const upstream: UpstreamTokens = {
+  const upstream: IdpTokens = {
     issuer: endpoints.issuer,
     accessToken: answer.accessToken,
     ...(answer.refreshToken && { refreshToken: answer.refreshToken }),

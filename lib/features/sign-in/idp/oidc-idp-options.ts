@@ -1,16 +1,12 @@
 // oidcUpstream's options: what a caller may pass, their defaults, and the one check that turns them into a frozen config.
 
-import {
-  McpConfigError,
-  definedOnly,
-  invalidOption,
-  isPositiveInteger,
-  rejectUnknownKeys,
-} from '../../../options/config-error';
-import type { OptionKeys } from '../../../options/config-error';
+import { McpConfigError, type OptionKeys } from '../../../options/config-error';
+import { OptionReader } from '../../../options/option-reader';
 
-/** How the router proves itself to the provider's token endpoint (RFC 6749 §2.3.1). */
-export type UpstreamTokenAuthMethod = 'client_secret_basic' | 'client_secret_post';
+/** How the router proves itself to the IdP's token endpoint (RFC 6749 §2.3.1). */
+export type IdpTokenAuthMethod = 'client_secret_basic' | 'client_secret_post';
+/** {@link IdpTokenAuthMethod} under its public name. */
+export type UpstreamTokenAuthMethod = IdpTokenAuthMethod;
 
 /** Options of {@link oidcUpstream}: the provider the router sends users to, and the client it is registered as there. */
 export interface OidcUpstreamOptions {
@@ -45,7 +41,7 @@ export interface OidcUpstreamOptions {
    * How the router authenticates at the token endpoint. Defaults to `client_secret_basic` when the discovery document
    * lists it (or lists nothing: RFC 8414 §2), else `client_secret_post`; `client_secret_post` without `issuer`.
    */
-  tokenAuthMethod?: UpstreamTokenAuthMethod;
+  tokenAuthMethod?: IdpTokenAuthMethod;
   /** More parameters for the provider's authorization request, e.g. `{ prompt: 'consent' }`. Defaults to none. */
   extraAuthorizeParams?: Record<string, string>;
   /** The most any one call to the provider may take, in ms. Defaults to `10000` (10 s). */
@@ -53,7 +49,7 @@ export interface OidcUpstreamOptions {
 }
 
 /** The default {@link OidcUpstreamOptions.timeoutMs}. */
-export const DEFAULT_UPSTREAM_TIMEOUT_MS = 10_000;
+export const DEFAULT_IDP_TIMEOUT_MS = 10_000;
 const DEFAULT_OIDC_SCOPES: readonly string[] = ['openid', 'profile', 'email'];
 
 /** Parameters the login step writes itself: an `extraAuthorizeParams` key may not replace one. */
@@ -83,8 +79,8 @@ const KNOWN_KEYS: OptionKeys<OidcUpstreamOptions> = {
 };
 
 /** oidcUpstream's options, checked and defaulted. Internal. */
-export interface UpstreamConfig {
-  /** The configured issuer, as given: compared exactly with the provider's (OpenID Connect Discovery §4.3). */
+export interface IdpConfig {
+  /** The configured issuer, as given: compared exactly with the IdP's (OpenID Connect Discovery §4.3). */
   readonly issuer: string | undefined;
   readonly clientId: string;
   readonly clientSecret: string | undefined;
@@ -93,26 +89,76 @@ export interface UpstreamConfig {
   readonly authorizationEndpoint: string | undefined;
   readonly tokenEndpoint: string | undefined;
   readonly userinfoEndpoint: string | undefined;
-  readonly tokenAuthMethod: UpstreamTokenAuthMethod | undefined;
+  readonly tokenAuthMethod: IdpTokenAuthMethod | undefined;
   readonly extraAuthorizeParams: Readonly<Record<string, string>>;
   readonly timeoutMs: number;
 }
 
-const isNonEmptyString = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
+type Read = OptionReader<OidcUpstreamOptions>;
+type UrlKey = 'issuer' | 'authorizationEndpoint' | 'tokenEndpoint' | 'userinfoEndpoint';
 
-/** An https URL, or http on a loopback host (a provider on the developer's machine); nothing else carries secrets. */
-function checkUrl(option: string, value: unknown): string | undefined {
-  if (value === undefined) return undefined;
-  const url = isNonEmptyString(value) && URL.canParse(value) ? new URL(value) : undefined;
-  const loopback = url !== undefined && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
-  if (url === undefined || url.hash !== '' || !(url.protocol === 'https:' || (url.protocol === 'http:' && loopback))) {
-    throw invalidOption(
-      `oidcUpstream.${option}`,
-      'an https URL (http only on localhost, 127.0.0.1 or [::1]) without a fragment',
-      value,
+/** RFC 6749 §3.3: a scope token is printable ASCII without spaces, quotes or backslashes. */
+const isScopeToken = (value: unknown): value is string =>
+  typeof value === 'string' && /^[\x21\x23-\x5b\x5d-\x7e]+$/.test(value);
+
+/** An https URL, or http on a loopback host (an IdP on the developer's machine), without a fragment: nothing else carries secrets. */
+function urlOf(read: Read, key: UrlKey): string | undefined {
+  const url = read.url(key, { https: true });
+  if (url === undefined) return undefined;
+  if (url.hash !== '') throw read.invalid(key, 'an https URL without a fragment');
+  return String(read.raw(key));
+}
+
+/** The endpoints: each one given, and all three required without an issuer (no discovery document to read them from). */
+function endpointsOf(read: Read, issuer: string | undefined): Pick<IdpConfig, Exclude<UrlKey, 'issuer'>> {
+  const endpoints = {
+    authorizationEndpoint: urlOf(read, 'authorizationEndpoint'),
+    tokenEndpoint: urlOf(read, 'tokenEndpoint'),
+    userinfoEndpoint: urlOf(read, 'userinfoEndpoint'),
+  };
+  const missing = Object.entries(endpoints).find(([, value]) => value === undefined)?.[0];
+  if (issuer === undefined && missing !== undefined)
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_OPTION',
+      `option '${read.pathOf(missing as UrlKey)}' is required without '${read.pathOf('issuer')}' (a plain OAuth 2.0 provider has no discovery document)`,
     );
-  }
-  return value as string;
+  return endpoints;
+}
+
+/** The client's secret: never quoted in a message, which may reach logs. */
+function secretOf(read: Read): string | undefined {
+  const secret = read.raw('clientSecret');
+  if (secret !== undefined && (typeof secret !== 'string' || secret === ''))
+    throw read.invalid('clientSecret', 'a non-empty string', '…');
+  return secret;
+}
+
+/** The token endpoint authentication: one of the two secret methods, and only with a secret to send. */
+function tokenAuthMethodOf(read: Read, clientSecret: string | undefined): IdpTokenAuthMethod | undefined {
+  if (read.raw('tokenAuthMethod') === undefined) return undefined;
+  const method = read.oneOf('tokenAuthMethod', ['client_secret_basic', 'client_secret_post'], 'client_secret_basic');
+  if (clientSecret === undefined)
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_OPTION',
+      `option '${read.pathOf('tokenAuthMethod')}' needs '${read.pathOf('clientSecret')}' (a public client sends no secret)`,
+    );
+  return method;
+}
+
+/** More authorization parameters: string values, none of those the login step writes itself. */
+function extraParamsOf(read: Read): Readonly<Record<string, string>> {
+  const extra = read.raw('extraAuthorizeParams') ?? {};
+  if (
+    typeof extra !== 'object' ||
+    extra === null ||
+    Array.isArray(extra) ||
+    !Object.values(extra).every((value) => typeof value === 'string')
+  )
+    throw read.invalid('extraAuthorizeParams', 'an object of string values');
+  const taken = Object.keys(extra).find((key) => OWN_AUTHORIZE_PARAMS.includes(key));
+  if (taken !== undefined)
+    throw read.invalid('extraAuthorizeParams', `free of the parameters the login step writes itself ('${taken}')`);
+  return Object.freeze({ ...extra });
 }
 
 /**
@@ -120,85 +166,23 @@ function checkUrl(option: string, value: unknown): string | undefined {
  *
  * @throws {McpConfigError} naming the option (`oidcUpstream.clientId`, …) for an unknown key or a bad value
  */
-export function resolveUpstreamOptions(options: OidcUpstreamOptions): UpstreamConfig {
-  if (typeof options !== 'object' || options === null)
-    throw invalidOption('oidcUpstream', 'an options object', options);
-  const given = definedOnly(options);
-  rejectUnknownKeys(given, KNOWN_KEYS, 'oidcUpstream.');
-  if (!isNonEmptyString(given.clientId))
-    throw invalidOption('oidcUpstream.clientId', 'a non-empty string', given.clientId);
-  if (given.clientSecret !== undefined && !isNonEmptyString(given.clientSecret))
-    throw invalidOption('oidcUpstream.clientSecret', 'a non-empty string', '…');
-  const issuer = checkUrl('issuer', given.issuer);
-  const endpoints = {
-    authorizationEndpoint: checkUrl('authorizationEndpoint', given.authorizationEndpoint),
-    tokenEndpoint: checkUrl('tokenEndpoint', given.tokenEndpoint),
-    userinfoEndpoint: checkUrl('userinfoEndpoint', given.userinfoEndpoint),
-  };
-  if (issuer === undefined) {
-    for (const [name, value] of Object.entries(endpoints)) {
-      if (value === undefined)
-        throw new McpConfigError(
-          'ERR_MCP_INVALID_OPTION',
-          `option 'oidcUpstream.${name}' is required without 'oidcUpstream.issuer' (a plain OAuth 2.0 provider has no discovery document)`,
-        );
-    }
-  }
-  const scopes = given.scopes ?? (issuer === undefined ? [] : DEFAULT_OIDC_SCOPES);
-  // RFC 6749 §3.3: scope tokens are printable ASCII without spaces, quotes or backslashes.
-  if (
-    !Array.isArray(scopes) ||
-    !scopes.every((scope) => typeof scope === 'string' && /^[\x21\x23-\x5b\x5d-\x7e]+$/.test(scope))
-  ) {
-    throw invalidOption('oidcUpstream.scopes', 'an array of scope tokens (printable ASCII, no spaces)', scopes);
-  }
-  const subjectClaim = given.subjectClaim ?? 'sub';
-  if (!isNonEmptyString(subjectClaim))
-    throw invalidOption('oidcUpstream.subjectClaim', 'a non-empty string', subjectClaim);
-  if (
-    given.tokenAuthMethod !== undefined &&
-    given.tokenAuthMethod !== 'client_secret_basic' &&
-    given.tokenAuthMethod !== 'client_secret_post'
-  ) {
-    throw invalidOption(
-      'oidcUpstream.tokenAuthMethod',
-      "'client_secret_basic' or 'client_secret_post'",
-      given.tokenAuthMethod,
-    );
-  }
-  if (given.tokenAuthMethod !== undefined && given.clientSecret === undefined) {
-    throw new McpConfigError(
-      'ERR_MCP_INVALID_OPTION',
-      "option 'oidcUpstream.tokenAuthMethod' needs 'oidcUpstream.clientSecret' (a public client sends no secret)",
-    );
-  }
-  const extra = given.extraAuthorizeParams ?? {};
-  if (
-    typeof extra !== 'object' ||
-    extra === null ||
-    Array.isArray(extra) ||
-    !Object.values(extra).every((value) => typeof value === 'string')
-  ) {
-    throw invalidOption('oidcUpstream.extraAuthorizeParams', 'an object of string values', extra);
-  }
-  const taken = Object.keys(extra).find((key) => OWN_AUTHORIZE_PARAMS.includes(key));
-  if (taken !== undefined)
-    throw new McpConfigError(
-      'ERR_MCP_INVALID_OPTION',
-      `option 'oidcUpstream.extraAuthorizeParams' may not set '${taken}': the login step writes it itself`,
-    );
-  const timeoutMs = given.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
-  if (!isPositiveInteger(timeoutMs))
-    throw invalidOption('oidcUpstream.timeoutMs', 'a positive integer (ms)', timeoutMs);
+export function resolveIdpOptions(options: OidcUpstreamOptions): IdpConfig {
+  const read = OptionReader.of(options, 'oidcUpstream', KNOWN_KEYS);
+  const clientId = read.string('clientId', { nonEmpty: true, required: true });
+  const clientSecret = secretOf(read);
+  const issuer = urlOf(read, 'issuer');
+  const scopes =
+    read.array('scopes', isScopeToken, 'an array of scope tokens (printable ASCII, no spaces)') ??
+    (issuer === undefined ? [] : DEFAULT_OIDC_SCOPES);
   return Object.freeze({
     issuer,
-    clientId: given.clientId,
-    clientSecret: given.clientSecret,
+    clientId,
+    clientSecret,
     scopes: Object.freeze([...scopes]),
-    subjectClaim,
-    ...endpoints,
-    tokenAuthMethod: given.tokenAuthMethod,
-    extraAuthorizeParams: Object.freeze({ ...extra }),
-    timeoutMs,
+    subjectClaim: read.string('subjectClaim', { nonEmpty: true }) ?? 'sub',
+    ...endpointsOf(read, issuer),
+    tokenAuthMethod: tokenAuthMethodOf(read, clientSecret),
+    extraAuthorizeParams: extraParamsOf(read),
+    timeoutMs: read.milliseconds('timeoutMs', DEFAULT_IDP_TIMEOUT_MS),
   });
 }

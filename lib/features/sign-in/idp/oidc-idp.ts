@@ -1,4 +1,4 @@
-// oidcUpstream(): the login step of the OAuth proxy mode: the user signs in at an existing provider, the router keeps its tokens.
+// oidcUpstream(): the login step of the OAuth proxy mode: the user signs in at an existing IdP, the router keeps its tokens.
 
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -6,16 +6,17 @@ import { jose } from '../../../edge/security/jose';
 import { LoginError } from '../browser/login';
 import type { Identity, LoginCallback, LoginRequest, LoginStep } from '../browser/login';
 import { providerText } from './idp-http';
-import { upstreamEndpoints } from './idp-endpoints';
-import type { UpstreamEndpoints } from './idp-endpoints';
-import { resolveUpstreamOptions } from './oidc-idp-options';
+import { cookieOf, singleParameter } from '../parameters';
+import { idpEndpoints } from './idp-endpoints';
+import type { IdpEndpoints } from './idp-endpoints';
+import { resolveIdpOptions } from './oidc-idp-options';
 import type { OidcUpstreamOptions } from './oidc-idp-options';
 import { exchangeCode, identify } from './idp-tokens';
 
-/** How long a sign-in at the provider may take, from the redirect to the callback. */
-export const UPSTREAM_LOGIN_TTL_MS = 10 * 60_000;
+/** How long a sign-in at the IdP may take, from the redirect to the callback. */
+export const IDP_LOGIN_TTL_MS = 10 * 60_000;
 
-/** Provider errors (RFC 6749 §4.1.2.1) that mean the same to the router's client; any other is the router's problem. */
+/** IdP errors (RFC 6749 §4.1.2.1) that mean the same to the router's client; any other is the router's problem. */
 const PASSED_ON_ERRORS = new Set(['access_denied', 'temporarily_unavailable']);
 
 /** A fresh random value: 32 bytes, base64url (RFC 7636 §4.1: a verifier of 43 characters). */
@@ -23,7 +24,7 @@ const random = (): string => randomBytes(32).toString('base64url');
 const sha256 = (text: string): Buffer => createHash('sha256').update(text).digest();
 
 /**
- * The cookie that ties a provider's callback to the browser that left for the provider: a callback reached in
+ * The cookie that ties the IdP's callback to the browser that left for the IdP: a callback reached in
  * another browser (a victim sent a login link someone else started) is refused before any code is exchanged
  * (RFC 9700 §4.7 login CSRF; the MCP security best practices' confused deputy). Its name carries part of the state,
  * so sign-ins running side by side in one browser keep their own.
@@ -33,7 +34,7 @@ const bindingCookie = (state: string): string => `mcp_upstream_${state.slice(0, 
 function setBindingCookie(res: ServerResponse, state: string, value: string, callbackUrl: URL): void {
   const secure = callbackUrl.protocol === 'https:' ? '; Secure' : '';
   // SameSite=Lax: the provider brings the browser back with a top-level GET, which carries it.
-  const cookie = `${bindingCookie(state)}=${value}; Path=${callbackUrl.pathname}; Max-Age=${UPSTREAM_LOGIN_TTL_MS / 1000}; HttpOnly; SameSite=Lax${secure}`;
+  const cookie = `${bindingCookie(state)}=${value}; Path=${callbackUrl.pathname}; Max-Age=${IDP_LOGIN_TTL_MS / 1000}; HttpOnly; SameSite=Lax${secure}`;
   const previous = res.getHeader('set-cookie');
   res.setHeader('set-cookie', [
     ...(Array.isArray(previous) ? previous : typeof previous === 'string' ? [previous] : []),
@@ -42,24 +43,14 @@ function setBindingCookie(res: ServerResponse, state: string, value: string, cal
 }
 
 function bindingMatches(req: IncomingMessage, state: string, digest: unknown): boolean {
-  const name = `${bindingCookie(state)}=`;
-  const value = (req.headers.cookie ?? '')
-    .split(/;\s*/)
-    .find((pair) => pair.startsWith(name))
-    ?.slice(name.length);
+  const value = cookieOf(req, bindingCookie(state));
   if (value === undefined || typeof digest !== 'string') return false;
   return timingSafeEqual(sha256(value), Buffer.from(digest, 'base64url'));
 }
 
-/** One query parameter, present once (RFC 6749 §3.1: a parameter sent twice makes the request invalid). */
-function single(query: URLSearchParams, name: string): string | undefined {
-  const values = query.getAll(name);
-  return values.length === 1 && values[0] !== '' ? values[0] : undefined;
-}
-
 /**
- * The login step of the OAuth proxy mode: the router sends the user to an existing identity provider (any OpenID
- * Connect provider by its discovery document, or a plain OAuth 2.0 provider such as GitHub by explicit endpoints),
+ * The login step of the OAuth proxy mode: the router sends the user to an existing identity provider, the IdP (any
+ * OpenID Connect provider by its discovery document, or a plain OAuth 2.0 provider such as GitHub by explicit endpoints),
  * with its own state, PKCE and nonce; at `<issuer>/oauth/callback` it exchanges the provider's code, verifies the ID
  * token (or asks the userinfo endpoint) and maps the user to a subject. The provider's tokens stay on the server
  * (`ctx.auth.extra.upstream`); the router issues its own to the client.
@@ -83,12 +74,12 @@ function single(query: URLSearchParams, name: string): string | undefined {
  * ```
  */
 export function oidcUpstream(options: OidcUpstreamOptions): LoginStep {
-  const config = resolveUpstreamOptions(options);
+  const config = resolveIdpOptions(options);
   if (config.issuer !== undefined) jose(); // fails at boot, not at the first sign-in, on a Node that cannot load it
-  const endpoints = upstreamEndpoints(config);
+  const endpoints = idpEndpoints(config);
 
   async function start(_req: IncomingMessage, res: ServerResponse, request: LoginRequest): Promise<undefined> {
-    let provider: UpstreamEndpoints;
+    let provider: IdpEndpoints;
     try {
       provider = await endpoints();
     } catch (err) {
@@ -102,7 +93,7 @@ export function oidcUpstream(options: OidcUpstreamOptions): LoginStep {
       'upstream',
       state,
       { pendingId: request.pendingId, verifier, nonce, binding: sha256(binding).toString('base64url') },
-      UPSTREAM_LOGIN_TTL_MS,
+      IDP_LOGIN_TTL_MS,
     );
     const url = new URL(provider.authorizationEndpoint);
     for (const [name, value] of Object.entries(config.extraAuthorizeParams)) url.searchParams.set(name, value);
@@ -127,9 +118,9 @@ export function oidcUpstream(options: OidcUpstreamOptions): LoginStep {
     callback: LoginCallback,
   ): Promise<{ pendingId: string; identity: Identity }> {
     const query = new URL(req.url ?? '', 'http://callback.invalid').searchParams;
-    const state = single(query, 'state');
-    if (state === undefined || state.length > 128)
-      throw new LoginError('invalid_request', 'the callback has no single state parameter');
+    const noState = (): LoginError => new LoginError('invalid_request', 'the callback has no single state parameter');
+    const state = singleParameter(query, 'state', noState);
+    if (state === undefined || state.length > 128) throw noState();
     // Taken, not read: a state is good for one callback (a replayed callback finds nothing).
     const saved = await callback.store.take('upstream', state);
     if (saved === undefined || typeof saved.pendingId !== 'string')
@@ -165,8 +156,9 @@ export function oidcUpstream(options: OidcUpstreamOptions): LoginStep {
           `the provider answered ${providerText(providerError)}${description ? `: ${description}` : ''}`,
         );
       }
-      const code = single(query, 'code');
-      if (code === undefined) throw fail('invalid_request', "the provider's answer has no single code parameter");
+      const noCode = (): LoginError => fail('invalid_request', "the provider's answer has no single code parameter");
+      const code = singleParameter(query, 'code', noCode);
+      if (code === undefined) throw noCode();
       const tokens = await exchangeCode(config, provider, code, String(saved.verifier), callback.callbackUrl);
       const identity = await identify(config, provider, tokens, String(saved.nonce));
       return { pendingId, identity };

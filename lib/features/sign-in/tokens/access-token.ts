@@ -4,6 +4,8 @@ import * as crypto from 'node:crypto';
 import type { JWTPayload } from 'jose';
 import type { AuthInfo } from '../../../core/registry/request-context';
 import { jose } from '../../../edge/security/jose';
+import { createVerifiedTokenCache } from '../../../edge/security/token-cache';
+import type { CodesAndRefreshTokens } from './codes-and-refresh';
 import type { SigningKeys } from './keys';
 
 /** RFC 9068 §2.1: the `typ` of a JWT access token, so an ID token or another JWT cannot pass for one. */
@@ -19,7 +21,7 @@ export interface AccessTokenClaims {
   readonly subject: string;
   readonly clientId: string;
   readonly scopes: readonly string[];
-  /** The grant (refresh family) it came from, when the server keeps something for it (an upstream provider's tokens). */
+  /** The grant (refresh family) it came from, when the server keeps something for it (the IdP's tokens). */
   readonly grantId?: string;
   readonly ttlSec: number;
 }
@@ -81,5 +83,37 @@ export async function verifyAccessToken(
     };
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * The check of the access tokens one authorization server issued: a token verified once is remembered until it
+ * expires, and in proxy mode the IdP's tokens its grant kept are handed to handlers as `ctx.auth.extra.upstream`
+ * (a token whose refresh family was revoked is refused).
+ */
+export class IssuedTokenCheck {
+  private readonly cache = createVerifiedTokenCache();
+
+  constructor(
+    private readonly keys: SigningKeys,
+    private readonly codesAndRefresh: CodesAndRefreshTokens,
+  ) {}
+
+  /** The caller of a token this server issued for `resource`, or undefined. */
+  async verify(token: string, expected: { issuer: string; resource: string }): Promise<AuthInfo | undefined> {
+    // Keyed by resource too: a router reached under two hosts must not take one host's token on the other.
+    const key = `${expected.resource} ${token}`;
+    const cached = this.cache.get(key);
+    if (cached !== undefined) return cached;
+    const verified = await verifyAccessToken(this.keys, token, expected);
+    if (verified === undefined) return undefined;
+    let auth = verified.auth;
+    if (verified.grantId !== undefined) {
+      const grant = await this.codesAndRefresh.refreshFamilyGrant(verified.grantId);
+      if (grant === undefined) return undefined; // the family was revoked
+      auth = { ...auth, extra: { ...auth.extra, upstream: grant.upstream } };
+    }
+    this.cache.set(key, auth);
+    return auth;
   }
 }

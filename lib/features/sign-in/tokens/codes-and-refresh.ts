@@ -12,7 +12,7 @@ export interface Grant {
   readonly scopes: readonly string[];
   /** The MCP resource (RFC 8707) the tokens are for. */
   readonly resource: string;
-  /** What the login step kept on the server (an upstream provider's tokens); never sent to the client. */
+  /** What the login step kept on the server (the IdP's tokens); never sent to the client. */
   readonly upstream?: Readonly<Record<string, unknown>>;
   /**
    * A dynamically registered client's registration at issue time, as the store keeps it (the secret as its digest):
@@ -46,8 +46,12 @@ function pkceMatches(verifier: string, challenge: string): boolean {
   return computed.length === expected.length && crypto.timingSafeEqual(computed, expected);
 }
 
-/** Codes and refresh tokens over the sign-in store. */
-export class Grants {
+/**
+ * Authorization codes and refresh tokens over the sign-in store. A refresh token is rotated on every use: the token
+ * endpoint redeems it ({@link CodesAndRefreshTokens.redeemRefreshToken}) and issues the family's next one
+ * ({@link CodesAndRefreshTokens.issueRefreshToken}).
+ */
+export class CodesAndRefreshTokens {
   /**
    * @param codeTtlMs - how long a code may wait to be redeemed
    * @param refreshTtlMs - how long a refresh-token family lives after its last use
@@ -122,12 +126,12 @@ export class Grants {
   }
 
   /**
-   * Uses a refresh token once (OAuth 2.1 §4.3.1, RFC 9700 §4.14.2): the grant of its family, which lives on. A token
-   * used twice — stolen, or replayed — revokes the whole family.
+   * Redeems a refresh token once (OAuth 2.1 §4.3.1, RFC 9700 §4.14.2): the grant of its family, which lives on. A
+   * token used twice — stolen, or replayed — revokes the whole family.
    *
    * @throws {OAuthError} `invalid_grant` for a used, revoked, expired, unknown or foreign token
    */
-  async useRefreshToken(token: string, clientId: string): Promise<{ grant: Grant; familyId: string }> {
+  async redeemRefreshToken(token: string, clientId: string): Promise<{ grant: Grant; familyId: string }> {
     const refused = new OAuthError('invalid_grant', 'the refresh token is invalid, expired or revoked');
     const familyId = token.split('.')[0] ?? '';
     const record = await this.store.take('refresh', digestOf(token));
@@ -143,8 +147,8 @@ export class Grants {
     return { grant, familyId };
   }
 
-  /** The grant of a family, while it lives (for what the server keeps of it, such as an upstream provider's tokens). */
-  async grantOf(familyId: string): Promise<Grant | undefined> {
+  /** The grant of a refresh-token family, while it lives (for what the server keeps of it, such as the IdP's tokens). */
+  async refreshFamilyGrant(familyId: string): Promise<Grant | undefined> {
     return (await this.store.get('family', familyId)) as Grant | undefined;
   }
 

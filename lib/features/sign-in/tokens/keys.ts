@@ -1,7 +1,8 @@
 // The keys the authorization server signs its access tokens with: fixed JWKs, or generated ones agreed through the sign-in store, rotated per period.
 
 import type { CryptoKey, JWK } from '../../../edge/security/jose-types';
-import { invalidOption, isPositiveInteger, McpConfigError } from '../../../options/config-error';
+import { McpConfigError, type OptionKeys } from '../../../options/config-error';
+import { OptionReader } from '../../../options/option-reader';
 import { isObject } from '../../../core/jsonrpc/types';
 import type { SignInStore } from '../../../edge/store/sign-in-store';
 import { jose } from '../../../edge/security/jose';
@@ -33,6 +34,8 @@ export interface SigningKeysOptions {
   readonly rotationMs?: number;
 }
 
+const SIGNING_KEYS_OPTION_KEYS: OptionKeys<SigningKeysOptions> = { signingKeys: true, rotationMs: true };
+
 /** {@link SigningKeysOptions}, checked: fixed keys (checked, trimmed), or the rotation period of generated ones. */
 export interface ResolvedSigningKeys {
   readonly fixed: readonly SigningJwk[] | undefined;
@@ -46,31 +49,25 @@ export interface ResolvedSigningKeys {
  * @throws {McpConfigError} `ERR_MCP_INVALID_OPTION` naming the key at fault (`auth.server.signingKeys[1]`)
  */
 export function resolveSigningKeysOptions(options: SigningKeysOptions, path: string): ResolvedSigningKeys {
+  // Only these keys: the others of `auth.server` are checked by their owner.
   const { signingKeys, rotationMs } = options;
-  if (
-    rotationMs !== undefined &&
-    (!isPositiveInteger(rotationMs) || rotationMs < MIN_KEY_ROTATION_MS || rotationMs > MAX_KEY_ROTATION_MS)
-  ) {
-    throw invalidOption(
-      `${path}.rotationMs`,
-      `a whole number of ms between ${MIN_KEY_ROTATION_MS} (a minute) and ${MAX_KEY_ROTATION_MS} (a year)`,
-      rotationMs,
-    );
-  }
-  if (signingKeys === undefined)
-    return Object.freeze({ fixed: undefined, rotationMs: rotationMs ?? DEFAULT_KEY_ROTATION_MS });
+  const read = OptionReader.of({ signingKeys, rotationMs }, path, SIGNING_KEYS_OPTION_KEYS);
+  const period = `a whole number of ms between ${MIN_KEY_ROTATION_MS} (a minute) and ${MAX_KEY_ROTATION_MS} (a year)`;
+  const rotation = read.positiveInteger('rotationMs', DEFAULT_KEY_ROTATION_MS, period);
+  if (rotation < MIN_KEY_ROTATION_MS || rotation > MAX_KEY_ROTATION_MS) throw read.invalid('rotationMs', period);
+  if (signingKeys === undefined) return Object.freeze({ fixed: undefined, rotationMs: rotation });
   if (!Array.isArray(signingKeys) || signingKeys.length === 0) {
     // Never the value itself in the message: it may be a private key, and messages reach logs.
     const got = Array.isArray(signingKeys) ? 'an empty array' : typeof signingKeys;
     throw new McpConfigError(
       'ERR_MCP_INVALID_OPTION',
-      `option '${path}.signingKeys' must be a non-empty array of private JWKs, got ${got}`,
+      `option '${read.pathOf('signingKeys')}' must be a non-empty array of private JWKs, got ${got}`,
     );
   }
   if (rotationMs !== undefined) {
     throw new McpConfigError(
       'ERR_MCP_INVALID_OPTION',
-      `option '${path}.rotationMs' is for generated keys: fixed '${path}.signingKeys' are rotated by hand`,
+      `option '${read.pathOf('rotationMs')}' is for generated keys: fixed '${read.pathOf('signingKeys')}' are rotated by hand`,
     );
   }
   const kids = new Set<string>();
@@ -78,11 +75,14 @@ export function resolveSigningKeysOptions(options: SigningKeysOptions, path: str
     const checked = checkSigningJwk(value);
     // The key material itself never goes into a message: only what is wrong with it.
     if (typeof checked === 'string')
-      throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option '${path}.signingKeys[${index}]' must be ${checked}`);
+      throw new McpConfigError(
+        'ERR_MCP_INVALID_OPTION',
+        `option '${read.pathOf('signingKeys')}[${index}]' must be ${checked}`,
+      );
     if (checked.kid !== undefined && kids.has(checked.kid)) {
       throw new McpConfigError(
         'ERR_MCP_DUPLICATE',
-        `option '${path}.signingKeys[${index}]' has the kid '${checked.kid}' of an earlier key`,
+        `option '${read.pathOf('signingKeys')}[${index}]' has the kid '${checked.kid}' of an earlier key`,
       );
     }
     if (checked.kid !== undefined) kids.add(checked.kid);

@@ -3,14 +3,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendJson } from '../../../edge/http/reply';
 import { signAccessToken } from './access-token';
-import { readForm, type Form } from '../form';
+import { readForm, type Form } from '../parameters';
 import type { Grant } from './codes-and-refresh';
 import { NO_STORE, OAuthError } from '../oauth-error';
 import type { ServerContext } from '../server-context';
 
 /** The token and revocation endpoints of one authorization server. */
 export function createTokenEndpoints(ctx: ServerContext) {
-  const { clients, grants, keys, options } = ctx;
+  const { clients, codesAndRefresh, keys, options } = ctx;
 
   /** Tokens for a grant: a JWT access token, and a rotated refresh token when the client may refresh. */
   async function issue(
@@ -27,7 +27,7 @@ export function createTokenEndpoints(ctx: ServerContext) {
       clientId: grant.clientId,
       scopes,
       ttlSec: options.accessTokenTtlSec,
-      // The family is named in the token only when the server keeps something for it (an upstream provider's tokens).
+      // The family is named in the token only when the server keeps something for it (the IdP's tokens).
       ...(grant.upstream !== undefined && { grantId: familyId }),
     });
     const body: Record<string, unknown> = {
@@ -36,7 +36,7 @@ export function createTokenEndpoints(ctx: ServerContext) {
       expires_in: options.accessTokenTtlSec,
       scope: scopes.join(' '),
     };
-    if (refresh) body.refresh_token = await grants.issueRefreshToken(familyId, grant.clientId);
+    if (refresh) body.refresh_token = await codesAndRefresh.issueRefreshToken(familyId, grant.clientId);
     return body;
   }
 
@@ -53,9 +53,11 @@ export function createTokenEndpoints(ctx: ServerContext) {
   function keptBy(form: Form): ((clientId: string) => Promise<unknown>) | undefined {
     const { code, refresh_token: refreshToken, token: revoked } = form;
     if (form.grant_type === 'authorization_code' && code !== undefined)
-      return (clientId) => grants.registrationOfCode(code, clientId);
+      return (clientId) => codesAndRefresh.registrationOfCode(code, clientId);
     const presented = form.grant_type === 'refresh_token' ? refreshToken : revoked;
-    return presented === undefined ? undefined : (clientId) => grants.registrationOfRefreshToken(presented, clientId);
+    return presented === undefined
+      ? undefined
+      : (clientId) => codesAndRefresh.registrationOfRefreshToken(presented, clientId);
   }
 
   async function token(req: IncomingMessage, form: Form): Promise<Record<string, unknown>> {
@@ -64,7 +66,7 @@ export function createTokenEndpoints(ctx: ServerContext) {
     switch (form.grant_type) {
       case 'authorization_code': {
         if (form.code === undefined) throw new OAuthError('invalid_request', 'code is missing');
-        const { grant, familyId } = await grants.redeemCode(
+        const { grant, familyId } = await codesAndRefresh.redeemCode(
           form.code,
           client.clientId,
           form.redirect_uri,
@@ -77,7 +79,7 @@ export function createTokenEndpoints(ctx: ServerContext) {
         if (!mayRefresh)
           throw new OAuthError('unauthorized_client', 'the client is not registered for the refresh_token grant');
         if (form.refresh_token === undefined) throw new OAuthError('invalid_request', 'refresh_token is missing');
-        const { grant, familyId } = await grants.useRefreshToken(form.refresh_token, client.clientId);
+        const { grant, familyId } = await codesAndRefresh.redeemRefreshToken(form.refresh_token, client.clientId);
         checkResource(form, grant);
         // OAuth 2.1 §4.3.1: a refresh may narrow the scopes, never widen them.
         const asked = form.scope === undefined ? grant.scopes : form.scope.split(' ').filter((scope) => scope !== '');
@@ -105,7 +107,7 @@ export function createTokenEndpoints(ctx: ServerContext) {
       if (form.token === undefined) throw new OAuthError('invalid_request', 'token is missing');
       // Access tokens are short-lived JWTs checked without a store lookup: they lapse by themselves; refresh tokens
       // (and so their family) end now.
-      await grants.revokeRefreshToken(form.token, client.clientId);
+      await codesAndRefresh.revokeRefreshToken(form.token, client.clientId);
       res.writeHead(200, { ...NO_STORE, 'Content-Length': '0' });
       res.end();
     },

@@ -1,7 +1,8 @@
-// Request bodies of the sign-in endpoints: application/x-www-form-urlencoded (token, revocation, consent) or JSON (registration), bounded.
+// What the sign-in endpoints read of a request: query parameters and form fields (each at most once), and cookies.
 
 import type { IncomingMessage } from 'node:http';
-import { consumedBody, declaredOver, readBodyBytes, readJsonBody } from '../../edge/http/body';
+import { parse as parseCookies } from 'cookie';
+import { consumedBody, declaredOver, readBodyBytes } from '../../edge/http/body';
 import { OAuthError } from './oauth-error';
 
 /** The largest form a sign-in endpoint reads: a token request is well under 4 KB. */
@@ -9,6 +10,36 @@ export const MAX_FORM_BYTES = 16 * 1024;
 
 /** A form's fields: each named once (RFC 6749 §3.2: parameters must not be repeated). */
 export type Form = Readonly<Record<string, string>>;
+
+/** What a request with a parameter given twice is told. */
+const repeated = (name: string): string => `the parameter '${name}' is repeated`;
+
+/**
+ * One query parameter, which an OAuth request carries at most once (RFC 6749 §3.1): its value, undefined when it is
+ * absent or empty. A repeated one is refused: `refuse` makes the error the endpoint answers with.
+ *
+ * @throws what `refuse` makes; by default {@link OAuthError} `invalid_request`
+ */
+export function singleParameter(
+  query: URLSearchParams,
+  name: string,
+  refuse: (message: string) => Error = (message) => new OAuthError('invalid_request', message),
+): string | undefined {
+  const values = query.getAll(name);
+  if (values.length > 1) throw refuse(repeated(name));
+  return values[0] === '' ? undefined : values[0];
+}
+
+/**
+ * A cookie's value from the request's Cookie header (RFC 6265 §5.4), or undefined. A name sent twice gives its first
+ * value, as `cookie` reads it (the browser sends the cookie of the longest path first). Every sign-in cookie is
+ * compared with a digest the server kept, so a second cookie of the same name, wherever it came from, can make that
+ * check fail but never pass.
+ */
+export function cookieOf(req: IncomingMessage, name: string): string | undefined {
+  const cookies = parseCookies(req.headers.cookie ?? '');
+  return Object.hasOwn(cookies, name) ? cookies[name] : undefined;
+}
 
 /**
  * Reads an `application/x-www-form-urlencoded` body (RFC 6749 §3.2, RFC 7009 §2.1), or the fields a host app's
@@ -34,7 +65,7 @@ export async function readForm(req: IncomingMessage): Promise<Form> {
     );
   const fields: Record<string, string> = Object.create(null);
   for (const [name, value] of new URLSearchParams(bytes.toString('utf8'))) {
-    if (name in fields) throw new OAuthError('invalid_request', `the parameter '${name}' is repeated`);
+    if (name in fields) throw new OAuthError('invalid_request', repeated(name));
     fields[name] = value;
   }
   return fields;
@@ -51,22 +82,4 @@ function checkedFields(body: unknown): Form {
     fields[name] = value;
   }
   return fields;
-}
-
-/**
- * Reads a JSON body (RFC 7591 §3.1: registration requests are JSON), bounded by `limit`.
- *
- * @throws {OAuthError} `invalid_client_metadata` for a body that is not a JSON object; 413 over `limit`
- */
-export async function readJsonObject(req: IncomingMessage, limit: number): Promise<Record<string, unknown>> {
-  const read = await readJsonBody(req, limit);
-  if (!read.ok)
-    throw new OAuthError(
-      read.status === 413 ? 'invalid_client_metadata' : 'invalid_request',
-      read.message,
-      read.status === 413 ? 413 : 400,
-    );
-  if (typeof read.value !== 'object' || read.value === null || Array.isArray(read.value))
-    throw new OAuthError('invalid_client_metadata', 'send the client metadata as a JSON object');
-  return read.value as Record<string, unknown>;
 }
