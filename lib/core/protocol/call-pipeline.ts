@@ -10,7 +10,7 @@ import type { RequestContext } from '../registry/request-context';
 import { hiddenFrom } from '../registry/ui-link';
 import { HandlerContext, type ClientState } from './handler-context';
 import { optionalObject, requireString } from './methods/method-spec';
-import { paramHeaderFault } from './modern/request-headers';
+import { paramHeaderFault } from './era-2026/request-headers';
 import { shapeContent, shapeToolResult } from './shaping';
 import type { TaskRunner } from './tasks/task-runner';
 import { negotiateTask, runOnceAdmitted, type TaskCall } from './tasks/task-methods';

@@ -6,9 +6,9 @@ import { isObject, type JsonRpcMessage } from '../jsonrpc/types';
 import { SESSION_ERA, servesSessions, servesStateless } from '../era-policy';
 import {
   eraOf,
-  isModernVersion,
-  MODERN_PROTOCOL_VERSIONS,
-  SUPPORTED_PROTOCOL_VERSIONS,
+  isVersion2026,
+  PROTOCOL_VERSIONS_2026,
+  PROTOCOL_VERSIONS_2025,
   type ProtocolVersion,
 } from '../versions';
 import {
@@ -27,17 +27,17 @@ import {
   refused,
   refusedMessage,
   unsupportedVersion,
-  validModernClaim,
-} from './modern/classify-claim';
+  isValidClaim2026,
+} from './era-2026/classify-claim';
 import { isInitializeRequest } from './methods/lifecycle-methods';
-import { claimsModernEra } from './modern/request-meta';
+import { claimsEra2026 } from './era-2026/request-meta';
 import {
   headerMismatch,
   PROTOCOL_VERSION_HEADER,
   quoted,
   repeatedHeaderFault,
   type RequestHeaders,
-} from './modern/request-headers';
+} from './era-2026/request-headers';
 
 // The classification's types live in classification.ts; callers import them from here with the classifier.
 export * from './classification';
@@ -58,14 +58,14 @@ function kindOf(message: JsonRpcMessage): PostKind {
  * statelessly, whatever session it names; `initialize`, batches, posted responses and messages without a claim are
  * of the 2025 era. What the body step refuses, whatever the session: a body that is not a JSON-RPC message (-32600,
  * the id echoed when readable); an empty batch, one longer than `maxBatchLength`, one holding `initialize` (MCP
- * 2025-03-26 lifecycle: -32600) or a modern message; a modern claim with a malformed envelope (-32602), headers
- * that disagree with it (-32020) or a revision not served (-32022); a modern header without a claim (-32602).
+ * 2025-03-26 lifecycle: -32600) or a 2026 message; a 2026 claim with a malformed envelope (-32602), headers
+ * that disagree with it (-32020) or a revision not served (-32022); a 2026 header without a claim (-32602).
  * Whether the revision in force allows a batch at all depends on the session: the dispatcher decides that.
  *
  * @example
  * ```ts
  * const classifier = createClassifier({ maxBatchLength: 100, eras: ['2025', '2026'] });
- * const verdict = classifier.headers({ protocolVersion: '2025-11-25' }); // { ok: true, headerVersion: '2025-11-25', modernHeader: undefined }
+ * const verdict = classifier.headers({ protocolVersion: '2025-11-25' }); // { ok: true, headerVersion: '2025-11-25', deferredHeader: undefined }
  * if (verdict.ok) classifier.body({ jsonrpc: '2.0', id: 1, method: 'ping' }, verdict);
  * // { ok: true, post: { kind: 'request', era: '2025', headerVersion: '2025-11-25', holdsRequests: true, messages: { … } } }
  * ```
@@ -73,18 +73,18 @@ function kindOf(message: JsonRpcMessage): PostKind {
 export function createClassifier(limits: ClassifierLimits): Classifier {
   const serves2025 = servesSessions(limits.eras);
   const serves2026 = servesStateless(limits.eras);
-  // The era of a notification a modern-only router accepts without a revision named: its newest.
-  const newestEra = eraOf(MODERN_PROTOCOL_VERSIONS[0]);
+  // The era of a notification a 2026-only router accepts without a revision named: its newest.
+  const newestEra = eraOf(PROTOCOL_VERSIONS_2026[0]);
   // The verdicts that accept a 2025 header, made once: a request costs a lookup, not an object.
   const accepted = new Map<string | undefined, HeaderVerdict>(
-    [undefined, ...SUPPORTED_PROTOCOL_VERSIONS].map((headerVersion) => [
+    [undefined, ...PROTOCOL_VERSIONS_2025].map((headerVersion) => [
       headerVersion,
-      Object.freeze({ ok: true, headerVersion, modernHeader: undefined }),
+      Object.freeze({ ok: true, headerVersion, deferredHeader: undefined }),
     ]),
   );
 
   // Every revision this endpoint speaks, newest first: a client told only the 2025 ones would not try 2026-07-28.
-  const served = [...(serves2026 ? MODERN_PROTOCOL_VERSIONS : []), ...(serves2025 ? SUPPORTED_PROTOCOL_VERSIONS : [])];
+  const served = [...(serves2026 ? PROTOCOL_VERSIONS_2026 : []), ...(serves2025 ? PROTOCOL_VERSIONS_2025 : [])];
 
   /**
    * MCP 2025-06-18 transports: an unsupported MCP-Protocol-Version is 400 (-32000, as the SDKs answer it); a repeated
@@ -99,24 +99,24 @@ export function createClassifier(limits: ClassifierLimits): Classifier {
   }
 
   /** A body that cannot be read, or a batch, carries no claim: a header deferred to it is judged as the 2025 path judged it. */
-  function unreadable(verdict: { modernHeader: string | undefined; repeated?: string }): Refusal | undefined {
-    const header = verdict.modernHeader;
-    return header !== undefined && serves2025 && !isModernVersion(header)
+  function unreadable(verdict: { deferredHeader: string | undefined; repeated?: string }): Refusal | undefined {
+    const header = verdict.deferredHeader;
+    return header !== undefined && serves2025 && !isVersion2026(header)
       ? unsupportedHeader(header, verdict.repeated)
       : undefined;
   }
 
-  /** A single message without a valid modern claim, on a router that serves the 2026 era. */
+  /** A single message without a valid 2026 claim, on a router that serves the 2026 era. */
   function unclaimed(
     message: JsonRpcMessage,
     verdict: HeaderVerdict & { ok: true },
     headers: RequestHeaders | undefined,
   ): Classification | undefined {
-    const header = verdict.modernHeader;
+    const header = verdict.deferredHeader;
     const raw = message as unknown as Record<string, unknown>;
     const kind = kindOf(message);
     if (!serves2025) {
-      // Modern only: notifications are accepted and dropped; initialize and requests name no revision served.
+      // 2026 only: notifications are accepted and dropped; initialize and requests name no revision served.
       if (kind === 'notification')
         return {
           ok: true,
@@ -130,7 +130,7 @@ export function createClassifier(limits: ClassifierLimits): Classifier {
             'Invalid Request: JSON-RPC responses cannot be posted to this endpoint (it serves MCP 2026-07-28 only)',
           ),
         );
-      // A modern-only server names its revisions in the error to initialize (MCP 2026-07-28 versioning, SHOULD).
+      // A 2026-only server names its revisions in the error to initialize (MCP 2026-07-28 versioning, SHOULD).
       return unsupportedVersion(
         raw,
         kind === 'initialize' && isObject(raw.params) ? raw.params.protocolVersion : header,
@@ -138,8 +138,8 @@ export function createClassifier(limits: ClassifierLimits): Classifier {
     }
     if (header === undefined) return undefined;
     // Without a claim, a header naming a revision not served is refused as the 2025 path always refused it.
-    if (!isModernVersion(header)) return unsupportedHeader(header, verdict.repeated);
-    // MCP 2026-07-28 versioning: initialize is the 2025 handshake; under a modern header the two disagree.
+    if (!isVersion2026(header)) return unsupportedHeader(header, verdict.repeated);
+    // MCP 2026-07-28 versioning: initialize is the 2025 handshake; under a 2026 header the two disagree.
     if (kind === 'initialize')
       return refusedMessage(
         raw,
@@ -165,7 +165,7 @@ export function createClassifier(limits: ClassifierLimits): Classifier {
           post: { kind, era: eraOf(header), headerVersion: undefined, holdsRequests: false, messages: message },
         }
       );
-    // MCP 2026-07-28 (per-request metadata): a modern request without its envelope is 400 -32602.
+    // MCP 2026-07-28 (per-request metadata): a 2026 request without its envelope is 400 -32602.
     const missing = `Invalid params: the MCP-Protocol-Version header names ${quoted(header)}, but params._meta lacks "io.modelcontextprotocol/protocolVersion" and "io.modelcontextprotocol/clientCapabilities"`;
     return refusedMessage(raw, new JsonRpcError(ErrorCode.InvalidParams, missing));
   }
@@ -176,7 +176,7 @@ export function createClassifier(limits: ClassifierLimits): Classifier {
     if (verdict !== undefined && serves2025) return verdict;
     // Any other revision is the body's to judge: a claim naming it gets -32022 with what is served (MCP 2026-07-28 M2).
     if (typeof protocolVersion === 'string' && serves2026)
-      return { ok: true, headerVersion: undefined, modernHeader: protocolVersion };
+      return { ok: true, headerVersion: undefined, deferredHeader: protocolVersion };
     if (protocolVersion === undefined) return NO_MCP_HEADERS;
     return unsupportedHeader(protocolVersion, repeated);
   }
@@ -210,11 +210,7 @@ export function createClassifier(limits: ClassifierLimits): Classifier {
         if (!serves2026) return legacy(message, verdict.headerVersion);
         const raw = message as unknown as Record<string, unknown>;
         // A claim with a 2025 revision inside is refused -32022 like any revision not served, as the SDK does.
-        if (
-          'method' in message &&
-          claimsModernEra(raw) &&
-          !(kindOf(message) === 'initialize' && !validModernClaim(raw))
-        )
+        if ('method' in message && claimsEra2026(raw) && !(kindOf(message) === 'initialize' && !isValidClaim2026(raw)))
           return judgeClaim(message, verdict, headers);
         return unclaimed(message, verdict, headers) ?? legacy(message, verdict.headerVersion);
       }
@@ -231,10 +227,10 @@ export function createClassifier(limits: ClassifierLimits): Classifier {
       // MCP 2025-03-26 lifecycle: initialize MUST NOT be part of a batch.
       if (body.some(isInitializeRequest))
         return invalidRequest('Invalid Request: initialize must not be part of a batch');
-      // MCP 2026-07-28 versioning: a modern request is a single message; a batch holding one is refused whole.
+      // MCP 2026-07-28 versioning: a 2026 request is a single message; a batch holding one is refused whole.
       if (
         serves2026 &&
-        (verdict.modernHeader !== undefined || body.some((message) => isObject(message) && claimsModernEra(message)))
+        (verdict.deferredHeader !== undefined || body.some((message) => isObject(message) && claimsEra2026(message)))
       ) {
         return invalidRequest('Invalid Request: a JSON-RPC batch cannot carry MCP 2026-07-28 requests');
       }

@@ -26,10 +26,10 @@ import {
   type DispatchEnvironment,
 } from './handler-context';
 import type { ServerIdentity } from './methods/lifecycle-methods';
-import { createInputRequired } from './modern/input-required';
-import { resolveInputRequired, type ResolvedInputRequired } from './modern/request-state';
+import { createInputRequired } from './era-2026/input-required';
+import { resolveInputRequired, type ResolvedInputRequired } from './era-2026/request-state';
 import { extendTable, methodTableOf } from './methods/method-table';
-import { createModernShaper } from './modern/result-envelope';
+import { createShaper2026 } from './era-2026/result-envelope';
 import { createEntryShaper } from './shaping';
 import type { TaskRunner } from './tasks/task-runner';
 import type { McpTelemetry } from '../../features/telemetry/telemetry';
@@ -121,7 +121,7 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
   const shape = createEntryShaper();
   // For receive() only: over HTTP the transport owns the classifier.
   const classifier = createClassifier({ maxBatchLength: config.maxBatchLength, eras: config.eras });
-  const shapeModern = createModernShaper(config.identity.serverInfo, config.cache);
+  const shape2026 = createShaper2026(config.identity.serverInfo, config.cache);
   const inputRequired = createInputRequired(config.inputRequired ?? resolveInputRequired(undefined));
   const methods = methodTableOf(registry, config, shape);
 
@@ -178,7 +178,7 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
       return success(
         request.id,
         policy.resultEnvelope
-          ? shapeModern(result, entry.cacheable === true && result.resultType !== 'input_required')
+          ? shape2026(result, entry.cacheable === true && result.resultType !== 'input_required')
           : result,
       );
     } catch (err) {

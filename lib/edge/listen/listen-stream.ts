@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode, JsonRpcError } from '../../core/jsonrpc/errors';
 import { isObject, type JsonRpcFailure, type JsonRpcRequest } from '../../core/jsonrpc/types';
 import type { ClassifiedPost } from '../../core/protocol/classify';
-import { META_KEYS } from '../../core/protocol/modern/request-meta';
+import { META_KEYS } from '../../core/protocol/era-2026/request-meta';
 import {
   forListenStream,
   LISTEN_METHOD,

@@ -60,7 +60,7 @@ function detailedTask(record: TaskRecord): Record<string, unknown> {
 /** A tools/call that runs as a task: what starts it, and the era of its handle. */
 export interface TaskCall {
   readonly start: TaskStart;
-  readonly modern: boolean;
+  readonly viaExtension: boolean;
 }
 
 /**
@@ -80,12 +80,12 @@ export function negotiateTask(
   ctx: RequestContext,
   client: ClientState,
 ): TaskCall | undefined {
-  const modern = eraPolicy(ctx.era).tasks.viaExtension;
-  const asked = modern
+  const viaExtension = eraPolicy(ctx.era).tasks.viaExtension;
+  const asked = viaExtension
     ? declaresTasksExtension(client)
     : isObject(params.task) && isAtLeast(ctx.protocolVersion, '2025-11-25');
   if (tool.task === undefined || runner === undefined) {
-    if (!modern && asked)
+    if (!viaExtension && asked)
       throw new JsonRpcError(
         ErrorCode.MethodNotFound,
         `Method not found: tool '${tool.name}' does not run as a task (its execution.taskSupport is forbidden)`,
@@ -94,7 +94,7 @@ export function negotiateTask(
   }
   if (!asked) {
     if (tool.task === 'optional') return undefined;
-    if (modern)
+    if (viaExtension)
       throw missingExtension(`tool '${tool.name}' runs only as a task: declare the ${TASKS_EXTENSION} extension`);
     throw new JsonRpcError(
       ErrorCode.MethodNotFound,
@@ -103,7 +103,7 @@ export function negotiateTask(
   }
   if (!(ctx instanceof HandlerContext)) return undefined;
   const requested =
-    !modern && isObject(params.task) && typeof params.task.ttl === 'number' ? params.task.ttl : undefined;
+    !viaExtension && isObject(params.task) && typeof params.task.ttl === 'number' ? params.task.ttl : undefined;
   const start = {
     owner: taskOwner(ctx),
     era: ctx.era,
@@ -111,12 +111,12 @@ export function negotiateTask(
     requestedTtlMs: requested,
     ctx,
   };
-  return { start, modern };
+  return { start, viaExtension };
 }
 
 /** SEP-2663 Task Creation: a flat `Result & Task` with resultType "task"; 2025-11-25: `{ task }`. */
-function taskHandle(record: TaskRecord, modern: boolean): Record<string, unknown> {
-  return modern ? { ...wireTask(record), resultType: 'task' } : { task: wireTask(record) };
+function taskHandle(record: TaskRecord, viaExtension: boolean): Record<string, unknown> {
+  return viaExtension ? { ...wireTask(record), resultType: 'task' } : { task: wireTask(record) };
 }
 
 /**
@@ -145,7 +145,7 @@ export async function runOnceAdmitted(
     if (task === undefined) return false;
     // `outcome` is set: the handler runs inside it, so it can only call this after run() started.
     const record = await runner.adopt(task.start, () => outcome as Promise<Record<string, unknown>>);
-    handOver(taskHandle(record, task.modern));
+    handOver(taskHandle(record, task.viaExtension));
     return true;
   });
   outcome = run();
