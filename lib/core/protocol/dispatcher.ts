@@ -164,7 +164,7 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
     /** True once the call is answered with input_required while its handler still waits on an ask. */
     let asking = false;
     try {
-      let output = entry.run(request.params ?? {}, ctx, view.client);
+      let output = entry.run(request.params ?? {}, ctx, view.client, ctx.line);
       // Applied at once, as the method returns: the next message of a batch sees the change.
       if (output instanceof ClientUpdate) {
         view.client = { ...view.client, ...output.changes };
