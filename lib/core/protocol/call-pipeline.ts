@@ -17,7 +17,7 @@ import type { TaskRunner } from './tasks/task-runner';
 import { negotiateTask, taskHandle, type TaskCall } from './tasks/task-methods';
 
 /** An item looked up now, else once the pending first loads are done (an upstream's item asked for early). */
-function found<T>(registry: Registry, lookup: () => T | undefined): T | Promise<T | undefined> {
+function lookupAfterLoads<T>(registry: Registry, lookup: () => T | undefined): T | Promise<T | undefined> {
   return lookup() ?? registry.afterLoads(lookup);
 }
 
@@ -40,7 +40,7 @@ export async function serveToolCall(
 ): Promise<Record<string, unknown>> {
   const name = requireString(params, 'name');
   const args = optionalObject(params, 'arguments') ?? {};
-  const tool = await found(registry, () => registry.tools.get(name));
+  const tool = await lookupAfterLoads(registry, () => registry.tools.get(name));
   // SEP-1865 Visibility: to a client that does not render apps an app-only tool does not exist (checked once the
   // tool is found, so an upstream's, which arrives with the first loads, is judged too).
   if (tool === undefined || hiddenFrom(tool, client.clientCapabilities)) throw notFoundError('tool', name, ctx.era);
@@ -105,7 +105,7 @@ export async function servePromptGet(
   ctx: RequestContext,
 ): Promise<Record<string, unknown>> {
   const name = requireString(params, 'name');
-  const prompt = await found(registry, () => registry.prompts.get(name));
+  const prompt = await lookupAfterLoads(registry, () => registry.prompts.get(name));
   if (prompt === undefined) throw notFoundError('prompt', name, ctx.era);
   const result = await prompt.run(params.arguments, ctx);
   const messages = result.messages.map((message) => ({
@@ -122,7 +122,7 @@ export async function serveResourceRead(
   ctx: RequestContext,
 ): Promise<Record<string, unknown>> {
   const uri = requireString(params, 'uri');
-  const match = await found(registry, () => registry.findResource(uri));
+  const match = await lookupAfterLoads(registry, () => registry.findResource(uri));
   if (match === undefined) throw notFoundError('resource', uri, ctx.era);
   const result = { ...(await match.resource.run(uri, match.variables, ctx)) };
   // MCP 2026-07-28 caching: the resource's own hint; the router's default fills what it leaves out.

@@ -30,7 +30,7 @@ const KNOWN_OPTIONS: { [K in keyof Required<MemoryTaskStoreOptions>]: true } = {
 };
 
 /** A deep copy of the plain data a record holds: the store never shares objects with its callers (as a serialising store would not). */
-function copy(record: TaskRecord): TaskRecord {
+function copyRecord(record: TaskRecord): TaskRecord {
   return structuredClone(record);
 }
 
@@ -90,7 +90,7 @@ export class MemoryTaskStore implements TaskStore {
     const owned = this.byOwner.get(record.owner) ?? new Set<string>();
     if (owned.size >= this.maxPerPrincipal && !this.evictOne(owned)) throw new TaskLimitError('maxPerPrincipal');
     if (this.tasks.size >= this.max && !this.evictOne(this.tasks.keys())) throw new TaskLimitError('max');
-    this.tasks.set(record.taskId, copy(record));
+    this.tasks.set(record.taskId, copyRecord(record));
     owned.add(record.taskId);
     this.byOwner.set(record.owner, owned);
     this.startSweeping();
@@ -99,13 +99,13 @@ export class MemoryTaskStore implements TaskStore {
   async get(taskId: string, owner: string): Promise<TaskRecord | undefined> {
     const record = this.tasks.get(taskId);
     if (record === undefined || record.owner !== owner || this.expired(record)) return undefined;
-    return copy(record);
+    return copyRecord(record);
   }
 
   async put(record: TaskRecord): Promise<boolean> {
     const held = this.tasks.get(record.taskId);
     if (held === undefined || held.owner !== record.owner || this.expired(held)) return false;
-    this.tasks.set(record.taskId, copy(record));
+    this.tasks.set(record.taskId, copyRecord(record));
     return true;
   }
 
@@ -115,7 +115,7 @@ export class MemoryTaskStore implements TaskStore {
     return [...ids]
       .map((id) => this.tasks.get(id))
       .filter((record): record is TaskRecord => record !== undefined && !this.expired(record))
-      .map(copy);
+      .map(copyRecord);
   }
 
   close(): void {
@@ -126,7 +126,7 @@ export class MemoryTaskStore implements TaskStore {
   /** Drops every task past its TTL; the timer calls it (tests may too). */
   sweep(): void {
     for (const record of this.tasks.values()) {
-      if (this.expired(record)) this.drop(record);
+      if (this.expired(record)) this.forget(record);
     }
     if (this.tasks.size === 0) this.close();
   }
@@ -140,14 +140,14 @@ export class MemoryTaskStore implements TaskStore {
     for (const id of ids) {
       const record = this.tasks.get(id);
       if (record !== undefined && (this.expired(record) || isTerminal(record.status))) {
-        this.drop(record);
+        this.forget(record);
         return true;
       }
     }
     return false;
   }
 
-  private drop(record: TaskRecord): void {
+  private forget(record: TaskRecord): void {
     this.tasks.delete(record.taskId);
     const owned = this.byOwner.get(record.owner);
     owned?.delete(record.taskId);

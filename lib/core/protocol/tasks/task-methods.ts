@@ -127,7 +127,7 @@ async function findTask(runner: TaskRunner, params: JsonRpcParams, ctx: RequestC
 }
 
 /** 2026 requests must declare the extension to use tasks/* (SEP-2663 Protocol Errors: -32021, MUST). */
-function gate(ctx: RequestContext, client: ClientState, method: string): void {
+function requireTasksExtension(ctx: RequestContext, client: ClientState, method: string): void {
   if (eraPolicy(ctx.era).tasks.viaExtension && !declaresTasksExtension(client))
     throw missingExtension(`${method} needs the ${TASKS_EXTENSION} extension in the request's capabilities`);
 }
@@ -139,7 +139,7 @@ export function taskMethods(runner: TaskRunner): MethodTable {
       eras: ALL_ERAS,
       capability: 'tasks',
       run: async (params, ctx, client) => {
-        gate(ctx, client, 'tasks/get');
+        requireTasksExtension(ctx, client, 'tasks/get');
         const record = await findTask(runner, params, ctx);
         return eraPolicy(ctx.era).tasks.detailedGet ? detailedTask(record) : wireTask(record);
       },
@@ -148,7 +148,7 @@ export function taskMethods(runner: TaskRunner): MethodTable {
       eras: STATELESS_ERAS,
       capability: 'tasks',
       run: async (params, ctx, client) => {
-        gate(ctx, client, 'tasks/update');
+        requireTasksExtension(ctx, client, 'tasks/update');
         const taskId = requireString(params, 'taskId');
         const responses = params.inputResponses;
         if (!isObject(responses))
@@ -163,7 +163,7 @@ export function taskMethods(runner: TaskRunner): MethodTable {
       eras: ALL_ERAS,
       capability: 'tasks',
       run: async (params, ctx, client) => {
-        gate(ctx, client, 'tasks/cancel');
+        requireTasksExtension(ctx, client, 'tasks/cancel');
         const record = await findTask(runner, params, ctx);
         const after = (await runner.cancel(record.taskId, taskOwner(ctx))) ?? record;
         // SEP-2663: an empty ack, also for a finished task (cancellation is cooperative).
