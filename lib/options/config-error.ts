@@ -43,11 +43,14 @@ export function isPositiveInteger(value: unknown): value is number {
   return Number.isSafeInteger(value) && (value as number) > 0;
 }
 
-/** The error of an option with a bad value: `option 'auth.tokens' must be a non-empty array, got []`. */
-export function invalidOption(option: string, expected: string, value: unknown): McpConfigError {
+/**
+ * The error of an option with a bad value: `option 'auth.tokens' must be a non-empty array, got []`; of an item's
+ * option, the item first: `resource 'docs://readme': option 'cache.ttlMs' must be …` (as {@link rejectUnknownKeys}).
+ */
+export function invalidOption(option: string, expected: string, value: unknown, item?: string): McpConfigError {
   return new McpConfigError(
     'ERR_MCP_INVALID_OPTION',
-    `option '${option}' must be ${expected}, got ${JSON.stringify(value) ?? typeof value}`,
+    `${item === undefined ? '' : `${item}: `}option '${option}' must be ${expected}, got ${JSON.stringify(value) ?? typeof value}`,
   );
 }
 

@@ -29,12 +29,15 @@ export class OptionReader<T extends object> {
     readonly options: Partial<T>,
     /** Where they sit, ending in a dot (`'listen.'`), or empty for the router's own. */
     private readonly prefix: string,
+    /** The item they belong to, named first in messages (`resource 'docs://readme'`); undefined for the router's. */
+    private readonly item?: string,
   ) {}
 
   /**
    * Checks that `options` is an object (or absent: read as `{}`) with only `known` keys.
    *
    * @param path - the option that holds them (`'auth.server'`), or `''` for the router's own
+   * @param context - the item they belong to (named first in every message), and the keys of its nested options
    * @throws {McpConfigError} `ERR_MCP_INVALID_OPTION` for a value that is not a plain object, `ERR_MCP_UNKNOWN_OPTION`
    */
   static of<T extends object>(
@@ -43,12 +46,12 @@ export class OptionReader<T extends object> {
     known: OptionKeys<T>,
     context?: UnknownKeyContext,
   ): OptionReader<T> {
-    if (options === undefined) return new OptionReader<T>({}, path === '' ? '' : `${path}.`);
-    if (typeof options !== 'object' || options === null || Array.isArray(options))
-      throw invalidOption(path, 'an object', options);
     const prefix = path === '' ? '' : `${path}.`;
+    if (options === undefined) return new OptionReader<T>({}, prefix, context?.item);
+    if (typeof options !== 'object' || options === null || Array.isArray(options))
+      throw invalidOption(path, 'an object', options, context?.item);
     rejectUnknownKeys(options, known, prefix, context);
-    return new OptionReader<T>(options, prefix);
+    return new OptionReader<T>(options, prefix, context?.item);
   }
 
   /** The full path of one key, as messages name it: `listen.maxStreams`. */
@@ -58,7 +61,7 @@ export class OptionReader<T extends object> {
 
   /** The error of a bad value of `key`, for checks no getter here makes. */
   invalid(key: Key<T>, expected: string, value: unknown = this.options[key]): McpConfigError {
-    return invalidOption(this.pathOf(key), expected, value);
+    return invalidOption(this.pathOf(key), expected, value, this.item);
   }
 
   /** The value as given, unchecked: for a value a dedicated resolver checks. */
@@ -176,7 +179,9 @@ export class OptionReader<T extends object> {
     key: K,
     known: OptionKeys<NonNullable<T[K]> & object>,
   ): OptionReader<NonNullable<T[K]> & object> {
-    return OptionReader.of(this.options[key] as (NonNullable<T[K]> & object) | undefined, this.pathOf(key), known);
+    return OptionReader.of(this.options[key] as (NonNullable<T[K]> & object) | undefined, this.pathOf(key), known, {
+      item: this.item,
+    });
   }
 }
 

@@ -1,6 +1,7 @@
 // MemoryTaskStore: the default TaskStore, keeping tasks in this process, bounded per principal and in total, swept after their TTL.
 
-import { invalidOption, isPositiveInteger, McpConfigError } from '../../../options/config-error';
+import type { OptionKeys } from '../../../options/config-error';
+import { OptionReader } from '../../../options/option-reader';
 import { isTerminal, TaskLimitError, type TaskRecord, type TaskStore } from './task-store';
 
 /** Default `max`: tasks one store keeps. */
@@ -22,7 +23,7 @@ export interface MemoryTaskStoreOptions {
   now?: () => number;
 }
 
-const KNOWN_OPTIONS: { [K in keyof Required<MemoryTaskStoreOptions>]: true } = {
+const KNOWN_OPTIONS: OptionKeys<MemoryTaskStoreOptions> = {
   max: true,
   maxPerPrincipal: true,
   sweepIntervalMs: true,
@@ -56,29 +57,11 @@ export class MemoryTaskStore implements TaskStore {
 
   /** @throws {McpConfigError} for an unknown option or a bad value */
   constructor(options: MemoryTaskStoreOptions = {}) {
-    if (typeof options !== 'object' || options === null)
-      throw invalidOption('tasks.store', 'MemoryTaskStore options object', options);
-    for (const key of Object.keys(options)) {
-      if (!Object.hasOwn(KNOWN_OPTIONS, key))
-        throw new McpConfigError('ERR_MCP_UNKNOWN_OPTION', `unknown MemoryTaskStore option '${key}'`);
-    }
-    const {
-      max = DEFAULT_MAX_TASKS,
-      maxPerPrincipal = DEFAULT_MAX_TASKS_PER_PRINCIPAL,
-      sweepIntervalMs = DEFAULT_TASK_SWEEP_INTERVAL_MS,
-      now = Date.now,
-    } = options;
-    if (!isPositiveInteger(max)) throw invalidOption('MemoryTaskStore max', 'a positive integer', max);
-    if (!isPositiveInteger(maxPerPrincipal))
-      throw invalidOption('MemoryTaskStore maxPerPrincipal', 'a positive integer', maxPerPrincipal);
-    if (!isPositiveInteger(sweepIntervalMs))
-      throw invalidOption('MemoryTaskStore sweepIntervalMs', 'a positive number of milliseconds', sweepIntervalMs);
-    if (typeof now !== 'function')
-      throw invalidOption('MemoryTaskStore now', 'a function returning ms since the epoch', now);
-    this.max = max;
-    this.maxPerPrincipal = maxPerPrincipal;
-    this.sweepIntervalMs = sweepIntervalMs;
-    this.now = now;
+    const read = OptionReader.of(options, 'MemoryTaskStore', KNOWN_OPTIONS);
+    this.max = read.positiveInteger('max', DEFAULT_MAX_TASKS);
+    this.maxPerPrincipal = read.positiveInteger('maxPerPrincipal', DEFAULT_MAX_TASKS_PER_PRINCIPAL);
+    this.sweepIntervalMs = read.milliseconds('sweepIntervalMs', DEFAULT_TASK_SWEEP_INTERVAL_MS);
+    this.now = read.fn('now') ?? Date.now;
   }
 
   /** How many tasks are kept (expired ones until the sweep): for tests and metrics. */
