@@ -78,7 +78,7 @@ export function pickFields(source: object, fields: KeyTable): Record<string, unk
  * @throws {McpConfigError} `ERR_MCP_INVALID_DEFINITION`: `tool 'add' needs a 'handler' function`, or for an optional
  *   one `tool 'add' canAccess must be a function`
  */
-export function checkHandler(fn: unknown, label: string, key: string, optional = false): void {
+export function checkFunction(fn: unknown, label: string, key: string, optional = false): void {
   if (typeof fn === 'function' || (optional && fn === undefined)) return;
   throw new McpConfigError(
     'ERR_MCP_INVALID_DEFINITION',

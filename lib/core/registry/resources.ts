@@ -20,7 +20,7 @@ import {
 import { checkCompleter, type Completer } from './completion';
 import {
   checkDefinitionObject,
-  checkHandler,
+  checkFunction,
   checkName,
   copyDefined,
   itemLabel,
@@ -92,7 +92,7 @@ export function defineResource(
     );
   }
   checkName(definition.name, `resource '${uri}'`);
-  checkHandler(definition.read, `resource '${uri}'`, 'read');
+  checkFunction(definition.read, `resource '${uri}'`, 'read');
   const read = definition.read.bind(definition);
   return withChain(
     {
@@ -127,7 +127,7 @@ export function defineTemplate(
   const template = parseUriTemplate(definition.uriTemplate);
   const label = `resource template '${definition.uriTemplate}'`;
   checkName(definition.name, label);
-  checkHandler(definition.read, label, 'read');
+  checkFunction(definition.read, label, 'read');
   const completers = new Map<string, Completer>();
   for (const [variable, completer] of Object.entries(definition.complete ?? {})) {
     if (!template.variableNames.includes(variable)) {

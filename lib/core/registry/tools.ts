@@ -26,7 +26,7 @@ import {
 import type { PaymentLedger } from './payment-ledger';
 import {
   checkDefinitionObject,
-  checkHandler,
+  checkFunction,
   copyDefined,
   itemLabel,
   pickFields,
@@ -123,7 +123,7 @@ function checkToolDefinition(definition: ToolDefinition<never>): ToolRules {
     new McpConfigError('ERR_MCP_INVALID_DEFINITION', `tool '${name}' ${message}`);
   if (typeof description !== 'string' || description.trim() === '')
     throw invalid('needs a description: models pick tools by reading it');
-  checkHandler(definition.handler, `tool '${name}'`, 'handler');
+  checkFunction(definition.handler, `tool '${name}'`, 'handler');
   const { timeoutMs, task, taskStart = 'call' } = definition;
   if (task !== undefined && task !== 'optional' && task !== 'required')
     throw invalid(`task must be 'optional' or 'required', got ${JSON.stringify(task)}`);
