@@ -1,4 +1,4 @@
-// The one channel of server→client requests (sampling, elicitation, roots): today's strategy sends them on the request's SSE stream.
+// The one channel of server→client requests (sampling, elicitation, roots): how a request asks its client, and the 2025 strategy that sends the asks on the request's SSE stream.
 
 import {
   isObject,

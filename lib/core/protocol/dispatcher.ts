@@ -144,7 +144,7 @@ class McpDispatcher implements Dispatcher {
     return view.client === env.client ? verdict : { ...verdict, client: view.client };
   }
 
-  // Not async: without telemetry the message costs no promise more than before.
+  // Not async: without telemetry a message costs no extra promise.
   handle(
     message: JsonRpcMessage,
     env: DispatchEnvironment,
