@@ -6,7 +6,7 @@ export { mcpRouter } from './router';
 export type { McpRouter, McpRouterApi } from './router-api';
 export type { McpRouterOptions } from './options';
 export type { SessionOptions } from './edge/sessions/session-options';
-export type { InputRequiredOptions } from './core/protocol/modern/request-state';
+export type { InputRequiredOptions } from './core/protocol/era-2026/request-state';
 export type { TelemetryOptions } from './features/telemetry/telemetry-options';
 export type { ListenOptions } from './edge/listen/listen-options';
 

@@ -14,7 +14,7 @@ import type { Guard } from './core/registry/guards';
 import type { Era } from './core/versions';
 import type { OriginsOption } from './edge/security/origin-host';
 import type { ResponseMode } from './edge/http/accept';
-import type { InputRequiredOptions } from './core/protocol/modern/request-state';
+import type { InputRequiredOptions } from './core/protocol/era-2026/request-state';
 import type { TaskOptions } from './core/protocol/tasks/task-options';
 import type { McpStore } from './edge/store/shared-store';
 import type { TelemetryOptions } from './features/telemetry/telemetry-options';

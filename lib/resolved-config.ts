@@ -29,7 +29,7 @@ import { resolveCors } from './edge/security/cors';
 import type { OriginsOption } from './edge/security/origin-host';
 import { resolveRateLimit, type ResolvedRateLimit } from './edge/security/rate-limit';
 import type { ResponseMode } from './edge/http/accept';
-import { resolveInputRequired, type ResolvedInputRequired } from './core/protocol/modern/request-state';
+import { resolveInputRequired, type ResolvedInputRequired } from './core/protocol/era-2026/request-state';
 import { resolveTasks, type ResolvedTasks } from './core/protocol/tasks/task-options';
 import type { McpStore } from './edge/store/shared-store';
 import { resolveListen, type ResolvedListen } from './edge/listen/listen-options';

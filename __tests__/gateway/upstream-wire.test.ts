@@ -1,6 +1,6 @@
 // The upstream client's wire helpers: the SSE reader (line endings, chunking, comments, the per-event cap), bounded body reads, Mcp-Name encoding.
 
-import { decodeHeaderValue } from '../../lib/core/protocol/modern/request-headers';
+import { decodeHeaderValue } from '../../lib/core/protocol/era-2026/request-headers';
 import { forwardedHeaders } from '../../lib/features/gateway/mount/upstream-call';
 import type { ResolvedUpstream } from '../../lib/features/gateway/mount/upstream-options';
 import { readSseData, readSseEvents } from '../../lib/features/gateway/http-client/upstream-sse';

@@ -50,7 +50,7 @@ describe('classifier (both eras): headers', () => {
       expect(both.headers({ protocolVersion: header })).toEqual({
         ok: true,
         headerVersion: undefined,
-        modernHeader: header,
+        deferredHeader: header,
       });
     },
   );
@@ -63,7 +63,7 @@ describe('classifier (both eras): headers', () => {
         id: null,
         code: -32000,
       });
-      expect(both.unreadable({ ok: true, headerVersion: undefined, modernHeader: header })).toMatchObject({
+      expect(both.unreadable({ ok: true, headerVersion: undefined, deferredHeader: header })).toMatchObject({
         status: 400,
         error: { error: { code: -32000 } },
       });
@@ -76,7 +76,7 @@ describe('classifier (both eras): headers', () => {
       status: 400,
       error: { error: { code: -32000 } },
     });
-    expect(both.unreadable({ ok: true, headerVersion: undefined, modernHeader: MODERN })).toBeUndefined();
+    expect(both.unreadable({ ok: true, headerVersion: undefined, deferredHeader: MODERN })).toBeUndefined();
   });
 
   it('a 2025-only router refuses 2026-07-28 as before (a dual-era client falls back to initialize)', () => {
@@ -88,7 +88,7 @@ describe('classifier (both eras): headers', () => {
     });
     // And a claim in the body is not looked at: the request is served on the 2025 path.
     expect(
-      classifier.body(request('tools/list'), { ok: true, headerVersion: undefined, modernHeader: undefined }),
+      classifier.body(request('tools/list'), { ok: true, headerVersion: undefined, deferredHeader: undefined }),
     ).toMatchObject({ ok: true, post: { era: '2025' } });
   });
 });

@@ -5,7 +5,7 @@ import { createClassifier, type ClassifiedPost } from '../../lib/core/protocol/c
 // The 2025 era alone: what every router answered before the 2026 era (classify-modern.test.ts has the rest).
 const classifier = createClassifier({ maxBatchLength: 3, eras: ['2025'] });
 const verdict = (headerVersion?: '2025-11-25' | '2025-03-26') =>
-  ({ ok: true, headerVersion, modernHeader: undefined }) as const;
+  ({ ok: true, headerVersion, deferredHeader: undefined }) as const;
 const ping = (id: number | string) => ({ jsonrpc: '2.0', id, method: 'ping' });
 const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25' } };
 
@@ -22,7 +22,7 @@ describe('classifier: headers', () => {
       expect(classifier.headers({ protocolVersion: version })).toEqual({
         ok: true,
         headerVersion: version,
-        modernHeader: undefined,
+        deferredHeader: undefined,
       });
     },
   );

@@ -1,8 +1,8 @@
 // The input_required strategy: which methods may ask, keys, gathering asks, answers from the retry and the sealed state, ending a run.
 
 import { ErrorCode, JsonRpcError } from '../../lib';
-import { createInputRequired, InputRound, MAX_INPUT_RESPONSES } from '../../lib/core/protocol/modern/input-required';
-import { resolveInputRequired } from '../../lib/core/protocol/modern/request-state';
+import { createInputRequired, InputRound, MAX_INPUT_RESPONSES } from '../../lib/core/protocol/era-2026/input-required';
+import { resolveInputRequired } from '../../lib/core/protocol/era-2026/request-state';
 
 const service = createInputRequired(resolveInputRequired({ stateKey: 's'.repeat(32) }));
 const NEVER = new AbortController().signal;

@@ -6,7 +6,7 @@ import {
   paramHeaderFault,
   standardHeaderFault,
   type RequestHeaders,
-} from '../../lib/core/protocol/modern/request-headers';
+} from '../../lib/core/protocol/era-2026/request-headers';
 import { headerParamsOf } from '../../lib/core/registry/header-params';
 
 describe('decodeHeaderValue (MCP 2026-07-28 transports › Value Encoding)', () => {

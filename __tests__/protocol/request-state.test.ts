@@ -6,7 +6,7 @@ import {
   MAX_REQUEST_STATE_CHARS,
   resolveInputRequired,
   type StateBinding,
-} from '../../lib/core/protocol/modern/request-state';
+} from '../../lib/core/protocol/era-2026/request-state';
 
 const KEY = 'k'.repeat(32);
 const CALL: StateBinding = {

@@ -1,7 +1,7 @@
-// The 2026 result shaper (protocol/modern/result-envelope.ts): resultType, serverInfo `_meta` and cache hints, in the
+// The 2026 result shaper (protocol/era-2026/result-envelope.ts): resultType, serverInfo `_meta` and cache hints, in the
 // member order of the object literals it replaced (`{ ttlMs, cacheScope, ...result, resultType, _meta }`).
 
-import { createModernShaper } from '../../lib/core/protocol/modern/result-envelope';
+import { createShaper2026 } from '../../lib/core/protocol/era-2026/result-envelope';
 
 const SERVER_INFO = Object.freeze({ name: 'inventory', version: '1.0.0', title: 'Inventory' });
 const CACHE = Object.freeze({ ttlMs: 5_000, scope: 'private' as const });
@@ -18,8 +18,8 @@ function literal(result: Record<string, unknown>, cacheable: boolean): Record<st
     : { ...result, resultType, _meta };
 }
 
-describe('createModernShaper', () => {
-  const shape = createModernShaper(SERVER_INFO, CACHE);
+describe('createShaper2026', () => {
+  const shape = createShaper2026(SERVER_INFO, CACHE);
 
   it.each<[string, () => Record<string, unknown>]>([
     ['a tool result', () => ({ content: [{ type: 'text', text: '3' }], isError: false })],

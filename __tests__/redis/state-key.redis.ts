@@ -6,7 +6,7 @@ import {
   MIN_STATE_KEY_BYTES,
   resolveInputRequired,
   type StateBinding,
-} from '../../lib/core/protocol/modern/request-state';
+} from '../../lib/core/protocol/era-2026/request-state';
 import type { RedisConnection } from '../../lib/features/redis/connection';
 import { sharedStateKey } from '../../lib/features/redis/state-key';
 import { StoreUnavailableError } from '../../lib/edge/store/shared-store';

@@ -7,7 +7,7 @@ import { namespaceOf, PREFIX } from '../../lib/features/gateway/mount/prefixed-n
 
 function registry(namespaces: Namespaces) {
   const collection = (kind: string, keys: 'name' | 'uri') =>
-    new Collection<string>(kind, (key, group) => namespaces.check(keys, kind, key, group));
+    new Collection<string>(kind, (key, group) => namespaces.refuseTaken(keys, kind, key, group));
   return {
     tools: collection('tool', 'name'),
     prompts: collection('prompt', 'name'),

@@ -115,7 +115,7 @@ describe('MemoryTaskStore', () => {
     expect(() => new MemoryTaskStore({ max: 0 })).toThrow(McpConfigError);
     expect(() => new MemoryTaskStore({ maxPerPrincipal: 1.5 })).toThrow(/maxPerPrincipal/);
     expect(() => new MemoryTaskStore({ sweepInterval: 5 } as never)).toThrow(
-      /unknown MemoryTaskStore option 'sweepInterval'/,
+      /unknown option 'MemoryTaskStore\.sweepInterval'/,
     );
   });
 });

@@ -6,7 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { mcpRouter, type McpRouter, type RequestContext } from '../../lib';
-import { SUPPORTED_PROTOCOL_VERSIONS } from '../../lib/core/versions';
+import { PROTOCOL_VERSIONS_2025 } from '../../lib/core/versions';
 import { createApp, MCP_ACCEPT, notification, post, rpc, silentLogger } from '../helpers/create-app';
 
 const JSON_TYPE = /^application\/json(; *charset=utf-8)?$/i;
@@ -56,7 +56,7 @@ describe('POST: single messages', () => {
   it('offers its newest revision when the client asks for one it does not speak', async () => {
     const res = await post(app, rpc('initialize', { ...INIT_PARAMS, protocolVersion: '1999-01-01' }));
     expect(res.status).toBe(200);
-    expect(res.body.result.protocolVersion).toBe(SUPPORTED_PROTOCOL_VERSIONS[0]);
+    expect(res.body.result.protocolVersion).toBe(PROTOCOL_VERSIONS_2025[0]);
   });
 
   it('answers a tool call with a JSON body', async () => {
@@ -102,19 +102,16 @@ describe('POST: single messages', () => {
     },
   );
 
-  it.each(SUPPORTED_PROTOCOL_VERSIONS.map((version) => [version]))(
-    'accepts MCP-Protocol-Version %s',
-    async (version) => {
-      const ping = await post(app, rpc('ping'), { 'MCP-Protocol-Version': version });
-      expect(ping.status).toBe(200);
-      expect(ping.body).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
-      const init = await post(app, rpc('initialize', { ...INIT_PARAMS, protocolVersion: version }), {
-        'MCP-Protocol-Version': version,
-      });
-      expect(init.status).toBe(200);
-      expect(init.body.result.protocolVersion).toBe(version);
-    },
-  );
+  it.each(PROTOCOL_VERSIONS_2025.map((version) => [version]))('accepts MCP-Protocol-Version %s', async (version) => {
+    const ping = await post(app, rpc('ping'), { 'MCP-Protocol-Version': version });
+    expect(ping.status).toBe(200);
+    expect(ping.body).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+    const init = await post(app, rpc('initialize', { ...INIT_PARAMS, protocolVersion: version }), {
+      'MCP-Protocol-Version': version,
+    });
+    expect(init.status).toBe(200);
+    expect(init.body.result.protocolVersion).toBe(version);
+  });
 
   it.each([
     ['application/json'],

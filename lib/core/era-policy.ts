@@ -123,7 +123,7 @@ export const SESSION_ERAS: readonly Era[] = Object.freeze(ALL_ERAS.filter((era) 
 /** The stateless eras: the client state comes with each request (MCP 2026-07-28). */
 export const STATELESS_ERAS: readonly Era[] = Object.freeze(ALL_ERAS.filter((era) => !stateful(era)));
 
-/** The era of `initialize` and sessions: what a message without a stateless claim belongs to. */
+/** The era of `initialize` and sessions: what a message without a 2026 claim in its `_meta` belongs to. */
 export const SESSION_ERA: Era = SESSION_ERAS[0] as Era;
 
 /** True when the era keeps its client state in a session (MCP 2025), false when each request carries it. */

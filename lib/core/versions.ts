@@ -22,26 +22,26 @@ true satisfies SameMembers<Era, keyof typeof VERSIONS_BY_ERA>;
 true satisfies SameMembers<Revision, (typeof VERSIONS_BY_ERA)[Era][number]>;
 
 /** The revisions `initialize` negotiates, newest first: the 2025 era's (the 2026 era has no initialize). */
-export const SUPPORTED_PROTOCOL_VERSIONS = VERSIONS_BY_ERA['2025'];
+export const PROTOCOL_VERSIONS_2025 = VERSIONS_BY_ERA['2025'];
 
 /** A revision of the 2025 era: one `initialize` negotiates. */
 export type ProtocolVersion = '2024-11-05' | '2025-03-26' | '2025-06-18' | '2025-11-25';
 
-true satisfies SameMembers<ProtocolVersion, (typeof SUPPORTED_PROTOCOL_VERSIONS)[number]>;
+true satisfies SameMembers<ProtocolVersion, (typeof PROTOCOL_VERSIONS_2025)[number]>;
 
-/** The revisions a stateless request names in its `_meta`, newest first: the 2026 era's. */
-export const MODERN_PROTOCOL_VERSIONS = VERSIONS_BY_ERA['2026'];
+/** The revisions a 2026 request names in its `_meta`, newest first: the 2026 era's. */
+export const PROTOCOL_VERSIONS_2026 = VERSIONS_BY_ERA['2026'];
 
-/** One of {@link MODERN_PROTOCOL_VERSIONS}. */
-export type ModernVersion = (typeof MODERN_PROTOCOL_VERSIONS)[number];
+/** One of {@link PROTOCOL_VERSIONS_2026}. */
+export type Version2026 = (typeof PROTOCOL_VERSIONS_2026)[number];
 
 /** True for a revision of the 2026 era this router serves. */
-export function isModernVersion(value: unknown): value is ModernVersion {
-  return typeof value === 'string' && (MODERN_PROTOCOL_VERSIONS as readonly string[]).includes(value);
+export function isVersion2026(value: unknown): value is Version2026 {
+  return typeof value === 'string' && (PROTOCOL_VERSIONS_2026 as readonly string[]).includes(value);
 }
 
-/** The newest revision: offered when a client asks for one we do not speak. */
-export const LATEST_PROTOCOL_VERSION: ProtocolVersion = SUPPORTED_PROTOCOL_VERSIONS[0];
+/** The newest revision of the 2025 era: what `initialize` offers when a client asks for one we do not speak. */
+export const LATEST_PROTOCOL_VERSION_2025: ProtocolVersion = PROTOCOL_VERSIONS_2025[0];
 
 /**
  * MCP 2025-06-18 transports › Protocol Version Header: with no header and no other way to know,
@@ -57,9 +57,9 @@ export function allowsBatches(version: Revision): boolean {
   return version <= LAST_VERSION_WITH_BATCHES;
 }
 
-/** True for a revision this router speaks. */
-export function isSupportedVersion(value: unknown): value is ProtocolVersion {
-  return typeof value === 'string' && (SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(value);
+/** True for a revision of the 2025 era (one `initialize` negotiates). */
+export function isVersion2025(value: unknown): value is ProtocolVersion {
+  return typeof value === 'string' && (PROTOCOL_VERSIONS_2025 as readonly string[]).includes(value);
 }
 
 /** Each revision's era, made once: the classifier asks for every 2026 request. */
@@ -77,7 +77,7 @@ export function eraOf(version: Revision): Era {
  * newest one we speak (never with an error).
  */
 export function negotiateVersion(requested: unknown): ProtocolVersion {
-  return isSupportedVersion(requested) ? requested : LATEST_PROTOCOL_VERSION;
+  return isVersion2025(requested) ? requested : LATEST_PROTOCOL_VERSION_2025;
 }
 
 /** True when `version` is `since` or newer (revisions are ISO dates, so text order is time order). */

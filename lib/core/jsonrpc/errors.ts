@@ -2,8 +2,8 @@
 
 /**
  * Error codes used on the wire. -32700…-32603 are JSON-RPC 2.0's own; the others are MCP's. -32020…-32022 are
- * MCP 2026-07-28's and go only on the modern request path, always with HTTP 400: a dual-era client reads them on a
- * probe as "this server is modern", so the 2025 path never sends them.
+ * MCP 2026-07-28's and go only on the 2026 request path, always with HTTP 400: a dual-era client reads them on a
+ * probe as "this server serves 2026-07-28", so the 2025 path never sends them.
  */
 export const ErrorCode = Object.freeze({
   /** Invalid JSON was received. */

@@ -14,10 +14,10 @@ export interface Abortable {
 }
 
 /**
- * An abort controller whose `AbortSignal` is only made when `signal` is read. Node builds an AbortSignal
- * (an EventTarget) on the first read of `controller.signal`, which is costly next to the rest of a request, and a
- * request needed two of them (the transport's and the handler's); bench/README.md has the measurement. Listeners added here are kept in an
- * array and called once, like `{ once: true }` listeners of a signal; none are added after the abort.
+ * An abort controller whose `AbortSignal` is only made when `signal` is read: Node builds an AbortSignal (an
+ * EventTarget) on the first read of `controller.signal`, costly next to the rest of a request, and most handlers never
+ * read it. Listeners added here are kept in an array and called once, like `{ once: true }` listeners of a signal;
+ * none are added after the abort.
  */
 export class LazyAbort implements AbortSource, Abortable {
   #aborted = false;

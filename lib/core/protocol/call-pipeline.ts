@@ -8,15 +8,16 @@ import type { CallEntry } from '../registry/item-pipeline';
 import type { Registry } from '../registry/registry';
 import type { RequestContext } from '../registry/request-context';
 import { hiddenFrom } from '../registry/ui-link';
-import { HandlerContext, type ClientState } from './handler-context';
+import type { CallLine } from './call-line';
+import type { ClientState } from './handler-context';
 import { optionalObject, requireString } from './methods/method-spec';
-import { paramHeaderFault } from './modern/request-headers';
+import { paramHeaderFault } from './era-2026/request-headers';
 import { shapeContent, shapeToolResult } from './shaping';
 import type { TaskRunner } from './tasks/task-runner';
-import { negotiateTask, runOnceAdmitted, type TaskCall } from './tasks/task-methods';
+import { negotiateTask, taskHandle, type TaskCall } from './tasks/task-methods';
 
 /** An item looked up now, else once the pending first loads are done (an upstream's item asked for early). */
-function found<T>(registry: Registry, lookup: () => T | undefined): T | Promise<T | undefined> {
+function lookupAfterLoads<T>(registry: Registry, lookup: () => T | undefined): T | Promise<T | undefined> {
   return lookup() ?? registry.afterLoads(lookup);
 }
 
@@ -24,9 +25,10 @@ function found<T>(registry: Registry, lookup: () => T | undefined): T | Promise<
  * A `tools/call` through the tool's pipeline. The request's part of admission ({@link CallEntry.admit}) runs after
  * access, so a caller who may not use the tool learns nothing from its headers or its task rules: the 2026
  * `Mcp-Param-*` headers (SEP-2243), then the task negotiation (MCP tasks). A call that may run as a task becomes one
- * at the pipeline's run entry (`ctx.continueAsTask()`), once the guards admitted it; the caller then gets the handle.
+ * through the task hook ({@link runMaybeAsTask}), once the guards admitted it; the caller then gets the handle.
  *
  * @param tasks - the router's task runner; undefined when no tool may run as a task
+ * @param line - the call's line, which the task hook moves onto the task
  */
 export async function serveToolCall(
   registry: Registry,
@@ -34,10 +36,11 @@ export async function serveToolCall(
   params: JsonRpcParams,
   ctx: RequestContext,
   client: ClientState,
+  line: CallLine,
 ): Promise<Record<string, unknown>> {
   const name = requireString(params, 'name');
   const args = optionalObject(params, 'arguments') ?? {};
-  const tool = await found(registry, () => registry.tools.get(name));
+  const tool = await lookupAfterLoads(registry, () => registry.tools.get(name));
   // SEP-1865 Visibility: to a client that does not render apps an app-only tool does not exist (checked once the
   // tool is found, so an upstream's, which arrives with the first loads, is judged too).
   if (tool === undefined || hiddenFrom(tool, client.clientCapabilities)) throw notFoundError('tool', name, ctx.era);
@@ -59,8 +62,40 @@ export async function serveToolCall(
       : undefined;
   const run = async (): Promise<Record<string, unknown>> =>
     shapeToolResult(await tool.run(args, ctx, entry), ctx.protocolVersion) as unknown as Record<string, unknown>;
-  if (!mayRunAsTask || tasks === undefined || !(ctx instanceof HandlerContext)) return run();
-  return runOnceAdmitted(tasks, ctx, () => asTask, run);
+  if (!mayRunAsTask || tasks === undefined) return run();
+  return runMaybeAsTask(tasks, line, () => asTask, run);
+}
+
+/**
+ * Runs a call that may become a task, through the pipeline's task hook (call-line.ts) with the TaskRunner's
+ * `startTask`. It runs as a plain call until admitted: its access, headers, task negotiation, arguments, rate limit
+ * and guards answer synchronously (an unknown-tool error, an `isError` result, a payment-required result), so only an
+ * admitted call makes a task. The hook fires at the pipeline's run entry: the tool's task start (registry/tool-chain.ts,
+ * after the guards, before the timeout and the handler), or, with `taskStart: 'handler'` (SEP-2663 MRTR → tasks
+ * composition), the handler's own `ctx.continueAsTask()`, its asks before that being the call's (`input_required` in
+ * 2026). Then the caller gets the task's handle, and what the pipeline returns (the guards' after steps included: a
+ * payment is settled on the task's result) becomes the task's result. A call that ends first, or that the
+ * negotiation left plain (`admitted()` undefined), answers plainly.
+ *
+ * @param admitted - the task the negotiation decided on, read when the hook fires (admission has run by then)
+ */
+async function runMaybeAsTask(
+  runner: TaskRunner,
+  line: CallLine,
+  admitted: () => TaskCall | undefined,
+  run: () => Promise<Record<string, unknown>>,
+): Promise<Record<string, unknown>> {
+  let outcome: Promise<Record<string, unknown>> | undefined;
+  const madeTask = line.onTaskStart(async () => {
+    const task = admitted();
+    if (task === undefined) return undefined;
+    // `outcome` is set: the handler runs inside it, so the hook can only fire after run() started.
+    const started = await runner.startTask(task.start, () => outcome as Promise<Record<string, unknown>>);
+    return { route: started.route, handle: taskHandle(started.record, task.viaExtension) };
+  });
+  outcome = run();
+  const first = await Promise.race([outcome.then((result) => ({ result })), madeTask.then((handle) => ({ handle }))]);
+  return 'handle' in first ? first.handle : first.result;
 }
 
 /** A `prompts/get` through the prompt's pipeline: access, argument checks, guards, get; content shaped per revision. */
@@ -70,7 +105,7 @@ export async function servePromptGet(
   ctx: RequestContext,
 ): Promise<Record<string, unknown>> {
   const name = requireString(params, 'name');
-  const prompt = await found(registry, () => registry.prompts.get(name));
+  const prompt = await lookupAfterLoads(registry, () => registry.prompts.get(name));
   if (prompt === undefined) throw notFoundError('prompt', name, ctx.era);
   const result = await prompt.run(params.arguments, ctx);
   const messages = result.messages.map((message) => ({
@@ -87,7 +122,7 @@ export async function serveResourceRead(
   ctx: RequestContext,
 ): Promise<Record<string, unknown>> {
   const uri = requireString(params, 'uri');
-  const match = await found(registry, () => registry.findResource(uri));
+  const match = await lookupAfterLoads(registry, () => registry.findResource(uri));
   if (match === undefined) throw notFoundError('resource', uri, ctx.era);
   const result = { ...(await match.resource.run(uri, match.variables, ctx)) };
   // MCP 2026-07-28 caching: the resource's own hint; the router's default fills what it leaves out.

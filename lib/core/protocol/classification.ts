@@ -3,8 +3,8 @@
 import type { ParsedMessage } from '../jsonrpc/envelope';
 import type { JsonRpcFailure, JsonRpcMessage } from '../jsonrpc/types';
 import type { Era, ProtocolVersion } from '../versions';
-import type { RequestEnvelope } from './modern/request-meta';
-import type { RequestHeaders } from './modern/request-headers';
+import type { RequestEnvelope } from './era-2026/request-meta';
+import type { RequestHeaders } from './era-2026/request-headers';
 
 /** The MCP header values a POST is classified by, read by the transport (whose names live in `http/headers.ts`). */
 export interface PostHeaders {
@@ -31,7 +31,7 @@ export interface ClassifiedPost {
   readonly holdsRequests: boolean;
   /** The message, or each element of a batch as parsed (an invalid element is answered with its own error). */
   readonly messages: JsonRpcMessage | readonly ParsedMessage[];
-  /** The client state a modern request carries in its `_meta` (undefined in the 2025 era, and for a modern notification without one). */
+  /** The client state a 2026 request carries in its `_meta` (undefined in the 2025 era, and for a 2026 notification without one). */
   readonly envelope?: RequestEnvelope;
 }
 
@@ -50,16 +50,16 @@ export type HeaderVerdict =
       readonly headerVersion: ProtocolVersion | undefined;
       /**
        * The header's text when it names no 2025 revision served (2026-07-28, a later or unknown one): only the body
-       * can tell whether it is a modern request, so no 2025 session is looked up for it.
+       * can tell whether it is a 2026 request, so no 2025 session is looked up for it.
        */
-      readonly modernHeader: string | undefined;
-      /** An MCP header sent more than once ({@link PostHeaders.repeated}): a modern request is refused for it. */
+      readonly deferredHeader: string | undefined;
+      /** An MCP header sent more than once ({@link PostHeaders.repeated}): a 2026 request is refused for it. */
       readonly repeated?: string;
     }
   | Refusal;
 
 /** The verdict on a POST without MCP headers (for callers without HTTP). */
-export const NO_MCP_HEADERS = Object.freeze({ ok: true, headerVersion: undefined, modernHeader: undefined } as const);
+export const NO_MCP_HEADERS = Object.freeze({ ok: true, headerVersion: undefined, deferredHeader: undefined } as const);
 
 /** The outcome of classifying one POST: served, or refused as a whole. */
 export type Classification = { readonly ok: true; readonly post: ClassifiedPost } | Refusal;
@@ -75,7 +75,7 @@ export interface Classifier {
    * The body decides, the headers cross-check: the era, the message kind, the batch facts, or a refusal.
    *
    * @param verdict - what {@link Classifier.headers} said
-   * @param headers - the HTTP request's headers, which a modern request's must agree with (SEP-2243); undefined for
+   * @param headers - the HTTP request's headers, which a 2026 request's must agree with (SEP-2243); undefined for
    *   a caller without HTTP, whose messages carry no headers to check
    */
   body(body: unknown, verdict: HeaderVerdict & { ok: true }, headers?: RequestHeaders): Classification;

@@ -1,4 +1,4 @@
-// The one channel of server→client requests (sampling, elicitation, roots): today's strategy sends them on the request's SSE stream.
+// The one channel of server→client requests (sampling, elicitation, roots): how a request asks its client, and the 2025 strategy that sends the asks on the request's SSE stream.
 
 import {
   isObject,
@@ -101,7 +101,7 @@ export const NO_STREAM: ClientChannel = Object.freeze({
 });
 
 /**
- * The 2026 strategy of methods that may not ask. MCP 2026-07-28 has no server→client requests (never on a modern
+ * The 2026 strategy of methods that may not ask. MCP 2026-07-28 has no server→client requests (never on a 2026
  * request's stream): tools/call, prompts/get and resources/read ask through an `input_required` result and the
  * client's retry (input-required.ts); any other method may not answer `input_required` (MRTR), so its asks fail.
  */

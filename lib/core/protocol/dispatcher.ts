@@ -1,6 +1,6 @@
-// The dispatcher: JSON-RPC message (or batch) in, response(s) or nothing out — the only place thrown values become JSON-RPC errors.
+// The dispatcher: JSON-RPC message (or batch) in, response(s) or nothing out; each request is answered by request-answer.ts, the only place thrown values become JSON-RPC errors.
 
-import { failure, success, type ParsedMessage } from '../jsonrpc/envelope';
+import { failure, type ParsedMessage } from '../jsonrpc/envelope';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors';
 import {
   isJsonRpcId,
@@ -15,26 +15,17 @@ import {
 } from '../jsonrpc/types';
 import type { McpLogger } from '../logger';
 import type { Registry } from '../registry/registry';
-import { LazyAbort } from './abort';
-import { createClassifier, NO_MCP_HEADERS, type ClassifiedPost } from './classify';
-import {
-  ClientUpdate,
-  HandlerContext,
-  requestKey,
-  type ClientState,
-  type ClientView,
-  type DispatchEnvironment,
-} from './handler-context';
+import { createClassifier, NO_MCP_HEADERS, type ClassifiedPost, type Classifier } from './classify';
+import { requestKey, type ClientState, type ClientView, type DispatchEnvironment } from './handler-context';
 import type { ServerIdentity } from './methods/lifecycle-methods';
-import { createInputRequired } from './modern/input-required';
-import { resolveInputRequired, type ResolvedInputRequired } from './modern/request-state';
+import type { ResolvedInputRequired } from './era-2026/request-state';
 import { extendTable, methodTableOf } from './methods/method-table';
-import { createModernShaper } from './modern/result-envelope';
+import type { MethodEntry, MethodTable } from './methods/method-spec';
+import { RequestAnswerer } from './request-answer';
 import { createEntryShaper } from './shaping';
 import type { TaskRunner } from './tasks/task-runner';
-import type { CacheHint } from '../registry/cache-hint';
 import type { McpObserver } from '../observe/observer';
-import { eraError, eraPolicy } from '../era-policy';
+import type { CacheHint } from '../registry/cache-hint';
 import { allowsBatches, LAST_VERSION_WITH_BATCHES, type Era } from '../versions';
 
 /** What became of one POSTed body. */
@@ -90,7 +81,7 @@ export interface Dispatcher {
   /** Handles one valid message; null when nothing is to be answered (notifications, responses). */
   handle(message: JsonRpcMessage, env: DispatchEnvironment, view?: ClientView): Promise<JsonRpcResponse | null>;
   /** Adds an extension's methods as it is registered (SEP-2640 `skills/list`…); `ERR_MCP_DUPLICATE` for one served. */
-  extend(table: Parameters<typeof extendTable>[1]): void;
+  extend(table: MethodTable): void;
 }
 
 /**
@@ -105,129 +96,76 @@ const CLIENT_NOTIFICATIONS: ReadonlySet<string> = new Set([
   'notifications/tasks/status',
 ]);
 
-/** Methods whose answer depends on which features are offered: their capabilities. */
-const WAITS_FOR_FEATURES = new Set(['initialize', 'server/discover']);
+/** A POST with nothing to answer: requests none of which is answered, or only notifications and responses. */
+function unanswered(heldRequests: boolean): DispatchVerdict {
+  return heldRequests ? { kind: 'unanswered' } : { kind: 'accepted' };
+}
 
-/**
- * Builds the method table once; every request then costs one lookup.
- *
- * @example
- * ```ts
- * const dispatcher = createDispatcher(registry, { identity, pageSize: 100, logger: console, listChanged: false, listenStreams: false, clientRequestTimeoutMs: 60_000, maxBatchLength: 100, maxSubscriptions: 32, eras: ['2025', '2026'], cache: { ttlMs: 0, scope: 'public' } });
- * await dispatcher.receive({ jsonrpc: '2.0', id: 1, method: 'ping' }, env); // { kind: 'answered', body: { jsonrpc: '2.0', id: 1, result: {} } }
- * ```
- */
-export function createDispatcher(registry: Registry, config: DispatcherConfig): Dispatcher {
-  const shape = createEntryShaper();
-  // For receive() only: over HTTP the transport owns the classifier.
-  const classifier = createClassifier({ maxBatchLength: config.maxBatchLength, eras: config.eras });
-  const shapeModern = createModernShaper(config.identity.serverInfo, config.cache);
-  const inputRequired = createInputRequired(config.inputRequired ?? resolveInputRequired(undefined));
-  const methods = methodTableOf(registry, config, shape);
+/** MCP cancellation: aborts the request `notifications/cancelled` names, here or on the instance that runs it. */
+function cancel(params: JsonRpcParams | undefined, env: DispatchEnvironment): void {
+  const requestId = params?.requestId;
+  // Unknown or finished ids, and malformed notifications, are ignored.
+  if (!isJsonRpcId(requestId)) return;
+  const reason = typeof params?.reason === 'string' ? params.reason : 'cancelled by the client';
+  const key = requestKey(requestId);
+  const local = env.inflight?.get(key);
+  // Not running here: it may run on another instance of the router (a shared store), which hears of it there.
+  if (local !== undefined) local.abort(new Error(reason));
+  else env.cancelElsewhere?.(key, reason);
+}
 
-  async function answer(
-    request: JsonRpcRequest,
-    env: DispatchEnvironment,
-    view: ClientView,
-  ): Promise<JsonRpcResponse | null> {
-    const entry = Object.hasOwn(methods, request.method) ? methods[request.method] : undefined;
-    // An upstream's first lists (bounded by its listTimeoutMs) may bring a feature, hence a capability and its
-    // methods: the handshake and a method of a feature not offered yet wait for them instead of answering without.
-    const loading = registry.loaded();
-    if (
-      loading !== undefined &&
-      (WAITS_FOR_FEATURES.has(request.method) ||
-        (entry?.capability !== undefined && !registry.features[entry.capability]))
-    )
-      await loading;
-    // JSON-RPC: unknown method → -32601; MCP: so is a method its era does not have, or of a capability never declared.
-    if (
-      entry === undefined ||
-      !entry.eras.includes(env.era) ||
-      (entry.capability !== undefined && !registry.features[entry.capability])
-    ) {
-      return failure(request.id, new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`));
-    }
-    const policy = eraPolicy(env.era);
-    // MCP 2026-07-28 MRTR: a retry's answers and requestState, checked before the handler runs (input-required.ts).
-    const round = policy.inputRequiredRounds ? inputRequired.begin(request, env.auth?.subject) : undefined;
-    if (round instanceof JsonRpcError) return failure(request.id, round);
-    // The request's own abort (so it can be cancelled alone), aborted too when the transport gives up.
-    const abort = new LazyAbort();
-    const onGone = (): void => abort.abort(env.signal.reason);
-    if (env.signal.aborted) onGone();
-    else env.signal.addEventListener('abort', onGone, { once: true });
-    // MCP cancellation: initialize cannot be cancelled; everything else can, by id, within the session.
-    const key = env.inflight !== undefined && request.method !== 'initialize' ? requestKey(request.id) : undefined;
-    if (key !== undefined) env.inflight?.set(key, abort);
-    const ctx = new HandlerContext(request, env, view, abort, config.clientRequestTimeoutMs, round);
-    /** True once the call is answered with input_required while its handler still waits on an ask. */
-    let asking = false;
-    try {
-      let output = entry.run(request.params ?? {}, ctx, view.client);
-      // Applied at once, as the method returns: the next message of a batch sees the change.
-      if (output instanceof ClientUpdate) {
-        view.client = { ...view.client, ...output.changes };
-        output = output.result;
-      }
-      const result = round === undefined ? await output : await round.settle(output);
-      asking = result.resultType === 'input_required';
-      // MCP cancellation: no response is sent for a cancelled request.
-      if (abort.aborted) return null;
-      // MCP 2026-07-28 caching: an input_required result carries no ttlMs or cacheScope.
-      return success(
-        request.id,
-        policy.resultEnvelope
-          ? shapeModern(result, entry.cacheable === true && result.resultType !== 'input_required')
-          : result,
-      );
-    } catch (err) {
-      if (abort.aborted) return null;
-      if (err instanceof JsonRpcError) return failure(request.id, eraError(env.era, err));
-      config.logger.error(err, `mcpRouter: ${request.method} failed`);
-      return failure(request.id, new JsonRpcError(ErrorCode.InternalError, 'Internal error'));
-    } finally {
-      ctx.finished = true;
-      round?.end();
-      // MCP 2026-07-28 MRTR: the run that asked is over (the retry runs the handler again): its signal aborts, so what
-      // it started stops (a forwarded upstream call, a fetch) instead of running on beside the retry's run.
-      if (asking) abort.abort(new Error('the call ended with input_required; the retry runs it again'));
-      env.signal.removeEventListener('abort', onGone);
-      if (key !== undefined && env.inflight?.get(key) === abort) env.inflight.delete(key);
-    }
+/** The dispatcher of one router: its method table, built once, so that every request costs one lookup. */
+class McpDispatcher implements Dispatcher {
+  private readonly methods: Record<string, MethodEntry>;
+  private readonly answerer: RequestAnswerer;
+  /** For receive() only: over HTTP the transport owns the classifier. */
+  private readonly classifier: Classifier;
+
+  constructor(
+    private readonly registry: Registry,
+    private readonly config: DispatcherConfig,
+  ) {
+    this.methods = methodTableOf(registry, config, createEntryShaper());
+    this.answerer = new RequestAnswerer(registry, this.methods, config);
+    this.classifier = createClassifier({ maxBatchLength: config.maxBatchLength, eras: config.eras });
   }
 
-  function cancel(params: JsonRpcParams | undefined, env: DispatchEnvironment): void {
-    const requestId = params?.requestId;
-    // MCP cancellation: unknown or finished ids, and malformed notifications, are ignored.
-    if (!isJsonRpcId(requestId)) return;
-    const reason = typeof params?.reason === 'string' ? params.reason : 'cancelled by the client';
-    const key = requestKey(requestId);
-    const local = env.inflight?.get(key);
-    // Not running here: it may run on another instance of the router (a shared store), which hears of it there.
-    if (local !== undefined) local.abort(new Error(reason));
-    else env.cancelElsewhere?.(key, reason);
+  /** A bound function: the router hands it on to the extensions it installs. */
+  readonly extend = (table: MethodTable): void => extendTable(this.methods, table);
+
+  async receive(body: unknown, env: DispatchEnvironment): Promise<DispatchOutcome> {
+    const classified = this.classifier.body(body, NO_MCP_HEADERS);
+    return classified.ok ? this.dispatch(classified.post, env) : { kind: 'rejected', error: classified.error };
   }
 
-  // Not async: without an observer the message costs no extra promise. No closure either: one that captured the
-  // parameters would make every call allocate a context for them, observed or not.
-  function handle(
+  async dispatch(post: ClassifiedPost, env: DispatchEnvironment): Promise<DispatchOutcome> {
+    const view: ClientView = { client: env.client };
+    const verdict = await this.serve(post, env, view);
+    return view.client === env.client ? verdict : { ...verdict, client: view.client };
+  }
+
+  // Not async: without an observer a message costs no extra promise.
+  handle(
     message: JsonRpcMessage,
     env: DispatchEnvironment,
     view: ClientView = { client: env.client },
   ): Promise<JsonRpcResponse | null> {
     // One branch when nothing observes; each request and notification (a batch: each message) observed otherwise.
-    const { telemetry } = config;
-    if (telemetry === undefined || isResponse(message) || !telemetry.live()) return handleMessage(message, env, view);
-    return handleObserved(telemetry, message, env, view);
+    const { telemetry } = this.config;
+    if (telemetry === undefined || isResponse(message) || !telemetry.live())
+      return this.handleMessage(message, env, view);
+    return this.handleObserved(telemetry, message, env, view);
   }
 
-  // What the observer may name (a series, a span name), the same for every message: made once, not per message.
-  const registered = (method: string, name: string): boolean =>
-    (method === 'tools/call' ? registry.tools.get(name) : registry.prompts.get(name)) !== undefined;
-  const knownMethod = (method: string): boolean => Object.hasOwn(methods, method) || CLIENT_NOTIFICATIONS.has(method);
+  /** What the observer may name as a tool or prompt: a registered one (any other name would grow its series unbounded). */
+  private readonly registered = (method: string, name: string): boolean =>
+    (method === 'tools/call' ? this.registry.tools.get(name) : this.registry.prompts.get(name)) !== undefined;
 
-  function handleObserved(
+  /** What the observer may name as a method: a served one, or a notification MCP lets a client send (else `_OTHER`). */
+  private readonly knownMethod = (method: string): boolean =>
+    Object.hasOwn(this.methods, method) || CLIENT_NOTIFICATIONS.has(method);
+
+  private handleObserved(
     telemetry: McpObserver,
     message: JsonRpcRequest | JsonRpcNotification,
     env: DispatchEnvironment,
@@ -238,18 +176,18 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
       sessionId: env.sessionId,
       clientAddress: () => env.clientAddress(),
       networkProtocolVersion: env.networkProtocolVersion,
-      registered,
-      knownMethod,
+      registered: this.registered,
+      knownMethod: this.knownMethod,
     };
-    return telemetry.serve(message, setting, () => handleMessage(message, env, view));
+    return telemetry.serve(message, setting, () => this.handleMessage(message, env, view));
   }
 
-  async function handleMessage(
+  private async handleMessage(
     message: JsonRpcMessage,
     env: DispatchEnvironment,
     view: ClientView,
   ): Promise<JsonRpcResponse | null> {
-    if (isRequest(message)) return answer(message, env, view);
+    if (isRequest(message)) return this.answerer.answer(message, env, view);
     if (isResponse(message)) {
       // The client's answer to a server→client request (sampling, elicitation, roots): to whoever waits for it.
       await env.channel.deliver(message);
@@ -260,12 +198,11 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
     return null;
   }
 
-  async function serve(post: ClassifiedPost, env: DispatchEnvironment, view: ClientView): Promise<DispatchVerdict> {
+  private async serve(post: ClassifiedPost, env: DispatchEnvironment, view: ClientView): Promise<DispatchVerdict> {
     const { messages } = post;
     if (!Array.isArray(messages)) {
-      const response = await handle(messages as JsonRpcMessage, env, view);
-      if (response !== null) return { kind: 'answered', body: response };
-      return post.holdsRequests ? { kind: 'unanswered' } : { kind: 'accepted' };
+      const response = await this.handle(messages as JsonRpcMessage, env, view);
+      return response === null ? unanswered(post.holdsRequests) : { kind: 'answered', body: response };
     }
     // MCP 2025-06-18 removed batching; 2025-03-26 (and clients that name no revision) may still send arrays.
     const { protocolVersion } = env.client;
@@ -274,25 +211,24 @@ export function createDispatcher(registry: Registry, config: DispatcherConfig): 
       return { kind: 'rejected', error: failure(null, new JsonRpcError(ErrorCode.InvalidRequest, message)) };
     }
     const items = messages as readonly ParsedMessage[];
-    const answers = await Promise.all(items.map((item) => (item.ok ? handle(item.message, env, view) : item.error)));
+    const answers = await Promise.all(
+      items.map((item) => (item.ok ? this.handle(item.message, env, view) : item.error)),
+    );
     const body = answers.filter((response): response is JsonRpcResponse => response !== null);
     if (body.length > 0) return { kind: 'answered', body };
-    return items.some((item) => item.ok && isRequest(item.message)) ? { kind: 'unanswered' } : { kind: 'accepted' };
+    return unanswered(items.some((item) => item.ok && isRequest(item.message)));
   }
+}
 
-  async function dispatch(post: ClassifiedPost, env: DispatchEnvironment): Promise<DispatchOutcome> {
-    const view: ClientView = { client: env.client };
-    const verdict = await serve(post, env, view);
-    return view.client === env.client ? verdict : { ...verdict, client: view.client };
-  }
-
-  return {
-    dispatch,
-    handle,
-    extend: (table) => extendTable(methods, table),
-    async receive(body, env) {
-      const classified = classifier.body(body, NO_MCP_HEADERS);
-      return classified.ok ? dispatch(classified.post, env) : { kind: 'rejected', error: classified.error };
-    },
-  };
+/**
+ * Creates the dispatcher of one router: builds the method table once; every request then costs one lookup.
+ *
+ * @example
+ * ```ts
+ * const dispatcher = createDispatcher(registry, { identity, pageSize: 100, logger: console, listChanged: false, listenStreams: false, clientRequestTimeoutMs: 60_000, maxBatchLength: 100, maxSubscriptions: 32, eras: ['2025', '2026'], cache: { ttlMs: 0, scope: 'public' } });
+ * await dispatcher.receive({ jsonrpc: '2.0', id: 1, method: 'ping' }, env); // { kind: 'answered', body: { jsonrpc: '2.0', id: 1, result: {} } }
+ * ```
+ */
+export function createDispatcher(registry: Registry, config: DispatcherConfig): Dispatcher {
+  return new McpDispatcher(registry, config);
 }

@@ -12,9 +12,9 @@ import {
 import { eraPolicy } from '../era-policy';
 import { isAtLeast, type Era, type Revision } from '../versions';
 import { LazyAbort, type Abortable, type AbortSource } from './abort';
+import { CallLine } from './call-line';
 import {
   CLIENT_REQUEST_CAPABILITY,
-  NO_STREAM,
   type ClientChannel,
   type ClientRequestMethod,
   type ClientRequests,
@@ -95,13 +95,14 @@ export class HandlerContext implements RequestContext {
   readonly auth: AuthInfo | undefined;
   readonly meta: Readonly<Record<string, unknown>> | undefined;
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  /**
+   * Where this call's signal, notifications, asks and progress go: the request's route, or the task's once the call
+   * became one (the call pipeline's task hook moves it). The pipeline's, not the handler's.
+   */
+  readonly line: CallLine;
   /** Set once the response is on its way: later progress is dropped (MCP progress: none after the response). */
   finished = false;
   private lastProgress = Number.NEGATIVE_INFINITY;
-  /** Set once the call is a task's ({@link HandlerContext.becomeTask}): where its progress goes instead of the stream. */
-  private taskProgress: ((progress: number, total?: number, message?: string) => Promise<void>) | undefined;
-  /** How this call becomes a task when its handler asks to ({@link HandlerContext.continueAsTask}); unset: it cannot. */
-  private escalation: (() => Promise<boolean>) | undefined;
   /** Set by {@link holdAgainstCancellation}: the call has done what cannot be undone. */
   private held = false;
 
@@ -115,12 +116,18 @@ export class HandlerContext implements RequestContext {
    */
   constructor(
     origin: JsonRpcRequest,
-    private env: DispatchEnvironment,
+    private readonly env: DispatchEnvironment,
     private readonly view: ClientView,
-    private abort: { readonly signal: AbortSignal },
+    abort: { readonly signal: AbortSignal },
     private readonly clientRequestTimeoutMs: number,
-    private clientRequests: ClientRequests = env.clientRequests,
+    clientRequests: ClientRequests = env.clientRequests,
   ) {
+    this.line = new CallLine({
+      abort,
+      channel: env.channel,
+      clientRequests,
+      askEndsCall: clientRequests !== env.clientRequests,
+    });
     this.requestId = origin.id;
     this.era = env.era;
     this.protocolVersion = env.client.protocolVersion;
@@ -136,12 +143,13 @@ export class HandlerContext implements RequestContext {
   }
 
   get signal(): AbortSignal {
-    return this.abort.signal;
+    return this.line.route.abort.signal;
   }
 
   async progress(progress: number, total?: number, message?: string): Promise<void> {
     // A task's progress goes to its status (SEP-2663: statusMessage; no progress notifications on tasks).
-    if (this.taskProgress !== undefined) return this.taskProgress(progress, total, message);
+    const toTask = this.line.route.progress;
+    if (toTask !== undefined) return toTask(progress, total, message);
     const token = this.meta?.progressToken;
     // MCP progress: only for a request that carried a token, strictly increasing, never after the response.
     if ((typeof token !== 'string' && typeof token !== 'number') || this.finished || !(progress > this.lastProgress))
@@ -150,7 +158,7 @@ export class HandlerContext implements RequestContext {
     const params: Record<string, unknown> = { progressToken: token, progress };
     if (total !== undefined) params.total = total;
     if (message !== undefined && isAtLeast(this.protocolVersion, '2025-03-26')) params.message = message;
-    await this.env.channel.send({ jsonrpc: '2.0', method: 'notifications/progress', params });
+    await this.line.route.channel.send({ jsonrpc: '2.0', method: 'notifications/progress', params });
   }
 
   async log(level: LogLevel, data: unknown, logger?: string): Promise<void> {
@@ -164,7 +172,7 @@ export class HandlerContext implements RequestContext {
     if (threshold !== undefined && severity < LOG_LEVELS.indexOf(threshold as LogLevel)) return;
     const params: Record<string, unknown> = { level, data };
     if (logger !== undefined) params.logger = logger;
-    await this.env.channel.send({ jsonrpc: '2.0', method: 'notifications/message', params });
+    await this.line.route.channel.send({ jsonrpc: '2.0', method: 'notifications/message', params });
   }
 
   sample(
@@ -210,42 +218,19 @@ export class HandlerContext implements RequestContext {
   }
 
   closeStream(): void {
-    this.env.channel.closeStream();
+    this.line.route.channel.closeStream();
   }
 
   /** See {@link holdAgainstCancellation}. */
   hold(): void {
     this.held = true;
-    if (this.abort instanceof LazyAbort) this.abort.hold();
+    const { abort } = this.line.route;
+    if (abort instanceof LazyAbort) abort.hold();
   }
 
-  /** Lets the handler turn this call into a task (a tool with `taskStart: 'handler'` whose caller asked for a task). */
-  escalateWith(escalation: () => Promise<boolean>): void {
-    this.escalation = escalation;
-  }
-
+  /** Fires the call pipeline's task hook, when the call has one (see {@link CallLine}). */
   continueAsTask(): Promise<boolean> {
-    const escalation = this.escalation;
-    // Once: a second call finds the call already a task (or one that never could be).
-    this.escalation = undefined;
-    return escalation === undefined ? Promise.resolve(false) : escalation();
-  }
-
-  /**
-   * Tasks (MCP tasks): from now on this call is a task's, which outlives its HTTP request. It aborts with `signal`
-   * (the task's, never the request's), sends nothing on the request's stream (it has ended), asks the client through
-   * `clientRequests` (the task's own strategy) and reports progress to `progress`. In place, because a handler that
-   * turns its call into a task (`ctx.continueAsTask()`) holds this object.
-   */
-  becomeTask(
-    signal: AbortSignal,
-    clientRequests: ClientRequests,
-    progress: (progress: number, total?: number, message?: string) => Promise<void>,
-  ): void {
-    this.env = { ...this.env, signal, channel: NO_STREAM, clientRequests, inflight: undefined };
-    this.abort = { signal };
-    this.clientRequests = clientRequests;
-    this.taskProgress = progress;
+    return this.line.continueAsTask();
   }
 
   /**
@@ -269,8 +254,9 @@ export class HandlerContext implements RequestContext {
     params: Record<string, unknown> | undefined,
     options: ClientRequestOptions | undefined,
   ): Promise<Record<string, unknown>> {
-    // A 2026 call asks through an input_required round (not the environment's strategy), whose retry runs it again.
-    if (this.held && this.clientRequests !== this.env.clientRequests)
+    const route = this.line.route;
+    // A 2026 call asks through an input_required round, whose retry runs it again.
+    if (this.held && route.askEndsCall)
       throw new Error(`ctx: ${method} cannot be sent after the call's payment settled (a retry would run it again)`);
     const capability = CLIENT_REQUEST_CAPABILITY[method];
     // MCP 2025-06-18 lifecycle: use only capabilities the client declared.
@@ -279,7 +265,7 @@ export class HandlerContext implements RequestContext {
         { [capability]: {} },
         `ctx: the client did not declare the '${capability}' capability, so ${method} cannot be sent`,
       );
-    return this.clientRequests.request(
+    return route.clientRequests.request(
       method,
       params,
       options?.timeoutMs ?? this.clientRequestTimeoutMs,

@@ -1,6 +1,7 @@
 // Access rules of tools, resources and prompts: required scopes and a canAccess check, written once for calls, lists and completion.
 
 import { McpConfigError } from '../../options/config-error';
+import { checkFunction } from './definition';
 import type { RequestContext } from './request-context';
 
 /** Who may see and use an item. Denied looks exactly like not found, so callers cannot probe. */
@@ -25,8 +26,7 @@ export function accessRuleOf(definition: AccessRule, label: string): AccessRule 
   ) {
     throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `${label} scopes must be an array of non-empty strings`);
   }
-  if (canAccess !== undefined && typeof canAccess !== 'function')
-    throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `${label} canAccess must be a function`);
+  checkFunction(canAccess, label, 'canAccess', true);
   return Object.freeze({ scopes: scopes && Object.freeze([...scopes]), canAccess });
 }
 

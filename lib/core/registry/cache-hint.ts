@@ -1,7 +1,7 @@
 // Cache hints of MCP 2026-07-28 results (ttlMs, cacheScope): the option shape, checked once, for the router and each resource.
 
-import { McpConfigError, rejectUnknownKeys, type OptionKeys } from '../../options/config-error';
-import { isObject } from '../jsonrpc/types';
+import type { OptionKeys } from '../../options/config-error';
+import { OptionReader } from '../../options/option-reader';
 
 /** Who may reuse a cached result: any client (`'public'`), or only the credentials that fetched it (`'private'`). */
 export type CacheScope = 'public' | 'private';
@@ -13,6 +13,9 @@ export interface CacheHintOptions {
   /** `'public'` or `'private'`. */
   scope?: CacheScope;
 }
+
+/** Every {@link CacheScope}. */
+const CACHE_SCOPES: readonly CacheScope[] = ['public', 'private'];
 
 /** The keys of a `cache` option. */
 export const CACHE_HINT_KEYS: OptionKeys<CacheHintOptions> = { ttlMs: true, scope: true };
@@ -26,30 +29,19 @@ export interface CacheHint {
 /**
  * Checks a `cache` option (the router's, or one resource's override of it).
  *
- * @param label - names the option in the error (`cache`, `resource 'docs://readme' cache`)
+ * @param path - the option as messages name it (`cache`)
+ * @param item - the resource it belongs to, named first in messages (`resource 'docs://readme'`); undefined: the router's
  * @returns a frozen copy, or undefined when absent
  * @throws {McpConfigError} `ERR_MCP_UNKNOWN_OPTION` for a key it does not have; `ERR_MCP_INVALID_OPTION` unless it is `{ ttlMs?, scope? }` with an integer ≥ 0 and a known scope
  */
-export function checkCacheHint(value: unknown, label: string): Readonly<CacheHintOptions> | undefined {
+export function checkCacheHint(value: unknown, path: string, item?: string): Readonly<CacheHintOptions> | undefined {
   if (value === undefined) return undefined;
-  if (!isObject(value))
-    throw new McpConfigError(
-      'ERR_MCP_INVALID_OPTION',
-      `${label} must be { ttlMs?, scope? }, got ${JSON.stringify(value)}`,
-    );
-  rejectUnknownKeys(value, CACHE_HINT_KEYS, `${label}.`);
-  const { ttlMs, scope } = value as CacheHintOptions;
+  const read = OptionReader.of(value as CacheHintOptions, path, CACHE_HINT_KEYS, { item });
+  const ttlMs = read.raw('ttlMs');
   // MCP 2026-07-28 caching: ttlMs is an integer ≥ 0.
   if (ttlMs !== undefined && (!Number.isSafeInteger(ttlMs) || ttlMs < 0))
-    throw new McpConfigError(
-      'ERR_MCP_INVALID_OPTION',
-      `${label}.ttlMs must be an integer number of milliseconds ≥ 0, got ${JSON.stringify(ttlMs)}`,
-    );
-  if (scope !== undefined && scope !== 'public' && scope !== 'private')
-    throw new McpConfigError(
-      'ERR_MCP_INVALID_OPTION',
-      `${label}.scope must be 'public' or 'private', got ${JSON.stringify(scope)}`,
-    );
+    throw read.invalid('ttlMs', 'an integer number of milliseconds ≥ 0');
+  const scope = read.raw('scope') === undefined ? undefined : read.oneOf('scope', CACHE_SCOPES, 'public');
   const hint: CacheHintOptions = {};
   if (ttlMs !== undefined) hint.ttlMs = ttlMs;
   if (scope !== undefined) hint.scope = scope;

@@ -78,7 +78,7 @@ export class Collection<T> {
     }
     this.slots.set(key, { seq: this.nextSeq++, group, value });
     if (group !== 0) this.grouped++;
-    this.changed();
+    this.announceChange();
   }
 
   /** Removes `key`'s item if it is still the one given; returns whether anything was removed. */
@@ -87,7 +87,7 @@ export class Collection<T> {
     if (slot?.value !== value) return false;
     this.slots.delete(key);
     if (slot.group !== 0) this.grouped--;
-    this.changed();
+    this.announceChange();
     return true;
   }
 
@@ -99,7 +99,7 @@ export class Collection<T> {
     const slot = this.slots.get(key);
     if (slot?.value !== previous) return false;
     this.slots.set(key, { ...slot, value: next });
-    this.changed();
+    this.announceChange();
     return true;
   }
 
@@ -184,7 +184,7 @@ export class Collection<T> {
     return { group: match[2] === undefined ? 0 : Number(match[2]), seq };
   }
 
-  private changed(): void {
+  private announceChange(): void {
     this.ordered = undefined;
     for (const listener of this.listeners) listener();
   }

@@ -1,6 +1,6 @@
 // Completers for prompt arguments and template variables, and the shape of their answer.
 
-import { McpConfigError } from '../../options/config-error';
+import { checkFunction } from './definition';
 import type { RequestContext } from './request-context';
 
 /** What `completion/complete` answers (MCP: at most 100 values). */
@@ -38,9 +38,7 @@ export const MAX_COMPLETION_VALUES = 100;
 
 /** @throws {McpConfigError} when `completer` is given but is not a function */
 export function checkCompleter(completer: unknown, label: string): asserts completer is Completer | undefined {
-  if (completer !== undefined && typeof completer !== 'function') {
-    throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `${label} completer must be a function`);
-  }
+  checkFunction(completer, label, 'completer', true);
 }
 
 /** A completer's answer, cut to 100 values with `total`/`hasMore` telling what was cut. */

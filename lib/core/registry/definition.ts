@@ -71,11 +71,19 @@ export function pickFields(source: object, fields: KeyTable): Record<string, unk
   return picked;
 }
 
-/** @throws {McpConfigError} when `fn` is not a function */
-export function checkHandler(fn: unknown, label: string, key: string): void {
-  if (typeof fn !== 'function') {
-    throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `${label} needs a '${key}' function`);
-  }
+/**
+ * The one check of a definition's functions: a required one (`handler`, `read`, `get`) must be there, an optional
+ * one (`canAccess`, a completer) a function when given.
+ *
+ * @throws {McpConfigError} `ERR_MCP_INVALID_DEFINITION`: `tool 'add' needs a 'handler' function`, or for an optional
+ *   one `tool 'add' canAccess must be a function`
+ */
+export function checkFunction(fn: unknown, label: string, key: string, optional = false): void {
+  if (typeof fn === 'function' || (optional && fn === undefined)) return;
+  throw new McpConfigError(
+    'ERR_MCP_INVALID_DEFINITION',
+    optional ? `${label} ${key} must be a function` : `${label} needs a '${key}' function`,
+  );
 }
 
 /** @throws {McpConfigError} when `name` is not a non-empty string */

@@ -59,59 +59,62 @@ const NONE: readonly HeaderParam[] = Object.freeze([]);
  * ```
  */
 export function headerParamsOf(inputSchema: Record<string, unknown>, label: string): readonly HeaderParam[] {
-  const found: HeaderParam[] = [];
-  const fail = (path: readonly string[], rule: string): never => {
+  const params: HeaderParam[] = [];
+  const refuseHeaderParam = (path: readonly string[], rule: string): never => {
     const where = path.length === 0 ? 'the inputSchema root' : `property '${path.join('.')}'`;
     throw new McpConfigError('ERR_MCP_INVALID_SCHEMA', `${label} inputSchema: "${X_MCP_HEADER}" on ${where} ${rule}`);
   };
 
-  function visit(schema: unknown, path: readonly string[], reachable: boolean): void {
+  function collect(schema: unknown, path: readonly string[], reachable: boolean): void {
     if (!isObject(schema)) return;
     if (Object.hasOwn(schema, X_MCP_HEADER)) {
       if (!reachable || path.length === 0)
-        fail(
+        refuseHeaderParam(
           path,
           'is not allowed: only properties reached from the root through "properties" keys may be mirrored into headers',
         );
-      found.push(declaration(schema, path, fail));
+      params.push(declaration(schema, path, refuseHeaderParam));
     }
     if (isObject(schema.properties)) {
-      for (const [name, child] of Object.entries(schema.properties)) visit(child, [...path, name], reachable);
+      for (const [name, child] of Object.entries(schema.properties)) collect(child, [...path, name], reachable);
     }
-    for (const keyword of UNREACHABLE_KEYWORDS) visit(schema[keyword], [...path, keyword], false);
+    for (const keyword of UNREACHABLE_KEYWORDS) collect(schema[keyword], [...path, keyword], false);
     for (const keyword of UNREACHABLE_GROUPS) {
       const group = schema[keyword];
       const members = Array.isArray(group) ? group : isObject(group) ? Object.values(group) : [];
-      for (const member of members) visit(member, [...path, keyword], false);
+      for (const member of members) collect(member, [...path, keyword], false);
     }
   }
 
-  visit(inputSchema, [], true);
+  collect(inputSchema, [], true);
   const seen = new Map<string, HeaderParam>();
-  for (const param of found) {
+  for (const param of params) {
     const earlier = seen.get(param.key);
     if (earlier !== undefined)
-      fail(
+      refuseHeaderParam(
         param.path,
         `repeats the header name of property '${earlier.path.join('.')}' (names are compared ignoring case)`,
       );
     seen.set(param.key, param);
   }
-  return found.length === 0 ? NONE : Object.freeze(found);
+  return params.length === 0 ? NONE : Object.freeze(params);
 }
 
 function declaration(
   schema: Record<string, unknown>,
   path: readonly string[],
-  fail: (path: readonly string[], rule: string) => never,
+  refuseHeaderParam: (path: readonly string[], rule: string) => never,
 ): HeaderParam {
   const name = schema[X_MCP_HEADER];
   if (typeof name !== 'string' || !TOKEN.test(name)) {
-    fail(path, `must be a non-empty HTTP token (letters, digits and !#$%&'*+-.^_\`|~), not ${JSON.stringify(name)}`);
+    refuseHeaderParam(
+      path,
+      `must be a non-empty HTTP token (letters, digits and !#$%&'*+-.^_\`|~), not ${JSON.stringify(name)}`,
+    );
   }
   const { type } = schema;
   if (typeof type !== 'string' || !HEADER_PARAM_TYPES.has(type)) {
-    fail(
+    refuseHeaderParam(
       path,
       `needs "type": "string", "integer" or "boolean" (MCP 2026-07-28 permits no other), not ${JSON.stringify(type)}`,
     );

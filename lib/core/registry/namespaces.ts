@@ -82,7 +82,7 @@ export class Namespaces {
    * @param what - the item as messages name it: `tool`, `resource template`…
    * @throws {McpConfigError} `ERR_MCP_DUPLICATE`, naming the item and the owner
    */
-  check(kind: KeyKind, what: string, key: string, group: number): void {
+  refuseTaken(kind: KeyKind, what: string, key: string, group: number): void {
     const owner = this.ownerOf(kind, key);
     if (owner !== undefined && owner.group !== group)
       throw new McpConfigError(
@@ -98,7 +98,7 @@ export class Namespaces {
    * @throws {McpConfigError} `ERR_MCP_DUPLICATE` when an owner claims it already
    */
   reserve(kind: KeyKind, what: string, key: string): void {
-    this.check(kind, what, key, 0);
+    this.refuseTaken(kind, what, key, 0);
     this.#reserved.push({ kind, what, key });
   }
 

@@ -9,7 +9,7 @@ import type { RequestContext } from './request-context';
 import { checkCompleter, type Completer } from './completion';
 import {
   checkDefinitionObject,
-  checkHandler,
+  checkFunction,
   checkName,
   copyDefined,
   itemLabel,
@@ -138,7 +138,7 @@ export function definePrompt(
   rejectUnknownDefinitionKeys(definition, PROMPT_KEYS, label);
   checkName(definition.name, 'prompt');
   const { name } = definition;
-  checkHandler(definition.get, `prompt '${name}'`, 'get');
+  checkFunction(definition.get, `prompt '${name}'`, 'get');
   const args = definition.arguments ?? [];
   if (!Array.isArray(args))
     throw new McpConfigError('ERR_MCP_INVALID_DEFINITION', `prompt '${name}' arguments must be an array`);

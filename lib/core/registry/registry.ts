@@ -97,7 +97,7 @@ export class Registry {
   }
 
   private collection<T>(kind: string, keys: 'name' | 'uri'): Collection<T> {
-    return new Collection<T>(kind, (key, group) => this.namespaces.check(keys, kind, key, group));
+    return new Collection<T>(kind, (key, group) => this.namespaces.refuseTaken(keys, kind, key, group));
   }
 
   /** Calls `listener` with the group of an item whose key a lower group's took (see {@link Collection.add}). */

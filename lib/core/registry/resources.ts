@@ -20,7 +20,7 @@ import {
 import { checkCompleter, type Completer } from './completion';
 import {
   checkDefinitionObject,
-  checkHandler,
+  checkFunction,
   checkName,
   copyDefined,
   itemLabel,
@@ -92,7 +92,7 @@ export function defineResource(
     );
   }
   checkName(definition.name, `resource '${uri}'`);
-  checkHandler(definition.read, `resource '${uri}'`, 'read');
+  checkFunction(definition.read, `resource '${uri}'`, 'read');
   const read = definition.read.bind(definition);
   return withChain(
     {
@@ -101,7 +101,7 @@ export function defineResource(
       read: (target: string, _variables: Record<string, string>, ctx: RequestContext) => read(target, ctx),
       mimeType: definition.mimeType,
       access: accessRuleOf(definition, `resource '${uri}'`),
-      cache: checkCacheHint(definition.cache, `resource '${uri}' cache`),
+      cache: checkCacheHint(definition.cache, 'cache', `resource '${uri}'`),
     },
     definition,
     `resource '${uri}'`,
@@ -127,7 +127,7 @@ export function defineTemplate(
   const template = parseUriTemplate(definition.uriTemplate);
   const label = `resource template '${definition.uriTemplate}'`;
   checkName(definition.name, label);
-  checkHandler(definition.read, label, 'read');
+  checkFunction(definition.read, label, 'read');
   const completers = new Map<string, Completer>();
   for (const [variable, completer] of Object.entries(definition.complete ?? {})) {
     if (!template.variableNames.includes(variable)) {
@@ -148,7 +148,7 @@ export function defineTemplate(
       read: definition.read.bind(definition) as RegisteredTemplate['read'],
       mimeType: definition.mimeType,
       access: accessRuleOf(definition, label),
-      cache: checkCacheHint(definition.cache, `${label} cache`),
+      cache: checkCacheHint(definition.cache, 'cache', label),
     },
     definition,
     label,

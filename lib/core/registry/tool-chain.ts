@@ -60,9 +60,10 @@ export function rateLimitLink(name: string, take: (ctx: RequestContext) => Promi
 }
 
 /**
- * The pipeline's run entry for a call that runs as a task (`taskStart: 'call'`): once admitted, after every guard's before
- * step, so a call refused by access, arguments, limits or a guard (a payment required) is answered at once and never
- * makes a task; the timeout and the handler run as the task. On a plain call it goes straight on.
+ * The pipeline's run entry for a call that runs as a task (`taskStart: 'call'`): fires the call's task hook
+ * (`ctx.continueAsTask()`) once admitted, after every guard's before step, so a call refused by access, arguments,
+ * limits or a guard (a payment required) is answered at once and never makes a task; the timeout and the handler run
+ * as the task. On a plain call it goes straight on.
  */
 export function taskStartLink(): ToolLink {
   return (rest) =>

@@ -26,7 +26,7 @@ import {
 import type { PaymentLedger } from './payment-ledger';
 import {
   checkDefinitionObject,
-  checkHandler,
+  checkFunction,
   copyDefined,
   itemLabel,
   pickFields,
@@ -95,6 +95,71 @@ const ANY_VALUE: CompiledSchema = () => ({ ok: true });
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 const NO_ARGUMENTS_SCHEMA: JsonSchema = { type: 'object', additionalProperties: false };
 
+/** What a checked tool definition settles besides its schemas: its name, and when and how it runs as a task. */
+interface ToolRules {
+  readonly name: string;
+  readonly task: TaskSupport | undefined;
+  readonly taskStart: 'call' | 'handler';
+  readonly timeoutMs: number | undefined;
+}
+
+/**
+ * Checks what a tool definition must be: an object of known keys, a valid name, a description, a handler, and
+ * consistent task settings and timeout.
+ *
+ * @throws {McpConfigError} naming the tool and what is wrong
+ */
+function checkToolDefinition(definition: ToolDefinition<never>): ToolRules {
+  checkDefinitionObject(definition, 'tool');
+  rejectUnknownDefinitionKeys(definition, TOOL_KEYS, itemLabel('tool', definition.name), TOOL_NESTED_KEYS);
+  const { name, description } = definition;
+  if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_NAME',
+      `tool name ${JSON.stringify(name)} is invalid: use 1–128 characters of A-Z a-z 0-9 _ . -`,
+    );
+  }
+  const invalid = (message: string): McpConfigError =>
+    new McpConfigError('ERR_MCP_INVALID_DEFINITION', `tool '${name}' ${message}`);
+  if (typeof description !== 'string' || description.trim() === '')
+    throw invalid('needs a description: models pick tools by reading it');
+  checkFunction(definition.handler, `tool '${name}'`, 'handler');
+  const { timeoutMs, task, taskStart = 'call' } = definition;
+  if (task !== undefined && task !== 'optional' && task !== 'required')
+    throw invalid(`task must be 'optional' or 'required', got ${JSON.stringify(task)}`);
+  if (taskStart !== 'call' && taskStart !== 'handler')
+    throw invalid(`taskStart must be 'call' or 'handler', got ${JSON.stringify(taskStart)}`);
+  if (taskStart === 'handler' && task === undefined)
+    throw invalid("taskStart: 'handler' needs task: 'optional' or 'required'");
+  if (timeoutMs !== undefined && !isPositiveInteger(timeoutMs))
+    throw invalid('timeoutMs must be a positive number of milliseconds');
+  return { name, task, taskStart, timeoutMs };
+}
+
+/** The tool's `tools/list` entry, its schemas copied, and whether its results are wrapped as `{ result: value }`. */
+function describeTool(
+  definition: ToolDefinition<never>,
+  { name, task }: ToolRules,
+  mode: ToolMode | undefined,
+): { readonly descriptor: ToolDescriptor; readonly wrapsResult: boolean } {
+  const inputSchema = objectSchema(definition.inputSchema ?? NO_ARGUMENTS_SCHEMA, `tool '${name}' inputSchema`);
+  const declared = definition.outputSchema;
+  // wrapsOutput has checked the schema: an object schema as declared, any other sent as { result: schema }.
+  const wrapsResult =
+    declared !== undefined && mode?.forwarded !== true && wrapsOutput(declared, `tool '${name}' outputSchema`);
+  const outputSchema = declared === undefined ? undefined : wrapsResult ? wrappedSchema(declared) : declared;
+  const descriptor = copyDefined({
+    ...pickFields(definition, TOOL_WIRE_FIELDS),
+    inputSchema,
+    outputSchema,
+    // Guards may advertise what they do to callers (x402Guard: the price), before the call.
+    _meta: guardsListMeta(definition.guards, mode?.ui ? { ...definition._meta, ...mode.ui.meta } : definition._meta),
+    // MCP 2025-11-25 tools › execution.taskSupport (shaping drops it for other revisions).
+    execution: task === undefined ? undefined : { taskSupport: task },
+  }) as ToolDescriptor;
+  return { descriptor, wrapsResult };
+}
+
 /**
  * Checks and compiles a tool definition; the schemas are copied, so later changes to the caller's objects
  * change neither validation nor `tools/list`.
@@ -111,63 +176,10 @@ export function defineTool(
   mode?: ToolMode,
   services: ToolServices = {},
 ): RegisteredTool {
-  checkDefinitionObject(definition, 'tool');
-  rejectUnknownDefinitionKeys(definition, TOOL_KEYS, itemLabel('tool', definition.name), TOOL_NESTED_KEYS);
-  const { name, description } = definition;
-  if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
-    throw new McpConfigError(
-      'ERR_MCP_INVALID_NAME',
-      `tool name ${JSON.stringify(name)} is invalid: use 1–128 characters of A-Z a-z 0-9 _ . -`,
-    );
-  }
-  if (typeof description !== 'string' || description.trim() === '') {
-    throw new McpConfigError(
-      'ERR_MCP_INVALID_DEFINITION',
-      `tool '${name}' needs a description: models pick tools by reading it`,
-    );
-  }
-  checkHandler(definition.handler, `tool '${name}'`, 'handler');
-  const { timeoutMs, task } = definition;
-  if (task !== undefined && task !== 'optional' && task !== 'required') {
-    throw new McpConfigError(
-      'ERR_MCP_INVALID_DEFINITION',
-      `tool '${name}' task must be 'optional' or 'required', got ${JSON.stringify(task)}`,
-    );
-  }
-  const { taskStart = 'call' } = definition;
-  if (taskStart !== 'call' && taskStart !== 'handler') {
-    throw new McpConfigError(
-      'ERR_MCP_INVALID_DEFINITION',
-      `tool '${name}' taskStart must be 'call' or 'handler', got ${JSON.stringify(taskStart)}`,
-    );
-  }
-  if (taskStart === 'handler' && task === undefined) {
-    throw new McpConfigError(
-      'ERR_MCP_INVALID_DEFINITION',
-      `tool '${name}' taskStart: 'handler' needs task: 'optional' or 'required'`,
-    );
-  }
-  if (timeoutMs !== undefined && !isPositiveInteger(timeoutMs)) {
-    throw new McpConfigError(
-      'ERR_MCP_INVALID_DEFINITION',
-      `tool '${name}' timeoutMs must be a positive number of milliseconds`,
-    );
-  }
-  const inputSchema = objectSchema(definition.inputSchema ?? NO_ARGUMENTS_SCHEMA, `tool '${name}' inputSchema`);
-  const declared = definition.outputSchema;
+  const rules = checkToolDefinition(definition);
+  const { name, task, taskStart, timeoutMs } = rules;
+  const { descriptor, wrapsResult } = describeTool(definition, rules, mode);
   const forwarded = mode?.forwarded === true;
-  // wrapsOutput has checked the schema: an object schema as declared, any other sent as { result: schema }.
-  const wrapsResult = declared !== undefined && !forwarded && wrapsOutput(declared, `tool '${name}' outputSchema`);
-  const outputSchema = declared === undefined ? undefined : wrapsResult ? wrappedSchema(declared) : declared;
-  const descriptor = copyDefined({
-    ...pickFields(definition, TOOL_WIRE_FIELDS),
-    inputSchema,
-    outputSchema,
-    // Guards may advertise what they do to callers (x402Guard: the price), before the call.
-    _meta: guardsListMeta(definition.guards, mode?.ui ? { ...definition._meta, ...mode.ui.meta } : definition._meta),
-    // MCP 2025-11-25 tools › execution.taskSupport (shaping drops it for other revisions).
-    execution: task === undefined ? undefined : { taskSupport: task },
-  }) as ToolDescriptor;
   const label = `tool '${name}'`;
   const access = accessRuleOf(definition, label);
   const limiter =
@@ -181,9 +193,10 @@ export function defineTool(
     validateInput: forwarded
       ? ANY_VALUE
       : validator.compile(descriptor.inputSchema as JsonSchema, `${label} inputSchema`),
-    validateOutput: forwarded
-      ? undefined
-      : outputSchema && validator.compile(descriptor.outputSchema as JsonSchema, `${label} outputSchema`),
+    validateOutput:
+      forwarded || descriptor.outputSchema === undefined
+        ? undefined
+        : validator.compile(descriptor.outputSchema as JsonSchema, `${label} outputSchema`),
     wrapsResult,
     handler: definition.handler.bind(definition) as RegisteredTool['handler'],
     access,

@@ -49,7 +49,8 @@ const VARSPEC =
 
 const UTF8 = new TextEncoder();
 
-function fail(template: string, problem: string): never {
+/** Refuses a template this router cannot read, at registration. */
+function invalidTemplate(template: string, problem: string): never {
   throw new McpConfigError('ERR_MCP_INVALID_URI_TEMPLATE', `mcpRouter: invalid URI template '${template}': ${problem}`);
 }
 
@@ -74,16 +75,16 @@ function escapeRegExp(text: string): string {
 
 function parseExpression(template: string, body: string, seen: Set<string>): Expression {
   const first = body.charAt(0);
-  if (body === '') fail(template, "empty expression '{}'");
+  if (body === '') invalidTemplate(template, "empty expression '{}'");
   // RFC 6570 §2.2: "=,!@|" are reserved for future extensions, so they are rejected rather than read as names.
-  if ('=,!@|'.includes(first)) fail(template, `unsupported operator '${first}' in '{${body}}'`);
+  if ('=,!@|'.includes(first)) invalidTemplate(template, `unsupported operator '${first}' in '{${body}}'`);
   const op = ('+#./;?&'.includes(first) ? first : '') as Operator;
   const list = body.slice(op.length);
-  if (list === '') fail(template, `expression '{${body}}' has no variable`);
+  if (list === '') invalidTemplate(template, `expression '{${body}}' has no variable`);
   const vars = list.split(',').map((spec): VarSpec => {
     const m = VARSPEC.exec(spec);
-    if (!m || m[1] === undefined) return fail(template, `invalid variable '${spec}' in '{${body}}'`);
-    if (seen.has(m[1])) fail(template, `duplicate variable '${m[1]}'`);
+    if (!m || m[1] === undefined) return invalidTemplate(template, `invalid variable '${spec}' in '{${body}}'`);
+    if (seen.has(m[1])) invalidTemplate(template, `duplicate variable '${m[1]}'`);
     seen.add(m[1]);
     return { name: m[1], prefix: m[2] === undefined ? undefined : Number(m[2]) };
   });
@@ -100,7 +101,7 @@ function parse(template: string): Part[] {
   };
   for (let i = 0; i < template.length;) {
     const ch = template.charAt(i);
-    if (ch === '}') fail(template, `unmatched '}' at position ${i}`);
+    if (ch === '}') invalidTemplate(template, `unmatched '}' at position ${i}`);
     if (ch !== '{') {
       literal += ch;
       i++;
@@ -108,8 +109,8 @@ function parse(template: string): Part[] {
     }
     const close = template.indexOf('}', i + 1);
     const nested = template.indexOf('{', i + 1);
-    if (close === -1) fail(template, `unclosed '{' at position ${i}`);
-    if (nested !== -1 && nested < close) fail(template, `nested '{' at position ${nested}`);
+    if (close === -1) invalidTemplate(template, `unclosed '{' at position ${i}`);
+    if (nested !== -1 && nested < close) invalidTemplate(template, `nested '{' at position ${nested}`);
     flush();
     parts.push(parseExpression(template, template.slice(i + 1, close), seen));
     i = close + 1;
@@ -213,7 +214,7 @@ function decode(value: string): string | null {
  * ```
  */
 export function parseUriTemplate(template: string): UriTemplate {
-  if (typeof template !== 'string') fail(String(template), 'the template must be a string');
+  if (typeof template !== 'string') invalidTemplate(String(template), 'the template must be a string');
   const parts = parse(template);
   const { regex, groups } = compile(parts);
   const variableNames = Object.freeze(parts.flatMap((p) => ('raw' in p ? [] : p.vars.map((v) => v.name))));

@@ -1,7 +1,7 @@
 // Header names of the MCP Streamable HTTP transport (HTTP header names are case-insensitive; Node lowercases them).
 
 // The headers a 2026 request's body is checked against are the protocol's (SEP-2243), named there.
-export { METHOD_HEADER, NAME_HEADER, PROTOCOL_VERSION_HEADER } from '../../core/protocol/modern/request-headers';
+export { METHOD_HEADER, NAME_HEADER, PROTOCOL_VERSION_HEADER } from '../../core/protocol/era-2026/request-headers';
 
 /** The session header (MCP 2025-03-26 and later). */
 export const SESSION_ID_HEADER = 'mcp-session-id';

@@ -12,7 +12,7 @@ import {
 } from '../../core/jsonrpc/types';
 import type { OfferedFeatures } from '../../core/registry/registry';
 import { MAX_SUBSCRIPTION_URI_LENGTH } from '../../core/protocol/client-data';
-import { META_KEYS } from '../../core/protocol/modern/request-meta';
+import { META_KEYS } from '../../core/protocol/era-2026/request-meta';
 
 /** The method that opens a listen stream (MCP 2026-07-28 basic › patterns › subscriptions). */
 export const LISTEN_METHOD = 'subscriptions/listen';

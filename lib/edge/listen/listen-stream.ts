@@ -5,7 +5,7 @@ import { ErrorCode, JsonRpcError } from '../../core/jsonrpc/errors';
 import { isObject, type JsonRpcFailure, type JsonRpcRequest } from '../../core/jsonrpc/types';
 import type { ClassifiedPost } from '../../core/protocol/classify';
 import type { McpObserver, ObservedOperation } from '../../core/observe/observer';
-import { META_KEYS } from '../../core/protocol/modern/request-meta';
+import { META_KEYS } from '../../core/protocol/era-2026/request-meta';
 import {
   forListenStream,
   LISTEN_METHOD,

@@ -6,7 +6,7 @@ import type { AuthInfo } from '../../core/registry/request-context';
 import type { ClassifiedPost } from '../../core/protocol/classify';
 import type { ClientState } from '../../core/protocol/handler-context';
 import type { Dispatcher } from '../../core/protocol/dispatcher';
-import { MODERN_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS, type Era, type Revision } from '../../core/versions';
+import { PROTOCOL_VERSIONS_2025, PROTOCOL_VERSIONS_2026, type Era, type Revision } from '../../core/versions';
 import type { ResponseMode } from '../http/accept';
 import type { SseOptions } from '../http/sse';
 import type { SessionManager } from '../sessions/sessions';
@@ -48,7 +48,7 @@ export function clientAddressOf(req: IncomingMessage): string | undefined {
  * client state is never changed in place (a method returns a ClientUpdate), so requests can share it.
  */
 const FRESH_CLIENTS: ReadonlyMap<Revision, ClientState> = new Map(
-  [...SUPPORTED_PROTOCOL_VERSIONS, ...MODERN_PROTOCOL_VERSIONS].map((protocolVersion) => [
+  [...PROTOCOL_VERSIONS_2025, ...PROTOCOL_VERSIONS_2026].map((protocolVersion) => [
     protocolVersion,
     Object.freeze({
       protocolVersion,

@@ -9,7 +9,7 @@ import { LazyAbort } from '../../core/protocol/abort';
 import type { ClassifiedPost } from '../../core/protocol/classify';
 import type { ClientState, DispatchEnvironment } from '../../core/protocol/handler-context';
 import type { DispatchOutcome } from '../../core/protocol/dispatcher';
-import { ASSUMED_PROTOCOL_VERSION, isSupportedVersion, type ProtocolVersion } from '../../core/versions';
+import { ASSUMED_PROTOCOL_VERSION, isVersion2025, type ProtocolVersion } from '../../core/versions';
 import { sendHttpError } from '../http/http-error';
 import type { LiveSession, SessionChannel } from '../sessions/session-channel';
 import type { SessionManager } from '../sessions/sessions';
@@ -41,7 +41,7 @@ function addRequestId(ids: JsonRpcId[], message: JsonRpcMessage): void {
 
 /** A 2025 session's client state: what initialize negotiated is always a 2025 revision. */
 function isSessionClient(client: ClientState): client is ClientState & { readonly protocolVersion: ProtocolVersion } {
-  return isSupportedVersion(client.protocolVersion);
+  return isVersion2025(client.protocolVersion);
 }
 
 /** The session of a request whose body is read: prepared for initialize; answers 400 itself and returns undefined then. */

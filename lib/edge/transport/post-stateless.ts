@@ -8,7 +8,7 @@ import type { ClassifiedPost } from '../../core/protocol/classify';
 import { NO_CLIENT_REQUESTS } from '../../core/protocol/client-requests';
 import type { ClientState, DispatchEnvironment } from '../../core/protocol/handler-context';
 import type { DispatchOutcome } from '../../core/protocol/dispatcher';
-import { MODERN_PROTOCOL_VERSIONS, type Era, type Revision } from '../../core/versions';
+import { PROTOCOL_VERSIONS_2026, type Era, type Revision } from '../../core/versions';
 import { isListenRequest } from '../listen/listen-stream';
 import { PostReply } from './post-reply';
 import { clientAddressOf, freshClient, type PostServing } from './post-request';
@@ -33,7 +33,7 @@ function clientOf(post: ClassifiedPost): ClientState {
         logLevel: envelope.logLevel,
         subscriptions: NO_SUBSCRIPTIONS,
       }
-    : freshClient(MODERN_PROTOCOL_VERSIONS[0]);
+    : freshClient(PROTOCOL_VERSIONS_2026[0]);
 }
 
 /**

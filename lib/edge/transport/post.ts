@@ -70,7 +70,7 @@ export function createPostHandler(dispatcher: Dispatcher, config: PostHandlerCon
     // MCP 2026-07-28 versioning: a session id is not an input of a modern request, so under a header that may be
     // one no session is looked up: the body decides.
     const loaded =
-      sessions === undefined || verdict.modernHeader !== undefined
+      sessions === undefined || verdict.deferredHeader !== undefined
         ? undefined
         : await loadNamedSession(req, res, sessions, auth?.subject, false);
     if (loaded === false) return;

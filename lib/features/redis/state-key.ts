@@ -1,7 +1,7 @@
 // The key that signs 2026 requestState, made once in Redis by the first instance and read by every other one.
 
 import { randomBytes } from 'node:crypto';
-import { MIN_STATE_KEY_BYTES } from '../../core/protocol/modern/request-state';
+import { MIN_STATE_KEY_BYTES } from '../../core/protocol/era-2026/request-state';
 import type { RedisConnection } from './connection';
 
 /** The key's name under the connection's prefix: `<prefix>state-key`. */

@@ -8,7 +8,7 @@ import { eraPolicy, SESSION_ERAS, STATELESS_ERAS } from '../../era-policy';
 import type { MethodTable } from './method-spec';
 import { SERVER_INFO_FIELDS, shapeFields } from '../shaping';
 import { TASKS_EXTENSION } from '../tasks/task-methods';
-import { eraOf, isAtLeast, MODERN_PROTOCOL_VERSIONS, negotiateVersion, type Revision } from '../../versions';
+import { eraOf, isAtLeast, PROTOCOL_VERSIONS_2026, negotiateVersion, type Revision } from '../../versions';
 
 /** Who the server is, as `initialize` tells the client. */
 export interface ServerIdentity {
@@ -69,10 +69,10 @@ export function lifecycleMethods(
   listChanged: boolean,
   listenStreams: boolean,
 ): MethodTable {
-  // MCP 2026-07-28 discovery: supportedVersions names modern revisions only (the 2025 ones are reached by initialize).
-  const supportedVersions = Object.freeze([...MODERN_PROTOCOL_VERSIONS]);
+  // MCP 2026-07-28 discovery: supportedVersions names 2026 revisions only (the 2025 ones are reached by initialize).
+  const supportedVersions = Object.freeze([...PROTOCOL_VERSIONS_2026]);
   // Discovery describes the newest revision served.
-  const [newest] = MODERN_PROTOCOL_VERSIONS;
+  const [newest] = PROTOCOL_VERSIONS_2026;
   return {
     'server/discover': {
       eras: STATELESS_ERAS,

@@ -7,17 +7,20 @@ import type { Collection } from '../../registry/collection';
 import type { RequestContext } from '../../registry/request-context';
 import type { OfferedFeatures } from '../../registry/registry';
 import type { Era } from '../../versions';
+import type { CallLine } from '../call-line';
 import type { ClientState, ClientUpdate } from '../handler-context';
 
 /**
  * Serves one JSON-RPC method: params in, result out; throws {@link JsonRpcError} to answer with an error. It reads the
  * client state it is given and never changes it: a method that changes it (initialize, logging/setLevel,
- * resources/(un)subscribe) returns a {@link ClientUpdate}, synchronously, for the transport to keep.
+ * resources/(un)subscribe) returns a {@link ClientUpdate}, synchronously, for the transport to keep. `line` is the
+ * call's line, for the call pipeline's task hook (tools/call); other methods ignore it.
  */
 export type MethodHandler = (
   params: JsonRpcParams,
   ctx: RequestContext,
   client: ClientState,
+  line: CallLine,
 ) => Promise<Record<string, unknown>> | Record<string, unknown> | ClientUpdate;
 
 /**

@@ -42,7 +42,7 @@ export function toolMethods(
       capability: 'tools',
       // The call pipeline: admission (access, headers, task negotiation, arguments, limits, guards), then run.
       // An app-only tool is refused there, as unknown, to a client that does not render apps (SEP-1865 Visibility).
-      run: (params, ctx, client) => serveToolCall(registry, tasks, params, ctx, client),
+      run: (params, ctx, client, line) => serveToolCall(registry, tasks, params, ctx, client, line),
     },
   };
 }

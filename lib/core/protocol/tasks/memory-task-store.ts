@@ -1,6 +1,7 @@
 // MemoryTaskStore: the default TaskStore, keeping tasks in this process, bounded per principal and in total, swept after their TTL.
 
-import { invalidOption, isPositiveInteger, McpConfigError } from '../../../options/config-error';
+import type { OptionKeys } from '../../../options/config-error';
+import { OptionReader } from '../../../options/option-reader';
 import { isTerminal, TaskLimitError, type TaskRecord, type TaskStore } from './task-store';
 
 /** Default `max`: tasks one store keeps. */
@@ -22,7 +23,7 @@ export interface MemoryTaskStoreOptions {
   now?: () => number;
 }
 
-const KNOWN_OPTIONS: { [K in keyof Required<MemoryTaskStoreOptions>]: true } = {
+const KNOWN_OPTIONS: OptionKeys<MemoryTaskStoreOptions> = {
   max: true,
   maxPerPrincipal: true,
   sweepIntervalMs: true,
@@ -30,7 +31,7 @@ const KNOWN_OPTIONS: { [K in keyof Required<MemoryTaskStoreOptions>]: true } = {
 };
 
 /** A deep copy of the plain data a record holds: the store never shares objects with its callers (as a serialising store would not). */
-function copy(record: TaskRecord): TaskRecord {
+function copyRecord(record: TaskRecord): TaskRecord {
   return structuredClone(record);
 }
 
@@ -56,29 +57,11 @@ export class MemoryTaskStore implements TaskStore {
 
   /** @throws {McpConfigError} for an unknown option or a bad value */
   constructor(options: MemoryTaskStoreOptions = {}) {
-    if (typeof options !== 'object' || options === null)
-      throw invalidOption('tasks.store', 'MemoryTaskStore options object', options);
-    for (const key of Object.keys(options)) {
-      if (!Object.hasOwn(KNOWN_OPTIONS, key))
-        throw new McpConfigError('ERR_MCP_UNKNOWN_OPTION', `unknown MemoryTaskStore option '${key}'`);
-    }
-    const {
-      max = DEFAULT_MAX_TASKS,
-      maxPerPrincipal = DEFAULT_MAX_TASKS_PER_PRINCIPAL,
-      sweepIntervalMs = DEFAULT_TASK_SWEEP_INTERVAL_MS,
-      now = Date.now,
-    } = options;
-    if (!isPositiveInteger(max)) throw invalidOption('MemoryTaskStore max', 'a positive integer', max);
-    if (!isPositiveInteger(maxPerPrincipal))
-      throw invalidOption('MemoryTaskStore maxPerPrincipal', 'a positive integer', maxPerPrincipal);
-    if (!isPositiveInteger(sweepIntervalMs))
-      throw invalidOption('MemoryTaskStore sweepIntervalMs', 'a positive number of milliseconds', sweepIntervalMs);
-    if (typeof now !== 'function')
-      throw invalidOption('MemoryTaskStore now', 'a function returning ms since the epoch', now);
-    this.max = max;
-    this.maxPerPrincipal = maxPerPrincipal;
-    this.sweepIntervalMs = sweepIntervalMs;
-    this.now = now;
+    const read = OptionReader.of(options, 'MemoryTaskStore', KNOWN_OPTIONS);
+    this.max = read.positiveInteger('max', DEFAULT_MAX_TASKS);
+    this.maxPerPrincipal = read.positiveInteger('maxPerPrincipal', DEFAULT_MAX_TASKS_PER_PRINCIPAL);
+    this.sweepIntervalMs = read.milliseconds('sweepIntervalMs', DEFAULT_TASK_SWEEP_INTERVAL_MS);
+    this.now = read.fn('now') ?? Date.now;
   }
 
   /** How many tasks are kept (expired ones until the sweep): for tests and metrics. */
@@ -90,7 +73,7 @@ export class MemoryTaskStore implements TaskStore {
     const owned = this.byOwner.get(record.owner) ?? new Set<string>();
     if (owned.size >= this.maxPerPrincipal && !this.evictOne(owned)) throw new TaskLimitError('maxPerPrincipal');
     if (this.tasks.size >= this.max && !this.evictOne(this.tasks.keys())) throw new TaskLimitError('max');
-    this.tasks.set(record.taskId, copy(record));
+    this.tasks.set(record.taskId, copyRecord(record));
     owned.add(record.taskId);
     this.byOwner.set(record.owner, owned);
     this.startSweeping();
@@ -99,13 +82,13 @@ export class MemoryTaskStore implements TaskStore {
   async get(taskId: string, owner: string): Promise<TaskRecord | undefined> {
     const record = this.tasks.get(taskId);
     if (record === undefined || record.owner !== owner || this.expired(record)) return undefined;
-    return copy(record);
+    return copyRecord(record);
   }
 
   async put(record: TaskRecord): Promise<boolean> {
     const held = this.tasks.get(record.taskId);
     if (held === undefined || held.owner !== record.owner || this.expired(held)) return false;
-    this.tasks.set(record.taskId, copy(record));
+    this.tasks.set(record.taskId, copyRecord(record));
     return true;
   }
 
@@ -115,7 +98,7 @@ export class MemoryTaskStore implements TaskStore {
     return [...ids]
       .map((id) => this.tasks.get(id))
       .filter((record): record is TaskRecord => record !== undefined && !this.expired(record))
-      .map(copy);
+      .map(copyRecord);
   }
 
   close(): void {
@@ -126,7 +109,7 @@ export class MemoryTaskStore implements TaskStore {
   /** Drops every task past its TTL; the timer calls it (tests may too). */
   sweep(): void {
     for (const record of this.tasks.values()) {
-      if (this.expired(record)) this.drop(record);
+      if (this.expired(record)) this.forget(record);
     }
     if (this.tasks.size === 0) this.close();
   }
@@ -140,14 +123,14 @@ export class MemoryTaskStore implements TaskStore {
     for (const id of ids) {
       const record = this.tasks.get(id);
       if (record !== undefined && (this.expired(record) || isTerminal(record.status))) {
-        this.drop(record);
+        this.forget(record);
         return true;
       }
     }
     return false;
   }
 
-  private drop(record: TaskRecord): void {
+  private forget(record: TaskRecord): void {
     this.tasks.delete(record.taskId);
     const owned = this.byOwner.get(record.owner);
     owned?.delete(record.taskId);

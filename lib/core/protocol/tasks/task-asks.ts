@@ -3,7 +3,7 @@
 import { eraPolicy } from '../../era-policy';
 import { isTerminal, type TaskInputRequest, type TaskRecord } from './task-store';
 import { isAnswerTo, type ClientRequestMethod, type ClientRequests } from '../client-requests';
-import { invalidAnswer } from '../modern/input-required';
+import { invalidAnswer } from '../era-2026/input-required';
 
 /** One outstanding ask of a task: what was asked, and how its answer reaches the handler. */
 export interface Waiter {

@@ -6,7 +6,7 @@ import type { RegisteredTool } from '../../registry/tools';
 import type { RequestContext } from '../../registry/request-context';
 import { isTerminal, type TaskRecord } from './task-store';
 import { isAtLeast } from '../../versions';
-import { HandlerContext, type ClientState } from '../handler-context';
+import type { ClientState } from '../handler-context';
 import { ALL_ERAS, eraPolicy, SESSION_ERAS, STATELESS_ERAS } from '../../era-policy';
 import { requireString, type MethodTable } from '../methods/method-spec';
 import type { TaskRunner, TaskStart } from './task-runner';
@@ -57,10 +57,10 @@ function detailedTask(record: TaskRecord): Record<string, unknown> {
   return task;
 }
 
-/** A tools/call that runs as a task: what starts it, and the era of its handle. */
+/** A tools/call that runs as a task: what starts it, and the form of its handle (SEP-2663's, else 2025-11-25's). */
 export interface TaskCall {
   readonly start: TaskStart;
-  readonly modern: boolean;
+  readonly viaExtension: boolean;
 }
 
 /**
@@ -80,12 +80,12 @@ export function negotiateTask(
   ctx: RequestContext,
   client: ClientState,
 ): TaskCall | undefined {
-  const modern = eraPolicy(ctx.era).tasks.viaExtension;
-  const asked = modern
+  const viaExtension = eraPolicy(ctx.era).tasks.viaExtension;
+  const asked = viaExtension
     ? declaresTasksExtension(client)
     : isObject(params.task) && isAtLeast(ctx.protocolVersion, '2025-11-25');
   if (tool.task === undefined || runner === undefined) {
-    if (!modern && asked)
+    if (!viaExtension && asked)
       throw new JsonRpcError(
         ErrorCode.MethodNotFound,
         `Method not found: tool '${tool.name}' does not run as a task (its execution.taskSupport is forbidden)`,
@@ -94,63 +94,22 @@ export function negotiateTask(
   }
   if (!asked) {
     if (tool.task === 'optional') return undefined;
-    if (modern)
+    if (viaExtension)
       throw missingExtension(`tool '${tool.name}' runs only as a task: declare the ${TASKS_EXTENSION} extension`);
     throw new JsonRpcError(
       ErrorCode.MethodNotFound,
       `Method not found: tool '${tool.name}' must be called as a task (execution.taskSupport is required): add a 'task' param`,
     );
   }
-  if (!(ctx instanceof HandlerContext)) return undefined;
   const requested =
-    !modern && isObject(params.task) && typeof params.task.ttl === 'number' ? params.task.ttl : undefined;
-  const start = {
-    owner: taskOwner(ctx),
-    era: ctx.era,
-    name: tool.name,
-    requestedTtlMs: requested,
-    ctx,
-  };
-  return { start, modern };
+    !viaExtension && isObject(params.task) && typeof params.task.ttl === 'number' ? params.task.ttl : undefined;
+  const start = { owner: taskOwner(ctx), era: ctx.era, name: tool.name, requestedTtlMs: requested };
+  return { start, viaExtension };
 }
 
 /** SEP-2663 Task Creation: a flat `Result & Task` with resultType "task"; 2025-11-25: `{ task }`. */
-function taskHandle(record: TaskRecord, modern: boolean): Record<string, unknown> {
-  return modern ? { ...wireTask(record), resultType: 'task' } : { task: wireTask(record) };
-}
-
-/**
- * Runs a call that may become a task. It runs as a plain call until admitted: its access, headers, task negotiation,
- * arguments, rate limit and guards answer synchronously (an unknown-tool error, an `isError` result, a
- * payment-required result), so only an admitted call makes a task. The task is made at the pipeline's run entry,
- * `ctx.continueAsTask()`: the tool's task start (registry/tool-chain.ts, after the guards, before the timeout and
- * the handler), or — `taskStart: 'handler'` (SEP-2663 MRTR → tasks composition) — the handler's own call, its asks
- * before that being the call's (`input_required` in 2026). Then the caller gets the task's handle, and what the
- * pipeline returns (the guards' after steps included: a payment is settled on the task's result) becomes the task's
- * result. A call that ends first, or that the negotiation left plain (`admitted()` undefined), answers plainly.
- *
- * @param admitted - the task the negotiation decided on, read at the run entry (admission has run by then)
- */
-export async function runOnceAdmitted(
-  runner: TaskRunner,
-  ctx: HandlerContext,
-  admitted: () => TaskCall | undefined,
-  run: () => Promise<Record<string, unknown>>,
-): Promise<Record<string, unknown>> {
-  let handOver: (handle: Record<string, unknown>) => void = () => undefined;
-  const madeTask = new Promise<Record<string, unknown>>((resolve) => (handOver = resolve));
-  let outcome: Promise<Record<string, unknown>> | undefined;
-  ctx.escalateWith(async () => {
-    const task = admitted();
-    if (task === undefined) return false;
-    // `outcome` is set: the handler runs inside it, so it can only call this after run() started.
-    const record = await runner.adopt(task.start, () => outcome as Promise<Record<string, unknown>>);
-    handOver(taskHandle(record, task.modern));
-    return true;
-  });
-  outcome = run();
-  const first = await Promise.race([outcome.then((result) => ({ result })), madeTask.then((handle) => ({ handle }))]);
-  return 'handle' in first ? first.handle : first.result;
+export function taskHandle(record: TaskRecord, viaExtension: boolean): Record<string, unknown> {
+  return viaExtension ? { ...wireTask(record), resultType: 'task' } : { task: wireTask(record) };
 }
 
 /** -32602 for an unknown, expired or foreign id alike (SEP-2663 Protocol Errors; 2025-11-25 the same). */
@@ -168,7 +127,7 @@ async function findTask(runner: TaskRunner, params: JsonRpcParams, ctx: RequestC
 }
 
 /** 2026 requests must declare the extension to use tasks/* (SEP-2663 Protocol Errors: -32021, MUST). */
-function gate(ctx: RequestContext, client: ClientState, method: string): void {
+function requireTasksExtension(ctx: RequestContext, client: ClientState, method: string): void {
   if (eraPolicy(ctx.era).tasks.viaExtension && !declaresTasksExtension(client))
     throw missingExtension(`${method} needs the ${TASKS_EXTENSION} extension in the request's capabilities`);
 }
@@ -180,7 +139,7 @@ export function taskMethods(runner: TaskRunner): MethodTable {
       eras: ALL_ERAS,
       capability: 'tasks',
       run: async (params, ctx, client) => {
-        gate(ctx, client, 'tasks/get');
+        requireTasksExtension(ctx, client, 'tasks/get');
         const record = await findTask(runner, params, ctx);
         return eraPolicy(ctx.era).tasks.detailedGet ? detailedTask(record) : wireTask(record);
       },
@@ -189,7 +148,7 @@ export function taskMethods(runner: TaskRunner): MethodTable {
       eras: STATELESS_ERAS,
       capability: 'tasks',
       run: async (params, ctx, client) => {
-        gate(ctx, client, 'tasks/update');
+        requireTasksExtension(ctx, client, 'tasks/update');
         const taskId = requireString(params, 'taskId');
         const responses = params.inputResponses;
         if (!isObject(responses))
@@ -204,7 +163,7 @@ export function taskMethods(runner: TaskRunner): MethodTable {
       eras: ALL_ERAS,
       capability: 'tasks',
       run: async (params, ctx, client) => {
-        gate(ctx, client, 'tasks/cancel');
+        requireTasksExtension(ctx, client, 'tasks/cancel');
         const record = await findTask(runner, params, ctx);
         const after = (await runner.cancel(record.taskId, taskOwner(ctx))) ?? record;
         // SEP-2663: an empty ack, also for a finished task (cancellation is cooperative).

@@ -1,12 +1,7 @@
 // The router's `tasks` option: checked and defaulted once, at boot (a bad value throws McpConfigError naming it).
 
-import {
-  invalidOption,
-  isPositiveInteger,
-  McpConfigError,
-  rejectUnknownKeys,
-  type OptionKeys,
-} from '../../../options/config-error';
+import type { OptionKeys } from '../../../options/config-error';
+import { OptionReader } from '../../../options/option-reader';
 import { MemoryTaskStore } from './memory-task-store';
 import type { TaskStore } from './task-store';
 
@@ -54,39 +49,29 @@ export type SharedTasks = (settings: {
   readonly ttlMs: number;
 }) => TaskStore;
 
+/** Whether `value` has the methods of a {@link TaskStore}. */
+function isTaskStore(value: unknown): value is TaskStore {
+  if (typeof value !== 'object' || value === null) return false;
+  const store = value as Record<string, unknown>;
+  return ['create', 'get', 'put', 'list'].every((name) => typeof store[name] === 'function');
+}
+
 /**
  * @param shared - the router's `store`'s tasks: the default of `tasks.store`
  * @throws {McpConfigError} for an unknown key or a bad value, naming `tasks.<key>`
  */
 export function resolveTasks(options: TaskOptions | undefined, shared?: SharedTasks): ResolvedTasks {
-  if (options !== undefined && (typeof options !== 'object' || options === null))
-    throw invalidOption('tasks', 'an object', options);
-  const given = options ?? {};
-  rejectUnknownKeys(given, KNOWN, 'tasks.');
-  const {
-    store,
-    ttlMs = DEFAULT_TASK_TTL_MS,
-    pollIntervalMs = DEFAULT_TASK_POLL_INTERVAL_MS,
-    max,
-    maxPerPrincipal,
-  } = given;
-  if (!isPositiveInteger(ttlMs)) throw invalidOption('tasks.ttlMs', 'a positive number of milliseconds', ttlMs);
-  if (!isPositiveInteger(pollIntervalMs))
-    throw invalidOption('tasks.pollIntervalMs', 'a positive number of milliseconds', pollIntervalMs);
-  if (max !== undefined && !isPositiveInteger(max)) throw invalidOption('tasks.max', 'a positive integer', max);
-  if (maxPerPrincipal !== undefined && !isPositiveInteger(maxPerPrincipal))
-    throw invalidOption('tasks.maxPerPrincipal', 'a positive integer', maxPerPrincipal);
+  const read = OptionReader.of(options, 'tasks', KNOWN);
+  const ttlMs = read.milliseconds('ttlMs', DEFAULT_TASK_TTL_MS);
+  const pollIntervalMs = read.milliseconds('pollIntervalMs', DEFAULT_TASK_POLL_INTERVAL_MS);
+  const max = read.positiveInteger('max');
+  const maxPerPrincipal = read.positiveInteger('maxPerPrincipal');
+  const store = read.raw('store');
   if (store !== undefined) {
-    const methods = ['create', 'get', 'put', 'list'] as const;
-    if (typeof store !== 'object' || store === null || methods.some((name) => typeof store[name] !== 'function')) {
-      throw invalidOption('tasks.store', 'a TaskStore (create, get, put, list)', store);
-    }
-    if (max !== undefined || maxPerPrincipal !== undefined) {
-      throw new McpConfigError(
-        'ERR_MCP_INVALID_OPTION',
-        "tasks.max and tasks.maxPerPrincipal bound the default store: with your own 'tasks.store', set its bounds there",
-      );
-    }
+    if (!isTaskStore(store)) throw read.invalid('store', 'a TaskStore (create, get, put, list)');
+    // tasks.max and tasks.maxPerPrincipal bound the default store only.
+    const bound = max !== undefined ? 'max' : maxPerPrincipal !== undefined ? 'maxPerPrincipal' : undefined;
+    if (bound !== undefined) throw read.invalid(bound, "left out with your own 'tasks.store': set its bounds there");
   }
   return Object.freeze({
     store: store ?? shared?.({ max, maxPerPrincipal, ttlMs }) ?? new MemoryTaskStore({ max, maxPerPrincipal }),

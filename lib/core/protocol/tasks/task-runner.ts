@@ -6,20 +6,26 @@ import type { McpLogger } from '../../logger';
 import type { Era } from '../../versions';
 import type { ResolvedTasks } from './task-options';
 import { isTerminal, TaskLimitError, type TaskRecord } from './task-store';
-import type { HandlerContext } from '../handler-context';
+import type { CallRoute } from '../call-line';
+import { NO_STREAM } from '../client-requests';
 import { answerAsks, asksState, taskAsker, withoutAsks, type ChangeTask, type LiveTask } from './task-asks';
 
 /** The router's task settings, resolved once (the `tasks` option): the store, `ttlMs`, `pollIntervalMs`. */
 export type TaskSettings = ResolvedTasks;
 
-/** What starts a task: who owns it, the era it speaks, the tool, and the call's context (which becomes the task's). */
+/** What starts a task: who owns it, the era it speaks, and the tool. */
 export interface TaskStart {
   readonly owner: string;
   readonly era: Era;
   readonly name: string;
   /** A 2025 client's `task.ttl`: honoured up to the router's `ttlMs` (MCP 2025-11-25 tasks: receivers MAY override it). */
   readonly requestedTtlMs: number | undefined;
-  readonly ctx: HandlerContext;
+}
+
+/** A task made of a running call: its record, and the route the call's effects take from now on. */
+export interface StartedTask {
+  readonly record: TaskRecord;
+  readonly route: CallRoute;
 }
 
 /** How instances sharing a task store tell each other of cancelled tasks (a message bus; see sessions/shared-store.ts). */
@@ -69,25 +75,24 @@ export class TaskRunner {
   }
 
   /**
-   * Makes a call that is already running a task, once it was admitted (its access, arguments, limits and guards
-   * passed) or its handler asked to (SEP-2663: MRTR before task creation): creates the task (readable by `tasks/get`
-   * before this resolves: SEP-2663 "durably created"), turns the call's context into the task's (detached from the
-   * HTTP request: the caller hanging up does not abort it), and records what `outcome` settles to as its result.
+   * What the call pipeline's task hook runs (call-line.ts): makes a call that is already running a task. Creates the
+   * task (readable by `tasks/get` before this resolves: SEP-2663 "durably created"), records what `outcome` settles to
+   * as its result, and gives the call the task's route: detached from the HTTP request (the caller hanging up does
+   * not abort it), no stream, the task's asks, progress into its status.
    *
    * @throws {JsonRpcError} -32603 when the store's bounds refuse another task
    */
-  async adopt(start: TaskStart, outcome: () => Promise<Record<string, unknown>>): Promise<TaskRecord> {
+  async startTask(start: TaskStart, outcome: () => Promise<Record<string, unknown>>): Promise<StartedTask> {
     const live = await this.create(start);
-    this.handOver(live, start.ctx);
+    const route: CallRoute = {
+      abort: live.abort,
+      channel: NO_STREAM,
+      clientRequests: taskAsker(live, this.changeTask),
+      askEndsCall: false,
+      progress: (progress, total, message) => this.report(live, progress, total, message),
+    };
     void this.run(live, outcome);
-    return live.record;
-  }
-
-  /** The call's context becomes the task's: its abort, its asks and its progress. */
-  private handOver(live: LiveTask, ctx: HandlerContext): void {
-    ctx.becomeTask(live.abort.signal, taskAsker(live, this.changeTask), (progress, total, message) =>
-      this.report(live, progress, total, message),
-    );
+    return { record: live.record, route };
   }
 
   private async create(start: TaskStart): Promise<LiveTask> {

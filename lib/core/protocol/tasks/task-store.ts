@@ -35,7 +35,7 @@ export interface TaskRecord {
   readonly owner: string;
   /** The era of the request that created it: its methods and wire form differ (2025-11-25 experimental tasks; SEP-2663). */
   readonly era: Era;
-  /** The request it augments (only `tools/call` today) and the tool's name. */
+  /** The request it augments (`tools/call`: tasks augment only tool calls) and the tool's name. */
   readonly method: string;
   /** The name of the tool it runs. */
   readonly name: string;

@@ -7,13 +7,13 @@ import {
   NAME_HEADER,
   NAME_SOURCE,
   PROTOCOL_VERSION_HEADER,
-} from '../../../core/protocol/modern/request-headers';
-import { META_KEYS } from '../../../core/protocol/modern/request-meta';
-import { MODERN_PROTOCOL_VERSIONS, type ModernVersion } from '../../../core/versions';
+} from '../../../core/protocol/era-2026/request-headers';
+import { META_KEYS } from '../../../core/protocol/era-2026/request-meta';
+import { PROTOCOL_VERSIONS_2026, type Version2026 } from '../../../core/versions';
 import { encodeHeaderValue } from './upstream-wire';
 
 /** The 2026 revision the client speaks: the newest of the 2026 era. */
-export const MODERN_VERSION: ModernVersion = MODERN_PROTOCOL_VERSIONS[0];
+export const MODERN_VERSION: Version2026 = PROTOCOL_VERSIONS_2026[0];
 
 /** What the headers of a 2025 session carry. */
 export interface SessionState {

@@ -1,7 +1,7 @@
 // How the upstream client connects: a 2026 server/discover probe, else a 2025 initialize; and the statuses no message makes sense of.
 
 import { isObject } from '../../../core/jsonrpc/types';
-import { eraOf, isSupportedVersion, LATEST_PROTOCOL_VERSION, type Era } from '../../../core/versions';
+import { eraOf, isVersion2025, LATEST_PROTOCOL_VERSION_2025, type Era } from '../../../core/versions';
 import { MODERN_VERSION, modernHeaders, modernParams, sessionHeaders } from './upstream-envelope';
 import { exchange, type ExchangeOutcome } from './upstream-exchange';
 import { resultOrThrow, UpstreamFault } from './upstream-wire';
@@ -65,7 +65,7 @@ export async function initialize(context: HandshakeContext, signal: AbortSignal)
     jsonrpc: '2.0',
     id: context.nextId(),
     method: 'initialize',
-    params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: context.capabilities, clientInfo },
+    params: { protocolVersion: LATEST_PROTOCOL_VERSION_2025, capabilities: context.capabilities, clientInfo },
   };
   const outcome = await exchange({ url, headers: context.baseHeaders(), body, signal });
   checkStatus(outcome, context.onCredentialsRefused);
@@ -74,7 +74,7 @@ export async function initialize(context: HandshakeContext, signal: AbortSignal)
   const result = resultOrThrow(outcome.message, label);
   const version = isObject(result) ? result.protocolVersion : undefined;
   // MCP 2025-11-25 lifecycle › Version Negotiation: a revision the client does not speak means disconnect.
-  if (!isSupportedVersion(version))
+  if (!isVersion2025(version))
     throw new UpstreamFault('answered initialize with a protocol version the gateway does not speak');
   const capabilities = isObject(result) && isObject(result.capabilities) ? result.capabilities : {};
   const established: UpstreamConnection = {

@@ -7,7 +7,7 @@ import type { McpLogger } from '../../../core/logger';
 import { rootsResult, type UpstreamRoot } from '../mount/upstream-roots';
 
 // The value encoding of SEP-2243 headers lives with its decoding (protocol/request-headers.ts).
-export { encodeHeaderValue } from '../../../core/protocol/modern/request-headers';
+export { encodeHeaderValue } from '../../../core/protocol/era-2026/request-headers';
 
 /** The most an upstream may send in one JSON body or one SSE event; a bigger one is a fault, so memory stays bounded. */
 export const MAX_UPSTREAM_MESSAGE_BYTES = 4 * 1024 * 1024;

@@ -3,7 +3,7 @@
 import { stateful } from '../../../core/era-policy';
 import { ErrorCode, JsonRpcError } from '../../../core/jsonrpc/errors';
 import { isObject } from '../../../core/jsonrpc/types';
-import { META_KEYS, RESERVED_META_PREFIX } from '../../../core/protocol/modern/request-meta';
+import { META_KEYS, RESERVED_META_PREFIX } from '../../../core/protocol/era-2026/request-meta';
 import { PAYMENT_HEADER_NAMES, PAYMENT_META_KEYS } from '../../../core/registry/payment-ledger';
 import { UI_EXTENSION, UI_MIME_TYPE } from '../../../core/registry/ui-link';
 import { LOG_LEVELS, type LogLevel, type RequestContext } from '../../../core/registry/request-context';

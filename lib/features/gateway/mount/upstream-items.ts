@@ -16,7 +16,7 @@ import {
 import { notFoundError } from '../../../core/registry/guards';
 import { errorResult, TOOL_WIRE_FIELDS, type ToolDefinition } from '../../../core/registry/tools';
 import { parseUriTemplate } from '../../../core/registry/uri-template';
-import { encodeHeaderValue } from '../../../core/protocol/modern/request-headers';
+import { encodeHeaderValue } from '../../../core/protocol/era-2026/request-headers';
 import { rewritePromptResult, rewriteReadResult, rewriteToolResult, type Naming } from './prefixed-names';
 import { forwardedMeta, forwardRequest, type UpstreamTarget } from './upstream-call';
 

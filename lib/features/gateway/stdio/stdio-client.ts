@@ -3,7 +3,7 @@
 import { SESSION_ERA } from '../../../core/era-policy';
 import { isObject } from '../../../core/jsonrpc/types';
 import type { McpLogger } from '../../../core/logger';
-import { isSupportedVersion, LATEST_PROTOCOL_VERSION } from '../../../core/versions';
+import { isVersion2025, LATEST_PROTOCOL_VERSION_2025 } from '../../../core/versions';
 import type { UpstreamClient } from '../http-client/upstream-client';
 import type { UpstreamListener, UpstreamListenOptions } from '../http-client/upstream-events';
 import type { UpstreamMessage } from '../http-client/upstream-exchange';
@@ -154,7 +154,7 @@ export function createStdioUpstreamClient(options: StdioClientOptions): StdioUps
     let result: unknown;
     try {
       result = await current.request('initialize', {
-        protocolVersion: LATEST_PROTOCOL_VERSION,
+        protocolVersion: LATEST_PROTOCOL_VERSION_2025,
         capabilities: options.capabilities ?? {},
         clientInfo,
       });
@@ -166,7 +166,7 @@ export function createStdioUpstreamClient(options: StdioClientOptions): StdioUps
     }
     const version = isObject(result) ? result.protocolVersion : undefined;
     // MCP 2025-11-25 lifecycle › Version Negotiation: a revision the client does not speak means disconnect.
-    if (!isSupportedVersion(version)) {
+    if (!isVersion2025(version)) {
       void current.stop('answered initialize with a protocol version the gateway does not speak, and was stopped');
       throw upstreamError(label, 'answered initialize with a protocol version the gateway does not speak');
     }

@@ -1,7 +1,8 @@
 // The requestState of input_required results (MCP 2026-07-28 MRTR): HMAC-SHA256 sealed, bound to one call and caller, with an expiry.
 
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { invalidOption, isPositiveInteger, McpConfigError } from '../../../options/config-error';
+import type { OptionKeys } from '../../../options/config-error';
+import { OptionReader } from '../../../options/option-reader';
 import { ErrorCode, JsonRpcError } from '../../jsonrpc/errors';
 import { jsonDigest } from '../../jsonrpc/json-digest';
 import { isObject } from '../../jsonrpc/types';
@@ -17,6 +18,9 @@ export interface InputRequiredOptions {
   /** How long a client has to retry with the answers, in milliseconds. Defaults to 600 000 (10 minutes). */
   stateTtlMs?: number;
 }
+
+/** The keys of `inputRequired`. */
+const INPUT_REQUIRED_KEYS: OptionKeys<InputRequiredOptions> = { stateKey: true, stateTtlMs: true };
 
 /** `inputRequired` after checking and defaulting. */
 export interface ResolvedInputRequired {
@@ -40,32 +44,15 @@ export const MAX_REQUEST_STATE_CHARS = 262_144;
  * @throws {McpConfigError} naming `inputRequired`, `inputRequired.stateKey` or `inputRequired.stateTtlMs`
  */
 export function resolveInputRequired(options: InputRequiredOptions | undefined): ResolvedInputRequired {
-  if (options !== undefined && !isObject(options))
-    throw invalidOption('inputRequired', 'an object { stateKey?, stateTtlMs? }', options);
-  const unknown = Object.keys(options ?? {}).find((key) => key !== 'stateKey' && key !== 'stateTtlMs');
-  if (unknown !== undefined)
-    throw new McpConfigError(
-      'ERR_MCP_UNKNOWN_OPTION',
-      `unknown option 'inputRequired.${unknown}'; it has stateKey and stateTtlMs`,
-    );
-  const { stateKey, stateTtlMs = DEFAULT_STATE_TTL_MS } = options ?? {};
-  if (!isPositiveInteger(stateTtlMs))
-    throw invalidOption('inputRequired.stateTtlMs', 'a positive number of milliseconds', stateTtlMs);
+  const read = OptionReader.of(options, 'inputRequired', INPUT_REQUIRED_KEYS);
+  const stateTtlMs = read.milliseconds('stateTtlMs', DEFAULT_STATE_TTL_MS);
+  const stateKey = read.raw('stateKey');
+  const expected = `a string or bytes of at least ${MIN_STATE_KEY_BYTES} bytes`;
   let key: Buffer;
   if (stateKey === undefined) key = randomBytes(MIN_STATE_KEY_BYTES);
   else if (typeof stateKey === 'string' || stateKey instanceof Uint8Array) key = Buffer.from(stateKey);
-  else
-    throw invalidOption(
-      'inputRequired.stateKey',
-      `a string or bytes of at least ${MIN_STATE_KEY_BYTES} bytes`,
-      typeof stateKey,
-    );
-  if (key.length < MIN_STATE_KEY_BYTES)
-    throw invalidOption(
-      'inputRequired.stateKey',
-      `a string or bytes of at least ${MIN_STATE_KEY_BYTES} bytes`,
-      `${key.length} bytes`,
-    );
+  else throw read.invalid('stateKey', expected, typeof stateKey);
+  if (key.length < MIN_STATE_KEY_BYTES) throw read.invalid('stateKey', expected, `${key.length} bytes`);
   return Object.freeze({ stateKey: key, stateTtlMs });
 }
 

@@ -1,4 +1,4 @@
-// The MCP 2026-07-28 request headers (SEP-2243): their names, the `=?base64?…?=` value encoding, and the checks of a modern request's headers against its body.
+// The MCP 2026-07-28 request headers (SEP-2243): their names, the `=?base64?…?=` value encoding, and the checks of a 2026 request's headers against its body.
 
 import { ErrorCode, JsonRpcError } from '../../jsonrpc/errors';
 import { isObject } from '../../jsonrpc/types';
@@ -123,7 +123,7 @@ export function headerMismatch(header: string, text: string): JsonRpcError {
 /** The lower-case prefix of the headers that mirror a tool's arguments (SEP-2243 `Mcp-Param-{Name}`). */
 const PARAM_PREFIX = 'mcp-param-';
 
-/** Names of the headers a modern request mirrors its body in, as the spec spells them (for errors naming one). */
+/** Names of the headers a 2026 request mirrors its body in, as the spec spells them (for errors naming one). */
 const SPELLED: Readonly<Record<string, string>> = Object.freeze({
   [PROTOCOL_VERSION_HEADER]: 'MCP-Protocol-Version',
   [METHOD_HEADER]: 'Mcp-Method',
@@ -131,7 +131,7 @@ const SPELLED: Readonly<Record<string, string>> = Object.freeze({
 });
 
 /**
- * A modern request that sends one of its MCP headers more than once: 400 -32020 naming it. Node joins the values
+ * A 2026 request that sends one of its MCP headers more than once: 400 -32020 naming it. Node joins the values
  * with ", ", so `Mcp-Param-Region: eu` + `Mcp-Param-Region: us` would otherwise match an argument "eu, us" while a
  * load balancer routing on the first value routes to "eu" (MCP 2026-07-28 transports › Server Validation: the
  * headers must say what the body says, and a repeated one says two things).
@@ -149,7 +149,7 @@ export function repeatedHeaderFault(name: string): JsonRpcError {
 }
 
 /**
- * The standard headers a modern request must carry, checked against its body (MCP 2026-07-28 transports › Standard
+ * The standard headers a 2026 request must carry, checked against its body (MCP 2026-07-28 transports › Standard
  * Request Headers, Server Validation): `MCP-Protocol-Version` and `Mcp-Method` on every request, and `Mcp-Name`
  * matching `params.name` (`tools/call`, `prompts/get`) or `params.uri` (`resources/read`) when the body has it.
  * The values are compared with the body elsewhere for the first two (the classifier, before the revision is judged).
@@ -218,7 +218,7 @@ function agrees(text: string, value: string | number | boolean): boolean {
 }
 
 /**
- * The `Mcp-Param-{Name}` headers of a modern `tools/call`, checked against its arguments (MCP 2026-07-28 transports ›
+ * The `Mcp-Param-{Name}` headers of a 2026 `tools/call`, checked against its arguments (MCP 2026-07-28 transports ›
  * Server Behavior for Custom Headers): each argument the body holds (not null) must come with its header, decoding
  * to the same value. A body value of the wrong type is left to argument validation (-32602).
  *

@@ -1,9 +1,9 @@
-// A message that claims a stateless era in its `_meta` (MCP 2026-07-28): its envelope, the headers against it, the revision.
+// A message that claims the 2026 era in its `_meta` (MCP 2026-07-28): its envelope, the headers against it, the revision.
 
 import { failure } from '../../jsonrpc/envelope';
 import { ErrorCode, JsonRpcError } from '../../jsonrpc/errors';
 import { isJsonRpcId, type JsonRpcFailure, type JsonRpcMessage } from '../../jsonrpc/types';
-import { eraOf, isModernVersion, MODERN_PROTOCOL_VERSIONS } from '../../versions';
+import { eraOf, isVersion2026, PROTOCOL_VERSIONS_2026 } from '../../versions';
 import type { Classification, HeaderVerdict, Refusal } from '../classification';
 import { readEnvelope } from './request-meta';
 import {
@@ -17,7 +17,7 @@ import {
 } from './request-headers';
 
 /** The revisions a -32022 names as served. */
-const supported = Object.freeze([...MODERN_PROTOCOL_VERSIONS]);
+const supported = Object.freeze([...PROTOCOL_VERSIONS_2026]);
 
 /** A POST refused as a whole: 400 with this JSON-RPC error body. */
 export function refused(error: JsonRpcFailure): Refusal {
@@ -65,7 +65,7 @@ export function methodHeaderFault(
   );
 }
 
-/** A message that claims the modern era: its envelope, then the headers against it, then the revision. */
+/** A message that claims the 2026 era: its envelope, then the headers against it, then the revision. */
 export function judgeClaim(
   message: JsonRpcMessage & { method: string },
   verdict: HeaderVerdict & { ok: true },
@@ -75,7 +75,7 @@ export function judgeClaim(
   const envelope = readEnvelope(raw.params);
   if (envelope instanceof JsonRpcError) return refusedMessage(raw, envelope);
   if (verdict.repeated !== undefined) return refusedMessage(raw, repeatedHeaderFault(verdict.repeated));
-  const header = verdict.modernHeader ?? verdict.headerVersion;
+  const header = verdict.deferredHeader ?? verdict.headerVersion;
   if (header !== undefined && header !== envelope.protocolVersion) {
     return refusedMessage(
       raw,
@@ -87,7 +87,7 @@ export function judgeClaim(
   }
   const methodFault = methodHeaderFault(raw, message.method, headers);
   if (methodFault !== undefined) return methodFault;
-  if (!isModernVersion(envelope.protocolVersion)) return unsupportedVersion(raw, envelope.protocolVersion);
+  if (!isVersion2026(envelope.protocolVersion)) return unsupportedVersion(raw, envelope.protocolVersion);
   const kind = 'id' in message ? 'request' : 'notification';
   // SEP-2243: the headers every request must carry, once the revision is known to be served.
   const fault =
@@ -106,8 +106,8 @@ export function judgeClaim(
   };
 }
 
-/** An `initialize` whose envelope is valid and names a 2026 revision is a modern request (then answered -32601); any other is the 2025 handshake. */
-export function validModernClaim(message: Record<string, unknown>): boolean {
+/** An `initialize` whose envelope is valid and names a 2026 revision is a 2026 request (then answered -32601); any other is the 2025 handshake. */
+export function isValidClaim2026(message: Record<string, unknown>): boolean {
   const envelope = readEnvelope(message.params);
-  return !(envelope instanceof JsonRpcError) && isModernVersion(envelope.protocolVersion);
+  return !(envelope instanceof JsonRpcError) && isVersion2026(envelope.protocolVersion);
 }

@@ -1,4 +1,4 @@
-// The MCP 2026-07-28 per-request `_meta` envelope: its reserved keys, the claim that makes a request modern, and the client state read from it.
+// The MCP 2026-07-28 per-request `_meta` envelope: its reserved keys, the claim that makes a request a 2026 one, and the client state read from it.
 
 import { ErrorCode, JsonRpcError } from '../../jsonrpc/errors';
 import { isObject } from '../../jsonrpc/types';
@@ -18,7 +18,7 @@ export const META_KEYS = Object.freeze({
   subscriptionId: 'io.modelcontextprotocol/subscriptionId',
 } as const);
 
-/** What a modern request says about its client, checked and bounded: never remembered past the request (MCP 2026-07-28 M3). */
+/** What a 2026 request says about its client, checked and bounded: never remembered past the request (MCP 2026-07-28 M3). */
 export interface RequestEnvelope {
   /** The revision the request is written in, as sent (its support is checked by the classifier). */
   readonly protocolVersion: string;
@@ -35,8 +35,8 @@ export function metaOf(params: unknown): Record<string, unknown> | undefined {
   return isObject(meta) ? meta : undefined;
 }
 
-/** Whether a message claims the modern era: its `params._meta` holds the protocol-version key, whatever its value. */
-export function claimsModernEra(message: Record<string, unknown>): boolean {
+/** Whether a message claims the 2026 era: its `params._meta` holds the protocol-version key, whatever its value. */
+export function claimsEra2026(message: Record<string, unknown>): boolean {
   const meta = metaOf(message.params);
   return meta !== undefined && Object.hasOwn(meta, META_KEYS.protocolVersion);
 }
@@ -47,7 +47,7 @@ function malformed(key: string, problem: string): JsonRpcError {
 }
 
 /**
- * Reads the envelope of a message that claims the modern era.
+ * Reads the envelope of a message that claims the 2026 era.
  *
  * @returns the envelope, or the -32602 error naming the first key that is missing or malformed
  */
