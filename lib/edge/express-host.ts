@@ -50,15 +50,16 @@ export function locateHandler(app: unknown, handler: unknown): Location[] {
       const route = layer.route;
       if (route !== undefined) {
         for (const entry of route.stack ?? []) {
-          if (entry.handle === handler) found.push(locationOf(join(prefix, routePath(route.path)), methodOf(entry)));
+          if (entry.handle === handler)
+            found.push(locationOf(joinPaths(prefix, routePath(route.path)), methodOf(entry)));
         }
         continue;
       }
-      if (layer.handle === handler) found.push(locationOf(join(prefix, mountPathOf(layer)), undefined));
+      if (layer.handle === handler) found.push(locationOf(joinPaths(prefix, mountPathOf(layer)), undefined));
       const nested = stackOf(layer.handle);
       if (nested === undefined || onPath.has(layer.handle)) continue;
       onPath.add(layer.handle);
-      walk(nested, join(prefix, mountPathOf(layer)));
+      walk(nested, joinPaths(prefix, mountPathOf(layer)));
       onPath.delete(layer.handle);
     }
   };
@@ -180,7 +181,7 @@ function routePath(path: unknown): Prefix {
     : { ok: false, reason: 'its route path is a RegExp or an array' };
 }
 
-function join(prefix: Prefix, next: Prefix): Prefix {
+function joinPaths(prefix: Prefix, next: Prefix): Prefix {
   if (!prefix.ok) return prefix;
   if (!next.ok) return next;
   const base = prefix.path.replace(/\/+$/, '');

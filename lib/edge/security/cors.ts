@@ -5,7 +5,7 @@ import cors, { type CorsOptions } from 'cors';
 import type { RequestHandler } from 'express';
 import { definedOnly, invalidOption, McpConfigError } from '../../options/config-error';
 import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS } from '../http/headers';
-import { remembered } from '../http/remembered';
+import { memoizeBounded } from '../http/bounded-memo';
 import type { OriginsOption } from './origin-host';
 
 /** Default `cors.maxAge` (options.ts): how long, in seconds, a browser may cache a preflight's answer. */
@@ -86,7 +86,7 @@ export function createCorsHandler(
   const actualAnswerOf =
     typeof origins === 'function'
       ? undefined
-      : remembered((origin) => recordActualAnswer(handleWithPackage, origin), MAX_ORIGINS_REMEMBERED);
+      : memoizeBounded((origin) => recordActualAnswer(handleWithPackage, origin), MAX_ORIGINS_REMEMBERED);
   return function mcpCors(req: IncomingMessage, res: ServerResponse, next: () => void) {
     const { origin } = req.headers;
     if (origin === undefined) return next();

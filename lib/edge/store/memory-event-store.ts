@@ -61,7 +61,8 @@ function sizeOf(held: Held): number {
   return held === null ? 0 : typeof held === 'string' ? held.length : UNSERIALISED_EVENT_SIZE;
 }
 
-function hold(message: JsonRpcMessage | null, json: string | undefined): Held {
+/** A message as the store holds it: its JSON text (given, or written here), else a structured copy. */
+function toHeld(message: JsonRpcMessage | null, json: string | undefined): Held {
   if (message === null) return null;
   if (json !== undefined) return json;
   try {
@@ -71,7 +72,8 @@ function hold(message: JsonRpcMessage | null, json: string | undefined): Held {
   }
 }
 
-function release(held: Held): JsonRpcMessage | null {
+/** A held message as a replay hands it out: a fresh object each time. */
+function fromHeld(held: Held): JsonRpcMessage | null {
   return held === null ? null : typeof held === 'string' ? (JSON.parse(held) as JsonRpcMessage) : structuredClone(held);
 }
 
@@ -156,7 +158,7 @@ export class MemoryEventStore implements EventStore {
     }
     streams.delete(streamId);
     streams.set(streamId, stream);
-    const held = hold(message, json);
+    const held = toHeld(message, json);
     stream.events.push(held);
     this.#count(session, stream, sizeOf(held));
     if (stream.events.length > this.#maxEvents) this.#forgetOldestEvent(session, stream);
@@ -186,7 +188,7 @@ export class MemoryEventStore implements EventStore {
     if (seq + 1 < firstHeld) return undefined;
     const events = stream.events
       .slice(seq + 1 - firstHeld)
-      .map((held, index) => ({ id: `${streamId}.${seq + 1 + index}`, message: release(held) }));
+      .map((held, index) => ({ id: `${streamId}.${seq + 1 + index}`, message: fromHeld(held) }));
     return { streamId, events };
   }
 
