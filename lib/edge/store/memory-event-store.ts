@@ -2,7 +2,8 @@
 
 import type { JsonRpcMessage } from '../../core/jsonrpc/types';
 import type { EventStore } from './session-stores';
-import { checkStoreOptions, positiveInteger } from './store-options';
+import type { OptionKeys } from '../../options/config-error';
+import { OptionReader } from '../../options/option-reader';
 
 /** How many events of one stream are kept for replay. */
 export const DEFAULT_MAX_EVENTS_PER_STREAM = 1000;
@@ -77,7 +78,7 @@ function fromHeld(held: Held): JsonRpcMessage | null {
   return held === null ? null : typeof held === 'string' ? (JSON.parse(held) as JsonRpcMessage) : structuredClone(held);
 }
 
-const KNOWN_OPTIONS: { [K in keyof Required<MemoryEventStoreOptions>]: true } = {
+const KNOWN_OPTIONS: OptionKeys<MemoryEventStoreOptions> = {
   maxEventsPerStream: true,
   maxStreamsPerSession: true,
   maxBytesPerSession: true,
@@ -113,17 +114,11 @@ export class MemoryEventStore implements EventStore {
 
   /** @throws {McpConfigError} `ERR_MCP_UNKNOWN_OPTION` or `ERR_MCP_INVALID_OPTION` for a bad option */
   constructor(options: MemoryEventStoreOptions = {}) {
-    checkStoreOptions('MemoryEventStore', options, KNOWN_OPTIONS);
-    const {
-      maxEventsPerStream = DEFAULT_MAX_EVENTS_PER_STREAM,
-      maxStreamsPerSession = DEFAULT_MAX_STREAMS_PER_SESSION,
-      maxBytesPerSession = DEFAULT_MAX_BYTES_PER_SESSION,
-      maxBytes = DEFAULT_MAX_BYTES,
-    } = options;
-    this.#maxEvents = positiveInteger('MemoryEventStore', 'maxEventsPerStream', maxEventsPerStream);
-    this.#maxStreams = positiveInteger('MemoryEventStore', 'maxStreamsPerSession', maxStreamsPerSession);
-    this.#maxSessionBytes = positiveInteger('MemoryEventStore', 'maxBytesPerSession', maxBytesPerSession);
-    this.#maxBytes = positiveInteger('MemoryEventStore', 'maxBytes', maxBytes);
+    const read = OptionReader.of(options, 'MemoryEventStore', KNOWN_OPTIONS);
+    this.#maxEvents = read.positiveInteger('maxEventsPerStream', DEFAULT_MAX_EVENTS_PER_STREAM);
+    this.#maxStreams = read.positiveInteger('maxStreamsPerSession', DEFAULT_MAX_STREAMS_PER_SESSION);
+    this.#maxSessionBytes = read.positiveInteger('maxBytesPerSession', DEFAULT_MAX_BYTES_PER_SESSION);
+    this.#maxBytes = read.positiveInteger('maxBytes', DEFAULT_MAX_BYTES);
   }
 
   /** How many sessions have at least one stream recorded. */
