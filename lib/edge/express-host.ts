@@ -117,8 +117,7 @@ export function appOf(req: unknown): unknown {
 
 /**
  * Express hands a mounted router each request through `Router#handle`, which parses the URL again, matches
- * each layer and saves and restores `req.baseUrl`, `req.next` and `req.params`: about a tenth of the router's
- * own cost per request (bench/README.md). While the stack holds only the router's two layers, the request
+ * each layer and saves and restores `req.baseUrl`, `req.next` and `req.params`, on every request. While the stack holds only the router's two layers, the request
  * goes to them directly, as `Router#handle` would send it: `serve`, then `onError` for an error, then out.
  * Once the host adds to the stack (`mcp.use`, `mcp.get`, …), Express's own `handle` runs it all.
  *

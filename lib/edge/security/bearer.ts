@@ -238,7 +238,7 @@ export function createAuthenticator(options: ResolvedAuth, ownTokens?: AuthOptio
     if (token === undefined)
       return { ok: false, failure: /^\s*bearer\b/i.test(req.headers.authorization ?? '') ? 'invalid' : 'missing' };
     if (fromStatic) return check(fromStatic(token));
-    // A verify callback may answer at once or later; a throw or a rejection is the router's 500, as before.
+    // A verify callback may answer at once or later; a throw or a rejection is the router's 500.
     return Promise.resolve(verify?.(token, req)).then(check);
   };
 }

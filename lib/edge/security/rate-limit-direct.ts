@@ -1,9 +1,9 @@
 // The router's plain rate limit (a number per window, in memory) run on express-rate-limit's own MemoryStore directly.
 /*
- * express-rate-limit's middleware costs a production request more than the counting does (bench/README.md, issue
- * 34): an async chain of six awaits, `req.ip` evaluated for a debug line even when debugging is off, a WeakMap entry
- * per request for a check that the store is not counted twice, and a SHA-256 of the key for every RateLimit-Policy
- * header. For the options the router sets itself and a limit and window of the caller, none of that can change a
+ * express-rate-limit's middleware costs a request more than the counting does: an async chain of six awaits, `req.ip`
+ * evaluated for a debug line even when debugging is off, a WeakMap entry per request for a check that the store is
+ * not counted twice, and a SHA-256 of the key for every RateLimit-Policy header. For the options the router sets
+ * itself and a limit and window of the caller, none of that can change a
  * request's outcome: the package still builds the limiter (it checks the options and initialises the store, once),
  * its MemoryStore still counts and resets, and the fields written are byte for byte its draft-8 ones
  * (__tests__/security/rate-limit-headers.test.ts compares them); only the work around the store is done once.

@@ -33,7 +33,7 @@ export interface MemoryEventStoreOptions {
 
 /**
  * An event's message as held: JSON text, as a serialising store would keep it (and cheaper than a
- * `structuredClone` of every event: bench/README.md); a structured copy of a message JSON cannot
+ * `structuredClone` of every event); a structured copy of a message JSON cannot
  * hold (a BigInt in a result); null for a priming event.
  */
 type Held = string | JsonRpcMessage | null;
