@@ -229,13 +229,13 @@ describe('mcpRouter streaming options: config errors', () => {
       "sessions.allowDelete 'no'",
       'ERR_MCP_INVALID_OPTION',
       { sessions: { allowDelete: 'no' } },
-      /^mcpRouter: option 'sessions\.allowDelete' must be a boolean, got "no"$/,
+      /^mcpRouter: option 'sessions\.allowDelete' must be true or false, got "no"$/,
     ],
     [
       'sessions.allowDelete 0',
       'ERR_MCP_INVALID_OPTION',
       { sessions: { allowDelete: 0 } },
-      /^mcpRouter: option 'sessions\.allowDelete' must be a boolean, got 0$/,
+      /^mcpRouter: option 'sessions\.allowDelete' must be true or false, got 0$/,
     ],
     [
       'sessions.store {}',

@@ -64,9 +64,9 @@ describe('RedisEventStore settings', () => {
     [
       'maxEventsPerSession 0',
       { maxEventsPerSession: 0 },
-      /RedisEventStore option 'maxEventsPerSession' must be a positive integer, got 0$/,
+      /option 'RedisEventStore\.maxEventsPerSession' must be a positive integer, got 0$/,
     ],
-    ['idleTtlMs 1.5', { idleTtlMs: 1.5 }, /'idleTtlMs' must be a positive integer/],
+    ['idleTtlMs 1.5', { idleTtlMs: 1.5 }, /'RedisEventStore\.idleTtlMs' must be a positive integer/],
   ])('rejects %s', async (_label, settings, message) => {
     const connection = await connect();
     const err = configError(() => new RedisEventStore(connection, { idleTtlMs: 1000, max: 10, ...settings }));

@@ -54,9 +54,9 @@ async function expectTtlOnEveryKey(connection: RedisConnection, ttl: number): Pr
 
 describe('RedisSessionStore settings', () => {
   it.each<[string, Partial<RedisSessionStoreSettings>, RegExp]>([
-    ['idleTtlMs 0', { idleTtlMs: 0 }, /RedisSessionStore option 'idleTtlMs' must be a positive integer, got 0$/],
-    ['max 1.5', { max: 1.5 }, /'max' must be a positive integer/],
-    ['checkIntervalMs -1', { checkIntervalMs: -1 }, /'checkIntervalMs' must be a positive integer/],
+    ['idleTtlMs 0', { idleTtlMs: 0 }, /option 'RedisSessionStore\.idleTtlMs' must be a positive integer, got 0$/],
+    ['max 1.5', { max: 1.5 }, /'RedisSessionStore\.max' must be a positive integer/],
+    ['checkIntervalMs -1', { checkIntervalMs: -1 }, /'RedisSessionStore\.checkIntervalMs' must be a positive integer/],
   ])('rejects %s', async (_label, settings, message) => {
     const connection = await connect();
     const err = configError(() => new RedisSessionStore(connection, { idleTtlMs: 1000, max: 10, ...settings }));

@@ -646,13 +646,13 @@ describe('configuration errors at boot', () => {
       'empty tokens',
       { auth: { tokens: [] } },
       'ERR_MCP_INVALID_OPTION',
-      /^mcpRouter: option 'auth\.tokens' must be a non-empty array$/,
+      /^mcpRouter: option 'auth\.tokens' must be a non-empty array, got \[\]$/,
     ],
     [
       'tokens not an array',
       { auth: { tokens: 'secret' as never } },
       'ERR_MCP_INVALID_OPTION',
-      /^mcpRouter: option 'auth\.tokens' must be a non-empty array$/,
+      /^mcpRouter: option 'auth\.tokens' must be a non-empty array, got "string"$/,
     ],
     [
       'an empty token',
@@ -676,13 +676,13 @@ describe('configuration errors at boot', () => {
       'verify not a function',
       { auth: { verify: 'jwt' as never } },
       'ERR_MCP_INVALID_OPTION',
-      /^mcpRouter: option 'auth\.verify' must be a function$/,
+      /^mcpRouter: option 'auth\.verify' must be a function, got "jwt"$/,
     ],
     [
       'fromRequest not a function',
       { auth: { fromRequest: {} as never } },
       'ERR_MCP_INVALID_OPTION',
-      /^mcpRouter: option 'auth\.fromRequest' must be a function$/,
+      /^mcpRouter: option 'auth\.fromRequest' must be a function, got \{\}$/,
     ],
     [
       'requiredScopes not strings',
@@ -718,7 +718,7 @@ describe('configuration errors at boot', () => {
       'an unknown auth key',
       { auth: { tokens: ['t'], scopes: ['a'] } as never },
       'ERR_MCP_UNKNOWN_OPTION',
-      /^mcpRouter: unknown option 'auth\.scopes'$/,
+      /^mcpRouter: unknown option 'auth\.scopes'\.$/,
     ],
     [
       'an origins entry that is not an origin',
@@ -736,7 +736,7 @@ describe('configuration errors at boot', () => {
       'origins not a list',
       { origins: 'https://app.example.com' as never },
       'ERR_MCP_INVALID_OPTION',
-      /^mcpRouter: option 'origins' must be '\*', an array of origins, or a function$/,
+      /^mcpRouter: option 'origins' must be '\*', an array of origins, or a function, got "https:\/\/app\.example\.com"$/,
     ],
     [
       'cors.origin set',
@@ -754,7 +754,7 @@ describe('configuration errors at boot', () => {
       'allowedHosts with an empty name',
       { allowedHosts: [''] },
       'ERR_MCP_INVALID_OPTION',
-      /^mcpRouter: option 'allowedHosts' must be an array of host names, or false$/,
+      /^mcpRouter: option 'allowedHosts' must be an array of host names, or false, got \[""\]$/,
     ],
     [
       "rateLimit 'x'",

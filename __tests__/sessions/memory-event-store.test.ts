@@ -40,39 +40,44 @@ describe('MemoryEventStore options', () => {
       'maxEventsPerStream 0',
       { maxEventsPerStream: 0 },
       'ERR_MCP_INVALID_OPTION',
-      /^mcpRouter: MemoryEventStore option 'maxEventsPerStream' must be a positive integer, got 0$/,
+      /^mcpRouter: option 'MemoryEventStore\.maxEventsPerStream' must be a positive integer, got 0$/,
     ],
     [
       'maxEventsPerStream 1.5',
       { maxEventsPerStream: 1.5 },
       'ERR_MCP_INVALID_OPTION',
-      /^mcpRouter: .*'maxEventsPerStream' must be a positive integer/,
+      /^mcpRouter: option 'MemoryEventStore\.maxEventsPerStream' must be a positive integer/,
     ],
     [
       "maxEventsPerStream '10'",
       { maxEventsPerStream: '10' },
       'ERR_MCP_INVALID_OPTION',
-      /^mcpRouter: .*'maxEventsPerStream' must be a positive integer, got "10"$/,
+      /^mcpRouter: option 'MemoryEventStore\.maxEventsPerStream' must be a positive integer, got "10"$/,
     ],
     [
       'maxStreamsPerSession -1',
       { maxStreamsPerSession: -1 },
       'ERR_MCP_INVALID_OPTION',
-      /^mcpRouter: MemoryEventStore option 'maxStreamsPerSession' must be a positive integer, got -1$/,
+      /^mcpRouter: option 'MemoryEventStore\.maxStreamsPerSession' must be a positive integer, got -1$/,
     ],
     [
       'maxStreamsPerSession Infinity',
       { maxStreamsPerSession: Infinity },
       'ERR_MCP_INVALID_OPTION',
-      /^mcpRouter: .*'maxStreamsPerSession' must be a positive integer/,
+      /^mcpRouter: option 'MemoryEventStore\.maxStreamsPerSession' must be a positive integer/,
     ],
     [
       'a misspelt key',
       { maxEvents: 10 },
       'ERR_MCP_UNKNOWN_OPTION',
-      /^mcpRouter: unknown MemoryEventStore option 'maxEvents'$/,
+      /^mcpRouter: unknown option 'MemoryEventStore\.maxEvents'\.$/,
     ],
-    ['null options', null, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: MemoryEventStore options must be an object$/],
+    [
+      'null options',
+      null,
+      'ERR_MCP_INVALID_OPTION',
+      /^mcpRouter: option 'MemoryEventStore' must be an object, got null$/,
+    ],
   ])('rejects %s', (_label, options, code, message) => {
     const err = configError(() => new MemoryEventStore(options as MemoryEventStoreOptions));
     expect(err.code).toBe(code);

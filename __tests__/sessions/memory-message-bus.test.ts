@@ -12,15 +12,20 @@ describe('MemoryMessageBus options', () => {
       'onListenerError not a function',
       { onListenerError: 'log' },
       'ERR_MCP_INVALID_OPTION',
-      /^mcpRouter: MemoryMessageBus option 'onListenerError' must be a function, got string$/,
+      /^mcpRouter: option 'MemoryMessageBus\.onListenerError' must be a function, got "log"$/,
     ],
     [
       'a misspelt key',
       { onError: () => undefined },
       'ERR_MCP_UNKNOWN_OPTION',
-      /^mcpRouter: unknown MemoryMessageBus option 'onError'$/,
+      /^mcpRouter: unknown option 'MemoryMessageBus\.onError'\.$/,
     ],
-    ['null options', null, 'ERR_MCP_INVALID_OPTION', /^mcpRouter: MemoryMessageBus options must be an object$/],
+    [
+      'null options',
+      null,
+      'ERR_MCP_INVALID_OPTION',
+      /^mcpRouter: option 'MemoryMessageBus' must be an object, got null$/,
+    ],
   ])('rejects %s', (_label, options, code, pattern) => {
     const err = configError(() => new MemoryMessageBus(options as MemoryMessageBusOptions));
     expect(err.code).toBe(code);

@@ -50,15 +50,16 @@ export function locateHandler(app: unknown, handler: unknown): Location[] {
       const route = layer.route;
       if (route !== undefined) {
         for (const entry of route.stack ?? []) {
-          if (entry.handle === handler) found.push(locationOf(join(prefix, routePath(route.path)), methodOf(entry)));
+          if (entry.handle === handler)
+            found.push(locationOf(joinPaths(prefix, routePath(route.path)), methodOf(entry)));
         }
         continue;
       }
-      if (layer.handle === handler) found.push(locationOf(join(prefix, mountPathOf(layer)), undefined));
+      if (layer.handle === handler) found.push(locationOf(joinPaths(prefix, mountPathOf(layer)), undefined));
       const nested = stackOf(layer.handle);
       if (nested === undefined || onPath.has(layer.handle)) continue;
       onPath.add(layer.handle);
-      walk(nested, join(prefix, mountPathOf(layer)));
+      walk(nested, joinPaths(prefix, mountPathOf(layer)));
       onPath.delete(layer.handle);
     }
   };
@@ -116,8 +117,7 @@ export function appOf(req: unknown): unknown {
 
 /**
  * Express hands a mounted router each request through `Router#handle`, which parses the URL again, matches
- * each layer and saves and restores `req.baseUrl`, `req.next` and `req.params`: about a tenth of the router's
- * own cost per request (bench/README.md). While the stack holds only the router's two layers, the request
+ * each layer and saves and restores `req.baseUrl`, `req.next` and `req.params`, on every request. While the stack holds only the router's two layers, the request
  * goes to them directly, as `Router#handle` would send it: `serve`, then `onError` for an error, then out.
  * Once the host adds to the stack (`mcp.use`, `mcp.get`, …), Express's own `handle` runs it all.
  *
@@ -180,7 +180,7 @@ function routePath(path: unknown): Prefix {
     : { ok: false, reason: 'its route path is a RegExp or an array' };
 }
 
-function join(prefix: Prefix, next: Prefix): Prefix {
+function joinPaths(prefix: Prefix, next: Prefix): Prefix {
   if (!prefix.ok) return prefix;
   if (!next.ok) return next;
   const base = prefix.path.replace(/\/+$/, '');

@@ -1,6 +1,6 @@
 // Accept negotiation: which reply (JSON, SSE, or JSON upgraded to SSE on demand) a POST gets, leniently.
 
-import { remembered } from './remembered';
+import { memoizeBounded } from './bounded-memo';
 
 /** How the router replies to requests: `auto` answers JSON unless the handler emits something while it runs. */
 export type ResponseMode = 'auto' | 'sse' | 'json';
@@ -36,7 +36,7 @@ export const REMEMBERED_ACCEPT_HEADERS = 64;
  * anew (split, lower-case, a regex per part) would repeat that work on each of them.
  */
 export function createReplyNegotiator(): (header: string | undefined, mode: ResponseMode) => ResponseMode | undefined {
-  const acceptsOf = remembered(parseAccept, REMEMBERED_ACCEPT_HEADERS);
+  const acceptsOf = memoizeBounded(parseAccept, REMEMBERED_ACCEPT_HEADERS);
   return (header = '', mode) => replyFor(acceptsOf(header), mode);
 }
 

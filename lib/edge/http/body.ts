@@ -59,7 +59,7 @@ function checkContentEncoding(header: string | undefined): BodyResult | undefine
   return refuse(
     415,
     ErrorCode.ServerError,
-    `Unsupported Media Type: send the body without Content-Encoding (got '${shown(header)}')`,
+    `Unsupported Media Type: send the body without Content-Encoding (got '${clippedForMessage(header)}')`,
   );
 }
 
@@ -72,7 +72,7 @@ function checkTransferEncoding(header: string | undefined): BodyResult | undefin
   return refuse(
     501,
     ErrorCode.ServerError,
-    `Not Implemented: send the body plain or chunked, without another Transfer-Encoding (got '${shown(header)}')`,
+    `Not Implemented: send the body plain or chunked, without another Transfer-Encoding (got '${clippedForMessage(header)}')`,
   );
 }
 
@@ -88,7 +88,7 @@ function onlyCoding(header: string, coding: 'identity' | 'chunked'): boolean {
 }
 
 /** A header's value as an error quotes it: at most 80 characters. */
-function shown(value: string): string {
+function clippedForMessage(value: string): string {
   return value.length > 80 ? `${value.slice(0, 80)}…` : value;
 }
 

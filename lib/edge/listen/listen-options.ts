@@ -1,6 +1,8 @@
 // The router's `listen` option (MCP 2026-07-28 subscriptions/listen streams): checked and defaulted once, at boot.
 
-import { invalidOption, isPositiveInteger, rejectUnknownKeys, type OptionKeys } from '../../options/config-error';
+import { invalidOption, type OptionKeys } from '../../options/config-error';
+import { OptionReader } from '../../options/option-reader';
+import { isObject } from '../../core/jsonrpc/types';
 import { eraPolicy } from '../../core/era-policy';
 import type { Era } from '../../core/versions';
 
@@ -36,14 +38,14 @@ export function resolveListen(
   listen: ListenOptions | false | undefined,
   eras: readonly Era[],
 ): ResolvedListen | undefined {
-  if (listen !== undefined && listen !== false && (typeof listen !== 'object' || listen === null))
+  if (listen !== undefined && listen !== false && !isObject(listen))
     throw invalidOption('listen', '{ maxStreamsPerPrincipal?, maxStreams? } or false', listen);
-  if (listen) rejectUnknownKeys(listen, KNOWN, 'listen.');
-  const { maxStreamsPerPrincipal = DEFAULT_MAX_LISTEN_STREAMS_PER_PRINCIPAL, maxStreams = DEFAULT_MAX_LISTEN_STREAMS } =
-    listen || {};
-  if (!isPositiveInteger(maxStreamsPerPrincipal))
-    throw invalidOption('listen.maxStreamsPerPrincipal', 'a positive integer', maxStreamsPerPrincipal);
-  if (!isPositiveInteger(maxStreams)) throw invalidOption('listen.maxStreams', 'a positive integer', maxStreams);
+  const read = OptionReader.of<ListenOptions>(listen || undefined, 'listen', KNOWN);
+  const maxStreamsPerPrincipal = read.positiveInteger(
+    'maxStreamsPerPrincipal',
+    DEFAULT_MAX_LISTEN_STREAMS_PER_PRINCIPAL,
+  );
+  const maxStreams = read.positiveInteger('maxStreams', DEFAULT_MAX_LISTEN_STREAMS);
   // Listen streams are of the eras that have subscriptions/listen (MCP 2026-07-28): a 2025-only router has none.
   const served = eras.some((era) => eraPolicy(era).listenStreams);
   return listen === false || !served ? undefined : Object.freeze({ maxStreamsPerPrincipal, maxStreams });

@@ -38,7 +38,7 @@ const LIST_FIELDS = Object.freeze([
 
 const RESOURCE_UPDATED = 'notifications/resources/updated';
 
-function invalid(message: string): JsonRpcError {
+function invalidParams(message: string): JsonRpcError {
   return new JsonRpcError(ErrorCode.InvalidParams, `Invalid params: ${message}`);
 }
 
@@ -59,11 +59,13 @@ function invalid(message: string): JsonRpcError {
  */
 export function readListenFilter(params: JsonRpcParams, offered: OfferedFeatures, maxUris: number): ListenFilter {
   const requested = params.notifications;
-  if (!isObject(requested)) throw invalid("'notifications' must be an object naming the notifications to receive");
+  if (!isObject(requested))
+    throw invalidParams("'notifications' must be an object naming the notifications to receive");
   const honoured: { -readonly [K in keyof ListenFilter]: ListenFilter[K] } = {};
   for (const { field, feature } of LIST_FIELDS) {
     const value = requested[field];
-    if (value !== undefined && typeof value !== 'boolean') throw invalid(`'notifications.${field}' must be a boolean`);
+    if (value !== undefined && typeof value !== 'boolean')
+      throw invalidParams(`'notifications.${field}' must be a boolean`);
     if (value === true && offered[feature]) honoured[field] = true;
   }
   const uris = requested.resourceSubscriptions;
@@ -72,12 +74,14 @@ export function readListenFilter(params: JsonRpcParams, offered: OfferedFeatures
       !Array.isArray(uris) ||
       !uris.every((uri) => typeof uri === 'string' && uri !== '' && uri.length <= MAX_SUBSCRIPTION_URI_LENGTH)
     ) {
-      throw invalid(
+      throw invalidParams(
         `'notifications.resourceSubscriptions' must be an array of resource URIs (non-empty strings of at most ${MAX_SUBSCRIPTION_URI_LENGTH} characters)`,
       );
     }
     if (uris.length > maxUris)
-      throw invalid(`'notifications.resourceSubscriptions' names ${uris.length} URIs; at most ${maxUris} are allowed`);
+      throw invalidParams(
+        `'notifications.resourceSubscriptions' names ${uris.length} URIs; at most ${maxUris} are allowed`,
+      );
     if (offered.resources && uris.length > 0)
       honoured.resourceSubscriptions = Object.freeze([...new Set(uris as string[])]);
   }

@@ -13,6 +13,7 @@ import {
   listenCompletion,
   listenRefusal,
   readListenFilter,
+  type ListenFilter,
 } from './listen-protocol';
 import { callerKey } from '../../core/registry/call-limit';
 import type { AuthInfo } from '../../core/registry/request-context';
@@ -34,6 +35,11 @@ export interface ListenSettings {
   /** The router's observer: each listen request observed until its acknowledgment or refusal (a SERVER span). */
   readonly telemetry?: McpObserver | undefined;
 }
+
+/** A listen request let in, with what it listens to and whose stream it is; or refused, with its status and error. */
+type Admission =
+  | { readonly ok: true; readonly filter: ListenFilter; readonly key: string }
+  | { readonly ok: false; readonly status: number; readonly body: JsonRpcFailure };
 
 /** One open listen stream: how to end it gracefully. */
 interface OpenStream {
@@ -100,58 +106,67 @@ export class ListenStreams {
       void loading.then(() => this.open(req, res, request, auth, clientAddress));
       return;
     }
-    const { id } = request;
     const operation = this.#trace(request, clientAddress, req.httpVersion);
-    const refuse = (status: number, body: JsonRpcFailure): void => {
-      operation?.end(body);
-      sendJson(res, status, body);
-    };
+    const admission = this.#admit(req, request, callerKey(auth?.subject, undefined, clientAddress));
+    if (!admission.ok) {
+      operation?.end(admission.body);
+      sendJson(res, admission.status, admission.body);
+      return;
+    }
+    this.#attach(res, request.id, admission.filter, admission.key, operation);
+  }
+
+  /** Whether a listen request may open a stream (in the order clients are answered), and what it listens to. */
+  #admit(req: IncomingMessage, request: JsonRpcRequest, key: string): Admission {
+    const { id } = request;
+    const refuse = (status: number, code: number, message: string): Admission => ({
+      ok: false,
+      status,
+      body: listenRefusal(id, code, message),
+    });
     // The stream is the whole answer: a client that cannot read SSE cannot listen (MCP 2026-07-28 transports).
-    if (!parseAccept(req.headers.accept).sse) {
-      refuse(
+    if (!parseAccept(req.headers.accept).sse)
+      return refuse(
         406,
-        listenRefusal(
-          id,
-          ErrorCode.ServerError,
-          'Not Acceptable: subscriptions/listen replies with a stream; accept text/event-stream',
-        ),
+        ErrorCode.ServerError,
+        'Not Acceptable: subscriptions/listen replies with a stream; accept text/event-stream',
       );
-      return;
-    }
-    if (this.#closed) {
-      refuse(503, listenRefusal(id, ErrorCode.ServerError, 'Service Unavailable: the server is shutting down'));
-      return;
-    }
-    let filter;
+    if (this.#closed) return refuse(503, ErrorCode.ServerError, 'Service Unavailable: the server is shutting down');
+    let filter: ListenFilter;
     try {
       filter = readListenFilter(request.params ?? {}, this.features(), this.settings.maxUris);
     } catch (err) {
       // MCP 2026-07-28 transports: an error of a request that was served goes in-band, on 200.
       const error = err instanceof JsonRpcError ? err : new JsonRpcError(ErrorCode.InternalError, 'Internal error');
-      refuse(200, listenRefusal(id, error.code, error.message));
-      return;
+      return refuse(200, error.code, error.message);
     }
     // Each stream holds a socket (a file descriptor) and a subscription: the router's bound comes before the caller's.
     // 503, not 429: the server is full, whoever asks (RFC 9110 §15.6.4).
-    if (this.#open.size >= this.settings.maxStreams) {
-      refuse(
+    if (this.#open.size >= this.settings.maxStreams)
+      return refuse(
         503,
-        listenRefusal(
-          id,
-          ErrorCode.ServerError,
-          `Service Unavailable: ${this.#open.size} listen streams are open on this server (listen.maxStreams); try again later`,
-        ),
+        ErrorCode.ServerError,
+        `Service Unavailable: ${this.#open.size} listen streams are open on this server (listen.maxStreams); try again later`,
       );
-      return;
-    }
-    const key = callerKey(auth?.subject, undefined, clientAddress);
     const held = this.#perCaller.get(key) ?? 0;
-    if (held >= this.settings.maxStreamsPerPrincipal) {
-      const message = `Too Many Requests: ${held} listen streams are already open for this caller (listen.maxStreamsPerPrincipal); close one first`;
-      refuse(429, listenRefusal(id, ErrorCode.ServerError, message));
-      return;
-    }
-    this.#perCaller.set(key, held + 1);
+    if (held >= this.settings.maxStreamsPerPrincipal)
+      return refuse(
+        429,
+        ErrorCode.ServerError,
+        `Too Many Requests: ${held} listen streams are already open for this caller (listen.maxStreamsPerPrincipal); close one first`,
+      );
+    return { ok: true, filter, key };
+  }
+
+  /** Opens an admitted stream: counted for its caller until it ends, acknowledged, then subscribed to the bus. */
+  #attach(
+    res: ServerResponse,
+    id: JsonRpcRequest['id'],
+    filter: ListenFilter,
+    key: string,
+    operation: ObservedOperation | undefined,
+  ): void {
+    this.#perCaller.set(key, (this.#perCaller.get(key) ?? 0) + 1);
     const uris = new Set(filter.resourceSubscriptions);
     let unsubscribe: (() => void) | undefined;
     let stream: OpenStream | undefined;

@@ -2,6 +2,7 @@
 
 import type { IncomingMessage } from 'node:http';
 import { definedOnly, invalidOption, McpConfigError, type OptionKeys } from '../../options/config-error';
+import { OptionReader } from '../../options/option-reader';
 import { repeatedHeader } from '../http/repeated-headers';
 import type { AuthInfo } from '../../core/registry/request-context';
 import { tokenDigest } from './token-cache';
@@ -76,6 +77,17 @@ export interface ResolvedAuth extends Readonly<Omit<AuthOptions, 'tokens' | 'req
   readonly requiredScopes?: readonly string[];
 }
 
+const KNOWN_METADATA_OPTIONS: OptionKeys<ResourceMetadataOptions> = {
+  resource: true,
+  authorizationServers: true,
+  scopesSupported: true,
+  resourceName: true,
+  resourceDocumentation: true,
+};
+
+const isString = (value: unknown): value is string => typeof value === 'string';
+const isScopeName = (value: unknown): value is string => typeof value === 'string' && value !== '';
+
 const KNOWN_AUTH_OPTIONS: OptionKeys<AuthOptions> = {
   server: true,
   tokens: true,
@@ -119,26 +131,18 @@ function resolveTokens(tokens: ReadonlyArray<string | StaticToken>): readonly Re
 export function resolveAuthOptions(auth: AuthOptions): ResolvedAuth {
   if (typeof auth !== 'object' || auth === null)
     throw invalidOption('auth', '{ tokens }, { verify }, { fromRequest } or { server }', auth);
-  for (const key of Object.keys(auth)) {
-    if (!Object.hasOwn(KNOWN_AUTH_OPTIONS, key))
-      throw new McpConfigError('ERR_MCP_UNKNOWN_OPTION', `unknown option 'auth.${key}'`);
-  }
-  const { tokens, requiredScopes, resourceMetadata, resourceMetadataUrl } = auth;
-  if (
-    requiredScopes !== undefined &&
-    (!Array.isArray(requiredScopes) || !requiredScopes.every((scope) => typeof scope === 'string' && scope !== ''))
-  ) {
-    throw invalidOption('auth.requiredScopes', 'an array of scope names', requiredScopes);
-  }
-  if (resourceMetadata !== undefined) {
-    const servers = resourceMetadata?.authorizationServers;
+  const read = OptionReader.of<AuthOptions>(auth, 'auth', KNOWN_AUTH_OPTIONS);
+  const requiredScopes = read.array('requiredScopes', isScopeName, 'an array of scope names');
+  if (read.raw('resourceMetadata') !== undefined) {
     // MCP authorization (RFC 9728): the metadata must name at least one authorization server.
-    if (!Array.isArray(servers) || servers.length === 0 || !servers.every((server) => typeof server === 'string')) {
-      throw invalidOption('auth.resourceMetadata.authorizationServers', 'a non-empty array of URLs', servers);
-    }
+    const metadata = read.nested('resourceMetadata', KNOWN_METADATA_OPTIONS);
+    const expected = 'a non-empty array of URLs';
+    if (metadata.array('authorizationServers', isString, expected, { nonEmpty: true }) === undefined)
+      throw metadata.invalid('authorizationServers', expected);
   }
+  const resourceMetadataUrl = read.raw('resourceMetadataUrl');
   if (resourceMetadataUrl !== undefined && typeof resourceMetadataUrl !== 'string')
-    throw invalidOption('auth.resourceMetadataUrl', 'a URL', resourceMetadataUrl);
+    throw read.invalid('resourceMetadataUrl', 'a URL');
   const sources = (['tokens', 'verify', 'fromRequest', 'server'] as const).filter((key) => auth[key] !== undefined);
   if (sources.length !== 1) {
     throw new McpConfigError(
@@ -146,19 +150,18 @@ export function resolveAuthOptions(auth: AuthOptions): ResolvedAuth {
       `option 'auth' needs exactly one of 'tokens', 'verify', 'fromRequest' or 'server' (got ${sources.length === 0 ? 'none' : sources.join(', ')})`,
     );
   }
-  if (tokens !== undefined && (!Array.isArray(tokens) || tokens.length === 0)) {
-    throw new McpConfigError('ERR_MCP_INVALID_OPTION', "option 'auth.tokens' must be a non-empty array");
-  }
-  for (const key of ['verify', 'fromRequest'] as const) {
-    if (auth[key] !== undefined && typeof auth[key] !== 'function')
-      throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option 'auth.${key}' must be a function`);
-  }
+  const tokens = read.raw('tokens');
+  // Anything but an array is shown by its type only: it may be a token, which must not end up in a log.
+  if (tokens !== undefined && (!Array.isArray(tokens) || tokens.length === 0))
+    throw read.invalid('tokens', 'a non-empty array', Array.isArray(tokens) ? tokens : typeof tokens);
+  read.fn('verify');
+  read.fn('fromRequest');
   // Keys the caller did not give stay absent.
   return Object.freeze(
     definedOnly<ResolvedAuth>({
       ...auth,
       tokens: tokens && resolveTokens(tokens),
-      requiredScopes: requiredScopes && Object.freeze([...requiredScopes]),
+      requiredScopes,
       // `auth.server` is the sign-in feature's to check; authentication learns of it from its token issuer.
       server: undefined,
     }),
@@ -234,7 +237,7 @@ export function createAuthenticator(options: ResolvedAuth, ownTokens?: AuthOptio
     if (token === undefined)
       return { ok: false, failure: /^\s*bearer\b/i.test(req.headers.authorization ?? '') ? 'invalid' : 'missing' };
     if (fromStatic) return check(fromStatic(token));
-    // A verify callback may answer at once or later; a throw or a rejection is the router's 500, as before.
+    // A verify callback may answer at once or later; a throw or a rejection is the router's 500.
     return Promise.resolve(verify?.(token, req)).then(check);
   };
 }

@@ -3,9 +3,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors, { type CorsOptions } from 'cors';
 import type { RequestHandler } from 'express';
-import { definedOnly, invalidOption, McpConfigError } from '../../options/config-error';
+import { definedOnly, invalidOption, McpConfigError, type OptionKeys } from '../../options/config-error';
+import { OptionReader } from '../../options/option-reader';
+import { isObject } from '../../core/jsonrpc/types';
 import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS } from '../http/headers';
-import { remembered } from '../http/remembered';
+import { memoizeBounded } from '../http/bounded-memo';
 import type { OriginsOption } from './origin-host';
 
 /** Default `cors.maxAge` (options.ts): how long, in seconds, a browser may cache a preflight's answer. */
@@ -86,7 +88,7 @@ export function createCorsHandler(
   const actualAnswerOf =
     typeof origins === 'function'
       ? undefined
-      : remembered((origin) => recordActualAnswer(handleWithPackage, origin), MAX_ORIGINS_REMEMBERED);
+      : memoizeBounded((origin) => recordActualAnswer(handleWithPackage, origin), MAX_ORIGINS_REMEMBERED);
   return function mcpCors(req: IncomingMessage, res: ServerResponse, next: () => void) {
     const { origin } = req.headers;
     if (origin === undefined) return next();
@@ -130,22 +132,34 @@ function recordActualAnswer(
   return answered ? Object.freeze([...written.values()]) : null;
 }
 
+/** Every option of the `cors` package, which does not check them itself. */
+const CORS_OPTION_KEYS: OptionKeys<CorsOptions> = {
+  origin: true,
+  methods: true,
+  allowedHeaders: true,
+  exposedHeaders: true,
+  credentials: true,
+  maxAge: true,
+  preflightContinue: true,
+  optionsSuccessStatus: true,
+};
+
 /**
  * Checks the `cors` option once, at router creation, and sets the router's defaults under the caller's values.
  *
  * @param origins - the `origins` option, which CORS takes its `origin` from
  * @returns the `cors` package options but `origin`, frozen; false for no CORS
- * @throws {McpConfigError} `ERR_MCP_INVALID_OPTION` for a value that is no options object, `cors.origin`, or a
- *   wildcard origin with credentials
+ * @throws {McpConfigError} `ERR_MCP_UNKNOWN_OPTION` for a key the package does not have; `ERR_MCP_INVALID_OPTION` for
+ *   a value that is no options object, `cors.origin`, or a wildcard origin with credentials
  */
 export function resolveCors(
   cors: CorsOptions | false | undefined,
   origins: OriginsOption | undefined,
 ): Readonly<CorsOptions> | false {
   if (cors === false) return false;
-  if (cors !== undefined && (typeof cors !== 'object' || cors === null))
-    throw invalidOption('cors', 'cors package options or false', cors);
-  if (cors?.origin !== undefined)
+  if (cors !== undefined && !isObject(cors)) throw invalidOption('cors', 'cors package options or false', cors);
+  const read = OptionReader.of<CorsOptions>(cors, 'cors', CORS_OPTION_KEYS);
+  if (read.raw('origin') !== undefined)
     throw new McpConfigError(
       'ERR_MCP_INVALID_OPTION',
       "option 'cors.origin' is not used: set 'origins', which drives both CORS and the Origin check",

@@ -92,7 +92,7 @@ export function createFrontDoor(
 
 /**
  * One middleware that runs `handlers` in order, as Express would run them as separate layers: each layer of an
- * Express router costs matching and `next` bookkeeping per request (bench/README.md), and the front door has up to
+ * Express router costs matching and `next` bookkeeping per request, and the front door has up to
  * six. A handler that calls `next(err)`, throws, or returns a rejected promise (as Express 5 handles it)
  * hands the error on; the rest are skipped.
  */

@@ -1,7 +1,7 @@
 // DNS-rebinding guard and the `origins` / `allowedHosts` policy: a browser Origin must be allowed, a Host must be expected.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { McpConfigError } from '../../options/config-error';
+import { invalidOption, McpConfigError } from '../../options/config-error';
 import { ErrorCode } from '../../core/jsonrpc/errors';
 import { sendHttpError } from '../http/http-error';
 import { parseHostHeader, rejectUnexpectedHost } from '../http/host-header';
@@ -56,11 +56,7 @@ export function createOriginMatcher(origins: OriginsOption | undefined): (origin
       }
     };
   }
-  if (!Array.isArray(origins))
-    throw new McpConfigError(
-      'ERR_MCP_INVALID_OPTION',
-      "option 'origins' must be '*', an array of origins, or a function",
-    );
+  if (!Array.isArray(origins)) throw invalidOption('origins', "'*', an array of origins, or a function", origins);
   const allowed = new Set(
     origins.map((origin) => {
       const parsed = typeof origin === 'string' ? originHostname(origin) && new URL(origin).origin : undefined;
@@ -94,10 +90,7 @@ export function createHostMatcher(
       !isLoopbackHost(req.socket.localAddress ?? '') || isLoopbackHost(hostnameOf(req.headers.host ?? ''));
   }
   if (!Array.isArray(allowedHosts) || !allowedHosts.every((host) => typeof host === 'string' && host !== '')) {
-    throw new McpConfigError(
-      'ERR_MCP_INVALID_OPTION',
-      "option 'allowedHosts' must be an array of host names, or false",
-    );
+    throw invalidOption('allowedHosts', 'an array of host names, or false', allowedHosts);
   }
   const allowed = new Set(allowedHosts.map((host) => host.toLowerCase()));
   return (req) => {

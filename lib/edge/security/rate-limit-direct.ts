@@ -1,9 +1,9 @@
 // The router's plain rate limit (a number per window, in memory) run on express-rate-limit's own MemoryStore directly.
 /*
- * express-rate-limit's middleware costs a production request more than the counting does (bench/README.md, issue
- * 34): an async chain of six awaits, `req.ip` evaluated for a debug line even when debugging is off, a WeakMap entry
- * per request for a check that the store is not counted twice, and a SHA-256 of the key for every RateLimit-Policy
- * header. For the options the router sets itself and a limit and window of the caller, none of that can change a
+ * express-rate-limit's middleware costs a request more than the counting does: an async chain of six awaits, `req.ip`
+ * evaluated for a debug line even when debugging is off, a WeakMap entry per request for a check that the store is
+ * not counted twice, and a SHA-256 of the key for every RateLimit-Policy header. For the options the router sets
+ * itself and a limit and window of the caller, none of that can change a
  * request's outcome: the package still builds the limiter (it checks the options and initialises the store, once),
  * its MemoryStore still counts and resets, and the fields written are byte for byte its draft-8 ones
  * (__tests__/security/rate-limit-headers.test.ts compares them); only the work around the store is done once.
@@ -13,7 +13,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createHash } from 'node:crypto';
 import type { NextFunction, RequestHandler } from 'express';
 import { MemoryStore, rateLimit, type Options as RateLimitOptions, type RateLimitInfo } from 'express-rate-limit';
-import { remembered } from '../http/remembered';
+import { memoizeBounded } from '../http/bounded-memo';
 
 /** Partition keys remembered at most: principals and client addresses in use. */
 const MAX_PARTITION_KEYS = 1_024;
@@ -90,12 +90,12 @@ export function createDirectRateLimiter(
   const name = policyName(limit, windowMs);
   const quota = `${name}; q=${limit}; w=${windowSeconds}; pk=:`;
   // The draft's partition key names the caller's quota without revealing the key; the same key, the same text.
-  const partitionKeyOf = remembered(
+  const partitionKeyOf = memoizeBounded(
     (key) => Buffer.from(createHash('sha256').update(key).digest('hex').slice(0, 12)).toString('base64'),
     MAX_PARTITION_KEYS,
   );
 
-  function counted(
+  function applyCount(
     req: IncomingMessage,
     res: ServerResponse,
     next: NextFunction,
@@ -122,6 +122,8 @@ export function createDirectRateLimiter(
     if (skip(req)) return next();
     const key = keyOf(req);
     // A store error is the request's error, as the package's `passOnStoreError: false` makes it.
-    store.increment(key).then(({ totalHits, resetTime }) => counted(req, res, next, key, totalHits, resetTime), next);
+    store
+      .increment(key)
+      .then(({ totalHits, resetTime }) => applyCount(req, res, next, key, totalHits, resetTime), next);
   };
 }

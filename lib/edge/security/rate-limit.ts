@@ -164,9 +164,8 @@ export function createRateLimiter(resolved: ResolvedRateLimit, settings: RateLim
     handler: async (req, res) => {
       // The refused request's id, so the client can match the error to it (JSON-RPC 2.0 §5: null when it cannot be
       // known). Only the body's first few KB are read, never parsed whole: a refusal must cost less than the work it
-      // refuses (parsing whole bodies of the largest size let a flood of refused requests slow every other client).
-      // An id past the prefix (the official SDK writes it after `params`) is null; the SDK's requests under 4 KiB
-      // (initialize, lists, most calls) show theirs, found in 2-17 µs, so the scan is kept over always answering null.
+      // refuses, or a flood of refused requests would slow every other client. An id past the prefix (the official
+      // SDK writes it after `params`) is null; requests of ordinary size (initialize, lists, most calls) show theirs.
       const prefix =
         req.method === 'POST' ? await readBodyPrefix(req, REFUSED_ID_PREFIX_BYTES, settings.bodyLimit) : undefined;
       const headers = prefix?.kind === 'unread' && prefix.close ? { Connection: 'close' } : undefined;

@@ -32,8 +32,8 @@ export interface VerifiedTokenCache<T extends AuthInfo = AuthInfo> {
   readonly size: number;
 }
 
-// crypto.hash (Node 20.12+) hashes in one call, without a Hash object per token (measured: the Hash object was half
-// of a verified-token cache hit's cost, bench scenario sign-in); Node 18 has only the latter.
+// crypto.hash (Node 20.12+) hashes in one call, without a Hash object per token for every cache hit to pay for;
+// Node 18 has only the latter.
 const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encoding: 'base64url') => string }).hash;
 
 /** The cache key of a token: its SHA-256, so that the cache (and a heap dump of it) never holds a token. */

@@ -1,12 +1,8 @@
 // The `sessions` option (2025 sessions: limits, stores, hooks) and its resolution: checked once, fully defaulted, frozen.
 
-import {
-  definedOnly,
-  invalidOption,
-  isPositiveInteger,
-  McpConfigError,
-  type OptionKeys,
-} from '../../options/config-error';
+import { definedOnly, invalidOption, McpConfigError, type OptionKeys } from '../../options/config-error';
+import { OptionReader } from '../../options/option-reader';
+import { isObject } from '../../core/jsonrpc/types';
 import { MemoryEventStore } from '../store/memory-event-store';
 import { MemoryMessageBus } from '../store/memory-message-bus';
 import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TTL_MS, MemorySessionStore } from '../store/memory-session-store';
@@ -76,7 +72,8 @@ const KNOWN_SESSION_OPTIONS: OptionKeys<SessionOptions> = {
   onSessionClosed: true,
 };
 
-export function hasMethods(value: unknown, ...names: string[]): boolean {
+/** True for an object with a function under each of `names`: a store or bus the router can call. */
+function hasMethods(value: unknown, ...names: string[]): boolean {
   return (
     typeof value === 'object' &&
     value !== null &&
@@ -84,78 +81,77 @@ export function hasMethods(value: unknown, ...names: string[]): boolean {
   );
 }
 
+/** The reader of the `sessions` option; its shape (an object, or false) checked first. */
+function readerOf(sessions: SessionOptions | false | undefined): OptionReader<SessionOptions> {
+  if (sessions !== undefined && sessions !== false && !isObject(sessions))
+    throw invalidOption('sessions', 'an object of session options, or false', sessions);
+  return OptionReader.of<SessionOptions>(sessions || undefined, 'sessions', KNOWN_SESSION_OPTIONS);
+}
+
+/** `sessions.maxSubscriptions`, read apart: listen streams take it as their bound even when no session is kept. */
 export function resolveMaxSubscriptions(sessions: SessionOptions | false | undefined): number {
-  const { maxSubscriptions = DEFAULT_MAX_SUBSCRIPTIONS } = sessions || {};
-  if (!isPositiveInteger(maxSubscriptions))
-    throw invalidOption('sessions.maxSubscriptions', 'a positive integer', maxSubscriptions);
-  return maxSubscriptions;
+  return readerOf(sessions).positiveInteger('maxSubscriptions', DEFAULT_MAX_SUBSCRIPTIONS);
+}
+
+/** The stores the caller gave (`sessions.store`, `eventStore`, `bus`), each checked for the methods the router calls. */
+function givenStores(read: OptionReader<SessionOptions>): Pick<SessionOptions, 'store' | 'eventStore' | 'bus'> {
+  const store = read.raw('store');
+  if (store !== undefined) {
+    if (!hasMethods(store, 'get', 'set', 'touch', 'delete', 'onDrop', 'close'))
+      throw read.invalid('store', 'a SessionStore', typeof store);
+    if (read.raw('idleTtlMs') !== undefined || read.raw('max') !== undefined)
+      throw new McpConfigError(
+        'ERR_MCP_INVALID_OPTION',
+        "options 'sessions.idleTtlMs' and 'sessions.max' configure the default store; configure your own 'sessions.store' instead",
+      );
+  }
+  const eventStore = read.raw('eventStore');
+  if (
+    eventStore !== undefined &&
+    eventStore !== false &&
+    !hasMethods(eventStore, 'append', 'replayAfter', 'deleteSession')
+  )
+    throw read.invalid('eventStore', 'an EventStore or false', typeof eventStore);
+  const bus = read.raw('bus');
+  if (bus !== undefined && !hasMethods(bus, 'publish', 'subscribe'))
+    throw read.invalid('bus', 'a MessageBus', typeof bus);
+  return { store, eventStore, bus };
 }
 
 /**
- * @param shared - the router's `store`: the default of `sessions.store`, `eventStore` and `bus` (each given one wins)
+ * Checks the `sessions` option and fills in its defaults, the stores included: each one given wins over the
+ * router's `store`, which wins over the in-memory ones.
+ *
+ * @param shared - the router's `store`
+ * @returns undefined for `sessions: false`
+ * @throws {McpConfigError} `ERR_MCP_UNKNOWN_OPTION` for a key it does not know, `ERR_MCP_INVALID_OPTION` for a bad value
  */
 export function resolveSessions(
   sessions: SessionOptions | false | undefined,
   shared?: McpStore,
 ): ResolvedSessions | undefined {
+  const read = readerOf(sessions);
   if (sessions === false) return undefined;
-  if (sessions !== undefined && (typeof sessions !== 'object' || sessions === null))
-    throw invalidOption('sessions', 'an object of session options, or false', sessions);
-  for (const key of Object.keys(sessions ?? {})) {
-    if (!Object.hasOwn(KNOWN_SESSION_OPTIONS, key))
-      throw new McpConfigError('ERR_MCP_UNKNOWN_OPTION', `unknown option 'sessions.${key}'`);
-  }
-  const {
-    idleTtlMs = DEFAULT_SESSION_IDLE_TTL_MS,
-    max = DEFAULT_MAX_SESSIONS,
-    allowDelete = true,
-    maxStreams = DEFAULT_MAX_STREAMS,
-    maxPendingRequests = DEFAULT_MAX_PENDING_REQUESTS,
-    maxPerPrincipal = DEFAULT_MAX_SESSIONS_PER_PRINCIPAL,
-    store,
-    eventStore,
-    bus,
-    onSessionCreated,
-    onSessionClosed,
-  } = sessions ?? {};
-  if (!isPositiveInteger(idleTtlMs))
-    throw invalidOption('sessions.idleTtlMs', 'a positive number of milliseconds', idleTtlMs);
-  if (!isPositiveInteger(max)) throw invalidOption('sessions.max', 'a positive integer', max);
-  if (typeof allowDelete !== 'boolean') throw invalidOption('sessions.allowDelete', 'a boolean', allowDelete);
-  const counts = { maxStreams, maxPendingRequests, maxPerPrincipal };
-  for (const [key, value] of Object.entries(counts)) {
-    if (!isPositiveInteger(value)) throw invalidOption(`sessions.${key}`, 'a positive integer', value);
-  }
-  if (store !== undefined) {
-    if (!hasMethods(store, 'get', 'set', 'touch', 'delete', 'onDrop', 'close'))
-      throw invalidOption('sessions.store', 'a SessionStore', typeof store);
-    if (sessions?.idleTtlMs !== undefined || sessions?.max !== undefined) {
-      throw new McpConfigError(
-        'ERR_MCP_INVALID_OPTION',
-        "options 'sessions.idleTtlMs' and 'sessions.max' configure the default store; configure your own 'sessions.store' instead",
-      );
-    }
-  }
-  if (
-    eventStore !== undefined &&
-    eventStore !== false &&
-    !hasMethods(eventStore, 'append', 'replayAfter', 'deleteSession')
-  ) {
-    throw invalidOption('sessions.eventStore', 'an EventStore or false', typeof eventStore);
-  }
-  if (bus !== undefined && !hasMethods(bus, 'publish', 'subscribe'))
-    throw invalidOption('sessions.bus', 'a MessageBus', typeof bus);
-  if (onSessionCreated !== undefined && typeof onSessionCreated !== 'function')
-    throw invalidOption('sessions.onSessionCreated', 'a function', onSessionCreated);
-  if (onSessionClosed !== undefined && typeof onSessionClosed !== 'function')
-    throw invalidOption('sessions.onSessionClosed', 'a function', onSessionClosed);
+  const idleTtlMs = read.milliseconds('idleTtlMs', DEFAULT_SESSION_IDLE_TTL_MS);
+  const max = read.positiveInteger('max', DEFAULT_MAX_SESSIONS);
+  const allowDelete = read.boolean('allowDelete', true);
+  const counts = {
+    maxStreams: read.positiveInteger('maxStreams', DEFAULT_MAX_STREAMS),
+    maxPendingRequests: read.positiveInteger('maxPendingRequests', DEFAULT_MAX_PENDING_REQUESTS),
+    maxPerPrincipal: read.positiveInteger('maxPerPrincipal', DEFAULT_MAX_SESSIONS_PER_PRINCIPAL),
+  };
+  const { store, eventStore, bus } = givenStores(read);
+  const hooks = definedOnly({
+    onSessionCreated: read.fn('onSessionCreated'),
+    onSessionClosed: read.fn('onSessionClosed'),
+  });
+  const limits = { idleTtlMs, max };
   return Object.freeze({
-    ...definedOnly({ onSessionCreated, onSessionClosed }),
+    ...hooks,
     ...counts,
     allowDelete,
-    store: store ?? shared?.sessions({ idleTtlMs, max }) ?? new MemorySessionStore({ idleTtlMs, max }),
-    events:
-      eventStore === false ? undefined : (eventStore ?? shared?.events({ idleTtlMs, max }) ?? new MemoryEventStore()),
+    store: store ?? shared?.sessions(limits) ?? new MemorySessionStore(limits),
+    events: eventStore === false ? undefined : (eventStore ?? shared?.events(limits) ?? new MemoryEventStore()),
     bus: bus ?? shared?.bus() ?? new MemoryMessageBus(),
   });
 }

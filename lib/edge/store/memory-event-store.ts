@@ -2,7 +2,8 @@
 
 import type { JsonRpcMessage } from '../../core/jsonrpc/types';
 import type { EventStore } from './session-stores';
-import { checkStoreOptions, positiveInteger } from './store-options';
+import type { OptionKeys } from '../../options/config-error';
+import { OptionReader } from '../../options/option-reader';
 
 /** How many events of one stream are kept for replay. */
 export const DEFAULT_MAX_EVENTS_PER_STREAM = 1000;
@@ -32,7 +33,7 @@ export interface MemoryEventStoreOptions {
 
 /**
  * An event's message as held: JSON text, as a serialising store would keep it (and cheaper than a
- * `structuredClone` of every event: bench/README.md); a structured copy of a message JSON cannot
+ * `structuredClone` of every event); a structured copy of a message JSON cannot
  * hold (a BigInt in a result); null for a priming event.
  */
 type Held = string | JsonRpcMessage | null;
@@ -61,7 +62,8 @@ function sizeOf(held: Held): number {
   return held === null ? 0 : typeof held === 'string' ? held.length : UNSERIALISED_EVENT_SIZE;
 }
 
-function hold(message: JsonRpcMessage | null, json: string | undefined): Held {
+/** A message as the store holds it: its JSON text (given, or written here), else a structured copy. */
+function toHeld(message: JsonRpcMessage | null, json: string | undefined): Held {
   if (message === null) return null;
   if (json !== undefined) return json;
   try {
@@ -71,11 +73,12 @@ function hold(message: JsonRpcMessage | null, json: string | undefined): Held {
   }
 }
 
-function release(held: Held): JsonRpcMessage | null {
+/** A held message as a replay hands it out: a fresh object each time. */
+function fromHeld(held: Held): JsonRpcMessage | null {
   return held === null ? null : typeof held === 'string' ? (JSON.parse(held) as JsonRpcMessage) : structuredClone(held);
 }
 
-const KNOWN_OPTIONS: { [K in keyof Required<MemoryEventStoreOptions>]: true } = {
+const KNOWN_OPTIONS: OptionKeys<MemoryEventStoreOptions> = {
   maxEventsPerStream: true,
   maxStreamsPerSession: true,
   maxBytesPerSession: true,
@@ -111,17 +114,11 @@ export class MemoryEventStore implements EventStore {
 
   /** @throws {McpConfigError} `ERR_MCP_UNKNOWN_OPTION` or `ERR_MCP_INVALID_OPTION` for a bad option */
   constructor(options: MemoryEventStoreOptions = {}) {
-    checkStoreOptions('MemoryEventStore', options, KNOWN_OPTIONS);
-    const {
-      maxEventsPerStream = DEFAULT_MAX_EVENTS_PER_STREAM,
-      maxStreamsPerSession = DEFAULT_MAX_STREAMS_PER_SESSION,
-      maxBytesPerSession = DEFAULT_MAX_BYTES_PER_SESSION,
-      maxBytes = DEFAULT_MAX_BYTES,
-    } = options;
-    this.#maxEvents = positiveInteger('MemoryEventStore', 'maxEventsPerStream', maxEventsPerStream);
-    this.#maxStreams = positiveInteger('MemoryEventStore', 'maxStreamsPerSession', maxStreamsPerSession);
-    this.#maxSessionBytes = positiveInteger('MemoryEventStore', 'maxBytesPerSession', maxBytesPerSession);
-    this.#maxBytes = positiveInteger('MemoryEventStore', 'maxBytes', maxBytes);
+    const read = OptionReader.of(options, 'MemoryEventStore', KNOWN_OPTIONS);
+    this.#maxEvents = read.positiveInteger('maxEventsPerStream', DEFAULT_MAX_EVENTS_PER_STREAM);
+    this.#maxStreams = read.positiveInteger('maxStreamsPerSession', DEFAULT_MAX_STREAMS_PER_SESSION);
+    this.#maxSessionBytes = read.positiveInteger('maxBytesPerSession', DEFAULT_MAX_BYTES_PER_SESSION);
+    this.#maxBytes = read.positiveInteger('maxBytes', DEFAULT_MAX_BYTES);
   }
 
   /** How many sessions have at least one stream recorded. */
@@ -156,7 +153,7 @@ export class MemoryEventStore implements EventStore {
     }
     streams.delete(streamId);
     streams.set(streamId, stream);
-    const held = hold(message, json);
+    const held = toHeld(message, json);
     stream.events.push(held);
     this.#count(session, stream, sizeOf(held));
     if (stream.events.length > this.#maxEvents) this.#forgetOldestEvent(session, stream);
@@ -186,7 +183,7 @@ export class MemoryEventStore implements EventStore {
     if (seq + 1 < firstHeld) return undefined;
     const events = stream.events
       .slice(seq + 1 - firstHeld)
-      .map((held, index) => ({ id: `${streamId}.${seq + 1 + index}`, message: release(held) }));
+      .map((held, index) => ({ id: `${streamId}.${seq + 1 + index}`, message: fromHeld(held) }));
     return { streamId, events };
   }
 

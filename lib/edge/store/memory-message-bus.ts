@@ -1,9 +1,9 @@
 // MemoryMessageBus: the default MessageBus, handing messages to listeners in this process through a map of topics.
 
-import { McpConfigError } from '../../options/config-error';
+import type { OptionKeys } from '../../options/config-error';
+import { OptionReader } from '../../options/option-reader';
 import type { JsonRpcMessage } from '../../core/jsonrpc/types';
 import type { MessageBus } from './session-stores';
-import { checkStoreOptions } from './store-options';
 
 /** Options of {@link MemoryMessageBus}. */
 export interface MemoryMessageBusOptions {
@@ -40,7 +40,7 @@ export function deliverTo(
   }
 }
 
-const KNOWN_OPTIONS: { [K in keyof Required<MemoryMessageBusOptions>]: true } = { onListenerError: true };
+const KNOWN_OPTIONS: OptionKeys<MemoryMessageBusOptions> = { onListenerError: true };
 
 /**
  * Delivers messages to listeners in this process, synchronously, before `publish` resolves. A listener that
@@ -62,15 +62,8 @@ export class MemoryMessageBus implements MessageBus {
 
   /** @throws {McpConfigError} `ERR_MCP_UNKNOWN_OPTION` or `ERR_MCP_INVALID_OPTION` for a bad option */
   constructor(options: MemoryMessageBusOptions = {}) {
-    checkStoreOptions('MemoryMessageBus', options, KNOWN_OPTIONS);
-    const { onListenerError = () => undefined } = options;
-    if (typeof onListenerError !== 'function') {
-      throw new McpConfigError(
-        'ERR_MCP_INVALID_OPTION',
-        `MemoryMessageBus option 'onListenerError' must be a function, got ${typeof onListenerError}`,
-      );
-    }
-    this.#onListenerError = onListenerError;
+    this.#onListenerError =
+      OptionReader.of(options, 'MemoryMessageBus', KNOWN_OPTIONS).fn('onListenerError') ?? (() => undefined);
   }
 
   /** How many topics have at least one listener. */

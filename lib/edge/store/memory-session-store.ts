@@ -1,8 +1,8 @@
 // MemorySessionStore: the default SessionStore, keeping sessions in this process with an idle TTL and an LRU cap.
 
-import { McpConfigError } from '../../options/config-error';
+import type { OptionKeys } from '../../options/config-error';
+import { OptionReader } from '../../options/option-reader';
 import type { SessionRecord, SessionStore } from './session-stores';
-import { checkStoreOptions, positiveInteger } from './store-options';
 
 /** How long a session may stay idle before it expires. */
 export const DEFAULT_SESSION_IDLE_TTL_MS = 30 * 60 * 1000;
@@ -29,7 +29,7 @@ interface Entry {
   lastActive: number;
 }
 
-const KNOWN_OPTIONS: { [K in keyof Required<MemorySessionStoreOptions>]: true } = {
+const KNOWN_OPTIONS: OptionKeys<MemorySessionStoreOptions> = {
   idleTtlMs: true,
   max: true,
   now: true,
@@ -79,16 +79,10 @@ export class MemorySessionStore implements SessionStore {
 
   /** @throws {McpConfigError} `ERR_MCP_UNKNOWN_OPTION` or `ERR_MCP_INVALID_OPTION` for a bad option */
   constructor(options: MemorySessionStoreOptions = {}) {
-    checkStoreOptions('MemorySessionStore', options, KNOWN_OPTIONS);
-    const { idleTtlMs = DEFAULT_SESSION_IDLE_TTL_MS, max = DEFAULT_MAX_SESSIONS, now = Date.now } = options;
-    this.#idleTtlMs = positiveInteger('MemorySessionStore', 'idleTtlMs', idleTtlMs);
-    this.#max = positiveInteger('MemorySessionStore', 'max', max);
-    if (typeof now !== 'function')
-      throw new McpConfigError(
-        'ERR_MCP_INVALID_OPTION',
-        `MemorySessionStore option 'now' must be a function, got ${typeof now}`,
-      );
-    this.#now = now;
+    const read = OptionReader.of(options, 'MemorySessionStore', KNOWN_OPTIONS);
+    this.#idleTtlMs = read.positiveInteger('idleTtlMs', DEFAULT_SESSION_IDLE_TTL_MS);
+    this.#max = read.positiveInteger('max', DEFAULT_MAX_SESSIONS);
+    this.#now = read.fn('now') ?? Date.now;
   }
 
   /** How many sessions the store holds, expired ones not yet swept included. */

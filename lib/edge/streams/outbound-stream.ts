@@ -29,7 +29,7 @@ export function writeRecorded(
 
 /**
  * 72 random bits as 18 hex digits (valid base64url) cut from `randomUUID()`: Node serves UUIDs from a cache
- * of random bytes, where `randomBytes(9)` asks OpenSSL each time (measured in bench/README.md).
+ * of random bytes, where `randomBytes(9)` asks OpenSSL each time.
  */
 function randomStreamId(): string {
   const uuid = randomUUID(); // xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx: '4' and 'y' are not random, so are left out

@@ -37,10 +37,10 @@ export function createEndpoint(
   beforeEach: (req: IncomingMessage) => void,
 ): RequestHandler {
   const { sessions, authOf, sse } = settings;
-  const byMethod: Record<string, RequestHandler> = { POST: handle(createPostHandler(dispatcher, settings)) };
+  const byMethod: Record<string, RequestHandler> = { POST: forwardRejections(createPostHandler(dispatcher, settings)) };
   if (sessions) {
-    byMethod.GET = handle(createGetHandler(sessions, sse, authOf));
-    if (settings.allowDelete) byMethod.DELETE = handle(createDeleteHandler(sessions, authOf));
+    byMethod.GET = forwardRejections(createGetHandler(sessions, sse, authOf));
+    if (settings.allowDelete) byMethod.DELETE = forwardRejections(createDeleteHandler(sessions, authOf));
   }
   const notAllowed = createMethodNotAllowedHandler(Object.keys(byMethod));
   return function mcpEndpoint(req, res, next) {
@@ -76,7 +76,7 @@ export function createErrorHandler(logger: McpLogger): ErrorRequestHandler {
 }
 
 /** Express 4 does not catch rejected promises: every async handler hands failures to the error handler. */
-function handle(handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>): RequestHandler {
+function forwardRejections(handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>): RequestHandler {
   return function mcpHandler(req, res, next) {
     handler(req, res).catch(next);
   };

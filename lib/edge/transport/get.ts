@@ -6,8 +6,10 @@ import type { AuthInfo } from '../../core/registry/request-context';
 import { parseAccept } from '../http/accept';
 import { LAST_EVENT_ID_HEADER } from '../http/headers';
 import { sendHttpError } from '../http/http-error';
+import type { JsonRpcId } from '../../core/jsonrpc/types';
 import type { SessionChannel } from '../sessions/session-channel';
 import type { SessionManager } from '../sessions/sessions';
+import type { EventStore } from '../store/session-stores';
 import { writeRecorded } from '../streams/outbound-stream';
 import { SseConnection, type SseOptions } from '../http/sse';
 import { followRemoteStream } from './remote-stream';
@@ -32,6 +34,80 @@ function answerHead(req: IncomingMessage, res: ServerResponse, channel: SessionC
   }
   // A stream that is complete at opening writes a GET stream's headers, starts no timer, and ends at once.
   new SseConnection(res, sse, {}, undefined, true).end();
+}
+
+/** A GET whose Last-Event-ID the session's event store knows: what resuming its stream takes. */
+interface Resumption {
+  readonly res: ServerResponse;
+  readonly channel: SessionChannel;
+  readonly events: EventStore;
+  readonly sessionId: string;
+  readonly lastEventId: string;
+  /** The store's first answer: the stream the id names and its events after it. */
+  readonly replay: NonNullable<Awaited<ReturnType<EventStore['replayAfter']>>>;
+  /** Opens the reply's SSE stream. */
+  readonly open: () => SseConnection;
+}
+
+/**
+ * MCP transports › Resumability: replays only the stream the id belongs to, then continues it: here when it runs
+ * here, followed when another instance runs it (a shared store tells), else what it recorded and the end.
+ */
+async function resumeStream(resumption: Resumption): Promise<void> {
+  const { res, channel, events, sessionId, lastEventId, replay, open } = resumption;
+  const stream = channel.localStream(replay.streamId);
+  if (stream !== undefined) {
+    // Read again inside the stream's queue, so nothing recorded meanwhile is missed or doubled.
+    await stream.resume(open(), async () => (await events.replayAfter(sessionId, lastEventId))?.events);
+    return;
+  }
+  // Not running here: another instance may run it (or ran it until it stopped), which a shared store tells.
+  const state = await events.streamState?.(sessionId, replay.streamId);
+  if (res.destroyed) return;
+  if (state !== undefined) {
+    await followElsewhere(resumption, state.requestIds);
+    return;
+  }
+  // The stream finished: what it recorded is all there is. Read again when a shared store said so: it may have
+  // finished on its instance after the first read, and its last events would be missing from it.
+  const recorded =
+    events.streamState === undefined
+      ? replay.events
+      : ((await events.replayAfter(sessionId, lastEventId))?.events ?? replay.events);
+  const connection = open();
+  writeRecorded(connection, recorded);
+  connection.end();
+}
+
+/** Follows a stream another instance runs (or ran), within the session's bound of streams followed here. */
+async function followElsewhere(resumption: Resumption, requestIds: readonly JsonRpcId[]): Promise<void> {
+  const { res, channel, events, sessionId, lastEventId, replay, open } = resumption;
+  let connection: SseConnection | undefined;
+  const release = channel.follow(replay.streamId, { end: () => connection?.end() });
+  // Refused before the stream opens: an empty 200 stream would read as a dropped one, resumed again at once.
+  if (release === undefined) {
+    sendHttpError(
+      res,
+      429,
+      ErrorCode.ServerError,
+      'Too Many Requests: this session has sessions.maxStreams streams open here; resume once one has ended',
+      { 'Retry-After': '1' },
+    );
+    return;
+  }
+  connection = open();
+  try {
+    await followRemoteStream(connection, {
+      events,
+      sessionId,
+      streamId: replay.streamId,
+      requestIds,
+      replayed: replay.events,
+      lastEventId,
+    });
+  } finally {
+    release();
+  }
 }
 
 /**
@@ -73,55 +149,7 @@ export function createGetHandler(
     if (res.destroyed) return;
     const open = (): SseConnection => new SseConnection(res, sse, {}, () => sessions.touch(id));
     if (replay !== undefined && events !== undefined) {
-      // MCP transports › Resumability: replay only the stream the id belongs to, then continue it.
-      const stream = channel.localStream(replay.streamId);
-      if (stream !== undefined) {
-        // Read again inside the stream's queue, so nothing recorded meanwhile is missed or doubled.
-        await stream.resume(open(), async () => (await events.replayAfter(id, lastEventId as string))?.events);
-        return;
-      }
-      // Not running here: another instance may run it (or ran it until it stopped), which a shared store tells.
-      const resumedFrom = lastEventId as string;
-      const state = await events.streamState?.(id, replay.streamId);
-      if (res.destroyed) return;
-      if (state !== undefined) {
-        let connection: SseConnection | undefined;
-        const release = channel.follow(replay.streamId, { end: () => connection?.end() });
-        // Refused before the stream opens: an empty 200 stream would read as a dropped one, resumed again at once.
-        if (release === undefined) {
-          sendHttpError(
-            res,
-            429,
-            ErrorCode.ServerError,
-            'Too Many Requests: this session has sessions.maxStreams streams open here; resume once one has ended',
-            { 'Retry-After': '1' },
-          );
-          return;
-        }
-        connection = open();
-        try {
-          await followRemoteStream(connection, {
-            events,
-            sessionId: id,
-            streamId: replay.streamId,
-            requestIds: state.requestIds,
-            replayed: replay.events,
-            lastEventId: resumedFrom,
-          });
-        } finally {
-          release();
-        }
-        return;
-      }
-      // The stream finished: what it recorded is all there is. Read again when a shared store said so: it may have
-      // finished on its instance after the first read, and its last events would be missing from it.
-      const recorded =
-        events.streamState === undefined
-          ? replay.events
-          : ((await events.replayAfter(id, resumedFrom))?.events ?? replay.events);
-      const connection = open();
-      writeRecorded(connection, recorded);
-      connection.end();
+      await resumeStream({ res, channel, events, sessionId: id, lastEventId: lastEventId as string, replay, open });
       return;
     }
     // An unknown Last-Event-ID never replays another stream's events: it gets a fresh standalone stream.

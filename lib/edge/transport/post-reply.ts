@@ -28,7 +28,7 @@ export interface ReplySettings {
 /**
  * Replies to one POST and is the {@link ClientChannel} of the requests in it: messages they emit open an
  * SSE stream (unless the reply must be JSON), and the response goes last on it (MCP transports: POST). It is
- * also their {@link ClientRequests}: today's strategy, made only when a handler asks the client something. What
+ * also their {@link ClientRequests}: the session era's strategy, made only when a handler asks the client something. What
  * belongs to the session (stream caps, request ids, answers routed back) is its {@link SessionChannel}'s.
  */
 export class PostReply implements ClientChannel, ClientRequests {

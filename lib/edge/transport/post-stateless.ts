@@ -6,12 +6,12 @@ import { errorStatus } from '../../core/era-policy';
 import { LazyAbort } from '../../core/protocol/abort';
 import type { ClassifiedPost } from '../../core/protocol/classify';
 import { NO_CLIENT_REQUESTS } from '../../core/protocol/client-requests';
-import type { ClientState, DispatchEnvironment } from '../../core/protocol/handler-context';
+import type { ClientState } from '../../core/protocol/handler-context';
 import type { DispatchOutcome } from '../../core/protocol/dispatcher';
 import { PROTOCOL_VERSIONS_2026, type Era, type Revision } from '../../core/versions';
 import { isListenRequest } from '../listen/listen-stream';
 import { PostReply } from './post-reply';
-import { clientAddressOf, freshClient, type PostServing } from './post-request';
+import { clientAddressOf, dispatchEnvironment, freshClient, type PostServing } from './post-serving';
 
 /** No subscriptions: a stateless request holds none (subscriptions/listen streams carry their own). */
 const NO_SUBSCRIPTIONS: readonly string[] = Object.freeze([]);
@@ -57,19 +57,12 @@ export async function serveStateless(
   if (mode === undefined) return;
   const abort = new LazyAbort();
   const reply = new PostReply(res, mode, undefined, config, {}, abort);
-  const env: DispatchEnvironment = {
-    era: post.era,
+  const env = dispatchEnvironment(req, post, auth, {
     signal: abort,
-    sessionId: undefined,
-    auth,
     client: clientOf(post),
     channel: reply,
     clientRequests: NO_CLIENT_REQUESTS,
-    inflight: undefined,
-    headers: req.headers,
-    clientAddress: () => clientAddressOf(req),
-    networkProtocolVersion: req.httpVersion,
-  };
+  });
   const outcome = await dispatcher.dispatch(post, env);
   await reply.finish(outcome, statusOf(post.era, outcome));
 }

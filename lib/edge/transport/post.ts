@@ -13,10 +13,10 @@ import { sendHttpError } from '../http/http-error';
 import { sendJson } from '../http/reply';
 import { serveSession } from './post-session';
 import { serveStateless } from './post-stateless';
-import type { PostHandlerConfig, PostServing } from './post-request';
+import type { PostHandlerConfig, PostServing } from './post-serving';
 import { loadNamedSession } from './session-lookup';
 
-export type { PostHandlerConfig } from './post-request';
+export type { PostHandlerConfig } from './post-serving';
 
 /** The headers a modern request mirrors its body in: MCP's own but the session id (not an input of a modern request). */
 function isMirrorHeader(name: string): boolean {

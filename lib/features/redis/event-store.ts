@@ -4,7 +4,8 @@ import type { JsonRpcId, JsonRpcMessage } from '../../core/jsonrpc/types';
 import { DEFAULT_MAX_EVENTS_PER_STREAM } from '../../edge/store/memory-event-store';
 import type { SharedSessionSettings } from '../../edge/store/shared-store';
 import type { EventStore, StoredEvent } from '../../edge/store/session-stores';
-import { positiveInteger } from '../../edge/store/store-options';
+import type { OptionKeys } from '../../options/config-error';
+import { OptionReader } from '../../options/option-reader';
 import type { RedisConnection } from './connection';
 import {
   APPEND_EVENT,
@@ -25,6 +26,8 @@ export type RedisEventStoreSettings = SharedSessionSettings & {
   /** The most recent events kept per session; older ones can no longer be replayed. Defaults to {@link DEFAULT_MAX_EVENTS_PER_SESSION}. */
   readonly maxEventsPerSession?: number;
 };
+
+const SETTINGS_KEYS: OptionKeys<RedisEventStoreSettings> = { idleTtlMs: true, max: true, maxEventsPerSession: true };
 
 /** SSE stream ids are base64url (no '.'), so the first '.' of an event id ends the stream id. */
 const STREAM_ID = /^[A-Za-z0-9_-]+$/;
@@ -57,12 +60,14 @@ export class RedisEventStore implements EventStore {
   readonly #idleTtlMs: number;
   readonly #maxEvents: number;
 
-  /** @throws {McpConfigError} `ERR_MCP_INVALID_OPTION` for a setting that is not a positive integer */
+  /** @throws {McpConfigError} `ERR_MCP_INVALID_OPTION` for a setting that is not a positive integer, `ERR_MCP_UNKNOWN_OPTION` */
   constructor(connection: RedisConnection, settings: RedisEventStoreSettings) {
-    const { idleTtlMs, maxEventsPerSession = DEFAULT_MAX_EVENTS_PER_SESSION } = settings;
+    const read = OptionReader.of(settings, 'RedisEventStore', SETTINGS_KEYS);
+    const idleTtlMs = read.positiveInteger('idleTtlMs');
+    if (idleTtlMs === undefined) throw read.invalid('idleTtlMs', 'a positive integer');
     this.#connection = connection;
-    this.#idleTtlMs = positiveInteger('RedisEventStore', 'idleTtlMs', idleTtlMs);
-    this.#maxEvents = positiveInteger('RedisEventStore', 'maxEventsPerSession', maxEventsPerSession);
+    this.#idleTtlMs = idleTtlMs;
+    this.#maxEvents = read.positiveInteger('maxEventsPerSession', DEFAULT_MAX_EVENTS_PER_SESSION);
   }
 
   /**

@@ -2,7 +2,8 @@
 
 import type { SharedSessionSettings } from '../../edge/store/shared-store';
 import type { SessionRecord, SessionStore } from '../../edge/store/session-stores';
-import { positiveInteger } from '../../edge/store/store-options';
+import type { OptionKeys } from '../../options/config-error';
+import { OptionReader } from '../../options/option-reader';
 import type { RedisConnection } from './connection';
 import { SessionActivity } from './session-activity';
 import { DELETE_SESSION, EVICT_SESSION, scriptKeys, sessionKeys, SET_SESSION } from './session-keys';
@@ -22,6 +23,8 @@ export type RedisSessionStoreSettings = SharedSessionSettings & {
   /** How often, in ms, this instance checks that the sessions it has seen still exist. Defaults to {@link DEFAULT_CHECK_INTERVAL_MS}. */
   readonly checkIntervalMs?: number;
 };
+
+const SETTINGS_KEYS: OptionKeys<RedisSessionStoreSettings> = { idleTtlMs: true, max: true, checkIntervalMs: true };
 
 /**
  * Keeps 2025 sessions in Redis so that any instance of a router can serve any session (no sticky sessions).
@@ -71,13 +74,17 @@ export class RedisSessionStore implements SessionStore {
   #checking = false;
   #closed = false;
 
-  /** @throws {McpConfigError} `ERR_MCP_INVALID_OPTION` for a setting that is not a positive integer */
+  /** @throws {McpConfigError} `ERR_MCP_INVALID_OPTION` for a setting that is not a positive integer, `ERR_MCP_UNKNOWN_OPTION` */
   constructor(connection: RedisConnection, settings: RedisSessionStoreSettings) {
-    const { idleTtlMs, max, checkIntervalMs = DEFAULT_CHECK_INTERVAL_MS } = settings;
+    const read = OptionReader.of(settings, 'RedisSessionStore', SETTINGS_KEYS);
+    const idleTtlMs = read.positiveInteger('idleTtlMs');
+    if (idleTtlMs === undefined) throw read.invalid('idleTtlMs', 'a positive integer');
+    const max = read.positiveInteger('max');
+    if (max === undefined) throw read.invalid('max', 'a positive integer');
     this.#connection = connection;
-    this.#idleTtlMs = positiveInteger('RedisSessionStore', 'idleTtlMs', idleTtlMs);
-    this.#max = positiveInteger('RedisSessionStore', 'max', max);
-    this.#checkIntervalMs = positiveInteger('RedisSessionStore', 'checkIntervalMs', checkIntervalMs);
+    this.#idleTtlMs = idleTtlMs;
+    this.#max = max;
+    this.#checkIntervalMs = read.positiveInteger('checkIntervalMs', DEFAULT_CHECK_INTERVAL_MS);
     // Long enough for every instance's next check to read it, never longer than a session could have lived.
     this.#evictionMarkMs = Math.min(this.#idleTtlMs, Math.max(4 * this.#checkIntervalMs, MIN_EVICTION_MARK_MS));
     this.#activity = new SessionActivity(connection, this.#idleTtlMs);

@@ -1,10 +1,12 @@
-// What the two ways of serving a POST share: the handler's settings, the reply negotiation, the client's address, a fresh client state.
+// What serving a POST takes in either era: the handler's settings, the reply negotiation, the dispatch environment, a fresh client state.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { McpLogger } from '../../core/logger';
 import type { AuthInfo } from '../../core/registry/request-context';
 import type { ClassifiedPost } from '../../core/protocol/classify';
-import type { ClientState } from '../../core/protocol/handler-context';
+import type { AbortSource } from '../../core/protocol/abort';
+import type { ClientChannel, ClientRequests } from '../../core/protocol/client-requests';
+import type { ClientState, DispatchEnvironment } from '../../core/protocol/handler-context';
 import type { Dispatcher } from '../../core/protocol/dispatcher';
 import { PROTOCOL_VERSIONS_2025, PROTOCOL_VERSIONS_2026, type Era, type Revision } from '../../core/versions';
 import type { ResponseMode } from '../http/accept';
@@ -36,6 +38,45 @@ export interface PostServing {
   readonly config: PostHandlerConfig;
   /** Whether the reply can be JSON or SSE as the client accepts; answers 406 itself and returns undefined when neither. */
   replyMode(req: IncomingMessage, res: ServerResponse, post: ClassifiedPost): ResponseMode | undefined;
+}
+
+/** What serving a POST decides of its dispatch's environment; the rest comes from the HTTP request. */
+export interface DispatchParts {
+  readonly signal: AbortSource;
+  /** The session the request runs in; absent without one. */
+  readonly sessionId?: string | undefined;
+  readonly client: ClientState;
+  readonly channel: ClientChannel;
+  readonly clientRequests: ClientRequests;
+  /** The session's requests in flight; absent without a session. */
+  readonly inflight?: DispatchEnvironment['inflight'];
+  readonly cancelElsewhere?: DispatchEnvironment['cancelElsewhere'];
+}
+
+/**
+ * The environment of one POST's dispatch, built here for both eras: the HTTP request's era, caller, headers, address
+ * and HTTP version, with the parts its era decides.
+ */
+export function dispatchEnvironment(
+  req: IncomingMessage,
+  post: ClassifiedPost,
+  auth: AuthInfo | undefined,
+  parts: DispatchParts,
+): DispatchEnvironment {
+  return {
+    era: post.era,
+    signal: parts.signal,
+    sessionId: parts.sessionId,
+    auth,
+    client: parts.client,
+    channel: parts.channel,
+    clientRequests: parts.clientRequests,
+    inflight: parts.inflight,
+    cancelElsewhere: parts.cancelElsewhere,
+    headers: req.headers,
+    clientAddress: () => clientAddressOf(req),
+    networkProtocolVersion: req.httpVersion,
+  };
 }
 
 /** The client's address: Express's `req.ip` (which honours `trust proxy`), else the socket's. */

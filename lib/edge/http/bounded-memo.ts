@@ -1,4 +1,4 @@
-// Bounded memory of values derived from what clients repeat on every request (an Accept header, a rate-limit key).
+// A bounded memo: values derived from what clients repeat on every request (an Accept header, a rate-limit key), each derived once.
 
 import { BoundedMap } from '../../core/bounded-map';
 
@@ -9,11 +9,11 @@ import { BoundedMap } from '../../core/bounded-map';
  *
  * @example
  * ```ts
- * const acceptsOf = remembered(parseAccept, 64);
+ * const acceptsOf = memoizeBounded(parseAccept, 64);
  * acceptsOf('application/json, text/event-stream'); // parsed once, then looked up
  * ```
  */
-export function remembered<T>(derive: (key: string) => T, max: number): (key: string) => T {
+export function memoizeBounded<T>(derive: (key: string) => T, max: number): (key: string) => T {
   const values = new BoundedMap<string, T>({ max });
   return (key) => {
     let value = values.get(key);
