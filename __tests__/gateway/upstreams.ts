@@ -302,9 +302,13 @@ export async function rejection(promise: Promise<unknown>): Promise<JsonRpcError
   return error as JsonRpcError;
 }
 
-/** Waits for `condition` (see {@link until}), within two seconds. */
-export async function waitFor(condition: () => boolean): Promise<void> {
-  await until(condition, 'the condition', 2_000);
+/**
+ * Waits for `condition` within two seconds, then asserts it: looked at on each telling of `told` when given (an
+ * event the test has: a listener's call, {@link Upstream.recorded}), else polled (see {@link until}).
+ */
+export async function waitFor(condition: () => boolean, told?: Signal): Promise<void> {
+  if (told === undefined) await until(condition, 'the condition', 2_000);
+  else await told.when(condition, 'the condition', 2_000);
   expect(condition()).toBe(true);
 }
 
