@@ -6,7 +6,7 @@ import { connectionHelp } from '../demo/connect';
 import { createDemo, type Demo } from '../demo/server';
 import { startNotesUpstream, type NotesUpstream } from '../demo/upstream';
 import { connectClient, type ConnectedClient } from './helpers/connect-client';
-import { until } from './helpers/until';
+import { Signal } from './helpers/events';
 import { STORE_RESOURCE_URIS } from './helpers/demo-lists';
 
 const token = 'demo-upstream-token';
@@ -149,8 +149,10 @@ describe('the demo when its upstream is down', () => {
     await gone.close();
     // The demo logs to the console (the router's default logger): the warning is expected, so it is captured and checked.
     const warnings: string[] = [];
+    const warned = new Signal();
     const warn = jest.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => {
       warnings.push(args.map(String).join(' '));
+      warned.notify();
     });
     const demo = createDemo({ token, notesUrl: gone.url });
     const connected = await connectClient(demo.app, '/mcp', bearer);
@@ -159,7 +161,7 @@ describe('the demo when its upstream is down', () => {
       expect(tools).toContain('audit_inventory');
       expect(tools.some((name) => name.startsWith('notes__'))).toBe(false);
       expect(demo.notes?.status()).toMatchObject({ state: 'down', error: 'Upstream "notes" could not be reached' });
-      await until(() => warnings.length > 0, 'the upstream warning');
+      await warned.when(() => warnings.length > 0, 'the upstream warning');
       expect(warnings[0]).toMatch(/upstream 'notes' lists could not be fetched; retrying in/);
     } finally {
       await connected.close();

@@ -24,6 +24,10 @@ import {
   type Received,
   type Upstream,
 } from './upstreams';
+import { Signal } from '../helpers/events';
+
+/** Told when an upstream tool handler of these tests starts or sees its abort. */
+const handlerSaw = new Signal();
 
 closeGatewaysAfterEach();
 closeAfterEach();
@@ -340,6 +344,7 @@ describe('timeoutMs', () => {
             const timer = setTimeout(() => resolve('late'), 10_000);
             ctx.signal.addEventListener('abort', () => {
               aborted = true;
+              handlerSaw.notify();
               clearTimeout(timer);
               resolve('aborted');
             });
@@ -356,7 +361,7 @@ describe('timeoutMs', () => {
     expect(error.message).toBe('MCP error -32603: Upstream "slowpoke" did not answer within 300 ms');
     // Far below the tool's 10 s: the gateway's limit ended the call (a generous margin for a loaded machine).
     expect(Date.now() - started).toBeLessThan(5_000);
-    await waitFor(() => aborted);
+    await waitFor(() => aborted, handlerSaw);
   });
 });
 
@@ -420,8 +425,10 @@ describe("cancellation and disconnect reach the upstream: its handler's signal a
             (extra) =>
               new Promise((resolve) => {
                 state.started++;
+                handlerSaw.notify();
                 extra.signal.addEventListener('abort', () => {
                   state.aborted++;
+                  handlerSaw.notify();
                   resolve({ content: [] });
                 });
               }),
@@ -438,8 +445,10 @@ describe("cancellation and disconnect reach the upstream: its handler's signal a
             handler: (_args, ctx) =>
               new Promise((resolve) => {
                 state.started++;
+                handlerSaw.notify();
                 ctx.signal.addEventListener('abort', () => {
                   state.aborted++;
+                  handlerSaw.notify();
                   resolve('aborted');
                 });
               }),
@@ -455,10 +464,10 @@ describe("cancellation and disconnect reach the upstream: its handler's signal a
     const client = await v1Client(gateway.url);
     const controller = new AbortController();
     const call = client.callTool({ name: 'up__hang', arguments: {} }, undefined, { signal: controller.signal });
-    await waitFor(() => state.started === 1);
+    await waitFor(() => state.started === 1, handlerSaw);
     controller.abort('changed my mind');
     await expect(call).rejects.toThrow();
-    await waitFor(() => state.aborted === 1);
+    await waitFor(() => state.aborted === 1, handlerSaw);
   });
 
   it.each(hanging)('$kind, when the downstream HTTP connection of a 2026 call closes', async ({ start }) => {
@@ -467,10 +476,10 @@ describe("cancellation and disconnect reach the upstream: its handler's signal a
     const gateway = await serveGateway({}, (mcp) => [mcp.upstream({ prefix: 'up', url: upstream.url })]);
     const controller = new AbortController();
     const call = modernCall(gateway.url, 'up__hang', {}, {}, controller.signal);
-    await waitFor(() => state.started === 1);
+    await waitFor(() => state.started === 1, handlerSaw);
     controller.abort();
     await expect(call).rejects.toThrow();
-    await waitFor(() => state.aborted === 1);
+    await waitFor(() => state.aborted === 1, handlerSaw);
   });
 });
 

@@ -52,7 +52,8 @@ describe.each([
     const [firstHandle, secondHandle] = handles as [UpstreamHandle, UpstreamHandle];
     // The one that lists early has answered its four lists; the other's are held. Mounted later, its items would be
     // held back too (see below).
-    await waitFor(() => (late === 'first' ? second : first).listed() === 4);
+    const early = late === 'first' ? second : first;
+    await waitFor(() => early.listed() === 4, early.answeredList);
     expect((late === 'first' ? firstHandle : secondHandle).status().state).toBe('connecting');
 
     open();
@@ -131,7 +132,7 @@ describe('while the upstream mounted first has not listed', () => {
       handles.push(mcp.upstream({ name: 'second', url: second.url }));
     });
     const [firstHandle, secondHandle] = handles as [UpstreamHandle, UpstreamHandle];
-    await waitFor(() => second.listed() === 4);
+    await waitFor(() => second.listed() === 4, second.answeredList);
     // A round trip through the gateway's server: the lists that came before it are read.
     await fetch(new URL('/elsewhere', gw.url));
     expect(secondHandle.status()).toMatchObject({

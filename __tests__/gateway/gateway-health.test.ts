@@ -3,6 +3,7 @@
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { mcpRouter, type McpRouterOptions, type UpstreamHandle } from '../../lib';
 import { scaled } from '../helpers/time-scale';
+import { Signal } from '../helpers/events';
 import { until } from '../helpers/until';
 import {
   closeAfterEach,
@@ -23,9 +24,13 @@ closeAfterEach();
 // Retries of a failing upstream start at 1 s and double: these tests wait for some of them.
 jest.setTimeout(30_000);
 
-/** Waits for `condition` (the shared until()), for at most `ms`, then asserts it. */
-async function eventually(condition: () => boolean, ms: number): Promise<void> {
-  await until(condition, 'the condition', ms).catch(() => undefined);
+/**
+ * Waits for `condition` for at most `ms`, then asserts it: looked at on each telling of `told` when given, else polled
+ * (the shared until(): an upstream's status() tells no event).
+ */
+async function eventually(condition: () => boolean, ms: number, told?: Signal): Promise<void> {
+  const wait = told === undefined ? until(condition, 'the condition', ms) : told.when(condition, 'the condition', ms);
+  await wait.catch(() => undefined);
   expect(condition()).toBe(true);
 }
 
@@ -74,8 +79,10 @@ describe('a down and a slow upstream beside a healthy one (listTimeoutMs: 500)',
     });
     const client = await v1Client(gw.url);
     let changed = 0;
+    const listChanged = new Signal();
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       changed++;
+      listChanged.notify();
     });
     const first = await names(client);
     // Well before the slow upstream's 3 s: the list did not wait for it (margins for a busy machine).
@@ -97,7 +104,7 @@ describe('a down and a slow upstream beside a healthy one (listTimeoutMs: 500)',
 
     // Its retry (after 1 s) lists in time: its items join, and the session hears about it.
     await eventually(() => handles.slow!.status().state === 'healthy', 10_000);
-    await eventually(() => changed >= 1, 2_000);
+    await eventually(() => changed >= 1, 2_000, listChanged);
     expect(await names(client)).toEqual(expect.arrayContaining(['local', 'ok__add', 'slow__add', 'slow__hang']));
     expect((await names(client)).some((name) => name.startsWith('down__'))).toBe(false);
     expect(gw.warnings()).not.toContain(String(down.port));

@@ -17,9 +17,11 @@ import {
   sdkUpstreamWithServers,
   sdkV2Upstream,
   serve,
+  type Upstream,
   v1Client,
   waitFor,
 } from './upstreams';
+import { Signal } from '../helpers/events';
 import { scaled } from '../helpers/time-scale';
 
 closeGatewaysAfterEach();
@@ -48,19 +50,21 @@ async function allPages(client: Awaited<ReturnType<typeof v1Client>>): Promise<{
 /** A 2025 downstream session counting the tools/list_changed it hears on its GET stream (open once this resolves). */
 async function listening2025(
   url: string,
-  gatewaySeen: { http: string }[],
-): Promise<{ client: Awaited<ReturnType<typeof v1Client>>; heard: () => number }> {
+  gateway: Pick<Upstream, 'seen' | 'recorded'>,
+): Promise<{ client: Awaited<ReturnType<typeof v1Client>>; heard: () => number; told: Signal }> {
   const client = await v1Client(url);
   let heard = 0;
+  const told = new Signal();
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
     heard++;
+    told.notify();
   });
-  await waitFor(() => gatewaySeen.some((request) => request.http === 'GET'));
-  return { client, heard: () => heard };
+  await waitFor(() => gateway.seen.some((request) => request.http === 'GET'), gateway.recorded);
+  return { client, heard: () => heard, told };
 }
 
 /** A 2026 downstream `subscriptions/listen` stream on the gateway, counting its tools/list_changed (acknowledged once this resolves). */
-async function listening2026(url: string): Promise<{ heard: () => number }> {
+async function listening2026(url: string): Promise<{ heard: () => number; told: Signal }> {
   const body = rpc('subscriptions/listen', { notifications: { toolsListChanged: true }, _meta: envelope() }, 'sub-1');
   const res = await fetch(url, {
     method: 'POST',
@@ -78,22 +82,24 @@ async function listening2026(url: string): Promise<{ heard: () => number }> {
   const ack = messageOf((await reader.next()) as SseEvent);
   expect(ack).toEqual(expect.objectContaining({ method: 'notifications/subscriptions/acknowledged' }));
   let heard = 0;
+  const told = new Signal();
   void (async () => {
     for (let event = await reader.next(); event !== undefined; event = await reader.next().catch(() => undefined)) {
       if (messageOf(event)?.method === TOOLS_CHANGED) heard++;
+      told.notify();
     }
   })();
-  return { heard: () => heard };
+  return { heard: () => heard, told };
 }
 
 /**
  * Waits until `count()` reaches 1, then checks it was one notification, not one per item: makes `another` change and
  * waits for its notification; a second one for the first change would have come before it, so the count must be 2.
  */
-async function exactlyOne(count: () => number, another: () => void): Promise<void> {
-  await waitFor(() => count() >= 1);
+async function exactlyOne(count: () => number, told: Signal, another: () => void): Promise<void> {
+  await waitFor(() => count() >= 1, told);
   another();
-  await waitFor(() => count() >= 2);
+  await waitFor(() => count() >= 2, told);
   expect(count()).toBe(2);
 }
 
@@ -163,15 +169,15 @@ describe('upstream list_changed → downstream list_changed', () => {
     const servers: McpServer[] = [];
     const upstream = await sdkUpstreamWithServers((server) => servers.push(server));
     const gw = await gateway({}, (mcp) => mcp.upstream({ prefix: 'v1', url: upstream.url }));
-    const down = await listening2025(gw.url, gw.upstream.seen);
+    const down = await listening2025(gw.url, gw.upstream);
     // The gateway listens on the upstream session's GET stream.
-    await waitFor(() => upstream.seen.some((request) => request.http === 'GET'));
+    await waitFor(() => upstream.seen.some((request) => request.http === 'GET'), upstream.recorded);
     servers[0]!.registerTool('late', { description: 'Late', inputSchema: { x: z.string() } }, async () => ({
       content: [],
     }));
-    await waitFor(() => down.heard() >= 1);
+    await waitFor(() => down.heard() >= 1, down.told);
     expect((await down.client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(['v1__add', 'v1__late']);
-    await exactlyOne(down.heard, () =>
+    await exactlyOne(down.heard, down.told, () =>
       servers[0]!.registerTool('marker', { description: 'Marker' }, async () => ({ content: [] })),
     );
   });
@@ -184,12 +190,13 @@ describe('upstream list_changed → downstream list_changed', () => {
     async ({ options }) => {
       const { upstream, mcp: upstreamMcp } = await routerUpstreamWithApi(options as Partial<McpRouterOptions>);
       const gw = await gateway({}, (mcp) => mcp.upstream({ prefix: 'r', url: upstream.url }));
-      const down = await listening2025(gw.url, gw.upstream.seen);
-      await waitFor(() =>
-        upstream.seen.some((request) => request.http === 'GET' || request.rpc === 'subscriptions/listen'),
+      const down = await listening2025(gw.url, gw.upstream);
+      await waitFor(
+        () => upstream.seen.some((request) => request.http === 'GET' || request.rpc === 'subscriptions/listen'),
+        upstream.recorded,
       );
       for (const name of ['n1', 'n2', 'n3']) upstreamMcp.tool({ name, description: name, handler: () => name });
-      await exactlyOne(down.heard, () =>
+      await exactlyOne(down.heard, down.told, () =>
         upstreamMcp.tool({ name: 'marker', description: 'marker', handler: () => '' }),
       );
       expect((await down.client.listTools()).tools.map((tool) => tool.name)).toEqual(
@@ -203,17 +210,17 @@ describe('upstream list_changed → downstream list_changed', () => {
     const gw = await gateway({}, (mcp) => mcp.upstream({ prefix: 'v2', url: v2.upstream.url }));
     const down = await listening2026(gw.url);
     // The upstream keeps the listen stream before it answers its head.
-    await waitFor(() => hasAnswered(v2.upstream, 'subscriptions/listen'));
+    await waitFor(() => hasAnswered(v2.upstream, 'subscriptions/listen'), v2.upstream.recorded);
     v2.tools.push('two', 'three');
     v2.toolsChanged();
-    await waitFor(() => down.heard() >= 1);
+    await waitFor(() => down.heard() >= 1, down.told);
     const client = await v1Client(gw.url);
     expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual([
       'v2__one',
       'v2__three',
       'v2__two',
     ]);
-    await exactlyOne(down.heard, () => {
+    await exactlyOne(down.heard, down.told, () => {
       v2.tools.push('marker');
       v2.toolsChanged();
     });
@@ -223,9 +230,11 @@ describe('upstream list_changed → downstream list_changed', () => {
     const { upstream, mcp: upstreamMcp } = await routerUpstreamWithApi({});
     const gw = await gateway({}, (mcp) => mcp.upstream({ prefix: 'r', url: upstream.url }));
     const down = await listening2026(gw.url);
-    await waitFor(() => hasAnswered(upstream, 'subscriptions/listen'));
+    await waitFor(() => hasAnswered(upstream, 'subscriptions/listen'), upstream.recorded);
     for (const name of ['n1', 'n2', 'n3']) upstreamMcp.tool({ name, description: name, handler: () => name });
-    await exactlyOne(down.heard, () => upstreamMcp.tool({ name: 'marker', description: 'marker', handler: () => '' }));
+    await exactlyOne(down.heard, down.told, () =>
+      upstreamMcp.tool({ name: 'marker', description: 'marker', handler: () => '' }),
+    );
   });
 });
 
@@ -264,12 +273,12 @@ describe('refresh() and remove()', () => {
       mcp.tool({ name: 'local', description: 'Local', handler: () => 'local' });
       handle = mcp.upstream({ prefix: 'gone', url: upstream.url });
     });
-    const down = await listening2025(gw.url, gw.upstream.seen);
+    const down = await listening2025(gw.url, gw.upstream);
     expect((await down.client.listTools()).tools.some((tool) => tool.name.startsWith('gone__'))).toBe(true);
     await handle!.remove();
     expect((await down.client.listTools()).tools.map((tool) => tool.name)).toEqual(['local']);
     expect(handle!.status().state).toBe('removed');
-    await waitFor(() => down.heard() >= 1);
+    await waitFor(() => down.heard() >= 1, down.told);
     if (era === '2025') {
       const session = upstream.seen.find((request) => request.session !== undefined)?.session;
       expect(session).toBeDefined();

@@ -18,6 +18,10 @@ import {
   waitFor,
   type Upstream,
 } from './upstreams';
+import { Signal } from '../helpers/events';
+
+/** Told as each run of an asking upstream tool ends. */
+const runEnded = new Signal();
 
 closeGatewaysAfterEach();
 closeAfterEach();
@@ -65,6 +69,7 @@ function sdkV1Asking(runs: Runs): Promise<Upstream> {
         };
       } finally {
         runs.ended++;
+        runEnded.notify();
       }
     });
   });
@@ -200,7 +205,7 @@ describe.each(UPSTREAMS)('$kind', ({ era, start }) => {
     if (era === '2025') {
       // The runs left waiting for an answer the caller gives only on its retry end (the gateway answers the upstream's
       // pending ask with an error once it returned input_required): none is left waiting for its own time limit.
-      await waitFor(() => runs.ended === 3);
+      await waitFor(() => runs.ended === 3, runEnded);
     }
   });
 

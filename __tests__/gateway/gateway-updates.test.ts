@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { mcpRouter, type McpRouter } from '../../lib';
-import { until } from '../helpers/until';
+import { Signal } from '../helpers/events';
 import { closeAfterEach, hasAnswered, routerUpstreamWithApi, type Upstream } from './upstreams';
 import { scaled } from '../helpers/time-scale';
 
@@ -59,8 +59,10 @@ describe.each([
     const { url } = await gatewayFor(upstream.url);
     const client = new Client({ name: 'downstream', version: '1.0.0' });
     const updates: string[] = [];
+    const updated = new Signal();
     client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
       updates.push(notification.params.uri);
+      updated.notify();
     });
     await client.connect(new StreamableHTTPClientTransport(new URL(url)));
     opened.push(() => client.close());
@@ -68,10 +70,10 @@ describe.each([
     expect(listed.resources.map((resource) => resource.uri).sort()).toEqual(['up+docs://other', 'up+docs://readme']);
     await client.subscribeResource({ uri: 'up+docs://readme' });
     // The gateway's own subscription upstream is made when the lists arrive; the upstream keeps it before answering.
-    await until(() => subscribed(upstream), "the gateway's subscription upstream");
+    await upstream.recorded.when(() => subscribed(upstream), "the gateway's subscription upstream");
     mcp.notifyResourceUpdated('docs://other');
     mcp.notifyResourceUpdated('docs://readme');
-    await until(() => updates.length > 0, 'a resource update');
+    await updated.when(() => updates.length > 0, 'a resource update');
     // docs://other went first down the same streams: relayed, it would have arrived before.
     expect(updates).toEqual(['up+docs://readme']);
   });

@@ -2,6 +2,7 @@
 
 import type { NextFunction, Request, Response } from 'express';
 import { mcpRouter } from '../../lib';
+import { Signal } from '../helpers/events';
 import { serve } from './upstreams';
 
 /** What an upstream received: tool calls with their arguments, prompt gets, and resource reads. */
@@ -29,10 +30,12 @@ export async function listingUpstream(
   who: string,
   items: ListedItems,
   gate?: Promise<void>,
-): Promise<{ url: string; received: Received; listed: () => number }> {
+): Promise<{ url: string; received: Received; listed: () => number; answeredList: Signal }> {
   const received: Received = { calls: [], gets: [], reads: [] };
   /** List requests answered (their responses sent): the gateway has them in hand. */
   let listed = 0;
+  /** Told as each list request is answered. */
+  const answeredList = new Signal();
   const served = await serve((app) => {
     const mcp = mcpRouter({ name: who, version: '1.0.0', logger: { error: jest.fn(), warn: jest.fn() } });
     for (const name of items.tools)
@@ -56,13 +59,17 @@ export async function listingUpstream(
     const held = (req: Request, res: Response, next: NextFunction): void => {
       const method = (req.body as { method?: unknown } | undefined)?.method;
       const list = typeof method === 'string' && method.endsWith('/list');
-      if (list) res.on('finish', () => listed++);
+      if (list)
+        res.on('finish', () => {
+          listed++;
+          answeredList.notify();
+        });
       if (gate !== undefined && list) void gate.then(() => next());
       else next();
     };
     app.use('/mcp', held, mcp);
   });
-  return { url: served.url, received, listed: () => listed };
+  return { url: served.url, received, listed: () => listed, answeredList };
 }
 
 /** A gate and the function that opens it. */

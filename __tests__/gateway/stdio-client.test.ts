@@ -8,7 +8,7 @@ import {
   type StdioUpstreamClient,
 } from '../../lib/features/gateway/stdio/stdio-client';
 import type { UpstreamMessage } from '../../lib/features/gateway/http-client/upstream-exchange';
-import { until } from '../helpers/until';
+import { Signal } from '../helpers/events';
 import { CLIENT_INFO } from './client-info';
 import { isRunning as isAlive } from '../helpers/pids';
 import { scaled } from '../helpers/time-scale';
@@ -152,12 +152,16 @@ describe('stdio upstream client (server-everything)', () => {
     const client = everything({ capabilities: RELAYED });
     const notifications: string[] = [];
     const states: string[] = [];
+    const heard = new Signal();
     const listener = client.listen({
-      onNotification: (message) => notifications.push(String(message.method)),
+      onNotification: (message) => {
+        notifications.push(String(message.method));
+        heard.notify();
+      },
       onState: (state) => states.push(state),
     });
     // server-everything registers its capability-dependent tools once initialised, and says so.
-    await until(() => notifications.includes('notifications/tools/list_changed'), 'tools/list_changed');
+    await heard.when(() => notifications.includes('notifications/tools/list_changed'), 'tools/list_changed');
     expect(states).toEqual(['open']);
     listener.close();
   });
@@ -170,7 +174,11 @@ describe('stdio upstream client (server-everything)', () => {
       { name: 'trigger-long-running-operation', arguments: { duration: 20, steps: 2 } },
       { signal: controller.signal },
     );
-    await until(() => client.pid !== undefined && client.era === '2025', 'the handshake');
+    // A listener is told 'open' once initialize is answered (the call's own connect, shared).
+    const handshake = new Signal();
+    const listener = client.listen({ onNotification: () => undefined, onState: handshake.notify });
+    await handshake.when(() => client.pid !== undefined && client.era === '2025', 'the handshake');
+    listener.close();
     controller.abort();
     await expect(call).rejects.toThrow('Upstream "everything" request was cancelled');
     expect(await client.request('tools/call', { name: 'echo', arguments: { message: 'still here' } })).toMatchObject({

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { mcpRouter, McpConfigError, type UpstreamHandle, type UpstreamOptions } from '../../lib';
+import { Signal } from '../helpers/events';
 import { until } from '../helpers/until';
 import { closeAfterEach, closeGatewaysAfterEach, serveGateway, text, v1Client, v2Client } from './upstreams';
 import { isRunning } from '../helpers/pids';
@@ -127,12 +128,13 @@ describe("an upstream's roots/list outside any call (server-filesystem asks at e
 
   async function filesystem(roots: UpstreamOptions['roots'], line: string) {
     const dir = realpathSync(mkdtempSync(join(tmpdir(), 'stdio-roots-args-')));
-    const logger = { error: jest.fn(), warn: jest.fn() };
+    const log = new Signal();
+    const logger = { error: jest.fn(log.notify), warn: jest.fn(log.notify) };
     const { url } = await serveGateway({ logger }, (mcp) => [
       mcp.upstream({ prefix: 'fs', command: process.execPath, args: [FILESYSTEM, dir], roots, listTimeoutMs: 15_000 }),
     ]);
     // Its answer to our roots is a stderr line, which the router logs (stderr is free-form logging).
-    await until(() => logged(logger).some((text) => text.includes(line)), `'${line}'`, 10_000);
+    await log.when(() => logged(logger).some((text) => text.includes(line)), `'${line}'`, 10_000);
     const client = await v1Client(url);
     const allowed = text(await client.callTool({ name: 'fs__list_allowed_directories', arguments: {} }));
     return { dir, logger, allowed };

@@ -202,12 +202,12 @@ describe('upstream client against this router: lost session, cancellation', () =
     await client.request('tools/list', {});
     const controller = new AbortController();
     const call = client.request('tools/call', { name: 'hang', arguments: {} }, { signal: controller.signal });
-    await waitFor(() => upstream.seen.some((request) => request.rpc === 'tools/call'));
+    await waitFor(() => upstream.seen.some((request) => request.rpc === 'tools/call'), upstream.recorded);
     controller.abort();
     const error = await rejection(call);
     expect(error.code).toBe(ErrorCode.InternalError);
     expect(error.message).toBe(`Upstream "${LABEL}" request was cancelled`);
-    await waitFor(() => upstream.seen.some((request) => request.rpc === 'notifications/cancelled'));
+    await waitFor(() => upstream.seen.some((request) => request.rpc === 'notifications/cancelled'), upstream.recorded);
     expect(upstream.seen.find((request) => request.rpc === 'notifications/cancelled')?.session).toBe(client.sessionId);
   });
 
@@ -238,7 +238,7 @@ describe('upstream client against this router: lost session, cancellation', () =
     const client = clientFor(upstream);
     const controller = new AbortController();
     const call = client.request('tools/call', { name: 'hang', arguments: {} }, { signal: controller.signal });
-    await waitFor(() => upstream.seen.some((request) => request.rpc === 'tools/call'));
+    await waitFor(() => upstream.seen.some((request) => request.rpc === 'tools/call'), upstream.recorded);
     controller.abort();
     expect((await rejection(call)).message).toBe(`Upstream "${LABEL}" request was cancelled`);
     expect(client.era).toBe('2026');
@@ -274,7 +274,7 @@ describe('upstream client: headers, close', () => {
     await client.request('tools/list', {});
     const sessionId = client.sessionId;
     const call = client.request('tools/call', { name: 'hang', arguments: {} });
-    await waitFor(() => upstream.seen.some((request) => request.rpc === 'tools/call'));
+    await waitFor(() => upstream.seen.some((request) => request.rpc === 'tools/call'), upstream.recorded);
     const failure = rejection(call);
     await client.close();
     expect((await failure).message).toBe(`Upstream "${LABEL}" client was closed`);

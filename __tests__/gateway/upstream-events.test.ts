@@ -16,19 +16,29 @@ import {
   type Upstream,
   waitFor,
 } from './upstreams';
+import { Signal } from '../helpers/events';
 
 closeAfterEach();
 
 /** Short waits, so a reopening test takes milliseconds. */
 const BACKOFF = { initialMs: 10, maxMs: 40 };
 
+/** Told by every listener {@link record} makes, at each notification and state it hears. */
+const told = new Signal();
+
 /** A listener of `client` recording what it heard. */
 function record(client: ReturnType<typeof clientFor>, resourceSubscriptions?: readonly string[]) {
   const messages: Record<string, unknown>[] = [];
   const states: UpstreamListenState[] = [];
   const listener: UpstreamListener = client.listen({
-    onNotification: (message) => messages.push(message),
-    onState: (state) => states.push(state),
+    onNotification: (message) => {
+      messages.push(message);
+      told.notify();
+    },
+    onState: (state) => {
+      states.push(state);
+      told.notify();
+    },
     backoff: BACKOFF,
     ...(resourceSubscriptions === undefined ? {} : { resourceSubscriptions }),
   });
@@ -73,11 +83,11 @@ async function backoffPassed(marked?: { upstream: Upstream; mcp: Parameters<type
   const clock = record(clientFor(await endingUpstream()));
   if (marked !== undefined) {
     const marker = record(clientFor(marked.upstream, 5_000, () => ({ [MARKER_HEADER]: '1' })));
-    await waitFor(() => marker.states.includes('open'));
+    await waitFor(() => marker.states.includes('open'), told);
     addTool(marked.mcp, 'marker');
-    await waitFor(() => marker.count(TOOLS_CHANGED) === 1);
+    await waitFor(() => marker.count(TOOLS_CHANGED) === 1, told);
   }
-  await waitFor(() => clock.states.filter((state) => state === 'retrying').length >= 3);
+  await waitFor(() => clock.states.filter((state) => state === 'retrying').length >= 3, told);
 }
 
 function addTool(
@@ -95,13 +105,13 @@ describe.each([
     const { upstream, mcp } = await routerUpstreamWithApi(options as Partial<McpRouterOptions>);
     const client = clientFor(upstream);
     const heard = record(client);
-    await waitFor(() => heard.states.includes('open'));
+    await waitFor(() => heard.states.includes('open'), told);
     expect(client.era).toBe(era);
     expect(client.capabilities).toEqual(
       expect.objectContaining({ tools: expect.objectContaining({ listChanged: true }) }),
     );
     addTool(mcp, 'late');
-    await waitFor(() => heard.count(TOOLS_CHANGED) === 1);
+    await waitFor(() => heard.count(TOOLS_CHANGED) === 1, told);
     if (era === '2026') expect(heard.methods()[0]).toBe('notifications/subscriptions/acknowledged');
     else
       expect(upstream.seen.filter((request) => request.http === 'GET').map((request) => request.session)).toEqual([
@@ -113,13 +123,13 @@ describe.each([
     const first = await routerUpstreamWithApi(options as Partial<McpRouterOptions>);
     const client = clientFor(first.upstream);
     const heard = record(client);
-    await waitFor(() => heard.states.includes('open'));
+    await waitFor(() => heard.states.includes('open'), told);
     await stopUpstream(first.upstream);
-    await waitFor(() => heard.states.includes('retrying'));
+    await waitFor(() => heard.states.includes('retrying'), told);
     const second = await routerUpstreamWithApi(options as Partial<McpRouterOptions>, first.upstream.port);
-    await waitFor(() => heard.states.lastIndexOf('open') > heard.states.indexOf('retrying'));
+    await waitFor(() => heard.states.lastIndexOf('open') > heard.states.indexOf('retrying'), told);
     addTool(second.mcp, 'after-restart');
-    await waitFor(() => heard.count(TOOLS_CHANGED) === 1);
+    await waitFor(() => heard.count(TOOLS_CHANGED) === 1, told);
     // A 2025 upstream lost the session: the client initialised again before reopening the GET stream.
     if (era === '2025')
       expect(second.upstream.seen.map((request) => request.rpc)).toEqual(
@@ -131,23 +141,25 @@ describe.each([
     const { upstream, mcp } = await routerUpstreamWithApi(options as Partial<McpRouterOptions>);
     const client = clientFor(upstream);
     const heard = record(client);
-    await waitFor(() => heard.states.includes('open'));
+    await waitFor(() => heard.states.includes('open'), told);
     heard.listener.update(['docs://readme']);
     if (era === '2026') {
-      await waitFor(() =>
-        heard.messages.some(
-          (message) =>
-            message.method === 'notifications/subscriptions/acknowledged' &&
-            (message.params as { notifications: { resourceSubscriptions?: string[] } }).notifications
-              .resourceSubscriptions?.[0] === 'docs://readme',
-        ),
+      await waitFor(
+        () =>
+          heard.messages.some(
+            (message) =>
+              message.method === 'notifications/subscriptions/acknowledged' &&
+              (message.params as { notifications: { resourceSubscriptions?: string[] } }).notifications
+                .resourceSubscriptions?.[0] === 'docs://readme',
+          ),
+        told,
       );
     } else {
       // The subscription is kept before its answer is written.
-      await waitFor(() => hasAnswered(upstream, 'resources/subscribe'));
+      await waitFor(() => hasAnswered(upstream, 'resources/subscribe'), upstream.recorded);
     }
     mcp.notifyResourceUpdated('docs://readme');
-    await waitFor(() => heard.count('notifications/resources/updated') === 1);
+    await waitFor(() => heard.count('notifications/resources/updated') === 1, told);
     expect(
       (
         heard.messages.find((message) => message.method === 'notifications/resources/updated')?.params as {
@@ -161,7 +173,7 @@ describe.each([
     const { upstream, mcp } = await routerUpstreamWithApi(options as Partial<McpRouterOptions>);
     const client = clientFor(upstream);
     const heard = record(client);
-    await waitFor(() => heard.states.includes('open'));
+    await waitFor(() => heard.states.includes('open'), told);
     heard.listener.close();
     const requests = upstream.seen.length;
     addTool(mcp, 'unheard');
@@ -178,11 +190,11 @@ describe('listen against the SDK v1 server (2025, stateful)', () => {
     const upstream = await sdkUpstreamWithServers((server) => servers.push(server));
     const client = clientFor(upstream);
     const heard = record(client);
-    await waitFor(() => heard.states.includes('open'));
+    await waitFor(() => heard.states.includes('open'), told);
     // The transport keeps the GET stream before it answers its head.
-    await waitFor(() => hasAnswered(upstream, 'GET'));
+    await waitFor(() => hasAnswered(upstream, 'GET'), upstream.recorded);
     servers[0]!.sendToolListChanged();
-    await waitFor(() => heard.count(TOOLS_CHANGED) === 1);
+    await waitFor(() => heard.count(TOOLS_CHANGED) === 1, told);
     // MCP 2025-11-25 › ping: a server request on the GET stream is answered by a POST with the session.
     await expect(servers[0]!.server.ping()).resolves.toEqual({});
   });
@@ -193,7 +205,7 @@ describe('listen: an upstream without a stream, malformed events, client close',
     const upstream = await routerUpstream({ eras: ['2025'], sessions: false });
     const client = clientFor(upstream);
     const heard = record(client);
-    await waitFor(() => heard.states.includes('unsupported'));
+    await waitFor(() => heard.states.includes('unsupported'), told);
     await backoffPassed();
     expect(heard.states).toEqual(['unsupported']);
     expect(upstream.seen.filter((request) => request.http === 'GET')).toHaveLength(1);
@@ -235,7 +247,7 @@ describe('listen: an upstream without a stream, malformed events, client close',
     });
     const client = clientFor(upstream);
     const heard = record(client);
-    await waitFor(() => heard.count('notifications/prompts/list_changed') === 1);
+    await waitFor(() => heard.count('notifications/prompts/list_changed') === 1, told);
     expect(heard.methods()).toEqual([TOOLS_CHANGED, 'notifications/prompts/list_changed']);
     expect(lastEventIds).toEqual([undefined, 'e1']);
     expect(heard.states).toEqual(['open', 'retrying', 'open']);
@@ -280,7 +292,7 @@ describe('listen: an upstream without a stream, malformed events, client close',
     });
     const client = clientFor(upstream);
     const heard = record(client);
-    await waitFor(() => heard.count(TOOLS_CHANGED) === 1);
+    await waitFor(() => heard.count(TOOLS_CHANGED) === 1, told);
     expect(listens).toBe(2);
     expect(heard.states).toEqual(['retrying', 'open']);
     expect(client.capabilities).toEqual({ tools: { listChanged: true } });
@@ -291,7 +303,7 @@ describe('listen: an upstream without a stream, malformed events, client close',
     const client = clientFor(upstream);
     const one = record(client);
     const two = record(client);
-    await waitFor(() => one.states.includes('open') && two.states.includes('open'));
+    await waitFor(() => one.states.includes('open') && two.states.includes('open'), told);
     await client.close();
     const requests = upstream.seen.length;
     await backoffPassed({ upstream, mcp });

@@ -20,6 +20,7 @@ import {
   type UpstreamClient,
   type UpstreamClientOptions,
 } from '../../lib/features/gateway/http-client/upstream-client';
+import { Signal } from '../helpers/events';
 import { until } from '../helpers/until';
 import { CLIENT_INFO } from './client-info';
 import { scaled } from '../helpers/time-scale';
@@ -42,6 +43,8 @@ export interface Upstream {
   readonly seen: Seen[];
   /** Each request whose response began (its head or first byte written): what its handler had done by then is done. */
   readonly answered: Answered[];
+  /** Told at each entry of `seen` and of `answered`: a test waits on it for a request or an answer. */
+  readonly recorded: Signal;
   close(): Promise<void>;
 }
 
@@ -115,6 +118,7 @@ export function closeAfterEach(): void {
 export async function serve(build: (app: Express) => void, port = 0): Promise<Upstream> {
   const seen: Seen[] = [];
   const answered: Answered[] = [];
+  const recorded = new Signal();
   const app = express();
   app.use(express.json());
   app.use((req, res, next) => {
@@ -130,9 +134,11 @@ export async function serve(build: (app: Express) => void, port = 0): Promise<Up
         session: req.get('mcp-session-id'),
         version: req.get('mcp-protocol-version'),
       });
-    onFirstWrite(res, () =>
-      answered.push({ method: rpc ?? req.method, params: (body as { params?: unknown } | undefined)?.params }),
-    );
+    recorded.notify();
+    onFirstWrite(res, () => {
+      answered.push({ method: rpc ?? req.method, params: (body as { params?: unknown } | undefined)?.params });
+      recorded.notify();
+    });
     next();
   });
   build(app);
@@ -145,6 +151,7 @@ export async function serve(build: (app: Express) => void, port = 0): Promise<Up
     port: actual,
     seen,
     answered,
+    recorded,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
@@ -295,9 +302,13 @@ export async function rejection(promise: Promise<unknown>): Promise<JsonRpcError
   return error as JsonRpcError;
 }
 
-/** Waits for `condition` (see {@link until}), within two seconds. */
-export async function waitFor(condition: () => boolean): Promise<void> {
-  await until(condition, 'the condition', 2_000);
+/**
+ * Waits for `condition` within two seconds, then asserts it: looked at on each telling of `told` when given (an
+ * event the test has: a listener's call, {@link Upstream.recorded}), else polled (see {@link until}).
+ */
+export async function waitFor(condition: () => boolean, told?: Signal): Promise<void> {
+  if (told === undefined) await until(condition, 'the condition', 2_000);
+  else await told.when(condition, 'the condition', 2_000);
   expect(condition()).toBe(true);
 }
 

@@ -4,7 +4,8 @@ import { scaled } from './time-scale';
 
 /**
  * Resolves once `condition` holds, checking every 25 ms; throws naming `what` after `timeoutMs` (on a quiet machine:
- * stretched by TEST_TIME_SCALE).
+ * stretched by TEST_TIME_SCALE). For what nothing in the process tells (a file, a Redis key, a process gone): when a
+ * callback, an emitter or a promise tells it, wait on that instead (helpers/events: `Signal`, `within`).
  *
  * @example
  * ```ts

@@ -7,7 +7,6 @@ import type { Express } from 'express';
 import { type McpRouter } from '../../lib';
 import { x402Facilitator, x402Guard, type PaymentPayload, type PaymentRequirements } from '../../lib/x402';
 import { createApp, MCP_ACCEPT, post, rpc } from '../helpers/create-app';
-import { until } from '../helpers/until';
 import {
   closeAfterEach,
   closeGatewaysAfterEach,
@@ -158,10 +157,12 @@ async function allAtOnce(calls: Array<() => Promise<Result>>): Promise<string[]>
   const pending = calls.map((call) =>
     call().then((result) => {
       refused += 1;
+      // A refused call counts too: the wait below looks again.
+      facilitator.called.notify();
       return result;
     }),
   );
-  await until(
+  await facilitator.called.when(
     () => refused + facilitator.calls.verify.length === calls.length,
     'every call refused or at the facilitator',
   );
@@ -302,7 +303,7 @@ describe('a verification that hangs or is cancelled', () => {
     const paid = signed();
     facilitator.mode = 'hang';
     const first = callTool(app, 'search', { meta: { 'x402/payment': paid } });
-    await until(() => facilitator.calls.verify.length === 1, 'the first verification');
+    await facilitator.called.when(() => facilitator.calls.verify.length === 1, 'the first verification');
     expect(
       outcome(
         await callTool(app, 'search', { meta: { 'x402/payment': { ...paid, accepted: { ...PRICE, extra: {} } } } }),
@@ -350,10 +351,10 @@ describe('a verification that hangs or is cancelled', () => {
       });
       request.on('error', () => undefined);
       request.end(body);
-      await until(() => facilitator.calls.verify.length === 1, 'the verification');
+      await facilitator.called.when(() => facilitator.calls.verify.length === 1, 'the verification');
       request.destroy();
       // The guard aborts its /verify when the call is cancelled: the facilitator sees its caller go.
-      await until(() => facilitator.calls.abandoned === 1, 'the cancelled verification');
+      await facilitator.called.when(() => facilitator.calls.abandoned === 1, 'the cancelled verification');
       facilitator.release();
       expect(outcome(await callTool(app, 'search', { meta: { 'x402/payment': paid } }))).toBe('paid');
       expect(handler).toHaveBeenCalledTimes(1);

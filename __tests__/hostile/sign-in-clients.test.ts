@@ -15,7 +15,7 @@ import {
 import { createClientDirectory } from '../../lib/features/sign-in/clients/clients';
 import { createRegistrationHandler } from '../../lib/features/sign-in/clients/register-handler';
 import { MemorySignInStore } from '../../lib/edge/store/memory-sign-in-store';
-import { until } from '../helpers/until';
+import { Signal } from '../helpers/events';
 
 function registrationApp(options: ClientsOptions = {}) {
   const resolved = resolveClientsOptions(options);
@@ -337,12 +337,16 @@ describe('metadata documents that misbehave (a local server, allowPrivateAddress
   let server: http.Server;
   let base = '';
   const closed: string[] = [];
+  const closing = new Signal();
   const hits: string[] = [];
   beforeAll(async () => {
     server = http.createServer((req, res) => {
       const path = req.url ?? '';
       hits.push(path);
-      res.on('close', () => closed.push(path));
+      res.on('close', () => {
+        closed.push(path);
+        closing.notify();
+      });
       // The id as the client named it: the Host header carries the name it used, whatever address it connected to.
       const doc = JSON.stringify({
         client_id: `http://${req.headers.host}${path}`,
@@ -411,7 +415,7 @@ describe('metadata documents that misbehave (a local server, allowPrivateAddress
         description: expect.stringMatching(/larger than 5120 bytes/),
       });
       expect(Date.now() - started).toBeLessThan(4_000); // refused for its size, not by the timeout
-      await until(() => closed.includes(path), `the server to see ${path}'s connection closed`);
+      await closing.when(() => closed.includes(path), `the server to see ${path}'s connection closed`);
     },
   );
 
@@ -420,7 +424,7 @@ describe('metadata documents that misbehave (a local server, allowPrivateAddress
       error: 'invalid_client',
       description: expect.stringMatching(/no complete answer within 200 ms/),
     });
-    await until(() => closed.includes(path), `the server to see ${path}'s connection closed`);
+    await closing.when(() => closed.includes(path), `the server to see ${path}'s connection closed`);
   });
 
   it('does not follow a redirect', async () => {

@@ -10,6 +10,7 @@ import {
 } from '../../lib/features/gateway/stdio/stdio-client';
 import { STDIO_LOG_LINES_PER_WINDOW } from '../../lib/features/gateway/stdio/stdio-log';
 import { spawnGroup } from '../helpers/child';
+import { Signal, within } from '../helpers/events';
 import { until } from '../helpers/until';
 import { CLIENT_INFO } from '../gateway/client-info';
 import { isRunning as isAlive } from '../helpers/pids';
@@ -31,22 +32,32 @@ interface Harness {
   readonly client: StdioUpstreamClient;
   readonly warnings: string[];
   readonly exits: string[];
+  /** Told at each warning and each exit. */
+  readonly told: Signal;
 }
 
 function start(args: string[], overrides: Partial<StdioClientOptions> = {}, command = process.execPath): Harness {
   const warnings: string[] = [];
   const exits: string[] = [];
+  const told = new Signal();
+  const warn = (error: unknown): void => {
+    warnings.push(String(error));
+    told.notify();
+  };
   const client = createStdioUpstreamClient({
     program: { command, args },
     label: 'hostile',
     timeoutMs: scaled(10_000),
     clientInfo: CLIENT_INFO,
-    logger: { warn: (error) => warnings.push(String(error)), error: (error) => warnings.push(String(error)) },
-    onExit: (why) => exits.push(why),
+    logger: { warn, error: warn },
+    onExit: (why) => {
+      exits.push(why);
+      told.notify();
+    },
     ...overrides,
   });
   clients.push(client);
-  return { client, warnings, exits };
+  return { client, warnings, exits, told };
 }
 
 describe('hostile stdio upstreams', () => {
@@ -65,20 +76,20 @@ describe('hostile stdio upstreams', () => {
   });
 
   it('a child that never answers initialize: the request times out and the child is killed', async () => {
-    const { client, exits } = start([fixture('never-initialize.js')], { timeoutMs: 300 });
+    const { client, exits, told } = start([fixture('never-initialize.js')], { timeoutMs: 300 });
     const outcome = client.request('tools/list', {}).catch((error: Error) => error.message);
     await until(() => client.pid !== undefined, 'the spawn');
     const pid = client.pid as number;
     expect(await outcome).toBe('Upstream "hostile" did not answer within 300 ms');
     await until(() => !isAlive(pid), 'the silent child killed');
-    await until(() => exits.length === 1, 'onExit');
+    await told.when(() => exits.length === 1, 'onExit');
     expect(exits).toEqual(['did not answer initialize within 300 ms, and was stopped']);
   });
 
   it('close() sends SIGKILL to a child that ignores SIGTERM and stdin’s end, 2 s later', async () => {
-    const { client, exits, warnings } = start([fixture('never-initialize.js'), '--ignore-sigterm']);
+    const { client, exits, warnings, told } = start([fixture('never-initialize.js'), '--ignore-sigterm']);
     const outcome = client.request('tools/list', {}).catch((error: Error) => error.message);
-    await until(() => warnings.includes("mcpRouter: upstream 'hostile' stderr: ready"), 'the child ready');
+    await told.when(() => warnings.includes("mcpRouter: upstream 'hostile' stderr: ready"), 'the child ready');
     const pid = client.pid as number;
     const began = Date.now();
     await client.close();
@@ -125,13 +136,13 @@ describe('hostile stdio upstreams', () => {
   });
 
   it(`a stderr flood: ${STDIO_LOG_LINES_PER_WINDOW} lines logged, then one count of the rest`, async () => {
-    const { client, warnings } = start([fixture('noisy-server.js'), 'stderr-flood']);
+    const { client, warnings, told } = start([fixture('noisy-server.js'), 'stderr-flood']);
     expect(await client.request('tools/list', {})).toMatchObject({ tools: [{ name: 'env' }] });
     await client.close();
     const stderr = (): string[] =>
       warnings.filter((warning) => warning.startsWith("mcpRouter: upstream 'hostile' stderr: "));
     // The count is logged once the child's stderr is read to its end.
-    await until(() => stderr().length > STDIO_LOG_LINES_PER_WINDOW, 'the count of lines dropped');
+    await told.when(() => stderr().length > STDIO_LOG_LINES_PER_WINDOW, 'the count of lines dropped');
     expect(stderr()).toHaveLength(STDIO_LOG_LINES_PER_WINDOW + 1);
     expect(stderr()[0]).toBe("mcpRouter: upstream 'hostile' stderr: noise line 0");
     expect(stderr()[STDIO_LOG_LINES_PER_WINDOW]).toBe(
@@ -214,8 +225,12 @@ describe('no orphans when the router process is killed', () => {
     });
     const exited = once(proc, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
     let output = '';
-    proc.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    await until(() => output.includes('\n'), 'the router to report its child', 20_000);
+    const printed = new Signal();
+    proc.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      printed.notify();
+    });
+    await printed.when(() => output.includes('\n'), 'the router to report its child', 20_000);
     const { pid } = JSON.parse(output.split('\n')[0]!) as { pid: number };
     return { routerPid: proc.pid as number, childPid: pid, exited };
   }
@@ -232,10 +247,11 @@ describe('no orphans when the router process is killed', () => {
     ['SIGKILL', 'server-everything (it exits on stdin’s end)', [EVERYTHING, 'stdio'], 'listed'],
     ['SIGKILL', 'server-filesystem (it exits on stdin’s end)', [FILESYSTEM, FIXTURES], 'listed'],
   ] as const)('router killed with %s, child %s: the child is gone', async (signal, _name, child, wait) => {
-    const { routerPid, childPid } = await router([...child], wait);
+    const { routerPid, childPid, exited } = await router([...child], wait);
     expect(isAlive(childPid)).toBe(true);
     process.kill(routerPid, signal);
-    await until(() => !isAlive(routerPid), 'the router to die');
+    // Its 'exit' is emitted once it has been reaped: its pid is gone.
+    await within(exited, 'the router to die');
     await until(() => !isAlive(childPid), 'the child to be gone', 10_000);
   });
 

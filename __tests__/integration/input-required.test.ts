@@ -4,7 +4,7 @@ import type { Express } from 'express';
 import { ErrorCode, type McpRouter, type McpRouterOptions, type RequestContext } from '../../lib';
 import { createApp, silentLogger } from '../helpers/create-app';
 import { modern } from '../helpers/modern';
-import { until } from '../helpers/until';
+import { Signal } from '../helpers/events';
 
 const CAPS = { 'io.modelcontextprotocol/clientCapabilities': { elicitation: {}, sampling: {}, roots: {} } };
 const YES = { action: 'accept', content: { ok: true } };
@@ -104,12 +104,20 @@ describe('tools/call', () => {
 
   it("aborts the asking run's signal once the call is answered with input_required, so what it started stops (a forwarded upstream call)", async () => {
     let aborted: unknown;
+    const abort = new Signal();
     const server = createApp({ logger: silentLogger(), inputRequired: { stateKey: STATE_KEY } }, (mcp) => {
       mcp.tool({
         name: 'ask_then_fetch',
         description: 'Asks; its signal says when its run is over',
         handler: async (_args, ctx) => {
-          ctx.signal.addEventListener('abort', () => (aborted = ctx.signal.reason), { once: true });
+          ctx.signal.addEventListener(
+            'abort',
+            () => {
+              aborted = ctx.signal.reason;
+              abort.notify();
+            },
+            { once: true },
+          );
           await confirm(ctx, 'Go?');
           return 'went';
         },
@@ -117,7 +125,7 @@ describe('tools/call', () => {
     });
     const first = await modern(server, 'tools/call', { name: 'ask_then_fetch', arguments: {} }, {}, CAPS).expect(200);
     expect(first.body.result.resultType).toBe('input_required');
-    await until(() => aborted !== undefined, 'the run’s signal to abort');
+    await abort.when(() => aborted !== undefined, 'the run’s signal to abort');
     expect(String(aborted)).toContain('input_required');
   });
 

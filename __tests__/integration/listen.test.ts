@@ -10,7 +10,7 @@ import { MemoryServerEventBus } from '../../lib/edge/store/server-events';
 import { MCP_ACCEPT, notification, rpc, silentLogger } from '../helpers/messages';
 import { envelope, MODERN } from '../helpers/modern';
 import { listenLocally } from '../helpers/ports';
-import { until } from '../helpers/until';
+import { Signal } from '../helpers/events';
 import { messageOf, SseReader, type SseEvent } from '../helpers/sse';
 
 const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
@@ -24,7 +24,7 @@ afterEach(async () => {
 async function serve(
   options: Partial<McpRouterOptions> = {},
   setup?: (mcp: McpRouter) => void,
-): Promise<{ url: string; mcp: McpRouter; closedResponses: () => number }> {
+): Promise<{ url: string; mcp: McpRouter; closedResponses: () => number; closing: Signal }> {
   const mcp = mcpRouter({ name: 'listen', version: '1.0.0', sessions: false, logger: silentLogger(), ...options });
   if (setup) setup(mcp);
   else {
@@ -35,14 +35,18 @@ async function serve(
   const app = express();
   // Counts the responses closed (ended or hung up); listened to before the router's own close handlers run.
   let closed = 0;
+  const closing = new Signal();
   app.use((_req, res, next) => {
-    res.once('close', () => closed++);
+    res.once('close', () => {
+      closed++;
+      closing.notify();
+    });
     next();
   });
   app.use('/mcp', mcp);
   const { port, close } = await listenLocally(app);
   cleanups.push(close, () => mcp.close());
-  return { url: `http://127.0.0.1:${port}/mcp`, mcp, closedResponses: () => closed };
+  return { url: `http://127.0.0.1:${port}/mcp`, mcp, closedResponses: () => closed, closing };
 }
 
 /** POSTs subscriptions/listen with `notifications` as its filter; the response, its body not read yet. */
@@ -146,7 +150,7 @@ describe('subscriptions/listen', () => {
   });
 
   it('bounds the streams of one principal (429 with the request id), not those of another, and frees a place on hang-up', async () => {
-    const { url, closedResponses } = await serve({
+    const { url, closedResponses, closing } = await serve({
       listen: { maxStreamsPerPrincipal: 2 },
       auth: { tokens: ['alice', 'bob'] },
     });
@@ -164,7 +168,7 @@ describe('subscriptions/listen', () => {
     const closed = closedResponses();
     await first.reader.cancel();
     // The server hears the hang-up a moment later: the place is free once the first stream's response closed.
-    await until(() => closedResponses() > closed, "the first stream's close");
+    await closing.when(() => closedResponses() > closed, "the first stream's close");
     const again = await listenRequest(url, { toolsListChanged: true }, 5, alice);
     cleanups.push(() => again.body?.cancel());
     expect(again.status).toBe(200);
@@ -178,6 +182,7 @@ describe('subscriptions/listen', () => {
 
   it('unsubscribes from the server event bus when the client hangs up', async () => {
     let live = 0;
+    const unsubscribed = new Signal();
     const subscribe = MemoryServerEventBus.prototype.subscribe;
     jest.spyOn(MemoryServerEventBus.prototype, 'subscribe').mockImplementation(function (
       this: MemoryServerEventBus,
@@ -190,6 +195,7 @@ describe('subscriptions/listen', () => {
         if (!stopped) live--;
         stopped = true;
         stop();
+        unsubscribed.notify();
       };
     });
     const { url, mcp } = await serve();
@@ -197,11 +203,11 @@ describe('subscriptions/listen', () => {
     const { reader: other } = await listen(url, { promptsListChanged: true }, 2);
     expect(live).toBe(2);
     await reader.cancel();
-    await until(() => live === 1, 'one live stream');
+    await unsubscribed.when(() => live === 1, 'one live stream');
     mcp.prompt({ name: 'still', description: 'The other stream still hears', get: () => 'yes' });
     expect(await next(other)).toEqual(stamped(2, 'notifications/prompts/list_changed'));
     await other.cancel();
-    await until(() => live === 0, 'no live stream');
+    await unsubscribed.when(() => live === 0, 'no live stream');
   });
 
   it('ends every stream gracefully on router close: the completion result, then the end; later listens get 503', async () => {

@@ -5,7 +5,7 @@ import request from 'supertest';
 import { ErrorCode, JsonRpcError, mcpRouter, type McpRouter, type McpRouterOptions } from '../../lib';
 import { createApp, MCP_ACCEPT, post, rpc, silentLogger } from '../helpers/create-app';
 import { envelope, MODERN, modern } from '../helpers/modern';
-import { until } from '../helpers/until';
+import { Signal } from '../helpers/events';
 
 const SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
 
@@ -321,6 +321,7 @@ describe('the router’s defences apply to modern requests', () => {
     ['with sessions', {}],
   ] as const)('a client that hangs up aborts the handler’s signal (%s)', async (_label, sessions) => {
     let aborted: Promise<unknown> | undefined;
+    const started = new Signal();
     const mcp = mcpRouter({ name: 'hangup', version: '1', sessions } satisfies McpRouterOptions);
     mcp.tool({
       name: 'wait',
@@ -328,6 +329,7 @@ describe('the router’s defences apply to modern requests', () => {
       inputSchema: { type: 'object' },
       handler: (_args, ctx) => {
         aborted = new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
+        started.notify();
         return aborted.then(() => 'never sent');
       },
     });
@@ -352,7 +354,7 @@ describe('the router’s defences apply to modern requests', () => {
         'Mcp-Name': 'wait',
       },
     }).catch(() => undefined);
-    await until(() => aborted !== undefined, 'the handler to start');
+    await started.when(() => aborted !== undefined, 'the handler to start');
     controller.abort();
     await expect(aborted).resolves.toBeDefined();
     await pending;

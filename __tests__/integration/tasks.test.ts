@@ -9,6 +9,7 @@ import type { McpRouter } from '../../lib';
 import { createApp, post, rpc, silentLogger } from '../helpers/create-app';
 import { modern } from '../helpers/modern';
 import { messageOf, SseReader } from '../helpers/sse';
+import { Signal } from '../helpers/events';
 import { until as waitUntil } from '../helpers/until';
 
 const TASKS = 'io.modelcontextprotocol/tasks';
@@ -18,6 +19,8 @@ const BOB = { Authorization: 'Bearer bob-token' };
 
 /** What the handlers saw, per test: `waiting` counts the `gated` handlers listening for their abort. */
 let seen: { aborted: boolean[]; finished: number; waiting: number };
+/** Told at each change of `seen.aborted` and `seen.waiting`. */
+const handlerSaw = new Signal();
 /** Released by the test to let the `gated` tool finish. */
 let release: () => void;
 
@@ -32,9 +35,11 @@ function setup(mcp: McpRouter): void {
         release = resolve;
         ctx.signal.addEventListener('abort', () => {
           seen.aborted.push(true);
+          handlerSaw.notify();
           reject(new Error('aborted'));
         });
         seen.waiting++;
+        handlerSaw.notify();
       });
       seen.finished++;
       return { done: true, aborted: ctx.signal.aborted };
@@ -106,16 +111,20 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, tim
   return value;
 }
 
-/** `app` behind a counter of the requests whose body the router has read: after that it only awaits. */
-function countingReads(app: Express): { app: Express; reads: () => number } {
+/** `app` behind a counter of the requests whose body the router has read (after that it only awaits), told to `read`. */
+function countingReads(app: Express): { app: Express; reads: () => number; read: Signal } {
   let reads = 0;
+  const read = new Signal();
   const outer = express();
   outer.use((req, _res, next) => {
-    req.once('end', () => reads++);
+    req.once('end', () => {
+      reads++;
+      read.notify();
+    });
     next();
   });
   outer.use(app);
-  return { app: outer, reads: () => reads };
+  return { app: outer, reads: () => reads, read };
 }
 
 beforeEach(() => {
@@ -385,7 +394,7 @@ describe('MCP 2025-11-25 experimental tasks (sessions)', () => {
     const reads = counting.reads();
     const result = send('tasks/result', { taskId });
     // tasks/result waits for the task: release it once the router has the request.
-    await waitUntil(() => counting.reads() > reads, 'tasks/result read');
+    await counting.read.when(() => counting.reads() > reads, 'tasks/result read');
     await turn();
     release();
     const body = (await result).body;
@@ -397,10 +406,8 @@ describe('MCP 2025-11-25 experimental tasks (sessions)', () => {
     const app = appWith({ sessions: {} });
     const send = await session(app);
     const { taskId } = (await send('tools/call', { name: 'gated', arguments: {}, task: { ttl: 80 } })).body.result.task;
-    await until(
-      async () => seen.aborted.length,
-      (count) => count === 1,
-    );
+    // At most 3 s, as this file's polls of tasks/get: then the assertion says what happened.
+    await handlerSaw.when(() => seen.aborted.length === 1, 'the handler to abort', 3000).catch(() => undefined);
     const after = (await send('tasks/get', { taskId })).body;
     // Failed at the TTL, or already swept by the store: either way nobody gets a result the work did not finish.
     expect([-32602, 'failed']).toContain(after.error?.code ?? after.result?.status);
@@ -410,7 +417,7 @@ describe('MCP 2025-11-25 experimental tasks (sessions)', () => {
     const app = appWith({ sessions: {} });
     const send = await session(app);
     const { taskId } = (await send('tools/call', { name: 'gated', arguments: {}, task: {} })).body.result.task;
-    await waitUntil(() => seen.waiting === 1, 'the handler waiting');
+    await handlerSaw.when(() => seen.waiting === 1, 'the handler waiting');
     const cancelled = (await send('tasks/cancel', { taskId })).body.result;
     expect(cancelled).toMatchObject({ taskId, status: 'cancelled' });
     expect(seen.aborted).toEqual([true]);

@@ -3,6 +3,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server, ServerResponse } from 'node:http';
 import express from 'express';
+import { Signal } from '../helpers/events';
 
 /**
  * How the fake answers: normally, never (hang), with HTTP 500, a body that is not a verify/settle answer, 200 kB,
@@ -16,6 +17,8 @@ export interface FakeFacilitator {
   mode: FacilitatorMode;
   /** Bodies received, by path; `abandoned`: held or hung calls whose caller hung up before the answer. */
   readonly calls: { verify: unknown[]; settle: unknown[]; supported: number; abandoned: number };
+  /** Told at each change of `calls`: a test waits on it for a call to arrive or be abandoned. */
+  readonly called: Signal;
   /** Answers every /verify held in `hold` mode (as `ok` would) and sets the mode back to `ok`. */
   release(): void;
   close(): Promise<void>;
@@ -38,12 +41,14 @@ export async function startFacilitator(): Promise<FakeFacilitator> {
   const settledNonces = new Set<string>();
   const state = { mode: 'ok' as FacilitatorMode };
   const calls = { verify: [] as unknown[], settle: [] as unknown[], supported: 0, abandoned: 0 };
+  const called = new Signal();
   /** Counts a caller that hangs up on a held or hung call (a cancelled or timed-out guard aborts its fetch). */
   const park = (res: ServerResponse): void => {
     hanging.add(res);
     res.once('close', () => {
       if (!res.writableEnded) calls.abandoned += 1;
       hanging.delete(res);
+      called.notify();
     });
   };
 
@@ -80,6 +85,7 @@ export async function startFacilitator(): Promise<FakeFacilitator> {
 
   app.post('/verify', (req, res) => {
     calls.verify.push(req.body);
+    called.notify();
     if (unusual(res)) return;
     const signature = signatureOf(req.body);
     const answer = (): void => {
@@ -97,6 +103,7 @@ export async function startFacilitator(): Promise<FakeFacilitator> {
   });
   app.post('/settle', (req, res) => {
     calls.settle.push(req.body);
+    called.notify();
     if (unusual(res)) return;
     if (state.mode === 'settle-hang') {
       park(res);
@@ -118,6 +125,7 @@ export async function startFacilitator(): Promise<FakeFacilitator> {
   });
   app.get('/supported', (_req, res) => {
     calls.supported += 1;
+    called.notify();
     if (unusual(res)) return;
     res.json({ kinds: [{ x402Version: 2, scheme: 'exact', network: 'eip155:84532' }] });
   });
@@ -135,6 +143,7 @@ export async function startFacilitator(): Promise<FakeFacilitator> {
       state.mode = mode;
     },
     calls,
+    called,
     release() {
       state.mode = 'ok';
       for (const answer of held.splice(0)) answer();

@@ -12,7 +12,7 @@ import {
 } from '../../lib/features/payments/x402-types';
 import type { ToolGuardCall } from '../../lib/core/registry/guards';
 import type { RequestContext } from '../../lib/core/registry/request-context';
-import { until } from '../helpers/until';
+import { Signal } from '../helpers/events';
 import { startFacilitator } from './fake-facilitator';
 
 const PRICE: PaymentRequirements = {
@@ -175,7 +175,7 @@ describe('x402Facilitator', () => {
       const controller = new AbortController();
       const pending = x402Facilitator({ url: fake.url }).settle(PAID, PRICE, { signal: controller.signal });
       // Cancelled once the facilitator holds the request.
-      await until(() => fake.calls.settle.length === 1, 'the settle request');
+      await fake.called.when(() => fake.calls.settle.length === 1, 'the settle request');
       controller.abort();
       await expect(pending).rejects.toThrow(new FacilitatorError('Payment facilitator /settle was cancelled'));
     } finally {
@@ -241,13 +241,17 @@ describe('x402Guard by direct calls', () => {
   }
 
   it('ends a verification when the call is cancelled, even if the facilitator ignores its signal, and frees the payment', async () => {
-    const verify = jest.fn(() => new Promise<never>(() => undefined));
+    const verifying = new Signal();
+    const verify = jest.fn(() => {
+      verifying.notify();
+      return new Promise<never>(() => undefined);
+    });
     const guard = x402Guard({ facilitator: { ...facilitator, verify }, accepts: [PRICE], timeoutMs: 60_000 });
     const controller = new AbortController();
     const next = jest.fn(async () => ({ content: [] }));
     const pending = guard(toolCall({ 'x402/payment': PAID }, controller.signal), next);
     // Cancelled once the facilitator has the verification.
-    await until(() => verify.mock.calls.length === 1, 'the verification');
+    await verifying.when(() => verify.mock.calls.length === 1, 'the verification');
     controller.abort();
     const result = await pending;
     expect(JSON.parse((result.content[0] as { text: string }).text)).toMatchObject({
@@ -267,9 +271,13 @@ describe('x402Guard by direct calls', () => {
     const controller = new AbortController();
     let finish: (value: { content: never[] }) => void = () => undefined;
     const running = new Promise<{ content: never[] }>((resolve) => (finish = resolve));
-    const next = jest.fn(() => running);
+    const runs = new Signal();
+    const next = jest.fn(() => {
+      runs.notify();
+      return running;
+    });
     const pending = guard(toolCall({ 'x402/payment': PAID }, controller.signal), next);
-    await until(() => next.mock.calls.length === 1, 'the tool to run');
+    await runs.when(() => next.mock.calls.length === 1, 'the tool to run');
     controller.abort();
     finish({ content: [] });
     expect(JSON.parse(((await pending).content[0] as { text: string }).text)).toMatchObject({

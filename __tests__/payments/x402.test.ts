@@ -8,7 +8,7 @@ import { createApp, post, rpc } from '../helpers/create-app';
 import { modern } from '../helpers/modern';
 import { FACILITATOR_SECRET, startFacilitator, type FakeFacilitator } from './fake-facilitator';
 import { PRICE } from './price';
-import { until } from '../helpers/until';
+import { Signal } from '../helpers/events';
 
 const V = { 'MCP-Protocol-Version': '2025-11-25' };
 
@@ -381,7 +381,8 @@ describe('one payment, one call', () => {
   }
 
   it('settles nothing for a call the client cancelled while the tool ran, and the payment pays for a later call', async () => {
-    const runs = jest.fn();
+    const running = new Signal();
+    const runs = jest.fn(running.notify);
     const session = await cancellableSession(
       () => x402Facilitator({ url: facilitator.url }),
       async (ctx) => {
@@ -391,7 +392,7 @@ describe('one payment, one call', () => {
       },
     );
     const cancelled = session.call(7);
-    await until(() => runs.mock.calls.length === 1, 'the tool to run');
+    await running.when(() => runs.mock.calls.length === 1, 'the tool to run');
     await session.cancel(7);
     expect((await cancelled).text).not.toContain('the report');
     expect(facilitator.calls.settle).toHaveLength(0);
@@ -403,6 +404,7 @@ describe('one payment, one call', () => {
 
   it('answers a call cancelled while its settlement is under way with the paid result: a settle sent cannot be called back', async () => {
     let settling: (() => void) | undefined;
+    const sent = new Signal();
     const session = await cancellableSession(
       () => ({
         verify: async () => ({ isValid: true, payer: '0xPayer' }),
@@ -411,12 +413,13 @@ describe('one payment, one call', () => {
           new Promise((resolve) => {
             settling = () =>
               resolve({ success: true, transaction: '0xsettled', network: PRICE.network, payer: '0xPayer' });
+            sent.notify();
           }),
       }),
       async () => 'the report',
     );
     const pending = session.call(7);
-    await until(() => settling !== undefined, 'the settlement to be sent');
+    await sent.when(() => settling !== undefined, 'the settlement to be sent');
     await session.cancel(7);
     settling?.();
     const body = (await pending).body as Body;

@@ -4,6 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { envelope, MODERN, nameOf } from '../helpers/modern';
+import { Signal } from '../helpers/events';
 import { until } from '../helpers/until';
 import { startCluster, type Cluster } from './cluster/cluster';
 import { startRedis, type RedisServer } from './redis-server';
@@ -95,20 +96,24 @@ it('a 2025 session made on one instance is used on the other', async () => {
 
 it("a session's GET stream on one instance hears a list change made on the other", async () => {
   let heard = 0;
+  const listChanged = new Signal();
   const before = cluster.routed.length;
   const client = await connect();
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
     heard++;
+    listChanged.notify();
   });
   // The SDK opens its GET stream after initialize; wait until the proxy has sent it somewhere.
   const ours = (): typeof cluster.routed => cluster.routed.slice(before);
-  await until(() => ours().some((routed) => routed.http === 'GET'), 'the GET stream routed').catch(() => undefined);
+  await cluster.forwarded
+    .when(() => ours().some((routed) => routed.http === 'GET'), 'the GET stream routed')
+    .catch(() => undefined);
   const stream = ours().find((routed) => routed.http === 'GET')!;
   await nextGoesTo(stream.instance === 'A' ? 'B' : 'A');
   await client.callTool({ name: 'add_tool', arguments: { toolName: `t_${Date.now()}` } });
   const call = [...cluster.routed].reverse().find((routed) => routed.rpc === 'tools/call')!;
   expect(call.instance).not.toBe(stream.instance);
-  await until(() => heard > 0, 'the list change').catch(() => undefined);
+  await listChanged.when(() => heard > 0, 'the list change').catch(() => undefined);
   expect(heard).toBeGreaterThanOrEqual(1);
 });
 
@@ -134,7 +139,7 @@ it('a cancellation posted to the other instance aborts the handler where it runs
   await call;
   const cancelled = (): (typeof cluster.routed)[number] | undefined =>
     [...cluster.routed].reverse().find((routed) => routed.rpc === 'notifications/cancelled');
-  await until(() => cancelled() !== undefined, 'the cancellation routed').catch(() => undefined);
+  await cluster.forwarded.when(() => cancelled() !== undefined, 'the cancellation routed').catch(() => undefined);
   const cancel = cancelled();
   expect(cancel?.instance).not.toBe(running);
   expect(await cluster.waitForOutput(`${running} hang aborted`)).toBe(running);

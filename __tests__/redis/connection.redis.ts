@@ -2,6 +2,7 @@
 
 import type { RedisConnection } from '../../lib/features/redis/connection';
 import { StoreUnavailableError } from '../../lib/edge/store/shared-store';
+import { Signal } from '../helpers/events';
 import { until } from '../helpers/until';
 import { useRedis } from './redis-server';
 
@@ -21,15 +22,22 @@ it('sends commands under its prefix', async () => {
 it('delivers a published message to a subscriber, and stops after unsubscribe', async () => {
   const connection = connect();
   const heard: string[] = [];
-  const unsubscribe = await connection.subscribe(connection.key('channel'), (message) => heard.push(message));
+  const delivered = new Signal();
+  const unsubscribe = await connection.subscribe(connection.key('channel'), (message) => {
+    heard.push(message);
+    delivered.notify();
+  });
   await connection.send(['PUBLISH', connection.key('channel'), 'one']);
-  await until(() => heard.length === 1, "'one'");
+  await delivered.when(() => heard.length === 1, "'one'");
   await unsubscribe();
   // A second subscription, made after, hears 'two': the first would have heard it by then.
   const marker: string[] = [];
-  const unsubscribeMarker = await connection.subscribe(connection.key('channel'), (message) => marker.push(message));
+  const unsubscribeMarker = await connection.subscribe(connection.key('channel'), (message) => {
+    marker.push(message);
+    delivered.notify();
+  });
   await connection.send(['PUBLISH', connection.key('channel'), 'two']);
-  await until(() => marker.length === 1, "the marker's 'two'");
+  await delivered.when(() => marker.length === 1, "the marker's 'two'");
   await unsubscribeMarker();
   expect(heard).toEqual(['one']);
 });

@@ -4,10 +4,13 @@ import type { JsonRpcMessage } from '../../lib/core/jsonrpc/types';
 import type { RedisConnection } from '../../lib/features/redis/connection';
 import { RedisMessageBus } from '../../lib/features/redis/message-bus';
 import { StoreUnavailableError } from '../../lib/edge/store/shared-store';
+import { Signal } from '../helpers/events';
 import { until } from '../helpers/until';
 import { useRedis } from './redis-server';
 
 const redis = useRedis();
+/** Told by every listener of this file's tests (and the error reporter the waits look at) at each call. */
+const delivered = new Signal();
 
 const message = (n: number): JsonRpcMessage => ({ jsonrpc: '2.0', method: 'notifications/message', params: { n } });
 
@@ -33,14 +36,14 @@ describe('RedisMessageBus delivery between instances', () => {
   it('delivers a message published on A to the subscribers of B and of A, and to no other topic', async () => {
     const a = instance();
     const b = instance();
-    const onA = jest.fn();
-    const onB = jest.fn();
+    const onA = jest.fn(delivered.notify);
+    const onB = jest.fn(delivered.notify);
     const other = jest.fn();
     await a.bus.subscribe('answer-1', onA);
     await b.bus.subscribe('answer-1', onB);
     await b.bus.subscribe('answer-2', other);
     await a.bus.publish('answer-1', message(1));
-    await until(
+    await delivered.when(
       () => onA.mock.calls.length === 1 && onB.mock.calls.length === 1,
       'onA.mock.calls.length === 1 && onB.mock.calls.length === 1',
     );
@@ -54,11 +57,11 @@ describe('RedisMessageBus delivery between instances', () => {
     const a = instance();
     const b = instance();
     for (let i = 0; i < 20; i++) {
-      const heard = jest.fn();
+      const heard = jest.fn(delivered.notify);
       await a.bus.subscribe(`request-${i}`, heard);
       // Published at once, through another connection: only a confirmed subscription can hear it.
       await b.bus.publish(`request-${i}`, message(i));
-      await until(() => heard.mock.calls.length === 1, 'heard.mock.calls.length === 1');
+      await delivered.when(() => heard.mock.calls.length === 1, 'heard.mock.calls.length === 1');
     }
   });
 
@@ -66,9 +69,12 @@ describe('RedisMessageBus delivery between instances', () => {
     const a = instance();
     const b = instance();
     const heard: unknown[] = [];
-    await b.bus.subscribe('t', (m) => heard.push((m as unknown as { params: { n: number } }).params.n));
+    await b.bus.subscribe('t', (m) => {
+      heard.push((m as unknown as { params: { n: number } }).params.n);
+      delivered.notify();
+    });
     for (let i = 0; i < 50; i++) await a.bus.publish('t', message(i));
-    await until(() => heard.length === 50, 'heard.length === 50');
+    await delivered.when(() => heard.length === 50, 'heard.length === 50');
     expect(heard).toEqual([...Array(50).keys()]);
   });
 
@@ -87,8 +93,8 @@ describe('RedisMessageBus shared subscriptions', () => {
   it('shares one Redis subscription between the listeners of a topic, and ends it with the last one', async () => {
     const a = instance();
     const channel = a.connection.key('bus', 't');
-    const first = jest.fn();
-    const second = jest.fn();
+    const first = jest.fn(delivered.notify);
+    const second = jest.fn(delivered.notify);
     const [unsubscribeFirst, unsubscribeSecond] = await Promise.all([
       a.bus.subscribe('t', first),
       a.bus.subscribe('t', second),
@@ -96,7 +102,7 @@ describe('RedisMessageBus shared subscriptions', () => {
     expect(a.bus.topicCount).toBe(1);
     expect(await subscribers(a.connection, channel)).toBe(1);
     await a.bus.publish('t', message(1));
-    await until(
+    await delivered.when(
       () => first.mock.calls.length === 1 && second.mock.calls.length === 1,
       'first.mock.calls.length === 1 && second.mock.calls.length === 1',
     );
@@ -104,7 +110,7 @@ describe('RedisMessageBus shared subscriptions', () => {
     await unsubscribeFirst();
     expect(await subscribers(a.connection, channel)).toBe(1);
     await a.bus.publish('t', message(2));
-    await until(() => second.mock.calls.length === 2, 'second.mock.calls.length === 2');
+    await delivered.when(() => second.mock.calls.length === 2, 'second.mock.calls.length === 2');
     expect(first).toHaveBeenCalledTimes(1);
     await unsubscribeSecond();
     expect(a.bus.topicCount).toBe(0);
@@ -113,25 +119,25 @@ describe('RedisMessageBus shared subscriptions', () => {
 
   it('treats the same function subscribed twice as two subscriptions', async () => {
     const a = instance();
-    const listener = jest.fn();
+    const listener = jest.fn(delivered.notify);
     const first = await a.bus.subscribe('t', listener);
     await a.bus.subscribe('t', listener);
     await a.bus.publish('t', message(1));
-    await until(() => listener.mock.calls.length === 2, 'listener.mock.calls.length === 2');
+    await delivered.when(() => listener.mock.calls.length === 2, 'listener.mock.calls.length === 2');
     await first();
     await a.bus.publish('t', message(2));
-    await until(() => listener.mock.calls.length === 3, 'listener.mock.calls.length === 3');
+    await delivered.when(() => listener.mock.calls.length === 3, 'listener.mock.calls.length === 3');
   });
 
   it('a topic subscribed again while its last unsubscribe is under way is heard', async () => {
     const a = instance();
     const b = instance();
     const stale = await a.bus.subscribe('t', () => undefined);
-    const fresh = jest.fn();
+    const fresh = jest.fn(delivered.notify);
     const [, unsubscribeFresh] = await Promise.all([stale(), a.bus.subscribe('t', fresh)]);
     await stale();
     await b.bus.publish('t', message(1));
-    await until(() => fresh.mock.calls.length === 1, 'fresh.mock.calls.length === 1');
+    await delivered.when(() => fresh.mock.calls.length === 1, 'fresh.mock.calls.length === 1');
     await unsubscribeFresh();
     expect(await subscribers(a.connection, a.connection.key('bus', 't'))).toBe(0);
   });
@@ -151,7 +157,7 @@ describe('RedisMessageBus shared subscriptions', () => {
 describe('RedisMessageBus bad payloads and failing listeners', () => {
   it('drops payloads that are not a JSON object, and delivers the next good one', async () => {
     const a = instance();
-    const heard = jest.fn();
+    const heard = jest.fn(delivered.notify);
     const onListenerError = jest.fn();
     const b = instance(onListenerError);
     await b.bus.subscribe('t', heard);
@@ -160,16 +166,16 @@ describe('RedisMessageBus bad payloads and failing listeners', () => {
       await a.connection.send(['PUBLISH', channel, payload]);
     await a.bus.publish('t', message(7));
     // The bad payloads went first on the same channel: handled before this one.
-    await until(() => heard.mock.calls.length >= 1, 'heard.mock.calls.length >= 1');
+    await delivered.when(() => heard.mock.calls.length >= 1, 'heard.mock.calls.length >= 1');
     expect(heard.mock.calls).toEqual([[message(7)]]);
     expect(onListenerError).not.toHaveBeenCalled();
   });
 
   it('keeps delivering after a listener throws or rejects, and reports the error with its topic', async () => {
-    const onListenerError = jest.fn();
+    const onListenerError = jest.fn(delivered.notify);
     const a = instance(onListenerError);
     const failure = new Error('listener failed');
-    const after = jest.fn();
+    const after = jest.fn(delivered.notify);
     await a.bus.subscribe('t', () => {
       throw failure;
     });
@@ -178,7 +184,7 @@ describe('RedisMessageBus bad payloads and failing listeners', () => {
     }) as () => void);
     await a.bus.subscribe('t', after);
     await expect(a.bus.publish('t', message(1))).resolves.toBeUndefined();
-    await until(
+    await delivered.when(
       () => after.mock.calls.length === 1 && onListenerError.mock.calls.length === 2,
       'after.mock.calls.length === 1 && onListenerError.mock.calls.length === 2',
     );
@@ -189,14 +195,14 @@ describe('RedisMessageBus bad payloads and failing listeners', () => {
     const a = instance(() => {
       throw new Error('reporter failed');
     });
-    const after = jest.fn();
+    const after = jest.fn(delivered.notify);
     await a.bus.subscribe('t', () => {
       throw new Error('listener failed');
     });
     await a.bus.subscribe('t', after);
     await a.bus.publish('t', message(1));
     await a.bus.publish('t', message(2));
-    await until(() => after.mock.calls.length === 2, 'after.mock.calls.length === 2');
+    await delivered.when(() => after.mock.calls.length === 2, 'after.mock.calls.length === 2');
   });
 });
 
@@ -214,7 +220,7 @@ describe('RedisMessageBus outages', () => {
   it('is subscribed again by itself after Redis restarts: a message published afterwards on another instance is delivered', async () => {
     const a = instance();
     const b = instance();
-    const heard = jest.fn();
+    const heard = jest.fn(delivered.notify);
     await a.bus.subscribe('t', heard);
     await redis.stop(true);
     await redis.start();
@@ -226,7 +232,7 @@ describe('RedisMessageBus outages', () => {
       10_000,
     );
     await b.bus.publish('t', message(1));
-    await until(() => heard.mock.calls.length === 1, 'heard.mock.calls.length === 1');
+    await delivered.when(() => heard.mock.calls.length === 1, 'heard.mock.calls.length === 1');
     expect(heard).toHaveBeenCalledWith(message(1));
   }, 20_000);
 });

@@ -113,9 +113,18 @@ describe('instances sharing one store', () => {
     facilitator.mode = 'hold';
     let answered = 0;
     const pending = [callTool(a, paid), callTool(b, { ...paid, accepted: { ...PRICE, maxTimeoutSeconds: 5 } })].map(
-      (call) => call.then((result) => ((answered += 1), outcome(result))),
+      (call) =>
+        call.then((result) => {
+          answered += 1;
+          // An answered call counts too: the wait below looks again.
+          facilitator.called.notify();
+          return outcome(result);
+        }),
     );
-    await until(() => answered + facilitator.calls.verify.length === 2, 'both calls refused or at the facilitator');
+    await facilitator.called.when(
+      () => answered + facilitator.calls.verify.length === 2,
+      'both calls refused or at the facilitator',
+    );
     facilitator.release();
     expect((await Promise.all(pending)).sort()).toEqual(['Payment already in use by another call', 'paid']);
     expect(handler).toHaveBeenCalledTimes(1);
@@ -200,7 +209,7 @@ describe('RedisPaymentLedger', () => {
     const next = jest.fn(async () => ({ content: [] }));
     facilitator.mode = 'hang';
     const pending = guard(call(controller.signal), next);
-    await until(() => facilitator.calls.verify.length === 1, 'the verification');
+    await facilitator.called.when(() => facilitator.calls.verify.length === 1, 'the verification');
     controller.abort();
     const cancelled = await pending;
     expect(JSON.parse((cancelled.content[0] as { text: string }).text)).toMatchObject({

@@ -4,10 +4,13 @@ import type { RedisConnection } from '../../lib/features/redis/connection';
 import { RedisServerEventBus } from '../../lib/features/redis/server-event-bus';
 import type { ServerEvent } from '../../lib/edge/store/server-events';
 import { StoreUnavailableError } from '../../lib/edge/store/shared-store';
+import { Signal } from '../helpers/events';
 import { until } from '../helpers/until';
 import { useRedis } from './redis-server';
 
 const redis = useRedis();
+/** Told by every listener of this file's tests at each event it hears. */
+const delivered = new Signal();
 
 const TOOLS_CHANGED: ServerEvent = { type: 'list_changed', list: 'tools' };
 const UPDATED: ServerEvent = { type: 'resource_updated', uri: 'docs://a?b=é' };
@@ -40,7 +43,10 @@ const MARKER: ServerEvent = { type: 'resource_updated', uri: 'marker://after' };
 /** Publishes MARKER from `from` and waits until `heard` has it. */
 async function markerHeard(from: { bus: RedisServerEventBus }, heard: jest.Mock): Promise<void> {
   await from.bus.publish(MARKER);
-  await until(() => heard.mock.calls.some(([event]) => JSON.stringify(event) === JSON.stringify(MARKER)), 'the marker');
+  await delivered.when(
+    () => heard.mock.calls.some(([event]) => JSON.stringify(event) === JSON.stringify(MARKER)),
+    'the marker',
+  );
 }
 
 async function subscribers(connection: RedisConnection): Promise<number> {
@@ -53,15 +59,15 @@ describe('RedisServerEventBus between instances', () => {
     const a = instance();
     const b = instance();
     await ready(a, b);
-    const onA = jest.fn();
-    const onB = jest.fn();
+    const onA = jest.fn(delivered.notify);
+    const onB = jest.fn(delivered.notify);
     a.bus.subscribe(onA);
     b.bus.subscribe(onB);
     const published = a.bus.publish(TOOLS_CHANGED);
     expect(onA).toHaveBeenCalledTimes(1);
     expect(onB).not.toHaveBeenCalled();
     await published;
-    await until(() => onB.mock.calls.length === 1, 'onB.mock.calls.length === 1');
+    await delivered.when(() => onB.mock.calls.length === 1, 'onB.mock.calls.length === 1');
     // A hears its own event back from Redis too (before B's marker): it must skip it.
     await markerHeard(b, onA);
     expect(onA.mock.calls).toEqual([[TOOLS_CHANGED], [MARKER]]);
@@ -74,7 +80,10 @@ describe('RedisServerEventBus between instances', () => {
     const b = instance();
     await ready(a, b);
     const heard: ServerEvent[] = [];
-    a.bus.subscribe((event) => heard.push(event));
+    a.bus.subscribe((event) => {
+      heard.push(event);
+      delivered.notify();
+    });
     const sent: ServerEvent[] = [
       TOOLS_CHANGED,
       UPDATED,
@@ -82,7 +91,7 @@ describe('RedisServerEventBus between instances', () => {
       { type: 'list_changed', list: 'resources' },
     ];
     for (const event of sent) await b.bus.publish(event);
-    await until(() => heard.length === sent.length, 'heard.length === sent.length');
+    await delivered.when(() => heard.length === sent.length, 'heard.length === sent.length');
     expect(heard).toEqual(sent);
   });
 
@@ -90,11 +99,11 @@ describe('RedisServerEventBus between instances', () => {
     for (let i = 0; i < 5; i++) {
       const a = instance();
       const b = instance();
-      const heard = jest.fn();
+      const heard = jest.fn(delivered.notify);
       a.bus.subscribe(heard);
       await a.bus.ready();
       await b.bus.publish(UPDATED);
-      await until(() => heard.mock.calls.length === 1, 'heard.mock.calls.length === 1');
+      await delivered.when(() => heard.mock.calls.length === 1, 'heard.mock.calls.length === 1');
     }
   });
 
@@ -102,20 +111,20 @@ describe('RedisServerEventBus between instances', () => {
     const a = instance();
     const b = instance();
     await ready(a, b);
-    const listener = jest.fn();
+    const listener = jest.fn(delivered.notify);
     const first = a.bus.subscribe(listener);
     const second = a.bus.subscribe(listener);
     await b.bus.publish(TOOLS_CHANGED);
-    await until(() => listener.mock.calls.length === 2, 'listener.mock.calls.length === 2');
+    await delivered.when(() => listener.mock.calls.length === 2, 'listener.mock.calls.length === 2');
     first();
     first();
     await b.bus.publish(TOOLS_CHANGED);
-    await until(() => listener.mock.calls.length === 3, 'listener.mock.calls.length === 3');
+    await delivered.when(() => listener.mock.calls.length === 3, 'listener.mock.calls.length === 3');
     second();
     expect(a.bus.listenerCount).toBe(0);
     await a.bus.publish(TOOLS_CHANGED);
     await b.bus.publish(TOOLS_CHANGED);
-    const marker = jest.fn();
+    const marker = jest.fn(delivered.notify);
     a.bus.subscribe(marker);
     await markerHeard(b, marker);
     expect(listener).toHaveBeenCalledTimes(3);
@@ -126,14 +135,14 @@ describe('RedisServerEventBus between instances', () => {
     const a = instance({ onListenerError });
     const b = instance();
     await ready(a, b);
-    const after = jest.fn();
+    const after = jest.fn(delivered.notify);
     a.bus.subscribe(() => {
       throw new Error('listener bug');
     });
     a.bus.subscribe(after);
     await expect(a.bus.publish(UPDATED)).resolves.toBeUndefined();
     await b.bus.publish(UPDATED);
-    await until(() => after.mock.calls.length === 2, 'after.mock.calls.length === 2');
+    await delivered.when(() => after.mock.calls.length === 2, 'after.mock.calls.length === 2');
     expect(onListenerError).toHaveBeenCalledTimes(2);
     expect(onListenerError).toHaveBeenCalledWith(new Error('listener bug'));
   });
@@ -141,7 +150,7 @@ describe('RedisServerEventBus between instances', () => {
   it('drops payloads on the channel that are not an event', async () => {
     const a = instance();
     await a.bus.ready();
-    const heard = jest.fn();
+    const heard = jest.fn(delivered.notify);
     const onListenerError = jest.fn();
     a.bus.subscribe(heard);
     const payloads = [
@@ -161,7 +170,7 @@ describe('RedisServerEventBus between instances', () => {
       JSON.stringify({ origin: 'x', event: { ...UPDATED, extra: 1 } }),
     ]);
     // The bad payloads went first on the same channel: handled before this one.
-    await until(() => heard.mock.calls.length >= 1, 'heard.mock.calls.length >= 1');
+    await delivered.when(() => heard.mock.calls.length >= 1, 'heard.mock.calls.length >= 1');
     expect(heard.mock.calls).toEqual([[UPDATED]]);
     expect(onListenerError).not.toHaveBeenCalled();
   });
@@ -171,7 +180,7 @@ describe('RedisServerEventBus between instances', () => {
     const other = redis.connect({ prefix: 'other-router:' });
     const otherBus = redis.closeAfter(new RedisServerEventBus(other));
     await ready(a, { bus: otherBus });
-    const heard = jest.fn();
+    const heard = jest.fn(delivered.notify);
     a.bus.subscribe(heard);
     await otherBus.publish(TOOLS_CHANGED);
     const b = instance();
@@ -188,7 +197,10 @@ describe('RedisServerEventBus missed events', () => {
     const a = instance();
     await a.bus.ready();
     const heard: ServerEvent[] = [];
-    a.bus.subscribe((event) => heard.push(event));
+    a.bus.subscribe((event) => {
+      heard.push(event);
+      delivered.notify();
+    });
     await a.bus.publish({ type: 'list_changed', list: 'prompts' });
     const channel = a.connection.key('events');
     await a.connection.send(['PUBLISH', channel, envelope(1, TOOLS_CHANGED)]);
@@ -198,7 +210,7 @@ describe('RedisServerEventBus missed events', () => {
     await a.connection.send(['PUBLISH', channel, envelope(9, TOOLS_CHANGED)]);
     const b = instance();
     await ready(b);
-    const marker = jest.fn();
+    const marker = jest.fn(delivered.notify);
     a.bus.subscribe(marker);
     await markerHeard(b, marker);
     expect(heard).toEqual([
@@ -222,9 +234,12 @@ describe('RedisServerEventBus missed events', () => {
     const b = instance({ commandTimeoutMs: 300 });
     await ready(a, b);
     const heard: ServerEvent[] = [];
-    a.bus.subscribe((event) => heard.push(event));
+    a.bus.subscribe((event) => {
+      heard.push(event);
+      delivered.notify();
+    });
     await b.bus.publish(TOOLS_CHANGED);
-    await until(() => heard.length === 1, 'heard.length === 1');
+    await delivered.when(() => heard.length === 1, 'heard.length === 1');
     await redis.stop(true);
     await expect(b.bus.publish(TOOLS_CHANGED)).rejects.toBeInstanceOf(StoreUnavailableError);
     await redis.start();
@@ -234,7 +249,7 @@ describe('RedisServerEventBus missed events', () => {
       10_000,
     );
     await b.bus.publish(UPDATED);
-    await until(() => heard.length === 3, 'heard.length === 3');
+    await delivered.when(() => heard.length === 3, 'heard.length === 3');
     expect(heard).toEqual([TOOLS_CHANGED, TOOLS_CHANGED, UPDATED]);
   }, 20_000);
 });
@@ -243,7 +258,7 @@ describe('RedisServerEventBus outages', () => {
   it('still delivers locally while Redis is down, and publish rejects with StoreUnavailableError', async () => {
     const a = instance({ commandTimeoutMs: 300 });
     await a.bus.ready();
-    const heard = jest.fn();
+    const heard = jest.fn(delivered.notify);
     a.bus.subscribe(heard);
     await redis.stop(true);
     const published = a.bus.publish(TOOLS_CHANGED);
@@ -255,7 +270,7 @@ describe('RedisServerEventBus outages', () => {
     const a = instance();
     const b = instance();
     await ready(a, b);
-    const heard = jest.fn();
+    const heard = jest.fn(delivered.notify);
     a.bus.subscribe(heard);
     await redis.stop(true);
     await redis.start();
@@ -266,7 +281,7 @@ describe('RedisServerEventBus outages', () => {
       10_000,
     );
     await b.bus.publish(UPDATED);
-    await until(() => heard.mock.calls.length === 1, 'heard.mock.calls.length === 1');
+    await delivered.when(() => heard.mock.calls.length === 1, 'heard.mock.calls.length === 1');
     expect(heard).toHaveBeenCalledWith(UPDATED);
   }, 20_000);
 
@@ -274,7 +289,7 @@ describe('RedisServerEventBus outages', () => {
     await redis.stop(true);
     const a = instance({ commandTimeoutMs: 300 });
     await expect(a.bus.ready()).rejects.toBeInstanceOf(StoreUnavailableError);
-    const heard = jest.fn();
+    const heard = jest.fn(delivered.notify);
     a.bus.subscribe(heard);
     await redis.start();
     await until(
@@ -288,14 +303,14 @@ describe('RedisServerEventBus outages', () => {
     );
     const b = instance();
     await b.bus.publish(TOOLS_CHANGED);
-    await until(() => heard.mock.calls.length === 1, 'heard.mock.calls.length === 1');
+    await delivered.when(() => heard.mock.calls.length === 1, 'heard.mock.calls.length === 1');
   }, 20_000);
 
   it('close() unsubscribes the channel, and a closed bus hears nothing more', async () => {
     const a = instance();
     const b = instance();
     await ready(a, b);
-    const heard = jest.fn();
+    const heard = jest.fn(delivered.notify);
     a.bus.subscribe(heard);
     expect(await subscribers(b.connection)).toBe(2);
     await a.bus.close();
@@ -305,7 +320,7 @@ describe('RedisServerEventBus outages', () => {
     // A third instance hears B's event and then the marker: the closed bus would have heard them by then.
     const c = instance();
     await ready(c);
-    const marker = jest.fn();
+    const marker = jest.fn(delivered.notify);
     c.bus.subscribe(marker);
     await markerHeard(b, marker);
     expect(heard).not.toHaveBeenCalled();

@@ -6,6 +6,7 @@ import { RedisSessionStore, type RedisSessionStoreSettings } from '../../lib/fea
 import { StoreUnavailableError } from '../../lib/edge/store/shared-store';
 import { configError } from '../helpers/errors';
 import { sessionRecord } from '../helpers/session-record';
+import { Signal } from '../helpers/events';
 import { until } from '../helpers/until';
 import { useRedis } from './redis-server';
 
@@ -19,6 +20,8 @@ beforeEach(() => {
 });
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+/** Told at each drop any store of this file's tests reports (onDrop). */
+const dropped = new Signal();
 
 /** A connection under this test's prefix (one router instance). */
 async function connect(commandTimeoutMs?: number): Promise<RedisConnection> {
@@ -34,7 +37,10 @@ async function instance(
   const store = new RedisSessionStore(connection, { idleTtlMs: 60_000, max: 100, checkIntervalMs: 100, ...settings });
   redis.closeAfter(store);
   const drops: string[] = [];
-  store.onDrop((id, reason) => drops.push(`${id}:${reason}`));
+  store.onDrop((id, reason) => {
+    drops.push(`${id}:${reason}`);
+    dropped.notify();
+  });
   return { store, drops, connection };
 }
 
@@ -123,7 +129,7 @@ describe('RedisSessionStore records', () => {
     // 'a' would have come from that check or an earlier one.
     await store.set(sessionRecord('m'));
     await (await instance()).store.delete('m');
-    await until(() => drops.length > 0, 'the check to report the marker');
+    await dropped.when(() => drops.length > 0, 'the check to report the marker');
     expect(drops).toEqual(['m:expired']);
   });
 
@@ -194,7 +200,7 @@ describe('RedisSessionStore TTLs', () => {
     expect(await store.get('busy')).toBeDefined();
     expect(await store.get('idle')).toBeUndefined();
     expect(drops).toEqual(['idle:expired']);
-    await until(() => drops.length === 2, 'both drops', 3_000);
+    await dropped.when(() => drops.length === 2, 'both drops', 3_000);
     expect(drops).toEqual(['idle:expired', 'busy:expired']);
     await until(async () => (await keys(connection)).length === 0, 'no keys left', 3_000);
   });
@@ -226,7 +232,7 @@ describe('RedisSessionStore across instances', () => {
     expect(await b.store.delete('s1')).toBe(true);
     expect(await a.store.get('s1')).toBeUndefined();
     // A had seen it: its streams of that session must close, so its check reports it.
-    await until(() => a.drops.length > 0, "a's drop");
+    await dropped.when(() => a.drops.length > 0, "a's drop");
     expect(a.drops).toEqual(['s1:expired']);
     expect(b.drops).toEqual([]);
   });
@@ -245,7 +251,7 @@ describe('RedisSessionStore across instances', () => {
     await a.store.set(sessionRecord('d'));
     expect(a.drops).toEqual(['b:evicted']);
     expect(await a.store.get('b')).toBeUndefined();
-    await until(() => b.drops.length > 0, "b's drop");
+    await dropped.when(() => b.drops.length > 0, "b's drop");
     expect(b.drops).toEqual(['b:evicted']);
     expect(await a.connection.send(['ZRANGE', `${prefix}s:index`, '0', '-1'])).toEqual(['a', 'c', 'd']);
   });
@@ -313,7 +319,7 @@ describe('RedisSessionStore drop listeners and close', () => {
     await other.store.get('a');
     await store.close();
     // The other instance, which saw it too, reports its expiry: a check still running here would have too.
-    await until(() => other.drops.length > 0, "the other instance's drop", 3_000);
+    await dropped.when(() => other.drops.length > 0, "the other instance's drop", 3_000);
     expect(drops).toEqual([]);
   });
 });
@@ -325,10 +331,15 @@ describe('RedisSessionStore outages', () => {
     await store.set(sessionRecord('live'));
     // The checks' EXISTS commands that fail: the check runs on meanwhile, and must report nothing for them.
     let failedChecks = 0;
+    const checkFailed = new Signal();
     const send = connection.send.bind(connection);
     jest.spyOn(connection, 'send').mockImplementation(((command: readonly string[], ...rest: unknown[]) => {
       const sent = (send as (...args: unknown[]) => Promise<unknown>)(command, ...rest);
-      if (command[0] === 'EXISTS') sent.catch(() => (failedChecks += 1));
+      if (command[0] === 'EXISTS')
+        sent.catch(() => {
+          failedChecks += 1;
+          checkFailed.notify();
+        });
       return sent;
     }) as typeof connection.send);
     await redis.stop(true);
@@ -343,7 +354,7 @@ describe('RedisSessionStore outages', () => {
       expect(Date.now() - started).toBeLessThan(1_500);
     }
     // The failed delete left the session known here: the checks keep asking about it, and fail.
-    await until(() => failedChecks >= 3, 'three checks to fail');
+    await checkFailed.when(() => failedChecks >= 3, 'three checks to fail');
     expect(drops).toEqual([]);
     await redis.start();
     await until(
@@ -357,7 +368,7 @@ describe('RedisSessionStore outages', () => {
     expect(await store.get('after')).toMatchObject({ id: 'after' });
     // Back up, the session the failed delete did not end is still reported when it does end.
     await (await instance()).store.delete('live');
-    await until(() => drops.length > 0, "the live session's end");
+    await dropped.when(() => drops.length > 0, "the live session's end");
     expect(drops).toEqual(['live:expired']);
   });
 });

@@ -6,7 +6,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { freePort } from '../../helpers/ports';
-import { until } from '../../helpers/until';
+import { Signal } from '../../helpers/events';
 import { roundRobinProxy } from '../../../demo/proxy';
 
 export interface Routed {
@@ -30,6 +30,8 @@ export interface Cluster {
   readonly instances: readonly Instance[];
   /** Every request the proxy forwarded, in order. */
   readonly routed: Routed[];
+  /** Told at each entry of `routed`. */
+  readonly forwarded: Signal;
   /** Waits until an instance printed `text`. */
   waitForOutput(text: string, ms?: number): Promise<string>;
   close(): Promise<void>;
@@ -37,7 +39,8 @@ export interface Cluster {
 
 const INSTANCE = join(__dirname, 'instance.ts');
 
-async function startInstance(name: string, redisUrl: string, maxStreams?: number): Promise<Instance> {
+/** Starts instance `name`, telling `printed` at each chunk of its output and at its exit. */
+async function startInstance(name: string, redisUrl: string, printed: Signal, maxStreams?: number): Promise<Instance> {
   const port = await freePort();
   // The redis4 project runs the instances on Express 4 too (EXPRESS_MAJOR is its jest global).
   const express4 =
@@ -54,11 +57,16 @@ async function startInstance(name: string, redisUrl: string, maxStreams?: number
     },
   );
   let out = '';
-  child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  await until(() => out.includes(`${name} ready`) || child.exitCode !== null, `instance ${name}`, 20_000).catch(
-    () => undefined,
-  );
+  const print = (chunk: Buffer): void => {
+    out += chunk.toString();
+    printed.notify();
+  };
+  child.stdout?.on('data', print);
+  child.stderr?.on('data', print);
+  child.once('exit', printed.notify);
+  await printed
+    .when(() => out.includes(`${name} ready`) || child.exitCode !== null, `instance ${name}`, 20_000)
+    .catch(() => undefined);
   if (!out.includes(`${name} ready`)) throw new Error(`instance ${name} did not start: ${out}`);
   return {
     name,
@@ -93,10 +101,15 @@ function rpcOf(body: Buffer): string | undefined {
  * the proxy's 502, as behind a real balancer without health checks.
  */
 export async function startCluster(redisUrl: string, options: { maxStreams?: number } = {}): Promise<Cluster> {
-  const instances = await Promise.all(['A', 'B'].map((name) => startInstance(name, redisUrl, options.maxStreams)));
+  const printed = new Signal();
+  const instances = await Promise.all(
+    ['A', 'B'].map((name) => startInstance(name, redisUrl, printed, options.maxStreams)),
+  );
   const routed: Routed[] = [];
+  const forwarded = new Signal();
   const proxy: Server = roundRobinProxy(instances, ({ target, method, body }) => {
     routed.push({ instance: instances[target]!.name, http: method, rpc: body.length > 0 ? rpcOf(body) : undefined });
+    forwarded.notify();
   });
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   const { port } = proxy.address() as AddressInfo;
@@ -104,9 +117,10 @@ export async function startCluster(redisUrl: string, options: { maxStreams?: num
     url: `http://127.0.0.1:${port}/mcp`,
     instances,
     routed,
+    forwarded,
     waitForOutput: async (text, ms = 10_000) => {
       const printer = (): Instance | undefined => instances.find((instance) => instance.output().includes(text));
-      await until(() => printer() !== undefined, `'${text}'`, ms).catch(() => undefined);
+      await printed.when(() => printer() !== undefined, `'${text}'`, ms).catch(() => undefined);
       const found = printer();
       if (found !== undefined) return found.name;
       throw new Error(
