@@ -8,7 +8,7 @@ import {
   encodeHeaderValue,
   readBoundedText,
   UpstreamFault,
-} from '../../lib/features/gateway/http-client/upstream-wire';
+} from '../../lib/features/gateway/shared/upstream-wire';
 
 function streamOf(...chunks: string[]): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();

@@ -19,7 +19,7 @@ import {
   createUpstreamClient,
   type UpstreamClient,
   type UpstreamClientOptions,
-} from '../../lib/features/gateway/http-client/upstream-client';
+} from '../../lib/features/gateway/http-client/streamable-http-client';
 import { until } from '../helpers/until';
 import { CLIENT_INFO } from './client-info';
 import { scaled } from '../helpers/time-scale';

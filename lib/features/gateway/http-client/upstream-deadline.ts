@@ -1,7 +1,7 @@
 // The limits on one upstream request: the caller's abort, the client's time limit and close(), each mapped to its -32603.
 
 import { JsonRpcError } from '../../../core/jsonrpc/errors';
-import { upstreamError, UpstreamFault } from './upstream-wire';
+import { upstreamError, UpstreamFault } from '../shared/upstream-wire';
 
 /** Why a request's signal fired: the caller, the time limit, or close(). */
 export type AbortCause = 'cancelled' | 'timeout' | 'closed';

@@ -10,7 +10,7 @@ import {
 } from '../../../core/protocol/modern/request-headers';
 import { META_KEYS } from '../../../core/protocol/modern/request-meta';
 import { MODERN_PROTOCOL_VERSIONS, type ModernVersion } from '../../../core/versions';
-import { encodeHeaderValue } from './upstream-wire';
+import { encodeHeaderValue } from '../shared/upstream-wire';
 
 /** The 2026 revision the client speaks: the newest of the 2026 era. */
 export const MODERN_VERSION: ModernVersion = MODERN_PROTOCOL_VERSIONS[0];

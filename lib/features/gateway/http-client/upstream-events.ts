@@ -4,10 +4,10 @@ import { stateful } from '../../../core/era-policy';
 import { LAST_EVENT_ID_HEADER } from '../../../edge/http/headers';
 import { LISTEN_METHOD } from '../../../edge/listen/listen-protocol';
 import type { Era } from '../../../core/versions';
-import { Backoff } from './backoff';
+import { Backoff } from '../shared/backoff';
 import type { UpstreamMessage } from './upstream-exchange';
 import { discard, isEventStream, isMethodNotFound, openStream, streamMessages } from './upstream-stream';
-import { MAX_UPSTREAM_MESSAGE_BYTES, readBoundedText } from './upstream-wire';
+import { MAX_UPSTREAM_MESSAGE_BYTES, readBoundedText } from '../shared/upstream-wire';
 
 /** The first wait before reopening a stream that failed, in milliseconds. */
 const DEFAULT_LISTEN_INITIAL_BACKOFF_MS = 250;

@@ -8,7 +8,7 @@ import {
   parseUpstreamJson,
   readBoundedText,
   UpstreamFault,
-} from './upstream-wire';
+} from '../shared/upstream-wire';
 
 /** A JSON-RPC message read from an upstream: a request, a notification or a response. */
 export type UpstreamMessage = Record<string, unknown>;

@@ -2,7 +2,7 @@
 
 import { isObject } from '../../../core/jsonrpc/types';
 import type { Naming } from './prefixed-names';
-import type { UpstreamClient } from '../http-client/upstream-client';
+import type { UpstreamClient } from '../http-client/streamable-http-client';
 import type { UpstreamListener } from '../http-client/upstream-events';
 
 /** Most upstream resources the gateway subscribes to, so one upstream cannot make it hold without bound. */

@@ -5,10 +5,10 @@ import { JsonRpcError } from '../../../core/jsonrpc/errors';
 import type { McpLogger } from '../../../core/logger';
 import type { Registry } from '../../../core/registry/registry';
 import { declaresUiExtension, forwardedUiLink, UI_EXTENSION } from '../../../core/registry/ui-link';
-import { Backoff } from '../http-client/backoff';
+import { Backoff } from '../shared/backoff';
 import { badName, namingFor } from './prefixed-names';
 import { forwardedHeaders, RELAYED_CAPABILITIES } from './upstream-call';
-import { createUpstreamClient, type UpstreamClient } from '../http-client/upstream-client';
+import { createUpstreamClient, type UpstreamClient } from '../http-client/streamable-http-client';
 import { UpstreamFollower } from './upstream-follow';
 import {
   promptDefinition,
@@ -22,7 +22,7 @@ import type { ResolvedUpstream } from './upstream-options';
 import { SkippedReport, SyncWarnings } from './upstream-report';
 import type { UpstreamHandle, UpstreamState, UpstreamStatus } from './upstream-status';
 import { type ItemSet, applyLists, emptyItemSet, itemCounts, type ListedItems } from './upstream-sync';
-import { stdioProcesses } from '../stdio/upstream-stdio';
+import { stdioProcesses } from '../stdio/upstream-processes';
 
 // The handle's types live with its status; callers import them from here, where the handle is made.
 export type { UpstreamHandle, UpstreamState, UpstreamStatus } from './upstream-status';

@@ -2,9 +2,9 @@
 
 import { ErrorCode, JsonRpcError } from '../../../core/jsonrpc/errors';
 import type { RequestContext } from '../../../core/registry/request-context';
-import { STOP_GRACE_MS } from './stdio-process';
-import type { SupervisedClient } from './stdio-supervisor';
-import type { UpstreamClient } from '../http-client/upstream-client';
+import { STOP_GRACE_MS } from './child-process';
+import type { SupervisedClient } from './restart-supervisor';
+import type { UpstreamClient } from '../http-client/streamable-http-client';
 
 /** How long a start waits for an ended process to exit (SIGTERM, then SIGKILL after the grace) before it is refused. */
 export const ROOM_WAIT_MS = STOP_GRACE_MS + 1_000;

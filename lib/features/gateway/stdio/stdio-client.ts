@@ -4,15 +4,15 @@ import { SESSION_ERA } from '../../../core/era-policy';
 import { isObject } from '../../../core/jsonrpc/types';
 import type { McpLogger } from '../../../core/logger';
 import { isSupportedVersion, LATEST_PROTOCOL_VERSION } from '../../../core/versions';
-import type { UpstreamClient } from '../http-client/upstream-client';
+import type { UpstreamClient } from '../http-client/streamable-http-client';
 import type { UpstreamListener, UpstreamListenOptions } from '../http-client/upstream-events';
 import type { UpstreamMessage } from '../http-client/upstream-exchange';
 import type { UpstreamRoot } from '../mount/upstream-roots';
-import { MAX_UPSTREAM_MESSAGE_BYTES, upstreamError } from '../http-client/upstream-wire';
+import { MAX_UPSTREAM_MESSAGE_BYTES, upstreamError } from '../shared/upstream-wire';
 import { StdioSession } from './stdio-session';
-import type { StdioProgram } from './stdio-process';
+import type { StdioProgram } from './child-process';
 
-export type { StdioProgram } from './stdio-process';
+export type { StdioProgram } from './child-process';
 
 /** The notifications a listener receives: the lists' changes and a subscribed resource's updates. */
 const LISTENED: ReadonlySet<string> = new Set([

@@ -5,11 +5,11 @@ import type { RequestContext } from '../../../core/registry/request-context';
 import { createProcessPool, type ProcessPool } from './process-pool';
 import { createStdioUpstreamClient, type StdioProgram } from './stdio-client';
 import { environmentFor, type ResolvedStdio } from './stdio-options';
-import { superviseStdio, type SupervisedClient } from './stdio-supervisor';
+import { superviseStdio, type SupervisedClient } from './restart-supervisor';
 import { RELAYED_CAPABILITIES } from '../mount/upstream-call';
-import type { UpstreamClient } from '../http-client/upstream-client';
+import type { UpstreamClient } from '../http-client/streamable-http-client';
 import type { ResolvedUpstream } from '../mount/upstream-options';
-import { runOperatorFunction } from '../http-client/upstream-wire';
+import { runOperatorFunction } from '../shared/upstream-wire';
 
 /** Why a process was not started when `env` failed: what it threw stays in the router's log (a vault's error may hold a secret). */
 const ENV_FAILED = 'could not be started: its env function failed';

@@ -27,7 +27,7 @@ import {
   type UpstreamConnection,
 } from './upstream-handshake';
 import type { UpstreamRoot } from '../mount/upstream-roots';
-import { replyTo, resultOrThrow, serverRequestAnswer, upstreamError } from './upstream-wire';
+import { replyTo, resultOrThrow, serverRequestAnswer, upstreamError } from '../shared/upstream-wire';
 
 export interface UpstreamClientOptions {
   /** The upstream's MCP endpoint. Never appears in an error message. */

@@ -2,8 +2,8 @@
 
 import { ErrorCode, JsonRpcError } from '../../../core/jsonrpc/errors';
 import type { McpLogger } from '../../../core/logger';
-import { Backoff } from '../http-client/backoff';
-import type { UpstreamClient, UpstreamRequestOptions } from '../http-client/upstream-client';
+import { Backoff } from '../shared/backoff';
+import type { UpstreamClient, UpstreamRequestOptions } from '../http-client/streamable-http-client';
 import type { UpstreamListener, UpstreamListenOptions } from '../http-client/upstream-events';
 
 /** Restarts of a process that exited: from 1 s, doubling, to 60 s (issue 31 › Supervision). */
