@@ -11,13 +11,8 @@ import {
   sessionHeaders as sessionHeadersOf,
   withRequestHeaders,
 } from './upstream-envelope';
-import {
-  openUpstreamListener,
-  type UpstreamLink,
-  type UpstreamListener,
-  type UpstreamListenOptions,
-} from './upstream-events';
-import { deleteSession, exchange, type ExchangeOutcome, type UpstreamMessage } from './upstream-exchange';
+import { openUpstreamListener, type UpstreamLink } from './upstream-events';
+import { deleteSession, exchange, type ExchangeOutcome } from './upstream-exchange';
 import {
   checkStatus as checkStatusOf,
   discoverOrInitialize,
@@ -26,7 +21,14 @@ import {
   isLostSession,
   type UpstreamConnection,
 } from './upstream-handshake';
-import type { UpstreamRoot } from '../mount/upstream-roots';
+import type {
+  UpstreamClient,
+  UpstreamListener,
+  UpstreamListenOptions,
+  UpstreamMessage,
+  UpstreamRequestOptions,
+  UpstreamRoot,
+} from '../shared/upstream-client';
 import { replyTo, resultOrThrow, serverRequestAnswer, upstreamError } from '../shared/upstream-wire';
 
 export interface UpstreamClientOptions {
@@ -46,48 +48,6 @@ export interface UpstreamClientOptions {
   readonly onCredentialsRefused?: (status: number) => void;
   /** The answer to a `roots/list` the upstream asks outside any call (see {@link serverRequestAnswer}). Defaults to none. */
   readonly roots?: readonly UpstreamRoot[];
-}
-
-export interface UpstreamRequestOptions {
-  /** Aborts the request; a 2025 upstream is sent notifications/cancelled. */
-  readonly signal?: AbortSignal;
-  /**
-   * Receives the notifications (progress, log) that come on the request's SSE reply, and the server requests, which
-   * the client has already answered (a 2025 `ping` with `{}`, anything else with -32601). It must not throw.
-   */
-  readonly onMessage?: (message: UpstreamMessage) => void;
-  /**
-   * Answers the server requests of a 2025 upstream that come on the request's SSE reply (sampling, elicitation,
-   * roots): resolves with the result, or rejects (a JsonRpcError keeps its code; anything else is -32603). Without
-   * it, they get -32601. `ping` is always answered `{}`.
-   */
-  readonly onRequest?: (method: string, params: Record<string, unknown> | undefined) => Promise<unknown>;
-  /** Sent with this request only, beside the client's `headers`: per-caller credentials, forwarded headers. */
-  readonly headers?: Record<string, string>;
-  /** A 2026 request's `io.modelcontextprotocol/clientCapabilities` (the caller's); defaults to none. */
-  readonly capabilities?: Record<string, unknown>;
-}
-
-export interface UpstreamClient {
-  /** Sends a request and resolves with its result; rejects with a JsonRpcError (the upstream's own, or -32603). */
-  request(
-    method: string,
-    params: Record<string, unknown> | undefined,
-    options?: UpstreamRequestOptions,
-  ): Promise<unknown>;
-  /** Sends a notification; resolves once the upstream accepted it. */
-  notify(method: string, params?: Record<string, unknown>): Promise<void>;
-  /** Keeps the upstream's notification stream open (2025 GET stream, 2026 subscriptions/listen) until closed: see upstream-events.ts. */
-  listen(options: UpstreamListenOptions): UpstreamListener;
-  /** Aborts everything in flight, ends every listener and deletes the 2025 session. */
-  close(): Promise<void>;
-  /** Undefined until connected. */
-  readonly era: Era | undefined;
-  readonly protocolVersion: string | undefined;
-  /** The 2025 session, when the upstream keeps one. */
-  readonly sessionId: string | undefined;
-  /** The server capabilities of the initialize or server/discover result (`listChanged`, `subscribe`); undefined until connected. */
-  readonly capabilities: Readonly<Record<string, unknown>> | undefined;
 }
 
 /**

@@ -3,6 +3,7 @@
 import { SESSION_ID_HEADER } from '../../../edge/http/headers';
 import { isObject } from '../../../core/jsonrpc/types';
 import {
+  encodeHeaderValue,
   METHOD_HEADER,
   NAME_HEADER,
   NAME_SOURCE,
@@ -10,7 +11,6 @@ import {
 } from '../../../core/protocol/modern/request-headers';
 import { META_KEYS } from '../../../core/protocol/modern/request-meta';
 import { MODERN_PROTOCOL_VERSIONS, type ModernVersion } from '../../../core/versions';
-import { encodeHeaderValue } from '../shared/upstream-wire';
 
 /** The 2026 revision the client speaks: the newest of the 2026 era. */
 export const MODERN_VERSION: ModernVersion = MODERN_PROTOCOL_VERSIONS[0];

@@ -5,9 +5,15 @@ import { LAST_EVENT_ID_HEADER } from '../../../edge/http/headers';
 import { LISTEN_METHOD } from '../../../edge/listen/listen-protocol';
 import type { Era } from '../../../core/versions';
 import { Backoff } from '../shared/backoff';
-import type { UpstreamMessage } from './upstream-exchange';
+import type {
+  UpstreamListener,
+  UpstreamListenOptions,
+  UpstreamListenState,
+  UpstreamMessage,
+} from '../shared/upstream-client';
 import { discard, isEventStream, isMethodNotFound, openStream, streamMessages } from './upstream-stream';
-import { MAX_UPSTREAM_MESSAGE_BYTES, readBoundedText } from '../shared/upstream-wire';
+import { MAX_UPSTREAM_MESSAGE_BYTES } from '../shared/upstream-wire';
+import { readBoundedText } from './http-body';
 
 /** The first wait before reopening a stream that failed, in milliseconds. */
 const DEFAULT_LISTEN_INITIAL_BACKOFF_MS = 250;
@@ -15,30 +21,6 @@ const DEFAULT_LISTEN_INITIAL_BACKOFF_MS = 250;
 const DEFAULT_LISTEN_MAX_BACKOFF_MS = 30_000;
 
 const LISTEN_ACKNOWLEDGED = 'notifications/subscriptions/acknowledged';
-
-/** Where a listener stands: its stream is open, it waits to reopen one, or the upstream offers none (it stopped). */
-export type UpstreamListenState = 'open' | 'retrying' | 'unsupported';
-
-export interface UpstreamListenOptions {
-  /**
-   * Receives each server notification of the stream (`notifications/tools/list_changed`, `…/resources/updated`,
-   * and on 2026 the `notifications/subscriptions/acknowledged` that opens it). It must not throw; what it throws is ignored.
-   */
-  onNotification(message: UpstreamMessage): void;
-  /** Told each change of state. */
-  onState?(state: UpstreamListenState): void;
-  /** The resources whose `notifications/resources/updated` the gateway wants. Defaults to none. */
-  readonly resourceSubscriptions?: readonly string[];
-  /** The reopening delays, doubled per failure with jitter. Defaults to `{ initialMs: 250, maxMs: 30000 }`. */
-  readonly backoff?: { readonly initialMs?: number; readonly maxMs?: number };
-}
-
-export interface UpstreamListener {
-  /** Replaces the resource subscriptions: a 2026 listen stream is reopened with them; a 2025 session is sent resources/(un)subscribe. */
-  update(resourceSubscriptions: readonly string[]): void;
-  /** Ends the stream and every retry; nothing of the listener is left running. */
-  close(): void;
-}
 
 /** What a listener needs of its client's connection. */
 export interface ListenConnection {

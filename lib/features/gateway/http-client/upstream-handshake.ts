@@ -4,7 +4,8 @@ import { isObject } from '../../../core/jsonrpc/types';
 import { eraOf, isSupportedVersion, LATEST_PROTOCOL_VERSION, type Era } from '../../../core/versions';
 import { MODERN_VERSION, modernHeaders, modernParams, sessionHeaders } from './upstream-envelope';
 import { exchange, type ExchangeOutcome } from './upstream-exchange';
-import { resultOrThrow, UpstreamFault } from '../shared/upstream-wire';
+import { resultOrThrow } from '../shared/upstream-wire';
+import { UpstreamFault } from './http-body';
 
 /** What a handshake established. */
 export interface UpstreamConnection {

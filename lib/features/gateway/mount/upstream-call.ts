@@ -11,12 +11,10 @@ import { ATTR_SERVER_ADDRESS, ATTR_SERVER_PORT, ATTR_UPSTREAM_NAME, META_TRACE_K
 import { describeMessage } from '../../telemetry/message-attributes';
 import type { McpTelemetry, ChildSpan } from '../../telemetry/telemetry';
 import type { McpLogger } from '../../../core/logger';
-import type { UpstreamClient, UpstreamRequestOptions } from '../http-client/streamable-http-client';
+import type { UpstreamClient, UpstreamMessage, UpstreamRequestOptions, UpstreamRoot } from '../shared/upstream-client';
 import { clientHeaders } from '../http-client/upstream-envelope';
-import type { UpstreamMessage } from '../http-client/upstream-exchange';
 import type { ResolvedUpstream } from './upstream-options';
-import { rootsResult, type UpstreamRoot } from './upstream-roots';
-import { runOperatorFunction } from '../shared/upstream-wire';
+import { rootsResult, runOperatorFunction } from '../shared/upstream-wire';
 
 /**
  * MCP Apps (SEP-1865 Capability Negotiation), declared to upstreams as a host does: the gateway keeps an upstream's

@@ -1,14 +1,9 @@
 // The `roots` option of mcp.upstream(): the roots the gateway itself gives an upstream that asks outside any call.
 
 import { invalidOption, rejectUnknownKeys } from '../../../options/config-error';
+import type { UpstreamRoot } from '../shared/upstream-client';
 
-/** A root (MCP client features › Roots): a directory the upstream may work in. */
-export interface UpstreamRoot {
-  /** A `file://` URL (MCP 2025-11-25 roots › Root: the URI MUST be a `file://` URI in this revision). */
-  uri: string;
-  /** How the upstream may show it. */
-  name?: string;
-}
+export type { UpstreamRoot } from '../shared/upstream-client';
 
 const KNOWN_ROOT: { [K in keyof Required<UpstreamRoot>]: true } = { uri: true, name: true };
 
@@ -33,11 +28,6 @@ export function resolveRoots(roots: unknown, label: string): readonly UpstreamRo
       return Object.freeze(name === undefined ? { uri } : { uri, name });
     }),
   );
-}
-
-/** The `roots/list` result the gateway gives from `roots` (copies: the upstream's client may keep what it gets). */
-export function rootsResult(roots: readonly UpstreamRoot[]): { roots: UpstreamRoot[] } {
-  return { roots: roots.map((root) => ({ ...root })) };
 }
 
 function isFileUrl(value: unknown): value is string {

@@ -8,7 +8,8 @@ import { declaresUiExtension, forwardedUiLink, UI_EXTENSION } from '../../../cor
 import { Backoff } from '../shared/backoff';
 import { badName, namingFor } from './prefixed-names';
 import { forwardedHeaders, RELAYED_CAPABILITIES } from './upstream-call';
-import { createUpstreamClient, type UpstreamClient } from '../http-client/streamable-http-client';
+import { createUpstreamClient } from '../http-client/streamable-http-client';
+import type { UpstreamClient } from '../shared/upstream-client';
 import { UpstreamFollower } from './upstream-follow';
 import {
   promptDefinition,

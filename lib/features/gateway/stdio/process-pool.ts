@@ -4,7 +4,7 @@ import { ErrorCode, JsonRpcError } from '../../../core/jsonrpc/errors';
 import type { RequestContext } from '../../../core/registry/request-context';
 import { STOP_GRACE_MS } from './child-process';
 import type { SupervisedClient } from './restart-supervisor';
-import type { UpstreamClient } from '../http-client/streamable-http-client';
+import type { UpstreamClient } from '../shared/upstream-client';
 
 /** How long a start waits for an ended process to exit (SIGTERM, then SIGKILL after the grace) before it is refused. */
 export const ROOM_WAIT_MS = STOP_GRACE_MS + 1_000;

@@ -3,8 +3,12 @@
 import { ErrorCode, JsonRpcError } from '../../../core/jsonrpc/errors';
 import type { McpLogger } from '../../../core/logger';
 import { Backoff } from '../shared/backoff';
-import type { UpstreamClient, UpstreamRequestOptions } from '../http-client/streamable-http-client';
-import type { UpstreamListener, UpstreamListenOptions } from '../http-client/upstream-events';
+import type {
+  UpstreamClient,
+  UpstreamListener,
+  UpstreamListenOptions,
+  UpstreamRequestOptions,
+} from '../shared/upstream-client';
 
 /** Restarts of a process that exited: from 1 s, doubling, to 60 s (issue 31 › Supervision). */
 export const FIRST_RESTART_MS = 1_000;

@@ -4,10 +4,13 @@ import { SESSION_ERA } from '../../../core/era-policy';
 import { isObject } from '../../../core/jsonrpc/types';
 import type { McpLogger } from '../../../core/logger';
 import { isSupportedVersion, LATEST_PROTOCOL_VERSION } from '../../../core/versions';
-import type { UpstreamClient } from '../http-client/streamable-http-client';
-import type { UpstreamListener, UpstreamListenOptions } from '../http-client/upstream-events';
-import type { UpstreamMessage } from '../http-client/upstream-exchange';
-import type { UpstreamRoot } from '../mount/upstream-roots';
+import type {
+  UpstreamClient,
+  UpstreamListener,
+  UpstreamListenOptions,
+  UpstreamMessage,
+  UpstreamRoot,
+} from '../shared/upstream-client';
 import { MAX_UPSTREAM_MESSAGE_BYTES, upstreamError } from '../shared/upstream-wire';
 import { StdioSession } from './stdio-session';
 import type { StdioProgram } from './child-process';

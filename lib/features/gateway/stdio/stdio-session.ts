@@ -3,9 +3,7 @@
 import type { JsonRpcError } from '../../../core/jsonrpc/errors';
 import { isObject } from '../../../core/jsonrpc/types';
 import type { McpLogger } from '../../../core/logger';
-import type { UpstreamRequestOptions } from '../http-client/streamable-http-client';
-import type { UpstreamMessage } from '../http-client/upstream-exchange';
-import type { UpstreamRoot } from '../mount/upstream-roots';
+import type { UpstreamMessage, UpstreamRequestOptions, UpstreamRoot } from '../shared/upstream-client';
 import { replyTo, resultOrThrow, serverRequestAnswer, upstreamError } from '../shared/upstream-wire';
 import { LineSplitter } from './stdio-lines';
 import { boundedLog, type BoundedLog } from './stdio-log';

@@ -7,7 +7,7 @@ import { createStdioUpstreamClient, type StdioProgram } from './stdio-client';
 import { environmentFor, type ResolvedStdio } from './stdio-options';
 import { superviseStdio, type SupervisedClient } from './restart-supervisor';
 import { RELAYED_CAPABILITIES } from '../mount/upstream-call';
-import type { UpstreamClient } from '../http-client/streamable-http-client';
+import type { UpstreamClient } from '../shared/upstream-client';
 import type { ResolvedUpstream } from '../mount/upstream-options';
 import { runOperatorFunction } from '../shared/upstream-wire';
 
