@@ -12,9 +12,9 @@ import {
   withRequestHeaders,
 } from './upstream-envelope';
 import { openUpstreamListener, type UpstreamLink } from './upstream-events';
-import { deleteSession, exchange, type ExchangeOutcome } from './upstream-exchange';
+import { deleteSession, exchange } from './upstream-exchange';
 import {
-  checkStatus as checkStatusOf,
+  checkStatus,
   discoverOrInitialize,
   type HandshakeContext,
   initialize,
@@ -53,205 +53,244 @@ export interface UpstreamClientOptions {
 /**
  * Creates a client for one upstream. Nothing is sent until the first request: it probes with a 2026
  * `server/discover`, and an upstream that does not answer with a DiscoverResult gets a 2025 `initialize`.
+ *
+ * @throws {TypeError} for a timeoutMs that is not a positive number
  */
 export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
-  const { url, label, timeoutMs, clientInfo } = options;
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
-    throw new TypeError(
-      `createUpstreamClient: timeoutMs must be a positive number of milliseconds, got ${String(timeoutMs)}`,
-    );
-  let connection: UpstreamConnection | undefined;
-  let connecting: Promise<UpstreamConnection> | undefined;
-  let closed = false;
-  let nextId = 1;
+  return new StreamableHttpClient(options);
+}
+
+/** One upstream's connection (a 2026 probe, or a 2025 session), the requests in flight on it and its listeners. */
+class StreamableHttpClient implements UpstreamClient {
+  readonly #options: UpstreamClientOptions;
+  readonly #limits: RequestLimits;
+  readonly #handshake: HandshakeContext;
+  #connection: UpstreamConnection | undefined;
+  #connecting: Promise<UpstreamConnection> | undefined;
+  #closed = false;
+  #nextId = 1;
   /** close() calls these: each aborts one request in flight. */
-  const inFlight = new Set<() => void>();
-  const listeners = new Set<UpstreamListener>();
+  readonly #inFlight = new Set<() => void>();
+  readonly #listeners = new Set<UpstreamListener>();
 
-  const baseHeaders = (): Record<string, string> =>
-    clientHeaders(typeof options.headers === 'function' ? options.headers() : options.headers);
+  constructor(options: UpstreamClientOptions) {
+    const { url, label, timeoutMs, clientInfo } = options;
+    if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
+      throw new TypeError(
+        `createUpstreamClient: timeoutMs must be a positive number of milliseconds, got ${String(timeoutMs)}`,
+      );
+    this.#options = options;
+    this.#limits = { label, timeoutMs, inFlight: this.#inFlight };
+    this.#handshake = {
+      url,
+      label,
+      clientInfo,
+      capabilities: options.capabilities ?? {},
+      baseHeaders: () => this.#baseHeaders(),
+      nextId: () => this.#nextId++,
+      onCredentialsRefused: options.onCredentialsRefused,
+    };
+  }
 
-  const sessionHeaders = (current: UpstreamConnection): Record<string, string> =>
-    sessionHeadersOf(baseHeaders(), current);
-  const modernHeaders = (method: string, params: Record<string, unknown> | undefined): Record<string, string> =>
-    modernHeadersOf(baseHeaders(), method, params);
-  const modernParams = (params: Record<string, unknown> | undefined, capabilities?: Record<string, unknown>) =>
-    modernParamsOf(params, clientInfo, capabilities);
-  const limits: RequestLimits = { label, timeoutMs, inFlight };
-  const handshakeContext: HandshakeContext = {
-    url,
-    label,
-    clientInfo,
-    capabilities: options.capabilities ?? {},
-    baseHeaders,
-    nextId: () => nextId++,
-    onCredentialsRefused: options.onCredentialsRefused,
-  };
-  const checkStatus = (outcome: ExchangeOutcome): void => checkStatusOf(outcome, options.onCredentialsRefused);
+  get era(): Era | undefined {
+    return this.#connection?.era;
+  }
+
+  get protocolVersion(): string | undefined {
+    return this.#connection?.protocolVersion;
+  }
+
+  get sessionId(): string | undefined {
+    return this.#connection?.sessionId;
+  }
+
+  get capabilities(): Readonly<Record<string, unknown>> | undefined {
+    return this.#connection?.capabilities;
+  }
+
+  request(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    requestOptions: UpstreamRequestOptions = {},
+  ): Promise<unknown> {
+    return this.#send(method, params, requestOptions, false);
+  }
+
+  async notify(method: string, params?: Record<string, unknown>): Promise<void> {
+    const { url, label } = this.#options;
+    if (this.#closed) throw upstreamError(label, 'client was closed');
+    const current = await this.#connect();
+    const modern = !stateful(current.era);
+    const sentParams = modern ? this.#modernParams(params) : params;
+    const body: UpstreamMessage =
+      sentParams === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params: sentParams };
+    const headers = modern ? this.#modernHeaders(method, params) : this.#sessionHeaders(current);
+    const outcome = await withLimits(this.#limits, undefined, (signal) => exchange({ url, headers, body, signal }));
+    // MCP transports: a notification the server accepts gets 202 and no body.
+    if (outcome.status >= 300) throw upstreamError(label, `refused the notification (HTTP ${outcome.status})`);
+  }
+
+  listen(listenOptions: UpstreamListenOptions): UpstreamListener {
+    const { url, label, timeoutMs } = this.#options;
+    if (this.#closed) throw upstreamError(label, 'client was closed');
+    const link: UpstreamLink<UpstreamConnection> = {
+      url,
+      timeoutMs,
+      sessionHeaders: (current) => this.#sessionHeaders(current),
+      modernHeaders: (method, params) => this.#modernHeaders(method, params),
+      modernParams: (params) => this.#modernParams(params),
+      reconnect: (lost) => this.#reconnect(lost),
+      // Server requests outside a call have no caller to relay to: ping and roots/list are answered, the rest -32601.
+      answerServerRequest: (current, message) => this.#answerServerRequest(current, message, undefined),
+      connect: () => this.#connect(),
+      request: (method, params) => this.#send(method, params, {}, false),
+      nextId: () => this.#nextId++,
+    };
+    const listener = openUpstreamListener(link, listenOptions, () => this.#listeners.delete(listener));
+    this.#listeners.add(listener);
+    return listener;
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const listener of [...this.#listeners]) listener.close();
+    for (const abortOnClose of [...this.#inFlight]) abortOnClose();
+    const current = this.#connection;
+    this.#connection = undefined;
+    if (current !== undefined) await this.#endSession(current);
+  }
+
+  #baseHeaders(): Record<string, string> {
+    const { headers } = this.#options;
+    return clientHeaders(typeof headers === 'function' ? headers() : headers);
+  }
+
+  #sessionHeaders(current: UpstreamConnection): Record<string, string> {
+    return sessionHeadersOf(this.#baseHeaders(), current);
+  }
+
+  #modernHeaders(method: string, params: Record<string, unknown> | undefined): Record<string, string> {
+    return modernHeadersOf(this.#baseHeaders(), method, params);
+  }
+
+  #modernParams(
+    params: Record<string, unknown> | undefined,
+    capabilities?: Record<string, unknown>,
+  ): Record<string, unknown> {
+    return modernParamsOf(params, this.#options.clientInfo, capabilities);
+  }
 
   /** MCP transports › Session Management: a client that no longer needs its session SHOULD delete it. */
-  async function endSession(current: UpstreamConnection): Promise<void> {
+  async #endSession(current: UpstreamConnection): Promise<void> {
     if (stateful(current.era) && current.sessionId !== undefined)
-      await deleteSession(url, sessionHeaders(current), AbortSignal.timeout(timeoutMs));
+      await deleteSession(
+        this.#options.url,
+        this.#sessionHeaders(current),
+        AbortSignal.timeout(this.#options.timeoutMs),
+      );
   }
 
   /** The first connection probes; after a lost 2025 session the upstream is known to be 2025, so it just initialises. */
-  function connect(
+  #connect(
     handshake: (signal: AbortSignal) => Promise<UpstreamConnection> = (signal) =>
-      discoverOrInitialize(handshakeContext, signal),
+      discoverOrInitialize(this.#handshake, signal),
   ): Promise<UpstreamConnection> {
-    if (connection !== undefined) return Promise.resolve(connection);
-    connecting ??= withLimits(limits, undefined, handshake).then(
+    if (this.#connection !== undefined) return Promise.resolve(this.#connection);
+    this.#connecting ??= withLimits(this.#limits, undefined, handshake).then(
       async (established) => {
-        connecting = undefined;
+        this.#connecting = undefined;
         // close() ran while the handshake finished: end the session it opened rather than leak it.
-        if (closed) {
-          await endSession(established);
-          throw upstreamError(label, 'client was closed');
+        if (this.#closed) {
+          await this.#endSession(established);
+          throw upstreamError(this.#options.label, 'client was closed');
         }
-        connection = established;
+        this.#connection = established;
         return established;
       },
       (error: unknown) => {
-        connecting = undefined;
+        this.#connecting = undefined;
         throw error;
       },
     );
-    return connecting;
+    return this.#connecting;
   }
 
   /** Forgets a lost 2025 session (once, however many requests saw it lost) and connects again. */
-  function reconnect(lost: UpstreamConnection): Promise<UpstreamConnection> {
-    if (connection === lost) connection = undefined;
-    return connect((signal) => initialize(handshakeContext, signal));
+  #reconnect(lost: UpstreamConnection): Promise<UpstreamConnection> {
+    if (this.#connection === lost) this.#connection = undefined;
+    return this.#connect((signal) => initialize(this.#handshake, signal));
   }
 
-  function sendCancelled(current: UpstreamConnection, requestId: number, cause: AbortCause): void {
-    // MCP 2025-11-25 › Cancellation: the client SHOULD tell the server it no longer wants the result.
-    if (!stateful(current.era) || cause === 'closed') return;
-    const body = {
-      jsonrpc: '2.0',
-      method: 'notifications/cancelled',
-      params: { requestId, reason: cause === 'timeout' ? 'timed out' : 'cancelled' },
-    };
-    void withLimits(limits, undefined, (signal) =>
-      exchange({ url, headers: sessionHeaders(current), body, signal }),
+  /** Posts a message of ours (a cancellation, a reply) on a 2025 session; failures are dropped. */
+  #post(current: UpstreamConnection, body: UpstreamMessage): Promise<unknown> {
+    const { url } = this.#options;
+    return withLimits(this.#limits, undefined, (signal) =>
+      exchange({ url, headers: this.#sessionHeaders(current), body, signal }),
     ).catch(() => undefined);
   }
 
+  #sendCancelled(current: UpstreamConnection, requestId: number, cause: AbortCause): void {
+    // MCP 2025-11-25 › Cancellation: the client SHOULD tell the server it no longer wants the result.
+    if (!stateful(current.era) || cause === 'closed') return;
+    const reason = cause === 'timeout' ? 'timed out' : 'cancelled';
+    void this.#post(current, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason } });
+  }
+
   /** A 2025 server may send requests on a POST's stream: see {@link serverRequestAnswer}. */
-  function answerServerRequest(
+  #answerServerRequest(
     current: UpstreamConnection,
     message: UpstreamMessage,
     onRequest: UpstreamRequestOptions['onRequest'],
   ): void {
     const params = isObject(message.params) ? message.params : undefined;
-    const answer = serverRequestAnswer(String(message.method), params, onRequest, options.roots ?? []);
+    const answer = serverRequestAnswer(String(message.method), params, onRequest, this.#options.roots ?? []);
     void replyTo(message.id, answer)
-      .then((reply) =>
-        withLimits(limits, undefined, (signal) =>
-          exchange({ url, headers: sessionHeaders(current), body: reply, signal }),
-        ),
-      )
+      .then((reply) => this.#post(current, reply))
       .catch(() => undefined);
   }
 
-  async function send(
+  async #send(
     method: string,
     params: Record<string, unknown> | undefined,
     requestOptions: UpstreamRequestOptions,
     retried: boolean,
   ): Promise<unknown> {
-    if (closed) throw upstreamError(label, 'client was closed');
+    const { url, label } = this.#options;
+    if (this.#closed) throw upstreamError(label, 'client was closed');
     // Already cancelled: send nothing, not even the handshake.
     if (requestOptions.signal?.aborted) throw upstreamError(label, 'request was cancelled');
-    const current = await connect();
-    const id = nextId++;
+    const current = await this.#connect();
+    const id = this.#nextId++;
     const modern = !stateful(current.era);
-    const sentParams = modern ? modernParams(params, requestOptions.capabilities) : params;
+    const sentParams = modern ? this.#modernParams(params, requestOptions.capabilities) : params;
     const body: UpstreamMessage =
       sentParams === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params: sentParams };
     const headers = withRequestHeaders(
-      modern ? modernHeaders(method, params) : sessionHeaders(current),
+      modern ? this.#modernHeaders(method, params) : this.#sessionHeaders(current),
       requestOptions.headers,
     );
+    const onMessage = (message: UpstreamMessage): void => {
+      if (!modern && typeof message.method === 'string' && message.id !== undefined)
+        this.#answerServerRequest(current, message, requestOptions.onRequest);
+      requestOptions.onMessage?.(message);
+    };
     const outcome = await withLimits(
-      limits,
+      this.#limits,
       requestOptions.signal,
       async (signal) => {
-        const onMessage = (message: UpstreamMessage): void => {
-          if (!modern && typeof message.method === 'string' && message.id !== undefined)
-            answerServerRequest(current, message, requestOptions.onRequest);
-          requestOptions.onMessage?.(message);
-        };
         const answer = await exchange({ url, headers, body, signal, onMessage });
-        checkStatus(answer);
+        checkStatus(answer, this.#options.onCredentialsRefused);
         return answer;
       },
-      (cause) => sendCancelled(current, id, cause),
+      (cause) => this.#sendCancelled(current, id, cause),
     );
     // MCP transports › Session Management: 404 to a request with a session id means the session is gone; start a new one.
     if (!modern && current.sessionId !== undefined && isLostSession(outcome) && !retried) {
-      await reconnect(current);
-      return send(method, params, requestOptions, true);
+      await this.#reconnect(current);
+      return this.#send(method, params, requestOptions, true);
     }
     if (outcome.kind === 'response') return resultOrThrow(outcome.message, label);
     throw upstreamError(label, `answered HTTP ${outcome.status} without a JSON-RPC response`);
   }
-
-  return {
-    request: (method, params, requestOptions = {}) => send(method, params, requestOptions, false),
-    async notify(method, params) {
-      if (closed) throw upstreamError(label, 'client was closed');
-      const current = await connect();
-      const modern = !stateful(current.era);
-      const sentParams = modern ? modernParams(params) : params;
-      const body: UpstreamMessage =
-        sentParams === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params: sentParams };
-      const headers = modern ? modernHeaders(method, params) : sessionHeaders(current);
-      const outcome = await withLimits(limits, undefined, (signal) => exchange({ url, headers, body, signal }));
-      // MCP transports: a notification the server accepts gets 202 and no body.
-      if (outcome.status >= 300) throw upstreamError(label, `refused the notification (HTTP ${outcome.status})`);
-    },
-    listen(listenOptions) {
-      if (closed) throw upstreamError(label, 'client was closed');
-      const link: UpstreamLink<UpstreamConnection> = {
-        url,
-        timeoutMs,
-        sessionHeaders,
-        modernHeaders,
-        modernParams,
-        reconnect,
-        // Server requests outside a call have no caller to relay to: ping and roots/list are answered, the rest -32601.
-        answerServerRequest: (current, message) => answerServerRequest(current, message, undefined),
-        connect: () => connect(),
-        request: (method, params) => send(method, params, {}, false),
-        nextId: () => nextId++,
-      };
-      const listener = openUpstreamListener(link, listenOptions, () => listeners.delete(listener));
-      listeners.add(listener);
-      return listener;
-    },
-    async close() {
-      if (closed) return;
-      closed = true;
-      for (const listener of [...listeners]) listener.close();
-      for (const abortOnClose of [...inFlight]) abortOnClose();
-      const current = connection;
-      connection = undefined;
-      if (current !== undefined) await endSession(current);
-    },
-    get era() {
-      return connection?.era;
-    },
-    get protocolVersion() {
-      return connection?.protocolVersion;
-    },
-    get sessionId() {
-      return connection?.sessionId;
-    },
-    get capabilities() {
-      return connection?.capabilities;
-    },
-  };
 }
