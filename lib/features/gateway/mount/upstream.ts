@@ -86,6 +86,7 @@ export function mountUpstream(
       ? stdioProcesses(options, options.stdio, {
           logger,
           clientInfo: env.clientInfo,
+          capabilities: RELAYED_CAPABILITIES as Record<string, unknown>,
           onExited: () => void refresh(),
           onRestartDue: () => void refresh(),
         })

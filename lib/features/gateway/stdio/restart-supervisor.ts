@@ -2,6 +2,7 @@
 
 import { ErrorCode, JsonRpcError } from '../../../core/jsonrpc/errors';
 import type { McpLogger } from '../../../core/logger';
+import type { Era } from '../../../core/versions';
 import { Backoff } from '../shared/backoff';
 import type {
   UpstreamClient,
@@ -10,7 +11,7 @@ import type {
   UpstreamRequestOptions,
 } from '../shared/upstream-client';
 
-/** Restarts of a process that exited: from 1 s, doubling, to 60 s (issue 31 › Supervision). */
+/** Restarts of a process that exited: from 1 s, doubling, to 60 s. */
 export const FIRST_RESTART_MS = 1_000;
 export const MAX_RESTART_MS = 60_000;
 /** A process that ran this long was healthy: its next restart waits the first delay again. */
@@ -32,16 +33,6 @@ export interface StdioSupervisorOptions {
   readonly onRestartDue?: () => void;
 }
 
-/** A supervised process: its client, and what the pool and status() read of it. */
-export interface SupervisedClient extends UpstreamClient {
-  /** Requests in flight now. */
-  readonly busy: number;
-  /** Why its last process ended; undefined while one runs or before any did. */
-  readonly lastExit: string | undefined;
-  /** How many processes it has started. */
-  readonly starts: number;
-}
-
 /**
  * Keeps one process of an upstream: started by the first request, and after it exits, started again by the next
  * request once the restart delay has passed (1 s doubling to 60 s, jittered; back to 1 s after a healthy minute).
@@ -49,132 +40,127 @@ export interface SupervisedClient extends UpstreamClient {
  *
  * @example
  * ```ts
- * const client = superviseStdio({ label: 'fs', logger, start: (onExit) => createStdioUpstreamClient({ …, onExit }) });
+ * const client = new RestartSupervisor({ label: 'fs', logger, start: (onExit) => createStdioUpstreamClient({ …, onExit }) });
  * await client.request('tools/list', undefined);
  * ```
  */
-export function superviseStdio(options: StdioSupervisorOptions): SupervisedClient {
-  const { label, logger } = options;
-  let current: UpstreamClient | undefined;
+export class RestartSupervisor implements UpstreamClient {
+  /** No session id: a stdio server's one pipe is its session. */
+  readonly sessionId = undefined;
+  readonly #options: StdioSupervisorOptions;
+  #current: UpstreamClient | undefined;
   /** The last process's client, for era and capabilities while it is down. */
-  let last: UpstreamClient | undefined;
-  let startedAt = 0;
-  let notBefore = 0;
-  // Jittered: processes that crashed together do not restart together.
-  const restarts = new Backoff({ initialMs: FIRST_RESTART_MS, maxMs: MAX_RESTART_MS, jitter: true });
-  let lastExit: string | undefined;
-  let starts = 0;
-  let busy = 0;
-  let closed = false;
-  let timer: NodeJS.Timeout | undefined;
+  #last: UpstreamClient | undefined;
+  #startedAt = 0;
+  #notBefore = 0;
+  /** Jittered: processes that crashed together do not restart together. */
+  readonly #restarts = new Backoff({ initialMs: FIRST_RESTART_MS, maxMs: MAX_RESTART_MS, jitter: true });
+  /** Why its last process ended; undefined while one runs or before any did. */
+  #lastExit: string | undefined;
+  #closed = false;
+  #timer: NodeJS.Timeout | undefined;
   /** The gateway's listeners: each is attached to every new process in turn. */
-  const listeners = new Map<UpstreamListenOptions, UpstreamListener | undefined>();
+  readonly #listeners = new Map<UpstreamListenOptions, UpstreamListener | undefined>();
 
-  function exited(client: UpstreamClient, why: string): void {
-    if (client !== current) return;
-    current = undefined;
-    void client.close().catch(() => undefined);
-    for (const [listenOptions, listener] of listeners) {
-      listener?.close();
-      listeners.set(listenOptions, undefined);
-    }
-    if (closed) return;
-    lastExit = why;
-    if (Date.now() - startedAt >= HEALTHY_RUN_MS) restarts.reset();
-    const wait = restarts.next();
-    notBefore = Date.now() + wait;
-    logger.warn(
-      new Error(`mcpRouter: upstream '${label}' process ${why}; restarting in ${(wait / 1000).toFixed(1)} s`),
-    );
-    clearTimeout(timer);
-    const due = options.onRestartDue;
-    if (due !== undefined) {
-      timer = setTimeout(() => {
-        // The wait is over when the timer says so: a timer may fire a millisecond before Date.now() reaches
-        // notBefore, and a start refused then ("next start in 1 s") would wait for the next caller.
-        notBefore = 0;
-        due();
-      }, wait).unref();
-    }
-    options.onExited?.();
+  constructor(options: StdioSupervisorOptions) {
+    this.#options = options;
   }
 
-  /** The running process's client, starting one when allowed. */
-  function running(): UpstreamClient {
-    if (closed) throw new JsonRpcError(ErrorCode.InternalError, `Upstream "${label}" is closed`);
-    if (current !== undefined) return current;
-    const wait = notBefore - Date.now();
-    if (wait > 0)
-      throw new JsonRpcError(
-        ErrorCode.InternalError,
-        `Upstream "${label}" is down (${lastExit ?? 'exited'}); next start in ${Math.ceil(wait / 1000)} s`,
-      );
-    starts++;
-    startedAt = Date.now();
-    lastExit = undefined;
-    const client: UpstreamClient = options.start((why) => exited(client, why));
-    current = client;
-    last = client;
-    for (const listenOptions of listeners.keys()) listeners.set(listenOptions, client.listen(listenOptions));
-    return client;
+  get era(): Era | undefined {
+    return (this.#current ?? this.#last)?.era;
   }
 
-  async function request(
+  get protocolVersion(): string | undefined {
+    return (this.#current ?? this.#last)?.protocolVersion;
+  }
+
+  get capabilities(): Readonly<Record<string, unknown>> | undefined {
+    return (this.#current ?? this.#last)?.capabilities;
+  }
+
+  async request(
     method: string,
     params: Record<string, unknown> | undefined,
     requestOptions?: UpstreamRequestOptions,
   ): Promise<unknown> {
-    const client = running();
-    busy++;
-    try {
-      return await client.request(method, params, requestOptions);
-    } finally {
-      busy--;
-    }
+    return this.#running().request(method, params, requestOptions);
   }
 
-  return {
-    request,
-    notify: (method, params) => running().notify(method, params),
-    listen(listenOptions) {
-      listeners.set(listenOptions, current?.listen(listenOptions));
-      return {
-        update(uris) {
-          listeners.get(listenOptions)?.update(uris);
-        },
-        close() {
-          listeners.get(listenOptions)?.close();
-          listeners.delete(listenOptions);
-        },
-      };
-    },
-    async close() {
-      closed = true;
-      clearTimeout(timer);
-      for (const listener of listeners.values()) listener?.close();
-      listeners.clear();
-      const client = current;
-      current = undefined;
-      await client?.close();
-    },
-    get era() {
-      return (current ?? last)?.era;
-    },
-    get protocolVersion() {
-      return (current ?? last)?.protocolVersion;
-    },
-    sessionId: undefined,
-    get capabilities() {
-      return (current ?? last)?.capabilities;
-    },
-    get busy() {
-      return busy;
-    },
-    get lastExit() {
-      return lastExit;
-    },
-    get starts() {
-      return starts;
-    },
-  };
+  notify(method: string, params?: Record<string, unknown>): Promise<void> {
+    return this.#running().notify(method, params);
+  }
+
+  listen(listenOptions: UpstreamListenOptions): UpstreamListener {
+    this.#listeners.set(listenOptions, this.#current?.listen(listenOptions));
+    return {
+      update: (uris) => this.#listeners.get(listenOptions)?.update(uris),
+      close: () => {
+        this.#listeners.get(listenOptions)?.close();
+        this.#listeners.delete(listenOptions);
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    clearTimeout(this.#timer);
+    for (const listener of this.#listeners.values()) listener?.close();
+    this.#listeners.clear();
+    const client = this.#current;
+    this.#current = undefined;
+    await client?.close();
+  }
+
+  /** The running process's client, starting one when allowed. */
+  #running(): UpstreamClient {
+    const { label } = this.#options;
+    if (this.#closed) throw new JsonRpcError(ErrorCode.InternalError, `Upstream "${label}" is closed`);
+    if (this.#current !== undefined) return this.#current;
+    const wait = this.#notBefore - Date.now();
+    if (wait > 0)
+      throw new JsonRpcError(
+        ErrorCode.InternalError,
+        `Upstream "${label}" is down (${this.#lastExit ?? 'exited'}); next start in ${Math.ceil(wait / 1000)} s`,
+      );
+    this.#startedAt = Date.now();
+    this.#lastExit = undefined;
+    const client: UpstreamClient = this.#options.start((why) => this.#exited(client, why));
+    this.#current = client;
+    this.#last = client;
+    for (const listenOptions of this.#listeners.keys())
+      this.#listeners.set(listenOptions, client.listen(listenOptions));
+    return client;
+  }
+
+  /** A process ended: its listeners are detached, and the next start waits the restart delay. */
+  #exited(client: UpstreamClient, why: string): void {
+    if (client !== this.#current) return;
+    this.#current = undefined;
+    void client.close().catch(() => undefined);
+    for (const [listenOptions, listener] of this.#listeners) {
+      listener?.close();
+      this.#listeners.set(listenOptions, undefined);
+    }
+    if (this.#closed) return;
+    this.#lastExit = why;
+    if (Date.now() - this.#startedAt >= HEALTHY_RUN_MS) this.#restarts.reset();
+    const wait = this.#restarts.next();
+    this.#notBefore = Date.now() + wait;
+    this.#options.logger.warn(
+      new Error(
+        `mcpRouter: upstream '${this.#options.label}' process ${why}; restarting in ${(wait / 1000).toFixed(1)} s`,
+      ),
+    );
+    clearTimeout(this.#timer);
+    const due = this.#options.onRestartDue;
+    if (due !== undefined) {
+      this.#timer = setTimeout(() => {
+        // The wait is over when the timer says so: a timer may fire a millisecond before Date.now() reaches
+        // #notBefore, and a start refused then ("next start in 1 s") would wait for the next caller.
+        this.#notBefore = 0;
+        due();
+      }, wait).unref();
+    }
+    this.#options.onExited?.();
+  }
 }

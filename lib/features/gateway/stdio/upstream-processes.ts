@@ -2,11 +2,10 @@
 
 import type { McpLogger } from '../../../core/logger';
 import type { RequestContext } from '../../../core/registry/request-context';
-import { createProcessPool, type ProcessPool } from './process-pool';
+import { ProcessPool } from './process-pool';
 import { createStdioUpstreamClient, type StdioProgram } from './stdio-client';
 import { environmentFor, type ResolvedStdio } from './stdio-options';
-import { superviseStdio, type SupervisedClient } from './restart-supervisor';
-import { RELAYED_CAPABILITIES } from '../mount/upstream-call';
+import { RestartSupervisor } from './restart-supervisor';
 import type { UpstreamClient } from '../shared/upstream-client';
 import type { ResolvedUpstream } from '../mount/upstream-options';
 import { runOperatorFunction } from '../shared/upstream-wire';
@@ -17,7 +16,7 @@ const ENV_FAILED = 'could not be started: its env function failed';
 /** The processes of one stdio upstream. */
 export interface StdioProcesses {
   /** The shared process (or, per principal, the lister): the gateway's lists and notifications, and shared calls. */
-  readonly shared: SupervisedClient;
+  readonly shared: RestartSupervisor;
   /** Per principal: where a caller's requests go. */
   readonly pool: ProcessPool | undefined;
   /** Ends every process. */
@@ -28,6 +27,8 @@ export interface StdioProcesses {
 export interface StdioEnvironment {
   readonly logger: McpLogger;
   readonly clientInfo: { readonly name: string; readonly version: string };
+  /** The capabilities declared in initialize: those the gateway relays to its callers. */
+  readonly capabilities: Record<string, unknown>;
   readonly onExited: () => void;
   readonly onRestartDue: () => void;
 }
@@ -61,7 +62,7 @@ export function stdioProcesses(options: ResolvedUpstream, stdio: ResolvedStdio, 
           label,
           timeoutMs: options.timeoutMs,
           clientInfo: env.clientInfo,
-          capabilities: RELAYED_CAPABILITIES as Record<string, unknown>,
+          capabilities: env.capabilities,
           logger: env.logger,
           onExit,
           roots: options.roots,
@@ -80,7 +81,7 @@ export function stdioProcesses(options: ResolvedUpstream, stdio: ResolvedStdio, 
     return deferredClient(made, () => client);
   }
 
-  const shared = superviseStdio({
+  const shared = new RestartSupervisor({
     label,
     logger: env.logger,
     onExited: env.onExited,
@@ -95,13 +96,13 @@ export function stdioProcesses(options: ResolvedUpstream, stdio: ResolvedStdio, 
   });
   const pool =
     stdio.processes === 'per-principal'
-      ? createProcessPool({
+      ? new ProcessPool({
           label,
           maxProcesses: stdio.maxProcesses,
           idleTimeoutMs: stdio.idleTimeoutMs,
           start: async (ctx: RequestContext) => {
             const vars = await environment(ctx);
-            return superviseStdio({
+            return new RestartSupervisor({
               label,
               logger: env.logger,
               start: (onExit) => startClient({ ...base, env: vars }, onExit),
