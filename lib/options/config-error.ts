@@ -43,11 +43,16 @@ export function isPositiveInteger(value: unknown): value is number {
   return Number.isSafeInteger(value) && (value as number) > 0;
 }
 
-/** The error of an option with a bad value: `option 'auth.tokens' must be a non-empty array, got []`. */
-export function invalidOption(option: string, expected: string, value: unknown): McpConfigError {
+/**
+ * The error of an option with a bad value: `option 'auth.tokens' must be a non-empty array, got []`, or for an item's
+ * definition `upstream 'fs': option 'timeoutMs' must be a positive number of milliseconds, got 0`.
+ *
+ * @param item - the item the options define, named before the message as {@link rejectUnknownKeys} names it
+ */
+export function invalidOption(option: string, expected: string, value: unknown, item?: string): McpConfigError {
   return new McpConfigError(
     'ERR_MCP_INVALID_OPTION',
-    `option '${option}' must be ${expected}, got ${JSON.stringify(value) ?? typeof value}`,
+    `${item === undefined ? '' : `${item}: `}option '${option}' must be ${expected}, got ${JSON.stringify(value) ?? typeof value}`,
   );
 }
 
@@ -86,7 +91,7 @@ const KEY_ALIASES: Readonly<Record<string, string>> = {
 
 /** What {@link rejectUnknownKeys} says besides the key: the item the options define, and where a misplaced key belongs. */
 export interface UnknownKeyContext {
-  /** The item the options define, named before the message (`tool 'add'`); absent for the router's own options. */
+  /** The item the options define, named before each message (`tool 'add'`); absent for the router's own options. */
   readonly item?: string;
   /**
    * The known keys of its nested options, by the key that holds them (`{ ui: UI_LINK_KEYS }`): a key given one level

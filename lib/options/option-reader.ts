@@ -29,12 +29,15 @@ export class OptionReader<T extends object> {
     readonly options: Partial<T>,
     /** Where they sit, ending in a dot (`'listen.'`), or empty for the router's own. */
     private readonly prefix: string,
+    /** The item they define (`upstream 'fs'`), named before each message; undefined for the router's own. */
+    private readonly item: string | undefined,
   ) {}
 
   /**
    * Checks that `options` is an object (or absent: read as `{}`) with only `known` keys.
    *
    * @param path - the option that holds them (`'auth.server'`), or `''` for the router's own
+   * @param context - the item they define (named before every message) and the keys of its nested options
    * @throws {McpConfigError} `ERR_MCP_INVALID_OPTION` for a value that is not a plain object, `ERR_MCP_UNKNOWN_OPTION`
    */
   static of<T extends object>(
@@ -43,12 +46,12 @@ export class OptionReader<T extends object> {
     known: OptionKeys<T>,
     context?: UnknownKeyContext,
   ): OptionReader<T> {
-    if (options === undefined) return new OptionReader<T>({}, path === '' ? '' : `${path}.`);
-    if (typeof options !== 'object' || options === null || Array.isArray(options))
-      throw invalidOption(path, 'an object', options);
     const prefix = path === '' ? '' : `${path}.`;
+    if (options === undefined) return new OptionReader<T>({}, prefix, context?.item);
+    if (typeof options !== 'object' || options === null || Array.isArray(options))
+      throw invalidOption(path, 'an object', options, context?.item);
     rejectUnknownKeys(options, known, prefix, context);
-    return new OptionReader<T>(options, prefix);
+    return new OptionReader<T>(options, prefix, context?.item);
   }
 
   /** The full path of one key, as messages name it: `listen.maxStreams`. */
@@ -58,7 +61,7 @@ export class OptionReader<T extends object> {
 
   /** The error of a bad value of `key`, for checks no getter here makes. */
   invalid(key: Key<T>, expected: string, value: unknown = this.options[key]): McpConfigError {
-    return invalidOption(this.pathOf(key), expected, value);
+    return invalidOption(this.pathOf(key), expected, value, this.item);
   }
 
   /** The value as given, unchecked: for a value a dedicated resolver checks. */
@@ -171,12 +174,19 @@ export class OptionReader<T extends object> {
     return Object.freeze([...value]);
   }
 
-  /** The options one level down (`limits` of `upstream`), read the same way. */
+  /**
+   * The options one level down (`limits` of `upstream`), read the same way, for the same item. Without `known`, a
+   * record whose keys are the caller's own names (`env`, a guard list per tool): none of them is unknown.
+   */
   nested<K extends Key<T>>(
     key: K,
-    known: OptionKeys<NonNullable<T[K]> & object>,
+    known?: OptionKeys<NonNullable<T[K]> & object>,
   ): OptionReader<NonNullable<T[K]> & object> {
-    return OptionReader.of(this.options[key] as (NonNullable<T[K]> & object) | undefined, this.pathOf(key), known);
+    const value = this.options[key] as (NonNullable<T[K]> & object) | undefined;
+    const keys = known ?? Object.fromEntries(Object.keys(value ?? {}).map((name) => [name, true]));
+    return OptionReader.of(value, this.pathOf(key), keys as OptionKeys<NonNullable<T[K]> & object>, {
+      item: this.item,
+    });
   }
 }
 
