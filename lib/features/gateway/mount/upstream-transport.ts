@@ -2,21 +2,10 @@
 
 import type { McpLogger } from '../../../core/logger';
 import { createUpstreamClient } from '../http-client/streamable-http-client';
-import type { UpstreamClient } from '../shared/upstream-client';
-import type { ProcessPool } from '../stdio/process-pool';
+import type { UpstreamTransport } from '../shared/upstream-client';
 import { stdioProcesses } from '../stdio/upstream-processes';
 import { RELAYED_CAPABILITIES } from './upstream-call';
 import type { ResolvedUpstream } from './upstream-options';
-
-/** An upstream's client, and with `processes: 'per-principal'` the pool of its callers' processes. */
-export interface UpstreamTransport {
-  /** What the gateway's own requests (handshake, lists, notifications) and shared calls go through. */
-  readonly client: UpstreamClient;
-  /** Per principal: where a caller's requests go. */
-  readonly pool: ProcessPool | undefined;
-  /** Ends the client (and every process). */
-  close(): Promise<void>;
-}
 
 /** What a transport asks of its mount. */
 export interface TransportHooks {
@@ -35,16 +24,14 @@ export interface TransportHooks {
 export function openTransport(options: ResolvedUpstream, hooks: TransportHooks): UpstreamTransport {
   const { logger, clientInfo } = hooks;
   const capabilities = RELAYED_CAPABILITIES as Record<string, unknown>;
-  if (options.stdio !== undefined) {
-    const stdio = stdioProcesses(options, options.stdio, {
+  if (options.stdio !== undefined)
+    return stdioProcesses(options, options.stdio, {
       logger,
       clientInfo,
       capabilities,
       onExited: hooks.onProcessChange,
       onRestartDue: hooks.onProcessChange,
     });
-    return { client: stdio.shared, pool: stdio.pool, close: () => stdio.close() };
-  }
   const label = options.name;
   const client = createUpstreamClient({
     url: options.url!,

@@ -7,7 +7,7 @@ import type { Registry } from '../../../core/registry/registry';
 import { declaresUiExtension, UI_EXTENSION } from '../../../core/registry/ui-link';
 import { namingFor } from './prefixed-names';
 import { forwardedHeaders } from './upstream-call';
-import type { UpstreamClient } from '../shared/upstream-client';
+import type { UpstreamClient, UpstreamTransport } from '../shared/upstream-client';
 import { UpstreamFollower } from './upstream-follow';
 import { itemBuilders, type UpstreamSource } from './upstream-items';
 import { fetchUpstreamLists, syncWarnings } from './upstream-lists';
@@ -22,7 +22,7 @@ import {
   itemCounts,
   type ListedItems,
 } from './upstream-sync';
-import { openTransport, type UpstreamTransport } from './upstream-transport';
+import { openTransport } from './upstream-transport';
 
 // The handle's types live with its status; callers import them from here, where the handle is made.
 export type { UpstreamHandle, UpstreamState, UpstreamStatus } from './upstream-status';

@@ -1,5 +1,6 @@
 // What the mount asks of an upstream's client, whichever transport carries it (Streamable HTTP, stdio): requests, notifications, the notification stream.
 
+import type { RequestContext } from '../../../core/registry/request-context';
 import type { Era } from '../../../core/versions';
 
 /** A JSON-RPC message read from an upstream: a request, a notification or a response. */
@@ -53,6 +54,24 @@ export interface UpstreamClient {
   readonly sessionId: string | undefined;
   /** The server capabilities of the initialize or server/discover result (`listChanged`, `subscribe`); undefined until connected. */
   readonly capabilities: Readonly<Record<string, unknown>> | undefined;
+}
+
+/** Where each caller's requests go when every caller has a connection of its own (a stdio process per principal). */
+export interface CallerPool {
+  /** A client that sends each request over the caller's own connection. */
+  clientFor(ctx: RequestContext): Pick<UpstreamClient, 'request'>;
+  /** How many connections it holds now. */
+  readonly size: number;
+}
+
+/** How a mount reaches its upstream: the client of the gateway's own requests, and per caller a pool or none. */
+export interface UpstreamTransport {
+  /** What the gateway's own requests (handshake, lists, notifications) and shared calls go through. */
+  readonly client: UpstreamClient;
+  /** With `processes: 'per-principal'`: where a caller's requests go. */
+  readonly pool: CallerPool | undefined;
+  /** Ends the client and every connection of the pool. */
+  close(): Promise<void>;
 }
 
 /** Where a listener stands: its stream is open, it waits to reopen one, or the upstream offers none (it stopped). */

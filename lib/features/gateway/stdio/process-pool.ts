@@ -4,7 +4,7 @@ import { ErrorCode, JsonRpcError } from '../../../core/jsonrpc/errors';
 import type { RequestContext } from '../../../core/registry/request-context';
 import { STOP_GRACE_MS } from './child-process';
 import type { RestartSupervisor } from './restart-supervisor';
-import type { UpstreamClient } from '../shared/upstream-client';
+import type { CallerPool, UpstreamClient } from '../shared/upstream-client';
 
 /** How long a start waits for an ended process to exit (SIGTERM, then SIGKILL after the grace) before it is refused. */
 export const ROOM_WAIT_MS = STOP_GRACE_MS + 1_000;
@@ -91,7 +91,7 @@ class ProcessRoom {
  * await pool.clientFor(ctx).request('tools/call', { name: 'git_status', arguments: {} });
  * ```
  */
-export class ProcessPool {
+export class ProcessPool implements CallerPool {
   readonly #options: ProcessPoolOptions;
   /** By subject, least recently used first (a use moves an entry to the end). */
   readonly #entries = new Map<string, Entry>();

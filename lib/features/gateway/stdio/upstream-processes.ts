@@ -6,22 +6,12 @@ import { ProcessPool } from './process-pool';
 import { createStdioUpstreamClient, type StdioProgram } from './stdio-client';
 import { environmentFor, type ResolvedStdio } from './stdio-options';
 import { RestartSupervisor } from './restart-supervisor';
-import type { UpstreamClient } from '../shared/upstream-client';
+import type { UpstreamClient, UpstreamTransport } from '../shared/upstream-client';
 import type { ResolvedUpstream } from '../mount/upstream-options';
 import { runOperatorFunction } from '../shared/upstream-wire';
 
 /** Why a process was not started when `env` failed: what it threw stays in the router's log (a vault's error may hold a secret). */
 const ENV_FAILED = 'could not be started: its env function failed';
-
-/** The processes of one stdio upstream. */
-export interface StdioProcesses {
-  /** The shared process (or, per principal, the lister): the gateway's lists and notifications, and shared calls. */
-  readonly shared: RestartSupervisor;
-  /** Per principal: where a caller's requests go. */
-  readonly pool: ProcessPool | undefined;
-  /** Ends every process. */
-  close(): Promise<void>;
-}
 
 /** What the mount lends: its logger and identity, and what to do when the shared process may restart. */
 export interface StdioEnvironment {
@@ -34,10 +24,16 @@ export interface StdioEnvironment {
 }
 
 /**
+ * The processes of one stdio upstream: the shared process (or, per principal, the lister) as the transport's client,
+ * for the gateway's lists and notifications and the shared calls; per principal, the pool of its callers' processes.
  * Starts nothing yet: the shared process spawns on the first list request, each caller's on its first call. The
  * shared (lister) process gets `env` as given, or `env(undefined)`; a caller's gets `env(ctx)`.
  */
-export function stdioProcesses(options: ResolvedUpstream, stdio: ResolvedStdio, env: StdioEnvironment): StdioProcesses {
+export function stdioProcesses(
+  options: ResolvedUpstream,
+  stdio: ResolvedStdio,
+  env: StdioEnvironment,
+): UpstreamTransport {
   const label = options.name;
 
   /**
@@ -111,7 +107,7 @@ export function stdioProcesses(options: ResolvedUpstream, stdio: ResolvedStdio, 
         })
       : undefined;
   return {
-    shared,
+    client: shared,
     pool,
     close: async () => {
       await Promise.all([shared.close(), pool?.close()]);
