@@ -240,7 +240,7 @@ describe("an upstream's own headers", () => {
     const mcp = mcpRouter({ name: 'gw', version: '1.0.0' });
     for (const name of ['MCP-Protocol-Version', 'mcp-session-id', 'Mcp-Method', 'Content-Type', 'Last-Event-ID']) {
       expect(() => mcp.upstream({ prefix: 'up', url: 'http://127.0.0.1:1/mcp', headers: { [name]: 'x' } })).toThrow(
-        `option 'upstream 'up'.headers' may not set '${name}': the gateway writes the protocol headers of each hop itself`,
+        `upstream 'up': option 'headers' must be free of protocol headers: the gateway writes those of each hop itself, got "${name}"`,
       );
     }
   });

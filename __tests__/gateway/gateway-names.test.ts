@@ -358,30 +358,38 @@ describe('mcp.upstream() options, checked when it is called', () => {
       { prefix: 'fs', url, prefx: 'x' },
       /^mcpRouter: upstream 'fs': unknown option 'prefx'\. Did you mean 'prefix'\?$/,
     ],
-    ['a prefix with _', { prefix: 'a_b', url }, /upstream\.prefix/],
-    ['a prefix with .', { prefix: 'a.b', url }, /upstream\.prefix/],
+    ['a prefix with _', { prefix: 'a_b', url }, /option 'prefix' must be a letter/],
+    ['a prefix with .', { prefix: 'a.b', url }, /option 'prefix' must be a letter/],
     [
       'forwardHeaders: Authorization',
       { prefix: 'fs', url, forwardHeaders: ['x-request-id', 'Authorization'] },
-      /forwardHeaders' may not hold 'authorization'/,
+      /upstream 'fs': option 'forwardHeaders' must be free of the caller's credentials .*, got "authorization"/,
     ],
     [
       'forwardHeaders: cookie',
       { prefix: 'fs', url, forwardHeaders: ['cookie'] },
-      /forwardHeaders' may not hold 'cookie'/,
+      /upstream 'fs': option 'forwardHeaders' must be free of the caller's credentials .*, got "cookie"/,
     ],
-    ['no name without a prefix', { url }, /upstream\.name.*required without a prefix/],
+    ['no name without a prefix', { url }, /option 'name' must be .*required without a prefix/],
     [
       'an unknown tools key',
       { prefix: 'fs', url, tools: { inclde: [] } },
       /^mcpRouter: upstream 'fs': unknown option 'tools\.inclde'\. Did you mean 'tools\.include'\?$/,
     ],
-    ['a URL that is not http(s)', { prefix: 'fs', url: 'ftp://host/mcp' }, /upstream 'fs'\.url/],
-    ['roots not an array', { prefix: 'fs', url, roots: 'file:///srv' }, /'upstream 'fs'\.roots' must be an array/],
+    [
+      'a URL that is not http(s)',
+      { prefix: 'fs', url: 'ftp://host/mcp' },
+      /upstream 'fs': option 'url' must be an http\(s\) URL/,
+    ],
+    [
+      'roots not an array',
+      { prefix: 'fs', url, roots: 'file:///srv' },
+      /upstream 'fs': option 'roots' must be an array/,
+    ],
     [
       'a root that is not file://',
       { prefix: 'fs', url, roots: [{ uri: 'file:///srv' }, { uri: 'https://host/srv' }] },
-      /'upstream 'fs'\.roots\[1\]\.uri' must be a file:\/\/ URL/,
+      /upstream 'fs': option 'roots\[1\]\.uri' must be a file:\/\/ URL/,
     ],
     ['a root that is no URL', { prefix: 'fs', url, roots: [{ uri: '/srv' }] }, /roots\[0\]\.uri' must be a file:/],
     [
@@ -392,7 +400,7 @@ describe('mcp.upstream() options, checked when it is called', () => {
     [
       'a root name not a string',
       { prefix: 'fs', url, roots: [{ uri: 'file:///srv', name: 1 }] },
-      /'upstream 'fs'\.roots\[0\]\.name' must be a string/,
+      /upstream 'fs': option 'roots\[0\]\.name' must be a string/,
     ],
   ])('%s is refused, naming the option', (_title, options, message) => {
     const router = mcp();

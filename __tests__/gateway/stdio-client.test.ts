@@ -7,8 +7,9 @@ import {
   type StdioClientOptions,
   type StdioUpstreamClient,
 } from '../../lib/features/gateway/stdio/stdio-client';
-import type { UpstreamMessage } from '../../lib/features/gateway/http-client/upstream-exchange';
+import type { UpstreamMessage } from '../../lib/features/gateway/shared/upstream-client';
 import { Signal } from '../helpers/events';
+import { until } from '../helpers/until';
 import { CLIENT_INFO } from './client-info';
 import { isRunning as isAlive } from '../helpers/pids';
 import { scaled } from '../helpers/time-scale';

@@ -1,7 +1,7 @@
 // The gateway's upstream client against real upstreams on ephemeral ports: this router (each era configuration) and the SDK v1 server.
 
 import { ErrorCode, mcpRouter, type McpRouterOptions } from '../../lib';
-import { createUpstreamClient } from '../../lib/features/gateway/http-client/upstream-client';
+import { createUpstreamClient } from '../../lib/features/gateway/http-client/streamable-http-client';
 import {
   clientFor,
   clientSocketsClosed,

@@ -2,7 +2,7 @@
 
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { McpRouterOptions } from '../../lib';
-import type { UpstreamListener, UpstreamListenState } from '../../lib/features/gateway/http-client/upstream-events';
+import type { UpstreamListener, UpstreamListenState } from '../../lib/features/gateway/shared/upstream-client';
 import {
   clientFor,
   closeAfterEach,

@@ -1,14 +1,10 @@
 // The upstream client's wire helpers: the SSE reader (line endings, chunking, comments, the per-event cap), bounded body reads, Mcp-Name encoding.
 
-import { decodeHeaderValue } from '../../lib/core/protocol/era-2026/request-headers';
+import { decodeHeaderValue, encodeHeaderValue } from '../../lib/core/protocol/era-2026/request-headers';
 import { forwardedHeaders } from '../../lib/features/gateway/mount/upstream-call';
 import type { ResolvedUpstream } from '../../lib/features/gateway/mount/upstream-options';
 import { readSseData, readSseEvents } from '../../lib/features/gateway/http-client/upstream-sse';
-import {
-  encodeHeaderValue,
-  readBoundedText,
-  UpstreamFault,
-} from '../../lib/features/gateway/http-client/upstream-wire';
+import { readBoundedText, UpstreamFault } from '../../lib/features/gateway/http-client/http-body';
 
 function streamOf(...chunks: string[]): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();

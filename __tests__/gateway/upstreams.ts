@@ -17,9 +17,9 @@ import { ErrorCode, JsonRpcError, mcpRouter, type McpRouter, type McpRouterOptio
 import type { UpstreamHandle } from '../../lib/features/gateway/mount/upstream';
 import {
   createUpstreamClient,
-  type UpstreamClient,
   type UpstreamClientOptions,
-} from '../../lib/features/gateway/http-client/upstream-client';
+} from '../../lib/features/gateway/http-client/streamable-http-client';
+import type { UpstreamClient } from '../../lib/features/gateway/shared/upstream-client';
 import { Signal } from '../helpers/events';
 import { until } from '../helpers/until';
 import { CLIENT_INFO } from './client-info';

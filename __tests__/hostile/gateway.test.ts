@@ -295,10 +295,10 @@ describe('limits are checked at mcp.upstream()', () => {
       'ERR_MCP_UNKNOWN_OPTION',
       /upstream 'p': unknown option 'limits\.maxDescriptionByte'\. Did you mean 'limits\.maxDescriptionBytes'\?/,
     ],
-    [{ maxSchemaBytes: -1 }, 'ERR_MCP_INVALID_OPTION', /upstream 'p'\.limits\.maxSchemaBytes/],
-    [{ maxItemBytes: '64k' }, 'ERR_MCP_INVALID_OPTION', /upstream 'p'\.limits\.maxItemBytes/],
-    [{ maxListBytes: 1.5 }, 'ERR_MCP_INVALID_OPTION', /upstream 'p'\.limits\.maxListBytes/],
-    ['big', 'ERR_MCP_INVALID_OPTION', /upstream 'p'\.limits/],
+    [{ maxSchemaBytes: -1 }, 'ERR_MCP_INVALID_OPTION', /upstream 'p': option 'limits\.maxSchemaBytes' must be/],
+    [{ maxItemBytes: '64k' }, 'ERR_MCP_INVALID_OPTION', /upstream 'p': option 'limits\.maxItemBytes' must be/],
+    [{ maxListBytes: 1.5 }, 'ERR_MCP_INVALID_OPTION', /upstream 'p': option 'limits\.maxListBytes' must be/],
+    ['big', 'ERR_MCP_INVALID_OPTION', /upstream 'p': option 'limits' must be/],
   ])('%j → %s', (limits, code, message) => {
     const error = configError(limits);
     expect(error.code).toBe(code);

@@ -9,7 +9,7 @@ import { COUNT_CALL } from './stream';
 import { ADD_CALL } from './throughput';
 
 /** The headers a 2026-07-28 `tools/call` must carry (SEP-2243), else the router answers 400 -32020. */
-function modernHeaders(toolName: string): Record<string, string> {
+function headers2026(toolName: string): Record<string, string> {
   return { 'mcp-protocol-version': MODERN_PROTOCOL_VERSION, 'mcp-method': 'tools/call', 'mcp-name': toolName };
 }
 
@@ -31,7 +31,7 @@ export const MODERN_ADD_CALL: ScenarioRequest = {
     method: 'tools/call',
     params: { name: 'add', arguments: { a: 1, b: 2 }, _meta: MODERN_REQUEST_META },
   }),
-  headers: modernHeaders('add'),
+  headers: headers2026('add'),
   check(messages) {
     const [reply] = messages as Array<{ result?: ModernResult }>;
     const wrong = messages.length === 1 ? wrongModernResult(reply?.result, '3') : `${messages.length} messages`;
@@ -47,7 +47,7 @@ export const MODERN_COUNT_CALL: ScenarioRequest = {
     method: 'tools/call',
     params: { name: 'count', arguments: {}, _meta: { ...MODERN_REQUEST_META, progressToken: '[<id>]' } },
   }),
-  headers: modernHeaders('count'),
+  headers: headers2026('count'),
   check(messages) {
     // Scenario 2's check covers the notifications and that a result came last; the result's shape is 2026's.
     const wrong =

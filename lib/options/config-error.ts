@@ -91,7 +91,7 @@ const KEY_ALIASES: Readonly<Record<string, string>> = {
 
 /** What {@link rejectUnknownKeys} says besides the key: the item the options define, and where a misplaced key belongs. */
 export interface UnknownKeyContext {
-  /** The item the options define, named before the message (`tool 'add'`); absent for the router's own options. */
+  /** The item the options define, named before each message (`tool 'add'`); absent for the router's own options. */
   readonly item?: string;
   /**
    * The known keys of its nested options, by the key that holds them (`{ ui: UI_LINK_KEYS }`): a key given one level

@@ -174,12 +174,17 @@ export class OptionReader<T extends object> {
     return Object.freeze([...value]);
   }
 
-  /** The options one level down (`limits` of `upstream`), read the same way. */
+  /**
+   * The options one level down (`limits` of `upstream`), read the same way, for the same item. Without `known`, a
+   * record whose keys are the caller's own names (`env`, a guard list per tool): none of them is unknown.
+   */
   nested<K extends Key<T>>(
     key: K,
-    known: OptionKeys<NonNullable<T[K]> & object>,
+    known?: OptionKeys<NonNullable<T[K]> & object>,
   ): OptionReader<NonNullable<T[K]> & object> {
-    return OptionReader.of(this.options[key] as (NonNullable<T[K]> & object) | undefined, this.pathOf(key), known, {
+    const value = this.options[key] as (NonNullable<T[K]> & object) | undefined;
+    const keys = known ?? Object.fromEntries(Object.keys(value ?? {}).map((name) => [name, true]));
+    return OptionReader.of(value, this.pathOf(key), keys as OptionKeys<NonNullable<T[K]> & object>, {
       item: this.item,
     });
   }

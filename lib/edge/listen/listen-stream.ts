@@ -52,7 +52,7 @@ function isListenMethod(method: string): boolean {
   return method === LISTEN_METHOD;
 }
 
-/** True for a modern POST that opens a listen stream: a single `subscriptions/listen` request. */
+/** True for a 2026 POST that opens a listen stream: a single `subscriptions/listen` request. */
 export function isListenRequest(post: ClassifiedPost): post is ClassifiedPost & { readonly messages: JsonRpcRequest } {
   const message = post.messages;
   return post.kind === 'request' && !Array.isArray(message) && 'method' in message && message.method === LISTEN_METHOD;

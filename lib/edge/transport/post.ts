@@ -18,7 +18,7 @@ import { loadNamedSession } from './session-lookup';
 
 export type { PostHandlerConfig } from './post-serving';
 
-/** The headers a modern request mirrors its body in: MCP's own but the session id (not an input of a modern request). */
+/** The headers a 2026 request mirrors its body in: MCP's own but the session id (not an input of a 2026 request). */
 function isMirrorHeader(name: string): boolean {
   return isMcpHeader(name) && !(name.length === SESSION_ID_HEADER.length && name.toLowerCase() === SESSION_ID_HEADER);
 }
@@ -67,7 +67,7 @@ export function createPostHandler(dispatcher: Dispatcher, config: PostHandlerCon
       return;
     }
     const auth = config.authOf(req);
-    // MCP 2026-07-28 versioning: a session id is not an input of a modern request, so under a header that may be
+    // MCP 2026-07-28 versioning: a session id is not an input of a 2026 request, so under a header that may be
     // one no session is looked up: the body decides.
     const loaded =
       sessions === undefined || verdict.deferredHeader !== undefined

@@ -1,7 +1,8 @@
 // The limits on one upstream request: the caller's abort, the client's time limit and close(), each mapped to its -32603.
 
 import { JsonRpcError } from '../../../core/jsonrpc/errors';
-import { upstreamError, UpstreamFault } from './upstream-wire';
+import { upstreamError } from '../shared/upstream-wire';
+import { UpstreamFault } from './http-body';
 
 /** Why a request's signal fired: the caller, the time limit, or close(). */
 export type AbortCause = 'cancelled' | 'timeout' | 'closed';

@@ -3,6 +3,7 @@
 import { SESSION_ID_HEADER } from '../../../edge/http/headers';
 import { isObject } from '../../../core/jsonrpc/types';
 import {
+  encodeHeaderValue,
   METHOD_HEADER,
   NAME_HEADER,
   NAME_SOURCE,
@@ -10,10 +11,9 @@ import {
 } from '../../../core/protocol/era-2026/request-headers';
 import { META_KEYS } from '../../../core/protocol/era-2026/request-meta';
 import { PROTOCOL_VERSIONS_2026, type Version2026 } from '../../../core/versions';
-import { encodeHeaderValue } from './upstream-wire';
 
 /** The 2026 revision the client speaks: the newest of the 2026 era. */
-export const MODERN_VERSION: Version2026 = PROTOCOL_VERSIONS_2026[0];
+export const PROTOCOL_VERSION_2026: Version2026 = PROTOCOL_VERSIONS_2026[0];
 
 /** What the headers of a 2025 session carry. */
 export interface SessionState {
@@ -57,12 +57,12 @@ export function sessionHeaders(base: Record<string, string>, current: SessionSta
 }
 
 /** `base` (a fresh copy, written to) with a 2026 request's headers: the revision, `Mcp-Method`, and `Mcp-Name` mirroring the body's field. */
-export function modernHeaders(
+export function headers2026(
   base: Record<string, string>,
   method: string,
   params: Record<string, unknown> | undefined,
 ): Record<string, string> {
-  base[PROTOCOL_VERSION_HEADER] = MODERN_VERSION;
+  base[PROTOCOL_VERSION_HEADER] = PROTOCOL_VERSION_2026;
   base[METHOD_HEADER] = method;
   const field = Object.hasOwn(NAME_SOURCE, method) ? NAME_SOURCE[method] : undefined;
   const name = field === undefined ? undefined : params?.[field];
@@ -71,7 +71,7 @@ export function modernHeaders(
 }
 
 /** MCP 2026-07-28: every request carries the client's state in `params._meta`, beside what the caller put there. */
-export function modernParams(
+export function params2026(
   params: Record<string, unknown> | undefined,
   clientInfo: { readonly name: string; readonly version: string },
   capabilities: Record<string, unknown> = {},
@@ -81,7 +81,7 @@ export function modernParams(
     ...params,
     _meta: {
       ...meta,
-      [META_KEYS.protocolVersion]: MODERN_VERSION,
+      [META_KEYS.protocolVersion]: PROTOCOL_VERSION_2026,
       [META_KEYS.clientCapabilities]: capabilities,
       [META_KEYS.clientInfo]: clientInfo,
       // MCP 2026-07-28 logging: a server sends log messages only for a request whose `_meta` sets a level. The

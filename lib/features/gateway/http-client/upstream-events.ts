@@ -4,10 +4,16 @@ import { stateful } from '../../../core/era-policy';
 import { LAST_EVENT_ID_HEADER } from '../../../edge/http/headers';
 import { LISTEN_METHOD } from '../../../edge/listen/listen-protocol';
 import type { Era } from '../../../core/versions';
-import { Backoff } from './backoff';
-import type { UpstreamMessage } from './upstream-exchange';
+import { Backoff } from '../shared/backoff';
+import type {
+  UpstreamListener,
+  UpstreamListenOptions,
+  UpstreamListenState,
+  UpstreamMessage,
+} from '../shared/upstream-client';
 import { discard, isEventStream, isMethodNotFound, openStream, streamMessages } from './upstream-stream';
-import { MAX_UPSTREAM_MESSAGE_BYTES, readBoundedText } from './upstream-wire';
+import { MAX_UPSTREAM_MESSAGE_BYTES } from '../shared/upstream-wire';
+import { readBoundedText } from './http-body';
 
 /** The first wait before reopening a stream that failed, in milliseconds. */
 const DEFAULT_LISTEN_INITIAL_BACKOFF_MS = 250;
@@ -15,30 +21,6 @@ const DEFAULT_LISTEN_INITIAL_BACKOFF_MS = 250;
 const DEFAULT_LISTEN_MAX_BACKOFF_MS = 30_000;
 
 const LISTEN_ACKNOWLEDGED = 'notifications/subscriptions/acknowledged';
-
-/** Where a listener stands: its stream is open, it waits to reopen one, or the upstream offers none (it stopped). */
-export type UpstreamListenState = 'open' | 'retrying' | 'unsupported';
-
-export interface UpstreamListenOptions {
-  /**
-   * Receives each server notification of the stream (`notifications/tools/list_changed`, `…/resources/updated`,
-   * and on 2026 the `notifications/subscriptions/acknowledged` that opens it). It must not throw; what it throws is ignored.
-   */
-  onNotification(message: UpstreamMessage): void;
-  /** Told each change of state. */
-  onState?(state: UpstreamListenState): void;
-  /** The resources whose `notifications/resources/updated` the gateway wants. Defaults to none. */
-  readonly resourceSubscriptions?: readonly string[];
-  /** The reopening delays, doubled per failure with jitter. Defaults to `{ initialMs: 250, maxMs: 30000 }`. */
-  readonly backoff?: { readonly initialMs?: number; readonly maxMs?: number };
-}
-
-export interface UpstreamListener {
-  /** Replaces the resource subscriptions: a 2026 listen stream is reopened with them; a 2025 session is sent resources/(un)subscribe. */
-  update(resourceSubscriptions: readonly string[]): void;
-  /** Ends the stream and every retry; nothing of the listener is left running. */
-  close(): void;
-}
 
 /** What a listener needs of its client's connection. */
 export interface ListenConnection {
@@ -55,8 +37,8 @@ export interface UpstreamLink<C extends ListenConnection> {
   /** Forgets a lost 2025 session and initialises again. */
   reconnect(lost: C): Promise<C>;
   sessionHeaders(current: C): Record<string, string>;
-  modernHeaders(method: string, params: Record<string, unknown> | undefined): Record<string, string>;
-  modernParams(params: Record<string, unknown> | undefined): Record<string, unknown>;
+  headers2026(method: string, params: Record<string, unknown> | undefined): Record<string, string>;
+  params2026(params: Record<string, unknown> | undefined): Record<string, unknown>;
   answerServerRequest(current: C, message: UpstreamMessage): void;
   request(method: string, params: Record<string, unknown>): Promise<unknown>;
   nextId(): number;
@@ -91,104 +73,156 @@ export function openUpstreamListener<C extends ListenConnection>(
   options: UpstreamListenOptions,
   onClosed: () => void,
 ): UpstreamListener {
-  const { initialMs, maxMs } = checkBackoff(options);
-  let uris: readonly string[] = [...new Set(options.resourceSubscriptions ?? [])];
-  let closed = false;
-  let state: UpstreamListenState | undefined;
-  let era: Era | undefined;
-  /** Aborts the attempt under way (its fetch and stream). */
-  let attempt: AbortController | undefined;
-  let reopenRequested = false;
-  let sleeping: { timer: NodeJS.Timeout; wake: () => void } | undefined;
-  /** MCP transports › Resumability: the last event id seen on the session's GET stream, sent back as Last-Event-ID. */
-  let lastEventId: string | undefined;
-  let openedAt: number | undefined;
+  return new NotificationStream(link, options, onClosed);
+}
 
-  const setState = (next: UpstreamListenState): void => {
-    if (state === next || closed) return;
-    state = next;
+/** One listener: the attempt under way, the wait before the next, and what a reopened stream resumes from. */
+class NotificationStream<C extends ListenConnection> implements UpstreamListener {
+  readonly #link: UpstreamLink<C>;
+  readonly #options: UpstreamListenOptions;
+  readonly #onClosed: () => void;
+  readonly #maxMs: number;
+  readonly #backoff: Backoff;
+  #uris: readonly string[];
+  #closed = false;
+  #state: UpstreamListenState | undefined;
+  #era: Era | undefined;
+  /** Aborts the attempt under way (its fetch and stream). */
+  #attempt: AbortController | undefined;
+  #reopenRequested = false;
+  #sleeping: { readonly timer: NodeJS.Timeout; readonly wake: () => void } | undefined;
+  /** MCP transports › Resumability: the last event id seen on the session's GET stream, sent back as Last-Event-ID. */
+  #lastEventId: string | undefined;
+  #openedAt: number | undefined;
+
+  constructor(link: UpstreamLink<C>, options: UpstreamListenOptions, onClosed: () => void) {
+    const { initialMs, maxMs } = checkBackoff(options);
+    this.#link = link;
+    this.#options = options;
+    this.#onClosed = onClosed;
+    this.#maxMs = maxMs;
+    this.#backoff = new Backoff({ initialMs, maxMs, jitter: true });
+    this.#uris = [...new Set(options.resourceSubscriptions ?? [])];
+    void this.#run();
+  }
+
+  update(next: readonly string[]): void {
+    const previous = this.#uris;
+    const uris = [...new Set(next)];
+    this.#uris = uris;
+    if (this.#closed) return;
+    if (this.#era !== undefined && stateful(this.#era)) {
+      if (this.#state !== 'open') return;
+      this.#subscribeSession(
+        'resources/subscribe',
+        uris.filter((uri) => !previous.includes(uri)),
+      );
+      this.#subscribeSession(
+        'resources/unsubscribe',
+        previous.filter((uri) => !uris.includes(uri)),
+      );
+      return;
+    }
+    this.#reopenRequested = true;
+    this.#attempt?.abort();
+    this.#sleeping?.wake();
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#attempt?.abort();
+    this.#sleeping?.wake();
+    this.#onClosed();
+  }
+
+  #setState(next: UpstreamListenState): void {
+    if (this.#state === next || this.#closed) return;
+    this.#state = next;
     try {
-      options.onState?.(next);
+      this.#options.onState?.(next);
     } catch {
       // The gateway's callback failing must not end the stream.
     }
-  };
-  const deliver = (message: UpstreamMessage): void => {
+  }
+
+  #deliver(message: UpstreamMessage): void {
     try {
-      options.onNotification(message);
+      this.#options.onNotification(message);
     } catch {
       // As above.
     }
-  };
+  }
 
-  function sleep(ms: number): Promise<void> {
+  #sleep(ms: number): Promise<void> {
     return new Promise((resolve) => {
       const wake = (): void => {
         clearTimeout(timer);
-        sleeping = undefined;
+        this.#sleeping = undefined;
         resolve();
       };
       const timer = setTimeout(wake, ms);
-      sleeping = { timer, wake };
+      this.#sleeping = { timer, wake };
     });
   }
 
-  const open = (init: RequestInit, signal: AbortSignal): Promise<Response> =>
-    openStream(link.url, init, link.timeoutMs, signal);
+  #open(init: RequestInit, signal: AbortSignal): Promise<Response> {
+    return openStream(this.#link.url, init, this.#link.timeoutMs, signal);
+  }
 
   /** The messages of a stream, recording when it opened and the last event id. */
-  function messagesOf(response: Response): AsyncGenerator<UpstreamMessage> {
-    openedAt = Date.now();
+  #messagesOf(response: Response): AsyncGenerator<UpstreamMessage> {
+    this.#openedAt = Date.now();
     return streamMessages(response, (id) => {
-      lastEventId = id;
+      this.#lastEventId = id;
     });
   }
 
   /** MCP 2025-11-25 resources › Subscriptions: a session subscribes per URI; failures (no subscribe capability) are ignored. */
-  function subscribeSession(method: 'resources/subscribe' | 'resources/unsubscribe', list: readonly string[]): void {
-    for (const uri of list) void link.request(method, { uri }).catch(() => undefined);
+  #subscribeSession(method: 'resources/subscribe' | 'resources/unsubscribe', list: readonly string[]): void {
+    for (const uri of list) void this.#link.request(method, { uri }).catch(() => undefined);
   }
 
-  async function listenSession(current: C, signal: AbortSignal): Promise<AttemptEnd> {
-    const headers: Record<string, string> = { ...link.sessionHeaders(current), Accept: 'text/event-stream' };
-    if (lastEventId !== undefined) headers[LAST_EVENT_ID_HEADER] = lastEventId;
-    const response = await open({ method: 'GET', headers }, signal);
+  async #listenSession(current: C, signal: AbortSignal): Promise<AttemptEnd> {
+    const headers: Record<string, string> = { ...this.#link.sessionHeaders(current), Accept: 'text/event-stream' };
+    if (this.#lastEventId !== undefined) headers[LAST_EVENT_ID_HEADER] = this.#lastEventId;
+    const response = await this.#open({ method: 'GET', headers }, signal);
     // MCP 2025-11-25 transports: 405 means the server offers no stream at this endpoint.
     if (response.status === 405) return discard(response).then(() => 'unsupported');
     // MCP transports › Session Management: 404 to a request with a session id: the session is gone, start a new one.
     if (response.status === 404 && current.sessionId !== undefined) {
       await discard(response);
-      lastEventId = undefined;
-      await link.reconnect(current);
+      this.#lastEventId = undefined;
+      await this.#link.reconnect(current);
       return 'lost-session';
     }
     if (!isEventStream(response)) return discard(response).then(() => 'retry');
-    setState('open');
-    subscribeSession('resources/subscribe', uris);
-    for await (const message of messagesOf(response)) {
+    this.#setState('open');
+    this.#subscribeSession('resources/subscribe', this.#uris);
+    for await (const message of this.#messagesOf(response)) {
       if (typeof message.method !== 'string') continue;
-      if (message.id !== undefined) link.answerServerRequest(current, message);
-      else deliver(message);
+      if (message.id !== undefined) this.#link.answerServerRequest(current, message);
+      else this.#deliver(message);
     }
     return 'retry';
   }
 
-  async function listenModern(signal: AbortSignal): Promise<AttemptEnd> {
-    const id = link.nextId();
+  async #listen2026(signal: AbortSignal): Promise<AttemptEnd> {
+    const id = this.#link.nextId();
     const notifications: Record<string, unknown> = {
       toolsListChanged: true,
       promptsListChanged: true,
       resourcesListChanged: true,
     };
-    if (uris.length > 0) notifications.resourceSubscriptions = uris;
+    if (this.#uris.length > 0) notifications.resourceSubscriptions = this.#uris;
     const params = { notifications };
     const headers = {
-      ...link.modernHeaders(LISTEN_METHOD, params),
+      ...this.#link.headers2026(LISTEN_METHOD, params),
       'Content-Type': 'application/json',
       Accept: 'application/json, text/event-stream',
     };
-    const body = JSON.stringify({ jsonrpc: '2.0', id, method: LISTEN_METHOD, params: link.modernParams(params) });
-    const response = await open({ method: 'POST', headers, body }, signal);
+    const body = JSON.stringify({ jsonrpc: '2.0', id, method: LISTEN_METHOD, params: this.#link.params2026(params) });
+    const response = await this.#open({ method: 'POST', headers, body }, signal);
     if (response.status === 405) return discard(response).then(() => 'unsupported');
     if (!isEventStream(response)) {
       // A refusal comes as one JSON-RPC error; -32601 means the upstream has no listen (MCP 2026-07-28 subscriptions).
@@ -197,86 +231,53 @@ export function openUpstreamListener<C extends ListenConnection>(
         ? 'unsupported'
         : 'retry';
     }
-    for await (const message of messagesOf(response)) {
+    for await (const message of this.#messagesOf(response)) {
       // The listen request's own response ends the stream (Graceful Closure, or an error): open a new one.
       if (message.id === id && !('method' in message)) return 'retry';
       if (typeof message.method !== 'string' || message.id !== undefined) continue;
-      if (message.method === LISTEN_ACKNOWLEDGED) setState('open');
-      deliver(message);
+      if (message.method === LISTEN_ACKNOWLEDGED) this.#setState('open');
+      this.#deliver(message);
     }
     return 'retry';
   }
 
-  async function attemptOnce(): Promise<AttemptEnd> {
+  async #attemptOnce(): Promise<AttemptEnd> {
     const controller = new AbortController();
-    attempt = controller;
-    reopenRequested = false;
-    openedAt = undefined;
+    this.#attempt = controller;
+    this.#reopenRequested = false;
+    this.#openedAt = undefined;
     try {
-      const current = await link.connect();
-      era = current.era;
-      if (closed || reopenRequested) return 'reopen';
+      const current = await this.#link.connect();
+      this.#era = current.era;
+      if (this.#closed || this.#reopenRequested) return 'reopen';
       const end = stateful(current.era)
-        ? await listenSession(current, controller.signal)
-        : await listenModern(controller.signal);
-      return reopenRequested ? 'reopen' : end;
+        ? await this.#listenSession(current, controller.signal)
+        : await this.#listen2026(controller.signal);
+      return this.#reopenRequested ? 'reopen' : end;
     } catch {
       // Unreachable, refused, broken or malformed: all retried; the error text (which may hold the URL) is dropped.
-      return reopenRequested ? 'reopen' : 'retry';
+      return this.#reopenRequested ? 'reopen' : 'retry';
     } finally {
-      attempt = undefined;
+      this.#attempt = undefined;
     }
   }
 
-  async function run(): Promise<void> {
-    const backoff = new Backoff({ initialMs, maxMs, jitter: true });
+  async #run(): Promise<void> {
     let previous: AttemptEnd | undefined;
-    while (!closed) {
-      const end = await attemptOnce();
-      if (closed) return;
+    while (!this.#closed) {
+      const end = await this.#attemptOnce();
+      if (this.#closed) return;
       if (end === 'unsupported') {
-        setState('unsupported');
+        this.#setState('unsupported');
         return;
       }
       // A stream that stayed up as long as the longest wait resets the backoff; one that keeps dropping backs off.
-      if (openedAt !== undefined && Date.now() - openedAt >= maxMs) backoff.reset();
+      if (this.#openedAt !== undefined && Date.now() - this.#openedAt >= this.#maxMs) this.#backoff.reset();
       const immediate = end === 'reopen' || (end === 'lost-session' && previous !== 'lost-session');
       previous = end;
       if (immediate) continue;
-      setState('retrying');
-      await sleep(backoff.next());
+      this.#setState('retrying');
+      await this.#sleep(this.#backoff.next());
     }
   }
-
-  void run();
-
-  return {
-    update(next) {
-      const previous = uris;
-      uris = [...new Set(next)];
-      if (closed) return;
-      if (era !== undefined && stateful(era)) {
-        if (state !== 'open') return;
-        subscribeSession(
-          'resources/subscribe',
-          uris.filter((uri) => !previous.includes(uri)),
-        );
-        subscribeSession(
-          'resources/unsubscribe',
-          previous.filter((uri) => !uris.includes(uri)),
-        );
-        return;
-      }
-      reopenRequested = true;
-      attempt?.abort();
-      sleeping?.wake();
-    },
-    close() {
-      if (closed) return;
-      closed = true;
-      attempt?.abort();
-      sleeping?.wake();
-      onClosed();
-    },
-  };
 }

@@ -2,16 +2,9 @@
 
 import { isObject } from '../../../core/jsonrpc/types';
 import { readSseData } from './upstream-sse';
-import {
-  MAX_UPSTREAM_MESSAGE_BYTES,
-  mediaTypeOf,
-  parseUpstreamJson,
-  readBoundedText,
-  UpstreamFault,
-} from './upstream-wire';
-
-/** A JSON-RPC message read from an upstream: a request, a notification or a response. */
-export type UpstreamMessage = Record<string, unknown>;
+import type { UpstreamMessage } from '../shared/upstream-client';
+import { MAX_UPSTREAM_MESSAGE_BYTES } from '../shared/upstream-wire';
+import { mediaTypeOf, parseUpstreamJson, readBoundedText, UpstreamFault } from './http-body';
 
 /** What a POST came back with. */
 export type ExchangeOutcome =

@@ -2,9 +2,10 @@
 
 import { isObject } from '../../../core/jsonrpc/types';
 import { eraOf, isVersion2025, LATEST_PROTOCOL_VERSION_2025, type Era } from '../../../core/versions';
-import { MODERN_VERSION, modernHeaders, modernParams, sessionHeaders } from './upstream-envelope';
+import { PROTOCOL_VERSION_2026, headers2026, params2026, sessionHeaders } from './upstream-envelope';
 import { exchange, type ExchangeOutcome } from './upstream-exchange';
-import { resultOrThrow, UpstreamFault } from './upstream-wire';
+import { resultOrThrow } from '../shared/upstream-wire';
+import { UpstreamFault } from './http-body';
 
 /** What a handshake established. */
 export interface UpstreamConnection {
@@ -55,7 +56,7 @@ export function isLostSession(outcome: ExchangeOutcome): boolean {
 function isDiscoverResult(outcome: ExchangeOutcome): outcome is Extract<ExchangeOutcome, { kind: 'response' }> {
   if (outcome.kind !== 'response' || outcome.status !== 200 || !isObject(outcome.message.result)) return false;
   const versions = outcome.message.result.supportedVersions;
-  return Array.isArray(versions) && versions.includes(MODERN_VERSION);
+  return Array.isArray(versions) && versions.includes(PROTOCOL_VERSION_2026);
 }
 
 /** A 2025 `initialize` then `notifications/initialized`: the session the upstream opened (MCP 2025-11-25 lifecycle). */
@@ -104,9 +105,9 @@ export async function discoverOrInitialize(
     jsonrpc: '2.0',
     id: context.nextId(),
     method: 'server/discover',
-    params: modernParams(undefined, context.clientInfo),
+    params: params2026(undefined, context.clientInfo),
   };
-  const headers = modernHeaders(context.baseHeaders(), 'server/discover', undefined);
+  const headers = headers2026(context.baseHeaders(), 'server/discover', undefined);
   const probe = await exchange({ url: context.url, headers, body, signal });
   checkStatus(probe, context.onCredentialsRefused);
   if (isDiscoverResult(probe)) {
@@ -114,7 +115,12 @@ export async function discoverOrInitialize(
       isObject(probe.message.result) && isObject(probe.message.result.capabilities)
         ? probe.message.result.capabilities
         : {};
-    return { era: eraOf(MODERN_VERSION), protocolVersion: MODERN_VERSION, sessionId: undefined, capabilities };
+    return {
+      era: eraOf(PROTOCOL_VERSION_2026),
+      protocolVersion: PROTOCOL_VERSION_2026,
+      sessionId: undefined,
+      capabilities,
+    };
   }
   // Not a 2026 server: 400 -32022 (a 2026 server without our revision), 404 / -32601 (no server/discover), or a
   // 2025-only server's 400 (a request without a session). MCP 2026-07-28 › Backward Compatibility: try initialize.

@@ -1,6 +1,6 @@
 // The SSE reader of the upstream client: the events of a text/event-stream body, read in one pass, each bounded in bytes.
 
-import { UpstreamFault } from './upstream-wire';
+import { UpstreamFault } from './http-body';
 
 const LF = 0x0a;
 const CR = 0x0d;

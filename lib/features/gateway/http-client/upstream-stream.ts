@@ -2,9 +2,10 @@
 
 import { ErrorCode } from '../../../core/jsonrpc/errors';
 import { isObject } from '../../../core/jsonrpc/types';
-import type { UpstreamMessage } from './upstream-exchange';
+import type { UpstreamMessage } from '../shared/upstream-client';
 import { readSseEvents } from './upstream-sse';
-import { MAX_UPSTREAM_MESSAGE_BYTES, mediaTypeOf, parseUpstreamJson, UpstreamFault } from './upstream-wire';
+import { MAX_UPSTREAM_MESSAGE_BYTES } from '../shared/upstream-wire';
+import { mediaTypeOf, parseUpstreamJson, UpstreamFault } from './http-body';
 
 /** Fetches `url` with the opening (up to the response headers) bounded by `timeoutMs`; the stream itself is not. */
 export async function openStream(

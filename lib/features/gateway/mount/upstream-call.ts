@@ -16,12 +16,10 @@ import {
 import { describeMessage } from '../../../core/observe/message-attributes';
 import type { ChildSpan, McpObserver } from '../../../core/observe/observer';
 import type { McpLogger } from '../../../core/logger';
-import type { UpstreamClient, UpstreamRequestOptions } from '../http-client/upstream-client';
+import type { UpstreamClient, UpstreamMessage, UpstreamRequestOptions, UpstreamRoot } from '../shared/upstream-client';
 import { clientHeaders } from '../http-client/upstream-envelope';
-import type { UpstreamMessage } from '../http-client/upstream-exchange';
 import type { ResolvedUpstream } from './upstream-options';
-import { rootsResult, type UpstreamRoot } from './upstream-roots';
-import { runOperatorFunction } from '../http-client/upstream-wire';
+import { rootsResult, runOperatorFunction } from '../shared/upstream-wire';
 
 /**
  * MCP Apps (SEP-1865 Capability Negotiation), declared to upstreams as a host does: the gateway keeps an upstream's

@@ -2,8 +2,7 @@
 
 import { isObject } from '../../../core/jsonrpc/types';
 import type { Naming } from './prefixed-names';
-import type { UpstreamClient } from '../http-client/upstream-client';
-import type { UpstreamListener } from '../http-client/upstream-events';
+import type { UpstreamClient, UpstreamListener } from '../shared/upstream-client';
 
 /** Most upstream resources the gateway subscribes to, so one upstream cannot make it hold without bound. */
 const MAX_RESOURCE_SUBSCRIPTIONS = 100;

@@ -15,10 +15,12 @@ import {
 } from '../../../core/registry/resources';
 import { notFoundError } from '../../../core/registry/guards';
 import { errorResult, TOOL_WIRE_FIELDS, type ToolDefinition } from '../../../core/registry/tools';
+import { forwardedUiLink } from '../../../core/registry/ui-link';
 import { parseUriTemplate } from '../../../core/registry/uri-template';
 import { encodeHeaderValue } from '../../../core/protocol/era-2026/request-headers';
-import { rewritePromptResult, rewriteReadResult, rewriteToolResult, type Naming } from './prefixed-names';
+import { badName, rewritePromptResult, rewriteReadResult, rewriteToolResult, type Naming } from './prefixed-names';
 import { forwardedMeta, forwardRequest, type UpstreamTarget } from './upstream-call';
+import type { ItemBuilders } from './upstream-sync';
 
 /** What the definitions of one upstream's items share: where calls go, and the upstream's names. */
 export interface UpstreamSource extends UpstreamTarget {
@@ -214,4 +216,29 @@ export function templateDefinition(
     complete: Object.fromEntries(variables.map((variable) => [variable, forwardCompleter(source, ref, variable)])),
     read: (uri: string, _variables: never, ctx: RequestContext) => readUpstream(source, uri, ctx),
   } as ResourceTemplateDefinition<never>;
+}
+
+/**
+ * How one upstream's entries become the router's items (applied by upstream-sync.ts): definitions that forward to it,
+ * under its downstream names, listed in its mount order `group`.
+ *
+ * @param holderName - how a skip reason names the upstream mounted as another group: `upstream 'a'`
+ */
+export function itemBuilders(
+  source: UpstreamSource,
+  group: number,
+  holderName: (group: number) => string,
+): ItemBuilders {
+  const { naming } = source;
+  return {
+    tool: (entry, headerParamsOf) => toolDefinition(source, entry, headerParamsOf),
+    toolUi: (entry) => forwardedUiLink(entry._meta, naming.uri),
+    prompt: (entry) => promptDefinition(source, entry),
+    resource: (entry) => resourceDefinition(source, entry),
+    template: (entry) => templateDefinition(source, entry),
+    name: naming.name,
+    checkName: badName,
+    group,
+    holderName,
+  };
 }

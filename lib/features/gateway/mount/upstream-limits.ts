@@ -1,6 +1,7 @@
 // What one upstream may contribute to the router's lists: the `limits` option, the caps of one entry, and the byte budget of all its lists.
 
-import { invalidOption, isPositiveInteger, rejectUnknownKeys, type OptionKeys } from '../../../options/config-error';
+import type { OptionKeys } from '../../../options/config-error';
+import type { OptionReader } from '../../../options/option-reader';
 import { isObject } from '../../../core/jsonrpc/types';
 import { MAX_SKIPPED_REPORTED, type Skipped, type SkippedReport } from './upstream-report';
 import { ID_FIELD, SKIPPED_KIND, type ListedItems } from './upstream-sync';
@@ -44,35 +45,26 @@ export const UPSTREAM_LIMITS_KEYS: OptionKeys<UpstreamLimitsOptions> = {
   maxItemBytes: true,
   maxListBytes: true,
 };
-const DEFAULT_LIMITS: ResolvedLimits = Object.freeze({
-  maxDescriptionBytes: DEFAULT_MAX_DESCRIPTION_BYTES,
-  maxSchemaBytes: DEFAULT_MAX_SCHEMA_BYTES,
-  maxItemBytes: DEFAULT_MAX_ITEM_BYTES,
-  maxListBytes: DEFAULT_MAX_LIST_BYTES,
-});
+const BYTES = 'a positive integer number of bytes';
+
+/** The options that hold `limits`: what {@link resolveLimits} reads. */
+interface WithLimits {
+  limits?: UpstreamLimitsOptions;
+}
 
 /**
- * @param label - how the upstream is named in messages (`upstream 'fs'`)
- * @throws {McpConfigError} for an unknown key (`<label>: unknown option 'limits.<key>'`), or a value that is not a
- *   positive integer, naming `<label>.limits.<key>`
+ * The `limits` option of an upstream, checked and defaulted.
+ *
+ * @throws {McpConfigError} naming `limits.<key>` for an unknown key, or a value that is not a positive integer
  */
-export function resolveLimits(limits: unknown, label: string): ResolvedLimits {
-  if (limits === undefined) return DEFAULT_LIMITS;
-  if (!isObject(limits))
-    throw invalidOption(
-      `${label}.limits`,
-      '{ maxDescriptionBytes?, maxSchemaBytes?, maxItemBytes?, maxListBytes? }',
-      limits,
-    );
-  rejectUnknownKeys(limits, UPSTREAM_LIMITS_KEYS, 'limits.', { item: label });
-  const resolved: Record<string, number> = { ...DEFAULT_LIMITS };
-  for (const [key, value] of Object.entries(limits)) {
-    if (value === undefined) continue;
-    if (!isPositiveInteger(value))
-      throw invalidOption(`${label}.limits.${key}`, 'a positive integer number of bytes', value);
-    resolved[key] = value;
-  }
-  return Object.freeze(resolved as Required<UpstreamLimitsOptions>);
+export function resolveLimits(upstream: OptionReader<WithLimits>): ResolvedLimits {
+  const read = upstream.nested('limits', UPSTREAM_LIMITS_KEYS);
+  return Object.freeze({
+    maxDescriptionBytes: read.positiveInteger('maxDescriptionBytes', DEFAULT_MAX_DESCRIPTION_BYTES, BYTES),
+    maxSchemaBytes: read.positiveInteger('maxSchemaBytes', DEFAULT_MAX_SCHEMA_BYTES, BYTES),
+    maxItemBytes: read.positiveInteger('maxItemBytes', DEFAULT_MAX_ITEM_BYTES, BYTES),
+    maxListBytes: read.positiveInteger('maxListBytes', DEFAULT_MAX_LIST_BYTES, BYTES),
+  });
 }
 
 function jsonBytes(value: unknown): number {

@@ -4,7 +4,7 @@ import { ErrorCode, JsonRpcError } from '../../../core/jsonrpc/errors';
 import { isObject } from '../../../core/jsonrpc/types';
 import { PORTABLE_NAME_LENGTH } from './prefixed-names';
 import { APPS_CAPABILITIES } from './upstream-call';
-import type { UpstreamClient } from '../http-client/upstream-client';
+import type { UpstreamClient } from '../shared/upstream-client';
 import { ListIntake, MAX_LIST_ENTRIES } from './upstream-limits';
 import type { ResolvedUpstream } from './upstream-options';
 import { summarised, type SkippedReport } from './upstream-report';

@@ -1,7 +1,9 @@
 // The options of mcp.upstream(): checked and defaulted once, at registration (a bad value throws McpConfigError naming it).
 
 import { isProtocolHeader } from '../http-client/upstream-envelope';
-import { invalidOption, isPositiveInteger, McpConfigError, rejectUnknownKeys } from '../../../options/config-error';
+import { isObject } from '../../../core/jsonrpc/types';
+import { invalidOption } from '../../../options/config-error';
+import { OptionReader } from '../../../options/option-reader';
 import { itemLabel } from '../../../core/registry/definition';
 import { isGuardList, GUARD_LIST_EXPECTED, type ToolGuard } from '../../../core/registry/guards';
 import type { RequestContext } from '../../../core/registry/request-context';
@@ -139,149 +141,128 @@ const NEVER_FORWARDED =
 /** RFC 9110 §5.1 token: a header name. */
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
+type Read = OptionReader<UpstreamOptions>;
+
+/** What a message shows of `headers` or `env`, which may hold secrets: its type, never its value. */
+const kindOf = (key: keyof UpstreamOptions, value: unknown): unknown =>
+  key === 'headers' || key === 'env' ? typeof value : value;
+
 /** `url` xor `command`: the endpoint, or the program and its options (an HTTP-only option with `command` is refused). */
-function transportOf(options: UpstreamOptions, label: string): Pick<ResolvedUpstream, 'url' | 'stdio'> {
-  const { url, command } = options;
-  if ((url === undefined) === (command === undefined)) {
-    throw new McpConfigError(
-      'ERR_MCP_INVALID_OPTION',
-      `${label} needs exactly one of 'upstream.url' (a Streamable HTTP endpoint) and 'upstream.command' (a local program spoken to over stdio)`,
+function transportOf(read: Read): Pick<ResolvedUpstream, 'url' | 'stdio'> {
+  const { url, command } = read.options;
+  if ((url === undefined) === (command === undefined))
+    throw read.invalid(
+      'url',
+      "set when 'command' is not, and only then: an upstream is a Streamable HTTP endpoint (url) or a local program spoken to over stdio (command)",
     );
-  }
   if (command !== undefined) {
-    const httpOnly = HTTP_ONLY.find((key) => options[key] !== undefined);
+    const httpOnly = HTTP_ONLY.find((key) => read.options[key] !== undefined);
     if (httpOnly !== undefined)
-      throw new McpConfigError(
-        'ERR_MCP_INVALID_OPTION',
-        `option '${label}.${httpOnly}' is for HTTP upstreams; a stdio upstream (command) gets its credentials through 'env'`,
+      throw read.invalid(
+        httpOnly,
+        "absent for a stdio upstream (command), which gets its credentials through 'env'",
+        kindOf(httpOnly, read.options[httpOnly]),
       );
-    return { url: undefined, stdio: resolveStdio(options, label) };
+    return { url: undefined, stdio: resolveStdio(read) };
   }
-  const stdioOnly = (Object.keys(STDIO_KEYS) as (keyof typeof STDIO_KEYS)[]).find((key) => options[key] !== undefined);
+  const stdioOnly = (Object.keys(STDIO_KEYS) as (keyof typeof STDIO_KEYS)[]).find(
+    (key) => read.options[key] !== undefined,
+  );
   if (stdioOnly !== undefined)
-    throw new McpConfigError(
-      'ERR_MCP_INVALID_OPTION',
-      `option '${label}.${stdioOnly}' is for stdio upstreams (command), not for one with a url`,
+    throw read.invalid(
+      stdioOnly,
+      'absent for an HTTP upstream (url): it is for stdio upstreams (command)',
+      kindOf(stdioOnly, read.options[stdioOnly]),
     );
-  let parsed: URL | undefined;
-  try {
-    parsed = typeof url === 'string' ? new URL(url) : undefined;
-  } catch {
-    parsed = undefined;
-  }
-  if (parsed === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:'))
-    throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option '${label}.url' must be an http: or https: URL`);
-  return { url: parsed.href, stdio: undefined };
+  return { url: read.url('url', { required: true }).href, stdio: undefined };
 }
 
-function checkDuration(value: unknown, option: string): void {
-  if (!isPositiveInteger(value)) throw invalidOption(option, 'a positive number of milliseconds', value);
+/** `headers`: an object of strings without the protocol's own, or a function (whose protocol headers are dropped). */
+function resolveHeaders(read: Read): UpstreamHeaders | undefined {
+  const headers = read.raw('headers');
+  if (headers === undefined || typeof headers === 'function') return headers;
+  if (!isObject(headers) || !Object.values(headers).every((value) => typeof value === 'string'))
+    throw read.invalid('headers', 'an object of header → string, or a function (ctx) => headers', typeof headers);
+  const protocolHeader = Object.keys(headers).find(isProtocolHeader);
+  if (protocolHeader !== undefined)
+    throw read.invalid(
+      'headers',
+      'free of protocol headers: the gateway writes those of each hop itself',
+      protocolHeader,
+    );
+  return headers as UpstreamHeaders;
 }
 
-/**
- * @throws {McpConfigError} for an unknown key (`upstream 'fs': unknown option 'prefx'. Did you mean 'prefix'?`) or a
- *   bad value, naming `upstream.<key>`; for a forwarded header that
- *   carries credentials or belongs to the protocol
- */
-export function resolveUpstream(options: UpstreamOptions): ResolvedUpstream {
-  if (typeof options !== 'object' || options === null) throw invalidOption('upstream', 'an object', options);
-  rejectUnknownKeys(options, KNOWN, '', {
-    item: itemLabel('upstream', options.name ?? options.prefix),
-    nested: { tools: UPSTREAM_TOOLS_KEYS, limits: UPSTREAM_LIMITS_KEYS },
-  });
-  const { prefix, headers, forwardHeaders = [], resources = true, prompts = true } = options;
+/** `forwardHeaders`: header names, lower-cased, none of them credentials, protocol or hop-by-hop headers. */
+function resolveForwardHeaders(read: Read): readonly string[] {
+  const names = read.array('forwardHeaders', isHeaderName, 'an array of header names') ?? [];
+  const forwarded = names.map((header) => header.toLowerCase());
+  const refused = forwarded.find((header) => NEVER_FORWARDED.test(header));
+  if (refused !== undefined)
+    throw read.invalid(
+      'forwardHeaders',
+      "free of the caller's credentials (MCP authorization › Token Passthrough: give the upstream its own with 'headers') and of the protocol headers each hop writes itself",
+      refused,
+    );
+  return Object.freeze(forwarded);
+}
+
+/** `guards`: a guard list per upstream tool name. */
+function resolveGuards(read: Read): Readonly<Record<string, readonly ToolGuard[]>> {
+  const guards = read.raw('guards') ?? {};
+  if (!isObject(guards)) throw read.invalid('guards', 'an object of upstream tool name → guards');
+  const byTool = read.nested('guards');
+  for (const [tool, list] of Object.entries(guards))
+    if (!isGuardList(list)) throw byTool.invalid(tool, GUARD_LIST_EXPECTED);
+  return Object.freeze({ ...guards });
+}
+
+/** `prefix` and `name`: the namespace, and how messages and status() name the upstream (the prefix, by default). */
+function resolveNames(read: Read): Pick<ResolvedUpstream, 'prefix' | 'name'> {
+  const prefix = read.raw('prefix');
   if (prefix !== undefined && (typeof prefix !== 'string' || !PREFIX.test(prefix)))
-    throw invalidOption('upstream.prefix', 'a letter then up to 31 letters, digits or -', prefix);
-  const name = options.name ?? prefix;
-  if (typeof name !== 'string' || name.trim() === '' || name.length > 64) {
-    throw invalidOption(
-      'upstream.name',
+    throw read.invalid('prefix', 'a letter then up to 31 letters, digits or -');
+  const name = read.raw('name') ?? prefix;
+  if (typeof name !== 'string' || name.trim() === '' || name.length > 64)
+    throw read.invalid(
+      'name',
       prefix === undefined
         ? 'a name of 1–64 characters (required without a prefix: logs and errors name the upstream by it, never by URL)'
         : 'a name of 1–64 characters',
-      options.name,
     );
-  }
-  const label = `upstream '${name}'`;
-  const transport = transportOf(options, label);
-  if (
-    headers !== undefined &&
-    typeof headers !== 'function' &&
-    (typeof headers !== 'object' ||
-      headers === null ||
-      !Object.values(headers).every((value) => typeof value === 'string'))
-  ) {
-    throw new McpConfigError(
-      'ERR_MCP_INVALID_OPTION',
-      `option '${label}.headers' must be an object of header → string, or a function (ctx) => headers`,
-    );
-  }
-  const protocolHeader =
-    typeof headers === 'object' && headers !== null ? Object.keys(headers).find(isProtocolHeader) : undefined;
-  if (protocolHeader !== undefined) {
-    throw new McpConfigError(
-      'ERR_MCP_INVALID_OPTION',
-      `option '${label}.headers' may not set '${protocolHeader}': the gateway writes the protocol headers of each hop itself`,
-    );
-  }
-  if (
-    !Array.isArray(forwardHeaders) ||
-    !forwardHeaders.every((header) => typeof header === 'string' && HEADER_NAME.test(header))
-  ) {
-    throw new McpConfigError(
-      'ERR_MCP_INVALID_OPTION',
-      `option '${label}.forwardHeaders' must be an array of header names`,
-    );
-  }
-  const forwarded = forwardHeaders.map((header) => header.toLowerCase());
-  const refused = forwarded.find((header) => NEVER_FORWARDED.test(header));
-  if (refused !== undefined) {
-    throw new McpConfigError(
-      'ERR_MCP_INVALID_OPTION',
-      `option '${label}.forwardHeaders' may not hold '${refused}': the caller's credentials never reach an upstream (MCP authorization › Token Passthrough) and protocol headers belong to each hop; give the upstream its own credentials with 'headers'`,
-    );
-  }
-  if (typeof resources !== 'boolean') throw invalidOption(`${label}.resources`, 'a boolean', resources);
-  if (typeof prompts !== 'boolean') throw invalidOption(`${label}.prompts`, 'a boolean', prompts);
-  const {
-    timeoutMs = DEFAULT_UPSTREAM_TIMEOUT_MS,
-    listTimeoutMs = DEFAULT_LIST_TIMEOUT_MS,
-    graceMs = DEFAULT_GRACE_MS,
-    guards = {},
-    scopes,
-  } = options;
-  checkDuration(timeoutMs, `${label}.timeoutMs`);
-  checkDuration(listTimeoutMs, `${label}.listTimeoutMs`);
-  checkDuration(graceMs, `${label}.graceMs`);
-  if (typeof guards !== 'object' || guards === null)
-    throw invalidOption(`${label}.guards`, 'an object of upstream tool name → guards', guards);
-  for (const [tool, list] of Object.entries(guards)) {
-    if (!isGuardList(list))
-      throw new McpConfigError(
-        'ERR_MCP_INVALID_OPTION',
-        `option '${label}.guards.${tool}' must be ${GUARD_LIST_EXPECTED}`,
-      );
-  }
-  if (
-    scopes !== undefined &&
-    (!Array.isArray(scopes) || !scopes.every((scope) => typeof scope === 'string' && scope !== ''))
-  )
-    throw invalidOption(`${label}.scopes`, 'an array of non-empty strings', scopes);
+  return { prefix, name };
+}
+
+const isHeaderName = (header: unknown): header is string => typeof header === 'string' && HEADER_NAME.test(header);
+const isScope = (scope: unknown): scope is string => typeof scope === 'string' && scope !== '';
+
+/**
+ * @throws {McpConfigError} naming the upstream and the option: for an unknown key (`upstream 'fs': unknown option
+ *   'prefx'. Did you mean 'prefix'?`), a bad value (`upstream 'fs': option 'timeoutMs' must be …`), a forwarded header
+ *   that carries credentials or belongs to the protocol
+ */
+export function resolveUpstream(options: UpstreamOptions): ResolvedUpstream {
+  if (!isObject(options)) throw invalidOption('upstream', 'an object', options);
+  const item = itemLabel('upstream', options.name ?? options.prefix);
+  const read = OptionReader.of(options, '', KNOWN, {
+    item,
+    nested: { tools: UPSTREAM_TOOLS_KEYS, limits: UPSTREAM_LIMITS_KEYS },
+  });
+  // Checked in this order: which fault a message names never depends on the order of the keys given.
   return Object.freeze({
-    prefix,
-    name,
-    ...transport,
-    headers,
-    forwardHeaders: Object.freeze(forwarded),
-    tools: resolveTools(options.tools, label),
-    resources,
-    prompts,
-    timeoutMs,
-    listTimeoutMs,
-    graceMs,
-    guards: Object.freeze({ ...guards }),
-    scopes: scopes && Object.freeze([...scopes]),
-    limits: resolveLimits(options.limits, label),
-    roots: resolveRoots(options.roots, label),
+    ...resolveNames(read),
+    ...transportOf(read),
+    headers: resolveHeaders(read),
+    forwardHeaders: resolveForwardHeaders(read),
+    resources: read.boolean('resources', true),
+    prompts: read.boolean('prompts', true),
+    timeoutMs: read.milliseconds('timeoutMs', DEFAULT_UPSTREAM_TIMEOUT_MS),
+    listTimeoutMs: read.milliseconds('listTimeoutMs', DEFAULT_LIST_TIMEOUT_MS),
+    graceMs: read.milliseconds('graceMs', DEFAULT_GRACE_MS),
+    guards: resolveGuards(read),
+    scopes: read.array('scopes', isScope, 'an array of non-empty strings'),
+    tools: resolveTools(read),
+    limits: resolveLimits(read),
+    roots: resolveRoots(read, item),
   });
 }

@@ -1,43 +1,36 @@
 // The `roots` option of mcp.upstream(): the roots the gateway itself gives an upstream that asks outside any call.
 
-import { invalidOption, rejectUnknownKeys } from '../../../options/config-error';
+import { isObject } from '../../../core/jsonrpc/types';
+import { OptionReader } from '../../../options/option-reader';
+import type { UpstreamRoot } from '../shared/upstream-client';
 
-/** A root (MCP client features › Roots): a directory the upstream may work in. */
-export interface UpstreamRoot {
-  /** A `file://` URL (MCP 2025-11-25 roots › Root: the URI MUST be a `file://` URI in this revision). */
-  uri: string;
-  /** How the upstream may show it. */
-  name?: string;
-}
+export type { UpstreamRoot } from '../shared/upstream-client';
 
 const KNOWN_ROOT: { [K in keyof Required<UpstreamRoot>]: true } = { uri: true, name: true };
 
+/** The options that hold `roots`: what {@link resolveRoots} reads. */
+interface WithRoots {
+  roots?: readonly UpstreamRoot[];
+}
+
 /**
- * The `roots` option of upstream `label`, checked and frozen: each entry `{ uri, name? }` with a `file://` URL.
+ * The `roots` option of an upstream, checked and frozen: each entry `{ uri, name? }` with a `file://` URL.
  *
- * @throws {McpConfigError} naming `<label>.roots[i]…` for a value of the wrong shape, an unknown key or a URI that
- *   is not a `file://` URL
+ * @param item - the upstream, as messages name it (`upstream 'fs'`)
+ * @throws {McpConfigError} naming `roots` or `roots[i].<key>` for a value of the wrong shape, an unknown key or a URI
+ *   that is not a `file://` URL
  */
-export function resolveRoots(roots: unknown, label: string): readonly UpstreamRoot[] {
-  if (roots === undefined) return Object.freeze([]);
-  if (!Array.isArray(roots)) throw invalidOption(`${label}.roots`, "an array of { uri: 'file://…', name? }", roots);
+export function resolveRoots(upstream: OptionReader<WithRoots>, item: string): readonly UpstreamRoot[] {
+  const roots = upstream.array('roots', isObject, "an array of { uri: 'file://…', name? }") ?? [];
   return Object.freeze(
-    roots.map((root: unknown, index) => {
-      const option = `${label}.roots[${index}]`;
-      if (typeof root !== 'object' || root === null || Array.isArray(root))
-        throw invalidOption(option, "{ uri: 'file://…', name? }", root);
-      rejectUnknownKeys(root, KNOWN_ROOT, `roots[${index}].`, { item: label });
-      const { uri, name } = root as Record<string, unknown>;
-      if (!isFileUrl(uri)) throw invalidOption(`${option}.uri`, 'a file:// URL (MCP roots are file:// URIs)', uri);
-      if (name !== undefined && typeof name !== 'string') throw invalidOption(`${option}.name`, 'a string', name);
+    roots.map((root, index) => {
+      const read = OptionReader.of(root as Partial<UpstreamRoot>, `roots[${index}]`, KNOWN_ROOT, { item });
+      const uri = read.raw('uri');
+      if (!isFileUrl(uri)) throw read.invalid('uri', 'a file:// URL (MCP roots are file:// URIs)');
+      const name = read.string('name');
       return Object.freeze(name === undefined ? { uri } : { uri, name });
     }),
   );
-}
-
-/** The `roots/list` result the gateway gives from `roots` (copies: the upstream's client may keep what it gets). */
-export function rootsResult(roots: readonly UpstreamRoot[]): { roots: UpstreamRoot[] } {
-  return { roots: roots.map((root) => ({ ...root })) };
 }
 
 function isFileUrl(value: unknown): value is string {

@@ -1,7 +1,11 @@
-// What mcp.upstream() returns: the handle of one mounted upstream, and the status it tells.
+// What mcp.upstream() returns: the handle of one mounted upstream, the status it tells, and the health its lists' loads make.
 
 import type { Era } from '../../../core/versions';
+import { Backoff } from '../shared/backoff';
 import type { Skipped } from './upstream-report';
+
+/** Retries of a failing upstream: from 1 s, doubling, to 60 s. */
+const RETRY_BACKOFF = Object.freeze({ initialMs: 1_000, maxMs: 60_000 });
 
 /** How an upstream is doing. */
 export type UpstreamState = 'connecting' | 'healthy' | 'stale' | 'down' | 'removed';
@@ -64,4 +68,47 @@ export interface UpstreamHandle {
   refresh(): Promise<UpstreamStatus>;
   /** Takes its items off the router, stops listening and ends its session (DELETE). */
   remove(): Promise<void>;
+}
+
+/**
+ * How a mount is doing, as the loads of its lists tell: `healthy` after one came whole; while they fail, `stale`
+ * within `graceMs` of the last success (its last good lists are still served), `down` after; each failure waits
+ * longer for its retry.
+ */
+export class UpstreamHealth {
+  state: UpstreamState = 'connecting';
+  #lastSuccess: number | undefined;
+  #failingSince: number | undefined;
+  #error: string | undefined;
+  readonly #retries = new Backoff(RETRY_BACKOFF);
+
+  constructor(private readonly graceMs: number) {}
+
+  /** When its lists were last fetched whole (ISO 8601). */
+  get lastSuccessAt(): string | undefined {
+    return this.#lastSuccess === undefined ? undefined : new Date(this.#lastSuccess).toISOString();
+  }
+
+  /** Why its last load failed; undefined when it worked. */
+  get error(): string | undefined {
+    return this.#error;
+  }
+
+  /** A load brought its lists whole. */
+  succeeded(): void {
+    this.state = 'healthy';
+    this.#lastSuccess = Date.now();
+    this.#failingSince = undefined;
+    this.#error = undefined;
+    this.#retries.reset();
+  }
+
+  /** A load failed for `error`: the state it leaves (`stale` keeps the items, `down` drops them), and the wait before the retry. */
+  failed(error: string): { readonly state: 'stale' | 'down'; readonly retryMs: number } {
+    this.#error = error;
+    this.#failingSince ??= Date.now();
+    const stale = this.#lastSuccess !== undefined && Date.now() - this.#failingSince < this.graceMs;
+    this.state = stale ? 'stale' : 'down';
+    return { state: this.state as 'stale' | 'down', retryMs: this.#retries.next() };
+  }
 }

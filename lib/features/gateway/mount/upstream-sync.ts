@@ -104,6 +104,28 @@ function define<K extends keyof ItemKinds>(
   return registry.defineTemplate(builders.template(entry as Entry & { uriTemplate: string })) as ItemKinds[K];
 }
 
+/**
+ * Why an entry's item may not take `key`, or undefined when it may: the upstream listed it twice, another prefix owns
+ * the namespace, or the router's own item or an upstream mounted before holds it.
+ */
+function whyNotMounted(
+  registry: Registry,
+  kind: keyof ItemKinds,
+  key: string,
+  mountedNow: ReadonlyMap<string, unknown>,
+  builders: ItemBuilders,
+): string | undefined {
+  if (mountedNow.has(key)) return `another of its ${kind} is already mounted as '${key}'`;
+  // A prefix owns its names from its mount on: another upstream's entry there is refused, whoever listed first.
+  const owner = registry.namespaces.ownerOf(kind === 'tools' || kind === 'prompts' ? 'name' : 'uri', key);
+  if (owner !== undefined && owner.group !== builders.group) return `'${key}' is in the namespace of ${owner.owner}`;
+  // A key is the router's own item's, else the upstream mounted first's (Collection.add), whoever listed first.
+  const holder = (registry[kind] as Collection<unknown>).groupOf(key);
+  if (holder !== undefined && holder < builders.group)
+    return `'${key}' is taken by ${holder === 0 ? `the router's own ${SKIPPED_KIND[kind]}` : builders.holderName(holder)}`;
+  return undefined;
+}
+
 function applyKind<K extends keyof ItemKinds>(
   registry: Registry,
   kind: K,
@@ -124,28 +146,15 @@ function applyKind<K extends keyof ItemKinds>(
       continue;
     }
     const key = itemKey(kind, item);
-    if (next.has(key)) {
-      skipped?.add(SKIPPED_KIND[kind], id, `another of its ${kind} is already mounted as '${key}'`);
-      continue;
-    }
-    // A prefix owns its names from its mount on: another upstream's entry there is refused, whoever listed first.
-    const owner = registry.namespaces.ownerOf(kind === 'tools' || kind === 'prompts' ? 'name' : 'uri', key);
-    if (owner !== undefined && owner.group !== builders!.group) {
-      skipped?.add(SKIPPED_KIND[kind], id, `'${key}' is in the namespace of ${owner.owner}`);
-      continue;
-    }
-    // A key is the router's own item's, else the upstream mounted first's (Collection.add), whoever listed first.
-    const collection = registry[kind] as Collection<unknown>;
-    const holder = collection.groupOf(key);
-    if (holder !== undefined && holder < builders!.group) {
-      const by = holder === 0 ? `the router's own ${SKIPPED_KIND[kind]}` : builders!.holderName(holder);
-      skipped?.add(SKIPPED_KIND[kind], id, `'${key}' is taken by ${by}`);
+    const refused = whyNotMounted(registry, kind, key, next, builders!);
+    if (refused !== undefined) {
+      skipped?.add(SKIPPED_KIND[kind], id, refused);
       continue;
     }
     const fingerprint = JSON.stringify(entry);
     const had = current.get(key);
     // One displaced since (by an item of a lower group, now gone) is put back, not kept as if still there.
-    const previous = had !== undefined && collection.get(key) === had.item ? had : undefined;
+    const previous = had !== undefined && registry[kind].get(key) === had.item ? had : undefined;
     if (previous !== undefined && previous.fingerprint === fingerprint) {
       next.set(key, previous);
       continue;

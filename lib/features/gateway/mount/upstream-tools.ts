@@ -1,6 +1,8 @@
 // The `tools` option of mcp.upstream(): which upstream tools are mounted (include, exclude) and under which names (rename).
 
-import { invalidOption, rejectUnknownKeys, type OptionKeys } from '../../../options/config-error';
+import { isObject } from '../../../core/jsonrpc/types';
+import type { OptionKeys } from '../../../options/config-error';
+import type { OptionReader } from '../../../options/option-reader';
 
 /** Names of upstream items: exact names, or patterns. */
 export type NameMatcher = string | RegExp;
@@ -22,39 +24,36 @@ export const UPSTREAM_TOOLS_KEYS: OptionKeys<UpstreamToolsOptions> = {
   rename: true,
 };
 
-function checkMatchers(value: unknown, option: string): readonly NameMatcher[] {
-  if (value === undefined) return [];
-  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string' || item instanceof RegExp))
-    throw invalidOption(option, 'an array of names and regular expressions', value);
-  return Object.freeze([...(value as NameMatcher[])]);
+/** The options that hold `tools`: what {@link resolveTools} reads. */
+interface WithTools {
+  tools?: boolean | UpstreamToolsOptions;
+}
+
+const MATCHERS = 'an array of names and regular expressions';
+/** A downstream tool name (before the prefix): MCP 2025-11-25 tools › Tool Names. */
+const NEW_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
+function isMatcher(value: unknown): value is NameMatcher {
+  return typeof value === 'string' || value instanceof RegExp;
 }
 
 /**
- * The `tools` option of upstream `label`, checked: `false` mounts none; `true` or absent mounts all under their names.
+ * The `tools` option of an upstream, checked: `false` mounts none; `true` or absent mounts all under their names.
  *
  * @throws {McpConfigError} naming the option, for a value of the wrong shape or an unknown key
  */
-export function resolveTools(tools: unknown, label: string): Required<UpstreamToolsOptions> | false {
+export function resolveTools(upstream: OptionReader<WithTools>): Required<UpstreamToolsOptions> | false {
+  const tools = upstream.raw('tools');
   if (tools === false) return false;
   if (tools === undefined || tools === true) return { include: [], exclude: [], rename: {} };
-  if (typeof tools !== 'object' || tools === null)
-    throw invalidOption(`${label}.tools`, 'a boolean or { include, exclude, rename }', tools);
-  rejectUnknownKeys(tools, UPSTREAM_TOOLS_KEYS, 'tools.', { item: label });
-  const { include, exclude, rename = {} } = tools as UpstreamToolsOptions;
-  if (
-    typeof rename !== 'object' ||
-    rename === null ||
-    !Object.values(rename).every((to) => typeof to === 'string' && /^[A-Za-z0-9_.-]{1,128}$/.test(to))
-  ) {
-    throw invalidOption(
-      `${label}.tools.rename`,
-      'an object of upstream name → new name (1–128 characters of A-Z a-z 0-9 _ . -)',
-      rename,
-    );
-  }
+  if (!isObject(tools)) throw upstream.invalid('tools', 'a boolean or { include, exclude, rename }');
+  const read = upstream.nested('tools', UPSTREAM_TOOLS_KEYS);
+  const rename = read.raw('rename') ?? {};
+  if (!isObject(rename) || !Object.values(rename).every((to) => typeof to === 'string' && NEW_NAME.test(to)))
+    throw read.invalid('rename', 'an object of upstream name → new name (1–128 characters of A-Z a-z 0-9 _ . -)');
   return {
-    include: checkMatchers(include, `${label}.tools.include`),
-    exclude: checkMatchers(exclude, `${label}.tools.exclude`),
+    include: read.array('include', isMatcher, MATCHERS) ?? [],
+    exclude: read.array('exclude', isMatcher, MATCHERS) ?? [],
     rename: Object.freeze({ ...rename }),
   };
 }

@@ -3,16 +3,20 @@
 import { SESSION_ERA } from '../../../core/era-policy';
 import { isObject } from '../../../core/jsonrpc/types';
 import type { McpLogger } from '../../../core/logger';
-import { isVersion2025, LATEST_PROTOCOL_VERSION_2025 } from '../../../core/versions';
-import type { UpstreamClient } from '../http-client/upstream-client';
-import type { UpstreamListener, UpstreamListenOptions } from '../http-client/upstream-events';
-import type { UpstreamMessage } from '../http-client/upstream-exchange';
-import type { UpstreamRoot } from '../mount/upstream-roots';
-import { MAX_UPSTREAM_MESSAGE_BYTES, upstreamError } from '../http-client/upstream-wire';
+import { isVersion2025, LATEST_PROTOCOL_VERSION_2025, type Era } from '../../../core/versions';
+import type {
+  UpstreamClient,
+  UpstreamListener,
+  UpstreamListenOptions,
+  UpstreamMessage,
+  UpstreamRequestOptions,
+  UpstreamRoot,
+} from '../shared/upstream-client';
+import { MAX_UPSTREAM_MESSAGE_BYTES, upstreamError } from '../shared/upstream-wire';
 import { StdioSession } from './stdio-session';
-import type { StdioProgram } from './stdio-process';
+import type { StdioProgram } from './child-process';
 
-export type { StdioProgram } from './stdio-process';
+export type { StdioProgram } from './child-process';
 
 /** The notifications a listener receives: the lists' changes and a subscribed resource's updates. */
 const LISTENED: ReadonlySet<string> = new Set([
@@ -76,41 +80,135 @@ interface Listening {
  * ```
  */
 export function createStdioUpstreamClient(options: StdioClientOptions): StdioUpstreamClient {
-  const { label, timeoutMs, clientInfo } = options;
-  const maxMessageBytes = options.maxMessageBytes ?? MAX_UPSTREAM_MESSAGE_BYTES;
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
-    throw new TypeError(
-      `createStdioUpstreamClient: timeoutMs must be a positive number of milliseconds, got ${String(timeoutMs)}`,
-    );
-  if (!Number.isInteger(maxMessageBytes) || maxMessageBytes <= 0)
-    throw new TypeError(
-      `createStdioUpstreamClient: maxMessageBytes must be a positive integer, got ${String(maxMessageBytes)}`,
-    );
-  let session: StdioSession | undefined;
-  let connecting: Promise<StdioSession> | undefined;
-  let ready:
-    | {
-        readonly session: StdioSession;
-        readonly protocolVersion: string;
-        readonly capabilities: Readonly<Record<string, unknown>>;
-      }
-    | undefined;
-  let closed = false;
-  const listeners = new Set<Listening>();
+  return new StdioClient(options);
+}
 
-  const setState = (state: 'open' | 'retrying'): void => {
-    for (const listening of listeners) {
+/** What an initialised process told: the session to send on, its revision and its capabilities. */
+interface Ready {
+  readonly session: StdioSession;
+  readonly protocolVersion: string;
+  readonly capabilities: Readonly<Record<string, unknown>>;
+}
+
+/** One program's client: the process of the moment (one {@link StdioSession} per life), its handshake, its listeners. */
+class StdioClient implements StdioUpstreamClient {
+  /** No session id: a stdio server's one pipe is its session. */
+  readonly sessionId = undefined;
+  readonly #options: StdioClientOptions;
+  readonly #maxMessageBytes: number;
+  #session: StdioSession | undefined;
+  #connecting: Promise<StdioSession> | undefined;
+  #ready: Ready | undefined;
+  #closed = false;
+  readonly #listeners = new Set<Listening>();
+
+  constructor(options: StdioClientOptions) {
+    const { timeoutMs } = options;
+    const maxMessageBytes = options.maxMessageBytes ?? MAX_UPSTREAM_MESSAGE_BYTES;
+    if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
+      throw new TypeError(
+        `createStdioUpstreamClient: timeoutMs must be a positive number of milliseconds, got ${String(timeoutMs)}`,
+      );
+    if (!Number.isInteger(maxMessageBytes) || maxMessageBytes <= 0)
+      throw new TypeError(
+        `createStdioUpstreamClient: maxMessageBytes must be a positive integer, got ${String(maxMessageBytes)}`,
+      );
+    this.#options = options;
+    this.#maxMessageBytes = maxMessageBytes;
+  }
+
+  get era(): Era | undefined {
+    // A stdio server speaks the session lifecycle (initialize), over one pipe.
+    return this.#ready === undefined ? undefined : SESSION_ERA;
+  }
+
+  get protocolVersion(): string | undefined {
+    return this.#ready?.protocolVersion;
+  }
+
+  get capabilities(): Readonly<Record<string, unknown>> | undefined {
+    return this.#ready?.capabilities;
+  }
+
+  get pid(): number | undefined {
+    return this.#session?.pid;
+  }
+
+  async request(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    requestOptions: UpstreamRequestOptions = {},
+  ): Promise<unknown> {
+    if (requestOptions.signal?.aborted) throw upstreamError(this.#options.label, 'request was cancelled');
+    const current = await this.#connect();
+    return current.request(method, params, requestOptions);
+  }
+
+  async notify(method: string, params?: Record<string, unknown>): Promise<void> {
+    const current = await this.#connect();
+    if (!current.notify(method, params)) throw upstreamError(this.#options.label, current.ended ?? 'is not running');
+  }
+
+  listen(listenOptions: UpstreamListenOptions): UpstreamListener {
+    if (this.#closed) throw upstreamError(this.#options.label, 'client was closed');
+    const listening: Listening = {
+      options: listenOptions,
+      uris: [...new Set(listenOptions.resourceSubscriptions ?? [])],
+    };
+    this.#listeners.add(listening);
+    if (this.#ready !== undefined) {
+      listenOptions.onState?.('open');
+      this.#subscribe(this.#ready.session, 'resources/subscribe', listening.uris);
+    } else {
+      // The notifications come on the process's stdout: it must run. A failure is the next request's to report.
+      this.#connect().catch(() => undefined);
+    }
+    return {
+      update: (next) => {
+        const previous = listening.uris;
+        listening.uris = [...new Set(next)];
+        const ready = this.#ready;
+        if (ready === undefined || !this.#listeners.has(listening)) return;
+        this.#subscribe(
+          ready.session,
+          'resources/subscribe',
+          listening.uris.filter((uri) => !previous.includes(uri)),
+        );
+        this.#subscribe(
+          ready.session,
+          'resources/unsubscribe',
+          previous.filter((uri) => !listening.uris.includes(uri)),
+        );
+      },
+      close: () => {
+        this.#listeners.delete(listening);
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#listeners.clear();
+    const current = this.#session;
+    this.#session = undefined;
+    this.#ready = undefined;
+    if (current !== undefined) await current.stop('client was closed');
+  }
+
+  #setState(state: 'open' | 'retrying'): void {
+    for (const listening of this.#listeners) {
       try {
         listening.options.onState?.(state);
       } catch {
         // The owner's callback failing must not break the client.
       }
     }
-  };
+  }
 
-  function onNotification(message: UpstreamMessage): void {
+  #onNotification(message: UpstreamMessage): void {
     if (typeof message.method !== 'string' || !LISTENED.has(message.method)) return;
-    for (const listening of listeners) {
+    for (const listening of this.#listeners) {
       try {
         listening.options.onNotification(message);
       } catch {
@@ -119,7 +217,7 @@ export function createStdioUpstreamClient(options: StdioClientOptions): StdioUps
     }
   }
 
-  function subscribe(
+  #subscribe(
     current: StdioSession,
     method: 'resources/subscribe' | 'resources/unsubscribe',
     uris: readonly string[],
@@ -127,35 +225,37 @@ export function createStdioUpstreamClient(options: StdioClientOptions): StdioUps
     for (const uri of uris) current.request(method, { uri }).catch(() => undefined);
   }
 
-  function start(): StdioSession {
+  #start(): StdioSession {
+    const { program, label, timeoutMs, logger, roots = [] } = this.#options;
     const started: StdioSession = new StdioSession({
-      program: options.program,
+      program,
       label,
       timeoutMs,
-      maxMessageBytes,
-      logger: options.logger,
-      roots: options.roots ?? [],
-      onNotification,
+      maxMessageBytes: this.#maxMessageBytes,
+      logger,
+      roots,
+      onNotification: (message) => this.#onNotification(message),
       onEnd: (why) => {
-        if (session !== started) return;
-        session = undefined;
-        ready = undefined;
-        if (closed) return;
-        setState('retrying');
-        options.onExit?.(why);
+        if (this.#session !== started) return;
+        this.#session = undefined;
+        this.#ready = undefined;
+        if (this.#closed) return;
+        this.#setState('retrying');
+        this.#options.onExit?.(why);
       },
     });
-    session = started;
+    this.#session = started;
     return started;
   }
 
-  async function handshake(current: StdioSession): Promise<StdioSession> {
+  async #handshake(current: StdioSession): Promise<StdioSession> {
+    const { label, timeoutMs, clientInfo, capabilities = {} } = this.#options;
     await current.started();
     let result: unknown;
     try {
       result = await current.request('initialize', {
         protocolVersion: LATEST_PROTOCOL_VERSION_2025,
-        capabilities: options.capabilities ?? {},
+        capabilities,
         clientInfo,
       });
     } catch (error) {
@@ -171,93 +271,23 @@ export function createStdioUpstreamClient(options: StdioClientOptions): StdioUps
       throw upstreamError(label, 'answered initialize with a protocol version the gateway does not speak');
     }
     current.notify('notifications/initialized');
-    if (closed) throw upstreamError(label, 'client was closed');
-    ready = {
+    if (this.#closed) throw upstreamError(label, 'client was closed');
+    this.#ready = {
       session: current,
       protocolVersion: version,
       capabilities: isObject(result) && isObject(result.capabilities) ? result.capabilities : {},
     };
-    setState('open');
-    for (const listening of listeners) subscribe(current, 'resources/subscribe', listening.uris);
+    this.#setState('open');
+    for (const listening of this.#listeners) this.#subscribe(current, 'resources/subscribe', listening.uris);
     return current;
   }
 
-  function connect(): Promise<StdioSession> {
-    if (closed) return Promise.reject(upstreamError(label, 'client was closed'));
-    if (ready !== undefined) return Promise.resolve(ready.session);
-    connecting ??= handshake(start()).finally(() => {
-      connecting = undefined;
+  #connect(): Promise<StdioSession> {
+    if (this.#closed) return Promise.reject(upstreamError(this.#options.label, 'client was closed'));
+    if (this.#ready !== undefined) return Promise.resolve(this.#ready.session);
+    this.#connecting ??= this.#handshake(this.#start()).finally(() => {
+      this.#connecting = undefined;
     });
-    return connecting;
+    return this.#connecting;
   }
-
-  return {
-    async request(method, params, requestOptions = {}) {
-      if (requestOptions.signal?.aborted) throw upstreamError(label, 'request was cancelled');
-      const current = await connect();
-      return current.request(method, params, requestOptions);
-    },
-    async notify(method, params) {
-      const current = await connect();
-      if (!current.notify(method, params)) throw upstreamError(label, current.ended ?? 'is not running');
-    },
-    listen(listenOptions): UpstreamListener {
-      if (closed) throw upstreamError(label, 'client was closed');
-      const listening: Listening = {
-        options: listenOptions,
-        uris: [...new Set(listenOptions.resourceSubscriptions ?? [])],
-      };
-      listeners.add(listening);
-      if (ready !== undefined) {
-        listenOptions.onState?.('open');
-        subscribe(ready.session, 'resources/subscribe', listening.uris);
-      } else {
-        // The notifications come on the process's stdout: it must run. A failure is the next request's to report.
-        connect().catch(() => undefined);
-      }
-      return {
-        update(next) {
-          const previous = listening.uris;
-          listening.uris = [...new Set(next)];
-          if (ready === undefined || !listeners.has(listening)) return;
-          subscribe(
-            ready.session,
-            'resources/subscribe',
-            listening.uris.filter((uri) => !previous.includes(uri)),
-          );
-          subscribe(
-            ready.session,
-            'resources/unsubscribe',
-            previous.filter((uri) => !listening.uris.includes(uri)),
-          );
-        },
-        close() {
-          listeners.delete(listening);
-        },
-      };
-    },
-    async close() {
-      if (closed) return;
-      closed = true;
-      listeners.clear();
-      const current = session;
-      session = undefined;
-      ready = undefined;
-      if (current !== undefined) await current.stop('client was closed');
-    },
-    get era() {
-      // A stdio server speaks the session lifecycle (initialize), over one pipe.
-      return ready === undefined ? undefined : SESSION_ERA;
-    },
-    get protocolVersion() {
-      return ready?.protocolVersion;
-    },
-    sessionId: undefined,
-    get capabilities() {
-      return ready?.capabilities;
-    },
-    get pid() {
-      return session?.pid;
-    },
-  };
 }

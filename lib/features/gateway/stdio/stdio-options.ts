@@ -1,7 +1,8 @@
 // The stdio options of mcp.upstream() (command, args, env, cwd, processes…): checked and defaulted once, at registration.
 
 import { statSync } from 'node:fs';
-import { invalidOption, isPositiveInteger, McpConfigError } from '../../../options/config-error';
+import { isObject } from '../../../core/jsonrpc/types';
+import type { OptionReader } from '../../../options/option-reader';
 import type { RequestContext } from '../../../core/registry/request-context';
 
 /** Default `maxProcesses`: the most per-principal processes of one upstream running at once. */
@@ -79,110 +80,112 @@ export const STDIO_KEYS: { [K in keyof Required<StdioUpstreamOptions>]: true } =
   start: true,
 };
 
-function checkEnvObject(env: unknown, option: string): void {
-  if (typeof env !== 'object' || env === null || Array.isArray(env))
-    throw new McpConfigError(
-      'ERR_MCP_INVALID_OPTION',
-      `option '${option}' must be an object of name → string, or a function (ctx) => env`,
-    );
+const ENV_EXPECTED = 'an object of name → string, or a function (ctx) => env';
+
+/** What is wrong with an environment (never quoting a value: it may be a secret), or undefined when nothing is. */
+function envFault(
+  env: unknown,
+): { readonly variable?: string; readonly expected: string; readonly got: unknown } | undefined {
+  if (!isObject(env)) return { expected: ENV_EXPECTED, got: typeof env };
   for (const [name, value] of Object.entries(env)) {
-    // The value is never quoted: it may be a secret.
     if (!ENV_NAME.test(name))
-      throw new McpConfigError(
-        'ERR_MCP_INVALID_OPTION',
-        `option '${option}' has an invalid variable name '${name.slice(0, 64)}': use letters, digits and _, not starting with a digit`,
-      );
-    if (typeof value !== 'string')
-      throw new McpConfigError('ERR_MCP_INVALID_OPTION', `option '${option}.${name}' must be a string`);
+      return { expected: 'variable names of letters, digits and _, not starting with a digit', got: name.slice(0, 64) };
+    if (typeof value !== 'string') return { variable: name, expected: 'a string', got: typeof value };
   }
+  return undefined;
 }
 
 /**
  * What `env` gives for a spawn (`ctx` undefined for the shared or lister process), checked as the options are.
  *
+ * @param item - the upstream, as messages name it (`upstream 'fs'`)
  * @throws {Error} naming the variable (never its value) when a function returns a bad environment
  */
 export async function environmentFor(
   stdio: ResolvedStdio,
   ctx: RequestContext | undefined,
-  label: string,
+  item: string,
 ): Promise<Record<string, string>> {
   const env = typeof stdio.env === 'function' ? await stdio.env(ctx) : stdio.env;
   if (env === undefined) return {};
-  try {
-    checkEnvObject(env, `${label}.env`);
-  } catch (err) {
-    throw new Error((err as Error).message.replace(/^mcpRouter: option/, `mcpRouter: the result of`));
+  const fault = envFault(env);
+  if (fault !== undefined) {
+    const where = fault.variable === undefined ? 'env' : `env.${fault.variable}`;
+    throw new Error(
+      `mcpRouter: ${item}: the result of '${where}' must be ${fault.expected}, got ${JSON.stringify(fault.got)}`,
+    );
   }
   return { ...env };
 }
 
-/**
- * @param options - the upstream's options, `command` among them
- * @param label - how messages name the upstream (`upstream 'fs'`)
- * @throws {McpConfigError} for a bad value, naming `<label>.<key>`; for a `cwd` that is not a directory
- */
-export function resolveStdio(options: StdioUpstreamOptions, label: string): ResolvedStdio {
-  const {
-    command,
-    args = [],
-    env,
-    cwd,
-    processes = 'shared',
-    maxProcesses = DEFAULT_MAX_PROCESSES,
-    idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS,
-  } = options;
-  if (typeof command !== 'string' || command.trim() === '' || command.includes('\0'))
-    throw invalidOption(`${label}.command`, 'a program name or path', command);
-  if (!Array.isArray(args) || !args.every((arg) => typeof arg === 'string' && !arg.includes('\0')))
-    throw invalidOption(`${label}.args`, 'an array of strings', args);
-  if (processes !== 'shared' && processes !== 'per-principal')
-    throw invalidOption(`${label}.processes`, "'shared' or 'per-principal'", processes);
+/** `env`: an object checked now, or (per principal only) a function whose results are checked at each spawn. */
+function resolveEnv(
+  read: OptionReader<StdioUpstreamOptions>,
+  processes: ResolvedStdio['processes'],
+): UpstreamEnv | undefined {
+  const env = read.raw('env');
+  if (env === undefined) return undefined;
   if (typeof env === 'function') {
     // A shared process has no caller to ask for: its environment is fixed at mount.
     if (processes !== 'per-principal')
-      throw new McpConfigError(
-        'ERR_MCP_INVALID_OPTION',
-        `option '${label}.env' may be a function only with processes: 'per-principal' (a shared process serves every caller)`,
+      throw read.invalid(
+        'env',
+        "an object with processes: 'shared' (a function needs processes: 'per-principal', one process per caller)",
+        'function',
       );
-  } else if (env !== undefined) {
-    checkEnvObject(env, `${label}.env`);
+    return env;
   }
-  if (cwd !== undefined) {
-    if (typeof cwd !== 'string' || cwd === '') throw invalidOption(`${label}.cwd`, 'a directory path', cwd);
-    let isDirectory = false;
-    try {
-      isDirectory = statSync(cwd).isDirectory();
-    } catch {
-      isDirectory = false;
-    }
-    if (!isDirectory)
-      throw new McpConfigError(
-        'ERR_MCP_INVALID_OPTION',
-        `option '${label}.cwd' must be an existing directory, got ${JSON.stringify(cwd)}`,
-      );
+  const fault = envFault(env);
+  if (fault === undefined) return Object.freeze({ ...env });
+  if (fault.variable === undefined) throw read.invalid('env', fault.expected, fault.got);
+  const variables = read.nested('env') as OptionReader<Record<string, string>>;
+  throw variables.invalid(fault.variable, fault.expected, fault.got);
+}
+
+/** `cwd`: a directory that exists now. */
+function resolveCwd(read: OptionReader<StdioUpstreamOptions>): string | undefined {
+  const cwd = read.raw('cwd');
+  if (cwd === undefined) return undefined;
+  if (typeof cwd !== 'string' || cwd === '') throw read.invalid('cwd', 'a directory path');
+  let isDirectory = false;
+  try {
+    isDirectory = statSync(cwd).isDirectory();
+  } catch {
+    isDirectory = false;
   }
-  if (!isPositiveInteger(maxProcesses))
-    throw invalidOption(`${label}.maxProcesses`, 'a positive integer', maxProcesses);
-  if (!isPositiveInteger(idleTimeoutMs))
-    throw invalidOption(`${label}.idleTimeoutMs`, 'a positive number of milliseconds', idleTimeoutMs);
-  const start = options.start ?? (processes === 'shared' ? 'mounted' : 'first-use');
-  if (start !== 'mounted' && start !== 'first-use')
-    throw invalidOption(`${label}.start`, "'mounted' or 'first-use'", start);
-  if (processes === 'shared' && (options.maxProcesses !== undefined || options.idleTimeoutMs !== undefined)) {
-    throw new McpConfigError(
-      'ERR_MCP_INVALID_OPTION',
-      `options '${label}.maxProcesses' and '${label}.idleTimeoutMs' need processes: 'per-principal'`,
-    );
-  }
-  return Object.freeze({
-    command,
-    args: Object.freeze([...args]),
-    env: typeof env === 'object' ? Object.freeze({ ...env }) : env,
-    cwd,
-    processes,
-    maxProcesses,
-    idleTimeoutMs,
-    start,
-  });
+  if (!isDirectory) throw read.invalid('cwd', 'an existing directory');
+  return cwd;
+}
+
+const isArgument = (arg: unknown): arg is string => typeof arg === 'string' && !arg.includes('\0');
+
+/**
+ * The stdio options of an upstream, read from `read` (its options, `command` among them, unknown keys refused).
+ *
+ * @throws {McpConfigError} for a bad value, naming the option; for a `cwd` that is not a directory; for a
+ *   per-principal option (`maxProcesses`, `idleTimeoutMs`) with a shared process
+ */
+export function resolveStdio(read: OptionReader<StdioUpstreamOptions>): ResolvedStdio {
+  const command = read.raw('command');
+  if (typeof command !== 'string' || command.trim() === '' || command.includes('\0'))
+    throw read.invalid('command', 'a program name or path');
+  const args = read.array('args', isArgument, 'an array of strings') ?? Object.freeze([]);
+  const processes = read.oneOf('processes', ['shared', 'per-principal'] as const, 'shared');
+  const env = resolveEnv(read, processes);
+  const cwd = resolveCwd(read);
+  const maxProcesses = read.positiveInteger('maxProcesses', DEFAULT_MAX_PROCESSES);
+  const idleTimeoutMs = read.milliseconds('idleTimeoutMs', DEFAULT_IDLE_TIMEOUT_MS);
+  const start = read.oneOf(
+    'start',
+    ['mounted', 'first-use'] as const,
+    processes === 'shared' ? 'mounted' : 'first-use',
+  );
+  if (processes === 'shared')
+    for (const perPrincipal of ['maxProcesses', 'idleTimeoutMs'] as const)
+      if (read.raw(perPrincipal) !== undefined)
+        throw read.invalid(
+          perPrincipal,
+          "absent with processes: 'shared' (it bounds the processes of 'per-principal')",
+        );
+  return Object.freeze({ command, args, env, cwd, processes, maxProcesses, idleTimeoutMs, start });
 }

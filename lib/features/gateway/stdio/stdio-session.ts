@@ -3,13 +3,11 @@
 import type { JsonRpcError } from '../../../core/jsonrpc/errors';
 import { isObject } from '../../../core/jsonrpc/types';
 import type { McpLogger } from '../../../core/logger';
-import type { UpstreamRequestOptions } from '../http-client/upstream-client';
-import type { UpstreamMessage } from '../http-client/upstream-exchange';
-import type { UpstreamRoot } from '../mount/upstream-roots';
-import { replyTo, resultOrThrow, serverRequestAnswer, upstreamError } from '../http-client/upstream-wire';
+import type { UpstreamMessage, UpstreamRequestOptions, UpstreamRoot } from '../shared/upstream-client';
+import { replyTo, resultOrThrow, serverRequestAnswer, upstreamError } from '../shared/upstream-wire';
 import { LineSplitter } from './stdio-lines';
 import { boundedLog, type BoundedLog } from './stdio-log';
-import { MAX_UNREAD_INPUT_BYTES, startStdioProcess, type StdioProcess, type StdioProgram } from './stdio-process';
+import { MAX_UNREAD_INPUT_BYTES, startStdioProcess, type StdioProcess, type StdioProgram } from './child-process';
 
 /** The server requests the gateway relays to a caller (MCP client features); any other but `ping` gets -32601. */
 const RELAYED_METHODS: ReadonlySet<string> = new Set(['sampling/createMessage', 'elicitation/create', 'roots/list']);

@@ -1,31 +1,12 @@
-// The upstream clients' wire helpers: bounded body reads, the fault type and the -32603 it becomes, answers to server requests.
+// What both upstream clients (HTTP and stdio) share on the wire: the message cap, the -32603 naming an upstream, its own errors, answers to its requests.
 
-import { readBoundedText as readBodyText } from '../../../edge/outbound/bounded-text';
 import { ErrorCode, JsonRpcError } from '../../../core/jsonrpc/errors';
 import { isObject } from '../../../core/jsonrpc/types';
 import type { McpLogger } from '../../../core/logger';
-import { rootsResult, type UpstreamRoot } from '../mount/upstream-roots';
-
-// The value encoding of SEP-2243 headers lives with its decoding (protocol/request-headers.ts).
-export { encodeHeaderValue } from '../../../core/protocol/era-2026/request-headers';
+import type { UpstreamRoot } from './upstream-client';
 
 /** The most an upstream may send in one JSON body or one SSE event; a bigger one is a fault, so memory stays bounded. */
 export const MAX_UPSTREAM_MESSAGE_BYTES = 4 * 1024 * 1024;
-
-/**
- * A transport failure or a non-MCP answer from an upstream. Its message is a phrase with no URL and no upstream body
- * ("failed (HTTP 502)"), which the client prefixes with the upstream's label and turns into a -32603 JsonRpcError.
- */
-export class UpstreamFault extends Error {
-  override readonly name = 'UpstreamFault';
-}
-
-/** Reads a whole body as UTF-8, refusing (and cancelling the stream) once it passes `limit` bytes. */
-export async function readBoundedText(body: ReadableStream<Uint8Array> | null, limit: number): Promise<string> {
-  const text = await readBodyText(body, limit);
-  if (text === undefined) throw new UpstreamFault(`sent a body larger than ${limit} bytes`);
-  return text;
-}
 
 /** A -32603 naming the upstream by its label: `Upstream "fs" exited (code 1)` (shared by the HTTP and stdio clients). */
 export function upstreamError(label: string, phrase: string): JsonRpcError {
@@ -83,20 +64,6 @@ export function serverRequestAnswer(
   return Promise.reject(new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${notServed}`));
 }
 
-/** `text` parsed as JSON; a fault naming `where` ("an event", "a body") when it is not. */
-export function parseUpstreamJson(text: string, where: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new UpstreamFault(`sent ${where} that is not JSON`);
-  }
-}
-
-/** A response's media type, lowercased, without parameters: `text/event-stream`, `application/json`, or ''. */
-export function mediaTypeOf(response: Response): string {
-  return (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-}
-
 /**
  * The JSON-RPC response to a request an upstream sent the gateway (sampling, elicitation, roots, ping), from the
  * answer's outcome: its result, or its error (a JsonRpcError keeps its code and message; anything else is -32603).
@@ -112,4 +79,9 @@ export function replyTo(id: unknown, answer: Promise<unknown>): Promise<Record<s
       return { jsonrpc: '2.0', id, error: { code, message } };
     },
   );
+}
+
+/** The `roots/list` result the gateway gives from an upstream's `roots` (copies: the upstream's client may keep what it gets). */
+export function rootsResult(roots: readonly UpstreamRoot[]): { roots: UpstreamRoot[] } {
+  return { roots: roots.map((root) => ({ ...root })) };
 }

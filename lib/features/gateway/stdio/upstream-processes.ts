@@ -2,41 +2,38 @@
 
 import type { McpLogger } from '../../../core/logger';
 import type { RequestContext } from '../../../core/registry/request-context';
-import { createProcessPool, type ProcessPool } from './process-pool';
+import { ProcessPool } from './process-pool';
 import { createStdioUpstreamClient, type StdioProgram } from './stdio-client';
 import { environmentFor, type ResolvedStdio } from './stdio-options';
-import { superviseStdio, type SupervisedClient } from './stdio-supervisor';
-import { RELAYED_CAPABILITIES } from '../mount/upstream-call';
-import type { UpstreamClient } from '../http-client/upstream-client';
+import { RestartSupervisor } from './restart-supervisor';
+import type { UpstreamClient, UpstreamTransport } from '../shared/upstream-client';
 import type { ResolvedUpstream } from '../mount/upstream-options';
-import { runOperatorFunction } from '../http-client/upstream-wire';
+import { runOperatorFunction } from '../shared/upstream-wire';
 
 /** Why a process was not started when `env` failed: what it threw stays in the router's log (a vault's error may hold a secret). */
 const ENV_FAILED = 'could not be started: its env function failed';
-
-/** The processes of one stdio upstream. */
-export interface StdioProcesses {
-  /** The shared process (or, per principal, the lister): the gateway's lists and notifications, and shared calls. */
-  readonly shared: SupervisedClient;
-  /** Per principal: where a caller's requests go. */
-  readonly pool: ProcessPool | undefined;
-  /** Ends every process. */
-  close(): Promise<void>;
-}
 
 /** What the mount lends: its logger and identity, and what to do when the shared process may restart. */
 export interface StdioEnvironment {
   readonly logger: McpLogger;
   readonly clientInfo: { readonly name: string; readonly version: string };
+  /** The capabilities declared in initialize: those the gateway relays to its callers. */
+  readonly capabilities: Record<string, unknown>;
   readonly onExited: () => void;
   readonly onRestartDue: () => void;
 }
 
 /**
+ * The processes of one stdio upstream: the shared process (or, per principal, the lister) as the transport's client,
+ * for the gateway's lists and notifications and the shared calls; per principal, the pool of its callers' processes.
  * Starts nothing yet: the shared process spawns on the first list request, each caller's on its first call. The
  * shared (lister) process gets `env` as given, or `env(undefined)`; a caller's gets `env(ctx)`.
  */
-export function stdioProcesses(options: ResolvedUpstream, stdio: ResolvedStdio, env: StdioEnvironment): StdioProcesses {
+export function stdioProcesses(
+  options: ResolvedUpstream,
+  stdio: ResolvedStdio,
+  env: StdioEnvironment,
+): UpstreamTransport {
   const label = options.name;
 
   /**
@@ -61,7 +58,7 @@ export function stdioProcesses(options: ResolvedUpstream, stdio: ResolvedStdio, 
           label,
           timeoutMs: options.timeoutMs,
           clientInfo: env.clientInfo,
-          capabilities: RELAYED_CAPABILITIES as Record<string, unknown>,
+          capabilities: env.capabilities,
           logger: env.logger,
           onExit,
           roots: options.roots,
@@ -80,7 +77,7 @@ export function stdioProcesses(options: ResolvedUpstream, stdio: ResolvedStdio, 
     return deferredClient(made, () => client);
   }
 
-  const shared = superviseStdio({
+  const shared = new RestartSupervisor({
     label,
     logger: env.logger,
     onExited: env.onExited,
@@ -95,13 +92,13 @@ export function stdioProcesses(options: ResolvedUpstream, stdio: ResolvedStdio, 
   });
   const pool =
     stdio.processes === 'per-principal'
-      ? createProcessPool({
+      ? new ProcessPool({
           label,
           maxProcesses: stdio.maxProcesses,
           idleTimeoutMs: stdio.idleTimeoutMs,
           start: async (ctx: RequestContext) => {
             const vars = await environment(ctx);
-            return superviseStdio({
+            return new RestartSupervisor({
               label,
               logger: env.logger,
               start: (onExit) => startClient({ ...base, env: vars }, onExit),
@@ -110,7 +107,7 @@ export function stdioProcesses(options: ResolvedUpstream, stdio: ResolvedStdio, 
         })
       : undefined;
   return {
-    shared,
+    client: shared,
     pool,
     close: async () => {
       await Promise.all([shared.close(), pool?.close()]);
