@@ -76,7 +76,7 @@ module.exports = {
         // The stdio process pool (50 callers against 10 processes, idle ends, crash loops: ~45 s of each run): what it
         // pins is how the router runs its child processes, which no Express code touches; Express only carries the
         // requests, as in the stdio gateway tests that run on both majors.
-        '/__tests__/gateway/process-pool\\.test\\.ts$',
+        '/__tests__/features/gateway/process-pool\\.test\\.ts$',
       ],
     },
     { ...shared, displayName: 'browser', testMatch: ['**/*.e2e.ts'], globals: { EXPRESS_MAJOR: 5 } },

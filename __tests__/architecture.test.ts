@@ -373,6 +373,23 @@ describe('lib/ architecture', () => {
     );
   });
 
+  it('mirrors lib/ in __tests__/: every test folder under core/, edge/, features/ and options/ is a lib folder', () => {
+    const TESTS = path.resolve(__dirname);
+    const folders = (dir: string): string[] =>
+      fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+        if (!entry.isDirectory() || entry.name === 'fixtures' || entry.name === 'cluster') return [];
+        const full = path.join(dir, entry.name);
+        return [full, ...folders(full)];
+      });
+    const mirrored = ['core', 'edge', 'features', 'options'].flatMap((top) => [
+      path.join(TESTS, top),
+      ...folders(path.join(TESTS, top)),
+    ]);
+    const relative = mirrored.map((dir) => path.relative(TESTS, dir).split(path.sep).join('/'));
+    expect(relative.filter((dir) => !fs.existsSync(path.join(LIB, dir)))).toEqual([]);
+    expect(relative).toEqual(expect.arrayContaining(['core/protocol', 'edge/transport', 'features/gateway']));
+  });
+
   it(`keeps every folder at or under ${MAX_FOLDER_FILES} files`, () => {
     const counts = new Map<string, number>();
     for (const file of FILES) {

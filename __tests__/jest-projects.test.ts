@@ -19,12 +19,12 @@ it('runs in the core project, where loading Express or supertest throws, naming 
 });
 
 it('sorts a file by what it loads, through helpers and lib', () => {
-  expect(expressChain(here('versions.test.ts'))).toBeUndefined();
-  expect(expressChain(here('protocol/dispatcher.test.ts'))).toBeUndefined();
-  expect(expressChain(here('express-host.test.ts'))).toBeDefined();
+  expect(expressChain(here('core/versions.test.ts'))).toBeUndefined();
+  expect(expressChain(here('core/protocol/dispatcher.test.ts'))).toBeUndefined();
+  expect(expressChain(here('edge/express-host.test.ts'))).toBeDefined();
   expect(expressChain(here('demo.test.ts'))).toBe('supertest');
   // Through a helper that builds an app, then through lib's index.
-  expect(expressChain(here('telemetry/spans.test.ts'))).toMatch(/^__tests__\/helpers\/create-app\.ts > .*express$/);
+  expect(expressChain(here('features/telemetry/spans.test.ts'))).toMatch(/^__tests__\/helpers\/create-app\.ts > .*express$/);
   // A child process that loads the project's Express major: the file reads EXPRESS_MAJOR.
   expect(expressChain(here('hostile/session-memory.test.ts'))).toBe('EXPRESS_MAJOR');
 });

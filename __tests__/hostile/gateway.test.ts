@@ -12,7 +12,7 @@ import {
   serve,
   type Gateway,
   type Upstream,
-} from '../gateway/upstreams';
+} from '../features/gateway/upstreams';
 
 closeGatewaysAfterEach();
 closeAfterEach();

@@ -13,8 +13,8 @@ import {
   routerCallUpstream,
   serveGateway,
   type Received,
-} from '../gateway/upstreams';
-import { useFacilitator, type FakeFacilitator } from '../payments/fake-facilitator';
+} from '../features/gateway/upstreams';
+import { useFacilitator, type FakeFacilitator } from '../features/payments/fake-facilitator';
 import { scaled } from '../helpers/time-scale';
 
 closeGatewaysAfterEach();

@@ -1,5 +1,5 @@
 // Floods of the authorization server's store, run on each store (memory in sign-in-floods.test.ts, Redis in
-// __tests__/redis/): registrations and abandoned authorizations from many addresses, while a signed-in user's
+// __tests__/features/redis/): registrations and abandoned authorizations from many addresses, while a signed-in user's
 // refresh family stays valid and their client keeps working.
 
 import express from 'express';

@@ -12,13 +12,13 @@ import { STDIO_LOG_LINES_PER_WINDOW } from '../../lib/features/gateway/stdio/std
 import { spawnGroup } from '../helpers/child';
 import { Signal, within } from '../helpers/events';
 import { until } from '../helpers/until';
-import { CLIENT_INFO } from '../gateway/client-info';
+import { CLIENT_INFO } from '../features/gateway/client-info';
 import { isRunning as isAlive } from '../helpers/pids';
 import { scaled } from '../helpers/time-scale';
 
 jest.setTimeout(30_000);
 
-const FIXTURES = path.resolve(__dirname, '../gateway/fixtures');
+const FIXTURES = path.resolve(__dirname, '../features/gateway/fixtures');
 const fixture = (name: string): string => path.join(FIXTURES, name);
 const EVERYTHING = path.resolve(__dirname, '../../node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const FILESYSTEM = path.resolve(__dirname, '../../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');

@@ -6,7 +6,7 @@ import type { McpRouter } from '../../lib';
 import { createApp, notification, post, rpc } from '../helpers/create-app';
 import { modern } from '../helpers/modern';
 import { useOtel } from '../helpers/otel';
-import { closeAfterEach, closeGatewaysAfterEach, gateway, serve, type Upstream } from '../gateway/upstreams';
+import { closeAfterEach, closeGatewaysAfterEach, gateway, serve, type Upstream } from '../features/gateway/upstreams';
 
 closeGatewaysAfterEach();
 closeAfterEach();

@@ -1,5 +1,5 @@
 // A redis-server for the Redis scenario: on a free port, in a temporary directory, pinned like the servers; the
-// harness reads INFO and DBSIZE from it. A minimal copy of the tests' __tests__/redis/redis-server.ts (bench/
+// harness reads INFO and DBSIZE from it. A minimal copy of the tests' __tests__/features/redis/redis-server.ts (bench/
 // code does not import from __tests__).
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';

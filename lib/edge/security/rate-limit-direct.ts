@@ -6,7 +6,7 @@
  * itself and a limit and window of the caller, none of that can change a
  * request's outcome: the package still builds the limiter (it checks the options and initialises the store, once),
  * its MemoryStore still counts and resets, and the fields written are byte for byte its draft-8 ones
- * (__tests__/security/rate-limit-headers.test.ts compares them); only the work around the store is done once.
+ * (__tests__/edge/security/rate-limit-headers.test.ts compares them); only the work around the store is done once.
  */
 
 import type { IncomingMessage, ServerResponse } from 'node:http';

@@ -5,7 +5,7 @@ import type { OtelApi } from './load-api';
 
 /**
  * What this module relies on beyond the documented API, checked against `@opentelemetry/api` 1.3.0 to 1.9.x (the peer
- * range is ^1.3.0) and `@opentelemetry/core` 1.x and 2.x (pinned by `__tests__/telemetry/otel-internals.test.ts`):
+ * range is ^1.3.0) and `@opentelemetry/core` 1.x and 2.x (pinned by `__tests__/features/telemetry/otel-internals.test.ts`):
  * - every 1.x copy of the API keeps what is registered on `globalThis[Symbol.for('opentelemetry.js.api.1')]` (its
  *   global-utils: one symbol per major version, so copies in different packages share registrations), and the
  *   property is absent until something registers;
