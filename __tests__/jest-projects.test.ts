@@ -24,7 +24,9 @@ it('sorts a file by what it loads, through helpers and lib', () => {
   expect(expressChain(here('edge/express-host.test.ts'))).toBeDefined();
   expect(expressChain(here('demo.test.ts'))).toBe('supertest');
   // Through a helper that builds an app, then through lib's index.
-  expect(expressChain(here('features/telemetry/spans.test.ts'))).toMatch(/^__tests__\/helpers\/create-app\.ts > .*express$/);
+  expect(expressChain(here('features/telemetry/spans.test.ts'))).toMatch(
+    /^__tests__\/helpers\/create-app\.ts > .*express$/,
+  );
   // A child process that loads the project's Express major: the file reads EXPRESS_MAJOR.
   expect(expressChain(here('hostile/session-memory.test.ts'))).toBe('EXPRESS_MAJOR');
 });
