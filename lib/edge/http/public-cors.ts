@@ -1,7 +1,7 @@
 // CORS for OAuth's public documents and endpoints (metadata, token, registration…): any origin, no cookies.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { CORS_ALLOWED_HEADERS } from './headers';
+import { CORS_ALLOWED_HEADERS } from './mcp-headers';
 
 const ALLOWED_HEADERS = CORS_ALLOWED_HEADERS.join(', ');
 

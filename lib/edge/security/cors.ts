@@ -6,7 +6,7 @@ import type { RequestHandler } from 'express';
 import { definedOnly, invalidOption, McpConfigError, type OptionKeys } from '../../options/config-error';
 import { OptionReader } from '../../options/option-reader';
 import { isObject } from '../../core/jsonrpc/types';
-import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS } from '../http/headers';
+import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS } from '../http/mcp-headers';
 import { memoizeBounded } from '../http/bounded-memo';
 import type { OriginsOption } from './origin-host';
 

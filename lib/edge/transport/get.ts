@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from '../../core/jsonrpc/errors';
 import type { AuthInfo } from '../../core/registry/request-context';
 import { parseAccept } from '../http/accept';
-import { LAST_EVENT_ID_HEADER } from '../http/headers';
+import { LAST_EVENT_ID_HEADER } from '../http/mcp-headers';
 import { sendHttpError } from '../http/http-error';
 import type { JsonRpcId } from '../../core/jsonrpc/types';
 import type { SessionChannel } from '../sessions/session-channel';

@@ -7,7 +7,7 @@ import { createClassifier, type ClassifiedPost } from '../../core/protocol/class
 import type { Dispatcher } from '../../core/protocol/dispatcher';
 import { createReplyNegotiator, type ResponseMode } from '../http/accept';
 import { readJsonBody } from '../http/body';
-import { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER } from '../http/headers';
+import { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER } from '../http/mcp-headers';
 import { isMcpHeader, mayRepeat, repeatedHeader } from '../http/repeated-headers';
 import { sendHttpError } from '../http/http-error';
 import { sendJson } from '../http/reply';

@@ -2,7 +2,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from '../../core/jsonrpc/errors';
-import { SESSION_ID_HEADER } from '../http/headers';
+import { SESSION_ID_HEADER } from '../http/mcp-headers';
 import { sendHttpError } from '../http/http-error';
 import type { SessionManager } from '../sessions/sessions';
 

@@ -11,7 +11,7 @@ import type { McpObserver } from '../../core/observe/observer';
 import { asDispatcher, type RouteTarget } from '../../edge/host-routes/host-dispatch';
 import type { RequestDispatcher } from '../../edge/host-routes/in-process';
 import type { AddRouteTool, BridgedRouteMeta, RouteToolMeta } from '../../edge/host-routes/route-tool-meta';
-import { tracedDispatch } from './dispatch';
+import { tracedDispatch } from './traced-dispatch';
 import { routesFromOpenApi } from './openapi';
 import { routeTool } from './route-tool';
 import { createWrappedRoutes } from './wrapped-routes';

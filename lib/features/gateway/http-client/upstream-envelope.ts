@@ -1,6 +1,6 @@
 // What the upstream client puts around a message: a 2025 session's headers, or a 2026 request's headers and `_meta` envelope.
 
-import { SESSION_ID_HEADER } from '../../../edge/http/headers';
+import { SESSION_ID_HEADER } from '../../../edge/http/mcp-headers';
 import { isObject } from '../../../core/jsonrpc/types';
 import {
   encodeHeaderValue,

@@ -1,7 +1,7 @@
 // An upstream's notification stream kept open for the gateway: the 2025 GET stream or the 2026 subscriptions/listen stream, reopened with backoff.
 
 import { stateful } from '../../../core/era-policy';
-import { LAST_EVENT_ID_HEADER } from '../../../edge/http/headers';
+import { LAST_EVENT_ID_HEADER } from '../../../edge/http/mcp-headers';
 import { LISTEN_METHOD } from '../../../edge/listen/listen-protocol';
 import type { Era } from '../../../core/versions';
 import { Backoff } from '../shared/backoff';
