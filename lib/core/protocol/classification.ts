@@ -6,7 +6,7 @@ import type { Era, ProtocolVersion } from '../versions';
 import type { RequestEnvelope } from './era-2026/request-meta';
 import type { RequestHeaders } from './era-2026/request-headers';
 
-/** The MCP header values a POST is classified by, read by the transport (whose names live in `http/headers.ts`). */
+/** The MCP header values a POST is classified by, read by the transport (whose names live in `edge/http/mcp-headers.ts`). */
 export interface PostHeaders {
   /** `MCP-Protocol-Version`, as received. */
   readonly protocolVersion: string | string[] | undefined;
