@@ -29,8 +29,12 @@ export type {
 } from './features/sign-in/clients/client-options';
 export type { SigningKeysOptions } from './features/sign-in/tokens/keys';
 export { oidcUpstream } from './features/sign-in/idp/oidc-idp';
-export type { OidcUpstreamOptions, UpstreamTokenAuthMethod } from './features/sign-in/idp/oidc-idp-options';
-export type { UpstreamTokens } from './features/sign-in/idp/idp-tokens';
+// The IdP's types under their public names (the option is `auth.server.upstream`, the record `ctx.auth.extra.upstream`).
+export type {
+  OidcUpstreamOptions,
+  IdpTokenAuthMethod as UpstreamTokenAuthMethod,
+} from './features/sign-in/idp/oidc-idp-options';
+export type { IdpTokens as UpstreamTokens } from './features/sign-in/idp/idp-tokens';
 export type { Identity, LoginCallback, LoginRequest, LoginStep } from './features/sign-in/browser/login';
 export { jwtVerifier, type JwtVerifierOptions, type JsonWebKeySet } from './features/verifiers/jwt-verifier';
 export { introspectionVerifier, type IntrospectionVerifierOptions } from './features/verifiers/introspection-verifier';

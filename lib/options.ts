@@ -4,7 +4,7 @@ import { ALL_ERAS } from './core/era-policy';
 import type Ajv2020 from 'ajv/dist/2020';
 import type { CorsOptions } from 'cors';
 import type { Options as RateLimitOptions } from 'express-rate-limit';
-import type { AuthOptions as BearerAuthOptions } from './edge/security/bearer';
+import type { BearerAuthOptions } from './edge/security/bearer';
 import type { AuthServerOptions } from './features/sign-in/server-options';
 import type { McpLogger } from './core/logger';
 import type { SessionOptions } from './edge/sessions/session-options';
@@ -22,8 +22,12 @@ import type { ListenOptions } from './edge/listen/listen-options';
 import { DEFAULT_CORS_MAX_AGE_S } from './edge/security/cors';
 import { DEFAULT_RATE_LIMIT, DEFAULT_RATE_LIMIT_WINDOW_MS } from './edge/security/rate-limit';
 
-/** The `auth` option: `{ tokens }`, `{ verify }`, `{ fromRequest }` or `{ server }` (the sign-in feature's options). */
-export type AuthOptions = BearerAuthOptions<AuthServerOptions>;
+/**
+ * The `auth` option: one of `tokens`, `verify`, `fromRequest` or `server` (the router as an OAuth 2.1 authorization
+ * server, {@link AuthServerOptions}), plus scopes and RFC 9728 metadata.
+ */
+// The bearer options are the edge's; `server` is the sign-in feature's, which the edge only counts as a token source.
+export interface AuthOptions extends BearerAuthOptions<AuthServerOptions> {}
 
 // Every default of McpRouterOptions, listed here (the default session store's are its own). Not exported by the
 // package. The CORS and rate-limit ones are written where those options are checked (security/) and listed again here.

@@ -37,7 +37,7 @@ export interface ResourceMetadataOptions {
  * The `auth` option: one of `tokens`, `verify`, `fromRequest` or `server`. `Server` is the sign-in feature's
  * options (lib/options.ts names it `AuthServerOptions`); this layer only counts it among the token sources.
  */
-export interface AuthOptions<Server extends object = object> {
+export interface BearerAuthOptions<Server extends object = object> {
   /**
    * The router as the OAuth 2.1 authorization server whose tokens it accepts: your app's login (`{ signIn }`) or an
    * existing provider's (`{ upstream: oidcUpstream(…) }`). The protected-resource metadata names it.
@@ -69,7 +69,7 @@ export interface ResolvedToken extends AuthInfo {
  * The `auth` option after {@link resolveAuthOptions}: exactly one of `tokens`, `verify` or `fromRequest`, each
  * well-formed; internal, frozen.
  */
-export interface ResolvedAuth extends Readonly<Omit<AuthOptions, 'tokens' | 'requiredScopes' | 'server'>> {
+export interface ResolvedAuth extends Readonly<Omit<BearerAuthOptions, 'tokens' | 'requiredScopes' | 'server'>> {
   /** With `auth.server`: what the router's own authorization server tells challenges and metadata (createRouterAuth). */
   readonly server?: { readonly issuer: string | undefined; readonly scopes: readonly string[] };
   readonly tokens?: readonly ResolvedToken[];
@@ -88,7 +88,7 @@ const KNOWN_METADATA_OPTIONS: OptionKeys<ResourceMetadataOptions> = {
 const isString = (value: unknown): value is string => typeof value === 'string';
 const isScopeName = (value: unknown): value is string => typeof value === 'string' && value !== '';
 
-const KNOWN_AUTH_OPTIONS: OptionKeys<AuthOptions> = {
+const KNOWN_AUTH_OPTIONS: OptionKeys<BearerAuthOptions> = {
   server: true,
   tokens: true,
   verify: true,
@@ -128,10 +128,10 @@ function resolveTokens(tokens: ReadonlyArray<string | StaticToken>): readonly Re
  * @throws {McpConfigError} `ERR_MCP_UNKNOWN_OPTION` for a key it does not know; `ERR_MCP_INVALID_OPTION` unless exactly
  *   one of `tokens`, `verify`, `fromRequest` is given, well-formed, or for a bad value of another key
  */
-export function resolveAuthOptions(auth: AuthOptions): ResolvedAuth {
+export function resolveAuthOptions(auth: BearerAuthOptions): ResolvedAuth {
   if (typeof auth !== 'object' || auth === null)
     throw invalidOption('auth', '{ tokens }, { verify }, { fromRequest } or { server }', auth);
-  const read = OptionReader.of<AuthOptions>(auth, 'auth', KNOWN_AUTH_OPTIONS);
+  const read = OptionReader.of<BearerAuthOptions>(auth, 'auth', KNOWN_AUTH_OPTIONS);
   const requiredScopes = read.array('requiredScopes', isScopeName, 'an array of scope names');
   if (read.raw('resourceMetadata') !== undefined) {
     // MCP authorization (RFC 9728): the metadata must name at least one authorization server.
@@ -214,7 +214,7 @@ function staticVerifier(tokens: readonly ResolvedToken[]): (token: string) => Au
  * const outcome = await authenticate(req); // { ok: true, auth: { subject: 'token-0', scopes: [] } }
  * ```
  */
-export function createAuthenticator(options: ResolvedAuth, ownTokens?: AuthOptions['verify']): Authenticate {
+export function createAuthenticator(options: ResolvedAuth, ownTokens?: BearerAuthOptions['verify']): Authenticate {
   const { requiredScopes: required, fromRequest } = options;
   const verify = ownTokens ?? options.verify;
   const fromStatic = options.tokens && staticVerifier(options.tokens);

@@ -26,9 +26,6 @@ export type IdpTokens = {
   readonly scope?: string;
 };
 
-/** {@link IdpTokens} under its public name (the record handlers read as `ctx.auth.extra.upstream`). */
-export type UpstreamTokens = IdpTokens;
-
 /** The provider's token answer, checked. */
 interface TokenAnswer {
   readonly accessToken: string;

@@ -5,8 +5,6 @@ import { OptionReader } from '../../../options/option-reader';
 
 /** How the router proves itself to the IdP's token endpoint (RFC 6749 §2.3.1). */
 export type IdpTokenAuthMethod = 'client_secret_basic' | 'client_secret_post';
-/** {@link IdpTokenAuthMethod} under its public name. */
-export type UpstreamTokenAuthMethod = IdpTokenAuthMethod;
 
 /** Options of {@link oidcUpstream}: the provider the router sends users to, and the client it is registered as there. */
 export interface OidcUpstreamOptions {
