@@ -22,6 +22,8 @@ export interface RoutedRequest {
 export function roundRobinProxy(
   targets: ReadonlyArray<{ readonly host?: string; readonly port: number }>,
   onRoute: (routed: RoutedRequest) => void = () => undefined,
+  /** Told when the target's answer starts (its status and headers): for a stream, once the target holds it open. */
+  onAnswer: (routed: RoutedRequest, status: number) => void = () => undefined,
 ): Server {
   let next = 0;
   return createServer((req, res) => {
@@ -31,7 +33,8 @@ export function roundRobinProxy(
       const index = next++ % targets.length;
       const target = targets[index]!;
       const body = Buffer.concat(chunks);
-      onRoute({ target: index, method: req.method ?? '', body });
+      const routed: RoutedRequest = { target: index, method: req.method ?? '', body };
+      onRoute(routed);
       const forwarded = request(
         {
           host: target.host ?? '127.0.0.1',
@@ -41,6 +44,7 @@ export function roundRobinProxy(
           headers: req.headers,
         },
         (answer) => {
+          onAnswer(routed, answer.statusCode ?? 502);
           res.writeHead(answer.statusCode ?? 502, answer.headers);
           answer.pipe(res);
         },

@@ -119,7 +119,7 @@ export const KNOWN_OPTIONS: OptionKeys<McpRouterOptions> = {
  * @throws {McpConfigError} `ERR_MCP_UNKNOWN_OPTION` for a key it does not know, `ERR_MCP_INVALID_OPTION` for a bad value
  */
 export function resolveOptions(options: McpRouterOptions): ResolvedConfig {
-  if (typeof options !== 'object' || options === null) {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw new McpConfigError('ERR_MCP_INVALID_OPTION', "options must be an object with at least 'name' and 'version'");
   }
   const read = OptionReader.of(options, '', KNOWN_OPTIONS);
@@ -142,10 +142,7 @@ export function resolveOptions(options: McpRouterOptions): ResolvedConfig {
     clientRequestTimeoutMs: read.milliseconds('clientRequestTimeoutMs', DEFAULT_CLIENT_REQUEST_TIMEOUT_MS),
     auth: options.auth === undefined ? undefined : resolveAuthOptions(options.auth),
     origins: options.origins,
-    allowedHosts:
-      options.allowedHosts === undefined || options.allowedHosts === false
-        ? options.allowedHosts
-        : Object.freeze([...options.allowedHosts]),
+    allowedHosts: resolveAllowedHosts(read),
     cors: resolveCors(options.cors, options.origins),
     rateLimit: resolveRateLimit(options.rateLimit, store),
     maxBatchLength: read.positiveInteger('maxBatchLength', DEFAULT_MAX_BATCH_LENGTH),
@@ -192,6 +189,14 @@ function resolveAjv(read: OptionReader<McpRouterOptions>): Ajv2020 | undefined {
   if (ajv !== undefined && typeof ajv?.compile !== 'function')
     throw read.invalid('ajv', 'an Ajv2020 instance', typeof ajv);
   return ajv;
+}
+
+/** `allowedHosts`: a list of host names, `false`, or absent (loopback only on a loopback address, origin-host.ts). */
+function resolveAllowedHosts(read: OptionReader<McpRouterOptions>): readonly string[] | false | undefined {
+  const allowedHosts = read.raw('allowedHosts');
+  if (allowedHosts === undefined || allowedHosts === false) return allowedHosts;
+  const isHost = (host: unknown): host is string => typeof host === 'string' && host !== '';
+  return read.array('allowedHosts', isHost, 'an array of host names, or false');
 }
 
 const STORE_PARTS = ['sessions', 'events', 'bus', 'serverEvents', 'tasks', 'rateLimit', 'stateKey', 'close'] as const;

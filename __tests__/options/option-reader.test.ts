@@ -1,7 +1,7 @@
 // OptionReader: each getter's default, its refusal (one message style, the whole option path), unknown keys.
 
 import { McpConfigError, type OptionKeys } from '../../lib/options/config-error';
-import { listOf, OptionReader } from '../../lib/options/option-reader';
+import { listOf, MAX_TIMER_MS, OptionReader } from '../../lib/options/option-reader';
 
 interface Sample {
   count?: number;
@@ -125,5 +125,34 @@ describe('OptionReader', () => {
   it('lists choices the way messages do', () => {
     expect(listOf(['a'])).toBe("'a'");
     expect(listOf(['a', 'b', 3])).toBe("'a', 'b' or 3");
+  });
+
+  it('reads only a number and a unit as a size, and null as a bad value, not as absent', () => {
+    for (const limit of ['12abc', '1e3', '10 bytes', '4mb extra', '', null])
+      expect(fault(() => read({ limit: limit as never }).size('limit', 1)).message).toContain(
+        `must be a positive number of bytes or text like '4mb', got ${JSON.stringify(limit)}`,
+      );
+    expect(read({ limit: ' 4 MB ' }).size('limit', 1)).toBe(4 * 1024 * 1024);
+  });
+
+  it('refuses a delay longer than Node keeps a timer (2^31 - 1 ms), which it would run after 1 ms', () => {
+    expect(read({ timeoutMs: MAX_TIMER_MS }).milliseconds('timeoutMs', 5)).toBe(MAX_TIMER_MS);
+    expect(fault(() => read({ timeoutMs: 3e9 }).milliseconds('timeoutMs', 5)).message).toBe(
+      "mcpRouter: option 'sample.timeoutMs' must be a positive number of milliseconds, at most 2147483647, got 3000000000",
+    );
+  });
+
+  it('shows a value JSON cannot write by its type, never throwing a TypeError', () => {
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    expect(fault(() => read({ count: 10n as never }).positiveInteger('count', 1)).message).toBe(
+      "mcpRouter: option 'sample.count' must be a positive integer, got bigint",
+    );
+    expect(fault(() => read({ count: circular as never }).positiveInteger('count', 1)).message).toContain('got object');
+  });
+
+  it('gives the fallback of raw() for an absent key only', () => {
+    expect(read({}).raw('name', 'x')).toBe('x');
+    expect(read({ name: null as never }).raw('name', 'x')).toBeNull();
   });
 });

@@ -52,8 +52,17 @@ export function isPositiveInteger(value: unknown): value is number {
 export function invalidOption(option: string, expected: string, value: unknown, item?: string): McpConfigError {
   return new McpConfigError(
     'ERR_MCP_INVALID_OPTION',
-    `${item === undefined ? '' : `${item}: `}option '${option}' must be ${expected}, got ${JSON.stringify(value) ?? typeof value}`,
+    `${item === undefined ? '' : `${item}: `}option '${option}' must be ${expected}, got ${shown(value)}`,
   );
+}
+
+/** A value as a message shows it: JSON, else (a bigint, a circular object) its type. */
+function shown(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? typeof value;
+  } catch {
+    return typeof value;
+  }
 }
 
 /** A list of every key of an options type, which the compiler checks: the known keys of a runtime check for JavaScript callers. */

@@ -12,6 +12,12 @@ import {
 
 type Key<T> = Extract<keyof T, string>;
 
+/** The longest delay Node's timers keep (2^31 - 1 ms, about 24.8 days). */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+/** What `size()` reads as text: a number, then optionally a unit (the units of `bytes`). */
+const SIZE = /^\s*\d+(\.\d+)?\s*(b|kb|mb|gb|tb|pb)?\s*$/i;
+
 /**
  * Reads an options object whose keys are known: unknown keys are refused when it is made (with the nearest known key
  * as a hint), and each getter checks one key's value, fills in its default, and throws `ERR_MCP_INVALID_OPTION`
@@ -64,9 +70,12 @@ export class OptionReader<T extends object> {
     return invalidOption(this.pathOf(key), expected, value, this.item);
   }
 
-  /** The value as given, unchecked: for a value a dedicated resolver checks. */
-  raw<K extends Key<T>>(key: K): T[K] | undefined {
-    return this.options[key];
+  /** The value as given, unchecked, for a value a dedicated resolver checks; `fallback` only when it is absent (not null). */
+  raw<K extends Key<T>>(key: K): T[K] | undefined;
+  raw<K extends Key<T>, F>(key: K, fallback: F): Exclude<T[K], undefined> | F;
+  raw<K extends Key<T>, F>(key: K, fallback?: F): T[K] | F | undefined {
+    const value = this.options[key];
+    return value === undefined ? fallback : value;
   }
 
   /** A positive safe integer (a count, a limit). */
@@ -86,17 +95,21 @@ export class OptionReader<T extends object> {
     const value = this.options[key];
     if (value === undefined) return fallback;
     if (orFalse && value === false) return false;
-    if (!isPositiveInteger(value))
-      throw this.invalid(key, `a positive number of milliseconds${orFalse ? ' or false' : ''}`);
+    const expected = `a positive number of milliseconds${orFalse ? ' or false' : ''}`;
+    if (!isPositiveInteger(value)) throw this.invalid(key, expected);
+    // Node runs a timer longer than 2^31 - 1 ms after 1 ms: such a value would do the opposite of what it says.
+    if (value > MAX_TIMER_MS) throw this.invalid(key, `${expected}, at most ${MAX_TIMER_MS}`);
     return value;
   }
 
-  /** A number of bytes, or text in the units `express.json({ limit })` reads (`'4mb'`, `'512kb'`). */
+  /** A number of bytes, or text in the units `express.json({ limit })` reads (`'4mb'`, `'512kb'`), read by `bytes`. */
   size<K extends Key<T>>(key: K, fallback: number | string): number {
-    const value = this.options[key] ?? fallback;
-    const parsed = typeof value === 'number' ? value : typeof value === 'string' ? bytes.parse(value.trim()) : NaN;
-    if (!isPositiveInteger(parsed))
-      throw this.invalid(key, "a positive number of bytes or text like '4mb'", this.options[key]);
+    const given = this.options[key];
+    const value = given === undefined ? fallback : given;
+    // Only a number and a unit: `bytes` would read the leading digits of anything else ('12abc', '1e3').
+    const parsed =
+      typeof value === 'number' ? value : typeof value === 'string' && SIZE.test(value) ? bytes.parse(value.trim()) : NaN;
+    if (!isPositiveInteger(parsed)) throw this.invalid(key, "a positive number of bytes or text like '4mb'", given);
     return Math.floor(parsed);
   }
 

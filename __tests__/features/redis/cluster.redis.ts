@@ -103,10 +103,10 @@ it("a session's GET stream on one instance hears a list change made on the other
     heard++;
     listChanged.notify();
   });
-  // The SDK opens its GET stream after initialize; wait until the proxy has sent it somewhere.
+  // The SDK opens its GET stream after initialize; wait until an instance holds it open (its answer started).
   const ours = (): typeof cluster.routed => cluster.routed.slice(before);
   await cluster.forwarded
-    .when(() => ours().some((routed) => routed.http === 'GET'), 'the GET stream routed')
+    .when(() => ours().some((routed) => routed.http === 'GET' && routed.answered === 200), 'the GET stream open')
     .catch(() => undefined);
   const stream = ours().find((routed) => routed.http === 'GET')!;
   await nextGoesTo(stream.instance === 'A' ? 'B' : 'A');

@@ -1,5 +1,6 @@
 // Tools: the definition users register, its compiled form, and its guard chain composed once (links in tool-chain.ts).
 
+import { MAX_TIMER_MS } from '../../options/option-reader';
 import { isPositiveInteger, McpConfigError } from '../../options/config-error';
 import type { CompiledSchema, SchemaValidator } from '../schema/validator';
 import { accessRuleOf, type AccessRule } from './access';
@@ -131,7 +132,8 @@ function checkToolDefinition(definition: ToolDefinition<never>): ToolRules {
     throw invalid(`taskStart must be 'call' or 'handler', got ${JSON.stringify(taskStart)}`);
   if (taskStart === 'handler' && task === undefined)
     throw invalid("taskStart: 'handler' needs task: 'optional' or 'required'");
-  if (timeoutMs !== undefined && !isPositiveInteger(timeoutMs))
+  // Node runs a timer longer than 2^31 - 1 ms after 1 ms.
+  if (timeoutMs !== undefined && (!isPositiveInteger(timeoutMs) || timeoutMs > MAX_TIMER_MS))
     throw invalid('timeoutMs must be a positive number of milliseconds');
   return { name, task, taskStart, timeoutMs };
 }

@@ -103,7 +103,11 @@ function resolveTokens(tokens: ReadonlyArray<string | StaticToken>): readonly Re
   const indexOf = new Map<string, number>();
   return Object.freeze(
     tokens.map((entry, index) => {
-      const { token, subject = `token-${index}`, scopes = [] } = typeof entry === 'string' ? { token: entry } : entry;
+      const {
+        token,
+        subject = `token-${index}`,
+        scopes = [],
+      } = typeof entry === 'string' ? { token: entry } : typeof entry === 'object' && entry !== null ? entry : {};
       if (typeof token !== 'string' || token === '')
         throw new McpConfigError(
           'ERR_MCP_INVALID_OPTION',

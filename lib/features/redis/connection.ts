@@ -4,6 +4,8 @@ import type { RedisClientType, RedisClusterType, RedisSentinelType } from 'redis
 import { nodeRedis } from './peers';
 import { isObject } from '../../core/jsonrpc/types';
 import { StoreUnavailableError } from '../../edge/store/shared-store';
+import type { OptionKeys } from '../../options/config-error';
+import { OptionReader } from '../../options/option-reader';
 
 /** A node-redis client the caller already has: `createClient()`, `createCluster()` or `createSentinel()` (connected or not). */
 export type RedisClientLike =
@@ -51,6 +53,31 @@ export interface RedisConnectionOptions {
   readonly commandTimeoutMs?: number;
 }
 
+const KNOWN_OPTIONS: OptionKeys<RedisConnectionOptions> = {
+  url: true,
+  client: true,
+  prefix: true,
+  commandTimeoutMs: true,
+};
+
+/** The `client` option: what the store calls of a node-redis client, checked before it is called. */
+function checkClient(read: OptionReader<RedisConnectionOptions>): RedisClientLike | undefined {
+  const client = read.raw('client');
+  const calls = ['sendCommand', 'duplicate', 'on'] as const;
+  if (
+    client !== undefined &&
+    (typeof client !== 'object' ||
+      client === null ||
+      calls.some((call) => typeof client[call as keyof object] !== 'function'))
+  )
+    throw read.invalid(
+      'client',
+      'a node-redis client: createClient(), createCluster() or createSentinel()',
+      typeof client,
+    );
+  return client;
+}
+
 type Raw = {
   sendCommand: (...args: unknown[]) => Promise<unknown>;
   duplicate: () => Raw;
@@ -81,8 +108,13 @@ export class RedisConnection {
   private subscriberReady: Promise<unknown> | undefined;
   private closed = false;
 
+  /** @throws {McpConfigError} for an unknown option or a bad value, named under `redisStore` */
   constructor(options: RedisConnectionOptions) {
-    const { url, client, prefix = DEFAULT_PREFIX, commandTimeoutMs = DEFAULT_COMMAND_TIMEOUT_MS } = options;
+    const read = OptionReader.of(options, 'redisStore', KNOWN_OPTIONS);
+    const url = read.string('url', { nonEmpty: true });
+    const client = checkClient(read);
+    const prefix = read.string('prefix') ?? DEFAULT_PREFIX;
+    const commandTimeoutMs = read.milliseconds('commandTimeoutMs', DEFAULT_COMMAND_TIMEOUT_MS);
     this.prefix = prefix;
     this.timeoutMs = commandTimeoutMs;
     this.owned = client === undefined;

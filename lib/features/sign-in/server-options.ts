@@ -210,7 +210,7 @@ function resolveIssuer(read: Read): string | undefined {
 /** The consent step's options: how long a consent is remembered (0: ask every time), and the app's own page. */
 function resolveConsent(read: Read): Pick<ResolvedAuthServer, 'rememberConsentMs' | 'renderConsent'> {
   const consent = read.nested('consent', KNOWN_CONSENT);
-  const rememberMs = consent.raw('rememberMs') ?? DEFAULT_REMEMBER_CONSENT_MS;
+  const rememberMs = consent.raw('rememberMs', DEFAULT_REMEMBER_CONSENT_MS);
   if (!Number.isSafeInteger(rememberMs) || rememberMs < 0)
     throw consent.invalid('rememberMs', 'a whole number of ms, 0 or more');
   return { rememberConsentMs: rememberMs, renderConsent: consent.fn('render') };

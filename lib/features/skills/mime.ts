@@ -15,8 +15,13 @@ const SKILL_TYPES: Readonly<Record<string, string>> = {
   '.yml': 'application/yaml',
 };
 
-/** A type no text file holds: an extension that names media for a file that reads as text is not believed. */
-const MEDIA = /^(audio|video|font)\//;
+/**
+ * The types a file that reads as text is believed to hold: text, and the structured text formats. An extension
+ * mime-db maps elsewhere (`.rs` is an RLS services document there, `.bat` a Windows program, `.cjs` `application/node`)
+ * names another kind of file than a skill's source, which is then `text/plain`.
+ */
+const TEXTUAL =
+  /^(text\/|image\/svg\+xml$|application\/(json|ld\+json|xml|yaml|toml|javascript|ecmascript|x-sh|x-httpd-php|sql|graphql|x-tex)$)/;
 
 /**
  * The media type of `file` by its extension (SEP-2640: a SKILL.md is `text/markdown`), without parameters; else
@@ -27,6 +32,6 @@ const MEDIA = /^(audio|video|font)\//;
 export function mimeTypeOf(file: string, text: boolean): string {
   const extension = path.extname(file).toLowerCase();
   const type = SKILL_TYPES[extension] ?? lookup(extension);
-  if (type !== false && !(text && MEDIA.test(type))) return type;
+  if (type !== false && (!text || TEXTUAL.test(type))) return type;
   return text ? 'text/plain' : 'application/octet-stream';
 }

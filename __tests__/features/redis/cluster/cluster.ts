@@ -14,6 +14,8 @@ export interface Routed {
   readonly http: string;
   /** The JSON-RPC method (or 'response' for a posted answer), when the body is one message. */
   readonly rpc: string | undefined;
+  /** The instance's answer status, once its answer started (a GET stream: once the instance holds it open). */
+  answered?: number;
 }
 
 export interface Instance {
@@ -30,7 +32,7 @@ export interface Cluster {
   readonly instances: readonly Instance[];
   /** Every request the proxy forwarded, in order. */
   readonly routed: Routed[];
-  /** Told at each entry of `routed`. */
+  /** Told at each entry of `routed`, and when its answer starts. */
   readonly forwarded: Signal;
   /** Waits until an instance printed `text`. */
   waitForOutput(text: string, ms?: number): Promise<string>;
@@ -107,10 +109,27 @@ export async function startCluster(redisUrl: string, options: { maxStreams?: num
   );
   const routed: Routed[] = [];
   const forwarded = new Signal();
-  const proxy: Server = roundRobinProxy(instances, ({ target, method, body }) => {
-    routed.push({ instance: instances[target]!.name, http: method, rpc: body.length > 0 ? rpcOf(body) : undefined });
-    forwarded.notify();
-  });
+  const entries = new WeakMap<object, Routed>();
+  const proxy: Server = roundRobinProxy(
+    instances,
+    (request) => {
+      const { target, method, body } = request;
+      const entry: Routed = {
+        instance: instances[target]!.name,
+        http: method,
+        rpc: body.length > 0 ? rpcOf(body) : undefined,
+      };
+      entries.set(request, entry);
+      routed.push(entry);
+      forwarded.notify();
+    },
+    (request, status) => {
+      const entry = entries.get(request);
+      entries.delete(request);
+      if (entry !== undefined) entry.answered = status;
+      forwarded.notify();
+    },
+  );
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   const { port } = proxy.address() as AddressInfo;
   return {

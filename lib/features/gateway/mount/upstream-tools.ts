@@ -48,7 +48,7 @@ export function resolveTools(upstream: OptionReader<WithTools>): Required<Upstre
   if (tools === undefined || tools === true) return { include: [], exclude: [], rename: {} };
   if (!isObject(tools)) throw upstream.invalid('tools', 'a boolean or { include, exclude, rename }');
   const read = upstream.nested('tools', UPSTREAM_TOOLS_KEYS);
-  const rename = read.raw('rename') ?? {};
+  const rename: Readonly<Record<string, string>> = read.raw('rename', {});
   if (!isObject(rename) || !Object.values(rename).every((to) => typeof to === 'string' && NEW_NAME.test(to)))
     throw read.invalid('rename', 'an object of upstream name → new name (1–128 characters of A-Z a-z 0-9 _ . -)');
   return {

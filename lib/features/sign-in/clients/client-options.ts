@@ -199,7 +199,7 @@ function resolveRegistration(read: Read): ResolvedClients['registration'] {
 function resolveDocuments(read: Read): ResolvedClients['clientMetadataDocuments'] {
   const documents = toggled<ClientMetadataDocumentOptions>(read, 'clientMetadataDocuments', DOCUMENT_KEYS);
   if (documents === false) return false;
-  const ca = documents.raw('ca') ?? [];
+  const ca = documents.raw('ca', []);
   const authorities = typeof ca === 'string' ? [ca] : ca;
   if (
     !Array.isArray(authorities) ||
