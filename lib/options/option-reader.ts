@@ -108,7 +108,11 @@ export class OptionReader<T extends object> {
     const value = given === undefined ? fallback : given;
     // Only a number and a unit: `bytes` would read the leading digits of anything else ('12abc', '1e3').
     const parsed =
-      typeof value === 'number' ? value : typeof value === 'string' && SIZE.test(value) ? bytes.parse(value.trim()) : NaN;
+      typeof value === 'number'
+        ? value
+        : typeof value === 'string' && SIZE.test(value)
+          ? bytes.parse(value.trim())
+          : NaN;
     if (!isPositiveInteger(parsed)) throw this.invalid(key, "a positive number of bytes or text like '4mb'", given);
     return Math.floor(parsed);
   }
