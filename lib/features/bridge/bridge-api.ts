@@ -4,6 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import type { RequestHandler, Router } from 'express';
 import { appOf, appRunning, expressRouteOf } from '../../edge/express-host';
 import type { McpLogger } from '../../core/logger';
+import { invalidOption } from '../../options/config-error';
 import type { McpRegistration } from '../../core/registry/definition';
 import type { Registry } from '../../core/registry/registry';
 import type { ToolDefinition } from '../../core/registry/tools';
@@ -45,6 +46,9 @@ export interface Bridge {
  */
 export function createBridge(registry: Registry, router: Router, logger: McpLogger, telemetry?: McpObserver): Bridge {
   const addRouteTool: AddRouteTool = (meta, method, path, dispatch) => {
+    // Checked before the route is traced by them: routeTool() checks the rest of the meta.
+    if (typeof method !== 'string') throw invalidOption('method', 'an HTTP method', method, 'route tool');
+    if (typeof path !== 'string') throw invalidOption('path', 'a path', path, 'route tool');
     const traced = telemetry === undefined ? dispatch : tracedDispatch(telemetry, method, path, dispatch);
     const { definition, mode } = routeTool(meta, method, path, traced);
     return registry.addTool(definition as ToolDefinition<never>, mode);
@@ -55,6 +59,8 @@ export function createBridge(registry: Registry, router: Router, logger: McpLogg
   );
   const expressRoute = expressRouteOf(router);
   const exposeRoutes: Bridge['exposeRoutes'] = (app, routes) => {
+    if (!Array.isArray(routes) || !routes.every((route) => typeof route === 'object' && route !== null))
+      throw invalidOption('routes', 'an array of { method, path, description, … }', routes, 'mcp.exposeRoutes()');
     const dispatch = asDispatcher(appRunning(app) as RouteTarget, logger);
     return routes.map(({ method, path, ...meta }) => addRouteTool(meta, method, path, dispatch));
   };

@@ -1,7 +1,7 @@
 // A route as a tool: arguments → an in-process request through Express (light-my-request), response → tool result.
 
 import type { ServerResponse } from 'node:http';
-import type { OptionKeys } from '../../options/config-error';
+import { invalidOption, type OptionKeys } from '../../options/config-error';
 import type { RequestContext } from '../../core/registry/request-context';
 import { itemLabel, rejectUnknownDefinitionKeys } from '../../core/registry/definition';
 import { TOOL_NESTED_KEYS } from '../../core/registry/tool-definition';
@@ -46,9 +46,20 @@ const ROUTE_NESTED_KEYS = { ...TOOL_NESTED_KEYS, input: ROUTE_INPUT_KEYS };
  * @param bridged - whether `method` and `path` are keys of the meta (`mcp.route()`), not given beside it
  * @throws {McpConfigError} `ERR_MCP_UNKNOWN_OPTION`
  */
-export function rejectUnknownRouteKeys(meta: object, item: string, bridged: boolean): void {
+export function checkRouteMeta(meta: object, item: string, bridged: boolean): void {
+  if (typeof meta !== 'object' || meta === null) throw invalidOption('meta', '{ description, … }', meta, item);
   const keys = bridged ? BRIDGED_ROUTE_KEYS : ROUTE_META_KEYS;
   rejectUnknownDefinitionKeys(meta as Record<string, unknown>, keys, item, ROUTE_NESTED_KEYS);
+  const { description, method, path, forwardHeaders } = meta as Partial<BridgedRouteMeta>;
+  if (typeof description !== 'string' || description.trim() === '')
+    throw invalidOption('description', 'a non-empty string', description, item);
+  if (method !== undefined && typeof method !== 'string') throw invalidOption('method', 'an HTTP method', method, item);
+  if (path !== undefined && typeof path !== 'string') throw invalidOption('path', 'a path', path, item);
+  if (
+    forwardHeaders !== undefined &&
+    !(Array.isArray(forwardHeaders) && forwardHeaders.every((h) => typeof h === 'string'))
+  )
+    throw invalidOption('forwardHeaders', 'an array of header names', forwardHeaders, item);
 }
 
 /** A route's tool, and how the registry serves it (its arguments as the wire carries them, before the schema). */
@@ -98,7 +109,7 @@ function reportWrites(res: ServerResponse, ctx: RequestContext): void {
  */
 export function routeTool(meta: RouteToolMeta, method: string, path: string, dispatch: RequestDispatcher): RouteTool {
   const name = meta.name ?? toolNameFor(method, path);
-  rejectUnknownRouteKeys(meta, itemLabel('route tool', name), false);
+  checkRouteMeta(meta, itemLabel('route tool', name), false);
   const template = compilePath(path, `route tool '${name}'`);
   const layout = inputLayoutFor(
     meta.input,

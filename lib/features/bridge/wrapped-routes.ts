@@ -7,7 +7,7 @@ import { itemLabel, type McpRegistration } from '../../core/registry/definition'
 import { asDispatcher, type RouteTarget } from '../../edge/host-routes/host-dispatch';
 import type { RequestDispatcher } from '../../edge/host-routes/in-process';
 import type { AddRouteTool, BridgedRouteMeta } from '../../edge/host-routes/route-tool-meta';
-import { rejectUnknownRouteKeys } from './route-tool';
+import { checkRouteMeta } from './route-tool';
 
 /** The routes wrapped by one MCP router's `route()`. */
 export interface WrappedRoutes {
@@ -72,11 +72,10 @@ export function createWrappedRoutes(
     wrap(meta, handlers) {
       const last = handlers[handlers.length - 1];
       // Checked now, at boot: a route waiting for the first request is registered then, too late to throw.
+      const name = typeof meta === 'object' && meta !== null ? meta.name : undefined;
       const item =
-        meta.name === undefined
-          ? `route tool of handler '${last?.name || 'anonymous'}'`
-          : itemLabel('route tool', meta.name);
-      rejectUnknownRouteKeys(meta, item, true);
+        name === undefined ? `route tool of handler '${last?.name || 'anonymous'}'` : itemLabel('route tool', name);
+      checkRouteMeta(meta, item, true);
       // A name in an upstream's namespace would be refused only when learned: refused now (one given with its path is
       // registered below, and refused there).
       if (meta.name !== undefined && meta.path === undefined) reserveName(meta.name);
