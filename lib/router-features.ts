@@ -38,14 +38,10 @@ type UnionToIntersection<U> = (U extends unknown ? (union: U) => void : never) e
   : never;
 
 /** The features' view of the host app's routes before a feature offers them: a misordered install fails loudly. */
-const NO_HOST_ROUTES: HostRoutes = {
-  addRouteTool: () => {
-    throw new Error('mcpRouter: no feature offers host routes (the bridge is installed first)');
-  },
-  throughHost: () => {
-    throw new Error('mcpRouter: no feature offers host routes (the bridge is installed first)');
-  },
+const notOffered = (): never => {
+  throw new Error('mcpRouter: no feature offers host routes (the bridge is installed first)');
 };
+const NO_HOST_ROUTES: HostRoutes = { addRouteTool: notOffered, throughHost: notOffered };
 
 type AnyFeature = RouterFeature<McpRouterOptions, unknown, object>;
 

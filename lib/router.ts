@@ -2,7 +2,6 @@
 
 import express from 'express';
 import { createRouterAuth } from './edge/security/authentication';
-import { createHostMatcher } from './edge/security/origin-host';
 import { runOwnLayersDirectly } from './edge/express-host';
 import type { McpRouterOptions } from './options';
 import { resolveOptions } from './resolved-config';
@@ -48,8 +47,9 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
   const core = buildRouterCore(config, telemetry);
   const { registry, dispatcher, sessions, listenStreams } = core;
   const router = express.Router();
-  const installed = features.install(featureHost(config, core, router, telemetry));
-  const auth = createRouterAuth(config.auth, createHostMatcher(config.allowedHosts), installed.issuer);
+  const host = featureHost(config, core, router, telemetry);
+  const installed = features.install(host);
+  const auth = createRouterAuth(config.auth, host.isAllowedHost, installed.issuer);
   const { authOf } = auth;
   const endpoint = createEndpoint(
     dispatcher,
@@ -59,7 +59,12 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
   // The front door and the endpoint are one Express layer: a request crosses the router's stack once.
   const ready =
     config.store && whenStoreReady(config.store, config.stateKeyGiven ? undefined : config.inputRequired.stateKey);
-  const serve = createFrontDoor({ ...config, ready }, auth.steps, (req) => authOf(req)?.subject, endpoint);
+  const serve = createFrontDoor(
+    { ...config, ready, isAllowedHost: host.isAllowedHost },
+    auth.steps,
+    (req) => authOf(req)?.subject,
+    endpoint,
+  );
   const onError = createErrorHandler(config.logger);
   router.use(serve);
   router.use(onError);

@@ -49,8 +49,9 @@ export interface RouterAuth {
  * @param issuer - with `auth.server`: the router's own authorization server (the sign-in feature installs it)
  * @example
  * ```ts
- * const auth = createRouterAuth(config.auth, createHostMatcher(config.allowedHosts));
- * const frontDoor = createFrontDoor(config, auth.steps, (req) => auth.authOf(req)?.subject, endpoint);
+ * const isAllowedHost = createHostMatcher(config.allowedHosts);
+ * const auth = createRouterAuth(config.auth, isAllowedHost);
+ * const frontDoor = createFrontDoor({ ...config, isAllowedHost }, auth.steps, (req) => auth.authOf(req)?.subject, endpoint);
  * ```
  */
 export function createRouterAuth(

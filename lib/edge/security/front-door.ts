@@ -5,13 +5,14 @@ import type { CorsOptions } from 'cors';
 import type { RequestHandler } from 'express';
 import { rejectMalformedHost } from '../http/host-header';
 import { createCorsHandler } from './cors';
-import { createHostMatcher, createOriginHostGuard, createOriginMatcher, type OriginsOption } from './origin-host';
+import { createOriginHostGuard, createOriginMatcher, type OriginsOption } from './origin-host';
 import { createRateLimiter, type ResolvedRateLimit } from './rate-limit';
 
 /** The router options the front door reads, checked by `resolveOptions()`. */
 export interface FrontDoorSettings {
   readonly origins: OriginsOption | undefined;
-  readonly allowedHosts: readonly string[] | false | undefined;
+  /** The `allowedHosts` decision (`createHostMatcher`), made once per router and shared with its metadata documents. */
+  readonly isAllowedHost: (req: IncomingMessage) => boolean;
   readonly cors: Readonly<CorsOptions> | false;
   readonly rateLimit: ResolvedRateLimit | false;
   readonly bodyLimit: number;
@@ -56,7 +57,7 @@ export function createFrontDoor(
   inner: RequestHandler,
 ): RequestHandler {
   const isAllowedOrigin = createOriginMatcher(settings.origins);
-  const isAllowedHost = createHostMatcher(settings.allowedHosts);
+  const { isAllowedHost } = settings;
   // First of all: every route below builds URLs from the Host (metadata, issuer, challenges) or checks it.
   const steps: RequestHandler[] = [
     function mcpHostSyntax(req, res, next) {

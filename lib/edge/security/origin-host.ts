@@ -89,9 +89,6 @@ export function createHostMatcher(
     return (req) =>
       !isLoopbackHost(req.socket.localAddress ?? '') || isLoopbackHost(hostnameOf(req.headers.host ?? ''));
   }
-  if (!Array.isArray(allowedHosts) || !allowedHosts.every((host) => typeof host === 'string' && host !== '')) {
-    throw invalidOption('allowedHosts', 'an array of host names, or false', allowedHosts);
-  }
   const allowed = new Set(allowedHosts.map((host) => host.toLowerCase()));
   return (req) => {
     const host = (req.headers.host ?? '').toLowerCase();

@@ -14,7 +14,7 @@ import type { RequestDispatcher } from '../../edge/host-routes/in-process';
 import type { AddRouteTool, BridgedRouteMeta, RouteToolMeta } from '../../edge/host-routes/route-tool-meta';
 import { tracedDispatch } from './traced-dispatch';
 import { routesFromOpenApi } from './openapi';
-import { routeTool } from './route-tool';
+import { checkRouteTarget, routeTool } from './route-tool';
 import { createWrappedRoutes } from './wrapped-routes';
 
 /** What the bridge adds to one router. */
@@ -47,8 +47,7 @@ export interface Bridge {
 export function createBridge(registry: Registry, router: Router, logger: McpLogger, telemetry?: McpObserver): Bridge {
   const addRouteTool: AddRouteTool = (meta, method, path, dispatch) => {
     // Checked before the route is traced by them: routeTool() checks the rest of the meta.
-    if (typeof method !== 'string') throw invalidOption('method', 'an HTTP method', method, 'route tool');
-    if (typeof path !== 'string') throw invalidOption('path', 'a path', path, 'route tool');
+    checkRouteTarget(method, path, 'route tool');
     const traced = telemetry === undefined ? dispatch : tracedDispatch(telemetry, method, path, dispatch);
     const { definition, mode } = routeTool(meta, method, path, traced);
     return registry.addTool(definition as ToolDefinition<never>, mode);

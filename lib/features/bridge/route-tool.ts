@@ -38,13 +38,20 @@ const BRIDGED_ROUTE_KEYS: OptionKeys<BridgedRouteMeta> = { ...ROUTE_META_KEYS, m
 /** The nested options of a route's meta that are this router's: their keys are checked too. */
 const ROUTE_NESTED_KEYS = { ...TOOL_NESTED_KEYS, input: ROUTE_INPUT_KEYS };
 
+/** A route's method and path are strings: checked before either names or traces anything. */
+export function checkRouteTarget(method: unknown, path: unknown, item: string): void {
+  if (typeof method !== 'string') throw invalidOption('method', 'an HTTP method', method, item);
+  if (typeof path !== 'string') throw invalidOption('path', 'a path', path, item);
+}
+
 /**
- * Refuses a key a route's meta does not have (and one of its `input`, `ui` or `rateLimit`), as `mcp.tool()` does.
- * `mcp.route()` checks when it is called, though its tool may be registered only on the first request.
+ * Checks a route's meta as `mcp.tool()` checks a definition: its keys (and those of its `input`, `ui` or
+ * `rateLimit`), a description, and the types of `method`, `path` and `forwardHeaders`. `mcp.route()` checks when it
+ * is called, though its tool may be registered only on the first request.
  *
  * @param item - names the route's tool in the message
  * @param bridged - whether `method` and `path` are keys of the meta (`mcp.route()`), not given beside it
- * @throws {McpConfigError} `ERR_MCP_UNKNOWN_OPTION`
+ * @throws {McpConfigError} `ERR_MCP_UNKNOWN_OPTION` for an unknown key, `ERR_MCP_INVALID_OPTION` for a bad value
  */
 export function checkRouteMeta(meta: object, item: string, bridged: boolean): void {
   if (typeof meta !== 'object' || meta === null) throw invalidOption('meta', '{ description, … }', meta, item);
@@ -53,8 +60,7 @@ export function checkRouteMeta(meta: object, item: string, bridged: boolean): vo
   const { description, method, path, forwardHeaders } = meta as Partial<BridgedRouteMeta>;
   if (typeof description !== 'string' || description.trim() === '')
     throw invalidOption('description', 'a non-empty string', description, item);
-  if (method !== undefined && typeof method !== 'string') throw invalidOption('method', 'an HTTP method', method, item);
-  if (path !== undefined && typeof path !== 'string') throw invalidOption('path', 'a path', path, item);
+  checkRouteTarget(method ?? '', path ?? '', item);
   if (
     forwardHeaders !== undefined &&
     !(Array.isArray(forwardHeaders) && forwardHeaders.every((h) => typeof h === 'string'))
