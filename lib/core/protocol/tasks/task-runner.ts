@@ -8,7 +8,7 @@ import type { ResolvedTasks } from './task-options';
 import { isTerminal, TaskLimitError, type TaskRecord } from './task-store';
 import type { CallRoute } from '../call-line';
 import { NO_STREAM } from '../client-requests';
-import { answerAsks, asksState, taskAsker, withoutAsks, type ChangeTask, type LiveTask } from './task-asks';
+import { answerAsks, taskAsker, withoutAsks, type ChangeTask, type LiveTask } from './task-asks';
 
 /** The router's task settings, resolved once (the `tasks` option): the store, `ttlMs`, `pollIntervalMs`. */
 export type TaskSettings = ResolvedTasks;

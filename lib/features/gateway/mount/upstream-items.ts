@@ -69,7 +69,7 @@ export function toolDefinition(
   entry: Entry & { name: string },
   headerParamsOf: () => readonly HeaderParam[],
 ): ToolDefinition<never> {
-  const { client, options, naming } = source;
+  const { options, naming } = source;
   const original = entry.name;
   const guards = Object.hasOwn(options.guards, original) ? options.guards[original] : undefined;
   const paidHere = guards !== undefined && guards.length > 0;
