@@ -19,7 +19,15 @@ const freshPrefix = (): string => `si${++testNumber}:`;
 describeSignInStore('RedisSignInStore', () => new RedisSignInStore(redis.connect({ prefix: freshPrefix() })));
 
 /** Small bounds, each its own. */
-const LIMITS: SignInLimits = { clients: 5, refreshFamilies: 5, consents: 5, pendingAuthorizations: 3, codes: 3 };
+const LIMITS: SignInLimits = {
+  clients: 5,
+  refreshFamilies: 5,
+  consents: 5,
+  pendingAuthorizations: 3,
+  codes: 3,
+  replays: 3,
+  exchangedTokens: 3,
+};
 
 /** Two instances of one router: two connections under one prefix, a store on each. */
 function twoInstances(): { a: RedisSignInStore; b: RedisSignInStore; connection: RedisConnection } {

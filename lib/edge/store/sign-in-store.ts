@@ -16,7 +16,11 @@ export type SignInKind =
   /** The router's signing keys (one per rotation period). */
   | 'keys'
   /** State of a login at an upstream identity provider (oidcUpstream) and the provider's tokens. */
-  | 'upstream';
+  | 'upstream'
+  /** Ids seen once, kept for the lifetime of what they name: client assertions', ID-JAGs' and DPoP proofs' `jti`. */
+  | 'replay'
+  /** Tokens the gateway obtained for a caller at an upstream's identity provider (RFC 8693), until shortly before they expire. */
+  | 'exchange';
 
 /** A stored record: plain JSON, so a store may keep it anywhere. */
 export type SignInRecord = Readonly<Record<string, unknown>>;
@@ -38,6 +42,10 @@ export interface SignInLimits {
   readonly pendingAuthorizations: number;
   /** Authorization codes, and (a bound of its own) the codes already used that a replay would name. */
   readonly codes: number;
+  /** Single-use ids remembered (`jti`s of assertions and proofs). */
+  readonly replays: number;
+  /** Exchanged tokens kept for callers of upstreams. */
+  readonly exchangedTokens: number;
 }
 
 /** A store's bound of each kind when it is given none: the default of every `auth.server` sign-in bound. */
@@ -52,6 +60,8 @@ const BOUND_OF: Readonly<Record<Exclude<SignInKind, 'keys'>, keyof SignInLimits>
   pending: 'pendingAuthorizations',
   upstream: 'pendingAuthorizations',
   code: 'codes',
+  replay: 'replays',
+  exchange: 'exchangedTokens',
 };
 
 /** The most records of `kind` a store keeps under `limits`; undefined for `keys`, which no client can make it write. */

@@ -81,6 +81,13 @@ export interface AuthServerOptions extends ClientsOptions, SigningKeysOptions {
   /** The most authorization codes issued and not yet redeemed (with the used ones a replay would name); past it the oldest goes. Defaults to `10000`. */
   maxCodes?: number;
   /**
+   * The most single-use ids remembered, across instances with a shared store: the `jti` of client assertions,
+   * ID-JAGs and DPoP proofs, each kept until what it names expires (minutes). Past it the oldest is forgotten, and
+   * could be presented once more within its lifetime: keep it above the assertions and proofs a few minutes bring.
+   * Defaults to `100000`.
+   */
+  maxUsedIds?: number;
+  /**
    * The most requests a minute from one client address to the authorize, consent, callback, token and revocation
    * endpoints (429 beyond), or `false`. Registration has its own (`registration.perMinute`). Defaults to 300.
    */
@@ -114,6 +121,8 @@ export const DEFAULT_MAX_REFRESH_FAMILIES = DEFAULT_MAX_SIGN_IN_RECORDS;
 export const DEFAULT_MAX_CONSENTS = DEFAULT_MAX_SIGN_IN_RECORDS;
 export const DEFAULT_MAX_PENDING_AUTHORIZATIONS = DEFAULT_MAX_SIGN_IN_RECORDS;
 export const DEFAULT_MAX_CODES = DEFAULT_MAX_SIGN_IN_RECORDS;
+/** Single-use ids are small and come in floods of assertions: more of them are kept. */
+export const DEFAULT_MAX_USED_IDS = 100_000;
 
 const KNOWN: OptionKeys<AuthServerOptions> = {
   signIn: true,
@@ -128,6 +137,7 @@ const KNOWN: OptionKeys<AuthServerOptions> = {
   maxConsents: true,
   maxPendingAuthorizations: true,
   maxCodes: true,
+  maxUsedIds: true,
   rateLimit: true,
   clients: true,
   registration: true,
@@ -151,6 +161,8 @@ function resolveLimits(read: Read, clients: ResolvedClients): SignInLimits {
     consents: read.positiveInteger('maxConsents', DEFAULT_MAX_CONSENTS),
     pendingAuthorizations: read.positiveInteger('maxPendingAuthorizations', DEFAULT_MAX_PENDING_AUTHORIZATIONS),
     codes: read.positiveInteger('maxCodes', DEFAULT_MAX_CODES),
+    replays: read.positiveInteger('maxUsedIds', DEFAULT_MAX_USED_IDS),
+    exchangedTokens: DEFAULT_MAX_SIGN_IN_RECORDS,
   });
 }
 

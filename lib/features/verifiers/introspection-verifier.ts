@@ -8,7 +8,8 @@ import type { AuthInfo } from '../../core/registry/request-context';
 import { createVerifiedTokenCache, tokenDigest } from '../../edge/security/token-cache';
 import { audienceFor, namesAudience, scopesOf } from './audience';
 import { boundedFetch } from '../../edge/outbound/bounded-fetch';
-import { readFetchSettings, readVerifierOptions, throttledWarn, VerifierFetchError } from './verifier-fetch';
+import { readVerifierOptions } from './verifier-fetch';
+import { readFetchSettings, throttledWarn, ProviderFetchError } from '../../edge/outbound/provider-fetch';
 
 /** Options of {@link introspectionVerifier}. */
 export interface IntrospectionVerifierOptions {
@@ -131,7 +132,7 @@ export function introspectionVerifier(
         timeoutMs,
         maxBytes,
       );
-      if (response.status !== 200) throw new VerifierFetchError(`HTTP ${response.status}`);
+      if (response.status !== 200) throw new ProviderFetchError(`HTTP ${response.status}`);
       const answer: unknown = JSON.parse(response.text);
       if (typeof answer !== 'object' || answer === null || Array.isArray(answer))
         throw new Error('the answer is not a JSON object');

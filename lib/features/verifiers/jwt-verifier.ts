@@ -2,8 +2,8 @@
 
 import { ASYMMETRIC_JWS_ALGORITHMS } from '../../edge/security/jose-types';
 import type { IncomingMessage } from 'node:http';
-import type { JWTPayload, JWTVerifyGetKey } from 'jose';
-import { McpConfigError, type OptionKeys } from '../../options/config-error';
+import type { JWTPayload } from 'jose';
+import type { OptionKeys } from '../../options/config-error';
 import type { OptionReader } from '../../options/option-reader';
 import type { McpLogger } from '../../core/logger';
 import type { AuthInfo } from '../../core/registry/request-context';
@@ -11,8 +11,9 @@ import { jose } from '../../edge/security/jose';
 import { createVerifiedTokenCache } from '../../edge/security/token-cache';
 import { audienceFor, namesAudience, scopesOf } from './audience';
 import { BoundedFetchError } from '../../edge/outbound/bounded-fetch';
-import { readFetchSettings, readVerifierOptions, VerifierFetchError } from './verifier-fetch';
-import { createRemoteJwks, DEFAULT_JWKS_COOLDOWN_MS, publicKeysOf } from './jwks';
+import { readVerifierOptions } from './verifier-fetch';
+import { ProviderFetchError } from '../../edge/outbound/provider-fetch';
+import { readKeySet } from '../../edge/security/jwks';
 
 /** A JSON Web Key Set (RFC 7517 §5): public keys only are used. */
 export interface JsonWebKeySet {
@@ -99,33 +100,6 @@ function readClockTolerance(read: Read): number {
   return seconds;
 }
 
-/** The key resolver of the options: the remote set, or the inline one. */
-function readKeys(read: Read, logger: McpLogger): JWTVerifyGetKey {
-  const jwks = read.raw('jwks');
-  if ((read.raw('jwksUri') === undefined) === (jwks === undefined))
-    throw new McpConfigError(
-      'ERR_MCP_INVALID_OPTION',
-      `jwtVerifier needs exactly one of '${read.pathOf('jwksUri')}' or '${read.pathOf('jwks')}'`,
-    );
-  if (jwks !== undefined) {
-    let set;
-    try {
-      set = publicKeysOf(jwks);
-    } catch {
-      throw read.invalid('jwks', 'a JSON Web Key Set ({ keys: [...] })');
-    }
-    if (set.keys.length === 0) throw read.invalid('jwks', 'a JSON Web Key Set with at least one public key');
-    return jose().createLocalJWKSet(set);
-  }
-  const { url, timeoutMs, maxBytes } = readFetchSettings(read, {
-    url: 'jwksUri',
-    timeoutMs: 'jwksTimeoutMs',
-    maxBytes: 'jwksMaxBytes',
-  });
-  const cooldownMs = read.milliseconds('jwksCooldownMs', DEFAULT_JWKS_COOLDOWN_MS);
-  return createRemoteJwks(url, { timeoutMs, maxBytes, cooldownMs, logger });
-}
-
 /** The principal of a verified token's claims, or null without a `sub` (MCP: the token must name who it is for). */
 function principalOf(claims: JWTPayload, scopeClaim: string | undefined): AuthInfo | null {
   const { sub, exp, ...rest } = claims;
@@ -160,7 +134,7 @@ export function jwtVerifier(
   const clockToleranceSec = readClockTolerance(read);
   const algorithms = readAlgorithms(read);
   const cache = createVerifiedTokenCache({ max: shared.cacheMax });
-  const getKey = readKeys(read, logger);
+  const getKey = readKeySet(read, logger, 'jwtVerifier');
   const { jwtVerify } = jose();
 
   return async function verifyJwt(token: string, req: IncomingMessage): Promise<AuthInfo | null> {
@@ -184,7 +158,7 @@ export function jwtVerifier(
     } catch (err) {
       // A bad token (jose's ERR_JWT_*, ERR_JWS_*, ERR_JWKS_*) or keys that would not load (logged where fetched): 401.
       const refusal =
-        err instanceof VerifierFetchError ||
+        err instanceof ProviderFetchError ||
         err instanceof BoundedFetchError ||
         /^ERR_J/.test(String((err as { code?: unknown } | null)?.code));
       if (!refusal) logger.error(err, 'jwtVerifier: unexpected failure; the token is refused');

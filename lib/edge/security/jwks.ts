@@ -2,9 +2,11 @@
 
 import type { JSONWebKeySet, JWTVerifyGetKey } from 'jose';
 import type { McpLogger } from '../../core/logger';
-import { jose } from '../../edge/security/jose';
-import { boundedFetch } from '../../edge/outbound/bounded-fetch';
-import { throttledWarn, VerifierFetchError } from './verifier-fetch';
+import { McpConfigError } from '../../options/config-error';
+import type { OptionReader } from '../../options/option-reader';
+import { jose } from './jose';
+import { boundedFetch } from '../outbound/bounded-fetch';
+import { readFetchSettings, throttledWarn, ProviderFetchError } from '../outbound/provider-fetch';
 
 /** How long fetched keys are used when the answer says nothing (Cache-Control max-age): 10 min. */
 export const DEFAULT_JWKS_MAX_AGE_MS = 10 * 60 * 1000;
@@ -81,7 +83,7 @@ export function createRemoteJwks(
         settings.timeoutMs,
         settings.maxBytes,
       );
-      if (response.status !== 200) throw new VerifierFetchError(`HTTP ${response.status}`);
+      if (response.status !== 200) throw new ProviderFetchError(`HTTP ${response.status}`);
       const set = publicKeysOf(JSON.parse(response.text));
       if (set.keys.length === 0) throw new Error('it has no public key');
       local = jose().createLocalJWKSet(set);
@@ -105,7 +107,7 @@ export function createRemoteJwks(
 
   return async function remoteJwksKey(...[header, token]: Parameters<JWTVerifyGetKey>) {
     if (local === undefined || now() >= freshUntil) await refresh();
-    if (local === undefined) throw new VerifierFetchError('no JWKS loaded');
+    if (local === undefined) throw new ProviderFetchError('no JWKS loaded');
     try {
       return await local(header, token);
     } catch (err) {
@@ -117,4 +119,51 @@ export function createRemoteJwks(
       return local(header, token);
     }
   };
+}
+
+/** The options that name a key set: inline, or where it is published (with the bounds of its fetch). */
+export interface KeySetOptions {
+  jwks?: unknown;
+  jwksUri?: string | URL;
+  jwksTimeoutMs?: number;
+  jwksMaxBytes?: number;
+  jwksCooldownMs?: number;
+}
+
+/**
+ * The key resolver of options naming exactly one of `jwks` (inline) or `jwksUri` (fetched within its bounds, see
+ * {@link createRemoteJwks}): a JWT verifier's provider, a trusted identity provider, a client's keys.
+ *
+ * @param owner - how messages name the thing that needs the keys: `'jwtVerifier'`, `"client 'cli'"`
+ * @throws {McpConfigError} `ERR_MCP_INVALID_OPTION` naming the key at fault
+ */
+export function readKeySet<T extends KeySetOptions>(
+  read: OptionReader<T>,
+  logger: McpLogger,
+  owner: string,
+): JWTVerifyGetKey {
+  const generic = read as unknown as OptionReader<KeySetOptions>;
+  const jwks = generic.raw('jwks');
+  if ((generic.raw('jwksUri') === undefined) === (jwks === undefined))
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_OPTION',
+      `${owner} needs exactly one of '${generic.pathOf('jwksUri')}' or '${generic.pathOf('jwks')}'`,
+    );
+  if (jwks !== undefined) {
+    let set;
+    try {
+      set = publicKeysOf(jwks);
+    } catch {
+      throw generic.invalid('jwks', 'a JSON Web Key Set ({ keys: [...] })');
+    }
+    if (set.keys.length === 0) throw generic.invalid('jwks', 'a JSON Web Key Set with at least one public key');
+    return jose().createLocalJWKSet(set);
+  }
+  const { url, timeoutMs, maxBytes } = readFetchSettings(generic, {
+    url: 'jwksUri',
+    timeoutMs: 'jwksTimeoutMs',
+    maxBytes: 'jwksMaxBytes',
+  });
+  const cooldownMs = generic.milliseconds('jwksCooldownMs', DEFAULT_JWKS_COOLDOWN_MS);
+  return createRemoteJwks(url, { timeoutMs, maxBytes, cooldownMs, logger });
 }
