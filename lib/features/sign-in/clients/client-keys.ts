@@ -4,6 +4,7 @@ import type { JWTVerifyGetKey } from 'jose';
 import type { McpLogger } from '../../../core/logger';
 import { BoundedMap } from '../../../core/bounded-map';
 import { jose } from '../../../edge/security/jose';
+import type { JwtKeyResolver } from '../../../edge/security/jose-types';
 import { createRemoteJwks, DEFAULT_JWKS_COOLDOWN_MS, type FetchedKeySet } from '../../../edge/security/jwks';
 import type { ClientAuthMethod, OAuthClient } from './client';
 import { MAX_URI_LENGTH } from './client-metadata';
@@ -88,14 +89,16 @@ export class ClientKeys {
   private readonly remote = new BoundedMap<string, JWTVerifyGetKey>({ max: MAX_REMOTE_KEY_SETS, refreshOnGet: true });
 
   constructor(
-    private readonly preregistered: ReadonlyMap<string, JWTVerifyGetKey>,
+    private readonly preregistered: ReadonlyMap<string, JwtKeyResolver>,
     private readonly rules: KeyFetchRules,
     private readonly logger: McpLogger,
   ) {}
 
   /** The key resolver of a client's assertions, or undefined when it has no keys. */
   keysOf(client: OAuthClient): JWTVerifyGetKey | undefined {
-    if (client.source === 'preregistered') return this.preregistered.get(client.clientId);
+    // Made by readKeySet (jose's resolver), typed without jose's types for the published declarations.
+    if (client.source === 'preregistered')
+      return this.preregistered.get(client.clientId) as JWTVerifyGetKey | undefined;
     if (client.jwks !== undefined) return jose().createLocalJWKSet(client.jwks as never);
     if (client.jwksUri === undefined) return undefined;
     const known = this.remote.get(client.jwksUri);

@@ -1,7 +1,7 @@
 // The `clients`, `registration` and `clientMetadataDocuments` keys of `auth.server`: their types, defaults and boot-time checks.
 
 import { lookup } from 'node:dns/promises';
-import type { JWTVerifyGetKey } from 'jose';
+import type { JwtKeyResolver } from '../../../edge/security/jose-types';
 import type { OptionKeys } from '../../../options/config-error';
 import { OptionReader } from '../../../options/option-reader';
 import { isObject } from '../../../core/jsonrpc/types';
@@ -61,7 +61,7 @@ export interface ResolvedClients {
   /** Pre-registered clients by id. */
   readonly clients: ReadonlyMap<string, OAuthClient>;
   /** The key sets of pre-registered `private_key_jwt` clients, by id. */
-  readonly keySets: ReadonlyMap<string, JWTVerifyGetKey>;
+  readonly keySets: ReadonlyMap<string, JwtKeyResolver>;
   readonly registration: Readonly<Required<RegistrationOptions>> | false;
   readonly clientMetadataDocuments: Readonly<Required<ClientMetadataDocumentOptions>> | false;
   /**

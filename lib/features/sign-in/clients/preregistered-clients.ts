@@ -1,7 +1,7 @@
 // `auth.server.clients`: the clients the operator registers by option, their grants and credentials, checked at boot.
 
 import { createHash } from 'node:crypto';
-import type { JWTVerifyGetKey } from 'jose';
+import type { JwtKeyResolver } from '../../../edge/security/jose-types';
 import { invalidOption, McpConfigError, type OptionKeys } from '../../../options/config-error';
 import { OptionReader } from '../../../options/option-reader';
 import type { McpLogger } from '../../../core/logger';
@@ -114,7 +114,7 @@ function resolveCredentials(
   read: ClientRead,
   clientId: string,
   logger: McpLogger,
-): Pick<OAuthClient, 'tokenEndpointAuthMethod' | 'secretDigest'> & { keys?: JWTVerifyGetKey } {
+): Pick<OAuthClient, 'tokenEndpointAuthMethod' | 'secretDigest'> & { keys?: JwtKeyResolver } {
   const given = (['clientSecret', 'jwks', 'jwksUri'] as const).filter((key) => read.raw(key) !== undefined);
   if (given.length > 1)
     throw new McpConfigError(
@@ -139,7 +139,7 @@ function resolveClient(
   client: unknown,
   index: number,
   logger: McpLogger,
-): { client: OAuthClient; keys?: JWTVerifyGetKey } {
+): { client: OAuthClient; keys?: JwtKeyResolver } {
   const read = OptionReader.of(client as PreRegisteredClient, `${PREFIX}clients[${index}]`, CLIENT_KEYS);
   const clientId = read.raw('clientId');
   if (typeof clientId !== 'string' || clientId.length === 0 || clientId.length > 255)
@@ -171,10 +171,10 @@ function resolveClient(
 export function resolvePreRegisteredClients(
   list: unknown,
   logger: McpLogger,
-): { clients: Map<string, OAuthClient>; keySets: Map<string, JWTVerifyGetKey> } {
+): { clients: Map<string, OAuthClient>; keySets: Map<string, JwtKeyResolver> } {
   if (!Array.isArray(list)) throw invalidOption(`${PREFIX}clients`, 'an array of clients', list);
   const clients = new Map<string, OAuthClient>();
-  const keySets = new Map<string, JWTVerifyGetKey>();
+  const keySets = new Map<string, JwtKeyResolver>();
   list.forEach((entry: unknown, index) => {
     const { client, keys } = resolveClient(entry, index, logger);
     if (clients.has(client.clientId))
