@@ -130,7 +130,7 @@ function resolveRegistration(read: Read): ResolvedClients['registration'] {
 }
 
 /** The documents' settings when `clientMetadataDocuments` is off: still how a registered client's `jwks_uri` is fetched. */
-const DOCUMENT_DEFAULTS = (): Readonly<Required<ClientMetadataDocumentOptions>> =>
+const documentDefaults = (): Readonly<Required<ClientMetadataDocumentOptions>> =>
   resolveDocuments(OptionReader.of({}, 'auth.server', CLIENTS_OPTION_KEYS)) as Readonly<
     Required<ClientMetadataDocumentOptions>
   >;
@@ -173,7 +173,7 @@ export function resolveClientsOptions(options: ClientsOptions, logger: McpLogger
     ...resolvePreRegisteredClients(read.raw('clients') ?? [], logger),
     registration: resolveRegistration(read),
     clientMetadataDocuments: documents,
-    keyFetch: documents === false ? DOCUMENT_DEFAULTS() : documents,
+    keyFetch: documents === false ? documentDefaults() : documents,
     logger,
   });
 }
