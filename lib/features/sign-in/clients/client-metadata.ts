@@ -13,7 +13,10 @@ export const MAX_SCOPE_LENGTH = 1_000;
 /** The most redirect URIs one client may register. */
 export const MAX_REDIRECT_URIS = 20;
 
-/** The grant types this server issues (OAuth 2.1: no implicit, no password grant). */
+/**
+ * The grant types a registered or document client may name (OAuth 2.1: no implicit, no password grant);
+ * `client_credentials` is for pre-registered clients only (their `grants` option).
+ */
 export const GRANT_TYPES: readonly string[] = ['authorization_code', 'refresh_token'];
 /** Every token endpoint authentication method this server knows (RFC 7591 §2; private_key_jwt: RFC 7523 §2.2). */
 export const AUTH_METHODS: readonly ClientAuthMethod[] = [
