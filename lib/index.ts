@@ -22,6 +22,7 @@ export type {
 } from './features/sign-in/server-options';
 export type { ConsentDetails } from './features/sign-in/browser/consent-page';
 export type {
+  ClientGrant,
   ClientMetadataDocumentOptions,
   ClientsOptions,
   PreRegisteredClient,

@@ -10,6 +10,11 @@ import { dirname, join, relative } from 'node:path';
 import { Client as SdkClient, type Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  Client as ClientV2,
+  ClientCredentialsProvider as ClientCredentialsV2,
+  StreamableHTTPClientTransport as TransportV2,
+} from '@modelcontextprotocol/client';
 import { MemoryOAuthProvider } from '../helpers/oauth-client';
 import { followSignIn } from '../helpers/sign-in-flow';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -104,6 +109,21 @@ const CHECKS: Record<string, (example: RunningExample) => Promise<void>> = {
       new StreamableHTTPClientTransport(new URL('/mcp', example.origin), { authProvider: provider }),
     );
     expect((await call(client, 'whoami')).structuredContent).toEqual({ subject: 'ada' });
+    await client.close();
+  },
+  'machine-client.ts': async (example) => {
+    // As the document's client part does it: SDK v2's ClientCredentialsProvider, the secret being the example's MCP_TOKEN.
+    const authProvider = new ClientCredentialsV2({
+      clientId: 'nightly-report',
+      clientSecret: example.token,
+      expectedIssuer: `${example.origin}/mcp`,
+    });
+    const client = new ClientV2({ name: 'nightly-report', version: '1.0.0' });
+    await client.connect(new TransportV2(new URL('/mcp', example.origin), { authProvider }));
+    expect((await client.callTool({ name: 'whoami', arguments: {} })).structuredContent).toEqual({
+      subject: 'nightly-report',
+      scopes: ['reports:read'],
+    });
     await client.close();
   },
   'auth.ts': async (example) => {

@@ -13,6 +13,7 @@ import { documentTtlMs } from '../../../lib/features/sign-in/clients/cimd';
 import { createRegistrationHandler } from '../../../lib/features/sign-in/clients/register-handler';
 import { OAuthError } from '../../../lib/features/sign-in/oauth-error';
 import { MemorySignInStore } from '../../../lib/edge/store/memory-sign-in-store';
+import { ASYMMETRIC_JWS_ALGORITHMS } from '../../../lib/edge/security/jose-types';
 import { listenLocally, type Listening } from '../../helpers/ports';
 
 const basic = (id: string, secret: string): string =>
@@ -153,7 +154,10 @@ describe('client options (auth.server.clients, registration, clientMetadataDocum
     expect(createClientDirectory(resolveClientsOptions({}), store).metadata).toEqual({
       registration: true,
       metadataDocuments: true,
-      authMethods: ['client_secret_basic', 'client_secret_post', 'none'],
+      // A client may register or publish its keys: private_key_jwt, with the asymmetric algorithms only.
+      authMethods: ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'],
+      authSigningAlgorithms: ASYMMETRIC_JWS_ALGORITHMS,
+      grantTypes: ['authorization_code', 'refresh_token'],
     });
     const onlyPublic = resolveClientsOptions({
       registration: false,
@@ -164,6 +168,8 @@ describe('client options (auth.server.clients, registration, clientMetadataDocum
       registration: false,
       metadataDocuments: false,
       authMethods: ['none'],
+      authSigningAlgorithms: undefined,
+      grantTypes: ['authorization_code', 'refresh_token'],
     });
   });
 });

@@ -15,6 +15,12 @@ export interface JWK {
   readonly [member: string]: unknown;
 }
 
+/**
+ * jose's key resolver (`JWTVerifyGetKey`: a local or remote key set), as the router's declarations name it without
+ * importing jose's types; it goes back to jose as it came.
+ */
+export type JwtKeyResolver = (protectedHeader: never, token: never) => unknown;
+
 /** The claims of a JWT (RFC 7519 §4), registered ones typed. */
 export interface JWTPayload {
   readonly iss?: string;

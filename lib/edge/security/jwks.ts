@@ -15,12 +15,37 @@ export const JWKS_MAX_AGE_BOUNDS_MS = [60 * 1000, 24 * 60 * 60 * 1000] as const;
 /** The least time between two fetches of a JWKS by default: 30 s. */
 export const DEFAULT_JWKS_COOLDOWN_MS = 30 * 1000;
 
+/** A key set as fetched: its text and its `Cache-Control`. */
+export interface FetchedKeySet {
+  readonly text: string;
+  readonly cacheControl: string | null | undefined;
+}
+
 /** How a remote key set is fetched (checked by the verifier's options). */
 export interface RemoteJwksSettings {
   readonly timeoutMs: number;
   readonly maxBytes: number;
   readonly cooldownMs: number;
   readonly logger: McpLogger;
+  /** How warnings name the set's user. Defaults to `'jwtVerifier'`. */
+  readonly owner?: string;
+  /**
+   * GETs the set (throwing for anything but a usable answer). Defaults to {@link boundedFetch} within `timeoutMs` and
+   * `maxBytes`; a set a client names is fetched from a checked address instead (SSRF).
+   */
+  readonly get?: (url: URL) => Promise<FetchedKeySet>;
+}
+
+/** The default GET of a key set an operator configured: bounded, redirects not followed, 200 only. */
+async function boundedGet(url: URL, settings: RemoteJwksSettings): Promise<FetchedKeySet> {
+  const response = await boundedFetch(
+    url,
+    { headers: { accept: 'application/json' } },
+    settings.timeoutMs,
+    settings.maxBytes,
+  );
+  if (response.status !== 200) throw new ProviderFetchError(`HTTP ${response.status}`);
+  return { text: response.text, cacheControl: response.headers.get('cache-control') };
 }
 
 /**
@@ -37,7 +62,7 @@ export function publicKeysOf(set: unknown): JSONWebKeySet {
 }
 
 /** The lifetime of a fetched set: Cache-Control max-age within the bounds, else the default. */
-function maxAgeOf(cacheControl: string | null): number {
+function maxAgeOf(cacheControl: string | null | undefined): number {
   const match = /(?:^|,)\s*max-age\s*=\s*"?(\d+)"?/i.exec(cacheControl ?? '');
   if (match === null) return DEFAULT_JWKS_MAX_AGE_MS;
   const [least, most] = JWKS_MAX_AGE_BOUNDS_MS;
@@ -77,21 +102,15 @@ export function createRemoteJwks(
 
   async function load(): Promise<void> {
     try {
-      const response = await boundedFetch(
-        url,
-        { headers: { accept: 'application/json' } },
-        settings.timeoutMs,
-        settings.maxBytes,
-      );
-      if (response.status !== 200) throw new ProviderFetchError(`HTTP ${response.status}`);
-      const set = publicKeysOf(JSON.parse(response.text));
+      const fetched = await (settings.get ?? ((at: URL) => boundedGet(at, settings)))(url);
+      const set = publicKeysOf(JSON.parse(fetched.text));
       if (set.keys.length === 0) throw new Error('it has no public key');
       local = jose().createLocalJWKSet(set);
-      freshUntil = now() + maxAgeOf(response.headers.get('cache-control'));
+      freshUntil = now() + maxAgeOf(fetched.cacheControl);
     } catch (err) {
       warn(
         err,
-        `jwtVerifier: cannot load the JWKS at ${url.href} (${(err as Error).message}); tokens are refused until it loads`,
+        `${settings.owner ?? 'jwtVerifier'}: cannot load the JWKS at ${url.href} (${(err as Error).message}); tokens are refused until it loads`,
       );
     }
   }
@@ -165,5 +184,5 @@ export function readKeySet<T extends KeySetOptions>(
     maxBytes: 'jwksMaxBytes',
   });
   const cooldownMs = generic.milliseconds('jwksCooldownMs', DEFAULT_JWKS_COOLDOWN_MS);
-  return createRemoteJwks(url, { timeoutMs, maxBytes, cooldownMs, logger });
+  return createRemoteJwks(url, { timeoutMs, maxBytes, cooldownMs, logger, owner });
 }

@@ -1,5 +1,6 @@
 // The sign-in feature: with `auth.server`, the router is an OAuth 2.1 authorization server whose tokens it accepts.
 
+import type { McpLogger } from '../../core/logger';
 import type { FeatureHost, RouterFeature } from '../../edge/feature';
 import { MemorySignInStore } from '../../edge/store/memory-sign-in-store';
 import { createAuthorizationServer } from './authorization-server';
@@ -8,6 +9,8 @@ import { resolveAuthServerOptions, type AuthServerOptions, type ResolvedAuthServ
 /** The router's options the sign-in feature reads. */
 export interface SignInRouterOptions {
   readonly auth?: { readonly server?: AuthServerOptions };
+  /** The router's logger, checked by the router before its features resolve (console when absent). */
+  readonly logger?: McpLogger;
 }
 
 /**
@@ -18,7 +21,9 @@ export interface SignInRouterOptions {
 export const signInFeature: RouterFeature<SignInRouterOptions, ResolvedAuthServer | undefined, object> = {
   key: 'sign-in',
   resolve: (options) =>
-    options.auth?.server === undefined ? undefined : resolveAuthServerOptions(options.auth.server),
+    options.auth?.server === undefined
+      ? undefined
+      : resolveAuthServerOptions(options.auth.server, options.logger ?? console),
   install(host: FeatureHost, config) {
     if (config !== undefined)
       host.issueTokens({

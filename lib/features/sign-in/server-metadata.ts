@@ -31,7 +31,7 @@ export function serverMetadata(
   clients: ClientDirectory,
   signingAlgorithms: readonly string[],
 ): Record<string, unknown> {
-  const { authMethods, registration, metadataDocuments } = clients.metadata;
+  const { authMethods, authSigningAlgorithms, grantTypes, registration, metadataDocuments } = clients.metadata;
   const document: Record<string, unknown> = {
     issuer,
     authorization_endpoint: `${issuer}${ENDPOINTS.authorize}`,
@@ -43,7 +43,7 @@ export function serverMetadata(
     revocation_endpoint: `${issuer}${ENDPOINTS.revoke}`,
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
-    grant_types_supported: ['authorization_code', 'refresh_token'],
+    grant_types_supported: grantTypes,
     code_challenge_methods_supported: ['S256'],
     token_endpoint_auth_methods_supported: authMethods,
     revocation_endpoint_auth_methods_supported: authMethods,
@@ -54,5 +54,11 @@ export function serverMetadata(
     client_id_metadata_document_supported: metadataDocuments,
   });
   if (options.scopes.length > 0) document.scopes_supported = options.scopes;
+  // RFC 8414 §2: the algorithms of private_key_jwt assertions, listed with the method (asymmetric only, RFC 7523).
+  if (authSigningAlgorithms !== undefined)
+    Object.assign(document, {
+      token_endpoint_auth_signing_alg_values_supported: authSigningAlgorithms,
+      revocation_endpoint_auth_signing_alg_values_supported: authSigningAlgorithms,
+    });
   return document;
 }

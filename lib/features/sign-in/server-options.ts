@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpConfigError, type OptionKeys } from '../../options/config-error';
 import { OptionReader } from '../../options/option-reader';
 import { DEFAULT_MAX_SIGN_IN_RECORDS, type SignInLimits } from '../../edge/store/sign-in-store';
+import type { McpLogger } from '../../core/logger';
 import { resolveClientsOptions, type ClientsOptions, type ResolvedClients } from './clients/client-options';
 import { resolveSigningKeysOptions, type ResolvedSigningKeys, type SigningKeysOptions } from './tokens/keys';
 import type { Identity, LoginStep } from './browser/login';
@@ -231,9 +232,10 @@ function resolveConsent(read: Read): Pick<ResolvedAuthServer, 'rememberConsentMs
 /**
  * Checks `auth.server` once, when `mcpRouter()` is called.
  *
+ * @param logger - the router's `logger`: where a client's key set that cannot be loaded is reported
  * @throws {McpConfigError} for an unknown key, a bad value, or not exactly one of `signIn` and `upstream`
  */
-export function resolveAuthServerOptions(server: AuthServerOptions): ResolvedAuthServer {
+export function resolveAuthServerOptions(server: AuthServerOptions, logger: McpLogger = console): ResolvedAuthServer {
   const read = OptionReader.of(server, 'auth.server', KNOWN);
   const login = resolveLogin(read);
   const issuer = resolveIssuer(read);
@@ -242,7 +244,7 @@ export function resolveAuthServerOptions(server: AuthServerOptions): ResolvedAut
   const seconds = 'a positive whole number of seconds';
   const accessTokenTtlSec = read.positiveInteger('accessTokenTtlSec', DEFAULT_ACCESS_TOKEN_TTL_SEC, seconds);
   const keys = resolveSigningKeysOptions(server, 'auth.server');
-  const clients = resolveClientsOptions(server);
+  const clients = resolveClientsOptions(server, logger);
   // A generated key verifies for one period after the next takes over: a token must not outlive that.
   if (keys.fixed === undefined && keys.rotationMs < accessTokenTtlSec * 1000) {
     throw read.invalid(

@@ -1,6 +1,6 @@
-// Which IP addresses a Client ID Metadata Document may be fetched from: public unicast only (SSRF protection).
+// Which IP addresses a client's documents (metadata, key set) may be fetched from: public unicast only (SSRF protection).
 
-import { isIPv4, isIPv6 } from 'node:net';
+import { isIP, isIPv4, isIPv6 } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 /**
@@ -86,4 +86,47 @@ export function addressRefusal(address: string): string | undefined {
 export function hostNameRefusal(hostname: string): string | undefined {
   const name = hostname.toLowerCase().replace(/\.+$/, '');
   return name === 'localhost' || name.endsWith('.localhost') ? 'loopback (localhost, RFC 6761)' : undefined;
+}
+
+/** Why a URL a client named is not fetched: its host is refused (the message says why, as "its host is …"). */
+export class AddressRefusedError extends Error {
+  override readonly name = 'AddressRefusedError';
+}
+
+/** How a client's URL is resolved and which addresses are allowed. */
+export interface AddressRules {
+  /** Loopback and private addresses allowed (tests and local development only). */
+  readonly allowPrivateAddresses: boolean;
+  readonly resolve: (host: string) => Promise<string[]>;
+}
+
+/**
+ * The one address to connect to for a URL a client named (its metadata document, its `jwks_uri`): every address of
+ * the host must be public (unless allowed), else the fetch is refused. Any private address refuses the host: a name
+ * with one public and one private address could be connected to either (happy eyeballs, round robin).
+ *
+ * @throws {AddressRefusedError} naming why
+ */
+export async function publicAddressOf(url: URL, rules: AddressRules): Promise<string> {
+  const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+  const refuse = (why: string): never => {
+    throw new AddressRefusedError(`its host is ${why}`);
+  };
+  const allowPrivate = rules.allowPrivateAddresses;
+  if (!allowPrivate && isIP(host) === 0) {
+    const why = hostNameRefusal(host);
+    if (why !== undefined) refuse(why);
+  }
+  let addresses: string[];
+  try {
+    addresses = isIP(host) !== 0 ? [host] : await rules.resolve(host);
+  } catch {
+    return refuse('not resolvable');
+  }
+  if (!Array.isArray(addresses) || addresses.length === 0) return refuse('not resolvable');
+  for (const address of addresses) {
+    const why = addressRefusal(address);
+    if (why === 'not an IP address' || (why !== undefined && !allowPrivate)) refuse(`${why} (${address})`);
+  }
+  return addresses[0] as string;
 }

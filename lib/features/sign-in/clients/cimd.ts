@@ -1,11 +1,11 @@
 // Client ID Metadata Documents (draft-ietf-oauth-client-id-metadata-document; MCP 2025-11-25): fetch safely, check, cache.
 
-import { isIP } from 'node:net';
 import type { SignInStore } from '../../../edge/store/sign-in-store';
 import type { OAuthClient } from './client';
 import { checkClientMetadata } from './client-metadata';
+import { checkClientKeys } from './client-keys';
 import type { ClientMetadataDocumentOptions } from './client-options';
-import { addressRefusal, hostNameRefusal } from './address';
+import { AddressRefusedError, publicAddressOf } from './address';
 import { DocumentFetchError, fetchPinned } from './document-fetch';
 import { OAuthError } from '../oauth-error';
 
@@ -55,8 +55,11 @@ function documentUrl(clientId: string): URL {
   return url;
 }
 
-/** The document's client, checked: `client_id` equal to the URL, redirect URIs as for registration, a public client. */
-function clientFromDocument(clientId: string, text: string): OAuthClient {
+/**
+ * The document's client, checked: `client_id` equal to the URL, redirect URIs as for registration, and a public
+ * client (`none`) or one that proves itself with `private_key_jwt` against the `jwks`/`jwks_uri` it publishes.
+ */
+function clientFromDocument(clientId: string, text: string, allowHttpKeys: boolean): OAuthClient {
   let document: unknown;
   try {
     document = JSON.parse(text);
@@ -79,10 +82,12 @@ function clientFromDocument(clientId: string, text: string): OAuthClient {
     );
   try {
     const metadata = checkClientMetadata(document, 'none');
-    // CIMD: a document is public, so it cannot carry a shared secret; private_key_jwt is not supported here.
-    if (metadata.tokenEndpointAuthMethod !== 'none')
-      throw new OAuthError('invalid_client_metadata', "token_endpoint_auth_method must be 'none'");
-    return { clientId, source: 'metadata-document', firstParty: false, ...metadata };
+    // CIMD: a document is public, so it cannot carry a shared secret; a client that names private_key_jwt must use it.
+    const method = metadata.tokenEndpointAuthMethod;
+    if (method !== 'none' && method !== 'private_key_jwt')
+      throw new OAuthError('invalid_client_metadata', "token_endpoint_auth_method must be 'none' or 'private_key_jwt'");
+    const keys = checkClientKeys(document as Record<string, unknown>, method, allowHttpKeys);
+    return { clientId, source: 'metadata-document', firstParty: false, ...metadata, ...keys };
   } catch (err) {
     if (err instanceof OAuthError)
       throw new OAuthError(
@@ -147,39 +152,23 @@ export class MetadataDocuments {
         );
       throw err;
     }
-    const client = clientFromDocument(clientId, fetched.text);
+    const client = clientFromDocument(clientId, fetched.text, this.options.allowPrivateAddresses);
     const ttlMs = documentTtlMs(fetched.cacheControl);
     if (ttlMs > 0) await this.store.set('client', clientId, { ...client }, ttlMs);
     return client;
   }
 
-  /** The one address to connect to: every address of the host must be public (unless allowed), else the fetch is refused. */
+  /** The one address to connect to (see {@link publicAddressOf}), else the fetch is refused. */
   private async checkedAddress(url: URL): Promise<string> {
-    const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
-    const refuse = (why: string): never => {
-      throw new OAuthError(
-        'invalid_client',
-        `the client metadata document at ${url.href} is not fetched: its host is ${why}`,
-      );
-    };
-    const allowPrivate = this.options.allowPrivateAddresses;
-    if (!allowPrivate && isIP(host) === 0) {
-      const why = hostNameRefusal(host);
-      if (why !== undefined) refuse(why);
-    }
-    let addresses: string[];
     try {
-      addresses = isIP(host) !== 0 ? [host] : await this.options.resolve(host);
-    } catch {
-      return refuse('not resolvable');
+      return await publicAddressOf(url, this.options);
+    } catch (err) {
+      if (err instanceof AddressRefusedError)
+        throw new OAuthError(
+          'invalid_client',
+          `the client metadata document at ${url.href} is not fetched: ${err.message}`,
+        );
+      throw err;
     }
-    if (!Array.isArray(addresses) || addresses.length === 0) return refuse('not resolvable');
-    // Any private address refuses the host: a name with one public and one private address could be connected to
-    // either (happy eyeballs, round robin).
-    for (const address of addresses) {
-      const why = addressRefusal(address);
-      if (why === 'not an IP address' || (why !== undefined && !allowPrivate)) refuse(`${why} (${address})`);
-    }
-    return addresses[0] as string;
   }
 }

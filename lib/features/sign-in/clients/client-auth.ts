@@ -1,8 +1,10 @@
-// Client authentication at the token and revocation endpoints (RFC 6749 §2.3.1, OAuth 2.1 §2.4): Basic, form secret, or none.
+// Client authentication at the token and revocation endpoints (RFC 6749 §2.3.1, OAuth 2.1 §2.4): Basic, form secret, private_key_jwt, or none.
 
 import crypto from 'node:crypto';
+import { jose } from '../../../edge/security/jose';
 import type { ClientAuthMethod, OAuthClient } from './client';
-import { secretDigest } from './client-options';
+import { CLIENT_ASSERTION_TYPE } from './client-assertion';
+import { secretDigest } from './preregistered-clients';
 import { OAuthError } from '../oauth-error';
 
 /** The challenge of a failed Basic client authentication (RFC 7617 §2; RFC 6749 §5.2 requires it). */
@@ -19,11 +21,40 @@ export class ClientAuthenticationError extends OAuthError {
   }
 }
 
-/** What a token request presents: the method it used, the client id, and the secret if any. */
+/** What a token request presents: the method it used, the client id, and the secret or assertion if any. */
 interface Presented {
   readonly method: ClientAuthMethod;
   readonly clientId: string;
   readonly secret?: string;
+  readonly assertion?: string;
+}
+
+/** Checks an assertion of a client (RFC 7523 §2.2): why it is refused, or undefined. */
+export type AssertionCheck = (client: OAuthClient, assertion: string) => Promise<string | undefined>;
+
+/**
+ * A `client_assertion` (RFC 7523 §2.2), from the form of a request that sent no other credentials (RFC 6749 §2.3:
+ * one method per request). The client is `client_id` when sent, else the assertion's `sub` (RFC 7523 §3: `sub` is
+ * the client id), read before the signature is checked only to find the client's keys.
+ */
+function presentedAssertion(form: Readonly<Record<string, string>>): Presented {
+  if (form.client_secret !== undefined)
+    throw new ClientAuthenticationError('the client authenticated twice (client_assertion and client_secret)', false);
+  if (form.client_assertion_type !== CLIENT_ASSERTION_TYPE)
+    throw new ClientAuthenticationError(`client_assertion_type must be ${CLIENT_ASSERTION_TYPE}`, false);
+  const assertion = form.client_assertion;
+  if (assertion === undefined || assertion === '')
+    throw new ClientAuthenticationError('client_assertion is missing', false);
+  let sub: unknown;
+  try {
+    sub = jose().decodeJwt(assertion).sub;
+  } catch {
+    throw new ClientAuthenticationError('client_assertion is not a JWT', false);
+  }
+  const clientId = form.client_id ?? sub;
+  if (typeof clientId !== 'string' || clientId === '')
+    throw new ClientAuthenticationError('client_assertion names no client (sub)', false);
+  return { method: 'private_key_jwt', clientId, assertion };
 }
 
 /** One `application/x-www-form-urlencoded` value (RFC 6749 §2.3.1 encodes Basic's id and secret so first). */
@@ -46,14 +77,15 @@ function presented(authorization: string | undefined, form: Readonly<Record<stri
       throw new ClientAuthenticationError('the Basic credentials are not form-urlencoded (RFC 6749 §2.3.1)', true);
     }
     // RFC 6749 §2.3: a client MUST NOT use more than one authentication method in a request.
-    if (form.client_secret !== undefined)
-      throw new ClientAuthenticationError('the client authenticated twice (Basic and client_secret)', true);
+    if (form.client_secret !== undefined || form.client_assertion !== undefined)
+      throw new ClientAuthenticationError('the client authenticated twice (Basic and the form)', true);
     if (form.client_id !== undefined && form.client_id !== clientId)
       throw new ClientAuthenticationError('client_id differs from the Basic credentials', true);
     return { method: 'client_secret_basic', clientId, secret };
   }
   if (authorization !== undefined && authorization !== '')
     throw new ClientAuthenticationError('the Authorization header is not Basic client credentials', false);
+  if (form.client_assertion !== undefined || form.client_assertion_type !== undefined) return presentedAssertion(form);
   if (typeof form.client_id !== 'string' || form.client_id === '')
     throw new ClientAuthenticationError('the client did not identify itself (client_id or Basic credentials)', false);
   if (form.client_secret !== undefined)
@@ -68,10 +100,12 @@ export function secretMatches(digest: string, secret: string): boolean {
   return expected.length === given.length && crypto.timingSafeEqual(expected, given);
 }
 
-/** True when a client may authenticate by `method`: its registered one (a pre-registered confidential one: either secret method). */
+const SECRET_METHODS: readonly ClientAuthMethod[] = ['client_secret_basic', 'client_secret_post'];
+
+/** True when a client may authenticate by `method`: its registered one (a pre-registered one with a secret: either secret method). */
 function methodAllowed(client: OAuthClient, method: ClientAuthMethod): boolean {
   if (method === client.tokenEndpointAuthMethod) return true;
-  return client.source === 'preregistered' && client.secretDigest !== undefined && method !== 'none';
+  return client.source === 'preregistered' && client.secretDigest !== undefined && SECRET_METHODS.includes(method);
 }
 
 /**
@@ -80,12 +114,14 @@ function methodAllowed(client: OAuthClient, method: ClientAuthMethod): boolean {
  * @param authorization - the request's `Authorization` header
  * @param form - the request's form fields
  * @param find - how a client id is looked up
- * @throws {ClientAuthenticationError} `invalid_client` (401) for an unknown client, a wrong secret, or a method the client did not register
+ * @param checkAssertion - how a `private_key_jwt` client's assertion is checked; without it none is accepted
+ * @throws {ClientAuthenticationError} `invalid_client` (401) for an unknown client, a wrong secret or assertion, or a method the client did not register
  */
 export async function authenticateClient(
   authorization: string | undefined,
   form: Readonly<Record<string, string>>,
   find: (clientId: string) => Promise<OAuthClient | undefined>,
+  checkAssertion?: AssertionCheck,
 ): Promise<OAuthClient> {
   const given = presented(authorization, form);
   const triedBasic = given.method === 'client_secret_basic';
@@ -103,7 +139,12 @@ export async function authenticateClient(
       triedBasic,
     );
   }
-  if (
+  if (given.method === 'private_key_jwt') {
+    const refused = checkAssertion
+      ? await checkAssertion(client, given.assertion ?? '')
+      : 'no assertion is accepted here';
+    if (refused !== undefined) throw new ClientAuthenticationError(refused, false);
+  } else if (
     given.method !== 'none' &&
     (client.secretDigest === undefined || !secretMatches(client.secretDigest, given.secret ?? ''))
   ) {

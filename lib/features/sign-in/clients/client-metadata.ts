@@ -13,10 +13,18 @@ export const MAX_SCOPE_LENGTH = 1_000;
 /** The most redirect URIs one client may register. */
 export const MAX_REDIRECT_URIS = 20;
 
-/** The grant types this server issues (OAuth 2.1: no implicit, no password grant). */
+/**
+ * The grant types a registered or document client may name (OAuth 2.1: no implicit, no password grant);
+ * `client_credentials` is for pre-registered clients only (their `grants` option).
+ */
 export const GRANT_TYPES: readonly string[] = ['authorization_code', 'refresh_token'];
-/** Every token endpoint authentication method this server knows (RFC 7591 §2; no private_key_jwt). */
-export const AUTH_METHODS: readonly ClientAuthMethod[] = ['client_secret_basic', 'client_secret_post', 'none'];
+/** Every token endpoint authentication method this server knows (RFC 7591 §2; private_key_jwt: RFC 7523 §2.2). */
+export const AUTH_METHODS: readonly ClientAuthMethod[] = [
+  'client_secret_basic',
+  'client_secret_post',
+  'private_key_jwt',
+  'none',
+];
 
 /** Loopback hosts on which a redirect may use plain http (OAuth 2.1 §2.3.1, RFC 8252 §7.3). */
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
@@ -117,8 +125,8 @@ export type CheckedMetadata = Pick<
 /**
  * Checks client metadata (RFC 7591 §2), from a registration request or a Client ID Metadata Document. Unknown
  * members are ignored (RFC 7591 §2: "the authorization server MUST ignore any client metadata … it does not
- * understand": `tos_uri`, `policy_uri`, `jwks_uri`…, neither checked nor kept); known ones are checked, never
- * truncated; an optional URL given as `""` is absent.
+ * understand": `tos_uri`, `policy_uri`…, neither checked nor kept); known ones are checked, never truncated; an
+ * optional URL given as `""` is absent. A `private_key_jwt` client's `jwks`/`jwks_uri` are checked by `checkClientKeys`.
  *
  * @param metadata - the parsed JSON
  * @param defaultAuthMethod - the method when none is named: `client_secret_basic` for registration (RFC 7591 §2),

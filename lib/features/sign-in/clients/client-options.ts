@@ -1,28 +1,15 @@
 // The `clients`, `registration` and `clientMetadataDocuments` keys of `auth.server`: their types, defaults and boot-time checks.
 
-import { createHash } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
-import { McpConfigError, type OptionKeys } from '../../../options/config-error';
+import type { JwtKeyResolver } from '../../../edge/security/jose-types';
+import type { OptionKeys } from '../../../options/config-error';
 import { OptionReader } from '../../../options/option-reader';
 import { isObject } from '../../../core/jsonrpc/types';
+import type { McpLogger } from '../../../core/logger';
 import type { OAuthClient } from './client';
-import { redirectUriProblem } from './client-metadata';
+import { resolvePreRegisteredClients, type PreRegisteredClient } from './preregistered-clients';
 
-/** A client the operator registers by option (OAuth 2.1 §2: registration by other means). */
-export interface PreRegisteredClient {
-  /** The `client_id` the client sends. */
-  clientId: string;
-  /** Its secret: a confidential client authenticates with it (Basic or in the form). Defaults to none: a public client (PKCE only). */
-  clientSecret?: string;
-  /** Its exact redirect URIs: https, http on loopback only, or a native app's private-use scheme; no fragments. */
-  redirectUris: string[];
-  /** Shown on the consent page. Defaults to the client id. */
-  name?: string;
-  /** The operator's own client: no consent page is shown for it. Defaults to `false`. */
-  firstParty?: boolean;
-  /** The scopes it may ask for, space-separated. Defaults to none named (any the server supports). */
-  scope?: string;
-}
+export type { ClientGrant, PreRegisteredClient } from './preregistered-clients';
 
 /** Dynamic Client Registration (RFC 7591) at `<issuer>/oauth/register`. */
 export interface RegistrationOptions {
@@ -73,8 +60,17 @@ export interface ClientsOptions {
 export interface ResolvedClients {
   /** Pre-registered clients by id. */
   readonly clients: ReadonlyMap<string, OAuthClient>;
+  /** The key sets of pre-registered `private_key_jwt` clients, by id. */
+  readonly keySets: ReadonlyMap<string, JwtKeyResolver>;
   readonly registration: Readonly<Required<RegistrationOptions>> | false;
   readonly clientMetadataDocuments: Readonly<Required<ClientMetadataDocumentOptions>> | false;
+  /**
+   * How a `jwks_uri` of a registered or document client is fetched: the `clientMetadataDocuments` bounds and address
+   * rules, their defaults when documents are off.
+   */
+  readonly keyFetch: Readonly<Required<ClientMetadataDocumentOptions>>;
+  /** Where failures to load a client's key set are reported (the router's `logger`). */
+  readonly logger: McpLogger;
 }
 
 const REGISTRATION_DEFAULTS: Required<RegistrationOptions> = {
@@ -83,19 +79,10 @@ const REGISTRATION_DEFAULTS: Required<RegistrationOptions> = {
   perMinute: 10,
   clientTtlMs: 90 * 24 * 60 * 60 * 1000,
 };
-const PREFIX = 'auth.server.';
 const CLIENTS_OPTION_KEYS: OptionKeys<ClientsOptions> = {
   clients: true,
   registration: true,
   clientMetadataDocuments: true,
-};
-const CLIENT_KEYS: OptionKeys<PreRegisteredClient> = {
-  clientId: true,
-  clientSecret: true,
-  redirectUris: true,
-  name: true,
-  firstParty: true,
-  scope: true,
 };
 const REGISTRATION_KEYS: OptionKeys<RegistrationOptions> = {
   maxClients: true,
@@ -111,66 +98,12 @@ const DOCUMENT_KEYS: OptionKeys<ClientMetadataDocumentOptions> = {
   ca: true,
 };
 
-/** SHA-256 (hex) of a client secret: what is kept of it, and what a presented secret is compared with. */
-export function secretDigest(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex');
-}
-
 /** The system resolver: every address getaddrinfo gives, as the connection itself would resolve the name. */
 async function systemResolve(host: string): Promise<string[]> {
   return (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
 }
 
 type Read = OptionReader<ClientsOptions>;
-
-/** One pre-registered client, checked: `auth.server.clients[<index>]`. */
-function resolveClient(client: unknown, index: number): OAuthClient {
-  const read = OptionReader.of(client as PreRegisteredClient, `${PREFIX}clients[${index}]`, CLIENT_KEYS);
-  const clientId = read.raw('clientId');
-  if (typeof clientId !== 'string' || clientId.length === 0 || clientId.length > 255)
-    throw read.invalid('clientId', 'a string of 1 to 255 characters');
-  const clientSecret = read.string('clientSecret', { nonEmpty: true });
-  const redirectUris = read.raw('redirectUris');
-  if (!Array.isArray(redirectUris) || redirectUris.length === 0)
-    throw read.invalid('redirectUris', 'a non-empty array of URLs');
-  redirectUris.forEach((uri: unknown, i) => {
-    const problem = redirectUriProblem(uri);
-    if (problem !== undefined)
-      throw new McpConfigError(
-        'ERR_MCP_INVALID_OPTION',
-        `option '${read.pathOf('redirectUris')}[${i}]' ${problem}, got ${JSON.stringify(uri)}`,
-      );
-  });
-  return Object.freeze({
-    clientId,
-    source: 'preregistered',
-    clientName: read.string('name'),
-    redirectUris: Object.freeze([...(redirectUris as string[])]),
-    // A pre-registered client registers no method: one with a secret may use either secret method (RFC 6749 §2.3.1).
-    tokenEndpointAuthMethod: clientSecret === undefined ? 'none' : 'client_secret_basic',
-    secretDigest: clientSecret === undefined ? undefined : secretDigest(clientSecret),
-    grantTypes: Object.freeze(['authorization_code', 'refresh_token']),
-    scope: read.string('scope'),
-    firstParty: read.boolean('firstParty', false),
-  });
-}
-
-/** The pre-registered clients by id, each id listed once. */
-function resolveClients(read: Read): Map<string, OAuthClient> {
-  const list = read.raw('clients') ?? [];
-  if (!Array.isArray(list)) throw read.invalid('clients', 'an array of clients');
-  const clients = new Map<string, OAuthClient>();
-  list.forEach((entry: unknown, index) => {
-    const client = resolveClient(entry, index);
-    if (clients.has(client.clientId))
-      throw new McpConfigError(
-        'ERR_MCP_DUPLICATE',
-        `option '${PREFIX}clients[${index}].clientId': '${client.clientId}' is listed twice`,
-      );
-    clients.set(client.clientId, client);
-  });
-  return clients;
-}
 
 /** A part that is on by default: false, or the reader of its options (`true` and absent: every default). */
 function toggled<O extends object>(
@@ -196,6 +129,12 @@ function resolveRegistration(read: Read): ResolvedClients['registration'] {
   });
 }
 
+/** The documents' settings when `clientMetadataDocuments` is off: still how a registered client's `jwks_uri` is fetched. */
+const documentDefaults = (): Readonly<Required<ClientMetadataDocumentOptions>> =>
+  resolveDocuments(OptionReader.of({}, 'auth.server', CLIENTS_OPTION_KEYS)) as Readonly<
+    Required<ClientMetadataDocumentOptions>
+  >;
+
 function resolveDocuments(read: Read): ResolvedClients['clientMetadataDocuments'] {
   const documents = toggled<ClientMetadataDocumentOptions>(read, 'clientMetadataDocuments', DOCUMENT_KEYS);
   if (documents === false) return false;
@@ -218,19 +157,23 @@ function resolveDocuments(read: Read): ResolvedClients['clientMetadataDocuments'
 /**
  * Checks and defaults the client options of `auth.server`, once, at boot. The caller's objects are never changed.
  *
+ * @param logger - where a client's key set that cannot be loaded is reported (the router's `logger`)
  * @throws {McpConfigError} naming the option: `auth.server.clients[0].redirectUris[1]`, `auth.server.registration.perMinute`, …
  * @example
  * ```ts
  * const clients = resolveClientsOptions({ clients: [{ clientId: 'cli', redirectUris: ['http://127.0.0.1/cb'] }], registration: { perMinute: 5 } });
  * ```
  */
-export function resolveClientsOptions(options: ClientsOptions): ResolvedClients {
+export function resolveClientsOptions(options: ClientsOptions, logger: McpLogger = console): ResolvedClients {
   // Only these keys: the others of `auth.server` are checked by their owner.
   const { clients, registration, clientMetadataDocuments } = options;
   const read = OptionReader.of({ clients, registration, clientMetadataDocuments }, 'auth.server', CLIENTS_OPTION_KEYS);
+  const documents = resolveDocuments(read);
   return Object.freeze({
-    clients: resolveClients(read),
+    ...resolvePreRegisteredClients(read.raw('clients') ?? [], logger),
     registration: resolveRegistration(read),
-    clientMetadataDocuments: resolveDocuments(read),
+    clientMetadataDocuments: documents,
+    keyFetch: documents === false ? documentDefaults() : documents,
+    logger,
   });
 }

@@ -1,7 +1,7 @@
 // What the authorization server knows of one OAuth client, however it learnt of it (pre-registered, DCR, or a metadata document).
 
 /** How a client's token requests prove who they are (RFC 7591 §2 `token_endpoint_auth_method`). */
-export type ClientAuthMethod = 'none' | 'client_secret_basic' | 'client_secret_post';
+export type ClientAuthMethod = 'none' | 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt';
 
 /** One OAuth client, checked. */
 export interface OAuthClient {
@@ -17,7 +17,14 @@ export interface OAuthClient {
   readonly tokenEndpointAuthMethod: ClientAuthMethod;
   /** SHA-256 (hex) of the client secret, for confidential clients; the secret itself is never kept. */
   readonly secretDigest?: string;
-  /** `authorization_code`, and `refresh_token` when the client may refresh. */
+  /**
+   * The public keys of a `private_key_jwt` client that registered or published them inline (RFC 7591 §2 `jwks`):
+   * a JSON Web Key Set. A pre-registered client's keys are the directory's, read from its options.
+   */
+  readonly jwks?: Readonly<Record<string, unknown>>;
+  /** Where a `private_key_jwt` client publishes its public keys (RFC 7591 §2 `jwks_uri`), fetched as its documents are. */
+  readonly jwksUri?: string;
+  /** `authorization_code`, and `refresh_token` when the client may refresh; `client_credentials` for a pre-registered machine client. */
   readonly grantTypes: readonly string[];
   /** Scopes the client registered (space-separated), if it named any. */
   readonly scope?: string;

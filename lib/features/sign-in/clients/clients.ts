@@ -2,7 +2,10 @@
 
 import type { SignInStore } from '../../../edge/store/sign-in-store';
 import type { OAuthClient } from './client';
-import { authenticateClient } from './client-auth';
+import { authenticateClient, type AssertionCheck } from './client-auth';
+import { ASYMMETRIC_JWS_ALGORITHMS } from '../../../edge/security/jose-types';
+import { verifyClientAssertion } from './client-assertion';
+import { ClientKeys } from './client-keys';
 import { AUTH_METHODS } from './client-metadata';
 import type { ResolvedClients } from './client-options';
 import { MetadataDocuments } from './cimd';
@@ -32,9 +35,11 @@ export interface ClientDirectory {
    */
   register(metadata: unknown): Promise<Record<string, unknown>>;
   /**
-   * Token and revocation endpoint client authentication: `client_secret_basic`, `client_secret_post` or `none`.
-   * `keptBy` reads the registration that the presented code or refresh token's grant kept of the client: a
-   * registered client the store lost is authenticated against it and, once authenticated, restored.
+   * Token and revocation endpoint client authentication: `client_secret_basic`, `client_secret_post`,
+   * `private_key_jwt` or `none`. `keptBy` reads the registration that the presented code or refresh token's grant
+   * kept of the client: a registered client the store lost is authenticated against it and, once authenticated,
+   * restored. `audiences` are what a client assertion's `aud` may name (the issuer, the token endpoint URL); without
+   * them no assertion is accepted.
    *
    * @throws {ClientAuthenticationError} `invalid_client` (401; its `headers` carry `WWW-Authenticate: Basic` when Basic was used)
    */
@@ -42,6 +47,7 @@ export interface ClientDirectory {
     authorization: string | undefined,
     form: Readonly<Record<string, string>>,
     keptBy?: (clientId: string) => Promise<unknown>,
+    audiences?: readonly string[],
   ): Promise<OAuthClient>;
   /** True when `redirectUri` is one of the client's, compared exactly (OAuth 2.1 §2.3.1; a loopback http redirect's port may differ, RFC 8252 §7.3). */
   allowsRedirect(client: OAuthClient, redirectUri: string): boolean;
@@ -53,6 +59,10 @@ export interface ClientDirectory {
     readonly metadataDocuments: boolean;
     /** `token_endpoint_auth_methods_supported`. */
     readonly authMethods: readonly string[];
+    /** `token_endpoint_auth_signing_alg_values_supported`: the client assertion algorithms, when `private_key_jwt` is listed. */
+    readonly authSigningAlgorithms: readonly string[] | undefined;
+    /** `grant_types_supported`: the code and refresh grants, and `client_credentials` when a client has it. */
+    readonly grantTypes: readonly string[];
   };
 }
 
@@ -101,7 +111,18 @@ export function createClientDirectory(options: ResolvedClients, store: SignInSto
     documents !== undefined ||
     preregistered.some((client) => client.secretDigest === undefined);
   const anySecret = registration !== false || preregistered.some((client) => client.secretDigest !== undefined);
-  const authMethods = AUTH_METHODS.filter((method) => (method === 'none' ? anyPublic : anySecret));
+  const anyKeys = registration !== false || documents !== undefined || options.keySets.size > 0;
+  const authMethods = AUTH_METHODS.filter((method) =>
+    method === 'none' ? anyPublic : method === 'private_key_jwt' ? anyKeys : anySecret,
+  );
+  const keys = new ClientKeys(options.keySets, options.keyFetch, options.logger);
+  const assertionCheck =
+    (audiences: readonly string[]): AssertionCheck =>
+    async (client, assertion) => {
+      const keySet = keys.keysOf(client);
+      if (keySet === undefined) return 'the client has no keys';
+      return verifyClientAssertion(assertion, keySet, { clientId: client.clientId, audiences }, store);
+    };
 
   const find = async (clientId: string): Promise<OAuthClient | undefined> => {
     const known = clients.get(clientId);
@@ -130,7 +151,7 @@ export function createClientDirectory(options: ResolvedClients, store: SignInSto
     async register(metadata: unknown) {
       if (registration === false)
         throw new OAuthError('invalid_request', 'dynamic client registration is not enabled on this server', 404);
-      return registerClient(metadata, registration, store);
+      return registerClient(metadata, registration, store, options.keyFetch.allowPrivateAddresses);
     },
     async findOrRestore(clientId: string, kept: unknown) {
       const { client, restore } = await findOrKept(clientId, async () => kept);
@@ -141,13 +162,15 @@ export function createClientDirectory(options: ResolvedClients, store: SignInSto
       authorization: string | undefined,
       form: Readonly<Record<string, string>>,
       keptBy?: (clientId: string) => Promise<unknown>,
+      audiences?: readonly string[],
     ) {
       let restore: (() => Promise<void>) | undefined;
-      const client = await authenticateClient(authorization, form, async (clientId) => {
+      const find = async (clientId: string) => {
         const found = await findOrKept(clientId, keptBy && (() => keptBy(clientId)));
         restore = found.restore;
         return found.client;
-      });
+      };
+      const client = await authenticateClient(authorization, form, find, audiences && assertionCheck(audiences));
       // Written back only once the client proved itself against the kept record (its secret's digest, if any).
       await restore?.();
       return client;
@@ -157,6 +180,14 @@ export function createClientDirectory(options: ResolvedClients, store: SignInSto
       registration: registration !== false,
       metadataDocuments: documents !== undefined,
       authMethods: Object.freeze(authMethods),
+      authSigningAlgorithms: anyKeys ? ASYMMETRIC_JWS_ALGORITHMS : undefined,
+      grantTypes: Object.freeze([
+        'authorization_code',
+        'refresh_token',
+        ...(preregistered.some((client) => client.grantTypes.includes('client_credentials'))
+          ? ['client_credentials']
+          : []),
+      ]),
     }),
   });
 }

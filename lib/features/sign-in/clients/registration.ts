@@ -4,13 +4,19 @@ import { randomBytes } from 'node:crypto';
 import type { SignInStore } from '../../../edge/store/sign-in-store';
 import type { OAuthClient } from './client';
 import { checkClientMetadata } from './client-metadata';
-import { secretDigest, type RegistrationOptions } from './client-options';
+import type { RegistrationOptions } from './client-options';
+import { secretDigest } from './preregistered-clients';
+import { checkClientKeys } from './client-keys';
+
+/** The methods a registered client gets a secret for (RFC 7591 §3.2.1). */
+const SECRET_METHODS = new Set(['client_secret_basic', 'client_secret_post']);
 
 /**
- * Registers a client (RFC 7591 §3.1): the metadata checked, a fresh `client_id`, and for a confidential client a
- * fresh `client_secret` that is answered once and kept only as its SHA-256. Public clients (`none`, what MCP clients
- * send) get no secret.
+ * Registers a client (RFC 7591 §3.1): the metadata checked, a fresh `client_id`, and for a client that
+ * authenticates with a secret a fresh `client_secret` that is answered once and kept only as its SHA-256. Public
+ * clients (`none`, what MCP clients send) and `private_key_jwt` clients (their `jwks` or `jwks_uri` kept) get none.
  *
+ * @param allowHttpKeys - an http `jwks_uri` is accepted (local development, as for metadata documents)
  * @returns the RFC 7591 §3.2.1 response body
  * @throws {OAuthError} `invalid_client_metadata` or `invalid_redirect_uri`
  */
@@ -18,14 +24,19 @@ export async function registerClient(
   metadata: unknown,
   options: Readonly<Required<RegistrationOptions>>,
   store: SignInStore,
+  allowHttpKeys = false,
   now = Date.now(),
 ): Promise<Record<string, unknown>> {
   // RFC 7591 §2: token_endpoint_auth_method defaults to client_secret_basic when the request names none.
   const checked = checkClientMetadata(metadata, 'client_secret_basic');
+  const keys = checkClientKeys(metadata as Record<string, unknown>, checked.tokenEndpointAuthMethod, allowHttpKeys);
   const clientId = randomBytes(16).toString('base64url');
-  const secret = checked.tokenEndpointAuthMethod === 'none' ? undefined : randomBytes(32).toString('base64url');
+  const secret = SECRET_METHODS.has(checked.tokenEndpointAuthMethod)
+    ? randomBytes(32).toString('base64url')
+    : undefined;
   const client: OAuthClient = {
     ...checked,
+    ...keys,
     clientId,
     source: 'dynamic',
     firstParty: false,
@@ -46,6 +57,8 @@ export async function registerClient(
     ...(client.clientUri === undefined ? {} : { client_uri: client.clientUri }),
     ...(client.logoUri === undefined ? {} : { logo_uri: client.logoUri }),
     ...(client.scope === undefined ? {} : { scope: client.scope }),
+    ...(client.jwks === undefined ? {} : { jwks: client.jwks }),
+    ...(client.jwksUri === undefined ? {} : { jwks_uri: client.jwksUri }),
   };
 }
 

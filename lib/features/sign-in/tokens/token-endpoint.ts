@@ -1,4 +1,4 @@
-// The token endpoint (OAuth 2.1 §3.2) and revocation (RFC 7009): code and refresh grants, answered as JSON, never cached.
+// The token endpoint (OAuth 2.1 §3.2) and revocation (RFC 7009): code, refresh and client credentials grants, answered as JSON, never cached.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendJson } from '../../../edge/http/reply';
@@ -7,6 +7,8 @@ import { readForm, type Form } from '../parameters';
 import type { Grant } from './codes-and-refresh';
 import { NO_STORE, OAuthError } from '../oauth-error';
 import type { ServerContext } from '../server-context';
+import { ENDPOINTS } from '../server-metadata';
+import { clientCredentialsGrant } from './client-credentials';
 
 /** The token and revocation endpoints of one authorization server. */
 export function createTokenEndpoints(ctx: ServerContext) {
@@ -60,8 +62,14 @@ export function createTokenEndpoints(ctx: ServerContext) {
       : (clientId) => codesAndRefresh.registrationOfRefreshToken(presented, clientId);
   }
 
+  /** What a client assertion's `aud` may name (RFC 7523 §3): the issuer, or the token endpoint URL. */
+  function audiencesOf(req: IncomingMessage): string[] {
+    const issuer = ctx.issuerOf(req);
+    return [issuer, `${issuer}${ENDPOINTS.token}`];
+  }
+
   async function token(req: IncomingMessage, form: Form): Promise<Record<string, unknown>> {
-    const client = await clients.authenticate(req.headers.authorization, form, keptBy(form));
+    const client = await clients.authenticate(req.headers.authorization, form, keptBy(form), audiencesOf(req));
     const mayRefresh = client.grantTypes.includes('refresh_token');
     switch (form.grant_type) {
       case 'authorization_code': {
@@ -87,10 +95,18 @@ export function createTokenEndpoints(ctx: ServerContext) {
           throw new OAuthError('invalid_scope', 'a refresh cannot add scopes the user did not grant');
         return issue(req, grant, familyId, true, asked);
       }
+      case 'client_credentials': {
+        const grant = clientCredentialsGrant(client, form, ctx.resourceOf(req), options.scopes);
+        // No refresh token (RFC 6749 §4.4.3): the client asks again with its credentials.
+        return issue(req, grant, '', false, grant.scopes);
+      }
       case undefined:
         throw new OAuthError('invalid_request', 'grant_type is missing');
       default:
-        throw new OAuthError('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
+        throw new OAuthError(
+          'unsupported_grant_type',
+          `grant_type must be one of ${clients.metadata.grantTypes.join(', ')}`,
+        );
     }
   }
 
@@ -103,7 +119,7 @@ export function createTokenEndpoints(ctx: ServerContext) {
     /** POST `<issuer>/oauth/revoke` (RFC 7009 §2.2: 200 whether or not the token was valid). */
     async revoke(req: IncomingMessage, res: ServerResponse): Promise<void> {
       const form = await readForm(req);
-      const client = await clients.authenticate(req.headers.authorization, form, keptBy(form));
+      const client = await clients.authenticate(req.headers.authorization, form, keptBy(form), audiencesOf(req));
       if (form.token === undefined) throw new OAuthError('invalid_request', 'token is missing');
       // Access tokens are short-lived JWTs checked without a store lookup: they lapse by themselves; refresh tokens
       // (and so their family) end now.
