@@ -21,6 +21,8 @@ export interface RemoteJwksSettings {
   readonly maxBytes: number;
   readonly cooldownMs: number;
   readonly logger: McpLogger;
+  /** Who needs the keys, as the log names it. Defaults to `'jwtVerifier'`. */
+  readonly owner?: string;
 }
 
 /**
@@ -91,7 +93,7 @@ export function createRemoteJwks(
     } catch (err) {
       warn(
         err,
-        `jwtVerifier: cannot load the JWKS at ${url.href} (${(err as Error).message}); tokens are refused until it loads`,
+        `${settings.owner ?? 'jwtVerifier'}: cannot load the JWKS at ${url.href} (${(err as Error).message}); tokens are refused until it loads`,
       );
     }
   }
@@ -165,5 +167,5 @@ export function readKeySet<T extends KeySetOptions>(
     maxBytes: 'jwksMaxBytes',
   });
   const cooldownMs = generic.milliseconds('jwksCooldownMs', DEFAULT_JWKS_COOLDOWN_MS);
-  return createRemoteJwks(url, { timeoutMs, maxBytes, cooldownMs, logger });
+  return createRemoteJwks(url, { timeoutMs, maxBytes, cooldownMs, logger, owner });
 }

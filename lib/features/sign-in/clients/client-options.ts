@@ -3,9 +3,9 @@
 import { createHash } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
 import { McpConfigError, type OptionKeys } from '../../../options/config-error';
-import { OptionReader } from '../../../options/option-reader';
+import { listOf, OptionReader } from '../../../options/option-reader';
 import { isObject } from '../../../core/jsonrpc/types';
-import type { OAuthClient } from './client';
+import { JWT_BEARER_GRANT, PREREGISTERED_GRANTS, type OAuthClient } from './client';
 import { redirectUriProblem } from './client-metadata';
 
 /** A client the operator registers by option (OAuth 2.1 §2: registration by other means). */
@@ -14,14 +14,23 @@ export interface PreRegisteredClient {
   clientId: string;
   /** Its secret: a confidential client authenticates with it (Basic or in the form). Defaults to none: a public client (PKCE only). */
   clientSecret?: string;
-  /** Its exact redirect URIs: https, http on loopback only, or a native app's private-use scheme; no fragments. */
-  redirectUris: string[];
+  /**
+   * Its exact redirect URIs: https, http on loopback only, or a native app's private-use scheme; no fragments.
+   * Required with the `authorization_code` grant.
+   */
+  redirectUris?: string[];
   /** Shown on the consent page. Defaults to the client id. */
   name?: string;
   /** The operator's own client: no consent page is shown for it. Defaults to `false`. */
   firstParty?: boolean;
   /** The scopes it may ask for, space-separated. Defaults to none named (any the server supports). */
   scope?: string;
+  /**
+   * The grants it may use: `'authorization_code'`, `'refresh_token'`, and
+   * `'urn:ietf:params:oauth:grant-type:jwt-bearer'` (an ID-JAG from a trusted IdP, `auth.server.trustedIdps`; for a
+   * client with a secret only). Defaults to `['authorization_code', 'refresh_token']`.
+   */
+  grants?: string[];
 }
 
 /** Dynamic Client Registration (RFC 7591) at `<issuer>/oauth/register`. */
@@ -96,6 +105,7 @@ const CLIENT_KEYS: OptionKeys<PreRegisteredClient> = {
   name: true,
   firstParty: true,
   scope: true,
+  grants: true,
 };
 const REGISTRATION_KEYS: OptionKeys<RegistrationOptions> = {
   maxClients: true,
@@ -123,6 +133,8 @@ async function systemResolve(host: string): Promise<string[]> {
 
 type Read = OptionReader<ClientsOptions>;
 
+const isGrant = (value: unknown): value is string => typeof value === 'string' && PREREGISTERED_GRANTS.includes(value);
+
 /** One pre-registered client, checked: `auth.server.clients[<index>]`. */
 function resolveClient(client: unknown, index: number): OAuthClient {
   const read = OptionReader.of(client as PreRegisteredClient, `${PREFIX}clients[${index}]`, CLIENT_KEYS);
@@ -130,8 +142,13 @@ function resolveClient(client: unknown, index: number): OAuthClient {
   if (typeof clientId !== 'string' || clientId.length === 0 || clientId.length > 255)
     throw read.invalid('clientId', 'a string of 1 to 255 characters');
   const clientSecret = read.string('clientSecret', { nonEmpty: true });
-  const redirectUris = read.raw('redirectUris');
-  if (!Array.isArray(redirectUris) || redirectUris.length === 0)
+  const grants = read.array('grants', isGrant, `an array of ${listOf(PREREGISTERED_GRANTS)}`, { nonEmpty: true });
+  const grantTypes = Object.freeze([...new Set(grants ?? ['authorization_code', 'refresh_token'])]);
+  // draft-ietf-oauth-identity-assertion-authz-grant §8.1: the grant is for confidential clients; a public one gets the browser flow.
+  if (grantTypes.includes(JWT_BEARER_GRANT) && clientSecret === undefined)
+    throw read.invalid('clientSecret', `a secret: the grant '${JWT_BEARER_GRANT}' is for confidential clients`);
+  const redirectUris = read.raw('redirectUris') ?? [];
+  if (!Array.isArray(redirectUris) || (redirectUris.length === 0 && grantTypes.includes('authorization_code')))
     throw read.invalid('redirectUris', 'a non-empty array of URLs');
   redirectUris.forEach((uri: unknown, i) => {
     const problem = redirectUriProblem(uri);
@@ -149,7 +166,7 @@ function resolveClient(client: unknown, index: number): OAuthClient {
     // A pre-registered client registers no method: one with a secret may use either secret method (RFC 6749 §2.3.1).
     tokenEndpointAuthMethod: clientSecret === undefined ? 'none' : 'client_secret_basic',
     secretDigest: clientSecret === undefined ? undefined : secretDigest(clientSecret),
-    grantTypes: Object.freeze(['authorization_code', 'refresh_token']),
+    grantTypes,
     scope: read.string('scope'),
     firstParty: read.boolean('firstParty', false),
   });

@@ -1,5 +1,15 @@
 // What the authorization server knows of one OAuth client, however it learnt of it (pre-registered, DCR, or a metadata document).
 
+/** The JWT bearer grant (RFC 7523 §2.1): how an enterprise client presents an ID-JAG at the token endpoint. */
+export const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+
+/** The grants a pre-registered client may be given (`auth.server.clients[i].grants`). */
+export const PREREGISTERED_GRANTS: readonly string[] = Object.freeze([
+  'authorization_code',
+  'refresh_token',
+  JWT_BEARER_GRANT,
+]);
+
 /** How a client's token requests prove who they are (RFC 7591 §2 `token_endpoint_auth_method`). */
 export type ClientAuthMethod = 'none' | 'client_secret_basic' | 'client_secret_post';
 
@@ -17,7 +27,7 @@ export interface OAuthClient {
   readonly tokenEndpointAuthMethod: ClientAuthMethod;
   /** SHA-256 (hex) of the client secret, for confidential clients; the secret itself is never kept. */
   readonly secretDigest?: string;
-  /** `authorization_code`, and `refresh_token` when the client may refresh. */
+  /** `authorization_code`, and `refresh_token` when the client may refresh; the JWT bearer grant for ID-JAGs. */
   readonly grantTypes: readonly string[];
   /** Scopes the client registered (space-separated), if it named any. */
   readonly scope?: string;
