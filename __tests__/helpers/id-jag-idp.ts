@@ -100,6 +100,8 @@ export async function startIdJagIdp(clients: Record<string, IdpClient>): Promise
     if (path === '/.well-known/oauth-authorization-server')
       return json(res, 200, {
         issuer,
+        // RFC 8414 requires it; this IdP's SSO is the tests' idToken(), so nothing answers there.
+        authorization_endpoint: `${issuer}/authorize`,
         token_endpoint: `${issuer}/token`,
         jwks_uri: `${issuer}/jwks`,
         response_types_supported: ['code'],
