@@ -13,8 +13,11 @@ export interface TrustedIdpOptions {
   issuer: string;
   /** Where it publishes its signing keys (https; http on loopback only). Exactly one of `jwksUri` and `jwks`. */
   jwksUri?: string | URL;
-  /** Its public signing keys, inline: `{ keys: [...] }`. */
-  jwks?: { keys: JWK[] };
+  /** Its public signing keys, inline (a JSON Web Key Set). */
+  jwks?: {
+    /** The public keys (private members and symmetric keys are dropped). */
+    keys: JWK[];
+  };
   /** How long one fetch of `jwksUri` may take, in ms. Defaults to `5000`. */
   jwksTimeoutMs?: number;
   /** The largest key set read from `jwksUri`, in bytes. Defaults to `65536`. */
