@@ -131,6 +131,38 @@ describe('the grant', () => {
   });
 });
 
+describe("an IdP's options at work", () => {
+  it('audience, algorithms and maxLifetimeSec decide what is taken', async () => {
+    const target = await startIdJagRouter({
+      trustedIdps: [
+        { issuer: idp.issuer, jwks: { keys: [idp.key.publicJwk] }, audience: 'https://as.example', maxLifetimeSec: 60 },
+      ],
+      clients: [AGENT],
+    });
+    const strict = await startIdJagRouter({
+      trustedIdps: [{ issuer: idp.issuer, jwks: { keys: [idp.key.publicJwk] }, algorithms: ['RS256'] }],
+      clients: [AGENT],
+    });
+    try {
+      expect((await present(target, await forRouter(target))).body.error_description).toMatch(
+        /aud must be https:\/\/as\.example/,
+      );
+      const ok = await present(
+        target,
+        await forRouter(target, { aud: 'https://as.example', exp: Math.floor(Date.now() / 1000) + 60 }),
+      );
+      expect(ok.status).toBe(200);
+      const long = await present(target, await forRouter(target, { aud: 'https://as.example' }));
+      expect(long.body.error_description).toMatch(/lives longer than 60 s/);
+      // The IdP signs with ES256; this router takes RS256 only.
+      expect((await present(strict, await forRouter(strict))).body.error_description).toMatch(/"alg"/);
+    } finally {
+      await target.close();
+      await strict.close();
+    }
+  });
+});
+
 describe('mapIdentity', () => {
   it("maps the claims to the app's user, its scopes and extra (ctx.auth.extra)", async () => {
     const res = await present(mapped, await forRouter(mapped, { sub: 'alice', email: 'alice@acme.example' }));
@@ -271,7 +303,11 @@ describe('options', () => {
       { trustedIdps: [{ ...IDP, maxLifetimeSec: 7200 }] },
       /maxLifetimeSec' must be at most 3600/,
     ],
-    ['an unknown key', { trustedIdps: [{ ...IDP, audiance: 'x' } as never] }, /audiance'\. Did you mean 'auth\.server\.trustedIdps\[0\]\.audience'/],
+    [
+      'an unknown key',
+      { trustedIdps: [{ ...IDP, audiance: 'x' } as never] },
+      /audiance'\. Did you mean 'auth\.server\.trustedIdps\[0\]\.audience'/,
+    ],
     [
       'mapIdentity alone',
       { mapIdentity: () => null },

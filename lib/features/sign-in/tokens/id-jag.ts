@@ -50,7 +50,9 @@ function namesOnly(aud: unknown, expected: string): boolean {
 /** The `resource` claim, when present, names this MCP resource: a URI or an array of URIs (draft §3.1; SEP-990 §7.6.2). */
 function namesResource(resource: unknown, expected: string): boolean {
   const named = typeof resource === 'string' ? [resource] : resource;
-  return Array.isArray(named) && named.some((uri) => typeof uri === 'string' && withoutSlash(uri) === expected);
+  return (
+    Array.isArray(named) && named.some((uri) => typeof uri === 'string' && withoutSlash(uri) === withoutSlash(expected))
+  );
 }
 
 /** A claim that must be a non-empty string when present. */
