@@ -4,11 +4,10 @@ import * as crypto from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import express from 'express';
 import { jwtVerify, SignJWT, type JWTPayload } from 'jose';
-import { mcpRouter, type AuthServerOptions, type McpRouter, type McpRouterOptions } from '../../lib';
+import { mcpRouter, type AuthServerOptions, type McpRouterOptions } from '../../lib';
 import { makeSigningKey, type SigningKey } from './jwks-server';
-import { listenLocally, type Listening } from './ports';
+import { listenAtMcp, type SignInServer } from './sign-in-server';
 
 const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
 const ID_JAG_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:id-jag';
@@ -148,13 +147,7 @@ export async function startIdJagIdp(clients: Record<string, IdpClient>): Promise
 }
 
 /** A router trusting IdPs for ID-JAGs, on a loopback port, with a `whoami` tool answering the caller's `ctx.auth`. */
-export interface IdJagRouter {
-  readonly mcp: McpRouter;
-  readonly app: Listening;
-  /** `http://127.0.0.1:<port>/mcp`: the issuer, the resource, and the ID-JAGs' audience. */
-  readonly issuer: string;
-  close(): Promise<void>;
-}
+export type IdJagRouter = SignInServer;
 
 /** The router's side: `server` over a login that is never used here (the ID-JAG grant has no browser), and `more` router options. */
 export async function startIdJagRouter(
@@ -176,16 +169,5 @@ export async function startIdJagRouter(
       extra: ctx.auth?.extra ?? null,
     }),
   });
-  const host = express();
-  host.use('/mcp', mcp);
-  const app = await listenLocally(host);
-  return {
-    mcp,
-    app,
-    issuer: `http://127.0.0.1:${app.port}/mcp`,
-    close: async () => {
-      await mcp.close();
-      await app.close();
-    },
-  };
+  return { mcp, ...(await listenAtMcp(mcp)) };
 }
