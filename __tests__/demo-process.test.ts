@@ -117,7 +117,8 @@ describe('AUTH=oauth npm run demo (as a child process)', () => {
     ).rejects.toMatchObject({
       code: 1,
       stdout: '',
-      stderr: 'AUTH=basic: use AUTH=token (the default: a static bearer token) or AUTH=oauth (sign-in)\n',
+      stderr:
+        'AUTH=basic: use AUTH=token (the default: a static bearer token), AUTH=oauth (sign-in) or AUTH=enterprise (sign-in and ID-JAGs)\n',
     });
   }, 40_000);
 });

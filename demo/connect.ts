@@ -1,4 +1,4 @@
-// What `npm run demo` prints: where everything is, the token (or, with AUTH=oauth, how to sign in), and how to connect real clients.
+// What `npm run demo` prints: where everything is, the token (or, with AUTH=oauth and AUTH=enterprise, how to sign in), and how to connect real clients.
 
 import type { UpstreamStatus } from '../lib';
 
@@ -96,5 +96,23 @@ ${json({ mcpServers: { 'demo-store': { command: 'npx', args: ['-y', 'mcp-remote'
 
 VS Code (.vscode/mcp.json; it offers to sign in):
 ${json({ servers: { 'demo-store': { type: 'http', url } } })}
+`;
+}
+
+/** The banner of `AUTH=enterprise npm run demo`: the OAuth sign-in, and an agent getting in with an ID-JAG from the demo IdP. */
+export function enterpriseConnectionHelp(options: BannerOptions): string {
+  const url = `${options.origin}/mcp`;
+  const idp = `${options.origin}/idp`;
+  return `${oauthConnectionHelp(options).replace('(AUTH=oauth)', '(AUTH=enterprise)')}
+Enterprise sign-in (ID-JAG, SEP-990): the demo IdP at ${idp} (issuer https://idp.demo.example) gives any user an
+ID token, exchanges it for an ID-JAG naming this server, and the pre-registered agent "demo-agent" redeems it here:
+    npx tsx demo/enterprise-client.ts ${url} alice
+By hand:
+    ID=$(curl -s '${idp}/id-token?user=alice' | node -pe 'JSON.parse(require("fs").readFileSync(0)).id_token')
+    JAG=$(curl -s ${idp}/token -d client_id=demo-agent -d client_secret=demo-idp-secret \\
+      -d grant_type=urn:ietf:params:oauth:grant-type:token-exchange -d requested_token_type=urn:ietf:params:oauth:token-type:id-jag \\
+      -d subject_token_type=urn:ietf:params:oauth:token-type:id_token -d subject_token=$ID \\
+      -d audience=${url} -d resource=${url} -d scope=store:read | node -pe 'JSON.parse(require("fs").readFileSync(0)).access_token')
+    curl -s ${url}/oauth/token -u demo-agent:demo-agent-secret -d grant_type=urn:ietf:params:oauth:grant-type:jwt-bearer -d assertion=$JAG
 `;
 }

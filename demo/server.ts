@@ -3,7 +3,8 @@
 //
 //   PORT (3000), HOST (127.0.0.1), MCP_TOKEN (random at each start), API_KEY (demo-api-key),
 //   AUTH (token: clients send MCP_TOKEN; oauth: the router is also the OAuth authorization server, and users sign in
-//   with a user name on the demo's /login page: demo/sign-in.ts),
+//   with a user name on the demo's /login page: demo/sign-in.ts; enterprise: oauth, and the router also takes ID-JAGs
+//   from a small built-in enterprise IdP at /idp: demo/enterprise-idp.ts, demo/enterprise-client.ts),
 //   ALLOWED_ORIGINS (comma-separated browser origins allowed besides localhost ones),
 //   SANDBOX_PORT (free port: where the MCP Apps sandbox proxy listens, demo/apps/sandbox.ts),
 //   REDIS_URL (none: in-memory; set, the MCP state lives in Redis, so several demo instances can sit behind one
@@ -23,7 +24,8 @@ import express from 'express';
 import { mcpRouter, type McpRouter, type UpstreamHandle } from '../lib';
 import { testPayment } from '../lib/x402-testing';
 import { redisStore } from '../lib/redis';
-import { connectionHelp, oauthConnectionHelp } from './connect';
+import { connectionHelp, enterpriseConnectionHelp, oauthConnectionHelp } from './connect';
+import { createDemoIdp, DEMO_AGENT, DEMO_IDP_ISSUER, type DemoIdp } from './enterprise-idp';
 import { requireApiKey } from './store/api-key';
 import { CustomersController } from './store/customers';
 import { createStore } from './store/data';
@@ -37,8 +39,12 @@ import { registerOrderApp } from './apps/order-app';
 import { orderFormRouter } from './apps/order-form';
 import { startSandbox } from './apps/sandbox';
 
-/** How MCP clients authenticate: a static bearer token, or OAuth sign-in through the demo's login page. */
-export type DemoAuth = { token: string; oauth?: false } | { oauth: true; token?: undefined };
+/**
+ * How MCP clients authenticate: a static bearer token, or OAuth sign-in through the demo's login page (and, with
+ * `enterprise`, ID-JAGs from the demo's enterprise IdP).
+ */
+export type DemoAuth =
+  { token: string; oauth?: false; enterprise?: undefined } | { oauth: true; token?: undefined; enterprise?: DemoIdp };
 
 export type DemoOptions = DemoAuth & {
   /** The legacy API's `x-api-key`. Defaults to `demo-api-key`. */
@@ -70,6 +76,20 @@ export interface Demo {
   readonly mcp: McpRouter;
   readonly notes: UpstreamHandle | undefined;
   readonly roaster: UpstreamHandle | undefined;
+}
+
+/** AUTH=enterprise: the router trusts the demo IdP's ID-JAGs, redeemed by the pre-registered demo agent. */
+function enterpriseSignIn(idp: DemoIdp) {
+  return {
+    trustedIdps: [{ issuer: DEMO_IDP_ISSUER, jwks: idp.jwks }],
+    clients: [
+      {
+        clientId: DEMO_AGENT.clientId,
+        clientSecret: DEMO_AGENT.routerSecret,
+        grants: ['urn:ietf:params:oauth:grant-type:jwt-bearer' as const],
+      },
+    ],
+  };
 }
 
 /** The roaster server's source, run by this Node with tsx's loader (given by path, so any working directory works). */
@@ -104,6 +124,7 @@ export function createDemoApp(options: DemoOptions): express.Express {
 export function createDemo({
   token,
   oauth,
+  enterprise,
   apiKey = 'demo-api-key',
   allowedOrigins = [],
   notesUrl,
@@ -130,7 +151,7 @@ export function createDemo({
         ? " Tools named roaster__… and resources roaster+roaster://… are the roastery's (a local program, mounted over stdio); roaster__plan_tasting asks the user two questions."
         : ''),
     auth: login
-      ? { server: { signIn: login.signIn, scopes: SCOPES } }
+      ? { server: { signIn: login.signIn, scopes: SCOPES, ...(enterprise && enterpriseSignIn(enterprise)) } }
       : { tokens: [{ token: token as string, subject: 'demo-user', scopes: SCOPES }] },
     // CORS and the Origin check: pages on localhost (the playground) and any origin listed.
     origins: (origin) => allowedOrigins.includes(origin) || LOCAL_HOSTNAMES.has(new URL(origin).hostname),
@@ -161,6 +182,7 @@ export function createDemo({
 
   const app = express();
   app.use('/mcp', mcp);
+  if (enterprise) app.use('/idp', enterprise.routes);
   if (login) {
     app.use(login.routes);
     // The metadata at the root too, where clients look first (RFC 9728 §3.1, RFC 8414 §3.1); /mcp serves it already.
@@ -265,9 +287,12 @@ async function main(): Promise<void> {
   const host = process.env.HOST ?? '127.0.0.1';
   const token = process.env.MCP_TOKEN ?? `demo-${randomBytes(12).toString('base64url')}`;
   const mode = process.env.AUTH || 'token';
-  if (mode !== 'token' && mode !== 'oauth')
-    throw new Error(`AUTH=${mode}: use AUTH=token (the default: a static bearer token) or AUTH=oauth (sign-in)`);
-  const auth: DemoAuth = mode === 'oauth' ? { oauth: true } : { token };
+  if (mode !== 'token' && mode !== 'oauth' && mode !== 'enterprise')
+    throw new Error(
+      `AUTH=${mode}: use AUTH=token (the default: a static bearer token), AUTH=oauth (sign-in) or AUTH=enterprise (sign-in and ID-JAGs)`,
+    );
+  const auth: DemoAuth =
+    mode === 'token' ? { token } : { oauth: true, ...(mode === 'enterprise' && { enterprise: await createDemoIdp() }) };
   const apiKey = process.env.API_KEY ?? 'demo-api-key';
   const allowedOrigins = (process.env.ALLOWED_ORIGINS ?? '').split(',').filter(Boolean);
   // The upstream listens first, so the gateway's first list fetch finds it (it would retry otherwise).
@@ -325,7 +350,7 @@ async function main(): Promise<void> {
       ];
       console.log(
         auth.oauth
-          ? oauthConnectionHelp({ origin, apiKey, upstreams })
+          ? (auth.enterprise ? enterpriseConnectionHelp : oauthConnectionHelp)({ origin, apiKey, upstreams })
           : connectionHelp({ origin, token, apiKey, upstreams }),
       );
       console.log(`MCP Apps: the playground renders the order form app through the sandbox at ${sandbox.url}`);

@@ -29,6 +29,13 @@ export type {
   RegistrationOptions,
 } from './features/sign-in/clients/client-options';
 export type { SigningKeysOptions } from './features/sign-in/tokens/keys';
+export type {
+  EnterprisePrincipal,
+  MapIdentity,
+  MapIdentityContext,
+  TrustedIdpOptions,
+  TrustedIdpsOptions,
+} from './features/sign-in/trusted-idp-options';
 export { oidcUpstream } from './features/sign-in/idp/oidc-idp';
 // The IdP's types under their public names (the option is `auth.server.upstream`, the record `ctx.auth.extra.upstream`).
 export type {

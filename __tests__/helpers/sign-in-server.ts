@@ -30,11 +30,15 @@ export async function startSignInServer(
     description: 'The caller',
     handler: (_args, ctx) => ({ subject: ctx.auth?.subject ?? null }),
   });
+  return { mcp, ...(await listenAtMcp(mcp)) };
+}
+
+/** Mounts `mcp` at /mcp of a fresh app on a loopback port: the app, the issuer (`http://127.0.0.1:<port>/mcp`), and a close of both. */
+export async function listenAtMcp(mcp: McpRouter): Promise<Omit<SignInServer, 'mcp'>> {
   const host = express();
   host.use('/mcp', mcp);
   const app = await listenLocally(host);
   return {
-    mcp,
     app,
     issuer: `http://127.0.0.1:${app.port}/mcp`,
     close: async () => {

@@ -21,6 +21,7 @@ import type { ServerContext } from './server-context';
 import { ENDPOINTS, SERVER_METADATA_PATHS, serverMetadata } from './server-metadata';
 import type { ResolvedAuthServer } from './server-options';
 import { createTokenEndpoints } from './tokens/token-endpoint';
+import { IdJagGrant } from './tokens/id-jag';
 
 type Handler = (req: ExpressRequest, res: ServerResponse, next: Next) => void;
 
@@ -92,6 +93,7 @@ export function createAuthorizationServer(
     clients: createClientDirectory(options.clients, store),
     codesAndRefresh: new CodesAndRefreshTokens(store, options.codeTtlSec * 1000, options.refreshTokenTtlSec * 1000),
     keys: createSigningKeys(options.keys, store),
+    idJag: options.idJag && new IdJagGrant(options.idJag, store, options.scopes, logger),
     issuerOf,
     resourceOf,
     sendError: (res, err) => sendOAuthError(res, err),

@@ -1,9 +1,10 @@
-// What every endpoint of one authorization server shares: its options, store, clients, codes and refresh tokens, keys, and where it is.
+// What every endpoint of one authorization server shares: its options, store, clients, codes and refresh tokens, keys, grants, and where it is.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SignInStore } from '../../edge/store/sign-in-store';
 import type { ClientDirectory } from './clients/clients';
 import type { CodesAndRefreshTokens } from './tokens/codes-and-refresh';
+import type { IdJagGrant } from './tokens/id-jag';
 import type { SigningKeys } from './tokens/keys';
 import type { OAuthError } from './oauth-error';
 import type { ResolvedAuthServer } from './server-options';
@@ -15,6 +16,8 @@ export interface ServerContext {
   readonly clients: ClientDirectory;
   readonly codesAndRefresh: CodesAndRefreshTokens;
   readonly keys: SigningKeys;
+  /** The ID-JAG grant, when `trustedIdps` names an IdP. */
+  readonly idJag: IdJagGrant | undefined;
   /** The issuer for a request: `auth.server.issuer`, else `<origin><mount path>` (RFC 8414 §2). */
   readonly issuerOf: (req: IncomingMessage) => string;
   /** The MCP resource for a request (RFC 8707, RFC 9728 `resource`): the tokens' audience. */

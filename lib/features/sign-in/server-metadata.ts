@@ -1,6 +1,8 @@
 // Authorization server metadata (RFC 8414 §2), also in the OpenID Provider form clients accept, and where each is served.
 
+import { JWT_BEARER_GRANT } from './clients/client';
 import type { ClientDirectory } from './clients/clients';
+import { ID_JAG_PROFILE } from './tokens/id-jag';
 import type { ResolvedAuthServer } from './server-options';
 
 /** The two well-known documents, under the issuer (OIDC path appending) or at the root (RFC 8414 §3.1 path insertion). */
@@ -60,5 +62,10 @@ export function serverMetadata(
       token_endpoint_auth_signing_alg_values_supported: authSigningAlgorithms,
       revocation_endpoint_auth_signing_alg_values_supported: authSigningAlgorithms,
     });
+  // The ID-JAG draft §7.2: the profile is named, with the JWT bearer grant, only when an IdP is trusted.
+  if (options.idJag !== undefined) {
+    document.grant_types_supported = [...(document.grant_types_supported as string[]), JWT_BEARER_GRANT];
+    document.authorization_grant_profiles_supported = [ID_JAG_PROFILE];
+  }
   return document;
 }

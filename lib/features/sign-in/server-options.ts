@@ -7,7 +7,8 @@ import { DEFAULT_MAX_SIGN_IN_RECORDS, type SignInLimits } from '../../edge/store
 import type { McpLogger } from '../../core/logger';
 import { resolveClientsOptions, type ClientsOptions, type ResolvedClients } from './clients/client-options';
 import { resolveSigningKeysOptions, type ResolvedSigningKeys, type SigningKeysOptions } from './tokens/keys';
-import type { Identity, LoginStep } from './browser/login';
+import { resolveTrustedIdps, type ResolvedIdJag, type TrustedIdpsOptions } from './trusted-idp-options';
+import { checkedIdentity, type Identity, type LoginStep } from './browser/login';
 import type { ConsentDetails } from './browser/consent-page';
 
 /** What `signIn` answers: the user already signed in to the app, or nothing once it has answered the browser itself. */
@@ -45,7 +46,7 @@ export interface ConsentOptions {
 }
 
 /** `auth.server`: the router issues the tokens it accepts. Exactly one of `signIn` and `upstream`. */
-export interface AuthServerOptions extends ClientsOptions, SigningKeysOptions {
+export interface AuthServerOptions extends ClientsOptions, SigningKeysOptions, TrustedIdpsOptions {
   /** The app's own login (see {@link SignInFunction}). */
   signIn?: SignInFunction;
   /** An existing identity provider (the IdP), through the OAuth proxy: `oidcUpstream({ issuer, clientId, clientSecret })`. */
@@ -110,6 +111,8 @@ export interface ResolvedAuthServer {
   readonly limits: SignInLimits;
   readonly clients: ResolvedClients;
   readonly keys: ResolvedSigningKeys;
+  /** The IdPs whose ID-JAGs the token endpoint takes; undefined when none is trusted. */
+  readonly idJag: ResolvedIdJag | undefined;
 }
 
 const DAY_SEC = 24 * 60 * 60;
@@ -145,6 +148,8 @@ const KNOWN: OptionKeys<AuthServerOptions> = {
   clientMetadataDocuments: true,
   signingKeys: true,
   rotationMs: true,
+  trustedIdps: true,
+  mapIdentity: true,
 };
 const KNOWN_CONSENT: OptionKeys<ConsentOptions> = { rememberMs: true, render: true };
 
@@ -172,18 +177,8 @@ function signInStep(signIn: SignInFunction): LoginStep {
   return {
     kind: 'signIn',
     async start(req, res, { returnTo }): Promise<Identity | undefined> {
-      const found = await signIn(req, res, { returnTo });
-      if (found === undefined || found === null) return undefined;
-      if (typeof found !== 'object' || typeof found.subject !== 'string' || found.subject === '') {
-        throw new Error(
-          'mcpRouter: auth.server.signIn must return { subject: string, scopes? } or nothing (after answering the browser)',
-        );
-      }
-      const { subject, scopes } = found;
-      if (scopes !== undefined && (!Array.isArray(scopes) || !scopes.every((scope) => typeof scope === 'string'))) {
-        throw new Error('mcpRouter: auth.server.signIn returned scopes that are not an array of strings');
-      }
-      return scopes === undefined ? { subject } : { subject, scopes: [...scopes] };
+      const shape = '{ subject: string, scopes? } or nothing (after answering the browser)';
+      return checkedIdentity(await signIn(req, res, { returnTo }), 'signIn', shape);
     },
   };
 }
@@ -268,5 +263,6 @@ export function resolveAuthServerOptions(server: AuthServerOptions, logger: McpL
     clients,
     limits: resolveLimits(read, clients),
     keys,
+    idJag: resolveTrustedIdps(server),
   });
 }

@@ -82,3 +82,20 @@ export class LoginError extends Error {
     super(message);
   }
 }
+
+/**
+ * An app hook's answer naming a user (`signIn`, `mapIdentity`), checked: a wrong shape is the app's bug, thrown as an
+ * Error (the endpoint logs it and answers 500), never a token for nobody. Undefined for `null` or `undefined`.
+ *
+ * @param hook - the option, for the message: `'signIn'`
+ * @param shape - what the hook must return, for the message
+ */
+export function checkedIdentity(found: unknown, hook: string, shape: string): Identity | undefined {
+  if (found === undefined || found === null) return undefined;
+  const { subject, scopes } = found as { subject?: unknown; scopes?: unknown };
+  if (typeof found !== 'object' || typeof subject !== 'string' || subject === '')
+    throw new Error(`mcpRouter: auth.server.${hook} must return ${shape}`);
+  if (scopes !== undefined && (!Array.isArray(scopes) || !scopes.every((scope) => typeof scope === 'string')))
+    throw new Error(`mcpRouter: auth.server.${hook} returned scopes that are not an array of strings`);
+  return scopes === undefined ? { subject } : { subject, scopes: [...(scopes as string[])] };
+}

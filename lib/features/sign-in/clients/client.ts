@@ -1,5 +1,8 @@
 // What the authorization server knows of one OAuth client, however it learnt of it (pre-registered, DCR, or a metadata document).
 
+/** The JWT bearer grant (RFC 7523 §2.1): how an enterprise client presents an ID-JAG at the token endpoint. */
+export const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+
 /** How a client's token requests prove who they are (RFC 7591 §2 `token_endpoint_auth_method`). */
 export type ClientAuthMethod = 'none' | 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt';
 
@@ -24,7 +27,7 @@ export interface OAuthClient {
   readonly jwks?: Readonly<Record<string, unknown>>;
   /** Where a `private_key_jwt` client publishes its public keys (RFC 7591 §2 `jwks_uri`), fetched as its documents are. */
   readonly jwksUri?: string;
-  /** `authorization_code`, and `refresh_token` when the client may refresh; `client_credentials` for a pre-registered machine client. */
+  /** `authorization_code`, and `refresh_token` when the client may refresh; `client_credentials` for a pre-registered machine client, the JWT bearer grant for ID-JAGs. */
   readonly grantTypes: readonly string[];
   /** Scopes the client registered (space-separated), if it named any. */
   readonly scope?: string;

@@ -6,15 +6,16 @@ import { invalidOption, McpConfigError, type OptionKeys } from '../../../options
 import { OptionReader } from '../../../options/option-reader';
 import type { McpLogger } from '../../../core/logger';
 import { readKeySet } from '../../../edge/security/jwks';
-import type { OAuthClient } from './client';
+import { JWT_BEARER_GRANT, type OAuthClient } from './client';
 import { redirectUriProblem } from './client-metadata';
 import { keySetProblem } from './client-keys';
 
 /**
  * The grants a pre-registered client may be allowed (`auth.server.clients[i].grants`): the browser sign-in and its
- * refresh, and `client_credentials` for a machine client (RFC 6749 §4.4; MCP's client-credentials extension).
+ * refresh, `client_credentials` for a machine client (RFC 6749 §4.4; MCP's client-credentials extension), and the
+ * JWT bearer grant for an enterprise client presenting ID-JAGs (SEP-990, `auth.server.trustedIdps`).
  */
-export const CLIENT_GRANTS = ['authorization_code', 'refresh_token', 'client_credentials'] as const;
+export const CLIENT_GRANTS = ['authorization_code', 'refresh_token', 'client_credentials', JWT_BEARER_GRANT] as const;
 /** One grant a pre-registered client may be allowed. */
 export type ClientGrant = (typeof CLIENT_GRANTS)[number];
 /** The grants of a pre-registered client that names none: the browser sign-in and refresh. */
@@ -38,7 +39,8 @@ export interface PreRegisteredClient {
   jwksUri?: string;
   /**
    * The grants it may use: `'authorization_code'` (a user signs in through the browser), `'refresh_token'`,
-   * `'client_credentials'` (the client acts as itself, no user: it needs `clientSecret`, `jwks` or `jwksUri`).
+   * `'client_credentials'` (the client acts as itself, no user), `'urn:ietf:params:oauth:grant-type:jwt-bearer'` (an
+   * ID-JAG from a trusted IdP, `auth.server.trustedIdps`). The last two need `clientSecret`, `jwks` or `jwksUri`.
    * Defaults to `['authorization_code', 'refresh_token']`.
    */
   grants?: ClientGrant[];
@@ -147,11 +149,13 @@ function resolveClient(
   const grants = resolveGrants(read);
   const redirectUris = resolveRedirectUris(read, grants.includes('authorization_code'));
   const { keys, ...credentials } = resolveCredentials(read, clientId, logger);
-  // RFC 6749 §4.4: "The client credentials grant type MUST only be used by confidential clients."
-  if (grants.includes('client_credentials') && credentials.tokenEndpointAuthMethod === 'none')
+  // RFC 6749 §4.4: "The client credentials grant type MUST only be used by confidential clients"; so is an ID-JAG's
+  // (draft-ietf-oauth-identity-assertion-authz-grant §8.1): a public client signs in through the browser.
+  const confidentialOnly = grants.find((grant) => grant === 'client_credentials' || grant === JWT_BEARER_GRANT);
+  if (confidentialOnly !== undefined && credentials.tokenEndpointAuthMethod === 'none')
     throw read.invalid(
       'grants',
-      "'client_credentials' only for a confidential client: give it clientSecret, jwks or jwksUri",
+      `'${confidentialOnly}' only for a confidential client: give it clientSecret, jwks or jwksUri`,
       grants,
     );
   const resolved: OAuthClient = Object.freeze({

@@ -10,8 +10,10 @@ import type { SigningKeys } from './keys';
 
 /** RFC 9068 §2.1: the `typ` of a JWT access token, so an ID token or another JWT cannot pass for one. */
 const ACCESS_TOKEN_TYPE = 'at+jwt';
-/** Clock skew tolerated between instances when checking `exp`/`iat`. */
-const CLOCK_TOLERANCE_SEC = 30;
+/** Clock skew tolerated between instances (and with a trusted IdP) when checking `exp`/`iat`. */
+export const CLOCK_TOLERANCE_SEC = 30;
+/** The private claim carrying what the app added for its handlers (`ctx.auth.extra`). */
+const EXTRA_CLAIM = 'ext';
 
 /** What an access token says. */
 export interface AccessTokenClaims {
@@ -23,6 +25,8 @@ export interface AccessTokenClaims {
   readonly scopes: readonly string[];
   /** The grant (refresh family) it came from, when the server keeps something for it (the IdP's tokens). */
   readonly grantId?: string;
+  /** What the app added for its handlers (`ctx.auth.extra`); readable by the client, as every claim is. */
+  readonly extra?: Readonly<Record<string, unknown>>;
   readonly ttlSec: number;
 }
 
@@ -31,6 +35,7 @@ export async function signAccessToken(keys: SigningKeys, claims: AccessTokenClai
   const { key, kid, alg } = await keys.current();
   const payload: JWTPayload = { client_id: claims.clientId, scope: claims.scopes.join(' ') };
   if (claims.grantId !== undefined) payload.gid = claims.grantId;
+  if (claims.extra !== undefined) payload[EXTRA_CLAIM] = claims.extra;
   return new (jose().SignJWT)(payload)
     .setProtectedHeader({ alg, kid, typ: ACCESS_TOKEN_TYPE })
     .setIssuer(claims.issuer)
@@ -77,8 +82,15 @@ export async function verifyAccessToken(
     });
     const scopes = typeof payload.scope === 'string' && payload.scope !== '' ? payload.scope.split(' ') : [];
     const grantId = typeof payload.gid === 'string' ? payload.gid : undefined;
+    const added = payload[EXTRA_CLAIM];
+    const extra = typeof added === 'object' && added !== null && !Array.isArray(added) ? added : {};
     return {
-      auth: { subject: payload.sub as string, scopes, expiresAt: payload.exp, extra: { clientId: payload.client_id } },
+      auth: {
+        subject: payload.sub as string,
+        scopes,
+        expiresAt: payload.exp,
+        extra: { ...extra, clientId: payload.client_id },
+      },
       grantId,
     };
   } catch {

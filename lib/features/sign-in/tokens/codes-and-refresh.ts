@@ -12,6 +12,8 @@ export interface Grant {
   readonly scopes: readonly string[];
   /** The MCP resource (RFC 8707) the tokens are for. */
   readonly resource: string;
+  /** What the app added for its handlers (`ctx.auth.extra`), carried in the access token (an ID-JAG's `mapIdentity`). */
+  readonly extra?: Readonly<Record<string, unknown>>;
   /** What the login step kept on the server (the IdP's tokens); never sent to the client. */
   readonly upstream?: Readonly<Record<string, unknown>>;
   /**

@@ -5,6 +5,7 @@ import { sendJson } from '../../../edge/http/reply';
 import { signAccessToken } from './access-token';
 import { readForm, type Form } from '../parameters';
 import type { Grant } from './codes-and-refresh';
+import { JWT_BEARER_GRANT } from '../clients/client';
 import { NO_STORE, OAuthError } from '../oauth-error';
 import type { ServerContext } from '../server-context';
 import { ENDPOINTS } from '../server-metadata';
@@ -31,6 +32,7 @@ export function createTokenEndpoints(ctx: ServerContext) {
       ttlSec: options.accessTokenTtlSec,
       // The family is named in the token only when the server keeps something for it (the IdP's tokens).
       ...(grant.upstream !== undefined && { grantId: familyId }),
+      ...(grant.extra !== undefined && { extra: grant.extra }),
     });
     const body: Record<string, unknown> = {
       access_token: accessToken,
@@ -43,7 +45,7 @@ export function createTokenEndpoints(ctx: ServerContext) {
   }
 
   /** RFC 8707 §2.2: a `resource` at the token endpoint must be the one the grant is for. */
-  function checkResource(form: Form, grant: Grant): void {
+  function checkResource(form: Form, grant: Pick<Grant, 'resource'>): void {
     if (form.resource !== undefined && form.resource.replace(/\/$/, '') !== grant.resource)
       throw new OAuthError('invalid_target', `resource must be ${grant.resource}`);
   }
@@ -98,6 +100,16 @@ export function createTokenEndpoints(ctx: ServerContext) {
       case 'client_credentials': {
         const grant = clientCredentialsGrant(client, form, ctx.resourceOf(req), options.scopes);
         // No refresh token (RFC 6749 §4.4.3): the client asks again with its credentials.
+        return issue(req, grant, '', false, grant.scopes);
+      }
+      case JWT_BEARER_GRANT: {
+        // An ID-JAG (SEP-990): no refresh token, the client presents a new one (the ID-JAG draft §4.4.3).
+        if (ctx.idJag === undefined) throw new OAuthError('unsupported_grant_type', 'no IdP is trusted for ID-JAGs');
+        checkResource(form, { resource: ctx.resourceOf(req) });
+        const grant = await ctx.idJag.redeem(form, client, {
+          issuer: ctx.issuerOf(req),
+          resource: ctx.resourceOf(req),
+        });
         return issue(req, grant, '', false, grant.scopes);
       }
       case undefined:
