@@ -21,6 +21,7 @@ import type { ServerContext } from './server-context';
 import { ENDPOINTS, SERVER_METADATA_PATHS, serverMetadata } from './server-metadata';
 import type { ResolvedAuthServer } from './server-options';
 import { createTokenEndpoints } from './tokens/token-endpoint';
+import type { DpopCheck } from '../../edge/security/dpop';
 
 type Handler = (req: ExpressRequest, res: ServerResponse, next: Next) => void;
 
@@ -72,9 +73,10 @@ function routesOf(ctx: ServerContext, logger: McpLogger): Routes {
  * Creates the authorization server of a router's `auth.server` option.
  *
  * @param resourceOf - the MCP resource of a request (the tokens' audience)
+ * @param dpop - the router's DPoP check: token requests with a proof get tokens bound to its key
  * @example
  * ```ts
- * const server = createAuthorizationServer(config.auth.server, store.signIn?.() ?? new MemorySignInStore(), resourceOf, logger);
+ * const server = createAuthorizationServer(config.auth.server, store.signIn?.() ?? new MemorySignInStore(), resourceOf, logger, dpop);
  * router.use(server.handle);
  * ```
  */
@@ -83,6 +85,7 @@ export function createAuthorizationServer(
   store: SignInStore,
   resourceOf: (req: IncomingMessage) => string,
   logger: McpLogger,
+  dpop: DpopCheck,
 ): AuthorizationServer {
   const issuerOf = (req: IncomingMessage): string =>
     options.issuer ?? `${originOf(req)}${(req as ExpressRequest).baseUrl ?? ''}`;
@@ -94,6 +97,7 @@ export function createAuthorizationServer(
     keys: createSigningKeys(options.keys, store),
     issuerOf,
     resourceOf,
+    dpop,
     sendError: (res, err) => sendOAuthError(res, err),
   };
   const limit = options.rateLimit === false ? undefined : perAddressLimit(options.rateLimit, 'sign-in requests');

@@ -1,5 +1,6 @@
 // Authorization server metadata (RFC 8414 §2), also in the OpenID Provider form clients accept, and where each is served.
 
+import { DPOP_ALGORITHMS } from '../../edge/security/dpop';
 import type { ClientDirectory } from './clients/clients';
 import type { ResolvedAuthServer } from './server-options';
 
@@ -52,6 +53,8 @@ export function serverMetadata(
     // RFC 9207 §3: the authorization response carries `iss`.
     authorization_response_iss_parameter_supported: true,
     client_id_metadata_document_supported: metadataDocuments,
+    // RFC 9449 §5.1 (and the MCP DPoP profile): token requests may carry a proof signed with these.
+    dpop_signing_alg_values_supported: DPOP_ALGORITHMS,
   });
   if (options.scopes.length > 0) document.scopes_supported = options.scopes;
   return document;

@@ -46,6 +46,7 @@ export async function registerClient(
     ...(client.clientUri === undefined ? {} : { client_uri: client.clientUri }),
     ...(client.logoUri === undefined ? {} : { logo_uri: client.logoUri }),
     ...(client.scope === undefined ? {} : { scope: client.scope }),
+    ...(client.dpopBoundAccessTokens === true && { dpop_bound_access_tokens: true }),
   };
 }
 

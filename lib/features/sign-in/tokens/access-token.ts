@@ -23,14 +23,17 @@ export interface AccessTokenClaims {
   readonly scopes: readonly string[];
   /** The grant (refresh family) it came from, when the server keeps something for it (the IdP's tokens). */
   readonly grantId?: string;
+  /** The thumbprint of the DPoP key it is bound to (RFC 9449 §6.1: `cnf.jkt`), if any. */
+  readonly jkt?: string;
   readonly ttlSec: number;
 }
 
-/** Signs an access token: `iss`, `sub`, `aud` = the resource, `client_id`, `scope`, `iat`, `exp`, `jti`. */
+/** Signs an access token: `iss`, `sub`, `aud` = the resource, `client_id`, `scope`, `iat`, `exp`, `jti`, and `cnf` when bound. */
 export async function signAccessToken(keys: SigningKeys, claims: AccessTokenClaims): Promise<string> {
   const { key, kid, alg } = await keys.current();
   const payload: JWTPayload = { client_id: claims.clientId, scope: claims.scopes.join(' ') };
   if (claims.grantId !== undefined) payload.gid = claims.grantId;
+  if (claims.jkt !== undefined) payload.cnf = { jkt: claims.jkt };
   return new (jose().SignJWT)(payload)
     .setProtectedHeader({ alg, kid, typ: ACCESS_TOKEN_TYPE })
     .setIssuer(claims.issuer)
@@ -77,10 +80,10 @@ export async function verifyAccessToken(
     });
     const scopes = typeof payload.scope === 'string' && payload.scope !== '' ? payload.scope.split(' ') : [];
     const grantId = typeof payload.gid === 'string' ? payload.gid : undefined;
-    return {
-      auth: { subject: payload.sub as string, scopes, expiresAt: payload.exp, extra: { clientId: payload.client_id } },
-      grantId,
-    };
+    // A bound token's key (RFC 9449 §6.1), for the MCP endpoint's DPoP check (dpop-presentation.ts).
+    const cnf = typeof payload.cnf === 'object' && payload.cnf !== null ? { cnf: payload.cnf } : undefined;
+    const extra = { clientId: payload.client_id, ...cnf };
+    return { auth: { subject: payload.sub as string, scopes, expiresAt: payload.exp, extra }, grantId };
   } catch {
     return undefined;
   }

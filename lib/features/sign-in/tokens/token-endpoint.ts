@@ -7,12 +7,19 @@ import { readForm, type Form } from '../parameters';
 import type { Grant } from './codes-and-refresh';
 import { NO_STORE, OAuthError } from '../oauth-error';
 import type { ServerContext } from '../server-context';
+import { ENDPOINTS } from '../server-metadata';
+import { TokenProofs } from './token-dpop';
 
 /** The token and revocation endpoints of one authorization server. */
 export function createTokenEndpoints(ctx: ServerContext) {
   const { clients, codesAndRefresh, keys, options } = ctx;
+  const proofs = new TokenProofs(ctx.dpop, (req) => `${ctx.issuerOf(req)}${ENDPOINTS.token}`);
 
-  /** Tokens for a grant: a JWT access token, and a rotated refresh token when the client may refresh. */
+  /**
+   * Tokens for a grant: a JWT access token, and a rotated refresh token when the client may refresh. With a DPoP
+   * proof on the request (checked by `token()`), the access token is bound to its key (`cnf.jkt`, `token_type: DPoP`,
+   * RFC 9449 §5), and a public client's refresh token too.
+   */
   async function issue(
     req: IncomingMessage,
     grant: Grant,
@@ -20,6 +27,7 @@ export function createTokenEndpoints(ctx: ServerContext) {
     refresh: boolean,
     scopes: readonly string[],
   ): Promise<Record<string, unknown>> {
+    const { jkt, bindsRefresh } = proofs.bindingOf(req);
     const accessToken = await signAccessToken(keys, {
       issuer: ctx.issuerOf(req),
       resource: grant.resource,
@@ -29,14 +37,20 @@ export function createTokenEndpoints(ctx: ServerContext) {
       ttlSec: options.accessTokenTtlSec,
       // The family is named in the token only when the server keeps something for it (the IdP's tokens).
       ...(grant.upstream !== undefined && { grantId: familyId }),
+      ...(jkt !== undefined && { jkt }),
     });
     const body: Record<string, unknown> = {
       access_token: accessToken,
-      token_type: 'Bearer',
+      token_type: jkt === undefined ? 'Bearer' : 'DPoP',
       expires_in: options.accessTokenTtlSec,
       scope: scopes.join(' '),
     };
-    if (refresh) body.refresh_token = await codesAndRefresh.issueRefreshToken(familyId, grant.clientId);
+    if (refresh)
+      body.refresh_token = await codesAndRefresh.issueRefreshToken(
+        familyId,
+        grant.clientId,
+        bindsRefresh ? jkt : undefined,
+      );
     return body;
   }
 
@@ -63,6 +77,7 @@ export function createTokenEndpoints(ctx: ServerContext) {
   async function token(req: IncomingMessage, form: Form): Promise<Record<string, unknown>> {
     const client = await clients.authenticate(req.headers.authorization, form, keptBy(form));
     const mayRefresh = client.grantTypes.includes('refresh_token');
+    const binding = await proofs.check(req, client);
     switch (form.grant_type) {
       case 'authorization_code': {
         if (form.code === undefined) throw new OAuthError('invalid_request', 'code is missing');
@@ -79,7 +94,10 @@ export function createTokenEndpoints(ctx: ServerContext) {
         if (!mayRefresh)
           throw new OAuthError('unauthorized_client', 'the client is not registered for the refresh_token grant');
         if (form.refresh_token === undefined) throw new OAuthError('invalid_request', 'refresh_token is missing');
-        const { grant, familyId } = await codesAndRefresh.redeemRefreshToken(form.refresh_token, client.clientId);
+        const { grant, familyId, jkt } = await codesAndRefresh.redeemRefreshToken(form.refresh_token, client.clientId);
+        // RFC 9449 §5: a refresh token bound to a key is taken with a proof by that key only.
+        if (jkt !== undefined && jkt !== binding.jkt)
+          throw new OAuthError('invalid_dpop_proof', 'the refresh token is bound to a DPoP key: send a proof by that key');
         checkResource(form, grant);
         // OAuth 2.1 §4.3.1: a refresh may narrow the scopes, never widen them.
         const asked = form.scope === undefined ? grant.scopes : form.scope.split(' ').filter((scope) => scope !== '');
