@@ -176,7 +176,7 @@ const ROWS: Row[] = [
         .setProtectedHeader({
           alg: 'HS256',
           typ: 'dpop+jwt',
-          jwk: { kty: 'oct', k: Buffer.from(secret).toString('base64url') },
+          jwk: { kty: 'oct', k: Buffer.from(secret).toString('base64url') } as never,
         })
         .sign(secret);
       return dpopHeaders(proof);
