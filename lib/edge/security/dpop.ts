@@ -52,6 +52,13 @@ export interface RefusedProof {
   readonly description: string;
 }
 
+/** A proof's protected header, read once: why it is refused, or its algorithm and its key (thumbprint and import). */
+interface ProofHeader {
+  readonly problem?: string;
+  readonly alg?: string;
+  readonly ready?: Promise<{ readonly jkt: string; readonly key: CryptoKey }>;
+}
+
 /** The DPoP check of one router. */
 export interface DpopCheck {
   readonly options: ResolvedDpop;
@@ -119,34 +126,47 @@ export function createDpopCheck(options: ResolvedDpop, nonceKey: Buffer, replays
     const given = Buffer.from(nonce);
     return given.length === expected.length && crypto.timingSafeEqual(given, expected);
   };
-  // Keyed by algorithm and thumbprint: one client's key is imported once, not on every request.
-  const keyOf = memoizeBounded(
-    (id: string) => {
-      const { alg, jwk } = JSON.parse(id) as { alg: string; jwk: JWK };
-      return importJWK({ ...jwk, ext: true }, alg) as Promise<CryptoKey>;
-    },
-    MAX_KEYS_REMEMBERED,
-  );
+  /**
+   * What a proof's protected header (its first segment) says: a problem, or its algorithm, its key's thumbprint
+   * and the imported key. A client sends the same header with every proof, so each is read, checked and imported
+   * once (bounded: a client sending a new header each time costs what it would without this).
+   */
+  const headerOf = memoizeBounded((segment: string): ProofHeader => {
+    let header: Record<string, unknown>;
+    try {
+      header = decodeProtectedHeader(`${segment}..`) as Record<string, unknown>;
+    } catch {
+      return { problem: 'the DPoP proof is not a JWT' };
+    }
+    const problem = headerProblem(header);
+    if (problem !== undefined) return { problem };
+    const jwk = header.jwk as JWK;
+    const alg = header.alg as string;
+    const ready = Promise.all([
+      calculateJwkThumbprint(jwk as never, 'sha256'),
+      importJWK(
+        { ...jwk, alg: undefined, key_ops: undefined, use: undefined, ext: true } as never,
+        alg,
+      ) as Promise<CryptoKey>,
+    ]).then(([jkt, key]) => ({ jkt, key }));
+    // A key that will not import is refused when it is used; no unhandled rejection meanwhile.
+    ready.catch(() => undefined);
+    return { alg, ready };
+  }, MAX_KEYS_REMEMBERED);
+  /** Each URI an `htu` is compared with, normalized once. */
+  const normalized = memoizeBounded((uri: string) => htuOf(uri) ?? '', MAX_KEYS_REMEMBERED);
 
   async function verify(request: ProofRequest): Promise<VerifiedProof | RefusedProof> {
     const { proof } = request;
     if (proof.length > MAX_PROOF_LENGTH) return refuse('the DPoP proof is too long');
-    let header: Record<string, unknown>;
-    try {
-      header = decodeProtectedHeader(proof) as Record<string, unknown>;
-    } catch {
-      return refuse('the DPoP proof is not a JWT');
-    }
-    const problem = headerProblem(header);
-    if (problem !== undefined) return refuse(problem);
-    const jwk = header.jwk as JWK;
-    const alg = header.alg as string;
+    const header = headerOf(proof.slice(0, Math.max(0, proof.indexOf('.'))));
+    if (header.problem !== undefined) return refuse(header.problem);
     let jkt: string;
     let claims: Record<string, unknown>;
     try {
-      jkt = await calculateJwkThumbprint(jwk as never, 'sha256');
-      const key = keyOf(JSON.stringify({ alg, jwk: { ...jwk, alg: undefined, key_ops: undefined, use: undefined } }));
-      ({ payload: claims } = await jwtVerify(proof, await key, { typ: DPOP_TYP, algorithms: [alg] }));
+      const ready = await (header.ready as Promise<{ jkt: string; key: CryptoKey }>);
+      jkt = ready.jkt;
+      ({ payload: claims } = await jwtVerify(proof, ready.key, { typ: DPOP_TYP, algorithms: [header.alg as string] }));
     } catch {
       return refuse('the DPoP proof is not signed by its jwk');
     }
@@ -170,8 +190,8 @@ export function createDpopCheck(options: ResolvedDpop, nonceKey: Buffer, replays
     if (typeof claims.jti !== 'string' || claims.jti === '' || claims.jti.length > 256)
       return 'jti must be a non-empty string';
     if (claims.htm !== request.method) return `htm must be ${request.method}`;
-    const htu = typeof claims.htu === 'string' ? htuOf(claims.htu) : undefined;
-    if (htu === undefined || !request.uris.some((uri) => htuOf(uri) === htu))
+    const htu = typeof claims.htu === 'string' ? normalized(claims.htu) : '';
+    if (htu === '' || !request.uris.some((uri) => normalized(uri) === htu))
       return 'htu must be the URI of this request, without query and fragment';
     if (typeof claims.iat !== 'number' || !Number.isFinite(claims.iat)) return 'iat is missing';
     if (Math.abs(Date.now() / 1000 - claims.iat) > windowSec)
