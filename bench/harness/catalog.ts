@@ -177,7 +177,7 @@ export const SERVERS = {
     headers: { Authorization: `DPoP ${PRODUCTION_TOKEN}`, Origin: PRODUCTION_ORIGIN },
     dpop: true,
     description:
-      "(f) with its token bound to a DPoP key (`auth: { verify }` answering the token with `cnf.jkt`, RFC 9449): every request carries `Authorization: DPoP <token>` and a proof (ES256, `htm`, `htu`, `iat`, `jti`, `ath`; no `content_digest`, nonce or replay tracking, the defaults), which the router verifies per request. The load child signs 4,096 distinct proofs before each run (autocannon cannot sign per request) and sends them round and round",
+      '(f) with its token bound to a DPoP key (`auth: { verify }` answering the token with `cnf.jkt`, RFC 9449): every request carries `Authorization: DPoP <token>` and a proof (ES256, `htm`, `htu`, `iat`, `jti`, `ath`; no `content_digest`, nonce or replay tracking, the defaults), which the router verifies per request. The load child signs 4,096 distinct proofs before each run (autocannon cannot sign per request) and sends them round and round',
   },
   routerProductionSignIn: {
     key: 'router-production-sign-in',

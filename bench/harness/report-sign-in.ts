@@ -41,7 +41,8 @@ export function signInTargetRows(entries: readonly ServerRuns[] | undefined): Ta
   const sequential = fj ? paired(fj, find(entries, SERVERS.routerProduction), perSecond) : Number.NaN;
   const dpop = costAgainstStatic(entries, SERVERS.routerProductionDpop);
   const dpopRow: TargetRow = {
-    figure: 'production configuration, DPoP-bound token with a proof per request (fd): CPU per request against bearer (f)',
+    figure:
+      'production configuration, DPoP-bound token with a proof per request (fd): CPU per request against bearer (f)',
     target: `≤ ${MAX_DPOP_COST_RATIO.toFixed(2)}× (f)`,
     measured: dpop === undefined ? '' : `${formatRatio(dpop)} (f)`,
     met: dpop === undefined ? undefined : dpop <= MAX_DPOP_COST_RATIO,

@@ -76,8 +76,9 @@ export interface ResolvedToken extends AuthInfo {
  * The `auth` option after {@link resolveAuthOptions}: exactly one of `tokens`, `verify` or `fromRequest`, each
  * well-formed; internal, frozen.
  */
-export interface ResolvedAuth
-  extends Readonly<Omit<BearerAuthOptions, 'tokens' | 'requiredScopes' | 'server' | 'dpop'>> {
+export interface ResolvedAuth extends Readonly<
+  Omit<BearerAuthOptions, 'tokens' | 'requiredScopes' | 'server' | 'dpop'>
+> {
   readonly dpop: ResolvedDpop;
   /** With `auth.server`: what the router's own authorization server tells challenges and metadata (createRouterAuth). */
   readonly server?: { readonly issuer: string | undefined; readonly scopes: readonly string[] };
@@ -254,7 +255,9 @@ export function createAuthenticator(
     const outcome = (done: DpopVerdict): AuthOutcome => {
       if (!done.ok) return { ok: false, failure: done.failure, detail: done.detail };
       const checked = check(auth);
-      return checked.ok && done.contentDigest !== undefined ? { ...checked, contentDigest: done.contentDigest } : checked;
+      return checked.ok && done.contentDigest !== undefined
+        ? { ...checked, contentDigest: done.contentDigest }
+        : checked;
     };
     return verdict instanceof Promise ? verdict.then(outcome) : outcome(verdict);
   }
@@ -266,7 +269,10 @@ export function createAuthenticator(
     const credential = credentialOf(req.headers.authorization);
     // RFC 6750 §3.1: no credentials, or another scheme (Basic, …), gets a challenge without an error code.
     if (credential === undefined || (credential.scheme === 'dpop' && presentation === undefined))
-      return { ok: false, failure: /^\s*(bearer|dpop)\b/i.test(req.headers.authorization ?? '') ? 'invalid' : 'missing' };
+      return {
+        ok: false,
+        failure: /^\s*(bearer|dpop)\b/i.test(req.headers.authorization ?? '') ? 'invalid' : 'missing',
+      };
     if (fromStatic) return bind(req, fromStatic(credential.token), credential);
     // A verify callback may answer at once or later; a throw or a rejection is the router's 500.
     return Promise.resolve(verify?.(credential.token, req)).then((auth) => bind(req, auth, credential));

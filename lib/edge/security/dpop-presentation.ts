@@ -92,7 +92,11 @@ export function createDpopPresentation(
           };
         // RFC 9449 §4.3 step 12: the proof's key must be the one the token is bound to.
         if (outcome.jkt !== jkt)
-          return { ok: false, failure: 'dpop_proof', detail: 'the DPoP proof is signed by another key than the token is bound to' };
+          return {
+            ok: false,
+            failure: 'dpop_proof',
+            detail: 'the DPoP proof is signed by another key than the token is bound to',
+          };
         return { ok: true, contentDigest: outcome.contentDigest };
       });
   };

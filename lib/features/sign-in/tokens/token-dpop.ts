@@ -46,7 +46,10 @@ export class TokenProofs {
     if (proof === undefined) {
       // RFC 9449 §5.2: such a client always uses DPoP; a request without a proof is refused.
       if (client.dpopBoundAccessTokens === true)
-        throw new OAuthError('invalid_dpop_proof', 'this client is registered with dpop_bound_access_tokens: send a DPoP proof');
+        throw new OAuthError(
+          'invalid_dpop_proof',
+          'this client is registered with dpop_bound_access_tokens: send a DPoP proof',
+        );
       return UNBOUND;
     }
     if (typeof proof !== 'string' || repeatedHeader(req.rawHeaders, isDpopHeader) !== undefined || proof.includes(','))

@@ -97,7 +97,10 @@ export function createTokenEndpoints(ctx: ServerContext) {
         const { grant, familyId, jkt } = await codesAndRefresh.redeemRefreshToken(form.refresh_token, client.clientId);
         // RFC 9449 §5: a refresh token bound to a key is taken with a proof by that key only.
         if (jkt !== undefined && jkt !== binding.jkt)
-          throw new OAuthError('invalid_dpop_proof', 'the refresh token is bound to a DPoP key: send a proof by that key');
+          throw new OAuthError(
+            'invalid_dpop_proof',
+            'the refresh token is bound to a DPoP key: send a proof by that key',
+          );
         checkResource(form, grant);
         // OAuth 2.1 §4.3.1: a refresh may narrow the scopes, never widen them.
         const asked = form.scope === undefined ? grant.scopes : form.scope.split(' ').filter((scope) => scope !== '');
