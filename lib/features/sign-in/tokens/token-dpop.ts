@@ -64,6 +64,16 @@ export class TokenProofs {
     return binding;
   }
 
+  /**
+   * RFC 9449 §5: a refresh token bound to a key is taken with a proof by that key only.
+   *
+   * @throws {OAuthError} 400 `invalid_dpop_proof` when `jkt` is set and the request's proof is by another key, or none
+   */
+  requireKey(jkt: string | undefined, binding: TokenBinding): void {
+    if (jkt !== undefined && jkt !== binding.jkt)
+      throw new OAuthError('invalid_dpop_proof', 'the refresh token is bound to a DPoP key: send a proof by that key');
+  }
+
   /** The binding {@link TokenProofs.check} found for this request (unbound when it found no proof). */
   bindingOf(req: IncomingMessage): TokenBinding {
     return this.bindings.get(req) ?? UNBOUND;

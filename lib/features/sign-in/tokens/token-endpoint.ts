@@ -15,11 +15,7 @@ export function createTokenEndpoints(ctx: ServerContext) {
   const { clients, codesAndRefresh, keys, options } = ctx;
   const proofs = new TokenProofs(ctx.dpop, (req) => `${ctx.issuerOf(req)}${ENDPOINTS.token}`);
 
-  /**
-   * Tokens for a grant: a JWT access token, and a rotated refresh token when the client may refresh. With a DPoP
-   * proof on the request (checked by `token()`), the access token is bound to its key (`cnf.jkt`, `token_type: DPoP`,
-   * RFC 9449 §5), and a public client's refresh token too.
-   */
+  /** Tokens for a grant: a JWT access token, and a rotated refresh token when the client may refresh (both DPoP-bound, token-dpop.ts). */
   async function issue(
     req: IncomingMessage,
     grant: Grant,
@@ -45,12 +41,8 @@ export function createTokenEndpoints(ctx: ServerContext) {
       expires_in: options.accessTokenTtlSec,
       scope: scopes.join(' '),
     };
-    if (refresh)
-      body.refresh_token = await codesAndRefresh.issueRefreshToken(
-        familyId,
-        grant.clientId,
-        bindsRefresh ? jkt : undefined,
-      );
+    const refreshJkt = bindsRefresh ? jkt : undefined;
+    if (refresh) body.refresh_token = await codesAndRefresh.issueRefreshToken(familyId, grant.clientId, refreshJkt);
     return body;
   }
 
@@ -95,12 +87,7 @@ export function createTokenEndpoints(ctx: ServerContext) {
           throw new OAuthError('unauthorized_client', 'the client is not registered for the refresh_token grant');
         if (form.refresh_token === undefined) throw new OAuthError('invalid_request', 'refresh_token is missing');
         const { grant, familyId, jkt } = await codesAndRefresh.redeemRefreshToken(form.refresh_token, client.clientId);
-        // RFC 9449 §5: a refresh token bound to a key is taken with a proof by that key only.
-        if (jkt !== undefined && jkt !== binding.jkt)
-          throw new OAuthError(
-            'invalid_dpop_proof',
-            'the refresh token is bound to a DPoP key: send a proof by that key',
-          );
+        proofs.requireKey(jkt, binding);
         checkResource(form, grant);
         // OAuth 2.1 §4.3.1: a refresh may narrow the scopes, never widen them.
         const asked = form.scope === undefined ? grant.scopes : form.scope.split(' ').filter((scope) => scope !== '');
