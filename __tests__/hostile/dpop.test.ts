@@ -250,6 +250,26 @@ describe('refused with 401 and a DPoP challenge; the tool never runs', () => {
   });
 });
 
+it('a GET whose proof names a content_digest (GET carries no body) → 401 invalid_dpop_proof', async () => {
+  const proof = await client.proof({ htm: 'GET', htu: plain.url, accessToken: bound, body: BODY });
+  const status = await new Promise<{ status: number; challenge: string }>((resolve, reject) => {
+    http
+      .get(
+        plain.url,
+        { headers: { authorization: `DPoP ${bound}`, dpop: proof, accept: 'text/event-stream' } },
+        (res) => {
+          res.resume();
+          resolve({ status: res.statusCode ?? 0, challenge: String(res.headers['www-authenticate']) });
+        },
+      )
+      .on('error', reject);
+  });
+  expect(status.status).toBe(401);
+  expect(status.challenge).toMatch(
+    /^DPoP error="invalid_dpop_proof", error_description="content_digest on a request without a body"/,
+  );
+});
+
 describe('server nonces (RFC 9449 §9): use_dpop_nonce with a DPoP-Nonce to retry with', () => {
   afterEach(() => jest.restoreAllMocks());
 
