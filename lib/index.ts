@@ -13,6 +13,8 @@ export type { ListenOptions } from './edge/listen/listen-options';
 // Security: bearer auth and its metadata, browser origins, rate limits, per-item access rules.
 export type { AuthOptions } from './options';
 export type { ResourceMetadataOptions, StaticToken } from './edge/security/bearer';
+// The `auth.dpop` option's type: how DPoP-bound tokens' proofs are checked (RFC 9449).
+export type { DpopOptions } from './edge/security/dpop-options';
 // Sign-in: the router as an OAuth 2.1 authorization server (auth.server), and verifiers of tokens from elsewhere (auth.verify).
 export type {
   AuthServerOptions,

@@ -49,7 +49,10 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
   const router = express.Router();
   const host = featureHost(config, core, router, telemetry);
   const installed = features.install(host);
-  const auth = createRouterAuth(config.auth, host.isAllowedHost, installed.issuer);
+  const auth = createRouterAuth(config.auth, host.isAllowedHost, installed.issuer, {
+    stateKey: config.inputRequired.stateKey,
+    store: config.store,
+  });
   const { authOf } = auth;
   const endpoint = createEndpoint(
     dispatcher,

@@ -37,6 +37,17 @@ const provider = new Provider(issuer, {
       response_types: [],
       scope: SCOPES.join(' '),
     },
+    // A machine client authenticating with private_key_jwt (RFC 7523 §2.2) against the public key the test gave.
+    {
+      client_id: config.keyClientId,
+      token_endpoint_auth_method: 'private_key_jwt',
+      token_endpoint_auth_signing_alg: 'ES256',
+      jwks: { keys: [config.keyClientJwk] },
+      redirect_uris: [],
+      grant_types: ['client_credentials'],
+      response_types: [],
+      scope: SCOPES.join(' '),
+    },
     // The resource server's own credentials, for introspection only.
     {
       client_id: config.introspectionClientId,
@@ -60,6 +71,8 @@ const provider = new Provider(issuer, {
   features: {
     devInteractions: { enabled: true },
     clientCredentials: { enabled: true },
+    // RFC 9449: a token request with a DPoP proof gets a token bound to its key (cnf.jkt in the JWT).
+    dPoP: { enabled: true },
     introspection: { enabled: true },
     revocation: { enabled: true },
     resourceIndicators: {

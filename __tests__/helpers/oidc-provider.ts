@@ -6,7 +6,7 @@
 //   const callback = await followDevLogin(authorizationUrl, 'alice'); // the dev login + consent, driven with fetch
 //   await provider.close(); // in afterAll
 
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { followFlow, type FlowPage, type PageAction } from './browser-driver';
@@ -29,6 +29,8 @@ export interface TestProvider {
   /** An opaque access token for `audience`, as mintAccessToken, from a second client (`opaqueClientId`). */
   mintOpaqueAccessToken(audience: string, scope?: string): Promise<string>;
   readonly opaqueClientId: string;
+  /** A client_credentials client authenticating with private_key_jwt (ES256): its id and private key as a JWK. */
+  readonly keyClient: { readonly clientId: string; readonly privateJwk: Record<string, unknown> };
   /** Credentials of a resource server allowed to introspect. */
   readonly introspectionClient: { readonly clientId: string; readonly clientSecret: string };
   /** Stops the provider and waits for its process to exit. */
@@ -40,6 +42,11 @@ const SERVER = path.join(__dirname, 'oidc-provider-server.mjs');
 /** Starts a provider on a free port of 127.0.0.1; resolves once it listens. */
 export async function startOidcProvider(options: { redirectUris?: string[] } = {}): Promise<TestProvider> {
   const secret = (): string => randomBytes(24).toString('base64url');
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const keyClient = {
+    clientId: 'mcp-test-key-client',
+    privateJwk: { ...privateKey.export({ format: 'jwk' }), alg: 'ES256' },
+  };
   const config = {
     clientId: 'mcp-test-client',
     clientSecret: secret(),
@@ -47,6 +54,8 @@ export async function startOidcProvider(options: { redirectUris?: string[] } = {
     introspectionClientId: 'mcp-test-resource-server',
     introspectionClientSecret: secret(),
     redirectUris: options.redirectUris ?? ['http://127.0.0.1/callback'],
+    keyClientId: keyClient.clientId,
+    keyClientJwk: { ...publicKey.export({ format: 'jwk' }), alg: 'ES256', use: 'sig' },
   };
   const child = spawnGroup(process.execPath, [SERVER, JSON.stringify(config)], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
@@ -80,6 +89,7 @@ export async function startOidcProvider(options: { redirectUris?: string[] } = {
     clientId: config.clientId,
     clientSecret: config.clientSecret,
     opaqueClientId: config.opaqueClientId,
+    keyClient,
     introspectionClient: { clientId: config.introspectionClientId, clientSecret: config.introspectionClientSecret },
     mintAccessToken: (audience, scope) => mint(config.clientId, audience, scope),
     mintOpaqueAccessToken: (audience, scope) => mint(config.opaqueClientId, audience, scope),

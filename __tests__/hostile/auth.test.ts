@@ -210,8 +210,8 @@ const CHALLENGE = {
   scope: `Bearer error="insufficient_scope", error_description="The access token lacks a required scope", ${METADATA}`,
 };
 const ALLOWED_HEADERS =
-  'Content-Type,Accept,Authorization,Mcp-Session-Id,MCP-Protocol-Version,Last-Event-ID,Mcp-Method,Mcp-Name';
-const EXPOSED_HEADERS = 'Mcp-Session-Id,WWW-Authenticate,Retry-After,RateLimit,RateLimit-Policy';
+  'Content-Type,Accept,Authorization,DPoP,Mcp-Session-Id,MCP-Protocol-Version,Last-Event-ID,Mcp-Method,Mcp-Name';
+const EXPOSED_HEADERS = 'Mcp-Session-Id,WWW-Authenticate,DPoP-Nonce,Retry-After,RateLimit,RateLimit-Policy';
 
 const okInit = (res: WireResponse, id: string | number = 'init-1'): void => {
   expect(res.status).toBe(200);

@@ -20,6 +20,8 @@ export interface ServerSpec {
    * authorize, consent, token) and then sends the access token it got on every request (`harness/sign-in.ts`).
    */
   readonly signsIn?: boolean;
+  /** Every request carries a DPoP proof by the bench key (server (fd)): the load child signs them. */
+  readonly dpop?: boolean;
   /** What the server does, in one sentence. */
   readonly description: string;
 }
@@ -165,6 +167,17 @@ export const SERVERS = {
     sessions: true,
     headers: { Authorization: `Bearer ${PRODUCTION_TOKEN}`, Origin: PRODUCTION_ORIGIN },
     description: "a second (f) process: its ratio to (f) is what this run's noise alone makes of two identical servers",
+  },
+  routerProductionDpop: {
+    key: 'router-production-dpop',
+    label: '(fd) router production, DPoP-bound token',
+    script: 'servers/router.ts',
+    args: ['production-dpop'],
+    sessions: true,
+    headers: { Authorization: `DPoP ${PRODUCTION_TOKEN}`, Origin: PRODUCTION_ORIGIN },
+    dpop: true,
+    description:
+      '(f) with its token bound to a DPoP key (`auth: { verify }` answering the token with `cnf.jkt`, RFC 9449): every request carries `Authorization: DPoP <token>` and a proof (ES256, `htm`, `htu`, `iat`, `jti`, `ath`; no `content_digest`, nonce or replay tracking, the defaults), which the router verifies per request. The load child signs 4,096 distinct proofs before each run (autocannon cannot sign per request) and sends them round and round',
   },
   routerProductionSignIn: {
     key: 'router-production-sign-in',

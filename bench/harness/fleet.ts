@@ -64,6 +64,7 @@ export class RunningServer {
     const sessionless: Record<string, string> = this.spec.sessions ? {} : { 'mcp-protocol-version': PROTOCOL_VERSION };
     return {
       url: this.url,
+      ...(this.spec.dpop && { dpop: true }),
       headers: {
         'content-type': 'application/json',
         accept: 'application/json, text/event-stream',

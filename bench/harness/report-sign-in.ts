@@ -8,6 +8,8 @@ import { find, loadTable, paired, perSecond, sideBySideTable, type TargetRow } f
 
 /** Issue 30: the production configuration with router-issued JWTs costs no more than this over the static token. */
 const MAX_COST_RATIO = 1.1;
+/** DPoP: a proof verified on every request costs no more than this over the same configuration with a bearer token. */
+const MAX_DPOP_COST_RATIO = 1.15;
 
 /**
  * A server's CPU per request over (f)'s, from the rounds in which they ran at the same moments: the median of
@@ -37,7 +39,16 @@ export function signInTargetRows(entries: readonly ServerRuns[] | undefined): Ta
   const control = costAgainstStatic(entries, SERVERS.routerProductionAgain);
   const fj = find(entries, SERVERS.routerProductionSignIn);
   const sequential = fj ? paired(fj, find(entries, SERVERS.routerProduction), perSecond) : Number.NaN;
+  const dpop = costAgainstStatic(entries, SERVERS.routerProductionDpop);
+  const dpopRow: TargetRow = {
+    figure:
+      'production configuration, DPoP-bound token with a proof per request (fd): CPU per request against bearer (f)',
+    target: `≤ ${MAX_DPOP_COST_RATIO.toFixed(2)}× (f)`,
+    measured: dpop === undefined ? '' : `${formatRatio(dpop)} (f)`,
+    met: dpop === undefined ? undefined : dpop <= MAX_DPOP_COST_RATIO,
+  };
   return [
+    dpopRow,
     {
       figure:
         'production configuration, router-issued JWT (fj): CPU per request against the static token (f), same moments',

@@ -1,11 +1,14 @@
 // A small MCP-over-HTTP client for the load child: keep-alive requests, sessions opened and closed, SSE read.
 
+import { dpopProof } from './dpop-proofs';
 import { Agent, request, type IncomingHttpHeaders } from 'node:http';
 
 /** Where and how to call one server: its URL and the headers every request carries. */
 export interface Target {
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
+  /** Every request carries a fresh DPoP proof by the bench key for its `Authorization: DPoP` token (server (fd)). */
+  readonly dpop?: boolean;
 }
 
 /** A whole HTTP reply. */
@@ -37,16 +40,18 @@ export function keepAliveAgent(connections: number): Agent {
   return new Agent({ keepAlive: true, maxSockets: connections });
 }
 
-/** Sends one request and reads the whole reply. */
-export function send(
+/** Sends one request and reads the whole reply (with a fresh DPoP proof when the target takes them). */
+export async function send(
   method: 'POST' | 'DELETE',
   target: Target,
   body: string | undefined,
   agent: Agent,
   extraHeaders: Record<string, string> = {},
 ): Promise<HttpReply> {
+  const headers = { ...target.headers, ...extraHeaders };
+  if (target.dpop) headers.dpop = await dpopProof(method, target);
   return new Promise((resolve, reject) => {
-    const req = request(target.url, { method, agent, headers: { ...target.headers, ...extraHeaders } }, (res) => {
+    const req = request(target.url, { method, agent, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () =>

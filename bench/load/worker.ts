@@ -17,10 +17,17 @@ import { runStdioDirect } from './stdio-direct';
 import type { CannonResult } from './cannon-result';
 import type { CannonTask, LoadResults, LoadTask, SessionsResult } from './tasks';
 import { percentile } from '../stats';
+import { dpopProofPool } from './dpop-proofs';
+
+/** Distinct DPoP proofs a run sends round and round (server (fd)): more than the connections ever hold at once. */
+const DPOP_POOL = 4_096;
 
 async function cannon(task: CannonTask): Promise<CannonResult> {
   const latencies: number[] = [];
   let failed = 0;
+  // autocannon cannot sign per request: proofs signed before the run, one put on each request as it is built.
+  const proofs = task.target.dpop ? await dpopProofPool(task.target, DPOP_POOL) : undefined;
+  let next = 0;
   const started = process.hrtime.bigint();
   const instance = autocannon({
     url: task.target.url,
@@ -30,6 +37,16 @@ async function cannon(task: CannonTask): Promise<CannonResult> {
     idReplacement: true,
     connections: task.connections,
     duration: task.seconds,
+    ...(proofs && {
+      requests: [
+        {
+          setupRequest: (req: autocannon.Request) => ({
+            ...req,
+            headers: { ...req.headers, dpop: proofs[next++ % proofs.length] as string },
+          }),
+        },
+      ],
+    }),
   });
   // autocannon 9 emits (client, statusCode, bytes, ms) with ms exact; @types/autocannon 7 leaves out the client.
   (instance as unknown as NodeJS.EventEmitter).on(

@@ -9,12 +9,14 @@ import { ADD_CALL } from './throughput';
 /**
  * The servers, (f) first: every ratio is to it, and the others run side by side with it. (f′) is a second (f)
  * process, the control; (fj) is (f) with `auth.server`, called with one router-issued token throughout.
+ * (fd) is (f) with its token DPoP-bound: a proof verified per request.
  * Bare Express is not needed: the question is the router against itself.
  */
 export const SIGN_IN_SERVERS = [
   SERVERS.routerProduction,
   SERVERS.routerProductionAgain,
   SERVERS.routerProductionSignIn,
+  SERVERS.routerProductionDpop,
 ];
 
 /** The servers differ by one verified-token cache hit per request, so at least this many rounds (not when quick). */

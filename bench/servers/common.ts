@@ -1,5 +1,7 @@
 // What every benchmark server and its clients agree on: the `add` and `count` tools, server info, the production credentials.
 
+import { createECDH, createHash } from 'node:crypto';
+
 /** The JSON Schema of `add`'s arguments (the SDK server states the same with zod). */
 export const ADD_INPUT_SCHEMA = {
   type: 'object',
@@ -46,4 +48,33 @@ export const MODERN_REQUEST_META = {
 export function shapedFor(params: Record<string, any> | undefined, result: object): object {
   if (params?._meta?.[MODERN_VERSION_META_KEY] === undefined) return result;
   return { ...result, resultType: 'complete', _meta: { 'io.modelcontextprotocol/serverInfo': SERVER_INFO } };
+}
+
+/**
+ * The DPoP key of server (fd)'s clients (RFC 9449): a P-256 key derived from a fixed label, so the server (which binds
+ * its token to the key's thumbprint) and the load child (which signs the proofs) agree without passing key material.
+ * A bench fixture, never a credential.
+ */
+export function benchDpopKey(): {
+  privateJwk: Record<string, string>;
+  publicJwk: Record<string, string>;
+  jkt: string;
+} {
+  const d = createHash('sha256').update('express-mcp-router bench DPoP key').digest();
+  const ecdh = createECDH('prime256v1');
+  ecdh.setPrivateKey(d);
+  const point = ecdh.getPublicKey();
+  const publicJwk = {
+    kty: 'EC',
+    crv: 'P-256',
+    x: point.subarray(1, 33).toString('base64url'),
+    y: point.subarray(33, 65).toString('base64url'),
+  };
+  // RFC 7638 §3.2: the required members in lexicographic order, no whitespace.
+  const canonical = JSON.stringify({ crv: publicJwk.crv, kty: publicJwk.kty, x: publicJwk.x, y: publicJwk.y });
+  return {
+    privateJwk: { ...publicJwk, d: d.toString('base64url') },
+    publicJwk,
+    jkt: createHash('sha256').update(canonical).digest('base64url'),
+  };
 }

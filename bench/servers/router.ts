@@ -11,6 +11,7 @@ import {
   PRODUCTION_ORIGIN,
   PRODUCTION_TOKEN,
   PROGRESS_STEPS,
+  benchDpopKey,
   SERVER_INFO,
 } from './common';
 
@@ -39,6 +40,20 @@ const ROUTER_VARIANTS = {
   },
   /** (f) production defaults: sessions, Origin/Host check, CORS, bearer auth, and a rate limit that never triggers. */
   production: { auth: { tokens: [PRODUCTION_TOKEN] }, origins: [PRODUCTION_ORIGIN], rateLimit: PRODUCTION_RATE_LIMIT },
+  /**
+   * (fd) (f) with its token bound to the bench DPoP key (RFC 9449): every request carries `Authorization: DPoP` and a
+   * proof (`ath`, no `content_digest`, no nonce, no replay tracking: the defaults), checked per request.
+   */
+  'production-dpop': {
+    auth: {
+      verify: (token: string) =>
+        token === PRODUCTION_TOKEN
+          ? { subject: 'bench-user', scopes: [], extra: { cnf: { jkt: benchDpopKey().jkt } } }
+          : null,
+    },
+    origins: [PRODUCTION_ORIGIN],
+    rateLimit: PRODUCTION_RATE_LIMIT,
+  },
   /** (fj) (f) with the router as its own authorization server: clients sign in and send the JWT it issued (issue 30). */
   'production-sign-in': {
     auth: { server: { signIn: () => ({ subject: 'bench-user' }) } },

@@ -141,7 +141,7 @@ describe('protected-resource metadata (RFC 9728)', () => {
     expect(preflight.headers['access-control-allow-origin']).toBe('*');
     expect(preflight.headers['access-control-allow-methods']).toBe('GET, OPTIONS');
     expect(preflight.headers['access-control-allow-headers']).toBe(
-      'Content-Type, Accept, Authorization, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID, Mcp-Method, Mcp-Name',
+      'Content-Type, Accept, Authorization, DPoP, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID, Mcp-Method, Mcp-Name',
     );
     expect(preflight.text ?? '').toBe('');
     const head = await agent.head('/.well-known/oauth-protected-resource/mcp');

@@ -5,11 +5,18 @@ import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import { ErrorCode } from '../../core/jsonrpc/errors';
 import { repeatedHeader } from './repeated-headers';
+import { bodyDigestRefusal } from './body-digest';
 
 /** A body read as JSON, or the HTTP error to answer with. */
 export type BodyResult =
   | { readonly ok: true; readonly value: unknown }
-  | { readonly ok: false; readonly status: number; readonly code: number; readonly message: string };
+  | {
+      readonly ok: false;
+      readonly status: number;
+      readonly code: number;
+      readonly message: string;
+      readonly headers?: Record<string, string>;
+    };
 
 /** JSON nested deeper than this is refused before parsing: no message needs it, and deep values exhaust stacks later. */
 export const MAX_JSON_DEPTH = 128;
@@ -184,7 +191,9 @@ export function readBodyBytes(
 
 async function readStream(req: IncomingMessage, limit: number): Promise<BodyResult> {
   const bytes = await readBodyBytes(req, limit);
-  return Buffer.isBuffer(bytes) ? parseText(bytes) : bytes;
+  if (!Buffer.isBuffer(bytes)) return bytes;
+  const digestRefusal = bodyDigestRefusal(req, bytes);
+  return digestRefusal === undefined ? parseText(bytes) : { ok: false, ...digestRefusal };
 }
 
 /**
@@ -203,7 +212,11 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
   const consumed = consumedBody(req);
   if (consumed !== undefined) {
     const { body } = consumed;
-    if (typeof body === 'string' || Buffer.isBuffer(body)) return parseText(Buffer.from(body));
+    // A DPoP proof's content_digest is checked on the bytes: a raw body the host kept can be, a parsed one cannot.
+    const bytes = typeof body === 'string' || Buffer.isBuffer(body) ? Buffer.from(body) : undefined;
+    const digestRefusal = bodyDigestRefusal(req, bytes);
+    if (digestRefusal !== undefined) return { ok: false, ...digestRefusal };
+    if (bytes !== undefined) return parseText(bytes);
     if (body === undefined)
       return refuse(
         500,

@@ -21,7 +21,11 @@ const ALLOWED_HEADERS = CORS_ALLOWED_HEADERS.join(', ');
  */
 export function allowAnyOrigin(req: IncomingMessage, res: ServerResponse, methods: readonly string[]): boolean {
   res.setHeader('Access-Control-Allow-Origin', '*');
-  if (req.method !== 'OPTIONS') return false;
+  // RFC 9449 §8: a browser client reads the nonce to retry with (the token endpoint's use_dpop_nonce).
+  if (req.method !== 'OPTIONS') {
+    res.setHeader('Access-Control-Expose-Headers', 'DPoP-Nonce');
+    return false;
+  }
   res
     .writeHead(204, {
       'Access-Control-Allow-Methods': [...methods, 'OPTIONS'].join(', '),

@@ -17,6 +17,22 @@ import {
 } from './resource-metadata';
 import { rejectHostOfDocument } from '../http/host-header';
 import type { TokenIssuer } from './token-issuer';
+import type { McpStore } from '../store/shared-store';
+import { MemorySignInStore } from '../store/memory-sign-in-store';
+import { DEFAULT_MAX_SIGN_IN_RECORDS, type SignInLimits } from '../store/sign-in-store';
+import { expectBodyDigest } from '../http/body-digest';
+import { createDpopCheck, DPOP_ALGORITHMS, type DpopCheck } from './dpop';
+import { MAX_TRACKED_PROOFS } from './dpop-options';
+import { createDpopPresentation, requiresDpop } from './dpop-presentation';
+import { authFailureAnswer } from './challenge';
+
+/** What several instances of a router share that authentication uses: DPoP nonces and proof ids. */
+export interface SharedAuthState {
+  /** The `requestState` key (filled in place with the shared one before the first request): DPoP nonces derive from it. */
+  readonly stateKey: Buffer;
+  /** The `store` option: where DPoP proof ids are remembered with `auth.dpop.trackReplays`. */
+  readonly store: McpStore | undefined;
+}
 
 /** The steps authentication adds to the router's front door, in the order they run. */
 export interface AuthSteps {
@@ -47,6 +63,7 @@ export interface RouterAuth {
  *
  * @param options - the router's `auth` option, checked by `resolveOptions()`; undefined when it takes no tokens
  * @param issuer - with `auth.server`: the router's own authorization server (the sign-in feature installs it)
+ * @param shared - what the router's instances share (DPoP nonces and proof ids)
  * @example
  * ```ts
  * const isAllowedHost = createHostMatcher(config.allowedHosts);
@@ -59,6 +76,7 @@ export function createRouterAuth(
   /** The `allowedHosts` decision (`createHostMatcher`): every metadata document names the Host's origin. */
   isAllowedHost: (req: IncomingMessage) => boolean,
   issuer?: TokenIssuer,
+  shared: SharedAuthState = { stateKey: Buffer.alloc(32), store: undefined },
 ): RouterAuth {
   // What challenges and metadata say of the router's own authorization server, from the server itself.
   const options = auth && issuer ? { ...auth, server: { issuer: issuer.issuer, scopes: issuer.scopes } } : auth;
@@ -81,11 +99,19 @@ export function createRouterAuth(
     options.resourceMetadata?.resource ??
     options.server?.issuer ??
     `${originOf(req)}${(req as ExpressRequest).baseUrl ?? ''}`;
-  const server = issuer?.start(resourceOf);
+  const dpop = dpopCheckOf(options, shared);
+  const server = issuer?.start(resourceOf, dpop);
+  // RFC 9449 §4.3 step 9: `htu` names the URL the client reached (behind a proxy: its public origin), or the resource.
+  const urisOf = (req: IncomingMessage): string[] => [
+    `${originOf(req)}${((req as { originalUrl?: string }).originalUrl ?? req.url ?? '').split('?')[0]}`,
+    resourceOf(req),
+  ];
+  const required = requiresDpop(options.verify);
   const { identify, enforce, authOf } = createAuthMiddleware(
     options,
-    challengeSettings(options, metadata),
+    { ...challengeSettings(options, metadata), dpop: { algs: DPOP_ALGORITHMS.join(' '), required, nonce: dpop.nonce } },
     server?.verify,
+    createDpopPresentation(dpop, required, urisOf),
   );
   const ownMetadata = createOwnMetadataHandler(options, isAllowedHost);
   const rootServerMetadata: RequestHandler | undefined =
@@ -112,8 +138,9 @@ function createAuthMiddleware(
   options: ResolvedAuth,
   challenge: ChallengeSettings,
   ownTokens: ((token: string, req: IncomingMessage) => Promise<AuthInfo | undefined>) | undefined,
+  presentation: ReturnType<typeof createDpopPresentation>,
 ): { identify: RequestHandler; enforce: RequestHandler; authOf: (req: IncomingMessage) => AuthInfo | undefined } {
-  const authenticate = createAuthenticator(options, ownTokens);
+  const authenticate = createAuthenticator(options, ownTokens, presentation);
   // Each request's outcome, under a property no one else can name: cheaper per request than a WeakMap entry,
   // which the GC must trace.
   const outcomeKey = Symbol('mcpRouter.auth');
@@ -123,6 +150,11 @@ function createAuthMiddleware(
     identify: function mcpAuthIdentify(req, _res, next) {
       const record = (outcome: AuthOutcome): void => {
         (req as unknown as Record<symbol, AuthOutcome>)[outcomeKey] = outcome;
+        // The MCP profile of DPoP: the body the proof named is checked when the transport reads it.
+        if (outcome.ok && outcome.contentDigest !== undefined)
+          expectBodyDigest(req, outcome.contentDigest, () =>
+            authFailureAnswer(req, 'dpop_proof', challenge, 'content_digest does not match the body'),
+          );
         next();
       };
       const outcome = authenticate(req);
@@ -132,7 +164,7 @@ function createAuthMiddleware(
     enforce: function mcpAuthEnforce(req, res, next) {
       const outcome = outcomeOf(req);
       if (outcome === undefined || outcome.ok) next();
-      else sendAuthFailure(req, res, outcome.failure, challenge);
+      else sendAuthFailure(req, res, outcome.failure, challenge, outcome.detail);
     },
     authOf(req) {
       const outcome = outcomeOf(req);
@@ -173,4 +205,18 @@ function challengeSettings(options: ResolvedAuth, authMetadata: unknown): Challe
     scope,
     preShared,
   };
+}
+
+/** The DPoP check of a router: nonces under its shared key, proof ids in its store's `replay` kind when tracked. */
+function dpopCheckOf(options: ResolvedAuth, shared: SharedAuthState): DpopCheck {
+  // Only the `replay` kind is written through this store; the other bounds are the defaults.
+  const d = DEFAULT_MAX_SIGN_IN_RECORDS;
+  const limits: SignInLimits = {
+    ...{ clients: d, refreshFamilies: d, consents: d, pendingAuthorizations: d, codes: d, exchangedTokens: d },
+    replays: MAX_TRACKED_PROOFS,
+  };
+  const replays = options.dpop.trackReplays
+    ? (shared.store?.signIn?.(limits) ?? new MemorySignInStore(limits))
+    : undefined;
+  return createDpopCheck(options.dpop, shared.stateKey, replays);
 }

@@ -6,6 +6,8 @@ import { OptionReader } from '../../options/option-reader';
 import { repeatedHeader } from '../http/repeated-headers';
 import type { AuthInfo } from '../../core/registry/request-context';
 import { tokenDigest } from './token-cache';
+import { readDpopOptions, type DpopOptions, type ResolvedDpop } from './dpop-options';
+import { credentialOf, type Credential, type DpopFailure, type DpopVerdict } from './dpop-presentation';
 
 /** A static token, with the principal and scopes it stands for. */
 export interface StaticToken {
@@ -58,6 +60,11 @@ export interface BearerAuthOptions<Server extends object = object> {
    * app mounts `mcp.authMetadata` there, else `<origin><mount path>/.well-known/oauth-protected-resource`, which the router serves itself.
    */
   resourceMetadataUrl?: string;
+  /**
+   * How DPoP proofs are checked (RFC 9449): tokens bound to a key (`cnf.jkt`) are always taken with the `DPoP`
+   * scheme and a proof only, whatever this says. Defaults to `{}` (no nonces, no replay tracking, digest optional).
+   */
+  dpop?: DpopOptions;
 }
 
 /** A static token after checking: its subject and scopes filled in. */
@@ -69,7 +76,10 @@ export interface ResolvedToken extends AuthInfo {
  * The `auth` option after {@link resolveAuthOptions}: exactly one of `tokens`, `verify` or `fromRequest`, each
  * well-formed; internal, frozen.
  */
-export interface ResolvedAuth extends Readonly<Omit<BearerAuthOptions, 'tokens' | 'requiredScopes' | 'server'>> {
+export interface ResolvedAuth extends Readonly<
+  Omit<BearerAuthOptions, 'tokens' | 'requiredScopes' | 'server' | 'dpop'>
+> {
+  readonly dpop: ResolvedDpop;
   /** With `auth.server`: what the router's own authorization server tells challenges and metadata (createRouterAuth). */
   readonly server?: { readonly issuer: string | undefined; readonly scopes: readonly string[] };
   readonly tokens?: readonly ResolvedToken[];
@@ -96,6 +106,7 @@ const KNOWN_AUTH_OPTIONS: OptionKeys<BearerAuthOptions> = {
   requiredScopes: true,
   resourceMetadata: true,
   resourceMetadataUrl: true,
+  dpop: true,
 };
 
 /** The static tokens, each with its subject (`token-<index>` by default) and scopes; each token listed once. */
@@ -160,34 +171,33 @@ export function resolveAuthOptions(auth: BearerAuthOptions): ResolvedAuth {
     throw read.invalid('tokens', 'a non-empty array', Array.isArray(tokens) ? tokens : typeof tokens);
   read.fn('verify');
   read.fn('fromRequest');
+  const dpop = readDpopOptions(read);
   // Keys the caller did not give stay absent.
-  return Object.freeze(
-    definedOnly<ResolvedAuth>({
-      ...auth,
-      tokens: tokens && resolveTokens(tokens),
-      requiredScopes,
-      // `auth.server` is the sign-in feature's to check; authentication learns of it from its token issuer.
-      server: undefined,
-    }),
-  );
+  const given = definedOnly({
+    ...auth,
+    tokens: tokens && resolveTokens(tokens),
+    requiredScopes,
+    // `auth.server` is the sign-in feature's to check; authentication learns of it from its token issuer.
+    server: undefined,
+    dpop: undefined,
+  }) as Omit<ResolvedAuth, 'dpop'>;
+  return Object.freeze({ ...given, dpop });
 }
 
 /** Why a request is not authenticated (→ 400/401) or not authorized (→ 403). */
 export type AuthFailure =
-  'missing' | 'invalid' | 'expired' | 'token_in_query' | 'repeated_header' | 'insufficient_scope';
+  'missing' | 'invalid' | 'expired' | 'token_in_query' | 'repeated_header' | 'insufficient_scope' | DpopFailure;
 
-/** The outcome of authenticating one request. */
+/**
+ * The outcome of authenticating one request: the caller (and the body digest its DPoP proof named, checked when
+ * the body is read), or the failure (with why, for a DPoP proof).
+ */
 export type AuthOutcome =
-  { readonly ok: true; readonly auth: AuthInfo } | { readonly ok: false; readonly failure: AuthFailure };
+  | { readonly ok: true; readonly auth: AuthInfo; readonly contentDigest?: string }
+  | { readonly ok: false; readonly failure: AuthFailure; readonly detail?: string };
 
 /** Authenticates requests for one router: at once for static tokens and `fromRequest`, a promise for `verify`. */
 export type Authenticate = (req: IncomingMessage) => AuthOutcome | Promise<AuthOutcome>;
-
-/** The token of an `Authorization: Bearer <token>` header (scheme case-insensitive, RFC 7235). */
-function bearerToken(header: string | undefined): string | undefined {
-  const match = header === undefined ? null : /^\s*bearer\s+([^\s]+)\s*$/i.exec(header);
-  return match?.[1];
-}
 
 /**
  * The header that must come once: Node keeps only the first Authorization in `headers`, so a proxy that reads the
@@ -212,13 +222,18 @@ function staticVerifier(tokens: readonly ResolvedToken[]): (token: string) => Au
  * refused (MCP authorization: tokens go in the Authorization header only).
  *
  * @param ownTokens - with `auth.server`: the check of the tokens the router issued itself
+ * @param presentation - the DPoP rules (dpop-presentation.ts); without it, only `Bearer` is taken
  * @example
  * ```ts
  * const authenticate = createAuthenticator(resolveAuthOptions({ tokens: [process.env.MCP_TOKEN!] }));
  * const outcome = await authenticate(req); // { ok: true, auth: { subject: 'token-0', scopes: [] } }
  * ```
  */
-export function createAuthenticator(options: ResolvedAuth, ownTokens?: BearerAuthOptions['verify']): Authenticate {
+export function createAuthenticator(
+  options: ResolvedAuth,
+  ownTokens?: BearerAuthOptions['verify'],
+  presentation?: (req: IncomingMessage, auth: AuthInfo, credential: Credential) => DpopVerdict | Promise<DpopVerdict>,
+): Authenticate {
   const { requiredScopes: required, fromRequest } = options;
   const verify = ownTokens ?? options.verify;
   const fromStatic = options.tokens && staticVerifier(options.tokens);
@@ -232,16 +247,34 @@ export function createAuthenticator(options: ResolvedAuth, ownTokens?: BearerAut
     return { ok: true, auth };
   }
 
+  /** RFC 9449 §7: how a valid token was presented decides, before its scopes (a 401 comes before a 403). */
+  function bind(req: IncomingMessage, auth: AuthInfo | null | undefined, credential: Credential) {
+    if (presentation === undefined || auth === undefined || auth === null || typeof auth.subject !== 'string')
+      return check(auth);
+    const verdict = presentation(req, auth, credential);
+    const outcome = (done: DpopVerdict): AuthOutcome => {
+      if (!done.ok) return { ok: false, failure: done.failure, detail: done.detail };
+      const checked = check(auth);
+      return checked.ok && done.contentDigest !== undefined
+        ? { ...checked, contentDigest: done.contentDigest }
+        : checked;
+    };
+    return verdict instanceof Promise ? verdict.then(outcome) : outcome(verdict);
+  }
+
   return function authenticate(req) {
     if (/[?&]access_token=/.test(req.url ?? '')) return { ok: false, failure: 'token_in_query' };
     if (fromRequest) return check(fromRequest(req));
     if (repeatedHeader(req.rawHeaders, isAuthorization) !== undefined) return { ok: false, failure: 'repeated_header' };
-    const token = bearerToken(req.headers.authorization);
+    const credential = credentialOf(req.headers.authorization);
     // RFC 6750 §3.1: no credentials, or another scheme (Basic, …), gets a challenge without an error code.
-    if (token === undefined)
-      return { ok: false, failure: /^\s*bearer\b/i.test(req.headers.authorization ?? '') ? 'invalid' : 'missing' };
-    if (fromStatic) return check(fromStatic(token));
+    if (credential === undefined || (credential.scheme === 'dpop' && presentation === undefined))
+      return {
+        ok: false,
+        failure: /^\s*(bearer|dpop)\b/i.test(req.headers.authorization ?? '') ? 'invalid' : 'missing',
+      };
+    if (fromStatic) return bind(req, fromStatic(credential.token), credential);
     // A verify callback may answer at once or later; a throw or a rejection is the router's 500.
-    return Promise.resolve(verify?.(token, req)).then(check);
+    return Promise.resolve(verify?.(credential.token, req)).then((auth) => bind(req, auth, credential));
   };
 }

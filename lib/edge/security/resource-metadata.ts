@@ -8,6 +8,8 @@ import { allowAnyOrigin } from '../http/public-cors';
 import { createMethodNotAllowedHandler } from '../http/not-allowed';
 import { sendJson } from '../http/reply';
 import type { ResolvedAuth } from './bearer';
+import { DPOP_ALGORITHMS } from './dpop';
+import { requiresDpop } from './dpop-presentation';
 
 /** The well-known path of the metadata (RFC 9728 §3). */
 export const METADATA_PATH = '/.well-known/oauth-protected-resource';
@@ -72,6 +74,11 @@ export function createMetadataHandler(
     if (scopes !== undefined) document.scopes_supported = scopes;
     if (options?.resourceName !== undefined) document.resource_name = options.resourceName;
     if (options?.resourceDocumentation !== undefined) document.resource_documentation = options.resourceDocumentation;
+    // RFC 9728 §2: tokens from a verifier or the router's own server may be DPoP-bound (static tokens never are).
+    if (auth.verify !== undefined || auth.server !== undefined) {
+      document.dpop_signing_alg_values_supported = DPOP_ALGORITHMS;
+      if (requiresDpop(auth.verify)) document.dpop_bound_access_tokens_required = true;
+    }
     sendJson(res, 200, document);
   };
 }

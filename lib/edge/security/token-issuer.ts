@@ -3,6 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '../../core/registry/request-context';
 import type { ExpressRequest } from './resource-metadata';
+import type { DpopCheck } from './dpop';
 
 /** An Express-style handler of the issuer's endpoints: `req` carries Express's `path` and `baseUrl`. */
 export type IssuerHandler = (req: ExpressRequest, res: ServerResponse, next: (err?: unknown) => void) => void;
@@ -25,6 +26,9 @@ export interface TokenIssuer {
   readonly issuer: string | undefined;
   /** The scopes it grants (what challenges and the protected-resource metadata name). */
   readonly scopes: readonly string[];
-  /** Starts it, given the resource (the tokens' audience) of a request. */
-  start(resourceOf: (req: IncomingMessage) => string): IssuerEndpoints;
+  /**
+   * Starts it, given the resource (the tokens' audience) of a request, and the router's DPoP check (RFC 9449 §5:
+   * the token endpoint binds tokens to the key of a proof, with the same nonces as the MCP endpoint).
+   */
+  start(resourceOf: (req: IncomingMessage) => string, dpop: DpopCheck): IssuerEndpoints;
 }

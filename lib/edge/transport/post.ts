@@ -85,7 +85,7 @@ export function createPostHandler(dispatcher: Dispatcher, config: PostHandlerCon
           body.status,
           body.code,
           body.message,
-          body.status === 413 ? { Connection: 'close' } : undefined,
+          body.status === 413 ? { Connection: 'close' } : body.headers,
         );
       return;
     }

@@ -22,6 +22,7 @@ import { ENDPOINTS, SERVER_METADATA_PATHS, serverMetadata } from './server-metad
 import type { ResolvedAuthServer } from './server-options';
 import { createTokenEndpoints } from './tokens/token-endpoint';
 import { IdJagGrant } from './tokens/id-jag';
+import type { DpopCheck } from '../../edge/security/dpop';
 
 type Handler = (req: ExpressRequest, res: ServerResponse, next: Next) => void;
 
@@ -73,9 +74,10 @@ function routesOf(ctx: ServerContext, logger: McpLogger): Routes {
  * Creates the authorization server of a router's `auth.server` option.
  *
  * @param resourceOf - the MCP resource of a request (the tokens' audience)
+ * @param dpop - the router's DPoP check: token requests with a proof get tokens bound to its key
  * @example
  * ```ts
- * const server = createAuthorizationServer(config.auth.server, store.signIn?.() ?? new MemorySignInStore(), resourceOf, logger);
+ * const server = createAuthorizationServer(config.auth.server, store.signIn?.() ?? new MemorySignInStore(), resourceOf, logger, dpop);
  * router.use(server.handle);
  * ```
  */
@@ -84,6 +86,7 @@ export function createAuthorizationServer(
   store: SignInStore,
   resourceOf: (req: IncomingMessage) => string,
   logger: McpLogger,
+  dpop: DpopCheck,
 ): AuthorizationServer {
   const issuerOf = (req: IncomingMessage): string =>
     options.issuer ?? `${originOf(req)}${(req as ExpressRequest).baseUrl ?? ''}`;
@@ -96,6 +99,7 @@ export function createAuthorizationServer(
     idJag: options.idJag && new IdJagGrant(options.idJag, store, options.scopes, logger),
     issuerOf,
     resourceOf,
+    dpop,
     sendError: (res, err) => sendOAuthError(res, err),
   };
   const limit = options.rateLimit === false ? undefined : perAddressLimit(options.rateLimit, 'sign-in requests');

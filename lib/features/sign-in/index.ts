@@ -29,12 +29,13 @@ export const signInFeature: RouterFeature<SignInRouterOptions, ResolvedAuthServe
       host.issueTokens({
         issuer: config.issuer,
         scopes: config.scopes,
-        start: (resourceOf) =>
+        start: (resourceOf, dpop) =>
           createAuthorizationServer(
             config,
             host.store?.signIn?.(config.limits) ?? new MemorySignInStore(config.limits),
             resourceOf,
             host.logger,
+            dpop,
           ),
       });
     return { api: {} };

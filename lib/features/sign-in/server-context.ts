@@ -8,6 +8,7 @@ import type { IdJagGrant } from './tokens/id-jag';
 import type { SigningKeys } from './tokens/keys';
 import type { OAuthError } from './oauth-error';
 import type { ResolvedAuthServer } from './server-options';
+import type { DpopCheck } from '../../edge/security/dpop';
 
 /** One authorization server's parts, made once by `createAuthorizationServer`. */
 export interface ServerContext {
@@ -22,6 +23,8 @@ export interface ServerContext {
   readonly issuerOf: (req: IncomingMessage) => string;
   /** The MCP resource for a request (RFC 8707, RFC 9728 `resource`): the tokens' audience. */
   readonly resourceOf: (req: IncomingMessage) => string;
+  /** The router's DPoP check (RFC 9449): token requests' proofs, with the MCP endpoint's nonces. */
+  readonly dpop: DpopCheck;
   /** Answers an OAuth error as JSON (CORS-readable where the endpoint is). */
   readonly sendError: (res: ServerResponse, err: OAuthError) => void;
 }

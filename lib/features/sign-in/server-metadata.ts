@@ -1,6 +1,7 @@
 // Authorization server metadata (RFC 8414 §2), also in the OpenID Provider form clients accept, and where each is served.
 
 import { JWT_BEARER_GRANT } from './clients/client';
+import { DPOP_ALGORITHMS } from '../../edge/security/dpop';
 import type { ClientDirectory } from './clients/clients';
 import { ID_JAG_PROFILE } from './tokens/id-jag';
 import type { ResolvedAuthServer } from './server-options';
@@ -23,6 +24,18 @@ export const ENDPOINTS = {
 } as const;
 
 /**
+ * The grants the token endpoint takes (`grant_types_supported`): the clients' (the code and refresh grants, and
+ * `client_credentials` when a client has it), and the JWT bearer grant when an IdP is trusted for ID-JAGs.
+ */
+export function grantTypes(server: {
+  readonly clients: ClientDirectory;
+  readonly options: ResolvedAuthServer;
+}): readonly string[] {
+  const { grantTypes: ofClients } = server.clients.metadata;
+  return server.options.idJag === undefined ? ofClients : [...ofClients, JWT_BEARER_GRANT];
+}
+
+/**
  * The metadata document of an issuer. One document serves both forms: it carries what RFC 8414 requires and what the
  * MCP clients' OpenID Provider schema requires (`jwks_uri`, `subject_types_supported`,
  * `id_token_signing_alg_values_supported`), though the router issues access tokens only, never ID tokens.
@@ -33,7 +46,7 @@ export function serverMetadata(
   clients: ClientDirectory,
   signingAlgorithms: readonly string[],
 ): Record<string, unknown> {
-  const { authMethods, authSigningAlgorithms, grantTypes, registration, metadataDocuments } = clients.metadata;
+  const { authMethods, authSigningAlgorithms, registration, metadataDocuments } = clients.metadata;
   const document: Record<string, unknown> = {
     issuer,
     authorization_endpoint: `${issuer}${ENDPOINTS.authorize}`,
@@ -45,7 +58,7 @@ export function serverMetadata(
     revocation_endpoint: `${issuer}${ENDPOINTS.revoke}`,
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
-    grant_types_supported: grantTypes,
+    grant_types_supported: grantTypes({ clients, options }),
     code_challenge_methods_supported: ['S256'],
     token_endpoint_auth_methods_supported: authMethods,
     revocation_endpoint_auth_methods_supported: authMethods,
@@ -54,6 +67,8 @@ export function serverMetadata(
     // RFC 9207 §3: the authorization response carries `iss`.
     authorization_response_iss_parameter_supported: true,
     client_id_metadata_document_supported: metadataDocuments,
+    // RFC 9449 §5.1 (and the MCP DPoP profile): token requests may carry a proof signed with these.
+    dpop_signing_alg_values_supported: DPOP_ALGORITHMS,
   });
   if (options.scopes.length > 0) document.scopes_supported = options.scopes;
   // RFC 8414 §2: the algorithms of private_key_jwt assertions, listed with the method (asymmetric only, RFC 7523).
@@ -62,10 +77,7 @@ export function serverMetadata(
       token_endpoint_auth_signing_alg_values_supported: authSigningAlgorithms,
       revocation_endpoint_auth_signing_alg_values_supported: authSigningAlgorithms,
     });
-  // The ID-JAG draft §7.2: the profile is named, with the JWT bearer grant, only when an IdP is trusted.
-  if (options.idJag !== undefined) {
-    document.grant_types_supported = [...(document.grant_types_supported as string[]), JWT_BEARER_GRANT];
-    document.authorization_grant_profiles_supported = [ID_JAG_PROFILE];
-  }
+  // The ID-JAG draft §7.2: the profile is named only when an IdP is trusted.
+  if (options.idJag !== undefined) document.authorization_grant_profiles_supported = [ID_JAG_PROFILE];
   return document;
 }

@@ -50,6 +50,13 @@ export interface JwtVerifierOptions {
   cacheMax?: number;
   /** Where a JWKS that fails to load is reported (once per cooldown). Defaults to `console`. */
   logger?: McpLogger;
+  /**
+   * DPoP-bound tokens (RFC 9449; `cnf.jkt` among the claims) are always taken with the `DPoP` scheme and a proof by
+   * their key only. `'allowed'` takes unbound tokens as bearer tokens too; `'required'` refuses them (401
+   * `invalid_token` with a `DPoP` challenge) and the protected-resource metadata says
+   * `dpop_bound_access_tokens_required: true`. Defaults to `'allowed'`.
+   */
+  dpop?: 'allowed' | 'required';
 }
 
 /** The algorithms accepted by default: one per key family the common providers use. */
@@ -70,6 +77,7 @@ const KNOWN_OPTIONS: OptionKeys<JwtVerifierOptions> = {
   jwksCooldownMs: true,
   cacheMax: true,
   logger: true,
+  dpop: true,
 };
 
 type Read = OptionReader<JwtVerifierOptions>;
@@ -136,8 +144,9 @@ export function jwtVerifier(
   const cache = createVerifiedTokenCache({ max: shared.cacheMax });
   const getKey = readKeySet(read, logger, 'jwtVerifier');
   const { jwtVerify } = jose();
+  const dpop = read.oneOf('dpop', ['allowed', 'required'] as const, 'allowed');
 
-  return async function verifyJwt(token: string, req: IncomingMessage): Promise<AuthInfo | null> {
+  async function verifyJwt(token: string, req: IncomingMessage): Promise<AuthInfo | null> {
     const expected = audienceFor(audience, req);
     // Keyed by audience too: a token verified for one resource is not thereby good for another.
     const key = `${expected} ${token}`;
@@ -164,5 +173,7 @@ export function jwtVerifier(
       if (!refusal) logger.error(err, 'jwtVerifier: unexpected failure; the token is refused');
       return null;
     }
-  };
+  }
+  // Read by authentication (dpop-presentation.ts requiresDpop) and the protected-resource metadata.
+  return dpop === 'required' ? Object.assign(verifyJwt, { dpop }) : verifyJwt;
 }

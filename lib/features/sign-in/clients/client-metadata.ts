@@ -119,7 +119,14 @@ function optionalUrl(metadata: Record<string, unknown>, key: string): string | u
 /** What a client's metadata says, checked: the parts of {@link OAuthClient} that come from the client itself. */
 export type CheckedMetadata = Pick<
   OAuthClient,
-  'clientName' | 'clientUri' | 'logoUri' | 'redirectUris' | 'tokenEndpointAuthMethod' | 'grantTypes' | 'scope'
+  | 'clientName'
+  | 'clientUri'
+  | 'logoUri'
+  | 'redirectUris'
+  | 'tokenEndpointAuthMethod'
+  | 'grantTypes'
+  | 'scope'
+  | 'dpopBoundAccessTokens'
 >;
 
 /**
@@ -156,7 +163,12 @@ export function checkClientMetadata(metadata: unknown, defaultAuthMethod: Client
   if (!grantTypes.includes('authorization_code'))
     throw new OAuthError('invalid_client_metadata', "grant_types must include 'authorization_code'");
   listOf(metadata, 'response_types', ['code'], ['code']);
+  // RFC 9449 §5.2: a boolean, false when absent.
+  const dpopBound = metadata.dpop_bound_access_tokens;
+  if (dpopBound !== undefined && typeof dpopBound !== 'boolean')
+    throw new OAuthError('invalid_client_metadata', 'dpop_bound_access_tokens must be true or false');
   return {
+    ...(dpopBound === true && { dpopBoundAccessTokens: true }),
     redirectUris: [...new Set(uris as string[])],
     tokenEndpointAuthMethod: method as ClientAuthMethod,
     grantTypes,

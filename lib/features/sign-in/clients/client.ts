@@ -33,4 +33,6 @@ export interface OAuthClient {
   readonly scope?: string;
   /** Pre-registered first-party clients only: no consent page (the operator vouches for them). */
   readonly firstParty: boolean;
+  /** RFC 9449 §5.2 `dpop_bound_access_tokens`: every token request of this client must carry a DPoP proof. */
+  readonly dpopBoundAccessTokens?: boolean;
 }

@@ -59,6 +59,7 @@ export async function registerClient(
     ...(client.scope === undefined ? {} : { scope: client.scope }),
     ...(client.jwks === undefined ? {} : { jwks: client.jwks }),
     ...(client.jwksUri === undefined ? {} : { jwks_uri: client.jwksUri }),
+    ...(client.dpopBoundAccessTokens === true && { dpop_bound_access_tokens: true }),
   };
 }
 

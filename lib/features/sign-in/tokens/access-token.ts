@@ -27,15 +27,18 @@ export interface AccessTokenClaims {
   readonly grantId?: string;
   /** What the app added for its handlers (`ctx.auth.extra`); readable by the client, as every claim is. */
   readonly extra?: Readonly<Record<string, unknown>>;
+  /** The thumbprint of the DPoP key it is bound to (RFC 9449 §6.1: `cnf.jkt`), if any. */
+  readonly jkt?: string;
   readonly ttlSec: number;
 }
 
-/** Signs an access token: `iss`, `sub`, `aud` = the resource, `client_id`, `scope`, `iat`, `exp`, `jti`. */
+/** Signs an access token: `iss`, `sub`, `aud` = the resource, `client_id`, `scope`, `iat`, `exp`, `jti`, and `cnf` when bound. */
 export async function signAccessToken(keys: SigningKeys, claims: AccessTokenClaims): Promise<string> {
   const { key, kid, alg } = await keys.current();
   const payload: JWTPayload = { client_id: claims.clientId, scope: claims.scopes.join(' ') };
   if (claims.grantId !== undefined) payload.gid = claims.grantId;
   if (claims.extra !== undefined) payload[EXTRA_CLAIM] = claims.extra;
+  if (claims.jkt !== undefined) payload.cnf = { jkt: claims.jkt };
   return new (jose().SignJWT)(payload)
     .setProtectedHeader({ alg, kid, typ: ACCESS_TOKEN_TYPE })
     .setIssuer(claims.issuer)
@@ -83,13 +86,17 @@ export async function verifyAccessToken(
     const scopes = typeof payload.scope === 'string' && payload.scope !== '' ? payload.scope.split(' ') : [];
     const grantId = typeof payload.gid === 'string' ? payload.gid : undefined;
     const added = payload[EXTRA_CLAIM];
-    const extra = typeof added === 'object' && added !== null && !Array.isArray(added) ? added : {};
+    const extra = typeof added === 'object' && added !== null && !Array.isArray(added) ? { ...added } : {};
+    // A bound token's key (RFC 9449 §6.1), for the MCP endpoint's DPoP check (dpop-presentation.ts): the token's own
+    // `cnf` only, never one the app's extra claims carry.
+    delete (extra as { cnf?: unknown }).cnf;
+    const cnf = typeof payload.cnf === 'object' && payload.cnf !== null ? { cnf: payload.cnf } : undefined;
     return {
       auth: {
         subject: payload.sub as string,
         scopes,
         expiresAt: payload.exp,
-        extra: { ...extra, clientId: payload.client_id },
+        extra: { ...extra, clientId: payload.client_id, ...cnf },
       },
       grantId,
     };

@@ -107,10 +107,15 @@ export class CodesAndRefreshTokens {
     return { grant, familyId };
   }
 
-  /** A new refresh token of a family: `<family>.<secret>`, so a reused one names the family to revoke. */
-  async issueRefreshToken(familyId: string, clientId: string): Promise<string> {
+  /**
+   * A new refresh token of a family: `<family>.<secret>`, so a reused one names the family to revoke.
+   *
+   * @param jkt - the DPoP key it is bound to (RFC 9449 §5: a public client's), if any
+   */
+  async issueRefreshToken(familyId: string, clientId: string, jkt?: string): Promise<string> {
     const token = `${familyId}.${random()}`;
-    await this.store.set('refresh', digestOf(token), { familyId, clientId }, this.refreshTtlMs);
+    const record = jkt === undefined ? { familyId, clientId } : { familyId, clientId, jkt };
+    await this.store.set('refresh', digestOf(token), record, this.refreshTtlMs);
     return token;
   }
 
@@ -131,9 +136,13 @@ export class CodesAndRefreshTokens {
    * Redeems a refresh token once (OAuth 2.1 §4.3.1, RFC 9700 §4.14.2): the grant of its family, which lives on. A
    * token used twice — stolen, or replayed — revokes the whole family.
    *
+   * @returns the grant, its family, and the DPoP key the token is bound to (if any)
    * @throws {OAuthError} `invalid_grant` for a used, revoked, expired, unknown or foreign token
    */
-  async redeemRefreshToken(token: string, clientId: string): Promise<{ grant: Grant; familyId: string }> {
+  async redeemRefreshToken(
+    token: string,
+    clientId: string,
+  ): Promise<{ grant: Grant; familyId: string; jkt: string | undefined }> {
     const refused = new OAuthError('invalid_grant', 'the refresh token is invalid, expired or revoked');
     const familyId = token.split('.')[0] ?? '';
     const record = await this.store.take('refresh', digestOf(token));
@@ -146,7 +155,7 @@ export class CodesAndRefreshTokens {
     const grant = (await this.store.get('family', familyId)) as Grant | undefined;
     if (grant === undefined) throw refused;
     await this.store.set('family', familyId, { ...grant }, this.refreshTtlMs);
-    return { grant, familyId };
+    return { grant, familyId, jkt: typeof record.jkt === 'string' ? record.jkt : undefined };
   }
 
   /** The grant of a refresh-token family, while it lives (for what the server keeps of it, such as the IdP's tokens). */

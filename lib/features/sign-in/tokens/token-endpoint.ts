@@ -1,4 +1,4 @@
-// The token endpoint (OAuth 2.1 §3.2) and revocation (RFC 7009): code, refresh and client credentials grants, answered as JSON, never cached.
+// The token endpoint (OAuth 2.1 §3.2) and revocation (RFC 7009): code, refresh, client credentials and ID-JAG grants, answered as JSON, never cached.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendJson } from '../../../edge/http/reply';
@@ -8,14 +8,45 @@ import type { Grant } from './codes-and-refresh';
 import { JWT_BEARER_GRANT } from '../clients/client';
 import { NO_STORE, OAuthError } from '../oauth-error';
 import type { ServerContext } from '../server-context';
-import { ENDPOINTS } from '../server-metadata';
+import { ENDPOINTS, grantTypes } from '../server-metadata';
 import { clientCredentialsGrant } from './client-credentials';
+import { TokenProofs } from './token-dpop';
+
+/** RFC 8707 §2.2: a `resource` at the token endpoint must be the one the grant is for. */
+function checkResource(form: Form, grant: Pick<Grant, 'resource'>): void {
+  if (form.resource !== undefined && form.resource.replace(/\/$/, '') !== grant.resource)
+    throw new OAuthError('invalid_target', `resource must be ${grant.resource}`);
+}
+
+/**
+ * Where the presented grant kept its client's registration: a client evicted from the store while its code or
+ * refresh family lived is restored from it (see `Grant.registration`).
+ */
+function keptBy(
+  codesAndRefresh: ServerContext['codesAndRefresh'],
+  form: Form,
+): ((clientId: string) => Promise<unknown>) | undefined {
+  const { code, refresh_token: refreshToken, token: revoked } = form;
+  if (form.grant_type === 'authorization_code' && code !== undefined)
+    return (clientId) => codesAndRefresh.registrationOfCode(code, clientId);
+  const presented = form.grant_type === 'refresh_token' ? refreshToken : revoked;
+  return presented === undefined
+    ? undefined
+    : (clientId) => codesAndRefresh.registrationOfRefreshToken(presented, clientId);
+}
+
+/** What a client assertion's `aud` may name (RFC 7523 §3): the issuer, or the token endpoint URL. */
+function audiencesOf(ctx: ServerContext, req: IncomingMessage): string[] {
+  const issuer = ctx.issuerOf(req);
+  return [issuer, `${issuer}${ENDPOINTS.token}`];
+}
 
 /** The token and revocation endpoints of one authorization server. */
 export function createTokenEndpoints(ctx: ServerContext) {
   const { clients, codesAndRefresh, keys, options } = ctx;
+  const proofs = new TokenProofs(ctx.dpop, (req) => `${ctx.issuerOf(req)}${ENDPOINTS.token}`);
 
-  /** Tokens for a grant: a JWT access token, and a rotated refresh token when the client may refresh. */
+  /** Tokens for a grant: a JWT access token, and a rotated refresh token when the client may refresh (both DPoP-bound, token-dpop.ts). */
   async function issue(
     req: IncomingMessage,
     grant: Grant,
@@ -23,6 +54,7 @@ export function createTokenEndpoints(ctx: ServerContext) {
     refresh: boolean,
     scopes: readonly string[],
   ): Promise<Record<string, unknown>> {
+    const { jkt, bindsRefresh } = proofs.bindingOf(req);
     const accessToken = await signAccessToken(keys, {
       issuer: ctx.issuerOf(req),
       resource: grant.resource,
@@ -33,46 +65,28 @@ export function createTokenEndpoints(ctx: ServerContext) {
       // The family is named in the token only when the server keeps something for it (the IdP's tokens).
       ...(grant.upstream !== undefined && { grantId: familyId }),
       ...(grant.extra !== undefined && { extra: grant.extra }),
+      ...(jkt !== undefined && { jkt }),
     });
     const body: Record<string, unknown> = {
       access_token: accessToken,
-      token_type: 'Bearer',
+      token_type: jkt === undefined ? 'Bearer' : 'DPoP',
       expires_in: options.accessTokenTtlSec,
       scope: scopes.join(' '),
     };
-    if (refresh) body.refresh_token = await codesAndRefresh.issueRefreshToken(familyId, grant.clientId);
+    const refreshJkt = bindsRefresh ? jkt : undefined;
+    if (refresh) body.refresh_token = await codesAndRefresh.issueRefreshToken(familyId, grant.clientId, refreshJkt);
     return body;
   }
 
-  /** RFC 8707 §2.2: a `resource` at the token endpoint must be the one the grant is for. */
-  function checkResource(form: Form, grant: Pick<Grant, 'resource'>): void {
-    if (form.resource !== undefined && form.resource.replace(/\/$/, '') !== grant.resource)
-      throw new OAuthError('invalid_target', `resource must be ${grant.resource}`);
-  }
-
-  /**
-   * Where the presented grant kept its client's registration: a client evicted from the store while its code or
-   * refresh family lived is restored from it (see `Grant.registration`).
-   */
-  function keptBy(form: Form): ((clientId: string) => Promise<unknown>) | undefined {
-    const { code, refresh_token: refreshToken, token: revoked } = form;
-    if (form.grant_type === 'authorization_code' && code !== undefined)
-      return (clientId) => codesAndRefresh.registrationOfCode(code, clientId);
-    const presented = form.grant_type === 'refresh_token' ? refreshToken : revoked;
-    return presented === undefined
-      ? undefined
-      : (clientId) => codesAndRefresh.registrationOfRefreshToken(presented, clientId);
-  }
-
-  /** What a client assertion's `aud` may name (RFC 7523 §3): the issuer, or the token endpoint URL. */
-  function audiencesOf(req: IncomingMessage): string[] {
-    const issuer = ctx.issuerOf(req);
-    return [issuer, `${issuer}${ENDPOINTS.token}`];
-  }
-
   async function token(req: IncomingMessage, form: Form): Promise<Record<string, unknown>> {
-    const client = await clients.authenticate(req.headers.authorization, form, keptBy(form), audiencesOf(req));
+    const client = await clients.authenticate(
+      req.headers.authorization,
+      form,
+      keptBy(codesAndRefresh, form),
+      audiencesOf(ctx, req),
+    );
     const mayRefresh = client.grantTypes.includes('refresh_token');
+    const binding = await proofs.check(req, client);
     switch (form.grant_type) {
       case 'authorization_code': {
         if (form.code === undefined) throw new OAuthError('invalid_request', 'code is missing');
@@ -89,7 +103,8 @@ export function createTokenEndpoints(ctx: ServerContext) {
         if (!mayRefresh)
           throw new OAuthError('unauthorized_client', 'the client is not registered for the refresh_token grant');
         if (form.refresh_token === undefined) throw new OAuthError('invalid_request', 'refresh_token is missing');
-        const { grant, familyId } = await codesAndRefresh.redeemRefreshToken(form.refresh_token, client.clientId);
+        const { grant, familyId, jkt } = await codesAndRefresh.redeemRefreshToken(form.refresh_token, client.clientId);
+        proofs.requireKey(jkt, binding);
         checkResource(form, grant);
         // OAuth 2.1 §4.3.1: a refresh may narrow the scopes, never widen them.
         const asked = form.scope === undefined ? grant.scopes : form.scope.split(' ').filter((scope) => scope !== '');
@@ -115,10 +130,7 @@ export function createTokenEndpoints(ctx: ServerContext) {
       case undefined:
         throw new OAuthError('invalid_request', 'grant_type is missing');
       default:
-        throw new OAuthError(
-          'unsupported_grant_type',
-          `grant_type must be one of ${clients.metadata.grantTypes.join(', ')}`,
-        );
+        throw new OAuthError('unsupported_grant_type', `grant_type must be one of ${grantTypes(ctx).join(', ')}`);
     }
   }
 
@@ -131,7 +143,12 @@ export function createTokenEndpoints(ctx: ServerContext) {
     /** POST `<issuer>/oauth/revoke` (RFC 7009 §2.2: 200 whether or not the token was valid). */
     async revoke(req: IncomingMessage, res: ServerResponse): Promise<void> {
       const form = await readForm(req);
-      const client = await clients.authenticate(req.headers.authorization, form, keptBy(form), audiencesOf(req));
+      const client = await clients.authenticate(
+        req.headers.authorization,
+        form,
+        keptBy(codesAndRefresh, form),
+        audiencesOf(ctx, req),
+      );
       if (form.token === undefined) throw new OAuthError('invalid_request', 'token is missing');
       // Access tokens are short-lived JWTs checked without a store lookup: they lapse by themselves; refresh tokens
       // (and so their family) end now.
