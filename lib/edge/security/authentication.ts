@@ -17,6 +17,7 @@ import {
 } from './resource-metadata';
 import { rejectHostOfDocument } from '../http/host-header';
 import type { TokenIssuer } from './token-issuer';
+import type { PresentedTokens } from './presented-tokens';
 
 /** The steps authentication adds to the router's front door, in the order they run. */
 export interface AuthSteps {
@@ -59,6 +60,8 @@ export function createRouterAuth(
   /** The `allowedHosts` decision (`createHostMatcher`): every metadata document names the Host's origin. */
   isAllowedHost: (req: IncomingMessage) => boolean,
   issuer?: TokenIssuer,
+  /** Where each request's presented token is kept for the features that ask (the gateway's token exchange). */
+  presented?: PresentedTokens,
 ): RouterAuth {
   // What challenges and metadata say of the router's own authorization server, from the server itself.
   const options = auth && issuer ? { ...auth, server: { issuer: issuer.issuer, scopes: issuer.scopes } } : auth;
@@ -86,6 +89,7 @@ export function createRouterAuth(
     options,
     challengeSettings(options, metadata),
     server?.verify,
+    presented,
   );
   const ownMetadata = createOwnMetadataHandler(options, isAllowedHost);
   const rootServerMetadata: RequestHandler | undefined =
@@ -112,6 +116,7 @@ function createAuthMiddleware(
   options: ResolvedAuth,
   challenge: ChallengeSettings,
   ownTokens: ((token: string, req: IncomingMessage) => Promise<AuthInfo | undefined>) | undefined,
+  presented: PresentedTokens | undefined,
 ): { identify: RequestHandler; enforce: RequestHandler; authOf: (req: IncomingMessage) => AuthInfo | undefined } {
   const authenticate = createAuthenticator(options, ownTokens);
   // Each request's outcome, under a property no one else can name: cheaper per request than a WeakMap entry,
@@ -122,7 +127,9 @@ function createAuthMiddleware(
   return {
     identify: function mcpAuthIdentify(req, _res, next) {
       const record = (outcome: AuthOutcome): void => {
-        (req as unknown as Record<symbol, AuthOutcome>)[outcomeKey] = outcome;
+        const kept: AuthOutcome =
+          presented && outcome.ok ? { ok: true, auth: presented.keep(outcome.auth, outcome.token) } : outcome;
+        (req as unknown as Record<symbol, AuthOutcome>)[outcomeKey] = kept;
         next();
       };
       const outcome = authenticate(req);

@@ -178,7 +178,9 @@ export type AuthFailure =
 
 /** The outcome of authenticating one request. */
 export type AuthOutcome =
-  { readonly ok: true; readonly auth: AuthInfo } | { readonly ok: false; readonly failure: AuthFailure };
+  /** `token`: the bearer token the request presented (absent with `fromRequest`), for the gateway's token exchange only. */
+  | { readonly ok: true; readonly auth: AuthInfo; readonly token?: string }
+  | { readonly ok: false; readonly failure: AuthFailure };
 
 /** Authenticates requests for one router: at once for static tokens and `fromRequest`, a promise for `verify`. */
 export type Authenticate = (req: IncomingMessage) => AuthOutcome | Promise<AuthOutcome>;
@@ -223,13 +225,13 @@ export function createAuthenticator(options: ResolvedAuth, ownTokens?: BearerAut
   const verify = ownTokens ?? options.verify;
   const fromStatic = options.tokens && staticVerifier(options.tokens);
 
-  function check(auth: AuthInfo | null | undefined): AuthOutcome {
+  function check(auth: AuthInfo | null | undefined, token?: string): AuthOutcome {
     if (auth === undefined || auth === null || typeof auth.subject !== 'string')
       return { ok: false, failure: fromRequest ? 'missing' : 'invalid' };
     if (auth.expiresAt !== undefined && auth.expiresAt * 1000 <= Date.now()) return { ok: false, failure: 'expired' };
     if (required !== undefined && !required.every((scope) => auth.scopes.includes(scope)))
       return { ok: false, failure: 'insufficient_scope' };
-    return { ok: true, auth };
+    return token === undefined ? { ok: true, auth } : { ok: true, auth, token };
   }
 
   return function authenticate(req) {
@@ -240,8 +242,8 @@ export function createAuthenticator(options: ResolvedAuth, ownTokens?: BearerAut
     // RFC 6750 §3.1: no credentials, or another scheme (Basic, …), gets a challenge without an error code.
     if (token === undefined)
       return { ok: false, failure: /^\s*bearer\b/i.test(req.headers.authorization ?? '') ? 'invalid' : 'missing' };
-    if (fromStatic) return check(fromStatic(token));
+    if (fromStatic) return check(fromStatic(token), token);
     // A verify callback may answer at once or later; a throw or a rejection is the router's 500.
-    return Promise.resolve(verify?.(token, req)).then(check);
+    return Promise.resolve(verify?.(token, req)).then((auth) => check(auth, token));
   };
 }
