@@ -4,7 +4,7 @@ import { McpConfigError } from '../../../options/config-error';
 import { BoundedMap } from '../../../core/bounded-map';
 import type { McpLogger } from '../../../core/logger';
 import type { AuthInfo, RequestContext } from '../../../core/registry/request-context';
-import type { SignInLimits, SignInStore } from '../../../edge/store/sign-in-store';
+import { DEFAULT_MAX_SIGN_IN_RECORDS, type SignInLimits, type SignInStore } from '../../../edge/store/sign-in-store';
 import { tokenDigest } from '../../../edge/security/token-cache';
 import { discoverTokenEndpoint, exchangeAt, ExchangeFailure, type ExchangedToken } from './exchange-request';
 import { resolveExchangeOptions, type ExchangeConfig, type TokenExchangeOptions } from './exchange-options';
@@ -23,7 +23,7 @@ export interface ExchangeHost {
   /** The bearer token the request of `auth` presented to the router. */
   readonly presentedToken: (auth: AuthInfo | undefined) => string | undefined;
   /** The router's shared store, when it has one (`store.signIn`): exchanged tokens are shared by every instance. */
-  readonly store: ((limits: Partial<SignInLimits>) => SignInStore) | undefined;
+  readonly store: ((limits: SignInLimits) => SignInStore) | undefined;
 }
 
 /** A caller's token, and the cache key it is kept under (a digest of the exchange, the subject and its token). */
@@ -84,7 +84,17 @@ class Exchange implements TokenExchange {
     if (this.#host !== undefined) return;
     this.#label = label;
     this.#host = host;
-    this.#store = host.store?.({ exchangedTokens: this.#config.maxCached });
+    // The gateway writes exchanged tokens only: the other kinds' bounds are the defaults, never reached from here.
+    const others = DEFAULT_MAX_SIGN_IN_RECORDS;
+    this.#store = host.store?.({
+      clients: others,
+      refreshFamilies: others,
+      consents: others,
+      pendingAuthorizations: others,
+      codes: others,
+      replays: others,
+      exchangedTokens: this.#config.maxCached,
+    });
   }
 
   async tokenFor(ctx: RequestContext): Promise<string> {
