@@ -71,7 +71,8 @@ class Exchange implements TokenExchange {
     this.#id = tokenDigest(
       JSON.stringify([tokenEndpoint?.href ?? issuer, audience, resource, scope, clientAuth.clientId, subjectTokenType]),
     );
-    this.#local = new BoundedMap({ max: config.maxCached });
+    // Read per call, not captured: the clock the expiries are compared with is the one the rest of the code reads.
+    this.#local = new BoundedMap({ max: config.maxCached, now: () => Date.now() });
   }
 
   /** Binds the exchange to the router of the upstream named `label`; once bound, to that router only. */
