@@ -59,6 +59,11 @@ class Exchange implements TokenExchange {
   readonly #id: string;
   readonly #local: BoundedMap<string, Kept>;
   readonly #pending = new Map<string, Promise<Kept>>();
+  /**
+   * Each caller's last subject token and its key: a verifier's cache hands the same `AuthInfo` to every request with
+   * one token, so the hit path skips the digest.
+   */
+  readonly #keys = new WeakMap<AuthInfo, { readonly subjectToken: string; readonly key: string }>();
   #host: ExchangeHost | undefined;
   /** The router's shared store, bound to `maxCached` exchanged tokens; undefined: this process only. */
   #store: SignInStore | undefined;
@@ -125,8 +130,7 @@ class Exchange implements TokenExchange {
             : 'the caller has no authenticated subject or no token to exchange',
         ),
       );
-    // The subject token is part of the key: a new token of the same subject (other scopes) is exchanged anew.
-    const key = tokenDigest(`${this.#id}\n${subject}\n${subjectToken}`);
+    const key = this.#keyOf(ctx.auth!, subject, subjectToken);
     const hit = this.#local.get(key);
     if (hit !== undefined) return { token: hit.token, key };
     let pending = this.#pending.get(key);
@@ -139,6 +143,15 @@ class Exchange implements TokenExchange {
     } catch (err) {
       throw this.#failed(label, err);
     }
+  }
+
+  /** The cache key: the subject token is part of it, so a new token of the same subject (other scopes) is exchanged anew. */
+  #keyOf(auth: AuthInfo, subject: string, subjectToken: string): string {
+    const known = this.#keys.get(auth);
+    if (known !== undefined && known.subjectToken === subjectToken) return known.key;
+    const key = tokenDigest(`${this.#id}\n${subject}\n${subjectToken}`);
+    this.#keys.set(auth, { subjectToken, key });
+    return key;
   }
 
   /** Forgets `refused` (the upstream answered 401 to it), here and in the store, unless a newer token replaced it. */
