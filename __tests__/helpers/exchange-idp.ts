@@ -91,7 +91,10 @@ export async function startExchangeIdp(): Promise<ExchangeIdp> {
       return json(res, 400, { error: 'unsupported_grant_type' });
     let subject: string;
     try {
-      const { payload } = await jwtVerify(form.get('subject_token') ?? '', keys, { issuer, audience: GATEWAY_AUDIENCE });
+      const { payload } = await jwtVerify(form.get('subject_token') ?? '', keys, {
+        issuer,
+        audience: GATEWAY_AUDIENCE,
+      });
       subject = String(payload.sub);
     } catch {
       return json(res, 400, { error: 'invalid_grant', error_description: 'subject token refused' });
@@ -134,7 +137,13 @@ export async function startExchangeIdp(): Promise<ExchangeIdp> {
     },
     lifetimeSec: 3600,
     mint: (subject, audience, lifetimeSec = 3600, extra = {}) =>
-      signToken(key, { iss: issuer, sub: subject, aud: audience, exp: Math.floor(Date.now() / 1000) + lifetimeSec, ...extra }),
+      signToken(key, {
+        iss: issuer,
+        sub: subject,
+        aud: audience,
+        exp: Math.floor(Date.now() / 1000) + lifetimeSec,
+        ...extra,
+      }),
     misbehave(handler) {
       misbehaving = handler;
     },

@@ -62,11 +62,7 @@ const ROWS: Array<[string, (req: IncomingMessage, res: ServerResponse) => void, 
     (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>oops</html>'),
     /something other than JSON/,
   ],
-  [
-    'no access_token',
-    (_req, res) => json(res, { token_type: 'Bearer', expires_in: 60 }),
-    /without an access_token/,
-  ],
+  ['no access_token', (_req, res) => json(res, { token_type: 'Bearer', expires_in: 60 }), /without an access_token/],
   [
     'a 400 with error text',
     (_req, res) => json(res, { error: 'invalid_grant', error_description: IDP_SECRET_TEXT }, 400),

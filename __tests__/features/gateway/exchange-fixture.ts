@@ -61,7 +61,8 @@ export async function startUpstream(idp: ExchangeIdp, eras: McpRouterOptions['er
   mcp.tool({
     name: 'whoami',
     description: 'Who called',
-    handler: (_args, ctx) => JSON.stringify({ subject: ctx.auth?.subject, token: String(ctx.headers.authorization).slice(7) }),
+    handler: (_args, ctx) =>
+      JSON.stringify({ subject: ctx.auth?.subject, token: String(ctx.headers.authorization).slice(7) }),
   });
   const app = express();
   app.use('/mcp', mcp);
@@ -144,7 +145,10 @@ export async function connectCaller(url: string, token: string, era: '2025' | '2
       close: () => client.close(),
     };
   }
-  const client = new V2Client({ name: 'caller', version: '2.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  const client = new V2Client(
+    { name: 'caller', version: '2.0.0' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
   await client.connect(new V2Transport(new URL(url), { requestInit }));
   return {
     token,

@@ -136,7 +136,11 @@ function clientAuthOf(read: Read): ResolvedClientAuth {
   const clientId = auth.string('clientId', { nonEmpty: true, required: true });
   const { clientSecret, privateKey, alg, kid } = given as Partial<ClientSecretAuth & PrivateKeyJwtAuth>;
   if ((clientSecret === undefined) === (privateKey === undefined))
-    throw read.invalid('clientAuth', 'exactly one of clientSecret (client_secret_basic) and privateKey (private_key_jwt)', '…');
+    throw read.invalid(
+      'clientAuth',
+      'exactly one of clientSecret (client_secret_basic) and privateKey (private_key_jwt)',
+      '…',
+    );
   if (clientSecret !== undefined) {
     if (typeof clientSecret !== 'string' || clientSecret === '')
       throw auth.invalid('clientSecret' as never, 'a non-empty string', '…');
@@ -152,7 +156,11 @@ function clientAuthOf(read: Read): ResolvedClientAuth {
     throw auth.invalid('privateKey' as never, expected, '…');
   }
   if (!ASYMMETRIC_JWS_ALGORITHMS.includes(signWith))
-    throw auth.invalid('alg' as never, `an asymmetric JWS algorithm (${ASYMMETRIC_JWS_ALGORITHMS.join(', ')})`, signWith);
+    throw auth.invalid(
+      'alg' as never,
+      `an asymmetric JWS algorithm (${ASYMMETRIC_JWS_ALGORITHMS.join(', ')})`,
+      signWith,
+    );
   if (kid !== undefined && typeof kid !== 'string') throw auth.invalid('kid' as never, 'a string');
   const jwkKid = typeof (privateKey as JWK).kid === 'string' ? ((privateKey as JWK).kid as string) : undefined;
   return Object.freeze({ method: 'private_key_jwt', clientId, privateKey, alg: signWith, kid: kid ?? jwkKid });
@@ -163,7 +171,11 @@ function scopeOf(read: Read): string | undefined {
   const scope = read.raw('scope');
   if (scope === undefined) return undefined;
   const list = typeof scope === 'string' ? scope.split(' ').filter((token) => token !== '') : scope;
-  if (!Array.isArray(list) || list.length === 0 || !list.every((token) => typeof token === 'string' && SCOPE_TOKEN.test(token)))
+  if (
+    !Array.isArray(list) ||
+    list.length === 0 ||
+    !list.every((token) => typeof token === 'string' && SCOPE_TOKEN.test(token))
+  )
     throw read.invalid('scope', 'scope tokens (RFC 6749 §3.3): a space-separated string or an array');
   return list.join(' ');
 }

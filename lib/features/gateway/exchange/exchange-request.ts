@@ -53,7 +53,8 @@ function jsonObject(answer: BoundedResponse, what: string): Record<string, unkno
   } catch {
     throw new ExchangeFailure(`${what} answered HTTP ${answer.status} with something other than JSON`);
   }
-  if (!isObject(body)) throw new ExchangeFailure(`${what} answered HTTP ${answer.status} with JSON that is not an object`);
+  if (!isObject(body))
+    throw new ExchangeFailure(`${what} answered HTTP ${answer.status} with JSON that is not an object`);
   return body;
 }
 
@@ -67,7 +68,9 @@ function parseUrl(text: string): URL | null {
 
 /** https, or http on a loopback host: a token endpoint that receives client credentials and subject tokens. */
 function isSafeEndpoint(url: URL): boolean {
-  return url.protocol === 'https:' || (url.protocol === 'http:' && /^(localhost|127(\.\d+){3}|\[::1\])$/.test(url.hostname));
+  return (
+    url.protocol === 'https:' || (url.protocol === 'http:' && /^(localhost|127(\.\d+){3}|\[::1\])$/.test(url.hostname))
+  );
 }
 
 /**
@@ -93,7 +96,7 @@ export async function discoverTokenEndpoint(config: ExchangeConfig, issuer: stri
       throw new ExchangeFailure("the IdP's metadata has no https token_endpoint");
     return endpoint;
   }
-  throw new ExchangeFailure("the IdP publishes no RFC 8414 or OpenID metadata");
+  throw new ExchangeFailure('the IdP publishes no RFC 8414 or OpenID metadata');
 }
 
 /** The gateway's client authentication (RFC 6749 §2.3.1 Basic, or an RFC 7523 §2.2 assertion) added to the request. */
@@ -178,11 +181,7 @@ function readAnswer(answer: BoundedResponse, config: ExchangeConfig): ExchangedT
 }
 
 /** Exchanges `subjectToken` at `endpoint` for a token for the configured audience (RFC 8693 §2.1). */
-export async function exchangeAt(
-  config: ExchangeConfig,
-  endpoint: URL,
-  subjectToken: string,
-): Promise<ExchangedToken> {
+export async function exchangeAt(config: ExchangeConfig, endpoint: URL, subjectToken: string): Promise<ExchangedToken> {
   const form = new URLSearchParams({
     grant_type: GRANT_TYPE,
     subject_token: subjectToken,

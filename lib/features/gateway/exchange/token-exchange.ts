@@ -9,11 +9,7 @@ import { tokenDigest } from '../../../edge/security/token-cache';
 import { discoverTokenEndpoint, exchangeAt, ExchangeFailure, type ExchangedToken } from './exchange-request';
 import { resolveExchangeOptions, type ExchangeConfig, type TokenExchangeOptions } from './exchange-options';
 
-export type {
-  ClientSecretAuth,
-  PrivateKeyJwtAuth,
-  TokenExchangeOptions,
-} from './exchange-options';
+export type { ClientSecretAuth, PrivateKeyJwtAuth, TokenExchangeOptions } from './exchange-options';
 
 /** What an exchange needs of the router it serves: set when it becomes an upstream's `auth`. */
 export interface ExchangeHost {
@@ -176,7 +172,9 @@ class Exchange implements TokenExchange {
       this.#local.set(key, kept, kept.refreshAt);
       await store
         ?.set('exchange', key, kept, kept.refreshAt - Date.now())
-        .catch((err: unknown) => host.logger.warn(err, `mcpRouter: ${this.#label}: the store did not keep an exchanged token`));
+        .catch((err: unknown) =>
+          host.logger.warn(err, `mcpRouter: ${this.#label}: the store did not keep an exchanged token`),
+        );
     }
     return kept;
   }
