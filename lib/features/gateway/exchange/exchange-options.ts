@@ -132,9 +132,13 @@ function defaultAlg(given: PrivateKeyJwtAuth['privateKey']): string {
 function clientAuthOf(read: Read): ResolvedClientAuth {
   const given = read.raw('clientAuth');
   if (given === undefined) throw read.invalid('clientAuth', '{ clientId, clientSecret } or { clientId, privateKey }');
-  const auth = read.nested('clientAuth', CLIENT_AUTH_KEYS as OptionKeys<TokenExchangeOptions['clientAuth']>);
+  const auth = OptionReader.of(
+    given as ClientSecretAuth & PrivateKeyJwtAuth,
+    read.pathOf('clientAuth'),
+    CLIENT_AUTH_KEYS,
+  );
   const clientId = auth.string('clientId', { nonEmpty: true, required: true });
-  const { clientSecret, privateKey, alg, kid } = given as Partial<ClientSecretAuth & PrivateKeyJwtAuth>;
+  const { clientSecret, privateKey, alg, kid } = auth.options;
   if ((clientSecret === undefined) === (privateKey === undefined))
     throw read.invalid(
       'clientAuth',
@@ -143,27 +147,23 @@ function clientAuthOf(read: Read): ResolvedClientAuth {
     );
   if (clientSecret !== undefined) {
     if (typeof clientSecret !== 'string' || clientSecret === '')
-      throw auth.invalid('clientSecret' as never, 'a non-empty string', '…');
+      throw auth.invalid('clientSecret', 'a non-empty string', '…');
     return Object.freeze({ method: 'client_secret_basic', clientId, clientSecret });
   }
   const expected = 'a CryptoKey, KeyObject, private JWK or PKCS#8 PEM';
   if (typeof privateKey !== 'string' && (typeof privateKey !== 'object' || privateKey === null))
-    throw auth.invalid('privateKey' as never, expected, typeof privateKey);
+    throw auth.invalid('privateKey', expected, typeof privateKey);
   let signWith: string;
   try {
     signWith = alg ?? defaultAlg(privateKey);
   } catch {
-    throw auth.invalid('privateKey' as never, expected, '…');
+    throw auth.invalid('privateKey', expected, '…');
   }
   if (!ASYMMETRIC_JWS_ALGORITHMS.includes(signWith))
-    throw auth.invalid(
-      'alg' as never,
-      `an asymmetric JWS algorithm (${ASYMMETRIC_JWS_ALGORITHMS.join(', ')})`,
-      signWith,
-    );
-  if (kid !== undefined && typeof kid !== 'string') throw auth.invalid('kid' as never, 'a string');
+    throw auth.invalid('alg', `an asymmetric JWS algorithm (${ASYMMETRIC_JWS_ALGORITHMS.join(', ')})`, signWith);
+  const ownKid = auth.string('kid');
   const jwkKid = typeof (privateKey as JWK).kid === 'string' ? ((privateKey as JWK).kid as string) : undefined;
-  return Object.freeze({ method: 'private_key_jwt', clientId, privateKey, alg: signWith, kid: kid ?? jwkKid });
+  return Object.freeze({ method: 'private_key_jwt', clientId, privateKey, alg: signWith, kid: ownKid ?? jwkKid });
 }
 
 /** `scope`: a string of scope tokens, or a list of them, joined by spaces. */

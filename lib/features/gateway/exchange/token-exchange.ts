@@ -122,7 +122,7 @@ class Exchange implements TokenExchange {
         label,
         new ExchangeFailure(
           host === undefined
-            ? 'the tokenExchange is no upstream’s auth'
+            ? 'the tokenExchange is not the auth of any upstream'
             : 'the caller has no authenticated subject or no token to exchange',
         ),
       );
@@ -194,10 +194,12 @@ class Exchange implements TokenExchange {
     return this.#endpoint;
   }
 
-  /** Logs why (never a token: failures quote the IdP's error text at most) and gives the caller's error. */
+  /**
+   * Logs why (an ExchangeFailure quotes the IdP's error text at most, never a token; anything else, a subjectToken
+   * function's or a key's error, as it came, as a throwing headers function's is) and gives the caller's error.
+   */
   #failed(label: string, err: unknown): Error {
-    const why = err instanceof ExchangeFailure ? err : new ExchangeFailure('the subject token could not be read');
-    this.#host?.logger.error(why, `mcpRouter: upstream '${label}': token exchange failed`);
+    this.#host?.logger.error(err, `mcpRouter: upstream '${label}': token exchange failed`);
     return new Error(`Upstream "${label}" could not get a token for the caller`);
   }
 }
