@@ -34,6 +34,10 @@ export function openTransport(options: ResolvedUpstream, hooks: TransportHooks):
       onRestartDue: hooks.onProcessChange,
     });
   const label = options.name;
+  const checkWhat =
+    options.auth === undefined
+      ? "check its 'headers'"
+      : "check its 'headers' (the gateway's own requests) or the tokens its 'auth' exchanges (callers' requests, exchanged again once on 401)";
   const open = (headers: () => Record<string, string>) =>
     createUpstreamClient({
       url: options.url!,
@@ -46,9 +50,7 @@ export function openTransport(options: ResolvedUpstream, hooks: TransportHooks):
       // MCP authorization: an upstream's challenge is about our credentials, not the caller's: logged, never passed on.
       onCredentialsRefused: (status) =>
         logger.error(
-          new Error(
-            `mcpRouter: upstream '${label}' refused the gateway's credentials (HTTP ${status}); check its ${options.auth ? "'auth'" : "'headers'"}`,
-          ),
+          new Error(`mcpRouter: upstream '${label}' refused the gateway's credentials (HTTP ${status}); ${checkWhat}`),
         ),
     });
   const client = open(() => hooks.ownHeaders());
