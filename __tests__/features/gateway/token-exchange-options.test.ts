@@ -1,5 +1,6 @@
 // tokenExchange's options and ways in: each misconfiguration throws naming the option; private_key_jwt, issuer discovery, a subjectToken of one's own, and tokenFor(ctx) once the exchange is an upstream's auth.
 
+import { join } from 'node:path';
 import express from 'express';
 import { decodeJwt, exportJWK, generateKeyPair } from 'jose';
 import { McpConfigError, mcpRouter, tokenExchange, type TokenExchangeOptions } from '../../../lib';
@@ -161,5 +162,34 @@ describe('ways to reach the IdP', () => {
     opened.push(caller);
     const token = (await caller.call('token')).content[0]?.text ?? '';
     expect(decodeJwt(token)).toMatchObject({ sub: 'static-caller', aud: UPSTREAM_AUDIENCE });
+  });
+
+  it("a per-principal stdio upstream: env reads the caller's exchanged token with tokenFor(ctx)", async () => {
+    const exchange = tokenExchange({
+      tokenEndpoint: idp.tokenEndpoint,
+      audience: UPSTREAM_AUDIENCE,
+      clientAuth: GATEWAY_CLIENT,
+    });
+    const presented = await idp.mint('stdio-caller', GATEWAY_AUDIENCE);
+    const mcp = mcpRouter({
+      name: 'gw',
+      version: '1.0.0',
+      logger: { error: jest.fn(), warn: jest.fn() },
+      auth: { tokens: [{ token: presented, subject: 'stdio-caller' }] },
+    });
+    mcp.upstream({
+      prefix: 'local',
+      command: process.execPath,
+      args: [join(__dirname, 'fixtures', 'env-server.js')],
+      processes: 'per-principal',
+      auth: exchange,
+      env: async (ctx) => ({ TOKEN: ctx ? await exchange.tokenFor(ctx) : 'lister' }),
+    });
+    const listening = await listenLocally(express().use('/mcp', mcp));
+    opened.push({ close: async () => void (await mcp.close(), await listening.close()) } as TestGateway);
+    const caller = await connectCaller(`http://127.0.0.1:${listening.port}/mcp`, presented, '2026');
+    opened.push(caller);
+    const [token] = ((await caller.call('local__whoami')).content[0]?.text ?? '').split(' ');
+    expect(decodeJwt(token ?? '')).toMatchObject({ sub: 'stdio-caller', aud: UPSTREAM_AUDIENCE });
   });
 });
