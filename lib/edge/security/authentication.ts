@@ -127,8 +127,9 @@ function createAuthMiddleware(
   return {
     identify: function mcpAuthIdentify(req, _res, next) {
       const record = (outcome: AuthOutcome): void => {
+        // Only once a feature asked (the gateway's token exchange) is the token kept, apart from the outcome.
         const kept: AuthOutcome =
-          presented && outcome.ok ? { ok: true, auth: presented.keep(outcome.auth, outcome.token) } : outcome;
+          outcome.ok && presented?.wanted ? { ok: true, auth: presented.keep(outcome.auth, outcome.token) } : outcome;
         (req as unknown as Record<symbol, AuthOutcome>)[outcomeKey] = kept;
         next();
       };

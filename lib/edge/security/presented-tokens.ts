@@ -10,6 +10,11 @@ import type { AuthInfo } from '../../core/registry/request-context';
 export class PresentedTokens {
   #byAuth: WeakMap<AuthInfo, string> | undefined;
 
+  /** Whether a feature asked for the tokens: until then `keep` is never needed. */
+  get wanted(): boolean {
+    return this.#byAuth !== undefined;
+  }
+
   /**
    * The caller to give the request: `auth` itself, or, when the same `AuthInfo` object already stands for another
    * token (a verify callback returning one shared object), a copy of its own, so that one request's token is never
