@@ -104,7 +104,8 @@ class Exchange implements TokenExchange {
   }
 
   /**
-   * The caller's token and its key. The hit path is one digest and one map lookup. Concurrent misses for one key
+   * The caller's token and its key. The hit path is one map lookup (and a digest of the subject token for an
+   * `AuthInfo` not seen before: a verifier's cache gives one object per token). Concurrent misses for one key
    * share one exchange. Every failure is logged (with the IdP's text) and rejected as `Upstream "<label>" could not
    * get a token for the caller`.
    */
@@ -173,7 +174,7 @@ class Exchange implements TokenExchange {
       await store
         ?.set('exchange', key, kept, kept.refreshAt - Date.now())
         .catch((err: unknown) =>
-          host.logger.warn(err, `mcpRouter: ${this.#label}: the store did not keep an exchanged token`),
+          host.logger.warn(err, `mcpRouter: upstream '${this.#label}': the store did not keep an exchanged token`),
         );
     }
     return kept;
