@@ -119,4 +119,18 @@ describe('a broken IdP', () => {
       expect.any(String),
     );
   });
+
+  it('a read through the upstream: -32603 with the same message, no token, no IdP text', async () => {
+    idp.misbehave((_req, res) => json(res, { error: 'invalid_grant', error_description: IDP_SECRET_TEXT }, 400));
+    const caller = await connectCaller(gateway.url, await idp.mint('reader', GATEWAY_AUDIENCE), '2025');
+    callers.push(caller);
+    const error = await caller.read('up+docs://readme').then(
+      () => undefined,
+      (err: unknown) => err as { code: number; message: string },
+    );
+    expect(error).toMatchObject({ code: -32603 });
+    expect(error?.message).toContain(FAILED);
+    expect(error?.message).not.toContain(IDP_SECRET_TEXT);
+    expect(error?.message).not.toContain('Upstream "up": Upstream');
+  });
 });

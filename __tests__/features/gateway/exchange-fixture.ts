@@ -64,6 +64,7 @@ export async function startUpstream(idp: ExchangeIdp, eras: McpRouterOptions['er
     handler: (_args, ctx) =>
       JSON.stringify({ subject: ctx.auth?.subject, token: String(ctx.headers.authorization).slice(7) }),
   });
+  mcp.resource({ uri: 'docs://readme', name: 'readme', read: () => '# readme' });
   const app = express();
   app.use('/mcp', mcp);
   const listening: Listening = await listenLocally(app);
@@ -131,6 +132,8 @@ export async function startGateway(
 export interface Caller {
   readonly token: string;
   call(name: string): Promise<{ isError?: boolean; content: Array<{ type: string; text?: string }> }>;
+  /** Reads a resource: its contents' first text. */
+  read(uri: string): Promise<string | undefined>;
   close(): Promise<void>;
 }
 
@@ -142,6 +145,7 @@ export async function connectCaller(url: string, token: string, era: '2025' | '2
     return {
       token,
       call: (name) => client.callTool({ name, arguments: {} }) as ReturnType<Caller['call']>,
+      read: async (uri) => ((await client.readResource({ uri })).contents[0] as { text?: string }).text,
       close: () => client.close(),
     };
   }
@@ -153,6 +157,7 @@ export async function connectCaller(url: string, token: string, era: '2025' | '2
   return {
     token,
     call: (name) => client.callTool({ name, arguments: {} }) as unknown as ReturnType<Caller['call']>,
+    read: async (uri) => ((await client.readResource({ uri })).contents[0] as { text?: string }).text,
     close: () => client.close(),
   };
 }

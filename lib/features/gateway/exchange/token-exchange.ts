@@ -6,6 +6,7 @@ import type { McpLogger } from '../../../core/logger';
 import type { AuthInfo, RequestContext } from '../../../core/registry/request-context';
 import { DEFAULT_MAX_SIGN_IN_RECORDS, type SignInLimits, type SignInStore } from '../../../edge/store/sign-in-store';
 import { tokenDigest } from '../../../edge/security/token-cache';
+import { CallerTokenError } from '../shared/upstream-wire';
 import { discoverTokenEndpoint, exchangeAt, ExchangeFailure, type ExchangedToken } from './exchange-request';
 import { resolveExchangeOptions, type ExchangeConfig, type TokenExchangeOptions } from './exchange-options';
 
@@ -201,7 +202,7 @@ class Exchange implements TokenExchange {
    */
   #failed(label: string, err: unknown): Error {
     this.#host?.logger.error(err, `mcpRouter: upstream '${label}': token exchange failed`);
-    return new Error(`Upstream "${label}" could not get a token for the caller`);
+    return new CallerTokenError(`Upstream "${label}" could not get a token for the caller`);
   }
 }
 

@@ -3,7 +3,7 @@
 import { stateful } from '../../../core/era-policy';
 import type { RequestContext } from '../../../core/registry/request-context';
 import type { CallerPool, UpstreamClient, UpstreamRequestOptions } from '../shared/upstream-client';
-import { CredentialsRefusedError } from '../shared/upstream-wire';
+import { CallerTokenError, CredentialsRefusedError } from '../shared/upstream-wire';
 import { dropToken, leaseToken, type TokenExchange } from '../exchange/token-exchange';
 
 /** Default bound of the 2025 sessions kept per caller of one upstream: the least recently used one is ended past it. */
@@ -34,7 +34,8 @@ export async function asCaller<T>(
   try {
     return await send(`Bearer ${second.token}`);
   } catch (err) {
-    if (isUnauthorized(err)) throw new Error(`Upstream "${label}" refused the caller's exchanged token (HTTP 401)`);
+    if (isUnauthorized(err))
+      throw new CallerTokenError(`Upstream "${label}" refused the caller's exchanged token (HTTP 401)`);
     throw err;
   }
 }
