@@ -38,6 +38,7 @@ const ENTRY_POINTS: ReadonlyArray<{ subpath: string; source: string; module: obj
       'oidcUpstream',
       'resourceLink',
       'textContent',
+      'tokenExchange',
     ],
   },
   {

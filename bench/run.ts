@@ -1,4 +1,4 @@
-// `npm run bench`: scenarios 1–3, 1m, 2m, redis, 4, sign-in, stdio, connections and streams against bare Express, the official SDK and this router; writes bench/RESULTS.md.
+// `npm run bench`: scenarios 1–3, 1m, 2m, redis, 4, sign-in, stdio, connections, streams and exchange against bare Express, the official SDK and this router; writes bench/RESULTS.md.
 
 import { writeFileSync } from 'node:fs';
 import { buildForBench } from './harness/build';
@@ -8,6 +8,7 @@ import { collectMeta, endLoadAverage } from './harness/meta';
 import type { BenchResults } from './harness/bench-results';
 import { renderResults } from './harness/report';
 import { measureConnections } from './scenarios/connections';
+import { measureExchange } from './scenarios/exchange';
 import { measureModernStream, measureModernThroughput } from './scenarios/modern';
 import { measureRedis } from './scenarios/redis';
 import { measureSessions } from './scenarios/sessions';
@@ -76,6 +77,10 @@ async function main(): Promise<void> {
         `scenario streams: memory of ${config.streams} open GET streams and listen streams (issue 34)\n`,
       );
       results.streams = await measureStreams(config, load);
+    }
+    if (config.scenarios.includes('exchange')) {
+      process.stderr.write('scenario exchange: tokenExchange cache hit, in process\n');
+      results.exchange = await measureExchange(config);
     }
   } finally {
     await load.stop();

@@ -80,6 +80,14 @@ export type {
 export type { UpstreamLimitsOptions } from './features/gateway/mount/upstream-limits';
 export type { UpstreamRoot } from './features/gateway/mount/upstream-roots';
 export type { StdioUpstreamOptions, UpstreamEnv } from './features/gateway/stdio/stdio-options';
+// Per-caller tokens for upstreams (RFC 8693): an upstream's `auth`.
+export {
+  tokenExchange,
+  type ClientSecretAuth,
+  type PrivateKeyJwtAuth,
+  type TokenExchange,
+  type TokenExchangeOptions,
+} from './features/gateway/exchange/token-exchange';
 // The router's ledger of one-use payments (`call.payments`), for a store or a payment guard of one's own.
 export type { PaymentClaim, PaymentHold, PaymentLedger, PaymentTerms } from './core/registry/payment-ledger';
 

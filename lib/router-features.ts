@@ -5,6 +5,7 @@ import type { Router } from 'express';
 import type { FeatureHost, HostRoutes, InstalledFeature, RouterFeature } from './edge/feature';
 import { createHostMatcher } from './edge/security/origin-host';
 import type { TokenIssuer } from './edge/security/token-issuer';
+import type { PresentedTokens } from './edge/security/presented-tokens';
 import { appsFeature } from './features/apps';
 import { bridgeFeature } from './features/bridge';
 import { decoratorsFeature } from './features/decorators';
@@ -122,6 +123,7 @@ export function featureHost(
   core: RouterCore,
   router: Router,
   observer: McpObserver | undefined,
+  presented: PresentedTokens,
 ): LentServices {
   return {
     serverInfo: { name: String(config.serverInfo.name), version: String(config.serverInfo.version) },
@@ -134,5 +136,6 @@ export function featureHost(
     addMethods: (table) => core.dispatcher.extend(table),
     publish: core.publish,
     isAllowedHost: createHostMatcher(config.allowedHosts),
+    presentedTokens: () => presented.reader(),
   };
 }

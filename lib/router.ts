@@ -2,6 +2,7 @@
 
 import express from 'express';
 import { createRouterAuth } from './edge/security/authentication';
+import { PresentedTokens } from './edge/security/presented-tokens';
 import { runOwnLayersDirectly } from './edge/express-host';
 import type { McpRouterOptions } from './options';
 import { resolveOptions } from './resolved-config';
@@ -47,11 +48,13 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
   const core = buildRouterCore(config, telemetry);
   const { registry, dispatcher, sessions, listenStreams } = core;
   const router = express.Router();
-  const host = featureHost(config, core, router, telemetry);
+  const presented = new PresentedTokens();
+  const host = featureHost(config, core, router, telemetry, presented);
   const installed = features.install(host);
   const auth = createRouterAuth(config.auth, host.isAllowedHost, installed.issuer, {
     stateKey: config.inputRequired.stateKey,
     store: config.store,
+    presented,
   });
   const { authOf } = auth;
   const endpoint = createEndpoint(

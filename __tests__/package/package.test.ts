@@ -38,6 +38,11 @@ const call = (client: Client, name: string, args: Record<string, unknown> = {}) 
  * beside it): one entry per example, no more.
  */
 const CHECKS: Record<string, (example: RunningExample) => Promise<void>> = {
+  'token-exchange.ts': async (example) => {
+    const client = await example.connect(bearer(example.token));
+    // docs/gateway.md: the upstream sees the caller (through a token exchanged for it), never the caller's own token.
+    expect((await call(client, 'crm__whoami')).structuredContent).toEqual({ subject: 'ops' });
+  },
   'hello.ts': async (example) => {
     const client = await example.connect();
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['add']);

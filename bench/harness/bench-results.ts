@@ -1,6 +1,7 @@
 // What one `npm run bench` measured, scenario by scenario: what run.ts collects and every report-*.ts renders.
 
 import type { ConnectionLevel } from '../scenarios/connections';
+import type { ExchangeResults } from '../scenarios/exchange';
 import type { ServerRuns } from '../scenarios/load-runs';
 import type { RedisResults } from '../scenarios/redis';
 import type { ServerSessionRuns } from '../scenarios/sessions';
@@ -29,4 +30,6 @@ export interface BenchResults {
   readonly connections?: readonly ConnectionLevel[];
   /** Scenario `streams`: heap and RSS per open GET stream and listen stream. */
   readonly streams?: readonly ServerStreamRuns[];
+  /** Scenario `exchange`: µs per cached exchanged token. */
+  readonly exchange?: ExchangeResults;
 }

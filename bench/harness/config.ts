@@ -10,7 +10,7 @@ import { detectPinning, type Pinning } from './child';
  * configuration with the router's own JWTs against its static token), then `stdio` (issue 31: a stdio MCP server called
  * directly through the SDK's stdio client, through this router's `mcp.upstream({ command })` and through supergateway),
  * then `connections` and `streams` (issue 34: throughput at 100 and 1,000 keep-alive connections; the memory of
- * 10,000 open GET and listen streams).
+ * 10,000 open GET and listen streams), then `exchange` (tokenExchange's cache hit, in process).
  */
 export const SCENARIOS = [
   'throughput',
@@ -24,6 +24,7 @@ export const SCENARIOS = [
   'stdio',
   'connections',
   'streams',
+  'exchange',
 ] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
@@ -33,6 +34,7 @@ export const OWN_FILES: Readonly<Partial<Record<Scenario, string>>> = {
   telemetry: 'TELEMETRY.md',
   'sign-in': 'SIGN-IN.md',
   stdio: 'STDIO.md',
+  exchange: 'EXCHANGE.md',
 };
 
 /** Everything a run is parameterised by; printed into RESULTS.md so a run can be repeated. */

@@ -27,6 +27,7 @@ import { redisSections, redisTargetRows } from './report-redis';
 import { scaleSections, scaleTargetRows } from './report-scale';
 import { signInSections, signInTargetRows } from './report-sign-in';
 import { stdioSections, stdioTargetRows } from './report-stdio';
+import { exchangeSections, exchangeTargetRows } from './report-exchange';
 import { telemetrySections, telemetryTargetRows } from './report-telemetry';
 
 const opened = (run: SessionRun): number => run.openedPerSecond;
@@ -155,6 +156,7 @@ export function targetRows(results: BenchResults): TargetRow[] {
   rows.push(...telemetryTargetRows(results.telemetry));
   rows.push(...signInTargetRows(results.signIn));
   rows.push(...stdioTargetRows(results.stdio));
+  rows.push(...exchangeTargetRows(results.exchange));
   rows.push(...scaleTargetRows(results.connections, results.streams));
   rows.push({
     figure: 'soak: heap and RSS trend',
@@ -393,6 +395,7 @@ export function renderResults(results: BenchResults, config: BenchConfig, meta: 
   sections.push(...telemetrySections(results.telemetry));
   sections.push(...signInSections(results.signIn));
   sections.push(...stdioSections(results.stdio));
+  sections.push(...exchangeSections(results.exchange));
   sections.push(...scaleSections(results.connections, results.streams));
   sections.push(
     '',

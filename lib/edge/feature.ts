@@ -11,6 +11,7 @@ import type { TokenIssuer } from './security/token-issuer';
 import type { ServerEvent } from './store/server-events';
 import type { McpStore } from './store/shared-store';
 import type { McpObserver } from '../core/observe/observer';
+import type { AuthInfo } from '../core/registry/request-context';
 
 /** Who the router is, as features name it to others (an upstream's client info, an app's `ui://` authority). */
 export interface ServerIdentity {
@@ -51,6 +52,12 @@ export interface FeatureHost {
   isAllowedHost(req: IncomingMessage): boolean;
   /** Runs before the endpoint answers a request (after the front door admitted it). */
   beforeEndpoint(step: (req: IncomingMessage) => void): void;
+  /**
+   * Starts keeping the bearer token each authenticated request presented, and gives the reader: the token behind a
+   * request's `ctx.auth`, or undefined (no token, or `auth.fromRequest`). For the gateway's token exchange (RFC 8693
+   * `subject_token`) only: handlers never see it.
+   */
+  presentedTokens(): (auth: AuthInfo | undefined) => string | undefined;
   /** Makes the router an authorization server: its endpoints, its metadata, and the check of the tokens it issues. */
   issueTokens(issuer: TokenIssuer): void;
   /** The host app's routes as tools, once a feature offers them ({@link FeatureHost.offerHostRoutes}); used at registration. */

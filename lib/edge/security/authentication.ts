@@ -25,13 +25,16 @@ import { createDpopCheck, DPOP_ALGORITHMS, type DpopCheck } from './dpop';
 import { MAX_TRACKED_PROOFS } from './dpop-options';
 import { createDpopPresentation, requiresDpop } from './dpop-presentation';
 import { authFailureAnswer } from './challenge';
+import type { PresentedTokens } from './presented-tokens';
 
-/** What several instances of a router share that authentication uses: DPoP nonces and proof ids. */
+/** What authentication shares with the rest of the router: DPoP nonces' key and proof ids (across instances), and presented tokens. */
 export interface SharedAuthState {
   /** The `requestState` key (filled in place with the shared one before the first request): DPoP nonces derive from it. */
   readonly stateKey: Buffer;
   /** The `store` option: where DPoP proof ids are remembered with `auth.dpop.trackReplays`. */
   readonly store: McpStore | undefined;
+  /** Where each request's presented token is kept for the features that ask (the gateway's token exchange). */
+  readonly presented?: PresentedTokens;
 }
 
 /** The steps authentication adds to the router's front door, in the order they run. */
@@ -112,6 +115,7 @@ export function createRouterAuth(
     { ...challengeSettings(options, metadata), dpop: { algs: DPOP_ALGORITHMS.join(' '), required, nonce: dpop.nonce } },
     server?.verify,
     createDpopPresentation(dpop, required, urisOf),
+    shared.presented,
   );
   const ownMetadata = createOwnMetadataHandler(options, isAllowedHost);
   const rootServerMetadata: RequestHandler | undefined =
@@ -139,6 +143,7 @@ function createAuthMiddleware(
   challenge: ChallengeSettings,
   ownTokens: ((token: string, req: IncomingMessage) => Promise<AuthInfo | undefined>) | undefined,
   presentation: ReturnType<typeof createDpopPresentation>,
+  presented: PresentedTokens | undefined,
 ): { identify: RequestHandler; enforce: RequestHandler; authOf: (req: IncomingMessage) => AuthInfo | undefined } {
   const authenticate = createAuthenticator(options, ownTokens, presentation);
   // Each request's outcome, under a property no one else can name: cheaper per request than a WeakMap entry,
@@ -149,7 +154,10 @@ function createAuthMiddleware(
   return {
     identify: function mcpAuthIdentify(req, _res, next) {
       const record = (outcome: AuthOutcome): void => {
-        (req as unknown as Record<symbol, AuthOutcome>)[outcomeKey] = outcome;
+        // Only once a feature asked (the gateway's token exchange) is the token kept, apart from the outcome.
+        const kept: AuthOutcome =
+          outcome.ok && presented?.wanted ? { ...outcome, auth: presented.keep(outcome.auth, outcome.token) } : outcome;
+        (req as unknown as Record<symbol, AuthOutcome>)[outcomeKey] = kept;
         // The MCP profile of DPoP: the body the proof named is checked when the transport reads it.
         if (outcome.ok && outcome.contentDigest !== undefined)
           expectBodyDigest(req, outcome.contentDigest, () =>

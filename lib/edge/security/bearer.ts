@@ -193,7 +193,8 @@ export type AuthFailure =
  * the body is read), or the failure (with why, for a DPoP proof).
  */
 export type AuthOutcome =
-  | { readonly ok: true; readonly auth: AuthInfo; readonly contentDigest?: string }
+  /** `token`: the token the request presented (absent with `fromRequest`), for the gateway's token exchange only. */
+  | { readonly ok: true; readonly auth: AuthInfo; readonly contentDigest?: string; readonly token?: string }
   | { readonly ok: false; readonly failure: AuthFailure; readonly detail?: string };
 
 /** Authenticates requests for one router: at once for static tokens and `fromRequest`, a promise for `verify`. */
@@ -238,23 +239,23 @@ export function createAuthenticator(
   const verify = ownTokens ?? options.verify;
   const fromStatic = options.tokens && staticVerifier(options.tokens);
 
-  function check(auth: AuthInfo | null | undefined): AuthOutcome {
+  function check(auth: AuthInfo | null | undefined, token?: string): AuthOutcome {
     if (auth === undefined || auth === null || typeof auth.subject !== 'string')
       return { ok: false, failure: fromRequest ? 'missing' : 'invalid' };
     if (auth.expiresAt !== undefined && auth.expiresAt * 1000 <= Date.now()) return { ok: false, failure: 'expired' };
     if (required !== undefined && !required.every((scope) => auth.scopes.includes(scope)))
       return { ok: false, failure: 'insufficient_scope' };
-    return { ok: true, auth };
+    return token === undefined ? { ok: true, auth } : { ok: true, auth, token };
   }
 
   /** RFC 9449 §7: how a valid token was presented decides, before its scopes (a 401 comes before a 403). */
   function bind(req: IncomingMessage, auth: AuthInfo | null | undefined, credential: Credential) {
     if (presentation === undefined || auth === undefined || auth === null || typeof auth.subject !== 'string')
-      return check(auth);
+      return check(auth, credential.token);
     const verdict = presentation(req, auth, credential);
     const outcome = (done: DpopVerdict): AuthOutcome => {
       if (!done.ok) return { ok: false, failure: done.failure, detail: done.detail };
-      const checked = check(auth);
+      const checked = check(auth, credential.token);
       return checked.ok && done.contentDigest !== undefined
         ? { ...checked, contentDigest: done.contentDigest }
         : checked;

@@ -8,6 +8,14 @@ import { readBoundedText as readBodyText } from '../../../edge/outbound/bounded-
  */
 export class UpstreamFault extends Error {
   override readonly name = 'UpstreamFault';
+
+  /** @param refused - the upstream's 401 or 403: it refused the credentials sent */
+  constructor(
+    message: string,
+    readonly refused?: number,
+  ) {
+    super(message);
+  }
 }
 
 /** Reads a whole body as UTF-8, refusing (and cancelling the stream) once it passes `limit` bytes. */

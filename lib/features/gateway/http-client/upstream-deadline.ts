@@ -1,7 +1,7 @@
 // The limits on one upstream request: the caller's abort, the client's time limit and close(), each mapped to its -32603.
 
 import { JsonRpcError } from '../../../core/jsonrpc/errors';
-import { upstreamError } from '../shared/upstream-wire';
+import { CredentialsRefusedError, upstreamError } from '../shared/upstream-wire';
 import { UpstreamFault } from './http-body';
 
 /** Why a request's signal fired: the caller, the time limit, or close(). */
@@ -51,7 +51,10 @@ export async function withLimits<T>(
     if (cause === 'timeout') throw upstreamError(label, `did not answer within ${timeoutMs} ms`);
     if (cause === 'cancelled') throw upstreamError(label, 'request was cancelled');
     if (cause === 'closed') throw upstreamError(label, 'client was closed');
-    if (error instanceof UpstreamFault) throw upstreamError(label, error.message);
+    if (error instanceof UpstreamFault)
+      throw error.refused === undefined
+        ? upstreamError(label, error.message)
+        : new CredentialsRefusedError(label, error.message, error.refused);
     if (error instanceof JsonRpcError) throw error;
     throw upstreamError(label, 'failed');
   } finally {

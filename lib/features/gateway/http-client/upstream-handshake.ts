@@ -36,7 +36,7 @@ export function checkStatus(
 ): void {
   if (outcome.status === 401 || outcome.status === 403) {
     onCredentialsRefused?.(outcome.status);
-    throw new UpstreamFault(`refused the gateway's credentials (HTTP ${outcome.status})`);
+    throw new UpstreamFault(`refused the gateway's credentials (HTTP ${outcome.status})`, outcome.status);
   }
   if (outcome.status >= 500) throw new UpstreamFault(`failed (HTTP ${outcome.status})`);
 }

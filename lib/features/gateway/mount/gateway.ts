@@ -8,6 +8,7 @@ import type { McpObserver } from '../../../core/observe/observer';
 import { namespaceOf } from './prefixed-names';
 import { mountUpstream, type UpstreamHandle } from './upstream';
 import { resolveUpstream, type UpstreamOptions } from './upstream-options';
+import { bindExchange, type ExchangeHost } from '../exchange/token-exchange';
 
 /** What `mcp.upstream()` and `mcp.close()` use. */
 export interface Gateway {
@@ -23,6 +24,8 @@ export function createGateway(
   clientInfo: { readonly name: string; readonly version: string },
   notifyResourceUpdated: (uri: string) => void,
   telemetry?: McpObserver,
+  /** What an upstream's `auth` (a token exchange) needs of the router, made when the first one is mounted. */
+  exchangeHost?: () => ExchangeHost,
 ): Gateway {
   const mounted = new Map<
     string,
@@ -57,6 +60,8 @@ export function createGateway(
           'ERR_MCP_DUPLICATE',
           `upstream prefix '${resolved.prefix}' is already used by another upstream`,
         );
+      if (resolved.auth !== undefined && exchangeHost !== undefined)
+        bindExchange(resolved.auth, exchangeHost(), resolved.name);
       const group = mounts + 1;
       // Its names are its own before any list arrives: which item a name means never depends on who listed first.
       let hold: NamespaceHold | undefined;

@@ -20,6 +20,7 @@ import type { UpstreamClient, UpstreamMessage, UpstreamRequestOptions, UpstreamR
 import { clientHeaders } from '../http-client/upstream-envelope';
 import type { ResolvedUpstream } from './upstream-options';
 import { rootsResult, runOperatorFunction } from '../shared/upstream-wire';
+import { asCaller } from './upstream-auth';
 
 /**
  * MCP Apps (SEP-1865 Capability Negotiation), declared to upstreams as a host does: the gateway keeps an upstream's
@@ -153,12 +154,16 @@ function fixedRootsOf(target: UpstreamTarget): readonly UpstreamRoot[] | undefin
 async function callerRequestOptions(
   target: UpstreamTarget,
   ctx: RequestContext,
-  extraHeaders?: Record<string, string>,
-  paidHere = false,
+  extraHeaders: Record<string, string> | undefined,
+  paidHere: boolean,
+  authorization: string | undefined,
 ): Promise<UpstreamRequestOptions> {
+  const headers = { ...(await forwardedHeaders(target.options, ctx, paidHere, target.logger)), ...extraHeaders };
+  // With `auth`, the caller's exchanged token replaces any `authorization` the operator's headers gave.
+  if (authorization !== undefined) headers.authorization = authorization;
   return {
     signal: ctx.signal,
-    headers: { ...(await forwardedHeaders(target.options, ctx, paidHere, target.logger)), ...extraHeaders },
+    headers,
     capabilities: RELAYED_CAPABILITIES as Record<string, unknown>,
     onMessage: (message) => relay(ctx, message),
     onRequest: (method, params) => ask(ctx, method, params, fixedRootsOf(target)),
@@ -205,9 +210,16 @@ export async function forwardRequest(
 ): Promise<Record<string, unknown>> {
   const { telemetry, options } = target;
   const client = target.clientFor?.(ctx) ?? target.client;
-  const requestOptions = (): Promise<UpstreamRequestOptions> =>
-    callerRequestOptions(target, ctx, extraHeaders, paidHere);
-  if (telemetry === undefined) return exchange(client, target, method, params, ctx, requestOptions);
+  const send = (sent: Record<string, unknown>, authorization?: string): Promise<Record<string, unknown>> =>
+    exchange(client, target, method, sent, ctx, () =>
+      callerRequestOptions(target, ctx, extraHeaders, paidHere, authorization),
+    );
+  const { auth } = options;
+  const forward = (sent: Record<string, unknown>): Promise<Record<string, unknown>> =>
+    auth === undefined || options.stdio !== undefined
+      ? send(sent)
+      : asCaller(options.name, auth, ctx, (authorization) => send(sent, authorization));
+  if (telemetry === undefined) return forward(params);
   const { name, attributes } = describeMessage(method, params);
   const spanAttributes: Record<string, string | number> = { ...attributes, [ATTR_UPSTREAM_NAME]: options.name };
   // A stdio upstream has no network address to name.
@@ -216,9 +228,7 @@ export async function forwardRequest(
     spanAttributes[ATTR_SERVER_ADDRESS] = url.hostname;
     spanAttributes[ATTR_SERVER_PORT] = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
   }
-  return telemetry.childSpan('client', name, spanAttributes, (span) =>
-    exchange(client, target, method, withTraceContext(params, span), ctx, requestOptions),
-  );
+  return telemetry.childSpan('client', name, spanAttributes, (span) => forward(withTraceContext(params, span)));
 }
 
 /** `params` with the current span's trace context in `_meta` instead of the caller's (unchanged when nothing records). */

@@ -20,6 +20,7 @@ import { parseUriTemplate } from '../../../core/registry/uri-template';
 import { encodeHeaderValue } from '../../../core/protocol/era-2026/request-headers';
 import { badName, rewritePromptResult, rewriteReadResult, rewriteToolResult, type Naming } from './prefixed-names';
 import { forwardedMeta, forwardRequest, type UpstreamTarget } from './upstream-call';
+import { CallerTokenError } from '../shared/upstream-wire';
 import type { ItemBuilders } from './upstream-sync';
 
 /** What the definitions of one upstream's items share: where calls go, and the upstream's names. */
@@ -52,6 +53,7 @@ function paramHeaders(params: readonly HeaderParam[], args: Record<string, unkno
 /** Turns what is not a protocol error (an ask the caller cannot answer) into one naming the upstream. */
 function asProtocolError(error: unknown, label: string): JsonRpcError {
   if (error instanceof JsonRpcError) return error;
+  if (error instanceof CallerTokenError) return new JsonRpcError(ErrorCode.InternalError, error.message);
   return new JsonRpcError(
     ErrorCode.InternalError,
     `Upstream "${label}": ${error instanceof Error ? error.message : 'the request failed'}`,

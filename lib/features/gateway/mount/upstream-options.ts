@@ -17,6 +17,7 @@ import {
 } from './upstream-limits';
 import { resolveRoots, type UpstreamRoot } from './upstream-roots';
 import { resolveTools, UPSTREAM_TOOLS_KEYS, type UpstreamToolsOptions } from './upstream-tools';
+import { isTokenExchange, type TokenExchange } from '../exchange/token-exchange';
 
 export type { NameMatcher, UpstreamToolsOptions } from './upstream-tools';
 
@@ -56,6 +57,14 @@ export interface UpstreamOptions extends StdioUpstreamOptions {
    * own on each hop: an object naming one is refused at boot, and a function's are dropped.
    */
   headers?: UpstreamHeaders;
+  /**
+   * Calls it as the caller: each caller's request carries `Authorization: Bearer <a token for the upstream>` obtained
+   * for that caller by {@link tokenExchange} (RFC 8693), never the caller's own token. The gateway's own requests
+   * (handshake, lists, notification stream) carry `headers` (called without a caller), not an exchanged token. A
+   * 2025 upstream gets a session per caller. With `command`: only with `processes: 'per-principal'`, whose `env`
+   * function calls `auth.tokenFor(ctx)`. Defaults to none.
+   */
+  auth?: TokenExchange;
   /** Headers of the caller's request copied to the upstream (an allow-list, e.g. `['x-request-id', 'traceparent']`). */
   forwardHeaders?: readonly string[];
   /** Which tools, under which names; `false` mounts none. Defaults to all. */
@@ -98,6 +107,8 @@ export interface ResolvedUpstream {
   /** Its program and processes; undefined for an HTTP upstream. */
   readonly stdio: ResolvedStdio | undefined;
   readonly headers: UpstreamHeaders | undefined;
+  /** The caller's exchanged token, sent on each caller's request. */
+  readonly auth: TokenExchange | undefined;
   /** Lower-case names. */
   readonly forwardHeaders: readonly string[];
   readonly tools: false | Required<UpstreamToolsOptions>;
@@ -117,6 +128,7 @@ const KNOWN: { [K in keyof Required<UpstreamOptions>]: true } = {
   name: true,
   url: true,
   headers: true,
+  auth: true,
   forwardHeaders: true,
   tools: true,
   resources: true,
@@ -193,6 +205,20 @@ function resolveHeaders(read: Read): UpstreamHeaders | undefined {
   return headers as UpstreamHeaders;
 }
 
+/** `auth`: a {@link tokenExchange}; on a stdio upstream, only where each caller has its own process. */
+function resolveAuth(read: Read, stdio: ResolvedStdio | undefined): TokenExchange | undefined {
+  const auth = read.raw('auth');
+  if (auth === undefined) return undefined;
+  if (!isTokenExchange(auth)) throw read.invalid('auth', 'a tokenExchange({ … })', typeof auth);
+  if (stdio !== undefined && stdio.processes !== 'per-principal')
+    throw read.invalid(
+      'auth',
+      "absent for a 'shared' stdio process (one process serves every caller): use processes: 'per-principal' and pass the token through env",
+      typeof auth,
+    );
+  return auth;
+}
+
 /** `forwardHeaders`: header names, lower-cased, none of them credentials, protocol or hop-by-hop headers. */
 function resolveForwardHeaders(read: Read): readonly string[] {
   const names = read.array('forwardHeaders', isHeaderName, 'an array of header names') ?? [];
@@ -249,10 +275,12 @@ export function resolveUpstream(options: UpstreamOptions): ResolvedUpstream {
     nested: { tools: UPSTREAM_TOOLS_KEYS, limits: UPSTREAM_LIMITS_KEYS },
   });
   // Checked in this order: which fault a message names never depends on the order of the keys given.
+  const transport = transportOf(read);
   return Object.freeze({
     ...resolveNames(read),
-    ...transportOf(read),
+    ...transport,
     headers: resolveHeaders(read),
+    auth: resolveAuth(read, transport.stdio),
     forwardHeaders: resolveForwardHeaders(read),
     resources: read.boolean('resources', true),
     prompts: read.boolean('prompts', true),

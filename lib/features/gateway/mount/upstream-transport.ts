@@ -5,6 +5,7 @@ import { createUpstreamClient } from '../http-client/streamable-http-client';
 import type { UpstreamTransport } from '../shared/upstream-client';
 import { stdioProcesses } from '../stdio/upstream-processes';
 import { RELAYED_CAPABILITIES } from './upstream-call';
+import { callerSessions } from './upstream-auth';
 import type { ResolvedUpstream } from './upstream-options';
 
 /** What a transport asks of its mount. */
@@ -33,21 +34,33 @@ export function openTransport(options: ResolvedUpstream, hooks: TransportHooks):
       onRestartDue: hooks.onProcessChange,
     });
   const label = options.name;
-  const client = createUpstreamClient({
-    url: options.url!,
-    label,
-    timeoutMs: options.timeoutMs,
-    clientInfo,
-    capabilities,
-    headers: () => hooks.ownHeaders(),
-    roots: options.roots,
-    // MCP authorization: an upstream's challenge is about our credentials, not the caller's: logged, never passed on.
-    onCredentialsRefused: (status) =>
-      logger.error(
-        new Error(
-          `mcpRouter: upstream '${label}' refused the gateway's credentials (HTTP ${status}); check its 'headers'`,
+  const checkWhat =
+    options.auth === undefined
+      ? "check its 'headers'"
+      : "check its 'headers' (the gateway's own requests) or the tokens its 'auth' exchanges (callers' requests, exchanged again once on 401)";
+  const open = (headers: () => Record<string, string>) =>
+    createUpstreamClient({
+      url: options.url!,
+      label,
+      timeoutMs: options.timeoutMs,
+      clientInfo,
+      capabilities,
+      headers,
+      roots: options.roots,
+      // MCP authorization: an upstream's challenge is about our credentials, not the caller's: logged, never passed on.
+      onCredentialsRefused: (status) =>
+        logger.error(
+          new Error(`mcpRouter: upstream '${label}' refused the gateway's credentials (HTTP ${status}); ${checkWhat}`),
         ),
-      ),
-  });
-  return { client, pool: undefined, close: () => client.close() };
+    });
+  const client = open(() => hooks.ownHeaders());
+  if (options.auth === undefined) return { client, pool: undefined, close: () => client.close() };
+  // Called as the caller: a caller's session is opened with the gateway's own headers but for its token.
+  const pool = callerSessions(client, (callerHeaders) =>
+    open(() => {
+      const { authorization: _own, ...own } = hooks.ownHeaders();
+      return { ...own, ...callerHeaders() };
+    }),
+  );
+  return { client, pool, close: async () => void (await Promise.all([client.close(), pool.close()])) };
 }

@@ -13,6 +13,26 @@ export function upstreamError(label: string, phrase: string): JsonRpcError {
   return new JsonRpcError(ErrorCode.InternalError, `Upstream "${label}" ${phrase}`);
 }
 
+/** The -32603 of an upstream's 401 or 403 (`status`): it refused the credentials the gateway sent. */
+export class CredentialsRefusedError extends JsonRpcError {
+  constructor(
+    label: string,
+    phrase: string,
+    readonly status: number,
+  ) {
+    super(ErrorCode.InternalError, `Upstream "${label}" ${phrase}`);
+  }
+}
+
+/**
+ * A caller's request that could not be made as the caller (no token exchanged, the exchanged one refused twice): its
+ * message names the upstream. Not a JsonRpcError, so a tool's call ends as an `isError` result (MCP tools › Error
+ * Handling: the model reads it); a read or a prompt gets -32603 with the same message.
+ */
+export class CallerTokenError extends Error {
+  override readonly name = 'CallerTokenError';
+}
+
 /**
  * Runs an operator's function of an upstream (`env`, `headers`). What it throws (a vault's or a token exchange's
  * error may quote a secret) goes to `logger.error` only, as a handler's unexpected error does; everyone else gets
