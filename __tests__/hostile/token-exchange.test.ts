@@ -33,7 +33,7 @@ beforeAll(async () => {
 });
 
 afterEach(async () => {
-  idp.misbehave(undefined);
+  idp?.misbehave(undefined);
   await Promise.all(callers.splice(0).map((caller) => caller.close()));
 });
 
