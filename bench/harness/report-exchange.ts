@@ -28,6 +28,6 @@ export function exchangeSections(results: ExchangeResults | undefined): string[]
     `\`tokenFor(ctx)\` of one caller whose exchanged token is cached, an 800-byte subject token, ${formatNumber(results.hits)} calls per round, µs per call by round:`,
     '',
     `- the caller's \`AuthInfo\` seen before (what a verifier's token cache gives): ${rounds(results.microsPerHit)} (median ${formatNumber(exchangeHitMicros(results), 2)} µs);`,
-    `- a new \`AuthInfo\` per call (the subject token digested each time): ${rounds(results.microsPerHitDigested)} (median ${formatNumber(median([...results.microsPerHitDigested]), 2)} µs).`,
+    `- a new \`AuthInfo\` per call (a verifier without a cache): ${rounds(results.microsPerHitDigested)} (median ${formatNumber(median([...results.microsPerHitDigested]), 2)} µs).`,
   ];
 }

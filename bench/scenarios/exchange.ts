@@ -15,7 +15,7 @@ const HITS = 200_000;
 export interface ExchangeResults {
   /** µs per `tokenFor(ctx)` that finds its token cached, per round: the caller's `AuthInfo` seen before (a verifier's cache). */
   readonly microsPerHit: readonly number[];
-  /** The same with a new `AuthInfo` per call (a verifier without a cache): the subject token is digested each time. */
+  /** The same with a new `AuthInfo` per call (a verifier without a cache). */
   readonly microsPerHitDigested: readonly number[];
   readonly hits: number;
 }

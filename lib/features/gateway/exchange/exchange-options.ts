@@ -138,7 +138,7 @@ function clientAuthOf(read: Read): ResolvedClientAuth {
     CLIENT_AUTH_KEYS,
   );
   const clientId = auth.string('clientId', { nonEmpty: true, required: true });
-  const { clientSecret, privateKey, alg, kid } = auth.options;
+  const { clientSecret, privateKey, alg } = auth.options;
   if ((clientSecret === undefined) === (privateKey === undefined))
     throw read.invalid(
       'clientAuth',

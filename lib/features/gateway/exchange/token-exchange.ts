@@ -23,7 +23,7 @@ export interface ExchangeHost {
   readonly store: ((limits: SignInLimits) => SignInStore) | undefined;
 }
 
-/** A caller's token, and the cache key it is kept under (a digest of the exchange, the subject and its token). */
+/** A caller's token, and the key it is kept under in this process (the subject and its token). */
 export interface CallerToken {
   readonly token: string;
   readonly key: string;
@@ -56,11 +56,6 @@ class Exchange implements TokenExchange {
   readonly #id: string;
   readonly #local: BoundedMap<string, Kept>;
   readonly #pending = new Map<string, Promise<Kept>>();
-  /**
-   * Each caller's last subject token and its key: a verifier's cache hands the same `AuthInfo` to every request with
-   * one token, so the hit path skips the digest.
-   */
-  readonly #keys = new WeakMap<AuthInfo, { readonly subjectToken: string; readonly key: string }>();
   #host: ExchangeHost | undefined;
   /** The router's shared store, bound to `maxCached` exchanged tokens; undefined: this process only. */
   #store: SignInStore | undefined;
@@ -105,9 +100,9 @@ class Exchange implements TokenExchange {
   }
 
   /**
-   * The caller's token and its key. The hit path is one map lookup (and a digest of the subject token for an
-   * `AuthInfo` not seen before: a verifier's cache gives one object per token). Concurrent misses for one key
-   * share one exchange. Every failure is logged (with the IdP's text) and rejected as `Upstream "<label>" could not
+   * The caller's token and its key. The hit path is one map lookup, by the subject and the subject token themselves
+   * (a digest, which the store's key is, would cost more than the lookup). Concurrent misses for one key share one
+   * exchange. Every failure is logged (with the IdP's text) and rejected as `Upstream "<label>" could not
    * get a token for the caller`.
    */
   async [LEASE](ctx: RequestContext, label: string): Promise<CallerToken> {
@@ -128,7 +123,8 @@ class Exchange implements TokenExchange {
             : 'the caller has no authenticated subject or no token to exchange',
         ),
       );
-    const key = this.#keyOf(ctx.auth!, subject, subjectToken);
+    // The subject token is part of the key: a new token of the same subject (other scopes) is exchanged anew.
+    const key = `${subject}\n${subjectToken}`;
     const hit = this.#local.get(key);
     if (hit !== undefined) return { token: hit.token, key };
     let pending = this.#pending.get(key);
@@ -143,25 +139,22 @@ class Exchange implements TokenExchange {
     }
   }
 
-  /** The cache key: the subject token is part of it, so a new token of the same subject (other scopes) is exchanged anew. */
-  #keyOf(auth: AuthInfo, subject: string, subjectToken: string): string {
-    const known = this.#keys.get(auth);
-    if (known !== undefined && known.subjectToken === subjectToken) return known.key;
-    const key = tokenDigest(`${this.#id}\n${subject}\n${subjectToken}`);
-    this.#keys.set(auth, { subjectToken, key });
-    return key;
+  /** The key of a caller's token in the shared store: a digest of the exchange and the local key (no token in the clear). */
+  #storeKey(key: string): string {
+    return tokenDigest(`${this.#id}\n${key}`);
   }
 
   /** Forgets `refused` (the upstream answered 401 to it), here and in the store, unless a newer token replaced it. */
   async [DROP](refused: CallerToken): Promise<void> {
     if (this.#local.get(refused.key)?.token === refused.token) this.#local.delete(refused.key);
-    await this.#store?.delete('exchange', refused.key).catch(() => undefined);
+    await this.#store?.delete('exchange', this.#storeKey(refused.key)).catch(() => undefined);
   }
 
   /** A local miss: the store's token when another instance exchanged one, else a new exchange, kept in both. */
   async #fill(host: ExchangeHost, key: string, subjectToken: string): Promise<Kept> {
     const store = this.#store;
-    const shared = await store?.get('exchange', key).catch(() => undefined);
+    const storeKey = this.#storeKey(key);
+    const shared = await store?.get('exchange', storeKey).catch(() => undefined);
     if (typeof shared?.token === 'string' && typeof shared.refreshAt === 'number' && shared.refreshAt > Date.now()) {
       const kept = { token: shared.token, refreshAt: shared.refreshAt };
       this.#local.set(key, kept, kept.refreshAt);
@@ -173,7 +166,7 @@ class Exchange implements TokenExchange {
     if (kept.refreshAt > Date.now()) {
       this.#local.set(key, kept, kept.refreshAt);
       await store
-        ?.set('exchange', key, kept, kept.refreshAt - Date.now())
+        ?.set('exchange', storeKey, kept, kept.refreshAt - Date.now())
         .catch((err: unknown) =>
           host.logger.warn(err, `mcpRouter: upstream '${this.#label}': the store did not keep an exchanged token`),
         );
