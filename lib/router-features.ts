@@ -3,7 +3,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Router } from 'express';
 import type { FeatureHost, HostRoutes, InstalledFeature, RouterFeature } from './edge/feature';
-import { createHostMatcher } from './edge/security/origin-host';
+import { createHostMatcher, createHostVouch } from './edge/security/origin-host';
 import type { TokenIssuer } from './edge/security/token-issuer';
 import type { PresentedTokens } from './edge/security/presented-tokens';
 import { appsFeature } from './features/apps';
@@ -136,6 +136,7 @@ export function featureHost(
     addMethods: (table) => core.dispatcher.extend(table),
     publish: core.publish,
     isAllowedHost: createHostMatcher(config.allowedHosts),
+    isVouchedHost: createHostVouch(config.allowedHosts),
     presentedTokens: () => presented.reader(),
   };
 }

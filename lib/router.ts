@@ -55,6 +55,7 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
     stateKey: config.inputRequired.stateKey,
     store: config.store,
     presented,
+    isVouchedHost: host.isVouchedHost,
   });
   const { authOf } = auth;
   const endpoint = createEndpoint(

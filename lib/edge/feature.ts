@@ -50,6 +50,8 @@ export interface FeatureHost {
   publish(event: ServerEvent): void;
   /** The `allowedHosts` decision every document naming the Host's origin makes first. */
   isAllowedHost(req: IncomingMessage): boolean;
+  /** Whether the Host names this server on the operator's word (`createHostVouch`): URLs made from it may check signed claims. */
+  isVouchedHost(req: IncomingMessage): boolean;
   /** Runs before the endpoint answers a request (after the front door admitted it). */
   beforeEndpoint(step: (req: IncomingMessage) => void): void;
   /**

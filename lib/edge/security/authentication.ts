@@ -35,6 +35,8 @@ export interface SharedAuthState {
   readonly store: McpStore | undefined;
   /** Where each request's presented token is kept for the features that ask (the gateway's token exchange). */
   readonly presented?: PresentedTokens;
+  /** Whether a request's Host names this server (`createHostVouch`); without it, none does. */
+  readonly isVouchedHost?: (req: IncomingMessage) => boolean;
 }
 
 /** The steps authentication adds to the router's front door, in the order they run. */
@@ -104,11 +106,20 @@ export function createRouterAuth(
     `${originOf(req)}${(req as ExpressRequest).baseUrl ?? ''}`;
   const dpop = dpopCheckOf(options, shared);
   const server = issuer?.start(resourceOf, dpop);
-  // RFC 9449 §4.3 step 9: `htu` names the URL the client reached (behind a proxy: its public origin), or the resource.
-  const urisOf = (req: IncomingMessage): string[] => [
-    `${originOf(req)}${((req as { originalUrl?: string }).originalUrl ?? req.url ?? '').split('?')[0]}`,
-    resourceOf(req),
-  ];
+  // RFC 9449 §4.3 step 9: `htu` names this server's URL: the resource the options fix; else the URL the client
+  // reached (behind a proxy: its public origin), or the resource made from it, but only from a Host the operator
+  // vouches for — any other Host would let a proof made for another server pass here.
+  const fixed = options.resourceMetadata?.resource ?? options.server?.issuer;
+  const isVouchedHost = shared.isVouchedHost ?? ((): boolean => false);
+  const urisOf = (req: IncomingMessage): string[] =>
+    fixed !== undefined
+      ? [fixed]
+      : isVouchedHost(req)
+        ? [
+            `${originOf(req)}${((req as { originalUrl?: string }).originalUrl ?? req.url ?? '').split('?')[0]}`,
+            resourceOf(req),
+          ]
+        : [];
   const required = requiresDpop(options.verify);
   const { identify, enforce, authOf } = createAuthMiddleware(
     options,

@@ -190,6 +190,8 @@ export function createDpopCheck(options: ResolvedDpop, nonceKey: Buffer, replays
     if (typeof claims.jti !== 'string' || claims.jti === '' || claims.jti.length > 256)
       return 'jti must be a non-empty string';
     if (claims.htm !== request.method) return `htm must be ${request.method}`;
+    if (request.uris.length === 0)
+      return "this server cannot tell its own URL: its Host is not vouched for (set 'auth.resourceMetadata.resource', 'auth.server.issuer' or 'allowedHosts')";
     const htu = typeof claims.htu === 'string' ? normalized(claims.htu) : '';
     if (htu === '' || !request.uris.some((uri) => normalized(uri) === htu))
       return 'htu must be the URI of this request, without query and fragment';

@@ -97,6 +97,28 @@ export function createHostMatcher(
 }
 
 /**
+ * Whether a request's Host names this server on the operator's word, so that a URL made from it (an issuer, a
+ * resource, a DPoP `htu`) may be what a signed assertion or proof is checked against: the Host is listed in
+ * `allowedHosts`, or the server is reached on a loopback address (the default then admits loopback Hosts only).
+ * Otherwise — `allowedHosts: false`, or the default on a public address — any Host passes the front door, and a URL
+ * made from it names whatever server the client wants (an assertion made for another server would pass its `aud`
+ * check here: RFC 7523 §3, RFC 9449 §4.3).
+ *
+ * @example
+ * ```ts
+ * const isVouchedHost = createHostVouch(config.allowedHosts);
+ * const audience = options.issuer ?? (isVouchedHost(req) ? issuerOf(req) : undefined);
+ * ```
+ */
+export function createHostVouch(
+  allowedHosts: readonly string[] | false | undefined,
+): (req: IncomingMessage) => boolean {
+  if (allowedHosts === false) return () => false;
+  if (allowedHosts !== undefined) return createHostMatcher(allowedHosts);
+  return (req) => isLoopbackHost(req.socket.localAddress ?? '') && isLoopbackHost(hostnameOf(req.headers.host ?? ''));
+}
+
+/**
  * Creates the guard: a request whose `Origin` is present and not allowed gets 403 (MCP 2025-11-25 transports:
  * MUST), and so does one whose `Host` is not expected. Requests without `Origin` (non-browser clients) pass.
  *

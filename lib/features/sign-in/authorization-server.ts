@@ -77,7 +77,7 @@ function routesOf(ctx: ServerContext, logger: McpLogger): Routes {
  * @param dpop - the router's DPoP check: token requests with a proof get tokens bound to its key
  * @example
  * ```ts
- * const server = createAuthorizationServer(config.auth.server, store.signIn?.() ?? new MemorySignInStore(), resourceOf, logger, dpop);
+ * const server = createAuthorizationServer(config.auth.server, store.signIn?.() ?? new MemorySignInStore(), resourceOf, logger, dpop, isVouchedHost);
  * router.use(server.handle);
  * ```
  */
@@ -87,6 +87,8 @@ export function createAuthorizationServer(
   resourceOf: (req: IncomingMessage) => string,
   logger: McpLogger,
   dpop: DpopCheck,
+  /** Whether a request's Host names this server on the operator's word (`createHostVouch`). */
+  isVouchedHost: (req: IncomingMessage) => boolean,
 ): AuthorizationServer {
   const issuerOf = (req: IncomingMessage): string =>
     options.issuer ?? `${originOf(req)}${(req as ExpressRequest).baseUrl ?? ''}`;
@@ -98,6 +100,7 @@ export function createAuthorizationServer(
     keys: createSigningKeys(options.keys, store),
     idJag: options.idJag && new IdJagGrant(options.idJag, store, options.scopes, logger),
     issuerOf,
+    selfOf: (req) => options.issuer ?? (isVouchedHost(req) ? issuerOf(req) : undefined),
     resourceOf,
     dpop,
     sendError: (res, err) => sendOAuthError(res, err),

@@ -21,6 +21,12 @@ export interface ServerContext {
   readonly idJag: IdJagGrant | undefined;
   /** The issuer for a request: `auth.server.issuer`, else `<origin><mount path>` (RFC 8414 §2). */
   readonly issuerOf: (req: IncomingMessage) => string;
+  /**
+   * The issuer a signed claim (a client assertion's or ID-JAG's `aud`, a token request proof's `htu`) is checked
+   * against: `auth.server.issuer`, else the Host's only when the operator vouches for the Host (`createHostVouch`);
+   * undefined otherwise, and such claims are refused: a Host the client chose would name any server it likes.
+   */
+  readonly selfOf: (req: IncomingMessage) => string | undefined;
   /** The MCP resource for a request (RFC 8707, RFC 9728 `resource`): the tokens' audience. */
   readonly resourceOf: (req: IncomingMessage) => string;
   /** The router's DPoP check (RFC 9449): token requests' proofs, with the MCP endpoint's nonces. */

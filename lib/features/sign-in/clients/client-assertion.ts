@@ -79,6 +79,8 @@ export async function verifyClientAssertion(
   store: SignInStore,
   now = Date.now(),
 ): Promise<string | undefined> {
+  if (expected.audiences.length === 0)
+    return "this server cannot tell its own issuer, which client_assertion aud must name: its Host is not vouched for (set 'auth.server.issuer' or 'allowedHosts')";
   let payload: JWTPayload;
   try {
     ({ payload } = await jose().jwtVerify(assertion, keys, {

@@ -23,7 +23,8 @@ const MAX_EXTRA_BYTES = 4_096;
 
 /** What a request is checked against: the router's issuer (the default `aud`) and its MCP resource. */
 export interface IdJagTarget {
-  readonly issuer: string;
+  /** This server's issuer, when it can tell it (`ServerContext.selfOf`): undefined refuses every ID-JAG. */
+  readonly issuer: string | undefined;
   readonly resource: string;
 }
 
@@ -92,8 +93,13 @@ export class IdJagGrant {
     if (client.tokenEndpointAuthMethod === 'none')
       throw new OAuthError('unauthorized_client', 'an ID-JAG is redeemed by a client that authenticates');
     if (form.assertion === undefined) throw new OAuthError('invalid_request', 'assertion is missing');
+    const { issuer } = target;
+    if (issuer === undefined)
+      throw refused(
+        "this server cannot tell its own issuer: its Host is not vouched for (set 'auth.server.issuer' or 'allowedHosts')",
+      );
     const { idp, claims } = await this.verify(form.assertion);
-    const { subject, tenant } = this.checkClaims(claims, idp, client, target);
+    const { subject, tenant } = this.checkClaims(claims, idp, client, { issuer, resource: target.resource });
     await this.spend(idp, claims);
     const principal = await this.principalOf(claims, idp, client, subject, tenant);
     return {
@@ -140,7 +146,7 @@ export class IdJagGrant {
     claims: JWTPayload,
     idp: ResolvedTrustedIdp,
     client: OAuthClient,
-    target: IdJagTarget,
+    target: { readonly issuer: string; readonly resource: string },
   ): { subject: string; tenant: string | undefined } {
     if (!namesOnly(claims.aud, idp.audience ?? target.issuer))
       throw refused(`the ID-JAG's aud must be ${idp.audience ?? target.issuer}`);

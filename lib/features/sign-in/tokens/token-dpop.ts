@@ -28,11 +28,12 @@ export class TokenProofs {
   private readonly bindings = new WeakMap<IncomingMessage, TokenBinding>();
 
   /**
-   * @param tokenUrlOf - the token endpoint's URL for a request (`<issuer>/oauth/token`): what `htu` names
+   * @param tokenUrlOf - the token endpoint's URL for a request (`<issuer>/oauth/token`): what `htu` names;
+   *   undefined when the server cannot tell its URL (no issuer it may trust), and every proof is refused
    */
   constructor(
     private readonly dpop: DpopCheck,
-    private readonly tokenUrlOf: (req: IncomingMessage) => string,
+    private readonly tokenUrlOf: (req: IncomingMessage) => string | undefined,
   ) {}
 
   /**
@@ -54,7 +55,8 @@ export class TokenProofs {
     }
     if (typeof proof !== 'string' || repeatedHeader(req.rawHeaders, isDpopHeader) !== undefined || proof.includes(','))
       throw new OAuthError('invalid_dpop_proof', 'send one DPoP header');
-    const outcome = await this.dpop.verify({ proof, method: 'POST', uris: [this.tokenUrlOf(req)] });
+    const tokenUrl = this.tokenUrlOf(req);
+    const outcome = await this.dpop.verify({ proof, method: 'POST', uris: tokenUrl === undefined ? [] : [tokenUrl] });
     if (!outcome.ok) {
       const nonce = outcome.error === 'use_dpop_nonce' ? this.dpop.nonce() : undefined;
       throw new OAuthError(outcome.error, outcome.description, 400, nonce === undefined ? {} : { 'DPoP-Nonce': nonce });

@@ -35,16 +35,19 @@ function keptBy(
     : (clientId) => codesAndRefresh.registrationOfRefreshToken(presented, clientId);
 }
 
-/** What a client assertion's `aud` may name (RFC 7523 §3): the issuer, or the token endpoint URL. */
+/** What a client assertion's `aud` may name (RFC 7523 §3): the issuer, or the token endpoint URL; none without a vouched issuer. */
 function audiencesOf(ctx: ServerContext, req: IncomingMessage): string[] {
-  const issuer = ctx.issuerOf(req);
-  return [issuer, `${issuer}${ENDPOINTS.token}`];
+  const issuer = ctx.selfOf(req);
+  return issuer === undefined ? [] : [issuer, `${issuer}${ENDPOINTS.token}`];
 }
 
 /** The token and revocation endpoints of one authorization server. */
 export function createTokenEndpoints(ctx: ServerContext) {
   const { clients, codesAndRefresh, keys, options } = ctx;
-  const proofs = new TokenProofs(ctx.dpop, (req) => `${ctx.issuerOf(req)}${ENDPOINTS.token}`);
+  const proofs = new TokenProofs(ctx.dpop, (req) => {
+    const issuer = ctx.selfOf(req);
+    return issuer === undefined ? undefined : `${issuer}${ENDPOINTS.token}`;
+  });
 
   /** Tokens for a grant: a JWT access token, and a rotated refresh token when the client may refresh (both DPoP-bound, token-dpop.ts). */
   async function issue(
@@ -121,10 +124,7 @@ export function createTokenEndpoints(ctx: ServerContext) {
         // An ID-JAG (SEP-990): no refresh token, the client presents a new one (the ID-JAG draft §4.4.3).
         if (ctx.idJag === undefined) throw new OAuthError('unsupported_grant_type', 'no IdP is trusted for ID-JAGs');
         checkResource(form, { resource: ctx.resourceOf(req) });
-        const grant = await ctx.idJag.redeem(form, client, {
-          issuer: ctx.issuerOf(req),
-          resource: ctx.resourceOf(req),
-        });
+        const grant = await ctx.idJag.redeem(form, client, { issuer: ctx.selfOf(req), resource: ctx.resourceOf(req) });
         return issue(req, grant, '', false, grant.scopes);
       }
       case undefined:
