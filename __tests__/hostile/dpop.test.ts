@@ -299,3 +299,26 @@ describe('server nonces (RFC 9449 §9): use_dpop_nonce with a DPoP-Nonce to retr
     expect(nonced.calls).toBe(1);
   });
 });
+
+describe('a token bound by a confirmation this server cannot check is refused, never taken as a bearer token', () => {
+  it.each([
+    ['a certificate thumbprint (RFC 8705 x5t#S256)', { 'x5t#S256': 'bwcK0esc3ACC3DB2Y5_lESsXE8o9ltc05O89jdN-dg2' }],
+    ['a jkt that is not a string', { jkt: 123 }],
+    ['a jkt beside another confirmation', { jkt: 'abc', 'x5t#S256': 'bwc' }],
+    ['a cnf that is not an object', 'x'],
+    ['an empty jkt', { jkt: '' }],
+  ])('%s → 401 invalid_token as Bearer and as DPoP; the tool never runs', async (_name, cnf) => {
+    const token = await signToken(key, { iss: ISSUER, aud: AUDIENCE, cnf });
+    for (const headers of [
+      { authorization: `Bearer ${token}` },
+      dpopHeaders(await client.proof({ htm: 'POST', htu: plain.url, accessToken: token }), token),
+    ]) {
+      const answer = await send(plain.url, headers);
+      expect(answer.status).toBe(401);
+      expect(answer.headers['www-authenticate']).toMatch(
+        /error="invalid_token", error_description="The access token is bound by a confirmation \(cnf\) this resource cannot check"/,
+      );
+    }
+    expect(plain.calls).toBe(0);
+  });
+});

@@ -98,6 +98,13 @@ const ANSWERS: Readonly<Record<AuthFailure, { status: number; error?: string; de
       description: 'This resource takes DPoP-bound access tokens only',
       message: 'Unauthorized: this resource takes DPoP-bound access tokens only',
     },
+    unchecked_binding: {
+      status: 401,
+      error: 'invalid_token',
+      description: 'The access token is bound by a confirmation (cnf) this resource cannot check',
+      message:
+        'Unauthorized: the access token is bound by a confirmation (cnf) this resource cannot check; only cnf.jkt (DPoP) is',
+    },
   };
 
 /** The failures answered with a `DPoP` challenge whatever the router's settings. */

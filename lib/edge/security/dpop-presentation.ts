@@ -16,7 +16,12 @@ export type DpopFailure =
   /** A bound token sent as `Bearer` (RFC 9449 §7.1: the resource server must not take it as a bearer token). */
   | 'bound_as_bearer'
   /** An unbound token where the verifier takes bound ones only (`jwtVerifier({ dpop: 'required' })`). */
-  | 'dpop_required';
+  | 'dpop_required'
+  /**
+   * A token bound by a confirmation this server cannot check (RFC 7800 `cnf` without a usable `jkt`: a certificate
+   * thumbprint of RFC 8705, a malformed `jkt`): taken as a bearer token it would defeat its binding.
+   */
+  | 'unchecked_binding';
 
 /** The credential of an `Authorization` header: its scheme (RFC 7235: case-insensitive) and token. */
 export interface Credential {
@@ -31,12 +36,18 @@ export function credentialOf(header: string | undefined): Credential | undefined
   return { scheme: (match[1] as string).length === 4 ? 'dpop' : 'bearer', token: match[2] as string };
 }
 
-/** The JWK thumbprint a principal's token is bound to (`cnf.jkt`, RFC 9449 §6), from the verifier's `extra`. */
-export function boundKeyOf(auth: AuthInfo): string | undefined {
+/**
+ * What a principal's token is bound to, from the verifier's `extra.cnf` (RFC 7800): unbound (no `cnf`), the JWK
+ * thumbprint of its DPoP key (`{ jkt }`, RFC 9449 §6), or `null` for any other confirmation, which this server cannot
+ * check.
+ */
+export function boundKeyOf(auth: AuthInfo): string | undefined | null {
   const cnf = auth.extra?.cnf;
-  if (typeof cnf !== 'object' || cnf === null) return undefined;
+  if (cnf === undefined) return undefined;
+  if (typeof cnf !== 'object' || cnf === null || Array.isArray(cnf)) return null;
+  const members = Object.keys(cnf);
   const jkt = (cnf as { jkt?: unknown }).jkt;
-  return typeof jkt === 'string' ? jkt : undefined;
+  return members.length === 1 && typeof jkt === 'string' && jkt !== '' ? jkt : null;
 }
 
 /** True for a verify callback that takes DPoP-bound tokens only (`jwtVerifier({ dpop: 'required' })` marks it). */
@@ -69,6 +80,7 @@ export function createDpopPresentation(
 ): (req: IncomingMessage, auth: AuthInfo, credential: Credential) => DpopVerdict | Promise<DpopVerdict> {
   return function checkPresentation(req, auth, credential) {
     const jkt = boundKeyOf(auth);
+    if (jkt === null) return { ok: false, failure: 'unchecked_binding' };
     if (credential.scheme === 'bearer') {
       if (jkt !== undefined) return { ok: false, failure: 'bound_as_bearer' };
       return required ? { ok: false, failure: 'dpop_required' } : BOUND;

@@ -133,6 +133,15 @@ export class CodesAndRefreshTokens {
   }
 
   /**
+   * The DPoP key a refresh token is bound to (RFC 9449 §5), read without using the token: checked before the token
+   * is redeemed, so a request that cannot prove the key (its thief's) leaves the holder's token as it was.
+   */
+  async boundKeyOfRefreshToken(token: string, clientId: string): Promise<string | undefined> {
+    const record = await this.store.get('refresh', digestOf(token));
+    return record?.clientId === clientId && typeof record.jkt === 'string' ? record.jkt : undefined;
+  }
+
+  /**
    * Redeems a refresh token once (OAuth 2.1 §4.3.1, RFC 9700 §4.14.2): the grant of its family, which lives on. A
    * token used twice — stolen, or replayed — revokes the whole family.
    *
