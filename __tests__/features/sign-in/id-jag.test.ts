@@ -254,6 +254,17 @@ describe('metadata', () => {
     expect(res.body.authorization_grant_profiles_supported).toEqual(['urn:ietf:params:oauth:grant-profile:id-jag']);
   });
 
+  it('names neither when no client may redeem ID-JAGs, though an IdP is trusted', async () => {
+    const idle = await startIdJagRouter({ trustedIdps: [{ issuer: idp.issuer, jwksUri: idp.jwksUri }] });
+    try {
+      const res = await request(idle.app.server).get('/mcp/.well-known/oauth-authorization-server');
+      expect(res.body.grant_types_supported).toEqual(['authorization_code', 'refresh_token']);
+      expect(res.body).not.toHaveProperty('authorization_grant_profiles_supported');
+    } finally {
+      await idle.close();
+    }
+  });
+
   it('names neither without trusted IdPs', async () => {
     const plain = await startIdJagRouter({});
     try {
@@ -272,6 +283,20 @@ describe('options', () => {
   const IDP = { issuer: 'https://idp.example', jwksUri: 'https://idp.example/jwks' };
 
   it.each<[string, Partial<AuthServerOptions>, RegExp]>([
+    [
+      'a client with the JWT bearer grant and no IdP to trust',
+      { clients: [{ clientId: 'p', clientSecret: 's', grants: [JWT_BEARER] }] },
+      /'auth\.server\.clients\[0\]\.grants' has '.*jwt-bearer', which needs 'auth\.server\.trustedIdps'/,
+    ],
+    [
+      "a private key in an IdP's jwks",
+      {
+        trustedIdps: [
+          { issuer: 'https://idp.example', jwks: { keys: [{ kty: 'EC', crv: 'P-256', x: 'x', y: 'y', d: 'd' }] } },
+        ],
+      },
+      /trustedIdps\[0\]\.jwks' must be a JSON Web Key Set of public keys; it keys\[0\] holds private key material \('d'\)/,
+    ],
     ['an empty list', { trustedIdps: [] }, /'auth\.server\.trustedIdps' must be a non-empty array/],
     [
       'no key set',

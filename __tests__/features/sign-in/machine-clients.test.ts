@@ -227,6 +227,30 @@ describe('metadata (RFC 8414)', () => {
   });
 });
 
+describe('metadata of a machine-only server', () => {
+  it('lists only the grant and the methods its clients can use (no code flow, no public method)', async () => {
+    const machines = await startSignInServer({
+      registration: false,
+      clientMetadataDocuments: false,
+      clients: [
+        { clientId: 'svc', jwks: { keys: [key.publicJwk] }, grants: ['client_credentials'] },
+        { clientId: 'svc-secret', clientSecret: SECRET, grants: ['client_credentials'] },
+      ],
+    });
+    try {
+      const res = await request(machines.app.server).get('/mcp/.well-known/oauth-authorization-server').expect(200);
+      expect(res.body.grant_types_supported).toEqual(['client_credentials']);
+      expect(res.body.token_endpoint_auth_methods_supported).toEqual([
+        'client_secret_basic',
+        'client_secret_post',
+        'private_key_jwt',
+      ]);
+    } finally {
+      await machines.close();
+    }
+  });
+});
+
 describe('client_credentials (RFC 6749 §4.4)', () => {
   it('issues a token to a client authenticated by a secret: the client is the subject, no refresh token', async () => {
     const res = await token({ grant_type: 'client_credentials' }, basic('svc-secret', SECRET)).expect(200);

@@ -24,18 +24,6 @@ export const ENDPOINTS = {
 } as const;
 
 /**
- * The grants the token endpoint takes (`grant_types_supported`): the clients' (the code and refresh grants, and
- * `client_credentials` when a client has it), and the JWT bearer grant when an IdP is trusted for ID-JAGs.
- */
-export function grantTypes(server: {
-  readonly clients: ClientDirectory;
-  readonly options: ResolvedAuthServer;
-}): readonly string[] {
-  const { grantTypes: ofClients } = server.clients.metadata;
-  return server.options.idJag === undefined ? ofClients : [...ofClients, JWT_BEARER_GRANT];
-}
-
-/**
  * The metadata document of an issuer. One document serves both forms: it carries what RFC 8414 requires and what the
  * MCP clients' OpenID Provider schema requires (`jwks_uri`, `subject_types_supported`,
  * `id_token_signing_alg_values_supported`), though the router issues access tokens only, never ID tokens.
@@ -58,7 +46,7 @@ export function serverMetadata(
     revocation_endpoint: `${issuer}${ENDPOINTS.revoke}`,
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
-    grant_types_supported: grantTypes({ clients, options }),
+    grant_types_supported: clients.metadata.grantTypes,
     code_challenge_methods_supported: ['S256'],
     token_endpoint_auth_methods_supported: authMethods,
     revocation_endpoint_auth_methods_supported: authMethods,
@@ -77,7 +65,8 @@ export function serverMetadata(
       token_endpoint_auth_signing_alg_values_supported: authSigningAlgorithms,
       revocation_endpoint_auth_signing_alg_values_supported: authSigningAlgorithms,
     });
-  // The ID-JAG draft §7.2: the profile is named only when an IdP is trusted.
-  if (options.idJag !== undefined) document.authorization_grant_profiles_supported = [ID_JAG_PROFILE];
+  // The ID-JAG draft §7.2: the profile is named only when an IdP is trusted and a client may redeem its ID-JAGs.
+  if (clients.metadata.grantTypes.includes(JWT_BEARER_GRANT))
+    document.authorization_grant_profiles_supported = [ID_JAG_PROFILE];
   return document;
 }

@@ -8,6 +8,7 @@ import type { McpLogger } from '../../core/logger';
 import { resolveClientsOptions, type ClientsOptions, type ResolvedClients } from './clients/client-options';
 import { resolveSigningKeysOptions, type ResolvedSigningKeys, type SigningKeysOptions } from './tokens/keys';
 import { resolveTrustedIdps, type ResolvedIdJag, type TrustedIdpsOptions } from './trusted-idp-options';
+import { JWT_BEARER_GRANT } from './clients/client';
 import { checkedIdentity, type Identity, type LoginStep } from './browser/login';
 import type { ConsentDetails } from './browser/consent-page';
 
@@ -263,6 +264,21 @@ export function resolveAuthServerOptions(server: AuthServerOptions, logger: McpL
     clients,
     limits: resolveLimits(read, clients),
     keys,
-    idJag: resolveTrustedIdps(server),
+    idJag: jwtBearerClientsHaveIdps(clients, resolveTrustedIdps(server)),
   });
+}
+
+/** A client given the JWT bearer grant redeems ID-JAGs, which need an IdP to trust: else its grant could never work. */
+function jwtBearerClientsHaveIdps(
+  clients: ResolvedClients,
+  idJag: ResolvedIdJag | undefined,
+): ResolvedIdJag | undefined {
+  if (idJag !== undefined) return idJag;
+  const index = [...clients.clients.values()].findIndex((client) => client.grantTypes.includes(JWT_BEARER_GRANT));
+  if (index >= 0)
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_OPTION',
+      `option 'auth.server.clients[${index}].grants' has '${JWT_BEARER_GRANT}', which needs 'auth.server.trustedIdps' (the IdPs whose ID-JAGs it redeems)`,
+    );
+  return undefined;
 }

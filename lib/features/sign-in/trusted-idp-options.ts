@@ -10,6 +10,7 @@ import {
   type JWTPayload,
 } from '../../edge/security/jose-types';
 import { readKeySet } from '../../edge/security/jwks';
+import { keySetProblem } from './clients/client-keys';
 
 /** An enterprise identity provider whose Identity Assertion JWT Authorization Grants (ID-JAGs) the router accepts. */
 export interface TrustedIdpOptions {
@@ -132,6 +133,9 @@ function resolveIdp(entry: unknown, index: number): ResolvedTrustedIdp {
   const given = typeof entry === 'object' && entry !== null && !Array.isArray(entry) ? { ...entry } : entry;
   const read = OptionReader.of(given as TrustedIdpOptions, path, IDP_KEYS);
   const issuer = readIssuer(read);
+  // As a client's: a private key given as the IdP's has leaked, and dropping it would hide why tokens fail.
+  const problem = read.raw('jwks') === undefined ? undefined : keySetProblem(read.raw('jwks'));
+  if (problem !== undefined) throw read.invalid('jwks', `a JSON Web Key Set of public keys; it ${problem}`, '…');
   readKeySet(read, UNUSED, path);
   const maxLifetimeSec = read.positiveInteger('maxLifetimeSec', DEFAULT_ID_JAG_MAX_LIFETIME_SEC);
   if (maxLifetimeSec > MOST_ID_JAG_LIFETIME_SEC)

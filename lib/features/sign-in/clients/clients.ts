@@ -6,7 +6,8 @@ import { authenticateClient, type AssertionCheck } from './client-auth';
 import { ASYMMETRIC_JWS_ALGORITHMS } from '../../../edge/security/jose-types';
 import { verifyClientAssertion } from './client-assertion';
 import { ClientKeys } from './client-keys';
-import { AUTH_METHODS } from './client-metadata';
+import { AUTH_METHODS, GRANT_TYPES } from './client-metadata';
+import { CLIENT_GRANTS } from './preregistered-clients';
 import type { ResolvedClients } from './client-options';
 import { MetadataDocuments } from './cimd';
 import { OAuthError } from '../oauth-error';
@@ -61,7 +62,7 @@ export interface ClientDirectory {
     readonly authMethods: readonly string[];
     /** `token_endpoint_auth_signing_alg_values_supported`: the client assertion algorithms, when `private_key_jwt` is listed. */
     readonly authSigningAlgorithms: readonly string[] | undefined;
-    /** `grant_types_supported`: the code and refresh grants, and `client_credentials` when a client has it. */
+    /** `grant_types_supported`: each grant some client may use (a client has the JWT bearer grant only with trusted IdPs). */
     readonly grantTypes: readonly string[];
   };
 }
@@ -109,7 +110,7 @@ export function createClientDirectory(options: ResolvedClients, store: SignInSto
   const anyPublic =
     registration !== false ||
     documents !== undefined ||
-    preregistered.some((client) => client.secretDigest === undefined);
+    preregistered.some((client) => client.tokenEndpointAuthMethod === 'none');
   const anySecret = registration !== false || preregistered.some((client) => client.secretDigest !== undefined);
   const anyKeys = registration !== false || documents !== undefined || options.keySets.size > 0;
   const authMethods = AUTH_METHODS.filter((method) =>
@@ -181,13 +182,14 @@ export function createClientDirectory(options: ResolvedClients, store: SignInSto
       metadataDocuments: documents !== undefined,
       authMethods: Object.freeze(authMethods),
       authSigningAlgorithms: anyKeys ? ASYMMETRIC_JWS_ALGORITHMS : undefined,
-      grantTypes: Object.freeze([
-        'authorization_code',
-        'refresh_token',
-        ...(preregistered.some((client) => client.grantTypes.includes('client_credentials'))
-          ? ['client_credentials']
-          : []),
-      ]),
+      // What some client may use: registered and metadata-document clients take the code and refresh grants.
+      grantTypes: Object.freeze(
+        CLIENT_GRANTS.filter(
+          (grant) =>
+            ((registration !== false || documents !== undefined) && GRANT_TYPES.includes(grant)) ||
+            preregistered.some((client) => client.grantTypes.includes(grant)),
+        ),
+      ),
     }),
   });
 }

@@ -8,7 +8,7 @@ import type { Grant } from './codes-and-refresh';
 import { JWT_BEARER_GRANT } from '../clients/client';
 import { NO_STORE, OAuthError } from '../oauth-error';
 import type { ServerContext } from '../server-context';
-import { ENDPOINTS, grantTypes } from '../server-metadata';
+import { ENDPOINTS } from '../server-metadata';
 import { clientCredentialsGrant } from './client-credentials';
 import { TokenProofs } from './token-dpop';
 
@@ -132,7 +132,10 @@ export function createTokenEndpoints(ctx: ServerContext) {
       case undefined:
         throw new OAuthError('invalid_request', 'grant_type is missing');
       default:
-        throw new OAuthError('unsupported_grant_type', `grant_type must be one of ${grantTypes(ctx).join(', ')}`);
+        throw new OAuthError(
+          'unsupported_grant_type',
+          `grant_type must be one of ${clients.metadata.grantTypes.join(', ')}`,
+        );
     }
   }
 
