@@ -243,7 +243,7 @@ describe('refused with 401 and a DPoP challenge; the tool never runs', () => {
     const again = await send(plain.url, dpopHeaders(proof));
     expect(again.status).toBe(401);
     expect(again.headers['www-authenticate']).toMatch(
-      /error="invalid_dpop_proof", error_description="the DPoP proof was used before"/,
+      /error="invalid_dpop_proof", error_description="the DPoP proof was used before, or the server remembers as many as it may now"/,
     );
     expect(plain.calls).toBe(1);
     plain.calls = 0;

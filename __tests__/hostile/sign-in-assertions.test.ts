@@ -242,7 +242,8 @@ describe('the token endpoint refuses, with the RFC’s code and status, and issu
     const replay = await send(attempt).expect(401);
     expect(replay.body).toEqual({
       error: 'invalid_client',
-      error_description: 'client_assertion was used before (its jti is single use)',
+      error_description:
+        'client_assertion was used before (its jti is single use), or the server remembers as many as it may now (auth.server.maxUsedIds)',
     });
     // The same jti from another client is another assertion.
     const jti = crypto.randomUUID();
@@ -269,5 +270,33 @@ describe('a private key in a client’s jwks option', () => {
         clients: [{ clientId: 'a', jwks: { keys: [privateJwk] }, grants: ['client_credentials'] }],
       }),
     ).toThrow(McpConfigError);
+  });
+});
+
+describe('a flood of assertions never makes a used one usable again (maxUsedIds is a ceiling, not an eviction)', () => {
+  it('past the bound new assertions are refused, and a used one stays refused', async () => {
+    const small = await startSignInServer({
+      registration: false,
+      maxUsedIds: 3,
+      clients: [
+        { clientId: 'svc', jwks: { keys: [key.publicJwk] }, grants: ['client_credentials'] },
+        { clientId: 'flooder', jwks: { keys: [stranger.publicJwk] }, grants: ['client_credentials'] },
+      ],
+    });
+    try {
+      const post = (form: Record<string, string>) =>
+        request(small.app.server).post('/mcp/oauth/token').type('form').send(form);
+      const victim = cc(assertionFields(await clientAssertion(key, 'svc', small.issuer))).form;
+      expect((await post(victim)).status).toBe(200);
+      for (let index = 0; index < 5; index++)
+        await post(cc(assertionFields(await clientAssertion(stranger, 'flooder', small.issuer))).form);
+      const replay = await post(victim);
+      expect(replay.status).toBe(401);
+      expect(replay.body).toMatchObject({ error: 'invalid_client' });
+      expect(replay.body.error_description).toMatch(/used before .*or the server remembers as many as it may now/);
+      expect(replay.body.access_token).toBeUndefined();
+    } finally {
+      await small.close();
+    }
   });
 });

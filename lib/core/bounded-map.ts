@@ -84,6 +84,19 @@ export class BoundedMap<K, V> {
     }
   }
 
+  /**
+   * True when one more entry fits without evicting a live one: expired entries at the old end are dropped first.
+   * For what must never be forgotten early (single-use ids), whose writer refuses rather than evicts.
+   */
+  hasRoom(): boolean {
+    const now = this.#now();
+    for (const [key, entry] of this.#entries) {
+      if (this.#entries.size < this.#max || entry.expiresAt > now) break;
+      this.#entries.delete(key);
+    }
+    return this.#entries.size < this.#max;
+  }
+
   /** Forgets `key`; true when it was held. */
   delete(key: K): boolean {
     return this.#entries.delete(key);

@@ -111,3 +111,17 @@ describe('MemorySignInStore TTLs (injected clock)', () => {
     await expect(store.get('client', 'c')).resolves.toBeUndefined();
   });
 });
+
+describe('MemorySignInStore single-use ids (replay)', () => {
+  it('a full set refuses a new id rather than forget a live one, and takes ids again once old ones expire', async () => {
+    let now = 1_000_000;
+    const store = new MemorySignInStore({ replays: 3 }, () => now);
+    for (const id of ['a', 'b', 'c']) await expect(store.add('replay', id, {}, 60_000)).resolves.toBe(true);
+    await expect(store.add('replay', 'd', {}, 60_000)).resolves.toBe(false);
+    // Every id is still remembered: none can be used twice.
+    for (const id of ['a', 'b', 'c']) await expect(store.add('replay', id, {}, 60_000)).resolves.toBe(false);
+    now += 60_001;
+    await expect(store.add('replay', 'd', {}, 60_000)).resolves.toBe(true);
+    await expect(store.add('replay', 'd', {}, 60_000)).resolves.toBe(false);
+  });
+});

@@ -51,7 +51,8 @@ it('an assertion used on instance A is refused on instance B; a fresh one works 
   expect(replayed.status).toBe(401);
   expect(replayed.body).toEqual({
     error: 'invalid_client',
-    error_description: 'client_assertion was used before (its jti is single use)',
+    error_description:
+      'client_assertion was used before (its jti is single use), or the server remembers as many as it may now (auth.server.maxUsedIds)',
   });
   expect(replayed.body.access_token).toBeUndefined();
   const fresh = await token(b, await clientAssertion(key, 'svc', ISSUER));

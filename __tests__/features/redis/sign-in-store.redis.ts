@@ -78,6 +78,21 @@ describe('RedisSignInStore shared by instances', () => {
   });
 });
 
+describe('RedisSignInStore single-use ids (replay), across instances', () => {
+  it('a full set refuses a new id on any instance rather than forget a live one', async () => {
+    const prefix = freshPrefix();
+    const [a, b] = [0, 1].map(() => new RedisSignInStore(redis.connect({ prefix }), LIMITS)) as [
+      RedisSignInStore,
+      RedisSignInStore,
+    ];
+    for (const id of ['j1', 'j2', 'j3']) await expect(a.add('replay', id, {}, 60_000)).resolves.toBe(true);
+    await expect(b.add('replay', 'j4', {}, 60_000)).resolves.toBe(false);
+    for (const id of ['j1', 'j2', 'j3']) await expect(b.add('replay', id, {}, 60_000)).resolves.toBe(false);
+    // The refused id left nothing behind: it is refused for want of room, not remembered.
+    await expect(a.get('replay', 'j4')).resolves.toBeUndefined();
+  });
+});
+
 describe('RedisSignInStore bounds, across instances', () => {
   /** The ids of `kind` whose records are in Redis. */
   async function held(connection: RedisConnection, prefix: string, kind: string): Promise<string[]> {

@@ -180,7 +180,7 @@ export function createDpopCheck(options: ResolvedDpop, nonceKey: Buffer, replays
     // Last, once the proof is good: a refused proof must not spend its id.
     if (options.trackReplays && replays !== undefined) {
       const first = await replays.add('replay', `dpop ${jkt} ${claims.jti as string}`, {}, 2 * windowSec * 1000);
-      if (!first) return refuse('the DPoP proof was used before');
+      if (!first) return refuse('the DPoP proof was used before, or the server remembers as many as it may now');
     }
     return { ok: true, jkt, contentDigest: digest as string | undefined };
   }

@@ -40,6 +40,8 @@ export class MemorySignInStore implements SignInStore {
   async add(kind: SignInKind, id: string, value: SignInRecord, ttlMs: number): Promise<boolean> {
     const records = this.recordsOf(kind);
     if (records.get(id) !== undefined) return false;
+    // A single-use id forgotten before it expires could be used again: a full set refuses instead (sign-in-store.ts).
+    if (kind === 'replay' && !records.hasRoom()) return false;
     records.set(id, JSON.stringify(value), this.now() + ttlMs);
     return true;
   }

@@ -78,7 +78,11 @@ export function boundOf(kind: SignInKind, limits: Partial<SignInLimits>): number
 export interface SignInStore {
   /** Saves a record for `ttlMs`, replacing one with the same kind and id. */
   set(kind: SignInKind, id: string, value: SignInRecord, ttlMs: number): Promise<void>;
-  /** Saves a record only when none has this kind and id; true when saved. Atomic across instances. */
+  /**
+   * Saves a record only when none has this kind and id; true when saved. Atomic across instances. For the `replay`
+   * kind it never evicts a live record: a single-use id forgotten before it expires could be used again, so when the
+   * kind is at its bound (`replays`) and none has expired it saves nothing and answers false.
+   */
   add(kind: SignInKind, id: string, value: SignInRecord, ttlMs: number): Promise<boolean>;
   /** The record, or undefined when it is unknown or expired. */
   get(kind: SignInKind, id: string): Promise<SignInRecord | undefined>;

@@ -31,6 +31,17 @@ if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[5]) then redis.call('PEXPIRE', KE
 return evicted`;
 
 /**
+ * Places a single-use id in its kind's index only when there is room without evicting a live one (see
+ * `SignInStore.add`): drops expired entries, then adds it unless the index is at its bound. KEYS: index. ARGV: now,
+ * id, expiresAt, bound, lifetime ms. Returns 1 when placed, 0 when full.
+ */
+const ADMIT_ONCE = `redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[3], ARGV[2])
+if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[5]) then redis.call('PEXPIRE', KEYS[1], ARGV[5]) end
+return 1`;
+
+/**
  * Moves a used record to its new expiry in its kind's index, if it is placed there and unexpired (one evicted or
  * expired is not placed again, so this may run beside the read). KEYS: index. ARGV: id, expiresAt, lifetime ms, now.
  */
@@ -90,6 +101,7 @@ export class RedisSignInStore implements SignInStore {
       key,
     );
     if (reply !== 'OK') return false;
+    if (kind === 'replay') return this.admitOnce(id, key, expiry(ttlMs));
     await this.admit(kind, id, expiry(ttlMs));
     return true;
   }
@@ -152,6 +164,20 @@ export class RedisSignInStore implements SignInStore {
         await this.connection.send(['DEL', key], key);
       }),
     );
+  }
+
+  /** Counts a single-use id when there is room; when the kind is full, takes its record back and answers false. */
+  private async admitOnce(id: string, key: string, lifetime: string): Promise<boolean> {
+    const index = this.indexOf('replay');
+    const now = Date.now();
+    const bound = String(boundOf('replay', this.limits));
+    const placed = await this.connection.send<number>(
+      ['EVAL', ADMIT_ONCE, '1', index, String(now), id, String(now + Number(lifetime)), bound, lifetime],
+      index,
+    );
+    if (placed === 1) return true;
+    await this.connection.send(['DEL', key], key);
+    return false;
   }
 
   /** Takes a record out of its kind's index (a record taken or deleted no longer counts). */

@@ -103,6 +103,7 @@ export async function verifyClientAssertion(
   // Kept by digest: the id of the client and the jti, one record per assertion, until it could no longer be accepted.
   const id = `client-assertion:${createHash('sha256').update(`${expected.clientId}\n${jti}`).digest('base64url')}`;
   const ttlMs = Math.max(1_000, (exp + ASSERTION_CLOCK_SKEW_SEC) * 1000 - now);
-  if (!(await store.add('replay', id, {}, ttlMs))) return 'client_assertion was used before (its jti is single use)';
+  if (!(await store.add('replay', id, {}, ttlMs)))
+    return 'client_assertion was used before (its jti is single use), or the server remembers as many as it may now (auth.server.maxUsedIds)';
   return undefined;
 }

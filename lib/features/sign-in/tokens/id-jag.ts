@@ -179,7 +179,9 @@ export class IdJagGrant {
       .digest('base64url');
     const ttlMs = ((claims.exp as number) + CLOCK_TOLERANCE_SEC) * 1000 - Date.now();
     if (!(await this.store.add('replay', `id-jag:${id}`, {}, Math.max(1_000, ttlMs))))
-      throw refused('the ID-JAG was already used');
+      throw refused(
+        'the ID-JAG was already used, or the server remembers as many as it may now (auth.server.maxUsedIds)',
+      );
   }
 
   /** The app's user for the claims: `mapIdentity`'s answer, checked as `signIn`'s is, or {@link enterpriseSubject}. */
