@@ -16,12 +16,15 @@ export const DEFAULT_REFRESH_BEFORE_SEC = 30;
 
 /** The gateway as a confidential client of the IdP with a secret: `client_secret_basic` (RFC 6749 §2.3.1). */
 export interface ClientSecretAuth {
+  /** The gateway's `client_id` at the IdP. */
   clientId: string;
+  /** Its secret, sent with HTTP Basic (`client_secret_basic`); never logged. */
   clientSecret: string;
 }
 
 /** The gateway as a client of the IdP with a key: `private_key_jwt` (RFC 7523 §2.2, OpenID Connect Core §9). */
 export interface PrivateKeyJwtAuth {
+  /** The gateway's `client_id` at the IdP: the assertion's `iss` and `sub`. */
   clientId: string;
   /** Its private key: a WebCrypto or Node key, a private JWK, or a PKCS#8 PEM. */
   privateKey: CryptoKey | KeyObject | JWK | string;

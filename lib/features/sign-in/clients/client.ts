@@ -1,7 +1,7 @@
 // What the authorization server knows of one OAuth client, however it learnt of it (pre-registered, DCR, or a metadata document).
 
 /** The JWT bearer grant (RFC 7523 §2.1): how an enterprise client presents an ID-JAG at the token endpoint. */
-export const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+export const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer' as const;
 
 /** How a client's token requests prove who they are (RFC 7591 §2 `token_endpoint_auth_method`). */
 export type ClientAuthMethod = 'none' | 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt';

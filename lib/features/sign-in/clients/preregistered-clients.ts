@@ -15,9 +15,15 @@ import { keySetProblem } from './client-keys';
  * refresh, `client_credentials` for a machine client (RFC 6749 §4.4; MCP's client-credentials extension), and the
  * JWT bearer grant for an enterprise client presenting ID-JAGs (SEP-990, `auth.server.trustedIdps`).
  */
-export const CLIENT_GRANTS = ['authorization_code', 'refresh_token', 'client_credentials', JWT_BEARER_GRANT] as const;
+export const CLIENT_GRANTS: readonly ClientGrant[] = [
+  'authorization_code',
+  'refresh_token',
+  'client_credentials',
+  JWT_BEARER_GRANT,
+];
 /** One grant a pre-registered client may be allowed. */
-export type ClientGrant = (typeof CLIENT_GRANTS)[number];
+export type ClientGrant =
+  'authorization_code' | 'refresh_token' | 'client_credentials' | 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 /** The grants of a pre-registered client that names none: the browser sign-in and refresh. */
 export const DEFAULT_CLIENT_GRANTS: readonly ClientGrant[] = ['authorization_code', 'refresh_token'];
 
@@ -34,7 +40,10 @@ export interface PreRegisteredClient {
    * Its public keys, inline (a JSON Web Key Set): the client authenticates with `private_key_jwt`, a JWT it signs
    * (RFC 7523 §2.2; recommended for machine clients). Private or symmetric keys are refused at boot. Defaults to none.
    */
-  jwks?: { keys: Array<Record<string, unknown>> };
+  jwks?: {
+    /** The keys, each a public JWK as JSON. */
+    keys: Array<Record<string, unknown>>;
+  };
   /** Where it publishes its public keys (https, or http on loopback): `private_key_jwt`, as `jwks`. Defaults to none. */
   jwksUri?: string;
   /**
