@@ -23,7 +23,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all(apps.map((app) => app.close()));
+  await Promise.all(apps.map((listening) => listening.close()));
   await idp?.close();
 });
 

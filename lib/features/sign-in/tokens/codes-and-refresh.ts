@@ -145,13 +145,13 @@ export class CodesAndRefreshTokens {
    * Redeems a refresh token once (OAuth 2.1 §4.3.1, RFC 9700 §4.14.2): the grant of its family, which lives on. A
    * token used twice — stolen, or replayed — revokes the whole family.
    *
-   * @returns the grant, its family, and the DPoP key the token is bound to (if any)
+   * @returns the grant and its family (the DPoP key a token is bound to is read first: `boundKeyOfRefreshToken`)
    * @throws {OAuthError} `invalid_grant` for a used, revoked, expired, unknown or foreign token
    */
   async redeemRefreshToken(
     token: string,
     clientId: string,
-  ): Promise<{ grant: Grant; familyId: string; jkt: string | undefined }> {
+  ): Promise<{ grant: Grant; familyId: string }> {
     const refused = new OAuthError('invalid_grant', 'the refresh token is invalid, expired or revoked');
     const familyId = token.split('.')[0] ?? '';
     const record = await this.store.take('refresh', digestOf(token));
@@ -164,7 +164,7 @@ export class CodesAndRefreshTokens {
     const grant = (await this.store.get('family', familyId)) as Grant | undefined;
     if (grant === undefined) throw refused;
     await this.store.set('family', familyId, { ...grant }, this.refreshTtlMs);
-    return { grant, familyId, jkt: typeof record.jkt === 'string' ? record.jkt : undefined };
+    return { grant, familyId };
   }
 
   /** The grant of a refresh-token family, while it lives (for what the server keeps of it, such as the IdP's tokens). */

@@ -106,10 +106,9 @@ export function createTokenEndpoints(ctx: ServerContext) {
         if (!mayRefresh)
           throw new OAuthError('unauthorized_client', 'the client is not registered for the refresh_token grant');
         if (form.refresh_token === undefined) throw new OAuthError('invalid_request', 'refresh_token is missing');
-        // RFC 9449 §5: the key first, so a refused request (no proof, another key) does not spend the token.
+        // RFC 9449 §5: the key first (a token's record never changes), so a refused request does not spend the token.
         proofs.requireKey(await codesAndRefresh.boundKeyOfRefreshToken(form.refresh_token, client.clientId), binding);
-        const { grant, familyId, jkt } = await codesAndRefresh.redeemRefreshToken(form.refresh_token, client.clientId);
-        proofs.requireKey(jkt, binding);
+        const { grant, familyId } = await codesAndRefresh.redeemRefreshToken(form.refresh_token, client.clientId);
         checkResource(form, grant);
         // OAuth 2.1 §4.3.1: a refresh may narrow the scopes, never widen them.
         const asked = form.scope === undefined ? grant.scopes : form.scope.split(' ').filter((scope) => scope !== '');
