@@ -148,10 +148,7 @@ export class CodesAndRefreshTokens {
    * @returns the grant and its family (the DPoP key a token is bound to is read first: `boundKeyOfRefreshToken`)
    * @throws {OAuthError} `invalid_grant` for a used, revoked, expired, unknown or foreign token
    */
-  async redeemRefreshToken(
-    token: string,
-    clientId: string,
-  ): Promise<{ grant: Grant; familyId: string }> {
+  async redeemRefreshToken(token: string, clientId: string): Promise<{ grant: Grant; familyId: string }> {
     const refused = new OAuthError('invalid_grant', 'the refresh token is invalid, expired or revoked');
     const familyId = token.split('.')[0] ?? '';
     const record = await this.store.take('refresh', digestOf(token));
