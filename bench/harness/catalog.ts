@@ -179,6 +179,16 @@ export const SERVERS = {
     description:
       '(f) with its token bound to a DPoP key (`auth: { verify }` answering the token with `cnf.jkt`, RFC 9449): every request carries `Authorization: DPoP <token>` and a proof (ES256, `htm`, `htu`, `iat`, `jti`, `ath`; no `content_digest`, nonce or replay tracking, the defaults), which the router verifies per request. The load child signs 4,096 distinct proofs before each run (autocannon cannot sign per request) and sends them round and round',
   },
+  routerProductionVerify: {
+    key: 'router-production-verify',
+    label: '(fv) router production, the same verify, bearer',
+    script: 'servers/router.ts',
+    args: ['production-verify'],
+    sessions: true,
+    headers: { Authorization: `Bearer ${PRODUCTION_TOKEN}`, Origin: PRODUCTION_ORIGIN },
+    description:
+      "(fd)'s configuration with its token unbound and sent as `Authorization: Bearer`: the same `auth: { verify }` callback, no proof. (fd)'s cost is judged against it",
+  },
   routerProductionSignIn: {
     key: 'router-production-sign-in',
     label: '(fj) router production, router-issued JWT',

@@ -9,13 +9,15 @@ import { ADD_CALL } from './throughput';
 /**
  * The servers, (f) first: every ratio is to it, and the others run side by side with it. (f′) is a second (f)
  * process, the control; (fj) is (f) with `auth.server`, called with one router-issued token throughout.
- * (fd) is (f) with its token DPoP-bound: a proof verified per request.
+ * (fd) is (f) with its token DPoP-bound through a `verify` callback: a proof verified per request; (fv) is the same
+ * callback with the token unbound, sent as Bearer, which (fd) is judged against.
  * Bare Express is not needed: the question is the router against itself.
  */
 export const SIGN_IN_SERVERS = [
   SERVERS.routerProduction,
   SERVERS.routerProductionAgain,
   SERVERS.routerProductionSignIn,
+  SERVERS.routerProductionVerify,
   SERVERS.routerProductionDpop,
 ];
 

@@ -54,6 +54,12 @@ const ROUTER_VARIANTS = {
     origins: [PRODUCTION_ORIGIN],
     rateLimit: PRODUCTION_RATE_LIMIT,
   },
+  /** (fv) (fd) with the token unbound and sent as Bearer: the same `verify`, what (fd)'s proofs are measured against. */
+  'production-verify': {
+    auth: { verify: (token: string) => (token === PRODUCTION_TOKEN ? { subject: 'bench-user', scopes: [] } : null) },
+    origins: [PRODUCTION_ORIGIN],
+    rateLimit: PRODUCTION_RATE_LIMIT,
+  },
   /** (fj) (f) with the router as its own authorization server: clients sign in and send the JWT it issued (issue 30). */
   'production-sign-in': {
     auth: { server: { signIn: () => ({ subject: 'bench-user' }) } },

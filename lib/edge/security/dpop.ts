@@ -4,7 +4,8 @@ import * as crypto from 'node:crypto';
 import type { SignInStore } from '../store/sign-in-store';
 import { memoizeBounded } from '../http/bounded-memo';
 import { jose } from './jose';
-import { ASYMMETRIC_JWS_ALGORITHMS, type CryptoKey, type JWK } from './jose-types';
+import { ASYMMETRIC_JWS_ALGORITHMS, type JWK } from './jose-types';
+import { jwsKeyOf, verifiedPayload, type JwsKey } from './jws-verify';
 import type { ResolvedDpop } from './dpop-options';
 
 /** The algorithms a proof may use (RFC 9449 §11.6: asymmetric only, never `none`), as metadata lists them. */
@@ -56,7 +57,7 @@ export interface RefusedProof {
 interface ProofHeader {
   readonly problem?: string;
   readonly alg?: string;
-  readonly ready?: Promise<{ readonly jkt: string; readonly key: CryptoKey }>;
+  readonly ready?: Promise<{ readonly jkt: string; readonly key: JwsKey }>;
 }
 
 /** The DPoP check of one router. */
@@ -85,6 +86,8 @@ const refuse = (description: string): RefusedProof => ({ ok: false, error: 'inva
 /** Why a proof's header is not acceptable (RFC 9449 §4.3 steps 4–7), or undefined. */
 function headerProblem(header: Record<string, unknown>): string | undefined {
   if (header.typ !== DPOP_TYP) return `typ must be ${DPOP_TYP}`;
+  // RFC 7515 §4.1.11: no extension this check understands; an unencoded payload (RFC 7797 `b64`) is one.
+  if (header.crit !== undefined || header.b64 !== undefined) return 'crit and b64 are not supported in a DPoP proof';
   if (typeof header.alg !== 'string' || !DPOP_ALGORITHMS.includes(header.alg))
     return `alg must be an asymmetric algorithm (${DPOP_ALGORITHMS.join(', ')})`;
   const jwk = header.jwk;
@@ -107,7 +110,7 @@ function headerProblem(header: Record<string, unknown>): string | undefined {
  * ```
  */
 export function createDpopCheck(options: ResolvedDpop, nonceKey: Buffer, replays?: SignInStore): DpopCheck {
-  const { calculateJwkThumbprint, decodeProtectedHeader, importJWK, jwtVerify } = jose();
+  const { calculateJwkThumbprint, decodeProtectedHeader } = jose();
   const windowSec = options.maxProofAgeSec;
   const nonceAt = (window: number): string => {
     // Domain-separated from the key's other use (sealing requestState).
@@ -142,13 +145,9 @@ export function createDpopCheck(options: ResolvedDpop, nonceKey: Buffer, replays
     if (problem !== undefined) return { problem };
     const jwk = header.jwk as JWK;
     const alg = header.alg as string;
-    const ready = Promise.all([
-      calculateJwkThumbprint(jwk as never, 'sha256'),
-      importJWK(
-        { ...jwk, alg: undefined, key_ops: undefined, use: undefined, ext: true } as never,
-        alg,
-      ) as Promise<CryptoKey>,
-    ]).then(([jkt, key]) => ({ jkt, key }));
+    const key = jwsKeyOf(jwk, alg);
+    if (key === undefined) return { problem: `jwk must be a public key for ${alg}` };
+    const ready = calculateJwkThumbprint(jwk as never, 'sha256').then((jkt) => ({ jkt, key }));
     // A key that will not import is refused when it is used; no unhandled rejection meanwhile.
     ready.catch(() => undefined);
     return { alg, ready };
@@ -164,9 +163,11 @@ export function createDpopCheck(options: ResolvedDpop, nonceKey: Buffer, replays
     let jkt: string;
     let claims: Record<string, unknown>;
     try {
-      const ready = await (header.ready as Promise<{ jkt: string; key: CryptoKey }>);
+      const ready = await (header.ready as Promise<{ jkt: string; key: JwsKey }>);
       jkt = ready.jkt;
-      ({ payload: claims } = await jwtVerify(proof, ready.key, { typ: DPOP_TYP, algorithms: [header.alg as string] }));
+      const payload = verifiedPayload(proof, ready.key);
+      if (payload === undefined) return refuse('the DPoP proof is not signed by its jwk');
+      claims = payload;
     } catch {
       return refuse('the DPoP proof is not signed by its jwk');
     }
