@@ -1,9 +1,9 @@
-// A compact JWS whose key the signer sent (a DPoP proof's header `jwk`), checked with node:crypto, at once.
-//
+// A compact JWS checked with node:crypto, at once, against the key its signer sent (a DPoP proof's header `jwk`).
+
 // A proof brings a fresh signature with every request, so its check is the cost of DPoP. jose verifies through
 // WebCrypto, whose asynchronous job costs about as much again as the signature itself; node:crypto's verify is the
-// same primitive (OpenSSL) without the job. Everything else of a proof — its header, its key's thumbprint — is read
-// once per key by the caller, with jose.
+// same primitive (OpenSSL) without the job. The rest of a proof (its header, its key's thumbprint) is read once per
+// key by the caller, with jose.
 
 import * as crypto from 'node:crypto';
 import type { JWK } from './jose-types';
