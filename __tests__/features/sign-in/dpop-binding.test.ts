@@ -174,3 +174,26 @@ it('with auth.dpop.nonce the token endpoint answers 400 use_dpop_nonce with DPoP
     await app.close();
   }
 });
+
+it('a pre-registered client with dpopBoundAccessTokens must send a proof; with one its token is bound', async () => {
+  const bound = await startSignInServer({
+    registration: false,
+    clients: [
+      { clientId: 'agent', clientSecret: 'agent-secret', grants: ['client_credentials'], dpopBoundAccessTokens: true },
+    ],
+  });
+  try {
+    const basic = { authorization: `Basic ${Buffer.from('agent:agent-secret').toString('base64')}` };
+    const refused = await tokenRequest(bound.issuer, { grant_type: 'client_credentials' }, basic);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ error: 'invalid_dpop_proof' });
+    expect(refused.body.access_token).toBeUndefined();
+    const proof = await dpop.proof({ htm: 'POST', htu: `${bound.issuer}/oauth/token` });
+    const taken = await tokenRequest(bound.issuer, { grant_type: 'client_credentials' }, { ...basic, dpop: proof });
+    expect(taken.status).toBe(200);
+    expect(taken.body.token_type).toBe('DPoP');
+    expect(decodeJwt(taken.body.access_token as string).cnf).toEqual({ jkt: dpop.jkt });
+  } finally {
+    await bound.close();
+  }
+});

@@ -64,6 +64,11 @@ export interface PreRegisteredClient {
   firstParty?: boolean;
   /** The scopes it may ask for, space-separated. Defaults to none named (any the server supports). */
   scope?: string;
+  /**
+   * Its tokens are always DPoP-bound (RFC 9449 §5.2 `dpop_bound_access_tokens`): a token request without a proof is
+   * refused. Defaults to `false` (bound when it sends a proof).
+   */
+  dpopBoundAccessTokens?: boolean;
 }
 
 const PREFIX = 'auth.server.';
@@ -77,6 +82,7 @@ const CLIENT_KEYS: OptionKeys<PreRegisteredClient> = {
   name: true,
   firstParty: true,
   scope: true,
+  dpopBoundAccessTokens: true,
 };
 /** SHA-256 (hex) of a client secret: what is kept of it, and what a presented secret is compared with. */
 export function secretDigest(secret: string): string {
@@ -176,6 +182,7 @@ function resolveClient(
     grantTypes: grants,
     scope: read.string('scope'),
     firstParty: read.boolean('firstParty', false),
+    ...(read.boolean('dpopBoundAccessTokens', false) && { dpopBoundAccessTokens: true }),
   });
   return keys === undefined ? { client: resolved } : { client: resolved, keys };
 }
