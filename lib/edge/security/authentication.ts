@@ -19,7 +19,7 @@ import { rejectHostOfDocument } from '../http/host-header';
 import type { TokenIssuer } from './token-issuer';
 import type { McpStore } from '../store/shared-store';
 import { MemorySignInStore } from '../store/memory-sign-in-store';
-import { DEFAULT_MAX_SIGN_IN_RECORDS, type SignInLimits } from '../store/sign-in-store';
+import { signInLimits } from '../store/sign-in-store';
 import { expectBodyDigest } from '../http/body-digest';
 import { createDpopCheck, DPOP_ALGORITHMS, type DpopCheck } from './dpop';
 import { MAX_TRACKED_PROOFS } from './dpop-options';
@@ -228,12 +228,8 @@ function challengeSettings(options: ResolvedAuth, authMetadata: unknown): Challe
 
 /** The DPoP check of a router: nonces under its shared key, proof ids in its store's `replay` kind when tracked. */
 function dpopCheckOf(options: ResolvedAuth, shared: SharedAuthState): DpopCheck {
-  // Only the `replay` kind is written through this store; the other bounds are the defaults.
-  const d = DEFAULT_MAX_SIGN_IN_RECORDS;
-  const limits: SignInLimits = {
-    ...{ clients: d, refreshFamilies: d, consents: d, pendingAuthorizations: d, codes: d, exchangedTokens: d },
-    replays: MAX_TRACKED_PROOFS,
-  };
+  // Only the `replay` kind is written through this store.
+  const limits = signInLimits({ replays: MAX_TRACKED_PROOFS });
   const replays = options.dpop.trackReplays
     ? (shared.store?.signIn?.(limits) ?? new MemorySignInStore(limits))
     : undefined;

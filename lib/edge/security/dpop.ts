@@ -4,7 +4,7 @@ import * as crypto from 'node:crypto';
 import type { SignInStore } from '../store/sign-in-store';
 import { memoizeBounded } from '../http/bounded-memo';
 import { jose } from './jose';
-import { ASYMMETRIC_JWS_ALGORITHMS, type JWK } from './jose-types';
+import { ASYMMETRIC_JWS_ALGORITHMS, PRIVATE_JWK_MEMBERS, type JWK } from './jose-types';
 import { jwsKeyOf, verifiedPayload, type JwsKey } from './jws-verify';
 import type { ResolvedDpop } from './dpop-options';
 
@@ -14,8 +14,6 @@ export const DPOP_ALGORITHMS: readonly string[] = ASYMMETRIC_JWS_ALGORITHMS;
 const DPOP_TYP = 'dpop+jwt';
 /** A proof longer than this is refused unread: a JWT with one public key (RSA 4096 included) is far shorter. */
 const MAX_PROOF_LENGTH = 8_192;
-/** JWK members that hold private key material (RFC 7518 §6): a proof carries a public key only (RFC 9449 §4.2). */
-const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
 /** The MCP profile's digest: RFC 9530 `sha-256=:<base64>:` (32 bytes are 44 base64 characters). */
 const CONTENT_DIGEST = /^sha-256=:[A-Za-z0-9+/]{43}=:$/;
 /** Public keys imported at most: the few a deployment's clients hold at once (each imported again past it). */
@@ -92,7 +90,7 @@ function headerProblem(header: Record<string, unknown>): string | undefined {
     return `alg must be an asymmetric algorithm (${DPOP_ALGORITHMS.join(', ')})`;
   const jwk = header.jwk;
   if (typeof jwk !== 'object' || jwk === null || Array.isArray(jwk)) return 'jwk (the public key) is missing';
-  if ((jwk as JWK).kty === 'oct' || PRIVATE_MEMBERS.some((member) => member in jwk))
+  if ((jwk as JWK).kty === 'oct' || PRIVATE_JWK_MEMBERS.some((member) => member in jwk))
     return 'jwk must be a public key, never a private or symmetric one';
   return undefined;
 }

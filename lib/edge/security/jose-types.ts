@@ -15,6 +15,9 @@ export interface JWK {
   readonly [member: string]: unknown;
 }
 
+/** JWK members that hold private key material (RFC 7518 §6.2.2, §6.3.2, §6.4; RFC 8037 §2): a public key has none. */
+export const PRIVATE_JWK_MEMBERS: readonly string[] = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
+
 /**
  * jose's key resolver (`JWTVerifyGetKey`: a local or remote key set), as the router's declarations name it without
  * importing jose's types; it goes back to jose as it came.

@@ -64,6 +64,19 @@ const BOUND_OF: Readonly<Record<Exclude<SignInKind, 'keys'>, keyof SignInLimits>
   exchange: 'exchangedTokens',
 };
 
+/**
+ * The bounds of a store made for one part of the router that writes only some kinds (DPoP proof ids, exchanged
+ * tokens): those given, every other kind the default.
+ */
+export function signInLimits(given: Partial<SignInLimits>): SignInLimits {
+  const d = DEFAULT_MAX_SIGN_IN_RECORDS;
+  return {
+    ...{ clients: d, refreshFamilies: d, consents: d, pendingAuthorizations: d, codes: d, replays: d },
+    ...{ exchangedTokens: d },
+    ...given,
+  };
+}
+
 /** The most records of `kind` a store keeps under `limits`; undefined for `keys`, which no client can make it write. */
 export function boundOf(kind: SignInKind, limits: Partial<SignInLimits>): number | undefined {
   return kind === 'keys' ? undefined : (limits[BOUND_OF[kind]] ?? DEFAULT_MAX_SIGN_IN_RECORDS);

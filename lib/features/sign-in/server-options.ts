@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpConfigError, type OptionKeys } from '../../options/config-error';
 import { OptionReader } from '../../options/option-reader';
-import { DEFAULT_MAX_SIGN_IN_RECORDS, type SignInLimits } from '../../edge/store/sign-in-store';
+import { DEFAULT_MAX_SIGN_IN_RECORDS, signInLimits, type SignInLimits } from '../../edge/store/sign-in-store';
 import type { McpLogger } from '../../core/logger';
 import { resolveClientsOptions, type ClientsOptions, type ResolvedClients } from './clients/client-options';
 import { resolveSigningKeysOptions, type ResolvedSigningKeys, type SigningKeysOptions } from './tokens/keys';
@@ -162,15 +162,16 @@ const isScopeName = (value: unknown): value is string =>
 
 /** The sign-in store's bounds: `registration.maxClients` (the default when registration is off) and the `max*` options. */
 function resolveLimits(read: Read, clients: ResolvedClients): SignInLimits {
-  return Object.freeze({
-    clients: clients.registration === false ? DEFAULT_MAX_SIGN_IN_RECORDS : clients.registration.maxClients,
-    refreshFamilies: read.positiveInteger('maxRefreshFamilies', DEFAULT_MAX_REFRESH_FAMILIES),
-    consents: read.positiveInteger('maxConsents', DEFAULT_MAX_CONSENTS),
-    pendingAuthorizations: read.positiveInteger('maxPendingAuthorizations', DEFAULT_MAX_PENDING_AUTHORIZATIONS),
-    codes: read.positiveInteger('maxCodes', DEFAULT_MAX_CODES),
-    replays: read.positiveInteger('maxUsedIds', DEFAULT_MAX_USED_IDS),
-    exchangedTokens: DEFAULT_MAX_SIGN_IN_RECORDS,
-  });
+  return Object.freeze(
+    signInLimits({
+      clients: clients.registration === false ? DEFAULT_MAX_SIGN_IN_RECORDS : clients.registration.maxClients,
+      refreshFamilies: read.positiveInteger('maxRefreshFamilies', DEFAULT_MAX_REFRESH_FAMILIES),
+      consents: read.positiveInteger('maxConsents', DEFAULT_MAX_CONSENTS),
+      pendingAuthorizations: read.positiveInteger('maxPendingAuthorizations', DEFAULT_MAX_PENDING_AUTHORIZATIONS),
+      codes: read.positiveInteger('maxCodes', DEFAULT_MAX_CODES),
+      replays: read.positiveInteger('maxUsedIds', DEFAULT_MAX_USED_IDS),
+    }),
+  );
 }
 
 /** The app's `signIn` as a login step: its answer checked, so a wrong shape is a clear error, not a token for nobody. */

@@ -4,7 +4,7 @@ import { McpConfigError } from '../../../options/config-error';
 import { BoundedMap } from '../../../core/bounded-map';
 import type { McpLogger } from '../../../core/logger';
 import type { AuthInfo, RequestContext } from '../../../core/registry/request-context';
-import { DEFAULT_MAX_SIGN_IN_RECORDS, type SignInLimits, type SignInStore } from '../../../edge/store/sign-in-store';
+import { signInLimits, type SignInLimits, type SignInStore } from '../../../edge/store/sign-in-store';
 import { tokenDigest } from '../../../edge/security/token-cache';
 import { CallerTokenError } from '../shared/upstream-wire';
 import { discoverTokenEndpoint, exchangeAt, ExchangeFailure, type ExchangedToken } from './exchange-request';
@@ -82,17 +82,8 @@ class Exchange implements TokenExchange {
     if (this.#host !== undefined) return;
     this.#label = label;
     this.#host = host;
-    // The gateway writes exchanged tokens only: the other kinds' bounds are the defaults, never reached from here.
-    const others = DEFAULT_MAX_SIGN_IN_RECORDS;
-    this.#store = host.store?.({
-      clients: others,
-      refreshFamilies: others,
-      consents: others,
-      pendingAuthorizations: others,
-      codes: others,
-      replays: others,
-      exchangedTokens: this.#config.maxCached,
-    });
+    // The gateway writes exchanged tokens only.
+    this.#store = host.store?.(signInLimits({ exchangedTokens: this.#config.maxCached }));
   }
 
   async tokenFor(ctx: RequestContext): Promise<string> {

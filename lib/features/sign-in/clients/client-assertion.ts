@@ -1,11 +1,11 @@
 // private_key_jwt (RFC 7523 §2.2, §3; OAuth 2.1 §2.4.1): a client's signed assertion checked, its jti used once across instances.
 
-import { createHash } from 'node:crypto';
 import type { JWTPayload, JWTVerifyGetKey } from 'jose';
 import { jose } from '../../../edge/security/jose';
 import { ASYMMETRIC_JWS_ALGORITHMS } from '../../../edge/security/jose-types';
 import type { SignInStore } from '../../../edge/store/sign-in-store';
 import { ProviderFetchError } from '../../../edge/outbound/provider-fetch';
+import { spendOnce } from '../single-use';
 
 /** RFC 7523 §2.2: the `client_assertion_type` of a JWT client assertion. */
 export const CLIENT_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
@@ -100,10 +100,7 @@ export async function verifyClientAssertion(
   const { jti, exp } = payload as { jti: unknown; exp: number };
   if (typeof jti !== 'string' || jti === '' || jti.length > MAX_JTI_LENGTH)
     return `client_assertion jti must be a string of 1 to ${MAX_JTI_LENGTH} characters`;
-  // Kept by digest: the id of the client and the jti, one record per assertion, until it could no longer be accepted.
-  const id = `client-assertion:${createHash('sha256').update(`${expected.clientId}\n${jti}`).digest('base64url')}`;
-  const ttlMs = Math.max(1_000, (exp + ASSERTION_CLOCK_SKEW_SEC) * 1000 - now);
-  if (!(await store.add('replay', id, {}, ttlMs)))
+  if (!(await spendOnce(store, 'client-assertion', expected.clientId, jti, exp, ASSERTION_CLOCK_SKEW_SEC, now)))
     return 'client_assertion was used before (its jti is single use), or the server remembers as many as it may now (auth.server.maxUsedIds)';
   return undefined;
 }

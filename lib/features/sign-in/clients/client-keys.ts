@@ -4,7 +4,7 @@ import type { JWTVerifyGetKey } from 'jose';
 import type { McpLogger } from '../../../core/logger';
 import { BoundedMap } from '../../../core/bounded-map';
 import { jose } from '../../../edge/security/jose';
-import type { JwtKeyResolver } from '../../../edge/security/jose-types';
+import { PRIVATE_JWK_MEMBERS, type JwtKeyResolver } from '../../../edge/security/jose-types';
 import { createRemoteJwks, DEFAULT_JWKS_COOLDOWN_MS, type FetchedKeySet } from '../../../edge/security/jwks';
 import type { ClientAuthMethod, OAuthClient } from './client';
 import { MAX_URI_LENGTH } from './client-metadata';
@@ -14,9 +14,6 @@ import { OAuthError } from '../oauth-error';
 
 /** The most `jwks_uri` key sets of registered and document clients kept loaded; past it the least recently used is fetched again when next needed. */
 export const MAX_REMOTE_KEY_SETS = 1_000;
-
-/** Members only a private or symmetric JWK has (RFC 7518 §6.2.2, §6.3.2, §6.4.1; RFC 8037 §2). */
-const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
 
 /**
  * Why `set` cannot be a client's public key set, or undefined: it must be `{ keys: [...] }` with at least one key,
@@ -32,7 +29,7 @@ export function keySetProblem(set: unknown): string | undefined {
     if (typeof key !== 'object' || key === null || typeof (key as { kty?: unknown }).kty !== 'string')
       return `keys[${index}] is not a JSON Web Key (no kty)`;
     if ((key as { kty: string }).kty === 'oct') return `keys[${index}] is a symmetric key (kty oct): give public keys`;
-    const secret = PRIVATE_MEMBERS.find((member) => Object.hasOwn(key, member));
+    const secret = PRIVATE_JWK_MEMBERS.find((member) => Object.hasOwn(key, member));
     if (secret !== undefined)
       return `keys[${index}] holds private key material ('${secret}'): give the public key only`;
   }

@@ -1,6 +1,5 @@
 // The ID-JAG grant (SEP-990; draft-ietf-oauth-identity-assertion-authz-grant §4.4): an enterprise IdP's signed assertion, exchanged for an access token with no browser.
 
-import * as crypto from 'node:crypto';
 import type { JWTPayload, JWTVerifyGetKey } from 'jose';
 import type { McpLogger } from '../../../core/logger';
 import { jose } from '../../../edge/security/jose';
@@ -13,6 +12,7 @@ import type { Form } from '../parameters';
 import type { EnterprisePrincipal, ResolvedIdJag, ResolvedTrustedIdp } from '../trusted-idp-options';
 import { CLOCK_TOLERANCE_SEC } from './access-token';
 import type { Grant } from './codes-and-refresh';
+import { spendOnce } from '../single-use';
 
 /** The ID-JAG's JWT `typ` (draft §3.1; RFC 8725 §3.11): no other JWT an IdP signs can pass for one. */
 export const ID_JAG_TYPE = 'oauth-id-jag+jwt';
@@ -173,12 +173,8 @@ export class IdJagGrant {
    * issuer (two IdPs' ids never collide), kept by digest (bounded in size whatever the IdP sends).
    */
   private async spend(idp: ResolvedTrustedIdp, claims: JWTPayload): Promise<void> {
-    const id = crypto
-      .createHash('sha256')
-      .update(`${idp.issuer}\n${claims.jti as string}`)
-      .digest('base64url');
-    const ttlMs = ((claims.exp as number) + CLOCK_TOLERANCE_SEC) * 1000 - Date.now();
-    if (!(await this.store.add('replay', `id-jag:${id}`, {}, Math.max(1_000, ttlMs))))
+    const { jti, exp } = claims as { jti: string; exp: number };
+    if (!(await spendOnce(this.store, 'id-jag', idp.issuer, jti, exp, CLOCK_TOLERANCE_SEC)))
       throw refused(
         'the ID-JAG was already used, or the server remembers as many as it may now (auth.server.maxUsedIds)',
       );

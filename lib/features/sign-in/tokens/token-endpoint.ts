@@ -35,19 +35,22 @@ function keptBy(
     : (clientId) => codesAndRefresh.registrationOfRefreshToken(presented, clientId);
 }
 
+/** This server's issuer and token endpoint URL for a request, when it can tell them (`ServerContext.selfOf`). */
+function selfUrlsOf(ctx: ServerContext, req: IncomingMessage): { issuer: string; tokenUrl: string } | undefined {
+  const issuer = ctx.selfOf(req);
+  return issuer === undefined ? undefined : { issuer, tokenUrl: `${issuer}${ENDPOINTS.token}` };
+}
+
 /** What a client assertion's `aud` may name (RFC 7523 §3): the issuer, or the token endpoint URL; none without a vouched issuer. */
 function audiencesOf(ctx: ServerContext, req: IncomingMessage): string[] {
-  const issuer = ctx.selfOf(req);
-  return issuer === undefined ? [] : [issuer, `${issuer}${ENDPOINTS.token}`];
+  const self = selfUrlsOf(ctx, req);
+  return self === undefined ? [] : [self.issuer, self.tokenUrl];
 }
 
 /** The token and revocation endpoints of one authorization server. */
 export function createTokenEndpoints(ctx: ServerContext) {
   const { clients, codesAndRefresh, keys, options } = ctx;
-  const proofs = new TokenProofs(ctx.dpop, (req) => {
-    const issuer = ctx.selfOf(req);
-    return issuer === undefined ? undefined : `${issuer}${ENDPOINTS.token}`;
-  });
+  const proofs = new TokenProofs(ctx.dpop, (req) => selfUrlsOf(ctx, req)?.tokenUrl);
 
   /** Tokens for a grant: a JWT access token, and a rotated refresh token when the client may refresh (both DPoP-bound, token-dpop.ts). */
   async function issue(
