@@ -82,7 +82,11 @@ async function unwind(steps: Array<() => Promise<void> | void>): Promise<void> {
   if (failure !== undefined) throw failure;
 }
 
-async function startInstance(options: BehindProxyOptions, instance: number, cleanups: Array<() => Promise<void> | void>): Promise<ProxiedInstance> {
+async function startInstance(
+  options: BehindProxyOptions,
+  instance: number,
+  cleanups: Array<() => Promise<void> | void>,
+): Promise<ProxiedInstance> {
   const given = typeof options.router === 'function' ? options.router(instance) : options.router;
   const mcp = mcpRouter({
     name: 'behind-proxy',

@@ -75,7 +75,11 @@ export function nginxServerConfig(setup: NginxSetup, doc = DEPLOYMENT_DOC): stri
   config = replaceDocumented(config, 'key', `ssl_certificate_key ${certificates.keyPath};`);
   if (variant.forwardedHostOnly) config = replaceDocumented(config, 'host', '');
   if (variant.buffering === 'on')
-    config = replaceDocumented(config, 'buffering', 'proxy_buffering on;\n        proxy_ignore_headers X-Accel-Buffering;');
+    config = replaceDocumented(
+      config,
+      'buffering',
+      'proxy_buffering on;\n        proxy_ignore_headers X-Accel-Buffering;',
+    );
   if (variant.buffering === 'on-honouring-app') config = replaceDocumented(config, 'buffering', 'proxy_buffering on;');
   if (variant.readTimeoutS !== undefined)
     config = replaceDocumented(config, 'readTimeout', `proxy_read_timeout ${variant.readTimeoutS}s;`);
@@ -146,9 +150,11 @@ function accepts(port: number): Promise<boolean> {
 export async function startNginx(dir: string, setup: NginxSetup): Promise<RunningNginx> {
   const port = setup.port === 0 ? await freePort() : setup.port;
   const config = nginxServerConfig({ ...setup, port });
-  for (const name of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(dir, 'temp', name), { recursive: true });
+  for (const name of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'])
+    mkdirSync(join(dir, 'temp', name), { recursive: true });
   writeFileSync(join(dir, 'nginx.conf'), mainConfig(dir, config));
-  const errorLog = (): string => (existsSync(join(dir, 'error.log')) ? readFileSync(join(dir, 'error.log'), 'utf8') : '');
+  const errorLog = (): string =>
+    existsSync(join(dir, 'error.log')) ? readFileSync(join(dir, 'error.log'), 'utf8') : '';
   let output = '';
   const child: ChildProcess = spawnGroup(
     nginxBinary(),

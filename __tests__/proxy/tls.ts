@@ -30,7 +30,10 @@ const run = promisify(execFile);
  * Makes, in `dir`, a CA valid for a day and a certificate it signed for `hosts` (subjectAltName DNS names), both on
  * P-256 keys, with the openssl CLI.
  */
-export async function makeCertificates(dir: string, hosts: readonly string[] = [PUBLIC_HOST]): Promise<TestCertificates> {
+export async function makeCertificates(
+  dir: string,
+  hosts: readonly string[] = [PUBLIC_HOST],
+): Promise<TestCertificates> {
   const at = (name: string): string => join(dir, name);
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
   await run('openssl', [
@@ -38,7 +41,16 @@ export async function makeCertificates(dir: string, hosts: readonly string[] = [
     ...['-subj', '/CN=express-mcp-router proxy test CA'],
     ...['-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign'],
   ]);
-  await run('openssl', ['req', ...ec, '-keyout', at('server.key'), '-out', at('server.csr'), '-subj', `/CN=${hosts[0]}`]);
+  await run('openssl', [
+    'req',
+    ...ec,
+    '-keyout',
+    at('server.key'),
+    '-out',
+    at('server.csr'),
+    '-subj',
+    `/CN=${hosts[0]}`,
+  ]);
   writeFileSync(
     at('server.ext'),
     [
@@ -52,7 +64,12 @@ export async function makeCertificates(dir: string, hosts: readonly string[] = [
     ...['x509', '-req', '-in', at('server.csr'), '-CA', at('ca.pem'), '-CAkey', at('ca.key'), '-CAcreateserial'],
     ...['-out', at('server.pem'), '-days', '1', '-extfile', at('server.ext')],
   ]);
-  return { caPath: at('ca.pem'), ca: readFileSync(at('ca.pem'), 'utf8'), certPath: at('server.pem'), keyPath: at('server.key') };
+  return {
+    caPath: at('ca.pem'),
+    ca: readFileSync(at('ca.pem'), 'utf8'),
+    certPath: at('server.pem'),
+    keyPath: at('server.key'),
+  };
 }
 
 /** A `lookup` for net/tls connections that answers `names` with their address and leaves every other name to DNS. */
@@ -64,7 +81,8 @@ export function lookupWith(names: Readonly<Record<string, string>>): LookupFunct
       return;
     }
     const family = address.includes(':') ? 6 : 4;
-    if (options.all) (callback as (error: null, found: { address: string; family: number }[]) => void)(null, [{ address, family }]);
+    if (options.all)
+      (callback as (error: null, found: { address: string; family: number }[]) => void)(null, [{ address, family }]);
     else callback(null, address, family);
   };
 }
@@ -84,7 +102,10 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
  * Streams response bodies as they arrive (SSE); honours `redirect` ('follow' up to 5, 'manual' returns the 3xx) and
  * `signal`. Plain `http:` URLs are refused: everything here goes through the proxy.
  */
-export function trustingFetch(ca: string, names: Readonly<Record<string, string>> = { [PUBLIC_HOST]: '127.0.0.1' }): TrustingFetch {
+export function trustingFetch(
+  ca: string,
+  names: Readonly<Record<string, string>> = { [PUBLIC_HOST]: '127.0.0.1' },
+): TrustingFetch {
   const agent = new Agent({ ca, keepAlive: true, lookup: lookupWith(names) });
   const once = async (url: URL, init: RequestInit, body: Buffer | undefined): Promise<Response> => {
     if (url.protocol !== 'https:') throw new TypeError(`trustingFetch: only https: URLs, got ${url.href}`);
@@ -127,7 +148,10 @@ export function trustingFetch(ca: string, names: Readonly<Record<string, string>
       if (hops === 5) throw new TypeError(`trustingFetch: too many redirects from ${url.href}`);
       await response.body?.cancel();
       url = new URL(location, url);
-      if (response.status === 303 || ((response.status === 301 || response.status === 302) && options.method === 'POST')) {
+      if (
+        response.status === 303 ||
+        ((response.status === 301 || response.status === 302) && options.method === 'POST')
+      ) {
         options = { ...options, method: 'GET' };
         body = undefined;
       }
