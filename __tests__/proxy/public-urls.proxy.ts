@@ -180,13 +180,15 @@ describe('without trust proxy: the clear failure mode', () => {
     expect(told[0]).toMatch(/publicUrl/);
   });
 
-  it('the SDK v1 client refuses to sign in: the resource does not match the URL it used', async () => {
+  it('the SDK v1 client cannot sign in: the documents send it to an http:// address nothing serves', async () => {
     const provider = new MemoryOAuthProvider(REDIRECT);
     const transport = new StreamableHTTPClientTransport(new URL(proxy().url), {
       authProvider: provider,
       fetch: proxy().fetch,
     });
-    await expect(new Client({ name: 'proxy-v1', version: '1.0.0' }).connect(transport)).rejects.toThrow(/resource/i);
+    // The SDK gives up on the metadata it cannot fetch and falls back to guesses at the origin's root, which fail:
+    // the user never reaches a sign-in page, with an error that does not say why (hence the router's warning).
+    await expect(new Client({ name: 'proxy-v1', version: '1.0.0' }).connect(transport)).rejects.toThrow();
     expect(provider.authorizationUrls).toEqual([]);
   });
 });
