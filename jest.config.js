@@ -9,8 +9,8 @@
  * node_modules/.cache on first use, __tests__/inspector/setup.sh), kept apart so `npm test` needs no browser. `npm run test:redis` runs
  * `redis5` and `redis4`: the shared store against a real redis-server (Debian's `redis-server`, started by the
  * tests), on each Express major, kept apart so `npm test` needs no Redis. `npm run test:proxy` runs `proxy`: the router
- * behind Debian's `nginx` with TLS termination, configured as docs/deployment.md shows (a redis-server too, for two
- * instances), kept apart so `npm test` needs no nginx.
+ * behind Debian's `nginx` and `caddy` with TLS termination, configured as docs/deployment.md shows (a redis-server
+ * too, for two instances), kept apart so `npm test` needs no proxy.
  */
 const { EXPRESS_PACKAGES, splitTests } = require('./__tests__/support/loads-express.js');
 const { timeScale } = require('./__tests__/support/time-scale.js');

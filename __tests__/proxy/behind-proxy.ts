@@ -1,5 +1,5 @@
-// The proxy tests' setup, reusable by any test: router apps on 127.0.0.1 behind nginx with TLS termination, run with
-// docs/deployment.md's configuration (or a variant of it), reached as https://mcp.proxy.test:<port>/mcp by a fetch
+// The proxy tests' setup, reusable by any test: router apps on 127.0.0.1 behind nginx (or Caddy) with TLS termination,
+// run with docs/deployment.md's configuration (or a variant of nginx's), reached as https://mcp.proxy.test:<port>/mcp by a fetch
 // that trusts the test CA.
 //
 //   const proxy = await startBehindProxy({ router: { auth: { tokens: ['t'] } }, nginx: { buffering: 'on' } });
@@ -14,15 +14,18 @@ import express, { type Express } from 'express';
 import { mcpRouter, type McpRouter, type McpRouterOptions } from '../../lib';
 import { silentLogger } from '../helpers/messages';
 import { listenLocally, type Listening } from '../helpers/ports';
-import { startNginx, type NginxVariant, type RunningNginx } from './nginx';
+import { startCaddy } from './caddy';
+import { startNginx, type NginxVariant, type RunningProxy } from './nginx';
 import { lookupWith, makeCertificates, PUBLIC_HOST, trustingFetch, type TestCertificates } from './tls';
 
 export { PUBLIC_HOST } from './tls';
-export type { NginxVariant } from './nginx';
+export type { NginxVariant, RunningProxy } from './nginx';
 
 /** What to run behind nginx. */
 export interface BehindProxyOptions {
-  /** How nginx departs from the documented configuration. Defaults to `{}`: as documented. */
+  /** Which proxy runs in front, with its documented configuration. Defaults to `'nginx'`. */
+  readonly proxy?: 'nginx' | 'caddy';
+  /** How nginx departs from the documented configuration (nginx only). Defaults to `{}`: as documented. */
   readonly nginx?: NginxVariant;
   /** `app.set('trust proxy', 1)` as the docs say, or not. Defaults to `true`. */
   readonly trustProxy?: boolean;
@@ -64,8 +67,9 @@ export interface BehindProxy {
   readonly lookup: LookupFunction;
   readonly certificates: TestCertificates;
   readonly instances: readonly ProxiedInstance[];
-  readonly nginx: RunningNginx;
-  /** Stops nginx, closes the routers and apps, and removes the temporary directory. */
+  /** The proxy in front: which, its port, the configuration it runs, its log. */
+  readonly front: RunningProxy;
+  /** Stops the proxy, closes the routers and apps, and removes the temporary directory. */
   stop(): Promise<void>;
 }
 
@@ -113,8 +117,9 @@ async function startInstance(
 }
 
 /**
- * Starts `options.instances` router apps on 127.0.0.1 and nginx in front of them with TLS for {@link PUBLIC_HOST}
- * (a CA and certificate made for the run), configured as docs/deployment.md shows, changed by `options.nginx`.
+ * Starts `options.instances` router apps on 127.0.0.1 and nginx (or Caddy) in front of them with TLS for
+ * {@link PUBLIC_HOST} (a CA and certificate made for the run), configured as docs/deployment.md shows, nginx's
+ * changed by `options.nginx`.
  * Whatever was started is stopped again when a later step fails.
  *
  * @example
@@ -134,14 +139,15 @@ export async function startBehindProxy(options: BehindProxyOptions = {}): Promis
     const instances: ProxiedInstance[] = [];
     for (let instance = 0; instance < (options.instances ?? 1); instance++)
       instances.push(await startInstance(options, instance, cleanups));
-    const nginx = await startNginx(dir, {
-      port: 0,
-      upstreams: instances.map(({ port }) => port),
-      certificates,
-      variant: options.nginx,
-    });
-    cleanups.push(() => nginx.stop());
-    const host = `${PUBLIC_HOST}:${nginx.port}`;
+    const upstreams = instances.map(({ port }) => port);
+    if (options.proxy === 'caddy' && options.nginx !== undefined)
+      throw new Error('startBehindProxy: nginx variants apply to nginx only');
+    const front =
+      options.proxy === 'caddy'
+        ? await startCaddy(dir, { port: 0, upstreams, certificates })
+        : await startNginx(dir, { port: 0, upstreams, certificates, variant: options.nginx });
+    cleanups.push(() => front.stop());
+    const host = `${PUBLIC_HOST}:${front.port}`;
     return {
       url: `https://${host}/mcp`,
       origin: `https://${host}`,
@@ -152,7 +158,7 @@ export async function startBehindProxy(options: BehindProxyOptions = {}): Promis
       lookup: lookupWith({ [PUBLIC_HOST]: '127.0.0.1' }),
       certificates,
       instances,
-      nginx,
+      front,
       stop: () => unwind(cleanups),
     };
   } catch (error) {

@@ -114,17 +114,18 @@ export function nginxBinary(): string {
   return onPath === undefined ? '/usr/sbin/nginx' : join(onPath, 'nginx');
 }
 
-/** A running nginx: its public port, the configuration it runs, its error log, and its end. */
-export interface RunningNginx {
+/** A running proxy: which, its public port, the configuration it runs (the documented one, filled in), its log, and its end. */
+export interface RunningProxy {
+  readonly kind: 'nginx' | 'caddy';
   readonly port: number;
-  /** The server configuration inside `http` (the documented one, filled in). */
   readonly config: string;
-  errorLog(): string;
+  /** What it logged (nginx: its error log). */
+  log(): string;
   stop(): Promise<void>;
 }
 
 /** Whether something accepts TCP connections on 127.0.0.1:`port`. */
-function accepts(port: number): Promise<boolean> {
+export function accepts(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = new Socket();
     const done = (open: boolean): void => {
@@ -147,7 +148,7 @@ function accepts(port: number): Promise<boolean> {
  * afterAll(() => nginx?.stop());
  * ```
  */
-export async function startNginx(dir: string, setup: NginxSetup): Promise<RunningNginx> {
+export async function startNginx(dir: string, setup: NginxSetup): Promise<RunningProxy> {
   const port = setup.port === 0 ? await freePort() : setup.port;
   const config = nginxServerConfig({ ...setup, port });
   for (const name of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'])
@@ -174,5 +175,5 @@ export async function startNginx(dir: string, setup: NginxSetup): Promise<Runnin
     await stop();
     throw error;
   }
-  return { port, config, errorLog, stop };
+  return { kind: 'nginx', port, config, log: errorLog, stop };
 }

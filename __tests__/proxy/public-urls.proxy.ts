@@ -3,133 +3,43 @@
 // a forwarded host is checked like a Host; `publicUrl` wins; the SDK clients of both eras sign in through the proxy.
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   Client as ClientV2,
   StreamableHTTPClientTransport as TransportV2,
   UnauthorizedError as UnauthorizedErrorV2,
 } from '@modelcontextprotocol/client';
-import type { McpRouter, McpRouterOptions } from '../../lib';
-import { MCP_ACCEPT, rpc, silentLogger } from '../helpers/messages';
+import type { McpRouterOptions } from '../../lib';
+import { MCP_ACCEPT, silentLogger } from '../helpers/messages';
 import { MemoryOAuthProvider } from '../helpers/oauth-client';
-import { cookieSignIn } from '../helpers/sign-in-server';
 import { followSignIn } from '../helpers/sign-in-flow';
-import { PUBLIC_HOST, startBehindProxy, type BehindProxy, type BehindProxyOptions } from './behind-proxy';
-
-const REDIRECT = 'http://127.0.0.1:1/callback';
-const INITIALIZE = rpc('initialize', {
-  protocolVersion: '2025-11-25',
-  capabilities: {},
-  clientInfo: { name: 'raw', version: '1.0.0' },
-});
-
-/** A router signing users in itself (`auth.server`), with a tool that names its caller. */
-const signingIn = (logger = silentLogger()): Partial<McpRouterOptions> => ({
-  auth: { server: { signIn: cookieSignIn, scopes: ['mcp'] } },
-  logger,
-});
-const whoami = (mcp: McpRouter): void => {
-  mcp.tool({
-    name: 'whoami',
-    description: 'The caller',
-    handler: (_args, ctx) => ({ subject: ctx.auth?.subject ?? null }),
-  });
-};
-
-/** Starts a setup for the tests of one describe block, stopped after them. */
-function useProxy(options: BehindProxyOptions): () => BehindProxy {
-  let proxy: BehindProxy | undefined;
-  beforeAll(async () => {
-    proxy = await startBehindProxy({ setup: whoami, ...options });
-  });
-  afterAll(() => proxy?.stop());
-  return () => {
-    if (proxy === undefined) throw new Error('the proxy starts in beforeAll');
-    return proxy;
-  };
-}
-
-/** What a client finds through the proxy: the challenge's resource_metadata, and both metadata documents as served. */
-async function discover(
-  proxy: BehindProxy,
-  headers: Record<string, string> = {},
-): Promise<{ challenge: string; resource: Record<string, unknown>; server: Record<string, unknown> }> {
-  const answer = await proxy.fetch(proxy.url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: MCP_ACCEPT, ...headers },
-    body: JSON.stringify(INITIALIZE),
-  });
-  expect(answer.status).toBe(401);
-  const challenge = /resource_metadata="([^"]+)"/.exec(answer.headers.get('www-authenticate') ?? '')?.[1] ?? '';
-  const json = async (path: string): Promise<Record<string, unknown>> => {
-    const response = await proxy.fetch(`${proxy.url}${path}`, { headers });
-    expect(response.status).toBe(200);
-    return (await response.json()) as Record<string, unknown>;
-  };
-  return {
-    challenge,
-    resource: await json('/.well-known/oauth-protected-resource'),
-    server: await json('/.well-known/oauth-authorization-server'),
-  };
-}
-
-/** Fails unless every URL the client is given starts with `endpoint` (the MCP endpoint's URL): challenge, documents, endpoints. */
-async function expectUrlsUnder(proxy: BehindProxy, endpoint: string): Promise<void> {
-  const { challenge, resource, server } = await discover(proxy);
-  expect(challenge).toBe(`${endpoint}/.well-known/oauth-protected-resource`);
-  expect(resource).toMatchObject({ resource: endpoint, authorization_servers: [endpoint] });
-  expect(server.issuer).toBe(endpoint);
-  const urls = Object.entries(server).filter(([, value]) => typeof value === 'string' && /^[a-z]+:\/\//i.test(value));
-  expect(urls.map(([name]) => name)).toEqual(
-    expect.arrayContaining(['authorization_endpoint', 'token_endpoint', 'registration_endpoint', 'jwks_uri']),
-  );
-  for (const [name, url] of urls)
-    expect([name, url]).toEqual([name, expect.stringMatching(new RegExp(`^${escape(endpoint)}(/|$)`))]);
-}
-
-const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** The warnings `logger` got, as text (an Error's message, then the message argument). */
-const warnings = (logger: ReturnType<typeof silentLogger>): string[] =>
-  logger.warn.mock.calls.map((args: unknown[]) =>
-    args.map((arg) => (arg instanceof Error ? arg.message : String(arg))).join(' '),
-  );
-
-/** Signs in with the SDK v1 client through the proxy (DCR, the app's login, consent) and returns the signed-in client. */
-async function signInV1(proxy: BehindProxy): Promise<Client> {
-  const provider = new MemoryOAuthProvider(REDIRECT);
-  const transport = (): StreamableHTTPClientTransport =>
-    new StreamableHTTPClientTransport(new URL(proxy.url), { authProvider: provider, fetch: proxy.fetch });
-  const first = transport();
-  await expect(new Client({ name: 'proxy-v1', version: '1.0.0' }).connect(first)).rejects.toBeInstanceOf(
-    UnauthorizedError,
-  );
-  const end = await followSignIn((provider.authorizationUrls.at(-1) as URL).href, {
-    stopAt: REDIRECT,
-    fetch: proxy.fetch,
-  });
-  expect(end.location.searchParams.get('iss')).toBe(proxy.url);
-  await first.finishAuth(end.location.searchParams.get('code') as string);
-  const client = new Client({ name: 'proxy-v1', version: '1.0.0' });
-  await client.connect(transport());
-  return client;
-}
+import { PUBLIC_HOST } from './behind-proxy';
+import {
+  discover,
+  expectUrlsUnder,
+  INITIALIZE,
+  REDIRECT,
+  signingIn,
+  signInV1,
+  useProxy,
+  warnings,
+  whoami,
+} from './checks';
 
 describe('as docs/deployment.md says: trust proxy, allowedHosts, the documented nginx block', () => {
   const logger = silentLogger();
-  const proxy = useProxy({ router: signingIn(logger) });
+  const proxy = useProxy({ router: signingIn(logger), setup: whoami });
 
   it('the challenge, the protected-resource and authorization-server metadata and every endpoint name https://<public host>:<port>', async () => {
     await expectUrlsUnder(proxy(), proxy().url);
-    expect(proxy().url).toBe(`https://${PUBLIC_HOST}:${proxy().nginx.port}/mcp`);
+    expect(proxy().url).toBe(`https://${PUBLIC_HOST}:${proxy().front.port}/mcp`);
     expect(warnings(logger).filter((text) => /trust proxy/.test(text))).toEqual([]);
   });
 
   it('a Host not in allowedHosts is refused 403', async () => {
     const answer = await proxy().fetch(proxy().url, {
       method: 'POST',
-      headers: { host: `elsewhere.test:${proxy().nginx.port}`, 'content-type': 'application/json', accept: MCP_ACCEPT },
+      headers: { host: `elsewhere.test:${proxy().front.port}`, 'content-type': 'application/json', accept: MCP_ACCEPT },
       body: JSON.stringify(INITIALIZE),
     });
     expect(answer.status).toBe(403);
@@ -170,7 +80,7 @@ describe('as docs/deployment.md says: trust proxy, allowedHosts, the documented 
 
 describe('without trust proxy: the clear failure mode', () => {
   const logger = silentLogger();
-  const proxy = useProxy({ router: signingIn(logger), trustProxy: false });
+  const proxy = useProxy({ router: signingIn(logger), setup: whoami, trustProxy: false });
 
   it('the metadata names the http:// URL the app sees, and the router warns once, naming trust proxy and publicUrl', async () => {
     await expectUrlsUnder(proxy(), `http://${proxy().host}/mcp`);
@@ -194,7 +104,7 @@ describe('without trust proxy: the clear failure mode', () => {
 });
 
 describe('a proxy that sends the public name only in X-Forwarded-Host (Host is its upstream name)', () => {
-  const proxy = useProxy({ router: signingIn(), nginx: { forwardedHostOnly: true } });
+  const proxy = useProxy({ router: signingIn(), setup: whoami, nginx: { forwardedHostOnly: true } });
 
   it('with trust proxy, the metadata names the public host', async () => {
     await expectUrlsUnder(proxy(), proxy().url);
@@ -203,7 +113,7 @@ describe('a proxy that sends the public name only in X-Forwarded-Host (Host is i
   it('a forwarded host not in allowedHosts is refused 403, as a Host would be', async () => {
     const answer = await proxy().fetch(proxy().url, {
       method: 'POST',
-      headers: { host: `elsewhere.test:${proxy().nginx.port}`, 'content-type': 'application/json', accept: MCP_ACCEPT },
+      headers: { host: `elsewhere.test:${proxy().front.port}`, 'content-type': 'application/json', accept: MCP_ACCEPT },
       body: JSON.stringify(INITIALIZE),
     });
     expect(answer.status).toBe(403);
@@ -219,6 +129,7 @@ describe('a proxy that sends the public name only in X-Forwarded-Host (Host is i
 describe('publicUrl set', () => {
   const PUBLIC_URL = 'https://mcp.example.com/mcp';
   const proxy = useProxy({
+    setup: whoami,
     // publicUrl: the endpoint's public URL, whatever the request's headers say (here: untrusted ones).
     router: {
       ...signingIn(),

@@ -4,86 +4,18 @@
 // them nginx cuts the stream.
 
 import { performance } from 'node:perf_hooks';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
-import type { McpRouter } from '../../lib';
 import { Signal } from '../helpers/events';
 import { MCP_ACCEPT, notification, rpc } from '../helpers/messages';
 import { envelope, MODERN } from '../helpers/modern';
-import { scaled } from '../helpers/time-scale';
-import { startBehindProxy, type BehindProxy, type BehindProxyOptions } from './behind-proxy';
+import type { BehindProxy, BehindProxyOptions } from './behind-proxy';
+import { pacedTool, progressV1, progressV2, STEPS, useProxy as useSetup } from './checks';
 
 jest.setTimeout(30_000);
 
-const STEPS = 4;
-/** Time between two progress notifications of the paced tool. */
-const GAP_MS = scaled(200);
-
-/** Starts a setup for one describe block, stopped after it; `emits` holds the paced tool's emit times of the last call. */
+/** A setup with the paced tool for one describe block; `emits` holds the tool's emit times of its last call. */
 function useProxy(options: BehindProxyOptions): { proxy: () => BehindProxy; emits: number[] } {
-  const emits: number[] = [];
-  let proxy: BehindProxy | undefined;
-  const paced = (mcp: McpRouter): void => {
-    mcp.tool({
-      name: 'paced',
-      description: `Reports progress ${STEPS} times, ${GAP_MS} ms apart`,
-      handler: async (_args, ctx) => {
-        emits.length = 0;
-        for (let step = 1; step <= STEPS; step++) {
-          if (step > 1) await new Promise((resolve) => setTimeout(resolve, GAP_MS));
-          emits.push(performance.now());
-          await ctx.progress(step, STEPS);
-        }
-        return 'done';
-      },
-    });
-  };
-  beforeAll(async () => {
-    proxy = await startBehindProxy({ setup: paced, ...options });
-  });
-  afterAll(() => proxy?.stop());
-  return {
-    emits,
-    proxy: () => {
-      if (proxy === undefined) throw new Error('the proxy starts in beforeAll');
-      return proxy;
-    },
-  };
-}
-
-/** Calls the paced tool with the SDK v1 client (2025) through the proxy; when each progress notification arrived. */
-async function progressV1(proxy: BehindProxy): Promise<{ arrivals: number[]; returned: number }> {
-  const client = new Client({ name: 'progress-v1', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(proxy.url), { fetch: proxy.fetch }));
-  const arrivals: number[] = [];
-  try {
-    await client.callTool({ name: 'paced', arguments: {} }, undefined, {
-      onprogress: () => void arrivals.push(performance.now()),
-    });
-    return { arrivals, returned: performance.now() };
-  } finally {
-    await client.close();
-  }
-}
-
-/** The same with the SDK v2 client pinned to 2026-07-28. */
-async function progressV2(proxy: BehindProxy): Promise<{ arrivals: number[]; returned: number }> {
-  const client = new ClientV2(
-    { name: 'progress-v2', version: '2.0.0' },
-    { versionNegotiation: { mode: { pin: MODERN } } },
-  );
-  await client.connect(new TransportV2(new URL(proxy.url), { fetch: proxy.fetch }));
-  const arrivals: number[] = [];
-  try {
-    await client.callTool(
-      { name: 'paced', arguments: {} },
-      { onprogress: () => void arrivals.push(performance.now()) },
-    );
-    return { arrivals, returned: performance.now() };
-  } finally {
-    await client.close();
-  }
+  const { setup, emits } = pacedTool();
+  return { proxy: useSetup({ setup, ...options }), emits };
 }
 
 describe('progress through the documented block (proxy_buffering off)', () => {
@@ -276,7 +208,7 @@ describe(`long streams through nginx with proxy_read_timeout ${READ_TIMEOUT_S}s`
       expect(stream.comments()).toBe(0);
       // Cut by the read timeout (counted by nginx from its last read, a little before `opened`), not at once.
       expect((stream.ended as number) - opened).toBeGreaterThan((READ_TIMEOUT_S * 1000) / 2);
-      expect(proxy().nginx.errorLog()).toMatch(/upstream timed out/);
+      expect(proxy().front.log()).toMatch(/upstream timed out/);
     });
   });
 });

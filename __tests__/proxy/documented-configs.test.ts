@@ -1,9 +1,11 @@
-// docs/deployment.md's nginx configuration, read as `npm run test:proxy` reads it: it holds what SSE and public URLs
-// need, the lines the proxy tests fill in or vary, and nothing else is changed (checked in `npm test`, without nginx).
+// docs/deployment.md's nginx configuration and Caddyfile, read as `npm run test:proxy` reads them: they hold what SSE
+// and public URLs need and the lines the proxy tests fill in or vary, and nothing else is changed (checked in
+// `npm test`, without nginx or Caddy).
 
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { caddySiteConfig, documentedCaddyfile } from './caddy';
 import { documentedNginxConfig, nginxServerConfig, type NginxSetup } from './nginx';
 
 const setup: NginxSetup = {
@@ -77,4 +79,14 @@ it('fails, naming the line, when the document no longer holds one the tests fill
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+it('the Caddyfile is filled in with the address, certificates and upstreams only', () => {
+  const documented = new Set(documentedCaddyfile().split('\n'));
+  const filled = caddySiteConfig(setup);
+  expect(filled.split('\n').filter((line) => !documented.has(line))).toEqual([
+    'https://mcp.proxy.test:8443 {',
+    '\ttls /t/server.pem /t/server.key',
+    '\treverse_proxy 127.0.0.1:3001 127.0.0.1:3002',
+  ]);
 });
