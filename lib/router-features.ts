@@ -137,7 +137,11 @@ export function featureHost(
     addMethods: (table) => core.dispatcher.extend(table),
     publish: core.publish,
     isAllowedHost: createHostMatcher(config.allowedHosts, config.publicUrl && new URL(config.publicUrl).host),
-    publicUrls: createPublicUrls({ publicUrl: config.publicUrl, allowedHosts: config.allowedHosts, logger: config.logger }),
+    publicUrls: createPublicUrls({
+      publicUrl: config.publicUrl,
+      allowedHosts: config.allowedHosts,
+      logger: config.logger,
+    }),
     presentedTokens: () => presented.reader(),
   };
 }
