@@ -117,6 +117,10 @@ describe('a proxy that sends the public name only in X-Forwarded-Host (Host is i
       body: JSON.stringify(INITIALIZE),
     });
     expect(answer.status).toBe(403);
+    // The name refused is the forwarded one (nginx's Host here is its upstream's name, mcp_app).
+    expect(((await answer.json()) as { error: { message: string } }).error.message).toMatch(
+      /elsewhere\.test.*allowedHosts/,
+    );
   });
 
   it('the SDK v1 client signs in and calls a tool', async () => {
