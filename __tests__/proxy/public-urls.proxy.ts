@@ -9,7 +9,6 @@ import {
   StreamableHTTPClientTransport as TransportV2,
   UnauthorizedError as UnauthorizedErrorV2,
 } from '@modelcontextprotocol/client';
-import type { McpRouterOptions } from '../../lib';
 import { MCP_ACCEPT, silentLogger } from '../helpers/messages';
 import { MemoryOAuthProvider } from '../helpers/oauth-client';
 import { followSignIn } from '../helpers/sign-in-flow';
@@ -139,7 +138,7 @@ describe('publicUrl set', () => {
       ...signingIn(),
       publicUrl: PUBLIC_URL,
       allowedHosts: [PUBLIC_HOST, 'mcp.example.com'],
-    } as Partial<McpRouterOptions>,
+    },
     trustProxy: false,
   });
 
