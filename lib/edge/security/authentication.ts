@@ -9,7 +9,7 @@ import type { AuthInfo } from '../../core/registry/request-context';
 import { createAuthenticator, type AuthOutcome, type ResolvedAuth } from './bearer';
 import { mountMetadataUrl, rootMetadataUrl, sendAuthFailure, type ChallengeSettings } from './challenge';
 import { createMetadataHandler, createOwnMetadataHandler, METADATA_PATH } from './resource-metadata';
-import { carryPublicUrls, createPublicUrls, type ExpressRequest, type PublicUrls } from './public-url';
+import { createPublicUrls, type PublicUrls } from './public-url';
 import { rejectHostOfDocument } from '../http/host-header';
 import type { TokenIssuer } from './token-issuer';
 import type { McpStore } from '../store/shared-store';
