@@ -175,7 +175,7 @@ export async function checkChallenge(ctx: DoctorContext): Promise<ChallengeStep>
       fix: 'If it should be private, require a token (this router: the `auth` option).',
       docs: AUTH_DOCS.bearer,
     };
-    return { findings: [open, ...findings], outcome: 'open' };
+    return { findings: [open], outcome: 'open' };
   }
   const primary = era === '2025' ? legacy : modern;
   if (primary.kind !== 'challenged') return { findings, outcome: 'protected', era };

@@ -22,7 +22,11 @@ function endpointsFinding(metadata: Metadata, issuer: URL): Finding {
       problems.push(`${key} ${url.href}: an internal host`);
   }
   if (problems.length === 0)
-    return { id, severity: 'ok', summary: `its ${named.length} endpoints are https URLs on reachable hosts` };
+    return {
+      id,
+      severity: 'ok',
+      summary: `its ${named.length} endpoints are https (or loopback) URLs on reachable hosts`,
+    };
   return {
     id,
     severity: 'fail',

@@ -85,6 +85,22 @@ function discoveryFinding(
   };
 }
 
+/** Where the metadata is not: RFC 8414 §3.1 puts it at the first URL; clients that try only that one miss it elsewhere. */
+function wellKnownFinding(
+  places: readonly { place: DiscoveryUrl; doc: Fetched }[],
+  chosen: { doc: Fetched },
+): Finding | undefined {
+  const first = places[0];
+  if (first === undefined || first.doc === chosen.doc) return undefined;
+  return {
+    id: 'auth.as-well-known',
+    severity: 'info',
+    summary: `the metadata is not at ${first.place.url}, the RFC 8414 URL: clients that try only that one will not find it`,
+    fix: "With this router as the server, `app.use(['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration'], mcp.authServerMetadata)` serves it there too; another server: answer GET there with the same document.",
+    docs: AUTH_DOCS.serverEndpoints,
+  };
+}
+
 /** Discovers and checks one authorization server named by the protected-resource metadata. */
 export async function checkServer(fetcher: DocumentFetcher, issuer: string, url: URL): Promise<Finding[]> {
   const urls = serverMetadataUrls(url);
@@ -94,6 +110,8 @@ export async function checkServer(fetcher: DocumentFetcher, issuer: string, url:
   const findings = [discoveryFinding(issuer, places, chosen)];
   const metadata = chosen?.doc.json;
   if (chosen === undefined || metadata === undefined) return findings;
+  const elsewhere = wellKnownFinding(places, chosen);
+  if (elsewhere) findings.push(elsewhere);
   const missing = REQUIRED[chosen.place.kind].filter((field) => metadata[field] === undefined);
   if (missing.length > 0)
     findings.push({
