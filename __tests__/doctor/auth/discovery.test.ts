@@ -189,6 +189,30 @@ describe('checkAuth against a resource and authorization server on https://auth.
     });
   });
 
+  it('takes a DPoP challenge, warns of a Bearer one behind another scheme, and fails one clients cannot answer', async () => {
+    const dpop = await doctor((base, healthy) => ({
+      ...healthy,
+      challenge: goodChallenge(base).replace('Bearer', 'DPoP algs="ES256",'),
+    }));
+    expect(only(dpop, 'auth.challenge')).toMatchObject({ severity: 'ok', summary: expect.stringContaining('`DPoP`') });
+    expect(only(dpop, 'auth.challenge-url').severity).toBe('ok');
+    const second = await doctor((base, healthy) => ({
+      ...healthy,
+      challenge: `Basic realm="x", ${goodChallenge(base)}`,
+    }));
+    expect(only(second, 'auth.challenge')).toMatchObject({
+      severity: 'warn',
+      detail: expect.stringMatching(/reads only the first/),
+    });
+    const basic = await doctor((_base, healthy) => ({ ...healthy, challenge: 'Basic realm="x"' }));
+    expect(only(basic, 'auth.challenge')).toMatchObject({
+      severity: 'fail',
+      summary: expect.stringMatching(/cannot answer/),
+    });
+    // Without a challenge's URL the SDK clients still find the metadata at the well-known URL.
+    expect(only(basic, 'auth.prm').severity).toBe('ok');
+  });
+
   it('warns when the metadata is not readable from a browser', async () => {
     const findings = await doctor((_base, healthy) => ({ ...healthy, cors: false }));
     expect(severities(findings)).toMatchObject({ 'auth.prm-cors': 'warn', 'auth.as-cors': 'warn' });

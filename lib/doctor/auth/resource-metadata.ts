@@ -81,7 +81,7 @@ function foundFinding(places: Places, used: Fetched): Finding {
 function wellKnownFinding(places: Places, used: Fetched): Finding {
   const id = 'auth.prm-well-known';
   const { pathForm, rootForm } = places;
-  const missing = [pathForm, rootForm].filter((doc) => doc.json === undefined);
+  const missing = [...new Set([pathForm, rootForm])].filter((doc) => doc.json === undefined);
   if (missing.length === 0 || (pathForm === rootForm && pathForm.json !== undefined))
     return { id, severity: 'ok', summary: 'the metadata is also at the well-known URLs' };
   const detail = placesDetail(places);
