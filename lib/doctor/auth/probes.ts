@@ -66,17 +66,12 @@ export async function probe(settings: HttpSettings, url: URL, era: ProbeEra, tok
   }
   if (reply.status !== 401 && reply.status !== 403) return { kind: 'other', reply };
   const header = headerOf(reply, 'www-authenticate');
-  const all = header === undefined ? [] : parseChallenges(joined(reply) ?? header);
+  // Node joins repeated `WWW-Authenticate` lines with ", ", which is how one line lists several challenges.
+  const all = header === undefined ? [] : parseChallenges(header);
   const challenge = oauthChallengeOf(all);
   if (challenge !== undefined) return { kind: 'challenged', reply, challenge, all };
   if (reply.status === 403 && header === undefined) return { kind: 'other', reply };
   return { kind: 'bare', reply, ...(header === undefined ? {} : { header }) };
-}
-
-/** Every `WWW-Authenticate` line of a reply as one list (a server may send one line per challenge). */
-function joined(reply: HttpReply): string | undefined {
-  const value = reply.headers['www-authenticate'];
-  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 /** MCP 2025-11-25 transports › Session Management: a session the probe opened is closed again (DELETE), best effort. */

@@ -28,6 +28,14 @@ function mismatchOf(resource: URL, endpoint: URL): { summary: string; fix: strin
   };
 }
 
+/** How a resource that clients accept relates to the URL used: the same, or a prefix of it. */
+function coverage(resource: URL, endpoint: URL): string {
+  const trim = (url: URL): string => url.href.replace(/\/$/, '');
+  return trim(resource) === trim(resourceOf(endpoint))
+    ? 'is the URL used'
+    : `covers the URL used, ${resourceOf(endpoint).href} (a path prefix on its origin, which the SDK clients accept)`;
+}
+
 /**
  * RFC 9728 §3.3 and the SDK clients' check: the document's `resource` is the URL the client used, or a prefix of it on
  * the same origin. `used` is the document clients read (a mismatch fails); the others only warn.
@@ -45,7 +53,9 @@ export function resourceFinding(doc: Fetched, endpoint: URL, used: boolean): Fin
       docs: AUTH_DOCS.bearer,
     };
   if (resourceCovers(resource, resourceOf(endpoint)))
-    return used ? { id, severity: 'ok', summary: `\`resource\` ${resource.href} matches the URL used` } : undefined;
+    return used
+      ? { id, severity: 'ok', summary: `\`resource\` ${named as string} ${coverage(resource, endpoint)}` }
+      : undefined;
   const mismatch = mismatchOf(resource, resourceOf(endpoint));
   return {
     id,
