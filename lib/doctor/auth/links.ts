@@ -7,7 +7,7 @@ export const AUTH_DOCS = Object.freeze({
   serverEndpoints: 'security.md#what-the-authorization-server-serves',
   serverChoices: 'security.md#security-choices',
   cors: 'security.md#browsers-origins-and-cors',
-  deployment: 'deployment.md#deployment',
+  deployment: 'deployment.md#behind-a-tls-proxy',
 });
 
 /** The fix for URLs that name the wrong scheme or host: what the app behind a proxy must be told. */
