@@ -164,7 +164,7 @@ describe('checkAuth against a resource and authorization server on https://auth.
     expect(resource.summary).toContain(`${site?.base}/mcp`);
     expect(resource.summary).toMatch(/plain http/);
     expect(resource.fix).toMatch(/trust proxy/);
-    expect(resource.docs).toBe('deployment.md#deployment');
+    expect(resource.docs).toBe('deployment.md#behind-a-tls-proxy');
   });
 
   it('fails a challenge naming metadata over plain http, and warns of one on another origin', async () => {
