@@ -111,14 +111,18 @@ async function postFindings(ctx: DoctorContext, origin: string): Promise<Finding
     ];
   const exposed = listOf(reply, 'access-control-expose-headers');
   const missing = EXPOSED_HEADERS.filter((h) => !exposed.includes(h) && !exposed.includes('*'));
+  // Each is needed when it is sent: the session id when the server keeps sessions, the challenge when it asks for a token.
+  const needed = missing.filter((h) =>
+    h === 'mcp-session-id' ? headerOf(reply, h) !== undefined : reply.status === 401,
+  );
   if (missing.length > 0)
     return [
       {
         id: 'cors.exposed-headers',
-        severity: 'fail',
+        severity: needed.length > 0 ? 'fail' : 'warn',
         summary: `headers the page cannot read: ${missing.join(', ')}`,
         detail: `Access-Control-Expose-Headers: ${headerOf(reply, 'access-control-expose-headers') ?? '(none)'}`,
-        fix: 'Expose Mcp-Session-Id (the page must send it back) and WWW-Authenticate (it starts sign-in).',
+        fix: 'Expose Mcp-Session-Id (the page must send it back) and WWW-Authenticate (it starts sign-in), on every answer.',
         docs: DOCS,
       },
     ];
