@@ -13,7 +13,7 @@ function unsupported(reply: RpcReply): Finding {
     severity: 'info',
     summary: `the server speaks only the 2025 era (server/discover: HTTP ${reply.http.status}${error ? `, ${String(error.code)}` : ''})`,
     detail: '2026-07-28 clients fall back to initialize; nothing to fix unless you want the 2026 era.',
-    docs: 'protocol.md',
+    docs: 'doctor.md#era2026',
   };
 }
 

@@ -32,7 +32,7 @@ function schemaProblems(tool: Record<string, unknown>, key: 'inputSchema' | 'out
   try {
     createSchemaValidator().compile(schema, label);
   } catch (error) {
-    problems.push((error as Error).message);
+    problems.push((error as Error).message.replace(/^mcpRouter: /, ''));
   }
   return problems;
 }
