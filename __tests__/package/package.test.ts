@@ -3,7 +3,7 @@
 // examples of README.md and docs/ against with skipLibCheck off, and run them so that the official SDK client gets
 // what their documents promise.
 
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -302,6 +302,26 @@ const server = app.listen(0, '127.0.0.1', async () => {
     expect(output.trim()).toBe(
       '200 {"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"5"}],"structuredContent":{"result":5}}}',
     );
+  });
+
+  it('installs the doctor as a command: `express-mcp-router` in node_modules/.bin runs, and says unreachable with exit 2', () => {
+    const bin = join(dir(), 'node_modules', '.bin', 'express-mcp-router');
+    const help = spawnSync(bin, ['--help'], { cwd: dir(), encoding: 'utf8', env: { PATH: process.env.PATH } });
+    expect({ status: help.status, usage: help.stdout.split('\n')[0] }).toEqual({
+      status: 0,
+      usage: 'Usage: express-mcp-router doctor <url> [options]',
+    });
+    // Port 9 (discard) on loopback: nothing listens there in a test run.
+    const run = spawnSync(bin, ['doctor', 'http://127.0.0.1:9/mcp', '--json'], {
+      cwd: dir(),
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH },
+    });
+    expect(run.status).toBe(2);
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      exitCode: 2,
+      findings: [{ id: 'reach.refused' }, { id: 'reach.stopped' }],
+    });
   });
 
   it("compiles the documents' examples with skipLibCheck off: its own tsc exits 0 and prints nothing but the files it read (--listFiles)", async () => {
