@@ -4,7 +4,16 @@
 // what their documents promise.
 
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { Client as SdkClient, type Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -304,19 +313,22 @@ const server = app.listen(0, '127.0.0.1', async () => {
     );
   });
 
-  it('installs the doctor as a command: `express-mcp-router` in node_modules/.bin runs, and says unreachable with exit 2', () => {
-    const bin = join(dir(), 'node_modules', '.bin', 'express-mcp-router');
-    const help = spawnSync(bin, ['--help'], { cwd: dir(), encoding: 'utf8', env: { PATH: process.env.PATH } });
+  it("ships the doctor as the package's command: its bin starts with a shebang, runs, and says unreachable with exit 2", () => {
+    // The app has the tarball unpacked, not installed by npm: no node_modules/.bin link, so the bin runs through node.
+    const installed = join(dir(), 'node_modules', 'express-mcp-router');
+    const { bin } = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as {
+      bin: Record<string, string>;
+    };
+    const script = join(installed, bin['express-mcp-router'] as string);
+    expect(readFileSync(script, 'utf8').split('\n')[0]).toBe('#!/usr/bin/env node');
+    const options = { cwd: dir(), encoding: 'utf8', env: { PATH: process.env.PATH } } as const;
+    const help = spawnSync(process.execPath, [script, '--help'], options);
     expect({ status: help.status, usage: help.stdout.split('\n')[0] }).toEqual({
       status: 0,
       usage: 'Usage: express-mcp-router doctor <url> [options]',
     });
     // Port 9 (discard) on loopback: nothing listens there in a test run.
-    const run = spawnSync(bin, ['doctor', 'http://127.0.0.1:9/mcp', '--json'], {
-      cwd: dir(),
-      encoding: 'utf8',
-      env: { PATH: process.env.PATH },
-    });
+    const run = spawnSync(process.execPath, [script, 'doctor', 'http://127.0.0.1:9/mcp', '--json'], options);
     expect(run.status).toBe(2);
     expect(JSON.parse(run.stdout)).toMatchObject({
       exitCode: 2,

@@ -59,7 +59,10 @@ async function preflightFindings(ctx: DoctorContext, origin: string): Promise<Fi
       {
         id: 'cors.preflight',
         severity: 'fail',
-        summary: `the preflight from ${origin} is refused${refused.length ? ` (headers not allowed: ${refused.join(', ')})` : ''}`,
+        summary:
+          reply.status >= 300 || !originAllowed(reply, origin)
+            ? `the preflight from ${origin} is refused (OPTIONS → ${reply.status})`
+            : `the preflight from ${origin} does not allow ${refused.length ? `the headers ${refused.join(', ')}` : 'POST'}`,
         detail: `OPTIONS → ${reply.status}, Access-Control-Allow-Origin: ${headerOf(reply, 'access-control-allow-origin') ?? '(none)'}, Allow-Headers: ${headerOf(reply, 'access-control-allow-headers') ?? '(none)'}`,
         fix: `Allow the origin and MCP's request headers (this router: add ${origin} to \`origins\`).`,
         docs: DOCS,

@@ -3,7 +3,7 @@
 import type { Check, DoctorContext } from './context';
 import type { Finding } from './finding';
 import { headerOf } from './http';
-import { endSession, errorOf, excerpt, INITIALIZE_PARAMS, post, resultOf, type RpcReply } from './mcp';
+import { counted, endSession, errorOf, excerpt, INITIALIZE_PARAMS, post, resultOf, type RpcReply } from './mcp';
 
 /** How many requests, each on a fresh connection, try the session: enough to land on two instances of a round robin. */
 export const SESSION_PROBES = 4;
@@ -140,7 +140,7 @@ async function listFinding(
     return {
       id: 'era2025.tools-list',
       severity: 'ok',
-      summary: `tools/list: ${tools.length} tools (${list.format} reply)`,
+      summary: `tools/list: ${counted(tools.length, 'tool')} (${list.format} reply)`,
     };
   const error = errorOf(list);
   return {

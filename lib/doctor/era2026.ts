@@ -2,7 +2,7 @@
 
 import type { Check } from './context';
 import type { Finding } from './finding';
-import { errorOf, excerpt, isRecord, post2026, resultOf, VERSION_2026, type RpcReply } from './mcp';
+import { counted, errorOf, excerpt, isRecord, post2026, resultOf, VERSION_2026, type RpcReply } from './mcp';
 import { forbiddenFinding } from './era2025';
 import { META_KEYS } from '../core/protocol/era-2026/request-meta';
 
@@ -58,7 +58,7 @@ async function listFinding(ctx: Parameters<Check>[0], discovered: Record<string,
     return {
       id: 'era2026.tools-list',
       severity: 'ok',
-      summary: `tools/list (2026-07-28): ${result.tools.length} tools (${list.format} reply)`,
+      summary: `tools/list (2026-07-28): ${counted(result.tools.length, 'tool')} (${list.format} reply)`,
     };
   const error = errorOf(list);
   return {

@@ -71,6 +71,11 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** `n` and the noun, plural unless one: `1 tool`, `3 tools`. */
+export function counted(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
 /** The start of a body, for a finding's detail. */
 export function excerpt(text: string, length = 200): string {
   const flat = text.replace(/\s+/g, ' ').trim();
@@ -240,6 +245,7 @@ export async function listAllTools(
   for (let page = 0; page < maxPages; page++) {
     const reply = await conversation.request('tools/list', cursor === undefined ? {} : { cursor });
     bytes += Buffer.byteLength(reply.http.body);
+    if (reply.http.truncated) return { tools, bytes, error: `a page of the list is larger than the doctor reads` };
     const result = resultOf(reply);
     if (result === undefined || !Array.isArray(result.tools)) {
       const error = errorOf(reply);

@@ -4,7 +4,7 @@ import { DEFAULT_KEEP_ALIVE_MS } from '../options';
 import type { Check, DoctorContext } from './context';
 import type { Finding } from './finding';
 import { exchange, headerOf, type HttpHead, type HttpRequest } from './http';
-import { ACCEPT_BOTH, baseHeaders, converse, envelope2026, VERSION_2026, type Conversation } from './mcp';
+import { ACCEPT_BOTH, baseHeaders, converse, counted, envelope2026, VERSION_2026, type Conversation } from './mcp';
 
 /** How long the stream area watches and waits. */
 export interface StreamSettings {
@@ -73,7 +73,7 @@ function keepAliveFinding(watched: Watched, settings: StreamSettings): Finding {
   return {
     id: 'stream.keepalive',
     severity: 'ok',
-    summary: `${times.length} keep-alive comments, at most ${seconds(longest)} apart`,
+    summary: `${counted(times.length, 'keep-alive comment')}, at most ${seconds(longest)} apart`,
   };
 }
 

@@ -4,7 +4,7 @@ import { TOOL_NAME } from '../core/registry/tools';
 import { createSchemaValidator } from '../core/schema/validator';
 import type { Check, DoctorContext } from './context';
 import type { Finding } from './finding';
-import { converse, errorOf, excerpt, isRecord, listAllTools, resultOf, type Conversation } from './mcp';
+import { converse, counted, errorOf, excerpt, isRecord, listAllTools, resultOf, type Conversation } from './mcp';
 
 /** A schema larger than this costs every model that reads the list its context: a warning. */
 export const SCHEMA_WARN_BYTES = 16 * 1024;
@@ -72,7 +72,7 @@ function hygieneFindings(tools: Record<string, unknown>[], bytes: number): Findi
     findings.push({
       id: 'tools.schema',
       severity: 'fail',
-      summary: `${schemaErrors.length} schema problems: ${excerpt(schemaErrors[0] as string, 160)}`,
+      summary: `${counted(schemaErrors.length, 'schema problem')}: ${excerpt(schemaErrors[0] as string, 160)}`,
       detail: schemaErrors.slice(0, NAMED * 2).join('\n'),
       fix: 'Give each tool an inputSchema (and outputSchema, if any) that is a valid JSON Schema 2020-12 object schema; clients validate with it.',
       docs: DOCS,
@@ -105,7 +105,7 @@ function hygieneFindings(tools: Record<string, unknown>[], bytes: number): Findi
     findings.push({
       id: 'tools.hygiene',
       severity: 'ok',
-      summary: `${tools.length} tools: names, schemas and descriptions fine`,
+      summary: `${counted(tools.length, 'tool')}: names, schemas and descriptions fine`,
     });
   return findings;
 }
