@@ -115,6 +115,15 @@ describe('broken setups', () => {
     expect(report.exitCode).toBe(1);
   });
 
+  it('a tool that streams progress: its events spread over the call directly, all at the end through a buffering proxy', async () => {
+    const app = await serve(routerApp());
+    const direct = await runDoctor({ url: endpointOf(app), calls: ['slow'] }, testSettings());
+    expect(severities(direct)).toMatchObject({ 'tools.call': 'ok', 'stream.call-spread': 'ok' });
+    const front = await proxy([app.port], { kind: 'buffer' });
+    const buffered = await runDoctor({ url: endpointOf(front), calls: ['slow'] }, testSettings());
+    expect(severities(buffered)).toMatchObject({ 'tools.call': 'ok', 'stream.call-buffered': 'warn' });
+  });
+
   it('a proxy that cuts streams: the cut is reported with its time', async () => {
     const app = await serve(routerApp());
     const front = await proxy([app.port], { kind: 'cut', cutMs: 200 });

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo, LookupFunction, Socket } from 'node:net';
 import express, { type Express } from 'express';
-import { mcpRouter, type McpRouter, type McpRouterOptions } from '../../lib';
+import { mcpRouter, type McpRouter, type McpRouterOptions, type RequestContext } from '../../lib';
 import type { DoctorSettings } from '../../lib/doctor/run';
 import type { Finding, Severity } from '../../lib/doctor/finding';
 import type { Report } from '../../lib/doctor/run';
@@ -88,6 +88,18 @@ export function routerApp(options: Partial<McpRouterOptions> = {}, write: () => 
     handler: async () => {
       write();
       return 'written';
+    },
+  });
+  mcp.tool({
+    name: 'slow',
+    description: 'Reports progress three times over 1.2 s',
+    inputSchema: { type: 'object' },
+    handler: async (_args: unknown, ctx: RequestContext) => {
+      for (let step = 1; step <= 3; step++) {
+        await ctx.progress(step, 3);
+        await new Promise((resolve) => setTimeout(resolve, 400));
+      }
+      return 'done';
     },
   });
   const app = express();

@@ -52,6 +52,8 @@ export interface HttpReply extends HttpHead {
   readonly timedOut: boolean;
   /** ms from sending to the last byte. */
   readonly elapsedMs: number;
+  /** ms from sending to the first byte of the body; absent for an empty body. */
+  readonly firstByteMs?: number;
 }
 
 /** How an exchange ended: the body whole, cut at `maxBytes`, or cut at `timeoutMs`. */
@@ -200,14 +202,18 @@ export function exchange(
 export async function send(settings: HttpSettings, request: HttpRequest): Promise<HttpReply> {
   let head: HttpHead | undefined;
   let body = '';
+  let firstByteMs: number | undefined;
   const end = await exchange(
     settings,
     request,
     (h) => (head = h),
-    (chunk) => (body += chunk),
+    (chunk, atMs) => {
+      body += chunk;
+      firstByteMs ??= atMs;
+    },
   );
   if (head === undefined) throw new HttpFailure('the connection closed before an answer', 'ECONNRESET');
-  return { ...head, body, ...end };
+  return { ...head, body, ...end, ...(firstByteMs === undefined ? {} : { firstByteMs }) };
 }
 
 /**

@@ -157,7 +157,8 @@ export function post2026(
   headers: Record<string, string> = {},
 ): Promise<RpcReply> {
   const name = method === 'tools/call' || method === 'prompts/get' ? params.name : undefined;
-  return post(ctx, method, { ...params, _meta: envelope2026() }, id, {
+  const meta = isRecord(params._meta) ? params._meta : {};
+  return post(ctx, method, { ...params, _meta: { ...meta, ...envelope2026() } }, id, {
     'mcp-protocol-version': VERSION_2026,
     'mcp-method': method,
     ...(typeof name === 'string' ? { 'mcp-name': name } : {}),

@@ -4,13 +4,26 @@ import { TOOL_NAME } from '../core/registry/tools';
 import { createSchemaValidator } from '../core/schema/validator';
 import type { Check, DoctorContext } from './context';
 import type { Finding } from './finding';
-import { converse, counted, errorOf, excerpt, isRecord, listAllTools, resultOf, type Conversation } from './mcp';
+import {
+  converse,
+  counted,
+  errorOf,
+  excerpt,
+  isRecord,
+  listAllTools,
+  resultOf,
+  type Conversation,
+  type RpcReply,
+} from './mcp';
 
 /** A schema larger than this costs every model that reads the list its context: a warning. */
 export const SCHEMA_WARN_BYTES = 16 * 1024;
 
 /** A whole tools list larger than this is a warning: clients load it on every connection. */
 export const LIST_WARN_BYTES = 256 * 1024;
+
+/** A call shorter than this says nothing of buffering: its events may all come at once anyway. */
+export const CALL_SPREAD_MIN_MS = 1_000;
 
 /** At most this many tools are named in one finding. */
 const NAMED = 5;
@@ -110,16 +123,49 @@ function hygieneFindings(tools: Record<string, unknown>[], bytes: number): Findi
   return findings;
 }
 
-async function callFinding(
-  ctx: DoctorContext,
-  conversation: Conversation,
-  name: string,
-  listed: boolean,
-): Promise<Finding> {
-  if (!listed)
-    return { id: 'tools.call', severity: 'fail', summary: `--call ${name}: no such tool in the list`, docs: DOCS };
+/** A called tool's SSE reply: whether its events came as they were sent, or all at the end (a proxy's buffering). */
+export function spreadFinding(name: string, reply: RpcReply): Finding[] {
+  const { elapsedMs, firstByteMs } = reply.http;
+  if (
+    reply.format !== 'sse' ||
+    reply.messages.length < 2 ||
+    firstByteMs === undefined ||
+    elapsedMs < CALL_SPREAD_MIN_MS
+  )
+    return [];
+  if (firstByteMs >= elapsedMs * 0.9)
+    return [
+      {
+        id: 'stream.call-buffered',
+        severity: 'warn',
+        summary: `${name}'s ${counted(reply.messages.length, 'event')} came all at once, at the end of ${Math.round(elapsedMs)} ms`,
+        detail: `first byte after ${Math.round(firstByteMs)} ms`,
+        fix: 'A proxy buffers SSE replies: progress reaches the client only when the call ends. Turn buffering off for the MCP path (nginx: `proxy_buffering off;`).',
+        docs: 'deployment.md#deployment',
+      },
+    ];
+  return [
+    {
+      id: 'stream.call-spread',
+      severity: 'ok',
+      summary: `${name}'s ${counted(reply.messages.length, 'event')} arrived over the call (first after ${Math.round(firstByteMs)} of ${Math.round(elapsedMs)} ms)`,
+    },
+  ];
+}
+
+/** Calls a listed tool once: what came back, as a finding, and (when it streamed) how its events arrived. */
+async function callFindings(ctx: DoctorContext, conversation: Conversation, name: string): Promise<Finding[]> {
   const args = ctx.target.args?.[name] ?? {};
-  const reply = await conversation.request('tools/call', { name, arguments: args });
+  // A progress token lets a tool that reports progress stream it (MCP utilities › progress): evidence of buffering.
+  const reply = await conversation.request('tools/call', {
+    name,
+    arguments: args,
+    _meta: { progressToken: `doctor-${name}` },
+  });
+  return [callFinding(name, reply), ...spreadFinding(name, reply)];
+}
+
+function callFinding(name: string, reply: RpcReply): Finding {
   const result = resultOf(reply);
   if (result && result.isError === true)
     return {
@@ -177,7 +223,19 @@ export const checkTools: Check = async (ctx) => {
           ? [{ id: 'tools.list', severity: 'fail', summary: `tools/list failed: ${error}`, docs: DOCS }]
           : hygieneFindings(tools, bytes);
     const names = new Set(tools.map((t) => t.name));
-    for (const name of ctx.target.calls) findings.push(await callFinding(ctx, conversation, name, names.has(name)));
+    for (const name of ctx.target.calls)
+      findings.push(
+        ...(names.has(name)
+          ? await callFindings(ctx, conversation, name)
+          : [
+              {
+                id: 'tools.call',
+                severity: 'fail',
+                summary: `--call ${name}: no such tool in the list`,
+                docs: DOCS,
+              } satisfies Finding,
+            ]),
+      );
     return findings;
   } finally {
     await conversation.close();
