@@ -168,6 +168,55 @@ describe('broken setups', () => {
   });
 });
 
+describe('the server card', () => {
+  /** The router, with `card(url)` served as its card at /mcp/server-card (a stand-in for any server's). */
+  async function withCard(type: string, card: (url: string) => string): Promise<URL> {
+    const app = express();
+    let url = '';
+    app.get('/mcp/server-card', (_req, res) => void res.type(type).send(card(url)));
+    app.use(routerApp());
+    const listening = await serve(app);
+    url = endpointOf(listening).href;
+    return endpointOf(listening);
+  }
+  const remotes = (url: string): string => JSON.stringify({ name: 'x', remotes: [{ type: 'streamable-http', url }] });
+
+  it('names the URL used: ok; names another: warned; not JSON: failed; wrong media type: warned', async () => {
+    const named = await runDoctor(
+      { url: await withCard('application/mcp-server-card+json', remotes), calls: [] },
+      testSettings(),
+    );
+    expect(severities(named)['card.remotes']).toBe('ok');
+    const other = await runDoctor(
+      { url: await withCard('application/json', () => remotes('http://127.0.0.1:1/mcp')), calls: [] },
+      testSettings(),
+    );
+    expect(severities(other)).toMatchObject({ 'card.remotes': 'warn', 'card.media-type': 'warn' });
+    const broken = await runDoctor(
+      { url: await withCard('application/json', () => '<html>'), calls: [] },
+      testSettings(),
+    );
+    expect(severities(broken)['card.json']).toBe('fail');
+  });
+});
+
+describe('bounds', () => {
+  it('an area not done by the deadline is reported, and the later ones are not run', async () => {
+    const listening = await serve(routerApp());
+    const report = await runDoctor({ url: endpointOf(listening), calls: [] }, { ...testSettings(), deadlineMs: 1 });
+    expect(report.findings.filter((f) => f.id.endsWith('.deadline')).map((f) => f.id)).toEqual([
+      'reach.deadline',
+      'era2025.deadline',
+      'era2026.deadline',
+      'auth.deadline',
+      'stream.deadline',
+      'cors.deadline',
+      'tools.deadline',
+      'card.deadline',
+    ]);
+  });
+});
+
 describe('TLS', () => {
   it('trusted by --ca: certificate, expiry and HTTP version told', async () => {
     const listening = await serveTls(routerApp());
