@@ -3,8 +3,17 @@
 // examples of README.md and docs/ against with skipLibCheck off, and run them so that the official SDK client gets
 // what their documents promise.
 
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { Client as SdkClient, type Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -302,6 +311,29 @@ const server = app.listen(0, '127.0.0.1', async () => {
     expect(output.trim()).toBe(
       '200 {"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"5"}],"structuredContent":{"result":5}}}',
     );
+  });
+
+  it("ships the doctor as the package's command: its bin starts with a shebang, runs, and says unreachable with exit 2", () => {
+    // The app has the tarball unpacked, not installed by npm: no node_modules/.bin link, so the bin runs through node.
+    const installed = join(dir(), 'node_modules', 'express-mcp-router');
+    const { bin } = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as {
+      bin: Record<string, string>;
+    };
+    const script = join(installed, bin['express-mcp-router'] as string);
+    expect(readFileSync(script, 'utf8').split('\n')[0]).toBe('#!/usr/bin/env node');
+    const options = { cwd: dir(), encoding: 'utf8', env: { PATH: process.env.PATH } } as const;
+    const help = spawnSync(process.execPath, [script, '--help'], options);
+    expect({ status: help.status, usage: help.stdout.split('\n')[0] }).toEqual({
+      status: 0,
+      usage: 'Usage: express-mcp-router doctor <url> [options]',
+    });
+    // Port 9 (discard) on loopback: nothing listens there in a test run.
+    const run = spawnSync(process.execPath, [script, 'doctor', 'http://127.0.0.1:9/mcp', '--json'], options);
+    expect(run.status).toBe(2);
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      exitCode: 2,
+      findings: [{ id: 'reach.refused' }, { id: 'reach.stopped' }],
+    });
   });
 
   it("compiles the documents' examples with skipLibCheck off: its own tsc exits 0 and prints nothing but the files it read (--listFiles)", async () => {

@@ -13,6 +13,8 @@ export interface DoctorTarget {
   readonly origin?: string;
   /** `--call`: tools the doctor may call (no other write is ever made). */
   readonly calls: readonly string[];
+  /** `--args`: the arguments of each tool `calls` names, by tool name; `{}` for one not named. */
+  readonly args?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 }
 
 /** A check's inputs. */

@@ -2,8 +2,8 @@
 
 import http from 'node:http';
 import https from 'node:https';
-import type { LookupFunction, Socket } from 'node:net';
-import { rootCertificates, type PeerCertificate, type TLSSocket } from 'node:tls';
+import { isIP, type LookupFunction, type Socket } from 'node:net';
+import { connect as connectTls, rootCertificates, type PeerCertificate, type TLSSocket } from 'node:tls';
 
 /** How the doctor reaches servers: fixed for a run. */
 export interface HttpSettings {
@@ -52,6 +52,8 @@ export interface HttpReply extends HttpHead {
   readonly timedOut: boolean;
   /** ms from sending to the last byte. */
   readonly elapsedMs: number;
+  /** ms from sending to the first byte of the body; absent for an empty body. */
+  readonly firstByteMs?: number;
 }
 
 /** How an exchange ended: the body whole, cut at `maxBytes`, or cut at `timeoutMs`. */
@@ -200,12 +202,51 @@ export function exchange(
 export async function send(settings: HttpSettings, request: HttpRequest): Promise<HttpReply> {
   let head: HttpHead | undefined;
   let body = '';
+  let firstByteMs: number | undefined;
   const end = await exchange(
     settings,
     request,
     (h) => (head = h),
-    (chunk) => (body += chunk),
+    (chunk, atMs) => {
+      body += chunk;
+      firstByteMs ??= atMs;
+    },
   );
   if (head === undefined) throw new HttpFailure('the connection closed before an answer', 'ECONNRESET');
-  return { ...head, body, ...end };
+  return { ...head, body, ...end, ...(firstByteMs === undefined ? {} : { firstByteMs }) };
+}
+
+/**
+ * The protocols a TLS server agrees to over ALPN when offered HTTP/2 and HTTP/1.1 (RFC 7301): `h2`, `http/1.1`, or
+ * undefined when it names none. The doctor's requests speak HTTP/1.1; this says what an HTTP/2 client would get.
+ *
+ * @example
+ * ```ts
+ * const alpn = await alpnOf(settings, new URL('https://mcp.example.com/mcp'));
+ * ```
+ */
+export function alpnOf(settings: HttpSettings, url: URL): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const socket = connectTls({
+      host: url.hostname.replace(/^\[|\]$/g, ''),
+      port: Number(url.port || 443),
+      ...(isIP(url.hostname.replace(/^\[|\]$/g, '')) ? {} : { servername: url.hostname }),
+      ALPNProtocols: ['h2', 'http/1.1'],
+      ...(settings.ca !== undefined ? { ca: [...rootCertificates, settings.ca] } : {}),
+      ...(settings.lookup ? { lookup: settings.lookup } : {}),
+      timeout: settings.timeoutMs,
+    });
+    socket.once('secureConnect', () => {
+      const alpn = socket.alpnProtocol;
+      socket.destroy();
+      resolve(typeof alpn === 'string' ? alpn : undefined);
+    });
+    socket.once('timeout', () => {
+      socket.destroy();
+      reject(new HttpFailure(`no TLS handshake within ${settings.timeoutMs} ms`, 'ETIMEDOUT'));
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) =>
+      reject(new HttpFailure(error.message, error.code ?? 'ETLS')),
+    );
+  });
 }

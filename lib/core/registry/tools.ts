@@ -93,7 +93,8 @@ export interface ToolMode {
 
 const ANY_VALUE: CompiledSchema = () => ({ ok: true });
 
-const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+/** MCP 2025-11-25 tools › Tool Names: 1–128 characters of A-Z a-z 0-9 _ . - (the doctor checks other servers' names with it). */
+export const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 const NO_ARGUMENTS_SCHEMA: JsonSchema = { type: 'object', additionalProperties: false };
 
 /** What a checked tool definition settles besides its schemas: its name, and when and how it runs as a task. */
