@@ -97,7 +97,7 @@ it('the text report groups by area in order and prints a finding’s detail, fix
   const report = await runDoctor({ url: endpointOf(listening), calls: [] }, testSettings());
   const text = formatText(report, (page) => `DOCS/${page}`);
   const areas = text.split('\n').filter((line) => /^[a-z0-9]+$/.test(line));
-  expect(areas).toEqual(['reach', 'tls', 'era2025', 'era2026', 'stream', 'cors', 'tools', 'card']);
+  expect(areas).toEqual(['reach', 'tls', 'era2025', 'era2026', 'auth', 'stream', 'cors', 'tools', 'card']);
   expect(text).toMatch(
     /! no keep-alive comment in the 0\.6 s watched {2}\[stream\.no-keepalive\]\n {6}.+\n {6}fix: .+\n {6}docs: DOCS\/deployment\.md#deployment/,
   );
