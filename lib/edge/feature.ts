@@ -1,6 +1,6 @@
 // RouterFeature, the one seam a wing hangs on: its options resolved once, then installed on the narrow host the router lends it.
 
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Router } from 'express';
 import type { McpLogger } from '../core/logger';
 import type { MethodTable } from '../core/protocol/methods/method-spec';
@@ -12,6 +12,7 @@ import type { ServerEvent } from './store/server-events';
 import type { McpStore } from './store/shared-store';
 import type { McpObserver } from '../core/observe/observer';
 import type { AuthInfo } from '../core/registry/request-context';
+import type { Era } from '../core/versions';
 
 /** Who the router is, as features name it to others (an upstream's client info, an app's `ui://` authority). */
 export interface ServerIdentity {
@@ -33,6 +34,8 @@ export interface HostRoutes {
  */
 export interface FeatureHost {
   readonly serverInfo: ServerIdentity;
+  /** The protocol eras the endpoint serves (`eras` option). */
+  readonly eras: readonly Era[];
   readonly logger: McpLogger;
   /** The shared store (`store` option), when given: what several instances share. */
   readonly store: McpStore | undefined;
@@ -52,6 +55,12 @@ export interface FeatureHost {
   isAllowedHost(req: IncomingMessage): boolean;
   /** Whether the Host names this server on the operator's word (`createHostVouch`): URLs made from it may check signed claims. */
   isVouchedHost(req: IncomingMessage): boolean;
+  /**
+   * Serves a public document at `<mount path><path>` (GET, HEAD, OPTIONS; the handler answers every method): answered
+   * first in the front door, after the Host syntax check and before the Origin check, CORS, authentication and the
+   * rate limit, as the router's RFC 9728 metadata is. The handler makes its own Host check and CORS answer.
+   */
+  publicDocument(path: string, handler: (req: IncomingMessage, res: ServerResponse) => void): void;
   /** Runs before the endpoint answers a request (after the front door admitted it). */
   beforeEndpoint(step: (req: IncomingMessage) => void): void;
   /**
