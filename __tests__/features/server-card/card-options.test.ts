@@ -105,6 +105,11 @@ describe('the serverCard option', () => {
     });
   });
 
+  it('keeps URLs as written', () => {
+    const card = { websiteUrl: 'https://example.com', repository: { url: 'https://github.com/e/i', source: 'github' } };
+    expect(resolveServerCard({ ...BASE, serverCard: card })).toMatchObject(card);
+  });
+
   it("never writes to the caller's options", () => {
     const serverCard = Object.freeze({
       repository: Object.freeze({ url: 'https://github.com/e/i', source: 'github' }),

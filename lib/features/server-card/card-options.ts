@@ -94,7 +94,8 @@ export function resolveServerCard(options: ServerCardRouterOptions): CardIdentit
   };
   const title = cardText(read, 'title', options.title, false);
   if (title !== undefined) identity.title = title;
-  const websiteUrl = read.url('websiteUrl')?.href ?? options.websiteUrl;
+  // Checked as URLs, kept as written: the card says what the router's serverInfo says.
+  const websiteUrl = read.url('websiteUrl') === undefined ? options.websiteUrl : String(read.raw('websiteUrl'));
   if (websiteUrl !== undefined) identity.websiteUrl = websiteUrl;
   const repository = cardRepository(read);
   if (repository !== undefined) identity.repository = repository;
@@ -141,7 +142,7 @@ function cardRepository(read: OptionReader<ServerCardOptions>): Readonly<Record<
   if (read.raw('repository') === undefined) return undefined;
   const repo = read.nested('repository', REPOSITORY_KEYS);
   const repository: Record<string, string> = {
-    url: repo.url('url', { required: true }).href,
+    url: repo.url('url', { required: true }) && String(repo.raw('url')),
     source: repo.string('source', { nonEmpty: true, required: true }),
   };
   const subfolder = repo.string('subfolder', { nonEmpty: true });
