@@ -1,4 +1,4 @@
-// The front door: Host syntax (400), Origin/Host (403), CORS, who is calling, rate limit by caller, then 401/403, run with the endpoint as one layer.
+// The front door: Host syntax (400), public documents, Origin/Host (403), CORS, who is calling, rate limit by caller, then 401/403, run with the endpoint as one layer.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CorsOptions } from 'cors';
@@ -40,9 +40,9 @@ export interface FrontDoorAuth {
 
 /**
  * The front door and what it guards as one middleware: in order, a malformed or repeated Host (400), the
- * features' public documents, the router's own metadata (with auth), Origin/Host (403), CORS (preflights end here), who is calling, the rate
- * limit by caller (express-rate-limit), 401/403, then `inner` (the endpoint). Everything is built now; a request
- * allocates nothing here.
+ * features' public documents, the router's own metadata (with auth), Origin/Host (403), CORS (preflights end here),
+ * who is calling, the rate limit by caller (express-rate-limit), 401/403, then `inner` (the endpoint). Everything is
+ * built now; a request allocates nothing here.
  *
  * @param principalOf - the authenticated subject of a request, for the rate limit's key
  * @param inner - what runs once the request is let in
