@@ -3,6 +3,7 @@
 import express, { type Express } from 'express';
 import request from 'supertest';
 import { mcpRouter, type McpRouterOptions } from '../../../lib';
+import { silentLogger } from '../../helpers/messages';
 
 const SCHEMA = 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json';
 const ALL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2026-07-28'];
@@ -167,11 +168,31 @@ describe('the Server Card', () => {
     expect(JSON.parse(res.text).remotes[0].url).toBe('http://mcp.example.com/mcp');
   });
 
-  it('names the public scheme behind a proxy Express trusts', async () => {
+  it('names the public scheme and host behind a proxy Express trusts', async () => {
     const proxied = appWith({ allowedHosts: ['mcp.example.com'] });
     proxied.set('trust proxy', 'loopback');
-    const res = await send(proxied, 'get').set('Host', 'mcp.example.com').set('X-Forwarded-Proto', 'https').expect(200);
+    const res = await request(proxied)
+      .get('/mcp/server-card')
+      .set('Host', '127.0.0.1:8080')
+      .set('X-Forwarded-Host', 'mcp.example.com')
+      .set('X-Forwarded-Proto', 'https')
+      .expect(200);
     expect(JSON.parse(res.text).remotes[0].url).toBe('https://mcp.example.com/mcp');
+    await request(proxied).get('/mcp/server-card').set('X-Forwarded-Host', 'evil.example').expect(403);
+  });
+
+  it('names publicUrl whatever the request says, one card for every Host allowed', async () => {
+    const fixed = appWith({
+      publicUrl: 'https://mcp.example.com/tools/mcp',
+      allowedHosts: ['a.internal', 'b.internal'],
+      // The router warns that these Hosts are not publicUrl's (edge/security/public-url.ts): not what is tested here.
+      logger: silentLogger(),
+    });
+    const a = await request(fixed).get('/mcp/server-card').set('Host', 'a.internal').expect(200);
+    const b = await request(fixed).get('/mcp/server-card').set('Host', 'b.internal').expect(200);
+    expect(JSON.parse(a.text).remotes[0].url).toBe('https://mcp.example.com/tools/mcp');
+    expect(b.text).toBe(a.text);
+    expect(b.headers.etag).toBe(a.headers.etag);
   });
 
   it('is off by default: the request passes on to the app, as the metadata does without auth', async () => {

@@ -9,8 +9,7 @@ export const serverCardFeature: RouterFeature<ServerCardRouterOptions, CardIdent
   key: 'server-card',
   resolve: (options) => resolveServerCard(options),
   install: (host, identity) => {
-    if (identity !== undefined)
-      host.publicDocument(SERVER_CARD_PATH, createServerCardHandler(identity, host.eras, host.isAllowedHost));
+    if (identity !== undefined) host.publicDocument(SERVER_CARD_PATH, createServerCardHandler(identity, host));
     return { api: {} };
   },
 };

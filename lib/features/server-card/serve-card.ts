@@ -8,7 +8,7 @@ import { noneMatchHits, strongEntityTag } from '../../edge/http/entity-tag';
 import { rejectHostOfDocument } from '../../edge/http/host-header';
 import { createMethodNotAllowedHandler } from '../../edge/http/not-allowed';
 import { allowAnyOrigin, publicCorsHeaders } from '../../edge/http/public-cors';
-import { originOf, type ExpressRequest } from '../../edge/security/resource-metadata';
+import type { ExpressRequest, PublicUrls } from '../../edge/security/public-url';
 import type { CardIdentity } from './card-options';
 
 /** Where the card is served, under the router's mount path (draft SEP-2127: `<streamable-http-url>/server-card`). */
@@ -31,23 +31,28 @@ interface CardBytes {
   readonly etag: string;
 }
 
+/** What the card handler takes from the router. */
+export interface ServerCardHost {
+  /** The eras the endpoint serves: their revisions are the remote's `supportedProtocolVersions`. */
+  readonly eras: readonly Era[];
+  /** The `allowedHosts` decision: the card names the Host's origin, as the metadata does. */
+  isAllowedHost(req: IncomingMessage): boolean;
+  /** The router's public URLs: the remote is the endpoint's, as the protected-resource metadata names it. */
+  readonly publicUrls: PublicUrls;
+}
+
 /**
- * Creates the handler of the card. It names the endpoint at the URL the client reached (the origin and mount path,
- * as the protected-resource metadata does), so the card is made once per such URL and kept, bounded.
+ * Creates the handler of the card. It names the endpoint's public URL (`publicUrl`, else the origin the client
+ * reached and the mount path), so the card is made once per such URL and kept, bounded: once in all with `publicUrl`.
  *
  * @param identity - the checked identity (`resolveServerCard`)
- * @param eras - the eras the endpoint serves: their revisions are the remote's `supportedProtocolVersions`
- * @param isAllowedHost - the `allowedHosts` decision: the card names the Host's origin, as the metadata does
  * @example
  * ```ts
- * host.publicDocument(SERVER_CARD_PATH, createServerCardHandler(identity, host.eras, host.isAllowedHost));
+ * host.publicDocument(SERVER_CARD_PATH, createServerCardHandler(identity, host));
  * ```
  */
-export function createServerCardHandler(
-  identity: CardIdentity,
-  eras: readonly Era[],
-  isAllowedHost: (req: IncomingMessage) => boolean,
-) {
+export function createServerCardHandler(identity: CardIdentity, host: ServerCardHost) {
+  const { eras, isAllowedHost, publicUrls } = host;
   const supportedProtocolVersions = eras.flatMap((era) => VERSIONS_BY_ERA[era]);
   const cardAt = memoizeBounded((url: string): CardBytes => {
     const card = {
@@ -64,7 +69,7 @@ export function createServerCardHandler(
     if (rejectHostOfDocument(isAllowedHost, req, res)) return;
     if (allowAnyOrigin(req, res, ['GET', 'HEAD'], CORS_HEADERS)) return;
     if (req.method !== 'GET' && req.method !== 'HEAD') return notAllowed(req, res);
-    const { body, etag } = cardAt(endpointUrlOf(req));
+    const { body, etag } = cardAt(publicUrls.endpointOf(req));
     // RFC 9110 §15.4.5: a 304 carries the ETag and Cache-Control a 200 would have.
     const headers = { ETag: etag, 'Cache-Control': CACHE_CONTROL };
     if (noneMatchHits(req, etag)) {
@@ -74,10 +79,4 @@ export function createServerCardHandler(
     res.writeHead(200, { ...headers, 'Content-Type': SERVER_CARD_MEDIA_TYPE, 'Content-Length': body.length });
     res.end(req.method === 'HEAD' ? undefined : body);
   };
-}
-
-/** The endpoint's public URL: the origin the client reached and the mount path, as the protected-resource metadata names it. */
-function endpointUrlOf(req: ExpressRequest): string {
-  const path = req.baseUrl ?? '';
-  return `${originOf(req)}${path === '/' ? '' : path}`;
 }
