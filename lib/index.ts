@@ -8,6 +8,8 @@ export type { McpRouterOptions } from './options';
 export type { SessionOptions } from './edge/sessions/session-options';
 export type { InputRequiredOptions } from './core/protocol/era-2026/request-state';
 export type { TelemetryOptions } from './features/telemetry/telemetry-options';
+// Experimental: the draft MCP Server Card (SEP-2127) the `serverCard` option serves.
+export type { ServerCardOptions, ServerCardRepository } from './features/server-card/card-options';
 export type { ListenOptions } from './edge/listen/listen-options';
 
 // Security: bearer auth and its metadata, browser origins, rate limits, per-item access rules.

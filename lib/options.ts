@@ -18,6 +18,7 @@ import type { InputRequiredOptions } from './core/protocol/era-2026/request-stat
 import type { TaskOptions } from './core/protocol/tasks/task-options';
 import type { McpStore } from './edge/store/shared-store';
 import type { TelemetryOptions } from './features/telemetry/telemetry-options';
+import type { ServerCardOptions } from './features/server-card/card-options';
 import type { ListenOptions } from './edge/listen/listen-options';
 import { DEFAULT_CORS_MAX_AGE_S } from './edge/security/cors';
 import { DEFAULT_RATE_LIMIT, DEFAULT_RATE_LIMIT_WINDOW_MS } from './edge/security/rate-limit';
@@ -186,4 +187,13 @@ export interface McpRouterOptions {
    * and result to its span, or `false` turns telemetry off. Defaults to `true` (no arguments, no results).
    */
   telemetry?: TelemetryOptions | boolean;
+  /**
+   * Experimental: serves an MCP Server Card (draft SEP-2127, the `experimental-ext-server-card` extension) at
+   * `<mount path>/server-card` as `application/mcp-server-card+json`: public, cached (`ETag`, `304`), readable from
+   * any origin. It names the server (`name`, `version`, `title`, `description`, `websiteUrl`, `icons`, overridden by
+   * {@link ServerCardOptions}) and the endpoint's URL with the revisions it serves; never its tools, resources or
+   * prompts. `true` takes everything from the router's options (its `name` must then be reverse-DNS, like
+   * `com.example/inventory`, and a `description` of at most 100 characters is required). Defaults to `false` (none).
+   */
+  serverCard?: ServerCardOptions | boolean;
 }

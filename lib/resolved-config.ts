@@ -114,6 +114,7 @@ export const KNOWN_OPTIONS: OptionKeys<McpRouterOptions> = {
   tasks: true,
   store: true,
   telemetry: true,
+  serverCard: true,
 };
 
 /**

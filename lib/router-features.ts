@@ -1,6 +1,6 @@
 // The router's features, in install order, and the host they are installed on: everything a wing adds to mcpRouter().
 
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Router } from 'express';
 import type { FeatureHost, HostRoutes, InstalledFeature, RouterFeature } from './edge/feature';
 import { createHostMatcher } from './edge/security/origin-host';
@@ -11,6 +11,7 @@ import { appsFeature } from './features/apps';
 import { bridgeFeature } from './features/bridge';
 import { decoratorsFeature } from './features/decorators';
 import { gatewayFeature } from './features/gateway';
+import { serverCardFeature } from './features/server-card';
 import { signInFeature } from './features/sign-in';
 import { skillsFeature } from './features/skills';
 import { telemetryFeature } from './features/telemetry';
@@ -31,6 +32,7 @@ const FEATURES = [
   decoratorsFeature,
   skillsFeature,
   gatewayFeature,
+  serverCardFeature,
 ] as const;
 
 /** What every feature adds to `mcp`, together (McpRouterApi documents each method). */
@@ -48,7 +50,10 @@ const NO_HOST_ROUTES: HostRoutes = { addRouteTool: notOffered, throughHost: notO
 type AnyFeature = RouterFeature<McpRouterOptions, unknown, object>;
 
 /** The host's services that come from the core; the rest are what features give each other and the router. */
-type LentServices = Omit<FeatureHost, 'beforeEndpoint' | 'issueTokens' | 'hostRoutes' | 'offerHostRoutes'>;
+type LentServices = Omit<
+  FeatureHost,
+  'beforeEndpoint' | 'issueTokens' | 'hostRoutes' | 'offerHostRoutes' | 'publicDocument'
+>;
 
 /** The features with their options checked: made before the core, so a misconfiguration throws at boot. */
 export class ResolvedFeatures {
@@ -77,6 +82,7 @@ export class ResolvedFeatures {
     const full: FeatureHost = {
       ...host,
       beforeEndpoint: (step) => installed.steps.push(step),
+      publicDocument: (path, handler) => installed.documents.set(path, handler),
       issueTokens: (issuer) => {
         installed.issuer = issuer;
       },
@@ -96,6 +102,8 @@ export class ResolvedFeatures {
 export class InstalledFeatures {
   /** The router's own authorization server, when a feature made it one. */
   issuer: TokenIssuer | undefined;
+  /** The public documents under the mount path, by path. */
+  readonly documents = new Map<string, (req: IncomingMessage, res: ServerResponse) => void>();
   /** What runs before the endpoint answers. */
   readonly steps: Array<(req: IncomingMessage) => void> = [];
   /** Every method the features add to `mcp`. */
@@ -128,6 +136,7 @@ export function featureHost(
 ): LentServices {
   return {
     serverInfo: { name: String(config.serverInfo.name), version: String(config.serverInfo.version) },
+    eras: config.eras,
     logger: config.logger,
     store: config.store,
     pageSize: config.pageSize,

@@ -67,7 +67,7 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
   const ready =
     config.store && whenStoreReady(config.store, config.stateKeyGiven ? undefined : config.inputRequired.stateKey);
   const serve = createFrontDoor(
-    { ...config, ready, isAllowedHost: host.isAllowedHost, urls: host.publicUrls },
+    { ...config, ready, isAllowedHost: host.isAllowedHost, urls: host.publicUrls, documents: installed.documents },
     auth.steps,
     (req) => authOf(req)?.subject,
     endpoint,

@@ -1,6 +1,6 @@
 // RouterFeature, the one seam a wing hangs on: its options resolved once, then installed on the narrow host the router lends it.
 
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Router } from 'express';
 import type { McpLogger } from '../core/logger';
 import type { MethodTable } from '../core/protocol/methods/method-spec';
@@ -13,6 +13,7 @@ import type { ServerEvent } from './store/server-events';
 import type { McpStore } from './store/shared-store';
 import type { McpObserver } from '../core/observe/observer';
 import type { AuthInfo } from '../core/registry/request-context';
+import type { Era } from '../core/versions';
 
 /** Who the router is, as features name it to others (an upstream's client info, an app's `ui://` authority). */
 export interface ServerIdentity {
@@ -34,6 +35,8 @@ export interface HostRoutes {
  */
 export interface FeatureHost {
   readonly serverInfo: ServerIdentity;
+  /** The protocol eras the endpoint serves (`eras` option). */
+  readonly eras: readonly Era[];
   readonly logger: McpLogger;
   /** The shared store (`store` option), when given: what several instances share. */
   readonly store: McpStore | undefined;
@@ -51,6 +54,12 @@ export interface FeatureHost {
   publish(event: ServerEvent): void;
   /** The `allowedHosts` decision every document naming the Host's origin makes first. */
   isAllowedHost(req: IncomingMessage): boolean;
+  /**
+   * Serves a public document at `<mount path><path>` (GET, HEAD, OPTIONS; the handler answers every method): answered
+   * first in the front door, after the Host syntax check and before the Origin check, CORS, authentication and the
+   * rate limit, as the router's RFC 9728 metadata is. The handler makes its own Host check and CORS answer.
+   */
+  publicDocument(path: string, handler: (req: IncomingMessage, res: ServerResponse) => void): void;
   /** The router's public URLs (`publicUrl`, or made from each request): the one place a feature names the router's URL. */
   readonly publicUrls: PublicUrls;
   /** Runs before the endpoint answers a request (after the front door admitted it). */

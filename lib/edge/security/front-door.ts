@@ -1,6 +1,6 @@
-// The front door: Host syntax (400), Origin/Host (403), CORS, who is calling, rate limit by caller, then 401/403, run with the endpoint as one layer.
+// The front door: Host syntax (400), public documents, Origin/Host (403), CORS, who is calling, rate limit by caller, then 401/403, run with the endpoint as one layer.
 
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CorsOptions } from 'cors';
 import type { RequestHandler } from 'express';
 import { rejectMalformedHost } from '../http/host-header';
@@ -19,6 +19,8 @@ export interface FrontDoorSettings {
   readonly cors: Readonly<CorsOptions> | false;
   readonly rateLimit: ResolvedRateLimit | false;
   readonly bodyLimit: number;
+  /** Public documents under the mount path, by path (a feature's, e.g. the Server Card): answered before the Origin check. */
+  readonly documents?: ReadonlyMap<string, (req: IncomingMessage, res: ServerResponse) => void>;
   /** What must be done before the first request is served (a shared store's requestState key); undefined once done. */
   readonly ready?: () => Promise<void> | undefined;
 }
@@ -41,9 +43,9 @@ export interface FrontDoorAuth {
 
 /**
  * The front door and what it guards as one middleware: in order, a malformed or repeated Host (400), the
- * router's own metadata (with auth), Origin/Host (403), CORS (preflights end here), who is calling, the rate
- * limit by caller (express-rate-limit), 401/403, then `inner` (the endpoint). Everything is built now; a request
- * allocates nothing here.
+ * features' public documents, the router's own metadata (with auth), Origin/Host (403), CORS (preflights end here),
+ * who is calling, the rate limit by caller (express-rate-limit), 401/403, then `inner` (the endpoint). Everything is
+ * built now; a request allocates nothing here.
  *
  * @param principalOf - the authenticated subject of a request, for the rate limit's key
  * @param inner - what runs once the request is let in
@@ -69,6 +71,13 @@ export function createFrontDoor(
       next();
     },
   ];
+  const { documents } = settings;
+  if (documents !== undefined && documents.size > 0)
+    steps.push(function mcpPublicDocument(req, res, next) {
+      const serve = documents.get(req.path);
+      if (serve === undefined) next();
+      else serve(req, res);
+    });
   if (auth) steps.push(auth.ownMetadata);
   const endpoints = auth?.signInEndpoints;
   // A request for an unexpected Host goes on to the guard below, which refuses it.
