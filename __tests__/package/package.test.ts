@@ -21,7 +21,7 @@ import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { rejection } from '../helpers/errors';
 import type { PaymentRequired } from '../../lib/x402';
 import { createFreshApp, packInto, ROOT, tsc, type FreshAppSpec } from './fresh-app';
-import { docExamples, startExample, type RunningExample } from './doc-examples';
+import { docExamples, isProgram, startExample, type DocExample, type RunningExample } from './doc-examples';
 
 // Packing, two compilations and six child processes: about 30 s on two cores; generous for a loaded machine.
 jest.setTimeout(90_000);
@@ -34,8 +34,9 @@ const call = (client: Client, name: string, args: Record<string, unknown> = {}) 
   client.callTool({ name, arguments: args }) as Promise<Record<string, unknown>>;
 
 /**
- * What the SDK client must get from each example marked `(runs as is)` in README.md or docs/ (the document named
- * beside it): one entry per example, no more.
+ * What the SDK client must get from each server example marked `(runs as is)` in README.md or docs/ (the document
+ * named beside it), or what a client example marked `(runs as is against <server>)` must do and print when run
+ * against that server (given here): one entry per example, no more.
  */
 const CHECKS: Record<string, (example: RunningExample) => Promise<void>> = {
   'token-exchange.ts': async (example) => {
@@ -140,6 +141,20 @@ const CHECKS: Record<string, (example: RunningExample) => Promise<void>> = {
     });
     expect(await rejection(example.connect(bearer('not-the-token')))).toMatchObject({ code: 401 });
   },
+  'paid-client.mts': async (server) => {
+    // docs/guards-and-payments.md's client, an ES module in a CommonJS app: it pays and prints the forecast and receipt.
+    const { code, stdout, stderr } = await server.runClient('paid-client.mts').ended();
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    const lines = stdout.trim().split('\n');
+    expect(lines[0]).toBe('price: 10000 of 0x036CbD53842c5426634e7929541eC2318f3dCF7e on eip155:84532');
+    expect(lines[1]).toBe('forecast: {"city":"Lisbon","forecast":"sunny"}');
+    expect(JSON.parse(lines[2]!.replace(/^receipt: /, ''))).toMatchObject({
+      success: true,
+      network: 'eip155:84532',
+      transaction: expect.stringMatching(/^0xtest-/),
+    });
+    expect(lines).toHaveLength(3);
+  },
   'paid-tool.ts': async (example) => {
     // As docs/guards-and-payments.md's client part does it, with the testPayment of the installed tarball.
     const { testPayment } = example.load('express-mcp-router/x402/testing') as typeof import('../../lib/x402-testing');
@@ -195,12 +210,16 @@ const CHECKS: Record<string, (example: RunningExample) => Promise<void>> = {
 };
 
 const COMPILER_OPTIONS = { strict: true, skipLibCheck: false, target: 'ES2022', rootDir: 'src', outDir: 'dist' };
-const APPS: Array<FreshAppSpec & { app: string }> = [
+/** The apps, and whether each runs the client examples too (it then has the SDK v1 they use). */
+const APPS: Array<FreshAppSpec & { app: string; clients: boolean }> = [
   {
     app: 'Express 5 TypeScript app',
     express: 'express',
     typesExpress: '@types/express',
+    // `npm init` and `tsc --init`'s node16: a .ts file is CommonJS here, so the clients, with top-level await, are .mts.
     compilerOptions: { ...COMPILER_OPTIONS, module: 'node16', moduleResolution: 'node16' },
+    packages: ['@modelcontextprotocol/sdk'],
+    clients: true,
   },
   {
     app: 'Express 4 CommonJS app',
@@ -208,11 +227,15 @@ const APPS: Array<FreshAppSpec & { app: string }> = [
     typesExpress: '@types/express4',
     // TypeScript 6 deprecates node10 (the resolution `module: commonjs` has always implied) unless told to ignore it.
     compilerOptions: { ...COMPILER_OPTIONS, module: 'commonjs', moduleResolution: 'node10', ignoreDeprecations: '6.0' },
+    clients: false,
   },
 ];
 
 const examples = docExamples();
 const fileOf = (name: string): string => examples.find((example) => example.name === name)?.file ?? '?';
+/** The programs an app compiles and runs: the servers, and the clients where it has their SDK. */
+const programsOf = (clients: boolean): DocExample[] =>
+  examples.filter((example) => isProgram(example) && (clients || example.against === undefined));
 let work: string | undefined;
 const dirOf = (app: string): string => join(work as string, app.replace(/\W+/g, '-'));
 /**
@@ -237,7 +260,10 @@ beforeAll(() => {
     const dir = dirOf(spec.app);
     createFreshApp(dir, tarball, spec);
     mkdirSync(join(dir, 'src'));
-    for (const { name, code } of examples) writeFileSync(join(dir, 'src', name), code);
+    for (const { name, code } of programsOf(spec.clients)) writeFileSync(join(dir, 'src', name), code);
+    // Pages, where the server examples read them: their working directory.
+    for (const { name, code } of examples.filter((example) => !isProgram(example)))
+      writeFileSync(join(dir, name), code);
     compiled.set(spec.app, listed(tsc(dir, '--listFiles')));
   }
 }, 120_000);
@@ -267,10 +293,11 @@ it('ships only the build output and the package files', () => {
 it('finds the runnable examples of README.md and docs/, README among them, and has a check for each and for no other', () => {
   expect(examples.length).toBeGreaterThanOrEqual(5);
   expect(examples.map(({ file }) => file)).toContain('README.md');
-  expect(Object.keys(CHECKS).sort()).toEqual(examples.map(({ name }) => name).sort());
+  expect(Object.keys(CHECKS).sort()).toEqual(programsOf(true).map(({ name }) => name).sort());
+  expect(examples.filter(({ against }) => against !== undefined).length).toBeGreaterThanOrEqual(2);
 });
 
-describe.each(APPS)('in a fresh $app', ({ app }) => {
+describe.each(APPS)('in a fresh $app', ({ app, clients }) => {
   const dir = (): string => dirOf(app);
 
   it('serves MCP from plain JavaScript that requires the package', () => {
@@ -320,13 +347,21 @@ const server = app.listen(0, '127.0.0.1', async () => {
     expect(outside).toEqual([]);
   });
 
-  it.each(examples.map(({ name, file }) => [name, file]))(
-    'runs %s (from %s) so that the SDK client gets what its document says',
+  it.each(
+    programsOf(clients).map(({ name, file, against }) => [
+      name,
+      file,
+      against === undefined ? 'the SDK client gets what its document says' : `it does what its document says against ${against}`,
+    ]),
+  )(
+    'runs %s (from %s) so that %s',
     async (name) => {
       const check = CHECKS[name];
       if (check === undefined) throw new Error(`example ${name} of ${fileOf(name)} has no entry in CHECKS`);
       if ((await compiled.get(app))?.code !== 0) throw new Error(`${app} did not compile the documents' examples`);
-      const example = await startExample(dir(), name, TOKEN);
+      // A client's check runs it against its server, started here.
+      const server = examples.find((example) => example.name === name)?.against ?? name;
+      const example = await startExample(dir(), server, TOKEN);
       running.push(example);
       try {
         await check(example);
