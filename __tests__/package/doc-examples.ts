@@ -47,7 +47,8 @@ const EXAMPLE_FILES = join(ROOT, 'docs', 'examples');
 /** What is wrong with one example's name, fence and server, if anything. */
 function misnamed(example: DocExample, fence: string): string | undefined {
   const kind = fence === 'html' ? 'html' : example.against === undefined ? 'server' : 'client';
-  if (NAMES[kind].test(example.name) && (kind !== 'client' || NAMES.server.test(example.against ?? ''))) return undefined;
+  if (NAMES[kind].test(example.name) && (kind !== 'client' || NAMES.server.test(example.against ?? '')))
+    return undefined;
   return `example ${example.name} of ${example.file}: a server is <name>.ts, a client <name>.mts against <server>.ts, a page <name>.html in an html fence`;
 }
 

@@ -17,6 +17,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { MemoryOAuthProvider } from '../helpers/oauth-client';
 import { followSignIn } from '../helpers/sign-in-flow';
+import { followFlow, type PageAction } from '../helpers/browser-driver';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { rejection } from '../helpers/errors';
 import type { PaymentRequired } from '../../lib/x402';
@@ -97,6 +98,25 @@ const CHECKS: Record<string, (example: RunningExample) => Promise<void>> = {
     const metadata = await fetch(metadataUrl);
     expect(metadata.headers.get('content-type')).toMatch(/^application\/json/);
     expect(await metadata.json()).toMatchObject({ resource: `${example.origin}/mcp` });
+  },
+  'oauth-client.mts': async (server) => {
+    // docs/security.md's client (docs/examples/oauth-client.mts) against its sign-in.ts: the test is the browser, at
+    // the page it prints: the example's login page as ada, then the consent page, then back to its redirect URI.
+    const client = server.runClient('oauth-client.mts');
+    const [, signInAt] = await client.printed(/^Sign in at:\n {2}(http\S+)$/m);
+    expect(signInAt).toMatch(new RegExp(`^${server.origin}/mcp/oauth/authorize\\?`));
+    const end = await followFlow(signInAt as string, {
+      onForm: (page): PageAction => {
+        const fields: Record<string, string> =
+          'csrf' in (page.forms[0]?.fields ?? {}) ? { decision: 'allow' } : { user: 'ada' };
+        return { fields };
+      },
+    });
+    expect(end.url.href).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback\?/);
+    expect(end.body).toBe('Signed in: you can close this tab.');
+    const { code, stdout, stderr } = await client.ended();
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    expect(stdout.trim().split('\n').at(-1)).toBe('whoami: {"subject":"ada"}');
   },
   'sign-in.ts': async (example) => {
     // The SDK client signs in through the example's own login page and the router's consent page, then calls a tool as the user.
@@ -293,7 +313,11 @@ it('ships only the build output and the package files', () => {
 it('finds the runnable examples of README.md and docs/, README among them, and has a check for each and for no other', () => {
   expect(examples.length).toBeGreaterThanOrEqual(5);
   expect(examples.map(({ file }) => file)).toContain('README.md');
-  expect(Object.keys(CHECKS).sort()).toEqual(programsOf(true).map(({ name }) => name).sort());
+  expect(Object.keys(CHECKS).sort()).toEqual(
+    programsOf(true)
+      .map(({ name }) => name)
+      .sort(),
+  );
   expect(examples.filter(({ against }) => against !== undefined).length).toBeGreaterThanOrEqual(2);
 });
 
@@ -351,23 +375,22 @@ const server = app.listen(0, '127.0.0.1', async () => {
     programsOf(clients).map(({ name, file, against }) => [
       name,
       file,
-      against === undefined ? 'the SDK client gets what its document says' : `it does what its document says against ${against}`,
+      against === undefined
+        ? 'the SDK client gets what its document says'
+        : `it does what its document says against ${against}`,
     ]),
-  )(
-    'runs %s (from %s) so that %s',
-    async (name) => {
-      const check = CHECKS[name];
-      if (check === undefined) throw new Error(`example ${name} of ${fileOf(name)} has no entry in CHECKS`);
-      if ((await compiled.get(app))?.code !== 0) throw new Error(`${app} did not compile the documents' examples`);
-      // A client's check runs it against its server, started here.
-      const server = examples.find((example) => example.name === name)?.against ?? name;
-      const example = await startExample(dir(), server, TOKEN);
-      running.push(example);
-      try {
-        await check(example);
-      } finally {
-        await example.stop();
-      }
-    },
-  );
+  )('runs %s (from %s) so that %s', async (name) => {
+    const check = CHECKS[name];
+    if (check === undefined) throw new Error(`example ${name} of ${fileOf(name)} has no entry in CHECKS`);
+    if ((await compiled.get(app))?.code !== 0) throw new Error(`${app} did not compile the documents' examples`);
+    // A client's check runs it against its server, started here.
+    const server = examples.find((example) => example.name === name)?.against ?? name;
+    const example = await startExample(dir(), server, TOKEN);
+    running.push(example);
+    try {
+      await check(example);
+    } finally {
+      await example.stop();
+    }
+  });
 });

@@ -82,7 +82,10 @@ describe('every option that loads jose, on Node 20.18.1', () => {
   });
 
   it("jwtVerifier() throws, naming 'jwtVerifier'", () => {
-    refused(() => jwtVerifier({ issuer: 'https://idp.example.com', jwksUri: 'https://idp.example.com/jwks' }), 'jwtVerifier');
+    refused(
+      () => jwtVerifier({ issuer: 'https://idp.example.com', jwksUri: 'https://idp.example.com/jwks' }),
+      'jwtVerifier',
+    );
   });
 
   it("tokenExchange() throws, naming 'tokenExchange' (with a secret too: it reads the caller's JWT aud with jose)", () => {
