@@ -11,7 +11,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { endGroup, spawnGroup } from '../helpers/child';
 import { within } from '../helpers/events';
-import { ROOT, userDocs } from '../helpers/markdown';
+import { ROOT, userDocs, type MarkdownFile } from '../helpers/markdown';
 import { freePort } from '../helpers/ports';
 import { scaled } from '../helpers/time-scale';
 
@@ -53,12 +53,12 @@ function misnamed(example: DocExample, fence: string): string | undefined {
 }
 
 /** Each file of docs/examples must be the example of its name, verbatim: the copy users take is the one that runs. */
-function shippedCopies(examples: DocExample[]): string[] {
-  if (!existsSync(EXAMPLE_FILES)) return [];
-  return readdirSync(EXAMPLE_FILES).flatMap((name) => {
+function shippedCopies(examples: DocExample[], dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((name) => {
     const example = examples.find((one) => one.name === name);
     if (example === undefined) return [`docs/examples/${name} is no example marked "(runs as is)" in the documents`];
-    if (readFileSync(join(EXAMPLE_FILES, name), 'utf8') !== example.code)
+    if (readFileSync(join(dir, name), 'utf8') !== example.code)
       return [`docs/examples/${name} differs from the example of ${example.file}: they must be the same text`];
     return [];
   });
@@ -68,11 +68,14 @@ function shippedCopies(examples: DocExample[]): string[] {
  * The runnable examples of README.md and docs/**\/*.md. Throws if a marker is not followed by a ```ts or ```html
  * fence (so none is skipped unseen), if two examples share a name (they are written side by side), if a client names
  * a server that is no example, or if a file of docs/examples is not the example of its name.
+ *
+ * @param docs - the documents (the user's, unless a test gives others)
+ * @param shipped - the folder of examples shipped as files (docs/examples)
  */
-export function docExamples(): DocExample[] {
+export function docExamples(docs: MarkdownFile[] = userDocs(), shipped: string = EXAMPLE_FILES): DocExample[] {
   const examples: DocExample[] = [];
   const problems: string[] = [];
-  for (const { path, text } of userDocs()) {
+  for (const { path, text } of docs) {
     const found = [...text.matchAll(EXAMPLE)].map(([, name, against, fence, code]) => ({
       example: { name: name as string, file: path, code: code as string, ...(against ? { against } : {}) },
       fence: fence as string,
@@ -93,7 +96,7 @@ export function docExamples(): DocExample[] {
   for (const { name, against } of examples)
     if (against !== undefined && !examples.some((server) => server.name === against && server.against === undefined))
       problems.push(`client example ${name} runs against ${against}, which is no server example`);
-  problems.push(...shippedCopies(examples));
+  problems.push(...shippedCopies(examples, shipped));
   if (problems.length > 0) throw new Error(problems.join('\n'));
   return examples;
 }

@@ -4,7 +4,16 @@
 // what their documents promise.
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { Client as SdkClient, type Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -24,8 +33,9 @@ import type { PaymentRequired } from '../../lib/x402';
 import { createFreshApp, packInto, ROOT, tsc, type FreshAppSpec } from './fresh-app';
 import { docExamples, isProgram, startExample, type DocExample, type RunningExample } from './doc-examples';
 
-// Packing, two compilations and six child processes: about 30 s on two cores; generous for a loaded machine.
-jest.setTimeout(90_000);
+// Packing, two compilations (the Express 5 app's reads the SDK's types too: 40-50 s on two cores under load) and a
+// dozen child processes; generous for a loaded machine.
+jest.setTimeout(120_000);
 
 const TOKEN = 'doc-example-token-7f3a';
 const bearer = (token: string): Record<string, string> => ({ Authorization: `Bearer ${token}` });
@@ -160,6 +170,50 @@ const CHECKS: Record<string, (example: RunningExample) => Promise<void>> = {
       stock: 12,
     });
     expect(await rejection(example.connect(bearer('not-the-token')))).toMatchObject({ code: 401 });
+  },
+  'stock-app.ts': async (example) => {
+    // docs/apps.md: the app's page (stock.html, the document's other example) as ui://shop/stock, linked from show_stock.
+    const page = examples.find(({ name }) => name === 'stock.html')?.code;
+    const client = await example.connect();
+    const tools = (await client.listTools()).tools;
+    expect(tools.map((tool) => [tool.name, tool._meta?.ui])).toEqual([
+      ['show_stock', { resourceUri: 'ui://shop/stock' }],
+    ]);
+    expect((await client.listResources()).resources).toEqual([
+      expect.objectContaining({ uri: 'ui://shop/stock', title: 'Stock', mimeType: 'text/html;profile=mcp-app' }),
+    ]);
+    expect((await client.readResource({ uri: 'ui://shop/stock' })).contents).toEqual([
+      expect.objectContaining({
+        uri: 'ui://shop/stock',
+        mimeType: 'text/html;profile=mcp-app',
+        text: page,
+        _meta: { ui: { csp: { resourceDomains: ['https://unpkg.com'] } } },
+      }),
+    ]);
+    expect(await call(client, 'show_stock', { item: 'beans' })).toMatchObject({
+      structuredContent: { item: 'beans', units: 12 },
+    });
+    // The page's SDK: the installed ext-apps major, a file it has, which exports App.
+    const [, major, file] =
+      /from 'https:\/\/unpkg\.com\/@modelcontextprotocol\/ext-apps@(\d+)\/(\S+)'/.exec(page ?? '') ?? [];
+    const extApps = join(ROOT, 'node_modules', '@modelcontextprotocol', 'ext-apps');
+    expect(major).toBe(String(JSON.parse(readFileSync(join(extApps, 'package.json'), 'utf8')).version).split('.')[0]);
+    expect(readFileSync(join(extApps, file as string), 'utf8')).toMatch(/export\s*\{[^}]*\bas App\b[^}]*\}/);
+    // The page's button: a client that renders apps (it declares the extension) sees and calls the app-only tool.
+    const host = new SdkClient(
+      { name: 'apps-host', version: '1.0.0' },
+      { capabilities: { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } } },
+    );
+    await host.connect(new StreamableHTTPClientTransport(new URL('/mcp', example.origin)));
+    try {
+      expect((await host.listTools()).tools.map((tool) => tool.name)).toEqual(['show_stock', 'restock']);
+      expect(await call(host, 'restock', { item: 'beans' })).toMatchObject({
+        structuredContent: { item: 'beans', units: 22 },
+      });
+    } finally {
+      await host.close();
+    }
+    expect(await rejection(call(client, 'restock', { item: 'beans' }))).toMatchObject({ code: -32602 });
   },
   'paid-client.mts': async (server) => {
     // docs/guards-and-payments.md's client, an ES module in a CommonJS app: it pays and prints the forecast and receipt.
