@@ -119,6 +119,16 @@ export interface McpRouterOptions {
    */
   allowedHosts?: string[] | false;
   /**
+   * The MCP endpoint's public URL, as clients reach it (`https://mcp.example.com/mcp`): what the protected-resource
+   * metadata names as the resource, 401 challenges point to, and the router's own authorization server takes as its
+   * issuer, instead of the URL made from each request (its scheme and host, or, behind a proxy Express trusts,
+   * `X-Forwarded-Proto` and `X-Forwarded-Host`). Set it when the app cannot tell its public URL: a proxy that
+   * rewrites the path, or one whose forwarding headers Express is not set to trust. Its host is accepted as a Host
+   * when `allowedHosts` is not given. `auth.resourceMetadata.resource` and `auth.server.issuer` still win for their
+   * own document. Defaults to the URL of each request.
+   */
+  publicUrl?: string;
+  /**
    * Options of the `cors` package merged over the router's, or `false` for no CORS. The router's: `origin` from
    * `origins`, MCP's request headers allowed and its response headers exposed, `maxAge` {@link DEFAULT_CORS_MAX_AGE_S}.
    * Defaults to `{}`.

@@ -57,6 +57,8 @@ export interface ResolvedConfig {
   readonly auth: ResolvedAuth | undefined;
   readonly origins: OriginsOption | undefined;
   readonly allowedHosts: readonly string[] | false | undefined;
+  /** `publicUrl` without a trailing slash: the endpoint's URL every document names, instead of one made per request. */
+  readonly publicUrl: string | undefined;
   /** The `cors` package's options but `origin` (which comes from `origins`), or false for no CORS. */
   readonly cors: Readonly<CorsOptions> | false;
   readonly rateLimit: ResolvedRateLimit | false;
@@ -100,6 +102,7 @@ export const KNOWN_OPTIONS: OptionKeys<McpRouterOptions> = {
   auth: true,
   origins: true,
   allowedHosts: true,
+  publicUrl: true,
   cors: true,
   rateLimit: true,
   maxBatchLength: true,
@@ -143,6 +146,7 @@ export function resolveOptions(options: McpRouterOptions): ResolvedConfig {
     auth: options.auth === undefined ? undefined : resolveAuthOptions(options.auth),
     origins: options.origins,
     allowedHosts: resolveAllowedHosts(read),
+    publicUrl: resolvePublicUrl(read),
     cors: resolveCors(options.cors, options.origins),
     rateLimit: resolveRateLimit(options.rateLimit, store),
     maxBatchLength: read.positiveInteger('maxBatchLength', DEFAULT_MAX_BATCH_LENGTH),
@@ -189,6 +193,19 @@ function resolveAjv(read: OptionReader<McpRouterOptions>): Ajv2020 | undefined {
   if (ajv !== undefined && typeof ajv?.compile !== 'function')
     throw read.invalid('ajv', 'an Ajv2020 instance', typeof ajv);
   return ajv;
+}
+
+/**
+ * `publicUrl`: the endpoint as clients reach it, an https URL (http only on loopback) without userinfo, query or
+ * fragment, since it becomes the RFC 9728 `resource` and the RFC 8414 issuer (RFC 8414 §2: no query or fragment).
+ */
+function resolvePublicUrl(read: OptionReader<McpRouterOptions>): string | undefined {
+  const url = read.url('publicUrl', { https: true });
+  if (url === undefined) return undefined;
+  const given = String(read.raw('publicUrl'));
+  if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '' || /[?#]/.test(given))
+    throw read.invalid('publicUrl', "the endpoint's https URL, without userinfo, query or fragment");
+  return `${url.origin}${url.pathname}`.replace(/\/$/, '');
 }
 
 /** `allowedHosts`: a list of host names, `false`, or absent (loopback only on a loopback address, origin-host.ts). */

@@ -3,7 +3,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Router } from 'express';
 import type { FeatureHost, HostRoutes, InstalledFeature, RouterFeature } from './edge/feature';
-import { createHostMatcher, createHostVouch } from './edge/security/origin-host';
+import { createHostMatcher } from './edge/security/origin-host';
+import { createPublicUrls } from './edge/security/public-url';
 import type { TokenIssuer } from './edge/security/token-issuer';
 import type { PresentedTokens } from './edge/security/presented-tokens';
 import { appsFeature } from './features/apps';
@@ -135,8 +136,12 @@ export function featureHost(
     router,
     addMethods: (table) => core.dispatcher.extend(table),
     publish: core.publish,
-    isAllowedHost: createHostMatcher(config.allowedHosts),
-    isVouchedHost: createHostVouch(config.allowedHosts),
+    isAllowedHost: createHostMatcher(config.allowedHosts, config.publicUrl && new URL(config.publicUrl).host),
+    publicUrls: createPublicUrls({
+      publicUrl: config.publicUrl,
+      allowedHosts: config.allowedHosts,
+      logger: config.logger,
+    }),
     presentedTokens: () => presented.reader(),
   };
 }

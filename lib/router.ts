@@ -55,7 +55,7 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
     stateKey: config.inputRequired.stateKey,
     store: config.store,
     presented,
-    isVouchedHost: host.isVouchedHost,
+    urls: host.publicUrls,
   });
   const { authOf } = auth;
   const endpoint = createEndpoint(
@@ -67,7 +67,7 @@ export function mcpRouter(options: McpRouterOptions): McpRouter {
   const ready =
     config.store && whenStoreReady(config.store, config.stateKeyGiven ? undefined : config.inputRequired.stateKey);
   const serve = createFrontDoor(
-    { ...config, ready, isAllowedHost: host.isAllowedHost },
+    { ...config, ready, isAllowedHost: host.isAllowedHost, urls: host.publicUrls },
     auth.steps,
     (req) => authOf(req)?.subject,
     endpoint,

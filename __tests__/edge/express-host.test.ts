@@ -2,7 +2,14 @@
 
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import request from 'supertest';
-import { appOf, expressRouteOf, isExpressApp, locateHandler, runOwnLayersDirectly } from '../../lib/edge/express-host';
+import {
+  appOf,
+  expressRouteOf,
+  isExpressApp,
+  locateHandler,
+  runOwnLayersDirectly,
+  trustsPeerAsProxy,
+} from '../../lib/edge/express-host';
 
 declare const EXPRESS_MAJOR: number;
 
@@ -74,6 +81,27 @@ describe('the Express internals express-host.ts relies on', () => {
     expect(seen).toBe(app);
     expect(isExpressApp(app)).toBe(true);
     expect(isExpressApp(express.Router())).toBe(false);
+  });
+
+  it("compiles `trust proxy` into the setting 'trust proxy fn', asked with the peer's address and hop 0, as req.hostname asks it", async () => {
+    const seen: Array<[boolean, string]> = [];
+    const app = express();
+    app.get('/', (req, res) => {
+      seen.push([trustsPeerAsProxy(req), req.hostname]);
+      res.end();
+    });
+    const forwarded = { 'X-Forwarded-Host': 'public.example.com' };
+    await request(app).get('/').set(forwarded);
+    app.set('trust proxy', 'loopback');
+    await request(app).get('/').set(forwarded);
+    app.set('trust proxy', '10.0.0.1');
+    await request(app).get('/').set(forwarded);
+    expect(seen).toEqual([
+      [false, '127.0.0.1'],
+      [true, 'public.example.com'],
+      [false, '127.0.0.1'],
+    ]);
+    expect(trustsPeerAsProxy({ socket: { remoteAddress: '127.0.0.1' } })).toBe(false);
   });
 });
 

@@ -12,7 +12,9 @@ import express, { type ErrorRequestHandler, type RequestHandler, type Router } f
  * - `route.path` (the path as declared) and `route.stack`: layers with `handle` and `method`;
  * - a mounted router is a layer whose `handle` has a `stack` of its own;
  * - a layer's mount path: `layer.rawPath` in Express 5 (router ≥ 2.3), or, in Express 4, `layer.regexp` and
- *   `layer.keys` as path-to-regexp 0.1 writes them (`/shops/:shop` → `^\/shops(?:\/([^/]+?))\/?(?=\/|$)`).
+ *   `layer.keys` as path-to-regexp 0.1 writes them (`/shops/:shop` → `^\/shops(?:\/([^/]+?))\/?(?=\/|$)`);
+ * - the app setting `trust proxy fn`: the compiled `trust proxy` that `req.protocol` and `req.hostname` ask, called
+ *   with the peer's address and the hop (0: the connection's peer).
  */
 interface Layer {
   readonly handle?: unknown;
@@ -113,6 +115,16 @@ export function appOfHandlers(method: string, path: string, handlers: readonly R
 /** The app serving a request (`req.app`, set by Express on every request it routes). */
 export function appOf(req: unknown): unknown {
   return (req as { app?: unknown }).app;
+}
+
+/**
+ * Whether Express trusts the connection's peer as a proxy (the `trust proxy` setting), as it asks before reading
+ * `X-Forwarded-Proto` for `req.protocol` and `X-Forwarded-Host` for `req.hostname`; false outside Express.
+ */
+export function trustsPeerAsProxy(req: { readonly socket?: { readonly remoteAddress?: string } }): boolean {
+  const app = appOf(req) as { get?: (setting: string) => unknown } | undefined;
+  const trust = typeof app?.get === 'function' ? app.get('trust proxy fn') : undefined;
+  return typeof trust === 'function' && trust(req.socket?.remoteAddress, 0) === true;
 }
 
 /**

@@ -8,6 +8,7 @@ import type { Registry } from '../core/registry/registry';
 import type { RequestDispatcher } from './host-routes/in-process';
 import type { AddRouteTool } from './host-routes/route-tool-meta';
 import type { TokenIssuer } from './security/token-issuer';
+import type { PublicUrls } from './security/public-url';
 import type { ServerEvent } from './store/server-events';
 import type { McpStore } from './store/shared-store';
 import type { McpObserver } from '../core/observe/observer';
@@ -50,8 +51,8 @@ export interface FeatureHost {
   publish(event: ServerEvent): void;
   /** The `allowedHosts` decision every document naming the Host's origin makes first. */
   isAllowedHost(req: IncomingMessage): boolean;
-  /** Whether the Host names this server on the operator's word (`createHostVouch`): URLs made from it may check signed claims. */
-  isVouchedHost(req: IncomingMessage): boolean;
+  /** The router's public URLs (`publicUrl`, or made from each request): the one place a feature names the router's URL. */
+  readonly publicUrls: PublicUrls;
   /** Runs before the endpoint answers a request (after the front door admitted it). */
   beforeEndpoint(step: (req: IncomingMessage) => void): void;
   /**

@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIPv6 } from 'node:net';
 import { ErrorCode } from '../../core/jsonrpc/errors';
 import { sendHttpError } from './http-error';
+import { trustsPeerAsProxy } from '../express-host';
 
 /** A well-formed `Host`: its host (an IPv6 literal keeps its brackets, as `URL#hostname` spells it) and port. */
 export interface HostAuthority {
@@ -65,11 +66,30 @@ function hasRepeatedHost(req: IncomingMessage): boolean {
 }
 
 /**
- * The request's `Host` when it is present and well formed, else undefined: what a URL built from a request names.
- * The front door has refused a malformed one before any route runs; this keeps one out of a URL all the same.
+ * The host a request names, as sent: the first `X-Forwarded-Host` value when Express trusts the proxy that sent it
+ * (`trust proxy`, the way `req.hostname` reads it), else `Host`. Behind a proxy that passes the public name only in
+ * `X-Forwarded-Host`, that name is the one clients used: URLs, the grammar check and `allowedHosts` all read it.
+ */
+export function requestHostHeader(req: IncomingMessage): string | undefined {
+  const forwarded = forwardedHostOf(req);
+  return forwarded ?? req.headers.host;
+}
+
+/** The first `X-Forwarded-Host` value when Express trusts the peer that sent it, else undefined. */
+function forwardedHostOf(req: IncomingMessage): string | undefined {
+  const forwarded = req.headers['x-forwarded-host'];
+  if (typeof forwarded !== 'string' || !trustsPeerAsProxy(req)) return undefined;
+  const comma = forwarded.indexOf(',');
+  return (comma < 0 ? forwarded : forwarded.slice(0, comma)).trim();
+}
+
+/**
+ * The request's host ({@link requestHostHeader}) when it is present and well formed, else undefined: what a URL
+ * built from a request names. The front door has refused a malformed one before any route runs; this keeps one out
+ * of a URL all the same.
  */
 export function requestHost(req: IncomingMessage): string | undefined {
-  const { host } = req.headers;
+  const host = requestHostHeader(req);
   return host !== undefined && isWellFormed(host) ? host : undefined;
 }
 
@@ -86,13 +106,15 @@ export function requestHost(req: IncomingMessage): string | undefined {
  */
 export function rejectMalformedHost(req: IncomingMessage, res: ServerResponse): boolean {
   const { host } = req.headers;
-  if (host === undefined) return false;
-  if (isWellFormed(host) && !hasRepeatedHost(req)) return false;
+  const forwarded = forwardedHostOf(req);
+  if (host === undefined && forwarded === undefined) return false;
+  const header = forwarded !== undefined && !isWellFormed(forwarded) ? 'X-Forwarded-Host' : 'Host';
+  if (header === 'Host' && (host === undefined || isWellFormed(host)) && !hasRepeatedHost(req)) return false;
   sendHttpError(
     res,
     400,
     ErrorCode.ServerError,
-    `Bad Request: the Host header must be one host[:port] (a name of letters, digits, '-', '.', '_', or an [IPv6] address; a port of up to 5 digits, at most 65535)`,
+    `Bad Request: the ${header} header must be one host[:port] (a name of letters, digits, '-', '.', '_', or an [IPv6] address; a port of up to 5 digits, at most 65535)`,
   );
   return true;
 }
@@ -104,12 +126,9 @@ export function rejectUnexpectedHost(
   res: ServerResponse,
 ): boolean {
   if (isAllowedHost(req)) return false;
-  sendHttpError(
-    res,
-    403,
-    ErrorCode.ServerError,
-    `Forbidden: Host '${req.headers.host ?? ''}' is not allowed (option 'allowedHosts')`,
-  );
+  const forwarded = forwardedHostOf(req);
+  const named = forwarded === undefined ? `Host '${req.headers.host ?? ''}'` : `X-Forwarded-Host '${forwarded}'`;
+  sendHttpError(res, 403, ErrorCode.ServerError, `Forbidden: ${named} is not allowed (option 'allowedHosts')`);
   return true;
 }
 

@@ -8,13 +8,8 @@ import { appOf, locateHandler, rootLayerCount } from '../express-host';
 import type { AuthInfo } from '../../core/registry/request-context';
 import { createAuthenticator, type AuthOutcome, type ResolvedAuth } from './bearer';
 import { mountMetadataUrl, rootMetadataUrl, sendAuthFailure, type ChallengeSettings } from './challenge';
-import {
-  createMetadataHandler,
-  createOwnMetadataHandler,
-  METADATA_PATH,
-  originOf,
-  type ExpressRequest,
-} from './resource-metadata';
+import { createMetadataHandler, createOwnMetadataHandler, METADATA_PATH } from './resource-metadata';
+import { createPublicUrls, type PublicUrls } from './public-url';
 import { rejectHostOfDocument } from '../http/host-header';
 import type { TokenIssuer } from './token-issuer';
 import type { McpStore } from '../store/shared-store';
@@ -35,9 +30,12 @@ export interface SharedAuthState {
   readonly store: McpStore | undefined;
   /** Where each request's presented token is kept for the features that ask (the gateway's token exchange). */
   readonly presented?: PresentedTokens;
-  /** Whether a request's Host names this server (`createHostVouch`); without it, none does. */
-  readonly isVouchedHost?: (req: IncomingMessage) => boolean;
+  /** The router's public URLs (`createPublicUrls`); without it, URLs are made from each request and no host is vouched for. */
+  readonly urls?: PublicUrls;
 }
+
+/** The URLs of a router made without its options (tests, and routers built by hand): from the request, nothing vouched. */
+const UNVOUCHED = createPublicUrls({ publicUrl: undefined, allowedHosts: false, logger: undefined });
 
 /** The steps authentication adds to the router's front door, in the order they run. */
 export interface AuthSteps {
@@ -85,10 +83,12 @@ export function createRouterAuth(
 ): RouterAuth {
   // What challenges and metadata say of the router's own authorization server, from the server itself.
   const options = auth && issuer ? { ...auth, server: { issuer: issuer.issuer, scopes: issuer.scopes } } : auth;
-  // RFC 9728 metadata: served at the mount path by the router itself; the app may also mount it at its root.
+  const urls = shared.urls ?? UNVOUCHED;
+  // RFC 9728 metadata: served at the mount path by the router itself; the app may also mount it at its root, where
+  // the resource's path is the one after the well-known prefix (RFC 9728 §3.1), unless `publicUrl` fixes it.
   const metadata = createMetadataHandler(
     options,
-    (req) => (req.path === undefined || req.path === '/' ? '' : req.path),
+    (req) => urls.fixed ?? `${urls.originOf(req)}${req.path === undefined || req.path === '/' ? '' : req.path}`,
     isAllowedHost,
   );
   const serverMetadata: RequestHandler = (_req, res) =>
@@ -101,25 +101,18 @@ export function createRouterAuth(
   if (options === undefined) return { metadata, serverMetadata, authOf: () => undefined, steps: undefined };
   // The tokens' audience: the resource the metadata names (a fixed issuer is the router's public URL, as in metadata.ts).
   const resourceOf = (req: IncomingMessage): string =>
-    options.resourceMetadata?.resource ??
-    options.server?.issuer ??
-    `${originOf(req)}${(req as ExpressRequest).baseUrl ?? ''}`;
+    options.resourceMetadata?.resource ?? options.server?.issuer ?? urls.endpointOf(req);
   const dpop = dpopCheckOf(options, shared);
   const server = issuer?.start(resourceOf, dpop);
   // RFC 9449 §4.3 step 9: `htu` names this server's URL: the resource the options fix; else the URL the client
   // reached (behind a proxy: its public origin), or the resource made from it, but only from a Host the operator
   // vouches for — any other Host would let a proof made for another server pass here.
-  const fixed = options.resourceMetadata?.resource ?? options.server?.issuer;
-  const isVouchedHost = shared.isVouchedHost ?? ((): boolean => false);
-  const urisOf = (req: IncomingMessage): string[] =>
-    fixed !== undefined
-      ? [fixed]
-      : isVouchedHost(req)
-        ? [
-            `${originOf(req)}${((req as { originalUrl?: string }).originalUrl ?? req.url ?? '').split('?')[0]}`,
-            resourceOf(req),
-          ]
-        : [];
+  const fixed = options.resourceMetadata?.resource ?? options.server?.issuer ?? urls.fixed;
+  const urisOf = (req: IncomingMessage): string[] => {
+    if (fixed !== undefined) return [fixed];
+    const endpoint = urls.vouchedEndpointOf(req);
+    return endpoint === undefined ? [] : [urls.requestUrlOf(req), endpoint];
+  };
   const required = requiresDpop(options.verify);
   const { identify, enforce, authOf } = createAuthMiddleware(
     options,
@@ -128,7 +121,7 @@ export function createRouterAuth(
     createDpopPresentation(dpop, required, urisOf),
     shared.presented,
   );
-  const ownMetadata = createOwnMetadataHandler(options, isAllowedHost);
+  const ownMetadata = createOwnMetadataHandler(options, urls, isAllowedHost);
   const rootServerMetadata: RequestHandler | undefined =
     server &&
     ((req, res, next) => rejectHostOfDocument(isAllowedHost, req, res) || server.rootMetadata(req, res, next));

@@ -5,7 +5,8 @@ import { ErrorCode } from '../../core/jsonrpc/errors';
 import { sendHttpError } from '../http/http-error';
 import type { AuthFailure } from './bearer';
 import type { DigestRefusal } from '../http/body-digest';
-import { METADATA_PATH, originOf, type ExpressRequest } from './resource-metadata';
+import { METADATA_PATH } from './resource-metadata';
+import { publicUrlsOf } from './public-url';
 
 /** Where the protected-resource metadata is, which scopes to advertise, and how a client gets a token. */
 export interface ChallengeSettings {
@@ -20,13 +21,14 @@ export interface ChallengeSettings {
 }
 
 /** `<origin>/.well-known/oauth-protected-resource<mount path>`: where RFC 9728 §3.1 puts it, at the app's root. */
-export function rootMetadataUrl(req: ExpressRequest): string {
-  return `${originOf(req)}${METADATA_PATH}${req.baseUrl ?? ''}`;
+export function rootMetadataUrl(req: IncomingMessage): string {
+  const urls = publicUrlsOf(req);
+  return `${urls.originOf(req)}${METADATA_PATH}${urls.endpointPathOf(req)}`;
 }
 
 /** `<origin><mount path>/.well-known/oauth-protected-resource`: where the MCP router itself serves it. */
-export function mountMetadataUrl(req: ExpressRequest): string {
-  return `${originOf(req)}${req.baseUrl ?? ''}${METADATA_PATH}`;
+export function mountMetadataUrl(req: IncomingMessage): string {
+  return `${publicUrlsOf(req).endpointOf(req)}${METADATA_PATH}`;
 }
 
 /** The 401 message with static tokens: no OAuth flow can get one, so the client's user learns whom to ask. */

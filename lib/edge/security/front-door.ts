@@ -4,6 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import type { CorsOptions } from 'cors';
 import type { RequestHandler } from 'express';
 import { rejectMalformedHost } from '../http/host-header';
+import { carryPublicUrls, type PublicUrls } from './public-url';
 import { createCorsHandler } from './cors';
 import { createOriginHostGuard, createOriginMatcher, type OriginsOption } from './origin-host';
 import { createRateLimiter, type ResolvedRateLimit } from './rate-limit';
@@ -13,6 +14,8 @@ export interface FrontDoorSettings {
   readonly origins: OriginsOption | undefined;
   /** The `allowedHosts` decision (`createHostMatcher`), made once per router and shared with its metadata documents. */
   readonly isAllowedHost: (req: IncomingMessage) => boolean;
+  /** The router's public URLs, carried on each request for the code that only has the request (token verifiers). */
+  readonly urls?: PublicUrls;
   readonly cors: Readonly<CorsOptions> | false;
   readonly rateLimit: ResolvedRateLimit | false;
   readonly bodyLimit: number;
@@ -57,11 +60,13 @@ export function createFrontDoor(
   inner: RequestHandler,
 ): RequestHandler {
   const isAllowedOrigin = createOriginMatcher(settings.origins);
-  const { isAllowedHost } = settings;
+  const { isAllowedHost, urls } = settings;
   // First of all: every route below builds URLs from the Host (metadata, issuer, challenges) or checks it.
   const steps: RequestHandler[] = [
     function mcpHostSyntax(req, res, next) {
-      if (!rejectMalformedHost(req, res)) next();
+      if (rejectMalformedHost(req, res)) return;
+      if (urls !== undefined) carryPublicUrls(req, urls);
+      next();
     },
   ];
   if (auth) steps.push(auth.ownMetadata);

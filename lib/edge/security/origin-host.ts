@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { invalidOption, McpConfigError } from '../../options/config-error';
 import { ErrorCode } from '../../core/jsonrpc/errors';
 import { sendHttpError } from '../http/http-error';
-import { parseHostHeader, rejectUnexpectedHost } from '../http/host-header';
+import { parseHostHeader, rejectUnexpectedHost, requestHostHeader } from '../http/host-header';
 
 /** The `origins` option: `'*'`, a list of origins (`https://app.example.com`), or a predicate. */
 export type OriginsOption = '*' | readonly string[] | ((origin: string) => boolean);
@@ -77,21 +77,29 @@ function hostnameOf(host: string): string {
 }
 
 /**
- * Turns `allowedHosts` into a predicate over the `Host` header. Default: a server reached on a loopback address
- * answers only to a loopback Host, so a rebound public name cannot reach it (MCP transports › Security Warning);
- * `false` turns the check off; a list names the accepted hosts (with or without port).
+ * Turns `allowedHosts` into a predicate over the request's host (`Host`, or the `X-Forwarded-Host` of a proxy Express
+ * trusts). Default: a server reached on a loopback address answers only to a loopback host, or to the host of
+ * `publicUrl` (the operator's own name for it), so a rebound public name cannot reach it (MCP transports › Security
+ * Warning); `false` turns the check off; a list names the accepted hosts (with or without port).
+ *
+ * @param publicHost - the host of the `publicUrl` option, when set
  */
 export function createHostMatcher(
   allowedHosts: readonly string[] | false | undefined,
+  publicHost?: string,
 ): (req: IncomingMessage) => boolean {
   if (allowedHosts === false) return () => true;
   if (allowedHosts === undefined) {
-    return (req) =>
-      !isLoopbackHost(req.socket.localAddress ?? '') || isLoopbackHost(hostnameOf(req.headers.host ?? ''));
+    const own = publicHost?.toLowerCase();
+    return (req) => {
+      if (!isLoopbackHost(req.socket.localAddress ?? '')) return true;
+      const host = (requestHostHeader(req) ?? '').toLowerCase();
+      return isLoopbackHost(hostnameOf(host)) || (own !== undefined && (host === own || hostnameOf(host) === own));
+    };
   }
   const allowed = new Set(allowedHosts.map((host) => host.toLowerCase()));
   return (req) => {
-    const host = (req.headers.host ?? '').toLowerCase();
+    const host = (requestHostHeader(req) ?? '').toLowerCase();
     return allowed.has(host) || allowed.has(hostnameOf(host));
   };
 }
@@ -115,7 +123,8 @@ export function createHostVouch(
 ): (req: IncomingMessage) => boolean {
   if (allowedHosts === false) return () => false;
   if (allowedHosts !== undefined) return createHostMatcher(allowedHosts);
-  return (req) => isLoopbackHost(req.socket.localAddress ?? '') && isLoopbackHost(hostnameOf(req.headers.host ?? ''));
+  return (req) =>
+    isLoopbackHost(req.socket.localAddress ?? '') && isLoopbackHost(hostnameOf(requestHostHeader(req) ?? ''));
 }
 
 /**

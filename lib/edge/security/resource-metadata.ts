@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from '../../core/jsonrpc/errors';
 import { sendHttpError } from '../http/http-error';
-import { rejectHostOfDocument, requestHost } from '../http/host-header';
+import { rejectHostOfDocument } from '../http/host-header';
 import { allowAnyOrigin } from '../http/public-cors';
 import { createMethodNotAllowedHandler } from '../http/not-allowed';
 import { sendJson } from '../http/reply';
@@ -14,18 +14,12 @@ import { requiresDpop } from './dpop-presentation';
 /** The well-known path of the metadata (RFC 9728 §3). */
 export const METADATA_PATH = '/.well-known/oauth-protected-resource';
 
-/** What Express adds to a request that the metadata uses (the router always runs under Express). */
-export type ExpressRequest = IncomingMessage & { protocol?: string; path?: string; baseUrl?: string };
-
-/** The scheme and host the client used to reach us (`localhost` for a request without a well-formed Host). */
-export function originOf(req: ExpressRequest): string {
-  return `${req.protocol ?? 'http'}://${requestHost(req) ?? 'localhost'}`;
-}
+import type { ExpressRequest, PublicUrls } from './public-url';
 
 /**
- * Creates a handler of the metadata document. `resourcePathOf` says which resource a request asks about: at the
- * app's root, the path after the well-known prefix (RFC 9728 §3.1: `/.well-known/oauth-protected-resource/mcp`
- * → `<origin>/mcp`); at the router's mount path, the mount path. Unauthenticated and readable cross-origin (MCP
+ * Creates a handler of the metadata document. `endpointOf` says which resource a request asks about: at the
+ * app's root, the origin and the path after the well-known prefix (RFC 9728 §3.1:
+ * `/.well-known/oauth-protected-resource/mcp` → `<origin>/mcp`); at the router's mount path, the endpoint's URL. Unauthenticated and readable cross-origin (MCP
  * authorization: clients discover how to get a token from it). With static tokens the document has no
  * authorization server: it says the resource takes a bearer token in the header, which its operator hands out.
  *
@@ -33,12 +27,12 @@ export function originOf(req: ExpressRequest): string {
  * @param isAllowedHost - the `allowedHosts` decision (`createHostMatcher`): the document names the Host's origin
  * @example
  * ```ts
- * app.use('/.well-known/oauth-protected-resource', createMetadataHandler(auth, (req) => req.path ?? '', isAllowedHost));
+ * app.use('/.well-known/oauth-protected-resource', createMetadataHandler(auth, (req) => urls.endpointOf(req), isAllowedHost));
  * ```
  */
 export function createMetadataHandler(
   auth: ResolvedAuth | undefined,
-  resourcePathOf: (req: ExpressRequest) => string,
+  endpointOf: (req: ExpressRequest) => string,
   isAllowedHost: (req: IncomingMessage) => boolean,
 ) {
   const options = auth?.resourceMetadata;
@@ -60,15 +54,12 @@ export function createMetadataHandler(
       next();
       return;
     }
-    const path = resourcePathOf(req);
+    const endpoint = endpointOf(req);
     // A fixed issuer (auth.server.issuer) is the router's public URL: the resource is the same URL unless set apart.
-    const document: Record<string, unknown> = {
-      resource: options?.resource ?? auth.server?.issuer ?? `${originOf(req)}${path === '/' ? '' : path}`,
-    };
+    const document: Record<string, unknown> = { resource: options?.resource ?? auth.server?.issuer ?? endpoint };
     if (options !== undefined) document.authorization_servers = options.authorizationServers;
-    // With auth.server the router is the authorization server: its issuer is the mount path's URL (RFC 8414 §2).
-    else if (auth.server !== undefined)
-      document.authorization_servers = [auth.server.issuer ?? `${originOf(req)}${path === '/' ? '' : path}`];
+    // With auth.server the router is the authorization server: its issuer is the endpoint's URL (RFC 8414 §2).
+    else if (auth.server !== undefined) document.authorization_servers = [auth.server.issuer ?? endpoint];
     document.bearer_methods_supported = ['header'];
     const scopes = options?.scopesSupported ?? (auth.server?.scopes.length ? auth.server.scopes : undefined);
     if (scopes !== undefined) document.scopes_supported = scopes;
@@ -89,14 +80,15 @@ export function createMetadataHandler(
  *
  * @example
  * ```ts
- * router.use(createOwnMetadataHandler(auth, isAllowedHost)); // before the Origin check: the document is public
+ * router.use(createOwnMetadataHandler(auth, urls, isAllowedHost)); // before the Origin check: the document is public
  * ```
  */
 export function createOwnMetadataHandler(
   auth: ResolvedAuth | undefined,
+  urls: PublicUrls,
   isAllowedHost: (req: IncomingMessage) => boolean,
 ) {
-  const serve = createMetadataHandler(auth, (req) => req.baseUrl ?? '', isAllowedHost);
+  const serve = createMetadataHandler(auth, (req) => urls.endpointOf(req), isAllowedHost);
   const notAllowed = createMethodNotAllowedHandler(['GET', 'HEAD', 'OPTIONS']);
   return function mcpOwnMetadata(req: ExpressRequest, res: ServerResponse, next: () => void): void {
     if (req.path === METADATA_PATH) serve(req, res, () => notAllowed(req, res));

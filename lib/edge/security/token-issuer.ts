@@ -2,7 +2,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '../../core/registry/request-context';
-import type { ExpressRequest } from './resource-metadata';
+import type { ExpressRequest } from './public-url';
 import type { DpopCheck } from './dpop';
 
 /** An Express-style handler of the issuer's endpoints: `req` carries Express's `path` and `baseUrl`. */

@@ -7,7 +7,7 @@ import { rejectMalformedHost } from '../../edge/http/host-header';
 import { sendJson } from '../../edge/http/reply';
 import type { AuthInfo } from '../../core/registry/request-context';
 import type { SignInStore } from '../../edge/store/sign-in-store';
-import { originOf, type ExpressRequest } from '../../edge/security/resource-metadata';
+import type { ExpressRequest, PublicUrls } from '../../edge/security/public-url';
 import { IssuedTokenCheck } from './tokens/access-token';
 import { BrowserEndpoints } from './browser/authorize';
 import { createClientDirectory } from './clients/clients';
@@ -77,7 +77,7 @@ function routesOf(ctx: ServerContext, logger: McpLogger): Routes {
  * @param dpop - the router's DPoP check: token requests with a proof get tokens bound to its key
  * @example
  * ```ts
- * const server = createAuthorizationServer(config.auth.server, store.signIn?.() ?? new MemorySignInStore(), resourceOf, logger, dpop, isVouchedHost);
+ * const server = createAuthorizationServer(config.auth.server, store.signIn?.() ?? new MemorySignInStore(), resourceOf, logger, dpop, urls);
  * router.use(server.handle);
  * ```
  */
@@ -87,11 +87,10 @@ export function createAuthorizationServer(
   resourceOf: (req: IncomingMessage) => string,
   logger: McpLogger,
   dpop: DpopCheck,
-  /** Whether a request's Host names this server on the operator's word (`createHostVouch`). */
-  isVouchedHost: (req: IncomingMessage) => boolean,
+  /** The router's public URLs: the issuer is the endpoint's unless `issuer` fixes it. */
+  urls: PublicUrls,
 ): AuthorizationServer {
-  const issuerOf = (req: IncomingMessage): string =>
-    options.issuer ?? `${originOf(req)}${(req as ExpressRequest).baseUrl ?? ''}`;
+  const issuerOf = (req: IncomingMessage): string => options.issuer ?? urls.endpointOf(req);
   const ctx: ServerContext = {
     options,
     store,
@@ -100,7 +99,7 @@ export function createAuthorizationServer(
     keys: createSigningKeys(options.keys, store),
     idJag: options.idJag && new IdJagGrant(options.idJag, store, options.scopes, logger),
     issuerOf,
-    selfOf: (req) => options.issuer ?? (isVouchedHost(req) ? issuerOf(req) : undefined),
+    selfOf: (req) => options.issuer ?? urls.vouchedEndpointOf(req),
     resourceOf,
     dpop,
     sendError: (res, err) => sendOAuthError(res, err),
@@ -120,7 +119,8 @@ export function createAuthorizationServer(
       if (rejectMalformedHost(req, res)) return;
       if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS') return next();
       if (allowAnyOrigin(req, res, ['GET'])) return;
-      endpoints.run(() => sendMetadata(ctx, options.issuer ?? `${originOf(req)}${path}`, res), res);
+      const issuer = options.issuer ?? urls.fixed ?? `${urls.originOf(req)}${path}`;
+      endpoints.run(() => sendMetadata(ctx, issuer, res), res);
     },
     verify: (token, req) => issued.verify(token, { issuer: issuerOf(req), resource: resourceOf(req) }),
     issuerOf,

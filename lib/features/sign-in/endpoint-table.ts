@@ -5,7 +5,7 @@ import type { RequestHandler } from 'express';
 import type { McpLogger } from '../../core/logger';
 import { allowAnyOrigin } from '../../edge/http/public-cors';
 import { sendJson } from '../../edge/http/reply';
-import type { ExpressRequest } from '../../edge/security/resource-metadata';
+import type { ExpressRequest } from '../../edge/security/public-url';
 import { StoreUnavailableError } from '../../edge/store/shared-store';
 import { NO_STORE, OAuthError, sendOAuthError } from './oauth-error';
 import { ENDPOINTS, SERVER_METADATA_PATHS } from './server-metadata';

@@ -36,7 +36,7 @@ export const signInFeature: RouterFeature<SignInRouterOptions, ResolvedAuthServe
             resourceOf,
             host.logger,
             dpop,
-            (req) => host.isVouchedHost(req),
+            host.publicUrls,
           ),
       });
     return { api: {} };
