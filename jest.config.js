@@ -8,7 +8,9 @@
  * in headless Chromium (needs /usr/bin/chromium or CHROMIUM_PATH; the Inspector and Node 22 are installed into
  * node_modules/.cache on first use, __tests__/inspector/setup.sh), kept apart so `npm test` needs no browser. `npm run test:redis` runs
  * `redis5` and `redis4`: the shared store against a real redis-server (Debian's `redis-server`, started by the
- * tests), on each Express major, kept apart so `npm test` needs no Redis.
+ * tests), on each Express major, kept apart so `npm test` needs no Redis. `npm run test:proxy` runs `proxy`: the router
+ * behind Debian's `nginx` and `caddy` with TLS termination, configured as docs/deployment.md shows (a redis-server
+ * too, for two instances), kept apart so `npm test` needs no proxy.
  */
 const { EXPRESS_PACKAGES, splitTests } = require('./__tests__/support/loads-express.js');
 const { timeScale } = require('./__tests__/support/time-scale.js');
@@ -81,6 +83,9 @@ module.exports = {
     },
     { ...shared, displayName: 'browser', testMatch: ['**/*.e2e.ts'], globals: { EXPRESS_MAJOR: 5 } },
     { ...shared, displayName: 'redis5', testMatch: ['**/*.redis.ts'], globals: { EXPRESS_MAJOR: 5 } },
+    // Behind a real nginx with TLS termination (__tests__/proxy/behind-proxy.ts), on Express 5: what it checks is
+    // what crosses the proxy, the same on either major.
+    { ...shared, displayName: 'proxy', testMatch: ['**/*.proxy.ts'], globals: { EXPRESS_MAJOR: 5 } },
     {
       ...shared,
       displayName: 'redis4',

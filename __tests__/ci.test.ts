@@ -33,6 +33,7 @@ describe('the documents and CI', () => {
       'npm run test:conformance',
       'npm run test:browser',
       'npm run test:redis',
+      'npm run test:proxy',
       'npm run test:inspector',
     ]);
     const ciCommands = ciScript.split('\n').filter((line) => /^npm (ci|test|run)\b/.test(line));

@@ -38,6 +38,8 @@ export interface FlowOptions {
   readonly jar?: CookieJar;
   /** The most requests; defaults to 25. */
   readonly maxSteps?: number;
+  /** The fetch to browse with (one that trusts a test CA); the global one by default. */
+  readonly fetch?: typeof fetch;
 }
 
 /** Where the flow ended: the last answer (or, when `stopped`, the URL not fetched). */
@@ -158,7 +160,7 @@ export async function followFlow(startUrl: URL | string, options: FlowOptions = 
   let request: { url: URL; method: 'GET' | 'POST'; body?: URLSearchParams } = { url: new URL(startUrl), method: 'GET' };
   for (let step = 0; step < (options.maxSteps ?? 25); step += 1) {
     visited.push(request.url);
-    const response = await fetch(request.url, {
+    const response = await (options.fetch ?? fetch)(request.url, {
       method: request.method,
       body: request.body,
       redirect: 'manual',

@@ -23,11 +23,14 @@ export async function followSignIn(
     jar?: CookieJar;
     decision?: 'allow' | 'deny';
     /** Answers other forms on the way (an upstream provider's login). */ login?: (page: FlowPage) => PageAction;
+    /** The browser's fetch (one that trusts a test CA); the global one by default. */
+    fetch?: typeof fetch;
   },
 ): Promise<SignInEnd> {
   let consentPages = 0;
   const end = await followFlow(start, {
     jar: options.jar,
+    fetch: options.fetch,
     stopAt: (url) => url.href.startsWith(options.stopAt),
     onForm: (page) => {
       // The router's consent form is the one with a CSRF token; others (a provider's login) go to `login`.
