@@ -1,9 +1,6 @@
-// The demo in AUTH=oauth mode: its login page, demo/oauth-client.ts signing in through it (unattended with --auto,
-// and waiting for a browser without), and `AUTH=oauth npm run demo` printing how to connect an OAuth client.
+// The demo in AUTH=oauth mode: its login page, docs/examples/oauth-client.mts (the OAuth client recipe) signing in
+// through it with a browser, and `AUTH=oauth npm run demo` printing how to connect an OAuth client.
 
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import request from 'supertest';
 import { createDemo, type Demo } from '../demo/server';
 import { inspectorCommand, oauthConnectionHelp } from '../demo/connect';
@@ -11,9 +8,6 @@ import { listenLocally, type Listening } from './helpers/ports';
 import { followFlow, type FlowPage, type PageAction } from './helpers/browser-driver';
 import { startOAuthClientScript } from './helpers/oauth-client-script';
 import { authorizeUrl, pkce, registerClient } from './helpers/sign-in-server';
-import { scaled } from './helpers/time-scale';
-
-const CLIENT = path.join(__dirname, '..', 'demo', 'oauth-client.ts');
 
 let demo: Demo;
 let app: Listening;
@@ -84,22 +78,8 @@ describe('the demo login page', () => {
   });
 });
 
-describe('demo/oauth-client.ts', () => {
-  const ARGS = ['--import', 'tsx', CLIENT];
-
-  it('--auto signs in through DCR, the login page and consent, then calls whoami as that user', async () => {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [...ARGS, url, '--auto', 'alice'], {
-      timeout: scaled(30_000),
-    });
-    expect(stderr).toBe('');
-    expect(stdout).toMatch(/^Registered as client \S+, redirect URI http:\/\/127\.0\.0\.1:\d+\/callback$/m);
-    expect(stdout).toContain(`  ${url}/oauth/authorize?`);
-    expect(stdout).toContain('Signed in: access token for store:read store:write');
-    expect(stdout).toMatch(/^Tools \(\d+\): .*\bwhoami\b.*\bplace_order\b/m);
-    expect(stdout).toContain('whoami: {"user":"alice","scopes":["store:read","store:write"]}');
-  }, 40_000);
-
-  it('without --auto waits for a browser to open the printed URL, then goes on as whoever signed in there', async () => {
+describe('docs/examples/oauth-client.mts against the demo', () => {
+  it('waits for a browser to open the printed URL, then calls whoami as whoever signed in there', async () => {
     const script = startOAuthClientScript(url);
     try {
       // The "browser": the login page as bob, then Allow; it ends at the script's redirect URI, which takes the code.
@@ -123,7 +103,7 @@ describe('AUTH=oauth npm run demo', () => {
     const help = oauthConnectionHelp({ origin: 'http://127.0.0.1:3000', apiKey: 'key' });
     expect(help).toContain('MCP endpoint   http://127.0.0.1:3000/mcp');
     expect(help).toContain('clients register themselves (Dynamic Client Registration');
-    expect(help).toContain('npx tsx demo/oauth-client.ts http://127.0.0.1:3000/mcp [--auto alice]');
+    expect(help).toContain('npx tsx docs/examples/oauth-client.mts http://127.0.0.1:3000/mcp');
     expect(help).toContain(`Inspector (UI): ${inspectorCommand()}, then Streamable HTTP, http://127.0.0.1:3000/mcp`);
     expect(help).toContain('Playground     http://127.0.0.1:3000/playground/#signin');
     expect(help).not.toMatch(/Bearer/);

@@ -84,8 +84,8 @@ Demo store is running, with OAuth sign-in (AUTH=oauth).
   Issuer         ${url}   (${url}/.well-known/openid-configuration)
   Playground     ${origin}/playground/#signin
 ${restLine(origin, apiKey)}${upstreamLines(upstreams)}
-Script (the SDK client's OAuth flow; it prints the sign-in URL, or with --auto signs in as that user by itself):
-    npx tsx demo/oauth-client.ts ${url} [--auto alice]
+Script (the SDK client's OAuth flow, docs/examples/oauth-client.mts: it prints the sign-in URL, waits for the browser):
+    npx tsx docs/examples/oauth-client.mts ${url}
 Inspector (UI): ${inspectorCommand()}, then Streamable HTTP, ${url}, and Connect (no token):
     it registers itself and opens the sign-in page.
 Claude Code:

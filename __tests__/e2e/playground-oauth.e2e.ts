@@ -1,6 +1,6 @@
 // The demo in AUTH=oauth mode in headless Chromium: the playground signs in through OAuth (DCR, PKCE, redirect to the
 // demo's login page and the consent page, and back) and calls whoami as that user; and a person's browser completes
-// demo/oauth-client.ts's sign-in, whose redirect URI is on another origin (the script's loopback port).
+// docs/examples/oauth-client.mts's sign-in, whose redirect URI is on another origin (the script's loopback port).
 
 import type { Browser, Page } from 'playwright-core';
 import { createDemo, type Demo } from '../../demo/server';
@@ -81,7 +81,7 @@ it('the Sign in button shows why when the endpoint asks for no sign-in, and the 
   await context.close();
 });
 
-it("a person's browser completes demo/oauth-client.ts's sign-in: consent redirects to the script's loopback port", async () => {
+it("a person's browser completes docs/examples/oauth-client.mts's sign-in: consent redirects to the script's loopback port", async () => {
   const script = startOAuthClientScript(`${origin}/mcp`);
   const context = await browser.newContext();
   context.setDefaultTimeout(15_000);

@@ -1,14 +1,14 @@
-// demo/oauth-client.ts as a person runs it (no --auto): it prints a sign-in URL and waits for a browser to come back
-// to its loopback redirect URI. The tests play the browser and then read how the script ended.
+// docs/examples/oauth-client.mts as a person runs it against the demo: it prints a sign-in URL and waits for a browser
+// to come back to its loopback redirect URI. The tests play the browser and then read how the script ended.
 
 import { once } from 'node:events';
 import path from 'node:path';
 import { endGroup, spawnGroup } from './child';
 
-const SCRIPT = path.join(__dirname, '..', '..', 'demo', 'oauth-client.ts');
+const SCRIPT = path.join(__dirname, '..', '..', 'docs', 'examples', 'oauth-client.mts');
 
 export interface OAuthClientScript {
-  /** The authorization URL the script printed, once it says it waits for the browser. */
+  /** The authorization URL the script printed for the browser. */
   readonly signInUrl: Promise<string>;
   /** How the script ended, with everything it printed. */
   ended(): Promise<{ code: number | null; stdout: string; stderr: string }>;
@@ -29,7 +29,8 @@ export function startOAuthClientScript(endpoint: string): OAuthClientScript {
   const signInUrl = new Promise<string>((resolve, reject) => {
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
-      if (stdout.includes('Waiting for the browser')) resolve(/^ {2}(http\S+)$/m.exec(stdout)?.[1] ?? '');
+      const printed = /^Sign in at:\n {2}(http\S+)$/m.exec(stdout)?.[1];
+      if (printed !== undefined) resolve(printed);
     });
     void exited.then(([code]) =>
       reject(new Error(`the script exited (${code}) before asking for a browser: ${stderr}`)),

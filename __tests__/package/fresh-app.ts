@@ -14,6 +14,8 @@ export interface FreshAppSpec {
   express: string;
   typesExpress: string;
   compilerOptions: Record<string, unknown>;
+  /** Other packages of this repository's node_modules the app installs (a client's SDK), by their name. */
+  packages?: string[];
 }
 
 interface PackageJson {
@@ -114,7 +116,7 @@ function installClosure(roots: Record<string, string>): Map<string, string> {
 
 /**
  * Makes a CommonJS app at `dir` (no `"type"` in package.json) with the tarball as `express-mcp-router`, its
- * dependencies, `express`, `@types/express`, their closures and `typescript`, and nothing else. Packages are
+ * dependencies, `express`, `@types/express`, the spec's `packages`, their closures and `typescript`, and nothing else. Packages are
  * copied, not linked: tsc and Node resolve a linked package's imports from its real path inside this repository,
  * where they would find the repository's other packages (its @types/express 5 from app B's express-rate-limit).
  */
@@ -128,6 +130,7 @@ export function createFreshApp(dir: string, tarball: string, spec: FreshAppSpec)
     '@types/express': join(REPO_MODULES, spec.typesExpress),
   };
   for (const dep of Object.keys(packageJson(installed).dependencies ?? {})) roots[dep] = join(REPO_MODULES, dep);
+  for (const name of spec.packages ?? []) roots[name] = join(REPO_MODULES, name);
   for (const [name, from] of installClosure(roots))
     cpSync(from, join(modules, name), { recursive: true, verbatimSymlinks: true });
   // TypeScript is the compiler, not a module the app loads: a link is enough.

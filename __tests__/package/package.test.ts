@@ -26,14 +26,16 @@ import {
 } from '@modelcontextprotocol/client';
 import { MemoryOAuthProvider } from '../helpers/oauth-client';
 import { followSignIn } from '../helpers/sign-in-flow';
+import { followFlow, type PageAction } from '../helpers/browser-driver';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { rejection } from '../helpers/errors';
 import type { PaymentRequired } from '../../lib/x402';
 import { createFreshApp, packInto, ROOT, tsc, type FreshAppSpec } from './fresh-app';
-import { docExamples, startExample, type RunningExample } from './doc-examples';
+import { docExamples, isProgram, startExample, type DocExample, type RunningExample } from './doc-examples';
 
-// Packing, two compilations and six child processes: about 30 s on two cores; generous for a loaded machine.
-jest.setTimeout(90_000);
+// Packing, two compilations (the Express 5 app's reads the SDK's types too: 40-50 s on two cores under load) and a
+// dozen child processes; generous for a loaded machine.
+jest.setTimeout(120_000);
 
 const TOKEN = 'doc-example-token-7f3a';
 const bearer = (token: string): Record<string, string> => ({ Authorization: `Bearer ${token}` });
@@ -43,8 +45,9 @@ const call = (client: Client, name: string, args: Record<string, unknown> = {}) 
   client.callTool({ name, arguments: args }) as Promise<Record<string, unknown>>;
 
 /**
- * What the SDK client must get from each example marked `(runs as is)` in README.md or docs/ (the document named
- * beside it): one entry per example, no more.
+ * What the SDK client must get from each server example marked `(runs as is)` in README.md or docs/ (the document
+ * named beside it), or what a client example marked `(runs as is against <server>)` must do and print when run
+ * against that server (given here): one entry per example, no more.
  */
 const CHECKS: Record<string, (example: RunningExample) => Promise<void>> = {
   'token-exchange.ts': async (example) => {
@@ -106,6 +109,25 @@ const CHECKS: Record<string, (example: RunningExample) => Promise<void>> = {
     expect(metadata.headers.get('content-type')).toMatch(/^application\/json/);
     expect(await metadata.json()).toMatchObject({ resource: `${example.origin}/mcp` });
   },
+  'oauth-client.mts': async (server) => {
+    // docs/security.md's client (docs/examples/oauth-client.mts) against its sign-in.ts: the test is the browser, at
+    // the page it prints: the example's login page as ada, then the consent page, then back to its redirect URI.
+    const client = server.runClient('oauth-client.mts');
+    const [, signInAt] = await client.printed(/^Sign in at:\n {2}(http\S+)$/m);
+    expect(signInAt).toMatch(new RegExp(`^${server.origin}/mcp/oauth/authorize\\?`));
+    const end = await followFlow(signInAt as string, {
+      onForm: (page): PageAction => {
+        const fields: Record<string, string> =
+          'csrf' in (page.forms[0]?.fields ?? {}) ? { decision: 'allow' } : { user: 'ada' };
+        return { fields };
+      },
+    });
+    expect(end.url.href).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback\?/);
+    expect(end.body).toBe('Signed in: you can close this tab.');
+    const { code, stdout, stderr } = await client.ended();
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    expect(stdout.trim().split('\n').at(-1)).toBe('whoami: {"subject":"ada"}');
+  },
   'sign-in.ts': async (example) => {
     // The SDK client signs in through the example's own login page and the router's consent page, then calls a tool as the user.
     const provider = new MemoryOAuthProvider('http://127.0.0.1:1/callback');
@@ -148,6 +170,64 @@ const CHECKS: Record<string, (example: RunningExample) => Promise<void>> = {
       stock: 12,
     });
     expect(await rejection(example.connect(bearer('not-the-token')))).toMatchObject({ code: 401 });
+  },
+  'stock-app.ts': async (example) => {
+    // docs/apps.md: the app's page (stock.html, the document's other example) as ui://shop/stock, linked from show_stock.
+    const page = examples.find(({ name }) => name === 'stock.html')?.code;
+    const client = await example.connect();
+    const tools = (await client.listTools()).tools;
+    expect(tools.map((tool) => [tool.name, tool._meta?.ui])).toEqual([
+      ['show_stock', { resourceUri: 'ui://shop/stock' }],
+    ]);
+    expect((await client.listResources()).resources).toEqual([
+      expect.objectContaining({ uri: 'ui://shop/stock', title: 'Stock', mimeType: 'text/html;profile=mcp-app' }),
+    ]);
+    expect((await client.readResource({ uri: 'ui://shop/stock' })).contents).toEqual([
+      expect.objectContaining({
+        uri: 'ui://shop/stock',
+        mimeType: 'text/html;profile=mcp-app',
+        text: page,
+        _meta: { ui: { csp: { resourceDomains: ['https://unpkg.com'] } } },
+      }),
+    ]);
+    expect(await call(client, 'show_stock', { item: 'beans' })).toMatchObject({
+      structuredContent: { item: 'beans', units: 12 },
+    });
+    // The page's SDK: the installed ext-apps major, a file it has, which exports App.
+    const [, major, file] =
+      /from 'https:\/\/unpkg\.com\/@modelcontextprotocol\/ext-apps@(\d+)\/(\S+)'/.exec(page ?? '') ?? [];
+    const extApps = join(ROOT, 'node_modules', '@modelcontextprotocol', 'ext-apps');
+    expect(major).toBe(String(JSON.parse(readFileSync(join(extApps, 'package.json'), 'utf8')).version).split('.')[0]);
+    expect(readFileSync(join(extApps, file as string), 'utf8')).toMatch(/export\s*\{[^}]*\bas App\b[^}]*\}/);
+    // The page's button: a client that renders apps (it declares the extension) sees and calls the app-only tool.
+    const host = new SdkClient(
+      { name: 'apps-host', version: '1.0.0' },
+      { capabilities: { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } } },
+    );
+    await host.connect(new StreamableHTTPClientTransport(new URL('/mcp', example.origin)));
+    try {
+      expect((await host.listTools()).tools.map((tool) => tool.name)).toEqual(['show_stock', 'restock']);
+      expect(await call(host, 'restock', { item: 'beans' })).toMatchObject({
+        structuredContent: { item: 'beans', units: 22 },
+      });
+    } finally {
+      await host.close();
+    }
+    expect(await rejection(call(client, 'restock', { item: 'beans' }))).toMatchObject({ code: -32602 });
+  },
+  'paid-client.mts': async (server) => {
+    // docs/guards-and-payments.md's client, an ES module in a CommonJS app: it pays and prints the forecast and receipt.
+    const { code, stdout, stderr } = await server.runClient('paid-client.mts').ended();
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    const lines = stdout.trim().split('\n');
+    expect(lines[0]).toBe('price: 10000 of 0x036CbD53842c5426634e7929541eC2318f3dCF7e on eip155:84532');
+    expect(lines[1]).toBe('forecast: {"city":"Lisbon","forecast":"sunny"}');
+    expect(JSON.parse(lines[2]!.replace(/^receipt: /, ''))).toMatchObject({
+      success: true,
+      network: 'eip155:84532',
+      transaction: expect.stringMatching(/^0xtest-/),
+    });
+    expect(lines).toHaveLength(3);
   },
   'paid-tool.ts': async (example) => {
     // As docs/guards-and-payments.md's client part does it, with the testPayment of the installed tarball.
@@ -204,12 +284,16 @@ const CHECKS: Record<string, (example: RunningExample) => Promise<void>> = {
 };
 
 const COMPILER_OPTIONS = { strict: true, skipLibCheck: false, target: 'ES2022', rootDir: 'src', outDir: 'dist' };
-const APPS: Array<FreshAppSpec & { app: string }> = [
+/** The apps, and whether each runs the client examples too (it then has the SDK v1 they use). */
+const APPS: Array<FreshAppSpec & { app: string; clients: boolean }> = [
   {
     app: 'Express 5 TypeScript app',
     express: 'express',
     typesExpress: '@types/express',
+    // `npm init` and `tsc --init`'s node16: a .ts file is CommonJS here, so the clients, with top-level await, are .mts.
     compilerOptions: { ...COMPILER_OPTIONS, module: 'node16', moduleResolution: 'node16' },
+    packages: ['@modelcontextprotocol/sdk'],
+    clients: true,
   },
   {
     app: 'Express 4 CommonJS app',
@@ -217,11 +301,15 @@ const APPS: Array<FreshAppSpec & { app: string }> = [
     typesExpress: '@types/express4',
     // TypeScript 6 deprecates node10 (the resolution `module: commonjs` has always implied) unless told to ignore it.
     compilerOptions: { ...COMPILER_OPTIONS, module: 'commonjs', moduleResolution: 'node10', ignoreDeprecations: '6.0' },
+    clients: false,
   },
 ];
 
 const examples = docExamples();
 const fileOf = (name: string): string => examples.find((example) => example.name === name)?.file ?? '?';
+/** The programs an app compiles and runs: the servers, and the clients where it has their SDK. */
+const programsOf = (clients: boolean): DocExample[] =>
+  examples.filter((example) => isProgram(example) && (clients || example.against === undefined));
 let work: string | undefined;
 const dirOf = (app: string): string => join(work as string, app.replace(/\W+/g, '-'));
 /**
@@ -246,7 +334,10 @@ beforeAll(() => {
     const dir = dirOf(spec.app);
     createFreshApp(dir, tarball, spec);
     mkdirSync(join(dir, 'src'));
-    for (const { name, code } of examples) writeFileSync(join(dir, 'src', name), code);
+    for (const { name, code } of programsOf(spec.clients)) writeFileSync(join(dir, 'src', name), code);
+    // Pages, where the server examples read them: their working directory.
+    for (const { name, code } of examples.filter((example) => !isProgram(example)))
+      writeFileSync(join(dir, name), code);
     compiled.set(spec.app, listed(tsc(dir, '--listFiles')));
   }
 }, 120_000);
@@ -276,10 +367,15 @@ it('ships only the build output and the package files', () => {
 it('finds the runnable examples of README.md and docs/, README among them, and has a check for each and for no other', () => {
   expect(examples.length).toBeGreaterThanOrEqual(5);
   expect(examples.map(({ file }) => file)).toContain('README.md');
-  expect(Object.keys(CHECKS).sort()).toEqual(examples.map(({ name }) => name).sort());
+  expect(Object.keys(CHECKS).sort()).toEqual(
+    programsOf(true)
+      .map(({ name }) => name)
+      .sort(),
+  );
+  expect(examples.filter(({ against }) => against !== undefined).length).toBeGreaterThanOrEqual(2);
 });
 
-describe.each(APPS)('in a fresh $app', ({ app }) => {
+describe.each(APPS)('in a fresh $app', ({ app, clients }) => {
   const dir = (): string => dirOf(app);
 
   it('serves MCP from plain JavaScript that requires the package', () => {
@@ -352,19 +448,26 @@ const server = app.listen(0, '127.0.0.1', async () => {
     expect(outside).toEqual([]);
   });
 
-  it.each(examples.map(({ name, file }) => [name, file]))(
-    'runs %s (from %s) so that the SDK client gets what its document says',
-    async (name) => {
-      const check = CHECKS[name];
-      if (check === undefined) throw new Error(`example ${name} of ${fileOf(name)} has no entry in CHECKS`);
-      if ((await compiled.get(app))?.code !== 0) throw new Error(`${app} did not compile the documents' examples`);
-      const example = await startExample(dir(), name, TOKEN);
-      running.push(example);
-      try {
-        await check(example);
-      } finally {
-        await example.stop();
-      }
-    },
-  );
+  it.each(
+    programsOf(clients).map(({ name, file, against }) => [
+      name,
+      file,
+      against === undefined
+        ? 'the SDK client gets what its document says'
+        : `it does what its document says against ${against}`,
+    ]),
+  )('runs %s (from %s) so that %s', async (name) => {
+    const check = CHECKS[name];
+    if (check === undefined) throw new Error(`example ${name} of ${fileOf(name)} has no entry in CHECKS`);
+    if ((await compiled.get(app))?.code !== 0) throw new Error(`${app} did not compile the documents' examples`);
+    // A client's check runs it against its server, started here.
+    const server = examples.find((example) => example.name === name)?.against ?? name;
+    const example = await startExample(dir(), server, TOKEN);
+    running.push(example);
+    try {
+      await check(example);
+    } finally {
+      await example.stop();
+    }
+  });
 });

@@ -2,6 +2,7 @@
 
 import type { OptionKeys } from '../../options/config-error';
 import type { OptionReader } from '../../options/option-reader';
+import { requireJoseFor } from './jose';
 
 /** How the router checks DPoP proofs (RFC 9449), at the MCP endpoint and at its own token endpoint (`auth.server`). */
 export interface DpopOptions {
@@ -50,9 +51,11 @@ const KNOWN_DPOP_OPTIONS: OptionKeys<DpopOptions> = {
 /**
  * Checks `auth.dpop` (absent: every default). DPoP-bound tokens are always checked; these options only tune how.
  *
- * @throws {McpConfigError} naming `auth.dpop.<key>` for an unknown key or a bad value
+ * @throws {McpConfigError} naming `auth.dpop.<key>` for an unknown key or a bad value; naming `auth.dpop` on a Node
+ * that cannot load jose (proofs are JWTs)
  */
 export function readDpopOptions(read: OptionReader<{ dpop?: DpopOptions }>): ResolvedDpop {
+  if (read.raw('dpop') !== undefined) requireJoseFor(read.pathOf('dpop'));
   const dpop = read.nested('dpop', KNOWN_DPOP_OPTIONS);
   return Object.freeze({
     requireContentDigest: dpop.boolean('requireContentDigest', false),

@@ -3,6 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpConfigError, type OptionKeys } from '../../options/config-error';
 import { OptionReader } from '../../options/option-reader';
+import { requireJoseFor } from '../../edge/security/jose';
 import { DEFAULT_MAX_SIGN_IN_RECORDS, signInLimits, type SignInLimits } from '../../edge/store/sign-in-store';
 import type { McpLogger } from '../../core/logger';
 import { resolveClientsOptions, type ClientsOptions, type ResolvedClients } from './clients/client-options';
@@ -230,9 +231,11 @@ function resolveConsent(read: Read): Pick<ResolvedAuthServer, 'rememberConsentMs
  * Checks `auth.server` once, when `mcpRouter()` is called.
  *
  * @param logger - the router's `logger`: where a client's key set that cannot be loaded is reported
- * @throws {McpConfigError} for an unknown key, a bad value, or not exactly one of `signIn` and `upstream`
+ * @throws {McpConfigError} for an unknown key, a bad value, or not exactly one of `signIn` and `upstream`; on a Node
+ * that cannot load jose (its tokens are JWTs)
  */
 export function resolveAuthServerOptions(server: AuthServerOptions, logger: McpLogger = console): ResolvedAuthServer {
+  requireJoseFor('auth.server');
   const read = OptionReader.of(server, 'auth.server', KNOWN);
   const login = resolveLogin(read);
   const issuer = resolveIssuer(read);

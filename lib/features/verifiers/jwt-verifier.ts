@@ -7,7 +7,7 @@ import type { OptionKeys } from '../../options/config-error';
 import type { OptionReader } from '../../options/option-reader';
 import type { McpLogger } from '../../core/logger';
 import type { AuthInfo } from '../../core/registry/request-context';
-import { jose } from '../../edge/security/jose';
+import { jose, requireJoseFor } from '../../edge/security/jose';
 import { createVerifiedTokenCache } from '../../edge/security/token-cache';
 import { audienceFor, namesAudience, scopesOf } from './audience';
 import { BoundedFetchError } from '../../edge/outbound/bounded-fetch';
@@ -123,7 +123,8 @@ function principalOf(claims: JWTPayload, scopeClaim: string | undefined): AuthIn
  * `expiresAt`, the other claims `extra`. A verified token is remembered (by its SHA-256) until it expires. Any
  * token that fails — or a JWKS that cannot be loaded — gives `null`: a 401, never a 500.
  *
- * @throws {McpConfigError} at once, for a bad or unknown option (`jwtVerifier.issuer`, …)
+ * @throws {McpConfigError} at once, for a bad or unknown option (`jwtVerifier.issuer`, …), or on a Node that cannot
+ * load jose
  * @example
  * ```ts
  * const mcp = mcpRouter({
@@ -135,6 +136,7 @@ function principalOf(claims: JWTPayload, scopeClaim: string | undefined): AuthIn
 export function jwtVerifier(
   options: JwtVerifierOptions,
 ): (token: string, req: IncomingMessage) => Promise<AuthInfo | null> {
+  requireJoseFor('jwtVerifier');
   const { read, shared } = readVerifierOptions('jwtVerifier', options, KNOWN_OPTIONS);
   const { audience, logger } = shared;
   const issuer = read.string('issuer', { nonEmpty: true, required: true });

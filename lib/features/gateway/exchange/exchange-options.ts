@@ -3,6 +3,7 @@
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { McpConfigError, type OptionKeys } from '../../../options/config-error';
 import { OptionReader } from '../../../options/option-reader';
+import { requireJoseFor } from '../../../edge/security/jose';
 import { DEFAULT_FETCH_MAX_BYTES, DEFAULT_FETCH_TIMEOUT_MS } from '../../../edge/outbound/provider-fetch';
 import { ASYMMETRIC_JWS_ALGORITHMS, type CryptoKey, type JWK } from '../../../edge/security/jose-types';
 import type { RequestContext } from '../../../core/registry/request-context';
@@ -186,9 +187,12 @@ function scopeOf(read: Read): string | undefined {
 /**
  * Checks tokenExchange()'s options once, when it is called.
  *
- * @throws {McpConfigError} naming the option: `option 'tokenExchange.audience' must be a non-empty string`
+ * @throws {McpConfigError} naming the option: `option 'tokenExchange.audience' must be a non-empty string`; naming
+ * `tokenExchange` on a Node that cannot load jose (it reads the caller's JWT `aud` and signs `private_key_jwt`
+ * assertions with it)
  */
 export function resolveExchangeOptions(options: TokenExchangeOptions): ExchangeConfig {
+  requireJoseFor('tokenExchange');
   const read = OptionReader.of(options, 'tokenExchange', KNOWN);
   const { tokenEndpoint, issuer } = read.options;
   if ((tokenEndpoint === undefined) === (issuer === undefined))

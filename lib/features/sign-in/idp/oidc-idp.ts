@@ -2,7 +2,7 @@
 
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { jose } from '../../../edge/security/jose';
+import { requireJoseFor } from '../../../edge/security/jose';
 import { LoginError } from '../browser/login';
 import type { Identity, LoginCallback, LoginRequest, LoginStep } from '../browser/login';
 import { providerText } from './idp-http';
@@ -75,7 +75,7 @@ function bindingMatches(req: IncomingMessage, state: string, digest: unknown): b
  */
 export function oidcUpstream(options: OidcUpstreamOptions): LoginStep {
   const config = resolveIdpOptions(options);
-  if (config.issuer !== undefined) jose(); // fails at boot, not at the first sign-in, on a Node that cannot load it
+  if (config.issuer !== undefined) requireJoseFor('oidcUpstream.issuer'); // its ID tokens are checked with jose
   const endpoints = idpEndpoints(config);
 
   async function start(_req: IncomingMessage, res: ServerResponse, request: LoginRequest): Promise<undefined> {
