@@ -40,6 +40,8 @@ export interface BehindProxyOptions {
   readonly app?: (app: Express, instance: number) => void;
   /** How many app instances nginx balances over (round robin, no stickiness). Defaults to `1`. */
   readonly instances?: number;
+  /** The proxy's port, when the router's options must name the public URL before it starts. Defaults to a free one. */
+  readonly port?: number;
 }
 
 /** One app instance behind the proxy. */
@@ -144,8 +146,8 @@ export async function startBehindProxy(options: BehindProxyOptions = {}): Promis
       throw new Error('startBehindProxy: nginx variants apply to nginx only');
     const front =
       options.proxy === 'caddy'
-        ? await startCaddy(dir, { port: 0, upstreams, certificates })
-        : await startNginx(dir, { port: 0, upstreams, certificates, variant: options.nginx });
+        ? await startCaddy(dir, { port: options.port ?? 0, upstreams, certificates })
+        : await startNginx(dir, { port: options.port ?? 0, upstreams, certificates, variant: options.nginx });
     cleanups.push(() => front.stop());
     const host = `${PUBLIC_HOST}:${front.port}`;
     return {

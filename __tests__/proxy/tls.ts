@@ -27,7 +27,7 @@ export interface TestCertificates {
 const run = promisify(execFile);
 
 /**
- * Makes, in `dir`, a CA valid for a day and a certificate it signed for `hosts` (subjectAltName DNS names), both on
+ * Makes, in `dir`, a CA valid for 30 days and a certificate it signed for `hosts` (subjectAltName DNS names), both on
  * P-256 keys, with the openssl CLI.
  */
 export async function makeCertificates(
@@ -37,7 +37,7 @@ export async function makeCertificates(
   const at = (name: string): string => join(dir, name);
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
   await run('openssl', [
-    ...['req', '-x509', ...ec, '-keyout', at('ca.key'), '-out', at('ca.pem'), '-days', '1'],
+    ...['req', '-x509', ...ec, '-keyout', at('ca.key'), '-out', at('ca.pem'), '-days', '30'],
     ...['-subj', '/CN=express-mcp-router proxy test CA'],
     ...['-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign'],
   ]);
@@ -62,7 +62,7 @@ export async function makeCertificates(
   );
   await run('openssl', [
     ...['x509', '-req', '-in', at('server.csr'), '-CA', at('ca.pem'), '-CAkey', at('ca.key'), '-CAcreateserial'],
-    ...['-out', at('server.pem'), '-days', '1', '-extfile', at('server.ext')],
+    ...['-out', at('server.pem'), '-days', '30', '-extfile', at('server.ext')],
   ]);
   return {
     caPath: at('ca.pem'),

@@ -45,8 +45,22 @@ function refusedHeaders(reply: HttpReply, headers: string[]): string[] {
   return headers.filter((h) => !allowed.includes(h) && !(allowed.includes('*') && h !== 'authorization'));
 }
 
+/** A 403 of a Host check, which refuses every request alike (the eras' `forbidden` findings say so): not the origin's doing. */
+function refusedByHost(reply: HttpReply): boolean {
+  return reply.status === 403 && /host/i.test(reply.body) && !/origin/i.test(reply.body);
+}
+
 async function preflightFindings(ctx: DoctorContext, origin: string): Promise<Finding[]> {
   const reply = await preflight(ctx, origin, PREFLIGHT_HEADERS);
+  if (refusedByHost(reply))
+    return [
+      {
+        id: 'cors.host-refused',
+        severity: 'info',
+        summary: `the preflight from ${origin} got the Host check's 403, as every request does: the origin was not judged`,
+        detail: excerpt(reply.body),
+      },
+    ];
   const refused = refusedHeaders(reply, PREFLIGHT_HEADERS);
   const methods = listOf(reply, 'access-control-allow-methods');
   if (
@@ -150,5 +164,7 @@ export const checkCors: Check = async (ctx) => {
   const origin = ctx.target.origin;
   if (origin === undefined)
     return [{ id: 'cors.skipped', severity: 'info', summary: 'browser clients not checked: pass --origin <origin>' }];
-  return [...(await preflightFindings(ctx, origin)), ...(await postFindings(ctx, origin))];
+  const preflighted = await preflightFindings(ctx, origin);
+  if (preflighted.some((finding) => finding.id === 'cors.host-refused')) return preflighted;
+  return [...preflighted, ...(await postFindings(ctx, origin))];
 };

@@ -10,11 +10,10 @@ import { sendJson } from '../http/reply';
 import type { ResolvedAuth } from './bearer';
 import { DPOP_ALGORITHMS } from './dpop';
 import { requiresDpop } from './dpop-presentation';
+import type { ExpressRequest, PublicUrls } from './public-url';
 
 /** The well-known path of the metadata (RFC 9728 §3). */
 export const METADATA_PATH = '/.well-known/oauth-protected-resource';
-
-import type { ExpressRequest, PublicUrls } from './public-url';
 
 /**
  * Creates a handler of the metadata document. `endpointOf` says which resource a request asks about: at the
