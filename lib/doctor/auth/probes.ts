@@ -1,45 +1,33 @@
 // The two requests that open a connection, one per era, sent with or without a token, and what their answer says about auth.
 
-import { META_KEYS } from '../../core/protocol/era-2026/request-meta';
 import { METHOD_HEADER, PROTOCOL_VERSION_HEADER } from '../../core/protocol/era-2026/request-headers';
-import { LATEST_PROTOCOL_VERSION_2025, PROTOCOL_VERSIONS_2026 } from '../../core/versions';
-import { headerOf, send, type HttpReply, type HttpRequest, type HttpSettings } from '../http';
+import { headerOf, type HttpReply, type HttpRequest, type HttpSettings } from '../http';
+import { ACCEPT_BOTH, endSession, envelope2026, INITIALIZE_PARAMS, VERSION_2026 } from '../mcp';
 import { follow } from './documents';
 import { oauthChallengeOf, parseChallenges, type Challenge } from './www-authenticate';
 
 /** The era a probe opens with: `initialize` (2025) or `server/discover` (2026). */
 export type ProbeEra = '2025' | '2026';
 
-const CLIENT_INFO = { name: 'express-mcp-router-doctor', version: '1' };
-
-/** The `Authorization` header of `token`, or none. */
-const bearer = (token: string | undefined): Record<string, string> =>
-  token === undefined ? {} : { authorization: `Bearer ${token}` };
-
 /** The POST a client opens with in `era`, carrying `token` when given (never logged, never printed). */
 export function openingRequest(url: URL, era: ProbeEra, token?: string): HttpRequest {
-  const auth = bearer(token);
-  const base = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...auth };
-  if (era === '2025') {
-    const params = { protocolVersion: LATEST_PROTOCOL_VERSION_2025, capabilities: {}, clientInfo: CLIENT_INFO };
+  const base = {
+    'content-type': 'application/json',
+    accept: ACCEPT_BOTH,
+    ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+  };
+  if (era === '2025')
     return {
       method: 'POST',
       url,
       headers: base,
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params }),
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: INITIALIZE_PARAMS }),
     };
-  }
-  const version = PROTOCOL_VERSIONS_2026[0];
-  const meta = {
-    [META_KEYS.protocolVersion]: version,
-    [META_KEYS.clientCapabilities]: {},
-    [META_KEYS.clientInfo]: CLIENT_INFO,
-  };
   return {
     method: 'POST',
     url,
-    headers: { ...base, [PROTOCOL_VERSION_HEADER]: version, [METHOD_HEADER]: 'server/discover' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: meta } }),
+    headers: { ...base, [PROTOCOL_VERSION_HEADER]: VERSION_2026, [METHOD_HEADER]: 'server/discover' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: envelope2026() } }),
   };
 }
 
@@ -61,7 +49,11 @@ export async function probe(settings: HttpSettings, url: URL, era: ProbeEra, tok
   if (reply === undefined) return { kind: 'unreachable', reason: failure ?? 'no answer' };
   if (elsewhere !== undefined) return { kind: 'other', reply, elsewhere };
   if (reply.status >= 200 && reply.status < 300) {
-    await endSession(settings, url, reply, token);
+    // MCP 2025-11-25 transports › Session Management: a session the probe opened is closed again, best effort.
+    await endSession(
+      { target: { url, calls: [], ...(token === undefined ? {} : { token }) }, http: settings },
+      headerOf(reply, 'mcp-session-id'),
+    );
     return { kind: 'served', reply };
   }
   if (reply.status !== 401 && reply.status !== 403) return { kind: 'other', reply };
@@ -72,14 +64,4 @@ export async function probe(settings: HttpSettings, url: URL, era: ProbeEra, tok
   if (challenge !== undefined) return { kind: 'challenged', reply, challenge, all };
   if (reply.status === 403 && header === undefined) return { kind: 'other', reply };
   return { kind: 'bare', reply, ...(header === undefined ? {} : { header }) };
-}
-
-/** MCP 2025-11-25 transports › Session Management: a session the probe opened is closed again (DELETE), best effort. */
-async function endSession(settings: HttpSettings, url: URL, reply: HttpReply, token?: string): Promise<void> {
-  const session = headerOf(reply, 'mcp-session-id');
-  if (session === undefined) return;
-  const auth = bearer(token);
-  await send(settings, { method: 'DELETE', url, headers: { 'mcp-session-id': session, ...auth } }).catch(
-    () => undefined,
-  );
 }
