@@ -185,6 +185,15 @@ describe('the demo store over MCP', () => {
   });
 });
 
+it('names PUBLIC_URL (publicUrl) in its sign-in metadata and accepts its Host, as a tunnel reaches it', async () => {
+  const app = createDemoApp({ token, publicUrl: 'https://demo.tunnel.example/mcp' });
+  const { body } = await request(app)
+    .get('/mcp/.well-known/oauth-protected-resource')
+    .set('Host', 'demo.tunnel.example')
+    .expect(200);
+  expect(body.resource).toBe('https://demo.tunnel.example/mcp');
+});
+
 describe('the demo store over HTTP', () => {
   const app = createDemoApp({ token, apiKey: 'k', allowedOrigins: ['https://play.example'] });
 

@@ -65,6 +65,8 @@ export type DemoOptions = DemoAuth & {
    * apps through it. Without it the playground shows an app's tool results but not the app.
    */
   sandboxUrl?: string;
+  /** The MCP endpoint's public URL, when the demo is reached through a tunnel or proxy (the router's `publicUrl`). */
+  publicUrl?: string;
 };
 
 /** The scopes of the demo's tokens: store:write lets a client place and cancel orders. */
@@ -131,6 +133,7 @@ export function createDemo({
   redisUrl,
   roaster = false,
   sandboxUrl,
+  publicUrl,
 }: DemoOptions): Demo {
   const store = createStore();
   // AUTH=oauth: users sign in on the demo's own login page; the router issues and checks the tokens.
@@ -156,6 +159,8 @@ export function createDemo({
     // CORS and the Origin check: pages on localhost (the playground) and any origin listed.
     origins: (origin) => allowedOrigins.includes(origin) || LOCAL_HOSTNAMES.has(new URL(origin).hostname),
     rateLimit: { limit: 600, windowMs: 60_000 },
+    // Through a tunnel (a hosted client reaching this machine): the URL sign-in metadata names, and a Host accepted.
+    ...(publicUrl === undefined ? {} : { publicUrl }),
     // Several instances: everything they must share in Redis (REDIS_URL), so any instance serves any request.
     ...(redisUrl === undefined ? {} : { store: redisStore({ url: redisUrl }) }),
   });
@@ -305,6 +310,7 @@ async function main(): Promise<void> {
     allowedOrigins,
     notesUrl: upstream.url,
     redisUrl: process.env.REDIS_URL || undefined,
+    publicUrl: process.env.PUBLIC_URL || undefined,
     roaster: true,
     sandboxUrl: sandbox.url,
   });
