@@ -124,3 +124,33 @@ describe('every option that loads jose, on Node 20.18.1', () => {
     expect(checked).toEqual([]);
   });
 });
+
+describe('on a Node whose require() cannot load jose', () => {
+  afterEach(() => jest.dontMock('jose'));
+
+  it('a router with bearer tokens or a verify function boots and serves: nothing loads jose until a JWT or proof comes', async () => {
+    jest.doMock('jose', () => {
+      throw new Error('require() of ES Module jose not supported');
+    });
+    let lib: typeof import('../../../lib') | undefined;
+    jest.isolateModules(() => {
+      lib = require('../../../lib') as typeof import('../../../lib');
+    });
+    const express = require('express') as typeof import('express');
+    const request = require('supertest') as typeof import('supertest');
+    for (const auth of [
+      { tokens: ['t'.repeat(32)] },
+      { verify: (token: string) => (token === 'ok' ? { subject: 'u' } : null) },
+    ]) {
+      const mcp = lib!.mcpRouter({ name: 's', version: '1', sessions: false, auth });
+      const app = express().use('/mcp', mcp);
+      const token = 'tokens' in auth ? 't'.repeat(32) : 'ok';
+      const res = await request(app)
+        .post('/mcp')
+        .set({ Accept: 'application/json, text/event-stream', Authorization: `Bearer ${token}` })
+        .send({ jsonrpc: '2.0', id: 1, method: 'ping' });
+      expect(res.status).toBe(200);
+      await mcp.close();
+    }
+  });
+});

@@ -108,7 +108,7 @@ function headerProblem(header: Record<string, unknown>): string | undefined {
  * ```
  */
 export function createDpopCheck(options: ResolvedDpop, nonceKey: Buffer, replays?: SignInStore): DpopCheck {
-  const { calculateJwkThumbprint, decodeProtectedHeader } = jose();
+  // jose is loaded at the first proof, not here: a router that never sees one runs on a Node that cannot load it.
   const windowSec = options.maxProofAgeSec;
   const nonceAt = (window: number): string => {
     // Domain-separated from the key's other use (sealing requestState).
@@ -135,7 +135,7 @@ export function createDpopCheck(options: ResolvedDpop, nonceKey: Buffer, replays
   const headerOf = memoizeBounded((segment: string): ProofHeader => {
     let header: Record<string, unknown>;
     try {
-      header = decodeProtectedHeader(`${segment}..`) as Record<string, unknown>;
+      header = jose().decodeProtectedHeader(`${segment}..`) as Record<string, unknown>;
     } catch {
       return { problem: 'the DPoP proof is not a JWT' };
     }
@@ -145,7 +145,7 @@ export function createDpopCheck(options: ResolvedDpop, nonceKey: Buffer, replays
     const alg = header.alg as string;
     const key = jwsKeyOf(jwk, alg);
     if (key === undefined) return { problem: `jwk must be a public key for ${alg}` };
-    const ready = calculateJwkThumbprint(jwk as never, 'sha256').then((jkt) => ({ jkt, key }));
+    const ready = jose().calculateJwkThumbprint(jwk as never, 'sha256').then((jkt) => ({ jkt, key }));
     // A key that will not import is refused when it is used; no unhandled rejection meanwhile.
     ready.catch(() => undefined);
     return { alg, ready };
