@@ -140,7 +140,7 @@ describe('on a Node whose require() cannot load jose', () => {
     const request = require('supertest') as typeof import('supertest');
     for (const auth of [
       { tokens: ['t'.repeat(32)] },
-      { verify: (token: string) => (token === 'ok' ? { subject: 'u' } : null) },
+      { verify: (token: string) => (token === 'ok' ? { subject: 'u', scopes: [] } : null) },
     ]) {
       const mcp = lib!.mcpRouter({ name: 's', version: '1', sessions: false, auth });
       const app = express().use('/mcp', mcp);

@@ -117,6 +117,48 @@ describe('behind a proxy Express trusts', () => {
     expect(malformed.body.error.message).toContain('X-Forwarded-Host header must be one host[:port]');
   });
 
+  it.each(['https://evil.test/#', 'javascript', 'ftp', 'http s'])(
+    'refuses a forwarded scheme that is not http or https (%s) with 400, where no URL is made from it',
+    async (proto) => {
+      const { agent } = await serve({ allowedHosts: ['mcp.example.com'] }, true);
+      for (const path of ['/mcp/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp']) {
+        const res = await agent.get(path).set({ 'X-Forwarded-Proto': proto, 'X-Forwarded-Host': 'mcp.example.com' });
+        expect(res.status).toBe(400);
+        expect(res.body.error.message).toContain('X-Forwarded-Proto header must be http or https');
+      }
+    },
+  );
+
+  it('names a forwarded scheme in lower case, as URLs spell it', async () => {
+    const { agent } = await serve({ allowedHosts: ['mcp.example.com'] }, true);
+    const res = await agent
+      .get('/mcp/.well-known/oauth-protected-resource')
+      .set({ 'X-Forwarded-Proto': 'HTTPS', 'X-Forwarded-Host': 'mcp.example.com' });
+    expect(res.body.resource).toBe('https://mcp.example.com/mcp');
+  });
+
+  it('says documents made from the request vary with Host and the forwarded headers, so caches keep them apart', async () => {
+    const { agent } = await serve(
+      {
+        allowedHosts: ['mcp.example.com'],
+        auth: { server: { signIn: () => ({ subject: 'u' }) } },
+        name: 'com.example/inventory',
+        description: 'Stock levels',
+        serverCard: true,
+      },
+      true,
+    );
+    for (const path of [
+      '/mcp/.well-known/oauth-protected-resource',
+      '/.well-known/oauth-protected-resource/mcp',
+      '/mcp/.well-known/oauth-authorization-server',
+      '/mcp/server-card',
+    ]) {
+      const res = await agent.get(path).set(PROXIED);
+      expect([path, res.headers.vary]).toEqual([path, 'Host, X-Forwarded-Host, X-Forwarded-Proto']);
+    }
+  });
+
   it('refuses a public forwarded host by default on a loopback server, as it refuses such a Host', async () => {
     const { agent } = await serve({}, true);
     const res = await agent.get('/mcp/.well-known/oauth-protected-resource').set(PROXIED);
@@ -164,6 +206,12 @@ describe('publicUrl', () => {
     const server = await agent.get('/mcp/.well-known/oauth-authorization-server');
     expect(server.body.issuer).toBe(publicUrl);
     expect(server.body.token_endpoint).toBe(`${publicUrl}/oauth/token`);
+  });
+
+  it('makes documents that do not vary: they name publicUrl whatever the request says', async () => {
+    const { agent } = await serve({ publicUrl, auth: { server: { signIn: () => ({ subject: 'u' }) } } }, false);
+    expect((await agent.get('/mcp/.well-known/oauth-protected-resource')).headers.vary).toBeUndefined();
+    expect((await agent.get('/mcp/.well-known/oauth-authorization-server')).headers.vary).toBeUndefined();
   });
 
   it('accepts its own host by default on a loopback server (the operator named it), and no other public one', async () => {

@@ -84,6 +84,29 @@ function forwardedHostOf(req: IncomingMessage): string | undefined {
 }
 
 /**
+ * The first `X-Forwarded-Proto` value when Express trusts the peer that sent it (as `req.protocol` reads it), else
+ * undefined. Express takes any text there; a URL's scheme is only ever `http` or `https` here.
+ */
+function forwardedProtoOf(req: IncomingMessage): string | undefined {
+  const forwarded = req.headers['x-forwarded-proto'];
+  if (typeof forwarded !== 'string' || !trustsPeerAsProxy(req)) return undefined;
+  const comma = forwarded.indexOf(',');
+  return (comma < 0 ? forwarded : forwarded.slice(0, comma)).trim();
+}
+
+const SCHEMES = /^https?$/i;
+
+/**
+ * The scheme the client used, as URLs name it: the trusted `X-Forwarded-Proto` when it is `http` or `https` (in
+ * lower case), else the connection's. The front door refuses any other forwarded value with 400 before a URL is made.
+ */
+export function requestScheme(req: IncomingMessage): 'http' | 'https' {
+  const forwarded = forwardedProtoOf(req);
+  if (forwarded !== undefined && SCHEMES.test(forwarded)) return forwarded.toLowerCase() as 'http' | 'https';
+  return (req.socket as { encrypted?: boolean } | undefined)?.encrypted === true ? 'https' : 'http';
+}
+
+/**
  * The request's host ({@link requestHostHeader}) when it is present and well formed, else undefined: what a URL
  * built from a request names. The front door has refused a malformed one before any route runs; this keeps one out
  * of a URL all the same.
@@ -105,6 +128,11 @@ export function requestHost(req: IncomingMessage): string | undefined {
  * ```
  */
 export function rejectMalformedHost(req: IncomingMessage, res: ServerResponse): boolean {
+  const proto = forwardedProtoOf(req);
+  if (proto !== undefined && !SCHEMES.test(proto)) {
+    sendHttpError(res, 400, ErrorCode.ServerError, `Bad Request: the X-Forwarded-Proto header must be http or https`);
+    return true;
+  }
   const { host } = req.headers;
   const forwarded = forwardedHostOf(req);
   if (host === undefined && forwarded === undefined) return false;

@@ -90,6 +90,7 @@ export function createRouterAuth(
     options,
     (req) => urls.fixed ?? `${urls.originOf(req)}${req.path === undefined || req.path === '/' ? '' : req.path}`,
     isAllowedHost,
+    urls.documentHeaders,
   );
   const serverMetadata: RequestHandler = (_req, res) =>
     sendHttpError(

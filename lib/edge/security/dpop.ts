@@ -145,7 +145,9 @@ export function createDpopCheck(options: ResolvedDpop, nonceKey: Buffer, replays
     const alg = header.alg as string;
     const key = jwsKeyOf(jwk, alg);
     if (key === undefined) return { problem: `jwk must be a public key for ${alg}` };
-    const ready = jose().calculateJwkThumbprint(jwk as never, 'sha256').then((jkt) => ({ jkt, key }));
+    const ready = jose()
+      .calculateJwkThumbprint(jwk as never, 'sha256')
+      .then((jkt) => ({ jkt, key }));
     // A key that will not import is refused when it is used; no unhandled rejection meanwhile.
     ready.catch(() => undefined);
     return { alg, ready };

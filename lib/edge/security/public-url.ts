@@ -3,7 +3,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { McpLogger } from '../../core/logger';
 import { trustsPeerAsProxy } from '../express-host';
-import { parseHostHeader, requestHost } from '../http/host-header';
+import { parseHostHeader, requestHost, requestScheme } from '../http/host-header';
 import { createHostVouch, isLoopbackHost } from './origin-host';
 
 /** What Express adds to a request that URLs are made from (the router always runs under Express). */
@@ -31,7 +31,15 @@ export interface PublicUrls {
    * `publicUrl`, or made from a host the operator vouches for (`allowedHosts`, or loopback on loopback); else undefined.
    */
   vouchedEndpointOf(req: IncomingMessage): string | undefined;
+  /**
+   * The headers of a document that names these URLs: `Vary` on the request headers they are made from, unless
+   * `publicUrl` fixes them, so a shared cache never serves one host's document to another (RFC 9110 §12.5.5).
+   */
+  readonly documentHeaders: Readonly<Record<string, string>>;
 }
+
+/** What a URL made from the request depends on: the Host, and a trusted proxy's forwarded host and scheme. */
+const VARY = Object.freeze({ Vary: 'Host, X-Forwarded-Host, X-Forwarded-Proto' });
 
 /** Where a router's {@link PublicUrls} ride on a request, for the code that only has the request (token verifiers). */
 const URLS = Symbol('mcpRouter.publicUrls');
@@ -64,7 +72,7 @@ export function createPublicUrls(settings: PublicUrlSettings): PublicUrls {
   const notice = settings.logger && createMismatchNotice(settings.logger, fixed);
   const originOf = (req: IncomingMessage): string => {
     notice?.(req);
-    return fixedOrigin ?? `${(req as ExpressRequest).protocol ?? 'http'}://${requestHost(req) ?? 'localhost'}`;
+    return fixedOrigin ?? `${requestScheme(req)}://${requestHost(req) ?? 'localhost'}`;
   };
   const endpointPathOf = (req: IncomingMessage): string => fixedPath ?? (req as ExpressRequest).baseUrl ?? '';
   const endpointOf = (req: IncomingMessage): string => {
@@ -84,6 +92,7 @@ export function createPublicUrls(settings: PublicUrlSettings): PublicUrls {
       return fixed === undefined ? `${originOf(req)}${path}` : `${fixed}${path.slice((baseUrl ?? '').length)}`;
     },
     vouchedEndpointOf: (req) => fixed ?? (isVouchedHost(req) ? endpointOf(req) : undefined),
+    documentHeaders: fixed === undefined ? VARY : Object.freeze({}),
   };
 }
 
@@ -127,7 +136,7 @@ function createMismatchNotice(logger: McpLogger, fixed: string | undefined): (re
 
 function untrustedProxyMessage(req: IncomingMessage, proto?: string, host?: string): string | undefined {
   if ((proto === undefined && host === undefined) || trustsPeerAsProxy(req)) return undefined;
-  const scheme = (req as ExpressRequest).protocol ?? 'http';
+  const scheme = requestScheme(req);
   const named = `${scheme}://${requestHost(req) ?? 'localhost'}`;
   const used = `${proto ?? scheme}://${host ?? requestHost(req) ?? 'localhost'}`;
   if (used.toLowerCase() === named.toLowerCase()) return undefined;
@@ -146,7 +155,7 @@ function publicUrlMessage(
 ): string | undefined {
   const reached = host ?? requestHost(req);
   if (reached === undefined) return undefined;
-  const used = `${proto ?? (req as ExpressRequest).protocol ?? 'http'}://${reached}`;
+  const used = `${proto ?? requestScheme(req)}://${reached}`;
   // Without forwarding headers, a loopback Host is a proxy's or a local check's, not a client's: nothing to compare.
   if (host === undefined && isLoopbackHost(parseHostHeader(reached)?.hostname ?? '')) return undefined;
   const origin = originOfUrl(used);

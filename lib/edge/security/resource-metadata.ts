@@ -33,6 +33,8 @@ export function createMetadataHandler(
   auth: ResolvedAuth | undefined,
   endpointOf: (req: ExpressRequest) => string,
   isAllowedHost: (req: IncomingMessage) => boolean,
+  /** Headers of the document: `Vary` when its URLs are made from the request (`PublicUrls.documentHeaders`). */
+  headers: Readonly<Record<string, string>> = {},
 ) {
   const options = auth?.resourceMetadata;
   return function mcpAuthMetadata(req: ExpressRequest, res: ServerResponse, next: () => void): void {
@@ -69,7 +71,7 @@ export function createMetadataHandler(
       document.dpop_signing_alg_values_supported = DPOP_ALGORITHMS;
       if (requiresDpop(auth.verify)) document.dpop_bound_access_tokens_required = true;
     }
-    sendJson(res, 200, document);
+    sendJson(res, 200, document, headers);
   };
 }
 
@@ -87,7 +89,7 @@ export function createOwnMetadataHandler(
   urls: PublicUrls,
   isAllowedHost: (req: IncomingMessage) => boolean,
 ) {
-  const serve = createMetadataHandler(auth, (req) => urls.endpointOf(req), isAllowedHost);
+  const serve = createMetadataHandler(auth, (req) => urls.endpointOf(req), isAllowedHost, urls.documentHeaders);
   const notAllowed = createMethodNotAllowedHandler(['GET', 'HEAD', 'OPTIONS']);
   return function mcpOwnMetadata(req: ExpressRequest, res: ServerResponse, next: () => void): void {
     if (req.path === METADATA_PATH) serve(req, res, () => notAllowed(req, res));

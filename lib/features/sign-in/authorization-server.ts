@@ -45,6 +45,8 @@ async function sendMetadata(ctx: ServerContext, issuer: string, res: ServerRespo
   const { alg } = await ctx.keys.current();
   sendJson(res, 200, serverMetadata(issuer, ctx.options, ctx.clients, [alg]), {
     'Cache-Control': 'public, max-age=300',
+    // An issuer made from the request varies with it; a fixed one does not.
+    ...(ctx.options.issuer === undefined ? ctx.urls.documentHeaders : {}),
   });
 }
 
@@ -99,6 +101,7 @@ export function createAuthorizationServer(
     keys: createSigningKeys(options.keys, store),
     idJag: options.idJag && new IdJagGrant(options.idJag, store, options.scopes, logger),
     issuerOf,
+    urls,
     selfOf: (req) => options.issuer ?? urls.vouchedEndpointOf(req),
     resourceOf,
     dpop,

@@ -1,5 +1,6 @@
 // What every endpoint of one authorization server shares: its options, store, clients, codes and refresh tokens, keys, grants, and where it is.
 
+import type { PublicUrls } from '../../edge/security/public-url';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SignInStore } from '../../edge/store/sign-in-store';
 import type { ClientDirectory } from './clients/clients';
@@ -27,6 +28,8 @@ export interface ServerContext {
    * undefined otherwise, and such claims are refused: a Host the client chose would name any server it likes.
    */
   readonly selfOf: (req: IncomingMessage) => string | undefined;
+  /** The router's public URLs: what a document made from the request varies with. */
+  readonly urls: PublicUrls;
   /** The MCP resource for a request (RFC 8707, RFC 9728 `resource`): the tokens' audience. */
   readonly resourceOf: (req: IncomingMessage) => string;
   /** The router's DPoP check (RFC 9449): token requests' proofs, with the MCP endpoint's nonces. */
