@@ -221,6 +221,18 @@ describe('mcpRouter options: config errors', () => {
       /^mcpRouter: option 'icons' must be an array/,
     ],
     [
+      'an icon whose src is a javascript: URL',
+      { ...BASE, icons: [{ src: 'javascript:alert(1)' }] },
+      'ERR_MCP_INVALID_OPTION',
+      /^mcpRouter: option 'icons' must be an array of \{ src, mimeType\?, sizes\?, theme\? \} with an http\(s\) or data: src/,
+    ],
+    [
+      'a websiteUrl that is not an http(s) URL',
+      { ...BASE, websiteUrl: 'javascript:alert(1)' },
+      'ERR_MCP_INVALID_OPTION',
+      /^mcpRouter: option 'websiteUrl' must be an http\(s\) URL/,
+    ],
+    [
       'icons containing null',
       { ...BASE, icons: [null] },
       'ERR_MCP_INVALID_OPTION',

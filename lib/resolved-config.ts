@@ -21,7 +21,7 @@ import {
   type McpRouterOptions,
 } from './options';
 import { resolveMaxSubscriptions, resolveSessions, type ResolvedSessions } from './edge/sessions/session-options';
-import { copyJson, type Icon } from './core/registry/definition';
+import { copyJson, isIcon } from './core/registry/definition';
 import { checkCacheHint, type CacheHint } from './core/registry/cache-hint';
 import { GUARD_LIST_EXPECTED, isGuardList, type Guard } from './core/registry/guards';
 import { VERSIONS_BY_ERA, type Era } from './core/versions';
@@ -168,14 +168,16 @@ function resolveServerInfo(read: OptionReader<McpRouterOptions>): Readonly<Recor
     name: read.string('name', { nonEmpty: true, required: true }),
     version: read.string('version', { nonEmpty: true, required: true }),
   };
-  for (const key of ['title', 'description', 'websiteUrl'] as const) {
+  for (const key of ['title', 'description'] as const) {
     const value = read.string(key);
     if (value !== undefined) serverInfo[key] = value;
   }
+  // A page clients may open: an http(s) URL, kept as written.
+  if (read.url('websiteUrl') !== undefined) serverInfo.websiteUrl = String(read.raw('websiteUrl'));
   const icons = read.array(
     'icons',
-    (icon): icon is Icon => typeof (icon as Icon | undefined)?.src === 'string',
-    'an array of { src, mimeType?, sizes? }',
+    isIcon,
+    'an array of { src, mimeType?, sizes?, theme? } with an http(s) or data: src',
   );
   if (icons !== undefined) serverInfo.icons = copyJson(icons);
   return Object.freeze(serverInfo);

@@ -28,7 +28,12 @@ const saved: { client?: OAuthClientInformationMixed; tokens?: OAuthTokens; verif
 const state = randomUUID();
 const authProvider: OAuthClientProvider = {
   redirectUrl,
-  clientMetadata: { client_name: 'My MCP client', redirect_uris: [redirectUrl], token_endpoint_auth_method: 'none' },
+  clientMetadata: {
+    client_name: 'My MCP client',
+    redirect_uris: [redirectUrl],
+    token_endpoint_auth_method: 'none',
+    grant_types: ['authorization_code', 'refresh_token'], // renews its token without the browser
+  },
   state: () => state,
   clientInformation: () => saved.client,
   saveClientInformation: (client) => void (saved.client = client),

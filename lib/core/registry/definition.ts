@@ -15,6 +15,15 @@ export interface Icon {
   theme?: 'light' | 'dark';
 }
 
+/**
+ * True for an icon a client may fetch: its `src` an `http(s):` or `data:` URL (MCP 2025-11-25 `Icon`), never
+ * `javascript:` or a path a client would resolve against who knows what.
+ */
+export function isIcon(icon: unknown): icon is Icon {
+  const src = (icon as Icon | undefined)?.src;
+  return typeof src === 'string' && /^(https?:\/\/|data:)/i.test(src);
+}
+
 /** Returned by every registration: `remove()` takes the item off the router again. */
 export interface McpRegistration {
   /** Removes the item; later calls and lists no longer see it. Returns false if it was already removed. */

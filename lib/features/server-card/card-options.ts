@@ -2,7 +2,7 @@
 
 import { invalidOption, McpConfigError, type OptionKeys } from '../../options/config-error';
 import { OptionReader } from '../../options/option-reader';
-import type { Icon } from '../../core/registry/definition';
+import { isIcon, type Icon } from '../../core/registry/definition';
 
 /**
  * The Server Card's own fields (draft SEP-2127, the `experimental-ext-server-card` extension): what the router's
@@ -159,9 +159,4 @@ function cardRepository(read: OptionReader<ServerCardOptions>): Readonly<Record<
 
 function cardIcons(read: OptionReader<ServerCardOptions>): readonly Icon[] | undefined {
   return read.array('icons', isIcon, 'an array of { src, mimeType?, sizes?, theme? } with an http(s) or data: src');
-}
-
-function isIcon(icon: unknown): icon is Icon {
-  const src = (icon as Icon | undefined)?.src;
-  return typeof src === 'string' && /^(https?:\/\/|data:)/i.test(src);
 }
