@@ -115,8 +115,9 @@ export interface McpRouterOptions {
    */
   origins?: OriginsOption;
   /**
-   * Accepted `Host` headers (DNS-rebinding protection), or `false` for no check. Defaults to: when the request
-   * arrives on a loopback address, only loopback hosts (`localhost`, `127.0.0.1`, `[::1]`).
+   * Accepted hosts (DNS-rebinding protection): the `Host` header, or behind a proxy Express trusts, the first
+   * `X-Forwarded-Host`; `false` for no check. Defaults to: when the request arrives on a loopback address, only
+   * loopback hosts (`localhost`, `127.0.0.1`, `[::1]`) and the host of `publicUrl`.
    */
   allowedHosts?: string[] | false;
   /**
