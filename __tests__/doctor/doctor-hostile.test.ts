@@ -74,7 +74,7 @@ describe("the run's deadline", () => {
   it('ends every request in flight: a server that never answers holds no connection past it', async () => {
     const closed = new Signal();
     // Reading (and dropping) what comes, so the client's close is seen.
-  const silent = await tcpServer((socket) => socket.on('close', closed.notify).resume());
+    const silent = await tcpServer((socket) => socket.on('close', closed.notify).resume());
     const settings = { ...testSettings({ timeoutMs: 120_000 }), deadlineMs: 300 };
     const startedAt = performance.now();
     const report = await within(
@@ -91,7 +91,10 @@ describe("the run's deadline", () => {
 
 describe('a port that does not speak TLS', () => {
   it.each([
-    ['a plain http server', (socket: Socket) => socket.once('data', () => socket.end('HTTP/1.1 400 Bad Request\r\n\r\n'))],
+    [
+      'a plain http server',
+      (socket: Socket) => socket.once('data', () => socket.end('HTTP/1.1 400 Bad Request\r\n\r\n')),
+    ],
     ['a server answering garbage', (socket: Socket) => socket.once('data', () => socket.end('garbage garbage\r\n'))],
   ])('%s: tls.not-tls, and the run stops with exit 1', async (_name, onSocket) => {
     const { port } = await tcpServer(onSocket);
@@ -129,10 +132,7 @@ it('reads a body up to maxBytes exactly, whatever the size of the pieces, and no
     for (let i = 0; i < 16; i++) res.write('é'.repeat(32 * 1024));
     res.end();
   });
-  const reply = await send(
-    { timeoutMs: 5_000, maxBytes: 100_001 },
-    { method: 'GET', url: endpointOf(listening) },
-  );
+  const reply = await send({ timeoutMs: 5_000, maxBytes: 100_001 }, { method: 'GET', url: endpointOf(listening) });
   expect(reply.truncated).toBe(true);
   expect(reply.body).toBe('é'.repeat(50_000));
 });

@@ -61,7 +61,8 @@ function caOf(file: string | undefined): Buffer | undefined {
   if (file === undefined) return undefined;
   const pem = readFileSync(file);
   const blocks = pem.toString('latin1').match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g) ?? [];
-  if (blocks.length === 0) throw new UsageError(`--ca: no certificate in ${file} (a PEM file: -----BEGIN CERTIFICATE-----)`);
+  if (blocks.length === 0)
+    throw new UsageError(`--ca: no certificate in ${file} (a PEM file: -----BEGIN CERTIFICATE-----)`);
   for (const block of blocks) {
     try {
       new X509Certificate(block);

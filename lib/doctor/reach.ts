@@ -10,7 +10,14 @@ import { excerpt, post2026 } from './mcp';
 export const UNREACHABLE = new Set(['reach.dns', 'reach.refused', 'reach.timeout', 'reach.network']);
 
 /** Findings after which nothing else can be checked, though the endpoint answered (exit code 1): every later request would meet the same. */
-export const STOPPED = new Set(['tls.not-tls', 'tls.untrusted', 'tls.name', 'tls.expired', 'reach.redirect', 'reach.not-mcp']);
+export const STOPPED = new Set([
+  'tls.not-tls',
+  'tls.untrusted',
+  'tls.name',
+  'tls.expired',
+  'reach.redirect',
+  'reach.not-mcp',
+]);
 
 /** A certificate that expires sooner than this is a warning: renewals fail quietly. */
 export const EXPIRY_WARN_DAYS = 14;
@@ -60,7 +67,8 @@ function failureFinding(failure: HttpFailure, ctx: DoctorContext): Finding {
 }
 
 /** OpenSSL's words for an answer to the TLS hello that is no TLS record: plain HTTP, or anything else. */
-const NOT_TLS = /wrong[ _]version[ _]number|packet[ _]length[ _]too[ _]long|unknown[ _]protocol|http[ _]request|record[ _]layer[ _]failure/i;
+const NOT_TLS =
+  /wrong[ _]version[ _]number|packet[ _]length[ _]too[ _]long|unknown[ _]protocol|http[ _]request|record[ _]layer[ _]failure/i;
 
 function tlsFailure(failure: HttpFailure): Finding | undefined {
   const code = failure.code;

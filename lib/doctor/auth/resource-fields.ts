@@ -22,7 +22,11 @@ function mismatchOf(resource: URL, endpoint: URL): { summary: string; fix: strin
   else if (resource.hostname === endpoint.hostname)
     cause = `port ${resource.port || 'default'} instead of ${endpoint.port || 'the default'}`;
   if (cause !== undefined)
-    return { summary: `${named}: ${cause}. Clients refuse to sign in to it`, fix: PUBLIC_URL_FIX, docs: AUTH_DOCS.deployment };
+    return {
+      summary: `${named}: ${cause}. Clients refuse to sign in to it`,
+      fix: PUBLIC_URL_FIX,
+      docs: AUTH_DOCS.deployment,
+    };
   // Another host: set so in the configuration, or the Host a proxy passed on in place of the public one.
   return {
     summary: `${named}: another host. Clients refuse to sign in to it`,
