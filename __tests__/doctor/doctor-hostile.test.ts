@@ -5,6 +5,7 @@ import http from 'node:http';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { send } from '../../lib/doctor/http';
+import { post } from '../../lib/doctor/mcp';
 import { formatJson, formatText } from '../../lib/doctor/report';
 import { runDoctor, type Report } from '../../lib/doctor/run';
 import { Signal, within } from '../helpers/events';
@@ -135,4 +136,40 @@ it('reads a body up to maxBytes exactly, whatever the size of the pieces, and no
   const reply = await send({ timeoutMs: 5_000, maxBytes: 100_001 }, { method: 'GET', url: endpointOf(listening) });
   expect(reply.truncated).toBe(true);
   expect(reply.body).toBe('é'.repeat(50_000));
+});
+
+describe('a body cut at the byte limit is parsed no further than its last whole part', () => {
+  const huge = (type: string, start: string) => (_req: http.IncomingMessage, res: http.ServerResponse) => {
+    res.writeHead(200, { 'content-type': type });
+    res.write(start);
+    // Deeply nested JSON, endless: parsing a cut piece of it would cost many times its bytes.
+    const pump = (): void => {
+      while (!res.destroyed) if (!res.write('['.repeat(16 * 1024))) return void res.once('drain', pump);
+    };
+    pump();
+  };
+  const ctx = (port: number) => ({
+    target: { url: new URL(`http://127.0.0.1:${port}/mcp`), calls: [] },
+    http: { timeoutMs: 5_000, maxBytes: 256 * 1024 },
+  });
+  afterEach(() => jest.restoreAllMocks());
+
+  it('JSON: not parsed at all', async () => {
+    const listening = await serve(huge('application/json', ''));
+    const parse = jest.spyOn(JSON, 'parse');
+    const reply = await post(ctx(listening.port), 'ping', {}, 1);
+    expect(reply.http.truncated).toBe(true);
+    expect(reply).toMatchObject({ format: 'other', messages: [] });
+    expect(parse.mock.calls.filter(([text]) => text.length > 1024)).toEqual([]);
+  });
+
+  it('SSE: the whole events read, the cut one left out', async () => {
+    const whole = 'event: message\ndata: {"jsonrpc":"2.0","method":"notifications/progress","params":{}}\n\n';
+    const listening = await serve(huge('text/event-stream', `${whole}data: `));
+    const parse = jest.spyOn(JSON, 'parse');
+    const reply = await post(ctx(listening.port), 'ping', {}, 1);
+    expect(reply.http.truncated).toBe(true);
+    expect(reply.messages).toEqual([{ jsonrpc: '2.0', method: 'notifications/progress', params: {} }]);
+    expect(parse.mock.calls.filter(([text]) => text.length > 1024)).toEqual([]);
+  });
 });

@@ -99,5 +99,15 @@ export const checkCard: Check = async (ctx) => {
   });
   if (reply.status !== 200)
     return [{ id: 'card.absent', severity: 'info', summary: `no server card at ${url.pathname} (${reply.status})` }];
+  if (reply.truncated)
+    return [
+      {
+        id: 'card.json',
+        severity: 'fail',
+        summary: `the server card is larger than the doctor reads (${ctx.http.maxBytes} bytes)`,
+        fix: 'Serve a card of a few KB: the name, the remotes and a short description.',
+        docs: DOCS,
+      },
+    ];
   return cardFindings(reply.body, headerOf(reply, 'content-type') ?? '', ctx.target.url);
 };
