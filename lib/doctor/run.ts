@@ -121,6 +121,7 @@ export function exitCodeOf(findings: readonly Finding[]): 0 | 1 | 2 {
  *
  * @param target - the endpoint and what the command line allowed (token, origin, tools to call)
  * @param settings - bounds in time and bytes; {@link DEFAULT_SETTINGS} by default
+ * @throws RangeError when `settings.deadlineMs` is not within 1..{@link MAX_TIMER_MS}
  * @example
  * ```ts
  * const report = await runDoctor({ url: new URL('https://mcp.example.com/mcp'), calls: [] });
