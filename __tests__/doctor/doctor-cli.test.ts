@@ -1,7 +1,9 @@
 // The doctor's command line as users run it, in a child process: help, a bad command line, --json and the exit codes 0, 1 and 2.
 
 import type { ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { EXIT_USAGE, main } from '../../lib/doctor/cli';
 import { runDoctor } from '../../lib/doctor/run';
 import { formatText } from '../../lib/doctor/report';
@@ -15,9 +17,14 @@ const children: ChildProcess[] = [];
 afterAll(async () => {
   await Promise.all(children.map((child) => endGroup(child)));
   await closeAll();
+  rmSync(dirname(GARBLED_PEM), { recursive: true, force: true });
 });
 
 const CLI = join(__dirname, '../../lib/doctor/cli.ts');
+
+/** A file that looks like PEM but holds no certificate. */
+const GARBLED_PEM = join(mkdtempSync(join(tmpdir(), 'doctor-ca-')), 'garbled.pem');
+writeFileSync(GARBLED_PEM, '-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydGlmaWNhdGU=\n-----END CERTIFICATE-----\n');
 const TSX = join(__dirname, '../../node_modules/.bin/tsx');
 
 /** Runs the command with `args`; resolves with its exit code and output. */
@@ -51,6 +58,11 @@ it.each([
   [['doctor', 'http://x', '--nope'], /Unknown option '--nope'/],
   [['doctor', 'http://x', '--args', '[1]'], /--args must be an object/],
   [['doctor', 'http://x', '--timeout', '0'], /--timeout must be a positive number/],
+  [['doctor', 'http://x', '--timeout', '2147483648'], /--timeout must be at most 2147483647/],
+  [['doctor', 'http://x', '--stream-seconds', '99999999'], /--stream-seconds must be at most \d+/],
+  [['doctor', 'http://x', '--stream-seconds=-1'], /--stream-seconds must be a positive number/],
+  [['doctor', 'http://x', '--ca', join(__dirname, '../../package.json')], /--ca: no certificate in \S+package\.json/],
+  [['doctor', 'http://x', '--ca', GARBLED_PEM], /--ca: a certificate in \S+ cannot be read/],
 ])('refuses %j with exit 64', async (args, message) => {
   let err = '';
   const code = await main(
@@ -99,6 +111,6 @@ it('the text report groups by area in order and prints a finding’s detail, fix
   const areas = text.split('\n').filter((line) => /^[a-z0-9]+$/.test(line));
   expect(areas).toEqual(['reach', 'tls', 'era2025', 'era2026', 'auth', 'stream', 'cors', 'tools', 'card']);
   expect(text).toMatch(
-    /! no keep-alive comment in the 0\.6 s watched {2}\[stream\.no-keepalive\]\n {6}.+\n {6}fix: .+\n {6}docs: DOCS\/deployment\.md#deployment/,
+    /! no keep-alive comment in the 0\.6 s watched {2}\[stream\.no-keepalive\]\n {6}.+\n {6}fix: .+\n {6}docs: DOCS\/deployment\.md#idle-timeouts-of-load-balancers/,
   );
 });

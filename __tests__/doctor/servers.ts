@@ -34,12 +34,12 @@ export const noSuchName = ((host: string, _options: unknown, callback: (error: E
 
 /**
  * The doctor's settings in tests: a short stream watch (a window that measures, so not stretched: the routers send
- * keep-alives every 100 ms), and the waits that are deadlines stretched on a slow machine.
+ * keep-alives every 100 ms, so a watch of 300 ms or more without one is a warning), and the waits that are deadlines stretched on a slow machine.
  */
 export function testSettings(http: Partial<DoctorSettings['http']> = {}, watchMs = 600): DoctorSettings {
   return {
     http: { timeoutMs: scaled(5_000), maxBytes: 4 * 1024 * 1024, ...http },
-    stream: { watchMs, headWaitMs: scaled(1_000) },
+    stream: { watchMs, headWaitMs: scaled(1_000), keepAliveMs: 300 },
     deadlineMs: scaled(60_000),
   };
 }

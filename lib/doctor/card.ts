@@ -67,10 +67,19 @@ function cardFindings(body: string, type: string, endpoint: URL): Finding[] {
       id: 'card.remotes',
       severity: 'warn',
       summary: `the card's remotes name ${urls.join(', ') || 'no URL'}, not ${endpoint.href}`,
-      fix: 'Clients that discover the server by its card connect to the URL it names: behind a proxy, set `trust proxy` (or `publicUrl`) so it names the public URL.',
-      docs: 'deployment.md#deployment',
+      fix: remotesFix(urls, endpoint),
+      docs: 'deployment.md#behind-a-tls-proxy',
     });
   return findings;
+}
+
+/** Clients that find the server by its card connect to the URL it names: the fix for the likely cause of another one. */
+function remotesFix(urls: readonly string[], endpoint: URL): string {
+  const plain = endpoint.protocol === 'https:' && urls.some((u) => u.startsWith('http:'));
+  const lead = plain
+    ? "The card names plain http: the app behind a TLS-terminating proxy does not know clients use https. Set `app.set('trust proxy', 1)`, or the router's `publicUrl` to the public endpoint URL."
+    : "Set the router's `publicUrl` to the public endpoint URL: the card names it. Without it, the card is built from the host each request names: behind a proxy, `app.set('trust proxy', 1)` so the forwarded host and scheme count.";
+  return `${lead} Another server: name the public URL in the card's remotes.`;
 }
 
 /**
@@ -90,5 +99,15 @@ export const checkCard: Check = async (ctx) => {
   });
   if (reply.status !== 200)
     return [{ id: 'card.absent', severity: 'info', summary: `no server card at ${url.pathname} (${reply.status})` }];
+  if (reply.truncated)
+    return [
+      {
+        id: 'card.json',
+        severity: 'fail',
+        summary: `the server card is larger than the doctor reads (${ctx.http.maxBytes} bytes)`,
+        fix: 'Serve a card of a few KB: the name, the remotes and a short description.',
+        docs: DOCS,
+      },
+    ];
   return cardFindings(reply.body, headerOf(reply, 'content-type') ?? '', ctx.target.url);
 };

@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // The `express-mcp-router` command: `doctor <url>` and its options, a report on stdout, and the exit code 0, 1 or 2.
 
+import { X509Certificate } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { DoctorTarget } from './context';
 import { formatJson, formatText } from './report';
-import { DEFAULT_SETTINGS, runDoctor, type DoctorSettings } from './run';
+import { DEFAULT_SETTINGS, MAX_TIMER_MS, runDoctor, type DoctorSettings } from './run';
 
 /** The exit code of a command line the doctor cannot run (sysexits EX_USAGE), apart from a report's 0, 1 and 2. */
 export const EXIT_USAGE = 64;
@@ -45,12 +46,31 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-function positive(text: string | undefined, name: string, fallback: number, scale = 1): number {
+/** A duration option in ms: positive, and at most `maxMs` (beyond Node's longest timer it would fire at once). */
+function duration(text: string | undefined, name: string, fallback: number, maxMs: number, scale = 1): number {
   if (text === undefined) return fallback;
   const value = Number(text);
   if (!Number.isFinite(value) || value <= 0)
     throw new UsageError(`--${name} must be a positive number, not ${JSON.stringify(text)}`);
+  if (value * scale > maxMs) throw new UsageError(`--${name} must be at most ${Math.floor(maxMs / scale)}`);
   return value * scale;
+}
+
+/** `--ca`: a file of PEM certificates, each one parsed, so a wrong file is refused here rather than as an untrusted server. */
+function caOf(file: string | undefined): Buffer | undefined {
+  if (file === undefined) return undefined;
+  const pem = readFileSync(file);
+  const blocks = pem.toString('latin1').match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g) ?? [];
+  if (blocks.length === 0)
+    throw new UsageError(`--ca: no certificate in ${file} (a PEM file: -----BEGIN CERTIFICATE-----)`);
+  for (const block of blocks) {
+    try {
+      new X509Certificate(block);
+    } catch (error) {
+      throw new UsageError(`--ca: a certificate in ${file} cannot be read: ${(error as Error).message}`);
+    }
+  }
+  return pem;
 }
 
 function argsOf(text: string | undefined): DoctorTarget['args'] {
@@ -106,13 +126,21 @@ export function parseCommandLine(
     ...(values.origin ? { origin: values.origin } : {}),
     ...(args ? { args } : {}),
   };
-  const timeoutMs = positive(values.timeout, 'timeout', DEFAULT_SETTINGS.http.timeoutMs);
-  const watchMs = positive(values['stream-seconds'], 'stream-seconds', DEFAULT_SETTINGS.stream.watchMs, 1000);
-  const ca = values.ca === undefined ? undefined : readFileSync(values.ca);
+  // The deadline is the watch and a fixed margin; the stream's own timeout, the watch and the head wait: each a timer.
+  const margin = DEFAULT_SETTINGS.deadlineMs - DEFAULT_SETTINGS.stream.watchMs;
+  const timeoutMs = duration(values.timeout, 'timeout', DEFAULT_SETTINGS.http.timeoutMs, MAX_TIMER_MS);
+  const watchMs = duration(
+    values['stream-seconds'],
+    'stream-seconds',
+    DEFAULT_SETTINGS.stream.watchMs,
+    MAX_TIMER_MS - Math.max(margin, DEFAULT_SETTINGS.stream.headWaitMs),
+    1000,
+  );
+  const ca = caOf(values.ca);
   const settings: DoctorSettings = {
     http: { ...DEFAULT_SETTINGS.http, timeoutMs, ...(ca ? { ca } : {}) },
     stream: { ...DEFAULT_SETTINGS.stream, watchMs },
-    deadlineMs: DEFAULT_SETTINGS.deadlineMs - DEFAULT_SETTINGS.stream.watchMs + watchMs,
+    deadlineMs: margin + watchMs,
   };
   return { target, settings, json: values.json === true };
 }

@@ -19,7 +19,7 @@ export function forbiddenFinding(id: string, reply: RpcReply): Finding {
     summary: 'the server refused the request with 403',
     detail: excerpt(reply.http.body),
     fix: "A Host or Origin check refused it. This router, on a loopback address behind a proxy: list the public host name in `allowedHosts`; a browser's origin goes in `origins`. Another server: its allowed hosts/origins setting.",
-    docs: 'deployment.md#deployment',
+    docs: 'deployment.md#behind-a-tls-proxy',
   };
 }
 

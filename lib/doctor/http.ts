@@ -3,6 +3,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction, type Socket } from 'node:net';
+import { StringDecoder } from 'node:string_decoder';
 import { connect as connectTls, rootCertificates, type PeerCertificate, type TLSSocket } from 'node:tls';
 
 /** How the doctor reaches servers: fixed for a run. */
@@ -15,6 +16,8 @@ export interface HttpSettings {
   readonly ca?: string | Buffer;
   /** Name resolution (tests resolve a test hostname to 127.0.0.1 with it); Node's by default. */
   readonly lookup?: LookupFunction;
+  /** The run's deadline: when it aborts, every request in flight ends and no new one starts. */
+  readonly signal?: AbortSignal;
 }
 
 /** One request: never followed when redirected (the caller reports a redirect). */
@@ -108,7 +111,8 @@ function tlsOf(socket: Socket | undefined): TlsInfo | undefined {
  * Sends a request and calls `onHead` with the answer's status and headers, then `onChunk` with each piece of body
  * and the time it arrived (ms since sending), until the body ends, `maxBytes` is read (the connection is then
  * dropped), `signal` aborts, or `timeoutMs` passes (before the head: rejected with ETIMEDOUT; after it: resolved
- * with `timedOut`). Resolves when the body is over.
+ * with `timedOut`). Resolves when the body is over; rejects with EDEADLINE when `settings.signal` (the run's
+ * deadline) aborts first.
  *
  * @example
  * ```ts
@@ -122,18 +126,23 @@ export function exchange(
   onChunk: (chunk: string, atMs: number) => void,
   signal?: AbortSignal,
 ): Promise<ExchangeEnd> {
-  const url = new URL(request.url);
+  const url = withoutUserinfo(new URL(request.url));
   const secure = url.protocol === 'https:';
   const started = performance.now();
+  if (settings.signal?.aborted) return Promise.reject(deadlineFailure());
   return new Promise((resolve, reject) => {
     let settled = false;
     let read = 0;
     let socket: Socket | undefined;
     let headSeen = false;
+    // Bytes counted and cut exactly at maxBytes, then decoded: a character split between pieces is kept whole.
+    const decoder = new StringDecoder('utf8');
     const finish = (error?: HttpFailure, truncated = false, timedOut = false): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      settings.signal?.removeEventListener('abort', onDeadline);
+      signal?.removeEventListener('abort', onAbort);
       if (error) reject(error);
       else resolve({ truncated, timedOut, elapsedMs: performance.now() - started });
     };
@@ -157,15 +166,15 @@ export function exchange(
         httpVersion: res.httpVersion,
         ...(secure && tlsOf(socket) ? { tls: tlsOf(socket) as TlsInfo } : {}),
       });
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        read += Buffer.byteLength(chunk);
+      res.on('data', (chunk: Buffer) => {
+        const room = settings.maxBytes - read;
+        read += chunk.length;
+        const text = decoder.write(chunk.length > room ? chunk.subarray(0, room) : chunk);
+        if (text) onChunk(text, performance.now() - started);
         if (read > settings.maxBytes) {
           req.destroy();
           finish(undefined, true);
-          return;
         }
-        onChunk(chunk, performance.now() - started);
       });
       res.on('end', () => finish());
       res.on('close', () => finish());
@@ -179,16 +188,36 @@ export function exchange(
           new HttpFailure(`no answer within ${settings.timeoutMs} ms`, 'ETIMEDOUT', secure ? tlsOf(socket) : undefined),
         );
     }, settings.timeoutMs);
+    const onAbort = (): void => {
+      req.destroy();
+      finish();
+    };
+    const onDeadline = (): void => {
+      req.destroy();
+      finish(deadlineFailure());
+    };
     req.on('socket', (s) => (socket = s));
     req.on('error', (error: NodeJS.ErrnoException) =>
       finish(new HttpFailure(error.message, error.code ?? 'EREQUEST', secure ? tlsOf(socket) : undefined)),
     );
-    signal?.addEventListener('abort', () => {
-      req.destroy();
-      finish();
-    });
+    signal?.addEventListener('abort', onAbort, { once: true });
+    settings.signal?.addEventListener('abort', onDeadline, { once: true });
     req.end(request.body);
   });
+}
+
+/** The failure of a request the run's deadline ended. */
+function deadlineFailure(): HttpFailure {
+  return new HttpFailure('the run’s deadline passed', 'EDEADLINE');
+}
+
+/** A URL without its user and password: never sent (Node would send them as Basic credentials), never printed. */
+export function withoutUserinfo(url: URL): URL {
+  if (url.username === '' && url.password === '') return url;
+  const bare = new URL(url.href);
+  bare.username = '';
+  bare.password = '';
+  return bare;
 }
 
 /**
@@ -201,19 +230,19 @@ export function exchange(
  */
 export async function send(settings: HttpSettings, request: HttpRequest): Promise<HttpReply> {
   let head: HttpHead | undefined;
-  let body = '';
+  const pieces: string[] = [];
   let firstByteMs: number | undefined;
   const end = await exchange(
     settings,
     request,
     (h) => (head = h),
     (chunk, atMs) => {
-      body += chunk;
+      pieces.push(chunk);
       firstByteMs ??= atMs;
     },
   );
   if (head === undefined) throw new HttpFailure('the connection closed before an answer', 'ECONNRESET');
-  return { ...head, body, ...end, ...(firstByteMs === undefined ? {} : { firstByteMs }) };
+  return { ...head, body: pieces.join(''), ...end, ...(firstByteMs === undefined ? {} : { firstByteMs }) };
 }
 
 /**
@@ -226,6 +255,7 @@ export async function send(settings: HttpSettings, request: HttpRequest): Promis
  * ```
  */
 export function alpnOf(settings: HttpSettings, url: URL): Promise<string | undefined> {
+  if (settings.signal?.aborted) return Promise.reject(deadlineFailure());
   return new Promise((resolve, reject) => {
     const socket = connectTls({
       host: url.hostname.replace(/^\[|\]$/g, ''),
@@ -236,6 +266,9 @@ export function alpnOf(settings: HttpSettings, url: URL): Promise<string | undef
       ...(settings.lookup ? { lookup: settings.lookup } : {}),
       timeout: settings.timeoutMs,
     });
+    const onDeadline = (): void => void socket.destroy(deadlineFailure());
+    settings.signal?.addEventListener('abort', onDeadline, { once: true });
+    socket.once('close', () => settings.signal?.removeEventListener('abort', onDeadline));
     socket.once('secureConnect', () => {
       const alpn = socket.alpnProtocol;
       socket.destroy();

@@ -78,8 +78,18 @@ export function counted(n: number, noun: string): string {
 
 /** The start of a body, for a finding's detail. */
 export function excerpt(text: string, length = 200): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  // Only the start is looked at: a body may be megabytes.
+  const flat = text
+    .slice(0, length * 4)
+    .replace(/\s+/g, ' ')
+    .trim();
   return flat.length > length ? `${flat.slice(0, length)}…` : flat;
+}
+
+/** The events of an SSE body that ended with their blank line; the one a cut interrupted is left out. */
+function wholeEventsOf(body: string): string {
+  const end = Math.max(body.lastIndexOf('\n\n') + 2, body.lastIndexOf('\n\r\n') + 3, 0);
+  return body.slice(0, end);
 }
 
 function messagesOf(reply: HttpReply): { format: RpcReply['format']; messages: Record<string, unknown>[] } {
@@ -92,11 +102,14 @@ function messagesOf(reply: HttpReply): { format: RpcReply['format']; messages: R
       return [];
     }
   };
+  // A body cut at the byte limit is parsed no further than its last whole part: a cut JSON text is never whole, and
+  // parsing one (deeply nested, say) may cost far more memory than its bytes.
   if (type.includes('text/event-stream')) {
-    const events = parseSse(reply.body).events.filter((e) => e.event === 'message');
+    const body = reply.truncated ? wholeEventsOf(reply.body) : reply.body;
+    const events = parseSse(body).events.filter((e) => e.event === 'message');
     return { format: 'sse', messages: events.flatMap((e) => parse(e.data)).filter(isRecord) };
   }
-  const messages = parse(reply.body).filter(isRecord);
+  const messages = reply.truncated ? [] : parse(reply.body).filter(isRecord);
   return { format: messages.length > 0 && type.includes('json') ? 'json' : 'other', messages };
 }
 

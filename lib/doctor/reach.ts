@@ -10,7 +10,14 @@ import { excerpt, post2026 } from './mcp';
 export const UNREACHABLE = new Set(['reach.dns', 'reach.refused', 'reach.timeout', 'reach.network']);
 
 /** Findings after which nothing else can be checked, though the endpoint answered (exit code 1): every later request would meet the same. */
-export const STOPPED = new Set(['tls.untrusted', 'tls.name', 'tls.expired', 'reach.redirect', 'reach.not-mcp']);
+export const STOPPED = new Set([
+  'tls.not-tls',
+  'tls.untrusted',
+  'tls.name',
+  'tls.expired',
+  'reach.redirect',
+  'reach.not-mcp',
+]);
 
 /** A certificate that expires sooner than this is a warning: renewals fail quietly. */
 export const EXPIRY_WARN_DAYS = 14;
@@ -59,9 +66,22 @@ function failureFinding(failure: HttpFailure, ctx: DoctorContext): Finding {
   };
 }
 
+/** OpenSSL's words for an answer to the TLS hello that is no TLS record: plain HTTP, or anything else. */
+const NOT_TLS =
+  /wrong[ _]version[ _]number|packet[ _]length[ _]too[ _]long|unknown[ _]protocol|http[ _]request|record[ _]layer[ _]failure/i;
+
 function tlsFailure(failure: HttpFailure): Finding | undefined {
   const code = failure.code;
   const detail = `${code}: ${failure.message}`;
+  if ((code === 'EPROTO' || code.startsWith('ERR_SSL')) && NOT_TLS.test(`${code} ${failure.message}`))
+    return {
+      id: 'tls.not-tls',
+      severity: 'fail',
+      summary: 'the port does not speak TLS: its answer to the TLS hello is no TLS record',
+      detail,
+      fix: 'Use http:// for this port, or the port where TLS is served (443, or the TLS port of the proxy in front).',
+      docs: 'doctor.md#tls',
+    };
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID')
     return {
       id: 'tls.name',
@@ -113,7 +133,7 @@ function tlsFindings(ctx: DoctorContext, tls: TlsInfo | undefined, now: number):
         summary: 'plain http on a host other machines reach',
         detail: 'Tokens travel in the Authorization header; hosted clients refuse or warn about http endpoints.',
         fix: 'Serve the endpoint over https (a TLS proxy in front of the app), and set `trust proxy`.',
-        docs: 'deployment.md#deployment',
+        docs: 'deployment.md#behind-a-tls-proxy',
       },
     ];
   }

@@ -8,8 +8,25 @@ export const MARKS: Readonly<Record<Severity, string>> = Object.freeze({ ok: 'âœ
 
 const areaOf = (finding: Finding): string => finding.id.slice(0, finding.id.indexOf('.'));
 
+/**
+ * Control characters a server could hide in a field (C0, DEL, C1: ECMA-48 escapes, OSC titles, a carriage return that
+ * overwrites a line), and the Unicode line and paragraph separators.
+ */
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+const CONTROLS_BUT_LF = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029]/g;
+
+/** A character as its `\u` escape. */
+const escaped = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
+/** A server-derived text made inert for a terminal: each control character as its `\u001b` escape (line feeds kept when `newlines`). */
+export function inert(text: string, newlines = false): string {
+  const pattern = newlines ? CONTROLS_BUT_LF : CONTROLS;
+  return text.replace(pattern, escaped);
+}
+
+/** A multi-line field under its finding: every line indented, so a line in it never reads as a line of the report. */
 const indent = (text: string, by: string): string =>
-  text
+  inert(text, true)
     .split('\n')
     .map((line) => by + line)
     .join('\n');
@@ -26,19 +43,19 @@ const indent = (text: string, by: string): string =>
  * ```
  */
 export function formatText(report: Report, docsAt: (page: string) => string): string {
-  const lines = [`express-mcp-router doctor: ${report.url}`, ''];
+  const lines = [`express-mcp-router doctor: ${inert(report.url)}`, ''];
   const known = new Set<string>(AREAS);
   const areas = [...AREAS, ...new Set(report.findings.map(areaOf).filter((a) => !known.has(a)))];
   for (const area of areas) {
     const findings = report.findings.filter((f) => areaOf(f) === area);
     if (findings.length === 0) continue;
-    lines.push(area);
+    lines.push(inert(area));
     for (const finding of findings) {
-      lines.push(`  ${MARKS[finding.severity]} ${finding.summary}  [${finding.id}]`);
+      lines.push(`  ${MARKS[finding.severity]} ${inert(finding.summary)}  [${inert(finding.id)}]`);
       if (finding.detail && finding.severity !== 'ok') lines.push(indent(finding.detail, '      '));
       if (finding.fix) lines.push(indent(`fix: ${finding.fix}`, '      '));
       if (finding.docs && (finding.severity === 'warn' || finding.severity === 'fail'))
-        lines.push(`      docs: ${docsAt(finding.docs)}`);
+        lines.push(`      docs: ${inert(docsAt(finding.docs))}`);
     }
     lines.push('');
   }
@@ -50,7 +67,12 @@ export function formatText(report: Report, docsAt: (page: string) => string): st
   return `${lines.join('\n')}\n`;
 }
 
-/** The report as `--json` prints it: `{ url, exitCode, findings: [{ id, severity, summary, detail?, fix?, docs? }] }`. */
+/**
+ * The report as `--json` prints it: `{ url, exitCode, findings: [{ id, severity, summary, detail?, fix?, docs? }] }`.
+ * JSON escapes C0 itself; DEL, C1 and the line separators, which it allows raw in strings, are escaped too, so the
+ * output is inert on a terminal as well.
+ */
 export function formatJson(report: Report): string {
-  return `${JSON.stringify({ url: report.url, exitCode: report.exitCode, findings: report.findings }, null, 2)}\n`;
+  const json = JSON.stringify({ url: report.url, exitCode: report.exitCode, findings: report.findings }, null, 2);
+  return `${json.replace(/[\u007f-\u009f\u2028\u2029]/g, escaped)}\n`;
 }

@@ -7,7 +7,7 @@ import { checkCors } from './cors';
 import { checkEra2025 } from './era2025';
 import { checkEra2026 } from './era2026';
 import type { Finding } from './finding';
-import type { HttpSettings } from './http';
+import { withoutUserinfo, type HttpSettings } from './http';
 import { checkReach, STOPPED, UNREACHABLE } from './reach';
 import { checkStream, DEFAULT_HEAD_WAIT_MS, DEFAULT_STREAM_WATCH_MS, type StreamSettings } from './stream';
 import { checkTools } from './tools';
@@ -28,6 +28,17 @@ export const DEFAULT_MAX_BYTES = 4 * 1024 * 1024;
 
 /** The whole run's deadline: the stream watch plus time for every other area. */
 export const DEFAULT_DEADLINE_MS = DEFAULT_STREAM_WATCH_MS + 60_000;
+
+/** The longest delay Node's timers keep (2^31 − 1 ms, about 24.8 days): a longer one fires at once. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** Said when the URL carried a user or password: dropped, since MCP clients send a token, never URL credentials. */
+const USERINFO_DROPPED: Finding = Object.freeze({
+  id: 'reach.userinfo',
+  severity: 'info',
+  summary: 'the URL’s user and password were dropped: they are neither sent nor printed',
+  detail: 'MCP clients authenticate with a bearer token (--token), not with credentials in the URL.',
+});
 
 /** The settings of a run from the command line's defaults. */
 export const DEFAULT_SETTINGS: DoctorSettings = Object.freeze({
@@ -57,22 +68,29 @@ function checksOf(settings: DoctorSettings): [string, Check][] {
   ];
 }
 
+/**
+ * An area the deadline stopped. Reach unfinished means nothing at all was checked: a `fail`, so such a run never
+ * exits 0.
+ */
+function deadlineFinding(area: string, summary: string): Finding {
+  return area === 'reach'
+    ? {
+        id: `${area}.deadline`,
+        severity: 'fail',
+        summary: `${summary}: nothing was checked`,
+        fix: 'Check that the endpoint answers, or raise --timeout and --stream-seconds.',
+        docs: 'doctor.md#options',
+      }
+    : { id: `${area}.deadline`, severity: 'warn', summary, docs: 'doctor.md#options' };
+}
+
 /** Runs one check; a throw (a timeout mid-area, a bug) becomes a finding of its area, as does the deadline. */
-async function runOne(area: string, check: Check, ctx: DoctorContext, endsAt: number): Promise<Finding[]> {
-  let timer: NodeJS.Timeout | undefined;
+async function runOne(area: string, check: Check, ctx: DoctorContext): Promise<Finding[]> {
+  const signal = ctx.http.signal as AbortSignal;
+  let onDeadline = (): void => undefined;
   const deadline = new Promise<Finding[]>((resolve) => {
-    timer = setTimeout(
-      () =>
-        resolve([
-          {
-            id: `${area}.deadline`,
-            severity: 'warn',
-            summary: 'not finished by the run’s deadline',
-            docs: 'doctor.md#options',
-          },
-        ]),
-      Math.max(0, endsAt - performance.now()),
-    );
+    onDeadline = () => resolve([deadlineFinding(area, 'not finished by the run’s deadline')]);
+    signal.addEventListener('abort', onDeadline, { once: true });
   });
   try {
     return await Promise.race([
@@ -87,7 +105,7 @@ async function runOne(area: string, check: Check, ctx: DoctorContext, endsAt: nu
       deadline,
     ]);
   } finally {
-    clearTimeout(timer);
+    signal.removeEventListener('abort', onDeadline);
   }
 }
 
@@ -103,6 +121,7 @@ export function exitCodeOf(findings: readonly Finding[]): 0 | 1 | 2 {
  *
  * @param target - the endpoint and what the command line allowed (token, origin, tools to call)
  * @param settings - bounds in time and bytes; {@link DEFAULT_SETTINGS} by default
+ * @throws RangeError when `settings.deadlineMs` is not within 1..{@link MAX_TIMER_MS}
  * @example
  * ```ts
  * const report = await runDoctor({ url: new URL('https://mcp.example.com/mcp'), calls: [] });
@@ -110,24 +129,29 @@ export function exitCodeOf(findings: readonly Finding[]): 0 | 1 | 2 {
  * ```
  */
 export async function runDoctor(target: DoctorTarget, settings: DoctorSettings = DEFAULT_SETTINGS): Promise<Report> {
-  const ctx: DoctorContext = { target, http: settings.http };
-  const endsAt = performance.now() + settings.deadlineMs;
-  const findings: Finding[] = [];
-  for (const [area, check] of checksOf(settings)) {
-    if (performance.now() >= endsAt) {
-      findings.push({
-        id: `${area}.deadline`,
-        severity: 'warn',
-        summary: 'not checked: the run’s deadline passed',
-        docs: 'doctor.md#options',
-      });
-      continue;
+  if (!(settings.deadlineMs > 0 && settings.deadlineMs <= MAX_TIMER_MS))
+    throw new RangeError(`the deadline must be within 1..${MAX_TIMER_MS} ms, not ${settings.deadlineMs}`);
+  // One signal for the run: at the deadline every request in flight ends, so the run ends then too.
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), settings.deadlineMs);
+  const url = withoutUserinfo(target.url);
+  const ctx: DoctorContext = { target: { ...target, url }, http: { ...settings.http, signal: deadline.signal } };
+  const findings: Finding[] = url === target.url ? [] : [USERINFO_DROPPED];
+  try {
+    for (const [area, check] of checksOf(settings)) {
+      if (deadline.signal.aborted) {
+        findings.push(deadlineFinding(area, 'not checked: the run’s deadline passed'));
+        continue;
+      }
+      findings.push(...(await runOne(area, check, ctx)));
+      if (area === 'reach' && findings.some((f) => UNREACHABLE.has(f.id) || STOPPED.has(f.id))) {
+        findings.push({ id: 'reach.stopped', severity: 'info', summary: 'the other areas were not checked' });
+        break;
+      }
     }
-    findings.push(...(await runOne(area, check, ctx, endsAt)));
-    if (area === 'reach' && findings.some((f) => UNREACHABLE.has(f.id) || STOPPED.has(f.id))) {
-      findings.push({ id: 'reach.stopped', severity: 'info', summary: 'the other areas were not checked' });
-      break;
-    }
+  } finally {
+    clearTimeout(timer);
+    deadline.abort();
   }
-  return { url: target.url.href, exitCode: exitCodeOf(findings), findings };
+  return { url: url.href, exitCode: exitCodeOf(findings), findings };
 }

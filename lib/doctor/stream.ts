@@ -12,6 +12,11 @@ export interface StreamSettings {
   readonly watchMs: number;
   /** A stream whose head has not come after this long is held back by something between (buffering), in ms. Defaults to {@link DEFAULT_HEAD_WAIT_MS}. */
   readonly headWaitMs: number;
+  /**
+   * The keep-alive interval a healthy server may use, in ms: a watch shorter than this that sees no keep-alive says
+   * nothing (info), a longer one warns. Defaults to this router's `keepAliveMs` default, 15 s.
+   */
+  readonly keepAliveMs?: number;
 }
 
 /** Long enough to see one keep-alive of a server sending one every 15 s (this router's default), and a little more. */
@@ -58,6 +63,13 @@ const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
 function keepAliveFinding(watched: Watched, settings: StreamSettings): Finding {
   const times = watched.chunks.filter((c) => /(^|\n):/.test(c.text)).map((c) => c.atMs);
+  const interval = settings.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
+  if (times.length === 0 && settings.watchMs < interval)
+    return {
+      id: 'stream.no-keepalive',
+      severity: 'info',
+      summary: `no keep-alive comment in the ${seconds(settings.watchMs)} watched, shorter than the ${seconds(interval)} a server may wait between two: watch longer (--stream-seconds ${Math.ceil(interval / 1000) + 5}) to see them`,
+    };
   if (times.length === 0)
     return {
       id: 'stream.no-keepalive',
@@ -66,7 +78,7 @@ function keepAliveFinding(watched: Watched, settings: StreamSettings): Finding {
       detail:
         'A proxy or load balancer cuts a stream idle longer than its timeout (nginx 60 s, AWS ALB 60 s by default).',
       fix: 'Send an SSE comment (`:`) more often than the shortest idle timeout on the way (this router: `keepAliveMs`, 15 s by default).',
-      docs: 'deployment.md#deployment',
+      docs: 'deployment.md#idle-timeouts-of-load-balancers',
     };
   const gaps = times.map((t, i) => t - (i === 0 ? (watched.headAtMs ?? 0) : (times[i - 1] as number)));
   const longest = Math.max(...gaps);
@@ -87,7 +99,7 @@ function watchedFindings(kind: string, watched: Watched, settings: StreamSetting
         detail:
           'A proxy that buffers responses holds an SSE stream back until it ends: progress, notifications and keep-alives never arrive in time.',
         fix: 'Turn buffering off for the MCP path (nginx: `proxy_buffering off;`, and do not ignore X-Accel-Buffering), or on the load balancer / CDN in front.',
-        docs: 'deployment.md#deployment',
+        docs: 'deployment.md#behind-a-tls-proxy',
       },
     ];
   const findings: Finding[] = [
@@ -105,7 +117,7 @@ function watchedFindings(kind: string, watched: Watched, settings: StreamSetting
       detail:
         watched.chunks.length === 0 ? 'no bytes before the close' : `${watched.chunks.length} pieces before the close`,
       fix: "An idle timeout on the way is shorter than the stream's life: raise it (nginx `proxy_read_timeout 1h;`, a load balancer's idle timeout), and keep keep-alives under it.",
-      docs: 'deployment.md#deployment',
+      docs: 'deployment.md#idle-timeouts-of-load-balancers',
     });
   else findings.push(keepAliveFinding(watched, settings));
   return findings;

@@ -141,7 +141,7 @@ export function spreadFinding(name: string, reply: RpcReply): Finding[] {
         summary: `${name}'s ${counted(reply.messages.length, 'event')} came all at once, at the end of ${Math.round(elapsedMs)} ms`,
         detail: `first byte after ${Math.round(firstByteMs)} ms`,
         fix: 'A proxy buffers SSE replies: progress reaches the client only when the call ends. Turn buffering off for the MCP path (nginx: `proxy_buffering off;`).',
-        docs: 'deployment.md#deployment',
+        docs: 'deployment.md#behind-a-tls-proxy',
       },
     ];
   return [

@@ -169,6 +169,36 @@ describe('checkAuth against this router', () => {
     expect(resource.fix).toMatch(/publicUrl/);
   });
 
+  it('a resource set to another host: the fix names the option that sets it', async () => {
+    const server = await startRouter(() => ({
+      name: 'configured',
+      version: '1.0.0',
+      auth: {
+        tokens: [{ token: 't', subject: 's' }],
+        resourceMetadata: { resource: 'https://wrong.test/mcp', authorizationServers: ['https://as.test'] },
+      },
+    }));
+    opened.push(server);
+    const resource = only(await run(`http://127.0.0.1:${server.port}/mcp`), 'auth.prm-resource');
+    expect(resource).toMatchObject({ severity: 'fail', summary: expect.stringMatching(/another host/) });
+    expect(resource.fix).toMatch(/^This router: `auth\.resourceMetadata\.resource` names it/);
+  });
+
+  it('metadata that cannot be read: the fallback finding says so, not that no sign-in is offered', async () => {
+    const app = express();
+    app.post('/mcp', (req, res) => {
+      const metadata = `http://127.0.0.1:${req.socket.localPort}/missing-metadata`;
+      res.status(401).set('www-authenticate', `Bearer resource_metadata="${metadata}"`).json({});
+    });
+    const listening = await listenLocally(app);
+    opened.push(listening);
+    const findings = await run(`http://127.0.0.1:${listening.port}/mcp`);
+    expect(only(findings, 'auth.prm').severity).toBe('fail');
+    const fallback = only(findings, 'auth.as-fallback');
+    expect(fallback.summary).toMatch(/the protected-resource metadata could not be read/);
+    expect(fallback.summary).not.toMatch(/no OAuth sign-in offered/);
+  });
+
   it('reports an open router as info and checks nothing more', async () => {
     const server = await startRouter(() => ({ name: 'open', version: '1.0.0' }));
     opened.push(server);

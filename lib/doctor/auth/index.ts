@@ -20,19 +20,32 @@ const MAX_SERVERS = 3;
  * origin is taken as the authorization server. Found there: checked, with a warning; not found: the server offers no
  * OAuth sign-in, only tokens handed out by its operator.
  */
-async function fallbackFindings(fetcher: DocumentFetcher, endpoint: URL): Promise<Finding[]> {
+async function fallbackFindings(fetcher: DocumentFetcher, endpoint: URL, metadataRead: boolean): Promise<Finding[]> {
   const origin = new URL('/', endpoint.origin);
   const found = await checkServer(fetcher, endpoint.origin, origin);
+  const why = metadataRead ? 'no authorization server named' : 'the protected-resource metadata could not be read';
   if (found[0]?.severity === 'ok')
     return [
       {
         id: 'auth.as-fallback',
         severity: 'warn',
-        summary: `no authorization server named; clients fall back to the endpoint's origin, ${endpoint.origin}, whose metadata they find`,
+        summary: `${why}; clients fall back to the endpoint's origin, ${endpoint.origin}, whose metadata they find`,
         fix: 'Name the authorization server in the protected-resource metadata (`authorization_servers`, RFC 9728 §2): the origin fallback is the 2025-03-26 behaviour newer clients drop.',
         docs: AUTH_DOCS.signIn,
       },
       ...found,
+    ];
+  // Unread metadata is `auth.prm`'s failure: nothing says the server means to offer no sign-in.
+  if (!metadataRead)
+    return [
+      {
+        id: 'auth.as-fallback',
+        severity: 'info',
+        summary: `no authorization server found: the protected-resource metadata could not be read (see auth.prm), and the endpoint's origin serves no authorization-server metadata`,
+        detail: found[0]?.detail,
+        fix: 'Fix `auth.prm` first: the metadata names the authorization server clients sign in with.',
+        docs: AUTH_DOCS.bearer,
+      },
     ];
   return [
     {
@@ -53,7 +66,7 @@ async function discoveryFindings(ctx: DoctorContext, metadataUrl: URL | undefine
   if (resource.servers.length === 0) {
     const named: unknown = resource.document?.json?.authorization_servers;
     if (!Array.isArray(named) || named.length === 0)
-      findings.push(...(await fallbackFindings(fetcher, ctx.target.url)));
+      findings.push(...(await fallbackFindings(fetcher, ctx.target.url, resource.document !== undefined)));
     return findings;
   }
   const servers = resource.servers.slice(0, MAX_SERVERS);

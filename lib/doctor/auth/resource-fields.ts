@@ -14,17 +14,27 @@ function mismatchOf(resource: URL, endpoint: URL): { summary: string; fix: strin
       fix: `Name the endpoint itself as the resource (this router: leave \`auth.resourceMetadata.resource\` unset, or set it to ${endpoint.href}).`,
       docs: AUTH_DOCS.bearer,
     };
-  let cause = 'another origin';
+  let cause: string | undefined;
   if (resource.protocol === 'http:' && endpoint.protocol === 'https:')
     cause = 'plain http: the app behind a TLS-terminating proxy does not know clients use https';
   else if (reachOf(resource.hostname) !== 'public' && reachOf(endpoint.hostname) === 'public')
     cause = `the internal address ${resource.host}: the app builds it from the Host it receives, not the public name`;
   else if (resource.hostname === endpoint.hostname)
     cause = `port ${resource.port || 'default'} instead of ${endpoint.port || 'the default'}`;
+  if (cause !== undefined)
+    return {
+      summary: `${named}: ${cause}. Clients refuse to sign in to it`,
+      fix: PUBLIC_URL_FIX,
+      docs: AUTH_DOCS.deployment,
+    };
+  // Another host: set so in the configuration, or the Host a proxy passed on in place of the public one.
   return {
-    summary: `${named}: ${cause}. Clients refuse to sign in to it`,
-    fix: PUBLIC_URL_FIX,
-    docs: AUTH_DOCS.deployment,
+    summary: `${named}: another host. Clients refuse to sign in to it`,
+    fix:
+      `This router: \`auth.resourceMetadata.resource\` names it when set: set it to ${endpoint.href}, or leave it unset ` +
+      'to name the endpoint (from `publicUrl` when set, else from the host clients use: behind a proxy, pass the Host on and ' +
+      "`app.set('trust proxy', 1)`). Another server: its resource or audience setting.",
+    docs: AUTH_DOCS.bearer,
   };
 }
 
