@@ -97,12 +97,13 @@ function forwardedProtoOf(req: IncomingMessage): string | undefined {
 const SCHEMES = /^https?$/i;
 
 /**
- * The scheme the client used, as URLs name it: the trusted `X-Forwarded-Proto` when it is `http` or `https` (in
- * lower case), else the connection's. The front door refuses any other forwarded value with 400 before a URL is made.
+ * The scheme the client used, as URLs name it: Express's `req.protocol` (the trusted `X-Forwarded-Proto`, else the
+ * connection's) when it is `http` or `https`, in lower case, else the connection's. The front door refuses any
+ * other forwarded value with 400 before a URL is made.
  */
 export function requestScheme(req: IncomingMessage): 'http' | 'https' {
-  const forwarded = forwardedProtoOf(req);
-  if (forwarded !== undefined && SCHEMES.test(forwarded)) return forwarded.toLowerCase() as 'http' | 'https';
+  const { protocol } = req as { protocol?: unknown };
+  if (typeof protocol === 'string' && SCHEMES.test(protocol)) return protocol.toLowerCase() as 'http' | 'https';
   return (req.socket as { encrypted?: boolean } | undefined)?.encrypted === true ? 'https' : 'http';
 }
 
