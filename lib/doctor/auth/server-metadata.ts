@@ -73,7 +73,7 @@ function discoveryFinding(
   }
   const stopped =
     chosen === undefined
-      ? 'at none of the URLs clients try'
+      ? 'at any of the URLs clients try'
       : `: clients stop at ${chosen.doc.url}, which ${chosen.doc.problem ?? 'fails'}`;
   return {
     id,
