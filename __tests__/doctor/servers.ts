@@ -117,9 +117,12 @@ export const TLS = {
   key: readFileSync(join(__dirname, '../fixtures/tls/key.pem')),
 };
 
-/** Serves `app` over TLS with the test certificate. */
-export async function serveTls(app: Express): Promise<Listening> {
-  const listening = await listenServer(https.createServer(TLS, app) as unknown as Server);
+/** Serves `app` over TLS with the test certificate, or another. */
+export async function serveTls(
+  app: Express,
+  tls: { cert: string | Buffer; key: string | Buffer } = TLS,
+): Promise<Listening> {
+  const listening = await listenServer(https.createServer(tls, app) as unknown as Server);
   started.push(listening);
   return listening;
 }

@@ -27,12 +27,13 @@ export interface TestCertificates {
 const run = promisify(execFile);
 
 /**
- * Makes, in `dir`, a CA valid for 30 days and a certificate it signed for `hosts` (subjectAltName DNS names), both on
- * P-256 keys, with the openssl CLI.
+ * Makes, in `dir`, a CA valid for 30 days and a certificate it signed for `hosts` (subjectAltName DNS names), valid
+ * for `days` (30 unless a test wants one about to expire), both on P-256 keys, with the openssl CLI.
  */
 export async function makeCertificates(
   dir: string,
   hosts: readonly string[] = [PUBLIC_HOST],
+  days = 30,
 ): Promise<TestCertificates> {
   const at = (name: string): string => join(dir, name);
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
@@ -62,7 +63,7 @@ export async function makeCertificates(
   );
   await run('openssl', [
     ...['x509', '-req', '-in', at('server.csr'), '-CA', at('ca.pem'), '-CAkey', at('ca.key'), '-CAcreateserial'],
-    ...['-out', at('server.pem'), '-days', '30', '-extfile', at('server.ext')],
+    ...['-out', at('server.pem'), '-days', String(days), '-extfile', at('server.ext')],
   ]);
   return {
     caPath: at('ca.pem'),
