@@ -113,9 +113,14 @@ function messagesOf(reply: HttpReply): { format: RpcReply['format']; messages: R
   return { format: messages.length > 0 && type.includes('json') ? 'json' : 'other', messages };
 }
 
+/** The `Authorization` header of a token (never logged, never printed), or none. */
+export function bearerHeaders(token: string | undefined): Record<string, string> {
+  return token === undefined ? {} : { authorization: `Bearer ${token}` };
+}
+
 /** The headers every request carries: the token, when one was given. */
 export function baseHeaders(ctx: DoctorContext): Record<string, string> {
-  return ctx.target.token === undefined ? {} : { authorization: `Bearer ${ctx.target.token}` };
+  return bearerHeaders(ctx.target.token);
 }
 
 /**

@@ -1,10 +1,10 @@
 // The reach and tls areas: whether the endpoint answers at all, over what, with which certificate, and whether it redirects.
 
-import { isIP } from 'node:net';
 import type { Check, DoctorContext } from './context';
 import type { Finding } from './finding';
 import { alpnOf, headerOf, HttpFailure, type HttpReply, type TlsInfo } from './http';
 import { excerpt, post2026 } from './mcp';
+import { reachOf } from './auth/urls';
 
 /** Findings after which nothing else can be checked: the endpoint gave no HTTP answer (exit code 2). */
 export const UNREACHABLE = new Set(['reach.dns', 'reach.refused', 'reach.timeout', 'reach.network']);
@@ -112,19 +112,9 @@ function tlsFailure(failure: HttpFailure): Finding | undefined {
   return undefined;
 }
 
-function isLoopback(hostname: string): boolean {
-  const bare = hostname.replace(/^\[|\]$/g, '');
-  return (
-    bare === 'localhost' ||
-    bare.endsWith('.localhost') ||
-    bare === '::1' ||
-    (isIP(bare) === 4 && bare.startsWith('127.'))
-  );
-}
-
 function tlsFindings(ctx: DoctorContext, tls: TlsInfo | undefined, now: number): Finding[] {
   if (ctx.target.url.protocol !== 'https:') {
-    if (isLoopback(ctx.target.url.hostname))
+    if (reachOf(ctx.target.url.hostname) === 'loopback')
       return [{ id: 'tls.plain-http', severity: 'info', summary: 'plain http on a loopback address' }];
     return [
       {

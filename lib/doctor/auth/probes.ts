@@ -2,7 +2,7 @@
 
 import { METHOD_HEADER, PROTOCOL_VERSION_HEADER } from '../../core/protocol/era-2026/request-headers';
 import { headerOf, type HttpReply, type HttpRequest, type HttpSettings } from '../http';
-import { ACCEPT_BOTH, endSession, envelope2026, INITIALIZE_PARAMS, VERSION_2026 } from '../mcp';
+import { ACCEPT_BOTH, bearerHeaders, endSession, envelope2026, INITIALIZE_PARAMS, VERSION_2026 } from '../mcp';
 import { follow } from './documents';
 import { oauthChallengeOf, parseChallenges, type Challenge } from './www-authenticate';
 
@@ -14,7 +14,7 @@ export function openingRequest(url: URL, era: ProbeEra, token?: string): HttpReq
   const base = {
     'content-type': 'application/json',
     accept: ACCEPT_BOTH,
-    ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+    ...bearerHeaders(token),
   };
   if (era === '2025')
     return {

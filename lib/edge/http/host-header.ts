@@ -75,24 +75,28 @@ export function requestHostHeader(req: IncomingMessage): string | undefined {
   return forwarded ?? req.headers.host;
 }
 
-/** The first `X-Forwarded-Host` value when Express trusts the peer that sent it, else undefined. */
-function forwardedHostOf(req: IncomingMessage): string | undefined {
-  const forwarded = req.headers['x-forwarded-host'];
-  if (typeof forwarded !== 'string' || !trustsPeerAsProxy(req)) return undefined;
-  const comma = forwarded.indexOf(',');
-  return (comma < 0 ? forwarded : forwarded.slice(0, comma)).trim();
+/** A header's first comma-separated value, trimmed (a proxy appends its hop to what it was sent), or undefined. */
+export function firstHeaderValue(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  if (typeof value !== 'string') return undefined;
+  const comma = value.indexOf(',');
+  return (comma < 0 ? value : value.slice(0, comma)).trim();
 }
 
 /**
- * The first `X-Forwarded-Proto` value when Express trusts the peer that sent it (as `req.protocol` reads it), else
- * undefined. Express takes any text there; a URL's scheme is only ever `http` or `https` here.
+ * A forwarding header's first value when Express trusts the peer that sent it (as `req.hostname` and `req.protocol`
+ * read `X-Forwarded-Host` and `X-Forwarded-Proto`), else undefined. The header is looked at first: most requests
+ * have none, and the trust check is not asked.
  */
-function forwardedProtoOf(req: IncomingMessage): string | undefined {
-  const forwarded = req.headers['x-forwarded-proto'];
-  if (typeof forwarded !== 'string' || !trustsPeerAsProxy(req)) return undefined;
-  const comma = forwarded.indexOf(',');
-  return (comma < 0 ? forwarded : forwarded.slice(0, comma)).trim();
+function trustedForwarded(req: IncomingMessage, name: 'x-forwarded-host' | 'x-forwarded-proto'): string | undefined {
+  if (req.headers[name] === undefined || !trustsPeerAsProxy(req)) return undefined;
+  return firstHeaderValue(req, name);
 }
+
+const forwardedHostOf = (req: IncomingMessage): string | undefined => trustedForwarded(req, 'x-forwarded-host');
+
+/** The trusted `X-Forwarded-Proto` ({@link trustedForwarded}): Express takes any text there; a URL's scheme is only `http` or `https` here. */
+const forwardedProtoOf = (req: IncomingMessage): string | undefined => trustedForwarded(req, 'x-forwarded-proto');
 
 const SCHEMES = /^https?$/i;
 

@@ -90,7 +90,7 @@ export function createRouterAuth(
     options,
     (req) => urls.fixed ?? `${urls.originOf(req)}${req.path === undefined || req.path === '/' ? '' : req.path}`,
     isAllowedHost,
-    urls.documentHeaders,
+    (req) => urls.documentHeaders(req),
   );
   const serverMetadata: RequestHandler = (_req, res) =>
     sendHttpError(

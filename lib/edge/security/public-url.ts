@@ -3,7 +3,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { McpLogger } from '../../core/logger';
 import { trustsPeerAsProxy } from '../express-host';
-import { parseHostHeader, requestHost, requestScheme } from '../http/host-header';
+import { firstHeaderValue, parseHostHeader, requestHost, requestScheme } from '../http/host-header';
 import { createHostVouch, isLoopbackHost } from './origin-host';
 
 /** What Express adds to a request that URLs are made from (the router always runs under Express). */
@@ -32,10 +32,11 @@ export interface PublicUrls {
    */
   vouchedEndpointOf(req: IncomingMessage): string | undefined;
   /**
-   * The headers of a document that names these URLs: `Vary` on the request headers they are made from, unless
-   * `publicUrl` fixes them, so a shared cache never serves one host's document to another (RFC 9110 §12.5.5).
+   * The headers of a document about to name these URLs: `Vary` on the request headers they are made from, unless
+   * `publicUrl` fixes them, so a shared cache never serves one host's document to another (RFC 9110 §12.5.5). Where
+   * a document is sent, and only there, whether it names the URL clients used is checked (a warning, once).
    */
-  readonly documentHeaders: Readonly<Record<string, string>>;
+  documentHeaders(req: IncomingMessage): Readonly<Record<string, string>>;
 }
 
 /** What a URL made from the request depends on: the Host, and a trusted proxy's forwarded host and scheme. */
@@ -70,16 +71,11 @@ export function createPublicUrls(settings: PublicUrlSettings): PublicUrls {
   const fixedPath = fixed === undefined ? undefined : new URL(fixed).pathname.replace(/\/$/, '');
   const isVouchedHost = createHostVouch(settings.allowedHosts);
   const notice = settings.logger && createMismatchNotice(settings.logger, fixed);
-  const originOf = (req: IncomingMessage): string => {
-    notice?.(req);
-    return fixedOrigin ?? `${requestScheme(req)}://${requestHost(req) ?? 'localhost'}`;
-  };
+  const originOf = (req: IncomingMessage): string =>
+    fixedOrigin ?? `${requestScheme(req)}://${requestHost(req) ?? 'localhost'}`;
   const endpointPathOf = (req: IncomingMessage): string => fixedPath ?? (req as ExpressRequest).baseUrl ?? '';
-  const endpointOf = (req: IncomingMessage): string => {
-    if (fixed === undefined) return `${originOf(req)}${endpointPathOf(req)}`;
-    notice?.(req);
-    return fixed;
-  };
+  const endpointOf = (req: IncomingMessage): string => fixed ?? `${originOf(req)}${endpointPathOf(req)}`;
+  const headers = fixed === undefined ? VARY : Object.freeze({});
   return {
     fixed,
     originOf,
@@ -92,7 +88,10 @@ export function createPublicUrls(settings: PublicUrlSettings): PublicUrls {
       return fixed === undefined ? `${originOf(req)}${path}` : `${fixed}${path.slice((baseUrl ?? '').length)}`;
     },
     vouchedEndpointOf: (req) => fixed ?? (isVouchedHost(req) ? endpointOf(req) : undefined),
-    documentHeaders: fixed === undefined ? VARY : Object.freeze({}),
+    documentHeaders(req) {
+      notice?.(req);
+      return headers;
+    },
   };
 }
 
@@ -106,11 +105,8 @@ export function publicUrlsOf(req: IncomingMessage): PublicUrls {
   return (req as unknown as Record<symbol, PublicUrls | undefined>)[URLS] ?? DERIVED;
 }
 
-/** The first value of a forwarding header, when sent. */
-function firstOf(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return typeof value === 'string' ? (value.split(',')[0] as string).trim().toLowerCase() : undefined;
-}
+/** The first value of a forwarding header, trusted or not, in lower case: what a proxy says the client used. */
+const firstOf = (req: IncomingMessage, name: string): string | undefined => firstHeaderValue(req, name)?.toLowerCase();
 
 /**
  * Warns once when the URLs the router names are not the ones clients use, so the metadata's `resource` will not

@@ -34,7 +34,7 @@ export function createMetadataHandler(
   endpointOf: (req: ExpressRequest) => string,
   isAllowedHost: (req: IncomingMessage) => boolean,
   /** Headers of the document: `Vary` when its URLs are made from the request (`PublicUrls.documentHeaders`). */
-  headers: Readonly<Record<string, string>> = {},
+  headersOf: (req: IncomingMessage) => Readonly<Record<string, string>> = () => ({}),
 ) {
   const options = auth?.resourceMetadata;
   return function mcpAuthMetadata(req: ExpressRequest, res: ServerResponse, next: () => void): void {
@@ -71,7 +71,7 @@ export function createMetadataHandler(
       document.dpop_signing_alg_values_supported = DPOP_ALGORITHMS;
       if (requiresDpop(auth.verify)) document.dpop_bound_access_tokens_required = true;
     }
-    sendJson(res, 200, document, headers);
+    sendJson(res, 200, document, headersOf(req));
   };
 }
 
@@ -89,7 +89,12 @@ export function createOwnMetadataHandler(
   urls: PublicUrls,
   isAllowedHost: (req: IncomingMessage) => boolean,
 ) {
-  const serve = createMetadataHandler(auth, (req) => urls.endpointOf(req), isAllowedHost, urls.documentHeaders);
+  const serve = createMetadataHandler(
+    auth,
+    (req) => urls.endpointOf(req),
+    isAllowedHost,
+    (req) => urls.documentHeaders(req),
+  );
   const notAllowed = createMethodNotAllowedHandler(['GET', 'HEAD', 'OPTIONS']);
   return function mcpOwnMetadata(req: ExpressRequest, res: ServerResponse, next: () => void): void {
     if (req.path === METADATA_PATH) serve(req, res, () => notAllowed(req, res));

@@ -71,7 +71,7 @@ export function createServerCardHandler(identity: CardIdentity, host: ServerCard
     if (req.method !== 'GET' && req.method !== 'HEAD') return notAllowed(req, res);
     const { body, etag } = cardAt(publicUrls.endpointOf(req));
     // RFC 9110 §15.4.5: a 304 carries the ETag and Cache-Control a 200 would have.
-    const headers = { ETag: etag, 'Cache-Control': CACHE_CONTROL, ...publicUrls.documentHeaders };
+    const headers = { ETag: etag, 'Cache-Control': CACHE_CONTROL, ...publicUrls.documentHeaders(req) };
     if (noneMatchHits(req, etag)) {
       res.writeHead(304, headers).end();
       return;

@@ -41,12 +41,17 @@ export interface AuthorizationServer {
 }
 
 /** The document of RFC 8414 (and its OpenID Provider form) for one issuer, cacheable for five minutes. */
-async function sendMetadata(ctx: ServerContext, issuer: string, res: ServerResponse): Promise<void> {
+async function sendMetadata(
+  ctx: ServerContext,
+  issuer: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const { alg } = await ctx.keys.current();
   sendJson(res, 200, serverMetadata(issuer, ctx.options, ctx.clients, [alg]), {
     'Cache-Control': 'public, max-age=300',
     // An issuer made from the request varies with it; a fixed one does not.
-    ...(ctx.options.issuer === undefined ? ctx.urls.documentHeaders : {}),
+    ...(ctx.options.issuer === undefined ? ctx.urls.documentHeaders(req) : {}),
   });
 }
 
@@ -55,7 +60,9 @@ function routesOf(ctx: ServerContext, logger: McpLogger): Routes {
   const browser = new BrowserEndpoints(ctx);
   const tokens = createTokenEndpoints(ctx);
   const register = createRegistrationHandler(ctx.clients, ctx.options.clients, logger);
-  const metadata = { GET: (req: ExpressRequest, res: ServerResponse) => sendMetadata(ctx, ctx.issuerOf(req), res) };
+  const metadata = {
+    GET: (req: ExpressRequest, res: ServerResponse) => sendMetadata(ctx, ctx.issuerOf(req), req, res),
+  };
   return {
     [ENDPOINTS.authorize]: {
       GET: (req, res) => browser.authorize(req, res, new URL(req.url ?? '', 'http://x').searchParams),
@@ -123,7 +130,7 @@ export function createAuthorizationServer(
       if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS') return next();
       if (allowAnyOrigin(req, res, ['GET'])) return;
       const issuer = options.issuer ?? urls.fixed ?? `${urls.originOf(req)}${path}`;
-      endpoints.run(() => sendMetadata(ctx, issuer, res), res);
+      endpoints.run(() => sendMetadata(ctx, issuer, req, res), res);
     },
     verify: (token, req) => issued.verify(token, { issuer: issuerOf(req), resource: resourceOf(req) }),
     issuerOf,
