@@ -39,6 +39,17 @@ export const SERVERS = {
     description:
       'Express 5, `express.json()` and one POST handler that writes hand-written JSON-RPC replies: `add` as JSON, `count` as 100 SSE progress events and the result, `initialize` storing `{ createdAt }` in a Map under a random UUID (the floor of every figure)',
   },
+  // Scenario 2's floor for a resumable stream: what (e) does for progress, recording every event, by hand.
+  bareRecording: {
+    key: 'bare-recording',
+    label: '(ar) bare Express, recorded SSE',
+    script: 'servers/bare.ts',
+    args: ['recording'],
+    sessions: false,
+    headers: {},
+    description:
+      "(a) whose SSE reply to `count` also gives every event an id (`<stream>.<seq>`) and keeps its JSON text, the 100 most recent streams' events, as a server must to let a client resume with `Last-Event-ID`: the floor of (e)'s resumable progress stream in scenario 2",
+  },
   handProduction: {
     key: 'hand-production',
     label: '(p) hand-written production',

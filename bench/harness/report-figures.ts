@@ -167,8 +167,11 @@ export function versus(
   return { sideBySide: pairedRatio(rounds).ratio, sequential };
 }
 
-/** Issue 34: the production configuration's req/s per CPU-second against the hand-written production endpoint (p), (f) and (fm) alike. */
-export const PRODUCTION_OVER_HAND_WRITTEN = 1.3;
+/**
+ * The production configuration's req/s per CPU-second against the hand-written production endpoint (p), (f) and
+ * (fm) alike: ahead of it (issue 34 asked 1.3×; issue 45 re-scoped it to "ahead", the libraries' own cost being the rest).
+ */
+export const PRODUCTION_OVER_HAND_WRITTEN = 1.0;
 
 /**
  * A target on {@link versus}: `ours` at least `min`× `other`, judged side by side when both have those rounds, else

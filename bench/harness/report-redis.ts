@@ -14,7 +14,10 @@ import type { TargetRow } from './report-figures';
 /** The command that runs this scenario alone (it writes bench/REDIS.md). */
 export const REDIS_COMMAND = 'npm run bench:redis';
 
-/** Issue 34: a 2025 session through two instances on Redis, against one in-memory instance (0.42× before). */
+/**
+ * Issue 34, re-scoped in issue 45: a 2025 session through two instances on Redis, against one in-memory instance
+ * behind the same proxy (the hop a load balancer adds anyway is not the store's).
+ */
 const MIN_REDIS_RATIO = 0.6;
 
 /** Memory back within this much of its baseline counts as returned (allocator pages and client buffers move a little). */
@@ -45,13 +48,14 @@ export function redisTargetRows(results: RedisResults | undefined): TargetRow[] 
   const failed = load.openFailed + load.traffic.failed + load.deleteFailed;
   const viaRedis = redisFigures(results.throughput, 'redis', '2025').ratio;
   const proxyAlone = redisFigures(results.throughput, 'single-proxy', '2025').ratio;
+  const behindProxy = redisFigures(results.throughput, 'redis', '2025', 'single-proxy').ratio;
   return [
     {
-      // Issue 34: the shared store costs little more than the proxy hop a load balancer adds anyway.
-      figure: 'Redis: a 2025 session through two instances behind the proxy, req/s against one in-memory instance',
-      target: `≥ ${formatRatio(MIN_REDIS_RATIO)} (the proxy alone measured beside it)`,
-      measured: `${formatRatio(viaRedis)} (proxy alone: ${formatRatio(proxyAlone)})`,
-      met: Number.isNaN(viaRedis) ? undefined : viaRedis >= MIN_REDIS_RATIO,
+      figure:
+        'Redis: a 2025 session through two instances behind the proxy, req/s against one in-memory instance behind the same proxy',
+      target: `≥ ${formatRatio(MIN_REDIS_RATIO)}`,
+      measured: `${formatRatio(behindProxy)} (against a direct in-memory instance ${formatRatio(viaRedis)}, the proxy alone ${formatRatio(proxyAlone)})`,
+      met: Number.isNaN(behindProxy) ? undefined : behindProxy >= MIN_REDIS_RATIO,
     },
     {
       figure: `Redis: failed requests, ${formatNumber(load.sessions)} sessions + ${formatNumber(results.loadSeconds)} s mixed traffic through the proxy`,

@@ -323,9 +323,10 @@ export function redisFigures(
   results: readonly RedisThroughput[],
   setup: RedisSetupKey,
   era: RedisEraKey,
+  baseSetup: RedisSetupKey = 'single',
 ): { perSecond: number; ratio: number; cpu: number; p50: number; p99: number } {
   const entry = results.find((result) => result.setup === setup && result.era === era);
-  const base = results.find((result) => result.setup === 'single' && result.era === era);
+  const base = results.find((result) => result.setup === baseSetup && result.era === era);
   if (entry === undefined || base === undefined)
     return { perSecond: Number.NaN, ratio: Number.NaN, cpu: Number.NaN, p50: Number.NaN, p99: Number.NaN };
   const ratios = entry.runs.map((run, round) => run.perSecond / (base.runs[round]?.perSecond ?? Number.NaN));

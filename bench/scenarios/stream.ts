@@ -28,8 +28,11 @@ export const COUNT_CALL: ScenarioRequest = {
   },
 };
 
-/** The bare-Express SSE floor, the SDK (stateful, SSE) and this router (SSE once the handler reports progress). */
-export const STREAM_SERVERS = [SERVERS.bare, SERVERS.sdkStateful, SERVERS.routerStateful];
+/**
+ * The bare-Express SSE floor, the same floor recording its events for resumption, the SDK (stateful, SSE) and this
+ * router (SSE once the handler reports progress, every event recorded in its event store).
+ */
+export const STREAM_SERVERS = [SERVERS.bare, SERVERS.bareRecording, SERVERS.sdkStateful, SERVERS.routerStateful];
 
 export function measureStream(config: BenchConfig, load: LoadGenerator): Promise<ServerRuns[]> {
   return measureLoad(config, load, STREAM_SERVERS, COUNT_CALL);

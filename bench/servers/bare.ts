@@ -4,14 +4,46 @@
 // request (its protocol version in `params._meta`, scenarios 1m and 2m) gets the result shape that revision
 // asks for, so that the floor writes the same reply as the servers it is compared with. A GET, and a POST of
 // `subscriptions/listen` (with its acknowledgment), open an SSE stream held until the client hangs up: the floor of
-// scenario `streams` (bytes per open stream).
+// scenario `streams` (bytes per open stream). With argv[2] `recording` it is (ar), the floor of a resumable stream:
+// every SSE event also gets an id and its JSON text is kept, the 100 most recent streams' events, as a server that
+// lets a client resume with `Last-Event-ID` must keep them (MCP transports › Resumability).
 
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import express, { type Response } from 'express';
 import { serveForBench } from './control';
 import { addResult, COUNT_RESULT, PROGRESS_STEPS, SERVER_INFO, shapedFor } from './common';
 
 const sessions = new Map<string, { createdAt: number }>();
+
+/** (ar): recorded streams, oldest first, each its events' JSON text; the 100 most recent are kept. */
+const RECORDING = process.argv[2] === 'recording';
+const RECORDED_STREAMS = 100;
+const recorded = new Map<string, string[]>();
+
+/** Writes SSE events, and in (ar) records each under `<stream>.<seq>`. */
+class SseWriter {
+  readonly #res: Response;
+  readonly #streamId: string | undefined;
+  readonly #events: string[] = [];
+
+  constructor(res: Response) {
+    this.#res = res;
+    if (!RECORDING) return;
+    this.#streamId = randomBytes(12).toString('base64url');
+    recorded.set(this.#streamId, this.#events);
+    if (recorded.size > RECORDED_STREAMS) recorded.delete(recorded.keys().next().value as string);
+  }
+
+  write(message: object): void {
+    const json = JSON.stringify(message);
+    if (this.#streamId === undefined) {
+      this.#res.write(`event: message\ndata: ${json}\n\n`);
+      return;
+    }
+    this.#events.push(json);
+    this.#res.write(`id: ${this.#streamId}.${this.#events.length}\nevent: message\ndata: ${json}\n\n`);
+  }
+}
 
 function sseEvent(res: Response, message: object): void {
   res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
@@ -20,14 +52,15 @@ function sseEvent(res: Response, message: object): void {
 function streamCount(res: Response, id: unknown, params: Record<string, any>): void {
   const progressToken = params._meta?.progressToken;
   res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
+  const sse = new SseWriter(res);
   for (let progress = 1; progress <= PROGRESS_STEPS; progress++) {
-    sseEvent(res, {
+    sse.write({
       jsonrpc: '2.0',
       method: 'notifications/progress',
       params: { progressToken, progress, total: PROGRESS_STEPS },
     });
   }
-  sseEvent(res, { jsonrpc: '2.0', id, result: shapedFor(params, COUNT_RESULT) });
+  sse.write({ jsonrpc: '2.0', id, result: shapedFor(params, COUNT_RESULT) });
   res.end();
 }
 
