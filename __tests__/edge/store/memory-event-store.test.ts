@@ -1,7 +1,11 @@
 // MemoryEventStore: event ids, replay after Last-Event-ID, bounded buffers, stream limits and session isolation.
 
 import type { JsonRpcMessage, JsonRpcNotification } from '../../../lib/core/jsonrpc/types';
-import { MemoryEventStore, type MemoryEventStoreOptions } from '../../../lib/edge/store/memory-event-store';
+import {
+  MemoryEventStore,
+  synchronousAppend,
+  type MemoryEventStoreOptions,
+} from '../../../lib/edge/store/memory-event-store';
 import { configError, rejection } from '../../helpers/errors';
 
 const note = (n: number): JsonRpcMessage => ({
@@ -224,6 +228,42 @@ describe('MemoryEventStore bounded buffers', () => {
     expect(await replayed(store, 's', 'C.1')).toEqual([]);
     await appendNotes(store, 's', 'D', 1);
     expect(await store.replayAfter('s', 'A.1')).toBeUndefined();
+  });
+
+  it('keeps the order of writing when the same session and stream are written many times in a row', async () => {
+    const store = new MemoryEventStore({ maxBytes: 3 * JSON.stringify(note(1)).length });
+    await appendNotes(store, 'one', 'A', 1);
+    await appendNotes(store, 'two', 'B', 1);
+    await appendNotes(store, 'one', 'A', 1); // 'one' written last again: 'two' is now the oldest
+    expect(store.appendSync('one', 'A', note(3), JSON.stringify(note(3)))).toBe('A.3'); // past maxBytes
+    expect(await store.replayAfter('two', 'B.1')).toBeUndefined();
+    expect(await replayed(store, 'one', 'A.1')).toEqual([1, 3]); // A.2 (appendNotes' first note again) and A.3
+  });
+
+  it('numbers a stream afresh when its session was deleted and written again', async () => {
+    const store = new MemoryEventStore();
+    await appendNotes(store, 's', 'A', 2);
+    await store.deleteSession('s');
+    expect(store.appendSync('s', 'A', null)).toBe('A.1');
+    expect(store.bytes).toBe(0);
+  });
+
+  it("synchronousAppend offers appendSync only for a store whose append is the memory store's own", async () => {
+    class Mirrored extends MemoryEventStore {
+      override async append(...args: Parameters<MemoryEventStore['append']>): Promise<string> {
+        return super.append(...args);
+      }
+    }
+    expect(synchronousAppend(new Mirrored())).toBeUndefined();
+    const store = new MemoryEventStore();
+    expect(synchronousAppend(store)?.('s', 'A', null)).toBe('A.1');
+    expect(await store.append('s', 'A', null)).toBe('A.2');
+  });
+
+  it('appendSync refuses a stream id that is not base64url, as append does', async () => {
+    const store = new MemoryEventStore();
+    expect(() => store.appendSync('s', 'a.b', null)).toThrow(TypeError);
+    await expect(store.append('s', 'a b', null)).rejects.toThrow(TypeError);
   });
 
   it("counts streams per session: one session's streams never push out another's", async () => {

@@ -55,6 +55,8 @@ interface SessionEvents {
   readonly id: string;
   readonly streams: Map<string, Stream>;
   bytes: number;
+  /** The stream written last, the last key of `streams` while it is held. */
+  last: { readonly id: string; readonly stream: Stream } | undefined;
 }
 
 /** An event's size: the length of its JSON text (what a client could make the server hold), not the heap's exact count. */
@@ -110,6 +112,8 @@ export class MemoryEventStore implements EventStore {
   readonly #maxBytes: number;
   /** Session id → its streams. Insertion order (of sessions, and of each session's streams) is the order they were last written. */
   readonly #sessions = new Map<string, SessionEvents>();
+  /** The session written last, the last key of `#sessions` while it is held. */
+  #lastWritten: SessionEvents | undefined;
   #bytes = 0;
 
   /** @throws {McpConfigError} `ERR_MCP_UNKNOWN_OPTION` or `ERR_MCP_INVALID_OPTION` for a bad option */
@@ -138,21 +142,16 @@ export class MemoryEventStore implements EventStore {
    * @returns the event id, `<streamId>.<seq>`
    */
   async append(sessionId: string, streamId: string, message: JsonRpcMessage | null, json?: string): Promise<string> {
-    if (!STREAM_ID.test(streamId))
-      throw new TypeError(`MemoryEventStore: stream id must be base64url, got ${JSON.stringify(streamId)}`);
-    let session = this.#sessions.get(sessionId);
-    if (session === undefined) session = { id: sessionId, streams: new Map(), bytes: 0 };
-    // Re-insert so the first key stays the least recently written session (and stream), the one to forget.
-    this.#sessions.delete(sessionId);
-    this.#sessions.set(sessionId, session);
-    const { streams } = session;
-    let stream = streams.get(streamId);
-    if (stream === undefined) {
-      while (streams.size >= this.#maxStreams) this.#forgetOldestStream(session);
-      stream = { nextSeq: 1, events: [], bytes: 0 };
-    }
-    streams.delete(streamId);
-    streams.set(streamId, stream);
+    return this.appendSync(sessionId, streamId, message, json);
+  }
+
+  /**
+   * {@link MemoryEventStore.append}, returning the event id at once: the router records an event of its own
+   * memory store (100 progress notifications are 100) without a promise turn each.
+   */
+  appendSync(sessionId: string, streamId: string, message: JsonRpcMessage | null, json?: string): string {
+    const session = this.#latestSession(sessionId);
+    const stream = this.#latestStream(session, streamId);
     const held = toHeld(message, json);
     stream.events.push(held);
     this.#count(session, stream, sizeOf(held));
@@ -164,6 +163,37 @@ export class MemoryEventStore implements EventStore {
       else if (!this.#shrink(session, stream)) break;
     }
     return `${streamId}.${stream.nextSeq++}`;
+  }
+
+  /**
+   * The session, made the most recently written: re-inserted, so the first key stays the least recently written
+   * one, the one to forget. Writing the session written last (a stream's every event after its first) moves nothing.
+   */
+  #latestSession(sessionId: string): SessionEvents {
+    const last = this.#lastWritten;
+    if (last !== undefined && last.id === sessionId && this.#sessions.get(sessionId) === last) return last;
+    const session = this.#sessions.get(sessionId) ?? { id: sessionId, streams: new Map(), bytes: 0, last: undefined };
+    this.#sessions.delete(sessionId);
+    this.#sessions.set(sessionId, session);
+    this.#lastWritten = session;
+    return session;
+  }
+
+  /** The stream, made its session's most recently written (as {@link #latestSession}); a new one is checked and made room for. */
+  #latestStream(session: SessionEvents, streamId: string): Stream {
+    const { streams, last } = session;
+    if (last !== undefined && last.id === streamId && streams.get(streamId) === last.stream) return last.stream;
+    let stream = streams.get(streamId);
+    if (stream === undefined) {
+      if (!STREAM_ID.test(streamId))
+        throw new TypeError(`MemoryEventStore: stream id must be base64url, got ${JSON.stringify(streamId)}`);
+      while (streams.size >= this.#maxStreams) this.#forgetOldestStream(session);
+      stream = { nextSeq: 1, events: [], bytes: 0 };
+    }
+    streams.delete(streamId);
+    streams.set(streamId, stream);
+    session.last = { id: streamId, stream };
+    return stream;
   }
 
   /**
@@ -225,4 +255,15 @@ export class MemoryEventStore implements EventStore {
     this.#sessions.delete(session.id);
     this.#bytes -= session.bytes;
   }
+}
+
+/**
+ * The store's synchronous append, when it is a memory store that records as {@link MemoryEventStore.append} does:
+ * a subclass overriding `append` (to log, or to mirror events elsewhere) is called through it, never bypassed.
+ */
+export function synchronousAppend(
+  events: EventStore,
+): ((sessionId: string, streamId: string, message: JsonRpcMessage | null, json?: string) => string) | undefined {
+  if (!(events instanceof MemoryEventStore) || events.append !== MemoryEventStore.prototype.append) return undefined;
+  return (sessionId, streamId, message, json) => events.appendSync(sessionId, streamId, message, json);
 }

@@ -5,6 +5,7 @@ import type { JsonRpcId, JsonRpcMessage } from '../../core/jsonrpc/types';
 import type { McpLogger } from '../../core/logger';
 import { serializeResponses } from '../http/reply';
 import { LIVE_EVENT, OWED_EVENT, type SseConnection, type SseEventOptions } from '../http/sse';
+import { synchronousAppend } from '../store/memory-event-store';
 import { STREAM_HEARTBEAT_MS, type EventStore } from '../store/session-stores';
 
 /**
@@ -36,6 +37,8 @@ function randomStreamId(): string {
   return uuid.slice(0, 8) + uuid.slice(9, 13) + uuid.slice(15, 18) + uuid.slice(20, 23);
 }
 
+const RESOLVED: Promise<void> = Promise.resolve();
+
 /** Where a stream's events are recorded, when the session is resumable. */
 export interface StreamRecording {
   readonly sessionId: string;
@@ -53,16 +56,22 @@ export class OutboundStream {
   /** Unique, opaque, and part of every event id of this stream (MCP 2025-11-25: ids encode their stream). */
   readonly id = randomStreamId();
   private connection: SseConnection | undefined;
-  private queue: Promise<void> = Promise.resolve();
+  private queue: Promise<void> = RESOLVED;
+  /** Tasks queued and not yet finished: with none, a task that needs no promise runs at once. */
+  private pending = 0;
   private ended = false;
   /** Renews the stream's open mark in a shared event store while it runs (see `EventStore.markStreamOpen`). */
   private heartbeat: NodeJS.Timeout | undefined;
   private marked = false;
+  /** The recording store's append that needs no promise (the memory store's), if it has one. */
+  private readonly appendNow: ReturnType<typeof synchronousAppend>;
 
   constructor(
     private readonly recording: StreamRecording | undefined,
     private readonly logger: McpLogger,
-  ) {}
+  ) {
+    this.appendNow = recording && synchronousAppend(recording.events);
+  }
 
   /** True while a connection is attached and open. */
   get connected(): boolean {
@@ -176,18 +185,56 @@ export class OutboundStream {
       this.connection?.event(undefined, data, options);
       return undefined;
     }
-    const append = (): Promise<void> =>
-      recording.events
-        .append(recording.sessionId, this.id, message, data ?? undefined)
-        .then((eventId) => this.connection?.event(eventId, data, options));
     const marking = this.markOpen(recording);
+    const { events, sessionId } = recording;
+    if (marking === undefined && this.appendNow !== undefined) {
+      // Recorded whether or not a connection is attached: a detached stream is what a client resumes.
+      const eventId = this.appendNow(sessionId, this.id, message, data ?? undefined);
+      this.connection?.event(eventId, data, options);
+      return undefined;
+    }
+    const append = (): Promise<void> =>
+      events.append(sessionId, this.id, message, data ?? undefined).then((eventId) => {
+        this.connection?.event(eventId, data, options);
+      });
     return marking === undefined ? append() : marking.then(append);
   }
 
+  /**
+   * Runs `task` after everything queued before it. With nothing queued and a connection attached, it runs at once,
+   * and when it needs no promise (the memory store's `appendSync`) nothing is queued: the order is
+   * the same. Without a connection it waits its turn, so that one attached in the same tick still gets the event.
+   */
   private enqueue(task: () => Promise<void> | undefined): Promise<void> {
-    this.queue = this.queue
-      .then(task)
-      .catch((err: unknown) => this.logger.error(err, 'mcpRouter: an SSE stream failed'));
+    if (this.pending === 0 && this.connected) {
+      let running: Promise<void> | undefined;
+      try {
+        running = task();
+      } catch (err) {
+        this.failed(err);
+        return RESOLVED;
+      }
+      if (running === undefined) return RESOLVED;
+      return this.track(running);
+    }
+    return this.track(this.queue.then(task));
+  }
+
+  private track(running: Promise<void>): Promise<void> {
+    this.pending++;
+    this.queue = running.then(
+      () => {
+        this.pending--;
+      },
+      (err: unknown) => {
+        this.pending--;
+        this.failed(err);
+      },
+    );
     return this.queue;
+  }
+
+  private failed(err: unknown): void {
+    this.logger.error(err, 'mcpRouter: an SSE stream failed');
   }
 }
