@@ -303,6 +303,7 @@ export function renderResults(results: BenchResults, config: BenchConfig, meta: 
     ...(results.stdio?.levels[0]?.gateways ?? []),
     ...(results.connections?.[0]?.servers ?? []),
     ...(results.streams ?? []),
+    ...(results.sessionPerCall?.servers ?? []),
   ];
   const servers = [...new Map(measured.map((entry) => [entry.spec.key, entry.spec])).values()];
   // `BENCH_ONLY=redis` (bench/REDIS.md): the Redis section alone, without the other scenarios' empty targets.
