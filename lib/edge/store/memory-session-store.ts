@@ -36,6 +36,23 @@ const KNOWN_OPTIONS: OptionKeys<MemorySessionStoreOptions> = {
 };
 
 /**
+ * A deep, frozen copy of plain data, which is all a session record holds (parsed JSON from the client, strings,
+ * numbers). Made once per `set`; frozen so that `get`, which runs on every request, can hand out the nested
+ * values themselves: a request's cost must not grow with what its client sent earlier.
+ */
+function frozenCopy<T>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return Object.freeze(value.map(frozenCopy)) as T;
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    // A client's JSON may hold a "__proto__" key: keep it as data, as JSON.parse did, not as the prototype.
+    if (key === '__proto__') Object.defineProperty(copy, key, { value: frozenCopy(item), enumerable: true });
+    else copy[key] = frozenCopy(item);
+  }
+  return Object.freeze(copy) as T;
+}
+
+/**
  * Keeps sessions in this process. A session idle for longer than `idleTtlMs` is gone (`get` already returns
  * undefined before the sweep drops it); adding a new session while `max` exist evicts the least recently
  * active one. Both are reported to {@link MemorySessionStore.onDrop} listeners so their streams can be closed.
@@ -59,8 +76,6 @@ export class MemorySessionStore implements SessionStore {
   readonly #entries = new Map<string, Entry>();
   readonly #listeners: DropListener[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
-  /** Nested values this store froze (deeply, by construction): a later record holding one shares it, uncopied. */
-  readonly #frozen = new WeakSet<object>();
 
   /** @throws {McpConfigError} `ERR_MCP_UNKNOWN_OPTION` or `ERR_MCP_INVALID_OPTION` for a bad option */
   constructor(options: MemorySessionStoreOptions = {}) {
@@ -79,7 +94,7 @@ export class MemorySessionStore implements SessionStore {
     const isNew = this.#live(record.id) === undefined;
     if (isNew) this.#makeRoom();
     this.#entries.delete(record.id);
-    this.#entries.set(record.id, { record: this.#copyIn(record), lastActive: this.#now() });
+    this.#entries.set(record.id, { record: frozenCopy(record), lastActive: this.#now() });
     this.#schedule();
   }
 
@@ -108,39 +123,6 @@ export class MemorySessionStore implements SessionStore {
   async close(): Promise<void> {
     this.#entries.clear();
     this.#unscheduleIfEmpty();
-  }
-
-  /**
-   * The record as the store keeps it: a copy of its top level, which never leaves the store ({@link get} hands out a
-   * copy of it), over deep, frozen copies of its nested values, made once per `set`, so that `get`, which runs on
-   * every request, can hand those out themselves: a request's cost must not grow with what its client sent earlier.
-   */
-  #copyIn(record: SessionRecord): SessionRecord {
-    return this.#copyFields(record, (item) => this.#frozenCopy(item)) as unknown as SessionRecord;
-  }
-
-  /** A deep, frozen copy of plain data (parsed JSON, strings, numbers); a value this store froze is shared as it is. */
-  #frozenCopy(value: unknown): unknown {
-    if (typeof value !== 'object' || value === null || this.#frozen.has(value)) return value;
-    const copy = Object.freeze(
-      Array.isArray(value)
-        ? value.map((item: unknown) => this.#frozenCopy(item))
-        : this.#copyFields(value, (item) => this.#frozenCopy(item)),
-    );
-    this.#frozen.add(copy);
-    return copy;
-  }
-
-  /** A plain object with `value`'s own enumerable fields, each through `copy`. */
-  #copyFields(value: object, copy: (item: unknown) => unknown): Record<string, unknown> {
-    const fields: Record<string, unknown> = {};
-    for (const key of Object.keys(value)) {
-      const item = copy((value as Record<string, unknown>)[key]);
-      // A client's JSON may hold a "__proto__" key: keep it as data, as JSON.parse did, not as the prototype.
-      if (key === '__proto__') Object.defineProperty(fields, key, { value: item, enumerable: true });
-      else fields[key] = item;
-    }
-    return fields;
   }
 
   #isExpired(entry: Entry, now = this.#now()): boolean {
