@@ -6,13 +6,13 @@ import path from 'node:path';
 import { formatNumber, markdownTable } from './format';
 import { BUILD_DIR } from './harness/build';
 
-interface ProfileNode {
+export interface ProfileNode {
   readonly id: number;
   readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number };
   readonly children?: readonly number[];
 }
 
-interface CpuProfile {
+export interface CpuProfile {
   readonly nodes: readonly ProfileNode[];
   readonly samples: readonly number[];
   readonly timeDeltas: readonly number[];
@@ -26,7 +26,7 @@ const COMPILED = existsSync(BUILD_DIR) ? realpathSync(BUILD_DIR) : BUILD_DIR;
  * Who a frame belongs to: a file of this repository (`lib/transport/post.js`, compiled), an npm package
  * (`router (npm)`, Express 5's router), Node itself, or V8's pseudo-frames (`(garbage collector)`).
  */
-function ownerOf(url: string, functionName: string): string {
+export function ownerOf(url: string, functionName: string): string {
   if (url === '') return functionName.startsWith('(') ? functionName : 'native';
   if (url.startsWith('node:')) return 'node core';
   const file = url.replace(/^file:\/\//, '');

@@ -12,6 +12,7 @@ import { measureExchange } from './scenarios/exchange';
 import { measureModernStream, measureModernThroughput } from './scenarios/modern';
 import { measureRedis } from './scenarios/redis';
 import { measureSessions } from './scenarios/sessions';
+import { measureSessionPerCall } from './scenarios/session-per-call';
 import { measureSignIn } from './scenarios/sign-in';
 import { measureStdio } from './scenarios/stdio';
 import { measureStream } from './scenarios/stream';
@@ -81,6 +82,10 @@ async function main(): Promise<void> {
     if (config.scenarios.includes('exchange')) {
       process.stderr.write('scenario exchange: tokenExchange cache hit, in process\n');
       results.exchange = await measureExchange(config);
+    }
+    if (config.scenarios.includes('session-per-call')) {
+      process.stderr.write('scenario session-per-call: 50 users, a whole session per I/O-bound call\n');
+      results.sessionPerCall = await measureSessionPerCall(config, load);
     }
   } finally {
     await load.stop();

@@ -5,6 +5,7 @@ import type { ExchangeResults } from '../scenarios/exchange';
 import type { ServerRuns } from '../scenarios/load-runs';
 import type { RedisResults } from '../scenarios/redis';
 import type { ServerSessionRuns } from '../scenarios/sessions';
+import type { SessionPerCallResults } from '../scenarios/session-per-call';
 import type { StdioResults } from '../scenarios/stdio';
 import type { ServerStreamRuns } from '../scenarios/streams';
 import type { TelemetryResults } from '../scenarios/telemetry';
@@ -32,4 +33,6 @@ export interface BenchResults {
   readonly streams?: readonly ServerStreamRuns[];
   /** Scenario `exchange`: µs per cached exchanged token. */
   readonly exchange?: ExchangeResults;
+  /** Scenario `session-per-call`: whole sessions with an I/O-bound tool call each. */
+  readonly sessionPerCall?: SessionPerCallResults;
 }

@@ -25,6 +25,7 @@ export const SCENARIOS = [
   'connections',
   'streams',
   'exchange',
+  'session-per-call',
 ] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
@@ -35,6 +36,7 @@ export const OWN_FILES: Readonly<Partial<Record<Scenario, string>>> = {
   'sign-in': 'SIGN-IN.md',
   stdio: 'STDIO.md',
   exchange: 'EXCHANGE.md',
+  'session-per-call': 'SESSION-PER-CALL.md',
 };
 
 /** Everything a run is parameterised by; printed into RESULTS.md so a run can be repeated. */

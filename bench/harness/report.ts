@@ -28,6 +28,7 @@ import { scaleSections, scaleTargetRows } from './report-scale';
 import { signInSections, signInTargetRows } from './report-sign-in';
 import { stdioSections, stdioTargetRows } from './report-stdio';
 import { exchangeSections, exchangeTargetRows } from './report-exchange';
+import { sessionPerCallSections, sessionPerCallTargetRows } from './report-session-per-call';
 import { telemetrySections, telemetryTargetRows } from './report-telemetry';
 
 const opened = (run: SessionRun): number => run.openedPerSecond;
@@ -174,6 +175,7 @@ export function targetRows(results: BenchResults): TargetRow[] {
   rows.push(...signInTargetRows(results.signIn));
   rows.push(...stdioTargetRows(results.stdio));
   rows.push(...exchangeTargetRows(results.exchange));
+  rows.push(...sessionPerCallTargetRows(results.sessionPerCall));
   rows.push(...scaleTargetRows(results.connections, results.streams));
   rows.push({
     figure: 'soak: heap and RSS trend',
@@ -318,6 +320,7 @@ export function renderResults(results: BenchResults, config: BenchConfig, meta: 
     ...(results.stdio?.levels[0]?.gateways ?? []),
     ...(results.connections?.[0]?.servers ?? []),
     ...(results.streams ?? []),
+    ...(results.sessionPerCall?.servers ?? []),
   ];
   const servers = [...new Map(measured.map((entry) => [entry.spec.key, entry.spec])).values()];
   // `BENCH_ONLY=redis` (bench/REDIS.md): the Redis section alone, without the other scenarios' empty targets.
@@ -328,6 +331,7 @@ export function renderResults(results: BenchResults, config: BenchConfig, meta: 
   const onlySignIn = Object.keys(results).every((name) => name === 'signIn');
   // `BENCH_ONLY=stdio` (bench/STDIO.md): that scenario and its reported figures.
   const onlyStdio = Object.keys(results).every((name) => name === 'stdio');
+  const onlySessionPerCall = Object.keys(results).every((name) => name === 'sessionPerCall');
   const sections = [
     onlyRedis
       ? '# Benchmark results: Redis scenario'
@@ -337,7 +341,9 @@ export function renderResults(results: BenchResults, config: BenchConfig, meta: 
           ? '# Benchmark results: sign-in scenario (router-issued JWTs)'
           : onlyStdio
             ? '# Benchmark results: stdio upstreams'
-            : '# Benchmark results',
+            : onlySessionPerCall
+              ? '# Benchmark results: a whole session per call'
+              : '# Benchmark results',
     '',
     `- **Date:** ${meta.date}`,
     `- **Versions:** ${Object.entries(meta.versions)
@@ -371,7 +377,9 @@ export function renderResults(results: BenchResults, config: BenchConfig, meta: 
       ? signInTargetRows(results.signIn)
       : onlyStdio
         ? stdioTargetRows(results.stdio)
-        : targetRows(results);
+        : onlySessionPerCall
+          ? sessionPerCallTargetRows(results.sessionPerCall)
+          : targetRows(results);
   sections.push(
     '',
     '## Targets',
@@ -413,6 +421,7 @@ export function renderResults(results: BenchResults, config: BenchConfig, meta: 
   sections.push(...signInSections(results.signIn));
   sections.push(...stdioSections(results.stdio));
   sections.push(...exchangeSections(results.exchange));
+  sections.push(...sessionPerCallSections(results.sessionPerCall));
   sections.push(...scaleSections(results.connections, results.streams));
   sections.push(
     '',

@@ -4,6 +4,7 @@ import type { CannonResult } from './cannon-result';
 import type { OpenedSession, Target } from './http-client';
 import type { CloseStreamsTask, OpenStreamsTask, StreamsResult } from './held-streams';
 import type { MixedTrafficResult, MixedTrafficTask } from './mixed-traffic';
+import type { SessionPerCallResult, SessionPerCallTask } from './session-per-call';
 import type { SoakResult, SoakTask } from './soak-traffic';
 import type { StdioDirectResult, StdioDirectTask } from './stdio-direct';
 
@@ -55,7 +56,8 @@ export type LoadTask =
   | MixedTrafficTask
   | StdioDirectTask
   | OpenStreamsTask
-  | CloseStreamsTask;
+  | CloseStreamsTask
+  | SessionPerCallTask;
 
 /** The outcome of an {@link OpenSessionsTask} or a {@link CloseSessionsTask}. */
 export interface SessionsResult {
@@ -77,4 +79,5 @@ export interface LoadResults {
   'stdio-direct': StdioDirectResult;
   'open-streams': StreamsResult;
   'close-streams': StreamsResult;
+  'session-per-call': SessionPerCallResult;
 }

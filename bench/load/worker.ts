@@ -12,6 +12,7 @@ import {
 } from './http-client';
 import { closeStreams, openStreams } from './held-streams';
 import { runMixedTraffic } from './mixed-traffic';
+import { runSessionPerCall } from './session-per-call';
 import { runSoakTraffic } from './soak-traffic';
 import { runStdioDirect } from './stdio-direct';
 import type { CannonResult } from './cannon-result';
@@ -127,6 +128,8 @@ async function run(task: LoadTask): Promise<LoadResults[LoadTask['kind']]> {
       return openStreams(task);
     case 'close-streams':
       return closeStreams();
+    case 'session-per-call':
+      return runSessionPerCall(task);
   }
 }
 

@@ -219,6 +219,18 @@ describe('initialize: capabilities derived from registrations', () => {
     expect(await capabilities(completing.dispatcher)).toStrictEqual({ logging: {}, resources: {}, completions: {} });
   });
 
+  it('an extension declared, or declared again with other settings, after an initialize is in the next one', async () => {
+    const { dispatcher, registry } = setup();
+    expect(await capabilities(dispatcher)).toStrictEqual({ logging: {} });
+    registry.declareExtension('io.example/first');
+    expect(await capabilities(dispatcher)).toStrictEqual({ logging: {}, extensions: { 'io.example/first': {} } });
+    registry.declareExtension('io.example/first', { mode: 'b' });
+    expect(await capabilities(dispatcher)).toStrictEqual({
+      logging: {},
+      extensions: { 'io.example/first': { mode: 'b' } },
+    });
+  });
+
   it('a prompt without completers does not declare completions', async () => {
     const { dispatcher, registry } = setup();
     registry.addPrompt({ name: 'p', arguments: [{ name: 'a' }], get: () => 'p' });

@@ -133,9 +133,13 @@ export class SessionManager {
 
   /** Ends a session at its principal's request; resolves false when it did not exist (for that principal). */
   async delete(id: string, principal: string | undefined): Promise<boolean> {
-    if ((await this.load(id, principal)) === undefined) return false;
+    const live = this.live.get(id);
+    // Held here, the session's principal is known without reading its record (a record's principal never changes);
+    // the store's answer then says whether it still existed there.
+    if (live === undefined ? (await this.load(id, principal)) === undefined : live.principal !== principal)
+      return false;
     const existed = await this.settings.store.delete(id);
-    await this.closeLive(id, 'deleted');
+    await this.closeLive(id, existed || live === undefined ? 'deleted' : 'expired');
     return existed;
   }
 
@@ -214,7 +218,8 @@ export class SessionManager {
     this.live.delete(id);
     if (live.principal !== undefined) this.owners.forget(live.principal, id);
     for (const controller of live.inflight.values()) controller.abort(new Error(`session ${reason}`));
-    await Promise.all([live.standalone, ...live.streams.values()].map((stream) => stream?.end()));
+    if (live.standalone !== undefined || live.streams.size > 0)
+      await Promise.all([live.standalone, ...live.streams.values()].map((stream) => stream?.end()));
     for (const follower of live.followers.values()) follower.end();
     // A shared event store that is down must not fail a close (or shutdown): its keys expire by themselves.
     await this.settings.events

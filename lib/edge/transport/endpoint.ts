@@ -44,7 +44,8 @@ export function createEndpoint(
   }
   const notAllowed = createMethodNotAllowedHandler(Object.keys(byMethod));
   return function mcpEndpoint(req, res, next) {
-    if (req.path !== '/') return next();
+    // Express's `req.path` parses the URL: the mount path itself, with no query, needs no parse.
+    if (req.url !== '/' && req.path !== '/') return next();
     beforeEach(req);
     const handler = byMethod[req.method === 'HEAD' ? 'GET' : req.method];
     if (handler) handler(req, res, next);

@@ -39,7 +39,8 @@ export class PostReply implements ClientChannel, ClientRequests {
   /**
    * @param mode - the negotiated reply: `json`, `sse`, or `auto` (JSON until something must be streamed)
    * @param headers - extra headers of the reply (`Mcp-Session-Id` after initialize)
-   * @param abort - aborted when the caller hangs up and nothing can resume the reply
+   * @param abort - aborted when the caller hangs up and nothing can resume the reply; undefined for a POST that holds
+   *   no request (notifications and responses run no handler that could hear of it)
    * @param requestIdsOf - the requests of the POST, which its stream answers: asked only when a session's stream opens
    */
   constructor(
@@ -48,14 +49,15 @@ export class PostReply implements ClientChannel, ClientRequests {
     private readonly session: SessionChannel | undefined,
     private readonly settings: ReplySettings,
     private readonly headers: Record<string, string>,
-    abort: Abortable,
+    abort: Abortable | undefined,
     private readonly requestIdsOf: () => readonly JsonRpcId[] = () => [],
   ) {
-    res.once('close', () => {
-      // MCP transports: a disconnect is not a cancellation while the stream can be resumed.
-      if (!this.finished && !(this.stream !== undefined && this.resumable))
-        abort.abort(new Error('the client disconnected'));
-    });
+    if (abort !== undefined)
+      res.once('close', () => {
+        // MCP transports: a disconnect is not a cancellation while the stream can be resumed.
+        if (!this.finished && !(this.stream !== undefined && this.resumable))
+          abort.abort(new Error('the client disconnected'));
+      });
   }
 
   request(

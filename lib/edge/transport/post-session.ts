@@ -126,7 +126,15 @@ export async function serveSession(
   const abort = new LazyAbort();
   const headers: Record<string, string> = session && post.kind === 'initialize' ? { 'Mcp-Session-Id': session.id } : {};
   // The ids are walked for a session's SSE stream only (a shared event store marks it open with them), not per POST.
-  const reply = new PostReply(res, mode, session?.channel, config, headers, abort, () => requestIdsOf(post));
+  const reply = new PostReply(
+    res,
+    mode,
+    session?.channel,
+    config,
+    headers,
+    post.holdsRequests ? abort : undefined,
+    () => requestIdsOf(post),
+  );
   const env = dispatchEnvironment(req, post, auth, {
     signal: abort,
     sessionId: session?.id,

@@ -147,6 +147,8 @@ class OpenTelemetryObserver implements McpObserver {
 
   /** Records a 2025 session's lifetime on `mcp.server.session.duration`. */
   sessionEnded(durationMs: number, protocolVersion: string | undefined, reason: string): void {
+    const instruments = this.currentInstruments();
+    if (instruments === undefined) return;
     const attributes: Attributes = {
       [semconv.ATTR_NETWORK_TRANSPORT]: 'tcp',
       [semconv.ATTR_NETWORK_PROTOCOL_NAME]: 'http',
@@ -154,7 +156,7 @@ class OpenTelemetryObserver implements McpObserver {
     if (protocolVersion !== undefined) attributes[semconv.ATTR_MCP_PROTOCOL_VERSION] = protocolVersion;
     // A session the server gave up on (evicted) ended in error; deleted, expired or closed with the router did not.
     if (reason === 'evicted') attributes[semconv.ATTR_ERROR_TYPE] = reason;
-    this.currentInstruments()?.session.record(durationMs / 1000, attributes);
+    instruments.session.record(durationMs / 1000, attributes);
   }
 
   /**

@@ -8,7 +8,14 @@ import { eraPolicy, SESSION_ERAS, STATELESS_ERAS } from '../../era-policy';
 import type { MethodTable } from './method-spec';
 import { SERVER_INFO_FIELDS, shapeFields } from '../shaping';
 import { TASKS_EXTENSION } from '../tasks/task-methods';
-import { eraOf, isAtLeast, PROTOCOL_VERSIONS_2026, negotiateVersion, type Revision } from '../../versions';
+import {
+  eraOf,
+  isAtLeast,
+  PROTOCOL_VERSIONS_2026,
+  negotiateVersion,
+  type ProtocolVersion,
+  type Revision,
+} from '../../versions';
 
 /** Who the server is, as `initialize` tells the client. */
 export interface ServerIdentity {
@@ -57,6 +64,55 @@ export function isInitializeRequest(message: unknown): boolean {
   return isObject(message) && message.method === 'initialize' && 'id' in message;
 }
 
+/** What `initialize` answers beside the negotiated revision: the same for every client of a revision. */
+interface InitializeAnswer {
+  /** The offered features it was made for ({@link featureBits}) and the extensions declared then. */
+  readonly features: number;
+  readonly extensions: ReadonlyArray<readonly [string, unknown]>;
+  readonly capabilities: Record<string, unknown>;
+  readonly serverInfo: Readonly<Record<string, unknown>>;
+  readonly instructions: string | undefined;
+}
+
+/** The registry's offered features as one number: they only ever turn on. */
+function featureBits({ tools, resources, prompts, completions, tasks }: Registry['features']): number {
+  return +tools | (+resources << 1) | (+prompts << 2) | (+completions << 3) | (+tasks << 4);
+}
+
+/** Whether the registry declares the same extensions, with the same settings objects, as `known`. */
+function sameExtensions(known: ReadonlyArray<readonly [string, unknown]>, registry: Registry): boolean {
+  if (known.length !== registry.extensions.size) return false;
+  for (const [id, settings] of known) if (registry.extensions.get(id) !== settings) return false;
+  return true;
+}
+
+/**
+ * The parts of `initialize`'s result that depend only on the router and the revision (capabilities, serverInfo,
+ * instructions), made once per revision and made again when the registry's capabilities change; never per client.
+ */
+function initializeAnswers(
+  registry: Registry,
+  identity: ServerIdentity,
+  listChanged: boolean,
+): (version: ProtocolVersion) => InitializeAnswer {
+  const answers = new Map<ProtocolVersion, InitializeAnswer>();
+  return (version) => {
+    const features = featureBits(registry.features);
+    const known = answers.get(version);
+    if (known !== undefined && known.features === features && sameExtensions(known.extensions, registry)) return known;
+    const answer: InitializeAnswer = {
+      features,
+      extensions: [...registry.extensions],
+      capabilities: capabilitiesFor(registry, version, listChanged),
+      serverInfo: shapeFields(identity.serverInfo, SERVER_INFO_FIELDS, version),
+      // MCP 2025-03-26 added instructions.
+      instructions: isAtLeast(version, '2025-03-26') ? identity.instructions : undefined,
+    };
+    answers.set(version, answer);
+    return answer;
+  };
+}
+
 /**
  * initialize and ping (2025); server/discover (2026).
  *
@@ -73,6 +129,7 @@ export function lifecycleMethods(
   const supportedVersions = Object.freeze([...PROTOCOL_VERSIONS_2026]);
   // Discovery describes the newest revision served.
   const [newest] = PROTOCOL_VERSIONS_2026;
+  const answerFor = initializeAnswers(registry, identity, listChanged);
   return {
     'server/discover': {
       eras: STATELESS_ERAS,
@@ -94,13 +151,13 @@ export function lifecycleMethods(
         // Checked before anything is returned: a refused initialize changes nothing (and so creates no session).
         const clientCapabilities = boundedCapabilities(params.capabilities);
         const clientInfo = boundedClientInfo(params.clientInfo);
+        const answer = answerFor(protocolVersion);
         const result: Record<string, unknown> = {
           protocolVersion,
-          capabilities: capabilitiesFor(registry, protocolVersion, listChanged),
-          serverInfo: shapeFields(identity.serverInfo, SERVER_INFO_FIELDS, protocolVersion),
+          capabilities: answer.capabilities,
+          serverInfo: answer.serverInfo,
         };
-        if (identity.instructions !== undefined && isAtLeast(protocolVersion, '2025-03-26'))
-          result.instructions = identity.instructions;
+        if (answer.instructions !== undefined) result.instructions = answer.instructions;
         return new ClientUpdate(result, { protocolVersion, clientCapabilities, clientInfo });
       },
     },
