@@ -62,7 +62,9 @@ export function createFrontDoor(
   inner: RequestHandler,
 ): RequestHandler {
   const isAllowedOrigin = createOriginMatcher(settings.origins);
-  const { isAllowedHost, urls } = settings;
+  const { isAllowedHost } = settings;
+  // Only auth's challenges and token verifiers read the URLs from the request: without auth, nothing is carried.
+  const urls = auth === undefined ? undefined : settings.urls;
   // First of all: every route below builds URLs from the Host (metadata, issuer, challenges) or checks it.
   const steps: RequestHandler[] = [
     function mcpHostSyntax(req, res, next) {
