@@ -11,6 +11,7 @@ import { measureConnections } from './scenarios/connections';
 import { measureExchange } from './scenarios/exchange';
 import { measureModernStream, measureModernThroughput } from './scenarios/modern';
 import { measureRedis } from './scenarios/redis';
+import { measureRegistration } from './scenarios/registration';
 import { measureSessions } from './scenarios/sessions';
 import { measureSignIn } from './scenarios/sign-in';
 import { measureStdio } from './scenarios/stdio';
@@ -81,6 +82,12 @@ async function main(): Promise<void> {
     if (config.scenarios.includes('exchange')) {
       process.stderr.write('scenario exchange: tokenExchange cache hit, in process\n');
       results.exchange = await measureExchange(config);
+    }
+    if (config.scenarios.includes('registration')) {
+      process.stderr.write(
+        'scenario registration: 1k/10k/100k tools and an OpenAPI document, against SDK v1 and v2 (issue 45)\n',
+      );
+      results.registration = await measureRegistration(config);
     }
   } finally {
     await load.stop();

@@ -4,6 +4,7 @@ import type { ConnectionLevel } from '../scenarios/connections';
 import type { ExchangeResults } from '../scenarios/exchange';
 import type { ServerRuns } from '../scenarios/load-runs';
 import type { RedisResults } from '../scenarios/redis';
+import type { RegistrationResults } from '../scenarios/registration';
 import type { ServerSessionRuns } from '../scenarios/sessions';
 import type { StdioResults } from '../scenarios/stdio';
 import type { ServerStreamRuns } from '../scenarios/streams';
@@ -32,4 +33,6 @@ export interface BenchResults {
   readonly streams?: readonly ServerStreamRuns[];
   /** Scenario `exchange`: µs per cached exchanged token. */
   readonly exchange?: ExchangeResults;
+  /** Scenario `registration`: time and heap per registered tool, first and warm calls. */
+  readonly registration?: RegistrationResults;
 }

@@ -28,6 +28,7 @@ import { scaleSections, scaleTargetRows } from './report-scale';
 import { signInSections, signInTargetRows } from './report-sign-in';
 import { stdioSections, stdioTargetRows } from './report-stdio';
 import { exchangeSections, exchangeTargetRows } from './report-exchange';
+import { registrationSections, registrationTargetRows } from './report-registration';
 import { telemetrySections, telemetryTargetRows } from './report-telemetry';
 
 const opened = (run: SessionRun): number => run.openedPerSecond;
@@ -157,6 +158,7 @@ export function targetRows(results: BenchResults): TargetRow[] {
   rows.push(...signInTargetRows(results.signIn));
   rows.push(...stdioTargetRows(results.stdio));
   rows.push(...exchangeTargetRows(results.exchange));
+  rows.push(...registrationTargetRows(results.registration));
   rows.push(...scaleTargetRows(results.connections, results.streams));
   rows.push({
     figure: 'soak: heap and RSS trend',
@@ -396,6 +398,7 @@ export function renderResults(results: BenchResults, config: BenchConfig, meta: 
   sections.push(...signInSections(results.signIn));
   sections.push(...stdioSections(results.stdio));
   sections.push(...exchangeSections(results.exchange));
+  sections.push(...registrationSections(results.registration));
   sections.push(...scaleSections(results.connections, results.streams));
   sections.push(
     '',

@@ -1,9 +1,11 @@
-// One Ajv (JSON Schema 2020-12) per router: compiles each schema once and words failures for a model.
+// One Ajv (JSON Schema 2020-12) per router: checks each schema at registration, compiles each distinct one once, and words failures for a model.
 
 import AjvDraft07 from 'ajv';
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { McpConfigError } from '../../options/config-error';
+import { BoundedMap } from '../bounded-map';
+import { compilesSurely, type AjvKnowledge } from './compile-check';
 
 /** The outcome of validating one value. */
 export type ValidationResult = { readonly ok: true } | { readonly ok: false; readonly message: string };
@@ -11,12 +13,15 @@ export type ValidationResult = { readonly ok: true } | { readonly ok: false; rea
 /** A compiled schema: call it with a value. */
 export type CompiledSchema = (value: unknown) => ValidationResult;
 
-/** Compiles JSON Schemas for one router. */
+/** Checks and compiles JSON Schemas for one router. */
 export interface SchemaValidator {
   /**
-   * Compiles `schema` now, so requests only run the generated function.
+   * Checks `schema` now and returns its validator: every schema Ajv would refuse is refused here, at registration.
+   * Ajv's generated function is built on the validator's first call, once per distinct schema (identical schemas
+   * share it), except where the check cannot vouch for the compile (`$id`s, anchors, a caller's own Ajv): then now.
    *
-   * @param schema - a JSON Schema (2020-12 unless it says otherwise with `$schema`)
+   * @param schema - a JSON Schema (2020-12 unless it says otherwise with `$schema`), JSON data that nobody changes
+   *   later (a tool's own copy)
    * @param label - what the schema belongs to, for error messages (`tool "add" inputSchema`)
    * @throws {McpConfigError} `ERR_MCP_INVALID_SCHEMA` when the schema does not compile
    */
@@ -25,6 +30,13 @@ export interface SchemaValidator {
 
 /** At most this many problems are listed in one message: enough to fix, short enough to read. */
 const MAX_LISTED_ERRORS = 8;
+
+/**
+ * Distinct schemas whose validators are kept for sharing: registering a schema seen before (a gateway refreshing
+ * an upstream's tools, a second tool with the same arguments) costs one lookup and no memory; past this many, the
+ * least recently registered is forgotten (the tools holding it keep it).
+ */
+const SHARED_SCHEMAS = 1024;
 
 /**
  * Creates the validator of one router. Each router has its own Ajv, so two routers share nothing.
@@ -36,26 +48,69 @@ export function createSchemaValidator(ajv?: Ajv2020): SchemaValidator {
   // Schemas written for MCP before 2025-11-25 (draft-07 by default) may say so with `$schema`; their
   // `items` arrays and `additionalItems` mean what draft-07 says, so they get a draft-07 Ajv, made on first use.
   let draft07: AjvDraft07 | undefined;
+  const shared = new BoundedMap<string, CompiledSchema>({ max: SHARED_SCHEMAS, refreshOnGet: true });
+  const knowledge: AjvKnowledge = {
+    hasFormat: (format) => instance.formats[format] !== undefined,
+    hasKeyword: (key) => Boolean(instance.getKeyword(key)),
+  };
   return {
     compile(schema, label) {
-      const compiler =
-        ajv === undefined && DRAFT_07.test(String(schema.$schema))
-          ? (draft07 ??= withFormats(new AjvDraft07(AJV_OPTIONS)))
-          : instance;
-      let validate: ValidateFunction;
-      try {
-        validate = compiler.compile(schema);
-      } catch (err) {
-        throw new McpConfigError(
-          'ERR_MCP_INVALID_SCHEMA',
-          `${label} is not a valid JSON Schema: ${(err as Error).message}`,
-        );
-      }
-      return (value) =>
-        validate(value) ? { ok: true } : { ok: false, message: describeErrors(validate.errors ?? []) };
+      // The JSON text is the key: the same keywords in the same order validate, and word errors, the same way.
+      // A schema naming an `$id` is compiled on its own every time, as Ajv sees it (a caller's Ajv may keep ids).
+      const key = JSON.stringify(schema);
+      const sharable = !key.includes('"$id"');
+      const known = sharable ? shared.get(key) : undefined;
+      if (known !== undefined) return known;
+      const draft = ajv === undefined && DRAFT_07.test(String(schema.$schema));
+      const compiler = draft ? (draft07 ??= withFormats(new AjvDraft07(AJV_OPTIONS))) : instance;
+      // A caller's Ajv may have keywords and options the check does not know: compiled now.
+      const validator =
+        ajv === undefined && !draft && sharable && checksOut(instance, schema, knowledge)
+          ? lazyValidator(compiler, schema, label)
+          : wordedValidator(compileNow(compiler, schema, label));
+      if (sharable) shared.set(key, validator);
+      return validator;
     },
   };
 }
+
+/** True when `schema` passes the meta-schema and is sure to compile (else Ajv's compile, now, words what is wrong). */
+function checksOut(instance: Ajv2020, schema: Record<string, unknown>, knowledge: AjvKnowledge): boolean {
+  try {
+    return instance.validateSchema(schema) === true && compilesSurely(schema, knowledge);
+  } catch {
+    // An unknown `$schema`: the compile says so.
+    return false;
+  }
+}
+
+/** Ajv's compile of `schema`, its failure worded for the one who registered it; Ajv keeps no copy of its own. */
+function compileNow(compiler: AjvDraft07, schema: Record<string, unknown>, label: string): ValidateFunction {
+  let validate: ValidateFunction;
+  try {
+    validate = compiler.compile(schema);
+  } catch (err) {
+    throw new McpConfigError(
+      'ERR_MCP_INVALID_SCHEMA',
+      `${label} is not a valid JSON Schema: ${(err as Error).message}`,
+    );
+  }
+  // Ajv caches every schema object it compiled, for the life of the instance: the shared map is the cache here.
+  if (schema.$id === undefined) compiler.removeSchema(schema);
+  return validate;
+}
+
+function wordedValidator(validate: ValidateFunction): CompiledSchema {
+  return (value) => (validate(value) ? VALID : { ok: false, message: describeErrors(validate.errors ?? []) });
+}
+
+/** A validator whose Ajv function is generated on its first call (the compile is sure to succeed: compile-check.ts). */
+function lazyValidator(compiler: AjvDraft07, schema: Record<string, unknown>, label: string): CompiledSchema {
+  let run: CompiledSchema | undefined;
+  return (value) => (run ??= wordedValidator(compileNow(compiler, schema, label)))(value);
+}
+
+const VALID: ValidationResult = Object.freeze({ ok: true });
 
 const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
 
