@@ -13,18 +13,27 @@ export type ValidationResult = { readonly ok: true } | { readonly ok: false; rea
 /** A compiled schema: call it with a value. */
 export type CompiledSchema = (value: unknown) => ValidationResult;
 
+/** A schema checked for one router: a frozen copy of it (identical schemas share one), its JSON text, its validator. */
+export interface CheckedSchema {
+  readonly schema: Readonly<Record<string, unknown>>;
+  readonly json: string;
+  readonly validate: CompiledSchema;
+}
+
 /** Checks and compiles JSON Schemas for one router. */
 export interface SchemaValidator {
   /**
-   * Checks `schema` now and returns its validator: every schema Ajv would refuse is refused here, at registration.
-   * Ajv's generated function is built on the validator's first call, once per distinct schema (identical schemas
-   * share it), except where the check cannot vouch for the compile (`$id`s, anchors, a caller's own Ajv): then now.
+   * Checks `schema` now and returns a copy of it with its validator: every schema Ajv would refuse is refused here,
+   * at registration. Ajv's generated function is built on the validator's first call, once per distinct schema
+   * (identical schemas share the copy and the function), except where the check cannot vouch for the compile
+   * (`$id`s, anchors, dynamic references, a caller's own Ajv): then at once.
    *
-   * @param schema - a JSON Schema (2020-12 unless it says otherwise with `$schema`), JSON data that nobody changes
-   *   later (a tool's own copy)
+   * @param schema - a JSON Schema (2020-12 unless it says otherwise with `$schema`), as JSON data
    * @param label - what the schema belongs to, for error messages (`tool "add" inputSchema`)
    * @throws {McpConfigError} `ERR_MCP_INVALID_SCHEMA` when the schema does not compile
    */
+  check(schema: Record<string, unknown>, label: string): CheckedSchema;
+  /** {@link SchemaValidator.check}'s validator alone. */
   compile(schema: Record<string, unknown>, label: string): CompiledSchema;
 }
 
@@ -48,30 +57,40 @@ export function createSchemaValidator(ajv?: Ajv2020): SchemaValidator {
   // Schemas written for MCP before 2025-11-25 (draft-07 by default) may say so with `$schema`; their
   // `items` arrays and `additionalItems` mean what draft-07 says, so they get a draft-07 Ajv, made on first use.
   let draft07: AjvDraft07 | undefined;
-  const shared = new BoundedMap<string, CompiledSchema>({ max: SHARED_SCHEMAS, refreshOnGet: true });
+  const shared = new BoundedMap<string, CheckedSchema>({ max: SHARED_SCHEMAS, refreshOnGet: true });
   const knowledge: AjvKnowledge = {
     hasFormat: (format) => instance.formats[format] !== undefined,
     hasKeyword: (key) => Boolean(instance.getKeyword(key)),
   };
-  return {
-    compile(schema, label) {
-      // The JSON text is the key: the same keywords in the same order validate, and word errors, the same way.
-      // A schema naming an `$id` is compiled on its own every time, as Ajv sees it (a caller's Ajv may keep ids).
-      const key = JSON.stringify(schema);
-      const sharable = !key.includes('"$id"');
-      const known = sharable ? shared.get(key) : undefined;
-      if (known !== undefined) return known;
-      const draft = ajv === undefined && DRAFT_07.test(String(schema.$schema));
-      const compiler = draft ? (draft07 ??= withFormats(new AjvDraft07(AJV_OPTIONS))) : instance;
-      // A caller's Ajv may have keywords and options the check does not know: compiled now.
-      const validator =
-        ajv === undefined && !draft && sharable && checksOut(instance, schema, knowledge)
-          ? lazyValidator(compiler, schema, label)
-          : wordedValidator(compileNow(compiler, schema, label));
-      if (sharable) shared.set(key, validator);
-      return validator;
-    },
+  const check = (given: Record<string, unknown>, label: string): CheckedSchema => {
+    // The JSON text is the key: the same keywords in the same order validate, and word errors, the same way.
+    // A schema naming an `$id` is compiled on its own every time, as Ajv sees it (a caller's Ajv may keep ids).
+    const json = JSON.stringify(given);
+    const sharable = !json.includes('"$id"');
+    const known = sharable ? shared.get(json) : undefined;
+    if (known !== undefined) return known;
+    const schema = deepFreeze(JSON.parse(json) as Record<string, unknown>);
+    const draft = ajv === undefined && DRAFT_07.test(String(schema.$schema));
+    const compiler = draft ? (draft07 ??= withFormats(new AjvDraft07(AJV_OPTIONS))) : instance;
+    // A caller's Ajv may have keywords and options the check does not know: compiled now.
+    const validate =
+      ajv === undefined && !draft && sharable && checksOut(instance, schema, knowledge)
+        ? lazyValidator(compiler, schema, label)
+        : wordedValidator(compileNow(compiler, schema, label));
+    const checked = { schema, json, validate };
+    if (sharable) shared.set(json, checked);
+    return checked;
   };
+  return { check, compile: (schema, label) => check(schema, label).validate };
+}
+
+/** `value`, with every object and array in it frozen: a schema copy that tools share must not change under them. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const item of Object.values(value)) deepFreeze(item);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 /** True when `schema` passes the meta-schema and is sure to compile (else Ajv's compile, now, words what is wrong). */
