@@ -25,14 +25,7 @@ import {
   validationLink,
 } from './tool-chain';
 import type { PaymentLedger } from './payment-ledger';
-import {
-  checkDefinitionObject,
-  checkFunction,
-  copyDefined,
-  itemLabel,
-  pickFields,
-  rejectUnknownDefinitionKeys,
-} from './definition';
+import { checkDefinitionObject, checkFunction, copyJson, itemLabel, rejectUnknownDefinitionKeys } from './definition';
 import type { CallToolResult, ToolDescriptor } from './results';
 import { guardsListMeta, type Guard, type ToolGuardCall } from './guards';
 import { composePipeline, guardLinks, type CallEntry } from './item-pipeline';
@@ -164,17 +157,22 @@ function describeTool(
   mode: ToolMode | undefined,
   schemas: { readonly inputSchema: unknown; readonly outputSchema: unknown },
 ): ToolDescriptor {
-  return copyDefined(
-    {
-      ...pickFields(definition, TOOL_WIRE_FIELDS),
-      ...schemas,
-      // Guards may advertise what they do to callers (x402Guard: the price), before the call.
-      _meta: guardsListMeta(definition.guards, mode?.ui ? { ...definition._meta, ...mode.ui.meta } : definition._meta),
-      // MCP 2025-11-25 tools › execution.taskSupport (shaping drops it for other revisions).
-      execution: task === undefined ? undefined : { taskSupport: task },
-    },
-    mode?.forwarded === true ? undefined : CHECKED_COPIES,
-  ) as ToolDescriptor;
+  const checked = mode?.forwarded !== true;
+  // One object, in the wire fields' order: a registration allocates the entry and little else.
+  const entry: Record<string, unknown> = {};
+  for (const key of Object.keys(TOOL_WIRE_FIELDS) as Array<keyof typeof TOOL_WIRE_FIELDS>) {
+    const value =
+      key === 'inputSchema' || key === 'outputSchema'
+        ? schemas[key]
+        : key === '_meta'
+          ? // Guards may advertise what they do to callers (x402Guard: the price), before the call.
+            guardsListMeta(definition.guards, mode?.ui ? { ...definition._meta, ...mode.ui.meta } : definition._meta)
+          : definition[key];
+    if (value !== undefined) entry[key] = checked && CHECKED_COPIES.has(key) ? value : copyJson(value);
+  }
+  // MCP 2025-11-25 tools › execution.taskSupport (shaping drops it for other revisions).
+  if (task !== undefined) entry.execution = { taskSupport: task };
+  return Object.freeze(entry) as ToolDescriptor;
 }
 
 /** The descriptor fields that are the validator's copies already (shared by identical schemas, frozen). */
@@ -252,14 +250,13 @@ export function defineTool(
     ],
     terminal: forwarded ? forwardStep(compiled) : handlerStep(compiled),
   });
-  return Object.freeze({
-    ...compiled,
-    run: (args: Record<string, unknown>, ctx: RequestContext, entry?: CallEntry) =>
-      pipeline(
-        { kind: 'tool', name, arguments: args, meta: ctx.meta, descriptor, ctx, payments: services.payments },
-        entry,
-      ),
-  });
+  const tool: Omit<RegisteredTool, 'run'> & { run?: RegisteredTool['run'] } = compiled;
+  tool.run = (args, ctx, entry) =>
+    pipeline(
+      { kind: 'tool', name, arguments: args, meta: ctx.meta, descriptor, ctx, payments: services.payments },
+      entry,
+    );
+  return Object.freeze(tool as RegisteredTool);
 }
 
 /**
