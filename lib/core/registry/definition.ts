@@ -105,18 +105,11 @@ export function checkName(name: unknown, kind: string): asserts name is string {
   }
 }
 
-/**
- * A frozen copy of `fields` without its undefined values: the list entry as it goes on the wire.
- *
- * @param copied - the fields given as copies already (checked schemas), kept as they are
- */
-export function copyDefined(
-  fields: Record<string, unknown>,
-  copied?: ReadonlySet<string>,
-): Readonly<Record<string, unknown>> {
+/** A frozen copy of `fields` without its undefined values: the list entry as it goes on the wire. */
+export function copyDefined(fields: Record<string, unknown>): Readonly<Record<string, unknown>> {
   const copy: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(fields)) {
-    if (value !== undefined) copy[key] = copied?.has(key) === true ? value : copyJson(value);
+    if (value !== undefined) copy[key] = copyJson(value);
   }
   return Object.freeze(copy);
 }
