@@ -6,6 +6,7 @@ import addFormats from 'ajv-formats';
 import { McpConfigError } from '../../options/config-error';
 import { BoundedMap } from '../bounded-map';
 import { compilesSurely, type AjvKnowledge } from './compile-check';
+import { isPlainSchema } from './plain-schema';
 
 /** The outcome of validating one value. */
 export type ValidationResult = { readonly ok: true } | { readonly ok: false; readonly message: string };
@@ -57,6 +58,9 @@ export function createSchemaValidator(ajv?: Ajv2020): SchemaValidator {
   // Schemas written for MCP before 2025-11-25 (draft-07 by default) may say so with `$schema`; their
   // `items` arrays and `additionalItems` mean what draft-07 says, so they get a draft-07 Ajv, made on first use.
   let draft07: AjvDraft07 | undefined;
+  // What the first call compiles was checked at registration: an Ajv that does not check it against the meta-schema
+  // again (compiling the meta-schema alone takes longer than registering thousands of tools), made on first use.
+  let checked: Ajv2020 | undefined;
   const shared = new BoundedMap<string, CheckedSchema>({ max: SHARED_SCHEMAS, refreshOnGet: true });
   const knowledge: AjvKnowledge = {
     hasFormat: (format) => instance.formats[format] !== undefined,
@@ -74,12 +78,19 @@ export function createSchemaValidator(ajv?: Ajv2020): SchemaValidator {
     const compiler = draft ? (draft07 ??= withFormats(new AjvDraft07(AJV_OPTIONS))) : instance;
     // A caller's Ajv may have keywords and options the check does not know: compiled now.
     const validate =
-      ajv === undefined && !draft && sharable && checksOut(instance, schema, knowledge)
-        ? lazyValidator(compiler, schema, label)
+      ajv === undefined &&
+      !draft &&
+      sharable &&
+      (isPlainSchema(schema, knowledge) || checksOut(instance, schema, knowledge))
+        ? lazyValidator(
+            () => (checked ??= withFormats(new Ajv2020({ ...AJV_OPTIONS, validateSchema: false }))),
+            schema,
+            label,
+          )
         : wordedValidator(compileNow(compiler, schema, label));
-    const checked = { schema, json, validate };
-    if (sharable) shared.set(json, checked);
-    return checked;
+    const result = { schema, json, validate };
+    if (sharable) shared.set(json, result);
+    return result;
   };
   return { check, compile: (schema, label) => check(schema, label).validate };
 }
@@ -124,9 +135,9 @@ function wordedValidator(validate: ValidateFunction): CompiledSchema {
 }
 
 /** A validator whose Ajv function is generated on its first call (the compile is sure to succeed: compile-check.ts). */
-function lazyValidator(compiler: AjvDraft07, schema: Record<string, unknown>, label: string): CompiledSchema {
+function lazyValidator(compiler: () => AjvDraft07, schema: Record<string, unknown>, label: string): CompiledSchema {
   let run: CompiledSchema | undefined;
-  return (value) => (run ??= wordedValidator(compileNow(compiler, schema, label)))(value);
+  return (value) => (run ??= wordedValidator(compileNow(compiler(), schema, label)))(value);
 }
 
 const VALID: ValidationResult = Object.freeze({ ok: true });
