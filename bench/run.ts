@@ -11,6 +11,7 @@ import { measureConnections } from './scenarios/connections';
 import { measureExchange } from './scenarios/exchange';
 import { measureModernStream, measureModernThroughput } from './scenarios/modern';
 import { measureRedis } from './scenarios/redis';
+import { measureRegistration } from './scenarios/registration';
 import { measureSessions } from './scenarios/sessions';
 import { measureSessionPerCall } from './scenarios/session-per-call';
 import { measureSignIn } from './scenarios/sign-in';
@@ -86,6 +87,12 @@ async function main(): Promise<void> {
     if (config.scenarios.includes('session-per-call')) {
       process.stderr.write('scenario session-per-call: 50 users, a whole session per I/O-bound call\n');
       results.sessionPerCall = await measureSessionPerCall(config, load);
+    }
+    if (config.scenarios.includes('registration')) {
+      process.stderr.write(
+        'scenario registration: 1k/10k/100k tools and an OpenAPI document, against SDK v1 and v2 (issue 45)\n',
+      );
+      results.registration = await measureRegistration(config);
     }
   } finally {
     await load.stop();

@@ -4,6 +4,7 @@ import type { ConnectionLevel } from '../scenarios/connections';
 import type { ExchangeResults } from '../scenarios/exchange';
 import type { ServerRuns } from '../scenarios/load-runs';
 import type { RedisResults } from '../scenarios/redis';
+import type { RegistrationResults } from '../scenarios/registration';
 import type { ServerSessionRuns } from '../scenarios/sessions';
 import type { SessionPerCallResults } from '../scenarios/session-per-call';
 import type { StdioResults } from '../scenarios/stdio';
@@ -35,4 +36,6 @@ export interface BenchResults {
   readonly exchange?: ExchangeResults;
   /** Scenario `session-per-call`: whole sessions with an I/O-bound tool call each. */
   readonly sessionPerCall?: SessionPerCallResults;
+  /** Scenario `registration`: time and heap per registered tool, first and warm calls. */
+  readonly registration?: RegistrationResults;
 }

@@ -10,7 +10,8 @@ import { detectPinning, type Pinning } from './child';
  * configuration with the router's own JWTs against its static token), then `stdio` (issue 31: a stdio MCP server called
  * directly through the SDK's stdio client, through this router's `mcp.upstream({ command })` and through supergateway),
  * then `connections` and `streams` (issue 34: throughput at 100 and 1,000 keep-alive connections; the memory of
- * 10,000 open GET and listen streams), then `exchange` (tokenExchange's cache hit, in process).
+ * 10,000 open GET and listen streams), then `exchange` (tokenExchange's cache hit, in process), then `registration`
+ * (issue 45: 1k/10k/100k tools and an OpenAPI document against SDK v1 and v2, a child per server and size).
  */
 export const SCENARIOS = [
   'throughput',
@@ -26,6 +27,7 @@ export const SCENARIOS = [
   'streams',
   'exchange',
   'session-per-call',
+  'registration',
 ] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
@@ -37,6 +39,7 @@ export const OWN_FILES: Readonly<Partial<Record<Scenario, string>>> = {
   stdio: 'STDIO.md',
   exchange: 'EXCHANGE.md',
   'session-per-call': 'SESSION-PER-CALL.md',
+  registration: 'REGISTRATION.md',
 };
 
 /** Everything a run is parameterised by; printed into RESULTS.md so a run can be repeated. */

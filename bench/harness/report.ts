@@ -29,6 +29,7 @@ import { signInSections, signInTargetRows } from './report-sign-in';
 import { stdioSections, stdioTargetRows } from './report-stdio';
 import { exchangeSections, exchangeTargetRows } from './report-exchange';
 import { sessionPerCallSections, sessionPerCallTargetRows } from './report-session-per-call';
+import { registrationSections, registrationTargetRows } from './report-registration';
 import { telemetrySections, telemetryTargetRows } from './report-telemetry';
 
 const opened = (run: SessionRun): number => run.openedPerSecond;
@@ -176,6 +177,7 @@ export function targetRows(results: BenchResults): TargetRow[] {
   rows.push(...stdioTargetRows(results.stdio));
   rows.push(...exchangeTargetRows(results.exchange));
   rows.push(...sessionPerCallTargetRows(results.sessionPerCall));
+  rows.push(...registrationTargetRows(results.registration));
   rows.push(...scaleTargetRows(results.connections, results.streams));
   rows.push({
     figure: 'soak: heap and RSS trend',
@@ -422,6 +424,7 @@ export function renderResults(results: BenchResults, config: BenchConfig, meta: 
   sections.push(...stdioSections(results.stdio));
   sections.push(...exchangeSections(results.exchange));
   sections.push(...sessionPerCallSections(results.sessionPerCall));
+  sections.push(...registrationSections(results.registration));
   sections.push(...scaleSections(results.connections, results.streams));
   sections.push(
     '',

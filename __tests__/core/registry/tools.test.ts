@@ -139,6 +139,23 @@ describe('defineTool: config errors', () => {
       /^mcpRouter: tool 'echo' outputSchema is not a valid JSON Schema: /,
     ],
     [
+      'an inputSchema that passes the meta-schema but not the compile (a pattern Ajv reads with the u flag)',
+      {
+        name: 'echo',
+        description: 'd',
+        handler,
+        inputSchema: { type: 'object', properties: { a: { type: 'string', pattern: '\\q' } } },
+      },
+      'ERR_MCP_INVALID_SCHEMA',
+      /^mcpRouter: tool 'echo' inputSchema is not a valid JSON Schema: .*Invalid escape/,
+    ],
+    [
+      'an outputSchema that passes the meta-schema but not the compile (an empty enum)',
+      { name: 'echo', description: 'd', handler, outputSchema: { type: 'object', properties: { a: { enum: [] } } } },
+      'ERR_MCP_INVALID_SCHEMA',
+      /^mcpRouter: tool 'echo' outputSchema is not a valid JSON Schema: enum must have non-empty array/,
+    ],
+    [
       'a definition that is not an object',
       'echo',
       'ERR_MCP_INVALID_DEFINITION',

@@ -341,3 +341,150 @@ describe('createSchemaValidator: instances', () => {
     );
   });
 });
+
+describe('createSchemaValidator: checked at registration, compiled on first use', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  // Each passes the JSON Schema 2020-12 meta-schema and fails Ajv's compile: registration must still refuse it.
+  it.each<[string, Record<string, unknown>, RegExp]>([
+    [
+      'a pattern invalid with the u flag',
+      { type: 'object', properties: { a: { type: 'string', pattern: '\\q' } } },
+      /Invalid escape/,
+    ],
+    [
+      'a patternProperties key invalid with the u flag',
+      { type: 'object', patternProperties: { '\\q': {} } },
+      /Invalid escape/,
+    ],
+    ['an empty enum', { type: 'object', properties: { a: { enum: [] } } }, /enum must have non-empty array/],
+    ['a root that is only a reference to itself', { type: 'object', $ref: '#' }, /can't resolve reference #/],
+    [
+      'nullable without type',
+      { type: 'object', properties: { a: { nullable: true } } },
+      /"nullable" cannot be used without "type"/,
+    ],
+    ['the draft-04 id keyword', { type: 'object', properties: { a: { id: 'x' } } }, /NOT SUPPORTED: keyword "id"/],
+    [
+      'a $ref into data that is not a schema',
+      { type: 'object', examples: [{ type: 'bogus' }], properties: { a: { $ref: '#/examples/0' } } },
+      /type must be JSONType/,
+    ],
+  ])('refuses %s at registration, as Ajv words it', (_label, schema, detail) => {
+    const ajv = new Ajv2020({ allErrors: true, strict: false, addUsedSchema: false });
+    expect(ajv.validateSchema(schema)).toBe(true);
+    const err = configError(() => createSchemaValidator().check(schema, "tool 'odd' inputSchema"));
+    expect(err.code).toBe('ERR_MCP_INVALID_SCHEMA');
+    expect(err.message).toMatch(/^mcpRouter: tool 'odd' inputSchema is not a valid JSON Schema: /);
+    expect(err.message).toMatch(detail);
+  });
+
+  it('refuses exactly what a plain Ajv compile refuses, with the same words', () => {
+    const schemas: Record<string, unknown>[] = [
+      { type: 'object', properties: { a: { type: 'number' }, b: { type: 'string', minLength: 1 } }, required: ['a'] },
+      { type: 'object', $defs: { p: { type: 'integer' } }, properties: { a: { $ref: '#/$defs/p' } } },
+      { type: 'object', $defs: { p: { type: 'integer' } }, properties: { a: { $ref: '#/$defs/q' } } },
+      { type: 'object', properties: { a: { type: 'string', format: 'no-such-format' } } },
+      { type: 'object', properties: { a: { type: 'string', pattern: '[' } } },
+      { type: 'object', properties: { a: { type: 'string', pattern: '\\-' } } },
+      { type: 'object', properties: { a: { type: 'string', pattern: '[\\u{10000}-\\u{10FFFF}]' } } },
+      { type: 'object', properties: { a: { type: 'string', pattern: 'a\\Z' } } },
+      { type: 'object', required: ['a', 'a'] },
+      { type: 'object', properties: { a: { type: 'integer', minimum: 1, maxItems: 2.5 } } },
+      { type: 'object', properties: { a: { type: ['string', 'null'], nullable: true } } },
+      { type: 'object', properties: { a: { type: 'string', nullable: false, enum: ['x', null] } } },
+      { type: 'object', properties: { a: { minContains: 1 } } },
+      { type: 'object', $defs: { a: { $anchor: 'x' }, b: { $anchor: 'x' } } },
+      { type: 'object', properties: { a: { $dynamicRef: '#meta' } } },
+      { type: 'object', properties: { a: { $ref: '#/properties/b' }, b: { $ref: '#/properties/a' } } },
+    ];
+    const quiet = { log: () => undefined, warn: () => undefined, error: () => undefined };
+    jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    for (const schema of schemas) {
+      let plain: string | undefined;
+      try {
+        new Ajv2020({ allErrors: true, strict: false, addUsedSchema: false, logger: quiet }).compile(
+          structuredClone(schema),
+        );
+      } catch (err) {
+        plain = (err as Error).message;
+      }
+      let ours: string | undefined;
+      try {
+        createSchemaValidator().check(schema, 'x').validate({});
+      } catch (err) {
+        ours = (err as Error).message;
+      }
+      expect([JSON.stringify(schema), ours]).toStrictEqual([
+        JSON.stringify(schema),
+        plain === undefined ? undefined : `mcpRouter: x is not a valid JSON Schema: ${plain}`,
+      ]);
+    }
+  });
+
+  it('builds the Ajv function on the first validation, not at registration, and once', () => {
+    const compile = jest.spyOn(Ajv2020.prototype, 'compile');
+    const validator = createSchemaValidator();
+    const validate = validator.compile({ type: 'object', properties: { a: { type: 'number' } } }, 'x');
+    expect(compile).not.toHaveBeenCalled();
+    expect(validate({ a: 'no' })).toStrictEqual({ ok: false, message: 'a: must be number' });
+    expect(validate({ a: 1 })).toStrictEqual({ ok: true });
+    expect(compile).toHaveBeenCalledTimes(1);
+  });
+
+  it('shares one copy and one validator between identical schemas, compiled once', () => {
+    const compile = jest.spyOn(Ajv2020.prototype, 'compile');
+    const validator = createSchemaValidator();
+    const one = validator.check({ type: 'object', properties: { a: { type: 'number' } } }, "tool 'one' inputSchema");
+    const two = validator.check({ type: 'object', properties: { a: { type: 'number' } } }, "tool 'two' inputSchema");
+    expect(two.validate).toBe(one.validate);
+    expect(two.schema).toBe(one.schema);
+    expect(Object.isFrozen((one.schema.properties as Record<string, unknown>).a)).toBe(true);
+    one.validate({ a: 1 });
+    two.validate({ a: 'x' });
+    expect(compile).toHaveBeenCalledTimes(1);
+    // The same keywords in another order are another schema: their errors come in their own order.
+    expect(validator.check({ properties: { a: { type: 'number' } }, type: 'object' }, 'x').validate).not.toBe(
+      one.validate,
+    );
+  });
+
+  it('keeps its own copy: a change to the caller’s object afterwards changes nothing', () => {
+    const schema = { type: 'object', properties: { a: { type: 'number' } } };
+    const validate = createSchemaValidator().compile(schema, 'x');
+    schema.properties.a.type = 'string';
+    expect(validate({ a: 1 })).toStrictEqual({ ok: true });
+  });
+
+  it('forgets the least recently registered of more than 1,024 distinct schemas (the tools keep theirs)', () => {
+    const validator = createSchemaValidator();
+    const schemaOf = (i: number) => ({ type: 'object', properties: { [`p${i}`]: { type: 'number' } } });
+    const first = validator.check(schemaOf(0), 'x');
+    for (let i = 1; i <= 1024; i++) validator.check(schemaOf(i), 'x');
+    const again = validator.check(schemaOf(0), 'x');
+    expect(again.validate).not.toBe(first.validate);
+    expect(first.validate({ p0: 'x' })).toStrictEqual({ ok: false, message: 'p0: must be number' });
+    // Registering a schema seen recently again is a lookup, not a new entry.
+    expect(validator.check(schemaOf(1024), 'x')).toBe(validator.check(schemaOf(1024), 'y'));
+  });
+
+  it('compiles a schema with an $id at registration, each on its own', () => {
+    const compile = jest.spyOn(Ajv2020.prototype, 'compile');
+    const validator = createSchemaValidator();
+    const schema = { $id: 'https://example.com/args', type: 'object', properties: { a: { type: 'number' } } };
+    const one = validator.compile(schema, 'one');
+    expect(compile).toHaveBeenCalledTimes(1);
+    expect(validator.compile(schema, 'two')).not.toBe(one);
+    expect(compile).toHaveBeenCalledTimes(2);
+  });
+
+  it('compiles at registration with a caller’s Ajv, once per distinct schema', () => {
+    const ajv = new Ajv2020({ allErrors: true });
+    const compile = jest.spyOn(ajv, 'compile');
+    const validator = createSchemaValidator(ajv);
+    const one = validator.compile({ type: 'object', properties: { a: { type: 'number' } } }, 'one');
+    expect(compile).toHaveBeenCalledTimes(1);
+    expect(validator.compile({ type: 'object', properties: { a: { type: 'number' } } }, 'two')).toBe(one);
+    expect(compile).toHaveBeenCalledTimes(1);
+  });
+});

@@ -43,7 +43,8 @@ const UNREACHABLE_KEYWORDS = [
 /** The same, for keywords holding a list or a map of subschemas. */
 const UNREACHABLE_GROUPS = ['oneOf', 'anyOf', 'allOf', 'patternProperties', 'dependentSchemas', '$defs', 'definitions'];
 
-const NONE: readonly HeaderParam[] = Object.freeze([]);
+/** A tool without header parameters: one frozen empty list for all. */
+export const NO_HEADER_PARAMS: readonly HeaderParam[] = Object.freeze([]);
 
 /**
  * The `x-mcp-header` arguments of a tool's inputSchema, checked as MCP 2026-07-28 (transports › Custom Headers from
@@ -97,7 +98,7 @@ export function headerParamsOf(inputSchema: Record<string, unknown>, label: stri
       );
     seen.set(param.key, param);
   }
-  return params.length === 0 ? NONE : Object.freeze(params);
+  return params.length === 0 ? NO_HEADER_PARAMS : Object.freeze(params);
 }
 
 function declaration(

@@ -2,7 +2,7 @@
 
 import { MAX_TIMER_MS } from '../../options/option-reader';
 import { isPositiveInteger, McpConfigError } from '../../options/config-error';
-import type { CompiledSchema, SchemaValidator } from '../schema/validator';
+import type { CheckedSchema, CompiledSchema, SchemaValidator } from '../schema/validator';
 import { accessRuleOf, type AccessRule } from './access';
 import {
   TOOL_KEYS,
@@ -12,7 +12,7 @@ import {
   type ToolDefinition,
 } from './tool-definition';
 import { objectSchema, wrappedSchema, wrapsOutput, type JsonSchema } from './tool-schemas';
-import { headerParamsOf, type HeaderParam } from './header-params';
+import { headerParamsOf, NO_HEADER_PARAMS, X_MCP_HEADER, type HeaderParam } from './header-params';
 import { createCallLimiter, type CallLimitStores } from './call-limit';
 import type { RequestContext } from './request-context';
 import {
@@ -25,14 +25,7 @@ import {
   validationLink,
 } from './tool-chain';
 import type { PaymentLedger } from './payment-ledger';
-import {
-  checkDefinitionObject,
-  checkFunction,
-  copyDefined,
-  itemLabel,
-  pickFields,
-  rejectUnknownDefinitionKeys,
-} from './definition';
+import { checkDefinitionObject, checkFunction, copyJson, itemLabel, rejectUnknownDefinitionKeys } from './definition';
 import type { CallToolResult, ToolDescriptor } from './results';
 import { guardsListMeta, type Guard, type ToolGuardCall } from './guards';
 import { composePipeline, guardLinks, type CallEntry } from './item-pipeline';
@@ -139,28 +132,57 @@ function checkToolDefinition(definition: ToolDefinition<never>): ToolRules {
   return { name, task, taskStart, timeoutMs };
 }
 
-/** The tool's `tools/list` entry, its schemas copied, and whether its results are wrapped as `{ result: value }`. */
-function describeTool(
+/** The schemas a definition declares, checked as MCP wants them: an object schema in, any schema out (see wrapsOutput). */
+function declaredSchemas(
   definition: ToolDefinition<never>,
-  { name, task }: ToolRules,
+  { name }: ToolRules,
   mode: ToolMode | undefined,
-): { readonly descriptor: ToolDescriptor; readonly wrapsResult: boolean } {
-  const inputSchema = objectSchema(definition.inputSchema ?? NO_ARGUMENTS_SCHEMA, `tool '${name}' inputSchema`);
+): { readonly input: JsonSchema; readonly output: JsonSchema | undefined; readonly wrapsResult: boolean } {
+  const input = objectSchema(definition.inputSchema ?? NO_ARGUMENTS_SCHEMA, `tool '${name}' inputSchema`);
   const declared = definition.outputSchema;
   // wrapsOutput has checked the schema: an object schema as declared, any other sent as { result: schema }.
   const wrapsResult =
     declared !== undefined && mode?.forwarded !== true && wrapsOutput(declared, `tool '${name}' outputSchema`);
-  const outputSchema = declared === undefined ? undefined : wrapsResult ? wrappedSchema(declared) : declared;
-  const descriptor = copyDefined({
-    ...pickFields(definition, TOOL_WIRE_FIELDS),
-    inputSchema,
-    outputSchema,
-    // Guards may advertise what they do to callers (x402Guard: the price), before the call.
-    _meta: guardsListMeta(definition.guards, mode?.ui ? { ...definition._meta, ...mode.ui.meta } : definition._meta),
-    // MCP 2025-11-25 tools › execution.taskSupport (shaping drops it for other revisions).
-    execution: task === undefined ? undefined : { taskSupport: task },
-  }) as ToolDescriptor;
-  return { descriptor, wrapsResult };
+  return {
+    input,
+    output: declared === undefined ? undefined : wrapsResult ? wrappedSchema(declared) : declared,
+    wrapsResult,
+  };
+}
+
+/** The tool's `tools/list` entry; its schemas are the checked copies given, the rest of its JSON fields copied here. */
+function describeTool(
+  definition: ToolDefinition<never>,
+  { task }: ToolRules,
+  mode: ToolMode | undefined,
+  schemas: { readonly inputSchema: unknown; readonly outputSchema: unknown },
+): ToolDescriptor {
+  const checked = mode?.forwarded !== true;
+  // One object, in the wire fields' order: a registration allocates the entry and little else.
+  const entry: Record<string, unknown> = {};
+  for (const key of Object.keys(TOOL_WIRE_FIELDS) as Array<keyof typeof TOOL_WIRE_FIELDS>) {
+    const value =
+      key === 'inputSchema' || key === 'outputSchema'
+        ? schemas[key]
+        : key === '_meta'
+          ? // Guards may advertise what they do to callers (x402Guard: the price), before the call.
+            guardsListMeta(definition.guards, mode?.ui ? { ...definition._meta, ...mode.ui.meta } : definition._meta)
+          : definition[key];
+    if (value !== undefined) entry[key] = checked && CHECKED_COPIES.has(key) ? value : copyJson(value);
+  }
+  // MCP 2025-11-25 tools › execution.taskSupport (shaping drops it for other revisions).
+  if (task !== undefined) entry.execution = { taskSupport: task };
+  return Object.freeze(entry) as ToolDescriptor;
+}
+
+/** The descriptor fields that are the validator's copies already (shared by identical schemas, frozen). */
+const CHECKED_COPIES: ReadonlySet<string> = new Set(['inputSchema', 'outputSchema']);
+
+/** `"x-mcp-header"` can only be declared in a schema whose JSON text names it. */
+function headerParamsOfChecked(input: CheckedSchema, label: string): readonly HeaderParam[] {
+  return input.json.includes(`"${X_MCP_HEADER}"`)
+    ? headerParamsOf(input.schema as JsonSchema, label)
+    : NO_HEADER_PARAMS;
 }
 
 /**
@@ -181,7 +203,7 @@ export function defineTool(
 ): RegisteredTool {
   const rules = checkToolDefinition(definition);
   const { name, task, taskStart, timeoutMs } = rules;
-  const { descriptor, wrapsResult } = describeTool(definition, rules, mode);
+  const declared = declaredSchemas(definition, rules, mode);
   const forwarded = mode?.forwarded === true;
   const label = `tool '${name}'`;
   const access = accessRuleOf(definition, label);
@@ -189,21 +211,27 @@ export function defineTool(
     definition.rateLimit === undefined
       ? undefined
       : createCallLimiter(definition.rateLimit, name, label, services.limitStores);
+  // An upstream's schemas are listed as it sent them, not compiled here (see ToolMode.forwarded).
+  const input = forwarded ? undefined : validator.check(declared.input, `${label} inputSchema`);
+  const output =
+    forwarded || declared.output === undefined ? undefined : validator.check(declared.output, `${label} outputSchema`);
+  // What is validated is exactly what tools/list shows: the same copies.
+  const descriptor = describeTool(definition, rules, mode, {
+    inputSchema: input?.schema ?? declared.input,
+    outputSchema: forwarded ? declared.output : output?.schema,
+  });
   const compiled = {
     name,
     descriptor,
-    // The descriptor's copies are compiled, so what is validated is exactly what tools/list shows.
-    validateInput: forwarded
-      ? ANY_VALUE
-      : validator.compile(descriptor.inputSchema as JsonSchema, `${label} inputSchema`),
-    validateOutput:
-      forwarded || descriptor.outputSchema === undefined
-        ? undefined
-        : validator.compile(descriptor.outputSchema as JsonSchema, `${label} outputSchema`),
-    wrapsResult,
+    validateInput: input?.validate ?? ANY_VALUE,
+    validateOutput: output?.validate,
+    wrapsResult: declared.wrapsResult,
     handler: definition.handler.bind(definition) as RegisteredTool['handler'],
     access,
-    headerParams: headerParamsOf(descriptor.inputSchema as JsonSchema, label),
+    headerParams:
+      input === undefined
+        ? headerParamsOf(descriptor.inputSchema as JsonSchema, label)
+        : headerParamsOfChecked(input, label),
     task,
     taskStart,
     ui: mode?.ui,
@@ -222,14 +250,13 @@ export function defineTool(
     ],
     terminal: forwarded ? forwardStep(compiled) : handlerStep(compiled),
   });
-  return Object.freeze({
-    ...compiled,
-    run: (args: Record<string, unknown>, ctx: RequestContext, entry?: CallEntry) =>
-      pipeline(
-        { kind: 'tool', name, arguments: args, meta: ctx.meta, descriptor, ctx, payments: services.payments },
-        entry,
-      ),
-  });
+  const tool: Omit<RegisteredTool, 'run'> & { run?: RegisteredTool['run'] } = compiled;
+  tool.run = (args, ctx, entry) =>
+    pipeline(
+      { kind: 'tool', name, arguments: args, meta: ctx.meta, descriptor, ctx, payments: services.payments },
+      entry,
+    );
+  return Object.freeze(tool as RegisteredTool);
 }
 
 /**
