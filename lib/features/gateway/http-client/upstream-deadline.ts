@@ -1,6 +1,7 @@
 // The limits on one upstream request: the caller's abort, the client's time limit and close(), each mapped to its -32603.
 
 import { JsonRpcError } from '../../../core/jsonrpc/errors';
+import type { AbortSource } from '../../../core/protocol/abort';
 import { CredentialsRefusedError, upstreamError } from '../shared/upstream-wire';
 import { UpstreamFault } from './http-body';
 
@@ -26,7 +27,7 @@ export interface RequestLimits {
  */
 export async function withLimits<T>(
   limits: RequestLimits,
-  signal: AbortSignal | undefined,
+  signal: AbortSource | undefined,
   work: (signal: AbortSignal) => Promise<T>,
   onAbort?: (cause: AbortCause) => void,
 ): Promise<T> {

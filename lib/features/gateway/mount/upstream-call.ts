@@ -14,6 +14,7 @@ import {
   META_TRACE_KEYS,
 } from '../../../core/observe/semconv';
 import { describeMessage } from '../../../core/observe/message-attributes';
+import { callAbortOf } from '../../../core/protocol/handler-context';
 import type { ChildSpan, McpObserver } from '../../../core/observe/observer';
 import type { McpLogger } from '../../../core/logger';
 import type { UpstreamClient, UpstreamMessage, UpstreamRequestOptions, UpstreamRoot } from '../shared/upstream-client';
@@ -162,7 +163,7 @@ async function callerRequestOptions(
   // With `auth`, the caller's exchanged token replaces any `authorization` the operator's headers gave.
   if (authorization !== undefined) headers.authorization = authorization;
   return {
-    signal: ctx.signal,
+    signal: callAbortOf(ctx),
     headers,
     capabilities: RELAYED_CAPABILITIES as Record<string, unknown>,
     onMessage: (message) => relay(ctx, message),
