@@ -3,6 +3,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { Readable } from 'node:stream';
+import type { AbortSource } from '../../../core/protocol/abort';
 
 /**
  * How long a pooled connection may sit idle before the client closes it: under Node's default `keepAliveTimeout` of
@@ -110,7 +111,7 @@ export interface PostRequest {
   readonly url: URL;
   readonly headers: Record<string, string>;
   readonly body: string;
-  readonly signal: AbortSignal;
+  readonly signal: AbortSource;
   readonly connections: UpstreamConnections;
 }
 

@@ -17,6 +17,7 @@ import { UpstreamConnections } from './http-post';
 import {
   checkStatus,
   discoverOrInitialize,
+  type Handshake,
   type HandshakeContext,
   initialize,
   isLostSession,
@@ -198,8 +199,7 @@ class StreamableHttpClient implements UpstreamClient {
 
   /** The first connection probes; after a lost 2025 session the upstream is known to be 2025, so it just initialises. */
   #connect(
-    handshake: (signal: AbortSignal) => Promise<UpstreamConnection> = (signal) =>
-      discoverOrInitialize(this.#handshake, signal),
+    handshake: Handshake = (signal) => discoverOrInitialize(this.#handshake, signal),
   ): Promise<UpstreamConnection> {
     if (this.#connection !== undefined) return Promise.resolve(this.#connection);
     this.#connecting ??= withLimits(this.#limits, undefined, handshake).then(

@@ -1,6 +1,7 @@
 // One POST to an upstream MCP server and its answer: the JSON-RPC message that answers it (from a JSON or SSE reply), or the bare HTTP status.
 
 import { isObject } from '../../../core/jsonrpc/types';
+import type { AbortSource } from '../../../core/protocol/abort';
 import { readSseData } from './upstream-sse';
 import type { UpstreamMessage } from '../shared/upstream-client';
 import { MAX_UPSTREAM_MESSAGE_BYTES } from '../shared/upstream-wire';
@@ -26,7 +27,7 @@ export interface ExchangeRequest {
   readonly headers: Record<string, string>;
   /** The JSON-RPC message posted. */
   readonly body: UpstreamMessage;
-  readonly signal: AbortSignal;
+  readonly signal: AbortSource;
   /** Receives every other message of an SSE reply: progress, log and other notifications, server requests. */
   readonly onMessage?: ((message: UpstreamMessage) => void) | undefined;
 }

@@ -1,6 +1,7 @@
 // How the upstream client connects: a 2026 server/discover probe, else a 2025 initialize; and the statuses no message makes sense of.
 
 import { isObject } from '../../../core/jsonrpc/types';
+import type { AbortSource } from '../../../core/protocol/abort';
 import { eraOf, isVersion2025, LATEST_PROTOCOL_VERSION_2025, type Era } from '../../../core/versions';
 import { PROTOCOL_VERSION_2026, headers2026, params2026, sessionHeaders } from './upstream-envelope';
 import { exchange, type ExchangeOutcome } from './upstream-exchange';
@@ -15,6 +16,9 @@ export interface UpstreamConnection {
   readonly sessionId: string | undefined;
   readonly capabilities: Readonly<Record<string, unknown>>;
 }
+
+/** One way of connecting, under the request limits' abort. */
+export type Handshake = (signal: AbortSource) => Promise<UpstreamConnection>;
 
 /** What a handshake needs of its client. */
 export interface HandshakeContext {
@@ -63,7 +67,7 @@ function isDiscoverResult(outcome: ExchangeOutcome): outcome is Extract<Exchange
 }
 
 /** A 2025 `initialize` then `notifications/initialized`: the session the upstream opened (MCP 2025-11-25 lifecycle). */
-export async function initialize(context: HandshakeContext, signal: AbortSignal): Promise<UpstreamConnection> {
+export async function initialize(context: HandshakeContext, signal: AbortSource): Promise<UpstreamConnection> {
   const { url, label, clientInfo, connections } = context;
   const body = {
     jsonrpc: '2.0',
@@ -103,7 +107,7 @@ export async function initialize(context: HandshakeContext, signal: AbortSignal)
 /** Probes with a 2026 `server/discover`; an upstream that does not answer with a DiscoverResult gets {@link initialize}. */
 export async function discoverOrInitialize(
   context: HandshakeContext,
-  signal: AbortSignal,
+  signal: AbortSource,
 ): Promise<UpstreamConnection> {
   const body = {
     jsonrpc: '2.0',
