@@ -1,4 +1,4 @@
-// Scenario `stdio` (issue 31 §3): `tools/call add` to one stdio MCP server, directly through the SDK's stdio client and through gateways.
+// Scenario `stdio` (issue 31 §3, issue 45 §3): `tools/call add` to one stdio MCP server directly through the SDK's stdio client and through gateways, then the HTTP hop (gateway-http.ts).
 
 import { compiled } from '../harness/build';
 import { SERVERS, type ServerSpec } from '../harness/catalog';
