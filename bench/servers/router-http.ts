@@ -23,7 +23,9 @@ async function main(): Promise<void> {
   const port = await startUpstream();
   // (u1)'s configuration (the (e) options), so that the two gateways differ only in their upstream's transport.
   const mcp = mcpRouter({ ...SERVER_INFO, rateLimit: false });
-  mcp.upstream({ prefix: 'up', url: `http://127.0.0.1:${port}/mcp` });
+  const upstream = mcp.upstream({ prefix: 'up', url: `http://127.0.0.1:${port}/mcp` });
+  // Ready once the upstream's tools are mounted: the harness's first call names one.
+  await upstream.refresh();
   const app = express();
   app.use('/mcp', mcp);
   // The upstream is a process of its own: its CPU time counts with the gateway's, as (u1)'s stdio server does.
