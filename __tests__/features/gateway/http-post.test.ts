@@ -1,4 +1,4 @@
-// The gateway's POSTs to an HTTP upstream on the client's own keep-alive pool: connections reused, replaced when the upstream ends one, closed with the client; a redirect still refused.
+// The gateway's POSTs to an HTTP upstream on the client's own keep-alive pool: connections reused, replaced when the upstream ends one, ended before the upstream's idle timeout, closed with the client; a redirect still refused.
 
 import type { Socket } from 'node:net';
 import { mcpRouter } from '../../../lib';
@@ -66,6 +66,28 @@ describe('gateway POSTs to an HTTP upstream', () => {
     expect(text(await client.request('tools/call', { name: 'add', arguments: { a: 1, b: 1 } }))).toBe('2');
     expect(text(await client.request('tools/call', { name: 'add', arguments: { a: 2, b: 2 } }))).toBe('4');
     expect(sockets.size).toBe(2);
+  });
+
+  it("ends an idle connection before the upstream's own Keep-Alive timeout, and the next call opens another", async () => {
+    const sockets = new Set<Socket>();
+    const upstream = await serve((app) => {
+      app.use('/mcp', (req, res, next) => {
+        sockets.add(req.socket);
+        // RFC 9112 appendix C.2.2: the server keeps an idle connection 2 s; the client must end it sooner.
+        res.set('Keep-Alive', 'timeout=2');
+        next();
+      });
+      const mcp = mcpRouter({ name: 'upstream', version: '1.0.0', rateLimit: false });
+      registerTools(mcp);
+      app.use('/mcp', mcp);
+    });
+    const client = clientFor(upstream);
+    expect(text(await client.request('tools/call', { name: 'add', arguments: { a: 1, b: 1 } }))).toBe('2');
+    const opened = sockets.size;
+    // Within 1.9 s: the upstream (Node's default `keepAliveTimeout`) would end it after 5 s, and announced 2.
+    await within(clientSocketsClosed(upstream.port), 'the client to end the idle connection', 1_900);
+    expect(text(await client.request('tools/call', { name: 'add', arguments: { a: 2, b: 2 } }))).toBe('4');
+    expect(sockets.size).toBe(opened + 1);
   });
 
   it('close() ends the pooled connections', async () => {

@@ -7,8 +7,9 @@ import type { AbortSource } from '../../../core/protocol/abort';
 
 /**
  * How long a pooled connection may sit idle before the client closes it: under Node's default `keepAliveTimeout` of
- * 5 s, so the client, not the server, ends an idle connection, and a request is never written to one the server is
- * closing at that moment (RFC 9112 § 9.6: a client reusing a connection must be ready for the server to have closed it).
+ * 5 s, so the client, not the server, ends an idle connection, and a request is not written to one the server is
+ * closing at that moment (RFC 9112 § 9.6); Node's agent shortens it to a second under a shorter `Keep-Alive: timeout`
+ * the server announces.
  */
 const IDLE_CONNECTION_MS = 4_000;
 
@@ -120,7 +121,7 @@ export interface PostRequest {
  * connection fails, and with the signal's reason when it fires (the request and its connection are destroyed). A
  * redirect is a failure, as `fetch(…, { redirect: 'error' })` makes it: an MCP endpoint is posted to where it is.
  */
-export function post(request: PostRequest, retried = false): Promise<PostAnswer> {
+export function post(request: PostRequest): Promise<PostAnswer> {
   const { url, signal, connections } = request;
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<PostAnswer>((resolve, reject) => {
@@ -136,6 +137,7 @@ export function post(request: PostRequest, retried = false): Promise<PostAnswer>
     };
     signal.addEventListener('abort', onAbort, { once: true });
     outgoing.once('response', (response) => {
+      const answer = new Answer(response);
       const status = response.statusCode ?? 0;
       if (status >= 300 && status < 400) {
         response.destroy();
@@ -144,16 +146,14 @@ export function post(request: PostRequest, retried = false): Promise<PostAnswer>
       }
       // Destroying the answer (the signal firing while it is read) breaks its read, which the reader reports.
       response.once('close', () => signal.removeEventListener('abort', onAbort));
-      resolve(new Answer(response));
+      resolve(answer);
     });
-    outgoing.once('error', (error: NodeJS.ErrnoException) => {
+    // Listened to for the request's whole life: an 'error' with no listener would end the process.
+    // A POST is not sent again when its connection breaks: RFC 9112 § 9.3.1, a client MUST NOT retry a
+    // non-idempotent request it cannot tell was never applied (a tool may have run).
+    outgoing.on('error', () => {
       signal.removeEventListener('abort', onAbort);
-      if (signal.aborted) return;
-      // The server closed a pooled connection as this request went out on it: it never read the request, so it is
-      // sent once more on a fresh connection (RFC 9112 § 9.3.1: a request on a connection closed before any answer
-      // may be retried; Node's documented remedy for a reused keep-alive socket).
-      if (!retried && outgoing.reusedSocket && error.code === 'ECONNRESET') post(request, true).then(resolve, reject);
-      else reject(new PostFailed('could not be reached'));
+      if (!signal.aborted) reject(new PostFailed('could not be reached'));
     });
     outgoing.end(request.body);
   });
