@@ -121,7 +121,7 @@ export interface PostRequest {
  * connection fails, and with the signal's reason when it fires (the request and its connection are destroyed). A
  * redirect is a failure, as `fetch(…, { redirect: 'error' })` makes it: an MCP endpoint is posted to where it is.
  */
-export function post(request: PostRequest): Promise<PostAnswer> {
+export function post(request: PostRequest, retried = false): Promise<PostAnswer> {
   const { url, signal, connections } = request;
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<PostAnswer>((resolve, reject) => {
@@ -136,7 +136,9 @@ export function post(request: PostRequest): Promise<PostAnswer> {
       reject(signal.reason);
     };
     signal.addEventListener('abort', onAbort, { once: true });
+    let answered = false;
     outgoing.once('response', (response) => {
+      answered = true;
       const answer = new Answer(response);
       const status = response.statusCode ?? 0;
       if (status >= 300 && status < 400) {
@@ -149,11 +151,15 @@ export function post(request: PostRequest): Promise<PostAnswer> {
       resolve(answer);
     });
     // Listened to for the request's whole life: an 'error' with no listener would end the process.
-    // A POST is not sent again when its connection breaks: RFC 9112 § 9.3.1, a client MUST NOT retry a
-    // non-idempotent request it cannot tell was never applied (a tool may have run).
-    outgoing.on('error', () => {
+    outgoing.on('error', (error: NodeJS.ErrnoException) => {
       signal.removeEventListener('abort', onAbort);
-      if (!signal.aborted) reject(new PostFailed('could not be reached'));
+      if (signal.aborted) return;
+      // A pooled connection the upstream had closed (a restart, its idle timeout) before this request reached it,
+      // its close not yet read here: the request is sent once more on a new connection, as Node's documentation
+      // advises for a reused keep-alive socket. Never once an answer began, nor on a fresh connection.
+      if (!retried && !answered && outgoing.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE'))
+        post(request, true).then(resolve, reject);
+      else reject(new PostFailed('could not be reached'));
     });
     outgoing.end(request.body);
   });
