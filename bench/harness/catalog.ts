@@ -234,6 +234,27 @@ export const SERVERS = {
     description:
       'supergateway 4 (`--stdio "node <stdio server>" --outputTransport streamableHttp --stateful --logLevel none`): one child process per session, started at `initialize`; the SDK v1\'s Streamable HTTP transport in front',
   },
+  // Scenario `stdio`'s HTTP part (issue 45 §3): an HTTP MCP upstream called directly (h0) and through this router (h1).
+  httpUpstream: {
+    key: 'http-upstream',
+    label: '(h0) HTTP upstream, direct',
+    script: 'servers/router.ts',
+    args: ['stateless'],
+    sessions: false,
+    headers: {},
+    description:
+      "the (d) router (stateless, JSON replies), called directly by autocannon: the floor of the HTTP gateway hop, and (h1)'s upstream",
+  },
+  httpRouter: {
+    key: 'http-router',
+    label: '(h1) router, HTTP upstream',
+    script: 'servers/router-http.ts',
+    args: [],
+    sessions: true,
+    headers: {},
+    description:
+      "this router with (u1)'s options and `mcp.upstream({ prefix: 'up', url })` of an (h0) process it starts: the caller's `tools/call up__add` is forwarded over keep-alive HTTP (the upstream answers MCP 2026-07-28, so each call is one stateless POST)",
+  },
   stdioSupergatewayStateless: {
     key: 'stdio-supergateway-stateless',
     label: '(u3) supergateway, stateless (its default)',

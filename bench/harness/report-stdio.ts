@@ -9,7 +9,7 @@ import { SERVERS, short } from './catalog';
 import { find, sideBySideRatio, sideBySideTable, type TargetRow } from './report-figures';
 
 /** One row's medians over its rounds: the direct client's or a gateway's. */
-interface Figures {
+export interface Figures {
   readonly perSecond: number;
   readonly p50Ms: number;
   readonly p99Ms: number;
@@ -19,7 +19,7 @@ interface Figures {
   readonly serverCpu: number;
 }
 
-function directFigures(rounds: readonly StdioDirectRound[]): Figures {
+export function directFigures(rounds: readonly StdioDirectRound[]): Figures {
   const mid = (pick: (round: StdioDirectRound) => number): number => median(rounds.map(pick));
   return {
     perSecond: mid((r) => r.perSecond),
@@ -30,7 +30,7 @@ function directFigures(rounds: readonly StdioDirectRound[]): Figures {
   };
 }
 
-function gatewayFigures(entry: ServerRuns): Figures {
+export function gatewayFigures(entry: ServerRuns): Figures {
   const mid = (pick: (run: LoadRun) => number): number => median(entry.runs.map(pick));
   return {
     perSecond: mid((r) => r.perSecond),

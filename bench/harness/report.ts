@@ -26,6 +26,7 @@ import { modernSections, modernTargetRows } from './report-modern';
 import { redisSections, redisTargetRows } from './report-redis';
 import { scaleSections, scaleTargetRows } from './report-scale';
 import { signInSections, signInTargetRows } from './report-sign-in';
+import { gatewayHopSections, gatewayHopTargetRows } from './report-gateway';
 import { stdioSections, stdioTargetRows } from './report-stdio';
 import { exchangeSections, exchangeTargetRows } from './report-exchange';
 import { sessionPerCallSections, sessionPerCallTargetRows } from './report-session-per-call';
@@ -174,7 +175,7 @@ export function targetRows(results: BenchResults): TargetRow[] {
   rows.push(...redisTargetRows(results.redis));
   rows.push(...telemetryTargetRows(results.telemetry));
   rows.push(...signInTargetRows(results.signIn));
-  rows.push(...stdioTargetRows(results.stdio));
+  rows.push(...stdioTargetRows(results.stdio), ...gatewayHopTargetRows(results.stdio));
   rows.push(...exchangeTargetRows(results.exchange));
   rows.push(...sessionPerCallTargetRows(results.sessionPerCall));
   rows.push(...registrationTargetRows(results.registration));
@@ -198,6 +199,7 @@ function rawRounds(results: BenchResults): string {
     ['4', results.telemetry?.servers],
     ['sign-in', results.signIn],
     ...(results.stdio?.levels ?? []).map((level) => [`stdio ×${level.concurrency}`, level.gateways] as const),
+    ...(results.stdio?.http ?? []).map((level) => [`HTTP gateway ×${level.concurrency}`, level.servers] as const),
     ...(results.connections ?? []).map((level) => [`${level.connections} connections`, level.servers] as const),
   ] as const;
   for (const [scenario, entries] of loadScenarios) {
@@ -378,7 +380,7 @@ export function renderResults(results: BenchResults, config: BenchConfig, meta: 
     : onlySignIn
       ? signInTargetRows(results.signIn)
       : onlyStdio
-        ? stdioTargetRows(results.stdio)
+        ? [...stdioTargetRows(results.stdio), ...gatewayHopTargetRows(results.stdio)]
         : onlySessionPerCall
           ? sessionPerCallTargetRows(results.sessionPerCall)
           : targetRows(results);
@@ -421,7 +423,7 @@ export function renderResults(results: BenchResults, config: BenchConfig, meta: 
   sections.push(...redisSections(results.redis));
   sections.push(...telemetrySections(results.telemetry));
   sections.push(...signInSections(results.signIn));
-  sections.push(...stdioSections(results.stdio));
+  sections.push(...stdioSections(results.stdio), ...gatewayHopSections(results.stdio));
   sections.push(...exchangeSections(results.exchange));
   sections.push(...sessionPerCallSections(results.sessionPerCall));
   sections.push(...registrationSections(results.registration));

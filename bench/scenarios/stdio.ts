@@ -1,10 +1,11 @@
-// Scenario `stdio` (issue 31 §3): `tools/call add` to one stdio MCP server, directly through the SDK's stdio client and through gateways.
+// Scenario `stdio` (issue 31 §3, issue 45 §3): `tools/call add` to one stdio MCP server directly through the SDK's stdio client and through gateways, then the HTTP hop (gateway-http.ts).
 
 import { compiled } from '../harness/build';
 import { SERVERS, type ServerSpec } from '../harness/catalog';
 import type { BenchConfig } from '../harness/config';
 import type { LoadGenerator } from '../harness/fleet';
 import type { StdioDirectRound } from '../load/stdio-direct';
+import { measureHttpGateway, ROUTER_ADD_CALL, type HttpGatewayAtConcurrency } from './gateway-http';
 import { measureLoad, type ScenarioRequest, type ServerRuns } from './load-runs';
 import { ADD_CALL } from './throughput';
 
@@ -22,11 +23,6 @@ const ONE_IN_FLIGHT_ONLY: readonly string[] = [SERVERS.stdioSupergatewayStateles
 export const DIRECT_LABEL = '(u0) SDK v1 `Client` + `StdioClientTransport`, direct';
 
 /** The router mounts the upstream's `add` as `up__add` (its `prefix`); supergateway passes names through. */
-const ROUTER_ADD_CALL: ScenarioRequest = {
-  ...ADD_CALL,
-  body: ADD_CALL.body.replace('"name":"add"', '"name":"up__add"'),
-};
-
 function requestFor(spec: ServerSpec): ScenarioRequest {
   return spec.key === SERVERS.stdioRouter.key ? ROUTER_ADD_CALL : ADD_CALL;
 }
@@ -41,6 +37,8 @@ export interface StdioAtConcurrency {
 
 export interface StdioResults {
   readonly levels: readonly StdioAtConcurrency[];
+  /** The same hop to an HTTP upstream: (h0) direct and (h1) through the router, per concurrency. */
+  readonly http?: readonly HttpGatewayAtConcurrency[];
 }
 
 function log(text: string): void {
@@ -83,5 +81,5 @@ export async function measureStdio(config: BenchConfig, load: LoadGenerator): Pr
     });
     levels.push({ concurrency, direct, gateways });
   }
-  return { levels };
+  return { levels, http: await measureHttpGateway(config, load) };
 }

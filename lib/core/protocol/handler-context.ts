@@ -283,3 +283,16 @@ export class HandlerContext implements RequestContext {
 export function holdAgainstCancellation(ctx: RequestContext): void {
   if (ctx instanceof HandlerContext) ctx.hold();
 }
+
+/**
+ * What aborts a call, to be listened to: the call's own abort where the router made the context (no `AbortSignal` is
+ * made for it unless something reads `ctx.signal`), else `ctx.signal`. It is the route's of this moment, as a read of
+ * `ctx.signal` would be.
+ */
+export function callAbortOf(ctx: RequestContext): AbortSource {
+  if (ctx instanceof HandlerContext) {
+    const { abort } = ctx.line.route;
+    if (abort instanceof LazyAbort) return abort;
+  }
+  return ctx.signal;
+}

@@ -35,6 +35,7 @@ export function parseUpstreamJson(text: string, where: string): unknown {
 }
 
 /** A response's media type, lowercased, without parameters: `text/event-stream`, `application/json`, or ''. */
-export function mediaTypeOf(response: Response): string {
-  return (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+export function mediaTypeOf(response: Response | string | undefined): string {
+  const type = typeof response === 'object' ? response.headers.get('content-type') : response;
+  return (type ?? '').split(';')[0]!.trim().toLowerCase();
 }

@@ -12,10 +12,12 @@ import {
   withRequestHeaders,
 } from './upstream-envelope';
 import { openUpstreamListener, type UpstreamLink } from './upstream-events';
-import { deleteSession, exchange } from './upstream-exchange';
+import { deleteSession, exchange, type ExchangeOutcome, type ExchangeRequest } from './upstream-exchange';
+import { UpstreamConnections } from './http-post';
 import {
   checkStatus,
   discoverOrInitialize,
+  type Handshake,
   type HandshakeContext,
   initialize,
   isLostSession,
@@ -64,6 +66,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
 class StreamableHttpClient implements UpstreamClient {
   readonly #options: UpstreamClientOptions;
   readonly #limits: RequestLimits;
+  /** Also holds the URL, parsed once, and the client's keep-alive connections. */
   readonly #handshake: HandshakeContext;
   #connection: UpstreamConnection | undefined;
   #connecting: Promise<UpstreamConnection> | undefined;
@@ -82,7 +85,8 @@ class StreamableHttpClient implements UpstreamClient {
     this.#options = options;
     this.#limits = { label, timeoutMs, inFlight: this.#inFlight };
     this.#handshake = {
-      url,
+      url: new URL(url),
+      connections: new UpstreamConnections(),
       label,
       clientInfo,
       capabilities: options.capabilities ?? {},
@@ -117,7 +121,7 @@ class StreamableHttpClient implements UpstreamClient {
   }
 
   async notify(method: string, params?: Record<string, unknown>): Promise<void> {
-    const { url, label } = this.#options;
+    const { label } = this.#options;
     if (this.#closed) throw upstreamError(label, 'client was closed');
     const current = await this.#connect();
     const era2026 = !stateful(current.era);
@@ -125,7 +129,7 @@ class StreamableHttpClient implements UpstreamClient {
     const body: UpstreamMessage =
       sentParams === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params: sentParams };
     const headers = era2026 ? this.#headers2026(method, params) : this.#sessionHeaders(current);
-    const outcome = await withLimits(this.#limits, undefined, (signal) => exchange({ url, headers, body, signal }));
+    const outcome = await withLimits(this.#limits, undefined, (signal) => this.#exchange({ headers, body, signal }));
     // MCP transports: a notification the server accepts gets 202 and no body.
     if (outcome.status >= 300) throw upstreamError(label, `refused the notification (HTTP ${outcome.status})`);
   }
@@ -159,6 +163,7 @@ class StreamableHttpClient implements UpstreamClient {
     const current = this.#connection;
     this.#connection = undefined;
     if (current !== undefined) await this.#endSession(current);
+    this.#handshake.connections.close();
   }
 
   #baseHeaders(): Record<string, string> {
@@ -181,20 +186,20 @@ class StreamableHttpClient implements UpstreamClient {
     return params2026Of(params, this.#options.clientInfo, capabilities);
   }
 
+  /** One POST on the client's connections. */
+  #exchange(request: Omit<ExchangeRequest, 'url' | 'connections'>): Promise<ExchangeOutcome> {
+    return exchange({ ...request, url: this.#handshake.url, connections: this.#handshake.connections });
+  }
+
   /** MCP transports › Session Management: a client that no longer needs its session SHOULD delete it. */
   async #endSession(current: UpstreamConnection): Promise<void> {
     if (stateful(current.era) && current.sessionId !== undefined)
-      await deleteSession(
-        this.#options.url,
-        this.#sessionHeaders(current),
-        AbortSignal.timeout(this.#options.timeoutMs),
-      );
+      await deleteSession(this.#options.url, this.#sessionHeaders(current), this.#options.timeoutMs);
   }
 
   /** The first connection probes; after a lost 2025 session the upstream is known to be 2025, so it just initialises. */
   #connect(
-    handshake: (signal: AbortSignal) => Promise<UpstreamConnection> = (signal) =>
-      discoverOrInitialize(this.#handshake, signal),
+    handshake: Handshake = (signal) => discoverOrInitialize(this.#handshake, signal),
   ): Promise<UpstreamConnection> {
     if (this.#connection !== undefined) return Promise.resolve(this.#connection);
     this.#connecting ??= withLimits(this.#limits, undefined, handshake).then(
@@ -224,9 +229,8 @@ class StreamableHttpClient implements UpstreamClient {
 
   /** Posts a message of ours (a cancellation, a reply) on a 2025 session; failures are dropped. */
   #post(current: UpstreamConnection, body: UpstreamMessage): Promise<unknown> {
-    const { url } = this.#options;
     return withLimits(this.#limits, undefined, (signal) =>
-      exchange({ url, headers: this.#sessionHeaders(current), body, signal }),
+      this.#exchange({ headers: this.#sessionHeaders(current), body, signal }),
     ).catch(() => undefined);
   }
 
@@ -256,7 +260,7 @@ class StreamableHttpClient implements UpstreamClient {
     requestOptions: UpstreamRequestOptions,
     retried: boolean,
   ): Promise<unknown> {
-    const { url, label } = this.#options;
+    const { label } = this.#options;
     if (this.#closed) throw upstreamError(label, 'client was closed');
     // Already cancelled: send nothing, not even the handshake.
     if (requestOptions.signal?.aborted) throw upstreamError(label, 'request was cancelled');
@@ -279,7 +283,7 @@ class StreamableHttpClient implements UpstreamClient {
       this.#limits,
       requestOptions.signal,
       async (signal) => {
-        const answer = await exchange({ url, headers, body, signal, onMessage });
+        const answer = await this.#exchange({ headers, body, signal, onMessage });
         checkStatus(answer, this.#options.onCredentialsRefused);
         return answer;
       },

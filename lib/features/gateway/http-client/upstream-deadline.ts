@@ -1,6 +1,7 @@
 // The limits on one upstream request: the caller's abort, the client's time limit and close(), each mapped to its -32603.
 
 import { JsonRpcError } from '../../../core/jsonrpc/errors';
+import { LazyAbort, type AbortSource } from '../../../core/protocol/abort';
 import { CredentialsRefusedError, upstreamError } from '../shared/upstream-wire';
 import { UpstreamFault } from './http-body';
 
@@ -26,12 +27,13 @@ export interface RequestLimits {
  */
 export async function withLimits<T>(
   limits: RequestLimits,
-  signal: AbortSignal | undefined,
-  work: (signal: AbortSignal) => Promise<T>,
+  signal: AbortSource | undefined,
+  work: (signal: AbortSource) => Promise<T>,
   onAbort?: (cause: AbortCause) => void,
 ): Promise<T> {
   const { label, timeoutMs, inFlight } = limits;
-  const controller = new AbortController();
+  // No AbortSignal (an EventTarget) per request: the POST listens to this abort directly.
+  const controller = new LazyAbort();
   let cause: AbortCause | undefined;
   const abort = (why: AbortCause): void => {
     if (cause !== undefined) return;
@@ -46,7 +48,7 @@ export async function withLimits<T>(
   const abortOnClose = (): void => abort('closed');
   inFlight.add(abortOnClose);
   try {
-    return await work(controller.signal);
+    return await work(controller);
   } catch (error) {
     if (cause === 'timeout') throw upstreamError(label, `did not answer within ${timeoutMs} ms`);
     if (cause === 'cancelled') throw upstreamError(label, 'request was cancelled');

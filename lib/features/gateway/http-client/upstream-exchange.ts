@@ -1,10 +1,12 @@
 // One POST to an upstream MCP server and its answer: the JSON-RPC message that answers it (from a JSON or SSE reply), or the bare HTTP status.
 
 import { isObject } from '../../../core/jsonrpc/types';
+import type { AbortSource } from '../../../core/protocol/abort';
 import { readSseData } from './upstream-sse';
 import type { UpstreamMessage } from '../shared/upstream-client';
 import { MAX_UPSTREAM_MESSAGE_BYTES } from '../shared/upstream-wire';
-import { mediaTypeOf, parseUpstreamJson, readBoundedText, UpstreamFault } from './http-body';
+import { mediaTypeOf, parseUpstreamJson, UpstreamFault } from './http-body';
+import { post, type PostAnswer, type UpstreamConnections } from './http-post';
 
 /** What a POST came back with. */
 export type ExchangeOutcome =
@@ -19,11 +21,13 @@ export type ExchangeOutcome =
   | { readonly kind: 'status'; readonly status: number; readonly sessionId: string | undefined };
 
 export interface ExchangeRequest {
-  readonly url: string;
+  readonly url: URL;
+  /** The client's pool of keep-alive connections. */
+  readonly connections: UpstreamConnections;
   readonly headers: Record<string, string>;
   /** The JSON-RPC message posted. */
   readonly body: UpstreamMessage;
-  readonly signal: AbortSignal;
+  readonly signal: AbortSource;
   /** Receives every other message of an SSE reply: progress, log and other notifications, server requests. */
   readonly onMessage?: ((message: UpstreamMessage) => void) | undefined;
 }
@@ -39,42 +43,43 @@ function answers(message: unknown, id: unknown): message is UpstreamMessage {
  * transport failure or a body that is not MCP; the caller maps statuses (401/403, 5xx, a lost session's 404).
  */
 export async function exchange(request: ExchangeRequest): Promise<ExchangeOutcome> {
-  let response: Response;
+  let response: PostAnswer;
   try {
-    response = await fetch(request.url, {
-      method: 'POST',
+    response = await post({
+      url: request.url,
       headers: {
         ...request.headers,
-        'Content-Type': 'application/json',
-        Accept: 'application/json, text/event-stream',
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
       },
       body: JSON.stringify(request.body),
       signal: request.signal,
-      redirect: 'error',
+      connections: request.connections,
     });
   } catch (error) {
     if (request.signal.aborted) throw error;
     throw new UpstreamFault('could not be reached');
   }
   const status = response.status;
-  const sessionId = response.headers.get('mcp-session-id') ?? undefined;
+  const sessionId = response.header('mcp-session-id');
   // Statuses the caller answers without the body: never read (nor pass on) a challenge or an error page.
   if (status === 401 || status === 403 || status >= 500) {
-    await response.body?.cancel().catch(() => undefined);
+    response.discard();
     return { kind: 'status', status, sessionId };
   }
   // A posted response (the answer to a server request) is not itself answered: MCP transports › 202 Accepted.
   const id = 'method' in request.body ? request.body.id : undefined;
-  const type = mediaTypeOf(response);
+  const type = mediaTypeOf(response.header('content-type'));
   if (type === 'text/event-stream' && id !== undefined) {
-    for await (const data of readSseData(response.body, MAX_UPSTREAM_MESSAGE_BYTES)) {
+    for await (const data of readSseData(response.stream(), MAX_UPSTREAM_MESSAGE_BYTES)) {
       const message = parseUpstreamJson(data, 'an event');
       if (answers(message, id)) return { kind: 'response', status, message, sessionId };
       if (isObject(message)) request.onMessage?.(message);
     }
     throw new UpstreamFault('ended its event stream without answering');
   }
-  const text = await readBoundedText(response.body, MAX_UPSTREAM_MESSAGE_BYTES);
+  const text = await response.text(MAX_UPSTREAM_MESSAGE_BYTES);
+  if (text === undefined) throw new UpstreamFault(`sent a body larger than ${MAX_UPSTREAM_MESSAGE_BYTES} bytes`);
   if (type === 'application/json' && text.trim() !== '') {
     const message = parseUpstreamJson(text, 'a body');
     if (answers(message, id)) return { kind: 'response', status, message, sessionId };
@@ -87,8 +92,9 @@ export async function exchange(request: ExchangeRequest): Promise<ExchangeOutcom
 }
 
 /** Deletes a 2025 session (MCP transports › Session Management); failures are ignored, the session then just expires. */
-export async function deleteSession(url: string, headers: Record<string, string>, signal: AbortSignal): Promise<void> {
+export async function deleteSession(url: string, headers: Record<string, string>, timeoutMs: number): Promise<void> {
   try {
+    const signal = AbortSignal.timeout(timeoutMs);
     const response = await fetch(url, { method: 'DELETE', headers, signal, redirect: 'error' });
     await response.body?.cancel().catch(() => undefined);
   } catch {

@@ -1,11 +1,13 @@
 // How the upstream client connects: a 2026 server/discover probe, else a 2025 initialize; and the statuses no message makes sense of.
 
 import { isObject } from '../../../core/jsonrpc/types';
+import type { AbortSource } from '../../../core/protocol/abort';
 import { eraOf, isVersion2025, LATEST_PROTOCOL_VERSION_2025, type Era } from '../../../core/versions';
 import { PROTOCOL_VERSION_2026, headers2026, params2026, sessionHeaders } from './upstream-envelope';
 import { exchange, type ExchangeOutcome } from './upstream-exchange';
 import { resultOrThrow } from '../shared/upstream-wire';
 import { UpstreamFault } from './http-body';
+import type { UpstreamConnections } from './http-post';
 
 /** What a handshake established. */
 export interface UpstreamConnection {
@@ -15,9 +17,14 @@ export interface UpstreamConnection {
   readonly capabilities: Readonly<Record<string, unknown>>;
 }
 
+/** One way of connecting, under the request limits' abort. */
+export type Handshake = (signal: AbortSource) => Promise<UpstreamConnection>;
+
 /** What a handshake needs of its client. */
 export interface HandshakeContext {
-  readonly url: string;
+  readonly url: URL;
+  /** The client's pool of keep-alive connections. */
+  readonly connections: UpstreamConnections;
   readonly label: string;
   readonly clientInfo: { readonly name: string; readonly version: string };
   /** The capabilities declared in a 2025 `initialize`. */
@@ -60,15 +67,15 @@ function isDiscoverResult(outcome: ExchangeOutcome): outcome is Extract<Exchange
 }
 
 /** A 2025 `initialize` then `notifications/initialized`: the session the upstream opened (MCP 2025-11-25 lifecycle). */
-export async function initialize(context: HandshakeContext, signal: AbortSignal): Promise<UpstreamConnection> {
-  const { url, label, clientInfo } = context;
+export async function initialize(context: HandshakeContext, signal: AbortSource): Promise<UpstreamConnection> {
+  const { url, label, clientInfo, connections } = context;
   const body = {
     jsonrpc: '2.0',
     id: context.nextId(),
     method: 'initialize',
     params: { protocolVersion: LATEST_PROTOCOL_VERSION_2025, capabilities: context.capabilities, clientInfo },
   };
-  const outcome = await exchange({ url, headers: context.baseHeaders(), body, signal });
+  const outcome = await exchange({ url, connections, headers: context.baseHeaders(), body, signal });
   checkStatus(outcome, context.onCredentialsRefused);
   if (outcome.kind !== 'response')
     throw new UpstreamFault(`answered initialize with HTTP ${outcome.status} and no MCP message`);
@@ -86,6 +93,7 @@ export async function initialize(context: HandshakeContext, signal: AbortSignal)
   };
   const initialized = await exchange({
     url,
+    connections,
     headers: sessionHeaders(context.baseHeaders(), established),
     body: { jsonrpc: '2.0', method: 'notifications/initialized' },
     signal,
@@ -99,7 +107,7 @@ export async function initialize(context: HandshakeContext, signal: AbortSignal)
 /** Probes with a 2026 `server/discover`; an upstream that does not answer with a DiscoverResult gets {@link initialize}. */
 export async function discoverOrInitialize(
   context: HandshakeContext,
-  signal: AbortSignal,
+  signal: AbortSource,
 ): Promise<UpstreamConnection> {
   const body = {
     jsonrpc: '2.0',
@@ -108,7 +116,7 @@ export async function discoverOrInitialize(
     params: params2026(undefined, context.clientInfo),
   };
   const headers = headers2026(context.baseHeaders(), 'server/discover', undefined);
-  const probe = await exchange({ url: context.url, headers, body, signal });
+  const probe = await exchange({ url: context.url, connections: context.connections, headers, body, signal });
   checkStatus(probe, context.onCredentialsRefused);
   if (isDiscoverResult(probe)) {
     const capabilities =

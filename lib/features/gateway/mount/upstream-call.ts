@@ -14,6 +14,7 @@ import {
   META_TRACE_KEYS,
 } from '../../../core/observe/semconv';
 import { describeMessage } from '../../../core/observe/message-attributes';
+import { callAbortOf } from '../../../core/protocol/handler-context';
 import type { ChildSpan, McpObserver } from '../../../core/observe/observer';
 import type { McpLogger } from '../../../core/logger';
 import type { UpstreamClient, UpstreamMessage, UpstreamRequestOptions, UpstreamRoot } from '../shared/upstream-client';
@@ -162,7 +163,7 @@ async function callerRequestOptions(
   // With `auth`, the caller's exchanged token replaces any `authorization` the operator's headers gave.
   if (authorization !== undefined) headers.authorization = authorization;
   return {
-    signal: ctx.signal,
+    signal: callAbortOf(ctx),
     headers,
     capabilities: RELAYED_CAPABILITIES as Record<string, unknown>,
     onMessage: (message) => relay(ctx, message),
@@ -174,6 +175,8 @@ async function callerRequestOptions(
 function ownResult(result: unknown, label: string): Record<string, unknown> {
   if (!isObject(result))
     throw new JsonRpcError(ErrorCode.InternalError, `Upstream "${label}" sent a result that is not an object`);
+  // A 2025 result has nothing of the hop: it is passed on as parsed, not copied.
+  if (!('resultType' in result || 'ttlMs' in result || 'cacheScope' in result || isObject(result._meta))) return result;
   const { resultType: _type, ttlMs: _ttl, cacheScope: _scope, ...rest } = result;
   // The upstream's serverInfo (MCP 2026-07-28 results' `_meta`) names it, not us: the caller gets ours.
   if (isObject(rest._meta) && SERVER_INFO_META in rest._meta) {

@@ -1,5 +1,6 @@
 // What the mount asks of an upstream's client, whichever transport carries it (Streamable HTTP, stdio): requests, notifications, the notification stream.
 
+import type { AbortSource } from '../../../core/protocol/abort';
 import type { RequestContext } from '../../../core/registry/request-context';
 import type { Era } from '../../../core/versions';
 
@@ -15,8 +16,11 @@ export interface UpstreamRoot {
 }
 
 export interface UpstreamRequestOptions {
-  /** Aborts the request; a 2025 upstream is sent notifications/cancelled. */
-  readonly signal?: AbortSignal;
+  /**
+   * Aborts the request; a 2025 upstream is sent notifications/cancelled. An `AbortSignal`, or the call's own abort
+   * (a {@link AbortSource}: listened to without making the call an `AbortSignal` it would not otherwise need).
+   */
+  readonly signal?: AbortSource;
   /**
    * Receives the notifications (progress, log) that come on the request's SSE reply, and the server requests, which
    * the client has already answered (a 2025 `ping` with `{}`, anything else with -32601). It must not throw.

@@ -144,13 +144,25 @@ export function startStdioProcess(program: StdioProgram, events: StdioProcessEve
   // 'close' comes after the child's stdout is read to its end, so its last messages are handled before the end is told.
   child.once('close', (code: number | null, signal: NodeJS.Signals | null) => end(describeExit(code, signal)));
   let stopping: Promise<void> | undefined;
+  let corked = false;
   return {
     started,
     pid: child.pid,
     writeLine(line) {
       if (exited || child.stdin === null || child.stdin.destroyed || !child.stdin.writable) return 'gone';
-      if (child.stdin.writableLength > MAX_UNREAD_INPUT_BYTES) return 'full';
-      child.stdin.write(`${line}\n`);
+      const stdin = child.stdin;
+      if (stdin.writableLength > MAX_UNREAD_INPUT_BYTES) return 'full';
+      // The lines of one turn of the event loop (the calls read from every socket that was ready) leave in one write:
+      // one system call, and one wake-up of the child, for all of them, in the order they were written.
+      if (!corked) {
+        corked = true;
+        stdin.cork();
+        setImmediate(() => {
+          corked = false;
+          stdin.uncork();
+        });
+      }
+      stdin.write(`${line}\n`);
       return 'written';
     },
     stop() {
