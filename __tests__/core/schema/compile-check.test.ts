@@ -21,7 +21,6 @@ describe('compilesSurely', () => {
       'a $ref to a sibling property',
       { type: 'object', properties: { a: { type: 'string' }, b: { $ref: '#/properties/a' } } },
     ],
-    ['a recursive $ref to the root', { type: 'object', properties: { child: { $ref: '#' } } }],
     [
       'a valid pattern and a known format',
       { type: 'object', properties: { a: { type: 'string', pattern: '^[a-z]+$', format: 'email' } } },
@@ -33,6 +32,8 @@ describe('compilesSurely', () => {
 
   it.each<[string, Record<string, unknown>]>([
     ['a root that is only a reference to itself', { type: 'object', $ref: '#' }],
+    // The router's Ajv (addUsedSchema: false) cannot resolve `#`, wherever it is.
+    ['a $ref to the root below it', { type: 'object', properties: { child: { $ref: '#' } } }],
     ['a dangling $ref', { type: 'object', $ref: '#/$defs/missing' }],
     ['a $ref to another document', { type: 'object', properties: { p: { $ref: 'https://example.com/point' } } }],
     [

@@ -359,6 +359,23 @@ describe('createSchemaValidator: checked at registration, compiled on first use'
     ],
     ['an empty enum', { type: 'object', properties: { a: { enum: [] } } }, /enum must have non-empty array/],
     ['a root that is only a reference to itself', { type: 'object', $ref: '#' }, /can't resolve reference #/],
+    ['a $ref to the root below it', { type: 'object', properties: { a: { $ref: '#' } } }, /can't resolve reference #/],
+    [
+      'a $ref to the root in the items of a property',
+      { type: 'object', properties: { children: { type: 'array', items: { $ref: '#' } } } },
+      /can't resolve reference #/,
+    ],
+    ['an invalid $anchor under a vendor key', { type: 'object', 'x-vendor': { $anchor: '#x' } }, /invalid anchor/],
+    [
+      'an invalid $dynamicAnchor under additionalItems',
+      { type: 'object', additionalItems: { $dynamicAnchor: '1' } },
+      /invalid anchor/,
+    ],
+    [
+      'one $anchor given twice under vendor keys',
+      { type: 'object', 'x-a': { $anchor: 'a' }, 'x-b': { $anchor: 'a' } },
+      /resolves to more than one schema/,
+    ],
     [
       'nullable without type',
       { type: 'object', properties: { a: { nullable: true } } },

@@ -81,12 +81,12 @@ function compilesAsPattern(pattern: unknown): boolean {
 }
 
 /**
- * The subschema a local JSON Pointer `$ref` (`#`, `#/$defs/point`, `#/properties/a`) names, walking subschema
+ * The subschema a local JSON Pointer `$ref` (`#/$defs/point`, `#/properties/a`) names, walking subschema
  * keywords only; undefined when it names anything else (an `enum` value, a missing definition, an anchor or
  * another document), which only Ajv resolves.
  */
 function pointed(root: Node, ref: string): unknown {
-  if (ref === '#') return root;
+  // `#` alone names the document, which the router's Ajv (`addUsedSchema: false`) cannot resolve: Ajv words it.
   if (!ref.startsWith('#/') || ref.includes('%')) return undefined;
   const parts = ref
     .slice(2)

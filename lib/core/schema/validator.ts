@@ -81,6 +81,7 @@ export function createSchemaValidator(ajv?: Ajv2020): SchemaValidator {
       ajv === undefined &&
       !draft &&
       sharable &&
+      !RESOLVED_BY_AJV.test(json) &&
       (isPlainSchema(schema, knowledge) || checksOut(instance, schema, knowledge))
         ? lazyValidator(
             () => (checked ??= withFormats(new Ajv2020({ ...AJV_OPTIONS, validateSchema: false }))),
@@ -94,6 +95,12 @@ export function createSchemaValidator(ajv?: Ajv2020): SchemaValidator {
   };
   return { check, compile: (schema, label) => check(schema, label).validate };
 }
+
+/**
+ * Keywords Ajv collects from every key of a schema, known keyword or not (a vendor extension's `$anchor` counts), and
+ * resolves at compile time: a schema naming any of them anywhere is compiled at once, where Ajv words its errors.
+ */
+const RESOLVED_BY_AJV = /"\$(?:anchor|dynamicAnchor|dynamicRef|recursiveAnchor|recursiveRef)"/;
 
 /** `value`, with every object and array in it frozen: a schema copy that tools share must not change under them. */
 function deepFreeze<T>(value: T): T {
