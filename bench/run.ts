@@ -1,4 +1,4 @@
-// `npm run bench`: scenarios 1–3, 1m, 2m, redis, 4, sign-in, stdio, connections, streams and exchange against bare Express, the official SDK and this router; writes bench/RESULTS.md.
+// `npm run bench`: scenarios 1–3, 1m, 2m, redis, 4, sign-in, stdio, connections, streams, exchange, session-per-call and registration against bare Express, the official SDK and this router; writes bench/RESULTS.md.
 
 import { writeFileSync } from 'node:fs';
 import { buildForBench } from './harness/build';

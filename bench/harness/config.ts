@@ -10,7 +10,8 @@ import { detectPinning, type Pinning } from './child';
  * configuration with the router's own JWTs against its static token), then `stdio` (issue 31: a stdio MCP server called
  * directly through the SDK's stdio client, through this router's `mcp.upstream({ command })` and through supergateway),
  * then `connections` and `streams` (issue 34: throughput at 100 and 1,000 keep-alive connections; the memory of
- * 10,000 open GET and listen streams), then `exchange` (tokenExchange's cache hit, in process), then `registration`
+ * 10,000 open GET and listen streams), then `exchange` (tokenExchange's cache hit, in process), then
+ * `session-per-call` (issue 45: whole sessions, each with one I/O-bound call), then `registration`
  * (issue 45: 1k/10k/100k tools and an OpenAPI document against SDK v1 and v2, a child per server and size).
  */
 export const SCENARIOS = [
