@@ -189,6 +189,29 @@ export function targetRows(results: BenchResults): TargetRow[] {
   return rows;
 }
 
+/** What a scenario run alone reports: its title and its targets, without the other scenarios' empty rows. */
+interface AloneScenario {
+  readonly title: string;
+  readonly rows: (results: BenchResults) => TargetRow[];
+}
+
+const ALONE: Partial<Record<keyof BenchResults, AloneScenario>> = {
+  telemetry: { title: 'OpenTelemetry scenario (4)', rows: (r) => telemetryTargetRows(r.telemetry) },
+  signIn: { title: 'sign-in scenario (router-issued JWTs)', rows: (r) => signInTargetRows(r.signIn) },
+  stdio: {
+    title: 'stdio upstreams and the gateway hop',
+    rows: (r) => [...stdioTargetRows(r.stdio), ...gatewayHopTargetRows(r.stdio)],
+  },
+  sessionPerCall: { title: 'a whole session per call', rows: (r) => sessionPerCallTargetRows(r.sessionPerCall) },
+  registration: { title: 'registration', rows: (r) => registrationTargetRows(r.registration) },
+};
+
+/** The scenario the results hold alone, when it has a report of its own. */
+function aloneScenario(results: BenchResults): AloneScenario | undefined {
+  const names = Object.keys(results) as (keyof BenchResults)[];
+  return names.length === 1 ? ALONE[names[0]!] : undefined;
+}
+
 function rawRounds(results: BenchResults): string {
   const rows: string[][] = [];
   const loadScenarios = [
@@ -329,25 +352,12 @@ export function renderResults(results: BenchResults, config: BenchConfig, meta: 
   const servers = [...new Map(measured.map((entry) => [entry.spec.key, entry.spec])).values()];
   // `BENCH_ONLY=redis` (bench/REDIS.md): the Redis section alone, without the other scenarios' empty targets.
   const onlyRedis = Object.keys(results).every((name) => name === 'redis');
-  // `BENCH_ONLY=telemetry` (bench/TELEMETRY.md): scenario 4 and its two targets.
-  const onlyTelemetry = Object.keys(results).every((name) => name === 'telemetry');
-  // `BENCH_ONLY=sign-in` (bench/SIGN-IN.md): that scenario and its target.
-  const onlySignIn = Object.keys(results).every((name) => name === 'signIn');
-  // `BENCH_ONLY=stdio` (bench/STDIO.md): that scenario and its reported figures.
-  const onlyStdio = Object.keys(results).every((name) => name === 'stdio');
-  const onlySessionPerCall = Object.keys(results).every((name) => name === 'sessionPerCall');
+  // A scenario run alone (bench/TELEMETRY.md, SIGN-IN.md, STDIO.md, …): its own title and its targets only.
+  const alone = aloneScenario(results);
   const sections = [
     onlyRedis
       ? '# Benchmark results: Redis scenario'
-      : onlyTelemetry
-        ? '# Benchmark results: OpenTelemetry scenario (4)'
-        : onlySignIn
-          ? '# Benchmark results: sign-in scenario (router-issued JWTs)'
-          : onlyStdio
-            ? '# Benchmark results: stdio upstreams'
-            : onlySessionPerCall
-              ? '# Benchmark results: a whole session per call'
-              : '# Benchmark results',
+      : `# Benchmark results${alone === undefined ? '' : `: ${alone.title}`}`,
     '',
     `- **Date:** ${meta.date}`,
     `- **Versions:** ${Object.entries(meta.versions)
@@ -375,15 +385,7 @@ export function renderResults(results: BenchResults, config: BenchConfig, meta: 
     );
     return sections.join('\n');
   }
-  const rows = onlyTelemetry
-    ? telemetryTargetRows(results.telemetry)
-    : onlySignIn
-      ? signInTargetRows(results.signIn)
-      : onlyStdio
-        ? [...stdioTargetRows(results.stdio), ...gatewayHopTargetRows(results.stdio)]
-        : onlySessionPerCall
-          ? sessionPerCallTargetRows(results.sessionPerCall)
-          : targetRows(results);
+  const rows = alone === undefined ? targetRows(results) : alone.rows(results);
   sections.push(
     '',
     '## Targets',

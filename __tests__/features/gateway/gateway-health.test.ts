@@ -143,6 +143,12 @@ describe('an upstream that fails after it worked', () => {
   });
 });
 
+/** Resolves after the event loop's next poll phase (a check-phase callback, then the next one's). */
+async function nextPollPhase(): Promise<void> {
+  await new Promise((resolve) => setImmediate(resolve));
+  await new Promise((resolve) => setImmediate(resolve));
+}
+
 describe.each([
   { title: 'the SDK v1 server', start: (port?: number) => sdkUpstream(port) },
   {
@@ -162,6 +168,9 @@ describe.each([
 
     await stopUpstream(first);
     const second = await start(first.port);
+    // The gateway reads the old connections' close in the event loop's next poll phase; a call sent before it would
+    // go out on one and fail, and a tools/call is never sent twice. A real restart takes longer than one turn.
+    await nextPollPhase();
     for (let a = 2; a <= 5; a++) expect(await add(a)).toEqual([{ type: 'text', text: String(a + 1) }]);
     // The old session was refused (404), a new one made, and the call retried on it.
     const rpcs = second.seen.map((request) => request.rpc);

@@ -12,6 +12,7 @@ import {
   rejection,
   serve,
   text,
+  toolNames,
 } from './upstreams';
 
 closeAfterEach();
@@ -96,6 +97,48 @@ describe('gateway POSTs to an HTTP upstream', () => {
     await client.request('tools/list', {});
     await client.close();
     await within(clientSocketsClosed(upstream.port), 'the pooled connections to close');
+  });
+
+  it('never sends a tools/call twice: a reused connection that breaks before any answer fails the call', async () => {
+    let executed = 0;
+    const upstream = await serve((app) => {
+      // The upstream reads the call, may have run it, and drops the connection without an answer.
+      app.use('/mcp', (req, res, next) => {
+        const body = req.body as { method?: string; params?: { name?: string } };
+        if (body.method !== 'tools/call' || body.params?.name !== 'drop') return next();
+        executed++;
+        req.socket.destroy();
+      });
+      const mcp = mcpRouter({ name: 'upstream', version: '1.0.0', rateLimit: false });
+      registerTools(mcp);
+      mcp.tool({ name: 'drop', description: 'Never answered', handler: () => 'unreachable' });
+      app.use('/mcp', mcp);
+    });
+    const client = clientFor(upstream);
+    // The handshake leaves an idle pooled connection: the call goes out on it.
+    expect(text(await client.request('tools/call', { name: 'add', arguments: { a: 1, b: 1 } }))).toBe('2');
+    const error = await rejection(client.request('tools/call', { name: 'drop', arguments: {} }));
+    expect(error.message).toBe(`Upstream "${LABEL}" could not be reached`);
+    expect(executed).toBe(1);
+  });
+
+  it('sends a list once more when a reused connection breaks before any answer (a repetition changes nothing)', async () => {
+    let dropped = 0;
+    const upstream = await serve((app) => {
+      app.use('/mcp', (req, res, next) => {
+        const body = req.body as { method?: string };
+        if (body.method !== 'tools/list' || dropped > 0) return next();
+        dropped++;
+        req.socket.destroy();
+      });
+      const mcp = mcpRouter({ name: 'upstream', version: '1.0.0', rateLimit: false });
+      registerTools(mcp);
+      app.use('/mcp', mcp);
+    });
+    const client = clientFor(upstream);
+    expect(text(await client.request('tools/call', { name: 'add', arguments: { a: 1, b: 1 } }))).toBe('2');
+    expect(toolNames(await client.request('tools/list', {}))).toContain('add');
+    expect(dropped).toBe(1);
   });
 
   it('refuses a redirect as fetch with redirect: error did: the upstream could not be reached', async () => {

@@ -114,6 +114,12 @@ export interface PostRequest {
   readonly body: string;
   readonly signal: AbortSource;
   readonly connections: UpstreamConnections;
+  /**
+   * Whether the request may be sent a second time when a reused connection fails before any answer: only for a
+   * request whose repetition changes nothing (a list, a read), since the upstream may have read and acted on it
+   * before the connection broke (RFC 9110 § 9.2.2, RFC 9112 § 9.3.1).
+   */
+  readonly repeatable: boolean;
 }
 
 /**
@@ -154,10 +160,16 @@ export function post(request: PostRequest, retried = false): Promise<PostAnswer>
     outgoing.on('error', (error: NodeJS.ErrnoException) => {
       signal.removeEventListener('abort', onAbort);
       if (signal.aborted) return;
-      // A pooled connection the upstream had closed (a restart, its idle timeout) before this request reached it,
-      // its close not yet read here: the request is sent once more on a new connection, as Node's documentation
-      // advises for a reused keep-alive socket. Never once an answer began, nor on a fresh connection.
-      if (!retried && !answered && outgoing.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE'))
+      // A pooled connection the upstream had closed (a restart, its idle timeout), its close not yet read here: a
+      // request whose repetition changes nothing is sent once more, as Node's documentation advises for a reused
+      // keep-alive socket. Never a tools/call (the upstream may have run it), once an answer began, or on a fresh connection.
+      if (
+        request.repeatable &&
+        !retried &&
+        !answered &&
+        outgoing.reusedSocket &&
+        (error.code === 'ECONNRESET' || error.code === 'EPIPE')
+      )
         post(request, true).then(resolve, reject);
       else reject(new PostFailed('could not be reached'));
     });

@@ -42,6 +42,19 @@ function answers(message: unknown, id: unknown): message is UpstreamMessage {
  * object or an SSE stream that ends with its response; a notification gets 202. Throws {@link UpstreamFault} for a
  * transport failure or a body that is not MCP; the caller maps statuses (401/403, 5xx, a lost session's 404).
  */
+/** Requests whose repetition changes nothing on the upstream: lists, reads, ping, discovery. */
+const REPEATABLE: ReadonlySet<string> = new Set([
+  'ping',
+  'server/discover',
+  'tools/list',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+  'prompts/list',
+  'prompts/get',
+  'completion/complete',
+]);
+
 export async function exchange(request: ExchangeRequest): Promise<ExchangeOutcome> {
   let response: PostAnswer;
   try {
@@ -55,6 +68,7 @@ export async function exchange(request: ExchangeRequest): Promise<ExchangeOutcom
       body: JSON.stringify(request.body),
       signal: request.signal,
       connections: request.connections,
+      repeatable: 'method' in request.body && REPEATABLE.has(String(request.body.method)),
     });
   } catch (error) {
     if (request.signal.aborted) throw error;
