@@ -23,7 +23,7 @@ export type ControlReply =
 export type ReadyMessage = { readonly kind: 'ready'; readonly port: number };
 
 /** Full collections until the heap stops shrinking: one gc() can leave garbage that finalizers freed late. */
-async function settledMemory(): Promise<{ heapUsed: number; rss: number }> {
+export async function settledMemory(): Promise<{ heapUsed: number; rss: number }> {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (gc === undefined) throw new Error('bench servers run with --expose-gc');
   let last = Number.POSITIVE_INFINITY;

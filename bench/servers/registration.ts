@@ -12,6 +12,7 @@ import { Client as ClientV2 } from '@modelcontextprotocol/client';
 import { mcpRouter } from '../../lib';
 import { openApiDocument, operationShapes } from './registration-openapi';
 import { SERVER_INFO } from './common';
+import { settledMemory } from './control';
 
 /** The kinds of server this child builds (see the scenario for what each stands for). */
 export const REGISTRATION_KINDS = [
@@ -52,20 +53,6 @@ function typicalSchema(distinct: string | undefined): Record<string, unknown> {
 
 const WARM_CALLS = 200;
 const ok = (): { content: Array<{ type: 'text'; text: string }> } => ({ content: [{ type: 'text', text: 'ok' }] });
-
-async function settledHeap(): Promise<number> {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (gc === undefined) throw new Error('registration children run with --expose-gc');
-  let last = Number.POSITIVE_INFINITY;
-  for (let round = 0; round < 10; round++) {
-    gc();
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    const { heapUsed } = process.memoryUsage();
-    if (heapUsed >= last - 1024) break;
-    last = heapUsed;
-  }
-  return process.memoryUsage().heapUsed;
-}
 
 /** A server under test: `register` fills it, `call(name, args)` runs one tools/call through it and checks the reply. */
 interface Subject {
@@ -204,11 +191,11 @@ async function main(): Promise<void> {
   if (!(REGISTRATION_KINDS as readonly string[]).includes(kind) || !(count > 0))
     throw new Error(`registration child: usage <${REGISTRATION_KINDS.join('|')}> <tools>`);
   const subject = subjectOf(kind);
-  const before = await settledHeap();
+  const before = (await settledMemory()).heapUsed;
   const start = process.hrtime.bigint();
   subject.register(count);
   const registerMs = Number(process.hrtime.bigint() - start) / 1e6;
-  const heapBytes = (await settledHeap()) - before;
+  const heapBytes = (await settledMemory()).heapUsed - before;
   await subject.connect();
   await subject.call(subject.warmName, {});
   await subject.call(subject.warmName, {});

@@ -2,11 +2,10 @@
 // written as its Express guide shows: `createMcpHandler(factory)` adapted with `toNodeHandler`, on `app.all('/mcp')`.
 // It answers 2026-07-28 ("modern") requests statelessly, building an `McpServer` per request from the factory.
 
-import express from 'express';
-import { localhostHostValidation, localhostOriginValidation, toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
 import { serveForBench } from './control';
+import { sdkV2App } from './sdk-v2-app';
 import { addResult, COUNT_RESULT, PROGRESS_STEPS, SERVER_INFO } from './common';
 
 const handler = createMcpHandler(() => {
@@ -34,16 +33,4 @@ const handler = createMcpHandler(() => {
   return server;
 });
 
-// The guide's `createMcpExpressApp()` (in `@modelcontextprotocol/express`, not installed here) is Express with
-// `express.json()`, then the localhost Host check and the localhost Origin check (a request without Origin
-// passes); the same three steps, with the Node package's guards.
-const validateHost = localhostHostValidation();
-const validateOrigin = localhostOriginValidation();
-const node = toNodeHandler(handler);
-const app = express();
-app.use(express.json());
-app.all('/mcp', (req, res) => {
-  if (validateHost(req, res) && validateOrigin(req, res)) void node(req, res, req.body);
-});
-
-serveForBench(app);
+serveForBench(sdkV2App(handler));
